@@ -1,0 +1,57 @@
+/**
+ * The admin CLI: `npm run admin -- <command> [--flag value ...]`.
+ * On a PostgreSQL server it connects directly. On the embedded database it opens the data
+ * directory itself, or, when the site is running on it, asks the running server over its
+ * admin socket (PGlite allows one process).
+ */
+import os from 'node:os';
+import { env, EnvError } from '@/env';
+import { parseArgv, UsageError } from '@/server/admin/command';
+import { helpText, findCommand, runAdminCommand } from '@/server/admin/commands';
+import { sendAdminCommand } from '@/server/admin/socket';
+import { openDatabase } from '@/server/db/client';
+import { DataDirLockedError, liveLockOwner } from '@/server/db/lock';
+
+async function main(): Promise<number> {
+  const { command, args } = parseArgv(process.argv.slice(2));
+  if (!command || command === 'help' || command === '--help' || args.help) {
+    console.log(helpText().join('\n'));
+    return command ? 0 : 1;
+  }
+  findCommand(command); // unknown commands fail before any database is opened
+  const config = env();
+  const actor = `cli:${os.userInfo().username}`;
+
+  if (!config.DATABASE_URL && liveLockOwner(config.DATA_DIR)) {
+    const reply = await sendAdminCommand(config.DATA_DIR, { command, args, actor }).catch(
+      (error: Error) => {
+        throw new Error(
+          `データディレクトリ ${config.DATA_DIR} は稼働中のサーバーが使用中ですが、その管理ソケットに接続できません (${error.message})。`,
+        );
+      },
+    );
+    if (!reply.ok) throw reply.usage ? new UsageError(reply.error) : new Error(reply.error);
+    console.log(reply.lines.join('\n'));
+    return 0;
+  }
+
+  const database = await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR });
+  try {
+    console.log((await runAdminCommand({ database, actor }, command, args)).join('\n'));
+  } finally {
+    await database.close();
+  }
+  return 0;
+}
+
+main().then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    if (error instanceof UsageError || error instanceof EnvError || error instanceof DataDirLockedError) {
+      console.error(error.message);
+      process.exit(2);
+    }
+    console.error('エラー:', error instanceof Error ? error.message : error);
+    process.exit(1);
+  },
+);

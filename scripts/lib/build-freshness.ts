@@ -1,0 +1,81 @@
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { env, EnvError } from '@/env';
+
+/** What `next build` reads: if any of it is newer than the build, the build is stale. */
+export const BUILD_INPUTS = [
+  'src',
+  'public',
+  'next.config.ts',
+  'package.json',
+  'package-lock.json',
+  'tsconfig.json',
+];
+
+/** Settings baked into prerendered pages (metadata, GTM): a change needs a new build. */
+export const BUILD_SETTINGS = ['SITE_URL', 'SITE_NAME', 'GTM_ID'] as const;
+export const BUILD_SETTINGS_FILE = '.next/build-settings.json';
+
+function newestMtime(target: string): number {
+  let stat: fs.Stats;
+  try {
+    stat = fs.statSync(target);
+  } catch {
+    return 0;
+  }
+  if (!stat.isDirectory()) return stat.mtimeMs;
+  let newest = stat.mtimeMs;
+  for (const entry of fs.readdirSync(target)) {
+    newest = Math.max(newest, newestMtime(path.join(target, entry)));
+  }
+  return newest;
+}
+
+export type BuildSettings = Record<(typeof BUILD_SETTINGS)[number], string | undefined>;
+
+/** Why a new build is needed, or null when the existing one is current. */
+export function staleBuildReason(root: string, settings: BuildSettings): string | null {
+  const buildId = path.join(root, '.next', 'BUILD_ID');
+  if (!fs.existsSync(buildId)) return 'no build yet';
+  const builtAt = fs.statSync(buildId).mtimeMs;
+  for (const input of BUILD_INPUTS) {
+    if (newestMtime(path.join(root, input)) > builtAt) return `${input} changed since the last build`;
+  }
+  let previous: unknown;
+  try {
+    previous = JSON.parse(fs.readFileSync(path.join(root, BUILD_SETTINGS_FILE), 'utf8'));
+  } catch {
+    return 'build settings unknown';
+  }
+  if (JSON.stringify(previous) !== JSON.stringify(settings)) return 'SITE_URL, SITE_NAME or GTM_ID changed';
+  return null;
+}
+
+export function recordBuildSettings(root: string, settings: BuildSettings): void {
+  fs.writeFileSync(path.join(root, BUILD_SETTINGS_FILE), JSON.stringify(settings));
+}
+
+export const NEXT_BIN = 'node_modules/next/dist/bin/next';
+
+/** Runs `next build` and records the settings it baked in. Returns the exit status. */
+export function runNextBuild(root: string, settings: BuildSettings): number {
+  const build = spawnSync(process.execPath, [path.join(root, NEXT_BIN), 'build'], {
+    cwd: root,
+    stdio: 'inherit',
+    env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1' },
+  });
+  if (build.status === 0) recordBuildSettings(root, settings);
+  return build.status ?? 1;
+}
+
+/** The settings of the current environment that a build bakes in; exits naming a bad variable. */
+export function loadBuildSettings(): BuildSettings {
+  try {
+    const config = env();
+    return { SITE_URL: config.SITE_URL, SITE_NAME: config.SITE_NAME, GTM_ID: config.GTM_ID };
+  } catch (error) {
+    console.error(error instanceof EnvError ? error.message : error);
+    process.exit(1);
+  }
+}

@@ -1,0 +1,51 @@
+import '@fontsource/noto-sans-jp/400.css';
+import '@fontsource/noto-sans-jp/700.css';
+import './globals.css';
+import type { Metadata, Viewport } from 'next';
+import { Suspense, type ReactNode } from 'react';
+import { PageViewTracker } from '@/components/analytics/page-view-tracker.client';
+import { TagManager } from '@/components/analytics/tag-manager';
+import { SiteFooter } from '@/components/layout/site-footer';
+import { SiteHeader } from '@/components/layout/site-header';
+import { ConnectivityNotice } from '@/components/system/connectivity-notice.client';
+import { PlanChangeNoticeProvider } from '@/components/ui/plan-change-notice.client';
+import { SnackbarProvider } from '@/components/ui/snackbar-context.client';
+import { env } from '@/env';
+import { siteMetadata } from '@/lib/metadata';
+
+export function generateMetadata(): Metadata {
+  return siteMetadata({ siteUrl: env().SITE_URL, siteName: env().SITE_NAME });
+}
+
+export const viewport: Viewport = {
+  width: 'device-width',
+  initialScale: 1,
+  themeColor: '#ffffff',
+};
+
+export default function RootLayout({ children }: { children: ReactNode }) {
+  const { SITE_NAME, GTM_ID } = env();
+  return (
+    <html lang="ja">
+      <body>
+        <TagManager gtmId={GTM_ID} />
+        <a href="#main" className="skip-link">
+          本文へスキップ
+        </a>
+        <SnackbarProvider>
+          <PlanChangeNoticeProvider>
+            <SiteHeader siteName={SITE_NAME} />
+            <main id="main" tabIndex={-1}>
+              {children}
+            </main>
+            <SiteFooter siteName={SITE_NAME} />
+          </PlanChangeNoticeProvider>
+          <ConnectivityNotice />
+        </SnackbarProvider>
+        <Suspense fallback={null}>
+          <PageViewTracker />
+        </Suspense>
+      </body>
+    </html>
+  );
+}

@@ -1,0 +1,55 @@
+'use client';
+
+import Link from 'next/link';
+import { usePathname } from 'next/navigation';
+import { useEffect, useState } from 'react';
+import { Modal } from '@/components/ui/modal.client';
+import type { NavItem } from '@/lib/site';
+import styles from './mobile-menu.module.css';
+
+/**
+ * The phone menu. Before the page is interactive the button is a plain link to the footer's
+ * site map; once hydrated it opens the navigation in a modal.
+ */
+export function MobileMenu({ areas, services }: { areas: readonly NavItem[]; services: readonly NavItem[] }) {
+  const [open, setOpen] = useState(false);
+  const pathname = usePathname();
+
+  // A link inside the menu navigates client-side: close the menu on arrival.
+  useEffect(() => setOpen(false), [pathname]);
+
+  return (
+    <>
+      <a
+        href="#site-map"
+        className={styles.menuButton}
+        role="button"
+        aria-haspopup="dialog"
+        aria-expanded={open}
+        onClick={(event) => {
+          event.preventDefault();
+          setOpen(true);
+        }}
+      >
+        <svg aria-hidden="true" viewBox="0 0 24 24" width="22" height="22">
+          <path d="M3 6h18M3 12h18M3 18h18" stroke="currentColor" strokeWidth="2" strokeLinecap="round" />
+        </svg>
+        <span>メニュー</span>
+      </a>
+      <Modal open={open} onClose={() => setOpen(false)} label="メニュー" fixedTopOnMobile>
+        <nav aria-label="メニュー" className={styles.menu}>
+          <ul className={styles.list}>
+            {[...areas, ...services].map((item) => (
+              <li key={item.href}>
+                <Link href={item.href} className={styles.link} onClick={() => setOpen(false)}>
+                  <span className={styles.label}>{item.label}</span>
+                  <span className={styles.description}>{item.description}</span>
+                </Link>
+              </li>
+            ))}
+          </ul>
+        </nav>
+      </Modal>
+    </>
+  );
+}

@@ -1,0 +1,85 @@
+import { z } from 'zod';
+
+/**
+ * The only reader of process.env. Every setting is validated once; a bad value stops the
+ * start with a message naming the variable. Empty strings count as "not set".
+ */
+
+const optionalText = z
+  .string()
+  .trim()
+  .transform((v) => (v === '' ? undefined : v))
+  .optional();
+
+const envSchema = z
+  .object({
+    NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+    PORT: z.coerce
+      .number({ error: '数値で指定してください' })
+      .int('整数で指定してください')
+      .min(1, '1 以上で指定してください')
+      .max(65535, '65535 以下で指定してください')
+      .default(3000),
+    SITE_URL: optionalText.pipe(
+      z
+        .url({ protocol: /^https?$/, error: 'http:// または https:// で始まる URL を指定してください' })
+        .optional(),
+    ),
+    SITE_NAME: optionalText.pipe(
+      z.string().max(60, '60 文字以内で指定してください').default('AXIS Membership'),
+    ),
+    DATA_DIR: optionalText.pipe(z.string().default('./.data')),
+    DATABASE_URL: optionalText.pipe(
+      z
+        .string()
+        .regex(/^postgres(ql)?:\/\/\S+$/, 'postgres:// で始まる接続文字列を指定してください')
+        .optional(),
+    ),
+    // SPEC §2: the redirect is on only when the value is exactly the text "true".
+    AUTH_CHECK_REDIRECT: z
+      .string()
+      .optional()
+      .transform((v) => v === 'true'),
+    GTM_ID: optionalText.pipe(
+      z
+        .string()
+        .regex(/^GTM-[A-Z0-9]{4,12}$/, 'GTM-XXXXXXX の形式で指定してください')
+        .optional(),
+    ),
+  })
+  .transform((env) => ({
+    ...env,
+    SITE_URL: (env.SITE_URL ?? `http://localhost:${env.PORT}`).replace(/\/+$/, ''),
+  }));
+
+export type Env = z.output<typeof envSchema>;
+
+export class EnvError extends Error {
+  constructor(readonly issues: { variable: string; message: string }[]) {
+    super(
+      '環境変数の設定に誤りがあります (invalid environment):\n' +
+        issues.map((i) => `  ${i.variable}: ${i.message}`).join('\n'),
+    );
+    this.name = 'EnvError';
+  }
+}
+
+export function parseEnv(source: Record<string, string | undefined>): Env {
+  const result = envSchema.safeParse(source);
+  if (!result.success) {
+    throw new EnvError(
+      result.error.issues.map((issue) => ({
+        variable: String(issue.path[0] ?? '(unknown)'),
+        message: issue.message,
+      })),
+    );
+  }
+  return result.data;
+}
+
+let cached: Env | undefined;
+
+export function env(): Env {
+  cached ??= parseEnv(process.env);
+  return cached;
+}

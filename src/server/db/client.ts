@@ -1,0 +1,110 @@
+import 'server-only';
+import path from 'node:path';
+import { PGlite } from '@electric-sql/pglite';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
+import { type SQL, sql } from 'drizzle-orm';
+import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
+import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
+import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
+import pg from 'pg';
+import { env } from '@/env';
+import { acquireDataDirLock } from './lock';
+import { migrateEmbedded, migratePostgres } from './migrate';
+import * as schema from './schema';
+
+export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
+
+export type Database = {
+  db: Db;
+  kind: 'embedded' | 'postgres';
+  /** Where the data lives, for messages (a directory, or the server without its password). */
+  location: string;
+  close: () => Promise<void>;
+};
+
+export type OpenOptions = {
+  /** postgres://… for a server; unset for the embedded database under dataDir. */
+  databaseUrl?: string;
+  dataDir: string;
+  migrate?: boolean;
+};
+
+export function redactUrl(url: string): string {
+  try {
+    const u = new URL(url);
+    if (u.password) u.password = '***';
+    return u.toString();
+  } catch {
+    return 'postgres://…';
+  }
+}
+
+export async function openDatabase(options: OpenOptions): Promise<Database> {
+  const migrate = options.migrate ?? true;
+  if (options.databaseUrl) {
+    const pool = new pg.Pool({ connectionString: options.databaseUrl, max: 10 });
+    pool.on('error', (error) => console.error('[db] idle client error:', error.message));
+    if (migrate) await migratePostgres(pool);
+    return {
+      db: drizzlePg({ client: pool, schema }),
+      kind: 'postgres',
+      location: redactUrl(options.databaseUrl),
+      close: () => pool.end(),
+    };
+  }
+
+  const dataDir = path.resolve(options.dataDir);
+  const lock = acquireDataDirLock(dataDir);
+  try {
+    const client = await PGlite.create({
+      dataDir: path.join(dataDir, 'pgdata'),
+      extensions: { pg_trgm },
+    });
+    const db = drizzlePglite({ client, schema });
+    if (migrate) await migrateEmbedded(db);
+    return {
+      db,
+      kind: 'embedded',
+      location: dataDir,
+      close: async () => {
+        try {
+          await client.close();
+        } finally {
+          lock.release();
+        }
+      },
+    };
+  } catch (error) {
+    lock.release();
+    throw error;
+  }
+}
+
+/** Kept on globalThis so that every module instance in the server process shares one database. */
+const holder = globalThis as typeof globalThis & { __axisDatabase?: Promise<Database> };
+
+/** The app's database, opened (and migrated) on first use. */
+export function getDatabase(): Promise<Database> {
+  holder.__axisDatabase ??= openDatabase({
+    databaseUrl: env().DATABASE_URL,
+    dataDir: env().DATA_DIR,
+  }).catch((error: unknown) => {
+    holder.__axisDatabase = undefined;
+    throw error;
+  });
+  return holder.__axisDatabase;
+}
+
+export async function getDb(): Promise<Db> {
+  return (await getDatabase()).db;
+}
+
+export async function pingDatabase(db: Db): Promise<void> {
+  await db.execute(sql`SELECT 1`);
+}
+
+/** Rows of a raw SQL query; both drivers answer `{ rows }`. */
+export async function queryRows<Row>(db: Db, query: SQL): Promise<Row[]> {
+  const result = (await db.execute(query)) as unknown as { rows: Row[] };
+  return result.rows;
+}

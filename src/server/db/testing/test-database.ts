@@ -1,0 +1,48 @@
+import fs from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { PGlite } from '@electric-sql/pglite';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
+import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
+import pg from 'pg';
+import { type Database, openDatabase } from '../client';
+import * as schema from '../schema';
+import { PGLITE_TEMPLATE } from './template';
+
+/**
+ * A fresh, migrated database for one test file: a copy of the migrated PGlite template, or,
+ * when DATABASE_URL is set, a new database on that PostgreSQL server, dropped on close.
+ */
+export async function createTestDatabase(): Promise<Database> {
+  const serverUrl = process.env.DATABASE_URL;
+  if (!serverUrl) {
+    const client = await PGlite.create({
+      loadDataDir: new Blob([fs.readFileSync(PGLITE_TEMPLATE)]),
+      extensions: { pg_trgm },
+    });
+    return {
+      db: drizzlePglite({ client, schema }),
+      kind: 'embedded',
+      location: 'memory',
+      close: () => client.close(),
+    };
+  }
+
+  const name = `test_${Date.now()}_${randomBytes(4).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: serverUrl });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE "${name}"`);
+  await admin.end();
+  const url = new URL(serverUrl);
+  url.pathname = `/${name}`;
+  const database = await openDatabase({ databaseUrl: url.toString(), dataDir: 'unused' });
+  return {
+    ...database,
+    close: async () => {
+      await database.close();
+      const dropper = new pg.Client({ connectionString: serverUrl });
+      await dropper.connect();
+      await dropper.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+      await dropper.end();
+    },
+  };
+}

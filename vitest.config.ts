@@ -1,0 +1,42 @@
+import path from 'node:path';
+import { defineConfig } from 'vitest/config';
+
+const alias = {
+  '@': path.resolve(import.meta.dirname, 'src'),
+  // `server-only` throws outside React's server condition; tests import server modules directly.
+  'server-only': path.resolve(import.meta.dirname, 'src/lib/testing/empty-module.ts'),
+};
+
+export default defineConfig({
+  resolve: { alias },
+  test: {
+    globals: true,
+    projects: [
+      {
+        resolve: { alias },
+        test: {
+          name: 'unit',
+          globals: true,
+          include: ['src/**/*.test.ts', 'src/**/*.test.tsx', 'scripts/**/*.test.ts'],
+          exclude: ['**/*.integration.test.ts', 'node_modules/**'],
+          environment: 'node',
+          setupFiles: ['./vitest.setup.ts'],
+        },
+      },
+      {
+        resolve: { alias },
+        test: {
+          name: 'integration',
+          globals: true,
+          include: ['src/**/*.integration.test.ts', 'scripts/**/*.integration.test.ts'],
+          environment: 'node',
+          globalSetup: ['./src/server/db/testing/global-setup.ts'],
+          testTimeout: 60_000,
+          hookTimeout: 120_000,
+          // One file at a time: PGlite is CPU-heavy and the machine has 2 cores.
+          fileParallelism: false,
+        },
+      },
+    ],
+  },
+});
