@@ -5,7 +5,16 @@ import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
   {
-    ignores: ['.next/**', 'node_modules/**', '.data/**', '.tmp/**', 'bench/tools/**', 'next-env.d.ts', 'playwright-report/**', 'test-results/**'],
+    ignores: [
+      '.next/**',
+      'node_modules/**',
+      '.data/**',
+      '.tmp/**',
+      'bench/tools/**',
+      'next-env.d.ts',
+      'playwright-report/**',
+      'test-results/**',
+    ],
   },
   js.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
@@ -21,7 +30,10 @@ export default tseslint.config(
       'react-hooks/exhaustive-deps': 'error',
       '@typescript-eslint/no-explicit-any': 'error',
       '@typescript-eslint/consistent-type-imports': ['error', { fixStyle: 'inline-type-imports' }],
-      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { argsIgnorePattern: '^_', varsIgnorePattern: '^_' },
+      ],
       'no-restricted-properties': [
         'error',
         { object: 'process', property: 'env', message: 'Read configuration through src/env.ts.' },
@@ -30,7 +42,17 @@ export default tseslint.config(
   },
   {
     // The only readers of process.env: the env module, the framework hooks and the tooling configs.
-    files: ['src/env.ts', 'src/instrumentation.ts', '*.config.ts', '*.config.mjs', 'scripts/**', 'tests/**', 'bench/**', 'vitest.setup.ts'],
+    files: [
+      'src/env.ts',
+      'src/instrumentation.ts',
+      '*.config.ts',
+      '*.config.mjs',
+      'scripts/**',
+      'tests/**',
+      'src/server/db/testing/**',
+      'bench/**',
+      'vitest.setup.ts',
+    ],
     rules: { 'no-restricted-properties': 'off' },
   },
   {

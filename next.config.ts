@@ -6,8 +6,8 @@ const config: NextConfig = {
   // PGlite loads its WebAssembly and data files from its own package folder at run time.
   serverExternalPackages: ['@electric-sql/pglite', 'pg'],
   typedRoutes: false,
-  async headers() {
-    return [
+  headers() {
+    return Promise.resolve([
       {
         source: '/:path*',
         headers: [
@@ -17,7 +17,7 @@ const config: NextConfig = {
           { key: 'Permissions-Policy', value: 'camera=(), microphone=(), geolocation=()' },
         ],
       },
-    ];
+    ]);
   },
 };
 

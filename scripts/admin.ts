@@ -35,7 +35,10 @@ async function main(): Promise<number> {
     return 0;
   }
 
-  const database = await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR });
+  const database = await openDatabase({
+    databaseUrl: config.DATABASE_URL,
+    dataDir: config.DATA_DIR,
+  });
   try {
     console.log((await runAdminCommand({ database, actor }, command, args)).join('\n'));
   } finally {
@@ -47,7 +50,11 @@ async function main(): Promise<number> {
 main().then(
   (code) => process.exit(code),
   (error: unknown) => {
-    if (error instanceof UsageError || error instanceof EnvError || error instanceof DataDirLockedError) {
+    if (
+      error instanceof UsageError ||
+      error instanceof EnvError ||
+      error instanceof DataDirLockedError
+    ) {
       console.error(error.message);
       process.exit(2);
     }

@@ -22,7 +22,10 @@ const envSchema = z
       .default(3000),
     SITE_URL: optionalText.pipe(
       z
-        .url({ protocol: /^https?$/, error: 'http:// または https:// で始まる URL を指定してください' })
+        .url({
+          protocol: /^https?$/,
+          error: 'http:// または https:// で始まる URL を指定してください',
+        })
         .optional(),
     ),
     SITE_NAME: optionalText.pipe(

@@ -1,6 +1,7 @@
 export async function register(): Promise<void> {
   // Only the Node.js server opens the database; `next build` never does (DESIGN.md decision 2).
-  if (process.env.NEXT_RUNTIME !== 'nodejs' || process.env.NEXT_PHASE === 'phase-production-build') return;
+  if (process.env.NEXT_RUNTIME !== 'nodejs' || process.env.NEXT_PHASE === 'phase-production-build')
+    return;
   const { boot } = await import('./server/boot');
   await boot();
 }

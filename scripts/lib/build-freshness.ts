@@ -40,7 +40,8 @@ export function staleBuildReason(root: string, settings: BuildSettings): string 
   if (!fs.existsSync(buildId)) return 'no build yet';
   const builtAt = fs.statSync(buildId).mtimeMs;
   for (const input of BUILD_INPUTS) {
-    if (newestMtime(path.join(root, input)) > builtAt) return `${input} changed since the last build`;
+    if (newestMtime(path.join(root, input)) > builtAt)
+      return `${input} changed since the last build`;
   }
   let previous: unknown;
   try {
@@ -48,7 +49,8 @@ export function staleBuildReason(root: string, settings: BuildSettings): string 
   } catch {
     return 'build settings unknown';
   }
-  if (JSON.stringify(previous) !== JSON.stringify(settings)) return 'SITE_URL, SITE_NAME or GTM_ID changed';
+  if (JSON.stringify(previous) !== JSON.stringify(settings))
+    return 'SITE_URL, SITE_NAME or GTM_ID changed';
   return null;
 }
 

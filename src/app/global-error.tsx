@@ -4,7 +4,12 @@ import './globals.css';
 import styles from '@/components/system/status-page.module.css';
 
 /** Replaces the root layout when it fails itself, so it brings its own <html>. */
-export default function GlobalError({ reset }: { error: Error & { digest?: string }; reset: () => void }) {
+export default function GlobalError({
+  reset,
+}: {
+  error: Error & { digest?: string };
+  reset: () => void;
+}) {
   return (
     <html lang="ja">
       <body>
@@ -21,6 +26,8 @@ export default function GlobalError({ reset }: { error: Error & { digest?: strin
               <button type="button" className={styles.retry} onClick={() => reset()}>
                 再読み込みする
               </button>
+              {/* A full page load: the root layout itself failed, so client navigation may too. */}
+              {/* eslint-disable-next-line @next/next/no-html-link-for-pages */}
               <a href="/">トップページへ戻る</a>
             </p>
           </section>

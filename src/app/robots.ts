@@ -7,7 +7,15 @@ export default function robots(): MetadataRoute.Robots {
       {
         userAgent: '*',
         allow: '/',
-        disallow: ['/admin', '/account', '/api/', '/biz/axis-admin', '/biz/partner-admin', '/posts/bookmark', '/search'],
+        disallow: [
+          '/admin',
+          '/account',
+          '/api/',
+          '/biz/axis-admin',
+          '/biz/partner-admin',
+          '/posts/bookmark',
+          '/search',
+        ],
       },
     ],
     sitemap: `${env().SITE_URL}/sitemap.xml`,

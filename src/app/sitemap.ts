@@ -6,5 +6,9 @@ export const SITEMAP_STATIC_PATHS = ['/'] as const;
 
 export default function sitemap(): MetadataRoute.Sitemap {
   const base = env().SITE_URL;
-  return SITEMAP_STATIC_PATHS.map((path) => ({ url: `${base}${path}`, changeFrequency: 'daily', priority: 1 }));
+  return SITEMAP_STATIC_PATHS.map((path) => ({
+    url: `${base}${path}`,
+    changeFrequency: 'daily',
+    priority: 1,
+  }));
 }

@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { DESCRIPTION_MAX_LENGTH, pageMetadata, siteMetadata, truncateDescription } from './metadata';
+import {
+  DESCRIPTION_MAX_LENGTH,
+  pageMetadata,
+  siteMetadata,
+  truncateDescription,
+} from './metadata';
 
 describe('truncateDescription', () => {
   it('keeps a text of at most 120 characters unchanged', () => {

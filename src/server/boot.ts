@@ -20,7 +20,9 @@ export async function boot(): Promise<void> {
     process.once('SIGTERM', shutdown);
     process.once('SIGINT', shutdown);
   } catch (error) {
-    console.error(`\n起動できません (cannot start):\n${error instanceof Error ? error.message : String(error)}\n`);
+    console.error(
+      `\n起動できません (cannot start):\n${error instanceof Error ? error.message : String(error)}\n`,
+    );
     process.exit(1);
   }
 }

@@ -11,7 +11,13 @@ import styles from './mobile-menu.module.css';
  * The phone menu. Before the page is interactive the button is a plain link to the footer's
  * site map; once hydrated it opens the navigation in a modal.
  */
-export function MobileMenu({ areas, services }: { areas: readonly NavItem[]; services: readonly NavItem[] }) {
+export function MobileMenu({
+  areas,
+  services,
+}: {
+  areas: readonly NavItem[];
+  services: readonly NavItem[];
+}) {
   const [open, setOpen] = useState(false);
   const pathname = usePathname();
 
@@ -32,9 +38,14 @@ export function MobileMenu({ areas, services }: { areas: readonly NavItem[]; ser
         }}
       >
         <svg aria-hidden="true" viewBox="0 0 24 24" width="22" height="22">
-          <path d="M3 6h18M3 12h18M3 18h18" stroke="currentColor" strokeWidth="2" strokeLinecap="round" />
+          <path
+            d="M3 6h18M3 12h18M3 18h18"
+            stroke="currentColor"
+            strokeWidth="2"
+            strokeLinecap="round"
+          />
         </svg>
-        <span>メニュー</span>
+        <span className={styles.menuLabel}>メニュー</span>
       </a>
       <Modal open={open} onClose={() => setOpen(false)} label="メニュー" fixedTopOnMobile>
         <nav aria-label="メニュー" className={styles.menu}>

@@ -24,8 +24,20 @@ export function SiteHeader({ siteName }: { siteName: string }) {
         <div className={styles.actions}>
           <Link href="/search" className={styles.iconLink} aria-label="検索">
             <svg aria-hidden="true" viewBox="0 0 24 24" width="20" height="20">
-              <circle cx="10.5" cy="10.5" r="6.5" fill="none" stroke="currentColor" strokeWidth="2" />
-              <path d="m15.5 15.5 5 5" stroke="currentColor" strokeWidth="2" strokeLinecap="round" />
+              <circle
+                cx="10.5"
+                cy="10.5"
+                r="6.5"
+                fill="none"
+                stroke="currentColor"
+                strokeWidth="2"
+              />
+              <path
+                d="m15.5 15.5 5 5"
+                stroke="currentColor"
+                strokeWidth="2"
+                strokeLinecap="round"
+              />
             </svg>
           </Link>
           <Link href="/service-plans" className={styles.plansLink}>

@@ -23,7 +23,7 @@ export type AdminCommand<Schema extends z.ZodType = z.ZodType> = {
 export function defineCommand<Schema extends z.ZodType>(
   command: AdminCommand<Schema>,
 ): AdminCommand {
-  return command as unknown as AdminCommand;
+  return command;
 }
 
 export class UsageError extends Error {

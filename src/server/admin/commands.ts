@@ -3,7 +3,13 @@ import { sql } from 'drizzle-orm';
 import { z } from '@/lib/zod';
 import { listAudit } from '@/server/audit/audit-log';
 import { queryRows } from '@/server/db/client';
-import { type AdminCommand, type AdminContext, type RawArgs, UsageError, defineCommand } from './command';
+import {
+  type AdminCommand,
+  type AdminContext,
+  type RawArgs,
+  UsageError,
+  defineCommand,
+} from './command';
 
 /**
  * Every admin CLI command. Later domains add theirs to this list; each one validates its
@@ -71,12 +77,19 @@ export function helpText(): string[] {
 
 export function findCommand(name: string): AdminCommand {
   const command = adminCommands.find((c) => c.name === name);
-  if (!command) throw new UsageError(`不明なコマンドです: ${name}\n"npm run admin -- help" で一覧を表示します。`);
+  if (!command)
+    throw new UsageError(
+      `不明なコマンドです: ${name}\n"npm run admin -- help" で一覧を表示します。`,
+    );
   return command;
 }
 
 /** Validates the flags and runs one command. Throws UsageError for bad input, before any change. */
-export async function runAdminCommand(ctx: AdminContext, name: string, raw: RawArgs): Promise<string[]> {
+export async function runAdminCommand(
+  ctx: AdminContext,
+  name: string,
+  raw: RawArgs,
+): Promise<string[]> {
   const command = findCommand(name);
   const parsed = command.args.safeParse(raw);
   if (!parsed.success) {

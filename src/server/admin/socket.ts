@@ -25,7 +25,8 @@ const requestSchema = z.object({
   actor: z.string().min(1).max(200),
 });
 
-export type AdminSocketReply = { ok: true; lines: string[] } | { ok: false; usage: boolean; error: string };
+export type AdminSocketReply =
+  { ok: true; lines: string[] } | { ok: false; usage: boolean; error: string };
 
 async function readBody(req: http.IncomingMessage): Promise<string> {
   const chunks: Buffer[] = [];
@@ -46,11 +47,13 @@ export async function startAdminSocket(database: Database, dataDir: string): Pro
       res.writeHead(status, { 'content-type': 'application/json' });
       res.end(JSON.stringify(body));
     };
-    if (req.method !== 'POST' || req.url !== '/run') return reply(404, { ok: false, usage: false, error: 'not found' });
+    if (req.method !== 'POST' || req.url !== '/run')
+      return reply(404, { ok: false, usage: false, error: 'not found' });
     readBody(req)
       .then(async (text) => {
         const parsed = requestSchema.safeParse(JSON.parse(text));
-        if (!parsed.success) return reply(400, { ok: false, usage: true, error: 'invalid request' });
+        if (!parsed.success)
+          return reply(400, { ok: false, usage: true, error: 'invalid request' });
         const { command, args, actor } = parsed.data;
         const lines = await runAdminCommand({ database, actor }, command, args);
         reply(200, { ok: true, lines });
@@ -95,8 +98,8 @@ export async function sendAdminCommand(
         res.on('end', () => {
           try {
             resolve(JSON.parse(text) as AdminSocketReply);
-          } catch (error) {
-            reject(error as Error);
+          } catch {
+            reject(new Error(`unreadable answer from the admin socket (HTTP ${res.statusCode})`));
           }
         });
       },

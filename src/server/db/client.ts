@@ -105,6 +105,6 @@ export async function pingDatabase(db: Db): Promise<void> {
 
 /** Rows of a raw SQL query; both drivers answer `{ rows }`. */
 export async function queryRows<Row>(db: Db, query: SQL): Promise<Row[]> {
-  const result = (await db.execute(query)) as unknown as { rows: Row[] };
-  return result.rows;
+  const result: unknown = await db.execute(query);
+  return (result as { rows: Row[] }).rows;
 }

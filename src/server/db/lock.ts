@@ -59,7 +59,11 @@ export type DataDirLock = { release: () => void };
 export function acquireDataDirLock(dataDir: string): DataDirLock {
   fs.mkdirSync(dataDir, { recursive: true });
   const file = path.join(dataDir, LOCK_FILE);
-  const me: LockOwner = { pid: process.pid, hostname: os.hostname(), startedAt: new Date().toISOString() };
+  const me: LockOwner = {
+    pid: process.pid,
+    hostname: os.hostname(),
+    startedAt: new Date().toISOString(),
+  };
   for (let attempt = 0; attempt < 2; attempt++) {
     try {
       fs.writeFileSync(file, JSON.stringify(me), { flag: 'wx', mode: 0o600 });

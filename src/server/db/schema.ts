@@ -11,7 +11,9 @@ import { index, jsonb, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-cor
 export const auditEvents = pgTable(
   'audit_events',
   {
-    id: uuid('id').primaryKey().default(sql`gen_random_uuid()`),
+    id: uuid('id')
+      .primaryKey()
+      .default(sql`gen_random_uuid()`),
     occurredAt: timestamp('occurred_at', { withTimezone: true }).notNull().defaultNow(),
     /** `user:<id>`, `cli:<os user>`, `system`, … */
     actor: text('actor').notNull(),

@@ -5,7 +5,9 @@ export type Health = { status: 'ok' | 'error'; db: 'ok' | 'error' };
 const DB_TIMEOUT_MS = 3000;
 
 /** The health answer: ok when the database answers a query within 3 s. */
-export async function checkHealth(pingDb: () => Promise<void>): Promise<{ httpStatus: 200 | 503; body: Health }> {
+export async function checkHealth(
+  pingDb: () => Promise<void>,
+): Promise<{ httpStatus: 200 | 503; body: Health }> {
   let timer: NodeJS.Timeout | undefined;
   try {
     await Promise.race([

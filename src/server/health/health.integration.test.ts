@@ -1,0 +1,24 @@
+import { describe, expect, it } from 'vitest';
+import { pingDatabase } from '@/server/db/client';
+import { createTestDatabase } from '@/server/db/testing/test-database';
+import { checkHealth } from './health';
+
+describe('health', () => {
+  it('is ok while the database answers and 503 once it does not', async () => {
+    const database = await createTestDatabase();
+    expect(await checkHealth(() => pingDatabase(database.db))).toEqual({
+      httpStatus: 200,
+      body: { status: 'ok', db: 'ok' },
+    });
+    await database.close();
+    expect(await checkHealth(() => pingDatabase(database.db))).toEqual({
+      httpStatus: 503,
+      body: { status: 'error', db: 'error' },
+    });
+  });
+
+  it('answers 503 when the database hangs', async () => {
+    const result = await checkHealth(() => new Promise(() => {}));
+    expect(result.httpStatus).toBe(503);
+  }, 10_000);
+});
