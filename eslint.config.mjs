@@ -49,7 +49,7 @@ export default tseslint.config(
       '*.config.mjs',
       'scripts/**',
       'tests/**',
-      'src/server/db/testing/**',
+      'src/server/db/testing/**', '**/*.test.ts', '**/*.test.tsx',
       'bench/**',
       'vitest.setup.ts',
     ],
