@@ -1,0 +1,30 @@
+/**
+ * `npm run test:e2e`: the Playwright suite in Debian's Chromium (or CHROME_PATH), against a
+ * production server on a fresh embedded database.
+ */
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+
+const root = path.resolve(import.meta.dirname, '..');
+const candidates = [process.env.CHROME_PATH, '/usr/bin/chromium', '/usr/bin/chromium-browser', '/usr/bin/google-chrome'];
+const chrome = candidates.find((p): p is string => !!p && fs.existsSync(p));
+if (!chrome) {
+  console.error(
+    [
+      'Chromium が見つかりません (Chromium not found).',
+      'Debian / Ubuntu:  sudo apt-get install -y chromium',
+      'または既存の Chrome / Chromium のパスを CHROME_PATH に設定してください:',
+      '  CHROME_PATH=/path/to/chrome npm run test:e2e',
+    ].join('\n'),
+  );
+  process.exit(1);
+}
+
+fs.rmSync(path.join(root, '.tmp/e2e-data'), { recursive: true, force: true });
+const result = spawnSync(
+  process.execPath,
+  [path.join(root, 'node_modules/@playwright/test/cli.js'), 'test', ...process.argv.slice(2)],
+  { cwd: root, stdio: 'inherit', env: { ...process.env, CHROME_PATH: chrome } },
+);
+process.exit(result.status ?? 1);
