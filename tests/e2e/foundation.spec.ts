@@ -15,46 +15,74 @@ test('the home page renders in Japanese with the site metadata', async ({ page }
   const response = await page.goto('/');
   expect(response?.status()).toBe(200);
   await expect(page.locator('html')).toHaveAttribute('lang', 'ja');
-  await expect(page.getByRole('heading', { level: 1 })).toHaveText('デザインの「いま」を、深く読む。');
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText(
+    'デザインの「いま」を、深く読む。',
+  );
   await expect(page).toHaveTitle('AXIS Membership');
   await expect(page.locator('meta[property="og:locale"]')).toHaveAttribute('content', 'ja_JP');
-  await expect(page.locator('meta[name="twitter:card"]')).toHaveAttribute('content', 'summary_large_image');
-  await expect(page.locator('link[rel="canonical"]')).toHaveAttribute('href', 'http://localhost:3000');
-  await expect(page.locator('meta[property="og:image"]')).toHaveAttribute('content', /\/og-default\.png$/);
+  await expect(page.locator('meta[name="twitter:card"]')).toHaveAttribute(
+    'content',
+    'summary_large_image',
+  );
+  await expect(page.locator('link[rel="canonical"]')).toHaveAttribute(
+    'href',
+    'http://localhost:3000',
+  );
+  await expect(page.locator('meta[property="og:image"]')).toHaveAttribute(
+    'content',
+    /\/og-default\.png$/,
+  );
   const nav = page.getByRole('navigation', { name: 'サイトマップ' });
-  for (const label of ['このサイトについて', 'よくある質問', 'お問い合わせ', '利用規約', '特定商取引法に基づく表記', 'スタジオ']) {
+  for (const label of [
+    'このサイトについて',
+    'よくある質問',
+    'お問い合わせ',
+    '利用規約',
+    '特定商取引法に基づく表記',
+    'スタジオ',
+  ]) {
     await expect(nav.getByRole('link', { name: label })).toBeVisible();
   }
 });
 
-test('a page_view is pushed on the first load and after a client-side navigation', async ({ page }) => {
+test('a page_view is pushed on the first load and after a client-side navigation', async ({
+  page,
+}) => {
   await page.goto('/');
-  await expect.poll(() => pageViews(page)).toEqual([
-    { event: 'page_view', page_path: '/', page_title: 'AXIS Membership' },
-  ]);
+  await expect
+    .poll(() => pageViews(page))
+    .toEqual([{ event: 'page_view', page_path: '/', page_title: 'AXIS Membership' }]);
 
   // From the 404 page back to the home page: a client-side navigation (the window survives).
   await page.goto('/no-such-page?from=test');
-  await expect.poll(() => pageViews(page)).toEqual([
-    {
-      event: 'page_view',
-      page_path: '/no-such-page?from=test',
-      page_title: 'ページが見つかりません | AXIS Membership',
-    },
-  ]);
+  await expect
+    .poll(() => pageViews(page))
+    .toEqual([
+      {
+        event: 'page_view',
+        page_path: '/no-such-page?from=test',
+        page_title: 'ページが見つかりません | AXIS Membership',
+      },
+    ]);
   await page.evaluate(() => ((window as unknown as { __marker: number }).__marker = 1));
   await page.getByRole('link', { name: 'トップページへ戻る' }).click();
-  await expect(page.getByRole('heading', { level: 1 })).toHaveText('デザインの「いま」を、深く読む。');
-  await expect.poll(async () => (await pageViews(page)).at(-1)).toEqual({
-    event: 'page_view',
-    page_path: '/',
-    page_title: 'AXIS Membership',
-  });
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText(
+    'デザインの「いま」を、深く読む。',
+  );
+  await expect
+    .poll(async () => (await pageViews(page)).at(-1))
+    .toEqual({
+      event: 'page_view',
+      page_path: '/',
+      page_title: 'AXIS Membership',
+    });
   expect(await pageViews(page)).toHaveLength(2);
   expect(await page.evaluate(() => (window as unknown as { __marker?: number }).__marker)).toBe(1);
 });
 
-test('the mobile menu is a modal: Escape, Close and the overlay close it, focus returns', async ({ page }) => {
+test('the mobile menu is a modal: Escape, Close and the overlay close it, focus returns', async ({
+  page,
+}) => {
   await page.setViewportSize({ width: 360, height: 740 });
   await page.goto('/');
   const opener = page.getByRole('button', { name: 'メニュー' });
@@ -81,7 +109,10 @@ test('the mobile menu is a modal: Escape, Close and the overlay close it, focus 
   await expect(dialog).toBeHidden();
 });
 
-test('the snackbar tells the reader when the connection drops and hides itself', async ({ page, context }) => {
+test('the snackbar tells the reader when the connection drops and hides itself', async ({
+  page,
+  context,
+}) => {
   await page.goto('/');
   await expect.poll(async () => (await pageViews(page)).length).toBe(1); // hydrated
   await context.setOffline(true);
@@ -109,8 +140,13 @@ test('the health endpoint reports the database', async ({ request }) => {
   expect(await response.json()).toEqual({ status: 'ok', db: 'ok' });
 });
 
-test('the page works without JavaScript: the menu link leads to the site map', async ({ browser }) => {
-  const context = await browser.newContext({ javaScriptEnabled: false, viewport: { width: 360, height: 740 } });
+test('the page works without JavaScript: the menu link leads to the site map', async ({
+  browser,
+}) => {
+  const context = await browser.newContext({
+    javaScriptEnabled: false,
+    viewport: { width: 360, height: 740 },
+  });
   const page = await context.newPage();
   await page.goto('/');
   await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
@@ -123,7 +159,9 @@ for (const viewport of [
   { width: 1280, height: 800 },
   { width: 360, height: 740 },
 ]) {
-  test(`axe-core finds no accessibility violations on the home page at ${viewport.width}px`, async ({ page }) => {
+  test(`axe-core finds no accessibility violations on the home page at ${viewport.width}px`, async ({
+    page,
+  }) => {
     await page.setViewportSize(viewport);
     await page.goto('/');
     const results = await new AxeBuilder({ page }).analyze();
