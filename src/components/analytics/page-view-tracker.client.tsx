@@ -1,7 +1,7 @@
 'use client';
 
 import { usePathname, useSearchParams } from 'next/navigation';
-import { useEffect } from 'react';
+import { useEffect, useRef } from 'react';
 
 export type PageViewEvent = { event: 'page_view'; page_path: string; page_title: string };
 
@@ -17,19 +17,40 @@ export function pushPageView(path: string, title: string): PageViewEvent {
   return event;
 }
 
+/** How long to wait for a new page's <title> before sending the view with what is there. */
+export const TITLE_WAIT_MS = 1000;
+
 /**
  * SPEC §1: a page-view event goes to the tag-manager data layer on the first load and on
- * every client-side route change. The title is read after the new page's metadata is in.
+ * every client-side route change. After a client navigation the new <title> may arrive after
+ * the page (metadata is streamed), so the push waits for it, at most TITLE_WAIT_MS.
  */
 export function PageViewTracker() {
   const pathname = usePathname();
   const search = useSearchParams().toString();
+  const lastTitle = useRef<string | null>(null);
 
   useEffect(() => {
     const path = search ? `${pathname}?${search}` : pathname;
-    // The new page's <title> is committed with the page; a task later it is surely in place.
-    // Not cancelled on a quick second navigation: every page reached counts as a view.
-    setTimeout(() => pushPageView(path, document.title), 0);
+    const previous = lastTitle.current;
+    const titleReady = () => document.title !== '' && document.title !== previous;
+    let sent = false;
+    const send = () => {
+      if (sent) return;
+      sent = true;
+      observer.disconnect();
+      clearTimeout(timer);
+      lastTitle.current = document.title;
+      pushPageView(path, document.title);
+    };
+    const observer = new MutationObserver(() => {
+      if (titleReady()) send();
+    });
+    const timer = setTimeout(send, TITLE_WAIT_MS);
+    if (titleReady()) send();
+    else observer.observe(document, { subtree: true, childList: true, characterData: true });
+    // Leaving before the title came still counts as a view of this page.
+    return send;
   }, [pathname, search]);
 
   return null;
