@@ -1,0 +1,116 @@
+/** Shared helpers of the benchmark scripts: a production server, load runs, memory. */
+import { type ChildProcess, spawn } from 'node:child_process';
+import fs from 'node:fs';
+import http from 'node:http';
+import net from 'node:net';
+import path from 'node:path';
+import autocannon from 'autocannon';
+
+export const root = path.resolve(import.meta.dirname, '..');
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+export type Server = {
+  port: number;
+  process: ChildProcess;
+  readyMs: number;
+  stop: () => Promise<void>;
+};
+
+/** Starts `next start` (the production build must exist) and waits for /api/health. */
+export async function startServer(env: Record<string, string>): Promise<Server> {
+  const port = await freePort();
+  const started = performance.now();
+  const child = spawn(
+    process.execPath,
+    [path.join(root, 'node_modules/next/dist/bin/next'), 'start', '-p', String(port)],
+    {
+      cwd: root,
+      env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1', PORT: String(port), ...env },
+      stdio: ['ignore', 'ignore', 'inherit'],
+    },
+  );
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}`);
+    const ok = await fetch(`http://127.0.0.1:${port}/api/health`).then(
+      (r) => r.ok,
+      () => false,
+    );
+    if (ok) break;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  const readyMs = performance.now() - started;
+  return {
+    port,
+    process: child,
+    readyMs,
+    stop: () =>
+      new Promise((resolve) => {
+        child.once('exit', () => resolve());
+        child.kill('SIGTERM');
+      }),
+  };
+}
+
+/** Peak resident memory (VmHWM) of a process and its children, in MiB (Linux). */
+export function peakRssMiB(pid: number): number {
+  const pids = [pid];
+  try {
+    const children = fs.readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim();
+    if (children) pids.push(...children.split(/\s+/).map(Number));
+  } catch {
+    /* not Linux or gone */
+  }
+  let kib = 0;
+  for (const p of pids) {
+    try {
+      const match = /VmHWM:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${p}/status`, 'utf8'));
+      kib += Number(match?.[1] ?? 0);
+    } catch {
+      /* gone */
+    }
+  }
+  return Math.round(kib / 1024);
+}
+
+export type Load = {
+  requestsPerSec: number;
+  p50: number;
+  p99: number;
+  errors: number;
+  non2xx: number;
+};
+
+export async function load(url: string, seconds = 10, connections = 10): Promise<Load> {
+  const result = await autocannon({ url, connections, duration: seconds });
+  return {
+    requestsPerSec: Math.round(result.requests.average),
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    errors: result.errors,
+    non2xx: result.non2xx,
+  };
+}
+
+/** A plain Node http server answering every request with the given bytes: the ceiling. */
+export async function plainServer(
+  body: Buffer,
+  contentType: string,
+): Promise<{ port: number; close: () => void }> {
+  const port = await freePort();
+  const server = http.createServer((_req, res) => {
+    res.writeHead(200, { 'content-type': contentType, 'content-length': body.length });
+    res.end(body);
+  });
+  await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
+  return { port, close: () => server.close() };
+}
