@@ -49,10 +49,34 @@ const envSchema = z
         .regex(/^GTM-[A-Z0-9]{4,12}$/, 'GTM-XXXXXXX の形式で指定してください')
         .optional(),
     ),
+    // A hosted microCMS (or another instance of this service) instead of the built-in one.
+    CMS_BASE_URL: optionalText.pipe(
+      z
+        .url({
+          protocol: /^https?$/,
+          error:
+            'http:// または https:// で始まる URL を指定してください (例: https://xxx.microcms.io/api/v1)',
+        })
+        .optional(),
+    ),
+    CMS_API_KEY: optionalText.pipe(z.string().max(200).optional()),
+    // Requests per second per API key on the built-in content API.
+    CMS_RATE_LIMIT_READ: z.coerce.number().int().min(1).max(1_000_000).default(100),
+    CMS_RATE_LIMIT_WRITE: z.coerce.number().int().min(1).max(1_000_000).default(10),
+  })
+  .superRefine((env, ctx) => {
+    if (env.CMS_BASE_URL && !env.CMS_API_KEY) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['CMS_API_KEY'],
+        message: 'CMS_BASE_URL を使うときは API キーも指定してください',
+      });
+    }
   })
   .transform((env) => ({
     ...env,
     SITE_URL: (env.SITE_URL ?? `http://localhost:${env.PORT}`).replace(/\/+$/, ''),
+    CMS_BASE_URL: env.CMS_BASE_URL?.replace(/\/+$/, ''),
   }));
 
 export type Env = z.output<typeof envSchema>;

@@ -24,7 +24,7 @@ describe('admin commands', () => {
   it('reports the database it works on', async () => {
     const lines = await runAdminCommand(ctx(), 'db-status', {});
     expect(lines[0]).toMatch(/^database: (embedded|postgres)/);
-    expect(lines).toContain('tables: 1');
+    expect(lines.find((l) => l.startsWith('tables: '))).toMatch(/^tables: [1-9]\d*$/);
   });
 
   it('shows the audit log newest first', async () => {

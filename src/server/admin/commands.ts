@@ -1,7 +1,8 @@
 import 'server-only';
 import { sql } from 'drizzle-orm';
 import { z } from '@/lib/zod';
-import { listAudit } from '@/server/audit/audit-log';
+import { listAudit, recordAudit } from '@/server/audit/audit-log';
+import { createApiKey, listApiKeys, parsePermissions, revokeApiKey } from '@/server/cms/api-keys';
 import { queryRows } from '@/server/db/client';
 import {
   type AdminCommand,
@@ -59,7 +60,75 @@ const auditLog = defineCommand({
   },
 });
 
-export const adminCommands: AdminCommand[] = [dbStatus, auditLog];
+const createApiKeyCommand = defineCommand({
+  name: 'create-api-key',
+  summary: 'コンテンツ API のキーを作成する (最後の行にキーだけを表示。再表示はできません)',
+  usage: 'create-api-key --name NAME --permissions GET,drafts,POST,PUT,PATCH,DELETE',
+  args: z
+    .object({
+      name: z.string().trim().min(1).max(100),
+      permissions: z.string().transform((value, ctx) => {
+        try {
+          return parsePermissions(value);
+        } catch (error) {
+          ctx.addIssue({ code: 'custom', message: (error as Error).message });
+          return z.NEVER;
+        }
+      }),
+    })
+    .strict(),
+  async run({ database, actor }, { name, permissions }) {
+    const { id, key } = await createApiKey(database.db, { name, permissions });
+    await recordAudit(database.db, {
+      actor,
+      action: 'cms.api_key.create',
+      target: `api_key:${id}`,
+      detail: { name, permissions },
+    });
+    return [`API キーを作成しました: ${name} (id ${id}, 権限 ${permissions.join(',')})`, key];
+  },
+});
+
+const listApiKeysCommand = defineCommand({
+  name: 'list-api-keys',
+  summary: 'コンテンツ API のキーを一覧する (キーそのものは表示しません)',
+  usage: 'list-api-keys',
+  args: z.object({}).strict(),
+  async run({ database }) {
+    const keys = await listApiKeys(database.db);
+    if (keys.length === 0) return ['API キーはまだありません。'];
+    return keys.map(
+      (k) =>
+        `${k.id}  ${k.keyPrefix}…  ${k.name}  [${k.permissions.join(',')}]` +
+        (k.revokedAt ? `  (無効化 ${k.revokedAt.toISOString()})` : ''),
+    );
+  },
+});
+
+const revokeApiKeyCommand = defineCommand({
+  name: 'revoke-api-key',
+  summary: 'コンテンツ API のキーを無効にする',
+  usage: 'revoke-api-key --id KEY_ID',
+  args: z.object({ id: z.uuid() }).strict(),
+  async run({ database, actor }, { id }) {
+    if (!(await revokeApiKey(database.db, id)))
+      return [`有効な API キー ${id} はありません。何も変更していません。`];
+    await recordAudit(database.db, {
+      actor,
+      action: 'cms.api_key.revoke',
+      target: `api_key:${id}`,
+    });
+    return [`API キー ${id} を無効にしました。`];
+  },
+});
+
+export const adminCommands: AdminCommand[] = [
+  dbStatus,
+  auditLog,
+  createApiKeyCommand,
+  listApiKeysCommand,
+  revokeApiKeyCommand,
+];
 
 export function helpText(): string[] {
   const width = Math.max(...adminCommands.map((c) => c.name.length));

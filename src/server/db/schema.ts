@@ -1,5 +1,16 @@
 import { sql } from 'drizzle-orm';
-import { index, jsonb, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import {
+  bigint,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from 'drizzle-orm/pg-core';
 
 /**
  * The one schema of the app. Domain modules add their tables here; `npm run db:generate`
@@ -27,4 +38,66 @@ export const auditEvents = pgTable(
     index('audit_events_occurred_at_idx').on(t.occurredAt),
     index('audit_events_target_idx').on(t.target),
   ],
+);
+
+/** Content items of the built-in content service (src/server/cms). Object endpoints use id ''. */
+export const cmsContents = pgTable(
+  'cms_contents',
+  {
+    endpoint: text('endpoint').notNull(),
+    id: text('id').notNull(),
+    /** PUBLISH | DRAFT | PUBLISH_AND_DRAFT | CLOSED, as microCMS names them. */
+    status: text('status').notNull(),
+    /** The published version; null until first published. */
+    data: jsonb('data').$type<Record<string, unknown>>(),
+    /** The unpublished version, if any, readable with its draft key. */
+    draftData: jsonb('draft_data').$type<Record<string, unknown>>(),
+    draftKey: text('draft_key'),
+    createdAt: timestamp('created_at', { withTimezone: true, precision: 3 }).notNull(),
+    updatedAt: timestamp('updated_at', { withTimezone: true, precision: 3 }).notNull(),
+    publishedAt: timestamp('published_at', { withTimezone: true, precision: 3 }),
+    revisedAt: timestamp('revised_at', { withTimezone: true, precision: 3 }),
+    /** Normalised plain text of the published version, for `q` (see src/server/search). */
+    searchText: text('search_text').notNull().default(''),
+    /** NULL when the text had more tokens than are indexed: such an item is scanned for every `q`. */
+    searchTokens: text('search_tokens').array(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.endpoint, t.id] }),
+    uniqueIndex('cms_contents_draft_key_idx').on(t.draftKey),
+    index('cms_contents_created_idx').on(t.endpoint, t.createdAt.desc(), t.id.desc()),
+    index('cms_contents_published_idx').on(t.endpoint, t.publishedAt.desc(), t.id.desc()),
+    index('cms_contents_search_tokens_idx').using('gin', t.searchTokens),
+    index('cms_contents_search_text_idx').using('gin', t.searchText.op('gin_trgm_ops')),
+  ],
+);
+
+/** API keys of the content API: stored as SHA-256 hashes, each with its permissions. */
+export const cmsApiKeys = pgTable(
+  'cms_api_keys',
+  {
+    id: uuid('id')
+      .primaryKey()
+      .default(sql`gen_random_uuid()`),
+    name: text('name').notNull(),
+    keyHash: text('key_hash').notNull(),
+    /** The first characters of the key, to recognise it in lists. */
+    keyPrefix: text('key_prefix').notNull(),
+    permissions: jsonb('permissions').$type<string[]>().notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    revokedAt: timestamp('revoked_at', { withTimezone: true }),
+  },
+  (t) => [uniqueIndex('cms_api_keys_hash_idx').on(t.keyHash)],
+);
+
+/** Fixed one-second windows per key and kind (read/write): shared by every app instance. */
+export const cmsRateLimits = pgTable(
+  'cms_rate_limits',
+  {
+    keyId: text('key_id').notNull(),
+    kind: text('kind').notNull(),
+    window: bigint('window', { mode: 'number' }).notNull(),
+    count: integer('count').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.keyId, t.kind, t.window] })],
 );

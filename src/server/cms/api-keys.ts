@@ -1,0 +1,143 @@
+import 'server-only';
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { and, asc, eq, isNull } from 'drizzle-orm';
+import type { Db } from '@/server/db/client';
+import { cmsApiKeys } from '@/server/db/schema';
+
+/**
+ * API keys of the content API (header X-MICROCMS-API-KEY). Keys are random 256-bit secrets;
+ * only their SHA-256 is stored (a slow hash adds nothing for secrets of that entropy).
+ */
+
+export const API_PERMISSIONS = ['GET', 'drafts', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
+export type ApiPermission = (typeof API_PERMISSIONS)[number];
+
+export type ApiKeyPrincipal = {
+  id: string;
+  name: string;
+  permissions: ReadonlySet<ApiPermission>;
+  /** The app's own in-process key: exempt from rate limits. */
+  internal: boolean;
+};
+
+const KEY_PREFIX = 'cms_';
+
+function hashKey(key: string): string {
+  return createHash('sha256').update(key).digest('hex');
+}
+
+export function parsePermissions(list: string): ApiPermission[] {
+  const wanted = list
+    .split(',')
+    .map((p) => p.trim())
+    .filter(Boolean);
+  const unknown = wanted.filter((p) => !(API_PERMISSIONS as readonly string[]).includes(p));
+  if (unknown.length) {
+    throw new Error(
+      `不明な権限です: ${unknown.join(', ')} (使えるもの: ${API_PERMISSIONS.join(', ')})`,
+    );
+  }
+  if (wanted.length === 0) throw new Error('権限を一つ以上指定してください。');
+  if (wanted.includes('drafts') && !wanted.includes('GET')) {
+    throw new Error('drafts には GET も必要です。');
+  }
+  return [...new Set(wanted)] as ApiPermission[];
+}
+
+export async function createApiKey(
+  db: Db,
+  input: { name: string; permissions: ApiPermission[] },
+): Promise<{ id: string; key: string }> {
+  const key = KEY_PREFIX + randomBytes(32).toString('base64url');
+  const [row] = await db
+    .insert(cmsApiKeys)
+    .values({
+      name: input.name,
+      keyHash: hashKey(key),
+      keyPrefix: key.slice(0, KEY_PREFIX.length + 6),
+      permissions: input.permissions,
+    })
+    .returning({ id: cmsApiKeys.id });
+  return { id: row!.id, key };
+}
+
+export async function listApiKeys(db: Db) {
+  return db
+    .select({
+      id: cmsApiKeys.id,
+      name: cmsApiKeys.name,
+      keyPrefix: cmsApiKeys.keyPrefix,
+      permissions: cmsApiKeys.permissions,
+      createdAt: cmsApiKeys.createdAt,
+      revokedAt: cmsApiKeys.revokedAt,
+    })
+    .from(cmsApiKeys)
+    .orderBy(asc(cmsApiKeys.createdAt));
+}
+
+export async function revokeApiKey(db: Db, id: string): Promise<boolean> {
+  const rows = await db
+    .update(cmsApiKeys)
+    .set({ revokedAt: new Date() })
+    .where(and(eq(cmsApiKeys.id, id), isNull(cmsApiKeys.revokedAt)))
+    .returning({ id: cmsApiKeys.id });
+  cache.clear(); // other instances forget it within CACHE_MS
+  return rows.length > 0;
+}
+
+/**
+ * The process's own key for the site's reads through the in-process path. It never leaves
+ * the process and is not stored; each app instance makes its own at start.
+ */
+const internalKey = KEY_PREFIX + 'internal_' + randomBytes(32).toString('base64url');
+export const INTERNAL_PRINCIPAL: ApiKeyPrincipal = {
+  id: 'internal',
+  name: 'site (in-process)',
+  permissions: new Set<ApiPermission>(['GET']), // never 'drafts': drafts reach pages only by draftKey
+  internal: true,
+};
+
+export function internalApiKey(): string {
+  return internalKey;
+}
+
+/** Keys are looked up on every request; a few seconds of caching keeps that off the database. */
+const CACHE_MS = 5_000;
+const cache = new Map<string, { principal: ApiKeyPrincipal | null; until: number }>();
+
+export async function authenticateApiKey(
+  db: Db,
+  key: string | null,
+): Promise<ApiKeyPrincipal | null> {
+  if (!key || key.length > 200) return null;
+  if (
+    key.length === internalKey.length &&
+    timingSafeEqual(Buffer.from(key), Buffer.from(internalKey))
+  ) {
+    return INTERNAL_PRINCIPAL;
+  }
+  const hash = hashKey(key);
+  const cached = cache.get(hash);
+  if (cached && cached.until > Date.now()) return cached.principal;
+  const [row] = await db
+    .select({ id: cmsApiKeys.id, name: cmsApiKeys.name, permissions: cmsApiKeys.permissions })
+    .from(cmsApiKeys)
+    .where(and(eq(cmsApiKeys.keyHash, hash), isNull(cmsApiKeys.revokedAt)))
+    .limit(1);
+  const principal = row
+    ? {
+        id: row.id,
+        name: row.name,
+        permissions: new Set(row.permissions as ApiPermission[]),
+        internal: false,
+      }
+    : null;
+  if (cache.size > 10_000) cache.clear();
+  cache.set(hash, { principal, until: Date.now() + CACHE_MS });
+  return principal;
+}
+
+/** Tests and revocation: forget cached keys at once. */
+export function clearApiKeyCache(): void {
+  cache.clear();
+}

@@ -1,0 +1,163 @@
+import 'server-only';
+import { type Db, getDb } from '@/server/db/client';
+import { type ApiPermission, authenticateApiKey } from './api-keys';
+import { CmsApiError, badRequest, notFound } from './errors';
+import { emitContentChange } from './events';
+import { findEndpoint } from './model';
+import { FilterSyntaxError } from './query/filters';
+import { QueryError, parseDetailQuery, parseListQuery } from './query/params';
+import { enforceRateLimit } from './rate-limit';
+import {
+  type ReadMode,
+  createContent,
+  deleteContent,
+  getContent,
+  listContents,
+  updateContent,
+} from './store';
+
+/**
+ * The content API over HTTP, with microCMS's shapes, status codes and messages:
+ * /api/v1/{endpoint} and /api/v1/{endpoint}/{contentId}. Also the in-process path of the
+ * site's own content client, which calls it with a Request and the process's key.
+ */
+
+const MAX_BODY_BYTES = 300_000;
+const WRITE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
+function json(status: number, body: unknown, headers: Record<string, string> = {}): Response {
+  return new Response(JSON.stringify(body), {
+    status,
+    headers: {
+      'content-type': 'application/json; charset=utf-8',
+      'cache-control': 'private, no-store',
+      'x-current-date-time': new Date().toISOString(),
+      ...headers,
+    },
+  });
+}
+
+function errorResponse(error: CmsApiError): Response {
+  if (!error.hasMessage) {
+    return new Response(null, {
+      status: error.status,
+      headers: { 'cache-control': 'private, no-store', ...error.headers },
+    });
+  }
+  return json(error.status, { message: error.message }, error.headers);
+}
+
+async function readBody(request: Request): Promise<unknown> {
+  const text = await request.text();
+  if (Buffer.byteLength(text) > MAX_BODY_BYTES) throw badRequest('Request body is too large.');
+  if (text.trim() === '') return undefined;
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    throw badRequest('Syntax error.');
+  }
+}
+
+function writeStatus(params: URLSearchParams): 'publish' | 'draft' | 'closed' {
+  const status = params.get('status');
+  if (!status) return 'publish';
+  if (status === 'draft' || status === 'closed') return status;
+  throw badRequest('invalid parameter.');
+}
+
+async function handle(
+  request: Request,
+  db: Db,
+  endpoint: string,
+  contentId: string | undefined,
+): Promise<Response> {
+  const principal = await authenticateApiKey(db, request.headers.get('x-microcms-api-key'));
+  if (!principal) throw new CmsApiError(401, 'X-MICROCMS-API-KEY header is invalid.');
+  const method = request.method.toUpperCase();
+  if (method !== 'GET' && !WRITE_METHODS.has(method))
+    throw new CmsApiError(405, 'Method Not Allowed');
+  const def = findEndpoint(endpoint);
+  if (!def) throw notFound();
+  if (!principal.permissions.has(method as ApiPermission))
+    throw badRequest(`${method} is forbidden.`);
+  await enforceRateLimit(db, principal, method === 'GET' ? 'read' : 'write');
+
+  const params = new URL(request.url).searchParams;
+  const isList = def.kind === 'list';
+
+  if (method === 'GET') {
+    if (!isList && contentId !== undefined) throw notFound();
+    const draftKey = params.get('draftKey') || undefined;
+    const mode: ReadMode = principal.permissions.has('drafts')
+      ? { kind: 'allDrafts' }
+      : draftKey
+        ? { kind: 'draftKey', draftKey }
+        : { kind: 'published' };
+    if (isList && contentId === undefined) {
+      return json(200, await listContents(db, def, parseListQuery(params), mode));
+    }
+    const query = parseDetailQuery(params);
+    return json(200, await getContent(db, def, contentId ?? '', query, mode));
+  }
+
+  let result: { id: string };
+  switch (method) {
+    case 'POST':
+      if (contentId !== undefined)
+        throw badRequest('POST does not take a content id: use PUT to create with an id.');
+      result = await createContent(db, def, {
+        body: await readBody(request),
+        status: writeStatus(params),
+      });
+      break;
+    case 'PUT':
+      if (contentId === undefined) throw badRequest('contentId is necessary.');
+      result = await createContent(db, def, {
+        id: contentId,
+        body: await readBody(request),
+        status: writeStatus(params),
+      });
+      break;
+    case 'PATCH': {
+      if (isList && contentId === undefined) throw badRequest('contentId is necessary.');
+      if (!isList && contentId !== undefined) throw notFound();
+      const status = params.get('status');
+      if (status && status !== 'draft') throw badRequest('invalid parameter.');
+      result = await updateContent(db, def, contentId ?? '', await readBody(request), {
+        draft: status === 'draft',
+      });
+      break;
+    }
+    default: {
+      if (contentId === undefined) throw badRequest('contentId is necessary.');
+      await deleteContent(db, def, contentId);
+      emitContentChange({ endpoint, id: contentId });
+      return new Response('Accepted', {
+        status: 202,
+        headers: { 'content-type': 'text/plain; charset=utf-8' },
+      });
+    }
+  }
+  emitContentChange({ endpoint, id: result.id });
+  return json(method === 'PATCH' ? 200 : 201, result);
+}
+
+export async function handleContentApi(
+  request: Request,
+  endpoint: string,
+  contentId?: string,
+  db?: Db,
+): Promise<Response> {
+  try {
+    return await handle(request, db ?? (await getDb()), endpoint, contentId);
+  } catch (error) {
+    if (error instanceof CmsApiError) return errorResponse(error);
+    if (error instanceof QueryError || error instanceof FilterSyntaxError) {
+      return json(400, {
+        message: error instanceof QueryError ? error.message : 'invalid parameter.',
+      });
+    }
+    console.error('[cms] request failed:', request.method, new URL(request.url).pathname, error);
+    return json(500, { message: 'Internal Server Error' });
+  }
+}

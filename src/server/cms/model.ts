@@ -1,0 +1,257 @@
+/**
+ * The content model: every endpoint of the built-in content service and its fields, as a
+ * design publisher needs them. One definition drives write validation, filtering, sorting,
+ * reference expansion, search indexing and docs/content-model.md.
+ * Field kinds follow microCMS (text, textArea, richEditor, number, boolean, date, select,
+ * media, file, relation, relationList) and their API shapes.
+ */
+
+export type FieldKind =
+  | 'text'
+  | 'textArea'
+  | 'richEditor'
+  | 'number'
+  | 'boolean'
+  | 'date'
+  | 'select'
+  | 'media'
+  | 'file'
+  | 'relation'
+  | 'relationList';
+
+export type FieldDef = {
+  id: string;
+  label: string;
+  kind: FieldKind;
+  required?: boolean;
+  /** text, textArea, richEditor: maximum characters. */
+  maxLength?: number;
+  /** select: the allowed options; `multiple` allows more than one. */
+  options?: readonly string[];
+  multiple?: boolean;
+  /** relation, relationList: the endpoint referred to. */
+  endpoint?: string;
+  /** text: only URLs of these origins (prefixes) are accepted. */
+  urlPrefixes?: readonly string[];
+  /** number: inclusive range. */
+  min?: number;
+  max?: number;
+};
+
+export type EndpointDef = {
+  endpoint: string;
+  label: string;
+  kind: 'list' | 'object';
+  fields: readonly FieldDef[];
+};
+
+const title = (max = 200): FieldDef => ({
+  id: 'title',
+  label: 'タイトル',
+  kind: 'text',
+  required: true,
+  maxLength: max,
+});
+const description: FieldDef = {
+  id: 'description',
+  label: '概要',
+  kind: 'textArea',
+  maxLength: 1000,
+};
+const coverImage: FieldDef = { id: 'coverImage', label: 'カバー画像', kind: 'media' };
+const body: FieldDef = { id: 'body', label: '本文', kind: 'richEditor', maxLength: 200_000 };
+const isPublicPreview: FieldDef = {
+  id: 'isPublicPreview',
+  label: '無料公開 (全員が全文を読める)',
+  kind: 'boolean',
+};
+const writers: FieldDef = {
+  id: 'writers',
+  label: '執筆者',
+  kind: 'relationList',
+  endpoint: 'writers',
+};
+const objectPage = (endpoint: string, label: string): EndpointDef => ({
+  endpoint,
+  label,
+  kind: 'object',
+  fields: [title(100), description, body],
+});
+
+export const POST_FORMATS = ['article', 'interview', 'report', 'insight'] as const;
+export const EMPLOYMENT_TYPES = [
+  '正社員',
+  '契約社員',
+  '業務委託',
+  'インターン',
+  'アルバイト',
+] as const;
+
+export const CONTENT_MODEL: readonly EndpointDef[] = [
+  {
+    endpoint: 'posts',
+    label: '記事',
+    kind: 'list',
+    fields: [
+      title(),
+      description,
+      coverImage,
+      body,
+      isPublicPreview,
+      { id: 'format', label: '形式', kind: 'select', options: POST_FORMATS },
+      { id: 'category', label: '特集', kind: 'relation', endpoint: 'categories' },
+      { id: 'series', label: '連載', kind: 'relation', endpoint: 'series' },
+      { id: 'seriesOrder', label: '連載内の順番', kind: 'number', min: 0, max: 10_000 },
+      { id: 'tags', label: 'タグ', kind: 'relationList', endpoint: 'tags' },
+      writers,
+      { id: 'relatedPosts', label: '関連記事', kind: 'relationList', endpoint: 'posts' },
+    ],
+  },
+  {
+    endpoint: 'categories',
+    label: '特集',
+    kind: 'list',
+    fields: [
+      { id: 'name', label: '特集名', kind: 'text', required: true, maxLength: 100 },
+      description,
+      coverImage,
+      { id: 'issueNumber', label: '号数', kind: 'number', min: 0, max: 100_000 },
+      { id: 'isFeatured', label: '現在の特集', kind: 'boolean' },
+    ],
+  },
+  {
+    endpoint: 'series',
+    label: '連載',
+    kind: 'list',
+    fields: [title(), description, coverImage, writers],
+  },
+  {
+    endpoint: 'writers',
+    label: '執筆者',
+    kind: 'list',
+    fields: [
+      { id: 'name', label: '名前', kind: 'text', required: true, maxLength: 100 },
+      { id: 'nameKana', label: 'よみがな', kind: 'text', maxLength: 100 },
+      { id: 'role', label: '肩書き', kind: 'text', maxLength: 100 },
+      { id: 'profile', label: 'プロフィール', kind: 'textArea', maxLength: 2000 },
+      { id: 'avatar', label: '写真', kind: 'media' },
+      {
+        id: 'website',
+        label: 'ウェブサイト',
+        kind: 'text',
+        maxLength: 500,
+        urlPrefixes: ['https://', 'http://'],
+      },
+    ],
+  },
+  {
+    endpoint: 'tags',
+    label: 'タグ',
+    kind: 'list',
+    fields: [{ id: 'name', label: 'タグ名', kind: 'text', required: true, maxLength: 50 }],
+  },
+  {
+    endpoint: 'audios',
+    label: '音声',
+    kind: 'list',
+    fields: [
+      title(),
+      description,
+      coverImage,
+      { id: 'audioFile', label: '音声ファイル', kind: 'file' },
+      { id: 'duration', label: '再生時間 (秒)', kind: 'number', min: 0, max: 86_400 },
+      { id: 'transcript', label: '書き起こし', kind: 'richEditor', maxLength: 200_000 },
+      isPublicPreview,
+      writers,
+    ],
+  },
+  {
+    endpoint: 'movies',
+    label: '動画',
+    kind: 'list',
+    fields: [
+      title(),
+      description,
+      coverImage,
+      { id: 'videoFile', label: '動画ファイル', kind: 'file' },
+      {
+        id: 'embedUrl',
+        label: '埋め込み URL (YouTube / Vimeo)',
+        kind: 'text',
+        maxLength: 500,
+        urlPrefixes: ['https://www.youtube.com/embed/', 'https://player.vimeo.com/video/'],
+      },
+      { id: 'duration', label: '再生時間 (秒)', kind: 'number', min: 0, max: 86_400 },
+      isPublicPreview,
+      writers,
+    ],
+  },
+  {
+    endpoint: 'connect',
+    label: 'コネクト',
+    kind: 'list',
+    fields: [title(), description, coverImage, body],
+  },
+  {
+    endpoint: 'partners',
+    label: 'パートナー企業',
+    kind: 'list',
+    fields: [
+      { id: 'name', label: '企業名', kind: 'text', required: true, maxLength: 200 },
+      description,
+      { id: 'logo', label: 'ロゴ', kind: 'media' },
+      {
+        id: 'website',
+        label: 'ウェブサイト',
+        kind: 'text',
+        maxLength: 500,
+        urlPrefixes: ['https://', 'http://'],
+      },
+    ],
+  },
+  {
+    endpoint: 'jobs',
+    label: '求人',
+    kind: 'list',
+    fields: [
+      title(),
+      { id: 'partner', label: '企業', kind: 'relation', endpoint: 'partners' },
+      description,
+      coverImage,
+      body,
+      { id: 'employmentType', label: '雇用形態', kind: 'select', options: EMPLOYMENT_TYPES },
+      { id: 'location', label: '勤務地', kind: 'text', maxLength: 200 },
+      { id: 'salary', label: '給与', kind: 'text', maxLength: 200 },
+      {
+        id: 'applyUrl',
+        label: '応募先 URL',
+        kind: 'text',
+        maxLength: 500,
+        urlPrefixes: ['https://', 'http://', 'mailto:'],
+      },
+      { id: 'closingDate', label: '募集締切', kind: 'date' },
+    ],
+  },
+  objectPage('about', 'このサイトについて'),
+  objectPage('faq', 'よくある質問'),
+  objectPage('terms', '利用規約'),
+  objectPage('specified-commercial-transactions', '特定商取引法に基づく表記'),
+  objectPage('studio', 'スタジオ'),
+];
+
+const byEndpoint = new Map(CONTENT_MODEL.map((e) => [e.endpoint, e]));
+
+export function findEndpoint(endpoint: string): EndpointDef | undefined {
+  return byEndpoint.get(endpoint);
+}
+
+export function findField(def: EndpointDef, fieldId: string): FieldDef | undefined {
+  return def.fields.find((f) => f.id === fieldId);
+}
+
+/** The system fields every list item has (microCMS). */
+export const SYSTEM_DATE_FIELDS = ['createdAt', 'updatedAt', 'publishedAt', 'revisedAt'] as const;
+export type SystemDateField = (typeof SYSTEM_DATE_FIELDS)[number];
+
+/** Field kinds whose text is indexed for `q`. */
+export const SEARCHABLE_KINDS: readonly FieldKind[] = ['text', 'textArea', 'richEditor'];

@@ -1,0 +1,215 @@
+import 'server-only';
+import sanitizeHtml, { type Attributes, type IOptions } from 'sanitize-html';
+
+/**
+ * Rich-text HTML from the CMS is rendered with dangerouslySetInnerHTML, so it is cut down to
+ * the markup a design article needs. Everything not listed is dropped: scripts and styles with
+ * their content, any other unknown element keeping its text, every attribute not listed
+ * (event handlers, style, class, srcdoc, srcset), and URLs other than http(s), mailto for
+ * links, and relative ones. Protocol-relative `//host` URLs are refused too: nothing we
+ * publish needs them and they would let a relative-looking value point off-site.
+ */
+
+const ALLOWED_TAGS = [
+  'p',
+  'br',
+  'h2',
+  'h3',
+  'h4',
+  'strong',
+  'em',
+  'b',
+  'i',
+  'u',
+  's',
+  'a',
+  'ul',
+  'ol',
+  'li',
+  'blockquote',
+  'figure',
+  'figcaption',
+  'img',
+  'hr',
+  'code',
+  'pre',
+  'table',
+  'thead',
+  'tbody',
+  'tr',
+  'th',
+  'td',
+  'iframe',
+];
+
+// Only video players are embedded; a path prefix, not just the host, keeps out the rest of
+// those sites (a YouTube page in an iframe is a clickjacking surface, an embed is not).
+const EMBED_PATH_BY_HOST: ReadonlyMap<string, string> = new Map([
+  ['www.youtube.com', '/embed/'],
+  ['player.vimeo.com', '/video/'],
+]);
+
+const LINK_SCHEMES = ['http:', 'https:', 'mailto:'];
+const IMAGE_SCHEMES = ['http:', 'https:'];
+const REL_TOKENS: ReadonlySet<string> = new Set([
+  'nofollow',
+  'noopener',
+  'noreferrer',
+  'sponsored',
+  'ugc',
+  'external',
+]);
+const DIMENSION = /^[0-9]{1,5}$/;
+const SPAN = /^[1-9][0-9]{0,2}$/;
+
+const OPTIONS: IOptions = {
+  allowedTags: ALLOWED_TAGS,
+  allowedAttributes: {
+    a: ['href', 'target', 'rel'],
+    img: ['src', 'alt', 'width', 'height', 'loading'],
+    iframe: ['src', 'width', 'height', 'title', 'allowfullscreen', 'loading'],
+    th: ['colspan', 'rowspan'],
+    td: ['colspan', 'rowspan'],
+  },
+  allowedSchemes: ['http', 'https'],
+  allowedSchemesByTag: { a: ['http', 'https', 'mailto'], iframe: ['https'] },
+  allowProtocolRelative: false,
+  allowedIframeHostnames: [...EMBED_PATH_BY_HOST.keys()],
+  allowIframeRelativeUrls: false,
+  allowVulnerableTags: false,
+  disallowedTagsMode: 'discard',
+  // Dropped with their content: code, raw text and fallback markup are not article prose.
+  nonTextTags: [
+    'script',
+    'style',
+    'textarea',
+    'option',
+    'xmp',
+    'noscript',
+    'noembed',
+    'noframes',
+    'template',
+    'title',
+    'object',
+    'embed',
+    'svg',
+    'math',
+  ],
+  transformTags: {
+    a: (tagName, attribs) => ({ tagName, attribs: linkAttributes(attribs) }),
+    img: (tagName, attribs) => ({ tagName, attribs: imageAttributes(attribs) }),
+    iframe: (tagName, attribs) => ({ tagName, attribs: embedAttributes(attribs) }),
+    th: (tagName, attribs) => ({ tagName, attribs: cellAttributes(attribs) }),
+    td: (tagName, attribs) => ({ tagName, attribs: cellAttributes(attribs) }),
+  },
+  // An image or player whose source was refused would only leave an empty box behind.
+  exclusiveFilter: (frame) => (frame.tag === 'img' || frame.tag === 'iframe') && !frame.attribs.src,
+};
+
+export function sanitizeRichText(html: string): string {
+  return sanitizeHtml(html, OPTIONS);
+}
+
+type AttributeRule = (value: string) => string | null;
+
+/** Keeps the attributes a rule accepts, with the value it returns, in their original order. */
+function keep(attribs: Attributes, rules: ReadonlyMap<string, AttributeRule>): Attributes {
+  const result: Attributes = {};
+  for (const [name, value] of Object.entries(attribs)) {
+    const kept = rules.get(name)?.(value);
+    if (kept !== undefined && kept !== null) result[name] = kept;
+  }
+  return result;
+}
+
+const dimension: AttributeRule = (value) => (DIMENSION.test(value) ? value : null);
+const loading: AttributeRule = (value) => (value === 'lazy' || value === 'eager' ? value : null);
+const verbatim: AttributeRule = (value) => value;
+
+const LINK_RULES: ReadonlyMap<string, AttributeRule> = new Map<string, AttributeRule>([
+  ['href', (value) => safeUrl(value, LINK_SCHEMES)],
+  // Browsers read target names case-insensitively, so _BLANK needs the same protection.
+  ['target', (value) => (value.trim().toLowerCase() === '_blank' ? '_blank' : null)],
+  ['rel', (value) => relTokens(value).join(' ') || null],
+]);
+
+const IMAGE_RULES: ReadonlyMap<string, AttributeRule> = new Map<string, AttributeRule>([
+  ['src', (value) => safeUrl(value, IMAGE_SCHEMES)],
+  ['alt', verbatim],
+  ['width', dimension],
+  ['height', dimension],
+  ['loading', loading],
+]);
+
+const EMBED_RULES: ReadonlyMap<string, AttributeRule> = new Map<string, AttributeRule>([
+  ['src', embedUrl],
+  ['width', dimension],
+  ['height', dimension],
+  ['title', verbatim],
+  ['allowfullscreen', () => ''],
+  ['loading', loading],
+]);
+
+const CELL_RULES: ReadonlyMap<string, AttributeRule> = new Map<string, AttributeRule>([
+  ['colspan', (value) => (SPAN.test(value) ? value : null)],
+  ['rowspan', (value) => (SPAN.test(value) ? value : null)],
+]);
+
+function linkAttributes(attribs: Attributes): Attributes {
+  const result = keep(attribs, LINK_RULES);
+  if (result.target === '_blank') {
+    const rel = new Set(relTokens(result.rel ?? ''));
+    rel.add('noopener');
+    rel.add('noreferrer');
+    result.rel = [...rel].join(' ');
+  }
+  return result;
+}
+
+function imageAttributes(attribs: Attributes): Attributes {
+  return keep(attribs, IMAGE_RULES);
+}
+
+function embedAttributes(attribs: Attributes): Attributes {
+  return keep(attribs, EMBED_RULES);
+}
+
+function cellAttributes(attribs: Attributes): Attributes {
+  return keep(attribs, CELL_RULES);
+}
+
+function relTokens(value: string): string[] {
+  return [...new Set(value.toLowerCase().split(/\s+/))].filter((token) => REL_TOKENS.has(token));
+}
+
+/**
+ * A second check next to sanitize-html's own scheme filter, using the WHATWG URL parser the
+ * browser itself uses, so tricks that rely on how browsers strip tabs, newlines and leading
+ * control characters are judged the way the browser would judge them.
+ */
+function safeUrl(value: string, schemes: readonly string[]): string | null {
+  let url: URL;
+  try {
+    url = new URL(value, 'https://relative.invalid/');
+  } catch {
+    return null;
+  }
+  if (!schemes.includes(url.protocol)) return null;
+  return value;
+}
+
+function embedUrl(value: string): string | null {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    return null;
+  }
+  if (url.protocol !== 'https:' || url.username || url.password || url.port) return null;
+  const prefix = EMBED_PATH_BY_HOST.get(url.hostname);
+  if (prefix === undefined || !url.pathname.startsWith(prefix) || url.pathname === prefix) {
+    return null;
+  }
+  // The parsed form, so what we checked is exactly what the browser loads.
+  return url.href;
+}

@@ -1,0 +1,477 @@
+import 'server-only';
+import { randomBytes } from 'node:crypto';
+import { type SQL, and, eq, sql } from 'drizzle-orm';
+import type { Db } from '@/server/db/client';
+import { cmsContents } from '@/server/db/schema';
+import { badRequest, notFound } from './errors';
+import { CONTENT_MODEL, type EndpointDef, findEndpoint } from './model';
+import type { FilterNode } from './query/filters';
+import { searchColumns, searchCondition } from './search-index';
+import { type Order, compileFilter, compileOrders } from './sql-filters';
+import { type StoredData, checkRequired, shapeFields, validateWrite } from './values';
+
+/**
+ * The built-in content service's storage and rules: reading with microCMS's visibility,
+ * reference depth and field selection, and writing with its statuses. The HTTP layer
+ * (http.ts) only authenticates, parses and maps errors.
+ */
+
+export type ContentStatus = 'PUBLISH' | 'DRAFT' | 'PUBLISH_AND_DRAFT' | 'CLOSED';
+
+/** What a request may see: published versions, one draft by its key, or every draft. */
+export type ReadMode =
+  { kind: 'published' } | { kind: 'draftKey'; draftKey: string } | { kind: 'allDrafts' };
+
+export type ListQuery = {
+  limit: number;
+  offset: number;
+  orders?: Order[];
+  fields?: string[][];
+  ids?: string[];
+  q?: string;
+  filters?: FilterNode;
+  depth: number;
+};
+
+export type ContentItem = Record<string, unknown>;
+
+const PUBLISHED = sql`(status IN ('PUBLISH', 'PUBLISH_AND_DRAFT') AND data IS NOT NULL)`;
+
+function effectiveData(mode: ReadMode): SQL {
+  switch (mode.kind) {
+    case 'published':
+      return sql`data`;
+    case 'draftKey':
+      return sql`(CASE WHEN draft_key = ${mode.draftKey} THEN coalesce(draft_data, data) ELSE data END)`;
+    case 'allDrafts':
+      return sql`coalesce(draft_data, data)`;
+  }
+}
+
+function visible(mode: ReadMode): SQL {
+  switch (mode.kind) {
+    case 'published':
+      return PUBLISHED;
+    case 'draftKey':
+      return sql`(${PUBLISHED} OR (draft_key = ${mode.draftKey} AND status <> 'CLOSED'))`;
+    case 'allDrafts':
+      return sql`(status <> 'CLOSED' AND coalesce(draft_data, data) IS NOT NULL)`;
+  }
+}
+
+type Row = {
+  id: string;
+  data: StoredData | null;
+  createdAt: Date;
+  updatedAt: Date;
+  publishedAt: Date | null;
+  revisedAt: Date | null;
+  /** True when `data` is the published version (false: a draft never published, or a draft read). */
+  isPublishedVersion: boolean;
+};
+
+function rowColumns(mode: ReadMode) {
+  const data = effectiveData(mode);
+  return {
+    id: cmsContents.id,
+    data: sql<StoredData | null>`${data}`,
+    createdAt: cmsContents.createdAt,
+    updatedAt: cmsContents.updatedAt,
+    publishedAt: cmsContents.publishedAt,
+    revisedAt: cmsContents.revisedAt,
+    isPublishedVersion: sql<boolean>`(${data} IS NOT DISTINCT FROM data AND data IS NOT NULL)`,
+  };
+}
+
+const iso = (d: Date | string) => (d instanceof Date ? d : new Date(d)).toISOString();
+
+/** Fetches the items referenced at each level, so rendering needs no further queries. */
+async function loadReferences(
+  db: Db,
+  def: EndpointDef,
+  rows: Row[],
+  depth: number,
+  mode: ReadMode,
+) {
+  const loaded = new Map<string, Map<string, Row>>(); // endpoint → id → row
+  let level: { def: EndpointDef; rows: Row[] }[] = [{ def, rows }];
+  const refMode: ReadMode = mode.kind === 'allDrafts' ? mode : { kind: 'published' };
+  for (let d = 0; d < depth; d++) {
+    const wanted = new Map<string, Set<string>>();
+    for (const { def: levelDef, rows: levelRows } of level) {
+      for (const field of levelDef.fields) {
+        if ((field.kind !== 'relation' && field.kind !== 'relationList') || !field.endpoint)
+          continue;
+        for (const row of levelRows) {
+          const value = row.data?.[field.id];
+          const ids = Array.isArray(value)
+            ? (value as string[])
+            : typeof value === 'string'
+              ? [value]
+              : [];
+          for (const id of ids) {
+            if (loaded.get(field.endpoint)?.has(id)) continue;
+            const set = wanted.get(field.endpoint) ?? new Set<string>();
+            set.add(id);
+            wanted.set(field.endpoint, set);
+          }
+        }
+      }
+    }
+    if (wanted.size === 0) break;
+    const next: { def: EndpointDef; rows: Row[] }[] = [];
+    for (const [endpoint, ids] of wanted) {
+      const refDef = findEndpoint(endpoint);
+      if (!refDef) continue;
+      const found = await db
+        .select(rowColumns(refMode))
+        .from(cmsContents)
+        .where(
+          and(
+            eq(cmsContents.endpoint, endpoint),
+            sql`id IN (${sql.join(
+              [...ids].map((id) => sql`${id}`),
+              sql`, `,
+            )})`,
+            visible(refMode),
+          ),
+        );
+      const map = loaded.get(endpoint) ?? new Map<string, Row>();
+      for (const row of found) map.set(row.id, row);
+      loaded.set(endpoint, map);
+      next.push({ def: refDef, rows: found });
+    }
+    level = next;
+  }
+  return loaded;
+}
+
+function renderItem(
+  def: EndpointDef,
+  row: Row,
+  level: number,
+  depth: number,
+  loaded: Map<string, Map<string, Row>>,
+): ContentItem {
+  const item: ContentItem = def.kind === 'list' ? { id: row.id } : {};
+  item.createdAt = iso(row.createdAt);
+  item.updatedAt = iso(row.updatedAt);
+  if (row.publishedAt && row.isPublishedVersion) item.publishedAt = iso(row.publishedAt);
+  if (row.revisedAt && row.isPublishedVersion) item.revisedAt = iso(row.revisedAt);
+  const fields = shapeFields(def, row.data ?? {});
+  for (const field of def.fields) {
+    if ((field.kind !== 'relation' && field.kind !== 'relationList') || !field.endpoint) continue;
+    const refDef = findEndpoint(field.endpoint)!;
+    const expand = (id: string): ContentItem | null => {
+      if (level >= depth) return { id };
+      const ref = loaded.get(field.endpoint!)?.get(id);
+      return ref ? renderItem(refDef, ref, level + 1, depth, loaded) : null;
+    };
+    const value = fields[field.id];
+    if (field.kind === 'relation')
+      fields[field.id] = typeof value === 'string' ? expand(value) : null;
+    else
+      fields[field.id] = ((value as string[]) ?? [])
+        .map(expand)
+        .filter((v): v is ContentItem => v !== null);
+  }
+  return Object.assign(item, fields);
+}
+
+/** `fields=title,author.name`: keeps the listed paths, descending into references. */
+export function selectFields(value: unknown, paths: string[][]): unknown {
+  if (paths.some((p) => p.length === 0)) return value;
+  if (Array.isArray(value)) return value.map((v) => selectFields(v, paths));
+  if (typeof value !== 'object' || value === null) return value;
+  const source = value as Record<string, unknown>;
+  const out: Record<string, unknown> = {};
+  const byKey = new Map<string, string[][]>();
+  for (const [head, ...rest] of paths) {
+    if (head === undefined) continue;
+    byKey.set(head, [...(byKey.get(head) ?? []), rest]);
+  }
+  for (const [key, rest] of byKey) {
+    if (key in source) out[key] = selectFields(source[key], rest);
+  }
+  return out;
+}
+
+export async function listContents(db: Db, def: EndpointDef, query: ListQuery, mode: ReadMode) {
+  const data = effectiveData(mode);
+  const conditions: SQL[] = [sql`endpoint = ${def.endpoint}`, visible(mode)];
+  if (query.filters) conditions.push(compileFilter(def, data, query.filters));
+  if (query.ids?.length) {
+    conditions.push(
+      sql`id IN (${sql.join(
+        query.ids.map((id) => sql`${id}`),
+        sql`, `,
+      )})`,
+    );
+  }
+  const search = query.q ? searchCondition(query.q) : null;
+  if (search) conditions.push(search.where);
+  const where = sql.join(conditions, sql` AND `);
+
+  const orderBy = query.orders?.length
+    ? compileOrders(def, data, query.orders)
+    : search
+      ? [sql`${search.rank} ASC`, sql`published_at DESC NULLS LAST`]
+      : [sql`created_at DESC`];
+  orderBy.push(sql`id ASC`); // ties in a stable order, so paging never repeats or skips
+
+  const [countRow] = await db
+    .select({ count: sql<number>`count(*)::int` })
+    .from(cmsContents)
+    .where(where);
+  const rows =
+    query.limit === 0
+      ? []
+      : await db
+          .select(rowColumns(mode))
+          .from(cmsContents)
+          .where(where)
+          .orderBy(...orderBy)
+          .limit(query.limit)
+          .offset(query.offset);
+  const loaded = await loadReferences(db, def, rows, query.depth, mode);
+  const contents = rows.map((row) => {
+    const item = renderItem(def, row, 0, query.depth, loaded);
+    return query.fields?.length ? (selectFields(item, query.fields) as ContentItem) : item;
+  });
+  return {
+    contents,
+    totalCount: Number(countRow?.count ?? 0),
+    offset: query.offset,
+    limit: query.limit,
+  };
+}
+
+/** One item (list endpoints) or the object (object endpoints, id ''). 404 when not visible. */
+export async function getContent(
+  db: Db,
+  def: EndpointDef,
+  id: string,
+  query: { depth: number; fields?: string[][] },
+  mode: ReadMode,
+): Promise<ContentItem> {
+  const [row] = await db
+    .select(rowColumns(mode))
+    .from(cmsContents)
+    .where(and(eq(cmsContents.endpoint, def.endpoint), eq(cmsContents.id, id), visible(mode)))
+    .limit(1);
+  if (!row) throw notFound();
+  const loaded = await loadReferences(db, def, [row], query.depth, mode);
+  const item = renderItem(def, row, 0, query.depth, loaded);
+  return query.fields?.length ? (selectFields(item, query.fields) as ContentItem) : item;
+}
+
+const ID_ALPHABET = 'abcdefghijklmnopqrstuvwxyz0123456789';
+function newId(length = 12): string {
+  const bytes = randomBytes(length);
+  return Array.from(bytes, (b) => ID_ALPHABET[b % ID_ALPHABET.length]).join('');
+}
+const newDraftKey = () => randomBytes(9).toString('base64url');
+
+async function assertReferencesExist(db: Db, references: Map<string, Set<string>>): Promise<void> {
+  for (const [endpoint, ids] of references) {
+    if (ids.size === 0) continue;
+    const found = await db
+      .select({ id: cmsContents.id })
+      .from(cmsContents)
+      .where(
+        and(
+          eq(cmsContents.endpoint, endpoint),
+          sql`id IN (${sql.join(
+            [...ids].map((id) => sql`${id}`),
+            sql`, `,
+          )})`,
+        ),
+      );
+    const missing = [...ids].find((id) => !found.some((f) => f.id === id));
+    if (missing !== undefined) {
+      throw badRequest(`Referenced content does not exist: '${missing}' in '${endpoint}'.`);
+    }
+  }
+}
+
+export type CreateInput = { id?: string; body: unknown; status: 'publish' | 'draft' | 'closed' };
+
+export async function createContent(
+  db: Db,
+  def: EndpointDef,
+  input: CreateInput,
+): Promise<{ id: string }> {
+  if (def.kind !== 'list') throw badRequest('This API is an object type: use PATCH.');
+  if (input.id !== undefined && !/^[A-Za-z0-9_-]{1,50}$/.test(input.id))
+    throw badRequest('Invalid content id format.');
+  const write = validateWrite(def, input.body, 'create');
+  if (write.publishedAt && input.status !== 'publish') {
+    throw badRequest(
+      `'publishedAt' field error. This field is valid for content that is meant to be published.`,
+    );
+  }
+  await assertReferencesExist(db, write.references);
+  const now = new Date();
+  const id = input.id ?? newId();
+  const published = input.status === 'publish';
+  const values = {
+    endpoint: def.endpoint,
+    id,
+    status: published ? 'PUBLISH' : input.status === 'draft' ? 'DRAFT' : 'CLOSED',
+    data: input.status === 'draft' ? null : write.set,
+    draftData: input.status === 'draft' ? write.set : null,
+    draftKey: input.status === 'draft' ? newDraftKey() : null,
+    createdAt: now,
+    updatedAt: now,
+    publishedAt: published ? new Date(write.publishedAt ?? now) : null,
+    revisedAt: published ? now : null,
+    ...searchColumns(def, published ? write.set : null),
+  };
+  const inserted = await db
+    .insert(cmsContents)
+    .values(values)
+    .onConflictDoNothing()
+    .returning({ id: cmsContents.id });
+  if (inserted.length === 0) {
+    throw badRequest('Content is already exists. If you want update, please use PATCH request.');
+  }
+  return { id };
+}
+
+function merge(base: StoredData | null, set: StoredData, clear: string[]): StoredData {
+  const out: StoredData = { ...(base ?? {}), ...set };
+  for (const key of clear) delete out[key];
+  return out;
+}
+
+/** PATCH, with microCMS's table of statuses (reference: microcms-api.md §2). */
+export async function updateContent(
+  db: Db,
+  def: EndpointDef,
+  id: string,
+  body: unknown,
+  options: { draft: boolean },
+): Promise<{ id: string }> {
+  const write = validateWrite(def, body, 'patch');
+  await assertReferencesExist(db, write.references);
+  return db.transaction(async (tx) => {
+    const [row] = await tx
+      .select()
+      .from(cmsContents)
+      .where(and(eq(cmsContents.endpoint, def.endpoint), eq(cmsContents.id, id)))
+      .for('update');
+    const now = new Date();
+    if (!row) {
+      if (def.kind === 'list') throw badRequest('Content is not exists.');
+      // An object API's first PATCH creates its content.
+      const data = merge(null, write.set, write.clear);
+      checkRequired(def, data);
+      await tx.insert(cmsContents).values({
+        endpoint: def.endpoint,
+        id,
+        status: options.draft ? 'DRAFT' : 'PUBLISH',
+        data: options.draft ? null : data,
+        draftData: options.draft ? data : null,
+        draftKey: options.draft ? newDraftKey() : null,
+        createdAt: now,
+        updatedAt: now,
+        publishedAt: options.draft ? null : now,
+        revisedAt: options.draft ? null : now,
+        ...searchColumns(def, options.draft ? null : data),
+      });
+      return { id };
+    }
+    const status = row.status as ContentStatus;
+    if (status === 'CLOSED') throw badRequest('Content is closed. It cannot be updated.');
+    const toDraft = options.draft || status === 'DRAFT';
+    const changes: Partial<typeof cmsContents.$inferInsert> = { updatedAt: now };
+    if (toDraft) {
+      const draft = merge(row.draftData ?? row.data, write.set, write.clear);
+      checkRequired(def, draft);
+      changes.draftData = draft;
+      changes.draftKey = row.draftKey ?? newDraftKey();
+      if (status === 'PUBLISH') changes.status = 'PUBLISH_AND_DRAFT';
+    } else {
+      const data = merge(row.data, write.set, write.clear);
+      checkRequired(def, data);
+      changes.data = data;
+      changes.revisedAt = now;
+      if (write.publishedAt) changes.publishedAt = new Date(write.publishedAt);
+      Object.assign(changes, searchColumns(def, data));
+    }
+    await tx
+      .update(cmsContents)
+      .set(changes)
+      .where(and(eq(cmsContents.endpoint, def.endpoint), eq(cmsContents.id, id)));
+    return { id };
+  });
+}
+
+/** Publishes the draft (or reopens closed content): the step an editor takes in the console. */
+export async function publishContent(db: Db, def: EndpointDef, id: string): Promise<void> {
+  const [row] = await db
+    .select()
+    .from(cmsContents)
+    .where(and(eq(cmsContents.endpoint, def.endpoint), eq(cmsContents.id, id)));
+  if (!row) throw badRequest('Content is not exists.');
+  const data = row.draftData ?? row.data;
+  if (!data) throw badRequest('Content is empty.');
+  const now = new Date();
+  await db
+    .update(cmsContents)
+    .set({
+      status: 'PUBLISH',
+      data,
+      draftData: null,
+      draftKey: null,
+      updatedAt: now,
+      publishedAt: row.publishedAt ?? now,
+      revisedAt: now,
+      ...searchColumns(def, data),
+    })
+    .where(and(eq(cmsContents.endpoint, def.endpoint), eq(cmsContents.id, id)));
+}
+
+/** The draft key of an item with an unpublished version, for staff preview. */
+export async function findDraftKey(db: Db, endpoint: string, id: string): Promise<string | null> {
+  const [row] = await db
+    .select({ draftKey: cmsContents.draftKey })
+    .from(cmsContents)
+    .where(and(eq(cmsContents.endpoint, endpoint), eq(cmsContents.id, id)));
+  return row?.draftKey ?? null;
+}
+
+export async function deleteContent(db: Db, def: EndpointDef, id: string): Promise<void> {
+  if (def.kind !== 'list') throw badRequest('This API is an object type: DELETE is not available.');
+  const referencing: SQL[] = [];
+  for (const other of CONTENT_MODEL) {
+    for (const field of other.fields) {
+      if (field.endpoint !== def.endpoint) continue;
+      const key = sql.raw(`'${field.id}'`);
+      const test = (column: SQL) =>
+        field.kind === 'relation'
+          ? sql`${column}->>${key} = ${id}`
+          : sql`coalesce(${column}->${key} @> jsonb_build_array(${id}::text), false)`;
+      referencing.push(
+        sql`(endpoint = ${other.endpoint} AND (${test(sql`data`)} OR ${test(sql`draft_data`)}))`,
+      );
+    }
+  }
+  await db.transaction(async (tx) => {
+    if (referencing.length) {
+      const [ref] = await tx
+        .select({ id: cmsContents.id })
+        .from(cmsContents)
+        .where(
+          sql`NOT (endpoint = ${def.endpoint} AND id = ${id}) AND (${sql.join(referencing, sql` OR `)})`,
+        )
+        .limit(1);
+      if (ref) throw badRequest('The content is referenced.');
+    }
+    const deleted = await tx
+      .delete(cmsContents)
+      .where(and(eq(cmsContents.endpoint, def.endpoint), eq(cmsContents.id, id)))
+      .returning({ id: cmsContents.id });
+    if (deleted.length === 0) throw badRequest('Content is not exists.');
+  });
+}
