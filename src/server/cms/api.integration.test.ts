@@ -367,6 +367,12 @@ describe('content API conformance', () => {
       expect((await api('POST', 'posts', { rawBody: '[1,2]' })).body).toEqual({
         message: 'Syntax error.',
       });
+      // Text PostgreSQL cannot store is refused up front, never a database error.
+      for (const rawBody of ['{"title":"a\\u0000b"}', '{"title":"\\ud800"}']) {
+        expect((await api('POST', 'posts', { rawBody })).body).toEqual({
+          message: 'Syntax error.',
+        });
+      }
     });
 
     it('deletes with 202 "Accepted", but not content others refer to', async () => {

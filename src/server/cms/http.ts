@@ -2,7 +2,6 @@ import 'server-only';
 import { type Db, getDb } from '@/server/db/client';
 import { type ApiPermission, authenticateApiKey } from './api-keys';
 import { CmsApiError, badRequest, notFound } from './errors';
-import { emitContentChange } from './events';
 import { findEndpoint } from './model';
 import { FilterSyntaxError } from './query/filters';
 import { QueryError, parseDetailQuery, parseListQuery } from './query/params';
@@ -83,6 +82,9 @@ async function handle(
   await enforceRateLimit(db, principal, method === 'GET' ? 'read' : 'write');
 
   const params = new URL(request.url).searchParams;
+  // PostgreSQL text cannot hold NUL: such a value can only be a malformed query.
+  for (const value of params.values())
+    if (value.includes('\u0000')) throw badRequest('invalid parameter.');
   const isList = def.kind === 'list';
 
   if (method === 'GET') {
@@ -131,14 +133,12 @@ async function handle(
     default: {
       if (contentId === undefined) throw badRequest('contentId is necessary.');
       await deleteContent(db, def, contentId);
-      emitContentChange({ endpoint, id: contentId });
       return new Response('Accepted', {
         status: 202,
         headers: { 'content-type': 'text/plain; charset=utf-8' },
       });
     }
   }
-  emitContentChange({ endpoint, id: result.id });
   return json(method === 'PATCH' ? 200 : 201, result);
 }
 

@@ -4,6 +4,7 @@ import { type SQL, and, eq, sql } from 'drizzle-orm';
 import type { Db } from '@/server/db/client';
 import { cmsContents } from '@/server/db/schema';
 import { badRequest, notFound } from './errors';
+import { emitContentChange } from './events';
 import { CONTENT_MODEL, type EndpointDef, findEndpoint } from './model';
 import type { FilterNode } from './query/filters';
 import { searchColumns, searchCondition } from './search-index';
@@ -335,6 +336,7 @@ export async function createContent(
   if (inserted.length === 0) {
     throw badRequest('Content is already exists. If you want update, please use PATCH request.');
   }
+  emitContentChange({ endpoint: def.endpoint, id });
   return { id };
 }
 
@@ -354,7 +356,7 @@ export async function updateContent(
 ): Promise<{ id: string }> {
   const write = validateWrite(def, body, 'patch');
   await assertReferencesExist(db, write.references);
-  return db.transaction(async (tx) => {
+  const result = await db.transaction(async (tx) => {
     const [row] = await tx
       .select()
       .from(cmsContents)
@@ -405,6 +407,8 @@ export async function updateContent(
       .where(and(eq(cmsContents.endpoint, def.endpoint), eq(cmsContents.id, id)));
     return { id };
   });
+  emitContentChange({ endpoint: def.endpoint, id });
+  return result;
 }
 
 /** Publishes the draft (or reopens closed content): the step an editor takes in the console. */
@@ -430,6 +434,7 @@ export async function publishContent(db: Db, def: EndpointDef, id: string): Prom
       ...searchColumns(def, data),
     })
     .where(and(eq(cmsContents.endpoint, def.endpoint), eq(cmsContents.id, id)));
+  emitContentChange({ endpoint: def.endpoint, id });
 }
 
 /** The draft key of an item with an unpublished version, for staff preview. */
@@ -474,4 +479,5 @@ export async function deleteContent(db: Db, def: EndpointDef, id: string): Promi
       .returning({ id: cmsContents.id });
     if (deleted.length === 0) throw badRequest('Content is not exists.');
   });
+  emitContentChange({ endpoint: def.endpoint, id });
 }

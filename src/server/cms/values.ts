@@ -199,9 +199,18 @@ export type ValidatedWrite = {
   references: Map<string, Set<string>>;
 };
 
+/** PostgreSQL's jsonb refuses NUL characters and lone surrogates: such a body is malformed. */
+function hasUnstorableText(value: unknown): boolean {
+  if (typeof value === 'string') return value.includes('\u0000') || !value.isWellFormed();
+  if (Array.isArray(value)) return value.some(hasUnstorableText);
+  if (isPlainObject(value))
+    return Object.entries(value).some(([k, v]) => hasUnstorableText(k) || hasUnstorableText(v));
+  return false;
+}
+
 export function validateWrite(def: EndpointDef, body: unknown, mode: WriteMode): ValidatedWrite {
   if (body === undefined) throw badRequest('Request body is empty.');
-  if (!isPlainObject(body)) throw badRequest('Syntax error.');
+  if (!isPlainObject(body) || hasUnstorableText(body)) throw badRequest('Syntax error.');
   const set: StoredData = {};
   const clear: string[] = [];
   const references = new Map<string, Set<string>>();

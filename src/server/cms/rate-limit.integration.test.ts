@@ -1,0 +1,35 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Database } from '@/server/db/client';
+import { createTestDatabase } from '@/server/db/testing/test-database';
+import { apiClient } from './testing';
+
+process.env.CMS_RATE_LIMIT_WRITE = '3';
+process.env.CMS_RATE_LIMIT_READ = '1000';
+
+describe('content API rate limit', () => {
+  let database: Database;
+  beforeAll(async () => {
+    database = await createTestDatabase();
+  });
+  afterAll(async () => {
+    await database.close();
+  });
+
+  it('answers 429 with X-RateLimit-* headers past the per-second limit, per key', async () => {
+    const a = (await apiClient(database.db)).call;
+    const b = (await apiClient(database.db)).call;
+    // Start at the beginning of a second so that all requests fall in one window.
+    await new Promise((r) => setTimeout(r, 1000 - (Date.now() % 1000) + 5));
+    const results = [];
+    for (let i = 0; i < 4; i++) results.push(await a('POST', 'tags', { body: { name: `t${i}` } }));
+    expect(results.slice(0, 3).map((r) => r.status)).toEqual([201, 201, 201]);
+    const limited = results[3]!;
+    expect(limited.status).toBe(429);
+    expect(limited.body).toEqual({ message: 'Too many requests, please try again later.' });
+    expect(limited.headers.get('X-RateLimit-Limit')).toBe('3');
+    expect(limited.headers.get('X-RateLimit-Remaining')).toBe('0');
+    expect(Number(limited.headers.get('X-RateLimit-Reset'))).toBeGreaterThan(Date.now() / 1000 - 1);
+    expect((await b('POST', 'tags', { body: { name: 'other key' } })).status).toBe(201);
+    expect((await a('GET', 'tags?limit=0')).status).toBe(200); // reads have their own budget
+  });
+});

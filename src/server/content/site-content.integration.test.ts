@@ -1,0 +1,75 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { findEndpoint } from '@/server/cms/model';
+import { createContent, deleteContent, updateContent } from '@/server/cms/store';
+import type { Database } from '@/server/db/client';
+import { createTestDatabase } from '@/server/db/testing/test-database';
+import { getFreePlanPostIds } from './client';
+import { type SiteContent, createSiteContent } from './site-content';
+
+const posts = findEndpoint('posts')!;
+
+describe('the site content client on the built-in service (in process)', () => {
+  let database: Database;
+  let site: SiteContent;
+
+  beforeAll(async () => {
+    database = await createTestDatabase();
+    site = createSiteContent({ db: database.db });
+    for (let i = 1; i <= 5; i++) {
+      await createContent(database.db, posts, {
+        id: `p${i}`,
+        body: { title: `記事 ${i}`, isPublicPreview: i === 5 },
+        status: 'publish',
+      });
+    }
+  });
+  afterAll(async () => {
+    site.dispose();
+    await database.close();
+  });
+
+  it('reads lists and details with the microCMS shapes', async () => {
+    const list = await site.client.getList<{ title: string }>({
+      endpoint: 'posts',
+      queries: { orders: 'id', limit: 2 },
+    });
+    expect(list.totalCount).toBe(5);
+    expect(list.contents.map((c) => c.title)).toEqual(['記事 1', '記事 2']);
+    const detail = await site.client.getListDetail<{ title: string }>({
+      endpoint: 'posts',
+      contentId: 'p3',
+    });
+    expect(detail.title).toBe('記事 3');
+  });
+
+  it('fails like the SDK on a 404 and on a bad query', async () => {
+    await expect(
+      site.client.getListDetail({ endpoint: 'posts', contentId: 'nothere' }),
+    ).rejects.toThrow(/^fetch API response status: 404$/);
+    await expect(
+      site.client.getList({ endpoint: 'posts', queries: { limit: 5000 } }),
+    ).rejects.toThrow("fetch API response status: 400\n  message is `Invalid 'limit' value.`");
+  });
+
+  it('lists the free-plan posts: the 3 newest members-only ones', async () => {
+    expect(await getFreePlanPostIds(site.client)).toEqual(['p4', 'p3', 'p2']);
+  });
+
+  it('caches reads and drops the cache when content changes', async () => {
+    site.cache.clear();
+    await site.client.getListDetail({ endpoint: 'posts', contentId: 'p1' });
+    expect(site.cache.size()).toBe(1);
+    await site.client.getListDetail({ endpoint: 'posts', contentId: 'p1' });
+    expect(site.cache.size()).toBe(1);
+    await updateContent(database.db, posts, 'p1', { title: '改題' }, { draft: false });
+    expect(site.cache.size()).toBe(0);
+    expect(
+      (await site.client.getListDetail<{ title: string }>({ endpoint: 'posts', contentId: 'p1' }))
+        .title,
+    ).toBe('改題');
+    await deleteContent(database.db, posts, 'p2');
+    await expect(site.client.getListDetail({ endpoint: 'posts', contentId: 'p2' })).rejects.toThrow(
+      /404/,
+    );
+  });
+});
