@@ -6,6 +6,14 @@ const config: NextConfig = {
   // PGlite loads its WebAssembly and data files from its own package folder at run time.
   serverExternalPackages: ['@electric-sql/pglite', 'pg'],
   typedRoutes: false,
+  images: {
+    // Uploaded and demo media (src/server/storage) and a hosted microCMS's image CDN.
+    localPatterns: [{ pathname: '/uploads/**' }],
+    remotePatterns: [{ protocol: 'https', hostname: 'images.microcms-assets.io' }],
+    formats: ['image/avif', 'image/webp'],
+    deviceSizes: [360, 640, 828, 1080, 1200, 1920],
+    imageSizes: [64, 128, 256, 384],
+  },
   headers() {
     return Promise.resolve([
       {

@@ -1,8 +1,9 @@
-import path from 'node:path';
 import { defineConfig, devices } from '@playwright/test';
 
-const port = Number(process.env.E2E_PORT ?? 3210);
-const dataDir = path.resolve(import.meta.dirname, '.tmp/e2e-data');
+import { E2E_DATA_DIR, E2E_PORT } from './tests/e2e/support/settings';
+
+const port = E2E_PORT;
+const dataDir = E2E_DATA_DIR;
 
 export default defineConfig({
   testDir: 'tests/e2e',

@@ -2,11 +2,13 @@ import '@fontsource/noto-sans-jp/400.css';
 import '@fontsource/noto-sans-jp/700.css';
 import './globals.css';
 import type { Metadata, Viewport } from 'next';
+import { draftMode } from 'next/headers';
 import { Suspense, type ReactNode } from 'react';
 import { PageViewTracker } from '@/components/analytics/page-view-tracker.client';
 import { TagManager } from '@/components/analytics/tag-manager';
 import { SiteFooter } from '@/components/layout/site-footer';
 import { SiteHeader } from '@/components/layout/site-header';
+import { PreviewBanner } from '@/components/preview/preview-banner.client';
 import { ConnectivityNotice } from '@/components/system/connectivity-notice.client';
 import { PlanChangeNoticeProvider } from '@/components/ui/plan-change-notice.client';
 import { SnackbarProvider } from '@/components/ui/snackbar-context.client';
@@ -23,8 +25,9 @@ export const viewport: Viewport = {
   themeColor: '#ffffff',
 };
 
-export default function RootLayout({ children }: { children: ReactNode }) {
+export default async function RootLayout({ children }: { children: ReactNode }) {
   const { SITE_NAME, GTM_ID } = env();
+  const preview = (await draftMode()).isEnabled;
   return (
     <html lang="ja">
       <body>
@@ -34,6 +37,7 @@ export default function RootLayout({ children }: { children: ReactNode }) {
         </a>
         <SnackbarProvider>
           <PlanChangeNoticeProvider>
+            {preview ? <PreviewBanner /> : null}
             <SiteHeader siteName={SITE_NAME} />
             <main id="main" tabIndex={-1}>
               {children}

@@ -3,6 +3,8 @@ import { sql } from 'drizzle-orm';
 import { z } from '@/lib/zod';
 import { listAudit, recordAudit } from '@/server/audit/audit-log';
 import { createApiKey, listApiKeys, parsePermissions, revokeApiKey } from '@/server/cms/api-keys';
+import { findDraftKey } from '@/server/cms/store';
+import { env } from '@/env';
 import { queryRows } from '@/server/db/client';
 import {
   type AdminCommand,
@@ -122,12 +124,28 @@ const revokeApiKeyCommand = defineCommand({
   },
 });
 
+const previewUrlCommand = defineCommand({
+  name: 'preview-url',
+  summary: '下書きのプレビュー URL を表示する (記事・求人)',
+  usage: 'preview-url --endpoint posts|jobs --id CONTENT_ID',
+  args: z
+    .object({ endpoint: z.enum(['posts', 'jobs']), id: z.string().regex(/^[A-Za-z0-9_-]{1,50}$/) })
+    .strict(),
+  async run({ database }, { endpoint, id }) {
+    const draftKey = await findDraftKey(database.db, endpoint, id);
+    if (!draftKey) return [`${endpoint}/${id} に未公開の下書きはありません。`];
+    const path = endpoint === 'posts' ? `/posts/${id}/preview` : `/jobs/preview/${id}`;
+    return [`${env().SITE_URL}${path}?draftKey=${encodeURIComponent(draftKey)}`];
+  },
+});
+
 export const adminCommands: AdminCommand[] = [
   dbStatus,
   auditLog,
   createApiKeyCommand,
   listApiKeysCommand,
   revokeApiKeyCommand,
+  previewUrlCommand,
 ];
 
 export function helpText(): string[] {

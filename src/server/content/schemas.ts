@@ -1,0 +1,98 @@
+import 'server-only';
+import { z } from '@/lib/zod';
+
+/** Typed content of the site: the API answers are parsed with these (docs/content-model.md). */
+
+export const imageSchema = z.object({
+  url: z.string(),
+  width: z.number().optional(),
+  height: z.number().optional(),
+  alt: z.string().optional(),
+});
+export type Image = z.infer<typeof imageSchema>;
+
+export const fileSchema = z.object({ url: z.string(), fileSize: z.number().optional() });
+
+const ref = z.object({ id: z.string() });
+const meta = {
+  id: z.string(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+  publishedAt: z.string().optional(),
+  revisedAt: z.string().optional(),
+};
+
+export const writerSchema = z.object({
+  ...meta,
+  name: z.string(),
+  nameKana: z.string().optional(),
+  role: z.string().optional(),
+  profile: z.string().optional(),
+  avatar: imageSchema.optional(),
+  website: z.string().optional(),
+});
+export type Writer = z.infer<typeof writerSchema>;
+
+export const categorySchema = z.object({
+  ...meta,
+  name: z.string(),
+  description: z.string().optional(),
+  coverImage: imageSchema.optional(),
+  issueNumber: z.number().optional(),
+  isFeatured: z.boolean(),
+});
+export type Category = z.infer<typeof categorySchema>;
+
+export const seriesSchema = z.object({
+  ...meta,
+  title: z.string(),
+  description: z.string().optional(),
+  coverImage: imageSchema.optional(),
+  writers: z.array(z.union([writerSchema, ref])),
+});
+
+export const tagSchema = z.object({ ...meta, name: z.string() });
+
+/** A post as read with depth 1: references expanded one level. */
+export const postSchema = z.object({
+  ...meta,
+  title: z.string(),
+  description: z.string().optional(),
+  coverImage: imageSchema.optional(),
+  body: z.string().optional(),
+  isPublicPreview: z.boolean(),
+  format: z.array(z.string()),
+  category: categorySchema.nullable(),
+  series: seriesSchema.nullable(),
+  seriesOrder: z.number().optional(),
+  tags: z.array(tagSchema),
+  writers: z.array(writerSchema),
+  relatedPosts: z.array(z.object({ id: z.string(), title: z.string().optional() }).loose()),
+});
+export type Post = z.infer<typeof postSchema>;
+
+export const partnerSchema = z.object({
+  ...meta,
+  name: z.string(),
+  description: z.string().optional(),
+  logo: imageSchema.optional(),
+  website: z.string().optional(),
+});
+
+export const jobSchema = z.object({
+  ...meta,
+  title: z.string(),
+  partner: partnerSchema.nullable(),
+  description: z.string().optional(),
+  coverImage: imageSchema.optional(),
+  body: z.string().optional(),
+  employmentType: z.array(z.string()),
+  location: z.string().optional(),
+  salary: z.string().optional(),
+  applyUrl: z.string().optional(),
+  closingDate: z.string().optional(),
+});
+export type Job = z.infer<typeof jobSchema>;
+
+/** A content id as the service accepts it: anything else cannot exist, so it is a 404. */
+export const CONTENT_ID = /^[A-Za-z0-9_-]{1,50}$/;

@@ -1,0 +1,6 @@
+import path from 'node:path';
+
+/** Where the end-to-end server runs: shared by the Playwright config and the specs. */
+export const E2E_PORT = Number(process.env.E2E_PORT ?? 3210);
+export const E2E_DATA_DIR = path.resolve(import.meta.dirname, '../../../.tmp/e2e-data');
+export const E2E_ROOT = path.resolve(import.meta.dirname, '../../..');
