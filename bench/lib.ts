@@ -85,16 +85,23 @@ export function peakRssMiB(pid: number): number {
 export type Load = {
   requestsPerSec: number;
   p50: number;
+  p975: number;
   p99: number;
   errors: number;
   non2xx: number;
 };
 
-export async function load(url: string, seconds = 10, connections = 10): Promise<Load> {
-  const result = await autocannon({ url, connections, duration: seconds });
+export async function load(
+  url: string,
+  seconds = 10,
+  connections = 10,
+  headers: Record<string, string> = {},
+): Promise<Load> {
+  const result = await autocannon({ url, connections, duration: seconds, headers });
   return {
     requestsPerSec: Math.round(result.requests.average),
     p50: result.latency.p50,
+    p975: result.latency.p97_5,
     p99: result.latency.p99,
     errors: result.errors,
     non2xx: result.non2xx,

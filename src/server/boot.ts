@@ -1,4 +1,5 @@
 import 'server-only';
+import { sql } from 'drizzle-orm';
 import { env } from '@/env';
 import { startAdminSocket } from '@/server/admin/socket';
 import { getDatabase } from '@/server/db/client';
@@ -13,7 +14,11 @@ export async function boot(): Promise<void> {
     const config = env();
     const database = await getDatabase();
     console.log(`[db] ${database.kind} database ready (${database.location})`);
-    if (database.kind === 'embedded') await startAdminSocket(database, config.DATA_DIR);
+    if (database.kind === 'embedded') {
+      // PGlite runs no autovacuum: refresh the planner's statistics at each start.
+      await database.db.execute(sql`ANALYZE`);
+      await startAdminSocket(database, config.DATA_DIR);
+    }
     const shutdown = () => {
       void database.close().finally(() => process.exit(0));
     };
