@@ -8,7 +8,11 @@ const config: NextConfig = {
   typedRoutes: false,
   images: {
     // Uploaded and demo media (src/server/storage) and a hosted microCMS's image CDN.
-    localPatterns: [{ pathname: '/uploads/**' }],
+    localPatterns: [
+      { pathname: '/uploads/images/**', search: '' },
+      { pathname: '/uploads/demo/**', search: '' },
+    ],
+    qualities: [75],
     remotePatterns: [{ protocol: 'https', hostname: 'images.microcms-assets.io' }],
     formats: ['image/avif', 'image/webp'],
     deviceSizes: [360, 640, 828, 1080, 1200, 1920],

@@ -60,6 +60,21 @@ const envSchema = z
         .optional(),
     ),
     CMS_API_KEY: optionalText.pipe(z.string().max(200).optional()),
+    // Signing secret (signed media URLs). Required when more than one app instance runs.
+    APP_SECRET: optionalText.pipe(z.string().min(32, '32 文字以上で指定してください').optional()),
+    // S3-compatible storage for uploads; unset = DATA_DIR/uploads. Endpoint, bucket and both keys together.
+    S3_ENDPOINT: optionalText.pipe(
+      z
+        .url({
+          protocol: /^https?$/,
+          error: 'http:// または https:// で始まる URL を指定してください',
+        })
+        .optional(),
+    ),
+    S3_BUCKET: optionalText.pipe(z.string().max(63).optional()),
+    S3_REGION: optionalText.pipe(z.string().max(40).optional()),
+    S3_ACCESS_KEY_ID: optionalText.pipe(z.string().max(200).optional()),
+    S3_SECRET_ACCESS_KEY: optionalText.pipe(z.string().max(200).optional()),
     // Requests per second per API key on the built-in content API.
     CMS_RATE_LIMIT_READ: z.coerce.number().int().min(1).max(1_000_000).default(100),
     CMS_RATE_LIMIT_WRITE: z.coerce.number().int().min(1).max(1_000_000).default(10),

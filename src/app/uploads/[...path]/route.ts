@@ -1,0 +1,12 @@
+import { servePublicUpload } from '@/server/storage/serve';
+
+type Context = { params: Promise<{ path: string[] }> };
+
+export const dynamic = 'force-dynamic';
+export const runtime = 'nodejs';
+
+async function handler(request: Request, { params }: Context): Promise<Response> {
+  return servePublicUpload(request, (await params).path);
+}
+
+export { handler as GET, handler as HEAD };

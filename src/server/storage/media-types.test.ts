@@ -1,0 +1,220 @@
+import { describe, expect, it } from 'vitest';
+import {
+  DEFAULT_MAX_BYTES,
+  MediaRejection,
+  inspectMedia,
+  mediaTypeForKey,
+  readImageDimensions,
+  sniffMediaType,
+} from './media-types';
+import { type SampleName, sample } from './testing/samples';
+
+const text = (s: string) => new TextEncoder().encode(s);
+
+function sniff(bytes: Uint8Array, size = bytes.length) {
+  return sniffMediaType(bytes, size);
+}
+
+function rejection(fn: () => unknown): MediaRejection {
+  try {
+    fn();
+  } catch (error) {
+    if (error instanceof MediaRejection) return error;
+    throw error;
+  }
+  throw new Error('expected a MediaRejection');
+}
+
+describe('sniffMediaType: supported formats from real files', () => {
+  const cases: [SampleName, string, string][] = [
+    ['jpeg', 'jpeg', 'image/jpeg'],
+    ['jpegProgressive', 'jpeg', 'image/jpeg'],
+    ['png', 'png', 'image/png'],
+    ['gif', 'gif', 'image/gif'],
+    ['webpLossy', 'webp', 'image/webp'],
+    ['webpLossless', 'webp', 'image/webp'],
+    ['webpExtended', 'webp', 'image/webp'],
+    ['avif', 'avif', 'image/avif'],
+    ['mp3', 'mp3', 'audio/mpeg'],
+    ['mp3Id3', 'mp3', 'audio/mpeg'],
+    ['m4a', 'm4a', 'audio/mp4'],
+    ['mp4Audio', 'm4a', 'audio/mp4'],
+    ['wav', 'wav', 'audio/wav'],
+    ['oggVorbis', 'ogg', 'audio/ogg'],
+    ['oggOpus', 'ogg', 'audio/ogg'],
+    ['mp4', 'mp4', 'video/mp4'],
+    ['mp4MoovAtEnd', 'mp4', 'video/mp4'],
+    ['webm', 'webm', 'video/webm'],
+  ];
+  it.each(cases)('%s → %s (%s)', (name, format, contentType) => {
+    const result = sniff(sample(name));
+    expect(result).toMatchObject({ ok: true, type: { format, contentType } });
+  });
+
+  it('decides from the first bytes alone when the rest of the file is not at hand', () => {
+    const mp4 = sample('mp4');
+    expect(sniffMediaType(mp4.subarray(0, 64))).toMatchObject({
+      ok: true,
+      type: { format: 'mp4' },
+    });
+    // An MP4 whose track headers are further on is taken as video (the larger limit applies).
+    expect(sniff(sample('mp4MoovAtEnd').subarray(0, 40), 1546)).toMatchObject({
+      ok: true,
+      type: { format: 'mp4', kind: 'video' },
+    });
+    // M4A's brand says audio even without the track headers.
+    expect(sniff(sample('m4a').subarray(0, 32), 1188)).toMatchObject({
+      ok: true,
+      type: { format: 'm4a', kind: 'audio' },
+    });
+  });
+});
+
+describe('sniffMediaType: refusals name what was found', () => {
+  const refused: [string, Uint8Array, string][] = [
+    [
+      'SVG with a script',
+      text(
+        '<?xml version="1.0"?>\n<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>',
+      ),
+      'SVG',
+    ],
+    ['SVG after a BOM and blank lines', text('\uFEFF\n\n  <svg onload="alert(1)"></svg>'), 'SVG'],
+    ['HTML renamed .jpg', text('<!DOCTYPE html><html><body><script>alert(1)</script>'), 'HTML'],
+    ['a bare script tag', text('<script>alert(document.cookie)</script>'), 'HTML'],
+    ['XML', text('<?xml version="1.0"?><rss></rss>'), 'XML'],
+    ['PDF', text('%PDF-1.7\n%âãÏÓ\n1 0 obj'), 'PDF'],
+    ['plain text', text('hello, world\n'), 'テキスト'],
+    ['JSON', text('{"a":1}'), 'JSON / テキスト'],
+    ['QuickTime', sample('mov'), 'QuickTime (MOV)'],
+    ['Matroska', sample('mkv'), 'Matroska (MKV)'],
+    ['TIFF', sample('tiff'), 'TIFF'],
+    ['ZIP', new Uint8Array([0x50, 0x4b, 0x03, 0x04, 0x14, 0, 0, 0]), 'ZIP (Office 文書などを含む)'],
+    ['AAC in ADTS', new Uint8Array([0xff, 0xf1, 0x50, 0x80, 0x02, 0x1f, 0xfc, 0x21]), 'AAC (ADTS)'],
+    [
+      'random bytes',
+      new Uint8Array([0x00, 0x13, 0x88, 0xfe, 0x01, 0x02, 0x9a, 0x00]),
+      '不明な形式',
+    ],
+    ['nothing', new Uint8Array(), '空のファイル'],
+  ];
+  it.each(refused)('%s', (_, bytes, detected) => {
+    expect(sniff(bytes)).toEqual({ ok: false, reason: 'unsupported', detected });
+  });
+
+  it('does not take a stray MPEG sync word followed by junk for MP3', () => {
+    const bytes = new Uint8Array(400).fill(0x41);
+    bytes.set([0xff, 0xe3, 0x18, 0xc4]); // a valid MPEG-2.5 Layer III header, 72-byte frame
+    expect(sniff(bytes)).toMatchObject({ ok: false, reason: 'unsupported' });
+  });
+});
+
+describe('sniffMediaType: truncated files', () => {
+  const cut = (name: SampleName, length: number) => sample(name).subarray(0, length);
+  const truncatedCases: [string, Uint8Array][] = [
+    ['JPEG cut inside its EXIF segment', cut('jpeg', 100)],
+    ['JPEG of three bytes', cut('jpeg', 3)],
+    ['PNG cut inside IHDR', cut('png', 20)],
+    ['GIF cut before its screen size', cut('gif', 8)],
+    ['WebP shorter than its RIFF size', cut('webpLossy', 40)],
+    ['WAV shorter than its RIFF size', cut('wav', 100)],
+    ['MP4 shorter than its boxes', cut('mp4', 500)],
+    ['M4A cut inside ftyp', cut('m4a', 20)],
+    ['WebM cut inside the EBML header', cut('webm', 20)],
+    ['Ogg cut inside the first page', cut('oggOpus', 30)],
+    ['MP3 cut inside the first frame', cut('mp3', 50)],
+  ];
+  it.each(truncatedCases)('%s', (_, bytes) => {
+    expect(sniff(bytes)).toMatchObject({ ok: false, reason: 'truncated' });
+  });
+});
+
+describe('readImageDimensions', () => {
+  it.each([
+    'jpeg',
+    'jpegProgressive',
+    'png',
+    'gif',
+    'webpLossy',
+    'webpLossless',
+    'webpExtended',
+  ] as const)('%s is 3×2', (name) => {
+    const result = sniffMediaType(sample(name));
+    if (!result.ok) throw new Error('not sniffed');
+    expect(readImageDimensions(result.type.format, sample(name))).toEqual({ width: 3, height: 2 });
+  });
+
+  it('reads large sizes from crafted headers', () => {
+    const png = new Uint8Array(33);
+    png.set([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52]);
+    new DataView(png.buffer).setUint32(16, 12000);
+    new DataView(png.buffer).setUint32(20, 8000);
+    expect(readImageDimensions('png', png)).toEqual({ width: 12000, height: 8000 });
+
+    const gif = text('GIF89a\0\0\0\0\0\0\0');
+    new DataView(gif.buffer).setUint16(6, 1920, true);
+    new DataView(gif.buffer).setUint16(8, 1080, true);
+    expect(readImageDimensions('gif', gif)).toEqual({ width: 1920, height: 1080 });
+  });
+
+  it('answers null for AVIF (not read here) and for garbage', () => {
+    expect(readImageDimensions('avif', sample('avif'))).toBeNull();
+    expect(readImageDimensions('jpeg', new Uint8Array([0xff, 0xd8, 0xff, 0x00, 0x01]))).toBeNull();
+  });
+});
+
+describe('inspectMedia', () => {
+  it('answers type, size and dimensions', () => {
+    const png = sample('png');
+    expect(inspectMedia(png, png.length)).toMatchObject({
+      type: { format: 'png', contentType: 'image/png', extension: 'png' },
+      size: png.length,
+      width: 3,
+      height: 2,
+    });
+    const mp3 = sample('mp3');
+    const media = inspectMedia(mp3, mp3.length);
+    expect(media.type.kind).toBe('audio');
+    expect(media.width).toBeUndefined();
+  });
+
+  it('refuses SVG, HTML and cut files with 400 and a message naming what it found', () => {
+    const svg = rejection(() => inspectMedia(text('<svg><script>x</script></svg>'), 30));
+    expect(svg.status).toBe(400);
+    expect(svg.message).toContain('検出された形式: SVG');
+    const cut = rejection(() => inspectMedia(sample('png').subarray(0, 20), 20));
+    expect(cut.status).toBe(400);
+    expect(cut.message).toContain('PNG ファイルが壊れているか');
+    expect(rejection(() => inspectMedia(new Uint8Array(), 0)).message).toBe('ファイルが空です。');
+  });
+
+  it('applies the limit of the detected kind (413)', () => {
+    const png = sample('png');
+    expect(rejection(() => inspectMedia(png, DEFAULT_MAX_BYTES.image + 1)).status).toBe(413);
+    const small = rejection(() => inspectMedia(png, png.length, { image: 50 }));
+    expect(small.status).toBe(413);
+    expect(small.message).toContain('画像は50 バイトまでです');
+    // Another kind's limit does not apply.
+    expect(inspectMedia(png, png.length, { video: 10 }).size).toBe(png.length);
+  });
+
+  it('refuses images of more than 100 megapixels', () => {
+    const png = sample('png').slice();
+    new DataView(png.buffer).setUint32(16, 20000);
+    new DataView(png.buffer).setUint32(20, 10000);
+    expect(rejection(() => inspectMedia(png, png.length)).message).toContain('20000×10000');
+  });
+});
+
+describe('mediaTypeForKey', () => {
+  it('maps known extensions and nothing else', () => {
+    expect(mediaTypeForKey('images/2026/01/a.jpg')).toEqual({
+      contentType: 'image/jpeg',
+      kind: 'image',
+    });
+    expect(mediaTypeForKey('demo/a.m4a')).toEqual({ contentType: 'audio/mp4', kind: 'audio' });
+    expect(mediaTypeForKey('demo/a.svg')).toBeNull();
+    expect(mediaTypeForKey('demo/a.html')).toBeNull();
+    expect(mediaTypeForKey('demo.jpg/readme')).toBeNull();
+  });
+});

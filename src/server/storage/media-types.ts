@@ -1,0 +1,632 @@
+import 'server-only';
+
+/**
+ * What an uploaded file really is, decided from its first bytes only: the client's
+ * Content-Type and file name are never trusted. Only the formats below are accepted; anything
+ * else (SVG above all, which can carry scripts) is refused with the name of what was found.
+ */
+
+export type MediaKind = 'image' | 'audio' | 'video';
+export type MediaFormat =
+  'jpeg' | 'png' | 'webp' | 'gif' | 'avif' | 'mp3' | 'm4a' | 'wav' | 'ogg' | 'mp4' | 'webm';
+
+export type MediaType = {
+  format: MediaFormat;
+  kind: MediaKind;
+  contentType: string;
+  /** Without the dot. */
+  extension: string;
+  label: string;
+};
+
+const type = (
+  format: MediaFormat,
+  kind: MediaKind,
+  contentType: string,
+  extension: string,
+  label: string,
+): MediaType => ({ format, kind, contentType, extension, label });
+
+export const MEDIA_TYPES: Readonly<Record<MediaFormat, MediaType>> = {
+  jpeg: type('jpeg', 'image', 'image/jpeg', 'jpg', 'JPEG'),
+  png: type('png', 'image', 'image/png', 'png', 'PNG'),
+  webp: type('webp', 'image', 'image/webp', 'webp', 'WebP'),
+  gif: type('gif', 'image', 'image/gif', 'gif', 'GIF'),
+  avif: type('avif', 'image', 'image/avif', 'avif', 'AVIF'),
+  mp3: type('mp3', 'audio', 'audio/mpeg', 'mp3', 'MP3'),
+  m4a: type('m4a', 'audio', 'audio/mp4', 'm4a', 'M4A (AAC)'),
+  wav: type('wav', 'audio', 'audio/wav', 'wav', 'WAV'),
+  ogg: type('ogg', 'audio', 'audio/ogg', 'ogg', 'OGG'),
+  mp4: type('mp4', 'video', 'video/mp4', 'mp4', 'MP4'),
+  webm: type('webm', 'video', 'video/webm', 'webm', 'WebM'),
+};
+
+const MB = 1024 * 1024;
+
+/** The largest file of each kind; the upload route lowers the video limit (see upload.ts). */
+export const DEFAULT_MAX_BYTES: Readonly<Record<MediaKind, number>> = {
+  image: 10 * MB,
+  audio: 200 * MB,
+  video: 2048 * MB,
+};
+
+/** Decoders (and the image optimiser) must not be handed decompression bombs. */
+export const MAX_IMAGE_PIXELS = 100_000_000;
+
+/** Enough to tell every supported format apart. */
+export const SNIFF_BYTES = 64 * 1024;
+/** Enough to find a JPEG's frame header behind large EXIF / ICC / XMP segments. */
+export const IMAGE_HEADER_BYTES = 1024 * 1024;
+
+/** Content types by file extension, for serving stored files (names come from MEDIA_TYPES). */
+const CONTENT_TYPE_BY_EXTENSION: Readonly<
+  Record<string, { contentType: string; kind: MediaKind }>
+> = {
+  jpg: { contentType: 'image/jpeg', kind: 'image' },
+  jpeg: { contentType: 'image/jpeg', kind: 'image' },
+  png: { contentType: 'image/png', kind: 'image' },
+  webp: { contentType: 'image/webp', kind: 'image' },
+  gif: { contentType: 'image/gif', kind: 'image' },
+  avif: { contentType: 'image/avif', kind: 'image' },
+  mp3: { contentType: 'audio/mpeg', kind: 'audio' },
+  m4a: { contentType: 'audio/mp4', kind: 'audio' },
+  wav: { contentType: 'audio/wav', kind: 'audio' },
+  ogg: { contentType: 'audio/ogg', kind: 'audio' },
+  oga: { contentType: 'audio/ogg', kind: 'audio' },
+  opus: { contentType: 'audio/ogg', kind: 'audio' },
+  mp4: { contentType: 'video/mp4', kind: 'video' },
+  m4v: { contentType: 'video/mp4', kind: 'video' },
+  webm: { contentType: 'video/webm', kind: 'video' },
+};
+
+/** The content type and kind of a stored file by its extension; null for anything else. */
+export function mediaTypeForKey(key: string): { contentType: string; kind: MediaKind } | null {
+  const dot = key.lastIndexOf('.');
+  if (dot < 0 || dot < key.lastIndexOf('/')) return null;
+  return CONTENT_TYPE_BY_EXTENSION[key.slice(dot + 1).toLowerCase()] ?? null;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Byte helpers
+
+const ascii = (b: Uint8Array, start: number, length: number): string => {
+  let s = '';
+  for (let i = start; i < start + length && i < b.length; i++) s += String.fromCharCode(b[i]!);
+  return s;
+};
+
+const startsWith = (b: Uint8Array, bytes: readonly number[], at = 0): boolean =>
+  b.length >= at + bytes.length && bytes.every((v, i) => b[at + i] === v);
+
+const u16be = (b: Uint8Array, i: number) => (b[i]! << 8) | b[i + 1]!;
+const u16le = (b: Uint8Array, i: number) => b[i]! | (b[i + 1]! << 8);
+const u24le = (b: Uint8Array, i: number) => b[i]! | (b[i + 1]! << 8) | (b[i + 2]! << 16);
+const u32be = (b: Uint8Array, i: number) =>
+  ((b[i]! << 24) >>> 0) + ((b[i + 1]! << 16) | (b[i + 2]! << 8) | b[i + 3]!);
+const u32le = (b: Uint8Array, i: number) =>
+  ((b[i + 3]! << 24) >>> 0) + ((b[i + 2]! << 16) | (b[i + 1]! << 8) | b[i]!);
+
+function indexOfAscii(b: Uint8Array, text: string, from = 0, until = b.length): number {
+  const first = text.charCodeAt(0);
+  const last = Math.min(until, b.length) - text.length;
+  outer: for (let i = from; i <= last; i++) {
+    if (b[i] !== first) continue;
+    for (let j = 1; j < text.length; j++) if (b[i + j] !== text.charCodeAt(j)) continue outer;
+    return i;
+  }
+  return -1;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Sniffing
+
+export type SniffResult =
+  | { ok: true; type: MediaType }
+  /** Not a format we take; `detected` names what it looks like (for the error message). */
+  | { ok: false; reason: 'unsupported'; detected: string }
+  /** The header of a supported format is cut short or inconsistent with the file's size. */
+  | { ok: false; reason: 'truncated'; detected: string };
+
+const supported = (format: MediaFormat): SniffResult => ({ ok: true, type: MEDIA_TYPES[format] });
+const unsupported = (detected: string): SniffResult => ({
+  ok: false,
+  reason: 'unsupported',
+  detected,
+});
+const truncated = (format: string): SniffResult => ({
+  ok: false,
+  reason: 'truncated',
+  detected: format in MEDIA_TYPES ? MEDIA_TYPES[format as MediaFormat].label : format,
+});
+
+/**
+ * The type of a file from its first bytes. `totalSize` (the whole file's length, when known)
+ * lets container sizes be checked against the file; without it only the header is checked.
+ */
+export function sniffMediaType(head: Uint8Array, totalSize?: number): SniffResult {
+  const size = totalSize ?? Number.POSITIVE_INFINITY;
+  if (head.length === 0) return unsupported('空のファイル');
+
+  if (startsWith(head, [0xff, 0xd8, 0xff])) {
+    return readJpegDimensions(head) ? supported('jpeg') : truncated('jpeg');
+  }
+  if (startsWith(head, [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])) {
+    return readPngDimensions(head) ? supported('png') : truncated('png');
+  }
+  if (ascii(head, 0, 6) === 'GIF87a' || ascii(head, 0, 6) === 'GIF89a') {
+    return readGifDimensions(head) ? supported('gif') : truncated('gif');
+  }
+  if (ascii(head, 0, 4) === 'RIFF') return sniffRiff(head, size);
+  if (ascii(head, 4, 4) === 'ftyp') return sniffIsoBmff(head, size);
+  if (startsWith(head, [0x1a, 0x45, 0xdf, 0xa3])) return sniffEbml(head);
+  if (ascii(head, 0, 4) === 'OggS') return sniffOgg(head, size);
+  if (ascii(head, 0, 3) === 'ID3') return sniffId3(head, size);
+  if (head[0] === 0xff && head.length >= 2 && (head[1]! & 0xe0) === 0xe0) {
+    return sniffMpegAudio(head, 0, size);
+  }
+  return unsupported(describeUnsupported(head));
+}
+
+// --- images ----------------------------------------------------------------------------------
+
+export type ImageDimensions = { width: number; height: number };
+
+const dims = (width: number, height: number): ImageDimensions | null =>
+  width > 0 && height > 0 ? { width, height } : null;
+
+/** Width and height from the header of a JPEG, PNG, WebP or GIF; null when unreadable. */
+export function readImageDimensions(
+  format: MediaFormat,
+  bytes: Uint8Array,
+): ImageDimensions | null {
+  switch (format) {
+    case 'jpeg':
+      return readJpegDimensions(bytes);
+    case 'png':
+      return readPngDimensions(bytes);
+    case 'gif':
+      return readGifDimensions(bytes);
+    case 'webp':
+      return readWebpDimensions(bytes);
+    default:
+      return null;
+  }
+}
+
+const JPEG_SOF = new Set([
+  0xc0, 0xc1, 0xc2, 0xc3, 0xc5, 0xc6, 0xc7, 0xc9, 0xca, 0xcb, 0xcd, 0xce, 0xcf,
+]);
+
+function readJpegDimensions(b: Uint8Array): ImageDimensions | null {
+  let i = 2;
+  while (i + 4 <= b.length) {
+    if (b[i] !== 0xff) return null;
+    const marker = b[i + 1]!;
+    if (marker === 0xff) {
+      i += 1; // fill byte
+      continue;
+    }
+    if (marker === 0x01 || (marker >= 0xd0 && marker <= 0xd7)) {
+      i += 2; // markers without a length
+      continue;
+    }
+    if (marker === 0xd8 || marker === 0xd9 || marker === 0xda) return null; // no frame header first
+    const length = u16be(b, i + 2);
+    if (length < 2) return null;
+    if (JPEG_SOF.has(marker)) {
+      if (i + 9 > b.length || length < 7) return null;
+      return dims(u16be(b, i + 7), u16be(b, i + 5));
+    }
+    i += 2 + length;
+  }
+  return null;
+}
+
+function readPngDimensions(b: Uint8Array): ImageDimensions | null {
+  // Signature, then the IHDR chunk (length 13) first, with its CRC.
+  if (b.length < 33 || u32be(b, 8) !== 13 || ascii(b, 12, 4) !== 'IHDR') return null;
+  return dims(u32be(b, 16), u32be(b, 20));
+}
+
+function readGifDimensions(b: Uint8Array): ImageDimensions | null {
+  if (b.length < 13) return null; // header and logical screen descriptor
+  return dims(u16le(b, 6), u16le(b, 8));
+}
+
+function readWebpDimensions(b: Uint8Array): ImageDimensions | null {
+  if (b.length < 30 || ascii(b, 0, 4) !== 'RIFF' || ascii(b, 8, 4) !== 'WEBP') return null;
+  const chunk = ascii(b, 12, 4);
+  if (chunk === 'VP8 ') {
+    if (!startsWith(b, [0x9d, 0x01, 0x2a], 23)) return null;
+    return dims(u16le(b, 26) & 0x3fff, u16le(b, 28) & 0x3fff);
+  }
+  if (chunk === 'VP8L') {
+    if (b[20] !== 0x2f) return null;
+    const width = 1 + (((b[22]! & 0x3f) << 8) | b[21]!);
+    const height = 1 + (((b[24]! & 0x0f) << 10) | (b[23]! << 2) | ((b[22]! & 0xc0) >> 6));
+    return dims(width, height);
+  }
+  if (chunk === 'VP8X') return dims(1 + u24le(b, 24), 1 + u24le(b, 27));
+  return null;
+}
+
+// --- RIFF: WebP, WAV -------------------------------------------------------------------------
+
+function sniffRiff(b: Uint8Array, size: number): SniffResult {
+  if (b.length < 12) return truncated('RIFF');
+  const form = ascii(b, 8, 4);
+  const riffSize = u32le(b, 4);
+  // Streamed WAV writers leave 0 or 0xFFFFFFFF when the length was unknown.
+  const sizeKnown = riffSize !== 0 && riffSize !== 0xffffffff;
+  const fits = !sizeKnown || riffSize + 8 <= size;
+  if (form === 'WEBP') {
+    return fits && readWebpDimensions(b) ? supported('webp') : truncated('webp');
+  }
+  if (form === 'WAVE') {
+    return fits && b.length >= 20 && ascii(b, 12, 4) === 'fmt '
+      ? supported('wav')
+      : truncated('wav');
+  }
+  if (form === 'AVI ') return unsupported('AVI');
+  return unsupported(`RIFF (${form.trim() || '不明'})`);
+}
+
+// --- ISO base media: AVIF, M4A, MP4 ----------------------------------------------------------
+
+const MP4_BRANDS = new Set([
+  'isom',
+  'iso2',
+  'iso3',
+  'iso4',
+  'iso5',
+  'iso6',
+  'iso7',
+  'iso8',
+  'iso9',
+  'mp41',
+  'mp42',
+  'mp71',
+  'avc1',
+  'dash',
+  'msnv',
+  'MSNV',
+  'mmp4',
+  'M4V ',
+  'M4VH',
+  'M4VP',
+  'M4A ',
+  'M4B ',
+  'M4P ',
+  'f4v ',
+  'cmfc',
+  'cmf2',
+]);
+const HEIF_BRANDS = new Set([
+  'heic',
+  'heix',
+  'heim',
+  'heis',
+  'hevc',
+  'hevx',
+  'hevm',
+  'hevs',
+  'mif1',
+  'msf1',
+  'mif2',
+]);
+
+/** Every top-level box must lie within the file: a cut file claims more than it has. */
+function boxesFitFile(b: Uint8Array, size: number): boolean {
+  let offset = 0;
+  while (offset + 8 <= b.length) {
+    let boxSize = u32be(b, offset);
+    if (boxSize === 1) {
+      if (offset + 16 > b.length) break;
+      boxSize = u32be(b, offset + 8) * 2 ** 32 + u32be(b, offset + 12);
+    } else if (boxSize === 0) {
+      if (!Number.isFinite(size)) break;
+      boxSize = size - offset; // to the end of the file
+    }
+    if (boxSize < 8 || offset + boxSize > size) return false;
+    offset += boxSize;
+  }
+  return true;
+}
+
+/** Handler types (vide, soun, …) of the tracks whose headers are within the bytes at hand. */
+function trackHandlers(b: Uint8Array): Set<string> {
+  const handlers = new Set<string>();
+  for (let i = indexOfAscii(b, 'hdlr'); i >= 0; i = indexOfAscii(b, 'hdlr', i + 4)) {
+    if (i + 16 <= b.length) handlers.add(ascii(b, i + 12, 4));
+  }
+  return handlers;
+}
+
+function sniffIsoBmff(b: Uint8Array, size: number): SniffResult {
+  const ftypSize = u32be(b, 0);
+  if (ftypSize < 16 || b.length < Math.min(ftypSize, 64) || ftypSize > size) {
+    return truncated('MP4');
+  }
+  const major = ascii(b, 8, 4);
+  const brands = new Set([major]);
+  for (let i = 16; i + 4 <= Math.min(ftypSize, b.length); i += 4) brands.add(ascii(b, i, 4));
+  const fits = boxesFitFile(b, size);
+
+  if (brands.has('avif') || brands.has('avis')) return fits ? supported('avif') : truncated('avif');
+  if (major === 'qt  ') return unsupported('QuickTime (MOV)');
+  if (major.startsWith('3g')) return unsupported('3GP');
+  if (HEIF_BRANDS.has(major)) return unsupported('HEIC / HEIF');
+  if (major === 'crx ') return unsupported('Canon RAW (CR3)');
+  if (![...brands].some((brand) => MP4_BRANDS.has(brand))) {
+    return unsupported(brands.has('qt  ') ? 'QuickTime (MOV)' : `ISO メディア (${major.trim()})`);
+  }
+  const handlers = trackHandlers(b);
+  let format: MediaFormat;
+  if (handlers.has('vide')) format = 'mp4';
+  else if (handlers.has('soun')) format = 'm4a';
+  else format = ['M4A ', 'M4B ', 'M4P '].includes(major) ? 'm4a' : 'mp4';
+  return fits ? supported(format) : truncated(format);
+}
+
+// --- EBML: WebM ------------------------------------------------------------------------------
+
+function readVint(b: Uint8Array, i: number, keepMarker: boolean) {
+  const first = b[i];
+  if (first === undefined || first === 0) return null;
+  let length = 1;
+  let mask = 0x80;
+  while (!(first & mask)) {
+    mask >>= 1;
+    length++;
+  }
+  if (i + length > b.length) return null;
+  let value = keepMarker ? first : first & (mask - 1);
+  for (let k = 1; k < length; k++) value = value * 256 + b[i + k]!;
+  return { value, length };
+}
+
+function sniffEbml(b: Uint8Array): SniffResult {
+  const headerSize = readVint(b, 4, false);
+  if (!headerSize) return truncated('WebM');
+  const start = 4 + headerSize.length;
+  const end = start + headerSize.value;
+  if (end > b.length) return truncated('WebM');
+  for (let i = start; i < end;) {
+    const id = readVint(b, i, true);
+    if (!id) break;
+    const length = readVint(b, i + id.length, false);
+    if (!length) break;
+    const dataStart = i + id.length + length.length;
+    if (id.value === 0x4282) {
+      const docType = ascii(b, dataStart, length.value).replace(/\0+$/, '');
+      if (docType === 'webm') return supported('webm');
+      if (docType === 'matroska') return unsupported('Matroska (MKV)');
+      return unsupported(`EBML (${docType})`);
+    }
+    i = dataStart + length.value;
+  }
+  return truncated('WebM');
+}
+
+// --- Ogg -------------------------------------------------------------------------------------
+
+function sniffOgg(b: Uint8Array, size: number): SniffResult {
+  if (b.length < 28 || b[4] !== 0) return truncated('ogg');
+  const segments = b[26]!;
+  const dataStart = 27 + segments;
+  if (dataStart > b.length) return truncated('ogg');
+  let pageLength = dataStart;
+  for (let i = 27; i < dataStart; i++) pageLength += b[i]!;
+  if (pageLength > size) return truncated('ogg');
+  if (
+    startsWith(b, [0x01, ...Array.from('vorbis', (c) => c.charCodeAt(0))], dataStart) ||
+    ascii(b, dataStart, 8) === 'OpusHead' ||
+    ascii(b, dataStart, 8) === 'Speex   ' ||
+    startsWith(b, [0x7f, ...Array.from('FLAC', (c) => c.charCodeAt(0))], dataStart)
+  ) {
+    return b.length >= dataStart + 8 ? supported('ogg') : truncated('ogg');
+  }
+  if (ascii(b, dataStart + 1, 6) === 'theora') return unsupported('Ogg Theora (動画)');
+  return unsupported('Ogg (不明なコーデック)');
+}
+
+// --- MPEG audio: MP3 -------------------------------------------------------------------------
+
+const MP3_BITRATES_V1 = [0, 32, 40, 48, 56, 64, 80, 96, 112, 128, 160, 192, 224, 256, 320];
+const MP3_BITRATES_V2 = [0, 8, 16, 24, 32, 40, 48, 56, 64, 80, 96, 112, 128, 144, 160];
+const MP3_SAMPLE_RATES: Record<number, readonly number[]> = {
+  3: [44100, 48000, 32000], // MPEG-1
+  2: [22050, 24000, 16000], // MPEG-2
+  0: [11025, 12000, 8000], // MPEG-2.5
+};
+
+/** The length of the MPEG-1/2/2.5 Layer III frame whose header starts at i, or null. */
+function mp3FrameLength(b: Uint8Array, i: number): number | null {
+  if (i + 4 > b.length || b[i] !== 0xff || (b[i + 1]! & 0xe0) !== 0xe0) return null;
+  const version = (b[i + 1]! >> 3) & 3;
+  const layer = (b[i + 1]! >> 1) & 3;
+  const bitrateIndex = b[i + 2]! >> 4;
+  const rateIndex = (b[i + 2]! >> 2) & 3;
+  if (version === 1 || layer !== 1 || bitrateIndex === 0 || bitrateIndex === 15) return null;
+  if (rateIndex === 3 || (b[i + 3]! & 3) === 2) return null;
+  const bitrate = (version === 3 ? MP3_BITRATES_V1 : MP3_BITRATES_V2)[bitrateIndex]! * 1000;
+  const sampleRate = MP3_SAMPLE_RATES[version]![rateIndex]!;
+  const padding = (b[i + 2]! >> 1) & 1;
+  return Math.floor(((version === 3 ? 144 : 72) * bitrate) / sampleRate) + padding;
+}
+
+function sniffMpegAudio(b: Uint8Array, at: number, size: number): SniffResult {
+  // AAC in ADTS frames shares the sync word but has layer bits 00.
+  if (((b[at + 1] ?? 0) & 0x06) === 0) return unsupported('AAC (ADTS)');
+  const length = mp3FrameLength(b, at);
+  if (length === null) return unsupported(at === 0 ? describeUnsupported(b) : '不明な形式');
+  if (at + length > size) return truncated('mp3');
+  // A lone sync word is weak evidence: when the next frame is at hand, it must be one too.
+  if (at + length + 4 <= b.length && mp3FrameLength(b, at + length) === null) {
+    return unsupported('不明な形式');
+  }
+  return supported('mp3');
+}
+
+function sniffId3(b: Uint8Array, size: number): SniffResult {
+  if (b.length < 10) return truncated('mp3');
+  const version = b[3]!;
+  const sizeBytes = [b[6]!, b[7]!, b[8]!, b[9]!];
+  if (version < 2 || version > 4 || sizeBytes.some((v) => v >= 0x80)) {
+    return unsupported('不明な形式');
+  }
+  const tagSize = sizeBytes.reduce((acc, v) => acc * 128 + v, 0);
+  const footer = b[5]! & 0x10 ? 10 : 0;
+  const audioStart = 10 + tagSize + footer;
+  if (audioStart >= size) return truncated('mp3');
+  if (audioStart + 4 > b.length) return supported('mp3'); // a large tag (cover art): trust it
+  // Some writers leave padding or junk between the tag and the first frame.
+  const searchEnd = Math.min(b.length - 4, audioStart + 8192);
+  for (let i = audioStart; i <= searchEnd; i++) {
+    if (b[i] !== 0xff || (b[i + 1]! & 0xe0) !== 0xe0) continue;
+    if ((b[i + 1]! & 0x06) === 0) return unsupported('AAC (ADTS)');
+    if (mp3FrameLength(b, i) !== null) return sniffMpegAudio(b, i, size);
+  }
+  if (ascii(b, audioStart, 4) === 'fLaC') return unsupported('FLAC');
+  return b.length < size && searchEnd < audioStart + 8192
+    ? supported('mp3')
+    : unsupported('不明な形式 (ID3 タグ付き)');
+}
+
+// --- Everything else: name it for the error message -----------------------------------------
+
+const SIGNATURES: readonly [number[], string][] = [
+  [[0x25, 0x50, 0x44, 0x46, 0x2d], 'PDF'],
+  [[0x50, 0x4b, 0x03, 0x04], 'ZIP (Office 文書などを含む)'],
+  [[0x1f, 0x8b], 'gzip'],
+  [[0x52, 0x61, 0x72, 0x21], 'RAR'],
+  [[0x37, 0x7a, 0xbc, 0xaf, 0x27, 0x1c], '7z'],
+  [[0x49, 0x49, 0x2a, 0x00], 'TIFF'],
+  [[0x4d, 0x4d, 0x00, 0x2a], 'TIFF'],
+  [[0x00, 0x00, 0x01, 0x00], 'ICO'],
+  [[0x38, 0x42, 0x50, 0x53], 'Photoshop (PSD)'],
+  [[0x66, 0x4c, 0x61, 0x43], 'FLAC'],
+  [[0x4d, 0x5a], 'Windows 実行ファイル'],
+  [[0x7f, 0x45, 0x4c, 0x46], 'ELF 実行ファイル'],
+  [[0x00, 0x61, 0x73, 0x6d], 'WebAssembly'],
+  [[0xff, 0x0a], 'JPEG XL'],
+];
+
+function describeUnsupported(b: Uint8Array): string {
+  for (const [signature, name] of SIGNATURES) if (startsWith(b, signature)) return name;
+  if (
+    ascii(b, 0, 2) === 'BM' &&
+    b.length >= 18 &&
+    [12, 40, 52, 56, 108, 124].includes(u32le(b, 14))
+  ) {
+    return 'BMP';
+  }
+  if (startsWith(b, [0x00, 0x00, 0x00, 0x0c, 0x4a, 0x58, 0x4c, 0x20])) return 'JPEG XL';
+
+  // Markup and other text: look past a byte-order mark, white space and comments.
+  const text = new TextDecoder('utf-8', { fatal: false })
+    .decode(b.subarray(0, 4096))
+    .replace(/^\uFEFF/, '')
+    .trimStart()
+    .toLowerCase();
+  if (text.startsWith('<')) {
+    if (/<svg[\s>/]/.test(text) || text.startsWith('<!doctype svg')) return 'SVG';
+    if (
+      /^<(!doctype html|html|head|body|script|meta|iframe|div|p|a|img|style|title)[\s>/]/.test(text)
+    ) {
+      return 'HTML';
+    }
+    if (/<(html|script|body)[\s>/]/.test(text)) return 'HTML';
+    if (text.startsWith('<?xml')) return 'XML';
+    return 'マークアップ (HTML / XML)';
+  }
+  if (text.startsWith('{') || text.startsWith('[')) return 'JSON / テキスト';
+  if (text.startsWith('%!ps')) return 'PostScript';
+  const sample = b.subarray(0, 512);
+  const printable = sample.every((v) => v === 9 || v === 10 || v === 13 || v >= 32);
+  return printable ? 'テキスト' : '不明な形式';
+}
+
+// ---------------------------------------------------------------------------------------------
+// Validation for upload
+
+export type InspectedMedia = {
+  type: MediaType;
+  size: number;
+  width?: number;
+  height?: number;
+};
+
+/** Why a file is refused: 400 for what it is, 413 for how big it is. Messages are Japanese. */
+export class MediaRejection extends Error {
+  constructor(
+    readonly status: 400 | 413,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'MediaRejection';
+  }
+}
+
+export function formatBytes(bytes: number): string {
+  if (bytes >= 1024 * MB) return `${+(bytes / (1024 * MB)).toFixed(1)} GB`;
+  if (bytes >= MB) return `${+(bytes / MB).toFixed(1)} MB`;
+  if (bytes >= 1024) return `${+(bytes / 1024).toFixed(1)} KB`;
+  return `${bytes} バイト`;
+}
+
+const KIND_LABEL: Record<MediaKind, string> = { image: '画像', audio: '音声', video: '動画' };
+const ACCEPTED =
+  '画像は JPEG・PNG・WebP・GIF・AVIF、音声は MP3・M4A・WAV・OGG、動画は MP4・WebM に対応しています。';
+
+export function unsupportedMessage(detected: string): string {
+  return `対応していないファイル形式です (検出された形式: ${detected})。${ACCEPTED}`;
+}
+
+export function tooLargeMessage(kind: MediaKind | null, limit: number, size?: number): string {
+  const what = kind ? `${KIND_LABEL[kind]}は` : '';
+  const actual = size === undefined ? '' : ` (このファイル: ${formatBytes(size)})`;
+  return `ファイルが大きすぎます。${what}${formatBytes(limit)}までです${actual}。`;
+}
+
+export type MediaLimits = Partial<Record<MediaKind, number>>;
+
+export function maxBytesFor(kind: MediaKind, limits: MediaLimits = {}): number {
+  return limits[kind] ?? DEFAULT_MAX_BYTES[kind];
+}
+
+/**
+ * Everything an upload must pass: a supported type by its bytes, an intact header, the size
+ * limit of its kind and, for images, readable and sane dimensions. `head` is the file's start
+ * (IMAGE_HEADER_BYTES of it, or all of a smaller file); `size` the whole file's length.
+ */
+export function inspectMedia(
+  head: Uint8Array,
+  size: number,
+  limits: MediaLimits = {},
+): InspectedMedia {
+  if (size === 0) throw new MediaRejection(400, 'ファイルが空です。');
+  const sniffed = sniffMediaType(head, size);
+  if (!sniffed.ok) {
+    throw new MediaRejection(
+      400,
+      sniffed.reason === 'unsupported'
+        ? unsupportedMessage(sniffed.detected)
+        : `${sniffed.detected} ファイルが壊れているか、途中で切れています。`,
+    );
+  }
+  const { type } = sniffed;
+  const limit = maxBytesFor(type.kind, limits);
+  if (size > limit) throw new MediaRejection(413, tooLargeMessage(type.kind, limit, size));
+  if (type.kind !== 'image') return { type, size };
+
+  const dimensions = readImageDimensions(type.format, head);
+  if (!dimensions) return { type, size }; // AVIF: not read here
+  if (dimensions.width * dimensions.height > MAX_IMAGE_PIXELS) {
+    throw new MediaRejection(
+      400,
+      `画像の画素数が多すぎます (${dimensions.width}×${dimensions.height})。1 億画素以下にしてください。`,
+    );
+  }
+  return { type, size, ...dimensions };
+}

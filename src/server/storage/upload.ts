@@ -1,0 +1,244 @@
+import 'server-only';
+import { randomBytes, randomUUID } from 'node:crypto';
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { env } from '@/env';
+import { authenticateApiKey } from '@/server/cms/api-keys';
+import { CmsApiError } from '@/server/cms/errors';
+import { enforceRateLimit } from '@/server/cms/rate-limit';
+import { type Db, getDb } from '@/server/db/client';
+import {
+  IMAGE_HEADER_BYTES,
+  type InspectedMedia,
+  type MediaKind,
+  type MediaLimits,
+  MediaRejection,
+  SNIFF_BYTES,
+  inspectMedia,
+  maxBytesFor,
+  sniffMediaType,
+  tooLargeMessage,
+  unsupportedMessage,
+} from './media-types';
+import { MultipartError, MultipartReader, multipartBoundary } from './multipart';
+import { type MediaStorage, getStorage } from './storage';
+
+/**
+ * POST /api/media: upload one image, audio or video file, microCMS management-API style
+ * (header X-MICROCMS-API-KEY with the POST permission, multipart field `file`). The body is
+ * streamed to a temporary file while its bytes are counted; the type is decided from the first
+ * bytes, so a wrong or oversized file is refused as soon as that is known.
+ *
+ * Images are public (`/uploads/images/YYYY/MM/<random>.<ext>`); audio and video go under
+ * `protected/` and are reachable only through signed URLs (`/media/protected/...`, see
+ * signed-url.ts).
+ */
+
+const MB = 1024 * 1024;
+
+/** What the HTTP route accepts; a 2 GB video over one request is more than we want to take. */
+export const UPLOAD_ROUTE_MAX_BYTES: Readonly<Record<MediaKind, number>> = {
+  image: 10 * MB,
+  audio: 200 * MB,
+  video: 500 * MB,
+};
+
+/** Room for the multipart framing and small fields around the file. */
+const MULTIPART_OVERHEAD = 1 * MB;
+const MAX_OTHER_FIELD_BYTES = 64 * 1024;
+const MAX_PARTS = 20;
+const STALE_TEMP_MS = 24 * 60 * 60 * 1000;
+
+export type UploadResult = {
+  url: string;
+  width?: number;
+  height?: number;
+  fileSize: number;
+  contentType: string;
+};
+
+export type UploadOptions = {
+  db?: Db;
+  storage?: MediaStorage;
+  limits?: MediaLimits;
+  now?: Date;
+};
+
+function json(status: number, body: unknown, headers: Record<string, string> = {}): Response {
+  return new Response(JSON.stringify(body), {
+    status,
+    headers: {
+      'content-type': 'application/json; charset=utf-8',
+      'cache-control': 'private, no-store',
+      ...headers,
+    },
+  });
+}
+
+let tempDirReady: Promise<string> | undefined;
+
+/** The directory for upload temporaries; files left there by a crash are removed after a day. */
+function uploadTempDir(): Promise<string> {
+  tempDirReady ??= (async () => {
+    const dir = path.resolve(env().DATA_DIR, 'tmp', 'uploads');
+    await fs.mkdir(dir, { recursive: true, mode: 0o700 });
+    const cutoff = Date.now() - STALE_TEMP_MS;
+    for (const name of await fs.readdir(dir)) {
+      const file = path.join(dir, name);
+      const stat = await fs.stat(file).catch(() => null);
+      if (stat && stat.mtimeMs < cutoff) await fs.rm(file, { force: true });
+    }
+    return dir;
+  })().catch((error: unknown) => {
+    tempDirReady = undefined;
+    throw error;
+  });
+  return tempDirReady;
+}
+
+export function storageKeyFor(media: InspectedMedia, now: Date): string {
+  const folder = media.type.kind === 'image' ? 'images' : 'protected';
+  const yyyy = String(now.getUTCFullYear());
+  const mm = String(now.getUTCMonth() + 1).padStart(2, '0');
+  return `${folder}/${yyyy}/${mm}/${randomBytes(16).toString('hex')}.${media.type.extension}`;
+}
+
+export function publicUrlFor(key: string): string {
+  return key.startsWith('images/') ? `/uploads/${key}` : `/media/${key}`;
+}
+
+type Received = { tempFile: string; size: number; head: Uint8Array };
+
+/** Streams the `file` part to a temporary file, refusing early what cannot pass. */
+async function receiveFile(
+  reader: MultipartReader,
+  tempFile: string,
+  limits: MediaLimits,
+): Promise<Received> {
+  let otherBytes = 0;
+  for (let parts = 0; ; parts++) {
+    if (parts >= MAX_PARTS) throw new MultipartError('multipart の項目が多すぎます。');
+    const part = await reader.nextPart();
+    if (!part) throw new MediaRejection(400, 'file フィールドにファイルを指定してください。');
+    if (part.name === 'file') break;
+    for (let chunk = await reader.readChunk(); chunk; chunk = await reader.readChunk()) {
+      otherBytes += chunk.length;
+      if (otherBytes > MAX_OTHER_FIELD_BYTES) {
+        throw new MultipartError('file 以外の項目が大きすぎます。');
+      }
+    }
+  }
+
+  const overallLimit = Math.max(
+    maxBytesFor('image', limits),
+    maxBytesFor('audio', limits),
+    maxBytesFor('video', limits),
+  );
+  let limit = overallLimit;
+  let kind: MediaKind | null = null;
+  const headChunks: Uint8Array[] = [];
+  let headLength = 0;
+  let size = 0;
+  let sniffed = false;
+
+  const sniffEarly = () => {
+    sniffed = true;
+    const result = sniffMediaType(Buffer.concat(headChunks, headLength));
+    // Only the type can be judged before the end; a cut header is judged on the whole file.
+    if (!result.ok && result.reason === 'unsupported') {
+      throw new MediaRejection(400, unsupportedMessage(result.detected));
+    }
+    if (result.ok) {
+      kind = result.type.kind;
+      limit = maxBytesFor(kind, limits);
+    }
+  };
+
+  const handle = await fs.open(tempFile, 'wx', 0o600);
+  try {
+    for (let chunk = await reader.readChunk(); chunk; chunk = await reader.readChunk()) {
+      size += chunk.length;
+      if (size > limit) throw new MediaRejection(413, tooLargeMessage(kind, limit));
+      if (headLength < IMAGE_HEADER_BYTES) {
+        const take = chunk.subarray(0, IMAGE_HEADER_BYTES - headLength);
+        headChunks.push(Uint8Array.from(take)); // a copy: the reader's buffer moves on
+        headLength += take.length;
+      }
+      if (!sniffed && headLength >= SNIFF_BYTES) sniffEarly();
+      await handle.write(chunk);
+    }
+    await handle.datasync();
+  } finally {
+    await handle.close();
+  }
+  return { tempFile, size, head: Buffer.concat(headChunks, headLength) };
+}
+
+async function upload(request: Request, options: UploadOptions): Promise<Response> {
+  const db = options.db ?? (await getDb());
+  const principal = await authenticateApiKey(db, request.headers.get('x-microcms-api-key'));
+  if (!principal) throw new CmsApiError(401, 'X-MICROCMS-API-KEY header is invalid.');
+  if (!principal.permissions.has('POST')) throw new CmsApiError(400, 'POST is forbidden.');
+  await enforceRateLimit(db, principal, 'write');
+
+  const boundary = multipartBoundary(request.headers.get('content-type'));
+  if (!boundary || !request.body) {
+    throw new MediaRejection(
+      400,
+      'multipart/form-data で、file フィールドにファイルを入れて送ってください。',
+    );
+  }
+  const limits = { ...UPLOAD_ROUTE_MAX_BYTES, ...options.limits };
+  const declared = Number(request.headers.get('content-length') ?? NaN);
+  const overall = Math.max(limits.image, limits.audio, limits.video);
+  if (declared > overall + MULTIPART_OVERHEAD) {
+    throw new MediaRejection(413, tooLargeMessage(null, overall));
+  }
+
+  const reader = new MultipartReader(request.body.getReader(), boundary);
+  const tempFile = path.join(await uploadTempDir(), `${randomUUID()}.part`);
+  try {
+    let received: Received;
+    try {
+      received = await receiveFile(reader, tempFile, limits);
+    } finally {
+      // Whatever follows the file (or the rest of a refused one) is not read.
+      await reader.cancel();
+    }
+    const media = inspectMedia(received.head, received.size, limits);
+    const key = storageKeyFor(media, options.now ?? new Date());
+    await (options.storage ?? getStorage()).put(
+      key,
+      { filePath: tempFile },
+      media.type.contentType,
+    );
+    const result: UploadResult = {
+      url: publicUrlFor(key),
+      ...(media.width !== undefined ? { width: media.width, height: media.height } : {}),
+      fileSize: media.size,
+      contentType: media.type.contentType,
+    };
+    return json(201, result);
+  } finally {
+    await fs.rm(tempFile, { force: true });
+  }
+}
+
+export async function handleMediaUpload(
+  request: Request,
+  options: UploadOptions = {},
+): Promise<Response> {
+  try {
+    return await upload(request, options);
+  } catch (error) {
+    if (error instanceof MediaRejection) return json(error.status, { message: error.message });
+    if (error instanceof MultipartError) return json(400, { message: error.message });
+    if (error instanceof CmsApiError) {
+      return json(error.status, { message: error.message || 'Error' }, error.headers);
+    }
+    console.error('[media] upload failed:', error);
+    return json(500, {
+      message: 'アップロードを保存できませんでした。時間をおいてもう一度お試しください。',
+    });
+  }
+}
