@@ -22,7 +22,7 @@ CREATE TABLE "cms_contents" (
 	"published_at" timestamp (3) with time zone,
 	"revised_at" timestamp (3) with time zone,
 	"search_text" text DEFAULT '' NOT NULL,
-	"search_tokens" text[],
+	"search_tokens" text[] DEFAULT '{}'::text[] NOT NULL,
 	CONSTRAINT "cms_contents_endpoint_id_pk" PRIMARY KEY("endpoint","id")
 );
 --> statement-breakpoint
@@ -39,4 +39,5 @@ CREATE UNIQUE INDEX "cms_contents_draft_key_idx" ON "cms_contents" USING btree (
 CREATE INDEX "cms_contents_created_idx" ON "cms_contents" USING btree ("endpoint","created_at" DESC NULLS LAST,"id" DESC NULLS LAST);--> statement-breakpoint
 CREATE INDEX "cms_contents_published_idx" ON "cms_contents" USING btree ("endpoint","published_at" DESC NULLS LAST,"id" DESC NULLS LAST);--> statement-breakpoint
 CREATE INDEX "cms_contents_search_tokens_idx" ON "cms_contents" USING gin ("search_tokens");--> statement-breakpoint
+CREATE INDEX "cms_contents_data_idx" ON "cms_contents" USING gin ("data" jsonb_path_ops);--> statement-breakpoint
 CREATE INDEX "cms_contents_search_text_idx" ON "cms_contents" USING gin ("search_text" gin_trgm_ops);

@@ -1,8 +1,10 @@
 import 'server-only';
+import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import { env } from '@/env';
 import { startAdminSocket } from '@/server/admin/socket';
 import { getDatabase } from '@/server/db/client';
+import { copyDemoMedia, isContentEmpty, seedDemoContent } from '@/server/cms/seed/seed';
 
 /**
  * Runs once when the server process starts (instrumentation hook): validates the settings,
@@ -14,6 +16,16 @@ export async function boot(): Promise<void> {
     const config = env();
     const database = await getDatabase();
     console.log(`[db] ${database.kind} database ready (${database.location})`);
+    // The first start on an empty embedded database loads the demo corpus (never on a server).
+    if (database.kind === 'embedded' && (await isContentEmpty(database.db))) {
+      await copyDemoMedia(path.join(config.DATA_DIR, 'uploads'));
+      const { created } = await seedDemoContent(database.db);
+      console.log(
+        `[seed] demo content loaded: ${Object.entries(created)
+          .map(([e, n]) => `${e} ${n}`)
+          .join(', ')}`,
+      );
+    }
     if (database.kind === 'embedded') {
       // PGlite runs no autovacuum: refresh the planner's statistics at each start.
       await database.db.execute(sql`ANALYZE`);

@@ -11,13 +11,21 @@ import { type EndpointDef, SEARCHABLE_KINDS } from './model';
 import type { StoredData } from './values';
 
 /**
+ * Tokens kept per item. Far above what an article reaches (a 3,000-character body has about
+ * 2,500), so every item is indexed whole and a term is found wherever it occurs; text past
+ * the cap in a pathological item would not be found (the query needs no OR, which keeps the
+ * GIN index usable).
+ */
+const MAX_ITEM_TOKENS = 50_000;
+
+/**
  * What `q` searches: the normalised text of an item's published version (title first, so an
  * earlier match ranks higher) and its tokens. The same functions serve the site's search.
  */
 export function searchColumns(
   def: EndpointDef,
   data: StoredData | null,
-): { searchText: string; searchTokens: string[] | null } {
+): { searchText: string; searchTokens: string[] } {
   if (!data) return { searchText: '', searchTokens: [] };
   const parts: string[] = [];
   for (const field of def.fields) {
@@ -27,8 +35,7 @@ export function searchColumns(
     parts.push(field.kind === 'richEditor' ? htmlToText(value) : value);
   }
   const searchText = normalizeForSearch(parts.join(' '));
-  const { tokens, complete } = indexTokens(searchText);
-  return { searchText, searchTokens: complete ? tokens : null };
+  return { searchText, searchTokens: indexTokens(searchText, MAX_ITEM_TOKENS).tokens };
 }
 
 /** Every term of `q` must occur: the token index narrows, the substring test decides. */
@@ -43,7 +50,7 @@ export function searchCondition(q: string): { where: SQL; rank: SQL } | null {
       tokens.map((t) => sql`${t}`),
       sql`, `,
     )}]::text[]`;
-    return sql`((search_tokens IS NULL OR search_tokens @> ${array}) AND ${contains})`;
+    return sql`(search_tokens @> ${array} AND ${contains})`;
   });
   return {
     where: sql`(${sql.join(conditions, sql` AND `)})`,

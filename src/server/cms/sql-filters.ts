@@ -94,7 +94,7 @@ function fieldCondition(data: SQL, field: FieldDef, operator: string, value: str
       switch (operator) {
         case 'equals':
           if (!comparable) break;
-          return sql`${text} = ${value}`;
+          return sql`${data} @> jsonb_build_object(${key(field.id)}, ${value}::text)`;
         case 'not_equals':
           if (!comparable) break;
           return sql`${text} IS DISTINCT FROM ${value}`;
@@ -118,7 +118,7 @@ function fieldCondition(data: SQL, field: FieldDef, operator: string, value: str
       if (!NUMBER.test(value)) throw invalidParameter();
       switch (operator) {
         case 'equals':
-          return sql`${number} = ${value}::numeric`;
+          return sql`${data} @> jsonb_build_object(${key(field.id)}, ${value}::numeric)`;
         case 'not_equals':
           return sql`${number} IS DISTINCT FROM ${value}::numeric`;
         case 'less_than':
@@ -134,7 +134,10 @@ function fieldCondition(data: SQL, field: FieldDef, operator: string, value: str
       if (operator === 'not_exists') return sql`false`;
       if (value !== 'true' && value !== 'false') throw invalidParameter();
       const flag = sql`coalesce((${text})::boolean, false)`;
-      if (operator === 'equals') return sql`${flag} = ${value === 'true'}`;
+      // true is stored as true; false may also be absent, so only `equals true` is containment.
+      if (operator === 'equals' && value === 'true')
+        return sql`${data} @> jsonb_build_object(${key(field.id)}, true)`;
+      if (operator === 'equals') return sql`${flag} = false`;
       if (operator === 'not_equals') return sql`${flag} <> ${value === 'true'}`;
       break;
     }
@@ -160,7 +163,7 @@ function fieldCondition(data: SQL, field: FieldDef, operator: string, value: str
     }
     case 'select':
     case 'relationList': {
-      const member = sql`coalesce(${json} @> jsonb_build_array(${value}::text), false)`;
+      const member = sql`${data} @> jsonb_build_object(${key(field.id)}, jsonb_build_array(${value}::text))`;
       const nonEmpty = sql`coalesce(jsonb_typeof(${json}) = 'array' AND jsonb_array_length(${json}) > 0, false)`;
       switch (operator) {
         case 'contains':
@@ -179,7 +182,7 @@ function fieldCondition(data: SQL, field: FieldDef, operator: string, value: str
     case 'relation': {
       switch (operator) {
         case 'equals':
-          return sql`${text} = ${value}`;
+          return sql`${data} @> jsonb_build_object(${key(field.id)}, ${value}::text)`;
         case 'not_equals':
           return sql`${text} IS DISTINCT FROM ${value}`;
         case 'exists':

@@ -59,8 +59,11 @@ export const cmsContents = pgTable(
     revisedAt: timestamp('revised_at', { withTimezone: true, precision: 3 }),
     /** Normalised plain text of the published version, for `q` (see src/server/search). */
     searchText: text('search_text').notNull().default(''),
-    /** NULL when the text had more tokens than are indexed: such an item is scanned for every `q`. */
-    searchTokens: text('search_tokens').array(),
+    /** Search tokens of searchText (src/server/search/tokenize.ts). */
+    searchTokens: text('search_tokens')
+      .array()
+      .notNull()
+      .default(sql`'{}'::text[]`),
   },
   (t) => [
     primaryKey({ columns: [t.endpoint, t.id] }),
@@ -68,6 +71,8 @@ export const cmsContents = pgTable(
     index('cms_contents_created_idx').on(t.endpoint, t.createdAt.desc(), t.id.desc()),
     index('cms_contents_published_idx').on(t.endpoint, t.publishedAt.desc(), t.id.desc()),
     index('cms_contents_search_tokens_idx').using('gin', t.searchTokens),
+    // `equals` filters compile to containment (data @> {...}), which this index serves.
+    index('cms_contents_data_idx').using('gin', t.data.op('jsonb_path_ops')),
     index('cms_contents_search_text_idx').using('gin', t.searchText.op('gin_trgm_ops')),
   ],
 );

@@ -57,10 +57,10 @@ export function normalizeForSearch(text: string): string {
   return text.normalize('NFKC').toLowerCase().replace(/\s+/gu, ' ').trim();
 }
 
-export function indexTokens(text: string): IndexTokens {
+export function indexTokens(text: string, maxTokens = MAX_INDEX_TOKENS): IndexTokens {
   const tokens = new Set<string>();
   const add = (token: string): boolean => {
-    if (tokens.size >= MAX_INDEX_TOKENS && !tokens.has(token)) return false;
+    if (tokens.size >= maxTokens && !tokens.has(token)) return false;
     tokens.add(token);
     return true;
   };

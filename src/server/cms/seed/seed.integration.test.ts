@@ -1,0 +1,270 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Database } from '@/server/db/client';
+import { cmsContents } from '@/server/db/schema';
+import { createTestDatabase } from '@/server/db/testing/test-database';
+import { CONTENT_MODEL, findEndpoint } from '../model';
+import { listContents } from '../store';
+import { textOf } from './compose-body';
+import { DEMO_ASSETS, DEMO_ASSETS_TOTAL_BUDGET, DEMO_FILE_SIZES } from './demo-media';
+import {
+  DEMO_MEDIA_FILES,
+  copyDemoMedia,
+  demoAssetsDir,
+  isContentEmpty,
+  seedDemoContent,
+} from './seed';
+
+type Row = {
+  endpoint: string;
+  id: string;
+  status: string;
+  data: Record<string, unknown> | null;
+  publishedAt: Date | null;
+};
+
+const OBJECT_PAGES = ['about', 'faq', 'terms', 'specified-commercial-transactions', 'studio'];
+
+/** Width and height from a PNG's IHDR or a JPEG's first SOF marker. */
+function imageSize(file: string): { width: number; height: number } {
+  const b = fs.readFileSync(file);
+  if (b.subarray(1, 4).toString('latin1') === 'PNG') {
+    return { width: b.readUInt32BE(16), height: b.readUInt32BE(20) };
+  }
+  let i = 2;
+  while (i < b.length) {
+    const marker = b[i + 1]!;
+    const length = b.readUInt16BE(i + 2);
+    if (marker >= 0xc0 && marker <= 0xcf && marker !== 0xc4 && marker !== 0xc8 && marker !== 0xcc)
+      return { height: b.readUInt16BE(i + 5), width: b.readUInt16BE(i + 7) };
+    i += 2 + length;
+  }
+  throw new Error(`no image size in ${file}`);
+}
+
+describe('demo corpus seed', () => {
+  let database: Database;
+  let rows: Row[];
+  let firstRun: Record<string, number>;
+  const byEndpoint = (endpoint: string) => rows.filter((r) => r.endpoint === endpoint);
+  const readRows = () =>
+    database.db
+      .select({
+        endpoint: cmsContents.endpoint,
+        id: cmsContents.id,
+        status: cmsContents.status,
+        data: cmsContents.data,
+        publishedAt: cmsContents.publishedAt,
+      })
+      .from(cmsContents);
+
+  beforeAll(async () => {
+    database = await createTestDatabase();
+    expect(await isContentEmpty(database.db)).toBe(true);
+    const lines: string[] = [];
+    firstRun = (await seedDemoContent(database.db, { log: (l) => lines.push(l) })).created;
+    expect(lines.length).toBeGreaterThan(0);
+    rows = await readRows();
+  }, 300_000);
+  afterAll(async () => {
+    await database.close();
+  });
+
+  it('fills an empty database with the promised amounts, all published', async () => {
+    expect(await isContentEmpty(database.db)).toBe(false);
+    expect(byEndpoint('posts').length).toBeGreaterThanOrEqual(60);
+    expect(byEndpoint('series')).toHaveLength(3);
+    expect(byEndpoint('audios')).toHaveLength(6);
+    expect(byEndpoint('movies')).toHaveLength(6);
+    expect(byEndpoint('jobs')).toHaveLength(10);
+    expect(byEndpoint('partners')).toHaveLength(5);
+    expect(byEndpoint('connect')).toHaveLength(4);
+    expect(byEndpoint('writers').length).toBeGreaterThanOrEqual(8);
+    expect(byEndpoint('tags').length).toBeGreaterThanOrEqual(10);
+    expect(byEndpoint('categories').length).toBeGreaterThanOrEqual(5);
+    for (const endpoint of OBJECT_PAGES) {
+      const [page] = byEndpoint(endpoint);
+      expect(page?.id, endpoint).toBe('');
+      expect(((page?.data?.body as string | undefined) ?? '').length, endpoint).toBeGreaterThan(
+        300,
+      );
+    }
+    expect(rows.every((r) => r.status === 'PUBLISH' && r.data !== null)).toBe(true);
+    for (const [endpoint, count] of Object.entries(firstRun))
+      expect(count, endpoint).toBe(byEndpoint(endpoint).length);
+  });
+
+  it('has three series of at least four posts each, ordered 1..n', () => {
+    for (const series of byEndpoint('series')) {
+      const orders = byEndpoint('posts')
+        .filter((p) => p.data?.series === series.id)
+        .map((p) => p.data?.seriesOrder as number)
+        .sort((a, b) => a - b);
+      expect(orders.length, series.id).toBeGreaterThanOrEqual(4);
+      expect(orders).toEqual(orders.map((_, i) => i + 1));
+    }
+  });
+
+  it('varies the posts as the brief asks', () => {
+    const posts = byEndpoint('posts');
+    const formats = posts.map((p) => (p.data?.format as string[])[0]);
+    expect(formats.filter((f) => f === 'insight').length).toBeGreaterThanOrEqual(10);
+    for (const f of ['article', 'interview', 'report']) expect(formats).toContain(f);
+
+    const previews = posts.filter((p) => p.data?.isPublicPreview === true).length;
+    expect(previews / posts.length).toBeGreaterThan(1 / 8);
+    expect(previews / posts.length).toBeLessThan(1 / 4);
+    expect(
+      posts.filter((p) => (p.data?.relatedPosts as string[] | undefined)?.length).length,
+    ).toBeGreaterThan(5);
+    expect(new Set(posts.map((p) => p.data?.category)).size).toBeGreaterThanOrEqual(5);
+    expect(byEndpoint('categories').filter((c) => c.data?.isFeatured === true)).toHaveLength(1);
+
+    const days = posts.map((p) => p.publishedAt!.toISOString().slice(0, 10));
+    expect(new Set(days).size).toBe(posts.length);
+    expect([...days].sort()[0]! >= '2025-06-01').toBe(true);
+    expect([...days].sort().at(-1)! <= '2026-11-30').toBe(true);
+
+    const bodies = posts.map((p) => String(p.data?.body));
+    expect(new Set(bodies).size).toBe(posts.length);
+    for (const [i, post] of posts.entries()) {
+      const body = bodies[i]!;
+      const length = Array.from(textOf(body)).length;
+      expect(length, post.id).toBeGreaterThanOrEqual(1500);
+      expect(length, post.id).toBeLessThanOrEqual(3000);
+      expect(body.match(/<h2>/g)?.length ?? 0, post.id).toBeGreaterThanOrEqual(3);
+      for (const tag of ['<blockquote>', '<figure>', '<img ', '<figcaption>', '<ul>'])
+        expect(body, `${post.id} ${tag}`).toContain(tag);
+      const description = Array.from(String(post.data?.description)).length;
+      expect(description, post.id).toBeGreaterThanOrEqual(60);
+      expect(description, post.id).toBeLessThanOrEqual(140);
+    }
+  });
+
+  it('gives half the movies an embed URL and half a video file', () => {
+    const movies = byEndpoint('movies');
+    const embeds = movies.filter((m) =>
+      ((m.data?.embedUrl as string | undefined) ?? '').startsWith('https://www.youtube.com/embed/'),
+    );
+    expect(embeds).toHaveLength(3);
+    expect(movies.filter((m) => m.data?.videoFile)).toHaveLength(3);
+  });
+
+  it('gives every job a partner, a type, a place, a salary, an https apply URL and a 2027 deadline', () => {
+    for (const job of byEndpoint('jobs')) {
+      expect(job.data?.partner, job.id).toMatch(/^partner-/);
+      expect((job.data?.employmentType as string[]).length, job.id).toBe(1);
+      expect(job.data?.location, job.id).toBeTruthy();
+      expect(job.data?.salary, job.id).toBeTruthy();
+      expect(job.data?.applyUrl, job.id).toMatch(/^https:\/\/example\.com\//);
+      expect(String(job.data?.closingDate), job.id).toMatch(/^2027-/);
+    }
+  });
+
+  it('resolves every relation', () => {
+    const ids = new Set(rows.map((r) => `${r.endpoint}/${r.id}`));
+    let checked = 0;
+    for (const def of CONTENT_MODEL) {
+      for (const field of def.fields) {
+        if (field.kind !== 'relation' && field.kind !== 'relationList') continue;
+        for (const row of byEndpoint(def.endpoint)) {
+          const value = row.data?.[field.id];
+          const refs = Array.isArray(value) ? (value as string[]) : value ? [value as string] : [];
+          for (const ref of refs) {
+            expect(ids.has(`${field.endpoint}/${ref}`), `${row.id}.${field.id} → ${ref}`).toBe(
+              true,
+            );
+            checked++;
+          }
+        }
+      }
+    }
+    expect(checked).toBeGreaterThan(200);
+  });
+
+  it('reads back through the content API with references expanded', async () => {
+    const def = findEndpoint('posts')!;
+    const list = await listContents(
+      database.db,
+      def,
+      { limit: 1000, offset: 0, depth: 1 },
+      { kind: 'published' },
+    );
+    expect(list.totalCount).toBe(byEndpoint('posts').length);
+    const post = list.contents.find((p) => p.id === 'post-003')!;
+    expect((post.series as { title: string }).title).toBe('まちを編む建築');
+    expect((post.writers as { name: string }[])[0]?.name).toBe('小林 亮');
+    const search = await listContents(
+      database.db,
+      def,
+      { limit: 10, offset: 0, depth: 0, q: '組版' },
+      { kind: 'published' },
+    );
+    expect(search.totalCount).toBeGreaterThan(0);
+  });
+
+  it('uses only shipped media, with their real dimensions and sizes', () => {
+    const shipped = new Map(DEMO_MEDIA_FILES.map((m) => [m.url, m.file]));
+    const urls = JSON.stringify(rows.map((r) => r.data)).match(/\/uploads\/demo\/[\w.-]+/g) ?? [];
+    expect(urls.length).toBeGreaterThan(100);
+    for (const url of new Set(urls)) expect(shipped.has(url), url).toBe(true);
+
+    for (const row of rows) {
+      for (const value of Object.values(row.data ?? {})) {
+        if (typeof value !== 'object' || value === null || !('url' in value)) continue;
+        const file = shipped.get(String(value.url));
+        if (!file) continue;
+        const full = path.join(demoAssetsDir(), file);
+        if ('width' in value) expect(value, `${row.id} ${file}`).toMatchObject(imageSize(full));
+        if ('fileSize' in value) expect(value.fileSize, file).toBe(fs.statSync(full).size);
+      }
+    }
+  });
+
+  it('creates nothing on a second run', async () => {
+    const again = await seedDemoContent(database.db);
+    expect(Object.values(again.created).every((n) => n === 0)).toBe(true);
+    const after = await readRows();
+    expect(after).toHaveLength(rows.length);
+  });
+});
+
+describe('demo media', () => {
+  it('ships every file within its budget', () => {
+    let total = 0;
+    for (const asset of DEMO_ASSETS) {
+      const full = path.join(demoAssetsDir(), asset.file);
+      expect(fs.existsSync(full), asset.file).toBe(true);
+      const size = fs.statSync(full).size;
+      expect(size, asset.file).toBeLessThanOrEqual(asset.maxBytes);
+      if (asset.width)
+        expect(imageSize(full), asset.file).toEqual({ width: asset.width, height: asset.height });
+      if (DEMO_FILE_SIZES[asset.file] !== undefined) expect(size).toBe(DEMO_FILE_SIZES[asset.file]);
+      total += size;
+    }
+    expect(total).toBeLessThanOrEqual(DEMO_ASSETS_TOTAL_BUDGET);
+    expect(DEMO_MEDIA_FILES.map((m) => m.file)).toEqual(DEMO_ASSETS.map((a) => a.file));
+    // Nothing in assets/demo is left out of the list (it would never be copied).
+    expect(fs.readdirSync(demoAssetsDir()).sort()).toEqual(DEMO_ASSETS.map((a) => a.file).sort());
+  });
+
+  it('copies the files into uploads/demo and leaves existing copies alone', async () => {
+    const uploads = fs.mkdtempSync(path.join(os.tmpdir(), 'seed-uploads-'));
+    try {
+      const first = DEMO_MEDIA_FILES[0]!;
+      fs.mkdirSync(path.join(uploads, 'demo'), { recursive: true });
+      fs.writeFileSync(path.join(uploads, 'demo', first.file), 'kept');
+      await copyDemoMedia(uploads);
+      for (const { file, url } of DEMO_MEDIA_FILES) {
+        expect(url).toBe(`/uploads/demo/${file}`);
+        expect(fs.existsSync(path.join(uploads, 'demo', file)), file).toBe(true);
+      }
+      expect(fs.readFileSync(path.join(uploads, 'demo', first.file), 'utf8')).toBe('kept');
+      await copyDemoMedia(uploads); // again: no error
+    } finally {
+      fs.rmSync(uploads, { recursive: true, force: true });
+    }
+  });
+});
