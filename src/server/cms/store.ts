@@ -217,7 +217,7 @@ export async function listContents(db: Db, def: EndpointDef, query: ListQuery, m
     ? compileOrders(def, data, query.orders)
     : search
       ? [sql`${search.rank} ASC`, sql`published_at DESC NULLS LAST`]
-      : [sql`created_at DESC`];
+      : [sql`created_at DESC`, sql`id DESC`];
   orderBy.push(sql`id ASC`); // ties in a stable order, so paging never repeats or skips
 
   const [countRow] = await db

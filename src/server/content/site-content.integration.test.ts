@@ -21,6 +21,7 @@ describe('the site content client on the built-in service (in process)', () => {
         body: { title: `記事 ${i}`, isPublicPreview: i === 5 },
         status: 'publish',
       });
+      await new Promise((r) => setTimeout(r, 3)); // distinct creation times: "newest" is defined
     }
   });
   afterAll(async () => {
