@@ -36,6 +36,14 @@ export type ListQuery = {
 
 export type ContentItem = Record<string, unknown>;
 
+/** `id IN (…)` with every id bound. */
+function idIn(ids: Iterable<string>): SQL {
+  return sql`id IN (${sql.join(
+    [...ids].map((id) => sql`${id}`),
+    sql`, `,
+  )})`;
+}
+
 const PUBLISHED = sql`(status IN ('PUBLISH', 'PUBLISH_AND_DRAFT') AND data IS NOT NULL)`;
 
 function effectiveData(mode: ReadMode): SQL {
@@ -127,16 +135,7 @@ async function loadReferences(
       const found = await db
         .select(rowColumns(refMode))
         .from(cmsContents)
-        .where(
-          and(
-            eq(cmsContents.endpoint, endpoint),
-            sql`id IN (${sql.join(
-              [...ids].map((id) => sql`${id}`),
-              sql`, `,
-            )})`,
-            visible(refMode),
-          ),
-        );
+        .where(and(eq(cmsContents.endpoint, endpoint), idIn(ids), visible(refMode)));
       const map = loaded.get(endpoint) ?? new Map<string, Row>();
       for (const row of found) map.set(row.id, row);
       loaded.set(endpoint, map);
@@ -202,12 +201,7 @@ export async function listContents(db: Db, def: EndpointDef, query: ListQuery, m
   const conditions: SQL[] = [sql`endpoint = ${def.endpoint}`, visible(mode)];
   if (query.filters) conditions.push(compileFilter(def, data, query.filters));
   if (query.ids?.length) {
-    conditions.push(
-      sql`id IN (${sql.join(
-        query.ids.map((id) => sql`${id}`),
-        sql`, `,
-      )})`,
-    );
+    conditions.push(idIn(query.ids));
   }
   const search = query.q ? searchCondition(query.q) : null;
   if (search) conditions.push(search.where);
@@ -279,15 +273,7 @@ async function assertReferencesExist(db: Db, references: Map<string, Set<string>
     const found = await db
       .select({ id: cmsContents.id })
       .from(cmsContents)
-      .where(
-        and(
-          eq(cmsContents.endpoint, endpoint),
-          sql`id IN (${sql.join(
-            [...ids].map((id) => sql`${id}`),
-            sql`, `,
-          )})`,
-        ),
-      );
+      .where(and(eq(cmsContents.endpoint, endpoint), idIn(ids)));
     const missing = [...ids].find((id) => !found.some((f) => f.id === id));
     if (missing !== undefined) {
       throw badRequest(`Referenced content does not exist: '${missing}' in '${endpoint}'.`);
