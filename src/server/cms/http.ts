@@ -1,7 +1,9 @@
 import 'server-only';
+import { TtlCache } from '@/lib/ttl-cache';
 import { type Db, getDb } from '@/server/db/client';
 import { type ApiPermission, authenticateApiKey } from './api-keys';
 import { CmsApiError, badRequest, notFound } from './errors';
+import { onContentChange } from './events';
 import { findEndpoint } from './model';
 import { FilterSyntaxError } from './query/filters';
 import { QueryError, parseDetailQuery, parseListQuery } from './query/params';
@@ -22,10 +24,41 @@ import {
  */
 
 const MAX_BODY_BYTES = 300_000;
+
+/**
+ * Published answers by URL, as microCMS's CDN keeps them: dropped on every content change in
+ * this instance, and after 30 s for changes made through another one. Drafts never enter.
+ * One cache per database (tests open several in one process).
+ */
+const holder = globalThis as typeof globalThis & {
+  __axisApiCaches?: WeakMap<Db, TtlCache<string>>;
+};
+const answerCaches = (holder.__axisApiCaches ??= new WeakMap<Db, TtlCache<string>>());
+
+function publishedAnswers(db: Db): TtlCache<string> {
+  let cache = answerCaches.get(db);
+  if (!cache) {
+    const created = new TtlCache<string>(30_000, 5000);
+    onContentChange(() => created.clear());
+    answerCaches.set(db, created);
+    cache = created;
+  }
+  return cache;
+}
 const WRITE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
+function sortedQuery(params: URLSearchParams): string {
+  const copy = new URLSearchParams(params);
+  copy.sort();
+  return copy.toString();
+}
+
 function json(status: number, body: unknown, headers: Record<string, string> = {}): Response {
-  return new Response(JSON.stringify(body), {
+  return jsonText(status, JSON.stringify(body), headers);
+}
+
+function jsonText(status: number, body: string, headers: Record<string, string> = {}): Response {
+  return new Response(body, {
     status,
     headers: {
       'content-type': 'application/json; charset=utf-8',
@@ -95,11 +128,17 @@ async function handle(
       : draftKey
         ? { kind: 'draftKey', draftKey }
         : { kind: 'published' };
-    if (isList && contentId === undefined) {
-      return json(200, await listContents(db, def, parseListQuery(params), mode));
-    }
-    const query = parseDetailQuery(params);
-    return json(200, await getContent(db, def, contentId ?? '', query, mode));
+    const cacheKey =
+      mode.kind === 'published' ? `${endpoint}/${contentId ?? ''}?${sortedQuery(params)}` : null;
+    const cached = cacheKey ? publishedAnswers(db).get(cacheKey) : undefined;
+    if (cached !== undefined) return jsonText(200, cached);
+    const answer =
+      isList && contentId === undefined
+        ? await listContents(db, def, parseListQuery(params), mode)
+        : await getContent(db, def, contentId ?? '', parseDetailQuery(params), mode);
+    const text = JSON.stringify(answer);
+    if (cacheKey) publishedAnswers(db).set(cacheKey, text);
+    return jsonText(200, text);
   }
 
   let result: { id: string };

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '@/server/db/client';
 import { createTestDatabase } from '@/server/db/testing/test-database';
+import { forgetLocalCounts } from './rate-limit';
 import { apiClient } from './testing';
 
 process.env.CMS_RATE_LIMIT_WRITE = '3';
@@ -31,5 +32,16 @@ describe('content API rate limit', () => {
     expect(Number(limited.headers.get('X-RateLimit-Reset'))).toBeGreaterThan(Date.now() / 1000 - 1);
     expect((await b('POST', 'tags', { body: { name: 'other key' } })).status).toBe(201);
     expect((await a('GET', 'tags?limit=0')).status).toBe(200); // reads have their own budget
+  });
+
+  it('shares the count between app instances through the database', async () => {
+    const a = (await apiClient(database.db)).call;
+    await new Promise((r) => setTimeout(r, 1000 - (Date.now() % 1000) + 5));
+    expect((await a('POST', 'tags', { body: { name: 'one' } })).status).toBe(201);
+    expect((await a('POST', 'tags', { body: { name: 'two' } })).status).toBe(201);
+    await new Promise((r) => setTimeout(r, 80)); // the batched count reaches the database
+    forgetLocalCounts(); // a second instance knows nothing locally
+    expect((await a('POST', 'tags', { body: { name: 'three' } })).status).toBe(201);
+    expect((await a('POST', 'tags', { body: { name: 'four' } })).status).toBe(429);
   });
 });

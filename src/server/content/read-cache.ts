@@ -1,4 +1,5 @@
 import 'server-only';
+import { TtlCache } from '@/lib/ttl-cache';
 
 /**
  * A read cache in front of the content service: successful GET answers kept by URL, dropped
@@ -7,7 +8,7 @@ import 'server-only';
  * (draftKey) are never cached.
  */
 
-type Entry = { body: string; status: number; contentType: string; until: number };
+type Entry = { body: string; contentType: string };
 
 export type ReadCache = {
   fetch: typeof fetch;
@@ -19,8 +20,7 @@ export function createReadCache(
   inner: typeof fetch,
   options: { ttlMs: number; maxEntries?: number },
 ): ReadCache {
-  const maxEntries = options.maxEntries ?? 5000;
-  const entries = new Map<string, Entry>();
+  const entries = new TtlCache<Entry>(options.ttlMs, options.maxEntries ?? 5000);
 
   const cachedFetch = async (input: RequestInfo | URL, init?: RequestInit): Promise<Response> => {
     const request = new Request(input, init);
@@ -28,21 +28,13 @@ export function createReadCache(
     if (request.method !== 'GET' || url.searchParams.has('draftKey')) return inner(request);
     const key = `${request.headers.get('x-microcms-api-key') ?? ''} ${url.pathname}?${url.searchParams.toString()}`;
     const hit = entries.get(key);
-    if (hit && hit.until > Date.now()) {
-      // Most recently used last, so the oldest are evicted first.
-      entries.delete(key);
-      entries.set(key, hit);
-      return new Response(hit.body, {
-        status: hit.status,
-        headers: { 'content-type': hit.contentType },
-      });
-    }
+    if (hit)
+      return new Response(hit.body, { status: 200, headers: { 'content-type': hit.contentType } });
     const response = await inner(request);
     if (response.status !== 200) return response;
     const body = await response.text();
     const contentType = response.headers.get('content-type') ?? 'application/json';
-    entries.set(key, { body, status: 200, contentType, until: Date.now() + options.ttlMs });
-    while (entries.size > maxEntries) entries.delete(entries.keys().next().value!);
+    entries.set(key, { body, contentType });
     return new Response(body, { status: 200, headers: { 'content-type': contentType } });
   };
 
