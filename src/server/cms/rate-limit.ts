@@ -1,7 +1,7 @@
 import 'server-only';
 import { sql } from 'drizzle-orm';
 import { env } from '@/env';
-import { type Db, queryRows } from '@/server/db/client';
+import { type Db, isClosedDatabaseError, queryRows } from '@/server/db/client';
 import type { ApiKeyPrincipal } from './api-keys';
 import { CmsApiError } from './errors';
 
@@ -73,9 +73,10 @@ export async function enforceRateLimit(
       const current = counter;
       current.timer = setTimeout(() => {
         current.timer = null;
-        flush(db, principal.id, kind, current).catch((error: unknown) =>
-          console.error('[cms] rate-limit flush failed:', error),
-        );
+        flush(db, principal.id, kind, current).catch((error: unknown) => {
+          // After the database closed (shutdown) the count no longer matters.
+          if (!isClosedDatabaseError(error)) console.error('[cms] rate-limit flush failed:', error);
+        });
       }, FLUSH_MS);
       current.timer.unref();
     }

@@ -108,3 +108,11 @@ export async function queryRows<Row>(db: Db, query: SQL): Promise<Row[]> {
   const result: unknown = await db.execute(query);
   return (result as { rows: Row[] }).rows;
 }
+
+/** Whether an error only says the database was closed (shutdown, or a test that has finished). */
+export function isClosedDatabaseError(error: unknown): boolean {
+  for (let e: unknown = error; e instanceof Error; e = e.cause) {
+    if (/after calling end on the pool|pglite is closed|closed/i.test(e.message)) return true;
+  }
+  return false;
+}
