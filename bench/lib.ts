@@ -91,39 +91,13 @@ export type Load = {
   non2xx: number;
 };
 
-/**
- * Load on one URL. With `vary`, every request gets its own `_n` query parameter, so no cache
- * keyed by URL can answer it: the figures are those of the work behind the cache.
- */
 export async function load(
   url: string,
   seconds = 10,
   connections = 10,
   headers: Record<string, string> = {},
-  vary = false,
 ): Promise<Load> {
-  let n = 0;
-  const target = new URL(url);
-  const path = `${target.pathname}${target.search}`;
-  const separator = target.search ? '&' : '?';
-  const result = await autocannon({
-    url,
-    connections,
-    duration: seconds,
-    headers,
-    ...(vary
-      ? {
-          requests: [
-            {
-              setupRequest: (req: autocannon.Request) => ({
-                ...req,
-                path: `${path}${separator}_n=${n++}`,
-              }),
-            },
-          ],
-        }
-      : {}),
-  });
+  const result = await autocannon({ url, connections, duration: seconds, headers });
   return {
     requestsPerSec: Math.round(result.requests.average),
     p50: result.latency.p50,

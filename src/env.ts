@@ -75,6 +75,8 @@ const envSchema = z
     S3_REGION: optionalText.pipe(z.string().max(40).optional()),
     S3_ACCESS_KEY_ID: optionalText.pipe(z.string().max(200).optional()),
     S3_SECRET_ACCESS_KEY: optionalText.pipe(z.string().max(200).optional()),
+    // The content API's caches of published answers and counts (off: every read hits the database).
+    CMS_API_CACHE: z.enum(['on', 'off']).default('on'),
     // Requests per second per API key on the built-in content API.
     CMS_RATE_LIMIT_READ: z.coerce.number().int().min(1).max(1_000_000).default(100),
     CMS_RATE_LIMIT_WRITE: z.coerce.number().int().min(1).max(1_000_000).default(10),

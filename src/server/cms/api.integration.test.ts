@@ -265,6 +265,7 @@ describe('content API conformance', () => {
 
   describe('writing', () => {
     it('creates with POST (201 {id}) and reads it back; sanitises rich text', async () => {
+      expect(((await readOnly('GET', 'posts?limit=0')).body as List).totalCount).toBe(15);
       const res = await api('POST', 'posts', {
         body: {
           title: '新しい記事',
@@ -274,11 +275,14 @@ describe('content API conformance', () => {
       expect(res.status).toBe(201);
       const { id } = res.body as { id: string };
       expect(id).toMatch(/^[a-z0-9]{12}$/);
+      // Counts (cached by filter) follow every change.
+      expect(((await readOnly('GET', 'posts?limit=0')).body as List).totalCount).toBe(16);
       const item = (await readOnly('GET', `posts/${id}`)).body as Item;
       expect(item.title).toBe('新しい記事');
       expect(String(item.body)).not.toMatch(/script|onclick|javascript:/i);
       expect(String(item.body)).toContain('本文');
       expect((await api('DELETE', `posts/${id}`)).status).toBe(202);
+      expect(((await readOnly('GET', 'posts?limit=0')).body as List).totalCount).toBe(15);
     });
 
     it('keeps a POST ?status=draft unpublished, readable with its draftKey only', async () => {

@@ -1,4 +1,5 @@
 import 'server-only';
+import { env } from '@/env';
 import { TtlCache } from '@/lib/ttl-cache';
 import { type Db, getDb } from '@/server/db/client';
 import { type ApiPermission, authenticateApiKey } from './api-keys';
@@ -129,7 +130,9 @@ async function handle(
         ? { kind: 'draftKey', draftKey }
         : { kind: 'published' };
     const cacheKey =
-      mode.kind === 'published' ? `${endpoint}/${contentId ?? ''}?${sortedQuery(params)}` : null;
+      mode.kind === 'published' && env().CMS_API_CACHE === 'on'
+        ? `${endpoint}/${contentId ?? ''}?${sortedQuery(params)}`
+        : null;
     const cached = cacheKey ? publishedAnswers(db).get(cacheKey) : undefined;
     if (cached !== undefined) return jsonText(200, cached);
     const answer =

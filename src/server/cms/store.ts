@@ -4,7 +4,9 @@ import { type SQL, and, eq, sql } from 'drizzle-orm';
 import type { Db } from '@/server/db/client';
 import { cmsContents } from '@/server/db/schema';
 import { badRequest, notFound } from './errors';
-import { emitContentChange } from './events';
+import { emitContentChange, onContentChange } from './events';
+import { env } from '@/env';
+import { TtlCache } from '@/lib/ttl-cache';
 import { CONTENT_MODEL, type EndpointDef, findEndpoint } from './model';
 import type { FilterNode } from './query/filters';
 import { searchColumns, searchCondition } from './search-index';
@@ -196,6 +198,23 @@ export function selectFields(value: unknown, paths: string[][]): unknown {
   return out;
 }
 
+/**
+ * totalCount by filter: paging, sorting and field selection reuse it. Counting every match is
+ * the costly part of a list; published counts only change with content, which clears them
+ * (other instances: within 30 s).
+ */
+const countCaches = new WeakMap<Db, TtlCache<number>>();
+function countCache(db: Db): TtlCache<number> {
+  let cache = countCaches.get(db);
+  if (!cache) {
+    const created = new TtlCache<number>(30_000, 10_000);
+    onContentChange(() => created.clear());
+    countCaches.set(db, created);
+    cache = created;
+  }
+  return cache;
+}
+
 export async function listContents(db: Db, def: EndpointDef, query: ListQuery, mode: ReadMode) {
   const data = effectiveData(mode);
   const conditions: SQL[] = [sql`endpoint = ${def.endpoint}`, visible(mode)];
@@ -214,10 +233,19 @@ export async function listContents(db: Db, def: EndpointDef, query: ListQuery, m
       : [sql`created_at DESC`, sql`id DESC`];
   orderBy.push(sql`id ASC`); // ties in a stable order, so paging never repeats or skips
 
-  const [countRow] = await db
-    .select({ count: sql<number>`count(*)::int` })
-    .from(cmsContents)
-    .where(where);
+  const countKey =
+    mode.kind === 'published' && env().CMS_API_CACHE === 'on'
+      ? JSON.stringify([def.endpoint, query.filters ?? null, query.ids ?? null, query.q ?? null])
+      : null;
+  let totalCount = countKey ? countCache(db).get(countKey) : undefined;
+  if (totalCount === undefined) {
+    const [countRow] = await db
+      .select({ count: sql<number>`count(*)::int` })
+      .from(cmsContents)
+      .where(where);
+    totalCount = Number(countRow?.count ?? 0);
+    if (countKey) countCache(db).set(countKey, totalCount);
+  }
   const rows =
     query.limit === 0
       ? []
@@ -235,7 +263,7 @@ export async function listContents(db: Db, def: EndpointDef, query: ListQuery, m
   });
   return {
     contents,
-    totalCount: Number(countRow?.count ?? 0),
+    totalCount,
     offset: query.offset,
     limit: query.limit,
   };
