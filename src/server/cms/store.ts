@@ -130,18 +130,30 @@ async function loadReferences(
       }
     }
     if (wanted.size === 0) break;
+    // One query per level for every referenced endpoint at once.
+    const wantedEndpoints = [...wanted].filter(([endpoint]) => findEndpoint(endpoint));
+    if (wantedEndpoints.length === 0) break;
+    const found = await db
+      .select({ ...rowColumns(refMode), endpoint: cmsContents.endpoint })
+      .from(cmsContents)
+      .where(
+        and(
+          sql`(${sql.join(
+            wantedEndpoints.map(
+              ([endpoint, ids]) => sql`(endpoint = ${endpoint} AND ${idIn(ids)})`,
+            ),
+            sql` OR `,
+          )})`,
+          visible(refMode),
+        ),
+      );
     const next: { def: EndpointDef; rows: Row[] }[] = [];
-    for (const [endpoint, ids] of wanted) {
-      const refDef = findEndpoint(endpoint);
-      if (!refDef) continue;
-      const found = await db
-        .select(rowColumns(refMode))
-        .from(cmsContents)
-        .where(and(eq(cmsContents.endpoint, endpoint), idIn(ids), visible(refMode)));
+    for (const [endpoint] of wantedEndpoints) {
+      const rows = found.filter((row) => row.endpoint === endpoint);
       const map = loaded.get(endpoint) ?? new Map<string, Row>();
-      for (const row of found) map.set(row.id, row);
+      for (const row of rows) map.set(row.id, row);
       loaded.set(endpoint, map);
-      next.push({ def: refDef, rows: found });
+      next.push({ def: findEndpoint(endpoint)!, rows });
     }
     level = next;
   }
