@@ -479,36 +479,27 @@ export function createContentClient(options: ContentClientOptions) {
     );
   }
 
-  async function getAllContents<T = unknown>({
-    endpoint,
-    queries = {},
-    customRequestInit,
-  }: GetAllContentsRequest): Promise<(T & ListContentMeta)[]> {
-    if (!endpoint) return missingEndpoint();
-    return collectPages(
+  /** Every item of a list, page by page with a pause between pages (SPEC §7). */
+  function pagedReader(pageSize: number) {
+    return async function <T = unknown>({
       endpoint,
-      queries,
-      CONTENT_PAGE_SIZE,
+      queries = {},
       customRequestInit,
-      (contents) => contents as (T & ListContentMeta)[],
-    );
+    }: GetAllContentsRequest): Promise<(T & ListContentMeta)[]> {
+      if (!endpoint) return missingEndpoint();
+      return collectPages(
+        endpoint,
+        queries,
+        pageSize,
+        customRequestInit,
+        (contents) => contents as (T & ListContentMeta)[],
+      );
+    };
   }
 
+  const getAllContents = pagedReader(CONTENT_PAGE_SIZE);
   /** Like getAllContents with pages of 1000: only for the built-in service. */
-  async function getAll<T = unknown>({
-    endpoint,
-    queries = {},
-    customRequestInit,
-  }: GetAllContentsRequest): Promise<(T & ListContentMeta)[]> {
-    if (!endpoint) return missingEndpoint();
-    return collectPages(
-      endpoint,
-      queries,
-      CONTENT_GET_ALL_PAGE_SIZE,
-      customRequestInit,
-      (contents) => contents as (T & ListContentMeta)[],
-    );
-  }
+  const getAll = pagedReader(CONTENT_GET_ALL_PAGE_SIZE);
 
   async function create<T extends object>({
     endpoint,

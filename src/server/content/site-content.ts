@@ -1,22 +1,19 @@
 import 'server-only';
 import { env } from '@/env';
 import { internalApiKey } from '@/server/cms/api-keys';
-import { onContentChange } from '@/server/cms/events';
 import { handleContentApi } from '@/server/cms/http';
 import type { Db } from '@/server/db/client';
 import { type ContentClient, createContentClient } from './client';
-import { type ReadCache, createReadCache } from './read-cache';
+import { createReadCache } from './read-cache';
 
 /**
  * The content client every page reads through. With CMS_BASE_URL it talks to that service
- * (a hosted microCMS) over HTTP with CMS_API_KEY; otherwise it calls the built-in service in
- * process, with the process's own key, through the same handler and so the same semantics
- * and errors as over HTTP.
+ * (a hosted microCMS) over HTTP with CMS_API_KEY, behind a read cache; otherwise it calls the
+ * built-in service in process, with the process's own key, through the same handler and so
+ * the same semantics, errors and cache (src/server/cms/http.ts) as over HTTP.
  */
 
 const BUILT_IN_BASE = 'http://built-in.invalid/api/v1';
-/** Built-in: changes clear the cache at once; the TTL only bounds what other instances changed. */
-const BUILT_IN_TTL_MS = 30_000;
 const HOSTED_TTL_MS = 60_000;
 
 function inProcessFetch(db: Db | undefined): typeof fetch {
@@ -34,7 +31,7 @@ function inProcessFetch(db: Db | undefined): typeof fetch {
   };
 }
 
-export type SiteContent = { client: ContentClient; cache: ReadCache; dispose: () => void };
+export type SiteContent = { client: ContentClient; dispose: () => void };
 const holder = globalThis as typeof globalThis & { __axisSiteContent?: SiteContent };
 
 /** Tests pass their database; the app uses the process's one (siteContent()). */
@@ -43,7 +40,6 @@ export function createSiteContent(options: { db?: Db } = {}): SiteContent {
   if (CMS_BASE_URL && CMS_API_KEY) {
     const cache = createReadCache(globalThis.fetch.bind(globalThis), { ttlMs: HOSTED_TTL_MS });
     return {
-      cache,
       client: createContentClient({
         baseUrl: CMS_BASE_URL,
         apiKey: CMS_API_KEY,
@@ -53,20 +49,13 @@ export function createSiteContent(options: { db?: Db } = {}): SiteContent {
       dispose: () => cache.clear(),
     };
   }
-  const cache = createReadCache(inProcessFetch(options.db), { ttlMs: BUILT_IN_TTL_MS });
-  // Any change may show in other endpoints' answers (references), so all of it goes.
-  const unsubscribe = onContentChange(() => cache.clear());
   return {
-    cache,
     client: createContentClient({
       baseUrl: BUILT_IN_BASE,
       apiKey: internalApiKey(),
-      fetch: cache.fetch,
+      fetch: inProcessFetch(options.db),
     }),
-    dispose: () => {
-      unsubscribe();
-      cache.clear();
-    },
+    dispose: () => {},
   };
 }
 
