@@ -34,7 +34,7 @@ export default defineConfig({
   projects: [{ name: 'chromium', use: { ...devices['Desktop Chrome'] } }],
   webServer: {
     // The production server, exactly as `npm start` runs it (it builds first when stale).
-    command: 'npx tsx scripts/start.ts',
+    command: 'npx tsx --conditions=react-server scripts/start.ts',
     url: `http://127.0.0.1:${port}/api/health`,
     timeout: 300_000,
     reuseExistingServer: false,

@@ -26,13 +26,17 @@ export type Server = {
   stop: () => Promise<void>;
 };
 
-/** Starts `next start` (the production build must exist) and waits for /api/health. */
+/** Starts the production server as `npm start` runs it (the build must exist); waits for /api/health. */
 export async function startServer(env: Record<string, string>): Promise<Server> {
   const port = await freePort();
   const started = performance.now();
   const child = spawn(
     process.execPath,
-    [path.join(root, 'node_modules/next/dist/bin/next'), 'start', '-p', String(port)],
+    [
+      path.join(root, 'node_modules/tsx/dist/cli.mjs'),
+      '--conditions=react-server',
+      path.join(root, 'scripts/start.ts'),
+    ],
     {
       cwd: root,
       env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1', PORT: String(port), ...env },

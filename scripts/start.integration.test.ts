@@ -7,7 +7,7 @@ const run = promisify(execFile);
 
 describe('npm start', () => {
   it('stops before building when a setting is bad, naming the variable', async () => {
-    const result = await run('npx', ['tsx', 'scripts/start.ts'], {
+    const result = await run('npx', ['tsx', '--conditions=react-server', 'scripts/start.ts'], {
       cwd: path.resolve(import.meta.dirname, '..'),
       env: { ...process.env, PORT: 'abc', GTM_ID: 'UA-1' },
     }).then(

@@ -1,12 +1,13 @@
 /**
  * `npm start`: validates the settings, builds when there is no build or it is stale, then
- * serves the site on PORT. The server opens and migrates the database as it starts
- * (src/instrumentation.ts), so nothing else needs to be installed or started.
+ * serves the site on PORT (src/server/front/server.ts: Next.js behind a plain Node server).
+ * The server opens and migrates the database as it starts (src/instrumentation.ts), so nothing
+ * else needs to be installed or started. Runs under `--conditions=react-server`, like every
+ * script that loads server modules.
  */
-import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { env } from '@/env';
-import { loadBuildSettings, NEXT_BIN, runNextBuild, staleBuildReason } from './lib/build-freshness';
+import { loadBuildSettings, runNextBuild, staleBuildReason } from './lib/build-freshness';
 
 const root = path.resolve(import.meta.dirname, '..');
 const settings = loadBuildSettings();
@@ -22,13 +23,8 @@ if (reason) {
   }
 }
 
+// What `next start` sets before loading the framework.
+Object.assign(process.env, { NODE_ENV: 'production', NEXT_TELEMETRY_DISABLED: '1' });
+const { serveSite } = await import('@/server/front/server');
+await serveSite({ dir: root, port: PORT });
 console.log(`[start] serving ${SITE_URL} on port ${PORT}`);
-const server = spawn(process.execPath, [path.join(root, NEXT_BIN), 'start', '-p', String(PORT)], {
-  cwd: root,
-  stdio: 'inherit',
-  env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1' },
-});
-for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-  process.on(signal, () => server.kill(signal));
-}
-server.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));

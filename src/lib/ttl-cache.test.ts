@@ -23,4 +23,11 @@ describe('TtlCache', () => {
     expect(cache.get('a')).toBe(1);
     expect(cache.get('c')).toBe(3);
   });
+
+  it('counts clears, so a value read before one can be told apart', () => {
+    const cache = new TtlCache<number>(1000);
+    const before = cache.generation;
+    cache.clear();
+    expect(cache.generation).toBe(before + 1);
+  });
 });

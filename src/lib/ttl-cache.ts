@@ -1,6 +1,8 @@
 /** A bounded map whose entries expire: least recently used entries go first when it is full. */
 export class TtlCache<V> {
   private readonly entries = new Map<string, { value: V; until: number }>();
+  /** Counts clear() calls: a value read before a clear must not be stored after it. */
+  private cleared = 0;
 
   constructor(
     private readonly ttlMs: number,
@@ -29,6 +31,11 @@ export class TtlCache<V> {
 
   clear(): void {
     this.entries.clear();
+    this.cleared++;
+  }
+
+  get generation(): number {
+    return this.cleared;
   }
 
   get size(): number {

@@ -7,11 +7,18 @@ import { getDatabase } from '@/server/db/client';
 import { copyDemoMedia, isContentEmpty, seedDemoContent } from '@/server/cms/seed/seed';
 
 /**
- * Runs once when the server process starts (instrumentation hook): validates the settings,
+ * Runs once when the server process starts (the front server, or the instrumentation hook under
+ * `next dev`): validates the settings,
  * opens and migrates the database, and, for the embedded database, opens the admin socket
  * the CLI uses while the server holds the data directory. Any failure stops the start.
  */
-export async function boot(): Promise<void> {
+export function boot(): Promise<void> {
+  // Once per process: the front server and the instrumentation hook both call it.
+  const holder = globalThis as typeof globalThis & { __axisBoot?: Promise<void> };
+  return (holder.__axisBoot ??= start());
+}
+
+async function start(): Promise<void> {
   try {
     const config = env();
     const database = await getDatabase();

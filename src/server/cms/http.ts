@@ -31,16 +31,17 @@ const MAX_BODY_BYTES = 300_000;
  * this instance, and after 30 s for changes made through another one. Drafts never enter.
  * One cache per database (tests open several in one process).
  */
+type AnswerCache = { answers: TtlCache<string>; inFlight: Map<string, Promise<string>> };
 const holder = globalThis as typeof globalThis & {
-  __axisApiCaches?: WeakMap<Db, TtlCache<string>>;
+  __axisApiCaches?: WeakMap<Db, AnswerCache>;
 };
-const answerCaches = (holder.__axisApiCaches ??= new WeakMap<Db, TtlCache<string>>());
+const answerCaches = (holder.__axisApiCaches ??= new WeakMap<Db, AnswerCache>());
 
-function publishedAnswers(db: Db): TtlCache<string> {
+function publishedAnswers(db: Db): AnswerCache {
   let cache = answerCaches.get(db);
   if (!cache) {
-    const created = new TtlCache<string>(30_000, 5000);
-    onContentChange(() => created.clear());
+    const created = { answers: new TtlCache<string>(30_000, 5000), inFlight: new Map() };
+    onContentChange(() => created.answers.clear());
     answerCaches.set(db, created);
     cache = created;
   }
@@ -133,15 +134,31 @@ async function handle(
       mode.kind === 'published' && env().CMS_API_CACHE === 'on'
         ? `${endpoint}/${contentId ?? ''}?${sortedQuery(params)}`
         : null;
-    const cached = cacheKey ? publishedAnswers(db).get(cacheKey) : undefined;
+    const read = async () =>
+      JSON.stringify(
+        isList && contentId === undefined
+          ? await listContents(db, def, parseListQuery(params), mode)
+          : await getContent(db, def, contentId ?? '', parseDetailQuery(params), mode),
+      );
+    if (!cacheKey) return jsonText(200, await read());
+    const { answers: cache, inFlight } = publishedAnswers(db);
+    const cached = cache.get(cacheKey);
     if (cached !== undefined) return jsonText(200, cached);
-    const answer =
-      isList && contentId === undefined
-        ? await listContents(db, def, parseListQuery(params), mode)
-        : await getContent(db, def, contentId ?? '', parseDetailQuery(params), mode);
-    const text = JSON.stringify(answer);
-    if (cacheKey) publishedAnswers(db).set(cacheKey, text);
-    return jsonText(200, text);
+    // Identical reads that miss together (after a content change) share one database read;
+    // one started before a change is neither shared nor stored after it.
+    const generation = cache.generation;
+    const flightKey = `${generation}\u0000${cacheKey}`;
+    let pending = inFlight.get(flightKey);
+    if (!pending) {
+      pending = read()
+        .then((text) => {
+          if (cache.generation === generation) cache.set(cacheKey, text);
+          return text;
+        })
+        .finally(() => inFlight.delete(flightKey));
+      inFlight.set(flightKey, pending);
+    }
+    return jsonText(200, await pending);
   }
 
   let result: { id: string };

@@ -62,8 +62,8 @@ export function contentModelMarkdown(): string {
     "- `isPublicPreview: true` opens a post or audio to everyone; every other post is members' content",
     '  (see DESIGN.md "Who reads what"). Free-plan posts are the 3 newest with',
     '  `isPublicPreview[not_equals]true`.',
-    '- Default list order: `createdAt` descending; `q` without `orders` ranks earlier matches',
-    '  (the title first) higher.',
+    '- Default list order: `createdAt` descending; `q` without `orders`: `publishedAt` descending',
+    '  (newest first).',
     '',
   );
   return lines.join('\n');

@@ -38,8 +38,13 @@ export function searchColumns(
   return { searchText, searchTokens: indexTokens(searchText, MAX_ITEM_TOKENS).tokens };
 }
 
-/** Every term of `q` must occur: the token index narrows, the substring test decides. */
-export function searchCondition(q: string): { where: SQL; rank: SQL } | null {
+/**
+ * Every term of `q` must occur: the token index narrows, the substring test decides. A term
+ * that is itself one index token (建築, 光, `bau`) needs no substring test: the item has that
+ * token exactly when its text contains the term (tokenize.ts), so a common word is counted
+ * from the index without reading every matching text.
+ */
+export function searchCondition(q: string): SQL | null {
   const terms = splitQuery(q).map(normalizeForSearch).filter(Boolean);
   if (terms.length === 0) return null;
   const conditions = terms.map((term) => {
@@ -50,10 +55,8 @@ export function searchCondition(q: string): { where: SQL; rank: SQL } | null {
       tokens.map((t) => sql`${t}`),
       sql`, `,
     )}]::text[]`;
-    return sql`(search_tokens @> ${array} AND ${contains})`;
+    const indexed = sql`search_tokens @> ${array}`;
+    return tokens.length === 1 && tokens[0] === term ? indexed : sql`(${indexed} AND ${contains})`;
   });
-  return {
-    where: sql`(${sql.join(conditions, sql` AND `)})`,
-    rank: sql`strpos(search_text, ${terms[0]!})`,
-  };
+  return sql`(${sql.join(conditions, sql` AND `)})`;
 }

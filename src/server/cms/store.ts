@@ -235,13 +235,14 @@ export async function listContents(db: Db, def: EndpointDef, query: ListQuery, m
     conditions.push(idIn(query.ids));
   }
   const search = query.q ? searchCondition(query.q) : null;
-  if (search) conditions.push(search.where);
+  if (search) conditions.push(search);
   const where = sql.join(conditions, sql` AND `);
 
   const orderBy = query.orders?.length
     ? compileOrders(def, data, query.orders)
     : search
-      ? [sql`${search.rank} ASC`, sql`published_at DESC NULLS LAST`]
+      ? // Newest first, as a design magazine's search reads; the published-date index serves it.
+        [sql`published_at DESC NULLS LAST`]
       : [sql`created_at DESC`, sql`id DESC`];
   orderBy.push(sql`id ASC`); // ties in a stable order, so paging never repeats or skips
 

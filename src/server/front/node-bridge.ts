@@ -1,0 +1,34 @@
+import 'server-only';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { Readable } from 'node:stream';
+
+/** A Node request as a web Request, for handlers written against the fetch API. */
+export function toWebRequest(req: IncomingMessage, origin: string): Request {
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(req.headers)) {
+    if (value === undefined) continue;
+    if (Array.isArray(value)) for (const v of value) headers.append(name, v);
+    else headers.set(name, value);
+  }
+  const method = req.method ?? 'GET';
+  const hasBody = method !== 'GET' && method !== 'HEAD';
+  return new Request(new URL(req.url ?? '/', origin), {
+    method,
+    headers,
+    body: hasBody ? (Readable.toWeb(req) as ReadableStream<Uint8Array>) : undefined,
+    // Required by undici for a streamed body.
+    ...(hasBody ? { duplex: 'half' } : {}),
+  });
+}
+
+/** Writes a web Response to a Node response (bodies here are small: read whole). */
+export async function sendWebResponse(response: Response, res: ServerResponse): Promise<void> {
+  const body = response.body ? Buffer.from(await response.arrayBuffer()) : null;
+  const headers: Record<string, string | string[]> = {};
+  response.headers.forEach((value, name) => {
+    headers[name] = value;
+  });
+  if (body) headers['content-length'] = String(body.length);
+  res.writeHead(response.status, headers);
+  res.end(body);
+}

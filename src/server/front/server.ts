@@ -1,0 +1,78 @@
+import 'server-only';
+import http from 'node:http';
+import next from 'next';
+import { boot } from '@/server/boot';
+import { handleContentApi } from '@/server/cms/http';
+import { sendWebResponse, toWebRequest } from './node-bridge';
+
+/**
+ * The production server: a plain Node http server in front of Next.js. Requests it can answer
+ * without the framework (the content API, a JSON API that renders nothing) go straight to their
+ * handler, which saves the framework's per-request cost (DESIGN.md decision 6); everything else
+ * is Next.js's. `next dev` serves the same API through its route handlers (src/app/api/v1).
+ */
+
+const CONTENT_API = /^\/api\/v1\/([^/?]+)(?:\/([^/?]+))?\/?(?:\?|$)/;
+
+/** A path with broken percent-encoding (`/%E0%A4%A`): the framework would answer 500. */
+function isMalformedPath(url: string): boolean {
+  try {
+    decodeURIComponent(url.split('?', 1)[0] ?? '');
+    return false;
+  } catch {
+    return true;
+  }
+}
+
+export type SiteServer = { server: http.Server; close: () => Promise<void> };
+
+export async function serveSite(options: {
+  dir: string;
+  port: number;
+  hostname?: string;
+}): Promise<SiteServer> {
+  const app = next({
+    dev: false,
+    dir: options.dir,
+    port: options.port,
+    hostname: options.hostname,
+  });
+  await boot(); // settings, database, migrations, demo content: before the port opens
+  await app.prepare();
+  const nextHandler = app.getRequestHandler();
+  const origin = `http://${options.hostname ?? 'localhost'}:${options.port}`;
+
+  const server = http.createServer((req, res) => {
+    const url = req.url ?? '/';
+    if (isMalformedPath(url)) {
+      res.writeHead(400, { 'content-type': 'text/plain; charset=utf-8' });
+      res.end('URLの形式が正しくありません。');
+      return;
+    }
+    const match = CONTENT_API.exec(url);
+    const handled = match
+      ? handleContentApi(
+          toWebRequest(req, origin),
+          decodeURIComponent(match[1]!),
+          match[2] === undefined ? undefined : decodeURIComponent(match[2]),
+        ).then((response) => sendWebResponse(response, res))
+      : nextHandler(req, res);
+    handled.catch((error: unknown) => {
+      console.error('[server] request failed:', req.method, req.url, error);
+      if (!res.headersSent) res.writeHead(500, { 'content-type': 'text/plain; charset=utf-8' });
+      res.end('Internal Server Error');
+    });
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port, options.hostname, () => resolve());
+  });
+  return {
+    server,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
+}
