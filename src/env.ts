@@ -75,6 +75,21 @@ const envSchema = z
     S3_REGION: optionalText.pipe(z.string().max(40).optional()),
     S3_ACCESS_KEY_ID: optionalText.pipe(z.string().max(200).optional()),
     S3_SECRET_ACCESS_KEY: optionalText.pipe(z.string().max(200).optional()),
+    // Mail: an SMTP server (smtp:// or smtps://user:pass@host:port); unset = the outbox table,
+    // read by staff at /admin/mail.
+    SMTP_URL: optionalText.pipe(
+      z
+        .string()
+        .regex(/^smtps?:\/\/\S+$/, 'smtp:// または smtps:// で始まる URL を指定してください')
+        .optional(),
+    ),
+    // The sender of every mail; default "{SITE_NAME} <no-reply@{SITE_URL's host}>".
+    MAIL_FROM: optionalText.pipe(z.string().max(200).optional()),
+    // "true" behind a reverse proxy: the client address is the last X-Forwarded-For entry.
+    TRUST_PROXY: z
+      .string()
+      .optional()
+      .transform((v) => v === 'true'),
     // The content API's caches of published answers and counts (off: every read hits the database).
     CMS_API_CACHE: z.enum(['on', 'off']).default('on'),
     // Requests per second per API key on the built-in content API.

@@ -175,3 +175,99 @@ export const verification = pgTable(
   },
   (t) => [index('verification_identifier_idx').on(t.identifier)],
 );
+
+/*
+ * Profiles (SPEC §3; src/server/profiles): a public and a private record, both keyed by the
+ * user id and created with the user. Deleting the user deletes both.
+ */
+export const userPublicProfiles = pgTable('user_public_profiles', {
+  userId: text('user_id')
+    .primaryKey()
+    .references(() => user.id, { onDelete: 'cascade' }),
+  displayName: text('display_name').notNull(),
+  avatarUrl: text('avatar_url'),
+  occupation: text('occupation').notNull().default(''),
+  company: text('company').notNull().default(''),
+  interests: text('interests')
+    .array()
+    .notNull()
+    .default(sql`'{}'::text[]`),
+  /** The partner (content id in the `partners` endpoint) the user acts for; '' = none. */
+  partnerId: text('partner_id').notNull().default(''),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+});
+
+export const userPrivateProfiles = pgTable('user_private_profiles', {
+  userId: text('user_id')
+    .primaryKey()
+    .references(() => user.id, { onDelete: 'cascade' }),
+  email: text('email').notNull(),
+  /** The payment provider's customer id, set once a customer exists (SPEC §3). */
+  stripeId: text('stripe_id').unique(),
+  newsletter: boolean('newsletter').notNull().default(false),
+  termsAcceptedAt: timestamp('terms_accepted_at', { withTimezone: true }),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+});
+
+/**
+ * Subscriptions under the public profile (SPEC §3), from the payment provider or granted by
+ * staff (`complimentary`). A deleted account leaves its records, anonymised (user_id null):
+ * they are payment records.
+ */
+export const subscriptions = pgTable(
+  'subscriptions',
+  {
+    id: text('id').primaryKey(),
+    userId: text('user_id').references(() => userPublicProfiles.userId, { onDelete: 'set null' }),
+    provider: text('provider').notNull(),
+    /** The provider's statuses: active, trialing, canceled, past_due, … */
+    status: text('status').notNull(),
+    cancelAtPeriodEnd: boolean('cancel_at_period_end').notNull().default(false),
+    planName: text('plan_name').notNull(),
+    productId: text('product_id'),
+    priceId: text('price_id'),
+    currentPeriodEnd: timestamp('current_period_end', { withTimezone: true }),
+    trialEnd: timestamp('trial_end', { withTimezone: true }),
+    canceledAt: timestamp('canceled_at', { withTimezone: true }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('subscriptions_user_idx').on(t.userId, t.createdAt.desc())],
+);
+
+/**
+ * Mail (src/server/mail). Without SMTP_URL every message is kept here and read by staff at
+ * /admin/mail; with it, messages are sent and only their envelope is kept.
+ */
+export const mailOutbox = pgTable(
+  'mail_outbox',
+  {
+    id: uuid('id')
+      .primaryKey()
+      .default(sql`gen_random_uuid()`),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    to: text('to').notNull(),
+    subject: text('subject').notNull(),
+    /** What the mail is for: `verify-email`, `reset-password`, … */
+    kind: text('kind').notNull(),
+    /** `stored` (no SMTP), `sent` or `failed`. */
+    status: text('status').notNull(),
+    textBody: text('text_body'),
+    htmlBody: text('html_body'),
+    error: text('error'),
+  },
+  (t) => [index('mail_outbox_created_idx').on(t.createdAt.desc())],
+);
+
+/** Fixed-window counters of the request rate limits (src/server/rate-limit), shared by instances. */
+export const rateLimitHits = pgTable(
+  'rate_limit_hits',
+  {
+    bucket: text('bucket').notNull(),
+    windowStart: bigint('window_start', { mode: 'number' }).notNull(),
+    count: integer('count').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.bucket, t.windowStart] })],
+);

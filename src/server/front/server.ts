@@ -2,7 +2,9 @@ import 'server-only';
 import http from 'node:http';
 import next from 'next';
 import { boot } from '@/server/boot';
+import { env } from '@/env';
 import { handleContentApi } from '@/server/cms/http';
+import { CLIENT_IP_HEADER } from '@/server/http/request-origin';
 import { sendWebResponse, toWebRequest } from './node-bridge';
 
 /**
@@ -24,6 +26,15 @@ function isMalformedPath(url: string): boolean {
   }
 }
 
+/** The peer's address, or behind a trusted proxy the address it saw (the last hop it added). */
+function clientAddress(req: http.IncomingMessage, trustProxy: boolean): string {
+  const forwarded = req.headers['x-forwarded-for'];
+  const list = (Array.isArray(forwarded) ? forwarded.join(',') : (forwarded ?? '')).split(',');
+  const last = list.at(-1)?.trim();
+  if (trustProxy && last) return last;
+  return (req.socket.remoteAddress ?? 'unknown').replace(/^::ffff:/, '');
+}
+
 export type SiteServer = { server: http.Server; close: () => Promise<void> };
 
 export async function serveSite(options: {
@@ -42,7 +53,10 @@ export async function serveSite(options: {
   const nextHandler = app.getRequestHandler();
   const origin = `http://${options.hostname ?? 'localhost'}:${options.port}`;
 
+  const { TRUST_PROXY } = env();
   const server = http.createServer((req, res) => {
+    // The client's address for rate limits and the audit log; never what a client claims.
+    req.headers[CLIENT_IP_HEADER] = clientAddress(req, TRUST_PROXY);
     const url = req.url ?? '/';
     if (isMalformedPath(url)) {
       res.writeHead(400, { 'content-type': 'text/plain; charset=utf-8' });

@@ -1,18 +1,32 @@
 import 'server-only';
 import { betterAuth } from 'better-auth';
 import { drizzleAdapter } from 'better-auth/adapters/drizzle';
+import { eq } from 'drizzle-orm';
 import { env } from '@/env';
+import { recordAudit } from '@/server/audit/audit-log';
 import type { Db } from '@/server/db/client';
 import * as schema from '@/server/db/schema';
+import { sendMail } from '@/server/mail/mailer';
+import { mails } from '@/server/mail/templates';
+import { createProfiles } from '@/server/profiles/profiles';
 
 /**
- * better-auth on our own database (DESIGN.md decision 4): e-mail and password, sessions in
- * the database, the library's password hashing. Built per database so tests can use their own.
+ * better-auth on our own database (DESIGN.md decision 4): e-mail and password with the
+ * library's password hashing (scrypt), sessions in the database, verification, reset, e-mail
+ * change and deletion. The app's own endpoints (src/server/identity/account-flows.ts) call it
+ * server-side after validating, rate limiting and auditing; over HTTP only the e-mail
+ * verification link is exposed (src/app/api/auth). Built per database so tests can use their own.
  */
+
+export const EMAIL_VERIFICATION_SECONDS = 24 * 60 * 60;
+export const RESET_PASSWORD_SECONDS = 60 * 60;
+export const SESSION_SECONDS = 30 * 24 * 60 * 60;
+
 export function createAuth(db: Db, options: { secret: string; baseURL?: string }) {
+  const baseURL = options.baseURL ?? env().SITE_URL;
   return betterAuth({
     appName: env().SITE_NAME,
-    baseURL: options.baseURL ?? env().SITE_URL,
+    baseURL,
     secret: options.secret,
     database: drizzleAdapter(db, {
       provider: 'pg',
@@ -23,18 +37,109 @@ export function createAuth(db: Db, options: { secret: string; baseURL?: string }
         verification: schema.verification,
       },
     }),
+    // Our own limiter (src/server/rate-limit) sits in front of every flow, shared by instances.
+    rateLimit: { enabled: false },
+    session: { expiresIn: SESSION_SECONDS, updateAge: 24 * 60 * 60 },
+    // Reset tokens are kept as hashes: a copy of the table cannot be used to take over accounts.
+    verification: { storeIdentifier: 'hashed' },
     emailAndPassword: {
       enabled: true,
       minPasswordLength: 8,
       maxPasswordLength: 128,
+      requireEmailVerification: true,
+      resetPasswordTokenExpiresIn: RESET_PASSWORD_SECONDS,
+      revokeSessionsOnPasswordReset: true,
+      sendResetPassword: async ({ user, token }) => {
+        const url = `${baseURL}/account/reset-password?token=${encodeURIComponent(token)}`;
+        await sendMail(db, mails.resetPassword(user.email, user.name, url));
+      },
+      // The same answer as a new sign-up; the owner of the address is told instead.
+      onExistingUserSignUp: async ({ user }) => {
+        await sendMail(
+          db,
+          mails.alreadyRegistered(
+            user.email,
+            `${baseURL}/login`,
+            `${baseURL}/account/forgot-password`,
+          ),
+        );
+      },
+      onPasswordReset: async ({ user }) => {
+        await recordAudit(db, {
+          actor: `user:${user.id}`,
+          action: 'password-reset',
+          target: `user:${user.id}`,
+        });
+        await sendMail(db, mails.passwordChanged(user.email, user.name));
+      },
+    },
+    emailVerification: {
+      sendOnSignUp: true,
+      sendOnSignIn: true,
+      autoSignInAfterVerification: false,
+      expiresIn: EMAIL_VERIFICATION_SECONDS,
+      // Called for a new account (not yet verified) and for an e-mail change (the account is
+      // verified; `user.email` is then the new address).
+      sendVerificationEmail: async ({ user, url }) => {
+        await sendMail(
+          db,
+          user.emailVerified
+            ? mails.changeEmailVerify(user.email, user.name, url)
+            : mails.verifyEmail(user.email, user.name, url),
+        );
+      },
+      afterEmailVerification: async (user) => {
+        await recordAudit(db, {
+          actor: `user:${user.id}`,
+          action: 'email-verified',
+          target: `user:${user.id}`,
+        });
+      },
     },
     user: {
       additionalFields: {
         role: { type: 'string', required: false, defaultValue: 'member', input: false },
       },
+      changeEmail: { enabled: true },
+      deleteUser: { enabled: true },
+    },
+    databaseHooks: {
+      user: {
+        create: {
+          // Both profile records are created with the user (SPEC §3: without them the user is null).
+          after: async (user) => {
+            await createProfiles(db, {
+              userId: user.id,
+              email: user.email,
+              displayName: user.name,
+            });
+          },
+        },
+        update: {
+          // An e-mail change completes when the link is followed: the private record follows.
+          after: async (user) => {
+            const [profile] = await db
+              .select({ email: schema.userPrivateProfiles.email })
+              .from(schema.userPrivateProfiles)
+              .where(eq(schema.userPrivateProfiles.userId, user.id));
+            if (profile && profile.email !== user.email) {
+              await db
+                .update(schema.userPrivateProfiles)
+                .set({ email: user.email, updatedAt: new Date() })
+                .where(eq(schema.userPrivateProfiles.userId, user.id));
+              await recordAudit(db, {
+                actor: `user:${user.id}`,
+                action: 'email-changed',
+                target: `user:${user.id}`,
+              });
+            }
+          },
+        },
+      },
     },
     advanced: {
-      useSecureCookies: (options.baseURL ?? env().SITE_URL).startsWith('https:'),
+      useSecureCookies: baseURL.startsWith('https:'),
+      cookiePrefix: 'axis',
     },
   });
 }

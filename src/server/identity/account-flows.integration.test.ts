@@ -1,0 +1,580 @@
+import { and, eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { currentPlanName, deriveAuthState } from '@/lib/auth-state';
+import { listAudit } from '@/server/audit/audit-log';
+import type { Database } from '@/server/db/client';
+import {
+  account,
+  session,
+  subscriptions,
+  user,
+  userPrivateProfiles,
+  userPublicProfiles,
+  verification,
+} from '@/server/db/schema';
+import { createTestDatabase } from '@/server/db/testing/test-database';
+import { listOutbox } from '@/server/mail/mailer';
+import { loadIdentity } from '@/server/profiles/profiles';
+import { grantComplimentary } from '@/server/profiles/subscriptions';
+import {
+  type FlowDeps,
+  type FlowResult,
+  changeEmail,
+  deleteAccount,
+  requestPasswordReset,
+  resetPassword,
+  signIn,
+  signUp,
+} from './account-flows';
+import { type Auth, createAuth } from './auth';
+import { editProfile } from './profile-flow';
+import type { AppUser } from './session';
+
+const BASE = 'http://localhost:3000';
+const PASSWORD = 'kumo-no-ue-no-sora';
+
+describe('account flows against the database', () => {
+  let database: Database;
+  let auth: Auth;
+  let deps: FlowDeps;
+  let ipCounter = 0;
+  /** A fresh address per call, so per-IP limits only bite where a test means them to. */
+  const ctx = (cookie?: string) => ({
+    headers: new Headers(cookie ? { cookie } : {}),
+    ip: `192.0.2.${++ipCounter % 250}`,
+  });
+
+  beforeAll(async () => {
+    database = await createTestDatabase();
+    auth = createAuth(database.db, { secret: 'x'.repeat(32), baseURL: BASE });
+    deps = { db: database.db, auth };
+  });
+  afterAll(async () => {
+    await database.close();
+  });
+
+  const mailsTo = (to: string) => listOutbox(database.db, { to });
+  const linkIn = (text: string | null) => /https?:\/\/\S+/.exec(text ?? '')?.[0] ?? '';
+  const cookieOf = (result: FlowResult) =>
+    result.ok ? (result.setCookies ?? []).map((c) => c.split(';')[0]).join('; ') : '';
+
+  async function verifiedMember(email: string, name = '会員 テスト') {
+    const result = await signUp(
+      deps,
+      { email, password: PASSWORD, passwordConfirm: PASSWORD, displayName: name, consent: 'on' },
+      ctx(),
+    );
+    expect(result.ok).toBe(true);
+    const [mail] = await mailsTo(email);
+    const response = await auth.handler(new Request(linkIn(mail!.textBody)));
+    expect(response.status).toBe(302);
+    const signedIn = await signIn(deps, { email, password: PASSWORD }, ctx());
+    expect(signedIn.ok).toBe(true);
+    const [row] = await database.db.select().from(user).where(eq(user.email, email));
+    const appUser: AppUser = {
+      id: row!.id,
+      email,
+      name: row!.name,
+      role: 'member',
+      emailVerified: true,
+    };
+    return { cookie: cookieOf(signedIn), user: appUser };
+  }
+
+  describe('sign-up', () => {
+    it('creates the user and both profile records, and mails a verification link', async () => {
+      const result = await signUp(
+        deps,
+        {
+          email: ' Hanako@Example.jp ',
+          password: PASSWORD,
+          passwordConfirm: PASSWORD,
+          displayName: '山田 花子',
+          consent: 'on',
+          newsletter: 'on',
+        },
+        ctx(),
+      );
+      expect(result).toMatchObject({ ok: true, redirectTo: '/sign-up?sent=1' });
+      const [row] = await database.db
+        .select()
+        .from(user)
+        .where(eq(user.email, 'hanako@example.jp'));
+      expect(row).toMatchObject({ name: '山田 花子', role: 'member', emailVerified: false });
+      const [pub] = await database.db
+        .select()
+        .from(userPublicProfiles)
+        .where(eq(userPublicProfiles.userId, row!.id));
+      expect(pub).toMatchObject({ displayName: '山田 花子', partnerId: '' });
+      const [priv] = await database.db
+        .select()
+        .from(userPrivateProfiles)
+        .where(eq(userPrivateProfiles.userId, row!.id));
+      expect(priv).toMatchObject({ email: 'hanako@example.jp', newsletter: true, stripeId: null });
+      expect(priv!.termsAcceptedAt).toBeInstanceOf(Date);
+      const [stored] = await database.db.select().from(account).where(eq(account.userId, row!.id));
+      expect(stored!.password).not.toContain(PASSWORD);
+
+      const [mail] = await mailsTo('hanako@example.jp');
+      expect(mail).toMatchObject({ kind: 'verify-email', status: 'stored' });
+      expect(mail!.subject).toContain('メールアドレスの確認');
+      expect(linkIn(mail!.textBody)).toContain(`${BASE}/api/auth/verify-email?token=`);
+      expect(mail!.htmlBody).toContain('メールアドレスを確認する');
+    });
+
+    it('refuses sign-in until the address is verified, and mails the link again', async () => {
+      const result = await signIn(deps, { email: 'hanako@example.jp', password: PASSWORD }, ctx());
+      expect(result).toMatchObject({ ok: false, status: 403 });
+      expect(
+        (await mailsTo('hanako@example.jp')).filter((m) => m.kind === 'verify-email'),
+      ).toHaveLength(2);
+    });
+
+    it('answers a second sign-up with a registered address exactly like a new one, and tells the owner', async () => {
+      const again = await signUp(
+        deps,
+        {
+          email: 'hanako@example.jp',
+          password: 'another-long-password',
+          passwordConfirm: 'another-long-password',
+          displayName: '別人',
+          consent: 'on',
+        },
+        ctx(),
+      );
+      expect(again).toMatchObject({ ok: true, redirectTo: '/sign-up?sent=1' });
+      expect(
+        await database.db.select().from(user).where(eq(user.email, 'hanako@example.jp')),
+      ).toHaveLength(1);
+      const kinds = (await mailsTo('hanako@example.jp')).map((m) => m.kind);
+      expect(kinds).toContain('already-registered');
+    });
+
+    it('validates every field in Japanese and writes nothing', async () => {
+      const result = await signUp(
+        deps,
+        {
+          email: 'not-an-address',
+          password: 'password',
+          passwordConfirm: 'different',
+          displayName: '',
+        },
+        ctx(),
+      );
+      expect(result.ok).toBe(false);
+      if (result.ok) return;
+      expect(result.status).toBe(400);
+      expect(result.fieldErrors).toMatchObject({
+        email: 'メールアドレスの形式が正しくありません。',
+        displayName: '表示名を入力してください。',
+        consent: '利用規約とプライバシーポリシーへの同意が必要です。',
+      });
+      const common = await signUp(
+        deps,
+        {
+          email: 'x@example.jp',
+          password: 'qwertyuiop',
+          passwordConfirm: 'qwertyuiop',
+          displayName: 'x',
+          consent: 'on',
+        },
+        ctx(),
+      );
+      expect(!common.ok && common.fieldErrors?.password).toBeTruthy();
+      const same = await signUp(
+        deps,
+        {
+          email: 'long.address@example.jp',
+          password: 'long.address@example.jp',
+          passwordConfirm: 'long.address@example.jp',
+          displayName: 'x',
+          consent: 'on',
+        },
+        ctx(),
+      );
+      expect(!same.ok && same.fieldErrors?.password).toBe(
+        'メールアドレスと同じパスワードは使えません。',
+      );
+      const short = await signUp(
+        deps,
+        {
+          email: 'y@example.jp',
+          password: 'short',
+          passwordConfirm: 'short',
+          displayName: 'y',
+          consent: 'on',
+        },
+        ctx(),
+      );
+      expect(!short.ok && short.fieldErrors?.password).toBe(
+        'パスワードは 8 文字以上にしてください。',
+      );
+      expect(
+        await database.db.select().from(user).where(eq(user.email, 'x@example.jp')),
+      ).toHaveLength(0);
+    });
+  });
+
+  describe('verification and sign-in', () => {
+    it('verifies with the mailed link; the link used again changes nothing', async () => {
+      const [mail] = (await mailsTo('hanako@example.jp')).filter((m) => m.kind === 'verify-email');
+      const link = linkIn(mail!.textBody);
+      const first = await auth.handler(new Request(link));
+      expect(first.status).toBe(302);
+      const [row] = await database.db
+        .select()
+        .from(user)
+        .where(eq(user.email, 'hanako@example.jp'));
+      expect(row!.emailVerified).toBe(true);
+      const again = await auth.handler(new Request(link));
+      expect(again.status).toBe(302);
+      const forged = await auth.handler(
+        new Request(`${BASE}/api/auth/verify-email?token=forged&callbackURL=%2Flogin`),
+      );
+      expect(forged.headers.get('location')).toContain('error=INVALID_TOKEN');
+    });
+
+    it('signs in with an HttpOnly, SameSite=Lax database session and audits it with the address', async () => {
+      const result = await signIn(
+        deps,
+        { email: 'HANAKO@example.jp', password: PASSWORD, next: '/posts/x' },
+        { headers: new Headers(), ip: '198.51.100.7' },
+      );
+      expect(result).toMatchObject({ ok: true, redirectTo: '/posts/x' });
+      if (!result.ok) return;
+      const cookie = result.setCookies!.find((c) => c.startsWith('axis.session_token='))!;
+      expect(cookie).toMatch(/HttpOnly/i);
+      expect(cookie).toMatch(/SameSite=Lax/i);
+      const [row] = await database.db
+        .select()
+        .from(user)
+        .where(eq(user.email, 'hanako@example.jp'));
+      expect(
+        await database.db.select().from(session).where(eq(session.userId, row!.id)),
+      ).not.toHaveLength(0);
+      const audit = await listAudit(database.db, 50);
+      expect(
+        audit.find((a) => a.action === 'sign-in' && a.target === `user:${row!.id}`),
+      ).toMatchObject({ ip: '198.51.100.7' });
+    });
+
+    it('never returns to another site after sign-in', async () => {
+      for (const next of ['//evil.example/x', 'https://evil.example', '/\\evil.example']) {
+        const result = await signIn(
+          deps,
+          { email: 'hanako@example.jp', password: PASSWORD, next },
+          ctx(),
+        );
+        expect(result).toMatchObject({ ok: true, redirectTo: '/' });
+      }
+    });
+
+    it('refuses a wrong password with one message for both unknown address and wrong password, and audits it', async () => {
+      const wrong = await signIn(
+        deps,
+        { email: 'hanako@example.jp', password: 'wrong-password' },
+        ctx(),
+      );
+      const unknown = await signIn(
+        deps,
+        { email: 'nobody@example.jp', password: 'wrong-password' },
+        ctx(),
+      );
+      expect(wrong).toEqual(unknown);
+      expect(wrong).toMatchObject({
+        ok: false,
+        status: 401,
+        message: 'メールアドレスまたはパスワードが正しくありません。',
+      });
+      const audit = await listAudit(database.db, 50);
+      expect(audit.filter((a) => a.action === 'sign-in-failed').length).toBeGreaterThanOrEqual(2);
+    });
+
+    it('answers 429 in Japanese after too many attempts on one account, whatever the address they come from', async () => {
+      let last: FlowResult | undefined;
+      for (let i = 0; i < 12; i++)
+        last = await signIn(deps, { email: 'target@example.jp', password: 'guess-' + i }, ctx());
+      expect(last).toMatchObject({ ok: false, status: 429 });
+      expect(!last!.ok && last!.message).toMatch(/分ほど待ってから/);
+    });
+
+    it('answers 429 after too many attempts from one address', async () => {
+      const fixed = () => ({ headers: new Headers(), ip: '203.0.113.9' });
+      let last: FlowResult | undefined;
+      for (let i = 0; i < 31; i++)
+        last = await signIn(
+          deps,
+          { email: `spray-${i}@example.jp`, password: 'guess-password' },
+          fixed(),
+        );
+      expect(last).toMatchObject({ ok: false, status: 429 });
+    });
+  });
+
+  describe('password reset', () => {
+    it('answers the same for a registered and an unknown address, mailing only the registered one', async () => {
+      const known = await requestPasswordReset(deps, { email: 'hanako@example.jp' }, ctx());
+      const unknown = await requestPasswordReset(deps, { email: 'ghost@example.jp' }, ctx());
+      expect(known).toEqual(unknown);
+      expect(await mailsTo('ghost@example.jp')).toHaveLength(0);
+      const [mail] = (await mailsTo('hanako@example.jp')).filter(
+        (m) => m.kind === 'reset-password',
+      );
+      expect(linkIn(mail!.textBody)).toMatch(
+        /^http:\/\/localhost:3000\/account\/reset-password\?token=/,
+      );
+    });
+
+    it('stores the token only as a hash', async () => {
+      const [mail] = (await mailsTo('hanako@example.jp')).filter(
+        (m) => m.kind === 'reset-password',
+      );
+      const token = new URL(linkIn(mail!.textBody)).searchParams.get('token')!;
+      const rows = await database.db.select().from(verification);
+      expect(rows.some((r) => r.identifier.includes(token) || r.value.includes(token))).toBe(false);
+    });
+
+    it('sets the new password once, signs out every session, and the token cannot be used again', async () => {
+      const before = await signIn(deps, { email: 'hanako@example.jp', password: PASSWORD }, ctx());
+      expect(before.ok).toBe(true);
+      const [mail] = (await mailsTo('hanako@example.jp')).filter(
+        (m) => m.kind === 'reset-password',
+      );
+      const token = new URL(linkIn(mail!.textBody)).searchParams.get('token')!;
+
+      const weak = await resetPassword(
+        deps,
+        { token, password: 'hanako', passwordConfirm: 'hanako' },
+        ctx(),
+      );
+      expect(weak).toMatchObject({ ok: false, status: 400 });
+      const mismatch = await resetPassword(
+        deps,
+        { token, password: 'new-sky-password', passwordConfirm: 'other' },
+        ctx(),
+      );
+      expect(!mismatch.ok && mismatch.fieldErrors?.passwordConfirm).toBe(
+        '確認用のパスワードが一致しません。',
+      );
+
+      const done = await resetPassword(
+        deps,
+        { token, password: 'new-sky-password', passwordConfirm: 'new-sky-password' },
+        ctx(),
+      );
+      expect(done).toMatchObject({ ok: true, redirectTo: '/login?reset=1' });
+      const [row] = await database.db
+        .select()
+        .from(user)
+        .where(eq(user.email, 'hanako@example.jp'));
+      expect(
+        await database.db.select().from(session).where(eq(session.userId, row!.id)),
+      ).toHaveLength(0);
+      expect((await mailsTo('hanako@example.jp')).map((m) => m.kind)).toContain('password-changed');
+
+      const reused = await resetPassword(
+        deps,
+        { token, password: 'third-sky-password', passwordConfirm: 'third-sky-password' },
+        ctx(),
+      );
+      expect(reused).toMatchObject({ ok: false, status: 400 });
+      const wrongToken = await resetPassword(
+        deps,
+        { token: 'nope', password: 'third-sky-password', passwordConfirm: 'third-sky-password' },
+        ctx(),
+      );
+      expect(wrongToken).toMatchObject({ ok: false, status: 400 });
+      expect(
+        (await signIn(deps, { email: 'hanako@example.jp', password: 'third-sky-password' }, ctx()))
+          .ok,
+      ).toBe(false);
+      expect(
+        (await signIn(deps, { email: 'hanako@example.jp', password: 'new-sky-password' }, ctx()))
+          .ok,
+      ).toBe(true);
+      expect((await listAudit(database.db, 100)).some((a) => a.action === 'password-reset')).toBe(
+        true,
+      );
+    });
+  });
+
+  describe('e-mail change', () => {
+    it('needs the password, mails the new address and tells the old one; nothing changes until the link is followed', async () => {
+      const { cookie, user: member } = await verifiedMember('kenji@example.jp', '鈴木 健二');
+      const wrong = await changeEmail(
+        deps,
+        { newEmail: 'kenji.new@example.jp', password: 'not-mine-at-all' },
+        ctx(cookie),
+        member,
+      );
+      expect(!wrong.ok && wrong.fieldErrors?.password).toBe('パスワードが正しくありません。');
+      expect(await mailsTo('kenji.new@example.jp')).toHaveLength(0);
+
+      const asked = await changeEmail(
+        deps,
+        { newEmail: 'Kenji.New@example.jp', password: PASSWORD },
+        ctx(cookie),
+        member,
+      );
+      expect(asked).toMatchObject({ ok: true });
+      expect((await mailsTo('kenji@example.jp')).map((m) => m.kind)).toContain(
+        'change-email-notice',
+      );
+      const [mail] = await mailsTo('kenji.new@example.jp');
+      expect(mail!.kind).toBe('change-email');
+      const [still] = await database.db.select().from(user).where(eq(user.id, member.id));
+      expect(still!.email).toBe('kenji@example.jp');
+
+      const link = linkIn(mail!.textBody);
+      await auth.handler(new Request(link));
+      const [changed] = await database.db.select().from(user).where(eq(user.id, member.id));
+      expect(changed!.email).toBe('kenji.new@example.jp');
+      const [priv] = await database.db
+        .select()
+        .from(userPrivateProfiles)
+        .where(eq(userPrivateProfiles.userId, member.id));
+      expect(priv!.email).toBe('kenji.new@example.jp');
+      expect(
+        (await listAudit(database.db, 200)).some(
+          (a) => a.action === 'email-changed' && a.target === `user:${member.id}`,
+        ),
+      ).toBe(true);
+
+      // The link again, after the change: refused, nothing changes.
+      const again = await auth.handler(new Request(link));
+      expect(again.headers.get('location')).toContain('error=');
+    });
+
+    it('gives no sign that the new address is taken', async () => {
+      const { cookie, user: member } = await verifiedMember('aya@example.jp');
+      const taken = await changeEmail(
+        deps,
+        { newEmail: 'hanako@example.jp', password: PASSWORD },
+        ctx(cookie),
+        member,
+      );
+      expect(taken).toMatchObject({ ok: true });
+      expect(
+        (await mailsTo('hanako@example.jp')).filter((m) => m.kind === 'change-email'),
+      ).toHaveLength(0);
+    });
+  });
+
+  describe('profile', () => {
+    it('saves the profile fields and refuses values outside the lists', async () => {
+      const { cookie, user: member } = await verifiedMember('mika@example.jp', '田中 美香');
+      const saved = await editProfile(
+        deps,
+        {
+          displayName: '田中 美香 (編集)',
+          occupation: 'デザイナー',
+          company: 'スタジオ ミカ',
+          interests: ['グラフィック', 'UI・UX'],
+          newsletter: 'on',
+        },
+        ctx(cookie),
+        member,
+      );
+      expect(saved).toMatchObject({ ok: true });
+      const [pub] = await database.db
+        .select()
+        .from(userPublicProfiles)
+        .where(eq(userPublicProfiles.userId, member.id));
+      expect(pub).toMatchObject({
+        displayName: '田中 美香 (編集)',
+        occupation: 'デザイナー',
+        interests: ['グラフィック', 'UI・UX'],
+      });
+      const [row] = await database.db.select().from(user).where(eq(user.id, member.id));
+      expect(row!.name).toBe('田中 美香 (編集)');
+
+      const bad = await editProfile(
+        deps,
+        { displayName: 'x'.repeat(51), interests: ['ハッキング'] },
+        ctx(cookie),
+        member,
+      );
+      expect(bad).toMatchObject({ ok: false, status: 400 });
+      expect(!bad.ok && Object.keys(bad.fieldErrors ?? {})).toEqual(
+        expect.arrayContaining(['displayName', 'interests']),
+      );
+    });
+  });
+
+  describe('auth state and account deletion', () => {
+    it('derives a paid state from a complimentary plan', async () => {
+      const { user: member } = await verifiedMember('paid@example.jp');
+      await grantComplimentary(database.db, {
+        userId: member.id,
+        planName: 'スタンダード',
+        status: 'active',
+      });
+      const state = deriveAuthState(await loadIdentity(database.db, member.id));
+      expect(state).toMatchObject({
+        isPaidUser: true,
+        isPartner: false,
+        experiencedPaidPlan: false,
+      });
+      expect(currentPlanName(state)).toBe('スタンダード');
+    });
+
+    it('deletes the account after the password, keeping the payment record without the person', async () => {
+      const [row] = await database.db.select().from(user).where(eq(user.email, 'paid@example.jp'));
+      const signedIn = await signIn(deps, { email: 'paid@example.jp', password: PASSWORD }, ctx());
+      const cookie = cookieOf(signedIn);
+      const member: AppUser = {
+        id: row!.id,
+        email: 'paid@example.jp',
+        name: row!.name,
+        role: 'member',
+        emailVerified: true,
+      };
+      const refused = await deleteAccount(
+        deps,
+        { password: 'wrong-password', confirm: 'on' },
+        ctx(cookie),
+        member,
+      );
+      expect(refused).toMatchObject({ ok: false, status: 400 });
+      const unconfirmed = await deleteAccount(deps, { password: PASSWORD }, ctx(cookie), member);
+      expect(!unconfirmed.ok && unconfirmed.fieldErrors?.confirm).toBeTruthy();
+      expect(await database.db.select().from(user).where(eq(user.id, member.id))).toHaveLength(1);
+
+      const done = await deleteAccount(
+        deps,
+        { password: PASSWORD, confirm: 'on' },
+        ctx(cookie),
+        member,
+      );
+      expect(done).toMatchObject({ ok: true, redirectTo: '/account/delete?done=1' });
+      expect(await database.db.select().from(user).where(eq(user.id, member.id))).toHaveLength(0);
+      expect(
+        await database.db
+          .select()
+          .from(userPublicProfiles)
+          .where(eq(userPublicProfiles.userId, member.id)),
+      ).toHaveLength(0);
+      expect(
+        await database.db
+          .select()
+          .from(userPrivateProfiles)
+          .where(eq(userPrivateProfiles.userId, member.id)),
+      ).toHaveLength(0);
+      expect(
+        await database.db.select().from(session).where(eq(session.userId, member.id)),
+      ).toHaveLength(0);
+      const kept = await database.db
+        .select()
+        .from(subscriptions)
+        .where(and(eq(subscriptions.planName, 'スタンダード')));
+      expect(kept).toHaveLength(1);
+      expect(kept[0]).toMatchObject({ userId: null, status: 'canceled' });
+      expect((await mailsTo('paid@example.jp')).map((m) => m.kind)).toContain('account-deleted');
+      expect(
+        (await listAudit(database.db, 300)).some(
+          (a) => a.action === 'account-deleted' && a.target === `user:${member.id}`,
+        ),
+      ).toBe(true);
+    });
+  });
+});

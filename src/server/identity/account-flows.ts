@@ -1,0 +1,376 @@
+import 'server-only';
+import { APIError } from 'better-auth/api';
+import { eq } from 'drizzle-orm';
+import { recordAudit } from '@/server/audit/audit-log';
+import type { Db } from '@/server/db/client';
+import { user as userTable } from '@/server/db/schema';
+import { maskAddress, sendMail } from '@/server/mail/mailer';
+import { mails } from '@/server/mail/templates';
+import { updateProfile } from '@/server/profiles/profiles';
+import { cancelLiveSubscriptions } from '@/server/profiles/subscriptions';
+import { type Limit, RateLimitedError, consume } from '@/server/rate-limit/limiter';
+import type { Auth } from './auth';
+import {
+  changeEmailInput,
+  deleteAccountInput,
+  fieldErrors,
+  forgotPasswordInput,
+  passwordProblem,
+  resetPasswordInput,
+  signInInput,
+  signUpInput,
+} from './validation';
+import type { z } from '@/lib/zod';
+
+/**
+ * The account flows behind /api/account/{flow}: validate, rate limit, call better-auth
+ * server-side, audit, mail. Each answers a FlowResult; account-http.ts turns it into JSON with
+ * a status (fetch) or a redirect (a plain form post).
+ */
+
+export type FlowContext = { headers: Headers; ip: string | null };
+export type FlowDeps = { db: Db; auth: Auth };
+
+export type FlowResult =
+  | { ok: true; redirectTo?: string; message?: string; setCookies?: string[] }
+  | {
+      ok: false;
+      status: 400 | 401 | 403 | 429;
+      message?: string;
+      fieldErrors?: Record<string, string>;
+      retryAfter?: number;
+    };
+
+const MINUTE = 60_000;
+const HOUR = 60 * MINUTE;
+export const LIMITS = {
+  signInIp: { name: 'sign-in:ip', max: 30, windowMs: 10 * MINUTE },
+  signInAccount: { name: 'sign-in:account', max: 10, windowMs: 10 * MINUTE },
+  signUpIp: { name: 'sign-up:ip', max: 10, windowMs: HOUR },
+  resetIp: { name: 'reset:ip', max: 10, windowMs: HOUR },
+  resetAccount: { name: 'reset:account', max: 3, windowMs: HOUR },
+  resetSubmitIp: { name: 'reset-submit:ip', max: 20, windowMs: HOUR },
+  changeEmailIp: { name: 'change-email:ip', max: 10, windowMs: HOUR },
+  changeEmailAccount: { name: 'change-email:account', max: 5, windowMs: HOUR },
+  passwordCheckAccount: { name: 'password-check:account', max: 10, windowMs: 10 * MINUTE },
+} satisfies Record<string, Limit>;
+
+const invalid = (error: z.ZodError): FlowResult => ({
+  ok: false,
+  status: 400,
+  message: '入力内容を確認してください。',
+  fieldErrors: fieldErrors(error),
+});
+
+const errorCode = (error: unknown): string | undefined =>
+  error instanceof APIError ? (error.body as { code?: string } | undefined)?.code : undefined;
+
+/** Only a path on this site: `/posts/x?y`, never `//evil.example` or `https://…`. */
+export function safeReturnPath(next: string | undefined | null): string {
+  if (!next || !next.startsWith('/') || next.startsWith('//') || next.startsWith('/\\')) return '/';
+  return next;
+}
+
+async function limited<T>(run: () => Promise<T>): Promise<T | FlowResult> {
+  try {
+    return await run();
+  } catch (error) {
+    if (error instanceof RateLimitedError)
+      return {
+        ok: false,
+        status: 429,
+        message: error.message,
+        retryAfter: error.retryAfterSeconds,
+      };
+    throw error;
+  }
+}
+
+const setCookiesOf = (headers: Headers | undefined) => headers?.getSetCookie() ?? [];
+
+export async function signUp(
+  deps: FlowDeps,
+  input: unknown,
+  ctx: FlowContext,
+): Promise<FlowResult> {
+  const parsed = signUpInput.safeParse(input);
+  if (!parsed.success) return invalid(parsed.error);
+  const { email, password, displayName, newsletter } = parsed.data;
+  const blocked = await limited(() =>
+    consume(deps.db, [{ limit: LIMITS.signUpIp, subject: ctx.ip }]),
+  );
+  if (blocked) return blocked;
+  // For an address already registered better-auth answers the same and mails its owner.
+  const result = await deps.auth.api.signUpEmail({
+    body: { email, password, name: displayName },
+    headers: ctx.headers,
+  });
+  const [created] = await deps.db
+    .select({ id: userTable.id })
+    .from(userTable)
+    .where(eq(userTable.id, result.user.id));
+  if (created) {
+    await updateProfile(deps.db, created.id, { termsAcceptedAt: new Date(), newsletter });
+    await recordAudit(deps.db, {
+      actor: `user:${created.id}`,
+      action: 'sign-up',
+      target: `user:${created.id}`,
+      ip: ctx.ip,
+    });
+  }
+  return {
+    ok: true,
+    redirectTo: '/sign-up?sent=1',
+    message: `確認メールを ${email} に送信しました。メール内のリンクを開いて登録を完了してください。`,
+  };
+}
+
+export async function signIn(
+  deps: FlowDeps,
+  input: unknown,
+  ctx: FlowContext,
+): Promise<FlowResult> {
+  const parsed = signInInput.safeParse(input);
+  if (!parsed.success) return invalid(parsed.error);
+  const { email, password, next } = parsed.data;
+  const blocked = await limited(() =>
+    consume(deps.db, [
+      { limit: LIMITS.signInIp, subject: ctx.ip },
+      { limit: LIMITS.signInAccount, subject: email },
+    ]),
+  );
+  if (blocked) return blocked;
+  try {
+    const { headers, response } = await deps.auth.api.signInEmail({
+      body: { email, password, rememberMe: true },
+      headers: ctx.headers,
+      returnHeaders: true,
+    });
+    await recordAudit(deps.db, {
+      actor: `user:${response.user.id}`,
+      action: 'sign-in',
+      target: `user:${response.user.id}`,
+      ip: ctx.ip,
+    });
+    return { ok: true, redirectTo: safeReturnPath(next), setCookies: setCookiesOf(headers) };
+  } catch (error) {
+    const code = errorCode(error);
+    await recordAudit(deps.db, {
+      actor: 'anonymous',
+      action: 'sign-in-failed',
+      target: `email:${maskAddress(email)}`,
+      ip: ctx.ip,
+      detail: { reason: code ?? 'error' },
+    });
+    if (code === 'EMAIL_NOT_VERIFIED') {
+      return {
+        ok: false,
+        status: 403,
+        message:
+          'メールアドレスの確認が済んでいません。確認メールを送り直しましたので、メール内のリンクを開いてからログインしてください。',
+      };
+    }
+    if (
+      code === 'INVALID_EMAIL_OR_PASSWORD' ||
+      code === 'INVALID_PASSWORD' ||
+      code === 'USER_NOT_FOUND'
+    ) {
+      return {
+        ok: false,
+        status: 401,
+        message: 'メールアドレスまたはパスワードが正しくありません。',
+      };
+    }
+    throw error;
+  }
+}
+
+export async function signOut(
+  deps: FlowDeps,
+  ctx: FlowContext,
+  userId: string | null,
+): Promise<FlowResult> {
+  const { headers } = await deps.auth.api.signOut({ headers: ctx.headers, returnHeaders: true });
+  if (userId) {
+    await recordAudit(deps.db, {
+      actor: `user:${userId}`,
+      action: 'sign-out',
+      target: `user:${userId}`,
+      ip: ctx.ip,
+    });
+  }
+  return { ok: true, redirectTo: '/', setCookies: setCookiesOf(headers) };
+}
+
+/** The same answer whether or not the address is registered. */
+export async function requestPasswordReset(
+  deps: FlowDeps,
+  input: unknown,
+  ctx: FlowContext,
+): Promise<FlowResult> {
+  const parsed = forgotPasswordInput.safeParse(input);
+  if (!parsed.success) return invalid(parsed.error);
+  const { email } = parsed.data;
+  const blocked = await limited(() =>
+    consume(deps.db, [
+      { limit: LIMITS.resetIp, subject: ctx.ip },
+      { limit: LIMITS.resetAccount, subject: email },
+    ]),
+  );
+  if (blocked) return blocked;
+  await deps.auth.api.requestPasswordReset({ body: { email }, headers: ctx.headers });
+  return {
+    ok: true,
+    redirectTo: '/account/forgot-password?sent=1',
+    message:
+      'ご入力のメールアドレスが登録されている場合、パスワード再設定のご案内を送信しました。メールをご確認ください。',
+  };
+}
+
+const TOKEN_PROBLEM =
+  'このリンクは有効期限が切れているか、すでに使われています。お手数ですが、もう一度パスワード再設定をお申し込みください。';
+
+export async function resetPassword(
+  deps: FlowDeps,
+  input: unknown,
+  ctx: FlowContext,
+): Promise<FlowResult> {
+  const parsed = resetPasswordInput.safeParse(input);
+  if (!parsed.success) return invalid(parsed.error);
+  const { token, password } = parsed.data;
+  const blocked = await limited(() =>
+    consume(deps.db, [{ limit: LIMITS.resetSubmitIp, subject: ctx.ip }]),
+  );
+  if (blocked) return blocked;
+  // The password rules need the account's address: find it through the token.
+  const context = await deps.auth.$context;
+  const verification = await context.internalAdapter.findVerificationValue(
+    `reset-password:${token}`,
+  );
+  if (!verification || verification.expiresAt < new Date())
+    return { ok: false, status: 400, message: TOKEN_PROBLEM };
+  const owner = await context.internalAdapter.findUserById(verification.value);
+  const problem = passwordProblem(password, owner?.email ?? null);
+  if (problem)
+    return {
+      ok: false,
+      status: 400,
+      fieldErrors: { password: problem },
+      message: '入力内容を確認してください。',
+    };
+  try {
+    await deps.auth.api.resetPassword({
+      body: { newPassword: password, token },
+      headers: ctx.headers,
+    });
+  } catch (error) {
+    if (errorCode(error) === 'INVALID_TOKEN' || errorCode(error) === 'USER_NOT_FOUND')
+      return { ok: false, status: 400, message: TOKEN_PROBLEM };
+    throw error;
+  }
+  return {
+    ok: true,
+    redirectTo: '/login?reset=1',
+    message: 'パスワードを再設定しました。新しいパスワードでログインしてください。',
+  };
+}
+
+async function checkPassword(
+  deps: FlowDeps,
+  ctx: FlowContext,
+  userId: string,
+  password: string,
+): Promise<boolean> {
+  await consume(deps.db, [{ limit: LIMITS.passwordCheckAccount, subject: userId }]);
+  try {
+    await deps.auth.api.verifyPassword({ body: { password }, headers: ctx.headers });
+    return true;
+  } catch (error) {
+    if (errorCode(error) === 'INVALID_PASSWORD') return false;
+    throw error;
+  }
+}
+
+const WRONG_PASSWORD: FlowResult = {
+  ok: false,
+  status: 400,
+  message: '入力内容を確認してください。',
+  fieldErrors: { password: 'パスワードが正しくありません。' },
+};
+
+export async function changeEmail(
+  deps: FlowDeps,
+  input: unknown,
+  ctx: FlowContext,
+  account: { id: string; email: string; name: string },
+): Promise<FlowResult> {
+  const parsed = changeEmailInput.safeParse(input);
+  if (!parsed.success) return invalid(parsed.error);
+  const { newEmail, password } = parsed.data;
+  if (newEmail === account.email) {
+    return {
+      ok: false,
+      status: 400,
+      fieldErrors: { newEmail: '現在のメールアドレスと同じです。' },
+      message: '入力内容を確認してください。',
+    };
+  }
+  const outcome = await limited(async () => {
+    await consume(deps.db, [
+      { limit: LIMITS.changeEmailIp, subject: ctx.ip },
+      { limit: LIMITS.changeEmailAccount, subject: account.id },
+    ]);
+    return checkPassword(deps, ctx, account.id, password);
+  });
+  if (outcome !== true) return outcome === false ? WRONG_PASSWORD : outcome;
+  // A taken address gets no mail and the same answer (better-auth), so nothing is revealed.
+  await deps.auth.api.changeEmail({
+    body: { newEmail, callbackURL: '/account/edit?email=changed' },
+    headers: ctx.headers,
+  });
+  await sendMail(deps.db, mails.changeEmailNotice(account.email, account.name));
+  await recordAudit(deps.db, {
+    actor: `user:${account.id}`,
+    action: 'email-change-requested',
+    target: `user:${account.id}`,
+    ip: ctx.ip,
+    detail: { to: maskAddress(newEmail) },
+  });
+  return {
+    ok: true,
+    redirectTo: '/account/change-email?sent=1',
+    message: `確認メールを ${newEmail} に送信しました。メール内のリンクを開くと変更が完了します。それまでは現在のメールアドレスのままです。`,
+  };
+}
+
+/**
+ * Deletes the account: live plans are cancelled, the user, profiles and sessions are removed,
+ * payment records stay without the person (subscriptions.user_id becomes null), and the
+ * address is told.
+ */
+export async function deleteAccount(
+  deps: FlowDeps,
+  input: unknown,
+  ctx: FlowContext,
+  account: { id: string; email: string; name: string },
+): Promise<FlowResult> {
+  const parsed = deleteAccountInput.safeParse(input);
+  if (!parsed.success) return invalid(parsed.error);
+  const outcome = await limited(() => checkPassword(deps, ctx, account.id, parsed.data.password));
+  if (outcome !== true) return outcome === false ? WRONG_PASSWORD : outcome;
+  const canceled = await cancelLiveSubscriptions(deps.db, account.id);
+  const { headers } = await deps.auth.api.deleteUser({
+    body: { password: parsed.data.password },
+    headers: ctx.headers,
+    returnHeaders: true,
+  });
+  await recordAudit(deps.db, {
+    actor: `user:${account.id}`,
+    action: 'account-deleted',
+    target: `user:${account.id}`,
+    ip: ctx.ip,
+    detail: { canceledSubscriptions: canceled },
+  });
+  await sendMail(deps.db, mails.accountDeleted(account.email, account.name));
+  return { ok: true, redirectTo: '/account/delete?done=1', setCookies: setCookiesOf(headers) };
+}

@@ -1,0 +1,82 @@
+import 'server-only';
+import { recordAudit } from '@/server/audit/audit-log';
+import { getProfileDetails, updateProfile } from '@/server/profiles/profiles';
+import { MediaRejection, inspectMedia } from '@/server/storage/media-types';
+import { getStorage } from '@/server/storage/storage';
+import { publicUrlFor, storageKeyFor } from '@/server/storage/upload';
+import type { FlowContext, FlowDeps, FlowResult } from './account-flows';
+import type { AppUser } from './session';
+import { fieldErrors, profileInput } from './validation';
+
+/** Avatars are small square pictures: 2 MB is plenty. */
+export const AVATAR_MAX_BYTES = 2 * 1024 * 1024;
+
+/** /account/edit: display name, avatar and the reader's profile fields. */
+export async function editProfile(
+  deps: FlowDeps,
+  input: Record<string, unknown> & { avatar?: File | null },
+  ctx: FlowContext,
+  user: AppUser,
+): Promise<FlowResult> {
+  const { avatar, removeAvatar, ...fields } = input;
+  const parsed = profileInput.safeParse(fields);
+  if (!parsed.success) {
+    return {
+      ok: false,
+      status: 400,
+      message: '入力内容を確認してください。',
+      fieldErrors: fieldErrors(parsed.error),
+    };
+  }
+  const current = await getProfileDetails(deps.db, user.id);
+  let avatarUrl: string | null | undefined;
+  if (avatar) {
+    const bytes = new Uint8Array(await avatar.arrayBuffer());
+    try {
+      const media = inspectMedia(bytes, bytes.length, { image: AVATAR_MAX_BYTES });
+      if (media.type.kind !== 'image')
+        throw new MediaRejection(400, '画像ファイル (JPEG、PNG、WebP など) を選んでください。');
+      const key = storageKeyFor(media, new Date());
+      await getStorage().put(key, bytes, media.type.contentType);
+      avatarUrl = publicUrlFor(key);
+    } catch (error) {
+      if (error instanceof MediaRejection)
+        return {
+          ok: false,
+          status: 400,
+          message: '入力内容を確認してください。',
+          fieldErrors: { avatar: error.message },
+        };
+      throw error;
+    }
+  } else if (removeAvatar === 'on' || removeAvatar === true) {
+    avatarUrl = null;
+  }
+  await updateProfile(deps.db, user.id, {
+    ...parsed.data,
+    ...(avatarUrl === undefined ? {} : { avatarUrl }),
+  });
+  if (parsed.data.displayName !== user.name) {
+    await deps.auth.api.updateUser({
+      body: { name: parsed.data.displayName },
+      headers: ctx.headers,
+    });
+  }
+  // The replaced picture is no longer anyone's.
+  const old = current?.avatarUrl;
+  if (avatarUrl !== undefined && old?.startsWith('/uploads/')) {
+    await getStorage()
+      .delete(old.slice('/uploads/'.length))
+      .catch(() => undefined);
+  }
+  if (current && current.newsletter !== parsed.data.newsletter) {
+    await recordAudit(deps.db, {
+      actor: `user:${user.id}`,
+      action: 'newsletter-consent',
+      target: `user:${user.id}`,
+      ip: ctx.ip,
+      detail: { newsletter: parsed.data.newsletter },
+    });
+  }
+  return { ok: true, redirectTo: '/account/edit?saved=1', message: 'プロフィールを保存しました。' };
+}

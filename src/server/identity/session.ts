@@ -1,0 +1,77 @@
+import 'server-only';
+import { headers } from 'next/headers';
+import { notFound, redirect } from 'next/navigation';
+import { cache } from 'react';
+import { type AuthState, SIGNED_OUT_AUTH_STATE, deriveAuthState } from '@/lib/auth-state';
+import { getDb } from '@/server/db/client';
+import { loadIdentity } from '@/server/profiles/profiles';
+import { appAuth } from './app-auth';
+
+/**
+ * Who is asking, from the session cookie, checked against the database on every request.
+ * DESIGN.md conventions: call these in every page, route handler and action that needs them,
+ * never only in a layout or the proxy.
+ */
+
+export const ROLES = ['member', 'editor', 'admin'] as const;
+export type Role = (typeof ROLES)[number];
+export const STAFF_ROLES: readonly Role[] = ['editor', 'admin'];
+
+export type AppUser = {
+  id: string;
+  email: string;
+  name: string;
+  role: Role;
+  emailVerified: boolean;
+};
+
+const asRole = (value: unknown): Role =>
+  (ROLES as readonly unknown[]).includes(value) ? (value as Role) : 'member';
+
+/** The signed-in user of a request (route handlers pass request.headers). */
+export async function userFromHeaders(requestHeaders: Headers): Promise<AppUser | null> {
+  const auth = await appAuth();
+  const session = await auth.api.getSession({ headers: requestHeaders });
+  if (!session) return null;
+  const { user } = session;
+  return {
+    id: user.id,
+    email: user.email,
+    name: user.name,
+    role: asRole((user as { role?: unknown }).role),
+    emailVerified: user.emailVerified,
+  };
+}
+
+/** The signed-in user of the page being rendered, or null. Once per request. */
+export const getUser = cache(async (): Promise<AppUser | null> => userFromHeaders(await headers()));
+
+/** The signed-in user, or a redirect to /login that comes back to `returnTo` afterwards. */
+export async function requireUser(returnTo: string): Promise<AppUser> {
+  const user = await getUser();
+  if (!user) redirect(`/login?next=${encodeURIComponent(returnTo)}`);
+  return user;
+}
+
+/** A staff page: anyone without one of the roles sees the 404 page (nothing to discover). */
+export async function requireRole(...roles: Role[]): Promise<AppUser> {
+  const user = await getUser();
+  if (!user || !roles.includes(user.role)) notFound();
+  return user;
+}
+
+export function isStaff(user: AppUser | null): boolean {
+  return !!user && STAFF_ROLES.includes(user.role);
+}
+
+/** SPEC §4's auth state for a user id (null: signed out). */
+export async function authStateFor(userId: string | null): Promise<AuthState> {
+  if (!userId) return SIGNED_OUT_AUTH_STATE;
+  return deriveAuthState(await loadIdentity(await getDb(), userId));
+}
+
+/** The auth state of the page being rendered. Once per request. */
+export const getAuthState = cache(async (): Promise<AuthState> => {
+  const user = await getUser();
+  return authStateFor(user?.id ?? null);
+});

@@ -1,0 +1,169 @@
+import 'server-only';
+import { z } from '@/lib/zod';
+import { COMMON_PASSWORDS } from './data/common-passwords';
+
+/**
+ * The account forms' rules (DESIGN.md "Validation"), with the Japanese message shown beside
+ * each field. Every text has a maximum length; nothing here trusts the browser's checks.
+ */
+
+export const PASSWORD_MIN = 8;
+export const PASSWORD_MAX = 128;
+export const DISPLAY_NAME_MAX = 50;
+
+const common = new Set(COMMON_PASSWORDS.map((p) => p.toLowerCase()));
+
+/** RFC 5321: 64 octets for the local part, 254 for the whole path. */
+export const emailField = z
+  .string({ error: 'メールアドレスを入力してください。' })
+  .trim()
+  .toLowerCase()
+  .min(1, 'メールアドレスを入力してください。')
+  .max(254, 'メールアドレスが長すぎます。')
+  .pipe(z.email({ error: 'メールアドレスの形式が正しくありません。' }))
+  .refine((email) => (email.split('@')[0] ?? '').length <= 64, {
+    error: 'メールアドレスの形式が正しくありません。',
+  });
+
+const passwordText = z
+  .string({ error: 'パスワードを入力してください。' })
+  .min(1, 'パスワードを入力してください。');
+
+/** A new password: length, not the e-mail address, not a common one. */
+export function passwordProblem(password: string, email: string | null): string | null {
+  if (password.length < PASSWORD_MIN)
+    return `パスワードは ${PASSWORD_MIN} 文字以上にしてください。`;
+  if (password.length > PASSWORD_MAX)
+    return `パスワードは ${PASSWORD_MAX} 文字以内にしてください。`;
+  const lower = password.toLowerCase();
+  if (email && (lower === email.toLowerCase() || lower === email.split('@')[0]?.toLowerCase()))
+    return 'メールアドレスと同じパスワードは使えません。';
+  if (common.has(lower))
+    return 'よく使われていて推測されやすいパスワードです。別のパスワードにしてください。';
+  return null;
+}
+
+const displayName = z
+  .string({ error: '表示名を入力してください。' })
+  .trim()
+  .min(1, '表示名を入力してください。')
+  .max(DISPLAY_NAME_MAX, `表示名は ${DISPLAY_NAME_MAX} 文字以内にしてください。`);
+
+const checkbox = z
+  .union([z.boolean(), z.string()])
+  .optional()
+  .transform((v) => v === true || v === 'on' || v === 'true');
+
+const confirmMatches = (
+  data: { password: string; passwordConfirm: string },
+  ctx: z.RefinementCtx,
+) => {
+  if (data.password !== data.passwordConfirm)
+    ctx.addIssue({
+      code: 'custom',
+      path: ['passwordConfirm'],
+      message: '確認用のパスワードが一致しません。',
+    });
+};
+
+export const signUpInput = z
+  .object({
+    email: emailField,
+    password: passwordText.max(1000, `パスワードは ${PASSWORD_MAX} 文字以内にしてください。`),
+    passwordConfirm: z.string().default(''),
+    displayName,
+    consent: checkbox,
+    newsletter: checkbox,
+  })
+  .superRefine((data, ctx) => {
+    const problem = passwordProblem(data.password, data.email);
+    if (problem) ctx.addIssue({ code: 'custom', path: ['password'], message: problem });
+    confirmMatches(data, ctx);
+    if (!data.consent)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['consent'],
+        message: '利用規約とプライバシーポリシーへの同意が必要です。',
+      });
+  });
+
+export const signInInput = z.object({
+  email: emailField,
+  password: passwordText.max(1000, 'メールアドレスまたはパスワードが正しくありません。'),
+  next: z.string().max(2000).optional(),
+});
+
+export const forgotPasswordInput = z.object({ email: emailField });
+
+export const resetPasswordInput = z
+  .object({
+    token: z
+      .string({ error: 'リンクが正しくありません。' })
+      .min(1, 'リンクが正しくありません。')
+      .max(200),
+    password: passwordText.max(1000, `パスワードは ${PASSWORD_MAX} 文字以内にしてください。`),
+    passwordConfirm: z.string().default(''),
+  })
+  .superRefine(confirmMatches);
+
+export const changeEmailInput = z.object({
+  newEmail: emailField,
+  password: passwordText.max(1000, 'パスワードが正しくありません。'),
+});
+
+/** The interests a design reader picks from on /account/edit. */
+export const INTERESTS = [
+  'グラフィック',
+  'プロダクト',
+  '建築・インテリア',
+  'UI・UX',
+  'ブランディング',
+  'ファッション',
+  '工芸・クラフト',
+  '写真・映像',
+  'サステナビリティ',
+  'テクノロジー',
+] as const;
+
+export const OCCUPATIONS = [
+  'デザイナー',
+  'アートディレクター・クリエイティブディレクター',
+  '建築家・インテリアデザイナー',
+  'エンジニア',
+  '編集者・ライター',
+  'マーケティング・広報',
+  '経営・事業企画',
+  '学生',
+  'その他',
+] as const;
+
+export const profileInput = z.object({
+  displayName,
+  occupation: z
+    .string()
+    .default('')
+    .refine((v) => v === '' || (OCCUPATIONS as readonly string[]).includes(v), {
+      error: '職種を一覧から選んでください。',
+    }),
+  company: z.string().trim().max(100, '会社名・所属は 100 文字以内にしてください。').default(''),
+  interests: z
+    .array(z.enum(INTERESTS, { error: '関心のある分野を一覧から選んでください。' }))
+    .max(INTERESTS.length)
+    .default([]),
+  newsletter: checkbox,
+});
+
+export const deleteAccountInput = z.object({
+  password: passwordText.max(1000, 'パスワードが正しくありません。'),
+  confirm: checkbox.refine((v) => v, { error: '内容を確認し、チェックを入れてください。' }),
+});
+
+/** Field → first message, for showing beside each field. */
+export function fieldErrors(error: z.ZodError): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const issue of error.issues) {
+    const key = String(issue.path[0] ?? 'form');
+    out[key] ??= issue.message;
+  }
+  return out;
+}

@@ -1,0 +1,128 @@
+import 'server-only';
+import { eq } from 'drizzle-orm';
+import {
+  LOAD_FAILED,
+  type LoadedIdentity,
+  type PrivateProfile,
+  type PublicProfile,
+} from '@/lib/auth-state';
+import type { Db } from '@/server/db/client';
+import { userPrivateProfiles, userPublicProfiles } from '@/server/db/schema';
+import { listSubscriptions } from './subscriptions';
+
+/**
+ * The public and private profile records of SPEC §3, keyed by the user id. The public record
+ * is what others may see (display name, avatar, partner); the private one only its owner and
+ * staff (e-mail, payment customer id, consents).
+ */
+
+export async function createProfiles(
+  db: Db,
+  input: { userId: string; email: string; displayName: string },
+): Promise<void> {
+  await db
+    .insert(userPublicProfiles)
+    .values({ userId: input.userId, displayName: input.displayName })
+    .onConflictDoNothing();
+  await db
+    .insert(userPrivateProfiles)
+    .values({ userId: input.userId, email: input.email })
+    .onConflictDoNothing();
+}
+
+export type ProfileDetails = {
+  displayName: string;
+  avatarUrl: string | null;
+  occupation: string;
+  company: string;
+  interests: string[];
+  partnerId: string;
+  email: string;
+  newsletter: boolean;
+};
+
+export async function getProfileDetails(db: Db, userId: string): Promise<ProfileDetails | null> {
+  const [row] = await db
+    .select({
+      displayName: userPublicProfiles.displayName,
+      avatarUrl: userPublicProfiles.avatarUrl,
+      occupation: userPublicProfiles.occupation,
+      company: userPublicProfiles.company,
+      interests: userPublicProfiles.interests,
+      partnerId: userPublicProfiles.partnerId,
+      email: userPrivateProfiles.email,
+      newsletter: userPrivateProfiles.newsletter,
+    })
+    .from(userPublicProfiles)
+    .innerJoin(userPrivateProfiles, eq(userPrivateProfiles.userId, userPublicProfiles.userId))
+    .where(eq(userPublicProfiles.userId, userId));
+  return row ?? null;
+}
+
+export async function updateProfile(
+  db: Db,
+  userId: string,
+  changes: Partial<Omit<ProfileDetails, 'email' | 'partnerId'>> & { termsAcceptedAt?: Date },
+): Promise<void> {
+  const now = new Date();
+  const { newsletter, termsAcceptedAt, ...publicChanges } = changes;
+  if (Object.keys(publicChanges).length > 0) {
+    await db
+      .update(userPublicProfiles)
+      .set({ ...publicChanges, updatedAt: now })
+      .where(eq(userPublicProfiles.userId, userId));
+  }
+  if (newsletter !== undefined || termsAcceptedAt !== undefined) {
+    await db
+      .update(userPrivateProfiles)
+      .set({
+        ...(newsletter === undefined ? {} : { newsletter }),
+        ...(termsAcceptedAt === undefined ? {} : { termsAcceptedAt }),
+        updatedAt: now,
+      })
+      .where(eq(userPrivateProfiles.userId, userId));
+  }
+}
+
+export async function setPartnerId(db: Db, userId: string, partnerId: string): Promise<void> {
+  await db
+    .update(userPublicProfiles)
+    .set({ partnerId, updatedAt: new Date() })
+    .where(eq(userPublicProfiles.userId, userId));
+}
+
+/** Records whose read failed count as missing, as SPEC §8 says ("silently ignored"). */
+async function orFailed<T>(read: Promise<T>): Promise<T | typeof LOAD_FAILED> {
+  try {
+    return await read;
+  } catch (error) {
+    console.error('[profiles] load failed:', error);
+    return LOAD_FAILED;
+  }
+}
+
+/** Everything the auth state is derived from (src/lib/auth-state.ts), for a signed-in user. */
+export async function loadIdentity(db: Db, userId: string): Promise<LoadedIdentity> {
+  const [publicProfile, privateProfile, subscriptions] = await Promise.all([
+    orFailed(
+      db
+        .select({
+          displayName: userPublicProfiles.displayName,
+          avatarUrl: userPublicProfiles.avatarUrl,
+          partnerId: userPublicProfiles.partnerId,
+        })
+        .from(userPublicProfiles)
+        .where(eq(userPublicProfiles.userId, userId))
+        .then(([row]): PublicProfile | null => (row ? { uid: userId, ...row } : null)),
+    ),
+    orFailed(
+      db
+        .select({ email: userPrivateProfiles.email, stripeId: userPrivateProfiles.stripeId })
+        .from(userPrivateProfiles)
+        .where(eq(userPrivateProfiles.userId, userId))
+        .then(([row]): PrivateProfile | null => (row ? { uid: userId, ...row } : null)),
+    ),
+    orFailed(listSubscriptions(db, userId)),
+  ]);
+  return { uid: userId, publicProfile, privateProfile, subscriptions };
+}
