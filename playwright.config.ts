@@ -1,6 +1,6 @@
 import { defineConfig, devices } from '@playwright/test';
 
-import { E2E_DATA_DIR, E2E_PORT } from './tests/e2e/support/settings';
+import { E2E_DATA_DIR, E2E_PORT, E2E_SITE_URL } from './tests/e2e/support/settings';
 
 const port = E2E_PORT;
 const dataDir = E2E_DATA_DIR;
@@ -44,7 +44,7 @@ export default defineConfig({
       DATA_DIR: dataDir,
       DATABASE_URL: '',
       // The same SITE_URL as a default `npm run build`, so that build is reused.
-      SITE_URL: process.env.SITE_URL ?? 'http://localhost:3000',
+      SITE_URL: E2E_SITE_URL,
       NEXT_TELEMETRY_DISABLED: '1',
     },
   },

@@ -4,6 +4,7 @@ import './globals.css';
 import type { Metadata, Viewport } from 'next';
 import { draftMode } from 'next/headers';
 import { Suspense, type ReactNode } from 'react';
+import { AuthStateProvider } from '@/components/account/auth-state.client';
 import { PageViewTracker } from '@/components/analytics/page-view-tracker.client';
 import { TagManager } from '@/components/analytics/tag-manager';
 import { SiteFooter } from '@/components/layout/site-footer';
@@ -36,14 +37,16 @@ export default async function RootLayout({ children }: { children: ReactNode }) 
           本文へスキップ
         </a>
         <SnackbarProvider>
-          <PlanChangeNoticeProvider>
-            {preview ? <PreviewBanner /> : null}
-            <SiteHeader siteName={SITE_NAME} />
-            <main id="main" tabIndex={-1}>
-              {children}
-            </main>
-            <SiteFooter siteName={SITE_NAME} />
-          </PlanChangeNoticeProvider>
+          <AuthStateProvider>
+            <PlanChangeNoticeProvider>
+              {preview ? <PreviewBanner /> : null}
+              <SiteHeader siteName={SITE_NAME} />
+              <main id="main" tabIndex={-1}>
+                {children}
+              </main>
+              <SiteFooter siteName={SITE_NAME} />
+            </PlanChangeNoticeProvider>
+          </AuthStateProvider>
           <ConnectivityNotice />
         </SnackbarProvider>
         <Suspense fallback={null}>

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatDateJa, formatDurationJa, isoDateJa } from './format';
+import { formatDateJa, formatDateTime, formatDurationJa, isoDateJa } from './format';
 
 describe('formatDateJa', () => {
   it('writes the date in Japan time as 2026年11月21日', () => {
@@ -22,5 +22,12 @@ describe('formatDurationJa', () => {
     [7200, '2時間'],
   ])('%i seconds → %s', (seconds, text) => {
     expect(formatDurationJa(seconds)).toBe(text);
+  });
+});
+
+describe('formatDateTime', () => {
+  it('shows the date and the 24-hour time in Japan', () => {
+    expect(formatDateTime('2026-11-21T15:04:00.000Z')).toBe('2026年11月22日 00:04');
+    expect(formatDateTime('not a date')).toBe('');
   });
 });

@@ -13,6 +13,20 @@ export function formatDateJa(iso: string | Date): string {
   return Number.isNaN(date.getTime()) ? '' : dateFormat.format(date);
 }
 
+const timeFormat = new Intl.DateTimeFormat('ja-JP', {
+  hour: '2-digit',
+  minute: '2-digit',
+  hour12: false,
+  timeZone: 'Asia/Tokyo',
+});
+
+/** 2026-11-21T03:04:00Z → "2026年11月21日 12:04" (Japan time). */
+export function formatDateTime(iso: string | Date): string {
+  const date = typeof iso === 'string' ? new Date(iso) : iso;
+  if (Number.isNaN(date.getTime())) return '';
+  return `${dateFormat.format(date)} ${timeFormat.format(date)}`;
+}
+
 /** The YYYY-MM-DD of a date in Japan, for <time dateTime>. */
 export function isoDateJa(iso: string): string {
   const date = new Date(iso);

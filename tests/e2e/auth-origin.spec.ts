@@ -1,30 +1,25 @@
 import { expect, test } from '@playwright/test';
 
-// The e2e server's SITE_URL (playwright.config.ts): the only origin allowed to change state.
-const SITE = 'http://localhost:3000';
-
-test('a signed-in, state-changing auth request from another origin is refused (CSRF)', async ({
-  playwright,
-  baseURL,
-}) => {
-  const api = await playwright.request.newContext({ baseURL });
-  const email = `origin-${Date.now()}@example.jp`;
-  const signUp = await api.post('/api/auth/sign-up/email', {
-    headers: { origin: SITE },
-    data: { email, password: 'a good long password', name: '確認用' },
-  });
-  expect(signUp.status()).toBe(200);
-
-  const foreign = await api.post('/api/auth/update-user', {
-    headers: { origin: 'https://evil.example' },
-    data: { name: '書き換え' },
+// CSRF: the account endpoints change state only for requests from the site's own pages.
+test('a state-changing account request from another origin is refused', async ({ request }) => {
+  const foreign = await request.post('/api/account/sign-in', {
+    headers: { origin: 'https://evil.example', accept: 'application/json' },
+    form: { email: 'someone@example.jp', password: 'whatever-password' },
   });
   expect(foreign.status()).toBe(403);
+  expect(((await foreign.json()) as { message: string }).message).toContain('送信できません');
 
-  const own = await api.post('/api/auth/update-user', {
-    headers: { origin: SITE },
-    data: { name: '変更後' },
+  const own = await request.post('/api/account/sign-in', {
+    headers: { origin: 'http://localhost:3000', accept: 'application/json' },
+    form: { email: 'someone@example.jp', password: 'whatever-password' },
   });
-  expect(own.status()).toBe(200);
-  await api.dispose();
+  expect(own.status()).toBe(401);
+});
+
+test('better-auth is reachable over HTTP only for the verification link', async ({ request }) => {
+  const signUp = await request.post('/api/auth/sign-up/email', {
+    data: { email: 'direct@example.jp', password: 'a good long password', name: 'x' },
+  });
+  expect(signUp.status()).toBe(405);
+  expect((await request.get('/api/auth/get-session')).status()).toBe(404);
 });

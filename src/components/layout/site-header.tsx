@@ -1,5 +1,6 @@
 import Link from 'next/link';
 import { AREA_NAV, SERVICE_NAV } from '@/lib/site';
+import { AccountMenu } from './account-menu.client';
 import { MobileMenu } from './mobile-menu.client';
 import styles from './site-header.module.css';
 
@@ -43,9 +44,7 @@ export function SiteHeader({ siteName }: { siteName: string }) {
           <Link href="/service-plans" className={styles.plansLink}>
             料金プラン
           </Link>
-          <Link href="/login" className={styles.loginLink}>
-            ログイン
-          </Link>
+          <AccountMenu />
           <MobileMenu areas={AREA_NAV} services={SERVICE_NAV} />
         </div>
       </div>

@@ -13,6 +13,7 @@ import {
   UsageError,
   defineCommand,
 } from './command';
+import { userCommands } from './user-commands';
 
 /**
  * Every admin CLI command. Later domains add theirs to this list; each one validates its
@@ -146,6 +147,7 @@ export const adminCommands: AdminCommand[] = [
   listApiKeysCommand,
   revokeApiKeyCommand,
   previewUrlCommand,
+  ...userCommands,
 ];
 
 export function helpText(): string[] {

@@ -55,6 +55,9 @@ export const LIMITS = {
   passwordCheckAccount: { name: 'password-check:account', max: 10, windowMs: 10 * MINUTE },
 } satisfies Record<string, Limit>;
 
+/** Where the verification link lands (better-auth adds `?error=…` when the link is bad). */
+const VERIFIED_PAGE = '/login?verified=1';
+
 const invalid = (error: z.ZodError): FlowResult => ({
   ok: false,
   status: 400,
@@ -62,8 +65,13 @@ const invalid = (error: z.ZodError): FlowResult => ({
   fieldErrors: fieldErrors(error),
 });
 
-const errorCode = (error: unknown): string | undefined =>
-  error instanceof APIError ? (error.body as { code?: string } | undefined)?.code : undefined;
+/** better-auth's error code. Duck-typed: the bundler may give APIError two class identities. */
+function errorCode(error: unknown): string | undefined {
+  if (error instanceof APIError) return (error.body as { code?: string } | undefined)?.code;
+  if (typeof error !== 'object' || error === null || !('body' in error)) return undefined;
+  const code = (error.body as { code?: unknown } | undefined)?.code;
+  return typeof code === 'string' ? code : undefined;
+}
 
 /** Only a path on this site: `/posts/x?y`, never `//evil.example` or `https://…`. */
 export function safeReturnPath(next: string | undefined | null): string {
@@ -102,7 +110,7 @@ export async function signUp(
   if (blocked) return blocked;
   // For an address already registered better-auth answers the same and mails its owner.
   const result = await deps.auth.api.signUpEmail({
-    body: { email, password, name: displayName },
+    body: { email, password, name: displayName, callbackURL: VERIFIED_PAGE },
     headers: ctx.headers,
   });
   const [created] = await deps.db
@@ -142,7 +150,7 @@ export async function signIn(
   if (blocked) return blocked;
   try {
     const { headers, response } = await deps.auth.api.signInEmail({
-      body: { email, password, rememberMe: true },
+      body: { email, password, rememberMe: true, callbackURL: VERIFIED_PAGE },
       headers: ctx.headers,
       returnHeaders: true,
     });

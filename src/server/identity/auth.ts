@@ -37,6 +37,8 @@ export function createAuth(db: Db, options: { secret: string; baseURL?: string }
         verification: schema.verification,
       },
     }),
+    // Expected failures (a wrong password) are ours to audit, not to log as warnings.
+    logger: { level: 'error' },
     // Our own limiter (src/server/rate-limit) sits in front of every flow, shared by instances.
     rateLimit: { enabled: false },
     session: { expiresIn: SESSION_SECONDS, updateAge: 24 * 60 * 60 },

@@ -1,5 +1,5 @@
 import 'server-only';
-import { eq } from 'drizzle-orm';
+import { desc, eq } from 'drizzle-orm';
 import {
   LOAD_FAILED,
   type LoadedIdentity,
@@ -7,7 +7,7 @@ import {
   type PublicProfile,
 } from '@/lib/auth-state';
 import type { Db } from '@/server/db/client';
-import { userPrivateProfiles, userPublicProfiles } from '@/server/db/schema';
+import { user, userPrivateProfiles, userPublicProfiles } from '@/server/db/schema';
 import { listSubscriptions } from './subscriptions';
 
 /**
@@ -89,6 +89,52 @@ export async function setPartnerId(db: Db, userId: string, partnerId: string): P
     .update(userPublicProfiles)
     .set({ partnerId, updatedAt: new Date() })
     .where(eq(userPublicProfiles.userId, userId));
+}
+
+/** An account as staff see it (admin CLI): the user with its partner id (null without a public record). */
+export type UserSummary = {
+  id: string;
+  email: string;
+  name: string;
+  role: string;
+  emailVerified: boolean;
+  partnerId: string | null;
+  createdAt: Date;
+};
+
+const userSummaryColumns = {
+  id: user.id,
+  email: user.email,
+  name: user.name,
+  role: user.role,
+  emailVerified: user.emailVerified,
+  partnerId: userPublicProfiles.partnerId,
+  createdAt: user.createdAt,
+};
+
+/** Addresses are stored lower-cased (better-auth), so the lookup is too. */
+export async function findUserByEmail(db: Db, email: string): Promise<UserSummary | null> {
+  const [row] = await db
+    .select(userSummaryColumns)
+    .from(user)
+    .leftJoin(userPublicProfiles, eq(userPublicProfiles.userId, user.id))
+    .where(eq(user.email, email.trim().toLowerCase()));
+  return row ?? null;
+}
+
+/** Newest first. */
+export async function listUsers(db: Db, limit: number): Promise<UserSummary[]> {
+  return db
+    .select(userSummaryColumns)
+    .from(user)
+    .leftJoin(userPublicProfiles, eq(userPublicProfiles.userId, user.id))
+    .orderBy(desc(user.createdAt), desc(user.id))
+    .limit(limit);
+}
+
+/** The staff role lives on the user record; sessions read it from there on every request. */
+export async function setUserRole(db: Db, userId: string, role: string): Promise<void> {
+  await db.update(user).set({ role, updatedAt: new Date() }).where(eq(user.id, userId));
 }
 
 /** Records whose read failed count as missing, as SPEC §8 says ("silently ignored"). */

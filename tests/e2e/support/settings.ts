@@ -4,3 +4,5 @@ import path from 'node:path';
 export const E2E_PORT = Number(process.env.E2E_PORT ?? 3210);
 export const E2E_DATA_DIR = path.resolve(import.meta.dirname, '../../../.tmp/e2e-data');
 export const E2E_ROOT = path.resolve(import.meta.dirname, '../../..');
+/** The e2e server's SITE_URL: the same as a default `npm run build`, so that build is reused. */
+export const E2E_SITE_URL = process.env.SITE_URL ?? 'http://localhost:3000';

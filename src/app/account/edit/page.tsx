@@ -1,0 +1,129 @@
+import Link from 'next/link';
+import {
+  AccountForm,
+  Checkbox,
+  CheckboxGroup,
+  Field,
+  SelectField,
+} from '@/components/account/account-form.client';
+import { AccountPage, Notice, Section } from '@/components/account/account-page';
+import { accountMetadata } from '@/components/account/metadata';
+import { currentPlanName } from '@/lib/auth-state';
+import { getDb } from '@/server/db/client';
+import { readFlash } from '@/server/http/read-flash';
+import { getAuthState, requireUser } from '@/server/identity/session';
+import { DISPLAY_NAME_MAX, INTERESTS, OCCUPATIONS } from '@/server/identity/validation';
+import { getProfileDetails } from '@/server/profiles/profiles';
+import styles from '@/components/account/account-page.module.css';
+
+export const metadata = accountMetadata('アカウント設定', '/account/edit');
+
+type Props = { searchParams: Promise<Record<string, string | string[] | undefined>> };
+
+export default async function EditAccountPage({ searchParams }: Props) {
+  const user = await requireUser('/account/edit');
+  const query = await searchParams;
+  const [profile, state, flash] = await Promise.all([
+    getProfileDetails(await getDb(), user.id),
+    getAuthState(),
+    readFlash(),
+  ]);
+  const typed = (name: string) =>
+    typeof flash?.values[name] === 'string' ? flash.values[name] : undefined;
+  const interests = Array.isArray(flash?.values.interests)
+    ? flash.values.interests
+    : (profile?.interests ?? []);
+  const plan = currentPlanName(state);
+  return (
+    <AccountPage
+      title="アカウント設定"
+      footer={
+        <>
+          <Link href="/account/change-email">メールアドレスを変更する</Link>
+          <Link href="/account/forgot-password">パスワードを再設定する</Link>
+          <Link href="/account/delete">退会する</Link>
+        </>
+      }
+    >
+      {query.saved ? (
+        <Notice>
+          <p>プロフィールを保存しました。</p>
+        </Notice>
+      ) : null}
+      {query.email === 'changed' ? (
+        <Notice>
+          <p>メールアドレスを変更しました。</p>
+        </Notice>
+      ) : null}
+      <dl className={styles.lead}>
+        <dt>メールアドレス</dt>
+        <dd>{user.email}</dd>
+        <dt>ご利用中のプラン</dt>
+        <dd>
+          {plan ? (
+            <>
+              {plan}
+              {state.isCanceledAtPeriodEnd ? '（期間終了時に解約予定）' : ''}
+            </>
+          ) : (
+            <>
+              無料会員 — <Link href="/service-plans">料金プランを見る</Link>
+            </>
+          )}
+        </dd>
+      </dl>
+      <Section title="プロフィール">
+        <AccountForm flow="edit-profile" submitLabel="保存する" initialErrors={flash} multipart>
+          {profile?.avatarUrl ? (
+            // eslint-disable-next-line @next/next/no-img-element -- a small avatar, already sized
+            <img src={profile.avatarUrl} alt="現在のプロフィール画像" width={96} height={96} />
+          ) : null}
+          <Field
+            name="avatar"
+            label="プロフィール画像"
+            hint="JPEG・PNG・WebP、2 MB まで。"
+            type="file"
+            accept="image/jpeg,image/png,image/webp,image/gif,image/avif"
+          />
+          {profile?.avatarUrl ? (
+            <Checkbox name="removeAvatar">プロフィール画像を削除する</Checkbox>
+          ) : null}
+          <Field
+            name="displayName"
+            label="表示名"
+            required
+            maxLength={DISPLAY_NAME_MAX}
+            autoComplete="nickname"
+            defaultValue={typed('displayName') ?? profile?.displayName ?? user.name}
+          />
+          <SelectField
+            name="occupation"
+            label="職種"
+            placeholder="選択してください"
+            options={OCCUPATIONS}
+            defaultValue={typed('occupation') ?? profile?.occupation ?? ''}
+          />
+          <Field
+            name="company"
+            label="会社名・所属"
+            maxLength={100}
+            autoComplete="organization"
+            defaultValue={typed('company') ?? profile?.company ?? ''}
+          />
+          <CheckboxGroup
+            name="interests"
+            legend="関心のある分野"
+            options={INTERESTS}
+            defaultValues={interests}
+          />
+          <Checkbox
+            name="newsletter"
+            defaultChecked={flash ? typed('newsletter') === 'on' : (profile?.newsletter ?? false)}
+          >
+            ニュースレター（新着記事やイベントのお知らせ）を受け取る
+          </Checkbox>
+        </AccountForm>
+      </Section>
+    </AccountPage>
+  );
+}

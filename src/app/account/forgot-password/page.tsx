@@ -1,0 +1,41 @@
+import Link from 'next/link';
+import { AccountForm, Field } from '@/components/account/account-form.client';
+import { AccountPage, Notice } from '@/components/account/account-page';
+import { accountMetadata } from '@/components/account/metadata';
+import { readFlash } from '@/server/http/read-flash';
+
+export const metadata = accountMetadata('パスワードの再設定', '/account/forgot-password');
+
+type Props = { searchParams: Promise<Record<string, string | string[] | undefined>> };
+
+export default async function ForgotPasswordPage({ searchParams }: Props) {
+  const query = await searchParams;
+  const flash = await readFlash();
+  return (
+    <AccountPage
+      title="パスワードの再設定"
+      lead={<p>ご登録のメールアドレスに、パスワードを再設定するためのリンクをお送りします。</p>}
+      footer={<Link href="/login">ログインに戻る</Link>}
+    >
+      {query.sent ? (
+        <Notice>
+          <p>
+            ご入力のメールアドレスが登録されている場合、パスワード再設定のご案内を送信しました。リンクの有効期限は
+            1 時間です。
+          </p>
+        </Notice>
+      ) : null}
+      <AccountForm flow="forgot-password" submitLabel="再設定のリンクを送る" initialErrors={flash}>
+        <Field
+          name="email"
+          label="メールアドレス"
+          type="email"
+          autoComplete="email"
+          required
+          maxLength={254}
+          defaultValue={typeof flash?.values.email === 'string' ? flash.values.email : undefined}
+        />
+      </AccountForm>
+    </AccountPage>
+  );
+}

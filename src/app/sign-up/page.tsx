@@ -1,0 +1,99 @@
+import Link from 'next/link';
+import { redirect } from 'next/navigation';
+import { AccountForm, Checkbox, Field } from '@/components/account/account-form.client';
+import { AccountPage, Notice } from '@/components/account/account-page';
+import { accountMetadata } from '@/components/account/metadata';
+import { readFlash } from '@/server/http/read-flash';
+import { getUser } from '@/server/identity/session';
+import { DISPLAY_NAME_MAX, PASSWORD_MAX, PASSWORD_MIN } from '@/server/identity/validation';
+
+export const metadata = accountMetadata('会員登録', '/sign-up');
+
+type Props = { searchParams: Promise<Record<string, string | string[] | undefined>> };
+
+export default async function SignUpPage({ searchParams }: Props) {
+  const query = await searchParams;
+  if (query.sent) {
+    return (
+      <AccountPage title="確認メールを送信しました">
+        <Notice>
+          <p>
+            ご入力のメールアドレスに確認メールをお送りしました。メール内のリンクを開くと登録が完了し、ログインできるようになります。リンクの有効期限は
+            24 時間です。
+          </p>
+        </Notice>
+        <p>
+          メールが届かない場合は、迷惑メールフォルダをご確認ください。しばらくしても届かないときは、
+          <Link href="/login">ログイン</Link>を試すと確認メールをもう一度お送りします。
+        </p>
+      </AccountPage>
+    );
+  }
+  if (await getUser()) redirect('/');
+  const flash = await readFlash();
+  const value = (name: string) =>
+    typeof flash?.values[name] === 'string' ? flash.values[name] : undefined;
+  return (
+    <AccountPage
+      title="会員登録"
+      lead={<p>無料の会員登録で、会員限定の記事の一部を読めるようになります。</p>}
+      footer={
+        <p>
+          すでにアカウントをお持ちの方は <Link href="/login">ログイン</Link>
+        </p>
+      }
+    >
+      <AccountForm flow="sign-up" submitLabel="登録する" initialErrors={flash}>
+        <Field
+          name="displayName"
+          label="表示名"
+          hint={`${DISPLAY_NAME_MAX} 文字以内。コメントなどに表示されます。`}
+          autoComplete="nickname"
+          required
+          maxLength={DISPLAY_NAME_MAX}
+          defaultValue={value('displayName')}
+        />
+        <Field
+          name="email"
+          label="メールアドレス"
+          type="email"
+          autoComplete="email"
+          required
+          maxLength={254}
+          defaultValue={value('email')}
+        />
+        <Field
+          name="password"
+          label="パスワード"
+          hint={`${PASSWORD_MIN}〜${PASSWORD_MAX} 文字。メールアドレスや推測されやすいものは使えません。`}
+          type="password"
+          autoComplete="new-password"
+          required
+          minLength={PASSWORD_MIN}
+          maxLength={PASSWORD_MAX}
+        />
+        <Field
+          name="passwordConfirm"
+          label="パスワード（確認）"
+          type="password"
+          autoComplete="new-password"
+          required
+          maxLength={PASSWORD_MAX}
+        />
+        <Checkbox name="consent" defaultChecked={value('consent') === 'on'}>
+          <Link href="/terms" target="_blank">
+            利用規約
+          </Link>
+          と
+          <Link href="/terms#privacy" target="_blank">
+            プライバシーポリシー
+          </Link>
+          に同意します（必須）
+        </Checkbox>
+        <Checkbox name="newsletter" defaultChecked={value('newsletter') === 'on'}>
+          ニュースレター（新着記事やイベントのお知らせ）を受け取る
+        </Checkbox>
+      </AccountForm>
+    </AccountPage>
+  );
+}

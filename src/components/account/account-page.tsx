@@ -1,0 +1,51 @@
+import type { ReactNode } from 'react';
+import styles from './account-page.module.css';
+
+/** The frame of every account screen: a narrow column with the title and a short lead. */
+export function AccountPage({
+  title,
+  lead,
+  children,
+  footer,
+}: {
+  title: string;
+  lead?: ReactNode;
+  children: ReactNode;
+  footer?: ReactNode;
+}) {
+  return (
+    <div className={styles.page}>
+      <h1 className={styles.title}>{title}</h1>
+      {lead ? <div className={styles.lead}>{lead}</div> : null}
+      {children}
+      {footer ? <div className={styles.footer}>{footer}</div> : null}
+    </div>
+  );
+}
+
+/** A confirmation after a step succeeded (announced politely to screen readers). */
+export function Notice({
+  children,
+  tone = 'success',
+}: {
+  children: ReactNode;
+  tone?: 'success' | 'info' | 'error';
+}) {
+  return (
+    <div
+      role={tone === 'error' ? 'alert' : 'status'}
+      className={`${styles.notice} ${styles[tone]}`}
+    >
+      {children}
+    </div>
+  );
+}
+
+export function Section({ title, children }: { title: string; children: ReactNode }) {
+  return (
+    <section className={styles.section} aria-label={title}>
+      <h2 className={styles.sectionTitle}>{title}</h2>
+      {children}
+    </section>
+  );
+}

@@ -1,0 +1,47 @@
+/**
+ * SPEC §2 / §6: with AUTH_CHECK_REDIRECT=true an anonymous visitor is sent to /about from every
+ * path but these pages. Assets, the health check, the content API, webhooks and the account
+ * endpoints (signing in must stay possible) are never redirected.
+ */
+export const AUTH_REDIRECT_TARGET = '/about';
+
+const PUBLIC_PAGES: ReadonlySet<string> = new Set([
+  '/login',
+  '/sign-up',
+  '/account/forgot-password',
+  '/account/reset-password',
+  '/account/change-email',
+  '/account/delete',
+  '/account/edit',
+  '/about',
+]);
+
+/** Folders: the path itself and everything under it. */
+const NEVER_REDIRECTED_FOLDERS = [
+  '/_next',
+  '/api/v1',
+  '/api/webhooks',
+  '/api/auth',
+  '/api/account',
+  '/uploads',
+];
+
+const NEVER_REDIRECTED_FILES: ReadonlySet<string> = new Set([
+  '/api/health',
+  '/api/me',
+  '/favicon.ico',
+  '/icon.svg',
+  '/apple-icon.png',
+  '/robots.txt',
+  '/sitemap.xml',
+  '/opengraph-image.png',
+  '/manifest.webmanifest',
+]);
+
+export function isExemptFromAuthRedirect(pathname: string): boolean {
+  const path = pathname.length > 1 ? pathname.replace(/\/+$/, '') : pathname;
+  if (PUBLIC_PAGES.has(path) || NEVER_REDIRECTED_FILES.has(path)) return true;
+  return NEVER_REDIRECTED_FOLDERS.some(
+    (folder) => path === folder || path.startsWith(`${folder}/`),
+  );
+}

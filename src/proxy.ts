@@ -1,0 +1,34 @@
+import { type NextRequest, NextResponse } from 'next/server';
+import { env } from '@/env';
+import { AUTH_REDIRECT_TARGET, isExemptFromAuthRedirect } from '@/lib/auth-redirect';
+import { FLASH_COOKIE, FLASH_HEADER } from '@/server/http/flash';
+import { userFromHeaders } from '@/server/identity/session';
+
+/**
+ * Runs before every page (Node.js runtime). Two jobs, nothing else:
+ * - AUTH_CHECK_REDIRECT=true: an anonymous visitor gets a 307 to /about before any HTML
+ *   (SPEC §2). The session is checked against the database, so an expired or forged cookie
+ *   counts as anonymous. Pages still check access themselves (DESIGN.md conventions).
+ * - A one-time form message (src/server/http/flash.ts) moves from its cookie into a request
+ *   header for this page view, and the cookie is deleted.
+ */
+export async function proxy(request: NextRequest): Promise<NextResponse> {
+  const { pathname } = request.nextUrl;
+  if (env().AUTH_CHECK_REDIRECT && !isExemptFromAuthRedirect(pathname)) {
+    const user = await userFromHeaders(request.headers);
+    if (!user) return NextResponse.redirect(new URL(AUTH_REDIRECT_TARGET, request.url), 307);
+  }
+
+  const headers = new Headers(request.headers);
+  headers.delete(FLASH_HEADER); // only ever from our own cookie
+  const flash = request.cookies.get(FLASH_COOKIE)?.value;
+  if (flash) headers.set(FLASH_HEADER, flash);
+  const response = NextResponse.next({ request: { headers } });
+  if (flash) response.cookies.delete(FLASH_COOKIE);
+  return response;
+}
+
+export const config = {
+  // Not the framework's files or the content API (the front server answers that first anyway).
+  matcher: ['/((?!_next/static|_next/image|api/v1/).*)'],
+};

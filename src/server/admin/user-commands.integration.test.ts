@@ -1,0 +1,325 @@
+import { and, count, eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { currentPlanName, deriveAuthState } from '@/lib/auth-state';
+import { listAudit } from '@/server/audit/audit-log';
+import type { Database } from '@/server/db/client';
+import {
+  account,
+  cmsContents,
+  user,
+  userPrivateProfiles,
+  userPublicProfiles,
+} from '@/server/db/schema';
+import { createTestDatabase } from '@/server/db/testing/test-database';
+import { signIn } from '@/server/identity/account-flows';
+import { createAuth } from '@/server/identity/auth';
+import { sendMail } from '@/server/mail/mailer';
+import { loadIdentity } from '@/server/profiles/profiles';
+import { UsageError, type RawArgs } from './command';
+import { helpText, runAdminCommand } from './commands';
+
+const PASSWORD = 'kumo-no-ue-no-sora';
+
+describe('admin user commands', () => {
+  let database: Database;
+  const run = (name: string, args: RawArgs) =>
+    runAdminCommand({ database, actor: 'cli:test' }, name, args);
+  const userId = async (email: string) =>
+    (await database.db.select({ id: user.id }).from(user).where(eq(user.email, email)))[0]?.id;
+  const userCount = async () => (await database.db.select({ n: count() }).from(user))[0]!.n;
+  const lastAudit = async (action: string) =>
+    (await listAudit(database.db, 100)).find((r) => r.action === action);
+  const authState = async (email: string) =>
+    deriveAuthState(await loadIdentity(database.db, (await userId(email))!));
+
+  beforeAll(async () => {
+    // The commands sign as the site does; keep the secret out of ./.data.
+    vi.stubEnv('APP_SECRET', 's'.repeat(40));
+    database = await createTestDatabase();
+  });
+  afterAll(async () => {
+    await database.close();
+    vi.unstubAllEnvs();
+  });
+
+  it('lists the new commands in the help', () => {
+    const help = helpText().join('\n');
+    for (const name of [
+      'create-user',
+      'set-role',
+      'set-partner',
+      'list-users',
+      'grant-plan',
+      'revoke-plan',
+      'mail-outbox',
+    ])
+      expect(help).toContain(name);
+  });
+
+  it('creates a verified user who can sign in, with both profile records', async () => {
+    const lines = await run('create-user', {
+      email: 'Editor@Example.jp',
+      password: PASSWORD,
+      role: 'editor',
+    });
+    expect(lines[0]).toContain('editor@example.jp');
+    const id = await userId('editor@example.jp');
+    expect(id).toBeDefined();
+
+    const [row] = await database.db.select().from(user).where(eq(user.id, id!));
+    expect(row).toMatchObject({ emailVerified: true, role: 'editor', name: 'editor' });
+    const [pub] = await database.db
+      .select()
+      .from(userPublicProfiles)
+      .where(eq(userPublicProfiles.userId, id!));
+    const [priv] = await database.db
+      .select()
+      .from(userPrivateProfiles)
+      .where(eq(userPrivateProfiles.userId, id!));
+    expect(pub).toMatchObject({ displayName: 'editor', partnerId: '' });
+    expect(priv).toMatchObject({ email: 'editor@example.jp' });
+    const [cred] = await database.db
+      .select()
+      .from(account)
+      .where(and(eq(account.userId, id!), eq(account.providerId, 'credential')));
+    expect(cred?.password).toBeTruthy();
+    expect(cred?.password).not.toContain(PASSWORD);
+
+    const deps = {
+      db: database.db,
+      auth: createAuth(database.db, { secret: 'x'.repeat(32), baseURL: 'http://localhost:3000' }),
+    };
+    const result = await signIn(
+      deps,
+      { email: 'editor@example.jp', password: PASSWORD },
+      { headers: new Headers(), ip: '192.0.2.1' },
+    );
+    expect(result.ok).toBe(true);
+
+    const audit = await lastAudit('user-created');
+    expect(audit).toMatchObject({ actor: 'cli:test', target: `user:${id}` });
+    expect(audit?.detail).toMatchObject({ email: 'editor@example.jp', role: 'editor' });
+    expect(JSON.stringify(audit?.detail)).not.toContain(PASSWORD);
+  });
+
+  it('uses --name and defaults the role to member', async () => {
+    await run('create-user', {
+      email: 'writer@example.jp',
+      password: PASSWORD,
+      name: '書き手 花子',
+    });
+    const [row] = await database.db.select().from(user).where(eq(user.email, 'writer@example.jp'));
+    expect(row).toMatchObject({ name: '書き手 花子', role: 'member', emailVerified: true });
+  });
+
+  it('refuses a duplicate e-mail, a weak password and a bad address, creating nothing', async () => {
+    const before = await userCount();
+    await expect(
+      run('create-user', { email: 'EDITOR@example.jp', password: 'another-long-one' }),
+    ).rejects.toThrow(/すでにいます/);
+    await expect(
+      run('create-user', { email: 'weak@example.jp', password: 'short' }),
+    ).rejects.toBeInstanceOf(UsageError);
+    await expect(
+      run('create-user', { email: 'weak@example.jp', password: 'password123' }),
+    ).rejects.toThrow(/--password/);
+    await expect(
+      run('create-user', { email: 'weak@example.jp', password: 'weak@example.jp' }),
+    ).rejects.toThrow(/--password/);
+    await expect(
+      run('create-user', { email: 'not-an-address', password: PASSWORD }),
+    ).rejects.toThrow(/--email/);
+    await expect(
+      run('create-user', { email: 'x@example.jp', password: PASSWORD, role: 'owner' }),
+    ).rejects.toThrow(/--role/);
+    expect(await userCount()).toBe(before);
+    expect(await userId('weak@example.jp')).toBeUndefined();
+  });
+
+  it('changes the role and audits from and to', async () => {
+    const lines = await run('set-role', { email: 'writer@example.jp', role: 'admin' });
+    expect(lines[0]).toContain('member');
+    expect(lines[0]).toContain('admin');
+    const [row] = await database.db
+      .select({ role: user.role })
+      .from(user)
+      .where(eq(user.email, 'writer@example.jp'));
+    expect(row?.role).toBe('admin');
+    const audit = await lastAudit('role-changed');
+    expect(audit).toMatchObject({
+      actor: 'cli:test',
+      target: `user:${await userId('writer@example.jp')}`,
+      detail: { from: 'member', to: 'admin' },
+    });
+    await run('set-role', { email: 'writer@example.jp', role: 'member' });
+  });
+
+  it('refuses unknown e-mail addresses in Japanese', async () => {
+    for (const [name, args] of [
+      ['set-role', { role: 'admin' }],
+      ['set-partner', { partner: 'none' }],
+      ['grant-plan', { plan: 'Premium' }],
+      ['revoke-plan', {}],
+    ] as const) {
+      const call = run(name, { email: 'nobody@example.jp', ...args });
+      await expect(call).rejects.toBeInstanceOf(UsageError);
+      await expect(call).rejects.toThrow('メールアドレス nobody@example.jp のユーザーはいません。');
+    }
+  });
+
+  it('sets a partner only when it is a published partners item, and clears it', async () => {
+    const email = 'writer@example.jp';
+    const partnerOf = async () =>
+      (
+        await database.db
+          .select({ partnerId: userPublicProfiles.partnerId })
+          .from(userPublicProfiles)
+          .where(eq(userPublicProfiles.userId, (await userId(email))!))
+      )[0]?.partnerId;
+
+    await expect(run('set-partner', { email, partner: 'acme' })).rejects.toThrow(/acme/);
+    const now = new Date();
+    await database.db.insert(cmsContents).values([
+      {
+        endpoint: 'partners',
+        id: 'acme',
+        status: 'PUBLISH',
+        data: { name: 'アクメ株式会社' },
+        createdAt: now,
+        updatedAt: now,
+        publishedAt: now,
+      },
+      {
+        endpoint: 'partners',
+        id: 'draft-co',
+        status: 'DRAFT',
+        data: null,
+        draftData: { name: '下書き' },
+        createdAt: now,
+        updatedAt: now,
+      },
+      {
+        endpoint: 'writers',
+        id: 'not-a-partner',
+        status: 'PUBLISH',
+        data: { name: '書き手' },
+        createdAt: now,
+        updatedAt: now,
+        publishedAt: now,
+      },
+    ]);
+    await expect(run('set-partner', { email, partner: 'draft-co' })).rejects.toBeInstanceOf(
+      UsageError,
+    );
+    await expect(run('set-partner', { email, partner: 'not-a-partner' })).rejects.toBeInstanceOf(
+      UsageError,
+    );
+    expect(await partnerOf()).toBe('');
+
+    const lines = await run('set-partner', { email, partner: 'acme' });
+    expect(lines[0]).toContain('アクメ株式会社');
+    expect(await partnerOf()).toBe('acme');
+    expect((await authState(email)).isPartner).toBe(true);
+    expect(await lastAudit('partner-changed')).toMatchObject({
+      detail: { from: '', to: 'acme' },
+    });
+
+    await run('set-partner', { email, partner: 'none' });
+    expect(await partnerOf()).toBe('');
+    expect(await lastAudit('partner-changed')).toMatchObject({
+      detail: { from: 'acme', to: '' },
+    });
+    await run('set-partner', { email, partner: 'acme' });
+    await run('set-partner', { email, partner: '' });
+    expect(await partnerOf()).toBe('');
+  });
+
+  it('grants and revokes complimentary plans', async () => {
+    const email = 'editor@example.jp';
+    expect((await authState(email)).isPaidUser).toBe(false);
+
+    const granted = await run('grant-plan', { email, plan: 'Premium' });
+    expect(granted[0]).toContain('期限なし');
+    let state = await authState(email);
+    expect(state.isPaidUser).toBe(true);
+    expect(currentPlanName(state)).toBe('Premium');
+    expect(state.currentSubscriptionData?.status).toBe('active');
+    expect(state.currentSubscriptionData?.current_period_end).toBeNull();
+    expect(await lastAudit('plan-granted')).toMatchObject({
+      actor: 'cli:test',
+      target: `user:${await userId(email)}`,
+      detail: { plan: 'Premium', status: 'active', days: null },
+    });
+
+    expect((await run('list-users', {})).find((l) => l.startsWith(email))).toContain(
+      'plan=Premium',
+    );
+
+    const revoked = await run('revoke-plan', { email });
+    expect(revoked[0]).toContain('1 件');
+    state = await authState(email);
+    expect(state.isPaidUser).toBe(false);
+    expect(await lastAudit('plan-revoked')).toMatchObject({ detail: { count: 1 } });
+
+    const none = await run('revoke-plan', { email });
+    expect(none[0]).toContain('0 件');
+
+    await run('grant-plan', { email, plan: 'Trial', status: 'trialing', days: '14' });
+    state = await authState(email);
+    expect(currentPlanName(state)).toBe('Trial');
+    expect(state.currentSubscriptionData?.status).toBe('trialing');
+    const end = Date.parse(state.currentSubscriptionData?.current_period_end ?? '');
+    expect(end - Date.now()).toBeGreaterThan(13.9 * 86_400_000);
+    expect(end - Date.now()).toBeLessThanOrEqual(14 * 86_400_000);
+
+    await expect(run('grant-plan', { email, plan: 'X', days: '0' })).rejects.toThrow(/--days/);
+    await expect(run('grant-plan', { email, plan: 'X', status: 'canceled' })).rejects.toThrow(
+      /--status/,
+    );
+  });
+
+  it('lists users newest first with role, verification, partner and plan', async () => {
+    const lines = await run('list-users', {});
+    expect(lines).toHaveLength(2);
+    expect(lines[0]).toMatch(
+      /^writer@example\.jp {2}書き手 花子 {2}member {2}確認済み {2}partner=- {2}plan=- {2}\d{4}-\d{2}-\d{2}$/,
+    );
+    expect(lines[1]).toContain('editor@example.jp  editor  editor  確認済み');
+    expect(lines[1]).toContain('plan=Trial');
+    expect(await run('list-users', { limit: '1' })).toHaveLength(1);
+  });
+
+  it('shows the mail outbox, with bodies on --full', async () => {
+    expect(await run('mail-outbox', {})).toEqual(['メールはまだありません。']);
+    await sendMail(database.db, {
+      to: 'reader@example.jp',
+      subject: 'メールアドレスの確認',
+      text: '次のリンクを開いてください。\nhttp://localhost:3000/api/auth/verify-email?token=abc',
+      html: '<p>確認</p>',
+      kind: 'verify-email',
+    });
+    await new Promise((r) => setTimeout(r, 5));
+    await sendMail(database.db, {
+      to: 'other@example.jp',
+      subject: 'パスワードの再設定',
+      text: 'http://localhost:3000/account/reset-password?token=def',
+      html: '<p>再設定</p>',
+      kind: 'reset-password',
+    });
+
+    const short = await run('mail-outbox', {});
+    expect(short).toHaveLength(2);
+    expect(short[0]).toContain('reset-password  to=other@example.jp  パスワードの再設定');
+    expect(short[1]).toContain('verify-email  to=reader@example.jp');
+    expect(short.join('\n')).not.toContain('token=');
+
+    const full = await run('mail-outbox', { to: 'Reader@example.jp', full: true });
+    expect(full[0]).toContain('to=reader@example.jp');
+    expect(full.join('\n')).toContain('http://localhost:3000/api/auth/verify-email?token=abc');
+    expect(full.join('\n')).not.toContain('token=def');
+    expect(await run('mail-outbox', { limit: '1' })).toHaveLength(1);
+    expect(await run('mail-outbox', { to: 'nobody@example.jp' })).toEqual([
+      'nobody@example.jp 宛てのメールはありません。',
+    ]);
+  });
+});
