@@ -1,4 +1,6 @@
+import AxeBuilder from '@axe-core/playwright';
 import { type Page, expect, test } from '@playwright/test';
+import { admin } from './support/admin';
 import { latestLink } from './support/mail';
 
 // The whole life of an account, as a reader goes through it in the browser.
@@ -178,4 +180,63 @@ test('account pages need a session; staff pages answer 404 to others', async ({ 
   await expect(page).toHaveURL(/\/login\?next=%2Faccount%2Fedit/);
   const admin = await page.goto('/admin/mail');
   expect(admin?.status()).toBe(404);
+});
+
+for (const width of [360, 1280]) {
+  test(`axe-core finds no violations on the account screens at ${width}px, errors shown`, async ({
+    page,
+  }) => {
+    await page.setViewportSize({ width, height: 800 });
+    const check = async () => {
+      const results = await new AxeBuilder({ page }).analyze();
+      expect(
+        results.violations.map((v) => `${page.url()} ${v.id}: ${v.help} (${v.nodes.length})`),
+      ).toEqual([]);
+    };
+    await page.goto('/sign-up');
+    await page.getByRole('button', { name: '登録する' }).click();
+    await expect(page.getByText('表示名を入力してください。')).toBeVisible();
+    await check();
+    await page.goto('/login');
+    await check();
+    const address = `axe-${width}-${stamp}@example.jp`;
+    await admin(
+      'create-user',
+      '--email',
+      address,
+      '--password',
+      'kaze-no-oto-4',
+      '--name',
+      '確認 用',
+    );
+    await signIn(page, address, 'kaze-no-oto-4');
+    await expect(accountButton(page, '確認 用')).toBeVisible();
+    await accountButton(page, '確認 用').click();
+    await check();
+    for (const path of ['/account/edit', '/account/change-email', '/account/delete']) {
+      await page.goto(path);
+      await check();
+    }
+  });
+}
+
+test('staff read the kept mails at /admin/mail', async ({ page }) => {
+  const address = `editor-${stamp}@example.jp`;
+  await admin(
+    'create-user',
+    '--email',
+    address,
+    '--password',
+    'henshu-no-heya-6',
+    '--role',
+    'editor',
+  );
+  await signIn(page, address, 'henshu-no-heya-6');
+  await expect(page.getByRole('banner').getByRole('button')).not.toHaveCount(0);
+  await page.goto('/admin/mail');
+  await expect(page.getByRole('heading', { name: 'メール送信箱' })).toBeVisible();
+  const row = page.getByRole('row').filter({ hasText: email }).filter({ hasText: 'verify-email' });
+  await row.first().getByRole('link').click();
+  await expect(page.getByRole('heading', { name: /メールアドレスの確認/ })).toBeVisible();
+  await expect(page.locator('pre')).toContainText('/api/auth/verify-email?token=');
 });
