@@ -6,7 +6,7 @@ import { findEndpoint } from '@/server/cms/model';
 import { getContent } from '@/server/cms/store';
 import type { Db } from '@/server/db/client';
 import { createAuth } from '@/server/identity/auth';
-import type { Role } from '@/server/identity/session';
+import { ROLES } from '@/server/identity/roles';
 import { DISPLAY_NAME_MAX, emailField, passwordProblem } from '@/server/identity/validation';
 import { listOutbox } from '@/server/mail/mailer';
 import {
@@ -28,9 +28,6 @@ import { UsageError, defineCommand } from './command';
  * Staff commands for accounts: creating staff and comped writers, roles, partners,
  * complimentary plans, and reading the mail outbox on a machine without SMTP.
  */
-
-// session.ts holds the same list but imports Next.js, which the CLI cannot load.
-const ROLES = ['member', 'editor', 'admin'] as const satisfies readonly Role[];
 
 /** A boolean flag: `--full` alone, or `--full=true|false`. */
 const flag = z

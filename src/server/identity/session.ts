@@ -6,6 +6,7 @@ import { type AuthState, SIGNED_OUT_AUTH_STATE, deriveAuthState } from '@/lib/au
 import { getDb } from '@/server/db/client';
 import { loadIdentity } from '@/server/profiles/profiles';
 import { appAuth } from './app-auth';
+import { ROLES, type Role, STAFF_ROLES } from './roles';
 
 /**
  * Who is asking, from the session cookie, checked against the database on every request.
@@ -13,9 +14,6 @@ import { appAuth } from './app-auth';
  * never only in a layout or the proxy.
  */
 
-export const ROLES = ['member', 'editor', 'admin'] as const;
-export type Role = (typeof ROLES)[number];
-export const STAFF_ROLES: readonly Role[] = ['editor', 'admin'];
 
 export type AppUser = {
   id: string;

@@ -8,6 +8,7 @@ import {
 } from '@/lib/auth-state';
 import type { Db } from '@/server/db/client';
 import { user, userPrivateProfiles, userPublicProfiles } from '@/server/db/schema';
+import type { Role } from '@/server/identity/roles';
 import { listSubscriptions } from './subscriptions';
 
 /**
@@ -133,7 +134,7 @@ export async function listUsers(db: Db, limit: number): Promise<UserSummary[]> {
 }
 
 /** The staff role lives on the user record; sessions read it from there on every request. */
-export async function setUserRole(db: Db, userId: string, role: string): Promise<void> {
+export async function setUserRole(db: Db, userId: string, role: Role): Promise<void> {
   await db.update(user).set({ role, updatedAt: new Date() }).where(eq(user.id, userId));
 }
 
