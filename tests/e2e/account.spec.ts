@@ -1,6 +1,8 @@
 import AxeBuilder from '@axe-core/playwright';
 import { type Page, expect, test } from '@playwright/test';
+import path from 'node:path';
 import { admin } from './support/admin';
+import { E2E_ROOT } from './support/settings';
 import { latestLink } from './support/mail';
 
 // The whole life of an account, as a reader goes through it in the browser.
@@ -75,11 +77,28 @@ test('sign-up → verify → sign-in → edit → change e-mail → sign-out →
   await page.getByLabel('職種').selectOption('デザイナー');
   await page.getByLabel('会社名・所属').fill('スタジオ 花');
   await page.getByRole('checkbox', { name: 'グラフィック' }).check();
+  await page
+    .getByLabel('プロフィール画像', { exact: true })
+    .setInputFiles(path.join(E2E_ROOT, 'assets/demo/logo-01.png'));
   await page.getByRole('button', { name: '保存する' }).click();
   await expect(page).toHaveURL(/\/account\/edit\?saved=1/);
   await expect(page.getByText('プロフィールを保存しました。')).toBeVisible();
   await expect(page.getByLabel('会社名・所属')).toHaveValue('スタジオ 花');
   await expect(page.getByRole('checkbox', { name: 'グラフィック' })).toBeChecked();
+  const avatar = page.getByRole('img', { name: '現在のプロフィール画像' });
+  await expect(avatar).toHaveAttribute('src', /^\/uploads\/images\//);
+  expect(await avatar.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBeGreaterThan(0);
+  // A file that is not a picture is refused beside the field.
+  await page.getByLabel('プロフィール画像', { exact: true }).setInputFiles({
+    name: 'note.png',
+    mimeType: 'image/png',
+    buffer: Buffer.from('not really a picture'),
+  });
+  await page.getByRole('button', { name: '保存する' }).click();
+  await expect(page.getByLabel('プロフィール画像', { exact: true })).toHaveAttribute(
+    'aria-invalid',
+    'true',
+  );
   await expect(accountButton(page, '読者 花子')).toBeVisible();
 
   // Change the e-mail address: nothing changes until the new address's link is followed.
