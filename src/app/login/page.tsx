@@ -1,9 +1,10 @@
 import Link from 'next/link';
 import { redirect } from 'next/navigation';
-import { AccountForm, Field } from '@/components/account/account-form.client';
+import { CurrentPasswordField, EmailField } from '@/components/account/account-fields';
+import { AccountForm } from '@/components/account/account-form.client';
 import { AccountPage, Notice } from '@/components/account/account-page';
 import { accountMetadata } from '@/components/account/metadata';
-import { readFlash } from '@/server/http/read-flash';
+import { readFlash, typedText } from '@/server/http/read-flash';
 import { safeReturnPath } from '@/server/identity/account-flows';
 import { getUser } from '@/server/identity/session';
 
@@ -51,23 +52,8 @@ export default async function LoginPage({ searchParams }: Props) {
       ) : null}
       <AccountForm flow="sign-in" submitLabel="ログイン" initialErrors={flash} changesLogin>
         <input type="hidden" name="next" value={next} />
-        <Field
-          name="email"
-          label="メールアドレス"
-          type="email"
-          autoComplete="email"
-          required
-          maxLength={254}
-          defaultValue={typeof flash?.values.email === 'string' ? flash.values.email : undefined}
-        />
-        <Field
-          name="password"
-          label="パスワード"
-          type="password"
-          autoComplete="current-password"
-          required
-          maxLength={128}
-        />
+        <EmailField defaultValue={typedText(flash, 'email')} />
+        <CurrentPasswordField />
       </AccountForm>
     </AccountPage>
   );

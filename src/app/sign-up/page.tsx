@@ -1,11 +1,12 @@
 import Link from 'next/link';
 import { redirect } from 'next/navigation';
+import { EmailField, NewPasswordFields } from '@/components/account/account-fields';
 import { AccountForm, Checkbox, Field } from '@/components/account/account-form.client';
 import { AccountPage, Notice } from '@/components/account/account-page';
 import { accountMetadata } from '@/components/account/metadata';
-import { readFlash } from '@/server/http/read-flash';
+import { readFlash, typedText } from '@/server/http/read-flash';
 import { getUser } from '@/server/identity/session';
-import { DISPLAY_NAME_MAX, PASSWORD_MAX, PASSWORD_MIN } from '@/server/identity/validation';
+import { DISPLAY_NAME_MAX } from '@/lib/account-limits';
 
 export const metadata = accountMetadata('会員登録', '/sign-up');
 
@@ -31,8 +32,7 @@ export default async function SignUpPage({ searchParams }: Props) {
   }
   if (await getUser()) redirect('/');
   const flash = await readFlash();
-  const value = (name: string) =>
-    typeof flash?.values[name] === 'string' ? flash.values[name] : undefined;
+  const value = (name: string) => typedText(flash, name);
   return (
     <AccountPage
       title="会員登録"
@@ -53,33 +53,8 @@ export default async function SignUpPage({ searchParams }: Props) {
           maxLength={DISPLAY_NAME_MAX}
           defaultValue={value('displayName')}
         />
-        <Field
-          name="email"
-          label="メールアドレス"
-          type="email"
-          autoComplete="email"
-          required
-          maxLength={254}
-          defaultValue={value('email')}
-        />
-        <Field
-          name="password"
-          label="パスワード"
-          hint={`${PASSWORD_MIN}〜${PASSWORD_MAX} 文字。メールアドレスや推測されやすいものは使えません。`}
-          type="password"
-          autoComplete="new-password"
-          required
-          minLength={PASSWORD_MIN}
-          maxLength={PASSWORD_MAX}
-        />
-        <Field
-          name="passwordConfirm"
-          label="パスワード（確認）"
-          type="password"
-          autoComplete="new-password"
-          required
-          maxLength={PASSWORD_MAX}
-        />
+        <EmailField defaultValue={value('email')} />
+        <NewPasswordFields />
         <Checkbox name="consent" defaultChecked={value('consent') === 'on'}>
           <Link href="/terms" target="_blank">
             利用規約

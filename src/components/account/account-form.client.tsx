@@ -130,6 +130,26 @@ function useFieldError(name: string): string | undefined {
   return useContext(ErrorsContext).fieldErrors[name];
 }
 
+/** The message under a field; its id is what the control's aria-describedby points at. */
+function FieldError({ id, error }: { id: string; error: string | undefined }) {
+  return error ? (
+    <p id={id} className={styles.error}>
+      {error}
+    </p>
+  ) : null;
+}
+
+/** aria-invalid and aria-describedby of a control with an optional hint and error. */
+function describe(fieldId: string, error: string | undefined, hasHint = false) {
+  const ids = [hasHint ? `${fieldId}-hint` : null, error ? `${fieldId}-error` : null].filter(
+    Boolean,
+  );
+  return {
+    'aria-invalid': error ? true : undefined,
+    'aria-describedby': ids.length ? ids.join(' ') : undefined,
+  } as const;
+}
+
 type FieldProps = Omit<ComponentProps<'input'>, 'name'> & {
   name: string;
   label: string;
@@ -141,9 +161,6 @@ export function Field({ name, label, hint, id, className, ...input }: FieldProps
   const generated = useId();
   const fieldId = id ?? generated;
   const error = useFieldError(name);
-  const describedBy = [hint ? `${fieldId}-hint` : null, error ? `${fieldId}-error` : null]
-    .filter(Boolean)
-    .join(' ');
   return (
     <div className={[styles.field, className].filter(Boolean).join(' ')}>
       <div className={styles.labelRow}>
@@ -166,14 +183,9 @@ export function Field({ name, label, hint, id, className, ...input }: FieldProps
         id={fieldId}
         name={name}
         className={styles.input}
-        aria-invalid={error ? true : undefined}
-        aria-describedby={describedBy || undefined}
+        {...describe(fieldId, error, !!hint)}
       />
-      {error ? (
-        <p id={`${fieldId}-error`} className={styles.error}>
-          {error}
-        </p>
-      ) : null}
+      <FieldError id={`${fieldId}-error`} error={error} />
     </div>
   );
 }
@@ -198,8 +210,7 @@ export function SelectField({ name, label, options, placeholder, ...select }: Se
         id={fieldId}
         name={name}
         className={styles.input}
-        aria-invalid={error ? true : undefined}
-        aria-describedby={error ? `${fieldId}-error` : undefined}
+        {...describe(fieldId, error)}
       >
         <option value="">{placeholder}</option>
         {options.map((option) => (
@@ -208,11 +219,7 @@ export function SelectField({ name, label, options, placeholder, ...select }: Se
           </option>
         ))}
       </select>
-      {error ? (
-        <p id={`${fieldId}-error`} className={styles.error}>
-          {error}
-        </p>
-      ) : null}
+      <FieldError id={`${fieldId}-error`} error={error} />
     </div>
   );
 }
@@ -234,16 +241,11 @@ export function Checkbox({ name, children, ...input }: CheckboxProps) {
           id={fieldId}
           name={name}
           className={styles.checkbox}
-          aria-invalid={error ? true : undefined}
-          aria-describedby={error ? `${fieldId}-error` : undefined}
+          {...describe(fieldId, error)}
         />
         <label htmlFor={fieldId}>{children}</label>
       </div>
-      {error ? (
-        <p id={`${fieldId}-error`} className={styles.error}>
-          {error}
-        </p>
-      ) : null}
+      <FieldError id={`${fieldId}-error`} error={error} />
     </div>
   );
 }
@@ -279,11 +281,7 @@ export function CheckboxGroup({
           </label>
         ))}
       </div>
-      {error ? (
-        <p id={errorId} className={styles.error}>
-          {error}
-        </p>
-      ) : null}
+      <FieldError id={errorId} error={error} />
     </fieldset>
   );
 }

@@ -14,7 +14,6 @@ import { ROLES, type Role, STAFF_ROLES } from './roles';
  * never only in a layout or the proxy.
  */
 
-
 export type AppUser = {
   id: string;
   email: string;

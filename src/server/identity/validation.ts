@@ -1,5 +1,12 @@
 import 'server-only';
 import { z } from '@/lib/zod';
+import {
+  COMPANY_MAX,
+  DISPLAY_NAME_MAX,
+  EMAIL_MAX,
+  PASSWORD_MAX,
+  PASSWORD_MIN,
+} from '@/lib/account-limits';
 import { COMMON_PASSWORDS } from './data/common-passwords';
 
 /**
@@ -7,9 +14,7 @@ import { COMMON_PASSWORDS } from './data/common-passwords';
  * each field. Every text has a maximum length; nothing here trusts the browser's checks.
  */
 
-export const PASSWORD_MIN = 8;
-export const PASSWORD_MAX = 128;
-export const DISPLAY_NAME_MAX = 50;
+export { DISPLAY_NAME_MAX, PASSWORD_MAX, PASSWORD_MIN };
 
 const common = new Set(COMMON_PASSWORDS.map((p) => p.toLowerCase()));
 
@@ -19,7 +24,7 @@ export const emailField = z
   .trim()
   .toLowerCase()
   .min(1, 'メールアドレスを入力してください。')
-  .max(254, 'メールアドレスが長すぎます。')
+  .max(EMAIL_MAX, 'メールアドレスが長すぎます。')
   .pipe(z.email({ error: 'メールアドレスの形式が正しくありません。' }))
   .refine((email) => (email.split('@')[0] ?? '').length <= 64, {
     error: 'メールアドレスの形式が正しくありません。',
@@ -145,7 +150,11 @@ export const profileInput = z.object({
     .refine((v) => v === '' || (OCCUPATIONS as readonly string[]).includes(v), {
       error: '職種を一覧から選んでください。',
     }),
-  company: z.string().trim().max(100, '会社名・所属は 100 文字以内にしてください。').default(''),
+  company: z
+    .string()
+    .trim()
+    .max(COMPANY_MAX, `会社名・所属は ${COMPANY_MAX} 文字以内にしてください。`)
+    .default(''),
   interests: z
     .array(z.enum(INTERESTS, { error: '関心のある分野を一覧から選んでください。' }))
     .max(INTERESTS.length)

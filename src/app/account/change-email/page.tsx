@@ -1,8 +1,9 @@
 import Link from 'next/link';
-import { AccountForm, Field } from '@/components/account/account-form.client';
+import { CurrentPasswordField, EmailField } from '@/components/account/account-fields';
+import { AccountForm } from '@/components/account/account-form.client';
 import { AccountPage, Notice } from '@/components/account/account-page';
 import { accountMetadata } from '@/components/account/metadata';
-import { readFlash } from '@/server/http/read-flash';
+import { readFlash, typedText } from '@/server/http/read-flash';
 import { requireUser } from '@/server/identity/session';
 
 export const metadata = accountMetadata('メールアドレスの変更', '/account/change-email');
@@ -34,26 +35,12 @@ export default async function ChangeEmailPage({ searchParams }: Props) {
         現在のメールアドレス: <strong>{user.email}</strong>
       </p>
       <AccountForm flow="change-email" submitLabel="確認メールを送る" initialErrors={flash}>
-        <Field
+        <EmailField
           name="newEmail"
           label="新しいメールアドレス"
-          type="email"
-          autoComplete="email"
-          required
-          maxLength={254}
-          defaultValue={
-            typeof flash?.values.newEmail === 'string' ? flash.values.newEmail : undefined
-          }
+          defaultValue={typedText(flash, 'newEmail')}
         />
-        <Field
-          name="password"
-          label="現在のパスワード"
-          hint="ご本人の確認のために入力してください。"
-          type="password"
-          autoComplete="current-password"
-          required
-          maxLength={128}
-        />
+        <CurrentPasswordField label="現在のパスワード" confirmsIdentity />
       </AccountForm>
     </AccountPage>
   );

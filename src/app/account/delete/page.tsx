@@ -1,5 +1,6 @@
 import Link from 'next/link';
-import { AccountForm, Checkbox, Field } from '@/components/account/account-form.client';
+import { CurrentPasswordField } from '@/components/account/account-fields';
+import { AccountForm, Checkbox } from '@/components/account/account-form.client';
 import { AccountPage, Notice } from '@/components/account/account-page';
 import { accountMetadata } from '@/components/account/metadata';
 import { readFlash } from '@/server/http/read-flash';
@@ -50,15 +51,7 @@ export default async function DeleteAccountPage({ searchParams }: Props) {
         initialErrors={flash}
         changesLogin
       >
-        <Field
-          name="password"
-          label="パスワード"
-          hint="ご本人の確認のために入力してください。"
-          type="password"
-          autoComplete="current-password"
-          required
-          maxLength={128}
-        />
+        <CurrentPasswordField confirmsIdentity />
         <Checkbox name="confirm">上記の内容を確認し、退会します</Checkbox>
       </AccountForm>
     </AccountPage>

@@ -10,9 +10,10 @@ import { AccountPage, Notice, Section } from '@/components/account/account-page'
 import { accountMetadata } from '@/components/account/metadata';
 import { currentPlanName } from '@/lib/auth-state';
 import { getDb } from '@/server/db/client';
-import { readFlash } from '@/server/http/read-flash';
+import { readFlash, typedText } from '@/server/http/read-flash';
 import { getAuthState, requireUser } from '@/server/identity/session';
-import { DISPLAY_NAME_MAX, INTERESTS, OCCUPATIONS } from '@/server/identity/validation';
+import { COMPANY_MAX, DISPLAY_NAME_MAX } from '@/lib/account-limits';
+import { INTERESTS, OCCUPATIONS } from '@/server/identity/validation';
 import { getProfileDetails } from '@/server/profiles/profiles';
 import styles from '@/components/account/account-page.module.css';
 
@@ -28,8 +29,7 @@ export default async function EditAccountPage({ searchParams }: Props) {
     getAuthState(),
     readFlash(),
   ]);
-  const typed = (name: string) =>
-    typeof flash?.values[name] === 'string' ? flash.values[name] : undefined;
+  const typed = (name: string) => typedText(flash, name);
   const interests = Array.isArray(flash?.values.interests)
     ? flash.values.interests
     : (profile?.interests ?? []);
@@ -106,7 +106,7 @@ export default async function EditAccountPage({ searchParams }: Props) {
           <Field
             name="company"
             label="会社名・所属"
-            maxLength={100}
+            maxLength={COMPANY_MAX}
             autoComplete="organization"
             defaultValue={typed('company') ?? profile?.company ?? ''}
           />

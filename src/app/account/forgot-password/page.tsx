@@ -1,8 +1,9 @@
 import Link from 'next/link';
-import { AccountForm, Field } from '@/components/account/account-form.client';
+import { EmailField } from '@/components/account/account-fields';
+import { AccountForm } from '@/components/account/account-form.client';
 import { AccountPage, Notice } from '@/components/account/account-page';
 import { accountMetadata } from '@/components/account/metadata';
-import { readFlash } from '@/server/http/read-flash';
+import { readFlash, typedText } from '@/server/http/read-flash';
 
 export const metadata = accountMetadata('パスワードの再設定', '/account/forgot-password');
 
@@ -26,15 +27,7 @@ export default async function ForgotPasswordPage({ searchParams }: Props) {
         </Notice>
       ) : null}
       <AccountForm flow="forgot-password" submitLabel="再設定のリンクを送る" initialErrors={flash}>
-        <Field
-          name="email"
-          label="メールアドレス"
-          type="email"
-          autoComplete="email"
-          required
-          maxLength={254}
-          defaultValue={typeof flash?.values.email === 'string' ? flash.values.email : undefined}
-        />
+        <EmailField defaultValue={typedText(flash, 'email')} />
       </AccountForm>
     </AccountPage>
   );

@@ -1,9 +1,9 @@
 import Link from 'next/link';
-import { AccountForm, Field } from '@/components/account/account-form.client';
+import { NewPasswordFields } from '@/components/account/account-fields';
+import { AccountForm } from '@/components/account/account-form.client';
 import { AccountPage, Notice } from '@/components/account/account-page';
 import { accountMetadata } from '@/components/account/metadata';
 import { readFlash } from '@/server/http/read-flash';
-import { PASSWORD_MAX, PASSWORD_MIN } from '@/server/identity/validation';
 
 export const metadata = accountMetadata('新しいパスワードの設定', '/account/reset-password');
 
@@ -30,24 +30,7 @@ export default async function ResetPasswordPage({ searchParams }: Props) {
     >
       <AccountForm flow="reset-password" submitLabel="パスワードを設定する" initialErrors={flash}>
         <input type="hidden" name="token" value={token} />
-        <Field
-          name="password"
-          label="新しいパスワード"
-          hint={`${PASSWORD_MIN}〜${PASSWORD_MAX} 文字。メールアドレスや推測されやすいものは使えません。`}
-          type="password"
-          autoComplete="new-password"
-          required
-          minLength={PASSWORD_MIN}
-          maxLength={PASSWORD_MAX}
-        />
-        <Field
-          name="passwordConfirm"
-          label="新しいパスワード（確認）"
-          type="password"
-          autoComplete="new-password"
-          required
-          maxLength={PASSWORD_MAX}
-        />
+        <NewPasswordFields label="新しいパスワード" />
       </AccountForm>
     </AccountPage>
   );

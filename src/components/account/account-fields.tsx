@@ -1,0 +1,76 @@
+import { EMAIL_MAX, PASSWORD_MAX, PASSWORD_MIN } from '@/lib/account-limits';
+import { Field } from './account-form.client';
+
+/**
+ * The fields several account forms share, with the same labels, hints, limits and browser
+ * hints (autocomplete) everywhere. The rules themselves are the server's (validation.ts).
+ */
+
+export function EmailField({
+  name = 'email',
+  label = 'メールアドレス',
+  defaultValue,
+}: {
+  name?: string;
+  label?: string;
+  defaultValue?: string;
+}) {
+  return (
+    <Field
+      name={name}
+      label={label}
+      type="email"
+      autoComplete="email"
+      required
+      maxLength={EMAIL_MAX}
+      defaultValue={defaultValue}
+    />
+  );
+}
+
+/** A new password and its confirmation. */
+export function NewPasswordFields({ label = 'パスワード' }: { label?: string }) {
+  return (
+    <>
+      <Field
+        name="password"
+        label={label}
+        hint={`${PASSWORD_MIN}〜${PASSWORD_MAX} 文字。メールアドレスや推測されやすいものは使えません。`}
+        type="password"
+        autoComplete="new-password"
+        required
+        minLength={PASSWORD_MIN}
+        maxLength={PASSWORD_MAX}
+      />
+      <Field
+        name="passwordConfirm"
+        label={`${label}（確認）`}
+        type="password"
+        autoComplete="new-password"
+        required
+        maxLength={PASSWORD_MAX}
+      />
+    </>
+  );
+}
+
+/** The current password, asked before a sensitive change or to sign in. */
+export function CurrentPasswordField({
+  label = 'パスワード',
+  confirmsIdentity = false,
+}: {
+  label?: string;
+  confirmsIdentity?: boolean;
+}) {
+  return (
+    <Field
+      name="password"
+      label={label}
+      hint={confirmsIdentity ? 'ご本人の確認のために入力してください。' : undefined}
+      type="password"
+      autoComplete="current-password"
+      required
+      maxLength={PASSWORD_MAX}
+    />
+  );
+}
