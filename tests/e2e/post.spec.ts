@@ -56,3 +56,39 @@ test('an unknown post answers the Japanese 404 page', async ({ page }) => {
   expect((await page.goto('/posts/no-such-post'))?.status()).toBe(404);
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('ページが見つかりません');
 });
+
+test('a signed-in free member reads the 3 newest members’ posts; a complimentary plan opens every post', async ({
+  page,
+  request,
+}) => {
+  const key = (await admin('create-api-key', '--name', 'e2e paywall', '--permissions', 'GET')).at(
+    -1,
+  )!;
+  const list = await request.get(
+    `/api/v1/posts?filters=${encodeURIComponent('isPublicPreview[not_equals]true')}&limit=5&depth=0&fields=id,body&orders=-publishedAt`,
+    { headers: { 'X-MICROCMS-API-KEY': key } },
+  );
+  const members = ((await list.json()) as { contents: Post[] }).contents;
+  const freePlan = members[0]!;
+  const older = members[4]!;
+  const email = `paywall-${Date.now()}@example.jp`;
+  await admin('create-user', '--email', email, '--password', 'kami-hikoki-13');
+  await page.goto('/login');
+  await page.getByLabel('メールアドレス').fill(email);
+  await page.getByLabel('パスワード', { exact: true }).fill('kami-hikoki-13');
+  await page.getByRole('button', { name: 'ログイン' }).click();
+  await expect(page).toHaveURL(/\/$/);
+
+  await page.goto(`/posts/${freePlan.id}`);
+  await expect(page.getByText(lastParagraph(freePlan.body))).toBeVisible();
+  const closed = await page.goto(`/posts/${older.id}`);
+  expect(await closed!.text()).not.toContain(lastParagraph(older.body));
+  await expect(
+    page.getByText('有料プランに登録すると、すべての記事を全文お読みいただけます。'),
+  ).toBeVisible();
+
+  await admin('grant-plan', '--email', email, '--plan', 'スタンダード');
+  await page.goto(`/posts/${older.id}`);
+  await expect(page.getByText(lastParagraph(older.body))).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'この記事は会員限定です' })).toHaveCount(0);
+});

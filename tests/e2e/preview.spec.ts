@@ -49,3 +49,40 @@ test('GET /api/exit-preview answers OK', async ({ request }) => {
   const response = await request.get('/api/exit-preview');
   expect(response.ok()).toBe(true);
 });
+
+test('staff preview a draft without its key; a member cannot', async ({ page, request }) => {
+  const key = (
+    await admin('create-api-key', '--name', 'e2e staff', '--permissions', 'GET,POST')
+  ).at(-1)!;
+  const created = await request.post('/api/v1/posts?status=draft', {
+    headers: { 'X-MICROCMS-API-KEY': key },
+    data: { title: '編集部だけが見る下書き', body: '<p>編集中。</p>' },
+  });
+  const { id } = (await created.json()) as { id: string };
+  const stamp = Date.now();
+  const signIn = async (email: string, password: string) => {
+    await page.goto('/login');
+    await page.getByLabel('メールアドレス').fill(email);
+    await page.getByLabel('パスワード', { exact: true }).fill(password);
+    await page.getByRole('button', { name: 'ログイン' }).click();
+    await expect(page).toHaveURL(/\/$/);
+  };
+
+  await admin(
+    'create-user',
+    '--email',
+    `member-${stamp}@example.jp`,
+    '--password',
+    'yuki-no-hi-11',
+  );
+  await signIn(`member-${stamp}@example.jp`, 'yuki-no-hi-11');
+  expect((await page.goto(`/posts/${id}/preview`))?.status()).toBe(403);
+  await page.context().clearCookies();
+
+  await admin('create-user', '--email', `editor-${stamp}@example.jp`, '--password', 'ame-no-hi-12');
+  await admin('set-role', '--email', `editor-${stamp}@example.jp`, '--role', 'editor');
+  await signIn(`editor-${stamp}@example.jp`, 'ame-no-hi-12');
+  await page.goto(`/posts/${id}/preview`);
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('編集部だけが見る下書き');
+  await expect(page.getByRole('region', { name: 'プレビューモード' })).toBeVisible();
+});

@@ -22,8 +22,9 @@ describe('postAccess', () => {
     });
     expect(postAccess({ kind: 'member', paid: true }, members, [])).toEqual({ full: true });
   });
-  it('shows the whole draft in preview mode', () => {
+  it('shows the whole draft in preview mode, and everything to staff', () => {
     expect(postAccess({ kind: 'preview' }, members, [])).toEqual({ full: true });
+    expect(postAccess({ kind: 'staff' }, members, [])).toEqual({ full: true });
   });
 });
 

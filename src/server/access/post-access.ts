@@ -4,13 +4,14 @@ import 'server-only';
  * Who reads what of a post (DESIGN.md "Who reads what"): public-preview posts are open to
  * everyone; members' posts in full to paid users, and to signed-in free users for the 3
  * newest (the free-plan list). Everyone else gets the lead and a call to action.
- * The identity issue supplies signed-in and paid viewers; until then every reader is
- * anonymous, which this policy treats safely.
+ * Paid readers come from the auth state (complimentary plans until billing); staff read all.
  */
 
 export type Viewer =
   | { kind: 'anonymous' }
   | { kind: 'member'; paid: boolean }
+  /** Editors and admins. */
+  | { kind: 'staff' }
   /** Staff and holders of a valid draft key, in preview mode. */
   | { kind: 'preview' };
 
@@ -21,7 +22,8 @@ export function postAccess(
   post: { id: string; isPublicPreview: boolean },
   freePlanPostIds: readonly string[],
 ): PostAccess {
-  if (post.isPublicPreview || viewer.kind === 'preview') return { full: true };
+  if (post.isPublicPreview || viewer.kind === 'preview' || viewer.kind === 'staff')
+    return { full: true };
   if (viewer.kind === 'member' && (viewer.paid || freePlanPostIds.includes(post.id)))
     return { full: true };
   return { full: false, reason: viewer.kind === 'anonymous' ? 'sign-up' : 'subscribe' };

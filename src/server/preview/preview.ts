@@ -7,6 +7,7 @@ import { isContentRequestError } from '@/server/content/client';
 import { CONTENT_ID } from '@/server/content/schemas';
 import { siteContent, usesBuiltInContent } from '@/server/content/site-content';
 import { getDb } from '@/server/db/client';
+import { isStaff, userFromHeaders } from '@/server/identity/session';
 
 /**
  * Preview mode (SPEC §2): a valid draftKey for an item turns on the framework's draft mode
@@ -90,7 +91,25 @@ function forbidden(): Response {
   });
 }
 
-/** GET handler of a preview URL: `?draftKey=…` checked, then draft mode on and on to the page. */
+/**
+ * Staff (editor, admin) preview without a key: the item's own draft key, on the built-in
+ * service. Null when the visitor is not staff or there is no draft.
+ */
+async function staffDraftKey(
+  request: Request,
+  endpoint: PreviewTarget['endpoint'],
+  contentId: string,
+): Promise<string | null> {
+  if (!usesBuiltInContent() || !CONTENT_ID.test(contentId)) return null;
+  const user = await userFromHeaders(request.headers);
+  if (!isStaff(user)) return null;
+  return findDraftKey(await getDb(), endpoint, contentId);
+}
+
+/**
+ * GET handler of a preview URL: `?draftKey=…` checked (or a staff session), then draft mode
+ * on and on to the page.
+ */
 export function previewRoute(
   endpoint: PreviewTarget['endpoint'],
   pagePath: (contentId: string) => string,
@@ -100,8 +119,11 @@ export function previewRoute(
     { params }: { params: Promise<{ contentId: string }> },
   ): Promise<Response> => {
     const { contentId } = await params;
-    const draftKey = new URL(request.url).searchParams.get('draftKey') ?? '';
-    if (!(await isValidDraftKey(endpoint, contentId, draftKey))) return forbidden();
+    const given = new URL(request.url).searchParams.get('draftKey') ?? '';
+    const draftKey = (await isValidDraftKey(endpoint, contentId, given))
+      ? given
+      : await staffDraftKey(request, endpoint, contentId);
+    if (!draftKey) return forbidden();
     await startPreview({ endpoint, contentId, draftKey });
     return new Response(null, {
       status: 307,

@@ -7,7 +7,8 @@ import styles from '@/components/content/article.module.css';
 import { env } from '@/env';
 import { formatDateJa, isoDateJa } from '@/lib/format';
 import { pageMetadata } from '@/lib/metadata';
-import { type Viewer, leadOf, postAccess } from '@/server/access/post-access';
+import { currentViewer } from '@/server/access/current-viewer';
+import { leadOf, postAccess } from '@/server/access/post-access';
 import { getFreePlanPostIds } from '@/server/content/client';
 import { findPost } from '@/server/content/items';
 import { siteContent } from '@/server/content/site-content';
@@ -40,12 +41,12 @@ export default async function PostPage({ params }: Props) {
   const post = await findPost(contentId, draftKey);
   if (!post) notFound();
 
-  // Signed-in and paid readers arrive with the identity issue; until then readers are anonymous.
-  const viewer: Viewer = draftKey ? { kind: 'preview' } : { kind: 'anonymous' };
+  const viewer = await currentViewer(draftKey);
+  // Only a signed-in free member's access depends on the free-plan list.
   const access = postAccess(
     viewer,
     post,
-    viewer.kind === 'anonymous' ? [] : await getFreePlanPostIds(siteContent()),
+    viewer.kind === 'member' && !viewer.paid ? await getFreePlanPostIds(siteContent()) : [],
   );
   const body = post.body ?? '';
   const date = post.publishedAt ?? post.updatedAt;
@@ -98,7 +99,7 @@ export default async function PostPage({ params }: Props) {
                     <Link href="/sign-up" className={styles.primaryAction}>
                       無料で会員登録
                     </Link>
-                    <Link href={`/login?returnTo=${encodeURIComponent(`/posts/${post.id}`)}`}>
+                    <Link href={`/login?next=${encodeURIComponent(`/posts/${post.id}`)}`}>
                       ログイン
                     </Link>
                   </>
