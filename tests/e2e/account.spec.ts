@@ -199,6 +199,12 @@ test('account pages need a session; staff pages answer 404 to others', async ({ 
   await expect(page).toHaveURL(/\/login\?next=%2Faccount%2Fedit/);
   const admin = await page.goto('/admin/mail');
   expect(admin?.status()).toBe(404);
+  // The header's sign-in link comes back to the page it was followed from.
+  await page.goto('/posts/no-such-post');
+  await expect(page.getByRole('banner').getByRole('link', { name: 'ログイン' })).toHaveAttribute(
+    'href',
+    '/login?next=%2Fposts%2Fno-such-post',
+  );
 });
 
 for (const width of [360, 1280]) {

@@ -1,6 +1,7 @@
 'use client';
 
 import Link from 'next/link';
+import { usePathname } from 'next/navigation';
 import { useEffect, useId, useRef, useState } from 'react';
 import { useAuthState } from '@/components/account/auth-state.client';
 import { AccountForm } from '@/components/account/account-form.client';
@@ -13,6 +14,7 @@ import styles from './account-menu.module.css';
  */
 export function AccountMenu() {
   const state = useAuthState();
+  const pathname = usePathname();
   const [open, setOpen] = useState(false);
   const menuId = useId();
   const rootRef = useRef<HTMLDivElement>(null);
@@ -45,9 +47,14 @@ export function AccountMenu() {
     );
   }
   if (!state.user) {
+    // Back to this page after signing in (not to the account screens themselves).
+    const back =
+      pathname && !/^\/(login|sign-up|account)(\/|$)/.test(pathname)
+        ? `/login?next=${encodeURIComponent(pathname)}`
+        : '/login';
     return (
       <div className={styles.root}>
-        <Link href="/login" className={styles.login}>
+        <Link href={back} className={styles.login}>
           ログイン
         </Link>
         <Link href="/sign-up" className={styles.signUp}>

@@ -271,3 +271,64 @@ export const rateLimitHits = pgTable(
   },
   (t) => [primaryKey({ columns: [t.bucket, t.windowStart] })],
 );
+
+/** A signed-in reader's bookmarks (src/server/bookmarks): an item of a content endpoint. */
+export const bookmarks = pgTable(
+  'bookmarks',
+  {
+    userId: text('user_id')
+      .notNull()
+      .references(() => user.id, { onDelete: 'cascade' }),
+    endpoint: text('endpoint').notNull(),
+    contentId: text('content_id').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.userId, t.endpoint, t.contentId] }),
+    index('bookmarks_user_created_idx').on(t.userId, t.createdAt.desc()),
+  ],
+);
+
+/** Messages from the contact form (/contact), kept and mailed to staff. */
+export const contactMessages = pgTable(
+  'contact_messages',
+  {
+    id: uuid('id')
+      .primaryKey()
+      .default(sql`gen_random_uuid()`),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    name: text('name').notNull(),
+    email: text('email').notNull(),
+    subject: text('subject').notNull(),
+    message: text('message').notNull(),
+    /** The signed-in sender, if any (forgotten when the account is deleted). */
+    userId: text('user_id').references(() => user.id, { onDelete: 'set null' }),
+  },
+  (t) => [index('contact_messages_created_idx').on(t.createdAt.desc())],
+);
+
+/**
+ * First-party page views (src/server/analytics): no cookie, an anonymous id the browser keeps
+ * in localStorage. One row per view; staff read views per item and per day at /admin/analytics.
+ */
+export const pageViews = pgTable(
+  'page_views',
+  {
+    id: uuid('id')
+      .primaryKey()
+      .default(sql`gen_random_uuid()`),
+    occurredAt: timestamp('occurred_at', { withTimezone: true }).notNull().defaultNow(),
+    /** The day in Japan (YYYY-MM-DD), for per-day counts. */
+    day: text('day').notNull(),
+    path: text('path').notNull(),
+    /** The content endpoint and id the page shows, when it shows one. */
+    endpoint: text('endpoint'),
+    contentId: text('content_id'),
+    referrer: text('referrer'),
+    visitorId: text('visitor_id').notNull(),
+  },
+  (t) => [
+    index('page_views_day_idx').on(t.day),
+    index('page_views_content_idx').on(t.endpoint, t.contentId, t.day),
+  ],
+);
