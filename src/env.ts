@@ -85,6 +85,10 @@ const envSchema = z
     ),
     // The sender of every mail; default "{SITE_NAME} <no-reply@{SITE_URL's host}>".
     MAIL_FROM: optionalText.pipe(z.string().max(200).optional()),
+    // Where messages from the contact form are mailed (they are also kept in the database).
+    CONTACT_TO: optionalText.pipe(
+      z.email({ error: 'メールアドレスを指定してください' }).max(254).optional(),
+    ),
     // "true" behind a reverse proxy: the client address is the last X-Forwarded-For entry.
     TRUST_PROXY: z
       .string()

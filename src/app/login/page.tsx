@@ -1,7 +1,7 @@
 import Link from 'next/link';
 import { redirect } from 'next/navigation';
 import { CurrentPasswordField, EmailField } from '@/components/account/account-fields';
-import { AccountForm } from '@/components/account/account-form.client';
+import { PostForm } from '@/components/forms/form.client';
 import { AccountPage, Notice } from '@/components/account/account-page';
 import { accountMetadata } from '@/components/account/metadata';
 import { readFlash, typedText } from '@/server/http/read-flash';
@@ -50,11 +50,16 @@ export default async function LoginPage({ searchParams }: Props) {
           </p>
         </Notice>
       ) : null}
-      <AccountForm flow="sign-in" submitLabel="ログイン" initialErrors={flash} changesLogin>
+      <PostForm
+        action="/api/account/sign-in"
+        submitLabel="ログイン"
+        initialErrors={flash}
+        changesLogin
+      >
         <input type="hidden" name="next" value={next} />
         <EmailField defaultValue={typedText(flash, 'email')} />
         <CurrentPasswordField />
-      </AccountForm>
+      </PostForm>
     </AccountPage>
   );
 }

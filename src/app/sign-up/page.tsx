@@ -1,7 +1,7 @@
 import Link from 'next/link';
 import { redirect } from 'next/navigation';
 import { EmailField, NewPasswordFields } from '@/components/account/account-fields';
-import { AccountForm, Checkbox, Field } from '@/components/account/account-form.client';
+import { PostForm, Checkbox, Field } from '@/components/forms/form.client';
 import { AccountPage, Notice } from '@/components/account/account-page';
 import { accountMetadata } from '@/components/account/metadata';
 import { readFlash, typedText } from '@/server/http/read-flash';
@@ -43,7 +43,7 @@ export default async function SignUpPage({ searchParams }: Props) {
         </p>
       }
     >
-      <AccountForm flow="sign-up" submitLabel="登録する" initialErrors={flash}>
+      <PostForm action="/api/account/sign-up" submitLabel="登録する" initialErrors={flash}>
         <Field
           name="displayName"
           label="表示名"
@@ -68,7 +68,7 @@ export default async function SignUpPage({ searchParams }: Props) {
         <Checkbox name="newsletter" defaultChecked={value('newsletter') === 'on'}>
           ニュースレター（新着記事やイベントのお知らせ）を受け取る
         </Checkbox>
-      </AccountForm>
+      </PostForm>
     </AccountPage>
   );
 }

@@ -1,5 +1,5 @@
 import { EMAIL_MAX, PASSWORD_MAX, PASSWORD_MIN } from '@/lib/account-limits';
-import { Field } from './account-form.client';
+import { Field } from '@/components/forms/form.client';
 
 /**
  * The fields several account forms share, with the same labels, hints, limits and browser

@@ -4,7 +4,7 @@ import Link from 'next/link';
 import { usePathname } from 'next/navigation';
 import { useEffect, useId, useRef, useState } from 'react';
 import { useAuthState } from '@/components/account/auth-state.client';
-import { AccountForm } from '@/components/account/account-form.client';
+import { PostForm } from '@/components/forms/form.client';
 import styles from './account-menu.module.css';
 
 /**
@@ -98,8 +98,8 @@ export function AccountMenu() {
             ) : null}
           </ul>
           <div className={styles.signOut}>
-            <AccountForm
-              flow="sign-out"
+            <PostForm
+              action="/api/account/sign-out"
               submitLabel="ログアウト"
               submitColor="white"
               changesLogin

@@ -9,6 +9,7 @@ import { mails } from '@/server/mail/templates';
 import { updateProfile } from '@/server/profiles/profiles';
 import { cancelLiveSubscriptions } from '@/server/profiles/subscriptions';
 import { type Limit, RateLimitedError, consume } from '@/server/rate-limit/limiter';
+import type { FormResult } from '@/server/http/form-endpoint';
 import type { Auth } from './auth';
 import {
   changeEmailInput,
@@ -31,15 +32,7 @@ import type { z } from '@/lib/zod';
 export type FlowContext = { headers: Headers; ip: string | null };
 export type FlowDeps = { db: Db; auth: Auth };
 
-export type FlowResult =
-  | { ok: true; redirectTo?: string; message?: string; setCookies?: string[] }
-  | {
-      ok: false;
-      status: 400 | 401 | 403 | 429;
-      message?: string;
-      fieldErrors?: Record<string, string>;
-      retryAfter?: number;
-    };
+export type FlowResult = FormResult;
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;

@@ -1,6 +1,6 @@
 import Link from 'next/link';
 import { CurrentPasswordField, EmailField } from '@/components/account/account-fields';
-import { AccountForm } from '@/components/account/account-form.client';
+import { PostForm } from '@/components/forms/form.client';
 import { AccountPage, Notice } from '@/components/account/account-page';
 import { accountMetadata } from '@/components/account/metadata';
 import { readFlash, typedText } from '@/server/http/read-flash';
@@ -34,14 +34,18 @@ export default async function ChangeEmailPage({ searchParams }: Props) {
       <p>
         現在のメールアドレス: <strong>{user.email}</strong>
       </p>
-      <AccountForm flow="change-email" submitLabel="確認メールを送る" initialErrors={flash}>
+      <PostForm
+        action="/api/account/change-email"
+        submitLabel="確認メールを送る"
+        initialErrors={flash}
+      >
         <EmailField
           name="newEmail"
           label="新しいメールアドレス"
           defaultValue={typedText(flash, 'newEmail')}
         />
         <CurrentPasswordField label="現在のパスワード" confirmsIdentity />
-      </AccountForm>
+      </PostForm>
     </AccountPage>
   );
 }

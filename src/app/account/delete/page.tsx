@@ -1,6 +1,6 @@
 import Link from 'next/link';
 import { CurrentPasswordField } from '@/components/account/account-fields';
-import { AccountForm, Checkbox } from '@/components/account/account-form.client';
+import { PostForm, Checkbox } from '@/components/forms/form.client';
 import { AccountPage, Notice } from '@/components/account/account-page';
 import { accountMetadata } from '@/components/account/metadata';
 import { readFlash } from '@/server/http/read-flash';
@@ -44,8 +44,8 @@ export default async function DeleteAccountPage({ searchParams }: Props) {
           <li>同じメールアドレスで、あらためて会員登録することはできます。</li>
         </ul>
       </div>
-      <AccountForm
-        flow="delete"
+      <PostForm
+        action="/api/account/delete"
         submitLabel="退会する"
         submitColor="black"
         initialErrors={flash}
@@ -53,7 +53,7 @@ export default async function DeleteAccountPage({ searchParams }: Props) {
       >
         <CurrentPasswordField confirmsIdentity />
         <Checkbox name="confirm">上記の内容を確認し、退会します</Checkbox>
-      </AccountForm>
+      </PostForm>
     </AccountPage>
   );
 }

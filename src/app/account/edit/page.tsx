@@ -1,11 +1,11 @@
 import Link from 'next/link';
 import {
-  AccountForm,
+  PostForm,
   Checkbox,
   CheckboxGroup,
   Field,
   SelectField,
-} from '@/components/account/account-form.client';
+} from '@/components/forms/form.client';
 import { AccountPage, Notice, Section } from '@/components/account/account-page';
 import { accountMetadata } from '@/components/account/metadata';
 import { currentPlanName } from '@/lib/auth-state';
@@ -73,7 +73,12 @@ export default async function EditAccountPage({ searchParams }: Props) {
         </dd>
       </dl>
       <Section title="プロフィール">
-        <AccountForm flow="edit-profile" submitLabel="保存する" initialErrors={flash} multipart>
+        <PostForm
+          action="/api/account/edit-profile"
+          submitLabel="保存する"
+          initialErrors={flash}
+          multipart
+        >
           {profile?.avatarUrl ? (
             // eslint-disable-next-line @next/next/no-img-element -- a small avatar, already sized
             <img src={profile.avatarUrl} alt="現在のプロフィール画像" width={96} height={96} />
@@ -122,7 +127,7 @@ export default async function EditAccountPage({ searchParams }: Props) {
           >
             ニュースレター（新着記事やイベントのお知らせ）を受け取る
           </Checkbox>
-        </AccountForm>
+        </PostForm>
       </Section>
     </AccountPage>
   );

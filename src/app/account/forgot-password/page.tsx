@@ -1,6 +1,6 @@
 import Link from 'next/link';
 import { EmailField } from '@/components/account/account-fields';
-import { AccountForm } from '@/components/account/account-form.client';
+import { PostForm } from '@/components/forms/form.client';
 import { AccountPage, Notice } from '@/components/account/account-page';
 import { accountMetadata } from '@/components/account/metadata';
 import { readFlash, typedText } from '@/server/http/read-flash';
@@ -26,9 +26,13 @@ export default async function ForgotPasswordPage({ searchParams }: Props) {
           </p>
         </Notice>
       ) : null}
-      <AccountForm flow="forgot-password" submitLabel="再設定のリンクを送る" initialErrors={flash}>
+      <PostForm
+        action="/api/account/forgot-password"
+        submitLabel="再設定のリンクを送る"
+        initialErrors={flash}
+      >
         <EmailField defaultValue={typedText(flash, 'email')} />
-      </AccountForm>
+      </PostForm>
     </AccountPage>
   );
 }

@@ -1,6 +1,6 @@
 import Link from 'next/link';
 import { NewPasswordFields } from '@/components/account/account-fields';
-import { AccountForm } from '@/components/account/account-form.client';
+import { PostForm } from '@/components/forms/form.client';
 import { AccountPage, Notice } from '@/components/account/account-page';
 import { accountMetadata } from '@/components/account/metadata';
 import { readFlash } from '@/server/http/read-flash';
@@ -28,10 +28,14 @@ export default async function ResetPasswordPage({ searchParams }: Props) {
       lead={<p>新しいパスワードを設定すると、ほかの端末ではログアウトされます。</p>}
       footer={<Link href="/account/forgot-password">再設定をもう一度申し込む</Link>}
     >
-      <AccountForm flow="reset-password" submitLabel="パスワードを設定する" initialErrors={flash}>
+      <PostForm
+        action="/api/account/reset-password"
+        submitLabel="パスワードを設定する"
+        initialErrors={flash}
+      >
         <input type="hidden" name="token" value={token} />
         <NewPasswordFields label="新しいパスワード" />
-      </AccountForm>
+      </PostForm>
     </AccountPage>
   );
 }

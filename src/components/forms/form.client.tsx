@@ -11,21 +11,23 @@ import {
   useState,
 } from 'react';
 import { Button, type ButtonColor } from '@/components/ui/button';
-import { announceLoginChange } from './auth-state.client';
-import styles from './account-form.module.css';
+import { announceLoginChange } from '@/components/account/auth-state.client';
+import styles from './form.module.css';
 
 /**
- * A form of the account screens. It is a real HTML form posting to /api/account/{flow}, so it
- * works before (or without) JavaScript: the server then answers 303 and the page shows its
- * messages. With JavaScript it posts with fetch, shows each message beside its field, keeps
- * what was typed, and moves on with a full page load (the login state may have changed).
+ * A form of the site (account screens, contact). It is a real HTML form posting to an endpoint
+ * built on src/server/http/form-endpoint.ts, so it works before (or without) JavaScript: the
+ * server then answers 303 and the page shows its messages. With JavaScript it posts with fetch,
+ * shows each message beside its field, keeps what was typed, and moves on with a full page load
+ * (the login state may have changed).
  */
 
 type Errors = { message: string | null; fieldErrors: Record<string, string> };
 const ErrorsContext = createContext<Errors>({ message: null, fieldErrors: {} });
 
-export type AccountFormProps = {
-  flow: string;
+export type PostFormProps = {
+  /** The endpoint, e.g. `/api/account/sign-in`. */
+  action: string;
   submitLabel: string;
   submitColor?: ButtonColor;
   children?: ReactNode;
@@ -44,8 +46,8 @@ type Answer = {
   fieldErrors?: Record<string, string>;
 };
 
-export function AccountForm({
-  flow,
+export function PostForm({
+  action,
   submitLabel,
   submitColor = 'yellow',
   children,
@@ -53,7 +55,7 @@ export function AccountForm({
   multipart,
   changesLogin,
   fullWidthSubmit = true,
-}: AccountFormProps) {
+}: PostFormProps) {
   const [errors, setErrors] = useState<Errors>(initialErrors ?? { message: null, fieldErrors: {} });
   const [pending, setPending] = useState(false);
   const messageRef = useRef<HTMLParagraphElement>(null);
@@ -65,7 +67,7 @@ export function AccountForm({
     setPending(true);
     let answer: Answer;
     try {
-      const response = await fetch(`/api/account/${flow}`, {
+      const response = await fetch(action, {
         method: 'POST',
         body: new FormData(event.currentTarget),
         headers: { accept: 'application/json' },
@@ -100,7 +102,7 @@ export function AccountForm({
       <form
         ref={formRef}
         method="post"
-        action={`/api/account/${flow}`}
+        action={action}
         encType={multipart ? 'multipart/form-data' : undefined}
         onSubmit={(event) => void submit(event)}
         noValidate
@@ -183,6 +185,46 @@ export function Field({ name, label, hint, id, className, ...input }: FieldProps
         id={fieldId}
         name={name}
         className={styles.input}
+        {...describe(fieldId, error, !!hint)}
+      />
+      <FieldError id={`${fieldId}-error`} error={error} />
+    </div>
+  );
+}
+
+type TextAreaProps = Omit<ComponentProps<'textarea'>, 'name'> & {
+  name: string;
+  label: string;
+  hint?: string;
+};
+
+/** A labelled multi-line text with its hint and its error beside it. */
+export function TextArea({ name, label, hint, ...textarea }: TextAreaProps) {
+  const fieldId = useId();
+  const error = useFieldError(name);
+  return (
+    <div className={styles.field}>
+      <div className={styles.labelRow}>
+        <label htmlFor={fieldId} className={styles.label}>
+          {label}
+        </label>
+        {textarea.required ? (
+          <span className={styles.required} aria-hidden="true">
+            必須
+          </span>
+        ) : null}
+      </div>
+      {hint ? (
+        <p id={`${fieldId}-hint`} className={styles.hint}>
+          {hint}
+        </p>
+      ) : null}
+      <textarea
+        rows={8}
+        {...textarea}
+        id={fieldId}
+        name={name}
+        className={`${styles.input} ${styles.textarea}`}
         {...describe(fieldId, error, !!hint)}
       />
       <FieldError id={`${fieldId}-error`} error={error} />
