@@ -94,5 +94,58 @@ export const jobSchema = z.object({
 });
 export type Job = z.infer<typeof jobSchema>;
 
+export const audioSchema = z.object({
+  ...meta,
+  title: z.string(),
+  description: z.string().optional(),
+  coverImage: imageSchema.optional(),
+  audioFile: fileSchema.optional(),
+  /** Seconds. */
+  duration: z.number().optional(),
+  transcript: z.string().optional(),
+  isPublicPreview: z.boolean(),
+  writers: z.array(writerSchema),
+});
+export type Audio = z.infer<typeof audioSchema>;
+
+export const movieSchema = z.object({
+  ...meta,
+  title: z.string(),
+  description: z.string().optional(),
+  coverImage: imageSchema.optional(),
+  videoFile: fileSchema.optional(),
+  /** A YouTube or Vimeo embed URL. */
+  embedUrl: z.string().optional(),
+  duration: z.number().optional(),
+  isPublicPreview: z.boolean(),
+  writers: z.array(writerSchema),
+});
+export type Movie = z.infer<typeof movieSchema>;
+
+export const connectSchema = z.object({
+  ...meta,
+  title: z.string(),
+  description: z.string().optional(),
+  coverImage: imageSchema.optional(),
+  body: z.string().optional(),
+});
+export type ConnectPage = z.infer<typeof connectSchema>;
+
+/** The object endpoints of the site's pages: about, faq, terms, specified-commercial-transactions, studio. */
+export const sitePageSchema = z.object({
+  createdAt: z.string(),
+  updatedAt: z.string(),
+  publishedAt: z.string().optional(),
+  revisedAt: z.string().optional(),
+  title: z.string(),
+  description: z.string().optional(),
+  body: z.string().optional(),
+});
+export type SitePage = z.infer<typeof sitePageSchema>;
+
+export type Series = z.infer<typeof seriesSchema>;
+export type Tag = z.infer<typeof tagSchema>;
+export type Partner = z.infer<typeof partnerSchema>;
+
 /** A content id as the service accepts it: anything else cannot exist, so it is a 404. */
 export const CONTENT_ID = /^[A-Za-z0-9_-]{1,50}$/;
