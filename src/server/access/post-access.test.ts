@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { leadOf, postAccess } from './post-access';
+import { type Viewer, connectAccess, leadOf, mediaAccess, postAccess } from './post-access';
 
 const members = { id: 'p1', isPublicPreview: false };
 const open = { id: 'p2', isPublicPreview: true };
@@ -25,6 +25,76 @@ describe('postAccess', () => {
   it('shows the whole draft in preview mode, and everything to staff', () => {
     expect(postAccess({ kind: 'preview' }, members, [])).toEqual({ full: true });
     expect(postAccess({ kind: 'staff' }, members, [])).toEqual({ full: true });
+  });
+});
+
+const VIEWERS: Viewer[] = [
+  { kind: 'anonymous' },
+  { kind: 'member', paid: false },
+  { kind: 'member', paid: true },
+  { kind: 'staff' },
+  { kind: 'preview' },
+];
+
+describe('mediaAccess (audio and movie files)', () => {
+  it('plays a members’ item only for paid readers, staff and preview', () => {
+    expect(VIEWERS.map((v) => mediaAccess(v, { isPublicPreview: false }).full)).toEqual([
+      false,
+      false,
+      true,
+      true,
+      true,
+    ]);
+    expect(mediaAccess({ kind: 'anonymous' }, { isPublicPreview: false })).toEqual({
+      full: false,
+      reason: 'sign-up',
+    });
+    expect(mediaAccess({ kind: 'member', paid: false }, { isPublicPreview: false })).toEqual({
+      full: false,
+      reason: 'subscribe',
+    });
+  });
+  it('plays a public-preview item for everyone', () => {
+    expect(VIEWERS.every((v) => mediaAccess(v, { isPublicPreview: true }).full)).toBe(true);
+  });
+});
+
+describe('connectAccess', () => {
+  it('opens connect to every signed-in reader and to nobody else', () => {
+    expect(VIEWERS.map((v) => connectAccess(v).full)).toEqual([false, true, true, true, true]);
+  });
+});
+
+describe('postAccess truth table', () => {
+  it('covers every viewer × public-preview × free-plan combination', () => {
+    const rows = [];
+    for (const viewer of VIEWERS)
+      for (const isPublicPreview of [false, true])
+        for (const inFreePlan of [false, true])
+          rows.push(postAccess(viewer, { id: 'x', isPublicPreview }, inFreePlan ? ['x'] : []).full);
+    // anonymous, free member, paid, staff, preview; each: [members,no-free],[members,free],[public,no-free],[public,free]
+    expect(rows).toEqual([
+      false,
+      false,
+      true,
+      true,
+      false,
+      true,
+      true,
+      true,
+      true,
+      true,
+      true,
+      true,
+      true,
+      true,
+      true,
+      true,
+      true,
+      true,
+      true,
+      true,
+    ]);
   });
 });
 

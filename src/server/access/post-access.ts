@@ -29,6 +29,22 @@ export function postAccess(
   return { full: false, reason: viewer.kind === 'anonymous' ? 'sign-up' : 'subscribe' };
 }
 
+/**
+ * Audio and movie files (and a movie's embed): paid readers, staff and preview; everyone for
+ * a public-preview item. The pages are public; the file's signed URL is the gated part.
+ */
+export function mediaAccess(viewer: Viewer, item: { isPublicPreview: boolean }): PostAccess {
+  if (item.isPublicPreview || viewer.kind === 'preview' || viewer.kind === 'staff')
+    return { full: true };
+  if (viewer.kind === 'member' && viewer.paid) return { full: true };
+  return { full: false, reason: viewer.kind === 'anonymous' ? 'sign-up' : 'subscribe' };
+}
+
+/** Connect (the community area): every signed-in member; anonymous visitors see the lead. */
+export function connectAccess(viewer: Viewer): PostAccess {
+  return viewer.kind === 'anonymous' ? { full: false, reason: 'sign-up' } : { full: true };
+}
+
 const LEAD_MAX_CHARS = 300;
 
 /**

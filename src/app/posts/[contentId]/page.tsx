@@ -1,16 +1,22 @@
 import type { Metadata } from 'next';
-import Image from 'next/image';
 import Link from 'next/link';
 import { notFound } from 'next/navigation';
+import { ItemCover, ItemHeader, byline } from '@/components/content/item-header';
+import { Paywall } from '@/components/content/paywall';
 import { RichText } from '@/components/content/rich-text';
+import { ShareLinks } from '@/components/content/share-links';
 import styles from '@/components/content/article.module.css';
+import { CardGrid } from '@/components/listing/content-card';
+import { postCard } from '@/components/listing/cards';
+import { Section } from '@/components/listing/list-page';
+import { sitePageMetadata } from '@/components/listing/site-metadata';
 import { env } from '@/env';
-import { formatDateJa, isoDateJa } from '@/lib/format';
-import { pageMetadata } from '@/lib/metadata';
 import { currentViewer } from '@/server/access/current-viewer';
 import { leadOf, postAccess } from '@/server/access/post-access';
 import { getFreePlanPostIds } from '@/server/content/client';
 import { findPost } from '@/server/content/items';
+import { type PostCard, listPosts } from '@/server/content/lists';
+import type { Post } from '@/server/content/schemas';
 import { siteContent } from '@/server/content/site-content';
 import { previewDraftKey } from '@/server/preview/preview';
 
@@ -21,18 +27,39 @@ export async function generateMetadata({ params }: Props): Promise<Metadata> {
   const draftKey = await previewDraftKey('posts', contentId);
   const post = await findPost(contentId, draftKey);
   if (!post) return { title: 'ページが見つかりません', robots: { index: false } };
-  return pageMetadata(
-    {
-      title: post.title,
-      description: post.description,
-      path: `/posts/${post.id}`,
-      image: post.coverImage
-        ? { ...post.coverImage, alt: post.coverImage.alt ?? post.title }
-        : null,
-      noIndex: !!draftKey,
-    },
-    { siteUrl: env().SITE_URL, siteName: env().SITE_NAME },
-  );
+  return sitePageMetadata({
+    title: post.title,
+    description: post.description,
+    path: `/posts/${post.id}`,
+    image: post.coverImage ? { ...post.coverImage, alt: post.coverImage.alt ?? post.title } : null,
+    noIndex: !!draftKey,
+  });
+}
+
+/** The series around a post: its place and the previous and next instalments. */
+async function seriesNavigation(post: Post) {
+  if (!post.series) return null;
+  const { items } = await listPosts({ series: post.series.id, orders: 'seriesOrder', size: 100 });
+  const index = items.findIndex((p) => p.id === post.id);
+  return {
+    title: post.series.title,
+    position: index >= 0 ? index + 1 : null,
+    total: items.length,
+    previous: index > 0 ? items[index - 1] : undefined,
+    next: index >= 0 ? items[index + 1] : undefined,
+  };
+}
+
+/** The editor's related posts, else the newest of the same feature. */
+async function relatedPosts(post: Post): Promise<PostCard[]> {
+  const chosen = post.relatedPosts.map((p) => p.id).slice(0, 3);
+  if (chosen.length > 0) {
+    const { items } = await listPosts({ ids: chosen, size: chosen.length });
+    return chosen.flatMap((id) => items.filter((p) => p.id === id));
+  }
+  if (!post.category) return [];
+  const { items } = await listPosts({ category: post.category.id, size: 4 });
+  return items.filter((p) => p.id !== post.id).slice(0, 3);
 }
 
 export default async function PostPage({ params }: Props) {
@@ -43,40 +70,34 @@ export default async function PostPage({ params }: Props) {
 
   const viewer = await currentViewer(draftKey);
   // Only a signed-in free member's access depends on the free-plan list.
-  const access = postAccess(
-    viewer,
-    post,
-    viewer.kind === 'member' && !viewer.paid ? await getFreePlanPostIds(siteContent()) : [],
-  );
+  const [freePlan, series, related] = await Promise.all([
+    viewer.kind === 'member' && !viewer.paid ? getFreePlanPostIds(siteContent()) : [],
+    seriesNavigation(post),
+    relatedPosts(post),
+  ]);
+  const access = postAccess(viewer, post, freePlan);
   const body = post.body ?? '';
-  const date = post.publishedAt ?? post.updatedAt;
+  const path = `/posts/${post.id}`;
 
   return (
     <article className={styles.article}>
-      <header className={styles.header}>
-        {post.category ? <p className={styles.kicker}>{post.category.name}</p> : null}
-        <h1 className={styles.title}>{post.title}</h1>
-        <p className={styles.meta}>
-          <time dateTime={isoDateJa(date)}>{formatDateJa(date)}</time>
-          {post.writers.length > 0 ? (
-            <span>文・{post.writers.map((w) => w.name).join('、')}</span>
-          ) : null}
-        </p>
-        {post.description ? <p className={styles.description}>{post.description}</p> : null}
-      </header>
-
-      {post.coverImage ? (
-        <figure className={styles.cover}>
-          <Image
-            src={post.coverImage.url}
-            alt={post.coverImage.alt ?? ''}
-            width={post.coverImage.width ?? 1200}
-            height={post.coverImage.height ?? 675}
-            sizes="(min-width: 72rem) 72rem, 100vw"
-            priority
-          />
-        </figure>
-      ) : null}
+      <ItemHeader
+        kicker={post.category?.name}
+        title={post.title}
+        date={post.publishedAt ?? post.updatedAt}
+        byline={byline(post.writers)}
+        description={post.description}
+        extra={
+          series?.position ? (
+            <span>
+              連載「{series.title}」第{series.position}回
+            </span>
+          ) : null
+        }
+      />
+      <ItemCover
+        image={post.coverImage ? { ...post.coverImage, alt: post.coverImage.alt ?? '' } : undefined}
+      />
 
       <div className={styles.body}>
         {access.full ? (
@@ -84,37 +105,53 @@ export default async function PostPage({ params }: Props) {
         ) : (
           <>
             <RichText html={leadOf(body)} className={styles.lead} />
-            <aside className={styles.paywall} aria-labelledby="paywall-heading">
-              <h2 id="paywall-heading" className={styles.paywallHeading}>
-                この記事は会員限定です
-              </h2>
-              <p>
-                {access.reason === 'sign-up'
-                  ? '無料の会員登録で、会員限定記事のうち最新 3 本を全文お読みいただけます。すべての記事を読むには有料プランへどうぞ。'
-                  : '有料プランに登録すると、すべての記事を全文お読みいただけます。'}
-              </p>
-              <p className={styles.paywallActions}>
-                {access.reason === 'sign-up' ? (
-                  <>
-                    <Link href="/sign-up" className={styles.primaryAction}>
-                      無料で会員登録
-                    </Link>
-                    <Link href={`/login?next=${encodeURIComponent(`/posts/${post.id}`)}`}>
-                      ログイン
-                    </Link>
-                  </>
-                ) : null}
-                <Link
-                  href="/service-plans"
-                  className={access.reason === 'subscribe' ? styles.primaryAction : undefined}
-                >
-                  料金プランを見る
-                </Link>
-              </p>
-            </aside>
+            <Paywall
+              reason={access.reason}
+              returnTo={path}
+              heading="この記事は会員限定です"
+              signUpText="無料の会員登録で、会員限定記事のうち最新 3 本を全文お読みいただけます。すべての記事を読むには有料プランへどうぞ。"
+              subscribeText="有料プランに登録すると、すべての記事を全文お読みいただけます。"
+            />
           </>
         )}
+
+        {post.tags.length > 0 ? (
+          <ul className={styles.tags} aria-label="タグ">
+            {post.tags.map((tag) => (
+              <li key={tag.id}>
+                <Link href={`/posts?tag=${tag.id}`}>#{tag.name}</Link>
+              </li>
+            ))}
+          </ul>
+        ) : null}
+
+        <ShareLinks url={`${env().SITE_URL}${path}`} title={post.title} />
+
+        {series && (series.previous || series.next) ? (
+          <nav className={styles.seriesNav} aria-label={`連載「${series.title}」`}>
+            {series.previous ? (
+              <Link href={`/posts/${series.previous.id}`} rel="prev">
+                <span>前の回</span>
+                {series.previous.title}
+              </Link>
+            ) : (
+              <span />
+            )}
+            {series.next ? (
+              <Link href={`/posts/${series.next.id}`} rel="next">
+                <span>次の回</span>
+                {series.next.title}
+              </Link>
+            ) : null}
+          </nav>
+        ) : null}
       </div>
+
+      {related.length > 0 ? (
+        <Section id="related-heading" title="関連記事">
+          <CardGrid items={related.map(postCard)} />
+        </Section>
+      ) : null}
     </article>
   );
 }

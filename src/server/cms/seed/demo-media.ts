@@ -74,7 +74,18 @@ export const DEMO_FILE_SIZES: Readonly<Record<string, number>> = {
   'movie-01.webm': 33_859,
 };
 
-export const demoUrl = (file: string) => `/uploads/${DEMO_UPLOADS_SUBDIR}/${file}`;
+/**
+ * Where a demo file lives in the uploads storage: images are public (`demo/…`, served at
+ * /uploads/), sound and video are members' media (`protected/demo/…`, served only through
+ * signed /media/ URLs).
+ */
+export const demoStorageKey = (file: string) =>
+  file in DEMO_FILE_SIZES
+    ? `protected/${DEMO_UPLOADS_SUBDIR}/${file}`
+    : `${DEMO_UPLOADS_SUBDIR}/${file}`;
+
+export const demoUrl = (file: string) =>
+  file in DEMO_FILE_SIZES ? `/media/${demoStorageKey(file)}` : `/uploads/${demoStorageKey(file)}`;
 
 export type MediaValue = { url: string; width: number; height: number; alt: string };
 

@@ -250,7 +250,7 @@ describe('demo media', () => {
     expect(fs.readdirSync(demoAssetsDir()).sort()).toEqual(DEMO_ASSETS.map((a) => a.file).sort());
   });
 
-  it('copies the files into uploads/demo and leaves existing copies alone', async () => {
+  it('copies the images into uploads/demo, sound and video into protected/demo, and leaves existing copies alone', async () => {
     const uploads = fs.mkdtempSync(path.join(os.tmpdir(), 'seed-uploads-'));
     try {
       const first = DEMO_MEDIA_FILES[0]!;
@@ -258,8 +258,12 @@ describe('demo media', () => {
       fs.writeFileSync(path.join(uploads, 'demo', first.file), 'kept');
       await copyDemoMedia(uploads);
       for (const { file, url } of DEMO_MEDIA_FILES) {
-        expect(url).toBe(`/uploads/demo/${file}`);
-        expect(fs.existsSync(path.join(uploads, 'demo', file)), file).toBe(true);
+        const members = /\.(wav|webm)$/.test(file);
+        expect(url).toBe(members ? `/media/protected/demo/${file}` : `/uploads/demo/${file}`);
+        const stored = members
+          ? path.join(uploads, 'protected', 'demo', file)
+          : path.join(uploads, 'demo', file);
+        expect(fs.existsSync(stored), file).toBe(true);
       }
       expect(fs.readFileSync(path.join(uploads, 'demo', first.file), 'utf8')).toBe('kept');
       await copyDemoMedia(uploads); // again: no error

@@ -7,7 +7,7 @@ import { cmsContents } from '@/server/db/schema';
 import { type EndpointDef, findEndpoint } from '../model';
 import { createContent, updateContent } from '../store';
 import { demoLists } from './demo-content';
-import { DEMO_ASSETS, DEMO_ASSETS_DIR, DEMO_UPLOADS_SUBDIR, demoUrl } from './demo-media';
+import { DEMO_ASSETS, DEMO_ASSETS_DIR, demoStorageKey, demoUrl } from './demo-media';
 import { DEMO_PAGES } from './demo-pages';
 
 /**
@@ -35,15 +35,11 @@ export async function copyDemoMedia(
   uploadsDir: string,
   sourceDir: string = demoAssetsDir(),
 ): Promise<void> {
-  const target = path.join(uploadsDir, DEMO_UPLOADS_SUBDIR);
-  await fs.mkdir(target, { recursive: true });
   for (const { file } of DEMO_MEDIA_FILES) {
+    const target = path.join(uploadsDir, demoStorageKey(file));
+    await fs.mkdir(path.dirname(target), { recursive: true });
     try {
-      await fs.copyFile(
-        path.join(sourceDir, file),
-        path.join(target, file),
-        fs.constants.COPYFILE_EXCL,
-      );
+      await fs.copyFile(path.join(sourceDir, file), target, fs.constants.COPYFILE_EXCL);
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
     }

@@ -1,0 +1,71 @@
+import { notFound } from 'next/navigation';
+import { ItemCover, ItemHeader, byline } from '@/components/content/item-header';
+import { Paywall } from '@/components/content/paywall';
+import { RichText } from '@/components/content/rich-text';
+import styles from '@/components/content/article.module.css';
+import { sitePageMetadata } from '@/components/listing/site-metadata';
+import { AudioPlayer } from '@/components/media/audio-player.client';
+import { formatDurationJa } from '@/lib/format';
+import { currentViewer } from '@/server/access/current-viewer';
+import { playableUrl } from '@/server/access/media-url';
+import { leadOf, mediaAccess } from '@/server/access/post-access';
+import { findOne } from '@/server/content/lists';
+import { audioSchema } from '@/server/content/schemas';
+
+type Props = { params: Promise<{ contentId: string }> };
+
+const findAudio = async (id: string) => findOne('audios', audioSchema, id);
+
+export async function generateMetadata({ params }: Props) {
+  const audio = await findAudio((await params).contentId);
+  if (!audio) return { title: 'ページが見つかりません', robots: { index: false } };
+  return sitePageMetadata({
+    title: audio.title,
+    description: audio.description,
+    path: `/audios/${audio.id}`,
+    image: audio.coverImage ?? null,
+  });
+}
+
+/** An audio episode: the page is public; the file and the transcript past its lead are not. */
+export default async function AudioPage({ params }: Props) {
+  const audio = await findAudio((await params).contentId);
+  if (!audio) notFound();
+  const access = mediaAccess(await currentViewer(), audio);
+  const transcript = audio.transcript ?? '';
+  return (
+    <article className={styles.article}>
+      <ItemHeader
+        kicker="音声"
+        title={audio.title}
+        date={audio.publishedAt ?? audio.createdAt}
+        byline={byline(audio.writers)}
+        description={audio.description}
+        extra={audio.duration ? <span>再生時間 {formatDurationJa(audio.duration)}</span> : null}
+      />
+      <ItemCover image={audio.coverImage} />
+      <div className={styles.body}>
+        {access.full && audio.audioFile ? (
+          <AudioPlayer src={playableUrl(audio.audioFile.url)} title={audio.title} />
+        ) : !access.full ? (
+          <Paywall
+            reason={access.reason}
+            returnTo={`/audios/${audio.id}`}
+            heading="この音声は有料会員限定です"
+            signUpText="会員登録のうえ有料プランにお申し込みいただくと、すべての音声をお聴きいただけます。"
+            subscribeText="有料プランに登録すると、すべての音声と書き起こしをお楽しみいただけます。"
+          />
+        ) : null}
+        {transcript ? (
+          <section aria-labelledby="transcript-heading">
+            <h2 id="transcript-heading">書き起こし</h2>
+            <RichText
+              html={access.full ? transcript : leadOf(transcript)}
+              className={access.full ? undefined : styles.lead}
+            />
+          </section>
+        ) : null}
+      </div>
+    </article>
+  );
+}

@@ -1,0 +1,50 @@
+import { notFound } from 'next/navigation';
+import { CardGrid } from '@/components/listing/content-card';
+import { postCard } from '@/components/listing/cards';
+import { EmptyState, ListPage, Pagination } from '@/components/listing/list-page';
+import { type SearchParams, pageParam } from '@/components/listing/page-params';
+import { sitePageMetadata } from '@/components/listing/site-metadata';
+import { categorySchema } from '@/server/content/schemas';
+import { findOne, listPosts } from '@/server/content/lists';
+
+type Props = { params: Promise<{ categoryId: string }>; searchParams: SearchParams };
+
+export async function generateMetadata({ params }: Props) {
+  const { categoryId } = await params;
+  const category = await findOne('categories', categorySchema, categoryId);
+  if (!category) return { title: 'ページが見つかりません', robots: { index: false } };
+  return sitePageMetadata({
+    title: `特集「${category.name}」`,
+    description: category.description,
+    path: `/feature/${category.id}`,
+    image: category.coverImage ?? null,
+  });
+}
+
+export default async function FeatureIssuePage({ params, searchParams }: Props) {
+  const { categoryId } = await params;
+  const page = pageParam((await searchParams).page);
+  const category = await findOne('categories', categorySchema, categoryId);
+  if (!category) notFound();
+  const posts = await listPosts({ category: category.id, page });
+  return (
+    <ListPage
+      title={category.name}
+      kicker={category.issueNumber ? `特集 No.${category.issueNumber}` : '特集'}
+      lead={category.description ? <p>{category.description}</p> : null}
+    >
+      {posts.items.length === 0 ? (
+        <EmptyState action={{ href: '/feature', label: 'ほかの特集を見る' }}>
+          この特集の記事は準備中です。
+        </EmptyState>
+      ) : (
+        <CardGrid items={posts.items.map(postCard)} headingLevel={2} firstPriority />
+      )}
+      <Pagination
+        basePath={`/feature/${category.id}`}
+        page={posts.page}
+        totalPages={posts.totalPages}
+      />
+    </ListPage>
+  );
+}

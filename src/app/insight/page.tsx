@@ -1,0 +1,31 @@
+import { CardGrid } from '@/components/listing/content-card';
+import { postCard } from '@/components/listing/cards';
+import { EmptyState, ListPage, Pagination } from '@/components/listing/list-page';
+import { type SearchParams, pageParam } from '@/components/listing/page-params';
+import { sitePageMetadata } from '@/components/listing/site-metadata';
+import { listPosts } from '@/server/content/lists';
+
+type Props = { searchParams: SearchParams };
+
+export const metadata = sitePageMetadata({
+  title: 'インサイト',
+  description: 'デザインの潮流を読み解く分析と考察。',
+  path: '/insight',
+});
+
+export default async function InsightPage({ searchParams }: Props) {
+  const page = pageParam((await searchParams).page);
+  const posts = await listPosts({ page, format: 'insight' });
+  return (
+    <ListPage title="インサイト" lead={<p>デザインの潮流を読み解く分析と考察。</p>}>
+      {posts.items.length === 0 ? (
+        <EmptyState action={{ href: '/posts', label: '記事一覧へ' }}>
+          インサイトの記事はまだありません。
+        </EmptyState>
+      ) : (
+        <CardGrid items={posts.items.map(postCard)} headingLevel={2} firstPriority />
+      )}
+      <Pagination basePath="/insight" page={posts.page} totalPages={posts.totalPages} />
+    </ListPage>
+  );
+}

@@ -1,0 +1,85 @@
+import { notFound } from 'next/navigation';
+import { ItemHeader, byline } from '@/components/content/item-header';
+import { Paywall } from '@/components/content/paywall';
+import styles from '@/components/content/article.module.css';
+import { sitePageMetadata } from '@/components/listing/site-metadata';
+import { EmbedPlayer } from '@/components/media/embed-player.client';
+import media from '@/components/media/media.module.css';
+import Image from 'next/image';
+import { formatDurationJa } from '@/lib/format';
+import { currentViewer } from '@/server/access/current-viewer';
+import { playableUrl } from '@/server/access/media-url';
+import { mediaAccess } from '@/server/access/post-access';
+import { findOne } from '@/server/content/lists';
+import { movieSchema } from '@/server/content/schemas';
+
+type Props = { params: Promise<{ contentId: string }> };
+
+const findMovie = async (id: string) => findOne('movies', movieSchema, id);
+
+export async function generateMetadata({ params }: Props) {
+  const movie = await findMovie((await params).contentId);
+  if (!movie) return { title: 'ページが見つかりません', robots: { index: false } };
+  return sitePageMetadata({
+    title: movie.title,
+    description: movie.description,
+    path: `/movies/${movie.id}`,
+    image: movie.coverImage ?? null,
+  });
+}
+
+/** A movie: the page is public; the video (file or embed) only for those the policy allows. */
+export default async function MoviePage({ params }: Props) {
+  const movie = await findMovie((await params).contentId);
+  if (!movie) notFound();
+  const access = mediaAccess(await currentViewer(), movie);
+  const poster = movie.coverImage?.url;
+  return (
+    <article className={styles.article}>
+      <ItemHeader
+        kicker="動画"
+        title={movie.title}
+        date={movie.publishedAt ?? movie.createdAt}
+        byline={byline(movie.writers)}
+        description={movie.description}
+        extra={movie.duration ? <span>再生時間 {formatDurationJa(movie.duration)}</span> : null}
+      />
+      <div className={media.stage}>
+        {access.full && movie.videoFile ? (
+          <video
+            className={media.video}
+            controls
+            preload="none"
+            poster={poster}
+            src={playableUrl(movie.videoFile.url)}
+          >
+            お使いのブラウザでは動画を再生できません。
+          </video>
+        ) : access.full && movie.embedUrl ? (
+          <EmbedPlayer src={movie.embedUrl} title={movie.title} poster={poster} />
+        ) : movie.coverImage ? (
+          <Image
+            src={movie.coverImage.url}
+            alt={movie.coverImage.alt ?? ''}
+            width={movie.coverImage.width ?? 1200}
+            height={movie.coverImage.height ?? 675}
+            sizes="(min-width: 72rem) 72rem, 100vw"
+            priority
+            style={{ width: '100%', height: 'auto' }}
+          />
+        ) : null}
+      </div>
+      <div className={styles.body}>
+        {access.full ? null : (
+          <Paywall
+            reason={access.reason}
+            returnTo={`/movies/${movie.id}`}
+            heading="この動画は有料会員限定です"
+            signUpText="会員登録のうえ有料プランにお申し込みいただくと、すべての動画をご覧いただけます。"
+            subscribeText="有料プランに登録すると、すべての動画をご覧いただけます。"
+          />
+        )}
+      </div>
+    </article>
+  );
+}

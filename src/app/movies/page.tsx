@@ -1,0 +1,29 @@
+import { CardGrid } from '@/components/listing/content-card';
+import { movieCard } from '@/components/listing/cards';
+import { EmptyState, ListPage, Pagination } from '@/components/listing/list-page';
+import { type SearchParams, pageParam } from '@/components/listing/page-params';
+import { sitePageMetadata } from '@/components/listing/site-metadata';
+import { listMovies } from '@/server/content/lists';
+
+type Props = { searchParams: SearchParams };
+
+export const metadata = sitePageMetadata({
+  title: '動画',
+  description: 'アトリエや展示の現場を映像で。',
+  path: '/movies',
+});
+
+export default async function MoviesPage({ searchParams }: Props) {
+  const page = pageParam((await searchParams).page);
+  const movies = await listMovies(page);
+  return (
+    <ListPage title="動画" lead={<p>アトリエや展示の現場を映像で。</p>}>
+      {movies.items.length === 0 ? (
+        <EmptyState>動画はまだありません。</EmptyState>
+      ) : (
+        <CardGrid items={movies.items.map(movieCard)} headingLevel={2} firstPriority />
+      )}
+      <Pagination basePath="/movies" page={movies.page} totalPages={movies.totalPages} />
+    </ListPage>
+  );
+}

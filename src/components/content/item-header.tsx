@@ -1,0 +1,61 @@
+import Image from 'next/image';
+import type { ReactNode } from 'react';
+import { formatDateJa, isoDateJa } from '@/lib/format';
+import styles from './article.module.css';
+import { PhraseText } from './phrase-text';
+
+/** The head of a content page: kicker, title broken at phrases, date and byline, lead text. */
+export function ItemHeader({
+  kicker,
+  title,
+  date,
+  byline,
+  description,
+  extra,
+}: {
+  kicker?: string | null;
+  title: string;
+  date?: string | null;
+  byline?: string | null;
+  description?: string | null;
+  extra?: ReactNode;
+}) {
+  return (
+    <header className={styles.header}>
+      {kicker ? <p className={styles.kicker}>{kicker}</p> : null}
+      <h1 className={styles.title}>
+        <PhraseText text={title} />
+      </h1>
+      <p className={styles.meta}>
+        {date ? <time dateTime={isoDateJa(date)}>{formatDateJa(date)}</time> : null}
+        {byline ? <span>{byline}</span> : null}
+        {extra}
+      </p>
+      {description ? <p className={styles.description}>{description}</p> : null}
+    </header>
+  );
+}
+
+/** The cover image of a content page: fixed aspect ratio, loaded first (it is the LCP). */
+export function ItemCover({
+  image,
+}: {
+  image?: { url: string; alt?: string; width?: number; height?: number } | null;
+}) {
+  if (!image) return null;
+  return (
+    <figure className={styles.cover}>
+      <Image
+        src={image.url}
+        alt={image.alt ?? ''}
+        width={image.width ?? 1200}
+        height={image.height ?? 675}
+        sizes="(min-width: 72rem) 72rem, 100vw"
+        priority
+      />
+    </figure>
+  );
+}
+
+export const byline = (writers: { name: string }[]) =>
+  writers.length ? `文・${writers.map((w) => w.name).join('、')}` : null;

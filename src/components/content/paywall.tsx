@@ -1,0 +1,45 @@
+import Link from 'next/link';
+import styles from './article.module.css';
+
+/**
+ * What a reader without access can do next (DESIGN.md "Who reads what"): sign up or sign in
+ * (anonymous), or subscribe (signed in). Never shows any of the gated content.
+ */
+export function Paywall({
+  reason,
+  returnTo,
+  heading,
+  signUpText,
+  subscribeText,
+}: {
+  reason: 'sign-up' | 'subscribe';
+  returnTo: string;
+  heading: string;
+  signUpText: string;
+  subscribeText: string;
+}) {
+  return (
+    <aside className={styles.paywall} aria-labelledby="paywall-heading">
+      <h2 id="paywall-heading" className={styles.paywallHeading}>
+        {heading}
+      </h2>
+      <p>{reason === 'sign-up' ? signUpText : subscribeText}</p>
+      <p className={styles.paywallActions}>
+        {reason === 'sign-up' ? (
+          <>
+            <Link href="/sign-up" className={styles.primaryAction}>
+              無料で会員登録
+            </Link>
+            <Link href={`/login?next=${encodeURIComponent(returnTo)}`}>ログイン</Link>
+          </>
+        ) : null}
+        <Link
+          href="/service-plans"
+          className={reason === 'subscribe' ? styles.primaryAction : undefined}
+        >
+          料金プランを見る
+        </Link>
+      </p>
+    </aside>
+  );
+}

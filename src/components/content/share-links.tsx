@@ -1,0 +1,28 @@
+import styles from './share-links.module.css';
+
+/** Share links to the services Japanese readers use; plain links, no third-party scripts. */
+export function ShareLinks({ url, title }: { url: string; title: string }) {
+  const u = encodeURIComponent(url);
+  const t = encodeURIComponent(title);
+  const links = [
+    { label: 'X', href: `https://x.com/intent/post?text=${t}&url=${u}` },
+    { label: 'Facebook', href: `https://www.facebook.com/sharer/sharer.php?u=${u}` },
+    { label: 'LINE', href: `https://social-plugins.line.me/lineit/share?url=${u}` },
+    { label: 'はてなブックマーク', href: `https://b.hatena.ne.jp/entry/panel/?url=${u}` },
+  ];
+  return (
+    <nav className={styles.share} aria-label="この記事を共有する">
+      <span className={styles.label}>共有</span>
+      <ul>
+        {links.map((link) => (
+          <li key={link.label}>
+            <a href={link.href} target="_blank" rel="noopener noreferrer">
+              {link.label}
+              <span className={styles.visuallyHidden}>（新しいウィンドウで開きます）</span>
+            </a>
+          </li>
+        ))}
+      </ul>
+    </nav>
+  );
+}

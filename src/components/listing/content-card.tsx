@@ -1,0 +1,96 @@
+import Image from 'next/image';
+import Link from 'next/link';
+import type { ReactNode } from 'react';
+import { formatDateJa, isoDateJa } from '@/lib/format';
+import styles from './listing.module.css';
+
+export type CardItem = {
+  href: string;
+  title: string;
+  /** A small label above the title: the category, the type, the issue number. */
+  kicker?: string | null;
+  date?: string | null;
+  image?: { url: string; alt?: string } | null;
+  /** A line under the title: writers, a company, a duration. */
+  meta?: string | null;
+  description?: string | null;
+  /** Members' content: a lock label, so readers know before they click. */
+  membersOnly?: boolean;
+};
+
+/** A card of a list: fixed 16:9 cover (no layout shift), kicker, title, meta and date. */
+export function ContentCard({
+  item,
+  headingLevel = 3,
+  priority = false,
+  action,
+}: {
+  item: CardItem;
+  headingLevel?: 2 | 3;
+  priority?: boolean;
+  /** A control beside the card (the bookmark button), outside the link. */
+  action?: ReactNode;
+}) {
+  const Heading = `h${headingLevel}` as const;
+  return (
+    <article className={styles.card}>
+      <Link href={item.href} className={styles.cardLink}>
+        <div className={styles.cardImage}>
+          {item.image ? (
+            <Image
+              src={item.image.url}
+              alt={item.image.alt ?? ''}
+              fill
+              sizes="(min-width: 72rem) 22rem, (min-width: 40rem) 45vw, 100vw"
+              priority={priority}
+            />
+          ) : null}
+        </div>
+        <div className={styles.cardBody}>
+          {item.kicker || item.membersOnly ? (
+            <p className={styles.cardKicker}>
+              {item.kicker ? <span>{item.kicker}</span> : null}
+              {item.membersOnly ? <span className={styles.members}>会員限定</span> : null}
+            </p>
+          ) : null}
+          <Heading className={styles.cardTitle}>{item.title}</Heading>
+          {item.description ? <p className={styles.cardText}>{item.description}</p> : null}
+          {item.meta ? <p className={styles.cardMeta}>{item.meta}</p> : null}
+          {item.date ? (
+            <p className={styles.cardMeta}>
+              <time dateTime={isoDateJa(item.date)}>{formatDateJa(item.date)}</time>
+            </p>
+          ) : null}
+        </div>
+      </Link>
+      {action ? <div className={styles.cardAction}>{action}</div> : null}
+    </article>
+  );
+}
+
+export function CardGrid({
+  items,
+  headingLevel = 3,
+  firstPriority = false,
+  actionFor,
+}: {
+  items: CardItem[];
+  headingLevel?: 2 | 3;
+  firstPriority?: boolean;
+  actionFor?: (item: CardItem) => ReactNode;
+}) {
+  return (
+    <ul className={styles.grid}>
+      {items.map((item, i) => (
+        <li key={item.href}>
+          <ContentCard
+            item={item}
+            headingLevel={headingLevel}
+            priority={firstPriority && i < 2}
+            action={actionFor?.(item)}
+          />
+        </li>
+      ))}
+    </ul>
+  );
+}

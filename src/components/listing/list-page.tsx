@@ -1,0 +1,142 @@
+import Link from 'next/link';
+import type { ReactNode } from 'react';
+import styles from './listing.module.css';
+
+/** The frame of a list page: the title, a lead, the list. */
+export function ListPage({
+  title,
+  lead,
+  kicker,
+  children,
+}: {
+  title: string;
+  lead?: ReactNode;
+  kicker?: string;
+  children: ReactNode;
+}) {
+  return (
+    <div className={styles.page}>
+      <header className={styles.pageHeader}>
+        {kicker ? <p className={styles.pageKicker}>{kicker}</p> : null}
+        <h1 className={styles.pageTitle}>{title}</h1>
+        {lead ? <div className={styles.pageLead}>{lead}</div> : null}
+      </header>
+      {children}
+    </div>
+  );
+}
+
+export function EmptyState({
+  children,
+  action,
+}: {
+  children: ReactNode;
+  action?: { href: string; label: string };
+}) {
+  return (
+    <div className={styles.empty} role="status">
+      <p>{children}</p>
+      {action ? <Link href={action.href}>{action.label}</Link> : null}
+    </div>
+  );
+}
+
+/** A labelled section of a page with a "see all" link. */
+export function Section({
+  id,
+  title,
+  more,
+  children,
+}: {
+  id: string;
+  title: string;
+  more?: { href: string; label: string };
+  children: ReactNode;
+}) {
+  return (
+    <section className={styles.section} aria-labelledby={id}>
+      <div className={styles.sectionHead}>
+        <h2 id={id} className={styles.sectionTitle}>
+          {title}
+        </h2>
+        {more ? (
+          <Link href={more.href} className={styles.more}>
+            {more.label}
+            <span aria-hidden="true"> →</span>
+          </Link>
+        ) : null}
+      </div>
+      {children}
+    </section>
+  );
+}
+
+/** Page links: the query of the current page kept, `page` changed. */
+export function Pagination({
+  basePath,
+  params,
+  page,
+  totalPages,
+}: {
+  basePath: string;
+  params?: Record<string, string | undefined>;
+  page: number;
+  totalPages: number;
+}) {
+  if (totalPages <= 1) return null;
+  const href = (n: number) => {
+    const query = new URLSearchParams();
+    for (const [key, value] of Object.entries(params ?? {})) if (value) query.set(key, value);
+    if (n > 1) query.set('page', String(n));
+    const text = query.toString();
+    return text ? `${basePath}?${text}` : basePath;
+  };
+  const pages = pageWindow(page, totalPages);
+  return (
+    <nav className={styles.pagination} aria-label="ページ送り">
+      <ul>
+        {page > 1 ? (
+          <li>
+            <Link href={href(page - 1)} rel="prev">
+              前へ
+            </Link>
+          </li>
+        ) : null}
+        {pages.map((n, i) =>
+          n === null ? (
+            <li key={`gap-${i}`} aria-hidden="true">
+              …
+            </li>
+          ) : (
+            <li key={n}>
+              <Link
+                href={href(n)}
+                aria-current={n === page ? 'page' : undefined}
+                aria-label={`${n} ページ目`}
+              >
+                {n}
+              </Link>
+            </li>
+          ),
+        )}
+        {page < totalPages ? (
+          <li>
+            <Link href={href(page + 1)} rel="next">
+              次へ
+            </Link>
+          </li>
+        ) : null}
+      </ul>
+    </nav>
+  );
+}
+
+/** 1 … 4 5 [6] 7 8 … 20 */
+export function pageWindow(page: number, total: number): (number | null)[] {
+  const out: (number | null)[] = [];
+  for (let n = 1; n <= total; n++) {
+    if (n === 1 || n === total || Math.abs(n - page) <= 2) out.push(n);
+    else if (out.at(-1) !== null) out.push(null);
+  }
+  return out;
+}

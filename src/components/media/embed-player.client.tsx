@@ -1,0 +1,52 @@
+'use client';
+
+import { useState } from 'react';
+import styles from './media.module.css';
+
+/**
+ * A YouTube or Vimeo embed behind a facade: the cover and a play button until the reader asks
+ * for it, so the page does not load a third-party player it may never use. Without JavaScript
+ * the button is a link to the player.
+ */
+export function EmbedPlayer({
+  src,
+  title,
+  poster,
+}: {
+  src: string;
+  title: string;
+  poster?: string;
+}) {
+  const [open, setOpen] = useState(false);
+  if (open) {
+    return (
+      <div className={styles.frame}>
+        <iframe
+          src={`${src}${src.includes('?') ? '&' : '?'}autoplay=1`}
+          title={title}
+          allow="autoplay; encrypted-media; picture-in-picture; fullscreen"
+          allowFullScreen
+          referrerPolicy="strict-origin-when-cross-origin"
+        />
+      </div>
+    );
+  }
+  return (
+    <div
+      className={styles.frame}
+      style={poster ? { backgroundImage: `url(${poster})` } : undefined}
+    >
+      <a
+        href={src}
+        className={styles.play}
+        onClick={(event) => {
+          event.preventDefault();
+          setOpen(true);
+        }}
+      >
+        <span aria-hidden="true">▶</span>
+        <span>動画を再生する</span>
+      </a>
+    </div>
+  );
+}

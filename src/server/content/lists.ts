@@ -1,0 +1,253 @@
+import 'server-only';
+import { cache } from 'react';
+import { z } from '@/lib/zod';
+import { isContentRequestError } from './client';
+import {
+  CONTENT_ID,
+  audioSchema,
+  categorySchema,
+  connectSchema,
+  imageSchema,
+  jobSchema,
+  movieSchema,
+  seriesSchema,
+} from './schemas';
+import { siteContent } from './site-content';
+
+/**
+ * The lists the reading pages show, each read with only the fields a card needs. One place
+ * for the queries, so pages stay thin and the same list reads the same way everywhere.
+ */
+
+export const LIST_PAGE_SIZE = 12;
+
+const SYSTEM = 'id,createdAt,updatedAt,publishedAt,revisedAt';
+const named = z.object({ id: z.string(), name: z.string() });
+
+export const postCardSchema = z.object({
+  id: z.string(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+  publishedAt: z.string().optional(),
+  revisedAt: z.string().optional(),
+  title: z.string(),
+  description: z.string().optional(),
+  coverImage: imageSchema.optional(),
+  isPublicPreview: z.boolean(),
+  format: z.array(z.string()),
+  category: named.nullable(),
+  series: z.object({ id: z.string(), title: z.string() }).nullable(),
+  seriesOrder: z.number().optional(),
+  writers: z.array(named),
+});
+export type PostCard = z.infer<typeof postCardSchema>;
+
+const POST_CARD_FIELDS = `${SYSTEM},title,description,coverImage,isPublicPreview,format,category.id,category.name,series.id,series.title,seriesOrder,writers.id,writers.name`;
+
+export type Page<T> = { items: T[]; totalCount: number; page: number; totalPages: number };
+
+function paged<T>(contents: T[], totalCount: number, page: number, size: number): Page<T> {
+  return {
+    items: contents,
+    totalCount,
+    page,
+    totalPages: Math.max(1, Math.ceil(totalCount / size)),
+  };
+}
+
+/** Only ids the service could hold go into a filter: anything else matches nothing. */
+const safeId = (id: string | undefined) => (id && CONTENT_ID.test(id) ? id : undefined);
+
+export async function listPosts(options: {
+  page?: number;
+  size?: number;
+  category?: string;
+  tag?: string;
+  series?: string;
+  format?: string;
+  orders?: string;
+  ids?: string[];
+}): Promise<Page<PostCard>> {
+  const page = Math.max(1, options.page ?? 1);
+  const size = options.size ?? LIST_PAGE_SIZE;
+  const filters = [
+    options.category !== undefined ? `category[equals]${safeId(options.category) ?? '-'}` : null,
+    options.tag !== undefined ? `tags[contains]${safeId(options.tag) ?? '-'}` : null,
+    options.series !== undefined ? `series[equals]${safeId(options.series) ?? '-'}` : null,
+    options.format ? `format[contains]${options.format}` : null,
+  ].filter(Boolean);
+  const answer = await siteContent().get({
+    endpoint: 'posts',
+    queries: {
+      limit: size,
+      offset: (page - 1) * size,
+      orders: options.orders ?? '-publishedAt',
+      fields: POST_CARD_FIELDS,
+      ...(filters.length ? { filters: filters.join('[and]') } : {}),
+      ...(options.ids ? { ids: options.ids.filter((id) => CONTENT_ID.test(id)) } : {}),
+    },
+    schema: z.object({ contents: z.array(postCardSchema), totalCount: z.number() }),
+  });
+  return paged(answer.contents, answer.totalCount, page, size);
+}
+
+const audioCardSchema = audioSchema
+  .pick({
+    id: true,
+    createdAt: true,
+    updatedAt: true,
+    publishedAt: true,
+    title: true,
+    description: true,
+    coverImage: true,
+    duration: true,
+    isPublicPreview: true,
+  })
+  .extend({ writers: z.array(named) });
+export type AudioCard = z.infer<typeof audioCardSchema>;
+
+const movieCardSchema = movieSchema
+  .pick({
+    id: true,
+    createdAt: true,
+    updatedAt: true,
+    publishedAt: true,
+    title: true,
+    description: true,
+    coverImage: true,
+    duration: true,
+    isPublicPreview: true,
+  })
+  .extend({ writers: z.array(named) });
+export type MovieCard = z.infer<typeof movieCardSchema>;
+
+async function listMedia<T>(
+  endpoint: 'audios' | 'movies',
+  schema: z.ZodType<T>,
+  page: number,
+  size: number,
+): Promise<Page<T>> {
+  const answer = await siteContent().get({
+    endpoint,
+    queries: {
+      limit: size,
+      offset: (page - 1) * size,
+      orders: '-publishedAt',
+      fields: `${SYSTEM},title,description,coverImage,duration,isPublicPreview,writers.id,writers.name`,
+    },
+    schema: z.object({ contents: z.array(schema), totalCount: z.number() }),
+  });
+  return paged(answer.contents, answer.totalCount, page, size);
+}
+
+export const listAudios = (page = 1, size = LIST_PAGE_SIZE) =>
+  listMedia('audios', audioCardSchema, page, size);
+export const listMovies = (page = 1, size = LIST_PAGE_SIZE) =>
+  listMedia('movies', movieCardSchema, page, size);
+
+const connectCardSchema = connectSchema.pick({
+  id: true,
+  createdAt: true,
+  updatedAt: true,
+  publishedAt: true,
+  title: true,
+  description: true,
+  coverImage: true,
+});
+export type ConnectCard = z.infer<typeof connectCardSchema>;
+
+export async function listConnect(page = 1, size = LIST_PAGE_SIZE): Promise<Page<ConnectCard>> {
+  const answer = await siteContent().get({
+    endpoint: 'connect',
+    queries: {
+      limit: size,
+      offset: (page - 1) * size,
+      orders: '-publishedAt',
+      fields: `${SYSTEM},title,description,coverImage`,
+    },
+    schema: z.object({ contents: z.array(connectCardSchema), totalCount: z.number() }),
+  });
+  return paged(answer.contents, answer.totalCount, page, size);
+}
+
+const jobCardSchema = jobSchema
+  .pick({
+    id: true,
+    createdAt: true,
+    updatedAt: true,
+    publishedAt: true,
+    title: true,
+    description: true,
+    coverImage: true,
+    employmentType: true,
+    location: true,
+    closingDate: true,
+  })
+  .extend({ partner: named.nullable() });
+export type JobCard = z.infer<typeof jobCardSchema>;
+
+export async function listJobs(page = 1, size = LIST_PAGE_SIZE): Promise<Page<JobCard>> {
+  const answer = await siteContent().get({
+    endpoint: 'jobs',
+    queries: {
+      limit: size,
+      offset: (page - 1) * size,
+      orders: '-publishedAt',
+      fields: `${SYSTEM},title,description,coverImage,employmentType,location,closingDate,partner.id,partner.name`,
+    },
+    schema: z.object({ contents: z.array(jobCardSchema), totalCount: z.number() }),
+  });
+  return paged(answer.contents, answer.totalCount, page, size);
+}
+
+export type Category = z.infer<typeof categorySchema>;
+
+/** Every category (feature issue), newest issue first. */
+export const listCategories = cache(async (): Promise<Category[]> => {
+  const answer = await siteContent().getList({
+    endpoint: 'categories',
+    queries: { limit: 100, orders: '-issueNumber,-publishedAt', depth: 0 },
+    schema: categorySchema,
+  });
+  return answer.contents;
+});
+
+export type SeriesItem = z.infer<typeof seriesSchema>;
+
+export const listSeries = cache(async (): Promise<SeriesItem[]> => {
+  const answer = await siteContent().getList({
+    endpoint: 'series',
+    queries: { limit: 100, orders: '-publishedAt', depth: 1 },
+    schema: seriesSchema,
+  });
+  return answer.contents;
+});
+
+export const listTags = cache(async (): Promise<{ id: string; name: string }[]> => {
+  const answer = await siteContent().get({
+    endpoint: 'tags',
+    queries: { limit: 100, fields: 'id,name' },
+    schema: z.object({ contents: z.array(named) }),
+  });
+  return answer.contents;
+});
+
+/** One item by id, or null when it does not exist or is not published. */
+export async function findOne<T>(
+  endpoint: string,
+  schema: z.ZodType<T>,
+  contentId: string,
+): Promise<(T & { id: string }) | null> {
+  if (!CONTENT_ID.test(contentId)) return null;
+  try {
+    return await siteContent().getListDetail<T>({
+      endpoint,
+      contentId,
+      queries: { depth: 1 },
+      schema,
+    });
+  } catch (error) {
+    if (isContentRequestError(error) && error.status === 404) return null;
+    throw error;
+  }
+}
