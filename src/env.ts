@@ -94,6 +94,8 @@ const envSchema = z
       .string()
       .optional()
       .transform((v) => v === 'true'),
+    // The front server's cache of the pages rendered for anonymous readers (off: every page renders).
+    PAGE_CACHE: z.enum(['on', 'off']).default('on'),
     // The content API's caches of published answers and counts (off: every read hits the database).
     CMS_API_CACHE: z.enum(['on', 'off']).default('on'),
     // Requests per second per API key on the built-in content API.

@@ -4,8 +4,10 @@ import next from 'next';
 import { boot } from '@/server/boot';
 import { env } from '@/env';
 import { handleContentApi } from '@/server/cms/http';
+import { onContentChange } from '@/server/cms/events';
 import { CLIENT_IP_HEADER } from '@/server/http/request-origin';
 import { sendWebResponse, toWebRequest } from './node-bridge';
+import { PageCache, anonymousPageKey, capturePage, sendCachedPage } from './page-cache';
 
 /**
  * The production server: a plain Node http server in front of Next.js. Requests it can answer
@@ -53,7 +55,9 @@ export async function serveSite(options: {
   const nextHandler = app.getRequestHandler();
   const origin = `http://${options.hostname ?? 'localhost'}:${options.port}`;
 
-  const { TRUST_PROXY } = env();
+  const { TRUST_PROXY, PAGE_CACHE } = env();
+  const pages = new PageCache();
+  onContentChange(() => pages.clear());
   const server = http.createServer((req, res) => {
     // The client's address for rate limits and the audit log; never what a client claims.
     req.headers[CLIENT_IP_HEADER] = clientAddress(req, TRUST_PROXY);
@@ -64,6 +68,15 @@ export async function serveSite(options: {
       return;
     }
     const match = CONTENT_API.exec(url);
+    const pageKey = !match && PAGE_CACHE === 'on' ? anonymousPageKey(req) : null;
+    if (pageKey) {
+      const cached = pages.get(pageKey);
+      if (cached) return sendCachedPage(cached, req, res);
+      const generation = pages.generation;
+      capturePage(res, (page) => {
+        if (pages.generation === generation && req.method === 'GET') pages.set(pageKey, page);
+      });
+    }
     const handled = match
       ? handleContentApi(
           toWebRequest(req, origin),
