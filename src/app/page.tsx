@@ -51,7 +51,7 @@ export default async function HomePage() {
             <Link href="/sign-up" className={styles.primary}>
               無料で会員登録
             </Link>
-            <Link href="/service-plans" className={styles.secondary}>
+            <Link href="/service-plans" prefetch={false} className={styles.secondary}>
               料金プランを見る
             </Link>
           </div>

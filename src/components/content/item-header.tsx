@@ -1,7 +1,7 @@
-import Image from 'next/image';
 import type { ReactNode } from 'react';
 import { formatDateJa, isoDateJa } from '@/lib/format';
 import styles from './article.module.css';
+import { ResponsiveImage } from './responsive-image';
 import { PhraseText } from './phrase-text';
 
 /** The head of a content page: kicker, title broken at phrases, date and byline, lead text. */
@@ -45,7 +45,7 @@ export function ItemCover({
   if (!image) return null;
   return (
     <figure className={styles.cover}>
-      <Image
+      <ResponsiveImage
         src={image.url}
         alt={image.alt ?? ''}
         width={image.width ?? 1200}

@@ -33,8 +33,10 @@ export function Paywall({
             <Link href={`/login?next=${encodeURIComponent(returnTo)}`}>ログイン</Link>
           </>
         ) : null}
+        {/* The plans page is rendered for each viewer: nothing to gain from prefetching it. */}
         <Link
           href="/service-plans"
+          prefetch={false}
           className={reason === 'subscribe' ? styles.primaryAction : undefined}
         >
           料金プランを見る

@@ -4,7 +4,7 @@ import Link from 'next/link';
 import { usePathname } from 'next/navigation';
 import { useEffect, useId, useRef, useState } from 'react';
 import { useAuthState } from '@/components/account/auth-state.client';
-import { PostForm } from '@/components/forms/form.client';
+import { SignOutButton } from '@/components/account/sign-out-button.client';
 import styles from './account-menu.module.css';
 
 /**
@@ -98,12 +98,7 @@ export function AccountMenu() {
             ) : null}
           </ul>
           <div className={styles.signOut}>
-            <PostForm
-              action="/api/account/sign-out"
-              submitLabel="ログアウト"
-              submitColor="white"
-              changesLogin
-            />
+            <SignOutButton />
           </div>
         </div>
       ) : null}

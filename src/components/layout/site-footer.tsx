@@ -1,4 +1,5 @@
 import Link from 'next/link';
+import { AnalyticsOptOut } from '@/components/analytics/analytics-opt-out.client';
 import { AREA_NAV, INFO_NAV, SERVICE_NAV } from '@/lib/site';
 import styles from './site-footer.module.css';
 
@@ -27,6 +28,7 @@ export function SiteFooter({ siteName }: { siteName: string }) {
             </div>
           ))}
         </nav>
+        <AnalyticsOptOut />
         <p className={styles.copyright}>
           <small>© {siteName}</small>
         </p>

@@ -41,7 +41,7 @@ export function SiteHeader({ siteName }: { siteName: string }) {
               />
             </svg>
           </Link>
-          <Link href="/service-plans" className={styles.plansLink}>
+          <Link href="/service-plans" prefetch={false} className={styles.plansLink}>
             料金プラン
           </Link>
           <AccountMenu />

@@ -1,6 +1,6 @@
-import Image from 'next/image';
 import Link from 'next/link';
 import type { ReactNode } from 'react';
+import { ResponsiveImage } from '@/components/content/responsive-image';
 import { formatDateJa, isoDateJa } from '@/lib/format';
 import styles from './listing.module.css';
 
@@ -37,7 +37,7 @@ export function ContentCard({
       <Link href={item.href} className={styles.cardLink}>
         <div className={styles.cardImage}>
           {item.image ? (
-            <Image
+            <ResponsiveImage
               src={item.image.url}
               alt={item.image.alt ?? ''}
               fill

@@ -67,7 +67,10 @@ export default async function EditAccountPage({ searchParams }: Props) {
             </>
           ) : (
             <>
-              無料会員 — <Link href="/service-plans">料金プランを見る</Link>
+              無料会員 —{' '}
+              <Link href="/service-plans" prefetch={false}>
+                料金プランを見る
+              </Link>
             </>
           )}
         </dd>

@@ -3,9 +3,9 @@ import { ItemHeader, byline } from '@/components/content/item-header';
 import { Paywall } from '@/components/content/paywall';
 import styles from '@/components/content/article.module.css';
 import { sitePageMetadata } from '@/components/listing/site-metadata';
+import { ResponsiveImage } from '@/components/content/responsive-image';
 import { EmbedPlayer } from '@/components/media/embed-player.client';
 import media from '@/components/media/media.module.css';
-import Image from 'next/image';
 import { formatDurationJa } from '@/lib/format';
 import { currentViewer } from '@/server/access/current-viewer';
 import { playableUrl } from '@/server/access/media-url';
@@ -58,14 +58,13 @@ export default async function MoviePage({ params }: Props) {
         ) : access.full && movie.embedUrl ? (
           <EmbedPlayer src={movie.embedUrl} title={movie.title} poster={poster} />
         ) : movie.coverImage ? (
-          <Image
+          <ResponsiveImage
             src={movie.coverImage.url}
             alt={movie.coverImage.alt ?? ''}
             width={movie.coverImage.width ?? 1200}
             height={movie.coverImage.height ?? 675}
             sizes="(min-width: 72rem) 72rem, 100vw"
             priority
-            style={{ width: '100%', height: 'auto' }}
           />
         ) : null}
       </div>

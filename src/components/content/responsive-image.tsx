@@ -1,0 +1,64 @@
+import { preload } from 'react-dom';
+import {
+  IMAGE_DEVICE_SIZES,
+  imageSrcSet,
+  isOptimizableImage,
+  optimizedImageUrl,
+} from '@/server/storage/image-url';
+
+/**
+ * A server-rendered responsive <img>: the optimiser's sizes in srcset, lazy unless it is the
+ * page's main picture (then preloaded with high priority). No client JavaScript, unlike
+ * next/image, which keeps every page's first load lighter.
+ */
+export function ResponsiveImage({
+  src,
+  alt,
+  width,
+  height,
+  sizes,
+  priority = false,
+  fill = false,
+  className,
+}: {
+  src: string;
+  alt: string;
+  width?: number;
+  height?: number;
+  sizes: string;
+  priority?: boolean;
+  /** Cover the positioned parent (which sets the aspect ratio). */
+  fill?: boolean;
+  className?: string;
+}) {
+  const srcSet = imageSrcSet(src) ?? undefined;
+  const fallback = isOptimizableImage(src) ? optimizedImageUrl(src, IMAGE_DEVICE_SIZES[3]) : src;
+  if (priority) {
+    preload(fallback, {
+      as: 'image',
+      imageSrcSet: srcSet,
+      imageSizes: sizes,
+      fetchPriority: 'high',
+    });
+  }
+  return (
+    // eslint-disable-next-line @next/next/no-img-element -- responsive srcset built on the server
+    <img
+      src={fallback}
+      srcSet={srcSet}
+      sizes={srcSet ? sizes : undefined}
+      alt={alt}
+      width={fill ? undefined : width}
+      height={fill ? undefined : height}
+      loading={priority ? 'eager' : 'lazy'}
+      fetchPriority={priority ? 'high' : undefined}
+      decoding="async"
+      className={className}
+      style={
+        fill
+          ? { position: 'absolute', inset: 0, width: '100%', height: '100%', objectFit: 'cover' }
+          : { width: '100%', height: 'auto' }
+      }
+    />
+  );
+}
