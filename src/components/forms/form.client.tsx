@@ -244,9 +244,16 @@ export function SelectField({ name, label, options, placeholder, ...select }: Se
   const error = useFieldError(name);
   return (
     <div className={styles.field}>
-      <label htmlFor={fieldId} className={styles.label}>
-        {label}
-      </label>
+      <div className={styles.labelRow}>
+        <label htmlFor={fieldId} className={styles.label}>
+          {label}
+        </label>
+        {select.required ? (
+          <span className={styles.required} aria-hidden="true">
+            必須
+          </span>
+        ) : null}
+      </div>
       <select
         {...select}
         id={fieldId}

@@ -149,3 +149,91 @@ export const mails = {
       ],
     }),
 };
+
+/** What the contact form's mails say about one message (src/server/contact). */
+export type ContactMailDetails = {
+  name: string;
+  email: string;
+  subject: string;
+  message: string;
+  receivedAt: Date;
+  /** The sender's account, when they were signed in. */
+  userId: string | null;
+};
+
+const tokyoDateTime = (date: Date) =>
+  new Intl.DateTimeFormat('ja-JP', {
+    dateStyle: 'long',
+    timeStyle: 'short',
+    timeZone: 'Asia/Tokyo',
+  }).format(date);
+
+/**
+ * To the staff address (CONTACT_TO). sendMail has no Reply-To, so the sender's address is in
+ * the text, and the message keeps its line breaks in the HTML part too.
+ */
+export function contactReceived(to: string, details: ContactMailDetails): Mail {
+  const { SITE_NAME, SITE_URL } = env();
+  const subject = `【${SITE_NAME}】お問い合わせ：${details.subject}`;
+  const adminUrl = `${SITE_URL}/admin/contact`;
+  const facts: [string, string][] = [
+    ['受付日時', tokyoDateTime(details.receivedAt)],
+    ['お名前', details.name],
+    ['メールアドレス', details.email],
+    ['種類', details.subject],
+    ['会員', details.userId ? `ログイン中の会員（ID: ${details.userId}）` : '未ログイン'],
+  ];
+  const intro =
+    'お問い合わせフォームから新しいメッセージが届きました。このメールに返信しても送信者には届きません。返信は上記のメールアドレス宛てにお送りください。';
+  const text = [
+    'お問い合わせフォームから新しいメッセージが届きました。',
+    '',
+    ...facts.map(([label, value]) => `${label}：${value}`),
+    '',
+    '――お問い合わせ内容――',
+    details.message,
+    '――',
+    '',
+    'このメールに返信しても送信者には届きません。返信は上記のメールアドレス宛てにお送りください。',
+    `受け付けたお問い合わせの一覧: ${adminUrl}`,
+    '',
+    '――',
+    SITE_NAME,
+    SITE_URL,
+  ].join('\n');
+  const html = `<!doctype html>
+<html lang="ja"><head><meta charset="utf-8"><title>${escapeHtml(subject)}</title></head>
+<body style="margin:0;padding:32px 16px;background:#fff;color:#111;font-family:'Hiragino Sans','Noto Sans JP',sans-serif;line-height:1.9">
+<div style="max-width:560px;margin:0 auto">
+<p style="font-weight:700;letter-spacing:.08em">${escapeHtml(SITE_NAME)}</p>
+<table style="border-collapse:collapse;margin:16px 0">
+${facts.map(([label, value]) => `<tr><th style="text-align:left;padding:4px 16px 4px 0;white-space:nowrap;vertical-align:top">${escapeHtml(label)}</th><td style="padding:4px 0;word-break:break-all">${escapeHtml(value)}</td></tr>`).join('\n')}
+</table>
+<div style="white-space:pre-wrap;word-break:break-word;padding:16px;background:#f5f5f3">${escapeHtml(details.message)}</div>
+<p style="font-size:13px;color:#555">${escapeHtml(intro)}</p>
+<p><a href="${escapeHtml(adminUrl)}" style="color:#111">受け付けたお問い合わせの一覧</a></p>
+<hr style="border:none;border-top:1px solid #ddd;margin:32px 0">
+<p style="font-size:12px;color:#555">${escapeHtml(SITE_NAME)}<br>${escapeHtml(SITE_URL)}</p>
+</div></body></html>`;
+  return { to, subject, text, html, kind: 'contact-received' };
+}
+
+/**
+ * To the sender. Anyone can type any address into the form, so this mail repeats nothing the
+ * sender typed (name, message): it cannot carry someone else's text to a stranger's inbox.
+ */
+export function contactAcknowledged(
+  to: string,
+  details: Pick<ContactMailDetails, 'subject' | 'receivedAt'>,
+): Mail {
+  return render(to, {
+    kind: 'contact-acknowledged',
+    subject: 'お問い合わせを受け付けました',
+    greeting: 'お問い合わせいただき、ありがとうございます。',
+    paragraphs: [
+      `${tokyoDateTime(details.receivedAt)}に、「${details.subject}」のお問い合わせを受け付けました。`,
+      '内容を確認のうえ、担当者からこのメールアドレス宛てにご連絡します。お返事まで数営業日いただくことがあります。あらかじめご了承ください。',
+    ],
+    note: 'このメールに心当たりがない場合は、どなたかがメールアドレスを誤って入力した可能性があります。お手数ですが、このメールを破棄してください。',
+  });
+}

@@ -1,0 +1,10 @@
+import { SitePageView, siteObjectPageMetadata } from '@/components/content/site-page';
+
+// Read from the content service per request, never at build time.
+export const dynamic = 'force-dynamic';
+
+export const generateMetadata = () => siteObjectPageMetadata('studio');
+
+export default function StudioPage() {
+  return <SitePageView endpoint="studio" />;
+}

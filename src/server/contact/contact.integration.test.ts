@@ -1,0 +1,265 @@
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CONTACT_MESSAGE_MAX } from '@/lib/contact';
+import type { Database } from '@/server/db/client';
+import { contactMessages, user } from '@/server/db/schema';
+import { createTestDatabase } from '@/server/db/testing/test-database';
+import { listOutbox } from '@/server/mail/mailer';
+import { CONTACT_SENT_PAGE, listContactMessages, submitContact } from './contact';
+
+const STAFF = 'editors@example.jp';
+
+describe('the contact form against the database', () => {
+  let database: Database;
+  let ipCounter = 0;
+  /** A fresh client address per call, so the per-IP limit only bites where a test means it to. */
+  const ctx = () => ({ ip: `198.51.100.${++ipCounter}` });
+  const valid = (email: string) => ({
+    name: '山田 花子',
+    email,
+    subject: '記事・コンテンツについて',
+    message: '特集「余白の設計」の第3回を興味深く読みました。\r\n続きはいつ公開されますか。',
+  });
+  const rowsFrom = (email: string) =>
+    database.db.select().from(contactMessages).where(eq(contactMessages.email, email));
+
+  beforeAll(async () => {
+    database = await createTestDatabase();
+  });
+  afterAll(async () => {
+    await database.close();
+  });
+
+  it('keeps a valid message, mails it to the staff address and acknowledges it to the sender', async () => {
+    const email = 'hanako@example.jp';
+    const result = await submitContact(
+      { db: database.db, contactTo: STAFF },
+      { ...valid(' Hanako@Example.JP ') },
+      ctx(),
+      null,
+    );
+    expect(result).toEqual({
+      ok: true,
+      redirectTo: CONTACT_SENT_PAGE,
+      message: 'お問い合わせを受け付けました。',
+    });
+
+    const [row, ...others] = await rowsFrom(email);
+    expect(others).toHaveLength(0);
+    expect(row).toMatchObject({
+      name: '山田 花子',
+      email,
+      subject: '記事・コンテンツについて',
+      // CRLF from the browser's textarea is kept as one line break.
+      message: '特集「余白の設計」の第3回を興味深く読みました。\n続きはいつ公開されますか。',
+      userId: null,
+    });
+
+    const [toStaff, ...moreToStaff] = await listOutbox(database.db, { to: STAFF });
+    expect(moreToStaff).toHaveLength(0);
+    expect(toStaff).toMatchObject({ kind: 'contact-received', status: 'stored' });
+    expect(toStaff!.subject).toContain('お問い合わせ：記事・コンテンツについて');
+    expect(toStaff!.textBody).toContain('お名前：山田 花子');
+    expect(toStaff!.textBody).toContain(`メールアドレス：${email}`);
+    expect(toStaff!.textBody).toContain('続きはいつ公開されますか。');
+    expect(toStaff!.htmlBody).toContain('特集「余白の設計」');
+
+    const [ack, ...moreAcks] = await listOutbox(database.db, { to: email });
+    expect(moreAcks).toHaveLength(0);
+    expect(ack).toMatchObject({ kind: 'contact-acknowledged', status: 'stored' });
+    expect(ack!.subject).toContain('お問い合わせを受け付けました');
+    expect(ack!.textBody).toContain('「記事・コンテンツについて」のお問い合わせを受け付けました');
+    // Nothing the sender typed is repeated to whatever address was entered.
+    expect(ack!.textBody).not.toContain('余白の設計');
+    expect(ack!.textBody).not.toContain('山田');
+  });
+
+  it('without a staff address keeps the message and only acknowledges it', async () => {
+    const email = 'no-staff@example.jp';
+    const before = await listOutbox(database.db, { to: STAFF });
+    const result = await submitContact({ db: database.db }, valid(email), ctx(), null);
+    expect(result.ok).toBe(true);
+    expect(await rowsFrom(email)).toHaveLength(1);
+    expect(await listOutbox(database.db, { to: STAFF })).toHaveLength(before.length);
+    expect((await listOutbox(database.db, { to: email })).map((m) => m.kind)).toEqual([
+      'contact-acknowledged',
+    ]);
+  });
+
+  it('records the signed-in sender', async () => {
+    await database.db
+      .insert(user)
+      .values({ id: 'contact-user-1', name: '会員 太郎', email: 'member@example.jp' });
+    const result = await submitContact(
+      { db: database.db, contactTo: STAFF },
+      { ...valid('member@example.jp'), subject: '料金プラン・お支払いについて' },
+      ctx(),
+      { id: 'contact-user-1' },
+    );
+    expect(result.ok).toBe(true);
+    const [row] = await rowsFrom('member@example.jp');
+    expect(row).toMatchObject({
+      userId: 'contact-user-1',
+      subject: '料金プラン・お支払いについて',
+    });
+    const [toStaff] = await listOutbox(database.db, { to: STAFF });
+    expect(toStaff!.textBody).toContain('ログイン中の会員（ID: contact-user-1）');
+  });
+
+  it('answers Japanese messages per field and keeps nothing for invalid input', async () => {
+    const count = async () => (await database.db.select().from(contactMessages)).length;
+    const outbox = async () => (await listOutbox(database.db, { limit: 1000 })).length;
+    const [rowsBefore, mailsBefore] = [await count(), await outbox()];
+
+    const empty = await submitContact(
+      { db: database.db, contactTo: STAFF },
+      { name: ' ', email: '', subject: '', message: '\r\n' },
+      ctx(),
+      null,
+    );
+    expect(empty).toEqual({
+      ok: false,
+      status: 400,
+      message: '入力内容を確認してください。',
+      fieldErrors: {
+        name: 'お名前を入力してください。',
+        email: 'メールアドレスを入力してください。',
+        subject: 'お問い合わせの種類を選んでください。',
+        message: 'お問い合わせ内容を入力してください。',
+      },
+    });
+
+    const missing = await submitContact({ db: database.db }, {}, ctx(), null);
+    expect(missing.ok).toBe(false);
+    expect(!missing.ok && Object.keys(missing.fieldErrors ?? {}).sort()).toEqual([
+      'email',
+      'message',
+      'name',
+      'subject',
+    ]);
+
+    const wrong = await submitContact(
+      { db: database.db },
+      {
+        name: 'x'.repeat(101),
+        email: 'not-an-address',
+        subject: '取材のご依頼', // not one of the choices
+        message: 'あ'.repeat(CONTACT_MESSAGE_MAX + 1),
+      },
+      ctx(),
+      null,
+    );
+    expect(!wrong.ok && wrong.fieldErrors).toEqual({
+      name: 'お名前は 100 文字以内にしてください。',
+      email: 'メールアドレスの形式が正しくありません。',
+      subject: 'お問い合わせの種類を選んでください。',
+      message: 'お問い合わせ内容は 4,000 文字以内にしてください。',
+    });
+
+    const control = await submitContact(
+      { db: database.db },
+      { ...valid('control@example.jp'), name: '山田\n花子' },
+      ctx(),
+      null,
+    );
+    expect(!control.ok && control.fieldErrors).toEqual({
+      name: 'お名前に使えない文字が含まれています。',
+    });
+
+    expect(await count()).toBe(rowsBefore);
+    expect(await outbox()).toBe(mailsBefore);
+  });
+
+  it('counts line breaks as the form does: 4,000 characters with CRLF breaks fit', async () => {
+    const email = 'long@example.jp';
+    const line = `${'あ'.repeat(99)}\r\n`; // 100 characters in the form, 101 as posted
+    const text = line.repeat(39) + 'い'.repeat(100); // 4,000 characters in the form
+    const result = await submitContact(
+      { db: database.db },
+      { ...valid(email), message: text },
+      ctx(),
+      null,
+    );
+    expect(result.ok).toBe(true);
+    const [row] = await rowsFrom(email);
+    expect(row!.message).toHaveLength(CONTACT_MESSAGE_MAX);
+    // A NUL byte (which PostgreSQL cannot store) is dropped rather than failing the post.
+    const nul = await submitContact(
+      { db: database.db },
+      { ...valid('nul@example.jp'), message: 'こんにちは\u0000' },
+      ctx(),
+      null,
+    );
+    expect(nul.ok).toBe(true);
+    expect((await rowsFrom('nul@example.jp'))[0]!.message).toBe('こんにちは');
+  });
+
+  it('answers 429 to the sixth message from one address within the hour', async () => {
+    const ip = { ip: '203.0.113.77' };
+    for (let i = 1; i <= 5; i++) {
+      const result = await submitContact(
+        { db: database.db },
+        valid(`ip-limit-${i}@example.jp`),
+        ip,
+        null,
+      );
+      expect(result.ok, `message ${i}`).toBe(true);
+    }
+    const sixth = await submitContact(
+      { db: database.db },
+      valid('ip-limit-6@example.jp'),
+      ip,
+      null,
+    );
+    expect(sixth).toMatchObject({ ok: false, status: 429 });
+    expect(!sixth.ok && sixth.message).toMatch(/^短時間に何度も試みられたため/);
+    expect(!sixth.ok && sixth.retryAfter).toBeGreaterThan(0);
+    expect(await rowsFrom('ip-limit-6@example.jp')).toHaveLength(0);
+    expect(await listOutbox(database.db, { to: 'ip-limit-6@example.jp' })).toHaveLength(0);
+    // Another address is not affected.
+    expect(
+      (await submitContact({ db: database.db }, valid('other@example.jp'), ctx(), null)).ok,
+    ).toBe(true);
+  });
+
+  it('answers 429 to the fourth message from one e-mail address within the hour', async () => {
+    const email = 'mail-limit@example.jp';
+    for (let i = 1; i <= 3; i++) {
+      expect((await submitContact({ db: database.db }, valid(email), ctx(), null)).ok).toBe(true);
+    }
+    // The address is compared as the form normalises it (trimmed, lower case).
+    const fourth = await submitContact(
+      { db: database.db },
+      valid(' MAIL-LIMIT@example.jp'),
+      ctx(),
+      null,
+    );
+    expect(fourth).toMatchObject({ ok: false, status: 429 });
+    expect(await rowsFrom(email)).toHaveLength(3);
+  });
+
+  it('lists the received messages newest first', async () => {
+    const messages = await listContactMessages(database.db, { limit: 1000 });
+    expect(messages.length).toBeGreaterThan(5);
+    const times = messages.map((m) => m.createdAt.getTime());
+    expect(times).toEqual([...times].sort((a, b) => b - a));
+    const newest = messages[0]!;
+    expect(typeof newest.id).toBe('string');
+    expect(newest.createdAt).toBeInstanceOf(Date);
+    expect(newest).toMatchObject({
+      name: '山田 花子',
+      email: 'mail-limit@example.jp',
+      subject: '記事・コンテンツについて',
+      userId: null,
+    });
+    expect(Object.keys(newest).sort()).toEqual([
+      'createdAt',
+      'email',
+      'id',
+      'message',
+      'name',
+      'subject',
+      'userId',
+    ]);
+  });
+});

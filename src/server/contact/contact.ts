@@ -1,0 +1,161 @@
+import 'server-only';
+import { desc } from 'drizzle-orm';
+import { CONTACT_MESSAGE_MAX, CONTACT_NAME_MAX, CONTACT_SUBJECTS } from '@/lib/contact';
+import { z } from '@/lib/zod';
+import type { Db } from '@/server/db/client';
+import { contactMessages } from '@/server/db/schema';
+import type { FormResult } from '@/server/http/form-endpoint';
+import { emailField, fieldErrors } from '@/server/identity/validation';
+import { maskAddress, sendMail } from '@/server/mail/mailer';
+import { contactAcknowledged, contactReceived } from '@/server/mail/templates';
+import { type Limit, RateLimitedError, consume } from '@/server/rate-limit/limiter';
+
+/**
+ * The contact form (/contact → POST /api/contact): validate, rate limit, keep the message,
+ * mail it to the staff address when one is configured and acknowledge it to the sender.
+ * The database row is the record; the mails are best effort on top of it.
+ */
+
+const HOUR = 60 * 60_000;
+export const CONTACT_LIMITS = {
+  ip: { name: 'contact:ip', max: 5, windowMs: HOUR },
+  email: { name: 'contact:email', max: 3, windowMs: HOUR },
+} satisfies Record<string, Limit>;
+
+export const CONTACT_SENT_PAGE = '/contact?sent=1';
+
+// Control characters other than tab and line feed: invisible, and PostgreSQL refuses NUL.
+// eslint-disable-next-line no-control-regex
+const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f]/g;
+
+const name = z
+  .string({ error: 'お名前を入力してください。' })
+  .trim()
+  .min(1, 'お名前を入力してください。')
+  .max(CONTACT_NAME_MAX, `お名前は ${CONTACT_NAME_MAX} 文字以内にしてください。`)
+  .refine((value) => !/[\p{Cc}]/u.test(value), {
+    error: 'お名前に使えない文字が含まれています。',
+  });
+
+const subject = z.enum(CONTACT_SUBJECTS, { error: 'お問い合わせの種類を選んでください。' });
+
+// Browsers send a textarea's line breaks as CRLF while its maxlength counts them as one
+// character: normalised first, so what fitted in the form fits here.
+const message = z
+  .string({ error: 'お問い合わせ内容を入力してください。' })
+  .transform((value) => value.replace(/\r\n?/g, '\n').replace(CONTROL, '').trim())
+  .pipe(
+    z
+      .string()
+      .min(1, 'お問い合わせ内容を入力してください。')
+      .max(
+        CONTACT_MESSAGE_MAX,
+        `お問い合わせ内容は ${CONTACT_MESSAGE_MAX.toLocaleString('ja-JP')} 文字以内にしてください。`,
+      ),
+  );
+
+export const contactInput = z.object({ name, email: emailField, subject, message });
+export type ContactInput = z.infer<typeof contactInput>;
+
+export type ContactDeps = {
+  db: Db;
+  /** The staff address (CONTACT_TO); unset: the message is only kept for /admin/contact. */
+  contactTo?: string | null;
+};
+export type ContactContext = { ip: string | null };
+
+/** Submits one message; the sender is signed in when `user` is given. */
+export async function submitContact(
+  deps: ContactDeps,
+  input: unknown,
+  ctx: ContactContext,
+  user: { id: string } | null,
+): Promise<FormResult> {
+  const parsed = contactInput.safeParse(input);
+  if (!parsed.success) {
+    return {
+      ok: false,
+      status: 400,
+      message: '入力内容を確認してください。',
+      fieldErrors: fieldErrors(parsed.error),
+    };
+  }
+  const data = parsed.data;
+  try {
+    await consume(deps.db, [
+      { limit: CONTACT_LIMITS.ip, subject: ctx.ip },
+      { limit: CONTACT_LIMITS.email, subject: data.email },
+    ]);
+  } catch (error) {
+    if (error instanceof RateLimitedError) {
+      return {
+        ok: false,
+        status: 429,
+        message: error.message,
+        retryAfter: error.retryAfterSeconds,
+      };
+    }
+    throw error;
+  }
+
+  const [row] = await deps.db
+    .insert(contactMessages)
+    .values({ ...data, userId: user?.id ?? null })
+    .returning({ id: contactMessages.id, createdAt: contactMessages.createdAt });
+  const receivedAt = row?.createdAt ?? new Date();
+
+  // The message is kept already: a mail that fails must not make the sender send it again.
+  if (deps.contactTo) {
+    await mailQuietly(deps.db, () =>
+      contactReceived(deps.contactTo!, { ...data, receivedAt, userId: user?.id ?? null }),
+    );
+  }
+  await mailQuietly(deps.db, () =>
+    contactAcknowledged(data.email, { subject: data.subject, receivedAt }),
+  );
+
+  return {
+    ok: true,
+    redirectTo: CONTACT_SENT_PAGE,
+    message: 'お問い合わせを受け付けました。',
+  };
+}
+
+async function mailQuietly(db: Db, build: () => Parameters<typeof sendMail>[1]): Promise<void> {
+  const mail = build();
+  try {
+    await sendMail(db, mail);
+  } catch (error) {
+    console.error(`[contact] ${mail.kind} to ${maskAddress(mail.to)} not sent:`, error);
+  }
+}
+
+export type ContactMessage = {
+  id: string;
+  createdAt: Date;
+  name: string;
+  email: string;
+  subject: string;
+  message: string;
+  userId: string | null;
+};
+
+/** Received messages, newest first (staff only: the caller checks the role). */
+export async function listContactMessages(
+  db: Db,
+  options: { limit?: number } = {},
+): Promise<ContactMessage[]> {
+  return db
+    .select({
+      id: contactMessages.id,
+      createdAt: contactMessages.createdAt,
+      name: contactMessages.name,
+      email: contactMessages.email,
+      subject: contactMessages.subject,
+      message: contactMessages.message,
+      userId: contactMessages.userId,
+    })
+    .from(contactMessages)
+    .orderBy(desc(contactMessages.createdAt), desc(contactMessages.id))
+    .limit(options.limit ?? 200);
+}
