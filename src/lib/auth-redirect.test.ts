@@ -39,6 +39,9 @@ describe('isExemptFromAuthRedirect (SPEC §2 public paths)', () => {
       '/uploads/images/a.jpg',
       '/favicon.ico',
       '/robots.txt',
+      '/api/analytics/view',
+      '/sitemap/0.xml',
+      '/feed.xml',
     ])
       expect(isExemptFromAuthRedirect(path), path).toBe(true);
     expect(isExemptFromAuthRedirect('/api/healthz')).toBe(false);

@@ -23,7 +23,9 @@ const NEVER_REDIRECTED_FOLDERS = [
   '/api/webhooks',
   '/api/auth',
   '/api/account',
+  '/api/analytics',
   '/uploads',
+  '/sitemap',
 ];
 
 const NEVER_REDIRECTED_FILES: ReadonlySet<string> = new Set([
@@ -34,6 +36,7 @@ const NEVER_REDIRECTED_FILES: ReadonlySet<string> = new Set([
   '/apple-icon.png',
   '/robots.txt',
   '/sitemap.xml',
+  '/feed.xml',
   '/opengraph-image.png',
   '/manifest.webmanifest',
 ]);

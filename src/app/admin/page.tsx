@@ -21,6 +21,18 @@ export default async function AdminPage() {
             SMTP を設定していないときに送られたメール（確認・再設定のリンクなど）を読む
           </Link>
         </li>
+        <li>
+          <Link href="/admin/contact" className={styles.card}>
+            <strong>お問い合わせ</strong>
+            お問い合わせフォームから届いたメッセージを新しい順に読む
+          </Link>
+        </li>
+        <li>
+          <Link href="/admin/analytics" className={styles.card}>
+            <strong>閲覧数</strong>
+            日ごとの閲覧数と、よく読まれているコンテンツ（過去 30 日）
+          </Link>
+        </li>
       </ul>
     </div>
   );
