@@ -16,6 +16,7 @@ export function postCard(post: PostCard): CardItem {
     image: post.coverImage ? { url: post.coverImage.url, alt: post.coverImage.alt } : null,
     meta: writersLine(post.writers),
     membersOnly: !post.isPublicPreview,
+    bookmark: { endpoint: 'posts', contentId: post.id },
   };
 }
 
@@ -28,6 +29,7 @@ export function audioCard(audio: AudioCard): CardItem {
     image: audio.coverImage ? { url: audio.coverImage.url, alt: audio.coverImage.alt } : null,
     meta: writersLine(audio.writers),
     membersOnly: !audio.isPublicPreview,
+    bookmark: { endpoint: 'audios', contentId: audio.id },
   };
 }
 
@@ -40,6 +42,7 @@ export function movieCard(movie: MovieCard): CardItem {
     image: movie.coverImage ? { url: movie.coverImage.url, alt: movie.coverImage.alt } : null,
     meta: writersLine(movie.writers),
     membersOnly: !movie.isPublicPreview,
+    bookmark: { endpoint: 'movies', contentId: movie.id },
   };
 }
 
@@ -51,6 +54,7 @@ export function connectCard(page: ConnectCard): CardItem {
     description: page.description,
     image: page.coverImage ? { url: page.coverImage.url, alt: page.coverImage.alt } : null,
     date: page.publishedAt ?? page.createdAt,
+    bookmark: { endpoint: 'connect', contentId: page.id },
   };
 }
 

@@ -1,6 +1,8 @@
 import Link from 'next/link';
 import type { ReactNode } from 'react';
+import { BookmarkButton } from '@/components/bookmarks/bookmark-button.client';
 import { ResponsiveImage } from '@/components/content/responsive-image';
+import type { BookmarkRef } from '@/lib/bookmarks';
 import { formatDateJa, isoDateJa } from '@/lib/format';
 import styles from './listing.module.css';
 
@@ -16,6 +18,8 @@ export type CardItem = {
   description?: string | null;
   /** Members' content: a lock label, so readers know before they click. */
   membersOnly?: boolean;
+  /** Readers may bookmark it from the list. */
+  bookmark?: BookmarkRef;
 };
 
 /** A card of a list: fixed 16:9 cover (no layout shift), kicker, title, meta and date. */
@@ -63,7 +67,18 @@ export function ContentCard({
           ) : null}
         </div>
       </Link>
-      {action ? <div className={styles.cardAction}>{action}</div> : null}
+      {action || item.bookmark ? (
+        <div className={styles.cardAction}>
+          {action ??
+            (item.bookmark ? (
+              <BookmarkButton
+                endpoint={item.bookmark.endpoint}
+                contentId={item.bookmark.contentId}
+                title={item.title}
+              />
+            ) : null)}
+        </div>
+      ) : null}
     </article>
   );
 }

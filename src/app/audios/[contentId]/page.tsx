@@ -1,4 +1,5 @@
 import { notFound } from 'next/navigation';
+import { BookmarkButton } from '@/components/bookmarks/bookmark-button.client';
 import { ItemCover, ItemHeader, byline } from '@/components/content/item-header';
 import { Paywall } from '@/components/content/paywall';
 import { RichText } from '@/components/content/rich-text';
@@ -43,6 +44,9 @@ export default async function AudioPage({ params }: Props) {
         description={audio.description}
         extra={audio.duration ? <span>再生時間 {formatDurationJa(audio.duration)}</span> : null}
       />
+      <div className={styles.actions}>
+        <BookmarkButton endpoint="audios" contentId={audio.id} title={audio.title} />
+      </div>
       <ItemCover image={audio.coverImage} />
       <div className={styles.body}>
         {access.full && audio.audioFile ? (

@@ -1,4 +1,5 @@
 import { notFound } from 'next/navigation';
+import { BookmarkButton } from '@/components/bookmarks/bookmark-button.client';
 import { ItemCover, ItemHeader } from '@/components/content/item-header';
 import { Paywall } from '@/components/content/paywall';
 import { RichText } from '@/components/content/rich-text';
@@ -39,6 +40,9 @@ export default async function ConnectDetailPage({ params }: Props) {
         date={page.publishedAt ?? page.createdAt}
         description={page.description}
       />
+      <div className={styles.actions}>
+        <BookmarkButton endpoint="connect" contentId={page.id} title={page.title} />
+      </div>
       <ItemCover image={page.coverImage} />
       <div className={styles.body}>
         {access.full ? (

@@ -1,4 +1,5 @@
 import { notFound } from 'next/navigation';
+import { BookmarkButton } from '@/components/bookmarks/bookmark-button.client';
 import { ItemHeader, byline } from '@/components/content/item-header';
 import { Paywall } from '@/components/content/paywall';
 import styles from '@/components/content/article.module.css';
@@ -44,6 +45,9 @@ export default async function MoviePage({ params }: Props) {
         description={movie.description}
         extra={movie.duration ? <span>再生時間 {formatDurationJa(movie.duration)}</span> : null}
       />
+      <div className={styles.actions}>
+        <BookmarkButton endpoint="movies" contentId={movie.id} title={movie.title} />
+      </div>
       <div className={media.stage}>
         {access.full && movie.videoFile ? (
           <video

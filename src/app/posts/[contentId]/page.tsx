@@ -1,6 +1,7 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
 import { notFound } from 'next/navigation';
+import { BookmarkButton } from '@/components/bookmarks/bookmark-button.client';
 import { ItemCover, ItemHeader, byline } from '@/components/content/item-header';
 import { Paywall } from '@/components/content/paywall';
 import { RichText } from '@/components/content/rich-text';
@@ -125,6 +126,9 @@ export default async function PostPage({ params }: Props) {
           </ul>
         ) : null}
 
+        <div className={styles.actions}>
+          <BookmarkButton endpoint="posts" contentId={post.id} title={post.title} />
+        </div>
         <ShareLinks url={`${env().SITE_URL}${path}`} title={post.title} />
 
         {series && (series.previous || series.next) ? (
