@@ -1,0 +1,522 @@
+import 'server-only';
+import { z } from '@/lib/zod';
+import { leadOf, mediaAccess, postAccess } from '@/server/access/post-access';
+import {
+  CONTENT_PAGE_SIZE,
+  type ContentClient,
+  isContentRequestError,
+} from '@/server/content/client';
+import { audioSchema, jobSchema, movieSchema, postSchema } from '@/server/content/schemas';
+import { type Segment, highlight, queryTerms, snippet } from './snippet';
+import { htmlToText } from './tokenize';
+
+/**
+ * The site search (/search): one query over posts, audio, movies and jobs through the content
+ * service's `q` (Japanese-aware, src/server/cms/search-index.ts), with counts per type, a
+ * merged newest-first list for "all", paging and highlighted snippets.
+ *
+ * Results are the same for every viewer, so a page of results can be cached per query. That
+ * is why snippets of members' posts and audio quote only what anyone may read of them (the
+ * access policy's view for an anonymous reader: title, description, lead): such an item may
+ * be found by a word from its closed part, but that part is never shown. Connect pages are
+ * members-only and not searched at all.
+ */
+
+export const SEARCH_TYPES = ['posts', 'audios', 'movies', 'jobs'] as const;
+export type SearchType = (typeof SEARCH_TYPES)[number];
+export const SEARCH_FILTERS = ['all', ...SEARCH_TYPES] as const;
+export type SearchFilter = (typeof SEARCH_FILTERS)[number];
+
+export const SEARCH_TYPE_LABELS: Readonly<Record<SearchFilter, string>> = {
+  all: 'すべて',
+  posts: '記事',
+  audios: '音声',
+  movies: '動画',
+  jobs: '求人',
+};
+
+export const SEARCH_PAGE_SIZE = 10;
+/** Deeper pages are not offered: 1,000 results are more than anyone pages through. */
+export const SEARCH_MAX_PAGE = 100;
+export const SEARCH_QUERY_MAX_LENGTH = 100;
+
+// ---------------------------------------------------------------------------------------------
+// The request: ?q=…&type=…&page=N. Anything malformed falls back to its default.
+
+export type SearchRequest = { q: string; type: SearchFilter; page: number };
+
+const firstValue = (value: unknown) => (Array.isArray(value) ? (value as unknown[])[0] : value);
+
+// Control characters (a NUL cannot go into PostgreSQL text) and lone surrogates.
+const UNUSABLE = /[\p{Cc}\p{Cs}]/gu;
+
+/** The query as searched and shown: spaces collapsed, at most 100 characters. */
+export function cleanQuery(raw: string): string {
+  const cleaned = raw.replace(UNUSABLE, ' ').replace(/\s+/gu, ' ').trim();
+  return Array.from(cleaned).slice(0, SEARCH_QUERY_MAX_LENGTH).join('').trim();
+}
+
+export const searchRequestSchema = z.object({
+  q: z.preprocess(firstValue, z.string().transform(cleanQuery)).catch(''),
+  type: z.preprocess(firstValue, z.enum(SEARCH_FILTERS)).catch('all'),
+  page: z
+    .preprocess(
+      firstValue,
+      z
+        .string()
+        .regex(/^[0-9]{1,9}$/)
+        .transform(Number)
+        .pipe(z.number().int().min(1))
+        .transform((page) => Math.min(page, SEARCH_MAX_PAGE)),
+    )
+    .catch(1),
+});
+
+export function parseSearchRequest(
+  params: Record<string, string | string[] | undefined>,
+): SearchRequest {
+  const parsed = searchRequestSchema.safeParse(params);
+  return parsed.success ? parsed.data : { q: '', type: 'all', page: 1 };
+}
+
+/** The URL of a search (page 1 and "all" are left out). */
+export function searchHref(request: Partial<SearchRequest>): string {
+  const params = new URLSearchParams();
+  if (request.q) params.set('q', request.q);
+  if (request.type && request.type !== 'all') params.set('type', request.type);
+  if (request.page && request.page > 1) params.set('page', String(request.page));
+  const query = params.toString();
+  return query ? `/search?${query}` : '/search';
+}
+
+// ---------------------------------------------------------------------------------------------
+// What each type is read with, and what of it a snippet may quote.
+
+/** One found item, ready for the page: plain data, highlighted as segments. */
+export type SearchHit = {
+  type: SearchType;
+  id: string;
+  href: string;
+  title: Segment[];
+  /** ISO date: published, or created for an item without one. */
+  date: string;
+  snippet: Segment[];
+  /** Members' content (the item's page shows its lead and a call to action). */
+  membersOnly: boolean;
+};
+
+type Doc = {
+  type: SearchType;
+  id: string;
+  title: string;
+  date: string;
+  /** Everything a snippet may quote: only what anyone may read of the item. */
+  text: string;
+  membersOnly: boolean;
+};
+
+type Source<T> = { fields: string; schema: z.ZodType<T>; toDoc: (item: T) => Doc };
+
+const ANONYMOUS = { kind: 'anonymous' } as const;
+const dateOf = (item: { publishedAt?: string; createdAt: string }) =>
+  item.publishedAt ?? item.createdAt;
+const joinText = (...parts: (string | undefined)[]) =>
+  parts.filter((part): part is string => !!part && part.trim() !== '').join(' ');
+
+/** Rich text as quotable plain text: all of it when open to everyone, otherwise its lead. */
+function readableText(html: string | undefined, open: boolean): string {
+  if (!html) return '';
+  return htmlToText(open ? html : leadOf(html));
+}
+
+const postFields = postSchema.pick({
+  id: true,
+  createdAt: true,
+  publishedAt: true,
+  title: true,
+  description: true,
+  body: true,
+  isPublicPreview: true,
+});
+
+const postSource: Source<z.infer<typeof postFields>> = {
+  fields: 'id,createdAt,publishedAt,title,description,body,isPublicPreview',
+  schema: postFields,
+  toDoc(post) {
+    // Search results are the same for every viewer: quote what an anonymous reader may read.
+    const open = postAccess(ANONYMOUS, post, []).full;
+    return {
+      type: 'posts',
+      id: post.id,
+      title: post.title,
+      date: dateOf(post),
+      text: joinText(post.description, readableText(post.body, open)),
+      membersOnly: !post.isPublicPreview,
+    };
+  },
+};
+const audioFields = audioSchema.pick({
+  id: true,
+  createdAt: true,
+  publishedAt: true,
+  title: true,
+  description: true,
+  transcript: true,
+  isPublicPreview: true,
+});
+const audioSource: Source<z.infer<typeof audioFields>> = {
+  fields: 'id,createdAt,publishedAt,title,description,transcript,isPublicPreview',
+  schema: audioFields,
+  toDoc(audio) {
+    const open = mediaAccess(ANONYMOUS, audio).full;
+    return {
+      type: 'audios',
+      id: audio.id,
+      title: audio.title,
+      date: dateOf(audio),
+      text: joinText(audio.description, readableText(audio.transcript, open)),
+      membersOnly: !audio.isPublicPreview,
+    };
+  },
+};
+
+const movieFields = movieSchema.pick({
+  id: true,
+  createdAt: true,
+  publishedAt: true,
+  title: true,
+  description: true,
+  isPublicPreview: true,
+});
+const movieSource: Source<z.infer<typeof movieFields>> = {
+  fields: 'id,createdAt,publishedAt,title,description,isPublicPreview',
+  schema: movieFields,
+  toDoc: (movie) => ({
+    type: 'movies',
+    id: movie.id,
+    title: movie.title,
+    date: dateOf(movie),
+    text: joinText(movie.description),
+    membersOnly: !movie.isPublicPreview,
+  }),
+};
+
+const jobFields = jobSchema.pick({
+  id: true,
+  createdAt: true,
+  publishedAt: true,
+  title: true,
+  description: true,
+  body: true,
+  location: true,
+  salary: true,
+});
+const jobSource: Source<z.infer<typeof jobFields>> = {
+  fields: 'id,createdAt,publishedAt,title,description,body,location,salary',
+  schema: jobFields,
+  // Job listings are public: all of their text may be quoted.
+  toDoc: (job) => ({
+    type: 'jobs',
+    id: job.id,
+    title: job.title,
+    date: dateOf(job),
+    text: joinText(job.description, readableText(job.body, true), job.location, job.salary),
+    membersOnly: false,
+  }),
+};
+
+type AnySource = { fields: string; read: (contents: unknown) => Doc[] };
+
+function reader<T>(source: Source<T>): AnySource {
+  const schema = z.array(source.schema);
+  return {
+    fields: source.fields,
+    read: (contents) => schema.parse(contents).map((item) => source.toDoc(item)),
+  };
+}
+
+const SOURCES: Readonly<Record<SearchType, AnySource>> = {
+  posts: reader(postSource),
+  audios: reader(audioSource),
+  movies: reader(movieSource),
+  jobs: reader(jobSource),
+};
+
+// ---------------------------------------------------------------------------------------------
+// Queries
+
+type Client = Pick<ContentClient, 'get'>;
+
+const listAnswer = z.object({
+  contents: z.array(z.unknown()),
+  totalCount: z.number().int().nonnegative(),
+});
+const countAnswer = z.object({ totalCount: z.number().int().nonnegative() });
+const keyItem = z.object({
+  id: z.string(),
+  createdAt: z.string(),
+  publishedAt: z.string().optional(),
+});
+
+/** A found item's place in the newest-first order: enough to merge the types. */
+export type SearchKey = { type: SearchType; id: string; date: string };
+
+const NEWEST_FIRST = '-publishedAt';
+
+async function countOf(client: Client, type: SearchType, q: string): Promise<number> {
+  const answer = await client.get({
+    endpoint: type,
+    queries: { q, limit: 0, fields: 'id' },
+    schema: countAnswer,
+  });
+  return answer.totalCount;
+}
+
+async function readPage(
+  client: Client,
+  type: SearchType,
+  q: string,
+  page: number,
+): Promise<{ docs: Doc[]; totalCount: number }> {
+  const answer = await client.get({
+    endpoint: type,
+    queries: {
+      q,
+      limit: SEARCH_PAGE_SIZE,
+      offset: (page - 1) * SEARCH_PAGE_SIZE,
+      orders: NEWEST_FIRST,
+      fields: SOURCES[type].fields,
+    },
+    schema: listAnswer,
+  });
+  return { docs: SOURCES[type].read(answer.contents), totalCount: answer.totalCount };
+}
+
+/** The first `wanted` matches of a type, newest first, as keys (in pages of 100, as microCMS allows). */
+async function readKeys(
+  client: Client,
+  type: SearchType,
+  q: string,
+  wanted: number,
+): Promise<{ keys: SearchKey[]; totalCount: number }> {
+  const keys: SearchKey[] = [];
+  let totalCount = 0;
+  for (let offset = 0; offset < wanted;) {
+    const limit = Math.min(CONTENT_PAGE_SIZE, wanted - offset);
+    const answer = await client.get({
+      endpoint: type,
+      queries: { q, limit, offset, orders: NEWEST_FIRST, fields: 'id,createdAt,publishedAt' },
+      schema: z.object({
+        contents: z.array(keyItem),
+        totalCount: z.number().int().nonnegative(),
+      }),
+    });
+    totalCount = answer.totalCount;
+    for (const item of answer.contents) keys.push({ type, id: item.id, date: dateOf(item) });
+    offset += limit;
+    if (answer.contents.length < limit || offset >= totalCount) break;
+  }
+  return { keys, totalCount };
+}
+
+async function readByIds(client: Client, type: SearchType, ids: string[]): Promise<Doc[]> {
+  if (ids.length === 0) return [];
+  const answer = await client.get({
+    endpoint: type,
+    queries: { ids, limit: ids.length, fields: SOURCES[type].fields },
+    schema: listAnswer,
+  });
+  return SOURCES[type].read(answer.contents);
+}
+
+const timeOf = (iso: string) => {
+  const time = Date.parse(iso);
+  return Number.isNaN(time) ? 0 : time;
+};
+
+/**
+ * Newest first across lists that are each newest first, each list's own order kept (the
+ * service breaks ties by id); equal dates across types go in the order of the lists.
+ */
+export function mergeNewestFirst(lists: readonly (readonly SearchKey[])[]): SearchKey[] {
+  const heads = lists.map(() => 0);
+  const merged: SearchKey[] = [];
+  for (;;) {
+    let best = -1;
+    let bestTime = -Infinity;
+    lists.forEach((list, index) => {
+      const key = list[heads[index]!];
+      if (key === undefined) return;
+      const time = timeOf(key.date);
+      if (best < 0 || time > bestTime) {
+        best = index;
+        bestTime = time;
+      }
+    });
+    if (best < 0) return merged;
+    merged.push(lists[best]![heads[best]!]!);
+    heads[best]!++;
+  }
+}
+
+export const pageCount = (total: number) =>
+  Math.min(SEARCH_MAX_PAGE, Math.max(1, Math.ceil(total / SEARCH_PAGE_SIZE)));
+
+export type SearchResults = {
+  /** The query as searched ('' = no search made). */
+  q: string;
+  terms: string[];
+  type: SearchFilter;
+  /** The page shown: the one asked for, or the last one when that is past the end. */
+  page: number;
+  totalPages: number;
+  /** Matches per type; `all` is their sum. */
+  counts: Record<SearchFilter, number>;
+  hits: SearchHit[];
+};
+
+const noCounts = (): Record<SearchFilter, number> => ({
+  all: 0,
+  posts: 0,
+  audios: 0,
+  movies: 0,
+  jobs: 0,
+});
+
+function toHit(doc: Doc, terms: string[]): SearchHit {
+  return {
+    type: doc.type,
+    id: doc.id,
+    href: `/${doc.type}/${doc.id}`,
+    title: highlight(doc.title, terms),
+    date: doc.date,
+    snippet: snippet(doc.text, terms),
+    membersOnly: doc.membersOnly,
+  };
+}
+
+async function searchType(
+  client: Client,
+  type: SearchType,
+  request: SearchRequest,
+): Promise<{ counts: Record<SearchFilter, number>; docs: Doc[]; page: number }> {
+  const others = SEARCH_TYPES.filter((t) => t !== type);
+  const [otherCounts, first] = await Promise.all([
+    Promise.all(others.map((t) => countOf(client, t, request.q))),
+    readPage(client, type, request.q, request.page),
+  ]);
+  const counts = noCounts();
+  others.forEach((t, i) => (counts[t] = otherCounts[i] ?? 0));
+  counts[type] = first.totalCount;
+  let page = request.page;
+  let docs = first.docs;
+  const last = pageCount(first.totalCount);
+  if (page > last) {
+    page = last;
+    docs = first.totalCount > 0 ? (await readPage(client, type, request.q, page)).docs : [];
+  }
+  return { counts, docs, page };
+}
+
+async function searchAll(
+  client: Client,
+  request: SearchRequest,
+): Promise<{ counts: Record<SearchFilter, number>; docs: Doc[]; page: number }> {
+  // Page N of the merged list lies within the first N pages of every type.
+  const wanted = request.page * SEARCH_PAGE_SIZE;
+  const perType = await Promise.all(
+    SEARCH_TYPES.map((type) => readKeys(client, type, request.q, wanted)),
+  );
+  const counts = noCounts();
+  SEARCH_TYPES.forEach((type, i) => {
+    counts[type] = perType[i]?.totalCount ?? 0;
+    counts.all += counts[type];
+  });
+  const page = Math.min(request.page, pageCount(counts.all));
+  const merged = mergeNewestFirst(perType.map((result) => result.keys));
+  const shown = merged.slice((page - 1) * SEARCH_PAGE_SIZE, page * SEARCH_PAGE_SIZE);
+  const found = await Promise.all(
+    SEARCH_TYPES.map((type) =>
+      readByIds(
+        client,
+        type,
+        shown.filter((key) => key.type === type).map((key) => key.id),
+      ),
+    ),
+  );
+  const byKey = new Map(found.flat().map((doc) => [`${doc.type}/${doc.id}`, doc]));
+  const docs = shown.flatMap((key) => byKey.get(`${key.type}/${key.id}`) ?? []);
+  return { counts, docs, page };
+}
+
+/** One page of results for a request; nothing is queried for an empty query. */
+export async function searchSite(client: Client, request: SearchRequest): Promise<SearchResults> {
+  const terms = queryTerms(request.q);
+  const empty: SearchResults = {
+    q: request.q,
+    terms,
+    type: request.type,
+    page: 1,
+    totalPages: 1,
+    counts: noCounts(),
+    hits: [],
+  };
+  if (terms.length === 0) return { ...empty, q: '' };
+  try {
+    const { counts, docs, page } =
+      request.type === 'all'
+        ? await searchAll(client, request)
+        : await searchType(client, request.type, request);
+    counts.all = SEARCH_TYPES.reduce((sum, type) => sum + counts[type], 0);
+    return {
+      ...empty,
+      page,
+      totalPages: pageCount(counts[request.type]),
+      counts,
+      hits: docs.map((doc) => toHit(doc, terms)),
+    };
+  } catch (error) {
+    // A query the service refuses is a search without results, not a broken page.
+    if (isContentRequestError(error) && error.status === 400) {
+      console.warn('[search] the content service refused a query:', error.message);
+      return empty;
+    }
+    throw error;
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Suggestions for an empty query or no results.
+
+export type SearchSuggestions = {
+  categories: { id: string; name: string; href: string }[];
+  tags: { id: string; name: string; href: string }[];
+};
+
+const named = z.object({ contents: z.array(z.object({ id: z.string(), name: z.string() })) });
+
+export async function searchSuggestions(
+  client: Client,
+  limits: { categories?: number; tags?: number } = {},
+): Promise<SearchSuggestions> {
+  const [categories, tags] = await Promise.all([
+    client.get({
+      endpoint: 'categories',
+      queries: {
+        limit: limits.categories ?? 6,
+        orders: '-issueNumber,-publishedAt',
+        fields: 'id,name',
+      },
+      schema: named,
+    }),
+    client.get({
+      endpoint: 'tags',
+      queries: { limit: limits.tags ?? 12, fields: 'id,name' },
+      schema: named,
+    }),
+  ]);
+  return {
+    categories: categories.contents.map((c) => ({ ...c, href: `/feature/${c.id}` })),
+    tags: tags.contents.map((t) => ({ ...t, href: `/posts?tag=${encodeURIComponent(t.id)}` })),
+  };
+}
