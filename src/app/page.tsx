@@ -5,7 +5,10 @@ import { audioCard, jobCard, movieCard, postCard } from '@/components/listing/ca
 import { Section } from '@/components/listing/list-page';
 import listing from '@/components/listing/listing.module.css';
 import styles from '@/components/home/home.module.css';
+import { jsonLdSite } from '@/components/listing/site-metadata';
+import { JsonLd } from '@/components/seo/json-ld';
 import { env } from '@/env';
+import { organizationJsonLd, webSiteJsonLd } from '@/lib/json-ld';
 import { SITE_DESCRIPTION, SITE_TAGLINE } from '@/lib/site';
 import {
   listAudios,
@@ -38,8 +41,15 @@ export default async function HomePage() {
   const feature = categories.find((c) => c.isFeatured) ?? categories[0];
   const featurePosts = feature ? await listPosts({ category: feature.id, size: 3 }) : null;
 
+  const site = jsonLdSite();
   return (
     <>
+      <JsonLd
+        data={[
+          organizationJsonLd(site, { description: SITE_DESCRIPTION }),
+          webSiteJsonLd(site, { description: SITE_DESCRIPTION }),
+        ]}
+      />
       <section className={styles.hero} aria-labelledby="hero-heading">
         <div className={styles.heroInner}>
           <p className={styles.kicker}>{env().SITE_NAME}</p>

@@ -18,6 +18,7 @@ export default function robots(): MetadataRoute.Robots {
         ],
       },
     ],
+    // The index of /sitemap/0.xml, /sitemap/1.xml … (50,000 URLs each).
     sitemap: `${env().SITE_URL}/sitemap.xml`,
     host: env().SITE_URL,
   };

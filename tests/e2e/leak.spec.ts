@@ -117,6 +117,7 @@ for (const viewer of ['anonymous', 'free', 'paid', 'partner'] as Viewer[]) {
       `/search?q=${SECRET}&type=audios`,
       '/feed.xml',
       '/sitemap.xml',
+      '/sitemap/0.xml',
       '/api/me',
     ];
     for (const path of surfaces) {

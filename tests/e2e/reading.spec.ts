@@ -92,7 +92,11 @@ test('audio and movie files reach only paid readers, through signed URLs', async
   page,
   request,
 }) => {
-  const audio = await firstId(request, 'audios', 'isPublicPreview[not_equals]true');
+  const audio = await firstId(
+    request,
+    'audios',
+    'isPublicPreview[not_equals]true[and]audioFile[exists]',
+  );
   const movie = await firstId(
     request,
     'movies',

@@ -11,15 +11,21 @@ export function Paywall({
   heading,
   signUpText,
   subscribeText,
+  className,
 }: {
   reason: 'sign-up' | 'subscribe';
   returnTo: string;
   heading: string;
   signUpText: string;
   subscribeText: string;
+  /** `paywalled` where the withheld part would stand (the Article JSON-LD points at it). */
+  className?: string;
 }) {
   return (
-    <aside className={styles.paywall} aria-labelledby="paywall-heading">
+    <aside
+      className={className ? `${styles.paywall} ${className}` : styles.paywall}
+      aria-labelledby="paywall-heading"
+    >
       <h2 id="paywall-heading" className={styles.paywallHeading}>
         {heading}
       </h2>

@@ -4,7 +4,9 @@ import { ItemCover, ItemHeader, byline } from '@/components/content/item-header'
 import { Paywall } from '@/components/content/paywall';
 import { RichText } from '@/components/content/rich-text';
 import styles from '@/components/content/article.module.css';
-import { sitePageMetadata } from '@/components/listing/site-metadata';
+import { jsonLdSite, sitePageMetadata } from '@/components/listing/site-metadata';
+import { JsonLd } from '@/components/seo/json-ld';
+import { breadcrumbJsonLd, podcastEpisodeJsonLd } from '@/lib/json-ld';
 import { AudioPlayer } from '@/components/media/audio-player.client';
 import { formatDurationJa } from '@/lib/format';
 import { currentViewer } from '@/server/access/current-viewer';
@@ -34,8 +36,29 @@ export default async function AudioPage({ params }: Props) {
   if (!audio) notFound();
   const access = mediaAccess(await currentViewer(), audio);
   const transcript = audio.transcript ?? '';
+  const site = jsonLdSite();
+  const path = `/audios/${audio.id}`;
   return (
     <article className={styles.article}>
+      <JsonLd
+        data={[
+          podcastEpisodeJsonLd(site, {
+            path,
+            name: audio.title,
+            description: audio.description,
+            images: audio.coverImage ? [audio.coverImage] : [],
+            datePublished: audio.publishedAt ?? audio.createdAt,
+            dateModified: audio.revisedAt ?? audio.updatedAt,
+            duration: audio.duration,
+            authors: audio.writers.map((w) => ({ name: w.name })),
+            isAccessibleForFree: audio.isPublicPreview,
+          }),
+          breadcrumbJsonLd(site, [
+            { name: 'ホーム', path: '/' },
+            { name: audio.title, path },
+          ]),
+        ]}
+      />
       <ItemHeader
         kicker="音声"
         title={audio.title}

@@ -4,7 +4,9 @@ import { ItemCover, ItemHeader } from '@/components/content/item-header';
 import { Paywall } from '@/components/content/paywall';
 import { RichText } from '@/components/content/rich-text';
 import styles from '@/components/content/article.module.css';
-import { sitePageMetadata } from '@/components/listing/site-metadata';
+import { jsonLdSite, sitePageMetadata } from '@/components/listing/site-metadata';
+import { JsonLd } from '@/components/seo/json-ld';
+import { PAYWALLED_CLASS, articleJsonLd, breadcrumbJsonLd } from '@/lib/json-ld';
 import { currentViewer } from '@/server/access/current-viewer';
 import { connectAccess, leadOf } from '@/server/access/post-access';
 import { findOne } from '@/server/content/lists';
@@ -32,8 +34,28 @@ export default async function ConnectDetailPage({ params }: Props) {
   if (!page) notFound();
   const access = connectAccess(await currentViewer());
   const body = page.body ?? '';
+  const site = jsonLdSite();
+  const path = `/connect/${page.id}`;
   return (
     <article className={styles.article}>
+      <JsonLd
+        data={[
+          articleJsonLd(site, {
+            path,
+            headline: page.title,
+            description: page.description,
+            images: page.coverImage ? [page.coverImage] : [],
+            datePublished: page.publishedAt ?? page.createdAt,
+            dateModified: page.revisedAt ?? page.updatedAt,
+            isAccessibleForFree: false,
+          }),
+          breadcrumbJsonLd(site, [
+            { name: 'ホーム', path: '/' },
+            { name: 'コネクト', path: '/connect' },
+            { name: page.title, path },
+          ]),
+        ]}
+      />
       <ItemHeader
         kicker="コネクト"
         title={page.title}
@@ -46,13 +68,16 @@ export default async function ConnectDetailPage({ params }: Props) {
       <ItemCover image={page.coverImage} />
       <div className={styles.body}>
         {access.full ? (
-          <RichText html={body} />
+          <div className={PAYWALLED_CLASS}>
+            <RichText html={body} />
+          </div>
         ) : (
           <>
             <RichText html={leadOf(body)} className={styles.lead} />
             <Paywall
+              className={PAYWALLED_CLASS}
               reason={access.reason}
-              returnTo={`/connect/${page.id}`}
+              returnTo={path}
               heading="コネクトは会員のためのページです"
               signUpText="無料の会員登録でお読みいただけます。すでに会員の方はログインしてください。"
               subscribeText="会員の方はお読みいただけます。"

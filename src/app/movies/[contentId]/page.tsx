@@ -3,7 +3,9 @@ import { BookmarkButton } from '@/components/bookmarks/bookmark-button.client';
 import { ItemHeader, byline } from '@/components/content/item-header';
 import { Paywall } from '@/components/content/paywall';
 import styles from '@/components/content/article.module.css';
-import { sitePageMetadata } from '@/components/listing/site-metadata';
+import { jsonLdSite, sitePageMetadata } from '@/components/listing/site-metadata';
+import { JsonLd } from '@/components/seo/json-ld';
+import { breadcrumbJsonLd, videoObjectJsonLd } from '@/lib/json-ld';
 import { ResponsiveImage } from '@/components/content/responsive-image';
 import { EmbedPlayer } from '@/components/media/embed-player.client';
 import media from '@/components/media/media.module.css';
@@ -35,8 +37,31 @@ export default async function MoviePage({ params }: Props) {
   if (!movie) notFound();
   const access = mediaAccess(await currentViewer(), movie);
   const poster = movie.coverImage?.url;
+  const site = jsonLdSite();
+  const path = `/movies/${movie.id}`;
   return (
     <article className={styles.article}>
+      <JsonLd
+        data={[
+          videoObjectJsonLd(site, {
+            path,
+            name: movie.title,
+            description: movie.description,
+            images: movie.coverImage ? [movie.coverImage] : [],
+            datePublished: movie.publishedAt ?? movie.createdAt,
+            dateModified: movie.revisedAt ?? movie.updatedAt,
+            duration: movie.duration,
+            authors: movie.writers.map((w) => ({ name: w.name })),
+            isAccessibleForFree: movie.isPublicPreview,
+            embedUrl: movie.embedUrl,
+          }),
+          breadcrumbJsonLd(site, [
+            { name: 'ホーム', path: '/' },
+            { name: '動画', path: '/movies' },
+            { name: movie.title, path },
+          ]),
+        ]}
+      />
       <ItemHeader
         kicker="動画"
         title={movie.title}

@@ -10,7 +10,9 @@ import styles from '@/components/content/article.module.css';
 import { CardGrid } from '@/components/listing/content-card';
 import { postCard } from '@/components/listing/cards';
 import { Section } from '@/components/listing/list-page';
-import { sitePageMetadata } from '@/components/listing/site-metadata';
+import { jsonLdSite, sitePageMetadata } from '@/components/listing/site-metadata';
+import { JsonLd } from '@/components/seo/json-ld';
+import { PAYWALLED_CLASS, articleJsonLd, breadcrumbJsonLd } from '@/lib/json-ld';
 import { env } from '@/env';
 import { currentViewer } from '@/server/access/current-viewer';
 import { leadOf, postAccess } from '@/server/access/post-access';
@@ -80,8 +82,33 @@ export default async function PostPage({ params }: Props) {
   const body = post.body ?? '';
   const path = `/posts/${post.id}`;
 
+  const site = jsonLdSite();
   return (
     <article className={styles.article}>
+      {draftKey ? null : (
+        <JsonLd
+          data={[
+            articleJsonLd(site, {
+              path,
+              headline: post.title,
+              description: post.description,
+              images: post.coverImage ? [post.coverImage] : [],
+              datePublished: post.publishedAt ?? post.createdAt,
+              dateModified: post.revisedAt ?? post.updatedAt,
+              authors: post.writers.map((w) => ({ name: w.name, url: w.website })),
+              section: post.category?.name,
+              keywords: post.tags.map((t) => t.name),
+              // Describes the piece, not this reader's access.
+              isAccessibleForFree: post.isPublicPreview,
+            }),
+            breadcrumbJsonLd(site, [
+              { name: 'ホーム', path: '/' },
+              { name: '記事', path: '/posts' },
+              { name: post.title, path },
+            ]),
+          ]}
+        />
+      )}
       <ItemHeader
         kicker={post.category?.name}
         title={post.title}
@@ -102,11 +129,14 @@ export default async function PostPage({ params }: Props) {
 
       <div className={styles.body}>
         {access.full ? (
-          <RichText html={body} />
+          <div className={post.isPublicPreview ? undefined : PAYWALLED_CLASS}>
+            <RichText html={body} />
+          </div>
         ) : (
           <>
             <RichText html={leadOf(body)} className={styles.lead} />
             <Paywall
+              className={PAYWALLED_CLASS}
               reason={access.reason}
               returnTo={path}
               heading="この記事は会員限定です"

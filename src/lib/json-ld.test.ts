@@ -1,0 +1,317 @@
+import { describe, expect, it } from 'vitest';
+import {
+  PAYWALLED_SELECTOR,
+  absoluteUrl,
+  articleJsonLd,
+  breadcrumbJsonLd,
+  isoDateTime,
+  isoDuration,
+  organizationJsonLd,
+  podcastEpisodeJsonLd,
+  serializeJsonLd,
+  videoObjectJsonLd,
+  webSiteJsonLd,
+} from './json-ld';
+
+const SITE = { siteUrl: 'https://axis.example.jp', siteName: 'AXIS Membership' };
+
+/** Every string value that looks like a URL, anywhere in the object. */
+function urlsIn(value: unknown, found: string[] = []): string[] {
+  if (typeof value === 'string' && /^(https?:|\/|\/\/)/.test(value)) found.push(value);
+  else if (Array.isArray(value)) for (const v of value) urlsIn(v, found);
+  else if (value && typeof value === 'object')
+    for (const v of Object.values(value)) urlsIn(v, found);
+  return found;
+}
+
+describe('articleJsonLd', () => {
+  const base = {
+    path: '/posts/p1',
+    headline: '光と影のアトリエ',
+    description: 'あ'.repeat(200),
+    images: [{ url: '/uploads/demo/cover.jpg', width: 1600, height: 900 }],
+    datePublished: '2026-11-21T09:00:00+09:00',
+    dateModified: '2026-11-22T00:00:00.000Z',
+    authors: [{ name: '山田 花子' }, { name: '佐藤 一郎', url: 'https://sato.example' }],
+    section: '特集 住まい',
+    keywords: ['建築', '照明'],
+  };
+
+  it('describes a public-preview post as free, with absolute URLs everywhere', () => {
+    const ld = articleJsonLd(SITE, { ...base, isAccessibleForFree: true });
+    expect(ld).toMatchObject({
+      '@context': 'https://schema.org',
+      '@type': 'Article',
+      headline: '光と影のアトリエ',
+      image: ['https://axis.example.jp/uploads/demo/cover.jpg'],
+      datePublished: '2026-11-21T00:00:00.000Z',
+      dateModified: '2026-11-22T00:00:00.000Z',
+      author: [
+        { '@type': 'Person', name: '山田 花子' },
+        { '@type': 'Person', name: '佐藤 一郎', url: 'https://sato.example' },
+      ],
+      publisher: {
+        '@type': 'Organization',
+        name: 'AXIS Membership',
+        url: 'https://axis.example.jp/',
+        logo: { '@type': 'ImageObject', url: 'https://axis.example.jp/apple-icon.png' },
+      },
+      mainEntityOfPage: { '@type': 'WebPage', '@id': 'https://axis.example.jp/posts/p1' },
+      url: 'https://axis.example.jp/posts/p1',
+      inLanguage: 'ja',
+      articleSection: '特集 住まい',
+      keywords: '建築, 照明',
+      isAccessibleForFree: true,
+    });
+    expect(ld).not.toHaveProperty('hasPart');
+    // The description is cut like the page's meta description (120 characters and "…").
+    expect(ld.description).toBe(`${'あ'.repeat(120)}…`);
+    for (const url of urlsIn(ld)) expect(url, url).toMatch(/^https:\/\//);
+  });
+
+  it('marks members’ content as paywalled, with the part the page hides', () => {
+    const ld = articleJsonLd(SITE, { ...base, type: 'NewsArticle', isAccessibleForFree: false });
+    expect(ld['@type']).toBe('NewsArticle');
+    expect(ld.isAccessibleForFree).toBe(false);
+    expect(ld.hasPart).toEqual({
+      '@type': 'WebPageElement',
+      isAccessibleForFree: false,
+      cssSelector: PAYWALLED_SELECTOR,
+    });
+    expect(PAYWALLED_SELECTOR).toBe('.paywalled');
+  });
+
+  it('falls back to the publisher as author, the share image, and the publication date', () => {
+    const ld = articleJsonLd(SITE, {
+      path: '/posts/p2',
+      headline: 'x',
+      datePublished: '2026-01-01T00:00:00Z',
+      isAccessibleForFree: true,
+    });
+    expect(ld.author).toEqual([expect.objectContaining({ '@type': 'Organization' })]);
+    expect(ld.image).toEqual(['https://axis.example.jp/og-default.png']);
+    expect(ld.dateModified).toBe('2026-01-01T00:00:00.000Z');
+    expect(ld).not.toHaveProperty('description');
+    expect(ld).not.toHaveProperty('articleSection');
+  });
+
+  it('uses an absolute CMS image URL as is and a custom logo', () => {
+    const ld = articleJsonLd(
+      { ...SITE, logo: { url: 'https://cdn.example/logo.png', width: 600, height: 60 } },
+      {
+        ...base,
+        images: ['https://images.microcms-assets.io/a.jpg', null],
+        isAccessibleForFree: true,
+      },
+    );
+    expect(ld.image).toEqual(['https://images.microcms-assets.io/a.jpg']);
+    expect(ld.publisher).toMatchObject({
+      logo: { url: 'https://cdn.example/logo.png', width: 600, height: 60 },
+    });
+  });
+});
+
+describe('videoObjectJsonLd and podcastEpisodeJsonLd', () => {
+  const media = {
+    path: '/movies/m1',
+    name: 'アトリエの一日',
+    description: '制作の現場',
+    images: ['/uploads/demo/m1.jpg'],
+    datePublished: '2026-03-01T00:00:00.000Z',
+    duration: 3723,
+    contentUrl: '/uploads/media/m1.mp4?exp=1&sig=abc',
+  };
+
+  it('names the player of a free video', () => {
+    const ld = videoObjectJsonLd(SITE, {
+      ...media,
+      embedUrl: 'https://www.youtube.com/embed/xyz',
+      isAccessibleForFree: true,
+    });
+    expect(ld).toMatchObject({
+      '@type': 'VideoObject',
+      name: 'アトリエの一日',
+      description: '制作の現場',
+      thumbnailUrl: ['https://axis.example.jp/uploads/demo/m1.jpg'],
+      uploadDate: '2026-03-01T00:00:00.000Z',
+      duration: 'PT1H2M3S',
+      embedUrl: 'https://www.youtube.com/embed/xyz',
+      contentUrl: 'https://axis.example.jp/uploads/media/m1.mp4?exp=1&sig=abc',
+      url: 'https://axis.example.jp/movies/m1',
+      isAccessibleForFree: true,
+    });
+  });
+
+  it('never names the file or player of paid media', () => {
+    const ld = videoObjectJsonLd(SITE, {
+      ...media,
+      embedUrl: 'https://www.youtube.com/embed/xyz',
+      isAccessibleForFree: false,
+    });
+    expect(ld).not.toHaveProperty('contentUrl');
+    expect(ld).not.toHaveProperty('embedUrl');
+    expect(ld.isAccessibleForFree).toBe(false);
+    expect(JSON.stringify(ld)).not.toMatch(/m1\.mp4|youtube/);
+    const episode = podcastEpisodeJsonLd(SITE, {
+      ...media,
+      path: '/audios/a1',
+      isAccessibleForFree: false,
+    });
+    expect(episode).not.toHaveProperty('associatedMedia');
+    expect(JSON.stringify(episode)).not.toContain('m1.mp4');
+  });
+
+  it('gives a video without cover or description what Google requires anyway', () => {
+    const ld = videoObjectJsonLd(SITE, {
+      path: '/movies/m2',
+      name: '名前',
+      isAccessibleForFree: false,
+    });
+    expect(ld.thumbnailUrl).toEqual(['https://axis.example.jp/og-default.png']);
+    expect(ld.description).toBe('名前');
+  });
+
+  it('describes an audio episode with its media when free', () => {
+    const ld = podcastEpisodeJsonLd(SITE, {
+      ...media,
+      path: '/audios/a1',
+      contentUrl: 'https://cdn.example/a1.mp3',
+      authors: [{ name: '聞き手' }],
+      series: { name: 'AXIS ラジオ', path: '/' },
+      isAccessibleForFree: true,
+    });
+    expect(ld).toMatchObject({
+      '@type': 'PodcastEpisode',
+      name: 'アトリエの一日',
+      url: 'https://axis.example.jp/audios/a1',
+      datePublished: '2026-03-01T00:00:00.000Z',
+      duration: 'PT1H2M3S',
+      author: [{ '@type': 'Person', name: '聞き手' }],
+      partOfSeries: {
+        '@type': 'PodcastSeries',
+        name: 'AXIS ラジオ',
+        url: 'https://axis.example.jp/',
+      },
+      associatedMedia: {
+        '@type': 'AudioObject',
+        contentUrl: 'https://cdn.example/a1.mp3',
+        duration: 'PT1H2M3S',
+      },
+      isAccessibleForFree: true,
+    });
+  });
+});
+
+describe('breadcrumbs, organization and website', () => {
+  it('numbers the trail from 1 with absolute item URLs', () => {
+    expect(
+      breadcrumbJsonLd(SITE, [
+        { name: 'ホーム', path: '/' },
+        { name: '記事', path: '/posts' },
+        { name: '光と影', path: '/posts/p1' },
+      ]),
+    ).toEqual({
+      '@context': 'https://schema.org',
+      '@type': 'BreadcrumbList',
+      itemListElement: [
+        { '@type': 'ListItem', position: 1, name: 'ホーム', item: 'https://axis.example.jp/' },
+        { '@type': 'ListItem', position: 2, name: '記事', item: 'https://axis.example.jp/posts' },
+        {
+          '@type': 'ListItem',
+          position: 3,
+          name: '光と影',
+          item: 'https://axis.example.jp/posts/p1',
+        },
+      ],
+    });
+  });
+
+  it('describes the publisher', () => {
+    expect(
+      organizationJsonLd(SITE, { description: '出版社', sameAs: ['https://x.com/axis'] }),
+    ).toEqual({
+      '@context': 'https://schema.org',
+      '@type': 'Organization',
+      '@id': 'https://axis.example.jp/#organization',
+      name: 'AXIS Membership',
+      url: 'https://axis.example.jp/',
+      logo: {
+        '@type': 'ImageObject',
+        url: 'https://axis.example.jp/apple-icon.png',
+        width: 180,
+        height: 180,
+      },
+      description: '出版社',
+      sameAs: ['https://x.com/axis'],
+    });
+  });
+
+  it('gives the site a search box on /search?q=', () => {
+    const ld = webSiteJsonLd({ siteUrl: 'https://axis.example.jp/', siteName: 'AXIS' });
+    expect(ld).toMatchObject({
+      '@type': 'WebSite',
+      '@id': 'https://axis.example.jp/#website',
+      name: 'AXIS',
+      url: 'https://axis.example.jp/',
+      inLanguage: 'ja',
+      publisher: { '@id': 'https://axis.example.jp/#organization' },
+      potentialAction: {
+        '@type': 'SearchAction',
+        target: {
+          '@type': 'EntryPoint',
+          urlTemplate: 'https://axis.example.jp/search?q={search_term_string}',
+        },
+        'query-input': 'required name=search_term_string',
+      },
+    });
+  });
+});
+
+describe('helpers', () => {
+  it('makes URLs absolute on SITE_URL and drops other schemes', () => {
+    expect(absoluteUrl(SITE, '/a')).toBe('https://axis.example.jp/a');
+    expect(absoluteUrl(SITE, 'a/b')).toBe('https://axis.example.jp/a/b');
+    expect(absoluteUrl({ ...SITE, siteUrl: 'https://axis.example.jp/' }, '/a')).toBe(
+      'https://axis.example.jp/a',
+    );
+    expect(absoluteUrl(SITE, 'http://x.example/y')).toBe('http://x.example/y');
+    expect(absoluteUrl(SITE, '//cdn.example/y')).toBe('https://cdn.example/y');
+    expect(absoluteUrl(SITE, 'javascript:alert(1)')).toBeUndefined();
+    expect(absoluteUrl(SITE, 'data:image/png;base64,xx')).toBeUndefined();
+    expect(absoluteUrl(SITE, '  ')).toBeUndefined();
+  });
+
+  it('writes dates and durations in ISO 8601', () => {
+    expect(isoDateTime('2026-11-21T09:00:00+09:00')).toBe('2026-11-21T00:00:00.000Z');
+    expect(isoDateTime(new Date(0))).toBe('1970-01-01T00:00:00.000Z');
+    expect(isoDateTime('not a date')).toBeUndefined();
+    expect(isoDateTime(null)).toBeUndefined();
+    expect(isoDuration(0)).toBe('PT0S');
+    expect(isoDuration(59.6)).toBe('PT1M');
+    expect(isoDuration(3600)).toBe('PT1H');
+    expect(isoDuration(3723)).toBe('PT1H2M3S');
+    expect(isoDuration(-1)).toBeUndefined();
+    expect(isoDuration(Number.NaN)).toBeUndefined();
+    expect(isoDuration(undefined)).toBeUndefined();
+  });
+});
+
+describe('serializeJsonLd', () => {
+  it('cannot be broken out of: no <, > or & survive, and it parses back to the same data', () => {
+    const ld = articleJsonLd(SITE, {
+      path: '/posts/p1',
+      headline: '</script><script>alert(1)</script> & <!-- \u2028',
+      isAccessibleForFree: true,
+    });
+    const json = serializeJsonLd(ld);
+    expect(json).not.toMatch(/[<>&\u2028\u2029]/);
+    expect(json).toContain('\\u003c/script\\u003e');
+    expect(JSON.parse(json)).toEqual(JSON.parse(JSON.stringify(ld)));
+  });
+
+  it('takes several objects as one array', () => {
+    const json = serializeJsonLd([webSiteJsonLd(SITE), organizationJsonLd(SITE)]);
+    const parsed = JSON.parse(json) as { '@type': string }[];
+    expect(parsed.map((o) => o['@type'])).toEqual(['WebSite', 'Organization']);
+  });
+});

@@ -1,0 +1,346 @@
+import { type SiteSettings, truncateDescription } from './metadata';
+import { DEFAULT_SHARE_IMAGE } from './site';
+
+/**
+ * schema.org structured data (JSON-LD) for the site's pages, as plain objects; render them
+ * with <JsonLd> (src/components/seo/json-ld.tsx). Every URL is absolute on SITE_URL. The
+ * builders take what the access policy lets out and nothing more: for members' content they
+ * mark the paywall (isAccessibleForFree: false, and for articles the `.paywalled` part, as
+ * Google's paywalled-content guidelines ask) and never carry a gated media URL.
+ */
+
+export type JsonLdValue =
+  | string
+  | number
+  | boolean
+  | null
+  | readonly JsonLdValue[]
+  | { readonly [key: string]: JsonLdValue | undefined };
+
+export type JsonLdObject = {
+  readonly '@type': string;
+  readonly [key: string]: JsonLdValue | undefined;
+};
+
+/** The site's name and origin (SITE_URL, SITE_NAME from env()), and its logo. */
+export type JsonLdSite = SiteSettings & {
+  /** A path on the site or an absolute URL; defaults to the 180×180 app icon. */
+  logo?: JsonLdImage;
+};
+
+export type JsonLdImage = { url: string; width?: number; height?: number };
+
+/** The class the page puts on the members-only part of an article (hasPart.cssSelector). */
+export const PAYWALLED_CLASS = 'paywalled';
+export const PAYWALLED_SELECTOR = `.${PAYWALLED_CLASS}`;
+
+export const DEFAULT_LOGO: JsonLdImage = { url: '/apple-icon.png', width: 180, height: 180 };
+
+const CONTEXT = 'https://schema.org';
+
+const origin = (site: SiteSettings) => site.siteUrl.replace(/\/+$/, '');
+
+/**
+ * An absolute http(s) URL for a path on the site or a URL from the CMS (a hosted microCMS
+ * gives absolute image URLs, the built-in one root-relative ones). Anything with another
+ * scheme (javascript:, data:) is dropped.
+ */
+export function absoluteUrl(site: SiteSettings, urlOrPath: string): string | undefined {
+  const value = urlOrPath.trim();
+  if (!value) return undefined;
+  if (/^https?:\/\//i.test(value)) return value;
+  if (value.startsWith('//')) return `https:${value}`;
+  if (/^[a-z][a-z0-9+.-]*:/i.test(value)) return undefined;
+  return `${origin(site)}${value.startsWith('/') ? value : `/${value}`}`;
+}
+
+/** An ISO 8601 date-time, or undefined for a missing or unreadable one. */
+export function isoDateTime(value: string | Date | null | undefined): string | undefined {
+  if (value === null || value === undefined || value === '') return undefined;
+  const time = value instanceof Date ? value.getTime() : Date.parse(value);
+  return Number.isNaN(time) ? undefined : new Date(time).toISOString();
+}
+
+/** Seconds as an ISO 8601 duration: 3723 → `PT1H2M3S`. */
+export function isoDuration(seconds: number | null | undefined): string | undefined {
+  if (seconds === null || seconds === undefined || !Number.isFinite(seconds) || seconds < 0)
+    return undefined;
+  const total = Math.round(seconds);
+  const h = Math.floor(total / 3600);
+  const m = Math.floor((total % 3600) / 60);
+  const s = total % 60;
+  if (total === 0) return 'PT0S';
+  return `PT${h ? `${h}H` : ''}${m ? `${m}M` : ''}${s ? `${s}S` : ''}`;
+}
+
+function imageObject(site: SiteSettings, image: JsonLdImage): JsonLdObject | undefined {
+  const url = absoluteUrl(site, image.url);
+  if (!url) return undefined;
+  return {
+    '@type': 'ImageObject',
+    url,
+    ...(image.width ? { width: image.width } : {}),
+    ...(image.height ? { height: image.height } : {}),
+  };
+}
+
+type ImageInput = JsonLdImage | string | null | undefined;
+
+function imageUrls(site: SiteSettings, images: readonly ImageInput[] | undefined): string[] {
+  return (images ?? []).flatMap((image) => {
+    if (!image) return [];
+    const url = absoluteUrl(site, typeof image === 'string' ? image : image.url);
+    return url ? [url] : [];
+  });
+}
+
+const organizationId = (site: SiteSettings) => `${origin(site)}/#organization`;
+const websiteId = (site: SiteSettings) => `${origin(site)}/#website`;
+
+/** The publisher as Article and media objects name it (in full: a page may carry it alone). */
+function publisherOf(site: JsonLdSite): JsonLdObject {
+  return {
+    '@type': 'Organization',
+    '@id': organizationId(site),
+    name: site.siteName,
+    url: `${origin(site)}/`,
+    logo: imageObject(site, site.logo ?? DEFAULT_LOGO),
+  };
+}
+
+export type JsonLdPerson = { name: string; url?: string | null };
+
+function authorsOf(site: JsonLdSite, authors: readonly JsonLdPerson[] | undefined) {
+  const people = (authors ?? []).filter((a) => a.name.trim() !== '');
+  // Google wants an author; unsigned pieces are the publisher's own.
+  if (people.length === 0) return [publisherOf(site)];
+  return people.map((person) => {
+    const url = person.url ? absoluteUrl(site, person.url) : undefined;
+    return { '@type': 'Person', name: person.name, ...(url ? { url } : {}) };
+  });
+}
+
+function description(text: string | null | undefined): string | undefined {
+  const cut = text ? truncateDescription(text) : '';
+  return cut || undefined;
+}
+
+/** Drops undefined members so the JSON stays small and free of `null` noise. */
+function compact<T extends Record<string, JsonLdValue | undefined>>(object: T): T {
+  return Object.fromEntries(Object.entries(object).filter(([, v]) => v !== undefined)) as T;
+}
+
+export type ArticleInput = {
+  type?: 'Article' | 'NewsArticle' | 'BlogPosting';
+  /** The page's path, e.g. `/posts/{id}`. */
+  path: string;
+  headline: string;
+  description?: string | null;
+  /** The cover image (and any others), paths or absolute URLs. */
+  images?: readonly ImageInput[];
+  datePublished?: string | Date | null;
+  dateModified?: string | Date | null;
+  authors?: readonly JsonLdPerson[];
+  /** The feature (category) name. */
+  section?: string | null;
+  keywords?: readonly string[];
+  /**
+   * Whether everyone may read the whole piece (a public-preview post). False for members'
+   * content, whoever is viewing: it describes the content, not this viewer's access.
+   */
+  isAccessibleForFree: boolean;
+  /** The members-only part of the page; `.paywalled` unless told. */
+  paywalledSelector?: string;
+};
+
+export function articleJsonLd(site: JsonLdSite, input: ArticleInput): JsonLdObject {
+  const url = absoluteUrl(site, input.path);
+  const images = imageUrls(site, input.images);
+  const published = isoDateTime(input.datePublished);
+  return compact({
+    '@context': CONTEXT,
+    '@type': input.type ?? 'Article',
+    headline: input.headline,
+    description: description(input.description),
+    image: images.length > 0 ? images : [absoluteUrl(site, DEFAULT_SHARE_IMAGE.url) ?? ''],
+    datePublished: published,
+    dateModified: isoDateTime(input.dateModified) ?? published,
+    author: authorsOf(site, input.authors),
+    publisher: publisherOf(site),
+    mainEntityOfPage: { '@type': 'WebPage', '@id': url },
+    url,
+    inLanguage: 'ja',
+    articleSection: input.section || undefined,
+    keywords: input.keywords?.length ? input.keywords.join(', ') : undefined,
+    isAccessibleForFree: input.isAccessibleForFree,
+    hasPart: input.isAccessibleForFree
+      ? undefined
+      : {
+          '@type': 'WebPageElement',
+          isAccessibleForFree: false,
+          cssSelector: input.paywalledSelector ?? PAYWALLED_SELECTOR,
+        },
+  });
+}
+
+export type MediaInput = {
+  /** The page's path, e.g. `/movies/{id}`. */
+  path: string;
+  name: string;
+  description?: string | null;
+  images?: readonly ImageInput[];
+  datePublished?: string | Date | null;
+  dateModified?: string | Date | null;
+  /** Seconds. */
+  duration?: number | null;
+  authors?: readonly JsonLdPerson[];
+  /** A public-preview item: its media may be named. False for members' (paid) media. */
+  isAccessibleForFree: boolean;
+  /**
+   * The media file's stable public URL. Ignored unless isAccessibleForFree: paid files are
+   * served through signed, expiring URLs that must not be published.
+   */
+  contentUrl?: string | null;
+};
+
+export type VideoInput = MediaInput & {
+  /** A YouTube or Vimeo player URL; ignored unless isAccessibleForFree, like contentUrl. */
+  embedUrl?: string | null;
+};
+
+function freeUrl(site: SiteSettings, free: boolean, url: string | null | undefined) {
+  return free && url ? absoluteUrl(site, url) : undefined;
+}
+
+export function videoObjectJsonLd(site: JsonLdSite, input: VideoInput): JsonLdObject {
+  const url = absoluteUrl(site, input.path);
+  const thumbnails = imageUrls(site, input.images);
+  return compact({
+    '@context': CONTEXT,
+    '@type': 'VideoObject',
+    name: input.name,
+    // Google requires a description and a thumbnail for video results.
+    description: description(input.description) ?? input.name,
+    thumbnailUrl:
+      thumbnails.length > 0 ? thumbnails : [absoluteUrl(site, DEFAULT_SHARE_IMAGE.url) ?? ''],
+    uploadDate: isoDateTime(input.datePublished),
+    dateModified: isoDateTime(input.dateModified),
+    duration: isoDuration(input.duration),
+    contentUrl: freeUrl(site, input.isAccessibleForFree, input.contentUrl),
+    embedUrl: freeUrl(site, input.isAccessibleForFree, input.embedUrl),
+    url,
+    mainEntityOfPage: { '@type': 'WebPage', '@id': url },
+    inLanguage: 'ja',
+    author: input.authors?.length ? authorsOf(site, input.authors) : undefined,
+    publisher: publisherOf(site),
+    isAccessibleForFree: input.isAccessibleForFree,
+  });
+}
+
+export type PodcastEpisodeInput = MediaInput & {
+  /** The show the episode belongs to, when there is one. */
+  series?: { name: string; path?: string } | null;
+};
+
+export function podcastEpisodeJsonLd(site: JsonLdSite, input: PodcastEpisodeInput): JsonLdObject {
+  const url = absoluteUrl(site, input.path);
+  const images = imageUrls(site, input.images);
+  const duration = isoDuration(input.duration);
+  const contentUrl = freeUrl(site, input.isAccessibleForFree, input.contentUrl);
+  const seriesUrl = input.series?.path ? absoluteUrl(site, input.series.path) : undefined;
+  return compact({
+    '@context': CONTEXT,
+    '@type': 'PodcastEpisode',
+    name: input.name,
+    description: description(input.description),
+    url,
+    mainEntityOfPage: { '@type': 'WebPage', '@id': url },
+    image: images.length > 0 ? images : undefined,
+    datePublished: isoDateTime(input.datePublished),
+    dateModified: isoDateTime(input.dateModified),
+    duration,
+    inLanguage: 'ja',
+    author: input.authors?.length ? authorsOf(site, input.authors) : undefined,
+    publisher: publisherOf(site),
+    partOfSeries: input.series
+      ? compact({ '@type': 'PodcastSeries', name: input.series.name, url: seriesUrl })
+      : undefined,
+    associatedMedia: contentUrl
+      ? compact({ '@type': 'AudioObject', contentUrl, duration })
+      : undefined,
+    isAccessibleForFree: input.isAccessibleForFree,
+  });
+}
+
+export type BreadcrumbItem = { name: string; path: string };
+
+/** The trail from the home page to this one, e.g. [{ホーム, /}, {記事, /posts}, {title, /posts/id}]. */
+export function breadcrumbJsonLd(
+  site: SiteSettings,
+  items: readonly BreadcrumbItem[],
+): JsonLdObject {
+  return {
+    '@context': CONTEXT,
+    '@type': 'BreadcrumbList',
+    itemListElement: items.map((item, index) =>
+      compact({
+        '@type': 'ListItem',
+        position: index + 1,
+        name: item.name,
+        item: absoluteUrl(site, item.path),
+      }),
+    ),
+  };
+}
+
+export function organizationJsonLd(
+  site: JsonLdSite,
+  options: { description?: string | null; sameAs?: readonly string[] } = {},
+): JsonLdObject {
+  const sameAs = (options.sameAs ?? []).flatMap((u) => absoluteUrl(site, u) ?? []);
+  return compact({
+    '@context': CONTEXT,
+    ...publisherOf(site),
+    description: description(options.description),
+    sameAs: sameAs.length > 0 ? sameAs : undefined,
+  });
+}
+
+/** The site with its search box (SearchAction on /search?q=…), for the home page. */
+export function webSiteJsonLd(
+  site: SiteSettings,
+  options: { description?: string | null } = {},
+): JsonLdObject {
+  return compact({
+    '@context': CONTEXT,
+    '@type': 'WebSite',
+    '@id': websiteId(site),
+    name: site.siteName,
+    url: `${origin(site)}/`,
+    description: description(options.description),
+    inLanguage: 'ja',
+    publisher: { '@id': organizationId(site) },
+    potentialAction: {
+      '@type': 'SearchAction',
+      target: {
+        '@type': 'EntryPoint',
+        urlTemplate: `${origin(site)}/search?q={search_term_string}`,
+      },
+      'query-input': 'required name=search_term_string',
+    },
+  });
+}
+
+/**
+ * JSON for a <script type="application/ld+json"> element. `<`, `>` and `&` are written as
+ * \u escapes (still the same JSON), so text like `</script>` or `<!--` in a title cannot end
+ * the element or change how the HTML around it is parsed; U+2028/2029 likewise.
+ */
+export function serializeJsonLd(data: JsonLdObject | readonly JsonLdObject[]): string {
+  return JSON.stringify(data)
+    .replace(/</g, '\\u003c')
+    .replace(/>/g, '\\u003e')
+    .replace(/&/g, '\\u0026')
+    .replace(/\u2028/g, '\\u2028')
+    .replace(/\u2029/g, '\\u2029');
+}
