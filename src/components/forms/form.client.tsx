@@ -141,6 +141,39 @@ function FieldError({ id, error }: { id: string; error: string | undefined }) {
   ) : null;
 }
 
+/** A control's label with the 必須 mark (hidden from screen readers: `required` says it) and hint. */
+function FieldLabel({
+  fieldId,
+  label,
+  required,
+  hint,
+}: {
+  fieldId: string;
+  label: string;
+  required?: boolean;
+  hint?: string;
+}) {
+  return (
+    <>
+      <div className={styles.labelRow}>
+        <label htmlFor={fieldId} className={styles.label}>
+          {label}
+        </label>
+        {required ? (
+          <span className={styles.required} aria-hidden="true">
+            必須
+          </span>
+        ) : null}
+      </div>
+      {hint ? (
+        <p id={`${fieldId}-hint`} className={styles.hint}>
+          {hint}
+        </p>
+      ) : null}
+    </>
+  );
+}
+
 /** aria-invalid and aria-describedby of a control with an optional hint and error. */
 function describe(fieldId: string, error: string | undefined, hasHint = false) {
   const ids = [hasHint ? `${fieldId}-hint` : null, error ? `${fieldId}-error` : null].filter(
@@ -165,21 +198,7 @@ export function Field({ name, label, hint, id, className, ...input }: FieldProps
   const error = useFieldError(name);
   return (
     <div className={[styles.field, className].filter(Boolean).join(' ')}>
-      <div className={styles.labelRow}>
-        <label htmlFor={fieldId} className={styles.label}>
-          {label}
-        </label>
-        {input.required ? (
-          <span className={styles.required} aria-hidden="true">
-            必須
-          </span>
-        ) : null}
-      </div>
-      {hint ? (
-        <p id={`${fieldId}-hint`} className={styles.hint}>
-          {hint}
-        </p>
-      ) : null}
+      <FieldLabel fieldId={fieldId} label={label} required={input.required} hint={hint} />
       <input
         {...input}
         id={fieldId}
@@ -204,21 +223,7 @@ export function TextArea({ name, label, hint, ...textarea }: TextAreaProps) {
   const error = useFieldError(name);
   return (
     <div className={styles.field}>
-      <div className={styles.labelRow}>
-        <label htmlFor={fieldId} className={styles.label}>
-          {label}
-        </label>
-        {textarea.required ? (
-          <span className={styles.required} aria-hidden="true">
-            必須
-          </span>
-        ) : null}
-      </div>
-      {hint ? (
-        <p id={`${fieldId}-hint`} className={styles.hint}>
-          {hint}
-        </p>
-      ) : null}
+      <FieldLabel fieldId={fieldId} label={label} required={textarea.required} hint={hint} />
       <textarea
         rows={8}
         {...textarea}
@@ -244,16 +249,7 @@ export function SelectField({ name, label, options, placeholder, ...select }: Se
   const error = useFieldError(name);
   return (
     <div className={styles.field}>
-      <div className={styles.labelRow}>
-        <label htmlFor={fieldId} className={styles.label}>
-          {label}
-        </label>
-        {select.required ? (
-          <span className={styles.required} aria-hidden="true">
-            必須
-          </span>
-        ) : null}
-      </div>
+      <FieldLabel fieldId={fieldId} label={label} required={select.required} />
       <select
         {...select}
         id={fieldId}

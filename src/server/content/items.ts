@@ -6,11 +6,11 @@ import { CONTENT_ID, jobSchema, postSchema } from './schemas';
 import { siteContent } from './site-content';
 
 /** One item of a list endpoint, or null when it does not exist (or is not visible). */
-async function findItem<T>(
+export async function findItem<T>(
   endpoint: string,
   schema: z.ZodType<T>,
   contentId: string,
-  draftKey: string | undefined,
+  draftKey?: string,
 ): Promise<(T & { id: string }) | null> {
   if (!CONTENT_ID.test(contentId)) return null;
   try {

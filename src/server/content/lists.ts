@@ -1,7 +1,7 @@
 import 'server-only';
 import { cache } from 'react';
 import { z } from '@/lib/zod';
-import { isContentRequestError } from './client';
+import { findItem } from './items';
 import {
   CONTENT_ID,
   audioSchema,
@@ -53,6 +53,22 @@ function paged<T>(contents: T[], totalCount: number, page: number, size: number)
     page,
     totalPages: Math.max(1, Math.ceil(totalCount / size)),
   };
+}
+
+/** One page of a list endpoint, newest published first, with only the fields a card needs. */
+async function readPage<T>(
+  endpoint: string,
+  schema: z.ZodType<T>,
+  fields: string,
+  page: number,
+  size: number,
+): Promise<Page<T>> {
+  const answer = await siteContent().get({
+    endpoint,
+    queries: { limit: size, offset: (page - 1) * size, orders: '-publishedAt', fields },
+    schema: z.object({ contents: z.array(schema), totalCount: z.number() }),
+  });
+  return paged(answer.contents, answer.totalCount, page, size);
 }
 
 /** Only ids the service could hold go into a filter: anything else matches nothing. */
@@ -121,29 +137,12 @@ const movieCardSchema = movieSchema
   .extend({ writers: z.array(named) });
 export type MovieCard = z.infer<typeof movieCardSchema>;
 
-async function listMedia<T>(
-  endpoint: 'audios' | 'movies',
-  schema: z.ZodType<T>,
-  page: number,
-  size: number,
-): Promise<Page<T>> {
-  const answer = await siteContent().get({
-    endpoint,
-    queries: {
-      limit: size,
-      offset: (page - 1) * size,
-      orders: '-publishedAt',
-      fields: `${SYSTEM},title,description,coverImage,duration,isPublicPreview,writers.id,writers.name`,
-    },
-    schema: z.object({ contents: z.array(schema), totalCount: z.number() }),
-  });
-  return paged(answer.contents, answer.totalCount, page, size);
-}
+const MEDIA_CARD_FIELDS = `${SYSTEM},title,description,coverImage,duration,isPublicPreview,writers.id,writers.name`;
 
 export const listAudios = (page = 1, size = LIST_PAGE_SIZE) =>
-  listMedia('audios', audioCardSchema, page, size);
+  readPage('audios', audioCardSchema, MEDIA_CARD_FIELDS, page, size);
 export const listMovies = (page = 1, size = LIST_PAGE_SIZE) =>
-  listMedia('movies', movieCardSchema, page, size);
+  readPage('movies', movieCardSchema, MEDIA_CARD_FIELDS, page, size);
 
 const connectCardSchema = connectSchema.pick({
   id: true,
@@ -156,19 +155,8 @@ const connectCardSchema = connectSchema.pick({
 });
 export type ConnectCard = z.infer<typeof connectCardSchema>;
 
-export async function listConnect(page = 1, size = LIST_PAGE_SIZE): Promise<Page<ConnectCard>> {
-  const answer = await siteContent().get({
-    endpoint: 'connect',
-    queries: {
-      limit: size,
-      offset: (page - 1) * size,
-      orders: '-publishedAt',
-      fields: `${SYSTEM},title,description,coverImage`,
-    },
-    schema: z.object({ contents: z.array(connectCardSchema), totalCount: z.number() }),
-  });
-  return paged(answer.contents, answer.totalCount, page, size);
-}
+export const listConnect = (page = 1, size = LIST_PAGE_SIZE): Promise<Page<ConnectCard>> =>
+  readPage('connect', connectCardSchema, `${SYSTEM},title,description,coverImage`, page, size);
 
 const jobCardSchema = jobSchema
   .pick({
@@ -186,19 +174,14 @@ const jobCardSchema = jobSchema
   .extend({ partner: named.nullable() });
 export type JobCard = z.infer<typeof jobCardSchema>;
 
-export async function listJobs(page = 1, size = LIST_PAGE_SIZE): Promise<Page<JobCard>> {
-  const answer = await siteContent().get({
-    endpoint: 'jobs',
-    queries: {
-      limit: size,
-      offset: (page - 1) * size,
-      orders: '-publishedAt',
-      fields: `${SYSTEM},title,description,coverImage,employmentType,location,closingDate,partner.id,partner.name`,
-    },
-    schema: z.object({ contents: z.array(jobCardSchema), totalCount: z.number() }),
-  });
-  return paged(answer.contents, answer.totalCount, page, size);
-}
+export const listJobs = (page = 1, size = LIST_PAGE_SIZE): Promise<Page<JobCard>> =>
+  readPage(
+    'jobs',
+    jobCardSchema,
+    `${SYSTEM},title,description,coverImage,employmentType,location,closingDate,partner.id,partner.name`,
+    page,
+    size,
+  );
 
 export type Category = z.infer<typeof categorySchema>;
 
@@ -233,21 +216,5 @@ export const listTags = cache(async (): Promise<{ id: string; name: string }[]> 
 });
 
 /** One item by id, or null when it does not exist or is not published. */
-export async function findOne<T>(
-  endpoint: string,
-  schema: z.ZodType<T>,
-  contentId: string,
-): Promise<(T & { id: string }) | null> {
-  if (!CONTENT_ID.test(contentId)) return null;
-  try {
-    return await siteContent().getListDetail<T>({
-      endpoint,
-      contentId,
-      queries: { depth: 1 },
-      schema,
-    });
-  } catch (error) {
-    if (isContentRequestError(error) && error.status === 404) return null;
-    throw error;
-  }
-}
+export const findOne = <T>(endpoint: string, schema: z.ZodType<T>, contentId: string) =>
+  findItem(endpoint, schema, contentId);
