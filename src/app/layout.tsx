@@ -1,5 +1,3 @@
-import '@fontsource/noto-sans-jp/400.css';
-import '@fontsource/noto-sans-jp/700.css';
 import './globals.css';
 import type { Metadata, Viewport } from 'next';
 import { draftMode } from 'next/headers';

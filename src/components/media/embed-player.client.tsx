@@ -1,6 +1,6 @@
 'use client';
 
-import { useState } from 'react';
+import { type ReactNode, useState } from 'react';
 import styles from './media.module.css';
 
 /**
@@ -15,7 +15,8 @@ export function EmbedPlayer({
 }: {
   src: string;
   title: string;
-  poster?: string;
+  /** The cover, rendered on the server (an <img>, so the browser finds it early). */
+  poster?: ReactNode;
 }) {
   const [open, setOpen] = useState(false);
   if (open) {
@@ -32,10 +33,8 @@ export function EmbedPlayer({
     );
   }
   return (
-    <div
-      className={styles.frame}
-      style={poster ? { backgroundImage: `url(${poster})` } : undefined}
-    >
+    <div className={styles.frame}>
+      {poster}
       <a
         href={src}
         className={styles.play}

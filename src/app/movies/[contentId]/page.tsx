@@ -85,7 +85,21 @@ export default async function MoviePage({ params }: Props) {
             お使いのブラウザでは動画を再生できません。
           </video>
         ) : access.full && movie.embedUrl ? (
-          <EmbedPlayer src={movie.embedUrl} title={movie.title} poster={poster} />
+          <EmbedPlayer
+            src={movie.embedUrl}
+            title={movie.title}
+            poster={
+              movie.coverImage ? (
+                <ResponsiveImage
+                  src={movie.coverImage.url}
+                  alt=""
+                  fill
+                  sizes="(min-width: 72rem) 72rem, 100vw"
+                  priority
+                />
+              ) : undefined
+            }
+          />
         ) : movie.coverImage ? (
           <ResponsiveImage
             src={movie.coverImage.url}
