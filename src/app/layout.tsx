@@ -6,6 +6,7 @@ import { AuthStateProvider } from '@/components/account/auth-state.client';
 import { PageViewTracker } from '@/components/analytics/page-view-tracker.client';
 import { TagManager } from '@/components/analytics/tag-manager';
 import { SiteFooter } from '@/components/layout/site-footer';
+import { NavigationProgress } from '@/components/layout/navigation-progress.client';
 import { SiteHeader } from '@/components/layout/site-header';
 import { PreviewBanner } from '@/components/preview/preview-banner.client';
 import { ConnectivityNotice } from '@/components/system/connectivity-notice.client';
@@ -49,6 +50,7 @@ export default async function RootLayout({ children }: { children: ReactNode }) 
         </SnackbarProvider>
         <Suspense fallback={null}>
           <PageViewTracker />
+          <NavigationProgress />
         </Suspense>
       </body>
     </html>

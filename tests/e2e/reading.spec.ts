@@ -159,3 +159,21 @@ test('a post shows its series place, tags, share links and related posts', async
   // The title is broken only between phrases (BudouX).
   expect(await page.locator('h1 wbr').count()).toBeGreaterThan(0);
 });
+
+test('a client navigation shows a loading status until the next page is shown', async ({
+  page,
+}) => {
+  await page.goto('/posts');
+  // Slow the next page's data down, so the loading state can be seen.
+  await page.route(/\/posts\?page=2/, async (route) => {
+    await new Promise((r) => setTimeout(r, 800));
+    await route.continue();
+  });
+  await page
+    .getByRole('navigation', { name: 'ページ送り' })
+    .getByRole('link', { name: '2 ページ目' })
+    .click();
+  await expect(page.getByRole('status').filter({ hasText: '読み込み中' })).toBeVisible();
+  await expect(page).toHaveURL(/\/posts\?page=2$/);
+  await expect(page.getByRole('status').filter({ hasText: '読み込み中' })).toHaveCount(0);
+});
