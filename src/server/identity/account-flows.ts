@@ -36,10 +36,12 @@ export type FlowResult = FormResult;
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
+// Per address, limits must leave room for many people behind one office or campus NAT; per
+// account they are tight. Both count in the database, shared by every instance.
 export const LIMITS = {
-  signInIp: { name: 'sign-in:ip', max: 30, windowMs: 10 * MINUTE },
+  signInIp: { name: 'sign-in:ip', max: 100, windowMs: 10 * MINUTE },
   signInAccount: { name: 'sign-in:account', max: 10, windowMs: 10 * MINUTE },
-  signUpIp: { name: 'sign-up:ip', max: 10, windowMs: HOUR },
+  signUpIp: { name: 'sign-up:ip', max: 20, windowMs: HOUR },
   resetIp: { name: 'reset:ip', max: 10, windowMs: HOUR },
   resetAccount: { name: 'reset:account', max: 3, windowMs: HOUR },
   resetSubmitIp: { name: 'reset-submit:ip', max: 20, windowMs: HOUR },
