@@ -1,7 +1,7 @@
 /**
  * `npm run bench`: start-up and serving figures of the app shell on this machine.
  * - cold start (new embedded database: create + migrate) and warm start, until /api/health is 200
- * - `/` (prerendered home) and `/api/health` (one database query) with autocannon, 10 connections,
+ * - `/` (the home page, anonymous: the front server's page cache) and `/api/health` (one database query) with autocannon, 10 connections,
  *   against a plain Node http server serving the same home-page bytes
  * - peak resident memory of the server
  */
@@ -50,7 +50,7 @@ autocannon, 10 connections, ${seconds} s each; home page ${html.length} bytes.
 
 | target | req/s | p50 ms | p99 ms | errors + non-2xx |
 | --- | --- | --- | --- | --- |
-${row('`/` Next.js (prerendered)', home)}
+${row('`/` anonymous (front server, page cache)', home)}
 ${row('`/api/health` (one query on PGlite)', health)}
 ${row('plain Node http, same home bytes', ceiling)}
 

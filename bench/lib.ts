@@ -39,7 +39,15 @@ export async function startServer(env: Record<string, string>): Promise<Server> 
     ],
     {
       cwd: root,
-      env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1', PORT: String(port), ...env },
+      env: {
+        ...process.env,
+        NEXT_TELEMETRY_DISABLED: '1',
+        PORT: String(port),
+        // The SITE_URL of a default build, so that `npm start` serves it instead of rebuilding
+        // for the bench's random port (the origin only shapes canonical URLs).
+        SITE_URL: 'http://localhost:3000',
+        ...env,
+      },
       stdio: ['ignore', 'ignore', 'inherit'],
     },
   );
