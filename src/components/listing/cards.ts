@@ -1,8 +1,11 @@
 import type { CardItem } from './content-card';
 import { formatDurationJa } from '@/lib/format';
-import type { AudioCard, ConnectCard, JobCard, MovieCard, PostCard } from '@/server/content/lists';
+import type { ConnectCard, JobCard, MediaCard, PostCard } from '@/server/content/lists';
 
 /** Content items as cards: one mapping per type, so every list shows a type the same way. */
+
+const coverOf = (image: { url: string; alt?: string } | undefined) =>
+  image ? { url: image.url, alt: image.alt } : null;
 
 const writersLine = (writers: { name: string }[]) =>
   writers.length ? `文・${writers.map((w) => w.name).join('、')}` : null;
@@ -13,38 +16,28 @@ export function postCard(post: PostCard): CardItem {
     title: post.title,
     kicker: post.category?.name ?? (post.format.includes('insight') ? 'インサイト' : null),
     date: post.publishedAt ?? post.createdAt,
-    image: post.coverImage ? { url: post.coverImage.url, alt: post.coverImage.alt } : null,
+    image: coverOf(post.coverImage),
     meta: writersLine(post.writers),
     membersOnly: !post.isPublicPreview,
     bookmark: { endpoint: 'posts', contentId: post.id },
   };
 }
 
-export function audioCard(audio: AudioCard): CardItem {
+function mediaCard(endpoint: 'audios' | 'movies', label: string, item: MediaCard): CardItem {
   return {
-    href: `/audios/${audio.id}`,
-    title: audio.title,
-    kicker: audio.duration ? `音声 ${formatDurationJa(audio.duration)}` : '音声',
-    date: audio.publishedAt ?? audio.createdAt,
-    image: audio.coverImage ? { url: audio.coverImage.url, alt: audio.coverImage.alt } : null,
-    meta: writersLine(audio.writers),
-    membersOnly: !audio.isPublicPreview,
-    bookmark: { endpoint: 'audios', contentId: audio.id },
+    href: `/${endpoint}/${item.id}`,
+    title: item.title,
+    kicker: item.duration ? `${label} ${formatDurationJa(item.duration)}` : label,
+    date: item.publishedAt ?? item.createdAt,
+    image: coverOf(item.coverImage),
+    meta: writersLine(item.writers),
+    membersOnly: !item.isPublicPreview,
+    bookmark: { endpoint, contentId: item.id },
   };
 }
 
-export function movieCard(movie: MovieCard): CardItem {
-  return {
-    href: `/movies/${movie.id}`,
-    title: movie.title,
-    kicker: movie.duration ? `動画 ${formatDurationJa(movie.duration)}` : '動画',
-    date: movie.publishedAt ?? movie.createdAt,
-    image: movie.coverImage ? { url: movie.coverImage.url, alt: movie.coverImage.alt } : null,
-    meta: writersLine(movie.writers),
-    membersOnly: !movie.isPublicPreview,
-    bookmark: { endpoint: 'movies', contentId: movie.id },
-  };
-}
+export const audioCard = (audio: MediaCard) => mediaCard('audios', '音声', audio);
+export const movieCard = (movie: MediaCard) => mediaCard('movies', '動画', movie);
 
 export function connectCard(page: ConnectCard): CardItem {
   return {
@@ -52,7 +45,7 @@ export function connectCard(page: ConnectCard): CardItem {
     title: page.title,
     kicker: 'コネクト',
     description: page.description,
-    image: page.coverImage ? { url: page.coverImage.url, alt: page.coverImage.alt } : null,
+    image: coverOf(page.coverImage),
     date: page.publishedAt ?? page.createdAt,
     bookmark: { endpoint: 'connect', contentId: page.id },
   };
@@ -64,7 +57,7 @@ export function jobCard(job: JobCard): CardItem {
     title: job.title,
     kicker: job.employmentType.join('・') || '求人',
     meta: [job.partner?.name, job.location].filter(Boolean).join(' ／ ') || null,
-    image: job.coverImage ? { url: job.coverImage.url, alt: job.coverImage.alt } : null,
+    image: coverOf(job.coverImage),
     date: job.publishedAt ?? job.createdAt,
   };
 }

@@ -4,12 +4,10 @@ import { z } from '@/lib/zod';
 import { findItem } from './items';
 import {
   CONTENT_ID,
-  audioSchema,
   categorySchema,
   connectSchema,
   imageSchema,
   jobSchema,
-  movieSchema,
   seriesSchema,
 } from './schemas';
 import { siteContent } from './site-content';
@@ -107,42 +105,27 @@ export async function listPosts(options: {
   return paged(answer.contents, answer.totalCount, page, size);
 }
 
-const audioCardSchema = audioSchema
-  .pick({
-    id: true,
-    createdAt: true,
-    updatedAt: true,
-    publishedAt: true,
-    title: true,
-    description: true,
-    coverImage: true,
-    duration: true,
-    isPublicPreview: true,
-  })
-  .extend({ writers: z.array(named) });
-export type AudioCard = z.infer<typeof audioCardSchema>;
-
-const movieCardSchema = movieSchema
-  .pick({
-    id: true,
-    createdAt: true,
-    updatedAt: true,
-    publishedAt: true,
-    title: true,
-    description: true,
-    coverImage: true,
-    duration: true,
-    isPublicPreview: true,
-  })
-  .extend({ writers: z.array(named) });
-export type MovieCard = z.infer<typeof movieCardSchema>;
+/** An audio or a movie as a card: both types carry the same card fields. */
+const mediaCardSchema = z.object({
+  id: z.string(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+  publishedAt: z.string().optional(),
+  title: z.string(),
+  description: z.string().optional(),
+  coverImage: imageSchema.optional(),
+  duration: z.number().optional(),
+  isPublicPreview: z.boolean(),
+  writers: z.array(named),
+});
+export type MediaCard = z.infer<typeof mediaCardSchema>;
 
 const MEDIA_CARD_FIELDS = `${SYSTEM},title,description,coverImage,duration,isPublicPreview,writers.id,writers.name`;
 
 export const listAudios = (page = 1, size = LIST_PAGE_SIZE) =>
-  readPage('audios', audioCardSchema, MEDIA_CARD_FIELDS, page, size);
+  readPage('audios', mediaCardSchema, MEDIA_CARD_FIELDS, page, size);
 export const listMovies = (page = 1, size = LIST_PAGE_SIZE) =>
-  readPage('movies', movieCardSchema, MEDIA_CARD_FIELDS, page, size);
+  readPage('movies', mediaCardSchema, MEDIA_CARD_FIELDS, page, size);
 
 const connectCardSchema = connectSchema.pick({
   id: true,
