@@ -2,10 +2,14 @@
 
 import Link from 'next/link';
 import { usePathname } from 'next/navigation';
-import { useEffect, useState } from 'react';
-import { Modal } from '@/components/ui/modal.client';
+import { lazy, Suspense, useEffect, useState } from 'react';
 import type { NavItem } from '@/lib/site';
 import styles from './mobile-menu.module.css';
+
+// The dialog's code loads on first opening (or when the pointer or focus reaches the button),
+// not with every page.
+const loadModal = () => import('@/components/ui/modal.client');
+const Modal = lazy(() => loadModal().then((m) => ({ default: m.Modal })));
 
 /**
  * The phone menu. Before the page is interactive the button is a plain link to the footer's
@@ -19,6 +23,7 @@ export function MobileMenu({
   services: readonly NavItem[];
 }) {
   const [open, setOpen] = useState(false);
+  const [opened, setOpened] = useState(false);
   const pathname = usePathname();
 
   // A link inside the menu navigates client-side: close the menu on arrival.
@@ -32,8 +37,11 @@ export function MobileMenu({
         role="button"
         aria-haspopup="dialog"
         aria-expanded={open}
+        onPointerEnter={() => void loadModal()}
+        onFocus={() => void loadModal()}
         onClick={(event) => {
           event.preventDefault();
+          setOpened(true);
           setOpen(true);
         }}
       >
@@ -47,20 +55,24 @@ export function MobileMenu({
         </svg>
         <span className={styles.menuLabel}>メニュー</span>
       </a>
-      <Modal open={open} onClose={() => setOpen(false)} label="メニュー" fixedTopOnMobile>
-        <nav aria-label="メニュー" className={styles.menu}>
-          <ul className={styles.list}>
-            {[...areas, ...services].map((item) => (
-              <li key={item.href}>
-                <Link href={item.href} className={styles.link} onClick={() => setOpen(false)}>
-                  <span className={styles.label}>{item.label}</span>
-                  <span className={styles.description}>{item.description}</span>
-                </Link>
-              </li>
-            ))}
-          </ul>
-        </nav>
-      </Modal>
+      {opened ? (
+        <Suspense fallback={null}>
+          <Modal open={open} onClose={() => setOpen(false)} label="メニュー" fixedTopOnMobile>
+            <nav aria-label="メニュー" className={styles.menu}>
+              <ul className={styles.list}>
+                {[...areas, ...services].map((item) => (
+                  <li key={item.href}>
+                    <Link href={item.href} className={styles.link} onClick={() => setOpen(false)}>
+                      <span className={styles.label}>{item.label}</span>
+                      <span className={styles.description}>{item.description}</span>
+                    </Link>
+                  </li>
+                ))}
+              </ul>
+            </nav>
+          </Modal>
+        </Suspense>
+      ) : null}
     </>
   );
 }

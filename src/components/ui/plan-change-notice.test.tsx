@@ -29,6 +29,12 @@ function setup(event: CustomerPortalEvent = vi.fn()) {
   return { user, opener: screen.getByRole('button', { name: 'プラン変更' }) };
 }
 
+/** The notice's code loads on first opening: wait for the dialog. */
+async function openNotice(user: ReturnType<typeof userEvent.setup>, opener: HTMLElement) {
+  await user.click(opener);
+  await screen.findByRole('dialog');
+}
+
 function deferred() {
   let resolve!: () => void;
   let reject!: (reason: unknown) => void;
@@ -47,7 +53,7 @@ describe('PlanChangeNoticeProvider / usePlanChangeNotice', () => {
     expect(screen.queryByRole('dialog')).toBeNull();
     expect(screen.getByRole('status', { name: '状態' })).toHaveTextContent('closed');
 
-    await user.click(opener);
+    await openNotice(user, opener);
     const dialog = screen.getByRole('dialog', { name: 'プラン変更にともなう注意事項' });
     expect(screen.getByRole('status', { name: '状態' })).toHaveTextContent('open');
     const items = within(dialog)
@@ -66,7 +72,7 @@ describe('PlanChangeNoticeProvider / usePlanChangeNotice', () => {
   it.each(['閉じる', 'Close'])('closes from the %s button and returns focus', async (name) => {
     const event = vi.fn();
     const { user, opener } = setup(event);
-    await user.click(opener);
+    await openNotice(user, opener);
     await user.click(screen.getByRole('button', { name }));
     expect(screen.queryByRole('dialog')).toBeNull();
     expect(screen.getByRole('status', { name: '状態' })).toHaveTextContent('closed');
@@ -77,7 +83,7 @@ describe('PlanChangeNoticeProvider / usePlanChangeNotice', () => {
   it('runs the customer-portal event and closes when it returns synchronously', async () => {
     const event = vi.fn();
     const { user, opener } = setup(event);
-    await user.click(opener);
+    await openNotice(user, opener);
     await user.click(screen.getByRole('button', { name: primaryName }));
     expect(event).toHaveBeenCalledTimes(1);
     expect(screen.queryByRole('dialog')).toBeNull();
@@ -87,7 +93,7 @@ describe('PlanChangeNoticeProvider / usePlanChangeNotice', () => {
     const call = deferred();
     const event = vi.fn(() => call.promise);
     const { user, opener } = setup(event);
-    await user.click(opener);
+    await openNotice(user, opener);
     const primary = screen.getByRole('button', { name: primaryName });
     await user.click(primary);
 
@@ -106,7 +112,7 @@ describe('PlanChangeNoticeProvider / usePlanChangeNotice', () => {
   it('stays open and stops loading when the promise rejects', async () => {
     const call = deferred();
     const { user, opener } = setup(() => call.promise);
-    await user.click(opener);
+    await openNotice(user, opener);
     const primary = screen.getByRole('button', { name: primaryName });
     await user.click(primary);
 
@@ -122,12 +128,12 @@ describe('PlanChangeNoticeProvider / usePlanChangeNotice', () => {
   it('does not close a reopened notice when an earlier call resolves late', async () => {
     const call = deferred();
     const { user, opener } = setup(() => call.promise);
-    await user.click(opener);
+    await openNotice(user, opener);
     await user.click(screen.getByRole('button', { name: primaryName }));
     await user.keyboard('{Escape}');
     expect(screen.queryByRole('dialog')).toBeNull();
 
-    await user.click(opener);
+    await openNotice(user, opener);
     expect(screen.getByRole('button', { name: primaryName })).not.toHaveAttribute('aria-busy');
     await act(async () => {
       call.resolve();
