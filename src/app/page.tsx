@@ -13,6 +13,7 @@ import { SITE_DESCRIPTION, SITE_TAGLINE } from '@/lib/site';
 import {
   listAudios,
   listCategories,
+  listFeaturedPosts,
   listJobs,
   listMovies,
   listPosts,
@@ -28,7 +29,8 @@ export function generateMetadata(): Metadata {
 export const dynamic = 'force-dynamic';
 
 export default async function HomePage() {
-  const [latest, categories, series, movies, audios, insight, jobs] = await Promise.all([
+  const [featured, latest, categories, series, movies, audios, insight, jobs] = await Promise.all([
+    listFeaturedPosts(),
     listPosts({ size: 6 }),
     listCategories(),
     listSeries(),
@@ -69,8 +71,14 @@ export default async function HomePage() {
       </section>
 
       <div className={listing.page}>
+        {featured.length > 0 ? (
+          <Section id="featured-heading" title="注目記事">
+            <CardGrid items={featured.map(postCard)} firstPriority />
+          </Section>
+        ) : null}
+
         <Section id="latest-heading" title="新着記事" more={{ href: '/posts', label: '記事一覧' }}>
-          <CardGrid items={latest.items.map(postCard)} firstPriority />
+          <CardGrid items={latest.items.map(postCard)} firstPriority={featured.length === 0} />
         </Section>
 
         {feature && featurePosts ? (

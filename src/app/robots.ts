@@ -7,15 +7,9 @@ export default function robots(): MetadataRoute.Robots {
       {
         userAgent: '*',
         allow: '/',
-        disallow: [
-          '/admin',
-          '/account',
-          '/api/',
-          '/biz/axis-admin',
-          '/biz/partner-admin',
-          '/posts/bookmark',
-          '/search',
-        ],
+        // Search and bookmark pages are crawlable on purpose: their noindex tag is only seen
+        // by a crawler allowed to fetch them (a blocked URL can still be indexed from links).
+        disallow: ['/admin', '/account', '/api/', '/biz/axis-admin', '/biz/partner-admin'],
       },
     ],
     // The index of /sitemap/0.xml, /sitemap/1.xml … (50,000 URLs each).

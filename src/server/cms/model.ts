@@ -232,6 +232,13 @@ export const CONTENT_MODEL: readonly EndpointDef[] = [
       { id: 'closingDate', label: '募集締切', kind: 'date' },
     ],
   },
+  {
+    // What editors choose for the home page: its 注目記事 section, in this order.
+    endpoint: 'home',
+    label: 'トップページ',
+    kind: 'object',
+    fields: [{ id: 'featuredPosts', label: '注目記事', kind: 'relationList', endpoint: 'posts' }],
+  },
   objectPage('about', 'このサイトについて'),
   objectPage('faq', 'よくある質問'),
   objectPage('terms', '利用規約'),

@@ -1,6 +1,7 @@
 import 'server-only';
 import { cache } from 'react';
 import { z } from '@/lib/zod';
+import { isContentRequestError } from './client';
 import { findItem } from './items';
 import {
   CONTENT_ID,
@@ -197,6 +198,29 @@ export const listTags = cache(async (): Promise<{ id: string; name: string }[]> 
   });
   return answer.contents;
 });
+
+/**
+ * The posts editors chose for the home page (the `home` object's featuredPosts), in their
+ * order. Unpublished choices drop out; no `home` object means no choice.
+ */
+export async function listFeaturedPosts(): Promise<PostCard[]> {
+  let ids: string[];
+  try {
+    const home = await siteContent().getObject({
+      endpoint: 'home',
+      queries: { fields: 'featuredPosts.id' },
+      schema: z.object({ featuredPosts: z.array(z.object({ id: z.string() })).default([]) }),
+    });
+    ids = home.featuredPosts.map((p) => p.id);
+  } catch (error) {
+    if (isContentRequestError(error) && error.status === 404) return [];
+    throw error;
+  }
+  if (ids.length === 0) return [];
+  const found = await listPosts({ ids, size: ids.length });
+  const byId = new Map(found.items.map((p) => [p.id, p]));
+  return ids.flatMap((id) => byId.get(id) ?? []);
+}
 
 /** One item by id, or null when it does not exist or is not published. */
 export const findOne = <T>(endpoint: string, schema: z.ZodType<T>, contentId: string) =>

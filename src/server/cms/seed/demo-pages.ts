@@ -170,6 +170,9 @@ const STUDIO = [
   '<p>東京都港区（詳しい所在地は、イベントにお申し込みいただいた方にお知らせします）。見学は受け付けていませんので、ご了承ください。</p>',
 ].join('');
 
+/** The home page's editor's choice (the `home` object). */
+export const DEMO_HOME = { featuredPosts: ['post-052', 'post-044', 'post-026'] };
+
 export const DEMO_PAGES: readonly DemoPage[] = [
   {
     endpoint: 'about',

@@ -91,6 +91,12 @@ describe('demo corpus seed', () => {
         300,
       );
     }
+    // The home page's 注目記事: published posts, in the editors' order.
+    const [home] = byEndpoint('home');
+    const featured = home?.data?.featuredPosts as string[] | undefined;
+    expect(featured).toHaveLength(3);
+    const postIds = new Set(byEndpoint('posts').map((p) => p.id));
+    expect(featured?.every((id) => postIds.has(id))).toBe(true);
     expect(rows.every((r) => r.status === 'PUBLISH' && r.data !== null)).toBe(true);
     for (const [endpoint, count] of Object.entries(firstRun))
       expect(count, endpoint).toBe(byEndpoint(endpoint).length);

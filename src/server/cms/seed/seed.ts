@@ -8,7 +8,7 @@ import { type EndpointDef, findEndpoint } from '../model';
 import { createContent, updateContent } from '../store';
 import { demoLists } from './demo-content';
 import { DEMO_ASSETS, DEMO_ASSETS_DIR, demoStorageKey, demoUrl } from './demo-media';
-import { DEMO_PAGES } from './demo-pages';
+import { DEMO_HOME, DEMO_PAGES } from './demo-pages';
 
 /**
  * Loads the demo corpus through the content store, so validation, sanitising and search
@@ -100,7 +100,7 @@ export async function seedDemoContent(db: Db, options: SeedOptions = {}): Promis
     log(`${endpoint}: ${count} created, ${items.length - count} already present`);
   }
 
-  for (const page of DEMO_PAGES) {
+  for (const page of [...DEMO_PAGES, { endpoint: 'home', body: DEMO_HOME }]) {
     const def = endpointDef(page.endpoint);
     let count = 0;
     if (!(await existingIds(db, page.endpoint, [''])).has('')) {
