@@ -1,100 +1,238 @@
 import { describe, expect, it } from 'vitest';
-import { type Viewer, connectAccess, leadOf, mediaAccess, postAccess } from './post-access';
+import {
+  type AuthState,
+  type SubscriptionStatus,
+  SIGNED_OUT_AUTH_STATE,
+  deriveAuthState,
+} from '@/lib/auth-state';
+import type { Role } from '@/server/identity/roles';
+import {
+  type CallToAction,
+  type Gated,
+  type Viewer,
+  audioFor,
+  connectFor,
+  leadOf,
+  movieFor,
+  postFor,
+  viewerOf,
+} from './post-access';
 
-const members = { id: 'p1', isPublicPreview: false };
-const open = { id: 'p2', isPublicPreview: true };
+// ---------------------------------------------------------------------------------------------
+// Viewers, as the session makes them: a role and the auth state derived from the profile and
+// subscription records (src/lib/auth-state.ts), turned into a policy viewer by viewerOf.
 
-describe('postAccess', () => {
-  it('opens public-preview posts to everyone', () => {
-    expect(postAccess({ kind: 'anonymous' }, open, [])).toEqual({ full: true });
+function signedIn(
+  role: Role,
+  { partnerId = '', plan }: { partnerId?: string; plan?: SubscriptionStatus } = {},
+): Viewer {
+  const auth: AuthState = deriveAuthState({
+    uid: 'u1',
+    publicProfile: { uid: 'u1', displayName: '読者', partnerId },
+    privateProfile: { uid: 'u1', email: 'reader@example.jp' },
+    subscriptions: plan
+      ? [
+          {
+            id: 'sub_1',
+            status: plan,
+            cancel_at_period_end: false,
+            items: [{ price: { product: { name: 'スタンダード' } } }],
+          },
+        ]
+      : [],
   });
-  it('keeps members-only posts from anonymous readers, asking them to sign up', () => {
-    expect(postAccess({ kind: 'anonymous' }, members, ['p1'])).toEqual({
-      full: false,
-      reason: 'sign-up',
-    });
+  return viewerOf({ role }, auth);
+}
+
+const VIEWERS = {
+  anonymous: viewerOf(null, SIGNED_OUT_AUTH_STATE),
+  'signed-in free': signedIn('member'),
+  'paid (active)': signedIn('member', { plan: 'active' }),
+  'paid (trialing)': signedIn('member', { plan: 'trialing' }),
+  canceled: signedIn('member', { plan: 'canceled' }),
+  'partner free': signedIn('member', { partnerId: 'partner-1' }),
+  'partner paid': signedIn('member', { partnerId: 'partner-1', plan: 'active' }),
+  editor: signedIn('editor'),
+  admin: signedIn('admin'),
+} satisfies Record<string, Viewer>;
+type ViewerName = keyof typeof VIEWERS;
+
+// ---------------------------------------------------------------------------------------------
+// Items, each with a marker in its gated part (as the e2e leak test plants them).
+
+const SECRET = 'HIMITSU-MARKER';
+const BODY = `<p>導入の段落です。</p><p>二つ目の段落。</p><hr><p>${SECRET} 会員だけの本文。</p>`;
+const LEAD = '<p>導入の段落です。</p><p>二つ目の段落。</p>';
+const open = { title: 'タイトル', description: '説明文', coverImage: { url: '/uploads/c.jpg' } };
+
+/** The free-plan list: the 3 newest members' posts. */
+const FREE_PLAN = ['newest', 'second', 'third'];
+
+const ITEMS = {
+  'public-preview post': (v: Viewer) =>
+    postFor(v, { ...open, id: 'preview', isPublicPreview: true, body: BODY }, FREE_PLAN),
+  "members' post in the free-plan list": (v: Viewer) =>
+    postFor(v, { ...open, id: 'newest', isPublicPreview: false, body: BODY }, FREE_PLAN),
+  "members' post not in it": (v: Viewer) =>
+    postFor(v, { ...open, id: 'older', isPublicPreview: false, body: BODY }, FREE_PLAN),
+  audio: (v: Viewer) =>
+    audioFor(v, {
+      ...open,
+      id: 'a1',
+      isPublicPreview: false,
+      transcript: BODY,
+      audioFile: { url: `/media/protected/2026/01/${SECRET}.mp3` },
+    }),
+  movie: (v: Viewer) =>
+    movieFor(v, {
+      ...open,
+      id: 'm1',
+      isPublicPreview: false,
+      videoFile: { url: `/media/protected/2026/01/${SECRET}.mp4` },
+      embedUrl: `https://www.youtube.com/embed/${SECRET}`,
+    }),
+  connect: (v: Viewer) => connectFor(v, { ...open, id: 'c1', body: BODY }),
+} satisfies Record<string, (viewer: Viewer) => Gated<object, object>>;
+type ItemName = keyof typeof ITEMS;
+
+// ---------------------------------------------------------------------------------------------
+// The truth table: full access, or the call to action the paywall shows.
+
+type Outcome = 'full' | CallToAction;
+const ALL_FULL = ['full', 'full', 'full', 'full', 'full', 'full'] as const;
+const FREE_MEMBER = ['full', 'full', 'subscribe', 'subscribe', 'subscribe', 'full'] as const;
+
+// Columns in the order of ITEMS.
+const TABLE: Record<ViewerName, readonly Outcome[]> = {
+  anonymous: ['full', 'sign-up', 'sign-up', 'sign-up', 'sign-up', 'sign-up'],
+  'signed-in free': FREE_MEMBER,
+  'paid (active)': ALL_FULL,
+  'paid (trialing)': ALL_FULL,
+  // A canceled plan takes paid access away at once: a free member again.
+  canceled: FREE_MEMBER,
+  // Partners are members like any other: their plan decides.
+  'partner free': FREE_MEMBER,
+  'partner paid': ALL_FULL,
+  editor: ALL_FULL,
+  admin: ALL_FULL,
+};
+
+const ROWS = (Object.keys(TABLE) as ViewerName[]).flatMap((viewer) =>
+  (Object.keys(ITEMS) as ItemName[]).map(
+    (item, column) => [viewer, item, TABLE[viewer][column]!] as const,
+  ),
+);
+
+describe('the access policy truth table', () => {
+  it('has a row for every viewer × item', () => {
+    expect(ROWS).toHaveLength(9 * 6);
   });
-  it('opens the free-plan posts to signed-in free members, and all to paid members', () => {
-    expect(postAccess({ kind: 'member', paid: false }, members, ['p1'])).toEqual({ full: true });
-    expect(postAccess({ kind: 'member', paid: false }, members, ['p9'])).toEqual({
-      full: false,
-      reason: 'subscribe',
-    });
-    expect(postAccess({ kind: 'member', paid: true }, members, [])).toEqual({ full: true });
-  });
-  it('shows the whole draft in preview mode, and everything to staff', () => {
-    expect(postAccess({ kind: 'preview' }, members, [])).toEqual({ full: true });
-    expect(postAccess({ kind: 'staff' }, members, [])).toEqual({ full: true });
+
+  it.each(ROWS)('%s × %s → %s', (viewer, item, outcome) => {
+    const gated = ITEMS[item](VIEWERS[viewer]);
+    const withheld = JSON.stringify(gated.item).includes(SECRET);
+    if (outcome === 'full') {
+      expect(gated).toEqual({ full: true, item: gated.item });
+      expect(withheld).toBe(true);
+    } else {
+      expect(gated).toEqual({ full: false, item: gated.item, cta: outcome });
+      // Nothing of the gated part leaves: not the body past the lead, the file or the embed.
+      expect(withheld).toBe(false);
+      expect(gated.item).toMatchObject(open);
+    }
   });
 });
 
-const VIEWERS: Viewer[] = [
-  { kind: 'anonymous' },
-  { kind: 'member', paid: false },
-  { kind: 'member', paid: true },
-  { kind: 'staff' },
-  { kind: 'preview' },
-];
+// ---------------------------------------------------------------------------------------------
+// What leaves the server when access is not full.
 
-describe('mediaAccess (audio and movie files)', () => {
-  it('plays a members’ item only for paid readers, staff and preview', () => {
-    expect(VIEWERS.map((v) => mediaAccess(v, { isPublicPreview: false }).full)).toEqual([
-      false,
-      false,
-      true,
-      true,
-      true,
-    ]);
-    expect(mediaAccess({ kind: 'anonymous' }, { isPublicPreview: false })).toEqual({
+describe('what a viewer without full access gets', () => {
+  const anonymous = VIEWERS.anonymous;
+
+  it('a post: everything but the body, which is its lead', () => {
+    const post = { ...open, id: 'older', isPublicPreview: false, body: BODY, tags: ['t'] };
+    expect(postFor(anonymous, post, [])).toEqual({
       full: false,
-      reason: 'sign-up',
-    });
-    expect(mediaAccess({ kind: 'member', paid: false }, { isPublicPreview: false })).toEqual({
-      full: false,
-      reason: 'subscribe',
+      item: { ...post, body: LEAD },
+      cta: 'sign-up',
     });
   });
-  it('plays a public-preview item for everyone', () => {
-    expect(VIEWERS.every((v) => mediaAccess(v, { isPublicPreview: true }).full)).toBe(true);
+
+  it('a post or connect page without a body: an empty lead', () => {
+    expect(postFor(anonymous, { id: 'x', isPublicPreview: false }, []).item).toEqual({
+      id: 'x',
+      isPublicPreview: false,
+      body: '',
+    });
+    const page: { id: string; body?: string } = { id: 'c' };
+    expect(connectFor(anonymous, page).item).toEqual({ id: 'c', body: '' });
+  });
+
+  it('an audio episode: no file, the transcript’s lead (none when it has none)', () => {
+    const audio: { isPublicPreview: boolean; audioFile: { url: string }; transcript?: string } = {
+      ...open,
+      isPublicPreview: false,
+      audioFile: { url: '/media/protected/a.mp3' },
+    };
+    expect(audioFor(VIEWERS['signed-in free'], { ...audio, transcript: BODY })).toEqual({
+      full: false,
+      item: { ...open, isPublicPreview: false, transcript: LEAD },
+      cta: 'subscribe',
+    });
+    expect(audioFor(anonymous, audio).item).not.toHaveProperty('audioFile');
+    expect(audioFor(anonymous, audio).item.transcript).toBeUndefined();
+  });
+
+  it('a movie: neither its file nor its embed', () => {
+    const movie = {
+      ...open,
+      isPublicPreview: false,
+      duration: 90,
+      videoFile: { url: '/media/protected/m.mp4' },
+      embedUrl: 'https://www.youtube.com/embed/xyz',
+    };
+    expect(movieFor(anonymous, movie)).toEqual({
+      full: false,
+      item: { ...open, isPublicPreview: false, duration: 90 },
+      cta: 'sign-up',
+    });
+  });
+
+  it('a connect page: the lead of its body', () => {
+    expect(connectFor(anonymous, { ...open, body: BODY })).toEqual({
+      full: false,
+      item: { ...open, body: LEAD },
+      cta: 'sign-up',
+    });
   });
 });
 
-describe('connectAccess', () => {
-  it('opens connect to every signed-in reader and to nobody else', () => {
-    expect(VIEWERS.map((v) => connectAccess(v).full)).toEqual([false, true, true, true, true]);
+describe('items open to everyone, and preview mode', () => {
+  it.each(Object.keys(VIEWERS) as ViewerName[])(
+    'plays public-preview audio and movies for %s, file and all',
+    (name) => {
+      const audio = { isPublicPreview: true, audioFile: { url: '/u/a.mp3' }, transcript: BODY };
+      const movie = { isPublicPreview: true, videoFile: { url: '/u/m.mp4' } };
+      expect(audioFor(VIEWERS[name], audio)).toEqual({ full: true, item: audio });
+      expect(movieFor(VIEWERS[name], movie)).toEqual({ full: true, item: movie });
+    },
+  );
+
+  const preview: Viewer = { kind: 'preview' };
+  it.each(Object.keys(ITEMS) as ItemName[])('shows the whole %s in preview mode', (item) => {
+    expect(ITEMS[item](preview).full).toBe(true);
   });
 });
 
-describe('postAccess truth table', () => {
-  it('covers every viewer × public-preview × free-plan combination', () => {
-    const rows = [];
-    for (const viewer of VIEWERS)
-      for (const isPublicPreview of [false, true])
-        for (const inFreePlan of [false, true])
-          rows.push(postAccess(viewer, { id: 'x', isPublicPreview }, inFreePlan ? ['x'] : []).full);
-    // anonymous, free member, paid, staff, preview; each: [members,no-free],[members,free],[public,no-free],[public,free]
-    expect(rows).toEqual([
-      false,
-      false,
-      true,
-      true,
-      false,
-      true,
-      true,
-      true,
-      true,
-      true,
-      true,
-      true,
-      true,
-      true,
-      true,
-      true,
-      true,
-      true,
-      true,
-      true,
-    ]);
+describe('viewerOf', () => {
+  it.each<[string, { role: Role } | null, boolean, Viewer]>([
+    ['nobody', null, false, { kind: 'anonymous' }],
+    ['a member', { role: 'member' }, false, { kind: 'member', paid: false }],
+    ['a paying member', { role: 'member' }, true, { kind: 'member', paid: true }],
+    ['an editor', { role: 'editor' }, false, { kind: 'staff' }],
+    ['an admin with a plan', { role: 'admin' }, true, { kind: 'staff' }],
+  ])('makes %s a viewer', (_, user, isPaidUser, viewer) => {
+    expect(viewerOf(user, { isPaidUser })).toEqual(viewer);
   });
 });
 

@@ -1,6 +1,6 @@
 import 'server-only';
 import { z } from '@/lib/zod';
-import { leadOf, mediaAccess, postAccess } from '@/server/access/post-access';
+import { audioFor, postFor } from '@/server/access/post-access';
 import {
   CONTENT_PAGE_SIZE,
   type ContentClient,
@@ -16,8 +16,8 @@ import { htmlToText } from './tokenize';
  * merged newest-first list for "all", paging and highlighted snippets.
  *
  * Results are the same for every viewer, so a page of results can be cached per query. That
- * is why snippets of members' posts and audio quote only what anyone may read of them (the
- * access policy's view for an anonymous reader: title, description, lead): such an item may
+ * is why snippets of members' posts and audio quote only what the access policy gives an
+ * anonymous reader (title, description, and the whole body or only its lead): such an item may
  * be found by a word from its closed part, but that part is never shown. Connect pages are
  * members-only and not searched at all.
  */
@@ -123,11 +123,8 @@ const dateOf = (item: { publishedAt?: string; createdAt: string }) =>
 const joinText = (...parts: (string | undefined)[]) =>
   parts.filter((part): part is string => !!part && part.trim() !== '').join(' ');
 
-/** Rich text as quotable plain text: all of it when open to everyone, otherwise its lead. */
-function readableText(html: string | undefined, open: boolean): string {
-  if (!html) return '';
-  return htmlToText(open ? html : leadOf(html));
-}
+/** Rich text as quotable plain text. */
+const plainText = (html: string | undefined) => (html ? htmlToText(html) : '');
 
 const postFields = postSchema.pick({
   id: true,
@@ -144,13 +141,13 @@ const postSource: Source<z.infer<typeof postFields>> = {
   schema: postFields,
   toDoc(post) {
     // Search results are the same for every viewer: quote what an anonymous reader may read.
-    const open = postAccess(ANONYMOUS, post, []).full;
+    const { item } = postFor(ANONYMOUS, post, []);
     return {
       type: 'posts',
-      id: post.id,
-      title: post.title,
-      date: dateOf(post),
-      text: joinText(post.description, readableText(post.body, open)),
+      id: item.id,
+      title: item.title,
+      date: dateOf(item),
+      text: joinText(item.description, plainText(item.body)),
       membersOnly: !post.isPublicPreview,
     };
   },
@@ -168,13 +165,13 @@ const audioSource: Source<z.infer<typeof audioFields>> = {
   fields: 'id,createdAt,publishedAt,title,description,transcript,isPublicPreview',
   schema: audioFields,
   toDoc(audio) {
-    const open = mediaAccess(ANONYMOUS, audio).full;
+    const { item } = audioFor(ANONYMOUS, audio);
     return {
       type: 'audios',
-      id: audio.id,
-      title: audio.title,
-      date: dateOf(audio),
-      text: joinText(audio.description, readableText(audio.transcript, open)),
+      id: item.id,
+      title: item.title,
+      date: dateOf(item),
+      text: joinText(item.description, plainText(item.transcript)),
       membersOnly: !audio.isPublicPreview,
     };
   },
@@ -220,7 +217,7 @@ const jobSource: Source<z.infer<typeof jobFields>> = {
     id: job.id,
     title: job.title,
     date: dateOf(job),
-    text: joinText(job.description, readableText(job.body, true), job.location, job.salary),
+    text: joinText(job.description, plainText(job.body), job.location, job.salary),
     membersOnly: false,
   }),
 };

@@ -11,7 +11,7 @@ import { AudioPlayer } from '@/components/media/audio-player.client';
 import { formatDurationJa } from '@/lib/format';
 import { currentViewer } from '@/server/access/current-viewer';
 import { playableUrl } from '@/server/access/media-url';
-import { leadOf, mediaAccess } from '@/server/access/post-access';
+import { audioFor } from '@/server/access/post-access';
 import { findOne } from '@/server/content/lists';
 import { audioSchema } from '@/server/content/schemas';
 
@@ -32,9 +32,11 @@ export async function generateMetadata({ params }: Props) {
 
 /** An audio episode: the page is public; the file and the transcript past its lead are not. */
 export default async function AudioPage({ params }: Props) {
-  const audio = await findAudio((await params).contentId);
-  if (!audio) notFound();
-  const access = mediaAccess(await currentViewer(), audio);
+  const found = await findAudio((await params).contentId);
+  if (!found) notFound();
+  // Only what the access policy gives leaves the server: the file and transcript, or its lead.
+  const shown = audioFor(await currentViewer(), found);
+  const audio = shown.item;
   const transcript = audio.transcript ?? '';
   const site = jsonLdSite();
   const path = `/audios/${audio.id}`;
@@ -72,11 +74,11 @@ export default async function AudioPage({ params }: Props) {
       </div>
       <ItemCover image={audio.coverImage} />
       <div className={styles.body}>
-        {access.full && audio.audioFile ? (
-          <AudioPlayer src={playableUrl(audio.audioFile.url)} title={audio.title} />
-        ) : !access.full ? (
+        {shown.full && shown.item.audioFile ? (
+          <AudioPlayer src={playableUrl(shown.item.audioFile.url)} title={audio.title} />
+        ) : !shown.full ? (
           <Paywall
-            reason={access.reason}
+            reason={shown.cta}
             returnTo={`/audios/${audio.id}`}
             heading="この音声は有料会員限定です"
             signUpText="会員登録のうえ有料プランにお申し込みいただくと、すべての音声をお聴きいただけます。"
@@ -86,10 +88,7 @@ export default async function AudioPage({ params }: Props) {
         {transcript ? (
           <section aria-labelledby="transcript-heading">
             <h2 id="transcript-heading">書き起こし</h2>
-            <RichText
-              html={access.full ? transcript : leadOf(transcript)}
-              className={access.full ? undefined : styles.lead}
-            />
+            <RichText html={transcript} className={shown.full ? undefined : styles.lead} />
           </section>
         ) : null}
       </div>

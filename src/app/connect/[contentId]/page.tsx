@@ -8,7 +8,7 @@ import { jsonLdSite, sitePageMetadata } from '@/components/listing/site-metadata
 import { JsonLd } from '@/components/seo/json-ld';
 import { PAYWALLED_CLASS, articleJsonLd, breadcrumbJsonLd } from '@/lib/json-ld';
 import { currentViewer } from '@/server/access/current-viewer';
-import { connectAccess, leadOf } from '@/server/access/post-access';
+import { connectFor } from '@/server/access/post-access';
 import { findOne } from '@/server/content/lists';
 import { connectSchema } from '@/server/content/schemas';
 
@@ -19,20 +19,26 @@ const findConnect = async (id: string) => findOne('connect', connectSchema, id);
 export async function generateMetadata({ params }: Props) {
   const page = await findConnect((await params).contentId);
   if (!page) return { title: 'ページが見つかりません', robots: { index: false } };
-  // SPEC §2: title, description and image from the connect page itself.
-  return sitePageMetadata({
-    title: page.title,
-    description: page.description,
-    path: `/connect/${page.id}`,
-    image: page.coverImage ?? null,
-  });
+  // SPEC §2: title, description and image from the connect page itself (for sharing). The
+  // community area is for members: its pages stay out of search engines, as out of the sitemap.
+  return {
+    ...sitePageMetadata({
+      title: page.title,
+      description: page.description,
+      path: `/connect/${page.id}`,
+      image: page.coverImage ?? null,
+    }),
+    robots: { index: false, follow: true },
+  };
 }
 
 /** A connect page: signed-in members read it all; others see the lead and a way in. */
 export default async function ConnectDetailPage({ params }: Props) {
-  const page = await findConnect((await params).contentId);
-  if (!page) notFound();
-  const access = connectAccess(await currentViewer());
+  const found = await findConnect((await params).contentId);
+  if (!found) notFound();
+  // Only what the access policy gives leaves the server: the body, or its lead.
+  const shown = connectFor(await currentViewer(), found);
+  const page = shown.item;
   const body = page.body ?? '';
   const site = jsonLdSite();
   const path = `/connect/${page.id}`;
@@ -67,16 +73,16 @@ export default async function ConnectDetailPage({ params }: Props) {
       </div>
       <ItemCover image={page.coverImage} />
       <div className={styles.body}>
-        {access.full ? (
+        {shown.full ? (
           <div className={PAYWALLED_CLASS}>
             <RichText html={body} />
           </div>
         ) : (
           <>
-            <RichText html={leadOf(body)} className={styles.lead} />
+            <RichText html={body} className={styles.lead} />
             <Paywall
               className={PAYWALLED_CLASS}
-              reason={access.reason}
+              reason={shown.cta}
               returnTo={path}
               heading="コネクトは会員のためのページです"
               signUpText="無料の会員登録でお読みいただけます。すでに会員の方はログインしてください。"

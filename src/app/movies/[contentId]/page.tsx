@@ -12,7 +12,7 @@ import media from '@/components/media/media.module.css';
 import { formatDurationJa } from '@/lib/format';
 import { currentViewer } from '@/server/access/current-viewer';
 import { playableUrl } from '@/server/access/media-url';
-import { mediaAccess } from '@/server/access/post-access';
+import { movieFor } from '@/server/access/post-access';
 import { findOne } from '@/server/content/lists';
 import { movieSchema } from '@/server/content/schemas';
 
@@ -33,9 +33,11 @@ export async function generateMetadata({ params }: Props) {
 
 /** A movie: the page is public; the video (file or embed) only for those the policy allows. */
 export default async function MoviePage({ params }: Props) {
-  const movie = await findMovie((await params).contentId);
-  if (!movie) notFound();
-  const access = mediaAccess(await currentViewer(), movie);
+  const found = await findMovie((await params).contentId);
+  if (!found) notFound();
+  // Only what the access policy gives leaves the server: the file and embed, or neither.
+  const shown = movieFor(await currentViewer(), found);
+  const movie = shown.item;
   const poster = movie.coverImage?.url;
   const site = jsonLdSite();
   const path = `/movies/${movie.id}`;
@@ -53,7 +55,7 @@ export default async function MoviePage({ params }: Props) {
             duration: movie.duration,
             authors: movie.writers.map((w) => ({ name: w.name })),
             isAccessibleForFree: movie.isPublicPreview,
-            embedUrl: movie.embedUrl,
+            embedUrl: shown.full ? shown.item.embedUrl : undefined,
           }),
           breadcrumbJsonLd(site, [
             { name: 'ホーム', path: '/' },
@@ -74,19 +76,19 @@ export default async function MoviePage({ params }: Props) {
         <BookmarkButton endpoint="movies" contentId={movie.id} title={movie.title} />
       </div>
       <div className={media.stage}>
-        {access.full && movie.videoFile ? (
+        {shown.full && shown.item.videoFile ? (
           <video
             className={media.video}
             controls
             preload="none"
             poster={poster}
-            src={playableUrl(movie.videoFile.url)}
+            src={playableUrl(shown.item.videoFile.url)}
           >
             お使いのブラウザでは動画を再生できません。
           </video>
-        ) : access.full && movie.embedUrl ? (
+        ) : shown.full && shown.item.embedUrl ? (
           <EmbedPlayer
-            src={movie.embedUrl}
+            src={shown.item.embedUrl}
             title={movie.title}
             poster={
               movie.coverImage ? (
@@ -112,9 +114,9 @@ export default async function MoviePage({ params }: Props) {
         ) : null}
       </div>
       <div className={styles.body}>
-        {access.full ? null : (
+        {shown.full ? null : (
           <Paywall
-            reason={access.reason}
+            reason={shown.cta}
             returnTo={`/movies/${movie.id}`}
             heading="この動画は有料会員限定です"
             signUpText="会員登録のうえ有料プランにお申し込みいただくと、すべての動画をご覧いただけます。"

@@ -15,7 +15,7 @@ import { JsonLd } from '@/components/seo/json-ld';
 import { PAYWALLED_CLASS, articleJsonLd, breadcrumbJsonLd } from '@/lib/json-ld';
 import { env } from '@/env';
 import { currentViewer } from '@/server/access/current-viewer';
-import { leadOf, postAccess } from '@/server/access/post-access';
+import { postFor } from '@/server/access/post-access';
 import { getFreePlanPostIds } from '@/server/content/client';
 import { findPost } from '@/server/content/items';
 import { type PostCard, listPosts } from '@/server/content/lists';
@@ -68,17 +68,19 @@ async function relatedPosts(post: Post): Promise<PostCard[]> {
 export default async function PostPage({ params }: Props) {
   const { contentId } = await params;
   const draftKey = await previewDraftKey('posts', contentId);
-  const post = await findPost(contentId, draftKey);
-  if (!post) notFound();
+  const found = await findPost(contentId, draftKey);
+  if (!found) notFound();
 
   const viewer = await currentViewer(draftKey);
   // Only a signed-in free member's access depends on the free-plan list.
   const [freePlan, series, related] = await Promise.all([
     viewer.kind === 'member' && !viewer.paid ? getFreePlanPostIds(siteContent()) : [],
-    seriesNavigation(post),
-    relatedPosts(post),
+    seriesNavigation(found),
+    relatedPosts(found),
   ]);
-  const access = postAccess(viewer, post, freePlan);
+  // Only what the access policy gives leaves the server: the body, or its lead.
+  const shown = postFor(viewer, found, freePlan);
+  const post = shown.item;
   const body = post.body ?? '';
   const path = `/posts/${post.id}`;
 
@@ -128,16 +130,16 @@ export default async function PostPage({ params }: Props) {
       />
 
       <div className={styles.body}>
-        {access.full ? (
+        {shown.full ? (
           <div className={post.isPublicPreview ? undefined : PAYWALLED_CLASS}>
             <RichText html={body} />
           </div>
         ) : (
           <>
-            <RichText html={leadOf(body)} className={styles.lead} />
+            <RichText html={body} className={styles.lead} />
             <Paywall
               className={PAYWALLED_CLASS}
-              reason={access.reason}
+              reason={shown.cta}
               returnTo={path}
               heading="この記事は会員限定です"
               signUpText="無料の会員登録で、会員限定記事のうち最新 3 本を全文お読みいただけます。すべての記事を読むには有料プランへどうぞ。"
