@@ -11,7 +11,7 @@ export async function generateMetadata({ searchParams }: Props): Promise<Metadat
   const { q } = parseSearchRequest(await searchParams);
   return sitePageMetadata({
     title: q ? `「${q}」の検索結果` : '検索',
-    description: '記事、音声、動画、求人をキーワードでまとめて検索できます。',
+    description: '記事、特集、音声、動画、求人をキーワードでまとめて検索できます。',
     path: '/search',
     noIndex: true,
   });

@@ -31,7 +31,7 @@ export function SearchForm({ q, type }: { q: string; type: SearchFilter }) {
         </Button>
       </div>
       <p id="search-hint" className={styles.hint}>
-        記事・音声・動画・求人をまとめて探せます。スペースで区切った言葉は、すべてを含むものを探します。
+        記事・特集・音声・動画・求人をまとめて探せます。スペースで区切った言葉は、すべてを含むものを探します。
       </p>
     </form>
   );

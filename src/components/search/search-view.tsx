@@ -172,7 +172,7 @@ function Intro({ suggestions }: { suggestions: SearchSuggestions | null }) {
   return (
     <div className={styles.intro}>
       <p>
-        記事、音声、動画、求人をまとめて検索できます。作品名や人の名前、素材や技法など、気になる言葉を入力してください。
+        記事、特集、音声、動画、求人をまとめて検索できます。作品名や人の名前、素材や技法など、気になる言葉を入力してください。
       </p>
       {suggestions ? <Suggestions suggestions={suggestions} level={2} /> : null}
     </div>

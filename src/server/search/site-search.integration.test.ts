@@ -156,13 +156,20 @@ describe('site search on the built-in content service', () => {
     expect(hit!.href).toBe('/posts/lacquer');
     expect(marks(hit!)).toEqual(['漆器']);
     expect(segmentsText(hit!.snippet)).toContain('この町の漆器は、分業によって支えられてきた。');
-    expect(results.counts).toEqual({ all: 1, posts: 1, audios: 0, movies: 0, jobs: 0 });
+    expect(results.counts).toEqual({ all: 1, posts: 1, feature: 0, audios: 0, movies: 0, jobs: 0 });
   });
 
   it('finds a katakana word in every type, also from a half-width query', async () => {
     for (const q of ['テキスタイル', 'ﾃｷｽﾀｲﾙ']) {
       const results = await search({ q });
-      expect(results.counts, q).toEqual({ all: 3, posts: 1, audios: 1, movies: 0, jobs: 1 });
+      expect(results.counts, q).toEqual({
+        all: 3,
+        posts: 1,
+        feature: 0,
+        audios: 1,
+        movies: 0,
+        jobs: 1,
+      });
       // Newest first across the types.
       expect(results.hits.map((h) => `${h.type}/${h.id}`)).toEqual([
         'posts/textile-post',
@@ -184,7 +191,7 @@ describe('site search on the built-in content service', () => {
 
   it('counts every type and pages the merged list newest first', async () => {
     const first = await search({ q: '余白' });
-    expect(first.counts).toEqual({ all: 26, posts: 23, audios: 0, movies: 2, jobs: 1 });
+    expect(first.counts).toEqual({ all: 26, posts: 23, feature: 0, audios: 0, movies: 2, jobs: 1 });
     expect(first.totalPages).toBe(3);
     const pages = [
       first,
@@ -209,7 +216,7 @@ describe('site search on the built-in content service', () => {
 
   it('pages one type, and shows the last page for a page past the end', async () => {
     const posts = await search({ q: '余白', type: 'posts', page: 3 });
-    expect(posts.counts).toEqual({ all: 26, posts: 23, audios: 0, movies: 2, jobs: 1 });
+    expect(posts.counts).toEqual({ all: 26, posts: 23, feature: 0, audios: 0, movies: 2, jobs: 1 });
     expect(posts.page).toBe(3);
     expect(posts.totalPages).toBe(3);
     expect(posts.hits.map((h) => h.id)).toEqual(['yohaku-03', 'yohaku-02', 'yohaku-01']);
@@ -300,6 +307,16 @@ describe('site search on the built-in content service', () => {
     await expect(search(parsed)).resolves.toMatchObject({ hits: [] });
   });
 
+  it('finds a feature issue by its name, linking to its page', async () => {
+    const results = await search({ q: 'タイポグラフィ' });
+    const feature = results.hits.find((h) => h.type === 'feature');
+    expect(feature).toMatchObject({ id: 'cat-b', href: '/feature/cat-b', membersOnly: false });
+    expect(segmentsText(feature!.title)).toBe('特集 No.4「タイポグラフィ」');
+    expect(results.counts.feature).toBe(1);
+    const only = await search({ q: 'タイポグラフィ', type: 'feature' });
+    expect(only.hits.map((h) => h.id)).toEqual(['cat-b']);
+  });
+
   it('suggests categories and tags', async () => {
     const suggestions = await searchSuggestions(site.client);
     expect(suggestions.categories).toEqual([
@@ -342,6 +359,6 @@ describe('site search on the built-in content service', () => {
         .filter((c) => c.limit === 0)
         .map((c) => c.endpoint)
         .sort(),
-    ).toEqual(['audios', 'jobs', 'movies']);
+    ).toEqual(['audios', 'categories', 'jobs', 'movies']);
   });
 });

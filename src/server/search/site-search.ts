@@ -6,12 +6,18 @@ import {
   type ContentClient,
   isContentRequestError,
 } from '@/server/content/client';
-import { audioSchema, jobSchema, movieSchema, postSchema } from '@/server/content/schemas';
+import {
+  audioSchema,
+  categorySchema,
+  jobSchema,
+  movieSchema,
+  postSchema,
+} from '@/server/content/schemas';
 import { type Segment, highlight, queryTerms, snippet } from './snippet';
 import { htmlToText } from './tokenize';
 
 /**
- * The site search (/search): one query over posts, audio, movies and jobs through the content
+ * The site search (/search): one query over posts, feature issues, audio, movies and jobs through the content
  * service's `q` (Japanese-aware, src/server/cms/search-index.ts), with counts per type, a
  * merged newest-first list for "all", paging and highlighted snippets.
  *
@@ -22,7 +28,7 @@ import { htmlToText } from './tokenize';
  * members-only and not searched at all.
  */
 
-export const SEARCH_TYPES = ['posts', 'audios', 'movies', 'jobs'] as const;
+export const SEARCH_TYPES = ['posts', 'feature', 'audios', 'movies', 'jobs'] as const;
 export type SearchType = (typeof SEARCH_TYPES)[number];
 export const SEARCH_FILTERS = ['all', ...SEARCH_TYPES] as const;
 export type SearchFilter = (typeof SEARCH_FILTERS)[number];
@@ -30,6 +36,7 @@ export type SearchFilter = (typeof SEARCH_FILTERS)[number];
 export const SEARCH_TYPE_LABELS: Readonly<Record<SearchFilter, string>> = {
   all: 'すべて',
   posts: '記事',
+  feature: '特集',
   audios: '音声',
   movies: '動画',
   jobs: '求人',
@@ -108,6 +115,7 @@ export type SearchHit = {
 type Doc = {
   type: SearchType;
   id: string;
+  href: string;
   title: string;
   date: string;
   /** Everything a snippet may quote: only what anyone may read of the item. */
@@ -115,7 +123,12 @@ type Doc = {
   membersOnly: boolean;
 };
 
-type Source<T> = { fields: string; schema: z.ZodType<T>; toDoc: (item: T) => Doc };
+type Source<T> = {
+  endpoint: string;
+  fields: string;
+  schema: z.ZodType<T>;
+  toDoc: (item: T) => Doc;
+};
 
 const ANONYMOUS = { kind: 'anonymous' } as const;
 const dateOf = (item: { publishedAt?: string; createdAt: string }) =>
@@ -137,6 +150,7 @@ const postFields = postSchema.pick({
 });
 
 const postSource: Source<z.infer<typeof postFields>> = {
+  endpoint: 'posts',
   fields: 'id,createdAt,publishedAt,title,description,body,isPublicPreview',
   schema: postFields,
   toDoc(post) {
@@ -145,6 +159,7 @@ const postSource: Source<z.infer<typeof postFields>> = {
     return {
       type: 'posts',
       id: item.id,
+      href: `/posts/${item.id}`,
       title: item.title,
       date: dateOf(item),
       text: joinText(item.description, plainText(item.body)),
@@ -162,6 +177,7 @@ const audioFields = audioSchema.pick({
   isPublicPreview: true,
 });
 const audioSource: Source<z.infer<typeof audioFields>> = {
+  endpoint: 'audios',
   fields: 'id,createdAt,publishedAt,title,description,transcript,isPublicPreview',
   schema: audioFields,
   toDoc(audio) {
@@ -169,6 +185,7 @@ const audioSource: Source<z.infer<typeof audioFields>> = {
     return {
       type: 'audios',
       id: item.id,
+      href: `/audios/${item.id}`,
       title: item.title,
       date: dateOf(item),
       text: joinText(item.description, plainText(item.transcript)),
@@ -186,11 +203,13 @@ const movieFields = movieSchema.pick({
   isPublicPreview: true,
 });
 const movieSource: Source<z.infer<typeof movieFields>> = {
+  endpoint: 'movies',
   fields: 'id,createdAt,publishedAt,title,description,isPublicPreview',
   schema: movieFields,
   toDoc: (movie) => ({
     type: 'movies',
     id: movie.id,
+    href: `/movies/${movie.id}`,
     title: movie.title,
     date: dateOf(movie),
     text: joinText(movie.description),
@@ -209,12 +228,14 @@ const jobFields = jobSchema.pick({
   salary: true,
 });
 const jobSource: Source<z.infer<typeof jobFields>> = {
+  endpoint: 'jobs',
   fields: 'id,createdAt,publishedAt,title,description,body,location,salary',
   schema: jobFields,
   // Job listings are public: all of their text may be quoted.
   toDoc: (job) => ({
     type: 'jobs',
     id: job.id,
+    href: `/jobs/${job.id}`,
     title: job.title,
     date: dateOf(job),
     text: joinText(job.description, plainText(job.body), job.location, job.salary),
@@ -222,11 +243,36 @@ const jobSource: Source<z.infer<typeof jobFields>> = {
   }),
 };
 
-type AnySource = { fields: string; read: (contents: unknown) => Doc[] };
+const featureFields = categorySchema.pick({
+  id: true,
+  createdAt: true,
+  publishedAt: true,
+  name: true,
+  description: true,
+  issueNumber: true,
+});
+const featureSource: Source<z.infer<typeof featureFields>> = {
+  endpoint: 'categories',
+  fields: 'id,createdAt,publishedAt,name,description,issueNumber',
+  schema: featureFields,
+  // A feature issue's page is public: its name and description may be quoted.
+  toDoc: (feature) => ({
+    type: 'feature',
+    id: feature.id,
+    href: `/feature/${feature.id}`,
+    title: feature.issueNumber ? `特集 No.${feature.issueNumber}「${feature.name}」` : feature.name,
+    date: dateOf(feature),
+    text: joinText(feature.description),
+    membersOnly: false,
+  }),
+};
+
+type AnySource = { endpoint: string; fields: string; read: (contents: unknown) => Doc[] };
 
 function reader<T>(source: Source<T>): AnySource {
   const schema = z.array(source.schema);
   return {
+    endpoint: source.endpoint,
     fields: source.fields,
     read: (contents) => schema.parse(contents).map((item) => source.toDoc(item)),
   };
@@ -234,6 +280,7 @@ function reader<T>(source: Source<T>): AnySource {
 
 const SOURCES: Readonly<Record<SearchType, AnySource>> = {
   posts: reader(postSource),
+  feature: reader(featureSource),
   audios: reader(audioSource),
   movies: reader(movieSource),
   jobs: reader(jobSource),
@@ -262,7 +309,7 @@ const NEWEST_FIRST = '-publishedAt';
 
 async function countOf(client: Client, type: SearchType, q: string): Promise<number> {
   const answer = await client.get({
-    endpoint: type,
+    endpoint: SOURCES[type].endpoint,
     queries: { q, limit: 0, fields: 'id' },
     schema: countAnswer,
   });
@@ -276,7 +323,7 @@ async function readPage(
   page: number,
 ): Promise<{ docs: Doc[]; totalCount: number }> {
   const answer = await client.get({
-    endpoint: type,
+    endpoint: SOURCES[type].endpoint,
     queries: {
       q,
       limit: SEARCH_PAGE_SIZE,
@@ -301,7 +348,7 @@ async function readKeys(
   for (let offset = 0; offset < wanted;) {
     const limit = Math.min(CONTENT_PAGE_SIZE, wanted - offset);
     const answer = await client.get({
-      endpoint: type,
+      endpoint: SOURCES[type].endpoint,
       queries: { q, limit, offset, orders: NEWEST_FIRST, fields: 'id,createdAt,publishedAt' },
       schema: z.object({
         contents: z.array(keyItem),
@@ -319,7 +366,7 @@ async function readKeys(
 async function readByIds(client: Client, type: SearchType, ids: string[]): Promise<Doc[]> {
   if (ids.length === 0) return [];
   const answer = await client.get({
-    endpoint: type,
+    endpoint: SOURCES[type].endpoint,
     queries: { ids, limit: ids.length, fields: SOURCES[type].fields },
     schema: listAnswer,
   });
@@ -375,6 +422,7 @@ export type SearchResults = {
 const noCounts = (): Record<SearchFilter, number> => ({
   all: 0,
   posts: 0,
+  feature: 0,
   audios: 0,
   movies: 0,
   jobs: 0,
@@ -384,7 +432,7 @@ function toHit(doc: Doc, terms: string[]): SearchHit {
   return {
     type: doc.type,
     id: doc.id,
-    href: `/${doc.type}/${doc.id}`,
+    href: doc.href,
     title: highlight(doc.title, terms),
     date: doc.date,
     snippet: snippet(doc.text, terms),
