@@ -6,6 +6,7 @@ import {
   breadcrumbJsonLd,
   isoDateTime,
   isoDuration,
+  jobPostingJsonLd,
   organizationJsonLd,
   podcastEpisodeJsonLd,
   serializeJsonLd,
@@ -199,6 +200,55 @@ describe('videoObjectJsonLd and podcastEpisodeJsonLd', () => {
       },
       isAccessibleForFree: true,
     });
+  });
+});
+
+describe('jobPostingJsonLd', () => {
+  const base = {
+    path: '/jobs/job-001',
+    title: 'UIデザイナー',
+    description: '<p>プロダクトのUIを担当します。</p>',
+    datePosted: '2026-11-01T00:00:00.000Z',
+    validThrough: '2026-12-31T00:00:00.000Z',
+  };
+
+  it('has what Google requires: title, description, date, organization and place', () => {
+    const job = jobPostingJsonLd(SITE, {
+      ...base,
+      employmentTypes: ['正社員', '業務委託', '正社員'],
+      location: '東京都渋谷区',
+      hiringOrganization: { name: '株式会社サンプル', url: 'https://sample.example.jp/' },
+    });
+    expect(job).toMatchObject({
+      '@type': 'JobPosting',
+      title: 'UIデザイナー',
+      description: '<p>プロダクトのUIを担当します。</p>',
+      url: 'https://axis.example.jp/jobs/job-001',
+      datePosted: '2026-11-01T00:00:00.000Z',
+      validThrough: '2026-12-31T00:00:00.000Z',
+      employmentType: ['FULL_TIME', 'CONTRACTOR'],
+      hiringOrganization: { name: '株式会社サンプル', sameAs: 'https://sample.example.jp/' },
+      jobLocation: {
+        '@type': 'Place',
+        address: { addressLocality: '東京都渋谷区', addressCountry: 'JP' },
+      },
+    });
+    expect(job).not.toHaveProperty('jobLocationType');
+  });
+
+  it('marks a remote listing as telecommute within Japan', () => {
+    const job = jobPostingJsonLd(SITE, { ...base, location: 'フルリモート(国内)' });
+    expect(job).toMatchObject({
+      jobLocationType: 'TELECOMMUTE',
+      applicantLocationRequirements: { '@type': 'Country', name: 'JP' },
+    });
+  });
+
+  it('falls back to the publisher as the hiring organization and skips unknown types', () => {
+    const job = jobPostingJsonLd(SITE, { ...base, employmentTypes: ['その他'] });
+    expect(job).toMatchObject({ hiringOrganization: { name: 'AXIS Membership' } });
+    expect(job).not.toHaveProperty('employmentType');
+    expect(job).not.toHaveProperty('jobLocation');
   });
 });
 

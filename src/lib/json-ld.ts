@@ -272,6 +272,72 @@ export function podcastEpisodeJsonLd(site: JsonLdSite, input: PodcastEpisodeInpu
   });
 }
 
+export type JobPostingInput = {
+  path: string;
+  title: string;
+  /** The full listing: sanitised HTML or plain text (Google reads both). */
+  description: string;
+  datePosted?: string | Date | null;
+  /** The application deadline (募集締切). */
+  validThrough?: string | Date | null;
+  /** The site's 雇用形態 values (src/server/cms/model.ts EMPLOYMENT_TYPES). */
+  employmentTypes?: readonly string[];
+  /** 勤務地 as written; a remote listing says リモート or 在宅. */
+  location?: string | null;
+  hiringOrganization?: { name: string; url?: string | null; logo?: string | null } | null;
+};
+
+/** 雇用形態 → schema.org/Google employment types (契約社員 is a fixed-term employee). */
+const EMPLOYMENT_TYPE: Readonly<Record<string, string>> = {
+  正社員: 'FULL_TIME',
+  契約社員: 'TEMPORARY',
+  業務委託: 'CONTRACTOR',
+  インターン: 'INTERN',
+  アルバイト: 'PART_TIME',
+};
+
+const REMOTE = /リモート|在宅|フルリモ|remote/i;
+
+export function jobPostingJsonLd(site: JsonLdSite, input: JobPostingInput): JsonLdObject {
+  const url = absoluteUrl(site, input.path);
+  const types = [
+    ...new Set((input.employmentTypes ?? []).flatMap((t) => EMPLOYMENT_TYPE[t] ?? [])),
+  ];
+  const organization = input.hiringOrganization;
+  const remote = !!input.location && REMOTE.test(input.location);
+  return compact({
+    '@context': CONTEXT,
+    '@type': 'JobPosting',
+    title: input.title,
+    description: input.description,
+    url,
+    datePosted: isoDateTime(input.datePosted),
+    validThrough: isoDateTime(input.validThrough),
+    employmentType: types.length > 0 ? types : undefined,
+    hiringOrganization: organization
+      ? compact({
+          '@type': 'Organization',
+          name: organization.name,
+          sameAs: organization.url ? absoluteUrl(site, organization.url) : undefined,
+          logo: organization.logo ? absoluteUrl(site, organization.logo) : undefined,
+        })
+      : publisherOf(site),
+    jobLocation: input.location
+      ? {
+          '@type': 'Place',
+          address: {
+            '@type': 'PostalAddress',
+            addressLocality: input.location,
+            addressCountry: 'JP',
+          },
+        }
+      : undefined,
+    jobLocationType: remote ? 'TELECOMMUTE' : undefined,
+    applicantLocationRequirements: remote ? { '@type': 'Country', name: 'JP' } : undefined,
+    directApply: false,
+  });
+}
+
 export type BreadcrumbItem = { name: string; path: string };
 
 /** The trail from the home page to this one, e.g. [{ホーム, /}, {記事, /posts}, {title, /posts/id}]. */

@@ -2,8 +2,11 @@ import type { Metadata } from 'next';
 import { notFound } from 'next/navigation';
 import { RichText } from '@/components/content/rich-text';
 import styles from '@/components/content/article.module.css';
+import { jsonLdSite } from '@/components/listing/site-metadata';
+import { JsonLd } from '@/components/seo/json-ld';
 import { env } from '@/env';
 import { formatDateJa, isoDateJa } from '@/lib/format';
+import { breadcrumbJsonLd, jobPostingJsonLd } from '@/lib/json-ld';
 import { pageMetadata } from '@/lib/metadata';
 import { findJob } from '@/server/content/items';
 import { previewDraftKey } from '@/server/preview/preview';
@@ -33,9 +36,38 @@ export default async function JobPage({ params }: Props) {
   const draftKey = await previewDraftKey('jobs', contentId);
   const job = await findJob(contentId, draftKey);
   if (!job) notFound();
+  const site = jsonLdSite();
+  const path = `/jobs/${job.id}`;
 
   return (
     <article className={styles.article}>
+      {draftKey ? null : (
+        <JsonLd
+          data={[
+            jobPostingJsonLd(site, {
+              path,
+              title: job.title,
+              description: job.body || job.description || job.title,
+              datePosted: job.publishedAt ?? job.createdAt,
+              validThrough: job.closingDate,
+              employmentTypes: job.employmentType,
+              location: job.location,
+              hiringOrganization: job.partner
+                ? {
+                    name: job.partner.name,
+                    url: job.partner.website,
+                    logo: job.partner.logo?.url,
+                  }
+                : null,
+            }),
+            breadcrumbJsonLd(site, [
+              { name: 'ホーム', path: '/' },
+              { name: '求人', path: '/jobs' },
+              { name: job.title, path },
+            ]),
+          ]}
+        />
+      )}
       <header className={styles.header}>
         <p className={styles.kicker}>求人</p>
         <h1 className={styles.title}>{job.title}</h1>
