@@ -9,7 +9,7 @@ describe('TagManager', () => {
   it('inlines the GTM snippet for the configured container', () => {
     const html = renderToStaticMarkup(<TagManager gtmId="GTM-ABC123" />);
     expect(html).toMatch(/^<script id="gtm">/);
-    expect(html).toContain("'dataLayer',\"GTM-ABC123\")");
+    expect(html).toContain('\'dataLayer\',"GTM-ABC123")');
     expect(html).toContain('https://www.googletagmanager.com/gtm.js?id=');
   });
 });
