@@ -3,7 +3,9 @@ import { CardGrid } from '@/components/listing/content-card';
 import { postCard } from '@/components/listing/cards';
 import { EmptyState, ListPage, Pagination } from '@/components/listing/list-page';
 import { type SearchParams, pageParam } from '@/components/listing/page-params';
-import { sitePageMetadata } from '@/components/listing/site-metadata';
+import { jsonLdSite, sitePageMetadata } from '@/components/listing/site-metadata';
+import { JsonLd } from '@/components/seo/json-ld';
+import { breadcrumbJsonLd } from '@/lib/json-ld';
 import { categorySchema } from '@/server/content/schemas';
 import { findOne, listPosts } from '@/server/content/lists';
 
@@ -33,6 +35,13 @@ export default async function FeatureIssuePage({ params, searchParams }: Props) 
       kicker={category.issueNumber ? `特集 No.${category.issueNumber}` : '特集'}
       lead={category.description ? <p>{category.description}</p> : null}
     >
+      <JsonLd
+        data={breadcrumbJsonLd(jsonLdSite(), [
+          { name: 'ホーム', path: '/' },
+          { name: '特集', path: '/feature' },
+          { name: category.name, path: `/feature/${category.id}` },
+        ])}
+      />
       {posts.items.length === 0 ? (
         <EmptyState action={{ href: '/feature', label: 'ほかの特集を見る' }}>
           この特集の記事は準備中です。
