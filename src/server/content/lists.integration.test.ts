@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { findEndpoint } from '@/server/cms/model';
-import { createContent } from '@/server/cms/store';
+import { createContent, updateContent } from '@/server/cms/store';
 import type { Database } from '@/server/db/client';
 import { createTestDatabase } from '@/server/db/testing/test-database';
-import { listPosts } from './lists';
+import { listFeaturedPosts, listPosts } from './lists';
 import type * as SiteContentModule from './site-content';
 import { type SiteContent, createSiteContent } from './site-content';
 
@@ -122,5 +122,53 @@ describe('listPosts filters on the built-in content service', () => {
     const second = await listPosts({ tag: 'timber', size: 2, page: 2 });
     expect(second.items).toHaveLength(1);
     expect(new Set([...ids(first), ...ids(second)])).toEqual(new Set(['a2', 'a3', 'n1']));
+  });
+});
+
+describe('listFeaturedPosts: the 注目記事 editors chose for the home page', () => {
+  let database: Database;
+
+  beforeAll(async () => {
+    database = await createTestDatabase();
+    const db = database.db;
+    for (const id of ['p1', 'p2', 'p3'])
+      await createContent(db, def('posts'), {
+        id,
+        body: { title: `記事 ${id}`, isPublicPreview: false },
+        status: 'publish',
+      });
+    await createContent(db, def('posts'), {
+      id: 'draft',
+      body: { title: '下書き', isPublicPreview: false },
+      status: 'draft',
+    });
+    state.site = createSiteContent({ db });
+  });
+
+  afterAll(async () => {
+    state.site?.dispose();
+    state.site = undefined;
+    await database.close();
+  });
+
+  it('is empty while there is no home object', async () => {
+    expect(await listFeaturedPosts()).toEqual([]);
+  });
+
+  it('keeps the order editors gave and drops what is not published', async () => {
+    await updateContent(
+      database.db,
+      def('home'),
+      '',
+      { featuredPosts: ['p3', 'draft', 'p1'] },
+      { draft: false },
+    );
+    state.site!.dispose();
+    state.site = createSiteContent({ db: database.db });
+    const featured = await listFeaturedPosts();
+    expect(featured.map((p) => [p.id, p.title])).toEqual([
+      ['p3', '記事 p3'],
+      ['p1', '記事 p1'],
+    ]);
   });
 });

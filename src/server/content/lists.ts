@@ -206,7 +206,8 @@ export const listTags = cache(async (): Promise<{ id: string; name: string }[]> 
 export async function listFeaturedPosts(): Promise<PostCard[]> {
   let ids: string[];
   try {
-    const home = await siteContent().getObject({
+    // `get`, not `getObject`: with `fields` the answer has no system fields to check.
+    const home = await siteContent().get({
       endpoint: 'home',
       queries: { fields: 'featuredPosts.id' },
       schema: z.object({ featuredPosts: z.array(z.object({ id: z.string() })).default([]) }),
