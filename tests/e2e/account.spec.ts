@@ -28,6 +28,8 @@ test('sign-up → verify → sign-in → edit → change e-mail → sign-out →
   page,
   baseURL,
 }) => {
+  // Some twenty pages and mails in one journey: more than the default 30 s on a slow machine.
+  test.setTimeout(90_000);
   // Sign-up: the errors appear beside their fields and what was typed stays.
   await page.goto('/sign-up');
   await page.getByLabel('表示名').fill('読者 はなこ');

@@ -1,5 +1,12 @@
 import AxeBuilder from '@axe-core/playwright';
-import { type APIRequestContext, type Page, expect, test } from '@playwright/test';
+import {
+  type APIRequestContext,
+  type Locator,
+  type Page,
+  type Response,
+  expect,
+  test,
+} from '@playwright/test';
 import { admin } from './support/admin';
 
 // Bookmarks (issue 5): stored per user, added and removed through /api/bookmarks, listed
@@ -26,13 +33,23 @@ async function latestPosts(request: APIRequestContext, count: number): Promise<I
   return ((await res.json()) as { contents: Item[] }).contents;
 }
 
-async function newMember(page: Page, name: string): Promise<void> {
+async function createMember(name: string): Promise<string> {
   const email = `${name}-${stamp}@example.jp`;
   await admin('create-user', '--email', email, '--password', password, '--name', name);
-  await page.goto('/login');
+  return email;
+}
+
+/** Fills in and sends the login form the page shows. */
+async function submitLogin(page: Page, email: string): Promise<void> {
   await page.getByLabel('メールアドレス').fill(email);
   await page.getByLabel('パスワード', { exact: true }).fill(password);
   await page.getByRole('button', { name: 'ログイン' }).click();
+}
+
+async function newMember(page: Page, name: string): Promise<void> {
+  const email = await createMember(name);
+  await page.goto('/login');
+  await submitLogin(page, email);
   await expect(page).toHaveURL(/\/$/);
 }
 
@@ -67,6 +84,46 @@ const toggleOf = (page: Page, title: string) =>
 
 function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+const isBookmarksApi = (url: URL) => url.pathname === '/api/bookmarks';
+const isSave = (response: Response) =>
+  isBookmarksApi(new URL(response.url())) && response.request().method() === 'POST';
+
+/**
+ * Loads a page (or reloads it) and waits for the buttons' one read of the saved state, so the
+ * page is hydrated and a click is handled by the script rather than by the form.
+ */
+async function loadWithState(page: Page, load: () => Promise<unknown>): Promise<void> {
+  const read = page.waitForResponse(
+    (r) => isBookmarksApi(new URL(r.url())) && r.request().method() === 'GET',
+  );
+  await load();
+  expect((await read).status()).toBe(200);
+}
+
+/**
+ * Clicks a toggle while the server's answer is held back: the new state must show before the
+ * save is answered (optimistic), and stay once it has been.
+ */
+async function toggleAtOnce(page: Page, toggle: Locator, pressed: boolean): Promise<void> {
+  let release!: () => void;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  await page.route(isBookmarksApi, async (route) => {
+    if (route.request().method() === 'POST') await held;
+    await route.continue();
+  });
+  const sent = page.waitForRequest(
+    (r) => isBookmarksApi(new URL(r.url())) && r.method() === 'POST',
+  );
+  const saved = page.waitForResponse(isSave);
+  await toggle.click();
+  await sent;
+  await expect(toggle).toHaveAttribute('aria-pressed', String(pressed));
+  release();
+  expect((await saved).status()).toBe(200);
+  await page.unroute(isBookmarksApi);
+  await expect(toggle).toHaveAttribute('aria-pressed', String(pressed));
 }
 
 test('add through the API, see it listed newest first, remove it on the page, and it stays removed', async ({
@@ -120,6 +177,59 @@ test('add through the API, see it listed newest first, remove it on the page, an
   await expect(page.getByText('ブックマークした記事はまだありません')).toBeVisible();
   await expect(page.getByRole('main').getByRole('button', { name: /ブックマーク/ })).toHaveCount(0);
   expect(await bookmarkedOf(page, [newer!, older!])).toEqual([]);
+});
+
+test('clicks on a post page and on a list card show at once, outlast a reload, and are undone on the bookmarks page', async ({
+  page,
+}) => {
+  const [article] = await latestPosts(page.request, 1);
+  await newMember(page, 'bookmark-clicker');
+
+  // The post page's own button.
+  await loadWithState(page, () => page.goto(`/posts/${article!.id}`));
+  const onArticle = toggleOf(page, article!.title);
+  await expect(onArticle).toHaveAttribute('aria-pressed', 'false');
+  await toggleAtOnce(page, onArticle, true);
+  await expect(onArticle).toContainText('ブックマーク済み');
+  await loadWithState(page, () => page.reload());
+  await expect(onArticle).toHaveAttribute('aria-pressed', 'true');
+
+  // A card of the post list: another post.
+  await loadWithState(page, () => page.goto('/posts'));
+  const card = page
+    .getByRole('main')
+    .getByRole('article')
+    .filter({ hasNot: page.getByRole('heading', { name: article!.title, exact: true }) })
+    .first();
+  const cardTitle = (await card.getByRole('heading', { level: 2 }).textContent())!.trim();
+  const cardHref = (await card.getByRole('link').first().getAttribute('href'))!;
+  expect(cardHref).toMatch(/^\/posts\/[^/?]+$/);
+  const onCard = toggleOf(page, cardTitle);
+  await expect(onCard).toHaveAttribute('aria-pressed', 'false');
+  await toggleAtOnce(page, onCard, true);
+  await loadWithState(page, () => page.reload());
+  await expect(onCard).toHaveAttribute('aria-pressed', 'true');
+
+  // Both are listed, the latest saved first.
+  await page.goto('/posts/bookmark');
+  await expect(
+    page.getByRole('banner').getByRole('button', { name: 'bookmark-clicker' }),
+  ).toBeVisible(); // hydrated: the buttons answer clicks with the script
+  await expect(page.getByText('2 件を新しい順に表示しています。')).toBeVisible();
+  await expect(page.getByRole('main').getByRole('heading', { level: 2 })).toHaveText([
+    cardTitle,
+    article!.title,
+  ]);
+  await expect(page.getByRole('link', { name: cardTitle })).toHaveAttribute('href', cardHref);
+
+  // Removed there: at once, and for good.
+  for (const title of [cardTitle, article!.title])
+    await toggleAtOnce(page, toggleOf(page, title), false);
+  await page.reload();
+  await expect(page.getByText('ブックマークした記事はまだありません')).toBeVisible();
+  await loadWithState(page, () => page.goto(`/posts/${article!.id}`));
+  await expect(toggleOf(page, article!.title)).toHaveAttribute('aria-pressed', 'false');
+  await expect(toggleOf(page, article!.title)).not.toContainText('ブックマーク済み');
 });
 
 test('a post page has a bookmark button', async ({ page }) => {
@@ -199,6 +309,7 @@ test('anonymous visitors: the page sends them to /login and back; the API saves 
 
 test('an anonymous click on a post page’s button leads to /login and back', async ({ page }) => {
   const [post] = await latestPosts(page.request, 1);
+  const email = await createMember('bookmark-returning');
   await page.goto(`/posts/${post!.id}`);
   // Once the auth state has loaded, the click navigates instead of saving.
   await expect(page.getByRole('banner').getByRole('link', { name: 'ログイン' })).toBeVisible();
@@ -210,4 +321,13 @@ test('an anonymous click on a post page’s button leads to /login and back', as
   await expect(page).toHaveURL(
     new RegExp(`/login\\?next=${escapeRegExp(encodeURIComponent(`/posts/${post!.id}`))}$`),
   );
+
+  // Signing in there brings the reader back to the post; the click saved nothing.
+  await submitLogin(page, email);
+  await expect(page).toHaveURL(new RegExp(`/posts/${escapeRegExp(post!.id)}$`));
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText(post!.title);
+  await expect(
+    page.getByRole('banner').getByRole('button', { name: 'bookmark-returning' }),
+  ).toBeVisible();
+  expect(await bookmarkedOf(page, [post!])).toEqual([]);
 });

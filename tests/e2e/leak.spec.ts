@@ -1,4 +1,4 @@
-import { type APIRequestContext, expect, test } from '@playwright/test';
+import { type APIRequestContext, type PlaywrightWorkerArgs, expect, test } from '@playwright/test';
 import { admin } from './support/admin';
 
 // The paywall leak test (issue 5): marker sentences planted past the lead of members' content
@@ -21,6 +21,9 @@ const body = (mark: string) =>
   `<p>導入の段落です。ここまでは誰でも読めます。</p><p>二つ目の段落も導入です。</p><hr><p>${mark} ここからは会員だけが読める本文です。合言葉は ${SECRET} です。</p>`;
 
 const ids: Record<keyof typeof MARK, string> = { oldPost: '', newPost: '', audio: '', connect: '' };
+/** A members' movie and audio of the demo corpus whose files are protected (signed URLs). */
+const media = { movie: '', audio: '' };
+const PROTECTED = '/media/protected/';
 const password = 'kakusu-bunsho-16';
 const accounts = {
   free: `leak-free-${stamp}@example.jp`,
@@ -68,6 +71,20 @@ test.beforeAll(async ({ request }) => {
     title: 'コネクトの集まり',
     body: body(MARK.connect),
   });
+  for (const [kind, endpoint, field] of [
+    ['movie', 'movies', 'videoFile'],
+    ['audio', 'audios', 'audioFile'],
+  ] as const) {
+    const filters = `isPublicPreview[not_equals]true[and]${field}[exists]`;
+    const res = await request.get(
+      `/api/v1/${endpoint}?limit=1&fields=id,${field}&filters=${encodeURIComponent(filters)}`,
+      { headers: { 'X-MICROCMS-API-KEY': key } },
+    );
+    const [item] = ((await res.json()) as { contents: { id: string; [f: string]: unknown }[] })
+      .contents;
+    expect((item![field] as { url: string }).url.startsWith(PROTECTED)).toBe(true);
+    media[kind] = item!.id;
+  }
   const partners = await request.get('/api/v1/partners?limit=1&fields=id', {
     headers: { 'X-MICROCMS-API-KEY': key },
   });
@@ -94,19 +111,29 @@ const pageOf = (item: keyof typeof MARK) =>
     connect: `/connect/${ids.connect}`,
   })[item];
 
+/** A request context signed in as the viewer (none for anonymous). */
+async function requestAs(
+  playwright: PlaywrightWorkerArgs['playwright'],
+  baseURL: string | undefined,
+  viewer: Viewer,
+): Promise<APIRequestContext> {
+  const api = await playwright.request.newContext({ baseURL });
+  if (viewer !== 'anonymous') {
+    const res = await api.post('/api/account/sign-in', {
+      headers: { accept: 'application/json' },
+      form: { email: accounts[viewer], password },
+    });
+    expect(res.status()).toBe(200);
+  }
+  return api;
+}
+
 for (const viewer of ['anonymous', 'free', 'paid', 'partner'] as Viewer[]) {
   test(`${viewer}: each marker appears exactly where the policy allows`, async ({
     playwright,
     baseURL,
   }) => {
-    const api = await playwright.request.newContext({ baseURL });
-    if (viewer !== 'anonymous') {
-      const res = await api.post('/api/account/sign-in', {
-        headers: { accept: 'application/json' },
-        form: { email: accounts[viewer], password },
-      });
-      expect(res.status()).toBe(200);
-    }
+    const api = await requestAs(playwright, baseURL, viewer);
     const surfaces = [
       ...(['oldPost', 'newPost', 'audio', 'connect'] as const).map((item) => pageOf(item)),
       '/',
@@ -132,6 +159,38 @@ for (const viewer of ['anonymous', 'free', 'paid', 'partner'] as Viewer[]) {
             `${viewer} ${rsc ? 'RSC ' : ''}${path} ${expected ? 'must' : 'must not'} contain ${item}`,
           ).toBe(expected);
         }
+      }
+    }
+    await api.dispose();
+  });
+}
+
+// Members' audio and movie files are served from /media/protected/ through signed, expiring
+// URLs, which only a paid viewer's page may carry: neither the HTML nor the flight payload of
+// a client navigation names one for anyone else.
+for (const viewer of ['anonymous', 'free', 'partner', 'paid'] as Viewer[]) {
+  test(`${viewer}: a members’ movie and audio page ${viewer === 'paid' ? 'carry' : 'never carry'} a protected file URL`, async ({
+    playwright,
+    baseURL,
+  }) => {
+    const api = await requestAs(playwright, baseURL, viewer);
+    for (const path of [`/movies/${media.movie}`, `/audios/${media.audio}`]) {
+      for (const rsc of [false, true]) {
+        const res = await api.get(path, { headers: rsc ? { RSC: '1' } : {} });
+        const what = `${viewer} ${rsc ? 'RSC ' : ''}${path}`;
+        expect(res.status(), what).toBe(200);
+        expect(res.headers()['content-type'], what).toContain(
+          rsc ? 'text/x-component' : 'text/html',
+        );
+        const text = await res.text();
+        expect(
+          text.includes(PROTECTED),
+          `${what} ${viewer === 'paid' ? 'must' : 'must not'} contain ${PROTECTED}`,
+        ).toBe(viewer === 'paid');
+        // What a paid viewer gets is a signed, expiring URL, wherever it is named.
+        if (viewer === 'paid')
+          for (const rest of text.split(PROTECTED).slice(1))
+            expect(rest, what).toMatch(/^[^"'\s?\\]+\?exp=\d+(&|&amp;|\\u0026)sig=/);
       }
     }
     await api.dispose();

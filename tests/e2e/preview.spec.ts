@@ -86,3 +86,97 @@ test('staff preview a draft without its key; a member cannot', async ({ page, re
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('編集部だけが見る下書き');
   await expect(page.getByRole('region', { name: 'プレビューモード' })).toBeVisible();
 });
+
+test('outside preview a draft is on no list and in no search result, and its page is not found', async ({
+  page,
+  request,
+  playwright,
+  baseURL,
+}) => {
+  const stamp = Date.now();
+  // One word, made up, in the titles of the drafts and of a published twin post.
+  const word = `shitagaki${stamp}`;
+  const key = (
+    await admin('create-api-key', '--name', 'e2e drafts', '--permissions', 'GET,POST')
+  ).at(-1)!;
+  const create = async (endpoint: string, data: object, draft: boolean) => {
+    const res = await request.post(`/api/v1/${endpoint}${draft ? '?status=draft' : ''}`, {
+      headers: { 'X-MICROCMS-API-KEY': key },
+      data,
+    });
+    expect(res.status(), `${endpoint}: ${await res.text()}`).toBe(201);
+    return ((await res.json()) as { id: string }).id;
+  };
+  const text = `<p>${word} の本文です。下書きのあいだは誰にも見えないはずの段落です。</p>`;
+  const draftPost = {
+    title: `下書きの記事 ${word}`,
+    id: await create(
+      'posts',
+      { title: `下書きの記事 ${word}`, description: word, body: text, isPublicPreview: true },
+      true,
+    ),
+  };
+  const drafts = {
+    audios: await create('audios', { title: `下書きの音声 ${word}`, transcript: text }, true),
+    movies: await create('movies', { title: `下書きの動画 ${word}`, description: word }, true),
+    connect: await create('connect', { title: `下書きのコネクト ${word}`, body: text }, true),
+  };
+  // The control: a published post with the same word is found everywhere the draft is not.
+  const published = {
+    title: `公開した記事 ${word}`,
+    id: await create(
+      'posts',
+      { title: `公開した記事 ${word}`, description: word, body: text, isPublicPreview: true },
+      false,
+    ),
+  };
+
+  // The lists and the search, in the browser.
+  await page.goto('/');
+  await expect(page.getByRole('link', { name: published.title }).first()).toBeVisible();
+  await expect(page.getByRole('link', { name: draftPost.title })).toHaveCount(0);
+  await page.goto('/posts');
+  await expect(page.getByRole('link', { name: published.title })).toBeVisible();
+  await expect(page.getByRole('link', { name: draftPost.title })).toHaveCount(0);
+  await page.goto(`/search?q=${word}`);
+  await expect(
+    page.getByRole('main').getByRole('article').getByRole('heading', { level: 2 }),
+  ).toHaveText([published.title]);
+
+  // Every draft's page is not found, for an anonymous visitor and for a paid member.
+  const email = `drafts-paid-${stamp}@example.jp`;
+  await admin('create-user', '--email', email, '--password', 'mikan-no-hako-41');
+  await admin('grant-plan', '--email', email, '--plan', 'スタンダード');
+  const paid = await playwright.request.newContext({ baseURL });
+  const signedIn = await paid.post('/api/account/sign-in', {
+    headers: { accept: 'application/json' },
+    form: { email, password: 'mikan-no-hako-41' },
+  });
+  expect(signedIn.status()).toBe(200);
+  const pages = [
+    `/posts/${draftPost.id}`,
+    ...Object.entries(drafts).map(([endpoint, id]) => `/${endpoint}/${id}`),
+  ];
+  for (const api of [request, paid]) {
+    const who = api === paid ? 'paid' : 'anonymous';
+    for (const path of pages) {
+      const res = await api.get(path);
+      expect(res.status(), `${who} ${path}`).toBe(404);
+      expect(await res.text(), `${who} ${path}`).not.toContain(word);
+    }
+    // Nor is any of them in the HTML or the RSC payload of the lists and the search.
+    for (const path of ['/', '/posts', '/movies', '/connect', `/search?q=${word}`]) {
+      for (const rsc of [false, true]) {
+        const res = await api.get(path, { headers: rsc ? { RSC: '1' } : {} });
+        expect(res.status(), `${who} ${path}`).toBe(200);
+        const body = await res.text();
+        for (const id of [draftPost.id, ...Object.values(drafts)])
+          expect(body, `${who} ${rsc ? 'RSC ' : ''}${path} must not name ${id}`).not.toContain(id);
+        for (const kind of ['記事', '音声', '動画', 'コネクト'])
+          expect(body).not.toContain(`下書きの${kind} ${word}`);
+        if (path !== '/movies' && path !== '/connect') expect(body).toContain(published.id);
+      }
+    }
+  }
+  await paid.dispose();
+});
