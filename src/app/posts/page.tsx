@@ -87,26 +87,16 @@ export default async function PostsPage({ searchParams }: Props) {
       {filtered ? (
         <ul className={styles.filters} aria-label="絞り込み中の条件">
           {category ? (
-            <li>
-              <Link
-                href={postsHref({ tag })}
-                aria-label={`特集: ${categoryName ?? '不明な特集'} の絞り込みを解除`}
-              >
-                特集: {categoryName ?? '不明な特集'}
-                <span aria-hidden="true">&nbsp;×</span>
-              </Link>
-            </li>
+            <FilterChip
+              label={`特集: ${categoryName ?? '不明な特集'}`}
+              clearHref={postsHref({ tag })}
+            />
           ) : null}
           {tag ? (
-            <li>
-              <Link
-                href={postsHref({ category })}
-                aria-label={`タグ: ${tagName ?? '不明なタグ'} の絞り込みを解除`}
-              >
-                タグ: {tagName ?? '不明なタグ'}
-                <span aria-hidden="true">&nbsp;×</span>
-              </Link>
-            </li>
+            <FilterChip
+              label={`タグ: ${tagName ?? '不明なタグ'}`}
+              clearHref={postsHref({ category })}
+            />
           ) : null}
         </ul>
       ) : null}
@@ -124,5 +114,17 @@ export default async function PostsPage({ searchParams }: Props) {
         totalPages={posts.totalPages}
       />
     </ListPage>
+  );
+}
+
+/** A filter in use: following it lists the posts without this one filter. */
+function FilterChip({ label, clearHref }: { label: string; clearHref: string }) {
+  return (
+    <li>
+      <Link href={clearHref} aria-label={`${label} の絞り込みを解除`}>
+        {label}
+        <span aria-hidden="true">&nbsp;×</span>
+      </Link>
+    </li>
   );
 }

@@ -18,7 +18,7 @@ export function ShareLinks({ url, title }: { url: string; title: string }) {
           <li key={link.label}>
             <a href={link.href} target="_blank" rel="noopener noreferrer">
               {link.label}
-              <span className={styles.visuallyHidden}>（新しいウィンドウで開きます）</span>
+              <span className="visually-hidden">（新しいウィンドウで開きます）</span>
             </a>
           </li>
         ))}

@@ -185,7 +185,7 @@ export function AudioPlayer({ src, title }: { src: string; title: string }) {
         キー操作（プレーヤー内で）: Space・K 再生／一時停止、← →・J L 15 秒移動、↑ ↓・&gt; &lt;
         再生速度
       </p>
-      <p role="status" aria-live="polite" aria-atomic="true" className={styles.visuallyHidden}>
+      <p role="status" aria-live="polite" aria-atomic="true" className="visually-hidden">
         {message}
       </p>
     </div>

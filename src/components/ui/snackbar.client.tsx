@@ -76,7 +76,7 @@ function VisibleSnackbar({ message, severity, onClose }: Required<SnackbarProps>
         aria-live={urgent ? 'assertive' : 'polite'}
         aria-atomic="true"
       >
-        <span className={styles.visuallyHidden}>{label.text}: </span>
+        <span className="visually-hidden">{label.text}: </span>
         {message}
       </p>
       <button type="button" className={styles.close} aria-label="閉じる" onClick={onClose}>

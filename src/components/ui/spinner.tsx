@@ -30,7 +30,7 @@ export function Spinner({
       data-full-height={fullHeight || undefined}
     >
       <span className={styles.ring} aria-hidden="true" />
-      <span id={labelId} className={styles.visuallyHidden}>
+      <span id={labelId} className="visually-hidden">
         {label}
       </span>
     </div>
