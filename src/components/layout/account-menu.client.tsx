@@ -78,6 +78,8 @@ export function AccountMenu() {
       </button>
       {open ? (
         <div id={menuId} className={styles.menu}>
+          {/* On a phone the header has no room for the badge: the menu says it instead. */}
+          <p className={styles.plan}>{state.isPaidUser ? '有料会員' : '無料会員'}</p>
           <ul className={styles.list}>
             <li>
               <Link href="/account/edit" onClick={() => setOpen(false)}>

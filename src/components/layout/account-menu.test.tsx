@@ -1,0 +1,71 @@
+// @vitest-environment jsdom
+import { render, screen } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { AuthStateProvider } from '@/components/account/auth-state.client';
+import { AccountMenu } from './account-menu.client';
+
+vi.mock('next/navigation', () => ({
+  usePathname: () => '/posts/p1',
+  useRouter: () => ({ push: vi.fn(), refresh: vi.fn() }),
+}));
+
+const MEMBER = {
+  user: { uid: 'u1', displayName: '読者 花子', partnerId: '', email: 'h@example.jp' },
+  isLoading: false,
+  isPaidUser: false,
+  experiencedTrial: false,
+  experiencedPaidPlan: false,
+  currentSubscriptionData: null,
+  isPartner: false,
+  isCanceledAtPeriodEnd: false,
+  role: 'member',
+};
+
+function renderWith(me: object) {
+  vi.stubGlobal(
+    'fetch',
+    vi.fn(() => Promise.resolve(Response.json(me))),
+  );
+  return render(
+    <AuthStateProvider>
+      <AccountMenu />
+    </AuthStateProvider>,
+  );
+}
+
+afterEach(() => vi.unstubAllGlobals());
+
+describe('AccountMenu', () => {
+  it('offers sign-in back to this page to a visitor', async () => {
+    renderWith({ ...MEMBER, user: null, role: null });
+    expect(await screen.findByRole('link', { name: 'ログイン' })).toHaveAttribute(
+      'href',
+      '/login?next=%2Fposts%2Fp1',
+    );
+    expect(screen.getByRole('link', { name: '会員登録' })).toHaveAttribute('href', '/sign-up');
+  });
+
+  it('names a free member’s plan in the open menu', async () => {
+    renderWith(MEMBER);
+    const trigger = await screen.findByRole('button', { name: '読者 花子' });
+    expect(trigger).toHaveAttribute('aria-expanded', 'false');
+    await userEvent.click(trigger);
+    expect(trigger).toHaveAttribute('aria-expanded', 'true');
+    expect(screen.getByText('無料会員')).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'ブックマーク' })).toHaveAttribute(
+      'href',
+      '/posts/bookmark',
+    );
+    expect(screen.queryByRole('link', { name: '管理画面' })).toBeNull();
+  });
+
+  it('shows a paid member’s badge in the header and the plan in the menu', async () => {
+    renderWith({ ...MEMBER, isPaidUser: true, role: 'editor' });
+    const trigger = await screen.findByRole('button', { name: /読者 花子/ });
+    expect(trigger).toHaveTextContent('有料会員');
+    await userEvent.click(trigger);
+    expect(screen.getAllByText('有料会員')).toHaveLength(2);
+    expect(screen.getByRole('link', { name: '管理画面' })).toHaveAttribute('href', '/admin');
+  });
+});
