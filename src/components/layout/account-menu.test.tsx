@@ -3,6 +3,7 @@ import { render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { AuthStateProvider } from '@/components/account/auth-state.client';
+import { SIGNED_OUT_AUTH_STATE } from '@/lib/auth-state';
 import { AccountMenu } from './account-menu.client';
 
 vi.mock('next/navigation', () => ({
@@ -11,14 +12,8 @@ vi.mock('next/navigation', () => ({
 }));
 
 const MEMBER = {
+  ...SIGNED_OUT_AUTH_STATE,
   user: { uid: 'u1', displayName: '読者 花子', partnerId: '', email: 'h@example.jp' },
-  isLoading: false,
-  isPaidUser: false,
-  experiencedTrial: false,
-  experiencedPaidPlan: false,
-  currentSubscriptionData: null,
-  isPartner: false,
-  isCanceledAtPeriodEnd: false,
   role: 'member',
 };
 
