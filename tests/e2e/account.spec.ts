@@ -4,6 +4,7 @@ import path from 'node:path';
 import { admin } from './support/admin';
 import { E2E_ROOT } from './support/settings';
 import { latestLink } from './support/mail';
+import { submitLogin } from './support/sign-in';
 
 // The whole life of an account, as a reader goes through it in the browser.
 test.describe.configure({ mode: 'serial' });
@@ -14,11 +15,10 @@ const newEmail = `reader-new-${stamp}@example.jp`;
 const password = 'yoru-no-kissaten-7';
 const newPassword = 'asa-no-toshokan-8';
 
+/** Sends the login form; the answer (a refusal or the next page) is the test's to check. */
 async function signIn(page: Page, address: string, secret: string) {
   await page.goto('/login');
-  await page.getByLabel('メールアドレス').fill(address);
-  await page.getByLabel('パスワード', { exact: true }).fill(secret);
-  await page.getByRole('button', { name: 'ログイン' }).click();
+  await submitLogin(page, address, secret);
 }
 
 const accountButton = (page: Page, name: string) =>
@@ -162,9 +162,7 @@ test('without JavaScript the forms still work: errors come back beside the field
   const context = await browser.newContext({ javaScriptEnabled: false });
   const page = await context.newPage();
   await page.goto('/login');
-  await page.getByLabel('メールアドレス').fill('nobody-nojs@example.jp');
-  await page.getByLabel('パスワード', { exact: true }).fill('some-password');
-  await page.getByRole('button', { name: 'ログイン' }).click();
+  await submitLogin(page, 'nobody-nojs@example.jp', 'some-password');
   await expect(page).toHaveURL(/\/login/);
   await expect(page.getByRole('main').getByRole('alert')).toHaveText(
     'メールアドレスまたはパスワードが正しくありません。',

@@ -8,6 +8,7 @@ import {
   test,
 } from '@playwright/test';
 import { admin } from './support/admin';
+import { signIn, submitLogin } from './support/sign-in';
 
 // Bookmarks (issue 5): stored per user, added and removed through /api/bookmarks, listed
 // newest first at /posts/bookmark, correct after a reload; anonymous visitors go to /login.
@@ -39,18 +40,9 @@ async function createMember(name: string): Promise<string> {
   return email;
 }
 
-/** Fills in and sends the login form the page shows. */
-async function submitLogin(page: Page, email: string): Promise<void> {
-  await page.getByLabel('メールアドレス').fill(email);
-  await page.getByLabel('パスワード', { exact: true }).fill(password);
-  await page.getByRole('button', { name: 'ログイン' }).click();
-}
-
 async function newMember(page: Page, name: string): Promise<void> {
   const email = await createMember(name);
-  await page.goto('/login');
-  await submitLogin(page, email);
-  await expect(page).toHaveURL(/\/$/);
+  await signIn(page, email, password);
 }
 
 /** POST /api/bookmarks as the page's browser would (its cookies, same origin). */
@@ -323,7 +315,7 @@ test('an anonymous click on a post page’s button leads to /login and back', as
   );
 
   // Signing in there brings the reader back to the post; the click saved nothing.
-  await submitLogin(page, email);
+  await submitLogin(page, email, password);
   await expect(page).toHaveURL(new RegExp(`/posts/${escapeRegExp(post!.id)}$`));
   await expect(page.getByRole('heading', { level: 1 })).toHaveText(post!.title);
   await expect(

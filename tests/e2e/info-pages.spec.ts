@@ -1,6 +1,7 @@
 import AxeBuilder from '@axe-core/playwright';
 import { type Page, expect, test } from '@playwright/test';
 import { admin } from './support/admin';
+import { signIn } from './support/sign-in';
 
 // The site's information pages (CMS object endpoints, demo texts) and the contact form.
 
@@ -149,11 +150,7 @@ test.describe('the contact form', () => {
     const email = `contact-member-${stamp}@example.jp`;
     const password = 'mado-no-soto-no-ki-5';
     await admin('create-user', '--email', email, '--password', password, '--name', '会員 みどり');
-    await page.goto('/login');
-    await page.getByLabel('メールアドレス').fill(email);
-    await page.getByLabel('パスワード', { exact: true }).fill(password);
-    await page.getByRole('button', { name: 'ログイン' }).click();
-    await expect(page).toHaveURL(/\/$/);
+    await signIn(page, email, password);
     await page.goto('/contact');
     await expect(page.getByLabel('お名前')).toHaveValue('会員 みどり');
     await expect(page.getByLabel('メールアドレス')).toHaveValue(email);

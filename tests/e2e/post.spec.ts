@@ -1,6 +1,7 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type APIRequestContext } from '@playwright/test';
 import { admin } from './support/admin';
+import { signIn } from './support/sign-in';
 
 type Post = { id: string; title: string; body: string };
 
@@ -73,11 +74,7 @@ test('a signed-in free member reads the 3 newest members’ posts; a complimenta
   const older = members[4]!;
   const email = `paywall-${Date.now()}@example.jp`;
   await admin('create-user', '--email', email, '--password', 'kami-hikoki-13');
-  await page.goto('/login');
-  await page.getByLabel('メールアドレス').fill(email);
-  await page.getByLabel('パスワード', { exact: true }).fill('kami-hikoki-13');
-  await page.getByRole('button', { name: 'ログイン' }).click();
-  await expect(page).toHaveURL(/\/$/);
+  await signIn(page, email, 'kami-hikoki-13');
 
   await page.goto(`/posts/${freePlan.id}`);
   await expect(page.getByText(lastParagraph(freePlan.body))).toBeVisible();

@@ -1,5 +1,6 @@
 import { expect, test } from '@playwright/test';
 import { admin } from './support/admin';
+import { signIn } from './support/sign-in';
 
 test('a draft is previewed with its draft key, and the exit button ends preview mode', async ({
   page,
@@ -60,13 +61,6 @@ test('staff preview a draft without its key; a member cannot', async ({ page, re
   });
   const { id } = (await created.json()) as { id: string };
   const stamp = Date.now();
-  const signIn = async (email: string, password: string) => {
-    await page.goto('/login');
-    await page.getByLabel('メールアドレス').fill(email);
-    await page.getByLabel('パスワード', { exact: true }).fill(password);
-    await page.getByRole('button', { name: 'ログイン' }).click();
-    await expect(page).toHaveURL(/\/$/);
-  };
 
   await admin(
     'create-user',
@@ -75,13 +69,13 @@ test('staff preview a draft without its key; a member cannot', async ({ page, re
     '--password',
     'yuki-no-hi-11',
   );
-  await signIn(`member-${stamp}@example.jp`, 'yuki-no-hi-11');
+  await signIn(page, `member-${stamp}@example.jp`, 'yuki-no-hi-11');
   expect((await page.goto(`/posts/${id}/preview`))?.status()).toBe(403);
   await page.context().clearCookies();
 
   await admin('create-user', '--email', `editor-${stamp}@example.jp`, '--password', 'ame-no-hi-12');
   await admin('set-role', '--email', `editor-${stamp}@example.jp`, '--role', 'editor');
-  await signIn(`editor-${stamp}@example.jp`, 'ame-no-hi-12');
+  await signIn(page, `editor-${stamp}@example.jp`, 'ame-no-hi-12');
   await page.goto(`/posts/${id}/preview`);
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('編集部だけが見る下書き');
   await expect(page.getByRole('region', { name: 'プレビューモード' })).toBeVisible();
@@ -108,28 +102,23 @@ test('outside preview a draft is on no list and in no search result, and its pag
     return ((await res.json()) as { id: string }).id;
   };
   const text = `<p>${word} の本文です。下書きのあいだは誰にも見えないはずの段落です。</p>`;
-  const draftPost = {
-    title: `下書きの記事 ${word}`,
+  /** A public-preview post with the word in its title, description and body. */
+  const post = async (title: string, draft: boolean) => ({
+    title,
     id: await create(
       'posts',
-      { title: `下書きの記事 ${word}`, description: word, body: text, isPublicPreview: true },
-      true,
+      { title, description: word, body: text, isPublicPreview: true },
+      draft,
     ),
-  };
+  });
+  const draftPost = await post(`下書きの記事 ${word}`, true);
   const drafts = {
     audios: await create('audios', { title: `下書きの音声 ${word}`, transcript: text }, true),
     movies: await create('movies', { title: `下書きの動画 ${word}`, description: word }, true),
     connect: await create('connect', { title: `下書きのコネクト ${word}`, body: text }, true),
   };
   // The control: a published post with the same word is found everywhere the draft is not.
-  const published = {
-    title: `公開した記事 ${word}`,
-    id: await create(
-      'posts',
-      { title: `公開した記事 ${word}`, description: word, body: text, isPublicPreview: true },
-      false,
-    ),
-  };
+  const published = await post(`公開した記事 ${word}`, false);
 
   // The lists and the search, in the browser.
   await page.goto('/');

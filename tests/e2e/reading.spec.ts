@@ -1,6 +1,7 @@
 import AxeBuilder from '@axe-core/playwright';
-import { type APIRequestContext, type Page, expect, test } from '@playwright/test';
+import { type APIRequestContext, expect, test } from '@playwright/test';
 import { admin } from './support/admin';
+import { signIn } from './support/sign-in';
 
 // Every reading route of SPEC §2 with the demo corpus: it renders on the server with its
 // title, passes axe, and gives each reader what the access policy allows.
@@ -18,14 +19,6 @@ async function firstId(
     { headers: { 'X-MICROCMS-API-KEY': key } },
   );
   return ((await res.json()) as { contents: { id: string }[] }).contents[0]!.id;
-}
-
-async function signIn(page: Page, email: string, password: string) {
-  await page.goto('/login');
-  await page.getByLabel('メールアドレス').fill(email);
-  await page.getByLabel('パスワード', { exact: true }).fill(password);
-  await page.getByRole('button', { name: 'ログイン' }).click();
-  await expect(page).toHaveURL(/\/$/);
 }
 
 test('every list route renders with its heading and title, and passes axe', async ({ page }) => {

@@ -2,6 +2,7 @@ import AxeBuilder from '@axe-core/playwright';
 import { type APIRequestContext, type Page, expect, test } from '@playwright/test';
 import { admin } from './support/admin';
 import { E2E_SITE_URL } from './support/settings';
+import { signIn } from './support/sign-in';
 
 type Ld = Record<string, unknown> & { '@type': string };
 
@@ -269,11 +270,7 @@ test.describe('detail pages: title, description, share image, canonical URL, JSO
       if (item.signedIn) {
         const email = `detail-${name}-${Date.now()}@example.jp`;
         await admin('create-user', '--email', email, '--password', 'shosai-no-mado-31');
-        await page.goto('/login');
-        await page.getByLabel('メールアドレス').fill(email);
-        await page.getByLabel('パスワード', { exact: true }).fill('shosai-no-mado-31');
-        await page.getByRole('button', { name: 'ログイン' }).click();
-        await expect(page).toHaveURL(/\/$/);
+        await signIn(page, email, 'shosai-no-mado-31');
       }
       const response = await page.goto(item.path);
       expect(response?.status()).toBe(200);

@@ -1,6 +1,7 @@
 'use client';
 
 import { type KeyboardEvent, useEffect, useId, useRef, useState } from 'react';
+import { formatDurationJa } from '@/lib/format';
 import styles from './media.module.css';
 
 export const SPEEDS = [0.75, 1, 1.25, 1.5, 2] as const;
@@ -66,14 +67,8 @@ const speedOptions = (speed: number): number[] =>
     ? [...SPEEDS]
     : [...SPEEDS, speed].sort((a, b) => a - b);
 
-/** 75 → "1:15", 3725 → "1:02:05". */
-export function formatClock(seconds: number): string {
-  const total = Math.max(0, Math.floor(Number.isFinite(seconds) ? seconds : 0));
-  const h = Math.floor(total / 3600);
-  const m = Math.floor((total % 3600) / 60);
-  const s = String(total % 60).padStart(2, '0');
-  return h > 0 ? `${h}:${String(m).padStart(2, '0')}:${s}` : `${m}:${s}`;
-}
+/** Where playback stands, as a screen reader says it well: 75.9 → "1分15秒". */
+const position = (el: HTMLAudioElement) => formatDurationJa(Math.floor(el.currentTime) || 0);
 
 /**
  * The browser's own audio controls (keyboard and screen-reader friendly) plus the buttons a
@@ -111,7 +106,7 @@ export function AudioPlayer({ src, title }: { src: string; title: string }) {
     if (!el) return;
     el.currentTime = Math.max(0, Math.min(el.duration || Infinity, el.currentTime + seconds));
     const verb = seconds < 0 ? '戻しました' : '進めました';
-    setMessage(`${Math.abs(seconds)}秒${verb}（${formatClock(el.currentTime)}）`);
+    setMessage(`${Math.abs(seconds)}秒${verb}（${position(el)}）`);
   };
 
   const toggle = () => {
@@ -122,7 +117,7 @@ export function AudioPlayer({ src, title }: { src: string; title: string }) {
       void Promise.resolve(el.play()).catch(() => setMessage('再生できませんでした'));
     } else {
       el.pause();
-      setMessage(`一時停止しました（${formatClock(el.currentTime)}）`);
+      setMessage(`一時停止しました（${position(el)}）`);
     }
   };
 

@@ -2,7 +2,7 @@
 import { act, fireEvent, render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { type MockInstance, afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { AUDIO_KEY_SHORTCUTS, AudioPlayer, formatClock, ownsKey } from './audio-player.client';
+import { AUDIO_KEY_SHORTCUTS, AudioPlayer, ownsKey } from './audio-player.client';
 
 /** jsdom has no media playback: the element's state is kept here. */
 type Media = { paused: boolean; currentTime: number; duration: number };
@@ -70,7 +70,7 @@ describe('AudioPlayer', () => {
     expect(status).toHaveTextContent('再生しました');
     await user.keyboard('k');
     expect(pause).toHaveBeenCalledTimes(1);
-    expect(status).toHaveTextContent('一時停止しました（1:15）');
+    expect(status).toHaveTextContent('一時停止しました（1分15秒）');
     await user.keyboard('K');
     expect(play).toHaveBeenCalledTimes(2);
   });
@@ -90,12 +90,12 @@ describe('AudioPlayer', () => {
     group.focus();
     await user.keyboard('{ArrowRight}');
     expect(state.currentTime).toBe(115);
-    expect(status).toHaveTextContent('15秒進めました（1:55）');
+    expect(status).toHaveTextContent('15秒進めました（1分55秒）');
     await user.keyboard('l');
     expect(state.currentTime).toBe(130); // not past the end
     await user.keyboard('{ArrowLeft}');
     expect(state.currentTime).toBe(115);
-    expect(status).toHaveTextContent('15秒戻しました（1:55）');
+    expect(status).toHaveTextContent('15秒戻しました（1分55秒）');
     await user.keyboard('jjjjjjjjj');
     expect(state.currentTime).toBe(0); // not before the start
   });
@@ -169,7 +169,7 @@ describe('AudioPlayer', () => {
     const { element, state, status } = setup({ currentTime: 10 });
     fireEvent.click(screen.getByRole('button', { name: '15 秒進む' }));
     expect(state.currentTime).toBe(25);
-    expect(status).toHaveTextContent('15秒進めました（0:25）');
+    expect(status).toHaveTextContent('15秒進めました（25秒）');
     act(() => {
       element.playbackRate = 0.5;
       element.dispatchEvent(new Event('ratechange'));
@@ -204,14 +204,5 @@ describe('ownsKey', () => {
     expect(ownsKey(make('<div role="slider" tabindex="0"></div>'), 'ArrowUp')).toBe(true);
     expect(ownsKey(make('<div tabindex="0"></div>'), ' ')).toBe(false);
     expect(ownsKey(null, ' ')).toBe(false);
-  });
-});
-
-describe('formatClock', () => {
-  it('writes m:ss and h:mm:ss', () => {
-    expect(formatClock(0)).toBe('0:00');
-    expect(formatClock(75.9)).toBe('1:15');
-    expect(formatClock(3725)).toBe('1:02:05');
-    expect(formatClock(Number.NaN)).toBe('0:00');
   });
 });

@@ -37,12 +37,24 @@ const POSTS: Record<string, [string | null, string[]]> = {
 
 const ids = (page: { items: { id: string }[] }) => page.items.map((p) => p.id).sort();
 
-describe('listPosts filters on the built-in content service', () => {
+/** A fresh database with `seed` written into it, read by the site's content client. */
+function useSiteOn(seed: (db: Database['db']) => Promise<void>): () => Database {
   let database: Database;
-
   beforeAll(async () => {
     database = await createTestDatabase();
-    const db = database.db;
+    await seed(database.db);
+    state.site = createSiteContent({ db: database.db });
+  });
+  afterAll(async () => {
+    state.site?.dispose();
+    state.site = undefined;
+    await database.close();
+  });
+  return () => database;
+}
+
+describe('listPosts filters on the built-in content service', () => {
+  useSiteOn(async (db) => {
     for (const [id, name] of [
       ['issue-a', '特集A'],
       ['issue-b', '特集B'],
@@ -66,13 +78,6 @@ describe('listPosts filters on the built-in content service', () => {
         status: 'publish',
       });
     }
-    state.site = createSiteContent({ db });
-  });
-
-  afterAll(async () => {
-    state.site?.dispose();
-    state.site = undefined;
-    await database.close();
   });
 
   it('lists every post without a filter', async () => {
@@ -126,11 +131,7 @@ describe('listPosts filters on the built-in content service', () => {
 });
 
 describe('listFeaturedPosts: the 注目記事 editors chose for the home page', () => {
-  let database: Database;
-
-  beforeAll(async () => {
-    database = await createTestDatabase();
-    const db = database.db;
+  const database = useSiteOn(async (db) => {
     for (const id of ['p1', 'p2', 'p3'])
       await createContent(db, def('posts'), {
         id,
@@ -142,13 +143,6 @@ describe('listFeaturedPosts: the 注目記事 editors chose for the home page', 
       body: { title: '下書き', isPublicPreview: false },
       status: 'draft',
     });
-    state.site = createSiteContent({ db });
-  });
-
-  afterAll(async () => {
-    state.site?.dispose();
-    state.site = undefined;
-    await database.close();
   });
 
   it('is empty while there is no home object', async () => {
@@ -156,15 +150,14 @@ describe('listFeaturedPosts: the 注目記事 editors chose for the home page', 
   });
 
   it('keeps the order editors gave and drops what is not published', async () => {
+    // Written behind the client's back: the change event must drop what it has cached.
     await updateContent(
-      database.db,
+      database().db,
       def('home'),
       '',
       { featuredPosts: ['p3', 'draft', 'p1'] },
       { draft: false },
     );
-    state.site!.dispose();
-    state.site = createSiteContent({ db: database.db });
     const featured = await listFeaturedPosts();
     expect(featured.map((p) => [p.id, p.title])).toEqual([
       ['p3', '記事 p3'],
