@@ -1,6 +1,5 @@
 import './globals.css';
 import type { Metadata, Viewport } from 'next';
-import { draftMode } from 'next/headers';
 import { Suspense, type ReactNode } from 'react';
 import { AuthStateProvider } from '@/components/account/auth-state.client';
 import { PageViewTracker } from '@/components/analytics/page-view-tracker.client';
@@ -8,7 +7,6 @@ import { TagManager } from '@/components/analytics/tag-manager';
 import { SiteFooter } from '@/components/layout/site-footer';
 import { NavigationProgress } from '@/components/layout/navigation-progress.client';
 import { SiteHeader } from '@/components/layout/site-header';
-import { PreviewBanner } from '@/components/preview/preview-banner.client';
 import { ConnectivityNotice } from '@/components/system/connectivity-notice.client';
 import { PlanChangeNoticeProvider } from '@/components/ui/plan-change-notice.client';
 import { SnackbarProvider } from '@/components/ui/snackbar-context.client';
@@ -27,7 +25,6 @@ export const viewport: Viewport = {
 
 export default async function RootLayout({ children }: { children: ReactNode }) {
   const { SITE_NAME, GTM_ID } = env();
-  const preview = (await draftMode()).isEnabled;
   return (
     <html lang="ja">
       <body>
@@ -38,7 +35,6 @@ export default async function RootLayout({ children }: { children: ReactNode }) 
         <SnackbarProvider>
           <AuthStateProvider>
             <PlanChangeNoticeProvider>
-              {preview ? <PreviewBanner /> : null}
               <SiteHeader siteName={SITE_NAME} />
               <main id="main" tabIndex={-1}>
                 {children}

@@ -1,8 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
-  type AuthState,
+  type SubscriptionRecord,
   type SubscriptionStatus,
-  SIGNED_OUT_AUTH_STATE,
   deriveAuthState,
 } from '@/lib/auth-state';
 import type { Role } from '@/server/identity/roles';
@@ -12,6 +11,7 @@ import {
   type Viewer,
   audioFor,
   connectFor,
+  hasPaidAccess,
   movieFor,
   postFor,
   viewerOf,
@@ -25,26 +25,30 @@ function signedIn(
   role: Role,
   { partnerId = '', plan }: { partnerId?: string; plan?: SubscriptionStatus } = {},
 ): Viewer {
-  const auth: AuthState = deriveAuthState({
-    uid: 'u1',
-    publicProfile: { uid: 'u1', displayName: '読者', partnerId },
-    privateProfile: { uid: 'u1', email: 'reader@example.jp' },
-    subscriptions: plan
-      ? [
-          {
-            id: 'sub_1',
-            status: plan,
-            cancel_at_period_end: false,
-            items: [{ price: { product: { name: 'スタンダード' } } }],
-          },
-        ]
-      : [],
-  });
-  return viewerOf({ role }, auth);
+  const subscriptions = plan
+    ? [
+        {
+          id: 'sub_1',
+          status: plan,
+          cancel_at_period_end: false,
+          items: [{ price: { product: { name: 'スタンダード' } } }],
+        },
+      ]
+    : [];
+  // The partner record changes nothing for the policy; the auth state still names it.
+  expect(
+    deriveAuthState({
+      uid: 'u1',
+      publicProfile: { uid: 'u1', displayName: '読者', partnerId },
+      privateProfile: { uid: 'u1', email: 'reader@example.jp' },
+      subscriptions,
+    }).isPartner,
+  ).toBe(partnerId !== '');
+  return viewerOf({ role }, subscriptions);
 }
 
 const VIEWERS = {
-  anonymous: viewerOf(null, SIGNED_OUT_AUTH_STATE),
+  anonymous: viewerOf(null, []),
   'signed-in free': signedIn('member'),
   'paid (active)': signedIn('member', { plan: 'active' }),
   'paid (trialing)': signedIn('member', { plan: 'trialing' }),
@@ -224,13 +228,44 @@ describe('items open to everyone, and preview mode', () => {
 });
 
 describe('viewerOf', () => {
-  it.each<[string, { role: Role } | null, boolean, Viewer]>([
-    ['nobody', null, false, { kind: 'anonymous' }],
-    ['a member', { role: 'member' }, false, { kind: 'member', paid: false }],
-    ['a paying member', { role: 'member' }, true, { kind: 'member', paid: true }],
-    ['an editor', { role: 'editor' }, false, { kind: 'staff' }],
-    ['an admin with a plan', { role: 'admin' }, true, { kind: 'staff' }],
-  ])('makes %s a viewer', (_, user, isPaidUser, viewer) => {
-    expect(viewerOf(user, { isPaidUser })).toEqual(viewer);
+  const PAID: Viewer = { kind: 'member', paid: true };
+  const FREE: Viewer = { kind: 'member', paid: false };
+  const plan = (status: SubscriptionStatus, end?: string) => ({
+    status,
+    cancel_at_period_end: end !== undefined,
+    current_period_end: end ?? null,
+  });
+  it.each<[string, { role: Role } | null, ReturnType<typeof plan>[], Viewer]>([
+    ['nobody', null, [], { kind: 'anonymous' }],
+    ['a member', { role: 'member' }, [], { kind: 'member', paid: false }],
+    ['a paying member', { role: 'member' }, [plan('active')], { kind: 'member', paid: true }],
+    ['a member whose renewal is being retried', { role: 'member' }, [plan('past_due')], PAID],
+    ['an unpaid member', { role: 'member' }, [plan('unpaid')], FREE],
+    ['a member with a paused plan', { role: 'member' }, [plan('paused')], FREE],
+    ['a member cancelling later', { role: 'member' }, [plan('active', '2999-01-01')], PAID],
+    ['a member whose plan ended', { role: 'member' }, [plan('active', '2000-01-01')], FREE],
+    ['an editor', { role: 'editor' }, [], { kind: 'staff' }],
+    ['an admin with a plan', { role: 'admin' }, [plan('active')], { kind: 'staff' }],
+  ])('makes %s a viewer', (_, user, subscriptions, viewer) => {
+    expect(viewerOf(user, subscriptions)).toEqual(viewer);
+  });
+});
+
+describe('hasPaidAccess and isPaidUser', () => {
+  it('keep past_due apart: the reader keeps access, the account screen says it is not paid', () => {
+    const pastDue: SubscriptionRecord = {
+      id: 'sub_2',
+      status: 'past_due',
+      cancel_at_period_end: false,
+      items: [{ price: { product: { name: 'スタンダード' } } }],
+    };
+    expect(hasPaidAccess([pastDue])).toBe(true);
+    const auth = deriveAuthState({
+      uid: 'u1',
+      publicProfile: { uid: 'u1', displayName: '読者', partnerId: '' },
+      privateProfile: { uid: 'u1', email: 'reader@example.jp' },
+      subscriptions: [pastDue],
+    });
+    expect(auth.isPaidUser).toBe(false);
   });
 });

@@ -1,5 +1,5 @@
 import 'server-only';
-import type { AuthState } from '@/lib/auth-state';
+import type { SubscriptionRecord, SubscriptionStatus } from '@/lib/auth-state';
 import { type Role, STAFF_ROLES } from '@/server/identity/roles';
 import { leadOf } from './lead';
 
@@ -13,8 +13,8 @@ import { leadOf } from './lead';
  * Public-preview posts are open to everyone; members' posts in full to paid users, and to
  * signed-in free users for the 3 newest (the free-plan list). Audio and movie files: paid users
  * only. Connect: signed-in users. Staff (editor, admin) and preview mode read everything.
- * Paid readers come from the auth state (complimentary plans until billing); partners are
- * members like any other, paid or not by their plan.
+ * Paid readers are decided by `hasPaidAccess` from their subscriptions; partners are members
+ * like any other, paid or not by their plan.
  */
 
 export type Viewer =
@@ -25,14 +25,42 @@ export type Viewer =
   /** Staff and holders of a valid draft key, in preview mode. */
   | { kind: 'preview' };
 
+/** Subscription statuses that keep the paid pages open (DESIGN.md "past_due"). */
+const PAID_STATUSES: ReadonlySet<SubscriptionStatus> = new Set(['active', 'trialing', 'past_due']);
+
+/**
+ * Whether a reader's subscriptions open the paid pages: the one place that decides it. A plan
+ * being paid (active, trialing) or whose payment the provider is still retrying (past_due)
+ * keeps access, as Ghost does; canceled, unpaid, incomplete and paused do not; a plan set to
+ * cancel at its period end keeps it until that end. SPEC §4's `isPaidUser` stays literal
+ * (active or trialing): it is what the account screens say, not who may read.
+ */
+export function hasPaidAccess(
+  subscriptions: readonly Pick<
+    SubscriptionRecord,
+    'status' | 'cancel_at_period_end' | 'current_period_end'
+  >[],
+  now: Date = new Date(),
+): boolean {
+  return subscriptions.some((s) => {
+    if (!PAID_STATUSES.has(s.status)) return false;
+    if (!s.cancel_at_period_end || !s.current_period_end) return true;
+    return new Date(s.current_period_end).getTime() > now.getTime();
+  });
+}
+
 /**
  * The viewer a signed-in user (or nobody) is for the policy: staff by role, otherwise a member,
- * paid when the auth state says so (active or trialing plan). Partnership changes nothing.
+ * paid when their subscriptions open the paid pages. Partnership changes nothing.
  */
-export function viewerOf(user: { role: Role } | null, auth: Pick<AuthState, 'isPaidUser'>): Viewer {
+export function viewerOf(
+  user: { role: Role } | null,
+  subscriptions: Parameters<typeof hasPaidAccess>[0],
+  now?: Date,
+): Viewer {
   if (!user) return { kind: 'anonymous' };
   if (STAFF_ROLES.includes(user.role)) return { kind: 'staff' };
-  return { kind: 'member', paid: auth.isPaidUser };
+  return { kind: 'member', paid: hasPaidAccess(subscriptions, now) };
 }
 
 /**

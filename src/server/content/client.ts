@@ -1,5 +1,6 @@
 import 'server-only';
 import { z } from '@/lib/zod';
+import { MEMBERS_POSTS_FILTER } from '@/server/access/filters';
 
 // The one client the site reads content through. It mirrors microcms-js-sdk v3.5.1 (methods,
 // error strings, retry policy, bounded getAll loop) so the same calls work against a hosted
@@ -582,7 +583,7 @@ export async function getFreePlanPostIds(
     queries: {
       limit: FREE_PLAN_POST_LIMIT,
       fields: 'id',
-      filters: 'isPublicPreview[not_equals]true',
+      filters: MEMBERS_POSTS_FILTER,
     },
     customRequestInit,
     // fields=id leaves only the id, so the full list schema with system fields would not fit.

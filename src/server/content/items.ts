@@ -1,8 +1,7 @@
 import 'server-only';
-import { cache } from 'react';
 import type { z } from 'zod';
 import { isContentRequestError } from './client';
-import { CONTENT_ID, jobSchema, postSchema } from './schemas';
+import { CONTENT_ID } from './schemas';
 import { siteContent } from './site-content';
 
 /** One item of a list endpoint, or null when it does not exist (or is not visible). */
@@ -26,11 +25,3 @@ export async function findItem<T>(
     throw error;
   }
 }
-
-// cache(): generateMetadata and the page read the item once per request.
-export const findPost = cache((contentId: string, draftKey?: string) =>
-  findItem('posts', postSchema, contentId, draftKey),
-);
-export const findJob = cache((contentId: string, draftKey?: string) =>
-  findItem('jobs', jobSchema, contentId, draftKey),
-);

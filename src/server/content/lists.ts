@@ -2,7 +2,6 @@ import 'server-only';
 import { cache } from 'react';
 import { z } from '@/lib/zod';
 import { isContentRequestError } from './client';
-import { findItem } from './items';
 import {
   CONTENT_ID,
   categorySchema,
@@ -222,7 +221,3 @@ export async function listFeaturedPosts(): Promise<PostCard[]> {
   const byId = new Map(found.items.map((p) => [p.id, p]));
   return ids.flatMap((id) => byId.get(id) ?? []);
 }
-
-/** One item by id, or null when it does not exist or is not published. */
-export const findOne = <T>(endpoint: string, schema: z.ZodType<T>, contentId: string) =>
-  findItem(endpoint, schema, contentId);

@@ -1,35 +1,36 @@
 import http, { type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
-import { type CachedPage, PageCache, anonymousPageKey, capturePage } from './page-cache';
+import {
+  type CachedPage,
+  PageCache,
+  acceptedEncodings,
+  cacheablePath,
+  capturePage,
+  pageKey,
+} from './page-cache';
 
 const request = (url: string, headers: Record<string, string> = {}, method = 'GET') =>
   ({ url, method, headers }) as unknown as IncomingMessage;
 
-describe('anonymousPageKey', () => {
-  it('keys an anonymous page request by URL and encoding', () => {
-    expect(anonymousPageKey(request('/posts/a?x=1', { 'accept-encoding': 'gzip, br' }))).toBe(
-      'gz /posts/a?x=1',
-    );
-    expect(anonymousPageKey(request('/posts/a'))).toBe('id /posts/a');
-    expect(anonymousPageKey(request('/', { cookie: 'theme=dark; _ga=1' }))).toBe('id /');
-  });
-
-  it('never uses the cache for a session, a draft, a preview or a one-time message', () => {
-    for (const cookie of [
-      'axis.session_token=abc',
-      '__Secure-axis.session_token=abc',
-      'x=1; axis_preview=%7B%7D',
-      '__prerender_bypass=1',
-      'axis_flash=e30',
+describe('cacheablePath', () => {
+  it('allows the content pages only', () => {
+    for (const path of [
+      '/',
+      '/posts',
+      '/posts/a-1?page=2',
+      '/posts/post-000123',
+      '/movies/m',
+      '/audios/a',
+      '/connect/c',
+      '/feature/f',
+      '/jobs/j',
+      '/faq',
     ])
-      expect(anonymousPageKey(request('/posts/a', { cookie })), cookie).toBeNull();
+      expect(cacheablePath(request(path)), path).not.toBeNull();
   });
 
-  it('leaves framework data requests, APIs, files, staff and account pages and writes alone', () => {
-    expect(anonymousPageKey(request('/posts/a', { rsc: '1' }))).toBeNull();
-    expect(anonymousPageKey(request('/posts/a?_rsc=xyz'))).toBeNull();
-    expect(anonymousPageKey(request('/posts/a', { 'next-action': 'x' }))).toBeNull();
+  it('leaves APIs, files, staff, account, per-user and preview pages and writes alone', () => {
     for (const path of [
       '/api/me',
       '/_next/static/a.js',
@@ -37,11 +38,52 @@ describe('anonymousPageKey', () => {
       '/media/protected/a',
       '/admin',
       '/account/edit',
+      '/posts/bookmark',
       '/posts/a/preview',
       '/posts/preview/a',
+      '/search',
+      '/login',
+      '/posts/a/',
+      '/posts/%61',
+      '/feed.xml',
     ])
-      expect(anonymousPageKey(request(path)), path).toBeNull();
-    expect(anonymousPageKey(request('/posts/a', {}, 'POST'))).toBeNull();
+      expect(cacheablePath(request(path)), path).toBeNull();
+    expect(cacheablePath(request('/posts/a', {}, 'POST'))).toBeNull();
+  });
+});
+
+describe('pageKey', () => {
+  it('holds the audience, the URL and every header the framework varies on', () => {
+    const base = pageKey(request('/posts/a'), 'anonymous');
+    expect(pageKey(request('/posts/a'), 'paid')).not.toBe(base);
+    expect(pageKey(request('/posts/a?_rsc=1'), 'anonymous')).not.toBe(base);
+    for (const header of [
+      'rsc',
+      'next-router-state-tree',
+      'next-router-prefetch',
+      'next-router-segment-prefetch',
+      'next-url',
+    ])
+      expect(pageKey(request('/posts/a', { [header]: '1' }), 'anonymous'), header).not.toBe(base);
+    expect(pageKey(request('/posts/a', { cookie: '_ga=1' }), 'anonymous')).toBe(base);
+  });
+});
+
+describe('acceptedEncodings', () => {
+  it.each<[string | undefined, string[]]>([
+    [undefined, ['identity']],
+    ['', ['identity']],
+    ['gzip', ['gzip', 'identity']],
+    ['gzip, deflate, br', ['br', 'gzip', 'deflate', 'identity']],
+    ['deflate', ['deflate', 'identity']],
+    ['*', ['br', 'gzip', 'deflate', 'identity']],
+    ['gzip;q=0, deflate', ['deflate', 'identity']],
+    ['identity;q=0, gzip', ['gzip']],
+    ['*;q=0', []],
+    ['*;q=0, identity', ['identity']],
+    ['GZIP;Q=0.5', ['gzip', 'identity']],
+  ])('%s → %o', (header, expected) => {
+    expect(acceptedEncodings(header)).toEqual(expected);
   });
 });
 
@@ -64,6 +106,25 @@ describe('PageCache', () => {
     const before = cache.generation;
     cache.clear();
     expect(cache.generation).toBe(before + 1);
+  });
+
+  it('answers each client only in an encoding it accepts (the one the page was sent in)', () => {
+    const cache = new PageCache(60_000, 1024 * 1024, () => 0);
+    cache.store('k', {
+      ...page('deflated'),
+      headers: { 'content-type': 'text/html', 'content-encoding': 'deflate' },
+    });
+    expect(cache.find('k', 'deflate')?.body.toString()).toBe('deflated');
+    expect(cache.find('k', '*')?.body.toString()).toBe('deflated');
+    // Asked for no compression, or gzip only: not the deflated copy.
+    expect(cache.find('k', undefined)).toBeUndefined();
+    expect(cache.find('k', 'gzip')).toBeUndefined();
+    cache.store('k', page('plain'));
+    expect(cache.find('k', undefined)?.body.toString()).toBe('plain');
+    expect(cache.find('k', 'gzip')?.body.toString()).toBe('plain');
+    // An encoding the cache does not know is not filed at all.
+    cache.store('x', { ...page('z'), headers: { 'content-encoding': 'zstd' } });
+    expect(cache.find('x', 'zstd, identity')).toBeUndefined();
   });
 
   it('drops the oldest pages past its byte budget', () => {
@@ -100,18 +161,35 @@ describe('capturePage', () => {
     expect(stored[0]!.headers['content-type']).toBe('text/html; charset=utf-8');
   });
 
-  it('keeps nothing that sets a cookie, is not a 200 or is not HTML', async () => {
+  it('keeps nothing that sets a cookie, is not a 200, not HTML or RSC, or varies otherwise', async () => {
     const stored: CachedPage[] = [];
     const server = await serve((req, res) => {
-      capturePage(res, (p) => stored.push(p));
+      capturePage(res, (p) => stored.push(p), 'own=1');
       if (req.url === '/cookie') res.setHeader('set-cookie', 'a=1');
+      if (req.url === '/cookies') res.setHeader('set-cookie', ['own=1', 'a=1']);
       if (req.url === '/missing') res.statusCode = 404;
+      if (req.url === '/vary') res.setHeader('vary', 'rsc, cookie');
       res.setHeader('content-type', req.url === '/json' ? 'application/json' : 'text/html');
       res.end('x');
     });
-    for (const path of ['/cookie', '/missing', '/json'])
+    for (const path of ['/cookie', '/cookies', '/missing', '/json', '/vary'])
       await (await fetch(server.url + path)).text();
-    await server.close();
     expect(stored).toHaveLength(0);
+    await server.close();
+  });
+
+  it('keeps an RSC answer, and one that sets only the own cookie of the server', async () => {
+    const stored: CachedPage[] = [];
+    const server = await serve((req, res) => {
+      capturePage(res, (p) => stored.push(p), 'own=1');
+      res.setHeader('set-cookie', 'own=1');
+      res.setHeader('vary', 'rsc, next-router-state-tree, next-router-prefetch, accept-encoding');
+      res.setHeader('content-type', 'text/x-component');
+      res.end('0:{}');
+    });
+    await (await fetch(server.url)).text();
+    await server.close();
+    expect(stored).toHaveLength(1);
+    expect(stored[0]!.headers['set-cookie']).toBeUndefined();
   });
 });

@@ -1,13 +1,18 @@
 import 'server-only';
 import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
+import type { Audience } from '@/server/access/audience';
 
 /**
- * An in-process cache of the HTML the framework renders for anonymous readers (DESIGN.md
- * decision 6: render per audience). A page for a visitor without a session is the same for
- * every such visitor (per-user bits come from /api/me after hydration), so the front server
- * answers repeats from memory. Entries are dropped on every content change and after a TTL
- * (changes made through another instance); nothing with a cookie of ours, a draft, a flash
- * message or a framework data request (RSC) ever enters or is answered from it.
+ * An in-process cache of the pages the framework renders per audience (DESIGN.md decision 6):
+ * a content page is the same for every anonymous visitor, every free member and every paid
+ * member, so the front server answers repeats from memory: the HTML of a page view and the RSC
+ * answers of the router's navigations and prefetches alike. Entries are dropped on every
+ * content change and after a TTL (changes made through another instance).
+ *
+ * What may enter is decided from allow-lists: the routes below, the request headers the
+ * framework varies on (checked against its `Vary` answer), the encoding actually sent, and the
+ * audience the render itself noted (src/server/access/render-audience.ts). Which audience a
+ * request belongs to is decided in src/server/front/request-audience.ts.
  */
 
 export type CachedPage = {
@@ -17,16 +22,32 @@ export type CachedPage = {
   storedAt: number;
 };
 
-/** Cookies that make a response personal: a session, preview/draft mode, a one-time message. */
-const PERSONAL_COOKIES =
-  /(?:^|;\s*)(?:__Secure-)?(?:axis\.session_token|axis_preview|__prerender_bypass|axis_flash)=/;
-const NOT_PAGES = /^\/(?:api|_next|uploads|media|admin|account)(?:\/|$)|\/preview(?:\/|$)/;
-const FRAMEWORK_REQUEST_HEADERS = [
+const ID = '[A-Za-z0-9_-]{1,50}'; // CONTENT_ID
+/** The content pages: the same for everyone of an audience. Per-user pages are not here. */
+const CACHEABLE_PATHS = new RegExp(
+  `^/(?:` +
+    [
+      '',
+      'posts',
+      `posts/(?!bookmark$|preview$)${ID}`,
+      'insight',
+      'series',
+      `(?:feature|movies|audios|connect|jobs)(?:/${ID})?`,
+      'about|faq|terms|specified-commercial-transactions|studio',
+    ].join('|') +
+    `)$`,
+);
+
+/** The request headers the framework's answers vary on (its `Vary`), all part of the key. */
+const FRAMEWORK_VARY = [
   'rsc',
-  'next-action',
-  'next-router-prefetch',
   'next-router-state-tree',
-];
+  'next-router-prefetch',
+  'next-router-segment-prefetch',
+  'next-url',
+] as const;
+const ALLOWED_VARY = new Set<string>([...FRAMEWORK_VARY, 'accept-encoding']);
+
 /** Response headers that belong to one exchange, not to the page. */
 const EXCHANGE_HEADERS = new Set([
   'date',
@@ -37,17 +58,57 @@ const EXCHANGE_HEADERS = new Set([
   'set-cookie',
 ]);
 
-/** The cache key of an anonymous page request, or null when the request may not use the cache. */
-export function anonymousPageKey(req: IncomingMessage): string | null {
+/** Content codings in the order the cache prefers them; identity is no coding. */
+const ENCODINGS = ['br', 'gzip', 'deflate', 'identity'] as const;
+type Encoding = (typeof ENCODINGS)[number];
+
+/**
+ * The content codings a client accepts (RFC 9110 §12.5.3): listed with q > 0, or covered by
+ * `*` with q > 0; identity unless refused by `identity;q=0` or by `*;q=0` without it.
+ */
+export function acceptedEncodings(header: string | string[] | undefined): Encoding[] {
+  const q = new Map<string, number>();
+  for (const part of (Array.isArray(header) ? header.join(',') : (header ?? '')).split(',')) {
+    const [coding = '', ...params] = part.trim().toLowerCase().split(';');
+    if (!coding) continue;
+    let weight = 1;
+    for (const param of params) {
+      const match = /^\s*q\s*=\s*([0-9.]+)\s*$/.exec(param);
+      if (match) weight = Number(match[1]);
+    }
+    q.set(coding, Number.isFinite(weight) ? weight : 0);
+  }
+  const star = q.get('*');
+  return ENCODINGS.filter((coding) => {
+    const weight = q.get(coding) ?? (coding === 'identity' ? (star ?? 1) : star);
+    return weight !== undefined && weight > 0;
+  });
+}
+
+const encodingOf = (value: unknown): Encoding | null => {
+  const coding = String(value ?? 'identity')
+    .trim()
+    .toLowerCase();
+  return (ENCODINGS as readonly string[]).includes(coding) ? (coding as Encoding) : null;
+};
+
+/** The path of a request, if it is a GET or HEAD of a content page the cache may hold. */
+export function cacheablePath(req: IncomingMessage): string | null {
   if (req.method !== 'GET' && req.method !== 'HEAD') return null;
-  const url = req.url ?? '/';
-  const path = url.split('?', 1)[0] ?? '/';
-  if (NOT_PAGES.test(path) || url.includes('_rsc=')) return null;
-  if (FRAMEWORK_REQUEST_HEADERS.some((h) => req.headers[h] !== undefined)) return null;
-  if (PERSONAL_COOKIES.test(req.headers.cookie ?? '')) return null;
-  // The framework compresses for clients that accept gzip: one entry per encoding.
-  const gzip = /\bgzip\b/.test(String(req.headers['accept-encoding'] ?? ''));
-  return `${gzip ? 'gz' : 'id'} ${url}`;
+  const path = (req.url ?? '/').split('?', 1)[0] ?? '/';
+  return CACHEABLE_PATHS.test(path) ? path : null;
+}
+
+/**
+ * The key of a request for an audience, without the encoding: the URL and every header the
+ * framework varies on. A server action or any other non-GET never gets here.
+ */
+export function pageKey(req: IncomingMessage, audience: Audience): string {
+  const varying = FRAMEWORK_VARY.map((name) => {
+    const value = req.headers[name];
+    return `${name}:${Array.isArray(value) ? value.join(',') : (value ?? '')}`;
+  });
+  return [audience, req.url ?? '/', ...varying].join('\n');
 }
 
 export class PageCache {
@@ -60,6 +121,21 @@ export class PageCache {
     private readonly maxBytes = 64 * 1024 * 1024,
     private readonly now: () => number = Date.now,
   ) {}
+
+  /** The entry for this key in an encoding the client accepts, if one is stored. */
+  find(key: string, acceptEncoding: string | string[] | undefined): CachedPage | undefined {
+    for (const encoding of acceptedEncodings(acceptEncoding)) {
+      const hit = this.get(`${key}\n${encoding}`);
+      if (hit) return hit;
+    }
+    return undefined;
+  }
+
+  /** Files a page under the encoding it was actually sent in. */
+  store(key: string, page: CachedPage): void {
+    const encoding = encodingOf(page.headers['content-encoding']);
+    if (encoding) this.set(`${key}\n${encoding}`, page);
+  }
 
   get(key: string): CachedPage | undefined {
     const hit = this.entries.get(key);
@@ -106,20 +182,46 @@ export class PageCache {
   }
 }
 
-export function sendCachedPage(page: CachedPage, req: IncomingMessage, res: ServerResponse): void {
+export function sendCachedPage(
+  page: CachedPage,
+  req: IncomingMessage,
+  res: ServerResponse,
+  setCookie?: string,
+): void {
   res.writeHead(page.status, {
     ...page.headers,
+    ...(setCookie ? { 'set-cookie': setCookie } : {}),
     'content-length': String(page.body.length),
     'x-page-cache': 'hit',
   });
   res.end(req.method === 'HEAD' ? undefined : page.body);
 }
 
+/** Whether an answer as the framework finished it is one to keep (status, type, cookies, Vary). */
+function isStorable(res: ServerResponse, ownCookie: string | undefined): boolean {
+  if (res.statusCode !== 200) return false;
+  const type = String(res.getHeader('content-type') ?? '');
+  if (!type.startsWith('text/html') && !type.startsWith('text/x-component')) return false;
+  const cookies = res.getHeader('set-cookie');
+  const list = cookies === undefined ? [] : Array.isArray(cookies) ? cookies : [String(cookies)];
+  if (list.some((cookie) => cookie !== ownCookie)) return false;
+  const vary = String(res.getHeader('vary') ?? '')
+    .split(',')
+    .map((name) => name.trim().toLowerCase())
+    .filter(Boolean);
+  return vary.every((name) => ALLOWED_VARY.has(name));
+}
+
 /**
  * Lets the response stream to the client as the framework writes it, keeping a copy; calls
- * `store` once it ended, when it is a cacheable page: a 200 HTML answer that sets no cookie.
+ * `store` once it ended, when it is a page to keep: a 200 HTML or RSC answer that sets no
+ * cookie but the server's own and varies on nothing outside the key.
  */
-export function capturePage(res: ServerResponse, store: (page: CachedPage) => void): void {
+export function capturePage(
+  res: ServerResponse,
+  store: (page: CachedPage) => void,
+  ownCookie?: string,
+): void {
   const chunks: Buffer[] = [];
   const write = res.write.bind(res) as (...args: unknown[]) => boolean;
   const end = res.end.bind(res) as (...args: unknown[]) => ServerResponse;
@@ -136,14 +238,9 @@ export function capturePage(res: ServerResponse, store: (page: CachedPage) => vo
     return write(chunk, ...rest);
   }) as typeof res.write;
   res.end = ((chunk?: unknown, ...rest: unknown[]) => {
-    keep(chunk, rest[0]);
+    if (typeof chunk !== 'function') keep(chunk, rest[0]);
     const result = end(chunk, ...rest);
-    const type = String(res.getHeader('content-type') ?? '');
-    if (
-      res.statusCode === 200 &&
-      type.startsWith('text/html') &&
-      res.getHeader('set-cookie') === undefined
-    ) {
+    if (isStorable(res, ownCookie)) {
       const headers: OutgoingHttpHeaders = {};
       for (const [name, value] of Object.entries(res.getHeaders()))
         if (!EXCHANGE_HEADERS.has(name) && value !== undefined) headers[name] = value;

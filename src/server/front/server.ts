@@ -5,9 +5,12 @@ import { boot } from '@/server/boot';
 import { env } from '@/env';
 import { handleContentApi } from '@/server/cms/http';
 import { onContentChange } from '@/server/cms/events';
+import { RENDER_HEADER, openRenderRecord } from '@/server/access/render-audience';
 import { CLIENT_IP_HEADER } from '@/server/http/request-origin';
 import { sendWebResponse, toWebRequest } from './node-bridge';
-import { PageCache, anonymousPageKey, capturePage, sendCachedPage } from './page-cache';
+import { refuseBadRequest } from './request-guard';
+import { PageCache, cacheablePath, capturePage, pageKey, sendCachedPage } from './page-cache';
+import { requestAudience } from './request-audience';
 
 /**
  * The production server: a plain Node http server in front of Next.js. Requests it can answer
@@ -37,6 +40,12 @@ function clientAddress(req: http.IncomingMessage, trustProxy: boolean): string {
   return (req.socket.remoteAddress ?? 'unknown').replace(/^::ffff:/, '');
 }
 
+function failed(req: http.IncomingMessage, res: http.ServerResponse, error: unknown): void {
+  console.error('[server] request failed:', req.method, req.url, error);
+  if (!res.headersSent) res.writeHead(500, { 'content-type': 'text/plain; charset=utf-8' });
+  res.end('Internal Server Error');
+}
+
 export type SiteServer = { server: http.Server; close: () => Promise<void> };
 
 export async function serveSite(options: {
@@ -55,12 +64,51 @@ export async function serveSite(options: {
   const nextHandler = app.getRequestHandler();
   const origin = `http://${options.hostname ?? 'localhost'}:${options.port}`;
 
-  const { TRUST_PROXY, PAGE_CACHE } = env();
+  const { TRUST_PROXY, PAGE_CACHE, SITE_URL } = env();
+  const secure = SITE_URL.startsWith('https:');
   const pages = new PageCache();
   onContentChange(() => pages.clear());
+
+  /**
+   * A content page (DESIGN.md decision 6): from the cache of its audience, or rendered by the
+   * framework and kept when the render noted that same audience and nothing personal.
+   */
+  async function servePage(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
+    const decided = await requestAudience(req, { secure });
+    if (!decided.cache) {
+      if (decided.setCookie) res.appendHeader('set-cookie', decided.setCookie);
+      return nextHandler(req, res);
+    }
+    const key = pageKey(req, decided.audience);
+    const cached = pages.find(key, req.headers['accept-encoding']);
+    if (cached) return sendCachedPage(cached, req, res, decided.setCookie);
+
+    const generation = pages.generation;
+    const render = openRenderRecord();
+    req.headers[RENDER_HEADER] = render.id;
+    res.once('close', render.close);
+    if (decided.setCookie) res.appendHeader('set-cookie', decided.setCookie);
+    capturePage(
+      res,
+      (page) => {
+        const noted = render.close();
+        const sameAudience = noted.audience === null || noted.audience === decided.audience;
+        if (
+          !noted.personal &&
+          sameAudience &&
+          pages.generation === generation &&
+          req.method === 'GET'
+        )
+          pages.store(key, page);
+      },
+      decided.setCookie,
+    );
+    return nextHandler(req, res);
+  }
   const server = http.createServer((req, res) => {
     // The client's address for rate limits and the audit log; never what a client claims.
     req.headers[CLIENT_IP_HEADER] = clientAddress(req, TRUST_PROXY);
+    if (refuseBadRequest(req, res)) return; // methods, headers and posts that would be a 500
     const url = req.url ?? '/';
     if (isMalformedPath(url)) {
       res.writeHead(400, { 'content-type': 'text/plain; charset=utf-8' });
@@ -68,14 +116,11 @@ export async function serveSite(options: {
       return;
     }
     const match = CONTENT_API.exec(url);
-    const pageKey = !match && PAGE_CACHE === 'on' ? anonymousPageKey(req) : null;
-    if (pageKey) {
-      const cached = pages.get(pageKey);
-      if (cached) return sendCachedPage(cached, req, res);
-      const generation = pages.generation;
-      capturePage(res, (page) => {
-        if (pages.generation === generation && req.method === 'GET') pages.set(pageKey, page);
-      });
+    // Only the server names a render (src/server/access/render-audience.ts).
+    delete req.headers[RENDER_HEADER];
+    if (!match && PAGE_CACHE === 'on' && cacheablePath(req)) {
+      servePage(req, res).catch((error: unknown) => failed(req, res, error));
+      return;
     }
     const handled = match
       ? handleContentApi(
@@ -84,11 +129,7 @@ export async function serveSite(options: {
           match[2] === undefined ? undefined : decodeURIComponent(match[2]),
         ).then((response) => sendWebResponse(response, res))
       : nextHandler(req, res);
-    handled.catch((error: unknown) => {
-      console.error('[server] request failed:', req.method, req.url, error);
-      if (!res.headersSent) res.writeHead(500, { 'content-type': 'text/plain; charset=utf-8' });
-      res.end('Internal Server Error');
-    });
+    handled.catch((error: unknown) => failed(req, res, error));
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);

@@ -2,7 +2,10 @@ import 'server-only';
 import { headers } from 'next/headers';
 import { notFound, redirect } from 'next/navigation';
 import { cache } from 'react';
+import { env } from '@/env';
+import { safeNextPath } from '@/lib/safe-next';
 import { type AuthState, SIGNED_OUT_AUTH_STATE, deriveAuthState } from '@/lib/auth-state';
+import { notePersonal } from '@/server/access/render-audience';
 import { getDb } from '@/server/db/client';
 import { loadIdentity } from '@/server/profiles/profiles';
 import { appAuth } from './app-auth';
@@ -40,13 +43,32 @@ export async function userFromHeaders(requestHeaders: Headers): Promise<AppUser 
   };
 }
 
-/** The signed-in user of the page being rendered, or null. Once per request. */
-export const getUser = cache(async (): Promise<AppUser | null> => userFromHeaders(await headers()));
+/**
+ * The session's user of the page being rendered, once per request, for the access policy
+ * (src/server/access/current-viewer.ts), which notes the audience it renders for. Anything
+ * else calls getUser.
+ */
+export const sessionUser = cache(async (): Promise<AppUser | null> =>
+  userFromHeaders(await headers()),
+);
+
+/**
+ * The signed-in user of the page being rendered, or null. A page that shows or uses who the
+ * user is is theirs alone: it is marked personal, so the page cache never keeps it.
+ */
+export const getUser = cache(async (): Promise<AppUser | null> => {
+  const user = await sessionUser();
+  if (user) notePersonal(await headers());
+  return user;
+});
 
 /** The signed-in user, or a redirect to /login that comes back to `returnTo` afterwards. */
 export async function requireUser(returnTo: string): Promise<AppUser> {
   const user = await getUser();
-  if (!user) redirect(`/login?next=${encodeURIComponent(returnTo)}`);
+  if (!user) {
+    const next = safeNextPath(returnTo, env().SITE_URL);
+    redirect(`/login?next=${encodeURIComponent(next)}`);
+  }
   return user;
 }
 

@@ -1,21 +1,29 @@
 import 'server-only';
 import { timingSafeEqual } from 'node:crypto';
-import { cookies, draftMode } from 'next/headers';
+import { cookies } from 'next/headers';
 import { env } from '@/env';
+import { z } from '@/lib/zod';
 import { findDraftKey } from '@/server/cms/store';
 import { isContentRequestError } from '@/server/content/client';
 import { CONTENT_ID } from '@/server/content/schemas';
 import { siteContent, usesBuiltInContent } from '@/server/content/site-content';
 import { getDb } from '@/server/db/client';
+import { PREVIEW_COOKIE, setCookieValue } from '@/server/http/cookies';
+import { signToken, verifyToken } from '@/server/security/signed-token';
 import { isStaff, userFromHeaders } from '@/server/identity/session';
 
 /**
- * Preview mode (SPEC §2): a valid draftKey for an item turns on the framework's draft mode
- * and remembers which draft to show. The key is checked before anything is turned on.
+ * Preview mode (SPEC §2): a valid draftKey for an item sets a preview cookie for that item
+ * alone. The cookie is signed (APP_SECRET), names the endpoint, the content id and the draft
+ * key, and expires; every request checks the draft key against the item again, so a key that
+ * was changed or a draft that was published or deleted stops the preview. Nothing else opens
+ * a draft: the framework's draft mode is not used (its cookie is one for the whole build).
  */
 
-const PREVIEW_COOKIE = 'axis_preview';
 export type PreviewTarget = { endpoint: 'posts' | 'jobs'; contentId: string; draftKey: string };
+/** Long enough for an editor's review, short enough that a forwarded browser soon stops. */
+export const PREVIEW_SECONDS = 2 * 60 * 60;
+const PURPOSE = 'preview';
 
 function sameSecret(a: string, b: string): boolean {
   const x = Buffer.from(a);
@@ -45,39 +53,55 @@ export async function isValidDraftKey(
   }
 }
 
-export async function startPreview(target: PreviewTarget): Promise<void> {
-  (await draftMode()).enable();
-  (await cookies()).set(PREVIEW_COOKIE, JSON.stringify(target), {
-    httpOnly: true,
-    sameSite: 'lax',
-    path: '/',
+const previewTargetSchema = z.object({
+  endpoint: z.enum(['posts', 'jobs']),
+  contentId: z.string().regex(CONTENT_ID),
+  draftKey: z.string().min(1).max(100),
+});
+
+export function previewCookieValue(target: PreviewTarget, now?: number): string {
+  const payload = Buffer.from(JSON.stringify(target)).toString('base64url');
+  return signToken(PURPOSE, payload, { seconds: PREVIEW_SECONDS, now });
+}
+
+/** The target of a preview cookie whose signature and expiry are valid, else null. */
+export function readPreviewCookie(value: string | undefined, now?: number): PreviewTarget | null {
+  const payload = verifyToken(PURPOSE, value, { now });
+  if (payload === null) return null;
+  try {
+    const parsed = previewTargetSchema.safeParse(
+      JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')),
+    );
+    return parsed.success ? parsed.data : null;
+  } catch {
+    return null;
+  }
+}
+
+function previewCookieHeader(value: string, maxAgeSeconds: number): string {
+  return setCookieValue(PREVIEW_COOKIE, value, {
+    maxAgeSeconds,
     secure: env().SITE_URL.startsWith('https:'),
   });
 }
 
 export async function endPreview(): Promise<void> {
-  (await draftMode()).disable();
   (await cookies()).delete(PREVIEW_COOKIE);
 }
 
-/** The draft key to read this item with, when preview mode is on for it. */
+/**
+ * The draft key to read this item with: only when the page's preview cookie is valid, names
+ * this very item, and its key still opens the item's draft.
+ */
 export async function previewDraftKey(
   endpoint: PreviewTarget['endpoint'],
   contentId: string,
 ): Promise<string | undefined> {
-  if (!(await draftMode()).isEnabled) return undefined;
-  const raw = (await cookies()).get(PREVIEW_COOKIE)?.value;
-  if (!raw) return undefined;
-  try {
-    const target = JSON.parse(raw) as Partial<PreviewTarget>;
-    return target.endpoint === endpoint &&
-      target.contentId === contentId &&
-      typeof target.draftKey === 'string'
-      ? target.draftKey
-      : undefined;
-  } catch {
-    return undefined;
-  }
+  const target = readPreviewCookie((await cookies()).get(PREVIEW_COOKIE)?.value);
+  if (!target || target.endpoint !== endpoint || target.contentId !== contentId) return undefined;
+  return (await isValidDraftKey(endpoint, contentId, target.draftKey))
+    ? target.draftKey
+    : undefined;
 }
 
 function forbidden(): Response {
@@ -124,10 +148,14 @@ export function previewRoute(
       ? given
       : await staffDraftKey(request, endpoint, contentId);
     if (!draftKey) return forbidden();
-    await startPreview({ endpoint, contentId, draftKey });
+    const cookie = previewCookieValue({ endpoint, contentId, draftKey });
     return new Response(null, {
       status: 307,
-      headers: { location: pagePath(contentId), 'cache-control': 'no-store' },
+      headers: {
+        location: pagePath(contentId),
+        'cache-control': 'no-store',
+        'set-cookie': previewCookieHeader(cookie, PREVIEW_SECONDS),
+      },
     });
   };
 }

@@ -1,6 +1,7 @@
 import 'server-only';
 import { z } from '@/lib/zod';
 import { SITE_DESCRIPTION } from '@/lib/site';
+import { OPEN_POSTS_FILTER } from '@/server/access/filters';
 import { postAccess } from '@/server/access/post-access';
 import type { ContentClient } from '@/server/content/client';
 import { type FeedPost, rssXml } from './rss';
@@ -56,7 +57,7 @@ export async function readFeedPosts(
         limit: open.length,
         fields: 'id,isPublicPreview,body',
         // Again in the query: a post made members-only in between must not give its body.
-        filters: 'isPublicPreview[equals]true',
+        filters: OPEN_POSTS_FILTER,
       },
       schema: z.object({ contents: z.array(bodySchema) }),
     });

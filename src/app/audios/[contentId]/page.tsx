@@ -9,18 +9,13 @@ import { JsonLd } from '@/components/seo/json-ld';
 import { breadcrumbJsonLd, podcastEpisodeJsonLd } from '@/lib/json-ld';
 import { AudioPlayer } from '@/components/media/audio-player.client';
 import { formatDurationJa } from '@/lib/format';
-import { currentViewer } from '@/server/access/current-viewer';
 import { playableUrl } from '@/server/access/media-url';
-import { audioFor } from '@/server/access/post-access';
-import { findOne } from '@/server/content/lists';
-import { audioSchema } from '@/server/content/schemas';
+import { readAudio } from '@/server/access/read';
 
 type Props = { params: Promise<{ contentId: string }> };
 
-const findAudio = async (id: string) => findOne('audios', audioSchema, id);
-
 export async function generateMetadata({ params }: Props) {
-  const audio = await findAudio((await params).contentId);
+  const audio = (await readAudio((await params).contentId))?.item;
   if (!audio) return { title: 'ページが見つかりません', robots: { index: false } };
   return sitePageMetadata({
     title: audio.title,
@@ -32,10 +27,9 @@ export async function generateMetadata({ params }: Props) {
 
 /** An audio episode: the page is public; the file and the transcript past its lead are not. */
 export default async function AudioPage({ params }: Props) {
-  const found = await findAudio((await params).contentId);
-  if (!found) notFound();
   // Only what the access policy gives leaves the server: the file and transcript, or its lead.
-  const shown = audioFor(await currentViewer(), found);
+  const shown = await readAudio((await params).contentId);
+  if (!shown) notFound();
   const audio = shown.item;
   const transcript = audio.transcript ?? '';
   const site = jsonLdSite();

@@ -7,17 +7,12 @@ import styles from '@/components/content/article.module.css';
 import { jsonLdSite, sitePageMetadata } from '@/components/listing/site-metadata';
 import { JsonLd } from '@/components/seo/json-ld';
 import { PAYWALLED_CLASS, articleJsonLd, breadcrumbJsonLd } from '@/lib/json-ld';
-import { currentViewer } from '@/server/access/current-viewer';
-import { connectFor } from '@/server/access/post-access';
-import { findOne } from '@/server/content/lists';
-import { connectSchema } from '@/server/content/schemas';
+import { readConnect } from '@/server/access/read';
 
 type Props = { params: Promise<{ contentId: string }> };
 
-const findConnect = async (id: string) => findOne('connect', connectSchema, id);
-
 export async function generateMetadata({ params }: Props) {
-  const page = await findConnect((await params).contentId);
+  const page = (await readConnect((await params).contentId))?.item;
   if (!page) return { title: 'ページが見つかりません', robots: { index: false } };
   // SPEC §2: title, description and image from the connect page itself (for sharing). The
   // community area is for members: its pages stay out of search engines, as out of the sitemap.
@@ -34,10 +29,9 @@ export async function generateMetadata({ params }: Props) {
 
 /** A connect page: signed-in members read it all; others see the lead and a way in. */
 export default async function ConnectDetailPage({ params }: Props) {
-  const found = await findConnect((await params).contentId);
-  if (!found) notFound();
   // Only what the access policy gives leaves the server: the body, or its lead.
-  const shown = connectFor(await currentViewer(), found);
+  const shown = await readConnect((await params).contentId);
+  if (!shown) notFound();
   const page = shown.item;
   const body = page.body ?? '';
   const site = jsonLdSite();

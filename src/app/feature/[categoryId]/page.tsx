@@ -6,14 +6,14 @@ import { type SearchParams, pageParam } from '@/components/listing/page-params';
 import { jsonLdSite, sitePageMetadata } from '@/components/listing/site-metadata';
 import { JsonLd } from '@/components/seo/json-ld';
 import { breadcrumbJsonLd } from '@/lib/json-ld';
-import { categorySchema } from '@/server/content/schemas';
-import { findOne, listPosts } from '@/server/content/lists';
+import { readFeature } from '@/server/access/read';
+import { listPosts } from '@/server/content/lists';
 
 type Props = { params: Promise<{ categoryId: string }>; searchParams: SearchParams };
 
 export async function generateMetadata({ params }: Props) {
   const { categoryId } = await params;
-  const category = await findOne('categories', categorySchema, categoryId);
+  const category = await readFeature(categoryId);
   if (!category) return { title: 'ページが見つかりません', robots: { index: false } };
   return sitePageMetadata({
     title: `特集「${category.name}」`,
@@ -26,7 +26,7 @@ export async function generateMetadata({ params }: Props) {
 export default async function FeatureIssuePage({ params, searchParams }: Props) {
   const { categoryId } = await params;
   const page = pageParam((await searchParams).page);
-  const category = await findOne('categories', categorySchema, categoryId);
+  const category = await readFeature(categoryId);
   if (!category) notFound();
   const posts = await listPosts({ category: category.id, page });
   return (

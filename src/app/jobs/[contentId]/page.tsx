@@ -8,23 +8,23 @@ import { env } from '@/env';
 import { formatDateJa, isoDateJa } from '@/lib/format';
 import { breadcrumbJsonLd, jobPostingJsonLd } from '@/lib/json-ld';
 import { pageMetadata } from '@/lib/metadata';
-import { findJob } from '@/server/content/items';
-import { previewDraftKey } from '@/server/preview/preview';
+import { PreviewBanner } from '@/components/preview/preview-banner.client';
+import { readJob } from '@/server/access/read';
 
 type Props = { params: Promise<{ contentId: string }> };
 
 export async function generateMetadata({ params }: Props): Promise<Metadata> {
   const { contentId } = await params;
-  const draftKey = await previewDraftKey('jobs', contentId);
-  const job = await findJob(contentId, draftKey);
-  if (!job) return { title: 'ページが見つかりません', robots: { index: false } };
+  const found = await readJob(contentId);
+  if (!found) return { title: 'ページが見つかりません', robots: { index: false } };
+  const job = found.item;
   return pageMetadata(
     {
       title: job.partner ? `${job.title}(${job.partner.name})` : job.title,
       description: job.description,
       path: `/jobs/${job.id}`,
       image: job.coverImage ?? null,
-      noIndex: !!draftKey,
+      noIndex: found.preview,
     },
     { siteUrl: env().SITE_URL, siteName: env().SITE_NAME },
   );
@@ -33,15 +33,16 @@ export async function generateMetadata({ params }: Props): Promise<Metadata> {
 /** Job listings are public (DESIGN.md "Who reads what"). */
 export default async function JobPage({ params }: Props) {
   const { contentId } = await params;
-  const draftKey = await previewDraftKey('jobs', contentId);
-  const job = await findJob(contentId, draftKey);
-  if (!job) notFound();
+  const found = await readJob(contentId);
+  if (!found) notFound();
+  const job = found.item;
   const site = jsonLdSite();
   const path = `/jobs/${job.id}`;
 
   return (
     <article className={styles.article}>
-      {draftKey ? null : (
+      {found.preview ? <PreviewBanner /> : null}
+      {found.preview ? null : (
         <JsonLd
           data={[
             jobPostingJsonLd(site, {

@@ -10,18 +10,13 @@ import { ResponsiveImage } from '@/components/content/responsive-image';
 import { EmbedPlayer } from '@/components/media/embed-player.client';
 import media from '@/components/media/media.module.css';
 import { formatDurationJa } from '@/lib/format';
-import { currentViewer } from '@/server/access/current-viewer';
 import { playableUrl } from '@/server/access/media-url';
-import { movieFor } from '@/server/access/post-access';
-import { findOne } from '@/server/content/lists';
-import { movieSchema } from '@/server/content/schemas';
+import { readMovie } from '@/server/access/read';
 
 type Props = { params: Promise<{ contentId: string }> };
 
-const findMovie = async (id: string) => findOne('movies', movieSchema, id);
-
 export async function generateMetadata({ params }: Props) {
-  const movie = await findMovie((await params).contentId);
+  const movie = (await readMovie((await params).contentId))?.item;
   if (!movie) return { title: 'ページが見つかりません', robots: { index: false } };
   return sitePageMetadata({
     title: movie.title,
@@ -33,10 +28,9 @@ export async function generateMetadata({ params }: Props) {
 
 /** A movie: the page is public; the video (file or embed) only for those the policy allows. */
 export default async function MoviePage({ params }: Props) {
-  const found = await findMovie((await params).contentId);
-  if (!found) notFound();
   // Only what the access policy gives leaves the server: the file and embed, or neither.
-  const shown = movieFor(await currentViewer(), found);
+  const shown = await readMovie((await params).contentId);
+  if (!shown) notFound();
   const movie = shown.item;
   const poster = movie.coverImage?.url;
   const site = jsonLdSite();

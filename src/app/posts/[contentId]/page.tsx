@@ -14,28 +14,23 @@ import { jsonLdSite, sitePageMetadata } from '@/components/listing/site-metadata
 import { JsonLd } from '@/components/seo/json-ld';
 import { PAYWALLED_CLASS, articleJsonLd, breadcrumbJsonLd } from '@/lib/json-ld';
 import { env } from '@/env';
-import { currentViewer } from '@/server/access/current-viewer';
-import { postFor } from '@/server/access/post-access';
-import { getFreePlanPostIds } from '@/server/content/client';
-import { findPost } from '@/server/content/items';
+import { PreviewBanner } from '@/components/preview/preview-banner.client';
+import { readPost } from '@/server/access/read';
 import { type PostCard, listPosts } from '@/server/content/lists';
 import type { Post } from '@/server/content/schemas';
-import { siteContent } from '@/server/content/site-content';
-import { previewDraftKey } from '@/server/preview/preview';
 
 type Props = { params: Promise<{ contentId: string }> };
 
 export async function generateMetadata({ params }: Props): Promise<Metadata> {
-  const { contentId } = await params;
-  const draftKey = await previewDraftKey('posts', contentId);
-  const post = await findPost(contentId, draftKey);
-  if (!post) return { title: 'ページが見つかりません', robots: { index: false } };
+  const read = await readPost((await params).contentId);
+  if (!read) return { title: 'ページが見つかりません', robots: { index: false } };
+  const post = read.item;
   return sitePageMetadata({
     title: post.title,
     description: post.description,
     path: `/posts/${post.id}`,
     image: post.coverImage ? { ...post.coverImage, alt: post.coverImage.alt ?? post.title } : null,
-    noIndex: !!draftKey,
+    noIndex: read.preview,
   });
 }
 
@@ -66,28 +61,19 @@ async function relatedPosts(post: Post): Promise<PostCard[]> {
 }
 
 export default async function PostPage({ params }: Props) {
-  const { contentId } = await params;
-  const draftKey = await previewDraftKey('posts', contentId);
-  const found = await findPost(contentId, draftKey);
-  if (!found) notFound();
-
-  const viewer = await currentViewer(draftKey);
-  // Only a signed-in free member's access depends on the free-plan list.
-  const [freePlan, series, related] = await Promise.all([
-    viewer.kind === 'member' && !viewer.paid ? getFreePlanPostIds(siteContent()) : [],
-    seriesNavigation(found),
-    relatedPosts(found),
-  ]);
   // Only what the access policy gives leaves the server: the body, or its lead.
-  const shown = postFor(viewer, found, freePlan);
+  const shown = await readPost((await params).contentId);
+  if (!shown) notFound();
   const post = shown.item;
+  const [series, related] = await Promise.all([seriesNavigation(post), relatedPosts(post)]);
   const body = post.body ?? '';
   const path = `/posts/${post.id}`;
 
   const site = jsonLdSite();
   return (
     <article className={styles.article}>
-      {draftKey ? null : (
+      {shown.preview ? <PreviewBanner /> : null}
+      {shown.preview ? null : (
         <JsonLd
           data={[
             articleJsonLd(site, {

@@ -1,0 +1,104 @@
+import 'server-only';
+import { headers } from 'next/headers';
+import { cache } from 'react';
+import { getFreePlanPostIds } from '@/server/content/client';
+import { findItem } from '@/server/content/items';
+import {
+  type Audio,
+  type Category,
+  type ConnectPage,
+  type Job,
+  type Movie,
+  type Post,
+  audioSchema,
+  categorySchema,
+  connectSchema,
+  jobSchema,
+  movieSchema,
+  postSchema,
+} from '@/server/content/schemas';
+import { siteContent } from '@/server/content/site-content';
+import { previewDraftKey } from '@/server/preview/preview';
+import { currentViewer } from './current-viewer';
+import { type Gated, type Viewer, audioFor, connectFor, movieFor, postFor } from './post-access';
+import { noteAudience } from './render-audience';
+
+/**
+ * What pages read items through (Ghost's model: gating where output is made, so no page can
+ * forget it). Each reader finds the item, works out the viewer and everything the policy needs
+ * (the free-plan list, a preview of this item), and answers only what may leave the server:
+ * the gated item and how it was decided. Null when the item does not exist or is not visible.
+ * Pages cannot import the finders, the store or the schema themselves (eslint.config.mjs).
+ */
+
+export type Read<Full, Partial = Full> = Gated<Full, Partial> & {
+  viewer: Viewer;
+  /** The item is a draft shown through its preview cookie (src/server/preview). */
+  preview: boolean;
+};
+
+const PREVIEW: Viewer = { kind: 'preview' };
+
+/** The free-plan posts, worked out here only for a viewer whose access depends on them. */
+async function freePlanFor(viewer: Viewer): Promise<string[]> {
+  return viewer.kind === 'member' && !viewer.paid ? getFreePlanPostIds(siteContent()) : [];
+}
+
+/** The draft key of this item's valid preview, noting the render as personal when there is one. */
+async function previewOf(endpoint: 'posts' | 'jobs', contentId: string) {
+  const draftKey = await previewDraftKey(endpoint, contentId);
+  if (draftKey) noteAudience(await headers(), null);
+  return draftKey;
+}
+
+// cache(): generateMetadata and the page read the item once per request.
+export const readPost = cache(async (contentId: string): Promise<Read<Post> | null> => {
+  const draftKey = await previewOf('posts', contentId);
+  const found = await findItem('posts', postSchema, contentId, draftKey);
+  if (!found) return null;
+  const viewer = draftKey ? PREVIEW : await currentViewer();
+  return {
+    ...postFor(viewer, found, await freePlanFor(viewer)),
+    viewer,
+    preview: !!draftKey,
+  };
+});
+
+export const readAudio = cache(
+  async (contentId: string): Promise<Read<Audio, Omit<Audio, 'audioFile'>> | null> => {
+    const found = await findItem('audios', audioSchema, contentId);
+    if (!found) return null;
+    const viewer = await currentViewer();
+    return { ...audioFor(viewer, found), viewer, preview: false };
+  },
+);
+
+export const readMovie = cache(
+  async (contentId: string): Promise<Read<Movie, Omit<Movie, 'videoFile' | 'embedUrl'>> | null> => {
+    const found = await findItem('movies', movieSchema, contentId);
+    if (!found) return null;
+    const viewer = await currentViewer();
+    return { ...movieFor(viewer, found), viewer, preview: false };
+  },
+);
+
+export const readConnect = cache(async (contentId: string): Promise<Read<ConnectPage> | null> => {
+  const found = await findItem('connect', connectSchema, contentId);
+  if (!found) return null;
+  const viewer = await currentViewer();
+  return { ...connectFor(viewer, found), viewer, preview: false };
+});
+
+/** Job listings are public: the whole item, or its draft through a preview. */
+export const readJob = cache(
+  async (contentId: string): Promise<{ item: Job; preview: boolean } | null> => {
+    const draftKey = await previewOf('jobs', contentId);
+    const item = await findItem('jobs', jobSchema, contentId, draftKey);
+    return item ? { item, preview: !!draftKey } : null;
+  },
+);
+
+/** A feature issue (a category): public. */
+export const readFeature = cache(async (categoryId: string): Promise<Category | null> =>
+  findItem('categories', categorySchema, categoryId),
+);

@@ -1,0 +1,144 @@
+import type { IncomingMessage } from 'node:http';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { readAudienceCookie } from '@/server/access/audience';
+import { runAdminCommand } from '@/server/admin/commands';
+import type { Database } from '@/server/db/client';
+import { createTestDatabase } from '@/server/db/testing/test-database';
+import { signIn } from '@/server/identity/account-flows';
+import { appAuth } from '@/server/identity/app-auth';
+import { requestAudience } from './request-audience';
+
+/**
+ * The audience a request is answered for, with real sessions on a real database: the cookie
+ * allow-list read with better-auth's parser, the signed audience cookie, its binding to one
+ * session, its expiry, and the database asked when the cookie cannot be trusted.
+ */
+
+const holder = globalThis as typeof globalThis & {
+  __axisDatabase?: Promise<Database>;
+  __axisAuth?: unknown;
+};
+const PASSWORD = 'kumo-no-ue-no-sora';
+
+const request = (cookie?: string) =>
+  ({ method: 'GET', url: '/posts/a', headers: cookie ? { cookie } : {} }) as IncomingMessage;
+const audienceCookieOf = (setCookie: string | undefined) => setCookie?.split(';')[0] ?? '';
+
+describe('requestAudience', () => {
+  let database: Database;
+  const sessions = new Map<string, string>();
+  const run = (name: string, args: Record<string, string>) =>
+    runAdminCommand({ database, actor: 'cli:test' }, name, args);
+
+  beforeAll(async () => {
+    vi.stubEnv('APP_SECRET', 's'.repeat(40));
+    database = await createTestDatabase();
+    holder.__axisDatabase = Promise.resolve(database);
+    holder.__axisAuth = undefined;
+    let ip = 0;
+    for (const name of ['free', 'paid', 'editor']) {
+      const email = `${name}@example.jp`;
+      await run('create-user', {
+        email,
+        password: PASSWORD,
+        role: name === 'editor' ? 'editor' : 'member',
+      });
+      if (name === 'paid') await run('grant-plan', { email, plan: '招待プラン' });
+      const result = await signIn(
+        { db: database.db, auth: await appAuth() },
+        { email, password: PASSWORD },
+        { headers: new Headers(), ip: `192.0.2.${++ip}` },
+      );
+      if (!result.ok) throw new Error(`sign-in failed for ${email}`);
+      sessions.set(name, result.setCookies!.map((c) => c.split(';')[0]).join('; '));
+    }
+  });
+  afterAll(async () => {
+    holder.__axisAuth = undefined;
+    holder.__axisDatabase = undefined;
+    await database.close();
+    vi.unstubAllEnvs();
+  });
+
+  const decide = (cookie?: string, now?: number) =>
+    requestAudience(request(cookie), { secure: false, now });
+
+  it('is anonymous without cookies or with harmless ones only', async () => {
+    expect(await decide()).toEqual({ cache: true, audience: 'anonymous' });
+    expect(await decide('_ga=GA1.2.3; _ga_ABC123=GS1')).toEqual({
+      cache: true,
+      audience: 'anonymous',
+    });
+  });
+
+  it('asks the database for a session, and sets a signed audience cookie for 60 s', async () => {
+    const free = await decide(sessions.get('free'));
+    expect(free).toMatchObject({ cache: true, audience: 'member' });
+    expect(free.setCookie).toMatch(/^axis_audience=member\.\d+\.[\w-]+; Path=\/; Max-Age=60;/);
+    const paid = await decide(sessions.get('paid'));
+    expect(paid).toMatchObject({ cache: true, audience: 'paid' });
+    // Staff are rendered per request.
+    expect(await decide(sessions.get('editor'))).toMatchObject({ cache: false });
+  });
+
+  it('trusts the audience cookie of the same session until it expires', async () => {
+    const session = sessions.get('paid')!;
+    const cookie = audienceCookieOf((await decide(session)).setCookie);
+    const now = Date.now();
+    expect(await decide(`${session}; ${cookie}`, now)).toEqual({ cache: true, audience: 'paid' });
+    // After 60 s the database is asked again (and answers afresh).
+    const later = await decide(`${session}; ${cookie}`, now + 61_000);
+    expect(later).toMatchObject({ cache: true, audience: 'paid' });
+    expect(later.setCookie).toBeDefined();
+  });
+
+  it('never lets an audience cookie of one session serve another', async () => {
+    const paidCookie = audienceCookieOf((await decide(sessions.get('paid'))).setCookie);
+    const free = sessions.get('free')!;
+    expect(await decide(`${free}; ${paidCookie}`)).toMatchObject({ audience: 'member' });
+    // Without a session it means nothing: anonymous.
+    expect(await decide(paidCookie)).toEqual({ cache: true, audience: 'anonymous' });
+    // Altered: its own audience written in, or one character of its signature changed.
+    const [name, value] = paidCookie.split('=') as [string, string];
+    const forged = value.replace(/^paid/, 'member');
+    expect(readAudienceCookie(forged, sessions.get('paid')!.split('=')[1]!)).toBeNull();
+    const flipped = value.slice(0, -1) + (value.endsWith('A') ? 'B' : 'A');
+    expect(await decide(`${free}; ${name}=${flipped}`)).toMatchObject({ audience: 'member' });
+  });
+
+  it('follows a plan that ends once the cookie expires', async () => {
+    await run('grant-plan', { email: 'free@example.jp', plan: '招待プラン' });
+    const session = sessions.get('free')!;
+    const first = await decide(session);
+    expect(first).toMatchObject({ audience: 'paid' });
+    await run('revoke-plan', { email: 'free@example.jp' });
+    const cookie = audienceCookieOf(first.setCookie);
+    const now = Date.now();
+    expect(await decide(`${session}; ${cookie}`, now + 30_000)).toMatchObject({
+      audience: 'paid',
+    });
+    expect(await decide(`${session}; ${cookie}`, now + 61_000)).toMatchObject({
+      audience: 'member',
+    });
+  });
+
+  it.each([
+    // Spelled so that better-auth signs the user in while a pattern sees no session.
+    ['a space before =', (s: string) => s.replace('=', ' =')],
+    ['a tab before =', (s: string) => s.replace('=', '\t=')],
+    ['the session twice', (s: string) => `${s}; ${s}`],
+    ['an unknown cookie beside it', (s: string) => `${s}; theme=dark`],
+    ['a preview cookie', (s: string) => `${s}; axis_preview=x.1.y`],
+    ['a one-time message', (s: string) => `axis_flash=e30; ${s}`],
+    ['the framework draft cookie', (s: string) => `__prerender_bypass=1; ${s}`],
+  ])('renders per request, never from a cache, with %s', async (_, spell) => {
+    expect(await decide(spell(sessions.get('paid')!))).toMatchObject({ cache: false });
+  });
+
+  it('is anonymous for a forged or signed-out session (the database knows none)', async () => {
+    expect(await decide('axis.session_token=forged.value')).toMatchObject({
+      cache: true,
+      audience: 'anonymous',
+    });
+  });
+});
