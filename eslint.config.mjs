@@ -58,6 +58,39 @@ export default tseslint.config(
     rules: { 'no-restricted-properties': 'off' },
   },
   {
+    // Gating happens where items are read (src/server/access/read.ts) and lists choose their
+    // fields (src/server/content/lists.ts): pages and components cannot reach past them.
+    files: [
+      'src/app/**/page.tsx',
+      'src/app/**/layout.tsx',
+      'src/app/**/not-found.tsx',
+      'src/app/**/error.tsx',
+      'src/components/**',
+    ],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: [
+                '@/server/content/items',
+                '@/server/content/client',
+                '@/server/content/site-content',
+                '@/server/cms/**',
+                '!@/server/cms/richtext/**',
+                '@/server/db/schema',
+              ],
+              allowTypeImports: true,
+              message:
+                'Pages and components read items through src/server/access/read.ts and lists through src/server/content/lists.ts, where access is decided.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     files: ['**/*.mjs', '**/*.cjs'],
     ...tseslint.configs.disableTypeChecked,
   },

@@ -23,7 +23,7 @@ export const viewport: Viewport = {
   themeColor: '#ffffff',
 };
 
-export default async function RootLayout({ children }: { children: ReactNode }) {
+export default function RootLayout({ children }: { children: ReactNode }) {
   const { SITE_NAME, GTM_ID } = env();
   return (
     <html lang="ja">

@@ -17,8 +17,9 @@ const MARK = {
 };
 /** A word next to each marker in the gated part, to search for (the query itself is echoed). */
 const SECRET = `aikotoba${stamp}`;
+// The members' divider (MEMBERS_DIVIDER in src/server/cms/richtext/members-divider.ts).
 const body = (mark: string) =>
-  `<p>導入の段落です。ここまでは誰でも読めます。</p><p>二つ目の段落も導入です。</p><hr><p>${mark} ここからは会員だけが読める本文です。合言葉は ${SECRET} です。</p>`;
+  `<p>導入の段落です。ここまでは誰でも読めます。</p><p>二つ目の段落も導入です。</p><hr data-members-divider><p>${mark} ここからは会員だけが読める本文です。合言葉は ${SECRET} です。</p>`;
 
 const ids: Record<keyof typeof MARK, string> = { oldPost: '', newPost: '', audio: '', connect: '' };
 /** A members' movie and audio of the demo corpus whose files are protected (signed URLs). */

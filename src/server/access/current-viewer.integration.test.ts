@@ -7,7 +7,8 @@ import { signIn } from '@/server/identity/account-flows';
 import { appAuth } from '@/server/identity/app-auth';
 import { findUserByEmail, setPartnerId } from '@/server/profiles/profiles';
 import type { Viewer } from './post-access';
-import { currentViewer, viewerFromHeaders } from './current-viewer';
+import { currentViewer } from './current-viewer';
+import { viewerFromHeaders } from './request-viewer';
 
 /**
  * currentViewer against a real database and real sessions: users made as staff make them (the

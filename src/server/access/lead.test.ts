@@ -1,19 +1,180 @@
 import { describe, expect, it } from 'vitest';
-import { leadOf } from './lead';
+import { MEMBERS_DIVIDER } from '@/server/cms/richtext/members-divider';
+import { sanitizeRichText } from '@/server/cms/richtext/sanitize';
+import { LEAD_MAX_CHARS, leadOf } from './lead';
 
-describe('leadOf', () => {
-  it('keeps what stands before the divider', () => {
-    expect(leadOf('<p>一</p><p>二</p><p>三</p><hr><p>秘密</p>')).toBe(
-      '<p>一</p><p>二</p><p>三</p>',
+const DIVIDER = MEMBERS_DIVIDER.html;
+const SECRET = 'HIMITSU-MARKER';
+const VOID = new Set(['br', 'hr', 'img']);
+
+/** The text a reader sees. */
+function textOf(html: string): string {
+  return html
+    .replace(/<[^>]*>/g, '')
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&quot;/g, '"')
+    .replace(/&amp;/g, '&');
+}
+const length = (html: string) => Array.from(textOf(html)).length;
+
+/** Every element opened is closed, in order; and the HTML is what the sanitiser would write. */
+function expectWellFormed(html: string): void {
+  const open: string[] = [];
+  for (const [, slash, name] of html.matchAll(/<(\/?)([a-z0-9]+)\b[^>]*>/g)) {
+    if (VOID.has(name!)) continue;
+    if (slash) expect(open.pop(), html).toBe(name);
+    else open.push(name!);
+  }
+  expect(open, html).toEqual([]);
+  expect(sanitizeRichText(html)).toBe(html);
+}
+
+const paragraph = (chars: number, fill = 'あ') => `<p>${fill.repeat(chars)}</p>`;
+
+describe('leadOf with the members’ divider', () => {
+  it('keeps what stands before the divider, as it is', () => {
+    expect(leadOf(`<p>一</p><h2>二</h2><p>三</p>${DIVIDER}<p>${SECRET}</p>`)).toBe(
+      '<p>一</p><h2>二</h2><p>三</p>',
     );
   });
-  it('keeps the first two blocks when there is no divider, never the rest', () => {
-    const lead = leadOf('<h2>見出し</h2><p>導入</p><p>本文の続き</p>');
-    expect(lead).toBe('<h2>見出し</h2><p>導入</p>');
-    expect(lead).not.toContain('続き');
+
+  it('ends the lead at the divider even inside a block, well-formed', () => {
+    const lead = leadOf(
+      `<ul><li>一つ目</li><li>二つ目${DIVIDER}${SECRET}</li></ul><p>${SECRET}</p>`,
+    );
+    expect(lead).toBe('<ul><li>一つ目</li><li>二つ目</li></ul>');
   });
-  it('stops at about 300 characters of text', () => {
-    const long = `<p>${'あ'.repeat(250)}</p>`;
-    expect(leadOf(`${long}${long}<hr>`)).toBe(long);
+
+  it('cuts at the cap when the part before the divider is longer', () => {
+    const lead = leadOf(`${paragraph(LEAD_MAX_CHARS * 3)}${DIVIDER}<p>${SECRET}</p>`);
+    expect(length(lead)).toBe(LEAD_MAX_CHARS);
+    expect(lead).toMatch(/…<\/p>$/);
+    expectWellFormed(lead);
+  });
+
+  it('gives nothing when the divider comes first', () => {
+    expect(leadOf(`${DIVIDER}<p>${SECRET}</p>`)).toBe('');
+  });
+
+  it('is the divider only exactly: the attribute on <hr>', () => {
+    for (const lookAlike of [
+      '<p data-members-divider>見せかけ</p>',
+      '<div data-members-divider></div>',
+      '<span data-members-divider="">x</span>',
+      '<hr data-members-divider-x>',
+      '<hr data-members-only-divider>',
+      '<hr class="members-divider">',
+      '<hr data-divider="members">',
+      '<hr>',
+    ]) {
+      const lead = leadOf(`<p>導入。</p>${lookAlike}${paragraph(1000, 'い')}`);
+      // The lead goes on past it, to the cap.
+      expect(lead, lookAlike).toContain('いいい');
+      expect(length(lead), lookAlike).toBe(LEAD_MAX_CHARS);
+      expect(lead, lookAlike).not.toContain('data-');
+      expectWellFormed(lead);
+    }
+    // Any value, any letter case of the attribute, is still the divider on <hr>.
+    for (const divider of ['<hr data-members-divider="no">', '<HR DATA-MEMBERS-DIVIDER>']) {
+      expect(leadOf(`<p>導入。</p>${divider}<p>${SECRET}</p>`), divider).toBe('<p>導入。</p>');
+    }
+  });
+});
+
+describe('leadOf without a divider', () => {
+  it('cuts a body that is one long list inside the list, never the whole list', () => {
+    const items = Array.from({ length: 80 }, (_, i) => `<li>項目${i}：${'う'.repeat(20)}</li>`);
+    const lead = leadOf(`<ul>${items.join('')}</ul>`);
+    expect(length(lead)).toBe(LEAD_MAX_CHARS);
+    expect(lead).not.toContain('項目79');
+    expect(lead).toMatch(/^<ul><li>項目0：/);
+    expect(lead).toMatch(/…<\/li><\/ul>$/);
+    expectWellFormed(lead);
+  });
+
+  it('cuts one 5,000-character paragraph to the cap', () => {
+    const lead = leadOf(paragraph(5000));
+    expect(length(lead)).toBeLessThanOrEqual(LEAD_MAX_CHARS);
+    expect(lead).toBe(`<p>${'あ'.repeat(LEAD_MAX_CHARS - 1)}…</p>`);
+  });
+
+  it('cuts an oversized table or quote inside, too', () => {
+    const rows = Array.from(
+      { length: 60 },
+      (_, i) => `<tr><td>${i}</td><td>${'え'.repeat(15)}</td></tr>`,
+    );
+    for (const body of [
+      `<table><tbody>${rows.join('')}</tbody></table>`,
+      `<blockquote>${paragraph(400)}${paragraph(400)}</blockquote>`,
+    ]) {
+      const lead = leadOf(body);
+      expect(length(lead), body.slice(0, 20)).toBe(LEAD_MAX_CHARS);
+      expectWellFormed(lead);
+    }
+  });
+
+  it('treats an early decorative <hr> as a rule, not the end of the lead', () => {
+    const lead = leadOf(`<p>短い導入。</p><hr><p>${'お'.repeat(800)}</p>`);
+    expect(lead).toMatch(/^<p>短い導入。<\/p><hr \/><p>おおお/);
+    expect(length(lead)).toBe(LEAD_MAX_CHARS);
+  });
+
+  it('never shows a short members’ body whole: at most half of its text', () => {
+    const lead = leadOf(
+      `<p>導入の段落です。</p><p>二つ目の段落。</p><hr><p>${SECRET} 会員だけの本文。</p>`,
+    );
+    expect(lead).not.toContain(SECRET);
+    expect(length(lead)).toBeLessThanOrEqual(Math.floor(39 / 2));
+    expect(lead).toMatch(/^<p>導入の段落です。<\/p>/);
+    expect(leadOf('<p>本文。</p>')).toBe('');
+    expect(leadOf('')).toBe('');
+  });
+});
+
+describe('what the lead is made of', () => {
+  it('leaves out pictures, figures and players, and counts none of their text', () => {
+    const lead = leadOf(
+      [
+        '<figure><img src="/uploads/a.jpg" alt="有料の図版"><figcaption>図版の説明</figcaption></figure>',
+        '<p>本文<img src="/uploads/b.jpg" alt="x">の続き</p>',
+        '<iframe src="https://www.youtube.com/embed/abc"></iframe>',
+        '<p>二段落目。</p>',
+        DIVIDER,
+        `<p>${SECRET}</p>`,
+      ].join(''),
+    );
+    expect(lead).toBe('<p>本文の続き</p><p>二段落目。</p>');
+  });
+
+  it('keeps nested and unclosed markup well-formed, and sanitises what it is given', () => {
+    const bodies = [
+      `<p>A &amp; B &lt;tag&gt; <b>太字 <i>入れ子</b> の後</p><p>閉じない<a href="/x" onclick="y()">リンク ${'か'.repeat(600)}`,
+      `<ul><li>一<ul><li>二<ol><li>${'き'.repeat(700)}`,
+      `<blockquote><p>${'く'.repeat(200)}<em>強調${'け'.repeat(400)}</em></p></blockquote>`,
+      `<p>前<script>alert("${SECRET}")</script><style>p{}</style>後${'こ'.repeat(700)}</p>`,
+      `<div><span class="x">${'さ'.repeat(700)}</span></div>`,
+      `<table><tr><td>${'し'.repeat(700)}`,
+    ];
+    for (const body of bodies) {
+      const lead = leadOf(body);
+      expectWellFormed(lead);
+      expect(length(lead), body.slice(0, 30)).toBe(LEAD_MAX_CHARS);
+      expect(lead).not.toMatch(/onclick|script|style|class=|alert/);
+    }
+    expect(leadOf(bodies[0]!)).toMatch(
+      /^<p>A &amp; B &lt;tag&gt; <b>太字 <i>入れ子<\/i><\/b> の後<\/p><p>閉じない<a href="\/x">リンク か+…<\/a><\/p>$/,
+    );
+  });
+
+  it('stays well-formed wherever the cut falls', () => {
+    const body = `<h2>見出し</h2><p>一<strong>二<em>三</em>四</strong>五</p><ul><li>六</li><li>七<a href="/y">八</a></li></ul><p>${'す'.repeat(10)}</p>`;
+    const total = length(body);
+    // A short body shows at most half; a long one, the cap. Vary both with the text's length.
+    for (let extra = 0; extra < 30; extra++) {
+      const lead = leadOf(body + paragraph(extra, 'せ'));
+      expectWellFormed(lead);
+      expect(length(lead)).toBeLessThanOrEqual(Math.floor((total + extra) / 2));
+    }
   });
 });

@@ -64,7 +64,7 @@ type ViewerName = keyof typeof VIEWERS;
 // Items, each with a marker in its gated part (as the e2e leak test plants them).
 
 const SECRET = 'HIMITSU-MARKER';
-const BODY = `<p>導入の段落です。</p><p>二つ目の段落。</p><hr><p>${SECRET} 会員だけの本文。</p>`;
+const BODY = `<p>導入の段落です。</p><p>二つ目の段落。</p><hr data-members-divider><p>${SECRET} 会員だけの本文。</p>`;
 const LEAD = '<p>導入の段落です。</p><p>二つ目の段落。</p>';
 const open = { title: 'タイトル', description: '説明文', coverImage: { url: '/uploads/c.jpg' } };
 

@@ -9,7 +9,8 @@ import {
 import { z } from '@/lib/zod';
 import type { ContentClient } from '@/server/content/client';
 import { imageSchema } from '@/server/content/schemas';
-import type { Db } from '@/server/db/client';
+import { siteContent } from '@/server/content/site-content';
+import { type Db, getDb } from '@/server/db/client';
 import { listBookmarks } from './bookmarks';
 
 /**
@@ -89,4 +90,9 @@ export async function loadBookmarkPage(
     page,
     totalPages: Math.max(1, Math.ceil(total / size)),
   };
+}
+
+/** The page of a signed-in reader's bookmarks, on the site's database and content service. */
+export async function bookmarkPageOf(userId: string, page: number): Promise<BookmarkPage> {
+  return loadBookmarkPage({ db: await getDb(), content: siteContent() }, userId, page);
 }

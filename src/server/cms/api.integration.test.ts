@@ -5,7 +5,8 @@ import { cmsContents } from '@/server/db/schema';
 import { createTestDatabase } from '@/server/db/testing/test-database';
 import { publishContent } from './store';
 import { type ApiCall, apiClient } from './testing';
-import { findEndpoint } from './model';
+import { CONTENT_MODEL, type EndpointDef, type FieldDef, findEndpoint } from './model';
+import { MEMBERS_DIVIDER } from './richtext/members-divider';
 
 // The conformance suite writes fast; the rate limit has its own test.
 process.env.CMS_RATE_LIMIT_WRITE = '100000';
@@ -412,6 +413,179 @@ describe('content API conformance', () => {
       expect(about).toMatchObject({ title: 'このサイトについて', body: '<p>ようこそ</p>' });
       expect((await api('POST', 'about', { body: { title: 'x' } })).status).toBe(400);
       expect((await readOnly('GET', 'about/anything')).status).toBe(404);
+    });
+  });
+
+  describe('round trip: what a read answers can be written back, as on microCMS', () => {
+    const SYSTEM = ['id', 'createdAt', 'updatedAt', 'publishedAt', 'revisedAt'];
+    const withoutSystem = (item: Record<string, unknown>) =>
+      Object.fromEntries(Object.entries(item).filter(([key]) => !SYSTEM.includes(key)));
+    // A published item of each endpoint a reference may point to.
+    const REFERENCED: Record<string, string> = {
+      categories: 'architecture',
+      tags: 't1',
+      writers: 'w1',
+      posts: 'p01',
+      series: 'rt-series',
+      partners: 'rt-partner',
+    };
+
+    /** A value of every field, as a client would write it. */
+    function fullValue(field: FieldDef): unknown {
+      switch (field.kind) {
+        case 'text':
+          return field.urlPrefixes ? `${field.urlPrefixes[0]}example.com/rt` : '文字列';
+        case 'textArea':
+          return '一行目\n二行目';
+        case 'richEditor':
+          return `<p>導入</p>${MEMBERS_DIVIDER.html}<p>続き<strong>強調</strong></p>`;
+        case 'number':
+          return 7;
+        case 'boolean':
+          return true;
+        case 'date':
+          return '2027-03-31T15:00:00.000Z';
+        case 'select':
+          return [field.options![0]];
+        case 'media':
+          return { url: '/uploads/demo/rt.jpg', width: 1200, height: 800, alt: '代替テキスト' };
+        case 'file':
+          return { url: '/media/protected/demo/rt.wav', fileSize: 1234 };
+        case 'relation':
+          return REFERENCED[field.endpoint!];
+        case 'relationList':
+          return [REFERENCED[field.endpoint!]];
+      }
+    }
+    /** How microCMS's PATCH empties a field. */
+    const EMPTY_ON_PATCH: Record<FieldDef['kind'], unknown> = {
+      text: '',
+      textArea: '',
+      richEditor: '',
+      media: '',
+      date: '',
+      file: '',
+      select: [],
+      relationList: [],
+      boolean: null,
+      number: null,
+      relation: {},
+    };
+    const required = (def: EndpointDef) =>
+      Object.fromEntries(def.fields.filter((f) => f.required).map((f) => [f.id, fullValue(f)]));
+    const full = (def: EndpointDef) =>
+      Object.fromEntries(def.fields.map((f) => [f.id, fullValue(f)]));
+    const path = (def: EndpointDef, id: string) =>
+      def.kind === 'list' ? `${def.endpoint}/${id}` : def.endpoint;
+
+    beforeAll(async () => {
+      expect((await api('PUT', 'series/rt-series', { body: { title: '連載' } })).status).toBe(201);
+      expect((await api('PUT', 'partners/rt-partner', { body: { name: '企業' } })).status).toBe(
+        201,
+      );
+    });
+
+    /** GET, write the answer back with PATCH (and PUT under a new id): nothing changes. */
+    async function expectRoundTrip(def: EndpointDef, id: string, query = '') {
+      const answer = (await readOnly('GET', `${path(def, id)}${query}`)).body as Item;
+      const patched = await api('PATCH', path(def, id), { body: withoutSystem(answer) });
+      expect(patched, `PATCH ${def.endpoint}`).toMatchObject({ status: 200 });
+      const after = (await readOnly('GET', `${path(def, id)}${query}`)).body as Item;
+      expect(withoutSystem(after), `PATCH ${def.endpoint}`).toEqual(withoutSystem(answer));
+      if (def.kind === 'list') {
+        const copy = `${id}-copy${query ? '0' : ''}`;
+        const put = await api('PUT', `${def.endpoint}/${copy}`, { body: withoutSystem(answer) });
+        expect(put, `PUT ${def.endpoint}`).toMatchObject({ status: 201 });
+        const copied = (await readOnly('GET', `${def.endpoint}/${copy}${query}`)).body as Item;
+        expect(withoutSystem(copied), `PUT ${def.endpoint}`).toEqual(withoutSystem(answer));
+      }
+      return answer;
+    }
+
+    it.each(CONTENT_MODEL.map((def) => [def.endpoint, def] as const))(
+      '%s: an item with every field empty reads as microCMS reads it and writes back unchanged',
+      async (_, def) => {
+        const id = 'rt-empty';
+        if (def.kind === 'list') {
+          expect((await api('PUT', path(def, id), { body: required(def) })).status).toBe(201);
+        } else {
+          // An object exists once written: empty what it has.
+          await api('PATCH', path(def, id), { body: full(def) });
+          const empties = def.fields
+            .filter((f) => !f.required)
+            .map((f) => [f.id, EMPTY_ON_PATCH[f.kind]]);
+          const res = await api('PATCH', path(def, id), { body: Object.fromEntries(empties) });
+          expect(res.status).toBe(200);
+        }
+        const answer = await expectRoundTrip(def, id);
+        for (const field of def.fields) {
+          if (field.required) continue;
+          const expected = { select: [], relationList: [], boolean: false, relation: null }[
+            field.kind as string
+          ];
+          if (expected === undefined) expect(answer, field.id).not.toHaveProperty(field.id);
+          else expect(answer[field.id], field.id).toEqual(expected);
+        }
+      },
+    );
+
+    it.each(CONTENT_MODEL.map((def) => [def.endpoint, def] as const))(
+      '%s: an item with every field set writes back unchanged, references expanded or not',
+      async (_, def) => {
+        const id = 'rt-full';
+        const write = def.kind === 'list' ? 'PUT' : 'PATCH';
+        expect((await api(write, path(def, id), { body: full(def) })).status).toBeLessThan(300);
+        const answer = await expectRoundTrip(def, id);
+        for (const field of def.fields) expect(answer[field.id], field.id).toBeDefined();
+        await expectRoundTrip(def, id, '?depth=0');
+      },
+    );
+
+    it('empties every field with null, as microCMS reads an empty field, on PATCH and on create', async () => {
+      const def = findEndpoint('posts')!;
+      const nulls = Object.fromEntries(
+        def.fields.filter((f) => !f.required).map((f) => [f.id, null]),
+      );
+      await api('PUT', 'posts/rt-nulls', { body: full(def) });
+      expect((await api('PATCH', 'posts/rt-nulls', { body: nulls })).status).toBe(200);
+      const emptied = withoutSystem((await readOnly('GET', 'posts/rt-nulls')).body as Item);
+      const created = await api('PUT', 'posts/rt-nulls-2', {
+        body: { ...required(def), ...nulls },
+      });
+      expect(created.status).toBe(201);
+      expect(withoutSystem((await readOnly('GET', 'posts/rt-nulls-2')).body as Item)).toEqual(
+        emptied,
+      );
+      expect(emptied).toEqual({
+        title: '文字列',
+        isPublicPreview: false,
+        format: [],
+        category: null,
+        series: null,
+        tags: [],
+        writers: [],
+        relatedPosts: [],
+      });
+      // A required field cannot be emptied.
+      expect((await api('PATCH', 'posts/rt-nulls', { body: { title: null } })).body).toEqual({
+        message: "'title' field required error.",
+      });
+    });
+
+    it('reads text stored empty by older writes as absent, so it too writes back unchanged', async () => {
+      await api('PUT', 'posts/rt-legacy', { body: { title: '旧' } });
+      const [row] = await database.db
+        .select({ data: cmsContents.data })
+        .from(cmsContents)
+        .where(eq(cmsContents.id, 'rt-legacy'));
+      await database.db
+        .update(cmsContents)
+        .set({ data: { ...row!.data, description: '', body: '' } })
+        .where(eq(cmsContents.id, 'rt-legacy'));
+      const answer = (await readOnly('GET', 'posts/rt-legacy')).body as Item;
+      expect(answer).not.toHaveProperty('description');
+      expect(answer).not.toHaveProperty('body');
+      await expectRoundTrip(findEndpoint('posts')!, 'rt-legacy');
     });
   });
 });

@@ -91,15 +91,22 @@ export function normalizeDate(value: string): string | null {
   return Number.isNaN(time) ? null : new Date(time).toISOString();
 }
 
-/** The "empty" value of each kind, which PATCH uses to clear a field (microCMS rules). */
-function isEmptyForPatch(field: FieldDef, value: unknown): boolean {
+/**
+ * Whether a value leaves its field empty. That is what a read gives for an empty field (null
+ * for a single reference, [] for a select or multiple references; microCMS also gives null for
+ * empty text and numbers) and what PATCH empties a field with ('' / [] / null / {}, microCMS
+ * rules), so an answer can always be written back: on create it counts as left out, on PATCH
+ * it clears the field.
+ */
+function isEmptyValue(field: FieldDef, value: unknown): boolean {
+  if (value === null) return true;
   switch (field.kind) {
     case 'select':
     case 'relationList':
       return Array.isArray(value) && value.length === 0;
     case 'boolean':
     case 'number':
-      return value === null;
+      return false;
     case 'relation':
       return isPlainObject(value) && Object.keys(value).length === 0;
     default:
@@ -228,11 +235,12 @@ export function validateWrite(def: EndpointDef, body: unknown, mode: WriteMode):
     if (!field || SYSTEM_KEYS.has(key)) throw badRequest(`'${key}' is unexpected key.`);
     userFields++;
     if (value === undefined) continue;
-    if (mode === 'patch' && isEmptyForPatch(field, value)) {
-      clear.push(key);
+    const stored = isEmptyValue(field, value) ? undefined : normalizeValue(field, value);
+    // Rich text may sanitise to nothing: that is empty too.
+    if (stored === undefined || stored === '') {
+      if (mode === 'patch') clear.push(key);
       continue;
     }
-    const stored = normalizeValue(field, value);
     set[key] = stored;
     if ((field.kind === 'relation' || field.kind === 'relationList') && field.endpoint) {
       const ids = references.get(field.endpoint) ?? new Set<string>();
@@ -262,7 +270,11 @@ export function checkRequired(def: EndpointDef, data: StoredData): void {
   }
 }
 
-/** The API shape of stored data: empty selects are [], empty booleans false (microCMS). */
+/**
+ * The API shape of stored data, as microCMS reads: empty selects and multiple references are [],
+ * an empty boolean false, an empty single reference null; other empty fields (text stored empty
+ * by older writes too) have no key.
+ */
 export function shapeFields(def: EndpointDef, data: StoredData): StoredData {
   const out: StoredData = {};
   for (const field of def.fields) {
@@ -279,7 +291,7 @@ export function shapeFields(def: EndpointDef, data: StoredData): StoredData {
         out[field.id] = value ?? null;
         break;
       default:
-        if (value !== undefined && value !== null) out[field.id] = value;
+        if (value !== undefined && value !== null && value !== '') out[field.id] = value;
     }
   }
   return out;

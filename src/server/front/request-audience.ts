@@ -6,7 +6,7 @@ import {
   readAudienceCookie,
   sessionAudienceOf,
 } from '@/server/access/audience';
-import { viewerFromHeaders } from '@/server/access/current-viewer';
+import { viewerFromHeaders } from '@/server/access/request-viewer';
 import {
   AUDIENCE_COOKIE,
   SESSION_COOKIES,

@@ -4,9 +4,7 @@ import styles from '@/components/bookmarks/bookmark-list.module.css';
 import { EmptyState, ListPage, Pagination } from '@/components/listing/list-page';
 import { type SearchParams, pageParam } from '@/components/listing/page-params';
 import { sitePageMetadata } from '@/components/listing/site-metadata';
-import { loadBookmarkPage } from '@/server/bookmarks/bookmark-page';
-import { siteContent } from '@/server/content/site-content';
-import { getDb } from '@/server/db/client';
+import { bookmarkPageOf } from '@/server/bookmarks/bookmark-page';
 import { readFlash } from '@/server/http/read-flash';
 import { requireUser } from '@/server/identity/session';
 
@@ -25,7 +23,7 @@ export default async function BookmarksPage({ searchParams }: Props) {
   const user = await requireUser('/posts/bookmark');
   const page = pageParam((await searchParams).page);
   const [bookmarks, flash] = await Promise.all([
-    loadBookmarkPage({ db: await getDb(), content: siteContent() }, user.id, page),
+    bookmarkPageOf(user.id, page),
     readFlash(),
   ]);
   return (

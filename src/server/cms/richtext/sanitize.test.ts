@@ -1,6 +1,7 @@
 // @vitest-environment jsdom
 // jsdom parses the output the way a browser would, so the checks below look at what would
 // actually be built from the sanitised HTML rather than at its spelling.
+import { MEMBERS_DIVIDER } from './members-divider';
 import { sanitizeRichText } from './sanitize';
 
 const ALLOWED_ATTRIBUTES: Readonly<Record<string, readonly string[]>> = {
@@ -23,7 +24,7 @@ const ALLOWED_ATTRIBUTES: Readonly<Record<string, readonly string[]>> = {
   figure: [],
   figcaption: [],
   img: ['src', 'alt', 'width', 'height', 'loading'],
-  hr: [],
+  hr: [MEMBERS_DIVIDER.attribute],
   code: [],
   pre: [],
   table: [],
@@ -165,6 +166,7 @@ const ARTICLE = [
   '<figcaption>デッサウ校舎（1926年）</figcaption></figure>',
   '<figure><img src="/uploads/poster.png" alt="" /></figure>',
   '<hr />',
+  MEMBERS_DIVIDER.html,
   '<h4>コード例</h4>',
   '<pre><code>const grid = 8;\nconst gutter = grid * 3;</code></pre>',
   '<p>インラインの<code>grid</code>も使える。</p>',
@@ -238,6 +240,33 @@ describe('sanitizeRichText', () => {
     expect(
       sanitizeRichText('<p class="lead" id="intro" style="color:red" data-x="1">本文</p>'),
     ).toBe('<p>本文</p>');
+  });
+
+  it('keeps the members’ divider exactly, in one spelling, and nothing that looks like it', () => {
+    expect(MEMBERS_DIVIDER.html).toBe('<hr data-members-divider />');
+    for (const divider of [
+      '<hr data-members-divider>',
+      '<hr data-members-divider="">',
+      '<hr data-members-divider="yes" class="x" data-x="1">',
+      '<HR DATA-MEMBERS-DIVIDER>',
+      '<hr data-members-divider/>',
+    ]) {
+      expect(sanitizeRichText(divider), divider).toBe(MEMBERS_DIVIDER.html);
+    }
+    for (const lookAlike of [
+      '<hr data-members-divider-x>',
+      '<hr data-members-only-divider>',
+      '<hr data-divider="members">',
+      '<hr class="members-divider">',
+      '<hr id="data-members-divider">',
+    ]) {
+      expect(sanitizeRichText(lookAlike), lookAlike).toBe('<hr />');
+    }
+    expect(
+      sanitizeRichText(
+        '<p data-members-divider>a</p><div data-members-divider></div><img src="/a.png" data-members-divider />',
+      ),
+    ).toBe('<p>a</p><img src="/a.png" />');
   });
 
   it('keeps the text of tags outside the allow list', () => {

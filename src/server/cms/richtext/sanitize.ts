@@ -1,5 +1,6 @@
 import 'server-only';
 import sanitizeHtml, { type Attributes, type IOptions } from 'sanitize-html';
+import { MEMBERS_DIVIDER } from './members-divider';
 
 /**
  * Rich-text HTML from the CMS is rendered with dangerouslySetInnerHTML, so it is cut down to
@@ -62,6 +63,24 @@ const REL_TOKENS: ReadonlySet<string> = new Set([
 const DIMENSION = /^[0-9]{1,5}$/;
 const SPAN = /^[1-9][0-9]{0,2}$/;
 
+/** Dropped with their content: code, raw text and fallback markup are not article prose. */
+export const NON_TEXT_TAGS: readonly string[] = [
+  'script',
+  'style',
+  'textarea',
+  'option',
+  'xmp',
+  'noscript',
+  'noembed',
+  'noframes',
+  'template',
+  'title',
+  'object',
+  'embed',
+  'svg',
+  'math',
+];
+
 const OPTIONS: IOptions = {
   allowedTags: ALLOWED_TAGS,
   allowedAttributes: {
@@ -70,6 +89,8 @@ const OPTIONS: IOptions = {
     iframe: ['src', 'width', 'height', 'title', 'allowfullscreen', 'loading'],
     th: ['colspan', 'rowspan'],
     td: ['colspan', 'rowspan'],
+    // The members' divider and nothing like it (members-divider.ts).
+    hr: [MEMBERS_DIVIDER.attribute],
   },
   allowedSchemes: ['http', 'https'],
   allowedSchemesByTag: { a: ['http', 'https', 'mailto'], iframe: ['https'] },
@@ -78,29 +99,14 @@ const OPTIONS: IOptions = {
   allowIframeRelativeUrls: false,
   allowVulnerableTags: false,
   disallowedTagsMode: 'discard',
-  // Dropped with their content: code, raw text and fallback markup are not article prose.
-  nonTextTags: [
-    'script',
-    'style',
-    'textarea',
-    'option',
-    'xmp',
-    'noscript',
-    'noembed',
-    'noframes',
-    'template',
-    'title',
-    'object',
-    'embed',
-    'svg',
-    'math',
-  ],
+  nonTextTags: [...NON_TEXT_TAGS],
   transformTags: {
     a: (tagName, attribs) => ({ tagName, attribs: linkAttributes(attribs) }),
     img: (tagName, attribs) => ({ tagName, attribs: imageAttributes(attribs) }),
     iframe: (tagName, attribs) => ({ tagName, attribs: embedAttributes(attribs) }),
     th: (tagName, attribs) => ({ tagName, attribs: cellAttributes(attribs) }),
     td: (tagName, attribs) => ({ tagName, attribs: cellAttributes(attribs) }),
+    hr: (tagName, attribs) => ({ tagName, attribs: ruleAttributes(attribs) }),
   },
   // An image or player whose source was refused would only leave an empty box behind.
   exclusiveFilter: (frame) => (frame.tag === 'img' || frame.tag === 'iframe') && !frame.attribs.src,
@@ -176,6 +182,13 @@ function embedAttributes(attribs: Attributes): Attributes {
 
 function cellAttributes(attribs: Attributes): Attributes {
   return keep(attribs, CELL_RULES);
+}
+
+/** The divider's attribute, whatever value it came with, is written empty: one spelling. */
+function ruleAttributes(attribs: Attributes): Attributes {
+  return Object.hasOwn(attribs, MEMBERS_DIVIDER.attribute)
+    ? { [MEMBERS_DIVIDER.attribute]: '' }
+    : {};
 }
 
 function relTokens(value: string): string[] {

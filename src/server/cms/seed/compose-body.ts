@@ -1,4 +1,5 @@
 import 'server-only';
+import { MEMBERS_DIVIDER } from '../richtext/members-divider';
 import {
   CLOSINGS,
   FORMAT_PASSAGES,
@@ -14,6 +15,7 @@ import {
  * Composes a demo article body from the passages of demo-text.ts. Deterministic (a PRNG seeded
  * by the post number), so the seed writes the same corpus every time, and varied enough that no
  * two bodies are alike: each post has its own subject, opening, passage order, quote and list.
+ * The members' divider follows the opening.
  */
 
 export type BodyInput = {
@@ -107,6 +109,8 @@ export function composeBody(input: BodyInput): string {
 
   return [
     p(fill(opening, input)),
+    // The opening is the lead readers without access see.
+    MEMBERS_DIVIDER.html,
     h2(a.h),
     p(a.p),
     ...says('{n}さんは、自身の仕事の進め方についてこう振り返る。'),

@@ -1,5 +1,6 @@
 import 'server-only';
 import type { POST_FORMATS } from '../model';
+import { MEMBERS_DIVIDER } from '../richtext/members-divider';
 import { composeBody } from './compose-body';
 import { demoCover, demoFile, demoImage } from './demo-media';
 import type { TopicKey } from './demo-text';
@@ -949,11 +950,12 @@ function buildPosts(): DemoItem[] {
 
 type Line = [speaker: WriterKey, text: string];
 
+/** The first two lines are the lead: the members' divider follows them. */
 const transcript = (lines: readonly Line[]) =>
   lines
     .map(
-      ([speaker, text]) =>
-        `<p><strong>${WRITERS[speaker].name.split(' ')[0]}</strong>\u3000${text}</p>`,
+      ([speaker, text], i) =>
+        `${i === 2 ? MEMBERS_DIVIDER.html : ''}<p><strong>${WRITERS[speaker].name.split(' ')[0]}</strong>\u3000${text}</p>`,
     )
     .join('');
 
@@ -1313,6 +1315,9 @@ const CONNECT: readonly {
   },
 ];
 
+/** The members' divider after the first paragraph: that paragraph is the lead. */
+const withDivider = (body: string) => body.replace('</p>', `</p>${MEMBERS_DIVIDER.html}`);
+
 function buildConnect(): DemoItem[] {
   return CONNECT.map((c, i) => ({
     id: c.id,
@@ -1320,7 +1325,7 @@ function buildConnect(): DemoItem[] {
       title: c.title,
       description: c.description,
       coverImage: demoCover(c.cover),
-      body: c.body,
+      body: withDivider(c.body),
       publishedAt: monthly(Date.UTC(2026, 0, 15, 1), i, 70),
     },
   }));

@@ -5,7 +5,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '@/server/db/client';
 import { cmsContents } from '@/server/db/schema';
 import { createTestDatabase } from '@/server/db/testing/test-database';
+import { leadOf } from '@/server/access/lead';
 import { CONTENT_MODEL, findEndpoint } from '../model';
+import { MEMBERS_DIVIDER } from '../richtext/members-divider';
 import { listContents } from '../store';
 import { textOf } from './compose-body';
 import { DEMO_ASSETS, DEMO_ASSETS_TOTAL_BUDGET, DEMO_FILE_SIZES } from './demo-media';
@@ -146,6 +148,23 @@ describe('demo corpus seed', () => {
       const description = Array.from(String(post.data?.description)).length;
       expect(description, post.id).toBeGreaterThanOrEqual(60);
       expect(description, post.id).toBeLessThanOrEqual(140);
+    }
+  });
+
+  it('ends the lead of every members’ body at the members’ divider, within the cap', () => {
+    const bodies = [
+      ...byEndpoint('posts').map((r) => [r.id, r.data?.body] as const),
+      ...byEndpoint('audios').map((r) => [r.id, r.data?.transcript] as const),
+      ...byEndpoint('connect').map((r) => [r.id, r.data?.body] as const),
+    ];
+    expect(bodies.length).toBeGreaterThan(70);
+    for (const [id, body] of bodies) {
+      const parts = String(body).split(MEMBERS_DIVIDER.html);
+      expect(parts, id).toHaveLength(2);
+      expect(parts[0], id).toMatch(/^<p>.+<\/p>$/);
+      // The whole part before it: not cut short at the cap.
+      expect(leadOf(String(body)), id).toBe(parts[0]);
+      expect(String(body), id).not.toContain('<hr />');
     }
   });
 

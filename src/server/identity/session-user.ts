@@ -1,0 +1,36 @@
+import 'server-only';
+import { appAuth } from './app-auth';
+import { ROLES, type Role } from './roles';
+
+/**
+ * The user of a request's session, checked against the database. Kept apart from session.ts
+ * (which redirects through the framework's navigation module) so that the front server can
+ * ask it outside a render.
+ */
+
+export type AppUser = {
+  id: string;
+  email: string;
+  name: string;
+  role: Role;
+  emailVerified: boolean;
+};
+
+const asRole = (value: unknown): Role =>
+  (ROLES as readonly unknown[]).includes(value) ? (value as Role) : 'member';
+
+/** The signed-in user of a request (route handlers pass request.headers). */
+export async function userFromHeaders(requestHeaders: Headers): Promise<AppUser | null> {
+  const auth = await appAuth();
+  const session = await auth.api.getSession({ headers: requestHeaders });
+  if (!session) return null;
+  const { user } = session;
+  return {
+    id: user.id,
+    email: user.email,
+    name: user.name,
+    role: asRole((user as { role?: unknown }).role),
+    emailVerified: user.emailVerified,
+  };
+}
+
