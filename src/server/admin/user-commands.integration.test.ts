@@ -14,6 +14,8 @@ import { createTestDatabase } from '@/server/db/testing/test-database';
 import { signIn } from '@/server/identity/account-flows';
 import { createAuth } from '@/server/identity/auth';
 import { sendMail } from '@/server/mail/mailer';
+import { removeResetLinks } from '@/server/mail/outbox';
+import { LINK_REMOVED_NOTE, mails } from '@/server/mail/templates';
 import { loadIdentity } from '@/server/profiles/profiles';
 import { UsageError, type RawArgs } from './command';
 import { helpText, runAdminCommand } from './commands';
@@ -289,27 +291,32 @@ describe('admin user commands', () => {
     expect(await run('list-users', { limit: '1' })).toHaveLength(1);
   });
 
-  it('shows the mail outbox, with bodies on --full', async () => {
+  it('shows the mail outbox, with bodies on --full, auditing the secret ones it prints', async () => {
     expect(await run('mail-outbox', {})).toEqual(['メールはまだありません。']);
-    await sendMail(database.db, {
-      to: 'reader@example.jp',
-      subject: 'メールアドレスの確認',
-      text: '次のリンクを開いてください。\nhttp://localhost:3000/api/auth/verify-email?token=abc',
-      html: '<p>確認</p>',
-      kind: 'verify-email',
-    });
+    await sendMail(
+      database.db,
+      mails.verifyEmail('reader@example.jp', '読者', {
+        url: 'http://localhost:3000/api/auth/verify-email?token=abc',
+        userId: 'reader-id',
+        lifetimeSeconds: 24 * 3600,
+      }),
+    );
     await new Promise((r) => setTimeout(r, 5));
-    await sendMail(database.db, {
-      to: 'other@example.jp',
-      subject: 'パスワードの再設定',
-      text: 'http://localhost:3000/account/reset-password?token=def',
-      html: '<p>再設定</p>',
-      kind: 'reset-password',
-    });
+    await sendMail(
+      database.db,
+      mails.resetPassword('other@example.jp', '別の人', {
+        url: 'http://localhost:3000/account/reset-password?token=def',
+        userId: 'other-id',
+        lifetimeSeconds: 3600,
+      }),
+    );
 
     const short = await run('mail-outbox', {});
     expect(short).toHaveLength(2);
-    expect(short[0]).toContain('reset-password  to=other@example.jp  パスワードの再設定');
+    expect(short[0]).toMatch(
+      /reset-password {2}to=other@example\.jp {2}【.+】パスワード再設定のご案内/,
+    );
+    expect(short[0]).toMatch(/\[リンク有効: \S+ まで\]$/);
     expect(short[1]).toContain('verify-email  to=reader@example.jp');
     expect(short.join('\n')).not.toContain('token=');
 
@@ -317,9 +324,32 @@ describe('admin user commands', () => {
     expect(full[0]).toContain('to=reader@example.jp');
     expect(full.join('\n')).toContain('http://localhost:3000/api/auth/verify-email?token=abc');
     expect(full.join('\n')).not.toContain('token=def');
+    const reads = (await listAudit(database.db, 100)).filter(
+      (a) => a.action === 'mail-secret-read',
+    );
+    expect(reads).toHaveLength(1);
+    expect(reads[0]).toMatchObject({ actor: 'cli:test' });
     expect(await run('mail-outbox', { limit: '1' })).toHaveLength(1);
     expect(await run('mail-outbox', { to: 'nobody@example.jp' })).toEqual([
       'nobody@example.jp 宛てのメールはありません。',
     ]);
+  });
+
+  it('never prints a link once it was used or has expired', async () => {
+    await removeResetLinks(database.db, 'other-id');
+    const used = await run('mail-outbox', { to: 'other@example.jp', full: true });
+    expect(used[0]).toContain('[リンク削除済み]');
+    expect(used.join('\n')).not.toContain('token=def');
+    expect(used.join('\n')).toContain(LINK_REMOVED_NOTE);
+
+    vi.useFakeTimers({ toFake: ['Date'], now: Date.now() + 24 * 3600 * 1000 + 1000 });
+    try {
+      const expired = await run('mail-outbox', { to: 'reader@example.jp', full: true });
+      expect(expired[0]).toContain('[リンク削除済み]');
+      expect(expired.join('\n')).not.toContain('token=abc');
+      expect(expired.join('\n')).toContain(LINK_REMOVED_NOTE);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });

@@ -8,7 +8,7 @@ import type { Db } from '@/server/db/client';
 import { createAuth } from '@/server/identity/auth';
 import { ROLES } from '@/server/identity/roles';
 import { DISPLAY_NAME_MAX, emailField, passwordProblem } from '@/server/identity/validation';
-import { listOutbox } from '@/server/mail/mailer';
+import { listOutboxMails } from '@/server/mail/outbox';
 import {
   type UserSummary,
   findUserByEmail,
@@ -257,7 +257,8 @@ const revokePlanCommand = defineCommand({
 
 const mailOutboxCommand = defineCommand({
   name: 'mail-outbox',
-  summary: '送信・保管したメールを新しい順に表示する (--full で本文も。確認・再設定リンクの確認用)',
+  summary:
+    '送信・保管したメールを新しい順に表示する (--full で本文も。使用済み・期限切れのリンクは削除済み)',
   usage: 'mail-outbox [--to ADDRESS] [--limit 10] [--full]',
   args: z
     .object({
@@ -266,16 +267,28 @@ const mailOutboxCommand = defineCommand({
       full: flag,
     })
     .strict(),
-  async run({ database }, { to, limit, full }) {
-    const mails = await listOutbox(database.db, { to, limit });
+  async run({ database, actor }, { to, limit, full }) {
+    // Shell access to the machine is an admin's: the secret mails' bodies are shown, and audited.
+    const mails = await listOutboxMails(
+      database.db,
+      { role: 'admin', actor },
+      { to, limit, bodies: full },
+    );
     if (mails.length === 0)
       return [to ? `${to} 宛てのメールはありません。` : 'メールはまだありません。'];
     return mails.flatMap((m) => {
+      const link =
+        m.link === 'removed'
+          ? '  [リンク削除済み]'
+          : m.link === 'live' && m.linkExpiresAt
+            ? `  [リンク有効: ${m.linkExpiresAt.toISOString()} まで]`
+            : '';
       const head =
         `${m.createdAt.toISOString()}  ${m.kind}  to=${m.to}  ${m.subject}` +
-        (m.status === 'stored' ? '' : `  [${m.status}${m.error ? `: ${m.error}` : ''}]`);
+        (m.status === 'stored' ? '' : `  [${m.status}${m.error ? `: ${m.error}` : ''}]`) +
+        link;
       if (!full) return [head];
-      return [head, m.textBody ?? '(本文は保管されていません)', ''];
+      return [head, m.text ?? '(本文は保管されていません)', ''];
     });
   },
 });

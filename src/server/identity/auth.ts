@@ -7,6 +7,7 @@ import { recordAudit } from '@/server/audit/audit-log';
 import type { Db } from '@/server/db/client';
 import * as schema from '@/server/db/schema';
 import { sendMail } from '@/server/mail/mailer';
+import { removeResetLinks, removeVerificationLinks } from '@/server/mail/outbox';
 import { mails } from '@/server/mail/templates';
 import { createProfiles } from '@/server/profiles/profiles';
 
@@ -53,7 +54,14 @@ export function createAuth(db: Db, options: { secret: string; baseURL?: string }
       revokeSessionsOnPasswordReset: true,
       sendResetPassword: async ({ user, token }) => {
         const url = `${baseURL}/account/reset-password?token=${encodeURIComponent(token)}`;
-        await sendMail(db, mails.resetPassword(user.email, user.name, url));
+        await sendMail(
+          db,
+          mails.resetPassword(user.email, user.name, {
+            url,
+            userId: user.id,
+            lifetimeSeconds: RESET_PASSWORD_SECONDS,
+          }),
+        );
       },
       // The same answer as a new sign-up; the owner of the address is told instead.
       onExistingUserSignUp: async ({ user }) => {
@@ -67,6 +75,8 @@ export function createAuth(db: Db, options: { secret: string; baseURL?: string }
         );
       },
       onPasswordReset: async ({ user }) => {
+        // The kept copies of the reset links must not outlive their use.
+        await removeResetLinks(db, user.id);
         await recordAudit(db, {
           actor: `user:${user.id}`,
           action: 'password-reset',
@@ -83,14 +93,17 @@ export function createAuth(db: Db, options: { secret: string; baseURL?: string }
       // Called for a new account (not yet verified) and for an e-mail change (the account is
       // verified; `user.email` is then the new address).
       sendVerificationEmail: async ({ user, url }) => {
+        const link = { url, userId: user.id, lifetimeSeconds: EMAIL_VERIFICATION_SECONDS };
         await sendMail(
           db,
           user.emailVerified
-            ? mails.changeEmailVerify(user.email, user.name, url)
-            : mails.verifyEmail(user.email, user.name, url),
+            ? mails.changeEmailVerify(user.email, user.name, link)
+            : mails.verifyEmail(user.email, user.name, link),
         );
       },
+      // Also called when an e-mail change completes (`user.email` is then the new address).
       afterEmailVerification: async (user) => {
+        await removeVerificationLinks(db, user.id);
         await recordAudit(db, {
           actor: `user:${user.id}`,
           action: 'email-verified',

@@ -1,15 +1,15 @@
 import 'server-only';
-import { desc, eq } from 'drizzle-orm';
 import nodemailer, { type Transporter } from 'nodemailer';
 import { env } from '@/env';
 import type { Db } from '@/server/db/client';
-import { mailOutbox } from '@/server/db/schema';
+import { keepMail, recordSentMail, removeExpiredLinks } from './outbox';
 
 /**
  * Every mail the site sends goes through here. With SMTP_URL it is sent through that server
  * (only the envelope is kept); without it nodemailer still builds the message, which is kept
  * whole in the outbox table and read by staff at /admin/mail, so the account flows work on a
- * fresh machine.
+ * fresh machine. A secret mail (src/server/mail/outbox.ts) is kept for admins only and loses
+ * its link once used or expired.
  */
 
 export type Mail = {
@@ -19,13 +19,27 @@ export type Mail = {
   html: string;
   /** What the mail is for, e.g. `verify-email`: shown in the outbox. */
   kind: string;
+  /** Set by the template when the mail carries a token link (templates.ts TokenLink), else null. */
+  secret: MailSecret | null;
 };
 
-const holder = globalThis as typeof globalThis & { __axisSmtp?: Transporter };
+export type MailSecret = {
+  /** The account the token acts for. */
+  userId: string;
+  /** When the token stops working. */
+  expiresAt: Date;
+  /** The same mail with the link replaced by a note: what is kept once the link is spent. */
+  redacted: { text: string; html: string };
+};
+
+const holder = globalThis as typeof globalThis & {
+  __axisSmtp?: { url: string; transporter: Transporter };
+};
 
 function smtp(url: string): Transporter {
-  holder.__axisSmtp ??= nodemailer.createTransport(url);
-  return holder.__axisSmtp;
+  if (holder.__axisSmtp?.url !== url)
+    holder.__axisSmtp = { url, transporter: nodemailer.createTransport(url) };
+  return holder.__axisSmtp.transporter;
 }
 
 export function mailFrom(): string {
@@ -48,34 +62,21 @@ export async function sendMail(db: Db, mail: Mail): Promise<void> {
     text: mail.text,
     html: mail.html,
   };
+  // No job runner: each write also sweeps the links that have expired since the last one.
+  await removeExpiredLinks(db);
   if (!SMTP_URL) {
     // The same message nodemailer would send, built but not delivered.
     await nodemailer.createTransport({ jsonTransport: true }).sendMail(message);
-    await db.insert(mailOutbox).values({
-      to: mail.to,
-      subject: mail.subject,
-      kind: mail.kind,
-      status: 'stored',
-      textBody: mail.text,
-      htmlBody: mail.html,
-    });
+    await keepMail(db, mail);
     console.log(`[mail] ${mail.kind} to ${maskAddress(mail.to)} kept in the outbox (/admin/mail)`);
     return;
   }
   try {
     await smtp(SMTP_URL).sendMail(message);
-    await db
-      .insert(mailOutbox)
-      .values({ to: mail.to, subject: mail.subject, kind: mail.kind, status: 'sent' });
+    await recordSentMail(db, mail, { status: 'sent' });
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
-    await db.insert(mailOutbox).values({
-      to: mail.to,
-      subject: mail.subject,
-      kind: mail.kind,
-      status: 'failed',
-      error: reason,
-    });
+    await recordSentMail(db, mail, { status: 'failed', error: reason });
     console.error(`[mail] ${mail.kind} to ${maskAddress(mail.to)} failed: ${reason}`);
     throw new Error('メールを送信できませんでした。時間をおいてもう一度お試しください。', {
       cause: error,
@@ -83,19 +84,5 @@ export async function sendMail(db: Db, mail: Mail): Promise<void> {
   }
 }
 
-export type OutboxMail = typeof mailOutbox.$inferSelect;
-
-export async function listOutbox(db: Db, options: { to?: string; limit?: number } = {}) {
-  return db
-    .select()
-    .from(mailOutbox)
-    .where(options.to ? eq(mailOutbox.to, options.to) : undefined)
-    .orderBy(desc(mailOutbox.createdAt))
-    .limit(options.limit ?? 100);
-}
-
-export async function getOutboxMail(db: Db, id: string): Promise<OutboxMail | null> {
-  if (!/^[0-9a-f-]{36}$/i.test(id)) return null;
-  const [row] = await db.select().from(mailOutbox).where(eq(mailOutbox.id, id));
-  return row ?? null;
-}
+/** Kept for the account-flow tests that import it from here (see outbox.ts). */
+export { listOutbox } from './outbox';

@@ -7,12 +7,34 @@ import type { Mail } from './mailer';
  * a Mail without its recipient's address filled in by the caller.
  */
 
+/**
+ * A link that carries a token (password reset, address verification): whoever reads it can act
+ * as the account, so the mail is marked secret here, where the link is put in, never guessed later.
+ */
+export type TokenLink = {
+  url: string;
+  /** The account the token acts for. */
+  userId: string;
+  /** How long the token works (auth.ts): the kept copy loses the link then. */
+  lifetimeSeconds: number;
+};
+
+/** The kinds of the mails that carry a TokenLink (auth.ts removes their links once spent). */
+export const TOKEN_MAIL_KINDS = {
+  verifyEmail: 'verify-email',
+  changeEmail: 'change-email',
+  resetPassword: 'reset-password',
+} as const;
+
+/** What is left of a token link in a kept mail once it is used or expired. */
+export const LINK_REMOVED_NOTE = 'このリンクは使用済みまたは期限切れのため削除されました。';
+
 type Content = {
   kind: string;
   subject: string;
   greeting: string;
   paragraphs: string[];
-  action?: { label: string; url: string };
+  action?: { label: string; url: string } | { label: string; token: TokenLink };
   note?: string;
 };
 
@@ -22,27 +44,38 @@ const escapeHtml = (text: string) =>
     (ch) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[ch]!,
   );
 
-function render(to: string, content: Content): Mail {
+/** `1 時間`, `24 時間`, `30 分`: said in the mail the same as auth.ts sets it. */
+export function lifetimeText(seconds: number): string {
+  return seconds % 3600 === 0 ? `${seconds / 3600} 時間` : `${Math.ceil(seconds / 60)} 分`;
+}
+
+const fullSubject = (content: Content) => `【${env().SITE_NAME}】${content.subject}`;
+
+/** The mail's text and HTML; `url` null renders the action without its link (the kept copy). */
+function compose(content: Content, url: string | null): { text: string; html: string } {
   const { SITE_NAME, SITE_URL } = env();
-  const subject = `【${SITE_NAME}】${content.subject}`;
+  const subject = fullSubject(content);
   const footer = [
     `${SITE_NAME}`,
     SITE_URL,
     'このメールは送信専用です。ご返信いただいてもお答えできません。',
   ];
+  const action = content.action;
   const text = [
     content.greeting,
     '',
     ...content.paragraphs.flatMap((p) => [p, '']),
-    ...(content.action ? [`${content.action.label}:`, content.action.url, ''] : []),
+    ...(action ? [`${action.label}:`, url ?? `（${LINK_REMOVED_NOTE}）`, ''] : []),
     ...(content.note ? [content.note, ''] : []),
     '――',
     ...footer,
   ].join('\n');
-  const button = content.action
-    ? `<p style="margin:32px 0"><a href="${escapeHtml(content.action.url)}" style="display:inline-block;padding:12px 24px;background:#ebff00;color:#111;font-weight:700;text-decoration:none">${escapeHtml(content.action.label)}</a></p>
-<p style="font-size:13px;color:#555">ボタンが使えない場合は、次の URL をブラウザに貼り付けてください。<br><span style="word-break:break-all">${escapeHtml(content.action.url)}</span></p>`
-    : '';
+  const button = !action
+    ? ''
+    : url === null
+      ? `<p style="margin:32px 0;font-size:13px;color:#555">${escapeHtml(action.label)}: ${escapeHtml(LINK_REMOVED_NOTE)}</p>`
+      : `<p style="margin:32px 0"><a href="${escapeHtml(url)}" style="display:inline-block;padding:12px 24px;background:#ebff00;color:#111;font-weight:700;text-decoration:none">${escapeHtml(action.label)}</a></p>
+<p style="font-size:13px;color:#555">ボタンが使えない場合は、次の URL をブラウザに貼り付けてください。<br><span style="word-break:break-all">${escapeHtml(url)}</span></p>`;
   const html = `<!doctype html>
 <html lang="ja"><head><meta charset="utf-8"><title>${escapeHtml(subject)}</title></head>
 <body style="margin:0;padding:32px 16px;background:#fff;color:#111;font-family:'Hiragino Sans','Noto Sans JP',sans-serif;line-height:1.9">
@@ -55,23 +88,48 @@ ${content.note ? `<p style="font-size:13px;color:#555">${escapeHtml(content.note
 <hr style="border:none;border-top:1px solid #ddd;margin:32px 0">
 <p style="font-size:12px;color:#555">${footer.map(escapeHtml).join('<br>')}</p>
 </div></body></html>`;
-  return { to, subject, text, html, kind: content.kind };
+  return { text, html };
+}
+
+function render(to: string, content: Content): Mail {
+  const subject = fullSubject(content);
+  const action = content.action;
+  if (!action || 'url' in action)
+    return {
+      to,
+      subject,
+      ...compose(content, action?.url ?? null),
+      kind: content.kind,
+      secret: null,
+    };
+  const { url, userId, lifetimeSeconds } = action.token;
+  return {
+    to,
+    subject,
+    ...compose(content, url),
+    kind: content.kind,
+    secret: {
+      userId,
+      expiresAt: new Date(Date.now() + lifetimeSeconds * 1000),
+      redacted: compose(content, null),
+    },
+  };
 }
 
 const dear = (name: string) => `${name} 様`;
 const IGNORE = 'このメールに心当たりがない場合は、何もせずに破棄してください。';
 
 export const mails = {
-  verifyEmail: (to: string, name: string, url: string) =>
+  verifyEmail: (to: string, name: string, token: TokenLink) =>
     render(to, {
-      kind: 'verify-email',
+      kind: TOKEN_MAIL_KINDS.verifyEmail,
       subject: 'メールアドレスの確認',
       greeting: dear(name),
       paragraphs: [
         '会員登録のお申し込みありがとうございます。',
-        '下のボタンからメールアドレスを確認すると、登録が完了してログインできるようになります。リンクの有効期限は 24 時間です。',
+        `下のボタンからメールアドレスを確認すると、登録が完了してログインできるようになります。リンクの有効期限は ${lifetimeText(token.lifetimeSeconds)}です。`,
       ],
-      action: { label: 'メールアドレスを確認する', url },
+      action: { label: 'メールアドレスを確認する', token },
       note: IGNORE,
     }),
 
@@ -89,16 +147,16 @@ export const mails = {
       note: IGNORE,
     }),
 
-  resetPassword: (to: string, name: string, url: string) =>
+  resetPassword: (to: string, name: string, token: TokenLink) =>
     render(to, {
-      kind: 'reset-password',
+      kind: TOKEN_MAIL_KINDS.resetPassword,
       subject: 'パスワード再設定のご案内',
       greeting: dear(name),
       paragraphs: [
         'パスワード再設定のお申し込みを受け付けました。',
-        '下のボタンから新しいパスワードを設定してください。リンクの有効期限は 1 時間で、1 回だけ使えます。再設定すると、ほかの端末ではログアウトされます。',
+        `下のボタンから新しいパスワードを設定してください。リンクの有効期限は ${lifetimeText(token.lifetimeSeconds)}で、1 回だけ使えます。再設定すると、ほかの端末ではログアウトされます。`,
       ],
-      action: { label: 'パスワードを再設定する', url },
+      action: { label: 'パスワードを再設定する', token },
       note: IGNORE,
     }),
 
@@ -113,16 +171,16 @@ export const mails = {
       ],
     }),
 
-  changeEmailVerify: (to: string, name: string, url: string) =>
+  changeEmailVerify: (to: string, name: string, token: TokenLink) =>
     render(to, {
-      kind: 'change-email',
+      kind: TOKEN_MAIL_KINDS.changeEmail,
       subject: '新しいメールアドレスの確認',
       greeting: dear(name),
       paragraphs: [
         'メールアドレス変更のお申し込みを受け付けました。',
-        '下のボタンを押すと、このアドレスへの変更が完了します。リンクの有効期限は 24 時間です。押すまでは、これまでのアドレスのままです。',
+        `下のボタンを押すと、このアドレスへの変更が完了します。リンクの有効期限は ${lifetimeText(token.lifetimeSeconds)}です。押すまでは、これまでのアドレスのままです。`,
       ],
-      action: { label: 'メールアドレスを変更する', url },
+      action: { label: 'メールアドレスを変更する', token },
       note: IGNORE,
     }),
 
@@ -215,7 +273,7 @@ ${facts.map(([label, value]) => `<tr><th style="text-align:left;padding:4px 16px
 <hr style="border:none;border-top:1px solid #ddd;margin:32px 0">
 <p style="font-size:12px;color:#555">${escapeHtml(SITE_NAME)}<br>${escapeHtml(SITE_URL)}</p>
 </div></body></html>`;
-  return { to, subject, text, html, kind: 'contact-received' };
+  return { to, subject, text, html, kind: 'contact-received', secret: null };
 }
 
 /**

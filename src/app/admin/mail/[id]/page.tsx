@@ -1,19 +1,23 @@
 import Link from 'next/link';
+import { headers } from 'next/headers';
 import { notFound } from 'next/navigation';
 import { accountMetadata } from '@/components/account/metadata';
 import styles from '@/components/admin/admin.module.css';
 import { formatDateTime } from '@/lib/format';
 import { getDb } from '@/server/db/client';
+import { clientIp } from '@/server/http/request-origin';
 import { requireRole } from '@/server/identity/session';
-import { getOutboxMail } from '@/server/mail/mailer';
+import { readOutboxMail } from '@/server/mail/outbox';
 
 export const metadata = accountMetadata('メール', '/admin/mail');
 
 type Props = { params: Promise<{ id: string }> };
 
 export default async function MailPage({ params }: Props) {
-  await requireRole('editor', 'admin');
-  const mail = await getOutboxMail(await getDb(), (await params).id);
+  const user = await requireRole('editor', 'admin');
+  const viewer = { role: user.role, actor: `user:${user.id}`, ip: clientIp(await headers()) };
+  // The data function decides what of a secret mail this role may read (and audits it).
+  const mail = await readOutboxMail(await getDb(), viewer, (await params).id);
   if (!mail) notFound();
   return (
     <div className={styles.page}>
@@ -28,21 +32,42 @@ export default async function MailPage({ params }: Props) {
         <dd>{mail.to}</dd>
         <dt>種類</dt>
         <dd>{mail.kind}</dd>
+        {mail.link ? (
+          <>
+            <dt>リンク</dt>
+            <dd>
+              {mail.link === 'removed' || !mail.linkExpiresAt
+                ? '使用済みまたは期限切れのため削除しました'
+                : `${formatDateTime(mail.linkExpiresAt)} まで有効`}
+            </dd>
+          </>
+        ) : null}
       </dl>
-      <h2>テキスト</h2>
-      <pre className={styles.text}>{mail.textBody}</pre>
-      {mail.htmlBody ? (
+      {mail.secret && mail.readable ? <p>このメールの閲覧は監査ログに記録されました。</p> : null}
+      {mail.withheld ? (
+        <p>
+          このメールにはパスワード再設定やメールアドレス確認のリンクが含まれるため、本文は管理者だけが読めます。
+        </p>
+      ) : mail.text === null && mail.html === null ? (
+        <p className={styles.empty}>本文は保管されていません。</p>
+      ) : (
         <>
-          <h2>HTML</h2>
-          {/* The mail's own HTML, isolated: no scripts, no same-origin access. */}
-          <iframe
-            title="HTML メールの表示"
-            sandbox=""
-            srcDoc={mail.htmlBody}
-            className={styles.preview}
-          />
+          <h2>テキスト</h2>
+          <pre className={styles.text}>{mail.text}</pre>
+          {mail.html ? (
+            <>
+              <h2>HTML</h2>
+              {/* The mail's own HTML, isolated: no scripts, no same-origin access. */}
+              <iframe
+                title="HTML メールの表示"
+                sandbox=""
+                srcDoc={mail.html}
+                className={styles.preview}
+              />
+            </>
+          ) : null}
         </>
-      ) : null}
+      )}
     </div>
   );
 }
