@@ -4,8 +4,9 @@ import { CurrentPasswordField, EmailField } from '@/components/account/account-f
 import { PostForm } from '@/components/forms/form.client';
 import { AccountPage, Notice } from '@/components/account/account-page';
 import { accountMetadata } from '@/components/account/metadata';
+import { env } from '@/env';
+import { safeNextPath } from '@/lib/safe-next';
 import { readFlash, typedText } from '@/server/http/read-flash';
-import { safeReturnPath } from '@/server/identity/account-flows';
 import { getUser } from '@/server/identity/session';
 
 export const metadata = accountMetadata('ログイン', '/login');
@@ -17,7 +18,7 @@ const one = (value: string | string[] | undefined) =>
 
 export default async function LoginPage({ searchParams }: Props) {
   const query = await searchParams;
-  const next = safeReturnPath(one(query.next));
+  const next = safeNextPath(one(query.next), env().SITE_URL);
   if (await getUser()) redirect(next);
   const flash = await readFlash();
   const linkError = one(query.error);

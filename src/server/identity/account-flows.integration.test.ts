@@ -18,6 +18,7 @@ import { loadIdentity } from '@/server/profiles/profiles';
 import { grantComplimentary } from '@/server/profiles/subscriptions';
 import {
   LIMITS,
+  SIGN_IN_SLOWDOWN,
   type FlowDeps,
   type FlowResult,
   changeEmail,
@@ -25,11 +26,13 @@ import {
   requestPasswordReset,
   resetPassword,
   signIn,
+  signInDelayMs,
   signUp,
 } from './account-flows';
 import { type Auth, createAuth } from './auth';
 import { editProfile } from './profile-flow';
 import type { AppUser } from './session';
+import { WEAK_PASSWORD_MESSAGE } from './validation';
 
 const BASE = 'http://localhost:3000';
 const PASSWORD = 'kumo-no-ue-no-sora';
@@ -181,7 +184,34 @@ describe('account flows against the database', () => {
         },
         ctx(),
       );
-      expect(!common.ok && common.fieldErrors?.password).toBeTruthy();
+      expect(!common.ok && common.fieldErrors?.password).toMatch(
+        new RegExp(`^${WEAK_PASSWORD_MESSAGE}`),
+      );
+      // Weak beyond any list: zxcvbn's patterns, the person's own name, the site's name.
+      for (const [password, displayName] of [
+        ['aaaaaaaa', 'x'],
+        ['abcdefgh', 'x'],
+        ['        ', 'x'],
+        ['password1', 'x'],
+        ['kobayashitaro', 'Kobayashi Taro'],
+        ['AXIS Membership', 'x'],
+      ] as const) {
+        const weak = await signUp(
+          deps,
+          {
+            email: 'x@example.jp',
+            password,
+            passwordConfirm: password,
+            displayName,
+            consent: 'on',
+          },
+          ctx(),
+        );
+        expect(weak, password).toMatchObject({ ok: false, status: 400 });
+        expect(!weak.ok && weak.fieldErrors?.password, password).toMatch(
+          new RegExp(`^${WEAK_PASSWORD_MESSAGE}.+`),
+        );
+      }
       const same = await signUp(
         deps,
         {
@@ -260,14 +290,39 @@ describe('account flows against the database', () => {
     });
 
     it('never returns to another site after sign-in', async () => {
-      for (const next of ['//evil.example/x', 'https://evil.example', '/\\evil.example']) {
+      // `next` as the form field carries it: the query's percent-encoding already undone.
+      for (const next of [
+        '//evil.example/x',
+        'https://evil.example',
+        '/\\evil.example',
+        '/\t/evil.example',
+        '/\n/evil.example',
+        '/%09/evil.example',
+        '/%0A/evil',
+        '%2F%2Fevil.example',
+        '/%5Cevil.example',
+        '///evil.example',
+        '/.//evil.example',
+        'http:evil.example',
+        'javascript:alert(1)',
+        '//evil.example@localhost:3000',
+        'http://localhost:3000.evil.example',
+        '/／evil.example',
+        `/${'a'.repeat(5000)}`,
+      ]) {
         const result = await signIn(
           deps,
           { email: 'hanako@example.jp', password: PASSWORD, next },
           ctx(),
         );
-        expect(result).toMatchObject({ ok: true, redirectTo: '/' });
+        expect(result, JSON.stringify(next)).toMatchObject({ ok: true, redirectTo: '/' });
       }
+      const kept = await signIn(
+        deps,
+        { email: 'hanako@example.jp', password: PASSWORD, next: '/posts/x?from=list#body' },
+        ctx(),
+      );
+      expect(kept).toMatchObject({ ok: true, redirectTo: '/posts/x?from=list#body' });
     });
 
     it('refuses a wrong password with one message for both unknown address and wrong password, and audits it', async () => {
@@ -291,12 +346,110 @@ describe('account flows against the database', () => {
       expect(audit.filter((a) => a.action === 'sign-in-failed').length).toBeGreaterThanOrEqual(2);
     });
 
-    it('answers 429 in Japanese after too many attempts on one account, whatever the address they come from', async () => {
-      let last: FlowResult | undefined;
-      for (let i = 0; i < 12; i++)
-        last = await signIn(deps, { email: 'target@example.jp', password: 'guess-' + i }, ctx());
-      expect(last).toMatchObject({ ok: false, status: 429 });
-      expect(!last!.ok && last!.message).toMatch(/分ほど待ってから/);
+    it("lets the owner in from their own address after a stranger's wrong passwords, and refuses the stranger's address", async () => {
+      const { user: owner } = await verifiedMember('owner@example.jp');
+      const stranger = () => ({ headers: new Headers(), ip: '203.0.113.66' });
+      const answers: FlowResult[] = [];
+      for (let i = 0; i < LIMITS.signInPair.max + 2; i++)
+        answers.push(
+          await signIn(deps, { email: 'owner@example.jp', password: `guess-${i}-x` }, stranger()),
+        );
+      expect(answers.slice(0, LIMITS.signInPair.max).every((a) => !a.ok && a.status === 401)).toBe(
+        true,
+      );
+      for (const refused of answers.slice(LIMITS.signInPair.max)) {
+        expect(refused).toMatchObject({ ok: false, status: 429 });
+        expect(!refused.ok && refused.message).toMatch(/分ほど待ってから/);
+        expect(!refused.ok && refused.retryAfter).toBeGreaterThan(0);
+      }
+      // Even the right password is refused from that address until the window ends.
+      expect(
+        await signIn(deps, { email: 'owner@example.jp', password: PASSWORD }, stranger()),
+      ).toMatchObject({ ok: false, status: 429 });
+
+      const home = await signIn(
+        deps,
+        { email: 'owner@example.jp', password: PASSWORD },
+        { headers: new Headers(), ip: '198.51.100.200' },
+      );
+      expect(home).toMatchObject({ ok: true });
+
+      const audit = await listAudit(database.db, 500);
+      const failures = audit.filter(
+        (a) =>
+          a.action === 'sign-in-failed' &&
+          a.ip === '203.0.113.66' &&
+          a.target === 'email:o***@example.jp',
+      );
+      expect(failures).toHaveLength(LIMITS.signInPair.max);
+      expect(failures[0]!.detail).toMatchObject({ reason: 'INVALID_EMAIL_OR_PASSWORD' });
+      expect(
+        audit.some(
+          (a) =>
+            a.action === 'sign-in' && a.target === `user:${owner.id}` && a.ip === '198.51.100.200',
+        ),
+      ).toBe(true);
+    });
+
+    it('counts only failures per address: a success starts the count again', async () => {
+      await verifiedMember('typo@example.jp');
+      const mine = () => ({ headers: new Headers(), ip: '198.51.100.201' });
+      for (let round = 0; round < 2; round++) {
+        for (let i = 0; i < LIMITS.signInPair.max - 1; i++)
+          expect(
+            await signIn(deps, { email: 'typo@example.jp', password: `typo-${i}-x` }, mine()),
+          ).toMatchObject({ ok: false, status: 401 });
+        expect(
+          await signIn(deps, { email: 'typo@example.jp', password: PASSWORD }, mine()),
+        ).toMatchObject({ ok: true });
+      }
+    });
+
+    it('slows every attempt on an account past its ceiling, from anywhere, but refuses none', async () => {
+      await verifiedMember('popular@example.jp');
+      const waits: number[] = [];
+      const slowDeps: FlowDeps = {
+        ...deps,
+        sleep: (ms) => {
+          waits.push(ms);
+          return Promise.resolve();
+        },
+      };
+      // Strangers spread over many addresses, each under the per-address limit.
+      for (let i = 0; i < LIMITS.signInAccount.max; i++)
+        expect(
+          await signIn(slowDeps, { email: 'popular@example.jp', password: `spray-${i}-x` }, ctx()),
+        ).toMatchObject({ ok: false, status: 401 });
+      expect(waits).toEqual([]);
+      for (let i = 0; i < 6; i++)
+        expect(
+          await signIn(slowDeps, { email: 'popular@example.jp', password: `more-${i}-x` }, ctx()),
+        ).toMatchObject({ ok: false, status: 401 });
+      expect(waits).toEqual([250, 500, 1000, 2000, 4000, 4000]);
+      expect(Math.max(...waits)).toBeLessThanOrEqual(SIGN_IN_SLOWDOWN.maxMs);
+      // The owner waits too, and gets in.
+      const owner = await signIn(
+        slowDeps,
+        { email: 'popular@example.jp', password: PASSWORD },
+        ctx(),
+      );
+      expect(owner).toMatchObject({ ok: true });
+      expect(waits.at(-1)).toBe(SIGN_IN_SLOWDOWN.maxMs);
+      const delayed = (await listAudit(database.db, 500)).filter(
+        (a) => a.action === 'sign-in-failed' && a.detail.delayedMs !== undefined,
+      );
+      expect(delayed.length).toBeGreaterThanOrEqual(6);
+    });
+
+    it('waits longer with each failure past the ceiling, up to a few seconds', () => {
+      const ceiling = LIMITS.signInAccount.max;
+      expect(signInDelayMs(0)).toBe(0);
+      expect(signInDelayMs(ceiling - 1)).toBe(0);
+      expect(signInDelayMs(ceiling)).toBe(SIGN_IN_SLOWDOWN.firstMs);
+      expect(signInDelayMs(ceiling + 1)).toBe(2 * SIGN_IN_SLOWDOWN.firstMs);
+      expect(signInDelayMs(ceiling + 1000)).toBe(SIGN_IN_SLOWDOWN.maxMs);
+      expect(SIGN_IN_SLOWDOWN.maxMs).toBeLessThanOrEqual(5000);
+      expect(ceiling).toBeGreaterThan(LIMITS.signInPair.max);
     });
 
     it('answers 429 after too many attempts from one address', async () => {

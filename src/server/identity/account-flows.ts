@@ -1,6 +1,8 @@
 import 'server-only';
 import { APIError } from 'better-auth/api';
 import { eq } from 'drizzle-orm';
+import { env } from '@/env';
+import { safeNextPath } from '@/lib/safe-next';
 import { recordAudit } from '@/server/audit/audit-log';
 import type { Db } from '@/server/db/client';
 import { user as userTable } from '@/server/db/schema';
@@ -8,7 +10,14 @@ import { maskAddress, sendMail } from '@/server/mail/mailer';
 import { mails } from '@/server/mail/templates';
 import { updateProfile } from '@/server/profiles/profiles';
 import { cancelLiveSubscriptions } from '@/server/profiles/subscriptions';
-import { type Limit, RateLimitedError, consume } from '@/server/rate-limit/limiter';
+import {
+  type Limit,
+  RateLimitedError,
+  consume,
+  countOf,
+  hit,
+  reset,
+} from '@/server/rate-limit/limiter';
 import type { FormResult } from '@/server/http/form-endpoint';
 import type { Auth } from './auth';
 import {
@@ -30,17 +39,27 @@ import type { z } from '@/lib/zod';
  */
 
 export type FlowContext = { headers: Headers; ip: string | null };
-export type FlowDeps = { db: Db; auth: Auth };
+export type FlowDeps = {
+  db: Db;
+  auth: Auth;
+  /** How the sign-in slow-down waits; tests record instead of waiting. */
+  sleep?: (ms: number) => Promise<void>;
+};
 
 export type FlowResult = FormResult;
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
 // Per address, limits must leave room for many people behind one office or campus NAT; per
-// account they are tight. Both count in the database, shared by every instance.
+// account they are tight. All count in the database, shared by every instance.
 export const LIMITS = {
   signInIp: { name: 'sign-in:ip', max: 100, windowMs: 10 * MINUTE },
-  signInAccount: { name: 'sign-in:account', max: 10, windowMs: 10 * MINUTE },
+  // Failed sign-ins to one account from one address (a success starts the count again): past
+  // it that address is refused for that account, and the owner elsewhere is not (OWASP).
+  signInPair: { name: 'sign-in:account-ip', max: 10, windowMs: 10 * MINUTE },
+  // Failed sign-ins to one account from anywhere: past `max` each attempt waits, none is refused,
+  // so strangers cannot lock the owner out (SIGN_IN_SLOWDOWN).
+  signInAccount: { name: 'sign-in:account', max: 20, windowMs: 10 * MINUTE },
   signUpIp: { name: 'sign-up:ip', max: 20, windowMs: HOUR },
   resetIp: { name: 'reset:ip', max: 10, windowMs: HOUR },
   resetAccount: { name: 'reset:account', max: 3, windowMs: HOUR },
@@ -49,6 +68,17 @@ export const LIMITS = {
   changeEmailAccount: { name: 'change-email:account', max: 5, windowMs: HOUR },
   passwordCheckAccount: { name: 'password-check:account', max: 10, windowMs: 10 * MINUTE },
 } satisfies Record<string, Limit>;
+
+/** The wait before each sign-in to an account past LIMITS.signInAccount: doubling, bounded. */
+export const SIGN_IN_SLOWDOWN = { firstMs: 250, maxMs: 4000 };
+
+export function signInDelayMs(failures: number): number {
+  const over = failures - LIMITS.signInAccount.max;
+  if (over < 0) return 0;
+  return Math.min(SIGN_IN_SLOWDOWN.maxMs, SIGN_IN_SLOWDOWN.firstMs * 2 ** Math.min(over, 16));
+}
+
+const wait = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 /** Where the verification link lands (better-auth adds `?error=…` when the link is bad). */
 const VERIFIED_PAGE = '/login?verified=1';
@@ -68,12 +98,6 @@ function errorCode(error: unknown): string | undefined {
   return typeof code === 'string' ? code : undefined;
 }
 
-/** Only a path on this site: `/posts/x?y`, never `//evil.example` or `https://…`. */
-export function safeReturnPath(next: string | undefined | null): string {
-  if (!next || !next.startsWith('/') || next.startsWith('//') || next.startsWith('/\\')) return '/';
-  return next;
-}
-
 async function limited<T>(run: () => Promise<T>): Promise<T | FlowResult> {
   try {
     return await run();
@@ -89,6 +113,13 @@ async function limited<T>(run: () => Promise<T>): Promise<T | FlowResult> {
   }
 }
 
+const weakPassword = (problem: string): FlowResult => ({
+  ok: false,
+  status: 400,
+  fieldErrors: { password: problem },
+  message: '入力内容を確認してください。',
+});
+
 const setCookiesOf = (headers: Headers | undefined) => headers?.getSetCookie() ?? [];
 
 export async function signUp(
@@ -103,6 +134,8 @@ export async function signUp(
     consume(deps.db, [{ limit: LIMITS.signUpIp, subject: ctx.ip }]),
   );
   if (blocked) return blocked;
+  const problem = passwordProblem(password, email, displayName);
+  if (problem) return weakPassword(problem);
   // For an address already registered better-auth answers the same and mails its owner.
   const result = await deps.auth.api.signUpEmail({
     body: { email, password, name: displayName, callbackURL: VERIFIED_PAGE },
@@ -136,34 +169,51 @@ export async function signIn(
   const parsed = signInInput.safeParse(input);
   if (!parsed.success) return invalid(parsed.error);
   const { email, password, next } = parsed.data;
+  // Without an address (only under `next dev`) the pair is the account alone.
+  const pair = `${email} ${ctx.ip ?? ''}`;
   const blocked = await limited(() =>
     consume(deps.db, [
       { limit: LIMITS.signInIp, subject: ctx.ip },
-      { limit: LIMITS.signInAccount, subject: email },
+      // Counted before the attempt so parallel guesses cannot overrun it; reset on success.
+      { limit: LIMITS.signInPair, subject: pair },
     ]),
   );
   if (blocked) return blocked;
+  const delay = signInDelayMs(await countOf(deps.db, LIMITS.signInAccount, email));
+  if (delay > 0) await (deps.sleep ?? wait)(delay);
   try {
     const { headers, response } = await deps.auth.api.signInEmail({
       body: { email, password, rememberMe: true, callbackURL: VERIFIED_PAGE },
       headers: ctx.headers,
       returnHeaders: true,
     });
+    await reset(deps.db, LIMITS.signInPair, pair);
     await recordAudit(deps.db, {
       actor: `user:${response.user.id}`,
       action: 'sign-in',
       target: `user:${response.user.id}`,
       ip: ctx.ip,
     });
-    return { ok: true, redirectTo: safeReturnPath(next), setCookies: setCookiesOf(headers) };
+    return {
+      ok: true,
+      redirectTo: safeNextPath(next, env().SITE_URL),
+      setCookies: setCookiesOf(headers),
+    };
   } catch (error) {
     const code = errorCode(error);
+    const wrongCredentials =
+      code === 'INVALID_EMAIL_OR_PASSWORD' ||
+      code === 'INVALID_PASSWORD' ||
+      code === 'USER_NOT_FOUND';
+    // Only a wrong password counts against the account; an unverified one was right.
+    if (wrongCredentials) await hit(deps.db, LIMITS.signInAccount, email);
+    else if (code === 'EMAIL_NOT_VERIFIED') await reset(deps.db, LIMITS.signInPair, pair);
     await recordAudit(deps.db, {
       actor: 'anonymous',
       action: 'sign-in-failed',
       target: `email:${maskAddress(email)}`,
       ip: ctx.ip,
-      detail: { reason: code ?? 'error' },
+      detail: { reason: code ?? 'error', ...(delay > 0 ? { delayedMs: delay } : {}) },
     });
     if (code === 'EMAIL_NOT_VERIFIED') {
       return {
@@ -173,11 +223,7 @@ export async function signIn(
           'メールアドレスの確認が済んでいません。確認メールを送り直しましたので、メール内のリンクを開いてからログインしてください。',
       };
     }
-    if (
-      code === 'INVALID_EMAIL_OR_PASSWORD' ||
-      code === 'INVALID_PASSWORD' ||
-      code === 'USER_NOT_FOUND'
-    ) {
+    if (wrongCredentials) {
       return {
         ok: false,
         status: 401,
@@ -253,14 +299,8 @@ export async function resetPassword(
   if (!verification || verification.expiresAt < new Date())
     return { ok: false, status: 400, message: TOKEN_PROBLEM };
   const owner = await context.internalAdapter.findUserById(verification.value);
-  const problem = passwordProblem(password, owner?.email ?? null);
-  if (problem)
-    return {
-      ok: false,
-      status: 400,
-      fieldErrors: { password: problem },
-      message: '入力内容を確認してください。',
-    };
+  const problem = passwordProblem(password, owner?.email ?? null, owner?.name);
+  if (problem) return weakPassword(problem);
   try {
     await deps.auth.api.resetPassword({
       body: { newPassword: password, token },

@@ -8,40 +8,16 @@ import { type AuthState, SIGNED_OUT_AUTH_STATE, deriveAuthState } from '@/lib/au
 import { notePersonal } from '@/server/access/render-audience';
 import { getDb } from '@/server/db/client';
 import { loadIdentity } from '@/server/profiles/profiles';
-import { appAuth } from './app-auth';
-import { ROLES, type Role, STAFF_ROLES } from './roles';
+import { type AppUser, userFromHeaders } from './session-user';
+
+export { type AppUser, userFromHeaders } from './session-user';
+import { type Role, STAFF_ROLES } from './roles';
 
 /**
  * Who is asking, from the session cookie, checked against the database on every request.
  * DESIGN.md conventions: call these in every page, route handler and action that needs them,
  * never only in a layout or the proxy.
  */
-
-export type AppUser = {
-  id: string;
-  email: string;
-  name: string;
-  role: Role;
-  emailVerified: boolean;
-};
-
-const asRole = (value: unknown): Role =>
-  (ROLES as readonly unknown[]).includes(value) ? (value as Role) : 'member';
-
-/** The signed-in user of a request (route handlers pass request.headers). */
-export async function userFromHeaders(requestHeaders: Headers): Promise<AppUser | null> {
-  const auth = await appAuth();
-  const session = await auth.api.getSession({ headers: requestHeaders });
-  if (!session) return null;
-  const { user } = session;
-  return {
-    id: user.id,
-    email: user.email,
-    name: user.name,
-    role: asRole((user as { role?: unknown }).role),
-    emailVerified: user.emailVerified,
-  };
-}
 
 /**
  * The session's user of the page being rendered, once per request, for the access policy

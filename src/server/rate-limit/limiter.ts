@@ -1,6 +1,6 @@
 import 'server-only';
+import { and, eq, lt, sql } from 'drizzle-orm';
 import { createHash } from 'node:crypto';
-import { lt, sql } from 'drizzle-orm';
 import type { Db } from '@/server/db/client';
 import { rateLimitHits } from '@/server/db/schema';
 
@@ -23,7 +23,56 @@ export class RateLimitedError extends Error {
 const hashed = (subject: string) =>
   createHash('sha256').update(subject.toLowerCase()).digest('base64url').slice(0, 32);
 
+const bucketOf = (limit: Limit, subject: string) => `${limit.name}:${hashed(subject)}`;
+const windowOf = (limit: Limit, now: number) => Math.floor(now / limit.windowMs) * limit.windowMs;
+
 let calls = 0;
+
+/** Adds one to the subject's count in the current window and answers the new count. */
+export async function hit(
+  db: Db,
+  limit: Limit,
+  subject: string,
+  now = Date.now(),
+): Promise<number> {
+  const [row] = await db
+    .insert(rateLimitHits)
+    .values({ bucket: bucketOf(limit, subject), windowStart: windowOf(limit, now), count: 1 })
+    .onConflictDoUpdate({
+      target: [rateLimitHits.bucket, rateLimitHits.windowStart],
+      set: { count: sql`${rateLimitHits.count} + 1` },
+    })
+    .returning({ count: rateLimitHits.count });
+  // Old windows are dropped now and then, not on every request.
+  if (++calls % 200 === 0) {
+    await db.delete(rateLimitHits).where(lt(rateLimitHits.windowStart, now - 86_400_000));
+  }
+  return row?.count ?? 0;
+}
+
+/** The subject's count in the current window, without adding to it. */
+export async function countOf(
+  db: Db,
+  limit: Limit,
+  subject: string,
+  now = Date.now(),
+): Promise<number> {
+  const [row] = await db
+    .select({ count: rateLimitHits.count })
+    .from(rateLimitHits)
+    .where(
+      and(
+        eq(rateLimitHits.bucket, bucketOf(limit, subject)),
+        eq(rateLimitHits.windowStart, windowOf(limit, now)),
+      ),
+    );
+  return row?.count ?? 0;
+}
+
+/** Forgets the subject's count (a limit on failures, after a success). */
+export async function reset(db: Db, limit: Limit, subject: string): Promise<void> {
+  await db.delete(rateLimitHits).where(eq(rateLimitHits.bucket, bucketOf(limit, subject)));
+}
 
 /** Counts one attempt against each limit; throws RateLimitedError when any is over. */
 export async function consume(
@@ -34,22 +83,9 @@ export async function consume(
   let retryAfter = 0;
   for (const { limit, subject } of checks) {
     if (!subject) continue;
-    const windowStart = Math.floor(now / limit.windowMs) * limit.windowMs;
-    const [row] = await db
-      .insert(rateLimitHits)
-      .values({ bucket: `${limit.name}:${hashed(subject)}`, windowStart, count: 1 })
-      .onConflictDoUpdate({
-        target: [rateLimitHits.bucket, rateLimitHits.windowStart],
-        set: { count: sql`${rateLimitHits.count} + 1` },
-      })
-      .returning({ count: rateLimitHits.count });
-    if ((row?.count ?? 0) > limit.max) {
-      retryAfter = Math.max(retryAfter, (windowStart + limit.windowMs - now) / 1000);
+    if ((await hit(db, limit, subject, now)) > limit.max) {
+      retryAfter = Math.max(retryAfter, (windowOf(limit, now) + limit.windowMs - now) / 1000);
     }
-  }
-  // Old windows are dropped now and then, not on every request.
-  if (++calls % 200 === 0) {
-    await db.delete(rateLimitHits).where(lt(rateLimitHits.windowStart, now - 86_400_000));
   }
   if (retryAfter > 0) throw new RateLimitedError(Math.ceil(retryAfter));
 }
