@@ -3,8 +3,16 @@ import type { NextConfig } from 'next';
 const config: NextConfig = {
   reactStrictMode: true,
   poweredByHeader: false,
-  // PGlite loads its WebAssembly and data files from its own package folder at run time.
-  serverExternalPackages: ['@electric-sql/pglite', 'pg'],
+  // PGlite loads its WebAssembly and data files from its own package folder at run time; the
+  // password dictionaries (several MB) are loaded once from node_modules, not bundled per route.
+  serverExternalPackages: [
+    '@electric-sql/pglite',
+    'pg',
+    '@zxcvbn-ts/core',
+    '@zxcvbn-ts/language-common',
+    '@zxcvbn-ts/language-en',
+    '@zxcvbn-ts/language-ja',
+  ],
   typedRoutes: false,
   images: {
     // Uploaded and demo media (src/server/storage) and a hosted microCMS's image CDN.

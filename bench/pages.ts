@@ -1,9 +1,12 @@
 /**
  * `npm run bench:pages`: the reading pages on a production build with the demo corpus plus
  * 10,000 generated posts (BENCH_POSTS to change), embedded PGlite:
- * - anonymous `/posts/{id}` with autocannon (10 connections, 10 s) against a plain Node http
- *   server sending the same HTML bytes, in the same run: req/s of both and the ratio, p50 and
- *   p99, the server's peak memory (target: at least half of the plain server);
+ * - a members' `/posts/{id}` with autocannon (10 connections, 10 s) against a plain Node http
+ *   server sending the anonymous page's HTML bytes, in the same run: as an anonymous visitor, a
+ *   free member and a paid member (each with its session and audience cookies, as a browser
+ *   sends them), and the client-side navigation to it (the RSC request the router sends) as
+ *   anonymous and paid; req/s, the ratio to the plain server (targets: anonymous ≥ 0.5, the
+ *   rest ≥ 0.25), p50 and p99, the server's peak memory;
  * - Lighthouse (mobile settings, Debian's chromium) on `/`, a post and a movie page (targets:
  *   performance ≥ 95, accessibility, best practices and SEO 100), with LCP, CLS and TBT;
  * - first-load JavaScript per route: every script the page's HTML loads, gzip-compressed, beside
@@ -16,6 +19,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { openDatabase } from '@/server/db/client';
+import { runAdminCommand } from '@/server/admin/commands';
 import { copyDemoMedia, seedDemoContent } from '@/server/cms/seed/seed';
 import { loadBuildSettings, runNextBuild, staleBuildReason } from '../scripts/lib/build-freshness';
 import { seedCorpus } from './cms-corpus';
@@ -39,6 +43,16 @@ const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'axis-bench-pages-'));
   await database.close();
 }
 await seedCorpus(POSTS, undefined, dataDir);
+// A free and a paid reader, made as staff make them.
+const PASSWORD = 'bench-kumo-no-ue-77';
+{
+  const database = await openDatabase({ dataDir });
+  const ctx = { database, actor: 'cli:bench' };
+  for (const email of ['free@bench.example', 'paid@bench.example'])
+    await runAdminCommand(ctx, 'create-user', { email, password: PASSWORD });
+  await runAdminCommand(ctx, 'grant-plan', { email: 'paid@bench.example', plan: 'スタンダード' });
+  await database.close();
+}
 
 const server = await startServer({ DATA_DIR: dataDir, DATABASE_URL: '' });
 const base = `http://127.0.0.1:${server.port}`;
@@ -47,10 +61,63 @@ const moviePath = '/movies/movie-001';
 
 // Throughput: the framework (through the front server's page cache) against the ceiling.
 const html = Buffer.from(await (await fetch(base + postPath)).arrayBuffer());
-const site = await load(base + postPath, SECONDS);
 const plain = await plainServer(html, 'text/html; charset=utf-8');
 const ceiling = await load(`http://127.0.0.1:${plain.port}/`, SECONDS);
 plain.close();
+
+/** A reader's session cookie, signed in as the sign-in form does. */
+async function sessionOf(email: string): Promise<string> {
+  const response = await fetch(`${base}/api/account/sign-in`, {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/json',
+      accept: 'application/json',
+      origin: 'http://localhost:3000',
+    },
+    body: JSON.stringify({ email, password: PASSWORD }),
+  });
+  const cookie = response.headers.getSetCookie().map((c) => c.split(';')[0]);
+  if (!response.ok || cookie.length === 0) throw new Error(`sign-in failed for ${email}`);
+  return cookie.join('; ');
+}
+/** The cookies a browser holds a minute at most: the session and its fresh audience cookie. */
+async function browserCookies(session: string): Promise<string> {
+  const response = await fetch(base + postPath, { headers: { cookie: session } });
+  await response.arrayBuffer();
+  const audience = response.headers.getSetCookie().map((c) => c.split(';')[0]);
+  return [session, ...audience].join('; ');
+}
+/** The router's request for a client-side navigation to the post (its `_rsc` as it computes it). */
+async function navigation(
+  cookie: string,
+): Promise<{ url: string; headers: Record<string, string> }> {
+  const headers = {
+    cookie,
+    rsc: '1',
+    'next-router-state-tree': encodeURIComponent(
+      JSON.stringify(['', { children: ['posts', { children: ['__PAGE__', {}] }] }, null, null]),
+    ),
+  };
+  const probe = await fetch(`${base}${postPath}?_rsc=0`, { headers, redirect: 'manual' });
+  await probe.arrayBuffer();
+  const location = probe.headers.get('location');
+  if (!location) throw new Error(`no _rsc redirect (${probe.status})`);
+  return { url: new URL(location, base).href, headers };
+}
+
+const freeSession = await sessionOf('free@bench.example');
+const paidSession = await sessionOf('paid@bench.example');
+const anonymous = await load(base + postPath, SECONDS);
+const free = await load(base + postPath, SECONDS, 10, {
+  cookie: await browserCookies(freeSession),
+});
+const paid = await load(base + postPath, SECONDS, 10, {
+  cookie: await browserCookies(paidSession),
+});
+const anonymousNav = await navigation('');
+const anonymousRsc = await load(anonymousNav.url, SECONDS, 10, anonymousNav.headers);
+const paidNav = await navigation(await browserCookies(paidSession));
+const paidRsc = await load(paidNav.url, SECONDS, 10, paidNav.headers);
 
 // First-load JavaScript per route, and the framework's own floor built by the same Next.js.
 const js = [];
@@ -118,19 +185,23 @@ await uncached.stop();
 fs.rmSync(dataDir, { recursive: true, force: true });
 
 const row = (name: string, r: Awaited<ReturnType<typeof load>>) =>
-  `| ${name} | ${r.requestsPerSec} | ${r.p50} | ${r.p99} | ${r.errors + r.non2xx} |`;
+  `| ${name} | ${r.requestsPerSec} | ${(r.requestsPerSec / ceiling.requestsPerSec).toFixed(2)}× | ${r.p50} | ${r.p99} | ${r.errors + r.non2xx} |`;
 console.log(`
 ## Pages benchmark (${new Date().toISOString().slice(0, 10)}, demo + ${POSTS} posts, ${os.cpus().length} cores, Node ${process.version})
 
-autocannon, 10 connections, ${SECONDS} s; anonymous ${postPath} (${html.length} bytes of HTML); latency in ms.
+autocannon, 10 connections, ${SECONDS} s; the members' post ${postPath} (${html.length} bytes of HTML for an anonymous visitor); latency in ms; ratio to the plain server of this run.
 
-| target | req/s | p50 | p99 | errors + non-2xx |
-| --- | --- | --- | --- | --- |
-${row('site (front server, page cache on)', site)}
-${row('plain Node http, same bytes', ceiling)}
-${row('site, PAGE_CACHE=off (rendered per request)', rendered)}
+| target | req/s | ratio | p50 | p99 | errors + non-2xx |
+| --- | --- | --- | --- | --- | --- |
+${row('plain Node http, the anonymous page bytes', ceiling)}
+${row('post page, anonymous', anonymous)}
+${row('post page, free member', free)}
+${row('post page, paid member', paid)}
+${row('client-side navigation to the post (RSC), anonymous', anonymousRsc)}
+${row('client-side navigation to the post (RSC), paid member', paidRsc)}
+${row('post page, anonymous, PAGE_CACHE=off (rendered per request)', rendered)}
 
-Ratio to the plain server: ${(site.requestsPerSec / ceiling.requestsPerSec).toFixed(2)}× (target ≥ 0.5). Peak server memory: ${peak} MiB.
+Peak server memory: ${peak} MiB.
 
 Lighthouse (mobile):
 

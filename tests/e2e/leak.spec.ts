@@ -197,3 +197,107 @@ for (const viewer of ['anonymous', 'free', 'partner', 'paid'] as Viewer[]) {
     await api.dispose();
   });
 }
+
+// The caches are part of the policy (DESIGN.md decision 6): pages and RSC answers are kept per
+// audience, so every page is first warmed by readers who see more (paid, free, staff), then
+// read by those who see less, and with cookies an attacker would send: forged, stripped,
+// altered, duplicated, or spelled so that one parser sees a session where another does not.
+test('the page cache never serves one audience what another may read', async ({
+  playwright,
+  baseURL,
+}) => {
+  const staffEmail = `leak-staff-${stamp}@example.jp`;
+  await admin('create-user', '--email', staffEmail, '--password', password, '--role', 'editor');
+  const signedIn = async (email: string) => {
+    const api = await playwright.request.newContext({ baseURL });
+    const res = await api.post('/api/account/sign-in', {
+      headers: { accept: 'application/json' },
+      form: { email, password },
+    });
+    expect(res.status()).toBe(200);
+    return api;
+  };
+  const cookieOf = async (api: APIRequestContext, name: string) =>
+    (await api.storageState()).cookies.find((c) => c.name === name)?.value ?? '';
+
+  const paid = await signedIn(accounts.paid);
+  const free = await signedIn(accounts.free);
+  const staff = await signedIn(staffEmail);
+  const paths = [
+    ...(['oldPost', 'newPost', 'audio', 'connect'] as const).map((item) => pageOf(item)),
+    `/movies/${media.movie}`,
+    `/audios/${media.audio}`,
+    '/',
+    '/posts',
+  ];
+  const variants = [false, true] as const; // HTML, then the RSC answer of a navigation
+  const get = (api: APIRequestContext, path: string, rsc: boolean, cookie?: string) =>
+    api.get(path, {
+      headers: { ...(rsc ? { RSC: '1' } : {}), ...(cookie === undefined ? {} : { cookie }) },
+    });
+  // Warm: twice each, so that whatever may be stored is.
+  for (const api of [paid, free, staff])
+    for (const path of paths)
+      for (const rsc of variants)
+        for (let i = 0; i < 2; i++) await (await get(api, path, rsc)).text();
+
+  const paidSession = await cookieOf(paid, 'axis.session_token');
+  const freeSession = await cookieOf(free, 'axis.session_token');
+  const paidAudience = await cookieOf(paid, 'axis_audience');
+  expect(paidSession && freeSession && paidAudience).toBeTruthy();
+  const flip = (value: string) => value.slice(0, -3) + (value.endsWith('AAA') ? 'BBB' : 'AAA');
+  const readers: [string, Viewer, string | undefined][] = [
+    ['anonymous', 'anonymous', undefined],
+    ['free', 'free', undefined],
+    ['a forged session', 'anonymous', 'axis.session_token=forged.c2lnbmF0dXJl'],
+    ['the paid audience cookie without its session', 'anonymous', `axis_audience=${paidAudience}`],
+    [
+      'the paid audience cookie with a free session',
+      'free',
+      `axis.session_token=${freeSession}; axis_audience=${paidAudience}`,
+    ],
+    [
+      'an audience cookie altered to paid',
+      'free',
+      `axis.session_token=${freeSession}; axis_audience=paid.9999999999.${flip(paidAudience.split('.')[2] ?? '')}`,
+    ],
+    ['an altered paid session', 'anonymous', `axis.session_token=${flip(paidSession)}`],
+    [
+      'the free session twice',
+      'free',
+      `axis.session_token=${freeSession}; axis.session_token=${freeSession}`,
+    ],
+  ];
+  const anonymous = await playwright.request.newContext({ baseURL });
+  for (const [label, sees, cookie] of readers) {
+    const api = label === 'free' ? free : anonymous;
+    for (const path of paths)
+      for (const rsc of variants) {
+        const text = await (await get(api, path, rsc, cookie)).text();
+        const what = `${label} ${rsc ? 'RSC ' : ''}${path}`;
+        for (const item of Object.keys(MARK) as (keyof typeof MARK)[])
+          expect(text.includes(MARK[item]), `${what}: ${item}`).toBe(
+            allowed[sees].includes(item) && path === pageOf(item),
+          );
+        expect(text.includes(PROTECTED), `${what}: a protected file URL`).toBe(false);
+      }
+  }
+
+  // Issue 10, hole 1: a session spelled with a space or a tab before `=` signs the paid reader
+  // in (better-auth trims the name); the answer is theirs, and stays theirs.
+  for (const spelling of [' =', '\t=', '  ='])
+    for (const path of paths) {
+      const cookie = `axis.session_token${spelling}${paidSession}`;
+      const own = await get(anonymous, path, false, cookie);
+      expect(own.headers()['x-page-cache'], `${JSON.stringify(spelling)} ${path}`).toBeUndefined();
+      await own.text();
+      const after = await (await get(anonymous, path, false)).text();
+      for (const item of Object.keys(MARK) as (keyof typeof MARK)[])
+        expect(
+          after.includes(MARK[item]),
+          `anonymous after ${JSON.stringify(spelling)} ${path}: ${item}`,
+        ).toBe(false);
+      expect(after.includes(PROTECTED)).toBe(false);
+    }
+  for (const api of [paid, free, staff, anonymous]) await api.dispose();
+});

@@ -23,7 +23,7 @@ export function SiteHeader({ siteName }: { siteName: string }) {
           </ul>
         </nav>
         <div className={styles.actions}>
-          <Link href="/search" className={styles.iconLink} aria-label="検索">
+          <Link href="/search" prefetch={false} className={styles.iconLink} aria-label="検索">
             <svg aria-hidden="true" viewBox="0 0 24 24" width="20" height="20">
               <circle
                 cx="10.5"

@@ -23,7 +23,10 @@ export type CachedPage = {
 };
 
 const ID = '[A-Za-z0-9_-]{1,50}'; // CONTENT_ID
-/** The content pages: the same for everyone of an audience. Per-user pages are not here. */
+/**
+ * The content pages: the same for everyone of an audience. Per-user pages are not here, nor the
+ * search (rate limited per request).
+ */
 const CACHEABLE_PATHS = new RegExp(
   `^/(?:` +
     [
@@ -34,6 +37,8 @@ const CACHEABLE_PATHS = new RegExp(
       'series',
       `(?:feature|movies|audios|connect|jobs)(?:/${ID})?`,
       'about|faq|terms|specified-commercial-transactions|studio',
+      // Signed-in readers are sent on from these: a render that reads the user is personal.
+      'login|sign-up',
     ].join('|') +
     `)$`,
 );
