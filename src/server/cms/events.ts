@@ -1,11 +1,11 @@
 import 'server-only';
+import { singleton } from '@/lib/singleton';
 
 /** Content changes, for whatever caches content (the content client's read cache). */
 export type ContentChange = { endpoint: string; id: string };
 type Listener = (change: ContentChange) => void;
 
-const holder = globalThis as typeof globalThis & { __axisContentListeners?: Set<Listener> };
-const listeners = (holder.__axisContentListeners ??= new Set<Listener>());
+const listeners = singleton('content-listeners', () => new Set<Listener>());
 
 export function onContentChange(listener: Listener): () => void {
   listeners.add(listener);

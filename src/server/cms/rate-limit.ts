@@ -1,4 +1,5 @@
 import 'server-only';
+import { singleton } from '@/lib/singleton';
 import { sql } from 'drizzle-orm';
 import { env } from '@/env';
 import { type Db, isClosedDatabaseError, queryRows } from '@/server/db/client';
@@ -25,8 +26,7 @@ type Counter = {
   timer: NodeJS.Timeout | null;
 };
 
-const holder = globalThis as typeof globalThis & { __axisRateCounters?: Map<string, Counter> };
-const counters = (holder.__axisRateCounters ??= new Map<string, Counter>());
+const counters = singleton('cms-rate-counters', () => new Map<string, Counter>());
 
 async function flush(db: Db, keyId: string, kind: string, counter: Counter): Promise<void> {
   const n = counter.unflushed;

@@ -1,4 +1,5 @@
 import 'server-only';
+import { singleton } from '@/lib/singleton';
 import { env } from '@/env';
 import { internalApiKey } from '@/server/cms/api-keys';
 import { handleContentApi } from '@/server/cms/http';
@@ -32,7 +33,6 @@ function inProcessFetch(db: Db | undefined): typeof fetch {
 }
 
 export type SiteContent = { client: ContentClient; dispose: () => void };
-const holder = globalThis as typeof globalThis & { __axisSiteContent?: SiteContent };
 
 /** Tests pass their database; the app uses the process's one (siteContent()). */
 export function createSiteContent(options: { db?: Db } = {}): SiteContent {
@@ -60,8 +60,7 @@ export function createSiteContent(options: { db?: Db } = {}): SiteContent {
 }
 
 export function siteContent(): ContentClient {
-  holder.__axisSiteContent ??= createSiteContent();
-  return holder.__axisSiteContent.client;
+  return singleton('site-content', () => createSiteContent()).client;
 }
 
 /** Whether the site reads the built-in service (drafts and preview keys are then local). */

@@ -1,4 +1,5 @@
 import 'server-only';
+import { singleton } from '@/lib/singleton';
 import nodemailer, { type Transporter } from 'nodemailer';
 import { env } from '@/env';
 import type { Db } from '@/server/db/client';
@@ -32,14 +33,13 @@ export type MailSecret = {
   redacted: { text: string; html: string };
 };
 
-const holder = globalThis as typeof globalThis & {
-  __axisSmtp?: { url: string; transporter: Transporter };
-};
+/** One pooled transport per SMTP_URL (tests change it). */
+const transports = singleton('smtp-transports', () => new Map<string, Transporter>());
 
 function smtp(url: string): Transporter {
-  if (holder.__axisSmtp?.url !== url)
-    holder.__axisSmtp = { url, transporter: nodemailer.createTransport(url) };
-  return holder.__axisSmtp.transporter;
+  let transporter = transports.get(url);
+  if (!transporter) transports.set(url, (transporter = nodemailer.createTransport(url)));
+  return transporter;
 }
 
 export function mailFrom(): string {
