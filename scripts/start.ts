@@ -1,17 +1,31 @@
 /**
- * `npm start`: validates the settings, builds when there is no build or it is stale, then
- * serves the site on PORT (src/server/front/server.ts: Next.js behind a plain Node server).
+ * `npm start`: validates the settings, refuses a data directory another process holds, builds
+ * when there is no build or it is stale, then serves the site on PORT
+ * (src/server/front/server.ts: Next.js behind a plain Node server).
  * The server opens and migrates the database as it starts (src/instrumentation.ts), so nothing
  * else needs to be installed or started. Runs under `--conditions=react-server`, like every
  * script that loads server modules.
  */
 import path from 'node:path';
 import { env } from '@/env';
+import { reserveDataDirLock } from '@/server/db/lock';
 import { loadBuildSettings, runNextBuild, staleBuildReason } from './lib/build-freshness';
 
 const root = path.resolve(import.meta.dirname, '..');
 const settings = loadBuildSettings();
-const { PORT, SITE_URL } = env();
+const { PORT, SITE_URL, DATABASE_URL, DATA_DIR } = env();
+
+// The lock first: a second start on a running server's data directory must not rebuild the
+// `.next` that server is serving. Held through the build and handed to the server's database.
+if (!DATABASE_URL) {
+  try {
+    reserveDataDirLock(DATA_DIR);
+  } catch (error) {
+    // DataDirLockedError says who holds it, in Japanese and English.
+    console.error(`\n起動できません (cannot start):\n${(error as Error).message}\n`);
+    process.exit(1);
+  }
+}
 
 const reason = staleBuildReason(root, settings);
 if (reason) {

@@ -1,9 +1,11 @@
 import 'server-only';
+import fs from 'node:fs';
 import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import { env } from '@/env';
 import { startAdminSocket } from '@/server/admin/socket';
 import { getDatabase } from '@/server/db/client';
+import { makePrivate, restrictUmask, secureDataDir } from '@/server/db/lock';
 import { copyDemoMedia, isContentEmpty, seedDemoContent } from '@/server/cms/seed/seed';
 
 /**
@@ -21,11 +23,16 @@ export function boot(): Promise<void> {
 async function start(): Promise<void> {
   try {
     const config = env();
+    // Before anything writes: database files, uploads and the secret are the OS user's only.
+    restrictUmask();
+    if (fs.existsSync(config.DATA_DIR)) secureDataDir(config.DATA_DIR);
     const database = await getDatabase();
     console.log(`[db] ${database.kind} database ready (${database.location})`);
     // The first start on an empty embedded database loads the demo corpus (never on a server).
     if (database.kind === 'embedded' && (await isContentEmpty(database.db))) {
-      await copyDemoMedia(path.join(config.DATA_DIR, 'uploads'));
+      const uploads = path.join(config.DATA_DIR, 'uploads');
+      await copyDemoMedia(uploads);
+      makePrivate(uploads); // copyFile gives the copies the shipped files' 0644
       const { created } = await seedDemoContent(database.db);
       console.log(
         `[seed] demo content loaded: ${Object.entries(created)

@@ -8,7 +8,7 @@ import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import pg from 'pg';
 import { env } from '@/env';
-import { acquireDataDirLock } from './lock';
+import { acquireDataDirLock, makePrivate, restrictUmask } from './lock';
 import { migrateEmbedded, migratePostgres } from './migrate';
 import * as schema from './schema';
 
@@ -54,14 +54,14 @@ export async function openDatabase(options: OpenOptions): Promise<Database> {
   }
 
   const dataDir = path.resolve(options.dataDir);
-  const lock = acquireDataDirLock(dataDir);
+  restrictUmask(); // before PGlite makes its directories
+  const lock = acquireDataDirLock(dataDir); // also makes dataDir 0700
+  const pgdata = path.join(dataDir, 'pgdata');
   try {
-    const client = await PGlite.create({
-      dataDir: path.join(dataDir, 'pgdata'),
-      extensions: { pg_trgm },
-    });
+    const client = await PGlite.create({ dataDir: pgdata, extensions: { pg_trgm } });
     const db = drizzlePglite({ client, schema });
     if (migrate) await migrateEmbedded(db);
+    makePrivate(pgdata); // PGlite's own modes ignore the umask (see makePrivate)
     return {
       db,
       kind: 'embedded',

@@ -1,12 +1,15 @@
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { createInterface } from 'node:readline';
+import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startAdminSocket } from '@/server/admin/socket';
 import { type Database, openDatabase } from './client';
-import { LOCK_FILE, acquireDataDirLock } from './lock';
+import { LOCK_FILE, acquireDataDirLock, readLockOwner, reserveDataDirLock } from './lock';
 
 const run = promisify(execFile);
 const root = path.resolve(import.meta.dirname, '../../..');
@@ -74,13 +77,15 @@ describe('the embedded database directory', () => {
   });
 });
 
+/** Above Linux's largest pid (2^22): never a live process. */
+const DEAD_PID = 2 ** 22 + 7;
+const staleOwner = (pid = DEAD_PID) =>
+  JSON.stringify({ pid, hostname: os.hostname(), startedAt: '2020-01-01T00:00:00.000Z' });
+
 describe('a stale lock', () => {
   it('is taken over when its owner is gone', () => {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'axis-stale-'));
-    fs.writeFileSync(
-      path.join(dataDir, LOCK_FILE),
-      JSON.stringify({ pid: 2 ** 22 + 7, hostname: os.hostname(), startedAt: '2020-01-01' }),
-    );
+    fs.writeFileSync(path.join(dataDir, LOCK_FILE), staleOwner());
     const lock = acquireDataDirLock(dataDir);
     expect(JSON.parse(fs.readFileSync(path.join(dataDir, LOCK_FILE), 'utf8'))).toMatchObject({
       pid: process.pid,
@@ -89,4 +94,121 @@ describe('a stale lock', () => {
     expect(fs.existsSync(path.join(dataDir, LOCK_FILE))).toBe(false);
     fs.rmSync(dataDir, { recursive: true, force: true });
   });
+
+  it('is taken over when a process died while taking it over', () => {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'axis-stale-'));
+    const stale = staleOwner();
+    fs.writeFileSync(path.join(dataDir, LOCK_FILE), stale);
+    // The claim lock.ts creates to remove that lock, left by a process that died.
+    const hash = createHash('sha256').update(stale).digest('hex').slice(0, 32);
+    fs.writeFileSync(path.join(dataDir, `${LOCK_FILE}.claim-${hash}`), staleOwner(DEAD_PID + 1));
+    const lock = acquireDataDirLock(dataDir);
+    expect(readLockOwner(dataDir)?.pid).toBe(process.pid);
+    expect(fs.readdirSync(dataDir)).toEqual([LOCK_FILE]);
+    lock.release();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  });
+});
+
+describe('a lock reserved by npm start', () => {
+  it('is handed to the same process once, and refused to anyone else', () => {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'axis-reserved-'));
+    const reserved = reserveDataDirLock(dataDir);
+    expect(acquireDataDirLock(dataDir)).toBe(reserved);
+    expect(() => acquireDataDirLock(dataDir)).toThrow(/使用中/);
+    reserved.release();
+    expect(fs.existsSync(path.join(dataDir, LOCK_FILE))).toBe(false);
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  });
+});
+
+/** Loads lock.ts, says `ready`, then tries to take the lock on each `go` line. */
+const CONTENDER = `
+import readline from 'node:readline';
+const { acquireDataDirLock } = await import(process.env.LOCK_MODULE);
+const say = (line) => process.stdout.write(line + '\\n');
+let lock;
+say('ready');
+for await (const line of readline.createInterface({ input: process.stdin })) {
+  if (line === 'go') {
+    try {
+      lock = acquireDataDirLock(process.env.LOCK_DIR);
+      say('won');
+    } catch (error) {
+      say(error.name === 'DataDirLockedError' ? 'locked' : 'error: ' + error.message);
+    }
+  } else if (line === 'release') {
+    lock?.release();
+    lock = undefined;
+    say('released');
+  }
+}
+`;
+
+function startContender(dataDir: string) {
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', '--conditions=react-server', '--input-type=module', '-e', CONTENDER],
+    {
+      cwd: root,
+      env: {
+        ...process.env,
+        LOCK_MODULE: pathToFileURL(path.join(import.meta.dirname, 'lock.ts')).href,
+        LOCK_DIR: dataDir,
+      },
+      stdio: ['pipe', 'pipe', 'inherit'],
+    },
+  );
+  const lines: AsyncIterator<string> = createInterface({ input: child.stdout })[
+    Symbol.asyncIterator
+  ]();
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  return {
+    pid: child.pid,
+    send: (line: string) => child.stdin.write(`${line}\n`),
+    next: async () => {
+      const line = await lines.next();
+      if (line.done) throw new Error(`contender ${child.pid} exited`);
+      return line.value;
+    },
+    stop: () => {
+      child.stdin.end(); // ends its loop; it exits, releasing a lock it holds
+      return exited;
+    },
+  };
+}
+
+describe('a stale lock found by many starters at once', () => {
+  it('is taken over by exactly one of them, every time', async () => {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'axis-race-'));
+    const contenders = Array.from({ length: 20 }, () => startContender(dataDir));
+    try {
+      expect(await Promise.all(contenders.map((c) => c.next()))).toEqual(
+        contenders.map(() => 'ready'),
+      );
+      for (let round = 1; round <= 25; round++) {
+        fs.writeFileSync(path.join(dataDir, LOCK_FILE), staleOwner());
+        for (const c of contenders) c.send('go');
+        const results = await Promise.all(contenders.map((c) => c.next()));
+        const summary = `round ${round}: ${results.join(', ')}`;
+        expect(
+          results.filter((r) => r !== 'won' && r !== 'locked'),
+          summary,
+        ).toEqual([]);
+        expect(
+          results.filter((r) => r === 'won'),
+          summary,
+        ).toHaveLength(1);
+        const winner = contenders[results.indexOf('won')]!;
+        expect(readLockOwner(dataDir)?.pid, summary).toBe(winner.pid);
+        expect(fs.readdirSync(dataDir), summary).toEqual([LOCK_FILE]);
+        winner.send('release');
+        expect(await winner.next()).toBe('released');
+        expect(fs.existsSync(path.join(dataDir, LOCK_FILE))).toBe(false);
+      }
+    } finally {
+      await Promise.all(contenders.map((c) => c.stop()));
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    }
+  }, 120_000);
 });

@@ -50,7 +50,7 @@ function readOrCreateSecretFile(file: string): Buffer {
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
   }
-  fs.mkdirSync(path.dirname(file), { recursive: true });
+  fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 }); // DATA_DIR: owner only
   // Written whole to a private temporary file, then linked into place: link() fails if the
   // file already exists, so of two processes starting together one wins and both read it,
   // and nobody ever reads a half-written secret.

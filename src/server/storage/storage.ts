@@ -102,6 +102,10 @@ const isMissing = (error: unknown) =>
   error instanceof Error &&
   ['ENOENT', 'ENOTDIR', 'EISDIR'].includes((error as NodeJS.ErrnoException).code ?? '');
 
+/** Uploads are readable by the server's OS user only (the server serves them itself). */
+const DIR_MODE = 0o700;
+const FILE_MODE = 0o600;
+
 export class FileSystemStorage implements MediaStorage {
   readonly kind = 'filesystem' as const;
   readonly root: string;
@@ -122,15 +126,17 @@ export class FileSystemStorage implements MediaStorage {
     // Inside the root so that the final rename stays on one filesystem; keys cannot start
     // with a dot, so nothing under .tmp is ever served.
     const dir = path.join(this.root, '.tmp');
-    await fs.mkdir(dir, { recursive: true });
+    await fs.mkdir(dir, { recursive: true, mode: DIR_MODE });
     return path.join(dir, `${randomUUID()}.part`);
   }
 
   async put(key: string, source: PutSource, _contentType: string): Promise<void> {
     const target = this.pathOf(key);
-    await fs.mkdir(path.dirname(target), { recursive: true });
+    await fs.mkdir(path.dirname(target), { recursive: true, mode: DIR_MODE });
     if (!(source instanceof Uint8Array)) {
       try {
+        // A rename keeps the file's mode: narrow it first, whoever created it.
+        await fs.chmod(source.filePath, FILE_MODE);
         await fs.rename(source.filePath, target);
         return;
       } catch (error) {
@@ -141,7 +147,7 @@ export class FileSystemStorage implements MediaStorage {
     const temp = await this.tempPath();
     try {
       if (source instanceof Uint8Array) {
-        const handle = await fs.open(temp, 'wx', 0o644);
+        const handle = await fs.open(temp, 'wx', FILE_MODE);
         try {
           await handle.writeFile(source);
           await handle.datasync();
@@ -150,6 +156,7 @@ export class FileSystemStorage implements MediaStorage {
         }
       } else {
         await fs.copyFile(source.filePath, temp);
+        await fs.chmod(temp, FILE_MODE); // copyFile gives the copy the source's mode
       }
       await fs.rename(temp, target);
     } catch (error) {
