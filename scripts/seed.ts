@@ -7,6 +7,7 @@ import path from 'node:path';
 import { env, EnvError } from '@/env';
 import { findEndpoint } from '@/server/cms/model';
 import { copyDemoMedia, seedDemoContent } from '@/server/cms/seed/seed';
+import { makePrivate } from '@/server/db/lock';
 import { openDatabase } from '@/server/db/client';
 import { DataDirLockedError, liveLockOwner } from '@/server/db/lock';
 
@@ -36,6 +37,7 @@ async function main(): Promise<number> {
   try {
     const uploads = path.resolve(config.DATA_DIR, 'uploads');
     await copyDemoMedia(uploads);
+    makePrivate(uploads); // copies keep the shipped files' 0644
     console.log(
       `デモ用メディアをコピーしました (demo media copied): ${path.join(uploads, 'demo')}`,
     );
