@@ -29,6 +29,8 @@ export async function proxy(request: NextRequest): Promise<NextResponse> {
 }
 
 export const config = {
-  // Not the framework's files or the content API (the front server answers that first anyway).
-  matcher: ['/((?!_next/static|_next/image|api/v1/).*)'],
+  // Pages only: not the framework's files, and no API (an API handler reads its own body,
+  // bounded while streaming; through the proxy the framework would buffer it first, and an API
+  // answers for itself rather than redirecting to /about).
+  matcher: ['/((?!_next/static|_next/image|api/).*)'],
 };

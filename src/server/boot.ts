@@ -1,4 +1,5 @@
 import 'server-only';
+import { singleton } from '@/lib/singleton';
 import fs from 'node:fs';
 import path from 'node:path';
 import { sql } from 'drizzle-orm';
@@ -16,8 +17,7 @@ import { copyDemoMedia, isContentEmpty, seedDemoContent } from '@/server/cms/see
  */
 export function boot(): Promise<void> {
   // Once per process: the front server and the instrumentation hook both call it.
-  const holder = globalThis as typeof globalThis & { __axisBoot?: Promise<void> };
-  return (holder.__axisBoot ??= start());
+  return singleton('boot', () => start());
 }
 
 async function start(): Promise<void> {

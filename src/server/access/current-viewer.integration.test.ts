@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { runAdminCommand } from '@/server/admin/commands';
-import type { Database } from '@/server/db/client';
+import { type Database, useDatabase } from '@/server/db/client';
 import { subscriptions } from '@/server/db/schema';
 import { createTestDatabase } from '@/server/db/testing/test-database';
 import { signIn } from '@/server/identity/account-flows';
@@ -23,11 +23,6 @@ vi.mock('next/headers', () => ({
     return Promise.resolve(request.headers);
   },
 }));
-
-const holder = globalThis as typeof globalThis & {
-  __axisDatabase?: Promise<Database>;
-  __axisAuth?: unknown;
-};
 
 const PASSWORD = 'kumo-no-ue-no-sora';
 const DAY = 86_400_000;
@@ -150,14 +145,12 @@ describe('currentViewer', () => {
     // The session is signed as the site signs it; keep the secret out of ./.data.
     vi.stubEnv('APP_SECRET', 's'.repeat(40));
     database = await createTestDatabase();
-    holder.__axisDatabase = Promise.resolve(database); // what getDb() and appAuth() use
-    holder.__axisAuth = undefined;
+    useDatabase(database); // what getDb() and appAuth() use
     for (const [name, fixture] of Object.entries(READERS) as [ReaderName, Fixture][])
       await makeReader(name, fixture);
   });
   afterAll(async () => {
-    holder.__axisAuth = undefined;
-    holder.__axisDatabase = undefined;
+    useDatabase(undefined);
     await database.close();
     vi.unstubAllEnvs();
   });

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { findEndpoint } from '@/server/cms/model';
 import { createContent } from '@/server/cms/store';
-import type { Database } from '@/server/db/client';
+import { type Database, useDatabase } from '@/server/db/client';
 import { pageViews } from '@/server/db/schema';
 import { createTestDatabase } from '@/server/db/testing/test-database';
 import { CLIENT_IP_HEADER } from '@/server/http/request-origin';
@@ -19,8 +19,6 @@ const VISITOR_C = '33333333-3333-4333-8333-333333333333';
 const MAY_10_JST_LATE = Date.parse('2026-05-10T14:30:00Z');
 /** 2026-05-11 00:30 in Japan, while it is still the 10th in UTC. */
 const MAY_11_JST_EARLY = Date.parse('2026-05-10T15:30:00Z');
-
-const holder = globalThis as typeof globalThis & { __axisDatabase?: Promise<Database> };
 
 describe('page-view analytics against the database', () => {
   let database: Database;
@@ -66,10 +64,10 @@ describe('page-view analytics against the database', () => {
 
   beforeAll(async () => {
     database = await createTestDatabase();
-    holder.__axisDatabase = Promise.resolve(database); // what the content service reads
+    useDatabase(database); // what the content service reads
   });
   afterAll(async () => {
-    holder.__axisDatabase = undefined;
+    useDatabase(undefined);
     await database.close();
   });
   beforeEach(async () => {

@@ -2,6 +2,7 @@ import 'server-only';
 import { env } from '@/env';
 import { TtlCache } from '@/lib/ttl-cache';
 import { type Db, getDb } from '@/server/db/client';
+import { jsonNestsDeeperThan, readBodyBytes } from '@/server/http/read-body';
 import { type ApiPermission, authenticateApiKey } from './api-keys';
 import { CmsApiError, badRequest, notFound } from './errors';
 import { onContentChange } from './events';
@@ -81,10 +82,26 @@ function errorResponse(error: CmsApiError): Response {
   return json(error.status, { message: error.message }, error.headers);
 }
 
+/** Deeper than any item of the model nests; walks over the value recurse (values.ts). */
+const MAX_BODY_DEPTH = 32;
+
+/** The JSON body, counted while it streams in: 413 past the limit, nothing more read. */
 async function readBody(request: Request): Promise<unknown> {
-  const text = await request.text();
-  if (Buffer.byteLength(text) > MAX_BODY_BYTES) throw badRequest('Request body is too large.');
+  const body = await readBodyBytes(request, MAX_BODY_BYTES);
+  if (!body.ok) {
+    throw body.status === 413
+      ? new CmsApiError(413, 'Request body is too large.')
+      : badRequest('Syntax error.');
+  }
+  let text: string;
+  try {
+    text = new TextDecoder('utf-8', { fatal: true }).decode(body.bytes);
+  } catch {
+    throw badRequest('Syntax error.');
+  }
   if (text.trim() === '') return undefined;
+  if (jsonNestsDeeperThan(text, MAX_BODY_DEPTH))
+    throw badRequest('Request body is too deeply nested.');
   try {
     return JSON.parse(text) as unknown;
   } catch {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { encodeFlash } from '@/server/http/flash';
+import { countedStream, streamedPost } from '@/server/http/testing';
 import { clipUtf8, flashInput, handleContactPost } from './contact-http';
 
 describe('clipUtf8', () => {
@@ -56,5 +57,35 @@ describe('POST /api/contact', () => {
       ok: false,
       message: 'このページからは送信できません。ページを再読み込みしてください。',
     });
+  });
+
+  it('stops reading a 400 MB chunked post at 64 KB and answers 413', async () => {
+    const body = countedStream({ head: 'name=a&message=', total: 400 * 1024 * 1024 });
+    const response = await handleContactPost(
+      streamedPost('http://localhost:3000/api/contact', body.stream, {
+        host: 'localhost:3000',
+        origin: 'http://localhost:3000',
+        accept: 'application/json',
+        'content-type': 'application/x-www-form-urlencoded',
+      }),
+    );
+    expect(response.status).toBe(413);
+    expect(body.pulled()).toBeLessThan(64 * 1024 + 2 * 64 * 1024);
+  });
+
+  it('answers 400 to deeply nested JSON', async () => {
+    const response = await handleContactPost(
+      new Request('http://localhost:3000/api/contact', {
+        method: 'POST',
+        headers: {
+          host: 'localhost:3000',
+          origin: 'http://localhost:3000',
+          accept: 'application/json',
+          'content-type': 'application/json',
+        },
+        body: `{"message":${'['.repeat(20_000)}${']'.repeat(20_000)}}`,
+      }),
+    );
+    expect(response.status).toBe(400);
   });
 });

@@ -1,22 +1,12 @@
 import 'server-only';
 import { env } from '@/env';
 import { getDb } from '@/server/db/client';
-import {
-  FORBIDDEN_ORIGIN_MESSAGE,
-  type FormInput,
-  type FormResult,
-  SERVER_ERROR_MESSAGE,
-  UNREADABLE_MESSAGE,
-  formAnswer,
-  jsonAnswer,
-  readFormInput,
-} from '@/server/http/form-endpoint';
-import { clientIp, isSameOriginRequest } from '@/server/http/request-origin';
-import { userFromHeaders } from '@/server/identity/session';
+import { endpoint } from '@/server/http/endpoint';
+import type { FormInput } from '@/server/http/form-endpoint';
 import { submitContact } from './contact';
 
 /**
- * POST /api/contact. The form's protocol (src/server/http/form-endpoint.ts): JSON with a status
+ * POST /api/contact. The form's protocol (src/server/http/endpoint.ts): JSON with a status
  * for fetch, a 303 for a plain post (to /contact?sent=1, or back to the form with its messages).
  */
 
@@ -52,25 +42,16 @@ export function flashInput(input: FormInput): FormInput {
   return out;
 }
 
-export async function handleContactPost(request: Request): Promise<Response> {
-  // CSRF: a state-changing request must come from a page of this site.
-  if (!isSameOriginRequest(request))
-    return jsonAnswer(403, { ok: false, message: FORBIDDEN_ORIGIN_MESSAGE });
-  const input = await readFormInput(request, MAX_BYTES);
-  if (!input) return jsonAnswer(400, { ok: false, message: UNREADABLE_MESSAGE });
-
-  let result: FormResult;
-  try {
-    const user = await userFromHeaders(request.headers);
-    result = await submitContact(
-      { db: await getDb(), contactTo: env().CONTACT_TO },
-      input,
-      { ip: clientIp(request.headers) },
-      user,
-    );
-  } catch (error) {
-    console.error('[contact] failed:', error);
-    return jsonAnswer(500, { ok: false, message: SERVER_ERROR_MESSAGE });
-  }
-  return formAnswer(request, result, flashInput(input), { formPage: '/contact' });
-}
+export const handleContactPost = endpoint(
+  {
+    name: 'contact',
+    maxBytes: MAX_BYTES,
+    auth: 'optional',
+    formPage: '/contact',
+    flashValues: flashInput,
+    // The schema drops them from the message (src/server/contact/contact.ts).
+    keepControlChars: ['message'],
+  },
+  async ({ input, user, ip }) =>
+    submitContact({ db: await getDb(), contactTo: env().CONTACT_TO }, input, { ip }, user),
+);

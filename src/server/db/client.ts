@@ -1,4 +1,5 @@
 import 'server-only';
+import { singleton } from '@/lib/singleton';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
@@ -80,19 +81,24 @@ export async function openDatabase(options: OpenOptions): Promise<Database> {
   }
 }
 
-/** Kept on globalThis so that every module instance in the server process shares one database. */
-const holder = globalThis as typeof globalThis & { __axisDatabase?: Promise<Database> };
+/** The process's database: every module instance in the server process shares one. */
+const slot = singleton('database', () => ({ current: undefined as Promise<Database> | undefined }));
+
+/** Tests run the app's modules on their own database (undefined: back to the configured one). */
+export function useDatabase(database: Database | undefined): void {
+  slot.current = database ? Promise.resolve(database) : undefined;
+}
 
 /** The app's database, opened (and migrated) on first use. */
 export function getDatabase(): Promise<Database> {
-  holder.__axisDatabase ??= openDatabase({
+  slot.current ??= openDatabase({
     databaseUrl: env().DATABASE_URL,
     dataDir: env().DATA_DIR,
   }).catch((error: unknown) => {
-    holder.__axisDatabase = undefined;
+    slot.current = undefined;
     throw error;
   });
-  return holder.__axisDatabase;
+  return slot.current;
 }
 
 export async function getDb(): Promise<Db> {

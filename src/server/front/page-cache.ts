@@ -90,7 +90,8 @@ export function acceptedEncodings(header: string | string[] | undefined): Encodi
   });
 }
 
-const encodingOf = (value: unknown): Encoding | null => {
+const encodingOf = (value: number | string | string[] | undefined): Encoding | null => {
+  if (Array.isArray(value)) return null; // more than one coding: not one to serve again
   const coding = String(value ?? 'identity')
     .trim()
     .toLowerCase();

@@ -2,7 +2,7 @@ import type { IncomingMessage } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { readAudienceCookie } from '@/server/access/audience';
 import { runAdminCommand } from '@/server/admin/commands';
-import type { Database } from '@/server/db/client';
+import { type Database, useDatabase } from '@/server/db/client';
 import { createTestDatabase } from '@/server/db/testing/test-database';
 import { signIn } from '@/server/identity/account-flows';
 import { appAuth } from '@/server/identity/app-auth';
@@ -14,10 +14,6 @@ import { requestAudience } from './request-audience';
  * session, its expiry, and the database asked when the cookie cannot be trusted.
  */
 
-const holder = globalThis as typeof globalThis & {
-  __axisDatabase?: Promise<Database>;
-  __axisAuth?: unknown;
-};
 const PASSWORD = 'kumo-no-ue-no-sora';
 
 const request = (cookie?: string) =>
@@ -33,8 +29,7 @@ describe('requestAudience', () => {
   beforeAll(async () => {
     vi.stubEnv('APP_SECRET', 's'.repeat(40));
     database = await createTestDatabase();
-    holder.__axisDatabase = Promise.resolve(database);
-    holder.__axisAuth = undefined;
+    useDatabase(database);
     let ip = 0;
     for (const name of ['free', 'paid', 'editor']) {
       const email = `${name}@example.jp`;
@@ -54,8 +49,7 @@ describe('requestAudience', () => {
     }
   });
   afterAll(async () => {
-    holder.__axisAuth = undefined;
-    holder.__axisDatabase = undefined;
+    useDatabase(undefined);
     await database.close();
     vi.unstubAllEnvs();
   });

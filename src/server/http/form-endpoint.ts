@@ -1,6 +1,7 @@
 import 'server-only';
 import { env } from '@/env';
 import { FLASH_COOKIE, encodeFlash } from './flash';
+import { parseJsonBytes, readBodyBytes } from './read-body';
 
 /**
  * The protocol of the site's forms (src/components/forms/form.client.tsx) on the server side.
@@ -16,7 +17,7 @@ export type FormResult =
   | { ok: true; redirectTo?: string; message?: string; setCookies?: string[] }
   | {
       ok: false;
-      status: 400 | 401 | 403 | 404 | 429;
+      status: 400 | 401 | 403 | 404 | 413 | 429 | 500;
       message?: string;
       fieldErrors?: Record<string, string>;
       retryAfter?: number;
@@ -27,39 +28,56 @@ const SECRET_FIELDS = new Set(['password', 'passwordConfirm', 'token', 'avatar']
 /** Fields that may carry several values. */
 const LIST_FIELDS = new Set(['interests']);
 
-/** The body of a JSON, urlencoded or multipart post; null when it cannot be read or is too big. */
-export async function readFormInput(request: Request, maxBytes: number): Promise<FormInput | null> {
-  const length = Number(request.headers.get('content-length') ?? '0');
-  if (length > maxBytes) return null;
+/** Nesting a form's JSON never needs: its fields are strings, booleans and lists of strings. */
+const MAX_FORM_JSON_DEPTH = 16;
+
+export type FormRead = { ok: true; input: FormInput } | { ok: false; status: 400 | 413 };
+
+/**
+ * The body of a JSON, urlencoded or multipart post (text/plain JSON too when `plainTextJson`,
+ * which is what navigator.sendBeacon sends), read no further than maxBytes: 413 past it, 400
+ * when it cannot be read.
+ */
+export async function readFormInput(
+  request: Request,
+  maxBytes: number,
+  options: { plainTextJson?: boolean } = {},
+): Promise<FormRead> {
+  const unreadable = { ok: false, status: 400 } as const;
   const type = request.headers.get('content-type') ?? '';
-  try {
-    if (type.includes('application/json')) {
-      const text = await request.text();
-      if (text.length > maxBytes) return null;
-      const value: unknown = JSON.parse(text || '{}');
-      return typeof value === 'object' && value !== null && !Array.isArray(value)
-        ? (value as FormInput)
-        : null;
-    }
-    if (
-      type.includes('multipart/form-data') ||
-      type.includes('application/x-www-form-urlencoded')
-    ) {
-      const form = await request.formData();
-      const input: FormInput = {};
-      for (const key of new Set(form.keys())) {
-        const values = form.getAll(key);
-        const first = values[0];
-        if (first instanceof File) input[key] = first.size > 0 ? first : null;
-        else if (LIST_FIELDS.has(key)) input[key] = values.filter((v) => typeof v === 'string');
-        else input[key] = typeof first === 'string' ? first : undefined;
-      }
-      return input;
-    }
-  } catch {
-    return null;
+  const mediaType = (type.split(';', 1)[0] ?? '').trim().toLowerCase();
+  const isJson =
+    mediaType === 'application/json' || (!!options.plainTextJson && mediaType === 'text/plain');
+  const isForm =
+    mediaType === 'multipart/form-data' || mediaType === 'application/x-www-form-urlencoded';
+  // Refused before a byte is read: nothing else could become an input.
+  if (!isJson && !isForm) return unreadable;
+  const body = await readBodyBytes(request, maxBytes);
+  if (!body.ok) return body;
+  if (isJson) {
+    if (body.bytes.length === 0) return { ok: true, input: {} };
+    const parsed = parseJsonBytes(body.bytes, MAX_FORM_JSON_DEPTH);
+    const value = parsed.ok ? parsed.value : null;
+    return typeof value === 'object' && value !== null && !Array.isArray(value)
+      ? { ok: true, input: value as FormInput }
+      : unreadable;
   }
-  return null;
+  let form: FormData;
+  try {
+    // Parsed from the bytes already counted, never from the stream itself.
+    form = await new Response(body.bytes, { headers: { 'content-type': type } }).formData();
+  } catch {
+    return unreadable;
+  }
+  const input: FormInput = {};
+  for (const key of new Set(form.keys())) {
+    const values = form.getAll(key);
+    const first = values[0];
+    if (first instanceof File) input[key] = first.size > 0 ? first : null;
+    else if (LIST_FIELDS.has(key)) input[key] = values.filter((v) => typeof v === 'string');
+    else input[key] = typeof first === 'string' ? first : undefined;
+  }
+  return { ok: true, input };
 }
 
 export function jsonAnswer(
@@ -73,7 +91,7 @@ export function jsonAnswer(
 }
 
 /** The same-site page a plain post came from, for sending it back there. */
-function refererPage(request: Request): string | null {
+export function refererPage(request: Request): string | null {
   const referer = request.headers.get('referer');
   if (!referer) return null;
   try {
@@ -126,11 +144,11 @@ export function formAnswer(
     'set-cookie',
     `${FLASH_COOKIE}=${flash}; Path=/; Max-Age=60; HttpOnly; SameSite=Lax`,
   );
+  const back = refererPage(request) ?? options.formPage;
+  // Signed out meanwhile: sign in, then back to the form.
   headers.set(
     'location',
-    result.status === 401 && options.signInPage
-      ? '/login'
-      : (refererPage(request) ?? options.formPage),
+    result.status === 401 && options.signInPage ? `/login?next=${encodeURIComponent(back)}` : back,
   );
   return new Response(null, { status: 303, headers });
 }
@@ -138,5 +156,7 @@ export function formAnswer(
 export const FORBIDDEN_ORIGIN_MESSAGE =
   'このページからは送信できません。ページを再読み込みしてください。';
 export const UNREADABLE_MESSAGE = '送信内容を読み取れませんでした。入力内容を確認してください。';
+export const TOO_LARGE_MESSAGE = '送信内容が大きすぎます。内容を減らしてもう一度お試しください。';
+export const CONTROL_CHARACTER_MESSAGE = '使えない文字が含まれています。';
 export const SERVER_ERROR_MESSAGE =
   '処理中にエラーが発生しました。時間をおいてもう一度お試しください。';

@@ -1,15 +1,7 @@
 import 'server-only';
 import { getDb } from '@/server/db/client';
-import { clientIp, isSameOriginRequest } from '@/server/http/request-origin';
-import {
-  FORBIDDEN_ORIGIN_MESSAGE,
-  type FormInput,
-  SERVER_ERROR_MESSAGE,
-  UNREADABLE_MESSAGE,
-  formAnswer,
-  jsonAnswer,
-  readFormInput,
-} from '@/server/http/form-endpoint';
+import { endpoint } from '@/server/http/endpoint';
+import { type FormInput, jsonAnswer } from '@/server/http/form-endpoint';
 import {
   type FlowContext,
   type FlowDeps,
@@ -24,13 +16,13 @@ import {
 } from './account-flows';
 import { appAuth } from './app-auth';
 import { editProfile } from './profile-flow';
-import { type AppUser, userFromHeaders } from './session';
+import type { AppUser } from './session';
 
 /**
- * POST /api/account/{flow}. A fetch from the site's forms (Accept: application/json) gets JSON
- * with a real status: 400 with a message per field, 401, 403, 429 with Retry-After. A plain form
- * post (no JavaScript) gets a 303: to the next page, or back to the form with the messages and
- * what was typed (never a password) in a one-time cookie the page shows.
+ * POST /api/account/{flow}, through the shared endpoint wrapper (src/server/http/endpoint.ts):
+ * a fetch from the site's forms gets JSON with a real status (400 with a message per field,
+ * 401, 403, 413, 429 with Retry-After); a plain form post gets a 303, to the next page or back
+ * to the form with its messages and what was typed (never a password) in a one-time cookie.
  */
 
 type Input = FormInput;
@@ -89,39 +81,27 @@ const FLOWS: Record<string, Flow> = {
   delete: { signedIn: true, maxBytes: 16 * KB, run: (d, i, c, u) => deleteAccount(d, i, c, u!) },
 };
 
-export async function handleAccountPost(request: Request, flowName: string): Promise<Response> {
-  const flow = Object.hasOwn(FLOWS, flowName) ? FLOWS[flowName] : undefined;
-  if (!flow) return jsonAnswer(404, { ok: false, message: 'ページが見つかりません。' });
-  // CSRF: a state-changing request must come from a page of this site.
-  if (!isSameOriginRequest(request))
-    return jsonAnswer(403, { ok: false, message: FORBIDDEN_ORIGIN_MESSAGE });
-  const input = await readFormInput(request, flow.maxBytes);
-  if (!input) return jsonAnswer(400, { ok: false, message: UNREADABLE_MESSAGE });
-  const user = await userFromHeaders(request.headers);
-  let result: FlowResult;
-  if (flow.signedIn && !user) {
-    result = {
-      ok: false,
-      status: 401,
-      message: 'ログインの有効期限が切れました。もう一度ログインしてください。',
+/** One endpoint per flow, built once: the flow's rule runs inside the shared wrapper. */
+const ENDPOINTS = new Map(
+  Object.entries(FLOWS).map(([name, flow]) => {
+    const common = {
+      name: `account:${name}`,
+      maxBytes: flow.maxBytes,
+      formPage: FORM_PAGES[name] ?? '/',
+      messages: { signIn: 'ログインの有効期限が切れました。もう一度ログインしてください。' },
     };
-  } else {
-    try {
-      const deps = { db: await getDb(), auth: await appAuth() };
-      result = await flow.run(
-        deps,
-        input,
-        { headers: request.headers, ip: clientIp(request.headers) },
-        user,
-      );
-    } catch (error) {
-      console.error(`[account] ${flowName} failed:`, error);
-      return jsonAnswer(500, { ok: false, message: SERVER_ERROR_MESSAGE });
-    }
-  }
+    const deps = async () => ({ db: await getDb(), auth: await appAuth() });
+    const run = endpoint(
+      { ...common, auth: flow.signedIn ? 'user' : 'optional' },
+      async ({ input, user, request, ip }) =>
+        flow.run(await deps(), input, { headers: request.headers, ip }, user),
+    );
+    return [name, run] as const;
+  }),
+);
 
-  return formAnswer(request, result, input, {
-    formPage: FORM_PAGES[flowName] ?? '/',
-    signInPage: flow.signedIn,
-  });
+export async function handleAccountPost(request: Request, flowName: string): Promise<Response> {
+  const run = ENDPOINTS.get(flowName);
+  if (!run) return jsonAnswer(404, { ok: false, message: 'ページが見つかりません。' });
+  return run(request);
 }

@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Database } from '@/server/db/client';
+import { type Database, useDatabase } from '@/server/db/client';
 import { createTestDatabase } from '@/server/db/testing/test-database';
 import { CLIENT_IP_HEADER } from '@/server/http/request-origin';
 import { listOutbox } from '@/server/mail/mailer';
 import { signUp } from './account-flows';
 import { handleAccountPost } from './account-http';
-import { type Auth, createAuth } from './auth';
+import { appAuth } from './app-auth';
 
 /**
  * POST /api/account/sign-in as the browser sends it, on a real database: where the answer
@@ -15,11 +15,6 @@ import { type Auth, createAuth } from './auth';
 const SITE = 'http://localhost:3000';
 const EMAIL = 'next@example.jp';
 const PASSWORD = 'kumo-no-ue-no-sora';
-
-const holder = globalThis as typeof globalThis & {
-  __axisDatabase?: Promise<Database>;
-  __axisAuth?: Promise<Auth>;
-};
 
 describe('the sign-in endpoint and `next`', () => {
   let database: Database;
@@ -52,10 +47,9 @@ describe('the sign-in endpoint and `next`', () => {
 
   beforeAll(async () => {
     database = await createTestDatabase();
-    const auth = createAuth(database.db, { secret: 'x'.repeat(32), baseURL: SITE });
     // What getDb() and appAuth() answer inside the endpoint.
-    holder.__axisDatabase = Promise.resolve(database);
-    holder.__axisAuth = Promise.resolve(auth);
+    useDatabase(database);
+    const auth = await appAuth();
     const created = await signUp(
       { db: database.db, auth },
       {
@@ -73,8 +67,7 @@ describe('the sign-in endpoint and `next`', () => {
     expect((await auth.handler(new Request(link))).status).toBe(302);
   });
   afterAll(async () => {
-    holder.__axisAuth = undefined;
-    holder.__axisDatabase = undefined;
+    useDatabase(undefined);
     await database.close();
   });
 

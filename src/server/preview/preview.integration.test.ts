@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import type { Database } from '@/server/db/client';
+import { type Database, useDatabase } from '@/server/db/client';
 import { apiClient } from '@/server/cms/testing';
 import { findDraftKey } from '@/server/cms/store';
 import { createTestDatabase } from '@/server/db/testing/test-database';
@@ -22,8 +22,6 @@ vi.mock('next/headers', () => ({
     }),
 }));
 
-const holder = globalThis as typeof globalThis & { __axisDatabase?: Promise<Database> };
-
 describe('preview', () => {
   let database: Database;
   const drafts: { id: string; draftKey: string }[] = [];
@@ -31,7 +29,7 @@ describe('preview', () => {
   beforeAll(async () => {
     vi.stubEnv('APP_SECRET', 'p'.repeat(40));
     database = await createTestDatabase();
-    holder.__axisDatabase = Promise.resolve(database);
+    useDatabase(database);
     const { call } = await apiClient(database.db);
     for (const title of ['下書き一', '下書き二']) {
       const created = await call('POST', 'posts?status=draft', {
@@ -42,7 +40,7 @@ describe('preview', () => {
     }
   });
   afterAll(async () => {
-    holder.__axisDatabase = undefined;
+    useDatabase(undefined);
     await database.close();
     vi.unstubAllEnvs();
   });

@@ -104,4 +104,23 @@ describe('MultipartReader', () => {
     const reader = new MultipartReader(streamOf(Buffer.from(raw), 4).getReader(), 'b');
     await expect(readAll(reader)).rejects.toThrow(MultipartError);
   });
+
+  it.each([
+    ['an endless preamble', ''],
+    ['endless headers', '--b\r\nX: '],
+    ['endless white space after a boundary', '--b'],
+  ])('gives up on %s after a bounded read', async (_, head) => {
+    let pulled = 0;
+    const endless = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        const chunk = pulled === 0 && head ? Buffer.from(head) : Buffer.alloc(16 * 1024, 0x20);
+        pulled += chunk.length;
+        controller.enqueue(chunk);
+      },
+    });
+    await expect(readAll(new MultipartReader(endless.getReader(), 'b'))).rejects.toThrow(
+      MultipartError,
+    );
+    expect(pulled).toBeLessThan(128 * 1024);
+  });
 });

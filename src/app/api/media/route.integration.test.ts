@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApiKey } from '@/server/cms/api-keys';
-import type { Database } from '@/server/db/client';
+import { type Database, useDatabase } from '@/server/db/client';
 import { createTestDatabase } from '@/server/db/testing/test-database';
 import { signMediaUrl } from '@/server/storage/signed-url';
 import { type SampleName, sample } from '@/server/storage/testing/samples';
@@ -16,19 +16,18 @@ const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'axis-media-upload-'));
 process.env.DATA_DIR = dataDir;
 process.env.CMS_RATE_LIMIT_WRITE = '100000'; // many uploads in a second
 
-const holder = globalThis as typeof globalThis & { __axisDatabase?: Promise<Database> };
 let database: Database;
 let key: string;
 let readOnlyKey: string;
 
 beforeAll(async () => {
   database = await createTestDatabase();
-  holder.__axisDatabase = Promise.resolve(database); // what getDb() answers the route
+  useDatabase(database); // what getDb() answers the route
   key = (await createApiKey(database.db, { name: 'uploader', permissions: ['GET', 'POST'] })).key;
   readOnlyKey = (await createApiKey(database.db, { name: 'reader', permissions: ['GET'] })).key;
 });
 afterAll(async () => {
-  holder.__axisDatabase = undefined;
+  useDatabase(undefined);
   await database.close();
   fs.rmSync(dataDir, { recursive: true, force: true });
 });

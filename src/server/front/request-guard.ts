@@ -1,0 +1,147 @@
+import 'server-only';
+import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
+
+/**
+ * Requests the front server refuses before Next.js (or the content API) sees them, because the
+ * framework answers them with a 500, or worse: `new Request()` throws on TRACE/CONNECT/TRACK,
+ * which left a content API request unanswered with an uncaught exception. Pure functions of the
+ * method, URL and headers, so every case is a unit test.
+ */
+
+/** What the site serves; anything else never reaches a handler. */
+export const SERVED_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'];
+/** Methods known to HTTP (RFC 9110; TRACK is IIS's TRACE) that no resource here allows: 405. */
+const KNOWN_REFUSED = new Set(['TRACE', 'TRACK', 'CONNECT']);
+
+/**
+ * Where a POST may go. The site has no server actions (`'use server'` appears nowhere under
+ * src), so a POST to a page is never meant: Next.js would try it as one and fail with a 500.
+ * Add a prefix here if a page ever takes a form post or an action.
+ */
+export const POST_PREFIXES: readonly string[] = ['/api/'];
+
+/** Next.js's own ceiling for the router state header (parseAndValidateFlightRouterState). */
+export const ROUTER_STATE_MAX_LENGTH = 20 * 2000;
+/**
+ * Nesting of the decoded router state. Each route level adds two (a tuple holding an object);
+ * real trees are a few dozen deep. Bounded so that validating it cannot exhaust the stack.
+ */
+const ROUTER_STATE_MAX_DEPTH = 200;
+
+export type GuardRefusal = {
+  status: 400 | 405 | 501;
+  message: string;
+  headers: Record<string, string>;
+};
+
+const ALLOW = SERVED_METHODS.join(', ');
+
+const DYNAMIC_PARAM_TYPES = new Set([
+  'c',
+  'ci(..)(..)',
+  'ci(.)',
+  'ci(..)',
+  'ci(...)',
+  'oc',
+  'd',
+  'di(..)(..)',
+  'di(.)',
+  'di(..)',
+  'di(...)',
+]);
+const REFRESH_MARKERS = new Set(['refetch', 'inside-shared-layout', 'metadata-only']);
+
+const isString = (v: unknown): v is string => typeof v === 'string';
+// superstruct's `object`-ish check (record): any non-null object, arrays included.
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null;
+
+/** Next's `segmentSchema`: a string, or [name, cacheKey, paramType, siblings | null]. */
+function isSegment(v: unknown): boolean {
+  if (isString(v)) return true;
+  return (
+    Array.isArray(v) &&
+    v.length === 4 &&
+    isString(v[0]) &&
+    isString(v[1]) &&
+    isString(v[2]) &&
+    DYNAMIC_PARAM_TYPES.has(v[2]) &&
+    (v[3] === null || (Array.isArray(v[3]) && v[3].every(isString)))
+  );
+}
+
+/**
+ * Next's `flightRouterStateSchema`: [segment, {parallelRoute: state}, [url, refresh]?,
+ * refresh marker?, number?, string?], the optional ones also null (JSON has no undefined).
+ */
+function isRouterState(v: unknown, depth: number): boolean {
+  if (depth > ROUTER_STATE_MAX_DEPTH) return false;
+  if (!Array.isArray(v) || v.length < 2 || v.length > 6) return false;
+  const [segment, children, url, refresh, number, text] = v as unknown[];
+  if (!isSegment(segment) || !isObject(children)) return false;
+  if (
+    url != null &&
+    !(Array.isArray(url) && url.length === 2 && isString(url[0]) && isString(url[1]))
+  )
+    return false;
+  if (refresh != null && !(isString(refresh) && REFRESH_MARKERS.has(refresh))) return false;
+  if (number != null && typeof number !== 'number') return false;
+  if (v.length > 5 && !isString(text)) return false;
+  return Object.values(children).every((child) => isRouterState(child, depth + 2));
+}
+
+/** Whether a Next-Router-State-Tree value is one Next.js's parser accepts (URI-encoded JSON). */
+export function isValidRouterState(value: string): boolean {
+  if (value.length > ROUTER_STATE_MAX_LENGTH) return false;
+  let state: unknown;
+  try {
+    state = JSON.parse(decodeURIComponent(value));
+  } catch {
+    return false;
+  }
+  return isRouterState(state, 1);
+}
+
+const pathOf = (url: string) => url.split('?', 1)[0] ?? '';
+
+/** The refusal of a request the site must not pass on, or null for one it serves. */
+export function refusalFor(request: {
+  method?: string;
+  url?: string;
+  headers: IncomingHttpHeaders;
+}): GuardRefusal | null {
+  const method = (request.method ?? 'GET').toUpperCase();
+  if (!SERVED_METHODS.includes(method)) {
+    return KNOWN_REFUSED.has(method)
+      ? { status: 405, message: 'この方法では利用できません。', headers: { allow: ALLOW } }
+      : { status: 501, message: 'この方法には対応していません。', headers: { allow: ALLOW } };
+  }
+  const state = request.headers['next-router-state-tree'];
+  // Node joins a repeated header with ", ", which no valid state survives (Next refuses it too).
+  if (state !== undefined && !isValidRouterState(Array.isArray(state) ? state.join(',') : state))
+    return { status: 400, message: 'リクエストヘッダーの形式が正しくありません。', headers: {} };
+  if (
+    method === 'POST' &&
+    !POST_PREFIXES.some((prefix) => pathOf(request.url ?? '/').startsWith(prefix))
+  )
+    return { status: 400, message: 'このページには送信できません。', headers: {} };
+  return null;
+}
+
+/**
+ * Answers a refused request and says so; the server's listener returns at once when it does.
+ * The connection is closed so that a body the client still sends is never read.
+ */
+export function refuseBadRequest(req: IncomingMessage, res: ServerResponse): boolean {
+  const refusal = refusalFor(req);
+  if (!refusal) return false;
+  const body = Buffer.from(refusal.message);
+  res.writeHead(refusal.status, {
+    ...refusal.headers,
+    'content-type': 'text/plain; charset=utf-8',
+    'content-length': String(body.length),
+    'cache-control': 'no-store',
+    connection: 'close',
+  });
+  res.end(body);
+  return true;
+}

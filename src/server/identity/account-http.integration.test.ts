@@ -1,0 +1,75 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { type Database, useDatabase } from '@/server/db/client';
+import { createTestDatabase } from '@/server/db/testing/test-database';
+import { CLIENT_IP_HEADER } from '@/server/http/request-origin';
+import { listOutbox } from '@/server/mail/mailer';
+import { handleAccountPost } from './account-http';
+
+/** /api/account/{flow} over HTTP, on a real database: the wrapper in front of the flows. */
+
+const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'axis-account-http-'));
+process.env.DATA_DIR = dataDir;
+process.env.APP_SECRET = 'account-http-test-secret-'.padEnd(40, 'x');
+
+let database: Database;
+
+beforeAll(async () => {
+  database = await createTestDatabase();
+  useDatabase(database); // what getDb() answers the endpoint
+});
+afterAll(async () => {
+  useDatabase(undefined);
+  await database.close();
+  fs.rmSync(dataDir, { recursive: true, force: true });
+});
+
+const SITE = 'http://localhost:3000';
+const PASSWORD = 'kumo-no-ue-no-sora';
+let ip = 0;
+
+const signUp = (displayName: string, email: string) =>
+  handleAccountPost(
+    new Request(`${SITE}/api/account/sign-up`, {
+      method: 'POST',
+      headers: {
+        host: 'localhost:3000',
+        origin: SITE,
+        accept: 'application/json',
+        'content-type': 'application/json',
+        [CLIENT_IP_HEADER]: `192.0.2.${++ip}`,
+      },
+      body: JSON.stringify({
+        email,
+        password: PASSWORD,
+        passwordConfirm: PASSWORD,
+        displayName,
+        consent: 'on',
+      }),
+    }),
+    'sign-up',
+  );
+
+describe('POST /api/account/sign-up', () => {
+  it('answers 400 to a NUL in the display name, where PostgreSQL made it a 500', async () => {
+    const log = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    const response = await signUp('山田\u0000花子', 'nul@example.jp');
+    expect(response.status).toBe(400);
+    expect(await response.json()).toMatchObject({
+      ok: false,
+      fieldErrors: { displayName: '使えない文字が含まれています。' },
+    });
+    expect(await listOutbox(database.db, { to: 'nul@example.jp' })).toEqual([]);
+    expect(log).not.toHaveBeenCalled();
+    log.mockRestore();
+  });
+
+  it('still signs a reader up through the wrapper', async () => {
+    const response = await signUp('山田 花子', 'ok@example.jp');
+    expect(response.status).toBe(200);
+    expect(await response.json()).toMatchObject({ ok: true, redirectTo: '/sign-up?sent=1' });
+    expect(await listOutbox(database.db, { to: 'ok@example.jp' })).toHaveLength(1);
+  });
+});
