@@ -1,9 +1,17 @@
 import type { Metadata } from 'next';
+import { headers } from 'next/headers';
+import { redirect } from 'next/navigation';
 import { type SearchParams } from '@/components/listing/page-params';
 import { sitePageMetadata } from '@/components/listing/site-metadata';
 import { SearchView } from '@/components/search/search-view';
-import { siteContent } from '@/server/content/site-content';
-import { parseSearchRequest, searchSite, searchSuggestions } from '@/server/search/site-search';
+import { currentViewer } from '@/server/access/current-viewer';
+import { searchBusyHref, searchRateLimit } from '@/server/search/search-limit';
+import {
+  parseSearchRequest,
+  searchSite,
+  searchSuggestions,
+  siteSearchSource,
+} from '@/server/search/site-search';
 
 type Props = { searchParams: SearchParams };
 
@@ -19,9 +27,16 @@ export async function generateMetadata({ searchParams }: Props): Promise<Metadat
 
 export default async function SearchPage({ searchParams }: Props) {
   const request = parseSearchRequest(await searchParams);
-  const client = siteContent();
-  const results = await searchSite(client, request);
+  if (request.q) {
+    // A page cannot answer 429 itself: over the limit, the client goes to one that does.
+    const retryAfter = await searchRateLimit(await headers());
+    if (retryAfter !== null) redirect(searchBusyHref(request.q, retryAfter));
+  }
+  // Results depend on the viewer's audience; currentViewer notes it for the page cache.
+  const viewer = await currentViewer();
+  const source = await siteSearchSource();
+  const results = await searchSite(source, request, viewer);
   // Suggestions only where they are shown: before a search and when nothing was found.
-  const suggestions = results.hits.length === 0 ? await searchSuggestions(client) : null;
+  const suggestions = results.hits.length === 0 ? await searchSuggestions(source.client) : null;
   return <SearchView results={results} suggestions={suggestions} />;
 }

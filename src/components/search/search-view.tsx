@@ -57,15 +57,19 @@ function Results({
   results: SearchResults;
   suggestions: SearchSuggestions | null;
 }) {
-  const { q, type, counts, page, totalPages, hits } = results;
+  const { q, type, counts, atLeast, page, totalPages, hits } = results;
   const total = counts[type];
   const from = (page - 1) * SEARCH_PAGE_SIZE + 1;
+  const label = type === 'all' ? '' : `${SEARCH_TYPE_LABELS[type]} `;
+  const range = `${from}〜${from + hits.length - 1} 件目`;
   return (
     <>
-      <TypeFilter q={q} type={type} counts={counts} />
+      <TypeFilter q={q} type={type} counts={counts} atLeast={atLeast} />
       <p className={hits.length > 0 ? styles.summary : styles.notFound} role="status">
         {hits.length > 0
-          ? `${type === 'all' ? '' : `${SEARCH_TYPE_LABELS[type]} `}${total} 件中 ${from}〜${from + hits.length - 1} 件目`
+          ? atLeast.includes(type)
+            ? `${label}${range}（${total} 件以上）`
+            : `${label}${total} 件中 ${range}`
           : `「${q}」に一致する${type === 'all' ? 'コンテンツ' : SEARCH_TYPE_LABELS[type]}は見つかりませんでした。`}
       </p>
       {hits.length > 0 ? (
@@ -95,10 +99,13 @@ function TypeFilter({
   q,
   type,
   counts,
+  atLeast,
 }: {
   q: string;
   type: SearchFilter;
   counts: Record<SearchFilter, number>;
+  /** Counts that are lower bounds (a hosted content service with many matches). */
+  atLeast: readonly SearchFilter[];
 }) {
   return (
     <nav aria-label="種類で絞り込む" className={styles.typeNav}>
@@ -110,7 +117,11 @@ function TypeFilter({
               aria-current={filter === type ? 'page' : undefined}
               className={styles.typeLink}
             >
-              {SEARCH_TYPE_LABELS[filter]} <span className={styles.count}>{counts[filter]}件</span>
+              {SEARCH_TYPE_LABELS[filter]}{' '}
+              <span className={styles.count}>
+                {counts[filter]}
+                {atLeast.includes(filter) ? '件以上' : '件'}
+              </span>
             </Link>
           </li>
         ))}

@@ -1,5 +1,9 @@
 import 'server-only';
-import { type SQL, sql } from 'drizzle-orm';
+import { createHash } from 'node:crypto';
+import { type SQL, and, eq, sql } from 'drizzle-orm';
+import { type Viewer, audioFor, connectFor, movieFor, postFor } from '@/server/access/post-access';
+import type { Db } from '@/server/db/client';
+import { cmsContents } from '@/server/db/schema';
 import {
   htmlToText,
   indexTokens,
@@ -7,7 +11,7 @@ import {
   queryTokens,
   splitQuery,
 } from '@/server/search/tokenize';
-import { type EndpointDef, SEARCHABLE_KINDS } from './model';
+import { CONTENT_MODEL, type EndpointDef, SEARCHABLE_KINDS, findEndpoint } from './model';
 import type { StoredData } from './values';
 
 /**
@@ -19,14 +23,77 @@ import type { StoredData } from './values';
 const MAX_ITEM_TOKENS = 50_000;
 
 /**
- * What `q` searches: the normalised text of an item's published version (title first, so an
- * earlier match ranks higher) and its tokens. The same functions serve the site's search.
+ * Two texts per item. The full text is what `q` searches over the API (every key that may read
+ * may read everything). The open text is what the access policy shows a reader without full
+ * access (DESIGN.md decision 7): the site search matches there for such readers, so a result
+ * never answers "does the closed part contain this?" (a substring oracle).
  */
-export function searchColumns(
+export type SearchColumns = {
+  searchText: string;
+  searchTokens: string[];
+  openText: string;
+  openTokens: string[];
+  searchVersion: string;
+};
+
+const ANONYMOUS: Viewer = { kind: 'anonymous' };
+const str = (value: unknown) => (typeof value === 'string' ? value : undefined);
+const flag = (value: unknown) => value === true;
+
+type PolicyView = (
+  viewer: Viewer,
+  data: StoredData,
+  freePlanPostIds: readonly string[],
+) => StoredData;
+
+/** The endpoints with an access rule, as the policy's `…For` functions cut their items. */
+const POLICY_VIEWS: Readonly<Record<string, PolicyView>> = {
+  posts: (viewer, data, freePlanPostIds) =>
+    postFor(
+      viewer,
+      {
+        ...data,
+        id: str(data.id) ?? '',
+        isPublicPreview: flag(data.isPublicPreview),
+        body: str(data.body),
+      },
+      freePlanPostIds,
+    ).item,
+  audios: (viewer, data) =>
+    audioFor(viewer, {
+      ...data,
+      isPublicPreview: flag(data.isPublicPreview),
+      transcript: str(data.transcript),
+    }).item,
+  movies: (viewer, data) =>
+    movieFor(viewer, { ...data, isPublicPreview: flag(data.isPublicPreview) }).item,
+  connect: (viewer, data) => connectFor(viewer, { ...data, body: str(data.body) }).item,
+};
+
+/** What of an item (stored or API data) a viewer may read; endpoints without a rule are public. */
+export function viewOf(
   def: EndpointDef,
-  data: StoredData | null,
-): { searchText: string; searchTokens: string[] } {
-  if (!data) return { searchText: '', searchTokens: [] };
+  viewer: Viewer,
+  data: StoredData,
+  freePlanPostIds: readonly string[] = [],
+): StoredData {
+  return POLICY_VIEWS[def.endpoint]?.(viewer, data, freePlanPostIds) ?? data;
+}
+
+/**
+ * The open part of an item: what the policy shows the anonymous reader. That is what every
+ * reader without full access gets (a free member gets no more of an item outside the free
+ * plan, which the search handles at query time).
+ */
+export function openData(def: EndpointDef, data: StoredData): StoredData {
+  return viewOf(def, ANONYMOUS, data);
+}
+
+/**
+ * The normalised text of an item's text fields, title first (an earlier match ranks higher).
+ * The site search checks hits from a hosted service against the same text.
+ */
+export function searchableText(def: EndpointDef, data: StoredData): string {
   const parts: string[] = [];
   for (const field of def.fields) {
     if (!SEARCHABLE_KINDS.includes(field.kind)) continue;
@@ -34,29 +101,194 @@ export function searchColumns(
     if (typeof value !== 'string' || value === '') continue;
     parts.push(field.kind === 'richEditor' ? htmlToText(value) : value);
   }
-  const searchText = normalizeForSearch(parts.join(' '));
-  return { searchText, searchTokens: indexTokens(searchText, MAX_ITEM_TOKENS).tokens };
+  return normalizeForSearch(parts.join(' '));
+}
+
+/** Bump when the derivation of the columns changes: stale rows are reindexed. */
+const INDEX_DERIVATION = 1;
+// The open text comes from the policy and the lead, whose rules may change elsewhere: what they
+// make of these samples is part of the version, so such a change reindexes every row instead
+// of trusting open text cut by the old rules.
+const SAMPLES = [
+  '<p>一</p><p>二</p><p>三</p>',
+  '<p>一</p><hr><p>二</p>',
+  '<p>一</p><p>二</p><p>三</p><hr data-members-divider=""><p>四</p>',
+  `<h2>見出し</h2><p>${'あ'.repeat(200)}</p><p>${'い'.repeat(200)}</p><figure><img src="x"></figure>`,
+  '<figure><img src="x"><figcaption>図</figcaption></figure><p>本文<strong>強調</strong></p><ul><li>項目</li></ul>',
+  '<div><p>入れ子</p><hr class="members"></div><blockquote><p>引用</p></blockquote>',
+  'プレーンテキストだけの本文',
+];
+let currentVersion: string | undefined;
+
+/** The version stamped on rows indexed by this code. */
+export function searchIndexVersion(): string {
+  if (currentVersion === undefined) {
+    const open = CONTENT_MODEL.flatMap((def) =>
+      SAMPLES.map((html) => {
+        const item: StoredData = { isPublicPreview: false };
+        for (const field of def.fields)
+          if (SEARCHABLE_KINDS.includes(field.kind)) item[field.id] = html;
+        return searchableText(def, openData(def, item));
+      }),
+    );
+    currentVersion = createHash('sha256')
+      .update(JSON.stringify([INDEX_DERIVATION, open]))
+      .digest('base64url')
+      .slice(0, 16);
+  }
+  return currentVersion;
+}
+
+/** What `q` and the site search match: the columns of an item's published version. */
+export function searchColumns(def: EndpointDef, data: StoredData | null): SearchColumns {
+  const searchVersion = searchIndexVersion();
+  if (!data) {
+    return { searchText: '', searchTokens: [], openText: '', openTokens: [], searchVersion };
+  }
+  const searchText = searchableText(def, data);
+  const searchTokens = indexTokens(searchText, MAX_ITEM_TOKENS).tokens;
+  const openText = searchableText(def, openData(def, data));
+  return {
+    searchText,
+    searchTokens,
+    openText,
+    // A public item's open text is its full text: its tokens are not worked out twice.
+    openTokens:
+      openText === searchText ? searchTokens : indexTokens(openText, MAX_ITEM_TOKENS).tokens,
+    searchVersion,
+  };
 }
 
 /**
- * Every term of `q` must occur: the token index narrows, the substring test decides. A term
- * that is itself one index token (建築, 光, `bau`) needs no substring test: the item has that
- * token exactly when its text contains the term (tokenize.ts), so a common word is counted
- * from the index without reading every matching text.
+ * Which text a search may match: `full` for a reader of everything (and the API); `open` for a
+ * reader without full access, who also reads the items of `fullIds` whole (the free plan).
  */
-export function searchCondition(q: string): SQL | null {
-  const terms = splitQuery(q).map(normalizeForSearch).filter(Boolean);
-  if (terms.length === 0) return null;
+export type SearchScope = { kind: 'full' } | { kind: 'open'; fullIds?: readonly string[] };
+
+/** The normalised terms of `q` (every one must occur). */
+export function searchTerms(q: string): string[] {
+  return splitQuery(q).map(normalizeForSearch).filter(Boolean);
+}
+
+/** Whether a normalised text contains every term of `q`: the same test as the index's. */
+export function textMatches(text: string, q: string): boolean {
+  const terms = searchTerms(q);
+  return terms.length > 0 && terms.every((term) => text.includes(term));
+}
+
+/**
+ * Every term must occur: the token index narrows, the substring test decides. A term that is
+ * itself one index token (建築, 光, `bau`) needs no substring test: the item has that token
+ * exactly when its text contains the term (tokenize.ts), so a common word is counted from the
+ * index without reading every matching text.
+ */
+function matchAll(terms: string[], text: SQL, tokens: SQL): SQL {
   const conditions = terms.map((term) => {
-    const tokens = queryTokens(term);
-    const contains = sql`strpos(search_text, ${term}) > 0`;
-    if (tokens.length === 0) return contains;
+    const wanted = queryTokens(term);
+    const contains = sql`strpos(${text}, ${term}) > 0`;
+    if (wanted.length === 0) return contains;
     const array = sql`ARRAY[${sql.join(
-      tokens.map((t) => sql`${t}`),
+      wanted.map((t) => sql`${t}`),
       sql`, `,
     )}]::text[]`;
-    const indexed = sql`search_tokens @> ${array}`;
-    return tokens.length === 1 && tokens[0] === term ? indexed : sql`(${indexed} AND ${contains})`;
+    const indexed = sql`${tokens} @> ${array}`;
+    return wanted.length === 1 && wanted[0] === term ? indexed : sql`(${indexed} AND ${contains})`;
   });
   return sql`(${sql.join(conditions, sql` AND `)})`;
+}
+
+export function searchCondition(q: string, scope: SearchScope = { kind: 'full' }): SQL | null {
+  const terms = searchTerms(q);
+  if (terms.length === 0) return null;
+  const full = matchAll(terms, sql`search_text`, sql`search_tokens`);
+  if (scope.kind === 'full') return full;
+  // Open text indexed by other rules (an older lead) is never trusted: such a row matches
+  // only once reindexed.
+  const open = sql`(search_version = ${searchIndexVersion()} AND ${matchAll(
+    terms,
+    sql`open_text`,
+    sql`open_tokens`,
+  )})`;
+  const fullIds = scope.fullIds ?? [];
+  if (fullIds.length === 0) return open;
+  const ids = sql.join(
+    fullIds.map((id) => sql`${id}`),
+    sql`, `,
+  );
+  return sql`(${open} OR (id IN (${ids}) AND ${full}))`;
+}
+
+/** A stable key of a scope, for caches of answers. */
+export function scopeKey(scope: SearchScope): string {
+  return scope.kind === 'full' ? 'full' : `open:${[...(scope.fullIds ?? [])].sort().join(',')}`;
+}
+
+const REINDEX_BATCH = 100;
+
+/**
+ * Recomputes the columns of every row indexed by other rules (rows from before the open text,
+ * or from before a change of the lead), in batches. A row written meanwhile is left as its
+ * writer indexed it. Returns how many rows were reindexed.
+ */
+export async function reindexStaleRows(db: Db): Promise<number> {
+  const version = searchIndexVersion();
+  let done = 0;
+  // Rows not reindexed in this run (an unknown endpoint, a row changing under us) are left
+  // for the next run rather than retried in a loop.
+  const skipped = new Set<string>();
+  for (;;) {
+    const rows = await db
+      .select({
+        endpoint: cmsContents.endpoint,
+        id: cmsContents.id,
+        data: cmsContents.data,
+        updatedAt: cmsContents.updatedAt,
+      })
+      .from(cmsContents)
+      .where(sql`search_version <> ${version}`)
+      .orderBy(cmsContents.endpoint, cmsContents.id)
+      .limit(REINDEX_BATCH + skipped.size);
+    const todo = rows.filter((row) => !skipped.has(`${row.endpoint}/${row.id}`));
+    if (todo.length === 0) return done;
+    for (const row of todo) {
+      const def = findEndpoint(row.endpoint);
+      const updated = def
+        ? await db
+            .update(cmsContents)
+            .set(searchColumns(def, row.data))
+            .where(
+              and(
+                eq(cmsContents.endpoint, row.endpoint),
+                eq(cmsContents.id, row.id),
+                eq(cmsContents.updatedAt, row.updatedAt),
+                sql`search_version <> ${version}`,
+              ),
+            )
+            .returning({ id: cmsContents.id })
+        : [];
+      if (updated.length > 0) done++;
+      else skipped.add(`${row.endpoint}/${row.id}`);
+    }
+  }
+}
+
+const reindexing = new WeakMap<Db, Promise<number>>();
+
+/**
+ * Starts reindexing stale rows once per process and database, in the background: until a row is
+ * done its open text is simply not matched (searchCondition), so nobody waits for it.
+ */
+export function reindexInBackground(db: Db): void {
+  if (reindexing.has(db)) return;
+  const run = reindexStaleRows(db).catch((error: unknown) => {
+    console.error('[search] reindexing failed:', error);
+    reindexing.delete(db); // tried again on a later search
+    return 0;
+  });
+  reindexing.set(db, run);
+}
+
+/** The background reindex of this database, if one was started (tests wait for it). */
+export function reindexDone(db: Db): Promise<number> | undefined {
+  return reindexing.get(db);
 }

@@ -9,7 +9,13 @@ import { env } from '@/env';
 import { TtlCache } from '@/lib/ttl-cache';
 import { CONTENT_MODEL, type EndpointDef, findEndpoint } from './model';
 import type { FilterNode } from './query/filters';
-import { searchColumns, searchCondition } from './search-index';
+import {
+  type SearchScope,
+  reindexInBackground,
+  scopeKey,
+  searchColumns,
+  searchCondition,
+} from './search-index';
 import { type Order, compileFilter, compileOrders } from './sql-filters';
 import { type StoredData, checkRequired, shapeFields, validateWrite } from './values';
 
@@ -32,6 +38,11 @@ export type ListQuery = {
   fields?: string[][];
   ids?: string[];
   q?: string;
+  /**
+   * Which text `q` matches (search-index.ts). Only the site's in-process search sets it; over
+   * the API `q` matches the full text, which any key may read anyway.
+   */
+  scope?: SearchScope;
   filters?: FilterNode;
   depth: number;
 };
@@ -234,8 +245,9 @@ export async function listContents(db: Db, def: EndpointDef, query: ListQuery, m
   if (query.ids?.length) {
     conditions.push(idIn(query.ids));
   }
-  const search = query.q ? searchCondition(query.q) : null;
+  const search = query.q ? searchCondition(query.q, query.scope) : null;
   if (search) conditions.push(search);
+  if (search && query.scope?.kind === 'open') reindexInBackground(db);
   const where = sql.join(conditions, sql` AND `);
 
   const orderBy = query.orders?.length
@@ -248,7 +260,13 @@ export async function listContents(db: Db, def: EndpointDef, query: ListQuery, m
 
   const countKey =
     mode.kind === 'published' && env().CMS_API_CACHE === 'on'
-      ? JSON.stringify([def.endpoint, query.filters ?? null, query.ids ?? null, query.q ?? null])
+      ? JSON.stringify([
+          def.endpoint,
+          query.filters ?? null,
+          query.ids ?? null,
+          query.q ?? null,
+          query.scope ? scopeKey(query.scope) : null,
+        ])
       : null;
   let totalCount = countKey ? countCache(db).get(countKey) : undefined;
   if (totalCount === undefined) {

@@ -65,6 +65,17 @@ export const cmsContents = pgTable(
       .array()
       .notNull()
       .default(sql`'{}'::text[]`),
+    /**
+     * The same for the open part only: what the access policy shows a reader without full
+     * access (title, description, leads). The site search matches there for such readers.
+     */
+    openText: text('open_text').notNull().default(''),
+    openTokens: text('open_tokens')
+      .array()
+      .notNull()
+      .default(sql`'{}'::text[]`),
+    /** Which derivation of the open part the row holds; a stale row is reindexed, never matched. */
+    searchVersion: text('search_version').notNull().default(''),
   },
   (t) => [
     primaryKey({ columns: [t.endpoint, t.id] }),
@@ -72,6 +83,7 @@ export const cmsContents = pgTable(
     index('cms_contents_created_idx').on(t.endpoint, t.createdAt.desc(), t.id.desc()),
     index('cms_contents_published_idx').on(t.endpoint, t.publishedAt.desc(), t.id.desc()),
     index('cms_contents_search_tokens_idx').using('gin', t.searchTokens),
+    index('cms_contents_open_tokens_idx').using('gin', t.openTokens),
     // `equals` filters compile to containment (data @> {...}), which this index serves.
     index('cms_contents_data_idx').using('gin', t.data.op('jsonb_path_ops')),
     index('cms_contents_search_text_idx').using('gin', t.searchText.op('gin_trgm_ops')),
@@ -257,8 +269,28 @@ export const mailOutbox = pgTable(
     textBody: text('text_body'),
     htmlBody: text('html_body'),
     error: text('error'),
+    /** Set by the template: the mail carries a link with a token. Its body is for admins only. */
+    secret: boolean('secret').notNull().default(false),
+    /** The account the token is for: its links are removed once one of them is used. */
+    tokenUserId: text('token_user_id'),
+    /** When the token stops working: the link is removed from the body then at the latest. */
+    linkExpiresAt: timestamp('link_expires_at', { withTimezone: true }),
+    /** When the link was removed from the kept body (used or expired). */
+    linkRemovedAt: timestamp('link_removed_at', { withTimezone: true }),
+    /** The body with its link replaced by a note, rendered at send time: replaces the body on removal. */
+    redactedText: text('redacted_text'),
+    redactedHtml: text('redacted_html'),
   },
-  (t) => [index('mail_outbox_created_idx').on(t.createdAt.desc())],
+  (t) => [
+    index('mail_outbox_created_idx').on(t.createdAt.desc()),
+    // Only rows whose link is still in the body: the sweeps on each read and write stay cheap.
+    index('mail_outbox_live_links_idx')
+      .on(t.linkExpiresAt)
+      .where(sql`${t.linkRemovedAt} IS NULL AND ${t.linkExpiresAt} IS NOT NULL`),
+    index('mail_outbox_live_links_user_idx')
+      .on(t.tokenUserId)
+      .where(sql`${t.linkRemovedAt} IS NULL AND ${t.linkExpiresAt} IS NOT NULL`),
+  ],
 );
 
 /** Fixed-window counters of the request rate limits (src/server/rate-limit), shared by instances. */

@@ -131,6 +131,10 @@ export async function serveSite(options: {
       : nextHandler(req, res);
     handled.catch((error: unknown) => failed(req, res, error));
   });
+  // CONNECT never reaches the listener above: Node would just drop the socket.
+  server.on('connect', (_req: http.IncomingMessage, socket: import('node:net').Socket) => {
+    socket.end('HTTP/1.1 405 Method Not Allowed\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
+  });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port, options.hostname, () => resolve());

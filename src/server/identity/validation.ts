@@ -76,7 +76,9 @@ const displayName = z
   .string({ error: '表示名を入力してください。' })
   .trim()
   .min(1, '表示名を入力してください。')
-  .max(DISPLAY_NAME_MAX, `表示名は ${DISPLAY_NAME_MAX} 文字以内にしてください。`);
+  .max(DISPLAY_NAME_MAX, `表示名は ${DISPLAY_NAME_MAX} 文字以内にしてください。`)
+  // Also for callers outside HTTP (the admin CLI): PostgreSQL cannot store a NUL.
+  .refine((v) => !/\p{Cc}/u.test(v), { error: '表示名に使えない文字が含まれています。' });
 
 const checkbox = z
   .union([z.boolean(), z.string()])

@@ -1,14 +1,22 @@
+import { eq, inArray, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Viewer } from '@/server/access/post-access';
 import { findEndpoint } from '@/server/cms/model';
+import { MEMBERS_DIVIDER } from '@/server/cms/richtext/members-divider';
+import { reindexDone, reindexStaleRows } from '@/server/cms/search-index';
 import { createContent } from '@/server/cms/store';
+import { apiClient } from '@/server/cms/testing';
+import { getFreePlanPostIds } from '@/server/content/client';
 import { type SiteContent, createSiteContent } from '@/server/content/site-content';
 import type { Database } from '@/server/db/client';
+import { cmsContents } from '@/server/db/schema';
 import { createTestDatabase } from '@/server/db/testing/test-database';
 import {
   SEARCH_PAGE_SIZE,
   type SearchHit,
   type SearchRequest,
   type SearchResults,
+  type SearchSource,
   parseSearchRequest,
   searchSite,
   searchSuggestions,
@@ -19,21 +27,47 @@ const def = (endpoint: string) => findEndpoint(endpoint)!;
 const day = (n: number) => new Date(Date.UTC(2026, 0, 1) + n * 86_400_000).toISOString();
 const p = (text: string) => `<p>${text}</p>`;
 
-// Planted after the lead of members' posts: the search may find those posts by it, but no
-// snippet may ever show it.
+// Planted after the lead of members' items: only a viewer who may read it finds the item by it
+// (a search is otherwise an oracle: "does the paid body contain this?"), and no snippet shows it
+// to anyone else.
 const SECRET = '会員だけが読める結末には合言葉ホウセンカが隠されている。';
 const SECRET_WORD = 'ホウセンカ';
+/** A part of the secret that occurs in no other text of the test. */
+const SECRET_TAIL = '葉ホウセンカが隠され';
+// The same in a post of the free plan (the 3 newest members' posts): free members read it.
+const FREE_SECRET = '無料枠の記事の結末には合言葉ヤマボウシが眠っている。';
+const FREE_WORD = 'ヤマボウシ';
+const FREE_PLAN = ['free-plan-secret', 'free-plan-b', 'free-plan-c'];
+
+const ANONYMOUS: Viewer = { kind: 'anonymous' };
+const FREE: Viewer = { kind: 'member', paid: false };
+const PAID: Viewer = { kind: 'member', paid: true };
+const STAFF: Viewer = { kind: 'staff' };
+const VIEWERS = { anonymous: ANONYMOUS, free: FREE, paid: PAID, staff: STAFF } as const;
 
 const filler = (n: number) =>
   p(
     `設計者が手放したあとに積み重なる小さな変化を受け止められるかどうかが、建築の懐の深さを決めている。(${n})`,
   );
+const fillers = (from: number, to: number) =>
+  Array.from({ length: to - from + 1 }, (_, i) => filler(from + i)).join('');
+/** Where an editor ends the lead of a members' item. */
+const DIVIDER = MEMBERS_DIVIDER.html;
 
 describe('site search on the built-in content service', () => {
   let database: Database;
   let site: SiteContent;
-  const search = (request: Partial<SearchRequest>): Promise<SearchResults> =>
-    searchSite(site.client, { q: '', type: 'all', page: 1, ...request });
+  /** In process on the built-in service's index, as the site runs by default. */
+  let builtIn: SearchSource;
+  /** Through the API only, as with a hosted microCMS: hits are checked per viewer. */
+  let hosted: SearchSource;
+  const search = (
+    request: Partial<SearchRequest>,
+    viewer: Viewer = ANONYMOUS,
+    source: SearchSource = builtIn,
+  ): Promise<SearchResults> =>
+    searchSite(source, { q: '', type: 'all', page: 1, ...request }, viewer);
+  const ids = (results: SearchResults) => results.hits.map((hit) => hit.id).sort();
   const allSnippets = (results: SearchResults) =>
     results.hits.map((hit) => segmentsText(hit.snippet)).join('\n');
   const marks = (hit: SearchHit) => [
@@ -44,6 +78,8 @@ describe('site search on the built-in content service', () => {
   beforeAll(async () => {
     database = await createTestDatabase();
     site = createSiteContent({ db: database.db });
+    builtIn = { client: site.client, db: database.db };
+    hosted = { client: site.client };
     const create = (endpoint: string, id: string, body: Record<string, unknown>) =>
       createContent(database.db, def(endpoint), { id, body, status: 'publish' });
 
@@ -110,13 +146,14 @@ describe('site search on the built-in content service', () => {
     await create('posts', 'secret-divider', {
       title: '会員限定の結末',
       description: '続きは会員の方だけがお読みいただけます。',
-      body: p('リードの一段落目。') + p('リードの二段落目。') + '<hr>' + p(SECRET) + filler(2),
+      body: p('リードの一段落目。') + p('リードの二段落目。') + DIVIDER + p(SECRET) + filler(2),
       isPublicPreview: false,
       publishedAt: day(300),
     });
     await create('posts', 'secret-blocks', {
       title: '区切りのない記事',
-      body: p('一つ目の段落。') + p('二つ目の段落。') + p(SECRET),
+      // Without a divider the lead is the first 300 characters: the secret comes after them.
+      body: p('一つ目の段落。') + p('二つ目の段落。') + fillers(3, 8) + p(SECRET) + fillers(9, 14),
       isPublicPreview: false,
       publishedAt: day(301),
     });
@@ -128,7 +165,7 @@ describe('site search on the built-in content service', () => {
     });
     await create('audios', 'secret-audio', {
       title: '会員限定の音声',
-      transcript: p('書き起こしの冒頭。') + p('二段落目。') + '<hr>' + p(SECRET),
+      transcript: p('書き起こしの冒頭。') + p('二段落目。') + DIVIDER + p(SECRET),
       isPublicPreview: false,
       publishedAt: day(303),
     });
@@ -138,6 +175,21 @@ describe('site search on the built-in content service', () => {
       title: '余白のある暮らし',
       body: p(`コミュニティの記事。${SECRET}`),
     });
+
+    // The free plan: made the newest members' posts below.
+    await create('posts', 'free-plan-secret', {
+      title: '無料枠の記事',
+      description: '無料会員も全文を読める記事。',
+      body: p('無料枠の冒頭の一文。') + p('無料枠の冒頭の二文目。') + DIVIDER + p(FREE_SECRET),
+      isPublicPreview: false,
+      publishedAt: day(310),
+    });
+    await create('posts', 'free-plan-b', { title: '無料枠の二本目', publishedAt: day(311) });
+    await create('posts', 'free-plan-c', { title: '無料枠の三本目', publishedAt: day(312) });
+    await database.db
+      .update(cmsContents)
+      .set({ createdAt: new Date(Date.UTC(2030, 0, 1)) })
+      .where(inArray(cmsContents.id, FREE_PLAN));
 
     await create('categories', 'cat-a', { name: '建築の現在', issueNumber: 3 });
     await create('categories', 'cat-b', { name: 'タイポグラフィ', issueNumber: 4 });
@@ -237,53 +289,178 @@ describe('site search on the built-in content service', () => {
     expect(audios).toMatchObject({ page: 1, totalPages: 1, hits: [] });
   });
 
-  it('never shows the part of a members’ item after its lead in a snippet, whatever is searched', async () => {
-    const queries = [SECRET, SECRET_WORD, `${SECRET_WORD} 結末`, '合言葉', 'リード 段落'];
-    for (const q of queries) {
-      for (const type of ['all', 'posts', 'audios'] as const) {
-        const results = await search({ q, type });
-        const closed = results.hits.filter((h) => h.membersOnly);
-        // The members' items may be found…
-        if (q === SECRET_WORD && type === 'all') {
-          expect(closed.map((h) => h.id).sort()).toEqual([
-            'secret-audio',
-            'secret-blocks',
-            'secret-divider',
-          ]);
+  it('the free plan of the test is the 3 posts made newest', async () => {
+    expect((await getFreePlanPostIds(site.client)).sort()).toEqual([...FREE_PLAN].sort());
+  });
+
+  it('finds a members’ item by its closed part only for a viewer who may read it (no oracle)', async () => {
+    for (const source of [builtIn, hosted]) {
+      const where = source === builtIn ? 'built-in' : 'hosted';
+      // Every substring of the closed sentence, as an attacker extends a guess: anonymous and
+      // free readers find only the public-preview control, whose whole text they may read.
+      const chars = Array.from(SECRET_TAIL);
+      for (let i = 0; i + 3 <= chars.length; i++) {
+        const q = chars.slice(i, i + 3).join('');
+        for (const viewer of [ANONYMOUS, FREE]) {
+          const found = await search({ q }, viewer, source);
+          expect(ids(found), `${where} ${viewer.kind} ${q}`).toEqual(['secret-open']);
+          expect(found.counts, `${where} ${q}`).toMatchObject({ all: 1, posts: 1, audios: 0 });
         }
-        // …but what their snippets show comes from the title, description and lead only.
-        for (const hit of closed) {
-          const shown = segmentsText(hit.snippet);
-          expect(shown, `${q} ${hit.id}`).not.toContain(SECRET_WORD);
-          expect(shown, `${q} ${hit.id}`).not.toContain('合言葉');
-          expect(shown, `${q} ${hit.id}`).not.toContain('結末には');
-          expect(shown).not.toContain('設計者が手放した');
+      }
+      for (const [name, viewer] of Object.entries(VIEWERS)) {
+        const full = name === 'paid' || name === 'staff';
+        for (const type of ['all', 'posts', 'audios'] as const) {
+          const found = await search({ q: SECRET_WORD, type }, viewer, source);
+          const expected = {
+            all: full
+              ? ['secret-audio', 'secret-blocks', 'secret-divider', 'secret-open']
+              : ['secret-open'],
+            posts: full ? ['secret-blocks', 'secret-divider', 'secret-open'] : ['secret-open'],
+            audios: full ? ['secret-audio'] : [],
+          }[type];
+          expect(ids(found), `${where} ${name} ${type}`).toEqual(expected);
+          expect(found.counts[type], `${where} ${name} ${type}`).toBe(expected.length);
+          expect(found.atLeast).toEqual([]);
+        }
+        // Two terms, one from the lead and one from the closed part: all terms must be readable.
+        const mixed = await search({ q: `リードの二段落目 ${SECRET_WORD}` }, viewer, source);
+        expect(ids(mixed), `${where} ${name} mixed`).toEqual(full ? ['secret-divider'] : []);
+      }
+    }
+  });
+
+  it('finds a members’ item by its title, description and lead for every viewer', async () => {
+    for (const source of [builtIn, hosted]) {
+      for (const viewer of Object.values(VIEWERS)) {
+        const by = async (q: string) => ids(await search({ q }, viewer, source));
+        expect(await by('会員限定の結末')).toEqual(['secret-divider']); // title
+        expect(await by('続きは会員の方だけ')).toEqual(['secret-divider']); // description
+        expect(await by('リードの二段落目')).toEqual(['secret-divider']); // lead
+        expect(await by('書き起こしの冒頭')).toEqual(['secret-audio']); // the transcript's lead
+        expect(await by('無料枠の冒頭の二文目')).toEqual(['free-plan-secret']);
+      }
+    }
+  });
+
+  it('lets a free member find the closed part of the free-plan posts, and nobody else’s', async () => {
+    for (const source of [builtIn, hosted]) {
+      const where = source === builtIn ? 'built-in' : 'hosted';
+      expect(ids(await search({ q: FREE_WORD }, ANONYMOUS, source)), where).toEqual([]);
+      for (const viewer of [FREE, PAID, STAFF]) {
+        const found = await search({ q: FREE_WORD }, viewer, source);
+        expect(ids(found), `${where} ${viewer.kind}`).toEqual(['free-plan-secret']);
+        // The snippet shows this reader where: they may read it.
+        expect(segmentsText(found.hits[0]!.snippet)).toContain(FREE_SECRET);
+      }
+      // Not the closed part of a members' post outside the free plan.
+      expect(ids(await search({ q: SECRET_WORD, type: 'posts' }, FREE, source))).toEqual([
+        'secret-open',
+      ]);
+    }
+  });
+
+  it('never shows the closed part in a snippet to a viewer who may not read it', async () => {
+    const queries = [SECRET_WORD, FREE_WORD, '合言葉', 'リード 段落', '会員', '段落', '二段落目'];
+    const closedTo = new Map<Viewer, string[]>([
+      [ANONYMOUS, ['secret-divider', 'secret-blocks', 'secret-audio', 'free-plan-secret']],
+      [FREE, ['secret-divider', 'secret-blocks', 'secret-audio']],
+    ]);
+    for (const [viewer, closed] of closedTo) {
+      for (const source of [builtIn, hosted]) {
+        for (const q of queries) {
+          for (const type of ['all', 'posts', 'audios'] as const) {
+            const results = await search({ q, type }, viewer, source);
+            for (const hit of results.hits.filter((h) => closed.includes(h.id))) {
+              const shown = segmentsText(hit.snippet);
+              for (const closedWord of [SECRET_WORD, FREE_WORD, '合言葉', '結末には'])
+                expect(shown, `${viewer.kind} ${q} ${hit.id}`).not.toContain(closedWord);
+            }
+          }
         }
       }
     }
-    const byWord = await search({ q: SECRET_WORD });
-    const divider = byWord.hits.find((h) => h.id === 'secret-divider')!;
-    expect(segmentsText(divider.snippet)).toBe(
+    const byLead = await search({ q: 'リード' });
+    expect(segmentsText(byLead.hits.find((h) => h.id === 'secret-divider')!.snippet)).toBe(
       '続きは会員の方だけがお読みいただけます。 リードの一段落目。 リードの二段落目。',
     );
-    expect(segmentsText(byWord.hits.find((h) => h.id === 'secret-blocks')!.snippet)).toBe(
-      '一つ目の段落。 二つ目の段落。',
-    );
-    // The public-preview control shows the same sentence, highlighted.
-    const open = byWord.hits.find((h) => h.id === 'secret-open')!;
+    const byParagraph = await search({ q: '二つ目の段落' }, FREE);
+    const blocks = segmentsText(byParagraph.hits.find((h) => h.id === 'secret-blocks')!.snippet);
+    expect(blocks).toMatch(/^一つ目の段落。 二つ目の段落。 設計者が/);
+    // A paid reader's snippet quotes the closed sentence they found, highlighted.
+    const paid = await search({ q: SECRET_WORD, type: 'posts' }, PAID);
+    const divider = paid.hits.find((h) => h.id === 'secret-divider')!;
+    expect(segmentsText(divider.snippet)).toContain(SECRET);
+    expect(marks(divider)).toEqual([SECRET_WORD]);
+    // The public-preview control shows the sentence to everyone, highlighted.
+    const open = (await search({ q: SECRET_WORD })).hits.find((h) => h.id === 'secret-open')!;
     expect(segmentsText(open.snippet)).toContain(SECRET);
     expect(marks(open)).toEqual([SECRET_WORD]);
-    // Nothing of the sentence in any snippet of any search but the public post's.
-    const everything = await search({ q: SECRET });
-    expect(everything.hits.map((h) => h.id).sort()).toEqual([
-      'secret-audio',
+    // Nothing of the sentence in any anonymous snippet but the public post's.
+    const everything = await search({ q: '段落' });
+    expect(
+      allSnippets({ ...everything, hits: everything.hits.filter((h) => h.id !== 'secret-open') }),
+    ).not.toContain(SECRET_WORD);
+  });
+
+  it('counts the same on the built-in index and through the API, for every viewer', async () => {
+    for (const viewer of Object.values(VIEWERS)) {
+      for (const q of ['余白', '段落', SECRET_WORD, FREE_WORD, '無料枠', 'テキスタイル']) {
+        const [a, b] = await Promise.all([
+          search({ q }, viewer, builtIn),
+          search({ q }, viewer, hosted),
+        ]);
+        expect(b.counts, `${viewer.kind} ${q}`).toEqual(a.counts);
+        expect(b.hits.map((h) => h.id)).toEqual(a.hits.map((h) => h.id));
+      }
+    }
+  });
+
+  it('never matches open text indexed under other rules, and reindexes it', async () => {
+    const db = database.db;
+    // A scoped search started the background reindex of this database; it found nothing stale.
+    await search({ q: 'リード' });
+    await expect(reindexDone(db)).resolves.toBe(0);
+    // A row from before the open text (the migration's default), and one whose open text was cut
+    // by another lead and holds the closed sentence: neither is trusted.
+    await db
+      .update(cmsContents)
+      .set({ openText: '', openTokens: [], searchVersion: '' })
+      .where(eq(cmsContents.id, 'secret-divider'));
+    await db
+      .update(cmsContents)
+      .set({
+        openText: sql`search_text`,
+        openTokens: sql`search_tokens`,
+        searchVersion: 'an-older-lead',
+      })
+      .where(eq(cmsContents.id, 'secret-blocks'));
+    const stale = await search({ q: SECRET_WORD, type: 'posts' });
+    expect(ids(stale)).toEqual(['secret-open']);
+    expect(ids(await search({ q: 'リードの二段落目' }))).toEqual([]);
+    expect(ids(await search({ q: '二つ目の段落' }))).toEqual(['secret-open']);
+    // …but a paid reader still finds them by the full text.
+    expect(ids(await search({ q: 'リードの二段落目' }, PAID))).toEqual(['secret-divider']);
+
+    expect(await reindexStaleRows(db)).toBe(2);
+    expect(await reindexStaleRows(db)).toBe(0);
+    expect(ids(await search({ q: 'リードの二段落目' }))).toEqual(['secret-divider']);
+    expect(ids(await search({ q: SECRET_WORD, type: 'posts' }))).toEqual(['secret-open']);
+    expect(ids(await search({ q: SECRET_WORD, type: 'posts' }, PAID))).toEqual([
       'secret-blocks',
       'secret-divider',
       'secret-open',
     ]);
-    expect(
-      allSnippets({ ...everything, hits: everything.hits.filter((h) => h.id !== 'secret-open') }),
-    ).not.toContain(SECRET_WORD);
+  });
+
+  it('leaves `q` over HTTP on whole items: it needs a key, and a key reads whole items anyway', async () => {
+    const { call } = await apiClient(database.db, ['GET']);
+    const path = `posts?q=${encodeURIComponent(SECRET_WORD)}&fields=id&limit=100`;
+    expect((await call('GET', path, { key: null })).status).toBe(401);
+    const found = await call('GET', path);
+    expect(found.status).toBe(200);
+    expect((found.body as { contents: { id: string }[] }).contents.map((c) => c.id).sort()).toEqual(
+      ['secret-blocks', 'secret-divider', 'secret-open'],
+    );
   });
 
   it('quotes the lead of a members’ post, highlighted, when the word is there', async () => {
@@ -339,14 +516,15 @@ describe('site search on the built-in content service', () => {
         return site.client.get(request);
       },
     };
-    await searchSite(client, { q: '余白', type: 'all', page: 2 });
+    // Through the API for a reader of everything: nothing needs checking.
+    await searchSite({ client }, { q: '余白', type: 'all', page: 2 }, PAID);
     expect(calls.every((c) => c.fields !== '')).toBe(true);
     const withBodies = calls.filter((c) => /body|transcript/.test(c.fields));
     expect(withBodies.reduce((sum, c) => sum + (c.limit ?? 0), 0)).toBeLessThanOrEqual(
       SEARCH_PAGE_SIZE,
     );
     calls.length = 0;
-    await searchSite(client, { q: '余白', type: 'posts', page: 1 });
+    await searchSite({ client }, { q: '余白', type: 'posts', page: 1 }, PAID);
     expect(calls.filter((c) => c.limit !== 0)).toEqual([
       {
         endpoint: 'posts',

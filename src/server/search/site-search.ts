@@ -1,10 +1,18 @@
 import 'server-only';
 import { z } from '@/lib/zod';
-import { audioFor, postFor } from '@/server/access/post-access';
+import { type Viewer, audioFor, postFor } from '@/server/access/post-access';
+import { SEARCHABLE_KINDS, findEndpoint } from '@/server/cms/model';
+import { FilterSyntaxError } from '@/server/cms/query/filters';
+import { QueryError, parseListQuery } from '@/server/cms/query/params';
+import { type SearchScope, searchableText, textMatches, viewOf } from '@/server/cms/search-index';
+import { listContents } from '@/server/cms/store';
 import {
   CONTENT_PAGE_SIZE,
   type ContentClient,
+  type ContentQueries,
+  getFreePlanPostIds,
   isContentRequestError,
+  serializeContentQueries,
 } from '@/server/content/client';
 import {
   audioSchema,
@@ -13,19 +21,26 @@ import {
   movieSchema,
   postSchema,
 } from '@/server/content/schemas';
+import { siteContent, usesBuiltInContent } from '@/server/content/site-content';
+import { type Db, getDb } from '@/server/db/client';
 import { type Segment, highlight, queryTerms, snippet } from './snippet';
+import { mediaSearchScope, postsSearchScope } from './search-scope';
 import { htmlToText } from './tokenize';
 
 /**
- * The site search (/search): one query over posts, feature issues, audio, movies and jobs through the content
- * service's `q` (Japanese-aware, src/server/cms/search-index.ts), with counts per type, a
- * merged newest-first list for "all", paging and highlighted snippets.
+ * The site search (/search): one query over posts, feature issues, audio, movies and jobs
+ * through the content service's `q` (Japanese-aware, src/server/cms/search-index.ts), with
+ * counts per type, a merged newest-first list for "all", paging and highlighted snippets.
  *
- * Results are the same for every viewer, so a page of results can be cached per query. That
- * is why snippets of members' posts and audio quote only what the access policy gives an
- * anonymous reader (title, description, and the whole body or only its lead): such an item may
- * be found by a word from its closed part, but that part is never shown. Connect pages are
- * members-only and not searched at all.
+ * A viewer finds only what they could have found by reading (DESIGN.md decision 7): where the
+ * policy gives them less than an item's whole text, only its open part (title, description,
+ * lead) is matched, otherwise a search is an oracle for the closed part ("does the paid body
+ * contain X?", one character at a time). On the built-in service the query runs in process
+ * on the index's open text; against a service over its API (a hosted microCMS) the hits are
+ * checked against the text the viewer may read. Results therefore depend on the viewer's
+ * audience (anonymous, free member, paid member, staff) and nothing else: the free-plan list
+ * is the same for every free member. Snippets quote only what the viewer may read. Connect
+ * pages are members-only and not searched at all.
  */
 
 export const SEARCH_TYPES = ['posts', 'feature', 'audios', 'movies', 'jobs'] as const;
@@ -123,14 +138,15 @@ type Doc = {
   membersOnly: boolean;
 };
 
+/** Who is searching, as the policy needs it. */
+type Reader = { viewer: Viewer; freePlanPostIds: readonly string[] };
+
 type Source<T> = {
   endpoint: string;
   fields: string;
   schema: z.ZodType<T>;
-  toDoc: (item: T) => Doc;
+  toDoc: (item: T, reader: Reader) => Doc;
 };
-
-const ANONYMOUS = { kind: 'anonymous' } as const;
 const dateOf = (item: { publishedAt?: string; createdAt: string }) =>
   item.publishedAt ?? item.createdAt;
 const joinText = (...parts: (string | undefined)[]) =>
@@ -153,9 +169,9 @@ const postSource: Source<z.infer<typeof postFields>> = {
   endpoint: 'posts',
   fields: 'id,createdAt,publishedAt,title,description,body,isPublicPreview',
   schema: postFields,
-  toDoc(post) {
-    // Search results are the same for every viewer: quote what an anonymous reader may read.
-    const { item } = postFor(ANONYMOUS, post, []);
+  toDoc(post, reader) {
+    // Quote only what this viewer may read: the whole body, or its lead.
+    const { item } = postFor(reader.viewer, post, reader.freePlanPostIds);
     return {
       type: 'posts',
       id: item.id,
@@ -180,8 +196,8 @@ const audioSource: Source<z.infer<typeof audioFields>> = {
   endpoint: 'audios',
   fields: 'id,createdAt,publishedAt,title,description,transcript,isPublicPreview',
   schema: audioFields,
-  toDoc(audio) {
-    const { item } = audioFor(ANONYMOUS, audio);
+  toDoc(audio, reader) {
+    const { item } = audioFor(reader.viewer, audio);
     return {
       type: 'audios',
       id: item.id,
@@ -267,14 +283,18 @@ const featureSource: Source<z.infer<typeof featureFields>> = {
   }),
 };
 
-type AnySource = { endpoint: string; fields: string; read: (contents: unknown) => Doc[] };
+type AnySource = {
+  endpoint: string;
+  fields: string;
+  read: (contents: unknown, reader: Reader) => Doc[];
+};
 
 function reader<T>(source: Source<T>): AnySource {
   const schema = z.array(source.schema);
   return {
     endpoint: source.endpoint,
     fields: source.fields,
-    read: (contents) => schema.parse(contents).map((item) => source.toDoc(item)),
+    read: (contents, who) => schema.parse(contents).map((item) => source.toDoc(item, who)),
   };
 }
 
@@ -286,16 +306,58 @@ const SOURCES: Readonly<Record<SearchType, AnySource>> = {
   jobs: reader(jobSource),
 };
 
+/** Which text each type is matched on for a viewer (search-scope.ts asks the policy). */
+export function searchScopes(
+  viewer: Viewer,
+  freePlanPostIds: readonly string[],
+): Record<SearchType, SearchScope> {
+  const media = mediaSearchScope(viewer);
+  return {
+    posts: postsSearchScope(viewer, freePlanPostIds),
+    audios: media,
+    movies: media,
+    // Feature issues and job listings are public: no part of them is closed.
+    feature: { kind: 'full' },
+    jobs: { kind: 'full' },
+  };
+}
+
 // ---------------------------------------------------------------------------------------------
 // Queries
 
 type Client = Pick<ContentClient, 'get'>;
 
+/**
+ * Where the search runs. With `db` (the built-in service) queries run in process on the
+ * index's open or full text; without it, through `client` (a hosted microCMS), checked here.
+ */
+export type SearchSource = { client: Client; db?: Db };
+
+/** The site's source: the built-in service in process, or the configured hosted one. */
+export async function siteSearchSource(): Promise<SearchSource> {
+  return { client: siteContent(), db: usesBuiltInContent() ? await getDb() : undefined };
+}
+
+type ListQueries = {
+  q?: string;
+  limit: number;
+  offset?: number;
+  orders?: string;
+  fields: string;
+  ids?: string[];
+};
+type ListAnswer = {
+  contents: unknown[];
+  totalCount: number;
+  /** The count is a lower bound: only the first matches of a hosted service were checked. */
+  atLeast?: boolean;
+};
+type Lister = (type: SearchType, queries: ListQueries) => Promise<ListAnswer>;
+
 const listAnswer = z.object({
   contents: z.array(z.unknown()),
   totalCount: z.number().int().nonnegative(),
 });
-const countAnswer = z.object({ totalCount: z.number().int().nonnegative() });
 const keyItem = z.object({
   id: z.string(),
   createdAt: z.string(),
@@ -307,38 +369,128 @@ export type SearchKey = { type: SearchType; id: string; date: string };
 
 const NEWEST_FIRST = '-publishedAt';
 
-async function countOf(client: Client, type: SearchType, q: string): Promise<number> {
-  const answer = await client.get({
-    endpoint: SOURCES[type].endpoint,
-    queries: { q, limit: 0, fields: 'id' },
-    schema: countAnswer,
-  });
+/** The built-in service in process: `q` matches the text each type's scope allows. */
+function builtInLister(db: Db, scopes: Record<SearchType, SearchScope>): Lister {
+  return async (type, queries) => {
+    const def = findEndpoint(SOURCES[type].endpoint)!;
+    const params = new URLSearchParams(serializeContentQueries(queries));
+    // No references are shown: depth 0 saves their queries.
+    const query = { ...parseListQuery(params), depth: 0, scope: scopes[type] };
+    const answer = await listContents(db, def, query, { kind: 'published' });
+    return { contents: answer.contents, totalCount: answer.totalCount };
+  };
+}
+
+/** Matches of a hosted service checked per viewer: at most this many per type and search. */
+export const HOSTED_CHECKED_MATCHES = 300;
+
+/**
+ * A service over its API matches `q` on whole items. For a type the viewer does not read whole,
+ * its first matches are read with their text and kept only when every term occurs in what the
+ * policy gives this viewer; counts and pages come from the kept ones (a lower bound when there
+ * were more matches than were checked).
+ */
+function checkedLister(
+  client: Client,
+  scopes: Record<SearchType, SearchScope>,
+  who: Reader,
+): Lister {
+  const checked = new Map<string, Promise<{ items: unknown[]; atLeast: boolean }>>();
+  const readChecked = async (type: SearchType, q: string) => {
+    const def = findEndpoint(SOURCES[type].endpoint)!;
+    const textFields = def.fields.filter((f) => SEARCHABLE_KINDS.includes(f.kind)).map((f) => f.id);
+    const fields = [
+      ...new Set([...SOURCES[type].fields.split(','), 'isPublicPreview', ...textFields]),
+    ].join(',');
+    const items: unknown[] = [];
+    let totalCount = 0;
+    let offset = 0;
+    while (offset < HOSTED_CHECKED_MATCHES) {
+      const limit = Math.min(CONTENT_PAGE_SIZE, HOSTED_CHECKED_MATCHES - offset);
+      const answer = await client.get({
+        endpoint: def.endpoint,
+        queries: { q, limit, offset, orders: NEWEST_FIRST, fields },
+        schema: z.object({
+          contents: z.array(z.record(z.string(), z.unknown())),
+          totalCount: z.number().int().nonnegative(),
+        }),
+      });
+      totalCount = answer.totalCount;
+      for (const item of answer.contents) {
+        const readable = viewOf(def, who.viewer, item, who.freePlanPostIds);
+        if (textMatches(searchableText(def, readable), q)) items.push(item);
+      }
+      offset += limit;
+      if (answer.contents.length < limit || offset >= totalCount) break;
+    }
+    return { items, atLeast: totalCount > offset };
+  };
+  return async (type, queries) => {
+    const { q } = queries;
+    if (!q || scopes[type].kind === 'full') {
+      return client.get({
+        endpoint: SOURCES[type].endpoint,
+        queries: queries satisfies ContentQueries,
+        schema: listAnswer,
+      });
+    }
+    const key = `${type}\u0000${q}`;
+    let pending = checked.get(key);
+    if (!pending) {
+      pending = readChecked(type, q);
+      checked.set(key, pending);
+    }
+    const { items, atLeast } = await pending;
+    const offset = queries.offset ?? 0;
+    return {
+      contents: items.slice(offset, offset + queries.limit),
+      totalCount: items.length,
+      atLeast,
+    };
+  };
+}
+
+/** One search's queries, for one viewer. */
+type Search = {
+  list: Lister;
+  reader: Reader;
+  /** Types whose count is a lower bound. */
+  atLeast: Set<SearchType>;
+};
+
+async function list(search: Search, type: SearchType, queries: ListQueries) {
+  const answer = await search.list(type, queries);
+  if (answer.atLeast) search.atLeast.add(type);
+  return answer;
+}
+
+async function countOf(search: Search, type: SearchType, q: string): Promise<number> {
+  const answer = await list(search, type, { q, limit: 0, fields: 'id' });
   return answer.totalCount;
 }
 
 async function readPage(
-  client: Client,
+  search: Search,
   type: SearchType,
   q: string,
   page: number,
 ): Promise<{ docs: Doc[]; totalCount: number }> {
-  const answer = await client.get({
-    endpoint: SOURCES[type].endpoint,
-    queries: {
-      q,
-      limit: SEARCH_PAGE_SIZE,
-      offset: (page - 1) * SEARCH_PAGE_SIZE,
-      orders: NEWEST_FIRST,
-      fields: SOURCES[type].fields,
-    },
-    schema: listAnswer,
+  const answer = await list(search, type, {
+    q,
+    limit: SEARCH_PAGE_SIZE,
+    offset: (page - 1) * SEARCH_PAGE_SIZE,
+    orders: NEWEST_FIRST,
+    fields: SOURCES[type].fields,
   });
-  return { docs: SOURCES[type].read(answer.contents), totalCount: answer.totalCount };
+  return {
+    docs: SOURCES[type].read(listAnswer.parse(answer).contents, search.reader),
+    totalCount: answer.totalCount,
+  };
 }
 
 /** The first `wanted` matches of a type, newest first, as keys (in pages of 100, as microCMS allows). */
 async function readKeys(
-  client: Client,
+  search: Search,
   type: SearchType,
   q: string,
   wanted: number,
@@ -347,30 +499,31 @@ async function readKeys(
   let totalCount = 0;
   for (let offset = 0; offset < wanted;) {
     const limit = Math.min(CONTENT_PAGE_SIZE, wanted - offset);
-    const answer = await client.get({
-      endpoint: SOURCES[type].endpoint,
-      queries: { q, limit, offset, orders: NEWEST_FIRST, fields: 'id,createdAt,publishedAt' },
-      schema: z.object({
-        contents: z.array(keyItem),
-        totalCount: z.number().int().nonnegative(),
-      }),
+    const answer = await list(search, type, {
+      q,
+      limit,
+      offset,
+      orders: NEWEST_FIRST,
+      fields: 'id,createdAt,publishedAt',
     });
+    const contents = z.array(keyItem).parse(answer.contents);
     totalCount = answer.totalCount;
-    for (const item of answer.contents) keys.push({ type, id: item.id, date: dateOf(item) });
+    for (const item of contents) keys.push({ type, id: item.id, date: dateOf(item) });
     offset += limit;
-    if (answer.contents.length < limit || offset >= totalCount) break;
+    if (contents.length < limit || offset >= totalCount) break;
   }
   return { keys, totalCount };
 }
 
-async function readByIds(client: Client, type: SearchType, ids: string[]): Promise<Doc[]> {
+/** Items already found, by id: no `q` (their match was decided by the viewer's search). */
+async function readByIds(search: Search, type: SearchType, ids: string[]): Promise<Doc[]> {
   if (ids.length === 0) return [];
-  const answer = await client.get({
-    endpoint: SOURCES[type].endpoint,
-    queries: { ids, limit: ids.length, fields: SOURCES[type].fields },
-    schema: listAnswer,
+  const answer = await list(search, type, {
+    ids,
+    limit: ids.length,
+    fields: SOURCES[type].fields,
   });
-  return SOURCES[type].read(answer.contents);
+  return SOURCES[type].read(listAnswer.parse(answer).contents, search.reader);
 }
 
 const timeOf = (iso: string) => {
@@ -416,6 +569,8 @@ export type SearchResults = {
   totalPages: number;
   /** Matches per type; `all` is their sum. */
   counts: Record<SearchFilter, number>;
+  /** Types (and `all`) whose count is a lower bound (a hosted service with many matches). */
+  atLeast: SearchFilter[];
   hits: SearchHit[];
 };
 
@@ -441,14 +596,14 @@ function toHit(doc: Doc, terms: string[]): SearchHit {
 }
 
 async function searchType(
-  client: Client,
+  search: Search,
   type: SearchType,
   request: SearchRequest,
 ): Promise<{ counts: Record<SearchFilter, number>; docs: Doc[]; page: number }> {
   const others = SEARCH_TYPES.filter((t) => t !== type);
   const [otherCounts, first] = await Promise.all([
-    Promise.all(others.map((t) => countOf(client, t, request.q))),
-    readPage(client, type, request.q, request.page),
+    Promise.all(others.map((t) => countOf(search, t, request.q))),
+    readPage(search, type, request.q, request.page),
   ]);
   const counts = noCounts();
   others.forEach((t, i) => (counts[t] = otherCounts[i] ?? 0));
@@ -458,19 +613,19 @@ async function searchType(
   const last = pageCount(first.totalCount);
   if (page > last) {
     page = last;
-    docs = first.totalCount > 0 ? (await readPage(client, type, request.q, page)).docs : [];
+    docs = first.totalCount > 0 ? (await readPage(search, type, request.q, page)).docs : [];
   }
   return { counts, docs, page };
 }
 
 async function searchAll(
-  client: Client,
+  search: Search,
   request: SearchRequest,
 ): Promise<{ counts: Record<SearchFilter, number>; docs: Doc[]; page: number }> {
   // Page N of the merged list lies within the first N pages of every type.
   const wanted = request.page * SEARCH_PAGE_SIZE;
   const perType = await Promise.all(
-    SEARCH_TYPES.map((type) => readKeys(client, type, request.q, wanted)),
+    SEARCH_TYPES.map((type) => readKeys(search, type, request.q, wanted)),
   );
   const counts = noCounts();
   SEARCH_TYPES.forEach((type, i) => {
@@ -483,7 +638,7 @@ async function searchAll(
   const found = await Promise.all(
     SEARCH_TYPES.map((type) =>
       readByIds(
-        client,
+        search,
         type,
         shown.filter((key) => key.type === type).map((key) => key.id),
       ),
@@ -494,8 +649,20 @@ async function searchAll(
   return { counts, docs, page };
 }
 
-/** One page of results for a request; nothing is queried for an empty query. */
-export async function searchSite(client: Client, request: SearchRequest): Promise<SearchResults> {
+/** The free-plan posts, read only for a viewer whose access depends on them. */
+async function freePlanOf(client: Client, viewer: Viewer): Promise<string[]> {
+  return viewer.kind === 'member' && !viewer.paid ? getFreePlanPostIds(client) : [];
+}
+
+/**
+ * One page of results for a request and a viewer; nothing is queried for an empty query.
+ * The answer depends only on the viewer's audience (see the module comment).
+ */
+export async function searchSite(
+  source: SearchSource,
+  request: SearchRequest,
+  viewer: Viewer,
+): Promise<SearchResults> {
   const terms = queryTerms(request.q);
   const empty: SearchResults = {
     q: request.q,
@@ -504,25 +671,42 @@ export async function searchSite(client: Client, request: SearchRequest): Promis
     page: 1,
     totalPages: 1,
     counts: noCounts(),
+    atLeast: [],
     hits: [],
   };
   if (terms.length === 0) return { ...empty, q: '' };
   try {
+    const who: Reader = { viewer, freePlanPostIds: await freePlanOf(source.client, viewer) };
+    const scopes = searchScopes(viewer, who.freePlanPostIds);
+    const search: Search = {
+      list: source.db
+        ? builtInLister(source.db, scopes)
+        : checkedLister(source.client, scopes, who),
+      reader: who,
+      atLeast: new Set(),
+    };
     const { counts, docs, page } =
       request.type === 'all'
-        ? await searchAll(client, request)
-        : await searchType(client, request.type, request);
+        ? await searchAll(search, request)
+        : await searchType(search, request.type, request);
     counts.all = SEARCH_TYPES.reduce((sum, type) => sum + counts[type], 0);
+    const atLeast: SearchFilter[] = [...search.atLeast];
+    if (atLeast.length > 0) atLeast.push('all');
     return {
       ...empty,
       page,
       totalPages: pageCount(counts[request.type]),
       counts,
+      atLeast,
       hits: docs.map((doc) => toHit(doc, terms)),
     };
   } catch (error) {
     // A query the service refuses is a search without results, not a broken page.
-    if (isContentRequestError(error) && error.status === 400) {
+    if (
+      (isContentRequestError(error) && error.status === 400) ||
+      error instanceof QueryError ||
+      error instanceof FilterSyntaxError
+    ) {
       console.warn('[search] the content service refused a query:', error.message);
       return empty;
     }
