@@ -1,5 +1,6 @@
 import 'server-only';
 import http from 'node:http';
+import type { Socket } from 'node:net';
 import next from 'next';
 import { boot } from '@/server/boot';
 import { env } from '@/env';
@@ -132,7 +133,7 @@ export async function serveSite(options: {
     handled.catch((error: unknown) => failed(req, res, error));
   });
   // CONNECT never reaches the listener above: Node would just drop the socket.
-  server.on('connect', (_req: http.IncomingMessage, socket: import('node:net').Socket) => {
+  server.on('connect', (_req: http.IncomingMessage, socket: Socket) => {
     socket.end('HTTP/1.1 405 Method Not Allowed\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
   });
   await new Promise<void>((resolve, reject) => {
