@@ -33,4 +33,3 @@ export async function userFromHeaders(requestHeaders: Headers): Promise<AppUser 
     emailVerified: user.emailVerified,
   };
 }
-

@@ -22,10 +22,7 @@ type Props = { searchParams: SearchParams };
 export default async function BookmarksPage({ searchParams }: Props) {
   const user = await requireUser('/posts/bookmark');
   const page = pageParam((await searchParams).page);
-  const [bookmarks, flash] = await Promise.all([
-    bookmarkPageOf(user.id, page),
-    readFlash(),
-  ]);
+  const [bookmarks, flash] = await Promise.all([bookmarkPageOf(user.id, page), readFlash()]);
   return (
     <ListPage
       title="ブックマーク"
