@@ -136,7 +136,7 @@ test('an unknown word shows the empty message with suggestions; bad parameters n
 });
 
 test('paging is reachable and marks the current page', async ({ page }) => {
-  // 余白 is in more than 20 items of the demo corpus.
+  // 余白 is in the open text (title, description, lead) of more than 10 items of the demo corpus.
   await page.goto(`/search?q=${encodeURIComponent('余白')}`);
   const pager = page.getByRole('navigation', { name: 'ページ送り' });
   await expect(pager.getByRole('link', { name: '1 ページ目' })).toHaveAttribute(
