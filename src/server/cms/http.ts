@@ -1,4 +1,5 @@
 import 'server-only';
+import { singleton } from '@/lib/singleton';
 import { env } from '@/env';
 import { TtlCache } from '@/lib/ttl-cache';
 import { type Db, getDb } from '@/server/db/client';
@@ -33,10 +34,7 @@ const MAX_BODY_BYTES = 300_000;
  * One cache per database (tests open several in one process).
  */
 type AnswerCache = { answers: TtlCache<string>; inFlight: Map<string, Promise<string>> };
-const holder = globalThis as typeof globalThis & {
-  __axisApiCaches?: WeakMap<Db, AnswerCache>;
-};
-const answerCaches = (holder.__axisApiCaches ??= new WeakMap<Db, AnswerCache>());
+const answerCaches = singleton('cms-api-caches', () => new WeakMap<Db, AnswerCache>());
 
 function publishedAnswers(db: Db): AnswerCache {
   let cache = answerCaches.get(db);

@@ -1,4 +1,5 @@
 import 'server-only';
+import { singleton } from '@/lib/singleton';
 import { createHash, randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -222,15 +223,16 @@ export function makePrivate(target: string): void {
 
 export type DataDirLock = { release: () => void };
 
-const reserved = globalThis as typeof globalThis & {
-  __axisReservedDataDirLock?: { dir: string; lock: DataDirLock };
-};
+/** The lock `npm start` took for this process's own database (see reserveDataDirLock). */
+const reserved = singleton('reserved-data-dir-lock', () => ({
+  current: undefined as { dir: string; lock: DataDirLock } | undefined,
+}));
 
 export function acquireDataDirLock(dataDir: string): DataDirLock {
   const dir = path.resolve(dataDir);
-  const mine = reserved.__axisReservedDataDirLock;
+  const mine = reserved.current;
   if (mine?.dir === dir) {
-    reserved.__axisReservedDataDirLock = undefined;
+    reserved.current = undefined;
     return mine.lock;
   }
   secureDataDir(dir);
@@ -262,12 +264,12 @@ export function acquireDataDirLock(dataDir: string): DataDirLock {
 
 /**
  * Takes the lock before this process opens the database, and leaves it for the process's
- * own openDatabase to take over (kept on globalThis: the server's bundled modules are other
- * module instances). `npm start` holds it from before its build check, so a second start is
+ * own openDatabase to take over (a singleton: the server's bundled modules are other module
+ * instances). `npm start` holds it from before its build check, so a second start is
  * refused before it touches `.next`, and two starts never build at once.
  */
 export function reserveDataDirLock(dataDir: string): DataDirLock {
   const lock = acquireDataDirLock(dataDir);
-  reserved.__axisReservedDataDirLock = { dir: path.resolve(dataDir), lock };
+  reserved.current = { dir: path.resolve(dataDir), lock };
   return lock;
 }
