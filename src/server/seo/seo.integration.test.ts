@@ -70,7 +70,7 @@ describe('sitemap and feed on the built-in content service', () => {
         title: '会員限定の新しい記事',
         description: '会員限定の記事の概要です。',
         isPublicPreview: false,
-        body: `<p>導入の段落です。</p><hr><p>${MEMBERS_MARK} ここからは会員だけが読める本文です。</p>`,
+        body: `<p>導入の段落です。</p><hr data-members-divider><p>${MEMBERS_MARK} ここからは会員だけが読める本文です。</p>`,
       },
       status: 'publish',
     });
