@@ -246,18 +246,7 @@ export function removeVerificationLinks(db: Db, userId: string): Promise<number>
 export async function listOutbox(db: Db, options: { to?: string; limit?: number } = {}) {
   await removeExpiredLinks(db);
   return db
-    .select({
-      id: mailOutbox.id,
-      createdAt: mailOutbox.createdAt,
-      to: mailOutbox.to,
-      subject: mailOutbox.subject,
-      kind: mailOutbox.kind,
-      status: mailOutbox.status,
-      secret: mailOutbox.secret,
-      textBody: mailOutbox.textBody,
-      htmlBody: mailOutbox.htmlBody,
-      error: mailOutbox.error,
-    })
+    .select({ ...envelope, textBody: mailOutbox.textBody, htmlBody: mailOutbox.htmlBody })
     .from(mailOutbox)
     .where(options.to ? eq(mailOutbox.to, options.to) : undefined)
     .orderBy(desc(mailOutbox.createdAt))

@@ -1,5 +1,6 @@
 import 'server-only';
 import sanitizeHtml from 'sanitize-html';
+import { NON_TEXT_TAGS } from '@/server/cms/richtext/sanitize';
 
 /**
  * Search tokens for an inverted index that serves both the content API's `q` and the site
@@ -147,19 +148,9 @@ export function htmlToText(html: string): string {
   sanitizeHtml(html, {
     allowedTags: [],
     allowedAttributes: {},
-    // Their content is not prose: code that never runs, form widgets, and ruby readings
-    // (漢字<rt>かんじ</rt> would otherwise index 漢字かんじ).
-    nonTextTags: [
-      'script',
-      'style',
-      'textarea',
-      'option',
-      'xmp',
-      'noscript',
-      'template',
-      'rt',
-      'rp',
-    ],
+    // What the sanitiser drops as not prose, and ruby readings (漢字<rt>かんじ</rt> would
+    // otherwise index 漢字かんじ).
+    nonTextTags: [...NON_TEXT_TAGS, 'rt', 'rp'],
     onOpenTag: separate,
     onCloseTag: separate,
     // sanitize-html hands over text re-escaped for HTML output; undo exactly that escaping.
