@@ -2,7 +2,7 @@ import { type NextRequest, NextResponse } from 'next/server';
 import { env } from '@/env';
 import { AUTH_REDIRECT_TARGET, isExemptFromAuthRedirect } from '@/lib/auth-redirect';
 import { FLASH_COOKIE, FLASH_HEADER } from '@/server/http/flash';
-import { userFromHeaders } from '@/server/identity/session';
+import { userFromHeaders } from '@/server/identity/session-user';
 
 /**
  * Runs before every page (Node.js runtime). Two jobs, nothing else:

@@ -12,7 +12,7 @@ import { siteContent } from '@/server/content/site-content';
 import { type Db, getDb } from '@/server/db/client';
 import { endpoint } from '@/server/http/endpoint';
 import { jsonAnswer, refererPage } from '@/server/http/form-endpoint';
-import { userFromHeaders } from '@/server/identity/session';
+import { userFromHeaders } from '@/server/identity/session-user';
 import {
   BookmarkError,
   addBookmark,

@@ -31,7 +31,7 @@ import {
 } from './account-flows';
 import { type Auth, createAuth } from './auth';
 import { editProfile } from './profile-flow';
-import type { AppUser } from './session';
+import type { AppUser } from './session-user';
 import { WEAK_PASSWORD_MESSAGE } from './validation';
 
 const BASE = 'http://localhost:3000';

@@ -16,7 +16,7 @@ import {
 } from './account-flows';
 import { appAuth } from './app-auth';
 import { editProfile } from './profile-flow';
-import type { AppUser } from './session';
+import type { AppUser } from './session-user';
 
 /**
  * POST /api/account/{flow}, through the shared endpoint wrapper (src/server/http/endpoint.ts):

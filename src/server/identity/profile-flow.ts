@@ -5,7 +5,7 @@ import { MediaRejection, inspectMedia } from '@/server/storage/media-types';
 import { getStorage } from '@/server/storage/storage';
 import { publicUrlFor, storageKeyFor } from '@/server/storage/upload';
 import type { FlowContext, FlowDeps, FlowResult } from './account-flows';
-import type { AppUser } from './session';
+import type { AppUser } from './session-user';
 import { fieldErrors, profileInput } from './validation';
 
 /** Avatars are small square pictures: 2 MB is plenty. */

@@ -9,8 +9,6 @@ import { notePersonal } from '@/server/access/render-audience';
 import { getDb } from '@/server/db/client';
 import { loadIdentity } from '@/server/profiles/profiles';
 import { type AppUser, userFromHeaders } from './session-user';
-
-export { type AppUser, userFromHeaders } from './session-user';
 import { type Role, STAFF_ROLES } from './roles';
 
 /**

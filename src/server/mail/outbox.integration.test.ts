@@ -19,7 +19,7 @@ import {
   RESET_PASSWORD_SECONDS,
   createAuth,
 } from '@/server/identity/auth';
-import type { AppUser } from '@/server/identity/session';
+import type { AppUser } from '@/server/identity/session-user';
 import { sendMail } from './mailer';
 import { type OutboxViewer, listOutboxMails, readOutboxMail } from './outbox';
 import { LINK_REMOVED_NOTE, mails } from './templates';

@@ -10,7 +10,8 @@ import { siteContent, usesBuiltInContent } from '@/server/content/site-content';
 import { getDb } from '@/server/db/client';
 import { PREVIEW_COOKIE, setCookieValue } from '@/server/http/cookies';
 import { signToken, verifyToken } from '@/server/security/signed-token';
-import { isStaff, userFromHeaders } from '@/server/identity/session';
+import { isStaff } from '@/server/identity/session';
+import { userFromHeaders } from '@/server/identity/session-user';
 
 /**
  * Preview mode (SPEC §2): a valid draftKey for an item sets a preview cookie for that item

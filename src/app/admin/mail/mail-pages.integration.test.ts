@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { listAudit } from '@/server/audit/audit-log';
 import type { Database } from '@/server/db/client';
 import { createTestDatabase } from '@/server/db/testing/test-database';
-import type { AppUser } from '@/server/identity/session';
+import type { AppUser } from '@/server/identity/session-user';
 import { sendMail } from '@/server/mail/mailer';
 import { removeResetLinks } from '@/server/mail/outbox';
 import { LINK_REMOVED_NOTE, mails } from '@/server/mail/templates';

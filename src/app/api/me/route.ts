@@ -1,4 +1,5 @@
-import { authStateFor, userFromHeaders } from '@/server/identity/session';
+import { authStateFor } from '@/server/identity/session';
+import { userFromHeaders } from '@/server/identity/session-user';
 
 export const dynamic = 'force-dynamic';
 
