@@ -37,7 +37,7 @@ test('sign-up → verify → sign-in → edit → change e-mail → sign-out →
   await page.getByLabel('パスワード', { exact: true }).fill('password');
   await page.getByLabel('パスワード（確認）').fill('password');
   await page.getByRole('button', { name: '登録する' }).click();
-  await expect(page.getByText('よく使われていて推測されやすいパスワードです。')).toBeVisible();
+  await expect(page.getByText(/このパスワードは推測されやすいため使えません。/)).toBeVisible();
   await expect(page.getByText('利用規約とプライバシーポリシーへの同意が必要です。')).toBeVisible();
   await expect(page.getByLabel('パスワード', { exact: true })).toHaveAttribute(
     'aria-invalid',

@@ -187,6 +187,21 @@ describe('account flows against the database', () => {
       expect(!common.ok && common.fieldErrors?.password).toMatch(
         new RegExp(`^${WEAK_PASSWORD_MESSAGE}`),
       );
+      // Every message at once: the weak password beside a missing consent.
+      const both = await signUp(
+        deps,
+        {
+          email: 'x@example.jp',
+          password: 'password',
+          passwordConfirm: 'password',
+          displayName: 'x',
+        },
+        ctx(),
+      );
+      expect(!both.ok && both.fieldErrors).toMatchObject({
+        password: expect.stringMatching(new RegExp(`^${WEAK_PASSWORD_MESSAGE}`)),
+        consent: expect.any(String),
+      });
       // Weak beyond any list: zxcvbn's patterns, the person's own name, the site's name.
       for (const [password, displayName] of [
         ['aaaaaaaa', 'x'],

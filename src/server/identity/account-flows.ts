@@ -128,7 +128,26 @@ export async function signUp(
   ctx: FlowContext,
 ): Promise<FlowResult> {
   const parsed = signUpInput.safeParse(input);
-  if (!parsed.success) return invalid(parsed.error);
+  if (!parsed.success) {
+    // Every field's message at once: a weak password too, when its own shape was fine. The
+    // estimate costs up to a tenth of a second, so such a try counts against the limit.
+    const answer = invalid(parsed.error);
+    const raw = (typeof input === 'object' && input !== null ? input : {}) as Record<
+      string,
+      unknown
+    >;
+    if (answer.ok || answer.fieldErrors?.password || typeof raw.password !== 'string')
+      return answer;
+    const blocked = await limited(() =>
+      consume(deps.db, [{ limit: LIMITS.signUpIp, subject: ctx.ip }]),
+    );
+    if (blocked) return blocked;
+    const text = (value: unknown) => (typeof value === 'string' ? value : null);
+    const problem = passwordProblem(raw.password, text(raw.email), text(raw.displayName));
+    return problem
+      ? { ...answer, fieldErrors: { ...answer.fieldErrors, password: problem } }
+      : answer;
+  }
   const { email, password, displayName, newsletter } = parsed.data;
   const blocked = await limited(() =>
     consume(deps.db, [{ limit: LIMITS.signUpIp, subject: ctx.ip }]),
