@@ -41,15 +41,19 @@ export function sessionAudienceOf(viewer: Viewer): SessionAudience {
   return audienceOf(viewer) ?? 'staff';
 }
 
+/** What a valid audience cookie says: the audience, whose it is, and when it was signed (ms). */
+export type SignedAudience = { audience: SessionAudience; userId: string; issuedAt: number };
+
 export function audienceCookie(
   audience: SessionAudience,
-  sessionCookie: string,
+  session: { cookie: string; userId: string | null },
   options: { secure: boolean; now?: number },
 ): string {
-  const token = signToken(PURPOSE, audience, {
+  const now = options.now ?? Date.now();
+  const token = signToken(PURPOSE, `${audience}:${session.userId ?? ''}:${now}`, {
     seconds: AUDIENCE_COOKIE_SECONDS,
-    boundTo: sessionCookie,
-    now: options.now,
+    boundTo: session.cookie,
+    now,
   });
   return setCookieValue(AUDIENCE_COOKIE, token, {
     maxAgeSeconds: AUDIENCE_COOKIE_SECONDS,
@@ -61,9 +65,10 @@ export function readAudienceCookie(
   value: string | undefined,
   sessionCookie: string,
   now?: number,
-): SessionAudience | null {
+): SignedAudience | null {
   const payload = verifyToken(PURPOSE, value, { boundTo: sessionCookie, now });
-  return payload !== null && SESSION_AUDIENCES.includes(payload)
-    ? (payload as SessionAudience)
-    : null;
+  const [audience = '', userId = '', issuedAt = '', extra] = payload?.split(':') ?? [];
+  if (payload === null || extra !== undefined || !SESSION_AUDIENCES.includes(audience)) return null;
+  if (!/^[0-9]{1,15}$/.test(issuedAt)) return null;
+  return { audience: audience as SessionAudience, userId, issuedAt: Number(issuedAt) };
 }

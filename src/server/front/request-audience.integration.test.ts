@@ -1,8 +1,10 @@
 import type { IncomingMessage } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { eq } from 'drizzle-orm';
 import { readAudienceCookie } from '@/server/access/audience';
 import { runAdminCommand } from '@/server/admin/commands';
 import { type Database, useDatabase } from '@/server/db/client';
+import { subscriptions } from '@/server/db/schema';
 import { createTestDatabase } from '@/server/db/testing/test-database';
 import { signIn } from '@/server/identity/account-flows';
 import { appAuth } from '@/server/identity/app-auth';
@@ -68,7 +70,9 @@ describe('requestAudience', () => {
   it('asks the database for a session, and sets a signed audience cookie for 60 s', async () => {
     const free = await decide(sessions.get('free'));
     expect(free).toMatchObject({ cache: true, audience: 'member' });
-    expect(free.setCookie).toMatch(/^axis_audience=member\.\d+\.[\w-]+; Path=\/; Max-Age=60;/);
+    expect(free.setCookie).toMatch(
+      /^axis_audience=member:[\w-]+:\d+\.\d+\.[\w-]+; Path=\/; Max-Age=60;/,
+    );
     const paid = await decide(sessions.get('paid'));
     expect(paid).toMatchObject({ cache: true, audience: 'paid' });
     // Staff are rendered per request.
@@ -100,12 +104,32 @@ describe('requestAudience', () => {
     expect(await decide(`${free}; ${name}=${flipped}`)).toMatchObject({ audience: 'member' });
   });
 
-  it('follows a plan that ends once the cookie expires', async () => {
+  it('follows a plan changed in this process at once', async () => {
+    const email = 'free@example.jp';
+    const session = sessions.get('free')!;
+    const member = await decide(session);
+    expect(member).toMatchObject({ audience: 'member' });
+    await run('grant-plan', { email, plan: '招待プラン' });
+    // The member cookie of a second ago is not trusted: the reader who just paid reads at once.
+    const paid = await decide(`${session}; ${audienceCookieOf(member.setCookie)}`);
+    expect(paid).toMatchObject({ audience: 'paid' });
+    await run('revoke-plan', { email });
+    expect(await decide(`${session}; ${audienceCookieOf(paid.setCookie)}`)).toMatchObject({
+      audience: 'member',
+    });
+  });
+
+  it('follows a plan ended elsewhere (another instance) once the cookie expires', async () => {
     await run('grant-plan', { email: 'free@example.jp', plan: '招待プラン' });
+    await new Promise((resolve) => setTimeout(resolve, 5)); // the cookie is signed after the grant
     const session = sessions.get('free')!;
     const first = await decide(session);
     expect(first).toMatchObject({ audience: 'paid' });
-    await run('revoke-plan', { email: 'free@example.jp' });
+    // As another instance would: straight in the database, no change noted here.
+    await database.db
+      .update(subscriptions)
+      .set({ status: 'canceled' })
+      .where(eq(subscriptions.provider, 'complimentary'));
     const cookie = audienceCookieOf(first.setCookie);
     const now = Date.now();
     expect(await decide(`${session}; ${cookie}`, now + 30_000)).toMatchObject({

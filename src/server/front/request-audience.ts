@@ -6,7 +6,9 @@ import {
   readAudienceCookie,
   sessionAudienceOf,
 } from '@/server/access/audience';
-import { viewerFromHeaders } from '@/server/access/request-viewer';
+import { audienceChangedSince } from '@/server/access/audience-changes';
+import { viewerForUser } from '@/server/access/request-viewer';
+import { userFromHeaders } from '@/server/identity/session-user';
 import {
   AUDIENCE_COOKIE,
   SESSION_COOKIES,
@@ -19,8 +21,9 @@ import {
  * cookies read with the auth library's own parser (src/server/http/cookies.ts):
  * - only harmless cookies (or none): anonymous;
  * - one session cookie, perhaps the audience cookie, and harmless ones: the audience the
- *   signed audience cookie names for that very session, or else the one the database gives
- *   (and a fresh audience cookie to set). Staff are rendered per request;
+ *   signed audience cookie names for that very session (unless that user's plan or role has
+ *   changed since it was signed), or else the one the database gives (and a fresh audience
+ *   cookie to set). Staff are rendered per request;
  * - anything else (a preview, a one-time message, an unknown or duplicated cookie, a spelling
  *   a parser could read differently): no cache at all.
  * The page the framework renders then notes the audience it rendered for, and the cache files
@@ -57,10 +60,12 @@ export async function requestAudience(
   const session = cookies.get(sessions[0]!)!;
 
   const signed = readAudienceCookie(cookies.get(AUDIENCE_COOKIE), session, options.now);
-  if (signed) return signed === 'staff' ? NO_CACHE : { cache: true, audience: signed };
+  if (signed && !audienceChangedSince(signed.userId, signed.issuedAt))
+    return signed.audience === 'staff' ? NO_CACHE : { cache: true, audience: signed.audience };
 
-  const known = sessionAudienceOf(await viewerFromHeaders(headersOf(req)));
-  const setCookie = audienceCookie(known, session, options);
+  const user = await userFromHeaders(headersOf(req));
+  const known = sessionAudienceOf(await viewerForUser(user));
+  const setCookie = audienceCookie(known, { cookie: session, userId: user?.id ?? null }, options);
   return known === 'staff'
     ? { cache: false, setCookie }
     : { cache: true, audience: known, setCookie };

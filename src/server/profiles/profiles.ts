@@ -6,6 +6,7 @@ import {
   type PrivateProfile,
   type PublicProfile,
 } from '@/lib/auth-state';
+import { noteAudienceChange } from '@/server/access/audience-changes';
 import type { Db } from '@/server/db/client';
 import { user, userPrivateProfiles, userPublicProfiles } from '@/server/db/schema';
 import type { Role } from '@/server/identity/roles';
@@ -136,6 +137,7 @@ export async function listUsers(db: Db, limit: number): Promise<UserSummary[]> {
 /** The staff role lives on the user record; sessions read it from there on every request. */
 export async function setUserRole(db: Db, userId: string, role: Role): Promise<void> {
   await db.update(user).set({ role, updatedAt: new Date() }).where(eq(user.id, userId));
+  noteAudienceChange(userId);
 }
 
 /** Records whose read failed count as missing, as SPEC §8 says ("silently ignored"). */

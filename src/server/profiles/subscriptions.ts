@@ -3,12 +3,14 @@ import { randomBytes } from 'node:crypto';
 import { and, desc, eq, inArray } from 'drizzle-orm';
 import { SUBSCRIPTION_STATUSES, type SubscriptionRecord } from '@/lib/auth-state';
 import type { Db } from '@/server/db/client';
+import { noteAudienceChange } from '@/server/access/audience-changes';
 import { subscriptions } from '@/server/db/schema';
 
 /**
  * Subscription records under the public profile (SPEC §3), in the provider's shape for the auth
  * state (`items[0].price.product.name`). The billing issue fills them from the payment
- * provider; staff grant complimentary plans with the admin CLI.
+ * provider; staff grant complimentary plans with the admin CLI. Every change is noted as an
+ * audience change, so the page cache stops trusting the reader's audience cookie at once.
  */
 
 type Row = typeof subscriptions.$inferSelect;
@@ -71,6 +73,7 @@ export async function grantComplimentary(
       updatedAt: now,
     })
     .returning();
+  noteAudienceChange(input.userId);
   return toRecord(row!);
 }
 
@@ -88,6 +91,7 @@ export async function revokeComplimentary(db: Db, userId: string): Promise<numbe
       ),
     )
     .returning({ id: subscriptions.id });
+  noteAudienceChange(userId);
   return rows.length;
 }
 
@@ -108,5 +112,6 @@ export async function cancelLiveSubscriptions(db: Db, userId: string): Promise<n
       ),
     )
     .returning({ id: subscriptions.id });
+  noteAudienceChange(userId);
   return rows.length;
 }
