@@ -107,6 +107,20 @@ async function navigation(
 
 const freeSession = await sessionOf('free@bench.example');
 const paidSession = await sessionOf('paid@bench.example');
+// What each reader is served is their own page: the paywall for the anonymous visitor and the
+// free member (the post is not among the free plan's 3), the whole post for the paid member.
+const PAYWALL = 'この記事は会員限定です';
+for (const [who, session, paywalled] of [
+  ['anonymous', '', true],
+  ['free', freeSession, true],
+  ['paid', paidSession, false],
+] as const) {
+  const cookie = session ? await browserCookies(session) : '';
+  for (let i = 0; i < 2; i++) {
+    const page = await (await fetch(base + postPath, { headers: { cookie } })).text();
+    if (page.includes(PAYWALL) !== paywalled) throw new Error(`${who} was served another page`);
+  }
+}
 const anonymous = await load(base + postPath, SECONDS);
 const free = await load(base + postPath, SECONDS, 10, {
   cookie: await browserCookies(freeSession),

@@ -1,7 +1,8 @@
 import { type NextRequest, NextResponse } from 'next/server';
 import { env } from '@/env';
 import { AUTH_REDIRECT_TARGET, isExemptFromAuthRedirect } from '@/lib/auth-redirect';
-import { FLASH_COOKIE, FLASH_HEADER } from '@/server/http/flash';
+import { FLASH_COOKIE } from '@/server/http/cookies';
+import { FLASH_HEADER } from '@/server/http/flash';
 import { userFromHeaders } from '@/server/identity/session-user';
 
 /**

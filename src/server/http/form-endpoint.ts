@@ -1,6 +1,7 @@
 import 'server-only';
 import { env } from '@/env';
-import { FLASH_COOKIE, encodeFlash } from './flash';
+import { FLASH_COOKIE, setCookieValue } from './cookies';
+import { encodeFlash } from './flash';
 import { parseJsonBytes, readBodyBytes } from './read-body';
 
 /**
@@ -142,7 +143,10 @@ export function formAnswer(
   });
   headers.append(
     'set-cookie',
-    `${FLASH_COOKIE}=${flash}; Path=/; Max-Age=60; HttpOnly; SameSite=Lax`,
+    setCookieValue(FLASH_COOKIE, flash, {
+      maxAgeSeconds: 60,
+      secure: env().SITE_URL.startsWith('https:'),
+    }),
   );
   const back = refererPage(request) ?? options.formPage;
   // Signed out meanwhile: sign in, then back to the form.

@@ -5,6 +5,7 @@ import { eq } from 'drizzle-orm';
 import { env } from '@/env';
 import { recordAudit } from '@/server/audit/audit-log';
 import type { Db } from '@/server/db/client';
+import { AUTH_COOKIE_PREFIX } from '@/server/http/cookies';
 import * as schema from '@/server/db/schema';
 import { sendMail } from '@/server/mail/mailer';
 import { removeResetLinks, removeVerificationLinks } from '@/server/mail/outbox';
@@ -154,7 +155,7 @@ export function createAuth(db: Db, options: { secret: string; baseURL?: string }
     },
     advanced: {
       useSecureCookies: baseURL.startsWith('https:'),
-      cookiePrefix: 'axis',
+      cookiePrefix: AUTH_COOKIE_PREFIX,
     },
   });
 }
