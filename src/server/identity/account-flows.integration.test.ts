@@ -198,10 +198,9 @@ describe('account flows against the database', () => {
         },
         ctx(),
       );
-      expect(!both.ok && both.fieldErrors).toMatchObject({
-        password: expect.stringMatching(new RegExp(`^${WEAK_PASSWORD_MESSAGE}`)),
-        consent: expect.any(String),
-      });
+      const errors = both.ok ? {} : (both.fieldErrors ?? {});
+      expect(errors.password).toMatch(new RegExp(`^${WEAK_PASSWORD_MESSAGE}`));
+      expect(errors.consent).toBeTruthy();
       // Weak beyond any list: zxcvbn's patterns, the person's own name, the site's name.
       for (const [password, displayName] of [
         ['aaaaaaaa', 'x'],
