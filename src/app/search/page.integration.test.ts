@@ -8,22 +8,18 @@ import { createContent } from '@/server/cms/store';
 import type { ContentClient } from '@/server/content/client';
 import { type SiteContent, createSiteContent } from '@/server/content/site-content';
 import type * as SiteContentModule from '@/server/content/site-content';
-import type { Database } from '@/server/db/client';
+import { type Database, useDatabase } from '@/server/db/client';
 import { createTestDatabase } from '@/server/db/testing/test-database';
 
 // The page as a request renders it: the client address, the viewer and the database are the test's.
-const state = vi.hoisted(
-  (): { ip: string; viewer: Viewer; db: unknown; client: ContentClient | null } => ({
-    ip: '192.0.2.1',
-    viewer: { kind: 'anonymous' },
-    db: null,
-    client: null,
-  }),
-);
+const state = vi.hoisted((): { ip: string; viewer: Viewer; client: ContentClient | null } => ({
+  ip: '192.0.2.1',
+  viewer: { kind: 'anonymous' },
+  client: null,
+}));
 vi.mock('next/headers', () => ({
   headers: () => Promise.resolve(new Headers({ 'x-axis-client-ip': state.ip })),
 }));
-vi.mock('@/server/db/client', () => ({ getDb: () => Promise.resolve(state.db) }));
 vi.mock('@/server/access/current-viewer', () => ({
   currentViewer: () => Promise.resolve(state.viewer),
 }));
@@ -69,7 +65,7 @@ describe('/search', () => {
 
   beforeAll(async () => {
     database = await createTestDatabase();
-    state.db = database.db;
+    useDatabase(database); // what getDb() answers the page
     site = createSiteContent({ db: database.db });
     state.client = site.client;
     await createContent(database.db, findEndpoint('posts')!, {
@@ -84,6 +80,7 @@ describe('/search', () => {
   });
   afterAll(async () => {
     site.dispose();
+    useDatabase(undefined);
     await database.close();
   });
 

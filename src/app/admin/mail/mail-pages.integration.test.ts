@@ -1,7 +1,7 @@
 import { renderToStaticMarkup } from 'react-dom/server';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { listAudit } from '@/server/audit/audit-log';
-import type { Database } from '@/server/db/client';
+import { type Database, useDatabase } from '@/server/db/client';
 import { createTestDatabase } from '@/server/db/testing/test-database';
 import type { AppUser } from '@/server/identity/session-user';
 import { sendMail } from '@/server/mail/mailer';
@@ -9,7 +9,7 @@ import { removeResetLinks } from '@/server/mail/outbox';
 import { LINK_REMOVED_NOTE, mails } from '@/server/mail/templates';
 
 // The pages as a request renders them: the signed-in user and the database are the test's.
-const state = vi.hoisted((): { user: AppUser | null; db: unknown } => ({ user: null, db: null }));
+const state = vi.hoisted((): { user: AppUser | null } => ({ user: null }));
 vi.mock('@/server/identity/session', async () => {
   const { notFound } = await import('next/navigation');
   return {
@@ -20,7 +20,6 @@ vi.mock('@/server/identity/session', async () => {
   };
 });
 vi.mock('next/headers', () => ({ headers: () => Promise.resolve(new Headers()) }));
-vi.mock('@/server/db/client', () => ({ getDb: () => Promise.resolve(state.db) }));
 
 const { default: MailOutboxPage } = await import('./page');
 const { default: MailPage } = await import('./[id]/page');
@@ -50,7 +49,7 @@ describe('/admin/mail and /admin/mail/[id]', () => {
 
   beforeAll(async () => {
     database = await createTestDatabase();
-    state.db = database.db;
+    useDatabase(database); // what getDb() answers the page
     await sendMail(
       database.db,
       mails.resetPassword('admin@example.jp', '管理者', {
@@ -65,6 +64,7 @@ describe('/admin/mail and /admin/mail/[id]', () => {
     noticeId = rows.find((r) => r.kind === 'password-changed')!.id;
   });
   afterAll(async () => {
+    useDatabase(undefined);
     await database.close();
   });
 
