@@ -1,0 +1,142 @@
+import 'server-only';
+import { randomBytes } from 'node:crypto';
+import { type SQL, and, asc, desc, eq, gt, inArray, isNull, lt, sql } from 'drizzle-orm';
+import type { Db } from '@/server/db/client';
+import { billingSandboxObjects } from '@/server/db/schema';
+
+/**
+ * The sandbox's objects, each kept as the JSON the API answers with. Repositories only: the
+ * rules of each resource live in resources/*.ts.
+ */
+
+export type SandboxObject = { id: string; object: string; created: number } & Record<
+  string,
+  unknown
+>;
+
+const ID_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
+
+/** An id in Stripe's style: the type's prefix and 24 random alphanumerics. */
+export function newObjectId(prefix: string): string {
+  const bytes = randomBytes(24);
+  let id = '';
+  // 256 % 62 leaves a slight bias, harmless for ids that only need to be unique.
+  for (const byte of bytes) id += ID_ALPHABET[byte % ID_ALPHABET.length];
+  return `${prefix}_${id}`;
+}
+
+export function nowSeconds(): number {
+  return Math.floor(Date.now() / 1000);
+}
+
+export async function insertObject(db: Db, type: string, data: SandboxObject): Promise<void> {
+  await db.insert(billingSandboxObjects).values({ id: data.id, type, data, created: data.created });
+}
+
+/** Inserts unless the id is taken; answers whether it was inserted. */
+export async function insertObjectIfNew(
+  db: Db,
+  type: string,
+  data: SandboxObject,
+): Promise<boolean> {
+  const rows = await db
+    .insert(billingSandboxObjects)
+    .values({ id: data.id, type, data, created: data.created })
+    .onConflictDoNothing()
+    .returning({ id: billingSandboxObjects.id });
+  return rows.length > 0;
+}
+
+export async function findObject(db: Db, type: string, id: string): Promise<SandboxObject | null> {
+  const rows = await db
+    .select({ data: billingSandboxObjects.data })
+    .from(billingSandboxObjects)
+    .where(and(eq(billingSandboxObjects.id, id), eq(billingSandboxObjects.type, type)))
+    .limit(1);
+  return (rows[0]?.data as SandboxObject | undefined) ?? null;
+}
+
+export async function saveObject(db: Db, data: SandboxObject): Promise<void> {
+  await db.update(billingSandboxObjects).set({ data }).where(eq(billingSandboxObjects.id, data.id));
+}
+
+/** A filter on a top-level field of the stored JSON, compared as text (`'true'` for booleans). */
+export type FieldFilter =
+  | { field: string; in: string[] }
+  | { field: string; isNull: true }
+  | { field: string; gte?: number; lte?: number; gt?: number; lt?: number };
+
+function fieldText(field: string): SQL {
+  return sql`(${billingSandboxObjects.data} ->> ${field})`;
+}
+
+function filterSql(filter: FieldFilter): SQL {
+  if ('in' in filter) {
+    return filter.in.length === 0 ? sql`false` : inArray(fieldText(filter.field), filter.in);
+  }
+  if ('isNull' in filter) return isNull(fieldText(filter.field));
+  const number = sql`(${billingSandboxObjects.data} ->> ${filter.field})::bigint`;
+  const parts: SQL[] = [];
+  if (filter.gte !== undefined) parts.push(sql`${number} >= ${filter.gte}`);
+  if (filter.gt !== undefined) parts.push(sql`${number} > ${filter.gt}`);
+  if (filter.lte !== undefined) parts.push(sql`${number} <= ${filter.lte}`);
+  if (filter.lt !== undefined) parts.push(sql`${number} < ${filter.lt}`);
+  return and(...parts) ?? sql`true`;
+}
+
+export type ListPage = { data: SandboxObject[]; hasMore: boolean };
+
+/**
+ * A page of objects newest first, as Stripe lists: after the cursor object (older ones) or,
+ * with `endingBefore`, the page just before it (newer ones). An unknown cursor is the
+ * caller's 404, so it is resolved before this is called.
+ */
+export async function listObjects(
+  db: Db,
+  type: string,
+  options: {
+    filters: FieldFilter[];
+    limit: number;
+    startingAfterSeq?: number;
+    endingBeforeSeq?: number;
+  },
+): Promise<ListPage> {
+  const conditions: SQL[] = [eq(billingSandboxObjects.type, type)];
+  for (const filter of options.filters) conditions.push(filterSql(filter));
+  const backwards = options.endingBeforeSeq !== undefined;
+  if (options.startingAfterSeq !== undefined) {
+    conditions.push(lt(billingSandboxObjects.seq, options.startingAfterSeq));
+  }
+  if (options.endingBeforeSeq !== undefined) {
+    conditions.push(gt(billingSandboxObjects.seq, options.endingBeforeSeq));
+  }
+  const rows = await db
+    .select({ data: billingSandboxObjects.data })
+    .from(billingSandboxObjects)
+    .where(and(...conditions))
+    .orderBy(backwards ? asc(billingSandboxObjects.seq) : desc(billingSandboxObjects.seq))
+    .limit(options.limit + 1);
+  const page = rows.slice(0, options.limit).map((row) => row.data as SandboxObject);
+  if (backwards) page.reverse();
+  return { data: page, hasMore: rows.length > options.limit };
+}
+
+/** The list position of an object of the type, for paging cursors. */
+export async function objectSeq(db: Db, type: string, id: string): Promise<number | null> {
+  const rows = await db
+    .select({ seq: billingSandboxObjects.seq })
+    .from(billingSandboxObjects)
+    .where(and(eq(billingSandboxObjects.id, id), eq(billingSandboxObjects.type, type)))
+    .limit(1);
+  return rows[0]?.seq ?? null;
+}
+
+/** PostgreSQL's unique_violation, from pg or PGlite, however deep the ORM wrapped it. */
+export function isUniqueViolation(error: unknown): boolean {
+  for (let current = error, depth = 0; current && depth < 5; depth++) {
+    if (typeof current !== 'object') return false;
+    if ('code' in current && current.code === '23505') return true;
+    current = 'cause' in current ? current.cause : undefined;
+  }
+  return false;
+}

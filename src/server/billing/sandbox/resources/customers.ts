@@ -1,0 +1,118 @@
+import 'server-only';
+import { randomBytes } from 'node:crypto';
+import { resourceMissing } from '../errors';
+import { listAnswer } from '../list';
+import {
+  type FieldFilter,
+  type SandboxObject,
+  findObject,
+  insertObject,
+  newObjectId,
+  nowSeconds,
+  saveObject,
+} from '../object-store';
+import type { Params } from '../params';
+import type { Route, RouteContext } from './route';
+import { requireTestClock } from './test-clocks';
+
+/**
+ * /v1/customers. As on Stripe, a customer made on a test clock lives in that clock's time and
+ * is listed only when the list asks for that clock (`test_clock=clock_…`).
+ */
+
+const TYPE = 'customer';
+
+function readEditable(params: Params, current: SandboxObject | null) {
+  return {
+    email: params.nullableString('email', 512),
+    name: params.nullableString('name', 256),
+    description: params.nullableString('description', 350),
+    phone: params.nullableString('phone', 20),
+    preferred_locales: params.stringArray('preferred_locales', 10),
+    metadata: params.metadata((current?.metadata as Record<string, string> | undefined) ?? {}),
+  };
+}
+
+async function create(context: RouteContext): Promise<SandboxObject> {
+  const { params } = context;
+  const fields = readEditable(params, null);
+  const testClock = params.string('test_clock', 200);
+  params.finish();
+  if (testClock) await requireTestClock(context, testClock, 'test_clock');
+  const customer: SandboxObject = {
+    id: newObjectId('cus'),
+    object: 'customer',
+    address: null,
+    balance: 0,
+    created: nowSeconds(),
+    currency: null,
+    default_source: null,
+    delinquent: false,
+    description: fields.description ?? null,
+    discount: null,
+    email: fields.email ?? null,
+    invoice_prefix: randomBytes(4).toString('hex').toUpperCase(),
+    invoice_settings: {
+      custom_fields: null,
+      default_payment_method: null,
+      footer: null,
+      rendering_options: null,
+    },
+    livemode: false,
+    metadata: fields.metadata ?? {},
+    name: fields.name ?? null,
+    next_invoice_sequence: 1,
+    phone: fields.phone ?? null,
+    preferred_locales: fields.preferred_locales ?? [],
+    shipping: null,
+    tax_exempt: 'none',
+    test_clock: testClock ?? null,
+  };
+  await insertObject(context.db, TYPE, customer);
+  return customer;
+}
+
+async function requireCustomer(context: RouteContext): Promise<SandboxObject> {
+  const id = context.id ?? '';
+  const customer = await findObject(context.db, TYPE, id);
+  if (!customer) throw resourceMissing('customer', id);
+  return customer;
+}
+
+async function update(context: RouteContext): Promise<SandboxObject> {
+  const current = await requireCustomer(context);
+  const fields = readEditable(context.params, current);
+  context.params.finish();
+  const next: SandboxObject = { ...current };
+  for (const [key, value] of Object.entries(fields)) if (value !== undefined) next[key] = value;
+  await saveObject(context.db, next);
+  return next;
+}
+
+async function list(context: RouteContext) {
+  const { params } = context;
+  const filters: FieldFilter[] = [];
+  const email = params.string('email', 512);
+  if (email !== undefined) filters.push({ field: 'email', in: [email] });
+  const testClock = params.string('test_clock', 200);
+  filters.push(
+    testClock ? { field: 'test_clock', in: [testClock] } : { field: 'test_clock', isNull: true },
+  );
+  const answer = await listAnswer(context.db, TYPE, 'customer', params, context.path, filters);
+  params.finish();
+  return answer;
+}
+
+export const customerRoutes: Route[] = [
+  { method: 'POST', pattern: ['customers'], handle: create },
+  { method: 'GET', pattern: ['customers'], handle: list },
+  {
+    method: 'GET',
+    pattern: ['customers', ':id'],
+    handle: async (context) => {
+      context.params.finish();
+      return requireCustomer(context);
+    },
+  },
+  { method: 'POST', pattern: ['customers', ':id'], handle: update },
+];

@@ -1,0 +1,28 @@
+import 'server-only';
+import { customerRoutes } from './resources/customers';
+import { priceRoutes } from './resources/prices';
+import { productRoutes } from './resources/products';
+import type { Route } from './resources/route';
+import { testClockRoutes } from './resources/test-clocks';
+
+/** Every route the sandbox answers, matched on the segments after /v1/. */
+const ROUTES: Route[] = [...productRoutes, ...priceRoutes, ...customerRoutes, ...testClockRoutes];
+
+export type RouteMatch = { route: Route; id?: string };
+
+export function matchRoute(method: string, segments: string[]): RouteMatch | null {
+  for (const route of ROUTES) {
+    if (route.method !== method || route.pattern.length !== segments.length) continue;
+    let id: string | undefined;
+    const matches = route.pattern.every((part, index) => {
+      const segment = segments[index] ?? '';
+      if (part === ':id') {
+        id = segment;
+        return segment !== '';
+      }
+      return part === segment;
+    });
+    if (matches) return { route, id };
+  }
+  return null;
+}
