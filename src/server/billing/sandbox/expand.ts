@@ -5,34 +5,81 @@ import { type SandboxObject, findObject } from './object-store';
 
 /**
  * `expand[]`: fields that hold another object's id answer the object itself instead. Only the
- * fields listed here expand (as on Stripe, any other is refused); paths nest up to 4 levels.
+ * fields listed here expand (as on Stripe, any other is refused); paths nest up to 4 levels
+ * and pass through embedded objects and lists (`items.data.price.product`). Fields of an
+ * embedded hash without an `object` of its own are listed under their path
+ * (`invoice.parent.subscription_details`).
  */
 const EXPANDABLE: Record<string, Record<string, string>> = {
   price: { product: 'product' },
   customer: { test_clock: 'test_helpers.test_clock' },
+  subscription: {
+    customer: 'customer',
+    latest_invoice: 'invoice',
+    test_clock: 'test_helpers.test_clock',
+  },
+  subscription_item: { price: 'price' },
+  invoice: { customer: 'customer', test_clock: 'test_helpers.test_clock' },
+  'invoice.parent.subscription_details': { subscription: 'subscription' },
+  invoiceitem: { customer: 'customer' },
 };
 
 const MAX_EXPAND_DEPTH = 4;
+
+type Json = Record<string, unknown>;
 
 function cannotExpand(path: string) {
   return invalidRequest(`This property cannot be expanded (${path}).`, 'expand');
 }
 
-async function expandPath(
+function isRecord(value: unknown): value is Json {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function typeKeyOf(value: Json, parentKey: string, field: string): string {
+  return typeof value.object === 'string' ? value.object : `${parentKey}.${field}`;
+}
+
+async function expandAt(
   db: Db,
-  object: SandboxObject,
+  object: Json,
+  typeKey: string,
   segments: string[],
   fullPath: string,
-): Promise<SandboxObject> {
+): Promise<Json> {
   const [field, ...rest] = segments;
-  const targetType = field ? EXPANDABLE[object.object]?.[field] : undefined;
-  if (!field || !targetType) throw cannotExpand(fullPath);
+  if (!field) throw cannotExpand(fullPath);
   let value = object[field];
-  if (typeof value === 'string') value = (await findObject(db, targetType, value)) ?? value;
-  if (rest.length > 0 && typeof value === 'object' && value !== null) {
-    value = await expandPath(db, value as SandboxObject, rest, fullPath);
+  const target = EXPANDABLE[typeKey]?.[field];
+  if (target) {
+    if (typeof value === 'string') value = (await findObject(db, target, value)) ?? value;
+  } else if (rest.length === 0 || !isRecord(value)) {
+    throw cannotExpand(fullPath);
+  }
+  if (rest.length > 0 && isRecord(value)) {
+    value = await descend(db, value, typeKeyOf(value, typeKey, field), rest, fullPath);
   }
   return { ...object, [field]: value };
+}
+
+async function descend(
+  db: Db,
+  value: Json,
+  typeKey: string,
+  segments: string[],
+  fullPath: string,
+): Promise<Json> {
+  if (value.object !== 'list' || !Array.isArray(value.data)) {
+    return expandAt(db, value, typeKey, segments, fullPath);
+  }
+  const [head, ...rest] = segments;
+  if (head !== 'data' || rest.length === 0) throw cannotExpand(fullPath);
+  const data = await Promise.all(
+    value.data.map((item: unknown) =>
+      isRecord(item) ? expandAt(db, item, typeKeyOf(item, typeKey, 'data'), rest, fullPath) : item,
+    ),
+  );
+  return { ...value, data };
 }
 
 export async function expandObject(
@@ -44,7 +91,7 @@ export async function expandObject(
   for (const path of paths) {
     const segments = path.split('.');
     if (segments.length > MAX_EXPAND_DEPTH) throw cannotExpand(path);
-    result = await expandPath(db, result, segments, path);
+    result = (await expandAt(db, result, result.object, segments, path)) as SandboxObject;
   }
   return result;
 }

@@ -56,18 +56,57 @@ export async function findObject(db: Db, type: string, id: string): Promise<Sand
   return (rows[0]?.data as SandboxObject | undefined) ?? null;
 }
 
+/**
+ * Reads an object and locks its row until the transaction `db` belongs to ends, so that
+ * concurrent changes to one object (an update racing a test clock's advance) run one after
+ * the other instead of overwriting each other.
+ */
+export async function findObjectForUpdate(
+  db: Db,
+  type: string,
+  id: string,
+): Promise<SandboxObject | null> {
+  const rows = await db
+    .select({ data: billingSandboxObjects.data })
+    .from(billingSandboxObjects)
+    .where(and(eq(billingSandboxObjects.id, id), eq(billingSandboxObjects.type, type)))
+    .limit(1)
+    .for('update');
+  return (rows[0]?.data as SandboxObject | undefined) ?? null;
+}
+
+/** Every object of the type that passes the filters, oldest first (no paging). */
+export async function findAllObjects(
+  db: Db,
+  type: string,
+  filters: FieldFilter[],
+): Promise<SandboxObject[]> {
+  const rows = await db
+    .select({ data: billingSandboxObjects.data })
+    .from(billingSandboxObjects)
+    .where(and(eq(billingSandboxObjects.type, type), ...filters.map(filterSql)))
+    .orderBy(asc(billingSandboxObjects.seq));
+  return rows.map((row) => row.data as SandboxObject);
+}
+
 export async function saveObject(db: Db, data: SandboxObject): Promise<void> {
   await db.update(billingSandboxObjects).set({ data }).where(eq(billingSandboxObjects.id, data.id));
 }
 
-/** A filter on a top-level field of the stored JSON, compared as text (`'true'` for booleans). */
+/**
+ * A filter on a field of the stored JSON, compared as text (`'true'` for booleans); a dotted
+ * field (`items.data.0.price.id`) reaches into nested objects and arrays.
+ */
 export type FieldFilter =
   | { field: string; in: string[] }
   | { field: string; isNull: true }
   | { field: string; gte?: number; lte?: number; gt?: number; lt?: number };
 
 function fieldText(field: string): SQL {
-  return sql`(${billingSandboxObjects.data} ->> ${field})`;
+  if (!field.includes('.')) return sql`(${billingSandboxObjects.data} ->> ${field})`;
+  // Our own field names, never the caller's: a PostgreSQL array literal of the path.
+  const path = `{${field.split('.').join(',')}}`;
+  return sql`(${billingSandboxObjects.data} #>> ${path}::text[])`;
 }
 
 function filterSql(filter: FieldFilter): SQL {
@@ -75,7 +114,7 @@ function filterSql(filter: FieldFilter): SQL {
     return filter.in.length === 0 ? sql`false` : inArray(fieldText(filter.field), filter.in);
   }
   if ('isNull' in filter) return isNull(fieldText(filter.field));
-  const number = sql`(${billingSandboxObjects.data} ->> ${filter.field})::bigint`;
+  const number = sql`${fieldText(filter.field)}::bigint`;
   const parts: SQL[] = [];
   if (filter.gte !== undefined) parts.push(sql`${number} >= ${filter.gte}`);
   if (filter.gt !== undefined) parts.push(sql`${number} > ${filter.gt}`);

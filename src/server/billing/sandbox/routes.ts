@@ -1,12 +1,23 @@
 import 'server-only';
 import { customerRoutes } from './resources/customers';
+import { eventRoutes } from './resources/events';
+import { invoiceRoutes } from './resources/invoices';
 import { priceRoutes } from './resources/prices';
 import { productRoutes } from './resources/products';
 import type { Route } from './resources/route';
+import { subscriptionRoutes } from './resources/subscriptions';
 import { testClockRoutes } from './resources/test-clocks';
 
 /** Every route the sandbox answers, matched on the segments after /v1/. */
-const ROUTES: Route[] = [...productRoutes, ...priceRoutes, ...customerRoutes, ...testClockRoutes];
+const ROUTES: Route[] = [
+  ...productRoutes,
+  ...priceRoutes,
+  ...customerRoutes,
+  ...testClockRoutes,
+  ...subscriptionRoutes,
+  ...invoiceRoutes,
+  ...eventRoutes,
+];
 
 export type RouteMatch = { route: Route; id?: string };
 

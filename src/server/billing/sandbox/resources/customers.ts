@@ -6,6 +6,7 @@ import {
   type FieldFilter,
   type SandboxObject,
   findObject,
+  findObjectForUpdate,
   insertObject,
   newObjectId,
   nowSeconds,
@@ -79,14 +80,22 @@ async function requireCustomer(context: RouteContext): Promise<SandboxObject> {
   return customer;
 }
 
+/**
+ * Under the customer's row lock: an invoice paid at the same moment (a clock's advance) moves
+ * the balance and invoice numbering of the same object, and must not be overwritten.
+ */
 async function update(context: RouteContext): Promise<SandboxObject> {
-  const current = await requireCustomer(context);
-  const fields = readEditable(context.params, current);
-  context.params.finish();
-  const next: SandboxObject = { ...current };
-  for (const [key, value] of Object.entries(fields)) if (value !== undefined) next[key] = value;
-  await saveObject(context.db, next);
-  return next;
+  return context.db.transaction(async (db) => {
+    const id = context.id ?? '';
+    const current = await findObjectForUpdate(db, TYPE, id);
+    if (!current) throw resourceMissing('customer', id);
+    const fields = readEditable(context.params, current);
+    context.params.finish();
+    const next: SandboxObject = { ...current };
+    for (const [key, value] of Object.entries(fields)) if (value !== undefined) next[key] = value;
+    await saveObject(db, next);
+    return next;
+  });
 }
 
 async function list(context: RouteContext) {

@@ -1,9 +1,11 @@
 import 'server-only';
+import { advanceClockSubscriptions } from '../billing-cycle';
 import { invalidRequest, resourceMissing } from '../errors';
 import { listAnswer } from '../list';
 import {
   type SandboxObject,
   findObject,
+  findObjectForUpdate,
   insertObject,
   newObjectId,
   nowSeconds,
@@ -14,7 +16,10 @@ import type { Route, RouteContext } from './route';
 /**
  * /v1/test_helpers/test_clocks. Stripe advances a clock asynchronously (status `advancing`,
  * then `ready`); the sandbox does the work within the request and answers the clock already
- * `ready` at its new time, which a client polling for `ready` accepts at once.
+ * `ready` at its new time, which a client polling for `ready` accepts at once. Advancing moves
+ * every subscription of the clock's customers through the period ends it passes (trial ends,
+ * renewals with their invoices, cancellations at period end), all in one transaction: a
+ * failure leaves the clock and its subscriptions where they were.
  */
 
 export const TEST_CLOCK_TYPE = 'test_helpers.test_clock';
@@ -68,21 +73,27 @@ async function advance(context: RouteContext): Promise<SandboxObject> {
       'parameter_missing',
     );
   params.finish();
-  const clock = await requireTestClock(context, context.id ?? '');
-  if (frozenTime <= (clock.frozen_time as number)) {
-    throw invalidRequest(
-      'The frozen_time must be after the current frozen_time of the test clock.',
-      'frozen_time',
-    );
-  }
-  const next: SandboxObject = {
-    ...clock,
-    frozen_time: frozenTime,
-    status: 'ready',
-    status_details: {},
-  };
-  await saveObject(context.db, next);
-  return next;
+  const id = context.id ?? '';
+  return context.db.transaction(async (db) => {
+    // The clock's row stays locked until the end: advances of one clock run one at a time.
+    const clock = await findObjectForUpdate(db, TEST_CLOCK_TYPE, id);
+    if (!clock) throw resourceMissing('test_clock', id);
+    if (frozenTime <= (clock.frozen_time as number)) {
+      throw invalidRequest(
+        'The frozen_time must be after the current frozen_time of the test clock.',
+        'frozen_time',
+      );
+    }
+    await advanceClockSubscriptions(db, id, frozenTime);
+    const next: SandboxObject = {
+      ...clock,
+      frozen_time: frozenTime,
+      status: 'ready',
+      status_details: {},
+    };
+    await saveObject(db, next);
+    return next;
+  });
 }
 
 export const testClockRoutes: Route[] = [

@@ -1,0 +1,66 @@
+import 'server-only';
+import { INVOICE_TYPE, TAX_RATE_TYPE } from '../billing-cycle';
+import { resourceMissing } from '../errors';
+import { listAnswer } from '../list';
+import { type FieldFilter, type SandboxObject, findObject } from '../object-store';
+import type { Route, RouteContext } from './route';
+
+/**
+ * /v1/invoices (retrieve, list) and /v1/tax_rates/:id. Invoices are made by the billing
+ * cycle (billing-cycle.ts), never through the API; each holds its lines in full.
+ */
+
+const STATUSES = ['draft', 'open', 'paid', 'uncollectible', 'void'] as const;
+
+async function requireInvoice(context: RouteContext): Promise<SandboxObject> {
+  const id = context.id ?? '';
+  const invoice = await findObject(context.db, INVOICE_TYPE, id);
+  if (!invoice) throw resourceMissing('invoice', id);
+  return invoice;
+}
+
+async function list(context: RouteContext) {
+  const { params } = context;
+  const filters: FieldFilter[] = [];
+  const customer = params.string('customer', 200);
+  if (customer) filters.push({ field: 'customer', in: [customer] });
+  const subscription = params.string('subscription', 200);
+  if (subscription) {
+    filters.push({ field: 'parent.subscription_details.subscription', in: [subscription] });
+  }
+  const status = params.oneOf('status', STATUSES);
+  if (status) filters.push({ field: 'status', in: [status] });
+  const answer = await listAnswer(
+    context.db,
+    INVOICE_TYPE,
+    'invoice',
+    params,
+    context.path,
+    filters,
+  );
+  params.finish();
+  return answer;
+}
+
+export const invoiceRoutes: Route[] = [
+  { method: 'GET', pattern: ['invoices'], handle: list },
+  {
+    method: 'GET',
+    pattern: ['invoices', ':id'],
+    handle: async (context) => {
+      context.params.finish();
+      return requireInvoice(context);
+    },
+  },
+  {
+    method: 'GET',
+    pattern: ['tax_rates', ':id'],
+    handle: async (context) => {
+      context.params.finish();
+      const id = context.id ?? '';
+      const taxRate = await findObject(context.db, TAX_RATE_TYPE, id);
+      if (!taxRate) throw resourceMissing('tax_rate', id);
+      return taxRate;
+    },
+  },
+];

@@ -1,0 +1,241 @@
+import 'server-only';
+import {
+  LIVE_STATUSES,
+  SUBSCRIPTION_TYPE,
+  cancelSubscriptionNow,
+  changeSubscription,
+  customerNow,
+  itemOf,
+  startSubscription,
+} from '../billing-cycle';
+import { invalidRequest, missingParam, resourceMissing } from '../errors';
+import { listAnswer } from '../list';
+import {
+  type FieldFilter,
+  type SandboxObject,
+  findObject,
+  findObjectForUpdate,
+} from '../object-store';
+import type { Params } from '../params';
+import type { Route, RouteContext } from './route';
+
+/**
+ * /v1/subscriptions: create, retrieve, update (cancel at period end, resume, change price with
+ * or without prorations), cancel now, list. The rules live in billing-cycle.ts; this file reads
+ * Stripe's parameters. Every write runs in one transaction that holds the test clock's row
+ * (if any) and the subscription's, so it cannot interleave with a clock advance.
+ */
+
+const STATUSES = [
+  'active',
+  'all',
+  'canceled',
+  'ended',
+  'incomplete',
+  'incomplete_expired',
+  'past_due',
+  'paused',
+  'trialing',
+  'unpaid',
+] as const;
+const PRORATION_BEHAVIORS = ['create_prorations', 'none', 'always_invoice'] as const;
+
+async function requireCustomer(context: RouteContext, id: string): Promise<SandboxObject> {
+  const customer = await findObject(context.db, 'customer', id);
+  if (!customer) throw resourceMissing('customer', id, 'customer');
+  return customer;
+}
+
+async function requireRecurringPrice(
+  context: RouteContext,
+  id: string,
+  param: string,
+): Promise<SandboxObject> {
+  const price = await findObject(context.db, 'price', id);
+  if (!price) throw resourceMissing('price', id, param);
+  if (price.type !== 'recurring') {
+    throw invalidRequest(
+      `The price specified is set to \`type=one_time\` but this field only accepts prices with \`type=recurring\`.`,
+      param,
+    );
+  }
+  if (price.active !== true) {
+    throw invalidRequest(
+      `The price specified is inactive. This field only accepts active prices.`,
+      param,
+    );
+  }
+  return price;
+}
+
+/** `items[0][price]` (and `items[0][id]` on update): the sandbox keeps one item per subscription. */
+function readItem(params: Params, withId: boolean) {
+  const items = params.object('items');
+  if (!items) return { items };
+  const first = items.object('0');
+  if (!first) throw missingParam('items[0]');
+  const id = withId ? first.string('id', 200) : undefined;
+  const price = first.string('price', 200);
+  const quantity = first.integer('quantity', 1, 1);
+  return { items, first, id, price, quantity };
+}
+
+export async function requireSubscription(context: RouteContext): Promise<SandboxObject> {
+  const id = context.id ?? '';
+  const subscription = await findObject(context.db, SUBSCRIPTION_TYPE, id);
+  if (!subscription) throw resourceMissing('subscription', id);
+  return subscription;
+}
+
+async function create(context: RouteContext): Promise<SandboxObject> {
+  const { params } = context;
+  const customerId = params.requiredString('customer', 200);
+  const item = readItem(params, false);
+  const trialDays = params.integer('trial_period_days', 0, 730);
+  const metadata = params.metadata() ?? {};
+  const cancelAtPeriodEnd = params.boolean('cancel_at_period_end') ?? false;
+  params.finish(item.items, item.first);
+  if (!item.price) throw missingParam('items[0][price]');
+  const priceId = item.price;
+  return context.db.transaction(async (db) => {
+    const scoped = { ...context, db };
+    const customer = await requireCustomer(scoped, customerId);
+    const price = await requireRecurringPrice(scoped, priceId, 'items[0][price]');
+    const currency = typeof customer.currency === 'string' ? customer.currency : null;
+    if (currency && currency !== price.currency) {
+      throw invalidRequest(
+        `You cannot combine currencies on a single customer. This customer has had a subscription or payment in ${currency}, but you are trying to pay in ${String(price.currency)}.`,
+        'items[0][price]',
+      );
+    }
+    return startSubscription(db, {
+      customer,
+      price,
+      trialDays: trialDays || undefined,
+      metadata,
+      cancelAtPeriodEnd,
+    });
+  });
+}
+
+function canceledRefusal(id: string) {
+  return invalidRequest(
+    `A canceled subscription can only update its cancellation_details and metadata. (${id})`,
+  );
+}
+
+async function update(context: RouteContext): Promise<SandboxObject> {
+  const { params } = context;
+  const cancelAtPeriodEnd = params.boolean('cancel_at_period_end');
+  const item = readItem(params, true);
+  const prorationBehavior = params.oneOf('proration_behavior', PRORATION_BEHAVIORS);
+  const found = await requireSubscription(context);
+  const metadata = params.metadata(found.metadata as Record<string, string>);
+  params.finish(item.items, item.first);
+  if (prorationBehavior === 'always_invoice') {
+    throw invalidRequest(
+      'The billing sandbox does not support proration_behavior=always_invoice; use create_prorations or none.',
+      'proration_behavior',
+    );
+  }
+  return context.db.transaction(async (db) => {
+    const scoped = { ...context, db };
+    const customer = await requireCustomer(scoped, String(found.customer));
+    const at = await customerNow(db, customer, true);
+    const current = await findObjectForUpdate(db, SUBSCRIPTION_TYPE, found.id);
+    if (!current) throw resourceMissing('subscription', found.id);
+    const changesMoreThanMetadata = cancelAtPeriodEnd !== undefined || item.items !== undefined;
+    if (current.status === 'canceled' && changesMoreThanMetadata) throw canceledRefusal(current.id);
+    let price: SandboxObject | undefined;
+    if (item.items) {
+      const itemId = itemOf(current).id;
+      if (item.id !== undefined && item.id !== itemId) {
+        throw resourceMissing('subscription_item', item.id, 'items[0][id]');
+      }
+      if (item.id === undefined && item.price !== undefined) {
+        throw invalidRequest(
+          'The billing sandbox keeps one item per subscription: change its price with items[0][id] and items[0][price].',
+          'items[0][id]',
+        );
+      }
+      if (item.price) price = await requireRecurringPrice(scoped, item.price, 'items[0][price]');
+      if (price && price.currency !== current.currency) {
+        throw invalidRequest(
+          'The price currency must match the subscription currency.',
+          'items[0][price]',
+        );
+      }
+    }
+    return changeSubscription(db, current, customer, at, {
+      cancelAtPeriodEnd,
+      price,
+      prorationBehavior: prorationBehavior ?? 'create_prorations',
+      metadata,
+    });
+  });
+}
+
+async function cancel(context: RouteContext): Promise<SandboxObject> {
+  const { params } = context;
+  const invoiceNow = params.boolean('invoice_now');
+  const prorate = params.boolean('prorate');
+  params.finish();
+  if (invoiceNow || prorate) {
+    throw invalidRequest(
+      'The billing sandbox cancels without a final invoice: invoice_now and prorate must be false.',
+      invoiceNow ? 'invoice_now' : 'prorate',
+    );
+  }
+  const found = await requireSubscription(context);
+  return context.db.transaction(async (db) => {
+    const customer = await requireCustomer({ ...context, db }, String(found.customer));
+    const at = await customerNow(db, customer, true);
+    const current = await findObjectForUpdate(db, SUBSCRIPTION_TYPE, found.id);
+    if (!current) throw resourceMissing('subscription', found.id);
+    if (current.status === 'canceled') throw canceledRefusal(current.id);
+    return cancelSubscriptionNow(db, current, at);
+  });
+}
+
+async function list(context: RouteContext) {
+  const { params } = context;
+  const filters: FieldFilter[] = [];
+  const customer = params.string('customer', 200);
+  if (customer) filters.push({ field: 'customer', in: [customer] });
+  const price = params.string('price', 200);
+  if (price) filters.push({ field: 'items.data.0.price.id', in: [price] });
+  const testClock = params.string('test_clock', 200);
+  if (testClock) filters.push({ field: 'test_clock', in: [testClock] });
+  // As on Stripe: subscriptions on test clocks are listed only when asked for by customer or clock.
+  else if (!customer) filters.push({ field: 'test_clock', isNull: true });
+  const status = params.oneOf('status', STATUSES);
+  if (status === 'ended') filters.push({ field: 'status', in: ['canceled', 'incomplete_expired'] });
+  else if (status === undefined) {
+    filters.push({ field: 'status', in: [...LIVE_STATUSES, 'incomplete', 'unpaid', 'paused'] });
+  } else if (status !== 'all') filters.push({ field: 'status', in: [status] });
+  const answer = await listAnswer(
+    context.db,
+    SUBSCRIPTION_TYPE,
+    'subscription',
+    params,
+    context.path,
+    filters,
+  );
+  params.finish();
+  return answer;
+}
+
+export const subscriptionRoutes: Route[] = [
+  { method: 'POST', pattern: ['subscriptions'], handle: create },
+  { method: 'GET', pattern: ['subscriptions'], handle: list },
+  {
+    method: 'GET',
+    pattern: ['subscriptions', ':id'],
+    handle: async (context) => {
+      context.params.finish();
+      return requireSubscription(context);
+    },
+  },
+  { method: 'POST', pattern: ['subscriptions', ':id'], handle: update },
+  { method: 'DELETE', pattern: ['subscriptions', ':id'], handle: cancel },
+];
