@@ -5,7 +5,8 @@ import 'server-only';
  * the official SDK raises the same error classes against the sandbox as against Stripe
  * (StripeInvalidRequestError for 400/404, StripeAuthenticationError for 401, …).
  */
-export type StripeErrorType = 'invalid_request_error' | 'idempotency_error' | 'api_error';
+export type StripeErrorType =
+  'invalid_request_error' | 'idempotency_error' | 'api_error' | 'card_error';
 
 export class StripeApiError extends Error {
   constructor(
@@ -14,6 +15,8 @@ export class StripeApiError extends Error {
     message: string,
     readonly code?: string,
     readonly param?: string,
+    /** Further fields of Stripe's error object, such as a card error's `decline_code`. */
+    readonly extra: Record<string, string> = {},
   ) {
     super(message);
     this.name = 'StripeApiError';
@@ -23,6 +26,7 @@ export class StripeApiError extends Error {
     const error: Record<string, string> = { type: this.type, message: this.message };
     if (this.code) error.code = this.code;
     if (this.param) error.param = this.param;
+    Object.assign(error, this.extra);
     return { error };
   }
 }
@@ -48,4 +52,14 @@ export function resourceMissing(kind: string, id: string, param = 'id'): StripeA
     'resource_missing',
     param,
   );
+}
+
+/** Stripe's card error (HTTP 402), as the SDK raises StripeCardError for it. */
+export function cardError(
+  message: string,
+  code: string,
+  param?: string,
+  extra: Record<string, string> = {},
+): StripeApiError {
+  return new StripeApiError(402, 'card_error', message, code, param, extra);
 }

@@ -2,11 +2,12 @@ import 'server-only';
 import Stripe from 'stripe';
 import type { Db } from '@/server/db/client';
 import { type SandboxObject, insertObject, newObjectId } from './object-store';
+import { scheduleDeliveries } from './webhooks';
 
 /**
  * Stripe's events: every change the sandbox makes to a subscription or an invoice is recorded
  * as an `event` object holding a copy of the object as it was then, in the order the changes
- * happened. Delivery to webhook endpoints is not done here.
+ * happened, with its deliveries to the webhook endpoints that listen for it (webhooks.ts).
  */
 
 export const EVENT_TYPE = 'event';
@@ -46,6 +47,7 @@ export async function recordEvent(
     request: { id: null, idempotency_key: null },
     type,
   };
+  event.pending_webhooks = await scheduleDeliveries(db, event);
   await insertObject(db, EVENT_TYPE, event);
   return event;
 }

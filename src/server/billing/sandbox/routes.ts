@@ -2,11 +2,13 @@ import 'server-only';
 import { customerRoutes } from './resources/customers';
 import { eventRoutes } from './resources/events';
 import { invoiceRoutes } from './resources/invoices';
+import { paymentMethodRoutes } from './resources/payment-methods';
 import { priceRoutes } from './resources/prices';
 import { productRoutes } from './resources/products';
 import type { Route } from './resources/route';
 import { subscriptionRoutes } from './resources/subscriptions';
 import { testClockRoutes } from './resources/test-clocks';
+import { webhookEndpointRoutes } from './resources/webhook-endpoints';
 
 /** Every route the sandbox answers, matched on the segments after /v1/. */
 const ROUTES: Route[] = [
@@ -17,6 +19,8 @@ const ROUTES: Route[] = [
   ...subscriptionRoutes,
   ...invoiceRoutes,
   ...eventRoutes,
+  ...paymentMethodRoutes,
+  ...webhookEndpointRoutes,
 ];
 
 export type RouteMatch = { route: Route; id?: string };

@@ -13,6 +13,7 @@ import {
   saveObject,
 } from '../object-store';
 import type { Params } from '../params';
+import { requireAttachedPaymentMethod } from './payment-methods';
 import type { Route, RouteContext } from './route';
 import { requireTestClock } from './test-clocks';
 
@@ -90,9 +91,25 @@ async function update(context: RouteContext): Promise<SandboxObject> {
     const current = await findObjectForUpdate(db, TYPE, id);
     if (!current) throw resourceMissing('customer', id);
     const fields = readEditable(context.params, current);
-    context.params.finish();
+    const invoiceSettings = context.params.object('invoice_settings');
+    const defaultPaymentMethod = invoiceSettings?.nullableString('default_payment_method', 200);
+    context.params.finish(invoiceSettings);
     const next: SandboxObject = { ...current };
     for (const [key, value] of Object.entries(fields)) if (value !== undefined) next[key] = value;
+    if (defaultPaymentMethod !== undefined) {
+      if (defaultPaymentMethod !== null) {
+        await requireAttachedPaymentMethod(
+          db,
+          defaultPaymentMethod,
+          id,
+          'invoice_settings[default_payment_method]',
+        );
+      }
+      next.invoice_settings = {
+        ...(current.invoice_settings as Record<string, unknown>),
+        default_payment_method: defaultPaymentMethod,
+      };
+    }
     await saveObject(db, next);
     return next;
   });

@@ -1,0 +1,157 @@
+import 'server-only';
+import { invalidParam, invalidRequest, missingParam, resourceMissing } from '../errors';
+import { listAnswer } from '../list';
+import {
+  type SandboxObject,
+  findObject,
+  findObjectForUpdate,
+  insertObject,
+  newObjectId,
+  nowSeconds,
+  saveObject,
+} from '../object-store';
+import type { Params } from '../params';
+import { WEBHOOK_ENDPOINT_TYPE, newEndpointSecret, saveEndpointSecret } from '../webhooks';
+import type { Route, RouteContext } from './route';
+
+/**
+ * /v1/webhook_endpoints: create (the `secret` is answered only then, as on Stripe), retrieve,
+ * update (`url`, `enabled_events`, `disabled`, `description`, `metadata`), delete, list.
+ * Deliveries: webhooks.ts.
+ */
+
+const EVENT_NAME = /^(\*|[a-z_]+(\.[a-z_]+)+)$/;
+
+function readUrl(params: Params): string | undefined {
+  const url = params.string('url', 2048);
+  if (url === undefined) return undefined;
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    throw invalidParam('url', 'Invalid URL: url must be a valid URL.');
+  }
+  if (parsed.protocol !== 'https:' && parsed.protocol !== 'http:') {
+    throw invalidParam('url', 'Invalid URL: url must be an http or https URL.');
+  }
+  return url;
+}
+
+function readEvents(params: Params): string[] | undefined {
+  const events = params.stringArray('enabled_events', 300);
+  if (events === undefined) return undefined;
+  if (events.length === 0) throw missingParam('enabled_events');
+  for (const name of events) {
+    if (!EVENT_NAME.test(name)) {
+      throw invalidRequest(
+        `Invalid enabled_events: ${name} is not an event type.`,
+        'enabled_events',
+      );
+    }
+  }
+  return events;
+}
+
+async function create(context: RouteContext): Promise<SandboxObject> {
+  const { params } = context;
+  const url = readUrl(params);
+  const events = readEvents(params);
+  const description = params.nullableString('description', 5000);
+  const metadata = params.metadata() ?? {};
+  params.finish();
+  if (!url) throw missingParam('url');
+  if (!events) throw missingParam('enabled_events');
+  const endpoint: SandboxObject = {
+    id: newObjectId('we'),
+    object: 'webhook_endpoint',
+    api_version: null,
+    application: null,
+    created: nowSeconds(),
+    description: description ?? null,
+    enabled_events: events,
+    livemode: false,
+    metadata,
+    status: 'enabled',
+    url,
+  };
+  const secret = newEndpointSecret();
+  await context.db.transaction(async (db) => {
+    await insertObject(db, WEBHOOK_ENDPOINT_TYPE, endpoint);
+    await saveEndpointSecret(db, endpoint, secret);
+  });
+  return { ...endpoint, secret };
+}
+
+async function requireEndpoint(context: RouteContext): Promise<SandboxObject> {
+  const id = context.id ?? '';
+  const endpoint = await findObject(context.db, WEBHOOK_ENDPOINT_TYPE, id);
+  if (!endpoint) throw resourceMissing('webhook_endpoint', id);
+  return endpoint;
+}
+
+async function update(context: RouteContext): Promise<SandboxObject> {
+  const { params } = context;
+  return context.db.transaction(async (db) => {
+    const id = context.id ?? '';
+    const current = await findObjectForUpdate(db, WEBHOOK_ENDPOINT_TYPE, id);
+    if (!current || current.status === 'deleted') throw resourceMissing('webhook_endpoint', id);
+    const url = readUrl(params);
+    const events = readEvents(params);
+    const description = params.nullableString('description', 5000);
+    const disabled = params.boolean('disabled');
+    const metadata = params.metadata(current.metadata as Record<string, string>);
+    params.finish();
+    const next: SandboxObject = { ...current };
+    if (url !== undefined) next.url = url;
+    if (events !== undefined) next.enabled_events = events;
+    if (description !== undefined) next.description = description;
+    if (disabled !== undefined) next.status = disabled ? 'disabled' : 'enabled';
+    if (metadata !== undefined) next.metadata = metadata;
+    await saveObject(db, next);
+    return next;
+  });
+}
+
+async function remove(context: RouteContext): Promise<SandboxObject> {
+  context.params.finish();
+  return context.db.transaction(async (db) => {
+    const id = context.id ?? '';
+    const current = await findObjectForUpdate(db, WEBHOOK_ENDPOINT_TYPE, id);
+    if (!current || current.status === 'deleted') throw resourceMissing('webhook_endpoint', id);
+    // Kept, out of every list and delivery, so that its pending deliveries end as failed.
+    await saveObject(db, { ...current, status: 'deleted' });
+    return { id, object: 'webhook_endpoint', created: current.created, deleted: true };
+  });
+}
+
+export const webhookEndpointRoutes: Route[] = [
+  { method: 'POST', pattern: ['webhook_endpoints'], handle: create },
+  {
+    method: 'GET',
+    pattern: ['webhook_endpoints'],
+    handle: async (context) => {
+      const answer = await listAnswer(
+        context.db,
+        WEBHOOK_ENDPOINT_TYPE,
+        'webhook_endpoint',
+        context.params,
+        context.path,
+        [{ field: 'status', in: ['enabled', 'disabled'] }],
+      );
+      context.params.finish();
+      return answer;
+    },
+  },
+  {
+    method: 'GET',
+    pattern: ['webhook_endpoints', ':id'],
+    handle: async (context) => {
+      context.params.finish();
+      const endpoint = await requireEndpoint(context);
+      if (endpoint.status === 'deleted') throw resourceMissing('webhook_endpoint', endpoint.id);
+      return endpoint;
+    },
+  },
+  { method: 'POST', pattern: ['webhook_endpoints', ':id'], handle: update },
+  { method: 'DELETE', pattern: ['webhook_endpoints', ':id'], handle: remove },
+];
