@@ -3,6 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { type SQL, and, asc, desc, eq, gt, inArray, isNull, lt, sql } from 'drizzle-orm';
 import type { Db } from '@/server/db/client';
 import { billingSandboxObjects } from '@/server/db/schema';
+import { resourceMissing } from './errors';
 
 /**
  * The sandbox's objects, each kept as the JSON the API answers with. Repositories only: the
@@ -54,6 +55,21 @@ export async function findObject(db: Db, type: string, id: string): Promise<Sand
     .where(and(eq(billingSandboxObjects.id, id), eq(billingSandboxObjects.type, type)))
     .limit(1);
   return (rows[0]?.data as SandboxObject | undefined) ?? null;
+}
+
+/**
+ * An object of the type, or Stripe's 404 for it (`No such price: 'price_…'`, naming the
+ * parameter that carried the id). `kind` is Stripe's name where it differs from the type.
+ */
+export async function requireObject(
+  db: Db,
+  type: string,
+  id: string,
+  options: { param?: string; kind?: string } = {},
+): Promise<SandboxObject> {
+  const found = await findObject(db, type, id);
+  if (!found) throw resourceMissing(options.kind ?? type, id, options.param);
+  return found;
 }
 
 /**

@@ -5,12 +5,12 @@ import { listAnswer } from '../list';
 import {
   type FieldFilter,
   type SandboxObject,
-  findObject,
   findObjectForUpdate,
   insertObject,
   newObjectId,
   nowSeconds,
   saveObject,
+  requireObject,
 } from '../object-store';
 import type { Params } from '../params';
 import { requireAttachedPaymentMethod } from './payment-methods';
@@ -75,10 +75,7 @@ async function create(context: RouteContext): Promise<SandboxObject> {
 }
 
 async function requireCustomer(context: RouteContext): Promise<SandboxObject> {
-  const id = context.id ?? '';
-  const customer = await findObject(context.db, TYPE, id);
-  if (!customer) throw resourceMissing('customer', id);
-  return customer;
+  return requireObject(context.db, TYPE, context.id ?? '');
 }
 
 /**

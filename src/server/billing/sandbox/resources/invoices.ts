@@ -2,7 +2,7 @@ import 'server-only';
 import { INVOICE_TYPE, TAX_RATE_TYPE } from '../billing-cycle';
 import { resourceMissing } from '../errors';
 import { listAnswer } from '../list';
-import { type FieldFilter, type SandboxObject, findObject } from '../object-store';
+import { type FieldFilter, type SandboxObject, findObject, requireObject } from '../object-store';
 import type { Route, RouteContext } from './route';
 
 /**
@@ -13,10 +13,7 @@ import type { Route, RouteContext } from './route';
 const STATUSES = ['draft', 'open', 'paid', 'uncollectible', 'void'] as const;
 
 async function requireInvoice(context: RouteContext): Promise<SandboxObject> {
-  const id = context.id ?? '';
-  const invoice = await findObject(context.db, INVOICE_TYPE, id);
-  if (!invoice) throw resourceMissing('invoice', id);
-  return invoice;
+  return requireObject(context.db, INVOICE_TYPE, context.id ?? '');
 }
 
 async function list(context: RouteContext) {

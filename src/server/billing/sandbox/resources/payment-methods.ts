@@ -12,6 +12,7 @@ import {
   newObjectId,
   nowSeconds,
   saveObject,
+  requireObject,
 } from '../object-store';
 import { sandboxSecretKey } from '../secret-key';
 import type { Route, RouteContext } from './route';
@@ -185,9 +186,7 @@ async function create(context: RouteContext): Promise<SandboxObject> {
 }
 
 async function requirePaymentMethod(db: Db, id: string, param = 'id'): Promise<SandboxObject> {
-  const paymentMethod = await findObject(db, PAYMENT_METHOD_TYPE, id);
-  if (!paymentMethod) throw resourceMissing('payment_method', id, param);
-  return paymentMethod;
+  return requireObject(db, PAYMENT_METHOD_TYPE, id, { param });
 }
 
 async function attach(context: RouteContext): Promise<SandboxObject> {

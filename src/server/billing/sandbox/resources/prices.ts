@@ -1,16 +1,16 @@
 import 'server-only';
-import { invalidRequest, missingParam, resourceMissing } from '../errors';
+import { invalidRequest, missingParam } from '../errors';
 import { listAnswer } from '../list';
 import {
   type FieldFilter,
   type SandboxObject,
-  findObject,
   insertObjectIfNew,
   isUniqueViolation,
   listObjects,
   newObjectId,
   nowSeconds,
   saveObject,
+  requireObject,
 } from '../object-store';
 import { requireProduct } from './products';
 import type { Route, RouteContext } from './route';
@@ -144,10 +144,7 @@ async function create(context: RouteContext): Promise<SandboxObject> {
 }
 
 async function requirePrice(context: RouteContext): Promise<SandboxObject> {
-  const id = context.id ?? '';
-  const price = await findObject(context.db, TYPE, id);
-  if (!price) throw resourceMissing('price', id);
-  return price;
+  return requireObject(context.db, TYPE, context.id ?? '');
 }
 
 async function update(context: RouteContext): Promise<SandboxObject> {

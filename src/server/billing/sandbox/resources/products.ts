@@ -1,14 +1,14 @@
 import 'server-only';
-import { invalidRequest, resourceMissing } from '../errors';
+import { invalidRequest } from '../errors';
 import { listAnswer } from '../list';
 import {
   type FieldFilter,
   type SandboxObject,
-  findObject,
   insertObjectIfNew,
   newObjectId,
   nowSeconds,
   saveObject,
+  requireObject,
 } from '../object-store';
 import type { Params } from '../params';
 import type { Route, RouteContext } from './route';
@@ -22,9 +22,7 @@ export async function requireProduct(
   id: string,
   param = 'id',
 ): Promise<SandboxObject> {
-  const product = await findObject(context.db, TYPE, id);
-  if (!product) throw resourceMissing('product', id, param);
-  return product;
+  return requireObject(context.db, TYPE, id, { param });
 }
 
 function readEditable(params: Params, current: SandboxObject | null) {

@@ -13,8 +13,8 @@ import { listAnswer } from '../list';
 import {
   type FieldFilter,
   type SandboxObject,
-  findObject,
   findObjectForUpdate,
+  requireObject,
 } from '../object-store';
 import type { Params } from '../params';
 import type { Route, RouteContext } from './route';
@@ -41,9 +41,7 @@ const STATUSES = [
 const PRORATION_BEHAVIORS = ['create_prorations', 'none', 'always_invoice'] as const;
 
 async function requireCustomer(context: RouteContext, id: string): Promise<SandboxObject> {
-  const customer = await findObject(context.db, 'customer', id);
-  if (!customer) throw resourceMissing('customer', id, 'customer');
-  return customer;
+  return requireObject(context.db, 'customer', id, { param: 'customer' });
 }
 
 async function requireRecurringPrice(
@@ -51,8 +49,7 @@ async function requireRecurringPrice(
   id: string,
   param: string,
 ): Promise<SandboxObject> {
-  const price = await findObject(context.db, 'price', id);
-  if (!price) throw resourceMissing('price', id, param);
+  const price = await requireObject(context.db, 'price', id, { param });
   if (price.type !== 'recurring') {
     throw invalidRequest(
       `The price specified is set to \`type=one_time\` but this field only accepts prices with \`type=recurring\`.`,
@@ -81,10 +78,7 @@ function readItem(params: Params, withId: boolean) {
 }
 
 export async function requireSubscription(context: RouteContext): Promise<SandboxObject> {
-  const id = context.id ?? '';
-  const subscription = await findObject(context.db, SUBSCRIPTION_TYPE, id);
-  if (!subscription) throw resourceMissing('subscription', id);
-  return subscription;
+  return requireObject(context.db, SUBSCRIPTION_TYPE, context.id ?? '');
 }
 
 async function create(context: RouteContext): Promise<SandboxObject> {

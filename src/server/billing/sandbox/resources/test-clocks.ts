@@ -4,12 +4,12 @@ import { invalidRequest, resourceMissing } from '../errors';
 import { listAnswer } from '../list';
 import {
   type SandboxObject,
-  findObject,
   findObjectForUpdate,
   insertObject,
   newObjectId,
   nowSeconds,
   saveObject,
+  requireObject,
 } from '../object-store';
 import type { Route, RouteContext } from './route';
 
@@ -32,9 +32,7 @@ export async function requireTestClock(
   id: string,
   param = 'id',
 ): Promise<SandboxObject> {
-  const clock = await findObject(context.db, TEST_CLOCK_TYPE, id);
-  if (!clock) throw resourceMissing('test_clock', id, param);
-  return clock;
+  return requireObject(context.db, TEST_CLOCK_TYPE, id, { param, kind: 'test_clock' });
 }
 
 async function create({ db, params }: RouteContext): Promise<SandboxObject> {

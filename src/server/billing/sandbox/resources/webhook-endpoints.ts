@@ -3,12 +3,12 @@ import { invalidParam, invalidRequest, missingParam, resourceMissing } from '../
 import { listAnswer } from '../list';
 import {
   type SandboxObject,
-  findObject,
   findObjectForUpdate,
   insertObject,
   newObjectId,
   nowSeconds,
   saveObject,
+  requireObject,
 } from '../object-store';
 import type { Params } from '../params';
 import { WEBHOOK_ENDPOINT_TYPE, newEndpointSecret, saveEndpointSecret } from '../webhooks';
@@ -83,10 +83,7 @@ async function create(context: RouteContext): Promise<SandboxObject> {
 }
 
 async function requireEndpoint(context: RouteContext): Promise<SandboxObject> {
-  const id = context.id ?? '';
-  const endpoint = await findObject(context.db, WEBHOOK_ENDPOINT_TYPE, id);
-  if (!endpoint) throw resourceMissing('webhook_endpoint', id);
-  return endpoint;
+  return requireObject(context.db, WEBHOOK_ENDPOINT_TYPE, context.id ?? '');
 }
 
 async function update(context: RouteContext): Promise<SandboxObject> {
