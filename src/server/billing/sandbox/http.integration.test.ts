@@ -1,30 +1,18 @@
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '@/server/db/client';
-import { createTestDatabase } from '@/server/db/testing/test-database';
-import { sendWebResponse, toWebRequest } from '@/server/front/node-bridge';
-import { SANDBOX_API_VERSION, handleBillingSandbox } from './http';
-import { pathPrefixHttpClient } from './path-prefix-http-client';
+import { SANDBOX_API_VERSION } from './http';
 import { sandboxSecretKey } from './secret-key';
+import { type RunningSandbox, startSandbox } from './testing';
 
 /** The sandbox over real HTTP, driven by the official SDK exactly as the app will drive it. */
 describe('billing sandbox over HTTP with the stripe SDK', () => {
+  let sandbox: RunningSandbox;
   let database: Database;
-  let server: http.Server;
   let port: number;
   let key: string;
   let stripe: Stripe;
-
-  const client = (apiKey: string) =>
-    new Stripe(apiKey, {
-      host: '127.0.0.1',
-      port,
-      protocol: 'http',
-      httpClient: pathPrefixHttpClient('/billing-sandbox'),
-      maxNetworkRetries: 0,
-    });
+  const client = (apiKey: string) => sandbox.client(apiKey);
 
   const raw = async (path: string, init: RequestInit = {}) => {
     const response = await fetch(`http://127.0.0.1:${port}${path}`, {
@@ -35,21 +23,10 @@ describe('billing sandbox over HTTP with the stripe SDK', () => {
   };
 
   beforeAll(async () => {
-    database = await createTestDatabase();
-    server = http.createServer((req, res) => {
-      void handleBillingSandbox(toWebRequest(req, `http://${req.headers.host}`), database.db).then(
-        (response) => sendWebResponse(response, res),
-      );
-    });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    port = (server.address() as AddressInfo).port;
-    key = await sandboxSecretKey(database.db);
-    stripe = client(key);
+    sandbox = await startSandbox();
+    ({ database, port, key, stripe } = sandbox);
   });
-  afterAll(async () => {
-    await new Promise((resolve) => server.close(resolve));
-    await database.close();
-  });
+  afterAll(() => sandbox.close());
 
   it('makes its secret key once and keeps it', async () => {
     expect(key).toMatch(/^sk_test_[0-9a-f]{48}$/);

@@ -3,11 +3,7 @@ import type { AddressInfo } from 'node:net';
 import Stripe from 'stripe';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Database } from '@/server/db/client';
-import { createTestDatabase } from '@/server/db/testing/test-database';
-import { sendWebResponse, toWebRequest } from '@/server/front/node-bridge';
-import { handleBillingSandbox } from './http';
-import { pathPrefixHttpClient } from './path-prefix-http-client';
-import { sandboxSecretKey } from './secret-key';
+import { type RunningSandbox, startSandbox } from './testing';
 import { WEBHOOK_RETRY_DELAYS, deliverPendingEvents, deliveriesOf } from './webhooks';
 
 /** Payment methods with the test cards, and webhook delivery, driven by the official SDK. */
@@ -15,8 +11,8 @@ import { WEBHOOK_RETRY_DELAYS, deliverPendingEvents, deliveriesOf } from './webh
 type Received = { body: string; signature: string };
 
 describe('billing sandbox payment methods and webhooks', () => {
+  let sandbox: RunningSandbox;
   let database: Database;
-  let server: http.Server;
   let receiver: http.Server;
   let receiverUrl: string;
   let stripe: Stripe;
@@ -25,13 +21,8 @@ describe('billing sandbox payment methods and webhooks', () => {
   let answers: number[] = [];
 
   beforeAll(async () => {
-    database = await createTestDatabase();
-    server = http.createServer((req, res) => {
-      void handleBillingSandbox(toWebRequest(req, `http://${req.headers.host}`), database.db).then(
-        (response) => sendWebResponse(response, res),
-      );
-    });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    sandbox = await startSandbox();
+    ({ database, stripe } = sandbox);
     receiver = http.createServer((req, res) => {
       const chunks: Buffer[] = [];
       req.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -46,18 +37,10 @@ describe('billing sandbox payment methods and webhooks', () => {
     });
     await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
     receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/webhook`;
-    stripe = new Stripe(await sandboxSecretKey(database.db), {
-      host: '127.0.0.1',
-      port: (server.address() as AddressInfo).port,
-      protocol: 'http',
-      httpClient: pathPrefixHttpClient('/billing-sandbox'),
-      maxNetworkRetries: 0,
-    });
   });
   afterAll(async () => {
-    await new Promise((resolve) => server.close(resolve));
     await new Promise((resolve) => receiver.close(resolve));
-    await database.close();
+    await sandbox.close();
   });
   beforeEach(() => {
     received = [];

@@ -1,15 +1,10 @@
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
-import Stripe from 'stripe';
+import type Stripe from 'stripe';
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '@/server/db/client';
 import { billingSandboxObjects } from '@/server/db/schema';
-import { createTestDatabase } from '@/server/db/testing/test-database';
-import { sendWebResponse, toWebRequest } from '@/server/front/node-bridge';
-import { SANDBOX_API_VERSION, handleBillingSandbox } from './http';
-import { pathPrefixHttpClient } from './path-prefix-http-client';
-import { sandboxSecretKey } from './secret-key';
+import { SANDBOX_API_VERSION } from './http';
+import { type RunningSandbox, startSandbox } from './testing';
 
 /** Subscriptions, invoices, events and test clocks, driven over HTTP by the official SDK. */
 
@@ -17,28 +12,16 @@ const DAY = 24 * 60 * 60;
 const utc = (year: number, month: number, day: number) => Date.UTC(year, month - 1, day) / 1000;
 
 describe('billing sandbox subscriptions, invoices and events', () => {
+  let sandbox: RunningSandbox;
   let database: Database;
-  let server: http.Server;
   let stripe: Stripe;
   let monthly: Stripe.Price;
   let premium: Stripe.Price;
   let yearly: Stripe.Price;
 
   beforeAll(async () => {
-    database = await createTestDatabase();
-    server = http.createServer((req, res) => {
-      void handleBillingSandbox(toWebRequest(req, `http://${req.headers.host}`), database.db).then(
-        (response) => sendWebResponse(response, res),
-      );
-    });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    stripe = new Stripe(await sandboxSecretKey(database.db), {
-      host: '127.0.0.1',
-      port: (server.address() as AddressInfo).port,
-      protocol: 'http',
-      httpClient: pathPrefixHttpClient('/billing-sandbox'),
-      maxNetworkRetries: 0,
-    });
+    sandbox = await startSandbox();
+    ({ database, stripe } = sandbox);
     await stripe.products.create({ id: 'prod_member', name: '会員プラン' });
     const price = (unit_amount: number, interval: 'month' | 'year', lookup_key: string) =>
       stripe.prices.create({
@@ -53,10 +36,7 @@ describe('billing sandbox subscriptions, invoices and events', () => {
     premium = await price(2200, 'month', 'premium');
     yearly = await price(11000, 'year', 'yearly');
   });
-  afterAll(async () => {
-    await new Promise((resolve) => server.close(resolve));
-    await database.close();
-  });
+  afterAll(() => sandbox.close());
 
   /** A customer on a clock of its own, frozen at `start`. */
   async function clockedCustomer(start: number) {

@@ -1,0 +1,54 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import Stripe from 'stripe';
+import type { Database } from '@/server/db/client';
+import { createTestDatabase } from '@/server/db/testing/test-database';
+import { sendWebResponse, toWebRequest } from '@/server/front/node-bridge';
+import { handleBillingSandbox } from './http';
+import { pathPrefixHttpClient } from './path-prefix-http-client';
+import { sandboxSecretKey } from './secret-key';
+
+/**
+ * Test helper: the sandbox on a test database behind a real http.Server on 127.0.0.1, and the
+ * official SDK pointed at it exactly as the app points it (under /billing-sandbox).
+ */
+export type RunningSandbox = {
+  database: Database;
+  port: number;
+  key: string;
+  stripe: Stripe;
+  /** An SDK client with another key (a wrong one, say). */
+  client: (apiKey: string) => Stripe;
+  close: () => Promise<void>;
+};
+
+export async function startSandbox(): Promise<RunningSandbox> {
+  const database = await createTestDatabase();
+  const server = http.createServer((req, res) => {
+    void handleBillingSandbox(toWebRequest(req, `http://${req.headers.host}`), database.db).then(
+      (response) => sendWebResponse(response, res),
+    );
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  const client = (apiKey: string) =>
+    new Stripe(apiKey, {
+      host: '127.0.0.1',
+      port,
+      protocol: 'http',
+      httpClient: pathPrefixHttpClient('/billing-sandbox'),
+      maxNetworkRetries: 0,
+    });
+  const key = await sandboxSecretKey(database.db);
+  return {
+    database,
+    port,
+    key,
+    stripe: client(key),
+    client,
+    close: async () => {
+      await new Promise((resolve) => server.close(resolve));
+      await database.close();
+    },
+  };
+}
