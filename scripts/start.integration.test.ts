@@ -96,4 +96,19 @@ describe('npm start', () => {
       fs.rmSync(dataDir, { recursive: true, force: true });
     }
   });
+
+  it('refuses a server database without STRIPE_SECRET_KEY unless BILLING_SANDBOX=true', async () => {
+    const before = buildState();
+    const result = await startScript({
+      DATABASE_URL: 'postgres://nobody@127.0.0.1:1/none',
+      STRIPE_SECRET_KEY: '',
+      BILLING_SANDBOX: '',
+      PORT: String(20_000 + ((process.pid + 1) % 20_000)),
+    });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain('STRIPE_SECRET_KEY がありません');
+    expect(result.stderr).toContain('BILLING_SANDBOX=true');
+    expect(result.stdout).not.toContain('building');
+    expect(buildState()).toEqual(before);
+  });
 });

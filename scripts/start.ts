@@ -8,6 +8,7 @@
  */
 import path from 'node:path';
 import { env } from '@/env';
+import { billingStartRefusal } from '@/server/billing/start-check';
 import { reserveDataDirLock } from '@/server/db/lock';
 import { loadBuildSettings, runNextBuild, staleBuildReason } from './lib/build-freshness';
 
@@ -25,6 +26,12 @@ if (!DATABASE_URL) {
     console.error(`\n起動できません (cannot start):\n${(error as Error).message}\n`);
     process.exit(1);
   }
+}
+
+const billingRefusal = billingStartRefusal(env());
+if (billingRefusal) {
+  console.error(`\n起動できません (cannot start):\n${billingRefusal}\n`);
+  process.exit(1);
 }
 
 const reason = staleBuildReason(root, settings);

@@ -101,8 +101,49 @@ const envSchema = z
     // Requests per second per API key on the built-in content API.
     CMS_RATE_LIMIT_READ: z.coerce.number().int().min(1).max(1_000_000).default(100),
     CMS_RATE_LIMIT_WRITE: z.coerce.number().int().min(1).max(1_000_000).default(10),
+    // Billing (src/server/billing): Stripe with a secret key, else the built-in sandbox.
+    STRIPE_SECRET_KEY: optionalText.pipe(
+      z
+        .string()
+        .regex(
+          /^(sk|rk)_(test|live)_[A-Za-z0-9]+$/,
+          'sk_live_… または sk_test_… の形式で指定してください',
+        )
+        .optional(),
+    ),
+    STRIPE_WEBHOOK_SECRET: optionalText.pipe(
+      z
+        .string()
+        .regex(/^whsec_[A-Za-z0-9]+$/, 'whsec_… の形式で指定してください')
+        .optional(),
+    ),
+    // The plans' prices on Stripe: a lookup key or a price id (price_…).
+    STRIPE_PRICE_MONTHLY: optionalText.pipe(z.string().max(200).default('membership_monthly')),
+    STRIPE_PRICE_YEARLY: optionalText.pipe(z.string().max(200).default('membership_yearly')),
+    // "true": run on the sandbox even with DATABASE_URL (a staging server that takes no money).
+    BILLING_SANDBOX: z
+      .string()
+      .optional()
+      .transform((v) => v === 'true'),
+    // Free days before the first charge, for readers who never had a plan (0: no trial).
+    BILLING_TRIAL_DAYS: z.coerce.number().int().min(0).max(90).default(14),
+    // Qualified-invoice issuer (適格請求書発行事業者): printed on receipts when set.
+    INVOICE_REGISTRATION_NUMBER: optionalText.pipe(
+      z
+        .string()
+        .regex(/^T\d{13}$/, 'T に続く 13 桁の数字で指定してください')
+        .optional(),
+    ),
+    INVOICE_ISSUER_NAME: optionalText.pipe(z.string().max(100).optional()),
   })
   .superRefine((env, ctx) => {
+    if (env.STRIPE_SECRET_KEY && !env.STRIPE_WEBHOOK_SECRET) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['STRIPE_WEBHOOK_SECRET'],
+        message: 'STRIPE_SECRET_KEY を使うときは Webhook の署名シークレットも指定してください',
+      });
+    }
     if (env.CMS_BASE_URL && !env.CMS_API_KEY) {
       ctx.addIssue({
         code: 'custom',

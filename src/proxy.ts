@@ -32,6 +32,7 @@ export async function proxy(request: NextRequest): Promise<NextResponse> {
 export const config = {
   // Pages only: not the framework's files, and no API (an API handler reads its own body,
   // bounded while streaming; through the proxy the framework would buffer it first, and an API
-  // answers for itself rather than redirecting to /about).
-  matcher: ['/((?!_next/static|_next/image|api/).*)'],
+  // answers for itself rather than redirecting to /about). The billing sandbox stands for a
+  // third party's site: none of this applies to it.
+  matcher: ['/((?!_next/static|_next/image|api/|billing-sandbox/).*)'],
 };

@@ -21,6 +21,7 @@ const NEVER_REDIRECTED_FOLDERS = [
   '/_next',
   '/api/v1',
   '/api/webhooks',
+  '/billing-sandbox',
   '/api/auth',
   '/api/account',
   '/api/analytics',

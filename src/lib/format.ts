@@ -42,3 +42,13 @@ export function formatDurationJa(totalSeconds: number): string {
   const sec = s % 60;
   return [h ? `${h}時間` : '', m ? `${m}分` : '', sec || (!h && !m) ? `${sec}秒` : ''].join('');
 }
+
+/** 1100 → "¥1,100" (yen have no minor unit). */
+export function formatYen(amount: number): string {
+  return `${amount < 0 ? '-' : ''}¥${Math.abs(amount).toLocaleString('en-US')}`;
+}
+
+/** A plan's price as the site shows it: "¥1,100（税込）／月". */
+export function formatPlanPrice(amount: number, interval: 'month' | 'year'): string {
+  return `${formatYen(amount)}（税込）／${interval === 'month' ? '月' : '年'}`;
+}

@@ -5,7 +5,12 @@ import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import { env } from '@/env';
 import { startAdminSocket } from '@/server/admin/socket';
-import { getDatabase } from '@/server/db/client';
+import { type Db, getDatabase } from '@/server/db/client';
+import { syncCatalogue } from '@/server/billing/catalogue';
+import { usesSandbox } from '@/server/billing/provider';
+import { billingStartRefusal } from '@/server/billing/start-check';
+import { startSandboxRunner } from '@/server/billing/sandbox-runner';
+import { ensureSandboxWebhook } from '@/server/billing/sandbox-setup';
 import { makePrivate, restrictUmask, secureDataDir } from '@/server/db/lock';
 import { copyDemoMedia, isContentEmpty, seedDemoContent } from '@/server/cms/seed/seed';
 
@@ -20,9 +25,30 @@ export function boot(): Promise<void> {
   return singleton('boot', () => start());
 }
 
+/**
+ * Billing (DESIGN.md decision 5): the plan catalogue is read from the provider; on the
+ * sandbox, the site's webhook endpoint and the background runner are set up as well.
+ */
+async function startBilling(db: Db): Promise<void> {
+  const config = env();
+  if (!usesSandbox()) {
+    await syncCatalogue(db).catch((error: unknown) => {
+      console.warn('[billing] the plan catalogue could not be read from Stripe:', error);
+    });
+    console.log('[billing] Stripe');
+    return;
+  }
+  await syncCatalogue(db);
+  await ensureSandboxWebhook(db);
+  startSandboxRunner(db);
+  console.log(`[billing] sandbox (${config.SITE_URL}/billing-sandbox, no real payments)`);
+}
+
 async function start(): Promise<void> {
   try {
     const config = env();
+    const billingRefusal = billingStartRefusal(config);
+    if (billingRefusal) throw new Error(billingRefusal);
     // Before anything writes: database files, uploads and the secret are the OS user's only.
     restrictUmask();
     if (fs.existsSync(config.DATA_DIR)) secureDataDir(config.DATA_DIR);
@@ -45,6 +71,7 @@ async function start(): Promise<void> {
       await database.db.execute(sql`ANALYZE`);
       await startAdminSocket(database, config.DATA_DIR);
     }
+    await startBilling(database.db);
     const shutdown = () => {
       void database.close().finally(() => process.exit(0));
     };

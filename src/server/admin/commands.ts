@@ -13,6 +13,7 @@ import {
   UsageError,
   defineCommand,
 } from './command';
+import { billingCommands } from './billing-commands';
 import { userCommands } from './user-commands';
 
 /**
@@ -148,6 +149,7 @@ export const adminCommands: AdminCommand[] = [
   revokeApiKeyCommand,
   previewUrlCommand,
   ...userCommands,
+  ...billingCommands,
 ];
 
 export function helpText(): string[] {

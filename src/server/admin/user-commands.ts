@@ -37,7 +37,7 @@ const flag = z
 
 const NO_PARTNER = ['', 'none'];
 
-async function requireUser(db: Db, email: string): Promise<UserSummary> {
+export async function requireUser(db: Db, email: string): Promise<UserSummary> {
   const found = await findUserByEmail(db, email);
   if (!found) throw new UsageError(`メールアドレス ${email} のユーザーはいません。`);
   return found;

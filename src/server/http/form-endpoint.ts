@@ -18,7 +18,7 @@ export type FormResult =
   | { ok: true; redirectTo?: string; message?: string; setCookies?: string[] }
   | {
       ok: false;
-      status: 400 | 401 | 403 | 404 | 413 | 429 | 500;
+      status: 400 | 401 | 403 | 404 | 409 | 413 | 429 | 500;
       message?: string;
       fieldErrors?: Record<string, string>;
       retryAfter?: number;

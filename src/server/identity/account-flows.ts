@@ -10,6 +10,7 @@ import { maskAddress, sendMail } from '@/server/mail/mailer';
 import { mails } from '@/server/mail/templates';
 import { updateProfile } from '@/server/profiles/profiles';
 import { cancelLiveSubscriptions } from '@/server/profiles/subscriptions';
+import { cancelProviderSubscriptions } from '@/server/billing/account-closure';
 import {
   type Limit,
   RateLimitedError,
@@ -406,7 +407,7 @@ export async function changeEmail(
 }
 
 /**
- * Deletes the account: live plans are cancelled, the user, profiles and sessions are removed,
+ * Deletes the account: live plans are cancelled (with the payment provider first), the user, profiles and sessions are removed,
  * payment records stay without the person (subscriptions.user_id becomes null), and the
  * address is told.
  */
@@ -420,6 +421,17 @@ export async function deleteAccount(
   if (!parsed.success) return invalid(parsed.error);
   const outcome = await limited(() => checkPassword(deps, ctx, account.id, parsed.data.password));
   if (outcome !== true) return outcome === false ? WRONG_PASSWORD : outcome;
+  try {
+    await cancelProviderSubscriptions(deps.db, account.id);
+  } catch (error) {
+    console.error('[account] the plan could not be cancelled with the provider:', error);
+    return {
+      ok: false,
+      status: 500,
+      message:
+        'ご利用中のプランを解約できなかったため、退会を中止しました。時間をおいてもう一度お試しください。',
+    };
+  }
   const canceled = await cancelLiveSubscriptions(deps.db, account.id);
   const { headers } = await deps.auth.api.deleteUser({
     body: { password: parsed.data.password },

@@ -1,6 +1,7 @@
 import 'server-only';
 import { env } from '@/env';
 import type { Mail } from './mailer';
+import { formatDateJa } from '@/lib/format';
 
 /**
  * The site's mails, in Japanese, as plain text and HTML with the same content. Each returns
@@ -295,3 +296,86 @@ export function contactAcknowledged(
     note: 'このメールに心当たりがない場合は、どなたかがメールアドレスを誤って入力した可能性があります。お手数ですが、このメールを破棄してください。',
   });
 }
+
+/** The billing mails (src/server/billing/notifications.ts sends each once). */
+export const billingMails = {
+  welcome: (
+    to: string,
+    name: string,
+    plan: { name: string; price: string; trialEnd: Date | null; renewsAt: Date | null },
+  ) =>
+    render(to, {
+      kind: 'billing-welcome',
+      subject: `${plan.name}へのお申し込みありがとうございます`,
+      greeting: dear(name),
+      paragraphs: [
+        `${plan.name}（${plan.price}）のお申し込みを受け付けました。今日から会員限定のすべてのコンテンツをお読みいただけます。`,
+        plan.trialEnd
+          ? `無料体験は ${formatDateJa(plan.trialEnd)} までです。その日に初回分を決済し、以後は自動で更新されます。体験期間中に解約すれば料金はかかりません。`
+          : `次回の更新日は ${plan.renewsAt ? formatDateJa(plan.renewsAt) : '未定'} です。解約の手続きがない限り、自動で更新されます。`,
+        'プランの変更・解約・お支払い方法の変更は、料金プランのページの「プランの管理」からいつでもできます。',
+      ],
+      action: { label: 'プランの管理', url: `${env().SITE_URL}/service-plans` },
+    }),
+
+  receipt: (
+    to: string,
+    name: string,
+    receipt: { number: string; total: string; tax: string; paidAt: Date; url: string },
+  ) =>
+    render(to, {
+      kind: 'billing-receipt',
+      subject: 'お支払いありがとうございます（領収書）',
+      greeting: dear(name),
+      paragraphs: [
+        `${formatDateJa(receipt.paidAt)}に ${receipt.total}（うち消費税 ${receipt.tax}）をお支払いいただきました。請求書番号：${receipt.number}`,
+        '領収書は下のボタンから表示・印刷できます。',
+      ],
+      action: { label: '領収書を表示する', url: receipt.url },
+    }),
+
+  paymentFailed: (to: string, name: string, failed: { total: string; nextAttempt: Date | null }) =>
+    render(to, {
+      kind: 'billing-payment-failed',
+      subject: '【ご確認ください】プラン更新のお支払いができませんでした',
+      greeting: dear(name),
+      paragraphs: [
+        `登録されているカードで ${failed.total} の決済ができませんでした。カードの有効期限や利用限度額をご確認ください。`,
+        failed.nextAttempt
+          ? `${formatDateJa(failed.nextAttempt)}に自動で再度決済します。それまでにカードを変更していただくと、その場で決済し直します。`
+          : 'このまま決済できない場合、プランは解約されます。',
+        'お支払いが確認できるまでの間も、会員限定のコンテンツはお読みいただけます。',
+      ],
+      action: { label: 'カードを変更する', url: `${env().SITE_URL}/service-plans` },
+    }),
+
+  trialEnding: (
+    to: string,
+    name: string,
+    trial: { planName: string; price: string; endsAt: Date },
+  ) =>
+    render(to, {
+      kind: 'billing-trial-ending',
+      subject: '無料体験はまもなく終了します',
+      greeting: dear(name),
+      paragraphs: [
+        `${trial.planName}の無料体験は ${formatDateJa(trial.endsAt)} に終了し、その日に ${trial.price} を決済します。`,
+        '続けてご利用いただく場合、お手続きは不要です。ご利用を続けない場合は、終了日までに料金プランのページの「プランの管理」から解約してください。',
+      ],
+      action: { label: 'プランの管理', url: `${env().SITE_URL}/service-plans` },
+    }),
+
+  cancellationConfirmed: (to: string, name: string, plan: { name: string; endsAt: Date | null }) =>
+    render(to, {
+      kind: 'billing-cancellation',
+      subject: '解約を受け付けました',
+      greeting: dear(name),
+      paragraphs: [
+        plan.endsAt
+          ? `${plan.name}の解約を受け付けました。${formatDateJa(plan.endsAt)} まではこれまでどおりお読みいただけます。それ以降の請求はありません。`
+          : `${plan.name}の解約を受け付けました。以後の請求はありません。`,
+        '終了日までであれば、料金プランのページの「プランの管理」から解約を取り消せます。',
+      ],
+      action: { label: 'プランの管理', url: `${env().SITE_URL}/service-plans` },
+    }),
+};

@@ -1,7 +1,17 @@
 import 'server-only';
+import { and, eq } from 'drizzle-orm';
 import type { Db } from '@/server/db/client';
+import { billingSandboxObjects } from '@/server/db/schema';
+import { invalidRequest, resourceMissing } from './errors';
 import { recordEvent, previousAttributes } from './events';
 import {
+  PAYMENT_METHOD_TYPE,
+  cardDeclined,
+  chargePaymentMethod,
+  requireAttachedPaymentMethod,
+} from './resources/payment-methods';
+import {
+  type FieldFilter,
   type SandboxObject,
   findAllObjects,
   findObject,
@@ -15,9 +25,11 @@ import {
 
 /**
  * The billing engine behind subscriptions, invoices and test clocks: periods, invoices with
- * Japanese consumption tax, prorations, and the transitions a subscription goes through as
- * its time passes (trial end, renewal, cancellation at period end). Every change records its
- * Stripe event. Callers run these inside one database transaction.
+ * Japanese consumption tax, prorations, charging invoices to the customer's card, and the
+ * transitions a subscription goes through as its time passes (trial end and its notice,
+ * renewal, payment retries and dunning, incomplete expiry, cancellation at period end). Every
+ * change records its Stripe event. Callers run these inside one database transaction, except
+ * payOpenInvoice and advanceClocklessSubscriptions, which open their own.
  */
 
 export const SUBSCRIPTION_TYPE = 'subscription';
@@ -218,7 +230,17 @@ type InvoiceInput = {
   at: number;
   periodStart: number;
   periodEnd: number;
+  /** False leaves the finalized invoice open and unattempted (`default_incomplete`). */
+  collect?: boolean;
+  /** Runs once the payment's outcome is known, before the invoice's events are recorded. */
+  beforeEvents?: (outcome: PaymentOutcome) => Promise<void>;
 };
+
+/** What became of a payment: paid (or nothing to pay), declined, no card to charge, or not tried. */
+export type PaymentOutcome = 'paid' | 'declined' | 'no_payment_method' | 'not_attempted';
+
+const failed = (outcome: PaymentOutcome) =>
+  outcome === 'declined' || outcome === 'no_payment_method';
 
 function planOf(price: SandboxObject): SandboxObject {
   const recurring = recurringOf(price);
@@ -286,12 +308,18 @@ function lineObject(invoiceId: string, subscription: SandboxObject, line: LineIn
 }
 
 /**
- * Issues a finalized invoice and pays it (payment failures come with a later part), with
- * the events Stripe sends for it: created (draft), finalized (open), paid, payment_succeeded.
- * A credit beyond the total (a downgrade's proration) goes to the customer's balance, and
- * the balance is applied to the next invoice, as on Stripe.
+ * Issues a finalized invoice and charges it to the subscription's or the customer's default
+ * card, with the events Stripe sends: created (draft), finalized (open), then paid and
+ * payment_succeeded, or payment_failed. Nothing due (a trial, a credit) is paid without a
+ * charge. A failed renewal is retried on PAYMENT_RETRY_DAYS; a subscription's first invoice is
+ * not (its subscription stays `incomplete` until paid or expired). A credit beyond the total
+ * (a downgrade's proration) goes to the customer's balance, and the balance is applied to the
+ * next invoice, as on Stripe.
  */
-async function issueInvoice(db: Db, input: InvoiceInput): Promise<SandboxObject> {
+async function issueInvoice(
+  db: Db,
+  input: InvoiceInput,
+): Promise<{ invoice: SandboxObject; outcome: PaymentOutcome }> {
   const { subscription, at } = input;
   // The customer's invoice number and balance change here: its row is held until the end.
   const customer =
@@ -327,19 +355,11 @@ async function issueInvoice(db: Db, input: InvoiceInput): Promise<SandboxObject>
     currency: customer.currency ?? currency,
     next_invoice_sequence: sequence + 1,
   };
+  const customerPrevious = previousAttributes(customer, customerAfter);
   await saveObject(db, customerAfter);
-  if (endingBalance !== startingBalance) {
-    await recordEvent(
-      db,
-      'customer.updated',
-      customerAfter,
-      at,
-      previousAttributes(customer, customerAfter),
-    );
-  }
   Object.assign(input.customer, customerAfter);
 
-  const paid: SandboxObject = {
+  const open: SandboxObject = {
     id,
     object: 'invoice',
     account_country: 'JP',
@@ -347,13 +367,13 @@ async function issueInvoice(db: Db, input: InvoiceInput): Promise<SandboxObject>
     account_tax_ids: null,
     amount_due: amountDue,
     amount_overpaid: 0,
-    amount_paid: amountDue,
-    amount_remaining: 0,
+    amount_paid: 0,
+    amount_remaining: amountDue,
     amount_shipping: 0,
     application: null,
-    attempt_count: amountDue > 0 ? 1 : 0,
-    attempted: true,
-    auto_advance: false,
+    attempt_count: 0,
+    attempted: false,
+    auto_advance: true,
     automatic_tax: {
       disabled_reason: null,
       enabled: false,
@@ -376,7 +396,7 @@ async function issueInvoice(db: Db, input: InvoiceInput): Promise<SandboxObject>
     customer_shipping: null,
     customer_tax_exempt: 'none',
     customer_tax_ids: [],
-    default_payment_method: null,
+    default_payment_method: subscription.default_payment_method ?? null,
     default_source: null,
     default_tax_rates: [],
     description: null,
@@ -423,11 +443,11 @@ async function issueInvoice(db: Db, input: InvoiceInput): Promise<SandboxObject>
     shipping_details: null,
     starting_balance: startingBalance,
     statement_descriptor: null,
-    status: 'paid',
+    status: 'open',
     status_transitions: {
       finalized_at: at,
       marked_uncollectible_at: null,
-      paid_at: at,
+      paid_at: null,
       voided_at: null,
     },
     subtotal,
@@ -440,34 +460,163 @@ async function issueInvoice(db: Db, input: InvoiceInput): Promise<SandboxObject>
     total_taxes: totalTaxes,
     webhooks_delivered_at: at,
   };
-  const open: SandboxObject = {
-    ...paid,
-    status: 'open',
-    amount_paid: 0,
-    amount_remaining: amountDue,
-    attempt_count: 0,
-    attempted: false,
-    status_transitions: { ...(paid.status_transitions as object), paid_at: null },
-  };
   const draft: SandboxObject = {
     ...open,
     status: 'draft',
     number: null,
     effective_at: null,
     ending_balance: null,
-    status_transitions: { ...(open.status_transitions as object), finalized_at: null },
+    status_transitions: { ...transitionsOf(open), finalized_at: null },
   };
-  await insertObject(db, INVOICE_TYPE, paid);
+
+  let outcome: PaymentOutcome;
+  let invoice: SandboxObject;
+  if (amountDue === 0) {
+    outcome = 'paid';
+    invoice = paidInvoice(open, at, false);
+  } else if (input.collect === false) {
+    outcome = 'not_attempted';
+    invoice = open;
+  } else {
+    outcome = await chargeFor(db, subscription, customerAfter);
+    // A subscription's first invoice is not retried: it is paid or expires with it.
+    const retry = input.billingReason === 'subscription_create' ? null : retryAfter(open, at);
+    invoice = outcome === 'paid' ? paidInvoice(open, at, true) : failedAttempt(open, retry);
+  }
+  await insertObject(db, INVOICE_TYPE, invoice);
+  await input.beforeEvents?.(outcome);
+  if (endingBalance !== startingBalance) {
+    await recordEvent(db, 'customer.updated', customerAfter, at, customerPrevious);
+  }
   await recordEvent(db, 'invoice.created', draft, at);
   await recordEvent(db, 'invoice.finalized', open, at);
-  await recordEvent(db, 'invoice.paid', paid, at);
-  await recordEvent(db, 'invoice.payment_succeeded', paid, at);
+  await recordPaymentEvents(db, invoice, outcome, at);
   for (const line of input.lines) {
     if (!line.invoiceItem) continue;
     const item = await findObject(db, INVOICE_ITEM_TYPE, line.invoiceItem);
     if (item) await saveObject(db, { ...item, invoice: id });
   }
-  return paid;
+  return { invoice, outcome };
+}
+
+// ---- payments ------------------------------------------------------------------------------
+
+/**
+ * Days after an invoice's first failed attempt (its finalization) at which it is retried:
+ * Stripe's Smart Retries replaced by a fixed schedule, so tests and the site can count on it.
+ * After the last one fails the subscription is canceled and the invoice marked uncollectible.
+ */
+export const PAYMENT_RETRY_DAYS = [3, 5, 7] as const;
+
+/** An incomplete subscription's first invoice can be paid for this long, as on Stripe. */
+export const INCOMPLETE_EXPIRY_SECONDS = 23 * 60 * 60;
+
+function transitionsOf(invoice: SandboxObject): Record<string, number | null> {
+  return invoice.status_transitions as Record<string, number | null>;
+}
+
+/** The scheduled retry after `time`, or null when none is left. */
+function retryAfter(invoice: SandboxObject, time: number): number | null {
+  const first = transitionsOf(invoice).finalized_at ?? time;
+  for (const days of PAYMENT_RETRY_DAYS) {
+    if (first + days * DAY > time) return first + days * DAY;
+  }
+  return null;
+}
+
+function paidInvoice(invoice: SandboxObject, at: number, charged: boolean): SandboxObject {
+  return {
+    ...invoice,
+    status: 'paid',
+    amount_paid: invoice.amount_due,
+    amount_remaining: 0,
+    attempted: true,
+    attempt_count: num(invoice, 'attempt_count') + (charged ? 1 : 0),
+    auto_advance: false,
+    next_payment_attempt: null,
+    status_transitions: { ...transitionsOf(invoice), paid_at: at },
+  };
+}
+
+function failedAttempt(invoice: SandboxObject, next: number | null): SandboxObject {
+  return {
+    ...invoice,
+    attempted: true,
+    attempt_count: num(invoice, 'attempt_count') + 1,
+    next_payment_attempt: next,
+  };
+}
+
+async function recordPaymentEvents(
+  db: Db,
+  invoice: SandboxObject,
+  outcome: PaymentOutcome,
+  at: number,
+): Promise<void> {
+  if (outcome === 'paid') {
+    await recordEvent(db, 'invoice.paid', invoice, at);
+    await recordEvent(db, 'invoice.payment_succeeded', invoice, at);
+  } else if (failed(outcome)) {
+    await recordEvent(db, 'invoice.payment_failed', invoice, at);
+  }
+}
+
+/**
+ * The card an invoice is charged to, as Stripe picks it: the subscription's
+ * `default_payment_method`, else the customer's `invoice_settings.default_payment_method`
+ * (one since detached from the customer no longer counts).
+ */
+async function defaultPaymentMethod(
+  db: Db,
+  subscription: SandboxObject | null,
+  customer: SandboxObject,
+): Promise<string | null> {
+  const settings = customer.invoice_settings as { default_payment_method?: unknown } | null;
+  for (const id of [subscription?.default_payment_method, settings?.default_payment_method]) {
+    if (typeof id !== 'string') continue;
+    const paymentMethod = await findObject(db, PAYMENT_METHOD_TYPE, id);
+    if (paymentMethod?.customer === customer.id) return id;
+  }
+  return null;
+}
+
+async function chargeFor(
+  db: Db,
+  subscription: SandboxObject | null,
+  customer: SandboxObject,
+  paymentMethod?: string,
+): Promise<PaymentOutcome> {
+  const id = paymentMethod ?? (await defaultPaymentMethod(db, subscription, customer));
+  if (!id) return 'no_payment_method';
+  return (await chargePaymentMethod(db, id)) ? 'paid' : 'declined';
+}
+
+/**
+ * One attempt to collect an open (or uncollectible) invoice, with its events. A scheduled
+ * retry moves `next_payment_attempt` to the next one on the schedule (null after the last); an
+ * attempt asked for through the API (`invoices.pay`) leaves the schedule as it was.
+ */
+async function attemptPayment(
+  db: Db,
+  invoice: SandboxObject,
+  subscription: SandboxObject | null,
+  customer: SandboxObject,
+  at: number,
+  options: { scheduled: boolean; paymentMethod?: string },
+): Promise<{ invoice: SandboxObject; outcome: PaymentOutcome }> {
+  const due = num(invoice, 'amount_remaining') > 0;
+  const outcome = due
+    ? await chargeFor(db, subscription, customer, options.paymentMethod)
+    : ('paid' as const);
+  let next: SandboxObject;
+  if (outcome === 'paid') next = paidInvoice(invoice, at, due);
+  else {
+    const scheduled = invoice.next_payment_attempt as number | null;
+    next = failedAttempt(invoice, options.scheduled ? retryAfter(invoice, at) : scheduled);
+  }
+  await saveObject(db, next);
+  await recordPaymentEvents(db, next, outcome, at);
+  return { invoice: next, outcome };
 }
 
 async function pendingItemLines(db: Db, subscription: SandboxObject): Promise<LineInput[]> {
@@ -560,16 +709,38 @@ function withItem(
   return { ...subscription, items: { ...items, data: [nextItem] } };
 }
 
+/** Stripe's `payment_behavior` on create (`pending_if_incomplete` is for updates only). */
+export type PaymentBehavior = 'allow_incomplete' | 'default_incomplete' | 'error_if_incomplete';
+
 export type NewSubscription = {
   customer: SandboxObject;
   price: SandboxObject;
   trialDays: number | undefined;
   metadata: Record<string, string>;
   cancelAtPeriodEnd: boolean;
+  /** The subscription's own card, charged before the customer's default (checked by the caller). */
+  defaultPaymentMethod?: string | null;
+  /** `allow_incomplete` (Stripe's default) when left out. */
+  paymentBehavior?: PaymentBehavior;
 };
 
+/** Stripe's answer when there is no card to charge at all. */
+export function noPaymentMethodError() {
+  return invalidRequest(
+    'This customer has no attached payment source or default payment method. Please consider adding a default payment method. For more information, visit https://stripe.com/docs/billing/subscriptions/payment-methods-setting#payment-method-priority.',
+  );
+}
+
+/**
+ * Creates a subscription and its first invoice, charged at once. A trial bills ¥0 (paid, no
+ * charge). Without a trial the subscription is `active` if the charge succeeds, else
+ * `incomplete` with its invoice open until paid (`invoices.pay`) or expired after 23 hours;
+ * `default_incomplete` does not try the charge; `error_if_incomplete` refuses with Stripe's
+ * error and leaves nothing behind (the caller's transaction rolls back).
+ */
 export async function startSubscription(db: Db, input: NewSubscription): Promise<SandboxObject> {
   const { customer, price } = input;
+  const behavior = input.paymentBehavior ?? 'allow_incomplete';
   const at = await customerNow(db, customer, true);
   const recurring = recurringOf(price);
   const id = newObjectId('sub');
@@ -616,7 +787,7 @@ export async function startSubscription(db: Db, input: NewSubscription): Promise
     customer: customer.id,
     customer_account: null,
     days_until_due: null,
-    default_payment_method: null,
+    default_payment_method: input.defaultPaymentMethod ?? null,
     default_source: null,
     default_tax_rates: [],
     description: null,
@@ -646,15 +817,14 @@ export async function startSubscription(db: Db, input: NewSubscription): Promise
     pending_update: null,
     schedule: null,
     start_date: at,
-    status: trialEnd ? 'trialing' : 'active',
+    // Known once the first invoice's payment is (below), before any event is recorded.
+    status: trialEnd ? 'trialing' : 'incomplete',
     test_clock: customer.test_clock,
     transfer_data: null,
     trial_end: trialEnd,
     trial_settings: { end_behavior: { missing_payment_method: 'create_invoice' } },
     trial_start: trialEnd ? at : null,
   };
-  await insertObject(db, SUBSCRIPTION_TYPE, subscription);
-  await recordEvent(db, 'customer.subscription.created', subscription, at);
   const name = await productName(db, price);
   await issueInvoice(db, {
     id: invoiceId,
@@ -664,6 +834,16 @@ export async function startSubscription(db: Db, input: NewSubscription): Promise
     at,
     periodStart: at,
     periodEnd: at,
+    collect: behavior !== 'default_incomplete',
+    beforeEvents: async (outcome) => {
+      if (behavior === 'error_if_incomplete' && outcome === 'no_payment_method') {
+        throw noPaymentMethodError();
+      }
+      if (behavior === 'error_if_incomplete' && outcome === 'declined') throw cardDeclined();
+      if (!trialEnd) subscription.status = outcome === 'paid' ? 'active' : 'incomplete';
+      await insertObject(db, SUBSCRIPTION_TYPE, subscription);
+      await recordEvent(db, 'customer.subscription.created', subscription, at);
+    },
     lines: [
       {
         amount: trialEnd ? 0 : num(price, 'unit_amount'),
@@ -675,7 +855,35 @@ export async function startSubscription(db: Db, input: NewSubscription): Promise
       },
     ],
   });
+  if (trialEnd) await scheduleTrialNotice(db, subscription, at);
   return subscription;
+}
+
+/**
+ * Stripe sends `customer.subscription.trial_will_end` three days before a trial ends (at
+ * once for a shorter trial). The pending notice is kept beside the subscription, never
+ * answered, so that whichever moves time on (a clock, the timer) sends it exactly once.
+ */
+const TRIAL_NOTICE_TYPE = 'sandbox.trial_notice';
+const TRIAL_NOTICE_LEAD_SECONDS = 3 * DAY;
+
+const trialNoticeId = (subscriptionId: string) => `trialnotice_${subscriptionId}`;
+
+async function scheduleTrialNotice(db: Db, subscription: SandboxObject, at: number): Promise<void> {
+  const due = num(subscription, 'trial_end') - TRIAL_NOTICE_LEAD_SECONDS;
+  if (due <= at) {
+    await recordEvent(db, 'customer.subscription.trial_will_end', subscription, at);
+    return;
+  }
+  await insertObject(db, TRIAL_NOTICE_TYPE, {
+    id: trialNoticeId(subscription.id),
+    object: TRIAL_NOTICE_TYPE,
+    created: at,
+    subscription: subscription.id,
+    test_clock: subscription.test_clock,
+    due_at: due,
+    sent_at: null,
+  });
 }
 
 async function saveWithEvent(
@@ -696,6 +904,8 @@ export type SubscriptionChange = {
   price?: SandboxObject;
   prorationBehavior: 'create_prorations' | 'none';
   metadata?: Record<string, string>;
+  /** A card of the customer's (checked by the caller), or null to fall back on its default. */
+  defaultPaymentMethod?: string | null;
 };
 
 /**
@@ -703,7 +913,9 @@ export type SubscriptionChange = {
  * `create_prorations` the unused time of the old price is credited and the rest of the
  * period on the new one charged, as pending invoice items billed with the next invoice. A new
  * interval (monthly ↔ yearly) restarts the billing cycle now and invoices at once, crediting
- * the unused time when prorating. During a trial the price changes and nothing is billed.
+ * the unused time when prorating; if that charge fails the subscription goes `past_due`
+ * (Stripe's `allow_incomplete` for updates). During a trial the price changes and nothing is
+ * billed.
  */
 export async function changeSubscription(
   db: Db,
@@ -714,6 +926,9 @@ export async function changeSubscription(
 ): Promise<SandboxObject> {
   let next: SandboxObject = { ...current };
   if (change.metadata) next.metadata = change.metadata;
+  if (change.defaultPaymentMethod !== undefined) {
+    next.default_payment_method = change.defaultPaymentMethod;
+  }
   if (
     change.cancelAtPeriodEnd !== undefined &&
     change.cancelAtPeriodEnd !== current.cancel_at_period_end
@@ -779,7 +994,7 @@ export async function changeSubscription(
     proration: false,
     invoiceItem: null,
   });
-  await issueInvoice(db, {
+  const { invoice, outcome } = await issueInvoice(db, {
     id: invoiceId,
     subscription: next,
     customer,
@@ -789,7 +1004,7 @@ export async function changeSubscription(
     periodEnd: at,
     lines,
   });
-  return next;
+  return settleAfterPayment(db, next, invoice, outcome, at);
 }
 
 /** Cancels at once (DELETE /v1/subscriptions/:id). */
@@ -807,18 +1022,181 @@ export async function cancelSubscriptionNow(
     cancellation_details: { comment: null, feedback: null, reason: 'cancellation_requested' },
   };
   await saveObject(db, canceled);
+  await stopCollection(db, canceled.id);
   await recordEvent(db, 'customer.subscription.deleted', canceled, at);
   return canceled;
 }
 
-/** When time next changes a subscription (its trial's or period's end), or null if never. */
-function nextTransition(subscription: SandboxObject): number | null {
-  if (!LIVE_STATUSES.includes(String(subscription.status))) return null;
-  return num(itemOf(subscription), 'current_period_end');
+/**
+ * Stripe stops collecting a canceled subscription's open invoices: no more retries. (Stripe
+ * would send `invoice.updated`; the sandbox records no event for it.)
+ */
+async function stopCollection(db: Db, subscriptionId: string): Promise<void> {
+  const open = await findAllObjects(db, INVOICE_TYPE, [
+    { field: 'parent.subscription_details.subscription', in: [subscriptionId] },
+    { field: 'status', in: ['open'] },
+  ]);
+  for (const invoice of open) {
+    if (invoice.auto_advance === false && invoice.next_payment_attempt === null) continue;
+    await saveObject(db, { ...invoice, auto_advance: false, next_payment_attempt: null });
+  }
+}
+
+/**
+ * The subscription's status after a payment on its latest invoice: paid makes a `past_due`
+ * or `incomplete` one `active`; a failure makes an `active` one `past_due`. A payment on an
+ * older invoice changes nothing (Stripe follows the latest).
+ */
+async function settleAfterPayment(
+  db: Db,
+  subscription: SandboxObject,
+  invoice: SandboxObject,
+  outcome: PaymentOutcome,
+  at: number,
+): Promise<SandboxObject> {
+  if (subscription.latest_invoice !== invoice.id) return subscription;
+  const status = String(subscription.status);
+  let next = status;
+  if (outcome === 'paid' && (status === 'past_due' || status === 'incomplete')) next = 'active';
+  if (failed(outcome) && status === 'active') next = 'past_due';
+  if (next === status) return subscription;
+  return saveWithEvent(db, subscription, { ...subscription, status: next }, at);
+}
+
+async function lockedCustomer(db: Db, id: string): Promise<SandboxObject> {
+  const customer = await findObjectForUpdate(db, CUSTOMER_TYPE, id);
+  if (!customer) throw new Error(`billing sandbox: no customer ${id}`);
+  return customer;
+}
+
+function subscriptionIdOf(invoice: SandboxObject): string | null {
+  const parent = invoice.parent as { subscription_details?: { subscription?: unknown } } | null;
+  const id = parent?.subscription_details?.subscription;
+  return typeof id === 'string' ? id : null;
+}
+
+/**
+ * `POST /v1/invoices/:id/pay`: charges an open (or uncollectible) invoice now, to
+ * `paymentMethod` (a card of the invoice's customer) or else the subscription's or the
+ * customer's default. A failed charge counts as an attempt (`invoice.payment_failed`) and
+ * answers `paid: false`, committed; the caller answers Stripe's card error. Paying the latest
+ * invoice of a `past_due` or `incomplete` subscription makes it `active`. Runs in a
+ * transaction of its own (a savepoint inside the caller's) and takes the locks every write
+ * takes, in the same order: the test clock's row, the subscription's, then the customer's.
+ * Stripe's errors: an unknown invoice (404), one already paid or void, no card at all (400).
+ */
+export async function payOpenInvoice(
+  db: Db,
+  invoiceId: string,
+  options: { paymentMethod?: string; at?: number } = {},
+): Promise<{ invoice: SandboxObject; paid: boolean }> {
+  return db.transaction(async (tx) => {
+    const found = await findObject(tx, INVOICE_TYPE, invoiceId);
+    if (!found) throw resourceMissing('invoice', invoiceId);
+    const owner = await findObject(tx, CUSTOMER_TYPE, String(found.customer));
+    if (!owner) throw resourceMissing('customer', String(found.customer));
+    const now = await customerNow(tx, owner, true);
+    const at = options.at ?? now;
+    const subscriptionId = subscriptionIdOf(found);
+    const subscription = subscriptionId
+      ? await findObjectForUpdate(tx, SUBSCRIPTION_TYPE, subscriptionId)
+      : null;
+    const customer = await lockedCustomer(tx, owner.id);
+    // Read again under the locks: a retry or another payment may have settled it meanwhile.
+    const invoice = (await findObject(tx, INVOICE_TYPE, invoiceId)) ?? found;
+    if (invoice.status === 'paid') {
+      throw invalidRequest('Invoice is already paid', undefined, 'invoice_already_paid');
+    }
+    if (invoice.status === 'void') throw invalidRequest('Voided invoices cannot be paid.');
+    if (invoice.status === 'draft') {
+      // Unreachable today: the sandbox finalizes every invoice as it makes it.
+      throw invalidRequest('The billing sandbox pays only finalized invoices.');
+    }
+    if (options.paymentMethod) {
+      await requireAttachedPaymentMethod(tx, options.paymentMethod, customer.id, 'payment_method');
+    } else if (
+      num(invoice, 'amount_remaining') > 0 &&
+      !(await defaultPaymentMethod(tx, subscription, customer))
+    ) {
+      throw noPaymentMethodError();
+    }
+    const result = await attemptPayment(tx, invoice, subscription, customer, at, {
+      scheduled: false,
+      paymentMethod: options.paymentMethod,
+    });
+    if (subscription && result.outcome === 'paid') {
+      await settleAfterPayment(tx, subscription, result.invoice, 'paid', at);
+    }
+    return { invoice: result.invoice, paid: result.outcome === 'paid' };
+  });
+}
+
+// ---- time passing --------------------------------------------------------------------------
+
+/** Statuses in which something is still due to happen to a subscription at a set time. */
+const TIMED_STATUSES = [...LIVE_STATUSES, 'incomplete'];
+
+/** A subscription being moved through time, with what is pending on it. */
+type Track = {
+  subscription: SandboxObject;
+  /** Its open invoices with a retry scheduled. */
+  retrying: SandboxObject[];
+  /** Its pending trial_will_end notice, if any. */
+  notice: SandboxObject | null;
+};
+
+type Transition = {
+  at: number;
+  kind: 'expire' | 'retry' | 'trial_will_end' | 'period_end';
+  invoice?: SandboxObject;
+};
+
+/** At one instant: an expiry first, then retries of older invoices, then a period's end. */
+const KIND_ORDER: Transition['kind'][] = ['expire', 'retry', 'trial_will_end', 'period_end'];
+
+async function loadTrack(db: Db, subscription: SandboxObject): Promise<Track> {
+  const open = await findAllObjects(db, INVOICE_TYPE, [
+    { field: 'parent.subscription_details.subscription', in: [subscription.id] },
+    { field: 'status', in: ['open'] },
+  ]);
+  const notice =
+    subscription.status === 'trialing'
+      ? await findObject(db, TRIAL_NOTICE_TYPE, trialNoticeId(subscription.id))
+      : null;
+  return {
+    subscription,
+    retrying: open.filter((invoice) => typeof invoice.next_payment_attempt === 'number'),
+    notice,
+  };
+}
+
+/** What time next does to a subscription, or null if nothing. */
+function nextTransition(track: Track): Transition | null {
+  const { subscription, notice } = track;
+  const status = String(subscription.status);
+  const candidates: Transition[] = [];
+  if (status === 'incomplete') {
+    candidates.push({
+      at: num(subscription, 'created') + INCOMPLETE_EXPIRY_SECONDS,
+      kind: 'expire',
+    });
+  }
+  if (LIVE_STATUSES.includes(status)) {
+    for (const invoice of track.retrying) {
+      candidates.push({ at: num(invoice, 'next_payment_attempt'), kind: 'retry', invoice });
+    }
+    if (status === 'trialing' && notice && notice.sent_at === null) {
+      candidates.push({ at: num(notice, 'due_at'), kind: 'trial_will_end' });
+    }
+    candidates.push({ at: num(itemOf(subscription), 'current_period_end'), kind: 'period_end' });
+  }
+  candidates.sort((a, b) => a.at - b.at || KIND_ORDER.indexOf(a.kind) - KIND_ORDER.indexOf(b.kind));
+  return candidates[0] ?? null;
 }
 
 /** Moves a subscription over the boundary at its current period's end. */
-async function crossPeriodEnd(db: Db, current: SandboxObject): Promise<SandboxObject> {
+async function crossPeriodEnd(db: Db, track: Track): Promise<void> {
+  const current = track.subscription;
   const item = itemOf(current);
   const at = num(item, 'current_period_end');
   if (current.cancel_at_period_end) {
@@ -829,8 +1207,11 @@ async function crossPeriodEnd(db: Db, current: SandboxObject): Promise<SandboxOb
       canceled_at: current.canceled_at ?? at,
     };
     await saveObject(db, canceled);
+    await stopCollection(db, canceled.id);
     await recordEvent(db, 'customer.subscription.deleted', canceled, at);
-    return canceled;
+    track.subscription = canceled;
+    track.retrying = [];
+    return;
   }
   const customer = await findObject(db, CUSTOMER_TYPE, String(current.customer));
   if (!customer) throw new Error(`billing sandbox: no customer for ${current.id}`);
@@ -838,7 +1219,8 @@ async function crossPeriodEnd(db: Db, current: SandboxObject): Promise<SandboxOb
   const newEnd = nextPeriodEnd(num(current, 'billing_cycle_anchor'), recurringOf(price), at);
   const invoiceId = newObjectId('in');
   let next = withItem(current, { start: at, end: newEnd });
-  next.status = 'active';
+  // A trial ends here; a past_due subscription stays so until an invoice of it is paid.
+  if (next.status === 'trialing') next.status = 'active';
   next.latest_invoice = invoiceId;
   next = await saveWithEvent(db, current, next, at);
   const lines = await pendingItemLines(db, next);
@@ -850,7 +1232,7 @@ async function crossPeriodEnd(db: Db, current: SandboxObject): Promise<SandboxOb
     proration: false,
     invoiceItem: null,
   });
-  await issueInvoice(db, {
+  const { invoice, outcome } = await issueInvoice(db, {
     id: invoiceId,
     subscription: next,
     customer,
@@ -860,12 +1242,137 @@ async function crossPeriodEnd(db: Db, current: SandboxObject): Promise<SandboxOb
     periodEnd: at,
     lines,
   });
-  return next;
+  track.subscription = await settleAfterPayment(db, next, invoice, outcome, at);
+  if (typeof invoice.next_payment_attempt === 'number') track.retrying.push(invoice);
 }
 
 /**
- * Brings every live subscription of the clock's customers to `target`, crossing period ends
- * in time order across subscriptions so that events come out in the order they happened.
+ * A scheduled retry. Paid: the subscription is active again. The last one failed: Stripe's
+ * "cancel the subscription" and "mark the invoice as uncollectible" settings.
+ */
+async function retryPayment(db: Db, track: Track, invoice: SandboxObject, at: number) {
+  const customer = await lockedCustomer(db, String(invoice.customer));
+  const result = await attemptPayment(db, invoice, track.subscription, customer, at, {
+    scheduled: true,
+  });
+  track.retrying = track.retrying.filter((other) => other.id !== invoice.id);
+  if (result.outcome === 'paid') {
+    track.subscription = await settleAfterPayment(
+      db,
+      track.subscription,
+      result.invoice,
+      'paid',
+      at,
+    );
+    return;
+  }
+  if (result.invoice.next_payment_attempt !== null) {
+    track.retrying.push(result.invoice);
+    return;
+  }
+  const canceled: SandboxObject = {
+    ...track.subscription,
+    status: 'canceled',
+    canceled_at: at,
+    ended_at: at,
+    cancel_at_period_end: false,
+    cancellation_details: { comment: null, feedback: null, reason: 'payment_failed' },
+  };
+  await saveObject(db, canceled);
+  await stopCollection(db, canceled.id);
+  await recordEvent(db, 'customer.subscription.deleted', canceled, at);
+  const uncollectible: SandboxObject = {
+    ...result.invoice,
+    status: 'uncollectible',
+    auto_advance: false,
+    next_payment_attempt: null,
+    status_transitions: { ...transitionsOf(result.invoice), marked_uncollectible_at: at },
+  };
+  await saveObject(db, uncollectible);
+  await recordEvent(db, 'invoice.marked_uncollectible', uncollectible, at);
+  track.subscription = canceled;
+  track.retrying = [];
+}
+
+/**
+ * 23 hours after an `incomplete` subscription was made without its first invoice paid: it
+ * becomes `incomplete_expired` (`customer.subscription.updated`) and the invoice is voided
+ * (`invoice.voided`), giving back any customer credit it had used.
+ */
+async function expireIncomplete(db: Db, track: Track, at: number): Promise<void> {
+  const current = track.subscription;
+  const expired: SandboxObject = {
+    ...current,
+    status: 'incomplete_expired',
+    canceled_at: at,
+    ended_at: at,
+  };
+  track.subscription = await saveWithEvent(db, current, expired, at);
+  track.retrying = [];
+  const latest = current.latest_invoice;
+  const invoice = typeof latest === 'string' ? await findObject(db, INVOICE_TYPE, latest) : null;
+  if (invoice?.status !== 'open') return;
+  const credit = num(invoice, 'ending_balance') - num(invoice, 'starting_balance');
+  if (credit !== 0) {
+    const customer = await lockedCustomer(db, String(invoice.customer));
+    const after: SandboxObject = { ...customer, balance: num(customer, 'balance') - credit };
+    await saveObject(db, after);
+    await recordEvent(db, 'customer.updated', after, at, previousAttributes(customer, after));
+  }
+  const voided: SandboxObject = {
+    ...invoice,
+    status: 'void',
+    auto_advance: false,
+    next_payment_attempt: null,
+    status_transitions: { ...transitionsOf(invoice), voided_at: at },
+  };
+  await saveObject(db, voided);
+  await recordEvent(db, 'invoice.voided', voided, at);
+}
+
+async function sendTrialNotice(db: Db, track: Track, at: number): Promise<void> {
+  if (!track.notice) return;
+  await recordEvent(db, 'customer.subscription.trial_will_end', track.subscription, at);
+  track.notice = { ...track.notice, sent_at: at };
+  await saveObject(db, track.notice);
+}
+
+/**
+ * Runs every transition due up to `target` across the subscriptions, in time order, so that
+ * events come out in the order they happened. Answers how many it ran.
+ */
+async function runDue(db: Db, tracks: Track[], target: number): Promise<number> {
+  for (let steps = 0; steps < 100_000; steps++) {
+    let due: { track: Track; transition: Transition } | null = null;
+    for (const track of tracks) {
+      const transition = nextTransition(track);
+      if (!transition || transition.at > target) continue;
+      if (!due || transition.at < due.transition.at) due = { track, transition };
+    }
+    if (!due) return steps;
+    const { track, transition } = due;
+    switch (transition.kind) {
+      case 'expire':
+        await expireIncomplete(db, track, transition.at);
+        break;
+      case 'retry':
+        if (transition.invoice) await retryPayment(db, track, transition.invoice, transition.at);
+        break;
+      case 'trial_will_end':
+        await sendTrialNotice(db, track, transition.at);
+        break;
+      case 'period_end':
+        await crossPeriodEnd(db, track);
+        break;
+    }
+  }
+  throw new Error('billing sandbox: too many periods in one advance');
+}
+
+/**
+ * Brings every subscription of the clock's customers to `target`: period ends, trial ends
+ * and their notices, payment retries and incomplete expiries, in time order across
+ * subscriptions. The caller holds the clock's row; each subscription's row is taken here.
  */
 export async function advanceClockSubscriptions(
   db: Db,
@@ -878,26 +1385,83 @@ export async function advanceClockSubscriptions(
   if (customers.length === 0) return;
   const found = await findAllObjects(db, SUBSCRIPTION_TYPE, [
     { field: 'customer', in: customers.map((customer) => customer.id) },
-    { field: 'status', in: LIVE_STATUSES },
+    { field: 'status', in: TIMED_STATUSES },
   ]);
-  const subscriptions: SandboxObject[] = [];
+  const tracks: Track[] = [];
   for (const subscription of found) {
     const locked = await findObjectForUpdate(db, SUBSCRIPTION_TYPE, subscription.id);
-    if (locked) subscriptions.push(locked);
+    if (locked) tracks.push(await loadTrack(db, locked));
   }
-  for (let steps = 0; steps < 100_000; steps++) {
-    let due = -1;
-    let dueAt = Infinity;
-    subscriptions.forEach((subscription, index) => {
-      const at = nextTransition(subscription);
-      if (at !== null && at <= target && at < dueAt) {
-        due = index;
-        dueAt = at;
-      }
-    });
-    const subscription = subscriptions[due];
-    if (!subscription) return;
-    subscriptions[due] = await crossPeriodEnd(db, subscription);
+  await runDue(db, tracks, target);
+}
+
+/** Reads and locks a row unless another transaction holds it (then null). */
+async function findObjectForUpdateSkipLocked(
+  db: Db,
+  type: string,
+  id: string,
+): Promise<SandboxObject | null> {
+  const rows = await db
+    .select({ data: billingSandboxObjects.data })
+    .from(billingSandboxObjects)
+    .where(and(eq(billingSandboxObjects.id, id), eq(billingSandboxObjects.type, type)))
+    .limit(1)
+    .for('update', { skipLocked: true });
+  return (rows[0]?.data as SandboxObject | undefined) ?? null;
+}
+
+/**
+ * Moves the subscriptions of customers without a test clock on to `now` (real time, given by
+ * the caller's timer): whatever fell due — period ends, trial ends and their notices, payment
+ * retries, incomplete expiries — happens at the time it was due, as a clock advance would do
+ * it. One transaction per subscription; a subscription whose row another transaction holds
+ * (another process's run, a request) is skipped and taken up on a later run, so runs in
+ * several processes at once never do one thing twice. Answers how many subscriptions changed.
+ */
+export async function advanceClocklessSubscriptions(db: Db, now: number): Promise<number> {
+  const clockless: FieldFilter = { field: 'test_clock', isNull: true };
+  const due = new Set<string>();
+  const ended = await findAllObjects(db, SUBSCRIPTION_TYPE, [
+    clockless,
+    { field: 'status', in: LIVE_STATUSES },
+    { field: 'items.data.0.current_period_end', lte: now },
+  ]);
+  const expiring = await findAllObjects(db, SUBSCRIPTION_TYPE, [
+    clockless,
+    { field: 'status', in: ['incomplete'] },
+    { field: 'created', lte: now - INCOMPLETE_EXPIRY_SECONDS },
+  ]);
+  for (const subscription of [...ended, ...expiring]) due.add(subscription.id);
+  const retrying = await findAllObjects(db, INVOICE_TYPE, [
+    clockless,
+    { field: 'status', in: ['open'] },
+    { field: 'next_payment_attempt', lte: now },
+  ]);
+  for (const invoice of retrying) {
+    const id = subscriptionIdOf(invoice);
+    if (id) due.add(id);
   }
-  throw new Error('billing sandbox: too many periods in one advance');
+  const notices = await findAllObjects(db, TRIAL_NOTICE_TYPE, [
+    clockless,
+    { field: 'sent_at', isNull: true },
+    { field: 'due_at', lte: now },
+  ]);
+  for (const notice of notices) due.add(String(notice.subscription));
+
+  let changed = 0;
+  for (const id of due) {
+    try {
+      const steps = await db.transaction(async (tx) => {
+        const locked = await findObjectForUpdateSkipLocked(tx, SUBSCRIPTION_TYPE, id);
+        if (!locked || locked.test_clock !== null) return 0;
+        if (!TIMED_STATUSES.includes(String(locked.status))) return 0;
+        return runDue(tx, [await loadTrack(tx, locked)], now);
+      });
+      if (steps > 0) changed++;
+    } catch (error) {
+      // One broken subscription must not stop the others on every run.
+      console.error(`[billing-sandbox] could not move ${id} on:`, error);
+    }
+  }
+  return changed;
 }

@@ -6,6 +6,8 @@ import { readBodyBytes } from '@/server/http/read-body';
 import { StripeApiError, invalidRequest } from './errors';
 import { expandListItems, expandObject } from './expand';
 import { decodeStripeForm } from './form-body';
+import { handleHostedPage } from './hosted/pages';
+import { isHostedPagePath } from './hosted/paths';
 import {
   claimIdempotencyKey,
   recordIdempotentAnswer,
@@ -23,7 +25,11 @@ import { isSandboxAuthorization } from './secret-key';
  * protocol (Bearer secret key, form-encoded bodies in bracket notation, Idempotency-Key,
  * Stripe-Version, list envelopes, error shapes), so that the official SDK pointed at it
  * behaves as against Stripe. Served under /billing-sandbox/v1/… (or /v1/… on a host of its own).
+ * Its own checkout and portal pages (/billing-sandbox/checkout/…, /billing-sandbox/portal/…)
+ * take no key: the session id in their path is the credential, as on Stripe.
  */
+
+export { isBillingSandboxPath } from './hosted/paths';
 
 /** The only version the sandbox speaks: the one the installed SDK is pinned to. */
 export const SANDBOX_API_VERSION = Stripe.API_VERSION;
@@ -108,6 +114,7 @@ function pathSegments(rest: string): string[] {
 
 async function run(
   db: Db,
+  origin: string,
   method: string,
   path: string,
   segments: string[],
@@ -123,7 +130,7 @@ async function run(
   }
   const params = new Params(decodeStripeForm(form));
   const expand = params.stringArray('expand', 20) ?? [];
-  const result: RouteResult = await match.route.handle({ db, params, path, id: match.id });
+  const result: RouteResult = await match.route.handle({ db, origin, params, path, id: match.id });
   const expanded = isList(result)
     ? { ...result, data: await expandListItems(db, result.data, expand) }
     : await expandObject(db, result, expand);
@@ -135,6 +142,7 @@ export async function handleBillingSandbox(request: Request, db: Db): Promise<Re
   let claimed = false;
   try {
     const url = new URL(request.url);
+    if (isHostedPagePath(url.pathname)) return await handleHostedPage(request, db);
     const authorization = request.headers.get('authorization');
     if (!(await isSandboxAuthorization(db, authorization))) throw unauthenticated(authorization);
     checkApiVersion(request.headers.get('stripe-version'));
@@ -143,13 +151,14 @@ export async function handleBillingSandbox(request: Request, db: Db): Promise<Re
     const path = prefix ? `/v1/${url.pathname.slice(prefix[0].length)}` : url.pathname;
     const segments = prefix ? pathSegments(url.pathname.slice(prefix[0].length)) : [];
     if (method !== 'POST')
-      return respond(await run(db, method, path, segments, url.search.slice(1)), null);
+      return respond(await run(db, url.origin, method, path, segments, url.search.slice(1)), null);
 
     const form = await readFormBody(request);
     if (url.search.length > 1) {
       throw invalidRequest('Parameters of a POST request belong in its body.');
     }
-    if (!idempotencyKey) return respond(await run(db, method, path, segments, form), null);
+    if (!idempotencyKey)
+      return respond(await run(db, url.origin, method, path, segments, form), null);
     const claim = await claimIdempotencyKey(db, idempotencyKey, requestHash(method, path, form));
     if (claim.kind === 'replay') {
       return respond(
@@ -160,7 +169,7 @@ export async function handleBillingSandbox(request: Request, db: Db): Promise<Re
     claimed = true;
     let answer: Answer;
     try {
-      answer = await run(db, method, path, segments, form);
+      answer = await run(db, url.origin, method, path, segments, form);
     } catch (error) {
       if (!(error instanceof StripeApiError)) throw error;
       answer = errorAnswer(error);

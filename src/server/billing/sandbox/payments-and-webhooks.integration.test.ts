@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import Stripe from 'stripe';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Database } from '@/server/db/client';
-import { type RunningSandbox, startSandbox } from './testing';
+import { type RunningSandbox, customerWithCard, startSandbox } from './testing';
 import { WEBHOOK_RETRY_DELAYS, deliverPendingEvents, deliveriesOf } from './webhooks';
 
 /** Payment methods with the test cards, and webhook delivery, driven by the official SDK. */
@@ -128,7 +128,7 @@ describe('billing sandbox payment methods and webhooks', () => {
       const clock = await stripe.testHelpers.testClocks.create({
         frozen_time: Date.UTC(2027, 0, 10) / 1000,
       });
-      const customer = await stripe.customers.create({ test_clock: clock.id });
+      const customer = await customerWithCard(stripe, { test_clock: clock.id });
       await stripe.products.create({ id: `prod_${clock.id}`, name: 'プラン' });
       const price = await stripe.prices.create({
         product: `prod_${clock.id}`,

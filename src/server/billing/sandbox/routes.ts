@@ -1,17 +1,32 @@
 import 'server-only';
+import type { Db } from '@/server/db/client';
+import type { FormObject } from './form-body';
+import type { SandboxObject } from './object-store';
+import { Params } from './params';
+import { billingPortalSessionRoutes } from './resources/billing-portal-sessions';
+import { checkoutSessionRoutes } from './resources/checkout-sessions';
 import { customerRoutes } from './resources/customers';
 import { eventRoutes } from './resources/events';
 import { invoiceRoutes } from './resources/invoices';
 import { paymentMethodRoutes } from './resources/payment-methods';
 import { priceRoutes } from './resources/prices';
 import { productRoutes } from './resources/products';
-import type { Route } from './resources/route';
+import type { Route, RouteContext, RouteResult } from './resources/route';
 import { subscriptionRoutes } from './resources/subscriptions';
 import { testClockRoutes } from './resources/test-clocks';
 import { webhookEndpointRoutes } from './resources/webhook-endpoints';
 
+/**
+ * A route as the router calls it: with the request's origin too, for the objects that name a
+ * page of the site (a checkout session's or a portal session's `url`). Every plain Route is one.
+ */
+export type SiteRouteContext = RouteContext & { origin: string };
+export type SiteRoute = Omit<Route, 'handle'> & {
+  handle: (context: SiteRouteContext) => Promise<RouteResult>;
+};
+
 /** Every route the sandbox answers, matched on the segments after /v1/. */
-const ROUTES: Route[] = [
+const ROUTES: SiteRoute[] = [
   ...productRoutes,
   ...priceRoutes,
   ...customerRoutes,
@@ -21,9 +36,11 @@ const ROUTES: Route[] = [
   ...eventRoutes,
   ...paymentMethodRoutes,
   ...webhookEndpointRoutes,
+  ...checkoutSessionRoutes,
+  ...billingPortalSessionRoutes,
 ];
 
-export type RouteMatch = { route: Route; id?: string };
+export type RouteMatch = { route: SiteRoute; id?: string };
 
 export function matchRoute(method: string, segments: string[]): RouteMatch | null {
   for (const route of ROUTES) {
@@ -40,4 +57,24 @@ export function matchRoute(method: string, segments: string[]): RouteMatch | nul
     if (matches) return { route, id };
   }
   return null;
+}
+
+/**
+ * The API as the hosted pages call it: the same route handler a request to
+ * `METHOD /v1/{segments}` reaches, with the same checks, locks and events, without HTTP.
+ * Throws the route's StripeApiError as the API would answer it. For routes of one object.
+ */
+export async function callRoute(
+  context: { db: Db; origin: string },
+  method: SiteRoute['method'],
+  segments: string[],
+  values: FormObject = {},
+): Promise<SandboxObject> {
+  const path = `/v1/${segments.join('/')}`;
+  const match = matchRoute(method, segments);
+  if (!match) throw new Error(`billing sandbox: no route for ${method} ${path}`);
+  const params = new Params(values);
+  const result = await match.route.handle({ ...context, params, path, id: match.id });
+  if (result.object === 'list') throw new Error(`billing sandbox: ${path} answers a list`);
+  return result as SandboxObject;
 }

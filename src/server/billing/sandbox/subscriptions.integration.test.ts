@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '@/server/db/client';
 import { billingSandboxObjects } from '@/server/db/schema';
 import { SANDBOX_API_VERSION } from './http';
-import { type RunningSandbox, startSandbox } from './testing';
+import { type RunningSandbox, customerWithCard, startSandbox } from './testing';
 
 /** Subscriptions, invoices, events and test clocks, driven over HTTP by the official SDK. */
 
@@ -38,10 +38,10 @@ describe('billing sandbox subscriptions, invoices and events', () => {
   });
   afterAll(() => sandbox.close());
 
-  /** A customer on a clock of its own, frozen at `start`. */
+  /** A customer with a 4242 card on a clock of its own, frozen at `start`. */
   async function clockedCustomer(start: number) {
     const clock = await stripe.testHelpers.testClocks.create({ frozen_time: start });
-    const customer = await stripe.customers.create({
+    const customer = await customerWithCard(stripe, {
       email: `${clock.id}@example.jp`,
       test_clock: clock.id,
     });
@@ -180,6 +180,7 @@ describe('billing sandbox subscriptions, invoices and events', () => {
     expect(events.map((event) => event.type)).toEqual([
       'customer.subscription.created',
       ...invoiceEvents,
+      'customer.subscription.trial_will_end',
       'customer.subscription.updated',
       ...invoiceEvents,
       'customer.subscription.updated',
@@ -187,10 +188,11 @@ describe('billing sandbox subscriptions, invoices and events', () => {
     ]);
     expect(events.map((event) => event.created)).toEqual([
       ...Array<number>(5).fill(start),
+      trialEnd - 3 * DAY,
       ...Array<number>(5).fill(trialEnd),
       ...Array<number>(5).fill(february),
     ]);
-    const trialEnded = events[5] as Stripe.CustomerSubscriptionUpdatedEvent;
+    const trialEnded = events[6] as Stripe.CustomerSubscriptionUpdatedEvent;
     expect(trialEnded).toMatchObject({
       object: 'event',
       api_version: SANDBOX_API_VERSION,
@@ -200,7 +202,7 @@ describe('billing sandbox subscriptions, invoices and events', () => {
         previous_attributes: { status: 'trialing', latest_invoice: trialInvoice.id },
       },
     });
-    expect(events[6]?.data.object).toMatchObject({ status: 'draft', number: null });
+    expect(events[7]?.data.object).toMatchObject({ status: 'draft', number: null });
     expect(await stripe.events.retrieve(trialEnded.id)).toMatchObject({ id: trialEnded.id });
     const paidEvents = await stripe.events.list({ type: 'invoice.paid', limit: 100 });
     expect(paidEvents.data.every((event) => event.type === 'invoice.paid')).toBe(true);
@@ -413,7 +415,7 @@ describe('billing sandbox subscriptions, invoices and events', () => {
   it('leaves nothing half-advanced when an advance fails', async () => {
     const start = utc(2027, 4, 1);
     const { clock, customer } = await clockedCustomer(start);
-    const other = await stripe.customers.create({ test_clock: clock.id });
+    const other = await customerWithCard(stripe, { test_clock: clock.id });
     const sound = await stripe.subscriptions.create({
       customer: customer.id,
       items: [{ price: monthly.id }],
@@ -443,7 +445,7 @@ describe('billing sandbox subscriptions, invoices and events', () => {
   });
 
   it('lists by customer, price and status, and keeps test-clock subscriptions apart', async () => {
-    const plain = await stripe.customers.create({ email: 'plain@example.jp' });
+    const plain = await customerWithCard(stripe, { email: 'plain@example.jp' });
     const subscription = await stripe.subscriptions.create({
       customer: plain.id,
       items: [{ price: premium.id }],
@@ -467,7 +469,7 @@ describe('billing sandbox subscriptions, invoices and events', () => {
   });
 
   it('expands latest_invoice, customer and item prices', async () => {
-    const customer = await stripe.customers.create({ email: 'expand@example.jp' });
+    const customer = await customerWithCard(stripe, { email: 'expand@example.jp' });
     const created = await stripe.subscriptions.create({
       customer: customer.id,
       items: [{ price: monthly.id }],
@@ -505,7 +507,7 @@ describe('billing sandbox subscriptions, invoices and events', () => {
     await expect(
       stripe.subscriptions.create({ customer: 'cus_missing', items: [{ price: monthly.id }] }),
     ).rejects.toMatchObject({ statusCode: 404, param: 'customer' });
-    const customer = await stripe.customers.create({ email: 'bad@example.jp' });
+    const customer = await customerWithCard(stripe, { email: 'bad@example.jp' });
     await expect(
       stripe.subscriptions.create({ customer: customer.id, items: [{ price: 'price_missing' }] }),
     ).rejects.toMatchObject({ statusCode: 404, param: 'items[0][price]' });

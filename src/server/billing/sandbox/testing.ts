@@ -52,3 +52,34 @@ export async function startSandbox(): Promise<RunningSandbox> {
     },
   };
 }
+
+/**
+ * A test card attached to the customer and made the default its invoices are charged to
+ * (`invoice_settings.default_payment_method`). 4242 4242 4242 4242 unless told.
+ */
+export async function attachCard(
+  stripe: Stripe,
+  customerId: string,
+  number = '4242424242424242',
+): Promise<Stripe.PaymentMethod> {
+  const paymentMethod = await stripe.paymentMethods.create({
+    type: 'card',
+    card: { number, exp_month: 12, exp_year: new Date().getUTCFullYear() + 3, cvc: '123' },
+  });
+  await stripe.paymentMethods.attach(paymentMethod.id, { customer: customerId });
+  await stripe.customers.update(customerId, {
+    invoice_settings: { default_payment_method: paymentMethod.id },
+  });
+  return paymentMethod;
+}
+
+/** A new customer whose invoices are charged to a test card (4242 4242 4242 4242 unless told). */
+export async function customerWithCard(
+  stripe: Stripe,
+  params: Stripe.CustomerCreateParams = {},
+  number?: string,
+): Promise<Stripe.Customer> {
+  const customer = await stripe.customers.create(params);
+  await attachCard(stripe, customer.id, number);
+  return customer;
+}

@@ -1,12 +1,13 @@
 import 'server-only';
-import { INVOICE_TYPE, TAX_RATE_TYPE } from '../billing-cycle';
+import { INVOICE_TYPE, TAX_RATE_TYPE, payOpenInvoice } from '../billing-cycle';
 import { resourceMissing } from '../errors';
 import { listAnswer } from '../list';
 import { type FieldFilter, type SandboxObject, findObject, requireObject } from '../object-store';
+import { cardDeclined } from './payment-methods';
 import type { Route, RouteContext } from './route';
 
 /**
- * /v1/invoices (retrieve, list) and /v1/tax_rates/:id. Invoices are made by the billing
+ * /v1/invoices (retrieve, list, pay) and /v1/tax_rates/:id. Invoices are made by the billing
  * cycle (billing-cycle.ts), never through the API; each holds its lines in full.
  */
 
@@ -39,8 +40,24 @@ async function list(context: RouteContext) {
   return answer;
 }
 
+/**
+ * Charges an open invoice now. A declined card is Stripe's 402 card error, answered after the
+ * failed attempt (attempt_count, invoice.payment_failed) has been committed, as on Stripe.
+ */
+async function pay(context: RouteContext): Promise<SandboxObject> {
+  const { params } = context;
+  const paymentMethod = params.string('payment_method', 200);
+  // Every sandbox charge is made without the customer present; the flag changes nothing.
+  params.boolean('off_session');
+  params.finish();
+  const { invoice, paid } = await payOpenInvoice(context.db, context.id ?? '', { paymentMethod });
+  if (!paid) throw cardDeclined();
+  return invoice;
+}
+
 export const invoiceRoutes: Route[] = [
   { method: 'GET', pattern: ['invoices'], handle: list },
+  { method: 'POST', pattern: ['invoices', ':id', 'pay'], handle: pay },
   {
     method: 'GET',
     pattern: ['invoices', ':id'],

@@ -24,21 +24,26 @@ import type { Route, RouteContext } from './route';
  * Stripe refuses raw card numbers from servers (they go through Stripe.js/Elements, or a
  * PCI-certified integration); the sandbox takes them because its own hosted checkout page is
  * its "Elements". Only the brand, last four digits, expiry and a fingerprint are kept, never
- * the number or the CVC. The test cards (Stripe's numbers) behave as on Stripe:
- * 4242 4242 4242 4242 succeeds; 4000 0000 0000 0002 is declined when attached
- * (`card_declined`, `generic_decline`); 4000 0000 0000 0341 attaches and every charge on it
- * fails. Any other number that passes the Luhn check succeeds.
+ * the number or the CVC. The test cards (Stripe's numbers): 4242 4242 4242 4242 succeeds;
+ * 4000 0000 0000 0002 is declined when attached (`card_declined`, `generic_decline`), as on
+ * Stripe; 4000 0000 0000 0341 attaches, its first charge succeeds and every later one fails
+ * (on Stripe every charge fails: the sandbox's version lets a subscription start on it and
+ * then fail its renewal, which is the case worth trying). Any other number that passes the
+ * Luhn check succeeds.
  */
 
 export const PAYMENT_METHOD_TYPE = 'payment_method';
-/** What a card does when charged; kept beside the payment method, never answered. */
+/**
+ * What a card does when charged and how often it was, kept beside the payment method and
+ * never answered: the test card's behaviour and a count of its successful charges.
+ */
 const CARD_STATE_TYPE = 'sandbox.card_state';
 
-type CardBehavior = 'succeeds' | 'declined_on_attach' | 'charge_fails';
+type CardBehavior = 'succeeds' | 'declined_on_attach' | 'fails_after_first_charge';
 
 const TEST_CARD_BEHAVIORS: Record<string, CardBehavior> = {
   '4000000000000002': 'declined_on_attach',
-  '4000000000000341': 'charge_fails',
+  '4000000000000341': 'fails_after_first_charge',
 };
 
 function luhnValid(number: string): boolean {
@@ -64,15 +69,37 @@ function brandOf(number: string): string {
   return 'unknown';
 }
 
-const declined = () =>
+/** Stripe's answer to a declined card (HTTP 402, the SDK's StripeCardError). */
+export const cardDeclined = () =>
   cardError('Your card was declined.', 'card_declined', undefined, {
     decline_code: 'generic_decline',
   });
 
-/** Whether a charge on the payment method succeeds (false for 4000 0000 0000 0341). */
+function succeedsNow(state: SandboxObject | null): boolean {
+  if (!state) return false;
+  if (state.behavior === 'declined_on_attach') return false;
+  if (state.behavior === 'fails_after_first_charge') return Number(state.charges ?? 0) === 0;
+  return true;
+}
+
+/**
+ * Whether a charge on the payment method would succeed now, without making it (false for
+ * 4000 0000 0000 0341 once it has been charged, and for a payment method the sandbox lacks).
+ */
 export async function chargeSucceeds(db: Db, paymentMethodId: string): Promise<boolean> {
-  const state = await findObject(db, CARD_STATE_TYPE, `cardstate_${paymentMethodId}`);
-  return state?.behavior !== 'charge_fails';
+  return succeedsNow(await findObject(db, CARD_STATE_TYPE, `cardstate_${paymentMethodId}`));
+}
+
+/**
+ * Charges the payment method: answers whether the charge succeeded and counts it if it did.
+ * The card's state row is held until the transaction ends, so two charges at once on a
+ * 4000 0000 0000 0341 card cannot both be its first.
+ */
+export async function chargePaymentMethod(db: Db, paymentMethodId: string): Promise<boolean> {
+  const state = await findObjectForUpdate(db, CARD_STATE_TYPE, `cardstate_${paymentMethodId}`);
+  if (!state || !succeedsNow(state)) return false;
+  await saveObject(db, { ...state, charges: Number(state.charges ?? 0) + 1 });
+  return true;
 }
 
 async function create(context: RouteContext): Promise<SandboxObject> {
@@ -181,6 +208,7 @@ async function create(context: RouteContext): Promise<SandboxObject> {
     object: CARD_STATE_TYPE,
     created: paymentMethod.created,
     behavior: TEST_CARD_BEHAVIORS[number] ?? 'succeeds',
+    charges: 0,
   });
   return paymentMethod;
 }
@@ -208,7 +236,7 @@ async function attach(context: RouteContext): Promise<SandboxObject> {
       );
     }
     const state = await findObject(db, CARD_STATE_TYPE, `cardstate_${id}`);
-    if (state?.behavior === 'declined_on_attach') throw declined();
+    if (state?.behavior === 'declined_on_attach') throw cardDeclined();
     const attached: SandboxObject = { ...current, customer: customerId };
     await saveObject(db, attached);
     return attached;

@@ -17,13 +17,15 @@ import {
   requireObject,
 } from '../object-store';
 import type { Params } from '../params';
+import { requireAttachedPaymentMethod } from './payment-methods';
 import type { Route, RouteContext } from './route';
 
 /**
- * /v1/subscriptions: create, retrieve, update (cancel at period end, resume, change price with
- * or without prorations), cancel now, list. The rules live in billing-cycle.ts; this file reads
- * Stripe's parameters. Every write runs in one transaction that holds the test clock's row
- * (if any) and the subscription's, so it cannot interleave with a clock advance.
+ * /v1/subscriptions: create (`payment_behavior`, `default_payment_method`), retrieve, update
+ * (cancel at period end, resume, change price with or without prorations, change the card),
+ * cancel now, list. The rules live in billing-cycle.ts; this file reads Stripe's parameters.
+ * Every write runs in one transaction that holds the test clock's row (if any) and the
+ * subscription's, so it cannot interleave with a clock advance.
  */
 
 const STATUSES = [
@@ -39,6 +41,14 @@ const STATUSES = [
   'unpaid',
 ] as const;
 const PRORATION_BEHAVIORS = ['create_prorations', 'none', 'always_invoice'] as const;
+const PAYMENT_BEHAVIORS = [
+  'allow_incomplete',
+  'default_incomplete',
+  'error_if_incomplete',
+  'pending_if_incomplete',
+] as const;
+/** Statuses after which only metadata may change. */
+const ENDED_STATUSES = ['canceled', 'incomplete_expired'];
 
 async function requireCustomer(context: RouteContext, id: string): Promise<SandboxObject> {
   return requireObject(context.db, 'customer', id, { param: 'customer' });
@@ -88,8 +98,16 @@ async function create(context: RouteContext): Promise<SandboxObject> {
   const trialDays = params.integer('trial_period_days', 0, 730);
   const metadata = params.metadata() ?? {};
   const cancelAtPeriodEnd = params.boolean('cancel_at_period_end') ?? false;
+  const paymentBehavior = params.oneOf('payment_behavior', PAYMENT_BEHAVIORS);
+  const defaultPaymentMethod = params.string('default_payment_method', 200);
   params.finish(item.items, item.first);
   if (!item.price) throw missingParam('items[0][price]');
+  if (paymentBehavior === 'pending_if_incomplete') {
+    throw invalidRequest(
+      'payment_behavior=pending_if_incomplete can only be used when updating a subscription.',
+      'payment_behavior',
+    );
+  }
   const priceId = item.price;
   return context.db.transaction(async (db) => {
     const scoped = { ...context, db };
@@ -102,12 +120,22 @@ async function create(context: RouteContext): Promise<SandboxObject> {
         'items[0][price]',
       );
     }
+    if (defaultPaymentMethod) {
+      await requireAttachedPaymentMethod(
+        db,
+        defaultPaymentMethod,
+        customer.id,
+        'default_payment_method',
+      );
+    }
     return startSubscription(db, {
       customer,
       price,
       trialDays: trialDays || undefined,
       metadata,
       cancelAtPeriodEnd,
+      defaultPaymentMethod: defaultPaymentMethod ?? null,
+      paymentBehavior: paymentBehavior,
     });
   });
 }
@@ -123,6 +151,8 @@ async function update(context: RouteContext): Promise<SandboxObject> {
   const cancelAtPeriodEnd = params.boolean('cancel_at_period_end');
   const item = readItem(params, true);
   const prorationBehavior = params.oneOf('proration_behavior', PRORATION_BEHAVIORS);
+  const paymentBehavior = params.oneOf('payment_behavior', PAYMENT_BEHAVIORS);
+  const defaultPaymentMethod = params.nullableString('default_payment_method', 200);
   const found = await requireSubscription(context);
   const metadata = params.metadata(found.metadata as Record<string, string>);
   params.finish(item.items, item.first);
@@ -132,14 +162,37 @@ async function update(context: RouteContext): Promise<SandboxObject> {
       'proration_behavior',
     );
   }
+  // An update's invoice is always kept, failed or not (`past_due`): Stripe's default.
+  if (paymentBehavior !== undefined && paymentBehavior !== 'allow_incomplete') {
+    throw invalidRequest(
+      'The billing sandbox updates subscriptions with payment_behavior=allow_incomplete only.',
+      'payment_behavior',
+    );
+  }
   return context.db.transaction(async (db) => {
     const scoped = { ...context, db };
     const customer = await requireCustomer(scoped, String(found.customer));
     const at = await customerNow(db, customer, true);
     const current = await findObjectForUpdate(db, SUBSCRIPTION_TYPE, found.id);
     if (!current) throw resourceMissing('subscription', found.id);
-    const changesMoreThanMetadata = cancelAtPeriodEnd !== undefined || item.items !== undefined;
-    if (current.status === 'canceled' && changesMoreThanMetadata) throw canceledRefusal(current.id);
+    const changesBilling = cancelAtPeriodEnd !== undefined || item.items !== undefined;
+    const changesMoreThanMetadata = changesBilling || defaultPaymentMethod !== undefined;
+    if (ENDED_STATUSES.includes(String(current.status)) && changesMoreThanMetadata) {
+      throw canceledRefusal(current.id);
+    }
+    if (current.status === 'incomplete' && changesBilling) {
+      throw invalidRequest(
+        'You cannot update a subscription in `incomplete` status in a way that results in a new invoice or invoice items. Only metadata and default_payment_method can be updated, or the subscription can be canceled.',
+      );
+    }
+    if (defaultPaymentMethod) {
+      await requireAttachedPaymentMethod(
+        db,
+        defaultPaymentMethod,
+        customer.id,
+        'default_payment_method',
+      );
+    }
     let price: SandboxObject | undefined;
     if (item.items) {
       const itemId = itemOf(current).id;
@@ -165,6 +218,7 @@ async function update(context: RouteContext): Promise<SandboxObject> {
       price,
       prorationBehavior: prorationBehavior ?? 'create_prorations',
       metadata,
+      defaultPaymentMethod,
     });
   });
 }
@@ -186,7 +240,7 @@ async function cancel(context: RouteContext): Promise<SandboxObject> {
     const at = await customerNow(db, customer, true);
     const current = await findObjectForUpdate(db, SUBSCRIPTION_TYPE, found.id);
     if (!current) throw resourceMissing('subscription', found.id);
-    if (current.status === 'canceled') throw canceledRefusal(current.id);
+    if (ENDED_STATUSES.includes(String(current.status))) throw canceledRefusal(current.id);
     return cancelSubscriptionNow(db, current, at);
   });
 }

@@ -17,9 +17,10 @@ import type { Route, RouteContext } from './route';
  * /v1/test_helpers/test_clocks. Stripe advances a clock asynchronously (status `advancing`,
  * then `ready`); the sandbox does the work within the request and answers the clock already
  * `ready` at its new time, which a client polling for `ready` accepts at once. Advancing moves
- * every subscription of the clock's customers through the period ends it passes (trial ends,
- * renewals with their invoices, cancellations at period end), all in one transaction: a
- * failure leaves the clock and its subscriptions where they were.
+ * every subscription of the clock's customers through what it passes, in time order (trial
+ * ends and their notices, renewals with their invoices and charges, payment retries and the
+ * cancellation after the last, incomplete expiries, cancellations at period end), all in one
+ * transaction: a failure leaves the clock and its subscriptions where they were.
  */
 
 export const TEST_CLOCK_TYPE = 'test_helpers.test_clock';

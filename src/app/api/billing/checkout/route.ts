@@ -1,0 +1,7 @@
+import { handleCheckoutStart } from '@/server/billing/billing-http';
+
+export const dynamic = 'force-dynamic';
+
+export async function POST(request: Request): Promise<Response> {
+  return handleCheckoutStart(request);
+}

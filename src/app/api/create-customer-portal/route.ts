@@ -1,0 +1,7 @@
+import { handleCreateCustomerPortal } from '@/server/billing/billing-http';
+
+export const dynamic = 'force-dynamic';
+
+export async function POST(request: Request): Promise<Response> {
+  return handleCreateCustomerPortal(request);
+}

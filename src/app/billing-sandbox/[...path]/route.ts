@@ -1,0 +1,5 @@
+import { serveBillingSandbox } from '@/server/billing/sandbox-route';
+
+export const dynamic = 'force-dynamic';
+
+export { serveBillingSandbox as GET, serveBillingSandbox as POST, serveBillingSandbox as DELETE };

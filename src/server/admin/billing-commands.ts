@@ -1,0 +1,129 @@
+import 'server-only';
+import { z } from '@/lib/zod';
+import { formatYen } from '@/lib/format';
+import { recordAudit } from '@/server/audit/audit-log';
+import { syncCatalogue } from '@/server/billing/catalogue';
+import { customerIdOf } from '@/server/billing/customers';
+import { billingProvider, usesSandbox } from '@/server/billing/provider';
+import { sandboxSecretKey } from '@/server/billing/sandbox/secret-key';
+import { type AdminCommand, UsageError, defineCommand } from './command';
+import { emailField } from '@/server/identity/validation';
+import { requireUser } from './user-commands';
+
+/** The billing commands: the sandbox's key and clock, a reader's billing, the plan catalogue. */
+
+const DAY = 86_400;
+
+function requireSandbox(): void {
+  if (!usesSandbox()) {
+    throw new UsageError(
+      'STRIPE_SECRET_KEY が設定されているため、課金サンドボックスは使われていません。',
+    );
+  }
+}
+
+const iso = (seconds: number | null | undefined) =>
+  typeof seconds === 'number' ? new Date(seconds * 1000).toISOString() : '-';
+
+const sandboxKey = defineCommand({
+  name: 'billing-sandbox-key',
+  summary: '課金サンドボックスの API キーを表示する (最後の行にキーだけ)',
+  usage: 'billing-sandbox-key',
+  args: z.object({}).strict(),
+  async run({ database }) {
+    requireSandbox();
+    return [
+      'Stripe 互換の API: {SITE_URL}/billing-sandbox/v1/… (Authorization: Bearer <key>)',
+      await sandboxSecretKey(database.db),
+    ];
+  },
+});
+
+const billingStatus = defineCommand({
+  name: 'billing-status',
+  summary: '読者のサブスクリプションと請求書を決済サービスから読んで表示する',
+  usage: 'billing-status --email E',
+  args: z.object({ email: emailField }).strict(),
+  async run({ database }, { email }) {
+    const user = await requireUser(database.db, email);
+    const customerId = await customerIdOf(database.db, user.id);
+    if (!customerId) return [`${email} には決済の顧客がまだありません。`];
+    const { stripe } = await billingProvider(database.db);
+    const customer = await stripe.customers.retrieve(customerId, { expand: ['test_clock'] });
+    const lines = [`customer ${customerId}`];
+    if (!customer.deleted && customer.test_clock && typeof customer.test_clock === 'object') {
+      lines.push(`  test clock ${customer.test_clock.id}: ${iso(customer.test_clock.frozen_time)}`);
+    }
+    const subscriptions = await stripe.subscriptions.list({
+      customer: customerId,
+      status: 'all',
+      limit: 100,
+    });
+    lines.push(`subscriptions: ${subscriptions.data.length}`);
+    for (const s of subscriptions.data) {
+      const item = s.items.data[0];
+      lines.push(
+        `  ${s.id}  ${s.status}${s.cancel_at_period_end ? ' (cancel at period end)' : ''}  price=${item?.price.id ?? '-'}  period_end=${iso(item?.current_period_end)}  trial_end=${iso(s.trial_end)}`,
+      );
+    }
+    const invoices = await stripe.invoices.list({ customer: customerId, limit: 100 });
+    lines.push(`invoices: ${invoices.data.length}`);
+    for (const invoice of invoices.data) {
+      lines.push(
+        `  ${invoice.id}  ${invoice.number ?? '-'}  ${invoice.status ?? '-'}  ${formatYen(invoice.total)}  ${iso(invoice.created)}`,
+      );
+    }
+    return lines;
+  },
+});
+
+const billingAdvance = defineCommand({
+  name: 'billing-advance',
+  summary:
+    '課金サンドボックスで読者の時計を進める (更新・体験終了・支払い失敗・期間末の解約が起きる)',
+  usage: 'billing-advance --email E --days N',
+  args: z.object({ email: emailField, days: z.coerce.number().positive().max(3660) }).strict(),
+  async run({ database, actor }, { email, days }) {
+    requireSandbox();
+    const user = await requireUser(database.db, email);
+    const customerId = await customerIdOf(database.db, user.id);
+    if (!customerId) throw new UsageError(`${email} には決済の顧客がまだありません。`);
+    const { stripe } = await billingProvider(database.db);
+    const customer = await stripe.customers.retrieve(customerId);
+    const clockId = customer.deleted ? null : customer.test_clock;
+    if (typeof clockId !== 'string') throw new UsageError(`${email} の顧客には時計がありません。`);
+    const clock = await stripe.testHelpers.testClocks.retrieve(clockId);
+    const target = clock.frozen_time + Math.round(days * DAY);
+    const advanced = await stripe.testHelpers.testClocks.advance(clockId, { frozen_time: target });
+    await recordAudit(database.db, {
+      actor,
+      action: 'billing.sandbox.advance',
+      target: `user:${user.id}`,
+      detail: { clock: clockId, from: clock.frozen_time, to: target },
+    });
+    return [
+      `${email} の時計を ${iso(clock.frozen_time)} から ${iso(advanced.frozen_time)} に進めました。`,
+    ];
+  },
+});
+
+const syncPlans = defineCommand({
+  name: 'billing-sync-plans',
+  summary: 'プランの価格を決済サービスから読み直す (STRIPE_PRICE_MONTHLY / STRIPE_PRICE_YEARLY)',
+  usage: 'billing-sync-plans',
+  args: z.object({}).strict(),
+  async run({ database }) {
+    const plans = await syncCatalogue(database.db);
+    return plans.map(
+      (plan) =>
+        `${plan.key}: ${plan.name}  ${formatYen(plan.amount)}/${plan.interval}  ${plan.priceId}${plan.active ? '' : ' (inactive)'}`,
+    );
+  },
+});
+
+export const billingCommands: AdminCommand[] = [
+  sandboxKey,
+  billingStatus,
+  billingAdvance,
+  syncPlans,
+];

@@ -1,0 +1,101 @@
+import 'server-only';
+import { z } from '@/lib/zod';
+import { getDb } from '@/server/db/client';
+import { endpoint } from '@/server/http/endpoint';
+import { jsonAnswer } from '@/server/http/form-endpoint';
+import { PLAN_KEYS } from './catalogue';
+import { CheckoutRefused, checkoutOutcome, startCheckout } from './checkout';
+import { PortalForbidden, createPortalSession } from './portal';
+
+/**
+ * The reader's billing endpoints: start a checkout from the final confirmation screen, open
+ * the customer portal (SPEC §7), and the success page's question "is it recorded yet?".
+ * Who pays and for what comes from the session and the catalogue, never from the request.
+ */
+
+const CHECKOUT_LIMIT = { name: 'billing-checkout', max: 20, windowMs: 60_000 };
+const PORTAL_LIMIT = { name: 'billing-portal', max: 20, windowMs: 60_000 };
+const STATUS_LIMIT = { name: 'billing-checkout-status', max: 120, windowMs: 60_000 };
+
+export const PORTAL_ERROR_MESSAGE =
+  'プランの管理画面を開けませんでした。時間をおいてもう一度お試しください。';
+
+/** POST /api/billing/checkout (form: plan) → 303 to the provider's hosted checkout. */
+export const handleCheckoutStart = endpoint(
+  {
+    name: 'billing-checkout',
+    auth: 'user',
+    rateLimit: CHECKOUT_LIMIT,
+    input: z.object({ plan: z.enum(PLAN_KEYS, { error: 'プランを選んでください。' }) }),
+    formPage: (input) => (input ? `/service-plans/confirm?plan=${input.plan}` : '/service-plans'),
+    messages: { signIn: 'お申し込みにはログインが必要です。' },
+  },
+  async ({ input, user, ip }) => {
+    try {
+      const db = await getDb();
+      const started = await startCheckout(
+        db,
+        { id: user.id, email: user.email, name: user.name },
+        input.plan,
+        ip,
+      );
+      return new Response(null, {
+        status: 303,
+        headers: { location: started.url, 'cache-control': 'no-store' },
+      });
+    } catch (error) {
+      if (error instanceof CheckoutRefused) {
+        return { ok: false, status: 409, message: error.message };
+      }
+      throw error;
+    }
+  },
+);
+
+/** POST /api/create-customer-portal (JSON {customerId}) → {url} (SPEC §7). */
+export const handleCreateCustomerPortal = endpoint(
+  {
+    name: 'create-customer-portal',
+    auth: 'user',
+    answers: 'json',
+    rateLimit: PORTAL_LIMIT,
+    input: z.object({ customerId: z.string().min(1).max(200) }),
+    invalidMessage: PORTAL_ERROR_MESSAGE,
+  },
+  async ({ input, user, ip }) => {
+    try {
+      const url = await createPortalSession(await getDb(), user.id, input.customerId, ip);
+      return jsonAnswer(200, { url });
+    } catch (error) {
+      if (error instanceof PortalForbidden) {
+        return { ok: false, status: 403, message: 'この操作を行う権限がありません。' };
+      }
+      throw error;
+    }
+  },
+);
+
+/** GET /api/billing/checkout-status?session_id=… → {state, planName?} for the success page. */
+export const handleCheckoutStatus = endpoint(
+  {
+    name: 'billing-checkout-status',
+    method: 'GET',
+    auth: 'user',
+    answers: 'json',
+    rateLimit: STATUS_LIMIT,
+    input: z.object({ session_id: z.string().min(1).max(300) }),
+  },
+  async ({ input, user }) => {
+    const outcome = await checkoutOutcome(await getDb(), user.id, input.session_id);
+    const body =
+      outcome.state === 'recorded'
+        ? {
+            state: outcome.state,
+            planName: outcome.planName,
+            status: outcome.status,
+            trialEnd: outcome.trialEnd?.toISOString() ?? null,
+          }
+        : { state: outcome.state };
+    return jsonAnswer(200, body);
+  },
+);

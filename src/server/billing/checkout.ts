@@ -1,0 +1,143 @@
+import 'server-only';
+import { and, eq, inArray } from 'drizzle-orm';
+import { env } from '@/env';
+import { recordAudit } from '@/server/audit/audit-log';
+import type { Db } from '@/server/db/client';
+import { subscriptions } from '@/server/db/schema';
+import { type Plan, type PlanKey, findPlan } from './catalogue';
+import { type CustomerOwner, customerIdOf, ensureCustomer } from './customers';
+import { billingProvider } from './provider';
+
+/**
+ * From the final confirmation screen to the provider's hosted checkout. The server decides
+ * everything the reader pays for (price, trial), from the catalogue and the reader's history,
+ * never from the form.
+ */
+
+export class CheckoutRefused extends Error {
+  constructor(
+    readonly reason: 'unknown-plan' | 'already-subscribed',
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+const LIVE = ['active', 'trialing', 'past_due', 'unpaid', 'paused', 'incomplete'];
+
+export async function hasLiveProviderPlan(db: Db, userId: string): Promise<boolean> {
+  const rows = await db
+    .select({ id: subscriptions.id })
+    .from(subscriptions)
+    .where(
+      and(
+        eq(subscriptions.userId, userId),
+        eq(subscriptions.provider, 'stripe'),
+        inArray(subscriptions.status, LIVE),
+      ),
+    )
+    .limit(1);
+  return rows.length > 0;
+}
+
+/**
+ * Free days offered to this reader: BILLING_TRIAL_DAYS for one who never had any plan (no
+ * record here, and no subscription at the provider, where a checkout just completed may not
+ * have reached us yet), else 0 (SPEC §4: experiencedTrial, experiencedPaidPlan).
+ */
+export async function trialDaysFor(db: Db, userId: string): Promise<number> {
+  const days = env().BILLING_TRIAL_DAYS;
+  if (days === 0) return 0;
+  const any = await db
+    .select({ id: subscriptions.id })
+    .from(subscriptions)
+    .where(eq(subscriptions.userId, userId))
+    .limit(1);
+  if (any.length > 0) return 0;
+  const customerId = await customerIdOf(db, userId);
+  if (customerId) {
+    const { stripe } = await billingProvider(db);
+    const found = await stripe.subscriptions.list({
+      customer: customerId,
+      status: 'all',
+      limit: 1,
+    });
+    if (found.data.length > 0) return 0;
+  }
+  return days;
+}
+
+export type CheckoutStart = { url: string; plan: Plan; trialDays: number };
+
+export async function startCheckout(
+  db: Db,
+  owner: CustomerOwner,
+  planKey: PlanKey,
+  ip: string | null,
+): Promise<CheckoutStart> {
+  const plan = await findPlan(db, planKey);
+  if (!plan?.active)
+    throw new CheckoutRefused('unknown-plan', 'このプランは現在お申し込みいただけません。');
+  if (await hasLiveProviderPlan(db, owner.id)) {
+    throw new CheckoutRefused(
+      'already-subscribed',
+      'すでに有料プランをご利用中です。プランの変更は「プランの管理」からお手続きください。',
+    );
+  }
+  const trialDays = await trialDaysFor(db, owner.id);
+  const customer = await ensureCustomer(db, owner);
+  const { stripe } = await billingProvider(db);
+  const { SITE_URL } = env();
+  const session = await stripe.checkout.sessions.create({
+    mode: 'subscription',
+    customer,
+    client_reference_id: owner.id,
+    line_items: [{ price: plan.priceId, quantity: 1 }],
+    subscription_data: {
+      ...(trialDays > 0 ? { trial_period_days: trialDays } : {}),
+      metadata: { userId: owner.id, plan: plan.key },
+    },
+    metadata: { userId: owner.id, plan: plan.key },
+    locale: 'ja',
+    success_url: `${SITE_URL}/service-plans/checkout-success?session_id={CHECKOUT_SESSION_ID}`,
+    cancel_url: `${SITE_URL}/service-plans/confirm?plan=${plan.key}`,
+  });
+  if (!session.url) throw new Error('billing: the checkout session has no URL');
+  await recordAudit(db, {
+    actor: owner.id,
+    action: 'billing.checkout.start',
+    target: owner.id,
+    ip,
+    detail: { session: session.id, plan: plan.key, price: plan.priceId, trialDays },
+  });
+  return { url: session.url, plan, trialDays };
+}
+
+export type CheckoutOutcome =
+  | { state: 'recorded'; planName: string; status: string; trialEnd: Date | null }
+  | { state: 'pending' }
+  | { state: 'not-found' };
+
+/**
+ * What the success page shows: the subscription once the webhook has recorded it. Only the
+ * reader the session was made for learns anything about it.
+ */
+export async function checkoutOutcome(
+  db: Db,
+  userId: string,
+  sessionId: string,
+): Promise<CheckoutOutcome> {
+  if (!/^cs_[A-Za-z0-9_]{1,200}$/.test(sessionId)) return { state: 'not-found' };
+  const { stripe } = await billingProvider(db);
+  const session = await stripe.checkout.sessions.retrieve(sessionId).catch(() => null);
+  if (!session || session.client_reference_id !== userId) return { state: 'not-found' };
+  const subscriptionId =
+    typeof session.subscription === 'string' ? session.subscription : session.subscription?.id;
+  if (!subscriptionId) return { state: 'pending' };
+  const [row] = await db
+    .select()
+    .from(subscriptions)
+    .where(and(eq(subscriptions.id, subscriptionId), eq(subscriptions.userId, userId)));
+  if (!row) return { state: 'pending' };
+  return { state: 'recorded', planName: row.planName, status: row.status, trialEnd: row.trialEnd };
+}

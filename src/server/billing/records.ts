@@ -1,0 +1,153 @@
+import 'server-only';
+import { eq } from 'drizzle-orm';
+import type Stripe from 'stripe';
+import { withKeyLock } from '@/lib/keyed-lock';
+import { noteAudienceChange } from '@/server/access/audience-changes';
+import { recordAudit } from '@/server/audit/audit-log';
+import type { Db } from '@/server/db/client';
+import { billingInvoices, subscriptions } from '@/server/db/schema';
+import { userIdOfCustomer } from './customers';
+import { billingProvider } from './provider';
+
+/**
+ * The provider's subscriptions and invoices, copied into the site's records. Webhook handlers
+ * never trust the event's copy of an object (events come late, twice and out of order): they
+ * re-read the object from the provider and store what it says now, one object at a time per
+ * process, so any order of the same events ends in the provider's state.
+ */
+
+export type SubscriptionRow = typeof subscriptions.$inferSelect;
+export type InvoiceRow = typeof billingInvoices.$inferSelect;
+
+const toDate = (seconds: number | null | undefined) =>
+  typeof seconds === 'number' ? new Date(seconds * 1000) : null;
+
+const idOf = (value: string | { id: string } | null | undefined) =>
+  typeof value === 'string' ? value : (value?.id ?? null);
+
+function planNameOf(subscription: Stripe.Subscription): string {
+  const product = subscription.items.data[0]?.price.product;
+  return typeof product === 'object' && !product.deleted ? product.name : '';
+}
+
+export type SubscriptionChange = { before: SubscriptionRow | null; after: SubscriptionRow };
+
+/** Re-reads a subscription from the provider and stores it; null if it is no reader's. */
+export function syncSubscription(
+  db: Db,
+  subscriptionId: string,
+): Promise<SubscriptionChange | null> {
+  return withKeyLock(`billing:${subscriptionId}`, async () => {
+    const { stripe } = await billingProvider(db);
+    const subscription = await stripe.subscriptions.retrieve(subscriptionId, {
+      expand: ['items.data.price.product'],
+    });
+    const customerId = idOf(subscription.customer);
+    const userId = customerId ? await userIdOfCustomer(db, customerId) : null;
+    if (!userId || !customerId) return null;
+    const item = subscription.items.data[0];
+    const [before] = await db
+      .select()
+      .from(subscriptions)
+      .where(eq(subscriptions.id, subscription.id));
+    const values = {
+      id: subscription.id,
+      userId,
+      provider: 'stripe',
+      status: subscription.status,
+      cancelAtPeriodEnd: subscription.cancel_at_period_end || subscription.cancel_at !== null,
+      planName: planNameOf(subscription),
+      productId: idOf(item?.price.product),
+      priceId: item?.price.id ?? null,
+      currentPeriodEnd: toDate(item?.current_period_end),
+      trialEnd: toDate(subscription.trial_end),
+      customerId,
+      latestInvoiceId: idOf(subscription.latest_invoice),
+      canceledAt: toDate(subscription.ended_at ?? null),
+      createdAt: toDate(subscription.created) ?? new Date(),
+      updatedAt: new Date(),
+    };
+    const [after] = await db
+      .insert(subscriptions)
+      .values(values)
+      .onConflictDoUpdate({ target: subscriptions.id, set: values })
+      .returning();
+    if (!after) throw new Error('billing: the subscription could not be stored');
+    if (
+      !before ||
+      before.status !== after.status ||
+      before.priceId !== after.priceId ||
+      before.cancelAtPeriodEnd !== after.cancelAtPeriodEnd
+    ) {
+      noteAudienceChange(userId);
+      await recordAudit(db, {
+        actor: 'billing',
+        action: 'billing.subscription',
+        target: userId,
+        detail: {
+          subscription: after.id,
+          status: after.status,
+          plan: after.planName,
+          cancelAtPeriodEnd: after.cancelAtPeriodEnd,
+          ...(before ? { previousStatus: before.status, previousPlan: before.planName } : {}),
+        },
+      });
+    }
+    return { before: before ?? null, after };
+  });
+}
+
+export type InvoiceLine = {
+  description: string;
+  amount: number;
+  periodStart: string | null;
+  periodEnd: string | null;
+};
+
+/** Re-reads an invoice from the provider and stores it (a receipt once paid). */
+export function syncInvoice(
+  db: Db,
+  invoiceId: string,
+): Promise<{ before: InvoiceRow | null; after: InvoiceRow } | null> {
+  return withKeyLock(`billing:${invoiceId}`, async () => {
+    const { stripe } = await billingProvider(db);
+    const invoice = await stripe.invoices.retrieve(invoiceId);
+    const customerId = idOf(invoice.customer);
+    const userId = customerId ? await userIdOfCustomer(db, customerId) : null;
+    if (!userId || !customerId || !invoice.id) return null;
+    const lines: InvoiceLine[] = invoice.lines.data.map((line) => ({
+      description: line.description ?? '',
+      amount: line.amount,
+      periodStart: toDate(line.period.start)?.toISOString() ?? null,
+      periodEnd: toDate(line.period.end)?.toISOString() ?? null,
+    }));
+    const [before] = await db
+      .select()
+      .from(billingInvoices)
+      .where(eq(billingInvoices.id, invoice.id));
+    const values = {
+      id: invoice.id,
+      userId,
+      customerId,
+      subscriptionId: idOf(invoice.parent?.subscription_details?.subscription),
+      number: invoice.number,
+      status: invoice.status ?? 'draft',
+      currency: invoice.currency,
+      total: invoice.total,
+      tax: (invoice.total_taxes ?? []).reduce((sum, tax) => sum + tax.amount, 0),
+      lines,
+      periodStart: toDate(invoice.lines.data[0]?.period.start),
+      periodEnd: toDate(invoice.lines.data[0]?.period.end),
+      paidAt: toDate(invoice.status_transitions.paid_at),
+      createdAt: toDate(invoice.created) ?? new Date(),
+      updatedAt: new Date(),
+    };
+    const [after] = await db
+      .insert(billingInvoices)
+      .values(values)
+      .onConflictDoUpdate({ target: billingInvoices.id, set: values })
+      .returning();
+    if (!after) throw new Error('billing: the invoice could not be stored');
+    return { before: before ?? null, after };
+  });
+}

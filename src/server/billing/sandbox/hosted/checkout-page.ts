@@ -1,0 +1,235 @@
+import 'server-only';
+import type { Db } from '@/server/db/client';
+import { customerNow, startSubscription } from '../billing-cycle';
+import { StripeApiError } from '../errors';
+import { type SandboxObject, findObject, nowSeconds, requireObject } from '../object-store';
+import {
+  checkoutTermsOf,
+  completeCheckoutSession,
+  findCheckoutSession,
+  grossAmountOf,
+  lockCheckoutSession,
+  rememberCheckoutCustomer,
+  successUrlOf,
+} from '../resources/checkout-sessions';
+import { callRoute } from '../routes';
+import {
+  type CardInput,
+  type CardValues,
+  DECLINED_MESSAGE,
+  type FormErrors,
+  cardErrorOf,
+  cardForm,
+  errorSummary,
+  readCardForm,
+  testCards,
+} from './card-form';
+import { saveDefaultCard } from './cards';
+import {
+  addDays,
+  formatAmount,
+  formatDate,
+  priceLabel,
+  productNameOf,
+  shortPriceLabel,
+} from './format';
+import { html } from './html';
+import { htmlResponse, messagePage, notFoundPage, page, redirect } from './layout';
+import { checkoutPagePath } from './paths';
+import { readPageForm } from './request';
+
+/**
+ * The sandbox's checkout page (Stripe's checkout.stripe.com): the plan, the trial if any, the
+ * customer's e-mail and a card form. Submitting it saves the card as the customer's default
+ * (making the customer from `customer_email` if the session has none, as Stripe does), starts
+ * the subscription, completes the session and redirects to its success_url — all in one
+ * transaction that holds the session's row, so a double submit starts one subscription.
+ */
+
+type PageState = { errors?: FormErrors; values?: CardValues };
+
+async function checkoutDocument(db: Db, session: SandboxObject, state: PageState) {
+  const terms = await checkoutTermsOf(db, session);
+  const { price, trialDays } = terms;
+  const customer =
+    typeof session.customer === 'string'
+      ? await findObject(db, 'customer', session.customer)
+      : null;
+  const email = session.customer_email ?? customer?.email;
+  const now = customer ? await customerNow(db, customer) : nowSeconds();
+  const dueToday = trialDays ? 0 : grossAmountOf(price).total;
+  const currency = String(price.currency);
+  const cancelUrl = typeof session.cancel_url === 'string' ? session.cancel_url : null;
+  return page(
+    'お申し込み',
+    html`<h1>お申し込み</h1>
+      ${errorSummary(state.errors)}
+      <section class="panel" aria-labelledby="plan-title">
+        <h2 id="plan-title">プラン</h2>
+        <dl class="summary">
+          <dt>プラン</dt>
+          <dd>${await productNameOf(db, price)}</dd>
+          <dt>料金</dt>
+          <dd>${priceLabel(price)}</dd>
+          ${
+            trialDays !== null &&
+            html`<dt>無料体験</dt>
+              <dd>${trialDays}日間無料、その後 ${shortPriceLabel(price)}（税込）</dd>
+              <dt>初回のお支払い日</dt>
+              <dd>${formatDate(addDays(now, trialDays))}</dd>`
+          }
+          ${
+            typeof email === 'string' &&
+            html`<dt>メールアドレス</dt>
+              <dd>${email}</dd>`
+          }
+        </dl>
+        <p>
+          本日のお支払い：<span class="total">${formatAmount(dueToday, currency)}</span>（税込）
+        </p>
+        <p class="note">
+          ${
+            trialDays
+              ? '無料体験が終わると、解約されるまで自動で更新され、登録したカードに請求されます。無料体験中に解約すれば料金はかかりません。'
+              : '解約されるまで自動で更新され、登録したカードに請求されます。'
+          }
+        </p>
+      </section>
+      ${cardForm({
+        action: checkoutPagePath(session.id),
+        submitLabel: '申し込む',
+        errors: state.errors,
+        values: state.values,
+      })}
+      ${testCards()} ${cancelUrl && html`<p><a href="${cancelUrl}">戻る</a></p>`}`,
+  );
+}
+
+/** The open session's page; its form's post may end at the success_url (CSP form-action). */
+async function openPage(db: Db, session: SandboxObject, state: PageState, status = 200) {
+  const successUrl = successUrlOf(session);
+  return htmlResponse(await checkoutDocument(db, session, state), {
+    status,
+    formOrigins: successUrl ? [new URL(successUrl).origin] : [],
+  });
+}
+
+function expiredPage(session: SandboxObject): Response {
+  const cancelUrl = typeof session.cancel_url === 'string' ? session.cancel_url : null;
+  return messagePage(
+    'このお申し込みページは有効期限が切れています',
+    'お手数ですが、サイトからもう一度お申し込みください。',
+    cancelUrl ? { href: cancelUrl, label: 'サイトに戻る' } : null,
+    410,
+  );
+}
+
+function completedPage(session: SandboxObject): Response {
+  const successUrl = successUrlOf(session);
+  return messagePage(
+    'お申し込みは完了しています',
+    'このお申し込みはすでに完了しています。',
+    successUrl ? { href: successUrl, label: 'サイトに戻る' } : null,
+  );
+}
+
+/** Where a session that is not open sends the customer. */
+function closedAnswer(session: SandboxObject): Response {
+  if (session.status === 'complete') {
+    const successUrl = successUrlOf(session);
+    return successUrl ? redirect(successUrl) : completedPage(session);
+  }
+  return expiredPage(session);
+}
+
+export async function showCheckoutPage(db: Db, id: string): Promise<Response> {
+  const session = await findCheckoutSession(db, id);
+  if (!session) return notFoundPage();
+  if (session.status === 'complete') return completedPage(session);
+  if (session.status !== 'open') return expiredPage(session);
+  return openPage(db, session, {});
+}
+
+type Outcome =
+  | { kind: 'missing' }
+  | { kind: 'closed'; session: SandboxObject }
+  | { kind: 'payment_failed'; session: SandboxObject };
+
+/**
+ * Pays for the session with the card, under the session's row lock; then the customer's test
+ * clock (if any) and the customer's row, in the API's order. A card error (declined at attach)
+ * is thrown and rolls everything back. A first charge that fails leaves an `incomplete`
+ * subscription, which is canceled (with the card detached and the customer's previous default
+ * card restored) and committed, as the record of the attempt; the session stays open.
+ */
+async function payWithCard(db: Db, origin: string, id: string, card: CardInput): Promise<Outcome> {
+  return db.transaction(async (tx) => {
+    const context = { db: tx, origin };
+    const session = await lockCheckoutSession(tx, id);
+    if (!session) return { kind: 'missing' };
+    if (session.status !== 'open') return { kind: 'closed', session };
+    const terms = await checkoutTermsOf(tx, session);
+    const existingId =
+      typeof session.customer === 'string' ? session.customer : terms.createdCustomer;
+    let customer = existingId
+      ? await requireObject(tx, 'customer', existingId)
+      : await callRoute(context, 'POST', ['customers'], { email: String(session.customer_email) });
+    const at = await customerNow(tx, customer, true);
+    const previousDefault = (customer.invoice_settings as { default_payment_method: string | null })
+      .default_payment_method;
+    const paymentMethod = await saveDefaultCard(context, customer.id, card);
+    // Read again: the subscription charges the default card just set.
+    customer = await requireObject(tx, 'customer', customer.id);
+    const subscription = await startSubscription(tx, {
+      customer,
+      price: terms.price,
+      trialDays: terms.trialDays ?? undefined,
+      metadata: terms.subscriptionMetadata,
+      cancelAtPeriodEnd: false,
+    });
+    if (subscription.status === 'incomplete') {
+      await callRoute(context, 'DELETE', ['subscriptions', subscription.id]);
+      await callRoute(context, 'POST', ['payment_methods', paymentMethod.id, 'detach']);
+      if (previousDefault) {
+        await callRoute(context, 'POST', ['customers', customer.id], {
+          invoice_settings: { default_payment_method: previousDefault },
+        });
+      }
+      if (!existingId) await rememberCheckoutCustomer(tx, session.id, customer.id);
+      return { kind: 'payment_failed', session };
+    }
+    const completed = await completeCheckoutSession(tx, session, {
+      customer,
+      subscription,
+      cardholderName: card.name,
+      at,
+    });
+    return { kind: 'closed', session: completed };
+  });
+}
+
+/** The page again after a post that did not pay, with what to correct. */
+async function pageAfterError(db: Db, id: string, state: PageState, status: number) {
+  const session = await findCheckoutSession(db, id);
+  if (!session) return notFoundPage();
+  if (session.status !== 'open') return closedAnswer(session);
+  return openPage(db, session, state, status);
+}
+
+export async function submitCheckoutPage(request: Request, db: Db, id: string): Promise<Response> {
+  const read = await readPageForm(request);
+  if (!read.ok) return read.response;
+  const input = readCardForm(read.form);
+  if (!input.ok) return pageAfterError(db, id, input, 400);
+  let outcome: Outcome;
+  try {
+    outcome = await payWithCard(db, new URL(request.url).origin, id, input.card);
+  } catch (error) {
+    if (!(error instanceof StripeApiError) || error.type !== 'card_error') throw error;
+    return pageAfterError(db, id, { errors: cardErrorOf(error), values: input.values }, 402);
+  }
+  if (outcome.kind === 'missing') return notFoundPage();
+  if (outcome.kind === 'closed') return closedAnswer(outcome.session);
+  const declined = { errors: { fields: {}, form: DECLINED_MESSAGE }, values: input.values };
+  return openPage(db, outcome.session, declined, 402);
+}

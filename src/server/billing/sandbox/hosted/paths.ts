@@ -1,0 +1,30 @@
+/**
+ * Where the sandbox's own pages live on the site, in place of Stripe's checkout.stripe.com and
+ * billing.stripe.com. The session id in the path is the credential, as on Stripe: these paths
+ * take no API key (http.ts sends them to hosted/pages.ts before the key is checked).
+ */
+
+const SANDBOX_PREFIX = '/billing-sandbox/';
+export const CHECKOUT_PAGE_PREFIX = '/billing-sandbox/checkout/';
+export const PORTAL_PAGE_PREFIX = '/billing-sandbox/portal/';
+
+export function checkoutPagePath(sessionId: string): string {
+  return `${CHECKOUT_PAGE_PREFIX}${encodeURIComponent(sessionId)}`;
+}
+
+/** The portal's home page, or one of its sub-pages (`cancel`, `card`, …). */
+export function portalPagePath(sessionId: string, ...rest: string[]): string {
+  return [
+    `${PORTAL_PAGE_PREFIX}${encodeURIComponent(sessionId)}`,
+    ...rest.map(encodeURIComponent),
+  ].join('/');
+}
+
+export function isHostedPagePath(pathname: string): boolean {
+  return pathname.startsWith(CHECKOUT_PAGE_PREFIX) || pathname.startsWith(PORTAL_PAGE_PREFIX);
+}
+
+/** Whether a path is the sandbox's (its API under /billing-sandbox/v1/ or one of its pages). */
+export function isBillingSandboxPath(pathname: string): boolean {
+  return pathname.startsWith(SANDBOX_PREFIX);
+}

@@ -1,0 +1,126 @@
+import 'server-only';
+import { eq } from 'drizzle-orm';
+import Stripe from 'stripe';
+import type { Db } from '@/server/db/client';
+import { billingWebhookEvents } from '@/server/db/schema';
+import { readBodyBytes } from '@/server/http/read-body';
+import { syncCatalogue } from './catalogue';
+import {
+  notifyInvoicePaid,
+  notifyPaymentFailed,
+  notifySubscriptionChange,
+  notifyTrialEnding,
+} from './notifications';
+import { syncInvoice, syncSubscription } from './records';
+import { webhookSecret } from './sandbox-setup';
+
+/**
+ * POST /api/webhooks/billing: the only way subscription records change. The raw body's
+ * signature is checked by the SDK (Stripe-Signature, 300 s tolerance); each event id is
+ * applied once; handlers re-read the object from the provider (records.ts), so duplicated,
+ * late and reordered events end in the provider's state. Types the site does not use are
+ * answered 2xx, as Stripe asks, so that they are not retried.
+ */
+
+const MAX_BODY_BYTES = 512 * 1024;
+export const SIGNATURE_TOLERANCE_SECONDS = 300;
+
+const json = (status: number, body: Record<string, unknown>) =>
+  Response.json(body, { status, headers: { 'cache-control': 'no-store' } });
+
+const idOf = (value: string | { id?: string } | null | undefined) =>
+  typeof value === 'string' ? value : (value?.id ?? null);
+
+async function apply(db: Db, event: Stripe.Event): Promise<void> {
+  switch (event.type) {
+    case 'checkout.session.completed': {
+      const subscriptionId = idOf(event.data.object.subscription);
+      if (!subscriptionId) return;
+      const change = await syncSubscription(db, subscriptionId);
+      if (change) await notifySubscriptionChange(db, change);
+      return;
+    }
+    case 'customer.subscription.created':
+    case 'customer.subscription.updated':
+    case 'customer.subscription.deleted': {
+      const change = await syncSubscription(db, event.data.object.id);
+      if (change) await notifySubscriptionChange(db, change);
+      return;
+    }
+    case 'customer.subscription.trial_will_end': {
+      const change = await syncSubscription(db, event.data.object.id);
+      if (change) await notifyTrialEnding(db, change);
+      return;
+    }
+    case 'invoice.paid':
+    case 'invoice.payment_failed': {
+      const invoiceId = event.data.object.id;
+      if (!invoiceId) return;
+      const synced = await syncInvoice(db, invoiceId);
+      const subscriptionId = idOf(event.data.object.parent?.subscription_details?.subscription);
+      if (subscriptionId) {
+        const change = await syncSubscription(db, subscriptionId);
+        if (change) await notifySubscriptionChange(db, change);
+      }
+      if (!synced) return;
+      if (event.type === 'invoice.paid') await notifyInvoicePaid(db, synced.after);
+      else {
+        // The attempt this event reports (the event's copy): each failure is told once.
+        const failed = event.data.object;
+        const next = failed.next_payment_attempt;
+        await notifyPaymentFailed(
+          db,
+          synced.after,
+          failed.attempt_count,
+          next ? new Date(next * 1000) : null,
+        );
+      }
+      return;
+    }
+    case 'price.created':
+    case 'price.updated':
+    case 'price.deleted':
+    case 'product.updated':
+      await syncCatalogue(db);
+      return;
+    default:
+      return;
+  }
+}
+
+export async function handleBillingWebhook(request: Request, db: Db): Promise<Response> {
+  const signature = request.headers.get('stripe-signature');
+  if (!signature) return json(400, { error: '署名（Stripe-Signature）がありません。' });
+  const body = await readBodyBytes(request, MAX_BODY_BYTES);
+  if (!body.ok) return json(body.status, { error: '本文を読み取れません。' });
+  const secret = await webhookSecret(db);
+  if (!secret) return json(503, { error: 'Webhook の署名シークレットが設定されていません。' });
+  let event: Stripe.Event;
+  try {
+    event = Stripe.webhooks.constructEvent(
+      Buffer.from(body.bytes),
+      signature,
+      secret,
+      SIGNATURE_TOLERANCE_SECONDS,
+    );
+  } catch {
+    return json(400, { error: '署名を確認できません。' });
+  }
+  const [seen] = await db
+    .select({ id: billingWebhookEvents.id })
+    .from(billingWebhookEvents)
+    .where(eq(billingWebhookEvents.id, event.id));
+  if (seen) return json(200, { received: true, duplicate: true });
+  try {
+    await apply(db, event);
+  } catch (error) {
+    // Not recorded: the provider retries, and the handlers are safe to run again.
+    console.error('[billing] webhook event failed:', event.type, event.id, error);
+    return json(500, { error: 'イベントを処理できませんでした。' });
+  }
+  await db
+    .insert(billingWebhookEvents)
+    .values({ id: event.id, type: event.type })
+    .onConflictDoNothing();
+  return json(200, { received: true });
+}
