@@ -111,6 +111,15 @@ const envSchema = z
         )
         .optional(),
     ),
+    // Another Stripe-compatible API (stripe-mock, a sandbox of another instance): its base URL.
+    STRIPE_API_URL: optionalText.pipe(
+      z
+        .url({
+          protocol: /^https?$/,
+          error: 'http:// または https:// で始まる URL を指定してください',
+        })
+        .optional(),
+    ),
     STRIPE_WEBHOOK_SECRET: optionalText.pipe(
       z
         .string()

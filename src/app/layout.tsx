@@ -3,6 +3,7 @@ import type { Metadata, Viewport } from 'next';
 import { Suspense, type ReactNode } from 'react';
 import { AuthStateProvider } from '@/components/account/auth-state.client';
 import { PageViewTracker } from '@/components/analytics/page-view-tracker.client';
+import { BillingNoticeBanner } from '@/components/billing/billing-notice-banner.client';
 import { TagManager } from '@/components/analytics/tag-manager';
 import { SiteFooter } from '@/components/layout/site-footer';
 import { NavigationProgress } from '@/components/layout/navigation-progress.client';
@@ -36,6 +37,7 @@ export default function RootLayout({ children }: { children: ReactNode }) {
           <AuthStateProvider>
             <PlanChangeNoticeProvider>
               <SiteHeader siteName={SITE_NAME} />
+              <BillingNoticeBanner />
               <main id="main" tabIndex={-1}>
                 {children}
               </main>

@@ -1,4 +1,5 @@
 import { expect, test } from '@playwright/test';
+import { E2E_SITE_URL } from './support/settings';
 
 // CSRF: the account endpoints change state only for requests from the site's own pages.
 test('a state-changing account request from another origin is refused', async ({ request }) => {
@@ -10,7 +11,7 @@ test('a state-changing account request from another origin is refused', async ({
   expect(((await foreign.json()) as { message: string }).message).toContain('送信できません');
 
   const own = await request.post('/api/account/sign-in', {
-    headers: { origin: 'http://localhost:3000', accept: 'application/json' },
+    headers: { origin: E2E_SITE_URL, accept: 'application/json' },
     form: { email: 'someone@example.jp', password: 'whatever-password' },
   });
   expect(own.status()).toBe(401);

@@ -1,5 +1,6 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Locator, type Page } from '@playwright/test';
+import { E2E_SITE_URL } from './support/settings';
 
 type DataLayerEvent = { event?: string; page_path?: string; page_title?: string };
 
@@ -24,10 +25,7 @@ test('the home page renders in Japanese with the site metadata', async ({ page }
     'content',
     'summary_large_image',
   );
-  await expect(page.locator('link[rel="canonical"]')).toHaveAttribute(
-    'href',
-    'http://localhost:3000',
-  );
+  await expect(page.locator('link[rel="canonical"]')).toHaveAttribute('href', E2E_SITE_URL);
   await expect(page.locator('meta[property="og:image"]')).toHaveAttribute(
     'content',
     /\/og-default\.png$/,

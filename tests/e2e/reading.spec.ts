@@ -1,5 +1,6 @@
 import AxeBuilder from '@axe-core/playwright';
 import { type APIRequestContext, expect, test } from '@playwright/test';
+import { E2E_SITE_URL } from './support/settings';
 import { admin } from './support/admin';
 import { signIn } from './support/sign-in';
 
@@ -145,7 +146,7 @@ test('a post shows its series place, tags, share links and related posts', async
   ).toHaveAttribute(
     'href',
     new RegExp(
-      `^https://x\\.com/intent/post\\?text=.+&url=${encodeURIComponent(`http://localhost:3000/posts/${id}`)}`,
+      `^https://x\\.com/intent/post\\?text=.+&url=${encodeURIComponent(`${E2E_SITE_URL}/posts/${id}`)}`,
     ),
   );
   await expect(page.getByRole('heading', { level: 2, name: '関連記事' })).toBeVisible();

@@ -2,6 +2,7 @@
 
 import { type ReactNode, createContext, useCallback, useContext, useEffect, useState } from 'react';
 import { type AuthState, LOADING_AUTH_STATE, SIGNED_OUT_AUTH_STATE } from '@/lib/auth-state';
+import type { BillingNotice } from '@/lib/billing-notice';
 import { Spinner } from '@/components/ui/spinner';
 
 /**
@@ -11,10 +12,14 @@ import { Spinner } from '@/components/ui/spinner';
  * hear about it on a BroadcastChannel. A failed load counts as signed out (SPEC §8).
  */
 
-export type ClientAuthState = AuthState & { role: 'member' | 'editor' | 'admin' | null };
+export type ClientAuthState = AuthState & {
+  role: 'member' | 'editor' | 'admin' | null;
+  /** 'past_due': the reader's renewal failed (the site-wide notice under the header). */
+  billingNotice: BillingNotice;
+};
 
-const LOADING: ClientAuthState = { ...LOADING_AUTH_STATE, role: null };
-const SIGNED_OUT: ClientAuthState = { ...SIGNED_OUT_AUTH_STATE, role: null };
+const LOADING: ClientAuthState = { ...LOADING_AUTH_STATE, role: null, billingNotice: null };
+const SIGNED_OUT: ClientAuthState = { ...SIGNED_OUT_AUTH_STATE, role: null, billingNotice: null };
 const CHANNEL = 'axis-auth';
 
 const AuthStateContext = createContext<ClientAuthState>(LOADING);
@@ -36,7 +41,11 @@ export function AuthStateProvider({ children }: { children: ReactNode }) {
       const response = await fetch('/api/me', { cache: 'no-store', signal });
       if (!response.ok) throw new Error(`HTTP ${response.status}`);
       const loaded = (await response.json()) as ClientAuthState;
-      setState({ ...loaded, isLoading: false });
+      setState({
+        ...loaded,
+        billingNotice: loaded.billingNotice === 'past_due' ? 'past_due' : null,
+        isLoading: false,
+      });
     } catch (error) {
       if (signal?.aborted) return;
       console.warn('[auth] could not load the auth state:', error);

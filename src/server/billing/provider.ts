@@ -4,6 +4,7 @@ import { env } from '@/env';
 import type { Db } from '@/server/db/client';
 import { noteSandboxActivity } from './sandbox-activity';
 import { handleBillingSandbox } from './sandbox/http';
+import { pathPrefixHttpClient } from './sandbox/path-prefix-http-client';
 import { sandboxSecretKey } from './sandbox/secret-key';
 
 /**
@@ -36,11 +37,27 @@ export function usesSandbox(): boolean {
   return !env().STRIPE_SECRET_KEY;
 }
 
+/** The SDK's settings for an API elsewhere than api.stripe.com (its path before /v1). */
+function apiAt(apiUrl: string | undefined): Stripe.StripeConfig {
+  if (!apiUrl) return {};
+  const url = new URL(apiUrl);
+  const prefix = url.pathname.replace(/\/+$/, '');
+  return {
+    host: url.hostname,
+    port: url.port || (url.protocol === 'https:' ? 443 : 80),
+    protocol: url.protocol === 'https:' ? 'https' : 'http',
+    ...(prefix ? { httpClient: pathPrefixHttpClient(prefix) } : {}),
+  };
+}
+
 async function makeProvider(db: Db): Promise<BillingProvider> {
-  const { STRIPE_SECRET_KEY, SITE_URL } = env();
+  const { STRIPE_SECRET_KEY, STRIPE_API_URL, SITE_URL } = env();
   const common = { apiVersion: Stripe.API_VERSION, appInfo: { name: 'axis-membership' } };
   if (STRIPE_SECRET_KEY) {
-    return { kind: 'stripe', stripe: new Stripe(STRIPE_SECRET_KEY, common) };
+    return {
+      kind: 'stripe',
+      stripe: new Stripe(STRIPE_SECRET_KEY, { ...common, ...apiAt(STRIPE_API_URL) }),
+    };
   }
   const site = new URL(SITE_URL);
   const inProcess: typeof fetch = async (input, init) => {

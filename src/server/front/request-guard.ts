@@ -18,7 +18,7 @@ const KNOWN_REFUSED = new Set(['TRACE', 'TRACK', 'CONNECT']);
  * src), so a POST to a page is never meant: Next.js would try it as one and fail with a 500.
  * Add a prefix here if a page ever takes a form post or an action.
  */
-export const POST_PREFIXES: readonly string[] = ['/api/'];
+export const POST_PREFIXES: readonly string[] = ['/api/', '/billing-sandbox/'];
 
 /** Next.js's own ceiling for the router state header (parseAndValidateFlightRouterState). */
 export const ROUTER_STATE_MAX_LENGTH = 20 * 2000;

@@ -5,6 +5,7 @@ import next from 'next';
 import { boot } from '@/server/boot';
 import { env } from '@/env';
 import { handleContentApi } from '@/server/cms/http';
+import { serveBillingSandbox } from '@/server/billing/sandbox-route';
 import { onContentChange } from '@/server/cms/events';
 import { RENDER_HEADER, openRenderRecord } from '@/server/access/render-audience';
 import { CLIENT_IP_HEADER } from '@/server/http/request-origin';
@@ -21,6 +22,8 @@ import { requestAudience } from './request-audience';
  */
 
 const CONTENT_API = /^\/api\/v1\/([^/?]+)(?:\/([^/?]+))?\/?(?:\?|$)/;
+/** The billing sandbox (a stand-in for a third party's API and pages): never the framework's. */
+const SANDBOX_PREFIX = '/billing-sandbox/';
 
 /** A path with broken percent-encoding (`/%E0%A4%A`): the framework would answer 500. */
 function isMalformedPath(url: string): boolean {
@@ -121,6 +124,12 @@ export async function serveSite(options: {
     delete req.headers[RENDER_HEADER];
     if (!match && PAGE_CACHE === 'on' && cacheablePath(req)) {
       servePage(req, res).catch((error: unknown) => failed(req, res, error));
+      return;
+    }
+    if (url.startsWith(SANDBOX_PREFIX)) {
+      serveBillingSandbox(toWebRequest(req, origin))
+        .then((response) => sendWebResponse(response, res))
+        .catch((error: unknown) => failed(req, res, error));
       return;
     }
     const handled = match

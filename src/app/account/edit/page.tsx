@@ -8,10 +8,12 @@ import {
 } from '@/components/forms/form.client';
 import { AccountPage, Notice, Section } from '@/components/account/account-page';
 import { accountMetadata } from '@/components/account/metadata';
-import { currentPlanName } from '@/lib/auth-state';
+import { planRenewalLine, planStatusLabel } from '@/components/billing/billing-format';
+import { toCurrentPlanView } from '@/components/billing/views';
+import { billingSummaryFor } from '@/server/billing/reader-billing';
 import { getDb } from '@/server/db/client';
 import { readFlash, typedText } from '@/server/http/read-flash';
-import { getAuthState, requireUser } from '@/server/identity/session';
+import { requireUser } from '@/server/identity/session';
 import { COMPANY_MAX, DISPLAY_NAME_MAX } from '@/lib/account-limits';
 import { INTERESTS, OCCUPATIONS } from '@/server/identity/validation';
 import { getProfileDetails } from '@/server/profiles/profiles';
@@ -24,16 +26,19 @@ type Props = { searchParams: Promise<Record<string, string | string[] | undefine
 export default async function EditAccountPage({ searchParams }: Props) {
   const user = await requireUser('/account/edit');
   const query = await searchParams;
-  const [profile, state, flash] = await Promise.all([
-    getProfileDetails(await getDb(), user.id),
-    getAuthState(),
+  const db = await getDb();
+  const [profile, billing, flash] = await Promise.all([
+    getProfileDetails(db, user.id),
+    // The plan line is a courtesy here: the profile form never depends on the billing records.
+    billingSummaryFor(db, user.id).catch(() => null),
     readFlash(),
   ]);
   const typed = (name: string) => typedText(flash, name);
   const interests = Array.isArray(flash?.values.interests)
     ? flash.values.interests
     : (profile?.interests ?? []);
-  const plan = currentPlanName(state);
+  const plan = billing?.current ? toCurrentPlanView(billing.current) : null;
+  const renewal = plan ? planRenewalLine(plan) : null;
   return (
     <AccountPage
       title="アカウント設定"
@@ -62,17 +67,27 @@ export default async function EditAccountPage({ searchParams }: Props) {
         <dd>
           {plan ? (
             <>
-              {plan}
-              {state.isCanceledAtPeriodEnd ? '（期間終了時に解約予定）' : ''}
+              {plan.planName || '有料プラン'}（{planStatusLabel(plan)}）
+              {renewal ? (
+                <>
+                  <br />
+                  {renewal}
+                </>
+              ) : null}
             </>
+          ) : billing ? (
+            '無料会員'
           ) : (
-            <>
-              無料会員 —{' '}
-              <Link href="/service-plans" prefetch={false}>
-                料金プランを見る
-              </Link>
-            </>
+            'プランの情報を読み込めませんでした。'
           )}
+          <br />
+          <Link href="/service-plans" prefetch={false}>
+            プランの管理・変更
+          </Link>
+          {' ・ '}
+          <Link href="/account/receipts" prefetch={false}>
+            領収書
+          </Link>
         </dd>
       </dl>
       <Section title="プロフィール">

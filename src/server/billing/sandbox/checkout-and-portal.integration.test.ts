@@ -160,7 +160,7 @@ describe('billing sandbox checkout sessions, portal sessions and their pages', (
     expect(page.headers.get('content-type')).toBe('text/html; charset=utf-8');
     expect(page.headers.get('cache-control')).toBe('no-store');
     expect(page.headers.get('x-frame-options')).toBe('DENY');
-    expect(page.headers.get('referrer-policy')).toBe('no-referrer');
+    expect(page.headers.get('referrer-policy')).toBe('same-origin');
     const csp = page.headers.get('content-security-policy') ?? '';
     expect(csp).toContain("default-src 'none'");
     expect(csp).toContain("frame-ancestors 'none'");

@@ -45,7 +45,9 @@ function securityHeaders(formOrigins: string[]): Record<string, string> {
       "frame-ancestors 'none'",
       "base-uri 'none'",
     ].join('; '),
-    'referrer-policy': 'no-referrer',
+    // same-origin, not no-referrer: under no-referrer a browser sends `Origin: null` with the
+    // page's own form posts, which the origin check must then refuse.
+    'referrer-policy': 'same-origin',
     'x-content-type-options': 'nosniff',
     'x-frame-options': 'DENY',
   };

@@ -1,0 +1,46 @@
+import { notFound } from 'next/navigation';
+import { accountMetadata } from '@/components/account/metadata';
+import { ReceiptView } from '@/components/billing/receipt-view';
+import { toReceiptView } from '@/components/billing/views';
+import { env } from '@/env';
+import { findReceipt } from '@/server/billing/reader-billing';
+import { getDb } from '@/server/db/client';
+import { requireUser } from '@/server/identity/session';
+import { getProfileDetails } from '@/server/profiles/profiles';
+
+// One reader's receipt: never cached.
+export const dynamic = 'force-dynamic';
+
+type Props = { params: Promise<{ invoiceId: string }> };
+
+/** The provider's invoice ids (in_…); anything else is no receipt. */
+const INVOICE_ID = /^[A-Za-z0-9_]{1,200}$/;
+
+export async function generateMetadata({ params }: Props) {
+  const { invoiceId } = await params;
+  return accountMetadata('領収書', `/account/receipts/${encodeURIComponent(invoiceId)}`);
+}
+
+export default async function ReceiptPage({ params }: Props) {
+  const { invoiceId } = await params;
+  const user = await requireUser(`/account/receipts/${encodeURIComponent(invoiceId)}`);
+  if (!INVOICE_ID.test(invoiceId)) notFound();
+  const db = await getDb();
+  // Only the reader's own paid invoices: anyone else's is not found (nothing to discover).
+  const [receipt, profile] = await Promise.all([
+    findReceipt(db, user.id, invoiceId),
+    getProfileDetails(db, user.id),
+  ]);
+  if (!receipt || receipt.total <= 0) notFound();
+  const { INVOICE_ISSUER_NAME, INVOICE_REGISTRATION_NUMBER, SITE_NAME } = env();
+  return (
+    <ReceiptView
+      receipt={toReceiptView(receipt)}
+      addressee={user.name || profile?.displayName || user.email}
+      issuer={{
+        name: INVOICE_ISSUER_NAME ?? SITE_NAME,
+        registrationNumber: INVOICE_REGISTRATION_NUMBER ?? null,
+      }}
+    />
+  );
+}

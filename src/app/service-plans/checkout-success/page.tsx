@@ -1,0 +1,57 @@
+import {
+  type CheckoutStatusView,
+  CheckoutStatus,
+} from '@/components/billing/checkout-status.client';
+import { sitePageMetadata } from '@/components/listing/site-metadata';
+import { checkoutOutcome } from '@/server/billing/checkout';
+import { getDb } from '@/server/db/client';
+import { requireUser } from '@/server/identity/session';
+
+// The reader's own checkout, as it stands now: never cached.
+export const dynamic = 'force-dynamic';
+
+export const metadata = sitePageMetadata({
+  title: 'お申し込みの確認',
+  path: '/service-plans/checkout-success',
+  noIndex: true,
+});
+
+/** Without JavaScript the page refreshes itself while pending, this many times at most. */
+const MAX_REFRESHES = 10;
+const REFRESH_SECONDS = 3;
+
+type Props = { searchParams: Promise<Record<string, string | string[] | undefined>> };
+
+const one = (value: string | string[] | undefined) =>
+  typeof value === 'string' ? value : undefined;
+
+export default async function CheckoutSuccessPage({ searchParams }: Props) {
+  const query = await searchParams;
+  const sessionId = (one(query.session_id) ?? '').slice(0, 300);
+  const here = `/service-plans/checkout-success?session_id=${encodeURIComponent(sessionId)}`;
+  const user = await requireUser(here);
+  const outcome = sessionId
+    ? await checkoutOutcome(await getDb(), user.id, sessionId)
+    : ({ state: 'not-found' } as const);
+  const tries = Math.min(
+    MAX_REFRESHES,
+    Math.max(0, Number.parseInt(one(query.tries) ?? '', 10) || 0),
+  );
+  const initial: CheckoutStatusView =
+    outcome.state === 'recorded'
+      ? { ...outcome, trialEnd: outcome.trialEnd?.toISOString() ?? null }
+      : outcome.state === 'pending' && tries >= MAX_REFRESHES
+        ? { state: 'timeout' }
+        : outcome;
+  return (
+    <>
+      {initial.state === 'pending' ? (
+        // Only without JavaScript (the poller does it otherwise): look again in a moment.
+        <noscript>
+          <meta httpEquiv="refresh" content={`${REFRESH_SECONDS};url=${here}&tries=${tries + 1}`} />
+        </noscript>
+      ) : null}
+      <CheckoutStatus sessionId={sessionId} initial={initial} reloadHref={here} />
+    </>
+  );
+}

@@ -1,0 +1,46 @@
+import { type PlansViewer, PlansView } from '@/components/billing/plans-view';
+import { sitePageMetadata } from '@/components/listing/site-metadata';
+import { toCurrentPlanView, toPlanView } from '@/components/billing/views';
+import { env } from '@/env';
+import { listPlans } from '@/server/billing/catalogue';
+import { hasLiveProviderPlan } from '@/server/billing/checkout';
+import { billingSummaryFor } from '@/server/billing/reader-billing';
+import { getDb } from '@/server/db/client';
+import { getUser } from '@/server/identity/session';
+
+// Rendered for each viewer (their plan, their trial), never cached or prerendered.
+export const dynamic = 'force-dynamic';
+
+export const metadata = sitePageMetadata({
+  title: '料金プラン',
+  description:
+    '有料会員の月額プランと年額プランの料金（税込）、無料会員でできること、無料体験について。',
+  path: '/service-plans',
+});
+
+type Props = { searchParams: Promise<Record<string, string | string[] | undefined>> };
+
+export default async function ServicePlansPage({ searchParams }: Props) {
+  const [query, user, db] = await Promise.all([searchParams, getUser(), getDb()]);
+  const [plans, summary, alreadySubscribed] = await Promise.all([
+    listPlans(db),
+    user ? billingSummaryFor(db, user.id) : null,
+    // Sent back from the confirmation screen: said only when it is so.
+    user && query.notice === 'subscribed' ? hasLiveProviderPlan(db, user.id) : false,
+  ]);
+  const viewer: PlansViewer = summary
+    ? {
+        kind: 'member',
+        trialDays: summary.trialDays,
+        customerId: summary.customerId,
+        current: summary.current ? toCurrentPlanView(summary.current) : null,
+      }
+    : { kind: 'anonymous', trialDays: env().BILLING_TRIAL_DAYS };
+  return (
+    <PlansView
+      plans={plans.map(toPlanView)}
+      viewer={viewer}
+      alreadySubscribed={alreadySubscribed}
+    />
+  );
+}

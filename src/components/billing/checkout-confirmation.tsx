@@ -1,0 +1,208 @@
+import Link from 'next/link';
+import type { ReactNode } from 'react';
+import { formatYen } from '@/lib/format';
+import {
+  CONSUMPTION_TAX_RATE,
+  type PlanView,
+  addDays,
+  contractTerm,
+  formatDate,
+  includedTax,
+  planPrice,
+  renewalEvery,
+} from './billing-format';
+import styles from './billing.module.css';
+import { CheckoutForm } from './checkout-form.client';
+
+/**
+ * The final confirmation screen (最終確認画面) of the 2022 amendment of the 特定商取引法
+ * (Article 12-6): before the provider's checkout, everything the reader agrees to in one
+ * table — what is bought, the price with tax, how and when it is paid, that it renews on its
+ * own (and the price after a trial, and the day of the first charge), when the service starts,
+ * and how and until when it can be cancelled. Nothing is charged before the next screen.
+ */
+
+export type CheckoutConfirmationProps = {
+  plan: PlanView;
+  /** Free days this reader's checkout starts with (0: none). */
+  trialDays: number;
+  /** Whether the site offers a trial at all (BILLING_TRIAL_DAYS > 0). */
+  trialOffered: boolean;
+  /** Today, for the first charge's date (shown in Japan time). */
+  now: Date;
+  /** A one-time message from a refused checkout (e.g. already subscribed). */
+  errorMessage?: string | null;
+};
+
+export const NO_CHARGE_YET =
+  'この画面の次の決済画面でカード情報を入力するまで、料金は発生しません。';
+
+export function CheckoutConfirmation({
+  plan,
+  trialDays,
+  trialOffered,
+  now,
+  errorMessage,
+}: CheckoutConfirmationProps) {
+  const trial = trialDays > 0;
+  const firstCharge = formatDate(addDays(now, trialDays));
+  const every = renewalEvery(plan.interval, plan.intervalCount);
+  const term = contractTerm(plan.interval, plan.intervalCount);
+  const price = planPrice(plan);
+  const rows: { label: string; body: ReactNode }[] = [
+    {
+      label: '商品（サービス）名',
+      body: (
+        <>
+          <p>{plan.name}</p>
+          <p className={styles.small}>
+            会員限定の記事、音声、動画をすべてご利用いただける有料会員プラン（1アカウント）
+          </p>
+        </>
+      ),
+    },
+    {
+      label: '価格（税込）',
+      body: (
+        <>
+          <p className={styles.amount}>{price}</p>
+          <p>
+            うち消費税（{CONSUMPTION_TAX_RATE}%） {formatYen(includedTax(plan.amount))}
+          </p>
+          {trial ? (
+            <p>
+              最初の {trialDays} 日間は無料です。無料期間の後は {price} です。
+            </p>
+          ) : null}
+          <p className={styles.small}>
+            このほかにかかる料金はありません（インターネットの通信料はお客様のご負担です）。
+          </p>
+        </>
+      ),
+    },
+    {
+      label: '契約期間',
+      body: (
+        <p>
+          {term}（{term}ごとに自動更新）
+        </p>
+      ),
+    },
+    {
+      label: '支払方法',
+      body: <p>クレジットカード（この次の決済画面で入力します）</p>,
+    },
+    {
+      label: '支払時期',
+      body: trial ? (
+        <p>
+          無料体験終了日（{firstCharge}）に初回分を決済し、以後は{every}の更新日に自動で決済します。
+        </p>
+      ) : (
+        <p>申込み時に初回分を決済し、以後は{every}の更新日に自動で決済します。</p>
+      ),
+    },
+    {
+      label: '自動更新',
+      body: (
+        <>
+          <p>
+            解約されるまで、{term}ごとに自動で更新されます。更新のたびに {formatYen(plan.amount)}
+            （税込）を決済します。
+          </p>
+          {trial ? (
+            <p>無料体験の終了後は、自動で有料のご利用（{price}）に切り替わります。</p>
+          ) : null}
+        </>
+      ),
+    },
+    {
+      label: '提供開始時期',
+      body: trial ? (
+        <p>お申し込みの手続きが完了した直後から、すぐにご利用いただけます。</p>
+      ) : (
+        <p>決済の完了後、すぐにご利用いただけます。</p>
+      ),
+    },
+    {
+      label: '解約方法と期限',
+      body: (
+        <>
+          <p>
+            料金プランのページの「プランの管理」からいつでも解約でき、次回更新日の前日までに解約すれば次回以降の請求はありません。
+          </p>
+          {trial ? (
+            <p>
+              無料体験期間中に解約すれば、料金はかかりません（{firstCharge}
+              の前日までに解約してください）。
+            </p>
+          ) : null}
+          <p>
+            解約後も、お支払い済みの期間の終わりまでご利用いただけます。期間の途中で解約しても、日割りでの返金はありません。
+          </p>
+        </>
+      ),
+    },
+  ];
+  if (trial) {
+    rows.push({
+      label: '無料体験',
+      body: (
+        <p>
+          {trialDays} 日間（初回の決済日は {firstCharge}
+          ）。無料体験は、おひとり様1回限りです。
+        </p>
+      ),
+    });
+  } else if (trialOffered) {
+    rows.push({
+      label: '無料体験',
+      body: (
+        <p>
+          対象外です（無料体験は、初めて有料プランをお申し込みになる方に限ります。おひとり様1回限り）。
+        </p>
+      ),
+    });
+  }
+
+  return (
+    <div className={`${styles.page} ${styles.narrow}`}>
+      <header className={styles.pageHeader}>
+        <h1 className={styles.title}>お申し込み内容の確認</h1>
+        <p className={styles.lead}>
+          以下の内容をご確認のうえ、「確認して申し込む（決済画面へ）」に進んでください。
+        </p>
+      </header>
+      {errorMessage ? (
+        <div role="alert" className={`${styles.notice} ${styles.error}`}>
+          <p>{errorMessage}</p>
+        </div>
+      ) : null}
+      <table className={styles.termsTable}>
+        <caption className="visually-hidden">お申し込み内容</caption>
+        <tbody>
+          {rows.map((row) => (
+            <tr key={row.label}>
+              <th scope="row">{row.label}</th>
+              <td>{row.body}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      <p className={styles.small}>
+        お申し込みの前に、
+        <Link href="/specified-commercial-transactions">特定商取引法に基づく表記</Link>と
+        <Link href="/terms">利用規約</Link>をご確認ください。
+      </p>
+      <section aria-label="お申し込み" className={styles.checkoutBox}>
+        <p>
+          <strong>{NO_CHARGE_YET}</strong>
+        </p>
+        <CheckoutForm planKey={plan.key} />
+        <p className={styles.backLink}>
+          <Link href="/service-plans">プランを選び直す</Link>
+        </p>
+      </section>
+    </div>
+  );
+}

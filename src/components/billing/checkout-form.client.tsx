@@ -1,0 +1,44 @@
+'use client';
+
+import { useEffect, useState } from 'react';
+import { Button } from '@/components/ui/button';
+import styles from './billing.module.css';
+
+export const CHECKOUT_ENDPOINT = '/api/billing/checkout';
+export const CHECKOUT_SUBMIT_LABEL = '確認して申し込む（決済画面へ）';
+
+/**
+ * The confirmation screen's form: a plain post to the checkout endpoint, which answers with a
+ * redirect to the provider's hosted checkout (so it works without JavaScript). With JavaScript
+ * the button only shows a spinner while the next page loads.
+ */
+export function CheckoutForm({ planKey }: { planKey: string }) {
+  const [pending, setPending] = useState(false);
+
+  // Back from the checkout page through the browser's page cache: usable again.
+  useEffect(() => {
+    const restored = (event: PageTransitionEvent) => {
+      if (event.persisted) setPending(false);
+    };
+    window.addEventListener('pageshow', restored);
+    return () => window.removeEventListener('pageshow', restored);
+  }, []);
+
+  return (
+    <form
+      method="post"
+      action={CHECKOUT_ENDPOINT}
+      className={styles.checkoutForm}
+      onSubmit={(event) => {
+        // A second press while the first is on its way would start a second checkout.
+        if (pending) event.preventDefault();
+        else setPending(true);
+      }}
+    >
+      <input type="hidden" name="plan" value={planKey} />
+      <Button type="submit" color="yellow" fullWidth height={52} loading={pending}>
+        {CHECKOUT_SUBMIT_LABEL}
+      </Button>
+    </form>
+  );
+}

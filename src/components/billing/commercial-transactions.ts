@@ -1,0 +1,79 @@
+import { type PlanView, planPrice } from './billing-format';
+
+/**
+ * The 特定商取引法 page is the operator's text from the CMS, but its prices (販売価格) are the
+ * plan catalogue's, so they never disagree with /service-plans or the confirmation screen: the
+ * row's cell is replaced with the catalogue's plans on every render. Where the page says how to
+ * cancel, it points at the plans page's 「プランの管理」 (the customer portal).
+ */
+
+const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+
+const ROW = /<tr\b[^>]*>([\s\S]*?)<\/tr\s*>/gi;
+const HEADER_CELL = /<th\b[^>]*>([\s\S]*?)<\/th\s*>/i;
+const DATA_CELL = /(<td\b[^>]*>)([\s\S]*?)(<\/td\s*>)/i;
+const textOf = (html: string) => html.replace(/<[^>]*>/g, '').trim();
+
+export const PRICE_ROW_LABEL = '販売価格';
+export const CANCEL_VIA_PORTAL =
+  '<a href="/service-plans">料金プランのページ</a>の『プランの管理』から';
+
+/** The 販売価格 cell: each plan with its tax-inclusive price and period, and the trial. */
+export function priceCellHtml(plans: readonly PlanView[], trialDays: number): string {
+  const lines = plans
+    .filter((plan) => plan.active)
+    .map((plan) => `${escapeHtml(plan.name)}：${escapeHtml(planPrice(plan))}`);
+  if (trialDays > 0) {
+    lines.push(
+      `初めて有料プランをお申し込みの方は、最初の${trialDays}日間が無料です（おひとり様1回限り）。`,
+    );
+  }
+  lines.push('各プランの内容は<a href="/service-plans">料金プランのページ</a>に表示しています。');
+  return lines.join('<br>');
+}
+
+/** "アカウントページの「プランの管理」から" and the like → the plans page's 『プランの管理』. */
+function cancelWording(cell: string): string {
+  const replaced = cell.replace(
+    /(?:アカウント(?:ページ|設定)|マイページ)(?:の|から)?[「『]プランの管理[」』](?:から)?/g,
+    CANCEL_VIA_PORTAL,
+  );
+  if (replaced.includes('『プランの管理』')) return replaced;
+  return `解約のお手続きは、${CANCEL_VIA_PORTAL}いつでも行えます。${replaced}`;
+}
+
+export type CommercialBody = { html: string; pricesPlaced: boolean };
+
+/**
+ * The page's body with the catalogue's prices in its 販売価格 row and the cancellation rows
+ * pointing at the portal. `pricesPlaced` is false when the body has no 販売価格 row (the page
+ * then shows the prices on its own).
+ */
+export function withCatalogue(
+  html: string,
+  plans: readonly PlanView[],
+  trialDays: number,
+): CommercialBody {
+  let pricesPlaced = false;
+  const out = html.replace(ROW, (row: string, inner: string) => {
+    const label = textOf(HEADER_CELL.exec(inner)?.[1] ?? '');
+    if (!label) return row;
+    if (label === PRICE_ROW_LABEL || (!pricesPlaced && label.startsWith(PRICE_ROW_LABEL))) {
+      pricesPlaced = true;
+      return row.replace(
+        DATA_CELL,
+        (_cell, open: string, _old: string, close: string) =>
+          `${open}${priceCellHtml(plans, trialDays)}${close}`,
+      );
+    }
+    if (label.includes('解約')) {
+      return row.replace(
+        DATA_CELL,
+        (_cell, open: string, body: string, close: string) =>
+          `${open}${cancelWording(body)}${close}`,
+      );
+    }
+    return row;
+  });
+  return { html: out, pricesPlaced };
+}

@@ -1,0 +1,344 @@
+import Link from 'next/link';
+import { ButtonLink } from '@/components/ui/button';
+import { formatYen } from '@/lib/format';
+import {
+  type CurrentPlanView,
+  PAST_DUE_MESSAGE,
+  type PlanView,
+  loginToConfirmHref,
+  monthlyEquivalent,
+  planPrice,
+  planRenewalLine,
+  planStatusLabel,
+  savingAgainstMonthly,
+} from './billing-format';
+import styles from './billing.module.css';
+import { CustomerPortalButton } from './customer-portal-button.client';
+
+/**
+ * /service-plans (SPEC §2): every plan of the catalogue with its tax-inclusive price, what paid
+ * and free membership give, the trial a reader who never had one gets, and, for a reader with a
+ * plan, that plan and the customer portal. The page decides the viewer; this only draws it.
+ */
+
+export type PlansViewer =
+  | { kind: 'anonymous'; trialDays: number }
+  | {
+      kind: 'member';
+      /** Free days a checkout would start with (0: no trial for this reader). */
+      trialDays: number;
+      customerId: string | null;
+      current: CurrentPlanView | null;
+    };
+
+export type PlansViewProps = {
+  plans: PlanView[];
+  viewer: PlansViewer;
+  /** Sent back from the confirmation screen: this reader already has a plan. */
+  alreadySubscribed?: boolean;
+};
+
+/** What paid membership opens (DESIGN.md "Who reads what"). */
+export const PAID_BENEFITS = [
+  '会員限定の記事をすべて全文で読めます（連載・特集・インサイトの記事も）',
+  '音声コンテンツを聴けます',
+  '動画を観られます',
+  'ブックマーク、コネクト、ニュースレターなど、無料会員の機能もすべて使えます',
+] as const;
+
+/** What a free account gives (src/server/access/post-access.ts). */
+export const FREE_BENEFITS = [
+  '会員向けの記事のうち、新しいもの3本を全文で読めます',
+  '気になる記事をブックマークに保存できます',
+  'コネクト（会員のコミュニティ）のページを読めます',
+  'ニュースレター（新着記事やイベントのお知らせ）を受け取れます',
+] as const;
+
+/** A plan the reader pays through the provider: the portal is theirs to manage it. */
+const managesWithPortal = (viewer: PlansViewer) =>
+  viewer.kind === 'member' && viewer.current?.provider === 'stripe' && viewer.customerId !== null;
+
+export function PlansView({ plans, viewer, alreadySubscribed = false }: PlansViewProps) {
+  const current = viewer.kind === 'member' ? viewer.current : null;
+  const monthly = plans.find((plan) => plan.interval === 'month' && plan.intervalCount <= 1);
+  return (
+    <div className={styles.page}>
+      <header className={styles.pageHeader}>
+        <h1 className={styles.title}>料金プラン</h1>
+        <p className={styles.lead}>
+          有料会員になると、会員限定の記事、音声、動画をすべてお楽しみいただけます。料金はすべて税込です。
+        </p>
+      </header>
+
+      {alreadySubscribed && viewer.kind === 'member' ? (
+        <div role="status" className={`${styles.notice} ${styles.info}`}>
+          <p>
+            すでに有料プランをお申し込み済みです。プランの変更やお支払いの手続きは「プランの管理」からお願いします。
+          </p>
+          {/* A plan the panel below does not show (unpaid, incomplete): the portal from here. */}
+          {!current && viewer.customerId ? (
+            <CustomerPortalButton customerId={viewer.customerId} label="プランの管理" />
+          ) : null}
+        </div>
+      ) : null}
+
+      {current && viewer.kind === 'member' ? (
+        <CurrentPlanPanel plan={current} customerId={viewer.customerId} />
+      ) : null}
+
+      <section aria-labelledby="paid-plans-heading" className={styles.section}>
+        <h2 id="paid-plans-heading" className={styles.sectionTitle}>
+          有料プラン
+        </h2>
+        <TrialNote viewer={viewer} />
+        <ul className={styles.planGrid}>
+          {plans.map((plan) => (
+            <li key={plan.key}>
+              <PlanCard
+                plan={plan}
+                viewer={viewer}
+                saving={savingAgainstMonthly(plan, monthly)}
+                monthlyName={monthly?.name}
+              />
+            </li>
+          ))}
+        </ul>
+      </section>
+
+      <section aria-labelledby="free-plan-heading" className={styles.section}>
+        <div className={styles.freeCard}>
+          <h2 id="free-plan-heading" className={styles.cardTitle}>
+            無料会員
+          </h2>
+          <p className={styles.price}>
+            <span className={styles.priceAmount}>¥0</span>
+          </p>
+          <p>無料の会員登録で、次のことができます。</p>
+          <ul className={styles.benefits}>
+            {FREE_BENEFITS.map((benefit) => (
+              <li key={benefit}>{benefit}</li>
+            ))}
+          </ul>
+          <p className={styles.small}>
+            「無料公開」の記事は、会員登録をしなくてもどなたでも全文を読めます。音声と動画は有料会員の方のみご利用いただけます。
+          </p>
+          {viewer.kind === 'anonymous' ? (
+            <p className={styles.cardActions}>
+              <ButtonLink href="/sign-up" color="white" width={270} height={48}>
+                無料で会員登録
+              </ButtonLink>
+            </p>
+          ) : null}
+        </div>
+      </section>
+
+      <section aria-labelledby="plan-notes-heading" className={styles.section}>
+        <h2 id="plan-notes-heading" className={styles.sectionTitle}>
+          お支払いと解約について
+        </h2>
+        <ul className={styles.notes}>
+          <li>お支払いはクレジットカードです。表示の料金はすべて消費税込みです。</li>
+          <li>
+            有料プランは、解約されるまで契約期間ごとに自動で更新されます。お申し込みの前に、最終確認画面で料金とお支払いの時期をご確認いただけます。
+          </li>
+          <li>
+            解約は「プランの管理」からいつでもできます。解約後も、お支払い済みの期間の終わりまでご利用いただけます（日割りの返金はありません）。
+          </li>
+          <li>
+            プランの変更は、手続きの直後から反映されます。変更前のプランの残り期間についての返金はありません。
+          </li>
+        </ul>
+        <p className={styles.small}>
+          <Link href="/specified-commercial-transactions">特定商取引法に基づく表記</Link>・
+          <Link href="/terms">利用規約</Link>・<Link href="/faq">よくある質問</Link>
+        </p>
+      </section>
+    </div>
+  );
+}
+
+/** Who gets the free days, said once above the cards (each card says how many). */
+function TrialNote({ viewer }: { viewer: PlansViewer }) {
+  if (viewer.trialDays <= 0 || (viewer.kind === 'member' && viewer.current)) return null;
+  return (
+    <p className={styles.trialNote}>
+      無料体験は、初めて有料プランをお申し込みになる方が対象です（おひとり様1回限り）。無料期間中に解約すれば、料金はかかりません。
+    </p>
+  );
+}
+
+function PlanCard({
+  plan,
+  viewer,
+  saving,
+  monthlyName,
+}: {
+  plan: PlanView;
+  viewer: PlansViewer;
+  saving: number;
+  monthlyName: string | undefined;
+}) {
+  const titleId = `plan-${plan.key}-title`;
+  const current = viewer.kind === 'member' ? viewer.current : null;
+  const isCurrent = !!current && current.planKey === plan.key;
+  const perMonth = monthlyEquivalent(plan);
+  const trialDays = viewer.kind === 'anonymous' || !current ? viewer.trialDays : 0;
+  return (
+    <article
+      aria-labelledby={titleId}
+      className={isCurrent ? `${styles.card} ${styles.cardCurrent}` : styles.card}
+    >
+      <h3 id={titleId} className={styles.cardTitle}>
+        {plan.name}
+      </h3>
+      {isCurrent ? <p className={styles.badge}>ご利用中</p> : null}
+      {trialDays > 0 ? (
+        <p className={styles.trialBadge}>
+          {viewer.kind === 'anonymous'
+            ? `初めての方は ${trialDays} 日間無料`
+            : `初回 ${trialDays} 日間無料`}
+        </p>
+      ) : null}
+      <p className={styles.price}>
+        {trialDays > 0 ? <span className={styles.priceAfter}>無料期間の後は</span> : null}
+        <span className={styles.priceAmount}>{planPrice(plan)}</span>
+      </p>
+      {perMonth !== null ? (
+        <p className={styles.equivalent}>
+          月あたり約 {formatYen(perMonth)}
+          {saving > 0 ? (
+            <>
+              。{monthlyName ?? '月額プラン'}の12か月分より {formatYen(saving)} お得です
+            </>
+          ) : null}
+        </p>
+      ) : null}
+      <ul className={styles.benefits}>
+        {PAID_BENEFITS.map((benefit) => (
+          <li key={benefit}>{benefit}</li>
+        ))}
+      </ul>
+      <div className={styles.cardActions}>
+        <PlanAction plan={plan} viewer={viewer} isCurrent={isCurrent} titleId={titleId} />
+      </div>
+    </article>
+  );
+}
+
+function PlanAction({
+  plan,
+  viewer,
+  isCurrent,
+  titleId,
+}: {
+  plan: PlanView;
+  viewer: PlansViewer;
+  isCurrent: boolean;
+  titleId: string;
+}) {
+  if (isCurrent) return <p className={styles.small}>現在ご利用中のプランです。</p>;
+  if (!plan.active) {
+    return <p className={styles.small}>このプランは現在お申し込みを受け付けていません。</p>;
+  }
+  if (viewer.kind === 'anonymous') {
+    return (
+      <>
+        <ButtonLink href={loginToConfirmHref(plan.key)} prefetch={false} width={270} height={48}>
+          ログインして申し込む<span className="visually-hidden">（{plan.name}）</span>
+        </ButtonLink>
+        <p className={styles.small}>
+          アカウントをお持ちでない方は{' '}
+          <Link href="/sign-up">
+            無料で会員登録<span className="visually-hidden">（{plan.name}を申し込む前に）</span>
+          </Link>
+        </p>
+      </>
+    );
+  }
+  if (managesWithPortal(viewer) && viewer.customerId) {
+    return (
+      <>
+        <p className={styles.small}>プランの変更は『プランの管理』から</p>
+        <CustomerPortalButton
+          customerId={viewer.customerId}
+          label="このプランに変更する"
+          color="white"
+          confirmPlanChange
+          describedBy={titleId}
+        />
+      </>
+    );
+  }
+  return (
+    <ButtonLink
+      href={`/service-plans/confirm?plan=${plan.key}`}
+      prefetch={false}
+      width={270}
+      height={48}
+    >
+      このプランを選ぶ<span className="visually-hidden">（{plan.name}）</span>
+    </ButtonLink>
+  );
+}
+
+/** The reader's live plan at the top of the page. */
+export function CurrentPlanPanel({
+  plan,
+  customerId,
+}: {
+  plan: CurrentPlanView;
+  customerId: string | null;
+}) {
+  const viaProvider = plan.provider === 'stripe';
+  const renewal = planRenewalLine(plan);
+  return (
+    <section aria-labelledby="current-plan-heading" className={styles.currentPanel}>
+      <h2 id="current-plan-heading" className={styles.sectionTitle}>
+        ご利用中のプラン
+      </h2>
+      {plan.status === 'past_due' ? (
+        <div role="alert" className={`${styles.notice} ${styles.error}`}>
+          <p>{PAST_DUE_MESSAGE}</p>
+          {viaProvider && customerId ? (
+            <CustomerPortalButton customerId={customerId} label="カード情報を更新する" />
+          ) : null}
+        </div>
+      ) : null}
+      <dl className={styles.facts}>
+        <div>
+          <dt>プラン</dt>
+          <dd>{plan.planName || '有料プラン'}</dd>
+        </div>
+        <div>
+          <dt>状態</dt>
+          <dd>{planStatusLabel(plan)}</dd>
+        </div>
+        {renewal ? (
+          <div>
+            <dt>{plan.provider === 'complimentary' ? '期限' : '更新'}</dt>
+            <dd>{renewal}</dd>
+          </div>
+        ) : null}
+      </dl>
+      {viaProvider ? (
+        <>
+          {customerId ? (
+            <div className={styles.manage}>
+              <CustomerPortalButton customerId={customerId} label="プランの管理" />
+              <p className={styles.small}>
+                プランの変更、解約、解約の取り消し、カード情報の変更、請求書の確認は「プランの管理」からできます。
+              </p>
+            </div>
+          ) : null}
+          <p>
+            <Link href="/account/receipts">領収書</Link>
+          </p>
+        </>
+      ) : (
+        <p className={styles.small}>
+          このプランは無償でご提供しているため、お支払いの手続きはありません。
+        </p>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,194 @@
+import AxeBuilder from '@axe-core/playwright';
+import { type APIRequestContext, type Page, expect, test } from '@playwright/test';
+import { admin } from './support/admin';
+import { signIn } from './support/sign-in';
+
+// The paid life of a reader on the built-in billing sandbox (issue 11): plans → final
+// confirmation → the sandbox's hosted checkout → success → members' posts in full → portal →
+// cancel at period end → the clock moved past the period → access gone; a declined card; a
+// failed renewal; no second trial; axe on every billing screen at 360 and 1280 px.
+
+test.describe.configure({ mode: 'serial' });
+
+const stamp = Date.now();
+const password = 'kaki-no-tane-42';
+const PAYWALL = 'この記事は会員限定です';
+
+async function newReader(name: string): Promise<string> {
+  const email = `${name}-${stamp}@example.jp`;
+  await admin('create-user', '--email', email, '--password', password, '--name', name);
+  return email;
+}
+
+/** A members' post outside the free-plan list (the fifth newest members' post). */
+async function paidOnlyPost(request: APIRequestContext): Promise<string> {
+  const key = (await admin('create-api-key', '--name', 'e2e billing', '--permissions', 'GET')).at(
+    -1,
+  )!;
+  const list = await request.get(
+    `/api/v1/posts?filters=${encodeURIComponent('isPublicPreview[not_equals]true')}&limit=5&depth=0&fields=id&orders=-publishedAt`,
+    { headers: { 'X-MICROCMS-API-KEY': key } },
+  );
+  return ((await list.json()) as { contents: { id: string }[] }).contents[4]!.id;
+}
+
+async function expectNoAxeViolations(page: Page) {
+  const results = await new AxeBuilder({ page }).analyze();
+  expect(results.violations.map((v) => `${v.id}: ${v.help}`)).toEqual([]);
+}
+
+/** From /service-plans to the sandbox's hosted checkout page for a plan. */
+async function goToCheckout(page: Page, planName: RegExp) {
+  await page.goto('/service-plans');
+  await page
+    .getByRole('article')
+    .filter({ has: page.getByRole('heading', { name: planName }) })
+    .getByRole('link', { name: 'このプランを選ぶ' })
+    .click();
+  await expect(page).toHaveURL(/\/service-plans\/confirm\?plan=/);
+  await page.getByRole('button', { name: /確認して申し込む/ }).click();
+  await expect(page).toHaveURL(/\/billing-sandbox\/checkout\/cs_/);
+  await expect(page.getByText(/テスト環境/).first()).toBeVisible();
+}
+
+async function payWith(page: Page, number: string) {
+  const field = (name: string) => page.getByRole('textbox', { name, exact: true });
+  await field('カード番号').fill(number);
+  await field('有効期限').fill('12/40');
+  await field('セキュリティコード').fill('123');
+  await field('カード名義').fill('TARO YAMADA');
+  await page.getByRole('button', { name: '申し込む' }).click();
+}
+
+/** Moves the reader's sandbox clock on (the server then delivers the events it made). */
+async function advanceDays(email: string, days: number) {
+  await admin('billing-advance', '--email', email, '--days', String(days));
+}
+
+test('subscribe with 4242 → read in full → cancel at period end → past the period, access is gone', async ({
+  page,
+  request,
+}) => {
+  test.setTimeout(120_000);
+  const postId = await paidOnlyPost(request);
+  const email = await newReader('subscriber');
+  await signIn(page, email, password);
+
+  await page.goto(`/posts/${postId}`);
+  await expect(page.getByRole('heading', { name: PAYWALL })).toBeVisible();
+
+  await goToCheckout(page, /月額/);
+  await payWith(page, '4242 4242 4242 4242');
+  await expect(page).toHaveURL(/\/service-plans\/checkout-success\?session_id=cs_/);
+  await expect(page.getByRole('heading', { name: 'お申し込みが完了しました' })).toBeVisible({
+    timeout: 30_000,
+  });
+  await expect(page.getByText(/月額プラン/).first()).toBeVisible();
+
+  await page.goto(`/posts/${postId}`);
+  await expect(page.getByRole('heading', { name: PAYWALL })).toHaveCount(0);
+
+  // The portal: cancel at period end, then back on the site it is said plainly.
+  await page.goto('/service-plans');
+  await page.getByRole('button', { name: 'プランの管理' }).first().click();
+  await expect(page).toHaveURL(/\/billing-sandbox\/portal\/bps_/);
+  await page.getByRole('link', { name: /解約/ }).first().click();
+  await page.getByRole('button', { name: '解約する' }).click();
+  await expect(page.getByRole('status')).toContainText(/解約/);
+  await page.getByRole('link', { name: 'サイトに戻る' }).click();
+  await expect(page).toHaveURL(/\/service-plans$/);
+  await expect(page.getByText(/解約済み/)).toBeVisible({ timeout: 15_000 });
+
+  // Past the end of the period (the 14-day trial of a first-time reader) the plan ends and
+  // the post closes again.
+  await advanceDays(email, 20);
+  await expect(async () => {
+    await page.goto(`/posts/${postId}`);
+    await expect(page.getByRole('heading', { name: PAYWALL })).toBeVisible({ timeout: 1000 });
+  }).toPass({ timeout: 20_000 });
+
+  // A reader who had a plan is not offered a trial again.
+  await page.goto('/service-plans');
+  await expect(page.getByText(/日間無料/)).toHaveCount(0);
+});
+
+test('a declined card leaves no subscription', async ({ page }) => {
+  const email = await newReader('declined');
+  await signIn(page, email, password);
+  await goToCheckout(page, /年額/);
+  await payWith(page, '4000 0000 0000 0002');
+  await expect(page.getByRole('alert').first()).toContainText('カードが拒否されました');
+  await page.goto('/service-plans');
+  await expect(page.getByText('ご利用中のプラン')).toHaveCount(0);
+  const status = await admin('billing-status', '--email', email);
+  expect(status.join('\n')).toContain('subscriptions: 0');
+});
+
+test('a failed renewal gives past_due, the notice, and the way to fix the card', async ({
+  page,
+}) => {
+  test.setTimeout(90_000);
+  const email = await newReader('renewal');
+  await signIn(page, email, password);
+  await goToCheckout(page, /月額/);
+  await expect(page.getByText(/日間無料/).first()).toBeVisible(); // a first-time reader's trial
+  await payWith(page, '4000 0000 0000 0341');
+  await expect(page.getByRole('heading', { name: 'お申し込みが完了しました' })).toBeVisible({
+    timeout: 30_000,
+  });
+  // The trial's end is the first charge (it goes through); the renewal after it fails.
+  await advanceDays(email, 14 + 32);
+  await expect(async () => {
+    await page.goto('/service-plans');
+    await expect(page.getByRole('main').getByRole('alert')).toContainText('カード', {
+      timeout: 1000,
+    });
+  }).toPass({ timeout: 20_000 });
+  await expect(page.getByRole('button', { name: 'カード情報を更新する' })).toBeVisible();
+
+  // The trial's end was paid: its receipt, with the tax in it.
+  await page.goto('/account/receipts');
+  await page.getByRole('link', { name: '領収書を表示' }).first().click();
+  await expect(page.getByText(/¥1,100/).first()).toBeVisible();
+  await expect(page.getByText(/¥100/).first()).toBeVisible();
+
+  await page.goto('/');
+  await expect(
+    page.getByText('お支払いが確認できません。カード情報を更新してください。'),
+  ).toBeVisible();
+});
+
+for (const width of [360, 1280]) {
+  test(`every billing screen passes axe at ${width} px`, async ({ page }) => {
+    test.setTimeout(90_000);
+    await page.setViewportSize({ width, height: 900 });
+    await page.goto('/service-plans');
+    await expectNoAxeViolations(page);
+    const email = await newReader(`axe-${width}`);
+    await signIn(page, email, password);
+    await page.goto('/service-plans');
+    await expectNoAxeViolations(page);
+    await page.goto('/service-plans/confirm?plan=yearly');
+    await expectNoAxeViolations(page);
+    await page.getByRole('button', { name: /確認して申し込む/ }).click();
+    await expect(page).toHaveURL(/\/billing-sandbox\/checkout\//);
+    await expectNoAxeViolations(page);
+    await payWith(page, '4242 4242 4242 4242');
+    await expect(page.getByRole('heading', { name: 'お申し込みが完了しました' })).toBeVisible({
+      timeout: 30_000,
+    });
+    await expectNoAxeViolations(page);
+    await page.goto('/service-plans');
+    await expectNoAxeViolations(page);
+    await page.getByRole('button', { name: 'プランの管理' }).first().click();
+    await expect(page).toHaveURL(/\/billing-sandbox\/portal\//);
+    await expectNoAxeViolations(page);
+    await page.goto('/account/receipts');
+    await expectNoAxeViolations(page);
+    // No page scrolls sideways.
+    const overflow = await page.evaluate(
+      () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+    );
+    expect(overflow).toBeLessThanOrEqual(0);
+  });
+}
