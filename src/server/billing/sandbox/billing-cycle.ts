@@ -1,7 +1,5 @@
 import 'server-only';
-import { and, eq } from 'drizzle-orm';
 import type { Db } from '@/server/db/client';
-import { billingSandboxObjects } from '@/server/db/schema';
 import { invalidRequest, resourceMissing } from './errors';
 import { recordEvent, previousAttributes } from './events';
 import {
@@ -1395,21 +1393,6 @@ export async function advanceClockSubscriptions(
   await runDue(db, tracks, target);
 }
 
-/** Reads and locks a row unless another transaction holds it (then null). */
-async function findObjectForUpdateSkipLocked(
-  db: Db,
-  type: string,
-  id: string,
-): Promise<SandboxObject | null> {
-  const rows = await db
-    .select({ data: billingSandboxObjects.data })
-    .from(billingSandboxObjects)
-    .where(and(eq(billingSandboxObjects.id, id), eq(billingSandboxObjects.type, type)))
-    .limit(1)
-    .for('update', { skipLocked: true });
-  return (rows[0]?.data as SandboxObject | undefined) ?? null;
-}
-
 /**
  * Moves the subscriptions of customers without a test clock on to `now` (real time, given by
  * the caller's timer): whatever fell due — period ends, trial ends and their notices, payment
@@ -1452,7 +1435,7 @@ export async function advanceClocklessSubscriptions(db: Db, now: number): Promis
   for (const id of due) {
     try {
       const steps = await db.transaction(async (tx) => {
-        const locked = await findObjectForUpdateSkipLocked(tx, SUBSCRIPTION_TYPE, id);
+        const locked = await findObjectForUpdate(tx, SUBSCRIPTION_TYPE, id, { skipLocked: true });
         if (!locked || locked.test_clock !== null) return 0;
         if (!TIMED_STATUSES.includes(String(locked.status))) return 0;
         return runDue(tx, [await loadTrack(tx, locked)], now);

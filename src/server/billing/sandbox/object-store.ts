@@ -81,13 +81,15 @@ export async function findObjectForUpdate(
   db: Db,
   type: string,
   id: string,
+  /** Answer null at once when another transaction holds the row (a background run's skip). */
+  options: { skipLocked?: boolean } = {},
 ): Promise<SandboxObject | null> {
   const rows = await db
     .select({ data: billingSandboxObjects.data })
     .from(billingSandboxObjects)
     .where(and(eq(billingSandboxObjects.id, id), eq(billingSandboxObjects.type, type)))
     .limit(1)
-    .for('update');
+    .for('update', options.skipLocked ? { skipLocked: true } : {});
   return (rows[0]?.data as SandboxObject | undefined) ?? null;
 }
 
