@@ -82,6 +82,7 @@ input[aria-invalid="true"]{border:2px solid ${P.error}}
 .button.secondary{background:${P.surface};color:${P.accent}}
 .button.danger{background:${P.error};border-color:${P.error};color:${P.onAccent}}
 .button.wide{width:100%}
+.change-plan{margin-top:1.25rem;padding-top:1.25rem;border-top:1px solid ${P.rule}}
 .test-cards ul{margin:0;padding-left:1.25rem}
 .test-cards code,.card-number{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;white-space:nowrap}
 table{width:100%;border-collapse:collapse;font-size:.875rem}
