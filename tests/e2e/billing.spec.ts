@@ -192,3 +192,30 @@ for (const width of [360, 1280]) {
     expect(overflow).toBeLessThanOrEqual(0);
   });
 }
+
+test('the portal opens only for the signed-in owner of the customer', async ({ page, request }) => {
+  const victim = (await admin('billing-status', '--email', `subscriber-${stamp}@example.jp`))
+    .find((line) => line.startsWith('customer '))!
+    .split(' ')[1]!;
+  expect(victim).toMatch(/^cus_/);
+  const post = (customerId: unknown) =>
+    page.request.post('/api/create-customer-portal', {
+      data: { customerId },
+      headers: { origin: new URL(page.url() || 'http://127.0.0.1').origin },
+    });
+
+  // Anonymous: no session, no portal.
+  const anonymous = await request.post('/api/create-customer-portal', {
+    data: { customerId: victim },
+  });
+  expect(anonymous.status()).toBe(401);
+
+  const email = await newReader('intruder');
+  await signIn(page, email, password);
+  for (const customerId of [victim, ` ${victim}`, victim.toUpperCase(), 'cus_forged']) {
+    const answer = await post(customerId);
+    expect(answer.status()).toBe(403);
+    expect(JSON.stringify(await answer.json())).not.toContain('billing-sandbox/portal');
+  }
+  expect((await post({ $ne: null })).status()).toBe(400);
+});

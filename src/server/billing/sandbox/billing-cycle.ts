@@ -1005,11 +1005,12 @@ export async function changeSubscription(
   return settleAfterPayment(db, next, invoice, outcome, at);
 }
 
-/** Cancels at once (DELETE /v1/subscriptions/:id). */
+/** Cancels at once: DELETE /v1/subscriptions/:id, or dunning that ran out of retries. */
 export async function cancelSubscriptionNow(
   db: Db,
   current: SandboxObject,
   at: number,
+  reason: 'cancellation_requested' | 'payment_failed' = 'cancellation_requested',
 ): Promise<SandboxObject> {
   const canceled: SandboxObject = {
     ...current,
@@ -1017,7 +1018,7 @@ export async function cancelSubscriptionNow(
     canceled_at: at,
     ended_at: at,
     cancel_at_period_end: false,
-    cancellation_details: { comment: null, feedback: null, reason: 'cancellation_requested' },
+    cancellation_details: { comment: null, feedback: null, reason },
   };
   await saveObject(db, canceled);
   await stopCollection(db, canceled.id);
@@ -1268,17 +1269,7 @@ async function retryPayment(db: Db, track: Track, invoice: SandboxObject, at: nu
     track.retrying.push(result.invoice);
     return;
   }
-  const canceled: SandboxObject = {
-    ...track.subscription,
-    status: 'canceled',
-    canceled_at: at,
-    ended_at: at,
-    cancel_at_period_end: false,
-    cancellation_details: { comment: null, feedback: null, reason: 'payment_failed' },
-  };
-  await saveObject(db, canceled);
-  await stopCollection(db, canceled.id);
-  await recordEvent(db, 'customer.subscription.deleted', canceled, at);
+  const canceled = await cancelSubscriptionNow(db, track.subscription, at, 'payment_failed');
   const uncollectible: SandboxObject = {
     ...result.invoice,
     status: 'uncollectible',
