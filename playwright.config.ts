@@ -11,7 +11,8 @@ export default defineConfig({
   workers: 1,
   retries: process.env.CI ? 1 : 0,
   forbidOnly: !!process.env.CI,
-  reporter: [['list']],
+  // The HTML report keeps the screenshots the specs attach (screenshots.spec.ts).
+  reporter: [['list'], ['html', { open: 'never', outputFolder: 'playwright-report' }]],
   timeout: 30_000,
   use: {
     baseURL: `http://127.0.0.1:${port}`,

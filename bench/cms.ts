@@ -74,7 +74,7 @@ async function measure(
 }
 
 const settings = loadBuildSettings();
-if (staleBuildReason(root, settings) && runNextBuild(root, settings) !== 0) process.exit(1);
+if (staleBuildReason(root, settings) && (await runNextBuild(root, settings)) !== 0) process.exit(1);
 
 const results: { rows: Row[]; peak: number; name: string }[] = [];
 

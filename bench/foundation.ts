@@ -14,7 +14,7 @@ import { load, peakRssMiB, plainServer, root, startServer } from './lib';
 const seconds = Number(process.env.BENCH_SECONDS ?? 10);
 const settings = loadBuildSettings();
 if (staleBuildReason(root, settings)) {
-  if (runNextBuild(root, settings) !== 0) process.exit(1);
+  if ((await runNextBuild(root, settings)) !== 0) process.exit(1);
 }
 
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'axis-bench-'));

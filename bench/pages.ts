@@ -32,7 +32,7 @@ const CHROME = process.env.CHROME_PATH ?? '/usr/bin/chromium';
 const run = promisify(execFile);
 
 const settings = loadBuildSettings();
-if (staleBuildReason(root, settings) && runNextBuild(root, settings) !== 0) process.exit(1);
+if (staleBuildReason(root, settings) && (await runNextBuild(root, settings)) !== 0) process.exit(1);
 
 console.log(`demo corpus + ${POSTS} posts on embedded PGlite`);
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'axis-bench-pages-'));

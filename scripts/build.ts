@@ -2,4 +2,4 @@
 import path from 'node:path';
 import { loadBuildSettings, runNextBuild } from './lib/build-freshness';
 
-process.exit(runNextBuild(path.resolve(import.meta.dirname, '..'), loadBuildSettings()));
+process.exit(await runNextBuild(path.resolve(import.meta.dirname, '..'), loadBuildSettings()));

@@ -37,7 +37,7 @@ if (billingRefusal) {
 const reason = staleBuildReason(root, settings);
 if (reason) {
   console.log(`[start] building the site (${reason}) …`);
-  const status = runNextBuild(root, settings);
+  const status = await runNextBuild(root, settings);
   if (status !== 0) {
     console.error('[start] the build failed; see the output above.');
     process.exit(status);

@@ -1,4 +1,4 @@
-import { spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { env, EnvError } from '@/env';
@@ -60,15 +60,36 @@ export function recordBuildSettings(root: string, settings: BuildSettings): void
 
 export const NEXT_BIN = 'node_modules/next/dist/bin/next';
 
-/** Runs `next build` and records the settings it baked in. Returns the exit status. */
-export function runNextBuild(root: string, settings: BuildSettings): number {
-  const build = spawnSync(process.execPath, [path.join(root, NEXT_BIN), 'build'], {
+/** How often a running build says it is still at work (Next.js is silent while it compiles). */
+const PROGRESS_EVERY_MS = 20_000;
+
+/**
+ * Runs `next build` and records the settings it baked in. Resolves to the exit status. Prints
+ * the elapsed time while the build runs, so a first start does not look hung.
+ */
+export async function runNextBuild(root: string, settings: BuildSettings): Promise<number> {
+  const started = Date.now();
+  console.log(
+    '[build] building the production site: the first build takes about 3–5 minutes on 2 cores.',
+  );
+  const build = spawn(process.execPath, [path.join(root, NEXT_BIN), 'build'], {
     cwd: root,
     stdio: 'inherit',
     env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1' },
   });
-  if (build.status === 0) recordBuildSettings(root, settings);
-  return build.status ?? 1;
+  const progress = setInterval(() => {
+    console.log(`[build] still building … ${Math.round((Date.now() - started) / 1000)} s`);
+  }, PROGRESS_EVERY_MS);
+  const status = await new Promise<number>((resolve) => {
+    build.on('error', () => resolve(1));
+    build.on('close', (code) => resolve(code ?? 1));
+  });
+  clearInterval(progress);
+  if (status === 0) {
+    recordBuildSettings(root, settings);
+    console.log(`[build] done in ${Math.round((Date.now() - started) / 1000)} s`);
+  }
+  return status;
 }
 
 /** The settings of the current environment that a build bakes in; exits naming a bad variable. */

@@ -30,10 +30,18 @@ export const TOKEN_MAIL_KINDS = {
 /** What is left of a token link in a kept mail once it is used or expired. */
 export const LINK_REMOVED_NOTE = 'このリンクは使用済みまたは期限切れのため削除されました。';
 
+/**
+ * Where a paragraph names the action: the HTML mail has a button below, the plain-text one a
+ * URL after the text, so each says what its reader sees.
+ */
+const ACTION_PLACE = '{action}';
+const ACTION_PLACE_IN = { html: '下のボタン', text: '下の URL' } as const;
+
 type Content = {
   kind: string;
   subject: string;
   greeting: string;
+  /** May name the action with `{action}` (「下のボタン」 in HTML, 「下の URL」 in text). */
   paragraphs: string[];
   action?: { label: string; url: string } | { label: string; token: TokenLink };
   note?: string;
@@ -62,10 +70,12 @@ function compose(content: Content, url: string | null): { text: string; html: st
     'このメールは送信専用です。ご返信いただいてもお答えできません。',
   ];
   const action = content.action;
+  const paragraphs = (medium: keyof typeof ACTION_PLACE_IN) =>
+    content.paragraphs.map((p) => p.replaceAll(ACTION_PLACE, ACTION_PLACE_IN[medium]));
   const text = [
     content.greeting,
     '',
-    ...content.paragraphs.flatMap((p) => [p, '']),
+    ...paragraphs('text').flatMap((p) => [p, '']),
     ...(action ? [`${action.label}:`, url ?? `（${LINK_REMOVED_NOTE}）`, ''] : []),
     ...(content.note ? [content.note, ''] : []),
     '――',
@@ -83,7 +93,9 @@ function compose(content: Content, url: string | null): { text: string; html: st
 <div style="max-width:560px;margin:0 auto">
 <p style="font-weight:700;letter-spacing:.08em">${escapeHtml(SITE_NAME)}</p>
 <p>${escapeHtml(content.greeting)}</p>
-${content.paragraphs.map((p) => `<p>${escapeHtml(p)}</p>`).join('\n')}
+${paragraphs('html')
+  .map((p) => `<p>${escapeHtml(p)}</p>`)
+  .join('\n')}
 ${button}
 ${content.note ? `<p style="font-size:13px;color:#555">${escapeHtml(content.note)}</p>` : ''}
 <hr style="border:none;border-top:1px solid #ddd;margin:32px 0">
@@ -128,7 +140,7 @@ export const mails = {
       greeting: dear(name),
       paragraphs: [
         '会員登録のお申し込みありがとうございます。',
-        `下のボタンからメールアドレスを確認すると、登録が完了してログインできるようになります。リンクの有効期限は ${lifetimeText(token.lifetimeSeconds)}です。`,
+        `{action}からメールアドレスを確認すると、登録が完了してログインできるようになります。リンクの有効期限は ${lifetimeText(token.lifetimeSeconds)}です。`,
       ],
       action: { label: 'メールアドレスを確認する', token },
       note: IGNORE,
@@ -155,7 +167,7 @@ export const mails = {
       greeting: dear(name),
       paragraphs: [
         'パスワード再設定のお申し込みを受け付けました。',
-        `下のボタンから新しいパスワードを設定してください。リンクの有効期限は ${lifetimeText(token.lifetimeSeconds)}で、1 回だけ使えます。再設定すると、ほかの端末ではログアウトされます。`,
+        `{action}から新しいパスワードを設定してください。リンクの有効期限は ${lifetimeText(token.lifetimeSeconds)}で、1 回だけ使えます。再設定すると、ほかの端末ではログアウトされます。`,
       ],
       action: { label: 'パスワードを再設定する', token },
       note: IGNORE,
@@ -179,7 +191,7 @@ export const mails = {
       greeting: dear(name),
       paragraphs: [
         'メールアドレス変更のお申し込みを受け付けました。',
-        `下のボタンを押すと、このアドレスへの変更が完了します。リンクの有効期限は ${lifetimeText(token.lifetimeSeconds)}です。押すまでは、これまでのアドレスのままです。`,
+        `{action}から確認すると、このアドレスへの変更が完了します。リンクの有効期限は ${lifetimeText(token.lifetimeSeconds)}です。確認するまでは、これまでのアドレスのままです。`,
       ],
       action: { label: 'メールアドレスを変更する', token },
       note: IGNORE,
@@ -329,7 +341,7 @@ export const billingMails = {
       greeting: dear(name),
       paragraphs: [
         `${formatDateJa(receipt.paidAt)}に ${receipt.total}（うち消費税 ${receipt.tax}）をお支払いいただきました。請求書番号：${receipt.number}`,
-        '領収書は下のボタンから表示・印刷できます。',
+        '領収書は{action}から表示・印刷できます。',
       ],
       action: { label: '領収書を表示する', url: receipt.url },
     }),
