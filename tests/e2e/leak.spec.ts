@@ -142,6 +142,7 @@ for (const viewer of ['anonymous', 'free', 'paid', 'partner'] as Viewer[]) {
       ...(['oldPost', 'newPost', 'audio', 'connect'] as const).map((item) => pageOf(item)),
       '/',
       '/posts',
+      '/audios',
       '/connect',
       `/search?q=${SECRET}`,
       `/search?q=${SECRET}&type=posts`,

@@ -29,6 +29,7 @@ test('every list route renders with its heading and title, and passes axe', asyn
     ['/feature', '特集'],
     ['/series', '連載'],
     ['/movies', '動画'],
+    ['/audios', '音声'],
     ['/connect', 'コネクト'],
     ['/jobs', '求人'],
   ];
@@ -114,7 +115,7 @@ test('audio and movie files reach only paid readers, through signed URLs', async
   expect(src).toMatch(/^\/media\/protected\/.+\?exp=\d+&sig=/);
   expect((await page.request.get(src!)).status()).toBe(200);
   expect((await page.request.get(src!.replace(/sig=[^&]+/, 'sig=forged'))).status()).toBe(403);
-  await expect(page.getByRole('button', { name: '15 秒進む' })).toBeVisible();
+  await expect(page.getByRole('button', { name: '30秒進む' })).toBeVisible();
   await page.goto(`/movies/${movie}`);
   await expect(page.locator('video')).toHaveAttribute('src', /\?exp=\d+&sig=/);
 });

@@ -68,7 +68,8 @@ describe('PlansView', () => {
     const free = screen.getByRole('region', { name: '無料会員' });
     expect(within(free).getByText(/新しいもの3本を全文で読めます/)).toBeInTheDocument();
     expect(within(free).getByText(/ブックマーク/)).toBeInTheDocument();
-    expect(within(free).getByText(/ニュースレター/)).toBeInTheDocument();
+    expect(within(free).getByText(/コネクト/)).toBeInTheDocument();
+    expect(within(free).queryByText(/ニュースレター/)).toBeNull();
     expect(screen.getByRole('link', { name: '特定商取引法に基づく表記' })).toHaveAttribute(
       'href',
       '/specified-commercial-transactions',

@@ -43,7 +43,7 @@ export const PAID_BENEFITS = [
   '会員限定の記事をすべて全文で読めます（連載・特集・インサイトの記事も）',
   '音声コンテンツを聴けます',
   '動画を観られます',
-  'ブックマーク、コネクト、ニュースレターなど、無料会員の機能もすべて使えます',
+  'ブックマーク、コネクトなど、無料会員の機能もすべて使えます',
 ] as const;
 
 /** What a free account gives (src/server/access/post-access.ts). */
@@ -51,7 +51,6 @@ export const FREE_BENEFITS = [
   '会員向けの記事のうち、新しいもの3本を全文で読めます',
   '気になる記事をブックマークに保存できます',
   'コネクト（会員のコミュニティ）のページを読めます',
-  'ニュースレター（新着記事やイベントのお知らせ）を受け取れます',
 ] as const;
 
 /** A plan the reader pays through the provider: the portal is theirs to manage it. */
@@ -120,7 +119,7 @@ export function PlansView({ plans, viewer, alreadySubscribed = false }: PlansVie
             ))}
           </ul>
           <p className={styles.small}>
-            「無料公開」の記事は、会員登録をしなくてもどなたでも全文を読めます。音声と動画は有料会員の方のみご利用いただけます。
+            「無料公開」の記事・音声・動画は、会員登録をしなくてもどなたでもご覧いただけます。そのほかの音声と動画は有料会員の方がご利用いただけます。
           </p>
           {viewer.kind === 'anonymous' ? (
             <p className={styles.cardActions}>

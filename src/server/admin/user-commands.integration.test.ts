@@ -51,6 +51,7 @@ describe('admin user commands', () => {
       'set-role',
       'set-partner',
       'list-users',
+      'newsletter-subscribers',
       'grant-plan',
       'revoke-plan',
       'mail-outbox',
@@ -351,5 +352,32 @@ describe('admin user commands', () => {
     } finally {
       vi.useRealTimers();
     }
+  });
+
+  it('exports the readers who asked for the newsletter as CSV, verified addresses only', async () => {
+    await run('create-user', {
+      email: 'news-yes@example.jp',
+      password: PASSWORD,
+      name: '山田, "編集"',
+    });
+    await run('create-user', { email: 'news-no@example.jp', password: PASSWORD });
+    await run('create-user', { email: 'news-unverified@example.jp', password: PASSWORD });
+    const optIn = async (email: string) =>
+      database.db
+        .update(userPrivateProfiles)
+        .set({ newsletter: true })
+        .where(eq(userPrivateProfiles.userId, (await userId(email))!));
+    await optIn('news-yes@example.jp');
+    await optIn('news-unverified@example.jp');
+    await database.db
+      .update(user)
+      .set({ emailVerified: false })
+      .where(eq(user.email, 'news-unverified@example.jp'));
+
+    const lines = await run('newsletter-subscribers', {});
+    expect(lines[0]).toBe('email,name,registered_at');
+    const rows = lines.slice(1).filter((l) => l.includes('news-'));
+    expect(rows).toHaveLength(1);
+    expect(rows[0]).toMatch(/^news-yes@example\.jp,"山田, ""編集""",\d{4}-\d\d-\d\dT/);
   });
 });

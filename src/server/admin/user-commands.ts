@@ -12,6 +12,7 @@ import { listOutboxMails } from '@/server/mail/outbox';
 import {
   type UserSummary,
   findUserByEmail,
+  listNewsletterSubscribers,
   listUsers,
   setPartnerId,
   setUserRole,
@@ -204,6 +205,25 @@ const listUsersCommand = defineCommand({
   },
 });
 
+/** A CSV field: quoted when it holds a comma, quote or line break (RFC 4180). */
+const csvField = (value: string) =>
+  /[",\r\n]/.test(value) ? `"${value.replaceAll('"', '""')}"` : value;
+
+const newsletterCommand = defineCommand({
+  name: 'newsletter-subscribers',
+  summary:
+    'ニュースレターの配信を希望した読者 (確認済みのアドレス) を CSV で表示する (配信ツールへの取り込み用)',
+  usage: 'newsletter-subscribers',
+  args: z.object({}).strict(),
+  async run({ database }) {
+    const subscribers = await listNewsletterSubscribers(database.db);
+    return [
+      'email,name,registered_at',
+      ...subscribers.map((s) => [s.email, s.name, s.since.toISOString()].map(csvField).join(',')),
+    ];
+  },
+});
+
 const grantPlanCommand = defineCommand({
   name: 'grant-plan',
   summary: '無償のプランを付与する (--days を省くと期限なし)',
@@ -298,6 +318,7 @@ export const userCommands = [
   setRoleCommand,
   setPartnerCommand,
   listUsersCommand,
+  newsletterCommand,
   grantPlanCommand,
   revokePlanCommand,
   mailOutboxCommand,

@@ -1,6 +1,7 @@
 import 'server-only';
 import { createHash } from 'node:crypto';
 import { type SQL, and, eq, sql } from 'drizzle-orm';
+import { foldTerm } from '@/lib/japanese-text';
 import { type Viewer, audioFor, connectFor, movieFor, postFor } from '@/server/access/post-access';
 import type { Db } from '@/server/db/client';
 import { cmsContents } from '@/server/db/schema';
@@ -104,8 +105,11 @@ export function searchableText(def: EndpointDef, data: StoredData): string {
   return normalizeForSearch(parts.join(' '));
 }
 
-/** Bump when the derivation of the columns changes: stale rows are reindexed. */
-const INDEX_DERIVATION = 1;
+/**
+ * Bump when the derivation of the columns changes: stale rows are reindexed.
+ * 2: hiragana folded into katakana, long vowel marks folded (src/lib/japanese-text.ts).
+ */
+const INDEX_DERIVATION = 2;
 // The open text comes from the policy and the lead, whose rules may change elsewhere: what they
 // make of these samples is part of the version, so such a change reindexes every row instead
 // of trusting open text cut by the old rules.
@@ -165,9 +169,9 @@ export function searchColumns(def: EndpointDef, data: StoredData | null): Search
  */
 export type SearchScope = { kind: 'full' } | { kind: 'open'; fullIds?: readonly string[] };
 
-/** The normalised terms of `q` (every one must occur). */
+/** The folded terms of `q` (every one must occur), as the highlighting reads them too. */
 export function searchTerms(q: string): string[] {
-  return splitQuery(q).map(normalizeForSearch).filter(Boolean);
+  return splitQuery(q).map(foldTerm).filter(Boolean);
 }
 
 /** Whether a normalised text contains every term of `q`: the same test as the index's. */
@@ -197,6 +201,7 @@ function matchAll(terms: string[], text: SQL, tokens: SQL): SQL {
   return sql`(${sql.join(conditions, sql` AND `)})`;
 }
 
+/** The condition of `q`; null when it holds nothing to look for. */
 export function searchCondition(q: string, scope: SearchScope = { kind: 'full' }): SQL | null {
   const terms = searchTerms(q);
   if (terms.length === 0) return null;

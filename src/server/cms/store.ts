@@ -245,9 +245,11 @@ export async function listContents(db: Db, def: EndpointDef, query: ListQuery, m
   if (query.ids?.length) {
     conditions.push(idIn(query.ids));
   }
-  const search = query.q ? searchCondition(query.q, query.scope) : null;
+  // A `q` with nothing left to look for once folded finds nothing, not everything.
+  const search = query.q ? (searchCondition(query.q, query.scope) ?? sql`FALSE`) : null;
   if (search) conditions.push(search);
-  if (search && query.scope?.kind === 'open') reindexInBackground(db);
+  // Rows indexed by older rules (search-index.ts) are brought up to date by the first search.
+  if (search) reindexInBackground(db);
   const where = sql.join(conditions, sql` AND `);
 
   const orderBy = query.orders?.length

@@ -1,5 +1,5 @@
 import 'server-only';
-import { desc, eq } from 'drizzle-orm';
+import { and, desc, eq } from 'drizzle-orm';
 import {
   LOAD_FAILED,
   type LoadedIdentity,
@@ -132,6 +132,22 @@ export async function listUsers(db: Db, limit: number): Promise<UserSummary[]> {
     .leftJoin(userPublicProfiles, eq(userPublicProfiles.userId, user.id))
     .orderBy(desc(user.createdAt), desc(user.id))
     .limit(limit);
+}
+
+/** A reader who asked for the newsletter: where and to whom the publisher sends it. */
+export type NewsletterSubscriber = { email: string; name: string; since: Date };
+
+/**
+ * Readers with a verified address who opted in (sign-up or the account page), oldest first. The
+ * site does not send the newsletter itself: staff export this list to their mailing tool.
+ */
+export async function listNewsletterSubscribers(db: Db): Promise<NewsletterSubscriber[]> {
+  return db
+    .select({ email: user.email, name: user.name, since: user.createdAt })
+    .from(userPrivateProfiles)
+    .innerJoin(user, eq(user.id, userPrivateProfiles.userId))
+    .where(and(eq(userPrivateProfiles.newsletter, true), eq(user.emailVerified, true)))
+    .orderBy(user.createdAt, user.id);
 }
 
 /** The staff role lives on the user record; sessions read it from there on every request. */

@@ -528,7 +528,7 @@ describe('site search on the built-in content service', () => {
     expect(calls.filter((c) => c.limit !== 0)).toEqual([
       {
         endpoint: 'posts',
-        fields: 'id,createdAt,publishedAt,title,description,body,isPublicPreview',
+        fields: 'id,createdAt,publishedAt,title,description,body,isPublicPreview,coverImage',
         limit: SEARCH_PAGE_SIZE,
       },
     ]);

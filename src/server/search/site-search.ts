@@ -125,7 +125,11 @@ export type SearchHit = {
   snippet: Segment[];
   /** Members' content (the item's page shows its lead and a call to action). */
   membersOnly: boolean;
+  /** The item's cover (public, as on its cards), for the result's thumbnail. */
+  cover: Cover | null;
 };
+
+type Cover = { url: string; alt?: string };
 
 type Doc = {
   type: SearchType;
@@ -136,6 +140,7 @@ type Doc = {
   /** Everything a snippet may quote: only what anyone may read of the item. */
   text: string;
   membersOnly: boolean;
+  cover: Cover | null;
 };
 
 /** Who is searching, as the policy needs it. */
@@ -152,11 +157,15 @@ const dateOf = (item: { publishedAt?: string; createdAt: string }) =>
 const joinText = (...parts: (string | undefined)[]) =>
   parts.filter((part): part is string => !!part && part.trim() !== '').join(' ');
 
+const coverOf = (item: { coverImage?: { url: string; alt?: string } }): Cover | null =>
+  item.coverImage ? { url: item.coverImage.url, alt: item.coverImage.alt } : null;
+
 /** Rich text as quotable plain text. */
 const plainText = (html: string | undefined) => (html ? htmlToText(html) : '');
 
 const postFields = postSchema.pick({
   id: true,
+  coverImage: true,
   createdAt: true,
   publishedAt: true,
   title: true,
@@ -167,7 +176,7 @@ const postFields = postSchema.pick({
 
 const postSource: Source<z.infer<typeof postFields>> = {
   endpoint: 'posts',
-  fields: 'id,createdAt,publishedAt,title,description,body,isPublicPreview',
+  fields: 'id,createdAt,publishedAt,title,description,body,isPublicPreview,coverImage',
   schema: postFields,
   toDoc(post, reader) {
     // Quote only what this viewer may read: the whole body, or its lead.
@@ -180,11 +189,13 @@ const postSource: Source<z.infer<typeof postFields>> = {
       date: dateOf(item),
       text: joinText(item.description, plainText(item.body)),
       membersOnly: !post.isPublicPreview,
+      cover: coverOf(post),
     };
   },
 };
 const audioFields = audioSchema.pick({
   id: true,
+  coverImage: true,
   createdAt: true,
   publishedAt: true,
   title: true,
@@ -194,7 +205,7 @@ const audioFields = audioSchema.pick({
 });
 const audioSource: Source<z.infer<typeof audioFields>> = {
   endpoint: 'audios',
-  fields: 'id,createdAt,publishedAt,title,description,transcript,isPublicPreview',
+  fields: 'id,createdAt,publishedAt,title,description,transcript,isPublicPreview,coverImage',
   schema: audioFields,
   toDoc(audio, reader) {
     const { item } = audioFor(reader.viewer, audio);
@@ -206,12 +217,14 @@ const audioSource: Source<z.infer<typeof audioFields>> = {
       date: dateOf(item),
       text: joinText(item.description, plainText(item.transcript)),
       membersOnly: !audio.isPublicPreview,
+      cover: coverOf(audio),
     };
   },
 };
 
 const movieFields = movieSchema.pick({
   id: true,
+  coverImage: true,
   createdAt: true,
   publishedAt: true,
   title: true,
@@ -220,7 +233,7 @@ const movieFields = movieSchema.pick({
 });
 const movieSource: Source<z.infer<typeof movieFields>> = {
   endpoint: 'movies',
-  fields: 'id,createdAt,publishedAt,title,description,isPublicPreview',
+  fields: 'id,createdAt,publishedAt,title,description,isPublicPreview,coverImage',
   schema: movieFields,
   toDoc: (movie) => ({
     type: 'movies',
@@ -230,11 +243,13 @@ const movieSource: Source<z.infer<typeof movieFields>> = {
     date: dateOf(movie),
     text: joinText(movie.description),
     membersOnly: !movie.isPublicPreview,
+    cover: coverOf(movie),
   }),
 };
 
 const jobFields = jobSchema.pick({
   id: true,
+  coverImage: true,
   createdAt: true,
   publishedAt: true,
   title: true,
@@ -245,7 +260,7 @@ const jobFields = jobSchema.pick({
 });
 const jobSource: Source<z.infer<typeof jobFields>> = {
   endpoint: 'jobs',
-  fields: 'id,createdAt,publishedAt,title,description,body,location,salary',
+  fields: 'id,createdAt,publishedAt,title,description,body,location,salary,coverImage',
   schema: jobFields,
   // Job listings are public: all of their text may be quoted.
   toDoc: (job) => ({
@@ -256,11 +271,13 @@ const jobSource: Source<z.infer<typeof jobFields>> = {
     date: dateOf(job),
     text: joinText(job.description, plainText(job.body), job.location, job.salary),
     membersOnly: false,
+    cover: coverOf(job),
   }),
 };
 
 const featureFields = categorySchema.pick({
   id: true,
+  coverImage: true,
   createdAt: true,
   publishedAt: true,
   name: true,
@@ -269,7 +286,7 @@ const featureFields = categorySchema.pick({
 });
 const featureSource: Source<z.infer<typeof featureFields>> = {
   endpoint: 'categories',
-  fields: 'id,createdAt,publishedAt,name,description,issueNumber',
+  fields: 'id,createdAt,publishedAt,name,description,issueNumber,coverImage',
   schema: featureFields,
   // A feature issue's page is public: its name and description may be quoted.
   toDoc: (feature) => ({
@@ -280,6 +297,7 @@ const featureSource: Source<z.infer<typeof featureFields>> = {
     date: dateOf(feature),
     text: joinText(feature.description),
     membersOnly: false,
+    cover: coverOf(feature),
   }),
 };
 
@@ -592,6 +610,7 @@ function toHit(doc: Doc, terms: string[]): SearchHit {
     date: doc.date,
     snippet: snippet(doc.text, terms),
     membersOnly: doc.membersOnly,
+    cover: doc.cover,
   };
 }
 

@@ -54,6 +54,32 @@ describe('snippet', () => {
     expect(marks(snippet('かか\u3099みの前で', queryTerms('が')))).toEqual(['か\u3099']);
   });
 
+  it('marks the katakana as written when the query is in hiragana', () => {
+    const text = '書体と組版の現場から。タイポグラフィ研究者が、ﾀｲﾎﾟｸﾞﾗﾌｨの歴史を語る。';
+    const segments = snippet(text, queryTerms('たいぽぐらふぃ'));
+    expect(marks(segments)).toEqual(['タイポグラフィ', 'ﾀｲﾎﾟｸﾞﾗﾌｨ']);
+    expect(segmentsText(segments)).toBe(text);
+    expect(queryTerms('たいぽぐらふぃ ﾀｲﾎﾟｸﾞﾗﾌｨー')).toEqual(['タイポグラフィ']);
+  });
+
+  it('marks a word with its long vowel mark, however either side spells it', () => {
+    const text = 'デザイナーの仕事。サーバ－の設定。ユーザ中心設計。';
+    expect(marks(snippet(text, queryTerms('デザイナ')))).toEqual(['デザイナー']);
+    expect(marks(snippet(text, queryTerms('ﾃﾞｻﾞｲﾅｰ')))).toEqual(['デザイナー']);
+    // A dash typed for ー is part of the word.
+    expect(marks(snippet(text, queryTerms('サーバー')))).toEqual(['サーバ－']);
+    expect(marks(snippet(text, queryTerms('ゆーざー')))).toEqual(['ユーザ']);
+    // Inside a word the mark is a letter: ビル is not ビール.
+    expect(marks(snippet('ビールとビルの話', queryTerms('ビル')))).toEqual(['ビル']);
+  });
+
+  it('marks a short word typed with its ー only where that word is', () => {
+    const text = 'カラフルな配色と、モノクロのカラー。バウハウスのバー';
+    expect(marks(snippet(text, queryTerms('カラー')))).toEqual(['カラー']);
+    expect(marks(snippet(text, queryTerms('ばー')))).toEqual(['バー']);
+    expect(marks(snippet(text, queryTerms('カラ')))).toEqual(['カラ', 'カラー']);
+  });
+
   it('matches full-width latin and digits, in any case', () => {
     const text =
       '東京で開催中の展覧会「ＤＥＳＩＧＮ　ＴＯＤＡＹ　２０２６」では、約120点の作品が並ぶ。';

@@ -1,12 +1,14 @@
 import 'server-only';
-import { normalizeForSearch, splitQuery } from './tokenize';
+import { type FoldedUnit, foldTerm, foldUnits } from '@/lib/japanese-text';
+import { splitQuery } from './tokenize';
 
 /**
- * Highlighted snippets of plain text for search results. Matching is done on the same
- * normalisation as the index (`normalizeForSearch`: NFKC, lower case, collapsed spaces), so
- * ＤＥＳＩＧＮ is found by `design` and ｸﾞﾘｯﾄﾞ by グリッド, while the text shown is the text
- * as written. The result is a list of segments the page renders as text and <mark>, never as
- * HTML.
+ * Highlighted snippets of plain text for search results. Matching is done on the same folding
+ * as the index (src/lib/japanese-text.ts: NFKC, lower case, hiragana as katakana, long vowel
+ * marks, collapsed spaces), so ＤＥＳＩＧＮ is found by `design`, ｸﾞﾘｯﾄﾞ by グリッド and
+ * タイポグラフィ by たいぽぐらふぃ, while the text shown is the text as written: each folded
+ * character remembers the unit it came from, and a match marks those units. The result is a
+ * list of segments the page renders as text and <mark>, never as HTML.
  *
  * Positions are counted in characters as a reader sees them: a character and the marks that
  * combine with it (が written as か + ゙, ｶﾞ, an emoji with its variation selector or ZWJ
@@ -21,44 +23,17 @@ export const SNIPPET_LENGTH = 120;
 const CONTEXT_BEFORE = 24;
 const ELLIPSIS = '…';
 
-// A unit of the text: a base character and whatever combines with it.
-type Unit = { text: string; norm: string };
+/** A unit of the text as written, what it folds to, and whether it is a long vowel mark. */
+type Unit = FoldedUnit;
 
-// Combining marks, half-width (semi-)voiced sound marks, ZWJ and what follows it.
-const COMBINING = /^[\p{M}\u200d\uff9e\uff9f]$/u;
 const SENTENCE_END = /^[。．！？!?.]$/u;
 const PHRASE_END = /^[、，,：:；;）」』】]$/u;
 const SPACE = /^\s+$/u;
 
-function unitsOf(text: string): Unit[] {
-  const units: Unit[] = [];
-  let current = '';
-  let joinNext = false;
-  for (const ch of text) {
-    if (current !== '' && (joinNext || COMBINING.test(ch))) {
-      current += ch;
-    } else {
-      if (current !== '') units.push({ text: current, norm: '' });
-      current = ch;
-    }
-    joinNext = ch === '\u200d';
-  }
-  if (current !== '') units.push({ text: current, norm: '' });
-  // Whitespace runs become one space, as normalizeForSearch makes them.
-  let previousSpace = true;
-  for (const unit of units) {
-    const norm = unit.text.normalize('NFKC').toLowerCase().replace(/\s+/gu, ' ');
-    const space = SPACE.test(norm);
-    unit.norm = space ? (previousSpace ? '' : ' ') : norm;
-    previousSpace = space || norm.endsWith(' ');
-  }
-  return units;
-}
-
-/** The distinct, normalised terms of a query as the content service reads `q`. */
+/** The distinct, folded terms of a query as the content service reads `q` (foldTerm). */
 export function queryTerms(q: string): string[] {
   const terms = splitQuery(q)
-    .map(normalizeForSearch)
+    .map(foldTerm)
     .filter((term) => term !== '');
   return [...new Set(terms)];
 }
@@ -69,13 +44,16 @@ function matchRanges(units: Unit[], terms: string[]): [number, number][] {
   let normalized = '';
   const owner: number[] = [];
   units.forEach((unit, index) => {
-    normalized += unit.norm;
-    for (let k = 0; k < unit.norm.length; k++) owner.push(index);
+    normalized += unit.folded;
+    for (let k = 0; k < unit.folded.length; k++) owner.push(index);
   });
   const ranges: [number, number][] = [];
   for (const term of terms) {
     for (let at = normalized.indexOf(term); at >= 0; at = normalized.indexOf(term, at + 1)) {
-      ranges.push([owner[at]!, owner[at + term.length - 1]! + 1]);
+      let end = owner[at + term.length - 1]! + 1;
+      // デザイナ finds デザイナー: the word is marked as written, up to its long vowel mark.
+      while (end < units.length && units[end]!.longVowel) end++;
+      ranges.push([owner[at]!, end]);
     }
   }
   ranges.sort((a, b) => a[0] - b[0] || a[1] - b[1]);
@@ -134,7 +112,7 @@ function skipSpaces(units: Unit[], start: number): number {
 
 /** The whole text with every term highlighted (for titles). */
 export function highlight(text: string, terms: readonly string[]): Segment[] {
-  const units = unitsOf(text);
+  const units = foldUnits(text);
   return toSegments(units, matchRanges(units, [...terms]), 0, units.length);
 }
 
@@ -148,7 +126,7 @@ export function snippet(
   terms: readonly string[],
   length: number = SNIPPET_LENGTH,
 ): Segment[] {
-  const units = unitsOf(text);
+  const units = foldUnits(text);
   let first = 0;
   let last = units.length;
   // Spaces at either end are not worth a character of the window.

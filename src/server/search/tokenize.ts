@@ -1,5 +1,6 @@
 import 'server-only';
 import sanitizeHtml from 'sanitize-html';
+import { foldForSearch } from '@/lib/japanese-text';
 import { NON_TEXT_TAGS } from '@/server/cms/richtext/sanitize';
 
 /**
@@ -7,7 +8,8 @@ import { NON_TEXT_TAGS } from '@/server/cms/richtext/sanitize';
  * search. Japanese has no spaces between words and a morphological analyser would miss
  * substrings that cross its word boundaries, so the index is n-gram based and the contract
  * is exact: the index only narrows candidates, and the caller confirms each candidate with
- * `normalizeForSearch(text).includes(normalizeForSearch(term))`.
+ * `normalizeForSearch(text).includes(normalizeForSearch(term))`. (A query term comes folded by
+ * `foldTerm`, src/lib/japanese-text.ts, which normalizeForSearch leaves as it is.)
  *
  * Soundness (tested as a property): whenever
  * `normalizeForSearch(text).includes(normalizeForSearch(term))` and `indexTokens(text)` is
@@ -54,8 +56,12 @@ type Run = {
   closedRight: boolean;
 };
 
+/**
+ * The text as the index and the queries see it (src/lib/japanese-text.ts): NFKC, lower case,
+ * hiragana as katakana, long vowel marks folded, whitespace collapsed.
+ */
 export function normalizeForSearch(text: string): string {
-  return text.normalize('NFKC').toLowerCase().replace(/\s+/gu, ' ').trim();
+  return foldForSearch(text);
 }
 
 export function indexTokens(text: string, maxTokens = MAX_INDEX_TOKENS): IndexTokens {
