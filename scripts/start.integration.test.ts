@@ -111,4 +111,23 @@ describe('npm start', () => {
     expect(result.stdout).not.toContain('building');
     expect(buildState()).toEqual(before);
   });
+
+  it('refuses a server database while the operator details of the 特商法 page are unset', async () => {
+    const before = buildState();
+    const result = await startScript({
+      DATABASE_URL: 'postgres://nobody@127.0.0.1:1/none',
+      BILLING_SANDBOX: 'true',
+      OPERATOR_NAME: '',
+      OPERATOR_REPRESENTATIVE: '',
+      OPERATOR_ADDRESS: '',
+      OPERATOR_PHONE: '',
+      OPERATOR_EMAIL: '',
+      PORT: String(20_000 + ((process.pid + 2) % 20_000)),
+    });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain('運営者の情報');
+    expect(result.stderr).toContain('OPERATOR_NAME');
+    expect(result.stdout).not.toContain('building');
+    expect(buildState()).toEqual(before);
+  });
 });

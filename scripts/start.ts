@@ -8,7 +8,7 @@
  */
 import path from 'node:path';
 import { env } from '@/env';
-import { billingStartRefusal } from '@/server/billing/start-check';
+import { startRefusal } from '@/server/billing/start-check';
 import { reserveDataDirLock } from '@/server/db/lock';
 import { loadBuildSettings, runNextBuild, staleBuildReason } from './lib/build-freshness';
 
@@ -28,9 +28,9 @@ if (!DATABASE_URL) {
   }
 }
 
-const billingRefusal = billingStartRefusal(env());
-if (billingRefusal) {
-  console.error(`\n起動できません (cannot start):\n${billingRefusal}\n`);
+const refusal = startRefusal(env());
+if (refusal) {
+  console.error(`\n起動できません (cannot start):\n${refusal}\n`);
   process.exit(1);
 }
 

@@ -39,6 +39,9 @@ describe('parseEnv', () => {
     ['SITE_URL', 'not a url'],
     ['DATABASE_URL', 'mysql://localhost/db'],
     ['GTM_ID', 'UA-12345'],
+    ['OPERATOR_PHONE', '電話: 03-1234-5678'],
+    ['OPERATOR_PHONE', '03-1234'],
+    ['OPERATOR_EMAIL', 'support at example.jp'],
   ])('rejects a bad %s (%s) with a message naming the variable', (variable, value) => {
     let error: unknown;
     try {
@@ -49,6 +52,22 @@ describe('parseEnv', () => {
     expect(error).toBeInstanceOf(EnvError);
     expect((error as EnvError).message).toContain(`${variable}:`);
     expect((error as EnvError).issues.map((i) => i.variable)).toEqual([variable]);
+  });
+
+  it('takes the operator settings as given, phone numbers with or without hyphens', () => {
+    const env = parseEnv({
+      OPERATOR_NAME: ' 株式会社見本出版 ',
+      OPERATOR_PHONE: '+81-3-1234-5678',
+      OPERATOR_EMAIL: 'support@example.jp',
+      OPERATOR_DISCLOSE_ON_REQUEST: 'true',
+    });
+    expect(env.OPERATOR_NAME).toBe('株式会社見本出版');
+    expect(env.OPERATOR_PHONE).toBe('+81-3-1234-5678');
+    expect(env.OPERATOR_DISCLOSE_ON_REQUEST).toBe(true);
+    expect(parseEnv({ OPERATOR_PHONE: '0312345678' }).OPERATOR_PHONE).toBe('0312345678');
+    expect(parseEnv({ OPERATOR_DISCLOSE_ON_REQUEST: 'yes' }).OPERATOR_DISCLOSE_ON_REQUEST).toBe(
+      false,
+    );
   });
 
   it('names every bad variable at once', () => {

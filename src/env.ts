@@ -144,6 +144,38 @@ const envSchema = z
         .optional(),
     ),
     INVOICE_ISSUER_NAME: optionalText.pipe(z.string().max(100).optional()),
+    // The operator named on the 特定商取引法 page (src/server/operator): demo values on the
+    // embedded database; with DATABASE_URL the start is refused until they are set.
+    OPERATOR_NAME: optionalText.pipe(
+      z.string().max(100, '100 文字以内で指定してください').optional(),
+    ),
+    OPERATOR_REPRESENTATIVE: optionalText.pipe(
+      z.string().max(100, '100 文字以内で指定してください').optional(),
+    ),
+    OPERATOR_ADDRESS: optionalText.pipe(
+      z.string().max(200, '200 文字以内で指定してください').optional(),
+    ),
+    OPERATOR_PHONE: optionalText.pipe(
+      z
+        .string()
+        .regex(
+          /^\+?[0-9]+(?:[- ][0-9]+)*$/,
+          '電話番号を数字とハイフンで指定してください (例: 03-1234-5678)',
+        )
+        .refine((v) => /^[0-9]{10,15}$/.test(v.replace(/[^0-9]/g, '')), {
+          error: '電話番号は 10〜15 桁で指定してください',
+        })
+        .optional(),
+    ),
+    OPERATOR_EMAIL: optionalText.pipe(
+      z.email({ error: 'メールアドレスを指定してください' }).max(254).optional(),
+    ),
+    // "true": the address and phone number are disclosed on request instead of shown (特定商取引法
+    // 第11条 allows it when the page says so and requests are answered without delay).
+    OPERATOR_DISCLOSE_ON_REQUEST: z
+      .string()
+      .optional()
+      .transform((v) => v === 'true'),
   })
   .superRefine((env, ctx) => {
     if (env.STRIPE_SECRET_KEY && !env.STRIPE_WEBHOOK_SECRET) {

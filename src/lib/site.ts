@@ -9,6 +9,7 @@ export const AREA_NAV: readonly NavItem[] = [
   { href: '/series', label: '連載', description: '書き手とともに続いていくシリーズ' },
   { href: '/insight', label: 'インサイト', description: 'デザインの潮流を読み解く分析と考察' },
   { href: '/movies', label: '動画', description: 'アトリエや展示の現場を映像で' },
+  { href: '/audios', label: '音声', description: 'ゲストと語る、耳で聴くデザインの話' },
   { href: '/connect', label: 'コネクト', description: '会員どうしがつながるコミュニティ' },
   { href: '/jobs', label: '求人', description: 'デザインに関わる仕事の求人情報' },
 ];

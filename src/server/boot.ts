@@ -8,10 +8,11 @@ import { startAdminSocket } from '@/server/admin/socket';
 import { type Db, getDatabase } from '@/server/db/client';
 import { syncCatalogue } from '@/server/billing/catalogue';
 import { usesSandbox } from '@/server/billing/provider';
-import { billingStartRefusal } from '@/server/billing/start-check';
+import { startRefusal } from '@/server/billing/start-check';
 import { startSandboxRunner } from '@/server/billing/sandbox-runner';
 import { ensureSandboxWebhook } from '@/server/billing/sandbox-setup';
 import { makePrivate, restrictUmask, secureDataDir } from '@/server/db/lock';
+import { reindexInBackground } from '@/server/cms/search-index';
 import { copyDemoMedia, isContentEmpty, seedDemoContent } from '@/server/cms/seed/seed';
 
 /**
@@ -47,8 +48,8 @@ async function startBilling(db: Db): Promise<void> {
 async function start(): Promise<void> {
   try {
     const config = env();
-    const billingRefusal = billingStartRefusal(config);
-    if (billingRefusal) throw new Error(billingRefusal);
+    const refusal = startRefusal(config);
+    if (refusal) throw new Error(refusal);
     // Before anything writes: database files, uploads and the secret are the OS user's only.
     restrictUmask();
     if (fs.existsSync(config.DATA_DIR)) secureDataDir(config.DATA_DIR);
@@ -71,6 +72,8 @@ async function start(): Promise<void> {
       await database.db.execute(sql`ANALYZE`);
       await startAdminSocket(database, config.DATA_DIR);
     }
+    // Rows indexed by an older search fold are re-indexed now, not at the first search.
+    reindexInBackground(database.db);
     await startBilling(database.db);
     const shutdown = () => {
       void database.close().finally(() => process.exit(0));

@@ -12,7 +12,7 @@ test.describe.configure({ mode: 'serial' });
 
 const stamp = Date.now();
 const password = 'kaki-no-tane-42';
-const PAYWALL = 'この記事は会員限定です';
+const PAYWALL = 'この記事は有料会員限定です';
 
 async function newReader(name: string): Promise<string> {
   const email = `${name}-${stamp}@example.jp`;

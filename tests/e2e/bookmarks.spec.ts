@@ -303,12 +303,17 @@ test('an anonymous click on a post page’s button leads to /login and back', as
   const [post] = await latestPosts(page.request, 1);
   const email = await createMember('bookmark-returning');
   await page.goto(`/posts/${post!.id}`);
-  // Once the auth state has loaded, the click navigates instead of saving.
+  // Once the auth state has loaded, the click explains instead of saving.
   await expect(page.getByRole('banner').getByRole('link', { name: 'ログイン' })).toBeVisible();
   await page
     .getByRole('main')
     .getByRole('button', { name: /ブックマーク/ })
     .first()
+    .click();
+  // The dialog says why before it leads to the login page.
+  await page
+    .getByRole('dialog', { name: 'ブックマークするにはログインしてください' })
+    .getByRole('link', { name: 'ログイン' })
     .click();
   await expect(page).toHaveURL(
     new RegExp(`/login\\?next=${escapeRegExp(encodeURIComponent(`/posts/${post!.id}`))}$`),

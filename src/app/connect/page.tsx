@@ -1,8 +1,11 @@
+import Link from 'next/link';
 import { CardGrid } from '@/components/listing/content-card';
 import { connectCard } from '@/components/listing/cards';
 import { EmptyState, ListPage, Pagination } from '@/components/listing/list-page';
 import { type SearchParams, pageParam } from '@/components/listing/page-params';
 import { sitePageMetadata } from '@/components/listing/site-metadata';
+import { currentViewer } from '@/server/access/current-viewer';
+import { connectAccess } from '@/server/access/post-access';
 import { listConnect } from '@/server/content/lists';
 
 type Props = { searchParams: SearchParams };
@@ -16,12 +19,26 @@ export const metadata = sitePageMetadata({
 
 export default async function ConnectPage({ searchParams }: Props) {
   const page = pageParam((await searchParams).page);
-  const pages = await listConnect(page);
+  // The lead speaks to the viewer: a way in for a visitor, none for a member (who reads every
+  // page). currentViewer notes the audience, so the page cache keeps one rendering of each.
+  const [pages, viewer] = await Promise.all([listConnect(page), currentViewer()]);
+  const signedIn = connectAccess(viewer).full;
   return (
     <ListPage
       title="コネクト"
       lead={
-        <p>会員どうしがつながるコミュニティ。各ページの詳細はログインしてお読みいただけます。</p>
+        signedIn ? (
+          <p>
+            会員どうしがつながるコミュニティ。ポートフォリオレビュー、スタジオ訪問、読書会などの詳細は、各ページでご覧いただけます。
+          </p>
+        ) : (
+          <p>
+            会員どうしがつながるコミュニティ。各ページの詳細は、
+            <Link href="/sign-up">無料の会員登録</Link>または
+            <Link href="/login?next=%2Fconnect">ログイン</Link>
+            のうえでお読みいただけます。
+          </p>
+        )
       }
     >
       {pages.items.length === 0 ? (

@@ -47,7 +47,9 @@ export default async function SignUpPage({ searchParams }: Props) {
         <Field
           name="displayName"
           label="表示名"
-          hint={`${DISPLAY_NAME_MAX} 文字以内。コメントなどに表示されます。`}
+          // Where the name shows: the header's account menu, the account settings and the
+          // greeting of our mails and receipts (account-menu.client.tsx, src/server/mail).
+          hint={`${DISPLAY_NAME_MAX} 文字以内。ログイン中の画面上部のアカウントメニューと、メールや領収書の宛名に使います。`}
           autoComplete="nickname"
           required
           maxLength={DISPLAY_NAME_MAX}

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { PlanView } from './billing-format';
-import { withCatalogue } from './commercial-transactions';
+import type { Operator } from '@/server/operator/operator';
+import { withCatalogue, withOperator } from './commercial-transactions';
 
 const PLANS: PlanView[] = [
   {
@@ -48,11 +49,84 @@ describe('withCatalogue', () => {
     expect(html).not.toContain('無料');
   });
 
+  it('links the plans page where the text names it, instead of saying it twice', () => {
+    const cell = '料金プランのページの「プランの管理」から、いつでも解約できます。';
+    const { html } = withCatalogue(
+      `<table><tr><th>解約・返品</th><td>${cell}</td></tr></table>`,
+      PLANS,
+      0,
+    );
+    expect(html).toContain(
+      '<td><a href="/service-plans">料金プランのページ</a>の『プランの管理』から、いつでも解約できます。</td>',
+    );
+  });
+
   it('escapes plan names and says when the body has no price row', () => {
     const { html, pricesPlaced } = withCatalogue('<p>なし</p>', PLANS, 0);
     expect(pricesPlaced).toBe(false);
     expect(html).toBe('<p>なし</p>');
     const odd = withCatalogue(BODY, [{ ...PLANS[0]!, name: '<b>月額</b>' }], 0).html;
     expect(odd).toContain('&#60;b&#62;月額&#60;/b&#62;');
+  });
+});
+
+const OPERATOR: Operator = {
+  name: '株式会社アクシス & パートナーズ',
+  representative: '山田 花子',
+  address: '〒106-0032 東京都港区六本木5-17-1',
+  phone: '03-1234-5678',
+  email: 'support@axis.example.jp',
+  demo: false,
+};
+
+const OPERATOR_BODY =
+  '<table><tbody>' +
+  '<tr><th>販売業者</th><td>請求があった場合には遅滞なく開示します。</td></tr>' +
+  '<tr><th>運営統括責任者</th><td>請求があった場合には遅滞なく開示します。</td></tr>' +
+  '<tr><th>所在地</th><td>請求があった場合には遅滞なく開示します。</td></tr>' +
+  '<tr><th>電話番号</th><td>請求があった場合には遅滞なく開示します。</td></tr>' +
+  '<tr><th>メールアドレス</th><td>old@example.com</td></tr>' +
+  '<tr><th>販売価格</th><td>月額プラン：1,100円</td></tr>' +
+  '</tbody></table>';
+
+describe('withOperator', () => {
+  it('fills the operator’s rows from the settings, whatever the CMS text says', () => {
+    const { html, missing } = withOperator(OPERATOR_BODY, OPERATOR);
+    expect(missing).toEqual([]);
+    expect(html).not.toContain('遅滞なく開示');
+    expect(html).toContain('<th>販売業者</th><td>株式会社アクシス &#38; パートナーズ</td>');
+    expect(html).toContain('<th>運営統括責任者</th><td>山田 花子</td>');
+    expect(html).toContain('<th>所在地</th><td>〒106-0032 東京都港区六本木5-17-1</td>');
+    expect(html).toContain('<th>電話番号</th><td>03-1234-5678</td>');
+    expect(html).toContain(
+      '<td><a href="mailto:support@axis.example.jp">support@axis.example.jp</a></td>',
+    );
+    expect(html).toContain('<th>販売価格</th><td>月額プラン：1,100円</td>');
+  });
+
+  it('says how to ask for the address and phone when they are disclosed on request', () => {
+    const { html } = withOperator(OPERATOR_BODY, { ...OPERATOR, address: null, phone: null });
+    expect(html).toContain(
+      '<th>所在地</th><td>請求があった場合には、遅滞なく開示いたします。ご請求は <a href="mailto:support@axis.example.jp">',
+    );
+    expect(html).toContain('<th>販売業者</th><td>株式会社アクシス &#38; パートナーズ</td>');
+  });
+
+  it('hands back the rows the text lacks, so the seller is never left unnamed', () => {
+    const { html, missing } = withOperator(
+      '<table><tr><th>事業者名</th><td>未定</td></tr></table>',
+      OPERATOR,
+    );
+    expect(html).toContain('<td>株式会社アクシス &#38; パートナーズ</td>');
+    expect(missing.map((row) => row.label)).toEqual([
+      '運営統括責任者',
+      '所在地',
+      '電話番号',
+      'メールアドレス',
+    ]);
+    expect(withOperator('<p>表記</p>', OPERATOR).missing[0]).toEqual({
+      label: '販売業者',
+      html: '株式会社アクシス &#38; パートナーズ',
+    });
   });
 });

@@ -1,11 +1,11 @@
 'use client';
 
-import { useRouter } from 'next/navigation';
-import { type FormEvent, useCallback, useEffect, useSyncExternalStore } from 'react';
+import { type FormEvent, useCallback, useEffect, useState, useSyncExternalStore } from 'react';
 import { useAuthState } from '@/components/account/auth-state.client';
 import { useSnackbar } from '@/components/ui/snackbar-context.client';
 import { type BookmarkEndpoint, bookmarkKey } from '@/lib/bookmarks';
 import { bookmarkState, saveBookmark, subscribeBookmark, syncBookmarkUser } from './bookmark-store';
+import { SignInPrompt } from './sign-in-prompt.client';
 import styles from './bookmark-button.module.css';
 
 export const BOOKMARK_FAILED_MESSAGE =
@@ -17,14 +17,19 @@ export const BOOKMARK_OFFLINE_MESSAGE =
  * The bookmark toggle of an item, on article pages and in lists. The state comes from the
  * page's one batched read (./bookmark-store.ts); a click shows the change at once and saves
  * it, and puts it back with a message when saving fails. A visitor who is not signed in is
- * sent to /login and back. It is a real form (POST /api/bookmarks, answered with a 303 back
- * to the page), so it also works before hydration and without JavaScript.
+ * told why in a dialog that leads to sign-in or sign-up and back. It is a real form (POST
+ * /api/bookmarks, answered with a 303 back to the page, or to /login with the same reason),
+ * so it also works before hydration and without JavaScript.
+ *
+ * One place everywhere: on item pages the labelled button under the title, on cards the
+ * round icon (`variant="icon"`) at the top right of the cover.
  */
 export function BookmarkButton({
   endpoint,
   contentId,
   title,
   initialBookmarked,
+  variant = 'label',
   className,
 }: {
   endpoint: BookmarkEndpoint;
@@ -33,11 +38,13 @@ export function BookmarkButton({
   title: string;
   /** Given when the page already knows (the bookmarks page): no read is made for it. */
   initialBookmarked?: boolean;
+  /** 'icon': the round icon alone (cards); the words stay its accessible name. */
+  variant?: 'label' | 'icon';
   className?: string;
 }) {
   const key = bookmarkKey({ endpoint, contentId });
   const auth = useAuthState();
-  const router = useRouter();
+  const [promptFrom, setPromptFrom] = useState<string | null>(null);
   const { showSnackbar } = useSnackbar();
 
   const load = initialBookmarked === undefined;
@@ -57,10 +64,7 @@ export function BookmarkButton({
     if (userId !== undefined) syncBookmarkUser(userId);
   }, [userId]);
 
-  const signIn = () => {
-    const here = `${window.location.pathname}${window.location.search}`;
-    router.push(`/login?next=${encodeURIComponent(here)}`);
-  };
+  const signIn = () => setPromptFrom(`${window.location.pathname}${window.location.search}`);
 
   const toggle = async () => {
     // While the auth state still loads, the server decides (401 below).
@@ -79,25 +83,37 @@ export function BookmarkButton({
     );
   };
 
+  const label = bookmarked ? 'ブックマーク済み' : 'ブックマーク';
   return (
-    <form
-      method="post"
-      action="/api/bookmarks"
-      onSubmit={(event: FormEvent<HTMLFormElement>) => {
-        event.preventDefault();
-        void toggle();
-      }}
-      className={[styles.form, className].filter(Boolean).join(' ')}
-    >
-      <input type="hidden" name="endpoint" value={endpoint} />
-      <input type="hidden" name="contentId" value={contentId} />
-      <input type="hidden" name="action" value={bookmarked ? 'remove' : 'add'} />
-      <button type="submit" className={styles.button} aria-pressed={bookmarked}>
-        <BookmarkIcon filled={bookmarked} />
-        <span>{bookmarked ? 'ブックマーク済み' : 'ブックマーク'}</span>
-        <span className="visually-hidden">：{title}</span>
-      </button>
-    </form>
+    <>
+      <form
+        method="post"
+        action="/api/bookmarks"
+        onSubmit={(event: FormEvent<HTMLFormElement>) => {
+          event.preventDefault();
+          void toggle();
+        }}
+        className={[styles.form, className].filter(Boolean).join(' ')}
+      >
+        <input type="hidden" name="endpoint" value={endpoint} />
+        <input type="hidden" name="contentId" value={contentId} />
+        <input type="hidden" name="action" value={bookmarked ? 'remove' : 'add'} />
+        <button
+          type="submit"
+          className={variant === 'icon' ? styles.iconButton : styles.button}
+          aria-pressed={bookmarked}
+        >
+          <BookmarkIcon filled={bookmarked} />
+          <span className={variant === 'icon' ? 'visually-hidden' : undefined}>{label}</span>
+          <span className="visually-hidden">：{title}</span>
+        </button>
+      </form>
+      <SignInPrompt
+        open={promptFrom !== null}
+        onClose={() => setPromptFrom(null)}
+        returnTo={promptFrom ?? '/'}
+      />
+    </>
   );
 }
 

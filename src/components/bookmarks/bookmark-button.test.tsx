@@ -1,14 +1,12 @@
 // @vitest-environment jsdom
-import { act, render, screen, waitFor } from '@testing-library/react';
+import { act, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { AuthStateProvider } from '@/components/account/auth-state.client';
 import { SnackbarProvider } from '@/components/ui/snackbar-context.client';
 import { BookmarkButton } from './bookmark-button.client';
 import { resetBookmarkStoreForTests } from './bookmark-store';
-
-const push = vi.fn();
-vi.mock('next/navigation', () => ({ useRouter: () => ({ push }) }));
+import { SIGN_IN_PROMPT_HEADING } from './sign-in-prompt.client';
 
 const MEMBER = {
   user: { uid: 'u1', displayName: '花子', partnerId: '', email: 'h@example.jp' },
@@ -74,12 +72,14 @@ function page(children: React.ReactNode) {
   );
 }
 
+// jsdom lays nothing out, so it may read the phrase break (<wbr>) as a space.
+const PROMPT_NAME = new RegExp(SIGN_IN_PROMPT_HEADING.replace('には', 'には\\s*'));
+
 const button = (title: string) =>
   screen.getByRole('button', { name: new RegExp(`^ブックマーク(済み)?\\s*：${title}$`) });
 
 beforeEach(() => {
   resetBookmarkStoreForTests();
-  push.mockReset();
 });
 afterEach(() => {
   vi.unstubAllGlobals();
@@ -185,7 +185,7 @@ describe('BookmarkButton', () => {
     expect(button('余白の設計')).toHaveAttribute('aria-pressed', 'true');
   });
 
-  it('sends an anonymous visitor to /login and back, saving nothing', async () => {
+  it('tells an anonymous visitor why and offers sign-in and sign-up back to the page', async () => {
     const user = userEvent.setup();
     window.history.replaceState(null, '', '/posts/p1?ref=home');
     const fake = server({ me: ANONYMOUS });
@@ -194,9 +194,48 @@ describe('BookmarkButton', () => {
     await waitFor(() => expect(fake.reads()).toHaveLength(1));
 
     await user.click(button('余白の設計'));
-    expect(push).toHaveBeenCalledWith(`/login?next=${encodeURIComponent('/posts/p1?ref=home')}`);
+    const dialog = await screen.findByRole('dialog', { name: PROMPT_NAME });
+    const back = encodeURIComponent('/posts/p1?ref=home');
+    expect(within(dialog).getByRole('link', { name: 'ログイン' })).toHaveAttribute(
+      'href',
+      `/login?next=${back}`,
+    );
+    expect(within(dialog).getByRole('link', { name: '無料で会員登録' })).toHaveAttribute(
+      'href',
+      `/sign-up?next=${back}`,
+    );
     expect(fake.posts()).toHaveLength(0);
     expect(button('余白の設計')).toHaveAttribute('aria-pressed', 'false');
+
+    // Escape closes it and the keyboard is back on the button.
+    await user.keyboard('{Escape}');
+    expect(screen.queryByRole('dialog')).toBeNull();
+    expect(button('余白の設計')).toHaveFocus();
+  });
+
+  it('asks to sign in again when the session ended meanwhile (401)', async () => {
+    const user = userEvent.setup();
+    const fake = server({
+      onPost: () =>
+        Response.json({ ok: false, message: 'ログインしてください。' }, { status: 401 }),
+    });
+    page(<BookmarkButton endpoint="posts" contentId="p1" title="余白の設計" />);
+    await waitFor(() => expect(fake.reads()).toHaveLength(1));
+    await waitFor(() => expect(fake.calls.some((c) => c.url === '/api/me')).toBe(true));
+
+    await user.click(button('余白の設計'));
+    expect(await screen.findByRole('dialog', { name: PROMPT_NAME })).toBeVisible();
+    expect(button('余白の設計')).toHaveAttribute('aria-pressed', 'false');
+  });
+
+  it('keeps its words as the accessible name when shown as an icon on a card', async () => {
+    server({ bookmarked: ['posts:p1'] });
+    page(<BookmarkButton endpoint="posts" contentId="p1" title="余白の設計" variant="icon" />);
+    await waitFor(() => expect(button('余白の設計')).toHaveAttribute('aria-pressed', 'true'));
+    // The words are hidden on screen only: the round icon is still named by them.
+    expect(within(button('余白の設計')).getByText('ブックマーク済み')).toHaveClass(
+      'visually-hidden',
+    );
   });
 
   it('is a real form, so it works before hydration and without JavaScript', async () => {

@@ -1,10 +1,14 @@
 import type { ReactNode } from 'react';
 import { formatDateJa, isoDateJa } from '@/lib/format';
+import { PublicPreviewBadge } from './access-badge';
 import styles from './article.module.css';
 import { ResponsiveImage } from './responsive-image';
 import { PhraseText } from './phrase-text';
 
-/** The head of a content page: kicker, title broken at phrases, date and byline, lead text. */
+/**
+ * The head of a content page: kicker, title broken at phrases, date and byline (with the
+ * 「無料公開」 mark of a public-preview item), lead text.
+ */
 export function ItemHeader({
   kicker,
   title,
@@ -12,6 +16,7 @@ export function ItemHeader({
   byline,
   description,
   extra,
+  publicPreview = false,
 }: {
   kicker?: string | null;
   title: string;
@@ -19,6 +24,8 @@ export function ItemHeader({
   byline?: string | null;
   description?: string | null;
   extra?: ReactNode;
+  /** A post, audio or movie open to everyone in full (`isPublicPreview`). */
+  publicPreview?: boolean;
 }) {
   return (
     <header className={styles.header}>
@@ -30,6 +37,7 @@ export function ItemHeader({
         {date ? <time dateTime={isoDateJa(date)}>{formatDateJa(date)}</time> : null}
         {byline ? <span>{byline}</span> : null}
         {extra}
+        {publicPreview ? <PublicPreviewBadge /> : null}
       </p>
       {description ? <p className={styles.description}>{description}</p> : null}
     </header>

@@ -1,53 +1,162 @@
 import Link from 'next/link';
-import styles from './article.module.css';
+import { Fragment } from 'react';
+import { planPrice } from '@/components/billing/billing-format';
+import { FREE_BENEFITS, PAID_BENEFITS } from '@/components/billing/plans-view';
+import type { CallToAction } from '@/server/access/post-access';
+import { listPlans } from '@/server/billing/catalogue';
+import { getDb } from '@/server/db/client';
+import styles from './paywall.module.css';
+import { PhraseText } from './phrase-text';
+
+/** The kinds of item a paywall ends. */
+export type PaywallItem = 'post' | 'audio' | 'movie' | 'connect';
+
+const NOUN: Record<PaywallItem, string> = {
+  post: 'この記事',
+  audio: 'この音声',
+  movie: 'この動画',
+  connect: 'このページ',
+};
+
+function headingOf(item: PaywallItem, opensWith: CallToAction['opensWith']): string {
+  if (item === 'connect') return 'コネクトは会員のためのページです';
+  return `${NOUN[item]}は${opensWith === 'subscribe' ? '有料' : ''}会員限定です`;
+}
+
+/** What the reader gets by taking the step the paywall offers, in one sentence. */
+function promiseOf(item: PaywallItem, opensWith: CallToAction['opensWith']): string {
+  if (opensWith === 'sign-up') {
+    if (item === 'post') {
+      return 'この記事は、無料会員の方もお読みいただける最新の会員限定記事 3 本のひとつです。無料の会員登録で、続きをすべてお読みいただけます。';
+    }
+    if (item === 'connect') {
+      return 'コネクトは、会員どうしがつながるコミュニティです。無料の会員登録で、すべてのページをお読みいただけます。';
+    }
+    return '無料の会員登録で、続きをお楽しみいただけます。';
+  }
+  switch (item) {
+    case 'post':
+      return '有料プランに登録すると、すべての記事を全文お読みいただけます。';
+    case 'audio':
+      return '有料プランに登録すると、すべての音声と書き起こしをお楽しみいただけます。';
+    case 'movie':
+      return '有料プランに登録すると、すべての動画をご覧いただけます。';
+    case 'connect':
+      return '有料プランに登録すると、すべてのコンテンツをお楽しみいただけます。';
+  }
+}
 
 /**
- * What a reader without access can do next (DESIGN.md "Who reads what"): sign up or sign in
- * (anonymous), or subscribe (signed in). Never shows any of the gated content.
+ * The paid plans' prices ("¥1,100（税込）／月"), from the same catalogue as /service-plans; none
+ * when it cannot be read (the button still leads there).
  */
-export function Paywall({
-  reason,
+async function planPrices(): Promise<string[]> {
+  try {
+    return (await listPlans(await getDb())).filter((plan) => plan.active).map(planPrice);
+  } catch (error) {
+    console.warn('[paywall] the plan catalogue could not be read:', error);
+    return [];
+  }
+}
+
+/**
+ * The end of the open part of an item for a reader without full access (DESIGN.md "Who reads
+ * what"): what opens the rest, what that gives, and one button for that step (a free account, or
+ * the plans), with ログイン beside it for a signed-out reader. Never shows any gated content.
+ */
+export async function Paywall({
+  cta,
+  item,
   returnTo,
-  heading,
-  signUpText,
-  subscribeText,
   className,
 }: {
-  reason: 'sign-up' | 'subscribe';
+  cta: CallToAction;
+  item: PaywallItem;
+  /** The item's path: ログイン brings the reader back to it. */
   returnTo: string;
-  heading: string;
-  signUpText: string;
-  subscribeText: string;
   /** `paywalled` where the withheld part would stand (the Article JSON-LD points at it). */
   className?: string;
 }) {
+  const subscribe = cta.opensWith === 'subscribe';
+  const prices = subscribe ? await planPrices() : [];
   return (
     <aside
       className={className ? `${styles.paywall} ${className}` : styles.paywall}
       aria-labelledby="paywall-heading"
     >
-      <h2 id="paywall-heading" className={styles.paywallHeading}>
-        {heading}
+      <LockIcon />
+      <h2 id="paywall-heading" className={styles.heading}>
+        <PhraseText text={headingOf(item, cta.opensWith)} />
       </h2>
-      <p>{reason === 'sign-up' ? signUpText : subscribeText}</p>
-      <p className={styles.paywallActions}>
-        {reason === 'sign-up' ? (
-          <>
-            <Link href="/sign-up" className={styles.primaryAction}>
-              無料で会員登録
-            </Link>
-            <Link href={`/login?next=${encodeURIComponent(returnTo)}`}>ログイン</Link>
-          </>
-        ) : null}
-        {/* The plans page is rendered for each viewer: nothing to gain from prefetching it. */}
-        <Link
-          href="/service-plans"
-          prefetch={false}
-          className={reason === 'subscribe' ? styles.primaryAction : undefined}
-        >
-          料金プランを見る
-        </Link>
+      <p className={styles.promise}>{promiseOf(item, cta.opensWith)}</p>
+      <div className={styles.benefits}>
+        <p className={styles.benefitsHeading} id="paywall-benefits">
+          {subscribe ? '有料会員になると' : '無料の会員登録で'}
+        </p>
+        <ul aria-labelledby="paywall-benefits">
+          {(subscribe ? PAID_BENEFITS : FREE_BENEFITS).map((benefit) => (
+            <li key={benefit}>{benefit}</li>
+          ))}
+        </ul>
+      </div>
+      {prices.length > 0 ? (
+        <p className={styles.prices}>
+          料金：
+          {prices.map((price, i) => (
+            // A price never breaks inside: "¥11,000（税" / "込）／年" reads badly on a phone.
+            <Fragment key={price}>
+              {i > 0 ? '、または ' : null}
+              <span className={styles.price}>{price}</span>
+            </Fragment>
+          ))}
+        </p>
+      ) : null}
+      <p className={styles.actions}>
+        {subscribe ? (
+          // The plans page is rendered for each viewer: nothing to gain from prefetching it.
+          <Link href="/service-plans" prefetch={false} className={styles.primary}>
+            {cta.anonymous ? '料金プランを見る' : '有料プランを見る'}
+          </Link>
+        ) : (
+          <Link href="/sign-up" className={styles.primary}>
+            無料で会員登録
+          </Link>
+        )}
       </p>
+      {cta.anonymous ? (
+        <p className={styles.signIn}>
+          すでに会員の方は
+          <Link href={`/login?next=${encodeURIComponent(returnTo)}`}>ログイン</Link>
+        </p>
+      ) : null}
     </aside>
+  );
+}
+
+function LockIcon() {
+  return (
+    <span className={styles.icon} aria-hidden="true">
+      <svg viewBox="0 0 16 16" width="20" height="20" focusable="false">
+        <rect x="3" y="7" width="10" height="8" rx="1" fill="currentColor" />
+        <path d="M5 7V5a3 3 0 0 1 6 0v2" fill="none" stroke="currentColor" strokeWidth="1.6" />
+      </svg>
+    </span>
+  );
+}
+
+/**
+ * For a free member reading a post the free plan opens: why this one is open, so the next
+ * members' post behind a paywall is no surprise. Placed at the top of the body.
+ */
+export function FreePlanNote() {
+  return (
+    <p className={styles.freePlanNote}>
+      この記事は、無料会員の方もお読みいただける最新の会員限定記事 3
+      本のひとつです。すべての記事を読むには
+      <Link href="/service-plans" prefetch={false}>
+        有料プラン
+      </Link>
+      をご覧ください。
+    </p>
   );
 }

@@ -3,13 +3,18 @@
 import Link from 'next/link';
 import { usePathname } from 'next/navigation';
 import { useEffect, useId, useRef, useState } from 'react';
+import { Avatar } from '@/components/account/avatar';
 import { useAuthState } from '@/components/account/auth-state.client';
 import { SignOutButton } from '@/components/account/sign-out-button.client';
+import action from './header-action.module.css';
+import { signInHref, signUpHref } from './sign-in-links';
 import styles from './account-menu.module.css';
 
 /**
  * The header's account corner: sign-in and sign-up links for a visitor, the member's menu
- * once signed in. Before the state loads it keeps its place empty (no jump); without
+ * once signed in. On a phone it is an icon (the visitor's sign-in) or the member's avatar, so
+ * no name, however long, pushes the menu button off the screen; the open menu gives the full
+ * name and the plan. Before the state loads it keeps its place empty (no jump); without
  * JavaScript the <noscript> link is shown.
  */
 export function AccountMenu() {
@@ -37,49 +42,45 @@ export function AccountMenu() {
 
   if (state.isLoading) {
     return (
-      <div className={styles.placeholder} aria-hidden="true">
+      <div className={styles.placeholder}>
         <noscript>
-          <Link href="/login" className={styles.login}>
-            ログイン
-          </Link>
+          <SignInLink href="/login" />
         </noscript>
       </div>
     );
   }
   if (!state.user) {
-    // Back to this page after signing in (not to the account screens themselves).
-    const back =
-      pathname && !/^\/(login|sign-up|account)(\/|$)/.test(pathname)
-        ? `/login?next=${encodeURIComponent(pathname)}`
-        : '/login';
     return (
       <div className={styles.root}>
-        <Link href={back} className={styles.login}>
-          ログイン
-        </Link>
-        <Link href="/sign-up" className={styles.signUp}>
+        <SignInLink href={signInHref(pathname)} />
+        <Link href={signUpHref(pathname)} className={styles.signUp}>
           会員登録
         </Link>
       </div>
     );
   }
+  const { displayName, avatarUrl } = state.user;
+  const plan = state.isPaidUser ? '有料会員' : '無料会員';
   const staff = state.role === 'editor' || state.role === 'admin';
   return (
     <div className={styles.root} ref={rootRef}>
       <button
         type="button"
-        className={styles.trigger}
+        className={`${action.action} ${styles.trigger}`}
         aria-expanded={open}
         aria-controls={menuId}
         onClick={() => setOpen((v) => !v)}
       >
-        <span className={styles.name}>{state.user.displayName}</span>
+        <Avatar name={displayName} url={avatarUrl} size={30} />
+        <span className={styles.name}>{displayName}</span>
         {state.isPaidUser ? <span className={styles.badge}>有料会員</span> : null}
       </button>
       {open ? (
         <div id={menuId} className={styles.menu}>
-          {/* On a phone the header has no room for the badge: the menu says it instead. */}
-          <p className={styles.plan}>{state.isPaidUser ? '有料会員' : '無料会員'}</p>
+          <div className={styles.who}>
+            <p className={styles.fullName}>{displayName}</p>
+            <p className={styles.plan}>{plan}</p>
+          </div>
           <ul className={styles.list}>
             <li>
               <Link href="/account/edit" onClick={() => setOpen(false)}>
@@ -105,5 +106,24 @@ export function AccountMenu() {
         </div>
       ) : null}
     </div>
+  );
+}
+
+/** A person icon over 「ログイン」 on a phone, the word alone from 640 px. */
+function SignInLink({ href }: { href: string }) {
+  return (
+    <Link href={href} className={action.action}>
+      <svg className={`${action.icon} ${styles.loginIcon}`} viewBox="0 0 24 24" aria-hidden="true">
+        <circle cx="12" cy="8" r="4" fill="none" stroke="currentColor" strokeWidth="1.8" />
+        <path
+          d="M4.5 20.5c.9-3.6 3.9-6 7.5-6s6.6 2.4 7.5 6"
+          fill="none"
+          stroke="currentColor"
+          strokeWidth="1.8"
+          strokeLinecap="round"
+        />
+      </svg>
+      <span className={action.caption}>ログイン</span>
+    </Link>
   );
 }

@@ -3,7 +3,10 @@
 import Link from 'next/link';
 import { usePathname } from 'next/navigation';
 import { lazy, Suspense, useEffect, useState } from 'react';
+import { useAuthState } from '@/components/account/auth-state.client';
 import type { NavItem } from '@/lib/site';
+import action from './header-action.module.css';
+import { signInHref, signUpHref } from './sign-in-links';
 import styles from './mobile-menu.module.css';
 
 // The dialog's code loads on first opening (or when the pointer or focus reaches the button),
@@ -25,6 +28,8 @@ export function MobileMenu({
   const [open, setOpen] = useState(false);
   const [opened, setOpened] = useState(false);
   const pathname = usePathname();
+  const auth = useAuthState();
+  const visitor = !auth.isLoading && !auth.user;
 
   // A link inside the menu navigates client-side: close the menu on arrival.
   useEffect(() => setOpen(false), [pathname]);
@@ -33,7 +38,7 @@ export function MobileMenu({
     <>
       <a
         href="#site-map"
-        className={styles.menuButton}
+        className={`${action.action} ${styles.menuButton}`}
         role="button"
         aria-haspopup="dialog"
         aria-expanded={open}
@@ -45,7 +50,7 @@ export function MobileMenu({
           setOpen(true);
         }}
       >
-        <svg aria-hidden="true" viewBox="0 0 24 24" width="22" height="22">
+        <svg className={action.icon} aria-hidden="true" viewBox="0 0 24 24">
           <path
             d="M3 6h18M3 12h18M3 18h18"
             stroke="currentColor"
@@ -53,12 +58,31 @@ export function MobileMenu({
             strokeLinecap="round"
           />
         </svg>
-        <span className={styles.menuLabel}>メニュー</span>
+        <span className={action.caption}>メニュー</span>
       </a>
       {opened ? (
         <Suspense fallback={null}>
           <Modal open={open} onClose={() => setOpen(false)} label="メニュー" fixedTopOnMobile>
             <nav aria-label="メニュー" className={styles.menu}>
+              {/* On a phone the header has room for the sign-in icon only: sign-up is here. */}
+              {visitor ? (
+                <p className={styles.account}>
+                  <Link
+                    href={signUpHref(pathname)}
+                    className={styles.signUp}
+                    onClick={() => setOpen(false)}
+                  >
+                    無料で会員登録
+                  </Link>
+                  <Link
+                    href={signInHref(pathname)}
+                    className={styles.signIn}
+                    onClick={() => setOpen(false)}
+                  >
+                    ログイン
+                  </Link>
+                </p>
+              ) : null}
               <ul className={styles.list}>
                 {[...areas, ...services].map((item) => (
                   <li key={item.href}>

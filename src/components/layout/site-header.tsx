@@ -1,6 +1,7 @@
 import Link from 'next/link';
 import { AREA_NAV, SERVICE_NAV } from '@/lib/site';
 import { AccountMenu } from './account-menu.client';
+import action from './header-action.module.css';
 import { MobileMenu } from './mobile-menu.client';
 import styles from './site-header.module.css';
 
@@ -23,8 +24,8 @@ export function SiteHeader({ siteName }: { siteName: string }) {
           </ul>
         </nav>
         <div className={styles.actions}>
-          <Link href="/search" prefetch={false} className={styles.iconLink} aria-label="検索">
-            <svg aria-hidden="true" viewBox="0 0 24 24" width="20" height="20">
+          <Link href="/search" prefetch={false} className={action.action}>
+            <svg className={action.icon} aria-hidden="true" viewBox="0 0 24 24">
               <circle
                 cx="10.5"
                 cy="10.5"
@@ -40,6 +41,7 @@ export function SiteHeader({ siteName }: { siteName: string }) {
                 strokeLinecap="round"
               />
             </svg>
+            <span className={`${action.caption} ${styles.searchCaption}`}>検索</span>
           </Link>
           <Link href="/service-plans" prefetch={false} className={styles.plansLink}>
             料金プラン

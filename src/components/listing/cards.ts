@@ -19,6 +19,7 @@ export function postCard(post: PostCard): CardItem {
     image: coverOf(post.coverImage),
     meta: writersLine(post.writers),
     membersOnly: !post.isPublicPreview,
+    publicPreview: post.isPublicPreview,
     bookmark: { endpoint: 'posts', contentId: post.id },
   };
 }
@@ -32,6 +33,7 @@ function mediaCard(endpoint: 'audios' | 'movies', label: string, item: MediaCard
     image: coverOf(item.coverImage),
     meta: writersLine(item.writers),
     membersOnly: !item.isPublicPreview,
+    publicPreview: item.isPublicPreview,
     bookmark: { endpoint, contentId: item.id },
   };
 }

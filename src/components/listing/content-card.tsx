@@ -1,6 +1,7 @@
 import Link from 'next/link';
 import type { ReactNode } from 'react';
 import { BookmarkButton } from '@/components/bookmarks/bookmark-button.client';
+import { PublicPreviewBadge } from '@/components/content/access-badge';
 import { ResponsiveImage } from '@/components/content/responsive-image';
 import type { BookmarkRef } from '@/lib/bookmarks';
 import { formatDateJa, isoDateJa } from '@/lib/format';
@@ -18,6 +19,8 @@ export type CardItem = {
   description?: string | null;
   /** Members' content: a lock label, so readers know before they click. */
   membersOnly?: boolean;
+  /** Open to everyone in full: the 「無料公開」 mark the FAQ names. */
+  publicPreview?: boolean;
   /** Readers may bookmark it from the list. */
   bookmark?: BookmarkRef;
 };
@@ -51,10 +54,11 @@ export function ContentCard({
           ) : null}
         </div>
         <div className={styles.cardBody}>
-          {item.kicker || item.membersOnly ? (
+          {item.kicker || item.membersOnly || item.publicPreview ? (
             <p className={styles.cardKicker}>
               {item.kicker ? <span>{item.kicker}</span> : null}
               {item.membersOnly ? <span className={styles.members}>会員限定</span> : null}
+              {item.publicPreview ? <PublicPreviewBadge /> : null}
             </p>
           ) : null}
           <Heading className={styles.cardTitle}>{item.title}</Heading>
@@ -75,6 +79,7 @@ export function ContentCard({
                 endpoint={item.bookmark.endpoint}
                 contentId={item.bookmark.contentId}
                 title={item.title}
+                variant="icon"
               />
             ) : null)}
         </div>

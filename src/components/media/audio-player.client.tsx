@@ -1,112 +1,87 @@
 'use client';
 
-import { type KeyboardEvent, useEffect, useId, useRef, useState } from 'react';
-import { formatDurationJa } from '@/lib/format';
-import styles from './media.module.css';
+import {
+  type ChangeEvent,
+  type CSSProperties,
+  type KeyboardEvent,
+  useId,
+  useRef,
+  useState,
+  useSyncExternalStore,
+} from 'react';
+import { PauseIcon, PlayIcon, SkipIcon, VolumeIcon } from './audio-icons';
+import {
+  AUDIO_KEY_SHORTCUTS,
+  SKIP_BACK_SECONDS,
+  SKIP_FORWARD_SECONDS,
+  actionForKey,
+  ownsKey,
+  seekKeyTarget,
+} from './audio-keys';
+import { clampTime, formatClock, positionText, spokenTime } from './audio-time';
+import styles from './audio-player.module.css';
+import { KeyboardHelp } from './keyboard-help';
+import { useMediaState } from './use-media-state';
 
-export const SPEEDS = [0.75, 1, 1.25, 1.5, 2] as const;
-export const SKIP_SECONDS = 15;
+export const SPEEDS = [0.75, 1, 1.25, 1.5, 1.75, 2] as const;
 
-/** The keys the player answers to, as aria-keyshortcuts spells them. */
-export const AUDIO_KEY_SHORTCUTS = 'Space K ArrowLeft ArrowRight J L ArrowUp ArrowDown > <';
-
-type Action = 'toggle' | 'back' | 'forward' | 'faster' | 'slower';
-
-const KEY_ACTIONS: Record<string, Action> = {
-  ' ': 'toggle',
-  k: 'toggle',
-  K: 'toggle',
-  ArrowLeft: 'back',
-  j: 'back',
-  J: 'back',
-  ArrowRight: 'forward',
-  l: 'forward',
-  L: 'forward',
-  ArrowUp: 'faster',
-  '>': 'faster',
-  ArrowDown: 'slower',
-  '<': 'slower',
-};
-
-const ARROWS = new Set(['ArrowLeft', 'ArrowRight', 'ArrowUp', 'ArrowDown']);
-const PRESS_TYPES = new Set(['button', 'submit', 'reset', 'checkbox', 'image', 'color', 'file']);
-
-/**
- * Whether the focused element already does something with this key, so the player must leave
- * it alone: buttons activate on Space, a select and text fields take letters and arrows, a
- * range or radio moves with the arrows, the browser's own media controls play on Space and
- * seek with the arrows.
- */
-export function ownsKey(target: EventTarget | null, key: string): boolean {
-  if (!(target instanceof HTMLElement)) return false;
-  if (target.isContentEditable) return true;
-  switch (target.tagName) {
-    case 'TEXTAREA':
-    case 'SELECT':
-      return true;
-    case 'INPUT': {
-      const type = (target as HTMLInputElement).type;
-      if (type === 'range' || type === 'radio') return ARROWS.has(key) || key === ' ';
-      if (PRESS_TYPES.has(type)) return key === ' ';
-      return true; // text, number, search…: every key is typing
-    }
-    case 'BUTTON':
-    case 'SUMMARY':
-      return key === ' ';
-    case 'AUDIO':
-    case 'VIDEO':
-      return key === ' ' || ARROWS.has(key);
-    default:
-      return target.getAttribute('role') === 'slider' && ARROWS.has(key);
-  }
-}
-
-/** The steps, and the current speed among them when the browser's own menu chose another. */
+/** The steps, and the current speed among them when something else (a media key) set another. */
 const speedOptions = (speed: number): number[] =>
   (SPEEDS as readonly number[]).includes(speed)
     ? [...SPEEDS]
     : [...SPEEDS, speed].sort((a, b) => a - b);
 
-/** Where playback stands, as a screen reader says it well: 75.9 → "1分15秒". */
-const position = (el: HTMLAudioElement) => formatDurationJa(Math.floor(el.currentTime) || 0);
+const subscribeToNothing = () => () => {};
+
+/** A file's length once the browser knows it. */
+const lengthOf = (el: HTMLMediaElement) =>
+  Number.isFinite(el.duration) && el.duration > 0 ? el.duration : null;
 
 /**
- * The browser's own audio controls (keyboard and screen-reader friendly) plus the buttons a
- * listener of talks wants: 15 seconds back and forward, and the speed. With the focus anywhere
- * in the player, Space or K plays and pauses, ←/→ (J/L) skip 15 seconds, ↑/↓ (>/<) change the
- * speed; what changed is read out through a polite live region.
+ * An audio episode's player: a large play button, a seek bar (a labelled slider that speaks
+ * its position), 15 seconds back and 30 forward, the speed and the volume, over one <audio>
+ * element. The server renders the browser's own controls, so the episode plays without
+ * JavaScript (and before hydration); the player's own controls replace them once it runs.
+ *
+ * With the focus anywhere in the player, Space or K plays and pauses, ←/→ (J/L) skip,
+ * ↑/↓ (>/<) change the speed and M mutes; what changed is read out through a polite live
+ * region. The keys are listed under 「キーボード操作」.
  */
-export function AudioPlayer({ src, title }: { src: string; title: string }) {
+export function AudioPlayer({
+  src,
+  title,
+  duration: knownDuration,
+}: {
+  src: string;
+  title: string;
+  /** Seconds, from the CMS: shown until the file's own metadata arrives. */
+  duration?: number;
+}) {
   const audio = useRef<HTMLAudioElement>(null);
-  const [speed, setSpeed] = useState<number>(1);
+  const hydrated = useSyncExternalStore(
+    subscribeToNothing,
+    () => true,
+    () => false,
+  );
+  const [media, refresh] = useMediaState(audio);
   const [message, setMessage] = useState('');
   const hintId = useId();
+  const duration = media.duration ?? knownDuration ?? null;
 
-  // The browser's own controls can change the speed too (Chrome's menu): follow them.
-  useEffect(() => {
+  const seekTo = (seconds: number) => {
     const el = audio.current;
     if (!el) return;
-    const follow = () => setSpeed(el.playbackRate);
-    el.addEventListener('ratechange', follow);
-    return () => el.removeEventListener('ratechange', follow);
-  }, []);
-
-  const applySpeed = (next: number) => {
-    setSpeed(next);
-    const el = audio.current;
-    if (el) {
-      el.playbackRate = next;
-      // A new source resets playbackRate to this one: the choice survives a reload of the file.
-      el.defaultPlaybackRate = next;
-    }
+    el.currentTime = seconds;
+    refresh(); // the bar follows the drag before the browser's `seeking` event
   };
 
   const skip = (seconds: number) => {
     const el = audio.current;
     if (!el) return;
-    el.currentTime = Math.max(0, Math.min(el.duration || Infinity, el.currentTime + seconds));
+    const to = clampTime(el.currentTime, seconds, lengthOf(el) ?? knownDuration ?? null);
+    seekTo(to);
     const verb = seconds < 0 ? '戻しました' : '進めました';
-    setMessage(`${Math.abs(seconds)}秒${verb}（${position(el)}）`);
+    setMessage(`${Math.abs(seconds)}秒${verb}（${spokenTime(to)}）`);
   };
 
   const toggle = () => {
@@ -117,13 +92,22 @@ export function AudioPlayer({ src, title }: { src: string; title: string }) {
       void Promise.resolve(el.play()).catch(() => setMessage('再生できませんでした'));
     } else {
       el.pause();
-      setMessage(`一時停止しました（${position(el)}）`);
+      setMessage(`一時停止しました（${spokenTime(el.currentTime)}）`);
     }
   };
 
-  const step = (direction: 1 | -1) => {
-    // The next step up or down from where the speed is now (it may be off the steps when the
-    // browser's own menu set it).
+  const applySpeed = (next: number) => {
+    const el = audio.current;
+    if (!el) return;
+    el.playbackRate = next;
+    // A new source resets playbackRate to this one: the choice survives a reload of the file.
+    el.defaultPlaybackRate = next;
+    refresh();
+  };
+
+  const stepSpeed = (direction: 1 | -1) => {
+    const speed = audio.current?.playbackRate ?? media.rate;
+    // The next step from where the speed is now (it may be off the steps).
     const next = direction > 0 ? SPEEDS.find((s) => s > speed) : SPEEDS.findLast((s) => s < speed);
     if (next === undefined) {
       setMessage(`再生速度 ${speed}倍（${direction > 0 ? '最速' : '最も遅い速度'}です）`);
@@ -133,53 +117,174 @@ export function AudioPlayer({ src, title }: { src: string; title: string }) {
     setMessage(`再生速度 ${next}倍`);
   };
 
+  const toggleMute = () => {
+    const el = audio.current;
+    if (!el) return;
+    el.muted = !el.muted;
+    refresh();
+    setMessage(el.muted ? 'ミュートしました' : 'ミュートを解除しました');
+  };
+
+  const changeVolume = (event: ChangeEvent<HTMLInputElement>) => {
+    const el = audio.current;
+    if (!el) return;
+    el.volume = Number(event.target.value);
+    el.muted = el.volume === 0;
+    refresh();
+  };
+
   const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
     if (event.defaultPrevented || event.ctrlKey || event.metaKey || event.altKey) return;
     if (event.nativeEvent.isComposing) return;
-    const action = KEY_ACTIONS[event.key];
+    const action = actionForKey(event.key);
     if (!action || ownsKey(event.target, event.key)) return;
     event.preventDefault(); // no page scroll on Space or the arrows
     if (action === 'toggle') toggle();
-    else if (action === 'back') skip(-SKIP_SECONDS);
-    else if (action === 'forward') skip(SKIP_SECONDS);
-    else step(action === 'faster' ? 1 : -1);
+    else if (action === 'back') skip(-SKIP_BACK_SECONDS);
+    else if (action === 'forward') skip(SKIP_FORWARD_SECONDS);
+    else if (action === 'mute') toggleMute();
+    else stepSpeed(action === 'faster' ? 1 : -1);
   };
+
+  const onSeekKey = (event: KeyboardEvent<HTMLInputElement>) => {
+    if (event.ctrlKey || event.metaKey || event.altKey || !duration) return;
+    const to = seekKeyTarget(event.key, audio.current?.currentTime ?? 0, duration);
+    if (to === undefined) return;
+    event.preventDefault();
+    seekTo(to);
+  };
+
+  const position = Math.min(media.currentTime, duration ?? media.currentTime);
+  const progress = duration ? `${(position / duration) * 100}%` : '0%';
+  const audible = !media.muted && media.volume > 0;
 
   return (
     <div
-      className={styles.audio}
+      className={styles.player}
+      data-ready={hydrated}
       role="group"
       aria-label={`音声プレーヤー: ${title}`}
-      aria-describedby={hintId}
-      aria-keyshortcuts={AUDIO_KEY_SHORTCUTS}
-      tabIndex={0}
-      onKeyDown={onKeyDown}
+      aria-describedby={hydrated ? hintId : undefined}
+      aria-keyshortcuts={hydrated ? AUDIO_KEY_SHORTCUTS : undefined}
+      onKeyDown={hydrated ? onKeyDown : undefined}
     >
-      <audio ref={audio} controls preload="metadata" src={src} className={styles.audioElement}>
+      <audio
+        ref={audio}
+        controls={!hydrated}
+        preload="metadata"
+        src={src}
+        className={styles.native}
+      >
         お使いのブラウザでは音声を再生できません。
       </audio>
-      <div className={styles.audioControls}>
-        <button type="button" onClick={() => skip(-SKIP_SECONDS)}>
-          15 秒戻る
-        </button>
-        <button type="button" onClick={() => skip(SKIP_SECONDS)}>
-          15 秒進む
-        </button>
-        <label>
-          再生速度
-          <select value={speed} onChange={(event) => applySpeed(Number(event.target.value))}>
-            {speedOptions(speed).map((s) => (
-              <option key={s} value={s}>
-                {s}×
-              </option>
-            ))}
-          </select>
-        </label>
-      </div>
-      <p id={hintId} className={styles.audioHint}>
-        キー操作（プレーヤー内で）: Space・K 再生／一時停止、← →・J L 15 秒移動、↑ ↓・&gt; &lt;
-        再生速度
-      </p>
+      {hydrated ? (
+        <>
+          <div className={styles.main}>
+            <button
+              type="button"
+              className={styles.play}
+              onClick={toggle}
+              aria-label={media.paused ? '再生' : '一時停止'}
+            >
+              {media.paused ? (
+                <PlayIcon className={styles.playIcon} />
+              ) : (
+                <PauseIcon className={styles.playIcon} />
+              )}
+            </button>
+            <div className={styles.seek}>
+              <input
+                type="range"
+                className={styles.range}
+                style={{ '--progress': progress } as CSSProperties}
+                min={0}
+                max={duration ?? 0}
+                step="any"
+                value={position}
+                disabled={!duration}
+                aria-label="再生位置"
+                aria-valuetext={positionText(position, duration)}
+                onChange={(event) => seekTo(Number(event.target.value))}
+                onKeyDown={onSeekKey}
+              />
+              <p className={styles.times} aria-hidden="true">
+                <span>{formatClock(position)}</span>
+                <span>{duration ? formatClock(duration) : '--:--'}</span>
+              </p>
+            </div>
+          </div>
+          <div className={styles.controls}>
+            <button
+              type="button"
+              className={styles.iconButton}
+              onClick={() => skip(-SKIP_BACK_SECONDS)}
+            >
+              <SkipIcon seconds={SKIP_BACK_SECONDS} direction="back" className={styles.icon} />
+              <span className="visually-hidden">{SKIP_BACK_SECONDS}秒戻る</span>
+            </button>
+            <button
+              type="button"
+              className={styles.iconButton}
+              onClick={() => skip(SKIP_FORWARD_SECONDS)}
+            >
+              <SkipIcon
+                seconds={SKIP_FORWARD_SECONDS}
+                direction="forward"
+                className={styles.icon}
+              />
+              <span className="visually-hidden">{SKIP_FORWARD_SECONDS}秒進む</span>
+            </button>
+            <div className={styles.volume}>
+              <button
+                type="button"
+                className={styles.iconButton}
+                onClick={toggleMute}
+                aria-pressed={!audible}
+              >
+                <VolumeIcon muted={!audible} className={styles.icon} />
+                <span className="visually-hidden">ミュート</span>
+              </button>
+              <input
+                type="range"
+                className={`${styles.range} ${styles.volumeRange}`}
+                style={{ '--progress': `${(audible ? media.volume : 0) * 100}%` } as CSSProperties}
+                min={0}
+                max={1}
+                step={0.05}
+                value={audible ? media.volume : 0}
+                aria-label="音量"
+                aria-valuetext={`音量 ${Math.round((audible ? media.volume : 0) * 100)}%`}
+                onChange={changeVolume}
+              />
+            </div>
+            <label className={styles.speed}>
+              {/* 「速度」 on screen (it fits a phone's row), 「再生速度」 to a screen reader. */}
+              <span>速度</span>
+              <select
+                className={styles.select}
+                aria-label="再生速度"
+                value={String(media.rate)}
+                onChange={(event) => applySpeed(Number(event.target.value))}
+              >
+                {speedOptions(media.rate).map((s) => (
+                  <option key={s} value={String(s)}>
+                    {s}倍
+                  </option>
+                ))}
+              </select>
+            </label>
+          </div>
+          {media.failed ? (
+            <p className={styles.error} role="alert">
+              音声を読み込めませんでした。時間をおいてページを再読み込みしてください。
+            </p>
+          ) : null}
+          <KeyboardHelp />
+          <p id={hintId} className="visually-hidden">
+            キーボードでも操作できます。操作の一覧は「キーボード操作」にあります。
+          </p>
+        </>
+      ) : null}
       <p role="status" aria-live="polite" aria-atomic="true" className="visually-hidden">
         {message}
       </p>

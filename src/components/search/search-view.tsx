@@ -1,4 +1,5 @@
 import Link from 'next/link';
+import { ResponsiveImage } from '@/components/content/responsive-image';
 import { Pagination } from '@/components/listing/list-page';
 import { formatDateJa, isoDateJa } from '@/lib/format';
 import {
@@ -63,35 +64,39 @@ function Results({
   const label = type === 'all' ? '' : `${SEARCH_TYPE_LABELS[type]} `;
   const range = `${from}〜${from + hits.length - 1} 件目`;
   return (
-    <>
-      <TypeFilter q={q} type={type} counts={counts} atLeast={atLeast} />
-      <p className={hits.length > 0 ? styles.summary : styles.notFound} role="status">
-        {hits.length > 0
-          ? atLeast.includes(type)
-            ? `${label}${range}（${total} 件以上）`
-            : `${label}${total} 件中 ${range}`
-          : `「${q}」に一致する${type === 'all' ? 'コンテンツ' : SEARCH_TYPE_LABELS[type]}は見つかりませんでした。`}
-      </p>
-      {hits.length > 0 ? (
-        <>
-          <ol className={styles.hits}>
-            {hits.map((hit) => (
-              <li key={`${hit.type}/${hit.id}`}>
-                <Hit hit={hit} />
-              </li>
-            ))}
-          </ol>
-          <Pagination
-            basePath="/search"
-            params={{ q, type: type === 'all' ? undefined : type }}
-            page={page}
-            totalPages={totalPages}
-          />
-        </>
-      ) : (
-        <NoResults results={results} suggestions={suggestions} />
-      )}
-    </>
+    <div className={styles.layout}>
+      <div className={styles.facets}>
+        <TypeFilter q={q} type={type} counts={counts} atLeast={atLeast} />
+      </div>
+      <div className={styles.main}>
+        <p className={hits.length > 0 ? styles.summary : styles.notFound} role="status">
+          {hits.length > 0
+            ? atLeast.includes(type)
+              ? `${label}${range}（${total} 件以上）`
+              : `${label}${total} 件中 ${range}`
+            : `「${q}」に一致する${type === 'all' ? 'コンテンツ' : SEARCH_TYPE_LABELS[type]}は見つかりませんでした。`}
+        </p>
+        {hits.length > 0 ? (
+          <>
+            <ol className={styles.hits}>
+              {hits.map((hit) => (
+                <li key={`${hit.type}/${hit.id}`}>
+                  <Hit hit={hit} />
+                </li>
+              ))}
+            </ol>
+            <Pagination
+              basePath="/search"
+              params={{ q, type: type === 'all' ? undefined : type }}
+              page={page}
+              totalPages={totalPages}
+            />
+          </>
+        ) : (
+          <NoResults results={results} suggestions={suggestions} />
+        )}
+      </div>
+    </div>
   );
 }
 
@@ -109,6 +114,10 @@ function TypeFilter({
 }) {
   return (
     <nav aria-label="種類で絞り込む" className={styles.typeNav}>
+      {/* The nav's name says it to screen readers; this shows it beside the column. */}
+      <p className={styles.facetTitle} aria-hidden="true">
+        種類で絞り込む
+      </p>
       <ul className={styles.types}>
         {SEARCH_FILTERS.map((filter) => (
           <li key={filter}>
@@ -132,7 +141,7 @@ function TypeFilter({
 
 function Hit({ hit }: { hit: SearchHit }) {
   return (
-    <article className={styles.hit}>
+    <article className={hit.cover ? styles.hit : `${styles.hit} ${styles.hitNoCover}`}>
       <h2 className={styles.hitTitle}>
         <Link href={hit.href}>
           <Highlighted segments={hit.title} />
@@ -148,6 +157,12 @@ function Hit({ hit }: { hit: SearchHit }) {
           <Highlighted segments={hit.snippet} />
         </p>
       ) : null}
+      {/* Decoration beside the text: the title's link is the way in, so no second link. */}
+      <div className={styles.hitThumb} aria-hidden="true">
+        {hit.cover ? (
+          <ResponsiveImage src={hit.cover.url} alt="" fill sizes="(min-width: 60rem) 12rem, 6rem" />
+        ) : null}
+      </div>
     </article>
   );
 }

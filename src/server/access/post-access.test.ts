@@ -99,15 +99,37 @@ const ITEMS = {
 type ItemName = keyof typeof ITEMS;
 
 // ---------------------------------------------------------------------------------------------
-// The truth table: full access, or the call to action the paywall shows.
+// The truth table: full access (and whether the free plan opened it), or the call to action
+// the paywall shows: what would open the item, and whether it also offers ログイン.
 
-type Outcome = 'full' | CallToAction;
+type Outcome =
+  'full' | 'full (free plan)' | 'sign up or sign in' | 'subscribe or sign in' | 'subscribe';
+const CALLS: Record<Exclude<Outcome, 'full' | 'full (free plan)'>, CallToAction> = {
+  'sign up or sign in': { opensWith: 'sign-up', anonymous: true },
+  'subscribe or sign in': { opensWith: 'subscribe', anonymous: true },
+  subscribe: { opensWith: 'subscribe', anonymous: false },
+};
 const ALL_FULL = ['full', 'full', 'full', 'full', 'full', 'full'] as const;
-const FREE_MEMBER = ['full', 'full', 'subscribe', 'subscribe', 'subscribe', 'full'] as const;
+const FREE_MEMBER = [
+  'full',
+  'full (free plan)',
+  'subscribe',
+  'subscribe',
+  'subscribe',
+  'full',
+] as const;
 
-// Columns in the order of ITEMS.
+// Columns in the order of ITEMS. A visitor is never offered a free account for an item only a
+// paid plan opens.
 const TABLE: Record<ViewerName, readonly Outcome[]> = {
-  anonymous: ['full', 'sign-up', 'sign-up', 'sign-up', 'sign-up', 'sign-up'],
+  anonymous: [
+    'full',
+    'sign up or sign in',
+    'subscribe or sign in',
+    'subscribe or sign in',
+    'subscribe or sign in',
+    'sign up or sign in',
+  ],
   'signed-in free': FREE_MEMBER,
   'paid (active)': ALL_FULL,
   'paid (trialing)': ALL_FULL,
@@ -134,11 +156,15 @@ describe('the access policy truth table', () => {
   it.each(ROWS)('%s × %s → %s', (viewer, item, outcome) => {
     const gated = ITEMS[item](VIEWERS[viewer]);
     const withheld = JSON.stringify(gated.item).includes(SECRET);
-    if (outcome === 'full') {
-      expect(gated).toEqual({ full: true, item: gated.item });
+    if (outcome === 'full' || outcome === 'full (free plan)') {
+      expect(gated).toEqual({
+        full: true,
+        item: gated.item,
+        freePlan: outcome === 'full (free plan)',
+      });
       expect(withheld).toBe(true);
     } else {
-      expect(gated).toEqual({ full: false, item: gated.item, cta: outcome });
+      expect(gated).toEqual({ full: false, item: gated.item, cta: CALLS[outcome] });
       // Nothing of the gated part leaves: not the body past the lead, the file or the embed.
       expect(withheld).toBe(false);
       expect(gated.item).toMatchObject(open);
@@ -157,7 +183,7 @@ describe('what a viewer without full access gets', () => {
     expect(postFor(anonymous, post, [])).toEqual({
       full: false,
       item: { ...post, body: LEAD },
-      cta: 'sign-up',
+      cta: { opensWith: 'subscribe', anonymous: true },
     });
   });
 
@@ -180,7 +206,7 @@ describe('what a viewer without full access gets', () => {
     expect(audioFor(VIEWERS['signed-in free'], { ...audio, transcript: BODY })).toEqual({
       full: false,
       item: { ...open, isPublicPreview: false, transcript: LEAD },
-      cta: 'subscribe',
+      cta: { opensWith: 'subscribe', anonymous: false },
     });
     expect(audioFor(anonymous, audio).item).not.toHaveProperty('audioFile');
     expect(audioFor(anonymous, audio).item.transcript).toBeUndefined();
@@ -197,7 +223,7 @@ describe('what a viewer without full access gets', () => {
     expect(movieFor(anonymous, movie)).toEqual({
       full: false,
       item: { ...open, isPublicPreview: false, duration: 90 },
-      cta: 'sign-up',
+      cta: { opensWith: 'subscribe', anonymous: true },
     });
   });
 
@@ -205,7 +231,7 @@ describe('what a viewer without full access gets', () => {
     expect(connectFor(anonymous, { ...open, body: BODY })).toEqual({
       full: false,
       item: { ...open, body: LEAD },
-      cta: 'sign-up',
+      cta: { opensWith: 'sign-up', anonymous: true },
     });
   });
 });
@@ -216,8 +242,8 @@ describe('items open to everyone, and preview mode', () => {
     (name) => {
       const audio = { isPublicPreview: true, audioFile: { url: '/u/a.mp3' }, transcript: BODY };
       const movie = { isPublicPreview: true, videoFile: { url: '/u/m.mp4' } };
-      expect(audioFor(VIEWERS[name], audio)).toEqual({ full: true, item: audio });
-      expect(movieFor(VIEWERS[name], movie)).toEqual({ full: true, item: movie });
+      expect(audioFor(VIEWERS[name], audio)).toEqual({ full: true, item: audio, freePlan: false });
+      expect(movieFor(VIEWERS[name], movie)).toEqual({ full: true, item: movie, freePlan: false });
     },
   );
 

@@ -12,7 +12,9 @@ import { leadOf } from './lead';
  *
  * Public-preview posts are open to everyone; members' posts in full to paid users, and to
  * signed-in free users for the 3 newest (the free-plan list). Audio and movie files: paid users
- * only. Connect: signed-in users. Staff (editor, admin) and preview mode read everything.
+ * only. Connect: signed-in users. Staff (editor, admin) and preview mode read everything. The
+ * call to action offers what opens the item, never a step that would not (a free account for a
+ * post only a paid plan opens).
  * Paid readers are decided by `hasPaidAccess` from their subscriptions; partners are members
  * like any other, paid or not by their plan.
  */
@@ -64,33 +66,49 @@ export function viewerOf(
 }
 
 /**
- * What a viewer without full access is asked to do next: sign up (or sign in: the paywall offers
- * both) when anonymous, subscribe when signed in.
+ * What a viewer without full access is offered: what opens the item for them (a free account,
+ * or a paid plan), and whether they are signed out, so the paywall also offers ログイン (their
+ * existing account may already open it, and it brings them back to the item).
  */
-export type CallToAction = 'sign-up' | 'subscribe';
+export type CallToAction = {
+  opensWith: 'sign-up' | 'subscribe';
+  anonymous: boolean;
+};
 
-/** The policy's decision for one item. */
-export type Access = { full: true } | { full: false; cta: CallToAction };
+/**
+ * The policy's decision for one item. `freePlan`: the item is open to this viewer only because
+ * it is in the free-plan list (a free member reading one of the newest members' posts), which
+ * the page says, so the reader knows why this post is open and the next one may not be.
+ */
+export type Access = { full: true; freePlan: boolean } | { full: false; cta: CallToAction };
 
 /** What of an item may leave the server: all of it, or its open part and a call to action. */
 export type Gated<Full, Partial = Full> =
-  { full: true; item: Full } | { full: false; item: Partial; cta: CallToAction };
+  { full: true; item: Full; freePlan: boolean } | { full: false; item: Partial; cta: CallToAction };
 
-const FULL: Access = { full: true };
-const closedTo = (viewer: Viewer): Access => ({
+const FULL: Access = { full: true, freePlan: false };
+const FREE_PLAN: Access = { full: true, freePlan: true };
+const closedTo = (viewer: Viewer, opensWith: CallToAction['opensWith']): Access => ({
   full: false,
-  cta: viewer.kind === 'anonymous' ? 'sign-up' : 'subscribe',
+  cta: { opensWith, anonymous: viewer.kind === 'anonymous' },
 });
 const opensAll = (viewer: Viewer) => viewer.kind === 'preview' || viewer.kind === 'staff';
 
+/**
+ * A post. Without full access, the call to action names what would open it: a free account for
+ * a post in the free-plan list, else a paid plan. Callers that leave the list out (feeds, search
+ * scopes) get the right `full`; only the call to action of a signed-out viewer needs the list.
+ */
 export function postAccess(
   viewer: Viewer,
   post: { id: string; isPublicPreview: boolean },
   freePlanPostIds: readonly string[],
 ): Access {
   if (post.isPublicPreview || opensAll(viewer)) return FULL;
-  if (viewer.kind === 'member' && (viewer.paid || freePlanPostIds.includes(post.id))) return FULL;
-  return closedTo(viewer);
+  if (viewer.kind === 'member' && viewer.paid) return FULL;
+  const inFreePlan = freePlanPostIds.includes(post.id);
+  if (viewer.kind === 'member' && inFreePlan) return FREE_PLAN;
+  return closedTo(viewer, inFreePlan ? 'sign-up' : 'subscribe');
 }
 
 /**
@@ -100,12 +118,12 @@ export function postAccess(
 export function mediaAccess(viewer: Viewer, item: { isPublicPreview: boolean }): Access {
   if (item.isPublicPreview || opensAll(viewer)) return FULL;
   if (viewer.kind === 'member' && viewer.paid) return FULL;
-  return closedTo(viewer);
+  return closedTo(viewer, 'subscribe');
 }
 
 /** Connect (the community area): every signed-in reader. */
 export function connectAccess(viewer: Viewer): Access {
-  return viewer.kind === 'anonymous' ? closedTo(viewer) : FULL;
+  return viewer.kind === 'anonymous' ? closedTo(viewer, 'sign-up') : FULL;
 }
 
 /** Rich text cut to its lead; an absent one stays absent. */
@@ -119,7 +137,7 @@ export function postFor<T extends { id: string; isPublicPreview: boolean; body?:
   freePlanPostIds: readonly string[],
 ): Gated<T> {
   const access = postAccess(viewer, post, freePlanPostIds);
-  if (access.full) return { full: true, item: post };
+  if (access.full) return { full: true, item: post, freePlan: access.freePlan };
   return { full: false, item: { ...post, body: leadOf(post.body ?? '') }, cta: access.cta };
 }
 
@@ -129,7 +147,7 @@ export function audioFor<T extends { isPublicPreview: boolean; transcript?: stri
   audio: T,
 ): Gated<T, Omit<T, 'audioFile'>> {
   const access = mediaAccess(viewer, audio);
-  if (access.full) return { full: true, item: audio };
+  if (access.full) return { full: true, item: audio, freePlan: false };
   const { audioFile: _file, ...open } = audio as T & { audioFile?: unknown };
   return {
     full: false,
@@ -144,7 +162,7 @@ export function movieFor<T extends { isPublicPreview: boolean }>(
   movie: T,
 ): Gated<T, Omit<T, 'videoFile' | 'embedUrl'>> {
   const access = mediaAccess(viewer, movie);
-  if (access.full) return { full: true, item: movie };
+  if (access.full) return { full: true, item: movie, freePlan: false };
   const {
     videoFile: _file,
     embedUrl: _embed,
@@ -156,6 +174,6 @@ export function movieFor<T extends { isPublicPreview: boolean }>(
 /** A connect page for a viewer: without full access, its body is the lead. */
 export function connectFor<T extends { body?: string }>(viewer: Viewer, page: T): Gated<T> {
   const access = connectAccess(viewer);
-  if (access.full) return { full: true, item: page };
+  if (access.full) return { full: true, item: page, freePlan: false };
   return { full: false, item: { ...page, body: leadOf(page.body ?? '') }, cta: access.cta };
 }

@@ -39,9 +39,13 @@ export type Read<Full, Partial = Full> = Gated<Full, Partial> & {
 
 const PREVIEW: Viewer = { kind: 'preview' };
 
-/** The free-plan posts, worked out here only for a viewer whose access depends on them. */
+/**
+ * The free-plan posts, worked out only for a viewer they matter to: a free member (they open
+ * the post) and a signed-out visitor (a free account would open it: the call to action says so).
+ */
 async function freePlanFor(viewer: Viewer): Promise<string[]> {
-  return viewer.kind === 'member' && !viewer.paid ? getFreePlanPostIds(siteContent()) : [];
+  const matters = viewer.kind === 'anonymous' || (viewer.kind === 'member' && !viewer.paid);
+  return matters ? getFreePlanPostIds(siteContent()) : [];
 }
 
 /** The draft key of this item's valid preview, noting the render as personal when there is one. */

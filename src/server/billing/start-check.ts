@@ -1,4 +1,5 @@
 import type { Env } from '@/env';
+import { operatorStartRefusal } from '@/server/operator/operator';
 
 /**
  * A server database without STRIPE_SECRET_KEY is a production site that would silently take
@@ -12,4 +13,15 @@ export function billingStartRefusal(config: Env): string | null {
     '課金をしないテスト環境として動かす場合は BILLING_SANDBOX=true を設定してください。\n' +
     '(DATABASE_URL is set without STRIPE_SECRET_KEY: set STRIPE_SECRET_KEY, or BILLING_SANDBOX=true to run on the billing sandbox.)'
   );
+}
+
+/**
+ * Every reason to refuse a production start, in one message: billing, and the operator the
+ * 特定商取引法 page names (src/server/operator). Null when the start may go on.
+ */
+export function startRefusal(config: Env): string | null {
+  const reasons = [billingStartRefusal(config), operatorStartRefusal(config)].filter(
+    (reason) => reason !== null,
+  );
+  return reasons.length > 0 ? reasons.join('\n\n') : null;
 }

@@ -101,6 +101,14 @@ describe('snippet', () => {
     expect(marks(snippet('デザイナーの仕事', queryTerms('デザイ イナー')))).toEqual(['デザイナー']);
   });
 
+  it('never ends inside a match: a word the window would cut is left out whole', () => {
+    // The second デザイナー starts 3 characters before the window's end.
+    const text = `デザイナー${'あ'.repeat(12)}デザイナー${'い'.repeat(20)}`;
+    const segments = snippet(text, queryTerms('デザイナー'), 20);
+    expect(marks(segments)).toEqual(['デザイナー']);
+    expect(segmentsText(segments)).toBe(`デザイナー${'あ'.repeat(12)}…`);
+  });
+
   it('returns text shorter than the window whole, without ellipses', () => {
     const text = '窓は外の世界との付き合い方。';
     const segments = snippet(text, queryTerms('窓'));

@@ -141,6 +141,9 @@ export function snippet(
   if (start + length > last) start = Math.max(first, last - length);
   start = cleanStart(units, start, first, firstMatch ?? start);
   let end = Math.min(last, start + length);
+  // Never end inside a match: a word cut to its first letters would be marked as found.
+  const cut = ranges.find(([from, to]) => from < end && end < to);
+  if (cut) end = cut[0] > start ? cut[0] : Math.min(last, cut[1]);
   while (end > start && SPACE.test(units[end - 1]!.text)) end--;
 
   const segments = toSegments(units, ranges, start, end);

@@ -23,11 +23,13 @@ describe('the static routes', () => {
       expect.arrayContaining([
         '/',
         '/posts',
+        '/audios',
         '/movies',
         '/series',
         '/feature',
         '/insight',
         '/jobs',
+        '/service-plans',
         '/about',
         '/faq',
         '/contact',
@@ -54,6 +56,7 @@ describe('the static routes', () => {
   it('dates each page by the newest revision of the content it shows', () => {
     const entries = staticEntries(SITE, {
       posts: '2026-03-01T00:00:00.000Z',
+      audios: '2026-02-10T00:00:00.000Z',
       movies: '2026-01-05T09:00:00+09:00',
       jobs: undefined,
       about: '2025-12-24T00:00:00.000Z',
@@ -61,11 +64,13 @@ describe('the static routes', () => {
     const byUrl = new Map(entries.map((e) => [e.url, e]));
     expect(byUrl.get(`${SITE}/`)?.lastModified).toBe('2026-03-01T00:00:00.000Z');
     expect(byUrl.get(`${SITE}/posts`)?.lastModified).toBe('2026-03-01T00:00:00.000Z');
+    expect(byUrl.get(`${SITE}/audios`)?.lastModified).toBe('2026-02-10T00:00:00.000Z');
     expect(byUrl.get(`${SITE}/movies`)?.lastModified).toBe('2026-01-05T00:00:00.000Z');
     expect(byUrl.get(`${SITE}/about`)?.lastModified).toBe('2025-12-24T00:00:00.000Z');
     // Nothing known: no date rather than a made-up one.
     expect(byUrl.get(`${SITE}/jobs`)).not.toHaveProperty('lastModified');
     expect(byUrl.get(`${SITE}/contact`)).not.toHaveProperty('lastModified');
+    expect(byUrl.get(`${SITE}/service-plans`)).not.toHaveProperty('lastModified');
     expect(byUrl.get(`${SITE}/`)).toMatchObject({ changeFrequency: 'daily', priority: 1 });
   });
 });

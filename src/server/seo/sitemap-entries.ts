@@ -55,6 +55,7 @@ const LISTS = ['posts', 'audios', 'movies', 'jobs', 'categories', 'series'] as c
 export const SITEMAP_STATIC_ROUTES: readonly StaticRoute[] = [
   { path: '/', changeFrequency: 'daily', priority: 1, datedBy: LISTS },
   { path: '/posts', changeFrequency: 'daily', priority: 0.8, datedBy: ['posts'] },
+  { path: '/audios', changeFrequency: 'weekly', priority: 0.6, datedBy: ['audios'] },
   { path: '/movies', changeFrequency: 'weekly', priority: 0.6, datedBy: ['movies'] },
   { path: '/series', changeFrequency: 'weekly', priority: 0.6, datedBy: ['series', 'posts'] },
   {
@@ -65,6 +66,8 @@ export const SITEMAP_STATIC_ROUTES: readonly StaticRoute[] = [
   },
   { path: '/insight', changeFrequency: 'weekly', priority: 0.6, datedBy: ['posts'] },
   { path: '/jobs', changeFrequency: 'daily', priority: 0.6, datedBy: ['jobs'] },
+  // The plans come from billing, not the content service: no date to give.
+  { path: '/service-plans', changeFrequency: 'monthly', priority: 0.5 },
   { path: '/about', changeFrequency: 'monthly', priority: 0.3, datedBy: ['about'] },
   { path: '/faq', changeFrequency: 'monthly', priority: 0.3, datedBy: ['faq'] },
   { path: '/contact', changeFrequency: 'yearly', priority: 0.2 },

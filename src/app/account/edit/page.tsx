@@ -7,6 +7,7 @@ import {
   SelectField,
 } from '@/components/forms/form.client';
 import { AccountPage, Notice, Section } from '@/components/account/account-page';
+import { AvatarField } from '@/components/account/avatar-field.client';
 import { accountMetadata } from '@/components/account/metadata';
 import { planRenewalLine, planStatusLabel } from '@/components/billing/billing-format';
 import { toCurrentPlanView } from '@/components/billing/views';
@@ -16,6 +17,7 @@ import { readFlash, typedText } from '@/server/http/read-flash';
 import { requireUser } from '@/server/identity/session';
 import { COMPANY_MAX, DISPLAY_NAME_MAX } from '@/lib/account-limits';
 import { INTERESTS, OCCUPATIONS } from '@/server/identity/validation';
+import { AVATAR_MAX_BYTES } from '@/server/identity/profile-flow';
 import { getProfileDetails } from '@/server/profiles/profiles';
 import styles from '@/components/account/account-page.module.css';
 
@@ -97,20 +99,11 @@ export default async function EditAccountPage({ searchParams }: Props) {
           initialErrors={flash}
           multipart
         >
-          {profile?.avatarUrl ? (
-            // eslint-disable-next-line @next/next/no-img-element -- a small avatar, already sized
-            <img src={profile.avatarUrl} alt="現在のプロフィール画像" width={96} height={96} />
-          ) : null}
-          <Field
-            name="avatar"
-            label="プロフィール画像"
-            hint="JPEG・PNG・WebP、2 MB まで。"
-            type="file"
-            accept="image/jpeg,image/png,image/webp,image/gif,image/avif"
+          <AvatarField
+            currentUrl={profile?.avatarUrl ?? null}
+            displayName={profile?.displayName ?? user.name}
+            maxBytes={AVATAR_MAX_BYTES}
           />
-          {profile?.avatarUrl ? (
-            <Checkbox name="removeAvatar">プロフィール画像を削除する</Checkbox>
-          ) : null}
           <Field
             name="displayName"
             label="表示名"

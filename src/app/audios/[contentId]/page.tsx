@@ -1,16 +1,19 @@
 import { notFound } from 'next/navigation';
 import { BookmarkButton } from '@/components/bookmarks/bookmark-button.client';
-import { ItemCover, ItemHeader, byline } from '@/components/content/item-header';
+import { PublicPreviewBadge } from '@/components/content/access-badge';
 import { Paywall } from '@/components/content/paywall';
+import { PhraseText } from '@/components/content/phrase-text';
+import { ResponsiveImage } from '@/components/content/responsive-image';
 import { RichText } from '@/components/content/rich-text';
 import styles from '@/components/content/article.module.css';
 import { jsonLdSite, sitePageMetadata } from '@/components/listing/site-metadata';
 import { JsonLd } from '@/components/seo/json-ld';
 import { breadcrumbJsonLd, podcastEpisodeJsonLd } from '@/lib/json-ld';
 import { AudioPlayer } from '@/components/media/audio-player.client';
-import { formatDurationJa } from '@/lib/format';
+import { formatDateJa, formatDurationJa, isoDateJa } from '@/lib/format';
 import { playableUrl } from '@/server/access/media-url';
 import { readAudio } from '@/server/access/read';
+import episode from './episode.module.css';
 
 type Props = { params: Promise<{ contentId: string }> };
 
@@ -25,7 +28,15 @@ export async function generateMetadata({ params }: Props) {
   });
 }
 
-/** An audio episode: the page is public; the file and the transcript past its lead are not. */
+/** Who speaks in an episode: its writers are the host and the guests. */
+const cast = (writers: { name: string }[]) =>
+  writers.length ? `出演・${writers.map((w) => w.name).join('、')}` : null;
+
+/**
+ * An audio episode: the page is public; the file and the transcript past its lead are not.
+ * The player (or, for a reader without access, the paywall) comes right under the title, so
+ * it is on the first screen of a phone; the description and the transcript follow.
+ */
 export default async function AudioPage({ params }: Props) {
   // Only what the access policy gives leaves the server: the file and transcript, or its lead.
   const shown = await readAudio((await params).contentId);
@@ -34,6 +45,8 @@ export default async function AudioPage({ params }: Props) {
   const transcript = audio.transcript ?? '';
   const site = jsonLdSite();
   const path = `/audios/${audio.id}`;
+  const date = audio.publishedAt ?? audio.createdAt;
+  const speakers = cast(audio.writers);
   return (
     <article className={styles.article}>
       <JsonLd
@@ -51,36 +64,65 @@ export default async function AudioPage({ params }: Props) {
           }),
           breadcrumbJsonLd(site, [
             { name: 'ホーム', path: '/' },
+            { name: '音声', path: '/audios' },
             { name: audio.title, path },
           ]),
         ]}
       />
-      <ItemHeader
-        kicker="音声"
-        title={audio.title}
-        date={audio.publishedAt ?? audio.createdAt}
-        byline={byline(audio.writers)}
-        description={audio.description}
-        extra={audio.duration ? <span>再生時間 {formatDurationJa(audio.duration)}</span> : null}
-      />
-      <div className={styles.actions}>
-        <BookmarkButton endpoint="audios" contentId={audio.id} title={audio.title} />
-      </div>
-      <ItemCover image={audio.coverImage} />
-      <div className={styles.body}>
-        {shown.full && shown.item.audioFile ? (
-          <AudioPlayer src={playableUrl(shown.item.audioFile.url)} title={audio.title} />
-        ) : !shown.full ? (
-          <Paywall
-            reason={shown.cta}
-            returnTo={`/audios/${audio.id}`}
-            heading="この音声は有料会員限定です"
-            signUpText="会員登録のうえ有料プランにお申し込みいただくと、すべての音声をお聴きいただけます。"
-            subscribeText="有料プランに登録すると、すべての音声と書き起こしをお楽しみいただけます。"
-          />
+      <div className={episode.hero}>
+        <header className={episode.head}>
+          <p className={episode.kickers}>
+            <span className={styles.kicker}>音声</span>
+            {audio.isPublicPreview ? (
+              <PublicPreviewBadge />
+            ) : (
+              <span className={episode.members}>有料会員限定</span>
+            )}
+          </p>
+          <h1 className={episode.title}>
+            <PhraseText text={audio.title} />
+          </h1>
+          <p className={episode.meta}>
+            <time dateTime={isoDateJa(date)}>{formatDateJa(date)}</time>
+            {audio.duration ? <span>再生時間 {formatDurationJa(audio.duration)}</span> : null}
+            {speakers ? <span>{speakers}</span> : null}
+          </p>
+          <div className={episode.actions}>
+            <BookmarkButton endpoint="audios" contentId={audio.id} title={audio.title} />
+          </div>
+        </header>
+        <div className={episode.stage}>
+          {shown.full ? (
+            shown.item.audioFile ? (
+              <AudioPlayer
+                src={playableUrl(shown.item.audioFile.url)}
+                title={audio.title}
+                duration={audio.duration}
+              />
+            ) : (
+              <p className={episode.pending}>この回の音声は準備中です。</p>
+            )
+          ) : (
+            <Paywall cta={shown.cta} item="audio" returnTo={`/audios/${audio.id}`} />
+          )}
+        </div>
+        {audio.coverImage ? (
+          <figure className={episode.cover}>
+            <ResponsiveImage
+              src={audio.coverImage.url}
+              alt={audio.coverImage.alt ?? ''}
+              width={audio.coverImage.width ?? 1200}
+              height={audio.coverImage.height ?? 675}
+              sizes="(min-width: 72rem) 30rem, (min-width: 60rem) 40vw, (min-width: 42rem) 42rem, 100vw"
+              priority
+            />
+          </figure>
         ) : null}
+      </div>
+      <div className={styles.body}>
+        {audio.description ? <p className={episode.description}>{audio.description}</p> : null}
         {transcript ? (
-          <section aria-labelledby="transcript-heading">
+          <section aria-labelledby="transcript-heading" className={episode.transcript}>
             <h2 id="transcript-heading">書き起こし</h2>
             <RichText html={transcript} className={shown.full ? undefined : styles.lead} />
           </section>

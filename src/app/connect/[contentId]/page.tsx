@@ -74,14 +74,7 @@ export default async function ConnectDetailPage({ params }: Props) {
         ) : (
           <>
             <RichText html={body} className={styles.lead} />
-            <Paywall
-              className={PAYWALLED_CLASS}
-              reason={shown.cta}
-              returnTo={path}
-              heading="コネクトは会員のためのページです"
-              signUpText="無料の会員登録でお読みいただけます。すでに会員の方はログインしてください。"
-              subscribeText="会員の方はお読みいただけます。"
-            />
+            <Paywall className={PAYWALLED_CLASS} cta={shown.cta} item="connect" returnTo={path} />
           </>
         )}
       </div>

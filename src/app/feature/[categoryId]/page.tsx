@@ -1,7 +1,11 @@
+import Link from 'next/link';
 import { notFound } from 'next/navigation';
+import styles from '@/components/feature/feature.module.css';
+import { IssueMasthead } from '@/components/feature/issue-masthead';
+import { LeadStory } from '@/components/home/lead-story';
 import { CardGrid } from '@/components/listing/content-card';
 import { postCard } from '@/components/listing/cards';
-import { EmptyState, ListPage, Pagination } from '@/components/listing/list-page';
+import { EmptyState, Pagination } from '@/components/listing/list-page';
 import { type SearchParams, pageParam } from '@/components/listing/page-params';
 import { jsonLdSite, sitePageMetadata } from '@/components/listing/site-metadata';
 import { JsonLd } from '@/components/seo/json-ld';
@@ -29,12 +33,11 @@ export default async function FeatureIssuePage({ params, searchParams }: Props) 
   const category = await readFeature(categoryId);
   if (!category) notFound();
   const posts = await listPosts({ category: category.id, page });
+  // The issue opens with its newest article, large; the others follow as cards.
+  const lead = page === 1 ? (posts.items[0] ?? null) : null;
+  const others = lead ? posts.items.slice(1) : posts.items;
   return (
-    <ListPage
-      title={category.name}
-      kicker={category.issueNumber ? `特集 No.${category.issueNumber}` : '特集'}
-      lead={category.description ? <p>{category.description}</p> : null}
-    >
+    <div className={styles.page}>
       <JsonLd
         data={breadcrumbJsonLd(jsonLdSite(), [
           { name: 'ホーム', path: '/' },
@@ -42,18 +45,36 @@ export default async function FeatureIssuePage({ params, searchParams }: Props) 
           { name: category.name, path: `/feature/${category.id}` },
         ])}
       />
+      <IssueMasthead issue={category} articleCount={posts.totalCount} />
       {posts.items.length === 0 ? (
         <EmptyState action={{ href: '/feature', label: 'ほかの特集を見る' }}>
           この特集の記事は準備中です。
         </EmptyState>
       ) : (
-        <CardGrid items={posts.items.map(postCard)} headingLevel={2} firstPriority />
+        <>
+          {lead ? (
+            <div className={styles.leadWrap}>
+              <LeadStory item={postCard(lead)} dek={lead.description} priority={false} />
+            </div>
+          ) : null}
+          {others.length > 0 ? (
+            <section aria-labelledby="issue-articles-heading">
+              <h2 id="issue-articles-heading" className={styles.articlesTitle}>
+                {page === 1 ? 'この特集のほかの記事' : `この特集の記事（${page} ページ目）`}
+              </h2>
+              <CardGrid items={others.map(postCard)} />
+            </section>
+          ) : null}
+        </>
       )}
       <Pagination
         basePath={`/feature/${category.id}`}
         page={posts.page}
         totalPages={posts.totalPages}
       />
-    </ListPage>
+      <Link href="/feature" className={styles.back}>
+        ほかの特集を見る<span aria-hidden="true"> →</span>
+      </Link>
+    </div>
   );
 }

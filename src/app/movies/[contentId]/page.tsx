@@ -65,6 +65,7 @@ export default async function MoviePage({ params }: Props) {
         byline={byline(movie.writers)}
         description={movie.description}
         extra={movie.duration ? <span>再生時間 {formatDurationJa(movie.duration)}</span> : null}
+        publicPreview={movie.isPublicPreview}
       />
       <div className={styles.actions}>
         <BookmarkButton endpoint="movies" contentId={movie.id} title={movie.title} />
@@ -108,15 +109,7 @@ export default async function MoviePage({ params }: Props) {
         ) : null}
       </div>
       <div className={styles.body}>
-        {shown.full ? null : (
-          <Paywall
-            reason={shown.cta}
-            returnTo={`/movies/${movie.id}`}
-            heading="この動画は有料会員限定です"
-            signUpText="会員登録のうえ有料プランにお申し込みいただくと、すべての動画をご覧いただけます。"
-            subscribeText="有料プランに登録すると、すべての動画をご覧いただけます。"
-          />
-        )}
+        {shown.full ? null : <Paywall cta={shown.cta} item="movie" returnTo={path} />}
       </div>
     </article>
   );

@@ -3,7 +3,7 @@ import Link from 'next/link';
 import { notFound } from 'next/navigation';
 import { BookmarkButton } from '@/components/bookmarks/bookmark-button.client';
 import { ItemCover, ItemHeader, byline } from '@/components/content/item-header';
-import { Paywall } from '@/components/content/paywall';
+import { FreePlanNote, Paywall } from '@/components/content/paywall';
 import { RichText } from '@/components/content/rich-text';
 import { ShareLinks } from '@/components/content/share-links';
 import styles from '@/components/content/article.module.css';
@@ -103,6 +103,7 @@ export default async function PostPage({ params }: Props) {
         date={post.publishedAt ?? post.updatedAt}
         byline={byline(post.writers)}
         description={post.description}
+        publicPreview={post.isPublicPreview}
         extra={
           series?.position ? (
             <span>
@@ -111,26 +112,25 @@ export default async function PostPage({ params }: Props) {
           ) : null
         }
       />
+      <div className={styles.actions}>
+        <BookmarkButton endpoint="posts" contentId={post.id} title={post.title} />
+      </div>
       <ItemCover
         image={post.coverImage ? { ...post.coverImage, alt: post.coverImage.alt ?? '' } : undefined}
       />
 
       <div className={styles.body}>
         {shown.full ? (
-          <div className={post.isPublicPreview ? undefined : PAYWALLED_CLASS}>
-            <RichText html={body} />
-          </div>
+          <>
+            {shown.freePlan ? <FreePlanNote /> : null}
+            <div className={post.isPublicPreview ? undefined : PAYWALLED_CLASS}>
+              <RichText html={body} />
+            </div>
+          </>
         ) : (
           <>
             <RichText html={body} className={styles.lead} />
-            <Paywall
-              className={PAYWALLED_CLASS}
-              reason={shown.cta}
-              returnTo={path}
-              heading="この記事は会員限定です"
-              signUpText="無料の会員登録で、会員限定記事のうち最新 3 本を全文お読みいただけます。すべての記事を読むには有料プランへどうぞ。"
-              subscribeText="有料プランに登録すると、すべての記事を全文お読みいただけます。"
-            />
+            <Paywall className={PAYWALLED_CLASS} cta={shown.cta} item="post" returnTo={path} />
           </>
         )}
 
@@ -144,9 +144,6 @@ export default async function PostPage({ params }: Props) {
           </ul>
         ) : null}
 
-        <div className={styles.actions}>
-          <BookmarkButton endpoint="posts" contentId={post.id} title={post.title} />
-        </div>
         <ShareLinks url={`${env().SITE_URL}${path}`} title={post.title} />
 
         {series && (series.previous || series.next) ? (

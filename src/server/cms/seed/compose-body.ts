@@ -26,6 +26,8 @@ export type BodyInput = {
   subject: string;
   /** Interviews: the (fictional) person interviewed. */
   person?: { name: string; role: string };
+  /** Reports: from an exhibition, rather than from a workshop, a town or a building. */
+  exhibition?: boolean;
   figure: { url: string; alt: string; width: number; height: number };
 };
 
@@ -88,7 +90,8 @@ export function composeBody(input: BodyInput): string {
     Passage,
     Passage,
   ];
-  const formatPool = shuffled(FORMAT_PASSAGES[input.format], random);
+  const passageSet = input.format === 'report' && !input.exhibition ? 'visit' : input.format;
+  const formatPool = shuffled(FORMAT_PASSAGES[passageSet], random);
   const generalPool = shuffled(
     FORMAT_PASSAGES.article.filter((g) => !formatPool.slice(0, 2).includes(g)),
     random,

@@ -2,7 +2,7 @@ import 'server-only';
 import type { POST_FORMATS } from '../model';
 import { MEMBERS_DIVIDER } from '../richtext/members-divider';
 import { composeBody } from './compose-body';
-import { demoCover, demoFile, demoImage } from './demo-media';
+import { DEMO_COVER_COUNT, demoCover, demoFile, demoImage, demoSeconds } from './demo-media';
 import type { TopicKey } from './demo-text';
 
 /**
@@ -120,9 +120,20 @@ const tagId = (key: TagKey) => `tag-${key}`;
 // ---------------------------------------------------------------------------------------------
 // Categories (特集)
 
+/**
+ * One feature issue a quarter, from the site's launch in June 2025; the newest is the current
+ * one (isFeatured). An issue gathers the posts of its theme, earlier ones included.
+ */
 const CATEGORIES: Record<
   TopicKey,
-  { name: string; description: string; cover: number; issueNumber: number; isFeatured?: boolean }
+  {
+    name: string;
+    description: string;
+    cover: number;
+    issueNumber: number;
+    publishedAt: string;
+    isFeatured?: boolean;
+  }
 > = {
   architecture: {
     name: '建築',
@@ -130,6 +141,7 @@ const CATEGORIES: Record<
       '住宅から公共建築、都市の余白まで。建築をつくる人と使う人の両方の視点から、空間のいまを読み解く特集。',
     cover: 1,
     issueNumber: 101,
+    publishedAt: '2025-06-02T00:00:00.000Z',
   },
   graphic: {
     name: 'グラフィック',
@@ -137,6 +149,7 @@ const CATEGORIES: Record<
       'ポスター、ブックデザイン、サイン計画、アイデンティティ。情報とかたちのあいだで考え続けるデザイナーの仕事を追う特集。',
     cover: 4,
     issueNumber: 102,
+    publishedAt: '2025-09-01T00:00:00.000Z',
   },
   product: {
     name: 'プロダクト',
@@ -144,6 +157,7 @@ const CATEGORIES: Record<
       '家具、照明、家電、日用品。手に触れる道具のデザインを、試作と量産の現場から見つめ直す特集。',
     cover: 5,
     issueNumber: 103,
+    publishedAt: '2025-12-01T00:00:00.000Z',
   },
   typography: {
     name: 'タイポグラフィ',
@@ -151,6 +165,7 @@ const CATEGORIES: Record<
       '書体の制作から本文の組版まで。日本語の文字を美しく、読みやすく組むための知恵と、その担い手たちを紹介する特集。',
     cover: 2,
     issueNumber: 104,
+    publishedAt: '2026-03-02T00:00:00.000Z',
   },
   craft: {
     name: '工芸と素材',
@@ -158,27 +173,19 @@ const CATEGORIES: Record<
       '漆、ガラス、金属、陶磁器。産地の技術と素材の力を、作り手とデザイナーの協働から探る特集。',
     cover: 7,
     issueNumber: 105,
+    publishedAt: '2026-06-01T00:00:00.000Z',
   },
   sustainability: {
     name: 'サステナビリティ',
     description:
       '循環を前提にしたものづくりは、デザインをどう変えるのか。再生素材、部材の再利用、長く使える製品まで、現在進行形の取り組みを追う今号の特集。',
-    cover: 6,
+    cover: 15,
     issueNumber: 106,
+    publishedAt: '2026-09-01T00:00:00.000Z',
     isFeatured: true,
   },
 };
 const categoryId = (key: TopicKey) => `cat-${key}`;
-
-/** Covers that suit each category, used in turn by its posts. */
-const CATEGORY_COVERS: Record<TopicKey, readonly number[]> = {
-  architecture: [1, 3, 9, 11, 14],
-  graphic: [4, 12, 15, 8, 16],
-  product: [5, 13, 3, 8, 11],
-  typography: [2, 10, 8, 13],
-  sustainability: [6, 14, 16, 7],
-  craft: [7, 16, 12, 5, 15],
-};
 
 // ---------------------------------------------------------------------------------------------
 // Series (連載)
@@ -188,7 +195,7 @@ const SERIES = {
     title: 'まちを編む建築',
     description:
       '空き店舗、路地、駅前広場、高架下。地域の暮らしを少しずつ編み直していく小さな建築を、建築ライターの小林亮が訪ねる連載。',
-    cover: 9,
+    cover: 32,
     writers: ['kobayashi'],
   },
   typesetters: {
@@ -202,7 +209,7 @@ const SERIES = {
     title: '素材の現在地',
     description:
       '漆、真鍮、ガラス、鋳物。素材と向き合う作り手の仕事から、ものづくりのこれからを考える。工芸ライターの林恭平による連載。',
-    cover: 16,
+    cover: 19,
     writers: ['hayashi'],
   },
 } as const satisfies Record<string, { writers: readonly WriterKey[] } & Record<string, unknown>>;
@@ -890,20 +897,67 @@ function postPublishedAt(index: number, total: number): string {
   return new Date(FIRST_POST + days * DAY + minutes * 60_000).toISOString();
 }
 
+/** Covers that suit each category, in the order its posts take them. */
+const CATEGORY_COVERS: Record<TopicKey, readonly number[]> = {
+  architecture: [1, 3, 9, 11, 14, 20, 24, 32, 17],
+  graphic: [4, 12, 15, 8, 18, 23, 26, 31, 30, 29],
+  product: [5, 13, 22, 28, 3, 8, 11, 20, 30],
+  typography: [2, 10, 21, 29, 8, 13, 23, 31],
+  sustainability: [6, 14, 16, 19, 27, 21, 17, 25],
+  craft: [7, 16, 12, 19, 25, 15, 28, 5],
+};
+
+/**
+ * How close the same cover may come: within this many posts in publication order (a page of
+ * cards, the home page's lists), and within this many posts of the same category, series,
+ * format or tag (the lists of a feature, a series, インサイト, a tag).
+ */
+const COVER_GAP_ALL = 8;
+const COVER_GAP_GROUP = 3;
+
+/**
+ * Each post's cover, in publication order: the next cover of its category that no neighbour in
+ * any listing already shows, so that the same picture never sits side by side.
+ */
+function assignCovers(posts: readonly PostSpec[]): number[] {
+  const chosen: number[] = [];
+  const turn = new Map<TopicKey, number>();
+  const everyCover = Array.from({ length: DEMO_COVER_COUNT }, (_, i) => i + 1);
+  posts.forEach((spec, index) => {
+    const taken = new Set(chosen.slice(Math.max(0, index - COVER_GAP_ALL)));
+    const sameGroup = [
+      (p: PostSpec) => p.category === spec.category,
+      (p: PostSpec) => p.format === spec.format,
+      (p: PostSpec) => spec.series !== undefined && p.series === spec.series,
+      ...spec.tags.map((tag) => (p: PostSpec) => p.tags.includes(tag)),
+    ];
+    for (const inGroup of sameGroup) {
+      const earlier = chosen.filter((_, j) => j < index && inGroup(posts[j]!));
+      for (const cover of earlier.slice(-COVER_GAP_GROUP)) taken.add(cover);
+    }
+    const own = CATEGORY_COVERS[spec.category];
+    const start = turn.get(spec.category) ?? 0;
+    const rotated = own.map((_, k) => own[(start + k) % own.length]!);
+    const cover = [...rotated, ...everyCover].find((n) => !taken.has(n));
+    if (cover === undefined) throw new Error(`No free cover for post ${index + 1}`);
+    turn.set(spec.category, start + 1);
+    chosen.push(cover);
+  });
+  return chosen;
+}
+
 function buildPosts(): DemoItem[] {
   const seriesCount = new Map<SeriesKey, number>();
   const seriesPrevious = new Map<SeriesKey, string>();
   const byCategory = new Map<TopicKey, string[]>();
-  const coverTurn = new Map<TopicKey, number>();
+  const covers = assignCovers(POSTS);
 
   return POSTS.map((spec, index) => {
     const id = postId(index + 1);
-    const turn = coverTurn.get(spec.category) ?? 0;
-    coverTurn.set(spec.category, turn + 1);
-    const covers = CATEGORY_COVERS[spec.category];
-    const coverNumber = covers[turn % covers.length]!;
-    const figureNumber = covers[(turn + 1) % covers.length]!;
-    const figure = demoCover(figureNumber);
+    const coverNumber = covers[index]!;
+    // The figure in the body: the picture after the cover in its category's order.
+    const own = CATEGORY_COVERS[spec.category];
+    const figure = demoCover(own[(own.indexOf(coverNumber) + 1 + own.length) % own.length]!);
 
     const body: Record<string, unknown> = {
       title: spec.title,
@@ -915,6 +969,7 @@ function buildPosts(): DemoItem[] {
         format: spec.format,
         subject: spec.subject,
         person: spec.person,
+        exhibition: spec.tags.includes('exhibition'),
         figure,
       }),
       isPublicPreview: index % 6 === 1,
@@ -959,12 +1014,14 @@ const transcript = (lines: readonly Line[]) =>
     )
     .join('');
 
+/**
+ * 「デザインの余白」, a short talk every two months. Each episode's file is its transcript
+ * spoken: change a line here and make the file again (scripts/demo-media/speak.ts).
+ */
 const AUDIOS: readonly {
   title: string;
   description: string;
   cover: number;
-  file: string;
-  duration: number;
   writers: WriterKey[];
   lines: readonly Line[];
 }[] = [
@@ -972,9 +1029,7 @@ const AUDIOS: readonly {
     title: 'デザインの余白 #01　建築の十年後を語る',
     description:
       '建築ライターの小林亮をゲストに、竣工後の建物がどう使われ、どう変わっていくのかを語ります。写真には写らない建築の価値とは。',
-    cover: 1,
-    file: 'audio-01.wav',
-    duration: 1_862,
+    cover: 9,
     writers: ['tanaka', 'kobayashi'],
     lines: [
       [
@@ -1002,12 +1057,13 @@ const AUDIOS: readonly {
     title: 'デザインの余白 #02　書体が声になるとき',
     description:
       'タイポグラフィ研究者の藤井玲奈と、書体選びが文章の印象をどう変えるのかを話します。明朝体とゴシック体の「語り口」の違いとは。',
-    cover: 2,
-    file: 'audio-02.wav',
-    duration: 2_145,
+    cover: 10,
     writers: ['tanaka', 'fujii'],
     lines: [
-      ['tanaka', '第二回のゲストは、連載「文字を組む人たち」でおなじみの藤井玲奈さんです。'],
+      [
+        'tanaka',
+        '「デザインの余白」第二回のゲストは、連載「文字を組む人たち」でおなじみの藤井玲奈さんです。',
+      ],
       [
         'fujii',
         'よろしくお願いします。今日は、書体は文章の「声」だという話をしようと思って来ました。',
@@ -1020,22 +1076,21 @@ const AUDIOS: readonly {
       ['tanaka', '編集の現場でも、書体を替えただけで原稿の印象が変わることはよくあります。'],
       [
         'fujii',
-        'だからこそ、書体選びは内容を読んでから決めてほしいですね。デザインの好みだけで選ぶと、文章と声がちぐはぐになってしまいます。',
+        'だからこそ、書体は内容を読んでから選んでほしいですね。見た目の好みだけで選ぶと、文章と声がちぐはぐになってしまいます。',
       ],
+      ['tanaka', '次に本を手に取るときは、その声に耳を澄ませてみます。ありがとうございました。'],
     ],
   },
   {
     title: 'デザインの余白 #03　素材の循環をめぐって',
     description:
       'サステナビリティ・ジャーナリストの松本葵と、再生素材や部材の再利用の現場で見えてきた課題と可能性を語ります。',
-    cover: 6,
-    file: 'audio-01.wav',
-    duration: 2_410,
+    cover: 27,
     writers: ['mori', 'matsumoto'],
     lines: [
       [
         'mori',
-        '編集部の森です。今回は、サステナビリティをテーマに取材を続けている松本葵さんにお越しいただきました。',
+        '「デザインの余白」、編集部の森です。今回は、サステナビリティをテーマに取材を続けている松本葵さんにお越しいただきました。',
       ],
       [
         'matsumoto',
@@ -1049,22 +1104,21 @@ const AUDIOS: readonly {
       ['mori', 'できていないことも含めて伝える、という姿勢が求められていますね。'],
       [
         'matsumoto',
-        'そうなんです。誠実に説明している企業ほど、結果的に信頼を得ています。デザイナーができることは、まだたくさんあると思います。',
+        'そうなんです。誠実に説明している企業ほど、結果的に信頼を得ています。デザイナーにできることは、まだたくさんあると思います。',
       ],
+      ['mori', '数字と誠実さ、どちらも手放さずにいたいですね。ありがとうございました。'],
     ],
   },
   {
     title: 'デザインの余白 #04　工芸の産地を歩く',
     description:
       '工芸ライターの林恭平が、漆やガラス、鋳物の産地で出会った作り手たちの話を紹介します。産地の分業と、新しい担い手について。',
-    cover: 7,
-    file: 'audio-02.wav',
-    duration: 1_975,
+    cover: 13,
     writers: ['tanaka', 'hayashi'],
     lines: [
       [
         'tanaka',
-        '今回は、連載「素材の現在地」を担当している林恭平さんと、工芸の産地の話をします。',
+        '「デザインの余白」第四回は、連載「素材の現在地」を担当している林恭平さんと、工芸の産地の話をします。',
       ],
       [
         'hayashi',
@@ -1080,18 +1134,23 @@ const AUDIOS: readonly {
         'hayashi',
         '外から移り住んで技術を学ぶ若い人が、少しずつ増えています。見学や短期研修を受け入れる工房が、その入口になっているようです。',
       ],
+      [
+        'tanaka',
+        '産地の入口をどうつくるか。これからも追いかけていきましょう。ありがとうございました。',
+      ],
     ],
   },
   {
     title: 'デザインの余白 #05　ポスターと街の数秒',
     description:
       'グラフィックデザイナーの中村沙織と、街の中で数秒しか見られないポスターのデザインについて話します。情報を削る判断の基準とは。',
-    cover: 4,
-    file: 'audio-01.wav',
-    duration: 1_738,
+    cover: 30,
     writers: ['mori', 'nakamura'],
     lines: [
-      ['mori', '今回のゲストは、グラフィックデザイナーで文筆家の中村沙織さんです。'],
+      [
+        'mori',
+        '「デザインの余白」、今回のゲストは、グラフィックデザイナーで文筆家の中村沙織さんです。',
+      ],
       [
         'nakamura',
         'よろしくお願いします。今日はポスターの話をしましょう。街の中で、ポスターが見られる時間はほんの数秒なんです。',
@@ -1106,18 +1165,20 @@ const AUDIOS: readonly {
         'nakamura',
         '見た人に次の行動を起こしてもらえるかどうか、です。会場の名前と日付が目に入れば、あとは調べてもらえます。その信頼関係を前提にデザインしています。',
       ],
+      ['mori', '載せない勇気と、見る人への信頼。今日はありがとうございました。'],
     ],
   },
   {
     title: 'デザインの余白 #06　修理できる道具の話',
     description:
       'プロダクトデザイン研究者の石川拓海と、修理しやすい製品のデザインについて考えます。長く使えることは、どんな価値を生むのでしょうか。',
-    cover: 5,
-    file: 'audio-02.wav',
-    duration: 2_256,
+    cover: 22,
     writers: ['tanaka', 'ishikawa'],
     lines: [
-      ['tanaka', '最終回のゲストは、プロダクトデザイン研究者の石川拓海さんです。'],
+      [
+        'tanaka',
+        '「デザインの余白」第六回のゲストは、プロダクトデザイン研究者の石川拓海さんです。',
+      ],
       [
         'ishikawa',
         'よろしくお願いします。今日は修理の話をしたいと思います。修理できることは、これからの製品に欠かせない性能だと考えています。',
@@ -1132,74 +1193,61 @@ const AUDIOS: readonly {
         'ishikawa',
         'そうですね。直しながら使うことを楽しむ文化が育てば、メーカーの姿勢も変わっていくはずです。',
       ],
+      ['tanaka', '直しながら使う。その言葉を持ち帰りたいと思います。ありがとうございました。'],
     ],
   },
 ];
 
+/** Short silent animations, each with its own file (demo-media.ts). */
 const MOVIES: readonly {
   title: string;
   description: string;
   cover: number;
-  duration: number;
   writers: WriterKey[];
-  embedUrl?: string;
-  videoFile?: string;
   isPublicPreview?: boolean;
 }[] = [
   {
-    title: 'スタジオ訪問：ある設計事務所の一日',
+    title: '窓辺の光の一日',
     description:
-      '朝の打ち合わせから模型づくり、現場の確認まで。小さな設計事務所の一日を追いかけた短いドキュメンタリーです。',
-    cover: 3,
-    duration: 754,
-    writers: ['okada'],
-    embedUrl: 'https://www.youtube.com/embed/aXsDemo0001',
+      '住宅の窓から差し込む光は、朝から夕方までにどう移ろうのか。床に落ちる光のかたちと色の変化を、短いアニメーションにまとめました。開口部の設計を考えるための映像資料です。',
+    cover: 24,
+    writers: ['kobayashi', 'okada'],
     isPublicPreview: true,
   },
   {
-    title: '対談：書体と組版のこれから',
+    title: '約物と行間　本文の組み方を比べる',
     description:
-      'タイポグラフィ研究者の藤井玲奈と編集長の田中美穂が、画面で読む時代の書体と組版について語り合った対談の記録です。',
-    cover: 10,
-    duration: 1_820,
-    writers: ['fujii', 'tanaka'],
-    embedUrl: 'https://www.youtube.com/embed/aXsDemo0002',
+      'ベタ組みから約物の詰め、行間の調整まで。同じ文章を三つの段階で組み直し、読みやすさがどこで変わるのかを映像で確かめます。',
+    cover: 29,
+    writers: ['fujii'],
   },
   {
-    title: '展覧会ウォークスルー「試作のアーカイブ」展',
+    title: '漆を塗り重ねる',
     description:
-      '記事で紹介した「試作のアーカイブ」展の会場を、写真家の岡田健司のカメラでひと回りします。会場の空気をお楽しみください。',
-    cover: 13,
-    duration: 512,
-    writers: ['okada'],
-    embedUrl: 'https://www.youtube.com/embed/aXsDemo0003',
-  },
-  {
-    title: '漆の工房にて',
-    description:
-      '塗っては研ぐ、その繰り返しの時間を静かに記録した映像作品。連載「素材の現在地」の取材で訪ねた工房で撮影しました。',
-    cover: 16,
-    duration: 186,
-    writers: ['hayashi', 'okada'],
-    videoFile: 'movie-01.webm',
-  },
-  {
-    title: '窓辺の光の記録',
-    description:
-      '住宅の窓から差し込む光が、朝から夕方までにどう移ろうかを定点で撮影しました。開口部の設計を考えるための映像資料です。',
-    cover: 14,
-    duration: 240,
-    writers: ['kobayashi', 'okada'],
-    videoFile: 'movie-01.webm',
+      '木地を整え、下地、中塗り、上塗りへ。塗っては研ぐ漆の工程を、断面のアニメーションで追いました。連載「素材の現在地」の取材をもとに制作しています。',
+    cover: 28,
+    writers: ['hayashi'],
   },
   {
     title: '再生素材ができるまで',
     description:
-      '回収された素材が洗浄、粉砕、成形を経て新しい素材に生まれ変わるまで。素材研究所の工程を短い映像にまとめました。',
-    cover: 6,
-    duration: 305,
+      '回収された製品が、洗浄、粉砕、成形を経て新しい素材に生まれ変わるまで。素材研究所で取材した四つの工程を、短い映像にまとめました。',
+    cover: 31,
     writers: ['matsumoto'],
-    videoFile: 'movie-01.webm',
+  },
+  {
+    title: 'ボリュームを探る　模型スタディの記録',
+    description:
+      '三つの棟をどう配置すれば、通りに開いた建物になるのか。ある設計事務所が模型で比べた配置案の変遷を、アニメーションで再現しました。',
+    cover: 20,
+    writers: ['kobayashi', 'okada'],
+  },
+  {
+    title: '情報を削るポスター',
+    description:
+      '展覧会のポスターから要素を一つずつ外し、最後に何が残るのかを確かめる映像です。記事「余白を残すポスター、情報を削る勇気」の考え方を、実際の手順で見せます。',
+    cover: 23,
+    writers: ['nakamura'],
   },
 ];
 
@@ -1207,48 +1255,59 @@ function monthly(start: number, index: number, stepDays: number): string {
   return new Date(start + index * stepDays * DAY).toISOString();
 }
 
+const pad2 = (n: number) => String(n).padStart(2, '0');
+
 function buildAudios(): DemoItem[] {
-  return AUDIOS.map((a, i) => ({
-    id: `audio-${pad3(i + 1)}`,
-    body: {
-      title: a.title,
-      description: a.description,
-      coverImage: demoCover(a.cover),
-      audioFile: demoFile(a.file),
-      duration: a.duration,
-      transcript: transcript(a.lines),
-      isPublicPreview: i === 0,
-      writers: a.writers.map(writerId),
-      publishedAt: monthly(Date.UTC(2025, 8, 12, 1), i, 61),
-    },
-  }));
+  return AUDIOS.map((a, i) => {
+    const file = `audio-${pad2(i + 1)}.mp3`;
+    return {
+      id: `audio-${pad3(i + 1)}`,
+      body: {
+        title: a.title,
+        description: a.description,
+        coverImage: demoCover(a.cover),
+        audioFile: demoFile(file),
+        duration: demoSeconds(file),
+        transcript: transcript(a.lines),
+        isPublicPreview: i === 0,
+        writers: a.writers.map(writerId),
+        publishedAt: monthly(Date.UTC(2025, 8, 12, 1), i, 61),
+      },
+    };
+  });
 }
 
 function buildMovies(): DemoItem[] {
   return MOVIES.map((m, i) => {
-    const body: Record<string, unknown> = {
-      title: m.title,
-      description: m.description,
-      coverImage: demoCover(m.cover),
-      duration: m.duration,
-      isPublicPreview: m.isPublicPreview === true,
-      writers: m.writers.map(writerId),
-      publishedAt: monthly(Date.UTC(2025, 9, 20, 1), i, 67),
+    const file = `movie-${pad2(i + 1)}.webm`;
+    return {
+      id: `movie-${pad3(i + 1)}`,
+      body: {
+        title: m.title,
+        description: m.description,
+        coverImage: demoCover(m.cover),
+        videoFile: demoFile(file),
+        duration: demoSeconds(file),
+        isPublicPreview: m.isPublicPreview === true,
+        writers: m.writers.map(writerId),
+        publishedAt: monthly(Date.UTC(2025, 9, 20, 1), i, 67),
+      },
     };
-    if (m.embedUrl) body.embedUrl = m.embedUrl;
-    if (m.videoFile) body.videoFile = demoFile(m.videoFile);
-    return { id: `movie-${pad3(i + 1)}`, body };
   });
 }
 
 // ---------------------------------------------------------------------------------------------
 // Connect (members' community pages)
 
+/** Applications and questions go through the contact form, which staff read (/admin/mail). */
+const CONTACT_FORM = '<a href="/contact">お問い合わせフォーム</a>';
+
 const CONNECT: readonly {
   id: string;
   title: string;
   description: string;
   cover: number;
+  publishedAt: string;
   body: string;
 }[] = [
   {
@@ -1257,29 +1316,15 @@ const CONNECT: readonly {
     description:
       '第一線で活躍するデザイナーが、会員の皆さんのポートフォリオに一対一で助言します。就職や転職、独立を考えている方におすすめです。',
     cover: 12,
+    publishedAt: '2026-11-16T01:00:00.000Z',
     body: [
-      '<p>年に二回開催している会員限定のポートフォリオレビューを、今春も開催します。建築、グラフィック、プロダクトの各分野から、現役のデザイナーがレビュアーとして参加します。</p>',
+      '<p>年に二回開いている会員向けのポートフォリオレビューを、今春も編集部のスタジオで開催します。建築、グラフィック、プロダクトの各分野から、現役のデザイナーがレビュアーとして参加します。</p>',
       '<h2>開催概要</h2>',
-      '<ul><li>日時：2027年3月13日（土）13:00〜18:00</li><li>会場：東京都港区のイベントスペース（お申し込みの方にお知らせします）</li><li>定員：24名（応募多数の場合は抽選）</li><li>参加費：有料会員は無料</li></ul>',
+      '<ul><li>日時：2027年3月13日（土）13:00〜18:00</li><li>会場：AXIS Membership のスタジオ（東京都港区。詳しい所在地は、参加が決まった方にお知らせします）</li><li>定員：24名（応募多数の場合は抽選）</li><li>参加費：無料</li></ul>',
       '<h2>当日の流れ</h2>',
       '<p>お一人につき二名のレビュアーと、それぞれ25分ずつお話しいただきます。作品そのものへの講評だけでなく、見せ方や構成についての助言も行います。紙のポートフォリオ、タブレットのどちらでも構いません。</p>',
       '<h2>お申し込み</h2>',
-      '<p>会員ページのフォームから、2027年2月20日までにお申し込みください。抽選結果は2月下旬にメールでお知らせします。</p>',
-    ].join(''),
-  },
-  {
-    id: 'connect-studio-visit',
-    title: '会員限定スタジオ見学会',
-    description:
-      'パートナー企業の設計事務所や工房を訪ね、普段は見ることのできない仕事の現場を見学します。少人数制で、作り手と直接話せる機会です。',
-    cover: 3,
-    body: [
-      '<p>記事で紹介した作り手の仕事場を、会員の皆さんと一緒に訪ねる見学会です。毎回8名程度の少人数で、作り手の話をじっくり聞くことができます。</p>',
-      '<h2>これからの予定</h2>',
-      '<ul><li>1月：ソラネ建築設計事務所（東京都渋谷区）模型室と資料庫の見学</li><li>2月：モクメ家具製作所（岐阜県）工房見学と木工体験</li><li>3月：株式会社カサネ素材研究所（神奈川県）再生素材の試作室の見学</li></ul>',
-      '<h2>参加にあたって</h2>',
-      '<p>見学先の仕事の妨げにならないよう、撮影やSNSへの投稿は案内に従ってください。工房では動きやすい服装と、つま先の覆われた靴でお越しください。</p>',
-      '<p>お申し込みは各回の案内ページから先着順で受け付けます。キャンセルは開催の3日前までにご連絡ください。</p>',
+      `<p>2027年2月20日（土）までに、${CONTACT_FORM}からお申し込みください。お問い合わせの種類は「その他」を選び、本文に「ポートフォリオレビュー参加希望」と、ご専門の分野（建築・グラフィック・プロダクト）をお書き添えください。抽選の結果は、2月下旬に編集部からメールでお知らせします。</p>`,
     ].join(''),
   },
   {
@@ -1288,13 +1333,33 @@ const CONNECT: readonly {
     description:
       '毎月一冊、デザインにまつわる本を選んで感想を語り合うオンラインの読書会です。本を読み切れていなくても、気軽にご参加ください。',
     cover: 2,
+    publishedAt: '2026-11-05T01:00:00.000Z',
     body: [
-      '<p>月に一度、平日の夜にオンラインで開いている読書会です。編集部が選んだ一冊を、ファシリテーターの進行のもとで語り合います。</p>',
+      '<p>月に一度、平日の夜にオンラインで開いている読書会です。編集部が選んだ一冊について、ファシリテーターの進行で語り合います。</p>',
+      '<h2>次回の予定</h2>',
+      '<ul><li>日時：2026年12月9日（水）19:30〜21:00</li><li>場所：オンライン（ビデオ会議）</li><li>参加費：無料</li></ul>',
       '<h2>進め方</h2>',
       '<ol><li>ファシリテーターが本の概要を10分ほどで紹介します</li><li>少人数のグループに分かれて感想を話します</li><li>最後に全体で、印象に残った話を共有します</li></ol>',
       '<h2>参加のしかた</h2>',
-      '<p>開催の一週間前に会員ページで参加を受け付けます。カメラはオフでも構いません。途中参加、途中退出も自由です。</p>',
+      `<p>開催日の前日までに、${CONTACT_FORM}からお申し込みください。お問い合わせの種類は「その他」を選び、本文に「読書会参加希望」とお書きください。参加用のURLと課題の本を、編集部からメールでお知らせします。カメラはオフでも構いません。途中参加、途中退出も自由です。</p>`,
       '<blockquote><p>「同じ本を読んでも、人によって線を引く場所がまったく違う。それがいちばん面白い」（参加者の声）</p></blockquote>',
+    ].join(''),
+  },
+  {
+    id: 'connect-studio-visit',
+    title: '会員限定スタジオ見学会',
+    description:
+      'パートナー企業の設計事務所や工房を訪ね、普段は見ることのできない仕事の現場を見学します。少人数制で、作り手と直接話せる機会です。',
+    cover: 3,
+    publishedAt: '2026-10-28T01:00:00.000Z',
+    body: [
+      '<p>記事で紹介した作り手の仕事場を、会員の皆さんと一緒に訪ねる見学会です。毎回8名ほどの少人数で、作り手の話をじっくり聞くことができます。</p>',
+      '<h2>これからの予定</h2>',
+      '<ul><li>2027年1月23日（土）：ソラネ建築設計事務所（東京都渋谷区）模型室と資料庫の見学</li><li>2027年2月27日（土）：モクメ家具製作所（岐阜県高山市）工房見学と木工体験</li><li>2027年3月20日（土）：株式会社カサネ素材研究所（神奈川県川崎市）再生素材の試作室の見学</li></ul>',
+      '<h2>お申し込み</h2>',
+      `<p>各回とも先着順です。${CONTACT_FORM}でお問い合わせの種類に「その他」を選び、本文に参加を希望する回（例：「1月23日 ソラネ建築設計事務所」）をお書きください。参加が決まった方には、集合場所と時間を編集部からメールでお知らせします。キャンセルは、開催の3日前までに同じフォームからご連絡ください。</p>`,
+      '<h2>参加にあたって</h2>',
+      '<p>見学先の仕事の妨げにならないよう、撮影やSNSへの投稿は当日の案内に従ってください。工房では動きやすい服装と、つま先の覆われた靴でお越しください。</p>',
     ].join(''),
   },
   {
@@ -1302,15 +1367,16 @@ const CONNECT: readonly {
     title: 'コネクトの使い方とお願い',
     description:
       '会員同士が安心して交流できるように、コネクトの使い方と、参加にあたってのお願いをまとめました。はじめての方はご一読ください。',
-    cover: 9,
+    cover: 17,
+    publishedAt: '2026-01-15T01:00:00.000Z',
     body: [
-      '<p>コネクトは、AXIS Membership の会員が、イベントや勉強会を通じて交流するための場所です。はじめて参加する方に向けて、使い方をまとめました。</p>',
+      '<p>コネクトは、AXIS Membership の会員の皆さんが、イベントや勉強会を通じて交流するための場所です。無料会員を含め、ログインしている会員の方なら、どのページも全文をお読みいただけます。</p>',
       '<h2>できること</h2>',
-      '<ul><li>会員限定イベントへの申し込み</li><li>読書会やスタジオ見学会の案内の確認</li><li>編集部へのテーマの提案</li></ul>',
+      '<ul><li>ポートフォリオレビューや見学会など、会員向けイベントの案内を読み、参加を申し込む</li><li>オンライン読書会の予定を確かめて参加する</li><li>取り上げてほしいテーマやイベントを編集部に提案する</li></ul>',
+      '<h2>申し込みと提案の方法</h2>',
+      `<p>イベントへのお申し込みも、テーマのご提案も、${CONTACT_FORM}で受け付けています。お問い合わせの種類は「その他」を選び、本文にイベントの名前やご提案の内容をお書きください。編集部からメールでお返事します。</p>`,
       '<h2>参加にあたってのお願い</h2>',
       '<p>ほかの参加者の作品や発言を、本人の許可なく外部に公開しないでください。営業や勧誘を目的とした参加はご遠慮いただいています。互いの仕事に敬意を持って接していただけるよう、ご協力をお願いします。</p>',
-      '<h2>お問い合わせ</h2>',
-      '<p>ご不明な点は、サイト下部の「お問い合わせ」から編集部までご連絡ください。</p>',
     ].join(''),
   },
 ];
@@ -1319,14 +1385,14 @@ const CONNECT: readonly {
 const withDivider = (body: string) => body.replace('</p>', `</p>${MEMBERS_DIVIDER.html}`);
 
 function buildConnect(): DemoItem[] {
-  return CONNECT.map((c, i) => ({
+  return CONNECT.map((c) => ({
     id: c.id,
     body: {
       title: c.title,
       description: c.description,
       coverImage: demoCover(c.cover),
       body: withDivider(c.body),
-      publishedAt: monthly(Date.UTC(2026, 0, 15, 1), i, 70),
+      publishedAt: c.publishedAt,
     },
   }));
 }
@@ -1534,7 +1600,7 @@ const JOBS: readonly {
     location: '在宅（打ち合わせは東京都港区の事務所で月2回程度）',
     salary: '月額 40万〜60万円（稼働時間と案件により決定）',
     closingDate: '2027-01-15',
-    cover: 12,
+    cover: 29,
     duties:
       '展覧会の特設サイトや出版社のウェブサイトのデザインを担当します。グラフィックのアイデンティティをウェブに展開し、画面幅に応じたレイアウトのルールを設計していただきます。',
     requirements: ['ウェブデザインの実務経験3年以上', 'Figma の使用', 'レスポンシブデザインの知識'],
@@ -1550,7 +1616,7 @@ const JOBS: readonly {
     location: '神奈川県川崎市',
     salary: '年収 550万〜800万円',
     closingDate: '2027-06-30',
-    cover: 16,
+    cover: 27,
     duties:
       '再生素材の配合の検討、試作、物性の評価を担当します。共同開発先のデザイナーと対話しながら、見た目や手触りも含めた素材の仕様を決めていきます。',
     requirements: ['材料工学、化学などの専攻または実務経験', '素材の評価試験の経験'],
@@ -1566,7 +1632,7 @@ const JOBS: readonly {
     location: '東京都港区虎ノ門',
     salary: '年収 450万〜600万円',
     closingDate: '2027-04-15',
-    cover: 6,
+    cover: 2,
     duties:
       'カーボンフットプリントなどのデータを社内の研究者とともに整理し、報告書、ウェブサイト、展示会の資料として発信します。表現が実態を超えないよう、根拠の確認にも責任を持っていただきます。',
     requirements: ['広報、編集、コンサルティングいずれかの実務経験', '数字に基づいた文章を書く力'],
@@ -1670,6 +1736,7 @@ function buildCategories(): DemoItem[] {
         coverImage: demoCover(c.cover),
         issueNumber: c.issueNumber,
         isFeatured: c.isFeatured === true,
+        publishedAt: c.publishedAt,
       },
     };
   });

@@ -4,6 +4,10 @@ import 'server-only';
  * The demo media shipped in assets/demo: every file, its public URL once copied into the
  * uploads, its size budget, and, for images, the dimensions and a description for `alt`.
  * The images are abstract compositions; nothing in them depicts a real person or place.
+ * Each audio episode is its transcript read by a speech synthesiser (espeak-ng), so what is
+ * heard is what the page transcribes; each movie is a short silent animation of what its
+ * description tells. Both are small enough to ship in the repository; scripts/demo-media makes
+ * them (and covers 17–32) again.
  */
 
 export const DEMO_ASSETS_DIR = 'assets/demo';
@@ -34,7 +38,26 @@ const COVER_ALTS = [
   'セージ色の半円と、黄色の小さな円',
   '紺とグレーの斜めの帯',
   'テラコッタとベージュの四分円の模様',
+  '淡いグレーの地に広がる同心円と、中心の紺の点',
+  'ベージュと茶色の正方形の格子と、ひとつだけ傾いた黄色の正方形',
+  'ベージュの地に積み重なる、茶色とテラコッタの水平の層',
+  '階段状に高くなる、グレーと紺の矩形',
+  '紺の地に重なる細い波線と、一本だけ黄色の波線',
+  'ベージュの地に置かれたテラコッタの円と、黒い縦長の矩形',
+  '右へ行くほど大きくなる黒い点の並びと、ひとつだけ黄色の点',
+  '白い地に線で描いた間取りのような矩形と、セージ色の面',
+  '黒い地に広がる同心円と、中心の黄色の点',
+  '紺の地に並ぶグレーの正方形の格子と、ひとつだけ傾いた白い正方形',
+  '淡いグレーの地に積み重なる、紺とセージ色の水平の層',
+  '階段状に高くなる、テラコッタと茶色の矩形',
+  '白い地に重なる細い波線と、一本だけテラコッタの波線',
+  '黒い地に置かれた白い円と、黄色の縦長の矩形',
+  '紺の地に、右へ行くほど大きくなるグレーの点の並び',
+  '黒い地に線で描いた間取りのような矩形と、茶色の面',
 ] as const;
+
+/** How many covers there are (cover-01.jpg … cover-NN.jpg). */
+export const DEMO_COVER_COUNT = COVER_ALTS.length;
 
 const pad = (n: number) => String(n).padStart(2, '0');
 
@@ -59,19 +82,44 @@ export const DEMO_ASSETS: readonly DemoAsset[] = [
     width: 320,
     height: 320,
   })),
-  { file: 'audio-01.wav', maxBytes: 100 * 1024 },
-  { file: 'audio-02.wav', maxBytes: 100 * 1024 },
-  { file: 'movie-01.webm', maxBytes: 100 * 1024 },
+  ...[1, 2, 3, 4, 5, 6].map((n) => ({ file: `audio-${pad(n)}.mp3`, maxBytes: 300 * 1024 })),
+  ...[1, 2, 3, 4, 5, 6].map((n) => ({ file: `movie-${pad(n)}.webm`, maxBytes: 300 * 1024 })),
 ];
 
 /** All demo media together stay under this. */
-export const DEMO_ASSETS_TOTAL_BUDGET = 2 * 1024 * 1024;
+export const DEMO_ASSETS_TOTAL_BUDGET = 4 * 1024 * 1024;
 
 /** Sizes of the sound and video files, for `fileSize` in file values (checked by the tests). */
 export const DEMO_FILE_SIZES: Readonly<Record<string, number>> = {
-  'audio-01.wav': 80_044,
-  'audio-02.wav': 80_044,
-  'movie-01.webm': 33_859,
+  'audio-01.mp3': 226_368,
+  'audio-02.mp3': 187_272,
+  'audio-03.mp3': 191_592,
+  'audio-04.mp3': 208_440,
+  'audio-05.mp3': 172_260,
+  'audio-06.mp3': 171_720,
+  'movie-01.webm': 154_223,
+  'movie-02.webm': 299_725,
+  'movie-03.webm': 113_456,
+  'movie-04.webm': 231_398,
+  'movie-05.webm': 107_938,
+  'movie-06.webm': 185_399,
+};
+
+/** Playing time of the sound and video files in whole seconds, for `duration` (checked by the
+ * tests against the files themselves). */
+export const DEMO_FILE_SECONDS: Readonly<Record<string, number>> = {
+  'audio-01.mp3': 75,
+  'audio-02.mp3': 62,
+  'audio-03.mp3': 64,
+  'audio-04.mp3': 69,
+  'audio-05.mp3': 57,
+  'audio-06.mp3': 57,
+  'movie-01.webm': 31,
+  'movie-02.webm': 31,
+  'movie-03.webm': 30,
+  'movie-04.webm': 31,
+  'movie-05.webm': 31,
+  'movie-06.webm': 31,
 };
 
 /**
@@ -106,11 +154,18 @@ export function demoImage(file: string, alt?: string): MediaValue {
   };
 }
 
-/** Cover n (1–16). */
+/** Cover n (1 to DEMO_COVER_COUNT). */
 export function demoCover(n: number, alt?: string): MediaValue {
   return demoImage(`cover-${pad(((n - 1) % COVER_ALTS.length) + 1)}.jpg`, alt);
 }
 
 export function demoFile(file: string): { url: string; fileSize: number } {
   return { url: demoUrl(file), fileSize: DEMO_FILE_SIZES[file] ?? 0 };
+}
+
+/** The playing time of a shipped sound or video file, in seconds. */
+export function demoSeconds(file: string): number {
+  const seconds = DEMO_FILE_SECONDS[file];
+  if (seconds === undefined) throw new Error(`No playing time for demo file: ${file}`);
+  return seconds;
 }

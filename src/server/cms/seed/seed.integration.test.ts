@@ -9,8 +9,11 @@ import { leadOf } from '@/server/access/lead';
 import { CONTENT_MODEL, findEndpoint } from '../model';
 import { MEMBERS_DIVIDER } from '../richtext/members-divider';
 import { listContents } from '../store';
+import { homeFetchSizes, selectHomePosts } from '@/components/home/home-selection';
+import { FREE_PLAN_POST_LIMIT } from '@/server/content/client';
 import { textOf } from './compose-body';
 import { DEMO_ASSETS, DEMO_ASSETS_TOTAL_BUDGET, DEMO_FILE_SIZES } from './demo-media';
+import { mp3Seconds, webmSeconds } from './media-duration';
 import {
   DEMO_MEDIA_FILES,
   copyDemoMedia,
@@ -168,13 +171,29 @@ describe('demo corpus seed', () => {
     }
   });
 
-  it('gives half the movies an embed URL and half a video file', () => {
-    const movies = byEndpoint('movies');
-    const embeds = movies.filter((m) =>
-      ((m.data?.embedUrl as string | undefined) ?? '').startsWith('https://www.youtube.com/embed/'),
-    );
-    expect(embeds).toHaveLength(3);
-    expect(movies.filter((m) => m.data?.videoFile)).toHaveLength(3);
+  it('gives every audio and movie a shipped file of its own whose real length is its duration', () => {
+    const shipped = new Map(DEMO_MEDIA_FILES.map((m) => [m.url, m.file]));
+    const seconds = (file: string) => {
+      const bytes = new Uint8Array(fs.readFileSync(path.join(demoAssetsDir(), file)));
+      return file.endsWith('.mp3') ? mp3Seconds(bytes) : webmSeconds(bytes);
+    };
+    for (const [endpoint, field] of [
+      ['audios', 'audioFile'],
+      ['movies', 'videoFile'],
+    ] as const) {
+      const items = byEndpoint(endpoint);
+      const files = items.map((item) => {
+        const url = (item.data?.[field] as { url?: string } | undefined)?.url ?? '';
+        const file = shipped.get(url);
+        expect(file, `${item.id} ${url}`).toBeDefined();
+        // A made-up embed would not play: the demo movies play from their own files.
+        expect(item.data?.embedUrl, item.id).toBeUndefined();
+        const duration = item.data?.duration as number;
+        expect(Math.abs(duration - seconds(file!)), `${item.id} ${file}`).toBeLessThanOrEqual(1);
+        return file;
+      });
+      expect(new Set(files).size, endpoint).toBe(items.length);
+    }
   });
 
   it('gives every job a partner, a type, a place, a salary, an https apply URL and a 2027 deadline', () => {
@@ -207,6 +226,111 @@ describe('demo corpus seed', () => {
       }
     }
     expect(checked).toBeGreaterThan(200);
+  });
+
+  it('dates the feature issues in the past, one a quarter, the newest the current one', () => {
+    const issues = byEndpoint('categories').sort(
+      (a, b) => (a.data?.issueNumber as number) - (b.data?.issueNumber as number),
+    );
+    const times = issues.map((c) => c.publishedAt!.getTime());
+    for (let i = 1; i < issues.length; i++) {
+      expect(issues[i]!.data?.issueNumber, issues[i]!.id).toBe(
+        (issues[i - 1]!.data?.issueNumber as number) + 1,
+      );
+      const days = (times[i]! - times[i - 1]!) / 86_400_000;
+      expect(days, issues[i]!.id).toBeGreaterThanOrEqual(85);
+      expect(days, issues[i]!.id).toBeLessThanOrEqual(95);
+    }
+    expect(Math.max(...times)).toBeLessThan(Date.now());
+    expect(issues.filter((c) => c.data?.isFeatured).map((c) => c.id)).toEqual([issues.at(-1)!.id]);
+  });
+
+  it('never puts the same cover side by side in a listing or on the home page', () => {
+    const cover = (row: Row) => (row.data?.coverImage as { url: string } | undefined)?.url ?? '';
+    const newestFirst = (list: Row[]) =>
+      [...list].sort((a, b) => b.publishedAt!.getTime() - a.publishedAt!.getTime());
+    const expectApart = (list: Row[], gap: number, what: string) => {
+      list.forEach((row, i) => {
+        for (const near of list.slice(i + 1, i + gap))
+          expect(cover(near), `${what}: ${row.id} and ${near.id}`).not.toBe(cover(row));
+      });
+    };
+    const posts = newestFirst(byEndpoint('posts'));
+    expectApart(posts, 8, '記事一覧');
+    const groups = new Map<string, Row[]>();
+    for (const post of posts) {
+      const series = post.data?.series as string | undefined;
+      const keys = [
+        `category ${post.data?.category as string}`,
+        `format ${(post.data?.format as string[])[0]}`,
+        ...((post.data?.tags as string[] | undefined) ?? []).map((t) => `tag ${t}`),
+        ...(series ? [`series ${series}`] : []),
+      ];
+      for (const key of keys) groups.set(key, [...(groups.get(key) ?? []), post]);
+    }
+    for (const [key, list] of groups) expectApart(list, 3, key);
+    for (const endpoint of ['audios', 'movies', 'jobs', 'connect', 'series', 'categories']) {
+      const list = byEndpoint(endpoint);
+      expect(new Set(list.map(cover)).size, endpoint).toBe(list.length);
+    }
+
+    // The home page, its posts chosen as the page chooses them.
+    const inCategory = (id: string) => posts.filter((p) => p.data?.category === id);
+    const issue = byEndpoint('categories').find((c) => c.data?.isFeatured)!;
+    const sizes = homeFetchSizes();
+    const featured = (byEndpoint('home')[0]?.data?.featuredPosts as string[]).map((id) =>
+      posts.find((p) => p.id === id)!,
+    );
+    const home = selectHomePosts({
+      featured,
+      latest: posts.slice(0, sizes.latest),
+      feature: inCategory(issue.id).slice(0, sizes.feature),
+      insight: posts
+        .filter((p) => (p.data?.format as string[])[0] === 'insight')
+        .slice(0, sizes.insight),
+    });
+    const shown = [
+      issue,
+      ...[home.lead!, ...home.picks, ...home.feature, ...home.insight, ...home.latest],
+      ...byEndpoint('series'),
+      ...['movies', 'audios', 'jobs'].flatMap((e) => newestFirst(byEndpoint(e)).slice(0, 3)),
+    ];
+    expect(shown.length).toBeGreaterThan(20);
+    expect(new Set(shown.map(cover)).size).toBe(shown.length);
+  });
+
+  it('links only to pages the site has', () => {
+    const hrefs = new Set(
+      [...JSON.stringify(rows.map((r) => r.data)).matchAll(/href=\\"(\/[^"\\#?]*)/g)].map(
+        (m) => m[1]!,
+      ),
+    );
+    expect(hrefs).toContain('/contact');
+    expect(hrefs).toContain('/service-plans');
+    for (const href of hrefs) {
+      const page = path.join(process.cwd(), 'src/app', href, 'page.tsx');
+      expect(fs.existsSync(page), href).toBe(true);
+    }
+  });
+
+  it('tells the same story of who reads what on every page', () => {
+    const page = (endpoint: string) => textOf(String(byEndpoint(endpoint)[0]?.data?.body));
+    const everything = rows.map((r) => JSON.stringify(r.data)).join('');
+    for (const endpoint of ['about', 'faq']) {
+      const text = page(endpoint);
+      // The free-plan list (SPEC §7) and what only a paid plan opens.
+      expect(text, endpoint).toContain(`新しいもの${FREE_PLAN_POST_LIMIT}本を全文で`);
+      expect(text, endpoint).toContain('すべての音声と動画');
+      expect(text, endpoint).toContain('「無料公開」の印');
+    }
+    // コネクト is every signed-in member's: no page may promise it to paid members only, or a
+    // sign-up the site does not have.
+    expect(everything).not.toMatch(/有料会員[^。]*(イベント|読書会)/);
+    expect(everything).not.toContain('会員ページ');
+    expect(everything).not.toContain('プライバシーポリシーに従い');
+    // Where a paid plan is managed: the plans page's 「プランの管理」.
+    expect(page('faq')).toContain('「プランの管理」');
+    expect(page('specified-commercial-transactions')).toContain('『プランの管理』');
   });
 
   it('reads back through the content API with references expanded', async () => {
@@ -283,7 +407,7 @@ describe('demo media', () => {
       fs.writeFileSync(path.join(uploads, 'demo', first.file), 'kept');
       await copyDemoMedia(uploads);
       for (const { file, url } of DEMO_MEDIA_FILES) {
-        const members = /\.(wav|webm)$/.test(file);
+        const members = /\.(mp3|webm)$/.test(file);
         expect(url).toBe(members ? `/media/protected/demo/${file}` : `/uploads/demo/${file}`);
         const stored = members
           ? path.join(uploads, 'protected', 'demo', file)

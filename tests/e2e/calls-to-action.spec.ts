@@ -1,0 +1,211 @@
+import AxeBuilder from '@axe-core/playwright';
+import { type Page, expect, test } from '@playwright/test';
+import { admin } from './support/admin';
+import { signIn } from './support/sign-in';
+
+// Calls to action that fit the reader and the item (issue 12): the home hero's buttons per
+// audience, the paywall's one primary step (a free account where it opens the item, else the
+// plans), ログイン for signed-out readers, the free-plan note, the 「無料公開」 mark, the
+// /connect lead per audience and the operator on the 特定商取引法 page.
+
+test.describe.configure({ mode: 'serial' });
+
+type Post = { id: string; title: string; body: string };
+
+const stamp = Date.now();
+const password = 'yobikake-no-kotoba-12';
+const accounts = { free: `cta-free-${stamp}@example.jp`, paid: `cta-paid-${stamp}@example.jp` };
+
+// The demo items this spec reads, one of each kind, looked up in beforeAll (not hard-coded).
+let preview: Post;
+let freePlan: Post;
+let older: Post;
+let movieId: string;
+
+/** The text of the body's last paragraph: beyond any lead. */
+function lastParagraph(html: string): string {
+  const paragraphs = [...html.matchAll(/<p>([^<]{20,})<\/p>/g)].map((m) => m[1]!);
+  return paragraphs.at(-1)!.slice(0, 30);
+}
+
+const paywall = (page: Page) =>
+  page.getByRole('complementary').filter({
+    has: page.getByRole('heading', { level: 2, name: /会員限定です|会員のためのページです/ }),
+  });
+
+async function expectNoAxeViolations(page: Page) {
+  const results = await new AxeBuilder({ page }).analyze();
+  expect(results.violations.map((v) => `${v.id}: ${v.help}`)).toEqual([]);
+}
+
+test.beforeAll(async ({ request }) => {
+  const key = (await admin('create-api-key', '--name', 'e2e cta', '--permissions', 'GET')).at(-1)!;
+  const get = async <T>(path: string): Promise<T[]> => {
+    const res = await request.get(path, { headers: { 'X-MICROCMS-API-KEY': key } });
+    expect(res.status(), path).toBe(200);
+    return ((await res.json()) as { contents: T[] }).contents;
+  };
+  const filter = (f: string) => encodeURIComponent(f);
+  // The free-plan list's own query (SPEC §7: limit 3, no order, so the newest created first):
+  // its first 3 are the list, the fifth is safely outside it.
+  const members = await get<Post>(
+    `/api/v1/posts?filters=${filter('isPublicPreview[not_equals]true')}&limit=5&fields=id,title,body`,
+  );
+  freePlan = members[0]!;
+  older = members[4]!;
+  preview = (
+    await get<Post>(
+      `/api/v1/posts?filters=${filter('isPublicPreview[equals]true')}&limit=1&fields=id,title,body`,
+    )
+  )[0]!;
+  movieId = (
+    await get<{ id: string }>(
+      `/api/v1/movies?filters=${filter('isPublicPreview[not_equals]true')}&limit=1&fields=id`,
+    )
+  )[0]!.id;
+
+  for (const email of Object.values(accounts)) {
+    await admin('create-user', '--email', email, '--password', password);
+  }
+  await admin('grant-plan', '--email', accounts.paid, '--plan', 'スタンダード');
+});
+
+/** The hero: the section around the page's one h1. */
+const hero = (page: Page) =>
+  page.locator('section', { has: page.getByRole('heading', { level: 1 }) });
+
+test('an anonymous visitor: the hero invites to join, and each paywall names what opens the item', async ({
+  page,
+}) => {
+  await page.goto('/');
+  const top = hero(page);
+  await expect(top.getByRole('link', { name: '無料で会員登録', exact: true })).toHaveAttribute(
+    'href',
+    '/sign-up',
+  );
+  await expect(top.getByRole('link', { name: '料金プランを見る', exact: true })).toHaveAttribute(
+    'href',
+    '/service-plans',
+  );
+
+  // A public-preview post: the whole text, the 「無料公開」 mark, no paywall.
+  await page.goto(`/posts/${preview.id}`);
+  await expect(
+    page.locator('main article header').getByText('無料公開', { exact: true }),
+  ).toBeVisible();
+  await expect(page.getByText(lastParagraph(preview.body))).toBeVisible();
+  await expect(paywall(page)).toHaveCount(0);
+
+  // A free-plan post: a free account opens it, so that is the one button; ログイン comes back.
+  await page.goto(`/posts/${freePlan.id}`);
+  const open = paywall(page);
+  await expect(open.getByRole('heading', { name: 'この記事は会員限定です' })).toBeVisible();
+  await expect(open.getByRole('link', { name: '無料で会員登録' })).toHaveAttribute(
+    'href',
+    '/sign-up',
+  );
+  await expect(open.getByRole('link', { name: 'ログイン' })).toHaveAttribute(
+    'href',
+    `/login?next=${encodeURIComponent(`/posts/${freePlan.id}`)}`,
+  );
+  await expect(open.getByRole('link', { name: /プランを見る/ })).toHaveCount(0);
+  await expectNoAxeViolations(page);
+
+  // Any other members' post: only a paid plan opens it, so the plans, never a free account.
+  await page.goto(`/posts/${older.id}`);
+  const closed = paywall(page);
+  await expect(closed.getByRole('heading', { name: 'この記事は有料会員限定です' })).toBeVisible();
+  await expect(closed.getByRole('link', { name: '料金プランを見る' })).toHaveAttribute(
+    'href',
+    '/service-plans',
+  );
+  await expect(closed.getByRole('link', { name: 'ログイン' })).toHaveAttribute(
+    'href',
+    `/login?next=${encodeURIComponent(`/posts/${older.id}`)}`,
+  );
+  await expect(closed.getByRole('link', { name: '無料で会員登録' })).toHaveCount(0);
+  await expect(closed.getByText(/（税込）／月/)).toBeVisible();
+
+  // Movies are for paid members: the plans again.
+  await page.goto(`/movies/${movieId}`);
+  await expect(paywall(page).getByRole('link', { name: '料金プランを見る' })).toBeVisible();
+  await expect(paywall(page).getByRole('link', { name: '無料で会員登録' })).toHaveCount(0);
+
+  // /connect: a way in, since its pages are for members.
+  await page.goto('/connect');
+  await expect(page.getByRole('main').getByRole('link', { name: '無料の会員登録' })).toBeVisible();
+
+  // The list shows the same mark as the page.
+  await page.goto('/posts');
+  await expect(
+    page
+      .getByRole('article')
+      .filter({ has: page.getByRole('heading', { name: preview.title, exact: true }) })
+      .getByText('無料公開', { exact: true }),
+  ).toBeVisible();
+});
+
+test('a free member: the hero offers the paid plans, free-plan posts say why they are open', async ({
+  page,
+}) => {
+  await signIn(page, accounts.free, password);
+  const top = hero(page);
+  await expect(top.getByRole('link', { name: '有料プランを見る', exact: true })).toHaveAttribute(
+    'href',
+    '/service-plans',
+  );
+  await expect(top.getByRole('link', { name: '無料で会員登録' })).toHaveCount(0);
+
+  await page.goto(`/posts/${freePlan.id}`);
+  await expect(
+    page.getByText(/無料会員の方もお読みいただける最新の会員限定記事 3 本/),
+  ).toBeVisible();
+  await expect(page.getByText(lastParagraph(freePlan.body))).toBeVisible();
+  await expect(paywall(page)).toHaveCount(0);
+
+  await page.goto(`/posts/${older.id}`);
+  const closed = paywall(page);
+  await expect(closed.getByRole('heading', { name: 'この記事は有料会員限定です' })).toBeVisible();
+  await expect(closed.getByRole('link', { name: '有料プランを見る' })).toHaveAttribute(
+    'href',
+    '/service-plans',
+  );
+  // Signed in already: neither ログイン nor a free account is offered.
+  await expect(closed.getByRole('link', { name: 'ログイン' })).toHaveCount(0);
+  await expect(closed.getByRole('link', { name: '無料で会員登録' })).toHaveCount(0);
+  await expectNoAxeViolations(page);
+
+  // /connect does not ask a member to sign in.
+  await page.goto('/connect');
+  await expect(page.getByRole('main').getByRole('link', { name: 'ログイン' })).toHaveCount(0);
+  await expect(page.getByRole('main').getByText(/各ページでご覧いただけます/)).toBeVisible();
+});
+
+test('a paid member: the hero leads to reading, and every post is open without notes', async ({
+  page,
+}) => {
+  await signIn(page, accounts.paid, password);
+  const top = hero(page);
+  await expect(top.getByRole('link', { name: '新着記事を読む', exact: true })).toHaveAttribute(
+    'href',
+    '/posts',
+  );
+  await expect(top.getByRole('link', { name: /プランを見る|会員登録/ })).toHaveCount(0);
+
+  await page.goto(`/posts/${older.id}`);
+  await expect(page.getByText(lastParagraph(older.body))).toBeVisible();
+  await expect(paywall(page)).toHaveCount(0);
+  // The free-plan note is for free members: a paid member reads every post anyway.
+  await page.goto(`/posts/${freePlan.id}`);
+  await expect(page.getByText(/無料会員の方もお読みいただける/)).toHaveCount(0);
+});
+
+test('the 特定商取引法 page names the operator, never a placeholder', async ({ page }) => {
+  await page.goto('/specified-commercial-transactions');
+  // The e2e server runs on the embedded database: demo values, said to be demo values.
+  await expect(page.getByRole('row', { name: /販売業者/ })).toContainText('サンプル出版株式会社');
+  await expect(page.getByRole('row', { name: /運営統括責任者/ })).toContainText('見本 太郎');
+  await expect(page.getByRole('row', { name: /電話番号/ })).toContainText('03-0000-0000');
+  await expect(page.getByRole('note')).toContainText('デモ用の表示です');
+  await expect(page.getByText('請求があった場合には遅滞なく開示します。')).toHaveCount(0);
+});

@@ -1,0 +1,228 @@
+import { type APIRequestContext, type Page, expect, test } from '@playwright/test';
+import { admin } from './support/admin';
+import { signIn, submitLogin } from './support/sign-in';
+
+// Layout (issue 12): no page scrolls sideways on a phone (WCAG 2.1 reflow), whoever reads it
+// and however long their name; the header keeps its controls on screen; article text has a
+// vertical rhythm; an anonymous bookmark click says why sign-in is needed.
+
+const stamp = Date.now();
+const password = 'nagai-namae-no-hon-12';
+/** Long enough to push the menu button off a 360 px screen if it were not cut. */
+const LONG_NAME = 'デザイン研究所の長い表示名さん';
+const PHONE_WIDTHS = [320, 360, 390];
+const PROMPT = 'ブックマークするにはログインしてください';
+
+async function createMember(label: string): Promise<string> {
+  const email = `layout-${label}-${stamp}@example.jp`;
+  await admin('create-user', '--email', email, '--password', password, '--name', LONG_NAME);
+  return email;
+}
+
+/** The first item page a list links to, e.g. the newest post from /posts. */
+async function firstItem(page: Page, list: string, prefix: string): Promise<string> {
+  await page.goto(list);
+  const href = await page.locator(`main a[href^="${prefix}"]`).first().getAttribute('href');
+  expect(href, `${list} links to an item under ${prefix}`).toBeTruthy();
+  return href!;
+}
+
+/** Every route of the issue, with one item page of each kind. */
+async function routes(page: Page): Promise<string[]> {
+  return [
+    '/',
+    '/posts',
+    await firstItem(page, '/posts', '/posts/'),
+    '/feature',
+    await firstItem(page, '/feature', '/feature/'),
+    '/series',
+    '/insight',
+    '/movies',
+    await firstItem(page, '/movies', '/movies/'),
+    await firstItem(page, '/audios', '/audios/'),
+    '/connect',
+    await firstItem(page, '/connect', '/connect/'),
+    '/jobs',
+    await firstItem(page, '/jobs', '/jobs/'),
+    `/search?q=${encodeURIComponent('デザイン')}`,
+    '/service-plans',
+    '/about',
+    '/faq',
+    '/contact',
+    '/terms',
+    '/specified-commercial-transactions',
+    '/studio',
+    '/login',
+    '/sign-up',
+    '/account/edit',
+    '/account/receipts',
+    '/posts/bookmark',
+  ];
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+const sidewaysScroll = (page: Page) =>
+  page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+
+for (const audience of ['visitor', 'member'] as const) {
+  test(`no page scrolls sideways at 320–390 px, header controls on screen (${audience})`, async ({
+    page,
+  }) => {
+    test.setTimeout(300_000);
+    if (audience === 'member') await signIn(page, await createMember('reflow'), password);
+    const list = await routes(page);
+    const banner = page.getByRole('banner');
+    // A member's account control is named by the whole name, even when only the avatar shows.
+    const account =
+      audience === 'member'
+        ? banner.getByRole('button', { name: LONG_NAME })
+        : banner.getByRole('link', { name: 'ログイン', exact: true });
+    const menu = banner.getByRole('button', { name: 'メニュー' });
+
+    for (const width of PHONE_WIDTHS) {
+      await page.setViewportSize({ width, height: 800 });
+      for (const route of list) {
+        await page.goto(route);
+        const where = `${route} at ${width}px (${audience})`;
+        // The account control comes with the auth state: the header is then complete.
+        await expect.soft(account, where).toBeInViewport({ ratio: 1 });
+        await expect.soft(menu, where).toBeInViewport({ ratio: 1 });
+        expect.soft(await sidewaysScroll(page), where).toBeLessThanOrEqual(0);
+      }
+    }
+  });
+}
+
+test('a member’s long name on a phone: the avatar in the header, the full name in its menu', async ({
+  page,
+}) => {
+  await signIn(page, await createMember('menu'), password);
+  await page.setViewportSize({ width: 360, height: 740 });
+  await page.goto('/posts');
+  const trigger = page.getByRole('banner').getByRole('button', { name: LONG_NAME });
+  await trigger.click();
+  await expect(trigger).toHaveAttribute('aria-expanded', 'true');
+  const menu = page.locator(`#${await trigger.getAttribute('aria-controls')}`);
+  await expect(menu.getByText(LONG_NAME, { exact: true })).toBeVisible();
+  await expect(menu.getByRole('link', { name: 'アカウント設定' })).toBeInViewport({ ratio: 1 });
+  await expect(menu.getByRole('button', { name: 'ログアウト' })).toBeInViewport({ ratio: 1 });
+  expect(await sidewaysScroll(page)).toBeLessThanOrEqual(0);
+  await page.keyboard.press('Escape');
+  await expect(menu).toBeHidden();
+  await expect(trigger).toBeFocused();
+});
+
+/** A post open to everyone whose body has a heading followed by text and two paragraphs. */
+async function publicPostWithHeadings(request: APIRequestContext): Promise<string> {
+  const key = (await admin('create-api-key', '--name', 'e2e layout', '--permissions', 'GET')).at(
+    -1,
+  )!;
+  const res = await request.get(
+    '/api/v1/posts?limit=100&fields=id,body&filters=isPublicPreview[equals]true',
+    { headers: { 'X-MICROCMS-API-KEY': key } },
+  );
+  expect(res.status()).toBe(200);
+  const { contents } = (await res.json()) as { contents: { id: string; body: string }[] };
+  const post = contents.find(
+    (p) =>
+      /<p>[\s\S]*?<\/p>\s*<h2[^>]*>[\s\S]*?<\/h2>\s*<p/.test(p.body) && /<\/p>\s*<p/.test(p.body),
+  );
+  expect(post, 'the demo content has a public post with headings').toBeTruthy();
+  return post!.id;
+}
+
+test('article text has space between paragraphs, and more above a heading than below', async ({
+  page,
+}) => {
+  const id = await publicPostWithHeadings(page.request);
+  for (const width of [360, 1280]) {
+    await page.setViewportSize({ width, height: 900 });
+    await page.goto(`/posts/${id}`);
+    await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+    const gaps = await page.getByRole('main').evaluate((main) => {
+      const blocks = Array.from(main.querySelectorAll('h2, p'));
+      const heading = blocks.find(
+        (el) =>
+          el.tagName === 'H2' &&
+          el.previousElementSibling?.tagName === 'P' &&
+          el.nextElementSibling?.tagName === 'P',
+      )!;
+      const paragraph = Array.from(heading.parentElement!.children).find(
+        (el) => el.tagName === 'P' && el.nextElementSibling?.tagName === 'P',
+      )!;
+      const box = (el: Element) => el.getBoundingClientRect();
+      return {
+        betweenParagraphs: box(paragraph.nextElementSibling!).top - box(paragraph).bottom,
+        aboveHeading: box(heading).top - box(heading.previousElementSibling!).bottom,
+        belowHeading: box(heading.nextElementSibling!).top - box(heading).bottom,
+      };
+    });
+    expect(gaps.betweenParagraphs, `between paragraphs at ${width}px`).toBeGreaterThan(0);
+    expect(gaps.belowHeading, `under a heading at ${width}px`).toBeGreaterThan(0);
+    expect(gaps.aboveHeading, `above a heading at ${width}px`).toBeGreaterThan(gaps.belowHeading);
+  }
+});
+
+test('an anonymous bookmark click says why, and sign-in brings the reader back', async ({
+  page,
+}) => {
+  const email = await createMember('bookmark');
+  await page.setViewportSize({ width: 390, height: 844 });
+  const post = await firstItem(page, '/posts', '/posts/');
+  await page.goto(post);
+  // Once the auth state has loaded, the click asks instead of saving.
+  await expect(page.getByRole('banner').getByRole('link', { name: 'ログイン' })).toBeVisible();
+  const button = page
+    .getByRole('main')
+    .getByRole('button', { name: /^ブックマーク/ })
+    .first();
+
+  // By keyboard: the dialog opens, says why, and Escape gives the focus back.
+  await button.focus();
+  await page.keyboard.press('Enter');
+  const dialog = page.getByRole('dialog', { name: PROMPT });
+  await expect(dialog).toBeVisible();
+  await expect(dialog).toContainText('無料の会員登録');
+  const back = encodeURIComponent(post);
+  await expect(dialog.getByRole('link', { name: '無料で会員登録' })).toHaveAttribute(
+    'href',
+    `/sign-up?next=${back}`,
+  );
+  await page.keyboard.press('Escape');
+  await expect(dialog).toBeHidden();
+  await expect(button).toBeFocused();
+  await expect(button).toHaveAttribute('aria-pressed', 'false');
+
+  // By pointer: ログイン leads to the login page and back to the post, nothing saved.
+  await button.click();
+  await dialog.getByRole('link', { name: 'ログイン' }).click();
+  await expect(page).toHaveURL(new RegExp(`/login\\?next=${escapeRegExp(back)}$`));
+  await submitLogin(page, email, password);
+  await expect(page).toHaveURL(new RegExp(`${escapeRegExp(post)}$`));
+  await expect(
+    page
+      .getByRole('main')
+      .getByRole('button', { name: /^ブックマーク/ })
+      .first(),
+  ).toHaveAttribute('aria-pressed', 'false');
+});
+
+test('on cards the bookmark sits in one place: over the cover, at its top right', async ({
+  page,
+}) => {
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.goto('/posts');
+  const card = page.getByRole('main').getByRole('article').first();
+  const button = card.getByRole('button', { name: /^ブックマーク/ });
+  const [cardBox, buttonBox, titleBox] = await Promise.all([
+    card.boundingBox(),
+    button.boundingBox(),
+    card.getByRole('heading').boundingBox(),
+  ]);
+  // Above the title, against the card's right edge.
+  expect(buttonBox!.y + buttonBox!.height).toBeLessThan(titleBox!.y);
+  expect(cardBox!.x + cardBox!.width - (buttonBox!.x + buttonBox!.width)).toBeLessThan(24);
+});
