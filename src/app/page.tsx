@@ -57,6 +57,28 @@ export default async function HomePage() {
     insight: insight.items,
   });
 
+  // The compact sections, side by side on a wide screen: three, then two.
+  const trio: CompactSection[] = [
+    {
+      id: 'series',
+      title: '連載',
+      href: '/series',
+      items: series.slice(0, SIDE_COUNT).map(seriesItem),
+    },
+    { id: 'movies', title: '動画', href: '/movies', items: movies.items.map(movieCard) },
+    { id: 'audios', title: '音声', href: '/audios', items: audios.items.map(audioCard) },
+  ].map(withMore);
+  const pair: CompactSection[] = [
+    { id: 'insight', title: 'インサイト', href: '/insight', items: posts.insight.map(postCard) },
+    {
+      id: 'jobs',
+      title: '新着の求人',
+      href: '/jobs',
+      items: jobs.items.map(jobCard),
+      more: '求人一覧',
+    },
+  ].map(withMore);
+
   const site = jsonLdSite();
   return (
     <>
@@ -107,59 +129,44 @@ export default async function HomePage() {
           </HomeSection>
         ) : null}
 
-        <div className={styles.trio}>
-          {series.length > 0 ? (
-            <HomeSection
-              id="series-heading"
-              title="連載"
-              more={{ href: '/series', label: '連載一覧' }}
-            >
-              <StoryList items={series.slice(0, SIDE_COUNT).map(seriesItem)} />
-            </HomeSection>
-          ) : null}
-          {movies.items.length > 0 ? (
-            <HomeSection
-              id="movies-heading"
-              title="動画"
-              more={{ href: '/movies', label: '動画一覧' }}
-            >
-              <StoryList items={movies.items.map(movieCard)} />
-            </HomeSection>
-          ) : null}
-          {audios.items.length > 0 ? (
-            <HomeSection
-              id="audios-heading"
-              title="音声"
-              more={{ href: '/audios', label: '音声一覧' }}
-            >
-              <StoryList items={audios.items.map(audioCard)} />
-            </HomeSection>
-          ) : null}
-        </div>
-
-        <div className={styles.pair}>
-          {posts.insight.length > 0 ? (
-            <HomeSection
-              id="insight-heading"
-              title="インサイト"
-              more={{ href: '/insight', label: 'インサイト一覧' }}
-            >
-              <StoryList items={posts.insight.map(postCard)} />
-            </HomeSection>
-          ) : null}
-          {jobs.items.length > 0 ? (
-            <HomeSection
-              id="jobs-heading"
-              title="新着の求人"
-              more={{ href: '/jobs', label: '求人一覧' }}
-            >
-              <StoryList items={jobs.items.map(jobCard)} />
-            </HomeSection>
-          ) : null}
-        </div>
+        {[trio, pair].map((row, index) => (
+          <div key={index} className={index === 0 ? styles.trio : styles.pair}>
+            {row
+              .filter((section) => section.items.length > 0)
+              .map((section) => (
+                <HomeSection
+                  key={section.id}
+                  id={`${section.id}-heading`}
+                  title={section.title}
+                  more={section.more}
+                >
+                  <StoryList items={section.items} />
+                </HomeSection>
+              ))}
+          </div>
+        ))}
       </div>
     </>
   );
+}
+
+type CompactSection = {
+  id: string;
+  title: string;
+  items: CardItem[];
+  more: { href: string; label: string };
+};
+
+/** Each section's 一覧 link: 「連載一覧」 and the like, unless the section names its own. */
+function withMore(section: {
+  id: string;
+  title: string;
+  href: string;
+  items: CardItem[];
+  more?: string;
+}): CompactSection {
+  const { href, more, ...rest } = section;
+  return { ...rest, more: { href, label: more ?? `${section.title}一覧` } };
 }
 
 /**

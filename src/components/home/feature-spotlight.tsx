@@ -6,6 +6,7 @@ import type { CardItem } from '@/components/listing/content-card';
 import { formatDateJa, isoDateJa } from '@/lib/format';
 import type { Category } from '@/server/content/lists';
 import { Byline } from './lead-story';
+import issueStyles from '@/components/feature/feature.module.css';
 import styles from './home.module.css';
 
 /**
@@ -37,8 +38,8 @@ export function FeatureSpotlight({
         ) : null}
       </Link>
       <div className={styles.spotlightBody}>
-        <p className={styles.issueLine}>
-          {number ? <span className={styles.issueNumber}>{number}</span> : null}
+        <p className={issueStyles.issueLine}>
+          {number ? <span className={issueStyles.issueNumber}>{number}</span> : null}
           <time dateTime={isoDateJa(date)}>{formatDateJa(date)}</time>
         </p>
         <h3 className={styles.issueTheme}>
