@@ -70,7 +70,7 @@ const PROGRESS_EVERY_MS = 20_000;
 export async function runNextBuild(root: string, settings: BuildSettings): Promise<number> {
   const started = Date.now();
   console.log(
-    '[build] building the production site: the first build takes about 3–5 minutes on 2 cores.',
+    '[build] building the production site: the first build takes about a minute on 2 cores.',
   );
   const build = spawn(process.execPath, [path.join(root, NEXT_BIN), 'build'], {
     cwd: root,
