@@ -100,9 +100,10 @@ test('an anonymous visitor: the hero invites to join, and each paywall names wha
   await page.goto(`/posts/${freePlan.id}`);
   const open = paywall(page);
   await expect(open.getByRole('heading', { name: 'この記事は会員限定です' })).toBeVisible();
+  // Both come back to the post: after signing in, or after verifying a new account.
   await expect(open.getByRole('link', { name: '無料で会員登録' })).toHaveAttribute(
     'href',
-    '/sign-up',
+    `/sign-up?next=${encodeURIComponent(`/posts/${freePlan.id}`)}`,
   );
   await expect(open.getByRole('link', { name: 'ログイン' })).toHaveAttribute(
     'href',

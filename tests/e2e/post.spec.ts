@@ -35,7 +35,7 @@ test("a members' post shows its lead and a call to sign up, and never sends the 
   await expect(page.getByRole('heading', { name: 'この記事は会員限定です' })).toBeVisible();
   await expect(page.getByRole('link', { name: '無料で会員登録' })).toHaveAttribute(
     'href',
-    '/sign-up',
+    `/sign-up?next=${encodeURIComponent(`/posts/${post!.id}`)}`,
   );
   // Neither the HTML nor the RSC payload carries the gated part.
   expect(await response!.text()).not.toContain(hidden);

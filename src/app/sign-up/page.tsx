@@ -4,6 +4,8 @@ import { EmailField, NewPasswordFields } from '@/components/account/account-fiel
 import { PostForm, Checkbox, Field } from '@/components/forms/form.client';
 import { AccountPage, Notice } from '@/components/account/account-page';
 import { accountMetadata } from '@/components/account/metadata';
+import { env } from '@/env';
+import { safeNextPath } from '@/lib/safe-next';
 import { readFlash, typedText } from '@/server/http/read-flash';
 import { getUser } from '@/server/identity/session';
 import { DISPLAY_NAME_MAX } from '@/lib/account-limits';
@@ -30,20 +32,34 @@ export default async function SignUpPage({ searchParams }: Props) {
       </AccountPage>
     );
   }
-  if (await getUser()) redirect('/');
+  // The page the reader came from (a bookmark, a paywall): the verification link returns there.
+  const next = safeNextPath(
+    typeof query.next === 'string' ? query.next : undefined,
+    env().SITE_URL,
+  );
+  if (await getUser()) redirect(next);
   const flash = await readFlash();
   const value = (name: string) => typedText(flash, name);
   return (
     <AccountPage
       title="会員登録"
-      lead={<p>無料の会員登録で、会員限定の記事の一部を読めるようになります。</p>}
+      lead={
+        <p>
+          無料の会員登録で、会員限定記事のうち新しいもの 3
+          本を全文で読めるほか、ブックマークやコネクトをご利用いただけます。
+        </p>
+      }
       footer={
         <p>
-          すでにアカウントをお持ちの方は <Link href="/login">ログイン</Link>
+          すでにアカウントをお持ちの方は{' '}
+          <Link href={next === '/' ? '/login' : `/login?next=${encodeURIComponent(next)}`}>
+            ログイン
+          </Link>
         </p>
       }
     >
       <PostForm action="/api/account/sign-up" submitLabel="登録する" initialErrors={flash}>
+        {next === '/' ? null : <input type="hidden" name="next" value={next} />}
         <Field
           name="displayName"
           label="表示名"

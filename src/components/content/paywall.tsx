@@ -7,6 +7,7 @@ import { listPlans } from '@/server/billing/catalogue';
 import { getDb } from '@/server/db/client';
 import styles from './paywall.module.css';
 import { PhraseText } from './phrase-text';
+import { signInHref, signUpHref } from '@/components/layout/sign-in-links';
 
 /** The kinds of item a paywall ends. */
 export type PaywallItem = 'post' | 'audio' | 'movie' | 'connect';
@@ -118,7 +119,7 @@ export async function Paywall({
             {cta.anonymous ? '料金プランを見る' : '有料プランを見る'}
           </Link>
         ) : (
-          <Link href="/sign-up" className={styles.primary}>
+          <Link href={signUpHref(returnTo)} className={styles.primary}>
             無料で会員登録
           </Link>
         )}
@@ -126,7 +127,7 @@ export async function Paywall({
       {cta.anonymous ? (
         <p className={styles.signIn}>
           すでに会員の方は
-          <Link href={`/login?next=${encodeURIComponent(returnTo)}`}>ログイン</Link>
+          <Link href={signInHref(returnTo)}>ログイン</Link>
         </p>
       ) : null}
     </aside>

@@ -279,6 +279,33 @@ describe('account flows against the database', () => {
       expect(forged.headers.get('location')).toContain('error=INVALID_TOKEN');
     });
 
+    it('returns a new member to the page they signed up from, never to another site', async () => {
+      const signUpFrom = async (email: string, next: string) => {
+        const result = await signUp(
+          deps,
+          {
+            email,
+            password: PASSWORD,
+            passwordConfirm: PASSWORD,
+            displayName: '戻る 読者',
+            consent: 'on',
+            next,
+          },
+          ctx(),
+        );
+        expect(result.ok).toBe(true);
+        const [mail] = await mailsTo(email);
+        const response = await auth.handler(new Request(linkIn(mail!.textBody)));
+        return new URL(response.headers.get('location') ?? '', BASE);
+      };
+      const back = await signUpFrom('returning@example.jp', '/posts/post-001?x=1');
+      expect(back.pathname).toBe('/login');
+      expect(back.searchParams.get('verified')).toBe('1');
+      expect(back.searchParams.get('next')).toBe('/posts/post-001?x=1');
+      const away = await signUpFrom('away@example.jp', 'https://evil.example/');
+      expect(away.searchParams.has('next')).toBe(false);
+    });
+
     it('signs in with an HttpOnly, SameSite=Lax database session and audits it with the address', async () => {
       const result = await signIn(
         deps,

@@ -84,6 +84,15 @@ const wait = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, 
 /** Where the verification link lands (better-auth adds `?error=…` when the link is bad). */
 const VERIFIED_PAGE = '/login?verified=1';
 
+/**
+ * Where the verification link lands: the login page, which then returns the reader to the page
+ * they were reading when they signed up (a safe local path only, else home).
+ */
+function verifiedPage(next: string | undefined): string {
+  const path = safeNextPath(next, env().SITE_URL);
+  return path === '/' ? VERIFIED_PAGE : `${VERIFIED_PAGE}&next=${encodeURIComponent(path)}`;
+}
+
 const invalid = (error: z.ZodError): FlowResult => ({
   ok: false,
   status: 400,
@@ -149,7 +158,7 @@ export async function signUp(
       ? { ...answer, fieldErrors: { ...answer.fieldErrors, password: problem } }
       : answer;
   }
-  const { email, password, displayName, newsletter } = parsed.data;
+  const { email, password, displayName, newsletter, next } = parsed.data;
   const blocked = await limited(() =>
     consume(deps.db, [{ limit: LIMITS.signUpIp, subject: ctx.ip }]),
   );
@@ -158,7 +167,7 @@ export async function signUp(
   if (problem) return weakPassword(problem);
   // For an address already registered better-auth answers the same and mails its owner.
   const result = await deps.auth.api.signUpEmail({
-    body: { email, password, name: displayName, callbackURL: VERIFIED_PAGE },
+    body: { email, password, name: displayName, callbackURL: verifiedPage(next) },
     headers: ctx.headers,
   });
   const [created] = await deps.db
@@ -203,7 +212,7 @@ export async function signIn(
   if (delay > 0) await (deps.sleep ?? wait)(delay);
   try {
     const { headers, response } = await deps.auth.api.signInEmail({
-      body: { email, password, rememberMe: true, callbackURL: VERIFIED_PAGE },
+      body: { email, password, rememberMe: true, callbackURL: verifiedPage(next) },
       headers: ctx.headers,
       returnHeaders: true,
     });

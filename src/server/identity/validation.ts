@@ -105,6 +105,8 @@ export const signUpInput = z
     displayName,
     consent: checkbox,
     newsletter: checkbox,
+    // The page to return to after verifying; a bad one only sends the reader home.
+    next: z.string().optional().catch(undefined),
   })
   .superRefine((data, ctx) => {
     // The strength estimate comes after the rate limit (account-flows.ts signUp).
