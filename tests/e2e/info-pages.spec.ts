@@ -43,6 +43,13 @@ const PAGES: { path: string; title: string; description: string; text: string }[
     description: '編集部の仕事場であり、収録や撮影',
     text: 'スタジオでしていること',
   },
+  {
+    // The partner programme, linked from the header's menu and the footer as 法人の方へ.
+    path: '/biz/about',
+    title: '法人の方へ',
+    description: 'デザイナーに届く求人掲載と、編集部との協働',
+    text: 'パートナー企業ができること',
+  },
 ];
 
 for (const info of PAGES) {

@@ -52,6 +52,7 @@ async function routes(page: Page): Promise<string[]> {
     '/terms',
     '/specified-commercial-transactions',
     '/studio',
+    '/biz/about',
     '/login',
     '/sign-up',
     '/account/edit',

@@ -7,6 +7,7 @@ import {
   type SitePageEndpoint,
   findSitePage,
   sitePageLabel,
+  sitePagePath,
   splitAtSection,
 } from '@/server/content/site-pages';
 import styles from './article.module.css';
@@ -19,7 +20,7 @@ import pageStyles from './site-page.module.css';
  * look of the posts, without cover or byline. Each route is a few lines around this.
  */
 
-const pathOf = (endpoint: SitePageEndpoint) => `/${endpoint}`;
+const pathOf = sitePagePath;
 
 export async function siteObjectPageMetadata(endpoint: SitePageEndpoint): Promise<Metadata> {
   const page = await findSitePage(endpoint);

@@ -32,7 +32,14 @@ describe('the content model', () => {
     ]) {
       expect(endpoints).toContain(area);
     }
-    for (const page of ['about', 'faq', 'terms', 'specified-commercial-transactions', 'studio']) {
+    for (const page of [
+      'about',
+      'faq',
+      'terms',
+      'specified-commercial-transactions',
+      'studio',
+      'biz-about',
+    ]) {
       expect(CONTENT_MODEL.find((e) => e.endpoint === page)?.kind).toBe('object');
     }
   });

@@ -244,6 +244,7 @@ export const CONTENT_MODEL: readonly EndpointDef[] = [
   objectPage('terms', '利用規約'),
   objectPage('specified-commercial-transactions', '特定商取引法に基づく表記'),
   objectPage('studio', 'スタジオ'),
+  objectPage('biz-about', '法人の方へ'),
 ];
 
 const byEndpoint = new Map(CONTENT_MODEL.map((e) => [e.endpoint, e]));

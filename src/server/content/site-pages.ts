@@ -7,7 +7,8 @@ import { siteContent } from './site-content';
 
 /**
  * The site's information pages: one CMS object endpoint each, served at the path of the same
- * name (/about, /faq, /terms, /specified-commercial-transactions, /studio).
+ * name (/about, /faq, /terms, /specified-commercial-transactions, /studio), except the partner
+ * programme's, which lives in the biz area (/biz/about).
  */
 
 export const SITE_PAGE_ENDPOINTS = [
@@ -16,8 +17,14 @@ export const SITE_PAGE_ENDPOINTS = [
   'terms',
   'specified-commercial-transactions',
   'studio',
+  'biz-about',
 ] as const;
 export type SitePageEndpoint = (typeof SITE_PAGE_ENDPOINTS)[number];
+
+/** Where each information page is served. */
+export function sitePagePath(endpoint: SitePageEndpoint): string {
+  return endpoint === 'biz-about' ? '/biz/about' : `/${endpoint}`;
+}
 
 /** The page's name in the content model, for the title while the page has no content. */
 export function sitePageLabel(endpoint: SitePageEndpoint): string {

@@ -31,6 +31,7 @@ export const SITEMAP_PAGE_ENDPOINTS = [
   'terms',
   'specified-commercial-transactions',
   'studio',
+  'biz-about',
 ] as const;
 
 /** Endpoints read only for the date of a list page (series has no page per item). */
@@ -79,6 +80,7 @@ export const SITEMAP_STATIC_ROUTES: readonly StaticRoute[] = [
     datedBy: ['specified-commercial-transactions'],
   },
   { path: '/studio', changeFrequency: 'monthly', priority: 0.3, datedBy: ['studio'] },
+  { path: '/biz/about', changeFrequency: 'monthly', priority: 0.4, datedBy: ['biz-about'] },
 ];
 
 /** The dates the content API gives an item (any of them may be missing from a narrowed read). */

@@ -30,7 +30,14 @@ type Row = {
   publishedAt: Date | null;
 };
 
-const OBJECT_PAGES = ['about', 'faq', 'terms', 'specified-commercial-transactions', 'studio'];
+const OBJECT_PAGES = [
+  'about',
+  'faq',
+  'terms',
+  'specified-commercial-transactions',
+  'studio',
+  'biz-about',
+];
 
 /** Width and height from a PNG's IHDR or a JPEG's first SOF marker. */
 function imageSize(file: string): { width: number; height: number } {
