@@ -1,16 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { encodeFlash } from '@/server/http/flash';
 import { countedStream, streamedPost } from '@/server/http/testing';
-import { clipUtf8, flashInput, handleContactPost } from './contact-http';
-
-describe('clipUtf8', () => {
-  it('keeps text that fits and cuts the rest at a whole character', () => {
-    expect(clipUtf8('abc', 3)).toBe('abc');
-    expect(clipUtf8('あいう', 9)).toBe('あいう');
-    expect(clipUtf8('あいう', 8)).toBe('あい');
-    expect(clipUtf8('😀😀', 5)).toBe('😀');
-  });
-});
+import { flashInput, handleContactPost } from './contact-http';
 
 describe('flashInput', () => {
   it('keeps only the form fields, each small enough that the one-time cookie stays under 4 KB', () => {

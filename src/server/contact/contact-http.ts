@@ -2,7 +2,7 @@ import 'server-only';
 import { env } from '@/env';
 import { getDb } from '@/server/db/client';
 import { endpoint } from '@/server/http/endpoint';
-import type { FormInput } from '@/server/http/form-endpoint';
+import { clippedFields } from '@/server/http/flash-values';
 import { submitContact } from './contact';
 
 /**
@@ -13,34 +13,11 @@ import { submitContact } from './contact';
 // 4,000 characters of Japanese, percent-encoded by a plain form post, is about 36 KB.
 const MAX_BYTES = 64 * 1024;
 
-/**
- * A plain post's typed text goes back in a one-time cookie, and a browser drops a cookie past
- * 4 KB whole (messages included). So at most this many UTF-8 bytes of each field go back: the
- * start of a long message, rather than nothing at all.
- */
+/** Bytes of each field that go back to a plain post's form (flash-values.ts). */
 const FLASH_BYTES: Record<string, number> = { name: 300, email: 300, subject: 120, message: 1200 };
 
-export function clipUtf8(text: string, maxBytes: number): string {
-  if (Buffer.byteLength(text) <= maxBytes) return text;
-  let out = '';
-  let bytes = 0;
-  for (const char of text) {
-    bytes += Buffer.byteLength(char);
-    if (bytes > maxBytes) break;
-    out += char;
-  }
-  return out;
-}
-
 /** Only the form's own fields, each clipped, for the one-time cookie. */
-export function flashInput(input: FormInput): FormInput {
-  const out: FormInput = {};
-  for (const [key, max] of Object.entries(FLASH_BYTES)) {
-    const value = input[key];
-    if (typeof value === 'string') out[key] = clipUtf8(value, max);
-  }
-  return out;
-}
+export const flashInput = clippedFields(FLASH_BYTES);
 
 export const handleContactPost = endpoint(
   {

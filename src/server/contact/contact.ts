@@ -4,11 +4,12 @@ import { CONTACT_MESSAGE_MAX, CONTACT_NAME_MAX, CONTACT_SUBJECTS } from '@/lib/c
 import { z } from '@/lib/zod';
 import type { Db } from '@/server/db/client';
 import { contactMessages } from '@/server/db/schema';
+import { consumeOrRefuse, invalidInput, mailQuietly } from '@/server/forms/submit';
+import { multiLineText, requiredLine } from '@/server/forms/text-fields';
 import type { FormResult } from '@/server/http/form-endpoint';
-import { emailField, fieldErrors } from '@/server/identity/validation';
-import { maskAddress, sendMail } from '@/server/mail/mailer';
+import { emailField } from '@/server/identity/validation';
 import { contactAcknowledged, contactReceived } from '@/server/mail/templates';
-import { type Limit, RateLimitedError, consume } from '@/server/rate-limit/limiter';
+import type { Limit } from '@/server/rate-limit/limiter';
 
 /**
  * The contact form (/contact → POST /api/contact): validate, rate limit, keep the message,
@@ -24,35 +25,9 @@ export const CONTACT_LIMITS = {
 
 export const CONTACT_SENT_PAGE = '/contact?sent=1';
 
-// Control characters other than tab and line feed: invisible, and PostgreSQL refuses NUL.
-// eslint-disable-next-line no-control-regex
-const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f]/g;
-
-const name = z
-  .string({ error: 'お名前を入力してください。' })
-  .trim()
-  .min(1, 'お名前を入力してください。')
-  .max(CONTACT_NAME_MAX, `お名前は ${CONTACT_NAME_MAX} 文字以内にしてください。`)
-  .refine((value) => !/[\p{Cc}]/u.test(value), {
-    error: 'お名前に使えない文字が含まれています。',
-  });
-
+const name = requiredLine('お名前', CONTACT_NAME_MAX);
 const subject = z.enum(CONTACT_SUBJECTS, { error: 'お問い合わせの種類を選んでください。' });
-
-// Browsers send a textarea's line breaks as CRLF while its maxlength counts them as one
-// character: normalised first, so what fitted in the form fits here.
-const message = z
-  .string({ error: 'お問い合わせ内容を入力してください。' })
-  .transform((value) => value.replace(/\r\n?/g, '\n').replace(CONTROL, '').trim())
-  .pipe(
-    z
-      .string()
-      .min(1, 'お問い合わせ内容を入力してください。')
-      .max(
-        CONTACT_MESSAGE_MAX,
-        `お問い合わせ内容は ${CONTACT_MESSAGE_MAX.toLocaleString('ja-JP')} 文字以内にしてください。`,
-      ),
-  );
+const message = multiLineText('お問い合わせ内容', CONTACT_MESSAGE_MAX);
 
 export const contactInput = z.object({ name, email: emailField, subject, message });
 export type ContactInput = z.infer<typeof contactInput>;
@@ -72,31 +47,13 @@ export async function submitContact(
   user: { id: string } | null,
 ): Promise<FormResult> {
   const parsed = contactInput.safeParse(input);
-  if (!parsed.success) {
-    return {
-      ok: false,
-      status: 400,
-      message: '入力内容を確認してください。',
-      fieldErrors: fieldErrors(parsed.error),
-    };
-  }
+  if (!parsed.success) return invalidInput(parsed.error);
   const data = parsed.data;
-  try {
-    await consume(deps.db, [
-      { limit: CONTACT_LIMITS.ip, subject: ctx.ip },
-      { limit: CONTACT_LIMITS.email, subject: data.email },
-    ]);
-  } catch (error) {
-    if (error instanceof RateLimitedError) {
-      return {
-        ok: false,
-        status: 429,
-        message: error.message,
-        retryAfter: error.retryAfterSeconds,
-      };
-    }
-    throw error;
-  }
+  const refused = await consumeOrRefuse(deps.db, [
+    { limit: CONTACT_LIMITS.ip, subject: ctx.ip },
+    { limit: CONTACT_LIMITS.email, subject: data.email },
+  ]);
+  if (refused) return refused;
 
   const [row] = await deps.db
     .insert(contactMessages)
@@ -106,11 +63,11 @@ export async function submitContact(
 
   // The message is kept already: a mail that fails must not make the sender send it again.
   if (deps.contactTo) {
-    await mailQuietly(deps.db, () =>
+    await mailQuietly(deps.db, 'contact', () =>
       contactReceived(deps.contactTo!, { ...data, receivedAt, userId: user?.id ?? null }),
     );
   }
-  await mailQuietly(deps.db, () =>
+  await mailQuietly(deps.db, 'contact', () =>
     contactAcknowledged(data.email, { subject: data.subject, receivedAt }),
   );
 
@@ -119,15 +76,6 @@ export async function submitContact(
     redirectTo: CONTACT_SENT_PAGE,
     message: 'お問い合わせを受け付けました。',
   };
-}
-
-async function mailQuietly(db: Db, build: () => Parameters<typeof sendMail>[1]): Promise<void> {
-  const mail = build();
-  try {
-    await sendMail(db, mail);
-  } catch (error) {
-    console.error(`[contact] ${mail.kind} to ${maskAddress(mail.to)} not sent:`, error);
-  }
 }
 
 export type ContactMessage = {

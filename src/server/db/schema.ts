@@ -468,3 +468,34 @@ export const billingNotifications = pgTable('billing_notifications', {
   key: text('key').primaryKey(),
   sentAt: timestamp('sent_at', { withTimezone: true }).notNull().defaultNow(),
 });
+
+/**
+ * Inquiries from companies (src/server/inquiries): `job-posting` from /jobs/about/contact,
+ * `partner-application` from /biz/request. Staff follow each through its state (new,
+ * in-progress, done). Fields a kind does not ask for are null.
+ */
+export const partnerInquiries = pgTable(
+  'partner_inquiries',
+  {
+    id: uuid('id')
+      .primaryKey()
+      .default(sql`gen_random_uuid()`),
+    kind: text('kind', { enum: ['job-posting', 'partner-application'] }).notNull(),
+    company: text('company').notNull(),
+    name: text('name').notNull(),
+    email: text('email').notNull(),
+    phone: text('phone'),
+    website: text('website'),
+    companySize: text('company_size'),
+    plan: text('plan'),
+    message: text('message'),
+    state: text('state', { enum: ['new', 'in-progress', 'done'] })
+      .notNull()
+      .default('new'),
+    /** The signed-in sender, if any (forgotten when the account is deleted). */
+    userId: text('user_id').references(() => user.id, { onDelete: 'set null' }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('partner_inquiries_created_idx').on(t.createdAt.desc())],
+);

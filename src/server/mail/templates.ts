@@ -239,34 +239,37 @@ const tokyoDateTime = (date: Date) =>
     timeZone: 'Asia/Tokyo',
   }).format(date);
 
+/** A mail to staff about something a visitor sent through a form: its facts, then its text. */
+type StaffNotice = {
+  kind: string;
+  /** After 【SITE_NAME】. */
+  subject: string;
+  /** The first line: which form it came from. */
+  lead: string;
+  facts: [string, string][];
+  message: string | null;
+  /** Where staff see all of them, once that screen exists. */
+  list?: { label: string; path: string };
+};
+
 /**
- * To the staff address (CONTACT_TO). sendMail has no Reply-To, so the sender's address is in
- * the text, and the message keeps its line breaks in the HTML part too.
+ * sendMail has no Reply-To, so the sender's address is in the facts, and the message keeps its
+ * line breaks in the HTML part too.
  */
-export function contactReceived(to: string, details: ContactMailDetails): Mail {
+function staffNotice(to: string, notice: StaffNotice): Mail {
   const { SITE_NAME, SITE_URL } = env();
-  const subject = `【${SITE_NAME}】お問い合わせ：${details.subject}`;
-  const adminUrl = `${SITE_URL}/admin/contact`;
-  const facts: [string, string][] = [
-    ['受付日時', tokyoDateTime(details.receivedAt)],
-    ['お名前', details.name],
-    ['メールアドレス', details.email],
-    ['種類', details.subject],
-    ['会員', details.userId ? `ログイン中の会員（ID: ${details.userId}）` : '未ログイン'],
-  ];
-  const intro =
-    'お問い合わせフォームから新しいメッセージが届きました。このメールに返信しても送信者には届きません。返信は上記のメールアドレス宛てにお送りください。';
+  const subject = `【${SITE_NAME}】${notice.subject}`;
+  const list = notice.list && { ...notice.list, url: `${SITE_URL}${notice.list.path}` };
+  const replyNote =
+    'このメールに返信しても送信者には届きません。返信は上記のメールアドレス宛てにお送りください。';
   const text = [
-    'お問い合わせフォームから新しいメッセージが届きました。',
+    notice.lead,
     '',
-    ...facts.map(([label, value]) => `${label}：${value}`),
+    ...notice.facts.map(([label, value]) => `${label}：${value}`),
     '',
-    '――お問い合わせ内容――',
-    details.message,
-    '――',
-    '',
-    'このメールに返信しても送信者には届きません。返信は上記のメールアドレス宛てにお送りください。',
-    `受け付けたお問い合わせの一覧: ${adminUrl}`,
+    ...(notice.message !== null ? ['――お問い合わせ内容――', notice.message, '――', ''] : []),
+    replyNote,
+    ...(list ? [`${list.label}: ${list.url}`] : []),
     '',
     '――',
     SITE_NAME,
@@ -278,15 +281,38 @@ export function contactReceived(to: string, details: ContactMailDetails): Mail {
 <div style="max-width:560px;margin:0 auto">
 <p style="font-weight:700;letter-spacing:.08em">${escapeHtml(SITE_NAME)}</p>
 <table style="border-collapse:collapse;margin:16px 0">
-${facts.map(([label, value]) => `<tr><th style="text-align:left;padding:4px 16px 4px 0;white-space:nowrap;vertical-align:top">${escapeHtml(label)}</th><td style="padding:4px 0;word-break:break-all">${escapeHtml(value)}</td></tr>`).join('\n')}
+${notice.facts.map(([label, value]) => `<tr><th style="text-align:left;padding:4px 16px 4px 0;white-space:nowrap;vertical-align:top">${escapeHtml(label)}</th><td style="padding:4px 0;word-break:break-all">${escapeHtml(value)}</td></tr>`).join('\n')}
 </table>
-<div style="white-space:pre-wrap;word-break:break-word;padding:16px;background:#f5f5f3">${escapeHtml(details.message)}</div>
-<p style="font-size:13px;color:#555">${escapeHtml(intro)}</p>
-<p><a href="${escapeHtml(adminUrl)}" style="color:#111">受け付けたお問い合わせの一覧</a></p>
+${notice.message !== null ? `<div style="white-space:pre-wrap;word-break:break-word;padding:16px;background:#f5f5f3">${escapeHtml(notice.message)}</div>` : ''}
+<p style="font-size:13px;color:#555">${escapeHtml(`${notice.lead}${replyNote}`)}</p>
+${list ? `<p><a href="${escapeHtml(list.url)}" style="color:#111">${escapeHtml(list.label)}</a></p>` : ''}
 <hr style="border:none;border-top:1px solid #ddd;margin:32px 0">
 <p style="font-size:12px;color:#555">${escapeHtml(SITE_NAME)}<br>${escapeHtml(SITE_URL)}</p>
 </div></body></html>`;
-  return { to, subject, text, html, kind: 'contact-received', secret: null };
+  return { to, subject, text, html, kind: notice.kind, secret: null };
+}
+
+const signedInFact = (userId: string | null): [string, string] => [
+  '会員',
+  userId ? `ログイン中の会員（ID: ${userId}）` : '未ログイン',
+];
+
+/** To the staff address (CONTACT_TO). */
+export function contactReceived(to: string, details: ContactMailDetails): Mail {
+  return staffNotice(to, {
+    kind: 'contact-received',
+    subject: `お問い合わせ：${details.subject}`,
+    lead: 'お問い合わせフォームから新しいメッセージが届きました。',
+    facts: [
+      ['受付日時', tokyoDateTime(details.receivedAt)],
+      ['お名前', details.name],
+      ['メールアドレス', details.email],
+      ['種類', details.subject],
+      signedInFact(details.userId),
+    ],
+    message: details.message,
+    list: { label: '受け付けたお問い合わせの一覧', path: '/admin/contact' },
+  });
 }
 
 /**
@@ -307,6 +333,85 @@ export function contactAcknowledged(
     ],
     note: 'このメールに心当たりがない場合は、どなたかがメールアドレスを誤って入力した可能性があります。お手数ですが、このメールを破棄してください。',
   });
+}
+
+/** What the inquiry forms' mails say about one inquiry (src/server/inquiries). */
+export type InquiryMailDetails = {
+  kind: 'job-posting' | 'partner-application';
+  company: string;
+  name: string;
+  email: string;
+  phone: string | null;
+  website: string | null;
+  companySize: string | null;
+  plan: string | null;
+  message: string | null;
+  receivedAt: Date;
+  userId: string | null;
+};
+
+const INQUIRY_MAIL_TITLES = {
+  'job-posting': '求人掲載のお問い合わせ',
+  'partner-application': 'パートナープログラムへのお申し込み',
+} as const;
+
+/** To the staff address (CONTACT_TO): a new inquiry from /jobs/about/contact or /biz/request. */
+export function inquiryReceived(to: string, details: InquiryMailDetails): Mail {
+  const title = INQUIRY_MAIL_TITLES[details.kind];
+  const optional: [string, string | null][] = [
+    ['電話番号', details.phone],
+    ['ウェブサイト', details.website],
+    ['従業員数', details.companySize],
+    ['ご関心のあるプラン', details.plan],
+  ];
+  return staffNotice(to, {
+    kind: `${details.kind}-received`,
+    subject: `${title}：${details.company}`,
+    lead: `${details.kind === 'job-posting' ? '求人掲載のお問い合わせフォーム' : 'パートナープログラムの申し込みフォーム'}から新しい${details.kind === 'job-posting' ? 'お問い合わせ' : 'お申し込み'}が届きました。`,
+    facts: [
+      ['受付日時', tokyoDateTime(details.receivedAt)],
+      ['会社名', details.company],
+      ['ご担当者', details.name],
+      ['メールアドレス', details.email],
+      ...optional.filter((fact): fact is [string, string] => fact[1] !== null),
+      signedInFact(details.userId),
+    ],
+    // No link yet: the staff list (/biz/axis-admin) comes with the rest of the biz area.
+    message: details.message,
+  });
+}
+
+/**
+ * To the sender. As with contactAcknowledged, it repeats nothing the sender typed (company,
+ * name, message): anyone can type any address into the form.
+ */
+export function inquiryAcknowledged(
+  to: string,
+  details: Pick<InquiryMailDetails, 'kind' | 'receivedAt'>,
+): Mail {
+  const when = tokyoDateTime(details.receivedAt);
+  return details.kind === 'job-posting'
+    ? render(to, {
+        kind: 'job-posting-acknowledged',
+        subject: '求人掲載のお問い合わせを受け付けました',
+        greeting: 'お問い合わせいただき、ありがとうございます。',
+        paragraphs: [
+          `${when}に、求人掲載についてのお問い合わせを受け付けました。`,
+          '内容を確認のうえ、担当者からこのメールアドレス宛てに、掲載の条件と料金をご案内します。お返事まで数営業日いただくことがあります。あらかじめご了承ください。',
+        ],
+        note: 'このメールに心当たりがない場合は、どなたかがメールアドレスを誤って入力した可能性があります。お手数ですが、このメールを破棄してください。',
+      })
+    : render(to, {
+        kind: 'partner-application-acknowledged',
+        subject: 'パートナープログラムへのお申し込みを受け付けました',
+        greeting: 'お申し込みいただき、ありがとうございます。',
+        paragraphs: [
+          `${when}に、パートナープログラムへのお申し込みを受け付けました。`,
+          '担当者がお申し込みの内容を確認し、このメールアドレス宛てに、ご契約の条件と今後の流れをご案内します。お返事まで数営業日いただくことがあります。あらかじめご了承ください。',
+          `プログラムの内容は、パートナープログラムのご案内（${env().SITE_URL}/biz/about）でもご覧いただけます。`,
+        ],
+        note: 'このメールに心当たりがない場合は、どなたかがメールアドレスを誤って入力した可能性があります。お手数ですが、このメールを破棄してください。',
+      });
 }
 
 /** The billing mails (src/server/billing/notifications.ts sends each once). */

@@ -195,18 +195,18 @@ const STUDIO = [
 
 /**
  * The partner programme (/biz/about). It promises what exists today: listings on /jobs, with the
- * publisher's editors posting them, and the contact form as the way in.
+ * publisher's editors posting them, and the two inquiry forms as the way in.
  */
 const BIZ_ABOUT = [
   '<p>AXIS Membership のパートナープログラムは、デザインに真剣に向き合う企業と、この場所に集まるデザイナーをつなぐための法人向けのプログラムです。読者の多くは、事務所やメーカー、制作会社で働くデザイナーと、デザインを学ぶ学生です。</p>',
   '<h2>パートナー企業ができること</h2>',
   '<ul><li><a href="/jobs">求人</a>に、職種や勤務地、給与などの条件を添えた求人情報を掲載できます。掲載期間中は、サイト内検索と Google の求人検索にも表示されます。</li><li>記事や動画でのご紹介について、編集部とご相談いただけます。取材の可否と内容は、編集部が独立して判断します。</li><li>会員向けのイベントや見学会を、<a href="/connect">コネクト</a>でご案内できます。</li></ul>',
   '<h2>掲載の流れ</h2>',
-  '<ol><li>お問い合わせフォームから、プログラムへの参加をお申し込みください。</li><li>担当者から、掲載の条件と料金をご案内します。</li><li>ご契約のあと、求人の原稿をお送りいただきます。編集部が内容を確認してから公開します。</li></ol>',
+  '<ol><li><a href="/biz/request">お申し込みフォーム</a>から、プログラムへの参加をお申し込みください。</li><li>担当者から、掲載の条件と料金をご案内します。</li><li>ご契約のあと、求人の原稿をお送りいただきます。編集部が内容を確認してから公開します。</li></ol>',
   '<h2>料金と契約期間</h2>',
   '<p>掲載できる求人の数と期間に応じたプランをご用意しています。料金は、お問い合わせいただいた企業さまに個別にご案内します。</p>',
-  '<h2>お問い合わせ</h2>',
-  `<p>${CONTACT}で、お問い合わせの種類に「法人・広告・求人掲載について」を選んでご連絡ください。担当者から数営業日以内にご返信します。</p>`,
+  '<h2>お申し込み・お問い合わせ</h2>',
+  '<p>プログラムへの参加は<a href="/biz/request">パートナープログラムのお申し込み</a>から、まずは求人掲載について相談したい場合は<a href="/jobs/about/contact">求人掲載のお問い合わせ</a>からご連絡ください。担当者から数営業日以内にご返信します。</p>',
 ].join('');
 
 /** The home page's editor's choice (the `home` object). */

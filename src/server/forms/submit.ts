@@ -1,0 +1,57 @@
+import 'server-only';
+import type { z } from '@/lib/zod';
+import type { Db } from '@/server/db/client';
+import type { FormResult } from '@/server/http/form-endpoint';
+import { fieldErrors } from '@/server/identity/validation';
+import { maskAddress, sendMail } from '@/server/mail/mailer';
+import { type Limit, RateLimitedError, consume } from '@/server/rate-limit/limiter';
+
+/** The steps the public forms (contact, inquiries) share between validating and keeping. */
+
+/** The 400 answer of input that does not pass its schema, with a message per field. */
+export function invalidInput(error: z.ZodError): FormResult {
+  return {
+    ok: false,
+    status: 400,
+    message: '入力内容を確認してください。',
+    fieldErrors: fieldErrors(error),
+  };
+}
+
+/** Counts one attempt against each limit: null when allowed, the 429 answer when over. */
+export async function consumeOrRefuse(
+  db: Db,
+  checks: { limit: Limit; subject: string | null | undefined }[],
+): Promise<FormResult | null> {
+  try {
+    await consume(db, checks);
+    return null;
+  } catch (error) {
+    if (error instanceof RateLimitedError) {
+      return {
+        ok: false,
+        status: 429,
+        message: error.message,
+        retryAfter: error.retryAfterSeconds,
+      };
+    }
+    throw error;
+  }
+}
+
+/**
+ * Sends a mail whose failure must not fail the post: what was sent is kept already, and the
+ * sender must not send it again. The failure is logged with the address masked.
+ */
+export async function mailQuietly(
+  db: Db,
+  tag: string,
+  build: () => Parameters<typeof sendMail>[1],
+): Promise<void> {
+  const mail = build();
+  try {
+    await sendMail(db, mail);
+  } catch (error) {
+    console.error(`[${tag}] ${mail.kind} to ${maskAddress(mail.to)} not sent:`, error);
+  }
+}

@@ -1,0 +1,74 @@
+import 'server-only';
+import { env } from '@/env';
+import { getDb } from '@/server/db/client';
+import { endpoint } from '@/server/http/endpoint';
+import { clippedFields } from '@/server/http/flash-values';
+import { submitInquiry } from './inquiries';
+
+/**
+ * POST /api/jobs/contact and POST /api/biz/request, with the contact form's protocol
+ * (src/server/contact/contact-http.ts): JSON for fetch, a 303 for a plain post (to the sent
+ * page, or back to the form with its messages and what was typed).
+ */
+
+// 4,000 characters of Japanese, percent-encoded by a plain form post, is about 36 KB.
+const MAX_BYTES = 64 * 1024;
+
+/** Bytes of each field that go back to a plain post's form: the cookie stays under 4 KB. */
+const SHORT = 300;
+export const jobPostingFlash = clippedFields({
+  company: SHORT,
+  name: SHORT,
+  email: SHORT,
+  phone: 60,
+  message: 1200,
+});
+export const partnerApplicationFlash = clippedFields({
+  company: SHORT,
+  name: SHORT,
+  email: SHORT,
+  phone: 60,
+  website: SHORT,
+  companySize: 60,
+  plan: 120,
+  message: 800,
+});
+
+export const handleJobPostingInquiryPost = endpoint(
+  {
+    name: 'jobs-contact',
+    maxBytes: MAX_BYTES,
+    auth: 'optional',
+    formPage: '/jobs/about/contact',
+    flashValues: jobPostingFlash,
+    // The schema drops them from the message (src/server/forms/text-fields.ts).
+    keepControlChars: ['message'],
+  },
+  async ({ input, user, ip }) =>
+    submitInquiry(
+      'job-posting',
+      { db: await getDb(), contactTo: env().CONTACT_TO },
+      input,
+      { ip },
+      user,
+    ),
+);
+
+export const handlePartnerApplicationPost = endpoint(
+  {
+    name: 'biz-request',
+    maxBytes: MAX_BYTES,
+    auth: 'optional',
+    formPage: '/biz/request',
+    flashValues: partnerApplicationFlash,
+    keepControlChars: ['message'],
+  },
+  async ({ input, user, ip }) =>
+    submitInquiry(
+      'partner-application',
+      { db: await getDb(), contactTo: env().CONTACT_TO },
+      input,
+      { ip },
+      user,
+    ),
+);

@@ -1,0 +1,367 @@
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { INQUIRY_MESSAGE_MAX } from '@/lib/inquiries';
+import type { Database } from '@/server/db/client';
+import { partnerInquiries, user } from '@/server/db/schema';
+import { createTestDatabase } from '@/server/db/testing/test-database';
+import { listOutbox } from '@/server/mail/mailer';
+import {
+  INQUIRY_SENT_PAGES,
+  listPartnerInquiries,
+  setInquiryState,
+  submitInquiry,
+} from './inquiries';
+
+const STAFF = 'biz@example.jp';
+
+describe('the inquiry forms against the database', () => {
+  let database: Database;
+  let ipCounter = 0;
+  /** A fresh client address per call, so the per-IP limit only bites where a test means it to. */
+  const ctx = () => ({ ip: `198.51.100.${++ipCounter}` });
+  const jobPosting = (email: string) => ({
+    company: '株式会社かたち設計',
+    name: '佐藤 一郎',
+    email,
+    phone: '03-1234-5678',
+    message:
+      'プロダクトデザイナーを 2 名募集したいと考えています。\r\n掲載の条件を教えてください。',
+  });
+  const application = (email: string) => ({
+    company: '余白デザイン事務所',
+    name: '鈴木 花',
+    email,
+    phone: '06-9876-5432',
+    website: 'https://yohaku.example.jp',
+    companySize: '10〜49名',
+    plan: '求人掲載',
+    message: '',
+  });
+  const rowsFrom = (email: string) =>
+    database.db.select().from(partnerInquiries).where(eq(partnerInquiries.email, email));
+  const rowCount = async () => (await database.db.select().from(partnerInquiries)).length;
+  const mailCount = async () => (await listOutbox(database.db, { limit: 1000 })).length;
+
+  beforeAll(async () => {
+    database = await createTestDatabase();
+  });
+  afterAll(async () => {
+    await database.close();
+  });
+
+  it('keeps a job-posting inquiry, mails it to staff and acknowledges it to the sender', async () => {
+    const email = 'ichiro@example.jp';
+    const result = await submitInquiry(
+      'job-posting',
+      { db: database.db, contactTo: STAFF },
+      jobPosting(' Ichiro@Example.JP '),
+      ctx(),
+      null,
+    );
+    expect(result).toEqual({
+      ok: true,
+      redirectTo: INQUIRY_SENT_PAGES['job-posting'],
+      message: 'お問い合わせを受け付けました。',
+    });
+    expect(INQUIRY_SENT_PAGES['job-posting']).toBe('/jobs/about/contact?sent=1');
+
+    const [row, ...others] = await rowsFrom(email);
+    expect(others).toHaveLength(0);
+    expect(row).toMatchObject({
+      kind: 'job-posting',
+      company: '株式会社かたち設計',
+      name: '佐藤 一郎',
+      email,
+      phone: '03-1234-5678',
+      website: null,
+      companySize: null,
+      plan: null,
+      message:
+        'プロダクトデザイナーを 2 名募集したいと考えています。\n掲載の条件を教えてください。',
+      state: 'new',
+      userId: null,
+    });
+    expect(row!.createdAt).toBeInstanceOf(Date);
+    expect(row!.updatedAt).toBeInstanceOf(Date);
+
+    const [toStaff, ...moreToStaff] = await listOutbox(database.db, { to: STAFF });
+    expect(moreToStaff).toHaveLength(0);
+    expect(toStaff).toMatchObject({ kind: 'job-posting-received', status: 'stored' });
+    expect(toStaff!.subject).toContain('求人掲載のお問い合わせ：株式会社かたち設計');
+    expect(toStaff!.textBody).toContain('会社名：株式会社かたち設計');
+    expect(toStaff!.textBody).toContain('ご担当者：佐藤 一郎');
+    expect(toStaff!.textBody).toContain(`メールアドレス：${email}`);
+    expect(toStaff!.textBody).toContain('電話番号：03-1234-5678');
+    expect(toStaff!.textBody).not.toContain('従業員数');
+    expect(toStaff!.textBody).toContain('掲載の条件を教えてください。');
+    // No link to a staff screen that does not exist yet.
+    expect(toStaff!.textBody).not.toContain('/biz/axis-admin');
+    expect(toStaff!.htmlBody).toContain('株式会社かたち設計');
+
+    const [ack, ...moreAcks] = await listOutbox(database.db, { to: email });
+    expect(moreAcks).toHaveLength(0);
+    expect(ack).toMatchObject({ kind: 'job-posting-acknowledged', status: 'stored' });
+    expect(ack!.subject).toContain('求人掲載のお問い合わせを受け付けました');
+    expect(ack!.textBody).toContain('求人掲載についてのお問い合わせを受け付けました');
+    // Nothing the sender typed goes to whatever address was entered; no button in plain text.
+    expect(ack!.textBody).not.toContain('かたち設計');
+    expect(ack!.textBody).not.toContain('佐藤');
+    expect(ack!.textBody).not.toContain('募集');
+    expect(ack!.textBody).not.toContain('ボタン');
+  });
+
+  it('keeps a partner application, confirms it to the applicant and mails staff', async () => {
+    const email = 'hana@example.jp';
+    const result = await submitInquiry(
+      'partner-application',
+      { db: database.db, contactTo: STAFF },
+      application(email),
+      ctx(),
+      null,
+    );
+    expect(result).toEqual({
+      ok: true,
+      redirectTo: '/biz/request?sent=1',
+      message: 'お申し込みを受け付けました。',
+    });
+    const [row] = await rowsFrom(email);
+    expect(row).toMatchObject({
+      kind: 'partner-application',
+      company: '余白デザイン事務所',
+      name: '鈴木 花',
+      phone: '06-9876-5432',
+      website: 'https://yohaku.example.jp',
+      companySize: '10〜49名',
+      plan: '求人掲載',
+      // The optional message left empty is null, not ''.
+      message: null,
+      state: 'new',
+    });
+
+    const toStaff = (await listOutbox(database.db, { to: STAFF })).find(
+      (m) => m.kind === 'partner-application-received',
+    );
+    expect(toStaff!.subject).toContain('パートナープログラムへのお申し込み：余白デザイン事務所');
+    expect(toStaff!.textBody).toContain('従業員数：10〜49名');
+    expect(toStaff!.textBody).toContain('ご関心のあるプラン：求人掲載');
+    expect(toStaff!.textBody).toContain('ウェブサイト：https://yohaku.example.jp');
+    expect(toStaff!.textBody).not.toContain('お問い合わせ内容――');
+
+    const [ack, ...moreAcks] = await listOutbox(database.db, { to: email });
+    expect(moreAcks).toHaveLength(0);
+    expect(ack).toMatchObject({ kind: 'partner-application-acknowledged', status: 'stored' });
+    expect(ack!.subject).toContain('パートナープログラムへのお申し込みを受け付けました');
+    expect(ack!.textBody).not.toContain('余白デザイン');
+    expect(ack!.textBody).not.toContain('ボタン');
+  });
+
+  it('without a staff address keeps the inquiry and only acknowledges it', async () => {
+    const email = 'no-staff@example.jp';
+    const before = (await listOutbox(database.db, { to: STAFF })).length;
+    const result = await submitInquiry(
+      'job-posting',
+      { db: database.db },
+      { ...jobPosting(email), phone: '' },
+      ctx(),
+      null,
+    );
+    expect(result.ok).toBe(true);
+    const [row] = await rowsFrom(email);
+    expect(row!.phone).toBeNull();
+    expect(await listOutbox(database.db, { to: STAFF })).toHaveLength(before);
+    expect((await listOutbox(database.db, { to: email })).map((m) => m.kind)).toEqual([
+      'job-posting-acknowledged',
+    ]);
+  });
+
+  it('records the signed-in sender', async () => {
+    await database.db
+      .insert(user)
+      .values({ id: 'inquiry-user-1', name: '会員 次郎', email: 'member@example.jp' });
+    const result = await submitInquiry(
+      'partner-application',
+      { db: database.db, contactTo: STAFF },
+      application('member@example.jp'),
+      ctx(),
+      { id: 'inquiry-user-1' },
+    );
+    expect(result.ok).toBe(true);
+    expect((await rowsFrom('member@example.jp'))[0]).toMatchObject({ userId: 'inquiry-user-1' });
+  });
+
+  it('answers Japanese messages per field of the job-posting form and keeps nothing', async () => {
+    const [rowsBefore, mailsBefore] = [await rowCount(), await mailCount()];
+    const empty = await submitInquiry(
+      'job-posting',
+      { db: database.db, contactTo: STAFF },
+      { company: ' ', name: '', email: '', phone: '', message: '\r\n' },
+      ctx(),
+      null,
+    );
+    expect(empty).toEqual({
+      ok: false,
+      status: 400,
+      message: '入力内容を確認してください。',
+      fieldErrors: {
+        company: '会社名を入力してください。',
+        name: 'お名前を入力してください。',
+        email: 'メールアドレスを入力してください。',
+        message: 'お問い合わせ内容を入力してください。',
+      },
+    });
+    const wrong = await submitInquiry(
+      'job-posting',
+      { db: database.db },
+      {
+        company: '会'.repeat(101),
+        name: '佐藤\n一郎',
+        email: 'not-an-address',
+        phone: '03-1234-567８',
+        message: 'あ'.repeat(INQUIRY_MESSAGE_MAX + 1),
+      },
+      ctx(),
+      null,
+    );
+    expect(!wrong.ok && wrong.fieldErrors).toEqual({
+      company: '会社名は 100 文字以内にしてください。',
+      name: 'お名前に使えない文字が含まれています。',
+      email: 'メールアドレスの形式が正しくありません。',
+      phone: '電話番号は、半角数字とハイフンで入力してください（例：03-1234-5678）。',
+      message: 'お問い合わせ内容は 4,000 文字以内にしてください。',
+    });
+    const short = await submitInquiry(
+      'job-posting',
+      { db: database.db },
+      { ...jobPosting('short@example.jp'), phone: '123-456' },
+      ctx(),
+      null,
+    );
+    expect(!short.ok && Object.keys(short.fieldErrors ?? {})).toEqual(['phone']);
+    expect(await rowCount()).toBe(rowsBefore);
+    expect(await mailCount()).toBe(mailsBefore);
+  });
+
+  it('answers Japanese messages per field of the partner application and keeps nothing', async () => {
+    const [rowsBefore, mailsBefore] = [await rowCount(), await mailCount()];
+    const missing = await submitInquiry(
+      'partner-application',
+      { db: database.db },
+      {},
+      ctx(),
+      null,
+    );
+    expect(!missing.ok && missing.fieldErrors).toEqual({
+      company: '会社名を入力してください。',
+      name: 'ご担当者名を入力してください。',
+      email: 'メールアドレスを入力してください。',
+      phone: '電話番号を入力してください。',
+      companySize: '従業員数を選んでください。',
+      plan: 'ご関心のあるプランを選んでください。',
+    });
+    const wrong = await submitInquiry(
+      'partner-application',
+      { db: database.db },
+      {
+        ...application('wrong@example.jp'),
+        website: 'javascript:alert(1)',
+        companySize: '5000名', // not one of the choices
+        plan: '無料プラン',
+        message: 'い'.repeat(INQUIRY_MESSAGE_MAX + 1),
+      },
+      ctx(),
+      null,
+    );
+    expect(!wrong.ok && wrong.fieldErrors).toEqual({
+      website: 'ウェブサイトは https:// から始まる URL で入力してください。',
+      companySize: '従業員数を選んでください。',
+      plan: 'ご関心のあるプランを選んでください。',
+      message: 'ご相談・ご質問は 4,000 文字以内にしてください。',
+    });
+    expect(await rowCount()).toBe(rowsBefore);
+    expect(await mailCount()).toBe(mailsBefore);
+  });
+
+  it('answers 429 to the sixth inquiry from one address within the hour, across both forms', async () => {
+    const ip = { ip: '203.0.113.88' };
+    for (let i = 1; i <= 5; i++) {
+      const kind = i % 2 ? 'job-posting' : 'partner-application';
+      const input = i % 2 ? jobPosting(`ip-${i}@example.jp`) : application(`ip-${i}@example.jp`);
+      const result = await submitInquiry(kind, { db: database.db }, input, ip, null);
+      expect(result.ok, `inquiry ${i}`).toBe(true);
+    }
+    const sixth = await submitInquiry(
+      'job-posting',
+      { db: database.db },
+      jobPosting('ip-6@example.jp'),
+      ip,
+      null,
+    );
+    expect(sixth).toMatchObject({ ok: false, status: 429 });
+    expect(!sixth.ok && sixth.message).toMatch(/^短時間に何度も試みられたため/);
+    expect(await rowsFrom('ip-6@example.jp')).toHaveLength(0);
+    expect(await listOutbox(database.db, { to: 'ip-6@example.jp' })).toHaveLength(0);
+  });
+
+  it('answers 429 to the fourth inquiry from one e-mail address within the hour', async () => {
+    const email = 'mail-limit@example.jp';
+    for (let i = 1; i <= 3; i++) {
+      const result = await submitInquiry(
+        'job-posting',
+        { db: database.db },
+        jobPosting(email),
+        ctx(),
+        null,
+      );
+      expect(result.ok).toBe(true);
+    }
+    const fourth = await submitInquiry(
+      'partner-application',
+      { db: database.db },
+      application(' MAIL-LIMIT@example.jp'),
+      ctx(),
+      null,
+    );
+    expect(fourth).toMatchObject({ ok: false, status: 429 });
+    expect(await rowsFrom(email)).toHaveLength(3);
+  });
+
+  it('lists the inquiries newest first, a page at a time', async () => {
+    const total = await rowCount();
+    const first = await listPartnerInquiries(database.db, { page: 1, pageSize: 5 });
+    expect(first).toMatchObject({ total, page: 1, totalPages: Math.ceil(total / 5) });
+    expect(first.items).toHaveLength(5);
+    expect(first.items[0]).toMatchObject({ email: 'mail-limit@example.jp', state: 'new' });
+    const second = await listPartnerInquiries(database.db, { page: 2, pageSize: 5 });
+    expect(second.items.map((i) => i.id)).not.toContain(first.items[0]!.id);
+    const all = await listPartnerInquiries(database.db, { pageSize: 1000 });
+    const times = all.items.map((i) => i.createdAt.getTime());
+    expect(times).toEqual([...times].sort((a, b) => b - a));
+    // A page past the end, or not a page at all, is clamped.
+    expect((await listPartnerInquiries(database.db, { page: 999, pageSize: 5 })).page).toBe(
+      first.totalPages,
+    );
+    expect((await listPartnerInquiries(database.db, { page: -3, pageSize: 5 })).page).toBe(1);
+    expect((await listPartnerInquiries(database.db, { page: Number.NaN })).page).toBe(1);
+  });
+
+  it('moves an inquiry through its states and refuses what is not one', async () => {
+    const [row] = await rowsFrom('hana@example.jp');
+    expect(await setInquiryState(database.db, row!.id, 'in-progress')).toBe(true);
+    let [now] = await rowsFrom('hana@example.jp');
+    expect(now!.state).toBe('in-progress');
+    expect(now!.updatedAt.getTime()).toBeGreaterThanOrEqual(row!.updatedAt.getTime());
+    expect(await setInquiryState(database.db, row!.id, 'done')).toBe(true);
+    [now] = await rowsFrom('hana@example.jp');
+    expect(now!.state).toBe('done');
+
+    expect(await setInquiryState(database.db, '00000000-0000-4000-8000-000000000000', 'done')).toBe(
+      false,
+    );
+    expect(await setInquiryState(database.db, 'not-a-uuid', 'done')).toBe(false);
+    expect(await setInquiryState(database.db, row!.id, 'archived' as unknown as 'done')).toBe(
+      false,
+    );
+    [now] = await rowsFrom('hana@example.jp');
+    expect(now!.state).toBe('done');
+  });
+});
