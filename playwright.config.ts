@@ -11,7 +11,7 @@ export default defineConfig({
   workers: 1,
   retries: process.env.CI ? 1 : 0,
   forbidOnly: !!process.env.CI,
-  // The HTML report keeps the screenshots the specs attach (screenshots.spec.ts).
+  // The HTML report keeps the screenshots the specs attach (appearance.spec.ts).
   reporter: [['list'], ['html', { open: 'never', outputFolder: 'playwright-report' }]],
   timeout: 30_000,
   use: {

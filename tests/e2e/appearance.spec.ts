@@ -4,6 +4,8 @@ import { type Page, expect, test } from '@playwright/test';
  * The pages a reader judges the site by, at a phone and a desktop width, attached to the test
  * report (playwright-report/) so a person can look at them after every run. Each shot also
  * checks what a screenshot would show broken: no sideways scroll, the page's heading visible.
+ * Files run in name order: this one comes before any spec that adds content, so the shots show
+ * the demo corpus a new reader sees.
  */
 
 const WIDTHS = [
