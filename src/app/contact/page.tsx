@@ -2,6 +2,7 @@ import Link from 'next/link';
 import { EmailField } from '@/components/account/account-fields';
 import { AccountPage, Notice } from '@/components/account/account-page';
 import { Field, PostForm, SelectField, TextArea } from '@/components/forms/form.client';
+import { PrivacyNote } from '@/components/forms/inquiry-parts';
 import { sitePageMetadata } from '@/components/listing/site-metadata';
 import { CONTACT_MESSAGE_MAX, CONTACT_NAME_MAX, CONTACT_SUBJECTS } from '@/lib/contact';
 import { getDb } from '@/server/db/client';
@@ -51,13 +52,7 @@ export default async function ContactPage({ searchParams }: Props) {
           <Link href="/faq">よくある質問</Link>にまとめています。
         </p>
       }
-      footer={
-        <p>
-          ご入力いただいた個人情報の取扱いについては、
-          <Link href="/terms#privacy">利用規約の「個人情報の取扱い」</Link>
-          をご覧ください。
-        </p>
-      }
+      footer={<PrivacyNote />}
     >
       <PostForm action="/api/contact" submitLabel="送信する" initialErrors={flash}>
         <Field

@@ -1,18 +1,14 @@
 import Link from 'next/link';
-import { EmailField } from '@/components/account/account-fields';
-import { AccountPage, Notice } from '@/components/account/account-page';
-import { Field, PostForm, TextArea } from '@/components/forms/form.client';
-import { sitePageMetadata } from '@/components/listing/site-metadata';
+import { AccountPage } from '@/components/account/account-page';
+import { PostForm, TextArea } from '@/components/forms/form.client';
 import {
-  INQUIRY_COMPANY_MAX,
-  INQUIRY_MESSAGE_MAX,
-  INQUIRY_NAME_MAX,
-  INQUIRY_PHONE_MAX,
-} from '@/lib/inquiries';
-import { getDb } from '@/server/db/client';
-import { readFlash, typedText } from '@/server/http/read-flash';
-import { getUser } from '@/server/identity/session';
-import { getProfileDetails } from '@/server/profiles/profiles';
+  PrivacyNote,
+  SenderFields,
+  SentScreen,
+  inquiryDefaults,
+} from '@/components/forms/inquiry-parts';
+import { sitePageMetadata } from '@/components/listing/site-metadata';
+import { INQUIRY_MESSAGE_MAX } from '@/lib/inquiries';
 
 export const metadata = sitePageMetadata({
   title: '求人掲載のお問い合わせ',
@@ -27,15 +23,10 @@ export default async function JobPostingContactPage({ searchParams }: Props) {
   const query = await searchParams;
   if (query.sent) {
     return (
-      <AccountPage title="お問い合わせを受け付けました">
-        <Notice>
-          <p>
-            求人掲載についてのお問い合わせを受け付けました。ご入力のメールアドレスに受付確認のメールをお送りしました。担当者から、掲載の条件と料金をご案内します。
-          </p>
-        </Notice>
-        <p>
-          お返事まで数営業日いただくことがあります。受付確認のメールが届かない場合は、迷惑メールフォルダもご確認ください。
-        </p>
+      <SentScreen
+        title="お問い合わせを受け付けました"
+        notice="求人掲載についてのお問い合わせを受け付けました。ご入力のメールアドレスに受付確認のメールをお送りしました。担当者から、掲載の条件と料金をご案内します。"
+      >
         <p>
           パートナープログラムへの参加をお決めの場合は、
           <Link href="/biz/request">パートナープログラムのお申し込み</Link>
@@ -44,14 +35,12 @@ export default async function JobPostingContactPage({ searchParams }: Props) {
         <p>
           <Link href="/jobs">求人一覧へ戻る</Link>
         </p>
-      </AccountPage>
+      </SentScreen>
     );
   }
 
-  const [flash, user] = await Promise.all([readFlash(), getUser()]);
-  const profile = user ? await getProfileDetails(await getDb(), user.id) : null;
-  // What was typed wins over what the account says.
-  const typed = (name: string) => typedText(flash, name);
+  const defaults = await inquiryDefaults();
+  const { flash, typed } = defaults;
   return (
     <AccountPage
       title="求人掲載のお問い合わせ"
@@ -64,42 +53,10 @@ export default async function JobPostingContactPage({ searchParams }: Props) {
           へお進みください。
         </p>
       }
-      footer={
-        <p>
-          ご入力いただいた個人情報の取扱いについては、
-          <Link href="/terms#privacy">利用規約の「個人情報の取扱い」</Link>
-          をご覧ください。
-        </p>
-      }
+      footer={<PrivacyNote />}
     >
       <PostForm action="/api/jobs/contact" submitLabel="送信する" initialErrors={flash}>
-        <Field
-          name="company"
-          label="会社名"
-          autoComplete="organization"
-          required
-          maxLength={INQUIRY_COMPANY_MAX}
-          defaultValue={typed('company') ?? (profile?.company || undefined)}
-        />
-        <Field
-          name="name"
-          label="お名前"
-          autoComplete="name"
-          required
-          maxLength={INQUIRY_NAME_MAX}
-          defaultValue={typed('name') ?? profile?.displayName ?? user?.name}
-        />
-        <EmailField defaultValue={typed('email') ?? user?.email} />
-        <Field
-          name="phone"
-          label="電話番号（任意）"
-          type="tel"
-          autoComplete="tel"
-          inputMode="tel"
-          hint="半角数字とハイフンで入力してください（例：03-1234-5678）"
-          maxLength={INQUIRY_PHONE_MAX}
-          defaultValue={typed('phone')}
-        />
+        <SenderFields defaults={defaults} nameLabel="お名前" phoneRequired={false} />
         <TextArea
           name="message"
           label="お問い合わせ内容"
