@@ -7,6 +7,7 @@ import path from 'node:path';
 import { env, EnvError } from '@/env';
 import { findEndpoint } from '@/server/cms/model';
 import { copyDemoMedia, seedDemoContent } from '@/server/cms/seed/seed';
+import { seedDemoContracts } from '@/server/partners/demo-contracts';
 import { makePrivate } from '@/server/db/lock';
 import { openDatabase } from '@/server/db/client';
 import { DataDirLockedError, liveLockOwner } from '@/server/db/lock';
@@ -44,6 +45,7 @@ async function main(): Promise<number> {
 
     const started = Date.now();
     const { created } = await seedDemoContent(database.db);
+    created['partner contracts'] = await seedDemoContracts(database.db);
     console.log(
       `デモデータを投入しました (demo content seeded) → ${database.kind}: ${database.location}`,
     );

@@ -60,6 +60,9 @@ const envSchema = z
         .optional(),
     ),
     CMS_API_KEY: optionalText.pipe(z.string().max(200).optional()),
+    // A key of that service with POST/PUT/PATCH, for what the app itself writes there (partners'
+    // approved job listings and profiles). Unset: those writes are refused with a clear message.
+    CMS_WRITE_API_KEY: optionalText.pipe(z.string().max(200).optional()),
     // Signing secret (signed media URLs). Required when more than one app instance runs.
     APP_SECRET: optionalText.pipe(z.string().min(32, '32 文字以上で指定してください').optional()),
     // S3-compatible storage for uploads; unset = DATA_DIR/uploads. Endpoint, bucket and both keys together.

@@ -14,6 +14,7 @@ import { ensureSandboxWebhook } from '@/server/billing/sandbox-setup';
 import { makePrivate, restrictUmask, secureDataDir } from '@/server/db/lock';
 import { reindexInBackground } from '@/server/cms/search-index';
 import { copyDemoMedia, isContentEmpty, seedDemoContent } from '@/server/cms/seed/seed';
+import { seedDemoContracts } from '@/server/partners/demo-contracts';
 
 /**
  * Runs once when the server process starts (the front server, or the instrumentation hook under
@@ -61,6 +62,7 @@ async function start(): Promise<void> {
       await copyDemoMedia(uploads);
       makePrivate(uploads); // copyFile gives the copies the shipped files' 0644
       const { created } = await seedDemoContent(database.db);
+      await seedDemoContracts(database.db);
       console.log(
         `[seed] demo content loaded: ${Object.entries(created)
           .map(([e, n]) => `${e} ${n}`)

@@ -101,6 +101,26 @@ export function internalApiKey(): string {
   return internalKey;
 }
 
+/**
+ * The process's own key for the app's writes (a partner's approved job listing, a partner's
+ * profile: src/server/content/content-writer.ts), kept apart from the read key so that no
+ * page read can write. Never stored, never leaves the process.
+ */
+const internalWriterKey = KEY_PREFIX + 'internal_w_' + randomBytes(32).toString('base64url');
+export const INTERNAL_WRITER_PRINCIPAL: ApiKeyPrincipal = {
+  id: 'internal-writer',
+  name: 'site writes (in-process)',
+  permissions: new Set<ApiPermission>(['GET', 'POST', 'PUT', 'PATCH']),
+  internal: true,
+};
+
+export function internalWriterApiKey(): string {
+  return internalWriterKey;
+}
+
+const sameKey = (a: string, b: string) =>
+  a.length === b.length && timingSafeEqual(Buffer.from(a), Buffer.from(b));
+
 /** Keys are looked up on every request; a few seconds of caching keeps that off the database. */
 const CACHE_MS = 5_000;
 const cache = new Map<string, { principal: ApiKeyPrincipal | null; until: number }>();
@@ -110,12 +130,8 @@ export async function authenticateApiKey(
   key: string | null,
 ): Promise<ApiKeyPrincipal | null> {
   if (!key || key.length > 200) return null;
-  if (
-    key.length === internalKey.length &&
-    timingSafeEqual(Buffer.from(key), Buffer.from(internalKey))
-  ) {
-    return INTERNAL_PRINCIPAL;
-  }
+  if (sameKey(key, internalKey)) return INTERNAL_PRINCIPAL;
+  if (sameKey(key, internalWriterKey)) return INTERNAL_WRITER_PRINCIPAL;
   const hash = hashKey(key);
   const cached = cache.get(hash);
   if (cached && cached.until > Date.now()) return cached.principal;

@@ -6,6 +6,14 @@
  * media, file, relation, relationList) and their API shapes.
  */
 
+import {
+  EMPLOYMENT_TYPES,
+  OCCUPATIONS,
+  PREFECTURES,
+  REMOTE_OPTIONS,
+  SALARY_UNITS,
+} from '@/lib/jobs';
+
 export type FieldKind =
   | 'text'
   | 'textArea'
@@ -79,13 +87,7 @@ const objectPage = (endpoint: string, label: string): EndpointDef => ({
 });
 
 export const POST_FORMATS = ['article', 'interview', 'report', 'insight'] as const;
-export const EMPLOYMENT_TYPES = [
-  '正社員',
-  '契約社員',
-  '業務委託',
-  'インターン',
-  'アルバイト',
-] as const;
+
 
 export const CONTENT_MODEL: readonly EndpointDef[] = [
   {
@@ -220,15 +222,22 @@ export const CONTENT_MODEL: readonly EndpointDef[] = [
       coverImage,
       body,
       { id: 'employmentType', label: '雇用形態', kind: 'select', options: EMPLOYMENT_TYPES },
-      { id: 'location', label: '勤務地', kind: 'text', maxLength: 200 },
-      { id: 'salary', label: '給与', kind: 'text', maxLength: 200 },
+      { id: 'occupation', label: '職種', kind: 'select', options: OCCUPATIONS },
+      { id: 'prefecture', label: '勤務地 (都道府県)', kind: 'select', options: PREFECTURES },
+      { id: 'remote', label: 'リモート勤務', kind: 'select', options: REMOTE_OPTIONS },
+      { id: 'location', label: '勤務地 (詳細)', kind: 'text', maxLength: 200 },
+      { id: 'salaryUnit', label: '給与の単位', kind: 'select', options: SALARY_UNITS },
+      { id: 'salaryMin', label: '給与 (下限・円)', kind: 'number', min: 0, max: 1_000_000_000 },
+      { id: 'salaryMax', label: '給与 (上限・円)', kind: 'number', min: 0, max: 1_000_000_000 },
+      { id: 'hours', label: '勤務時間', kind: 'text', maxLength: 200 },
       {
         id: 'applyUrl',
         label: '応募先 URL',
         kind: 'text',
         maxLength: 500,
-        urlPrefixes: ['https://', 'http://', 'mailto:'],
+        urlPrefixes: ['https://', 'http://'],
       },
+      { id: 'applyEmail', label: '応募先メールアドレス', kind: 'text', maxLength: 254 },
       { id: 'closingDate', label: '募集締切', kind: 'date' },
     ],
   },

@@ -14,10 +14,10 @@ import { createReadCache } from './read-cache';
  * the same semantics, errors and cache (src/server/cms/http.ts) as over HTTP.
  */
 
-const BUILT_IN_BASE = 'http://built-in.invalid/api/v1';
+export const BUILT_IN_BASE = 'http://built-in.invalid/api/v1';
 const HOSTED_TTL_MS = 60_000;
 
-function inProcessFetch(db: Db | undefined): typeof fetch {
+export function inProcessFetch(db: Db | undefined): typeof fetch {
   return async (input, init) => {
     const request = new Request(input, init);
     const [endpoint, contentId] = new URL(request.url).pathname

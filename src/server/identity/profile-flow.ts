@@ -1,9 +1,8 @@
 import 'server-only';
 import { recordAudit } from '@/server/audit/audit-log';
 import { getProfileDetails, updateProfile } from '@/server/profiles/profiles';
-import { MediaRejection, inspectMedia } from '@/server/storage/media-types';
-import { getStorage } from '@/server/storage/storage';
-import { publicUrlFor, storageKeyFor } from '@/server/storage/upload';
+import { MediaRejection } from '@/server/storage/media-types';
+import { forgetStoredImage, storeFormImage } from '@/server/storage/store-image';
 import type { FlowContext, FlowDeps, FlowResult } from './account-flows';
 import type { AppUser } from './session-user';
 import { fieldErrors, profileInput } from './validation';
@@ -31,14 +30,8 @@ export async function editProfile(
   const current = await getProfileDetails(deps.db, user.id);
   let avatarUrl: string | null | undefined;
   if (avatar) {
-    const bytes = new Uint8Array(await avatar.arrayBuffer());
     try {
-      const media = inspectMedia(bytes, bytes.length, { image: AVATAR_MAX_BYTES });
-      if (media.type.kind !== 'image')
-        throw new MediaRejection(400, '画像ファイル (JPEG、PNG、WebP など) を選んでください。');
-      const key = storageKeyFor(media, new Date());
-      await getStorage().put(key, bytes, media.type.contentType);
-      avatarUrl = publicUrlFor(key);
+      avatarUrl = (await storeFormImage(avatar, AVATAR_MAX_BYTES)).url;
     } catch (error) {
       if (error instanceof MediaRejection)
         return {
@@ -63,12 +56,7 @@ export async function editProfile(
     });
   }
   // The replaced picture is no longer anyone's.
-  const old = current?.avatarUrl;
-  if (avatarUrl !== undefined && old?.startsWith('/uploads/')) {
-    await getStorage()
-      .delete(old.slice('/uploads/'.length))
-      .catch(() => undefined);
-  }
+  if (avatarUrl !== undefined) await forgetStoredImage(current?.avatarUrl);
   if (current && current.newsletter !== parsed.data.newsletter) {
     await recordAudit(deps.db, {
       actor: `user:${user.id}`,

@@ -1,4 +1,5 @@
 import 'server-only';
+import type { EmploymentType, Occupation, Prefecture, RemoteOption, SalaryUnit } from '@/lib/jobs';
 import type { POST_FORMATS } from '../model';
 import { MEMBERS_DIVIDER } from '../richtext/members-divider';
 import { composeBody } from './compose-body';
@@ -1451,8 +1452,6 @@ function buildPartners(): DemoItem[] {
   });
 }
 
-type EmploymentType = '正社員' | '契約社員' | '業務委託' | 'インターン' | 'アルバイト';
-
 const JOBS: readonly {
   slug: string;
   partner: PartnerKey;
@@ -1640,6 +1639,91 @@ const JOBS: readonly {
   },
 ];
 
+/** The structured conditions of each demo job (the /jobs filters and JobPosting read them). */
+const CONDITIONS: Readonly<
+  Record<
+    string,
+    {
+      occupation: Occupation;
+      prefecture: Prefecture | null;
+      remote: RemoteOption;
+      salary: [SalaryUnit, number, number | null];
+      hours: string;
+    }
+  >
+> = {
+  'sorane-architect': {
+    occupation: '建築・インテリア',
+    prefecture: '東京都',
+    remote: '出社',
+    salary: ['年収', 4_200_000, 6_500_000],
+    hours: '10:00〜19:00（休憩1時間）',
+  },
+  'sorane-intern': {
+    occupation: '建築・インテリア',
+    prefecture: '東京都',
+    remote: '出社',
+    salary: ['時給', 1_300, null],
+    hours: '週2日以上、10:00〜18:00の間で相談',
+  },
+  'lumeo-product-designer': {
+    occupation: 'プロダクトデザイン',
+    prefecture: '東京都',
+    remote: '一部リモート',
+    salary: ['年収', 5_000_000, 7_500_000],
+    hours: 'フレックスタイム制（コアタイム 11:00〜15:00）',
+  },
+  'lumeo-lighting-coordinator': {
+    occupation: '企画・営業',
+    prefecture: '大阪府',
+    remote: '出社',
+    salary: ['月給', 280_000, 350_000],
+    hours: '9:30〜18:30（休憩1時間）',
+  },
+  'mokume-woodworker': {
+    occupation: 'プロダクトデザイン',
+    prefecture: '岐阜県',
+    remote: '出社',
+    salary: ['月給', 220_000, 280_000],
+    hours: '8:30〜17:30（休憩1時間）',
+  },
+  'mokume-online-store': {
+    occupation: '写真・映像',
+    prefecture: '岐阜県',
+    remote: '一部リモート',
+    salary: ['時給', 1_150, null],
+    hours: '週3日から、9:00〜16:00の間で1日5時間程度',
+  },
+  'itonami-book-designer': {
+    occupation: 'グラフィックデザイン',
+    prefecture: '東京都',
+    remote: '出社',
+    salary: ['年収', 4_000_000, 6_000_000],
+    hours: '10:00〜19:00（休憩1時間）',
+  },
+  'itonami-web-designer': {
+    occupation: 'ウェブ・UIデザイン',
+    prefecture: null,
+    remote: 'フルリモート',
+    salary: ['月給', 400_000, 600_000],
+    hours: '月120時間程度（稼働日と時間は相談）',
+  },
+  'kasane-materials-engineer': {
+    occupation: 'エンジニア',
+    prefecture: '神奈川県',
+    remote: '一部リモート',
+    salary: ['年収', 5_500_000, 8_000_000],
+    hours: '9:00〜18:00（休憩1時間）',
+  },
+  'kasane-communications': {
+    occupation: '編集・ライティング',
+    prefecture: '東京都',
+    remote: '一部リモート',
+    salary: ['年収', 4_500_000, 6_000_000],
+    hours: '9:30〜18:30（休憩1時間）',
+  },
+};
+
 const BENEFITS: Record<EmploymentType, readonly string[]> = {
   正社員: [
     '社会保険完備',
@@ -1681,6 +1765,8 @@ function buildJobs(): DemoItem[] {
       '<ol><li>応募フォームから書類（履歴書、職務経歴書、ポートフォリオ）を提出</li><li>書類選考</li><li>面接（1〜2回）</li><li>内定</li></ol>',
       `<p>応募の締切は${job.closingDate.replace(/^(\d{4})-0?(\d+)-0?(\d+)$/, '$1年$2月$3日')}です。選考の結果は、応募から2週間以内にご連絡します。</p>`,
     ].join('');
+    const c = CONDITIONS[job.slug];
+    if (!c) throw new Error(`demo job ${job.slug} has no conditions`);
     return {
       id: `job-${pad3(i + 1)}`,
       body: {
@@ -1690,8 +1776,14 @@ function buildJobs(): DemoItem[] {
         coverImage: demoCover(job.cover),
         body,
         employmentType: [job.employmentType],
+        occupation: [c.occupation],
+        prefecture: c.prefecture ? [c.prefecture] : [],
+        remote: [c.remote],
         location: job.location,
-        salary: job.salary,
+        salaryUnit: [c.salary[0]],
+        salaryMin: c.salary[1],
+        ...(c.salary[2] === null ? {} : { salaryMax: c.salary[2] }),
+        hours: c.hours,
         applyUrl: `https://example.com/recruit/${job.slug}`,
         closingDate: `${job.closingDate}T23:59:59+09:00`,
         publishedAt: monthly(Date.UTC(2026, 6, 1, 1), i, 13),

@@ -1,0 +1,105 @@
+import 'server-only';
+import { asc, eq } from 'drizzle-orm';
+import { recordAudit } from '@/server/audit/audit-log';
+import type { Db } from '@/server/db/client';
+import { user, userPublicProfiles } from '@/server/db/schema';
+import type { FormResult } from '@/server/http/form-endpoint';
+import { STAFF_ROLES } from '@/server/identity/roles';
+import { emailField } from '@/server/identity/validation';
+import { findUserByEmail, setPartnerId } from '@/server/profiles/profiles';
+import type { Actor } from './partners';
+
+/**
+ * A partner's members: users whose public profile names it (SPEC §6 partnerId). Staff add
+ * them by e-mail and remove them; both leave an audit record, as any role change does.
+ */
+
+export type PartnerMember = { userId: string; email: string; displayName: string };
+
+export async function listMembers(db: Db, partnerId: string): Promise<PartnerMember[]> {
+  if (partnerId === '') return [];
+  return db
+    .select({
+      userId: user.id,
+      email: user.email,
+      displayName: userPublicProfiles.displayName,
+    })
+    .from(userPublicProfiles)
+    .innerJoin(user, eq(user.id, userPublicProfiles.userId))
+    .where(eq(userPublicProfiles.partnerId, partnerId))
+    .orderBy(asc(user.email));
+}
+
+const notFound: FormResult = {
+  ok: false,
+  status: 404,
+  message: 'パートナー企業が見つかりません。',
+};
+
+export async function addMember(
+  db: Db,
+  partner: { id: string; name: string } | null,
+  input: Record<string, unknown>,
+  actor: Actor,
+): Promise<FormResult> {
+  if (!partner) return notFound;
+  const email = emailField.safeParse(input.email);
+  if (!email.success)
+    return {
+      ok: false,
+      status: 400,
+      message: '入力内容を確認してください。',
+      fieldErrors: {
+        email: email.error.issues[0]?.message ?? 'メールアドレスを入力してください。',
+      },
+    };
+  const found = await findUserByEmail(db, email.data);
+  const refuse = (message: string): FormResult => ({
+    ok: false,
+    status: 400,
+    message,
+    fieldErrors: { email: message },
+  });
+  if (!found || found.partnerId === null)
+    return refuse(
+      'このメールアドレスの会員は見つかりません。先に会員登録をしてもらってから追加してください。',
+    );
+  if (STAFF_ROLES.includes(found.role as (typeof STAFF_ROLES)[number]))
+    return refuse('スタッフはすべてのパートナー企業を管理できるため、メンバーには追加できません。');
+  if (found.partnerId === partner.id) return refuse('この会員はすでにこの企業のメンバーです。');
+  if (found.partnerId !== '')
+    return refuse(
+      'この会員はすでに別のパートナー企業のメンバーです。先にそちらから外してください。',
+    );
+  await setPartnerId(db, found.id, partner.id);
+  await recordAudit(db, {
+    actor: `user:${actor.userId}`,
+    action: 'partner-changed',
+    target: `user:${found.id}`,
+    ip: actor.ip,
+    detail: { from: '', to: partner.id },
+  });
+  return { ok: true, message: `${found.email} を ${partner.name} のメンバーに追加しました。` };
+}
+
+export async function removeMember(
+  db: Db,
+  partner: { id: string; name: string } | null,
+  input: Record<string, unknown>,
+  actor: Actor,
+): Promise<FormResult> {
+  if (!partner) return notFound;
+  const userId = typeof input.userId === 'string' ? input.userId : '';
+  const member = (await listMembers(db, partner.id)).find((m) => m.userId === userId);
+  // Someone else's member, or nobody: as if it did not exist.
+  if (!member) return { ok: false, status: 404, message: 'メンバーが見つかりません。' };
+  await setPartnerId(db, member.userId, '');
+  await recordAudit(db, {
+    actor: `user:${actor.userId}`,
+    action: 'partner-changed',
+    target: `user:${member.userId}`,
+    ip: actor.ip,
+    detail: { from: partner.id, to: '' },
+  });
+  return { ok: true, message: `${member.email} をメンバーから外しました。` };
+}

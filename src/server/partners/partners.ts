@@ -1,0 +1,338 @@
+import 'server-only';
+import { randomBytes } from 'node:crypto';
+import { z } from '@/lib/zod';
+import type { PartnerContract } from '@/server/access/partner-access';
+import { recordAudit } from '@/server/audit/audit-log';
+import { type ContentClient, isContentRequestError } from '@/server/content/client';
+import { contentWriter } from '@/server/content/content-writer';
+import { partnerSchema } from '@/server/content/schemas';
+import { siteContent } from '@/server/content/site-content';
+import { type Db, getDb } from '@/server/db/client';
+import type { FormResult } from '@/server/http/form-endpoint';
+import { fieldErrors } from '@/server/identity/validation';
+import { MediaRejection } from '@/server/storage/media-types';
+import { type StoredImage, forgetStoredImage, storeFormImage } from '@/server/storage/store-image';
+import {
+  type ContractState,
+  NO_CONTRACT,
+  contractState,
+  contractsOf,
+  memberCountsOf,
+  saveContract,
+} from './contracts';
+
+/**
+ * Partner companies (issue 13): the public profile (name, description, logo, website) is the
+ * `partners` item of the content service, which job pages read; the contract (start, end,
+ * listing quota) is ours (partner_contracts). Staff create and edit both; a partner's members
+ * edit the profile's description, logo and website. Who may call what is decided by the
+ * caller through src/server/access/partner-access.ts.
+ */
+
+export type PartnerDeps = { db: Db; content: ContentClient; writer: () => ContentClient };
+
+export async function partnerDeps(): Promise<PartnerDeps> {
+  return { db: await getDb(), content: siteContent(), writer: contentWriter };
+}
+
+export type PartnerSummary = {
+  id: string;
+  name: string;
+  logo: StoredImage | null;
+  website: string;
+  contract: PartnerContract;
+  contractState: ContractState;
+  memberCount: number;
+};
+
+export type PartnerDetail = PartnerSummary & { description: string };
+
+export const PARTNERS_PAGE_SIZE = 20;
+const SYSTEM_FIELDS = 'id,createdAt,updatedAt,publishedAt,revisedAt';
+export const LOGO_MAX_BYTES = 2 * 1024 * 1024;
+
+const partnerItem = partnerSchema.pick({
+  id: true,
+  name: true,
+  description: true,
+  logo: true,
+  website: true,
+});
+type PartnerItem = z.infer<typeof partnerItem>;
+
+async function summarise(db: Db, items: PartnerItem[], now: Date): Promise<PartnerDetail[]> {
+  const ids = items.map((i) => i.id);
+  const [contracts, members] = await Promise.all([contractsOf(db, ids), memberCountsOf(db, ids)]);
+  return items.map((item) => {
+    const contract = contracts.get(item.id) ?? NO_CONTRACT;
+    return {
+      id: item.id,
+      name: item.name,
+      description: item.description ?? '',
+      logo: item.logo ?? null,
+      website: item.website ?? '',
+      contract,
+      contractState: contractState(contract, now),
+      memberCount: members.get(item.id) ?? 0,
+    };
+  });
+}
+
+/** Partners for staff, newest first, found by `q` in their name or description. */
+export async function listPartners(
+  deps: PartnerDeps,
+  query: { q?: string; page?: number },
+  now: Date = new Date(),
+): Promise<{ items: PartnerSummary[]; totalCount: number; page: number; pageCount: number }> {
+  const page = Math.max(1, Math.floor(query.page ?? 1));
+  const q = query.q?.trim() ?? '';
+  const answer = await deps.content.getList({
+    endpoint: 'partners',
+    queries: {
+      limit: PARTNERS_PAGE_SIZE,
+      offset: (page - 1) * PARTNERS_PAGE_SIZE,
+      orders: '-createdAt',
+      fields: `${SYSTEM_FIELDS},name,description,logo,website`,
+      ...(q ? { q } : {}),
+    },
+    schema: partnerItem,
+  });
+  return {
+    items: await summarise(deps.db, answer.contents, now),
+    totalCount: answer.totalCount,
+    page,
+    pageCount: Math.max(1, Math.ceil(answer.totalCount / PARTNERS_PAGE_SIZE)),
+  };
+}
+
+/** One partner, or null when there is no such published partner. */
+export async function getPartner(
+  deps: PartnerDeps,
+  id: string,
+  now: Date = new Date(),
+): Promise<PartnerDetail | null> {
+  if (!PARTNER_ID.test(id)) return null;
+  try {
+    const item = await deps.content.getListDetail({
+      endpoint: 'partners',
+      contentId: id,
+      queries: { depth: 0 },
+      schema: partnerItem,
+    });
+    const [detail] = await summarise(deps.db, [item], now);
+    return detail ?? null;
+  } catch (error) {
+    if (isContentRequestError(error) && error.status === 404) return null;
+    throw error;
+  }
+}
+
+/** Every partner's id and name, for the /jobs filter and pickers (a programme has dozens). */
+export async function partnerNames(deps: Pick<PartnerDeps, 'content'>) {
+  const answer = await deps.content.getList({
+    endpoint: 'partners',
+    queries: { limit: 100, orders: 'name', fields: `${SYSTEM_FIELDS},name` },
+    schema: partnerItem.pick({ id: true, name: true }),
+  });
+  return answer.contents.map(({ id, name }) => ({ id, name }));
+}
+
+export const PARTNER_ID = /^[A-Za-z0-9_-]{1,50}$/;
+
+// --- input ------------------------------------------------------------------------------------
+
+const day = z
+  .string()
+  .trim()
+  .transform((v) => v.normalize('NFKC').replace(/\//g, '-'))
+  .refine((v) => v === '' || (/^\d{4}-\d{2}-\d{2}$/.test(v) && isCalendarDay(v)), {
+    error: '日付は 2027-03-31 の形式で、実在する日付を入力してください。',
+  });
+
+function isCalendarDay(v: string): boolean {
+  const d = new Date(`${v}T00:00:00Z`);
+  return !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 10) === v;
+}
+
+const website = z
+  .string()
+  .trim()
+  .max(500, { error: 'ウェブサイトは500文字以内で入力してください。' })
+  .refine((v) => v === '' || (/^https?:\/\/[^\s/]+\.[^\s]+$/i.test(v) && URL.canParse(v)), {
+    error: 'ウェブサイトは https:// から始まるアドレスを入力してください。',
+  })
+  .default('');
+
+const description = z
+  .string()
+  .trim()
+  .max(1000, { error: '紹介文は1,000文字以内で入力してください。' })
+  .default('');
+
+/** What a partner's members may change of its profile. */
+export const partnerProfileInput = z.object({ description, website });
+
+/** What staff set when creating or editing a partner. */
+export const partnerInput = z
+  .object({
+    name: z
+      .string({ error: '企業名を入力してください。' })
+      .trim()
+      .min(1, { error: '企業名を入力してください。' })
+      .max(200, { error: '企業名は200文字以内で入力してください。' }),
+    description,
+    website,
+    contractStart: day.refine((v) => v !== '', { error: '契約開始日を入力してください。' }),
+    contractEnd: day.default(''),
+    listingQuota: z
+      .string()
+      .trim()
+      .default('')
+      .transform((v) => v.normalize('NFKC'))
+      .refine((v) => v === '' || (/^\d{1,4}$/.test(v) && Number(v) <= 1000), {
+        error: '掲載枠は0〜1000の半角数字で入力してください (空欄は上限なし)。',
+      }),
+  })
+  .superRefine((v, ctx) => {
+    if (v.contractEnd !== '' && v.contractStart !== '' && v.contractEnd < v.contractStart)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['contractEnd'],
+        message: '契約終了日は開始日以降の日付を入力してください。',
+      });
+  });
+
+const invalid = (errors: Record<string, string>): FormResult => ({
+  ok: false,
+  status: 400,
+  message: '入力内容を確認してください。',
+  fieldErrors: errors,
+});
+
+/** The logo posted with a form, stored; undefined when none was chosen. */
+async function receiveLogo(
+  logo: unknown,
+): Promise<{ ok: true; logo: StoredImage | undefined } | { ok: false; result: FormResult }> {
+  if (!(logo instanceof File) || logo.size === 0) return { ok: true, logo: undefined };
+  try {
+    return { ok: true, logo: await storeFormImage(logo, LOGO_MAX_BYTES) };
+  } catch (error) {
+    if (error instanceof MediaRejection)
+      return { ok: false, result: invalid({ logo: error.message }) };
+    throw error;
+  }
+}
+
+export type Actor = { userId: string; ip: string | null };
+
+const auditActor = (actor: Actor) => `user:${actor.userId}`;
+
+function contractFrom(v: z.output<typeof partnerInput>): PartnerContract {
+  return {
+    contractStart: v.contractStart,
+    contractEnd: v.contractEnd || null,
+    listingQuota: v.listingQuota === '' ? null : Number(v.listingQuota),
+  };
+}
+
+/** Staff: a new partner, published at once, with its contract. */
+export async function createPartner(
+  deps: PartnerDeps,
+  input: Record<string, unknown>,
+  actor: Actor,
+): Promise<FormResult> {
+  const parsed = partnerInput.safeParse(input);
+  if (!parsed.success) return invalid(fieldErrors(parsed.error));
+  const received = await receiveLogo(input.logo);
+  if (!received.ok) return received.result;
+  const id = `partner-${randomBytes(6).toString('hex')}`;
+  const { name, description: text, website: site } = parsed.data;
+  await deps.writer().create({
+    endpoint: 'partners',
+    contentId: id,
+    content: {
+      name,
+      description: text,
+      website: site,
+      ...(received.logo ? { logo: received.logo } : {}),
+    },
+  });
+  const contract = contractFrom(parsed.data);
+  await saveContract(deps.db, id, contract);
+  await recordAudit(deps.db, {
+    actor: auditActor(actor),
+    action: 'partner-created',
+    target: `partner:${id}`,
+    ip: actor.ip,
+    detail: { name, ...contract },
+  });
+  return { ok: true, redirectTo: `/biz/axis-admin/${id}`, message: `${name} を登録しました。` };
+}
+
+/** Staff: the whole partner (profile and contract). */
+export async function updatePartner(
+  deps: PartnerDeps,
+  id: string,
+  input: Record<string, unknown>,
+  actor: Actor,
+): Promise<FormResult> {
+  const current = await getPartner(deps, id);
+  if (!current) return { ok: false, status: 404, message: 'パートナー企業が見つかりません。' };
+  const parsed = partnerInput.safeParse(input);
+  if (!parsed.success) return invalid(fieldErrors(parsed.error));
+  const received = await receiveLogo(input.logo);
+  if (!received.ok) return received.result;
+  const { name, description: text, website: site } = parsed.data;
+  await deps.writer().update({
+    endpoint: 'partners',
+    contentId: id,
+    content: {
+      name,
+      description: text,
+      website: site,
+      ...(received.logo ? { logo: received.logo } : {}),
+    },
+  });
+  if (received.logo) await forgetStoredImage(current.logo?.url);
+  const contract = contractFrom(parsed.data);
+  await saveContract(deps.db, id, contract);
+  if (JSON.stringify(contract) !== JSON.stringify(current.contract)) {
+    await recordAudit(deps.db, {
+      actor: auditActor(actor),
+      action: 'partner-contract-changed',
+      target: `partner:${id}`,
+      ip: actor.ip,
+      detail: { from: current.contract, to: contract },
+    });
+  }
+  return { ok: true, redirectTo: `/biz/axis-admin/${id}`, message: '保存しました。' };
+}
+
+/** A partner's members (or staff): description, website and logo of its profile. */
+export async function updatePartnerProfile(
+  deps: PartnerDeps,
+  id: string,
+  input: Record<string, unknown>,
+  actor: Actor,
+): Promise<FormResult> {
+  const current = await getPartner(deps, id);
+  if (!current) return { ok: false, status: 404, message: 'パートナー企業が見つかりません。' };
+  const parsed = partnerProfileInput.safeParse(input);
+  if (!parsed.success) return invalid(fieldErrors(parsed.error));
+  const received = await receiveLogo(input.logo);
+  if (!received.ok) return received.result;
+  await deps.writer().update({
+    endpoint: 'partners',
+    contentId: id,
+    content: { ...parsed.data, ...(received.logo ? { logo: received.logo } : {}) },
+  });
+  if (received.logo) await forgetStoredImage(current.logo?.url);
+  await recordAudit(deps.db, {
+    actor: auditActor(actor),
+    action: 'partner-profile-changed',
+    target: `partner:${id}`,
+    ip: actor.ip,
+    detail: { logo: !!received.logo },
+  });
+  return { ok: true, redirectTo: `/biz/partner-admin/${id}`, message: '企業情報を保存しました。' };
+}
