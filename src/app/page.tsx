@@ -46,7 +46,7 @@ export default async function HomePage() {
     listMovies(1, SIDE_COUNT),
     listAudios(1, SIDE_COUNT),
     listPosts({ format: 'insight', size: sizes.insight }),
-    listJobs(1, SIDE_COUNT),
+    listJobs({ size: SIDE_COUNT }),
   ]);
   const issue = currentIssue(categories);
   const issuePosts = issue ? await listPosts({ category: issue.id, size: sizes.feature }) : null;

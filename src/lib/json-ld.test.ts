@@ -209,46 +209,119 @@ describe('jobPostingJsonLd', () => {
     title: 'UIデザイナー',
     description: '<p>プロダクトのUIを担当します。</p>',
     datePosted: '2026-11-01T00:00:00.000Z',
-    validThrough: '2026-12-31T00:00:00.000Z',
+    validThrough: '2027-01-31T23:59:59+09:00',
   };
 
-  it('has what Google requires: title, description, date, organization and place', () => {
+  it('has what Google for Jobs requires and recommends', () => {
     const job = jobPostingJsonLd(SITE, {
       ...base,
       employmentTypes: ['正社員', '業務委託', '正社員'],
-      location: '東京都渋谷区',
-      hiringOrganization: { name: '株式会社サンプル', url: 'https://sample.example.jp/' },
+      location: { prefecture: '東京都', detail: '渋谷区神宮前' },
+      salary: { unit: '年収', min: 4_200_000, max: 6_500_000 },
+      hiringOrganization: {
+        name: '株式会社サンプル',
+        url: 'https://sample.example.jp/',
+        logo: '/uploads/logo.png',
+      },
+      identifier: 'job-001',
     });
-    expect(job).toMatchObject({
+    expect(job).toEqual({
+      '@context': 'https://schema.org',
       '@type': 'JobPosting',
       title: 'UIデザイナー',
       description: '<p>プロダクトのUIを担当します。</p>',
       url: 'https://axis.example.jp/jobs/job-001',
       datePosted: '2026-11-01T00:00:00.000Z',
-      validThrough: '2026-12-31T00:00:00.000Z',
+      // The end of the closing day in Japan, as an instant.
+      validThrough: '2027-01-31T14:59:59.000Z',
       employmentType: ['FULL_TIME', 'CONTRACTOR'],
-      hiringOrganization: { name: '株式会社サンプル', sameAs: 'https://sample.example.jp/' },
+      hiringOrganization: {
+        '@type': 'Organization',
+        name: '株式会社サンプル',
+        sameAs: 'https://sample.example.jp/',
+        logo: 'https://axis.example.jp/uploads/logo.png',
+      },
+      identifier: { '@type': 'PropertyValue', name: '株式会社サンプル', value: 'job-001' },
       jobLocation: {
         '@type': 'Place',
-        address: { addressLocality: '東京都渋谷区', addressCountry: 'JP' },
+        address: {
+          '@type': 'PostalAddress',
+          addressRegion: '東京都',
+          addressLocality: '渋谷区神宮前',
+          addressCountry: 'JP',
+        },
       },
+      baseSalary: {
+        '@type': 'MonetaryAmount',
+        currency: 'JPY',
+        value: {
+          '@type': 'QuantitativeValue',
+          minValue: 4_200_000,
+          maxValue: 6_500_000,
+          unitText: 'YEAR',
+        },
+      },
+      directApply: false,
     });
-    expect(job).not.toHaveProperty('jobLocationType');
   });
 
-  it('marks a remote listing as telecommute within Japan', () => {
-    const job = jobPostingJsonLd(SITE, { ...base, location: 'フルリモート(国内)' });
+  it('marks a フルリモート listing as telecommute from Japan, without a place', () => {
+    const job = jobPostingJsonLd(SITE, {
+      ...base,
+      location: { prefecture: null, detail: '在宅', fullRemote: true },
+    });
     expect(job).toMatchObject({
       jobLocationType: 'TELECOMMUTE',
       applicantLocationRequirements: { '@type': 'Country', name: 'JP' },
     });
+    expect(job).not.toHaveProperty('jobLocation');
+  });
+
+  it('keeps the place of a partly remote listing and adds no telecommute', () => {
+    const job = jobPostingJsonLd(SITE, { ...base, location: { prefecture: '大阪府' } });
+    expect(job.jobLocation).toEqual({
+      '@type': 'Place',
+      address: { '@type': 'PostalAddress', addressRegion: '大阪府', addressCountry: 'JP' },
+    });
+    expect(job).not.toHaveProperty('jobLocationType');
+    expect(job).not.toHaveProperty('applicantLocationRequirements');
+  });
+
+  it('writes an hourly wage with an open top as a minimum, and an exact amount as a value', () => {
+    expect(
+      jobPostingJsonLd(SITE, { ...base, salary: { unit: '時給', min: 1_150, max: null } })
+        .baseSalary,
+    ).toEqual({
+      '@type': 'MonetaryAmount',
+      currency: 'JPY',
+      value: { '@type': 'QuantitativeValue', minValue: 1_150, unitText: 'HOUR' },
+    });
+    expect(
+      jobPostingJsonLd(SITE, { ...base, salary: { unit: '月給', min: 300_000, max: 300_000 } })
+        .baseSalary,
+    ).toMatchObject({ value: { value: 300_000, unitText: 'MONTH' } });
+  });
+
+  it('leaves out a salary without a unit or an amount', () => {
+    for (const salary of [
+      { unit: null, min: 1_000, max: 2_000 },
+      { unit: '日給', min: 10_000 },
+      { unit: '年収', min: null, max: null },
+    ]) {
+      expect(
+        jobPostingJsonLd(SITE, { ...base, salary }),
+        JSON.stringify(salary),
+      ).not.toHaveProperty('baseSalary');
+    }
   });
 
   it('falls back to the publisher as the hiring organization and skips unknown types', () => {
-    const job = jobPostingJsonLd(SITE, { ...base, employmentTypes: ['その他'] });
+    const job = jobPostingJsonLd(SITE, { ...base, employmentTypes: ['その他'], identifier: 'x' });
     expect(job).toMatchObject({ hiringOrganization: { name: 'AXIS Membership' } });
     expect(job).not.toHaveProperty('employmentType');
     expect(job).not.toHaveProperty('jobLocation');
+    expect(job).not.toHaveProperty('identifier');
+    expect(job.directApply).toBe(false);
   });
 });
 

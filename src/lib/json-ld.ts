@@ -1,3 +1,11 @@
+import {
+  EMPLOYMENT_TYPES,
+  EMPLOYMENT_TYPE_SCHEMA,
+  type EmploymentType,
+  SALARY_UNITS,
+  SALARY_UNIT_TEXT,
+  type SalaryUnit,
+} from './jobs';
 import { type SiteSettings, truncateDescription } from './metadata';
 import { DEFAULT_SHARE_IMAGE } from './site';
 
@@ -275,36 +283,88 @@ export function podcastEpisodeJsonLd(site: JsonLdSite, input: PodcastEpisodeInpu
 export type JobPostingInput = {
   path: string;
   title: string;
-  /** The full listing: sanitised HTML or plain text (Google reads both). */
+  /** The full listing as HTML (Google for Jobs reads the description's markup). */
   description: string;
   datePosted?: string | Date | null;
-  /** The application deadline (募集締切). */
+  /** The end of the closing day (募集締切); none: the listing has no deadline yet. */
   validThrough?: string | Date | null;
-  /** The site's 雇用形態 values (src/server/cms/model.ts EMPLOYMENT_TYPES). */
+  /** The site's 雇用形態 values (src/lib/jobs.ts EMPLOYMENT_TYPES). */
   employmentTypes?: readonly string[];
-  /** 勤務地 as written; a remote listing says リモート or 在宅. */
-  location?: string | null;
+  /**
+   * 勤務地: the prefecture and the detail as written, or a フルリモート listing (no place of
+   * work, applicants in Japan). 一部リモート keeps its place.
+   */
+  location?: { prefecture?: string | null; detail?: string | null; fullRemote?: boolean } | null;
+  /** 給与: the unit (年収, 月給, 時給) and the range in yen; either end may be open. */
+  salary?: { unit?: string | null; min?: number | null; max?: number | null } | null;
   hiringOrganization?: { name: string; url?: string | null; logo?: string | null } | null;
+  /** The listing's id, as the hiring organization's identifier of it. */
+  identifier?: string | null;
 };
 
-/** 雇用形態 → schema.org/Google employment types (契約社員 is a fixed-term employee). */
-const EMPLOYMENT_TYPE: Readonly<Record<string, string>> = {
-  正社員: 'FULL_TIME',
-  契約社員: 'TEMPORARY',
-  業務委託: 'CONTRACTOR',
-  インターン: 'INTERN',
-  アルバイト: 'PART_TIME',
-};
+const isSalaryUnit = (unit: string | null | undefined): unit is SalaryUnit =>
+  !!unit && (SALARY_UNITS as readonly string[]).includes(unit);
+const isEmploymentType = (type: string): type is EmploymentType =>
+  (EMPLOYMENT_TYPES as readonly string[]).includes(type);
 
-const REMOTE = /リモート|在宅|フルリモ|remote/i;
+/** baseSalary: a MonetaryAmount in yen with its unit; none without a unit or an amount. */
+function baseSalaryOf(salary: JobPostingInput['salary']): JsonLdObject | undefined {
+  if (!salary || !isSalaryUnit(salary.unit)) return undefined;
+  const min = salary.min ?? undefined;
+  const max = salary.max ?? undefined;
+  if (min === undefined && max === undefined) return undefined;
+  const exact = min !== undefined && (max === undefined ? false : max === min);
+  return {
+    '@type': 'MonetaryAmount',
+    currency: 'JPY',
+    value: compact({
+      '@type': 'QuantitativeValue',
+      ...(exact ? { value: min } : { minValue: min, maxValue: max }),
+      unitText: SALARY_UNIT_TEXT[salary.unit],
+    }),
+  };
+}
 
+/** Where the work is: a Place in Japan, or for a フルリモート listing telecommute from Japan. */
+function workplaceOf(location: JobPostingInput['location']) {
+  if (location?.fullRemote) {
+    return {
+      jobLocationType: 'TELECOMMUTE',
+      applicantLocationRequirements: { '@type': 'Country', name: 'JP' },
+    };
+  }
+  const region = location?.prefecture?.trim() || undefined;
+  const locality = location?.detail?.trim() || undefined;
+  if (!region && !locality) return {};
+  return {
+    jobLocation: {
+      '@type': 'Place',
+      address: compact({
+        '@type': 'PostalAddress',
+        addressRegion: region,
+        addressLocality: locality,
+        addressCountry: 'JP',
+      }),
+    },
+  };
+}
+
+/**
+ * A job listing for Google for Jobs: what it requires (title, description, datePosted,
+ * hiringOrganization, jobLocation or TELECOMMUTE with applicantLocationRequirements) and what
+ * it recommends (validThrough, employmentType, baseSalary, identifier, directApply). Only for
+ * an open listing: a closed one must not carry it (the page leaves it out).
+ */
 export function jobPostingJsonLd(site: JsonLdSite, input: JobPostingInput): JsonLdObject {
   const url = absoluteUrl(site, input.path);
   const types = [
-    ...new Set((input.employmentTypes ?? []).flatMap((t) => EMPLOYMENT_TYPE[t] ?? [])),
+    ...new Set(
+      (input.employmentTypes ?? []).flatMap((t) =>
+        isEmploymentType(t) ? [EMPLOYMENT_TYPE_SCHEMA[t]] : [],
+      ),
+    ),
   ];
   const organization = input.hiringOrganization;
-  const remote = !!input.location && REMOTE.test(input.location);
   return compact({
     '@context': CONTEXT,
     '@type': 'JobPosting',
@@ -322,18 +382,14 @@ export function jobPostingJsonLd(site: JsonLdSite, input: JobPostingInput): Json
           logo: organization.logo ? absoluteUrl(site, organization.logo) : undefined,
         })
       : publisherOf(site),
-    jobLocation: input.location
-      ? {
-          '@type': 'Place',
-          address: {
-            '@type': 'PostalAddress',
-            addressLocality: input.location,
-            addressCountry: 'JP',
-          },
-        }
-      : undefined,
-    jobLocationType: remote ? 'TELECOMMUTE' : undefined,
-    applicantLocationRequirements: remote ? { '@type': 'Country', name: 'JP' } : undefined,
+    identifier:
+      input.identifier && organization
+        ? { '@type': 'PropertyValue', name: organization.name, value: input.identifier }
+        : undefined,
+    ...workplaceOf(input.location),
+    baseSalary: baseSalaryOf(input.salary),
+    // Applying happens on the company's site or by e-mail, not on this page (Google: true
+    // only when the whole application can be completed on the page itself).
     directApply: false,
   });
 }

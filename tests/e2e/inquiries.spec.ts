@@ -1,6 +1,7 @@
 import AxeBuilder from '@axe-core/playwright';
 import { type Page, expect, test } from '@playwright/test';
 import { admin } from './support/admin';
+import { submitLogin } from './support/sign-in';
 
 // The companies' inquiry forms: /jobs/about/contact (job posting) and /biz/request (partner
 // application). Modelled on the contact form's tests (info-pages.spec.ts). Both forms share one
@@ -17,6 +18,7 @@ async function expectNoAxeViolations(page: Page) {
 const outboxFor = async (email: string) => (await admin('mail-outbox', '--to', email)).join('\n');
 
 const stamp = Date.now();
+const STAFF_PASSWORD = 'kumo-no-kakehashi-7315';
 
 test.describe('the job-posting inquiry form', () => {
   test('a valid inquiry lands on the confirmation and is acknowledged by mail', async ({
@@ -128,6 +130,36 @@ test.describe('the partner application form', () => {
     );
     await expectNoAxeViolations(page);
     expect(await outboxFor(email)).toContain('partner-application-acknowledged');
+  });
+
+  // Uses the application above: the forms' rate limit leaves no room for another one.
+  test('staff find the application at /biz/axis-admin and move it along', async ({ browser }) => {
+    const staffEmail = `biz-request-staff-${stamp}@example.jp`;
+    await admin('create-user', '--email', staffEmail, '--password', STAFF_PASSWORD);
+    await admin('set-role', '--email', staffEmail, '--role', 'editor');
+    const staff = await browser.newPage();
+    await staff.goto('/login?next=/biz/axis-admin');
+    await submitLogin(staff, staffEmail, STAFF_PASSWORD);
+    await expect(staff).toHaveURL(/\/biz\/axis-admin$/);
+    const email = `biz-request-${stamp}@example.jp`;
+    const inquiry = staff.locator('#inquiries article').filter({ hasText: email });
+    await expect(inquiry).toHaveCount(1);
+    await expect(inquiry).toContainText('パートナープログラムへのお申し込み');
+    await expect(inquiry).toContainText('余白デザイン事務所');
+    await expect(inquiry.getByRole('link', { name: email })).toHaveAttribute(
+      'href',
+      `mailto:${email}`,
+    );
+    await expect(inquiry).toContainText('春の新卒採用に合わせて掲載したいです。');
+    await inquiry.getByLabel('対応状況').selectOption('in-progress');
+    await inquiry.getByRole('button', { name: /更新/ }).click();
+    await expect(staff.getByRole('main').getByRole('status')).toHaveText(
+      '対応状況を「対応中」にしました。',
+    );
+    await expect(
+      staff.locator('#inquiries article').filter({ hasText: email }).getByLabel('対応状況'),
+    ).toHaveValue('in-progress');
+    await staff.close();
   });
 
   test('bad input shows Japanese messages beside the fields and sends nothing', async ({

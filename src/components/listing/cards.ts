@@ -1,4 +1,5 @@
 import type { CardItem } from './content-card';
+import { areaLabel } from '@/components/jobs/job-facts';
 import { formatDurationJa } from '@/lib/format';
 import type { ConnectCard, JobCard, MediaCard, PostCard } from '@/server/content/lists';
 
@@ -53,13 +54,17 @@ export function connectCard(page: ConnectCard): CardItem {
   };
 }
 
+/**
+ * A listing in the home page's compact list: its type and area above the title, the company
+ * below, three short lines (the full card, with the pay, is src/components/jobs/job-card.tsx).
+ */
 export function jobCard(job: JobCard): CardItem {
+  const area = areaLabel(job);
   return {
     href: `/jobs/${job.id}`,
     title: job.title,
-    kicker: job.employmentType.join('・') || '求人',
-    meta: [job.partner?.name, job.location].filter(Boolean).join(' ／ ') || null,
+    kicker: [job.employmentType.join('・'), area].filter(Boolean).join(' ／ ') || '求人',
+    meta: job.partner?.name ?? null,
     image: coverOf(job.coverImage),
-    date: job.publishedAt ?? job.createdAt,
   };
 }

@@ -71,29 +71,39 @@ export function Section({
   );
 }
 
-/** Page links: the query of the current page kept, `page` changed. */
+/**
+ * Page links: the query of the current page kept, `param` (default `page`) changed. A screen
+ * with two lists gives each its own `param`, a `label` and a `fragment` to come back to.
+ */
 export function Pagination({
   basePath,
   params,
   page,
   totalPages,
+  param = 'page',
+  fragment,
+  label = 'ページ送り',
 }: {
   basePath: string;
   params?: Record<string, string | undefined>;
   page: number;
   totalPages: number;
+  param?: string;
+  fragment?: string;
+  label?: string;
 }) {
   if (totalPages <= 1) return null;
   const href = (n: number) => {
     const query = new URLSearchParams();
-    for (const [key, value] of Object.entries(params ?? {})) if (value) query.set(key, value);
-    if (n > 1) query.set('page', String(n));
+    for (const [key, value] of Object.entries(params ?? {}))
+      if (value && key !== param) query.set(key, value);
+    if (n > 1) query.set(param, String(n));
     const text = query.toString();
-    return text ? `${basePath}?${text}` : basePath;
+    return `${basePath}${text ? `?${text}` : ''}${fragment ? `#${fragment}` : ''}`;
   };
   const pages = pageWindow(page, totalPages);
   return (
-    <nav className={styles.pagination} aria-label="ページ送り">
+    <nav className={styles.pagination} aria-label={label}>
       <ul>
         {page > 1 ? (
           <li>

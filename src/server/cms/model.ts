@@ -41,6 +41,8 @@ export type FieldDef = {
   endpoint?: string;
   /** text: only URLs of these origins (prefixes) are accepted. */
   urlPrefixes?: readonly string[];
+  /** text: an address (e-mail), not prose: left out of the search text. */
+  address?: boolean;
   /** number: inclusive range. */
   min?: number;
   max?: number;
@@ -87,7 +89,6 @@ const objectPage = (endpoint: string, label: string): EndpointDef => ({
 });
 
 export const POST_FORMATS = ['article', 'interview', 'report', 'insight'] as const;
-
 
 export const CONTENT_MODEL: readonly EndpointDef[] = [
   {
@@ -237,7 +238,13 @@ export const CONTENT_MODEL: readonly EndpointDef[] = [
         maxLength: 500,
         urlPrefixes: ['https://', 'http://'],
       },
-      { id: 'applyEmail', label: '応募先メールアドレス', kind: 'text', maxLength: 254 },
+      {
+        id: 'applyEmail',
+        label: '応募先メールアドレス',
+        kind: 'text',
+        maxLength: 254,
+        address: true,
+      },
       { id: 'closingDate', label: '募集締切', kind: 'date' },
     ],
   },

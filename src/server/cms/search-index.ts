@@ -91,14 +91,20 @@ export function openData(def: EndpointDef, data: StoredData): StoredData {
 }
 
 /**
- * The normalised text of an item's text fields, title first (an earlier match ranks higher).
+ * The normalised text of an item's text fields and chosen options (a job's 正社員, 東京都),
+ * title first (an earlier match ranks higher). Addresses (URL and e-mail fields) are not prose
+ * a reader searches for, and a match in them would have no snippet to show.
  * The site search checks hits from a hosted service against the same text.
  */
 export function searchableText(def: EndpointDef, data: StoredData): string {
   const parts: string[] = [];
   for (const field of def.fields) {
-    if (!SEARCHABLE_KINDS.includes(field.kind)) continue;
     const value = data[field.id];
+    if (field.kind === 'select') {
+      if (Array.isArray(value)) parts.push(...value.filter((v) => typeof v === 'string'));
+      continue;
+    }
+    if (!SEARCHABLE_KINDS.includes(field.kind) || field.urlPrefixes || field.address) continue;
     if (typeof value !== 'string' || value === '') continue;
     parts.push(field.kind === 'richEditor' ? htmlToText(value) : value);
   }
@@ -108,8 +114,9 @@ export function searchableText(def: EndpointDef, data: StoredData): string {
 /**
  * Bump when the derivation of the columns changes: stale rows are reindexed.
  * 2: hiragana folded into katakana, long vowel marks folded (src/lib/japanese-text.ts).
+ * 3: select options indexed, address fields (URLs, e-mail) not.
  */
-const INDEX_DERIVATION = 2;
+const INDEX_DERIVATION = 3;
 // The open text comes from the policy and the lead, whose rules may change elsewhere: what they
 // make of these samples is part of the version, so such a change reindexes every row instead
 // of trusting open text cut by the old rules.

@@ -16,9 +16,7 @@ import { BUILT_IN_BASE, inProcessFetch } from './site-content';
 
 export class ContentWriteUnavailableError extends Error {
   constructor() {
-    super(
-      'コンテンツサービスへ書き込むための API キー (CMS_WRITE_API_KEY) が設定されていません。',
-    );
+    super('コンテンツサービスへ書き込むための API キー (CMS_WRITE_API_KEY) が設定されていません。');
   }
 }
 

@@ -3,7 +3,7 @@ import { findEndpoint } from '@/server/cms/model';
 import { createContent, updateContent } from '@/server/cms/store';
 import type { Database } from '@/server/db/client';
 import { createTestDatabase } from '@/server/db/testing/test-database';
-import { listFeaturedPosts, listPosts } from './lists';
+import { listFeaturedPosts, listJobs, listPartnerNames, listPosts } from './lists';
 import type * as SiteContentModule from './site-content';
 import { type SiteContent, createSiteContent } from './site-content';
 
@@ -162,6 +162,166 @@ describe('listFeaturedPosts: the 注目記事 editors chose for the home page', 
     expect(featured.map((p) => [p.id, p.title])).toEqual([
       ['p3', '記事 p3'],
       ['p1', '記事 p1'],
+    ]);
+  });
+});
+
+describe('listJobs: the open listings of /jobs, filtered', () => {
+  // 2026-11-24 12:00 in Japan. Closing dates are stored as the end of the day in Japan.
+  const NOW = new Date('2026-11-24T03:00:00Z');
+  const endOfDay = (day: string) => `${day}T23:59:59+09:00`;
+  type JobSeed = {
+    partner: string;
+    type: string;
+    occupation: string;
+    prefecture: string | null;
+    remote: string;
+    closing: string | null;
+    published: string;
+  };
+  /** id → conditions; published one day apart so the order is known. */
+  const JOBS: Record<string, JobSeed> = {
+    'tokyo-full': {
+      partner: 'p-a',
+      type: '正社員',
+      occupation: 'エンジニア',
+      prefecture: '東京都',
+      remote: '出社',
+      closing: '2027-01-31',
+      published: '2026-11-01',
+    },
+    'tokyo-contract': {
+      partner: 'p-b',
+      type: '契約社員',
+      occupation: 'エンジニア',
+      prefecture: '東京都',
+      remote: '一部リモート',
+      closing: '2026-11-24', // closes today: still open all day
+      published: '2026-11-02',
+    },
+    'osaka-full': {
+      partner: 'p-b',
+      type: '正社員',
+      occupation: '企画・営業',
+      prefecture: '大阪府',
+      remote: '出社',
+      closing: null, // no deadline yet: open
+      published: '2026-11-03',
+    },
+    remote: {
+      partner: 'p-a',
+      type: '業務委託',
+      occupation: 'ウェブ・UIデザイン',
+      prefecture: null,
+      remote: 'フルリモート',
+      closing: '2026-12-15',
+      published: '2026-11-04',
+    },
+    'closed-yesterday': {
+      partner: 'p-a',
+      type: '正社員',
+      occupation: 'エンジニア',
+      prefecture: '東京都',
+      remote: '出社',
+      closing: '2026-11-23',
+      published: '2026-11-05',
+    },
+  };
+
+  useSiteOn(async (db) => {
+    for (const id of ['p-a', 'p-b'])
+      await createContent(db, def('partners'), {
+        id,
+        body: { name: `企業 ${id}` },
+        status: 'publish',
+      });
+    for (const [id, job] of Object.entries(JOBS)) {
+      await createContent(db, def('jobs'), {
+        id,
+        body: {
+          title: `求人 ${id}`,
+          partner: job.partner,
+          employmentType: [job.type],
+          occupation: [job.occupation],
+          prefecture: job.prefecture ? [job.prefecture] : [],
+          remote: [job.remote],
+          salaryUnit: ['年収'],
+          salaryMin: 4_000_000,
+          ...(job.closing ? { closingDate: endOfDay(job.closing) } : {}),
+          publishedAt: `${job.published}T00:00:00Z`,
+        },
+        status: 'publish',
+      });
+    }
+  });
+
+  const list = (filters: Parameters<typeof listJobs>[0] = {}) => listJobs({ now: NOW, ...filters });
+
+  it('lists the open listings newest first: closing today is in, closed yesterday is out', async () => {
+    const all = await list();
+    expect(all.items.map((j) => j.id)).toEqual([
+      'remote',
+      'osaka-full',
+      'tokyo-contract',
+      'tokyo-full',
+    ]);
+    expect(all.totalCount).toBe(4);
+    expect(all.items[0]).toMatchObject({
+      partner: { id: 'p-a', name: '企業 p-a' },
+      remote: ['フルリモート'],
+      salaryUnit: ['年収'],
+      salaryMin: 4_000_000,
+    });
+  });
+
+  it('lets a listing go by itself once its closing day is over in Japan', async () => {
+    // 2026-11-25 00:00:01 in Japan (still the 24th in UTC): tokyo-contract has closed.
+    const nextDay = await listJobs({ now: new Date('2026-11-24T15:00:01Z') });
+    expect(nextDay.items.map((j) => j.id)).not.toContain('tokyo-contract');
+    // A moment earlier it was still open.
+    const lastMinute = await listJobs({ now: new Date('2026-11-24T14:59:00Z') });
+    expect(lastMinute.items.map((j) => j.id)).toContain('tokyo-contract');
+  });
+
+  it('narrows by each filter and combines them', async () => {
+    expect(ids(await list({ employmentType: '正社員' }))).toEqual(['osaka-full', 'tokyo-full']);
+    expect(ids(await list({ occupation: 'エンジニア' }))).toEqual(['tokyo-contract', 'tokyo-full']);
+    expect(ids(await list({ location: '東京都' }))).toEqual(['tokyo-contract', 'tokyo-full']);
+    expect(ids(await list({ location: 'remote' }))).toEqual(['remote']);
+    expect(ids(await list({ partner: 'p-b' }))).toEqual(['osaka-full', 'tokyo-contract']);
+    expect(ids(await list({ employmentType: '正社員', location: '東京都' }))).toEqual([
+      'tokyo-full',
+    ]);
+    expect(
+      ids(await list({ partner: 'p-b', occupation: 'エンジニア', location: '東京都' })),
+    ).toEqual(['tokyo-contract']);
+    expect(ids(await list({ partner: 'p-a', location: '大阪府' }))).toEqual([]);
+  });
+
+  it('answers an unknown partner with an empty list, and drops values outside the vocabularies', async () => {
+    const none = await list({ partner: 'no-such-partner' });
+    expect(none.items).toEqual([]);
+    expect(none.totalPages).toBe(1);
+    expect((await list({ partner: '../x[or]id[exists]' })).items).toEqual([]);
+    // A value that is not an option is not a filter (and never reaches the filter's syntax).
+    const bad = await list({
+      employmentType: '正社員[or]title[exists]' as never,
+      location: 'Tokyo' as never,
+    });
+    expect(bad.totalCount).toBe(4);
+  });
+
+  it('pages the filtered list', async () => {
+    const first = await list({ location: '東京都', size: 1 });
+    expect([first.totalCount, first.totalPages, ids(first)]).toEqual([2, 2, ['tokyo-contract']]);
+    const second = await list({ location: '東京都', size: 1, page: 2 });
+    expect(ids(second)).toEqual(['tokyo-full']);
+  });
+
+  it('names the partners for the company filter, in Japanese order', async () => {
+    expect(await listPartnerNames()).toEqual([
+      { id: 'p-a', name: '企業 p-a' },
+      { id: 'p-b', name: '企業 p-b' },
     ]);
   });
 });

@@ -1,5 +1,15 @@
 import 'server-only';
 import { cache } from 'react';
+import {
+  EMPLOYMENT_TYPES,
+  type EmploymentType,
+  FULL_REMOTE,
+  OCCUPATIONS,
+  type Occupation,
+  PREFECTURES,
+  type Prefecture,
+  openListingsFilter,
+} from '@/lib/jobs';
 import { z } from '@/lib/zod';
 import { isContentRequestError } from './client';
 import {
@@ -151,20 +161,89 @@ const jobCardSchema = jobSchema
     description: true,
     coverImage: true,
     employmentType: true,
+    occupation: true,
+    prefecture: true,
+    remote: true,
     location: true,
+    salaryUnit: true,
+    salaryMin: true,
+    salaryMax: true,
     closingDate: true,
   })
-  .extend({ partner: named.nullable() });
+  .extend({
+    partner: z
+      .object({ id: z.string(), name: z.string(), logo: imageSchema.optional() })
+      .nullable(),
+  });
 export type JobCard = z.infer<typeof jobCardSchema>;
 
-export const listJobs = (page = 1, size = LIST_PAGE_SIZE): Promise<Page<JobCard>> =>
-  readPage(
-    'jobs',
-    jobCardSchema,
-    `${SYSTEM},title,description,coverImage,employmentType,location,closingDate,partner.id,partner.name`,
-    page,
-    size,
-  );
+const JOB_CARD_FIELDS = `${SYSTEM},title,description,coverImage,employmentType,occupation,prefecture,remote,location,salaryUnit,salaryMin,salaryMax,closingDate,partner.id,partner.name,partner.logo`;
+
+/** The /jobs filters, each one of its vocabulary (src/lib/jobs.ts) or a partner's content id. */
+export type JobFilters = {
+  employmentType?: EmploymentType;
+  occupation?: Occupation;
+  /** A prefecture, or 'remote' for フルリモート. */
+  location?: Prefecture | 'remote';
+  partner?: string;
+};
+
+/**
+ * The content service's filter for open listings matching `filters`. Only values of the
+ * vocabularies go in (a value from a URL that is not one of them is dropped here too), so no
+ * request text can change the filter's syntax; a partner id that could not exist matches nothing.
+ */
+export function jobListFilter(filters: JobFilters, now: Date = new Date()): string {
+  const { employmentType, occupation, location, partner } = filters;
+  const known = (list: readonly string[], value: string | undefined) =>
+    value !== undefined && list.includes(value);
+  return [
+    openListingsFilter(now),
+    known(EMPLOYMENT_TYPES, employmentType) ? `employmentType[contains]${employmentType}` : null,
+    known(OCCUPATIONS, occupation) ? `occupation[contains]${occupation}` : null,
+    location === 'remote'
+      ? `remote[contains]${FULL_REMOTE}`
+      : known(PREFECTURES, location)
+        ? `prefecture[contains]${location}`
+        : null,
+    partner !== undefined ? `partner[equals]${safeId(partner) ?? '-'}` : null,
+  ]
+    .filter(Boolean)
+    .join('[and]');
+}
+
+/**
+ * One page of the open job listings, newest first, narrowed by `filters` (all of them at once).
+ * Listings past their closing day leave by themselves: the filter is worked out per request.
+ */
+export async function listJobs(
+  options: JobFilters & { page?: number; size?: number; now?: Date } = {},
+): Promise<Page<JobCard>> {
+  const page = Math.max(1, options.page ?? 1);
+  const size = options.size ?? LIST_PAGE_SIZE;
+  const answer = await siteContent().get({
+    endpoint: 'jobs',
+    queries: {
+      limit: size,
+      offset: (page - 1) * size,
+      orders: '-publishedAt',
+      fields: JOB_CARD_FIELDS,
+      filters: jobListFilter(options, options.now),
+    },
+    schema: z.object({ contents: z.array(jobCardSchema), totalCount: z.number() }),
+  });
+  return paged(answer.contents, answer.totalCount, page, size);
+}
+
+/** The partner companies, by name in Japanese order (the /jobs company filter). */
+export const listPartnerNames = cache(async (): Promise<{ id: string; name: string }[]> => {
+  const answer = await siteContent().get({
+    endpoint: 'partners',
+    queries: { limit: 100, fields: 'id,name', orders: '-publishedAt' },
+    schema: z.object({ contents: z.array(named) }),
+  });
+  return answer.contents.toSorted((a, b) => a.name.localeCompare(b.name, 'ja'));
+});
 
 export type Category = z.infer<typeof categorySchema>;
 

@@ -79,6 +79,12 @@ export const partnerSchema = z.object({
   website: z.string().optional(),
 });
 
+/**
+ * A job listing (issue 13). The selects are arrays of one value (microCMS); their vocabularies
+ * are in src/lib/jobs.ts. Values outside them are kept as text rather than failing the page:
+ * an editor may still have an old value stored. closingDate is an instant: the end of the
+ * closing day in Japan (isClosed in src/lib/jobs.ts decides by the Japanese day).
+ */
 export const jobSchema = z.object({
   ...meta,
   title: z.string(),
@@ -86,11 +92,21 @@ export const jobSchema = z.object({
   description: z.string().optional(),
   coverImage: imageSchema.optional(),
   body: z.string().optional(),
-  employmentType: z.array(z.string()),
-  location: z.string().optional(),
-  salary: z.string().optional(),
-  applyUrl: z.string().optional(),
-  closingDate: z.string().optional(),
+  employmentType: z.array(z.string()).default([]),
+  occupation: z.array(z.string()).default([]),
+  prefecture: z.array(z.string()).default([]),
+  remote: z.array(z.string()).default([]),
+  /** 勤務地 (詳細): the address or a note, beside the prefecture. */
+  location: z.string().nullish(),
+  salaryUnit: z.array(z.string()).default([]),
+  /** Yen. */
+  salaryMin: z.number().nullish(),
+  salaryMax: z.number().nullish(),
+  hours: z.string().nullish(),
+  /** http(s) only (the content model refuses other schemes). */
+  applyUrl: z.string().nullish(),
+  applyEmail: z.string().nullish(),
+  closingDate: z.string().nullish(),
 });
 export type Job = z.infer<typeof jobSchema>;
 

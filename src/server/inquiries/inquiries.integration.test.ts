@@ -94,8 +94,8 @@ describe('the inquiry forms against the database', () => {
     expect(toStaff!.textBody).toContain('電話番号：03-1234-5678');
     expect(toStaff!.textBody).not.toContain('従業員数');
     expect(toStaff!.textBody).toContain('掲載の条件を教えてください。');
-    // No link to a staff screen that does not exist yet.
-    expect(toStaff!.textBody).not.toContain('/biz/axis-admin');
+    // Staff follow it up from the programme's list.
+    expect(toStaff!.textBody).toContain('/biz/axis-admin#inquiries');
     expect(toStaff!.htmlBody).toContain('株式会社かたち設計');
 
     const [ack, ...moreAcks] = await listOutbox(database.db, { to: email });

@@ -95,7 +95,13 @@ const text = (label: string, max: number) =>
   z
     .string({ error: `${label}を入力してください。` })
     .trim()
-    .max(max, { error: `${label}は${max.toLocaleString('ja-JP')}文字以内で入力してください。` })
+    // Browsers send a textarea's line breaks as CRLF: counted and kept as LF.
+    .transform((v) => v.replace(/\r\n?/g, '\n'))
+    .pipe(
+      z.string().max(max, {
+        error: `${label}は${max.toLocaleString('ja-JP')}文字以内で入力してください。`,
+      }),
+    )
     .default('');
 
 const choice = (label: string, options: readonly string[]) =>

@@ -11,7 +11,13 @@ import { type Db, getDb } from '@/server/db/client';
 import { jobListings } from '@/server/db/schema';
 import type { FormResult } from '@/server/http/form-endpoint';
 import { fieldErrors } from '@/server/identity/validation';
+import { env } from '@/env';
+import { mailQuietly } from '@/server/forms/submit';
+import { listingMails } from '@/server/mail/templates';
 import { contractOf } from '@/server/partners/contracts';
+import { listMembers } from '@/server/partners/members';
+import { getPartner } from '@/server/partners/partners';
+import { siteContent } from '@/server/content/site-content';
 import {
   EMPTY_LISTING,
   type ListingFields,
@@ -32,10 +38,26 @@ import {
  * actor may act for, and a listing of another partner is answered 404 here too).
  */
 
-export type ListingDeps = { db: Db; writer: () => ContentClient; now: () => Date };
+export type ListingDeps = {
+  db: Db;
+  writer: () => ContentClient;
+  now: () => Date;
+  /** Where a submission is announced (CONTACT_TO) and how the mail names the partner; unset: no mail. */
+  notify?: { staffTo?: string; partnerName: (partnerId: string) => Promise<string> };
+};
 
 export async function listingDeps(): Promise<ListingDeps> {
-  return { db: await getDb(), writer: contentWriter, now: () => new Date() };
+  const db = await getDb();
+  return {
+    db,
+    writer: contentWriter,
+    now: () => new Date(),
+    notify: {
+      staffTo: env().CONTACT_TO,
+      partnerName: async (id) =>
+        (await getPartner({ db, content: siteContent(), writer: contentWriter }, id))?.name ?? id,
+    },
+  };
 }
 
 export type Listing = {
@@ -228,7 +250,7 @@ export async function saveListing(
       .insert(jobListings)
       .values({ id: listingId, partnerId, createdBy: actor.userId, createdAt: now, ...change });
   }
-  if (intent === 'submit')
+  if (intent === 'submit') {
     await recordAudit(deps.db, {
       actor: `user:${actor.userId}`,
       action: 'job-listing-submitted',
@@ -236,6 +258,19 @@ export async function saveListing(
       ip: actor.ip,
       detail: { partnerId },
     });
+    const staffTo = deps.notify?.staffTo;
+    if (deps.notify && staffTo) {
+      const partnerName = await deps.notify.partnerName(partnerId);
+      await mailQuietly(deps.db, 'listings', () =>
+        listingMails.submitted(staffTo, {
+          partnerId,
+          partnerName,
+          listingId,
+          title: fields.title,
+        }),
+      );
+    }
+  }
   return {
     ok: true,
     redirectTo: `/jobs/post?listing=${listingId}`,
@@ -317,6 +352,16 @@ export async function reviewListing(
     ip: actor.ip,
     detail: { partnerId: current.partnerId },
   });
+  // The partner hears of it by mail too, not only when they next open their dashboard.
+  for (const member of await listMembers(deps.db, current.partnerId))
+    await mailQuietly(deps.db, 'listings', () =>
+      listingMails.reviewed(member.email, {
+        listingId: id,
+        title: current.fields.title,
+        decision: decision.decision,
+        comment: decision.decision === 'return' ? decision.comment : null,
+      }),
+    );
   return {
     ok: true,
     message:

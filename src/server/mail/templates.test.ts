@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { billingMails, mails } from './templates';
+import { env } from '@/env';
+import { billingMails, inquiryReceived, mails } from './templates';
 
 const link = { url: 'https://example.jp/t/abc', userId: 'u1', lifetimeSeconds: 3600 };
 const withAction = {
@@ -33,5 +34,24 @@ describe('mail templates', () => {
   it('puts the link after the text that names it', () => {
     const { text } = withAction.verifyEmail;
     expect(text.indexOf('下の URL')).toBeLessThan(text.indexOf(link.url));
+  });
+
+  it('links the staff notice of an inquiry to the list where its state is followed', () => {
+    const mail = inquiryReceived('staff@example.jp', {
+      kind: 'partner-application',
+      company: '株式会社テスト',
+      name: '山田 花子',
+      email: 'hanako@example.jp',
+      phone: '03-1234-5678',
+      website: null,
+      companySize: '10〜49名',
+      plan: '求人掲載',
+      message: null,
+      receivedAt: new Date('2026-11-01T00:00:00Z'),
+      userId: null,
+    });
+    const url = `${env().SITE_URL}/biz/axis-admin#inquiries`;
+    expect(mail.text).toContain(`申し込み・問い合わせの一覧: ${url}`);
+    expect(mail.html).toContain(`href="${url}"`);
   });
 });

@@ -376,8 +376,8 @@ export function inquiryReceived(to: string, details: InquiryMailDetails): Mail {
       ...optional.filter((fact): fact is [string, string] => fact[1] !== null),
       signedInFact(details.userId),
     ],
-    // No link yet: the staff list (/biz/axis-admin) comes with the rest of the biz area.
     message: details.message,
+    list: { label: '申し込み・問い合わせの一覧', path: '/biz/axis-admin#inquiries' },
   });
 }
 
@@ -495,4 +495,62 @@ export const billingMails = {
       ],
       action: { label: 'プランの管理', url: `${env().SITE_URL}/service-plans` },
     }),
+};
+
+/** The job-listing review mails (src/server/jobs/listings.ts): to staff, then to the partner. */
+export const listingMails = {
+  /** To the staff address (CONTACT_TO): a partner submitted a listing for review. */
+  submitted: (
+    to: string,
+    details: { partnerId: string; partnerName: string; listingId: string; title: string },
+  ): Mail =>
+    render(to, {
+      kind: 'listing-submitted',
+      subject: `求人の審査依頼：${details.title}`,
+      greeting: 'パートナー企業から求人が審査に提出されました。',
+      paragraphs: [
+        `企業：${details.partnerName}`,
+        `求人：${details.title}`,
+        `内容を確認し、${ACTION_PLACE}から承認または差し戻しを行ってください。`,
+      ],
+      action: {
+        label: '審査する',
+        url: `${env().SITE_URL}/biz/axis-admin/${details.partnerId}#listing-${details.listingId}`,
+      },
+    }),
+  /** To each member of the partner: the listing was approved (and is on /jobs) or returned. */
+  reviewed: (
+    to: string,
+    details: {
+      listingId: string;
+      title: string;
+      decision: 'approve' | 'return';
+      comment: string | null;
+    },
+  ): Mail =>
+    details.decision === 'approve'
+      ? render(to, {
+          kind: 'listing-approved',
+          subject: `求人を公開しました：${details.title}`,
+          greeting: '求人の審査が完了しました。',
+          paragraphs: [
+            `「${details.title}」を承認し、求人一覧に公開しました。${ACTION_PLACE}から掲載中のページをご覧いただけます。`,
+            '閲覧数と応募クリック数は、パートナー管理画面で確認できます。',
+          ],
+          action: { label: '求人ページを見る', url: `${env().SITE_URL}/jobs/${details.listingId}` },
+        })
+      : render(to, {
+          kind: 'listing-returned',
+          subject: `求人が差し戻されました：${details.title}`,
+          greeting: '求人の審査が完了しました。',
+          paragraphs: [
+            `「${details.title}」は、次の理由で差し戻されました。内容を修正のうえ、もう一度審査に提出してください。`,
+            `差し戻しの理由：${details.comment ?? ''}`,
+            `${ACTION_PLACE}から求人を編集できます。`,
+          ],
+          action: {
+            label: '求人を編集する',
+            url: `${env().SITE_URL}/jobs/post?listing=${details.listingId}`,
+          },
+        }),
 };

@@ -163,10 +163,12 @@ const website = z
   })
   .default('');
 
+// Browsers send a textarea's line breaks as CRLF: kept as LF, as everywhere else.
 const description = z
   .string()
   .trim()
-  .max(1000, { error: '紹介文は1,000文字以内で入力してください。' })
+  .transform((v) => v.replace(/\r\n?/g, '\n'))
+  .pipe(z.string().max(1000, { error: '紹介文は1,000文字以内で入力してください。' }))
   .default('');
 
 /** What a partner's members may change of its profile. */

@@ -42,8 +42,11 @@ describe('Japanese search over the demo corpus: kana, width and long vowel marks
     written[endpoint]!.filter((item) => spellings.some((s) => item.text.includes(s)))
       .map((item) => item.id)
       .sort();
+  // A day when every demo job listing is open (they close in 2027): the oracle counts them all.
   const search = (q: string, viewer: Viewer = ANONYMOUS): Promise<SearchResults> =>
-    searchSite({ client: site.client, db: database.db }, { q, type: 'all', page: 1 }, viewer);
+    searchSite({ client: site.client, db: database.db }, { q, type: 'all', page: 1 }, viewer, {
+      now: new Date('2026-11-24T03:00:00Z'),
+    });
 
   beforeAll(async () => {
     database = await createTestDatabase();

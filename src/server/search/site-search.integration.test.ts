@@ -503,6 +503,35 @@ describe('site search on the built-in content service', () => {
     expect(suggestions.tags).toEqual([{ id: 'tag-a', name: '素材', href: '/posts?tag=tag-a' }]);
   });
 
+  it('finds a job listing through its closing day in Japan and not after, on both paths', async () => {
+    const word = 'シメキリビ';
+    for (const [id, closing] of [
+      ['closed-yesterday-job', '2026-11-23'],
+      ['closing-today-job', '2026-11-24'],
+    ] as const)
+      await createContent(database.db, def('jobs'), {
+        id,
+        body: {
+          title: `${word}の求人 ${id}`,
+          closingDate: `${closing}T23:59:59+09:00`,
+        },
+        status: 'publish',
+      });
+    const at = (now: string, source: SearchSource, type: SearchRequest['type']) =>
+      searchSite(source, { q: word, type, page: 1 }, ANONYMOUS, { now: new Date(now) });
+    for (const source of [builtIn, hosted])
+      for (const type of ['all', 'jobs'] as const) {
+        // 2026-11-24 12:00 in Japan.
+        const today = await at('2026-11-24T03:00:00Z', source, type);
+        expect(ids(today)).toEqual(['closing-today-job']);
+        expect(today.counts.jobs).toBe(1);
+        // 2026-11-25 00:00:01 in Japan: both have closed.
+        const tomorrow = await at('2026-11-24T15:00:01Z', source, type);
+        expect(tomorrow.hits).toEqual([]);
+        expect(tomorrow.counts.all).toBe(0);
+      }
+  });
+
   it('asks the service only for the fields it shows, and bodies only for the page shown', async () => {
     const calls: { endpoint: string; fields: string; limit?: number }[] = [];
     const client: Pick<typeof site.client, 'get'> = {

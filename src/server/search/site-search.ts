@@ -1,4 +1,5 @@
 import 'server-only';
+import { openListingsFilter } from '@/lib/jobs';
 import { z } from '@/lib/zod';
 import { type Viewer, audioFor, postFor } from '@/server/access/post-access';
 import { SEARCHABLE_KINDS, findEndpoint } from '@/server/cms/model';
@@ -150,6 +151,8 @@ type Source<T> = {
   endpoint: string;
   fields: string;
   schema: z.ZodType<T>;
+  /** Only these items of the endpoint are searched (a content service filter), at `now`. */
+  filters?: (now: Date) => string;
   toDoc: (item: T, reader: Reader) => Doc;
 };
 const dateOf = (item: { publishedAt?: string; createdAt: string }) =>
@@ -256,12 +259,14 @@ const jobFields = jobSchema.pick({
   description: true,
   body: true,
   location: true,
-  salary: true,
+  hours: true,
 });
 const jobSource: Source<z.infer<typeof jobFields>> = {
   endpoint: 'jobs',
-  fields: 'id,createdAt,publishedAt,title,description,body,location,salary,coverImage',
+  fields: 'id,createdAt,publishedAt,title,description,body,location,hours,coverImage',
   schema: jobFields,
+  // A listing past its closing day is not found: it has left /jobs and the sitemap too.
+  filters: (now) => openListingsFilter(now),
   // Job listings are public: all of their text may be quoted.
   toDoc: (job) => ({
     type: 'jobs',
@@ -269,7 +274,12 @@ const jobSource: Source<z.infer<typeof jobFields>> = {
     href: `/jobs/${job.id}`,
     title: job.title,
     date: dateOf(job),
-    text: joinText(job.description, plainText(job.body), job.location, job.salary),
+    text: joinText(
+      job.description,
+      plainText(job.body),
+      job.location ?? undefined,
+      job.hours ?? undefined,
+    ),
     membersOnly: false,
     cover: coverOf(job),
   }),
@@ -304,6 +314,7 @@ const featureSource: Source<z.infer<typeof featureFields>> = {
 type AnySource = {
   endpoint: string;
   fields: string;
+  filters?: (now: Date) => string;
   read: (contents: unknown, reader: Reader) => Doc[];
 };
 
@@ -312,6 +323,7 @@ function reader<T>(source: Source<T>): AnySource {
   return {
     endpoint: source.endpoint,
     fields: source.fields,
+    ...(source.filters ? { filters: source.filters } : {}),
     read: (contents, who) => schema.parse(contents).map((item) => source.toDoc(item, who)),
   };
 }
@@ -358,6 +370,7 @@ export async function siteSearchSource(): Promise<SearchSource> {
 
 type ListQueries = {
   q?: string;
+  filters?: string;
   limit: number;
   offset?: number;
   orders?: string;
@@ -414,7 +427,7 @@ function checkedLister(
   who: Reader,
 ): Lister {
   const checked = new Map<string, Promise<{ items: unknown[]; atLeast: boolean }>>();
-  const readChecked = async (type: SearchType, q: string) => {
+  const readChecked = async (type: SearchType, q: string, filters: string | undefined) => {
     const def = findEndpoint(SOURCES[type].endpoint)!;
     const textFields = def.fields.filter((f) => SEARCHABLE_KINDS.includes(f.kind)).map((f) => f.id);
     const fields = [
@@ -427,7 +440,14 @@ function checkedLister(
       const limit = Math.min(CONTENT_PAGE_SIZE, HOSTED_CHECKED_MATCHES - offset);
       const answer = await client.get({
         endpoint: def.endpoint,
-        queries: { q, limit, offset, orders: NEWEST_FIRST, fields },
+        queries: {
+          q,
+          limit,
+          offset,
+          orders: NEWEST_FIRST,
+          fields,
+          ...(filters ? { filters } : {}),
+        },
         schema: z.object({
           contents: z.array(z.record(z.string(), z.unknown())),
           totalCount: z.number().int().nonnegative(),
@@ -452,10 +472,10 @@ function checkedLister(
         schema: listAnswer,
       });
     }
-    const key = `${type}\u0000${q}`;
+    const key = `${type}\u0000${q}\u0000${queries.filters ?? ''}`;
     let pending = checked.get(key);
     if (!pending) {
-      pending = readChecked(type, q);
+      pending = readChecked(type, q, queries.filters);
       checked.set(key, pending);
     }
     const { items, atLeast } = await pending;
@@ -472,12 +492,15 @@ function checkedLister(
 type Search = {
   list: Lister;
   reader: Reader;
+  /** The moment of the search, for filters that depend on the day (open job listings). */
+  now: Date;
   /** Types whose count is a lower bound. */
   atLeast: Set<SearchType>;
 };
 
 async function list(search: Search, type: SearchType, queries: ListQueries) {
-  const answer = await search.list(type, queries);
+  const filters = SOURCES[type].filters?.(search.now);
+  const answer = await search.list(type, filters ? { ...queries, filters } : queries);
   if (answer.atLeast) search.atLeast.add(type);
   return answer;
 }
@@ -681,6 +704,7 @@ export async function searchSite(
   source: SearchSource,
   request: SearchRequest,
   viewer: Viewer,
+  options: { now?: Date } = {},
 ): Promise<SearchResults> {
   const terms = queryTerms(request.q);
   const empty: SearchResults = {
@@ -702,6 +726,7 @@ export async function searchSite(
         ? builtInLister(source.db, scopes)
         : checkedLister(source.client, scopes, who),
       reader: who,
+      now: options.now ?? new Date(),
       atLeast: new Set(),
     };
     const { counts, docs, page } =

@@ -20,6 +20,8 @@ const def = (endpoint: string) => findEndpoint(endpoint)!;
 const MEMBERS_MARK = 'KAIINGENTEI7f3a';
 const PUBLIC_MARK = 'KOUKAIZENBUN9c1d';
 const DRAFT_MARK = 'SHITAGAKI2b8e';
+/** The moment the sitemaps describe: 2026-11-24 12:00 in Japan. */
+const NOW = new Date('2026-11-24T03:00:00Z');
 
 describe('sitemap and feed on the built-in content service', () => {
   let database: Database;
@@ -63,6 +65,17 @@ describe('sitemap and feed on the built-in content service', () => {
       status: 'closed',
     });
 
+    // Job listings around their closing day: open through it, gone the day after.
+    for (const [id, day] of [
+      ['closed-job', '2026-11-23'],
+      ['closing-today-job', '2026-11-24'],
+    ] as const)
+      await createContent(db, def('jobs'), {
+        id,
+        body: { title: `求人 ${id}`, closingDate: `${day}T23:59:59+09:00` },
+        status: 'publish',
+      });
+
     // Published now, so they are the newest posts in the feed.
     await createContent(db, def('posts'), {
       id: 'members-post',
@@ -98,7 +111,7 @@ describe('sitemap and feed on the built-in content service', () => {
       { draft: true },
     );
 
-    urls = (await readSitemap(site.client, SITE, 0)).map((e) => e.url);
+    urls = (await readSitemap(site.client, SITE, 0, { now: NOW })).map((e) => e.url);
     feed = await (await feedResponse(site.client, { siteUrl: SITE, siteName: 'AXIS' })).text();
   });
 
@@ -113,7 +126,9 @@ describe('sitemap and feed on the built-in content service', () => {
       ...(await published('posts')).map((p) => `${SITE}/posts/${p.id}`),
       ...(await published('audios')).map((p) => `${SITE}/audios/${p.id}`),
       ...(await published('movies')).map((p) => `${SITE}/movies/${p.id}`),
-      ...(await published('jobs')).map((p) => `${SITE}/jobs/${p.id}`),
+      ...(await published('jobs'))
+        .filter((p) => p.id !== 'closed-job')
+        .map((p) => `${SITE}/jobs/${p.id}`),
       ...(await published('categories')).map((p) => `${SITE}/feature/${p.id}`),
     ];
     expect((await published('posts')).length).toBeGreaterThan(60); // the demo corpus is there
@@ -121,6 +136,15 @@ describe('sitemap and feed on the built-in content service', () => {
     expect(urls).toHaveLength(expected.length);
     expect(urls).toContain(`${SITE}/posts/members-post`);
     expect(urls).toContain(`${SITE}/posts/revised-post`);
+  });
+
+  it('lists a job listing through its closing day and drops it the day after', async () => {
+    expect(urls).toContain(`${SITE}/jobs/closing-today-job`);
+    expect(urls).not.toContain(`${SITE}/jobs/closed-job`);
+    const tomorrow = new Date('2026-11-25T03:00:00Z');
+    const later = (await readSitemap(site.client, SITE, 0, { now: tomorrow })).map((e) => e.url);
+    expect(later).not.toContain(`${SITE}/jobs/closing-today-job`);
+    expect(later).toHaveLength(urls.length - 1);
   });
 
   it('never lists drafts, closed items or members-only areas', () => {
@@ -141,7 +165,7 @@ describe('sitemap and feed on the built-in content service', () => {
   });
 
   it('dates each item by its published revision, not by a later draft', async () => {
-    const entries = await readSitemap(site.client, SITE, 0);
+    const entries = await readSitemap(site.client, SITE, 0, { now: NOW });
     const revised = entries.find((e) => e.url === `${SITE}/posts/revised-post`);
     const row = (await published('posts')).find((p) => p.id === 'revised-post')!;
     expect(revised?.lastModified).toBe(new Date(row.revisedAt).toISOString());
@@ -162,7 +186,7 @@ describe('sitemap and feed on the built-in content service', () => {
   });
 
   it('splits into files that together list the same URLs once', async () => {
-    const options = { maxUrls: 25, pageSize: 7 };
+    const options = { maxUrls: 25, pageSize: 7, now: NOW };
     const ids = await readSitemapIds(site.client, options);
     expect(ids).toEqual(Array.from({ length: Math.ceil(urls.length / 25) }, (_, id) => ({ id })));
     const split: string[] = [];
@@ -174,7 +198,7 @@ describe('sitemap and feed on the built-in content service', () => {
     expect(split).toEqual(urls);
     expect(await readSitemap(site.client, SITE, ids.length, options)).toEqual([]);
 
-    const index = await (await sitemapIndexResponse(site.client, SITE, 25)).text();
+    const index = await (await sitemapIndexResponse(site.client, SITE, 25, NOW)).text();
     for (const { id } of ids) expect(index).toContain(`<loc>${SITE}/sitemap/${id}.xml</loc>`);
     expect(index).not.toContain(`/sitemap/${ids.length}.xml`);
   });

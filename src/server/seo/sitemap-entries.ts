@@ -1,5 +1,6 @@
 import 'server-only';
 import type { MetadataRoute } from 'next';
+import { openListingsFilter } from '@/lib/jobs';
 import { escapeXml } from './xml';
 
 /**
@@ -13,14 +14,34 @@ export type SitemapEntry = MetadataRoute.Sitemap[number];
 /** Google's and the sitemaps.org protocol's limit of URLs in one sitemap file. */
 export const SITEMAP_MAX_URLS = 50_000;
 
-/** List endpoints whose published items have a page of their own, in sitemap order. */
+type ItemSource = {
+  endpoint: string;
+  path: (id: string) => string;
+  /** Only these published items are listed (a content service filter for the moment `now`). */
+  filters?: (now: Date) => string;
+};
+
+/**
+ * List endpoints whose published items have a page of their own, in sitemap order. A job
+ * listing past its closing day is no longer listed (its page says it is closed, noindex).
+ */
 export const SITEMAP_ITEM_SOURCES = [
   { endpoint: 'posts', path: (id: string) => `/posts/${encodeURIComponent(id)}` },
   { endpoint: 'audios', path: (id: string) => `/audios/${encodeURIComponent(id)}` },
   { endpoint: 'movies', path: (id: string) => `/movies/${encodeURIComponent(id)}` },
-  { endpoint: 'jobs', path: (id: string) => `/jobs/${encodeURIComponent(id)}` },
+  {
+    endpoint: 'jobs',
+    path: (id: string) => `/jobs/${encodeURIComponent(id)}`,
+    filters: (now: Date) => openListingsFilter(now),
+  },
   { endpoint: 'categories', path: (id: string) => `/feature/${encodeURIComponent(id)}` },
-] as const;
+] as const satisfies readonly ItemSource[];
+
+/** The filter of an endpoint's listed items at `now`, if it has one. */
+export function sitemapFilterOf(endpoint: string, now: Date): string | undefined {
+  const source: ItemSource | undefined = SITEMAP_ITEM_SOURCES.find((s) => s.endpoint === endpoint);
+  return source?.filters?.(now);
+}
 
 export type SitemapItemEndpoint = (typeof SITEMAP_ITEM_SOURCES)[number]['endpoint'];
 

@@ -9,8 +9,9 @@ export async function sitemapIndexResponse(
   client: Pick<ContentClient, 'get'>,
   siteUrl: string,
   maxUrls = SITEMAP_MAX_URLS,
+  now: Date = new Date(),
 ): Promise<Response> {
-  const summary = await readSitemapSummary(client);
+  const summary = await readSitemapSummary(client, { now });
   const count = sitemapCount(totalSitemapUrls(summary), maxUrls);
   return new Response(sitemapIndexXml(siteUrl, count), {
     headers: {

@@ -18,6 +18,7 @@ import {
   type SitemapItemEndpoint,
   itemEntries,
   lastModifiedOf,
+  sitemapFilterOf,
   sitemapCount,
   sitemapWindow,
   staticEntries,
@@ -43,6 +44,8 @@ export type SitemapReadOptions = {
   /** Pause between pages (a hosted microCMS's rate limit; the built-in path is exempt). */
   pauseMs?: number;
   sleep?: (ms: number) => Promise<void>;
+  /** The moment the sitemap describes (job listings past their closing day are left out). */
+  now?: Date;
 };
 
 /** The page size and pause for the content service the site reads. */
@@ -65,10 +68,22 @@ export type SitemapSummary = {
   newest: Partial<Record<SitemapDateSource, string | undefined>>;
 };
 
-async function summarizeList(client: Reader, endpoint: string) {
+/** Only the items the sitemap lists: `filters` for an endpoint that narrows them. */
+const listedOnly = (endpoint: string, now: Date | undefined) => {
+  const filters = sitemapFilterOf(endpoint, now ?? new Date());
+  return filters ? { filters } : {};
+};
+
+async function summarizeList(client: Reader, endpoint: string, now: Date | undefined) {
   const answer = await client.get({
     endpoint,
-    queries: { limit: 1, orders: '-revisedAt', fields: 'revisedAt,updatedAt', depth: 0 },
+    queries: {
+      limit: 1,
+      orders: '-revisedAt',
+      fields: 'revisedAt,updatedAt',
+      depth: 0,
+      ...listedOnly(endpoint, now),
+    },
     schema: summarySchema,
   });
   const first = answer.contents[0];
@@ -91,13 +106,18 @@ async function objectRevision(client: Reader, endpoint: string): Promise<string 
 }
 
 /** Counts of every listed endpoint and the newest revision of each list (for list pages). */
-export async function readSitemapSummary(client: Reader): Promise<SitemapSummary> {
+export async function readSitemapSummary(
+  client: Reader,
+  options: Pick<SitemapReadOptions, 'now'> = {},
+): Promise<SitemapSummary> {
   const lists = [
     ...SITEMAP_ITEM_SOURCES.map((s) => s.endpoint),
     ...SITEMAP_DATE_ONLY_ENDPOINTS,
   ] as const;
   const summaries = await Promise.all(
-    lists.map(async (endpoint) => [endpoint, await summarizeList(client, endpoint)] as const),
+    lists.map(
+      async (endpoint) => [endpoint, await summarizeList(client, endpoint, options.now)] as const,
+    ),
   );
   const counts = Object.fromEntries(SITEMAP_ITEM_SOURCES.map((s) => [s.endpoint, 0])) as Record<
     SitemapItemEndpoint,
@@ -137,7 +157,7 @@ export async function readSitemapIds(
   client: Reader,
   options: SitemapReadOptions = {},
 ): Promise<{ id: number }[]> {
-  const summary = await readSitemapSummary(client);
+  const summary = await readSitemapSummary(client, options);
   const count = sitemapCount(totalSitemapUrls(summary), options.maxUrls ?? SITEMAP_MAX_URLS);
   return Array.from({ length: count }, (_, id) => ({ id }));
 }
@@ -166,6 +186,7 @@ async function readIdRange(
         orders: 'createdAt',
         fields: 'id,revisedAt,updatedAt',
         depth: 0,
+        ...listedOnly(endpoint, options.now),
       },
       schema: idsSchema,
     });
@@ -188,7 +209,9 @@ export async function readSitemap(
   options: SitemapReadOptions = {},
 ): Promise<SitemapEntry[]> {
   const maxUrls = options.maxUrls ?? SITEMAP_MAX_URLS;
-  const summary = await readSitemapSummary(client);
+  // One moment for the whole file: the plan and the reads agree on which listings are open.
+  const now = options.now ?? new Date();
+  const summary = await readSitemapSummary(client, { now });
   const window = sitemapWindow(segmentsOf(summary), index, maxUrls);
   const entries: SitemapEntry[] = [];
   for (const read of window) {
@@ -198,7 +221,7 @@ export async function readSitemap(
       entries.push(...staticEntries(siteUrl, newest).slice(read.offset, read.offset + read.limit));
       continue;
     }
-    const items = await readIdRange(client, read.key, read.offset, read.limit, options);
+    const items = await readIdRange(client, read.key, read.offset, read.limit, { ...options, now });
     entries.push(...itemEntries(siteUrl, read.key, items));
   }
   return entries;

@@ -19,7 +19,9 @@ import { COMPANY_MAX, DISPLAY_NAME_MAX } from '@/lib/account-limits';
 import { INTERESTS, OCCUPATIONS } from '@/server/identity/validation';
 import { AVATAR_MAX_BYTES } from '@/server/identity/profile-flow';
 import { getProfileDetails } from '@/server/profiles/profiles';
+import { getPartner, partnerDeps } from '@/server/partners/partners';
 import styles from '@/components/account/account-page.module.css';
+import partnerStyles from '@/components/biz/partner-admin/partner-admin.module.css';
 
 export const metadata = accountMetadata('アカウント設定', '/account/edit');
 
@@ -41,6 +43,11 @@ export default async function EditAccountPage({ searchParams }: Props) {
     : (profile?.interests ?? []);
   const plan = billing?.current ? toCurrentPlanView(billing.current) : null;
   const renewal = plan ? planRenewalLine(plan) : null;
+  // A partner's member finds the dashboard here; the name is a courtesy (the link works without).
+  const partnerId = profile?.partnerId ?? '';
+  const partner = partnerId
+    ? await getPartner(await partnerDeps(), partnerId).catch(() => null)
+    : null;
   return (
     <AccountPage
       title="アカウント設定"
@@ -92,6 +99,15 @@ export default async function EditAccountPage({ searchParams }: Props) {
           </Link>
         </dd>
       </dl>
+      {partnerId ? (
+        <Section title="パートナー企業">
+          <p className={partnerStyles.accountLink}>
+            <Link href={`/biz/partner-admin/${encodeURIComponent(partnerId)}`} prefetch={false}>
+              {partner ? `${partner.name} の管理画面` : 'パートナー企業の管理画面'}
+            </Link>
+          </p>
+        </Section>
+      ) : null}
       <Section title="プロフィール">
         <PostForm
           action="/api/account/edit-profile"

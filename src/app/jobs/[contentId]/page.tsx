@@ -1,33 +1,56 @@
 import type { Metadata } from 'next';
 import { notFound } from 'next/navigation';
-import { RichText } from '@/components/content/rich-text';
-import styles from '@/components/content/article.module.css';
-import { jsonLdSite } from '@/components/listing/site-metadata';
-import { JsonLd } from '@/components/seo/json-ld';
-import { env } from '@/env';
-import { formatDateJa, isoDateJa } from '@/lib/format';
-import { breadcrumbJsonLd, jobPostingJsonLd } from '@/lib/json-ld';
-import { pageMetadata } from '@/lib/metadata';
+import { type ApplyLinks, JobArticle } from '@/components/jobs/job-article';
+import { isFullRemote } from '@/components/jobs/job-facts';
+import { jsonLdSite, sitePageMetadata } from '@/components/listing/site-metadata';
 import { PreviewBanner } from '@/components/preview/preview-banner.client';
+import { JsonLd } from '@/components/seo/json-ld';
+import { isClosed } from '@/lib/jobs';
+import { breadcrumbJsonLd, jobPostingJsonLd } from '@/lib/json-ld';
 import { readJob } from '@/server/access/read';
+import { sanitizeRichText } from '@/server/cms/richtext/sanitize';
+import type { Job } from '@/server/content/schemas';
+import { applyEmailOf, applyMailto, applyUrlOf } from '@/server/jobs/apply-clicks';
 
 type Props = { params: Promise<{ contentId: string }> };
+
+/*
+ * A closed listing (past its closing day in Japan) answers 200 with a clear closed state, not
+ * 410: the App Router gives a page no way to set its status other than 404 (notFound) or a
+ * redirect. It is `noindex` and carries no JobPosting data, and it has left the sitemap, the
+ * lists and the search, which is what Google asks of an expired posting.
+ */
 
 export async function generateMetadata({ params }: Props): Promise<Metadata> {
   const { contentId } = await params;
   const found = await readJob(contentId);
   if (!found) return { title: 'ページが見つかりません', robots: { index: false } };
   const job = found.item;
-  return pageMetadata(
-    {
-      title: job.partner ? `${job.title}(${job.partner.name})` : job.title,
-      description: job.description,
-      path: `/jobs/${job.id}`,
-      image: job.coverImage ?? null,
-      noIndex: found.preview,
-    },
-    { siteUrl: env().SITE_URL, siteName: env().SITE_NAME },
-  );
+  const closed = isClosed(job.closingDate);
+  return sitePageMetadata({
+    title: `${closed ? '【募集終了】' : ''}${job.title}${job.partner ? `（${job.partner.name}）` : ''}`,
+    description: job.description,
+    path: `/jobs/${job.id}`,
+    image: job.coverImage ?? null,
+    noIndex: found.preview || closed,
+  });
+}
+
+/**
+ * How to apply: through /jobs/{id}/apply, which counts the click and sends the reader on. A
+ * preview of a draft has no published listing for that route to find: its links go straight
+ * to the address, uncounted.
+ */
+function applyLinks(job: Job, preview: boolean): ApplyLinks {
+  const url = applyUrlOf(job);
+  const email = applyEmailOf(job);
+  const route = `/jobs/${encodeURIComponent(job.id)}/apply`;
+  return {
+    url: url ? (preview ? url : route) : null,
+    email: email
+      ? { address: email, href: preview ? applyMailto(email, job.title) : `${route}?via=email` }
+      : null,
+  };
 }
 
 /** Job listings are public (DESIGN.md "Who reads what"). */
@@ -36,23 +59,30 @@ export default async function JobPage({ params }: Props) {
   const found = await readJob(contentId);
   if (!found) notFound();
   const job = found.item;
+  const closed = isClosed(job.closingDate);
   const site = jsonLdSite();
   const path = `/jobs/${job.id}`;
+  const body = job.body ? sanitizeRichText(job.body) : '';
 
   return (
-    <article className={styles.article}>
+    <>
       {found.preview ? <PreviewBanner /> : null}
-      {found.preview ? null : (
+      {found.preview || closed ? null : (
         <JsonLd
           data={[
             jobPostingJsonLd(site, {
               path,
               title: job.title,
-              description: job.body || job.description || job.title,
+              description: body || job.description || job.title,
               datePosted: job.publishedAt ?? job.createdAt,
               validThrough: job.closingDate,
               employmentTypes: job.employmentType,
-              location: job.location,
+              location: {
+                prefecture: job.prefecture[0],
+                detail: job.location,
+                fullRemote: isFullRemote(job),
+              },
+              salary: { unit: job.salaryUnit[0], min: job.salaryMin, max: job.salaryMax },
               hiringOrganization: job.partner
                 ? {
                     name: job.partner.name,
@@ -60,6 +90,7 @@ export default async function JobPage({ params }: Props) {
                     logo: job.partner.logo?.url,
                   }
                 : null,
+              identifier: job.id,
             }),
             breadcrumbJsonLd(site, [
               { name: 'ホーム', path: '/' },
@@ -69,55 +100,7 @@ export default async function JobPage({ params }: Props) {
           ]}
         />
       )}
-      <header className={styles.header}>
-        <p className={styles.kicker}>求人</p>
-        <h1 className={styles.title}>{job.title}</h1>
-        {job.partner ? <p className={styles.meta}>{job.partner.name}</p> : null}
-        {job.description ? <p className={styles.description}>{job.description}</p> : null}
-      </header>
-      <div className={styles.body}>
-        <dl className={styles.facts}>
-          {job.employmentType.length > 0 ? (
-            <>
-              <dt>雇用形態</dt>
-              <dd>{job.employmentType.join('、')}</dd>
-            </>
-          ) : null}
-          {job.location ? (
-            <>
-              <dt>勤務地</dt>
-              <dd>{job.location}</dd>
-            </>
-          ) : null}
-          {job.salary ? (
-            <>
-              <dt>給与</dt>
-              <dd>{job.salary}</dd>
-            </>
-          ) : null}
-          {job.closingDate ? (
-            <>
-              <dt>募集締切</dt>
-              <dd>
-                <time dateTime={isoDateJa(job.closingDate)}>{formatDateJa(job.closingDate)}</time>
-              </dd>
-            </>
-          ) : null}
-        </dl>
-        {job.body ? <RichText html={job.body} /> : null}
-        {job.applyUrl ? (
-          <p className={styles.paywallActions}>
-            <a
-              href={job.applyUrl}
-              className={styles.primaryAction}
-              rel="noopener noreferrer"
-              target="_blank"
-            >
-              この求人に応募する
-            </a>
-          </p>
-        ) : null}
-      </div>
-    </article>
+      <JobArticle job={job} closed={closed} apply={applyLinks(job, found.preview)} />
+    </>
   );
 }

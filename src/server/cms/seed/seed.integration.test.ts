@@ -2,6 +2,13 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  EMPLOYMENT_TYPES,
+  OCCUPATIONS,
+  PREFECTURES,
+  REMOTE_OPTIONS,
+  SALARY_UNITS,
+} from '@/lib/jobs';
 import type { Database } from '@/server/db/client';
 import { cmsContents } from '@/server/db/schema';
 import { createTestDatabase } from '@/server/db/testing/test-database';
@@ -203,15 +210,37 @@ describe('demo corpus seed', () => {
     }
   });
 
-  it('gives every job a partner, a type, a place, a salary, an https apply URL and a 2027 deadline', () => {
+  it('gives every job a partner, the /jobs conditions, a salary range, an https apply URL and a 2027 deadline', () => {
+    const remote = new Set<string>();
     for (const job of byEndpoint('jobs')) {
-      expect(job.data?.partner, job.id).toMatch(/^partner-/);
-      expect((job.data?.employmentType as string[]).length, job.id).toBe(1);
-      expect(job.data?.location, job.id).toBeTruthy();
-      expect(job.data?.salary, job.id).toBeTruthy();
-      expect(job.data?.applyUrl, job.id).toMatch(/^https:\/\/example\.com\//);
-      expect(String(job.data?.closingDate), job.id).toMatch(/^2027-/);
+      const data = job.data ?? {};
+      expect(data.partner, job.id).toMatch(/^partner-/);
+      for (const [field, options] of [
+        ['employmentType', EMPLOYMENT_TYPES],
+        ['occupation', OCCUPATIONS],
+        ['remote', REMOTE_OPTIONS],
+        ['salaryUnit', SALARY_UNITS],
+      ] as const) {
+        const values = data[field] as string[];
+        expect(values, `${job.id} ${field}`).toHaveLength(1);
+        expect(options, `${job.id} ${field}`).toContain(values[0]);
+      }
+      const [mode] = data.remote as string[];
+      remote.add(mode!);
+      // A place of work, unless the work is fully remote.
+      if (mode !== 'フルリモート')
+        expect(PREFECTURES, job.id).toContain((data.prefecture as string[])[0]);
+      expect(data.location, job.id).toBeTruthy();
+      expect(data.salaryMin, job.id).toBeGreaterThan(0);
+      if (data.salaryMax !== undefined)
+        expect(data.salaryMax).toBeGreaterThanOrEqual(Number(data.salaryMin));
+      expect(data.hours, job.id).toBeTruthy();
+      expect(data.applyUrl, job.id).toMatch(/^https:\/\/example\.com\//);
+      // The end of the closing day in Japan.
+      expect(String(data.closingDate), job.id).toMatch(/^2027-\d\d-\d\dT14:59:59/);
     }
+    // The location filter's フルリモート has something to find.
+    expect([...remote].sort()).toEqual([...REMOTE_OPTIONS].sort());
   });
 
   it('resolves every relation', () => {

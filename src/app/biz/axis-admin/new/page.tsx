@@ -1,0 +1,49 @@
+import Link from 'next/link';
+import { notFound } from 'next/navigation';
+import { accountMetadata } from '@/components/account/metadata';
+import styles from '@/components/biz/biz-admin.module.css';
+import { failure, flashFor } from '@/components/biz/axis-admin/form-flash';
+import { PageMessages } from '@/components/biz/axis-admin/messages';
+import { EMPTY_PARTNER_FORM, PartnerForm } from '@/components/biz/axis-admin/partner-form';
+import { canRunPartnerProgramme } from '@/server/access/partner-access';
+import { readFlash } from '@/server/http/read-flash';
+import { currentPartnerActor } from '@/server/partners/actor';
+import { LOGO_MAX_BYTES } from '@/server/partners/partners';
+
+export const metadata = accountMetadata('パートナー企業の登録', '/biz/axis-admin/new');
+
+const FORM_KEY = 'partner-new';
+
+/** Staff register a partner company: its public profile and its contract. */
+export default async function NewPartnerPage() {
+  const { actor } = await currentPartnerActor();
+  if (!canRunPartnerProgramme(actor)) notFound();
+  const received = failure(await readFlash());
+  const flash = flashFor(received, FORM_KEY);
+  // A post refused before its fields were read (too large, say) comes back without its key.
+  return (
+    <div className={styles.page}>
+      <header className={styles.header}>
+        <p className={styles.breadcrumb}>
+          <Link href="/biz/axis-admin">パートナープログラムの管理</Link> / 新規登録
+        </p>
+        <h1 className={styles.title}>パートナー企業の登録</h1>
+        <p className={styles.lead}>
+          登録するとすぐに企業情報が公開され、求人ページの企業欄や求人一覧の絞り込みに使われます。メンバーは登録のあと、企業のページから追加できます。
+        </p>
+      </header>
+      <PageMessages notice={null} error={flash ? null : (received?.message ?? null)} />
+      <div className={styles.narrow}>
+        <PartnerForm
+          action="/api/biz/axis-admin/partners"
+          formKey={FORM_KEY}
+          submitLabel="登録する"
+          values={EMPTY_PARTNER_FORM}
+          flash={flash}
+          logo={null}
+          logoMaxBytes={LOGO_MAX_BYTES}
+        />
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,100 @@
+import { notFound } from 'next/navigation';
+import { accountMetadata } from '@/components/account/metadata';
+import biz from '@/components/biz/biz-admin.module.css';
+import { DashboardHeader } from '@/components/biz/partner-admin/dashboard-header';
+import {
+  countedIds,
+  editorJobRow,
+  listingRow,
+  mergeCounts,
+  quotaUsage,
+} from '@/components/biz/partner-admin/dashboard-model';
+import { listEditorPlacedJobs } from '@/components/biz/partner-admin/editor-jobs';
+import { ListingsSection } from '@/components/biz/partner-admin/listings-section';
+import { MembersSection } from '@/components/biz/partner-admin/members-section';
+import { ProfileSection } from '@/components/biz/partner-admin/profile-section';
+import { canActForPartner, partnerOfWriter } from '@/server/access/partner-access';
+import { readFlash } from '@/server/http/read-flash';
+import { countApplyClicks, countJobViews } from '@/server/jobs/apply-clicks';
+import { listPartnerListings } from '@/server/jobs/listings';
+import { currentPartnerActor } from '@/server/partners/actor';
+import { listMembers } from '@/server/partners/members';
+import { PROFILE_SAVED } from '@/server/partners/partner-admin-http';
+import { PARTNER_ID, getPartner, partnerDeps } from '@/server/partners/partners';
+
+export const metadata = accountMetadata('パートナー管理', '/biz/partner-admin');
+
+type Props = {
+  params: Promise<{ partnerId: string }>;
+  searchParams: Promise<Record<string, string | string[] | undefined>>;
+};
+
+/**
+ * A partner's dashboard, for its members and staff only. Anyone else gets the site's 404,
+ * asked before anything of the partner is read, so another partner's id is never confirmed.
+ */
+export default async function PartnerAdminPage({ params, searchParams }: Props) {
+  const { partnerId } = await params;
+  if (!PARTNER_ID.test(partnerId)) notFound();
+  const { actor } = await currentPartnerActor();
+  if (!canActForPartner(actor, partnerId)) notFound();
+
+  const deps = await partnerDeps();
+  const partner = await getPartner(deps, partnerId);
+  if (!partner) notFound();
+
+  const now = new Date();
+  const [listings, members, flash, query] = await Promise.all([
+    listPartnerListings(deps.db, partnerId),
+    listMembers(deps.db, partnerId),
+    readFlash(),
+    searchParams,
+  ]);
+  const editorJobs = await listEditorPlacedJobs(
+    deps.content,
+    partnerId,
+    new Set(listings.map((listing) => listing.id)),
+  );
+  const ids = countedIds(listings, editorJobs);
+  const [views, clicks] = await Promise.all([
+    countJobViews(deps.db, ids),
+    countApplyClicks(deps.db, ids),
+  ]);
+  const counts = mergeCounts(views, clicks);
+  const staffView = actor.kind === 'staff';
+
+  return (
+    <div className={biz.page}>
+      {query.saved === PROFILE_SAVED ? (
+        <p role="status" className={biz.notice}>
+          企業情報を保存しました。
+        </p>
+      ) : null}
+      <DashboardHeader
+        partner={partner}
+        usage={quotaUsage(partner.contract, listings, now)}
+        staffView={staffView}
+      />
+      <nav aria-label="このページの内容">
+        <ul className={biz.links}>
+          <li>
+            <a href="#listings">求人</a>
+          </li>
+          <li>
+            <a href="#profile">企業情報</a>
+          </li>
+          <li>
+            <a href="#members">メンバー</a>
+          </li>
+        </ul>
+      </nav>
+      <ListingsSection
+        listings={listings.map((listing) => listingRow(listing, counts, now))}
+        editorJobs={editorJobs.map((job) => editorJobRow(job, counts, now))}
+        canWrite={partnerOfWriter(actor) === partnerId}
+      />
+      <ProfileSection partner={partner} flash={flash} />
+      <MembersSection partnerId={partnerId} members={members} staffView={staffView} />
+    </div>
+  );
+}

@@ -1,4 +1,0 @@
-import { previewRoute } from '@/server/preview/preview';
-
-export const dynamic = 'force-dynamic';
-export const GET = previewRoute('jobs', (id) => `/jobs/${id}`);

@@ -1,0 +1,54 @@
+import Link from 'next/link';
+import styles from '@/components/biz/biz-admin.module.css';
+import { formatDateJa } from '@/lib/format';
+import { isClosed } from '@/lib/jobs';
+
+export type EditorPlacedJob = {
+  id: string;
+  title: string;
+  publishedAt: string | null;
+  closingDate: string | null;
+};
+
+/** Jobs of the partner that editors placed on /jobs themselves: shown, not managed, here. */
+export function EditorJobsTable({ jobs, now }: { jobs: EditorPlacedJob[]; now: Date }) {
+  if (jobs.length === 0) return null;
+  return (
+    <section className={styles.section} aria-labelledby="editor-jobs-title" id="editor-jobs">
+      <h2 id="editor-jobs-title" className={styles.sectionTitle}>
+        編集部が掲載した求人
+        <span className={styles.count}>{jobs.length}件</span>
+      </h2>
+      <p className={styles.lead}>
+        コンテンツ管理から直接掲載された求人です。内容の変更はコンテンツ管理で行ってください。
+      </p>
+      <table className={styles.table}>
+        <thead>
+          <tr>
+            <th scope="col">求人</th>
+            <th scope="col">公開日</th>
+            <th scope="col">募集締切</th>
+            <th scope="col">状態</th>
+          </tr>
+        </thead>
+        <tbody>
+          {jobs.map((job) => {
+            const closed = isClosed(job.closingDate, now);
+            return (
+              <tr key={job.id}>
+                <td data-label="求人">
+                  {closed ? job.title : <Link href={`/jobs/${job.id}`}>{job.title}</Link>}
+                </td>
+                <td data-label="公開日">{job.publishedAt ? formatDateJa(job.publishedAt) : '—'}</td>
+                <td data-label="募集締切">
+                  {job.closingDate ? formatDateJa(job.closingDate) : 'なし'}
+                </td>
+                <td data-label="状態">{closed ? '募集終了' : '公開中'}</td>
+              </tr>
+            );
+          })}
+        </tbody>
+      </table>
+    </section>
+  );
+}

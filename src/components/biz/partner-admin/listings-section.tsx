@@ -1,0 +1,224 @@
+import Link from 'next/link';
+import biz from '@/components/biz/biz-admin.module.css';
+import { ButtonLink } from '@/components/ui/button';
+import { formatDateJa } from '@/lib/format';
+import type { Counts, EditorJobRow, ListingRow } from './dashboard-model';
+import styles from './partner-admin.module.css';
+
+/**
+ * 求人: the partner's own listings (draft, in review, returned, published, closed) with what
+ * it may do with each, then the jobs the editors placed for it, read-only. Views and apply
+ * clicks once a listing has been on /jobs.
+ */
+
+const day = (iso: string) => formatDateJa(iso.length === 10 ? `${iso}T12:00:00+09:00` : iso);
+
+const BADGE_LOOK: Record<ListingRow['state'], string> = {
+  draft: biz.badgeMuted ?? '',
+  in_review: '',
+  returned: styles.badgeReturned ?? '',
+  published: biz.badgeStrong ?? '',
+  closed: biz.badgeMuted ?? '',
+};
+
+/** A link whose name says which listing it is for (several 「編集」 on one page). */
+function RowLink({ href, label, title }: { href: string; label: string; title: string }) {
+  return (
+    <Link href={href} prefetch={false}>
+      {label}
+      <span className="visually-hidden">：{title}</span>
+    </Link>
+  );
+}
+
+function CountFacts({ counts }: { counts: Counts | null }) {
+  return (
+    <>
+      <div>
+        <dt>閲覧数</dt>
+        <dd className={styles.number}>{counts ? counts.views.toLocaleString('ja-JP') : '—'}</dd>
+      </div>
+      <div>
+        <dt>応募クリック数</dt>
+        <dd className={styles.number}>{counts ? counts.clicks.toLocaleString('ja-JP') : '—'}</dd>
+      </div>
+    </>
+  );
+}
+
+function ListingCard({ row, canWrite }: { row: ListingRow; canWrite: boolean }) {
+  const titleId = `listing-${row.id}`;
+  return (
+    <li>
+      <article className={biz.card} aria-labelledby={titleId}>
+        <div className={biz.cardHeader}>
+          <span className={`${biz.badge} ${BADGE_LOOK[row.state]}`}>{row.stateLabel}</span>
+          <h3 id={titleId} className={biz.cardTitle}>
+            {row.title}
+          </h3>
+        </div>
+        {row.liveWhileChanging ? (
+          <p className={styles.hint}>公開中の内容は、変更が承認されるまでそのまま掲載されます。</p>
+        ) : null}
+        {row.reviewComment ? (
+          <div className={styles.comment}>
+            <p className={styles.commentTitle}>担当者からのコメント</p>
+            <p className={styles.commentText}>{row.reviewComment}</p>
+          </div>
+        ) : null}
+        <dl className={styles.facts}>
+          <div>
+            <dt>更新日</dt>
+            <dd>
+              <time dateTime={row.updatedAt.toISOString()}>{day(row.updatedAt.toISOString())}</time>
+            </dd>
+          </div>
+          <div>
+            <dt>募集締切</dt>
+            <dd>
+              {row.closingDate ? (
+                <time dateTime={row.closingDate}>{day(row.closingDate)}</time>
+              ) : (
+                '未設定'
+              )}
+            </dd>
+          </div>
+          <CountFacts counts={row.counts} />
+        </dl>
+        {row.counts === null ? (
+          <p className={styles.hint}>閲覧数と応募クリック数は、公開後に集計されます。</p>
+        ) : null}
+        <ul className={biz.actionLinks}>
+          {canWrite ? (
+            <li>
+              <RowLink href={`/jobs/post?listing=${row.id}`} label="編集" title={row.title} />
+            </li>
+          ) : null}
+          <li>
+            <RowLink href={`/jobs/preview/${row.id}`} label="プレビュー" title={row.title} />
+          </li>
+          {row.live ? (
+            <li>
+              <RowLink href={`/jobs/${row.id}`} label="求人ページ" title={row.title} />
+            </li>
+          ) : null}
+        </ul>
+      </article>
+    </li>
+  );
+}
+
+function EditorJobCard({ row }: { row: EditorJobRow }) {
+  const titleId = `editor-job-${row.id}`;
+  return (
+    <li>
+      <article className={biz.card} aria-labelledby={titleId}>
+        <div className={biz.cardHeader}>
+          <span className={`${biz.badge} ${row.closed ? biz.badgeMuted : biz.badgeStrong}`}>
+            {row.closed ? '募集終了' : '公開中'}
+          </span>
+          <h4 id={titleId} className={biz.cardTitle}>
+            {row.title}
+          </h4>
+        </div>
+        <dl className={styles.facts}>
+          <div>
+            <dt>掲載日</dt>
+            <dd>
+              {row.publishedAt ? (
+                <time dateTime={row.publishedAt}>{day(row.publishedAt)}</time>
+              ) : (
+                '—'
+              )}
+            </dd>
+          </div>
+          <div>
+            <dt>募集締切</dt>
+            <dd>
+              {row.closingDate ? (
+                <time dateTime={row.closingDate}>{day(row.closingDate)}</time>
+              ) : (
+                '未設定'
+              )}
+            </dd>
+          </div>
+          <CountFacts counts={row.counts} />
+        </dl>
+        <ul className={biz.actionLinks}>
+          <li>
+            <RowLink href={`/jobs/${row.id}`} label="求人ページ" title={row.title} />
+          </li>
+        </ul>
+      </article>
+    </li>
+  );
+}
+
+export function ListingsSection({
+  listings,
+  editorJobs,
+  canWrite,
+}: {
+  listings: ListingRow[];
+  editorJobs: EditorJobRow[];
+  /** A member of the partner (staff review listings; they do not write them). */
+  canWrite: boolean;
+}) {
+  return (
+    <section id="listings" className={biz.section} aria-labelledby="listings-title">
+      <div className={biz.sectionHeader}>
+        <h2 id="listings-title" className={biz.sectionTitle}>
+          求人
+          <span className={biz.count}>{listings.length}件</span>
+        </h2>
+        {canWrite && listings.length > 0 ? (
+          <ButtonLink href="/jobs/post" color="yellow" width="auto" className={styles.newButton}>
+            新しい求人を作成
+          </ButtonLink>
+        ) : null}
+      </div>
+      {listings.length === 0 ? (
+        <div className={styles.emptyState}>
+          <p>まだ求人はありません。</p>
+          {canWrite ? (
+            <>
+              <p>
+                求人を作成して審査に出すと、担当者の確認のあと求人一覧に掲載されます。下書きは何度でも保存できます。
+              </p>
+              <ButtonLink
+                href="/jobs/post"
+                color="yellow"
+                width="auto"
+                className={styles.newButton}
+              >
+                新しい求人を作成
+              </ButtonLink>
+            </>
+          ) : null}
+        </div>
+      ) : (
+        <ul className={biz.cards}>
+          {listings.map((row) => (
+            <ListingCard key={row.id} row={row} canWrite={canWrite} />
+          ))}
+        </ul>
+      )}
+      {editorJobs.length > 0 ? (
+        <section className={styles.subsection} aria-labelledby="editor-jobs-title">
+          <h3 id="editor-jobs-title" className={biz.subTitle}>
+            編集部が掲載した求人
+            <span className={biz.count}>{editorJobs.length}件</span>
+          </h3>
+          <p className={styles.hint}>
+            編集部が掲載した求人です。内容の変更は担当者にご連絡ください。
+          </p>
+          <ul className={biz.cards}>
+            {editorJobs.map((row) => (
+              <EditorJobCard key={row.id} row={row} />
+            ))}
+          </ul>
+        </section>
+      ) : null}
+    </section>
+  );
+}

@@ -1,0 +1,96 @@
+import Link from 'next/link';
+import { type ApplyLinks, JobArticle } from '@/components/jobs/job-article';
+import { isClosed } from '@/lib/jobs';
+import type { Job } from '@/server/content/schemas';
+import { applyEmailOf, applyMailto, applyUrlOf } from '@/server/jobs/apply-clicks';
+import { paragraphsHtml } from '@/server/jobs/listing-input';
+import type { Listing } from '@/server/jobs/listings';
+import type { PartnerDetail } from '@/server/partners/partners';
+import styles from './listing-preview.module.css';
+
+/**
+ * A partner's listing as /jobs/{id} will show it once approved: its working copy drawn with
+ * the job page's own article (src/components/jobs/job-article.tsx), under a banner that says
+ * it is not public. No JSON-LD, and the apply links go straight to the address (nothing is
+ * counted: there is no published listing to count for).
+ */
+
+const one = (value: string) => (value === '' ? [] : [value]);
+
+/** The `jobs` item the listing would become (the same fields toJobContent writes). */
+export function listingAsJob(listing: Listing, partner: PartnerDetail | null): Job {
+  const f = listing.fields;
+  const created = listing.createdAt.toISOString();
+  const updated = listing.updatedAt.toISOString();
+  return {
+    id: listing.id,
+    createdAt: created,
+    updatedAt: updated,
+    publishedAt: listing.publishedAt?.toISOString(),
+    title: f.title,
+    partner: partner && {
+      id: partner.id,
+      createdAt: created,
+      updatedAt: updated,
+      name: partner.name,
+      description: partner.description || undefined,
+      logo: partner.logo ?? undefined,
+      website: partner.website || undefined,
+    },
+    description: f.description || undefined,
+    body: paragraphsHtml(f.details) || undefined,
+    employmentType: one(f.employmentType),
+    occupation: one(f.occupation),
+    prefecture: one(f.prefecture),
+    remote: one(f.remote),
+    location: f.location,
+    salaryUnit: one(f.salaryUnit),
+    salaryMin: f.salaryMin,
+    salaryMax: f.salaryMax,
+    hours: f.hours,
+    applyUrl: f.applyUrl,
+    applyEmail: f.applyEmail,
+    closingDate: f.closingDate ? `${f.closingDate}T23:59:59+09:00` : null,
+  };
+}
+
+function directApplyLinks(job: Job): ApplyLinks {
+  const url = applyUrlOf(job);
+  const email = applyEmailOf(job);
+  return {
+    url,
+    email: email ? { address: email, href: applyMailto(email, job.title) } : null,
+  };
+}
+
+export function ListingPreview({
+  listing,
+  partner,
+  backTo,
+}: {
+  listing: Listing;
+  partner: PartnerDetail | null;
+  /** Where the viewer edits or reviews the listing. */
+  backTo: { href: string; label: string };
+}) {
+  const job = listingAsJob(listing, partner);
+  return (
+    <>
+      <div className={styles.banner} role="region" aria-label="プレビュー">
+        <p className={styles.text}>
+          <strong>プレビュー</strong>：
+          {listing.publishedAt
+            ? '編集中の内容です。公開中の求人には、承認後に反映されます'
+            : 'この求人はまだ公開されていません'}
+        </p>
+        <Link href={backTo.href} className={styles.back}>
+          {backTo.label}
+        </Link>
+      </div>
+      <p className={styles.note}>
+        公開時の見え方です。プレビューでは応募ボタンのクリックは数えず、応募先へそのまま移動します。
+      </p>
+      <JobArticle job={job} closed={isClosed(job.closingDate)} apply={directApplyLinks(job)} />
+    </>
+  );
+}

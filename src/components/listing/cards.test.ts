@@ -1,0 +1,34 @@
+import { describe, expect, it } from 'vitest';
+import type { JobCard } from '@/server/content/lists';
+import { jobCard } from './cards';
+
+const job = (fields: Partial<JobCard> = {}): JobCard => ({
+  id: 'job-001',
+  createdAt: '2026-11-01T00:00:00.000Z',
+  updatedAt: '2026-11-01T00:00:00.000Z',
+  title: '建築設計スタッフ',
+  partner: { id: 'partner-sorane', name: 'ソラネ建築設計事務所' },
+  employmentType: ['正社員'],
+  occupation: [],
+  prefecture: ['東京都'],
+  remote: ['一部リモート'],
+  salaryUnit: [],
+  ...fields,
+});
+
+describe('a job listing as a home page card', () => {
+  it('puts the type and the area above the title and the company below', () => {
+    expect(jobCard(job())).toMatchObject({
+      href: '/jobs/job-001',
+      kicker: '正社員 ／ 東京都',
+      meta: 'ソラネ建築設計事務所',
+    });
+    expect(jobCard(job({ prefecture: [], remote: ['フルリモート'] })).kicker).toBe(
+      '正社員 ／ フルリモート',
+    );
+    expect(jobCard(job({ employmentType: [], prefecture: [], partner: null }))).toMatchObject({
+      kicker: '求人',
+      meta: null,
+    });
+  });
+});
