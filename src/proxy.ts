@@ -11,7 +11,9 @@ import { userFromHeaders } from '@/server/identity/session-user';
  *   (SPEC §2). The session is checked against the database, so an expired or forged cookie
  *   counts as anonymous. Pages still check access themselves (DESIGN.md conventions).
  * - A one-time form message (src/server/http/flash.ts) moves from its cookie into a request
- *   header for this page view, and the cookie is deleted.
+ *   header for this page view, and the cookie is deleted. Only a page load takes it: the
+ *   router's prefetches and RSC requests, which may be in flight when the cookie arrives,
+ *   would otherwise spend it on a page no one is looking at.
  */
 export async function proxy(request: NextRequest): Promise<NextResponse> {
   const { pathname } = request.nextUrl;
@@ -22,11 +24,18 @@ export async function proxy(request: NextRequest): Promise<NextResponse> {
 
   const headers = new Headers(request.headers);
   headers.delete(FLASH_HEADER); // only ever from our own cookie
-  const flash = request.cookies.get(FLASH_COOKIE)?.value;
+  const flash = isPageLoad(request) ? request.cookies.get(FLASH_COOKIE)?.value : undefined;
   if (flash) headers.set(FLASH_HEADER, flash);
   const response = NextResponse.next({ request: { headers } });
   if (flash) response.cookies.delete(FLASH_COOKIE);
   return response;
+}
+
+/** A browser loading a page as a document (not the router fetching a segment or prefetching). */
+export function isPageLoad(request: Request): boolean {
+  const dest = request.headers.get('sec-fetch-dest');
+  if (dest) return dest === 'document';
+  return !request.headers.has('rsc') && !request.headers.has('next-router-prefetch');
 }
 
 export const config = {

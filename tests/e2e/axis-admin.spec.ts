@@ -42,7 +42,7 @@ const dayInJapan = (days: number) =>
   new Date(Date.now() + days * 86_400_000 + 9 * 3_600_000).toISOString().slice(0, 10);
 
 async function signedIn(browser: Browser, who: Who): Promise<Page> {
-  const page = await browser.newPage();
+  const page = await (await browser.newContext()).newPage();
   await signIn(page, USERS[who], PASSWORD);
   return page;
 }
@@ -80,7 +80,7 @@ test('a visitor, free and paid members and a partner’s member get 404 for the 
     '/biz/axis-admin/partner-nowhere',
   ];
   for (const who of [null, 'free', 'paid', 'partner'] as const) {
-    const page = who ? await signedIn(browser, who) : await browser.newPage();
+    const page = who ? await signedIn(browser, who) : await (await browser.newContext()).newPage();
     for (const path of screens) {
       const response = await page.goto(path);
       expect(response?.status(), `${who ?? 'visitor'} ${path}`).toBe(404);

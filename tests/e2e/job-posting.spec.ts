@@ -148,9 +148,12 @@ test('a partner writes a listing, previews it and submits it; the preview is the
   for (const someone of [reader, rival, visitor]) {
     expect((await someone.goto(`/jobs/preview/${listingId}`))?.status()).toBe(404);
     expect((await someone.goto('/jobs/preview/job-000000000000'))?.status()).toBe(404);
+    // A reader and a visitor get what /jobs/post shows them anyway (the programme, or a
+    // request to sign in); a member of another partner is a writer, for whom it is a 404.
     expect((await someone.goto(`/jobs/post?listing=${listingId}`))?.status()).toBe(
-      someone === visitor ? 200 : 404,
+      someone === rival ? 404 : 200,
     );
+    await expect(someone.getByText(TITLE)).toHaveCount(0);
   }
   // Nor is it on /jobs yet.
   expect((await visitor.goto(`/jobs/${listingId}`))?.status()).toBe(404);

@@ -42,7 +42,7 @@ const NEW_PROFILE = {
 };
 
 async function signedIn(browser: Browser, who: Who): Promise<Page> {
-  const page = await browser.newPage();
+  const page = await (await browser.newContext()).newPage();
   await signIn(page, USERS[who], PASSWORD);
   return page;
 }
@@ -239,7 +239,9 @@ test('outsiders get 404 for the dashboard and its form, and nothing changes', as
   const attempt = { description: '書き換えの試み', website: 'https://outsider.example.jp' };
   const outsiders: (Who | null)[] = ['otherPartner', 'free', 'paid', null];
   for (const who of outsiders) {
-    const visitor = who ? await signedIn(browser, who) : await browser.newPage();
+    const visitor = who
+      ? await signedIn(browser, who)
+      : await (await browser.newContext()).newPage();
     const label = who ?? 'anonymous';
     for (const partnerId of [ids.partner, 'partner-nowhere']) {
       const response = await visitor.goto(`/biz/partner-admin/${partnerId}`);

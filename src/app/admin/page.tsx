@@ -28,6 +28,12 @@ export default async function AdminPage() {
           </Link>
         </li>
         <li>
+          <Link href="/biz/axis-admin" className={styles.card}>
+            <strong>パートナープログラム</strong>
+            パートナー企業と契約、求人の審査、企業からの申し込み・問い合わせ
+          </Link>
+        </li>
+        <li>
           <Link href="/admin/analytics" className={styles.card}>
             <strong>閲覧数</strong>
             日ごとの閲覧数と、よく読まれているコンテンツ（過去 30 日）

@@ -62,7 +62,13 @@ export default async function JobsPage({ searchParams }: Props) {
       title="求人"
       lead={<p>デザインに関わる仕事の求人情報。パートナー企業からの募集を掲載しています。</p>}
     >
-      <JobFilterForm query={query} partners={partners} />
+      {/* Keyed by the filters: a client-side move to other filters (「条件をクリア」) shows them,
+          not the choices the uncontrolled selects still hold. */}
+      <JobFilterForm
+        key={JSON.stringify(jobQueryParams(query))}
+        query={query}
+        partners={partners}
+      />
       <p className={styles.count}>
         <strong>{jobs.totalCount.toLocaleString('ja-JP')}</strong>件の求人
       </p>

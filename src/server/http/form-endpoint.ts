@@ -157,6 +157,22 @@ export function formAnswer(
   return new Response(null, { status: 303, headers });
 }
 
+export const NOT_FOUND_MESSAGE = 'ページが見つかりません。';
+
+/**
+ * A bare 404 for fetch (JSON) and for a plain post (text) alike: no redirect and no one-time
+ * message, so a request about something the viewer may not know of learns nothing, not even
+ * whether it exists (the partner screens' routes).
+ */
+export function notFoundAnswer(request: Request): Response {
+  if ((request.headers.get('accept') ?? '').includes('application/json'))
+    return jsonAnswer(404, { ok: false, message: NOT_FOUND_MESSAGE, fieldErrors: {} });
+  return new Response(NOT_FOUND_MESSAGE, {
+    status: 404,
+    headers: { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'private, no-store' },
+  });
+}
+
 export const FORBIDDEN_ORIGIN_MESSAGE =
   'このページからは送信できません。ページを再読み込みしてください。';
 export const UNREADABLE_MESSAGE = '送信内容を読み取れませんでした。入力内容を確認してください。';

@@ -12,8 +12,9 @@ import { clippedFields } from '@/server/http/flash-values';
 import {
   type FormInput,
   type FormResult,
-  jsonAnswer,
   refererPage,
+  NOT_FOUND_MESSAGE,
+  notFoundAnswer,
 } from '@/server/http/form-endpoint';
 import type { AppUser } from '@/server/identity/session-user';
 import { setInquiryState } from '@/server/inquiries/inquiries';
@@ -74,21 +75,7 @@ function succeeded(result: FormResult, to: string): FormResult {
   };
 }
 
-const NOT_FOUND_MESSAGE = 'ページが見つかりません。';
 const NOT_FOUND: FormResult = { ok: false, status: 404, message: NOT_FOUND_MESSAGE };
-
-/**
- * The same 404 for fetch (JSON) and for a plain post (text): no redirect and no one-time
- * message, as /biz/partner-admin answers (src/server/partners/partner-admin-http.ts).
- */
-function notFoundAnswer(request: Request): Response {
-  if ((request.headers.get('accept') ?? '').includes('application/json'))
-    return jsonAnswer(404, { ok: false, message: NOT_FOUND_MESSAGE, fieldErrors: {} });
-  return new Response(NOT_FOUND_MESSAGE, {
-    status: 404,
-    headers: { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'private, no-store' },
-  });
-}
 
 const invalid = (fieldErrors: Record<string, string>): FormResult => ({
   ok: false,

@@ -2,7 +2,11 @@ import 'server-only';
 import { canActForPartner } from '@/server/access/partner-access';
 import type { z } from '@/lib/zod';
 import { endpoint } from '@/server/http/endpoint';
-import { type FormInput, type FormResult, jsonAnswer } from '@/server/http/form-endpoint';
+import {
+  type FormInput,
+  type FormResult,
+  notFoundAnswer,
+} from '@/server/http/form-endpoint';
 import { clippedFields } from '@/server/http/flash-values';
 import type { AppUser } from '@/server/identity/session-user';
 import { partnerActorFor } from './actor';
@@ -26,18 +30,6 @@ export const PROFILE_SAVED = 'profile';
 
 export const dashboardPath = (partnerId: string) =>
   `/biz/partner-admin/${encodeURIComponent(partnerId)}`;
-
-const NOT_FOUND_MESSAGE = 'ページが見つかりません。';
-
-/** The same 404 for fetch (JSON) and for a plain post (text): no redirect, no flash. */
-function notFoundAnswer(request: Request): Response {
-  if ((request.headers.get('accept') ?? '').includes('application/json'))
-    return jsonAnswer(404, { ok: false, message: NOT_FOUND_MESSAGE, fieldErrors: {} });
-  return new Response(NOT_FOUND_MESSAGE, {
-    status: 404,
-    headers: { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'private, no-store' },
-  });
-}
 
 export type PartnerProfileOverrides = {
   /** Tests: who is signed in. */
