@@ -2,11 +2,7 @@ import 'server-only';
 import { canActForPartner } from '@/server/access/partner-access';
 import type { z } from '@/lib/zod';
 import { endpoint } from '@/server/http/endpoint';
-import {
-  type FormInput,
-  type FormResult,
-  notFoundAnswer,
-} from '@/server/http/form-endpoint';
+import { type FormInput, type FormResult, notFoundAnswer } from '@/server/http/form-endpoint';
 import { clippedFields } from '@/server/http/flash-values';
 import type { AppUser } from '@/server/identity/session-user';
 import { partnerActorFor } from './actor';
