@@ -10,9 +10,10 @@ import { createContentWriter } from '@/server/content/content-writer';
 import { jobSchema } from '@/server/content/schemas';
 import { type SiteContent, createSiteContent } from '@/server/content/site-content';
 import type { Database } from '@/server/db/client';
-import { jobListings, user } from '@/server/db/schema';
+import { jobListings, user, userPublicProfiles } from '@/server/db/schema';
 import { createTestDatabase } from '@/server/db/testing/test-database';
 import type { FormResult } from '@/server/http/form-endpoint';
+import { listOutbox } from '@/server/mail/mailer';
 import { saveContract } from '@/server/partners/contracts';
 import {
   type ListingDeps,
@@ -340,5 +341,59 @@ describe('job listings', () => {
     expect(await closeListing(deps, 'acme', id, { revision: 7 }, partner)).toMatchObject({
       status: 409,
     });
+  });
+
+  it("tells staff of a submission and the partner's members of the decision, by mail", async () => {
+    await database.db.insert(user).values({
+      id: 'u-member',
+      name: 'メンバー',
+      email: 'member@example.jp',
+    });
+    await database.db
+      .insert(userPublicProfiles)
+      .values({ userId: 'u-member', displayName: 'メンバー', partnerId: 'acme' });
+    const notifying: ListingDeps = {
+      ...deps,
+      notify: { staffTo: 'biz@example.jp', partnerName: () => Promise.resolve('アクメ意匠') },
+    };
+    const mailed = async (to: string) => listOutbox(database.db, { to, limit: 10 });
+
+    const listingId = idOf(
+      await saveListing(notifying, 'acme', null, completeFields('通知の求人'), 'submit', partner),
+    );
+    const [submitted] = await mailed('biz@example.jp');
+    expect(submitted).toMatchObject({ kind: 'listing-submitted' });
+    expect(submitted!.textBody).toContain('アクメ意匠');
+    expect(submitted!.textBody).toContain(`/biz/axis-admin/acme#listing-${listingId}`);
+
+    const comment = '給与の上限を書き添えてください。';
+    await reviewListing(
+      notifying,
+      listingId,
+      { decision: 'return', comment, revision: (await stored(listingId)).revision },
+      staff,
+    );
+    const [returned] = await mailed('member@example.jp');
+    expect(returned).toMatchObject({ kind: 'listing-returned' });
+    expect(returned!.textBody).toContain(comment);
+    expect(returned!.textBody).toContain(`/jobs/post?listing=${listingId}`);
+
+    await saveListing(
+      notifying,
+      'acme',
+      listingId,
+      { ...completeFields('通知の求人'), revision: (await stored(listingId)).revision },
+      'submit',
+      partner,
+    );
+    await reviewListing(
+      notifying,
+      listingId,
+      { decision: 'approve', revision: (await stored(listingId)).revision },
+      staff,
+    );
+    const [approved] = await mailed('member@example.jp');
+    expect(approved).toMatchObject({ kind: 'listing-approved' });
+    expect(approved!.textBody).toContain(`/jobs/${listingId}`);
   });
 });
