@@ -1,6 +1,7 @@
 import Link from 'next/link';
 import { accountMetadata } from '@/components/account/metadata';
 import styles from '@/components/admin/admin.module.css';
+import { sectionsFor } from '@/components/admin/nav/sections';
 import { requireRole } from '@/server/identity/session';
 
 export const metadata = accountMetadata('管理画面', '/admin');
@@ -15,30 +16,14 @@ export default async function AdminPage() {
         {user.name} さん（{user.role === 'admin' ? '管理者' : '編集者'}）
       </p>
       <ul className={styles.cards}>
-        <li>
-          <Link href="/admin/mail" className={styles.card}>
-            <strong>メール送信箱</strong>
-            SMTP を設定していないときに送られたメール（確認・再設定のリンクなど）を読む
-          </Link>
-        </li>
-        <li>
-          <Link href="/admin/contact" className={styles.card}>
-            <strong>お問い合わせ</strong>
-            お問い合わせフォームから届いたメッセージを新しい順に読む
-          </Link>
-        </li>
-        <li>
-          <Link href="/biz/axis-admin" className={styles.card}>
-            <strong>パートナープログラム</strong>
-            パートナー企業と契約、求人の審査、企業からの申し込み・問い合わせ
-          </Link>
-        </li>
-        <li>
-          <Link href="/admin/analytics" className={styles.card}>
-            <strong>閲覧数</strong>
-            日ごとの閲覧数と、よく読まれているコンテンツ（過去 30 日）
-          </Link>
-        </li>
+        {sectionsFor(user.role).map((section) => (
+          <li key={section.href}>
+            <Link href={section.href} className={styles.card}>
+              <strong>{section.label}</strong>
+              {section.description}
+            </Link>
+          </li>
+        ))}
       </ul>
     </div>
   );

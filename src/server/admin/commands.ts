@@ -85,7 +85,7 @@ const createApiKeyCommand = defineCommand({
     const { id, key } = await createApiKey(database.db, { name, permissions });
     await recordAudit(database.db, {
       actor,
-      action: 'cms.api_key.create',
+      action: 'api-key-created',
       target: `api_key:${id}`,
       detail: { name, permissions },
     });
@@ -119,7 +119,7 @@ const revokeApiKeyCommand = defineCommand({
       return [`有効な API キー ${id} はありません。何も変更していません。`];
     await recordAudit(database.db, {
       actor,
-      action: 'cms.api_key.revoke',
+      action: 'api-key-revoked',
       target: `api_key:${id}`,
     });
     return [`API キー ${id} を無効にしました。`];

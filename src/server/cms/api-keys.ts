@@ -1,6 +1,6 @@
 import 'server-only';
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
-import { and, asc, eq, isNull } from 'drizzle-orm';
+import { and, asc, eq, isNull, lt, or } from 'drizzle-orm';
 import type { Db } from '@/server/db/client';
 import { cmsApiKeys } from '@/server/db/schema';
 
@@ -70,6 +70,7 @@ export async function listApiKeys(db: Db) {
       permissions: cmsApiKeys.permissions,
       createdAt: cmsApiKeys.createdAt,
       revokedAt: cmsApiKeys.revokedAt,
+      lastUsedAt: cmsApiKeys.lastUsedAt,
     })
     .from(cmsApiKeys)
     .orderBy(asc(cmsApiKeys.createdAt));
@@ -121,6 +122,60 @@ export function internalWriterApiKey(): string {
 const sameKey = (a: string, b: string) =>
   a.length === b.length && timingSafeEqual(Buffer.from(a), Buffer.from(b));
 
+/** A key's last use is kept to the minute: enough to tell a live key from a forgotten one. */
+export const LAST_USED_INTERVAL_MS = 60_000;
+
+/**
+ * Which keys this process has noted as used, and when: a busy key then writes its last use at
+ * most once a minute instead of on every request. Other instances keep their own; the UPDATE's
+ * condition (noteKeyUse) spares the row their writes within the same minute.
+ */
+export class LastUsedThrottle {
+  private readonly noted = new Map<string, number>();
+
+  constructor(
+    private readonly intervalMs = LAST_USED_INTERVAL_MS,
+    private readonly maxKeys = 10_000,
+  ) {}
+
+  /** True when the use of `keyId` at `now` (ms) is to be written; it then counts as written. */
+  take(keyId: string, now: number): boolean {
+    const last = this.noted.get(keyId);
+    if (last !== undefined && now - last < this.intervalMs) return false;
+    if (this.noted.size >= this.maxKeys) this.noted.clear(); // forgetting costs one more write
+    this.noted.set(keyId, now);
+    return true;
+  }
+
+  clear(): void {
+    this.noted.clear();
+  }
+}
+
+const lastUsed = new LastUsedThrottle();
+
+async function noteKeyUse(db: Db, keyId: string): Promise<void> {
+  const now = Date.now();
+  if (!lastUsed.take(keyId, now)) return;
+  try {
+    await db
+      .update(cmsApiKeys)
+      .set({ lastUsedAt: new Date(now) })
+      .where(
+        and(
+          eq(cmsApiKeys.id, keyId),
+          or(
+            isNull(cmsApiKeys.lastUsedAt),
+            lt(cmsApiKeys.lastUsedAt, new Date(now - LAST_USED_INTERVAL_MS)),
+          ),
+        ),
+      );
+  } catch (error) {
+    // A bookkeeping write: the request the key opened goes on without it.
+    console.error('[cms] could not note an API key as used:', error);
+  }
+}
+
 /** Keys are looked up on every request; a few seconds of caching keeps that off the database. */
 const CACHE_MS = 5_000;
 const cache = new Map<string, { principal: ApiKeyPrincipal | null; until: number }>();
@@ -134,7 +189,10 @@ export async function authenticateApiKey(
   if (sameKey(key, internalWriterKey)) return INTERNAL_WRITER_PRINCIPAL;
   const hash = hashKey(key);
   const cached = cache.get(hash);
-  if (cached && cached.until > Date.now()) return cached.principal;
+  if (cached && cached.until > Date.now()) {
+    if (cached.principal) await noteKeyUse(db, cached.principal.id);
+    return cached.principal;
+  }
   const [row] = await db
     .select({ id: cmsApiKeys.id, name: cmsApiKeys.name, permissions: cmsApiKeys.permissions })
     .from(cmsApiKeys)
@@ -150,10 +208,12 @@ export async function authenticateApiKey(
     : null;
   if (cache.size > 10_000) cache.clear();
   cache.set(hash, { principal, until: Date.now() + CACHE_MS });
+  if (principal) await noteKeyUse(db, principal.id);
   return principal;
 }
 
-/** Tests and revocation: forget cached keys at once. */
+/** Tests and revocation: forget cached keys (and which uses were noted) at once. */
 export function clearApiKeyCache(): void {
   cache.clear();
+  lastUsed.clear();
 }

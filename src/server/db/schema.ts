@@ -105,6 +105,8 @@ export const cmsApiKeys = pgTable(
     permissions: jsonb('permissions').$type<string[]>().notNull(),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     revokedAt: timestamp('revoked_at', { withTimezone: true }),
+    /** When the key last opened a request, to the minute (written at most once a minute). */
+    lastUsedAt: timestamp('last_used_at', { withTimezone: true }),
   },
   (t) => [uniqueIndex('cms_api_keys_hash_idx').on(t.keyHash)],
 );

@@ -1,6 +1,6 @@
 import 'server-only';
 import { INQUIRY_STATES, INQUIRY_STATE_LABELS } from '@/lib/inquiries';
-import { DONE_FLAG } from '@/components/biz/axis-admin/form-flash';
+import { DONE_FLAG } from '@/components/forms/form-flash';
 import { env } from '@/env';
 import { z } from '@/lib/zod';
 import { canRunPartnerProgramme } from '@/server/access/partner-access';

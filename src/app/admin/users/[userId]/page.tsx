@@ -1,0 +1,122 @@
+import Link from 'next/link';
+import { notFound } from 'next/navigation';
+import { accountMetadata } from '@/components/account/metadata';
+import adminStyles from '@/components/admin/admin.module.css';
+import { AuditEntries } from '@/components/admin/users/audit-entries';
+import { ROLE_LABELS, planText } from '@/components/admin/users/labels';
+import { listHref } from '@/components/admin/users/list-query';
+import { PageMessages } from '@/components/biz/axis-admin/messages';
+import {
+  FORM_ANCHORS,
+  PartnerForm,
+  PlanForms,
+  RoleForm,
+  SessionsForm,
+} from '@/components/admin/users/user-forms';
+import { PartnerLink } from '@/components/admin/users/user-list';
+import styles from '@/components/admin/users/users.module.css';
+import { doneMessage, failure, flashKey } from '@/components/forms/form-flash';
+import { formatDateTime } from '@/lib/format';
+import { USER_ID } from '@/server/admin/users-http';
+import { getUserDetail } from '@/server/admin/users-directory';
+import { recentAuditFor, userEmailsFor } from '@/server/audit/audit-query';
+import { getDb } from '@/server/db/client';
+import { readFlash } from '@/server/http/read-flash';
+import { requireRole } from '@/server/identity/session';
+import { partnerDeps, partnerNames } from '@/server/partners/partners';
+
+// The address is not in the title: a title is rendered before the page decides who may see it.
+export const metadata = accountMetadata('ユーザーの管理', '/admin/users');
+
+const HISTORY = 10;
+
+type Props = { params: Promise<{ userId: string }> };
+
+/** One account for admins: who they are, and each change as its own small form. */
+export default async function AdminUserPage({ params }: Props) {
+  const admin = await requireRole('admin');
+  const { userId } = await params;
+  if (!USER_ID.test(userId)) notFound();
+  const db = await getDb();
+  const found = await getUserDetail(db, userId);
+  if (!found) notFound();
+
+  const target = `user:${found.id}`;
+  const [partners, history, received] = await Promise.all([
+    partnerNames(await partnerDeps()),
+    recentAuditFor(db, target, HISTORY),
+    readFlash(),
+  ]);
+  const emails = await userEmailsFor(
+    db,
+    history.flatMap((h) => [h.actor, h.target]),
+  );
+  const flash = failure(received);
+  const key = flashKey(flash);
+  const isSelf = found.id === admin.id;
+
+  return (
+    <div className={adminStyles.page}>
+      <p className={adminStyles.breadcrumb}>
+        <Link href="/admin">管理画面</Link> / <Link href="/admin/users">ユーザー</Link> /{' '}
+        {found.email}
+      </p>
+      <h1 className={adminStyles.title} style={{ overflowWrap: 'anywhere' }}>
+        {found.email}
+      </h1>
+      <PageMessages
+        notice={doneMessage(received)}
+        error={flash?.message ?? null}
+        errorAt={key ? (FORM_ANCHORS[key] ?? null) : null}
+      />
+      <dl className={styles.facts}>
+        <dt>表示名</dt>
+        <dd>{found.displayName ?? found.name}</dd>
+        <dt>権限</dt>
+        <dd>{ROLE_LABELS[found.role]}</dd>
+        <dt>メール確認</dt>
+        <dd>{found.emailVerified ? '確認済み' : '未確認'}</dd>
+        <dt>プラン</dt>
+        <dd>{planText(found.plan)}</dd>
+        <dt>パートナー</dt>
+        <dd>
+          <PartnerLink
+            partnerId={found.partnerId}
+            names={new Map(partners.map((p) => [p.id, p.name]))}
+          />
+        </dd>
+        <dt>登録日時</dt>
+        <dd>{formatDateTime(found.createdAt)}</dd>
+        <dt>ユーザー ID</dt>
+        <dd className={styles.code}>{found.id}</dd>
+      </dl>
+      <RoleForm userId={found.id} role={found.role} isSelf={isSelf} flash={flash} />
+      <PlanForms
+        userId={found.id}
+        summary={planText(found.plan)}
+        subscriptions={found.subscriptions}
+        flash={flash}
+      />
+      <PartnerForm
+        userId={found.id}
+        partnerId={found.partnerId}
+        partners={partners}
+        flash={flash}
+      />
+      <SessionsForm userId={found.id} activeSessions={found.activeSessions} isSelf={isSelf} />
+      <section className={styles.section} aria-labelledby="history-title">
+        <h2 id="history-title" className={styles.sectionTitle}>
+          このユーザーへの最近の操作
+        </h2>
+        {history.length === 0 ? (
+          <p className={adminStyles.empty}>記録はまだありません。</p>
+        ) : (
+          <AuditEntries items={history} emails={emails} headingLevel={3} />
+        )}
+        <p>
+          <Link href={listHref('/admin/audit', { q: target })}>監査ログですべて見る</Link>
+        </p>
+      </section>
+    </div>
+  );
+}

@@ -1,0 +1,62 @@
+import type { Role } from '@/server/identity/roles';
+
+/**
+ * The console's screens, in the order the navigation and the start page list them. Those
+ * marked adminOnly are left out of both for an editor: not hidden, never sent. Each screen
+ * still checks the viewer itself; this list only decides what is offered.
+ */
+export type AdminSection = {
+  href: string;
+  label: string;
+  /** What the start page's card says the screen is for. */
+  description: string;
+  adminOnly?: boolean;
+};
+
+export const ADMIN_HOME = '/admin';
+
+export const ADMIN_SECTIONS: readonly AdminSection[] = [
+  {
+    href: '/admin/mail',
+    label: 'メール送信箱',
+    description: 'SMTP を設定していないときに送られたメール（確認・再設定のリンクなど）を読む',
+  },
+  {
+    href: '/admin/contact',
+    label: 'お問い合わせ',
+    description: 'お問い合わせフォームから届いたメッセージを新しい順に読む',
+  },
+  {
+    href: '/admin/analytics',
+    label: '閲覧数',
+    description: '日ごとの閲覧数と、よく読まれているコンテンツ（過去 30 日）',
+  },
+  {
+    href: '/biz/axis-admin',
+    label: 'パートナープログラム',
+    description: 'パートナー企業と契約、求人の審査、企業からの申し込み・問い合わせ',
+  },
+  {
+    href: '/admin/users',
+    label: 'ユーザー',
+    description: 'ユーザーの検索、権限・プラン・パートナー所属の変更、全端末からのログアウト',
+    adminOnly: true,
+  },
+  {
+    href: '/admin/api-keys',
+    label: 'APIキー',
+    description: 'コンテンツ API のキーの作成・無効化と、最後に使われた日時',
+    adminOnly: true,
+  },
+  {
+    href: '/admin/audit',
+    label: '監査ログ',
+    description: 'サインインや権限・プラン・キーの変更など、記録された操作を新しい順に見る',
+    adminOnly: true,
+  },
+];
+
+/** The screens a staff role is offered. */
+export function sectionsFor(role: Role): AdminSection[] {
+  return ADMIN_SECTIONS.filter((section) => !section.adminOnly || role === 'admin');
+}

@@ -1,0 +1,110 @@
+import type { ComponentProps, ReactNode } from 'react';
+import styles from './users.module.css';
+
+/**
+ * Labelled controls for the plain (no-JavaScript) forms of the user's page: the error of a
+ * failed post beside its control, tied to it with aria-describedby and aria-invalid.
+ */
+
+function describedBy(id: string, hint?: ReactNode, error?: string | null) {
+  const ids = [hint ? `${id}-hint` : null, error ? `${id}-error` : null].filter(Boolean);
+  return {
+    'aria-describedby': ids.length ? ids.join(' ') : undefined,
+    'aria-invalid': error ? true : undefined,
+  } as const;
+}
+
+function Around({
+  id,
+  label,
+  hint,
+  error,
+  children,
+}: {
+  id: string;
+  label: string;
+  hint?: ReactNode;
+  error?: string | null;
+  children: ReactNode;
+}) {
+  return (
+    <div className={styles.field}>
+      <label htmlFor={id} className={styles.label}>
+        {label}
+      </label>
+      {hint ? (
+        <p id={`${id}-hint`} className={styles.hint}>
+          {hint}
+        </p>
+      ) : null}
+      {children}
+      {error ? (
+        <p id={`${id}-error`} className={styles.fieldError}>
+          {error}
+        </p>
+      ) : null}
+    </div>
+  );
+}
+
+export function SelectRow({
+  id,
+  name,
+  label,
+  hint,
+  error,
+  options,
+  ...select
+}: Omit<ComponentProps<'select'>, 'id' | 'name'> & {
+  id: string;
+  name: string;
+  label: string;
+  hint?: ReactNode;
+  error?: string | null;
+  options: readonly { value: string; label: string }[];
+}) {
+  return (
+    <Around id={id} label={label} hint={hint} error={error}>
+      <select
+        {...select}
+        id={id}
+        name={name}
+        className={styles.input}
+        {...describedBy(id, hint, error)}
+      >
+        {options.map((o) => (
+          <option key={o.value} value={o.value}>
+            {o.label}
+          </option>
+        ))}
+      </select>
+    </Around>
+  );
+}
+
+export function InputRow({
+  id,
+  name,
+  label,
+  hint,
+  error,
+  ...input
+}: Omit<ComponentProps<'input'>, 'id' | 'name'> & {
+  id: string;
+  name: string;
+  label: string;
+  hint?: ReactNode;
+  error?: string | null;
+}) {
+  return (
+    <Around id={id} label={label} hint={hint} error={error}>
+      <input
+        {...input}
+        id={id}
+        name={name}
+        className={styles.input}
+        {...describedBy(id, hint, error)}
+      />
+    </Around>
+  );
+}

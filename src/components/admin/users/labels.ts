@@ -1,0 +1,36 @@
+import { formatDateJa } from '@/lib/format';
+import type { SubscriptionStatus } from '@/lib/auth-state';
+import type { Role } from '@/server/identity/roles';
+import type { PlanState } from '@/server/admin/users-directory';
+
+/** How the admin screens name roles and subscription states. */
+
+export const ROLE_LABELS: Record<Role, string> = {
+  member: '会員',
+  editor: '編集者',
+  admin: '管理者',
+};
+
+export const SUBSCRIPTION_STATUS_LABELS: Record<SubscriptionStatus, string> = {
+  active: '有効',
+  trialing: 'トライアル中',
+  canceled: '終了',
+  past_due: '支払い遅延',
+  unpaid: '未払い',
+  incomplete: '手続き未完了',
+  incomplete_expired: '手続き期限切れ',
+  paused: '一時停止',
+};
+
+/** 「有料会員（プラン名、有効、2026年12月31日まで）」 or 「無料会員」. */
+export function planText(plan: PlanState): string {
+  if (!plan.paid) return '無料会員';
+  const parts = [
+    plan.planName ?? 'プラン名なし',
+    plan.status ? SUBSCRIPTION_STATUS_LABELS[plan.status] : null,
+    plan.endsAt
+      ? `${formatDateJa(plan.endsAt)}${plan.cancelAtPeriodEnd ? 'で終了予定' : 'まで'}`
+      : '期限なし',
+  ].filter(Boolean);
+  return `有料会員（${parts.join('、')}）`;
+}

@@ -1,0 +1,287 @@
+import type { ReactNode } from 'react';
+import { FORM_KEY, flashFor, typedIn } from '@/components/forms/form-flash';
+import { Button } from '@/components/ui/button';
+import { formatDateJa } from '@/lib/format';
+import type { SubscriptionRecord } from '@/lib/auth-state';
+import type { Flash } from '@/server/http/flash';
+import { ROLES, type Role } from '@/server/identity/roles';
+import { InputRow, SelectRow } from './form-fields';
+import { ROLE_LABELS, SUBSCRIPTION_STATUS_LABELS } from './labels';
+import styles from './users.module.css';
+
+/**
+ * The actions of the user's page, each its own small plain form (they work without
+ * JavaScript): a post answers 303 back here with a one-time message; a failure's field errors
+ * come back to the form whose `formKey` they carry.
+ */
+
+export const USER_FORM_KEYS = {
+  role: 'role',
+  grant: 'plan-grant',
+  revoke: 'plan-revoke',
+  partner: 'partner',
+  sessions: 'sessions',
+} as const;
+
+/** Where on the page each form is, for the failure message's link. */
+export const FORM_ANCHORS: Record<string, string> = {
+  [USER_FORM_KEYS.role]: '#role',
+  [USER_FORM_KEYS.grant]: '#plan',
+  [USER_FORM_KEYS.revoke]: '#plan',
+  [USER_FORM_KEYS.partner]: '#partner',
+  [USER_FORM_KEYS.sessions]: '#sessions',
+};
+
+const api = (userId: string, action: string) =>
+  `/api/admin/users/${encodeURIComponent(userId)}/${action}`;
+
+const fieldError = (flash: Flash | null, name: string) => flash?.fieldErrors[name] ?? null;
+
+function Section({ id, title, children }: { id: string; title: string; children: ReactNode }) {
+  return (
+    <section className={styles.section} id={id} aria-labelledby={`${id}-title`}>
+      <h2 id={`${id}-title`} className={styles.sectionTitle}>
+        {title}
+      </h2>
+      {children}
+    </section>
+  );
+}
+
+export function RoleForm({
+  userId,
+  role,
+  isSelf,
+  flash,
+}: {
+  userId: string;
+  role: Role;
+  isSelf: boolean;
+  flash: Flash | null;
+}) {
+  const mine = flashFor(flash, USER_FORM_KEYS.role);
+  return (
+    <Section id="role" title="権限">
+      <p className={styles.lead}>
+        編集者はコンテンツとメディアを、管理者はユーザーや API キーを含むすべてを扱えます。
+      </p>
+      {isSelf ? (
+        <p className={styles.hint}>
+          ご自身の管理者権限は外せません（管理者が誰もいなくなるのを防ぐため）。変更はほかの管理者に依頼してください。
+        </p>
+      ) : null}
+      <form method="post" action={api(userId, 'role')} className={styles.form} noValidate>
+        <input type="hidden" name={FORM_KEY} value={USER_FORM_KEYS.role} />
+        <SelectRow
+          id="role-select"
+          name="role"
+          label="新しい権限"
+          options={ROLES.map((r) => ({ value: r, label: ROLE_LABELS[r] }))}
+          defaultValue={typedIn(mine, 'role') ?? role}
+          error={fieldError(mine, 'role')}
+        />
+        <div className={styles.actions}>
+          <Button type="submit" color="black" width="auto" height={44}>
+            権限を変更する
+          </Button>
+        </div>
+      </form>
+    </Section>
+  );
+}
+
+/** grantComplimentary's records (src/server/profiles/subscriptions.ts) carry its id prefix. */
+const isComplimentary = (s: SubscriptionRecord) => s.id.startsWith('comp_');
+
+function SubscriptionList({ subscriptions }: { subscriptions: SubscriptionRecord[] }) {
+  if (subscriptions.length === 0)
+    return <p className={styles.muted}>購読・プランの記録はありません。</p>;
+  return (
+    <ul className={styles.list}>
+      {subscriptions.map((s) => (
+        <li key={s.id} className={styles.item}>
+          <dl className={`${styles.facts} ${styles.inline}`}>
+            <dt>プラン</dt>
+            <dd>{s.items[0]?.price.product.name ?? '（名前なし）'}</dd>
+            <dt>状態</dt>
+            <dd>
+              {SUBSCRIPTION_STATUS_LABELS[s.status]}
+              {s.cancel_at_period_end ? '（期間の終わりで終了）' : ''}
+            </dd>
+            <dt>期限</dt>
+            <dd>{s.current_period_end ? formatDateJa(s.current_period_end) : 'なし'}</dd>
+            <dt>種類</dt>
+            <dd>{isComplimentary(s) ? '無償（管理者が付与）' : '決済'}</dd>
+          </dl>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+export function PlanForms({
+  userId,
+  summary,
+  subscriptions,
+  flash,
+}: {
+  userId: string;
+  summary: string;
+  subscriptions: SubscriptionRecord[];
+  flash: Flash | null;
+}) {
+  const grant = flashFor(flash, USER_FORM_KEYS.grant);
+  const hasComplimentary = subscriptions.some(
+    (s) => isComplimentary(s) && (s.status === 'active' || s.status === 'trialing'),
+  );
+  return (
+    <Section id="plan" title="プラン">
+      <p>
+        現在：<strong>{summary}</strong>
+      </p>
+      <SubscriptionList subscriptions={subscriptions} />
+      <h3 className={styles.itemTitle}>無償プランを付与する</h3>
+      <form method="post" action={api(userId, 'plan')} className={styles.form} noValidate>
+        <input type="hidden" name={FORM_KEY} value={USER_FORM_KEYS.grant} />
+        <input type="hidden" name="intent" value="grant" />
+        <InputRow
+          id="plan-name"
+          name="plan"
+          label="プラン名"
+          required
+          maxLength={100}
+          autoComplete="off"
+          hint="会員に表示されるプラン名です（例：メンバーシップ 月額プラン）。"
+          defaultValue={typedIn(grant, 'plan') ?? ''}
+          error={fieldError(grant, 'plan')}
+        />
+        <SelectRow
+          id="plan-status"
+          name="status"
+          label="状態"
+          options={[
+            { value: 'active', label: '有効' },
+            { value: 'trialing', label: 'トライアル' },
+          ]}
+          defaultValue={typedIn(grant, 'status') ?? 'active'}
+          error={fieldError(grant, 'status')}
+        />
+        <InputRow
+          id="plan-days"
+          name="days"
+          label="期間（日数）"
+          inputMode="numeric"
+          pattern="[0-9]*"
+          autoComplete="off"
+          hint="空欄にすると期限なしになります。"
+          defaultValue={typedIn(grant, 'days') ?? ''}
+          error={fieldError(grant, 'days')}
+        />
+        <div className={styles.actions}>
+          <Button type="submit" color="black" width="auto" height={44}>
+            無償プランを付与する
+          </Button>
+        </div>
+      </form>
+      <form method="post" action={api(userId, 'plan')} className={styles.form} noValidate>
+        <input type="hidden" name={FORM_KEY} value={USER_FORM_KEYS.revoke} />
+        <input type="hidden" name="intent" value="revoke" />
+        <p className={styles.hint}>
+          {hasComplimentary
+            ? '付与した無償プランをすべて取り消します。決済によるプランはそのままです。'
+            : '有効な無償プランはありません。'}
+        </p>
+        <div className={styles.actions}>
+          <Button type="submit" color="white" width="auto" height={44} disabled={!hasComplimentary}>
+            無償プランを取り消す
+          </Button>
+        </div>
+      </form>
+    </Section>
+  );
+}
+
+export function PartnerForm({
+  userId,
+  partnerId,
+  partners,
+  flash,
+}: {
+  userId: string;
+  /** null: the user has no public profile, so no partner can be set. */
+  partnerId: string | null;
+  partners: { id: string; name: string }[];
+  flash: Flash | null;
+}) {
+  const mine = flashFor(flash, USER_FORM_KEYS.partner);
+  if (partnerId === null)
+    return (
+      <Section id="partner" title="パートナー企業">
+        <p>このユーザーには公開プロフィールがないため、パートナー企業を設定できません。</p>
+      </Section>
+    );
+  const options = [
+    { value: '', label: 'なし' },
+    ...partners.map((p) => ({ value: p.id, label: p.name })),
+  ];
+  // A partner no longer published stays selectable as it is, so saving does not clear it unasked.
+  if (partnerId && !partners.some((p) => p.id === partnerId))
+    options.push({ value: partnerId, label: `${partnerId}（非公開または削除済み）` });
+  return (
+    <Section id="partner" title="パートナー企業">
+      <p className={styles.lead}>
+        パートナー企業のメンバーは、その企業の管理画面を開き、求人を作成して審査に出せます。
+      </p>
+      <form method="post" action={api(userId, 'partner')} className={styles.form} noValidate>
+        <input type="hidden" name={FORM_KEY} value={USER_FORM_KEYS.partner} />
+        <SelectRow
+          id="partner-select"
+          name="partner"
+          label="所属するパートナー企業"
+          hint="公開中のパートナー企業から選びます。「なし」で解除します。"
+          options={options}
+          defaultValue={typedIn(mine, 'partner') ?? partnerId}
+          error={fieldError(mine, 'partner')}
+        />
+        <div className={styles.actions}>
+          <Button type="submit" color="black" width="auto" height={44}>
+            パートナー企業を保存する
+          </Button>
+        </div>
+      </form>
+    </Section>
+  );
+}
+
+export function SessionsForm({
+  userId,
+  activeSessions,
+  isSelf,
+}: {
+  userId: string;
+  activeSessions: number;
+  isSelf: boolean;
+}) {
+  return (
+    <Section id="sessions" title="ログイン中の端末">
+      <p>
+        {activeSessions === 0
+          ? '現在ログインしている端末はありません。'
+          : `現在 ${activeSessions} 台の端末でログインしています。`}
+      </p>
+      <form method="post" action={api(userId, 'sessions')} className={styles.form} noValidate>
+        <input type="hidden" name={FORM_KEY} value={USER_FORM_KEYS.sessions} />
+        <p className={styles.hint}>
+          {isSelf
+            ? 'ご自身のアカウントです。実行すると、この端末からもログアウトします。'
+            : 'パスワードの漏えいが疑われるときなどに使います。ユーザーは次にサイトを開いたときに、もう一度ログインが必要になります。'}
+        </p>
+        <div className={styles.actions}>
+          <Button type="submit" color="white" width="auto" height={44}>
+            すべての端末からログアウトさせる
+          </Button>
+        </div>
+      </form>
+    </Section>
+  );
+}
