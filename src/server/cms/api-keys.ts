@@ -1,6 +1,7 @@
 import 'server-only';
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { and, asc, eq, isNull, lt, or } from 'drizzle-orm';
+import { singleton } from '@/lib/singleton';
 import type { Db } from '@/server/db/client';
 import { cmsApiKeys } from '@/server/db/schema';
 
@@ -152,7 +153,9 @@ export class LastUsedThrottle {
   }
 }
 
-const lastUsed = new LastUsedThrottle();
+// One per process, not per route bundle: the routes that revoke a key and the API that
+// checks it are bundled apart, and each must see the other's changes.
+const lastUsed = singleton('cms-api-key-last-used', () => new LastUsedThrottle());
 
 async function noteKeyUse(db: Db, keyId: string): Promise<void> {
   const now = Date.now();
@@ -178,7 +181,10 @@ async function noteKeyUse(db: Db, keyId: string): Promise<void> {
 
 /** Keys are looked up on every request; a few seconds of caching keeps that off the database. */
 const CACHE_MS = 5_000;
-const cache = new Map<string, { principal: ApiKeyPrincipal | null; until: number }>();
+const cache = singleton(
+  'cms-api-key-cache',
+  () => new Map<string, { principal: ApiKeyPrincipal | null; until: number }>(),
+);
 
 export async function authenticateApiKey(
   db: Db,
