@@ -104,6 +104,8 @@ const envSchema = z
     // Requests per second per API key on the built-in content API.
     CMS_RATE_LIMIT_READ: z.coerce.number().int().min(1).max(1_000_000).default(100),
     CMS_RATE_LIMIT_WRITE: z.coerce.number().int().min(1).max(1_000_000).default(10),
+    // Sign-ins allowed per client address in 10 minutes (src/server/identity/account-flows.ts).
+    SIGN_IN_RATE_LIMIT_IP: z.coerce.number().int().min(1).max(1_000_000).default(100),
     // Billing (src/server/billing): Stripe with a secret key, else the built-in sandbox.
     STRIPE_SECRET_KEY: optionalText.pipe(
       z
