@@ -12,6 +12,7 @@ import { startRefusal } from '@/server/billing/start-check';
 import { startSandboxRunner } from '@/server/billing/sandbox-runner';
 import { ensureSandboxWebhook } from '@/server/billing/sandbox-setup';
 import { makePrivate, restrictUmask, secureDataDir } from '@/server/db/lock';
+import { startScheduler } from '@/server/cms/console/scheduler';
 import { reindexInBackground } from '@/server/cms/search-index';
 import { copyDemoMedia, isContentEmpty, seedDemoContent } from '@/server/cms/seed/seed';
 import { seedDemoContracts } from '@/server/partners/demo-contracts';
@@ -76,6 +77,7 @@ async function start(): Promise<void> {
     }
     // Rows indexed by an older search fold are re-indexed now, not at the first search.
     reindexInBackground(database.db);
+    startScheduler(database.db);
     await startBilling(database.db);
     const shutdown = () => {
       void database.close().finally(() => process.exit(0));

@@ -176,37 +176,48 @@ async function handle(
     return jsonText(200, await pending);
   }
 
+  // The item's history names the key that wrote (src/server/cms/versions.ts).
+  const writer = { actor: `key:${principal.id}`, action: 'api' } as const;
   let result: { id: string };
   switch (method) {
     case 'POST':
       if (contentId !== undefined)
         throw badRequest('POST does not take a content id: use PUT to create with an id.');
-      result = await createContent(db, def, {
-        body: await readBody(request),
-        status: writeStatus(params),
-      });
+      result = await createContent(
+        db,
+        def,
+        { body: await readBody(request), status: writeStatus(params) },
+        writer,
+      );
       break;
     case 'PUT':
       if (contentId === undefined) throw badRequest('contentId is necessary.');
-      result = await createContent(db, def, {
-        id: contentId,
-        body: await readBody(request),
-        status: writeStatus(params),
-      });
+      result = await createContent(
+        db,
+        def,
+        { id: contentId, body: await readBody(request), status: writeStatus(params) },
+        writer,
+      );
       break;
     case 'PATCH': {
       if (isList && contentId === undefined) throw badRequest('contentId is necessary.');
       if (!isList && contentId !== undefined) throw notFound();
       const status = params.get('status');
       if (status && status !== 'draft') throw badRequest('invalid parameter.');
-      result = await updateContent(db, def, contentId ?? '', await readBody(request), {
-        draft: status === 'draft',
-      });
+      const { id } = await updateContent(
+        db,
+        def,
+        contentId ?? '',
+        await readBody(request),
+        { draft: status === 'draft' },
+        writer,
+      );
+      result = { id };
       break;
     }
     default: {
       if (contentId === undefined) throw badRequest('contentId is necessary.');
-      await deleteContent(db, def, contentId);
+      await deleteContent(db, def, contentId, writer);
       return new Response('Accepted', {
         status: 202,
         headers: { 'content-type': 'text/plain; charset=utf-8' },

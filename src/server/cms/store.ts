@@ -3,7 +3,8 @@ import { randomBytes } from 'node:crypto';
 import { type SQL, and, eq, sql } from 'drizzle-orm';
 import type { Db } from '@/server/db/client';
 import { cmsContents } from '@/server/db/schema';
-import { badRequest, notFound } from './errors';
+import type { VersionAction } from '@/lib/admin-content';
+import { ContentConflict, badRequest, notFound } from './errors';
 import { emitContentChange, onContentChange } from './events';
 import { env } from '@/env';
 import { TtlCache } from '@/lib/ttl-cache';
@@ -18,6 +19,7 @@ import {
 } from './search-index';
 import { type Order, compileFilter, compileOrders } from './sql-filters';
 import { type StoredData, checkRequired, shapeFields, validateWrite } from './values';
+import { deleteVersions, recordVersion } from './versions';
 
 /**
  * The built-in content service's storage and rules: reading with microCMS's visibility,
@@ -48,6 +50,58 @@ export type ListQuery = {
 };
 
 export type ContentItem = Record<string, unknown>;
+
+/** Who writes, for the item's history and the console's conflict check. */
+export type WriteContext = {
+  /** `user:<id>` (console), `key:<id>` (content API) or `system`. */
+  actor: string;
+  /** The version's label; defaults to the operation's own (create, save, publish…). */
+  action?: VersionAction;
+  /** The `updatedAt` the writer started from: a write over a newer one is a ContentConflict. */
+  expectedUpdatedAt?: string;
+};
+
+export const SYSTEM_WRITE: WriteContext = { actor: 'system' };
+
+type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
+type StoredRow = typeof cmsContents.$inferSelect;
+
+/** The row, locked for the rest of the transaction, after the console's conflict check. */
+async function lockRow(tx: Tx, def: EndpointDef, id: string, ctx: WriteContext) {
+  const [row] = await tx
+    .select()
+    .from(cmsContents)
+    .where(and(eq(cmsContents.endpoint, def.endpoint), eq(cmsContents.id, id)))
+    .for('update');
+  if (row && ctx.expectedUpdatedAt !== undefined) {
+    const stored = row.updatedAt.toISOString();
+    if (stored !== ctx.expectedUpdatedAt) throw new ContentConflict(stored, row.updatedBy);
+  }
+  return row;
+}
+
+/** Records what the row now holds as the item's next version. */
+function recordRow(
+  tx: Tx,
+  def: EndpointDef,
+  row: Pick<StoredRow, 'id' | 'status' | 'data' | 'draftData'>,
+  action: VersionAction,
+  ctx: WriteContext,
+  now: Date,
+) {
+  return recordVersion(
+    tx,
+    {
+      endpoint: def.endpoint,
+      contentId: row.id,
+      data: row.draftData ?? row.data,
+      status: row.status,
+      action: ctx.action ?? action,
+      actor: ctx.actor,
+    },
+    now,
+  );
+}
 
 /** `id IN (…)` with every id bound. */
 function idIn(ids: Iterable<string>): SQL {
@@ -348,6 +402,7 @@ export async function createContent(
   db: Db,
   def: EndpointDef,
   input: CreateInput,
+  ctx: WriteContext = SYSTEM_WRITE,
 ): Promise<{ id: string }> {
   if (def.kind !== 'list') throw badRequest('This API is an object type: use PATCH.');
   if (input.id !== undefined && !/^[A-Za-z0-9_-]{1,50}$/.test(input.id))
@@ -373,16 +428,20 @@ export async function createContent(
     updatedAt: now,
     publishedAt: published ? new Date(write.publishedAt ?? now) : null,
     revisedAt: published ? now : null,
+    updatedBy: ctx.actor,
     ...searchColumns(def, published ? write.set : null),
   };
-  const inserted = await db
-    .insert(cmsContents)
-    .values(values)
-    .onConflictDoNothing()
-    .returning({ id: cmsContents.id });
-  if (inserted.length === 0) {
-    throw badRequest('Content is already exists. If you want update, please use PATCH request.');
-  }
+  await db.transaction(async (tx) => {
+    const inserted = await tx
+      .insert(cmsContents)
+      .values(values)
+      .onConflictDoNothing()
+      .returning({ id: cmsContents.id });
+    if (inserted.length === 0) {
+      throw badRequest('Content is already exists. If you want update, please use PATCH request.');
+    }
+    await recordRow(tx, def, values, 'create', ctx, now);
+  });
   emitContentChange({ endpoint: def.endpoint, id });
   return { id };
 }
@@ -400,22 +459,19 @@ export async function updateContent(
   id: string,
   body: unknown,
   options: { draft: boolean },
-): Promise<{ id: string }> {
+  ctx: WriteContext = SYSTEM_WRITE,
+): Promise<{ id: string; updatedAt: Date }> {
   const write = validateWrite(def, body, 'patch');
   await assertReferencesExist(db, write.references);
   const result = await db.transaction(async (tx) => {
-    const [row] = await tx
-      .select()
-      .from(cmsContents)
-      .where(and(eq(cmsContents.endpoint, def.endpoint), eq(cmsContents.id, id)))
-      .for('update');
+    const row = await lockRow(tx, def, id, ctx);
     const now = new Date();
     if (!row) {
       if (def.kind === 'list') throw badRequest('Content is not exists.');
       // An object API's first PATCH creates its content.
       const data = merge(null, write.set, write.clear);
       checkRequired(def, data);
-      await tx.insert(cmsContents).values({
+      const values = {
         endpoint: def.endpoint,
         id,
         status: options.draft ? 'DRAFT' : 'PUBLISH',
@@ -426,14 +482,20 @@ export async function updateContent(
         updatedAt: now,
         publishedAt: options.draft ? null : now,
         revisedAt: options.draft ? null : now,
+        updatedBy: ctx.actor,
         ...searchColumns(def, options.draft ? null : data),
-      });
-      return { id };
+      };
+      await tx.insert(cmsContents).values(values);
+      await recordRow(tx, def, values, 'create', ctx, now);
+      return { id, updatedAt: now };
     }
     const status = row.status as ContentStatus;
     if (status === 'CLOSED') throw badRequest('Content is closed. It cannot be updated.');
     const toDraft = options.draft || status === 'DRAFT';
-    const changes: Partial<typeof cmsContents.$inferInsert> = { updatedAt: now };
+    const changes: Partial<typeof cmsContents.$inferInsert> = {
+      updatedAt: now,
+      updatedBy: ctx.actor,
+    };
     if (toDraft) {
       const draft = merge(row.draftData ?? row.data, write.set, write.clear);
       checkRequired(def, draft);
@@ -452,36 +514,114 @@ export async function updateContent(
       .update(cmsContents)
       .set(changes)
       .where(and(eq(cmsContents.endpoint, def.endpoint), eq(cmsContents.id, id)));
-    return { id };
+    await recordRow(tx, def, { ...row, ...changes }, 'save', ctx, now);
+    return { id, updatedAt: now };
   });
   emitContentChange({ endpoint: def.endpoint, id });
   return result;
 }
 
-/** Publishes the draft (or reopens closed content): the step an editor takes in the console. */
-export async function publishContent(db: Db, def: EndpointDef, id: string): Promise<void> {
-  const [row] = await db
-    .select()
-    .from(cmsContents)
-    .where(and(eq(cmsContents.endpoint, def.endpoint), eq(cmsContents.id, id)));
-  if (!row) throw badRequest('Content is not exists.');
-  const data = row.draftData ?? row.data;
-  if (!data) throw badRequest('Content is empty.');
-  const now = new Date();
-  await db
-    .update(cmsContents)
-    .set({
+/**
+ * Publishes the working copy (or reopens closed content): the console's 公開, and the
+ * scheduler's when `due` is given, which publishes only an item still scheduled by then (so
+ * two instances never publish it twice). False when there was nothing to do.
+ */
+export async function publishContent(
+  db: Db,
+  def: EndpointDef,
+  id: string,
+  ctx: WriteContext = SYSTEM_WRITE,
+  options: { due?: Date } = {},
+): Promise<{ published: boolean; updatedAt: Date | null }> {
+  const result = await db.transaction(async (tx) => {
+    const row = await lockRow(tx, def, id, ctx);
+    if (!row) throw badRequest('Content is not exists.');
+    if (options.due && !(row.scheduledAt && row.scheduledAt <= options.due))
+      return { published: false, updatedAt: null };
+    const data = row.draftData ?? row.data;
+    if (!data) throw badRequest('Content is empty.');
+    checkRequired(def, data);
+    const now = new Date();
+    const changes = {
       status: 'PUBLISH',
       data,
       draftData: null,
       draftKey: null,
       updatedAt: now,
-      publishedAt: row.publishedAt ?? now,
+      updatedBy: ctx.actor,
+      // A scheduled first publication is dated when it was scheduled for, not when it ran.
+      publishedAt: row.publishedAt ?? (options.due && row.scheduledAt ? row.scheduledAt : now),
       revisedAt: now,
+      scheduledAt: null,
       ...searchColumns(def, data),
-    })
-    .where(and(eq(cmsContents.endpoint, def.endpoint), eq(cmsContents.id, id)));
+    };
+    await tx
+      .update(cmsContents)
+      .set(changes)
+      .where(and(eq(cmsContents.endpoint, def.endpoint), eq(cmsContents.id, id)));
+    await recordRow(tx, def, { ...row, ...changes }, 'publish', ctx, now);
+    return { published: true, updatedAt: now };
+  });
+  if (result.published) emitContentChange({ endpoint: def.endpoint, id });
+  return result;
+}
+
+/**
+ * Takes the item off the site: it becomes a draft again, its working copy kept (the newer
+ * draft if there is one) and its first publication date remembered for republishing.
+ */
+export async function unpublishContent(
+  db: Db,
+  def: EndpointDef,
+  id: string,
+  ctx: WriteContext,
+): Promise<{ updatedAt: Date }> {
+  const result = await db.transaction(async (tx) => {
+    const row = await lockRow(tx, def, id, ctx);
+    if (!row) throw badRequest('Content is not exists.');
+    if (row.status === 'DRAFT') throw badRequest('Content is not published.');
+    const now = new Date();
+    const changes = {
+      status: 'DRAFT',
+      data: null,
+      draftData: row.draftData ?? row.data,
+      draftKey: row.draftKey ?? newDraftKey(),
+      updatedAt: now,
+      updatedBy: ctx.actor,
+      ...searchColumns(def, null),
+    };
+    await tx
+      .update(cmsContents)
+      .set(changes)
+      .where(and(eq(cmsContents.endpoint, def.endpoint), eq(cmsContents.id, id)));
+    await recordRow(tx, def, { ...row, ...changes }, 'unpublish', ctx, now);
+    return { updatedAt: now };
+  });
   emitContentChange({ endpoint: def.endpoint, id });
+  return result;
+}
+
+/** Sets (or, with null, clears) when the working copy publishes itself. */
+export async function scheduleContent(
+  db: Db,
+  def: EndpointDef,
+  id: string,
+  at: Date | null,
+  ctx: WriteContext,
+): Promise<{ updatedAt: Date }> {
+  return db.transaction(async (tx) => {
+    const row = await lockRow(tx, def, id, ctx);
+    if (!row) throw badRequest('Content is not exists.');
+    if (at && !(row.draftData ?? row.data)) throw badRequest('Content is empty.');
+    const now = new Date();
+    const changes = { scheduledAt: at, updatedAt: now, updatedBy: ctx.actor };
+    await tx
+      .update(cmsContents)
+      .set(changes)
+      .where(and(eq(cmsContents.endpoint, def.endpoint), eq(cmsContents.id, id)));
+    await recordRow(tx, def, row, at ? 'schedule' : 'unschedule', ctx, now);
+    return { updatedAt: now };
+  });
 }
 
 /** The draft key of an item with an unpublished version, for staff preview. */
@@ -493,7 +633,12 @@ export async function findDraftKey(db: Db, endpoint: string, id: string): Promis
   return row?.draftKey ?? null;
 }
 
-export async function deleteContent(db: Db, def: EndpointDef, id: string): Promise<void> {
+export async function deleteContent(
+  db: Db,
+  def: EndpointDef,
+  id: string,
+  ctx: WriteContext = SYSTEM_WRITE,
+): Promise<void> {
   if (def.kind !== 'list') throw badRequest('This API is an object type: DELETE is not available.');
   const referencing: SQL[] = [];
   for (const other of CONTENT_MODEL) {
@@ -520,11 +665,13 @@ export async function deleteContent(db: Db, def: EndpointDef, id: string): Promi
         .limit(1);
       if (ref) throw badRequest('The content is referenced.');
     }
+    await lockRow(tx, def, id, ctx);
     const deleted = await tx
       .delete(cmsContents)
       .where(and(eq(cmsContents.endpoint, def.endpoint), eq(cmsContents.id, id)))
       .returning({ id: cmsContents.id });
     if (deleted.length === 0) throw badRequest('Content is not exists.');
+    await deleteVersions(tx, def.endpoint, id);
   });
   emitContentChange({ endpoint: def.endpoint, id });
 }

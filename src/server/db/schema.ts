@@ -77,6 +77,10 @@ export const cmsContents = pgTable(
       .default(sql`'{}'::text[]`),
     /** Which derivation of the open part the row holds; a stale row is reindexed, never matched. */
     searchVersion: text('search_version').notNull().default(''),
+    /** When the working copy is to be published by itself (src/server/cms/console/schedule.ts). */
+    scheduledAt: timestamp('scheduled_at', { withTimezone: true, precision: 3 }),
+    /** Who wrote last: `user:<id>` from the console, `key:<id>` from the content API. */
+    updatedBy: text('updated_by'),
   },
   (t) => [
     primaryKey({ columns: [t.endpoint, t.id] }),
@@ -88,6 +92,59 @@ export const cmsContents = pgTable(
     // `equals` filters compile to containment (data @> {...}), which this index serves.
     index('cms_contents_data_idx').using('gin', t.data.op('jsonb_path_ops')),
     index('cms_contents_search_text_idx').using('gin', t.searchText.op('gin_trgm_ops')),
+    index('cms_contents_scheduled_idx')
+      .on(t.scheduledAt)
+      .where(sql`scheduled_at IS NOT NULL`),
+  ],
+);
+
+/**
+ * Each content item's history: the working copy after every change, who made it and how.
+ * An editor's autosaves within a few minutes fold into one version (src/server/cms/versions.ts).
+ */
+export const cmsVersions = pgTable(
+  'cms_versions',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    endpoint: text('endpoint').notNull(),
+    contentId: text('content_id').notNull(),
+    /** The working copy after the change (null: nothing left, e.g. deleted). */
+    data: jsonb('data').$type<Record<string, unknown>>(),
+    /** The item's status after the change (PUBLISH, DRAFT, …). */
+    status: text('status').notNull(),
+    /** create, save, autosave, publish, schedule, unschedule, unpublish, restore, api. */
+    action: text('action').notNull(),
+    /** `user:<id>`, `key:<id>` or `system` (scheduled publishing). */
+    actor: text('actor').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true, precision: 3 }).notNull().defaultNow(),
+  },
+  (t) => [index('cms_versions_item_idx').on(t.endpoint, t.contentId, t.id.desc())],
+);
+
+/** The media library: every uploaded file, with its alt text (src/server/media). */
+export const cmsMedia = pgTable(
+  'cms_media',
+  {
+    id: uuid('id')
+      .primaryKey()
+      .default(sql`gen_random_uuid()`),
+    /** The address content stores (`/uploads/…` or `/media/protected/…`). */
+    url: text('url').notNull(),
+    /** image | audio | video */
+    kind: text('kind').notNull(),
+    contentType: text('content_type').notNull(),
+    fileSize: bigint('file_size', { mode: 'number' }).notNull(),
+    width: integer('width'),
+    height: integer('height'),
+    alt: text('alt').notNull().default(''),
+    /** The name the file was uploaded with, for search. */
+    filename: text('filename').notNull().default(''),
+    uploadedBy: text('uploaded_by'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('cms_media_url_idx').on(t.url),
+    index('cms_media_created_idx').on(t.createdAt.desc()),
   ],
 );
 

@@ -1,0 +1,230 @@
+import 'server-only';
+import { type SQL, and, eq, sql } from 'drizzle-orm';
+import type {
+  ContentListQuery,
+  ContentListRow,
+  EditorItem,
+  ReferenceOption,
+} from '@/lib/admin-content';
+import type { Db } from '@/server/db/client';
+import { cmsContents } from '@/server/db/schema';
+import { type EndpointDef, findEndpoint } from '@/server/cms/model';
+import { actorLabels } from './actors';
+import { previewPath, publicPath } from './site-urls';
+import { consoleStatusOf, statusCondition } from './status';
+
+/**
+ * What the console reads: every item of an endpoint whatever its state (drafts, scheduled,
+ * closed), its working copy (the draft if there is one), and the labels of what it refers to.
+ * Straight from cms_contents, never through the site's caches, so an editor sees their own
+ * write at once.
+ */
+
+export const CONSOLE_PAGE_SIZE = 20;
+
+const WORKING_COPY = sql`coalesce(draft_data, data)`;
+
+/** The field an item is named by in lists and pickers: its title, else its name. */
+export function titleFieldOf(def: EndpointDef): string | null {
+  return def.fields.find((f) => f.id === 'title' || f.id === 'name')?.id ?? null;
+}
+
+function titleExpression(def: EndpointDef): SQL {
+  const field = titleFieldOf(def);
+  return field ? sql`coalesce(${WORKING_COPY}->>${field}, '')` : sql`''`;
+}
+
+/** `%` and `_` typed by an editor are looked for as themselves. */
+const likePattern = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+
+export async function listConsoleItems(
+  db: Db,
+  def: EndpointDef,
+  query: ContentListQuery,
+  pageSize = CONSOLE_PAGE_SIZE,
+): Promise<{ rows: ContentListRow[]; totalCount: number }> {
+  const title = titleExpression(def);
+  const conditions: SQL[] = [sql`endpoint = ${def.endpoint}`];
+  if (query.q) conditions.push(sql`(${title} ILIKE ${likePattern(query.q)} OR id = ${query.q})`);
+  if (query.status) conditions.push(statusCondition(query.status));
+  if (query.category && def.fields.some((f) => f.id === 'category'))
+    conditions.push(sql`${WORKING_COPY}->>'category' = ${query.category}`);
+  const where = sql.join(conditions, sql` AND `);
+  const order: Record<ContentListQuery['sort'], SQL> = {
+    updated: sql`updated_at DESC`,
+    published: sql`published_at DESC NULLS LAST`,
+    created: sql`created_at DESC`,
+    title: sql`${title} ASC`,
+  };
+  const [counted] = await db
+    .select({ count: sql<number>`count(*)::int` })
+    .from(cmsContents)
+    .where(where);
+  const rows = await db
+    .select({
+      id: cmsContents.id,
+      title: sql<string>`${title}`,
+      status: cmsContents.status,
+      scheduledAt: cmsContents.scheduledAt,
+      updatedAt: cmsContents.updatedAt,
+      publishedAt: cmsContents.publishedAt,
+      updatedBy: cmsContents.updatedBy,
+    })
+    .from(cmsContents)
+    .where(where)
+    .orderBy(order[query.sort], sql`id ASC`)
+    .limit(pageSize)
+    .offset((query.page - 1) * pageSize);
+  const labels = await actorLabels(
+    db,
+    rows.map((r) => r.updatedBy),
+  );
+  return {
+    totalCount: Number(counted?.count ?? 0),
+    rows: rows.map((row) => ({
+      id: row.id,
+      title: row.title,
+      status: consoleStatusOf(row),
+      scheduledAt: row.scheduledAt?.toISOString() ?? null,
+      updatedAt: row.updatedAt.toISOString(),
+      publishedAt: row.publishedAt?.toISOString() ?? null,
+      updatedBy: row.updatedBy ? (labels.get(row.updatedBy) ?? null) : null,
+    })),
+  };
+}
+
+/** The reference pickers' search: by title or id, or the given ids (labels of chosen items). */
+export async function lookupItems(
+  db: Db,
+  def: EndpointDef,
+  search: { q?: string; ids?: string[] },
+  limit = 20,
+): Promise<ReferenceOption[]> {
+  const title = titleExpression(def);
+  const conditions: SQL[] = [sql`endpoint = ${def.endpoint}`];
+  if (search.ids) {
+    if (search.ids.length === 0) return [];
+    conditions.push(
+      sql`id IN (${sql.join(
+        search.ids.map((id) => sql`${id}`),
+        sql`, `,
+      )})`,
+    );
+  } else if (search.q) {
+    conditions.push(sql`(${title} ILIKE ${likePattern(search.q)} OR id = ${search.q})`);
+  }
+  const rows = await db
+    .select({
+      id: cmsContents.id,
+      title: sql<string>`${title}`,
+      status: cmsContents.status,
+      scheduledAt: cmsContents.scheduledAt,
+    })
+    .from(cmsContents)
+    .where(sql.join(conditions, sql` AND `))
+    .orderBy(sql`updated_at DESC`, sql`id ASC`)
+    .limit(search.ids ? search.ids.length : limit);
+  const found = rows.map((row) => ({
+    id: row.id,
+    label: row.title || row.id,
+    status: consoleStatusOf(row),
+  }));
+  // Chosen items keep the order they were chosen in.
+  return search.ids ? search.ids.flatMap((id) => found.filter((f) => f.id === id)) : found;
+}
+
+export type StoredItem = typeof cmsContents.$inferSelect;
+
+export async function findItem(db: Db, def: EndpointDef, id: string): Promise<StoredItem | null> {
+  const [row] = await db
+    .select()
+    .from(cmsContents)
+    .where(and(eq(cmsContents.endpoint, def.endpoint), eq(cmsContents.id, id)));
+  return row ?? null;
+}
+
+/** Where the item stands, as every console answer reports it. */
+export function itemState(def: EndpointDef, row: StoredItem) {
+  const status = consoleStatusOf(row);
+  return {
+    status,
+    updatedAt: row.updatedAt.toISOString(),
+    scheduledAt: row.scheduledAt?.toISOString() ?? null,
+    publishedAt: row.publishedAt?.toISOString() ?? null,
+    previewUrl: status === 'published' ? null : previewPath(def.endpoint, row.id, row.draftKey),
+    publicUrl: row.data && row.status !== 'CLOSED' ? publicPath(def.endpoint, row.id) : null,
+  };
+}
+
+/** The editor's item: the stored one, or an empty one for a new list item / unset object. */
+export async function loadEditorItem(
+  db: Db,
+  def: EndpointDef,
+  id: string,
+): Promise<EditorItem | null> {
+  const row = id || def.kind === 'object' ? await findItem(db, def, id) : null;
+  if (!row) {
+    if (id && def.kind === 'list') return null;
+    return {
+      endpoint: def.endpoint,
+      id,
+      isNew: true,
+      fields: {},
+      status: 'draft',
+      updatedAt: null,
+      scheduledAt: null,
+      publishedAt: null,
+      previewUrl: null,
+      publicUrl: null,
+      references: {},
+    };
+  }
+  const fields = { ...(row.draftData ?? row.data ?? {}) };
+  const references: Record<string, ReferenceOption[]> = {};
+  for (const field of def.fields) {
+    if ((field.kind !== 'relation' && field.kind !== 'relationList') || !field.endpoint) continue;
+    const refDef = findEndpoint(field.endpoint);
+    const value = fields[field.id];
+    const ids = Array.isArray(value)
+      ? (value as string[])
+      : typeof value === 'string'
+        ? [value]
+        : [];
+    if (!refDef || ids.length === 0) continue;
+    const found = await lookupItems(db, refDef, { ids });
+    const known = references[field.endpoint] ?? [];
+    references[field.endpoint] = [
+      ...known,
+      ...found.filter((f) => !known.some((k) => k.id === f.id)),
+    ];
+  }
+  return {
+    endpoint: def.endpoint,
+    id: row.id,
+    isNew: false,
+    fields,
+    references,
+    ...itemState(def, row),
+  };
+}
+
+/** Per endpoint: how many items, how many drafts and how many scheduled (the console's start). */
+export async function countByEndpoint(
+  db: Db,
+): Promise<Map<string, { total: number; drafts: number; scheduled: number }>> {
+  const rows = await db
+    .select({
+      endpoint: cmsContents.endpoint,
+      total: sql<number>`count(*)::int`,
+      drafts: sql<number>`(count(*) FILTER (WHERE status <> 'PUBLISH'))::int`,
+      scheduled: sql<number>`(count(*) FILTER (WHERE scheduled_at IS NOT NULL))::int`,
+    })
+    .from(cmsContents)
+    .groupBy(cmsContents.endpoint);
+  return new Map(
+    rows.map((row) => [
+      row.endpoint,
+      { total: Number(row.total), drafts: Number(row.drafts), scheduled: Number(row.scheduled) },
+    ]),
+  );
+}

@@ -1,0 +1,45 @@
+import 'server-only';
+import { OBJECT_ITEM } from '@/lib/admin-content';
+import {
+  SITE_PAGE_ENDPOINTS,
+  type SitePageEndpoint,
+  sitePagePath,
+} from '@/server/content/site-pages';
+
+/**
+ * Where the site shows an item, for the console's 「公開ページを見る」 and 「プレビュー」. Only
+ * posts and jobs have a preview page (SPEC §2: draftKey); other kinds are checked on their
+ * public page once published.
+ */
+
+const ITEM_PAGES: Readonly<Record<string, (id: string) => string>> = {
+  posts: (id) => `/posts/${id}`,
+  audios: (id) => `/audios/${id}`,
+  movies: (id) => `/movies/${id}`,
+  jobs: (id) => `/jobs/${id}`,
+  connect: (id) => `/connect/${id}`,
+  categories: (id) => `/feature/${id}`,
+};
+
+const PREVIEW_PAGES: Readonly<Record<string, (id: string) => string>> = {
+  posts: (id) => `/posts/${id}/preview`,
+  jobs: (id) => `/jobs/preview/${id}`,
+};
+
+export function publicPath(endpoint: string, id: string): string | null {
+  if ((SITE_PAGE_ENDPOINTS as readonly string[]).includes(endpoint))
+    return sitePagePath(endpoint as SitePageEndpoint);
+  if (endpoint === 'home') return '/';
+  const page = ITEM_PAGES[endpoint];
+  return page && id && id !== OBJECT_ITEM ? page(encodeURIComponent(id)) : null;
+}
+
+export function previewPath(endpoint: string, id: string, draftKey: string | null): string | null {
+  const page = PREVIEW_PAGES[endpoint];
+  if (!page || !draftKey || !id) return null;
+  return `${page(encodeURIComponent(id))}?draftKey=${encodeURIComponent(draftKey)}`;
+}
+
+export function hasPreviewPage(endpoint: string): boolean {
+  return endpoint in PREVIEW_PAGES;
+}
