@@ -1,4 +1,3 @@
-import AxeBuilder from '@axe-core/playwright';
 import {
   type Browser,
   type BrowserContext,
@@ -8,6 +7,7 @@ import {
   test,
 } from '@playwright/test';
 import { admin } from './support/admin';
+import { expectNoAxeViolations } from './support/axe';
 
 /**
  * /admin/api-keys and the console's navigation (issue 14): an admin creates a content API key,
@@ -45,13 +45,6 @@ async function open(
     expect(signIn.ok(), `${who} signs in`).toBe(true);
   }
   return { context, page: await context.newPage() };
-}
-
-async function expectNoAxeViolations(page: Page) {
-  const results = await new AxeBuilder({ page }).analyze();
-  expect(
-    results.violations.map((v) => `${page.url()} ${v.id}: ${v.help} (${v.nodes.length})`),
-  ).toEqual([]);
 }
 
 const consoleNav = (page: Page) => page.getByRole('navigation', { name: '管理画面' });

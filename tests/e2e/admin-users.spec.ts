@@ -1,6 +1,6 @@
-import AxeBuilder from '@axe-core/playwright';
-import { type Browser, type BrowserContext, type Page, expect, test } from '@playwright/test';
+import { type Browser, type BrowserContext, expect, test } from '@playwright/test';
 import { admin } from './support/admin';
+import { expectNoAxeViolations } from './support/axe';
 
 /**
  * The admin screens for users and the audit log (/admin/users, /admin/users/{id},
@@ -37,13 +37,6 @@ async function signedIn(browser: Browser, who: Who): Promise<BrowserContext> {
   });
   expect(res.ok(), `${who} signs in`).toBe(true);
   return context;
-}
-
-async function expectNoAxeViolations(page: Page) {
-  const results = await new AxeBuilder({ page }).analyze();
-  expect(
-    results.violations.map((v) => `${page.url()} ${v.id}: ${v.help} (${v.nodes.length})`),
-  ).toEqual([]);
 }
 
 test.beforeAll(async () => {

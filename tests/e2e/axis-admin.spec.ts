@@ -1,7 +1,7 @@
-import AxeBuilder from '@axe-core/playwright';
 import { type Browser, type Page, expect, test } from '@playwright/test';
 import { admin } from './support/admin';
-import { signIn } from './support/sign-in';
+import { signedInPage } from './support/sign-in';
+import { expectNoAxeViolations } from './support/axe';
 
 /**
  * The partner programme's staff screens (/biz/axis-admin, issue 13): staff register a partner
@@ -41,18 +41,8 @@ const LOGO = Buffer.from(
 const dayInJapan = (days: number) =>
   new Date(Date.now() + days * 86_400_000 + 9 * 3_600_000).toISOString().slice(0, 10);
 
-async function signedIn(browser: Browser, who: Who): Promise<Page> {
-  const page = await (await browser.newContext()).newPage();
-  await signIn(page, USERS[who], PASSWORD);
-  return page;
-}
-
-async function expectNoAxeViolations(page: Page) {
-  const results = await new AxeBuilder({ page }).analyze();
-  expect(
-    results.violations.map((v) => `${page.url()} ${v.id}: ${v.help} (${v.nodes.length})`),
-  ).toEqual([]);
-}
+const signedIn = (browser: Browser, who: Who): Promise<Page> =>
+  signedInPage(browser, USERS[who], PASSWORD);
 
 test.beforeAll(async () => {
   for (const who of Object.keys(USERS) as Who[])

@@ -1,7 +1,7 @@
-import AxeBuilder from '@axe-core/playwright';
 import { type APIRequestContext, type Page, expect, test } from '@playwright/test';
 import { admin } from './support/admin';
 import { signIn } from './support/sign-in';
+import { expectNoAxeViolations } from './support/axe';
 
 // The paid life of a reader on the built-in billing sandbox (issue 11): plans → final
 // confirmation → the sandbox's hosted checkout → success → members' posts in full → portal →
@@ -30,11 +30,6 @@ async function paidOnlyPost(request: APIRequestContext): Promise<string> {
     { headers: { 'X-MICROCMS-API-KEY': key } },
   );
   return ((await list.json()) as { contents: { id: string }[] }).contents[4]!.id;
-}
-
-async function expectNoAxeViolations(page: Page) {
-  const results = await new AxeBuilder({ page }).analyze();
-  expect(results.violations.map((v) => `${v.id}: ${v.help}`)).toEqual([]);
 }
 
 /** From /service-plans to the sandbox's hosted checkout page for a plan. */

@@ -1,7 +1,7 @@
-import AxeBuilder from '@axe-core/playwright';
 import { type Page, expect, test } from '@playwright/test';
 import { admin } from './support/admin';
 import { signIn } from './support/sign-in';
+import { expectNoAxeViolations } from './support/axe';
 
 // Calls to action that fit the reader and the item (issue 12): the home hero's buttons per
 // audience, the paywall's one primary step (a free account where it opens the item, else the
@@ -32,11 +32,6 @@ const paywall = (page: Page) =>
   page.getByRole('complementary').filter({
     has: page.getByRole('heading', { level: 2, name: /会員限定です|会員のためのページです/ }),
   });
-
-async function expectNoAxeViolations(page: Page) {
-  const results = await new AxeBuilder({ page }).analyze();
-  expect(results.violations.map((v) => `${v.id}: ${v.help}`)).toEqual([]);
-}
 
 test.beforeAll(async ({ request }) => {
   const key = (await admin('create-api-key', '--name', 'e2e cta', '--permissions', 'GET')).at(-1)!;

@@ -1,16 +1,9 @@
-import AxeBuilder from '@axe-core/playwright';
-import { type Page, expect, test } from '@playwright/test';
+import { expect, test } from '@playwright/test';
 import { admin } from './support/admin';
 import { signIn } from './support/sign-in';
+import { expectNoAxeViolations } from './support/axe';
 
 // The site's information pages (CMS object endpoints, demo texts) and the contact form.
-
-async function expectNoAxeViolations(page: Page) {
-  const results = await new AxeBuilder({ page }).analyze();
-  expect(
-    results.violations.map((v) => `${page.url()} ${v.id}: ${v.help} (${v.nodes.length})`),
-  ).toEqual([]);
-}
 
 const PAGES: { path: string; title: string; description: string; text: string }[] = [
   {

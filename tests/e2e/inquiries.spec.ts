@@ -1,18 +1,11 @@
-import AxeBuilder from '@axe-core/playwright';
-import { type Page, expect, test } from '@playwright/test';
+import { expect, test } from '@playwright/test';
 import { admin } from './support/admin';
 import { submitLogin } from './support/sign-in';
+import { expectNoAxeViolations } from './support/axe';
 
 // The companies' inquiry forms: /jobs/about/contact (job posting) and /biz/request (partner
 // application). Modelled on the contact form's tests (info-pages.spec.ts). Both forms share one
 // rate limit of 5 an hour per address: this file sends 4 valid inquiries.
-
-async function expectNoAxeViolations(page: Page) {
-  const results = await new AxeBuilder({ page }).analyze();
-  expect(
-    results.violations.map((v) => `${page.url()} ${v.id}: ${v.help} (${v.nodes.length})`),
-  ).toEqual([]);
-}
 
 /** The kinds of the mails kept for an address (the admin CLI's outbox). */
 const outboxFor = async (email: string) => (await admin('mail-outbox', '--to', email)).join('\n');

@@ -1,7 +1,7 @@
-import AxeBuilder from '@axe-core/playwright';
 import { type Browser, type Locator, type Page, expect, test } from '@playwright/test';
 import { admin } from './support/admin';
-import { signIn } from './support/sign-in';
+import { signIn, signedInPage } from './support/sign-in';
+import { expectNoAxeViolations } from './support/axe';
 
 // A partner's dashboard (/biz/partner-admin/{id}, issue 13): its member finds it from the
 // account page, sees the contract, the quota in use and the partner's jobs with their counts,
@@ -41,18 +41,8 @@ const NEW_PROFILE = {
   website: `https://yohaku-${stamp}.example.jp`,
 };
 
-async function signedIn(browser: Browser, who: Who): Promise<Page> {
-  const page = await (await browser.newContext()).newPage();
-  await signIn(page, USERS[who], PASSWORD);
-  return page;
-}
-
-async function expectNoAxeViolations(page: Page) {
-  const results = await new AxeBuilder({ page }).analyze();
-  expect(
-    results.violations.map((v) => `${page.url()} ${v.id}: ${v.help} (${v.nodes.length})`),
-  ).toEqual([]);
-}
+const signedIn = (browser: Browser, who: Who): Promise<Page> =>
+  signedInPage(browser, USERS[who], PASSWORD);
 
 /** The value beside a term of a card's facts (閲覧数, 応募クリック数, …). */
 const fact = (card: Locator, term: string) =>

@@ -1,4 +1,4 @@
-import { type Page, expect } from '@playwright/test';
+import { type Browser, type Page, expect } from '@playwright/test';
 
 /** Fills in and sends the login form the page shows. */
 export async function submitLogin(page: Page, email: string, password: string): Promise<void> {
@@ -12,4 +12,15 @@ export async function signIn(page: Page, email: string, password: string): Promi
   await page.goto('/login');
   await submitLogin(page, email, password);
   await expect(page).toHaveURL(/\/$/);
+}
+
+/** A page of a fresh browser context (axe can analyse it), signed in through /login. */
+export async function signedInPage(
+  browser: Browser,
+  email: string,
+  password: string,
+): Promise<Page> {
+  const page = await (await browser.newContext()).newPage();
+  await signIn(page, email, password);
+  return page;
 }
