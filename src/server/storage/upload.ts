@@ -7,6 +7,7 @@ import { authenticateApiKey } from '@/server/cms/api-keys';
 import { CmsApiError } from '@/server/cms/errors';
 import { enforceRateLimit } from '@/server/cms/rate-limit';
 import { type Db, getDb } from '@/server/db/client';
+import { registerMedia } from '@/server/media/library';
 import {
   IMAGE_HEADER_BYTES,
   type InspectedMedia,
@@ -64,6 +65,23 @@ export type UploadOptions = {
   now?: Date;
 };
 
+/** A stored upload: what the content API answers, and what the media library records. */
+export type ReceivedUpload = UploadResult & {
+  kind: MediaKind;
+  /** The name the browser gave the file ('' if none). */
+  filename: string;
+  /** The small text fields sent before the file part (later ones are never read). */
+  fields: Record<string, string>;
+};
+
+export type ReceiveOptions = Omit<UploadOptions, 'db'> & {
+  /**
+   * Called once the file is known good and before it is stored: throw to refuse it (the
+   * temporary file is removed and nothing is stored).
+   */
+  check?: (media: InspectedMedia, fields: Record<string, string>) => void;
+};
+
 function json(status: number, body: unknown, headers: Record<string, string> = {}): Response {
   return new Response(JSON.stringify(body), {
     status,
@@ -107,7 +125,13 @@ export function publicUrlFor(key: string): string {
   return key.startsWith('images/') ? `/uploads/${key}` : `/media/${key}`;
 }
 
-type Received = { tempFile: string; size: number; head: Uint8Array };
+type Received = {
+  tempFile: string;
+  size: number;
+  head: Uint8Array;
+  filename: string;
+  fields: Record<string, string>;
+};
 
 /** Streams the `file` part to a temporary file, refusing early what cannot pass. */
 async function receiveFile(
@@ -116,16 +140,27 @@ async function receiveFile(
   limits: MediaLimits,
 ): Promise<Received> {
   let otherBytes = 0;
+  const fields: Record<string, string> = {};
+  let filename = '';
   for (let parts = 0; ; parts++) {
     if (parts >= MAX_PARTS) throw new MultipartError('multipart の項目が多すぎます。');
     const part = await reader.nextPart();
     if (!part) throw new MediaRejection(400, 'file フィールドにファイルを指定してください。');
-    if (part.name === 'file') break;
+    if (part.name === 'file') {
+      filename = part.filename ?? '';
+      break;
+    }
+    const chunks: Uint8Array[] = [];
     for (let chunk = await reader.readChunk(); chunk; chunk = await reader.readChunk()) {
       otherBytes += chunk.length;
       if (otherBytes > MAX_OTHER_FIELD_BYTES) {
         throw new MultipartError('file 以外の項目が大きすぎます。');
       }
+      chunks.push(Uint8Array.from(chunk)); // a copy: the reader's buffer moves on
+    }
+    // The first value of a name wins, as a form's single fields have one.
+    if (part.name && part.filename === null && !(part.name in fields)) {
+      fields[part.name] = Buffer.concat(chunks).toString('utf8');
     }
   }
 
@@ -171,16 +206,19 @@ async function receiveFile(
   } finally {
     await handle.close();
   }
-  return { tempFile, size, head: Buffer.concat(headChunks, headLength) };
+  return { tempFile, size, head: Buffer.concat(headChunks, headLength), filename, fields };
 }
 
-async function upload(request: Request, options: UploadOptions): Promise<Response> {
-  const db = options.db ?? (await getDb());
-  const principal = await authenticateApiKey(db, request.headers.get('x-microcms-api-key'));
-  if (!principal) throw new CmsApiError(401, 'X-MICROCMS-API-KEY header is invalid.');
-  if (!principal.permissions.has('POST')) throw new CmsApiError(400, 'POST is forbidden.');
-  await enforceRateLimit(db, principal, 'write');
-
+/**
+ * Streams a multipart upload's `file` part to a temporary file, checks it (type by its bytes,
+ * size, image header, then `options.check`) and stores it. Throws MediaRejection or
+ * MultipartError (or whatever `check` throws) when refused; nothing is stored then. Shared by
+ * the content API's POST /api/media and the console's POST /api/admin/media.
+ */
+export async function receiveUpload(
+  request: Request,
+  options: ReceiveOptions = {},
+): Promise<ReceivedUpload> {
   const boundary = multipartBoundary(request.headers.get('content-type'));
   if (!boundary || !request.body) {
     throw new MediaRejection(
@@ -206,22 +244,53 @@ async function upload(request: Request, options: UploadOptions): Promise<Respons
       await reader.cancel();
     }
     const media = inspectMedia(received.head, received.size, limits);
+    options.check?.(media, received.fields);
     const key = storageKeyFor(media, options.now ?? new Date());
     await (options.storage ?? getStorage()).put(
       key,
       { filePath: tempFile },
       media.type.contentType,
     );
-    const result: UploadResult = {
+    return {
       url: publicUrlFor(key),
       ...(media.width !== undefined ? { width: media.width, height: media.height } : {}),
       fileSize: media.size,
       contentType: media.type.contentType,
+      kind: media.type.kind,
+      filename: received.filename,
+      fields: received.fields,
     };
-    return json(201, result);
   } finally {
     await fs.rm(tempFile, { force: true });
   }
+}
+
+async function upload(request: Request, options: UploadOptions): Promise<Response> {
+  const db = options.db ?? (await getDb());
+  const principal = await authenticateApiKey(db, request.headers.get('x-microcms-api-key'));
+  if (!principal) throw new CmsApiError(401, 'X-MICROCMS-API-KEY header is invalid.');
+  if (!principal.permissions.has('POST')) throw new CmsApiError(400, 'POST is forbidden.');
+  await enforceRateLimit(db, principal, 'write');
+
+  const received = await receiveUpload(request, options);
+  // In the media library too, so editors find it (alt text is theirs to add there).
+  await registerMedia(db, {
+    url: received.url,
+    kind: received.kind,
+    contentType: received.contentType,
+    fileSize: received.fileSize,
+    width: received.width,
+    height: received.height,
+    filename: received.filename,
+    uploadedBy: `key:${principal.id}`,
+  });
+  const result: UploadResult = {
+    url: received.url,
+    ...(received.width !== undefined ? { width: received.width, height: received.height } : {}),
+    fileSize: received.fileSize,
+    contentType: received.contentType,
+  };
+  return json(201, result);
 }
 
 export async function handleMediaUpload(

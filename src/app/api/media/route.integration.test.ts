@@ -2,8 +2,10 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { eq } from 'drizzle-orm';
 import { createApiKey } from '@/server/cms/api-keys';
 import { type Database, useDatabase } from '@/server/db/client';
+import { cmsApiKeys, cmsMedia } from '@/server/db/schema';
 import { createTestDatabase } from '@/server/db/testing/test-database';
 import { signMediaUrl } from '@/server/storage/signed-url';
 import { type SampleName, sample } from '@/server/storage/testing/samples';
@@ -87,6 +89,31 @@ describe('POST /api/media', () => {
     });
     expect(served.status).toBe(200);
     expect(new Uint8Array(await served.arrayBuffer())).toEqual(png);
+  });
+
+  it('registers the upload in the media library, the key as uploader and no alt text', async () => {
+    const res = await POST(uploadRequest(sample('gif'), { name: 'anim.gif', type: 'image/gif' }));
+    expect(res.status).toBe(201);
+    const body = (await res.json()) as Answer;
+    const [row] = await database.db.select().from(cmsMedia).where(eq(cmsMedia.url, body.url));
+    const [uploader] = await database.db
+      .select({ id: cmsApiKeys.id })
+      .from(cmsApiKeys)
+      .where(eq(cmsApiKeys.name, 'uploader'));
+    expect(row).toMatchObject({
+      kind: 'image',
+      contentType: 'image/gif',
+      fileSize: sample('gif').length,
+      width: 3,
+      height: 2,
+      alt: '',
+      filename: 'anim.gif',
+      uploadedBy: `key:${uploader!.id}`,
+    });
+    // A refused upload leaves no row.
+    const before = (await database.db.select().from(cmsMedia)).length;
+    await POST(uploadRequest(new TextEncoder().encode('<!doctype html>')));
+    expect(await database.db.select().from(cmsMedia)).toHaveLength(before);
   });
 
   it('decides the type from the bytes, not from the name or the declared type', async () => {

@@ -26,6 +26,7 @@ export const AUDIT_ACTION_LABELS: Record<string, string> = {
   'job-listing-closed': '求人の掲載終了',
   'api-key-created': 'API キーの作成',
   'api-key-revoked': 'API キーの無効化',
+  'media-deleted': 'メディアの削除',
   'billing.checkout.start': '購読手続きの開始',
   'billing.portal.open': '契約管理画面を開く',
   'billing.subscription': '購読の更新（決済）',

@@ -10,7 +10,8 @@ import {
   SALARY_UNITS,
 } from '@/lib/jobs';
 import type { Database } from '@/server/db/client';
-import { cmsContents } from '@/server/db/schema';
+import { cmsContents, cmsMedia } from '@/server/db/schema';
+import { findMediaUsage } from '@/server/media/library';
 import { createTestDatabase } from '@/server/db/testing/test-database';
 import { leadOf } from '@/server/access/lead';
 import { CONTENT_MODEL, findEndpoint } from '../model';
@@ -26,6 +27,7 @@ import {
   copyDemoMedia,
   demoAssetsDir,
   isContentEmpty,
+  registerDemoMedia,
   seedDemoContent,
 } from './seed';
 
@@ -408,11 +410,34 @@ describe('demo corpus seed', () => {
     }
   });
 
+  it('registers every shipped file in the media library, with its real size and alt text', async () => {
+    const media = await database.db.select().from(cmsMedia);
+    expect(media).toHaveLength(DEMO_MEDIA_FILES.length);
+    for (const { file, url } of DEMO_MEDIA_FILES) {
+      const row = media.find((m) => m.url === url);
+      expect(row, file).toMatchObject({
+        filename: file,
+        fileSize: fs.statSync(path.join(demoAssetsDir(), file)).size,
+        uploadedBy: null,
+      });
+      if (row?.kind === 'image') {
+        expect(row, file).toMatchObject(imageSize(path.join(demoAssetsDir(), file)));
+        expect(row.alt, file).not.toBe('');
+      } else {
+        expect(row?.contentType, file).toMatch(/^(audio\/mpeg|video\/webm)$/);
+      }
+    }
+    // The media library sees where each is used: a cover is on some post.
+    const cover = DEMO_MEDIA_FILES.find((m) => m.file === 'cover-01.jpg')!;
+    expect((await findMediaUsage(database.db, cover.url)).length).toBeGreaterThan(0);
+  });
+
   it('creates nothing on a second run', async () => {
     const again = await seedDemoContent(database.db);
     expect(Object.values(again.created).every((n) => n === 0)).toBe(true);
     const after = await readRows();
     expect(after).toHaveLength(rows.length);
+    expect(await database.db.select().from(cmsMedia)).toHaveLength(DEMO_MEDIA_FILES.length);
   });
 });
 
@@ -454,6 +479,32 @@ describe('demo media', () => {
       await copyDemoMedia(uploads); // again: no error
     } finally {
       fs.rmSync(uploads, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('registerDemoMedia', () => {
+  it('with an uploads directory, registers only the copies still there', async () => {
+    const database = await createTestDatabase();
+    const uploads = fs.mkdtempSync(path.join(os.tmpdir(), 'seed-register-'));
+    try {
+      await copyDemoMedia(uploads);
+      const [gone, alsoGone] = [DEMO_MEDIA_FILES[0]!, DEMO_MEDIA_FILES.at(-1)!];
+      for (const m of [gone, alsoGone])
+        fs.rmSync(path.join(uploads, m.url.replace(/^\/(uploads|media)\//, '')));
+
+      expect(await registerDemoMedia(database.db, { uploadsDir: uploads })).toBe(
+        DEMO_MEDIA_FILES.length - 2,
+      );
+      const urls = (await database.db.select({ url: cmsMedia.url }).from(cmsMedia)).map(
+        (r) => r.url,
+      );
+      expect(urls).toHaveLength(DEMO_MEDIA_FILES.length - 2);
+      expect(urls).not.toContain(gone.url);
+      expect(urls).not.toContain(alsoGone.url);
+    } finally {
+      fs.rmSync(uploads, { recursive: true, force: true });
+      await database.close();
     }
   });
 });

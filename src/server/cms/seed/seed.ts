@@ -4,10 +4,18 @@ import path from 'node:path';
 import { and, eq, inArray } from 'drizzle-orm';
 import type { Db } from '@/server/db/client';
 import { cmsContents } from '@/server/db/schema';
+import { registerMedia } from '@/server/media/library';
+import { mediaTypeForKey } from '@/server/storage/media-types';
 import { type EndpointDef, findEndpoint } from '../model';
 import { createContent, updateContent } from '../store';
 import { demoLists } from './demo-content';
-import { DEMO_ASSETS, DEMO_ASSETS_DIR, demoStorageKey, demoUrl } from './demo-media';
+import {
+  DEMO_ASSETS,
+  DEMO_ASSETS_DIR,
+  DEMO_FILE_SIZES,
+  demoStorageKey,
+  demoUrl,
+} from './demo-media';
 import { DEMO_HOME, DEMO_PAGES } from './demo-pages';
 
 /**
@@ -46,6 +54,45 @@ export async function copyDemoMedia(
   }
 }
 
+/**
+ * Puts the shipped media in the media library (cms_media), so editors find them there and see
+ * where they are used. Idempotent: a URL already registered is left as it is (an editor may
+ * have changed its alt text). Sizes are the shipped files' own. With `uploadsDir`, only files
+ * whose copy is there are registered: one an editor deleted is not brought back as a broken
+ * entry when this runs again at a later start.
+ */
+export async function registerDemoMedia(
+  db: Db,
+  options: { sourceDir?: string; uploadsDir?: string } = {},
+): Promise<number> {
+  const sourceDir = options.sourceDir ?? demoAssetsDir();
+  let registered = 0;
+  for (const asset of DEMO_ASSETS) {
+    const type = mediaTypeForKey(asset.file);
+    if (!type) throw new Error(`A demo file of an unknown type: ${asset.file}`);
+    if (options.uploadsDir) {
+      const copy = path.join(options.uploadsDir, demoStorageKey(asset.file));
+      if (!(await fs.stat(copy).catch(() => null))) continue;
+    }
+    const fileSize =
+      DEMO_FILE_SIZES[asset.file] ?? (await fs.stat(path.join(sourceDir, asset.file))).size;
+    await registerMedia(db, {
+      url: demoUrl(asset.file),
+      kind: type.kind,
+      contentType: type.contentType,
+      fileSize,
+      width: asset.width ?? null,
+      height: asset.height ?? null,
+      // Only the logos ship without a description: they stand for a partner's logo.
+      alt: asset.alt ?? (type.kind === 'image' ? 'パートナー企業のロゴ（デモ用の図形）' : ''),
+      filename: asset.file,
+      uploadedBy: null,
+    });
+    registered++;
+  }
+  return registered;
+}
+
 /** True when the content service holds nothing at all (the state of a new database). */
 export async function isContentEmpty(db: Db): Promise<boolean> {
   const rows = await db.select({ id: cmsContents.id }).from(cmsContents).limit(1);
@@ -67,12 +114,19 @@ async function existingIds(db: Db, endpoint: string, ids: string[]): Promise<Set
   return new Set(rows.map((r) => r.id));
 }
 
-export type SeedOptions = { log?: (line: string) => void };
+export type SeedOptions = {
+  log?: (line: string) => void;
+  /** Where the shipped media are (their sizes are read there); default demoAssetsDir(). */
+  assetsDir?: string;
+};
 export type SeedResult = { created: Record<string, number> };
 
 export async function seedDemoContent(db: Db, options: SeedOptions = {}): Promise<SeedResult> {
   const log = options.log ?? (() => {});
   const created: Record<string, number> = {};
+
+  const media = await registerDemoMedia(db, { sourceDir: options.assetsDir });
+  log(`media library: ${media} demo files registered (or already present)`);
 
   for (const { endpoint, items } of demoLists()) {
     const def = endpointDef(endpoint);

@@ -1,0 +1,132 @@
+import Link from 'next/link';
+import { accountMetadata } from '@/components/account/metadata';
+import adminStyles from '@/components/admin/admin.module.css';
+import { parseMediaQuery } from '@/components/admin/media/list-query';
+import { MediaGrid } from '@/components/admin/media/media-grid';
+import { MEDIA_KINDS, MEDIA_KIND_LABELS, mediaPaths } from '@/components/admin/media/media-shared';
+import { MediaUpload } from '@/components/admin/media/media-upload.client';
+import mediaStyles from '@/components/admin/media/media.module.css';
+import styles from '@/components/admin/users/users.module.css';
+import { PageMessages } from '@/components/biz/axis-admin/messages';
+import { doneMessage, failure, flashFor, typedIn } from '@/components/forms/form-flash';
+import { Pagination } from '@/components/listing/list-page';
+import { Button } from '@/components/ui/button';
+import { getDb } from '@/server/db/client';
+import { readFlash } from '@/server/http/read-flash';
+import { listMedia, usageCounts } from '@/server/media/library';
+import { UPLOAD_FORM_KEY } from '@/server/media/http';
+import { requireRole } from '@/server/identity/session';
+
+export const metadata = accountMetadata('メディア', mediaPaths.library);
+
+type Props = { searchParams: Promise<Record<string, string | string[] | undefined>> };
+
+/** Editors and admins (everyone else sees the 404 page): upload, find and open files. */
+export default async function AdminMediaPage({ searchParams }: Props) {
+  await requireRole('editor', 'admin');
+  const query = parseMediaQuery(await searchParams);
+  const db = await getDb();
+  const [result, received] = await Promise.all([listMedia(db, query), readFlash()]);
+  const usage = await usageCounts(
+    db,
+    result.items.map((item) => item.url),
+  );
+  const uploadFlash = flashFor(failure(received), UPLOAD_FORM_KEY);
+  const filtered = !!(query.q || query.kind);
+  const what = query.kind ? MEDIA_KIND_LABELS[query.kind] : 'ファイル';
+
+  return (
+    <div className={adminStyles.page}>
+      <p className={adminStyles.breadcrumb}>
+        <Link href="/admin">管理画面</Link> / メディア
+      </p>
+      <h1 className={adminStyles.title}>メディア</h1>
+      <p className={styles.lead}>
+        記事やページで使う画像・音声・動画を管理します。ファイルを開くと、どのコンテンツで使われているかの確認、代替テキストの編集、URL
+        のコピー、削除ができます。
+      </p>
+      <PageMessages
+        notice={doneMessage(received)}
+        error={failure(received)?.message ?? null}
+        errorAt={uploadFlash ? '#upload' : null}
+      />
+
+      <section className={styles.section} id="upload" aria-labelledby="upload-title">
+        <h2 id="upload-title" className={styles.sectionTitle}>
+          アップロード
+        </h2>
+        <MediaUpload
+          mode="form"
+          idPrefix="library-upload"
+          initialAlt={typedIn(uploadFlash, 'alt') ?? ''}
+          initialErrors={
+            uploadFlash ? { message: null, fieldErrors: uploadFlash.fieldErrors } : null
+          }
+        />
+      </section>
+
+      <section className={styles.section} aria-labelledby="files-title">
+        <h2 id="files-title" className={styles.sectionTitle}>
+          ファイル一覧
+        </h2>
+        <form method="get" action={mediaPaths.library} role="search" className={styles.search}>
+          <div className={styles.searchField}>
+            <label htmlFor="media-search" className={styles.label}>
+              ファイル名・代替テキストで検索
+            </label>
+            <input
+              id="media-search"
+              name="q"
+              type="search"
+              defaultValue={query.q}
+              maxLength={100}
+              className={styles.input}
+              autoComplete="off"
+            />
+          </div>
+          <div className={mediaStyles.kindField}>
+            <label htmlFor="media-kind" className={styles.label}>
+              種類
+            </label>
+            <select id="media-kind" name="kind" defaultValue={query.kind} className={styles.input}>
+              <option value="">すべて</option>
+              {MEDIA_KINDS.map((kind) => (
+                <option key={kind} value={kind}>
+                  {MEDIA_KIND_LABELS[kind]}
+                </option>
+              ))}
+            </select>
+          </div>
+          <Button type="submit" color="black" width="auto" height={44}>
+            検索
+          </Button>
+          {filtered ? (
+            <Link href={mediaPaths.library} className={styles.clear}>
+              条件を解除
+            </Link>
+          ) : null}
+        </form>
+        <p className={styles.count} role="status">
+          {query.q ? `「${query.q}」に一致する${what}：` : `${what}（新しい順）：`}
+          {result.total}件
+        </p>
+        {result.items.length === 0 ? (
+          <p className={adminStyles.empty}>
+            {filtered
+              ? '条件に一致するファイルはありません。'
+              : 'ファイルはまだありません。上のアップロードから追加してください。'}
+          </p>
+        ) : (
+          <MediaGrid items={result.items} usage={usage} />
+        )}
+        <Pagination
+          basePath={mediaPaths.library}
+          page={result.page}
+          totalPages={result.pageCount}
+          params={{ q: query.q || undefined, kind: query.kind || undefined }}
+          label="メディア一覧のページ送り"
+        />
+      </section>
+    </div>
+  );
+}

@@ -1,0 +1,27 @@
+import { z } from '@/lib/zod';
+import { MEDIA_KINDS, type MediaKind, type MediaListQuery } from './media-shared';
+
+/**
+ * The query string of /admin/media (`q`, `kind`, `page`). Anything out of shape is dropped,
+ * never an error: the page shows the unfiltered first page, as the other admin lists do.
+ */
+
+const mediaQuery = z.object({
+  q: z.string().trim().max(100).optional().catch(undefined),
+  kind: z
+    .enum(MEDIA_KINDS as [MediaKind, ...MediaKind[]])
+    .optional()
+    .catch(undefined),
+  page: z
+    .string()
+    .regex(/^[0-9]{1,6}$/)
+    .transform(Number)
+    .pipe(z.number().int().min(1))
+    .optional()
+    .catch(undefined),
+});
+
+export function parseMediaQuery(params: Record<string, unknown>): MediaListQuery {
+  const parsed = mediaQuery.parse(params);
+  return { q: parsed.q ?? '', kind: parsed.kind ?? '', page: parsed.page ?? 1 };
+}

@@ -1,0 +1,307 @@
+import 'server-only';
+import { DONE_FLAG, FORM_KEY } from '@/components/forms/form-flash';
+import {
+  ALT_MAX_LENGTH,
+  ALT_REQUIRED_MESSAGE,
+  ALT_TOO_LONG_MESSAGE,
+  MEDIA_KINDS,
+  MEDIA_KIND_LABELS,
+  type MediaKind,
+  type MediaListAnswer,
+  type MediaUploadAnswer,
+  displayName,
+  mediaPaths,
+} from '@/components/admin/media/media-shared';
+import { env } from '@/env';
+import { z } from '@/lib/zod';
+import { recordAudit } from '@/server/audit/audit-log';
+import { type Db, getDb } from '@/server/db/client';
+import { FLASH_COOKIE, setCookieValue } from '@/server/http/cookies';
+import { endpoint } from '@/server/http/endpoint';
+import { encodeFlash } from '@/server/http/flash';
+import { clippedFields } from '@/server/http/flash-values';
+import {
+  FORBIDDEN_ORIGIN_MESSAGE,
+  type FormResult,
+  formAnswer,
+  jsonAnswer,
+  notFoundAnswer,
+} from '@/server/http/form-endpoint';
+import { clientIp, isSameOriginRequest } from '@/server/http/request-origin';
+import { STAFF_ROLES } from '@/server/identity/roles';
+import { type AppUser, userFromHeaders } from '@/server/identity/session-user';
+import { MediaRejection, type MediaLimits } from '@/server/storage/media-types';
+import { MultipartError } from '@/server/storage/multipart';
+import { type MediaStorage, getStorage } from '@/server/storage/storage';
+import { receiveUpload } from '@/server/storage/upload';
+import { deleteMedia, listMedia, registerMedia, updateMediaAlt } from './library';
+
+/**
+ * The route handlers of the media library (src/app/api/admin/media/**): upload, list (JSON,
+ * for the picker), alt text, delete. Staff only (editors and admins): anyone else, signed in
+ * or not, gets the bare 404 the pages give, before their input is looked at. Deletes are
+ * audited (`media-deleted`); uploads and alt text are editorial, not security-relevant.
+ * A plain post (no JavaScript) gets a 303 with a one-time message, as the other admin forms.
+ */
+
+export const MEDIA_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+export const UPLOAD_FORM_KEY = 'upload';
+export const ALT_FORM_KEY = 'alt';
+export const DELETE_FORM_KEY = 'delete';
+
+export const DELETE_CONFIRM_MESSAGE =
+  '削除するには「このファイルを削除する」にチェックを入れてください。';
+
+// eslint-disable-next-line no-control-regex
+const CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/;
+
+/** Alt text: one line (runs of white space become one space), no control characters. */
+export const altText = z
+  .string({ error: '代替テキストを文字で入力してください。' })
+  .refine((v) => !CONTROL.test(v) && v.isWellFormed(), { error: '使えない文字が含まれています。' })
+  .transform((v) => v.replace(/\s+/g, ' ').trim())
+  .pipe(z.string().max(ALT_MAX_LENGTH, { error: ALT_TOO_LONG_MESSAGE }));
+
+const altInput = z.object({ alt: altText });
+const deleteInput = z.object({
+  confirm: z.literal('yes', { error: DELETE_CONFIRM_MESSAGE }),
+});
+
+const pageNumber = z
+  .string()
+  .regex(/^[0-9]{1,6}$/, { error: 'ページ番号は半角数字で指定してください。' })
+  .transform(Number)
+  .pipe(z.number().int().min(1, { error: 'ページ番号は1以上で指定してください。' }));
+
+export const listInput = z.object({
+  q: z
+    .string()
+    .trim()
+    .max(100, { error: '検索語は100文字以内で入力してください。' })
+    .optional()
+    .default(''),
+  kind: z
+    .enum(['', ...MEDIA_KINDS] as ['', ...MediaKind[]], {
+      error: '種類は「画像」「音声」「動画」から選んでください。',
+    })
+    .optional()
+    .default(''),
+  page: pageNumber.optional().default(1),
+});
+
+export type MediaHttpOptions = {
+  /** Tests: who is signed in, the database, the storage, the size limits. */
+  viewer?: (headers: Headers) => Promise<AppUser | null>;
+  db?: () => Promise<Db>;
+  storage?: () => MediaStorage;
+  limits?: MediaLimits;
+};
+
+const isStaffUser = (user: AppUser | null): user is AppUser =>
+  !!user && STAFF_ROLES.includes(user.role);
+
+function fieldErrorsOf(error: z.ZodError): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const issue of error.issues) out[String(issue.path[0] ?? 'form')] ??= issue.message;
+  return out;
+}
+
+const invalid = (fieldErrors: Record<string, string>, message?: string): FormResult => ({
+  ok: false,
+  status: 400,
+  message: message ?? '入力内容を確認してください。',
+  fieldErrors,
+});
+
+/** Success: on to `to`, the message in a one-time cookie shown there once. */
+function succeeded(message: string, to: string): FormResult & { ok: true } {
+  const flash = encodeFlash({ message, fieldErrors: {}, values: { [DONE_FLAG]: '1' } });
+  return {
+    ok: true,
+    redirectTo: to,
+    message,
+    setCookies: [
+      setCookieValue(FLASH_COOKIE, flash, {
+        maxAgeSeconds: 60,
+        secure: env().SITE_URL.startsWith('https:'),
+      }),
+    ],
+  };
+}
+
+const flashValues = clippedFields({ [FORM_KEY]: 20, alt: ALT_MAX_LENGTH });
+
+/** A refusal of the upload, pinned to the field it is about. */
+class UploadFieldError extends Error {
+  constructor(
+    readonly field: 'alt' | 'file',
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+export function mediaHandlers(options: MediaHttpOptions = {}) {
+  const viewer = options.viewer ?? userFromHeaders;
+  const database = options.db ?? getDb;
+  const storage = options.storage ?? getStorage;
+  const testing = {
+    ...(options.viewer ? { viewer: options.viewer } : {}),
+    ...(options.db ? { db: options.db } : {}),
+  };
+
+  /**
+   * POST /api/admin/media: multipart `alt` (before the file) and `file`. Streamed and checked
+   * by the content API's upload code; an image without alt text is refused before it is
+   * stored. Not through endpoint(): its body ceiling is for forms, not 500 MB of video.
+   */
+  async function upload(request: Request): Promise<Response> {
+    const user = await viewer(request.headers);
+    if (!isStaffUser(user)) return notFoundAnswer(request);
+    if (!isSameOriginRequest(request))
+      return jsonAnswer(403, { ok: false, message: FORBIDDEN_ORIGIN_MESSAGE });
+
+    let alt = '';
+    const refuse = (status: 400 | 413 | 500, field: string, message: string) =>
+      formAnswer(
+        request,
+        { ok: false, status, message, fieldErrors: field ? { [field]: message } : {} },
+        { [FORM_KEY]: UPLOAD_FORM_KEY, alt },
+        { formPage: mediaPaths.library, signInPage: true },
+      );
+    try {
+      const received = await receiveUpload(request, {
+        storage: storage(),
+        limits: options.limits,
+        check: (media, fields) => {
+          const parsed = altText.safeParse(fields.alt ?? '');
+          if (!parsed.success)
+            throw new UploadFieldError('alt', parsed.error.issues[0]?.message ?? '');
+          alt = parsed.data;
+          // The picker of an audio field asks for audio only, and so on.
+          const wanted = MEDIA_KINDS.find((k) => k === fields.kind);
+          if (wanted && media.type.kind !== wanted)
+            throw new UploadFieldError(
+              'file',
+              `ここでは${MEDIA_KIND_LABELS[wanted]}のファイルを選んでください（選ばれたファイルは${MEDIA_KIND_LABELS[media.type.kind]}です）。`,
+            );
+          if (media.type.kind === 'image' && !alt)
+            throw new UploadFieldError('alt', ALT_REQUIRED_MESSAGE);
+        },
+      });
+      const media = await registerMedia(await database(), {
+        url: received.url,
+        kind: received.kind,
+        contentType: received.contentType,
+        fileSize: received.fileSize,
+        width: received.width,
+        height: received.height,
+        alt,
+        filename: received.filename,
+        uploadedBy: `user:${user.id}`,
+      });
+      const message = `「${displayName(media)}」をアップロードしました。`;
+      if ((request.headers.get('accept') ?? '').includes('application/json')) {
+        const answer: MediaUploadAnswer = { ok: true, media, message };
+        return jsonAnswer(201, answer);
+      }
+      const done = succeeded(message, mediaPaths.item(media.id));
+      const headers = new Headers({ location: done.redirectTo! });
+      for (const cookie of done.setCookies ?? []) headers.append('set-cookie', cookie);
+      return new Response(null, { status: 303, headers });
+    } catch (error) {
+      if (error instanceof UploadFieldError) return refuse(400, error.field, error.message);
+      if (error instanceof MediaRejection) return refuse(error.status, 'file', error.message);
+      if (error instanceof MultipartError) return refuse(400, 'file', error.message);
+      console.error('[admin-media-upload] failed:', error);
+      return refuse(
+        500,
+        '',
+        'アップロードを保存できませんでした。時間をおいてもう一度お試しください。',
+      );
+    }
+  }
+
+  /** GET /api/admin/media?q=&kind=&page= → MediaListAnswer (the picker's list). */
+  const list = endpoint(
+    { name: 'admin-media-list', method: 'GET', auth: 'optional', answers: 'json', ...testing },
+    async ({ raw, user, request }) => {
+      if (!isStaffUser(user)) return notFoundAnswer(request);
+      const parsed = listInput.safeParse(raw);
+      if (!parsed.success)
+        return invalid(fieldErrorsOf(parsed.error), '検索条件を確認してください。');
+      const page = await listMedia(await database(), parsed.data);
+      const answer: MediaListAnswer = { ok: true, ...page };
+      return jsonAnswer(200, answer);
+    },
+  );
+
+  /** POST /api/admin/media/{id}/alt: { alt }. */
+  const alt = (request: Request, id: string) =>
+    endpoint(
+      {
+        name: 'admin-media-alt',
+        auth: 'optional',
+        maxBytes: 8 * 1024,
+        formPage: MEDIA_ID.test(id) ? mediaPaths.item(id) : mediaPaths.library,
+        flashValues,
+        ...testing,
+      },
+      async ({ raw, user, request: req }) => {
+        if (!isStaffUser(user) || !MEDIA_ID.test(id)) return notFoundAnswer(req);
+        const parsed = altInput.safeParse(raw);
+        if (!parsed.success) return invalid(fieldErrorsOf(parsed.error));
+        const updated = await updateMediaAlt(await database(), id, parsed.data.alt);
+        if (!updated.ok && updated.reason === 'not-found') return notFoundAnswer(req);
+        if (!updated.ok) return invalid({ alt: updated.message });
+        return succeeded('代替テキストを保存しました。', mediaPaths.item(id));
+      },
+    )(request);
+
+  /** POST /api/admin/media/{id}/delete: { confirm: 'yes' }; refused while the file is used. */
+  const remove = (request: Request, id: string) =>
+    endpoint(
+      {
+        name: 'admin-media-delete',
+        auth: 'optional',
+        maxBytes: 4 * 1024,
+        formPage: MEDIA_ID.test(id) ? mediaPaths.item(id) : mediaPaths.library,
+        flashValues,
+        ...testing,
+      },
+      async ({ raw, user, request: req, ip }) => {
+        if (!isStaffUser(user) || !MEDIA_ID.test(id)) return notFoundAnswer(req);
+        const parsed = deleteInput.safeParse(raw);
+        if (!parsed.success) return invalid(fieldErrorsOf(parsed.error), DELETE_CONFIRM_MESSAGE);
+        const db = await database();
+        const deleted = await deleteMedia(db, storage(), id);
+        if (!deleted.ok && deleted.reason === 'not-found') return notFoundAnswer(req);
+        if (!deleted.ok)
+          return {
+            ok: false,
+            status: 409,
+            message: deleted.message,
+            fieldErrors: { confirm: deleted.message },
+          };
+        const { media } = deleted;
+        await recordAudit(db, {
+          actor: `user:${user.id}`,
+          action: 'media-deleted',
+          target: `media:${media.id}`,
+          ip: ip ?? clientIp(req.headers),
+          detail: {
+            url: media.url,
+            filename: media.filename,
+            kind: media.kind,
+            fileSize: media.fileSize,
+          },
+        });
+        return succeeded(`「${displayName(media)}」を削除しました。`, mediaPaths.library);
+      },
+    )(request);
+
+  return { upload, list, alt, remove };
+}
+
+export const mediaRoutes = mediaHandlers();
