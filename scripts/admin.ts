@@ -9,16 +9,19 @@ import { env, EnvError } from '@/env';
 import { parseArgv, UsageError } from '@/server/admin/command';
 import { helpText, findCommand, runAdminCommand } from '@/server/admin/commands';
 import { sendAdminCommand } from '@/server/admin/socket';
+import { localTransferArgs } from '@/server/admin/transfer-commands';
 import { openDatabase } from '@/server/db/client';
 import { DataDirLockedError, liveLockOwner } from '@/server/db/lock';
 
 async function main(): Promise<number> {
-  const { command, args } = parseArgv(process.argv.slice(2));
-  if (!command || command === 'help' || command === '--help' || args.help) {
+  const { command, args: given } = parseArgv(process.argv.slice(2));
+  if (!command || command === 'help' || command === '--help' || given.help) {
     console.log(helpText().join('\n'));
     return command ? 0 : 1;
   }
   findCommand(command); // unknown commands fail before any database is opened
+  // Paths and the microCMS key resolved here, in the CLI process (the command may run in the server).
+  const args = localTransferArgs(command, given);
   const config = env();
   const actor = `cli:${os.userInfo().username}`;
 

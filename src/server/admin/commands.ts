@@ -14,6 +14,7 @@ import {
   defineCommand,
 } from './command';
 import { billingCommands } from './billing-commands';
+import { transferCommands } from './transfer-commands';
 import { userCommands } from './user-commands';
 
 /**
@@ -150,6 +151,7 @@ export const adminCommands: AdminCommand[] = [
   previewUrlCommand,
   ...userCommands,
   ...billingCommands,
+  ...transferCommands,
 ];
 
 export function helpText(): string[] {

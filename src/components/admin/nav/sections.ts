@@ -17,6 +17,16 @@ export const ADMIN_HOME = '/admin';
 
 export const ADMIN_SECTIONS: readonly AdminSection[] = [
   {
+    href: '/admin/content',
+    label: 'コンテンツ',
+    description: '記事・音声・動画・特集などの作成と編集、プレビュー、公開・予約公開、変更履歴',
+  },
+  {
+    href: '/admin/media',
+    label: 'メディア',
+    description: '画像・音声・動画のアップロード、代替テキスト、使われている場所の確認',
+  },
+  {
     href: '/admin/mail',
     label: 'メール送信箱',
     description: 'SMTP を設定していないときに送られたメール（確認・再設定のリンクなど）を読む',
@@ -52,6 +62,12 @@ export const ADMIN_SECTIONS: readonly AdminSection[] = [
     href: '/admin/audit',
     label: '監査ログ',
     description: 'サインインや権限・プラン・キーの変更など、記録された操作を新しい順に見る',
+    adminOnly: true,
+  },
+  {
+    href: '/admin/transfer',
+    label: '取り込みと書き出し',
+    description: 'すべてのコンテンツとメディアの書き出し・読み込み、microCMS からの移行',
     adminOnly: true,
   },
 ];

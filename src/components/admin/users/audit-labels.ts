@@ -27,6 +27,8 @@ export const AUDIT_ACTION_LABELS: Record<string, string> = {
   'api-key-created': 'API キーの作成',
   'api-key-revoked': 'API キーの無効化',
   'media-deleted': 'メディアの削除',
+  'content-exported': 'コンテンツの書き出し',
+  'content-imported': 'コンテンツの取り込み',
   'billing.checkout.start': '購読手続きの開始',
   'billing.portal.open': '契約管理画面を開く',
   'billing.subscription': '購読の更新（決済）',

@@ -144,9 +144,10 @@ export async function saveItem(
   };
   try {
     const row = await findItem(db, def, id);
-    if (!row) return failure(404, { message: MESSAGES.gone });
+    // An object page is written by its first save; a list item must exist.
+    if (!row && def.kind === 'list') return failure(404, { message: MESSAGES.gone });
     // Closed through the API: the console reopens it as a draft before writing to it.
-    if (row.status === 'CLOSED') {
+    if (row?.status === 'CLOSED') {
       const { updatedAt } = await unpublishContent(db, def, id, ctx);
       ctx.expectedUpdatedAt = updatedAt.toISOString();
     }

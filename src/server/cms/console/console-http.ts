@@ -95,7 +95,8 @@ const isoDateTime = z.iso.datetime({ offset: true });
 
 const saveSchema = z.object({
   fields: fieldsSchema,
-  baseUpdatedAt: isoDateTime,
+  /** Null: the editor started from nothing (an object page not written yet). */
+  baseUpdatedAt: isoDateTime.nullable(),
   autosave: z.boolean().optional(),
 });
 const createSchema = z.object({ fields: fieldsSchema });
@@ -142,7 +143,12 @@ export function consoleRoutes(options: ConsoleRouteOptions = {}) {
             await getDb(),
             ctx.target.def,
             ctx.target.id,
-            { fields, baseUpdatedAt: new Date(baseUpdatedAt).toISOString(), autosave: !!autosave },
+            {
+              fields,
+              // No stored item matches '' : if one was written meanwhile, that is a conflict.
+              baseUpdatedAt: baseUpdatedAt ? new Date(baseUpdatedAt).toISOString() : '',
+              autosave: !!autosave,
+            },
             ctx.actor,
           ),
         );

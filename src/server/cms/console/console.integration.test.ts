@@ -252,6 +252,26 @@ describe('writing', () => {
     expect((await rowOf(post.id))?.draftData).toMatchObject({ title: '二郎の版' });
   });
 
+  it('writes an object page by its first save, and refuses a second “first” save', async () => {
+    const first = await json<SaveAnswer>(
+      await api.save(
+        'editor',
+        '-',
+        { fields: { title: '私たちについて' }, baseUpdatedAt: null },
+        'about',
+      ),
+    );
+    expect(first.status).toBe(200);
+    expect(first.body).toMatchObject({ id: '', status: 'draft' });
+    const again = await api.save(
+      'editor2',
+      '-',
+      { fields: { title: '別の人の版' }, baseUpdatedAt: null },
+      'about',
+    );
+    expect(again.status).toBe(409);
+  });
+
   it('folds an editor’s autosaves into one version', async () => {
     const post = await newPost('自動保存');
     let token = post.updatedAt;

@@ -291,3 +291,42 @@ describe('sanitizeRichText', () => {
     expect(sanitizeRichText('')).toBe('');
   });
 });
+
+describe('sanitizeRichText and embeds (embeds.ts)', () => {
+  it('keeps the stored X and Instagram post markup exactly', () => {
+    const posts =
+      '<figure><a href="https://x.com/designer/status/1234567890">https://x.com/designer/status/1234567890</a></figure>' +
+      '<figure><a href="https://www.instagram.com/p/Cabc123_-/">https://www.instagram.com/p/Cabc123_-/</a></figure>';
+    expect(sanitizeRichText(posts)).toBe(posts);
+  });
+
+  it('keeps nothing but the player attributes it knows on an embed', () => {
+    expect(
+      sanitizeRichText(
+        '<iframe src="https://www.youtube.com/embed/abc" allow="camera; microphone" sandbox="allow-scripts allow-same-origin" style="position:fixed" name="x" referrerpolicy="unsafe-url" srcdoc="<b>x</b>" onload="alert(1)" title="t"></iframe>',
+      ),
+    ).toBe('<iframe src="https://www.youtube.com/embed/abc" title="t"></iframe>');
+  });
+
+  it.each([
+    'https://www.youtube.com/%65mbed/abc',
+    'https://www.youtube.com/embed/%2e%2e/redirect?q=https://evil.example',
+    'https://www.youtube.com/embed/%2E%2E/%2E%2E/evil',
+    'https://www.youtube.com\\@evil.example/embed/abc',
+    'https://www.youtube.com%2eevil.example/embed/abc',
+    'https://www.youtube.com./embed/abc',
+    'https://www.youtube.com:443@evil.example/embed/abc',
+    'https://user:pass@player.vimeo.com/video/1',
+    'https://xn--www-youtube-com.example/embed/abc',
+    ' javascript:alert(1)//www.youtube.com/embed/abc',
+  ])('drops a player whose URL only looks right: %s', (src) => {
+    expect(sanitizeRichText(`<p>a</p><iframe src="${src}"></iframe>`)).toBe('<p>a</p>');
+  });
+
+  it('writes a player URL as the browser will load it', () => {
+    // The URL parser drops a trailing NUL and lowercases the host; the parsed form is kept.
+    expect(
+      sanitizeRichText('<iframe src="https://WWW.youtube.com/embed/abc\u0000"></iframe>'),
+    ).toBe('<iframe src="https://www.youtube.com/embed/abc"></iframe>');
+  });
+});

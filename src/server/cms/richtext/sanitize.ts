@@ -1,5 +1,6 @@
 import 'server-only';
 import sanitizeHtml, { type Attributes, type IOptions } from 'sanitize-html';
+import { PLAYER_PATH_BY_HOST, playerSrc } from './embeds';
 import { MEMBERS_DIVIDER } from './members-divider';
 
 /**
@@ -42,13 +43,6 @@ const ALLOWED_TAGS = [
   'td',
   'iframe',
 ];
-
-// Only video players are embedded; a path prefix, not just the host, keeps out the rest of
-// those sites (a YouTube page in an iframe is a clickjacking surface, an embed is not).
-const EMBED_PATH_BY_HOST: ReadonlyMap<string, string> = new Map([
-  ['www.youtube.com', '/embed/'],
-  ['player.vimeo.com', '/video/'],
-]);
 
 const LINK_SCHEMES = ['http:', 'https:', 'mailto:'];
 const IMAGE_SCHEMES = ['http:', 'https:'];
@@ -95,7 +89,7 @@ const OPTIONS: IOptions = {
   allowedSchemes: ['http', 'https'],
   allowedSchemesByTag: { a: ['http', 'https', 'mailto'], iframe: ['https'] },
   allowProtocolRelative: false,
-  allowedIframeHostnames: [...EMBED_PATH_BY_HOST.keys()],
+  allowedIframeHostnames: [...PLAYER_PATH_BY_HOST.keys()],
   allowIframeRelativeUrls: false,
   allowVulnerableTags: false,
   disallowedTagsMode: 'discard',
@@ -148,7 +142,8 @@ const IMAGE_RULES: ReadonlyMap<string, AttributeRule> = new Map<string, Attribut
 ]);
 
 const EMBED_RULES: ReadonlyMap<string, AttributeRule> = new Map<string, AttributeRule>([
-  ['src', embedUrl],
+  // Players only (embeds.ts); X and Instagram posts are a figure with one link.
+  ['src', playerSrc],
   ['width', dimension],
   ['height', dimension],
   ['title', verbatim],
@@ -209,20 +204,4 @@ function safeUrl(value: string, schemes: readonly string[]): string | null {
   }
   if (!schemes.includes(url.protocol)) return null;
   return value;
-}
-
-function embedUrl(value: string): string | null {
-  let url: URL;
-  try {
-    url = new URL(value);
-  } catch {
-    return null;
-  }
-  if (url.protocol !== 'https:' || url.username || url.password || url.port) return null;
-  const prefix = EMBED_PATH_BY_HOST.get(url.hostname);
-  if (prefix === undefined || !url.pathname.startsWith(prefix) || url.pathname === prefix) {
-    return null;
-  }
-  // The parsed form, so what we checked is exactly what the browser loads.
-  return url.href;
 }

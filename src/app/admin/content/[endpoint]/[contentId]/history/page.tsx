@@ -1,0 +1,44 @@
+import Link from 'next/link';
+import type { Metadata } from 'next';
+import { accountMetadata } from '@/components/account/metadata';
+import styles from '@/components/admin/admin.module.css';
+import { VersionHistory } from '@/components/admin/content/version-history';
+import { PageMessages } from '@/components/biz/axis-admin/messages';
+import { doneMessage, failure } from '@/components/forms/form-flash';
+import { consolePaths } from '@/lib/admin-content';
+import { endpointLabel, historyPage } from '@/server/admin/content-pages';
+import { readFlash } from '@/server/http/read-flash';
+
+type Props = {
+  params: Promise<{ endpoint: string; contentId: string }>;
+  searchParams: Promise<Record<string, string | string[] | undefined>>;
+};
+
+export async function generateMetadata({ params }: Props): Promise<Metadata> {
+  const { endpoint, contentId } = await params;
+  return accountMetadata(
+    `${endpointLabel(endpoint)}の変更履歴`,
+    consolePaths.history(endpoint, contentId),
+  );
+}
+
+/** Who changed the item and when, two versions compared, and restoring one. */
+export default async function ContentHistoryPage({ params, searchParams }: Props) {
+  const { endpoint, contentId } = await params;
+  const history = await historyPage(endpoint, contentId, await searchParams);
+  const flash = await readFlash();
+  return (
+    <div className={styles.page}>
+      <p className={styles.breadcrumb}>
+        <Link href="/admin">管理画面</Link> / <Link href="/admin/content">コンテンツ</Link> /{' '}
+        <Link href={consolePaths.edit(history.endpoint, history.id)}>
+          {history.title || history.def.label}
+        </Link>{' '}
+        / 変更履歴
+      </p>
+      <h1 className={styles.title}>変更履歴</h1>
+      <PageMessages notice={doneMessage(flash)} error={failure(flash)?.message ?? null} />
+      <VersionHistory {...history} />
+    </div>
+  );
+}

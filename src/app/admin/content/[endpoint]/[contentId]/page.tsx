@@ -1,0 +1,42 @@
+import Link from 'next/link';
+import type { Metadata } from 'next';
+import { accountMetadata } from '@/components/account/metadata';
+import styles from '@/components/admin/admin.module.css';
+import { ContentEditor } from '@/components/admin/content/content-editor.client';
+import { PageMessages } from '@/components/biz/axis-admin/messages';
+import { doneMessage, failure } from '@/components/forms/form-flash';
+import { consolePaths } from '@/lib/admin-content';
+import { editItemPage, endpointLabel } from '@/server/admin/content-pages';
+import { readFlash } from '@/server/http/read-flash';
+
+type Props = { params: Promise<{ endpoint: string; contentId: string }> };
+
+export async function generateMetadata({ params }: Props): Promise<Metadata> {
+  const { endpoint, contentId } = await params;
+  return accountMetadata(
+    `${endpointLabel(endpoint)}を編集`,
+    consolePaths.edit(endpoint, contentId),
+  );
+}
+
+/** An item in the editor: its working copy, state, preview and workflow. */
+export default async function EditContentPage({ params }: Props) {
+  const { endpoint, contentId } = await params;
+  const { def, item, title } = await editItemPage(endpoint, contentId);
+  const flash = await readFlash();
+  return (
+    <div className={styles.page}>
+      <p className={styles.breadcrumb}>
+        <Link href="/admin">管理画面</Link> / <Link href="/admin/content">コンテンツ</Link> /{' '}
+        {def.kind === 'list' ? (
+          <Link href={consolePaths.list(def.endpoint)}>{def.label}</Link>
+        ) : (
+          def.label
+        )}
+      </p>
+      <h1 className={styles.title}>{def.kind === 'list' ? title || '（無題）' : def.label}</h1>
+      <PageMessages notice={doneMessage(flash)} error={failure(flash)?.message ?? null} />
+      <ContentEditor def={def} item={item} />
+    </div>
+  );
+}

@@ -1,0 +1,29 @@
+import Link from 'next/link';
+import type { Metadata } from 'next';
+import { accountMetadata } from '@/components/account/metadata';
+import styles from '@/components/admin/admin.module.css';
+import { ContentEditor } from '@/components/admin/content/content-editor.client';
+import { consolePaths } from '@/lib/admin-content';
+import { endpointLabel, newItemPage } from '@/server/admin/content-pages';
+
+type Props = { params: Promise<{ endpoint: string }> };
+
+export async function generateMetadata({ params }: Props): Promise<Metadata> {
+  const { endpoint } = await params;
+  return accountMetadata(`${endpointLabel(endpoint)}を作成`, consolePaths.create(endpoint));
+}
+
+/** A new item of a list endpoint: the first save creates it as a draft. */
+export default async function NewContentPage({ params }: Props) {
+  const { def, item } = await newItemPage((await params).endpoint);
+  return (
+    <div className={styles.page}>
+      <p className={styles.breadcrumb}>
+        <Link href="/admin">管理画面</Link> / <Link href="/admin/content">コンテンツ</Link> /{' '}
+        <Link href={consolePaths.list(def.endpoint)}>{def.label}</Link> / 新規作成
+      </p>
+      <h1 className={styles.title}>{def.label}を作成</h1>
+      <ContentEditor def={def} item={item} />
+    </div>
+  );
+}

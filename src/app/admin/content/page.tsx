@@ -1,0 +1,57 @@
+import Link from 'next/link';
+import { accountMetadata } from '@/components/account/metadata';
+import styles from '@/components/admin/admin.module.css';
+import { consolePaths } from '@/lib/admin-content';
+import { contentHome } from '@/server/admin/content-pages';
+
+export const metadata = accountMetadata('コンテンツ', '/admin/content');
+
+/** Every kind of content, with how many items and drafts each has (editors and admins). */
+export default async function ContentHomePage() {
+  const home = await contentHome();
+  if (!home.builtIn) {
+    return (
+      <div className={styles.page}>
+        <h1 className={styles.title}>コンテンツ</h1>
+        <p>
+          このサイトは外部の microCMS からコンテンツを読み込んでいます（CMS_BASE_URL
+          が設定されています）。コンテンツの編集は microCMS の管理画面で行ってください。
+        </p>
+      </div>
+    );
+  }
+  const lists = home.kinds.filter(({ def }) => def.kind === 'list');
+  const pages = home.kinds.filter(({ def }) => def.kind === 'object');
+  return (
+    <div className={styles.page}>
+      <p className={styles.breadcrumb}>
+        <Link href="/admin">管理画面</Link> / コンテンツ
+      </p>
+      <h1 className={styles.title}>コンテンツ</h1>
+      <h2>一覧のあるコンテンツ</h2>
+      <ul className={styles.cards}>
+        {lists.map(({ def, total, drafts, scheduled }) => (
+          <li key={def.endpoint}>
+            <Link href={consolePaths.list(def.endpoint)} className={styles.card}>
+              <strong>{def.label}</strong>
+              {total ? `${total}件` : 'まだありません'}
+              {drafts ? `（下書き・未公開の変更 ${drafts}件）` : ''}
+              {scheduled ? `（予約公開 ${scheduled}件）` : ''}
+            </Link>
+          </li>
+        ))}
+      </ul>
+      <h2>ページ</h2>
+      <ul className={styles.cards}>
+        {pages.map(({ def, total }) => (
+          <li key={def.endpoint}>
+            <Link href={consolePaths.edit(def.endpoint, '')} className={styles.card}>
+              <strong>{def.label}</strong>
+              {total ? '編集する' : 'まだ作成されていません'}
+            </Link>
+          </li>
+        ))}
+      </ul>
+    </div>
+  );
+}

@@ -1,0 +1,92 @@
+import Link from 'next/link';
+import { accountMetadata } from '@/components/account/metadata';
+import adminStyles from '@/components/admin/admin.module.css';
+import { ArchiveImportForm, REFUSAL_ID } from '@/components/admin/transfer/archive-import-form';
+import { ExportSection } from '@/components/admin/transfer/export-section';
+import { MicroCmsImportForm } from '@/components/admin/transfer/microcms-import-form';
+import { isRunning } from '@/components/admin/transfer/status';
+import { TransferStatusLive } from '@/components/admin/transfer/transfer-status-live.client';
+import styles from '@/components/admin/users/users.module.css';
+import { doneMessage, flashFor, typedIn } from '@/components/forms/form-flash';
+import { getDb } from '@/server/db/client';
+import { readFlash } from '@/server/http/read-flash';
+import { requireRole } from '@/server/identity/session';
+import { ARCHIVE_FORM, MICROCMS_FORM } from '@/server/transfer/http';
+import {
+  contentInventory,
+  describeInventory,
+  endpointLabels,
+  notEmptyMessage,
+} from '@/server/transfer/inventory';
+import { currentTransfer } from '@/server/transfer/progress';
+
+export const metadata = accountMetadata('取り込みと書き出し', '/admin/transfer');
+
+/**
+ * Import and export (admins only; editors and everyone else see the 404 page): the whole
+ * content service as one archive, an archive into an empty instance, and a hosted microCMS
+ * into an empty instance, with the running import's progress.
+ */
+export default async function TransferPage() {
+  await requireRole('admin');
+  const [inventory, received] = await Promise.all([contentInventory(await getDb()), readFlash()]);
+  const status = currentTransfer();
+  const running = isRunning(status);
+  const refusal = notEmptyMessage(inventory);
+  const archiveFlash = flashFor(received, ARCHIVE_FORM);
+  const microCmsFlash = flashFor(received, MICROCMS_FORM);
+  // A failed import's reason is in the status panel already; the forms repeat only the rest.
+  const formError = (flash: typeof archiveFlash) =>
+    flash?.message && flash.message !== status?.error && !doneMessage(flash) ? flash.message : null;
+  const notice = doneMessage(received);
+
+  return (
+    <div className={adminStyles.page}>
+      {/* Without JavaScript the page follows a running import by reloading itself. */}
+      {running ? (
+        <noscript>
+          <meta httpEquiv="refresh" content="3" />
+        </noscript>
+      ) : null}
+      <p className={adminStyles.breadcrumb}>
+        <Link href="/admin">管理画面</Link> / 取り込みと書き出し
+      </p>
+      <h1 className={adminStyles.title}>取り込みと書き出し</h1>
+      <p className={styles.lead}>
+        サイトのコンテンツとメディアをまとめて書き出したり、空の環境に取り込んだりできます。取り込みと書き出しはすべて
+        <Link href="/admin/audit">監査ログ</Link>に記録されます。
+      </p>
+      {notice ? (
+        <p className={styles.notice} role="status">
+          {notice}
+        </p>
+      ) : null}
+      {status ? (
+        <TransferStatusLive
+          key={`${status.id}-${status.phase}`}
+          initial={status}
+          endpointLabels={endpointLabels()}
+        />
+      ) : null}
+      <ExportSection contents={describeInventory(inventory)} />
+      {refusal ? (
+        <p className={styles.alert} id={REFUSAL_ID}>
+          {refusal}
+        </p>
+      ) : null}
+      <ArchiveImportForm
+        refusal={refusal}
+        busy={running}
+        fieldErrors={archiveFlash?.fieldErrors ?? {}}
+        formError={formError(archiveFlash)}
+      />
+      <MicroCmsImportForm
+        refusal={refusal}
+        busy={running}
+        fieldErrors={microCmsFlash?.fieldErrors ?? {}}
+        formError={formError(microCmsFlash)}
+        typedBaseUrl={typedIn(microCmsFlash, 'baseUrl') ?? ''}
+      />
+    </div>
+  );
+}

@@ -1,0 +1,7 @@
+import { transferRoutes } from '@/server/transfer/http';
+
+export const dynamic = 'force-dynamic';
+
+export async function GET(request: Request): Promise<Response> {
+  return transferRoutes.exportArchive(request);
+}

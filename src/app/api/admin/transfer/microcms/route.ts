@@ -1,0 +1,7 @@
+import { transferRoutes } from '@/server/transfer/http';
+
+export const dynamic = 'force-dynamic';
+
+export async function POST(request: Request): Promise<Response> {
+  return transferRoutes.importMicroCms(request);
+}

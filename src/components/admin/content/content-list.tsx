@@ -1,0 +1,248 @@
+import Link from 'next/link';
+import usersStyles from '@/components/admin/users/users.module.css';
+import { Pagination } from '@/components/listing/list-page';
+import { Button, ButtonLink } from '@/components/ui/button';
+import {
+  CONSOLE_STATUS_LABELS,
+  consolePaths,
+  type ConsoleSort,
+  type ConsoleStatus,
+  type ContentListProps,
+  type ContentListQuery,
+} from '@/lib/admin-content';
+import { formatDateTime } from '@/lib/format';
+import styles from './content.module.css';
+import { StatusBadge } from './status-badge';
+
+export const SORT_LABELS: Readonly<Record<ConsoleSort, string>> = {
+  updated: '更新日順',
+  published: '公開日順',
+  created: '作成日順',
+  title: 'タイトル順',
+};
+
+const STATUS_FILTERS: readonly ConsoleStatus[] = ['draft', 'scheduled', 'published', 'changed'];
+const STATUS_FILTER_LABELS: Readonly<Record<ConsoleStatus, string>> = {
+  ...CONSOLE_STATUS_LABELS,
+  changed: '未公開の変更あり',
+};
+
+/** The query as URL parameters, defaults left out (the list's links stay short). */
+export function listParams(query: ContentListQuery): Record<string, string | undefined> {
+  return {
+    q: query.q || undefined,
+    status: query.status || undefined,
+    category: query.category || undefined,
+    sort: query.sort === 'updated' ? undefined : query.sort,
+  };
+}
+
+const isFiltered = (query: ContentListQuery) => Boolean(query.q || query.status || query.category);
+
+/**
+ * One endpoint's items for editors: a filter form that works without JavaScript (GET), the
+ * items as a table that turns into cards on a phone, the count, paging and the empty state.
+ * The page above it gives the heading.
+ */
+export function ContentList({
+  def,
+  rows,
+  totalCount,
+  perPage,
+  query,
+  categories,
+}: ContentListProps) {
+  const base = consolePaths.list(def.endpoint);
+  const filtered = isFiltered(query);
+  const totalPages = Math.max(1, Math.ceil(totalCount / Math.max(1, perPage)));
+  const titleLabel = def.fields[0]?.label ?? 'タイトル';
+
+  return (
+    <div className={styles.editor}>
+      {def.kind === 'list' ? (
+        <div className={styles.listHead}>
+          <p className={usersStyles.lead}>
+            タイトルを選ぶと編集画面が開きます。下書きは自動で保存されます。
+          </p>
+          <ButtonLink
+            href={consolePaths.create(def.endpoint)}
+            color="yellow"
+            width="auto"
+            height={44}
+          >
+            新規作成
+          </ButtonLink>
+        </div>
+      ) : null}
+
+      <form
+        method="get"
+        action={base}
+        role="search"
+        aria-label={`${def.label}の絞り込み`}
+        className={styles.filters}
+      >
+        <div className={`${styles.filterField} ${styles.searchField}`}>
+          <label htmlFor="content-q" className={styles.label}>
+            検索
+          </label>
+          <input
+            id="content-q"
+            name="q"
+            type="search"
+            defaultValue={query.q}
+            maxLength={100}
+            className={styles.input}
+            autoComplete="off"
+          />
+        </div>
+        <div className={styles.filterField}>
+          <label htmlFor="content-status" className={styles.label}>
+            状態
+          </label>
+          <select
+            id="content-status"
+            name="status"
+            defaultValue={query.status}
+            className={styles.input}
+          >
+            <option value="">すべて</option>
+            {STATUS_FILTERS.map((status) => (
+              <option key={status} value={status}>
+                {STATUS_FILTER_LABELS[status]}
+              </option>
+            ))}
+          </select>
+        </div>
+        {categories ? (
+          <div className={styles.filterField}>
+            <label htmlFor="content-category" className={styles.label}>
+              特集
+            </label>
+            <select
+              id="content-category"
+              name="category"
+              defaultValue={query.category}
+              className={styles.input}
+            >
+              <option value="">すべて</option>
+              {categories.map((category) => (
+                <option key={category.id} value={category.id}>
+                  {category.label}
+                </option>
+              ))}
+            </select>
+          </div>
+        ) : null}
+        <div className={styles.filterField}>
+          <label htmlFor="content-sort" className={styles.label}>
+            並び順
+          </label>
+          <select id="content-sort" name="sort" defaultValue={query.sort} className={styles.input}>
+            {Object.entries(SORT_LABELS).map(([sort, label]) => (
+              <option key={sort} value={sort}>
+                {label}
+              </option>
+            ))}
+          </select>
+        </div>
+        <div className={styles.filterActions}>
+          <Button type="submit" color="black" width="auto" height={44}>
+            絞り込む
+          </Button>
+          {filtered ? (
+            <Link href={base} className={usersStyles.clear}>
+              条件をクリア
+            </Link>
+          ) : null}
+        </div>
+      </form>
+
+      <p className={styles.countRow} role="status">
+        <span>
+          {filtered ? '条件に一致する' : ''}
+          {def.label}: {totalCount.toLocaleString('ja-JP')}件
+        </span>
+        {totalPages > 1 ? (
+          <span>
+            {query.page} / {totalPages} ページ
+          </span>
+        ) : null}
+      </p>
+
+      {rows.length === 0 ? (
+        <div className={styles.emptyBox}>
+          {filtered ? (
+            <>
+              <p>条件に一致する{def.label}はありません。</p>
+              <Link href={base}>条件をクリアしてすべて表示</Link>
+            </>
+          ) : query.page > 1 ? (
+            <>
+              <p>このページには項目がありません。</p>
+              <Link href={base}>最初のページへ</Link>
+            </>
+          ) : (
+            <>
+              <p>{def.label}はまだありません。</p>
+              {def.kind === 'list' ? (
+                <Link href={consolePaths.create(def.endpoint)}>最初の{def.label}を作成する</Link>
+              ) : null}
+            </>
+          )}
+        </div>
+      ) : (
+        <table className={styles.table}>
+          <caption className={styles.srOnly}>
+            {def.label}の一覧（{SORT_LABELS[query.sort]}）
+          </caption>
+          <thead>
+            <tr>
+              <th scope="col">{titleLabel}</th>
+              <th scope="col">状態</th>
+              <th scope="col">更新</th>
+              <th scope="col">公開日</th>
+            </tr>
+          </thead>
+          <tbody>
+            {rows.map((row) => (
+              <tr key={row.id}>
+                <th scope="row" className={styles.titleCell}>
+                  <Link href={consolePaths.edit(def.endpoint, row.id)}>
+                    {row.title || (
+                      <span className={styles.untitled}>
+                        （{titleLabel}なし: {row.id}）
+                      </span>
+                    )}
+                  </Link>
+                </th>
+                <td data-label="状態">
+                  <StatusBadge status={row.status} scheduledAt={row.scheduledAt} />
+                </td>
+                <td data-label="更新">
+                  <time dateTime={row.updatedAt}>{formatDateTime(row.updatedAt)}</time>
+                  {row.updatedBy ? <span className={styles.by}>{row.updatedBy}</span> : null}
+                </td>
+                <td data-label="公開日">
+                  {row.publishedAt ? (
+                    <time dateTime={row.publishedAt}>{formatDateTime(row.publishedAt)}</time>
+                  ) : (
+                    <span className={styles.untitled}>未公開</span>
+                  )}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+
+      <Pagination
+        basePath={base}
+        page={query.page}
+        totalPages={totalPages}
+        params={listParams(query)}
+        label={`${def.label}一覧のページ送り`}
+      />
+    </div>
+  );
+}

@@ -1,0 +1,32 @@
+import styles from '@/components/admin/users/users.module.css';
+import { Button } from '@/components/ui/button';
+import { transferPaths } from './status';
+
+type Props = {
+  /** 「記事 63 件、…」, or '' when there is nothing yet. */
+  contents: string;
+};
+
+/** 書き出し: a GET form, so the download starts without JavaScript and the page stays. */
+export function ExportSection({ contents }: Props) {
+  return (
+    <section className={styles.section} aria-labelledby="export-title" id="export">
+      <h2 id="export-title" className={styles.sectionTitle}>
+        書き出す
+      </h2>
+      <p className={styles.lead}>
+        すべてのコンテンツ（公開中・下書き・予約公開、版の履歴を含む）と、メディアライブラリのファイルをまとめて
+        1
+        つのアーカイブ（.tar.gz）としてダウンロードします。バックアップや、別の環境への引っ越しに使えます。動画が多いと大きなファイルになります。
+      </p>
+      <p className={styles.hint}>
+        {contents ? `現在の内容：${contents}` : 'この環境にはまだコンテンツがありません。'}
+      </p>
+      <form method="get" action={transferPaths.export} className={styles.actions}>
+        <Button type="submit" color="black" width="auto" height={44}>
+          アーカイブを書き出す
+        </Button>
+      </form>
+    </section>
+  );
+}

@@ -1,0 +1,282 @@
+import 'server-only';
+import { randomUUID } from 'node:crypto';
+import { createReadStream } from 'node:fs';
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { Readable, pipeline } from 'node:stream';
+import { createGzip } from 'node:zlib';
+import { asc, gt, or, and, eq } from 'drizzle-orm';
+import { env } from '@/env';
+import type { Db } from '@/server/db/client';
+import { cmsContents, cmsMedia, cmsVersions } from '@/server/db/schema';
+import type { MediaStorage } from '@/server/storage/storage';
+import packageJson from '../../../package.json';
+import {
+  ARCHIVE_FORMAT,
+  ARCHIVE_VERSION,
+  CONTENT_PATH,
+  type ContentRow,
+  FILES_PREFIX,
+  MANIFEST_PATH,
+  MEDIA_PATH,
+  type Manifest,
+  type MediaRow,
+  VERSIONS_PATH,
+  type VersionRow,
+  referencedKeys,
+  storageKeyOfUrl,
+} from './archive-format';
+import { type TarEntryInput, tarStream } from './tar';
+
+/**
+ * The export: every content row, version and media row, and the stored files they point at,
+ * as one gzip'd tar (archive-format.ts). Rows are first written to temporary JSONL files, so
+ * the manifest at the front carries exact counts while nothing is held in memory; the files
+ * then stream from the storage straight into the archive.
+ */
+
+const PAGE = 200;
+const iso = (d: Date | null) => (d ? d.toISOString() : null);
+
+export async function transferTempDir(): Promise<string> {
+  const dir = path.resolve(env().DATA_DIR, 'tmp', 'transfer');
+  await fs.mkdir(dir, { recursive: true, mode: 0o700 });
+  return dir;
+}
+
+/** Line-by-line writer of a temporary JSONL file. */
+async function jsonlWriter(file: string) {
+  const handle = await fs.open(file, 'wx', 0o600);
+  let count = 0;
+  let size = 0;
+  return {
+    async write(row: unknown) {
+      const line = Buffer.from(JSON.stringify(row) + '\n', 'utf8');
+      await handle.write(line);
+      size += line.length;
+      count++;
+    },
+    async close() {
+      await handle.close();
+      return { count, size };
+    },
+  };
+}
+
+async function* contentRows(db: Db): AsyncGenerator<ContentRow> {
+  let after: { endpoint: string; id: string } | null = null;
+  for (;;) {
+    const page = await db
+      .select({
+        endpoint: cmsContents.endpoint,
+        id: cmsContents.id,
+        status: cmsContents.status,
+        data: cmsContents.data,
+        draftData: cmsContents.draftData,
+        draftKey: cmsContents.draftKey,
+        createdAt: cmsContents.createdAt,
+        updatedAt: cmsContents.updatedAt,
+        publishedAt: cmsContents.publishedAt,
+        revisedAt: cmsContents.revisedAt,
+        scheduledAt: cmsContents.scheduledAt,
+        updatedBy: cmsContents.updatedBy,
+      })
+      .from(cmsContents)
+      .where(
+        after
+          ? or(
+              gt(cmsContents.endpoint, after.endpoint),
+              and(eq(cmsContents.endpoint, after.endpoint), gt(cmsContents.id, after.id)),
+            )
+          : undefined,
+      )
+      .orderBy(asc(cmsContents.endpoint), asc(cmsContents.id))
+      .limit(PAGE);
+    for (const row of page) {
+      yield {
+        ...row,
+        status: row.status as ContentRow['status'],
+        data: row.data ?? null,
+        draftData: row.draftData ?? null,
+        createdAt: row.createdAt.toISOString(),
+        updatedAt: row.updatedAt.toISOString(),
+        publishedAt: iso(row.publishedAt),
+        revisedAt: iso(row.revisedAt),
+        scheduledAt: iso(row.scheduledAt),
+      };
+    }
+    const last = page.at(-1);
+    if (!last || page.length < PAGE) return;
+    after = { endpoint: last.endpoint, id: last.id };
+  }
+}
+
+async function* versionRows(db: Db): AsyncGenerator<VersionRow> {
+  let after = 0;
+  for (;;) {
+    const page = await db
+      .select()
+      .from(cmsVersions)
+      .where(gt(cmsVersions.id, after))
+      .orderBy(asc(cmsVersions.id))
+      .limit(PAGE);
+    for (const row of page) {
+      yield {
+        ...row,
+        data: row.data ?? null,
+        status: row.status as VersionRow['status'],
+        createdAt: row.createdAt.toISOString(),
+      };
+    }
+    const last = page.at(-1);
+    if (!last || page.length < PAGE) return;
+    after = last.id;
+  }
+}
+
+async function* mediaRows(db: Db): AsyncGenerator<MediaRow> {
+  let after: string | null = null;
+  for (;;) {
+    const page = await db
+      .select()
+      .from(cmsMedia)
+      .where(after ? gt(cmsMedia.id, after) : undefined)
+      .orderBy(asc(cmsMedia.id))
+      .limit(PAGE);
+    for (const row of page) {
+      yield {
+        ...row,
+        kind: row.kind as MediaRow['kind'],
+        width: row.width ?? null,
+        height: row.height ?? null,
+        createdAt: row.createdAt.toISOString(),
+      };
+    }
+    const last = page.at(-1);
+    if (!last || page.length < PAGE) return;
+    after = last.id;
+  }
+}
+
+async function* fileChunks(file: string): AsyncGenerator<Uint8Array> {
+  for await (const chunk of createReadStream(file)) yield chunk as Buffer;
+}
+
+async function* webChunks(stream: ReadableStream<Uint8Array>): AsyncGenerator<Uint8Array> {
+  const reader = stream.getReader();
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) return;
+      yield value;
+    }
+  } finally {
+    await reader.cancel().catch(() => undefined);
+  }
+}
+
+export type PreparedExport = {
+  manifest: Manifest;
+  /** Keys the content points at that the storage does not have (left out). */
+  missingFiles: string[];
+  /** The archive, gzip'd. Read it to the end or destroy it: either removes the temporaries. */
+  stream: Readable;
+};
+
+export async function prepareExport(
+  db: Db,
+  storage: MediaStorage,
+  options: { now?: Date } = {},
+): Promise<PreparedExport> {
+  const dir = path.join(await transferTempDir(), `export-${randomUUID()}`);
+  await fs.mkdir(dir, { mode: 0o700 });
+  try {
+    const keys = new Set<string>();
+    const endpoints: Record<string, number> = {};
+    const files = {
+      content: path.join(dir, CONTENT_PATH),
+      versions: path.join(dir, VERSIONS_PATH),
+      media: path.join(dir, MEDIA_PATH),
+    };
+
+    const content = await jsonlWriter(files.content);
+    for await (const row of contentRows(db)) {
+      referencedKeys(row.data, keys);
+      referencedKeys(row.draftData, keys);
+      endpoints[row.endpoint] = (endpoints[row.endpoint] ?? 0) + 1;
+      await content.write(row);
+    }
+    const contentFile = await content.close();
+
+    const versions = await jsonlWriter(files.versions);
+    for await (const row of versionRows(db)) {
+      referencedKeys(row.data, keys);
+      await versions.write(row);
+    }
+    const versionsFile = await versions.close();
+
+    const media = await jsonlWriter(files.media);
+    for await (const row of mediaRows(db)) {
+      const key = storageKeyOfUrl(row.url);
+      if (key) keys.add(key);
+      await media.write(row);
+    }
+    const mediaFile = await media.close();
+
+    const present: string[] = [];
+    const missingFiles: string[] = [];
+    for (const key of [...keys].sort()) {
+      if (await storage.head(key)) present.push(key);
+      else missingFiles.push(key);
+    }
+
+    const manifest: Manifest = {
+      format: ARCHIVE_FORMAT,
+      version: ARCHIVE_VERSION,
+      createdAt: (options.now ?? new Date()).toISOString(),
+      appVersion: packageJson.version,
+      counts: {
+        contents: contentFile.count,
+        versions: versionsFile.count,
+        media: mediaFile.count,
+        files: present.length,
+      },
+      endpoints,
+    };
+    const manifestBytes = Buffer.from(JSON.stringify(manifest, null, 2) + '\n', 'utf8');
+
+    async function* entries(): AsyncGenerator<TarEntryInput> {
+      yield { path: MANIFEST_PATH, size: manifestBytes.length, body: manifestBytes };
+      yield { path: CONTENT_PATH, size: contentFile.size, body: fileChunks(files.content) };
+      yield { path: VERSIONS_PATH, size: versionsFile.size, body: fileChunks(files.versions) };
+      yield { path: MEDIA_PATH, size: mediaFile.size, body: fileChunks(files.media) };
+      for (const key of present) {
+        const object = await storage.get(key);
+        if (!object) throw new Error(`stored file vanished during the export: ${key}`);
+        yield {
+          path: FILES_PREFIX + key,
+          size: object.size,
+          mtime: object.lastModified,
+          body: webChunks(object.body),
+        };
+      }
+    }
+
+    async function* archive(): AsyncGenerator<Uint8Array> {
+      try {
+        yield* tarStream(entries());
+      } finally {
+        await fs.rm(dir, { recursive: true, force: true });
+      }
+    }
+
+    const stream = createGzip();
+    // pipeline destroys both sides on an error, and the source (so its cleanup runs) when the
+    // reader gives up; the error itself reaches the reader through `stream`.
+    pipeline(Readable.from(archive(), { objectMode: false }), stream, () => undefined);
+    return { manifest, missingFiles, stream };
+  } catch (error) {
+    await fs.rm(dir, { recursive: true, force: true });
+    throw error;
+  }
+}

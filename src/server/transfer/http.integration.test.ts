@@ -1,0 +1,320 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { gunzipSync } from 'node:zlib';
+import { eq, sql } from 'drizzle-orm';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { findEndpoint } from '@/server/cms/model';
+import { createContent } from '@/server/cms/store';
+import { type Database, type Db, queryRows } from '@/server/db/client';
+import { auditEvents } from '@/server/db/schema';
+import { createTestDatabase } from '@/server/db/testing/test-database';
+import { decodeFlash } from '@/server/http/flash';
+import type { Role } from '@/server/identity/roles';
+import type { AppUser } from '@/server/identity/session-user';
+import { FileSystemStorage } from '@/server/storage/storage';
+import { sample } from '@/server/storage/testing/samples';
+import { transferHandlers } from './http';
+import { currentTransfer, resetTransferState } from './progress';
+
+/**
+ * The routes of /admin/transfer on real databases: anyone but an admin (anonymous, a member,
+ * an editor) gets the same bare 404 from every route and changes nothing; an admin downloads
+ * the archive, imports it into an empty instance, is refused (with the reason) on one that has
+ * content, and bad input gets Japanese field errors and changes nothing.
+ */
+
+const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'transfer-http-'));
+process.env.DATA_DIR = path.join(tmp, 'data');
+
+const SITE = 'http://localhost:3000';
+type Who = 'member' | 'editor' | 'admin';
+const appUser = (id: string, role: Role): AppUser => ({
+  id,
+  email: `${id}@example.jp`,
+  name: id,
+  role,
+  emailVerified: true,
+});
+const users: Record<Who, AppUser> = {
+  member: appUser('u-member', 'member'),
+  editor: appUser('u-editor', 'editor'),
+  admin: appUser('u-admin', 'admin'),
+};
+const NOT_ADMINS = [null, 'member', 'editor'] as const;
+
+let full: Database;
+let empty: Database;
+const storage = new FileSystemStorage(path.join(tmp, 'uploads'));
+const emptyStorage = new FileSystemStorage(path.join(tmp, 'empty-uploads'));
+let archive: Uint8Array<ArrayBuffer> = new Uint8Array();
+
+const handlersFor = (db: () => Db, store: FileSystemStorage) =>
+  transferHandlers({
+    viewer: (headers) => {
+      const who = headers.get('x-test-viewer') as Who | null;
+      return Promise.resolve(who ? users[who] : null);
+    },
+    db: () => Promise.resolve(db()),
+    storage: () => store,
+  });
+const onFull = handlersFor(() => full.db, storage);
+const onEmpty = handlersFor(() => empty.db, emptyStorage);
+
+function request(
+  url: string,
+  who: Who | null,
+  init: {
+    method?: string;
+    body?: BodyInit;
+    plain?: boolean;
+    headers?: Record<string, string>;
+  } = {},
+): Request {
+  return new Request(`${SITE}${url}`, {
+    method: init.method ?? 'POST',
+    headers: {
+      host: 'localhost:3000',
+      origin: SITE,
+      accept: init.plain ? 'text/html' : 'application/json',
+      ...(who ? { 'x-test-viewer': who } : {}),
+      ...init.headers,
+    },
+    body: init.body,
+  });
+}
+
+const archiveForm = (bytes: Uint8Array<ArrayBuffer> | null, confirm: boolean) => {
+  const form = new FormData();
+  if (confirm) form.append('confirm', 'on');
+  if (bytes)
+    form.append('archive', new File([bytes], 'export.tar.gz', { type: 'application/gzip' }));
+  return form;
+};
+
+const microCmsForm = (fields: Record<string, string>) => {
+  const form = new FormData();
+  for (const [k, v] of Object.entries(fields)) form.append(k, v);
+  return form;
+};
+
+const counts = async (db: Db) =>
+  (
+    await queryRows<{ contents: number; media: number; audits: number }>(
+      db,
+      sql`SELECT (SELECT count(*)::int FROM cms_contents) AS contents, (SELECT count(*)::int FROM cms_media) AS media, (SELECT count(*)::int FROM audit_events) AS audits`,
+    )
+  )[0]!;
+
+function expectBare404(response: Response): void {
+  expect(response.status).toBe(404);
+  expect(response.headers.get('location')).toBeNull();
+  expect(response.headers.get('set-cookie')).toBeNull();
+  expect(response.headers.get('content-disposition')).toBeNull();
+}
+
+beforeAll(async () => {
+  [full, empty] = await Promise.all([createTestDatabase(), createTestDatabase()]);
+  await createContent(full.db, findEndpoint('tags')!, {
+    id: 'tag-1',
+    body: { name: '建築' },
+    status: 'publish',
+  });
+  const key = 'images/2026/04/00112233445566778899aabbccddeeff.png';
+  await storage.put(key, sample('png'), 'image/png');
+  await createContent(full.db, findEndpoint('posts')!, {
+    id: 'post-1',
+    body: { title: '記事', coverImage: { url: `/uploads/${key}` }, tags: ['tag-1'] },
+    status: 'publish',
+  });
+});
+
+beforeEach(() => resetTransferState());
+
+afterAll(async () => {
+  await Promise.all([full?.close(), empty?.close()]);
+  fs.rmSync(tmp, { recursive: true, force: true });
+});
+
+describe('anyone but an admin', () => {
+  it.each(NOT_ADMINS)('gets a bare 404 from every route and changes nothing (%s)', async (who) => {
+    const before = await counts(empty.db);
+    const fullBefore = await counts(full.db);
+    expectBare404(
+      await onFull.exportArchive(request('/api/admin/transfer/export', who, { method: 'GET' })),
+    );
+    expectBare404(
+      await onFull.status(request('/api/admin/transfer/status', who, { method: 'GET' })),
+    );
+    expectBare404(
+      await onEmpty.importArchive(
+        request('/api/admin/transfer/import', who, { body: archiveForm(sample('png'), true) }),
+      ),
+    );
+    expectBare404(
+      await onEmpty.importMicroCms(
+        request('/api/admin/transfer/microcms', who, {
+          body: microCmsForm({
+            baseUrl: 'https://x.microcms.io/api/v1',
+            apiKey: 'k',
+            confirm: 'on',
+          }),
+        }),
+      ),
+    );
+    // A plain post (no JavaScript) gets the same: no redirect, no one-time message.
+    expectBare404(
+      await onEmpty.importArchive(
+        request('/api/admin/transfer/import', who, {
+          body: archiveForm(sample('png'), true),
+          plain: true,
+        }),
+      ),
+    );
+    expect(await counts(empty.db)).toEqual(before);
+    expect(await counts(full.db)).toEqual(fullBefore);
+    expect(currentTransfer()).toBeNull();
+  });
+});
+
+describe('an admin', () => {
+  it('downloads the whole archive as an attachment, audited', async () => {
+    const response = await onFull.exportArchive(
+      request('/api/admin/transfer/export', 'admin', { method: 'GET' }),
+    );
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toBe('application/gzip');
+    expect(response.headers.get('content-disposition')).toMatch(
+      /^attachment; filename="axis-content-\d{8}-\d{4}\.tar\.gz"$/,
+    );
+    archive = new Uint8Array(await response.arrayBuffer());
+    const tar = gunzipSync(archive);
+    expect(tar.subarray(0, 13).toString()).toBe('manifest.json');
+    const audits = await full.db
+      .select()
+      .from(auditEvents)
+      .where(eq(auditEvents.action, 'content-exported'));
+    expect(audits).toHaveLength(1);
+    expect(audits[0]!.actor).toBe('user:u-admin');
+    expect(audits[0]!.detail).toMatchObject({ contents: 2, files: 1 });
+  });
+
+  it('is told what is in the way when the instance has content, and nothing changes', async () => {
+    const before = await counts(full.db);
+    const response = await onFull.importArchive(
+      request('/api/admin/transfer/import', 'admin', { body: archiveForm(archive, true) }),
+    );
+    expect(response.status).toBe(409);
+    const body = (await response.json()) as { message: string };
+    expect(body.message).toBe(
+      'この環境にはすでにコンテンツがあるため取り込めません（記事 1 件、タグ 1 件）。取り込みは空の環境にだけ行えます。既存のデータと混ぜることはできません。',
+    );
+    expect(await counts(full.db)).toEqual(before);
+  });
+
+  it('must confirm, and must send a file: field errors, nothing changed', async () => {
+    let response = await onEmpty.importArchive(
+      request('/api/admin/transfer/import', 'admin', { body: archiveForm(archive, false) }),
+    );
+    expect(response.status).toBe(400);
+    expect(
+      ((await response.json()) as { fieldErrors: Record<string, string> }).fieldErrors,
+    ).toEqual({
+      confirm: '取り込み先が空であることを確認し、チェックを入れてください。',
+    });
+    response = await onEmpty.importArchive(
+      request('/api/admin/transfer/import', 'admin', { body: archiveForm(null, true) }),
+    );
+    expect(response.status).toBe(400);
+    expect(
+      ((await response.json()) as { fieldErrors: Record<string, string> }).fieldErrors,
+    ).toEqual({
+      archive: '取り込むアーカイブ (.tar.gz) を選んでください。',
+    });
+    response = await onEmpty.importArchive(
+      request('/api/admin/transfer/import', 'admin', {
+        body: 'not multipart',
+        headers: { 'content-type': 'text/plain' },
+      }),
+    );
+    expect(response.status).toBe(400);
+    // A broken archive is a 400 with the reason, not a 500.
+    response = await onEmpty.importArchive(
+      request('/api/admin/transfer/import', 'admin', {
+        body: archiveForm(archive.subarray(0, 200), true),
+      }),
+    );
+    expect(response.status).toBe(400);
+    expect(((await response.json()) as { message: string }).message).toMatch(/アーカイブ/);
+    expect((await counts(empty.db)).contents).toBe(0);
+  });
+
+  it('imports the archive into an empty instance (plain post: back to the page), audited', async () => {
+    const response = await onEmpty.importArchive(
+      request('/api/admin/transfer/import', 'admin', {
+        body: archiveForm(archive, true),
+        plain: true,
+      }),
+    );
+    expect(response.status).toBe(303);
+    expect(response.headers.get('location')).toBe('/admin/transfer#transfer-status');
+    expect(await counts(empty.db)).toMatchObject({ contents: 2 });
+    const status = currentTransfer();
+    expect(status?.phase).toBe('done');
+    expect(status?.result?.contents).toEqual({ posts: 1, tags: 1 });
+    const [audit] = await empty.db
+      .select()
+      .from(auditEvents)
+      .where(eq(auditEvents.action, 'content-imported'));
+    expect(audit?.actor).toBe('user:u-admin');
+    expect(audit?.detail).toMatchObject({ source: 'archive', contents: 2, files: 1 });
+
+    const statusAnswer = await onEmpty.status(
+      request('/api/admin/transfer/status', 'admin', { method: 'GET' }),
+    );
+    expect(statusAnswer.status).toBe(200);
+    expect(((await statusAnswer.json()) as { status: { phase: string } }).status.phase).toBe(
+      'done',
+    );
+  });
+
+  it('gets field errors for a bad microCMS form, and the key never comes back', async () => {
+    const response = await onFull.importMicroCms(
+      request('/api/admin/transfer/microcms', 'admin', {
+        body: microCmsForm({ baseUrl: 'http://example.com/x?y', apiKey: 'secret-key-123' }),
+        plain: true,
+      }),
+    );
+    expect(response.status).toBe(303);
+    const cookie = /axis_flash=([^;]+)/.exec(response.headers.get('set-cookie') ?? '')?.[1];
+    const flash = decodeFlash(cookie);
+    expect(flash?.fieldErrors.baseUrl).toMatch(/microcms\.io\/api\/v1 の形で入力してください/);
+    expect(flash?.fieldErrors.confirm).toBeDefined();
+    expect(JSON.stringify(flash)).not.toContain('secret-key-123');
+
+    const json = await onFull.importMicroCms(
+      request('/api/admin/transfer/microcms', 'admin', {
+        body: '{"baseUrl": ',
+        headers: { 'content-type': 'application/json' },
+      }),
+    );
+    expect(json.status).toBe(400);
+  });
+
+  it('is refused a microCMS import into an instance with content, before anything starts', async () => {
+    const response = await onFull.importMicroCms(
+      request('/api/admin/transfer/microcms', 'admin', {
+        body: microCmsForm({
+          baseUrl: 'https://example.microcms.io/api/v1',
+          apiKey: 'secret-key-123',
+          confirm: 'on',
+        }),
+      }),
+    );
+    expect(response.status).toBe(409);
+    expect(((await response.json()) as { message: string }).message).toMatch(
+      /すでにコンテンツがあるため/,
+    );
+    expect(currentTransfer()).toBeNull();
+  });
+});

@@ -1,0 +1,302 @@
+import 'server-only';
+import { randomUUID } from 'node:crypto';
+import { createReadStream } from 'node:fs';
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { Readable } from 'node:stream';
+import { TRANSFER_PAGE, type TransferStatus, isRunning } from '@/components/admin/transfer/status';
+import { z } from '@/lib/zod';
+import { type Db, getDb } from '@/server/db/client';
+import { endpoint } from '@/server/http/endpoint';
+import {
+  FORBIDDEN_ORIGIN_MESSAGE,
+  type FormResult,
+  formAnswer,
+  jsonAnswer,
+  notFoundAnswer,
+} from '@/server/http/form-endpoint';
+import { clientIp, isSameOriginRequest } from '@/server/http/request-origin';
+import { type AppUser, userFromHeaders } from '@/server/identity/session-user';
+import { MultipartError, MultipartReader, multipartBoundary } from '@/server/storage/multipart';
+import { type MediaStorage, getStorage } from '@/server/storage/storage';
+import { TransferError } from './errors';
+import { transferTempDir } from './export';
+import { contentInventory, notEmptyMessage } from './inventory';
+import type { MicroCmsClientOptions } from './microcms/client';
+import { normalizeBaseUrl } from './microcms/client';
+import { BUSY_MESSAGE, currentTransfer } from './progress';
+import { exportWithAudit, runArchiveImport, startMicroCmsImport } from './service';
+
+/**
+ * The route handlers of /admin/transfer, under /api/admin/transfer/**: the export download,
+ * the archive upload, the start of a microCMS import and the job's status. Admins only:
+ * anyone else, editors included, gets the bare 404 the page gives, before anything they sent
+ * is read. Posts follow the form protocol (a 303 back to the page without JavaScript, JSON
+ * with a real status for fetch).
+ */
+
+export type TransferHttpOptions = {
+  /** Tests: who is signed in, the database, the storage, the microCMS client's pace. */
+  viewer?: (headers: Headers) => Promise<AppUser | null>;
+  db?: () => Promise<Db>;
+  storage?: () => MediaStorage;
+  microCmsClient?: Omit<MicroCmsClientOptions, 'baseUrl' | 'apiKey'>;
+};
+
+export const ARCHIVE_FORM = 'archive';
+export const MICROCMS_FORM = 'microcms';
+
+/** What an upload may be: a publisher's whole media library (videos up to 500 MB each). */
+export const MAX_ARCHIVE_BYTES = 20 * 1024 * 1024 * 1024;
+const MAX_SMALL_FIELD_BYTES = 8 * 1024;
+
+export const CONFIRM_MESSAGE = '取り込み先が空であることを確認し、チェックを入れてください。';
+
+const confirmed = (value: unknown) =>
+  value === true || value === 'on' || value === '1' || value === 'true';
+
+function stamp(date: Date): string {
+  const p = (n: number) => String(n).padStart(2, '0');
+  return `${date.getUTCFullYear()}${p(date.getUTCMonth() + 1)}${p(date.getUTCDate())}-${p(date.getUTCHours())}${p(date.getUTCMinutes())}`;
+}
+
+const microCmsInput = z.object({
+  baseUrl: z
+    .string({ error: 'API の URL を入力してください。' })
+    .trim()
+    .min(1, { error: 'API の URL を入力してください。' })
+    .max(300, { error: 'API の URL が長すぎます。' })
+    .transform((value, ctx) => {
+      const url = normalizeBaseUrl(value);
+      if (!url) {
+        ctx.addIssue({
+          code: 'custom',
+          message:
+            'https://<サービスID>.microcms.io/api/v1 の形で入力してください（https のみ。クエリや # は付けません）。',
+        });
+        return z.NEVER;
+      }
+      return url;
+    }),
+  apiKey: z
+    .string({ error: 'API キーを入力してください。' })
+    .trim()
+    .min(1, { error: 'API キーを入力してください。' })
+    .max(200, { error: 'API キーが長すぎます。' })
+    .regex(/^[\x21-\x7e]+$/, { error: 'API キーに使えない文字が含まれています。' }),
+  confirm: z.unknown().refine(confirmed, { error: CONFIRM_MESSAGE }),
+});
+
+function fieldErrorsOf(error: z.ZodError): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const issue of error.issues) out[String(issue.path[0] ?? 'form')] ??= issue.message;
+  return out;
+}
+
+/** The job's outcome as a form answer: to the page (where the outcome shows), or the error. */
+function outcomeOf(status: TransferStatus): FormResult {
+  if (status.phase === 'failed')
+    return {
+      ok: false,
+      status: status.error?.includes('すでにコンテンツがある') ? 409 : 400,
+      message: status.error ?? '取り込めませんでした。',
+    };
+  return { ok: true, redirectTo: `${TRANSFER_PAGE}#transfer-status`, message: '取り込みました。' };
+}
+
+export function transferHandlers(options: TransferHttpOptions = {}) {
+  const viewerOf = options.viewer ?? userFromHeaders;
+  const database = options.db ?? getDb;
+  const storageOf = options.storage ?? getStorage;
+  const adminOf = async (request: Request) => {
+    const user = await viewerOf(request.headers);
+    return user?.role === 'admin' ? user : null;
+  };
+
+  return {
+    /** GET /api/admin/transfer/export: the whole archive, as a download. */
+    async exportArchive(request: Request): Promise<Response> {
+      const admin = await adminOf(request);
+      if (!admin) return notFoundAnswer(request);
+      try {
+        const prepared = await exportWithAudit(await database(), storageOf(), {
+          actor: `user:${admin.id}`,
+          ip: clientIp(request.headers),
+        });
+        const name = `axis-content-${stamp(new Date(prepared.manifest.createdAt))}.tar.gz`;
+        return new Response(Readable.toWeb(prepared.stream) as ReadableStream<Uint8Array>, {
+          status: 200,
+          headers: {
+            'content-type': 'application/gzip',
+            'content-disposition': `attachment; filename="${name}"`,
+            'cache-control': 'private, no-store',
+            'x-content-type-options': 'nosniff',
+          },
+        });
+      } catch (error) {
+        console.error('[transfer] export failed:', error);
+        return jsonAnswer(500, {
+          ok: false,
+          message: '書き出しに失敗しました。時間をおいてもう一度お試しください。',
+        });
+      }
+    },
+
+    /** POST /api/admin/transfer/import (multipart: archive, confirm): streamed to a temporary file. */
+    async importArchive(request: Request): Promise<Response> {
+      const admin = await adminOf(request);
+      if (!admin) return notFoundAnswer(request);
+      if (!isSameOriginRequest(request))
+        return jsonAnswer(403, { ok: false, message: FORBIDDEN_ORIGIN_MESSAGE });
+      const typed = { formKey: ARCHIVE_FORM };
+      const answer = (result: FormResult) =>
+        formAnswer(request, result, typed, { formPage: TRANSFER_PAGE });
+      const invalid = (fieldErrors: Record<string, string>, status: 400 | 413 = 400) =>
+        answer({ ok: false, status, message: '入力内容を確認してください。', fieldErrors });
+
+      // Refused before hundreds of MB are received for nothing.
+      const early = isRunning(currentTransfer())
+        ? BUSY_MESSAGE
+        : notEmptyMessage(await contentInventory(await database()));
+      if (early) {
+        await request.body?.cancel().catch(() => undefined);
+        return answer({ ok: false, status: 409, message: early });
+      }
+
+      const boundary = multipartBoundary(request.headers.get('content-type'));
+      if (!boundary || !request.body)
+        return invalid({ archive: '取り込むアーカイブ (.tar.gz) を選んでください。' });
+      if (Number(request.headers.get('content-length') ?? 0) > MAX_ARCHIVE_BYTES)
+        return invalid({ archive: 'アーカイブが大きすぎます (20 GB まで)。' }, 413);
+
+      const temp = path.join(await transferTempDir(), `upload-${randomUUID()}.part`);
+      const reader = new MultipartReader(request.body.getReader(), boundary);
+      try {
+        let confirm: string | null = null;
+        let filename = '';
+        let size = 0;
+        try {
+          for (let parts = 0; ; parts++) {
+            if (parts > 10) throw new MultipartError('項目が多すぎます。');
+            const part = await reader.nextPart();
+            if (!part) break;
+            if (part.name === 'archive' && part.filename !== null && !filename) {
+              filename = part.filename.slice(0, 200) || 'archive.tar.gz';
+              const handle = await fs.open(temp, 'wx', 0o600);
+              try {
+                for (let c = await reader.readChunk(); c; c = await reader.readChunk()) {
+                  size += c.length;
+                  if (size > MAX_ARCHIVE_BYTES)
+                    return invalid({ archive: 'アーカイブが大きすぎます (20 GB まで)。' }, 413);
+                  await handle.write(c);
+                }
+              } finally {
+                await handle.close();
+              }
+              continue;
+            }
+            let text = '';
+            for (let c = await reader.readChunk(); c; c = await reader.readChunk()) {
+              text += Buffer.from(c).toString('utf8');
+              if (text.length > MAX_SMALL_FIELD_BYTES)
+                throw new MultipartError('項目が大きすぎます。');
+            }
+            if (part.name === 'confirm') confirm = text;
+          }
+        } catch (error) {
+          if (error instanceof MultipartError)
+            return invalid({ archive: `送信内容を読み取れませんでした: ${error.message}` });
+          throw error;
+        } finally {
+          await reader.cancel();
+        }
+        const errors: Record<string, string> = {};
+        if (size === 0) errors.archive = '取り込むアーカイブ (.tar.gz) を選んでください。';
+        if (!confirmed(confirm)) errors.confirm = CONFIRM_MESSAGE;
+        if (Object.keys(errors).length) return invalid(errors);
+
+        const status = await runArchiveImport(
+          await database(),
+          storageOf(),
+          createReadStream(temp),
+          {
+            actor: `user:${admin.id}`,
+            ip: clientIp(request.headers),
+            filename,
+          },
+        );
+        return answer(outcomeOf(status));
+      } catch (error) {
+        if (error instanceof TransferError)
+          return answer({ ok: false, status: 409, message: error.message });
+        console.error('[transfer] archive upload failed:', error);
+        return answer({
+          ok: false,
+          status: 500,
+          message: '取り込みに失敗しました。時間をおいてもう一度お試しください。',
+        });
+      } finally {
+        await fs.rm(temp, { force: true });
+      }
+    },
+
+    /** POST /api/admin/transfer/microcms (baseUrl, apiKey, confirm): starts the import job. */
+    importMicroCms: endpoint(
+      {
+        name: 'admin-transfer-microcms',
+        auth: 'optional',
+        maxBytes: 8 * 1024,
+        formPage: TRANSFER_PAGE,
+        // The key never goes back in the one-time message.
+        flashValues: (raw) => ({
+          formKey: MICROCMS_FORM,
+          ...(typeof raw.baseUrl === 'string' ? { baseUrl: raw.baseUrl.slice(0, 300) } : {}),
+        }),
+        ...(options.viewer ? { viewer: options.viewer } : {}),
+      },
+      async ({ input, user, request, ip }) => {
+        if (!user || user.role !== 'admin') return notFoundAnswer(request);
+        const parsed = microCmsInput.safeParse(input);
+        if (!parsed.success)
+          return {
+            ok: false,
+            status: 400,
+            message: '入力内容を確認してください。',
+            fieldErrors: fieldErrorsOf(parsed.error),
+          };
+        const db = await database();
+        const refusal = notEmptyMessage(await contentInventory(db));
+        if (refusal) return { ok: false, status: 409, message: refusal };
+        try {
+          startMicroCmsImport(
+            db,
+            storageOf(),
+            {
+              baseUrl: parsed.data.baseUrl,
+              apiKey: parsed.data.apiKey,
+              client: options.microCmsClient,
+            },
+            { actor: `user:${user.id}`, ip },
+          );
+        } catch (error) {
+          if (error instanceof TransferError)
+            return { ok: false, status: 409, message: error.message };
+          throw error;
+        }
+        return {
+          ok: true,
+          redirectTo: `${TRANSFER_PAGE}#transfer-status`,
+          message: `${new URL(parsed.data.baseUrl).host} からの取り込みを始めました。`,
+        };
+      },
+    ),
+
+    /** GET /api/admin/transfer/status: { status } of the current or last import. */
+    async status(request: Request): Promise<Response> {
+      if (!(await adminOf(request))) return notFoundAnswer(request);
+      return jsonAnswer(200, { status: currentTransfer() });
+    },
+  };
+}
+
+export const transferRoutes = transferHandlers();

@@ -1,0 +1,238 @@
+import 'server-only';
+import { randomUUID } from 'node:crypto';
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { type Readable, pipeline } from 'node:stream';
+import { createGunzip } from 'node:zlib';
+import type { z } from '@/lib/zod';
+import type { Db } from '@/server/db/client';
+import { mediaTypeForKey } from '@/server/storage/media-types';
+import type { MediaStorage } from '@/server/storage/storage';
+import {
+  CONTENT_PATH,
+  type ContentRow,
+  FILES_PREFIX,
+  MANIFEST_PATH,
+  MAX_LINE_BYTES,
+  MEDIA_PATH,
+  type Manifest,
+  type MediaRow,
+  VERSIONS_PATH,
+  type VersionRow,
+  contentRowSchema,
+  isArchivableKey,
+  manifestSchema,
+  mediaRowSchema,
+  storageKeyOfUrl,
+  versionRowSchema,
+} from './archive-format';
+import { TransferError } from './errors';
+import { transferTempDir } from './export';
+import { assertEmpty } from './inventory';
+import { TarFormatError, type TarEntry, readTar } from './tar';
+import {
+  type ImportCounts,
+  checkedContentRow,
+  checkedVersionRow,
+  writeImport,
+} from './write-import';
+
+/**
+ * Importing a transfer archive into an empty instance. Everything is checked before anything
+ * is kept: the manifest and every row (zod, then the content model's rules, rich text
+ * sanitised again) before the first file is stored; every file name by the storage-key rules
+ * (an archive never chooses where a file lands outside the uploads); the rows written in one
+ * transaction after the files. On any failure the files stored so far are removed again.
+ */
+
+export type ImportSummary = ImportCounts & { warnings: string[] };
+
+const MAX_MANIFEST_BYTES = 1024 * 1024;
+const MAX_FILE_BYTES = 2 * 1024 * 1024 * 1024;
+
+async function readAll(entry: TarEntry, max: number): Promise<string> {
+  if (entry.size > max) throw new TransferError(`${entry.path} が大きすぎます。`);
+  const chunks: Uint8Array[] = [];
+  for await (const chunk of entry.body) chunks.push(chunk);
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+/** The JSON lines of an entry, each parsed by `schema`; errors name the file and the line. */
+async function readJsonl<S extends z.ZodType>(
+  entry: TarEntry,
+  schema: S,
+  each: (row: z.output<S>, line: number) => void,
+): Promise<number> {
+  const decoder = new TextDecoder('utf-8', { fatal: true });
+  let pending = '';
+  let line = 0;
+  const take = (text: string) => {
+    line++;
+    if (text.trim() === '') return;
+    let value: unknown;
+    try {
+      value = JSON.parse(text);
+    } catch {
+      throw new TransferError(`${entry.path} の ${line} 行目を JSON として読めません。`);
+    }
+    const parsed = schema.safeParse(value);
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0];
+      const where = issue?.path.length ? ` (${issue.path.join('.')})` : '';
+      throw new TransferError(`${entry.path} の ${line} 行目が不正です${where}: ${issue?.message}`);
+    }
+    try {
+      each(parsed.data, line);
+    } catch (error) {
+      if (error instanceof TransferError)
+        throw new TransferError(`${entry.path} の ${line} 行目: ${error.message}`);
+      throw error;
+    }
+  };
+  try {
+    for await (const chunk of entry.body) {
+      pending += decoder.decode(chunk, { stream: true });
+      let newline: number;
+      while ((newline = pending.indexOf('\n')) >= 0) {
+        take(pending.slice(0, newline));
+        pending = pending.slice(newline + 1);
+      }
+      if (pending.length > MAX_LINE_BYTES)
+        throw new TransferError(`${entry.path} の ${line + 1} 行目が長すぎます。`);
+    }
+    pending += decoder.decode();
+  } catch (error) {
+    if (error instanceof TypeError)
+      throw new TransferError(`${entry.path} に UTF-8 でない文字があります。`);
+    throw error;
+  }
+  if (pending !== '') take(pending);
+  return line;
+}
+
+function expectEntry(entry: TarEntry | undefined, name: string): TarEntry {
+  if (!entry || entry.path !== name)
+    throw new TransferError(
+      `アーカイブの形式が違います: ${name} があるべき場所に ${entry ? entry.path : '何もありません'}。このサイトの書き出し機能で作ったファイルを選んでください。`,
+    );
+  return entry;
+}
+
+export type ImportArchiveOptions = {
+  /** Called after each stored file (progress). */
+  onFile?: (done: number, total: number) => void;
+};
+
+export async function importArchive(
+  db: Db,
+  storage: MediaStorage,
+  source: Readable,
+  options: ImportArchiveOptions = {},
+): Promise<ImportSummary> {
+  await assertEmpty(db);
+  const unzipped = createGunzip();
+  pipeline(source, unzipped, () => undefined);
+  const entries = readTar(unzipped);
+  const next = async () => (await entries.next()).value as TarEntry | undefined;
+  const stored: string[] = [];
+  const tempDir = path.join(await transferTempDir(), `import-${randomUUID()}`);
+  await fs.mkdir(tempDir, { mode: 0o700 });
+  try {
+    const manifestEntry = expectEntry(await next(), MANIFEST_PATH);
+    let manifest: Manifest;
+    try {
+      manifest = manifestSchema.parse(JSON.parse(await readAll(manifestEntry, MAX_MANIFEST_BYTES)));
+    } catch (error) {
+      if (error instanceof TransferError) throw error;
+      throw new TransferError(
+        'manifest.json を読めません。このサイトの書き出し機能で作った、対応する版のアーカイブを選んでください。',
+      );
+    }
+
+    const contents: ContentRow[] = [];
+    const versions: VersionRow[] = [];
+    const media: MediaRow[] = [];
+    await readJsonl(expectEntry(await next(), CONTENT_PATH), contentRowSchema, (row) =>
+      contents.push(checkedContentRow(row)),
+    );
+    await readJsonl(expectEntry(await next(), VERSIONS_PATH), versionRowSchema, (row) =>
+      versions.push(checkedVersionRow(row)),
+    );
+    await readJsonl(expectEntry(await next(), MEDIA_PATH), mediaRowSchema, (row) => {
+      if (!storageKeyOfUrl(row.url))
+        throw new TransferError(`メディアの URL が不正です: ${row.url.slice(0, 200)}`);
+      media.push(row);
+    });
+    const counted = { contents: contents.length, versions: versions.length, media: media.length };
+    for (const [what, n] of Object.entries(counted)) {
+      const expected = manifest.counts[what as keyof typeof counted];
+      if (n !== expected)
+        throw new TransferError(
+          `アーカイブの内容が manifest.json と合いません (${what}: ${n} 件、manifest では ${expected} 件)。ファイルが壊れている可能性があります。`,
+        );
+    }
+
+    // Rows are sound: now the files, each to a temporary file and then into the storage.
+    const seen = new Set<string>();
+    for (let entry = await next(); entry; entry = await next()) {
+      if (!entry.path.startsWith(FILES_PREFIX))
+        throw new TransferError(`アーカイブに想定外の項目があります: ${entry.path.slice(0, 200)}`);
+      const key = entry.path.slice(FILES_PREFIX.length);
+      if (!isArchivableKey(key))
+        throw new TransferError(`アーカイブのファイル名が不正です: ${entry.path.slice(0, 200)}`);
+      if (seen.has(key)) throw new TransferError(`同じファイルが 2 回含まれています: ${key}`);
+      if (entry.size > MAX_FILE_BYTES) throw new TransferError(`ファイルが大きすぎます: ${key}`);
+      seen.add(key);
+      if (seen.size > manifest.counts.files)
+        throw new TransferError('アーカイブのファイルの数が manifest.json と合いません。');
+      const temp = path.join(tempDir, `${seen.size}.part`);
+      const handle = await fs.open(temp, 'wx', 0o600);
+      try {
+        for await (const chunk of entry.body) await handle.write(chunk);
+      } finally {
+        await handle.close();
+      }
+      // A file already there (the shipped demo media) is replaced, and not removed on failure.
+      const existed = (await storage.head(key)) !== null;
+      await storage.put(
+        key,
+        { filePath: temp },
+        mediaTypeForKey(key)?.contentType ?? 'application/octet-stream',
+      );
+      await fs.rm(temp, { force: true });
+      if (!existed) stored.push(key);
+      options.onFile?.(seen.size, manifest.counts.files);
+    }
+    if (seen.size !== manifest.counts.files)
+      throw new TransferError(
+        `アーカイブのファイルが足りません (${seen.size} 件、manifest では ${manifest.counts.files} 件)。ファイルが途中で切れている可能性があります。`,
+      );
+
+    const warnings: string[] = [];
+    for (const row of media) {
+      const key = storageKeyOfUrl(row.url)!;
+      if (!seen.has(key) && !(await storage.head(key)))
+        warnings.push(`メディア ${row.url} のファイルがアーカイブにありません。`);
+    }
+
+    const perEndpoint = await writeImport(db, { contents, versions, media });
+    return {
+      contents: perEndpoint,
+      versions: versions.length,
+      media: media.length,
+      files: seen.size,
+      warnings,
+    };
+  } catch (error) {
+    for (const key of stored) await storage.delete(key).catch(() => undefined);
+    unzipped.destroy();
+    if (error instanceof TarFormatError) throw new TransferError(error.message);
+    if (error instanceof Error && 'code' in error && String(error.code).startsWith('Z_'))
+      throw new TransferError(
+        'アーカイブを展開できません。gzip で圧縮された .tar.gz ファイルを選んでください。',
+      );
+    throw error;
+  } finally {
+    await fs.rm(tempDir, { recursive: true, force: true });
+  }
+}

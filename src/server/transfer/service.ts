@@ -1,0 +1,154 @@
+import 'server-only';
+import type { Readable } from 'node:stream';
+import type { TransferStatus } from '@/components/admin/transfer/status';
+import { recordAudit } from '@/server/audit/audit-log';
+import type { Db } from '@/server/db/client';
+import type { MediaStorage } from '@/server/storage/storage';
+import { TransferError } from './errors';
+import { type PreparedExport, prepareExport } from './export';
+import { importArchive } from './import-archive';
+import type { MicroCmsClientOptions } from './microcms/client';
+import { importFromMicroCms } from './microcms/import';
+import { beginTransfer, finishTransfer } from './progress';
+
+/**
+ * The import and export as the console and the CLI run them: the job state, the audit
+ * record (`content-exported`, `content-imported`, with the admin or CLI user as actor and,
+ * for microCMS, the host only, never the key) and failures turned into a Japanese message.
+ */
+
+export type Who = { actor: string; ip?: string | null };
+
+export const UNEXPECTED_MESSAGE =
+  '取り込み中に予期しないエラーが発生しました。何も取り込んでいません。サーバーのログを確認してください。';
+
+const total = (counts: Record<string, number>) => Object.values(counts).reduce((a, b) => a + b, 0);
+
+export async function exportWithAudit(
+  db: Db,
+  storage: MediaStorage,
+  who: Who,
+): Promise<PreparedExport> {
+  const prepared = await prepareExport(db, storage);
+  await recordAudit(db, {
+    actor: who.actor,
+    action: 'content-exported',
+    ip: who.ip ?? null,
+    detail: { ...prepared.manifest.counts, missingFiles: prepared.missingFiles.length },
+  });
+  return prepared;
+}
+
+function failureMessage(error: unknown): string {
+  if (error instanceof TransferError) return error.message;
+  console.error('[transfer] import failed:', error);
+  return UNEXPECTED_MESSAGE;
+}
+
+/** Runs an archive import to its end (the request waits for it); the job shows its outcome. */
+export async function runArchiveImport(
+  db: Db,
+  storage: MediaStorage,
+  source: Readable,
+  who: Who & { filename: string },
+): Promise<TransferStatus> {
+  let status: TransferStatus;
+  try {
+    status = beginTransfer('archive', who.filename);
+  } catch (error) {
+    source.on('error', () => undefined);
+    source.destroy(); // busy: the archive is not read at all
+    throw error;
+  }
+  status.phase = 'files';
+  try {
+    const summary = await importArchive(db, storage, source, {
+      onFile: (done, all) => {
+        status.media = { done, total: all };
+      },
+    });
+    await recordAudit(db, {
+      actor: who.actor,
+      action: 'content-imported',
+      ip: who.ip ?? null,
+      detail: {
+        source: 'archive',
+        file: who.filename.slice(0, 200),
+        contents: total(summary.contents),
+        endpoints: summary.contents,
+        versions: summary.versions,
+        media: summary.media,
+        files: summary.files,
+      },
+    });
+    finishTransfer(status, {
+      ok: true,
+      result: {
+        contents: summary.contents,
+        media: summary.media,
+        versions: summary.versions,
+        files: summary.files,
+      },
+      warnings: summary.warnings,
+    });
+  } catch (error) {
+    // Refused before it was read (say, the instance has content): a late error of the
+    // source, such as its file vanishing meanwhile, no longer matters.
+    source.on('error', () => undefined);
+    source.destroy();
+    finishTransfer(status, { ok: false, error: failureMessage(error) });
+  }
+  return status;
+}
+
+export type MicroCmsStart = {
+  baseUrl: string;
+  apiKey: string;
+  client?: Omit<MicroCmsClientOptions, 'baseUrl' | 'apiKey'>;
+};
+
+/**
+ * Starts a microCMS import in the background of this process. Returns its state at once
+ * (throws a TransferError while another import runs) and `done`, which settles with the
+ * final state (the CLI and tests wait on it; the page polls).
+ */
+export function startMicroCmsImport(
+  db: Db,
+  storage: MediaStorage,
+  input: MicroCmsStart,
+  who: Who,
+): { status: TransferStatus; done: Promise<TransferStatus> } {
+  const host = new URL(input.baseUrl).host;
+  const status = beginTransfer('microcms', host);
+  const done = (async () => {
+    try {
+      const summary = await importFromMicroCms(
+        db,
+        storage,
+        { ...input.client, baseUrl: input.baseUrl, apiKey: input.apiKey },
+        status,
+      );
+      await recordAudit(db, {
+        actor: who.actor,
+        action: 'content-imported',
+        ip: who.ip ?? null,
+        detail: {
+          source: 'microcms',
+          host: summary.host,
+          contents: total(summary.contents),
+          endpoints: summary.contents,
+          media: summary.media,
+        },
+      });
+      finishTransfer(status, {
+        ok: true,
+        result: { contents: summary.contents, media: summary.media, versions: 0, files: 0 },
+        warnings: summary.warnings,
+      });
+    } catch (error) {
+      finishTransfer(status, { ok: false, error: failureMessage(error) });
+    }
+    return status;
+  })();
+  return { status, done };
+}

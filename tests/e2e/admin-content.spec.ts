@@ -1,0 +1,326 @@
+import { type Browser, type Page, expect, test } from '@playwright/test';
+import { admin } from './support/admin';
+import { expectNoAxeViolations } from './support/axe';
+import { signedInPage } from './support/sign-in';
+
+/**
+ * The content console (/admin/content, /admin/media, /admin/transfer) in Chromium: an editor
+ * writes a post with a cover, the members' divider and an embed, previews it, schedules it and
+ * sees it appear on the site by itself, edits it and restores an earlier version; two editors
+ * on one item are told of the conflict; the editor works from the keyboard; nobody else gets
+ * in; axe on every screen at 360 and 1280 px.
+ */
+
+const PASSWORD = 'Kumo-Sora-2026!';
+const USERS = {
+  editor: { email: 'console-editor@example.jp', name: '編集 一郎', role: 'editor' },
+  editor2: { email: 'console-editor2@example.jp', name: '編集 二郎', role: 'editor' },
+  admin: { email: 'console-admin@example.jp', name: '管理 花子', role: 'admin' },
+  member: { email: 'console-member@example.jp', name: '会員 三郎', role: 'member' },
+} as const;
+type Who = keyof typeof USERS;
+
+const signedIn = (browser: Browser, who: Who): Promise<Page> =>
+  signedInPage(browser, USERS[who].email, PASSWORD);
+
+const consoleNav = (page: Page) => page.getByRole('navigation', { name: '管理画面' });
+const saveStatus = (page: Page) => page.getByRole('status').filter({ hasText: /保存/ }).first();
+
+test.beforeAll(async () => {
+  for (const who of Object.keys(USERS) as Who[]) {
+    const { email, name, role } = USERS[who];
+    await admin(
+      'create-user',
+      '--email',
+      email,
+      '--name',
+      name,
+      '--password',
+      PASSWORD,
+      '--role',
+      role,
+    );
+  }
+});
+
+/** Creates a draft post from the console and returns its id (the page is on its editor). */
+async function newDraft(page: Page, title: string): Promise<string> {
+  await page.goto('/admin/content/posts/new');
+  await page.getByLabel('タイトル', { exact: true }).fill(title);
+  await page.getByRole('button', { name: '下書きを保存' }).click();
+  await expect(page).toHaveURL(/\/admin\/content\/posts\/[a-z0-9]+$/);
+  return new URL(page.url()).pathname.split('/').at(-1)!;
+}
+
+/** The next whole minute at least `leadMs` ahead, as a datetime-local value in Japan time. */
+function nextMinuteInJapan(leadMs: number): { input: string; at: Date } {
+  const at = new Date(Math.ceil((Date.now() + leadMs) / 60_000) * 60_000);
+  const input = new Date(at.getTime() + 9 * 3_600_000).toISOString().slice(0, 16);
+  return { input, at };
+}
+
+test('an editor writes, previews, schedules, sees it appear, edits and restores a post', async ({
+  browser,
+  request,
+}) => {
+  test.setTimeout(300_000);
+  const page = await signedIn(browser, 'editor');
+  const title = `予約公開の記事 ${Date.now()}`;
+
+  await page.goto('/admin');
+  await consoleNav(page).getByRole('link', { name: 'コンテンツ' }).click();
+  await page.getByRole('link', { name: /^記事/ }).first().click();
+  await expect(page.getByRole('heading', { level: 1, name: '記事' })).toBeVisible();
+  await page.getByRole('link', { name: '新規作成' }).click();
+
+  await page.getByLabel('タイトル', { exact: true }).fill(title);
+  // The cover, from the media library.
+  await page.getByRole('button', { name: /選択.*カバー画像/ }).click();
+  const picker = page.getByRole('dialog', { name: '画像を選ぶ' });
+  await picker.getByRole('list', { name: '画像の一覧' }).getByRole('button').first().click();
+  await expect(picker).toBeHidden();
+  await expect(page.getByText(/選択中：/).first()).toBeVisible();
+
+  // The body: a lead, the members' divider, the members' part and an embed.
+  await page.getByRole('textbox', { name: '本文' }).click();
+  await page.keyboard.type('誰でも読めるリードの段落です。');
+  const toolbar = page.getByRole('toolbar', { name: '書式' });
+  await toolbar.getByRole('button', { name: '会員限定の区切り' }).click();
+  await expect(page.getByRole('separator', { name: 'ここから会員限定' })).toBeVisible();
+  await page.keyboard.type('ここからは会員だけが読める段落です。');
+  await toolbar.getByRole('button', { name: '埋め込み' }).click();
+  const embed = page.getByRole('dialog', { name: '埋め込みを挿入' });
+  await embed.getByLabel('埋め込む URL').fill('https://www.youtube.com/watch?v=aqz-KE-bpKQ');
+  await embed.getByRole('button', { name: '埋め込む', exact: true }).click();
+  await expect(embed).toBeHidden();
+
+  await page.getByRole('button', { name: '下書きを保存' }).click();
+  await expect(page).toHaveURL(/\/admin\/content\/posts\/[a-z0-9]+$/);
+  const id = new URL(page.url()).pathname.split('/').at(-1)!;
+  await expect(saveStatus(page)).toContainText('保存しました');
+
+  // Not on the site; the preview shows the draft.
+  expect((await request.get(`/posts/${id}`)).status()).toBe(404);
+  const [preview] = await Promise.all([
+    page.waitForEvent('popup'),
+    page.getByRole('link', { name: /プレビュー/ }).click(),
+  ]);
+  await expect(preview.getByRole('heading', { level: 1, name: title })).toBeVisible();
+  await expect(preview.getByText('ここからは会員だけが読める段落です。')).toBeVisible();
+  await expect(preview.getByRole('link', { name: 'YouTubeの動画を再生する' })).toBeVisible();
+  await preview.close();
+
+  // Scheduled: it appears by itself at that time.
+  const { input, at } = nextMinuteInJapan(40_000);
+  await page.getByLabel('予約公開', { exact: true }).fill(input);
+  await page.getByRole('button', { name: '予約公開する' }).click();
+  await expect(page.getByText('予約公開を設定しました。')).toBeVisible();
+  expect((await request.get(`/posts/${id}`)).status()).toBe(404);
+  await page.waitForTimeout(Math.max(0, at.getTime() - Date.now()));
+  await expect
+    .poll(async () => (await request.get(`/posts/${id}`)).status(), { timeout: 30_000 })
+    .toBe(200);
+  const anonymous = await (await browser.newContext()).newPage();
+  await anonymous.goto(`/posts/${id}`);
+  await expect(anonymous.getByRole('heading', { level: 1, name: title })).toBeVisible();
+  await expect(anonymous.getByText('誰でも読めるリードの段落です。')).toBeVisible();
+  // The members' part stays behind the paywall.
+  await expect(anonymous.getByText('ここからは会員だけが読める段落です。')).toHaveCount(0);
+  await anonymous.goto('/posts');
+  await expect(anonymous.getByRole('link', { name: title }).first()).toBeVisible();
+
+  // Edited and published again, then the scheduled version restored.
+  await page.reload();
+  await expect(page.getByText('公開中', { exact: true }).first()).toBeVisible();
+  await page.getByLabel('タイトル', { exact: true }).fill(`${title}（改題）`);
+  await page.getByRole('button', { name: '下書きを保存' }).click();
+  await expect(saveStatus(page)).toContainText('保存しました');
+  await page.getByRole('button', { name: '変更を公開する' }).click();
+  await expect(page.getByText('公開しました。')).toBeVisible();
+  await anonymous.goto(`/posts/${id}`);
+  await expect(
+    anonymous.getByRole('heading', { level: 1, name: `${title}（改題）` }),
+  ).toBeVisible();
+
+  await page.getByRole('link', { name: '変更履歴' }).click();
+  await expect(page.getByRole('heading', { level: 1, name: '変更履歴' })).toBeVisible();
+  await expect(page.getByText('システム (予約公開)').first()).toBeVisible();
+  await page.getByRole('button', { name: /この版に戻す: .*公開（システム \(予約公開\)）/ }).click();
+  await expect(page).toHaveURL(new RegExp(`/admin/content/posts/${id}$`));
+  await expect(page.getByText(/選んだ版の内容を下書きに戻しました/)).toBeVisible();
+  await expect(page.getByLabel('タイトル', { exact: true })).toHaveValue(title);
+  await page.getByRole('button', { name: '変更を公開する' }).click();
+  await expect(page.getByText('公開しました。')).toBeVisible();
+  await anonymous.goto(`/posts/${id}`);
+  await expect(anonymous.getByRole('heading', { level: 1, name: title })).toBeVisible();
+  await anonymous.context().close();
+  await page.context().close();
+});
+
+test('two editors on one item: the later save is told, and nothing is overwritten', async ({
+  browser,
+}) => {
+  const first = await signedIn(browser, 'editor');
+  const id = await newDraft(first, '共同編集の記事');
+  const second = await signedIn(browser, 'editor2');
+  await second.goto(`/admin/content/posts/${id}`);
+
+  await first.getByLabel('タイトル', { exact: true }).fill('一郎が直した見出し');
+  await first.getByRole('button', { name: '下書きを保存' }).click();
+  await expect(saveStatus(first)).toContainText('保存しました');
+
+  await second.getByLabel('タイトル', { exact: true }).fill('二郎が直した見出し');
+  await second.getByRole('button', { name: '下書きを保存' }).click();
+  const alert = second.getByRole('alert').filter({ hasText: '編集 一郎' });
+  await expect(alert).toBeVisible();
+  await expect(alert.getByRole('button', { name: '最新の内容を読み込む' })).toBeVisible();
+  await expect(alert.getByRole('button', { name: '自分の変更で上書きする' })).toBeVisible();
+  // The first editor's save stands.
+  await first.reload();
+  await expect(first.getByLabel('タイトル', { exact: true })).toHaveValue('一郎が直した見出し');
+  // Choosing to reload shows it to the second editor too.
+  second.once('dialog', (dialog) => void dialog.accept());
+  await alert.getByRole('button', { name: '最新の内容を読み込む' }).click();
+  await expect(second.getByLabel('タイトル', { exact: true })).toHaveValue('一郎が直した見出し');
+  await first.context().close();
+  await second.context().close();
+});
+
+test('the editor works from the keyboard alone', async ({ browser }) => {
+  const page = await signedIn(browser, 'editor');
+  await page.goto('/admin/content/posts/new');
+  const title = page.getByLabel('タイトル', { exact: true });
+  for (let i = 0; i < 80 && !(await title.evaluate((el) => el === document.activeElement)); i++)
+    await page.keyboard.press('Tab');
+  await expect(title).toBeFocused();
+  await page.keyboard.type('キーボードだけで書いた記事');
+  const body = page.getByRole('textbox', { name: '本文' });
+  for (let i = 0; i < 20 && !(await body.evaluate((el) => el === document.activeElement)); i++)
+    await page.keyboard.press('Tab');
+  await expect(body).toBeFocused();
+  await page.keyboard.type('本文もキーボードで入力します。');
+  await page.keyboard.press('Control+b');
+  await page.keyboard.type('太字');
+  await page.keyboard.press('Escape'); // leaves the editing area
+  await expect(body).not.toBeFocused();
+  await page.keyboard.press('Control+s');
+  await expect(page).toHaveURL(/\/admin\/content\/posts\/[a-z0-9]+$/);
+  await expect(saveStatus(page)).toContainText('保存しました');
+  await page.reload();
+  await expect(page.getByRole('textbox', { name: '本文' }).locator('strong')).toHaveText('太字');
+  await page.context().close();
+});
+
+test('a visitor and a member get 404 for every console page and request; an editor for the admin-only ones', async ({
+  browser,
+}) => {
+  const editor = await signedIn(browser, 'editor');
+  const id = await newDraft(editor, '守られた下書き');
+  const pages = [
+    '/admin/content',
+    '/admin/content/posts',
+    '/admin/content/posts/new',
+    `/admin/content/posts/${id}`,
+    `/admin/content/posts/${id}/history`,
+    '/admin/content/about/-',
+    '/admin/media',
+    '/admin/transfer',
+  ];
+  const requests: [string, string, unknown?][] = [
+    ['POST', '/api/admin/content/posts', { fields: { title: 'x' } }],
+    ['PUT', `/api/admin/content/posts/${id}`, { fields: { title: 'x' }, baseUpdatedAt: null }],
+    ['DELETE', `/api/admin/content/posts/${id}`, {}],
+    ['POST', `/api/admin/content/posts/${id}/workflow`, { action: 'publish' }],
+    ['POST', `/api/admin/content/posts/${id}/restore`, { version: 1 }],
+    ['GET', '/api/admin/content/tags/lookup?q=a'],
+    ['GET', '/api/admin/media'],
+    ['GET', '/api/admin/transfer/export'],
+    ['GET', '/api/admin/transfer/status'],
+  ];
+  const member = await signedIn(browser, 'member');
+  const visitor = await (await browser.newContext()).newPage();
+  for (const page of [visitor, member]) {
+    for (const path of pages) {
+      const response = await page.goto(path);
+      expect(response?.status(), path).toBe(404);
+    }
+    for (const [method, path, body] of requests) {
+      const response = await page.request.fetch(path, {
+        method,
+        headers: { accept: 'application/json', origin: new URL(page.url()).origin },
+        ...(body === undefined ? {} : { data: body }),
+      });
+      expect(response.status(), `${method} ${path}`).toBe(404);
+    }
+  }
+  // Nothing was written: the draft is as it was.
+  await editor.reload();
+  await expect(editor.getByLabel('タイトル', { exact: true })).toHaveValue('守られた下書き');
+
+  for (const path of ['/admin/transfer', '/admin/users', '/admin/api-keys'])
+    expect((await editor.goto(path))?.status(), path).toBe(404);
+  expect(
+    (
+      await editor.request.get('/api/admin/transfer/export', {
+        headers: { accept: 'application/json' },
+      })
+    ).status(),
+  ).toBe(404);
+  await expect(consoleNav(editor).getByRole('link', { name: '取り込みと書き出し' })).toHaveCount(0);
+  for (const page of [editor, member, visitor]) await page.context().close();
+});
+
+test('an admin downloads the export, and an import into a site with content is refused', async ({
+  browser,
+}) => {
+  const page = await signedIn(browser, 'admin');
+  await page.goto('/admin');
+  await consoleNav(page).getByRole('link', { name: '取り込みと書き出し' }).click();
+  const [download] = await Promise.all([
+    page.waitForEvent('download'),
+    page
+      .getByRole('button', { name: /書き出/ })
+      .first()
+      .click(),
+  ]);
+  expect(download.suggestedFilename()).toMatch(/^axis-content-\d{8}-\d{4}\.tar\.gz$/);
+  const path = await download.path();
+  const { readFileSync } = await import('node:fs');
+  const bytes = readFileSync(path);
+  expect([bytes[0], bytes[1]]).toEqual([0x1f, 0x8b]); // gzip
+  await page.context().close();
+});
+
+test('every console screen passes axe at 360 and 1280 px, without sideways scroll', async ({
+  browser,
+}) => {
+  const page = await signedIn(browser, 'admin');
+  const id = await newDraft(page, '画面チェックの記事');
+  await page.getByLabel('タイトル', { exact: true }).fill('画面チェックの記事（二版）');
+  await page.getByRole('button', { name: '下書きを保存' }).click();
+  await expect(saveStatus(page)).toContainText('保存しました');
+  const screens = [
+    '/admin/content',
+    '/admin/content/posts',
+    '/admin/content/posts?status=draft&sort=title',
+    '/admin/content/posts/new',
+    `/admin/content/posts/${id}`,
+    `/admin/content/posts/${id}/history`,
+    '/admin/content/about/-',
+    '/admin/media',
+    '/admin/transfer',
+  ];
+  for (const width of [360, 1280]) {
+    await page.setViewportSize({ width, height: 900 });
+    for (const path of screens) {
+      await page.goto(path);
+      await page.waitForLoadState('networkidle');
+      const overflow = await page.evaluate(
+        () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+      );
+      expect(overflow, `${path} at ${width}px`).toBeLessThanOrEqual(0);
+      await expectNoAxeViolations(page);
+    }
+  }
+  await page.context().close();
+});
