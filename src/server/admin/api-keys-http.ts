@@ -1,13 +1,11 @@
 import 'server-only';
 import type { ApiKeyView } from '@/components/admin/api-keys/api-key-table';
-import { DONE_FLAG } from '@/components/forms/form-flash';
 import {
   NEW_KEY_NAME_VALUE,
   NEW_KEY_VALUE,
   PERMISSION_LABELS,
   permissionField,
 } from '@/components/admin/api-keys/permissions';
-import { env } from '@/env';
 import { z } from '@/lib/zod';
 import { recordAudit } from '@/server/audit/audit-log';
 import {
@@ -19,12 +17,11 @@ import {
   revokeApiKey,
 } from '@/server/cms/api-keys';
 import { getDb } from '@/server/db/client';
-import { FLASH_COOKIE, setCookieValue } from '@/server/http/cookies';
 import { endpoint } from '@/server/http/endpoint';
-import { encodeFlash } from '@/server/http/flash';
 import { clippedFields } from '@/server/http/flash-values';
 import { type FormInput, type FormResult, notFoundAnswer } from '@/server/http/form-endpoint';
 import type { AppUser } from '@/server/identity/session-user';
+import { doneAnswer } from '@/server/http/done-flash';
 
 /**
  * The route handlers of /admin/api-keys, under /api/admin/api-keys/**: create a content API
@@ -81,20 +78,8 @@ function adminEndpoint(
 }
 
 /** Success: back to the page with a one-time message, and whatever else it is to show once. */
-function done(message: string, values: Record<string, string> = {}): FormResult {
-  const flash = encodeFlash({ message, fieldErrors: {}, values: { ...values, [DONE_FLAG]: '1' } });
-  return {
-    ok: true,
-    redirectTo: API_KEYS_PAGE,
-    message,
-    setCookies: [
-      setCookieValue(FLASH_COOKIE, flash, {
-        maxAgeSeconds: 60,
-        secure: env().SITE_URL.startsWith('https:'),
-      }),
-    ],
-  };
-}
+const done = (message: string, values: Record<string, string> = {}): FormResult =>
+  doneAnswer(message, API_KEYS_PAGE, values);
 
 const invalid = (fieldErrors: Record<string, string>): FormResult => ({
   ok: false,

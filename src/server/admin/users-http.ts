@@ -1,14 +1,10 @@
 import 'server-only';
 import { ROLE_LABELS } from '@/components/admin/users/labels';
-import { DONE_FLAG } from '@/components/forms/form-flash';
-import { env } from '@/env';
 import { z } from '@/lib/zod';
 import { noteAudienceChange } from '@/server/access/audience-changes';
 import { recordAudit } from '@/server/audit/audit-log';
 import { getDb } from '@/server/db/client';
-import { FLASH_COOKIE, setCookieValue } from '@/server/http/cookies';
 import { endpoint } from '@/server/http/endpoint';
-import { encodeFlash } from '@/server/http/flash';
 import { clippedFields } from '@/server/http/flash-values';
 import { type FormInput, type FormResult, notFoundAnswer } from '@/server/http/form-endpoint';
 import { appAuth } from '@/server/identity/app-auth';
@@ -18,6 +14,7 @@ import { PARTNER_ID, getPartner, partnerDeps } from '@/server/partners/partners'
 import { setPartnerId, setUserRole } from '@/server/profiles/profiles';
 import { grantComplimentary, revokeComplimentary } from '@/server/profiles/subscriptions';
 import { type UserDetail, getUserDetail } from './users-directory';
+import { doneAnswer } from '@/server/http/done-flash';
 
 /**
  * The route handlers of the admin user screens (/admin/users/{id}), under
@@ -46,21 +43,7 @@ const invalid = (fieldErrors: Record<string, string>): FormResult => ({
   fieldErrors,
 });
 
-/** Success: back to the user's page, the message in a one-time cookie shown there once. */
-function succeeded(message: string, to: string): FormResult {
-  const flash = encodeFlash({ message, fieldErrors: {}, values: { [DONE_FLAG]: '1' } });
-  return {
-    ok: true,
-    redirectTo: to,
-    message,
-    setCookies: [
-      setCookieValue(FLASH_COOKIE, flash, {
-        maxAgeSeconds: 60,
-        secure: env().SITE_URL.startsWith('https:'),
-      }),
-    ],
-  };
-}
+const succeeded = doneAnswer;
 
 // Only the forms' own short fields go back with a failure (a cookie past 4 KB is dropped).
 const flashValues = clippedFields({

@@ -1,5 +1,5 @@
 import 'server-only';
-import { DONE_FLAG, FORM_KEY } from '@/components/forms/form-flash';
+import { FORM_KEY } from '@/components/forms/form-flash';
 import {
   ALT_MAX_LENGTH,
   ALT_REQUIRED_MESSAGE,
@@ -12,13 +12,10 @@ import {
   displayName,
   mediaPaths,
 } from '@/components/admin/media/media-shared';
-import { env } from '@/env';
 import { z } from '@/lib/zod';
 import { recordAudit } from '@/server/audit/audit-log';
 import { type Db, getDb } from '@/server/db/client';
-import { FLASH_COOKIE, setCookieValue } from '@/server/http/cookies';
 import { endpoint } from '@/server/http/endpoint';
-import { encodeFlash } from '@/server/http/flash';
 import { clippedFields } from '@/server/http/flash-values';
 import {
   FORBIDDEN_ORIGIN_MESSAGE,
@@ -35,6 +32,7 @@ import { MultipartError } from '@/server/storage/multipart';
 import { type MediaStorage, getStorage } from '@/server/storage/storage';
 import { receiveUpload } from '@/server/storage/upload';
 import { deleteMedia, listMedia, registerMedia, updateMediaAlt } from './library';
+import { doneAnswer } from '@/server/http/done-flash';
 
 /**
  * The route handlers of the media library (src/app/api/admin/media/**): upload, list (JSON,
@@ -114,21 +112,7 @@ const invalid = (fieldErrors: Record<string, string>, message?: string): FormRes
   fieldErrors,
 });
 
-/** Success: on to `to`, the message in a one-time cookie shown there once. */
-function succeeded(message: string, to: string): FormResult & { ok: true } {
-  const flash = encodeFlash({ message, fieldErrors: {}, values: { [DONE_FLAG]: '1' } });
-  return {
-    ok: true,
-    redirectTo: to,
-    message,
-    setCookies: [
-      setCookieValue(FLASH_COOKIE, flash, {
-        maxAgeSeconds: 60,
-        secure: env().SITE_URL.startsWith('https:'),
-      }),
-    ],
-  };
-}
+const succeeded = doneAnswer;
 
 const flashValues = clippedFields({ [FORM_KEY]: 20, alt: ALT_MAX_LENGTH });
 

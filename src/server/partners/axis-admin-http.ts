@@ -1,13 +1,9 @@
 import 'server-only';
 import { INQUIRY_STATES, INQUIRY_STATE_LABELS } from '@/lib/inquiries';
-import { DONE_FLAG } from '@/components/forms/form-flash';
-import { env } from '@/env';
 import { z } from '@/lib/zod';
 import { canRunPartnerProgramme } from '@/server/access/partner-access';
 import { getDb } from '@/server/db/client';
-import { FLASH_COOKIE, setCookieValue } from '@/server/http/cookies';
 import { endpoint } from '@/server/http/endpoint';
-import { encodeFlash } from '@/server/http/flash';
 import { clippedFields } from '@/server/http/flash-values';
 import {
   type FormInput,
@@ -35,6 +31,7 @@ import {
   partnerDeps,
   updatePartner,
 } from './partners';
+import { doneAnswer } from '@/server/http/done-flash';
 
 /**
  * The route handlers of the programme's staff screens (/biz/axis-admin), under
@@ -59,20 +56,7 @@ export const partnerPage = (partnerId: string) => `${AXIS_ADMIN}/${partnerId}`;
  * fragment would scroll instead of loading the page anew.
  */
 function succeeded(result: FormResult, to: string): FormResult {
-  if (!result.ok) return result;
-  const message = result.message ?? '保存しました。';
-  const flash = encodeFlash({ message, fieldErrors: {}, values: { [DONE_FLAG]: '1' } });
-  return {
-    ok: true,
-    redirectTo: to,
-    message,
-    setCookies: [
-      setCookieValue(FLASH_COOKIE, flash, {
-        maxAgeSeconds: 60,
-        secure: env().SITE_URL.startsWith('https:'),
-      }),
-    ],
-  };
+  return result.ok ? doneAnswer(result.message ?? '保存しました。', to) : result;
 }
 
 const NOT_FOUND: FormResult = { ok: false, status: 404, message: NOT_FOUND_MESSAGE };

@@ -1,4 +1,4 @@
-import { CopyKeyButton } from './copy-key-button.client';
+import { CopyTextButton } from '@/components/admin/copy-text-button.client';
 import styles from './api-keys.module.css';
 
 const KEY_ID = 'new-api-key';
@@ -20,7 +20,13 @@ export function NewKeyPanel({ name, apiKey }: { name: string; apiKey: string }) 
           {apiKey}
         </code>
       </div>
-      <CopyKeyButton targetId={KEY_ID} />
+      <CopyTextButton
+        targetId={KEY_ID}
+        what="キー"
+        primary
+        className={styles.copy}
+        statusClassName={styles.copyStatus}
+      />
       <p className={styles.usage}>
         使い方：リクエストヘッダー <code>X-MICROCMS-API-KEY</code> にこのキーを入れて{' '}
         <code>/api/v1/&#123;エンドポイント&#125;</code> を呼び出します。

@@ -1,5 +1,4 @@
 import 'server-only';
-import { DONE_FLAG } from '@/components/forms/form-flash';
 import { env } from '@/env';
 import { OBJECT_ITEM, WORKFLOW_ACTIONS, consolePaths } from '@/lib/admin-content';
 import { z } from '@/lib/zod';
@@ -8,6 +7,7 @@ import { usesBuiltInContent } from '@/server/content/site-content';
 import { CONTENT_ID } from '@/server/content/schemas';
 import { getDb } from '@/server/db/client';
 import { FLASH_COOKIE, setCookieValue } from '@/server/http/cookies';
+import { doneFlashCookie } from '@/server/http/done-flash';
 import { endpoint } from '@/server/http/endpoint';
 import { encodeFlash } from '@/server/http/flash';
 import { type FormInput, jsonAnswer, notFoundAnswer } from '@/server/http/form-endpoint';
@@ -196,11 +196,7 @@ export function consoleRoutes(options: ConsoleRouteOptions = {}) {
         if ((ctx.request.headers.get('accept') ?? '').includes('application/json'))
           return result ? asAnswer(result) : badInput(INVALID_REQUEST);
         const done = result?.body.ok === true;
-        const flash = encodeFlash({
-          message: result?.body.message ?? INVALID_REQUEST,
-          fieldErrors: {},
-          values: done ? { [DONE_FLAG]: '1' } : {},
-        });
+        const message = result?.body.message ?? INVALID_REQUEST;
         const { def, id } = ctx.target;
         return new Response(null, {
           status: 303,
@@ -208,10 +204,16 @@ export function consoleRoutes(options: ConsoleRouteOptions = {}) {
             location: done
               ? consolePaths.edit(def.endpoint, id)
               : consolePaths.history(def.endpoint, id),
-            'set-cookie': setCookieValue(FLASH_COOKIE, flash, {
-              maxAgeSeconds: 60,
-              secure: env().SITE_URL.startsWith('https:'),
-            }),
+            'set-cookie': done
+              ? doneFlashCookie(message)
+              : setCookieValue(
+                  FLASH_COOKIE,
+                  encodeFlash({ message, fieldErrors: {}, values: {} }),
+                  {
+                    maxAgeSeconds: 60,
+                    secure: env().SITE_URL.startsWith('https:'),
+                  },
+                ),
             'cache-control': 'private, no-store',
           },
         });

@@ -71,11 +71,15 @@ export async function registerDemoMedia(
     const type = mediaTypeForKey(asset.file);
     if (!type) throw new Error(`A demo file of an unknown type: ${asset.file}`);
     if (options.uploadsDir) {
-      const copy = path.join(options.uploadsDir, demoStorageKey(asset.file));
+      const copy = path.join(
+        /* turbopackIgnore: true */ options.uploadsDir,
+        demoStorageKey(asset.file),
+      );
       if (!(await fs.stat(copy).catch(() => null))) continue;
     }
     const fileSize =
-      DEMO_FILE_SIZES[asset.file] ?? (await fs.stat(path.join(sourceDir, asset.file))).size;
+      DEMO_FILE_SIZES[asset.file] ??
+      (await fs.stat(path.join(/* turbopackIgnore: true */ sourceDir, asset.file))).size;
     await registerMedia(db, {
       url: demoUrl(asset.file),
       kind: type.kind,

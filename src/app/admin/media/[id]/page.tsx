@@ -2,7 +2,7 @@ import Link from 'next/link';
 import { notFound } from 'next/navigation';
 import { accountMetadata } from '@/components/account/metadata';
 import adminStyles from '@/components/admin/admin.module.css';
-import { CopyUrlButton } from '@/components/admin/media/copy-url-button.client';
+import { CopyTextButton } from '@/components/admin/copy-text-button.client';
 import {
   ALT_MAX_LENGTH,
   MEDIA_KIND_LABELS,
@@ -121,7 +121,7 @@ export default async function AdminMediaItemPage({ params }: Props) {
         <code id="media-url" className={mediaStyles.url}>
           {media.url}
         </code>
-        <CopyUrlButton targetId="media-url" />
+        <CopyTextButton targetId="media-url" what="URL " statusClassName={mediaStyles.status} />
       </div>
 
       <section className={styles.section} id="alt" aria-labelledby="alt-title">
