@@ -142,3 +142,28 @@ describe('the editor schema', () => {
     expect(roundTrip('<p>a</p><p></p>')).toBe('<p>a</p>');
   });
 });
+
+describe('inserting the members’ divider', () => {
+  it('leaves the cursor after it, so what is typed next is the members’ part', () => {
+    const editor = editorWith('<p>誰でも読めるリード</p>');
+    editor.commands.focus('end');
+    expect(editor.commands.insertMembersDivider()).toBe(true);
+    editor.commands.insertContent('会員だけの段落');
+    expect(editorHtml(editor)).toBe(
+      `<p>誰でも読めるリード</p><hr ${MEMBERS_DIVIDER_ATTRIBUTE}=""><p>会員だけの段落</p>`,
+    );
+    editor.destroy();
+  });
+
+  it('in the middle of the text, splits it there', () => {
+    const editor = editorWith('<p>前半</p><p>後半</p>');
+    editor.commands.focus('end');
+    editor.commands.setTextSelection(4); // end of the first paragraph
+    editor.commands.insertMembersDivider();
+    editor.commands.insertContent('追加');
+    expect(editorHtml(editor)).toBe(
+      `<p>前半</p><hr ${MEMBERS_DIVIDER_ATTRIBUTE}=""><p>追加後半</p>`,
+    );
+    editor.destroy();
+  });
+});

@@ -1,5 +1,5 @@
 import type { Node as ProseMirrorNode } from '@tiptap/pm/model';
-import { Plugin, PluginKey } from '@tiptap/pm/state';
+import { Plugin, PluginKey, TextSelection } from '@tiptap/pm/state';
 import { Node } from '@tiptap/react';
 
 /**
@@ -72,8 +72,32 @@ export const MembersDivider = Node.create({
     return {
       insertMembersDivider:
         () =>
-        ({ state, commands }) =>
-          hasMembersDivider(state.doc) ? false : commands.insertContent({ type: this.name }),
+        ({ state, chain }) => {
+          if (hasMembersDivider(state.doc)) return false;
+          return (
+            chain()
+              .insertContent({ type: this.name })
+              // As TipTap's horizontal rule does: the cursor goes into the text after the
+              // divider (a new paragraph at the end), so what is typed next is the members'
+              // part, never the lead, and the divider itself is not left selected.
+              .command(({ tr, dispatch }) => {
+                if (!dispatch) return true;
+                const { $to } = tr.selection;
+                if ($to.nodeAfter?.isTextblock) {
+                  tr.setSelection(TextSelection.create(tr.doc, $to.pos + 1));
+                } else {
+                  const paragraph = $to.parent.type.contentMatch.defaultType?.create();
+                  if (paragraph) {
+                    tr.insert($to.pos, paragraph);
+                    tr.setSelection(TextSelection.create(tr.doc, $to.pos + 1));
+                  }
+                }
+                tr.scrollIntoView();
+                return true;
+              })
+              .run()
+          );
+        },
     };
   },
 
