@@ -12,10 +12,11 @@ import { startRefusal } from '@/server/billing/start-check';
 import { startSandboxRunner } from '@/server/billing/sandbox-runner';
 import { ensureSandboxWebhook } from '@/server/billing/sandbox-setup';
 import { makePrivate, restrictUmask, secureDataDir } from '@/server/db/lock';
-import { startScheduler } from '@/server/cms/console/scheduler';
+import { startScheduler, stopScheduler } from '@/server/cms/console/scheduler';
 import { reindexInBackground } from '@/server/cms/search-index';
 import { copyDemoMedia, isContentEmpty, seedDemoContent } from '@/server/cms/seed/seed';
 import { seedDemoContracts } from '@/server/partners/demo-contracts';
+import { onShutdown, shutdownOnSignals } from '@/server/shutdown';
 
 /**
  * Runs once when the server process starts (the front server, or the instrumentation hook under
@@ -79,11 +80,10 @@ async function start(): Promise<void> {
     reindexInBackground(database.db);
     startScheduler(database.db);
     await startBilling(database.db);
-    const shutdown = () => {
-      void database.close().finally(() => process.exit(0));
-    };
-    process.once('SIGTERM', shutdown);
-    process.once('SIGINT', shutdown);
+    // Run last on shutdown: after the server has let its requests finish (src/server/shutdown.ts).
+    onShutdown('database', () => database.close());
+    onShutdown('scheduled publishing', stopScheduler);
+    shutdownOnSignals();
   } catch (error) {
     console.error(
       `\n起動できません (cannot start):\n${error instanceof Error ? error.message : String(error)}\n`,

@@ -4,6 +4,7 @@ import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sendWebResponse, toWebRequest } from './node-bridge';
 import { refuseBadRequest } from './request-guard';
+import { securityHeaders } from '@/lib/security-headers';
 
 /**
  * The guard in front of a handler built like the front server's content API path (a web
@@ -18,6 +19,8 @@ const errors: unknown[] = [];
 
 beforeAll(async () => {
   server = http.createServer((req, res) => {
+    // As server.ts: the site's headers first, whatever answers.
+    for (const { key, value } of securityHeaders(true)) res.setHeader(key, value);
     if (refuseBadRequest(req, res)) return;
     handled.push(`${req.method} ${req.url}`);
     // As server.ts: toWebRequest throws synchronously on a method undici refuses (TRACE…).
@@ -73,6 +76,17 @@ function raw(bytes: string): Promise<string> {
 }
 
 describe('the request guard on a real server', () => {
+  it('sends the site’s security headers with refusals and with answers', async () => {
+    for (const answer of [await send('TRACE', '/'), await send('GET', '/api/v1/posts')]) {
+      expect(answer.headers).toMatchObject({
+        'x-content-type-options': 'nosniff',
+        'referrer-policy': 'strict-origin-when-cross-origin',
+        'x-frame-options': 'SAMEORIGIN',
+        'strict-transport-security': 'max-age=31536000',
+      });
+    }
+  });
+
   it('answers TRACE with 405 and Allow, on pages and on the content API, and runs nothing', async () => {
     handled = [];
     for (const path of ['/', '/posts/abc', '/api/v1/posts']) {

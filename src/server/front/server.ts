@@ -13,6 +13,9 @@ import { sendWebResponse, toWebRequest } from './node-bridge';
 import { refuseBadRequest } from './request-guard';
 import { PageCache, cacheablePath, capturePage, pageKey, sendCachedPage } from './page-cache';
 import { requestAudience } from './request-audience';
+import { SHUTDOWN_GRACE_MS, onShutdown } from '@/server/shutdown';
+import { closeGracefully } from './graceful-close';
+import { securityHeaders } from '@/lib/security-headers';
 
 /**
  * The production server: a plain Node http server in front of Next.js. Requests it can answer
@@ -109,7 +112,10 @@ export async function serveSite(options: {
     );
     return nextHandler(req, res);
   }
+  const headers = securityHeaders(secure);
   const server = http.createServer((req, res) => {
+    // Before anything can answer: refusals, cached pages and the API carry them too.
+    for (const { key, value } of headers) res.setHeader(key, value);
     // The client's address for rate limits and the audit log; never what a client claims.
     req.headers[CLIENT_IP_HEADER] = clientAddress(req, TRUST_PROXY);
     if (refuseBadRequest(req, res)) return; // methods, headers and posts that would be a 500
@@ -143,12 +149,17 @@ export async function serveSite(options: {
   });
   // CONNECT never reaches the listener above: Node would just drop the socket.
   server.on('connect', (_req: http.IncomingMessage, socket: Socket) => {
-    socket.end('HTTP/1.1 405 Method Not Allowed\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
+    const lines = headers.map(({ key, value }) => `${key}: ${value}\r\n`).join('');
+    socket.end(
+      `HTTP/1.1 405 Method Not Allowed\r\n${lines}Connection: close\r\nContent-Length: 0\r\n\r\n`,
+    );
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port, options.hostname, () => resolve());
   });
+  // First on shutdown: stop taking requests and let those in flight finish.
+  onShutdown('http server', () => closeGracefully(server, SHUTDOWN_GRACE_MS));
   return {
     server,
     close: () =>
