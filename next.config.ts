@@ -9,6 +9,7 @@ const config: NextConfig = {
   serverExternalPackages: [
     '@electric-sql/pglite',
     'pg',
+    'prom-client',
     '@zxcvbn-ts/core',
     '@zxcvbn-ts/language-common',
     '@zxcvbn-ts/language-en',

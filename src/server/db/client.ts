@@ -21,6 +21,8 @@ export type Database = {
   /** Where the data lives, for messages (a directory, or the server without its password). */
   location: string;
   close: () => Promise<void>;
+  /** PostgreSQL: the pool's connections now (for /api/metrics). */
+  poolStats?: () => { total: number; idle: number; waiting: number };
 };
 
 export type OpenOptions = {
@@ -51,6 +53,11 @@ export async function openDatabase(options: OpenOptions): Promise<Database> {
       kind: 'postgres',
       location: redactUrl(options.databaseUrl),
       close: () => pool.end(),
+      poolStats: () => ({
+        total: pool.totalCount,
+        idle: pool.idleCount,
+        waiting: pool.waitingCount,
+      }),
     };
   }
 

@@ -16,6 +16,7 @@ import { requestAudience } from './request-audience';
 import { SHUTDOWN_GRACE_MS, onShutdown } from '@/server/shutdown';
 import { closeGracefully } from './graceful-close';
 import { securityHeaders } from '@/lib/security-headers';
+import { countPageCache, timeRequest } from '@/server/metrics/metrics';
 
 /**
  * The production server: a plain Node http server in front of Next.js. Requests it can answer
@@ -88,6 +89,7 @@ export async function serveSite(options: {
     }
     const key = pageKey(req, decided.audience);
     const cached = pages.find(key, req.headers['accept-encoding']);
+    countPageCache(cached ? 'hit' : 'miss');
     if (cached) return sendCachedPage(cached, req, res, decided.setCookie);
 
     const generation = pages.generation;
@@ -116,6 +118,8 @@ export async function serveSite(options: {
   const server = http.createServer((req, res) => {
     // Before anything can answer: refusals, cached pages and the API carry them too.
     for (const { key, value } of headers) res.setHeader(key, value);
+    const answered = timeRequest(req.method ?? 'GET', req.url ?? '/');
+    res.once('close', () => answered(res.statusCode));
     // The client's address for rate limits and the audit log; never what a client claims.
     req.headers[CLIENT_IP_HEADER] = clientAddress(req, TRUST_PROXY);
     if (refuseBadRequest(req, res)) return; // methods, headers and posts that would be a 500

@@ -1,0 +1,42 @@
+import 'server-only';
+import { timingSafeEqual } from 'node:crypto';
+import { env } from '@/env';
+import { getDatabase } from '@/server/db/client';
+import { notFoundAnswer } from '@/server/http/form-endpoint';
+import { isStaff } from '@/server/identity/session';
+import { type AppUser, userFromHeaders } from '@/server/identity/session-user';
+import { registerAppGauges } from './app-gauges';
+import { scrapeMetrics } from './metrics';
+
+/**
+ * GET /api/metrics: the Prometheus exposition, for a scraper with `Authorization: Bearer
+ * METRICS_TOKEN` or a signed-in staff member. Anyone else gets the site's bare 404, as every
+ * staff route does.
+ */
+
+function sameSecret(a: string, b: string): boolean {
+  const x = Buffer.from(a);
+  const y = Buffer.from(b);
+  return x.length === y.length && timingSafeEqual(x, y);
+}
+
+export type MetricsOptions = {
+  /** Tests: who is signed in, and the token. */
+  viewer?: (headers: Headers) => Promise<AppUser | null>;
+  token?: string;
+};
+
+export function metricsHandler(options: MetricsOptions = {}) {
+  return async (request: Request): Promise<Response> => {
+    const token = options.token ?? env().METRICS_TOKEN;
+    const presented = /^Bearer (.+)$/.exec(request.headers.get('authorization') ?? '')?.[1];
+    const byToken = !!token && !!presented && sameSecret(presented, token);
+    if (!byToken && !isStaff(await (options.viewer ?? userFromHeaders)(request.headers)))
+      return notFoundAnswer(request);
+    registerAppGauges(getDatabase);
+    const { contentType, body } = await scrapeMetrics();
+    return new Response(body, {
+      headers: { 'content-type': contentType, 'cache-control': 'private, no-store' },
+    });
+  };
+}
