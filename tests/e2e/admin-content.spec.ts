@@ -48,6 +48,29 @@ test.beforeAll(async () => {
   }
 });
 
+/** Posts this spec may have published: deleted after it, whatever happened, so the specs that
+ * read the newest posts (post, calls-to-action) find the demo corpus as it was. */
+const published: string[] = [];
+
+test.afterAll(async ({ browser }) => {
+  if (published.length === 0) return;
+  const context = await browser.newContext();
+  const signIn = await context.request.post('/api/account/sign-in', {
+    headers: { accept: 'application/json' },
+    form: { email: USERS.editor.email, password: PASSWORD },
+  });
+  expect(signIn.ok()).toBe(true);
+  const origin = new URL(signIn.url()).origin;
+  for (const id of published.splice(0)) {
+    const answer = await context.request.delete(`/api/admin/content/posts/${id}`, {
+      headers: { accept: 'application/json', origin },
+      data: {},
+    });
+    expect([200, 404]).toContain(answer.status());
+  }
+  await context.close();
+});
+
 /**
  * The new item's id, once its first save has moved the address from …/new to …/{id} (the
  * editor does it with history.replaceState, after the server has answered).
@@ -112,6 +135,7 @@ test('an editor writes, previews, schedules, sees it appear, edits and restores 
 
   await page.getByRole('button', { name: '下書きを保存' }).click();
   const id = await createdId(page);
+  published.push(id);
   await expect(saveStatus(page)).toContainText('保存しました');
 
   // Not on the site; the preview shows the draft.
@@ -168,6 +192,12 @@ test('an editor writes, previews, schedules, sees it appear, edits and restores 
   await expect(page.getByText('公開しました。')).toBeVisible();
   await anonymous.goto(`/posts/${id}`);
   await expect(anonymous.getByRole('heading', { level: 1, name: title })).toBeVisible();
+
+  // Deleted from the editor (afterAll makes sure of it if this test stops earlier).
+  page.once('dialog', (dialog) => void dialog.accept());
+  await page.getByRole('button', { name: 'この記事を削除' }).click();
+  await expect(page).toHaveURL(/\/admin\/content\/posts(\?.*)?$/);
+  expect((await request.get(`/posts/${id}`)).status()).toBe(404);
   await anonymous.context().close();
   await page.context().close();
 });
