@@ -23,7 +23,9 @@ beforeAll(async () => {
   // 60 sign-ins, then 3 role changes by the admin, the last one the newest.
   for (let i = 0; i < 60; i++)
     await recordAudit(db, { actor: `user:m${i}`, action: 'sign-in', target: `user:m${i}` });
-  for (let i = 0; i < 3; i++)
+  for (let i = 0; i < 3; i++) {
+    // Apart in time: the database clock may give two quick inserts the same instant.
+    await new Promise((resolve) => setTimeout(resolve, 5));
     await recordAudit(db, {
       actor: 'user:a1',
       action: 'role-changed',
@@ -31,6 +33,7 @@ beforeAll(async () => {
       ip: '192.0.2.1',
       detail: { n: i },
     });
+  }
 });
 
 afterAll(async () => {
