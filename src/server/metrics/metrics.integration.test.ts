@@ -99,8 +99,10 @@ describe('GET /api/metrics', () => {
       expect(text).toMatch(/page_cache_lookups_total\{result="hit"\} 1/);
       expect(text).toMatch(/content_scheduled_items\{state="overdue"\} 1/);
       expect(text).toMatch(/process_resident_memory_bytes \d+/);
-      // The embedded database has no pool.
-      expect(text).not.toMatch(/db_pool_connections\{/);
+      // A PostgreSQL server's pool is reported; the embedded database has none.
+      if (database.kind === 'postgres')
+        expect(text).toMatch(/db_pool_connections\{state="total"\} \d+/);
+      else expect(text).not.toMatch(/db_pool_connections\{/);
     }
   });
 });
