@@ -17,6 +17,7 @@ import { reindexInBackground } from '@/server/cms/search-index';
 import { copyDemoMedia, isContentEmpty, seedDemoContent } from '@/server/cms/seed/seed';
 import { seedDemoContracts } from '@/server/partners/demo-contracts';
 import { onShutdown, shutdownOnSignals } from '@/server/shutdown';
+import { startClusterBus } from '@/server/cluster/bus';
 
 /**
  * Runs once when the server process starts (the front server, or the instrumentation hook under
@@ -75,6 +76,11 @@ async function start(): Promise<void> {
       // PGlite runs no autovacuum: refresh the planner's statistics at each start.
       await database.db.execute(sql`ANALYZE`);
       await startAdminSocket(database, config.DATA_DIR);
+    }
+    // Several instances on one server: each hears of the others' content changes at once.
+    if (config.DATABASE_URL) {
+      const bus = await startClusterBus(config.DATABASE_URL);
+      onShutdown('cluster bus', bus.stop);
     }
     // Rows indexed by an older search fold are re-indexed now, not at the first search.
     reindexInBackground(database.db);

@@ -181,6 +181,57 @@ describe('billing webhooks', () => {
     expect(await mailsTo(reader.email, 'billing-welcome')).toHaveLength(1);
   });
 
+  it('applies an event once when its deliveries arrive at the same moment (several instances)', async () => {
+    const reader = await newReader();
+    await subscribe(reader.customerId, 'monthly');
+    const created = (await eventsOf(reader.customerId)).find(
+      (event) => event.type === 'customer.subscription.created',
+    )!;
+    const answers = await Promise.all(Array.from({ length: 6 }, () => signed(created)));
+    const bodies = await Promise.all(answers.map((answer) => answer.json()));
+    const applied = bodies.filter((body) => JSON.stringify(body) === '{"received":true}');
+    expect(applied).toHaveLength(1);
+    // The others: a duplicate if the first had finished, or "being applied" (the provider retries).
+    for (const [i, answer] of answers.entries()) {
+      if (bodies[i] === applied[0]) continue;
+      expect([200, 409]).toContain(answer.status);
+      if (answer.status === 200) expect(bodies[i]).toEqual({ received: true, duplicate: true });
+    }
+    expect(await mailsTo(reader.email, 'billing-welcome')).toHaveLength(1);
+    const [row] = await db
+      .select()
+      .from(billingWebhookEvents)
+      .where(eq(billingWebhookEvents.id, created.id));
+    expect(row?.state).toBe('applied');
+  });
+
+  it('waits for a delivery being applied, and takes over a claim its process left behind', async () => {
+    const reader = await newReader();
+    const subscription = await subscribe(reader.customerId, 'monthly');
+    const created = (await eventsOf(reader.customerId)).find(
+      (event) => event.type === 'customer.subscription.created',
+    )!;
+    // Another instance has just claimed it and is applying it.
+    await db.insert(billingWebhookEvents).values({
+      id: created.id,
+      type: created.type,
+      state: 'applying',
+    });
+    const busy = await signed(created);
+    expect(busy.status).toBe(409);
+    expect(await rowOf(subscription.id)).toBeUndefined();
+
+    // That instance died mid-way: ten minutes on, the next delivery applies it.
+    await db
+      .update(billingWebhookEvents)
+      .set({ receivedAt: new Date(Date.now() - 10 * 60_000) })
+      .where(eq(billingWebhookEvents.id, created.id));
+    const retried = await signed(created);
+    expect(await retried.json()).toEqual({ received: true });
+    expect((await rowOf(subscription.id))?.status).toBe('active');
+    expect((await signed(created)).status).toBe(200);
+  });
+
   it('answers 2xx to event types the site does not use', async () => {
     const reader = await newReader();
     const event = (await eventsOf(reader.customerId)).at(0);

@@ -1,5 +1,5 @@
 import 'server-only';
-import { eq } from 'drizzle-orm';
+import { and, eq, lt, sql } from 'drizzle-orm';
 import Stripe from 'stripe';
 import type { Db } from '@/server/db/client';
 import { billingWebhookEvents } from '@/server/db/schema';
@@ -17,8 +17,9 @@ import { webhookSecret } from './sandbox-setup';
 /**
  * POST /api/webhooks/billing: the only way subscription records change. The raw body's
  * signature is checked by the SDK (Stripe-Signature, 300 s tolerance); each event id is
- * applied once; handlers re-read the object from the provider (records.ts), so duplicated,
- * late and reordered events end in the provider's state. Types the site does not use are
+ * applied once, by the delivery that claims it (claimEvent); handlers re-read the object from
+ * the provider (records.ts), so duplicated, late and reordered events end in the provider's
+ * state. Types the site does not use are
  * answered 2xx, as Stripe asks, so that they are not retried.
  */
 
@@ -106,21 +107,61 @@ export async function handleBillingWebhook(request: Request, db: Db): Promise<Re
   } catch {
     return json(400, { error: '署名を確認できません。' });
   }
-  const [seen] = await db
-    .select({ id: billingWebhookEvents.id })
-    .from(billingWebhookEvents)
-    .where(eq(billingWebhookEvents.id, event.id));
-  if (seen) return json(200, { received: true, duplicate: true });
+  const claim = await claimEvent(db, event);
+  if (claim === 'applied') return json(200, { received: true, duplicate: true });
+  if (claim === 'busy') {
+    // Another delivery of this event is being applied right now (another instance, or a
+    // redelivery that crossed it): a non-2xx makes the provider come back once it is done.
+    return json(409, { error: '同じイベントを処理中です。しばらくしてから再送してください。' });
+  }
   try {
     await apply(db, event);
   } catch (error) {
-    // Not recorded: the provider retries, and the handlers are safe to run again.
+    // The claim is given back: the provider retries, and the handlers are safe to run again.
+    await db.delete(billingWebhookEvents).where(eq(billingWebhookEvents.id, event.id));
     console.error('[billing] webhook event failed:', event.type, event.id, error);
     return json(500, { error: 'イベントを処理できませんでした。' });
   }
   await db
-    .insert(billingWebhookEvents)
-    .values({ id: event.id, type: event.type })
-    .onConflictDoNothing();
+    .update(billingWebhookEvents)
+    .set({ state: 'applied' })
+    .where(eq(billingWebhookEvents.id, event.id));
   return json(200, { received: true });
+}
+
+/** A claim older than this was left by a process that died while applying: taken over. */
+const STALE_CLAIM_MS = 5 * 60_000;
+
+/**
+ * Takes the event for this delivery, atomically on the primary key, so that of two deliveries
+ * at once (two instances behind a load balancer) exactly one applies it.
+ */
+async function claimEvent(db: Db, event: Stripe.Event): Promise<'claimed' | 'applied' | 'busy'> {
+  const [claimed] = await db
+    .insert(billingWebhookEvents)
+    .values({ id: event.id, type: event.type, state: 'applying' })
+    .onConflictDoNothing()
+    .returning({ id: billingWebhookEvents.id });
+  if (claimed) return 'claimed';
+  const [takenOver] = await db
+    .update(billingWebhookEvents)
+    .set({ receivedAt: sql`now()` })
+    .where(
+      and(
+        eq(billingWebhookEvents.id, event.id),
+        eq(billingWebhookEvents.state, 'applying'),
+        lt(
+          billingWebhookEvents.receivedAt,
+          sql`now() - make_interval(secs => ${STALE_CLAIM_MS / 1000})`,
+        ),
+      ),
+    )
+    .returning({ id: billingWebhookEvents.id });
+  if (takenOver) return 'claimed';
+  const [row] = await db
+    .select({ state: billingWebhookEvents.state })
+    .from(billingWebhookEvents)
+    .where(eq(billingWebhookEvents.id, event.id));
+  // Gone between the two statements: the applying delivery failed and gave it back.
+  return row?.state === 'applied' ? 'applied' : 'busy';
 }

@@ -488,10 +488,16 @@ export const billingPlans = pgTable('billing_plans', {
   syncedAt: timestamp('synced_at', { withTimezone: true }).notNull().defaultNow(),
 });
 
-/** Webhook events applied (by the provider's event id), so that a redelivery is answered at once. */
+/**
+ * Webhook events by the provider's event id: claimed ('applying') by the one delivery that
+ * applies it, whichever instance it reached, then 'applied', so that a redelivery, even a
+ * simultaneous one, is never applied twice (src/server/billing/webhook.ts).
+ */
 export const billingWebhookEvents = pgTable('billing_webhook_events', {
   id: text('id').primaryKey(),
   type: text('type').notNull(),
+  state: text('state').$type<'applying' | 'applied'>().notNull().default('applied'),
+  /** When the current claim was taken (the first delivery, or a takeover of a stale claim). */
   receivedAt: timestamp('received_at', { withTimezone: true }).notNull().defaultNow(),
 });
 

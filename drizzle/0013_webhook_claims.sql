@@ -1,0 +1,1 @@
+ALTER TABLE "billing_webhook_events" ADD COLUMN "state" text DEFAULT 'applied' NOT NULL;

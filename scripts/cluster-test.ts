@@ -1,0 +1,405 @@
+/**
+ * `npm run test:cluster`: two production instances of the site on one PostgreSQL server behind
+ * nginx (Debian's), all on loopback, started and stopped here. It shows what running several
+ * instances depends on:
+ *   1. a session made on one instance works on the other;
+ *   2. a publish on one is seen on the other within a second (API answers and cached pages);
+ *   3. the same webhook delivered to both at once is applied once;
+ *   4. one instance killed (SIGKILL) under load through nginx fails no request but those in
+ *      flight at the kill.
+ * Run through scripts/with-postgres.sh (package.json), which provides DATABASE_URL. Needs the
+ * production build (made here when missing or stale, before any instance starts) and nginx
+ * (`apt-get install nginx-light`). Exits non-zero when a check fails.
+ */
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { createHmac, randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import autocannon from 'autocannon';
+import pg from 'pg';
+import {
+  BUILD_SETTINGS_FILE,
+  loadBuildSettings,
+  runNextBuild,
+  staleBuildReason,
+} from './lib/build-freshness';
+
+const root = path.resolve(import.meta.dirname, '..');
+const DATABASE_URL = process.env.DATABASE_URL;
+if (!DATABASE_URL) {
+  console.error('DATABASE_URL is not set: run `npm run test:cluster` (scripts/with-postgres.sh).');
+  process.exit(2);
+}
+const NGINX = ['/usr/sbin/nginx', '/usr/bin/nginx'].find((file) => fs.existsSync(file));
+if (!NGINX) {
+  console.error('nginx was not found: apt-get install -y nginx-light');
+  process.exit(2);
+}
+
+const work = fs.mkdtempSync(path.join(os.tmpdir(), 'axis-cluster-'));
+const children: ChildProcess[] = [];
+const failures: string[] = [];
+
+function check(ok: boolean, what: string, detail = ''): void {
+  console.log(`${ok ? '✓' : '✗'} ${what}${detail ? ` (${detail})` : ''}`);
+  if (!ok) failures.push(what);
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+async function waitFor(url: string, timeoutMs: number): Promise<void> {
+  const until = Date.now() + timeoutMs;
+  while (Date.now() < until) {
+    const ok = await fetch(url).then(
+      (r) => r.ok,
+      () => false,
+    );
+    if (ok) return;
+    await sleep(250);
+  }
+  throw new Error(`${url} did not answer within ${timeoutMs / 1000} s`);
+}
+
+// ---- setup ---------------------------------------------------------------------------------
+
+// The build's own SITE_URL, so that no instance decides to rebuild what the other serves.
+const settings = loadBuildSettings();
+const reason = staleBuildReason(root, settings);
+if (reason) {
+  console.log(`[cluster] building first (${reason}) …`);
+  if ((await runNextBuild(root, settings)) !== 0) process.exit(1);
+}
+const SITE_URL = (
+  JSON.parse(fs.readFileSync(path.join(root, BUILD_SETTINGS_FILE), 'utf8')) as { SITE_URL: string }
+).SITE_URL;
+
+const [portA, portB, portLb] = await Promise.all([freePort(), freePort(), freePort()]);
+const A = `http://127.0.0.1:${portA}`;
+const B = `http://127.0.0.1:${portB}`;
+const LB = `http://127.0.0.1:${portLb}`;
+
+// Both instances share the database, the secret and (standing in for object storage) the media
+// directory; nothing else.
+const sharedEnv: NodeJS.ProcessEnv = {
+  ...process.env,
+  DATABASE_URL,
+  DATA_DIR: path.join(work, 'data'),
+  SITE_URL,
+  APP_SECRET: randomBytes(32).toString('hex'),
+  TRUST_PROXY: 'true',
+  BILLING_SANDBOX: 'true',
+  OPERATOR_NAME: '株式会社クラスタ試験',
+  OPERATOR_REPRESENTATIVE: '試験 太郎',
+  OPERATOR_EMAIL: 'cluster@example.jp',
+  OPERATOR_DISCLOSE_ON_REQUEST: 'true',
+  NEXT_TELEMETRY_DISABLED: '1',
+};
+
+function run(command: string, args: string[]): string {
+  const result = spawnSync(command, args, { cwd: root, env: sharedEnv, encoding: 'utf8' });
+  if (result.status !== 0) {
+    throw new Error(`${command} ${args.join(' ')} failed:\n${result.stdout}\n${result.stderr}`);
+  }
+  return result.stdout.trim();
+}
+const admin = (...args: string[]) => run('npm', ['run', '-s', 'admin', '--', ...args]).split('\n');
+
+function startInstance(name: string, port: number): ChildProcess {
+  const log = fs.openSync(path.join(work, `${name}.log`), 'w');
+  const child = spawn('npx', ['tsx', '--conditions=react-server', 'scripts/start.ts'], {
+    cwd: root,
+    env: { ...sharedEnv, PORT: String(port) },
+    stdio: ['ignore', log, log],
+    detached: true, // its own process group: killed whole, npx and tsx included
+  });
+  children.push(child);
+  return child;
+}
+
+function killGroup(child: ChildProcess, signal: NodeJS.Signals): void {
+  if (child.pid && child.exitCode === null) {
+    try {
+      process.kill(-child.pid, signal);
+    } catch {
+      // already gone
+    }
+  }
+}
+
+function startNginx(): ChildProcess {
+  const dir = path.join(work, 'nginx');
+  fs.mkdirSync(dir);
+  const root_ = process.getuid?.() === 0 ? 'user root;' : '';
+  fs.writeFileSync(
+    path.join(dir, 'nginx.conf'),
+    `${root_}
+worker_processes 1;
+pid ${dir}/nginx.pid;
+error_log ${dir}/error.log warn;
+events { worker_connections 2048; }
+http {
+  access_log off;
+  client_body_temp_path ${dir}/body;
+  proxy_temp_path ${dir}/proxy;
+  fastcgi_temp_path ${dir}/fastcgi;
+  uwsgi_temp_path ${dir}/uwsgi;
+  scgi_temp_path ${dir}/scgi;
+  upstream site {
+    server 127.0.0.1:${portA} max_fails=1 fail_timeout=10s;
+    server 127.0.0.1:${portB} max_fails=1 fail_timeout=10s;
+    keepalive 64;
+  }
+  server {
+    listen 127.0.0.1:${portLb};
+    client_max_body_size 600m;
+    location / {
+      proxy_pass http://site;
+      proxy_http_version 1.1;
+      proxy_set_header Connection "";
+      proxy_set_header Host $http_host;
+      # One proxy: the app takes the last X-Forwarded-For entry (TRUST_PROXY=true).
+      proxy_set_header X-Forwarded-For $remote_addr;
+      proxy_set_header X-Forwarded-Proto $scheme;
+      # A request the dead instance never answered is tried on the other (idempotent ones only).
+      proxy_next_upstream error timeout http_502 http_503;
+      proxy_next_upstream_tries 2;
+      proxy_connect_timeout 2s;
+    }
+  }
+}
+`,
+  );
+  const child = spawn(
+    NGINX!,
+    [
+      '-p',
+      dir,
+      '-c',
+      path.join(dir, 'nginx.conf'),
+      '-e',
+      path.join(dir, 'error.log'),
+      '-g',
+      'daemon off;',
+    ],
+    { stdio: ['ignore', 'inherit', 'inherit'], detached: true },
+  );
+  children.push(child);
+  return child;
+}
+
+function cleanup(): void {
+  for (const child of children) killGroup(child, 'SIGKILL');
+  if (failures.length === 0) fs.rmSync(work, { recursive: true, force: true });
+  else console.log(`[cluster] logs kept in ${work}`);
+}
+process.on('exit', cleanup);
+process.on('SIGINT', () => process.exit(130));
+process.on('SIGTERM', () => process.exit(143));
+
+// ---- checks --------------------------------------------------------------------------------
+
+/** The cookies a response sets, as a Cookie header. */
+function cookiesOf(response: Response): string {
+  return response.headers
+    .getSetCookie()
+    .map((line) => line.split(';', 1)[0])
+    .join('; ');
+}
+
+async function sessionsAreShared(): Promise<void> {
+  const email = `cluster-${Date.now()}@example.jp`;
+  const password = 'Kumo-Sora-Cluster-2026!';
+  admin('create-user', '--email', email, '--password', password, '--name', 'クラスタ読者');
+  const signIn = await fetch(`${A}/api/auth/sign-in/email`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', origin: SITE_URL },
+    body: JSON.stringify({ email, password }),
+  });
+  const cookie = cookiesOf(signIn);
+  check(signIn.ok && cookie.length > 0, 'sign-in on instance A', `status ${signIn.status}`);
+  const onB = await fetch(`${B}/account/edit`, { headers: { cookie }, redirect: 'manual' });
+  const html = await onB.text();
+  check(
+    onB.status === 200 && html.includes(email),
+    "A's session is signed in on instance B",
+    `status ${onB.status}`,
+  );
+  const anonymous = await fetch(`${B}/account/edit`, { redirect: 'manual' });
+  check(
+    anonymous.status >= 300 && anonymous.status < 400,
+    'B without the cookie sends to sign-in',
+    `status ${anonymous.status}`,
+  );
+}
+
+/** Polls until `seen()` is true; the milliseconds it took, or null past the limit. */
+async function within(limitMs: number, seen: () => Promise<boolean>): Promise<number | null> {
+  const started = performance.now();
+  while (performance.now() - started < limitMs) {
+    if (await seen()) return Math.round(performance.now() - started);
+    await sleep(20);
+  }
+  return null;
+}
+
+async function publishIsSeenEverywhere(): Promise<void> {
+  const key = admin('create-api-key', '--name', 'cluster-test', '--permissions', 'GET,PATCH').at(
+    -1,
+  )!;
+  const headers = { 'x-microcms-api-key': key };
+  const list = (await (await fetch(`${A}/api/v1/posts?limit=1&fields=id`, { headers })).json()) as {
+    contents: { id: string }[];
+  };
+  const id = list.contents[0]?.id;
+  if (!id) throw new Error('no published post to edit');
+  const apiOnB = () =>
+    fetch(`${B}/api/v1/posts/${id}?fields=title`, { headers }).then(
+      (r) => r.json() as Promise<{ title: string }>,
+    );
+  const pageOnB = () => fetch(`${B}/posts/${id}`).then((r) => r.text());
+  // B has both in its caches now (30 s for API answers, 60 s for pages).
+  await apiOnB();
+  await pageOnB();
+  await pageOnB();
+
+  const title = `クラスタで公開 ${Date.now()}`;
+  const patched = await fetch(`${A}/api/v1/posts/${id}`, {
+    method: 'PATCH',
+    headers: { ...headers, 'content-type': 'application/json' },
+    body: JSON.stringify({ title }),
+  });
+  check(patched.ok, 'an edit published on instance A', `status ${patched.status}`);
+  const api = await within(1000, async () => (await apiOnB()).title === title);
+  check(api !== null, "B's content API answers the new title within a second", `${api} ms`);
+  const page = await within(1000, async () => (await pageOnB()).includes(title));
+  check(
+    page !== null,
+    "B's cached page shows the new title within a second",
+    `${page} ms after the API`,
+  );
+}
+
+/** A Stripe-Signature header, as Stripe signs: HMAC-SHA256 of `t.body`. */
+function stripeSignature(body: string, secret: string): string {
+  const t = Math.floor(Date.now() / 1000);
+  return `t=${t},v1=${createHmac('sha256', secret).update(`${t}.${body}`).digest('hex')}`;
+}
+
+async function webhookAppliedOnce(): Promise<void> {
+  const client = new pg.Client({ connectionString: DATABASE_URL });
+  await client.connect();
+  const { rows } = await client.query<{ value: string }>(
+    "SELECT value FROM billing_sandbox_settings WHERE name = 'app_webhook_secret'",
+  );
+  await client.end();
+  const secret = rows[0]?.value;
+  if (!secret) throw new Error('the sandbox webhook secret is not set up');
+  let once = 0;
+  const rounds = 20;
+  for (let round = 0; round < rounds; round++) {
+    const body = JSON.stringify({
+      id: `evt_cluster_${Date.now()}_${round}`,
+      object: 'event',
+      type: 'product.updated',
+      api_version: '2025-01-27.acacia',
+      created: Math.floor(Date.now() / 1000),
+      data: { object: { id: 'prod_cluster', object: 'product' } },
+      livemode: false,
+      pending_webhooks: 1,
+      request: { id: null, idempotency_key: null },
+    });
+    const deliver = (base: string) =>
+      fetch(`${base}/api/webhooks/billing`, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          'stripe-signature': stripeSignature(body, secret),
+        },
+        body,
+      }).then(async (r) => ({
+        status: r.status,
+        body: (await r.json()) as Record<string, unknown>,
+      }));
+    const answers = await Promise.all([deliver(A), deliver(B)]);
+    const applied = answers.filter((a) => a.status === 200 && !a.body.duplicate).length;
+    const others = answers.filter((a) => a.status === 409 || a.body.duplicate === true).length;
+    if (applied === 1 && others === 1) once++;
+  }
+  check(
+    once === rounds,
+    'the same webhook sent to both instances at once is applied once',
+    `${once}/${rounds} rounds`,
+  );
+}
+
+async function survivesAKill(instanceB: ChildProcess, postPath: string): Promise<void> {
+  const connections = 50;
+  const paths = ['/', '/posts', postPath, '/search?q=デザイン', '/jobs', '/api/health'];
+  let killedAt = 0;
+  const instance = autocannon({
+    url: LB,
+    connections,
+    duration: 15,
+    requests: paths.map((p) => ({ method: 'GET', path: encodeURI(p) })),
+  });
+  const timer = setTimeout(() => {
+    killedAt = Date.now();
+    killGroup(instanceB, 'SIGKILL');
+  }, 5000);
+  const result = await instance;
+  clearTimeout(timer);
+  const failed = result.errors + result.timeouts + result.non2xx;
+  check(killedAt > 0, 'instance B killed (SIGKILL) 5 s into the load');
+  check(
+    failed <= connections,
+    'no failed request but those in flight at the kill',
+    `${result.requests.total} requests, ${failed} failed (at most ${connections} were in flight), ` +
+      `${Math.round(result.requests.average)} req/s, p99 ${result.latency.p99} ms`,
+  );
+  const after = await fetch(`${LB}/`);
+  check(after.ok, 'the site still answers through nginx after the kill', `status ${after.status}`);
+}
+
+try {
+  console.log(
+    `[cluster] PostgreSQL ${DATABASE_URL.replace(/:[^:@/]*@/, ':***@')}, site ${SITE_URL}`,
+  );
+  run('npx', ['tsx', '--conditions=react-server', 'scripts/seed.ts']);
+  const instanceA = startInstance('a', portA);
+  const instanceB = startInstance('b', portB);
+  startNginx();
+  await Promise.all([waitFor(`${A}/api/health`, 120_000), waitFor(`${B}/api/health`, 120_000)]);
+  await waitFor(`${LB}/api/health`, 10_000);
+  console.log(`[cluster] instances on :${portA} and :${portB}, nginx on :${portLb}`);
+
+  await sessionsAreShared();
+  await publishIsSeenEverywhere();
+  await webhookAppliedOnce();
+  const post = (await (await fetch(`${A}/posts`)).text()).match(
+    /href="(\/posts\/[a-z0-9_-]+)"/,
+  )?.[1];
+  await survivesAKill(instanceB, post ?? '/posts');
+  killGroup(instanceA, 'SIGTERM');
+} catch (error) {
+  failures.push(String(error));
+  console.error('[cluster] failed:', error);
+}
+console.log(
+  failures.length === 0
+    ? '[cluster] all checks passed'
+    : `[cluster] ${failures.length} check(s) failed`,
+);
+process.exit(failures.length === 0 ? 0 : 1);
