@@ -1,5 +1,25 @@
 import type { NextConfig } from 'next';
-import { SECURITY_HEADERS } from './src/lib/security-headers';
+import { CSP_HEADER, SECURITY_HEADERS, pagePolicy } from './src/lib/security-headers';
+
+/**
+ * `next dev` has no front server to put a nonce on each render: it gets the site's policy with
+ * scripts relaxed (its client needs eval and inline scripts). Never in a build: these headers
+ * would then replace the front server's per-request policy (src/server/front/csp.ts).
+ */
+const developmentPolicy =
+  process.env.NODE_ENV === 'development'
+    ? [
+        {
+          key: CSP_HEADER,
+          value: pagePolicy({
+            scriptSources: [],
+            secure: false,
+            tagManager: Boolean(process.env.GTM_ID),
+            development: true,
+          }),
+        },
+      ]
+    : [];
 
 const config: NextConfig = {
   reactStrictMode: true,
@@ -32,7 +52,7 @@ const config: NextConfig = {
     return Promise.resolve([
       {
         source: '/:path*',
-        headers: [...SECURITY_HEADERS],
+        headers: [...SECURITY_HEADERS, ...developmentPolicy],
       },
     ]);
   },

@@ -9,6 +9,7 @@ import { env, EnvError } from '@/env';
 import { parseArgv, UsageError } from '@/server/admin/command';
 import { helpText, findCommand, runAdminCommand } from '@/server/admin/commands';
 import { sendAdminCommand } from '@/server/admin/socket';
+import { localBackupArgs, restoreWhileServing } from '@/server/admin/backup-commands';
 import { localTransferArgs } from '@/server/admin/transfer-commands';
 import { openDatabase } from '@/server/db/client';
 import { DataDirLockedError, liveLockOwner } from '@/server/db/lock';
@@ -21,11 +22,12 @@ async function main(): Promise<number> {
   }
   findCommand(command); // unknown commands fail before any database is opened
   // Paths and the microCMS key resolved here, in the CLI process (the command may run in the server).
-  const args = localTransferArgs(command, given);
+  const args = localBackupArgs(command, localTransferArgs(command, given));
   const config = env();
   const actor = `cli:${os.userInfo().username}`;
 
   if (!config.DATABASE_URL && liveLockOwner(config.DATA_DIR)) {
+    if (command === 'restore') throw new UsageError(restoreWhileServing(config.DATA_DIR));
     const reply = await sendAdminCommand(config.DATA_DIR, { command, args, actor }).catch(
       (error: Error) => {
         throw new Error(

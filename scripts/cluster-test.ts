@@ -19,6 +19,7 @@ import os from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
 import pg from 'pg';
+import S3rver from 's3rver';
 import {
   BUILD_SETTINGS_FILE,
   loadBuildSettings,
@@ -91,12 +92,28 @@ const A = `http://127.0.0.1:${portA}`;
 const B = `http://127.0.0.1:${portB}`;
 const LB = `http://127.0.0.1:${portLb}`;
 
-// Both instances share the database, the secret and (standing in for object storage) the media
-// directory; nothing else.
+// Object storage: an S3-compatible server on loopback (s3rver).
+const S3_BUCKET = 'axis-cluster-media';
+const s3 = new S3rver({
+  address: '127.0.0.1',
+  port: 0,
+  silent: true,
+  directory: path.join(work, 's3'),
+  vhostBuckets: false,
+  configureBuckets: [{ name: S3_BUCKET }],
+});
+const s3Port = (await s3.run()).port;
+
+// Both instances share the database, the object storage and the secret; each has its own
+// data directory (temporary files).
 const sharedEnv: NodeJS.ProcessEnv = {
   ...process.env,
   DATABASE_URL,
-  DATA_DIR: path.join(work, 'data'),
+  S3_ENDPOINT: `http://127.0.0.1:${s3Port}`,
+  S3_BUCKET,
+  S3_REGION: 'us-east-1',
+  S3_ACCESS_KEY_ID: 'S3RVER',
+  S3_SECRET_ACCESS_KEY: 'S3RVER',
   SITE_URL,
   APP_SECRET: randomBytes(32).toString('hex'),
   TRUST_PROXY: 'true',
@@ -109,7 +126,11 @@ const sharedEnv: NodeJS.ProcessEnv = {
 };
 
 function run(command: string, args: string[]): string {
-  const result = spawnSync(command, args, { cwd: root, env: sharedEnv, encoding: 'utf8' });
+  const result = spawnSync(command, args, {
+    cwd: root,
+    env: { ...sharedEnv, DATA_DIR: path.join(work, 'cli') },
+    encoding: 'utf8',
+  });
   if (result.status !== 0) {
     throw new Error(`${command} ${args.join(' ')} failed:\n${result.stdout}\n${result.stderr}`);
   }
@@ -121,7 +142,7 @@ function startInstance(name: string, port: number): ChildProcess {
   const log = fs.openSync(path.join(work, `${name}.log`), 'w');
   const child = spawn('npx', ['tsx', '--conditions=react-server', 'scripts/start.ts'], {
     cwd: root,
-    env: { ...sharedEnv, PORT: String(port) },
+    env: { ...sharedEnv, PORT: String(port), DATA_DIR: path.join(work, name) },
     stdio: ['ignore', log, log],
     detached: true, // its own process group: killed whole, npx and tsx included
   });
@@ -292,6 +313,36 @@ async function publishIsSeenEverywhere(): Promise<void> {
   );
 }
 
+/** A 1×1 PNG. */
+const PNG = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==',
+  'base64',
+);
+
+async function mediaIsShared(): Promise<void> {
+  const key = admin('create-api-key', '--name', 'cluster-media', '--permissions', 'POST').at(-1)!;
+  const form = new FormData();
+  form.append('file', new Blob([PNG], { type: 'image/png' }), 'dot.png');
+  const uploaded = await fetch(`${A}/api/media`, {
+    method: 'POST',
+    headers: { 'x-microcms-api-key': key },
+    body: form,
+  });
+  const { url } = (await uploaded.json()) as { url?: string };
+  check(
+    uploaded.status === 201 && !!url,
+    'an image uploaded on instance A',
+    `status ${uploaded.status}`,
+  );
+  const onB = await fetch(new URL(new URL(url ?? '/', SITE_URL).pathname, B));
+  const bytes = Buffer.from(await onB.arrayBuffer());
+  check(
+    onB.ok && bytes.equals(PNG),
+    'instance B serves it from the object storage',
+    `status ${onB.status}`,
+  );
+}
+
 /** A Stripe-Signature header, as Stripe signs: HMAC-SHA256 of `t.body`. */
 function stripeSignature(body: string, secret: string): string {
   const t = Math.floor(Date.now() / 1000);
@@ -411,6 +462,7 @@ try {
 
   await sessionsAreShared();
   await publishIsSeenEverywhere();
+  await mediaIsShared();
   await webhookAppliedOnce();
   const post = (await (await fetch(`${A}/posts`)).text()).match(
     /href="(\/posts\/[a-z0-9_-]+)"/,

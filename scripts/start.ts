@@ -46,6 +46,9 @@ if (reason) {
 
 // What `next start` sets before loading the framework.
 Object.assign(process.env, { NODE_ENV: 'production', NEXT_TELEMETRY_DISABLED: '1' });
+// From here every log line is JSON with its request id (src/server/logging), unless LOG_FORMAT=text.
+const { startLogging } = await import('@/server/logging/logger');
+startLogging(env());
 const { serveSite } = await import('@/server/front/server');
 await serveSite({ dir: root, port: PORT });
 console.log(`[start] serving ${SITE_URL} on port ${PORT}`);

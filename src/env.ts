@@ -106,6 +106,11 @@ const envSchema = z
     CMS_RATE_LIMIT_WRITE: z.coerce.number().int().min(1).max(1_000_000).default(10),
     // Sign-ins allowed per client address in 10 minutes (src/server/identity/account-flows.ts).
     SIGN_IN_RATE_LIMIT_IP: z.coerce.number().int().min(1).max(1_000_000).default(100),
+    // The production server's log (src/server/logging): JSON lines (default) or plain text.
+    LOG_FORMAT: z.enum(['json', 'text']).optional(),
+    LOG_LEVEL: z
+      .enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
+      .default('info'),
     // A bearer token for GET /api/metrics (Prometheus); staff can read it signed in without one.
     METRICS_TOKEN: optionalText.pipe(z.string().min(32).max(200).optional()),
     // Billing (src/server/billing): Stripe with a secret key, else the built-in sandbox.

@@ -5,7 +5,9 @@ import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import { env } from '@/env';
 import { startAdminSocket } from '@/server/admin/socket';
-import { type Db, getDatabase } from '@/server/db/client';
+import { type Db, getDatabase, redactUrl } from '@/server/db/client';
+import { probeServer } from '@/server/db/availability';
+import { openWhenReachable } from '@/server/db/wait-for-database';
 import { syncCatalogue } from '@/server/billing/catalogue';
 import { usesSandbox } from '@/server/billing/provider';
 import { startRefusal } from '@/server/billing/start-check';
@@ -18,6 +20,10 @@ import { copyDemoMedia, isContentEmpty, seedDemoContent } from '@/server/cms/see
 import { seedDemoContracts } from '@/server/partners/demo-contracts';
 import { onShutdown, shutdownOnSignals } from '@/server/shutdown';
 import { startClusterBus } from '@/server/cluster/bus';
+import { oneInstanceAtATime } from '@/server/db/startup-lock';
+
+/** Any fixed number, distinct from the migrations' (src/server/db/migrate.ts). */
+const BILLING_SETUP_LOCK_KEY = 724_002;
 
 /**
  * Runs once when the server process starts (the front server, or the instrumentation hook under
@@ -57,7 +63,14 @@ async function start(): Promise<void> {
     // Before anything writes: database files, uploads and the secret are the OS user's only.
     restrictUmask();
     if (fs.existsSync(config.DATA_DIR)) secureDataDir(config.DATA_DIR);
-    const database = await getDatabase();
+    // A PostgreSQL server not reachable yet is waited for, not a crash loop (wait-for-database.ts).
+    const url = config.DATABASE_URL;
+    const database = url
+      ? await openWhenReachable(getDatabase, {
+          location: redactUrl(url),
+          probe: () => probeServer(url),
+        })
+      : await getDatabase();
     console.log(`[db] ${database.kind} database ready (${database.location})`);
     // The first start on an empty embedded database loads the demo corpus (never on a server).
     if (database.kind === 'embedded' && (await isContentEmpty(database.db))) {
@@ -85,7 +98,10 @@ async function start(): Promise<void> {
     // Rows indexed by an older search fold are re-indexed now, not at the first search.
     reindexInBackground(database.db);
     startScheduler(database.db);
-    await startBilling(database.db);
+    // Instances starting together: one sets up the billing catalogue and endpoint, then the next.
+    await oneInstanceAtATime(config.DATABASE_URL, BILLING_SETUP_LOCK_KEY, () =>
+      startBilling(database.db),
+    );
     // Run last on shutdown: after the server has let its requests finish (src/server/shutdown.ts).
     onShutdown('database', () => database.close());
     onShutdown('scheduled publishing', stopScheduler);

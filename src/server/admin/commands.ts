@@ -13,6 +13,7 @@ import {
   UsageError,
   defineCommand,
 } from './command';
+import { backupCommands } from './backup-commands';
 import { billingCommands } from './billing-commands';
 import { transferCommands } from './transfer-commands';
 import { userCommands } from './user-commands';
@@ -152,6 +153,7 @@ export const adminCommands: AdminCommand[] = [
   ...userCommands,
   ...billingCommands,
   ...transferCommands,
+  ...backupCommands,
 ];
 
 export function helpText(): string[] {

@@ -10,6 +10,7 @@ import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import pg from 'pg';
 import { env } from '@/env';
 import { acquireDataDirLock, makePrivate, restrictUmask } from './lock';
+import { type DatabaseAvailability, serverAvailability, watchPool } from './availability';
 import { migrateEmbedded, migratePostgres } from './migrate';
 import * as schema from './schema';
 
@@ -30,6 +31,8 @@ export type OpenOptions = {
   databaseUrl?: string;
   dataDir: string;
   migrate?: boolean;
+  /** PostgreSQL: told of the pool's outages (src/server/db/availability.ts). */
+  availability?: DatabaseAvailability;
 };
 
 export function redactUrl(url: string): string {
@@ -42,12 +45,19 @@ export function redactUrl(url: string): string {
   }
 }
 
+const endAndThrow = (pool: pg.Pool) => async (error: unknown) => {
+  await pool.end().catch(() => {});
+  throw error;
+};
+
 export async function openDatabase(options: OpenOptions): Promise<Database> {
   const migrate = options.migrate ?? true;
   if (options.databaseUrl) {
     const pool = new pg.Pool({ connectionString: options.databaseUrl, max: 10 });
     pool.on('error', (error) => console.error('[db] idle client error:', error.message));
-    if (migrate) await migratePostgres(pool);
+    if (options.availability) watchPool(pool, options.availability);
+    // A start that waits for the server tries again with a new pool: this one must not linger.
+    if (migrate) await migratePostgres(pool).catch(endAndThrow(pool));
     return {
       db: drizzlePg({ client: pool, schema }),
       kind: 'postgres',
@@ -101,6 +111,7 @@ export function getDatabase(): Promise<Database> {
   slot.current ??= openDatabase({
     databaseUrl: env().DATABASE_URL,
     dataDir: env().DATA_DIR,
+    availability: env().DATABASE_URL ? serverAvailability(env().DATABASE_URL!) : undefined,
   }).catch((error: unknown) => {
     slot.current = undefined;
     throw error;

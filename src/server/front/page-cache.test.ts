@@ -1,6 +1,8 @@
 import http, { type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { brotliCompressSync, gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
+import { scriptHash } from './csp';
 import {
   type CachedPage,
   PageCache,
@@ -8,6 +10,7 @@ import {
   cacheablePath,
   capturePage,
   pageKey,
+  sendCachedPage,
 } from './page-cache';
 
 const request = (url: string, headers: Record<string, string> = {}, method = 'GET') =>
@@ -191,5 +194,64 @@ describe('capturePage', () => {
     await server.close();
     expect(stored).toHaveLength(1);
     expect(stored[0]!.headers['set-cookie']).toBeUndefined();
+  });
+});
+
+describe('the policy of a cached page', () => {
+  const NONCE = 'Tm9uY2VPZlRoZVJlbmRlcg==';
+  const LIVE = `default-src 'self'; script-src 'self' 'nonce-${NONCE}'; frame-ancestors 'self'`;
+  const HTML =
+    `<!DOCTYPE html><html><head><script src="/_next/static/chunks/a.js" async nonce="${NONCE}"></script></head>` +
+    `<body><p>本文</p><script nonce="${NONCE}">self.__next_f.push([1,"日本語"])</script></body></html>`;
+
+  /** A page rendered with nonce N, captured, then replayed by sendCachedPage: the replay's policy. */
+  async function replayed(
+    contentType: string,
+    body: Buffer,
+    encoding?: string,
+  ): Promise<{ stored: CachedPage[]; policy: string | null }> {
+    const stored: CachedPage[] = [];
+    const render = await serve((_req, res) => {
+      capturePage(res, (p) => stored.push(p));
+      res.setHeader('content-security-policy', LIVE);
+      res.setHeader('content-type', contentType);
+      if (encoding) res.setHeader('content-encoding', encoding);
+      res.end(body);
+    });
+    const first = await fetch(render.url);
+    expect(first.headers.get('content-security-policy')).toBe(LIVE); // the render's own
+    await first.arrayBuffer().catch(() => undefined); // a broken body is the point of one test
+    await render.close();
+    if (stored.length === 0) return { stored, policy: null };
+    const cache = await serve((req, res) => sendCachedPage(stored[0]!, req, res));
+    const again = await fetch(cache.url);
+    await again.arrayBuffer();
+    await cache.close();
+    expect(again.headers.get('x-page-cache')).toBe('hit');
+    return { stored, policy: again.headers.get('content-security-policy') };
+  }
+
+  it('names the scripts of the page by hash instead of the nonce it was rendered with', async () => {
+    for (const [body, encoding] of [
+      [Buffer.from(HTML), undefined],
+      [gzipSync(HTML), 'gzip'],
+      [brotliCompressSync(HTML), 'br'],
+    ] as const) {
+      const { policy } = await replayed('text/html; charset=utf-8', body, encoding);
+      expect(policy, encoding).not.toContain(NONCE);
+      expect(policy, encoding).toBe(
+        `default-src 'self'; script-src 'self' ${scriptHash('self.__next_f.push([1,"日本語"])')}; frame-ancestors 'self'`,
+      );
+    }
+  });
+
+  it('keeps no nonce in a cached RSC answer either', async () => {
+    const { policy } = await replayed('text/x-component', Buffer.from('0:{}'));
+    expect(policy).toBe("default-src 'self'; script-src 'self'; frame-ancestors 'self'");
+  });
+
+  it('does not keep a page whose scripts it cannot read to hash', async () => {
+    const { stored } = await replayed('text/html', Buffer.from(HTML), 'gzip');
+    expect(stored).toHaveLength(0);
   });
 });

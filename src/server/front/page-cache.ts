@@ -1,6 +1,7 @@
 import 'server-only';
 import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
 import type { Audience } from '@/server/access/audience';
+import { cachedPagePolicy } from './csp';
 
 /**
  * An in-process cache of the pages the framework renders per audience (DESIGN.md decision 6):
@@ -219,9 +220,28 @@ function isStorable(res: ServerResponse, ownCookie: string | undefined): boolean
 }
 
 /**
+ * A nonce served again is no nonce: the stored answer's policy names its inline scripts' hashes
+ * instead (src/server/front/csp.ts). False when the body cannot be read to hash them.
+ */
+function replayablePolicy(headers: OutgoingHttpHeaders, body: Buffer): boolean {
+  const policy = headers['content-security-policy'];
+  if (typeof policy !== 'string') return true;
+  const replay = cachedPagePolicy(
+    policy,
+    headers['content-type'],
+    body,
+    headers['content-encoding'],
+  );
+  if (replay === null) return false;
+  headers['content-security-policy'] = replay;
+  return true;
+}
+
+/**
  * Lets the response stream to the client as the framework writes it, keeping a copy; calls
  * `store` once it ended, when it is a page to keep: a 200 HTML or RSC answer that sets no
- * cookie but the server's own and varies on nothing outside the key.
+ * cookie but the server's own and varies on nothing outside the key. Its CSP is rewritten
+ * for replay (replayablePolicy).
  */
 export function capturePage(
   res: ServerResponse,
@@ -250,7 +270,9 @@ export function capturePage(
       const headers: OutgoingHttpHeaders = {};
       for (const [name, value] of Object.entries(res.getHeaders()))
         if (!EXCHANGE_HEADERS.has(name) && value !== undefined) headers[name] = value;
-      store({ status: 200, headers, body: Buffer.concat(chunks), storedAt: Date.now() });
+      const body = Buffer.concat(chunks);
+      if (replayablePolicy(headers, body))
+        store({ status: 200, headers, body, storedAt: Date.now() });
     }
     return result;
   }) as typeof res.end;

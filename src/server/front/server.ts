@@ -1,5 +1,6 @@
 import 'server-only';
 import http from 'node:http';
+import path from 'node:path';
 import type { Socket } from 'node:net';
 import next from 'next';
 import { boot } from '@/server/boot';
@@ -15,8 +16,13 @@ import { PageCache, cacheablePath, capturePage, pageKey, sendCachedPage } from '
 import { requestAudience } from './request-audience';
 import { SHUTDOWN_GRACE_MS, onShutdown } from '@/server/shutdown';
 import { closeGracefully } from './graceful-close';
+import { pagePolicies, prerenderedScriptHashes, withPagePolicy } from './csp';
 import { securityHeaders } from '@/lib/security-headers';
 import { countPageCache, timeRequest } from '@/server/metrics/metrics';
+import { databaseAvailable } from '@/server/db/availability';
+import { answerOutage, answeredForOutage } from './db-outage';
+import { withRequestId } from '@/server/logging/logger';
+import { logAnswer, requestIdFor } from '@/server/logging/request-log';
 
 /**
  * The production server: a plain Node http server in front of Next.js. Requests it can answer
@@ -69,11 +75,20 @@ export async function serveSite(options: {
   });
   await boot(); // settings, database, migrations, demo content: before the port opens
   await app.prepare();
-  const nextHandler = app.getRequestHandler();
+  const frameworkHandler = app.getRequestHandler();
   const origin = `http://${options.hostname ?? 'localhost'}:${options.port}`;
 
   const { TRUST_PROXY, PAGE_CACHE, SITE_URL } = env();
   const secure = SITE_URL.startsWith('https:');
+  // Every render gets a fresh CSP nonce; a prerendered page, its scripts' hashes (csp.ts).
+  const nextHandler = withPagePolicy(
+    frameworkHandler,
+    pagePolicies({
+      secure,
+      gtmId: env().GTM_ID,
+      prerenderedHashes: prerenderedScriptHashes(path.join(options.dir, '.next')),
+    }),
+  );
   const pages = new PageCache();
   onContentChange(() => pages.clear());
 
@@ -84,6 +99,7 @@ export async function serveSite(options: {
   async function servePage(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
     const decided = await requestAudience(req, { secure });
     if (!decided.cache) {
+      if (!databaseAvailable()) return answerOutage(req, res); // a render would need it
       if (decided.setCookie) res.appendHeader('set-cookie', decided.setCookie);
       return nextHandler(req, res);
     }
@@ -91,6 +107,7 @@ export async function serveSite(options: {
     const cached = pages.find(key, req.headers['accept-encoding']);
     countPageCache(cached ? 'hit' : 'miss');
     if (cached) return sendCachedPage(cached, req, res, decided.setCookie);
+    if (!databaseAvailable()) return answerOutage(req, res); // served from the cache only
 
     const generation = pages.generation;
     const render = openRenderRecord();
@@ -115,11 +132,16 @@ export async function serveSite(options: {
     return nextHandler(req, res);
   }
   const headers = securityHeaders(secure);
-  const server = http.createServer((req, res) => {
+  const handle = (req: http.IncomingMessage, res: http.ServerResponse, requestId: string) => {
     // Before anything can answer: refusals, cached pages and the API carry them too.
     for (const { key, value } of headers) res.setHeader(key, value);
+    res.setHeader('x-request-id', requestId);
+    const startedAt = performance.now();
     const answered = timeRequest(req.method ?? 'GET', req.url ?? '/');
-    res.once('close', () => answered(res.statusCode));
+    res.once('close', () => {
+      answered(res.statusCode);
+      logAnswer(req, res.statusCode, startedAt, requestId);
+    });
     // The client's address for rate limits and the audit log; never what a client claims.
     req.headers[CLIENT_IP_HEADER] = clientAddress(req, TRUST_PROXY);
     if (refuseBadRequest(req, res)) return; // methods, headers and posts that would be a 500
@@ -129,6 +151,9 @@ export async function serveSite(options: {
       res.end('URLの形式が正しくありません。');
       return;
     }
+    // The database down: a Japanese 503 at once; up: a 500 it causes becomes that 503.
+    const mayBeCached = PAGE_CACHE === 'on' && cacheablePath(req) !== null;
+    if (answeredForOutage(req, res, { cachedPageMayAnswer: mayBeCached })) return;
     const match = CONTENT_API.exec(url);
     // Only the server names a render (src/server/access/render-audience.ts).
     delete req.headers[RENDER_HEADER];
@@ -150,6 +175,11 @@ export async function serveSite(options: {
         ).then((response) => sendWebResponse(response, res))
       : nextHandler(req, res);
     handled.catch((error: unknown) => failed(req, res, error));
+  };
+  // Every line logged while a request is handled names it (src/server/logging).
+  const server = http.createServer((req, res) => {
+    const requestId = requestIdFor(req, TRUST_PROXY);
+    withRequestId(requestId, () => handle(req, res, requestId));
   });
   // CONNECT never reaches the listener above: Node would just drop the socket.
   server.on('connect', (_req: http.IncomingMessage, socket: Socket) => {

@@ -17,6 +17,21 @@ describe('health', () => {
     });
   });
 
+  it('answers 503 at once while the database is known to be down, without a query', async () => {
+    const started = Date.now();
+    let pinged = false;
+    const result = await checkHealth(
+      () => {
+        pinged = true;
+        return new Promise(() => {}); // what a ping to an unanswering server does
+      },
+      () => false,
+    );
+    expect(result).toEqual({ httpStatus: 503, body: { status: 'error', db: 'error' } });
+    expect(pinged).toBe(false);
+    expect(Date.now() - started).toBeLessThan(100);
+  });
+
   it('answers 503 when the database hangs', async () => {
     const result = await checkHealth(() => new Promise(() => {}));
     expect(result.httpStatus).toBe(503);

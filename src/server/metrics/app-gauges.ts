@@ -1,6 +1,7 @@
 import 'server-only';
 import { isNotNull, max, sql } from 'drizzle-orm';
 import type { Database } from '@/server/db/client';
+import { databaseAvailable } from '@/server/db/availability';
 import { billingWebhookEvents, cmsContents, mailOutbox } from '@/server/db/schema';
 import { gaugeOnScrape } from './metrics';
 
@@ -10,6 +11,9 @@ import { gaugeOnScrape } from './metrics';
  */
 export function registerAppGauges(getDatabase: () => Promise<Database>): void {
   const db = async () => (await getDatabase()).db;
+  gaugeOnScrape('db_available', '1 while the database answers, 0 during an outage.', [], (g) =>
+    g.set(databaseAvailable() ? 1 : 0),
+  );
   gaugeOnScrape(
     'db_pool_connections',
     'PostgreSQL pool connections by state (total, idle, waiting); absent on the embedded database.',

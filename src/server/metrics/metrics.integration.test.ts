@@ -99,6 +99,7 @@ describe('GET /api/metrics', () => {
       expect(text).toMatch(/page_cache_lookups_total\{result="hit"\} 1/);
       expect(text).toMatch(/content_scheduled_items\{state="overdue"\} 1/);
       expect(text).toMatch(/process_resident_memory_bytes \d+/);
+      expect(text).toMatch(/^db_available 1$/m);
       // A PostgreSQL server's pool is reported; the embedded database has none.
       if (database.kind === 'postgres')
         expect(text).toMatch(/db_pool_connections\{state="total"\} \d+/);

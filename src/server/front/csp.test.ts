@@ -1,0 +1,298 @@
+import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { brotliCompressSync, deflateRawSync, deflateSync, gzipSync } from 'node:zlib';
+import { createElement } from 'react';
+import { renderToStaticMarkup } from 'react-dom/server';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { TagManager } from '@/components/analytics/tag-manager';
+import {
+  cachedPagePolicy,
+  decodeBody,
+  inlineScriptHashes,
+  newNonce,
+  pagePolicies,
+  prerenderedScriptHashes,
+  scriptHash,
+  withPagePolicy,
+  withScriptHashes,
+} from './csp';
+
+/** The sources of one directive of a policy. */
+function directive(policy: string, name: string): string[] {
+  const found = policy
+    .split(';')
+    .map((d) => d.trim().split(/\s+/))
+    .find(([n]) => n === name);
+  return found ? found.slice(1) : [];
+}
+
+const nonceIn = (policy: string) =>
+  directive(policy, 'script-src').find((s) => s.startsWith("'nonce-"));
+
+describe('newNonce', () => {
+  it('is 128 random bits in base64, the form Next.js takes from the policy, new each time', () => {
+    const nonces = new Set(Array.from({ length: 50 }, () => newNonce()));
+    expect(nonces.size).toBe(50);
+    for (const nonce of nonces) {
+      expect(nonce).toMatch(/^[A-Za-z0-9+/]{22}==$/);
+      expect(Buffer.from(nonce, 'base64')).toHaveLength(16);
+    }
+  });
+});
+
+describe('scriptHash', () => {
+  it('is the hash source a browser computes (CSP spec example, multi-byte text)', () => {
+    expect(scriptHash("alert('Hello, world.');")).toBe(
+      "'sha256-qznLcsROx4GACP2dm0UCKCzCG+HiZ1guq6ZZDob/Tng='",
+    );
+    // UTF-8 bytes, not UTF-16 code units (computed apart, with Python's hashlib).
+    expect(scriptHash('document.title = "日本語のタイトル";')).toBe(
+      "'sha256-0yYMlRTM7KfLQ5nsIQpysjL6OREZJ0usquZSaAoxfAM='",
+    );
+  });
+
+  it('hashes the text after the parser normalised its line ends', () => {
+    expect(scriptHash('a();\r\nb();\rc();')).toBe(scriptHash('a();\nb();\nc();'));
+  });
+});
+
+describe('inlineScriptHashes', () => {
+  it('hashes every inline script that runs, whatever its attributes, once each', () => {
+    const html = [
+      '<!DOCTYPE html><html><head>',
+      '<script nonce="stale" async>self.a=1</script>',
+      '<script src="/_next/static/chunks/a.js" async nonce="stale"></script>',
+      '<script type="application/ld+json">{"@type":"Article"}</script>',
+      '<SCRIPT TYPE="text/javascript" data-x="a > b">self.b=2</SCRIPT>',
+      '<script type="module">import("/m.js")</script>',
+      '</head><body><p>本文</p>',
+      '<script>self.__next_f.push([1,"<p>日本語</p> &amp; a<b"])</script>',
+      '<!-- <script>commented()</script> -->',
+      '<textarea><script>typed()</script></textarea>',
+      '<script nonce="other">self.a=1</script>',
+      '</body></html>',
+    ].join('');
+    expect(inlineScriptHashes(html)).toEqual([
+      scriptHash('self.a=1'),
+      scriptHash('self.b=2'),
+      scriptHash('import("/m.js")'),
+      // Raw text: no entity is decoded inside a script.
+      scriptHash('self.__next_f.push([1,"<p>日本語</p> &amp; a<b"])'),
+    ]);
+  });
+
+  it('finds nothing in a page without inline scripts', () => {
+    expect(inlineScriptHashes('<p>a</p><script src="/a.js"></script>')).toEqual([]);
+  });
+});
+
+describe('decodeBody', () => {
+  const html = '<p>日本語</p>'.repeat(50);
+  it.each([
+    ['identity', Buffer.from(html)],
+    [undefined, Buffer.from(html)],
+    ['gzip', gzipSync(html)],
+    ['br', brotliCompressSync(html)],
+    ['deflate', deflateSync(html)],
+    ['deflate', deflateRawSync(html)],
+  ])('reads a %s body', (coding, body) => {
+    expect(decodeBody(body, coding)).toBe(html);
+  });
+
+  it('gives up on a body that is not what its coding says, or a coding it does not know', () => {
+    expect(decodeBody(Buffer.from(html), 'gzip')).toBeNull();
+    expect(decodeBody(Buffer.from(html), 'zstd')).toBeNull();
+  });
+});
+
+const LIVE =
+  "default-src 'self'; script-src 'self' 'nonce-AAAAAAAAAAAAAAAAAAAAAA==' 'sha256-gtm='; style-src 'self' 'unsafe-inline'; frame-ancestors 'self'";
+
+describe('withScriptHashes / cachedPagePolicy', () => {
+  it('replaces the nonce with the hashes and leaves the rest as it was', () => {
+    expect(withScriptHashes(LIVE, ["'sha256-x='", "'sha256-gtm='"])).toBe(
+      "default-src 'self'; script-src 'self' 'sha256-gtm=' 'sha256-x='; style-src 'self' 'unsafe-inline'; frame-ancestors 'self'",
+    );
+  });
+
+  it('hashes the scripts of a compressed page; an RSC answer only loses the nonce', () => {
+    const html = '<script nonce="AAAAAAAAAAAAAAAAAAAAAA==">self.x=1</script>';
+    const policy = cachedPagePolicy(
+      LIVE,
+      'text/html; charset=utf-8',
+      brotliCompressSync(html),
+      'br',
+    );
+    expect(policy).not.toContain('nonce-');
+    expect(directive(policy!, 'script-src')).toEqual([
+      "'self'",
+      "'sha256-gtm='",
+      scriptHash('self.x=1'),
+    ]);
+    expect(
+      directive(
+        cachedPagePolicy(LIVE, 'text/x-component', Buffer.from('0:{}'), undefined)!,
+        'script-src',
+      ),
+    ).toEqual(["'self'", "'sha256-gtm='"]);
+    expect(cachedPagePolicy(LIVE, 'text/html', Buffer.from(html), 'gzip')).toBeNull();
+  });
+});
+
+describe('pagePolicies', () => {
+  it('allows the GTM snippet the layout renders, by its hash', () => {
+    const rendered = renderToStaticMarkup(createElement(TagManager, { gtmId: 'GTM-ABC123' }));
+    const [snippet] = inlineScriptHashes(rendered);
+    const policies = pagePolicies({ secure: true, gtmId: 'GTM-ABC123', prerenderedHashes: [] });
+    const scripts = directive(policies.live('n0nce'), 'script-src');
+    expect(scripts).toContain(snippet);
+    expect(scripts).toContain("'nonce-n0nce'");
+    expect(scripts).toContain('https://*.googletagmanager.com');
+    // Another container is another snippet.
+    const other = pagePolicies({ secure: true, gtmId: 'GTM-XYZ999', prerenderedHashes: [] });
+    expect(directive(other.live('n'), 'script-src')).not.toContain(snippet);
+  });
+
+  it('adds the prerendered pages’ hashes only to the policy for those', () => {
+    const policies = pagePolicies({
+      secure: false,
+      gtmId: undefined,
+      prerenderedHashes: ["'sha256-static='"],
+    });
+    expect(directive(policies.live('n'), 'script-src')).toEqual(["'self'", "'nonce-n'"]);
+    expect(directive(policies.prerendered('n'), 'script-src')).toEqual([
+      "'self'",
+      "'nonce-n'",
+      "'sha256-static='",
+    ]);
+  });
+});
+
+describe('prerenderedScriptHashes', () => {
+  let dir = '';
+  afterEach(() => {
+    if (dir) rmSync(dir, { recursive: true, force: true });
+    vi.restoreAllMocks();
+  });
+
+  it('reads the HTML of every prerendered route of the build', () => {
+    dir = mkdtempSync(path.join(tmpdir(), 'csp-build-'));
+    mkdirSync(path.join(dir, 'server', 'app'), { recursive: true });
+    writeFileSync(
+      path.join(dir, 'prerender-manifest.json'),
+      JSON.stringify({ routes: { '/_not-found': {}, '/': {}, '/robots.txt': {} } }),
+    );
+    writeFileSync(
+      path.join(dir, 'server', 'app', '_not-found.html'),
+      '<script>self.nf=1</script><script src="/a.js"></script>',
+    );
+    writeFileSync(path.join(dir, 'server', 'app', 'index.html'), '<script>self.home=1</script>');
+    expect(prerenderedScriptHashes(dir)).toEqual([
+      scriptHash('self.nf=1'),
+      scriptHash('self.home=1'),
+    ]);
+  });
+
+  it('warns and allows nothing more without a build', () => {
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
+    expect(prerenderedScriptHashes('/nonexistent/.next')).toEqual([]);
+    expect(warn).toHaveBeenCalledWith(expect.stringContaining('事前生成ページ'), expect.anything());
+  });
+});
+
+describe('withPagePolicy', () => {
+  const policies = pagePolicies({
+    secure: false,
+    gtmId: undefined,
+    prerenderedHashes: ["'sha256-static='"],
+  });
+
+  async function serve(handler: http.RequestListener) {
+    const server = http.createServer(handler);
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
+    const { port } = server.address() as AddressInfo;
+    return {
+      url: `http://127.0.0.1:${port}`,
+      close: () => new Promise((r) => server.close(r)),
+    };
+  }
+
+  it('gives the framework a fresh nonce of its own, never one a client sent', async () => {
+    const seen: (string | undefined)[] = [];
+    const reportOnly: unknown[] = [];
+    const handler = withPagePolicy((req, res) => {
+      seen.push(req.headers['content-security-policy'] as string | undefined);
+      reportOnly.push(req.headers['content-security-policy-report-only']);
+      res.setHeader('content-type', 'text/html');
+      res.end('<p>ok</p>');
+      return Promise.resolve();
+    }, policies);
+    const server = await serve((req, res) => void handler(req, res));
+    const answers = [];
+    for (let i = 0; i < 2; i++) {
+      answers.push(
+        await fetch(server.url, {
+          headers: {
+            'content-security-policy': "script-src 'nonce-chosenByTheClient'",
+            'content-security-policy-report-only': "script-src 'nonce-chosenByTheClient'",
+          },
+        }),
+      );
+    }
+    await server.close();
+    const policies0 = answers.map((a) => a.headers.get('content-security-policy'));
+    // The answer carries the very policy the framework was given.
+    expect(policies0).toEqual(seen);
+    const nonces = policies0.map((p) =>
+      directive(p!, 'script-src').find((s) => s.startsWith("'nonce-")),
+    );
+    expect(nonces[0]).toMatch(/^'nonce-[A-Za-z0-9+/]{22}=='$/);
+    expect(nonces[1]).not.toBe(nonces[0]);
+    expect(seen.join()).not.toContain('chosenByTheClient');
+    expect(reportOnly).toEqual([undefined, undefined]); // Next would read that one too
+    expect(directive(policies0[0]!, 'script-src')).not.toContain("'sha256-static='");
+  });
+
+  it('leaves the framework’s files and images with the policy they had, and no nonce', async () => {
+    const handler = withPagePolicy((_req, res) => {
+      res.end('x');
+      return Promise.resolve();
+    }, policies);
+    const server = await serve((req, res) => {
+      res.setHeader('content-security-policy', "default-src 'none'");
+      void handler(req, res);
+    });
+    for (const file of ['/_next/static/chunks/a.js', '/_next/image?url=%2Fa.png&w=64&q=75'])
+      expect((await fetch(server.url + file)).headers.get('content-security-policy'), file).toBe(
+        "default-src 'none'",
+      );
+    expect(
+      nonceIn((await fetch(server.url + '/_next/data')).headers.get('content-security-policy')!),
+    ).toBeDefined();
+    await server.close();
+  });
+
+  it('adds the prerendered pages’ hashes to an error page and to a prerendered answer', async () => {
+    const handler = withPagePolicy((req, res) => {
+      if (req.url === '/missing') res.statusCode = 404;
+      if (req.url === '/static') res.setHeader('x-nextjs-prerender', '1');
+      res.end('x');
+      return Promise.resolve();
+    }, policies);
+    const server = await serve((req, res) => void handler(req, res));
+    const scripts = async (p: string) =>
+      directive(
+        (await fetch(server.url + p)).headers.get('content-security-policy')!,
+        'script-src',
+      );
+    expect(await scripts('/missing')).toContain("'sha256-static='");
+    expect(await scripts('/static')).toContain("'sha256-static='");
+    expect(await scripts('/page')).not.toContain("'sha256-static='");
+    // The render's own nonce stays: a 404 rendered on request has its scripts marked with it.
+    expect((await scripts('/missing')).some((s) => s.startsWith("'nonce-"))).toBe(true);
+    await server.close();
+  });
+});

@@ -1,0 +1,221 @@
+import 'server-only';
+import { createHash, randomBytes } from 'node:crypto';
+import { existsSync, readFileSync } from 'node:fs';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import path from 'node:path';
+import { brotliDecompressSync, gunzipSync, inflateRawSync, inflateSync } from 'node:zlib';
+import { Parser } from 'htmlparser2';
+import { TagManager } from '@/components/analytics/tag-manager';
+import { CSP_HEADER, pagePolicy } from '@/lib/security-headers';
+
+/**
+ * The Content-Security-Policy of the pages the framework renders (issue 15).
+ *
+ * - A fresh render gets a fresh nonce: Next.js puts the nonce of the *request's*
+ *   `Content-Security-Policy` header on its own inline and bootstrap scripts
+ *   (node_modules/next/dist/server/app-render/get-script-nonce-from-header.js, called from
+ *   next/dist/server/route-modules/app-page/parse-request-headers.js). The front server writes
+ *   that request header itself, so a client can never choose the nonce.
+ * - A page served again from the page cache carries a nonce that is no longer secret: its
+ *   policy names the sha256 of each of its inline scripts instead (cachedPagePolicy).
+ * - A page prerendered at build time (the 404 page) has no nonce at all: its scripts' hashes
+ *   are read from the build once.
+ * - Our own inline script, the GTM snippet, is the same text on every page: allowed by hash.
+ */
+
+const REQUEST_POLICY_HEADERS = ['content-security-policy', 'content-security-policy-report-only'];
+
+/** 128 random bits, base64 (what CSP's nonce-source and Next's nonce pattern accept). */
+export function newNonce(): string {
+  return randomBytes(16).toString('base64');
+}
+
+/**
+ * The hash source a browser computes for an inline script: sha256 of its text in UTF-8, after
+ * the HTML parser turned CR LF and lone CR into LF and NUL into U+FFFD.
+ */
+export function scriptHash(text: string): string {
+  const parsed = text.replace(/\r\n?/g, '\n').replace(/\0/g, '\uFFFD');
+  return `'sha256-${createHash('sha256').update(parsed, 'utf8').digest('base64')}'`;
+}
+
+const JAVASCRIPT_TYPE =
+  /^(?:(?:text|application)\/(?:x-)?(?:java|ecma)script|text\/javascript1\.[0-5]|text\/(?:jscript|livescript)|module|importmap|speculationrules)$/;
+
+/** Whether a script element with this `type` runs (a data block such as JSON-LD does not). */
+function runs(type: string | undefined): boolean {
+  const value = (type ?? '').trim().toLowerCase();
+  return value === '' || JAVASCRIPT_TYPE.test(value);
+}
+
+/**
+ * The hash sources of the inline scripts of a document, in order, once each: every
+ * `<script>` without `src` whose type runs, whatever other attributes (a stale nonce) it has.
+ * htmlparser2 reads a script's text raw, as a browser does (no entities, comments or markup
+ * inside). A script a browser would read differently (`<!--<script>` inside one) gets a hash
+ * that matches nothing: it is blocked, never let through.
+ */
+export function inlineScriptHashes(html: string): string[] {
+  const hashes = new Set<string>();
+  let text: string | null = null;
+  const parser = new Parser(
+    {
+      onopentag(name, attributes) {
+        text = name === 'script' && !('src' in attributes) && runs(attributes.type) ? '' : null;
+      },
+      ontext(chunk) {
+        if (text !== null) text += chunk;
+      },
+      onclosetag(name) {
+        if (name === 'script' && text !== null) hashes.add(scriptHash(text));
+        text = null;
+      },
+    },
+    { decodeEntities: true },
+  );
+  parser.end(html);
+  return [...hashes];
+}
+
+/** A stored body as text, or null when its coding cannot be read. */
+export function decodeBody(body: Buffer, contentEncoding: unknown): string | null {
+  const coding = typeof contentEncoding === 'string' ? contentEncoding.trim().toLowerCase() : '';
+  try {
+    if (coding === '' || coding === 'identity') return body.toString('utf8');
+    if (coding === 'br') return brotliDecompressSync(body).toString('utf8');
+    if (coding === 'gzip') return gunzipSync(body).toString('utf8');
+    if (coding === 'deflate') {
+      // HTTP's deflate is zlib-wrapped; some servers send it raw.
+      try {
+        return inflateSync(body).toString('utf8');
+      } catch {
+        return inflateRawSync(body).toString('utf8');
+      }
+    }
+  } catch {
+    return null;
+  }
+  return null;
+}
+
+/** The policy with every nonce in script-src replaced by these hash sources. */
+export function withScriptHashes(policy: string, hashes: readonly string[]): string {
+  return policy
+    .split(';')
+    .map((directive) => {
+      const [name = '', ...sources] = directive.trim().split(/\s+/);
+      if (name.toLowerCase() !== 'script-src') return directive.trim();
+      const kept = sources.filter((source) => !/^'nonce-/i.test(source));
+      return [name, ...new Set([...kept, ...hashes])].join(' ');
+    })
+    .join('; ');
+}
+
+/**
+ * The policy to store with a captured page: its nonce out, the hashes of its inline scripts
+ * in (HTML only: an RSC answer runs nothing). Null when the body cannot be read, so the page
+ * is not stored rather than replayed with scripts its policy would block.
+ */
+export function cachedPagePolicy(
+  policy: string,
+  contentType: unknown,
+  body: Buffer,
+  contentEncoding: unknown,
+): string | null {
+  const html = typeof contentType === 'string' && contentType.startsWith('text/html');
+  if (!html) return withScriptHashes(policy, []);
+  const text = decodeBody(body, contentEncoding);
+  return text === null ? null : withScriptHashes(policy, inlineScriptHashes(text));
+}
+
+/** The hash of the GTM snippet the root layout inlines (rendered by its own component). */
+export function tagManagerHash(gtmId: string): string | null {
+  const element = TagManager({ gtmId }) as { props?: unknown } | null;
+  const props = element?.props as { dangerouslySetInnerHTML?: { __html?: unknown } } | undefined;
+  const snippet = props?.dangerouslySetInnerHTML?.__html;
+  return typeof snippet === 'string' ? scriptHash(snippet) : null;
+}
+
+/**
+ * The hashes of the inline scripts of the pages `next build` prerendered (the HTML files its
+ * prerender manifest names). The framework serves those files as they are, with no nonce.
+ */
+export function prerenderedScriptHashes(distDir: string): string[] {
+  let routes: string[];
+  try {
+    const manifest = JSON.parse(
+      readFileSync(path.join(distDir, 'prerender-manifest.json'), 'utf8'),
+    ) as { routes?: Record<string, unknown> };
+    routes = Object.keys(manifest.routes ?? {});
+  } catch (error) {
+    console.warn(
+      '[csp] 事前生成ページの一覧を読めません。404 ページのスクリプトが止まります (cannot read the prerender manifest):',
+      error instanceof Error ? error.message : error,
+    );
+    return [];
+  }
+  const hashes = new Set<string>();
+  for (const route of routes) {
+    const file = path.join(distDir, 'server', 'app', `${route === '/' ? '/index' : route}.html`);
+    if (!existsSync(file)) continue; // an image, robots.txt: no HTML
+    for (const hash of inlineScriptHashes(readFileSync(file, 'utf8'))) hashes.add(hash);
+  }
+  return [...hashes];
+}
+
+export type PagePolicies = {
+  /** A fresh render's policy: its nonce, GTM's hash. */
+  live(nonce: string): string;
+  /** An answer that may be a prerendered page (an error, or marked so): its hashes too. */
+  prerendered(nonce: string): string;
+};
+
+export function pagePolicies(options: {
+  secure: boolean;
+  gtmId?: string | undefined;
+  prerenderedHashes: readonly string[];
+}): PagePolicies {
+  const gtm = options.gtmId ? tagManagerHash(options.gtmId) : null;
+  const ours = gtm ? [gtm] : [];
+  const policy = (sources: string[]) =>
+    pagePolicy({ scriptSources: sources, secure: options.secure, tagManager: gtm !== null });
+  return {
+    live: (nonce) => policy([`'nonce-${nonce}'`, ...ours]),
+    prerendered: (nonce) => policy([`'nonce-${nonce}'`, ...ours, ...options.prerenderedHashes]),
+  };
+}
+
+type Handler = (req: IncomingMessage, res: ServerResponse) => Promise<void>;
+
+/**
+ * The framework's files and optimised images: nothing renders there, so they keep the policy
+ * the front server set first (NON_PAGE_POLICY, which fails closed should one ever be a page),
+ * and no nonce changes their headers each time.
+ */
+const FRAMEWORK_FILES = /^\/_next\/(?:static|image)(?:[/?]|$)/;
+
+/**
+ * Before the framework sees a request: a fresh nonce in the request's policy header (any the
+ * client sent is replaced, report-only included, which Next would read too) and the same
+ * policy on the answer. An answer the framework marks prerendered, or an error page (the 404
+ * of an unknown path is a prerendered file), gets the prerendered pages' hashes as well.
+ */
+export function withPagePolicy(handler: Handler, policies: PagePolicies): Handler {
+  return (req, res) => {
+    for (const name of REQUEST_POLICY_HEADERS) delete req.headers[name];
+    if (FRAMEWORK_FILES.test(req.url ?? '/')) return handler(req, res);
+    const nonce = newNonce();
+    const live = policies.live(nonce);
+    req.headers['content-security-policy'] = live;
+    res.setHeader(CSP_HEADER, live);
+    const writeHead = res.writeHead.bind(res) as (...args: unknown[]) => ServerResponse;
+    const writeHeadWithPolicy = (status: number, ...rest: unknown[]) => {
+      const prerendered = status >= 400 || res.getHeader('x-nextjs-prerender') === '1';
+      if (prerendered && res.getHeader(CSP_HEADER) === live)
+        res.setHeader(CSP_HEADER, policies.prerendered(nonce));
+      return writeHead(status, ...rest);
+    };
+    res.writeHead = writeHeadWithPolicy;
+    return handler(req, res);
+  };
+}

@@ -1,0 +1,123 @@
+import 'server-only';
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { format } from 'node:util';
+import pino, { type Logger } from 'pino';
+import { singleton } from '@/lib/singleton';
+
+/**
+ * The server's log: one JSON object per line on stdout (pino), each with the id of the request
+ * it was written for. Every `console.*` call of the app, the framework and the libraries goes
+ * through it (`routeConsoleToLog`), so no caller can forget the format or the request id.
+ * Secrets are kept out in two layers: callers never log them, and known secret-bearing fields
+ * of logged objects are censored here.
+ */
+
+export type LogSettings = { level: string };
+
+/** Fields censored wherever they appear in a logged object (pino's redact paths). */
+export const REDACTED_PATHS = [
+  'password',
+  'newPassword',
+  'currentPassword',
+  'token',
+  'secret',
+  'apiKey',
+  'key',
+  'authorization',
+  'cookie',
+  'set-cookie',
+  '*.password',
+  '*.token',
+  '*.secret',
+  '*.apiKey',
+  '*.authorization',
+  '*.cookie',
+  'headers.authorization',
+  'headers.cookie',
+  'headers["x-microcms-api-key"]',
+  'headers["stripe-signature"]',
+];
+
+type RequestContext = { requestId: string };
+const requests = singleton('log-request-context', () => new AsyncLocalStorage<RequestContext>());
+
+/** Runs `handle` with `requestId` attached to every line logged during it. */
+export function withRequestId<T>(requestId: string, handle: () => T): T {
+  return requests.run({ requestId }, handle);
+}
+
+export function currentRequestId(): string | undefined {
+  return requests.getStore()?.requestId;
+}
+
+export function createLogger(
+  settings: LogSettings,
+  destination: pino.DestinationStream = pino.destination(1),
+): Logger {
+  return pino(
+    {
+      level: settings.level,
+      base: { pid: process.pid },
+      timestamp: pino.stdTimeFunctions.isoTime,
+      redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
+      formatters: { level: (label) => ({ level: label }) },
+      mixin: () => {
+        const requestId = currentRequestId();
+        return requestId ? { requestId } : {};
+      },
+    },
+    destination,
+  );
+}
+
+const installed = singleton('log-console', () => ({ logger: null as Logger | null }));
+
+/** The process's logger once installed (null before: tests and scripts keep the console). */
+export function processLogger(): Logger | null {
+  return installed.logger;
+}
+
+const LEVEL_OF = {
+  log: 'info',
+  info: 'info',
+  warn: 'warn',
+  error: 'error',
+  debug: 'debug',
+} as const;
+
+/**
+ * One console call as a log entry: a leading "[tag]" becomes `component`, the first Error
+ * becomes `err` (with its stack, through pino's serializer), the rest is the message as
+ * console.log would have printed it.
+ */
+export function entryOf(args: unknown[]): { component?: string; err?: Error; msg: string } {
+  const err = args.find((arg): arg is Error => arg instanceof Error);
+  const rest = args.filter((arg) => arg !== err);
+  let msg = format(...rest).trim();
+  const tag = /^\[([\w-]{1,40})\]\s*/.exec(msg);
+  if (tag) msg = msg.slice(tag[0].length);
+  if (err && !msg) msg = err.message;
+  return { ...(tag ? { component: tag[1] } : {}), ...(err ? { err } : {}), msg };
+}
+
+/** Sends every console call of the process to `logger` from now on. Once per process. */
+export function routeConsoleToLog(logger: Logger): void {
+  if (installed.logger) return;
+  installed.logger = logger;
+  for (const method of Object.keys(LEVEL_OF) as (keyof typeof LEVEL_OF)[]) {
+    const level = LEVEL_OF[method];
+    console[method] = (...args: unknown[]) => {
+      const { msg, ...fields } = entryOf(args);
+      logger[level](fields, msg);
+    };
+  }
+}
+
+/**
+ * At the production server's start (scripts/start.ts): JSON lines through pino, unless
+ * LOG_FORMAT=text asks for the plain console (as `next dev` keeps).
+ */
+export function startLogging(settings: { LOG_LEVEL: string; LOG_FORMAT?: 'json' | 'text' }): void {
+  if (settings.LOG_FORMAT === 'text') return;
+  routeConsoleToLog(createLogger({ level: settings.LOG_LEVEL }));
+}

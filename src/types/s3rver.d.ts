@@ -1,0 +1,19 @@
+/** s3rver (an S3-compatible server for tests) ships no types: what the tests use of it. */
+declare module 's3rver' {
+  import type { AddressInfo } from 'node:net';
+
+  export type S3rverOptions = {
+    address?: string;
+    port?: number;
+    silent?: boolean;
+    directory: string;
+    vhostBuckets?: boolean;
+    configureBuckets?: { name: string }[];
+  };
+
+  export default class S3rver {
+    constructor(options: S3rverOptions);
+    run(): Promise<AddressInfo>;
+    close(): Promise<void>;
+  }
+}
