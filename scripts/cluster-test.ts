@@ -194,6 +194,7 @@ http {
       # One proxy: the app takes the last X-Forwarded-For entry (TRUST_PROXY=true).
       proxy_set_header X-Forwarded-For $remote_addr;
       proxy_set_header X-Forwarded-Proto $scheme;
+      proxy_set_header X-Request-Id $request_id;
       # A request the dead instance never answered is tried on the other (idempotent ones only).
       proxy_next_upstream error timeout http_502 http_503;
       proxy_next_upstream_tries 2;

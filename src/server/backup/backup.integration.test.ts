@@ -279,25 +279,23 @@ describe('backup and restore of a whole instance', () => {
     );
   });
 
-  it('on storage it cannot list, carries the files the database points at and names the missing', async () => {
-    // S3 here: a storage that is no local directory.
-    const unlisted: MediaStorage = {
+  it('carries every file the storage lists, orphans too, and names a referenced file that is missing', async () => {
+    // Another kind of storage (S3 here): only its interface is used, listing included.
+    const bucket: MediaStorage = {
       kind: 's3',
       put: (...args) => sourceStorage.put(...args),
       get: (...args) => sourceStorage.get(...args),
       head: (...args) => sourceStorage.head(...args),
       delete: (...args) => sourceStorage.delete(...args),
+      list: () => sourceStorage.list(),
     };
-    const everything = storedKeys(sourceStorage);
-    await sourceStorage.put(
-      'images/2026/05/00000000000000000000000000000000.png',
-      sample('png'),
-      'image/png',
-    );
+    const orphan = 'images/2026/05/00000000000000000000000000000000.png';
+    await sourceStorage.put(orphan, sample('png'), 'image/png');
     await sourceStorage.delete(audioKey);
-    const result = await createBackup(source, unlisted, { out: path.join(tmp, 's3.tar.gz') });
-    // Every referenced file but the one deleted; the orphan is not referenced, so not found.
-    expect(result.manifest.files.count).toBe(everything.length - 1);
+    const everything = storedKeys(sourceStorage);
+    expect(everything).toContain(orphan);
+    const result = await createBackup(source, bucket, { out: path.join(tmp, 's3.tar.gz') });
+    expect(result.manifest.files.count).toBe(everything.length);
     expect(result.missingFiles).toEqual([audioKey]);
   });
 });

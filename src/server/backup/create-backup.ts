@@ -146,7 +146,7 @@ export async function createBackup(
       { isolationLevel: 'repeatable read', accessMode: 'read only' },
     );
 
-    for (const key of (await listStoredKeys(storage)) ?? []) keys.add(key);
+    for (const key of await listStoredKeys(storage)) keys.add(key);
     const present: { key: string; size: number }[] = [];
     const missingFiles: string[] = [];
     for (const key of [...keys].sort()) {

@@ -278,7 +278,7 @@ export function selectFields(value: unknown, paths: string[][]): unknown {
 /**
  * totalCount by filter: paging, sorting and field selection reuse it. Counting every match is
  * the costly part of a list; published counts only change with content, which clears them
- * (other instances: within 30 s).
+ * (on every instance: src/server/cms/events.ts; the 30 s TTL is a backstop).
  */
 const countCaches = new WeakMap<Db, TtlCache<number>>();
 function countCache(db: Db): TtlCache<number> {

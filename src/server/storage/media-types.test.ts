@@ -15,9 +15,9 @@ function sniff(bytes: Uint8Array, size = bytes.length) {
   return sniffMediaType(bytes, size);
 }
 
-function rejection(fn: () => unknown): MediaRejection {
+async function rejection(fn: () => Promise<unknown>): Promise<MediaRejection> {
   try {
-    fn();
+    await fn();
   } catch (error) {
     if (error instanceof MediaRejection) return error;
     throw error;
@@ -46,24 +46,24 @@ describe('sniffMediaType: supported formats from real files', () => {
     ['mp4MoovAtEnd', 'mp4', 'video/mp4'],
     ['webm', 'webm', 'video/webm'],
   ];
-  it.each(cases)('%s → %s (%s)', (name, format, contentType) => {
-    const result = sniff(sample(name));
+  it.each(cases)('%s → %s (%s)', async (name, format, contentType) => {
+    const result = await sniff(sample(name));
     expect(result).toMatchObject({ ok: true, type: { format, contentType } });
   });
 
-  it('decides from the first bytes alone when the rest of the file is not at hand', () => {
+  it('decides from the first bytes alone when the rest of the file is not at hand', async () => {
     const mp4 = sample('mp4');
-    expect(sniffMediaType(mp4.subarray(0, 64))).toMatchObject({
+    expect(await sniffMediaType(mp4.subarray(0, 64))).toMatchObject({
       ok: true,
       type: { format: 'mp4' },
     });
     // An MP4 whose track headers are further on is taken as video (the larger limit applies).
-    expect(sniff(sample('mp4MoovAtEnd').subarray(0, 40), 1546)).toMatchObject({
+    expect(await sniff(sample('mp4MoovAtEnd').subarray(0, 40), 1546)).toMatchObject({
       ok: true,
       type: { format: 'mp4', kind: 'video' },
     });
     // M4A's brand says audio even without the track headers.
-    expect(sniff(sample('m4a').subarray(0, 32), 1188)).toMatchObject({
+    expect(await sniff(sample('m4a').subarray(0, 32), 1188)).toMatchObject({
       ok: true,
       type: { format: 'm4a', kind: 'audio' },
     });
@@ -98,14 +98,72 @@ describe('sniffMediaType: refusals name what was found', () => {
     ],
     ['nothing', new Uint8Array(), '空のファイル'],
   ];
-  it.each(refused)('%s', (_, bytes, detected) => {
-    expect(sniff(bytes)).toEqual({ ok: false, reason: 'unsupported', detected });
+  it.each(refused)('%s', async (_, bytes, detected) => {
+    expect(await sniff(bytes)).toEqual({ ok: false, reason: 'unsupported', detected });
   });
 
-  it('does not take a stray MPEG sync word followed by junk for MP3', () => {
+  it('does not take a stray MPEG sync word followed by junk for MP3', async () => {
     const bytes = new Uint8Array(400).fill(0x41);
     bytes.set([0xff, 0xe3, 0x18, 0xc4]); // a valid MPEG-2.5 Layer III header, 72-byte frame
-    expect(sniff(bytes)).toMatchObject({ ok: false, reason: 'unsupported' });
+    expect(await sniff(bytes)).toMatchObject({ ok: false, reason: 'unsupported' });
+  });
+});
+
+describe('sniffMediaType: what file-type finds, our list decides', () => {
+  const bytes = (...parts: (Uint8Array | string)[]) =>
+    Buffer.concat(parts.map((p) => (typeof p === 'string' ? Buffer.from(p) : p)));
+
+  it.each([
+    // file-type calls this XML; it must still be named SVG.
+    [
+      'SVG with a DOCTYPE',
+      text('<?xml version="1.0"?><!DOCTYPE svg PUBLIC "-//W3C//DTD SVG 1.1//EN" "x"><svg/>'),
+      'SVG',
+    ],
+    ['gzip (an .svgz)', new Uint8Array([0x1f, 0x8b, 0x08, 0, 0, 0, 0, 0, 0, 3]), 'gzip'],
+    ['BMP, named by its extension', bytes('BM', new Uint8Array(60)), 'BMP'],
+    ['HTML before PNG bytes', bytes('<html><script>alert(1)</script>', sample('png')), 'HTML'],
+    ['a Windows executable', bytes('MZ', new Uint8Array(200)), 'Windows 実行ファイル'],
+  ])('refuses %s, named', async (_, file, detected) => {
+    expect(await sniff(file)).toEqual({ ok: false, reason: 'unsupported', detected });
+  });
+
+  it('takes an AVIF whose major brand is mif1, and refuses HEIC', async () => {
+    const avif = sample('avif').slice();
+    avif.set(text('mif1'), 8); // the compatible brands still name avif
+    expect(await sniff(avif)).toMatchObject({ ok: true, type: { format: 'avif' } });
+    const heic = sample('avif').slice();
+    heic.set(text('heic'), 8);
+    heic.set(text('heicheic'), 16); // no avif among the compatible brands either
+    heic.set(text('heic'), 24);
+    expect(await sniff(heic)).toEqual({
+      ok: false,
+      reason: 'unsupported',
+      detected: 'HEIC / HEIF',
+    });
+  });
+
+  it('takes a PNG for a PNG whatever it is called, and nothing else for one', async () => {
+    // The name and the client's type never reach the sniffer: only these bytes do.
+    expect(await sniff(sample('png'))).toMatchObject({ ok: true, type: { format: 'png' } });
+  });
+
+  it('takes a GIF with markup after its header as a GIF, served as image/gif only', async () => {
+    const polyglot = bytes(sample('gif'), '<script>alert(1)</script>');
+    // Never HTML: the stored type is the sniffed one, and every answer says nosniff.
+    expect(await sniff(polyglot)).toMatchObject({ ok: true, type: { contentType: 'image/gif' } });
+  });
+
+  it('refuses a PNG signature over a forged header', async () => {
+    const forged = bytes(sample('png').subarray(0, 8), '<svg onload="alert(1)"/>' + ' '.repeat(40));
+    expect(await sniff(forged)).toMatchObject({ ok: false, reason: 'truncated' });
+  });
+
+  it.each([
+    ['one byte of a JPEG', new Uint8Array([0xff])],
+    ['two bytes of a PNG', new Uint8Array([0x89, 0x50])],
+  ])('does not take %s for anything', async (_, file) => {
+    expect(await sniff(file)).toMatchObject({ ok: false });
   });
 });
 
@@ -124,8 +182,8 @@ describe('sniffMediaType: truncated files', () => {
     ['Ogg cut inside the first page', cut('oggOpus', 30)],
     ['MP3 cut inside the first frame', cut('mp3', 50)],
   ];
-  it.each(truncatedCases)('%s', (_, bytes) => {
-    expect(sniff(bytes)).toMatchObject({ ok: false, reason: 'truncated' });
+  it.each(truncatedCases)('%s', async (_, bytes) => {
+    expect(await sniff(bytes)).toMatchObject({ ok: false, reason: 'truncated' });
   });
 });
 
@@ -138,8 +196,8 @@ describe('readImageDimensions', () => {
     'webpLossy',
     'webpLossless',
     'webpExtended',
-  ] as const)('%s is 3×2', (name) => {
-    const result = sniffMediaType(sample(name));
+  ] as const)('%s is 3×2', async (name) => {
+    const result = await sniffMediaType(sample(name));
     if (!result.ok) throw new Error('not sniffed');
     expect(readImageDimensions(result.type.format, sample(name))).toEqual({ width: 3, height: 2 });
   });
@@ -164,45 +222,49 @@ describe('readImageDimensions', () => {
 });
 
 describe('inspectMedia', () => {
-  it('answers type, size and dimensions', () => {
+  it('answers type, size and dimensions', async () => {
     const png = sample('png');
-    expect(inspectMedia(png, png.length)).toMatchObject({
+    expect(await inspectMedia(png, png.length)).toMatchObject({
       type: { format: 'png', contentType: 'image/png', extension: 'png' },
       size: png.length,
       width: 3,
       height: 2,
     });
     const mp3 = sample('mp3');
-    const media = inspectMedia(mp3, mp3.length);
+    const media = await inspectMedia(mp3, mp3.length);
     expect(media.type.kind).toBe('audio');
     expect(media.width).toBeUndefined();
   });
 
-  it('refuses SVG, HTML and cut files with 400 and a message naming what it found', () => {
-    const svg = rejection(() => inspectMedia(text('<svg><script>x</script></svg>'), 30));
+  it('refuses SVG, HTML and cut files with 400 and a message naming what it found', async () => {
+    const svg = await rejection(() => inspectMedia(text('<svg><script>x</script></svg>'), 30));
     expect(svg.status).toBe(400);
     expect(svg.message).toContain('検出された形式: SVG');
-    const cut = rejection(() => inspectMedia(sample('png').subarray(0, 20), 20));
+    const cut = await rejection(() => inspectMedia(sample('png').subarray(0, 20), 20));
     expect(cut.status).toBe(400);
     expect(cut.message).toContain('PNG ファイルが壊れているか');
-    expect(rejection(() => inspectMedia(new Uint8Array(), 0)).message).toBe('ファイルが空です。');
+    expect((await rejection(() => inspectMedia(new Uint8Array(), 0))).message).toBe(
+      'ファイルが空です。',
+    );
   });
 
-  it('applies the limit of the detected kind (413)', () => {
+  it('applies the limit of the detected kind (413)', async () => {
     const png = sample('png');
-    expect(rejection(() => inspectMedia(png, DEFAULT_MAX_BYTES.image + 1)).status).toBe(413);
-    const small = rejection(() => inspectMedia(png, png.length, { image: 50 }));
+    expect((await rejection(() => inspectMedia(png, DEFAULT_MAX_BYTES.image + 1))).status).toBe(
+      413,
+    );
+    const small = await rejection(() => inspectMedia(png, png.length, { image: 50 }));
     expect(small.status).toBe(413);
     expect(small.message).toContain('画像は50 バイトまでです');
     // Another kind's limit does not apply.
-    expect(inspectMedia(png, png.length, { video: 10 }).size).toBe(png.length);
+    expect((await inspectMedia(png, png.length, { video: 10 })).size).toBe(png.length);
   });
 
-  it('refuses images of more than 100 megapixels', () => {
+  it('refuses images of more than 100 megapixels', async () => {
     const png = sample('png').slice();
     new DataView(png.buffer).setUint32(16, 20000);
     new DataView(png.buffer).setUint32(20, 10000);
-    expect(rejection(() => inspectMedia(png, png.length)).message).toContain('20000×10000');
+    expect((await rejection(() => inspectMedia(png, png.length))).message).toContain('20000×10000');
   });
 });
 

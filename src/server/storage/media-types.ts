@@ -1,9 +1,16 @@
 import 'server-only';
+import { fileTypeFromBuffer } from 'file-type';
 
 /**
  * What an uploaded file really is, decided from its first bytes only: the client's
- * Content-Type and file name are never trusted. Only the formats below are accepted; anything
- * else (SVG above all, which can carry scripts) is refused with the name of what was found.
+ * Content-Type and file name are never trusted. file-type (maintained, hundreds of formats)
+ * says what the bytes are; our allow-list says what we take. Anything else (SVG above all,
+ * which can carry scripts) is refused with the name of what was found.
+ *
+ * file-type reads magic numbers, not structure: three bytes make a JPEG for it, a lone MPEG
+ * sync word an MP3. So each accepted format's header is also checked here (image sizes,
+ * container lengths against the file's, MP3 frames in a row, MP4 brands and tracks): a cut or
+ * forged header is refused, and the sizes an image needs are read on the way.
  */
 
 export type MediaKind = 'image' | 'audio' | 'video';
@@ -139,32 +146,86 @@ const truncated = (format: string): SniffResult => ({
   detected: format in MEDIA_TYPES ? MEDIA_TYPES[format as MediaFormat].label : format,
 });
 
+/** What file-type calls the formats we accept (every other answer is refused). */
+const ACCEPTED_BY_FILE_TYPE: Readonly<Record<string, MediaFormat>> = {
+  jpg: 'jpeg',
+  png: 'png',
+  apng: 'png', // animated PNG is PNG to every browser
+  webp: 'webp',
+  gif: 'gif',
+  avif: 'avif',
+  mp3: 'mp3',
+  wav: 'wav',
+  ogg: 'ogg', // Vorbis
+  opus: 'ogg',
+  spx: 'ogg',
+  oga: 'ogg', // FLAC in Ogg
+  webm: 'webm',
+  // The ISO media family: audio or video is decided from the brands and tracks below.
+  mp4: 'mp4',
+  m4v: 'mp4',
+  f4v: 'mp4',
+  m4a: 'm4a',
+  m4b: 'm4a',
+  m4p: 'm4a',
+};
+
 /**
  * The type of a file from its first bytes. `totalSize` (the whole file's length, when known)
  * lets container sizes be checked against the file; without it only the header is checked.
  */
-export function sniffMediaType(head: Uint8Array, totalSize?: number): SniffResult {
+export async function sniffMediaType(head: Uint8Array, totalSize?: number): Promise<SniffResult> {
   const size = totalSize ?? Number.POSITIVE_INFINITY;
   if (head.length === 0) return unsupported('空のファイル');
+  // file-type reads within the bytes it is given; a throw would be its bug, not the upload's.
+  const found = await fileTypeFromBuffer(head).catch(() => undefined);
+  const format = found ? ACCEPTED_BY_FILE_TYPE[found.ext] : undefined;
+  if (format) return checkHeader(format, head, size);
+  // file-type names ISO media by the major brand alone: an AVIF may put mif1 there.
+  if (found?.ext === 'heic') return sniffIsoBmff(head, size);
+  // XML may be SVG, which is what matters most to name.
+  if (found && found.ext !== 'xml') return unsupported(labelOf(found.ext));
+  const cut = acceptedMagic(head);
+  return cut ? truncated(cut) : unsupported(describeUnknown(head));
+}
 
-  if (startsWith(head, [0xff, 0xd8, 0xff])) {
-    return readJpegDimensions(head) ? supported('jpeg') : truncated('jpeg');
+/** The structure file-type does not check: intact, consistent with the file's length. */
+function checkHeader(format: MediaFormat, head: Uint8Array, size: number): SniffResult {
+  switch (format) {
+    case 'jpeg':
+    case 'png':
+    case 'gif':
+      return readImageDimensions(format, head) ? supported(format) : truncated(format);
+    case 'webp':
+    case 'wav':
+      return sniffRiff(head, size);
+    case 'avif':
+    case 'mp4':
+    case 'm4a':
+      return sniffIsoBmff(head, size);
+    case 'webm':
+      return sniffEbml(head);
+    case 'ogg':
+      return sniffOgg(head, size);
+    case 'mp3':
+      return ascii(head, 0, 3) === 'ID3' ? sniffId3(head, size) : sniffMpegAudio(head, 0, size);
   }
-  if (startsWith(head, [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])) {
-    return readPngDimensions(head) ? supported('png') : truncated('png');
-  }
-  if (ascii(head, 0, 6) === 'GIF87a' || ascii(head, 0, 6) === 'GIF89a') {
-    return readGifDimensions(head) ? supported('gif') : truncated('gif');
-  }
-  if (ascii(head, 0, 4) === 'RIFF') return sniffRiff(head, size);
-  if (ascii(head, 4, 4) === 'ftyp') return sniffIsoBmff(head, size);
-  if (startsWith(head, [0x1a, 0x45, 0xdf, 0xa3])) return sniffEbml(head);
-  if (ascii(head, 0, 4) === 'OggS') return sniffOgg(head, size);
-  if (ascii(head, 0, 3) === 'ID3') return sniffId3(head, size);
-  if (head[0] === 0xff && head.length >= 2 && (head[1]! & 0xe0) === 0xe0) {
-    return sniffMpegAudio(head, 0, size);
-  }
-  return unsupported(describeUnsupported(head));
+}
+
+/**
+ * Bytes that open like one of our formats although file-type could not tell what they are:
+ * too few of them, or a broken header. Refused as a damaged file of that format.
+ */
+function acceptedMagic(b: Uint8Array): string | null {
+  if (startsWith(b, [0xff, 0xd8, 0xff])) return 'jpeg';
+  if (startsWith(b, [0x89, 0x50, 0x4e, 0x47])) return 'png';
+  if (ascii(b, 0, 4) === 'GIF8') return 'gif';
+  if (ascii(b, 0, 4) === 'RIFF' && b.length < 12) return 'RIFF';
+  if (ascii(b, 4, 4) === 'ftyp' && b.length < 16) return 'MP4';
+  if (startsWith(b, [0x1a, 0x45, 0xdf, 0xa3])) return 'WebM';
+  if (ascii(b, 0, 4) === 'OggS') return 'ogg';
+  if (ascii(b, 0, 3) === 'ID3') return 'mp3';
+  return null;
 }
 
 // --- images ----------------------------------------------------------------------------------
@@ -267,7 +328,6 @@ function sniffRiff(b: Uint8Array, size: number): SniffResult {
       ? supported('wav')
       : truncated('wav');
   }
-  if (form === 'AVI ') return unsupported('AVI');
   return unsupported(`RIFF (${form.trim() || '不明'})`);
 }
 
@@ -353,10 +413,7 @@ function sniffIsoBmff(b: Uint8Array, size: number): SniffResult {
   const fits = boxesFitFile(b, size);
 
   if (brands.has('avif') || brands.has('avis')) return fits ? supported('avif') : truncated('avif');
-  if (major === 'qt  ') return unsupported('QuickTime (MOV)');
-  if (major.startsWith('3g')) return unsupported('3GP');
   if (HEIF_BRANDS.has(major)) return unsupported('HEIC / HEIF');
-  if (major === 'crx ') return unsupported('Canon RAW (CR3)');
   if (![...brands].some((brand) => MP4_BRANDS.has(brand))) {
     return unsupported(brands.has('qt  ') ? 'QuickTime (MOV)' : `ISO メディア (${major.trim()})`);
   }
@@ -459,7 +516,7 @@ function sniffMpegAudio(b: Uint8Array, at: number, size: number): SniffResult {
   // AAC in ADTS frames shares the sync word but has layer bits 00.
   if (((b[at + 1] ?? 0) & 0x06) === 0) return unsupported('AAC (ADTS)');
   const length = mp3FrameLength(b, at);
-  if (length === null) return unsupported(at === 0 ? describeUnsupported(b) : '不明な形式');
+  if (length === null) return unsupported(at === 0 ? describeUnknown(b) : '不明な形式');
   if (at + length > size) return truncated('mp3');
   // A lone sync word is weak evidence: when the next frame is at hand, it must be one too.
   if (at + length + 4 <= b.length && mp3FrameLength(b, at + length) === null) {
@@ -495,34 +552,40 @@ function sniffId3(b: Uint8Array, size: number): SniffResult {
 
 // --- Everything else: name it for the error message -----------------------------------------
 
-const SIGNATURES: readonly [number[], string][] = [
-  [[0x25, 0x50, 0x44, 0x46, 0x2d], 'PDF'],
-  [[0x50, 0x4b, 0x03, 0x04], 'ZIP (Office 文書などを含む)'],
-  [[0x1f, 0x8b], 'gzip'],
-  [[0x52, 0x61, 0x72, 0x21], 'RAR'],
-  [[0x37, 0x7a, 0xbc, 0xaf, 0x27, 0x1c], '7z'],
-  [[0x49, 0x49, 0x2a, 0x00], 'TIFF'],
-  [[0x4d, 0x4d, 0x00, 0x2a], 'TIFF'],
-  [[0x00, 0x00, 0x01, 0x00], 'ICO'],
-  [[0x38, 0x42, 0x50, 0x53], 'Photoshop (PSD)'],
-  [[0x66, 0x4c, 0x61, 0x43], 'FLAC'],
-  [[0x4d, 0x5a], 'Windows 実行ファイル'],
-  [[0x7f, 0x45, 0x4c, 0x46], 'ELF 実行ファイル'],
-  [[0x00, 0x61, 0x73, 0x6d], 'WebAssembly'],
-  [[0xff, 0x0a], 'JPEG XL'],
-];
+/** Names for what file-type finds, where its extension alone would not tell an editor much. */
+const LABELS: Readonly<Record<string, string>> = {
+  pdf: 'PDF',
+  zip: 'ZIP (Office 文書などを含む)',
+  docx: 'Word 文書 (DOCX)',
+  xlsx: 'Excel 文書 (XLSX)',
+  pptx: 'PowerPoint 文書 (PPTX)',
+  gz: 'gzip',
+  tif: 'TIFF',
+  ico: 'ICO',
+  psd: 'Photoshop (PSD)',
+  heic: 'HEIC / HEIF',
+  cr3: 'Canon RAW (CR3)',
+  jxl: 'JPEG XL',
+  mov: 'QuickTime (MOV)',
+  mkv: 'Matroska (MKV)',
+  avi: 'AVI',
+  '3gp': '3GP',
+  '3g2': '3GP',
+  ogv: 'Ogg Theora (動画)',
+  ogx: 'Ogg (不明なコーデック)',
+  aac: 'AAC (ADTS)',
+  exe: 'Windows 実行ファイル',
+  elf: 'ELF 実行ファイル',
+  wasm: 'WebAssembly',
+  ps: 'PostScript',
+};
 
-function describeUnsupported(b: Uint8Array): string {
-  for (const [signature, name] of SIGNATURES) if (startsWith(b, signature)) return name;
-  if (
-    ascii(b, 0, 2) === 'BM' &&
-    b.length >= 18 &&
-    [12, 40, 52, 56, 108, 124].includes(u32le(b, 14))
-  ) {
-    return 'BMP';
-  }
-  if (startsWith(b, [0x00, 0x00, 0x00, 0x0c, 0x4a, 0x58, 0x4c, 0x20])) return 'JPEG XL';
+function labelOf(extension: string): string {
+  return LABELS[extension] ?? extension.toUpperCase();
+}
 
+/** Text and markup, which file-type leaves alone (XML aside): named so an editor knows. */
+function describeUnknown(b: Uint8Array): string {
   // Markup and other text: look past a byte-order mark, white space and comments.
   const text = new TextDecoder('utf-8', { fatal: false })
     .decode(b.subarray(0, 4096))
@@ -541,7 +604,6 @@ function describeUnsupported(b: Uint8Array): string {
     return 'マークアップ (HTML / XML)';
   }
   if (text.startsWith('{') || text.startsWith('[')) return 'JSON / テキスト';
-  if (text.startsWith('%!ps')) return 'PostScript';
   const sample = b.subarray(0, 512);
   const printable = sample.every((v) => v === 9 || v === 10 || v === 13 || v >= 32);
   return printable ? 'テキスト' : '不明な形式';
@@ -600,13 +662,13 @@ export function maxBytesFor(kind: MediaKind, limits: MediaLimits = {}): number {
  * limit of its kind and, for images, readable and sane dimensions. `head` is the file's start
  * (IMAGE_HEADER_BYTES of it, or all of a smaller file); `size` the whole file's length.
  */
-export function inspectMedia(
+export async function inspectMedia(
   head: Uint8Array,
   size: number,
   limits: MediaLimits = {},
-): InspectedMedia {
+): Promise<InspectedMedia> {
   if (size === 0) throw new MediaRejection(400, 'ファイルが空です。');
-  const sniffed = sniffMediaType(head, size);
+  const sniffed = await sniffMediaType(head, size);
   if (!sniffed.ok) {
     throw new MediaRejection(
       400,

@@ -1,5 +1,25 @@
 import { describe, expect, it } from 'vitest';
-import { MultipartError, MultipartReader, multipartBoundary } from './multipart';
+import {
+  BAD_HEADER_MESSAGE,
+  FIELD_TOO_LARGE_MESSAGE,
+  FILE_TOO_LARGE_MESSAGE,
+  INTERRUPTED_MESSAGE,
+  MultipartError,
+  MultipartForm,
+  type MultipartLimits,
+  NO_BOUNDARY_MESSAGE,
+  TOO_MANY_PARTS_MESSAGE,
+  TRUNCATED_MESSAGE,
+  multipartBoundary,
+} from './multipart';
+
+const LIMITS: MultipartLimits = {
+  fileBytes: 1024 * 1024,
+  files: 1,
+  fields: 10,
+  fieldBytes: 1024,
+  parts: 11,
+};
 
 /** A stream of the bytes in pieces of `size` (1 = every possible split of a boundary). */
 function streamOf(bytes: Uint8Array, size: number): ReadableStream<Uint8Array> {
@@ -13,45 +33,99 @@ function streamOf(bytes: Uint8Array, size: number): ReadableStream<Uint8Array> {
   });
 }
 
-async function encode(form: FormData) {
-  const request = new Request('http://localhost/', { method: 'POST', body: form });
-  const boundary = multipartBoundary(request.headers.get('content-type'));
-  return { boundary: boundary!, bytes: new Uint8Array(await request.arrayBuffer()) };
+function requestOf(
+  body: ReadableStream<Uint8Array> | Uint8Array | string,
+  contentType = 'multipart/form-data; boundary=b',
+  init: RequestInit = {},
+) {
+  return new Request('http://localhost/', {
+    method: 'POST',
+    headers: { 'content-type': contentType },
+    body,
+    duplex: 'half',
+    ...init,
+  } as RequestInit);
 }
 
-async function readAll(reader: MultipartReader) {
-  const parts: {
-    name: string | null;
-    filename: string | null;
-    type: string | null;
-    body: string;
-  }[] = [];
-  for (let part = await reader.nextPart(); part; part = await reader.nextPart()) {
-    const chunks: Uint8Array[] = [];
-    for (let c = await reader.readChunk(); c; c = await reader.readChunk())
-      chunks.push(Uint8Array.from(c));
-    parts.push({
-      name: part.name,
-      filename: part.filename,
-      type: part.contentType,
-      body: Buffer.concat(chunks).toString('latin1'),
-    });
+async function encode(form: FormData) {
+  const request = new Request('http://localhost/', { method: 'POST', body: form });
+  return {
+    contentType: request.headers.get('content-type')!,
+    bytes: new Uint8Array(await request.arrayBuffer()),
+  };
+}
+
+type ReadPart = { kind: string; name: string; filename?: string; type?: string; body: string };
+
+async function readAll(form: MultipartForm): Promise<ReadPart[]> {
+  const parts: ReadPart[] = [];
+  try {
+    for (let part = await form.next(); part; part = await form.next()) {
+      if (part.kind === 'field') {
+        parts.push({ kind: 'field', name: part.name, body: part.value });
+        continue;
+      }
+      const chunks: Uint8Array[] = [];
+      for await (const chunk of part.body) chunks.push(Uint8Array.from(chunk));
+      parts.push({
+        kind: 'file',
+        name: part.name,
+        filename: part.filename,
+        type: part.contentType,
+        body: Buffer.concat(chunks).toString('latin1'),
+      });
+    }
+  } finally {
+    await form.close();
   }
   return parts;
 }
 
+/** The MultipartError a body ends in (its message), or 'ok'. */
+async function outcome(request: Request, limits = LIMITS): Promise<string> {
+  const form = MultipartForm.open(request, limits);
+  if (!form) return 'not multipart';
+  try {
+    await readAll(form);
+    return 'ok';
+  } catch (error) {
+    if (error instanceof MultipartError) return error.message;
+    throw error;
+  }
+}
+
+const raw = (...lines: string[]) => lines.join('\r\n');
+const filePart = (headers: string, body = 'abc') => raw('--b', headers, '', body, '--b--', '');
+
 describe('multipartBoundary', () => {
-  it('reads plain and quoted boundaries of multipart/form-data only', () => {
+  it('reads plain and quoted boundaries of multipart/form-data only, up to 70 characters', () => {
     expect(multipartBoundary('multipart/form-data; boundary=abc123')).toBe('abc123');
     expect(multipartBoundary('Multipart/Form-Data; charset=utf-8; boundary="a b:c"')).toBe('a b:c');
+    expect(multipartBoundary(`multipart/form-data; boundary=${'x'.repeat(70)}`)).toBe(
+      'x'.repeat(70),
+    );
+    expect(multipartBoundary(`multipart/form-data; boundary=${'x'.repeat(71)}`)).toBeNull();
+    expect(multipartBoundary('multipart/form-data; boundary=""')).toBeNull();
+    expect(multipartBoundary('multipart/form-data; boundary="a\r\nb"')).toBeNull();
+    expect(multipartBoundary('multipart/form-data')).toBeNull();
     expect(multipartBoundary('multipart/mixed; boundary=abc')).toBeNull();
     expect(multipartBoundary('application/json')).toBeNull();
     expect(multipartBoundary(null)).toBeNull();
-    expect(multipartBoundary(`multipart/form-data; boundary=${'x'.repeat(71)}`)).toBeNull();
+  });
+
+  it('is why MultipartForm.open answers null, so the route answers in its own words', () => {
+    expect(MultipartForm.open(requestOf('x', 'application/json'), LIMITS)).toBeNull();
+    expect(MultipartForm.open(requestOf('x', 'multipart/form-data'), LIMITS)).toBeNull();
+    expect(
+      MultipartForm.open(
+        requestOf('x', `multipart/form-data; boundary=${'b'.repeat(200)}`),
+        LIMITS,
+      ),
+    ).toBeNull();
   });
 });
 
-describe('MultipartReader', () => {
+describe('MultipartForm', () => {
   const body = '\r\n--not-the-boundary\r\n' + 'x'.repeat(300) + '\r\n-';
   const form = new FormData();
   form.append('title', 'タイトル');
@@ -59,56 +133,202 @@ describe('MultipartReader', () => {
   form.append('after', 'z');
 
   it.each([1, 2, 7, 64, 100_000])('reads every part with pieces of %i bytes', async (size) => {
-    const { boundary, bytes } = await encode(form);
-    const parts = await readAll(new MultipartReader(streamOf(bytes, size).getReader(), boundary));
-    expect(parts).toEqual([
+    const { contentType, bytes } = await encode(form);
+    const parsed = MultipartForm.open(requestOf(streamOf(bytes, size), contentType), LIMITS)!;
+    expect(await readAll(parsed)).toEqual([
+      { kind: 'field', name: 'title', body: 'タイトル' },
       {
-        name: 'title',
-        filename: null,
-        type: null,
-        body: Buffer.from('タイトル').toString('latin1'),
+        kind: 'file',
+        name: 'file',
+        filename: 'a %22quoted%22 name.png',
+        type: 'image/png',
+        body,
       },
-      { name: 'file', filename: 'a %22quoted%22 name.png', type: 'image/png', body },
-      { name: 'after', filename: null, type: null, body: 'z' },
+      { kind: 'field', name: 'after', body: 'z' },
     ]);
   });
 
-  it('skips the rest of a part when asked for the next one', async () => {
-    const { boundary, bytes } = await encode(form);
-    const reader = new MultipartReader(streamOf(bytes, 5).getReader(), boundary);
-    expect((await reader.nextPart())?.name).toBe('title');
-    expect((await reader.nextPart())?.name).toBe('file');
-    expect((await reader.nextPart())?.name).toBe('after');
-    expect(await reader.nextPart()).toBeNull();
+  it('skips the rest of a file part when asked for the next one', async () => {
+    const { contentType, bytes } = await encode(form);
+    const parsed = MultipartForm.open(requestOf(streamOf(bytes, 5), contentType), LIMITS)!;
+    expect((await parsed.next())?.name).toBe('title');
+    expect((await parsed.next())?.name).toBe('file');
+    expect((await parsed.next())?.name).toBe('after');
+    expect(await parsed.next()).toBeNull();
+    await parsed.close();
   });
 
-  it('reads a hand-written body with a preamble and an empty part', async () => {
-    const raw =
-      'preamble\r\n--b\r\nContent-Disposition: form-data; name="empty"\r\n\r\n\r\n' +
-      '--b\r\nContent-Disposition: form-data; name=file; filename=x.bin\r\n\r\nabc\r\n--b--\r\n';
-    const parts = await readAll(
-      new MultipartReader(streamOf(Buffer.from(raw), 3).getReader(), 'b'),
-    );
-    expect(parts.map((p) => [p.name, p.filename, p.body])).toEqual([
-      ['empty', null, ''],
+  it('reads a hand-written body with a preamble, an empty field and a quoted boundary', async () => {
+    const text =
+      'preamble\r\n--a b\r\nContent-Disposition: form-data; name="empty"\r\n\r\n\r\n' +
+      '--a b\r\nContent-Disposition: form-data; name=file; filename=x.bin\r\n\r\nabc\r\n--a b--\r\n';
+    const parsed = MultipartForm.open(
+      requestOf(streamOf(Buffer.from(text), 3), 'multipart/form-data; boundary="a b"'),
+      LIMITS,
+    )!;
+    expect((await readAll(parsed)).map((p) => [p.name, p.filename, p.body])).toEqual([
+      ['empty', undefined, ''],
       ['file', 'x.bin', 'abc'],
     ]);
   });
 
-  it.each([
-    ['a body cut short', '--b\r\nContent-Disposition: form-data; name="file"\r\n\r\nabc'],
-    ['no boundary at all', 'just some bytes'],
-    ['a part without Content-Disposition', '--b\r\nContent-Type: text/plain\r\n\r\nabc\r\n--b--'],
-    ['endless headers', '--b\r\nX: ' + 'y'.repeat(20_000)],
-  ])('refuses %s', async (_, raw) => {
-    const reader = new MultipartReader(streamOf(Buffer.from(raw), 4).getReader(), 'b');
-    await expect(readAll(reader)).rejects.toThrow(MultipartError);
+  describe('file names', () => {
+    const nameOf = async (disposition: string | Uint8Array) => {
+      const head = typeof disposition === 'string' ? Buffer.from(disposition, 'utf8') : disposition;
+      const bytes = Buffer.concat([
+        Buffer.from('--b\r\nContent-Disposition: form-data; name="file"; '),
+        head,
+        Buffer.from('\r\n\r\nabc\r\n--b--\r\n'),
+      ]);
+      const parts = await readAll(MultipartForm.open(requestOf(bytes), LIMITS)!);
+      return parts[0]?.filename;
+    };
+
+    it('keeps UTF-8 names and reads RFC 5987 filename* before filename', async () => {
+      expect(await nameOf('filename="写真 1.png"')).toBe('写真 1.png');
+      expect(await nameOf(`filename="x.png"; filename*=UTF-8''%E5%86%99%E7%9C%9F.png`)).toBe(
+        '写真.png',
+      );
+    });
+
+    it('drops any directory, so a name cannot point outside where it is used', async () => {
+      expect(await nameOf('filename="../../etc/passwd"')).toBe('passwd');
+      expect(await nameOf('filename="C:\\\\Users\\\\me\\\\a.png"')).toBe('a.png');
+    });
+
+    it('reads escaped quotes and turns bytes that are not UTF-8 into U+FFFD', async () => {
+      expect(await nameOf('filename="a \\"b\\".png"')).toBe('a "b".png');
+      const latin1 = Buffer.concat([
+        Buffer.from('filename="caf'),
+        Buffer.from([0xe9]),
+        Buffer.from('.png"'),
+      ]);
+      expect(await nameOf(latin1)).toBe('caf\uFFFD.png');
+    });
+  });
+
+  it('skips file parts past the limit unread', async () => {
+    const part = (name: string) =>
+      raw(
+        '--b',
+        `Content-Disposition: form-data; name="${name}"; filename="${name}.bin"`,
+        '',
+        name,
+      );
+    const text =
+      [
+        part('one'),
+        part('two'),
+        raw('--b', 'Content-Disposition: form-data; name="f"', '', 'v'),
+      ].join('\r\n') + '\r\n--b--\r\n';
+    const parts = await readAll(MultipartForm.open(requestOf(text), LIMITS)!);
+    expect(parts.map((p) => [p.kind, p.name, p.body])).toEqual([
+      ['file', 'one', 'one'],
+      ['field', 'f', 'v'],
+    ]);
+  });
+
+  it('hands out the parts before a fault, whatever the chunks, then the fault', async () => {
+    const text =
+      raw('--b', 'Content-Disposition: form-data; name="file"; filename="a"', '', 'abc', '--b') +
+      `\r\nX: ${'y'.repeat(20_000)}\r\n\r\n`;
+    for (const size of [7, text.length]) {
+      const form = MultipartForm.open(requestOf(streamOf(Buffer.from(text), size)), LIMITS)!;
+      const part = await form.next();
+      if (part?.kind !== 'file') throw new Error('expected the file first');
+      const chunks: Uint8Array[] = [];
+      for await (const chunk of part.body) chunks.push(Uint8Array.from(chunk));
+      expect(Buffer.concat(chunks).toString()).toBe('abc');
+      await expect(form.next()).rejects.toThrow(BAD_HEADER_MESSAGE);
+      await form.close();
+    }
+  });
+
+  describe('refuses bodies that are not well formed', () => {
+    it.each([
+      ['a body cut short', raw('--b', 'Content-Disposition: form-data; name="file"', '', 'abc')],
+      [
+        'a body without its closing boundary',
+        raw('--b', 'Content-Disposition: form-data; name="a"', '', 'x', ''),
+      ],
+      ['no boundary at all', 'just some bytes'],
+      ['a header line without a colon', filePart('Content-Disposition form-data; name="a"')],
+    ])('%s', async (_, text) => {
+      expect(await outcome(requestOf(text))).not.toBe('ok');
+    });
+
+    it('a cut body, in those words', async () => {
+      const text = raw('--b', 'Content-Disposition: form-data; name="file"; filename="a"', '', 'a');
+      expect(await outcome(requestOf(text))).toBe(TRUNCATED_MESSAGE);
+    });
+
+    it('a part header of 100 KB', async () => {
+      const text = filePart(
+        `Content-Disposition: form-data; name="a"\r\nX-Pad: ${'y'.repeat(100_000)}`,
+      );
+      expect(await outcome(requestOf(text))).toBe(BAD_HEADER_MESSAGE);
+    });
+
+    it('more header lines in a part than a form sends', async () => {
+      const many = Array.from({ length: 50 }, (_, i) => `X-${i}: y`).join('\r\n');
+      const text = filePart(`Content-Disposition: form-data; name="a"\r\n${many}`);
+      // Harmless while the block stays under busboy's 16 KB ceiling (the case above).
+      expect(await outcome(requestOf(text))).toBe('ok');
+    });
+
+    it('10,000 tiny fields', async () => {
+      const text =
+        Array.from({ length: 10_000 }, (_, i) =>
+          raw(`--b`, `Content-Disposition: form-data; name="f${i}"`, '', 'x'),
+        ).join('\r\n') + '\r\n--b--\r\n';
+      expect(await outcome(requestOf(streamOf(Buffer.from(text), 16 * 1024)))).toBe(
+        TOO_MANY_PARTS_MESSAGE,
+      );
+    });
+
+    it('a field over its limit', async () => {
+      expect(
+        await outcome(
+          requestOf(filePart('Content-Disposition: form-data; name="a"', 'y'.repeat(2000))),
+        ),
+      ).toBe(FIELD_TOO_LARGE_MESSAGE);
+    });
+
+    it('an endless file over its limit, even when the reader does not count', async () => {
+      let pulled = 0;
+      const endless = new ReadableStream<Uint8Array>({
+        pull(controller) {
+          const chunk =
+            pulled === 0
+              ? Buffer.from(
+                  '--b\r\nContent-Disposition: form-data; name="file"; filename="a"\r\n\r\n',
+                )
+              : Buffer.alloc(16 * 1024, 0x61);
+          pulled += chunk.length;
+          controller.enqueue(chunk);
+        },
+      });
+      expect(await outcome(requestOf(endless), { ...LIMITS, fileBytes: 100_000 })).toBe(
+        FILE_TOO_LARGE_MESSAGE,
+      );
+      expect(pulled).toBeLessThan(256 * 1024);
+    });
+
+    it('a file over its limit, even when the reader does not count', async () => {
+      const text = filePart(
+        'Content-Disposition: form-data; name="file"; filename="a"',
+        'y'.repeat(2000),
+      );
+      expect(await outcome(requestOf(text), { ...LIMITS, fileBytes: 1000 })).toBe(
+        FILE_TOO_LARGE_MESSAGE,
+      );
+    });
   });
 
   it.each([
     ['an endless preamble', ''],
+    ['an endless field', '--b\r\nContent-Disposition: form-data; name="a"\r\n\r\n'],
     ['endless headers', '--b\r\nX: '],
-    ['endless white space after a boundary', '--b'],
   ])('gives up on %s after a bounded read', async (_, head) => {
     let pulled = 0;
     const endless = new ReadableStream<Uint8Array>({
@@ -118,9 +338,43 @@ describe('MultipartReader', () => {
         controller.enqueue(chunk);
       },
     });
-    await expect(readAll(new MultipartReader(endless.getReader(), 'b'))).rejects.toThrow(
-      MultipartError,
-    );
-    expect(pulled).toBeLessThan(128 * 1024);
+    const message = await outcome(requestOf(endless));
+    expect([NO_BOUNDARY_MESSAGE, BAD_HEADER_MESSAGE, FIELD_TOO_LARGE_MESSAGE]).toContain(message);
+    expect(pulled).toBeLessThan(256 * 1024);
+  });
+
+  it('ends a file being read when the client goes away, instead of waiting for ever', async () => {
+    let sent = false;
+    const dropped = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        if (sent) return controller.error(new Error('socket closed'));
+        sent = true;
+        controller.enqueue(
+          Buffer.from(
+            '--b\r\nContent-Disposition: form-data; name="file"; filename="a"\r\n\r\nabc',
+          ),
+        );
+      },
+    });
+    expect(await outcome(requestOf(dropped))).toBe(INTERRUPTED_MESSAGE);
+  });
+
+  it('ends when the request is aborted while the client has stopped sending', async () => {
+    const abort = new AbortController();
+    let first = true;
+    const stalled = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        if (!first) return new Promise<void>(() => undefined); // never sends again
+        first = false;
+        controller.enqueue(
+          Buffer.from(
+            '--b\r\nContent-Disposition: form-data; name="file"; filename="a"\r\n\r\nabc',
+          ),
+        );
+      },
+    });
+    const result = outcome(requestOf(stalled, undefined, { signal: abort.signal }));
+    setTimeout(() => abort.abort(), 20);
+    expect(await result).toBe(INTERRUPTED_MESSAGE);
   });
 });

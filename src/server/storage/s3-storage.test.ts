@@ -68,6 +68,23 @@ const server = http.createServer((req, res) => {
     if (bucket !== 'media') return reply(res, 404, {}, '<Error><Code>NoSuchBucket</Code></Error>');
     const q = url.searchParams;
 
+    if (req.method === 'GET' && key === '' && q.get('list-type') === '2') {
+      // Two keys a page, the token being the last key given.
+      const all = [...objects.keys()].sort();
+      const after = q.get('continuation-token');
+      const rest = after ? all.filter((k) => k > after) : all;
+      const page = rest.slice(0, Number(q.get('max-keys') ?? 1000));
+      const more = rest.length > page.length;
+      return reply(
+        res,
+        200,
+        {},
+        `<ListBucketResult>${page.map((k) => `<Contents><Key>${k.replace(/&/g, '&amp;')}</Key></Contents>`).join('')}` +
+          `<IsTruncated>${more}</IsTruncated>` +
+          (more ? `<NextContinuationToken>${page.at(-1)}</NextContinuationToken>` : '') +
+          '</ListBucketResult>',
+      );
+    }
     if (req.method === 'POST' && q.has('uploads')) {
       const id = `up${uploads.size + 1}`;
       uploads.set(id, { key, contentType: req.headers['content-type'] ?? '', parts: new Map() });
@@ -206,6 +223,25 @@ describe('S3Storage against an S3-compatible endpoint', () => {
       .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(S3Error);
     expect((error as S3Error).message).toContain('403 SignatureDoesNotMatch');
+  });
+
+  it('lists the bucket page by page, signing each request', async () => {
+    const paged = new S3Storage({
+      ...credentials,
+      endpoint: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+      bucket: 'media',
+      listPageSize: 2,
+    });
+    const keys = ['demo/a.jpg', 'demo/b.jpg', 'images/c.png', 'images/d.png', 'protected/e.mp3'];
+    for (const key of keys) await paged.put(key, new Uint8Array([1]), 'image/png');
+    const before = log.length;
+    const listed: string[] = [];
+    for await (const key of paged.list()) listed.push(key);
+    expect(listed).toEqual(expect.arrayContaining(keys));
+    expect(new Set(listed).size).toBe(listed.length);
+    const pages = log.slice(before);
+    expect(pages.length).toBe(Math.ceil(listed.length / 2));
+    expect(pages.slice(1).every((line) => line.includes('continuation-token='))).toBe(true);
   });
 
   it('checks keys before sending anything', async () => {

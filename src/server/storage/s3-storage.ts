@@ -21,6 +21,8 @@ export type S3Config = {
   secretAccessKey: string;
   /** Bytes per part of a multipart upload (S3's minimum is 5 MiB). */
   partSize?: number;
+  /** Keys per page when listing (S3's default and maximum: 1,000). */
+  listPageSize?: number;
   fetch?: typeof fetch;
 };
 
@@ -35,6 +37,25 @@ export class S3Error extends Error {
 }
 
 const DEFAULT_PART_SIZE = 16 * 1024 * 1024;
+
+const XML_ENTITIES: Record<string, string> = {
+  amp: '&',
+  lt: '<',
+  gt: '>',
+  quot: '"',
+  apos: "'",
+};
+/** S3's XML escapes keys and tokens (our keys need none, but a bucket may hold others). */
+const unescapeXml = (text: string) =>
+  text.replace(
+    /&(amp|lt|gt|quot|apos|#(\d+)|#x([0-9a-f]+));/gi,
+    (whole, name: string, dec?: string, hex?: string) =>
+      dec
+        ? String.fromCodePoint(Number(dec))
+        : hex
+          ? String.fromCodePoint(parseInt(hex, 16))
+          : (XML_ENTITIES[name.toLowerCase()] ?? whole),
+  );
 const asBody = (bytes: Uint8Array) => bytes as Uint8Array<ArrayBuffer>;
 
 export class S3Storage implements MediaStorage {
@@ -76,6 +97,25 @@ export class S3Storage implements MediaStorage {
       body: options.body ? asBody(options.body) : undefined,
       redirect: 'manual',
     });
+  }
+
+  /** ListObjectsV2, page by page (1,000 keys each). */
+  async *list(): AsyncIterable<string> {
+    let token: string | undefined;
+    do {
+      const url = new URL(this.base);
+      url.searchParams.set('list-type', '2');
+      if (this.config.listPageSize)
+        url.searchParams.set('max-keys', String(this.config.listPageSize));
+      if (token) url.searchParams.set('continuation-token', token);
+      const res = await this.send('GET', url);
+      if (!res.ok) await this.fail('ListObjectsV2', res);
+      const xml = await res.text();
+      for (const match of xml.matchAll(/<Key>([^<]*)<\/Key>/g)) yield unescapeXml(match[1]!);
+      const truncated = /<IsTruncated>true<\/IsTruncated>/.test(xml);
+      const next = /<NextContinuationToken>([^<]*)<\/NextContinuationToken>/.exec(xml)?.[1];
+      token = truncated && next ? unescapeXml(next) : undefined;
+    } while (token);
   }
 
   private async fail(what: string, res: Response): Promise<never> {

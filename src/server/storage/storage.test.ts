@@ -106,6 +106,20 @@ describe('FileSystemStorage', () => {
     expect(fs.readdirSync(path.join(root, '.tmp'))).toEqual([]);
   });
 
+  it('lists every stored key, in every folder, and nothing of writes in progress', async () => {
+    const listing = new FileSystemStorage(path.join(dataDir, 'listing'));
+    await listing.put('demo/a.jpg', bytes('a'), 'image/jpeg');
+    await listing.put('images/2026/01/b.png', bytes('b'), 'image/png');
+    await listing.put('protected/2026/01/c.mp3', bytes('c'), 'audio/mpeg');
+    fs.mkdirSync(path.join(listing.root, '.tmp'), { recursive: true });
+    fs.writeFileSync(path.join(listing.root, '.tmp', 'x.part'), 'half');
+    const keys: string[] = [];
+    for await (const key of listing.list()) keys.push(key);
+    expect(keys.sort()).toEqual(['demo/a.jpg', 'images/2026/01/b.png', 'protected/2026/01/c.mp3']);
+    const empty = new FileSystemStorage(path.join(dataDir, 'never-made'));
+    for await (const key of empty.list()) throw new Error(`unexpected ${key}`);
+  });
+
   it('takes over a file on disk by moving it', async () => {
     const source = path.join(dataDir, 'upload.part');
     fs.writeFileSync(source, 'moved bytes');

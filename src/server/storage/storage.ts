@@ -1,5 +1,6 @@
 import 'server-only';
 import { randomUUID } from 'node:crypto';
+import type { Dirent } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { type Env, env } from '@/env';
@@ -45,6 +46,8 @@ export interface MediaStorage {
   head(key: string): Promise<StoredObjectInfo | null>;
   /** Removing a missing object is not an error. */
   delete(key: string): Promise<void>;
+  /** Every stored key, in no particular order (backups carry files nothing points at too). */
+  list(): AsyncIterable<string>;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -207,6 +210,26 @@ export class FileSystemStorage implements MediaStorage {
 
   async delete(key: string): Promise<void> {
     await fs.rm(this.pathOf(key), { force: true });
+  }
+
+  async *list(): AsyncIterable<string> {
+    const dirs = [this.root];
+    for (let dir = dirs.pop(); dir !== undefined; dir = dirs.pop()) {
+      let entries: Dirent[];
+      try {
+        entries = await fs.readdir(dir, { withFileTypes: true });
+      } catch (error) {
+        if (isMissing(error)) continue;
+        throw error;
+      }
+      for (const entry of entries) {
+        // Keys never start with a dot: .tmp (writes in progress) is not content.
+        if (entry.name.startsWith('.')) continue;
+        const full = path.join(dir, entry.name);
+        if (entry.isDirectory()) dirs.push(full);
+        else if (entry.isFile()) yield path.relative(this.root, full).split(path.sep).join('/');
+      }
+    }
   }
 
   private info(key: string, stat: { size: number; mtimeMs: number }): StoredObjectInfo {

@@ -12,7 +12,7 @@ export type StoredImage = { url: string; width?: number; height?: number };
  */
 export async function storeFormImage(file: File, maxBytes: number): Promise<StoredImage> {
   const bytes = new Uint8Array(await file.arrayBuffer());
-  const media = inspectMedia(bytes, bytes.length, { image: maxBytes });
+  const media = await inspectMedia(bytes, bytes.length, { image: maxBytes });
   if (media.type.kind !== 'image')
     throw new MediaRejection(400, '画像ファイル (JPEG、PNG、WebP など) を選んでください。');
   const key = storageKeyFor(media, new Date());

@@ -7,7 +7,7 @@ import { authenticateApiKey } from '@/server/cms/api-keys';
 import { CmsApiError } from '@/server/cms/errors';
 import { enforceRateLimit } from '@/server/cms/rate-limit';
 import { type Db, getDb } from '@/server/db/client';
-import { registerMedia } from '@/server/media/library';
+import { cleanFilename, registerMedia } from '@/server/media/library';
 import {
   IMAGE_HEADER_BYTES,
   type InspectedMedia,
@@ -21,7 +21,7 @@ import {
   tooLargeMessage,
   unsupportedMessage,
 } from './media-types';
-import { MultipartError, MultipartReader, multipartBoundary } from './multipart';
+import { type FilePart, MultipartError, MultipartForm, type MultipartLimits } from './multipart';
 import { type MediaStorage, getStorage } from './storage';
 
 /**
@@ -46,7 +46,8 @@ export const UPLOAD_ROUTE_MAX_BYTES: Readonly<Record<MediaKind, number>> = {
 
 /** Room for the multipart framing and small fields around the file. */
 const MULTIPART_OVERHEAD = 1 * MB;
-const MAX_OTHER_FIELD_BYTES = 64 * 1024;
+/** A text field sent with the file (alt text, kind): far more than any needs. */
+const MAX_OTHER_FIELD_BYTES = 16 * 1024;
 const MAX_PARTS = 20;
 const STALE_TEMP_MS = 24 * 60 * 60 * 1000;
 
@@ -133,35 +134,34 @@ type Received = {
   fields: Record<string, string>;
 };
 
+/** The multipart limits of an upload: one file, a few small fields before it. */
+function formLimits(fileBytes: number): MultipartLimits {
+  return {
+    fileBytes,
+    files: 1,
+    fields: MAX_PARTS - 1,
+    fieldBytes: MAX_OTHER_FIELD_BYTES,
+    parts: MAX_PARTS,
+  };
+}
+
 /** Streams the `file` part to a temporary file, refusing early what cannot pass. */
 async function receiveFile(
-  reader: MultipartReader,
+  form: MultipartForm,
   tempFile: string,
   limits: MediaLimits,
 ): Promise<Received> {
-  let otherBytes = 0;
-  const fields: Record<string, string> = {};
-  let filename = '';
-  for (let parts = 0; ; parts++) {
-    if (parts >= MAX_PARTS) throw new MultipartError('multipart の項目が多すぎます。');
-    const part = await reader.nextPart();
-    if (!part) throw new MediaRejection(400, 'file フィールドにファイルを指定してください。');
-    if (part.name === 'file') {
-      filename = part.filename ?? '';
-      break;
+  // No prototype: a field named __proto__ or constructor is a field like any other.
+  const fields: Record<string, string> = Object.create(null) as Record<string, string>;
+  let file: FilePart | undefined;
+  while (!file) {
+    const part = await form.next();
+    if (!part || (part.kind === 'file' && part.name !== 'file')) {
+      throw new MediaRejection(400, 'file フィールドにファイルを指定してください。');
     }
-    const chunks: Uint8Array[] = [];
-    for (let chunk = await reader.readChunk(); chunk; chunk = await reader.readChunk()) {
-      otherBytes += chunk.length;
-      if (otherBytes > MAX_OTHER_FIELD_BYTES) {
-        throw new MultipartError('file 以外の項目が大きすぎます。');
-      }
-      chunks.push(Uint8Array.from(chunk)); // a copy: the reader's buffer moves on
-    }
+    if (part.kind === 'file') file = part;
     // The first value of a name wins, as a form's single fields have one.
-    if (part.name && part.filename === null && !(part.name in fields)) {
-      fields[part.name] = Buffer.concat(chunks).toString('utf8');
-    }
+    else if (!Object.hasOwn(fields, part.name)) fields[part.name] = part.value;
   }
 
   const overallLimit = Math.max(
@@ -176,9 +176,9 @@ async function receiveFile(
   let size = 0;
   let sniffed = false;
 
-  const sniffEarly = () => {
+  const sniffEarly = async () => {
     sniffed = true;
-    const result = sniffMediaType(Buffer.concat(headChunks, headLength));
+    const result = await sniffMediaType(Buffer.concat(headChunks, headLength));
     // Only the type can be judged before the end; a cut header is judged on the whole file.
     if (!result.ok && result.reason === 'unsupported') {
       throw new MediaRejection(400, unsupportedMessage(result.detected));
@@ -191,23 +191,32 @@ async function receiveFile(
 
   const handle = await fs.open(tempFile, 'wx', 0o600);
   try {
-    for (let chunk = await reader.readChunk(); chunk; chunk = await reader.readChunk()) {
+    for await (const chunk of file.body) {
       size += chunk.length;
       if (size > limit) throw new MediaRejection(413, tooLargeMessage(kind, limit));
       if (headLength < IMAGE_HEADER_BYTES) {
         const take = chunk.subarray(0, IMAGE_HEADER_BYTES - headLength);
-        headChunks.push(Uint8Array.from(take)); // a copy: the reader's buffer moves on
+        headChunks.push(Uint8Array.from(take)); // a copy: the parser may reuse its buffer
         headLength += take.length;
       }
-      if (!sniffed && headLength >= SNIFF_BYTES) sniffEarly();
+      if (!sniffed && headLength >= SNIFF_BYTES) await sniffEarly();
       await handle.write(chunk);
     }
     await handle.datasync();
   } finally {
     await handle.close();
   }
-  return { tempFile, size, head: Buffer.concat(headChunks, headLength), filename, fields };
+  return {
+    tempFile,
+    size,
+    head: Buffer.concat(headChunks, headLength),
+    filename: cleanFilename(file.filename),
+    fields,
+  };
 }
+
+const NOT_MULTIPART_MESSAGE =
+  'multipart/form-data で、file フィールドにファイルを入れて送ってください。';
 
 /**
  * Streams a multipart upload's `file` part to a temporary file, checks it (type by its bytes,
@@ -219,31 +228,27 @@ export async function receiveUpload(
   request: Request,
   options: ReceiveOptions = {},
 ): Promise<ReceivedUpload> {
-  const boundary = multipartBoundary(request.headers.get('content-type'));
-  if (!boundary || !request.body) {
-    throw new MediaRejection(
-      400,
-      'multipart/form-data で、file フィールドにファイルを入れて送ってください。',
-    );
-  }
   const limits = { ...UPLOAD_ROUTE_MAX_BYTES, ...options.limits };
-  const declared = Number(request.headers.get('content-length') ?? NaN);
   const overall = Math.max(limits.image, limits.audio, limits.video);
+  const declared = Number(request.headers.get('content-length') ?? NaN);
   if (declared > overall + MULTIPART_OVERHEAD) {
+    await request.body?.cancel().catch(() => undefined);
     throw new MediaRejection(413, tooLargeMessage(null, overall));
   }
+  const form = MultipartForm.open(request, formLimits(overall));
+  if (!form) throw new MediaRejection(400, NOT_MULTIPART_MESSAGE);
 
-  const reader = new MultipartReader(request.body.getReader(), boundary);
-  const tempFile = path.join(await uploadTempDir(), `${randomUUID()}.part`);
+  let tempFile: string | undefined;
   try {
     let received: Received;
     try {
-      received = await receiveFile(reader, tempFile, limits);
+      tempFile = path.join(await uploadTempDir(), `${randomUUID()}.part`);
+      received = await receiveFile(form, tempFile, limits);
     } finally {
       // Whatever follows the file (or the rest of a refused one) is not read.
-      await reader.cancel();
+      await form.close();
     }
-    const media = inspectMedia(received.head, received.size, limits);
+    const media = await inspectMedia(received.head, received.size, limits);
     options.check?.(media, received.fields);
     const key = storageKeyFor(media, options.now ?? new Date());
     await (options.storage ?? getStorage()).put(
@@ -261,7 +266,7 @@ export async function receiveUpload(
       fields: received.fields,
     };
   } finally {
-    await fs.rm(tempFile, { force: true });
+    if (tempFile) await fs.rm(tempFile, { force: true });
   }
 }
 

@@ -17,7 +17,7 @@ import {
 } from '@/server/http/form-endpoint';
 import { clientIp, isSameOriginRequest } from '@/server/http/request-origin';
 import { type AppUser, userFromHeaders } from '@/server/identity/session-user';
-import { MultipartError, MultipartReader, multipartBoundary } from '@/server/storage/multipart';
+import { MultipartError, MultipartForm, type MultipartLimits } from '@/server/storage/multipart';
 import { type MediaStorage, getStorage } from '@/server/storage/storage';
 import { TransferError } from './errors';
 import { transferTempDir } from './export';
@@ -49,6 +49,14 @@ export const MICROCMS_FORM = 'microcms';
 /** What an upload may be: a publisher's whole media library (videos up to 500 MB each). */
 export const MAX_ARCHIVE_BYTES = 20 * 1024 * 1024 * 1024;
 const MAX_SMALL_FIELD_BYTES = 8 * 1024;
+/** The archive and its confirmation box; anything more is not this form. */
+const ARCHIVE_FORM_LIMITS: MultipartLimits = {
+  fileBytes: MAX_ARCHIVE_BYTES,
+  files: 1,
+  fields: 10,
+  fieldBytes: MAX_SMALL_FIELD_BYTES,
+  parts: 11,
+};
 
 export const CONFIRM_MESSAGE = '取り込み先が空であることを確認し、チェックを入れてください。';
 
@@ -163,52 +171,43 @@ export function transferHandlers(options: TransferHttpOptions = {}) {
         return answer({ ok: false, status: 409, message: early });
       }
 
-      const boundary = multipartBoundary(request.headers.get('content-type'));
-      if (!boundary || !request.body)
-        return invalid({ archive: '取り込むアーカイブ (.tar.gz) を選んでください。' });
-      if (Number(request.headers.get('content-length') ?? 0) > MAX_ARCHIVE_BYTES)
+      if (Number(request.headers.get('content-length') ?? 0) > MAX_ARCHIVE_BYTES) {
+        await request.body?.cancel().catch(() => undefined);
         return invalid({ archive: 'アーカイブが大きすぎます (20 GB まで)。' }, 413);
-
+      }
       const temp = path.join(await transferTempDir(), `upload-${randomUUID()}.part`);
-      const reader = new MultipartReader(request.body.getReader(), boundary);
+      const form = MultipartForm.open(request, ARCHIVE_FORM_LIMITS);
+      if (!form) return invalid({ archive: '取り込むアーカイブ (.tar.gz) を選んでください。' });
       try {
         let confirm: string | null = null;
         let filename = '';
         let size = 0;
         try {
-          for (let parts = 0; ; parts++) {
-            if (parts > 10) throw new MultipartError('項目が多すぎます。');
-            const part = await reader.nextPart();
-            if (!part) break;
-            if (part.name === 'archive' && part.filename !== null && !filename) {
-              filename = part.filename.slice(0, 200) || 'archive.tar.gz';
-              const handle = await fs.open(temp, 'wx', 0o600);
-              try {
-                for (let c = await reader.readChunk(); c; c = await reader.readChunk()) {
-                  size += c.length;
-                  if (size > MAX_ARCHIVE_BYTES)
-                    return invalid({ archive: 'アーカイブが大きすぎます (20 GB まで)。' }, 413);
-                  await handle.write(c);
-                }
-              } finally {
-                await handle.close();
-              }
+          for (let part = await form.next(); part; part = await form.next()) {
+            if (part.kind === 'field') {
+              if (part.name === 'confirm') confirm = part.value;
               continue;
             }
-            let text = '';
-            for (let c = await reader.readChunk(); c; c = await reader.readChunk()) {
-              text += Buffer.from(c).toString('utf8');
-              if (text.length > MAX_SMALL_FIELD_BYTES)
-                throw new MultipartError('項目が大きすぎます。');
+            if (part.name !== 'archive') continue; // another file: skipped unread
+            filename = part.filename.slice(0, 200) || 'archive.tar.gz';
+            const handle = await fs.open(temp, 'wx', 0o600);
+            try {
+              for await (const chunk of part.body) {
+                size += chunk.length;
+                if (size > MAX_ARCHIVE_BYTES)
+                  return invalid({ archive: 'アーカイブが大きすぎます (20 GB まで)。' }, 413);
+                await handle.write(chunk);
+              }
+            } finally {
+              await handle.close();
             }
-            if (part.name === 'confirm') confirm = text;
           }
         } catch (error) {
           if (error instanceof MultipartError)
             return invalid({ archive: `送信内容を読み取れませんでした: ${error.message}` });
           throw error;
         } finally {
-          await reader.cancel();
+          await form.close();
         }
         const errors: Record<string, string> = {};
         if (size === 0) errors.archive = '取り込むアーカイブ (.tar.gz) を選んでください。';

@@ -106,7 +106,7 @@ export async function downloadMedia(
     }
     let media;
     try {
-      media = inspectMedia(Buffer.concat(head, headLength), size);
+      media = await inspectMedia(Buffer.concat(head, headLength), size);
     } catch (error) {
       if (error instanceof MediaRejection) throw new TransferError(`${url}: ${error.message}`);
       throw error;
