@@ -154,6 +154,56 @@ describe('account flows against the database', () => {
       expect(kinds).toContain('already-registered');
     });
 
+    it('starts again a sign-up a crash cut short (no password yet), and leaves finished ones alone', async () => {
+      // What a process killed inside better-auth's sign-up leaves: the user, no password.
+      await database.db.insert(user).values({
+        id: 'cut-short',
+        name: '途中',
+        email: 'cut@example.jp',
+        emailVerified: false,
+      });
+      const retry = await signUp(
+        deps,
+        {
+          email: 'cut@example.jp',
+          password: PASSWORD,
+          passwordConfirm: PASSWORD,
+          displayName: '再登録',
+          consent: 'on',
+        },
+        ctx(),
+      );
+      expect(retry).toMatchObject({ ok: true, redirectTo: '/sign-up?sent=1' });
+      const rows = await database.db.select().from(user).where(eq(user.email, 'cut@example.jp'));
+      expect(rows).toHaveLength(1);
+      expect(rows[0]).toMatchObject({ name: '再登録' });
+      expect(rows[0]!.id).not.toBe('cut-short');
+      const [priv] = await database.db
+        .select()
+        .from(userPrivateProfiles)
+        .where(eq(userPrivateProfiles.userId, rows[0]!.id));
+      expect(priv!.termsAcceptedAt).toBeInstanceOf(Date);
+      expect(
+        (await mailsTo('cut@example.jp')).filter((m) => m.kind === 'verify-email'),
+      ).toHaveLength(1);
+
+      // An unverified account with its password is a real one: kept, its owner told.
+      await signUp(
+        deps,
+        {
+          email: 'cut@example.jp',
+          password: 'another-long-password',
+          passwordConfirm: 'another-long-password',
+          displayName: '別人',
+          consent: 'on',
+        },
+        ctx(),
+      );
+      const after = await database.db.select().from(user).where(eq(user.email, 'cut@example.jp'));
+      expect(after.map((r) => r.id)).toEqual([rows[0]!.id]);
+      expect((await mailsTo('cut@example.jp')).map((m) => m.kind)).toContain('already-registered');
+    });
+
     it('validates every field in Japanese and writes nothing', async () => {
       const result = await signUp(
         deps,

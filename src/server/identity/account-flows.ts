@@ -8,7 +8,6 @@ import type { Db } from '@/server/db/client';
 import { user as userTable } from '@/server/db/schema';
 import { maskAddress, sendMail } from '@/server/mail/mailer';
 import { mails } from '@/server/mail/templates';
-import { updateProfile } from '@/server/profiles/profiles';
 import { cancelLiveSubscriptions } from '@/server/profiles/subscriptions';
 import { cancelProviderSubscriptions } from '@/server/billing/account-closure';
 import {
@@ -21,6 +20,7 @@ import {
 } from '@/server/rate-limit/limiter';
 import type { FormResult } from '@/server/http/form-endpoint';
 import type { Auth } from './auth';
+import { removeUnfinishedSignUp, withSignUpConsent } from './unfinished-sign-up';
 import {
   changeEmailInput,
   deleteAccountInput,
@@ -169,17 +169,20 @@ export async function signUp(
   if (blocked) return blocked;
   const problem = passwordProblem(password, email, displayName);
   if (problem) return weakPassword(problem);
+  // A sign-up a crash cut short is started again (unfinished-sign-up.ts).
+  await removeUnfinishedSignUp(deps.db, email);
   // For an address already registered better-auth answers the same and mails its owner.
-  const result = await deps.auth.api.signUpEmail({
-    body: { email, password, name: displayName, callbackURL: verifiedPage(next) },
-    headers: ctx.headers,
-  });
+  const result = await withSignUpConsent({ termsAcceptedAt: new Date(), newsletter }, () =>
+    deps.auth.api.signUpEmail({
+      body: { email, password, name: displayName, callbackURL: verifiedPage(next) },
+      headers: ctx.headers,
+    }),
+  );
   const [created] = await deps.db
     .select({ id: userTable.id })
     .from(userTable)
     .where(eq(userTable.id, result.user.id));
   if (created) {
-    await updateProfile(deps.db, created.id, { termsAcceptedAt: new Date(), newsletter });
     await recordAudit(deps.db, {
       actor: `user:${created.id}`,
       action: 'sign-up',

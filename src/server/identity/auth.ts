@@ -11,6 +11,7 @@ import { sendMail } from '@/server/mail/mailer';
 import { removeResetLinks, removeVerificationLinks } from '@/server/mail/outbox';
 import { mails } from '@/server/mail/templates';
 import { createProfiles } from '@/server/profiles/profiles';
+import { signUpConsent } from './unfinished-sign-up';
 
 /**
  * better-auth on our own database (DESIGN.md decision 4): e-mail and password with the
@@ -128,6 +129,7 @@ export function createAuth(db: Db, options: { secret: string; baseURL?: string }
               userId: user.id,
               email: user.email,
               displayName: user.name,
+              consent: signUpConsent(),
             });
           },
         },

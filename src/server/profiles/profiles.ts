@@ -20,16 +20,24 @@ import { listSubscriptions } from './subscriptions';
 
 export async function createProfiles(
   db: Db,
-  input: { userId: string; email: string; displayName: string },
+  input: {
+    userId: string;
+    email: string;
+    displayName: string;
+    /** A reader's sign-up: recorded with the records, so none exists without it. */
+    consent?: { termsAcceptedAt: Date; newsletter: boolean };
+  },
 ): Promise<void> {
-  await db
-    .insert(userPublicProfiles)
-    .values({ userId: input.userId, displayName: input.displayName })
-    .onConflictDoNothing();
-  await db
-    .insert(userPrivateProfiles)
-    .values({ userId: input.userId, email: input.email })
-    .onConflictDoNothing();
+  await db.transaction(async (tx) => {
+    await tx
+      .insert(userPublicProfiles)
+      .values({ userId: input.userId, displayName: input.displayName })
+      .onConflictDoNothing();
+    await tx
+      .insert(userPrivateProfiles)
+      .values({ userId: input.userId, email: input.email, ...input.consent })
+      .onConflictDoNothing();
+  });
 }
 
 export type ProfileDetails = {
