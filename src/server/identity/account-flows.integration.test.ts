@@ -187,7 +187,27 @@ describe('account flows against the database', () => {
         (await mailsTo('cut@example.jp')).filter((m) => m.kind === 'verify-email'),
       ).toHaveLength(1);
 
-      // An unverified account with its password is a real one: kept, its owner told.
+      // better-auth writes the profile records last: a user with its password but without them
+      // is unfinished too, and replaced.
+      await database.db
+        .delete(userPublicProfiles)
+        .where(eq(userPublicProfiles.userId, rows[0]!.id));
+      await signUp(
+        deps,
+        {
+          email: 'cut@example.jp',
+          password: PASSWORD,
+          passwordConfirm: PASSWORD,
+          displayName: '再々登録',
+          consent: 'on',
+        },
+        ctx(),
+      );
+      const whole = await database.db.select().from(user).where(eq(user.email, 'cut@example.jp'));
+      expect(whole.map((r) => r.name)).toEqual(['再々登録']);
+      rows[0] = whole[0]!;
+
+      // An unverified account with its password and profiles is a real one: kept, its owner told.
       await signUp(
         deps,
         {
@@ -202,6 +222,41 @@ describe('account flows against the database', () => {
       const after = await database.db.select().from(user).where(eq(user.email, 'cut@example.jp'));
       expect(after.map((r) => r.id)).toEqual([rows[0]!.id]);
       expect((await mailsTo('cut@example.jp')).map((m) => m.kind)).toContain('already-registered');
+    });
+
+    it('makes a cut sign-up whole when its confirmation link is followed', async () => {
+      // The kill came after the mail, before the profile records: the link still works.
+      const result = await signUp(
+        deps,
+        {
+          email: 'linked@example.jp',
+          password: PASSWORD,
+          passwordConfirm: PASSWORD,
+          displayName: 'リンク',
+          consent: 'on',
+        },
+        ctx(),
+      );
+      expect(result.ok).toBe(true);
+      const [row] = await database.db
+        .select()
+        .from(user)
+        .where(eq(user.email, 'linked@example.jp'));
+      await database.db.delete(userPublicProfiles).where(eq(userPublicProfiles.userId, row!.id));
+      await database.db.delete(userPrivateProfiles).where(eq(userPrivateProfiles.userId, row!.id));
+      const [mail] = await mailsTo('linked@example.jp');
+      expect((await auth.handler(new Request(linkIn(mail!.textBody)))).status).toBe(302);
+      const [pub] = await database.db
+        .select()
+        .from(userPublicProfiles)
+        .where(eq(userPublicProfiles.userId, row!.id));
+      const [priv] = await database.db
+        .select()
+        .from(userPrivateProfiles)
+        .where(eq(userPrivateProfiles.userId, row!.id));
+      expect(pub).toMatchObject({ displayName: 'リンク' });
+      expect(priv).toMatchObject({ email: 'linked@example.jp' });
+      expect(priv!.termsAcceptedAt).toEqual(row!.createdAt);
     });
 
     it('validates every field in Japanese and writes nothing', async () => {

@@ -105,6 +105,14 @@ export function createAuth(db: Db, options: { secret: string; baseURL?: string }
       },
       // Also called when an e-mail change completes (`user.email` is then the new address).
       afterEmailVerification: async (user) => {
+        // A sign-up cut before its profile records (unfinished-sign-up.ts) is made whole here,
+        // with the consent its form required; for any other account this changes nothing.
+        await createProfiles(db, {
+          userId: user.id,
+          email: user.email,
+          displayName: user.name,
+          consent: { termsAcceptedAt: user.createdAt, newsletter: false },
+        });
         await removeVerificationLinks(db, user.id);
         await recordAudit(db, {
           actor: `user:${user.id}`,

@@ -1,16 +1,17 @@
 import 'server-only';
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { and, eq, exists, sql } from 'drizzle-orm';
+import { and, eq, exists, not, or, sql } from 'drizzle-orm';
 import { singleton } from '@/lib/singleton';
 import type { Db } from '@/server/db/client';
-import { account, user } from '@/server/db/schema';
+import { account, user, userPrivateProfiles, userPublicProfiles } from '@/server/db/schema';
 
 /**
- * A sign-up is several writes: better-auth inserts the user, its hook the two profile records
- * (with the reader's consent, taken from here), then the password. A process killed between
- * them leaves an account nobody can use: unverified, without a password. It is never answered
- * 2xx, cannot sign in, and is removed when the address signs up again, so the reader's retry
- * works instead of "already registered".
+ * A sign-up is several writes that better-auth does not put in one transaction: the user, the
+ * password, the confirmation mail, and (in its after-hook, last) the two profile records with
+ * the reader's consent, taken from here. A process killed between them leaves an account that
+ * is not whole: unverified, and without its password or its profile records. It was never
+ * answered 2xx; it is removed when the address signs up again, so the reader's retry works
+ * instead of "already registered".
  */
 
 export type SignUpConsent = { termsAcceptedAt: Date; newsletter: boolean };
@@ -29,18 +30,24 @@ export function signUpConsent(): SignUpConsent | undefined {
 
 /** Removes the address's account when it is an unfinished sign-up; true when it did. */
 export async function removeUnfinishedSignUp(db: Db, email: string): Promise<boolean> {
+  const has = (table: typeof account | typeof userPublicProfiles | typeof userPrivateProfiles) =>
+    exists(
+      db
+        .select({ one: sql`1` })
+        .from(table)
+        .where(
+          table === account
+            ? and(eq(account.userId, user.id), eq(account.providerId, 'credential'))
+            : eq(table.userId, user.id),
+        ),
+    );
   const removed = await db
     .delete(user)
     .where(
       and(
         eq(sql`lower(${user.email})`, email.toLowerCase()),
         eq(user.emailVerified, false),
-        sql`NOT ${exists(
-          db
-            .select({ one: sql`1` })
-            .from(account)
-            .where(and(eq(account.userId, user.id), eq(account.providerId, 'credential'))),
-        )}`,
+        or(not(has(account)), not(has(userPublicProfiles)), not(has(userPrivateProfiles))),
       ),
     )
     .returning({ id: user.id });
