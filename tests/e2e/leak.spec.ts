@@ -42,6 +42,8 @@ async function create(request: APIRequestContext, key: string, endpoint: string,
 }
 
 test.beforeAll(async ({ request }) => {
+  // Eight admin CLI runs (a process each): more than the default 30 s on a busy machine.
+  test.setTimeout(120_000);
   const key = (await admin('create-api-key', '--name', 'e2e leak', '--permissions', 'GET,POST')).at(
     -1,
   )!;
