@@ -24,12 +24,17 @@ export async function proxy(request: NextRequest): Promise<NextResponse> {
 
   const headers = new Headers(request.headers);
   headers.delete(FLASH_HEADER); // only ever from our own cookie
-  const flash = isPageLoad(request) ? request.cookies.get(FLASH_COOKIE)?.value : undefined;
+  const taken = isPageLoad(request) ? request.cookies.get(FLASH_COOKIE)?.value : undefined;
+  // Only what encodeFlash writes: a forged `%00` or `あ` is no header value (a 500 on every page).
+  const flash = taken && FLASH_VALUE.test(taken) ? taken : undefined;
   if (flash) headers.set(FLASH_HEADER, flash);
   const response = NextResponse.next({ request: { headers } });
-  if (flash) response.cookies.delete(FLASH_COOKIE);
+  if (taken) response.cookies.delete(FLASH_COOKIE);
   return response;
 }
+
+/** A flash cookie as encodeFlash (src/server/http/flash.ts) writes it: base64url, bounded. */
+const FLASH_VALUE = /^[A-Za-z0-9_-]{1,8000}$/;
 
 /** A browser loading a page as a document (not the router fetching a segment or prefetching). */
 export function isPageLoad(request: Request): boolean {

@@ -45,10 +45,13 @@ describe('refusalFor: methods', () => {
     }
   });
 
-  it.each(['PROPFIND', 'MKCOL', 'QUERY', 'PURGE', 'M-SEARCH', 'FOO'])(
-    'answers %s, a method the site does not know, with 501',
+  it.each(['PROPFIND', 'MKCOL', 'LOCK', 'QUERY', 'PURGE', 'M-SEARCH'])(
+    'answers %s, a method no resource here allows, with 405 and Allow (never a 5xx)',
     (method) => {
-      expect(refusalFor(req(method, '/api/v1/posts'))?.status).toBe(501);
+      expect(refusalFor(req(method, '/api/v1/posts'))).toMatchObject({
+        status: 405,
+        headers: { allow: 'GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS' },
+      });
     },
   );
 });
@@ -65,6 +68,15 @@ describe('refusalFor: posts to pages', () => {
       expect(refusalFor(req('POST', '/', headers))?.status).toBe(400);
     }
   });
+
+  it.each(['PUT', 'PATCH', 'DELETE'])(
+    'answers 400 to a %s to a page, which would render it',
+    (method) => {
+      for (const url of ['/search', '/admin/media', '/biz/axis-admin', '/'])
+        expect(refusalFor(req(method, url))?.status).toBe(400);
+      expect(refusalFor(req(method, '/api/v1/posts/abc'))).toBeNull();
+    },
+  );
 
   it('lets a POST to an API route through', () => {
     for (const url of ['/api/contact', '/api/account/sign-in', '/api/v1/posts?status=draft'])

@@ -8,13 +8,19 @@ import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:
  * method, URL and headers, so every case is a unit test.
  */
 
-/** What the site serves; anything else never reaches a handler. */
+/**
+ * What the site serves; anything else never reaches a handler. Any other method is answered
+ * 405: Node's parser refuses a token it does not know (400) before the listener, so every
+ * method that gets here is a registered one (WebDAV's PROPFIND, QUERY, TRACE…) that no resource
+ * here allows. Not 501: a malformed request is the client's error and never a 5xx.
+ */
 export const SERVED_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'];
-/** Methods known to HTTP (RFC 9110; TRACK is IIS's TRACE) that no resource here allows: 405. */
-const KNOWN_REFUSED = new Set(['TRACE', 'TRACK', 'CONNECT']);
+
+/** Methods that send something: pages take none of them (a page would render for a PUT). */
+const WRITE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
 /**
- * Where a POST may go. The site has no server actions (`'use server'` appears nowhere under
+ * Where a POST (or PUT, PATCH, DELETE) may go. The site has no server actions (`'use server'` appears nowhere under
  * src), so a POST to a page is never meant: Next.js would try it as one and fail with a 500.
  * Add a prefix here if a page ever takes a form post or an action.
  */
@@ -29,7 +35,7 @@ export const ROUTER_STATE_MAX_LENGTH = 20 * 2000;
 const ROUTER_STATE_MAX_DEPTH = 200;
 
 export type GuardRefusal = {
-  status: 400 | 405 | 501;
+  status: 400 | 405;
   message: string;
   headers: Record<string, string>;
 };
@@ -110,17 +116,14 @@ export function refusalFor(request: {
   headers: IncomingHttpHeaders;
 }): GuardRefusal | null {
   const method = (request.method ?? 'GET').toUpperCase();
-  if (!SERVED_METHODS.includes(method)) {
-    return KNOWN_REFUSED.has(method)
-      ? { status: 405, message: 'この方法では利用できません。', headers: { allow: ALLOW } }
-      : { status: 501, message: 'この方法には対応していません。', headers: { allow: ALLOW } };
-  }
+  if (!SERVED_METHODS.includes(method))
+    return { status: 405, message: 'この方法では利用できません。', headers: { allow: ALLOW } };
   const state = request.headers['next-router-state-tree'];
   // Node joins a repeated header with ", ", which no valid state survives (Next refuses it too).
   if (state !== undefined && !isValidRouterState(Array.isArray(state) ? state.join(',') : state))
     return { status: 400, message: 'リクエストヘッダーの形式が正しくありません。', headers: {} };
   if (
-    method === 'POST' &&
+    WRITE_METHODS.has(method) &&
     !POST_PREFIXES.some((prefix) => pathOf(request.url ?? '/').startsWith(prefix))
   )
     return { status: 400, message: 'このページには送信できません。', headers: {} };
