@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Database, type Db, openDatabase, pingDatabase, queryRows } from './client';
+import { type Database, openDatabase, pingDatabase, queryRows } from './client';
 import { DatabaseAvailability, isOutageError, probeServer } from './availability';
 import { type TcpProxy, startTcpProxy } from './testing/tcp-proxy';
 
@@ -103,7 +103,7 @@ describe.skipIf(!serverUrl)('a PostgreSQL server that goes away and comes back',
       );
       expect(isOutageError(refused)).toBe(true);
       expect(availability.available).toBe(false);
-      return queryRows<{ two: number }>(tx as unknown as Db, sql`SELECT 2 AS two`);
+      return queryRows<{ two: number }>(tx, sql`SELECT 2 AS two`);
     });
     expect(held).toEqual([{ two: 2 }]);
     await proxy.restore();

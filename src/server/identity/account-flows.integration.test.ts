@@ -220,7 +220,7 @@ describe('account flows against the database', () => {
         ctx(),
       );
       const after = await database.db.select().from(user).where(eq(user.email, 'cut@example.jp'));
-      expect(after.map((r) => r.id)).toEqual([rows[0]!.id]);
+      expect(after.map((r) => r.id)).toEqual([rows[0].id]);
       expect((await mailsTo('cut@example.jp')).map((m) => m.kind)).toContain('already-registered');
     });
 
