@@ -442,7 +442,8 @@ export async function createContent(
     }
     await recordRow(tx, def, values, 'create', ctx, now);
   });
-  emitContentChange({ endpoint: def.endpoint, id });
+  // A draft changes no published answer: the caches of readers' pages and answers stay.
+  if (input.status !== 'draft') emitContentChange({ endpoint: def.endpoint, id });
   return { id };
 }
 
@@ -487,7 +488,7 @@ export async function updateContent(
       };
       await tx.insert(cmsContents).values(values);
       await recordRow(tx, def, values, 'create', ctx, now);
-      return { id, updatedAt: now };
+      return { id, updatedAt: now, published: !options.draft };
     }
     const status = row.status as ContentStatus;
     if (status === 'CLOSED') throw badRequest('Content is closed. It cannot be updated.');
@@ -515,10 +516,11 @@ export async function updateContent(
       .set(changes)
       .where(and(eq(cmsContents.endpoint, def.endpoint), eq(cmsContents.id, id)));
     await recordRow(tx, def, { ...row, ...changes }, 'save', ctx, now);
-    return { id, updatedAt: now };
+    return { id, updatedAt: now, published: !toDraft };
   });
-  emitContentChange({ endpoint: def.endpoint, id });
-  return result;
+  // Only the draft changed: no published answer did (the console reads drafts uncached).
+  if (result.published) emitContentChange({ endpoint: def.endpoint, id });
+  return { id: result.id, updatedAt: result.updatedAt };
 }
 
 /**

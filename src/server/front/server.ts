@@ -14,6 +14,7 @@ import { sendWebResponse, toWebRequest } from './node-bridge';
 import { refuseBadRequest } from './request-guard';
 import { PageCache, cacheablePath, capturePage, pageKey, sendCachedPage } from './page-cache';
 import { requestAudience } from './request-audience';
+import { SharedRenders } from './shared-render';
 import { SHUTDOWN_GRACE_MS, onShutdown } from '@/server/shutdown';
 import { closeGracefully } from './graceful-close';
 import { pagePolicies, prerenderedScriptHashes, withPagePolicy } from './csp';
@@ -90,6 +91,7 @@ export async function serveSite(options: {
     }),
   );
   const pages = new PageCache();
+  const renders = new SharedRenders();
   onContentChange(() => pages.clear());
 
   /**
@@ -104,7 +106,10 @@ export async function serveSite(options: {
       return nextHandler(req, res);
     }
     const key = pageKey(req, decided.audience);
-    const cached = pages.find(key, req.headers['accept-encoding']);
+    const encoding = req.headers['accept-encoding'];
+    let cached = pages.find(key, encoding);
+    // The same page being rendered for another reader right now: wait for it and look again.
+    if (!cached && (await renders.waitFor(key))) cached = pages.find(key, encoding);
     countPageCache(cached ? 'hit' : 'miss');
     if (cached) return sendCachedPage(cached, req, res, decided.setCookie);
     if (!databaseAvailable()) return answerOutage(req, res); // served from the cache only
@@ -113,6 +118,7 @@ export async function serveSite(options: {
     const render = openRenderRecord();
     req.headers[RENDER_HEADER] = render.id;
     res.once('close', render.close);
+    res.once('close', renders.start(key));
     if (decided.setCookie) res.appendHeader('set-cookie', decided.setCookie);
     capturePage(
       res,

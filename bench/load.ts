@@ -1,0 +1,256 @@
+/**
+ * `npm run bench:load`: a mixed workload against the production build (scripts/start.ts, as
+ * `npm start` runs it): anonymous, free and paid members' reading, client-side navigations and
+ * prefetches (RSC), search, bookmarks, content API reads and writes, all at once for
+ * `--duration` seconds (60) on `--connections` connections (100), each class counted apart,
+ * beside a plain Node server sending the home page's bytes in the same run; the server's
+ * resident memory sampled every second. Exits 1 on any socket error, timeout or answer outside
+ * 2xx.
+ *
+ * `--soak`: the same mix on 20 connections for 10 minutes; also exits 1 when the memory at the
+ * end is more than 10% above where it was after the first minute.
+ *
+ * Embedded PGlite in a temporary data directory by default; on the PostgreSQL server of
+ * DATABASE_URL when it is set (a throwaway database: it is seeded).
+ */
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { z } from 'zod';
+import {
+  BUILD_SETTINGS_FILE,
+  loadBuildSettings,
+  runNextBuild,
+  staleBuildReason,
+} from '../scripts/lib/build-freshness';
+import { plainServerProcess } from './load/baseline';
+import {
+  FREE_EMAIL,
+  PAID_EMAIL,
+  articleIds,
+  browserCookies,
+  checkAudiences,
+  navigationTo,
+  seedSite,
+  signIn,
+} from './load/fixture';
+import { type CookieJar, SEARCH_ADDRESSES, loadClasses } from './load/mix';
+import { printReport } from './load/report';
+import { preflight, runMix } from './load/run';
+import { type Instance, sampleMemory, serverPid, startInstance } from './load/server';
+import { load, root } from './lib';
+
+const { values } = parseArgs({
+  options: {
+    duration: { type: 'string' },
+    connections: { type: 'string' },
+    warmup: { type: 'string' },
+    posts: { type: 'string' },
+    'write-rate': { type: 'string' },
+    soak: { type: 'boolean', default: false },
+  },
+});
+const parsed = z
+  .object({
+    soak: z.boolean(),
+    duration: z.coerce.number().int().min(5).max(86_400).optional(),
+    connections: z.coerce.number().int().min(8).max(2000).optional(),
+    warmup: z.coerce.number().int().min(0).max(600).default(10),
+    posts: z.coerce.number().int().min(0).max(100_000).default(1000),
+    // Content API writes a second; 0 leaves them out (to see what they cost the readers).
+    'write-rate': z.coerce.number().int().min(0).max(9).default(1),
+  })
+  .safeParse(values);
+if (!parsed.success) {
+  console.error(
+    `引数が正しくありません (invalid arguments): ${parsed.error.issues.map((i) => `--${i.path.join('.')}: ${i.message}`).join(', ')}\n` +
+      'usage: bench/load.ts [--duration 60] [--connections 100] [--warmup 10] [--posts 1000] [--write-rate 1] [--soak]',
+  );
+  process.exit(2);
+}
+const options = {
+  ...parsed.data,
+  duration: parsed.data.duration ?? (parsed.data.soak ? 600 : 60),
+  connections: parsed.data.connections ?? (parsed.data.soak ? 20 : 100),
+};
+/** The soak's reference: the memory after the first minute of load. */
+const SETTLED_AFTER_S = 60;
+const SOAK_LIMIT = 1.1;
+if (options.soak && options.duration <= SETTLED_AFTER_S) {
+  console.error(
+    `--soak には ${SETTLED_AFTER_S} 秒より長い --duration が必要です (the soak compares the memory with its first minute).`,
+  );
+  process.exit(2);
+}
+
+const settings = loadBuildSettings();
+if (staleBuildReason(root, settings) && (await runNextBuild(root, settings)) !== 0) process.exit(1);
+// The build's own SITE_URL, so that the server serves this build instead of rebuilding.
+const { SITE_URL } = JSON.parse(fs.readFileSync(path.join(root, BUILD_SETTINGS_FILE), 'utf8')) as {
+  SITE_URL: string;
+};
+
+const databaseUrl = process.env.DATABASE_URL || undefined;
+const work = fs.mkdtempSync(path.join(os.tmpdir(), 'axis-bench-load-'));
+const dataDir = path.join(work, 'data');
+const logFile = path.join(work, 'server.log');
+fs.mkdirSync(dataDir);
+const serverEnv: Record<string, string> = {
+  DATA_DIR: dataDir,
+  DATABASE_URL: databaseUrl ?? '',
+  SITE_URL,
+  APP_SECRET: randomBytes(32).toString('hex'),
+  // Search counts per client address: the load gives each search its own (see mix.ts).
+  TRUST_PROXY: 'true',
+  // One key reads at hundreds a second here; the default is 100 a second per key.
+  CMS_RATE_LIMIT_READ: '1000000',
+  ...(databaseUrl
+    ? {
+        // What a PostgreSQL deployment must set (as scripts/cluster-test.ts does).
+        BILLING_SANDBOX: 'true',
+        OPERATOR_NAME: '株式会社負荷試験',
+        OPERATOR_REPRESENTATIVE: '試験 太郎',
+        OPERATOR_EMAIL: 'load@example.jp',
+        OPERATOR_DISCLOSE_ON_REQUEST: 'true',
+      }
+    : {}),
+};
+// The seeding below runs the admin commands in this process: the same settings.
+for (const [name, value] of Object.entries(serverEnv)) process.env[name] ??= value;
+
+let failed = true;
+let instance: Instance | undefined;
+try {
+  console.log(
+    `[load] ${databaseUrl ? 'PostgreSQL' : '組み込み PGlite (embedded)'}: デモデータ + 記事 ${options.posts} 件を投入中 (seeding) …`,
+  );
+  const { readKey, writeKey } = await seedSite({ dataDir, databaseUrl, posts: options.posts });
+  instance = await startInstance(serverEnv, logFile);
+  const pid = serverPid(instance);
+  const memory = sampleMemory(pid);
+  const rssStart = memory.now();
+  const { base } = instance;
+  console.log(`[load] サーバー起動 (server up) ${base}, pid ${pid}, RSS ${rssStart} MiB`);
+
+  const sessions = {
+    free: await signIn(base, SITE_URL, FREE_EMAIL),
+    paid: await signIn(base, SITE_URL, PAID_EMAIL),
+  };
+  const jar: CookieJar = {
+    free: await browserCookies(base, sessions.free),
+    paid: await browserCookies(base, sessions.paid),
+  };
+  // As a browser renews the 60-second audience cookie from the answers' Set-Cookie.
+  const renewal = setInterval(() => {
+    for (const member of ['free', 'paid'] as const)
+      browserCookies(base, sessions[member]).then(
+        (cookie) => (jar[member] = cookie),
+        (error: unknown) => console.error(`[load] ${member} cookie renewal failed:`, error),
+      );
+  }, 30_000);
+  const ids = await articleIds(base, readKey, 30);
+  const membersOnly = await checkAudiences(base, ids, jar.paid);
+  console.log(`[load] ✓ 有料会員に /posts/${membersOnly} の会員限定部分が表示される`);
+  const navigations = [];
+  for (const target of [
+    '/posts',
+    '/series',
+    '/jobs',
+    ...ids.slice(0, 4).map((id) => `/posts/${id}`),
+  ])
+    for (const prefetch of [false, true])
+      for (const member of [null, 'paid'] as const)
+        navigations.push(await navigationTo(base, target, prefetch, jar, member));
+  const classes = loadClasses({
+    siteUrl: SITE_URL,
+    ids: ids.slice(0, 12),
+    jar,
+    readKey,
+    writeKey,
+    navigations,
+    writeRate: options['write-rate'],
+  });
+  const problems = await preflight(base, classes);
+  if (problems.length > 0)
+    throw new Error(`負荷の前の確認で失敗 (preflight failed):\n  ${problems.join('\n  ')}`);
+
+  // The ceiling, on the same machine in the same run.
+  const home = Buffer.from(await (await fetch(`${base}/`)).arrayBuffer());
+  const plain = await plainServerProcess(home, work);
+  const baselineSeconds = Math.min(options.duration, 10);
+  const baseline = await load(`${plain.base}/`, baselineSeconds, options.connections);
+  await plain.stop();
+
+  let warmupErrors = 0;
+  if (options.warmup > 0) {
+    console.log(`[load] ウォームアップ (warm-up) ${options.warmup} s …`);
+    const warm = await runMix(base, classes, options.connections, options.warmup);
+    for (const c of warm.classes) {
+      const n = c.errors + c.timeouts + c.unexpected;
+      if (n > 0)
+        console.error(`[load] ✗ warm-up ${c.name}: ${n} errors (${JSON.stringify(c.statuses)})`);
+      warmupErrors += n;
+    }
+  }
+  const rssWarm = memory.now();
+  console.log(
+    `[load] 計測 (measuring): ${options.connections} 接続 × ${options.duration} s, RSS ${rssWarm} MiB`,
+  );
+  const mark = memory.mark();
+  const started = performance.now();
+  const mix = await runMix(base, classes, options.connections, options.duration);
+  const seconds = (performance.now() - started) / 1000;
+  const samples = memory.since(mark);
+  memory.stop();
+  clearInterval(renewal);
+  await instance.stop();
+
+  const rss = {
+    start: rssStart,
+    warm: rssWarm,
+    peak: Math.max(rssWarm, ...samples),
+    end: samples.at(-1) ?? rssWarm,
+    settled: options.duration > SETTLED_AFTER_S ? samples[SETTLED_AFTER_S - 1] : undefined,
+    minutes: samples.filter((_, i) => (i + 1) % 60 === 0),
+  };
+  const errors =
+    mix.classes.reduce((n, c) => n + c.errors + c.timeouts + c.unexpected, 0) + warmupErrors;
+  const memoryOk = !options.soak || rss.end <= rss.settled! * SOAK_LIMIT;
+  printReport({
+    options,
+    database: databaseUrl ? 'PostgreSQL' : 'embedded PGlite',
+    seconds,
+    mix,
+    baseline: { ...baseline, seconds: baselineSeconds, bytes: home.length },
+    rss,
+    soakLimit: SOAK_LIMIT,
+    warmupErrors,
+    notes: [
+      `search: TRUST_PROXY=true, each search from the next X-Forwarded-For of ${SEARCH_ADDRESSES} (the per-address limit is not what is measured)`,
+      'content API reads: a GET-only key (published answers, cached as a site reads them); CMS_RATE_LIMIT_READ raised to 1,000,000/s for the bench (default 100/s per key)',
+      options['write-rate'] > 0
+        ? `content API writes: paced at ${options['write-rate']}/s with one connection, under the default limit of 10/s per key; every write (a draft's too) clears the page cache, so the readers' pages are rendered again after each`
+        : 'content API writes: left out (--write-rate 0)',
+      `members: ${FREE_EMAIL} (free), ${PAID_EMAIL} (paid, スタンダード); bookmarks by the free member, alternately added and removed`,
+    ],
+  });
+  failed = errors > 0 || !memoryOk;
+  if (errors > 0) console.error(`✗ エラー ${errors} 件 (errors): ゼロであるべきです`);
+  if (!memoryOk)
+    console.error(
+      `✗ メモリが 1 分後の ${rss.settled} MiB から ${rss.end} MiB に増えました (limit ×${SOAK_LIMIT})`,
+    );
+} catch (error) {
+  console.error('[load] 失敗 (failed):', error instanceof Error ? error.message : error);
+} finally {
+  await instance?.stop();
+  if (failed) {
+    fs.rmSync(dataDir, { recursive: true, force: true });
+    console.error(`[load] サーバーのログ (server log): ${logFile}`);
+  } else {
+    fs.rmSync(work, { recursive: true, force: true });
+  }
+}
+process.exit(failed ? 1 : 0);

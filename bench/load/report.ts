@@ -1,0 +1,117 @@
+/** The load run as Markdown, ready for docs/benchmarks.md. */
+import os from 'node:os';
+import type { Load } from '../lib';
+import type { ClassResult, Latencies } from './run';
+
+export type Report = {
+  options: { duration: number; connections: number; warmup: number; posts: number; soak: boolean };
+  database: string;
+  seconds: number;
+  mix: { classes: ClassResult[]; all: Latencies };
+  baseline: Load & { seconds: number; bytes: number };
+  rss: {
+    start: number;
+    warm: number;
+    peak: number;
+    end: number;
+    settled?: number;
+    /** At the end of each minute of the run. */
+    minutes: number[];
+  };
+  soakLimit: number;
+  warmupErrors: number;
+  notes: string[];
+};
+
+const fixed = (n: number, digits = 0) =>
+  n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
+const statuses = (s: Record<string, number>) =>
+  Object.entries(s)
+    .map(([status, n]) => `${status}×${n}`)
+    .join(' ');
+
+export function printReport(r: Report): void {
+  const { classes, all } = r.mix;
+  const total = {
+    connections: classes.reduce((n, c) => n + c.connections, 0),
+    requests: classes.reduce((n, c) => n + c.requests, 0),
+    errors: classes.reduce((n, c) => n + c.errors, 0),
+    timeouts: classes.reduce((n, c) => n + c.timeouts, 0),
+    unexpected: classes.reduce((n, c) => n + c.unexpected, 0),
+  };
+  const perSecond = total.requests / r.seconds;
+  const row = (cells: (string | number)[]) => `| ${cells.join(' | ')} |`;
+  const lines = [
+    '',
+    `## Load benchmark (${new Date().toISOString().slice(0, 10)}, ${r.database}, demo + ${r.options.posts} posts, ${os.cpus().length} cores, Node ${process.version})`,
+    '',
+    `${r.options.soak ? 'Soak: ' : ''}all classes at once, ${total.connections} connections, ${r.options.duration} s after a ${r.options.warmup} s warm-up; autocannon in one process on the same machine; latency in ms.`,
+    '',
+    row([
+      'class',
+      'connections',
+      'requests',
+      'req/s',
+      'p50',
+      'p99',
+      'errors',
+      'timeouts',
+      'non-2xx',
+      'statuses',
+    ]),
+    row(Array<string>(10).fill('---')),
+    ...classes.map((c) =>
+      row([
+        c.name,
+        c.connections,
+        fixed(c.requests),
+        fixed(c.perSecond, 1),
+        c.p50,
+        c.p99,
+        c.errors,
+        c.timeouts,
+        c.unexpected,
+        statuses(c.statuses),
+      ]),
+    ),
+    row([
+      '**total**',
+      total.connections,
+      fixed(total.requests),
+      fixed(perSecond, 1),
+      all.percentile(50),
+      all.percentile(99),
+      total.errors,
+      total.timeouts,
+      total.unexpected,
+      '',
+    ]),
+    row([
+      `plain Node http, the home page's ${fixed(r.baseline.bytes)} bytes (${r.baseline.seconds} s, same connections)`,
+      total.connections,
+      '',
+      fixed(r.baseline.requestsPerSec),
+      r.baseline.p50,
+      r.baseline.p99,
+      r.baseline.errors,
+      '',
+      r.baseline.non2xx,
+      '',
+    ]),
+    '',
+    `Throughput of the mix: ${fixed(perSecond)} req/s, ${(perSecond / r.baseline.requestsPerSec).toFixed(3)}× the plain server of this run.`,
+    r.warmupErrors > 0 ? `Warm-up: ${r.warmupErrors} errors.` : 'Warm-up: no errors.',
+    '',
+    `Server process memory (RSS, sampled every second): start ${r.rss.start} MiB, after warm-up ${r.rss.warm} MiB, peak ${r.rss.peak} MiB, end ${r.rss.end} MiB.`,
+  ];
+  if (r.rss.minutes.length > 1)
+    lines.push(`At the end of each minute: ${r.rss.minutes.join(', ')} MiB.`);
+  if (r.rss.settled !== undefined) {
+    const ratio = r.rss.end / r.rss.settled;
+    lines.push(
+      `After the first minute ${r.rss.settled} MiB, at the end ${r.rss.end} MiB: ${ratio.toFixed(3)}× (limit ${r.soakLimit}×) ${ratio <= r.soakLimit ? '✓' : '✗'}`,
+    );
+  }
+  lines.push('', ...r.notes.map((n) => `- ${n}`), '');
+  console.log(lines.join('\n'));
+}
