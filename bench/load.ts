@@ -231,7 +231,7 @@ try {
       `search: TRUST_PROXY=true, each search from the next X-Forwarded-For of ${SEARCH_ADDRESSES} (the per-address limit is not what is measured)`,
       'content API reads: a GET-only key (published answers, cached as a site reads them); CMS_RATE_LIMIT_READ raised to 1,000,000/s for the bench (default 100/s per key)',
       options['write-rate'] > 0
-        ? `content API writes: paced at ${options['write-rate']}/s with one connection, under the default limit of 10/s per key; every write (a draft's too) clears the page cache, so the readers' pages are rendered again after each`
+        ? `content API writes: paced at ${options['write-rate']}/s with one connection, under the default limit of 10/s per key; each PATCH publishes, which empties the page cache (the drafts' POST and DELETE do not), so the readers' pages are rendered again, once per page`
         : 'content API writes: left out (--write-rate 0)',
       `members: ${FREE_EMAIL} (free), ${PAID_EMAIL} (paid, スタンダード); bookmarks by the free member, alternately added and removed`,
     ],
