@@ -14,11 +14,11 @@
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { createHmac, randomBytes } from 'node:crypto';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
 import pg from 'pg';
+import { freePort } from './lib/free-port';
 import S3rver from 's3rver';
 import {
   BUILD_SETTINGS_FILE,
@@ -46,17 +46,6 @@ const failures: string[] = [];
 function check(ok: boolean, what: string, detail = ''): void {
   console.log(`${ok ? '✓' : '✗'} ${what}${detail ? ` (${detail})` : ''}`);
   if (!ok) failures.push(what);
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

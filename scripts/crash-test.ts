@@ -22,9 +22,9 @@ import { openDatabase, queryRows } from '@/server/db/client';
 import { loadBuildSettings, staleBuildReason, BUILD_SETTINGS_FILE } from './lib/build-freshness';
 import { Ledger, WRITE_KINDS, allowedValues } from './lib/crash/ledger';
 import { seededRandom } from './lib/crash/seeded-random';
+import { freePort } from './lib/free-port';
 import {
   type Server,
-  freePort,
   groupAlive,
   signalGroup,
   sleep,

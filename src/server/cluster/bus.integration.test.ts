@@ -1,5 +1,6 @@
 import pg from 'pg';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { audienceChangedSince } from '@/server/access/audience-changes';
 import { emitContentChange, onContentChange, type ContentChange } from '@/server/cms/events';
 import { CHANNEL, type ClusterBus, broadcast, onBroadcast, onBusGap, startClusterBus } from './bus';
 
@@ -84,6 +85,16 @@ describe.runIf(serverUrl)('cluster bus on a PostgreSQL server (LISTEN/NOTIFY)', 
     await other.say('audience', { userId: 'u-2' });
     expect(await last).toEqual({ userId: 'u-2' });
     expect(seen).toEqual([{ userId: 'u-2' }]);
+  });
+
+  it("distrusts a reader's audience cookie at once when another instance changed their plan", async () => {
+    const signedAt = Date.now() - 1_000; // the cookie this instance signed a second ago
+    expect(audienceChangedSince('reader-remote', signedAt)).toBe(false);
+    const heard = next<unknown>((push) => onBroadcast('audience', push));
+    await other.say('audience', { userId: 'reader-remote' });
+    await heard;
+    expect(audienceChangedSince('reader-remote', signedAt)).toBe(true);
+    expect(audienceChangedSince('someone-else', signedAt)).toBe(false);
   });
 
   it('reconnects after losing its connection, and says that messages may have been missed', async () => {
