@@ -170,6 +170,36 @@ describe('the request guard on a real server', () => {
     expect(handled).toEqual(['GET /posts']);
   });
 
+  it('answers 404 to a form post with RSC: 1 to an API path that does not exist', async () => {
+    handled = [];
+    // The fuzz run's finding: Next.js took these for a server action and answered 500.
+    for (const path of ['/api/nothing-here', '/api/me/extra', '/api/v2/posts', '/api/']) {
+      const answer = await send(
+        'POST',
+        path,
+        { rsc: '1', 'content-type': 'application/x-www-form-urlencoded' },
+        'a=1',
+      );
+      expect(answer.status, path).toBe(404);
+    }
+    expect((await send('PUT', '/api/admin/nothing', {}, '{}')).status).toBe(404);
+    expect(handled).toEqual([]);
+  });
+
+  it('answers 400 to the asterisk and absolute forms of a request target, and never redirects', async () => {
+    handled = [];
+    for (const method of ['GET', 'HEAD', 'OPTIONS']) {
+      const answer = await raw(`${method} * HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`);
+      expect(answer, `${method} *`).toMatch(/^HTTP\/1\.1 400 /);
+    }
+    for (const target of ['http://evil.example/posts', 'https://evil.example/', 'posts']) {
+      const answer = await raw(`GET ${target} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`);
+      expect(answer, target).toMatch(/^HTTP\/1\.1 400 /);
+      expect(answer.toLowerCase()).not.toContain('location:');
+    }
+    expect(handled).toEqual([]);
+  });
+
   it('passes what the site serves: page GETs, API posts, content API writes', async () => {
     handled = [];
     expect((await send('GET', '/')).body).toBe('ok GET');

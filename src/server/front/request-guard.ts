@@ -1,5 +1,6 @@
 import 'server-only';
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
+import { isApiRoute } from './api-routes';
 
 /**
  * Requests the front server refuses before Next.js (or the content API) sees them, because the
@@ -35,7 +36,7 @@ export const ROUTER_STATE_MAX_LENGTH = 20 * 2000;
 const ROUTER_STATE_MAX_DEPTH = 200;
 
 export type GuardRefusal = {
-  status: 400 | 405;
+  status: 400 | 404 | 405;
   message: string;
   headers: Record<string, string>;
 };
@@ -116,6 +117,10 @@ export function refusalFor(request: {
   headers: IncomingHttpHeaders;
 }): GuardRefusal | null {
   const method = (request.method ?? 'GET').toUpperCase();
+  // `*` (asterisk form) and `http://host/path` (absolute form): the framework answered 500 to
+  // the one and redirected to the other's host. The site serves paths only.
+  if (!(request.url ?? '/').startsWith('/'))
+    return { status: 400, message: 'URLの形式が正しくありません。', headers: {} };
   if (!SERVED_METHODS.includes(method))
     return { status: 405, message: 'この方法では利用できません。', headers: { allow: ALLOW } };
   const state = request.headers['next-router-state-tree'];
@@ -127,6 +132,10 @@ export function refusalFor(request: {
     !POST_PREFIXES.some((prefix) => pathOf(request.url ?? '/').startsWith(prefix))
   )
     return { status: 400, message: 'このページには送信できません。', headers: {} };
+  // An API path no route serves: the framework took a form post there for a server action.
+  const path = pathOf(request.url ?? '/');
+  if (path.startsWith('/api/') && !isApiRoute(path))
+    return { status: 404, message: 'このAPIはありません。', headers: {} };
   return null;
 }
 

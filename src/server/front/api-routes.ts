@@ -1,0 +1,76 @@
+import 'server-only';
+
+/**
+ * The framework's API routes (src/app/api/**\/route.ts), as patterns: `[name]` is one path
+ * segment, `[...name]` one or more. The front server answers a request to any other `/api/`
+ * path itself with a 404, because the framework would take a form post there for a server
+ * action and answer 500. api-routes.test.ts fails when this list and the route files differ.
+ */
+export const API_ROUTES: readonly string[] = [
+  '/api/account/[flow]',
+  '/api/admin/api-keys',
+  '/api/admin/api-keys/[id]/revoke',
+  '/api/admin/content/[endpoint]',
+  '/api/admin/content/[endpoint]/[contentId]',
+  '/api/admin/content/[endpoint]/[contentId]/restore',
+  '/api/admin/content/[endpoint]/[contentId]/workflow',
+  '/api/admin/content/[endpoint]/lookup',
+  '/api/admin/media',
+  '/api/admin/media/[id]/alt',
+  '/api/admin/media/[id]/delete',
+  '/api/admin/transfer/export',
+  '/api/admin/transfer/import',
+  '/api/admin/transfer/microcms',
+  '/api/admin/transfer/status',
+  '/api/admin/users/[userId]/partner',
+  '/api/admin/users/[userId]/plan',
+  '/api/admin/users/[userId]/role',
+  '/api/admin/users/[userId]/sessions',
+  '/api/analytics/view',
+  '/api/auth/[...all]',
+  '/api/billing/checkout',
+  '/api/billing/checkout-status',
+  '/api/biz/axis-admin/inquiries/[id]',
+  '/api/biz/axis-admin/listings/[id]/close',
+  '/api/biz/axis-admin/listings/[id]/review',
+  '/api/biz/axis-admin/partners',
+  '/api/biz/axis-admin/partners/[partnerId]',
+  '/api/biz/axis-admin/partners/[partnerId]/members',
+  '/api/biz/partner-admin/[partnerId]/profile',
+  '/api/biz/request',
+  '/api/bookmarks',
+  '/api/contact',
+  '/api/create-customer-portal',
+  '/api/exit-preview',
+  '/api/health',
+  '/api/jobs/contact',
+  '/api/jobs/listings',
+  '/api/jobs/listings/[id]',
+  '/api/me',
+  '/api/media',
+  '/api/metrics',
+  '/api/preview/jobs/[contentId]',
+  '/api/v1/[endpoint]',
+  '/api/v1/[endpoint]/[contentId]',
+  '/api/webhooks/billing',
+];
+
+function patternOf(route: string): RegExp {
+  const segments = route
+    .split('/')
+    .slice(1)
+    .map((segment) => {
+      if (/^\[\.\.\.[^\]]+\]$/.test(segment)) return '[^/]+(?:/[^/]+)*';
+      if (/^\[[^\]]+\]$/.test(segment)) return '[^/]+';
+      return segment.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+    });
+  // One trailing slash is the framework's to redirect away.
+  return new RegExp(`^/${segments.join('/')}/?$`);
+}
+
+const PATTERNS = API_ROUTES.map(patternOf);
+
+/** Whether a path (no query) names one of the framework's API routes. */
+export function isApiRoute(path: string): boolean {
+  return PATTERNS.some((pattern) => pattern.test(path));
+}
