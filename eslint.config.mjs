@@ -49,7 +49,6 @@ export default tseslint.config(
       '*.config.mjs',
       'scripts/**',
       'tests/**',
-      'src/server/db/testing/**',
       '**/*.test.ts',
       '**/*.test.tsx',
       'bench/**',

@@ -3,8 +3,10 @@ import { defineConfig } from 'vitest/config';
 
 const alias = {
   '@': path.resolve(import.meta.dirname, 'src'),
+  // Helpers only tests use (databases, sample files, clients): kept out of src.
+  '@test-support': path.resolve(import.meta.dirname, 'tests/support'),
   // `server-only` throws outside React's server condition; tests import server modules directly.
-  'server-only': path.resolve(import.meta.dirname, 'src/lib/testing/empty-module.ts'),
+  'server-only': path.resolve(import.meta.dirname, 'tests/support/empty-module.ts'),
 };
 
 export default defineConfig({
@@ -30,7 +32,7 @@ export default defineConfig({
           globals: true,
           include: ['src/**/*.integration.test.ts', 'scripts/**/*.integration.test.ts'],
           environment: 'node',
-          globalSetup: ['./src/server/db/testing/global-setup.ts'],
+          globalSetup: ['./tests/support/db/global-setup.ts'],
           testTimeout: 60_000,
           hookTimeout: 120_000,
           // One file at a time: PGlite is CPU-heavy and the machine has 2 cores.

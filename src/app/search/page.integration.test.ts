@@ -9,7 +9,7 @@ import type { ContentClient } from '@/server/content/client';
 import { type SiteContent, createSiteContent } from '@/server/content/site-content';
 import type * as SiteContentModule from '@/server/content/site-content';
 import { type Database, useDatabase } from '@/server/db/client';
-import { createTestDatabase } from '@/server/db/testing/test-database';
+import { createTestDatabase } from '@test-support/db/test-database';
 
 // The page as a request renders it: the client address, the viewer and the database are the test's.
 const state = vi.hoisted((): { ip: string; viewer: Viewer; client: ContentClient | null } => ({

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { runAdminCommand } from '@/server/admin/commands';
 import { type Database, useDatabase } from '@/server/db/client';
 import { subscriptions } from '@/server/db/schema';
-import { createTestDatabase } from '@/server/db/testing/test-database';
+import { createTestDatabase } from '@test-support/db/test-database';
 import { signIn } from '@/server/identity/account-flows';
 import { appAuth } from '@/server/identity/app-auth';
 import { findUserByEmail, setPartnerId } from '@/server/profiles/profiles';

@@ -7,7 +7,7 @@ import { clearApiKeyCache, listApiKeys } from '@/server/cms/api-keys';
 import { handleContentApi } from '@/server/cms/http';
 import { type Database, useDatabase } from '@/server/db/client';
 import { auditEvents, cmsApiKeys } from '@/server/db/schema';
-import { createTestDatabase } from '@/server/db/testing/test-database';
+import { createTestDatabase } from '@test-support/db/test-database';
 import { FLASH_COOKIE } from '@/server/http/cookies';
 import { type Flash, decodeFlash } from '@/server/http/flash';
 import { CLIENT_IP_HEADER } from '@/server/http/request-origin';

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '@/server/db/client';
-import { createTestDatabase } from '@/server/db/testing/test-database';
+import { createTestDatabase } from '@test-support/db/test-database';
 import { isSandboxAuthorization } from '@/server/billing/sandbox/secret-key';
 import { UsageError } from './command';
 import { runAdminCommand } from './commands';

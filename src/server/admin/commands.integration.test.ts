@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { recordAudit } from '@/server/audit/audit-log';
 import type { Database } from '@/server/db/client';
-import { createTestDatabase } from '@/server/db/testing/test-database';
+import { createTestDatabase } from '@test-support/db/test-database';
 import { UsageError, parseArgv } from './command';
 import { helpText, runAdminCommand } from './commands';
 

@@ -7,7 +7,7 @@ import { findEndpoint } from '@/server/cms/model';
 import { createContent } from '@/server/cms/store';
 import { type Database, queryRows } from '@/server/db/client';
 import { auditEvents } from '@/server/db/schema';
-import { createTestDatabase } from '@/server/db/testing/test-database';
+import { createTestDatabase } from '@test-support/db/test-database';
 import { resetTransferState } from '@/server/transfer/progress';
 import { UsageError } from './command';
 import { runAdminCommand } from './commands';

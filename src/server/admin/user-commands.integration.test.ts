@@ -10,7 +10,7 @@ import {
   userPrivateProfiles,
   userPublicProfiles,
 } from '@/server/db/schema';
-import { createTestDatabase } from '@/server/db/testing/test-database';
+import { createTestDatabase } from '@test-support/db/test-database';
 import { signIn } from '@/server/identity/account-flows';
 import { createAuth } from '@/server/identity/auth';
 import { sendMail } from '@/server/mail/mailer';

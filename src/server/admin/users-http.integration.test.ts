@@ -14,7 +14,7 @@ import {
   userPrivateProfiles,
   userPublicProfiles,
 } from '@/server/db/schema';
-import { createTestDatabase } from '@/server/db/testing/test-database';
+import { createTestDatabase } from '@test-support/db/test-database';
 import { decodeFlash } from '@/server/http/flash';
 import { CLIENT_IP_HEADER } from '@/server/http/request-origin';
 import type { Role } from '@/server/identity/roles';

@@ -3,7 +3,7 @@ import { findEndpoint } from '@/server/cms/model';
 import { createContent } from '@/server/cms/store';
 import { type Database, useDatabase } from '@/server/db/client';
 import { pageViews } from '@/server/db/schema';
-import { createTestDatabase } from '@/server/db/testing/test-database';
+import { createTestDatabase } from '@test-support/db/test-database';
 import { CLIENT_IP_HEADER } from '@/server/http/request-origin';
 import { countTopContent, countViewsPerDay } from './page-views';
 import { loadAnalyticsReport } from './report';

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Database, useDatabase } from '@/server/db/client';
 import { user } from '@/server/db/schema';
-import { createTestDatabase } from '@/server/db/testing/test-database';
+import { createTestDatabase } from '@test-support/db/test-database';
 import { recordAudit } from './audit-log';
 import {
   AUDIT_PAGE_SIZE,

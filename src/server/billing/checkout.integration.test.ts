@@ -2,7 +2,7 @@ import type Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database, Db } from '@/server/db/client';
 import { user } from '@/server/db/schema';
-import { createTestDatabase } from '@/server/db/testing/test-database';
+import { createTestDatabase } from '@test-support/db/test-database';
 import { createProfiles } from '@/server/profiles/profiles';
 import { syncCatalogue } from './catalogue';
 import { CheckoutRefused, checkoutOutcome, startCheckout, trialDaysFor } from './checkout';

@@ -4,7 +4,7 @@ import Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database, Db } from '@/server/db/client';
 import { billingSandboxSettings, user } from '@/server/db/schema';
-import { createTestDatabase } from '@/server/db/testing/test-database';
+import { createTestDatabase } from '@test-support/db/test-database';
 import { sendWebResponse, toWebRequest } from '@/server/front/node-bridge';
 import { createProfiles } from '@/server/profiles/profiles';
 import { listSubscriptions } from '@/server/profiles/subscriptions';

@@ -9,7 +9,7 @@ import {
   subscriptions,
   user,
 } from '@/server/db/schema';
-import { createTestDatabase } from '@/server/db/testing/test-database';
+import { createTestDatabase } from '@test-support/db/test-database';
 import { createProfiles } from '@/server/profiles/profiles';
 import { listSubscriptions } from '@/server/profiles/subscriptions';
 import { cancelProviderSubscriptions } from './account-closure';

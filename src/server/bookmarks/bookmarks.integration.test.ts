@@ -4,7 +4,7 @@ import { BOOKMARK_LIMIT, type BookmarkRef } from '@/lib/bookmarks';
 import type { ContentClient } from '@/server/content/client';
 import type { Database } from '@/server/db/client';
 import { bookmarks, user } from '@/server/db/schema';
-import { createTestDatabase } from '@/server/db/testing/test-database';
+import { createTestDatabase } from '@test-support/db/test-database';
 import { loadBookmarkPage } from './bookmark-page';
 import {
   BOOKMARK_LIMIT_MESSAGE,

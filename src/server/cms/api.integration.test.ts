@@ -2,9 +2,9 @@ import { count, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '@/server/db/client';
 import { cmsContents } from '@/server/db/schema';
-import { createTestDatabase } from '@/server/db/testing/test-database';
+import { createTestDatabase } from '@test-support/db/test-database';
 import { publishContent } from './store';
-import { type ApiCall, apiClient } from './testing';
+import { type ApiCall, apiClient } from '@test-support/content-api-client';
 import { CONTENT_MODEL, type EndpointDef, type FieldDef, findEndpoint } from './model';
 import { MEMBERS_DIVIDER } from './richtext/members-divider';
 

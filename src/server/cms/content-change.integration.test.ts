@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '@/server/db/client';
-import { createTestDatabase } from '@/server/db/testing/test-database';
+import { createTestDatabase } from '@test-support/db/test-database';
 import { type ContentChange, onContentChange } from './events';
 import { findEndpoint } from './model';
 import { createContent, deleteContent, updateContent } from './store';

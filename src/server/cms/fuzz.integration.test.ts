@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '@/server/db/client';
-import { createTestDatabase } from '@/server/db/testing/test-database';
-import { type ApiCall, apiClient } from './testing';
+import { createTestDatabase } from '@test-support/db/test-database';
+import { type ApiCall, apiClient } from '@test-support/content-api-client';
 
 process.env.CMS_RATE_LIMIT_READ = '1000000';
 process.env.CMS_RATE_LIMIT_WRITE = '1000000';

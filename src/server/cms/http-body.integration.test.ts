@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '@/server/db/client';
-import { createTestDatabase } from '@/server/db/testing/test-database';
-import { countedStream, streamedPost } from '@/server/http/testing';
+import { createTestDatabase } from '@test-support/db/test-database';
+import { countedStream, streamedPost } from '@test-support/streams';
 import { handleContentApi } from './http';
-import { type ApiCall, apiClient } from './testing';
+import { type ApiCall, apiClient } from '@test-support/content-api-client';
 
 process.env.CMS_RATE_LIMIT_WRITE = '100000';
 

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '@/server/db/client';
-import { createTestDatabase } from '@/server/db/testing/test-database';
+import { createTestDatabase } from '@test-support/db/test-database';
 import { forgetLocalCounts } from './rate-limit';
-import { apiClient } from './testing';
+import { apiClient } from '@test-support/content-api-client';
 
 process.env.CMS_RATE_LIMIT_WRITE = '3';
 process.env.CMS_RATE_LIMIT_READ = '1000';

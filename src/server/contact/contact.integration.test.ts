@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CONTACT_MESSAGE_MAX } from '@/lib/contact';
 import type { Database } from '@/server/db/client';
 import { contactMessages, user } from '@/server/db/schema';
-import { createTestDatabase } from '@/server/db/testing/test-database';
+import { createTestDatabase } from '@test-support/db/test-database';
 import { listOutbox } from '@/server/mail/mailer';
 import { CONTACT_SENT_PAGE, listContactMessages, submitContact } from './contact';
 

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { findEndpoint } from '@/server/cms/model';
 import { createContent, updateContent } from '@/server/cms/store';
 import type { Database } from '@/server/db/client';
-import { createTestDatabase } from '@/server/db/testing/test-database';
+import { createTestDatabase } from '@test-support/db/test-database';
 import { listFeaturedPosts, listJobs, listPartnerNames, listPosts } from './lists';
 import type * as SiteContentModule from './site-content';
 import { type SiteContent, createSiteContent } from './site-content';

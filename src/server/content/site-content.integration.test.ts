@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findEndpoint } from '@/server/cms/model';
 import { createContent, deleteContent, updateContent } from '@/server/cms/store';
 import type { Database } from '@/server/db/client';
-import { createTestDatabase } from '@/server/db/testing/test-database';
+import { createTestDatabase } from '@test-support/db/test-database';
 import { getFreePlanPostIds } from './client';
 import { type SiteContent, createSiteContent } from './site-content';
 

@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Database, openDatabase, pingDatabase, queryRows } from './client';
 import { DatabaseAvailability, isOutageError, probeServer } from './availability';
-import { type TcpProxy, startTcpProxy } from './testing/tcp-proxy';
+import { type TcpProxy, startTcpProxy } from '@test-support/db/tcp-proxy';
 
 /**
  * The pool of the app on a PostgreSQL server reached through a proxy that the test cuts and

@@ -6,7 +6,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Database, openDatabase, queryRows } from './client';
 import { MIGRATIONS_FOLDER } from './migrate';
-import { createTestDatabase } from './testing/test-database';
+import { createTestDatabase } from '@test-support/db/test-database';
 
 const journal = JSON.parse(
   fs.readFileSync(path.join(MIGRATIONS_FOLDER, 'meta/_journal.json'), 'utf8'),

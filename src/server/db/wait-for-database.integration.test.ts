@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type TcpProxy, startTcpProxy } from './testing/tcp-proxy';
+import { type TcpProxy, startTcpProxy } from '@test-support/db/tcp-proxy';
 
 /**
  * The real start (src/server/boot.ts) in a child process, on a PostgreSQL server that cannot be

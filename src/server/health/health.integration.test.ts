@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { pingDatabase } from '@/server/db/client';
-import { createTestDatabase } from '@/server/db/testing/test-database';
+import { createTestDatabase } from '@test-support/db/test-database';
 import { checkHealth } from './health';
 
 describe('health', () => {

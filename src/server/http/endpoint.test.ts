@@ -4,7 +4,7 @@ import { RateLimitedError } from '@/server/rate-limit/limiter';
 import { endpoint } from './endpoint';
 import { decodeFlash } from './flash';
 import { SERVER_ERROR_MESSAGE, TOO_LARGE_MESSAGE } from './form-endpoint';
-import { countedStream, streamedPost } from './testing';
+import { countedStream, streamedPost } from '@test-support/streams';
 
 const SITE = 'http://localhost:3000';
 const KB = 1024;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { readFormInput } from './form-endpoint';
 import { jsonNestsDeeperThan, readBodyBytes } from './read-body';
-import { countedStream, streamedPost } from './testing';
+import { countedStream, streamedPost } from '@test-support/streams';
 
 const URL_ = 'http://localhost:3000/api/contact';
 const KB = 1024;

@@ -12,7 +12,7 @@ import {
   userPublicProfiles,
   verification,
 } from '@/server/db/schema';
-import { createTestDatabase } from '@/server/db/testing/test-database';
+import { createTestDatabase } from '@test-support/db/test-database';
 import { listOutbox } from '@/server/mail/mailer';
 import { loadIdentity } from '@/server/profiles/profiles';
 import { grantComplimentary } from '@/server/profiles/subscriptions';

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { type Database, useDatabase } from '@/server/db/client';
-import { createTestDatabase } from '@/server/db/testing/test-database';
+import { createTestDatabase } from '@test-support/db/test-database';
 import { CLIENT_IP_HEADER } from '@/server/http/request-origin';
 import { listOutbox } from '@/server/mail/mailer';
 import { handleAccountPost } from './account-http';

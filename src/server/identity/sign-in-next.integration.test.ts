@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Database, useDatabase } from '@/server/db/client';
-import { createTestDatabase } from '@/server/db/testing/test-database';
+import { createTestDatabase } from '@test-support/db/test-database';
 import { CLIENT_IP_HEADER } from '@/server/http/request-origin';
 import { listOutbox } from '@/server/mail/mailer';
 import { signUp } from './account-flows';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { encodeFlash } from '@/server/http/flash';
-import { countedStream, streamedPost } from '@/server/http/testing';
+import { countedStream, streamedPost } from '@test-support/streams';
 import {
   handleJobPostingInquiryPost,
   handlePartnerApplicationPost,

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { INQUIRY_MESSAGE_MAX } from '@/lib/inquiries';
 import type { Database } from '@/server/db/client';
 import { partnerInquiries, user } from '@/server/db/schema';
-import { createTestDatabase } from '@/server/db/testing/test-database';
+import { createTestDatabase } from '@test-support/db/test-database';
 import { listOutbox } from '@/server/mail/mailer';
 import {
   INQUIRY_SENT_PAGES,

@@ -6,7 +6,7 @@ import type * as SiteContentModule from '@/server/content/site-content';
 import { type SiteContent, createSiteContent } from '@/server/content/site-content';
 import type { Database } from '@/server/db/client';
 import { jobApplyClicks, pageViews } from '@/server/db/schema';
-import { createTestDatabase } from '@/server/db/testing/test-database';
+import { createTestDatabase } from '@test-support/db/test-database';
 import { countApplyClicks, countJobViews, handleApplyClick } from './apply-clicks';
 
 const state = vi.hoisted(() => ({ site: undefined as SiteContent | undefined }));

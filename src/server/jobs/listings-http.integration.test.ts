@@ -5,7 +5,7 @@ import { createContent } from '@/server/cms/store';
 import { createContentWriter } from '@/server/content/content-writer';
 import type { Database } from '@/server/db/client';
 import { jobListings, user, userPublicProfiles } from '@/server/db/schema';
-import { createTestDatabase } from '@/server/db/testing/test-database';
+import { createTestDatabase } from '@test-support/db/test-database';
 import { decodeFlash } from '@/server/http/flash';
 import type { AppUser } from '@/server/identity/session-user';
 import { saveContract } from '@/server/partners/contracts';

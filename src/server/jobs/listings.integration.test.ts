@@ -11,7 +11,7 @@ import { jobSchema } from '@/server/content/schemas';
 import { type SiteContent, createSiteContent } from '@/server/content/site-content';
 import type { Database } from '@/server/db/client';
 import { jobListings, user, userPublicProfiles } from '@/server/db/schema';
-import { createTestDatabase } from '@/server/db/testing/test-database';
+import { createTestDatabase } from '@test-support/db/test-database';
 import type { FormResult } from '@/server/http/form-endpoint';
 import { listOutbox } from '@/server/mail/mailer';
 import { saveContract } from '@/server/partners/contracts';

@@ -5,7 +5,7 @@ import type * as EnvModule from '@/env';
 import { listAudit } from '@/server/audit/audit-log';
 import type { Database } from '@/server/db/client';
 import { mailOutbox, user } from '@/server/db/schema';
-import { createTestDatabase } from '@/server/db/testing/test-database';
+import { createTestDatabase } from '@test-support/db/test-database';
 import {
   type FlowDeps,
   changeEmail,

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findEndpoint } from '@/server/cms/model';
 import { createContent, scheduleContent } from '@/server/cms/store';
 import { type Database, useDatabase } from '@/server/db/client';
-import { createTestDatabase } from '@/server/db/testing/test-database';
+import { createTestDatabase } from '@test-support/db/test-database';
 import type { AppUser } from '@/server/identity/session-user';
 import { metricsHandler } from './http';
 import { countPageCache, routeLabel, timeRequest } from './metrics';

@@ -16,13 +16,13 @@ import {
   userPrivateProfiles,
   userPublicProfiles,
 } from '@/server/db/schema';
-import { createTestDatabase } from '@/server/db/testing/test-database';
+import { createTestDatabase } from '@test-support/db/test-database';
 import { decodeFlash } from '@/server/http/flash';
 import { CLIENT_IP_HEADER } from '@/server/http/request-origin';
 import type { Role } from '@/server/identity/roles';
 import type { AppUser } from '@/server/identity/session-user';
 import { submitInquiry } from '@/server/inquiries/inquiries';
-import { sample } from '@/server/storage/testing/samples';
+import { sample } from '@test-support/media-samples';
 import { getListing, isLive, listingDeps, saveListing } from '@/server/jobs/listings';
 import { axisAdminHandlers } from './axis-admin-http';
 import { saveContract } from './contracts';

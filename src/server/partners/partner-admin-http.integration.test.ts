@@ -15,11 +15,11 @@ import {
   userPrivateProfiles,
   userPublicProfiles,
 } from '@/server/db/schema';
-import { createTestDatabase } from '@/server/db/testing/test-database';
+import { createTestDatabase } from '@test-support/db/test-database';
 import { CLIENT_IP_HEADER } from '@/server/http/request-origin';
 import type { AppUser } from '@/server/identity/session-user';
 import type { Role } from '@/server/identity/roles';
-import { sample } from '@/server/storage/testing/samples';
+import { sample } from '@test-support/media-samples';
 import { partnerProfileEndpoint } from './partner-admin-http';
 import { type PartnerDeps, getPartner } from './partners';
 

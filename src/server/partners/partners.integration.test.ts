@@ -15,9 +15,9 @@ import {
   userPrivateProfiles,
   userPublicProfiles,
 } from '@/server/db/schema';
-import { createTestDatabase } from '@/server/db/testing/test-database';
+import { createTestDatabase } from '@test-support/db/test-database';
 import type { Role } from '@/server/identity/roles';
-import { sample } from '@/server/storage/testing/samples';
+import { sample } from '@test-support/media-samples';
 import { contractState } from './contracts';
 import { addMember, listMembers, removeMember } from './members';
 import {

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { type Database, useDatabase } from '@/server/db/client';
-import { apiClient } from '@/server/cms/testing';
+import { apiClient } from '@test-support/content-api-client';
 import { findDraftKey } from '@/server/cms/store';
-import { createTestDatabase } from '@/server/db/testing/test-database';
+import { createTestDatabase } from '@test-support/db/test-database';
 import { PREVIEW_SECONDS, previewCookieValue, previewDraftKey, readPreviewCookie } from './preview';
 
 /**

@@ -5,11 +5,11 @@ import { findEndpoint } from '@/server/cms/model';
 import { reindexDone, reindexStaleRows } from '@/server/cms/search-index';
 import { seedDemoContent } from '@/server/cms/seed/seed';
 import { createContent } from '@/server/cms/store';
-import { type ApiCall, apiClient } from '@/server/cms/testing';
+import { type ApiCall, apiClient } from '@test-support/content-api-client';
 import { type SiteContent, createSiteContent } from '@/server/content/site-content';
 import type { Database } from '@/server/db/client';
 import { cmsContents } from '@/server/db/schema';
-import { createTestDatabase } from '@/server/db/testing/test-database';
+import { createTestDatabase } from '@test-support/db/test-database';
 import { type SearchHit, type SearchResults, searchSite } from './site-search';
 import { htmlToText } from './tokenize';
 

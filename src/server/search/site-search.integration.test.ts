@@ -5,12 +5,12 @@ import { findEndpoint } from '@/server/cms/model';
 import { MEMBERS_DIVIDER } from '@/server/cms/richtext/members-divider';
 import { reindexDone, reindexStaleRows } from '@/server/cms/search-index';
 import { createContent } from '@/server/cms/store';
-import { apiClient } from '@/server/cms/testing';
+import { apiClient } from '@test-support/content-api-client';
 import { getFreePlanPostIds } from '@/server/content/client';
 import { type SiteContent, createSiteContent } from '@/server/content/site-content';
 import type { Database } from '@/server/db/client';
 import { cmsContents } from '@/server/db/schema';
-import { createTestDatabase } from '@/server/db/testing/test-database';
+import { createTestDatabase } from '@test-support/db/test-database';
 import {
   SEARCH_PAGE_SIZE,
   type SearchHit,

@@ -4,7 +4,7 @@ import { seedDemoContent } from '@/server/cms/seed/seed';
 import { createContent, listContents, updateContent } from '@/server/cms/store';
 import { type SiteContent, createSiteContent } from '@/server/content/site-content';
 import type { Database } from '@/server/db/client';
-import { createTestDatabase } from '@/server/db/testing/test-database';
+import { createTestDatabase } from '@test-support/db/test-database';
 import { FEED_SIZE, feedResponse } from './feed';
 import { readSitemap, readSitemapIds } from './sitemap';
 import { SITEMAP_STATIC_ROUTES } from './sitemap-entries';

@@ -7,7 +7,7 @@ import {
   readImageDimensions,
   sniffMediaType,
 } from './media-types';
-import { type SampleName, sample } from './testing/samples';
+import { type SampleName, sample } from '@test-support/media-samples';
 
 const text = (s: string) => new TextEncoder().encode(s);
 

@@ -5,14 +5,14 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createApiKey } from '@/server/cms/api-keys';
 import { type Database } from '@/server/db/client';
 import { cmsMedia } from '@/server/db/schema';
-import { createTestDatabase } from '@/server/db/testing/test-database';
+import { createTestDatabase } from '@test-support/db/test-database';
 import {
   BAD_HEADER_MESSAGE,
   INTERRUPTED_MESSAGE,
   TOO_MANY_PARTS_MESSAGE,
   TRUNCATED_MESSAGE,
 } from './multipart';
-import { sample } from './testing/samples';
+import { sample } from '@test-support/media-samples';
 import { handleMediaUpload } from './upload';
 
 /**

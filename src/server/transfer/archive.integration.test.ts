@@ -11,13 +11,13 @@ import { copyDemoMedia, seedDemoContent } from '@/server/cms/seed/seed';
 import { createContent, updateContent } from '@/server/cms/store';
 import { type Database, queryRows } from '@/server/db/client';
 import { cmsContents, cmsMedia } from '@/server/db/schema';
-import { createTestDatabase } from '@/server/db/testing/test-database';
+import { createTestDatabase } from '@test-support/db/test-database';
 import { FileSystemStorage } from '@/server/storage/storage';
-import { sample } from '@/server/storage/testing/samples';
+import { sample } from '@test-support/media-samples';
 import { prepareExport } from './export';
 import { importArchive } from './import-archive';
 import { tarStream } from './tar';
-import { contentApiAnswers } from './testing';
+import { contentApiAnswers } from '@test-support/content-api-answers';
 import { TransferError } from './errors';
 
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'transfer-archive-'));

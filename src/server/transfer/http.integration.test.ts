@@ -8,12 +8,12 @@ import { findEndpoint } from '@/server/cms/model';
 import { createContent } from '@/server/cms/store';
 import { type Database, type Db, queryRows } from '@/server/db/client';
 import { auditEvents } from '@/server/db/schema';
-import { createTestDatabase } from '@/server/db/testing/test-database';
+import { createTestDatabase } from '@test-support/db/test-database';
 import { decodeFlash } from '@/server/http/flash';
 import type { Role } from '@/server/identity/roles';
 import type { AppUser } from '@/server/identity/session-user';
 import { FileSystemStorage } from '@/server/storage/storage';
-import { sample } from '@/server/storage/testing/samples';
+import { sample } from '@test-support/media-samples';
 import { transferHandlers } from './http';
 import { currentTransfer, resetTransferState } from './progress';
 

@@ -2,7 +2,7 @@ import { renderToStaticMarkup } from 'react-dom/server';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { listAudit } from '@/server/audit/audit-log';
 import { type Database, useDatabase } from '@/server/db/client';
-import { createTestDatabase } from '@/server/db/testing/test-database';
+import { createTestDatabase } from '@test-support/db/test-database';
 import type { AppUser } from '@/server/identity/session-user';
 import { sendMail } from '@/server/mail/mailer';
 import { removeResetLinks } from '@/server/mail/outbox';

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signMediaUrl } from '@/server/storage/signed-url';
 import { getStorage } from '@/server/storage/storage';
-import { sample } from '@/server/storage/testing/samples';
+import { sample } from '@test-support/media-samples';
 import { GET, HEAD } from './route';
 
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'axis-media-route-'));

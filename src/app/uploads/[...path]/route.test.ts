@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getStorage } from '@/server/storage/storage';
-import { sample } from '@/server/storage/testing/samples';
+import { sample } from '@test-support/media-samples';
 import { GET, HEAD } from './route';
 
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'axis-uploads-route-'));

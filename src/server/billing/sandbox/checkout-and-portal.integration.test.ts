@@ -6,7 +6,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '@/server/db/client';
 import { billingSandboxObjects } from '@/server/db/schema';
 import { findObject, saveObject } from './object-store';
-import { type RunningSandbox, attachCard, customerWithCard, startSandbox } from './testing';
+import {
+  type RunningSandbox,
+  attachCard,
+  customerWithCard,
+  startSandbox,
+} from '@test-support/billing-sandbox';
 
 /**
  * Checkout Sessions and Billing Portal sessions over the API (the official SDK), and the

@@ -1,7 +1,7 @@
 import type Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type * as PaymentMethods from './resources/payment-methods';
-import { type RunningSandbox, attachCard, startSandbox } from './testing';
+import { type RunningSandbox, attachCard, startSandbox } from '@test-support/billing-sandbox';
 
 /**
  * The checkout page when the first charge fails. No test card does that on a new card (0341

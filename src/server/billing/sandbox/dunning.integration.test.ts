@@ -2,7 +2,12 @@ import Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '@/server/db/client';
 import { advanceClocklessSubscriptions } from './billing-cycle';
-import { type RunningSandbox, attachCard, customerWithCard, startSandbox } from './testing';
+import {
+  type RunningSandbox,
+  attachCard,
+  customerWithCard,
+  startSandbox,
+} from '@test-support/billing-sandbox';
 
 /**
  * Charging invoices to the customer's card, failed payments and dunning (past_due, retries 3,

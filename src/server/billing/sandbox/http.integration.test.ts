@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '@/server/db/client';
 import { SANDBOX_API_VERSION } from './http';
 import { sandboxSecretKey } from './secret-key';
-import { type RunningSandbox, startSandbox } from './testing';
+import { type RunningSandbox, startSandbox } from '@test-support/billing-sandbox';
 
 /** The sandbox over real HTTP, driven by the official SDK exactly as the app will drive it. */
 describe('billing sandbox over HTTP with the stripe SDK', () => {

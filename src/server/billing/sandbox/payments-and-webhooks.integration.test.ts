@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import Stripe from 'stripe';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Database } from '@/server/db/client';
-import { type RunningSandbox, customerWithCard, startSandbox } from './testing';
+import { type RunningSandbox, customerWithCard, startSandbox } from '@test-support/billing-sandbox';
 import { WEBHOOK_RETRY_DELAYS, deliverPendingEvents, deliveriesOf } from './webhooks';
 
 /** Payment methods with the test cards, and webhook delivery, driven by the official SDK. */

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '@/server/db/client';
 import { billingSandboxObjects } from '@/server/db/schema';
 import { SANDBOX_API_VERSION } from './http';
-import { type RunningSandbox, customerWithCard, startSandbox } from './testing';
+import { type RunningSandbox, customerWithCard, startSandbox } from '@test-support/billing-sandbox';
 
 /** Subscriptions, invoices, events and test clocks, driven over HTTP by the official SDK. */
 

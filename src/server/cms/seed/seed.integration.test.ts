@@ -12,7 +12,7 @@ import {
 import type { Database } from '@/server/db/client';
 import { cmsContents, cmsMedia } from '@/server/db/schema';
 import { findMediaUsage } from '@/server/media/library';
-import { createTestDatabase } from '@/server/db/testing/test-database';
+import { createTestDatabase } from '@test-support/db/test-database';
 import { leadOf } from '@/server/access/lead';
 import { CONTENT_MODEL, findEndpoint } from '../model';
 import { MEMBERS_DIVIDER } from '../richtext/members-divider';

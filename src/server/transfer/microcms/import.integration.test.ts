@@ -10,12 +10,12 @@ import { clearApiKeyCache, createApiKey } from '@/server/cms/api-keys';
 import { handleContentApi } from '@/server/cms/http';
 import { copyDemoMedia, seedDemoContent } from '@/server/cms/seed/seed';
 import { type Database, queryRows } from '@/server/db/client';
-import { createTestDatabase } from '@/server/db/testing/test-database';
+import { createTestDatabase } from '@test-support/db/test-database';
 import { FileSystemStorage } from '@/server/storage/storage';
 import { storageKeyOfUrl } from '../archive-format';
 import { resetTransferState } from '../progress';
 import { startMicroCmsImport } from '../service';
-import { contentApiAnswers } from '../testing';
+import { contentApiAnswers } from '@test-support/content-api-answers';
 
 // The source instance lets a key read 4 requests a second: the import must pace and back off.
 process.env.CMS_RATE_LIMIT_READ = '4';

@@ -2,11 +2,11 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import Stripe from 'stripe';
 import type { Database } from '@/server/db/client';
-import { createTestDatabase } from '@/server/db/testing/test-database';
+import { createTestDatabase } from './db/test-database';
 import { sendWebResponse, toWebRequest } from '@/server/front/node-bridge';
-import { handleBillingSandbox } from './http';
-import { pathPrefixHttpClient } from './path-prefix-http-client';
-import { sandboxSecretKey } from './secret-key';
+import { handleBillingSandbox } from '@/server/billing/sandbox/http';
+import { pathPrefixHttpClient } from '@/server/billing/sandbox/path-prefix-http-client';
+import { sandboxSecretKey } from '@/server/billing/sandbox/secret-key';
 
 /**
  * Test helper: the sandbox on a test database behind a real http.Server on 127.0.0.1, and the

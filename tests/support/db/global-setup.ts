@@ -3,8 +3,8 @@ import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { drizzle } from 'drizzle-orm/pglite';
-import { migrateEmbedded } from '../migrate';
-import * as schema from '../schema';
+import { migrateEmbedded } from '@/server/db/migrate';
+import * as schema from '@/server/db/schema';
 import { PGLITE_TEMPLATE } from './template';
 
 /**

@@ -4,8 +4,8 @@ import { PGlite } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import pg from 'pg';
-import { type Database, openDatabase } from '../client';
-import * as schema from '../schema';
+import { type Database, openDatabase } from '@/server/db/client';
+import * as schema from '@/server/db/schema';
 import { PGLITE_TEMPLATE } from './template';
 
 /**

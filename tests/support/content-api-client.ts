@@ -1,5 +1,5 @@
-import { type ApiPermission, clearApiKeyCache, createApiKey } from './api-keys';
-import { handleContentApi } from './http';
+import { type ApiPermission, clearApiKeyCache, createApiKey } from '@/server/cms/api-keys';
+import { handleContentApi } from '@/server/cms/http';
 import type { Db } from '@/server/db/client';
 
 /** Test helpers: a client of the content API handler with a real key on a test database. */
