@@ -25,12 +25,22 @@ export const MIN_PASSWORD_SCORE = 3;
 const ESTIMATED_LENGTH = 64;
 const L33T_SUBSTITUTIONS = 20;
 
+/**
+ * @zxcvbn-ts/language-ja has no 4.x release; 3.0.2 is data only (word lists and feedback strings)
+ * and core 4 checks the translation keys when it is built (docs/decisions/016-libraries.md).
+ * Its lists are named the 4.x way (`lastnames-ja`, like `lastnames-en`), so no name is shared
+ * with another language's list and core's feedback still tells names from words.
+ */
+const japaneseDictionary = Object.fromEntries(
+  Object.entries(zxcvbnJa.dictionary).map(([name, words]) => [`${name}-ja`, words]),
+);
+
 let estimator: ZxcvbnFactory | undefined;
 
 /** Built on first use (ranking the dictionaries takes a quarter of a second), then kept. */
 function passwordEstimator(): ZxcvbnFactory {
   estimator ??= new ZxcvbnFactory({
-    dictionary: { ...zxcvbnCommon.dictionary, ...zxcvbnEn.dictionary, ...zxcvbnJa.dictionary },
+    dictionary: { ...zxcvbnCommon.dictionary, ...zxcvbnEn.dictionary, ...japaneseDictionary },
     graphs: zxcvbnCommon.adjacencyGraphs,
     translations: zxcvbnJa.translations,
     maxLength: ESTIMATED_LENGTH,
