@@ -1,7 +1,7 @@
 /** The content benchmark's corpus: posts of deterministic Japanese text over 20 categories. */
 import { sql } from 'drizzle-orm';
 import { createApiKey } from '@/server/cms/api-keys';
-import { findEndpoint } from '@/server/cms/model';
+import { findEndpoint } from '../src/lib/cms/model';
 import { searchColumns } from '@/server/cms/search-index';
 import { openDatabase } from '@/server/db/client';
 import { cmsContents } from '@/server/db/schema';

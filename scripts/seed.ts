@@ -5,7 +5,7 @@
  */
 import path from 'node:path';
 import { env, EnvError } from '@/env';
-import { findEndpoint } from '@/server/cms/model';
+import { findEndpoint } from '../src/lib/cms/model';
 import { copyDemoMedia, seedDemoContent } from '@/server/cms/seed/seed';
 import { seedDemoContracts } from '@/server/partners/demo-contracts';
 import { makePrivate } from '@/server/db/lock';

@@ -1,6 +1,6 @@
 import { NextRequest } from 'next/server';
 import { describe, expect, it } from 'vitest';
-import { encodeFlash } from '@/server/http/flash';
+import { encodeFlash } from '@/lib/http/flash';
 import { isPageLoad, proxy } from './proxy';
 
 const request = (headers: Record<string, string>) =>

@@ -2,7 +2,7 @@ import { type NextRequest, NextResponse } from 'next/server';
 import { env } from '@/env';
 import { AUTH_REDIRECT_TARGET, isExemptFromAuthRedirect } from '@/lib/auth-redirect';
 import { FLASH_COOKIE } from '@/server/http/cookies';
-import { FLASH_HEADER } from '@/server/http/flash';
+import { FLASH_HEADER } from '@/lib/http/flash';
 import { userFromHeaders } from '@/server/identity/session-user';
 
 /**
@@ -10,7 +10,7 @@ import { userFromHeaders } from '@/server/identity/session-user';
  * - AUTH_CHECK_REDIRECT=true: an anonymous visitor gets a 307 to /about before any HTML
  *   (SPEC §2). The session is checked against the database, so an expired or forged cookie
  *   counts as anonymous. Pages still check access themselves (DESIGN.md conventions).
- * - A one-time form message (src/server/http/flash.ts) moves from its cookie into a request
+ * - A one-time form message (src/lib/http/flash.ts) moves from its cookie into a request
  *   header for this page view, and the cookie is deleted. Only a page load takes it: the
  *   router's prefetches and RSC requests, which may be in flight when the cookie arrives,
  *   would otherwise spend it on a page no one is looking at.
@@ -33,7 +33,7 @@ export async function proxy(request: NextRequest): Promise<NextResponse> {
   return response;
 }
 
-/** A flash cookie as encodeFlash (src/server/http/flash.ts) writes it: base64url, bounded. */
+/** A flash cookie as encodeFlash (src/lib/http/flash.ts) writes it: base64url, bounded. */
 const FLASH_VALUE = /^[A-Za-z0-9_-]{1,8000}$/;
 
 /** A browser loading a page as a document (not the router fetching a segment or prefetching). */

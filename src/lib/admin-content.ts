@@ -5,7 +5,7 @@
  * src/components/admin/content/.
  */
 
-import type { EndpointDef } from '@/server/cms/model';
+import type { EndpointDef } from '@/lib/cms/model';
 
 /** Where an item stands, as the console lists it. */
 export type ConsoleStatus = 'draft' | 'scheduled' | 'published' | 'changed';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { EndpointDef } from '@/server/cms/model';
+import type { EndpointDef } from '@/lib/cms/model';
 import { diffFields, htmlToPlainText, sentences } from './content-diff';
 
 const def: EndpointDef = {

@@ -5,7 +5,7 @@
  * than as markup; references and media are compared by id and URL.
  */
 
-import type { EndpointDef, FieldDef } from '@/server/cms/model';
+import type { EndpointDef, FieldDef } from '@/lib/cms/model';
 import { formatDateTime } from './format';
 
 export type DiffOp = 'same' | 'ins' | 'del';

@@ -1,7 +1,7 @@
 import { isoDateJa } from './format';
 
 /**
- * The vocabulary of job listings (issue 13), shared by the content model (src/server/cms/model.ts),
+ * The vocabulary of job listings (issue 13), shared by the content model (src/lib/cms/model.ts),
  * the partner's listing form, the /jobs filters and the JobPosting JSON-LD: one list of each.
  */
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { playerSrc } from '@/server/cms/richtext/embeds';
+import { playerSrc } from '@/lib/cms/embeds';
 import { NON_PAGE_POLICY, pagePolicy, securityHeaders } from './security-headers';
 
 /** The directives of a policy by name. */

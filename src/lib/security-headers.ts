@@ -1,4 +1,4 @@
-import { PLAYER_PATH_BY_HOST } from '../server/cms/richtext/embeds';
+import { PLAYER_PATH_BY_HOST } from '@/lib/cms/embeds';
 
 /**
  * The headers every answer of the site carries, the front server's own answers included

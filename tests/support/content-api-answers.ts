@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { CONTENT_MODEL } from '@/server/cms/model';
+import { CONTENT_MODEL } from '../../src/lib/cms/model';
 import { type ReadMode, getContent, listContents } from '@/server/cms/store';
 import { type Db, queryRows } from '@/server/db/client';
 

@@ -6,7 +6,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { CONTENT_MODEL } from '@/server/cms/model';
+import { CONTENT_MODEL } from '../../../src/lib/cms/model';
 
 export const HTTP_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as const;
 
@@ -102,7 +102,7 @@ export function discoverForms(root: string): Form[] {
   return [...forms].map(([action, fields]) => ({ action, fields: [...fields] }));
 }
 
-/** The content API's endpoints (src/server/cms/model.ts), list and object kinds. */
+/** The content API's endpoints (src/lib/cms/model.ts), list and object kinds. */
 export function contentEndpoints(): { endpoint: string; list: boolean; fields: string[] }[] {
   return CONTENT_MODEL.map((def) => ({
     endpoint: def.endpoint,

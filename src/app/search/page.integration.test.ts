@@ -2,7 +2,7 @@ import type { ReactNode } from 'react';
 import { renderToStaticMarkup } from 'react-dom/server';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { Viewer } from '@/server/access/post-access';
-import { findEndpoint } from '@/server/cms/model';
+import { findEndpoint } from '@/lib/cms/model';
 import { MEMBERS_DIVIDER } from '@/server/cms/richtext/members-divider';
 import { createContent } from '@/server/cms/store';
 import type { ContentClient } from '@/server/content/client';

@@ -1,7 +1,7 @@
 'use client';
 
 import { useEffect } from 'react';
-import { playerSrc } from '@/server/cms/richtext/embeds';
+import { playerSrc } from '@/lib/cms/embeds';
 import styles from './rich-text.module.css';
 
 /**

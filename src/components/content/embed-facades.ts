@@ -7,7 +7,7 @@ import {
   type PlayerProvider,
   playerEmbed,
   postEmbed,
-} from '@/server/cms/richtext/embeds';
+} from '@/lib/cms/embeds';
 import styles from './rich-text.module.css';
 
 /**

@@ -1,7 +1,7 @@
-import type { Flash } from '@/server/http/flash';
+import type { Flash } from '@/lib/http/flash';
 
 /**
- * A screen with many forms gets one one-time message back from a post (src/server/http/flash.ts):
+ * A screen with many forms gets one one-time message back from a post (src/lib/http/flash.ts):
  * what went wrong, or (with DONE_FLAG) what was done. The form's hidden `formKey` comes back
  * with a failure, so each form takes only its own errors and typed values.
  */

@@ -31,7 +31,7 @@ export type PostFormProps = {
   submitLabel: string;
   submitColor?: ButtonColor;
   children?: ReactNode;
-  /** Messages from a post without JavaScript (src/server/http/flash.ts). */
+  /** Messages from a post without JavaScript (src/lib/http/flash.ts). */
   initialErrors?: Errors | null;
   multipart?: boolean;
   /** Sign-in, sign-out and deletion change who is signed in: other tabs are told. */

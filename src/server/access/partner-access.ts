@@ -1,6 +1,6 @@
 import 'server-only';
 import { isoDateJa } from '@/lib/format';
-import { type Role, STAFF_ROLES } from '@/server/identity/roles';
+import { type Role, STAFF_ROLES } from '@/lib/identity/roles';
 
 /**
  * The partner rules (SPEC §6, issue 13), next to the reading rules: who may act for a partner

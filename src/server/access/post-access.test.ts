@@ -4,7 +4,7 @@ import {
   type SubscriptionStatus,
   deriveAuthState,
 } from '@/lib/auth-state';
-import type { Role } from '@/server/identity/roles';
+import type { Role } from '@/lib/identity/roles';
 import {
   type CallToAction,
   type Gated,

@@ -1,6 +1,6 @@
 import 'server-only';
 import type { SubscriptionRecord, SubscriptionStatus } from '@/lib/auth-state';
-import { type Role, STAFF_ROLES } from '@/server/identity/roles';
+import { type Role, STAFF_ROLES } from '@/lib/identity/roles';
 import { leadOf } from './lead';
 
 /**

@@ -1,6 +1,6 @@
 import 'server-only';
 import { getDb } from '@/server/db/client';
-import { STAFF_ROLES } from '@/server/identity/roles';
+import { STAFF_ROLES } from '@/lib/identity/roles';
 import { type AppUser, userFromHeaders } from '@/server/identity/session-user';
 import { listSubscriptions } from '@/server/profiles/subscriptions';
 import { type Viewer, viewerOf } from './post-access';

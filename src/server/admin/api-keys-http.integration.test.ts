@@ -9,9 +9,9 @@ import { type Database, useDatabase } from '@/server/db/client';
 import { auditEvents, cmsApiKeys } from '@/server/db/schema';
 import { createTestDatabase } from '@test-support/db/test-database';
 import { FLASH_COOKIE } from '@/server/http/cookies';
-import { type Flash, decodeFlash } from '@/server/http/flash';
+import { type Flash, decodeFlash } from '@/lib/http/flash';
 import { CLIENT_IP_HEADER } from '@/server/http/request-origin';
-import type { Role } from '@/server/identity/roles';
+import type { Role } from '@/lib/identity/roles';
 import type { AppUser } from '@/server/identity/session-user';
 import { apiKeysHandlers, listKeysForConsole } from './api-keys-http';
 

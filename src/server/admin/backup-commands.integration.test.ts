@@ -4,7 +4,7 @@ import path from 'node:path';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { databaseFingerprint } from '@test-support/database-fingerprint';
-import { findEndpoint } from '@/server/cms/model';
+import { findEndpoint } from '@/lib/cms/model';
 import { createContent } from '@/server/cms/store';
 import type { Database } from '@/server/db/client';
 import { auditEvents } from '@/server/db/schema';

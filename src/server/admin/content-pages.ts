@@ -18,7 +18,7 @@ import {
   titleFieldOf,
 } from '@/server/cms/console/items';
 import { parseContentListQuery } from '@/server/cms/console/list-query';
-import { CONTENT_MODEL, type EndpointDef, findEndpoint } from '@/server/cms/model';
+import { CONTENT_MODEL, type EndpointDef, findEndpoint } from '@/lib/cms/model';
 import { usesBuiltInContent } from '@/server/content/site-content';
 import { getDb } from '@/server/db/client';
 import { requireRole } from '@/server/identity/session';

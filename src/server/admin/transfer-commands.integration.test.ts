@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { findEndpoint } from '@/server/cms/model';
+import { findEndpoint } from '@/lib/cms/model';
 import { createContent } from '@/server/cms/store';
 import { type Database, queryRows } from '@/server/db/client';
 import { auditEvents } from '@/server/db/schema';

@@ -2,11 +2,11 @@ import 'server-only';
 import { z } from '@/lib/zod';
 import { recordAudit } from '@/server/audit/audit-log';
 import { CmsApiError } from '@/server/cms/errors';
-import { findEndpoint } from '@/server/cms/model';
+import { findEndpoint } from '@/lib/cms/model';
 import { getContent } from '@/server/cms/store';
 import type { Db } from '@/server/db/client';
 import { createAuth } from '@/server/identity/auth';
-import { ROLES } from '@/server/identity/roles';
+import { ROLES } from '@/lib/identity/roles';
 import { DISPLAY_NAME_MAX, emailField, passwordProblem } from '@/server/identity/validation';
 import { listOutboxMails } from '@/server/mail/outbox';
 import {

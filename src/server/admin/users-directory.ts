@@ -8,7 +8,7 @@ import {
 } from '@/lib/auth-state';
 import type { Db } from '@/server/db/client';
 import { session, user, userPublicProfiles } from '@/server/db/schema';
-import { ROLES, type Role } from '@/server/identity/roles';
+import { ROLES, type Role } from '@/lib/identity/roles';
 import { listSubscriptions } from '@/server/profiles/subscriptions';
 
 /**

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { findEndpoint } from '@/server/cms/model';
+import { findEndpoint } from '@/lib/cms/model';
 import { createContent } from '@/server/cms/store';
 import { type Database, useDatabase } from '@/server/db/client';
 import {
@@ -15,9 +15,9 @@ import {
   userPublicProfiles,
 } from '@/server/db/schema';
 import { createTestDatabase } from '@test-support/db/test-database';
-import { decodeFlash } from '@/server/http/flash';
+import { decodeFlash } from '@/lib/http/flash';
 import { CLIENT_IP_HEADER } from '@/server/http/request-origin';
-import type { Role } from '@/server/identity/roles';
+import type { Role } from '@/lib/identity/roles';
 import type { AppUser } from '@/server/identity/session-user';
 import { listSubscriptions } from '@/server/profiles/subscriptions';
 import { SELF_DEMOTION_MESSAGE, adminUserHandlers } from './users-http';

@@ -8,7 +8,7 @@ import { endpoint } from '@/server/http/endpoint';
 import { clippedFields } from '@/server/http/flash-values';
 import { type FormInput, type FormResult, notFoundAnswer } from '@/server/http/form-endpoint';
 import { appAuth } from '@/server/identity/app-auth';
-import { ROLES } from '@/server/identity/roles';
+import { ROLES } from '@/lib/identity/roles';
 import type { AppUser } from '@/server/identity/session-user';
 import { PARTNER_ID, getPartner, partnerDeps } from '@/server/partners/partners';
 import { setPartnerId, setUserRole } from '@/server/profiles/profiles';

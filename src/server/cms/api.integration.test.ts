@@ -5,7 +5,7 @@ import { cmsContents } from '@/server/db/schema';
 import { createTestDatabase } from '@test-support/db/test-database';
 import { publishContent } from './store';
 import { type ApiCall, apiClient } from '@test-support/content-api-client';
-import { CONTENT_MODEL, type EndpointDef, type FieldDef, findEndpoint } from './model';
+import { CONTENT_MODEL, type EndpointDef, type FieldDef, findEndpoint } from '@/lib/cms/model';
 import { MEMBERS_DIVIDER } from './richtext/members-divider';
 
 // The conformance suite writes fast; the rate limit has its own test.

@@ -2,7 +2,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '@/server/db/client';
 import { createTestDatabase } from '@test-support/db/test-database';
 import { type ContentChange, onContentChange } from './events';
-import { findEndpoint } from './model';
+import { findEndpoint } from '@/lib/cms/model';
 import { createContent, deleteContent, updateContent } from './store';
 
 /**

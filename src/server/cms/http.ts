@@ -7,7 +7,7 @@ import { jsonNestsDeeperThan, readBodyBytes } from '@/server/http/read-body';
 import { type ApiPermission, authenticateApiKey } from './api-keys';
 import { CmsApiError, badRequest, notFound } from './errors';
 import { onContentChange } from './events';
-import { findEndpoint } from './model';
+import { findEndpoint } from '@/lib/cms/model';
 import { FilterSyntaxError } from './query/filters';
 import { QueryError, parseDetailQuery, parseListQuery } from './query/params';
 import { enforceRateLimit } from './rate-limit';

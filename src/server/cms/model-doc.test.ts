@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { CONTENT_MODEL } from './model';
+import { CONTENT_MODEL } from '@/lib/cms/model';
 import { contentModelMarkdown } from './model-doc';
 
 describe('the content model', () => {

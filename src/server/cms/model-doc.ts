@@ -1,4 +1,4 @@
-import { CONTENT_MODEL, type FieldDef } from './model';
+import { CONTENT_MODEL, type FieldDef } from '@/lib/cms/model';
 
 /** docs/content-model.md, generated from the model so the two never disagree (`npm run docs:content-model`). */
 
@@ -33,7 +33,7 @@ export function contentModelMarkdown(): string {
   const lines = [
     '# Content model',
     '',
-    '<!-- Generated from src/server/cms/model.ts by `npm run docs:content-model`. Do not edit by hand. -->',
+    '<!-- Generated from src/lib/cms/model.ts by `npm run docs:content-model`. Do not edit by hand. -->',
     '',
     'Every endpoint of the built-in content service (`/api/v1/{endpoint}`), with microCMS field',
     'kinds and API shapes. List endpoints also have the system fields `id`, `createdAt`,',

@@ -12,7 +12,7 @@ import {
   queryTokens,
   splitQuery,
 } from '@/server/search/tokenize';
-import { CONTENT_MODEL, type EndpointDef, SEARCHABLE_KINDS, findEndpoint } from './model';
+import { CONTENT_MODEL, type EndpointDef, SEARCHABLE_KINDS, findEndpoint } from '@/lib/cms/model';
 import type { StoredData } from './values';
 
 /**

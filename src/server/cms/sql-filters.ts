@@ -1,7 +1,7 @@
 import 'server-only';
 import { type SQL, sql } from 'drizzle-orm';
 import { invalidParameter } from './errors';
-import { type EndpointDef, type FieldDef, SYSTEM_DATE_FIELDS, findField } from './model';
+import { type EndpointDef, type FieldDef, SYSTEM_DATE_FIELDS, findField } from '@/lib/cms/model';
 import type { FilterNode } from './query/filters';
 import { normalizeDate } from './values';
 

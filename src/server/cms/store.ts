@@ -8,7 +8,7 @@ import { ContentConflict, badRequest, notFound } from './errors';
 import { emitContentChange, onContentChange } from './events';
 import { env } from '@/env';
 import { TtlCache } from '@/lib/ttl-cache';
-import { CONTENT_MODEL, type EndpointDef, findEndpoint } from './model';
+import { CONTENT_MODEL, type EndpointDef, findEndpoint } from '@/lib/cms/model';
 import type { FilterNode } from './query/filters';
 import {
   type SearchScope,

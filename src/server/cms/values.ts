@@ -1,7 +1,7 @@
 import 'server-only';
 import { sanitizeRichText } from './richtext/sanitize';
 import { badRequest } from './errors';
-import type { EndpointDef, FieldDef } from './model';
+import type { EndpointDef, FieldDef } from '@/lib/cms/model';
 
 /**
  * Write validation and read shaping of field values, per field kind, with microCMS's error

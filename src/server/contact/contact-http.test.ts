@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { encodeFlash } from '@/server/http/flash';
+import { encodeFlash } from '@/lib/http/flash';
 import { countedStream, streamedPost } from '@test-support/streams';
 import { flashInput, handleContactPost } from './contact-http';
 

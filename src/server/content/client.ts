@@ -1,6 +1,6 @@
 import 'server-only';
 import { z } from '@/lib/zod';
-import { MEMBERS_POSTS_FILTER } from '@/server/access/filters';
+import { MEMBERS_POSTS_FILTER } from '@/lib/access/filters';
 
 // The one client the site reads content through. It mirrors microcms-js-sdk v3.5.1 (methods,
 // error strings, retry policy, bounded getAll loop) so the same calls work against a hosted

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { findEndpoint } from '@/server/cms/model';
+import { findEndpoint } from '@/lib/cms/model';
 import { createContent, updateContent } from '@/server/cms/store';
 import type { Database } from '@/server/db/client';
 import { createTestDatabase } from '@test-support/db/test-database';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { CONTENT_MODEL } from '@/server/cms/model';
+import { CONTENT_MODEL } from '@/lib/cms/model';
 import { DEMO_PAGES } from '@/server/cms/seed/demo-pages';
 import { PRIVACY_HEADING, SITE_PAGE_ENDPOINTS, sitePageLabel, splitAtSection } from './site-pages';
 

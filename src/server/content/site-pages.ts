@@ -1,6 +1,6 @@
 import 'server-only';
 import { cache } from 'react';
-import { findEndpoint } from '@/server/cms/model';
+import { findEndpoint } from '@/lib/cms/model';
 import { isContentRequestError } from './client';
 import { type SitePage, sitePageSchema } from './schemas';
 import { siteContent } from './site-content';

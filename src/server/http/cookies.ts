@@ -20,7 +20,7 @@ const AUTH_COOKIES: readonly string[] = ['session_data', 'account_data', 'dont_r
   (name) => [`${AUTH_COOKIE_PREFIX}.${name}`, `__Secure-${AUTH_COOKIE_PREFIX}.${name}`],
 );
 
-/** One-time form messages (src/server/http/flash.ts). */
+/** One-time form messages (src/lib/http/flash.ts). */
 export const FLASH_COOKIE = 'axis_flash';
 /** The signed preview of one draft (src/server/preview/preview.ts). */
 export const PREVIEW_COOKIE = 'axis_preview';

@@ -2,12 +2,12 @@ import 'server-only';
 import { DONE_FLAG } from '@/components/forms/form-flash';
 import { env } from '@/env';
 import { FLASH_COOKIE, setCookieValue } from './cookies';
-import { encodeFlash } from './flash';
+import { encodeFlash } from '@/lib/http/flash';
 import type { FormResult } from './form-endpoint';
 
 /**
  * What a staff form's post did, said once on the page it goes on to: the one-time cookie
- * (src/server/http/flash.ts) marked as a success, with whatever else that page is to show
+ * (src/lib/http/flash.ts) marked as a success, with whatever else that page is to show
  * once (a new API key, say).
  */
 export function doneFlashCookie(message: string, values: Record<string, string> = {}): string {

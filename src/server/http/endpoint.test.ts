@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { z } from '@/lib/zod';
 import { RateLimitedError } from '@/server/rate-limit/limiter';
 import { endpoint } from './endpoint';
-import { decodeFlash } from './flash';
+import { decodeFlash } from '@/lib/http/flash';
 import { SERVER_ERROR_MESSAGE, TOO_LARGE_MESSAGE } from './form-endpoint';
 import { countedStream, streamedPost } from '@test-support/streams';
 

@@ -1,7 +1,7 @@
 import 'server-only';
 import type { z } from '@/lib/zod';
 import { type Db, getDb } from '@/server/db/client';
-import { STAFF_ROLES } from '@/server/identity/roles';
+import { STAFF_ROLES } from '@/lib/identity/roles';
 import { type AppUser, userFromHeaders } from '@/server/identity/session-user';
 import { type Limit, RateLimitedError, consume } from '@/server/rate-limit/limiter';
 import {

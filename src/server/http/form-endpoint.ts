@@ -1,7 +1,7 @@
 import 'server-only';
 import { env } from '@/env';
 import { FLASH_COOKIE, setCookieValue } from './cookies';
-import { encodeFlash } from './flash';
+import { encodeFlash } from '@/lib/http/flash';
 import { parseJsonBytes, readBodyBytes } from './read-body';
 
 /**
@@ -9,7 +9,7 @@ import { parseJsonBytes, readBodyBytes } from './read-body';
  * A fetch (Accept: application/json) gets JSON with a real status: 400 with a message per
  * field, 401, 403, 429 with Retry-After. A plain form post (no JavaScript) gets a 303: to the
  * next page, or back to the form with the messages and what was typed (never a secret field)
- * in a one-time cookie the page shows (src/server/http/flash.ts).
+ * in a one-time cookie the page shows (src/lib/http/flash.ts).
  */
 
 export type FormInput = Record<string, unknown> & { avatar?: File | null };

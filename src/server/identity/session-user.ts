@@ -1,6 +1,6 @@
 import 'server-only';
 import { appAuth } from './app-auth';
-import { ROLES, type Role } from './roles';
+import { ROLES, type Role } from '@/lib/identity/roles';
 
 /**
  * The user of a request's session, checked against the database. Kept apart from session.ts

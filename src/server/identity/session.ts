@@ -9,7 +9,7 @@ import { notePersonal } from '@/server/access/render-audience';
 import { getDb } from '@/server/db/client';
 import { loadIdentity } from '@/server/profiles/profiles';
 import { type AppUser, userFromHeaders } from './session-user';
-import { type Role, STAFF_ROLES } from './roles';
+import { type Role, STAFF_ROLES } from '@/lib/identity/roles';
 
 /**
  * Who is asking, from the session cookie, checked against the database on every request.

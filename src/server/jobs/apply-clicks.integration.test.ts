@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { findEndpoint } from '@/server/cms/model';
+import { findEndpoint } from '@/lib/cms/model';
 import { createContent } from '@/server/cms/store';
 import type { Job } from '@/server/content/schemas';
 import type * as SiteContentModule from '@/server/content/site-content';

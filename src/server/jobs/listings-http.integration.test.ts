@@ -1,12 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { todayInJapan } from '@/lib/jobs';
-import { findEndpoint } from '@/server/cms/model';
+import { findEndpoint } from '@/lib/cms/model';
 import { createContent } from '@/server/cms/store';
 import { createContentWriter } from '@/server/content/content-writer';
 import type { Database } from '@/server/db/client';
 import { jobListings, user, userPublicProfiles } from '@/server/db/schema';
 import { createTestDatabase } from '@test-support/db/test-database';
-import { decodeFlash } from '@/server/http/flash';
+import { decodeFlash } from '@/lib/http/flash';
 import type { AppUser } from '@/server/identity/session-user';
 import { saveContract } from '@/server/partners/contracts';
 import { type ListingDeps, getListing, reviewListing } from './listings';

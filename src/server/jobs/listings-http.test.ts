@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { encodeFlash } from '@/server/http/flash';
+import { encodeFlash } from '@/lib/http/flash';
 import { CLIPPED_FIELDS, listingFlashValues } from './listings-http';
 
 /** What a plain post's one-time cookie carries back of the listing form. */

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { openListingsFilter, todayInJapan } from '@/lib/jobs';
 import { SUBMISSION_REFUSAL_MESSAGES } from '@/server/access/partner-access';
 import { listAudit } from '@/server/audit/audit-log';
-import { findEndpoint } from '@/server/cms/model';
+import { findEndpoint } from '@/lib/cms/model';
 import { createContent } from '@/server/cms/store';
 import { isContentRequestError } from '@/server/content/client';
 import { createContentWriter } from '@/server/content/content-writer';

@@ -3,7 +3,7 @@ import { type SQL, and, desc, eq, inArray, isNotNull, isNull, lte, sql } from 'd
 import { recordAudit } from '@/server/audit/audit-log';
 import type { Db } from '@/server/db/client';
 import { mailOutbox } from '@/server/db/schema';
-import { type Role, STAFF_ROLES } from '@/server/identity/roles';
+import { type Role, STAFF_ROLES } from '@/lib/identity/roles';
 import type { Mail } from './mailer';
 import { TOKEN_MAIL_KINDS } from './templates';
 

@@ -25,7 +25,7 @@ import {
   notFoundAnswer,
 } from '@/server/http/form-endpoint';
 import { clientIp, isSameOriginRequest } from '@/server/http/request-origin';
-import { STAFF_ROLES } from '@/server/identity/roles';
+import { STAFF_ROLES } from '@/lib/identity/roles';
 import { type AppUser, userFromHeaders } from '@/server/identity/session-user';
 import { MediaRejection, type MediaLimits } from '@/server/storage/media-types';
 import { MultipartError } from '@/server/storage/multipart';

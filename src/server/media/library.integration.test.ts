@@ -5,7 +5,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Database } from '@/server/db/client';
 import { cmsContents, cmsMedia } from '@/server/db/schema';
 import { createTestDatabase } from '@test-support/db/test-database';
-import { findEndpoint } from '@/server/cms/model';
+import { findEndpoint } from '@/lib/cms/model';
 import { FileSystemStorage } from '@/server/storage/storage';
 import {
   ALT_REQUIRED_FOR_IMAGE,

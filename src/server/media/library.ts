@@ -6,7 +6,7 @@ import {
   type MediaKind,
   type MediaListQuery,
 } from '@/components/admin/media/media-shared';
-import { findEndpoint } from '@/server/cms/model';
+import { findEndpoint } from '@/lib/cms/model';
 import { type Db, queryRows } from '@/server/db/client';
 import { cmsContents, cmsMedia } from '@/server/db/schema';
 import type { MediaStorage } from '@/server/storage/storage';

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { findEndpoint } from '@/server/cms/model';
+import { findEndpoint } from '@/lib/cms/model';
 import { createContent, scheduleContent } from '@/server/cms/store';
 import { type Database, useDatabase } from '@/server/db/client';
 import { createTestDatabase } from '@test-support/db/test-database';

@@ -49,7 +49,7 @@ export const partnerPage = (partnerId: string) => `${AXIS_ADMIN}/${partnerId}`;
 
 /**
  * Success: on to `to`, with the service's message in a one-time cookie that the screen shows
- * once (src/server/http/flash.ts), for fetch and plain posts alike.
+ * once (src/lib/http/flash.ts), for fetch and plain posts alike.
  *
  * `to` carries a #fragment only for the plain forms (a row's button): the site's fetch forms
  * move on with location.assign, and a URL that differs from the current one only by its

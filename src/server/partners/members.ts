@@ -4,7 +4,7 @@ import { recordAudit } from '@/server/audit/audit-log';
 import type { Db } from '@/server/db/client';
 import { user, userPublicProfiles } from '@/server/db/schema';
 import type { FormResult } from '@/server/http/form-endpoint';
-import { STAFF_ROLES } from '@/server/identity/roles';
+import { STAFF_ROLES } from '@/lib/identity/roles';
 import { emailField } from '@/server/identity/validation';
 import { findUserByEmail, setPartnerId } from '@/server/profiles/profiles';
 import type { Actor } from './partners';

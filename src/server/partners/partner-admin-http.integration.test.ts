@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { findEndpoint } from '@/server/cms/model';
+import { findEndpoint } from '@/lib/cms/model';
 import { createContent } from '@/server/cms/store';
 import { createContentWriter } from '@/server/content/content-writer';
 import { type SiteContent, createSiteContent } from '@/server/content/site-content';
@@ -18,7 +18,7 @@ import {
 import { createTestDatabase } from '@test-support/db/test-database';
 import { CLIENT_IP_HEADER } from '@/server/http/request-origin';
 import type { AppUser } from '@/server/identity/session-user';
-import type { Role } from '@/server/identity/roles';
+import type { Role } from '@/lib/identity/roles';
 import { sample } from '@test-support/media-samples';
 import { partnerProfileEndpoint } from './partner-admin-http';
 import { type PartnerDeps, getPartner } from './partners';

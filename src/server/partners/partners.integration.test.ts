@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { findEndpoint } from '@/server/cms/model';
+import { findEndpoint } from '@/lib/cms/model';
 import { createContent } from '@/server/cms/store';
 import { createContentWriter } from '@/server/content/content-writer';
 import { type SiteContent, createSiteContent } from '@/server/content/site-content';
@@ -16,7 +16,7 @@ import {
   userPublicProfiles,
 } from '@/server/db/schema';
 import { createTestDatabase } from '@test-support/db/test-database';
-import type { Role } from '@/server/identity/roles';
+import type { Role } from '@/lib/identity/roles';
 import { sample } from '@test-support/media-samples';
 import { contractState } from './contracts';
 import { addMember, listMembers, removeMember } from './members';

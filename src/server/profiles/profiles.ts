@@ -9,7 +9,7 @@ import {
 import { noteAudienceChange } from '@/server/access/audience-changes';
 import type { Db } from '@/server/db/client';
 import { user, userPrivateProfiles, userPublicProfiles } from '@/server/db/schema';
-import type { Role } from '@/server/identity/roles';
+import type { Role } from '@/lib/identity/roles';
 import { listSubscriptions } from './subscriptions';
 
 /**

@@ -1,7 +1,7 @@
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Viewer } from '@/server/access/post-access';
-import { findEndpoint } from '@/server/cms/model';
+import { findEndpoint } from '@/lib/cms/model';
 import { reindexDone, reindexStaleRows } from '@/server/cms/search-index';
 import { seedDemoContent } from '@/server/cms/seed/seed';
 import { createContent } from '@/server/cms/store';

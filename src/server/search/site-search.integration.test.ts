@@ -1,7 +1,7 @@
 import { eq, inArray, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Viewer } from '@/server/access/post-access';
-import { findEndpoint } from '@/server/cms/model';
+import { findEndpoint } from '@/lib/cms/model';
 import { MEMBERS_DIVIDER } from '@/server/cms/richtext/members-divider';
 import { reindexDone, reindexStaleRows } from '@/server/cms/search-index';
 import { createContent } from '@/server/cms/store';

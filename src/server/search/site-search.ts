@@ -2,7 +2,7 @@ import 'server-only';
 import { openListingsFilter } from '@/lib/jobs';
 import { z } from '@/lib/zod';
 import { type Viewer, audioFor, postFor } from '@/server/access/post-access';
-import { SEARCHABLE_KINDS, findEndpoint } from '@/server/cms/model';
+import { SEARCHABLE_KINDS, findEndpoint } from '@/lib/cms/model';
 import { FilterSyntaxError } from '@/server/cms/query/filters';
 import { QueryError, parseListQuery } from '@/server/cms/query/params';
 import { type SearchScope, searchableText, textMatches, viewOf } from '@/server/cms/search-index';

@@ -1,7 +1,7 @@
 import 'server-only';
 import { z } from '@/lib/zod';
 import { SITE_DESCRIPTION } from '@/lib/site';
-import { OPEN_POSTS_FILTER } from '@/server/access/filters';
+import { OPEN_POSTS_FILTER } from '@/lib/access/filters';
 import { postAccess } from '@/server/access/post-access';
 import type { ContentClient } from '@/server/content/client';
 import { type FeedPost, rssXml } from './rss';

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { findEndpoint } from '@/server/cms/model';
+import { findEndpoint } from '@/lib/cms/model';
 import { seedDemoContent } from '@/server/cms/seed/seed';
 import { createContent, listContents, updateContent } from '@/server/cms/store';
 import { type SiteContent, createSiteContent } from '@/server/content/site-content';

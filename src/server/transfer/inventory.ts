@@ -1,6 +1,6 @@
 import 'server-only';
 import { sql } from 'drizzle-orm';
-import { CONTENT_MODEL, findEndpoint } from '@/server/cms/model';
+import { CONTENT_MODEL, findEndpoint } from '@/lib/cms/model';
 import { type Db, queryRows } from '@/server/db/client';
 import { TransferError } from './errors';
 

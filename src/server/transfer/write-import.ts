@@ -1,7 +1,7 @@
 import 'server-only';
 import { CmsApiError } from '@/server/cms/errors';
 import { emitContentChange } from '@/server/cms/events';
-import { type EndpointDef, findEndpoint } from '@/server/cms/model';
+import { type EndpointDef, findEndpoint } from '@/lib/cms/model';
 import { searchColumns } from '@/server/cms/search-index';
 import { type StoredData, checkRequired, validateWrite } from '@/server/cms/values';
 import type { Db } from '@/server/db/client';

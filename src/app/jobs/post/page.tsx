@@ -14,7 +14,7 @@ import {
   submissionRefusal,
 } from '@/server/access/partner-access';
 import { getDb } from '@/server/db/client';
-import type { Flash } from '@/server/http/flash';
+import type { Flash } from '@/lib/http/flash';
 import { readFlash } from '@/server/http/read-flash';
 import {
   EMPTY_LISTING,

@@ -4,7 +4,7 @@ import { PERMISSION_CHOICES, permissionField } from './permissions';
 import own from './api-keys.module.css';
 
 type Props = {
-  /** A failed plain post's field messages and what was typed (src/server/http/flash.ts). */
+  /** A failed plain post's field messages and what was typed (src/lib/http/flash.ts). */
   fieldErrors: Record<string, string>;
   typed: Record<string, string | string[]> | null;
 };

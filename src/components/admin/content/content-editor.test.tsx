@@ -2,7 +2,7 @@
 import { act, fireEvent, render, screen, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { EditorItem, SaveAnswer } from '@/lib/admin-content';
-import type { EndpointDef } from '@/server/cms/model';
+import type { EndpointDef } from '@/lib/cms/model';
 import { AUTOSAVE_DELAY_MS, ContentEditor } from './content-editor.client';
 
 // The rich-text editor and the media picker are other slices' components: stand-ins named the

@@ -2,7 +2,7 @@
 import { render, screen, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import type { ContentListProps, ContentListRow } from '@/lib/admin-content';
-import type { EndpointDef } from '@/server/cms/model';
+import type { EndpointDef } from '@/lib/cms/model';
 import { ContentList } from './content-list';
 
 const posts: EndpointDef = {

@@ -3,7 +3,7 @@
 import type { ReactNode } from 'react';
 import { MediaPicker } from '@/components/admin/media/media-picker.client';
 import type { ReferenceOption } from '@/lib/admin-content';
-import type { FieldDef } from '@/server/cms/model';
+import type { FieldDef } from '@/lib/cms/model';
 import styles from './content.module.css';
 import {
   asMedia,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { FieldDef } from '@/server/cms/model';
+import type { FieldDef } from '@/lib/cms/model';
 import { clientFieldErrors, initialValues, isoToJstInput, jstInputToIso } from './field-values';
 
 describe('Japan time for datetime-local', () => {

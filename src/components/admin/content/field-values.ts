@@ -6,7 +6,7 @@
  */
 
 import type { FileValue, MediaValue } from '@/lib/admin-content';
-import type { FieldDef } from '@/server/cms/model';
+import type { FieldDef } from '@/lib/cms/model';
 
 const JST_OFFSET_MS = 9 * 3600_000;
 

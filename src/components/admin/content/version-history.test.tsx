@@ -2,7 +2,7 @@
 import { render, screen, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import type { HistoryProps, VersionRow } from '@/lib/admin-content';
-import type { EndpointDef } from '@/server/cms/model';
+import type { EndpointDef } from '@/lib/cms/model';
 import { VersionHistory } from './version-history';
 
 const def: EndpointDef = {

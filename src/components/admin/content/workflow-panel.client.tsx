@@ -5,7 +5,7 @@ import { useState, type MouseEvent } from 'react';
 import { Button } from '@/components/ui/button';
 import { consolePaths, type ConsoleStatus, type WorkflowAction } from '@/lib/admin-content';
 import { formatDateTime } from '@/lib/format';
-import type { EndpointDef } from '@/server/cms/model';
+import type { EndpointDef } from '@/lib/cms/model';
 import styles from './content.module.css';
 import { isoToJstInput, jstInputToIso } from './field-values';
 import { StatusBadge } from './status-badge';

@@ -1,4 +1,4 @@
-import type { Role } from '@/server/identity/roles';
+import type { Role } from '@/lib/identity/roles';
 
 /**
  * The console's screens, in the order the navigation and the start page list them. Those

@@ -1,6 +1,6 @@
 import { formatDateJa } from '@/lib/format';
 import type { SubscriptionStatus } from '@/lib/auth-state';
-import type { Role } from '@/server/identity/roles';
+import type { Role } from '@/lib/identity/roles';
 import type { PlanState } from '@/server/admin/users-directory';
 
 /** How the admin screens name roles and subscription states. */

@@ -1,7 +1,7 @@
 import styles from '@/components/biz/biz-admin.module.css';
 import { Field, PostForm } from '@/components/forms/form.client';
 import { Button } from '@/components/ui/button';
-import type { Flash } from '@/server/http/flash';
+import type { Flash } from '@/lib/http/flash';
 import type { PartnerMember } from '@/server/partners/members';
 import { FORM_KEY, flashFor, typedIn } from '@/components/forms/form-flash';
 import { RowError } from './messages';

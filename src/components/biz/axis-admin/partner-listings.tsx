@@ -4,7 +4,7 @@ import { PostForm, TextArea } from '@/components/forms/form.client';
 import { Button } from '@/components/ui/button';
 import { formatDateJa, formatDateTime } from '@/lib/format';
 import { LISTING_STATE_LABELS, type ListingState } from '@/lib/jobs';
-import type { Flash } from '@/server/http/flash';
+import type { Flash } from '@/lib/http/flash';
 import {
   LISTING_FIELD_LABELS,
   LISTING_FIELD_NAMES,

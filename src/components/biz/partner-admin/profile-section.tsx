@@ -1,7 +1,7 @@
 import biz from '@/components/biz/biz-admin.module.css';
 import { ResponsiveImage } from '@/components/content/responsive-image';
 import { Field, PostForm, TextArea } from '@/components/forms/form.client';
-import type { Flash } from '@/server/http/flash';
+import type { Flash } from '@/lib/http/flash';
 import { typedText } from '@/server/http/read-flash';
 import { LOGO_MAX_BYTES, type PartnerDetail } from '@/server/partners/partners';
 import styles from './partner-admin.module.css';

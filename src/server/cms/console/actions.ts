@@ -2,7 +2,7 @@ import 'server-only';
 import type { ErrorAnswer, SaveAnswer, WorkflowAction } from '@/lib/admin-content';
 import type { Db } from '@/server/db/client';
 import { CmsApiError, ContentConflict } from '@/server/cms/errors';
-import type { EndpointDef } from '@/server/cms/model';
+import type { EndpointDef } from '@/lib/cms/model';
 import {
   type WriteContext,
   createContent,

@@ -1,5 +1,5 @@
 import 'server-only';
-import type { EndpointDef, FieldDef } from '@/server/cms/model';
+import type { EndpointDef, FieldDef } from '@/lib/cms/model';
 import { CmsApiError } from '@/server/cms/errors';
 import { validateWrite } from '@/server/cms/values';
 

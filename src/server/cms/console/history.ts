@@ -1,7 +1,7 @@
 import 'server-only';
 import type { HistoryProps, VersionAction, VersionRow } from '@/lib/admin-content';
 import type { Db } from '@/server/db/client';
-import type { EndpointDef } from '@/server/cms/model';
+import type { EndpointDef } from '@/lib/cms/model';
 import { type StoredVersion, listVersions } from '@/server/cms/versions';
 import { actorLabels } from './actors';
 import { findItem, titleFieldOf } from './items';

@@ -8,7 +8,7 @@ import type {
 } from '@/lib/admin-content';
 import type { Db } from '@/server/db/client';
 import { cmsContents } from '@/server/db/schema';
-import { type EndpointDef, findEndpoint } from '@/server/cms/model';
+import { type EndpointDef, findEndpoint } from '@/lib/cms/model';
 import { actorLabels } from './actors';
 import { previewPath, publicPath } from './site-urls';
 import { consoleStatusOf, statusCondition } from './status';

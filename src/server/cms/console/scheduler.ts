@@ -4,7 +4,7 @@ import { singleton } from '@/lib/singleton';
 import type { Db } from '@/server/db/client';
 import { cmsContents } from '@/server/db/schema';
 import { CmsApiError } from '@/server/cms/errors';
-import { findEndpoint } from '@/server/cms/model';
+import { findEndpoint } from '@/lib/cms/model';
 import { publishContent, scheduleContent } from '@/server/cms/store';
 
 /**

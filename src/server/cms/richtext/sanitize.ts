@@ -1,6 +1,6 @@
 import 'server-only';
 import sanitizeHtml, { type Attributes, type IOptions } from 'sanitize-html';
-import { PLAYER_PATH_BY_HOST, playerSrc } from './embeds';
+import { PLAYER_PATH_BY_HOST, playerSrc } from '@/lib/cms/embeds';
 import { MEMBERS_DIVIDER } from './members-divider';
 
 /**

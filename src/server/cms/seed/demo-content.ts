@@ -1,6 +1,6 @@
 import 'server-only';
 import type { EmploymentType, Occupation, Prefecture, RemoteOption, SalaryUnit } from '@/lib/jobs';
-import type { POST_FORMATS } from '../model';
+import type { POST_FORMATS } from '@/lib/cms/model';
 import { MEMBERS_DIVIDER } from '../richtext/members-divider';
 import { composeBody } from './compose-body';
 import { DEMO_COVER_COUNT, demoCover, demoFile, demoImage, demoSeconds } from './demo-media';

@@ -14,7 +14,7 @@ import { cmsContents, cmsMedia } from '@/server/db/schema';
 import { findMediaUsage } from '@/server/media/library';
 import { createTestDatabase } from '@test-support/db/test-database';
 import { leadOf } from '@/server/access/lead';
-import { CONTENT_MODEL, findEndpoint } from '../model';
+import { CONTENT_MODEL, findEndpoint } from '@/lib/cms/model';
 import { MEMBERS_DIVIDER } from '../richtext/members-divider';
 import { listContents } from '../store';
 import { homeFetchSizes, selectHomePosts } from '@/components/home/home-selection';

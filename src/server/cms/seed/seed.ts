@@ -6,7 +6,7 @@ import type { Db } from '@/server/db/client';
 import { cmsContents } from '@/server/db/schema';
 import { registerMedia } from '@/server/media/library';
 import { mediaTypeForKey } from '@/server/storage/media-types';
-import { type EndpointDef, findEndpoint } from '../model';
+import { type EndpointDef, findEndpoint } from '@/lib/cms/model';
 import { createContent, updateContent } from '../store';
 import { demoLists } from './demo-content';
 import {

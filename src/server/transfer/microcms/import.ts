@@ -3,7 +3,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { z } from '@/lib/zod';
-import { CONTENT_MODEL, type EndpointDef } from '@/server/cms/model';
+import { CONTENT_MODEL, type EndpointDef } from '@/lib/cms/model';
 import { sanitizeRichText } from '@/server/cms/richtext/sanitize';
 import type { StoredData } from '@/server/cms/values';
 import type { Db } from '@/server/db/client';

@@ -7,7 +7,7 @@ import {
   isPlayerProvider,
   playerEmbed,
   postEmbed,
-} from '@/server/cms/richtext/embeds';
+} from '@/lib/cms/embeds';
 
 /**
  * An embed (YouTube, Vimeo, X, Instagram), stored as embeds.ts spells it. In the console it is

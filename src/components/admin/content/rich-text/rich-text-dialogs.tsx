@@ -6,7 +6,7 @@ import users from '@/components/admin/users/users.module.css';
 import { Button } from '@/components/ui/button';
 import { Modal } from '@/components/ui/modal.client';
 import type { FileValue, MediaValue } from '@/lib/admin-content';
-import { type Embed, embedFromUrl } from '@/server/cms/richtext/embeds';
+import { type Embed, embedFromUrl } from '@/lib/cms/embeds';
 import { isAllowedLink } from './extensions';
 import { type FigureImageAttributes, isHttpUrl } from './figure-image-node';
 import styles from './rich-text-editor.module.css';

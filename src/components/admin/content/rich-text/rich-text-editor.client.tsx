@@ -3,7 +3,7 @@
 import type { EditorView } from '@tiptap/pm/view';
 import { EditorContent, type Editor, useEditor } from '@tiptap/react';
 import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
-import { type Embed, embedFromUrl } from '@/server/cms/richtext/embeds';
+import { type Embed, embedFromUrl } from '@/lib/cms/embeds';
 import { editorHtml, relFor, richTextExtensions } from './extensions';
 import { EDIT_IMAGE_EVENT, type FigureImageAttributes } from './figure-image-node';
 import { RichTextKeyboardHelp } from './keyboard-help';

@@ -1,4 +1,4 @@
-import { embedFromUrl, embedPageUrl, playerEmbed, playerSrc, postEmbed } from './embeds';
+import { embedFromUrl, embedPageUrl, playerEmbed, playerSrc, postEmbed } from '@/lib/cms/embeds';
 
 describe('embedFromUrl', () => {
   it.each([
