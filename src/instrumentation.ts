@@ -1,5 +1,6 @@
 export async function register(): Promise<void> {
-  // Only the Node.js server opens the database; `next build` never does (DESIGN.md decision 2).
+  // Only the Node.js server opens the database; `next build` never does
+  // (docs/decisions/001-foundation.md).
   if (process.env.NEXT_RUNTIME !== 'nodejs' || process.env.NEXT_PHASE === 'phase-production-build')
     return;
   const { boot } = await import('./server/boot');

@@ -9,7 +9,8 @@ import { userFromHeaders } from '@/server/identity/session-user';
  * Runs before every page (Node.js runtime). Two jobs, nothing else:
  * - AUTH_CHECK_REDIRECT=true: an anonymous visitor gets a 307 to /about before any HTML
  *   (SPEC §2). The session is checked against the database, so an expired or forged cookie
- *   counts as anonymous. Pages still check access themselves (DESIGN.md conventions).
+ *   counts as anonymous. Pages still check access themselves (docs/decisions/000-design-baseline.md
+ *   "Conventions").
  * - A one-time form message (src/lib/http/flash.ts) moves from its cookie into a request
  *   header for this page view, and the cookie is deleted. Only a page load takes it: the
  *   router's prefetches and RSC requests, which may be in flight when the cookie arrives,

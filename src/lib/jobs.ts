@@ -1,8 +1,9 @@
 import { isoDateJa } from './format';
 
 /**
- * The vocabulary of job listings (issue 13), shared by the content model (src/lib/cms/model.ts),
- * the partner's listing form, the /jobs filters and the JobPosting JSON-LD: one list of each.
+ * The vocabulary of job listings (docs/decisions/010-partners-and-job-listings.md), shared by the
+ * content model (src/lib/cms/model.ts), the partner's listing form, the /jobs filters and the
+ * JobPosting JSON-LD: one list of each.
  */
 
 /** 雇用形態. */

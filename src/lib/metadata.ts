@@ -1,7 +1,7 @@
 import type { Metadata } from 'next';
 import { DEFAULT_SHARE_IMAGE, SITE_DESCRIPTION } from './site';
 
-/** DESIGN.md: descriptions are cut at 120 characters, then "…". */
+/** Descriptions are cut at 120 characters, then "…" (docs/decisions/000-design-baseline.md). */
 export const DESCRIPTION_MAX_LENGTH = 120;
 
 /**

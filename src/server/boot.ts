@@ -37,8 +37,8 @@ export function boot(): Promise<void> {
 }
 
 /**
- * Billing (DESIGN.md decision 5): the plan catalogue is read from the provider; on the
- * sandbox, the site's webhook endpoint and the background runner are set up as well.
+ * Billing (docs/decisions/008-billing-sandbox.md): the plan catalogue is read from the provider; on
+ * the sandbox, the site's webhook endpoint and the background runner are set up as well.
  */
 async function startBilling(db: Db): Promise<void> {
   const config = env();

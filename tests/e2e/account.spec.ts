@@ -248,8 +248,8 @@ for (const width of [360, 1280]) {
 test('staff read the kept mails at /admin/mail; a mail with a link is for admins only', async ({
   page,
 }) => {
-  // Issue 10, hole 5: an editor asked for an admin's password reset, read the link here and
-  // signed in as the admin.
+  // Found by an attack run on 2026-11-24: an editor asked for an admin's password reset, read the
+  // link here and signed in as the admin.
   const chief = `chief-${stamp}@example.jp`;
   await admin('create-user', '--email', chief, '--password', 'henshu-no-heya-7', '--role', 'admin');
   const editor = `editor-${stamp}@example.jp`;

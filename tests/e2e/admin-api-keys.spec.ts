@@ -10,10 +10,10 @@ import { admin } from './support/admin';
 import { expectNoAxeViolations } from './support/axe';
 
 /**
- * /admin/api-keys and the console's navigation (issue 14): an admin creates a content API key,
- * sees it once (never again on reload), uses it against /api/v1, and revokes it (then 401),
- * with and without JavaScript. An editor, a member and a visitor get 404 for the page and its
- * routes, and an editor's console offers no admin screens. axe at 360 and 1280 px.
+ * /admin/api-keys and the console's navigation (docs/decisions/011-editorial-console.md): an admin
+ * creates a content API key, sees it once (never again on reload), uses it against /api/v1, and
+ * revokes it (then 401), with and without JavaScript. An editor, a member and a visitor get 404 for
+ * the page and its routes, and an editor's console offers no admin screens. axe at 360 and 1280 px.
  */
 
 test.describe.configure({ mode: 'serial' });

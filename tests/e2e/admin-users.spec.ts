@@ -4,10 +4,10 @@ import { expectNoAxeViolations } from './support/axe';
 
 /**
  * The admin screens for users and the audit log (/admin/users, /admin/users/{id},
- * /admin/audit, issue 14): an admin finds a member, changes their role, grants and revokes a
- * complimentary plan, sets and clears their partner, signs them out everywhere, and finds
- * each change in the audit log; a visitor, a member and an editor get 404 for the screens and
- * the routes. axe on each screen at 360 and 1280 px, with no sideways scroll.
+ * /admin/audit, docs/decisions/011-editorial-console.md): an admin finds a member, changes their
+ * role, grants and revokes a complimentary plan, sets and clears their partner, signs them out
+ * everywhere, and finds each change in the audit log; a visitor, a member and an editor get 404 for
+ * the screens and the routes. axe on each screen at 360 and 1280 px, with no sideways scroll.
  */
 
 test.describe.configure({ mode: 'serial' });

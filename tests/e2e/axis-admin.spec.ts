@@ -4,10 +4,11 @@ import { signedInPage } from './support/sign-in';
 import { expectNoAxeViolations } from './support/axe';
 
 /**
- * The partner programme's staff screens (/biz/axis-admin, issue 13): staff register a partner
- * with its contract and logo, find it in the list, add a member by e-mail (who then has the
- * partner's dashboard) and remove them again; anyone else (a visitor, a free or paid member, a partner's member) gets 404 for the
- * three screens and for their routes. axe on each screen at 360 and 1280 px.
+ * The partner programme's staff screens (/biz/axis-admin,
+ * docs/decisions/010-partners-and-job-listings.md): staff register a partner with its contract and
+ * logo, find it in the list, add a member by e-mail (who then has the partner's dashboard) and
+ * remove them again; anyone else (a visitor, a free or paid member, a partner's member) gets 404
+ * for the three screens and for their routes. axe on each screen at 360 and 1280 px.
  *
  * Against a partner of its own (the demo partners are only read). The inquiries list is tried
  * in inquiries.spec.ts, on the applications that file sends (the forms' rate limit is shared).

@@ -3,10 +3,11 @@ import { admin } from './support/admin';
 import { signIn } from './support/sign-in';
 import { expectNoAxeViolations } from './support/axe';
 
-// The paid life of a reader on the built-in billing sandbox (issue 11): plans → final
-// confirmation → the sandbox's hosted checkout → success → members' posts in full → portal →
-// cancel at period end → the clock moved past the period → access gone; a declined card; a
-// failed renewal; no second trial; axe on every billing screen at 360 and 1280 px.
+// The paid life of a reader on the built-in billing sandbox
+// (docs/decisions/008-billing-sandbox.md): plans → final confirmation → the sandbox's hosted
+// checkout → success → members' posts in full → portal → cancel at period end → the clock moved
+// past the period → access gone; a declined card; a failed renewal; no second trial; axe on every
+// billing screen at 360 and 1280 px.
 
 test.describe.configure({ mode: 'serial' });
 

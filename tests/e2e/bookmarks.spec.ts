@@ -10,8 +10,9 @@ import {
 import { admin } from './support/admin';
 import { signIn, submitLogin } from './support/sign-in';
 
-// Bookmarks (issue 5): stored per user, added and removed through /api/bookmarks, listed
-// newest first at /posts/bookmark, correct after a reload; anonymous visitors go to /login.
+// Bookmarks (docs/decisions/005-reading-experience.md): stored per user, added and removed through
+// /api/bookmarks, listed newest first at /posts/bookmark, correct after a reload; anonymous
+// visitors go to /login.
 
 test.describe.configure({ mode: 'serial' });
 

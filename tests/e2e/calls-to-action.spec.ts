@@ -3,9 +3,10 @@ import { admin } from './support/admin';
 import { signIn } from './support/sign-in';
 import { expectNoAxeViolations } from './support/axe';
 
-// Calls to action that fit the reader and the item (issue 12): the home hero's buttons per
-// audience, the paywall's one primary step (a free account where it opens the item, else the
-// plans), ログイン for signed-out readers, the free-plan note, the 「無料公開」 mark, the
+// Calls to action that fit the reader and the item
+// (docs/decisions/009-calls-to-action-and-operator.md): the home hero's buttons per audience, the
+// paywall's one primary step (a free account where it opens the item, else the plans), ログイン for
+// signed-out readers, the free-plan note, the 「無料公開」 mark, the
 // /connect lead per audience and the operator on the 特定商取引法 page.
 
 test.describe.configure({ mode: 'serial' });

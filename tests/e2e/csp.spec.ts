@@ -3,11 +3,11 @@ import { admin } from './support/admin';
 import { type CspWatch, scriptSources, watchCsp } from './support/csp';
 import { signIn } from './support/sign-in';
 
-// The Content-Security-Policy (issue 15): the site works under it with no violation reported
-// by Chromium, for a visitor (pages fresh and from the page cache, a video facade, search,
-// sign-in), a member (account, checkout on the billing sandbox), a paid reader and an editor
-// in the console; every answer carries a policy whose scripts are neither inline-anything nor
-// eval; a cached page names its scripts by hash, a fresh render gets a fresh nonce.
+// The Content-Security-Policy (docs/decisions/013-production.md): the site works under it with no
+// violation reported by Chromium, for a visitor (pages fresh and from the page cache, a video
+// facade, search, sign-in), a member (account, checkout on the billing sandbox), a paid reader and
+// an editor in the console; every answer carries a policy whose scripts are neither inline-anything
+// nor eval; a cached page names its scripts by hash, a fresh render gets a fresh nonce.
 
 test.describe.configure({ mode: 'serial' });
 

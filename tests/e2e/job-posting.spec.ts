@@ -4,11 +4,12 @@ import { admin } from './support/admin';
 import { signIn } from './support/sign-in';
 
 /**
- * Issue 13, a partner's job listing from the first draft to the end of its run: written with a
- * mistake (the message shows and nothing typed in the short fields is lost), previewed,
- * submitted; the preview is only for the partner's members and staff; staff return it with a
- * comment, the partner fixes it and submits again, staff approve it; it is on /jobs with valid
- * JobPosting data until the partner ends it, when it leaves /jobs and says it has closed.
+ * docs/decisions/010-partners-and-job-listings.md: a partner's job listing from the first draft to
+ * the end of its run: written with a mistake (the message shows and nothing typed in the short
+ * fields is lost), previewed, submitted; the preview is only for the partner's members and staff;
+ * staff return it with a comment, the partner fixes it and submits again, staff approve it; it is
+ * on /jobs with valid JobPosting data until the partner ends it, when it leaves /jobs and says it
+ * has closed.
  *
  * The partner is one of the demo partners (contract 2026-04-01..2027-03-31, quota 5) that no
  * other spec writes for. Staff's screens are /biz/axis-admin/{partnerId}.

@@ -2,10 +2,10 @@ import AxeBuilder from '@axe-core/playwright';
 import { type APIRequestContext, type Page, expect, test } from '@playwright/test';
 import { admin } from './support/admin';
 
-// The public jobs side (issue 13): /jobs with its filters in the URL, a listing's page with
-// its JobPosting data and the counted way to apply, and a listing past its closing day that
-// leaves the list but still says what it was. Against a partner of its own, so the counts are
-// exact whatever else the corpus holds.
+// The public jobs side (docs/decisions/010-partners-and-job-listings.md): /jobs with its filters in
+// the URL, a listing's page with its JobPosting data and the counted way to apply, and a listing
+// past its closing day that leaves the list but still says what it was. Against a partner of its
+// own, so the counts are exact whatever else the corpus holds.
 
 test.describe.configure({ mode: 'serial' });
 

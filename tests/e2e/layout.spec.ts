@@ -2,9 +2,10 @@ import { type APIRequestContext, type Page, expect, test } from '@playwright/tes
 import { admin } from './support/admin';
 import { signIn, submitLogin } from './support/sign-in';
 
-// Layout (issue 12): no page scrolls sideways on a phone (WCAG 2.1 reflow), whoever reads it
-// and however long their name; the header keeps its controls on screen; article text has a
-// vertical rhythm; an anonymous bookmark click says why sign-in is needed.
+// Layout (docs/decisions/000-design-baseline.md "Look and feel": a 360 px phone first): no page
+// scrolls sideways on a phone (WCAG 2.1 reflow), whoever reads it and however long their name; the
+// header keeps its controls on screen; article text has a vertical rhythm; an anonymous bookmark
+// click says why sign-in is needed.
 
 const stamp = Date.now();
 const password = 'nagai-namae-no-hon-12';

@@ -1,10 +1,10 @@
 import { type APIRequestContext, type PlaywrightWorkerArgs, expect, test } from '@playwright/test';
 import { admin } from './support/admin';
 
-// The paywall leak test (issue 5): marker sentences planted past the lead of members' content
-// must appear exactly where the access policy allows, on every surface a browser can fetch:
-// page HTML, the RSC (flight) payload of client navigations, lists, search, the feed, the
-// sitemap and /api/me.
+// The paywall leak test (docs/decisions/018-one-access-policy.md): marker sentences planted past
+// the lead of members' content must appear exactly where the access policy allows, on every surface
+// a browser can fetch: page HTML, the RSC (flight) payload of client navigations, lists, search,
+// the feed, the sitemap and /api/me.
 
 test.describe.configure({ mode: 'serial' });
 
@@ -207,10 +207,11 @@ for (const viewer of ['anonymous', 'free', 'partner', 'paid'] as Viewer[]) {
   });
 }
 
-// The caches are part of the policy (DESIGN.md decision 6): pages and RSC answers are kept per
-// audience, so every page is first warmed by readers who see more (paid, free, staff), then
-// read by those who see less, and with cookies an attacker would send: forged, stripped,
-// altered, duplicated, or spelled so that one parser sees a session where another does not.
+// The caches are part of the policy (docs/decisions/007-pages-per-audience.md): pages and RSC
+// answers are kept per audience, so every page is first warmed by readers who see more (paid, free,
+// staff), then read by those who see less, and with cookies an attacker would send: forged,
+// stripped, altered, duplicated, or spelled so that one parser sees a session where another does
+// not.
 test('the page cache never serves one audience what another may read', async ({
   playwright,
   baseURL,
@@ -301,8 +302,9 @@ test('the page cache never serves one audience what another may read', async ({
     if (api !== free) await api.dispose();
   }
 
-  // Issue 10, hole 1: a session spelled with a space or a tab before `=` signs the paid reader
-  // in (better-auth trims the name); the answer is theirs, and stays theirs.
+  // Found by an attack run (docs/decisions/007-pages-per-audience.md): a session spelled with a
+  // space or a tab before `=` signs the paid reader in (better-auth trims the name); the answer is
+  // theirs, and stays theirs.
   for (const spelling of [' =', '\t=', '  ='])
     for (const path of paths) {
       const cookie = `axis.session_token${spelling}${paidSession}`;

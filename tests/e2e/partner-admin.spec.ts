@@ -3,11 +3,12 @@ import { admin } from './support/admin';
 import { signIn, signedInPage } from './support/sign-in';
 import { expectNoAxeViolations } from './support/axe';
 
-// A partner's dashboard (/biz/partner-admin/{id}, issue 13): its member finds it from the
-// account page, sees the contract, the quota in use and the partner's jobs with their counts,
-// and edits the company profile shown on the partner's job pages; every outsider (another
-// partner's member, a free or paid member, a visitor) gets 404 for the page and for its form;
-// staff see it too. Against a partner of its own, created by staff, so the figures are exact.
+// A partner's dashboard (/biz/partner-admin/{id}, docs/decisions/010-partners-and-job-listings.md):
+// its member finds it from the account page, sees the contract, the quota in use and the partner's
+// jobs with their counts, and edits the company profile shown on the partner's job pages; every
+// outsider (another partner's member, a free or paid member, a visitor) gets 404 for the page and
+// for its form; staff see it too. Against a partner of its own, created by staff, so the figures
+// are exact.
 
 test.describe.configure({ mode: 'serial' });
 

@@ -30,7 +30,10 @@ export type CurrentPlanView = {
   trialEnd: string | null;
 };
 
-/** What the customer-portal button says when the portal cannot be opened (DESIGN.md). */
+/**
+ * What the customer-portal button says when the portal cannot be opened: SPEC §8 swallows the
+ * error, which we treat as a defect (docs/decisions/000-design-baseline.md).
+ */
 export const PORTAL_ERROR_MESSAGE =
   'プランの管理画面を開けませんでした。時間をおいてもう一度お試しください。';
 

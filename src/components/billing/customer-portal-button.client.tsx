@@ -66,7 +66,8 @@ export type CustomerPortalButtonProps = {
 /**
  * The customer-portal button (SPEC §2, §7): 270 px wide, a spinner while the call runs, then
  * the browser goes to the provider's portal. A failure stops the spinner and says so in the
- * snackbar (DESIGN.md's deliberate deviation from SPEC §8). It needs JavaScript by nature.
+ * snackbar (a deliberate deviation from SPEC §8: docs/decisions/000-design-baseline.md,
+ * "Customer-portal failure"). It needs JavaScript by nature.
  */
 export function CustomerPortalButton({
   customerId,

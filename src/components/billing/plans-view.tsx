@@ -38,7 +38,7 @@ export type PlansViewProps = {
   alreadySubscribed?: boolean;
 };
 
-/** What paid membership opens (DESIGN.md "Who reads what"). */
+/** What paid membership opens (docs/decisions/000-design-baseline.md "Who reads what"). */
 export const PAID_BENEFITS = [
   '会員限定の記事をすべて全文で読めます（連載・特集・インサイトの記事も）',
   '音声コンテンツを聴けます',

@@ -2,10 +2,11 @@ import { BOOKMARK_QUERY_MAX, type BookmarkRef } from '@/lib/bookmarks';
 
 /**
  * The bookmark state of the items on the page, shared by every BookmarkButton. Pages are
- * rendered per audience (DESIGN.md decision 6), so the state is read after hydration: the
- * buttons that mount together are queued and asked about in ONE `GET /api/bookmarks?items=…`
- * (100 items a request). Changes are optimistic and sent one after another per item, so the
- * server sees them in the order they were made; a failure puts back the last saved state.
+ * rendered per audience (docs/decisions/007-pages-per-audience.md), so the state is read after
+ * hydration: the buttons that mount together are queued and asked about in ONE `GET
+ * /api/bookmarks?items=…` (100 items a request). Changes are optimistic and sent one after another
+ * per item, so the server sees them in the order they were made; a failure puts back the last saved
+ * state.
  */
 
 export type SaveResult = { ok: true } | { ok: false; status: number; message: string | null };

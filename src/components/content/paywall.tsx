@@ -61,9 +61,10 @@ async function planPrices(): Promise<string[]> {
 }
 
 /**
- * The end of the open part of an item for a reader without full access (DESIGN.md "Who reads
- * what"): what opens the rest, what that gives, and one button for that step (a free account, or
- * the plans), with ログイン beside it for a signed-out reader. Never shows any gated content.
+ * The end of the open part of an item for a reader without full access
+ * (docs/decisions/000-design-baseline.md, "Who reads what"): what opens the rest, what that gives,
+ * and one button for that step (a free account, or the plans), with ログイン beside it for a signed-out
+ * reader. Never shows any gated content.
  */
 export async function Paywall({
   cta,

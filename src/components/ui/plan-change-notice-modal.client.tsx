@@ -58,8 +58,9 @@ function NoticeContent({
     try {
       await customerPortalEvent();
     } catch {
-      // The event reports its own failure (DESIGN: a snackbar message); the notice stays open so
-      // the visitor can try again.
+      // The event reports its own failure (a snackbar message, as
+      // docs/decisions/000-design-baseline.md "Customer-portal failure" says); the notice stays
+      // open so the visitor can try again.
       if (mounted.current) setPending(false);
       return;
     }

@@ -1,6 +1,6 @@
 /**
- * The staff roles of SPEC §6 / DESIGN.md, stored in `user.role`. Paid and partner are not
- * roles: they come from the auth state (subscriptions, partnerId).
+ * The staff roles of SPEC §6 (docs/decisions/003-identity.md), stored in `user.role`. Paid and
+ * partner are not roles: they come from the auth state (subscriptions, partnerId).
  */
 export const ROLES = ['member', 'editor', 'admin'] as const;
 export type Role = (typeof ROLES)[number];

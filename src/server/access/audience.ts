@@ -4,10 +4,10 @@ import { signToken, verifyToken } from '@/server/security/signed-token';
 import type { Viewer } from './post-access';
 
 /**
- * Audiences (DESIGN.md decision 6): the classes of viewer who see the same page. A content
- * page is the same for every anonymous visitor, every free member and every paid member (per-user
- * bits come from client fetches), so the front server keeps one rendering per audience. Staff
- * and preview viewers are not an audience: their pages are rendered per request.
+ * Audiences (docs/decisions/007-pages-per-audience.md): the classes of viewer who see the same
+ * page. A content page is the same for every anonymous visitor, every free member and every paid
+ * member (per-user bits come from client fetches), so the front server keeps one rendering per
+ * audience. Staff and preview viewers are not an audience: their pages are rendered per request.
  */
 export const AUDIENCES = ['anonymous', 'member', 'paid'] as const;
 export type Audience = (typeof AUDIENCES)[number];

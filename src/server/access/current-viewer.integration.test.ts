@@ -65,7 +65,8 @@ const READERS = {
       },
     ],
   },
-  // The provider is retrying a failed renewal: access stays until it gives up (DESIGN.md).
+  // The provider is retrying a failed renewal: access stays until it gives up
+  // (docs/decisions/000-design-baseline.md "past_due").
   'past due': { rows: [{ provider: 'stripe', status: 'past_due' }] },
   'cancelled at a period end that has passed': {
     rows: [

@@ -3,11 +3,11 @@ import { isoDateJa } from '@/lib/format';
 import { type Role, STAFF_ROLES } from '@/lib/identity/roles';
 
 /**
- * The partner rules (SPEC §6, issue 13), next to the reading rules: who may act for a partner
- * company, post and preview its job listings, and run the partner programme. Each rule is a
- * named function of who is asking and what they ask about, so a page, an action and every
- * request it makes ask the same question. Anything not allowed is answered 404 by the caller:
- * another partner's id is not even confirmed to exist.
+ * The partner rules (SPEC §6, docs/decisions/010-partners-and-job-listings.md), next to the reading
+ * rules: who may act for a partner company, post and preview its job listings, and run the partner
+ * programme. Each rule is a named function of who is asking and what they ask about, so a page, an
+ * action and every request it makes ask the same question. Anything not allowed is answered 404 by
+ * the caller: another partner's id is not even confirmed to exist.
  *
  * Partners are members whose profile names a partner (a non-empty partnerId); staff (editor,
  * admin) run the programme and may act for every partner.

@@ -5,10 +5,10 @@ import { leadOf } from './lead';
 
 /**
  * The access policy: the one place that decides, for a viewer and an item, what of the item may
- * leave the server (DESIGN.md "Who reads what"). Pages, search snippets and the feed render
- * only what `postFor`, `audioFor`, `movieFor` and `connectFor` hand them: the whole item, or the
- * item with its gated part cut (body → lead, transcript → lead, media file and embed removed)
- * and the call to action for the paywall.
+ * leave the server (docs/decisions/000-design-baseline.md "Who reads what"). Pages, search snippets
+ * and the feed render only what `postFor`, `audioFor`, `movieFor` and `connectFor` hand them: the
+ * whole item, or the item with its gated part cut (body → lead, transcript → lead, media file and
+ * embed removed) and the call to action for the paywall.
  *
  * Public-preview posts are open to everyone; members' posts in full to paid users, and to
  * signed-in free users for the 3 newest (the free-plan list). Audio and movie files: paid users
@@ -27,7 +27,10 @@ export type Viewer =
   /** Staff and holders of a valid draft key, in preview mode. */
   | { kind: 'preview' };
 
-/** Subscription statuses that keep the paid pages open (DESIGN.md "past_due"). */
+/**
+ * Subscription statuses that keep the paid pages open (docs/decisions/000-design-baseline.md,
+ * "past_due").
+ */
 const PAID_STATUSES: ReadonlySet<SubscriptionStatus> = new Set(['active', 'trialing', 'past_due']);
 
 /**

@@ -8,10 +8,10 @@ import { pathPrefixHttpClient } from './sandbox/path-prefix-http-client';
 import { sandboxSecretKey } from './sandbox/secret-key';
 
 /**
- * The app's one way to the payment provider (DESIGN.md decision 5): the official SDK, pinned
- * to the API version of its release. With STRIPE_SECRET_KEY it talks to Stripe; without, to
- * the built-in sandbox, called in process through the SDK's own fetch client with the site's
- * origin as host, so that the URLs the sandbox answers (hosted checkout, portal) are the
+ * The app's one way to the payment provider (docs/decisions/008-billing-sandbox.md): the official
+ * SDK, pinned to the API version of its release. With STRIPE_SECRET_KEY it talks to Stripe;
+ * without, to the built-in sandbox, called in process through the SDK's own fetch client with the
+ * site's origin as host, so that the URLs the sandbox answers (hosted checkout, portal) are the
  * site's. Everything above this file is the same code on both.
  */
 

@@ -22,10 +22,10 @@ import {
 } from './bookmarks';
 
 /**
- * /api/bookmarks. Pages are rendered per audience (DESIGN.md decision 6), so the state of
- * every bookmark button on a page comes from one GET after hydration. POST follows the form
- * protocol (src/server/http/endpoint.ts): JSON with real statuses for fetch, a 303 back to
- * the page for a plain form post, which is how the button works without JavaScript.
+ * /api/bookmarks. Pages are rendered per audience (docs/decisions/007-pages-per-audience.md), so
+ * the state of every bookmark button on a page comes from one GET after hydration. POST follows the
+ * form protocol (src/server/http/endpoint.ts): JSON with real statuses for fetch, a 303 back to the
+ * page for a plain form post, which is how the button works without JavaScript.
  */
 
 export type BookmarksHttpDeps = {

@@ -8,11 +8,11 @@ import { CmsApiError } from './errors';
 
 /**
  * Per-key limits in one-second windows, counted in PostgreSQL so that every app instance
- * shares them (DESIGN.md: no shared state in process memory). A write per request would cost
- * more than the request itself, so each instance sends its count on the first request of a
- * window (and waits for the total), then batches the rest every FLUSH_MS. One instance is
- * exact; with several, a window can pass its limit by what the others counted in FLUSH_MS.
- * The site's own in-process key is exempt.
+ * shares them (no shared state in process memory: docs/decisions/000-design-baseline.md). A write
+ * per request would cost more than the request itself, so each instance sends its count on the
+ * first request of a window (and waits for the total), then batches the rest every FLUSH_MS. One
+ * instance is exact; with several, a window can pass its limit by what the others counted in
+ * FLUSH_MS. The site's own in-process key is exempt.
  */
 
 const FLUSH_MS = 50;

@@ -26,8 +26,8 @@ const MAX_ITEM_TOKENS = 50_000;
 /**
  * Two texts per item. The full text is what `q` searches over the API (every key that may read
  * may read everything). The open text is what the access policy shows a reader without full
- * access (DESIGN.md decision 7): the site search matches there for such readers, so a result
- * never answers "does the closed part contain this?" (a substring oracle).
+ * access (docs/decisions/018-one-access-policy.md): the site search matches there for such readers,
+ * so a result never answers "does the closed part contain this?" (a substring oracle).
  */
 export type SearchColumns = {
   searchText: string;

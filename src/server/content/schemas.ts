@@ -80,10 +80,11 @@ export const partnerSchema = z.object({
 });
 
 /**
- * A job listing (issue 13). The selects are arrays of one value (microCMS); their vocabularies
- * are in src/lib/jobs.ts. Values outside them are kept as text rather than failing the page:
- * an editor may still have an old value stored. closingDate is an instant: the end of the
- * closing day in Japan (isClosed in src/lib/jobs.ts decides by the Japanese day).
+ * A job listing (docs/decisions/010-partners-and-job-listings.md). The selects are arrays of one
+ * value (microCMS); their vocabularies are in src/lib/jobs.ts. Values outside them are kept as text
+ * rather than failing the page: an editor may still have an old value stored. closingDate is an
+ * instant: the end of the closing day in Japan (isClosed in src/lib/jobs.ts decides by the Japanese
+ * day).
  */
 export const jobSchema = z.object({
   ...meta,

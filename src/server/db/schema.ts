@@ -190,7 +190,7 @@ export const user = pgTable('user', {
   email: text('email').notNull().unique(),
   emailVerified: boolean('email_verified').notNull().default(false),
   image: text('image'),
-  /** Staff roles of SPEC §6 / DESIGN.md: `member` (default), `editor`, `admin`. */
+  /** Staff roles of SPEC §6 (docs/decisions/003-identity.md): member (default), editor, admin. */
   role: text('role').notNull().default('member'),
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),

@@ -9,7 +9,8 @@ import { TagManager } from '@/components/analytics/tag-manager';
 import { CSP_HEADER, pagePolicy } from '@/lib/security-headers';
 
 /**
- * The Content-Security-Policy of the pages the framework renders (issue 15).
+ * The Content-Security-Policy of the pages the framework renders
+ * (docs/decisions/013-production.md).
  *
  * - A fresh render gets a fresh nonce: Next.js puts the nonce of the *request's*
  *   `Content-Security-Policy` header on its own inline and bootstrap scripts

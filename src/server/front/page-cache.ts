@@ -4,11 +4,12 @@ import type { Audience } from '@/server/access/audience';
 import { cachedPagePolicy } from './csp';
 
 /**
- * An in-process cache of the pages the framework renders per audience (DESIGN.md decision 6):
- * a content page is the same for every anonymous visitor, every free member and every paid
- * member, so the front server answers repeats from memory: the HTML of a page view and the RSC
- * answers of the router's navigations and prefetches alike. Entries are dropped on every
- * content change, on this instance or another (src/server/cms/events.ts), and after a TTL.
+ * An in-process cache of the pages the framework renders per audience
+ * (docs/decisions/007-pages-per-audience.md): a content page is the same for every anonymous
+ * visitor, every free member and every paid member, so the front server answers repeats from
+ * memory: the HTML of a page view and the RSC answers of the router's navigations and prefetches
+ * alike. Entries are dropped on every content change, on this instance or another
+ * (src/server/cms/events.ts), and after a TTL.
  *
  * What may enter is decided from allow-lists: the routes below, the request headers the
  * framework varies on (checked against its `Vary` answer), the encoding actually sent, and the

@@ -28,8 +28,9 @@ import { logAnswer, requestIdFor } from '@/server/logging/request-log';
 /**
  * The production server: a plain Node http server in front of Next.js. Requests it can answer
  * without the framework (the content API, a JSON API that renders nothing) go straight to their
- * handler, which saves the framework's per-request cost (DESIGN.md decision 6); everything else
- * is Next.js's. `next dev` serves the same API through its route handlers (src/app/api/v1).
+ * handler, which saves the framework's per-request cost (docs/decisions/002-content-service.md);
+ * everything else is Next.js's. `next dev` serves the same API through its route handlers
+ * (src/app/api/v1).
  */
 
 const CONTENT_API = /^\/api\/v1\/([^/?]+)(?:\/([^/?]+))?\/?(?:\?|$)/;
@@ -95,8 +96,9 @@ export async function serveSite(options: {
   onContentChange(() => pages.clear());
 
   /**
-   * A content page (DESIGN.md decision 6): from the cache of its audience, or rendered by the
-   * framework and kept when the render noted that same audience and nothing personal.
+   * A content page (docs/decisions/007-pages-per-audience.md): from the cache of its audience, or
+   * rendered by the framework and kept when the render noted that same audience and nothing
+   * personal.
    */
   async function servePage(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
     const decided = await requestAudience(req, { secure });

@@ -32,7 +32,8 @@ export const AUDIENCE_COOKIE = 'axis_audience';
 /**
  * Cookies that change nothing the server renders: the tag manager's analytics cookies.
  * Anything not named here or above makes a request one the page cache neither answers nor
- * stores (DESIGN.md decision 6: an allow-list, never a pattern of what is dangerous).
+ * stores (docs/decisions/007-pages-per-audience.md: an allow-list, never a pattern of what is
+ * dangerous).
  */
 const HARMLESS_COOKIE = /^(?:_ga|_gid|_gat|_ga_[A-Z0-9]{1,20}|_gcl_au)$/;
 

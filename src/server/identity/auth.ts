@@ -14,7 +14,7 @@ import { createProfiles } from '@/server/profiles/profiles';
 import { signUpConsent } from './unfinished-sign-up';
 
 /**
- * better-auth on our own database (DESIGN.md decision 4): e-mail and password with the
+ * better-auth on our own database (docs/decisions/003-identity.md): e-mail and password with the
  * library's password hashing (scrypt), sessions in the database, verification, reset, e-mail
  * change and deletion. The app's own endpoints (src/server/identity/account-flows.ts) call it
  * server-side after validating, rate limiting and auditing; over HTTP only the e-mail

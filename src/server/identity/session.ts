@@ -13,8 +13,8 @@ import { type Role, STAFF_ROLES } from '@/lib/identity/roles';
 
 /**
  * Who is asking, from the session cookie, checked against the database on every request.
- * DESIGN.md conventions: call these in every page, route handler and action that needs them,
- * never only in a layout or the proxy.
+ * docs/decisions/000-design-baseline.md "Conventions": call these in every page, route handler and
+ * action that needs them, never only in a layout or the proxy.
  */
 
 /**

@@ -11,8 +11,9 @@ import { env } from '@/env';
 import { MIN_PASSWORD_SCORE, estimatePassword, personalWords } from './password-strength';
 
 /**
- * The account forms' rules (DESIGN.md "Validation"), with the Japanese message shown beside
- * each field. Every text has a maximum length; nothing here trusts the browser's checks.
+ * The account forms' rules (docs/decisions/000-design-baseline.md "Validation"), with the Japanese
+ * message shown beside each field. Every text has a maximum length; nothing here trusts the
+ * browser's checks.
  */
 
 export { DISPLAY_NAME_MAX, PASSWORD_MAX, PASSWORD_MIN };

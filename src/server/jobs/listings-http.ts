@@ -16,9 +16,9 @@ import { type ListingDeps, closeListing, getListing, listingDeps, saveListing } 
  *
  * Losing what was typed: a submit that fails on completeness or on the contract first saves
  * the draft (the fields are valid), so the page comes back from the database with nothing
- * lost. Input that breaks a field rule writes nothing (issue 13), so what was typed goes back
- * in the one-time cookie (under 4 KB): the short fields whole, 仕事内容 with what room is left;
- * the form says so when a field came back cut (`CLIPPED_FIELDS`).
+ * lost. Input that breaks a field rule writes nothing (a half-valid listing is never saved), so
+ * what was typed goes back in the one-time cookie (under 4 KB): the short fields whole, 仕事内容 with
+ * what room is left; the form says so when a field came back cut (`CLIPPED_FIELDS`).
  */
 
 export const LISTING_FORM_INTENTS = ['save', 'preview', 'submit', 'close'] as const;

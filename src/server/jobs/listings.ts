@@ -27,11 +27,11 @@ import {
 } from './listing-input';
 
 /**
- * A partner's job listings and their review (issue 13). A member of the partner writes a
- * listing (a draft, as often as they like), submits it for review, staff approve it (its
- * working copy is written to the content service's `jobs` item of the same id, published) or
- * return it with a comment; a returned listing is fixed and submitted again. Editing a
- * published listing makes a new draft while the approved version stays on /jobs.
+ * A partner's job listings and their review (docs/decisions/010-partners-and-job-listings.md). A
+ * member of the partner writes a listing (a draft, as often as they like), submits it for review,
+ * staff approve it (its working copy is written to the content service's `jobs` item of the same
+ * id, published) or return it with a comment; a returned listing is fixed and submitted again.
+ * Editing a published listing makes a new draft while the approved version stays on /jobs.
  *
  * These functions hold the workflow's rules; who may call them is the caller's question,
  * answered by src/server/access/partner-access.ts (the partner id passed in is the one the

@@ -22,11 +22,11 @@ import {
 } from './contracts';
 
 /**
- * Partner companies (issue 13): the public profile (name, description, logo, website) is the
- * `partners` item of the content service, which job pages read; the contract (start, end,
- * listing quota) is ours (partner_contracts). Staff create and edit both; a partner's members
- * edit the profile's description, logo and website. Who may call what is decided by the
- * caller through src/server/access/partner-access.ts.
+ * Partner companies (docs/decisions/010-partners-and-job-listings.md): the public profile (name,
+ * description, logo, website) is the `partners` item of the content service, which job pages read;
+ * the contract (start, end, listing quota) is ours (partner_contracts). Staff create and edit both;
+ * a partner's members edit the profile's description, logo and website. Who may call what is
+ * decided by the caller through src/server/access/partner-access.ts.
  */
 
 export type PartnerDeps = { db: Db; content: ContentClient; writer: () => ContentClient };

@@ -33,15 +33,15 @@ import { htmlToText } from './tokenize';
  * through the content service's `q` (Japanese-aware, src/server/cms/search-index.ts), with
  * counts per type, a merged newest-first list for "all", paging and highlighted snippets.
  *
- * A viewer finds only what they could have found by reading (DESIGN.md decision 7): where the
- * policy gives them less than an item's whole text, only its open part (title, description,
- * lead) is matched, otherwise a search is an oracle for the closed part ("does the paid body
- * contain X?", one character at a time). On the built-in service the query runs in process
- * on the index's open text; against a service over its API (a hosted microCMS) the hits are
- * checked against the text the viewer may read. Results therefore depend on the viewer's
- * audience (anonymous, free member, paid member, staff) and nothing else: the free-plan list
- * is the same for every free member. Snippets quote only what the viewer may read. Connect
- * pages are members-only and not searched at all.
+ * A viewer finds only what they could have found by reading
+ * (docs/decisions/018-one-access-policy.md): where the policy gives them less than an item's whole
+ * text, only its open part (title, description, lead) is matched, otherwise a search is an oracle
+ * for the closed part ("does the paid body contain X?", one character at a time). On the built-in
+ * service the query runs in process on the index's open text; against a service over its API (a
+ * hosted microCMS) the hits are checked against the text the viewer may read. Results therefore
+ * depend on the viewer's audience (anonymous, free member, paid member, staff) and nothing else:
+ * the free-plan list is the same for every free member. Snippets quote only what the viewer may
+ * read. Connect pages are members-only and not searched at all.
  */
 
 export const SEARCH_TYPES = ['posts', 'feature', 'audios', 'movies', 'jobs'] as const;

@@ -8,8 +8,9 @@ export const dynamic = 'force-dynamic';
 
 /**
  * The visitor's auth state (SPEC §3–4) for the client provider: pages are rendered per
- * audience and cached, so the per-user bits come from here (DESIGN.md decision 6). Beside it,
- * `billingNotice`: 'past_due' when the reader's renewal failed (the site-wide notice).
+ * audience and cached, so the per-user bits come from here
+ * (docs/decisions/007-pages-per-audience.md). Beside it, `billingNotice`: 'past_due' when the
+ * reader's renewal failed (the site-wide notice).
  */
 export async function GET(request: Request): Promise<Response> {
   const user = await userFromHeaders(request.headers);

@@ -53,7 +53,7 @@ function applyLinks(job: Job, preview: boolean): ApplyLinks {
   };
 }
 
-/** Job listings are public (DESIGN.md "Who reads what"). */
+/** Job listings are public (docs/decisions/000-design-baseline.md "Who reads what"). */
 export default async function JobPage({ params }: Props) {
   const { contentId } = await params;
   const found = await readJob(contentId);

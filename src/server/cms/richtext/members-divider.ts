@@ -1,10 +1,11 @@
 import 'server-only';
 
 /**
- * The members' divider: where an editor ends the lead of a members' item (DESIGN.md "Who reads
- * what"). It is an `<hr>` carrying this one attribute, so on any other renderer it is still a
- * rule. The sanitiser keeps the attribute on `<hr>` only (value emptied), so nothing else can
- * pass for it, and a plain `<hr>` stays a decorative rule.
+ * The members' divider: where an editor ends the lead of a members' item
+ * (docs/decisions/000-design-baseline.md, "Who reads what"). It is an `<hr>` carrying this one
+ * attribute, so on any other renderer it is still a rule. The sanitiser keeps the attribute on
+ * `<hr>` only (value emptied), so nothing else can pass for it, and a plain `<hr>` stays a
+ * decorative rule.
  */
 export const MEMBERS_DIVIDER = {
   tag: 'hr',
