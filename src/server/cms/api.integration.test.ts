@@ -3,7 +3,16 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '@/server/db/client';
 import { cmsContents } from '@/server/db/schema';
 import { createTestDatabase } from '@test-support/db/test-database';
-import { publishContent } from './store';
+import {
+  deleteContent,
+  findDraftKey,
+  getContent,
+  publishContent,
+  scheduleContent,
+  unpublishContent,
+  updateContent,
+} from './store';
+import { CmsApiError } from './errors';
 import { type ApiCall, apiClient } from '@test-support/content-api-client';
 import { CONTENT_MODEL, type EndpointDef, type FieldDef, findEndpoint } from '@/lib/cms/model';
 import { MEMBERS_DIVIDER } from './richtext/members-divider';
@@ -395,6 +404,48 @@ describe('content API conformance', () => {
       expect((await api('DELETE', `tags/${id}`)).body).toEqual({
         message: 'Content is not exists.',
       });
+    });
+  });
+
+  describe('content ids', () => {
+    // The attack run's finding: a NUL byte reached PostgreSQL (text cannot hold one) as a 500.
+    const BAD_IDS = ['%00', 'p01%00', '%00p01', 'x'.repeat(51), '%E3%81%82', 'a.b', 'a%20b'];
+
+    it('answers 404 to a read of an id that cannot exist, with any key', async () => {
+      for (const id of BAD_IDS)
+        for (const call of [api, readOnly, allDrafts]) {
+          const res = await call('GET', `posts/${id}`);
+          expect(res.status, id).toBe(404);
+          expect((await call('GET', `posts/${id}?draftKey=abc`)).status, id).toBe(404);
+        }
+    });
+
+    it('answers 400 to a write of an id that cannot exist, and writes nothing', async () => {
+      const before = await countRows();
+      for (const id of BAD_IDS) {
+        for (const method of ['PATCH', 'DELETE', 'PUT']) {
+          const res = await api(method, `posts/${id}`, { body: { title: 'x' } });
+          expect(res.status, `${method} ${id}`).toBe(400);
+        }
+      }
+      expect(await countRows()).toBe(before);
+    });
+
+    it('refuses such an id in every write of the store, never a database error', async () => {
+      const def = findEndpoint('posts')!;
+      const ctx = { actor: 'system' };
+      for (const write of [
+        () => publishContent(database.db, def, 'p\u0000', ctx),
+        () => unpublishContent(database.db, def, 'p\u0000', ctx),
+        () => scheduleContent(database.db, def, 'p\u0000', new Date(), ctx),
+        () => updateContent(database.db, def, '\u0000', { title: 'x' }, { draft: false }, ctx),
+        () => deleteContent(database.db, def, '\u0000', ctx),
+      ])
+        await expect(write()).rejects.toBeInstanceOf(CmsApiError);
+      expect(await findDraftKey(database.db, 'posts', '\u0000')).toBeNull();
+      await expect(
+        getContent(database.db, def, '\u0000', { depth: 1 }, { kind: 'allDrafts' }),
+      ).rejects.toMatchObject({ status: 404 });
     });
   });
 

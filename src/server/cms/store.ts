@@ -5,6 +5,7 @@ import type { Db } from '@/server/db/client';
 import { cmsContents } from '@/server/db/schema';
 import type { VersionAction } from '@/lib/admin-content';
 import { ContentConflict, badRequest, notFound } from './errors';
+import { CONTENT_ID, canExist } from './content-id';
 import { emitContentChange, onContentChange } from './events';
 import { env } from '@/env';
 import { TtlCache } from '@/lib/ttl-cache';
@@ -65,6 +66,9 @@ export const SYSTEM_WRITE: WriteContext = { actor: 'system' };
 
 type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
 type StoredRow = typeof cmsContents.$inferSelect;
+
+/** microCMS's answer to a write of an item that does not exist. */
+const missing = () => badRequest('Content is not exists.');
 
 /** The row, locked for the rest of the transaction, after the console's conflict check. */
 async function lockRow(tx: Tx, def: EndpointDef, id: string, ctx: WriteContext) {
@@ -364,6 +368,7 @@ export async function getContent(
   query: { depth: number; fields?: string[][] },
   mode: ReadMode,
 ): Promise<ContentItem> {
+  if (!canExist(def, id)) throw notFound();
   const [row] = await db
     .select(rowColumns(mode))
     .from(cmsContents)
@@ -405,7 +410,7 @@ export async function createContent(
   ctx: WriteContext = SYSTEM_WRITE,
 ): Promise<{ id: string }> {
   if (def.kind !== 'list') throw badRequest('This API is an object type: use PATCH.');
-  if (input.id !== undefined && !/^[A-Za-z0-9_-]{1,50}$/.test(input.id))
+  if (input.id !== undefined && !canExist(def, input.id))
     throw badRequest('Invalid content id format.');
   const write = validateWrite(def, input.body, 'create');
   if (write.publishedAt && input.status !== 'publish') {
@@ -462,13 +467,14 @@ export async function updateContent(
   options: { draft: boolean },
   ctx: WriteContext = SYSTEM_WRITE,
 ): Promise<{ id: string; updatedAt: Date }> {
+  if (!canExist(def, id)) throw missing();
   const write = validateWrite(def, body, 'patch');
   await assertReferencesExist(db, write.references);
   const result = await db.transaction(async (tx) => {
     const row = await lockRow(tx, def, id, ctx);
     const now = new Date();
     if (!row) {
-      if (def.kind === 'list') throw badRequest('Content is not exists.');
+      if (def.kind === 'list') throw missing();
       // An object API's first PATCH creates its content.
       const data = merge(null, write.set, write.clear);
       checkRequired(def, data);
@@ -535,9 +541,10 @@ export async function publishContent(
   ctx: WriteContext = SYSTEM_WRITE,
   options: { due?: Date } = {},
 ): Promise<{ published: boolean; updatedAt: Date | null }> {
+  if (!canExist(def, id)) throw missing();
   const result = await db.transaction(async (tx) => {
     const row = await lockRow(tx, def, id, ctx);
-    if (!row) throw badRequest('Content is not exists.');
+    if (!row) throw missing();
     if (options.due && !(row.scheduledAt && row.scheduledAt <= options.due))
       return { published: false, updatedAt: null };
     const data = row.draftData ?? row.data;
@@ -578,9 +585,10 @@ export async function unpublishContent(
   id: string,
   ctx: WriteContext,
 ): Promise<{ updatedAt: Date }> {
+  if (!canExist(def, id)) throw missing();
   const result = await db.transaction(async (tx) => {
     const row = await lockRow(tx, def, id, ctx);
-    if (!row) throw badRequest('Content is not exists.');
+    if (!row) throw missing();
     if (row.status === 'DRAFT') throw badRequest('Content is not published.');
     const now = new Date();
     const changes = {
@@ -611,9 +619,10 @@ export async function scheduleContent(
   at: Date | null,
   ctx: WriteContext,
 ): Promise<{ updatedAt: Date }> {
+  if (!canExist(def, id)) throw missing();
   return db.transaction(async (tx) => {
     const row = await lockRow(tx, def, id, ctx);
-    if (!row) throw badRequest('Content is not exists.');
+    if (!row) throw missing();
     if (at && !(row.draftData ?? row.data)) throw badRequest('Content is empty.');
     const now = new Date();
     const changes = { scheduledAt: at, updatedAt: now, updatedBy: ctx.actor };
@@ -628,6 +637,7 @@ export async function scheduleContent(
 
 /** The draft key of an item with an unpublished version, for staff preview. */
 export async function findDraftKey(db: Db, endpoint: string, id: string): Promise<string | null> {
+  if (id !== '' && !CONTENT_ID.test(id)) return null;
   const [row] = await db
     .select({ draftKey: cmsContents.draftKey })
     .from(cmsContents)
@@ -642,6 +652,7 @@ export async function deleteContent(
   ctx: WriteContext = SYSTEM_WRITE,
 ): Promise<void> {
   if (def.kind !== 'list') throw badRequest('This API is an object type: DELETE is not available.');
+  if (!canExist(def, id)) throw missing();
   const referencing: SQL[] = [];
   for (const other of CONTENT_MODEL) {
     for (const field of other.fields) {
@@ -672,7 +683,7 @@ export async function deleteContent(
       .delete(cmsContents)
       .where(and(eq(cmsContents.endpoint, def.endpoint), eq(cmsContents.id, id)))
       .returning({ id: cmsContents.id });
-    if (deleted.length === 0) throw badRequest('Content is not exists.');
+    if (deleted.length === 0) throw missing();
     await deleteVersions(tx, def.endpoint, id);
   });
   emitContentChange({ endpoint: def.endpoint, id });

@@ -1,6 +1,7 @@
 import 'server-only';
 import { sanitizeRichText } from './richtext/sanitize';
 import { badRequest } from './errors';
+import { CONTENT_ID } from './content-id';
 import type { EndpointDef, FieldDef } from '@/lib/cms/model';
 
 /**
@@ -13,7 +14,6 @@ export type Image = { url: string; width?: number; height?: number; alt?: string
 export type FileValue = { url: string; fileSize?: number };
 
 const SYSTEM_KEYS = new Set(['id', 'createdAt', 'updatedAt', 'revisedAt']);
-const ID_PATTERN = /^[A-Za-z0-9_-]{1,50}$/;
 const URL_MAX = 2000;
 
 const unexpectedType = (id: string) => badRequest(`'${id}' has unexpected data type.`);
@@ -179,7 +179,7 @@ function normalizeValue(field: FieldDef, value: unknown): unknown {
       return normalizeFile(field, value);
     case 'relation': {
       const id = isPlainObject(value) && typeof value.id === 'string' ? value.id : value;
-      if (typeof id !== 'string' || !ID_PATTERN.test(id)) throw unexpectedType(field.id);
+      if (typeof id !== 'string' || !CONTENT_ID.test(id)) throw unexpectedType(field.id);
       return id;
     }
     case 'relationList': {
@@ -187,7 +187,7 @@ function normalizeValue(field: FieldDef, value: unknown): unknown {
       const ids = value.map((v: unknown) =>
         isPlainObject(v) && typeof v.id === 'string' ? v.id : v,
       );
-      if (ids.some((id) => typeof id !== 'string' || !ID_PATTERN.test(id)))
+      if (ids.some((id) => typeof id !== 'string' || !CONTENT_ID.test(id)))
         throw unexpectedType(field.id);
       return [...new Set(ids as string[])];
     }

@@ -1,5 +1,6 @@
 import 'server-only';
 import { FilterSyntaxError, parseFilters, type FilterNode } from './filters';
+import { CONTENT_ID } from '../content-id';
 
 /**
  * Query parameters of the content API, read the way microCMS reads them
@@ -78,7 +79,6 @@ const DIGITS = /^[0-9]+$/;
 const FIELD_PATH = /^[A-Za-z0-9_-]+(?:\.[A-Za-z0-9_-]+)*$/;
 // A field may start with '-' elsewhere, but not here, where '-' is the direction prefix.
 const ORDER_KEY = /^(-?)([A-Za-z0-9_][A-Za-z0-9_-]*(?:\.[A-Za-z0-9_-]+)*)$/;
-const CONTENT_ID = /^[A-Za-z0-9_-]{1,50}$/;
 
 export function parseDetailQuery(params: URLSearchParams): DetailQuery {
   return {
