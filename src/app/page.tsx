@@ -3,7 +3,7 @@ import { currentIssue } from '@/components/feature/issue';
 import { FeatureSpotlight } from '@/components/home/feature-spotlight';
 import { HomeHero } from '@/components/home/home-hero';
 import { HomeSection } from '@/components/home/home-section';
-import { HOME_COUNTS, homeFetchSizes, selectHomePosts } from '@/components/home/home-selection';
+import { HOME_COUNTS, homeFetchSizes, selectHomePosts } from '@/lib/home/home-selection';
 import { LeadStory } from '@/components/home/lead-story';
 import { StoryList } from '@/components/home/story-list';
 import styles from '@/components/home/home.module.css';

@@ -1,4 +1,5 @@
-import { type ApiPermission, clearApiKeyCache, createApiKey } from '@/server/cms/api-keys';
+import type { ApiPermission } from '@/lib/cms/api-key-permissions';
+import { clearApiKeyCache, createApiKey } from '@/server/cms/api-keys';
 import { handleContentApi } from '@/server/cms/http';
 import type { Db } from '@/server/db/client';
 

@@ -1,21 +1,16 @@
 import 'server-only';
-import type { ApiKeyView } from '@/components/admin/api-keys/api-key-table';
 import {
+  API_PERMISSIONS,
+  type ApiKeyView,
+  type ApiPermission,
   NEW_KEY_NAME_VALUE,
   NEW_KEY_VALUE,
   PERMISSION_LABELS,
   permissionField,
-} from '@/components/admin/api-keys/permissions';
+} from '@/lib/cms/api-key-permissions';
 import { z } from '@/lib/zod';
 import { recordAudit } from '@/server/audit/audit-log';
-import {
-  API_PERMISSIONS,
-  type ApiPermission,
-  createApiKey,
-  listApiKeys,
-  parsePermissions,
-  revokeApiKey,
-} from '@/server/cms/api-keys';
+import { createApiKey, listApiKeys, parsePermissions, revokeApiKey } from '@/server/cms/api-keys';
 import { getDb } from '@/server/db/client';
 import { endpoint } from '@/server/http/endpoint';
 import { clippedFields } from '@/server/http/flash-values';

@@ -8,7 +8,7 @@ import { getStorage } from '@/server/storage/storage';
 import { describeInventory } from '@/server/transfer/inventory';
 import { normalizeBaseUrl } from '@/server/transfer/microcms/client';
 import { exportWithAudit, runArchiveImport, startMicroCmsImport } from '@/server/transfer/service';
-import type { TransferStatus } from '@/components/admin/transfer/status';
+import type { TransferStatus } from '@/lib/transfer/status';
 import { type AdminCommand, type RawArgs, UsageError, defineCommand } from './command';
 
 /**

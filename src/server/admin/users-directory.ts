@@ -9,6 +9,7 @@ import {
 import type { Db } from '@/server/db/client';
 import { session, user, userPublicProfiles } from '@/server/db/schema';
 import { ROLES, type Role } from '@/lib/identity/roles';
+import type { PlanState } from '@/lib/identity/user-labels';
 import { listSubscriptions } from '@/server/profiles/subscriptions';
 
 /**
@@ -19,15 +20,6 @@ import { listSubscriptions } from '@/server/profiles/subscriptions';
  */
 
 export const USERS_PAGE_SIZE = 30;
-
-export type PlanState = {
-  paid: boolean;
-  planName: string | null;
-  status: SubscriptionRecord['status'] | null;
-  /** ISO time the current term ends, or null (no end, or not paid). */
-  endsAt: string | null;
-  cancelAtPeriodEnd: boolean;
-};
 
 export type DirectoryUser = {
   id: string;

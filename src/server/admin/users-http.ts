@@ -1,5 +1,5 @@
 import 'server-only';
-import { ROLE_LABELS } from '@/components/admin/users/labels';
+import { ROLE_LABELS } from '@/lib/identity/user-labels';
 import { z } from '@/lib/zod';
 import { noteAudienceChange } from '@/server/access/audience-changes';
 import { recordAudit } from '@/server/audit/audit-log';

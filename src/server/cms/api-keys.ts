@@ -1,6 +1,7 @@
 import 'server-only';
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { and, asc, eq, isNull, lt, or } from 'drizzle-orm';
+import { API_PERMISSIONS, type ApiPermission } from '@/lib/cms/api-key-permissions';
 import { singleton } from '@/lib/singleton';
 import type { Db } from '@/server/db/client';
 import { cmsApiKeys } from '@/server/db/schema';
@@ -9,9 +10,6 @@ import { cmsApiKeys } from '@/server/db/schema';
  * API keys of the content API (header X-MICROCMS-API-KEY). Keys are random 256-bit secrets;
  * only their SHA-256 is stored (a slow hash adds nothing for secrets of that entropy).
  */
-
-export const API_PERMISSIONS = ['GET', 'drafts', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
-export type ApiPermission = (typeof API_PERMISSIONS)[number];
 
 export type ApiKeyPrincipal = {
   id: string;

@@ -5,7 +5,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import path from 'node:path';
 import { brotliDecompressSync, gunzipSync, inflateRawSync, inflateSync } from 'node:zlib';
 import { Parser } from 'htmlparser2';
-import { TagManager } from '@/components/analytics/tag-manager';
+import { tagManagerSnippet } from '@/lib/analytics/tag-manager';
 import { CSP_HEADER, pagePolicy } from '@/lib/security-headers';
 
 /**
@@ -129,12 +129,9 @@ export function cachedPagePolicy(
   return text === null ? null : withScriptHashes(policy, inlineScriptHashes(text));
 }
 
-/** The hash of the GTM snippet the root layout inlines (rendered by its own component). */
+/** The hash of the GTM snippet the root layout inlines (src/lib/analytics/tag-manager.ts). */
 export function tagManagerHash(gtmId: string): string | null {
-  const element = TagManager({ gtmId }) as { props?: unknown } | null;
-  const props = element?.props as { dangerouslySetInnerHTML?: { __html?: unknown } } | undefined;
-  const snippet = props?.dangerouslySetInnerHTML?.__html;
-  return typeof snippet === 'string' ? scriptHash(snippet) : null;
+  return scriptHash(tagManagerSnippet(gtmId));
 }
 
 /**

@@ -1,5 +1,5 @@
 import 'server-only';
-import { DONE_FLAG } from '@/components/forms/form-flash';
+import { DONE_FLAG } from '@/lib/http/form-flash';
 import { env } from '@/env';
 import { FLASH_COOKIE, setCookieValue } from './cookies';
 import { encodeFlash } from '@/lib/http/flash';

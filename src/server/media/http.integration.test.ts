@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { ALT_REQUIRED_MESSAGE } from '@/components/admin/media/media-shared';
+import { ALT_REQUIRED_MESSAGE } from '@/lib/media/media-shared';
 import type { Database } from '@/server/db/client';
 import { auditEvents, cmsContents, cmsMedia } from '@/server/db/schema';
 import { createTestDatabase } from '@test-support/db/test-database';

@@ -1,5 +1,5 @@
 import 'server-only';
-import { FORM_KEY } from '@/components/forms/form-flash';
+import { FORM_KEY } from '@/lib/http/form-flash';
 import {
   ALT_MAX_LENGTH,
   ALT_REQUIRED_MESSAGE,
@@ -11,7 +11,7 @@ import {
   type MediaUploadAnswer,
   displayName,
   mediaPaths,
-} from '@/components/admin/media/media-shared';
+} from '@/lib/media/media-shared';
 import { z } from '@/lib/zod';
 import { recordAudit } from '@/server/audit/audit-log';
 import { type Db, getDb } from '@/server/db/client';

@@ -5,7 +5,7 @@ import {
   type MediaItem,
   type MediaKind,
   type MediaListQuery,
-} from '@/components/admin/media/media-shared';
+} from '@/lib/media/media-shared';
 import { findEndpoint } from '@/lib/cms/model';
 import { type Db, queryRows } from '@/server/db/client';
 import { cmsContents, cmsMedia } from '@/server/db/schema';

@@ -233,7 +233,7 @@ const inquiryState = async (id: string) =>
       .where(eq(partnerInquiries.id, id))
   )[0]?.state;
 
-/** The one-time message of a success (src/components/forms/form-flash.ts). */
+/** The one-time message of a success (src/lib/http/form-flash.ts). */
 function doneFlash(response: Response): string | null {
   const cookie = /axis_flash=([^;]+)/.exec(response.headers.get('set-cookie') ?? '')?.[1];
   const flash = decodeFlash(cookie);

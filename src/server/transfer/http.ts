@@ -4,7 +4,7 @@ import { createReadStream } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { Readable } from 'node:stream';
-import { TRANSFER_PAGE, type TransferStatus, isRunning } from '@/components/admin/transfer/status';
+import { TRANSFER_PAGE, type TransferStatus, isRunning } from '@/lib/transfer/status';
 import { z } from '@/lib/zod';
 import { type Db, getDb } from '@/server/db/client';
 import { endpoint } from '@/server/http/endpoint';

@@ -1,6 +1,6 @@
 import 'server-only';
 import { randomUUID } from 'node:crypto';
-import type { TransferStatus } from '@/components/admin/transfer/status';
+import type { TransferStatus } from '@/lib/transfer/status';
 import { singleton } from '@/lib/singleton';
 import { TransferError } from './errors';
 

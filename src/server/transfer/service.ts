@@ -1,6 +1,6 @@
 import 'server-only';
 import type { Readable } from 'node:stream';
-import type { TransferStatus } from '@/components/admin/transfer/status';
+import type { TransferStatus } from '@/lib/transfer/status';
 import { recordAudit } from '@/server/audit/audit-log';
 import type { Db } from '@/server/db/client';
 import type { MediaStorage } from '@/server/storage/storage';

@@ -7,7 +7,7 @@ import {
   InquiryList,
   inquiryFormKey,
 } from '@/components/biz/axis-admin/inquiry-list';
-import { doneMessage, failure, flashFor, flashKey } from '@/components/forms/form-flash';
+import { doneMessage, failure, flashFor, flashKey } from '@/lib/http/form-flash';
 import { parseAxisAdminQuery } from '@/components/biz/axis-admin/list-query';
 import { PageMessages } from '@/components/biz/axis-admin/messages';
 import { PartnerTable } from '@/components/biz/axis-admin/partner-table';

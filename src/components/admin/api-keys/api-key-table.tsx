@@ -1,19 +1,8 @@
 import styles from '@/components/biz/biz-admin.module.css';
 import { Button } from '@/components/ui/button';
 import { formatDateTime } from '@/lib/format';
-import { PERMISSION_CHOICES } from './permissions';
+import { type ApiKeyView, PERMISSION_CHOICES } from '@/lib/cms/api-key-permissions';
 import own from './api-keys.module.css';
-
-/** A key as the console lists it: never the key, only its first characters. */
-export type ApiKeyView = {
-  id: string;
-  name: string;
-  keyPrefix: string;
-  permissions: readonly string[];
-  createdAt: Date;
-  lastUsedAt: Date | null;
-  revokedAt: Date | null;
-};
 
 function When({ at }: { at: Date }) {
   return <time dateTime={at.toISOString()}>{formatDateTime(at)}</time>;

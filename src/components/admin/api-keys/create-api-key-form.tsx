@@ -1,6 +1,6 @@
 import { Button } from '@/components/ui/button';
 import styles from '@/components/biz/biz-admin.module.css';
-import { PERMISSION_CHOICES, permissionField } from './permissions';
+import { PERMISSION_CHOICES, permissionField } from '@/lib/cms/api-key-permissions';
 import own from './api-keys.module.css';
 
 type Props = {

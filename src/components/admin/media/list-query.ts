@@ -1,5 +1,5 @@
 import { z } from '@/lib/zod';
-import { MEDIA_KINDS, type MediaKind, type MediaListQuery } from './media-shared';
+import { MEDIA_KINDS, type MediaKind, type MediaListQuery } from '@/lib/media/media-shared';
 
 /**
  * The query string of /admin/media (`q`, `kind`, `page`). Anything out of shape is dropped,

@@ -7,7 +7,7 @@ import {
   formatDimensions,
   formatFileSize,
   mediaPaths,
-} from './media-shared';
+} from '@/lib/media/media-shared';
 import { MediaThumb } from './media-thumb';
 import styles from './media.module.css';
 

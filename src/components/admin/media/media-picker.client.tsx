@@ -13,7 +13,7 @@ import {
   formatDimensions,
   formatFileSize,
   mediaPaths,
-} from './media-shared';
+} from '@/lib/media/media-shared';
 import { MediaThumb } from './media-thumb';
 import { MediaUpload } from './media-upload.client';
 import styles from './media.module.css';

@@ -5,7 +5,7 @@ import { useState } from 'react';
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { FileValue, MediaValue } from '@/lib/admin-content';
 import { MediaPicker } from './media-picker.client';
-import type { MediaItem, MediaListAnswer } from './media-shared';
+import type { MediaItem, MediaListAnswer } from '@/lib/media/media-shared';
 
 vi.mock('next/navigation', () => ({ useRouter: () => ({ refresh: vi.fn() }) }));
 

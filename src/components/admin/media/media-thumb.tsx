@@ -1,4 +1,4 @@
-import { MEDIA_KIND_LABELS, type MediaKind, thumbnailUrl } from './media-shared';
+import { MEDIA_KIND_LABELS, type MediaKind, thumbnailUrl } from '@/lib/media/media-shared';
 import styles from './media.module.css';
 
 /**

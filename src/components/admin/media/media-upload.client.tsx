@@ -3,7 +3,7 @@
 import Link from 'next/link';
 import { useRouter } from 'next/navigation';
 import { type DragEvent, type FormEvent, type ReactNode, useRef, useState } from 'react';
-import { FORM_KEY } from '@/components/forms/form-flash';
+import { FORM_KEY } from '@/lib/http/form-flash';
 import { Button } from '@/components/ui/button';
 import userStyles from '@/components/admin/users/users.module.css';
 import {
@@ -19,7 +19,7 @@ import {
   formatFileSize,
   looksLikeImage,
   mediaPaths,
-} from './media-shared';
+} from '@/lib/media/media-shared';
 import styles from './media.module.css';
 
 /**

@@ -1,6 +1,6 @@
 import styles from '@/components/admin/users/users.module.css';
 import { PendingSubmit } from './pending-submit.client';
-import { transferPaths } from './status';
+import { transferPaths } from '@/lib/transfer/status';
 import own from './transfer.module.css';
 
 /** The page's one explanation of why no import is possible (the instance has content). */

@@ -1,6 +1,6 @@
 import styles from '@/components/admin/users/users.module.css';
 import { Button } from '@/components/ui/button';
-import { transferPaths } from './status';
+import { transferPaths } from '@/lib/transfer/status';
 
 type Props = {
   /** 「記事 63 件、…」, or '' when there is nothing yet. */

@@ -1,7 +1,7 @@
 import styles from '@/components/admin/users/users.module.css';
 import { Button } from '@/components/ui/button';
 import { type ImportFormProps, REFUSAL_ID } from './archive-import-form';
-import { transferPaths } from './status';
+import { transferPaths } from '@/lib/transfer/status';
 import own from './transfer.module.css';
 
 type Props = ImportFormProps & { typedBaseUrl: string };

@@ -2,7 +2,7 @@
 
 import { useRouter } from 'next/navigation';
 import { useEffect, useState } from 'react';
-import { type TransferStatus, isRunning, transferPaths } from './status';
+import { type TransferStatus, isRunning, transferPaths } from '@/lib/transfer/status';
 import { TransferStatusPanel } from './transfer-status-panel';
 
 const POLL_MS = 1500;

@@ -1,8 +1,8 @@
 // @vitest-environment jsdom
 import { render, screen } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import type { TransferStatus } from './status';
-import { progressShare } from './status';
+import type { TransferStatus } from '@/lib/transfer/status';
+import { progressShare } from '@/lib/transfer/status';
 import { TransferStatusPanel } from './transfer-status-panel';
 
 const labels = { posts: '記事', tags: 'タグ' };

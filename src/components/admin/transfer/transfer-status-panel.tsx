@@ -1,7 +1,7 @@
 import adminStyles from '@/components/admin/admin.module.css';
 import styles from '@/components/admin/users/users.module.css';
 import own from './transfer.module.css';
-import { PHASE_LABELS, type TransferStatus, isRunning, progressShare } from './status';
+import { PHASE_LABELS, type TransferStatus, isRunning, progressShare } from '@/lib/transfer/status';
 
 type Props = {
   status: TransferStatus;

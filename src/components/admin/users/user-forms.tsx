@@ -1,12 +1,12 @@
 import type { ReactNode } from 'react';
-import { FORM_KEY, flashFor, typedIn } from '@/components/forms/form-flash';
+import { FORM_KEY, flashFor, typedIn } from '@/lib/http/form-flash';
 import { Button } from '@/components/ui/button';
 import { formatDateJa } from '@/lib/format';
 import type { SubscriptionRecord } from '@/lib/auth-state';
 import type { Flash } from '@/lib/http/flash';
 import { ROLES, type Role } from '@/lib/identity/roles';
 import { InputRow, SelectRow } from './form-fields';
-import { ROLE_LABELS, SUBSCRIPTION_STATUS_LABELS } from './labels';
+import { ROLE_LABELS, SUBSCRIPTION_STATUS_LABELS } from '@/lib/identity/user-labels';
 import styles from './users.module.css';
 
 /**

@@ -1,7 +1,7 @@
 import Link from 'next/link';
 import { formatDateJa } from '@/lib/format';
 import type { DirectoryUser } from '@/server/admin/users-directory';
-import { ROLE_LABELS, planText } from './labels';
+import { ROLE_LABELS, planText } from '@/lib/identity/user-labels';
 import styles from './users.module.css';
 
 export const userAdminPage = (id: string) => `/admin/users/${encodeURIComponent(id)}`;

@@ -8,7 +8,7 @@ import {
   type InquiryKind,
   type InquiryState,
 } from '@/lib/inquiries';
-import { FORM_KEY } from '@/components/forms/form-flash';
+import { FORM_KEY } from '@/lib/http/form-flash';
 import { RowError } from './messages';
 import { Pagination } from '@/components/listing/list-page';
 

@@ -3,7 +3,7 @@ import { Field, PostForm } from '@/components/forms/form.client';
 import { Button } from '@/components/ui/button';
 import type { Flash } from '@/lib/http/flash';
 import type { PartnerMember } from '@/server/partners/members';
-import { FORM_KEY, flashFor, typedIn } from '@/components/forms/form-flash';
+import { FORM_KEY, flashFor, typedIn } from '@/lib/http/form-flash';
 import { RowError } from './messages';
 
 export const MEMBER_ADD_KEY = 'member-add';

@@ -10,7 +10,7 @@ import {
   LISTING_FIELD_NAMES,
   type ListingFields,
 } from '@/server/jobs/listing-input';
-import { FORM_KEY, flashFor, typedIn } from '@/components/forms/form-flash';
+import { FORM_KEY, flashFor, typedIn } from '@/lib/http/form-flash';
 import { RowError } from './messages';
 
 export type ListingView = {

@@ -17,7 +17,7 @@ import { leadOf } from '@/server/access/lead';
 import { CONTENT_MODEL, findEndpoint } from '@/lib/cms/model';
 import { MEMBERS_DIVIDER } from '../richtext/members-divider';
 import { listContents } from '../store';
-import { homeFetchSizes, selectHomePosts } from '@/components/home/home-selection';
+import { homeFetchSizes, selectHomePosts } from '@/lib/home/home-selection';
 import { FREE_PLAN_POST_LIMIT } from '@/server/content/client';
 import { textOf } from './compose-body';
 import { DEMO_ASSETS, DEMO_ASSETS_TOTAL_BUDGET, DEMO_FILE_SIZES } from './demo-media';

@@ -10,12 +10,12 @@ import {
   formatDimensions,
   formatFileSize,
   mediaPaths,
-} from '@/components/admin/media/media-shared';
+} from '@/lib/media/media-shared';
 import mediaStyles from '@/components/admin/media/media.module.css';
 import { InputRow } from '@/components/admin/users/form-fields';
 import styles from '@/components/admin/users/users.module.css';
 import { PageMessages } from '@/components/biz/axis-admin/messages';
-import { FORM_KEY, doneMessage, failure, flashFor, typedIn } from '@/components/forms/form-flash';
+import { FORM_KEY, doneMessage, failure, flashFor, typedIn } from '@/lib/http/form-flash';
 import { Button } from '@/components/ui/button';
 import { consolePaths } from '@/lib/admin-content';
 import { formatDateTime } from '@/lib/format';

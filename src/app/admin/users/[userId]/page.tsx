@@ -3,7 +3,7 @@ import { notFound } from 'next/navigation';
 import { accountMetadata } from '@/components/account/metadata';
 import adminStyles from '@/components/admin/admin.module.css';
 import { AuditEntries } from '@/components/admin/users/audit-entries';
-import { ROLE_LABELS, planText } from '@/components/admin/users/labels';
+import { ROLE_LABELS, planText } from '@/lib/identity/user-labels';
 import { listHref } from '@/components/admin/users/list-query';
 import { PageMessages } from '@/components/biz/axis-admin/messages';
 import {
@@ -15,7 +15,7 @@ import {
 } from '@/components/admin/users/user-forms';
 import { PartnerLink } from '@/components/admin/users/user-list';
 import styles from '@/components/admin/users/users.module.css';
-import { doneMessage, failure, flashKey } from '@/components/forms/form-flash';
+import { doneMessage, failure, flashKey } from '@/lib/http/form-flash';
 import { formatDateTime } from '@/lib/format';
 import { USER_ID } from '@/server/admin/users-http';
 import { getUserDetail } from '@/server/admin/users-directory';

@@ -4,7 +4,7 @@ import { accountMetadata } from '@/components/account/metadata';
 import styles from '@/components/biz/biz-admin.module.css';
 import { contractPeriod, quotaText } from '@/components/biz/axis-admin/contract-text';
 import { EditorJobsTable } from '@/components/biz/axis-admin/editor-jobs-table';
-import { doneMessage, failure, flashFor, flashKey } from '@/components/forms/form-flash';
+import { doneMessage, failure, flashFor, flashKey } from '@/lib/http/form-flash';
 import { MemberSection } from '@/components/biz/axis-admin/member-section';
 import { PageMessages } from '@/components/biz/axis-admin/messages';
 import { PartnerForm } from '@/components/biz/axis-admin/partner-form';

@@ -2,7 +2,7 @@ import Link from 'next/link';
 import { notFound } from 'next/navigation';
 import { accountMetadata } from '@/components/account/metadata';
 import styles from '@/components/biz/biz-admin.module.css';
-import { failure, flashFor } from '@/components/forms/form-flash';
+import { failure, flashFor } from '@/lib/http/form-flash';
 import { PageMessages } from '@/components/biz/axis-admin/messages';
 import { EMPTY_PARTNER_FORM, PartnerForm } from '@/components/biz/axis-admin/partner-form';
 import { canRunPartnerProgramme } from '@/server/access/partner-access';

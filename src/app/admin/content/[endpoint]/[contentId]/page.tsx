@@ -4,7 +4,7 @@ import { accountMetadata } from '@/components/account/metadata';
 import styles from '@/components/admin/admin.module.css';
 import { ContentEditor } from '@/components/admin/content/content-editor.client';
 import { PageMessages } from '@/components/biz/axis-admin/messages';
-import { doneMessage, failure } from '@/components/forms/form-flash';
+import { doneMessage, failure } from '@/lib/http/form-flash';
 import { consolePaths } from '@/lib/admin-content';
 import { editItemPage, endpointLabel } from '@/server/admin/content-pages';
 import { readFlash } from '@/server/http/read-flash';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { planText } from './labels';
+import { planText } from '@/lib/identity/user-labels';
 
 describe('planText', () => {
   const base = {

@@ -1,7 +1,16 @@
 import { formatDateJa } from '@/lib/format';
 import type { SubscriptionStatus } from '@/lib/auth-state';
 import type { Role } from '@/lib/identity/roles';
-import type { PlanState } from '@/server/admin/users-directory';
+
+/** An account's plan as the admin screens show it (src/server/admin/users-directory.ts). */
+export type PlanState = {
+  paid: boolean;
+  planName: string | null;
+  status: SubscriptionStatus | null;
+  /** ISO time the current term ends, or null (no end, or not paid). */
+  endsAt: string | null;
+  cancelAtPeriodEnd: boolean;
+};
 
 /** How the admin screens name roles and subscription states. */
 

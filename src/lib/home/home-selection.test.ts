@@ -1,4 +1,4 @@
-import { HOME_COUNTS, homeFetchSizes, selectHomePosts } from './home-selection';
+import { HOME_COUNTS, homeFetchSizes, selectHomePosts } from '@/lib/home/home-selection';
 
 const posts = (...ids: string[]) => ids.map((id) => ({ id }));
 const ids = (items: { id: string }[]) => items.map((item) => item.id);

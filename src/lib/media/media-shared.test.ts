@@ -5,7 +5,7 @@ import {
   formatFileSize,
   looksLikeImage,
   thumbnailUrl,
-} from './media-shared';
+} from '@/lib/media/media-shared';
 
 describe('media formatting', () => {
   it('writes sizes in bytes, KB, MB and GB', () => {

@@ -1,4 +1,17 @@
-import type { ApiPermission } from '@/server/cms/api-keys';
+/** What a key of the content API may do (checked by src/server/cms/api-keys.ts). */
+export const API_PERMISSIONS = ['GET', 'drafts', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
+export type ApiPermission = (typeof API_PERMISSIONS)[number];
+
+/** A key as the console lists it: never the key, only its first characters. */
+export type ApiKeyView = {
+  id: string;
+  name: string;
+  keyPrefix: string;
+  permissions: readonly string[];
+  createdAt: Date;
+  lastUsedAt: Date | null;
+  revokedAt: Date | null;
+};
 
 /**
  * The content API's permissions (src/server/cms/api-keys.ts) as the console names them, in the
