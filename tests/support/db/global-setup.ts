@@ -3,17 +3,40 @@ import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { drizzle } from 'drizzle-orm/pglite';
+import type { TestProject } from 'vitest/node';
+import { openDatabase } from '@/server/db/client';
 import { migrateEmbedded } from '@/server/db/migrate';
 import * as schema from '@/server/db/schema';
+import { databaseUrl, serverQuery } from './postgres-server';
 import { PGLITE_TEMPLATE } from './template';
 
+declare module 'vitest' {
+  export interface ProvidedContext {
+    /** With DATABASE_URL: the migrated database each test file's database is copied from. */
+    postgresTemplate: string;
+  }
+}
+
 /**
- * Creating a PGlite database takes seconds; loading a dump takes under one. The integration
- * project migrates one embedded database and every test file starts from a copy of it.
- * With DATABASE_URL set, test files create their own databases on that server instead.
+ * Creating a database and migrating it takes seconds; copying a migrated one takes under one.
+ * The integration project migrates one database and every test file starts from a copy of it:
+ * a dump of an embedded PGlite, or, with DATABASE_URL set, a template database on that server
+ * (`CREATE DATABASE … TEMPLATE`), dropped when the run ends.
  */
-export default async function setup(): Promise<void> {
-  if (process.env.DATABASE_URL) return;
+export default async function setup(project: TestProject): Promise<(() => Promise<void>) | void> {
+  const serverUrl = process.env.DATABASE_URL;
+  if (serverUrl) {
+    const template = `axis_test_template_${process.pid}`;
+    await serverQuery(serverUrl, `DROP DATABASE IF EXISTS "${template}"`);
+    await serverQuery(serverUrl, `CREATE DATABASE "${template}"`);
+    const database = await openDatabase({
+      databaseUrl: databaseUrl(serverUrl, template),
+      dataDir: 'unused',
+    });
+    await database.close();
+    project.provide('postgresTemplate', template);
+    return () => serverQuery(serverUrl, `DROP DATABASE IF EXISTS "${template}" WITH (FORCE)`);
+  }
   const client = await PGlite.create({ extensions: { pg_trgm } });
   await migrateEmbedded(drizzle({ client, schema }));
   const dump = await client.dumpDataDir('gzip');

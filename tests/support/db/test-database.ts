@@ -3,14 +3,16 @@ import { randomBytes } from 'node:crypto';
 import { PGlite } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
-import pg from 'pg';
+import { inject } from 'vitest';
 import { type Database, openDatabase } from '@/server/db/client';
 import * as schema from '@/server/db/schema';
+import { databaseUrl, serverQuery } from './postgres-server';
 import { PGLITE_TEMPLATE } from './template';
 
 /**
  * A fresh, migrated database for one test file: a copy of the migrated PGlite template, or,
- * when DATABASE_URL is set, a new database on that PostgreSQL server, dropped on close.
+ * when DATABASE_URL is set, a copy of the migrated template database on that PostgreSQL server,
+ * dropped on close.
  */
 export async function createTestDatabase(): Promise<Database> {
   const serverUrl = process.env.DATABASE_URL;
@@ -28,21 +30,20 @@ export async function createTestDatabase(): Promise<Database> {
   }
 
   const name = `test_${Date.now()}_${randomBytes(4).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: serverUrl });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE "${name}"`);
-  await admin.end();
-  const url = new URL(serverUrl);
-  url.pathname = `/${name}`;
-  const database = await openDatabase({ databaseUrl: url.toString(), dataDir: 'unused' });
+  await serverQuery(
+    serverUrl,
+    `CREATE DATABASE "${name}" TEMPLATE "${inject('postgresTemplate')}"`,
+  );
+  const database = await openDatabase({
+    databaseUrl: databaseUrl(serverUrl, name),
+    dataDir: 'unused',
+    migrate: false, // the template is migrated
+  });
   return {
     ...database,
     close: async () => {
       await database.close();
-      const dropper = new pg.Client({ connectionString: serverUrl });
-      await dropper.connect();
-      await dropper.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
-      await dropper.end();
+      await serverQuery(serverUrl, `DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
     },
   };
 }
