@@ -48,7 +48,9 @@ const SEED = args.seed ? Number(args.seed) : randomBytes(4).readUInt32BE();
 // (10,000) is for a change to the front server, the content API or the forms.
 const REQUESTS = Number(args.requests ?? (args.full ? 10_000 : 2_000));
 if (!Number.isSafeInteger(REQUESTS) || REQUESTS < 1) {
-  console.error('--requests は 1 以上の整数で指定してください (--requests must be a whole number ≥ 1).');
+  console.error(
+    '--requests は 1 以上の整数で指定してください (--requests must be a whole number ≥ 1).',
+  );
   process.exit(2);
 }
 const CONCURRENCY = Number(args.concurrency);
