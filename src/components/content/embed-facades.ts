@@ -23,7 +23,7 @@ import styles from './rich-text.module.css';
  * here from URLs re-checked by embeds.ts, and writes everything else back as it was parsed.
  */
 
-// htmlparser2's own node types (its domhandler is not the one sanitize-html brings along).
+// htmlparser2's own node types (domhandler, which defines them, is only its dependency).
 type AnyNode = ReturnType<typeof parseDocument>['children'][number];
 type DomElement = Extract<AnyNode, { attribs: Record<string, string> }>;
 

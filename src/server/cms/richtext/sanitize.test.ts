@@ -194,6 +194,15 @@ describe('sanitizeRichText', () => {
     expect(sanitizeRichText(output)).toBe(output);
   });
 
+  it('stores a player without its fallback (raw text to htmlparser2 12, as to browsers)', () => {
+    const player = '<iframe src="https://www.youtube.com/embed/dQw4w9WgXcQ"></iframe>';
+    const stored = sanitizeRichText(
+      player.replace('></', '>お使いのブラウザは &lt;iframe&gt; に<b>対応</b>していません</'),
+    );
+    expect(stored).toBe(player);
+    expect(sanitizeRichText(stored)).toBe(stored);
+  });
+
   it('removes a payload wrapped around article text but keeps the text', () => {
     expect(sanitizeRichText('<p onclick="alert(1)">本文<script>alert(1)</script>です</p>')).toBe(
       '<p>本文です</p>',

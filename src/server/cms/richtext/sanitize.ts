@@ -102,6 +102,10 @@ const OPTIONS: IOptions = {
     td: (tagName, attribs) => ({ tagName, attribs: cellAttributes(attribs) }),
     hr: (tagName, attribs) => ({ tagName, attribs: ruleAttributes(attribs) }),
   },
+  // What an <iframe> holds is fallback no browser that runs the player shows. htmlparser2 12 reads
+  // it as raw text, as browsers do, and sanitize-html would store it escaped, growing by one
+  // escape at each save; a player is stored empty instead.
+  textFilter: (text, tagName) => (tagName === 'iframe' ? '' : text),
   // An image or player whose source was refused would only leave an empty box behind.
   exclusiveFilter: (frame) => (frame.tag === 'img' || frame.tag === 'iframe') && !frame.attribs.src,
 };
