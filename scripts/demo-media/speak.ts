@@ -2,7 +2,7 @@
  * Makes the demo audio episodes (assets/demo/audio-NN.mp3): each episode's transcript, as the
  * demo corpus has it, spoken by espeak-ng with one voice per speaker after a short chime, and
  * encoded as a small MP3. Run it after changing a transcript line in
- * src/server/cms/seed/demo-content.ts, then copy the printed sizes and seconds into
+ * assets/demo/content/audios.json, then copy the printed sizes and seconds into
  * DEMO_FILE_SIZES and DEMO_FILE_SECONDS (src/server/cms/seed/demo-media.ts).
  *
  *   apt-get install espeak-ng mecab mecab-ipadic-utf8 sox lame
@@ -106,7 +106,7 @@ function speak(lines: readonly Line[], mp3: string): void {
   }
 }
 
-const audios = demoLists().find((list) => list.endpoint === 'audios')?.items ?? [];
+const audios = (await demoLists()).find((list) => list.endpoint === 'audios')?.items ?? [];
 for (const audio of audios) {
   const url = (audio.body.audioFile as { url: string }).url;
   const mp3 = path.join(outDir, path.basename(url));

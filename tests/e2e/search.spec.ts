@@ -3,7 +3,7 @@ import { type APIRequestContext, type Page, expect, test } from '@playwright/tes
 import { admin } from './support/admin';
 
 // /search over the demo corpus. The words are from the demo article bodies
-// (src/server/cms/seed/demo-text.ts): グリッドシステム and 動線 occur in the bodies of a few
+// (assets/demo/content/article-prose.json): グリッドシステム and 動線 occur in the bodies of a few
 // public-preview posts and of some members' posts, and never in a title beyond one; each finds
 // fewer than 10 items, so every match is on the first page.
 const KATAKANA = 'グリッドシステム';

@@ -3,7 +3,7 @@ import type { Db } from '@/server/db/client';
 import { partnerContracts } from '@/server/db/schema';
 
 /**
- * Contracts for the demo corpus's partner companies (src/server/cms/seed/demo-content.ts), so
+ * Contracts for the demo corpus's partner companies (assets/demo/content/partners.json), so
  * that a fresh install shows the programme working: a year from April 2026, five listings at
  * once. A contract staff have changed is left as it is.
  */

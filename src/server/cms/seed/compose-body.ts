@@ -1,18 +1,9 @@
 import 'server-only';
 import { MEMBERS_DIVIDER } from '../richtext/members-divider';
-import {
-  CLOSINGS,
-  FORMAT_PASSAGES,
-  type FormatKey,
-  INTERVIEW_OPENINGS,
-  OPENINGS,
-  type Passage,
-  TOPIC_TEXT,
-  type TopicKey,
-} from './demo-text';
+import type { ArticleProse, FormatKey, Passage, TopicKey } from './demo-data';
 
 /**
- * Composes a demo article body from the passages of demo-text.ts. Deterministic (a PRNG seeded
+ * Composes a demo article body from the passages of assets/demo/content/article-prose.json. Deterministic (a PRNG seeded
  * by the post number), so the seed writes the same corpus every time, and varied enough that no
  * two bodies are alike: each post has its own subject, opening, passage order, quote and list.
  * The members' divider follows the opening.
@@ -79,9 +70,9 @@ export function textOf(html: string): string {
     .replace(/&amp;/g, '&');
 }
 
-export function composeBody(input: BodyInput): string {
+export function composeBody(prose: ArticleProse, input: BodyInput): string {
   const random = prng(input.seed * 7919 + 17);
-  const topic = TOPIC_TEXT[input.topic];
+  const topic = prose.topics[input.topic];
   const [a, b, c, d, e, f] = shuffled(topic.passages, random) as [
     Passage,
     Passage,
@@ -91,9 +82,9 @@ export function composeBody(input: BodyInput): string {
     Passage,
   ];
   const passageSet = input.format === 'report' && !input.exhibition ? 'visit' : input.format;
-  const formatPool = shuffled(FORMAT_PASSAGES[passageSet], random);
+  const formatPool = shuffled(prose.formats[passageSet], random);
   const generalPool = shuffled(
-    FORMAT_PASSAGES.article.filter((g) => !formatPool.slice(0, 2).includes(g)),
+    prose.formats.article.filter((g) => !formatPool.slice(0, 2).includes(g)),
     random,
   );
   const [f1, f2] = formatPool as [Passage, Passage];
@@ -102,9 +93,9 @@ export function composeBody(input: BodyInput): string {
   const says = (text: string) => (input.person ? [p(fill(text, input))] : []);
   const opening =
     input.format === 'interview' && input.person
-      ? pickOne(INTERVIEW_OPENINGS, random)
-      : pickOne(OPENINGS, random);
-  const closing = pickOne(CLOSINGS, random);
+      ? pickOne(prose.interviewOpenings, random)
+      : pickOne(prose.openings, random);
+  const closing = pickOne(prose.closings, random);
   const quote = pickOne(topic.quotes, random);
   const list = pickOne(topic.lists, random);
   const caption = pickOne(topic.captions, random);

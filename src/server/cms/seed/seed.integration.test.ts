@@ -20,6 +20,7 @@ import { listContents } from '../store';
 import { homeFetchSizes, selectHomePosts } from '@/lib/home/home-selection';
 import { FREE_PLAN_POST_LIMIT } from '@/server/content/client';
 import { textOf } from './compose-body';
+import { DEMO_CONTENT_SUBDIR } from './demo-data';
 import { DEMO_ASSETS, DEMO_ASSETS_TOTAL_BUDGET, DEMO_FILE_SIZES } from './demo-media';
 import { mp3Seconds, webmSeconds } from './media-duration';
 import {
@@ -456,8 +457,14 @@ describe('demo media', () => {
     }
     expect(total).toBeLessThanOrEqual(DEMO_ASSETS_TOTAL_BUDGET);
     expect(DEMO_MEDIA_FILES.map((m) => m.file)).toEqual(DEMO_ASSETS.map((a) => a.file));
-    // Nothing in assets/demo is left out of the list (it would never be copied).
-    expect(fs.readdirSync(demoAssetsDir()).sort()).toEqual(DEMO_ASSETS.map((a) => a.file).sort());
+    // No media file in assets/demo is left out of the list (it would never be copied); the
+    // corpus's text is in its content/ folder.
+    const shippedFiles = fs
+      .readdirSync(demoAssetsDir(), { withFileTypes: true })
+      .filter((entry) => entry.isFile())
+      .map((entry) => entry.name);
+    expect(shippedFiles.sort()).toEqual(DEMO_ASSETS.map((a) => a.file).sort());
+    expect(fs.readdirSync(path.join(demoAssetsDir(), DEMO_CONTENT_SUBDIR))).toContain('posts.json');
   });
 
   it('copies the images into uploads/demo, sound and video into protected/demo, and leaves existing copies alone', async () => {

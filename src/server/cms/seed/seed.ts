@@ -132,7 +132,7 @@ export async function seedDemoContent(db: Db, options: SeedOptions = {}): Promis
   const media = await registerDemoMedia(db, { sourceDir: options.assetsDir });
   log(`media library: ${media} demo files registered (or already present)`);
 
-  for (const { endpoint, items } of demoLists()) {
+  for (const { endpoint, items } of await demoLists()) {
     const def = endpointDef(endpoint);
     const present = await existingIds(
       db,
