@@ -6,10 +6,12 @@ import path from 'node:path';
 import { brotliCompressSync, deflateRawSync, deflateSync, gzipSync } from 'node:zlib';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { tagManagerSnippet } from '@/lib/analytics/tag-manager';
+import { NON_PAGE_POLICY } from '@/lib/security-headers';
 import {
   cachedPagePolicy,
   decodeBody,
   inlineScriptHashes,
+  isPageAnswer,
   newNonce,
   pagePolicies,
   prerenderedScriptHashes,
@@ -291,5 +293,34 @@ describe('withPagePolicy', () => {
     // The render's own nonce stays: a 404 rendered on request has its scripts marked with it.
     expect((await scripts('/missing')).some((s) => s.startsWith("'nonce-"))).toBe(true);
     await server.close();
+  });
+
+  it('gives an answer that is not a page the non-page policy, however its head is written', async () => {
+    const handler = withPagePolicy((req, res) => {
+      if (req.url === '/object') res.writeHead(200, { 'Content-Type': 'application/json' });
+      if (req.url === '/array') res.writeHead(200, ['content-type', 'text/plain']);
+      if (req.url === '/set') res.setHeader('content-type', 'application/feed+json');
+      if (req.url === '/rsc') res.setHeader('content-type', 'text/x-component');
+      res.end('{}');
+      return Promise.resolve();
+    }, policies);
+    const server = await serve((req, res) => void handler(req, res));
+    const policyOf = async (p: string) =>
+      (await fetch(server.url + p)).headers.get('content-security-policy');
+    for (const p of ['/object', '/array', '/set'])
+      expect(await policyOf(p), p).toBe(NON_PAGE_POLICY);
+    expect(nonceIn((await policyOf('/rsc'))!)).toBeDefined();
+    // No body type (a redirect, a 304): the page policy stays.
+    expect(nonceIn((await policyOf('/none'))!)).toBeDefined();
+    await server.close();
+  });
+});
+
+describe('isPageAnswer', () => {
+  it('is HTML, an RSC payload, or an answer with no body type', () => {
+    for (const type of ['text/html; charset=utf-8', 'TEXT/HTML', 'text/x-component', undefined])
+      expect(isPageAnswer(type), type).toBe(true);
+    for (const type of ['application/json', 'text/plain', 'image/svg+xml', 'application/xml'])
+      expect(isPageAnswer(type), type).toBe(false);
   });
 });

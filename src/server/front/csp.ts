@@ -6,7 +6,7 @@ import path from 'node:path';
 import { brotliDecompressSync, gunzipSync, inflateRawSync, inflateSync } from 'node:zlib';
 import { Parser } from 'htmlparser2';
 import { tagManagerSnippet } from '@/lib/analytics/tag-manager';
-import { CSP_HEADER, pagePolicy } from '@/lib/security-headers';
+import { CSP_HEADER, NON_PAGE_POLICY, pagePolicy } from '@/lib/security-headers';
 
 /**
  * The Content-Security-Policy of the pages the framework renders
@@ -193,10 +193,41 @@ type Handler = (req: IncomingMessage, res: ServerResponse) => Promise<void>;
 const FRAMEWORK_FILES = /^\/_next\/(?:static|image)(?:[/?]|$)/;
 
 /**
+ * The content type of an answer about to be written: set on the response, or given to
+ * writeHead (an object, or Node's flat [name, value, …] array).
+ */
+function contentTypeOf(res: ServerResponse, writeHeadArgs: unknown[]): string | undefined {
+  const headers = writeHeadArgs.find((arg) => typeof arg === 'object' && arg !== null);
+  if (Array.isArray(headers)) {
+    for (let i = 0; i + 1 < headers.length; i += 2)
+      if (String(headers[i]).toLowerCase() === 'content-type') return String(headers[i + 1]);
+  } else if (headers) {
+    for (const [name, value] of Object.entries(headers))
+      if (name.toLowerCase() === 'content-type') return String(value);
+  }
+  const set = res.getHeader('content-type');
+  return set === undefined ? undefined : String(set);
+}
+
+/**
+ * Whether an answer is a page the browser renders with the page policy: HTML, or the RSC
+ * payload of one. An answer with no body type (a redirect, a 304 whose page the browser keeps)
+ * keeps the page policy too, so a revalidated page never gets a policy that blocks it. Anything
+ * else the framework answers (JSON of the API routes, feeds, files) runs, loads and frames
+ * nothing: NON_PAGE_POLICY, as the front server's own answers.
+ */
+export function isPageAnswer(contentType: string | undefined): boolean {
+  if (contentType === undefined) return true;
+  const type = contentType.split(';', 1)[0]!.trim().toLowerCase();
+  return type === 'text/html' || type === 'text/x-component';
+}
+
+/**
  * Before the framework sees a request: a fresh nonce in the request's policy header (any the
  * client sent is replaced, report-only included, which Next would read too) and the same
  * policy on the answer. An answer the framework marks prerendered, or an error page (the 404
- * of an unknown path is a prerendered file), gets the prerendered pages' hashes as well.
+ * of an unknown path is a prerendered file), gets the prerendered pages' hashes as well; an
+ * answer that is not a page (JSON…) gets NON_PAGE_POLICY back.
  */
 export function withPagePolicy(handler: Handler, policies: PagePolicies): Handler {
   return (req, res) => {
@@ -209,8 +240,10 @@ export function withPagePolicy(handler: Handler, policies: PagePolicies): Handle
     const writeHead = res.writeHead.bind(res) as (...args: unknown[]) => ServerResponse;
     const writeHeadWithPolicy = (status: number, ...rest: unknown[]) => {
       const prerendered = status >= 400 || res.getHeader('x-nextjs-prerender') === '1';
-      if (prerendered && res.getHeader(CSP_HEADER) === live)
-        res.setHeader(CSP_HEADER, policies.prerendered(nonce));
+      if (res.getHeader(CSP_HEADER) === live) {
+        if (!isPageAnswer(contentTypeOf(res, rest))) res.setHeader(CSP_HEADER, NON_PAGE_POLICY);
+        else if (prerendered) res.setHeader(CSP_HEADER, policies.prerendered(nonce));
+      }
       return writeHead(status, ...rest);
     };
     res.writeHead = writeHeadWithPolicy;
