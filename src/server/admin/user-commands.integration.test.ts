@@ -380,4 +380,36 @@ describe('admin user commands', () => {
     expect(rows).toHaveLength(1);
     expect(rows[0]).toMatch(/^news-yes@example\.jp,"山田, ""編集""",\d{4}-\d\d-\d\dT/);
   });
+
+  it('writes no spreadsheet formula into the newsletter CSV, whatever a reader is called', async () => {
+    // A cell starting with = + - @ (or their full-width forms, or a tab) is a formula to Excel,
+    // LibreOffice and Numbers: it is written with a leading apostrophe, so it stays text.
+    const names = {
+      'formula-eq@example.jp': '=HYPERLINK("https://evil.example","開く")',
+      'formula-plus@example.jp': '+1+2',
+      'formula-minus@example.jp': '-2+3',
+      'formula-at@example.jp': '@SUM(1)',
+      'formula-wide@example.jp': '＝１＋２',
+    };
+    for (const [email, name] of Object.entries(names)) {
+      await run('create-user', { email, password: PASSWORD, name });
+      await database.db
+        .update(userPrivateProfiles)
+        .set({ newsletter: true })
+        .where(eq(userPrivateProfiles.userId, (await userId(email))!));
+    }
+    const lines = await run('newsletter-subscribers', {});
+    const nameCell = (email: string) =>
+      lines
+        .find((line) => line.startsWith(`${email},`))
+        ?.slice(email.length + 1)
+        .replace(/,[^,]*$/, '');
+    expect(nameCell('formula-eq@example.jp')).toBe(
+      `"'=HYPERLINK(""https://evil.example"",""開く"")"`,
+    );
+    expect(nameCell('formula-plus@example.jp')).toBe("'+1+2");
+    expect(nameCell('formula-minus@example.jp')).toBe("'-2+3");
+    expect(nameCell('formula-at@example.jp')).toBe("'@SUM(1)");
+    expect(nameCell('formula-wide@example.jp')).toBe("'＝１＋２");
+  });
 });

@@ -1,4 +1,5 @@
 import 'server-only';
+import { stringify } from 'csv-stringify/sync';
 import { z } from '@/lib/zod';
 import { recordAudit } from '@/server/audit/audit-log';
 import { CmsApiError } from '@/server/cms/errors';
@@ -205,9 +206,12 @@ const listUsersCommand = defineCommand({
   },
 });
 
-/** A CSV field: quoted when it holds a comma, quote or line break (RFC 4180). */
-const csvField = (value: string) =>
-  /[",\r\n]/.test(value) ? `"${value.replaceAll('"', '""')}"` : value;
+/**
+ * One CSV record (RFC 4180 quoting), by csv-stringify. A cell starting with = + - @, a tab or a
+ * full-width = + - @ gets a leading apostrophe (`escape_formulas`): a display name is the
+ * reader's own text, and the file is opened in a spreadsheet, which would run it as a formula.
+ */
+const csvRecord = (cells: string[]) => stringify([cells], { escape_formulas: true, eof: false });
 
 const newsletterCommand = defineCommand({
   name: 'newsletter-subscribers',
@@ -218,8 +222,8 @@ const newsletterCommand = defineCommand({
   async run({ database }) {
     const subscribers = await listNewsletterSubscribers(database.db);
     return [
-      'email,name,registered_at',
-      ...subscribers.map((s) => [s.email, s.name, s.since.toISOString()].map(csvField).join(',')),
+      csvRecord(['email', 'name', 'registered_at']),
+      ...subscribers.map((s) => csvRecord([s.email, s.name, s.since.toISOString()])),
     ];
   },
 });
