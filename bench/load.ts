@@ -36,7 +36,8 @@ import {
   seedSite,
   signIn,
 } from './load/fixture';
-import { type CookieJar, SEARCH_ADDRESSES, loadClasses } from './load/mix';
+import { SEARCH_ADDRESSES, loadClasses } from './load/mix';
+import type { CookieJar } from './load/session';
 import { printReport } from './load/report';
 import { preflight, runMix } from './load/run';
 import { type Instance, sampleMemory, serverPid, startInstance } from './load/server';

@@ -8,7 +8,7 @@ import { runAdminCommand } from '@/server/admin/commands';
 import { copyDemoMedia, seedDemoContent } from '@/server/cms/seed/seed';
 import { openDatabase } from '@/server/db/client';
 import { seedCorpus } from '../cms-corpus';
-import type { CookieJar, Member } from './mix';
+import type { CookieJar, Member, Navigation } from './session';
 
 const PASSWORD = 'bench-load-kumo-no-ue-77';
 export const FREE_EMAIL = 'free@load.example';
@@ -108,8 +108,6 @@ export async function checkAudiences(
 const HOME_TREE = encodeURIComponent(
   JSON.stringify(['', { children: ['__PAGE__', {}] }, null, null]),
 );
-
-export type Navigation = { path: string; headers: Record<string, string>; member: Member | null };
 
 /**
  * The router's request for a client-side navigation (or its prefetch) from the home page to

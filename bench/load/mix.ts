@@ -3,7 +3,7 @@
  * with its share of the connections, so that every class is counted apart.
  */
 import type autocannon from 'autocannon';
-import type { Navigation } from './fixture';
+import type { CookieJar, Member, Navigation } from './session';
 
 type Request = autocannon.Request;
 /** What autocannon keeps per connection between the requests of one cycle. */
@@ -17,13 +17,6 @@ export type LoadClass = {
   /** Requests per second for the whole class, when it is paced. */
   overallRate?: number;
 };
-
-/**
- * The members' cookies as their browsers hold them: the session and the audience cookie, which
- * lasts 60 s and which the caller renews (a browser takes the fresh one from Set-Cookie).
- */
-export type CookieJar = { free: string; paid: string };
-export type Member = keyof CookieJar;
 
 export type Site = {
   siteUrl: string;

@@ -7,7 +7,7 @@ import {
   type CustomerPortalEvent,
   PLAN_CHANGE_NOTICE_HEADING,
   PLAN_CHANGE_NOTICE_STATEMENTS,
-} from './plan-change-notice.client';
+} from './plan-change-notice-content';
 import styles from './plan-change-notice.module.css';
 
 export type PlanChangeNoticeModalProps = {

@@ -10,6 +10,7 @@ import {
   useMemo,
   useState,
 } from 'react';
+import type { CustomerPortalEvent } from './plan-change-notice-content';
 
 // Only subscribers changing plan ever see the notice: its code loads when it is first opened,
 // not with every page.
@@ -17,23 +18,12 @@ const PlanChangeNoticeModal = lazy(() =>
   import('./plan-change-notice-modal.client').then((m) => ({ default: m.PlanChangeNoticeModal })),
 );
 
-export type CustomerPortalEvent = () => void | Promise<void>;
-
 export type PlanChangeNoticeContextValue = {
   open: boolean;
   /** Opens the notice; its primary button will run `customerPortalEvent`. */
   openPlanChangeNotice: (customerPortalEvent: CustomerPortalEvent) => void;
   closePlanChangeNotice: () => void;
 };
-
-export const PLAN_CHANGE_NOTICE_HEADING = 'プラン変更にともなう注意事項';
-
-/** SPEC §2: the three things a subscriber must know before changing plan. */
-export const PLAN_CHANGE_NOTICE_STATEMENTS = [
-  'プランはいつでも変更できます。',
-  '有料プランから別の有料プランへの変更は、現在のプランの期間の終了を待たず、すぐに反映されます。',
-  '変更により利用できなくなった期間の料金は返金されません。',
-] as const;
 
 const PlanChangeNoticeContext = createContext<PlanChangeNoticeContextValue | null>(null);
 

@@ -1,11 +1,8 @@
 // @vitest-environment jsdom
 import { act, render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import {
-  type CustomerPortalEvent,
-  PlanChangeNoticeProvider,
-  usePlanChangeNotice,
-} from './plan-change-notice.client';
+import type { CustomerPortalEvent } from './plan-change-notice-content';
+import { PlanChangeNoticeProvider, usePlanChangeNotice } from './plan-change-notice.client';
 
 function Opener({ event }: { event: CustomerPortalEvent }) {
   const { open, openPlanChangeNotice } = usePlanChangeNotice();

@@ -9,7 +9,7 @@ import { createGzip } from 'node:zlib';
 import { sql } from 'drizzle-orm';
 import type { Database, Db } from '@/server/db/client';
 import { queryRows } from '@/server/db/client';
-import type { MediaStorage } from '@/server/storage/storage';
+import type { MediaStorage } from '@/server/storage/media-storage';
 import { referencedKeys } from '@/server/transfer/archive-format';
 import { type TarEntryInput, tarStream } from '@/server/transfer/tar';
 import packageJson from '../../../package.json';

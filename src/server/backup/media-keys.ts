@@ -1,5 +1,5 @@
 import 'server-only';
-import type { MediaStorage } from '@/server/storage/storage';
+import type { MediaStorage } from '@/server/storage/media-storage';
 import { isArchivableKey } from '@/server/transfer/archive-format';
 
 /**

@@ -8,7 +8,7 @@ import { sql } from 'drizzle-orm';
 import { env } from '@/env';
 import { type Database, type Db, queryRows } from '@/server/db/client';
 import { mediaTypeForKey } from '@/server/storage/media-types';
-import type { MediaStorage } from '@/server/storage/storage';
+import type { MediaStorage } from '@/server/storage/media-storage';
 import { isArchivableKey } from '@/server/transfer/archive-format';
 import { TarFormatError, type TarEntry, readTar } from '@/server/transfer/tar';
 import {

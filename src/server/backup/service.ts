@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { recordAudit } from '@/server/audit/audit-log';
 import type { Database } from '@/server/db/client';
-import type { MediaStorage } from '@/server/storage/storage';
+import type { MediaStorage } from '@/server/storage/media-storage';
 import { type BackupResult, createBackup } from './create-backup';
 import { type RestoreResult, restoreBackup } from './restore-backup';
 

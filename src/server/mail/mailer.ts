@@ -3,6 +3,7 @@ import { singleton } from '@/lib/singleton';
 import nodemailer, { type Transporter } from 'nodemailer';
 import { env } from '@/env';
 import type { Db } from '@/server/db/client';
+import type { Mail } from './mail';
 import { keepMail, recordSentMail, removeExpiredLinks } from './outbox';
 
 /**
@@ -12,26 +13,6 @@ import { keepMail, recordSentMail, removeExpiredLinks } from './outbox';
  * fresh machine. A secret mail (src/server/mail/outbox.ts) is kept for admins only and loses
  * its link once used or expired.
  */
-
-export type Mail = {
-  to: string;
-  subject: string;
-  text: string;
-  html: string;
-  /** What the mail is for, e.g. `verify-email`: shown in the outbox. */
-  kind: string;
-  /** Set by the template when the mail carries a token link (templates.ts TokenLink), else null. */
-  secret: MailSecret | null;
-};
-
-export type MailSecret = {
-  /** The account the token acts for. */
-  userId: string;
-  /** When the token stops working. */
-  expiresAt: Date;
-  /** The same mail with the link replaced by a note: what is kept once the link is spent. */
-  redacted: { text: string; html: string };
-};
 
 /** One pooled transport per SMTP_URL (tests change it). */
 const transports = singleton('smtp-transports', () => new Map<string, Transporter>());

@@ -4,7 +4,7 @@ import { recordAudit } from '@/server/audit/audit-log';
 import type { Db } from '@/server/db/client';
 import { mailOutbox } from '@/server/db/schema';
 import { type Role, STAFF_ROLES } from '@/lib/identity/roles';
-import type { Mail } from './mailer';
+import type { Mail } from './mail';
 import { TOKEN_MAIL_KINDS } from './templates';
 
 /**

@@ -1,6 +1,6 @@
 import 'server-only';
 import { env } from '@/env';
-import type { Mail } from './mailer';
+import type { Mail } from './mail';
 import { formatDateJa } from '@/lib/format';
 
 /**

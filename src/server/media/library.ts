@@ -9,7 +9,7 @@ import {
 import { findEndpoint } from '@/lib/cms/model';
 import { type Db, queryRows } from '@/server/db/client';
 import { cmsContents, cmsMedia } from '@/server/db/schema';
-import type { MediaStorage } from '@/server/storage/storage';
+import type { MediaStorage } from '@/server/storage/media-storage';
 
 /**
  * The media library: every file uploaded (through the console or the content API) or shipped

@@ -2,7 +2,13 @@ import 'server-only';
 import fs from 'node:fs/promises';
 import { mediaTypeForKey } from './media-types';
 import { EMPTY_SHA256, sha256Hex, signRequest } from './sigv4';
-import type { ByteRange, MediaStorage, PutSource, StoredObject, StoredObjectInfo } from './storage';
+import type {
+  ByteRange,
+  MediaStorage,
+  PutSource,
+  StoredObject,
+  StoredObjectInfo,
+} from './media-storage';
 import { assertValidStorageKey } from './storage-key';
 
 /**

@@ -1,7 +1,8 @@
 import 'server-only';
 import { mediaTypeForKey } from './media-types';
 import { PROTECTED_PREFIX, verifyMediaSignature } from './signed-url';
-import { type ByteRange, type MediaStorage, type StoredObjectInfo, getStorage } from './storage';
+import type { ByteRange, MediaStorage, StoredObjectInfo } from './media-storage';
+import { getStorage } from './storage';
 import { isValidStorageKey } from './storage-key';
 
 /**

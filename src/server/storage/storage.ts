@@ -6,6 +6,13 @@ import path from 'node:path';
 import { type Env, env } from '@/env';
 import { mediaTypeForKey } from './media-types';
 import { StorageKeyError, assertValidStorageKey } from './storage-key';
+import type {
+  ByteRange,
+  MediaStorage,
+  PutSource,
+  StoredObject,
+  StoredObjectInfo,
+} from './media-storage';
 import { S3Storage, type S3Config } from './s3-storage';
 
 /**
@@ -13,42 +20,6 @@ import { S3Storage, type S3Config } from './s3-storage';
  * when configured (needed as soon as more than one app instance runs). Keys are relative,
  * lower-case paths such as `images/2026/01/<random>.jpg`; every implementation checks them.
  */
-
-/** Inclusive byte positions, as in an HTTP Range. */
-export type ByteRange = { start: number; end: number };
-
-export type StoredObjectInfo = {
-  key: string;
-  /** The whole object's length, also when a range was asked for. */
-  size: number;
-  contentType: string;
-  /** A quoted HTTP entity tag. */
-  etag: string;
-  lastModified: Date;
-};
-
-export type StoredObject = StoredObjectInfo & {
-  /** The object's bytes, or those of `range` when one was asked for. Read or cancel it. */
-  body: ReadableStream<Uint8Array>;
-  range?: ByteRange;
-};
-
-/**
- * Bytes in memory, or a file on local disk that the storage takes over (it may move it away;
- * the caller removes it afterwards if it is still there).
- */
-export type PutSource = Uint8Array | { filePath: string };
-
-export interface MediaStorage {
-  readonly kind: 'filesystem' | 's3';
-  put(key: string, source: PutSource, contentType: string): Promise<void>;
-  get(key: string, options?: { range?: ByteRange }): Promise<StoredObject | null>;
-  head(key: string): Promise<StoredObjectInfo | null>;
-  /** Removing a missing object is not an error. */
-  delete(key: string): Promise<void>;
-  /** Every stored key, in no particular order (backups carry files nothing points at too). */
-  list(): AsyncIterable<string>;
-}
 
 // ---------------------------------------------------------------------------------------------
 // Local filesystem

@@ -22,7 +22,8 @@ import {
   unsupportedMessage,
 } from './media-types';
 import { type FilePart, MultipartError, MultipartForm, type MultipartLimits } from './multipart';
-import { type MediaStorage, getStorage } from './storage';
+import type { MediaStorage } from './media-storage';
+import { getStorage } from './storage';
 
 /**
  * POST /api/media: upload one image, audio or video file, microCMS management-API style

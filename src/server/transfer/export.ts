@@ -9,7 +9,7 @@ import { asc, gt, or, and, eq } from 'drizzle-orm';
 import { env } from '@/env';
 import type { Db } from '@/server/db/client';
 import { cmsContents, cmsMedia, cmsVersions } from '@/server/db/schema';
-import type { MediaStorage } from '@/server/storage/storage';
+import type { MediaStorage } from '@/server/storage/media-storage';
 import packageJson from '../../../package.json';
 import {
   ARCHIVE_FORMAT,

@@ -18,7 +18,8 @@ import {
 import { clientIp, isSameOriginRequest } from '@/server/http/request-origin';
 import { type AppUser, userFromHeaders } from '@/server/identity/session-user';
 import { MultipartError, MultipartForm, type MultipartLimits } from '@/server/storage/multipart';
-import { type MediaStorage, getStorage } from '@/server/storage/storage';
+import type { MediaStorage } from '@/server/storage/media-storage';
+import { getStorage } from '@/server/storage/storage';
 import { TransferError } from './errors';
 import { transferTempDir } from './export';
 import { contentInventory, notEmptyMessage } from './inventory';

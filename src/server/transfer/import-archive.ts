@@ -7,7 +7,7 @@ import { createGunzip } from 'node:zlib';
 import type { z } from '@/lib/zod';
 import type { Db } from '@/server/db/client';
 import { mediaTypeForKey } from '@/server/storage/media-types';
-import type { MediaStorage } from '@/server/storage/storage';
+import type { MediaStorage } from '@/server/storage/media-storage';
 import {
   CONTENT_PATH,
   type ContentRow,

@@ -3,7 +3,7 @@ import type { Readable } from 'node:stream';
 import type { TransferStatus } from '@/lib/transfer/status';
 import { recordAudit } from '@/server/audit/audit-log';
 import type { Db } from '@/server/db/client';
-import type { MediaStorage } from '@/server/storage/storage';
+import type { MediaStorage } from '@/server/storage/media-storage';
 import { TransferError } from './errors';
 import { type PreparedExport, prepareExport } from './export';
 import { importArchive } from './import-archive';

@@ -7,7 +7,7 @@ import { CONTENT_MODEL, type EndpointDef } from '@/lib/cms/model';
 import { sanitizeRichText } from '@/server/cms/richtext/sanitize';
 import type { StoredData } from '@/server/cms/values';
 import type { Db } from '@/server/db/client';
-import type { MediaStorage } from '@/server/storage/storage';
+import type { MediaStorage } from '@/server/storage/media-storage';
 import type { ContentRow, MediaRow } from '../archive-format';
 import { TransferError } from '../errors';
 import { transferTempDir } from '../export';

@@ -8,7 +8,7 @@ import {
   inspectMedia,
   maxBytesFor,
 } from '@/server/storage/media-types';
-import type { MediaStorage } from '@/server/storage/storage';
+import type { MediaStorage } from '@/server/storage/media-storage';
 import { publicUrlFor, storageKeyFor } from '@/server/storage/upload';
 import type { MediaRow } from '../archive-format';
 import { TransferError } from '../errors';
