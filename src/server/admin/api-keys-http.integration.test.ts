@@ -1,19 +1,21 @@
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { and, eq } from 'drizzle-orm';
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { clearApiKeyCache, listApiKeys } from '@/server/cms/api-keys';
 import { handleContentApi } from '@/server/cms/http';
-import { type Database, useDatabase } from '@/server/db/client';
 import { auditEvents, cmsApiKeys } from '@/server/db/schema';
-import { createTestDatabase } from '@test-support/db/test-database';
 import { FLASH_COOKIE } from '@/server/http/cookies';
-import { type Flash, decodeFlash } from '@/lib/http/flash';
-import { CLIENT_IP_HEADER } from '@/server/http/request-origin';
-import type { Role } from '@/lib/identity/roles';
 import type { AppUser } from '@/server/identity/session-user';
 import { apiKeysHandlers, listKeysForConsole } from './api-keys-http';
+import {
+  type PostOptions,
+  appUser,
+  auditsOf as auditsOfAction,
+  flashOf,
+  formPost,
+  testDataDir,
+  testDatabase,
+  testViewer,
+} from '@test-support/route-tests';
 
 /**
  * The routes of /admin/api-keys (src/app/api/admin/api-keys/**) on a real database: an admin
@@ -22,12 +24,9 @@ import { apiKeysHandlers, listKeysForConsole } from './api-keys-http';
  * included, gets the same bare 404 and changes nothing; bad input writes nothing.
  */
 
-const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'axis-api-keys-http-'));
-process.env.DATA_DIR = dataDir;
-process.env.APP_SECRET = 'api-keys-http-test-secret-'.padEnd(40, 'x');
+testDataDir('api-keys-http');
 process.env.CMS_RATE_LIMIT_WRITE = '100000';
 
-const SITE = 'http://localhost:3000';
 const ADMIN_IP = '192.0.2.10';
 
 type Who = 'member' | 'editor' | 'admin';
@@ -38,69 +37,24 @@ const users: Record<Who, AppUser> = {
 };
 const STRANGERS = [null, 'member', 'editor'] as const;
 
-function appUser(id: string, role: Role): AppUser {
-  return { id, email: `${id}@example.jp`, name: id, role, emailVerified: true };
-}
-
-let database: Database;
-
-beforeAll(async () => {
-  database = await createTestDatabase();
-  useDatabase(database);
-});
-
-afterAll(async () => {
-  useDatabase(undefined);
-  await database.close();
-  fs.rmSync(dataDir, { recursive: true, force: true });
-});
+const database = testDatabase();
 
 afterEach(() => {
   vi.restoreAllMocks();
 });
 
-const routes = apiKeysHandlers({
-  viewer: (headers) => {
-    const who = headers.get('x-test-viewer') as Who | null;
-    return Promise.resolve(who ? users[who] : null);
-  },
-});
+const routes = apiKeysHandlers({ viewer: testViewer(users) });
 
-type Call = { who: Who | null; fields?: Record<string, string>; plain?: boolean };
+type Call = PostOptions<Who>;
 
-function request(url: string, { who, fields = {}, plain }: Call): Request {
-  const body = new FormData();
-  for (const [name, value] of Object.entries(fields)) body.append(name, value);
-  return new Request(`${SITE}${url}`, {
-    method: 'POST',
-    headers: {
-      host: 'localhost:3000',
-      origin: SITE,
-      accept: plain ? 'text/html' : 'application/json',
-      ...(who ? { 'x-test-viewer': who } : {}),
-      [CLIENT_IP_HEADER]: ADMIN_IP,
-    },
-    body,
-  });
-}
+const request = (url: string, call: Call) => formPost(url, { ip: ADMIN_IP, ...call });
 
 const create = (call: Call) => routes.create(request('/api/admin/api-keys', call));
 const revoke = (id: string, call: Call) =>
   routes.revoke(request(`/api/admin/api-keys/${id}/revoke`, call), id);
 
-/** The one-time message a 303 or a fetch answer sets, decoded. */
-function flashOf(response: Response): Flash | null {
-  const cookie = response.headers
-    .getSetCookie()
-    .find((c) => c.startsWith(`${FLASH_COOKIE}=`))
-    ?.slice(FLASH_COOKIE.length + 1)
-    .split(';')[0];
-  return decodeFlash(cookie);
-}
-
 const keyCount = async () => (await listApiKeys(database.db)).length;
-const auditsOf = (action: string) =>
-  database.db.select().from(auditEvents).where(eq(auditEvents.action, action));
+const auditsOf = (action: string) => auditsOfAction(database, action);
 
 /** A request of the content API with a key, as the site's /api/v1 route passes it on. */
 async function contentApi(

@@ -1,27 +1,26 @@
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { and, eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { eq } from 'drizzle-orm';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { findEndpoint } from '@/lib/cms/model';
 import { createContent } from '@/server/cms/store';
-import { type Database, useDatabase } from '@/server/db/client';
-import {
-  auditEvents,
-  session,
-  subscriptions,
-  user,
-  userPrivateProfiles,
-  userPublicProfiles,
-} from '@/server/db/schema';
-import { createTestDatabase } from '@test-support/db/test-database';
+import { auditEvents, session, subscriptions, user, userPublicProfiles } from '@/server/db/schema';
 import { decodeFlash } from '@/lib/http/flash';
-import { CLIENT_IP_HEADER } from '@/server/http/request-origin';
 import type { Role } from '@/lib/identity/roles';
 import type { AppUser } from '@/server/identity/session-user';
 import { listSubscriptions } from '@/server/profiles/subscriptions';
 import { SELF_DEMOTION_MESSAGE, adminUserHandlers } from './users-http';
 import { getUserDetail, searchUsers } from './users-directory';
+import {
+  type PostOptions,
+  TEST_VIEWER_HEADER,
+  addUser,
+  appUser,
+  auditsOf as auditsOfAction,
+  doneFlash,
+  expectBare404,
+  formPost,
+  testDataDir,
+  testDatabase,
+} from '@test-support/route-tests';
 
 /**
  * The routes of /admin/users/{id} (src/app/api/admin/users/**) on a real database: anyone but
@@ -30,11 +29,9 @@ import { getUserDetail, searchUsers } from './users-directory';
  * the admin as actor and the client's address; bad input gets field errors and writes nothing.
  */
 
-const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'axis-admin-users-http-'));
-process.env.DATA_DIR = dataDir;
-process.env.APP_SECRET = 'admin-users-http-test-secret-'.padEnd(40, 'x');
+testDataDir('admin-users-http');
+const database = testDatabase();
 
-const SITE = 'http://localhost:3000';
 const PUBLISHED = 'partner-sorane';
 const DRAFT = 'partner-draft';
 
@@ -47,23 +44,6 @@ const users: Record<Who | 'target', AppUser> = {
 };
 const NOT_ADMINS = [null, 'member', 'editor'] as const;
 
-function appUser(id: string, role: Role): AppUser {
-  return { id, email: `${id}@example.jp`, name: id, role, emailVerified: true };
-}
-
-let database: Database;
-
-async function addUser(who: AppUser, createdAt: Date): Promise<void> {
-  const { db } = database;
-  await db
-    .insert(user)
-    .values({ id: who.id, name: who.name, email: who.email, role: who.role, createdAt });
-  await db
-    .insert(userPublicProfiles)
-    .values({ userId: who.id, displayName: `${who.name} さん`, partnerId: '' });
-  await db.insert(userPrivateProfiles).values({ userId: who.id, email: who.email });
-}
-
 async function addSession(userId: string, n: number): Promise<void> {
   await database.db.insert(session).values({
     id: `s-${userId}-${n}`,
@@ -74,8 +54,6 @@ async function addSession(userId: string, n: number): Promise<void> {
 }
 
 beforeAll(async () => {
-  database = await createTestDatabase();
-  useDatabase(database);
   const { db } = database;
   await createContent(db, findEndpoint('partners')!, {
     id: PUBLISHED,
@@ -89,18 +67,15 @@ beforeAll(async () => {
   });
   let day = 0;
   for (const who of Object.values(users))
-    await addUser(who, new Date(Date.UTC(2026, 0, 1 + day++)));
-});
-
-afterAll(async () => {
-  useDatabase(undefined);
-  await database.close();
-  fs.rmSync(dataDir, { recursive: true, force: true });
+    await addUser(database, who, {
+      displayName: `${who.name} さん`,
+      createdAt: new Date(Date.UTC(2026, 0, 1 + day++)),
+    });
 });
 
 const routes = adminUserHandlers({
   viewer: async (headers) => {
-    const who = headers.get('x-test-viewer') as Who | null;
+    const who = headers.get(TEST_VIEWER_HEADER) as Who | null;
     if (!who) return null;
     // As the site does: the role is read from the database on every request.
     const [row] = await database.db
@@ -111,25 +86,14 @@ const routes = adminUserHandlers({
   },
 });
 
-let ip = 0;
-type Call = { who: Who | null; fields?: Record<string, string>; plain?: boolean };
+type Call = Omit<PostOptions<Who>, 'referer'>;
 
-function request(url: string, { who, fields = {}, plain }: Call): Request {
-  const body = new FormData();
-  for (const [name, value] of Object.entries(fields)) body.append(name, value);
-  return new Request(`${SITE}${url}`, {
-    method: 'POST',
-    headers: {
-      host: 'localhost:3000',
-      origin: SITE,
-      accept: plain ? 'text/html' : 'application/json',
-      ...(plain ? { referer: `${SITE}${url.replace('/api', '').replace(/\/[a-z]+$/, '')}` } : {}),
-      ...(who ? { 'x-test-viewer': who } : {}),
-      [CLIENT_IP_HEADER]: `192.0.2.${(++ip % 250) + 1}`,
-    },
-    body,
+/** A post to the route; a plain one comes from the user's page. */
+const request = (url: string, call: Call) =>
+  formPost(url, {
+    ...call,
+    referer: call.plain ? url.replace('/api', '').replace(/\/[a-z]+$/, '') : undefined,
   });
-}
 
 const api = {
   role: (id: string, call: Call) => routes.role(request(`/api/admin/users/${id}/role`, call), id),
@@ -141,10 +105,7 @@ const api = {
 };
 
 const auditsOf = (action: string, target = `user:${users.target.id}`) =>
-  database.db
-    .select()
-    .from(auditEvents)
-    .where(and(eq(auditEvents.action, action), eq(auditEvents.target, target)));
+  auditsOfAction(database, action, target);
 
 const roleOf = async (id: string) =>
   (await database.db.select({ role: user.role }).from(user).where(eq(user.id, id)))[0]?.role;
@@ -159,18 +120,6 @@ const partnerOf = async (id: string) =>
 
 const sessionsOf = async (id: string) =>
   (await database.db.select().from(session).where(eq(session.userId, id))).length;
-
-function doneFlash(response: Response): string | null {
-  const cookie = /axis_flash=([^;]+)/.exec(response.headers.get('set-cookie') ?? '')?.[1];
-  const flash = decodeFlash(cookie);
-  return flash?.values.done === '1' ? flash.message : null;
-}
-
-function expectBare404(response: Response): void {
-  expect(response.status).toBe(404);
-  expect(response.headers.get('location')).toBeNull();
-  expect(response.headers.get('set-cookie')).toBeNull();
-}
 
 describe('anyone but an admin', () => {
   beforeAll(async () => {

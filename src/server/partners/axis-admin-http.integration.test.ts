@@ -1,25 +1,16 @@
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { and, eq } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { todayInJapan } from '@/lib/jobs';
 import { findEndpoint } from '@/lib/cms/model';
 import { createContent } from '@/server/cms/store';
 import { type SiteContent, createSiteContent } from '@/server/content/site-content';
-import { type Database, useDatabase } from '@/server/db/client';
 import {
   auditEvents,
   partnerInquiries,
   subscriptions,
-  user,
-  userPrivateProfiles,
   userPublicProfiles,
 } from '@/server/db/schema';
-import { createTestDatabase } from '@test-support/db/test-database';
 import { decodeFlash } from '@/lib/http/flash';
-import { CLIENT_IP_HEADER } from '@/server/http/request-origin';
-import type { Role } from '@/lib/identity/roles';
 import type { AppUser } from '@/server/identity/session-user';
 import { submitInquiry } from '@/server/inquiries/inquiries';
 import { sample } from '@test-support/media-samples';
@@ -28,6 +19,19 @@ import { axisAdminHandlers } from './axis-admin-http';
 import { saveContract } from './contracts';
 import { listMembers } from './members';
 import { getPartner, listPartners, partnerDeps } from './partners';
+import {
+  type PostOptions,
+  SITE,
+  addUser,
+  appUser,
+  auditsOf as auditsOfAction,
+  doneFlash,
+  expectBare404,
+  formPost,
+  testViewer,
+  testDataDir,
+  testDatabase,
+} from '@test-support/route-tests';
 
 /**
  * The routes of /biz/axis-admin (src/app/api/biz/axis-admin/**) on a real database and the
@@ -36,11 +40,9 @@ import { getPartner, listPartners, partnerDeps } from './partners';
  * listings and move inquiries along, and every id posted is looked up first.
  */
 
-const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'axis-axis-admin-http-'));
-process.env.DATA_DIR = dataDir;
-process.env.APP_SECRET = 'axis-admin-http-test-secret-'.padEnd(40, 'x');
+testDataDir('axis-admin-http');
+const database = testDatabase();
 
-const SITE = 'http://localhost:3000';
 const SORANE = 'partner-sorane';
 const LUMEO = 'partner-lumeo';
 
@@ -54,21 +56,10 @@ const users: Record<Who, AppUser> = {
 };
 const STRANGERS = [null, 'free', 'paid', 'lumeo', 'sorane'] as const;
 
-function appUser(id: string, role: Role): AppUser {
-  return { id, email: `${id}@example.jp`, name: id, role, emailVerified: true };
-}
-
-let database: Database;
 let site: SiteContent;
 
-async function addUser(who: AppUser, partnerId: string): Promise<void> {
-  const { db } = database;
-  await db.insert(user).values({ id: who.id, name: who.name, email: who.email, role: who.role });
-  await db
-    .insert(userPublicProfiles)
-    .values({ userId: who.id, displayName: `${who.name} さん`, partnerId });
-  await db.insert(userPrivateProfiles).values({ userId: who.id, email: who.email });
-}
+const addUserTo = (who: AppUser, partnerId: string) =>
+  addUser(database, who, { partnerId, displayName: `${who.name} さん` });
 
 const inThirtyDays = () => todayInJapan(new Date(Date.now() + 30 * 86_400_000));
 
@@ -106,8 +97,6 @@ async function submittedListing(title: string): Promise<string> {
 }
 
 beforeAll(async () => {
-  database = await createTestDatabase();
-  useDatabase(database); // what getDb(), the content service and its writer use
   const { db } = database;
   for (const [id, name] of [
     [SORANE, 'ソラネ建築設計事務所'],
@@ -116,8 +105,8 @@ beforeAll(async () => {
     await createContent(db, findEndpoint('partners')!, { id, body: { name }, status: 'publish' });
     await saveContract(db, id, { contractStart: '2020-04-01', contractEnd: null, listingQuota: 5 });
   }
-  await addUser(users.free, '');
-  await addUser(users.paid, '');
+  await addUserTo(users.free, '');
+  await addUserTo(users.paid, '');
   await db.insert(subscriptions).values({
     id: 'sub-paid',
     userId: users.paid.id,
@@ -125,52 +114,20 @@ beforeAll(async () => {
     status: 'active',
     planName: 'スタンダード',
   });
-  await addUser(users.lumeo, LUMEO);
-  await addUser(users.sorane, SORANE);
-  await addUser(users.staff, '');
+  await addUserTo(users.lumeo, LUMEO);
+  await addUserTo(users.sorane, SORANE);
+  await addUserTo(users.staff, '');
   site = createSiteContent({ db });
 });
 
-afterAll(async () => {
-  site.dispose();
-  useDatabase(undefined);
-  await database.close();
-  fs.rmSync(dataDir, { recursive: true, force: true });
-});
+afterAll(() => site.dispose());
 
-const routes = axisAdminHandlers({
-  viewer: (headers) => {
-    const who = headers.get('x-test-viewer') as Who | null;
-    return Promise.resolve(who ? users[who] : null);
-  },
-});
+const routes = axisAdminHandlers({ viewer: testViewer(users) });
 
 let ip = 0;
 
-type Call = {
-  who: Who | null;
-  fields?: Record<string, string | Blob>;
-  /** A plain form post (no JavaScript) instead of fetch. */
-  plain?: boolean;
-  referer?: string;
-};
-
-function request(url: string, { who, fields = {}, plain, referer }: Call): Request {
-  const body = new FormData();
-  for (const [name, value] of Object.entries(fields)) body.append(name, value);
-  return new Request(`${SITE}${url}`, {
-    method: 'POST',
-    headers: {
-      host: 'localhost:3000',
-      origin: SITE,
-      ...(plain ? { accept: 'text/html' } : { accept: 'application/json' }),
-      ...(referer ? { referer: `${SITE}${referer}` } : {}),
-      ...(who ? { 'x-test-viewer': who } : {}),
-      [CLIENT_IP_HEADER]: `192.0.2.${(++ip % 250) + 1}`,
-    },
-    body,
-  });
-}
+type Call = PostOptions<Who>;
+const request = formPost;
 
 const api = {
   create: (call: Call) => routes.createPartner(request('/api/biz/axis-admin/partners', call)),
@@ -188,11 +145,7 @@ const api = {
 
 const CONTRACT = { contractStart: '2026-04-01', contractEnd: '2027-03-31', listingQuota: '5' };
 
-const auditsOf = (action: string, target: string) =>
-  database.db
-    .select()
-    .from(auditEvents)
-    .where(and(eq(auditEvents.action, action), eq(auditEvents.target, target)));
+const auditsOf = (action: string, target: string) => auditsOfAction(database, action, target);
 
 const partnerIdOf = async (userId: string) =>
   (
@@ -232,19 +185,6 @@ const inquiryState = async (id: string) =>
       .from(partnerInquiries)
       .where(eq(partnerInquiries.id, id))
   )[0]?.state;
-
-/** The one-time message of a success (src/lib/http/form-flash.ts). */
-function doneFlash(response: Response): string | null {
-  const cookie = /axis_flash=([^;]+)/.exec(response.headers.get('set-cookie') ?? '')?.[1];
-  const flash = decodeFlash(cookie);
-  return flash?.values.done === '1' ? flash.message : null;
-}
-
-function expectBare404(response: Response): void {
-  expect(response.status).toBe(404);
-  expect(response.headers.get('location')).toBeNull();
-  expect(response.headers.get('set-cookie')).toBeNull();
-}
 
 describe('anyone but staff', () => {
   let listingId: string;

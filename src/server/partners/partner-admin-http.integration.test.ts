@@ -1,5 +1,4 @@
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -7,21 +6,19 @@ import { findEndpoint } from '@/lib/cms/model';
 import { createContent } from '@/server/cms/store';
 import { createContentWriter } from '@/server/content/content-writer';
 import { type SiteContent, createSiteContent } from '@/server/content/site-content';
-import { type Database, useDatabase } from '@/server/db/client';
-import {
-  auditEvents,
-  subscriptions,
-  user,
-  userPrivateProfiles,
-  userPublicProfiles,
-} from '@/server/db/schema';
-import { createTestDatabase } from '@test-support/db/test-database';
-import { CLIENT_IP_HEADER } from '@/server/http/request-origin';
+import { auditEvents, subscriptions } from '@/server/db/schema';
 import type { AppUser } from '@/server/identity/session-user';
-import type { Role } from '@/lib/identity/roles';
 import { sample } from '@test-support/media-samples';
 import { partnerProfileEndpoint } from './partner-admin-http';
 import { type PartnerDeps, getPartner } from './partners';
+import {
+  SITE,
+  addUser,
+  appUser,
+  siteHeaders,
+  testDataDir,
+  testDatabase,
+} from '@test-support/route-tests';
 
 /**
  * POST /api/biz/partner-admin/{partnerId}/profile on a real database and the built-in content
@@ -29,11 +26,9 @@ import { type PartnerDeps, getPartner } from './partners';
  * same 404 whether the partner exists or not, and nothing is written.
  */
 
-const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'axis-partner-admin-http-'));
-process.env.DATA_DIR = dataDir;
-process.env.APP_SECRET = 'partner-admin-http-test-secret-'.padEnd(40, 'x');
+const dataDir = testDataDir('partner-admin-http');
+const database = testDatabase();
 
-const SITE = 'http://localhost:3000';
 const SORANE = 'partner-sorane';
 const LUMEO = 'partner-lumeo';
 const ORIGINAL = {
@@ -43,7 +38,6 @@ const ORIGINAL = {
 };
 const ORIGINAL_PROFILE = { description: ORIGINAL.description, website: ORIGINAL.website };
 
-let database: Database;
 let site: SiteContent;
 let deps: PartnerDeps;
 
@@ -56,20 +50,7 @@ const users: Record<Who, AppUser> = {
   staff: appUser('staff', 'editor'),
 };
 
-function appUser(id: string, role: Role): AppUser {
-  return { id, email: `${id}@example.jp`, name: id, role, emailVerified: true };
-}
-
-async function addUser(who: AppUser, partnerId: string): Promise<void> {
-  const { db } = database;
-  await db.insert(user).values({ id: who.id, name: who.name, email: who.email, role: who.role });
-  await db.insert(userPublicProfiles).values({ userId: who.id, displayName: who.name, partnerId });
-  await db.insert(userPrivateProfiles).values({ userId: who.id, email: who.email });
-}
-
 beforeAll(async () => {
-  database = await createTestDatabase();
-  useDatabase(database);
   const { db } = database;
   for (const [id, name] of [
     [SORANE, ORIGINAL.name],
@@ -81,8 +62,8 @@ beforeAll(async () => {
       status: 'publish',
     });
   }
-  await addUser(users.free, '');
-  await addUser(users.paid, '');
+  await addUser(database, users.free);
+  await addUser(database, users.paid);
   await db.insert(subscriptions).values({
     id: 'sub-paid',
     userId: users.paid.id,
@@ -90,22 +71,15 @@ beforeAll(async () => {
     status: 'active',
     planName: 'スタンダード',
   });
-  await addUser(users.otherPartner, LUMEO);
-  await addUser(users.member, SORANE);
-  await addUser(users.staff, '');
+  await addUser(database, users.otherPartner, { partnerId: LUMEO });
+  await addUser(database, users.member, { partnerId: SORANE });
+  await addUser(database, users.staff);
   site = createSiteContent({ db });
   const writer = createContentWriter({ db });
   deps = { db, content: site.client, writer: () => writer };
 });
 
-afterAll(async () => {
-  site.dispose();
-  useDatabase(undefined);
-  await database.close();
-  fs.rmSync(dataDir, { recursive: true, force: true });
-});
-
-let ip = 0;
+afterAll(() => site.dispose());
 
 /** A post of the profile form as `who` (null: nobody signed in), as fetch sends it. */
 function post(
@@ -118,12 +92,7 @@ function post(
   for (const [name, value] of Object.entries(fields)) body.append(name, value);
   const request = new Request(`${SITE}/api/biz/partner-admin/${partnerId}/profile`, {
     method: 'POST',
-    headers: {
-      host: 'localhost:3000',
-      origin: SITE,
-      accept,
-      [CLIENT_IP_HEADER]: `192.0.2.${++ip}`,
-    },
+    headers: { ...siteHeaders({ who: null }), accept },
     body,
   });
   const handle = partnerProfileEndpoint(partnerId, {
