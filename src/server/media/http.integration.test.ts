@@ -1,20 +1,25 @@
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { ALT_REQUIRED_MESSAGE } from '@/lib/media/media-shared';
-import type { Database } from '@/server/db/client';
 import { auditEvents, cmsContents, cmsMedia } from '@/server/db/schema';
-import { createTestDatabase } from '@test-support/db/test-database';
 import { decodeFlash } from '@/lib/http/flash';
-import { CLIENT_IP_HEADER } from '@/server/http/request-origin';
-import type { Role } from '@/lib/identity/roles';
 import type { AppUser } from '@/server/identity/session-user';
 import { sample } from '@test-support/media-samples';
 import { FileSystemStorage } from '@/server/storage/storage';
 import { mediaHandlers } from './http';
 import { registerMedia } from './library';
+import {
+  SITE,
+  appUser,
+  expectBare404,
+  formPost,
+  siteHeaders,
+  testDataDir,
+  testDatabase,
+  testViewer,
+} from '@test-support/route-tests';
 
 /**
  * The routes of the media library (src/app/api/admin/media/**) on a real database and a real
@@ -23,11 +28,8 @@ import { registerMedia } from './library';
  * refused while used); malformed input is a Japanese 400 that writes nothing.
  */
 
-const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'axis-admin-media-http-'));
-process.env.DATA_DIR = dataDir;
-process.env.APP_SECRET = 'admin-media-http-test-secret-'.padEnd(40, 'x');
+const dataDir = testDataDir('admin-media-http');
 
-const SITE = 'http://localhost:3000';
 const storageRoot = path.join(dataDir, 'uploads');
 const storage = new FileSystemStorage(storageRoot);
 
@@ -37,18 +39,7 @@ const users: Record<Who, AppUser> = {
   editor: appUser('u-editor', 'editor'),
   admin: appUser('u-admin', 'admin'),
 };
-function appUser(id: string, role: Role): AppUser {
-  return { id, email: `${id}@example.jp`, name: id, role, emailVerified: true };
-}
-
-let database: Database;
-beforeAll(async () => {
-  database = await createTestDatabase();
-});
-afterAll(async () => {
-  await database.close();
-  fs.rmSync(dataDir, { recursive: true, force: true });
-});
+const database = testDatabase({ global: false });
 beforeEach(async () => {
   await database.db.delete(cmsMedia);
   await database.db.delete(cmsContents);
@@ -57,27 +48,15 @@ beforeEach(async () => {
 });
 
 const routes = mediaHandlers({
-  viewer: (headers) => {
-    const who = headers.get('x-test-viewer') as Who | null;
-    return Promise.resolve(who ? users[who] : null);
-  },
+  viewer: testViewer(users),
   db: () => Promise.resolve(database.db),
   storage: () => storage,
 });
 
-let ip = 0;
 type Call = { who: Who | null; plain?: boolean; origin?: string };
 
-function headersFor({ who, plain, origin = SITE }: Call): Record<string, string> {
-  return {
-    host: 'localhost:3000',
-    origin,
-    accept: plain ? 'text/html' : 'application/json',
-    ...(plain ? { referer: `${SITE}/admin/media` } : {}),
-    ...(who ? { 'x-test-viewer': who } : {}),
-    [CLIENT_IP_HEADER]: `192.0.2.${(++ip % 250) + 1}`,
-  };
-}
+const headersFor = (call: Call) =>
+  siteHeaders({ ...call, referer: call.plain ? '/admin/media' : undefined });
 
 function uploadRequest(
   call: Call,
@@ -95,11 +74,8 @@ function uploadRequest(
   });
 }
 
-function formRequest(url: string, call: Call, fields: Record<string, string>): Request {
-  const body = new FormData();
-  for (const [key, value] of Object.entries(fields)) body.append(key, value);
-  return new Request(`${SITE}${url}`, { method: 'POST', headers: headersFor(call), body });
-}
+const formRequest = (url: string, call: Call, fields: Record<string, string>) =>
+  formPost(url, { ...call, fields, referer: call.plain ? '/admin/media' : undefined });
 
 const listRequest = (call: Call, query = '') =>
   new Request(`${SITE}/api/admin/media${query}`, { headers: headersFor(call) });
@@ -111,12 +87,6 @@ const storedFiles = () =>
       )
     : [];
 const rows = () => database.db.select().from(cmsMedia);
-
-function expectBare404(response: Response): void {
-  expect(response.status).toBe(404);
-  expect(response.headers.get('location')).toBeNull();
-  expect(response.headers.get('set-cookie')).toBeNull();
-}
 
 async function storedImage(alt = '白い壁') {
   const url = '/uploads/images/2026/11/0123456789abcdef0123456789abcdef.png';

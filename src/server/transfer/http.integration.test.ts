@@ -1,20 +1,25 @@
-import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { eq, sql } from 'drizzle-orm';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { findEndpoint } from '@/lib/cms/model';
 import { createContent } from '@/server/cms/store';
-import { type Database, type Db, queryRows } from '@/server/db/client';
+import { type Db, queryRows } from '@/server/db/client';
 import { auditEvents } from '@/server/db/schema';
-import { createTestDatabase } from '@test-support/db/test-database';
 import { decodeFlash } from '@/lib/http/flash';
-import type { Role } from '@/lib/identity/roles';
 import type { AppUser } from '@/server/identity/session-user';
 import { FileSystemStorage } from '@/server/storage/storage';
 import { sample } from '@test-support/media-samples';
 import { transferHandlers } from './http';
+import {
+  SITE,
+  appUser,
+  expectBare404 as expectBare404Answer,
+  siteHeaders,
+  testDataDir,
+  testDatabase,
+  testViewer,
+} from '@test-support/route-tests';
 import { currentTransfer, resetTransferState } from './progress';
 
 /**
@@ -24,18 +29,10 @@ import { currentTransfer, resetTransferState } from './progress';
  * content, and bad input gets Japanese field errors and changes nothing.
  */
 
-const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'transfer-http-'));
+const tmp = testDataDir('transfer-http', { secret: false });
 process.env.DATA_DIR = path.join(tmp, 'data');
 
-const SITE = 'http://localhost:3000';
 type Who = 'member' | 'editor' | 'admin';
-const appUser = (id: string, role: Role): AppUser => ({
-  id,
-  email: `${id}@example.jp`,
-  name: id,
-  role,
-  emailVerified: true,
-});
 const users: Record<Who, AppUser> = {
   member: appUser('u-member', 'member'),
   editor: appUser('u-editor', 'editor'),
@@ -43,18 +40,15 @@ const users: Record<Who, AppUser> = {
 };
 const NOT_ADMINS = [null, 'member', 'editor'] as const;
 
-let full: Database;
-let empty: Database;
+const full = testDatabase({ global: false });
+const empty = testDatabase({ global: false });
 const storage = new FileSystemStorage(path.join(tmp, 'uploads'));
 const emptyStorage = new FileSystemStorage(path.join(tmp, 'empty-uploads'));
 let archive: Uint8Array<ArrayBuffer> = new Uint8Array();
 
 const handlersFor = (db: () => Db, store: FileSystemStorage) =>
   transferHandlers({
-    viewer: (headers) => {
-      const who = headers.get('x-test-viewer') as Who | null;
-      return Promise.resolve(who ? users[who] : null);
-    },
+    viewer: testViewer(users),
     db: () => Promise.resolve(db()),
     storage: () => store,
   });
@@ -73,13 +67,7 @@ function request(
 ): Request {
   return new Request(`${SITE}${url}`, {
     method: init.method ?? 'POST',
-    headers: {
-      host: 'localhost:3000',
-      origin: SITE,
-      accept: init.plain ? 'text/html' : 'application/json',
-      ...(who ? { 'x-test-viewer': who } : {}),
-      ...init.headers,
-    },
+    headers: { ...siteHeaders({ who, plain: init.plain }), ...init.headers },
     body: init.body,
   });
 }
@@ -107,14 +95,11 @@ const counts = async (db: Db) =>
   )[0]!;
 
 function expectBare404(response: Response): void {
-  expect(response.status).toBe(404);
-  expect(response.headers.get('location')).toBeNull();
-  expect(response.headers.get('set-cookie')).toBeNull();
+  expectBare404Answer(response);
   expect(response.headers.get('content-disposition')).toBeNull();
 }
 
 beforeAll(async () => {
-  [full, empty] = await Promise.all([createTestDatabase(), createTestDatabase()]);
   await createContent(full.db, findEndpoint('tags')!, {
     id: 'tag-1',
     body: { name: '建築' },
@@ -130,11 +115,6 @@ beforeAll(async () => {
 });
 
 beforeEach(() => resetTransferState());
-
-afterAll(async () => {
-  await Promise.all([full?.close(), empty?.close()]);
-  fs.rmSync(tmp, { recursive: true, force: true });
-});
 
 describe('anyone but an admin', () => {
   it.each(NOT_ADMINS)('gets a bare 404 from every route and changes nothing (%s)', async (who) => {

@@ -1,22 +1,23 @@
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { and, eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { ErrorAnswer, SaveAnswer } from '@/lib/admin-content';
 import { findEndpoint } from '@/lib/cms/model';
 import { createContent, getContent } from '@/server/cms/store';
 import { apiClient } from '@test-support/content-api-client';
 import { listVersions } from '@/server/cms/versions';
-import { type Database, useDatabase } from '@/server/db/client';
 import { cmsContents, user } from '@/server/db/schema';
-import { createTestDatabase } from '@test-support/db/test-database';
-import { CLIENT_IP_HEADER } from '@/server/http/request-origin';
-import type { Role } from '@/lib/identity/roles';
 import type { AppUser } from '@/server/identity/session-user';
 import { consoleRoutes } from './console-http';
 import { listConsoleItems } from './items';
 import { publishDueItems } from './scheduler';
+import {
+  SITE,
+  appUser,
+  siteHeaders,
+  testDataDir,
+  testDatabase,
+  testViewer,
+} from '@test-support/route-tests';
 
 /**
  * The content console's routes (src/app/api/admin/content/**) on a real database: anyone but
@@ -25,19 +26,9 @@ import { publishDueItems } from './scheduler';
  * write leaves a version naming who made it.
  */
 
-const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'axis-console-http-'));
-process.env.DATA_DIR = dataDir;
-process.env.APP_SECRET = 'console-http-test-secret-'.padEnd(40, 'x');
+testDataDir('console-http');
 
-const SITE = 'http://localhost:3000';
 type Who = 'member' | 'editor' | 'editor2' | 'admin';
-const appUser = (id: string, role: Role, name: string): AppUser => ({
-  id,
-  email: `${id}@example.jp`,
-  name,
-  role,
-  emailVerified: true,
-});
 const users: Record<Who, AppUser> = {
   member: appUser('c-member', 'member', '会員'),
   editor: appUser('c-editor', 'editor', '編集 一郎'),
@@ -45,12 +36,10 @@ const users: Record<Who, AppUser> = {
   admin: appUser('c-admin', 'admin', '管理 花子'),
 };
 
-let database: Database;
+const database = testDatabase();
 const posts = findEndpoint('posts')!;
 
 beforeAll(async () => {
-  database = await createTestDatabase();
-  useDatabase(database);
   for (const who of Object.values(users))
     await database.db
       .insert(user)
@@ -67,20 +56,8 @@ beforeAll(async () => {
   });
 });
 
-afterAll(async () => {
-  useDatabase(undefined);
-  await database.close();
-  fs.rmSync(dataDir, { recursive: true, force: true });
-});
+const routes = consoleRoutes({ viewer: testViewer(users) });
 
-const routes = consoleRoutes({
-  viewer: (headers) => {
-    const who = headers.get('x-test-viewer') as Who | null;
-    return Promise.resolve(who ? users[who] : null);
-  },
-});
-
-let ip = 0;
 function request(
   method: string,
   url: string,
@@ -91,12 +68,9 @@ function request(
   return new Request(`${SITE}${url}`, {
     method,
     headers: {
-      host: 'localhost:3000',
-      origin: SITE,
+      ...siteHeaders({ who }),
       accept,
       ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
-      ...(who ? { 'x-test-viewer': who } : {}),
-      [CLIENT_IP_HEADER]: `192.0.2.${(++ip % 250) + 1}`,
     },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
