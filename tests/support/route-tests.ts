@@ -29,8 +29,7 @@ export const TEST_VIEWER_HEADER = 'x-test-viewer';
 export function testDataDir(name: string, options: { secret?: boolean } = {}): string {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), `axis-${name}-`));
   process.env.DATA_DIR = dataDir;
-  if (options.secret !== false)
-    process.env.APP_SECRET = `${name}-test-secret-`.padEnd(40, 'x');
+  if (options.secret !== false) process.env.APP_SECRET = `${name}-test-secret-`.padEnd(40, 'x');
   afterAll(() => fs.rmSync(dataDir, { recursive: true, force: true }));
   return dataDir;
 }
