@@ -4,9 +4,9 @@ import { eq } from 'drizzle-orm';
 import { readAudienceCookie } from '@/server/access/audience';
 import { runAdminCommand } from '@/server/admin/commands';
 import { type Database, useDatabase } from '@/server/db/client';
-import { subscriptions } from '@/server/db/schema';
+import { subscriptions, user } from '@/server/db/schema';
 import { createTestDatabase } from '@test-support/db/test-database';
-import { signIn } from '@/server/identity/account-flows';
+import { signIn, signOut } from '@/server/identity/account-flows';
 import { appAuth } from '@/server/identity/app-auth';
 import { requestAudience } from './request-audience';
 
@@ -151,6 +151,42 @@ describe('requestAudience', () => {
     ['the framework draft cookie', (s: string) => `__prerender_bypass=1; ${s}`],
   ])('renders per request, never from a cache, with %s', async (_, spell) => {
     expect(await decide(spell(sessions.get('paid')!))).toMatchObject({ cache: false });
+  });
+
+  it('serves a copied session and audience cookie pair anonymously at once after sign-out', async () => {
+    // The attack run's finding: the pair kept reading paid pages for the cookie's minute.
+    const email = 'leaver@example.jp';
+    await run('create-user', { email, password: PASSWORD, role: 'member' });
+    await run('grant-plan', { email, plan: '招待プラン' });
+    await new Promise((resolve) => setTimeout(resolve, 5)); // the cookie is signed after the grant
+    const deps = { db: database.db, auth: await appAuth() };
+    const signedIn = await signIn(
+      deps,
+      { email, password: PASSWORD },
+      { headers: new Headers(), ip: '192.0.2.9' },
+    );
+    if (!signedIn.ok) throw new Error('sign-in failed');
+    const session = signedIn.setCookies!.map((c) => c.split(';')[0]).join('; ');
+    const paid = await decide(session);
+    expect(paid).toMatchObject({ cache: true, audience: 'paid' });
+    const copied = `${session}; ${audienceCookieOf(paid.setCookie)}`;
+    expect(await decide(copied)).toMatchObject({ audience: 'paid' });
+
+    const [{ id: userId }] = (await database.db
+      .select({ id: user.id })
+      .from(user)
+      .where(eq(user.email, email))) as [{ id: string }];
+    const signedOut = await signOut(
+      deps,
+      { headers: new Headers({ cookie: copied }), ip: '192.0.2.9' },
+      userId,
+    );
+    if (!signedOut.ok) throw new Error('sign-out failed');
+    // The browser that signed out drops its audience cookie too.
+    expect(signedOut.setCookies).toContainEqual(
+      expect.stringMatching(/^axis_audience=; .*Max-Age=0/),
+    );
+    expect(await decide(copied)).toMatchObject({ cache: true, audience: 'anonymous' });
   });
 
   it('is anonymous for a forged or signed-out session (the database knows none)', async () => {

@@ -5,6 +5,8 @@ import { env } from '@/env';
 import { safeNextPath } from '@/lib/safe-next';
 import { recordAudit } from '@/server/audit/audit-log';
 import type { Db } from '@/server/db/client';
+import { noteAudienceChange } from '@/server/access/audience-changes';
+import { AUDIENCE_COOKIE, setCookieValue } from '@/server/http/cookies';
 import { user as userTable } from '@/server/db/schema';
 import { maskAddress, sendMail } from '@/server/mail/mailer';
 import { mails } from '@/server/mail/templates';
@@ -277,6 +279,10 @@ export async function signOut(
 ): Promise<FlowResult> {
   const { headers } = await deps.auth.api.signOut({ headers: ctx.headers, returnHeaders: true });
   if (userId) {
+    // An audience cookie signed before now is not trusted again: a copy of the session and
+    // audience cookie pair would otherwise read pages cached for the reader's plan for the
+    // rest of the cookie's minute (the front server trusts the pair without the database).
+    noteAudienceChange(userId);
     await recordAudit(deps.db, {
       actor: `user:${userId}`,
       action: 'sign-out',
@@ -284,7 +290,11 @@ export async function signOut(
       ip: ctx.ip,
     });
   }
-  return { ok: true, redirectTo: '/', setCookies: setCookiesOf(headers) };
+  const clearAudience = setCookieValue(AUDIENCE_COOKIE, '', {
+    maxAgeSeconds: 0,
+    secure: env().SITE_URL.startsWith('https:'),
+  });
+  return { ok: true, redirectTo: '/', setCookies: [...setCookiesOf(headers), clearAudience] };
 }
 
 /** The same answer whether or not the address is registered. */
