@@ -2,7 +2,7 @@ import Link from 'next/link';
 import type { ReactNode } from 'react';
 import { EmailField } from '@/components/account/account-fields';
 import { AccountPage, Notice } from '@/components/account/account-page';
-import { Field } from '@/components/forms/form.client';
+import { Field, PostForm } from '@/components/forms/form.client';
 import { INQUIRY_COMPANY_MAX, INQUIRY_NAME_MAX, INQUIRY_PHONE_MAX } from '@/lib/inquiries';
 import { getDb } from '@/server/db/client';
 import { readFlash, typedText } from '@/server/http/read-flash';
@@ -10,10 +10,51 @@ import { getUser } from '@/server/identity/session';
 import { getProfileDetails } from '@/server/profiles/profiles';
 
 /**
- * What the companies' inquiry forms (/jobs/about/contact, /biz/request) share with each other
- * and with /contact: the 「受け付けました」 screen, the privacy note, and the sender's company,
- * name, e-mail and phone, filled in from the account when the sender is signed in.
+ * The inquiry pages (/contact, /jobs/about/contact, /biz/request) are one page: the form with
+ * its lead and privacy note, the 「受け付けました」 screen after a valid post, and the sender's
+ * company, name, e-mail and phone, filled in from the account when the sender is signed in.
  */
+
+export type InquiryDefaults = Awaited<ReturnType<typeof inquiryDefaults>>;
+
+/** An inquiry page: the form, or after a valid post (`?sent=1`) what was received. */
+export async function InquiryPage({
+  searchParams,
+  title,
+  lead,
+  action,
+  submitLabel,
+  sent,
+  fields,
+}: {
+  searchParams: Promise<Record<string, string | string[] | undefined>>;
+  title: string;
+  lead: ReactNode;
+  /** The route the form posts to. */
+  action: string;
+  submitLabel: string;
+  /** The screen after a valid post: its title, what was received, then where to go on. */
+  sent: { title: string; notice: string; next: ReactNode };
+  /** The form's fields, filled in from what was typed or from the account. */
+  fields: (defaults: InquiryDefaults) => ReactNode;
+}) {
+  const query = await searchParams;
+  if (query.sent) {
+    return (
+      <SentScreen title={sent.title} notice={sent.notice}>
+        {sent.next}
+      </SentScreen>
+    );
+  }
+  const defaults = await inquiryDefaults();
+  return (
+    <AccountPage title={title} lead={lead} footer={<PrivacyNote />}>
+      <PostForm action={action} submitLabel={submitLabel} initialErrors={defaults.flash}>
+        {fields(defaults)}
+      </PostForm>
+    </AccountPage>
+  );
+}
 
 /** The screen after a valid post (`?sent=1`): what was received, then where to go on. */
 export function SentScreen({
@@ -65,7 +106,7 @@ export function SenderFields({
   nameLabel,
   phoneRequired,
 }: {
-  defaults: Awaited<ReturnType<typeof inquiryDefaults>>;
+  defaults: InquiryDefaults;
   nameLabel: string;
   phoneRequired: boolean;
 }) {

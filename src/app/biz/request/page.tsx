@@ -1,12 +1,6 @@
 import Link from 'next/link';
-import { AccountPage } from '@/components/account/account-page';
-import { Field, PostForm, SelectField, TextArea } from '@/components/forms/form.client';
-import {
-  PrivacyNote,
-  SenderFields,
-  SentScreen,
-  inquiryDefaults,
-} from '@/components/forms/inquiry-parts';
+import { Field, SelectField, TextArea } from '@/components/forms/form.client';
+import { InquiryPage, SenderFields } from '@/components/forms/inquiry-parts';
 import { sitePageMetadata } from '@/components/listing/site-metadata';
 import {
   COMPANY_SIZES,
@@ -24,25 +18,10 @@ export const metadata = sitePageMetadata({
 
 type Props = { searchParams: Promise<Record<string, string | string[] | undefined>> };
 
-export default async function PartnerRequestPage({ searchParams }: Props) {
-  const query = await searchParams;
-  if (query.sent) {
-    return (
-      <SentScreen
-        title="お申し込みを受け付けました"
-        notice="パートナープログラムへのお申し込みを受け付けました。ご入力のメールアドレスに受付確認のメールをお送りしました。担当者から、ご契約の条件と今後の流れをご案内します。"
-      >
-        <p>
-          <Link href="/biz/about">パートナープログラムのご案内へ戻る</Link>
-        </p>
-      </SentScreen>
-    );
-  }
-
-  const defaults = await inquiryDefaults();
-  const { flash, typed } = defaults;
+export default function PartnerRequestPage({ searchParams }: Props) {
   return (
-    <AccountPage
+    <InquiryPage
+      searchParams={searchParams}
       title="パートナープログラムのお申し込み"
       lead={
         <p>
@@ -52,44 +31,56 @@ export default async function PartnerRequestPage({ searchParams }: Props) {
           をご利用ください。
         </p>
       }
-      footer={<PrivacyNote />}
-    >
-      <PostForm action="/api/biz/request" submitLabel="申し込む" initialErrors={flash}>
-        <SenderFields defaults={defaults} nameLabel="ご担当者名" phoneRequired={true} />
-        <Field
-          name="website"
-          label="ウェブサイト（任意）"
-          type="url"
-          autoComplete="url"
-          inputMode="url"
-          hint="https:// から入力してください"
-          maxLength={INQUIRY_WEBSITE_MAX}
-          defaultValue={typed('website')}
-        />
-        <SelectField
-          name="companySize"
-          label="従業員数"
-          placeholder="選択してください"
-          options={COMPANY_SIZES}
-          required
-          defaultValue={typed('companySize') ?? ''}
-        />
-        <SelectField
-          name="plan"
-          label="ご関心のあるプラン"
-          placeholder="選択してください"
-          options={PARTNER_PLANS}
-          required
-          defaultValue={typed('plan') ?? ''}
-        />
-        <TextArea
-          name="message"
-          label="ご相談・ご質問（任意）"
-          hint={`掲載したい求人の内容や時期など。${INQUIRY_MESSAGE_MAX.toLocaleString('ja-JP')} 文字以内`}
-          maxLength={INQUIRY_MESSAGE_MAX}
-          defaultValue={typed('message')}
-        />
-      </PostForm>
-    </AccountPage>
+      action="/api/biz/request"
+      submitLabel="申し込む"
+      sent={{
+        title: 'お申し込みを受け付けました',
+        notice:
+          'パートナープログラムへのお申し込みを受け付けました。ご入力のメールアドレスに受付確認のメールをお送りしました。担当者から、ご契約の条件と今後の流れをご案内します。',
+        next: (
+          <p>
+            <Link href="/biz/about">パートナープログラムのご案内へ戻る</Link>
+          </p>
+        ),
+      }}
+      fields={(defaults) => (
+        <>
+          <SenderFields defaults={defaults} nameLabel="ご担当者名" phoneRequired={true} />
+          <Field
+            name="website"
+            label="ウェブサイト（任意）"
+            type="url"
+            autoComplete="url"
+            inputMode="url"
+            hint="https:// から入力してください"
+            maxLength={INQUIRY_WEBSITE_MAX}
+            defaultValue={defaults.typed('website')}
+          />
+          <SelectField
+            name="companySize"
+            label="従業員数"
+            placeholder="選択してください"
+            options={COMPANY_SIZES}
+            required
+            defaultValue={defaults.typed('companySize') ?? ''}
+          />
+          <SelectField
+            name="plan"
+            label="ご関心のあるプラン"
+            placeholder="選択してください"
+            options={PARTNER_PLANS}
+            required
+            defaultValue={defaults.typed('plan') ?? ''}
+          />
+          <TextArea
+            name="message"
+            label="ご相談・ご質問（任意）"
+            hint={`掲載したい求人の内容や時期など。${INQUIRY_MESSAGE_MAX.toLocaleString('ja-JP')} 文字以内`}
+            maxLength={INQUIRY_MESSAGE_MAX}
+            defaultValue={defaults.typed('message')}
+          />
+        </>
+      )}
+    />
   );
 }

@@ -1,12 +1,6 @@
 import Link from 'next/link';
-import { AccountPage } from '@/components/account/account-page';
-import { PostForm, TextArea } from '@/components/forms/form.client';
-import {
-  PrivacyNote,
-  SenderFields,
-  SentScreen,
-  inquiryDefaults,
-} from '@/components/forms/inquiry-parts';
+import { TextArea } from '@/components/forms/form.client';
+import { InquiryPage, SenderFields } from '@/components/forms/inquiry-parts';
 import { sitePageMetadata } from '@/components/listing/site-metadata';
 import { INQUIRY_MESSAGE_MAX } from '@/lib/inquiries';
 
@@ -19,30 +13,10 @@ export const metadata = sitePageMetadata({
 
 type Props = { searchParams: Promise<Record<string, string | string[] | undefined>> };
 
-export default async function JobPostingContactPage({ searchParams }: Props) {
-  const query = await searchParams;
-  if (query.sent) {
-    return (
-      <SentScreen
-        title="お問い合わせを受け付けました"
-        notice="求人掲載についてのお問い合わせを受け付けました。ご入力のメールアドレスに受付確認のメールをお送りしました。担当者から、掲載の条件と料金をご案内します。"
-      >
-        <p>
-          パートナープログラムへの参加をお決めの場合は、
-          <Link href="/biz/request">パートナープログラムのお申し込み</Link>
-          からもお申し込みいただけます。
-        </p>
-        <p>
-          <Link href="/jobs">求人一覧へ戻る</Link>
-        </p>
-      </SentScreen>
-    );
-  }
-
-  const defaults = await inquiryDefaults();
-  const { flash, typed } = defaults;
+export default function JobPostingContactPage({ searchParams }: Props) {
   return (
-    <AccountPage
+    <InquiryPage
+      searchParams={searchParams}
       title="求人掲載のお問い合わせ"
       lead={
         <p>
@@ -53,19 +27,38 @@ export default async function JobPostingContactPage({ searchParams }: Props) {
           へお進みください。
         </p>
       }
-      footer={<PrivacyNote />}
-    >
-      <PostForm action="/api/jobs/contact" submitLabel="送信する" initialErrors={flash}>
-        <SenderFields defaults={defaults} nameLabel="お名前" phoneRequired={false} />
-        <TextArea
-          name="message"
-          label="お問い合わせ内容"
-          hint={`募集したい職種や人数、掲載の時期など。${INQUIRY_MESSAGE_MAX.toLocaleString('ja-JP')} 文字以内`}
-          required
-          maxLength={INQUIRY_MESSAGE_MAX}
-          defaultValue={typed('message')}
-        />
-      </PostForm>
-    </AccountPage>
+      action="/api/jobs/contact"
+      submitLabel="送信する"
+      sent={{
+        title: 'お問い合わせを受け付けました',
+        notice:
+          '求人掲載についてのお問い合わせを受け付けました。ご入力のメールアドレスに受付確認のメールをお送りしました。担当者から、掲載の条件と料金をご案内します。',
+        next: (
+          <>
+            <p>
+              パートナープログラムへの参加をお決めの場合は、
+              <Link href="/biz/request">パートナープログラムのお申し込み</Link>
+              からもお申し込みいただけます。
+            </p>
+            <p>
+              <Link href="/jobs">求人一覧へ戻る</Link>
+            </p>
+          </>
+        ),
+      }}
+      fields={(defaults) => (
+        <>
+          <SenderFields defaults={defaults} nameLabel="お名前" phoneRequired={false} />
+          <TextArea
+            name="message"
+            label="お問い合わせ内容"
+            hint={`募集したい職種や人数、掲載の時期など。${INQUIRY_MESSAGE_MAX.toLocaleString('ja-JP')} 文字以内`}
+            required
+            maxLength={INQUIRY_MESSAGE_MAX}
+            defaultValue={defaults.typed('message')}
+          />
+        </>
+      )}
+    />
   );
 }
