@@ -215,9 +215,15 @@ describe('readImageDimensions', () => {
     expect(readImageDimensions('gif', gif)).toEqual({ width: 1920, height: 1080 });
   });
 
-  it('answers null for AVIF (not read here) and for garbage', () => {
-    expect(readImageDimensions('avif', sample('avif'))).toBeNull();
+  it('reads AVIF sizes (ISO media: the ispe property)', () => {
+    expect(readImageDimensions('avif', sample('avif'))).toEqual({ width: 3, height: 2 });
+  });
+
+  it('answers null for garbage, a cut header and bytes of another format', () => {
     expect(readImageDimensions('jpeg', new Uint8Array([0xff, 0xd8, 0xff, 0x00, 0x01]))).toBeNull();
+    expect(readImageDimensions('avif', sample('avif').subarray(0, 40))).toBeNull();
+    expect(readImageDimensions('gif', sample('png'))).toBeNull();
+    expect(readImageDimensions('mp3', sample('png'))).toBeNull();
   });
 });
 
@@ -265,6 +271,21 @@ describe('inspectMedia', () => {
     new DataView(png.buffer).setUint32(16, 20000);
     new DataView(png.buffer).setUint32(20, 10000);
     expect((await rejection(() => inspectMedia(png, png.length))).message).toContain('20000×10000');
+  });
+
+  it('reads AVIF sizes, and refuses one over 100 megapixels or without a readable size', async () => {
+    const avif = sample('avif').slice();
+    expect(await inspectMedia(avif, avif.length)).toMatchObject({ width: 3, height: 2 });
+    const ispe = Buffer.from(avif).indexOf('ispe');
+    new DataView(avif.buffer).setUint32(ispe + 8, 20000);
+    new DataView(avif.buffer).setUint32(ispe + 12, 10000);
+    expect((await rejection(() => inspectMedia(avif, avif.length))).message).toContain(
+      '20000×10000',
+    );
+    avif.set(text('xxxx'), ispe); // no size property left
+    const unreadable = await rejection(() => inspectMedia(avif, avif.length));
+    expect(unreadable.status).toBe(400);
+    expect(unreadable.message).toContain('壊れている');
   });
 });
 

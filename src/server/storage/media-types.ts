@@ -1,5 +1,6 @@
 import 'server-only';
 import { fileTypeFromBuffer } from 'file-type';
+import { imageSize } from 'image-size';
 
 /**
  * What an uploaded file really is, decided from its first bytes only: the client's
@@ -105,9 +106,6 @@ const ascii = (b: Uint8Array, start: number, length: number): string => {
 const startsWith = (b: Uint8Array, bytes: readonly number[], at = 0): boolean =>
   b.length >= at + bytes.length && bytes.every((v, i) => b[at + i] === v);
 
-const u16be = (b: Uint8Array, i: number) => (b[i]! << 8) | b[i + 1]!;
-const u16le = (b: Uint8Array, i: number) => b[i]! | (b[i + 1]! << 8);
-const u24le = (b: Uint8Array, i: number) => b[i]! | (b[i + 1]! << 8) | (b[i + 2]! << 16);
 const u32be = (b: Uint8Array, i: number) =>
   ((b[i]! << 24) >>> 0) + ((b[i + 1]! << 16) | (b[i + 2]! << 8) | b[i + 3]!);
 const u32le = (b: Uint8Array, i: number) =>
@@ -232,83 +230,42 @@ function acceptedMagic(b: Uint8Array): string | null {
 
 export type ImageDimensions = { width: number; height: number };
 
-const dims = (width: number, height: number): ImageDimensions | null =>
-  width > 0 && height > 0 ? { width, height } : null;
+/** What image-size calls each of our image formats (an AVIF with a mif1 major brand is "heif"). */
+const IMAGE_SIZE_TYPES: Partial<Record<MediaFormat, readonly string[]>> = {
+  jpeg: ['jpg'],
+  png: ['png'],
+  gif: ['gif'],
+  webp: ['webp'],
+  avif: ['avif', 'heif', 'heic'],
+};
 
-/** Width and height from the header of a JPEG, PNG, WebP or GIF; null when unreadable. */
+/**
+ * The bytes a header must hold whole before its size counts: image-size reads the two fields it
+ * needs and would take a PNG cut inside IHDR (signature, IHDR and its CRC: 33) or a GIF cut
+ * inside its logical screen descriptor (13).
+ */
+const MIN_HEADER_BYTES: Partial<Record<MediaFormat, number>> = { png: 33, gif: 13 };
+
+/**
+ * Width and height from the header of a JPEG, PNG, GIF, WebP or AVIF, read by image-size (which
+ * reads within the bytes it is given and throws on what it cannot read); null when unreadable,
+ * not an image of this format, or zero-sized.
+ */
 export function readImageDimensions(
   format: MediaFormat,
   bytes: Uint8Array,
 ): ImageDimensions | null {
-  switch (format) {
-    case 'jpeg':
-      return readJpegDimensions(bytes);
-    case 'png':
-      return readPngDimensions(bytes);
-    case 'gif':
-      return readGifDimensions(bytes);
-    case 'webp':
-      return readWebpDimensions(bytes);
-    default:
-      return null;
+  const types = IMAGE_SIZE_TYPES[format];
+  if (!types || bytes.length < (MIN_HEADER_BYTES[format] ?? 0)) return null;
+  let read: ReturnType<typeof imageSize>;
+  try {
+    read = imageSize(bytes);
+  } catch {
+    return null;
   }
-}
-
-const JPEG_SOF = new Set([
-  0xc0, 0xc1, 0xc2, 0xc3, 0xc5, 0xc6, 0xc7, 0xc9, 0xca, 0xcb, 0xcd, 0xce, 0xcf,
-]);
-
-function readJpegDimensions(b: Uint8Array): ImageDimensions | null {
-  let i = 2;
-  while (i + 4 <= b.length) {
-    if (b[i] !== 0xff) return null;
-    const marker = b[i + 1]!;
-    if (marker === 0xff) {
-      i += 1; // fill byte
-      continue;
-    }
-    if (marker === 0x01 || (marker >= 0xd0 && marker <= 0xd7)) {
-      i += 2; // markers without a length
-      continue;
-    }
-    if (marker === 0xd8 || marker === 0xd9 || marker === 0xda) return null; // no frame header first
-    const length = u16be(b, i + 2);
-    if (length < 2) return null;
-    if (JPEG_SOF.has(marker)) {
-      if (i + 9 > b.length || length < 7) return null;
-      return dims(u16be(b, i + 7), u16be(b, i + 5));
-    }
-    i += 2 + length;
-  }
-  return null;
-}
-
-function readPngDimensions(b: Uint8Array): ImageDimensions | null {
-  // Signature, then the IHDR chunk (length 13) first, with its CRC.
-  if (b.length < 33 || u32be(b, 8) !== 13 || ascii(b, 12, 4) !== 'IHDR') return null;
-  return dims(u32be(b, 16), u32be(b, 20));
-}
-
-function readGifDimensions(b: Uint8Array): ImageDimensions | null {
-  if (b.length < 13) return null; // header and logical screen descriptor
-  return dims(u16le(b, 6), u16le(b, 8));
-}
-
-function readWebpDimensions(b: Uint8Array): ImageDimensions | null {
-  if (b.length < 30 || ascii(b, 0, 4) !== 'RIFF' || ascii(b, 8, 4) !== 'WEBP') return null;
-  const chunk = ascii(b, 12, 4);
-  if (chunk === 'VP8 ') {
-    if (!startsWith(b, [0x9d, 0x01, 0x2a], 23)) return null;
-    return dims(u16le(b, 26) & 0x3fff, u16le(b, 28) & 0x3fff);
-  }
-  if (chunk === 'VP8L') {
-    if (b[20] !== 0x2f) return null;
-    const width = 1 + (((b[22]! & 0x3f) << 8) | b[21]!);
-    const height = 1 + (((b[24]! & 0x0f) << 10) | (b[23]! << 2) | ((b[22]! & 0xc0) >> 6));
-    return dims(width, height);
-  }
-  if (chunk === 'VP8X') return dims(1 + u24le(b, 24), 1 + u24le(b, 27));
-  return null;
+  const { width, height, type } = read;
+  if (!type || !types.includes(type)) return null;
+  return width > 0 && height > 0 ? { width, height } : null;
 }
 
 // --- RIFF: WebP, WAV -------------------------------------------------------------------------
@@ -321,7 +278,7 @@ function sniffRiff(b: Uint8Array, size: number): SniffResult {
   const sizeKnown = riffSize !== 0 && riffSize !== 0xffffffff;
   const fits = !sizeKnown || riffSize + 8 <= size;
   if (form === 'WEBP') {
-    return fits && readWebpDimensions(b) ? supported('webp') : truncated('webp');
+    return fits && readImageDimensions('webp', b) ? supported('webp') : truncated('webp');
   }
   if (form === 'WAVE') {
     return fits && b.length >= 20 && ascii(b, 12, 4) === 'fmt '
@@ -682,8 +639,14 @@ export async function inspectMedia(
   if (size > limit) throw new MediaRejection(413, tooLargeMessage(type.kind, limit, size));
   if (type.kind !== 'image') return { type, size };
 
+  // JPEG, PNG, GIF and WebP sizes were read by the header check; AVIF's is read here.
   const dimensions = readImageDimensions(type.format, head);
-  if (!dimensions) return { type, size }; // AVIF: not read here
+  if (!dimensions) {
+    throw new MediaRejection(
+      400,
+      `${type.format.toUpperCase()} ファイルが壊れているか、途中で切れています。`,
+    );
+  }
   if (dimensions.width * dimensions.height > MAX_IMAGE_PIXELS) {
     throw new MediaRejection(
       400,
