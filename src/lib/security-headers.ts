@@ -1,4 +1,5 @@
-import { PLAYER_PATH_BY_HOST } from '@/lib/cms/embeds';
+// Relative: next.config.ts loads this file, and its loader does not know the @/ alias.
+import { PLAYER_PATH_BY_HOST } from './cms/embeds';
 
 /**
  * The headers every answer of the site carries, the front server's own answers included
