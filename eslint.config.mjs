@@ -3,6 +3,37 @@ import nextPlugin from '@next/eslint-plugin-next';
 import reactHooks from 'eslint-plugin-react-hooks';
 import tseslint from 'typescript-eslint';
 
+/** Pages and components read content only where access is decided. */
+const GATED = {
+  // The finders, the content clients, the store and the schema (the sanitiser of rich text is
+  // not one of them).
+  regex: '^@/server/(content/(items|client|site-content)|cms/(?!richtext/)|db/schema)',
+  allowTypeImports: true,
+  message:
+    'Pages and components read items through src/server/access/read.ts and lists through src/server/content/lists.ts, where access is decided.',
+};
+// Each layer by its alias and by a relative path that climbs into it.
+const NO_SERVER = {
+  regex: '^(@/server(/|$)|(\\.\\./)+server(/|$))',
+  message:
+    'Client code and src/lib import nothing from src/server: what both sides need lives in src/lib/<area>/ (docs/decisions/014-layers.md).',
+};
+const NO_COMPONENTS = {
+  regex: '^(@/components(/|$)|(\\.\\./)+components(/|$))',
+  message:
+    'src/server imports nothing from src/components: move what both need to src/lib/<area>/, and rendering to src/app or src/components (docs/decisions/014-layers.md).',
+};
+const NO_COMPONENTS_FROM_LIB = {
+  ...NO_COMPONENTS,
+  message:
+    'src/lib is pure and imports nothing from src/components (docs/decisions/014-layers.md).',
+};
+const NO_APP = {
+  regex: '^(@/app(/|$)|(\\.\\./)+app(/|$))',
+  message:
+    'Only the framework imports src/app: nothing in src/lib, src/server or src/components does.',
+};
+
 export default tseslint.config(
   {
     ignores: [
@@ -64,25 +95,47 @@ export default tseslint.config(
       'src/app/**/layout.tsx',
       'src/app/**/not-found.tsx',
       'src/app/**/error.tsx',
-      'src/components/**',
     ],
+    rules: { '@typescript-eslint/no-restricted-imports': ['error', { patterns: [GATED] }] },
+  },
+  // The layers (docs/decisions/014-layers.md): src/lib is pure and shared by everything;
+  // src/server and src/components each build on it and never on each other's side; src/app
+  // puts them together. Later blocks replace earlier ones for the files they name, so each
+  // lists every pattern its files obey. scripts/check-imports.ts adds what needs the whole
+  // graph: no circles, and nothing a client file imports (even indirectly) is in src/server.
+  {
+    files: ['src/components/**'],
+    rules: { '@typescript-eslint/no-restricted-imports': ['error', { patterns: [GATED, NO_APP] }] },
+  },
+  {
+    files: ['src/server/**'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': ['error', { patterns: [NO_COMPONENTS, NO_APP] }],
+    },
+  },
+  {
+    // A test may call a route handler of src/app to check what the framework answers.
+    files: ['src/server/**/*.test.ts'],
+    rules: { '@typescript-eslint/no-restricted-imports': ['error', { patterns: [NO_COMPONENTS] }] },
+  },
+  {
+    files: ['src/lib/**'],
     rules: {
       '@typescript-eslint/no-restricted-imports': [
         'error',
-        {
-          patterns: [
-            {
-              // The finders, the content clients, the store and the schema (the sanitiser of
-              // rich text is not one of them).
-              regex: '^@/server/(content/(items|client|site-content)|cms/(?!richtext/)|db/schema)',
-              allowTypeImports: true,
-              message:
-                'Pages and components read items through src/server/access/read.ts and lists through src/server/content/lists.ts, where access is decided.',
-            },
-          ],
-        },
+        { patterns: [NO_SERVER, NO_COMPONENTS_FROM_LIB, NO_APP] },
       ],
     },
+  },
+  {
+    files: ['src/components/**/*.client.tsx'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': ['error', { patterns: [NO_SERVER, NO_APP] }],
+    },
+  },
+  {
+    files: ['src/app/**/*.client.tsx'],
+    rules: { '@typescript-eslint/no-restricted-imports': ['error', { patterns: [NO_SERVER] }] },
   },
   {
     files: ['**/*.mjs', '**/*.cjs'],

@@ -1,0 +1,55 @@
+/**
+ * The layering checks that need the whole import graph, which ESLint (one file at a time)
+ * cannot see; `npm run lint` runs them (docs/decisions/014-layers.md):
+ * - no import circles in src, bench and scripts;
+ * - client code (every file marked 'use client' and everything it imports, directly or not)
+ *   reaches nothing in src/server.
+ */
+import { readFileSync } from 'node:fs';
+import madge from 'madge';
+
+/**
+ * Circles wholly inside the billing sandbox's router and resources, which are being split
+ * apart on their own (issue 23): remove this entry once that split has landed.
+ */
+const PENDING_CIRCLES = [/^src\/server\/billing\/sandbox\//];
+
+const result = await madge(['src', 'bench', 'scripts'], {
+  baseDir: '.',
+  fileExtensions: ['ts', 'tsx'],
+  tsConfig: 'tsconfig.json',
+});
+const problems: string[] = [];
+
+for (const circle of result.circular()) {
+  if (circle.every((file) => PENDING_CIRCLES.some((re) => re.test(file)))) continue;
+  problems.push(`import circle: ${[...circle, circle[0]].join(' → ')}`);
+}
+
+const graph = result.obj();
+const isClient = (file: string) =>
+  /\.tsx?$/.test(file) && /^\s*['"]use client['"]/.test(readFileSync(file, 'utf8'));
+const roots = Object.keys(graph).filter((file) => file.startsWith('src/') && isClient(file));
+// Breadth-first from every client file, remembering how each file was reached.
+const via = new Map<string, string | null>(roots.map((file) => [file, null]));
+const queue = [...roots];
+for (let file = queue.shift(); file !== undefined; file = queue.shift()) {
+  for (const next of graph[file] ?? []) {
+    if (via.has(next)) continue;
+    via.set(next, file);
+    queue.push(next);
+  }
+}
+for (const [file, parent] of via) {
+  // Only where client code steps into src/server, not every server module behind that step.
+  if (!file.startsWith('src/server/') || parent?.startsWith('src/server/')) continue;
+  const chain = [file];
+  for (let from = via.get(file); from; from = via.get(from)) chain.unshift(from);
+  problems.push(`client code reaches src/server: ${chain.join(' → ')}`);
+}
+
+if (problems.length > 0) {
+  for (const problem of problems) console.error(problem);
+  process.exit(1);
+}
+console.log(`imports: no circles, ${roots.length} client files reach nothing in src/server`);
