@@ -1,20 +1,12 @@
 import 'server-only';
 import { count, eq, inArray } from 'drizzle-orm';
 import { todayInJapan } from '@/lib/jobs';
+import type { ContractState } from '@/lib/partners/contract-state';
 import type { PartnerContract } from '@/server/access/partner-access';
 import type { Db } from '@/server/db/client';
 import { partnerContracts, userPublicProfiles } from '@/server/db/schema';
 
 /** Partner contracts and member counts: the queries (src/server/partners/partners.ts holds the rules). */
-
-export type ContractState = 'none' | 'upcoming' | 'active' | 'ended';
-
-export const CONTRACT_STATE_LABELS: Readonly<Record<ContractState, string>> = {
-  none: '契約なし',
-  upcoming: '契約開始前',
-  active: '契約中',
-  ended: '契約終了',
-};
 
 export const NO_CONTRACT: PartnerContract = {
   contractStart: null,

@@ -12,14 +12,8 @@ import type { FormResult } from '@/server/http/form-endpoint';
 import { fieldErrors } from '@/server/identity/validation';
 import { MediaRejection } from '@/server/storage/media-types';
 import { type StoredImage, forgetStoredImage, storeFormImage } from '@/server/storage/store-image';
-import {
-  type ContractState,
-  NO_CONTRACT,
-  contractState,
-  contractsOf,
-  memberCountsOf,
-  saveContract,
-} from './contracts';
+import type { ContractState } from '@/lib/partners/contract-state';
+import { NO_CONTRACT, contractState, contractsOf, memberCountsOf, saveContract } from './contracts';
 
 /**
  * Partner companies (docs/decisions/010-partners-and-job-listings.md): the public profile (name,

@@ -1,7 +1,7 @@
 import Link from 'next/link';
 import styles from '@/components/biz/biz-admin.module.css';
 import { Button, ButtonLink } from '@/components/ui/button';
-import { CONTRACT_STATE_LABELS, type ContractState } from '@/server/partners/contracts';
+import { CONTRACT_STATE_LABELS, type ContractState } from '@/lib/partners/contract-state';
 import type { PartnerSummary } from '@/server/partners/partners';
 import { contractPeriod, quotaText } from './contract-text';
 import { Pagination } from '@/components/listing/list-page';

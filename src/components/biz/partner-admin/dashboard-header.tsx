@@ -3,7 +3,7 @@ import biz from '@/components/biz/biz-admin.module.css';
 import { ResponsiveImage } from '@/components/content/responsive-image';
 import { formatDateJa } from '@/lib/format';
 import { SUBMISSION_REFUSAL_MESSAGES } from '@/server/access/partner-access';
-import { CONTRACT_STATE_LABELS } from '@/server/partners/contracts';
+import { CONTRACT_STATE_LABELS } from '@/lib/partners/contract-state';
 import type { PartnerDetail } from '@/server/partners/partners';
 import { type QuotaUsage, quotaText } from './dashboard-model';
 import styles from './partner-admin.module.css';

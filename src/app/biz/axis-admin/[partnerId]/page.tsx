@@ -15,7 +15,7 @@ import { readFlash } from '@/server/http/read-flash';
 import { countApplyClicks, countJobViews } from '@/server/jobs/apply-clicks';
 import { displayState, isLive, listPartnerListings } from '@/server/jobs/listings';
 import { currentPartnerActor } from '@/server/partners/actor';
-import { CONTRACT_STATE_LABELS } from '@/server/partners/contracts';
+import { CONTRACT_STATE_LABELS } from '@/lib/partners/contract-state';
 import { listMembers } from '@/server/partners/members';
 import { LOGO_MAX_BYTES, getPartner, partnerDeps } from '@/server/partners/partners';
 
