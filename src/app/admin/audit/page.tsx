@@ -1,12 +1,15 @@
-import Link from 'next/link';
 import { accountMetadata } from '@/components/account/metadata';
 import adminStyles from '@/components/admin/admin.module.css';
 import { AuditEntries } from '@/components/admin/users/audit-entries';
 import { AUDIT_ACTION_LABELS, auditActionLabel } from '@/components/admin/users/audit-labels';
 import { parseAuditQuery } from '@/components/admin/users/list-query';
-import { Pagination } from '@/components/listing/list-page';
 import styles from '@/components/admin/users/users.module.css';
-import { Button } from '@/components/ui/button';
+import {
+  StaffFilter,
+  StaffList,
+  StaffPageHead,
+  staffInputClass,
+} from '@/components/admin/staff-list-page';
 import { auditActions, listAuditPage, userEmailsFor } from '@/server/audit/audit-query';
 import { getDb } from '@/server/db/client';
 import { requireRole } from '@/server/identity/session';
@@ -36,77 +39,71 @@ export default async function AdminAuditPage({ searchParams }: Props) {
 
   return (
     <div className={adminStyles.page}>
-      <p className={adminStyles.breadcrumb}>
-        <Link href="/admin">管理画面</Link> / 監査ログ
-      </p>
-      <h1 className={adminStyles.title}>監査ログ</h1>
-      <p className={styles.lead}>
-        ログイン、権限やプランの変更など、セキュリティに関わる操作の記録です。新しい順に表示します。日時は日本時間です。
-      </p>
-      <form method="get" action="/admin/audit" role="search" className={styles.search}>
-        <div className={styles.searchField}>
-          <label htmlFor="audit-action" className={styles.label}>
-            操作
-          </label>
-          <select
-            id="audit-action"
-            name="action"
-            defaultValue={query.action}
-            className={styles.input}
-          >
-            <option value="">すべての操作</option>
-            {actions.map((action) => (
-              <option key={action} value={action}>
-                {auditActionLabel(action)}
-              </option>
-            ))}
-          </select>
-        </div>
-        <div className={styles.searchField}>
-          <label htmlFor="audit-q" className={styles.label}>
-            実行者・対象で絞り込む
-          </label>
-          <input
-            id="audit-q"
-            name="q"
-            type="search"
-            defaultValue={query.q}
-            maxLength={100}
-            className={styles.input}
-            autoComplete="off"
-            aria-describedby="audit-q-hint"
-          />
-          <span id="audit-q-hint" className={styles.hint}>
-            例：user:ユーザー ID、cli:、system
-          </span>
-        </div>
-        <Button type="submit" color="black" width="auto" height={44}>
-          絞り込む
-        </Button>
-        {filtered ? (
-          <Link href="/admin/audit" className={styles.clear}>
-            条件を解除
-          </Link>
-        ) : null}
-      </form>
-      <p className={styles.count} role="status">
-        {filtered ? '条件に一致する記録：' : 'すべての記録：'}
-        {result.total}件
-      </p>
-      {result.items.length === 0 ? (
-        <p className={adminStyles.empty}>
-          {filtered ? '条件に一致する記録はありません。' : '記録はまだありません。'}
-        </p>
-      ) : (
-        <AuditEntries items={result.items} emails={emails} />
-      )}
-      <Pagination
-        basePath="/admin/audit"
-        page={result.page}
-        totalPages={result.pageCount}
-        params={{ action: query.action || undefined, q: query.q || undefined }}
-        label="監査ログのページ送り"
+      <StaffPageHead
+        title="監査ログ"
+        lead="ログイン、権限やプランの変更など、セキュリティに関わる操作の記録です。新しい順に表示します。日時は日本時間です。"
       />
+      <StaffList
+        path="/admin/audit"
+        filters={
+          <>
+            <StaffFilter id="audit-action" label="操作">
+              <select
+                id="audit-action"
+                name="action"
+                defaultValue={query.action}
+                className={staffInputClass}
+              >
+                <option value="">すべての操作</option>
+                {actions.map((action) => (
+                  <option key={action} value={action}>
+                    {auditActionLabel(action)}
+                  </option>
+                ))}
+              </select>
+            </StaffFilter>
+            <StaffFilter id="audit-q" label="実行者・対象で絞り込む">
+              <input
+                id="audit-q"
+                name="q"
+                type="search"
+                defaultValue={query.q}
+                maxLength={100}
+                className={staffInputClass}
+                autoComplete="off"
+                aria-describedby="audit-q-hint"
+              />
+              <span id="audit-q-hint" className={styles.hint}>
+                例：user:ユーザー ID、cli:、system
+              </span>
+            </StaffFilter>
+          </>
+        }
+        submitLabel="絞り込む"
+        filtered={filtered}
+        clearLabel="条件を解除"
+        count={
+          <>
+            {filtered ? '条件に一致する記録：' : 'すべての記録：'}
+            {result.total}件
+          </>
+        }
+        empty={
+          result.items.length > 0
+            ? null
+            : filtered
+              ? '条件に一致する記録はありません。'
+              : '記録はまだありません。'
+        }
+        pagination={{
+          page: result.page,
+          totalPages: result.pageCount,
+          params: { action: query.action || undefined, q: query.q || undefined },
+          label: '監査ログのページ送り',
+        }}
+      >
+        <AuditEntries items={result.items} emails={emails} />
+      </StaffList>
     </div>
   );
 }

@@ -1,4 +1,3 @@
-import Link from 'next/link';
 import { accountMetadata } from '@/components/account/metadata';
 import adminStyles from '@/components/admin/admin.module.css';
 import { parseMediaQuery } from '@/components/admin/media/list-query';
@@ -7,10 +6,15 @@ import { MEDIA_KINDS, MEDIA_KIND_LABELS, mediaPaths } from '@/lib/media/media-sh
 import { MediaUpload } from '@/components/admin/media/media-upload.client';
 import mediaStyles from '@/components/admin/media/media.module.css';
 import styles from '@/components/admin/users/users.module.css';
+import {
+  StaffFilter,
+  StaffList,
+  StaffPageHead,
+  StaffSearchInput,
+  staffInputClass,
+} from '@/components/admin/staff-list-page';
 import { PageMessages } from '@/components/biz/axis-admin/messages';
 import { doneMessage, failure, flashFor, typedIn } from '@/lib/http/form-flash';
-import { Pagination } from '@/components/listing/list-page';
-import { Button } from '@/components/ui/button';
 import { getDb } from '@/server/db/client';
 import { readFlash } from '@/server/http/read-flash';
 import { listMedia, usageCounts } from '@/server/media/library';
@@ -37,14 +41,10 @@ export default async function AdminMediaPage({ searchParams }: Props) {
 
   return (
     <div className={adminStyles.page}>
-      <p className={adminStyles.breadcrumb}>
-        <Link href="/admin">管理画面</Link> / メディア
-      </p>
-      <h1 className={adminStyles.title}>メディア</h1>
-      <p className={styles.lead}>
-        記事やページで使う画像・音声・動画を管理します。ファイルを開くと、どのコンテンツで使われているかの確認、代替テキストの編集、URL
-        のコピー、削除ができます。
-      </p>
+      <StaffPageHead
+        title="メディア"
+        lead="記事やページで使う画像・音声・動画を管理します。ファイルを開くと、どのコンテンツで使われているかの確認、代替テキストの編集、URL のコピー、削除ができます。"
+      />
       <PageMessages
         notice={doneMessage(received)}
         error={failure(received)?.message ?? null}
@@ -69,63 +69,55 @@ export default async function AdminMediaPage({ searchParams }: Props) {
         <h2 id="files-title" className={styles.sectionTitle}>
           ファイル一覧
         </h2>
-        <form method="get" action={mediaPaths.library} role="search" className={styles.search}>
-          <div className={styles.searchField}>
-            <label htmlFor="media-search" className={styles.label}>
-              ファイル名・代替テキストで検索
-            </label>
-            <input
-              id="media-search"
-              name="q"
-              type="search"
-              defaultValue={query.q}
-              maxLength={100}
-              className={styles.input}
-              autoComplete="off"
-            />
-          </div>
-          <div className={mediaStyles.kindField}>
-            <label htmlFor="media-kind" className={styles.label}>
-              種類
-            </label>
-            <select id="media-kind" name="kind" defaultValue={query.kind} className={styles.input}>
-              <option value="">すべて</option>
-              {MEDIA_KINDS.map((kind) => (
-                <option key={kind} value={kind}>
-                  {MEDIA_KIND_LABELS[kind]}
-                </option>
-              ))}
-            </select>
-          </div>
-          <Button type="submit" color="black" width="auto" height={44}>
-            検索
-          </Button>
-          {filtered ? (
-            <Link href={mediaPaths.library} className={styles.clear}>
-              条件を解除
-            </Link>
-          ) : null}
-        </form>
-        <p className={styles.count} role="status">
-          {query.q ? `「${query.q}」に一致する${what}：` : `${what}（新しい順）：`}
-          {result.total}件
-        </p>
-        {result.items.length === 0 ? (
-          <p className={adminStyles.empty}>
-            {filtered
-              ? '条件に一致するファイルはありません。'
-              : 'ファイルはまだありません。上のアップロードから追加してください。'}
-          </p>
-        ) : (
+        <StaffList
+          path={mediaPaths.library}
+          filters={
+            <>
+              <StaffFilter id="media-search" label="ファイル名・代替テキストで検索">
+                <StaffSearchInput id="media-search" defaultValue={query.q} />
+              </StaffFilter>
+              <StaffFilter id="media-kind" label="種類" className={mediaStyles.kindField}>
+                <select
+                  id="media-kind"
+                  name="kind"
+                  defaultValue={query.kind}
+                  className={staffInputClass}
+                >
+                  <option value="">すべて</option>
+                  {MEDIA_KINDS.map((kind) => (
+                    <option key={kind} value={kind}>
+                      {MEDIA_KIND_LABELS[kind]}
+                    </option>
+                  ))}
+                </select>
+              </StaffFilter>
+            </>
+          }
+          submitLabel="検索"
+          filtered={filtered}
+          clearLabel="条件を解除"
+          count={
+            <>
+              {query.q ? `「${query.q}」に一致する${what}：` : `${what}（新しい順）：`}
+              {result.total}件
+            </>
+          }
+          empty={
+            result.items.length > 0
+              ? null
+              : filtered
+                ? '条件に一致するファイルはありません。'
+                : 'ファイルはまだありません。上のアップロードから追加してください。'
+          }
+          pagination={{
+            page: result.page,
+            totalPages: result.pageCount,
+            params: { q: query.q || undefined, kind: query.kind || undefined },
+            label: 'メディア一覧のページ送り',
+          }}
+        >
           <MediaGrid items={result.items} usage={usage} />
-        )}
-        <Pagination
-          basePath={mediaPaths.library}
-          page={result.page}
-          totalPages={result.pageCount}
-          params={{ q: query.q || undefined, kind: query.kind || undefined }}
-          label="メディア一覧のページ送り"
-        />
+        </StaffList>
       </section>
     </div>
   );

@@ -1,0 +1,51 @@
+// @vitest-environment jsdom
+import { render, screen } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import { StaffFilter, StaffList, StaffPageHead, StaffSearchInput } from './staff-list-page';
+
+function list(options: { filtered: boolean; empty: string | null }) {
+  return (
+    <>
+      <StaffPageHead title="ユーザー" lead="説明" />
+      <StaffList
+        path="/admin/users"
+        filters={
+          <StaffFilter id="user-search" label="検索語">
+            <StaffSearchInput id="user-search" defaultValue="" />
+          </StaffFilter>
+        }
+        submitLabel="検索"
+        filtered={options.filtered}
+        clearLabel="検索を解除"
+        count="3人"
+        empty={options.empty}
+        pagination={{ page: 1, totalPages: 1, label: 'ページ送り' }}
+      >
+        <ul aria-label="行" />
+      </StaffList>
+    </>
+  );
+}
+
+describe('StaffList', () => {
+  it('shows the heading, the labelled search, the count and the rows', () => {
+    render(list({ filtered: false, empty: null }));
+    expect(screen.getByRole('heading', { level: 1, name: 'ユーザー' })).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: '管理画面' })).toHaveAttribute('href', '/admin');
+    expect(screen.getByRole('search')).toHaveAttribute('action', '/admin/users');
+    expect(screen.getByRole('searchbox', { name: '検索語' })).toHaveAttribute('name', 'q');
+    expect(screen.getByRole('status')).toHaveTextContent('3人');
+    expect(screen.getByRole('list', { name: '行' })).toBeInTheDocument();
+    expect(screen.queryByRole('link', { name: '検索を解除' })).toBeNull();
+  });
+
+  it('offers to clear a filter, and says when there is nothing instead of the rows', () => {
+    render(list({ filtered: true, empty: '一致するユーザーはいません。' }));
+    expect(screen.getByRole('link', { name: '検索を解除' })).toHaveAttribute(
+      'href',
+      '/admin/users',
+    );
+    expect(screen.getByText('一致するユーザーはいません。')).toBeInTheDocument();
+    expect(screen.queryByRole('list', { name: '行' })).toBeNull();
+  });
+});
