@@ -106,6 +106,9 @@ const envSchema = z
     CMS_RATE_LIMIT_WRITE: z.coerce.number().int().min(1).max(1_000_000).default(10),
     // Sign-ins allowed per client address in 10 minutes (src/server/identity/account-flows.ts).
     SIGN_IN_RATE_LIMIT_IP: z.coerce.number().int().min(1).max(1_000_000).default(100),
+    // What an import or restore archive may unpack to, in MB (src/server/archive/limits.ts).
+    ARCHIVE_MAX_TOTAL_MB: z.coerce.number().int().min(1).max(10_000_000).default(10_240),
+    ARCHIVE_MAX_FILE_MB: z.coerce.number().int().min(1).max(10_000_000).default(2_048),
     // The production server's log (src/server/logging): JSON lines (default) or plain text.
     LOG_FORMAT: z.enum(['json', 'text']).optional(),
     LOG_LEVEL: z

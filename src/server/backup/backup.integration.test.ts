@@ -23,6 +23,9 @@ import { createBackup } from './create-backup';
 import { BackupError } from './errors';
 import { restoreBackup } from './restore-backup';
 import { databaseFingerprint } from '@test-support/database-fingerprint';
+import { gunzipSync } from 'node:zlib';
+import type { ArchiveLimits } from '@/server/archive/limits';
+import { readTar } from '@/server/archive/tar';
 
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'backup-'));
 process.env.DATA_DIR = path.join(tmp, 'data');
@@ -218,9 +221,11 @@ describe('backup and restore of a whole instance', () => {
     expect(await databaseFingerprint(target.db)).toEqual(before);
   });
 
-  async function expectRefusedIntoEmpty(file: string, message: RegExp) {
+  async function expectRefusedIntoEmpty(file: string, message: RegExp, limits?: ArchiveLimits) {
     const before = await databaseFingerprint(empty.db);
-    await expect(restoreFrom(empty, emptyStorage, file)).rejects.toThrow(message);
+    await expect(
+      restoreBackup(empty, emptyStorage, fs.createReadStream(file), { limits }),
+    ).rejects.toThrow(message);
     expect(await databaseFingerprint(empty.db)).toEqual(before);
     expect(storedKeys(emptyStorage)).toEqual([]);
   }
@@ -241,6 +246,28 @@ describe('backup and restore of a whole instance', () => {
     const notGzip = path.join(tmp, 'plain.txt');
     fs.writeFileSync(notGzip, 'not a backup');
     await expectRefusedIntoEmpty(notGzip, /gzip として展開できません/);
+  });
+
+  it('stops at the decompressed size caps and keeps no row and no file of it', async () => {
+    // The sizes the tar headers announce, as the restore adds them up.
+    let total = 0;
+    let largestFile = 0;
+    for await (const entry of readTar(Readable.from(gunzipSync(fs.readFileSync(backupFile))))) {
+      total += entry.size;
+      if (entry.path.startsWith('files/')) largestFile = Math.max(largestFile, entry.size);
+      for await (const chunk of entry.body) void chunk;
+    }
+    expect(largestFile).toBeGreaterThan(0);
+    const big = 1024 * 1024 * 1024;
+    // Past the total only at the last entry: every table was written and files stored by then.
+    await expectRefusedIntoEmpty(backupFile, /展開後の合計サイズが上限.*何も変更していません/, {
+      totalBytes: total - 1,
+      fileBytes: big,
+    });
+    await expectRefusedIntoEmpty(backupFile, /展開後のサイズが上限.*files\//, {
+      totalBytes: big,
+      fileBytes: largestFile - 1,
+    });
   });
 
   it('refuses a backup made under another list of migrations', async () => {

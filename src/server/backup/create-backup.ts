@@ -1,6 +1,6 @@
 import 'server-only';
 import { randomUUID } from 'node:crypto';
-import { createReadStream, createWriteStream } from 'node:fs';
+import { createWriteStream } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { Readable } from 'node:stream';
@@ -11,7 +11,7 @@ import type { Database, Db } from '@/server/db/client';
 import { queryRows } from '@/server/db/client';
 import type { MediaStorage } from '@/server/storage/media-storage';
 import { referencedKeys } from '@/server/transfer/archive-format';
-import { type TarEntryInput, tarStream } from '@/server/transfer/tar';
+import { type TarEntryInput, tarStream } from '@/server/archive/tar';
 import packageJson from '../../../package.json';
 import {
   type CatalogTable,
@@ -33,6 +33,7 @@ import {
   tablePath,
 } from './format';
 import { listStoredKeys } from './media-keys';
+import { fileChunks, webChunks } from '@/server/archive/chunks';
 
 /**
  * Writing a backup: the whole database as one consistent snapshot (a REPEATABLE READ READ
@@ -94,23 +95,6 @@ async function dumpTable(
   }
   await tx.execute(sql.raw('CLOSE backup_cursor'));
   return { table, file, rows, size };
-}
-
-async function* fileChunks(file: string): AsyncGenerator<Uint8Array> {
-  for await (const chunk of createReadStream(file)) yield chunk as Buffer;
-}
-
-async function* webChunks(stream: ReadableStream<Uint8Array>): AsyncGenerator<Uint8Array> {
-  const reader = stream.getReader();
-  try {
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) return;
-      yield value;
-    }
-  } finally {
-    await reader.cancel().catch(() => undefined);
-  }
 }
 
 export async function createBackup(

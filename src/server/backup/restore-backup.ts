@@ -7,10 +7,10 @@ import { createGunzip } from 'node:zlib';
 import { sql } from 'drizzle-orm';
 import { env } from '@/env';
 import { type Database, type Db, queryRows } from '@/server/db/client';
-import { mediaTypeForKey } from '@/server/storage/media-types';
 import type { MediaStorage } from '@/server/storage/media-storage';
-import { isArchivableKey } from '@/server/transfer/archive-format';
-import { TarFormatError, type TarEntry, readTar } from '@/server/transfer/tar';
+import { TarFormatError, type TarEntry, readTar } from '@/server/archive/tar';
+import { type ArchiveLimits, defaultArchiveLimits, withinLimits } from '@/server/archive/limits';
+import { storeArchiveFiles } from '@/server/archive/store-files';
 import {
   type CatalogTable,
   appliedMigrations,
@@ -24,7 +24,6 @@ import { BackupError } from './errors';
 import {
   type BackupManifest,
   type BackupMigration,
-  FILES_PREFIX,
   MANIFEST_PATH,
   MAX_LINE_BYTES,
   manifestSchema,
@@ -42,7 +41,6 @@ import {
  */
 
 const MAX_MANIFEST_BYTES = 4 * 1024 * 1024;
-const MAX_FILE_BYTES = 20 * 1024 * 1024 * 1024;
 const BATCH_ROWS = 1000;
 const BATCH_BYTES = 8 * 1024 * 1024;
 
@@ -210,6 +208,7 @@ export async function restoreBackup(
   database: Database,
   storage: MediaStorage,
   source: Readable,
+  options: { limits?: ArchiveLimits } = {},
 ): Promise<RestoreResult> {
   const db = database.db;
   try {
@@ -224,7 +223,11 @@ export async function restoreBackup(
   pipeline(source, unzipped, () => undefined);
   // One iterator for the tar reader and, after its end, for the rest of the gzip stream.
   const chunks = unzipped[Symbol.asyncIterator]() as AsyncIterator<Uint8Array>;
-  const entries = readTar({ [Symbol.asyncIterator]: () => chunks });
+  const entries = withinLimits(
+    readTar({ [Symbol.asyncIterator]: () => chunks }),
+    options.limits ?? defaultArchiveLimits(),
+    (message) => new BackupError(`${message}何も変更していません。`),
+  );
   const next = async () => (await entries.next()).value as TarEntry | undefined;
   const tempDir = path.resolve(env().DATA_DIR, 'tmp', 'backup', `restore-${randomUUID()}`);
   await fs.mkdir(tempDir, { recursive: true, mode: 0o700 });
@@ -294,41 +297,16 @@ export async function restoreBackup(
         rows += count;
       }
 
-      const seen = new Set<string>();
-      for (let entry = await next(); entry; entry = await next()) {
-        if (!entry.path.startsWith(FILES_PREFIX))
-          throw new BackupError(
-            `バックアップに想定外の項目があります: ${entry.path.slice(0, 200)}`,
-          );
-        const key = entry.path.slice(FILES_PREFIX.length);
-        if (!isArchivableKey(key))
-          throw new BackupError(`バックアップのファイル名が不正です: ${entry.path.slice(0, 200)}`);
-        if (seen.has(key)) throw new BackupError(`同じファイルが 2 回含まれています: ${key}`);
-        if (entry.size > MAX_FILE_BYTES) throw new BackupError(`ファイルが大きすぎます: ${key}`);
-        seen.add(key);
-        if (seen.size > manifest.files.count)
-          throw new BackupError(`ファイルの数が manifest.json と合いません。${CORRUPT}`);
-        const temp = path.join(tempDir, `${seen.size}.part`);
-        const handle = await fs.open(temp, 'wx', 0o600);
-        try {
-          for await (const chunk of entry.body) await handle.write(chunk);
-        } finally {
-          await handle.close();
-        }
-        // A file already there (the shipped demo media) is replaced, and not removed on failure.
-        const existed = (await storage.head(key)) !== null;
-        await storage.put(
-          key,
-          { filePath: temp },
-          mediaTypeForKey(key)?.contentType ?? 'application/octet-stream',
-        );
-        await fs.rm(temp, { force: true });
-        if (!existed) stored.push(key);
-      }
-      if (seen.size !== manifest.files.count)
-        throw new BackupError(
-          `ファイルが足りません (${seen.size} 件、manifest では ${manifest.files.count} 件)。${CORRUPT}`,
-        );
+      const seen = await storeArchiveFiles({
+        next,
+        storage,
+        tempDir,
+        expected: manifest.files.count,
+        stored,
+        noun: 'バックアップ',
+        corrupt: CORRUPT,
+        fail: (message) => new BackupError(message),
+      });
       files = seen.size;
       // To the end of the gzip stream: its checksum is verified there, before anything commits.
       while (!(await chunks.next()).done) {

@@ -15,8 +15,8 @@ import { createTestDatabase } from '@test-support/db/test-database';
 import { FileSystemStorage } from '@/server/storage/storage';
 import { sample } from '@test-support/media-samples';
 import { prepareExport } from './export';
-import { importArchive } from './import-archive';
-import { tarStream } from './tar';
+import { type ImportArchiveOptions, importArchive } from './import-archive';
+import { tarStream } from '@/server/archive/tar';
 import { contentApiAnswers } from '@test-support/content-api-answers';
 import { TransferError } from './errors';
 
@@ -175,10 +175,13 @@ describe('export and import of the whole content service', () => {
       await empty?.close();
     });
 
-    const refused = async (file: string) => {
-      const error = await importArchive(empty.db, storage, fs.createReadStream(file)).catch(
-        (e: unknown) => e,
-      );
+    const refused = async (file: string, options: ImportArchiveOptions = {}) => {
+      const error = await importArchive(
+        empty.db,
+        storage,
+        fs.createReadStream(file),
+        options,
+      ).catch((e: unknown) => e);
       expect(error).toBeInstanceOf(TransferError);
       const [count] = await queryRows<{ n: number }>(
         empty.db,
@@ -278,6 +281,38 @@ describe('export and import of the whole content service', () => {
       expect(
         fs.existsSync(storage.pathOf('images/2026/01/aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa.png')),
       ).toBe(false);
+    });
+
+    it('stops at the decompressed size caps, per file and in total, and keeps nothing', async () => {
+      // The attack run's finding: nothing capped what an archive unpacks to (a disk filler).
+      const image = (n: number) => `files/images/2026/01/${String(n).repeat(32)}.png`;
+      const twoFiles = await archiveOf([
+        { path: 'manifest.json', body: manifest({ files: 2 }) },
+        { path: 'content.jsonl', body: '' },
+        { path: 'versions.jsonl', body: '' },
+        { path: 'media.jsonl', body: '' },
+        { path: image(1), body: Buffer.alloc(600, 1) },
+        { path: image(2), body: Buffer.alloc(600, 2) },
+      ]);
+      expect(
+        await refused(twoFiles, { limits: { fileBytes: 500, totalBytes: 1024 * 1024 } }),
+      ).toMatch(/展開後のサイズが上限 \(500 バイト\) を超えています: files\/images/);
+      // Each file fits; together they do not (the first one was stored, and is removed again).
+      expect(await refused(twoFiles, { limits: { fileBytes: 1000, totalBytes: 1000 } })).toMatch(
+        /展開後の合計サイズが上限 \(1000 バイト\) を超えています/,
+      );
+      for (const n of [1, 2])
+        expect(fs.existsSync(storage.pathOf(image(n).slice('files/'.length)))).toBe(false);
+      // The rows count too, not only the files.
+      const bigRows = await archiveOf([
+        { path: 'manifest.json', body: manifest({ contents: 1 }) },
+        { path: 'content.jsonl', body: row({}) },
+        { path: 'versions.jsonl', body: '' },
+        { path: 'media.jsonl', body: '' },
+      ]);
+      expect(await refused(bigRows, { limits: { fileBytes: 1000, totalBytes: 300 } })).toMatch(
+        /展開後の合計サイズが上限/,
+      );
     });
 
     it('sanitises rich text again', async () => {

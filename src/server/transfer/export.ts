@@ -1,6 +1,5 @@
 import 'server-only';
 import { randomUUID } from 'node:crypto';
-import { createReadStream } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { Readable, pipeline } from 'node:stream';
@@ -26,7 +25,8 @@ import {
   referencedKeys,
   storageKeyOfUrl,
 } from './archive-format';
-import { type TarEntryInput, tarStream } from './tar';
+import { type TarEntryInput, tarStream } from '@/server/archive/tar';
+import { fileChunks, webChunks } from '@/server/archive/chunks';
 
 /**
  * The export: every content row, version and media row, and the stored files they point at,
@@ -155,23 +155,6 @@ async function* mediaRows(db: Db): AsyncGenerator<MediaRow> {
     const last = page.at(-1);
     if (!last || page.length < PAGE) return;
     after = last.id;
-  }
-}
-
-async function* fileChunks(file: string): AsyncGenerator<Uint8Array> {
-  for await (const chunk of createReadStream(file)) yield chunk as Buffer;
-}
-
-async function* webChunks(stream: ReadableStream<Uint8Array>): AsyncGenerator<Uint8Array> {
-  const reader = stream.getReader();
-  try {
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) return;
-      yield value;
-    }
-  } finally {
-    await reader.cancel().catch(() => undefined);
   }
 }
 

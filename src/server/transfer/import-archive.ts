@@ -6,12 +6,10 @@ import { type Readable, pipeline } from 'node:stream';
 import { createGunzip } from 'node:zlib';
 import type { z } from '@/lib/zod';
 import type { Db } from '@/server/db/client';
-import { mediaTypeForKey } from '@/server/storage/media-types';
 import type { MediaStorage } from '@/server/storage/media-storage';
 import {
   CONTENT_PATH,
   type ContentRow,
-  FILES_PREFIX,
   MANIFEST_PATH,
   MAX_LINE_BYTES,
   MEDIA_PATH,
@@ -20,7 +18,6 @@ import {
   VERSIONS_PATH,
   type VersionRow,
   contentRowSchema,
-  isArchivableKey,
   manifestSchema,
   mediaRowSchema,
   storageKeyOfUrl,
@@ -29,7 +26,9 @@ import {
 import { TransferError } from './errors';
 import { transferTempDir } from './export';
 import { assertEmpty } from './inventory';
-import { TarFormatError, type TarEntry, readTar } from './tar';
+import { TarFormatError, type TarEntry, readTar } from '@/server/archive/tar';
+import { type ArchiveLimits, defaultArchiveLimits, withinLimits } from '@/server/archive/limits';
+import { storeArchiveFiles } from '@/server/archive/store-files';
 import {
   type ImportCounts,
   checkedContentRow,
@@ -48,7 +47,6 @@ import {
 export type ImportSummary = ImportCounts & { warnings: string[] };
 
 const MAX_MANIFEST_BYTES = 1024 * 1024;
-const MAX_FILE_BYTES = 2 * 1024 * 1024 * 1024;
 
 async function readAll(entry: TarEntry, max: number): Promise<string> {
   if (entry.size > max) throw new TransferError(`${entry.path} が大きすぎます。`);
@@ -121,6 +119,8 @@ function expectEntry(entry: TarEntry | undefined, name: string): TarEntry {
 export type ImportArchiveOptions = {
   /** Called after each stored file (progress). */
   onFile?: (done: number, total: number) => void;
+  /** The decompressed size caps (defaultArchiveLimits()). */
+  limits?: ArchiveLimits;
 };
 
 export async function importArchive(
@@ -132,7 +132,11 @@ export async function importArchive(
   await assertEmpty(db);
   const unzipped = createGunzip();
   pipeline(source, unzipped, () => undefined);
-  const entries = readTar(unzipped);
+  const entries = withinLimits(
+    readTar(unzipped),
+    options.limits ?? defaultArchiveLimits(),
+    (message) => new TransferError(`${message}何も変更していません。`),
+  );
   const next = async () => (await entries.next()).value as TarEntry | undefined;
   const stored: string[] = [];
   const tempDir = path.join(await transferTempDir(), `import-${randomUUID()}`);
@@ -173,40 +177,17 @@ export async function importArchive(
     }
 
     // Rows are sound: now the files, each to a temporary file and then into the storage.
-    const seen = new Set<string>();
-    for (let entry = await next(); entry; entry = await next()) {
-      if (!entry.path.startsWith(FILES_PREFIX))
-        throw new TransferError(`アーカイブに想定外の項目があります: ${entry.path.slice(0, 200)}`);
-      const key = entry.path.slice(FILES_PREFIX.length);
-      if (!isArchivableKey(key))
-        throw new TransferError(`アーカイブのファイル名が不正です: ${entry.path.slice(0, 200)}`);
-      if (seen.has(key)) throw new TransferError(`同じファイルが 2 回含まれています: ${key}`);
-      if (entry.size > MAX_FILE_BYTES) throw new TransferError(`ファイルが大きすぎます: ${key}`);
-      seen.add(key);
-      if (seen.size > manifest.counts.files)
-        throw new TransferError('アーカイブのファイルの数が manifest.json と合いません。');
-      const temp = path.join(tempDir, `${seen.size}.part`);
-      const handle = await fs.open(temp, 'wx', 0o600);
-      try {
-        for await (const chunk of entry.body) await handle.write(chunk);
-      } finally {
-        await handle.close();
-      }
-      // A file already there (the shipped demo media) is replaced, and not removed on failure.
-      const existed = (await storage.head(key)) !== null;
-      await storage.put(
-        key,
-        { filePath: temp },
-        mediaTypeForKey(key)?.contentType ?? 'application/octet-stream',
-      );
-      await fs.rm(temp, { force: true });
-      if (!existed) stored.push(key);
-      options.onFile?.(seen.size, manifest.counts.files);
-    }
-    if (seen.size !== manifest.counts.files)
-      throw new TransferError(
-        `アーカイブのファイルが足りません (${seen.size} 件、manifest では ${manifest.counts.files} 件)。ファイルが途中で切れている可能性があります。`,
-      );
+    const seen = await storeArchiveFiles({
+      next,
+      storage,
+      tempDir,
+      expected: manifest.counts.files,
+      stored,
+      noun: 'アーカイブ',
+      corrupt: 'ファイルが途中で切れている可能性があります。',
+      fail: (message) => new TransferError(message),
+      onFile: options.onFile,
+    });
 
     const warnings: string[] = [];
     for (const row of media) {
