@@ -38,6 +38,7 @@ export default tseslint.config(
   {
     ignores: [
       '.next/**',
+      'dist/**',
       'node_modules/**',
       '.data/**',
       '.tmp/**',
@@ -140,5 +141,10 @@ export default tseslint.config(
   {
     files: ['**/*.mjs', '**/*.cjs'],
     ...tseslint.configs.disableTypeChecked,
+  },
+  {
+    // The plain-JavaScript launcher of the compiled server (scripts/launch.mjs) runs in Node.
+    files: ['scripts/**/*.mjs'],
+    languageOptions: { globals: { process: 'readonly', console: 'readonly' } },
   },
 );

@@ -35,7 +35,7 @@ export default defineConfig({
   projects: [{ name: 'chromium', use: { ...devices['Desktop Chrome'] } }],
   webServer: {
     // The production server, exactly as `npm start` runs it (it builds first when stale).
-    command: 'npx tsx --conditions=react-server scripts/start.ts',
+    command: 'node --conditions=react-server scripts/launch.mjs start',
     url: `http://127.0.0.1:${port}/api/health`,
     timeout: 300_000,
     reuseExistingServer: false,

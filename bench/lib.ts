@@ -23,11 +23,7 @@ export async function startServer(env: Record<string, string>): Promise<Server> 
   const started = performance.now();
   const child = spawn(
     process.execPath,
-    [
-      path.join(root, 'node_modules/tsx/dist/cli.mjs'),
-      '--conditions=react-server',
-      path.join(root, 'scripts/start.ts'),
-    ],
+    ['--conditions=react-server', path.join(root, 'scripts/launch.mjs'), 'start'],
     {
       cwd: root,
       env: {

@@ -129,12 +129,16 @@ const admin = (...args: string[]) => run('npm', ['run', '-s', 'admin', '--', ...
 
 function startInstance(name: string, port: number): ChildProcess {
   const log = fs.openSync(path.join(work, `${name}.log`), 'w');
-  const child = spawn('npx', ['tsx', '--conditions=react-server', 'scripts/start.ts'], {
-    cwd: root,
-    env: { ...sharedEnv, PORT: String(port), DATA_DIR: path.join(work, name) },
-    stdio: ['ignore', log, log],
-    detached: true, // its own process group: killed whole, npx and tsx included
-  });
+  const child = spawn(
+    process.execPath,
+    ['--conditions=react-server', 'scripts/launch.mjs', 'start'],
+    {
+      cwd: root,
+      env: { ...sharedEnv, PORT: String(port), DATA_DIR: path.join(work, name) },
+      stdio: ['ignore', log, log],
+      detached: true, // its own process group: killed whole, the launcher included
+    },
+  );
   children.push(child);
   return child;
 }
@@ -442,7 +446,7 @@ try {
   console.log(
     `[cluster] PostgreSQL ${DATABASE_URL.replace(/:[^:@/]*@/, ':***@')}, site ${SITE_URL}`,
   );
-  run('npx', ['tsx', '--conditions=react-server', 'scripts/seed.ts']);
+  run(process.execPath, ['--conditions=react-server', 'scripts/launch.mjs', 'seed']);
   const instanceA = startInstance('a', portA);
   const instanceB = startInstance('b', portB);
   startNginx();

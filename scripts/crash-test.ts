@@ -143,7 +143,8 @@ async function main(): Promise<void> {
     `[crash] ${kind}, seed ${seed} (CRASH_SEED=${seed} で再現 / to replay), kill after ${killAfterMs} ms, dir ${work}`,
   );
   // ---- prepare ----
-  if (DATABASE_URL) run('npx', ['tsx', '--conditions=react-server', 'scripts/seed.ts']);
+  if (DATABASE_URL)
+    run(process.execPath, ['--conditions=react-server', 'scripts/launch.mjs', 'seed']);
   const firstStartMs = await start('first start (demo content, billing sandbox)');
   console.log(`[crash] server on :${port} (first start ${firstStartMs} ms)`);
   const reader = { email: `crash-reader-${tag}@example.jp`, password: `Kumo-Sora-Reader-${tag}!` };

@@ -108,12 +108,16 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 function startServer(): ChildProcess {
   const log = fs.openSync(path.join(work, 'server.log'), 'a');
-  const child = spawn('npx', ['tsx', '--conditions=react-server', 'scripts/start.ts'], {
-    cwd: root,
-    env,
-    stdio: ['ignore', log, log],
-    detached: true, // its own process group: stopped whole, npx and tsx included
-  });
+  const child = spawn(
+    process.execPath,
+    ['--conditions=react-server', 'scripts/launch.mjs', 'start'],
+    {
+      cwd: root,
+      env,
+      stdio: ['ignore', log, log],
+      detached: true, // its own process group: stopped whole, the launcher included
+    },
+  );
   server = child;
   return child;
 }

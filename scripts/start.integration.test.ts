@@ -17,11 +17,15 @@ type Outcome = { code: number | null; stdout: string; stderr: string };
  */
 function startScript(env: Record<string, string>): Promise<Outcome> {
   return new Promise((resolve, reject) => {
-    const child = spawn('npx', ['tsx', '--conditions=react-server', 'scripts/start.ts'], {
-      cwd: root,
-      env: { ...process.env, ...env },
-      detached: true, // its own process group, so a kill reaches `next build` too
-    });
+    const child = spawn(
+      process.execPath,
+      ['--conditions=react-server', 'scripts/launch.mjs', 'start'],
+      {
+        cwd: root,
+        env: { ...process.env, ...env },
+        detached: true, // its own process group, so a kill reaches `next build` too
+      },
+    );
     const out = { stdout: '', stderr: '' };
     const kill = () => {
       try {
@@ -61,10 +65,14 @@ function buildState() {
 
 describe('npm start', () => {
   it('stops before building when a setting is bad, naming the variable', async () => {
-    const result = await run('npx', ['tsx', '--conditions=react-server', 'scripts/start.ts'], {
-      cwd: root,
-      env: { ...process.env, PORT: 'abc', GTM_ID: 'UA-1' },
-    }).then(
+    const result = await run(
+      process.execPath,
+      ['--conditions=react-server', 'scripts/launch.mjs', 'start'],
+      {
+        cwd: root,
+        env: { ...process.env, PORT: 'abc', GTM_ID: 'UA-1' },
+      },
+    ).then(
       () => ({ code: 0, stderr: '', stdout: '' }),
       (error: { code: number; stderr: string; stdout: string }) => error,
     );

@@ -3,16 +3,16 @@
  * when there is no build or it is stale, then serves the site on PORT
  * (src/server/front/server.ts: Next.js behind a plain Node server).
  * The server opens and migrates the database as it starts (src/instrumentation.ts), so nothing
- * else needs to be installed or started. Runs under `--conditions=react-server`, like every
- * script that loads server modules.
+ * else needs to be installed or started. Compiled to dist/server/start.js and run by
+ * scripts/launch.mjs under `--conditions=react-server` (see scripts/compile-server.mjs).
  */
-import path from 'node:path';
 import { env } from '@/env';
 import { startRefusal } from '@/server/billing/start-check';
 import { reserveDataDirLock } from '@/server/db/lock';
 import { loadBuildSettings, runNextBuild, staleBuildReason } from './lib/build-freshness';
 
-const root = path.resolve(import.meta.dirname, '..');
+// npm runs scripts in the project's root (this file runs compiled, from dist/server).
+const root = process.cwd();
 const settings = loadBuildSettings();
 const { PORT, SITE_URL, DATABASE_URL, DATA_DIR } = env();
 

@@ -13,18 +13,14 @@ export type Instance = {
 
 /**
  * `npm start` as an operator runs it (scripts/start.ts), its output in `logFile`. Detached: the
- * group (tsx's launcher and the node process it starts) is signalled as one.
+ * group (the launcher and anything it starts) is signalled as one.
  */
 export async function startInstance(env: Record<string, string>, logFile: string) {
   const port = await freePort();
   const log = fs.openSync(logFile, 'a');
   const child = spawn(
     process.execPath,
-    [
-      path.join(root, 'node_modules/tsx/dist/cli.mjs'),
-      '--conditions=react-server',
-      path.join(root, 'scripts/start.ts'),
-    ],
+    ['--conditions=react-server', path.join(root, 'scripts/launch.mjs'), 'start'],
     {
       cwd: root,
       env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1', PORT: String(port), ...env },
@@ -106,7 +102,7 @@ function rssKiB(pid: number): number {
 }
 
 /**
- * The site's node process: the largest in the group (the other is tsx's small launcher).
+ * The site's node process: the largest in the group (scripts/launch.mjs runs the server in its own process; a build it starts is another).
  * Linux only (/proc); elsewhere the figures read 0.
  */
 export function serverPid(instance: Instance): number {

@@ -17,7 +17,7 @@ test.describe.configure({ mode: 'serial' });
 test.beforeAll(async () => {
   test.setTimeout(120_000);
   fs.rmSync(DATA_DIR, { recursive: true, force: true });
-  server = spawn('npx', ['tsx', '--conditions=react-server', 'scripts/start.ts'], {
+  server = spawn(process.execPath, ['--conditions=react-server', 'scripts/launch.mjs', 'start'], {
     cwd: E2E_ROOT,
     env: {
       ...process.env,

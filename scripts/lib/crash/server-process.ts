@@ -1,6 +1,6 @@
 /**
  * The production server as a child process of the crash test: started in its own process group
- * (npx, tsx and node die together), stopped by a signal to the whole group.
+ * (the launcher and what it starts die together), stopped by a signal to the whole group.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import fs from 'node:fs';
@@ -11,12 +11,16 @@ export type Server = { child: ChildProcess; pid: number; log: string };
 
 export function startServer(root: string, env: NodeJS.ProcessEnv, log: string): Server {
   const out = fs.openSync(log, 'a');
-  const child = spawn('npx', ['tsx', '--conditions=react-server', 'scripts/start.ts'], {
-    cwd: root,
-    env,
-    stdio: ['ignore', out, out],
-    detached: true, // its own process group
-  });
+  const child = spawn(
+    process.execPath,
+    ['--conditions=react-server', 'scripts/launch.mjs', 'start'],
+    {
+      cwd: root,
+      env,
+      stdio: ['ignore', out, out],
+      detached: true, // its own process group
+    },
+  );
   fs.closeSync(out);
   if (!child.pid) throw new Error('the server process could not be started');
   return { child, pid: child.pid, log };

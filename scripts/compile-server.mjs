@@ -1,0 +1,96 @@
+/**
+ * Compiles the server's entry points (scripts/start.ts, admin.ts, db-migrate.ts, seed.ts) into
+ * plain JavaScript under dist/server, so that running the site needs no TypeScript runner.
+ * esbuild bundles the project's own code (the `@/` alias of tsconfig.json, the `react-server`
+ * export condition the server modules are written for) and leaves every package of
+ * node_modules to Node. Plain JavaScript itself, so that a fresh clone can run it.
+ *
+ * `node scripts/compile-server.mjs` compiles; scripts/launch.mjs compiles when stale.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+
+export const SERVER_ENTRIES = ['start', 'admin', 'db-migrate', 'seed'];
+export const SERVER_OUT_DIR = 'dist/server';
+/** Written after a successful compile: the outputs are as new as this file. */
+const STAMP = 'compiled-at';
+/** What the compiled server is made of: if any of it is newer than the stamp, it is stale. */
+const INPUTS = ['src', 'scripts', 'package.json', 'package-lock.json', 'tsconfig.json'];
+
+function newestMtime(target) {
+  let stat;
+  try {
+    stat = fs.statSync(target);
+  } catch {
+    return 0;
+  }
+  if (!stat.isDirectory()) return stat.mtimeMs;
+  let newest = stat.mtimeMs;
+  for (const entry of fs.readdirSync(target)) {
+    newest = Math.max(newest, newestMtime(path.join(target, entry)));
+  }
+  return newest;
+}
+
+/** Why the compiled server must be compiled again, or null when it is current. */
+export function serverStaleReason(root) {
+  let compiledAt;
+  try {
+    compiledAt = fs.statSync(path.join(root, SERVER_OUT_DIR, STAMP)).mtimeMs;
+  } catch {
+    return 'not compiled yet';
+  }
+  for (const input of INPUTS) {
+    if (newestMtime(path.join(root, input)) > compiledAt) return `${input} changed`;
+  }
+  return null;
+}
+
+export function compiledEntry(root, name) {
+  return path.join(root, SERVER_OUT_DIR, `${name}.js`);
+}
+
+/** Compiles every entry point; throws (with esbuild's messages printed) when it fails. */
+export async function compileServer(root) {
+  let esbuild;
+  try {
+    esbuild = await import('esbuild');
+  } catch {
+    throw new Error(
+      'esbuild is not installed: run `npm install` (with the development packages) and try again.',
+    );
+  }
+  const outdir = path.join(root, SERVER_OUT_DIR);
+  fs.rmSync(outdir, { recursive: true, force: true });
+  await esbuild.build({
+    absWorkingDir: root,
+    entryPoints: Object.fromEntries(SERVER_ENTRIES.map((name) => [name, `scripts/${name}.ts`])),
+    outdir,
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    // Packages stay in node_modules and are loaded by Node, under the same condition.
+    packages: 'external',
+    conditions: ['react-server'],
+    tsconfig: path.join(root, 'tsconfig.json'),
+    // Each entry whole in one file: a running server never loads a chunk a later compile replaced.
+    splitting: false,
+    sourcemap: 'linked',
+    logLevel: 'warning',
+  });
+  fs.writeFileSync(path.join(outdir, STAMP), `${new Date().toISOString()}\n`);
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  const root = path.resolve(import.meta.dirname, '..');
+  const started = Date.now();
+  try {
+    await compileServer(root);
+    console.log(`[build] server compiled to ${SERVER_OUT_DIR} in ${Date.now() - started} ms`);
+  } catch (error) {
+    console.error(error instanceof Error ? error.message : error);
+    process.exit(1);
+  }
+}
