@@ -10,7 +10,7 @@ import madge from 'madge';
 
 /**
  * Circles wholly inside the billing sandbox's router and resources, which are being split
- * apart on their own (issue 23): remove this entry once that split has landed.
+ * apart on their own: remove this entry once that split has landed.
  */
 const PENDING_CIRCLES = [/^src\/server\/billing\/sandbox\//];
 
