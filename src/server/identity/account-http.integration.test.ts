@@ -1,30 +1,14 @@
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { type Database, useDatabase } from '@/server/db/client';
-import { createTestDatabase } from '@test-support/db/test-database';
+import { describe, expect, it, vi } from 'vitest';
+import { testDataDir, testDatabase } from '@test-support/route-tests';
 import { CLIENT_IP_HEADER } from '@/server/http/request-origin';
 import { listOutbox } from '@/server/mail/mailer';
 import { handleAccountPost } from './account-http';
 
 /** /api/account/{flow} over HTTP, on a real database: the wrapper in front of the flows. */
 
-const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'axis-account-http-'));
-process.env.DATA_DIR = dataDir;
-process.env.APP_SECRET = 'account-http-test-secret-'.padEnd(40, 'x');
+testDataDir('account-http');
 
-let database: Database;
-
-beforeAll(async () => {
-  database = await createTestDatabase();
-  useDatabase(database); // what getDb() answers the endpoint
-});
-afterAll(async () => {
-  useDatabase(undefined);
-  await database.close();
-  fs.rmSync(dataDir, { recursive: true, force: true });
-});
+const database = testDatabase();
 
 const SITE = 'http://localhost:3000';
 const PASSWORD = 'kumo-no-ue-no-sora';

@@ -1,11 +1,7 @@
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { findEndpoint } from '@/lib/cms/model';
 import { createContent, scheduleContent } from '@/server/cms/store';
-import { type Database, useDatabase } from '@/server/db/client';
-import { createTestDatabase } from '@test-support/db/test-database';
+import { testDataDir, testDatabase } from '@test-support/route-tests';
 import type { AppUser } from '@/server/identity/session-user';
 import { metricsHandler } from './http';
 import { countPageCache, routeLabel, timeRequest } from './metrics';
@@ -16,14 +12,11 @@ import { countPageCache, routeLabel, timeRequest } from './metrics';
  * database-backed gauges.
  */
 
-const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'axis-metrics-'));
-process.env.DATA_DIR = dataDir;
+testDataDir('metrics', { secret: false });
 const TOKEN = 'metrics-test-token-'.padEnd(40, 'x');
 
-let database: Database;
+const database = testDatabase();
 beforeAll(async () => {
-  database = await createTestDatabase();
-  useDatabase(database);
   const posts = findEndpoint('posts')!;
   await createContent(database.db, posts, {
     id: 'late',
@@ -33,11 +26,6 @@ beforeAll(async () => {
   await scheduleContent(database.db, posts, 'late', new Date(Date.now() - 5 * 60_000), {
     actor: 'system',
   });
-});
-afterAll(async () => {
-  useDatabase(undefined);
-  await database.close();
-  fs.rmSync(dataDir, { recursive: true, force: true });
 });
 
 const user = (role: AppUser['role']): AppUser => ({

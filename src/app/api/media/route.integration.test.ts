@@ -1,12 +1,10 @@
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { createApiKey } from '@/server/cms/api-keys';
-import { type Database, useDatabase } from '@/server/db/client';
 import { cmsApiKeys, cmsMedia } from '@/server/db/schema';
-import { createTestDatabase } from '@test-support/db/test-database';
+import { testDataDir, testDatabase } from '@test-support/route-tests';
 import { signMediaUrl } from '@/server/storage/signed-url';
 import { type SampleName, sample } from '@test-support/media-samples';
 import { handleMediaUpload } from '@/server/storage/upload';
@@ -14,24 +12,16 @@ import { GET as getMedia } from '../../media/[...path]/route';
 import { GET as getUpload } from '../../uploads/[...path]/route';
 import { POST } from './route';
 
-const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'axis-media-upload-'));
-process.env.DATA_DIR = dataDir;
+const dataDir = testDataDir('media-upload', { secret: false });
 process.env.CMS_RATE_LIMIT_WRITE = '100000'; // many uploads in a second
 
-let database: Database;
+const database = testDatabase();
 let key: string;
 let readOnlyKey: string;
 
 beforeAll(async () => {
-  database = await createTestDatabase();
-  useDatabase(database); // what getDb() answers the route
   key = (await createApiKey(database.db, { name: 'uploader', permissions: ['GET', 'POST'] })).key;
   readOnlyKey = (await createApiKey(database.db, { name: 'reader', permissions: ['GET'] })).key;
-});
-afterAll(async () => {
-  useDatabase(undefined);
-  await database.close();
-  fs.rmSync(dataDir, { recursive: true, force: true });
 });
 
 function uploadRequest(
