@@ -83,3 +83,24 @@ export async function customerWithCard(
   await attachCard(stripe, customer.id, number);
   return customer;
 }
+
+/**
+ * A product and a function that adds a tax-inclusive yen price to it, recurring every
+ * `interval` (with a lookup key if given).
+ */
+export async function productWithPrices(stripe: Stripe, product: { id: string; name: string }) {
+  await stripe.products.create(product);
+  return (
+    unit_amount: number,
+    interval: Stripe.PriceCreateParams.Recurring.Interval,
+    lookup_key?: string,
+  ) =>
+    stripe.prices.create({
+      product: product.id,
+      currency: 'jpy',
+      unit_amount,
+      recurring: { interval },
+      ...(lookup_key === undefined ? {} : { lookup_key }),
+      tax_behavior: 'inclusive',
+    });
+}

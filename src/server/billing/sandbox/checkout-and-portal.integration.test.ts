@@ -10,6 +10,7 @@ import {
   type RunningSandbox,
   attachCard,
   customerWithCard,
+  productWithPrices,
   startSandbox,
 } from '@test-support/billing-sandbox';
 
@@ -69,15 +70,7 @@ describe('billing sandbox checkout sessions, portal sessions and their pages', (
     sandbox = await startSandbox();
     ({ database, stripe } = sandbox);
     base = `http://127.0.0.1:${sandbox.port}`;
-    await stripe.products.create({ id: 'prod_axis', name: 'AXIS 会員' });
-    const price = (unit_amount: number, interval: 'month' | 'year') =>
-      stripe.prices.create({
-        product: 'prod_axis',
-        currency: 'jpy',
-        unit_amount,
-        recurring: { interval },
-        tax_behavior: 'inclusive',
-      });
+    const price = await productWithPrices(stripe, { id: 'prod_axis', name: 'AXIS 会員' });
     monthly = await price(1100, 'month');
     premium = await price(2200, 'month');
     yearly = await price(11000, 'year');

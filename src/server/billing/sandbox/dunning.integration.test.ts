@@ -6,6 +6,7 @@ import {
   type RunningSandbox,
   attachCard,
   customerWithCard,
+  productWithPrices,
   startSandbox,
 } from '@test-support/billing-sandbox';
 
@@ -30,15 +31,7 @@ describe('billing sandbox charges, failed payments and dunning', () => {
   beforeAll(async () => {
     sandbox = await startSandbox();
     ({ database, stripe } = sandbox);
-    await stripe.products.create({ id: 'prod_member', name: '会員プラン' });
-    const price = (unit_amount: number, interval: 'week' | 'month') =>
-      stripe.prices.create({
-        product: 'prod_member',
-        currency: 'jpy',
-        unit_amount,
-        recurring: { interval },
-        tax_behavior: 'inclusive',
-      });
+    const price = await productWithPrices(stripe, { id: 'prod_member', name: '会員プラン' });
     monthly = await price(1100, 'month');
     weekly = await price(330, 'week');
   });

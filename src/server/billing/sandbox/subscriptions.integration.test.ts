@@ -4,7 +4,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '@/server/db/client';
 import { billingSandboxObjects } from '@/server/db/schema';
 import { SANDBOX_API_VERSION } from './http';
-import { type RunningSandbox, customerWithCard, startSandbox } from '@test-support/billing-sandbox';
+import {
+  type RunningSandbox,
+  customerWithCard,
+  productWithPrices,
+  startSandbox,
+} from '@test-support/billing-sandbox';
 
 /** Subscriptions, invoices, events and test clocks, driven over HTTP by the official SDK. */
 
@@ -22,16 +27,7 @@ describe('billing sandbox subscriptions, invoices and events', () => {
   beforeAll(async () => {
     sandbox = await startSandbox();
     ({ database, stripe } = sandbox);
-    await stripe.products.create({ id: 'prod_member', name: '会員プラン' });
-    const price = (unit_amount: number, interval: 'month' | 'year', lookup_key: string) =>
-      stripe.prices.create({
-        product: 'prod_member',
-        currency: 'jpy',
-        unit_amount,
-        recurring: { interval },
-        lookup_key,
-        tax_behavior: 'inclusive',
-      });
+    const price = await productWithPrices(stripe, { id: 'prod_member', name: '会員プラン' });
     monthly = await price(1100, 'month', 'monthly');
     premium = await price(2200, 'month', 'premium');
     yearly = await price(11000, 'year', 'yearly');
