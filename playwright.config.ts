@@ -9,7 +9,8 @@ export default defineConfig({
   testDir: 'tests/e2e',
   fullyParallel: false,
   workers: 1,
-  retries: process.env.CI ? 1 : 0,
+  // Never: a flaky test is fixed (waiting for the real condition), not run again until it passes.
+  retries: 0,
   forbidOnly: !!process.env.CI,
   // The HTML report keeps the screenshots the specs attach (appearance.spec.ts).
   reporter: [['list'], ['html', { open: 'never', outputFolder: 'playwright-report' }]],

@@ -6,7 +6,8 @@
  */
 import os from 'node:os';
 import { env, EnvError } from '@/env';
-import { parseArgv, UsageError } from '@/server/admin/command';
+import { ArgvError, parseArgv } from '@/lib/admin/argv';
+import { UsageError } from '@/server/admin/command';
 import { helpText, findCommand, runAdminCommand } from '@/server/admin/commands';
 import { sendAdminCommand } from '@/server/admin/socket';
 import { localBackupArgs, restoreWhileServing } from '@/server/admin/backup-commands';
@@ -57,6 +58,7 @@ main().then(
   (error: unknown) => {
     if (
       error instanceof UsageError ||
+      error instanceof ArgvError ||
       error instanceof EnvError ||
       error instanceof DataDirLockedError
     ) {

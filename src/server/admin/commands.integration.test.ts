@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { recordAudit } from '@/server/audit/audit-log';
 import type { Database } from '@/server/db/client';
 import { createTestDatabase } from '@test-support/db/test-database';
-import { UsageError, parseArgv } from './command';
+import { UsageError } from './command';
 import { helpText, runAdminCommand } from './commands';
 
 describe('admin commands', () => {
@@ -48,13 +48,5 @@ describe('admin commands', () => {
     await expect(runAdminCommand(ctx(), 'drop-everything', {})).rejects.toBeInstanceOf(UsageError);
     await expect(runAdminCommand(ctx(), 'db-status', { force: true })).rejects.toThrow('--force');
     await expect(runAdminCommand(ctx(), 'audit-log', { limit: 'many' })).rejects.toThrow(/--limit/);
-  });
-
-  it('parses flags the way the README shows them', () => {
-    expect(parseArgv(['grant-plan', '--email', 'a@example.jp', '--days=30', '--dry-run'])).toEqual({
-      command: 'grant-plan',
-      args: { email: 'a@example.jp', days: '30', 'dry-run': true },
-    });
-    expect(() => parseArgv(['x', 'stray'])).toThrow(UsageError);
   });
 });

@@ -1,24 +1,72 @@
-import { execFile } from 'node:child_process';
-import { promisify } from 'node:util';
-import { E2E_DATA_DIR, E2E_ROOT, E2E_SITE_URL } from './settings';
+import http from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
+import { parseArgv } from '../../../src/lib/admin/argv';
+import { E2E_DATA_DIR } from './settings';
 
-const run = promisify(execFile);
+/**
+ * The admin CLI's commands, sent straight to the running server's admin socket
+ * (DATA_DIR/admin.sock, src/server/admin/socket.ts) from the Playwright process: what
+ * `npm run admin` does while a server holds the embedded database, without starting npm and
+ * tsx for every call. The arguments are read by the CLI's own parser and the answer is the
+ * lines the CLI would print.
+ */
 
-/** Runs the admin CLI against the e2e server's data directory (through its admin socket). */
+/** Who the audit log names, as for the CLI run by this OS user. */
+const ACTOR = `cli:${os.userInfo().username}`;
+
+/** Runs an admin command on the e2e server (through its admin socket). */
 export async function admin(...args: string[]): Promise<string[]> {
   return adminIn(E2E_DATA_DIR, ...args);
 }
 
-/** The same against another server's data directory. */
-export async function adminIn(dataDir: string, ...args: string[]): Promise<string[]> {
-  const { stdout } = await run('npm', ['run', '-s', 'admin', '--', ...args], {
-    cwd: E2E_ROOT,
-    env: {
-      ...process.env,
-      DATA_DIR: dataDir,
-      DATABASE_URL: '',
-      SITE_URL: E2E_SITE_URL,
-    },
+/** The same on the server running on another data directory. */
+export async function adminIn(dataDir: string, ...argv: string[]): Promise<string[]> {
+  const { command, args } = parseArgv(argv);
+  if (!command) throw new Error('admin: no command given');
+  // The CLI resolves these paths in its own directory before sending them (scripts/admin.ts).
+  for (const flag of ['out', 'file'] as const) {
+    const value = args[flag];
+    if (typeof value === 'string') args[flag] = path.resolve(value);
+  }
+  if (command === 'restore' || command === 'import-microcms')
+    throw new Error(`admin: ${command} is not sent to a running server`);
+  const reply = await post(path.join(path.resolve(dataDir), 'admin.sock'), {
+    command,
+    args,
+    actor: ACTOR,
   });
-  return stdout.trim().split('\n');
+  if (!reply.ok) throw new Error(`admin ${argv.join(' ')}: ${reply.error}`);
+  // As the CLI's printed answer was read: the lines joined, trimmed and split again.
+  return reply.lines.join('\n').trim().split('\n');
+}
+
+type Reply = { ok: true; lines: string[] } | { ok: false; error: string };
+
+function post(socketPath: string, request: object): Promise<Reply> {
+  const body = JSON.stringify(request);
+  return new Promise((resolve, reject) => {
+    const req = http.request(
+      {
+        socketPath,
+        path: '/run',
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) },
+      },
+      (res) => {
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('data', (chunk: string) => (text += chunk));
+        res.on('end', () => {
+          try {
+            resolve(JSON.parse(text) as Reply);
+          } catch {
+            reject(new Error(`unreadable answer from ${socketPath} (HTTP ${res.statusCode})`));
+          }
+        });
+      },
+    );
+    req.on('error', reject);
+    req.end(body);
+  });
 }

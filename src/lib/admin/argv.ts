@@ -1,0 +1,35 @@
+/**
+ * The admin CLI's command line, read the same way wherever a command is sent from: the CLI
+ * (scripts/admin.ts) and the end-to-end fixture that talks to the admin socket directly
+ * (tests/e2e/support/admin.ts). Pure, so neither needs the server's modules to parse.
+ */
+
+/** Flags as given on the command line: `--email a@b.jp --active` → { email: 'a@b.jp', active: true }. */
+export type RawArgs = Record<string, string | true>;
+
+/** A command line that cannot be read (the CLI exits 2, as for any usage error). */
+export class ArgvError extends Error {
+  override name = 'ArgvError';
+}
+
+export function parseArgv(argv: string[]): { command: string | undefined; args: RawArgs } {
+  const [command, ...rest] = argv;
+  const args: RawArgs = {};
+  for (let i = 0; i < rest.length; i++) {
+    const token = rest[i]!;
+    if (!token.startsWith('--')) throw new ArgvError(`予期しない引数です: ${token}`);
+    const eq = token.indexOf('=');
+    if (eq > 0) {
+      args[token.slice(2, eq)] = token.slice(eq + 1);
+      continue;
+    }
+    const next = rest[i + 1];
+    if (next !== undefined && !next.startsWith('--')) {
+      args[token.slice(2)] = next;
+      i++;
+    } else {
+      args[token.slice(2)] = true;
+    }
+  }
+  return { command, args };
+}
