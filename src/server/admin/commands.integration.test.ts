@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { recordAudit } from '@/server/audit/audit-log';
+import { findEndpoint } from '@/lib/cms/model';
+import { SYSTEM_WRITE, createContent, getContent, scheduleContent } from '@/server/cms/store';
 import type { Database } from '@/server/db/client';
 import { createTestDatabase } from '@test-support/db/test-database';
 import { UsageError } from './command';
@@ -48,5 +50,30 @@ describe('admin commands', () => {
     await expect(runAdminCommand(ctx(), 'drop-everything', {})).rejects.toBeInstanceOf(UsageError);
     await expect(runAdminCommand(ctx(), 'db-status', { force: true })).rejects.toThrow('--force');
     await expect(runAdminCommand(ctx(), 'audit-log', { limit: 'many' })).rejects.toThrow(/--limit/);
+  });
+
+  it('runs the scheduled publishing as of a given time, so no one waits for the clock', async () => {
+    const posts = findEndpoint('posts')!;
+    const { id } = await createContent(database.db, posts, {
+      body: { title: '予約の記事' },
+      status: 'draft',
+    });
+    const at = new Date(Date.now() + 3_600_000);
+    await scheduleContent(database.db, posts, id, at, SYSTEM_WRITE);
+    const before = new Date(at.getTime() - 1000).toISOString();
+    expect(await runAdminCommand(ctx(), 'run-scheduled', { at: before })).toEqual([
+      `${before} までの予約公開を実行しました: 0 件を公開しました。`,
+    ]);
+    expect(await runAdminCommand(ctx(), 'run-scheduled', { at: at.toISOString() })).toEqual([
+      `${at.toISOString()} までの予約公開を実行しました: 1 件を公開しました。`,
+    ]);
+    const published = await getContent(database.db, posts, id, { depth: 0 }, { kind: 'published' });
+    expect(published.publishedAt).toBe(at.toISOString());
+    expect((await runAdminCommand(ctx(), 'audit-log', { limit: '1' }))[0]).toContain(
+      'scheduled-run',
+    );
+    await expect(runAdminCommand(ctx(), 'run-scheduled', { at: 'tomorrow' })).rejects.toThrow(
+      /--at/,
+    );
   });
 });

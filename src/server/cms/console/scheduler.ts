@@ -11,7 +11,8 @@ import { publishContent, scheduleContent } from '@/server/cms/store';
  * Scheduled publishing: every few seconds each server process publishes the items whose time
  * has come. publishContent re-checks the schedule under a row lock, so with several instances
  * one publishes and the others find nothing to do; the publish clears the caches like any
- * other write, so the pages that show the item refresh.
+ * other write, so the pages that show the item refresh. `npm run admin -- run-scheduled --at ISO`
+ * runs one round as of a given time (the end-to-end suite's clock, so no test waits for it).
  */
 
 export const SCHEDULE_INTERVAL_MS = 5_000;
