@@ -33,7 +33,11 @@ export default defineConfig({
       ],
     },
   },
-  projects: [{ name: 'chromium', use: { ...devices['Desktop Chrome'] } }],
+  projects: [
+    // Creates the shared users and saves a signed-in state per role (support/roles.ts).
+    { name: 'setup', testMatch: /\.setup\.ts$/ },
+    { name: 'chromium', use: { ...devices['Desktop Chrome'] }, dependencies: ['setup'] },
+  ],
   webServer: {
     // The production server, exactly as `npm start` runs it (it builds first when stale).
     command: 'node --conditions=react-server scripts/launch.mjs start',

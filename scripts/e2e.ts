@@ -26,7 +26,8 @@ if (!chrome) {
   process.exit(1);
 }
 
-fs.rmSync(path.join(root, '.tmp/e2e-data'), { recursive: true, force: true });
+for (const dir of ['.tmp/e2e-data', '.tmp/e2e-auth'])
+  fs.rmSync(path.join(root, dir), { recursive: true, force: true });
 const result = spawnSync(
   process.execPath,
   [path.join(root, 'node_modules/@playwright/test/cli.js'), 'test', ...process.argv.slice(2)],

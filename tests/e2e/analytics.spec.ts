@@ -1,7 +1,7 @@
 import AxeBuilder from '@axe-core/playwright';
 import { type APIRequestContext, type Page, type Request, expect, test } from '@playwright/test';
 import { admin } from './support/admin';
-import { signIn } from './support/sign-in';
+import { signInAs } from './support/roles';
 
 // First-party page views: a beacon to /api/analytics/view on the first load and on every
 // client-side navigation, none after the reader opts out in the footer, and staff see the
@@ -116,9 +116,7 @@ test('a post view and a client-side navigation each send a beacon with one kept 
   await expect.poll(async () => (await beaconsSent(page))[0]?.visitorId).toBe(visitorId);
 
   // The server stored the view: staff see the post, by its title, at /admin/analytics.
-  const email = `analytics-${Date.now()}@example.jp`;
-  await admin('create-user', '--email', email, '--password', 'kaze-no-oto-22', '--role', 'editor');
-  await signIn(page, email, 'kaze-no-oto-22');
+  await signInAs(page, 'editor');
   await page.goto('/admin/analytics');
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('閲覧数');
   await expect(

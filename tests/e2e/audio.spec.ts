@@ -1,14 +1,13 @@
 import AxeBuilder from '@axe-core/playwright';
 import { type APIRequestContext, type Page, expect, test } from '@playwright/test';
 import { admin } from './support/admin';
-import { signIn } from './support/sign-in';
+import { signInAs } from './support/roles';
 
 // The audio area: the /audios list, reached from the header; an episode page whose player comes
 // first for a paid listener and works with the keyboard; the paywall, and no file, for others.
 
 const DESKTOP = { width: 1280, height: 800 };
 const PHONE = { width: 390, height: 844 };
-const PASSWORD = 'mimi-de-kiku-1280';
 
 /** A members' episode that has a file (the demo ids are not fixed). */
 async function membersEpisode(request: APIRequestContext): Promise<string> {
@@ -21,13 +20,6 @@ async function membersEpisode(request: APIRequestContext): Promise<string> {
   });
   expect(res.status()).toBe(200);
   return ((await res.json()) as { contents: { id: string }[] }).contents[0]!.id;
-}
-
-async function signInPaid(page: Page, name: string): Promise<void> {
-  const email = `${name}-${Date.now()}@example.jp`;
-  await admin('create-user', '--email', email, '--password', PASSWORD);
-  await admin('grant-plan', '--email', email, '--plan', 'スタンダード');
-  await signIn(page, email, PASSWORD);
 }
 
 const axeViolations = async (page: Page) =>
@@ -77,7 +69,7 @@ for (const viewport of [DESKTOP, PHONE]) {
     request,
   }) => {
     const id = await membersEpisode(request);
-    await signInPaid(page, `listener-${viewport.width}`);
+    await signInAs(page, 'paid');
     await page.setViewportSize(viewport);
     await page.goto(`/audios/${id}`);
 

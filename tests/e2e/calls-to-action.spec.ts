@@ -1,6 +1,6 @@
 import { type Page, expect, test } from '@playwright/test';
 import { admin } from './support/admin';
-import { signIn } from './support/sign-in';
+import { signInAs } from './support/roles';
 import { expectNoAxeViolations } from './support/axe';
 
 // Calls to action that fit the reader and the item
@@ -12,10 +12,6 @@ import { expectNoAxeViolations } from './support/axe';
 test.describe.configure({ mode: 'serial' });
 
 type Post = { id: string; title: string; body: string };
-
-const stamp = Date.now();
-const password = 'yobikake-no-kotoba-12';
-const accounts = { free: `cta-free-${stamp}@example.jp`, paid: `cta-paid-${stamp}@example.jp` };
 
 // The demo items this spec reads, one of each kind, looked up in beforeAll (not hard-coded).
 let preview: Post;
@@ -59,11 +55,6 @@ test.beforeAll(async ({ request }) => {
       `/api/v1/movies?filters=${filter('isPublicPreview[not_equals]true')}&limit=1&fields=id`,
     )
   )[0]!.id;
-
-  for (const email of Object.values(accounts)) {
-    await admin('create-user', '--email', email, '--password', password);
-  }
-  await admin('grant-plan', '--email', accounts.paid, '--plan', 'スタンダード');
 });
 
 /** The hero: the section around the page's one h1. */
@@ -145,7 +136,8 @@ test('an anonymous visitor: the hero invites to join, and each paywall names wha
 test('a free member: the hero offers the paid plans, free-plan posts say why they are open', async ({
   page,
 }) => {
-  await signIn(page, accounts.free, password);
+  await signInAs(page, 'member');
+  await page.goto('/');
   const top = hero(page);
   await expect(top.getByRole('link', { name: '有料プランを見る', exact: true })).toHaveAttribute(
     'href',
@@ -181,7 +173,8 @@ test('a free member: the hero offers the paid plans, free-plan posts say why the
 test('a paid member: the hero leads to reading, and every post is open without notes', async ({
   page,
 }) => {
-  await signIn(page, accounts.paid, password);
+  await signInAs(page, 'paid');
+  await page.goto('/');
   const top = hero(page);
   await expect(top.getByRole('link', { name: '新着記事を読む', exact: true })).toHaveAttribute(
     'href',

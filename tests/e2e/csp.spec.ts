@@ -1,6 +1,7 @@
 import { type APIRequestContext, type Page, expect, test } from '@playwright/test';
 import { admin } from './support/admin';
 import { type CspWatch, scriptSources, watchCsp } from './support/csp';
+import { pageAs, signInAs } from './support/roles';
 import { signIn } from './support/sign-in';
 
 // The Content-Security-Policy (docs/decisions/013-production.md): the site works under it with no
@@ -126,10 +127,9 @@ test('a visitor: the home page fresh and from the page cache, a video, search, s
   await expectPolicedWithoutViolations(watch);
 });
 
-async function newMember(name: string, plan?: string): Promise<string> {
+async function newMember(name: string): Promise<string> {
   const email = `csp-${name}-${stamp}@example.jp`;
   await admin('create-user', '--email', email, '--password', PASSWORD, '--name', name);
-  if (plan) await admin('grant-plan', '--email', email, '--plan', plan);
   return email;
 }
 
@@ -172,7 +172,9 @@ test('a member signs in, edits the account and reaches the sandbox checkout', as
 test('a paid reader reads a members’ post in full', async ({ page, request, baseURL }) => {
   const watch = await watchCsp(page, originOf(baseURL));
   const postId = await membersPost(request);
-  await signIn(page, await newMember('paid', 'スタンダード'), PASSWORD);
+  await signInAs(page, 'paid');
+  await page.goto('/'); // where signing in lands
+  await expectScriptsRan(page);
   await page.goto(`/posts/${postId}`);
   await expectScriptsRan(page);
   await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
@@ -181,11 +183,8 @@ test('a paid reader reads a members’ post in full', async ({ page, request, ba
 });
 
 test('an editor writes in the console’s rich-text editor', async ({ browser, baseURL }) => {
-  const email = `csp-editor-${stamp}@example.jp`;
-  await admin('create-user', '--email', email, '--password', PASSWORD, '--role', 'editor');
-  const page = await (await browser.newContext()).newPage();
+  const page = await pageAs(browser, 'editor');
   const watch = await watchCsp(page, originOf(baseURL));
-  await signIn(page, email, PASSWORD);
 
   await page.goto('/admin/content/posts/new');
   await page.getByRole('textbox', { name: /^タイトル/ }).fill('CSP の確認（保存しない）');

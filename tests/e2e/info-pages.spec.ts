@@ -1,6 +1,6 @@
 import { expect, test } from '@playwright/test';
 import { admin } from './support/admin';
-import { signIn } from './support/sign-in';
+import { ROLES, signInAs } from './support/roles';
 import { expectNoAxeViolations } from './support/axe';
 
 // The site's information pages (CMS object endpoints, demo texts) and the contact form.
@@ -147,12 +147,9 @@ test.describe('the contact form', () => {
   });
 
   test('a signed-in member finds their name and address filled in', async ({ page }) => {
-    const email = `contact-member-${stamp}@example.jp`;
-    const password = 'mado-no-soto-no-ki-5';
-    await admin('create-user', '--email', email, '--password', password, '--name', '会員 みどり');
-    await signIn(page, email, password);
+    await signInAs(page, 'member');
     await page.goto('/contact');
-    await expect(page.getByLabel('お名前')).toHaveValue('会員 みどり');
-    await expect(page.getByLabel('メールアドレス')).toHaveValue(email);
+    await expect(page.getByLabel('お名前')).toHaveValue(ROLES.member.name);
+    await expect(page.getByLabel('メールアドレス')).toHaveValue(ROLES.member.email);
   });
 });

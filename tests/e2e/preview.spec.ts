@@ -1,6 +1,6 @@
 import { expect, test } from '@playwright/test';
 import { admin } from './support/admin';
-import { signIn } from './support/sign-in';
+import { roleStatePath, signInAs } from './support/roles';
 
 test('a draft is previewed with its draft key, and the exit button ends preview mode', async ({
   page,
@@ -60,22 +60,12 @@ test('staff preview a draft without its key; a member cannot', async ({ page, re
     data: { title: '編集部だけが見る下書き', body: '<p>編集中。</p>' },
   });
   const { id } = (await created.json()) as { id: string };
-  const stamp = Date.now();
 
-  await admin(
-    'create-user',
-    '--email',
-    `member-${stamp}@example.jp`,
-    '--password',
-    'yuki-no-hi-11',
-  );
-  await signIn(page, `member-${stamp}@example.jp`, 'yuki-no-hi-11');
+  await signInAs(page, 'member');
   expect((await page.goto(`/posts/${id}/preview`))?.status()).toBe(403);
   await page.context().clearCookies();
 
-  await admin('create-user', '--email', `editor-${stamp}@example.jp`, '--password', 'ame-no-hi-12');
-  await admin('set-role', '--email', `editor-${stamp}@example.jp`, '--role', 'editor');
-  await signIn(page, `editor-${stamp}@example.jp`, 'ame-no-hi-12');
+  await signInAs(page, 'editor');
   await page.goto(`/posts/${id}/preview`);
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('編集部だけが見る下書き');
   await expect(page.getByRole('region', { name: 'プレビューモード' })).toBeVisible();
@@ -133,15 +123,10 @@ test('outside preview a draft is on no list and in no search result, and its pag
   ).toHaveText([published.title]);
 
   // Every draft's page is not found, for an anonymous visitor and for a paid member.
-  const email = `drafts-paid-${stamp}@example.jp`;
-  await admin('create-user', '--email', email, '--password', 'mikan-no-hako-41');
-  await admin('grant-plan', '--email', email, '--plan', 'スタンダード');
-  const paid = await playwright.request.newContext({ baseURL });
-  const signedIn = await paid.post('/api/account/sign-in', {
-    headers: { accept: 'application/json' },
-    form: { email, password: 'mikan-no-hako-41' },
+  const paid = await playwright.request.newContext({
+    baseURL,
+    storageState: roleStatePath('paid'),
   });
-  expect(signedIn.status()).toBe(200);
   const pages = [
     `/posts/${draftPost.id}`,
     ...Object.entries(drafts).map(([endpoint, id]) => `/${endpoint}/${id}`),

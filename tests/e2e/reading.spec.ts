@@ -2,7 +2,7 @@ import AxeBuilder from '@axe-core/playwright';
 import { type APIRequestContext, expect, test } from '@playwright/test';
 import { E2E_SITE_URL } from './support/settings';
 import { admin } from './support/admin';
-import { signIn } from './support/sign-in';
+import { signInAs } from './support/roles';
 
 // Every reading route of SPEC §2 with the demo corpus: it renders on the server with its
 // title, passes axe, and gives each reader what the access policy allows.
@@ -106,10 +106,7 @@ test('audio and movie files reach only paid readers, through signed URLs', async
   await expect(page.locator('video')).toHaveCount(0);
   await expect(page.getByRole('heading', { name: 'この動画は有料会員限定です' })).toBeVisible();
 
-  const email = `listener-${Date.now()}@example.jp`;
-  await admin('create-user', '--email', email, '--password', 'oto-no-mori-14');
-  await admin('grant-plan', '--email', email, '--plan', 'スタンダード');
-  await signIn(page, email, 'oto-no-mori-14');
+  await signInAs(page, 'paid');
   await page.goto(`/audios/${audio}`);
   const src = await page.locator('audio').getAttribute('src');
   expect(src).toMatch(/^\/media\/protected\/.+\?exp=\d+&sig=/);
@@ -126,9 +123,7 @@ test('connect pages are read in full by signed-in members only', async ({ page, 
   await expect(
     page.getByRole('heading', { name: 'コネクトは会員のためのページです' }),
   ).toBeVisible();
-  const email = `connect-${Date.now()}@example.jp`;
-  await admin('create-user', '--email', email, '--password', 'hashi-wo-kakeru-15');
-  await signIn(page, email, 'hashi-wo-kakeru-15');
+  await signInAs(page, 'member');
   await page.goto(`/connect/${id}`);
   await expect(page.getByRole('heading', { name: 'コネクトは会員のためのページです' })).toHaveCount(
     0,

@@ -2,7 +2,7 @@ import AxeBuilder from '@axe-core/playwright';
 import { type APIRequestContext, type Page, expect, test } from '@playwright/test';
 import { admin } from './support/admin';
 import { E2E_SITE_URL } from './support/settings';
-import { signIn } from './support/sign-in';
+import { signInAs } from './support/roles';
 
 type Ld = Record<string, unknown> & { '@type': string };
 
@@ -267,11 +267,7 @@ test.describe('detail pages: title, description, share image, canonical URL, JSO
     test(label, async ({ page }) => {
       const item = cases[name]!;
       test.info().annotations.push({ type: 'page', description: item.path });
-      if (item.signedIn) {
-        const email = `detail-${name}-${Date.now()}@example.jp`;
-        await admin('create-user', '--email', email, '--password', 'shosai-no-mado-31');
-        await signIn(page, email, 'shosai-no-mado-31');
-      }
+      if (item.signedIn) await signInAs(page, 'member');
       const response = await page.goto(item.path);
       expect(response?.status()).toBe(200);
       if (item.path.startsWith('/connect/')) {
