@@ -3,11 +3,19 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { mediaTypeForKey } from '@/server/storage/media-types';
 import type { MediaStorage } from '@/server/storage/media-storage';
-import { isArchivableKey } from '@/server/transfer/archive-format';
+import { isValidStorageKey } from '@/server/storage/storage-key';
 import type { TarEntry } from './tar';
 
 /** Where an archive keeps its media files: `files/<storage key>`. */
 export const FILES_PREFIX = 'files/';
+
+/** The keys an archive may carry: the three folders the app serves from. */
+export function isArchivableKey(key: string): boolean {
+  return (
+    isValidStorageKey(key) &&
+    (key.startsWith('images/') || key.startsWith('demo/') || key.startsWith('protected/'))
+  );
+}
 
 /**
  * Stores the `files/` entries that end an archive (a transfer import's or a backup's), each

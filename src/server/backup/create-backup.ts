@@ -28,12 +28,12 @@ import {
   BACKUP_FORMAT,
   BACKUP_VERSION,
   type BackupManifest,
-  FILES_PREFIX,
   MANIFEST_PATH,
   tablePath,
 } from './format';
 import { listStoredKeys } from './media-keys';
 import { fileChunks, webChunks } from '@/server/archive/chunks';
+import { FILES_PREFIX } from '@/server/archive/store-files';
 
 /**
  * Writing a backup: the whole database as one consistent snapshot (a REPEATABLE READ READ

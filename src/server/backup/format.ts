@@ -17,7 +17,6 @@ export const BACKUP_VERSION = 1;
 
 export const MANIFEST_PATH = 'manifest.json';
 export const TABLES_PREFIX = 'tables/';
-export const FILES_PREFIX = 'files/';
 
 export const tablePath = (table: string) => `${TABLES_PREFIX}${table}.jsonl`;
 

@@ -1,6 +1,6 @@
 import 'server-only';
 import type { MediaStorage } from '@/server/storage/media-storage';
-import { isArchivableKey } from '@/server/transfer/archive-format';
+import { isArchivableKey } from '@/server/archive/store-files';
 
 /**
  * Which stored files a backup carries: every file of the three folders the app serves

@@ -11,6 +11,7 @@ import type { MediaStorage } from '@/server/storage/media-storage';
 import { TarFormatError, type TarEntry, readTar } from '@/server/archive/tar';
 import { type ArchiveLimits, defaultArchiveLimits, withinLimits } from '@/server/archive/limits';
 import { storeArchiveFiles } from '@/server/archive/store-files';
+import { entryLines, readEntryText } from '@/server/archive/entries';
 import {
   type CatalogTable,
   appliedMigrations,
@@ -114,40 +115,6 @@ function schemaMismatch(manifest: BackupManifest, here: CatalogTable[]): string 
   return null;
 }
 
-async function readAll(entry: TarEntry, max: number): Promise<string> {
-  if (entry.size > max) throw new BackupError(`${entry.path} が大きすぎます。`);
-  const chunks: Uint8Array[] = [];
-  for await (const chunk of entry.body) chunks.push(chunk);
-  return Buffer.concat(chunks).toString('utf8');
-}
-
-/** The non-empty lines of an entry, streamed, with their line numbers. */
-async function* lines(entry: TarEntry): AsyncGenerator<{ text: string; line: number }> {
-  const decoder = new TextDecoder('utf-8', { fatal: true });
-  let pending = '';
-  let line = 0;
-  try {
-    for await (const chunk of entry.body) {
-      pending += decoder.decode(chunk, { stream: true });
-      let newline: number;
-      while ((newline = pending.indexOf('\n')) >= 0) {
-        const text = pending.slice(0, newline);
-        pending = pending.slice(newline + 1);
-        line++;
-        if (text !== '') yield { text, line };
-      }
-      if (pending.length > MAX_LINE_BYTES)
-        throw new BackupError(`${entry.path} の ${line + 1} 行目が長すぎます。`);
-    }
-    pending += decoder.decode();
-  } catch (error) {
-    if (error instanceof TypeError)
-      throw new BackupError(`${entry.path} に UTF-8 でない文字があります。${CORRUPT}`);
-    throw error;
-  }
-  if (pending !== '') yield { text: pending, line: line + 1 };
-}
-
 function expectEntry(entry: TarEntry | undefined, name: string): TarEntry {
   if (!entry || entry.path !== name)
     throw new BackupError(
@@ -171,7 +138,11 @@ async function restoreTable(tx: Db, table: CatalogTable, entry: TarEntry): Promi
     batch = [];
     batchBytes = 0;
   };
-  for await (const { text, line } of lines(entry)) {
+  for await (const { text, line } of entryLines(entry, {
+    maxLineBytes: MAX_LINE_BYTES,
+    fail: (message) => new BackupError(message),
+    utf8Suffix: CORRUPT,
+  })) {
     let value: unknown;
     try {
       value = JSON.parse(text);
@@ -235,7 +206,11 @@ export async function restoreBackup(
   try {
     let manifest: BackupManifest;
     try {
-      const text = await readAll(expectEntry(await next(), MANIFEST_PATH), MAX_MANIFEST_BYTES);
+      const text = await readEntryText(
+        expectEntry(await next(), MANIFEST_PATH),
+        MAX_MANIFEST_BYTES,
+        (message) => new BackupError(message),
+      );
       manifest = manifestSchema.parse(JSON.parse(text));
     } catch (error) {
       if (error instanceof BackupError || error instanceof TarFormatError || isZlibError(error))

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { isArchivableKey, referencedKeys, storageKeyOfUrl } from './archive-format';
+import { isArchivableKey } from '@/server/archive/store-files';
+import { referencedKeys, storageKeyOfUrl } from './archive-format';
 
 describe('our media URLs and their storage keys', () => {
   it('maps public images, demo media and protected media to their keys', () => {

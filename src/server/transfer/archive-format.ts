@@ -19,7 +19,6 @@ export const MANIFEST_PATH = 'manifest.json';
 export const CONTENT_PATH = 'content.jsonl';
 export const VERSIONS_PATH = 'versions.jsonl';
 export const MEDIA_PATH = 'media.jsonl';
-export const FILES_PREFIX = 'files/';
 
 /** One line's ceiling: a post's body and its draft may each be 200,000 characters of HTML. */
 export const MAX_LINE_BYTES = 8 * 1024 * 1024;
@@ -106,14 +105,6 @@ export function storageKeyOfUrl(url: string): string | null {
   if (root === 'uploads' && !(key.startsWith('images/') || key.startsWith('demo/'))) return null;
   if (root === 'media' && !key.startsWith('protected/')) return null;
   return key;
-}
-
-/** The keys an archive may carry: the three folders the app serves from. */
-export function isArchivableKey(key: string): boolean {
-  return (
-    isValidStorageKey(key) &&
-    (key.startsWith('images/') || key.startsWith('demo/') || key.startsWith('protected/'))
-  );
 }
 
 const LOCAL_MEDIA_URL = /\/(?:uploads|media)\/[a-z0-9_.\-/]+/g;

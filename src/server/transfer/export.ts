@@ -15,7 +15,6 @@ import {
   ARCHIVE_VERSION,
   CONTENT_PATH,
   type ContentRow,
-  FILES_PREFIX,
   MANIFEST_PATH,
   MEDIA_PATH,
   type Manifest,
@@ -27,6 +26,7 @@ import {
 } from './archive-format';
 import { type TarEntryInput, tarStream } from '@/server/archive/tar';
 import { fileChunks, webChunks } from '@/server/archive/chunks';
+import { FILES_PREFIX } from '@/server/archive/store-files';
 
 /**
  * The export: every content row, version and media row, and the stored files they point at,

@@ -29,6 +29,7 @@ import { assertEmpty } from './inventory';
 import { TarFormatError, type TarEntry, readTar } from '@/server/archive/tar';
 import { type ArchiveLimits, defaultArchiveLimits, withinLimits } from '@/server/archive/limits';
 import { storeArchiveFiles } from '@/server/archive/store-files';
+import { entryLines, readEntryText } from '@/server/archive/entries';
 import {
   type ImportCounts,
   checkedContentRow,
@@ -48,25 +49,15 @@ export type ImportSummary = ImportCounts & { warnings: string[] };
 
 const MAX_MANIFEST_BYTES = 1024 * 1024;
 
-async function readAll(entry: TarEntry, max: number): Promise<string> {
-  if (entry.size > max) throw new TransferError(`${entry.path} が大きすぎます。`);
-  const chunks: Uint8Array[] = [];
-  for await (const chunk of entry.body) chunks.push(chunk);
-  return Buffer.concat(chunks).toString('utf8');
-}
-
 /** The JSON lines of an entry, each parsed by `schema`; errors name the file and the line. */
 async function readJsonl<S extends z.ZodType>(
   entry: TarEntry,
   schema: S,
   each: (row: z.output<S>, line: number) => void,
-): Promise<number> {
-  const decoder = new TextDecoder('utf-8', { fatal: true });
-  let pending = '';
-  let line = 0;
-  const take = (text: string) => {
-    line++;
-    if (text.trim() === '') return;
+): Promise<void> {
+  const fail = (message: string) => new TransferError(message);
+  for await (const { text, line } of entryLines(entry, { maxLineBytes: MAX_LINE_BYTES, fail })) {
+    if (text.trim() === '') continue;
     let value: unknown;
     try {
       value = JSON.parse(text);
@@ -86,26 +77,7 @@ async function readJsonl<S extends z.ZodType>(
         throw new TransferError(`${entry.path} の ${line} 行目: ${error.message}`);
       throw error;
     }
-  };
-  try {
-    for await (const chunk of entry.body) {
-      pending += decoder.decode(chunk, { stream: true });
-      let newline: number;
-      while ((newline = pending.indexOf('\n')) >= 0) {
-        take(pending.slice(0, newline));
-        pending = pending.slice(newline + 1);
-      }
-      if (pending.length > MAX_LINE_BYTES)
-        throw new TransferError(`${entry.path} の ${line + 1} 行目が長すぎます。`);
-    }
-    pending += decoder.decode();
-  } catch (error) {
-    if (error instanceof TypeError)
-      throw new TransferError(`${entry.path} に UTF-8 でない文字があります。`);
-    throw error;
   }
-  if (pending !== '') take(pending);
-  return line;
 }
 
 function expectEntry(entry: TarEntry | undefined, name: string): TarEntry {
@@ -145,7 +117,11 @@ export async function importArchive(
     const manifestEntry = expectEntry(await next(), MANIFEST_PATH);
     let manifest: Manifest;
     try {
-      manifest = manifestSchema.parse(JSON.parse(await readAll(manifestEntry, MAX_MANIFEST_BYTES)));
+      manifest = manifestSchema.parse(
+        JSON.parse(
+          await readEntryText(manifestEntry, MAX_MANIFEST_BYTES, (m) => new TransferError(m)),
+        ),
+      );
     } catch (error) {
       if (error instanceof TransferError) throw error;
       throw new TransferError(
