@@ -7,6 +7,7 @@
 
 import type { EndpointDef, FieldDef } from '@/lib/cms/model';
 import { formatDateTime } from './format';
+import { type Attributes, htmlToText } from './text/html-to-text';
 
 export type DiffOp = 'same' | 'ins' | 'del';
 /** One line (text) or sentence (rich text) of a text diff. */
@@ -79,33 +80,41 @@ export function sentences(paragraph: string): string[] {
   return found.map((s) => s.trim()).filter(Boolean);
 }
 
-const ENTITIES: Record<string, string> = {
-  amp: '&',
-  lt: '<',
-  gt: '>',
-  quot: '"',
-  apos: "'",
-  nbsp: ' ',
-};
+// Where a paragraph, heading, list item or table row starts or ends, a new line starts.
+const LINE_TAGS: ReadonlySet<string> = new Set([
+  'p',
+  'h1',
+  'h2',
+  'h3',
+  'h4',
+  'h5',
+  'h6',
+  'li',
+  'ul',
+  'ol',
+  'blockquote',
+  'figure',
+  'figcaption',
+  'pre',
+  'table',
+  'thead',
+  'tbody',
+  'tr',
+  'div',
+  'br',
+]);
 
-function decodeEntities(text: string): string {
-  return text.replace(/&(#x[0-9a-f]+|#[0-9]+|[a-z]+);/gi, (whole, name: string) => {
-    if (name[0] === '#') {
-      const code =
-        name[1] === 'x' || name[1] === 'X'
-          ? Number.parseInt(name.slice(2), 16)
-          : Number.parseInt(name.slice(1), 10);
-      return Number.isFinite(code) && code > 0 && code <= 0x10ffff
-        ? String.fromCodePoint(code)
-        : whole;
-    }
-    return ENTITIES[name.toLowerCase()] ?? whole;
-  });
-}
-
-function attribute(tag: string, name: string): string {
-  const match = new RegExp(`\\s${name}\\s*=\\s*("([^"]*)"|'([^']*)')`, 'i').exec(tag);
-  return decodeEntities(match?.[2] ?? match?.[3] ?? '');
+function edge(name: string, attribs: Attributes, end: 'open' | 'close'): string {
+  if (LINE_TAGS.has(name)) return name === 'br' && end === 'close' ? '' : '\n';
+  if (end === 'close') return name === 'td' || name === 'th' ? ' ' : '';
+  if (name === 'hr') {
+    return Object.hasOwn(attribs, 'data-members-divider')
+      ? '\n［会員限定部分の区切り］\n'
+      : '\n［区切り線］\n';
+  }
+  if (name === 'img') return attribs.alt ? `［画像: ${attribs.alt}］` : '［画像］';
+  if (name === 'iframe') return `\n［埋め込み: ${attribs.src ?? ''}］\n`;
+  return '';
 }
 
 /**
@@ -113,22 +122,7 @@ function attribute(tag: string, name: string): string {
  * embeds and the members' divider become bracketed words, so adding one shows as a change.
  */
 export function htmlToPlainText(html: string): string {
-  const text = html
-    .replace(/<hr\b[^>]*data-members-divider[^>]*>/gi, '\n［会員限定部分の区切り］\n')
-    .replace(/<hr\b[^>]*>/gi, '\n［区切り線］\n')
-    .replace(/<img\b[^>]*>/gi, (tag) => {
-      const alt = attribute(tag, 'alt');
-      return alt ? `［画像: ${alt}］` : '［画像］';
-    })
-    .replace(/<iframe\b[^>]*>/gi, (tag) => `\n［埋め込み: ${attribute(tag, 'src')}］\n`)
-    .replace(/<br\s*\/?>/gi, '\n')
-    .replace(
-      /<\/?(p|h[1-6]|li|ul|ol|blockquote|figure|figcaption|pre|table|thead|tbody|tr|div)\b[^>]*>/gi,
-      '\n',
-    )
-    .replace(/<\/t[dh]>/gi, ' ')
-    .replace(/<[^>]*>/g, '');
-  return decodeEntities(text)
+  return htmlToText(html, { edge })
     .split('\n')
     .map((line) => line.replace(/[ \t\u00a0]+/g, ' ').trim())
     .filter(Boolean)

@@ -1,7 +1,7 @@
 import 'server-only';
-import { Parser } from 'htmlparser2';
 import { isMembersDivider } from '@/server/cms/richtext/members-divider';
-import { NON_TEXT_TAGS, sanitizeRichText } from '@/server/cms/richtext/sanitize';
+import { NON_TEXT_TAGS, STOP, walkHtml } from '@/lib/text/html-to-text';
+import { sanitizeRichText } from '@/server/cms/richtext/sanitize';
 
 /**
  * The lead of a rich-text body: what a reader without access sees of a members' item.
@@ -96,33 +96,21 @@ type Parsed = {
 function parse(html: string): Parsed {
   const root: Element = { name: '', attribs: {}, children: [] };
   const stack: Element[] = [root];
-  let skip = 0; // depth inside an element left out
   let total = 0;
   let divider = false;
-  let stopped = false;
-  const stop = () => {
-    stopped = true;
-    parser.pause();
-  };
-  const parser = new Parser(
+  walkHtml(
+    html,
     {
-      onopentag(name, attribs) {
-        if (stopped) return;
+      open(name, attribs) {
         if (isMembersDivider(name, attribs)) {
           divider = true;
-          stop();
-          return;
+          return STOP;
         }
-        if (skip > 0 || OUTSIDE_LEAD.has(name)) {
-          skip++;
-          return;
-        }
-        const element: Element = { name, attribs, children: [] };
+        const element: Element = { name, attribs: { ...attribs }, children: [] };
         stack.at(-1)!.children.push(element);
         stack.push(element);
       },
-      ontext(text) {
-        if (stopped || skip > 0) return;
+      text(text) {
         // Entities arrive as pieces of one text: count the pieces as the whole text.
         const siblings = stack.at(-1)!.children;
         const last = siblings.at(-1);
@@ -137,18 +125,14 @@ function parse(html: string): Parsed {
           siblings.push({ text, n });
         }
         // From here the lead is the first LEAD_MAX_CHARS, divider or not: the rest is not needed.
-        if (total >= 2 * LEAD_MAX_CHARS) stop();
+        if (total >= 2 * LEAD_MAX_CHARS) return STOP;
       },
-      onclosetag() {
-        if (stopped) return;
-        if (skip > 0) skip--;
-        else if (stack.length > 1) stack.pop();
+      close() {
+        if (stack.length > 1) stack.pop();
       },
     },
-    { decodeEntities: true },
+    { skip: OUTSIDE_LEAD },
   );
-  parser.write(html);
-  parser.end();
   return { root, total, divider };
 }
 

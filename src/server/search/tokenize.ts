@@ -1,7 +1,10 @@
 import 'server-only';
-import sanitizeHtml from 'sanitize-html';
 import { foldForSearch } from '@/lib/japanese-text';
-import { NON_TEXT_TAGS } from '@/server/cms/richtext/sanitize';
+import {
+  htmlToText as textOfHtml,
+  NON_TEXT_TAGS,
+  RUBY_READING_TAGS,
+} from '@/lib/text/html-to-text';
 
 /**
  * Search tokens for an inverted index that serves both the content API's `q` and the site
@@ -143,29 +146,18 @@ const INLINE_TAGS: ReadonlySet<string> = new Set([
   'wbr',
 ]);
 
-const ESCAPED: Readonly<Record<string, string>> = { amp: '&', lt: '<', gt: '>', quot: '"' };
+// What the sanitiser drops as not prose, and ruby readings (漢字<rt>かんじ</rt> would otherwise
+// index 漢字かんじ).
+const NOT_INDEXED: ReadonlySet<string> = new Set([...NON_TEXT_TAGS, ...RUBY_READING_TAGS]);
 
 /** Plain text of rich-text HTML for indexing: tags removed, entities decoded. */
 export function htmlToText(html: string): string {
-  const parts: string[] = [];
-  const separate = (name: string) => {
-    if (!INLINE_TAGS.has(name)) parts.push(' ');
-  };
-  sanitizeHtml(html, {
-    allowedTags: [],
-    allowedAttributes: {},
-    // What the sanitiser drops as not prose, and ruby readings (漢字<rt>かんじ</rt> would
-    // otherwise index 漢字かんじ).
-    nonTextTags: [...NON_TEXT_TAGS, 'rt', 'rp'],
-    onOpenTag: separate,
-    onCloseTag: separate,
-    // sanitize-html hands over text re-escaped for HTML output; undo exactly that escaping.
-    textFilter: (text) => {
-      parts.push(text.replace(/&(amp|lt|gt|quot);/g, (_, name: string) => ESCAPED[name] ?? ''));
-      return '';
-    },
-  });
-  return parts.join('').replace(/\s+/gu, ' ').trim();
+  return textOfHtml(html, {
+    skip: NOT_INDEXED,
+    edge: (name) => (INLINE_TAGS.has(name) ? '' : ' '),
+  })
+    .replace(/\s+/gu, ' ')
+    .trim();
 }
 
 function classify(ch: string): CharClass {

@@ -2,6 +2,7 @@ import 'server-only';
 import sanitizeHtml, { type Attributes, type IOptions } from 'sanitize-html';
 import { PLAYER_PATH_BY_HOST, playerSrc } from '@/lib/cms/embeds';
 import { MEMBERS_DIVIDER } from './members-divider';
+import { NON_TEXT_TAGS } from '@/lib/text/html-to-text';
 
 /**
  * Rich-text HTML from the CMS is rendered with dangerouslySetInnerHTML, so it is cut down to
@@ -56,24 +57,6 @@ const REL_TOKENS: ReadonlySet<string> = new Set([
 ]);
 const DIMENSION = /^[0-9]{1,5}$/;
 const SPAN = /^[1-9][0-9]{0,2}$/;
-
-/** Dropped with their content: code, raw text and fallback markup are not article prose. */
-export const NON_TEXT_TAGS: readonly string[] = [
-  'script',
-  'style',
-  'textarea',
-  'option',
-  'xmp',
-  'noscript',
-  'noembed',
-  'noframes',
-  'template',
-  'title',
-  'object',
-  'embed',
-  'svg',
-  'math',
-];
 
 const OPTIONS: IOptions = {
   allowedTags: ALLOWED_TAGS,

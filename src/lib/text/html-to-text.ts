@@ -1,0 +1,118 @@
+/**
+ * The one place that reads HTML as text. Pure (no DOM, no server): the search index, the
+ * version history's diff and the members' lead all walk markup through here, so they agree on
+ * entities (decoded once, all of HTML's named and numeric ones), on implied end tags and on
+ * which elements hold no prose.
+ */
+
+import { Parser } from 'htmlparser2';
+
+export type Attributes = Readonly<Record<string, string>>;
+
+/** What a visitor answers to stop the walk (the rest of the HTML is not read). */
+export const STOP = 'stop';
+type Answer = typeof STOP | void;
+
+export type HtmlVisitor = {
+  open?(name: string, attribs: Attributes): Answer;
+  text?(text: string): Answer;
+  close?(name: string): Answer;
+};
+
+export type WalkOptions = {
+  /** Elements left out with everything inside them (no event for them or their content). */
+  skip?: ReadonlySet<string>;
+};
+
+/**
+ * Calls the visitor for each tag and text of `html`, in order, entities decoded. Void elements
+ * are closed at once and implied end tags are reported, so opens and closes always pair up.
+ * Text may arrive in pieces (an entity splits it); a visitor that counts joins them.
+ */
+export function walkHtml(html: string, visitor: HtmlVisitor, options: WalkOptions = {}): void {
+  const skip = options.skip ?? new Set<string>();
+  let skipped = 0; // depth inside a left-out element
+  let stopped = false;
+  const answer = (result: Answer) => {
+    if (result === STOP) {
+      stopped = true;
+      parser.pause();
+    }
+  };
+  const parser = new Parser(
+    {
+      onopentag(name, attribs) {
+        if (stopped) return;
+        if (skipped > 0 || skip.has(name)) {
+          skipped++;
+          return;
+        }
+        answer(visitor.open?.(name, attribs));
+      },
+      ontext(text) {
+        if (stopped || skipped > 0) return;
+        answer(visitor.text?.(text));
+      },
+      onclosetag(name) {
+        if (stopped) return;
+        if (skipped > 0) {
+          skipped--;
+          return;
+        }
+        answer(visitor.close?.(name));
+      },
+    },
+    { decodeEntities: true },
+  );
+  parser.write(html);
+  parser.end();
+}
+
+export type HtmlToTextOptions = WalkOptions & {
+  /** What a tag's edge adds to the text ('' for nothing). Called for opens and closes. */
+  edge(name: string, attribs: Attributes, end: 'open' | 'close'): string;
+};
+
+/** The text of `html` with each tag's edge replaced as `options.edge` says; no other change. */
+export function htmlToText(html: string, options: HtmlToTextOptions): string {
+  const parts: string[] = [];
+  const open: Attributes[] = [];
+  walkHtml(
+    html,
+    {
+      open(name, attribs) {
+        open.push(attribs);
+        parts.push(options.edge(name, attribs, 'open'));
+      },
+      text(text) {
+        parts.push(text);
+      },
+      close(name) {
+        parts.push(options.edge(name, open.pop() ?? {}, 'close'));
+      },
+    },
+    options,
+  );
+  return parts.join('');
+}
+
+/** Dropped with their content: code, raw text and fallback markup are not article prose. */
+export const NON_TEXT_TAGS: readonly string[] = [
+  'script',
+  'style',
+  'textarea',
+  'option',
+  'xmp',
+  'noscript',
+  'noembed',
+  'noframes',
+  'template',
+  'title',
+  'object',
+  'embed',
+  'svg',
+  'math',
+];
+
+/** Ruby readings: 漢字<rt>かんじ</rt> reads as 漢字. */
+export const RUBY_READING_TAGS: readonly string[] = ['rt', 'rp'];
