@@ -12,7 +12,7 @@ import { billingProvider } from './provider';
 import { billingSummaryFor, findReceipt, listReceipts } from './reader-billing';
 import { handleBillingSandbox } from './sandbox/http';
 import { deliverPendingEvents } from './sandbox/webhooks';
-import { ensureSandboxWebhook } from './sandbox-setup';
+import { ensureSandboxWebhook } from './sandbox/setup';
 import { handleBillingWebhook } from './webhook';
 
 /**

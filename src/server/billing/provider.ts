@@ -2,7 +2,7 @@ import 'server-only';
 import Stripe from 'stripe';
 import { env } from '@/env';
 import type { Db } from '@/server/db/client';
-import { noteSandboxActivity } from './sandbox-activity';
+import { noteSandboxActivity } from './sandbox/activity';
 import { handleBillingSandbox } from './sandbox/http';
 import { pathPrefixHttpClient } from './sandbox/path-prefix-http-client';
 import { sandboxSecretKey } from './sandbox/secret-key';

@@ -17,7 +17,7 @@ import { type Plan, syncCatalogue } from './catalogue';
 import { ensureCustomer } from './customers';
 import { billingProvider } from './provider';
 import { deliverPendingEvents, signatureHeader } from './sandbox/webhooks';
-import { ensureSandboxWebhook, webhookSecret } from './sandbox-setup';
+import { ensureSandboxWebhook, webhookSecret } from './sandbox/setup';
 import { handleBillingWebhook } from './webhook';
 
 /**

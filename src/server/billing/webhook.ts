@@ -12,7 +12,7 @@ import {
   notifyTrialEnding,
 } from './notifications';
 import { syncInvoice, syncSubscription } from './records';
-import { webhookSecret } from './sandbox-setup';
+import { webhookSecret } from './sandbox/setup';
 
 /**
  * POST /api/webhooks/billing: the only way subscription records change. The raw body's

@@ -6,7 +6,7 @@ import next from 'next';
 import { boot } from '@/server/boot';
 import { env } from '@/env';
 import { handleContentApi } from '@/server/cms/http';
-import { serveBillingSandbox } from '@/server/billing/sandbox-route';
+import { serveBillingSandbox } from '@/server/billing/sandbox/serve';
 import { onContentChange } from '@/server/cms/events';
 import { RENDER_HEADER, openRenderRecord } from '@/server/access/render-audience';
 import { CLIENT_IP_HEADER } from '@/server/http/request-origin';

@@ -1,7 +1,7 @@
 import Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '@/server/db/client';
-import { advanceClocklessSubscriptions } from './billing-cycle';
+import { advanceClocklessSubscriptions } from './cycle/clock';
 import {
   type RunningSandbox,
   attachCard,

@@ -11,19 +11,10 @@ import { invoiceRoutes } from './resources/invoices';
 import { paymentMethodRoutes } from './resources/payment-methods';
 import { priceRoutes } from './resources/prices';
 import { productRoutes } from './resources/products';
-import type { Route, RouteContext, RouteResult } from './resources/route';
+import type { SiteRoute } from './resources/route';
 import { subscriptionRoutes } from './resources/subscriptions';
 import { testClockRoutes } from './resources/test-clocks';
 import { webhookEndpointRoutes } from './resources/webhook-endpoints';
-
-/**
- * A route as the router calls it: with the request's origin too, for the objects that name a
- * page of the site (a checkout session's or a portal session's `url`). Every plain Route is one.
- */
-export type SiteRouteContext = RouteContext & { origin: string };
-export type SiteRoute = Omit<Route, 'handle'> & {
-  handle: (context: SiteRouteContext) => Promise<RouteResult>;
-};
 
 /** Every route the sandbox answers, matched on the segments after /v1/. */
 const ROUTES: SiteRoute[] = [

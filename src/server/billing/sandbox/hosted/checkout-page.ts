@@ -1,6 +1,7 @@
 import 'server-only';
 import type { Db } from '@/server/db/client';
-import { customerNow, startSubscription } from '../billing-cycle';
+import { customerNow } from '../cycle/calendar';
+import { startSubscription } from '../cycle/subscriptions';
 import { StripeApiError } from '../errors';
 import { type SandboxObject, findObject, nowSeconds, requireObject } from '../object-store';
 import {

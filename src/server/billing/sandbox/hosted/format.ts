@@ -1,6 +1,6 @@
 import 'server-only';
 import type { Db } from '@/server/db/client';
-import { recurringOf } from '../billing-cycle';
+import { recurringOf } from '../cycle/calendar';
 import { type SandboxObject, findObject } from '../object-store';
 import { grossAmountOf } from '../resources/checkout-sessions';
 

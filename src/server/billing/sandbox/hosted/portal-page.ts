@@ -6,8 +6,8 @@ import {
   SUBSCRIPTION_TYPE,
   customerNow,
   itemOf,
-  payOpenInvoice,
-} from '../billing-cycle';
+} from '../cycle/calendar';
+import { payOpenInvoice } from '../cycle/subscriptions';
 import { StripeApiError } from '../errors';
 import type { FormObject } from '../form-body';
 import {

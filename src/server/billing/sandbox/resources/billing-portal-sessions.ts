@@ -10,7 +10,7 @@ import {
   nowSeconds,
   requireObject,
 } from '../object-store';
-import type { SiteRoute, SiteRouteContext } from '../routes';
+import type { SiteRoute, SiteRouteContext } from './route';
 import { readUrl } from './checkout-sessions';
 
 /**

@@ -1,6 +1,6 @@
 import 'server-only';
 import type { Db } from '@/server/db/client';
-import { taxOf } from '../billing-cycle';
+import { taxOf } from '../cycle/tax';
 import { invalidParam, invalidRequest, missingParam, resourceMissing } from '../errors';
 import { recordEvent } from '../events';
 import { checkoutPagePath } from '../hosted/paths';
@@ -18,7 +18,7 @@ import {
   saveObject,
 } from '../object-store';
 import type { Metadata, Params } from '../params';
-import type { SiteRoute, SiteRouteContext } from '../routes';
+import type { SiteRoute, SiteRouteContext } from './route';
 
 /**
  * /v1/checkout/sessions in `subscription` mode: create, retrieve, list, expire, line items.

@@ -1,5 +1,6 @@
 import 'server-only';
-import { INVOICE_TYPE, TAX_RATE_TYPE, payOpenInvoice } from '../billing-cycle';
+import { INVOICE_TYPE, TAX_RATE_TYPE } from '../cycle/calendar';
+import { payOpenInvoice } from '../cycle/subscriptions';
 import { resourceMissing } from '../errors';
 import { listAnswer } from '../list';
 import { type FieldFilter, type SandboxObject, findObject, requireObject } from '../object-store';
@@ -8,7 +9,7 @@ import type { Route, RouteContext } from './route';
 
 /**
  * /v1/invoices (retrieve, list, pay) and /v1/tax_rates/:id. Invoices are made by the billing
- * cycle (billing-cycle.ts), never through the API; each holds its lines in full.
+ * cycle (cycle/invoices.ts), never through the API; each holds its lines in full.
  */
 
 const STATUSES = ['draft', 'open', 'paid', 'uncollectible', 'void'] as const;

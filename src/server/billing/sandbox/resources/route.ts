@@ -21,3 +21,12 @@ export type Route = {
   pattern: string[];
   handle: (context: RouteContext) => Promise<RouteResult>;
 };
+
+/**
+ * A route as the router calls it: with the request's origin too, for the objects that name a
+ * page of the site (a checkout session's or a portal session's `url`). Every plain Route is one.
+ */
+export type SiteRouteContext = RouteContext & { origin: string };
+export type SiteRoute = Omit<Route, 'handle'> & {
+  handle: (context: SiteRouteContext) => Promise<RouteResult>;
+};

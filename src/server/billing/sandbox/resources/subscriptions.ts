@@ -1,13 +1,10 @@
 import 'server-only';
+import { LIVE_STATUSES, SUBSCRIPTION_TYPE, customerNow, itemOf } from '../cycle/calendar';
 import {
-  LIVE_STATUSES,
-  SUBSCRIPTION_TYPE,
   cancelSubscriptionNow,
   changeSubscription,
-  customerNow,
-  itemOf,
   startSubscription,
-} from '../billing-cycle';
+} from '../cycle/subscriptions';
 import { invalidRequest, missingParam, resourceMissing } from '../errors';
 import { listAnswer } from '../list';
 import {
@@ -23,7 +20,7 @@ import type { Route, RouteContext } from './route';
 /**
  * /v1/subscriptions: create (`payment_behavior`, `default_payment_method`), retrieve, update
  * (cancel at period end, resume, change price with or without prorations, change the card),
- * cancel now, list. The rules live in billing-cycle.ts; this file reads Stripe's parameters.
+ * cancel now, list. The rules live in cycle/subscriptions.ts; this file reads Stripe's parameters.
  * Every write runs in one transaction that holds the test clock's row (if any) and the
  * subscription's, so it cannot interleave with a clock advance.
  */

@@ -1,5 +1,5 @@
 import 'server-only';
-import { advanceClockSubscriptions } from '../billing-cycle';
+import { advanceClockSubscriptions } from '../cycle/clock';
 import { invalidRequest, resourceMissing } from '../errors';
 import { listAnswer } from '../list';
 import {

@@ -2,17 +2,17 @@ import 'server-only';
 import { env } from '@/env';
 import { singleton } from '@/lib/singleton';
 import type { Db } from '@/server/db/client';
-import { advanceClocklessSubscriptions } from './sandbox/billing-cycle';
-import { nowSeconds } from './sandbox/object-store';
-import { deliverPendingEvents } from './sandbox/webhooks';
-import { onSandboxActivity } from './sandbox-activity';
-import { WEBHOOK_PATH } from './sandbox-setup';
-import { handleBillingWebhook } from './webhook';
+import { advanceClocklessSubscriptions } from './cycle/clock';
+import { nowSeconds } from './object-store';
+import { deliverPendingEvents } from './webhooks';
+import { onSandboxActivity } from './activity';
+import { WEBHOOK_PATH } from './setup';
+import { handleBillingWebhook } from '../webhook';
 
 /**
  * What Stripe does on its own time, done for the sandbox in the server process: it moves
  * subscriptions without a test clock on with the real time and delivers pending webhook
- * events. Runs every second and at once after a change (sandbox-activity.ts). Deliveries to
+ * events. Runs every second and at once after a change (activity.ts). Deliveries to
  * this site's own webhook URL are handed to the handler in process (the same signed request
  * the network would carry), so they arrive whatever address the server listens on.
  */

@@ -3,7 +3,7 @@ import { eq } from 'drizzle-orm';
 import { env } from '@/env';
 import type { Db } from '@/server/db/client';
 import { billingSandboxSettings } from '@/server/db/schema';
-import { billingProvider } from './provider';
+import { billingProvider } from '../provider';
 
 /**
  * On the sandbox, the app registers its own webhook endpoint, as an operator does once in

@@ -1,9 +1,9 @@
 import 'server-only';
 import { env } from '@/env';
 import { getDb } from '@/server/db/client';
-import { usesSandbox } from './provider';
-import { noteSandboxActivity } from './sandbox-activity';
-import { handleBillingSandbox } from './sandbox/http';
+import { usesSandbox } from '../provider';
+import { noteSandboxActivity } from './activity';
+import { handleBillingSandbox } from './http';
 
 /**
  * {SITE_URL}/billing-sandbox/…: the sandbox's API for tools and tests, and its hosted checkout
