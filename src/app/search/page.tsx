@@ -6,12 +6,9 @@ import { sitePageMetadata } from '@/components/listing/site-metadata';
 import { SearchView } from '@/components/search/search-view';
 import { currentViewer } from '@/server/access/current-viewer';
 import { searchBusyHref, searchRateLimit } from '@/server/search/search-limit';
-import {
-  parseSearchRequest,
-  searchSite,
-  searchSuggestions,
-  siteSearchSource,
-} from '@/server/search/site-search';
+import { parseSearchRequest } from '@/server/search/search-request';
+import { searchSite, searchSuggestions } from '@/server/search/site-search';
+import { siteSearchSource } from '@/server/search/search-listers';
 
 type Props = { searchParams: SearchParams };
 

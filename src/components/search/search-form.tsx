@@ -1,5 +1,5 @@
 import { Button } from '@/components/ui/button';
-import { SEARCH_QUERY_MAX_LENGTH, type SearchFilter } from '@/server/search/site-search';
+import { SEARCH_QUERY_MAX_LENGTH, type SearchFilter } from '@/server/search/search-request';
 import styles from './search.module.css';
 
 /**

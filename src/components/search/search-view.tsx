@@ -7,11 +7,9 @@ import {
   SEARCH_PAGE_SIZE,
   SEARCH_TYPE_LABELS,
   type SearchFilter,
-  type SearchHit,
-  type SearchResults,
-  type SearchSuggestions,
   searchHref,
-} from '@/server/search/site-search';
+} from '@/server/search/search-request';
+import type { SearchHit, SearchResults, SearchSuggestions } from '@/server/search/site-search';
 import { Highlighted } from './highlighted';
 import { SearchForm } from './search-form';
 import { SearchShell } from './search-shell.client';

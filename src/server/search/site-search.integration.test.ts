@@ -11,16 +11,9 @@ import { type SiteContent, createSiteContent } from '@/server/content/site-conte
 import type { Database } from '@/server/db/client';
 import { cmsContents } from '@/server/db/schema';
 import { createTestDatabase } from '@test-support/db/test-database';
-import {
-  SEARCH_PAGE_SIZE,
-  type SearchHit,
-  type SearchRequest,
-  type SearchResults,
-  type SearchSource,
-  parseSearchRequest,
-  searchSite,
-  searchSuggestions,
-} from './site-search';
+import { SEARCH_PAGE_SIZE, type SearchRequest, parseSearchRequest } from './search-request';
+import { type SearchHit, type SearchResults, searchSite, searchSuggestions } from './site-search';
+import type { SearchSource } from './search-listers';
 import { segmentsText } from './snippet';
 
 const def = (endpoint: string) => findEndpoint(endpoint)!;

@@ -1,12 +1,6 @@
-import {
-  SEARCH_MAX_PAGE,
-  type SearchKey,
-  cleanQuery,
-  mergeNewestFirst,
-  pageCount,
-  parseSearchRequest,
-  searchHref,
-} from './site-search';
+import { SEARCH_MAX_PAGE, cleanQuery, parseSearchRequest, searchHref } from './search-request';
+import type { SearchKey } from './search-listers';
+import { mergeNewestFirst, pageCount } from './site-search';
 
 describe('parseSearchRequest', () => {
   it('reads q, type and page', () => {
