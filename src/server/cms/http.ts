@@ -11,7 +11,7 @@ import { onContentChange } from './events';
 import { findEndpoint } from '@/lib/cms/model';
 import { FilterSyntaxError } from './query/filters';
 import { QueryError, parseDetailQuery, parseListQuery } from './query/params';
-import { enforceRateLimit } from './rate-limit';
+import { enforceRateLimit } from '@/server/rate-limit/api-key-limit';
 import {
   type ReadMode,
   createContent,

@@ -10,6 +10,7 @@ import type { FormResult } from '@/server/http/form-endpoint';
 import { emailField } from '@/server/identity/validation';
 import { contactAcknowledged, contactReceived } from '@/server/mail/templates';
 import type { Limit } from '@/server/rate-limit/limiter';
+import { addressKey } from '@/server/rate-limit/client-address';
 
 /**
  * The contact form (/contact → POST /api/contact): validate, rate limit, keep the message,
@@ -50,7 +51,7 @@ export async function submitContact(
   if (!parsed.success) return invalidInput(parsed.error);
   const data = parsed.data;
   const refused = await consumeOrRefuse(deps.db, [
-    { limit: CONTACT_LIMITS.ip, subject: ctx.ip },
+    { limit: CONTACT_LIMITS.ip, subject: addressKey(ctx.ip) },
     { limit: CONTACT_LIMITS.email, subject: data.email },
   ]);
   if (refused) return refused;

@@ -4,6 +4,7 @@ import { type Db, getDb } from '@/server/db/client';
 import { STAFF_ROLES } from '@/lib/identity/roles';
 import { type AppUser, userFromHeaders } from '@/server/identity/session-user';
 import { type Limit, RateLimitedError, consume } from '@/server/rate-limit/limiter';
+import { addressKey } from '@/server/rate-limit/client-address';
 import {
   CONTROL_CHARACTER_MESSAGE,
   FORBIDDEN_ORIGIN_MESSAGE,
@@ -182,7 +183,7 @@ export function endpoint<
     try {
       if (options.rateLimit) {
         const db = await (options.db ?? getDb)();
-        await consume(db, [{ limit: options.rateLimit, subject: ip }], options.now?.());
+        await consume(db, [{ limit: options.rateLimit, subject: addressKey(ip) }], options.now?.());
       }
 
       if (method === 'GET') {

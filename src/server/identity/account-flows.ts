@@ -20,6 +20,7 @@ import {
   hit,
   reset,
 } from '@/server/rate-limit/limiter';
+import { addressKey } from '@/server/rate-limit/client-address';
 import type { FormResult } from '@/server/http/form-endpoint';
 import type { Auth } from './auth';
 import { removeUnfinishedSignUp, withSignUpConsent } from './unfinished-sign-up';
@@ -155,7 +156,7 @@ export async function signUp(
     if (answer.ok || answer.fieldErrors?.password || typeof raw.password !== 'string')
       return answer;
     const blocked = await limited(() =>
-      consume(deps.db, [{ limit: LIMITS.signUpIp, subject: ctx.ip }]),
+      consume(deps.db, [{ limit: LIMITS.signUpIp, subject: addressKey(ctx.ip) }]),
     );
     if (blocked) return blocked;
     const text = (value: unknown) => (typeof value === 'string' ? value : null);
@@ -166,7 +167,7 @@ export async function signUp(
   }
   const { email, password, displayName, newsletter, next } = parsed.data;
   const blocked = await limited(() =>
-    consume(deps.db, [{ limit: LIMITS.signUpIp, subject: ctx.ip }]),
+    consume(deps.db, [{ limit: LIMITS.signUpIp, subject: addressKey(ctx.ip) }]),
   );
   if (blocked) return blocked;
   const problem = passwordProblem(password, email, displayName);
@@ -208,10 +209,10 @@ export async function signIn(
   if (!parsed.success) return invalid(parsed.error);
   const { email, password, next } = parsed.data;
   // Without an address (only under `next dev`) the pair is the account alone.
-  const pair = `${email} ${ctx.ip ?? ''}`;
+  const pair = `${email} ${addressKey(ctx.ip) ?? ''}`;
   const blocked = await limited(() =>
     consume(deps.db, [
-      { limit: LIMITS.signInIp, subject: ctx.ip },
+      { limit: LIMITS.signInIp, subject: addressKey(ctx.ip) },
       // Counted before the attempt so parallel guesses cannot overrun it; reset on success.
       { limit: LIMITS.signInPair, subject: pair },
     ]),
@@ -308,7 +309,7 @@ export async function requestPasswordReset(
   const { email } = parsed.data;
   const blocked = await limited(() =>
     consume(deps.db, [
-      { limit: LIMITS.resetIp, subject: ctx.ip },
+      { limit: LIMITS.resetIp, subject: addressKey(ctx.ip) },
       { limit: LIMITS.resetAccount, subject: email },
     ]),
   );
@@ -334,7 +335,7 @@ export async function resetPassword(
   if (!parsed.success) return invalid(parsed.error);
   const { token, password } = parsed.data;
   const blocked = await limited(() =>
-    consume(deps.db, [{ limit: LIMITS.resetSubmitIp, subject: ctx.ip }]),
+    consume(deps.db, [{ limit: LIMITS.resetSubmitIp, subject: addressKey(ctx.ip) }]),
   );
   if (blocked) return blocked;
   // The password rules need the account's address: find it through the token.
@@ -406,7 +407,7 @@ export async function changeEmail(
   }
   const outcome = await limited(async () => {
     await consume(deps.db, [
-      { limit: LIMITS.changeEmailIp, subject: ctx.ip },
+      { limit: LIMITS.changeEmailIp, subject: addressKey(ctx.ip) },
       { limit: LIMITS.changeEmailAccount, subject: account.id },
     ]);
     return checkPassword(deps, ctx, account.id, password);

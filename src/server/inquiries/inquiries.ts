@@ -21,6 +21,7 @@ import type { FormResult } from '@/server/http/form-endpoint';
 import { emailField } from '@/server/identity/validation';
 import { inquiryAcknowledged, inquiryReceived } from '@/server/mail/templates';
 import type { Limit } from '@/server/rate-limit/limiter';
+import { addressKey } from '@/server/rate-limit/client-address';
 
 /**
  * The companies' inquiry forms, built as the contact form is (src/server/contact/contact.ts):
@@ -134,7 +135,7 @@ export async function submitInquiry(
     ...parsed.data,
   };
   const refused = await consumeOrRefuse(deps.db, [
-    { limit: INQUIRY_LIMITS.ip, subject: ctx.ip },
+    { limit: INQUIRY_LIMITS.ip, subject: addressKey(ctx.ip) },
     { limit: INQUIRY_LIMITS.email, subject: fields.email },
   ]);
   if (refused) return refused;

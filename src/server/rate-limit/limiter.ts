@@ -6,7 +6,10 @@ import { rateLimitHits } from '@/server/db/schema';
 
 /**
  * Fixed-window request limits counted in the database, so every app instance shares them.
- * Subjects (an IP address, an e-mail address) are stored only as hashes.
+ * Subjects (a client address, an e-mail address) are stored only as hashes; a client address
+ * is always passed through `addressKey` (./client-address.ts) first, so every limit by address
+ * groups IPv6 and reads unreadable addresses the same way. The content API's per-key limits
+ * per second sit beside this file (./api-key-limit.ts): they batch their counts in memory.
  */
 
 export type Limit = { name: string; max: number; windowMs: number };

@@ -2,6 +2,7 @@ import 'server-only';
 import { type Db, getDb } from '@/server/db/client';
 import { clientIp } from '@/server/http/request-origin';
 import { type Limit, RateLimitedError, consume } from '@/server/rate-limit/limiter';
+import { addressKey } from '@/server/rate-limit/client-address';
 
 /**
  * Searches per client address. Nobody reading the site searches 60 times a minute or 600 times
@@ -13,38 +14,14 @@ export const SEARCH_LIMITS: readonly Limit[] = [
   { name: 'search-hour', max: 600, windowMs: 3_600_000 },
 ];
 
-/**
- * The subject of the limits: an IPv4 address, or the /64 network of an IPv6 address (one
- * host usually holds a whole /64, so counting single addresses would count nothing).
- */
-export function searchLimitSubject(ip: string | null): string | null {
-  if (!ip) return null;
-  const address = ip.trim().toLowerCase();
-  if (!address.includes(':')) return address;
-  if (/^::ffff:\d+\.\d+\.\d+\.\d+$/.test(address)) return address.slice('::ffff:'.length);
-  const [head = '', tail] = address.split('::', 2);
-  const headGroups = head === '' ? [] : head.split(':');
-  const tailGroups = tail === undefined || tail === '' ? [] : tail.split(':');
-  const groups =
-    tail === undefined
-      ? headGroups
-      : [
-          ...headGroups,
-          ...Array<string>(Math.max(0, 8 - headGroups.length - tailGroups.length)).fill('0'),
-          ...tailGroups,
-        ];
-  const network = groups.slice(0, 4).map((group) => group.replace(/^0+(?=.)/, ''));
-  while (network.length < 4) network.push('0');
-  return `${network.join(':')}::/64`;
-}
-
 /** Counts one search; the seconds to wait when the address is over a limit, else null. */
 export async function consumeSearch(
   db: Db,
   ip: string | null,
   now?: number,
 ): Promise<number | null> {
-  const subject = searchLimitSubject(ip);
+  // One client is an IPv4 address or an IPv6 /64 (src/server/rate-limit/client-address.ts).
+  const subject = addressKey(ip);
   try {
     await consume(
       db,

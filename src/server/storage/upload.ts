@@ -5,7 +5,7 @@ import path from 'node:path';
 import { env } from '@/env';
 import { authenticateApiKey } from '@/server/cms/api-keys';
 import { CmsApiError } from '@/server/cms/errors';
-import { enforceRateLimit } from '@/server/cms/rate-limit';
+import { enforceRateLimit } from '@/server/rate-limit/api-key-limit';
 import { type Db, getDb } from '@/server/db/client';
 import { cleanFilename, registerMedia } from '@/server/media/library';
 import {

@@ -3,8 +3,8 @@ import { singleton } from '@/lib/singleton';
 import { sql } from 'drizzle-orm';
 import { env } from '@/env';
 import { type Db, isClosedDatabaseError, queryRows } from '@/server/db/client';
-import type { ApiKeyPrincipal } from './api-keys';
-import { CmsApiError } from './errors';
+import type { ApiKeyPrincipal } from '@/server/cms/api-keys';
+import { CmsApiError } from '@/server/cms/errors';
 
 /**
  * Per-key limits in one-second windows, counted in PostgreSQL so that every app instance
@@ -12,7 +12,8 @@ import { CmsApiError } from './errors';
  * per request would cost more than the request itself, so each instance sends its count on the
  * first request of a window (and waits for the total), then batches the rest every FLUSH_MS. One
  * instance is exact; with several, a window can pass its limit by what the others counted in
- * FLUSH_MS. The site's own in-process key is exempt.
+ * FLUSH_MS. The site's own in-process key is exempt. Requests by client address are limited by
+ * ./limiter.ts instead: minute and hour windows need no batching.
  */
 
 const FLUSH_MS = 50;

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '@/server/db/client';
 import { createTestDatabase } from '@test-support/db/test-database';
-import { forgetLocalCounts } from './rate-limit';
+import { forgetLocalCounts } from './api-key-limit';
 import { apiClient } from '@test-support/content-api-client';
 
 process.env.CMS_RATE_LIMIT_WRITE = '3';
