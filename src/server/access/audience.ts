@@ -1,6 +1,6 @@
 import 'server-only';
 import { AUDIENCE_COOKIE, setCookieValue } from '@/server/http/cookies';
-import { signToken, verifyToken } from '@/server/security/signed-token';
+import { signToken, verifyToken } from '@/server/security/signing';
 import type { Viewer } from './post-access';
 
 /**

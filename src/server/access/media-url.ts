@@ -1,5 +1,5 @@
 import 'server-only';
-import { protectedMediaKey, signMediaUrl } from '@/server/storage/signed-url';
+import { protectedMediaKey, signMediaUrl } from '@/server/security/signing';
 
 /** How long a signed player URL lasts: long enough for a long episode, short enough to not share. */
 export const PLAYER_URL_SECONDS = 3 * 60 * 60;

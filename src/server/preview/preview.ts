@@ -9,7 +9,7 @@ import { CONTENT_ID } from '@/server/content/schemas';
 import { siteContent, usesBuiltInContent } from '@/server/content/site-content';
 import { getDb } from '@/server/db/client';
 import { PREVIEW_COOKIE, setCookieValue } from '@/server/http/cookies';
-import { signToken, verifyToken } from '@/server/security/signed-token';
+import { signToken, verifyToken } from '@/server/security/signing';
 import { isStaff } from '@/server/identity/session';
 import { userFromHeaders } from '@/server/identity/session-user';
 

@@ -6,7 +6,7 @@ import { type Env, env } from '@/env';
 
 /**
  * The app's signing secret (signed media URLs, and any other HMAC the app needs; derive a
- * sub-key per use, see signed-url.ts). APP_SECRET when set — required with more than one app
+ * sub-key per use, see src/server/security/signing.ts). APP_SECRET when set — required with more than one app
  * instance, since every instance must verify what another signed. Otherwise a secret kept in
  * `<DATA_DIR>/app-secret`, made on first use (32 random bytes, hex, mode 0600); its content
  * can later be moved into APP_SECRET unchanged.

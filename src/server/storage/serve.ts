@@ -1,6 +1,6 @@
 import 'server-only';
 import { mediaTypeForKey } from './media-types';
-import { PROTECTED_PREFIX, verifyMediaSignature } from './signed-url';
+import { PROTECTED_PREFIX, verifyMediaSignature } from '@/server/security/signing';
 import type { ByteRange, MediaStorage, StoredObjectInfo } from './media-storage';
 import { getStorage } from './storage';
 import { isValidStorageKey } from './storage-key';

@@ -33,7 +33,7 @@ import { getStorage } from './storage';
  *
  * Images are public (`/uploads/images/YYYY/MM/<random>.<ext>`); audio and video go under
  * `protected/` and are reachable only through signed URLs (`/media/protected/...`, see
- * signed-url.ts).
+ * src/server/security/signing.ts).
  */
 
 const MB = 1024 * 1024;

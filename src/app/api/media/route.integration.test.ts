@@ -5,7 +5,7 @@ import { eq } from 'drizzle-orm';
 import { createApiKey } from '@/server/cms/api-keys';
 import { cmsApiKeys, cmsMedia } from '@/server/db/schema';
 import { testDataDir, testDatabase } from '@test-support/route-tests';
-import { signMediaUrl } from '@/server/storage/signed-url';
+import { signMediaUrl } from '@/server/security/signing';
 import { type SampleName, sample } from '@test-support/media-samples';
 import { handleMediaUpload } from '@/server/storage/upload';
 import { GET as getMedia } from '../../media/[...path]/route';

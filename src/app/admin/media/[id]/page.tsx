@@ -25,7 +25,7 @@ import { readFlash } from '@/server/http/read-flash';
 import { requireRole } from '@/server/identity/session';
 import { ALT_FORM_KEY, DELETE_FORM_KEY, MEDIA_ID } from '@/server/media/http';
 import { findMediaUsage, getMedia, uploaderOf } from '@/server/media/library';
-import { signMediaUrl } from '@/server/storage/signed-url';
+import { signMediaUrl } from '@/server/security/signing';
 
 // The file's name is not in the title: a title is rendered before the page decides who may see it.
 export const metadata = accountMetadata('メディアの詳細', mediaPaths.library);
