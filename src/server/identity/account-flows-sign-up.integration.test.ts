@@ -1,0 +1,300 @@
+import { eq } from 'drizzle-orm';
+import { describe, expect, it } from 'vitest';
+import { account, user, userPrivateProfiles, userPublicProfiles } from '@/server/db/schema';
+import { signIn, signUp } from './account-flows';
+import { WEAK_PASSWORD_MESSAGE } from './validation';
+import { BASE, PASSWORD, setUpAccountFlows } from '@test-support/account-flows';
+
+describe('account flows against the database: sign-up', () => {
+  const t = setUpAccountFlows();
+  const { ctx, mailsTo, linkIn } = t;
+
+  describe('sign-up', () => {
+    it('creates the user and both profile records, and mails a verification link', async () => {
+      const result = await signUp(
+        t.deps,
+        {
+          email: ' Hanako@Example.jp ',
+          password: PASSWORD,
+          passwordConfirm: PASSWORD,
+          displayName: '山田 花子',
+          consent: 'on',
+          newsletter: 'on',
+        },
+        ctx(),
+      );
+      expect(result).toMatchObject({ ok: true, redirectTo: '/sign-up?sent=1' });
+      const [row] = await t.database.db
+        .select()
+        .from(user)
+        .where(eq(user.email, 'hanako@example.jp'));
+      expect(row).toMatchObject({ name: '山田 花子', role: 'member', emailVerified: false });
+      const [pub] = await t.database.db
+        .select()
+        .from(userPublicProfiles)
+        .where(eq(userPublicProfiles.userId, row!.id));
+      expect(pub).toMatchObject({ displayName: '山田 花子', partnerId: '' });
+      const [priv] = await t.database.db
+        .select()
+        .from(userPrivateProfiles)
+        .where(eq(userPrivateProfiles.userId, row!.id));
+      expect(priv).toMatchObject({ email: 'hanako@example.jp', newsletter: true, stripeId: null });
+      expect(priv!.termsAcceptedAt).toBeInstanceOf(Date);
+      const [stored] = await t.database.db
+        .select()
+        .from(account)
+        .where(eq(account.userId, row!.id));
+      expect(stored!.password).not.toContain(PASSWORD);
+
+      const [mail] = await mailsTo('hanako@example.jp');
+      expect(mail).toMatchObject({ kind: 'verify-email', status: 'stored' });
+      expect(mail!.subject).toContain('メールアドレスの確認');
+      expect(linkIn(mail!.textBody)).toContain(`${BASE}/api/auth/verify-email?token=`);
+      expect(mail!.htmlBody).toContain('メールアドレスを確認する');
+    });
+
+    it('refuses sign-in until the address is verified, and mails the link again', async () => {
+      const result = await signIn(
+        t.deps,
+        { email: 'hanako@example.jp', password: PASSWORD },
+        ctx(),
+      );
+      expect(result).toMatchObject({ ok: false, status: 403 });
+      expect(
+        (await mailsTo('hanako@example.jp')).filter((m) => m.kind === 'verify-email'),
+      ).toHaveLength(2);
+    });
+
+    it('answers a second sign-up with a registered address exactly like a new one, and tells the owner', async () => {
+      const again = await signUp(
+        t.deps,
+        {
+          email: 'hanako@example.jp',
+          password: 'another-long-password',
+          passwordConfirm: 'another-long-password',
+          displayName: '別人',
+          consent: 'on',
+        },
+        ctx(),
+      );
+      expect(again).toMatchObject({ ok: true, redirectTo: '/sign-up?sent=1' });
+      expect(
+        await t.database.db.select().from(user).where(eq(user.email, 'hanako@example.jp')),
+      ).toHaveLength(1);
+      const kinds = (await mailsTo('hanako@example.jp')).map((m) => m.kind);
+      expect(kinds).toContain('already-registered');
+    });
+
+    it('starts again a sign-up a crash cut short (no password yet), and leaves finished ones alone', async () => {
+      // What a process killed inside better-auth's sign-up leaves: the user, no password.
+      await t.database.db.insert(user).values({
+        id: 'cut-short',
+        name: '途中',
+        email: 'cut@example.jp',
+        emailVerified: false,
+      });
+      const retry = await signUp(
+        t.deps,
+        {
+          email: 'cut@example.jp',
+          password: PASSWORD,
+          passwordConfirm: PASSWORD,
+          displayName: '再登録',
+          consent: 'on',
+        },
+        ctx(),
+      );
+      expect(retry).toMatchObject({ ok: true, redirectTo: '/sign-up?sent=1' });
+      const rows = await t.database.db.select().from(user).where(eq(user.email, 'cut@example.jp'));
+      expect(rows).toHaveLength(1);
+      expect(rows[0]).toMatchObject({ name: '再登録' });
+      expect(rows[0]!.id).not.toBe('cut-short');
+      const [priv] = await t.database.db
+        .select()
+        .from(userPrivateProfiles)
+        .where(eq(userPrivateProfiles.userId, rows[0]!.id));
+      expect(priv!.termsAcceptedAt).toBeInstanceOf(Date);
+      expect(
+        (await mailsTo('cut@example.jp')).filter((m) => m.kind === 'verify-email'),
+      ).toHaveLength(1);
+
+      // better-auth writes the profile records last: a user with its password but without them
+      // is unfinished too, and replaced.
+      await t.database.db
+        .delete(userPublicProfiles)
+        .where(eq(userPublicProfiles.userId, rows[0]!.id));
+      await signUp(
+        t.deps,
+        {
+          email: 'cut@example.jp',
+          password: PASSWORD,
+          passwordConfirm: PASSWORD,
+          displayName: '再々登録',
+          consent: 'on',
+        },
+        ctx(),
+      );
+      const whole = await t.database.db.select().from(user).where(eq(user.email, 'cut@example.jp'));
+      expect(whole.map((r) => r.name)).toEqual(['再々登録']);
+      rows[0] = whole[0]!;
+
+      // An unverified account with its password and profiles is a real one: kept, its owner told.
+      await signUp(
+        t.deps,
+        {
+          email: 'cut@example.jp',
+          password: 'another-long-password',
+          passwordConfirm: 'another-long-password',
+          displayName: '別人',
+          consent: 'on',
+        },
+        ctx(),
+      );
+      const after = await t.database.db.select().from(user).where(eq(user.email, 'cut@example.jp'));
+      expect(after.map((r) => r.id)).toEqual([rows[0].id]);
+      expect((await mailsTo('cut@example.jp')).map((m) => m.kind)).toContain('already-registered');
+    });
+
+    it('makes a cut sign-up whole when its confirmation link is followed', async () => {
+      // The kill came after the mail, before the profile records: the link still works.
+      const result = await signUp(
+        t.deps,
+        {
+          email: 'linked@example.jp',
+          password: PASSWORD,
+          passwordConfirm: PASSWORD,
+          displayName: 'リンク',
+          consent: 'on',
+        },
+        ctx(),
+      );
+      expect(result.ok).toBe(true);
+      const [row] = await t.database.db
+        .select()
+        .from(user)
+        .where(eq(user.email, 'linked@example.jp'));
+      await t.database.db.delete(userPublicProfiles).where(eq(userPublicProfiles.userId, row!.id));
+      await t.database.db
+        .delete(userPrivateProfiles)
+        .where(eq(userPrivateProfiles.userId, row!.id));
+      const [mail] = await mailsTo('linked@example.jp');
+      expect((await t.auth.handler(new Request(linkIn(mail!.textBody)))).status).toBe(302);
+      const [pub] = await t.database.db
+        .select()
+        .from(userPublicProfiles)
+        .where(eq(userPublicProfiles.userId, row!.id));
+      const [priv] = await t.database.db
+        .select()
+        .from(userPrivateProfiles)
+        .where(eq(userPrivateProfiles.userId, row!.id));
+      expect(pub).toMatchObject({ displayName: 'リンク' });
+      expect(priv).toMatchObject({ email: 'linked@example.jp' });
+      expect(priv!.termsAcceptedAt).toEqual(row!.createdAt);
+    });
+
+    it('validates every field in Japanese and writes nothing', async () => {
+      const result = await signUp(
+        t.deps,
+        {
+          email: 'not-an-address',
+          password: 'password',
+          passwordConfirm: 'different',
+          displayName: '',
+        },
+        ctx(),
+      );
+      expect(result.ok).toBe(false);
+      if (result.ok) return;
+      expect(result.status).toBe(400);
+      expect(result.fieldErrors).toMatchObject({
+        email: 'メールアドレスの形式が正しくありません。',
+        displayName: '表示名を入力してください。',
+        consent: '利用規約とプライバシーポリシーへの同意が必要です。',
+      });
+      const common = await signUp(
+        t.deps,
+        {
+          email: 'x@example.jp',
+          password: 'qwertyuiop',
+          passwordConfirm: 'qwertyuiop',
+          displayName: 'x',
+          consent: 'on',
+        },
+        ctx(),
+      );
+      expect(!common.ok && common.fieldErrors?.password).toMatch(
+        new RegExp(`^${WEAK_PASSWORD_MESSAGE}`),
+      );
+      // Every message at once: the weak password beside a missing consent.
+      const both = await signUp(
+        t.deps,
+        {
+          email: 'x@example.jp',
+          password: 'password',
+          passwordConfirm: 'password',
+          displayName: 'x',
+        },
+        ctx(),
+      );
+      const errors = both.ok ? {} : (both.fieldErrors ?? {});
+      expect(errors.password).toMatch(new RegExp(`^${WEAK_PASSWORD_MESSAGE}`));
+      expect(errors.consent).toBeTruthy();
+      // Weak beyond any list: zxcvbn's patterns, the person's own name, the site's name.
+      for (const [password, displayName] of [
+        ['aaaaaaaa', 'x'],
+        ['abcdefgh', 'x'],
+        ['        ', 'x'],
+        ['password1', 'x'],
+        ['kobayashitaro', 'Kobayashi Taro'],
+        ['AXIS Membership', 'x'],
+      ] as const) {
+        const weak = await signUp(
+          t.deps,
+          {
+            email: 'x@example.jp',
+            password,
+            passwordConfirm: password,
+            displayName,
+            consent: 'on',
+          },
+          ctx(),
+        );
+        expect(weak, password).toMatchObject({ ok: false, status: 400 });
+        expect(!weak.ok && weak.fieldErrors?.password, password).toMatch(
+          new RegExp(`^${WEAK_PASSWORD_MESSAGE}.+`),
+        );
+      }
+      const same = await signUp(
+        t.deps,
+        {
+          email: 'long.address@example.jp',
+          password: 'long.address@example.jp',
+          passwordConfirm: 'long.address@example.jp',
+          displayName: 'x',
+          consent: 'on',
+        },
+        ctx(),
+      );
+      expect(!same.ok && same.fieldErrors?.password).toBe(
+        'メールアドレスと同じパスワードは使えません。',
+      );
+      const short = await signUp(
+        t.deps,
+        {
+          email: 'y@example.jp',
+          password: 'short',
+          passwordConfirm: 'short',
+          displayName: 'y',
+          consent: 'on',
+        },
+        ctx(),
+      );
+      expect(!short.ok && short.fieldErrors?.password).toBe(
+        'パスワードは 8 文字以上にしてください。',
+      );
+      expect(
+        await t.database.db.select().from(user).where(eq(user.email, 'x@example.jp')),
+      ).toHaveLength(0);
+    });
+  });
+});
