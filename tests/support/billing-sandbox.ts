@@ -104,3 +104,32 @@ export async function productWithPrices(stripe: Stripe, product: { id: string; n
       tax_behavior: 'inclusive',
     });
 }
+
+export const DAY = 24 * 60 * 60;
+
+/** A UTC calendar day (month from 1) in Unix seconds, as the sandbox's clocks count. */
+export const utc = (year: number, month: number, day: number) =>
+  Date.UTC(year, month - 1, day) / 1000;
+
+/** A customer on a test clock of its own frozen at `start`, with that test card (or none). */
+export async function clockedCustomer(
+  stripe: Stripe,
+  start: number,
+  card: string | null = '4242424242424242',
+) {
+  const clock = await stripe.testHelpers.testClocks.create({ frozen_time: start });
+  const params = { email: `${clock.id}@example.jp`, test_clock: clock.id };
+  const customer = card
+    ? await customerWithCard(stripe, params, card)
+    : await stripe.customers.create(params);
+  return { clock, customer };
+}
+
+/** The events whose object belongs to the customer, oldest first. */
+export async function customerEvents(stripe: Stripe, customerId: string): Promise<Stripe.Event[]> {
+  const all: Stripe.Event[] = [];
+  for await (const event of stripe.events.list({ limit: 100 })) all.push(event);
+  return all
+    .filter((event) => (event.data.object as { customer?: unknown }).customer === customerId)
+    .reverse();
+}

@@ -12,6 +12,9 @@ import {
   customerWithCard,
   productWithPrices,
   startSandbox,
+  DAY,
+  customerEvents,
+  utc,
 } from '@test-support/billing-sandbox';
 
 /**
@@ -20,8 +23,6 @@ import {
  * GET the page, POST its form, follow the 303.
  */
 
-const DAY = 24 * 60 * 60;
-const utc = (year: number, month: number, day: number) => Date.UTC(year, month - 1, day) / 1000;
 const SUCCESS_URL = 'https://axis.example.jp/membership/welcome?session_id={CHECKOUT_SESSION_ID}';
 const CANCEL_URL = 'https://axis.example.jp/membership';
 const RETURN_URL = 'https://axis.example.jp/account';
@@ -146,13 +147,7 @@ describe('billing sandbox checkout sessions, portal sessions and their pages', (
   }
 
   /** The customer's events, oldest first. */
-  async function eventsOf(customerId: string): Promise<Stripe.Event[]> {
-    const all: Stripe.Event[] = [];
-    for await (const event of stripe.events.list({ limit: 100 })) all.push(event);
-    return all
-      .filter((event) => (event.data.object as { customer?: unknown }).customer === customerId)
-      .reverse();
-  }
+  const eventsOf = (customerId: string) => customerEvents(stripe, customerId);
 
   function expectPageHeaders(page: Page) {
     expect(page.headers.get('content-type')).toBe('text/html; charset=utf-8');

@@ -8,6 +8,10 @@ import {
   customerWithCard,
   productWithPrices,
   startSandbox,
+  DAY,
+  clockedCustomer as clockedCustomerOf,
+  customerEvents,
+  utc,
 } from '@test-support/billing-sandbox';
 
 /**
@@ -16,9 +20,7 @@ import {
  * and invoices.pay, driven over HTTP by the official SDK.
  */
 
-const DAY = 24 * 60 * 60;
 const HOUR = 60 * 60;
-const utc = (year: number, month: number, day: number) => Date.UTC(year, month - 1, day) / 1000;
 const SUCCEEDS_ONCE = '4000000000000341';
 
 describe('billing sandbox charges, failed payments and dunning', () => {
@@ -37,27 +39,37 @@ describe('billing sandbox charges, failed payments and dunning', () => {
   });
   afterAll(() => sandbox.close());
 
-  /** A customer on a clock of its own frozen at `start`, with that test card (or none). */
-  async function clockedCustomer(start: number, card: string | null = '4242424242424242') {
-    const clock = await stripe.testHelpers.testClocks.create({ frozen_time: start });
-    const params = { email: `${clock.id}@example.jp`, test_clock: clock.id };
-    const customer = card
-      ? await customerWithCard(stripe, params, card)
-      : await stripe.customers.create(params);
-    return { clock, customer };
+  const clockedCustomer = (start: number, card?: string | null) =>
+    clockedCustomerOf(stripe, start, card);
+
+  /** A clocked customer (see clockedCustomer) subscribed to `price`, with those parameters. */
+  async function subscribedCustomer(
+    start: number,
+    card: string | null,
+    params: Omit<Stripe.SubscriptionCreateParams, 'customer' | 'items'> = {},
+    price: Stripe.Price = monthly,
+  ) {
+    const { clock, customer } = await clockedCustomer(start, card);
+    const created = await stripe.subscriptions.create({
+      customer: customer.id,
+      items: [{ price: price.id }],
+      ...params,
+    });
+    return { clock, customer, created };
   }
+
+  /** A working card that belongs to no customer yet. */
+  const looseCard = () =>
+    stripe.paymentMethods.create({
+      type: 'card',
+      card: { number: '4242424242424242', exp_month: 12, exp_year: 2035, cvc: '123' },
+    });
 
   const advance = (clock: Stripe.TestHelpers.TestClock, frozen_time: number) =>
     stripe.testHelpers.testClocks.advance(clock.id, { frozen_time });
 
   /** The customer's subscription and invoice events, oldest first. */
-  async function eventsOf(customerId: string): Promise<Stripe.Event[]> {
-    const all: Stripe.Event[] = [];
-    for await (const event of stripe.events.list({ limit: 100 })) all.push(event);
-    return all
-      .filter((event) => (event.data.object as { customer?: unknown }).customer === customerId)
-      .reverse();
-  }
+  const eventsOf = (customerId: string) => customerEvents(stripe, customerId);
 
   const typesOf = (events: Stripe.Event[]) => events.map((event) => event.type);
 
@@ -80,11 +92,7 @@ describe('billing sandbox charges, failed payments and dunning', () => {
   it('charges the first invoice to 4000…0341 and fails its renewal: past_due', async () => {
     const start = utc(2027, 4, 1);
     const end = utc(2027, 5, 1);
-    const { clock, customer } = await clockedCustomer(start, SUCCEEDS_ONCE);
-    const created = await stripe.subscriptions.create({
-      customer: customer.id,
-      items: [{ price: monthly.id }],
-    });
+    const { clock, customer, created } = await subscribedCustomer(start, SUCCEEDS_ONCE);
     expect(created.status).toBe('active');
     expect(await stripe.invoices.retrieve(created.latest_invoice as string)).toMatchObject({
       status: 'paid',
@@ -135,11 +143,7 @@ describe('billing sandbox charges, failed payments and dunning', () => {
   it('retries on day 3; a new default card and invoices.pay make it active again', async () => {
     const start = utc(2027, 4, 1);
     const end = utc(2027, 5, 1);
-    const { clock, customer } = await clockedCustomer(start, SUCCEEDS_ONCE);
-    const created = await stripe.subscriptions.create({
-      customer: customer.id,
-      items: [{ price: monthly.id }],
-    });
+    const { clock, customer, created } = await subscribedCustomer(start, SUCCEEDS_ONCE);
     await advance(clock, end + 3 * DAY - 1);
     expect((await latestInvoice(created.id)).attempt_count).toBe(1);
 
@@ -193,11 +197,7 @@ describe('billing sandbox charges, failed payments and dunning', () => {
     // Weekly: the last retry falls on the next period's end, and comes first.
     const start = utc(2027, 4, 5);
     const end = start + 7 * DAY;
-    const { clock, customer } = await clockedCustomer(start, SUCCEEDS_ONCE);
-    const created = await stripe.subscriptions.create({
-      customer: customer.id,
-      items: [{ price: weekly.id }],
-    });
+    const { clock, customer, created } = await subscribedCustomer(start, SUCCEEDS_ONCE, {}, weekly);
     await advance(clock, start + 30 * DAY);
 
     const canceled = await stripe.subscriptions.retrieve(created.id);
@@ -251,11 +251,7 @@ describe('billing sandbox charges, failed payments and dunning', () => {
   it('stops retrying the open invoice of a subscription canceled while past_due', async () => {
     const start = utc(2027, 4, 1);
     const end = utc(2027, 5, 1);
-    const { clock, customer } = await clockedCustomer(start, SUCCEEDS_ONCE);
-    const created = await stripe.subscriptions.create({
-      customer: customer.id,
-      items: [{ price: monthly.id }],
-    });
+    const { clock, customer, created } = await subscribedCustomer(start, SUCCEEDS_ONCE);
     await advance(clock, end + DAY);
     await stripe.subscriptions.cancel(created.id);
     const open = await latestInvoice(created.id);
@@ -267,11 +263,7 @@ describe('billing sandbox charges, failed payments and dunning', () => {
 
   it('without a card: incomplete, then incomplete_expired with its invoice void after 23 h', async () => {
     const start = utc(2027, 4, 1);
-    const { clock, customer } = await clockedCustomer(start, null);
-    const created = await stripe.subscriptions.create({
-      customer: customer.id,
-      items: [{ price: monthly.id }],
-    });
+    const { clock, customer, created } = await subscribedCustomer(start, null);
     expect(created.status).toBe('incomplete');
     const invoice = await stripe.invoices.retrieve(created.latest_invoice as string);
     expect(invoice).toMatchObject({
@@ -321,11 +313,7 @@ describe('billing sandbox charges, failed payments and dunning', () => {
 
   it('pays an incomplete subscription with invoices.pay once a card is attached', async () => {
     const start = utc(2027, 4, 1);
-    const { clock, customer } = await clockedCustomer(start, null);
-    const created = await stripe.subscriptions.create({
-      customer: customer.id,
-      items: [{ price: monthly.id }],
-    });
+    const { clock, customer, created } = await subscribedCustomer(start, null);
     await advance(clock, start + HOUR);
     await attachCard(stripe, customer.id);
     const paid = await stripe.invoices.pay(created.latest_invoice as string);
@@ -416,10 +404,7 @@ describe('billing sandbox charges, failed payments and dunning', () => {
   it('charges the subscription’s default_payment_method before the customer’s', async () => {
     const start = utc(2027, 4, 1);
     const { clock, customer } = await clockedCustomer(start, SUCCEEDS_ONCE);
-    const own = await stripe.paymentMethods.create({
-      type: 'card',
-      card: { number: '4242424242424242', exp_month: 12, exp_year: 2035, cvc: '123' },
-    });
+    const own = await looseCard();
     await stripe.paymentMethods.attach(own.id, { customer: customer.id });
     const created = await stripe.subscriptions.create({
       customer: customer.id,
@@ -433,10 +418,7 @@ describe('billing sandbox charges, failed payments and dunning', () => {
     const renewal = await latestInvoice(created.id);
     expect(renewal).toMatchObject({ status: 'paid', default_payment_method: own.id });
 
-    const stranger = await stripe.paymentMethods.create({
-      type: 'card',
-      card: { number: '4242424242424242', exp_month: 12, exp_year: 2035, cvc: '123' },
-    });
+    const stranger = await looseCard();
     await expect(
       stripe.subscriptions.create({
         customer: customer.id,
@@ -449,10 +431,7 @@ describe('billing sandbox charges, failed payments and dunning', () => {
   it('sends trial_will_end three days before the trial ends, then fails a cardless trial end', async () => {
     const start = utc(2027, 4, 1);
     const trialEnd = start + 14 * DAY;
-    const { clock, customer } = await clockedCustomer(start, null);
-    const created = await stripe.subscriptions.create({
-      customer: customer.id,
-      items: [{ price: monthly.id }],
+    const { clock, customer, created } = await subscribedCustomer(start, null, {
       trial_period_days: 14,
     });
     // The ¥0 trial invoice needs no card.
@@ -505,11 +484,7 @@ describe('billing sandbox charges, failed payments and dunning', () => {
   it('answers invoices.pay with Stripe’s errors', async () => {
     const start = utc(2027, 4, 1);
     const end = utc(2027, 5, 1);
-    const { clock, customer } = await clockedCustomer(start, SUCCEEDS_ONCE);
-    const created = await stripe.subscriptions.create({
-      customer: customer.id,
-      items: [{ price: monthly.id }],
-    });
+    const { clock, customer, created } = await subscribedCustomer(start, SUCCEEDS_ONCE);
 
     const alreadyPaid = await stripe.invoices
       .pay(created.latest_invoice as string)
@@ -549,10 +524,7 @@ describe('billing sandbox charges, failed payments and dunning', () => {
     });
     expect((await stripe.subscriptions.retrieve(created.id)).status).toBe('past_due');
 
-    const stranger = await stripe.paymentMethods.create({
-      type: 'card',
-      card: { number: '4242424242424242', exp_month: 12, exp_year: 2035, cvc: '123' },
-    });
+    const stranger = await looseCard();
     await expect(
       stripe.invoices.pay(open.id, { payment_method: stranger.id }),
     ).rejects.toMatchObject({ statusCode: 400, param: 'payment_method' });
@@ -568,11 +540,11 @@ describe('billing sandbox charges, failed payments and dunning', () => {
     expect((await stripe.subscriptions.retrieve(created.id)).status).toBe('active');
 
     // No card at all: Stripe's invalid request, and no attempt is counted.
-    const { clock: otherClock, customer: cardless } = await clockedCustomer(start, null);
-    const incomplete = await stripe.subscriptions.create({
-      customer: cardless.id,
-      items: [{ price: monthly.id }],
-    });
+    const {
+      clock: otherClock,
+      customer: cardless,
+      created: incomplete,
+    } = await subscribedCustomer(start, null);
     await expect(stripe.invoices.pay(incomplete.latest_invoice as string)).rejects.toMatchObject({
       type: 'StripeInvalidRequestError',
       statusCode: 400,

@@ -9,12 +9,13 @@ import {
   customerWithCard,
   productWithPrices,
   startSandbox,
+  DAY,
+  clockedCustomer as clockedCustomerOf,
+  customerEvents,
+  utc,
 } from '@test-support/billing-sandbox';
 
 /** Subscriptions, invoices, events and test clocks, driven over HTTP by the official SDK. */
-
-const DAY = 24 * 60 * 60;
-const utc = (year: number, month: number, day: number) => Date.UTC(year, month - 1, day) / 1000;
 
 describe('billing sandbox subscriptions, invoices and events', () => {
   let sandbox: RunningSandbox;
@@ -35,22 +36,9 @@ describe('billing sandbox subscriptions, invoices and events', () => {
   afterAll(() => sandbox.close());
 
   /** A customer with a 4242 card on a clock of its own, frozen at `start`. */
-  async function clockedCustomer(start: number) {
-    const clock = await stripe.testHelpers.testClocks.create({ frozen_time: start });
-    const customer = await customerWithCard(stripe, {
-      email: `${clock.id}@example.jp`,
-      test_clock: clock.id,
-    });
-    return { clock, customer };
-  }
+  const clockedCustomer = (start: number) => clockedCustomerOf(stripe, start);
 
-  async function eventsOf(customerId: string): Promise<Stripe.Event[]> {
-    const all: Stripe.Event[] = [];
-    for await (const event of stripe.events.list({ limit: 100 })) all.push(event);
-    return all
-      .filter((event) => (event.data.object as { customer?: unknown }).customer === customerId)
-      .reverse();
-  }
+  const eventsOf = (customerId: string) => customerEvents(stripe, customerId);
 
   const item = (subscription: Stripe.Subscription) => {
     const first = subscription.items.data[0];
