@@ -20,6 +20,23 @@ export type RunningSandbox = {
   /** An SDK client with another key (a wrong one, say). */
   client: (apiKey: string) => Stripe;
   close: () => Promise<void>;
+  /** A customer on a test clock of its own frozen at `start`, with that test card (or none). */
+  clockedCustomer: (
+    start: number,
+    card?: string | null,
+  ) => Promise<{ clock: Stripe.TestHelpers.TestClock; customer: Stripe.Customer }>;
+  /** A clocked customer (as clockedCustomer) with a subscription made with those parameters. */
+  subscribedCustomer: (
+    start: number,
+    card: string | null | undefined,
+    params: Omit<Stripe.SubscriptionCreateParams, 'customer'>,
+  ) => Promise<{
+    clock: Stripe.TestHelpers.TestClock;
+    customer: Stripe.Customer;
+    created: Stripe.Subscription;
+  }>;
+  /** The events whose object belongs to the customer, oldest first. */
+  customerEvents: (customerId: string) => Promise<Stripe.Event[]>;
 };
 
 export async function startSandbox(): Promise<RunningSandbox> {
@@ -40,12 +57,20 @@ export async function startSandbox(): Promise<RunningSandbox> {
       maxNetworkRetries: 0,
     });
   const key = await sandboxSecretKey(database.db);
+  const stripe = client(key);
   return {
     database,
     port,
     key,
-    stripe: client(key),
+    stripe,
     client,
+    clockedCustomer: (start, card) => clockedCustomer(stripe, start, card),
+    subscribedCustomer: async (start, card, params) => {
+      const { clock, customer } = await clockedCustomer(stripe, start, card);
+      const created = await stripe.subscriptions.create({ customer: customer.id, ...params });
+      return { clock, customer, created };
+    },
+    customerEvents: (customerId) => customerEvents(stripe, customerId),
     close: async () => {
       await new Promise((resolve) => server.close(resolve));
       await database.close();
@@ -105,14 +130,7 @@ export async function productWithPrices(stripe: Stripe, product: { id: string; n
     });
 }
 
-export const DAY = 24 * 60 * 60;
-
-/** A UTC calendar day (month from 1) in Unix seconds, as the sandbox's clocks count. */
-export const utc = (year: number, month: number, day: number) =>
-  Date.UTC(year, month - 1, day) / 1000;
-
-/** A customer on a test clock of its own frozen at `start`, with that test card (or none). */
-export async function clockedCustomer(
+async function clockedCustomer(
   stripe: Stripe,
   start: number,
   card: string | null = '4242424242424242',
@@ -125,8 +143,7 @@ export async function clockedCustomer(
   return { clock, customer };
 }
 
-/** The events whose object belongs to the customer, oldest first. */
-export async function customerEvents(stripe: Stripe, customerId: string): Promise<Stripe.Event[]> {
+async function customerEvents(stripe: Stripe, customerId: string): Promise<Stripe.Event[]> {
   const all: Stripe.Event[] = [];
   for await (const event of stripe.events.list({ limit: 100 })) all.push(event);
   return all

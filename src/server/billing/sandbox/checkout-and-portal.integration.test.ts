@@ -12,10 +12,8 @@ import {
   customerWithCard,
   productWithPrices,
   startSandbox,
-  DAY,
-  customerEvents,
-  utc,
 } from '@test-support/billing-sandbox';
+import { DAY, utc } from '@test-support/unix-time';
 
 /**
  * Checkout Sessions and Billing Portal sessions over the API (the official SDK), and the
@@ -147,7 +145,7 @@ describe('billing sandbox checkout sessions, portal sessions and their pages', (
   }
 
   /** The customer's events, oldest first. */
-  const eventsOf = (customerId: string) => customerEvents(stripe, customerId);
+  const eventsOf = (customerId: string) => sandbox.customerEvents(customerId);
 
   function expectPageHeaders(page: Page) {
     expect(page.headers.get('content-type')).toBe('text/html; charset=utf-8');

@@ -8,11 +8,8 @@ import {
   customerWithCard,
   productWithPrices,
   startSandbox,
-  DAY,
-  clockedCustomer as clockedCustomerOf,
-  customerEvents,
-  utc,
 } from '@test-support/billing-sandbox';
+import { DAY, utc } from '@test-support/unix-time';
 
 /**
  * Charging invoices to the customer's card, failed payments and dunning (past_due, retries 3,
@@ -40,23 +37,15 @@ describe('billing sandbox charges, failed payments and dunning', () => {
   afterAll(() => sandbox.close());
 
   const clockedCustomer = (start: number, card?: string | null) =>
-    clockedCustomerOf(stripe, start, card);
+    sandbox.clockedCustomer(start, card);
 
-  /** A clocked customer (see clockedCustomer) subscribed to `price`, with those parameters. */
-  async function subscribedCustomer(
+  /** A clocked customer subscribed to `price`, with those parameters. */
+  const subscribedCustomer = (
     start: number,
     card: string | null,
     params: Omit<Stripe.SubscriptionCreateParams, 'customer' | 'items'> = {},
     price: Stripe.Price = monthly,
-  ) {
-    const { clock, customer } = await clockedCustomer(start, card);
-    const created = await stripe.subscriptions.create({
-      customer: customer.id,
-      items: [{ price: price.id }],
-      ...params,
-    });
-    return { clock, customer, created };
-  }
+  ) => sandbox.subscribedCustomer(start, card, { items: [{ price: price.id }], ...params });
 
   /** A working card that belongs to no customer yet. */
   const looseCard = () =>
@@ -69,7 +58,7 @@ describe('billing sandbox charges, failed payments and dunning', () => {
     stripe.testHelpers.testClocks.advance(clock.id, { frozen_time });
 
   /** The customer's subscription and invoice events, oldest first. */
-  const eventsOf = (customerId: string) => customerEvents(stripe, customerId);
+  const eventsOf = (customerId: string) => sandbox.customerEvents(customerId);
 
   const typesOf = (events: Stripe.Event[]) => events.map((event) => event.type);
 

@@ -9,11 +9,8 @@ import {
   customerWithCard,
   productWithPrices,
   startSandbox,
-  DAY,
-  clockedCustomer as clockedCustomerOf,
-  customerEvents,
-  utc,
 } from '@test-support/billing-sandbox';
+import { DAY, utc } from '@test-support/unix-time';
 
 /** Subscriptions, invoices, events and test clocks, driven over HTTP by the official SDK. */
 
@@ -36,9 +33,14 @@ describe('billing sandbox subscriptions, invoices and events', () => {
   afterAll(() => sandbox.close());
 
   /** A customer with a 4242 card on a clock of its own, frozen at `start`. */
-  const clockedCustomer = (start: number) => clockedCustomerOf(stripe, start);
+  const clockedCustomer = (start: number) => sandbox.clockedCustomer(start);
+  /** Such a customer subscribed monthly, with those parameters. */
+  const subscribed = (
+    start: number,
+    params: Omit<Stripe.SubscriptionCreateParams, 'customer' | 'items'> = {},
+  ) => sandbox.subscribedCustomer(start, undefined, { items: [{ price: monthly.id }], ...params });
 
-  const eventsOf = (customerId: string) => customerEvents(stripe, customerId);
+  const eventsOf = (customerId: string) => sandbox.customerEvents(customerId);
 
   const item = (subscription: Stripe.Subscription) => {
     const first = subscription.items.data[0];
@@ -194,11 +196,7 @@ describe('billing sandbox subscriptions, invoices and events', () => {
 
   it('cancels at the period end when the clock passes it', async () => {
     const start = utc(2027, 4, 1);
-    const { clock, customer } = await clockedCustomer(start);
-    const created = await stripe.subscriptions.create({
-      customer: customer.id,
-      items: [{ price: monthly.id }],
-    });
+    const { clock, customer, created } = await subscribed(start);
     expect(created.status).toBe('active');
     const end = utc(2027, 5, 1);
     expect(item(created)).toMatchObject({ current_period_start: start, current_period_end: end });
@@ -238,12 +236,7 @@ describe('billing sandbox subscriptions, invoices and events', () => {
 
   it('resumes a subscription set to cancel, which then renews', async () => {
     const start = utc(2027, 4, 1);
-    const { clock, customer } = await clockedCustomer(start);
-    const created = await stripe.subscriptions.create({
-      customer: customer.id,
-      items: [{ price: monthly.id }],
-      cancel_at_period_end: true,
-    });
+    const { clock, created } = await subscribed(start, { cancel_at_period_end: true });
     expect(created).toMatchObject({ cancel_at_period_end: true, cancel_at: utc(2027, 5, 1) });
     const resumed = await stripe.subscriptions.update(created.id, { cancel_at_period_end: false });
     expect(resumed).toMatchObject({
@@ -260,11 +253,7 @@ describe('billing sandbox subscriptions, invoices and events', () => {
 
   it('cancels now, refuses to change what is canceled, and lists by status', async () => {
     const start = utc(2027, 4, 1);
-    const { clock, customer } = await clockedCustomer(start);
-    const created = await stripe.subscriptions.create({
-      customer: customer.id,
-      items: [{ price: monthly.id }],
-    });
+    const { clock, customer, created } = await subscribed(start);
     await stripe.testHelpers.testClocks.advance(clock.id, { frozen_time: start + DAY });
     const canceled = await stripe.subscriptions.cancel(created.id);
     expect(canceled).toMatchObject({
@@ -295,11 +284,7 @@ describe('billing sandbox subscriptions, invoices and events', () => {
 
   it('changes plan within the cycle with prorations billed at the renewal', async () => {
     const start = utc(2027, 4, 1); // April has 30 days: the 16th is half way
-    const { clock, customer } = await clockedCustomer(start);
-    const created = await stripe.subscriptions.create({
-      customer: customer.id,
-      items: [{ price: monthly.id }],
-    });
+    const { clock, created } = await subscribed(start);
     const half = start + 15 * DAY;
     await stripe.testHelpers.testClocks.advance(clock.id, { frozen_time: half });
     const upgraded = await stripe.subscriptions.update(created.id, {
@@ -352,11 +337,7 @@ describe('billing sandbox subscriptions, invoices and events', () => {
 
   it('changes to another interval by restarting the cycle and invoicing at once', async () => {
     const start = utc(2027, 4, 1);
-    const { clock, customer } = await clockedCustomer(start);
-    const created = await stripe.subscriptions.create({
-      customer: customer.id,
-      items: [{ price: monthly.id }],
-    });
+    const { clock, customer, created } = await subscribed(start);
     const half = start + 15 * DAY;
     await stripe.testHelpers.testClocks.advance(clock.id, { frozen_time: half });
     const toYearly = await stripe.subscriptions.update(created.id, {
