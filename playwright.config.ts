@@ -14,11 +14,13 @@ export default defineConfig({
   forbidOnly: !!process.env.CI,
   // The HTML report keeps the screenshots the specs attach (appearance.spec.ts).
   reporter: [['list'], ['html', { open: 'never', outputFolder: 'playwright-report' }]],
-  timeout: 30_000,
+  // Two cores run the server, Chromium and axe: a screen checked at two widths takes seconds.
+  timeout: 60_000,
   use: {
     baseURL: `http://127.0.0.1:${port}`,
     locale: 'ja-JP',
-    trace: 'retain-on-failure',
+    // A trace records every step of every test; CI keeps only its log, so it records none.
+    trace: process.env.CI ? 'off' : 'retain-on-failure',
     launchOptions: {
       executablePath: process.env.CHROME_PATH,
       // Chromium as root needs no sandbox; the rest keeps it off this machine's closed network.
