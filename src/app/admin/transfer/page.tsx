@@ -1,7 +1,8 @@
 import Link from 'next/link';
 import { accountMetadata } from '@/components/account/metadata';
 import adminStyles from '@/components/admin/admin.module.css';
-import { ArchiveImportForm, REFUSAL_ID } from '@/components/admin/transfer/archive-import-form';
+import { ArchiveImportForm } from '@/components/admin/transfer/archive-import-form';
+import { REFUSAL_ID } from '@/components/admin/transfer/import-form-parts';
 import { ExportSection } from '@/components/admin/transfer/export-section';
 import { MicroCmsImportForm } from '@/components/admin/transfer/microcms-import-form';
 import { isRunning } from '@/lib/transfer/status';

@@ -1,0 +1,122 @@
+import type { FormHTMLAttributes, ReactNode } from 'react';
+import styles from '@/components/admin/users/users.module.css';
+import own from './transfer.module.css';
+
+/** The page's one explanation of why no import is possible (the instance has content). */
+export const REFUSAL_ID = 'transfer-refusal';
+
+export type ImportFormProps = {
+  /** Why the instance cannot take an import (it has content), or null; shown once, at REFUSAL_ID. */
+  refusal: string | null;
+  /** Another import is running. */
+  busy: boolean;
+  /** A failed post's messages for this form. */
+  fieldErrors: Record<string, string>;
+  formError: string | null;
+};
+
+/** The ids a control is described by: its hint (if any) and its error (if shown). */
+export const describedBy = (id: string, error: string | undefined, hint?: boolean) =>
+  [hint && `${id}-hint`, error && `${id}-error`].filter(Boolean).join(' ') || undefined;
+
+/**
+ * One import's section: title, what it does, the failed post's message, and a plain form whose
+ * fieldset is disabled while the instance cannot take an import.
+ */
+export function ImportFormSection({
+  id,
+  title,
+  lead,
+  form,
+  refusal,
+  busy,
+  formError,
+  children,
+}: Omit<ImportFormProps, 'fieldErrors'> & {
+  id: string;
+  title: string;
+  lead: ReactNode;
+  form: Pick<FormHTMLAttributes<HTMLFormElement>, 'action' | 'encType'>;
+  children: ReactNode;
+}) {
+  return (
+    <section className={styles.section} aria-labelledby={`${id}-title`} id={id}>
+      <h2 id={`${id}-title`} className={styles.sectionTitle}>
+        {title}
+      </h2>
+      <p className={styles.lead}>{lead}</p>
+      {formError ? (
+        <p className={styles.alert} role="alert">
+          {formError}
+        </p>
+      ) : null}
+      <form method="post" {...form} className={styles.form} noValidate>
+        <fieldset
+          className={own.fieldset}
+          disabled={!!refusal || busy}
+          aria-describedby={refusal ? REFUSAL_ID : undefined}
+        >
+          {children}
+        </fieldset>
+      </form>
+    </section>
+  );
+}
+
+/** A labelled control with its hint and its error (the control is given describedBy's ids). */
+export function ImportField({
+  id,
+  label,
+  hint,
+  error,
+  children,
+}: {
+  id: string;
+  label: string;
+  hint: ReactNode;
+  error: string | undefined;
+  children: ReactNode;
+}) {
+  return (
+    <div className={styles.field}>
+      <label htmlFor={id} className={styles.label}>
+        {label}
+      </label>
+      <p id={`${id}-hint`} className={styles.hint}>
+        {hint}
+      </p>
+      {children}
+      <FieldError id={id} error={error} />
+    </div>
+  );
+}
+
+/** The box every import asks to be ticked: the instance taking it is empty. */
+export function EmptyInstanceConfirm({ id, error }: { id: string; error: string | undefined }) {
+  return (
+    <div className={styles.field}>
+      <label className={own.checkbox} htmlFor={id}>
+        <input
+          id={id}
+          name="confirm"
+          type="checkbox"
+          required
+          aria-invalid={error ? true : undefined}
+          aria-describedby={describedBy(id, error)}
+        />
+        <span>
+          取り込み先のこの環境が空である（コンテンツもメディアもない）ことを確認しました。
+        </span>
+      </label>
+      <FieldError id={id} error={error} />
+    </div>
+  );
+}
+
+function FieldError({ id, error }: { id: string; error: string | undefined }) {
+  return error ? (
+    <p id={`${id}-error`} className={styles.fieldError}>
+      {error}
+    </p>
+  ) : null;
+}
