@@ -4,8 +4,10 @@ import {
   absoluteUrl,
   articleJsonLd,
   breadcrumbJsonLd,
+  contentImagesAndDates,
   isoDateTime,
   isoDuration,
+  itemBreadcrumbJsonLd,
   jobPostingJsonLd,
   organizationJsonLd,
   podcastEpisodeJsonLd,
@@ -436,5 +438,41 @@ describe('serializeJsonLd', () => {
     const json = serializeJsonLd([webSiteJsonLd(SITE), organizationJsonLd(SITE)]);
     const parsed = JSON.parse(json) as { '@type': string }[];
     expect(parsed.map((o) => o['@type'])).toEqual(['WebSite', 'Organization']);
+  });
+});
+
+describe('item pages', () => {
+  it('give the trail home → section → item', () => {
+    expect(
+      itemBreadcrumbJsonLd(
+        SITE,
+        { name: '動画', path: '/movies' },
+        { name: 'M', path: '/movies/m1' },
+      ),
+    ).toEqual(
+      breadcrumbJsonLd(SITE, [
+        { name: 'ホーム', path: '/' },
+        { name: '動画', path: '/movies' },
+        { name: 'M', path: '/movies/m1' },
+      ]),
+    );
+  });
+
+  it('date an item by its first publication and last revision, else creation and update', () => {
+    const cover = { url: '/uploads/c.jpg' };
+    const times = { createdAt: '2026-01-01', updatedAt: '2026-02-01' };
+    expect(contentImagesAndDates({ ...times, coverImage: null })).toEqual({
+      images: [],
+      datePublished: '2026-01-01',
+      dateModified: '2026-02-01',
+    });
+    expect(
+      contentImagesAndDates({
+        ...times,
+        coverImage: cover,
+        publishedAt: '2026-01-05',
+        revisedAt: '2026-01-20',
+      }),
+    ).toEqual({ images: [cover], datePublished: '2026-01-05', dateModified: '2026-01-20' });
   });
 });

@@ -396,6 +396,33 @@ export function jobPostingJsonLd(site: JsonLdSite, input: JobPostingInput): Json
 
 export type BreadcrumbItem = { name: string; path: string };
 
+/** The trail home → a section's list → an item, as every item page gives it. */
+export function itemBreadcrumbJsonLd(
+  site: SiteSettings,
+  section: BreadcrumbItem,
+  item: BreadcrumbItem,
+): JsonLdObject {
+  return breadcrumbJsonLd(site, [{ name: 'ホーム', path: '/' }, section, item]);
+}
+
+/**
+ * A content item's cover and dates as the JSON-LD inputs take them: published when first
+ * published (else created), modified when last revised (else updated).
+ */
+export function contentImagesAndDates<Image extends ImageInput, Time extends string | Date>(item: {
+  coverImage?: Image | null;
+  publishedAt?: Time | null;
+  createdAt: Time;
+  revisedAt?: Time | null;
+  updatedAt: Time;
+}) {
+  return {
+    images: item.coverImage ? [item.coverImage] : [],
+    datePublished: item.publishedAt ?? item.createdAt,
+    dateModified: item.revisedAt ?? item.updatedAt,
+  };
+}
+
 /** The trail from the home page to this one, e.g. [{ホーム, /}, {記事, /posts}, {title, /posts/id}]. */
 export function breadcrumbJsonLd(
   site: SiteSettings,

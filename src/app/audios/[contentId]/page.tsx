@@ -8,7 +8,7 @@ import { RichText } from '@/components/content/rich-text';
 import styles from '@/components/content/article.module.css';
 import { jsonLdSite, sitePageMetadata } from '@/components/listing/site-metadata';
 import { JsonLd } from '@/components/seo/json-ld';
-import { breadcrumbJsonLd, podcastEpisodeJsonLd } from '@/lib/json-ld';
+import { itemBreadcrumbJsonLd, podcastEpisodeJsonLd, contentImagesAndDates } from '@/lib/json-ld';
 import { AudioPlayer } from '@/components/media/audio-player.client';
 import { formatDateJa, formatDurationJa, isoDateJa } from '@/lib/format';
 import { playableUrl } from '@/server/access/media-url';
@@ -55,18 +55,16 @@ export default async function AudioPage({ params }: Props) {
             path,
             name: audio.title,
             description: audio.description,
-            images: audio.coverImage ? [audio.coverImage] : [],
-            datePublished: audio.publishedAt ?? audio.createdAt,
-            dateModified: audio.revisedAt ?? audio.updatedAt,
+            ...contentImagesAndDates(audio),
             duration: audio.duration,
             authors: audio.writers.map((w) => ({ name: w.name })),
             isAccessibleForFree: audio.isPublicPreview,
           }),
-          breadcrumbJsonLd(site, [
-            { name: 'ホーム', path: '/' },
+          itemBreadcrumbJsonLd(
+            site,
             { name: '音声', path: '/audios' },
             { name: audio.title, path },
-          ]),
+          ),
         ]}
       />
       <div className={episode.hero}>

@@ -6,7 +6,12 @@ import { RichText } from '@/components/content/rich-text';
 import styles from '@/components/content/article.module.css';
 import { jsonLdSite, sitePageMetadata } from '@/components/listing/site-metadata';
 import { JsonLd } from '@/components/seo/json-ld';
-import { PAYWALLED_CLASS, articleJsonLd, breadcrumbJsonLd } from '@/lib/json-ld';
+import {
+  PAYWALLED_CLASS,
+  articleJsonLd,
+  itemBreadcrumbJsonLd,
+  contentImagesAndDates,
+} from '@/lib/json-ld';
 import { readConnect } from '@/server/access/read';
 
 type Props = { params: Promise<{ contentId: string }> };
@@ -44,16 +49,14 @@ export default async function ConnectDetailPage({ params }: Props) {
             path,
             headline: page.title,
             description: page.description,
-            images: page.coverImage ? [page.coverImage] : [],
-            datePublished: page.publishedAt ?? page.createdAt,
-            dateModified: page.revisedAt ?? page.updatedAt,
+            ...contentImagesAndDates(page),
             isAccessibleForFree: false,
           }),
-          breadcrumbJsonLd(site, [
-            { name: 'ホーム', path: '/' },
+          itemBreadcrumbJsonLd(
+            site,
             { name: 'コネクト', path: '/connect' },
             { name: page.title, path },
-          ]),
+          ),
         ]}
       />
       <ItemHeader

@@ -6,7 +6,7 @@ import { jsonLdSite, sitePageMetadata } from '@/components/listing/site-metadata
 import { PreviewBanner } from '@/components/preview/preview-banner.client';
 import { JsonLd } from '@/components/seo/json-ld';
 import { isClosed } from '@/lib/jobs';
-import { breadcrumbJsonLd, jobPostingJsonLd } from '@/lib/json-ld';
+import { itemBreadcrumbJsonLd, jobPostingJsonLd } from '@/lib/json-ld';
 import { readJob } from '@/server/access/read';
 import { sanitizeRichText } from '@/server/cms/richtext/sanitize';
 import type { Job } from '@/server/content/schemas';
@@ -92,11 +92,7 @@ export default async function JobPage({ params }: Props) {
                 : null,
               identifier: job.id,
             }),
-            breadcrumbJsonLd(site, [
-              { name: 'ホーム', path: '/' },
-              { name: '求人', path: '/jobs' },
-              { name: job.title, path },
-            ]),
+            itemBreadcrumbJsonLd(site, { name: '求人', path: '/jobs' }, { name: job.title, path }),
           ]}
         />
       )}

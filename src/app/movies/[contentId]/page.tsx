@@ -5,7 +5,7 @@ import { Paywall } from '@/components/content/paywall';
 import styles from '@/components/content/article.module.css';
 import { jsonLdSite, sitePageMetadata } from '@/components/listing/site-metadata';
 import { JsonLd } from '@/components/seo/json-ld';
-import { breadcrumbJsonLd, videoObjectJsonLd } from '@/lib/json-ld';
+import { itemBreadcrumbJsonLd, videoObjectJsonLd, contentImagesAndDates } from '@/lib/json-ld';
 import { ResponsiveImage } from '@/components/content/responsive-image';
 import { EmbedPlayer } from '@/components/media/embed-player.client';
 import media from '@/components/media/media.module.css';
@@ -43,19 +43,17 @@ export default async function MoviePage({ params }: Props) {
             path,
             name: movie.title,
             description: movie.description,
-            images: movie.coverImage ? [movie.coverImage] : [],
-            datePublished: movie.publishedAt ?? movie.createdAt,
-            dateModified: movie.revisedAt ?? movie.updatedAt,
+            ...contentImagesAndDates(movie),
             duration: movie.duration,
             authors: movie.writers.map((w) => ({ name: w.name })),
             isAccessibleForFree: movie.isPublicPreview,
             embedUrl: shown.full ? shown.item.embedUrl : undefined,
           }),
-          breadcrumbJsonLd(site, [
-            { name: 'ホーム', path: '/' },
+          itemBreadcrumbJsonLd(
+            site,
             { name: '動画', path: '/movies' },
             { name: movie.title, path },
-          ]),
+          ),
         ]}
       />
       <ItemHeader

@@ -12,7 +12,12 @@ import { postCard } from '@/components/listing/cards';
 import { Section } from '@/components/listing/list-page';
 import { jsonLdSite, sitePageMetadata } from '@/components/listing/site-metadata';
 import { JsonLd } from '@/components/seo/json-ld';
-import { PAYWALLED_CLASS, articleJsonLd, breadcrumbJsonLd } from '@/lib/json-ld';
+import {
+  PAYWALLED_CLASS,
+  articleJsonLd,
+  itemBreadcrumbJsonLd,
+  contentImagesAndDates,
+} from '@/lib/json-ld';
 import { env } from '@/env';
 import { PreviewBanner } from '@/components/preview/preview-banner.client';
 import { readPost } from '@/server/access/read';
@@ -80,20 +85,18 @@ export default async function PostPage({ params }: Props) {
               path,
               headline: post.title,
               description: post.description,
-              images: post.coverImage ? [post.coverImage] : [],
-              datePublished: post.publishedAt ?? post.createdAt,
-              dateModified: post.revisedAt ?? post.updatedAt,
+              ...contentImagesAndDates(post),
               authors: post.writers.map((w) => ({ name: w.name, url: w.website })),
               section: post.category?.name,
               keywords: post.tags.map((t) => t.name),
               // Describes the piece, not this reader's access.
               isAccessibleForFree: post.isPublicPreview,
             }),
-            breadcrumbJsonLd(site, [
-              { name: 'ホーム', path: '/' },
+            itemBreadcrumbJsonLd(
+              site,
               { name: '記事', path: '/posts' },
               { name: post.title, path },
-            ]),
+            ),
           ]}
         />
       )}
