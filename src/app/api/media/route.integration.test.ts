@@ -231,70 +231,60 @@ describe('POST /api/media', () => {
     expect(declared.status).toBe(413);
   });
 
-  it('stops reading a too-large stream early and leaves no temporary file', async () => {
-    const head = sample('mp4');
+  /**
+   * An upload that never ends: the part's head with `first` bytes of the file, then `filler`
+   * for ever; `sent.bytes` counts what the handler pulled.
+   */
+  function endlessUpload(filename: string, first: Uint8Array, filler: Uint8Array) {
     const boundary = 'streamboundary';
-    const prefix = new TextEncoder().encode(
-      `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="v.mp4"\r\n\r\n`,
-    );
-    let pulled = 0;
-    let sentHead = false;
-    const endless = new ReadableStream<Uint8Array>({
+    const start = new Uint8Array([
+      ...new TextEncoder().encode(
+        `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${filename}"\r\n\r\n`,
+      ),
+      ...first,
+    ]);
+    const sent = { bytes: 0 };
+    const body = new ReadableStream<Uint8Array>({
       pull(controller) {
-        const chunk = sentHead ? new Uint8Array(64 * 1024) : new Uint8Array([...prefix, ...head]);
-        sentHead = true;
-        pulled += chunk.length;
+        const chunk = sent.bytes === 0 ? start : filler;
+        sent.bytes += chunk.length;
         controller.enqueue(chunk);
       },
     });
-    const res = await handleMediaUpload(
-      new Request('http://localhost/api/media', {
-        method: 'POST',
-        headers: {
-          'x-microcms-api-key': key,
-          'content-type': `multipart/form-data; boundary=${boundary}`,
-        },
-        body: endless,
-        duplex: 'half',
-      } as RequestInit),
-      { db: database.db, limits: { video: 1024 * 1024 } },
-    );
+    const request = new Request('http://localhost/api/media', {
+      method: 'POST',
+      headers: {
+        'x-microcms-api-key': key,
+        'content-type': `multipart/form-data; boundary=${boundary}`,
+      },
+      body,
+      duplex: 'half',
+    } as RequestInit);
+    return { request, sent };
+  }
+
+  it('stops reading a too-large stream early and leaves no temporary file', async () => {
+    const { request, sent } = endlessUpload('v.mp4', sample('mp4'), new Uint8Array(64 * 1024));
+    const res = await handleMediaUpload(request, {
+      db: database.db,
+      limits: { video: 1024 * 1024 },
+    });
     expect(res.status).toBe(413);
     expect(((await res.json()) as { message: string }).message).toContain('動画は1 MBまで');
-    expect(pulled).toBeLessThan(2 * 1024 * 1024);
+    expect(sent.bytes).toBeLessThan(2 * 1024 * 1024);
     expect(filesUnder(path.join(dataDir, 'tmp', 'uploads'))).toEqual([]);
   });
 
   it('refuses an unsupported type as soon as its first bytes arrive', async () => {
-    let pulled = 0;
-    const boundary = 'b0';
-    const endless = new ReadableStream<Uint8Array>({
-      pull(controller) {
-        const chunk =
-          pulled === 0
-            ? new TextEncoder().encode(
-                `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="a.pdf"\r\n\r\n%PDF-1.7\n`,
-              )
-            : new Uint8Array(64 * 1024).fill(0x20);
-        pulled += chunk.length;
-        controller.enqueue(chunk);
-      },
-    });
-    const res = await handleMediaUpload(
-      new Request('http://localhost/api/media', {
-        method: 'POST',
-        headers: {
-          'x-microcms-api-key': key,
-          'content-type': `multipart/form-data; boundary=${boundary}`,
-        },
-        body: endless,
-        duplex: 'half',
-      } as RequestInit),
-      { db: database.db },
+    const { request, sent } = endlessUpload(
+      'a.pdf',
+      new TextEncoder().encode('%PDF-1.7\n'),
+      new Uint8Array(64 * 1024).fill(0x20),
     );
+    const res = await handleMediaUpload(request, { db: database.db });
     expect(res.status).toBe(400);
     expect(((await res.json()) as { message: string }).message).toContain('PDF');
-    expect(pulled).toBeLessThan(512 * 1024);
+    expect(sent.bytes).toBeLessThan(512 * 1024);
     expect(filesUnder(path.join(dataDir, 'tmp', 'uploads'))).toEqual([]);
   });
 });
