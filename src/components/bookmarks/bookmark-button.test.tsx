@@ -78,6 +78,17 @@ const PROMPT_NAME = new RegExp(SIGN_IN_PROMPT_HEADING.replace('には', 'には\
 const button = (title: string) =>
   screen.getByRole('button', { name: new RegExp(`^ブックマーク(済み)?\\s*：${title}$`) });
 
+/** A member's button, its state read; each save waits until the test calls `answer`. */
+async function buttonWithHeldSaves() {
+  const user = userEvent.setup();
+  const held: { answer: (response: Response) => void } = { answer: () => undefined };
+  const fake = server({ onPost: () => new Promise<Response>((r) => (held.answer = r)) });
+  page(<BookmarkButton endpoint="posts" contentId="p1" title="余白の設計" />);
+  await waitFor(() => expect(fake.reads()).toHaveLength(1));
+  await waitFor(() => expect(fake.calls.some((c) => c.url === '/api/me')).toBe(true));
+  return { user, fake, answer: (response: Response) => held.answer(response) };
+}
+
 beforeEach(() => {
   resetBookmarkStoreForTests();
 });
@@ -121,12 +132,7 @@ describe('BookmarkButton', () => {
   });
 
   it('toggles at once and saves; a second click removes', async () => {
-    const user = userEvent.setup();
-    let answer!: (response: Response) => void;
-    const fake = server({ onPost: () => new Promise<Response>((r) => (answer = r)) });
-    page(<BookmarkButton endpoint="posts" contentId="p1" title="余白の設計" />);
-    await waitFor(() => expect(fake.reads()).toHaveLength(1));
-    await waitFor(() => expect(fake.calls.some((c) => c.url === '/api/me')).toBe(true));
+    const { user, fake, answer } = await buttonWithHeldSaves();
 
     await user.click(button('余白の設計'));
     // Optimistic: pressed before the server answered.
@@ -146,12 +152,7 @@ describe('BookmarkButton', () => {
   });
 
   it('puts the state back and says why in the snackbar when saving fails', async () => {
-    const user = userEvent.setup();
-    let answer!: (response: Response) => void;
-    const fake = server({ onPost: () => new Promise<Response>((r) => (answer = r)) });
-    page(<BookmarkButton endpoint="posts" contentId="p1" title="余白の設計" />);
-    await waitFor(() => expect(fake.reads()).toHaveLength(1));
-    await waitFor(() => expect(fake.calls.some((c) => c.url === '/api/me')).toBe(true));
+    const { user, fake, answer } = await buttonWithHeldSaves();
 
     await user.click(button('余白の設計'));
     expect(button('余白の設計')).toHaveAttribute('aria-pressed', 'true');
