@@ -1,24 +1,8 @@
 // @vitest-environment jsdom
 import { render, screen, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import type { PlanView } from './billing-format';
+import { MONTHLY_PLAN as MONTHLY, YEARLY_PLAN as YEARLY } from '@test-support/plans';
 import { CheckoutConfirmation } from './checkout-confirmation';
-
-const MONTHLY: PlanView = {
-  key: 'monthly',
-  name: 'メンバーシップ 月額プラン',
-  amount: 1100,
-  interval: 'month',
-  intervalCount: 1,
-  active: true,
-};
-const YEARLY: PlanView = {
-  ...MONTHLY,
-  key: 'yearly',
-  name: 'メンバーシップ 年額プラン',
-  amount: 11000,
-  interval: 'year',
-};
 
 // 1 June 2026, 01:00 in Japan (still 31 May in UTC): dates are Japan's.
 const NOW = new Date('2026-05-31T16:00:00.000Z');

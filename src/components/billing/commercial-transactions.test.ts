@@ -1,26 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import type { PlanView } from './billing-format';
+import { PLANS } from '@test-support/plans';
 import type { Operator } from '@/server/operator/operator';
 import { withCatalogue, withOperator } from './commercial-transactions';
-
-const PLANS: PlanView[] = [
-  {
-    key: 'monthly',
-    name: 'メンバーシップ 月額プラン',
-    amount: 1100,
-    interval: 'month',
-    intervalCount: 1,
-    active: true,
-  },
-  {
-    key: 'yearly',
-    name: 'メンバーシップ 年額プラン',
-    amount: 11000,
-    interval: 'year',
-    intervalCount: 1,
-    active: true,
-  },
-];
 
 const BODY =
   '<p>表記</p><table><tbody>' +

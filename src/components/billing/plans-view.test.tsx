@@ -4,27 +4,9 @@ import type { ReactNode } from 'react';
 import { describe, expect, it } from 'vitest';
 import { PlanChangeNoticeProvider } from '@/components/ui/plan-change-notice.client';
 import { SnackbarProvider } from '@/components/ui/snackbar-context.client';
-import type { CurrentPlanView, PlanView } from './billing-format';
+import type { CurrentPlanView } from './billing-format';
+import { PLANS } from '@test-support/plans';
 import { type PlansViewer, PlansView } from './plans-view';
-
-const PLANS: PlanView[] = [
-  {
-    key: 'monthly',
-    name: 'メンバーシップ 月額プラン',
-    amount: 1100,
-    interval: 'month',
-    intervalCount: 1,
-    active: true,
-  },
-  {
-    key: 'yearly',
-    name: 'メンバーシップ 年額プラン',
-    amount: 11000,
-    interval: 'year',
-    intervalCount: 1,
-    active: true,
-  },
-];
 
 const ACTIVE: CurrentPlanView = {
   provider: 'stripe',
