@@ -296,17 +296,19 @@ describe('MediaPicker', () => {
     const user = userEvent.setup();
     const onChange = vi.fn();
     const onCancel = vi.fn();
-    const { unmount } = render(
-      <MediaPicker
-        id="body-image"
-        kind="image"
-        value={null}
-        onChange={onChange}
-        labelledBy="none"
-        dialogOnly
-        onCancel={onCancel}
-      />,
-    );
+    const dialogOnly = () =>
+      render(
+        <MediaPicker
+          id="body-image"
+          kind="image"
+          value={null}
+          onChange={onChange}
+          labelledBy="none"
+          dialogOnly
+          onCancel={onCancel}
+        />,
+      );
+    const { unmount } = dialogOnly();
     const dialog = screen.getByRole('dialog', { name: '画像を選ぶ' });
     expect(dialog).toHaveAttribute('open');
     expect(screen.queryByRole('button', { name: /選択/ })).toBeNull();
@@ -315,17 +317,7 @@ describe('MediaPicker', () => {
     expect(onChange).not.toHaveBeenCalled();
     unmount();
 
-    render(
-      <MediaPicker
-        id="body-image"
-        kind="image"
-        value={null}
-        onChange={onChange}
-        labelledBy="none"
-        dialogOnly
-        onCancel={onCancel}
-      />,
-    );
+    dialogOnly();
     await user.click(await screen.findByRole('button', { name: /cover-01\.jpg/ }));
     expect(onChange).toHaveBeenCalledWith({
       url: cover.url,
