@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { SUBMISSION_REFUSAL_MESSAGES } from '@/server/access/partner-access';
 import { EMPTY_LISTING } from '@/server/jobs/listing-input';
 import type { Listing } from '@/server/jobs/listings';
+import { draftListing } from '@test-support/listings';
 import {
   UNTITLED,
   countedIds,
@@ -19,21 +20,7 @@ const CONTRACT = { contractStart: '2026-04-01', contractEnd: '2027-03-31', listi
 let serial = 0;
 function listing(changes: Partial<Listing> = {}): Listing {
   serial += 1;
-  return {
-    id: `job-${String(serial).padStart(12, '0')}`,
-    partnerId: 'partner-sorane',
-    state: 'draft',
-    fields: { ...EMPTY_LISTING, title: `求人 ${serial}` },
-    reviewComment: null,
-    publishedAt: null,
-    liveUntil: null,
-    revision: 1,
-    submittedAt: null,
-    reviewedAt: null,
-    createdAt: new Date('2026-11-01T00:00:00Z'),
-    updatedAt: new Date('2026-11-20T00:00:00Z'),
-    ...changes,
-  };
+  return draftListing(`job-${String(serial).padStart(12, '0')}`, String(serial), changes);
 }
 
 const published = (liveUntil: string, changes: Partial<Listing> = {}) =>

@@ -4,6 +4,7 @@ import { beforeEach, describe, expect, it, vi } from 'vitest';
 import type { PartnerActor } from '@/server/access/partner-access';
 import { EMPTY_LISTING } from '@/server/jobs/listing-input';
 import type { Listing } from '@/server/jobs/listings';
+import { draftListing } from '@test-support/listings';
 import type * as ListingsModule from '@/server/jobs/listings';
 import type * as PartnersModule from '@/server/partners/partners';
 import type { PartnerDetail } from '@/server/partners/partners';
@@ -70,21 +71,7 @@ const SORANE: PartnerDetail = {
 };
 
 function listing(id: string, changes: Partial<Listing>): Listing {
-  return {
-    id,
-    partnerId: 'partner-sorane',
-    state: 'draft',
-    fields: { ...EMPTY_LISTING, title: `求人 ${id}` },
-    reviewComment: null,
-    publishedAt: null,
-    liveUntil: null,
-    revision: 1,
-    submittedAt: null,
-    reviewedAt: null,
-    createdAt: new Date('2026-11-01T00:00:00Z'),
-    updatedAt: new Date('2026-11-20T00:00:00Z'),
-    ...changes,
-  };
+  return draftListing(id, id, changes);
 }
 
 /** A row's link: its word, then (for screen readers) the listing it is for. */
