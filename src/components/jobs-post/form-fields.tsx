@@ -36,6 +36,19 @@ function describedBy(name: string, { hint, error, warning }: Common) {
   } as const;
 }
 
+/** The frame's props (Common) apart from the control's own. */
+function splitCommon<Props extends Common>({
+  name,
+  label,
+  hint,
+  error,
+  neededForReview,
+  warning,
+  ...control
+}: Props) {
+  return { common: { name, label, hint, error, neededForReview, warning }, control };
+}
+
 function FieldFrame({ common, children }: { common: Common; children: ReactNode }) {
   const id = fieldId(common.name);
   return (
@@ -68,16 +81,9 @@ function FieldFrame({ common, children }: { common: Common; children: ReactNode 
 
 type InputProps = Common & Omit<ComponentProps<'input'>, 'name' | 'id'>;
 
-export function TextInput({
-  name,
-  label,
-  hint,
-  error,
-  neededForReview,
-  warning,
-  ...input
-}: InputProps) {
-  const common = { name, label, hint, error, neededForReview, warning };
+export function TextInput(props: InputProps) {
+  const { common, control: input } = splitCommon(props);
+  const { name } = common;
   return (
     <FieldFrame common={common}>
       <input
@@ -93,16 +99,9 @@ export function TextInput({
 
 type TextAreaProps = Common & Omit<ComponentProps<'textarea'>, 'name' | 'id'>;
 
-export function TextAreaInput({
-  name,
-  label,
-  hint,
-  error,
-  neededForReview,
-  warning,
-  ...textarea
-}: TextAreaProps) {
-  const common = { name, label, hint, error, neededForReview, warning };
+export function TextAreaInput(props: TextAreaProps) {
+  const { common, control: textarea } = splitCommon(props);
+  const { name } = common;
   return (
     <FieldFrame common={common}>
       <textarea
@@ -122,18 +121,12 @@ type SelectProps = Common &
     placeholder: string;
   };
 
-export function SelectInput({
-  name,
-  label,
-  hint,
-  error,
-  neededForReview,
-  warning,
-  options,
-  placeholder,
-  ...select
-}: SelectProps) {
-  const common = { name, label, hint, error, neededForReview, warning };
+export function SelectInput(props: SelectProps) {
+  const {
+    common,
+    control: { options, placeholder, ...select },
+  } = splitCommon(props);
+  const { name } = common;
   return (
     <FieldFrame common={common}>
       <select {...select} name={name} className={formStyles.input} {...describedBy(name, common)}>
