@@ -4,8 +4,8 @@ import { getDb } from '@/server/db/client';
 import { endpoint } from '@/server/http/endpoint';
 import { jsonAnswer } from '@/server/http/form-endpoint';
 import { PLAN_KEYS } from './catalogue';
-import { CheckoutRefused, checkoutOutcome, startCheckout } from './checkout';
-import { PortalForbidden, createPortalSession } from './portal';
+import { checkoutOutcome, startCheckout } from './checkout';
+import { createPortalSession } from './portal';
 
 /**
  * The reader's billing endpoints: start a checkout from the final confirmation screen, open
@@ -31,24 +31,18 @@ export const handleCheckoutStart = endpoint(
     messages: { signIn: 'お申し込みにはログインが必要です。' },
   },
   async ({ input, user, ip }) => {
-    try {
-      const db = await getDb();
-      const started = await startCheckout(
-        db,
-        { id: user.id, email: user.email, name: user.name },
-        input.plan,
-        ip,
-      );
-      return new Response(null, {
-        status: 303,
-        headers: { location: started.url, 'cache-control': 'no-store' },
-      });
-    } catch (error) {
-      if (error instanceof CheckoutRefused) {
-        return { ok: false, status: 409, message: error.message };
-      }
-      throw error;
-    }
+    // A CheckoutRefused (409) is answered by the endpoint's error mapping.
+    const db = await getDb();
+    const started = await startCheckout(
+      db,
+      { id: user.id, email: user.email, name: user.name },
+      input.plan,
+      ip,
+    );
+    return new Response(null, {
+      status: 303,
+      headers: { location: started.url, 'cache-control': 'no-store' },
+    });
   },
 );
 
@@ -63,15 +57,9 @@ export const handleCreateCustomerPortal = endpoint(
     invalidMessage: PORTAL_ERROR_MESSAGE,
   },
   async ({ input, user, ip }) => {
-    try {
-      const url = await createPortalSession(await getDb(), user.id, input.customerId, ip);
-      return jsonAnswer(200, { url });
-    } catch (error) {
-      if (error instanceof PortalForbidden) {
-        return { ok: false, status: 403, message: 'この操作を行う権限がありません。' };
-      }
-      throw error;
-    }
+    // A PortalForbidden (403) is answered by the endpoint's error mapping.
+    const url = await createPortalSession(await getDb(), user.id, input.customerId, ip);
+    return jsonAnswer(200, { url });
   },
 );
 

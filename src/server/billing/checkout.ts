@@ -1,4 +1,5 @@
 import 'server-only';
+import { AppError } from '@/lib/errors';
 import { and, eq, inArray } from 'drizzle-orm';
 import { env } from '@/env';
 import { recordAudit } from '@/server/audit/audit-log';
@@ -14,12 +15,13 @@ import { billingProvider } from './provider';
  * never from the form.
  */
 
-export class CheckoutRefused extends Error {
+export class CheckoutRefused extends AppError {
   constructor(
     readonly reason: 'unknown-plan' | 'already-subscribed',
     message: string,
   ) {
-    super(message);
+    super(message, { status: 409, code: `checkout-${reason}` });
+    this.name = 'CheckoutRefused';
   }
 }
 

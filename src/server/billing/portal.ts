@@ -1,4 +1,5 @@
 import 'server-only';
+import { AppError } from '@/lib/errors';
 import { env } from '@/env';
 import { recordAudit } from '@/server/audit/audit-log';
 import type { Db } from '@/server/db/client';
@@ -7,7 +8,13 @@ import { billingProvider } from './provider';
 
 /** The provider's customer portal (SPEC §7: POST /api/create-customer-portal). */
 
-export class PortalForbidden extends Error {}
+/** Someone asked for a portal of a customer that is not theirs. */
+export class PortalForbidden extends AppError {
+  constructor() {
+    super('この操作を行う権限がありません。', { status: 403, code: 'portal-forbidden' });
+    this.name = 'PortalForbidden';
+  }
+}
 
 /** A portal session for the signed-in owner of `customerId`; anyone else: PortalForbidden. */
 export async function createPortalSession(
@@ -17,7 +24,7 @@ export async function createPortalSession(
   ip: string | null,
 ): Promise<string> {
   const own = await customerIdOf(db, userId);
-  if (!own || own !== customerId) throw new PortalForbidden('not the owner of this customer');
+  if (!own || own !== customerId) throw new PortalForbidden();
   const { stripe } = await billingProvider(db);
   const session = await stripe.billingPortal.sessions.create({
     customer: own,

@@ -13,13 +13,7 @@ import { type Db, getDb } from '@/server/db/client';
 import { endpoint } from '@/server/http/endpoint';
 import { jsonAnswer, refererPage } from '@/server/http/form-endpoint';
 import { userFromHeaders } from '@/server/identity/session-user';
-import {
-  BookmarkError,
-  addBookmark,
-  bookmarkRefSchema,
-  bookmarkedAmong,
-  removeBookmark,
-} from './bookmarks';
+import { addBookmark, bookmarkRefSchema, bookmarkedAmong, removeBookmark } from './bookmarks';
 
 /**
  * /api/bookmarks. Pages are rendered per audience (docs/decisions/007-pages-per-audience.md), so
@@ -144,19 +138,14 @@ export async function handleBookmarksPost(
     },
     async ({ input: { action, ...ref }, user, request }) => {
       const db = await deps.db();
-      try {
-        if (action === 'add') {
-          if (!(await deps.isPublished(ref)))
-            return { ok: false, status: 404, message: NOT_FOUND_MESSAGE };
-          await addBookmark(db, user.id, ref);
-        } else {
-          // No existence check: a bookmark of an item that is gone must still be removable.
-          await removeBookmark(db, user.id, ref);
-        }
-      } catch (error) {
-        if (error instanceof BookmarkError)
-          return { ok: false, status: 400, message: error.message };
-        throw error;
+      // A BookmarkError (400) is answered by the endpoint's error mapping.
+      if (action === 'add') {
+        if (!(await deps.isPublished(ref)))
+          return { ok: false, status: 404, message: NOT_FOUND_MESSAGE };
+        await addBookmark(db, user.id, ref);
+      } else {
+        // No existence check: a bookmark of an item that is gone must still be removable.
+        await removeBookmark(db, user.id, ref);
       }
       return {
         ok: true,

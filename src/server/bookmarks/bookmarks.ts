@@ -1,4 +1,5 @@
 import 'server-only';
+import { AppError } from '@/lib/errors';
 import { and, count, desc, eq, inArray } from 'drizzle-orm';
 import {
   BOOKMARK_ENDPOINTS,
@@ -29,12 +30,11 @@ export const bookmarkRefSchema = z.object({
 
 export const BOOKMARK_LIMIT_MESSAGE = `ブックマークは ${BOOKMARK_LIMIT.toLocaleString('ja-JP')} 件まで保存できます。不要なブックマークを削除してから追加してください。`;
 
-export class BookmarkError extends Error {
-  constructor(
-    readonly code: 'invalid' | 'limit',
-    message: string,
-  ) {
-    super(message);
+export class BookmarkError extends AppError {
+  declare readonly code: 'invalid' | 'limit';
+
+  constructor(code: 'invalid' | 'limit', message: string) {
+    super(message, { status: 400, code });
     this.name = 'BookmarkError';
   }
 }

@@ -1,13 +1,10 @@
 import 'server-only';
+import { AppError } from '@/lib/errors';
 
 /** An error answer of the content API: `{message}` JSON (no body for a bare 404), as microCMS. */
-export class CmsApiError extends Error {
-  constructor(
-    readonly status: number,
-    message: string | null,
-    readonly headers: Record<string, string> = {},
-  ) {
-    super(message ?? '');
+export class CmsApiError extends AppError {
+  constructor(status: number, message: string | null, headers: Record<string, string> = {}) {
+    super(message ?? '', { status, code: `cms-${status}`, expose: true, headers });
     this.name = 'CmsApiError';
   }
 
@@ -21,12 +18,12 @@ export const badRequest = (message: string) => new CmsApiError(400, message);
 export const invalidParameter = () => badRequest('invalid parameter.');
 
 /** A write that started from an older version than the stored one (the console's check). */
-export class ContentConflict extends Error {
+export class ContentConflict extends AppError {
   constructor(
     readonly updatedAt: string,
     readonly updatedBy: string | null,
   ) {
-    super('The content was changed by someone else.');
+    super('The content was changed by someone else.', { status: 409, code: 'content-conflict' });
     this.name = 'ContentConflict';
   }
 }

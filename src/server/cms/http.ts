@@ -9,8 +9,8 @@ import { authenticateApiKey } from './api-keys';
 import { CmsApiError, badRequest, notFound } from './errors';
 import { onContentChange } from './events';
 import { findEndpoint } from '@/lib/cms/model';
-import { FilterSyntaxError } from './query/filters';
-import { QueryError, parseDetailQuery, parseListQuery } from './query/params';
+import { parseDetailQuery, parseListQuery } from './query/params';
+import { errorResponse } from '@/server/http/error-answer';
 import { enforceRateLimit } from '@/server/rate-limit/api-key-limit';
 import {
   type ReadMode,
@@ -69,16 +69,6 @@ function jsonText(status: number, body: string, headers: Record<string, string> 
       ...headers,
     },
   });
-}
-
-function errorResponse(error: CmsApiError): Response {
-  if (!error.hasMessage) {
-    return new Response(null, {
-      status: error.status,
-      headers: { 'cache-control': 'private, no-store', ...error.headers },
-    });
-  }
-  return json(error.status, { message: error.message }, error.headers);
 }
 
 /** Deeper than any item of the model nests; walks over the value recurse (values.ts). */
@@ -237,13 +227,13 @@ export async function handleContentApi(
   try {
     return await handle(request, db ?? (await getDb()), endpoint, contentId);
   } catch (error) {
-    if (error instanceof CmsApiError) return errorResponse(error);
-    if (error instanceof QueryError || error instanceof FilterSyntaxError) {
-      return json(400, {
-        message: error instanceof QueryError ? error.message : 'invalid parameter.',
-      });
-    }
-    console.error('[cms] request failed:', request.method, new URL(request.url).pathname, error);
-    return json(500, { message: 'Internal Server Error' });
+    // CmsApiError and QueryError (a filter's syntax error arrives as one) answer their own
+    // status and message; anything else is logged and answered 500 in microCMS's words.
+    return errorResponse(error, {
+      log: '[cms] request failed:',
+      logContext: [request.method, new URL(request.url).pathname],
+      faultMessage: 'Internal Server Error',
+      jsonHeaders: () => ({ 'x-current-date-time': new Date().toISOString() }),
+    });
   }
 }

@@ -1,4 +1,5 @@
 import 'server-only';
+import { AppError } from '@/lib/errors';
 import { env } from '@/env';
 import { singleton } from '@/lib/singleton';
 import { internalWriterApiKey } from '@/server/cms/api-keys';
@@ -14,9 +15,16 @@ import { BUILT_IN_BASE, inProcessFetch } from './site-content';
  * service's change events refresh every cached page that shows the item.
  */
 
-export class ContentWriteUnavailableError extends Error {
+export class ContentWriteUnavailableError extends AppError {
   constructor() {
-    super('コンテンツサービスへ書き込むための API キー (CMS_WRITE_API_KEY) が設定されていません。');
+    super(
+      'コンテンツサービスへ書き込むための API キー (CMS_WRITE_API_KEY) が設定されていません。',
+      {
+        status: 503,
+        code: 'content-write-unavailable',
+      },
+    );
+    this.name = 'ContentWriteUnavailableError';
   }
 }
 

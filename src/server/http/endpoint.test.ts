@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { z } from '@/lib/zod';
+import { AppError } from '@/lib/errors';
 import { RateLimitedError } from '@/server/rate-limit/limiter';
 import { endpoint } from './endpoint';
 import { decodeFlash } from '@/lib/http/flash';
@@ -228,6 +229,18 @@ describe('endpoint', () => {
     const response = await run(post({ displayName: 'a' }));
     expect(response.status).toBe(429);
     expect(response.headers.get('retry-after')).toBe('90');
+  });
+
+  it("answers a handler's AppError with its status and message", async () => {
+    const run = endpoint({ name: 'test', formPage: '/form' }, () =>
+      Promise.reject(new AppError('この操作を行う権限がありません。', { status: 403, code: 'x' })),
+    );
+    const response = await run(post({ displayName: 'a' }));
+    expect(response.status).toBe(403);
+    expect(await response.json()).toMatchObject({
+      ok: false,
+      message: 'この操作を行う権限がありません。',
+    });
   });
 
   it('logs an unexpected failure and answers a Japanese 500 that tells nothing of it', async () => {

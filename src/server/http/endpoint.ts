@@ -3,7 +3,8 @@ import type { z } from '@/lib/zod';
 import { type Db, getDb } from '@/server/db/client';
 import { STAFF_ROLES } from '@/lib/identity/roles';
 import { type AppUser, userFromHeaders } from '@/server/identity/session-user';
-import { type Limit, RateLimitedError, consume } from '@/server/rate-limit/limiter';
+import { type Limit, consume } from '@/server/rate-limit/limiter';
+import { errorAnswer } from './error-answer';
 import { addressKey } from '@/server/rate-limit/client-address';
 import {
   CONTROL_CHARACTER_MESSAGE,
@@ -166,14 +167,6 @@ export function endpoint<
         signInPage: auth === 'user' || auth === 'staff',
       });
     };
-    const limited = (error: RateLimitedError): Response =>
-      answer({
-        ok: false,
-        status: 429,
-        message: error.message,
-        retryAfter: error.retryAfterSeconds,
-      });
-
     // CSRF: a state-changing request must come from a page of this site. Answered as JSON
     // whatever the client: a one-time message is for our own forms, not another site's.
     if (sameOrigin && !isSameOriginRequest(request))
@@ -253,10 +246,20 @@ export function endpoint<
       });
       return result instanceof Response ? result : answer(result);
     } catch (error) {
-      if (error instanceof RateLimitedError) return limited(error);
-      // Logged whole here; the client learns nothing of it.
-      console.error(`[${options.name}] failed:`, error);
-      return answer({ ok: false, status: 500, message: SERVER_ERROR_MESSAGE });
+      // A refusal (an AppError: the rate limit, a handler's own) answers with its status and
+      // message; anything else is logged whole and the client learns nothing of it.
+      const failure = errorAnswer(error, {
+        log: `[${options.name}] failed:`,
+        faultMessage: SERVER_ERROR_MESSAGE,
+      });
+      return answer({
+        ok: false,
+        status: failure.status,
+        message: failure.message,
+        ...(failure.retryAfterSeconds !== undefined
+          ? { retryAfter: failure.retryAfterSeconds }
+          : {}),
+      });
     }
   };
 }

@@ -18,7 +18,8 @@ export type FormResult =
   | { ok: true; redirectTo?: string; message?: string; setCookies?: string[] }
   | {
       ok: false;
-      status: 400 | 401 | 403 | 404 | 409 | 413 | 429 | 500;
+      // Any error status: an AppError thrown by a handler answers with its own.
+      status: number;
       message?: string;
       fieldErrors?: Record<string, string>;
       retryAfter?: number;

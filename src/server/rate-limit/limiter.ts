@@ -1,4 +1,5 @@
 import 'server-only';
+import { AppError } from '@/lib/errors';
 import { and, eq, lt, sql } from 'drizzle-orm';
 import { createHash } from 'node:crypto';
 import type { Db } from '@/server/db/client';
@@ -14,10 +15,13 @@ import { rateLimitHits } from '@/server/db/schema';
 
 export type Limit = { name: string; max: number; windowMs: number };
 
-export class RateLimitedError extends Error {
-  constructor(readonly retryAfterSeconds: number) {
+export class RateLimitedError extends AppError {
+  declare readonly retryAfterSeconds: number;
+
+  constructor(retryAfterSeconds: number) {
     super(
       `短時間に何度も試みられたため、一時的に受け付けを停止しています。${Math.max(1, Math.ceil(retryAfterSeconds / 60))} 分ほど待ってからもう一度お試しください。`,
+      { status: 429, code: 'rate-limited', retryAfterSeconds },
     );
     this.name = 'RateLimitedError';
   }

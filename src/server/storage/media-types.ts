@@ -1,4 +1,5 @@
 import 'server-only';
+import { AppError } from '@/lib/errors';
 import { fileTypeFromBuffer } from 'file-type';
 import { imageSize } from 'image-size';
 
@@ -577,12 +578,11 @@ export type InspectedMedia = {
 };
 
 /** Why a file is refused: 400 for what it is, 413 for how big it is. Messages are Japanese. */
-export class MediaRejection extends Error {
-  constructor(
-    readonly status: 400 | 413,
-    message: string,
-  ) {
-    super(message);
+export class MediaRejection extends AppError {
+  declare readonly status: 400 | 413;
+
+  constructor(status: 400 | 413, message: string) {
+    super(message, { status, code: status === 413 ? 'media-too-large' : 'media-rejected' });
     this.name = 'MediaRejection';
   }
 }

@@ -1,4 +1,5 @@
 import 'server-only';
+import { AppError } from '@/lib/errors';
 import busboy from 'busboy';
 import type { Readable } from 'node:stream';
 
@@ -11,9 +12,9 @@ import type { Readable } from 'node:stream';
  * be wrong ends in a MultipartError with a Japanese message: never a hang, never a crash.
  */
 
-export class MultipartError extends Error {
+export class MultipartError extends AppError {
   constructor(message: string) {
-    super(message);
+    super(message, { status: 400, code: 'multipart-unreadable' });
     this.name = 'MultipartError';
   }
 }

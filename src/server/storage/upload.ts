@@ -5,6 +5,7 @@ import path from 'node:path';
 import { env } from '@/env';
 import { authenticateApiKey } from '@/server/cms/api-keys';
 import { CmsApiError } from '@/server/cms/errors';
+import { errorResponse } from '@/server/http/error-answer';
 import { enforceRateLimit } from '@/server/rate-limit/api-key-limit';
 import { type Db, getDb } from '@/server/db/client';
 import { cleanFilename, registerMedia } from '@/server/media/library';
@@ -21,7 +22,7 @@ import {
   tooLargeMessage,
   unsupportedMessage,
 } from './media-types';
-import { type FilePart, MultipartError, MultipartForm, type MultipartLimits } from './multipart';
+import { type FilePart, MultipartForm, type MultipartLimits } from './multipart';
 import type { MediaStorage } from './media-storage';
 import { getStorage } from './storage';
 
@@ -306,14 +307,11 @@ export async function handleMediaUpload(
   try {
     return await upload(request, options);
   } catch (error) {
-    if (error instanceof MediaRejection) return json(error.status, { message: error.message });
-    if (error instanceof MultipartError) return json(400, { message: error.message });
-    if (error instanceof CmsApiError) {
-      return json(error.status, { message: error.message || 'Error' }, error.headers);
-    }
-    console.error('[media] upload failed:', error);
-    return json(500, {
-      message: 'アップロードを保存できませんでした。時間をおいてもう一度お試しください。',
+    // MediaRejection, MultipartError and CmsApiError answer their own status and message.
+    return errorResponse(error, {
+      log: '[media] upload failed:',
+      faultMessage: 'アップロードを保存できませんでした。時間をおいてもう一度お試しください。',
+      blankMessage: 'Error',
     });
   }
 }

@@ -1,4 +1,5 @@
 import 'server-only';
+import { AppError } from '@/lib/errors';
 import { FilterSyntaxError, parseFilters, type FilterNode } from './filters';
 import { CONTENT_ID } from '../content-id';
 
@@ -37,14 +38,14 @@ export const SYSTEM_DEFAULT_ORDER = 'system:default';
 export type QueryErrorMessage =
   "Invalid 'limit' value." | "Invalid 'offset' value." | 'invalid parameter.';
 
-export class QueryError extends Error {
+export class QueryError extends AppError {
   constructor(
     message: QueryErrorMessage,
     /** Which parameter was rejected, for logs; never part of the response. */
     readonly parameter: string,
     options?: { cause?: unknown },
   ) {
-    super(message, options);
+    super(message, { status: 400, code: 'invalid-query', cause: options?.cause });
     this.name = 'QueryError';
   }
 }
