@@ -57,150 +57,142 @@ const coverOf = (item: { coverImage?: { url: string; alt?: string } }): Cover | 
 /** Rich text as quotable plain text. */
 const plainText = (html: string | undefined) => (html ? htmlToText(html) : '');
 
+/**
+ * The fields every type is asked for, in the order the content service gets them; each type
+ * adds its own before the cover, which comes last.
+ */
+const COMMON_FIELDS = { id: true, createdAt: true, publishedAt: true } as const;
+const COVER_FIELD = { coverImage: true } as const;
+
+type DocItem = {
+  id: string;
+  createdAt: string;
+  publishedAt?: string;
+  coverImage?: { url: string; alt?: string };
+};
+
+/** What a found item's Doc takes the same way for every type: its address, date and cover. */
+const docOf = (
+  type: SearchType,
+  item: DocItem,
+  parts: Pick<Doc, 'title' | 'text' | 'membersOnly'>,
+): Doc => ({
+  type,
+  id: item.id,
+  href: `/${type}/${item.id}`,
+  date: dateOf(item),
+  ...parts,
+  cover: coverOf(item),
+});
+
+/** A source whose `fields` are the keys its schema picks (so the two cannot drift apart). */
+function sourceOf<T>(
+  endpoint: string,
+  schema: z.ZodObject & z.ZodType<T>,
+  rest: Pick<Source<T>, 'toDoc' | 'filters'>,
+): Source<T> {
+  return { endpoint, fields: Object.keys(schema.shape).join(','), schema, ...rest };
+}
+
 const postFields = postSchema.pick({
-  id: true,
-  coverImage: true,
-  createdAt: true,
-  publishedAt: true,
+  ...COMMON_FIELDS,
   title: true,
   description: true,
   body: true,
   isPublicPreview: true,
+  ...COVER_FIELD,
 });
-
-const postSource: Source<z.infer<typeof postFields>> = {
-  endpoint: 'posts',
-  fields: 'id,createdAt,publishedAt,title,description,body,isPublicPreview,coverImage',
-  schema: postFields,
+const postSource = sourceOf('posts', postFields, {
   toDoc(post, reader) {
     // Quote only what this viewer may read: the whole body, or its lead.
     const { item } = postFor(reader.viewer, post, reader.freePlanPostIds);
-    return {
-      type: 'posts',
-      id: item.id,
-      href: `/posts/${item.id}`,
+    return docOf('posts', post, {
       title: item.title,
-      date: dateOf(item),
       text: joinText(item.description, plainText(item.body)),
       membersOnly: !post.isPublicPreview,
-      cover: coverOf(post),
-    };
+    });
   },
-};
+});
+
 const audioFields = audioSchema.pick({
-  id: true,
-  coverImage: true,
-  createdAt: true,
-  publishedAt: true,
+  ...COMMON_FIELDS,
   title: true,
   description: true,
   transcript: true,
   isPublicPreview: true,
+  ...COVER_FIELD,
 });
-const audioSource: Source<z.infer<typeof audioFields>> = {
-  endpoint: 'audios',
-  fields: 'id,createdAt,publishedAt,title,description,transcript,isPublicPreview,coverImage',
-  schema: audioFields,
+const audioSource = sourceOf('audios', audioFields, {
   toDoc(audio, reader) {
     const { item } = audioFor(reader.viewer, audio);
-    return {
-      type: 'audios',
-      id: item.id,
-      href: `/audios/${item.id}`,
+    return docOf('audios', audio, {
       title: item.title,
-      date: dateOf(item),
       text: joinText(item.description, plainText(item.transcript)),
       membersOnly: !audio.isPublicPreview,
-      cover: coverOf(audio),
-    };
+    });
   },
-};
+});
 
 const movieFields = movieSchema.pick({
-  id: true,
-  coverImage: true,
-  createdAt: true,
-  publishedAt: true,
+  ...COMMON_FIELDS,
   title: true,
   description: true,
   isPublicPreview: true,
+  ...COVER_FIELD,
 });
-const movieSource: Source<z.infer<typeof movieFields>> = {
-  endpoint: 'movies',
-  fields: 'id,createdAt,publishedAt,title,description,isPublicPreview,coverImage',
-  schema: movieFields,
-  toDoc: (movie) => ({
-    type: 'movies',
-    id: movie.id,
-    href: `/movies/${movie.id}`,
-    title: movie.title,
-    date: dateOf(movie),
-    text: joinText(movie.description),
-    membersOnly: !movie.isPublicPreview,
-    cover: coverOf(movie),
-  }),
-};
+const movieSource = sourceOf('movies', movieFields, {
+  toDoc: (movie) =>
+    docOf('movies', movie, {
+      title: movie.title,
+      text: joinText(movie.description),
+      membersOnly: !movie.isPublicPreview,
+    }),
+});
 
 const jobFields = jobSchema.pick({
-  id: true,
-  coverImage: true,
-  createdAt: true,
-  publishedAt: true,
+  ...COMMON_FIELDS,
   title: true,
   description: true,
   body: true,
   location: true,
   hours: true,
+  ...COVER_FIELD,
 });
-const jobSource: Source<z.infer<typeof jobFields>> = {
-  endpoint: 'jobs',
-  fields: 'id,createdAt,publishedAt,title,description,body,location,hours,coverImage',
-  schema: jobFields,
+const jobSource = sourceOf('jobs', jobFields, {
   // A listing past its closing day is not found: it has left /jobs and the sitemap too.
   filters: (now) => openListingsFilter(now),
   // Job listings are public: all of their text may be quoted.
-  toDoc: (job) => ({
-    type: 'jobs',
-    id: job.id,
-    href: `/jobs/${job.id}`,
-    title: job.title,
-    date: dateOf(job),
-    text: joinText(
-      job.description,
-      plainText(job.body),
-      job.location ?? undefined,
-      job.hours ?? undefined,
-    ),
-    membersOnly: false,
-    cover: coverOf(job),
-  }),
-};
+  toDoc: (job) =>
+    docOf('jobs', job, {
+      title: job.title,
+      text: joinText(
+        job.description,
+        plainText(job.body),
+        job.location ?? undefined,
+        job.hours ?? undefined,
+      ),
+      membersOnly: false,
+    }),
+});
 
 const featureFields = categorySchema.pick({
-  id: true,
-  coverImage: true,
-  createdAt: true,
-  publishedAt: true,
+  ...COMMON_FIELDS,
   name: true,
   description: true,
   issueNumber: true,
+  ...COVER_FIELD,
 });
-const featureSource: Source<z.infer<typeof featureFields>> = {
-  endpoint: 'categories',
-  fields: 'id,createdAt,publishedAt,name,description,issueNumber,coverImage',
-  schema: featureFields,
+const featureSource = sourceOf('categories', featureFields, {
   // A feature issue's page is public: its name and description may be quoted.
-  toDoc: (feature) => ({
-    type: 'feature',
-    id: feature.id,
-    href: `/feature/${feature.id}`,
-    title: feature.issueNumber ? `特集 No.${feature.issueNumber}「${feature.name}」` : feature.name,
-    date: dateOf(feature),
-    text: joinText(feature.description),
-    membersOnly: false,
-    cover: coverOf(feature),
-  }),
-};
+  toDoc: (feature) =>
+    docOf('feature', feature, {
+      title: feature.issueNumber
+        ? `特集 No.${feature.issueNumber}「${feature.name}」`
+        : feature.name,
+      text: joinText(feature.description),
+      membersOnly: false,
+    }),
+});
 
 type AnySource = {
   endpoint: string;
