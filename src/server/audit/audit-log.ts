@@ -17,6 +17,17 @@ export type AuditRecord = Required<Omit<AuditEntry, 'detail'>> & {
   detail: Record<string, unknown>;
 };
 
+/** The columns an AuditRecord is read from (every list of the log selects these). */
+export const AUDIT_RECORD_COLUMNS = {
+  id: auditEvents.id,
+  occurredAt: auditEvents.occurredAt,
+  actor: auditEvents.actor,
+  action: auditEvents.action,
+  target: auditEvents.target,
+  ip: auditEvents.ip,
+  detail: auditEvents.detail,
+};
+
 /** Leaves the audit record every security-relevant action must leave. */
 export async function recordAudit(db: Db, entry: AuditEntry): Promise<void> {
   await db.insert(auditEvents).values({
@@ -30,15 +41,7 @@ export async function recordAudit(db: Db, entry: AuditEntry): Promise<void> {
 
 export async function listAudit(db: Db, limit: number): Promise<AuditRecord[]> {
   return db
-    .select({
-      id: auditEvents.id,
-      occurredAt: auditEvents.occurredAt,
-      actor: auditEvents.actor,
-      action: auditEvents.action,
-      target: auditEvents.target,
-      ip: auditEvents.ip,
-      detail: auditEvents.detail,
-    })
+    .select(AUDIT_RECORD_COLUMNS)
     .from(auditEvents)
     .orderBy(desc(auditEvents.occurredAt))
     .limit(limit);

@@ -2,7 +2,7 @@ import 'server-only';
 import { and, count, desc, eq, ilike, inArray, or } from 'drizzle-orm';
 import type { Db } from '@/server/db/client';
 import { auditEvents, user } from '@/server/db/schema';
-import type { AuditRecord } from './audit-log';
+import { AUDIT_RECORD_COLUMNS, type AuditRecord } from './audit-log';
 
 /**
  * The audit log for the admin screen (/admin/audit): newest first, a page at a time, narrowed
@@ -39,15 +39,7 @@ export async function listAuditPage(db: Db, query: AuditQuery): Promise<AuditPag
   const pageCount = Math.max(1, Math.ceil(total / AUDIT_PAGE_SIZE));
   const page = Math.min(Math.max(1, query.page), pageCount);
   const items = await db
-    .select({
-      id: auditEvents.id,
-      occurredAt: auditEvents.occurredAt,
-      actor: auditEvents.actor,
-      action: auditEvents.action,
-      target: auditEvents.target,
-      ip: auditEvents.ip,
-      detail: auditEvents.detail,
-    })
+    .select(AUDIT_RECORD_COLUMNS)
     .from(auditEvents)
     .where(where)
     // Same-instant events (one request's) keep a stable order across pages.
@@ -64,15 +56,7 @@ export async function recentAuditFor(
   limit: number,
 ): Promise<AuditRecord[]> {
   return db
-    .select({
-      id: auditEvents.id,
-      occurredAt: auditEvents.occurredAt,
-      actor: auditEvents.actor,
-      action: auditEvents.action,
-      target: auditEvents.target,
-      ip: auditEvents.ip,
-      detail: auditEvents.detail,
-    })
+    .select(AUDIT_RECORD_COLUMNS)
     .from(auditEvents)
     .where(eq(auditEvents.target, target))
     .orderBy(desc(auditEvents.occurredAt), desc(auditEvents.id))

@@ -106,34 +106,42 @@ export async function handleApplyClick(
   return seeOther(target);
 }
 
-/** Apply clicks per listing (every listing asked for is in the map, 0 when none). */
-export async function countApplyClicks(
-  db: Db,
+/**
+ * A number per listing asked for (0 when there are no rows), from rows that `countRows` groups
+ * by content id.
+ */
+async function countPerListing(
   contentIds: readonly string[],
+  countRows: (ids: string[]) => Promise<{ contentId: string | null; n: number }[]>,
 ): Promise<Map<string, number>> {
   const counts = new Map(contentIds.map((id) => [id, 0]));
   if (contentIds.length === 0) return counts;
-  const rows = await db
-    .select({ contentId: jobApplyClicks.contentId, clicks: count() })
-    .from(jobApplyClicks)
-    .where(inArray(jobApplyClicks.contentId, [...contentIds]))
-    .groupBy(jobApplyClicks.contentId);
-  for (const row of rows) counts.set(row.contentId, row.clicks);
+  for (const row of await countRows([...contentIds]))
+    if (row.contentId !== null) counts.set(row.contentId, row.n);
   return counts;
 }
 
-/** Page views of each listing's page /jobs/{id} (every listing asked for is in the map). */
-export async function countJobViews(
+/** Apply clicks per listing (every listing asked for is in the map, 0 when none). */
+export function countApplyClicks(
   db: Db,
   contentIds: readonly string[],
 ): Promise<Map<string, number>> {
-  const counts = new Map(contentIds.map((id) => [id, 0]));
-  if (contentIds.length === 0) return counts;
-  const rows = await db
-    .select({ contentId: pageViews.contentId, views: count() })
-    .from(pageViews)
-    .where(and(eq(pageViews.endpoint, 'jobs'), inArray(pageViews.contentId, [...contentIds])))
-    .groupBy(pageViews.contentId);
-  for (const row of rows) if (row.contentId) counts.set(row.contentId, row.views);
-  return counts;
+  return countPerListing(contentIds, (ids) =>
+    db
+      .select({ contentId: jobApplyClicks.contentId, n: count() })
+      .from(jobApplyClicks)
+      .where(inArray(jobApplyClicks.contentId, ids))
+      .groupBy(jobApplyClicks.contentId),
+  );
+}
+
+/** Page views of each listing's page /jobs/{id} (every listing asked for is in the map). */
+export function countJobViews(db: Db, contentIds: readonly string[]): Promise<Map<string, number>> {
+  return countPerListing(contentIds, (ids) =>
+    db
+      .select({ contentId: pageViews.contentId, n: count() })
+      .from(pageViews)
+      .where(and(eq(pageViews.endpoint, 'jobs'), inArray(pageViews.contentId, ids)))
+      .groupBy(pageViews.contentId),
+  );
 }

@@ -136,6 +136,20 @@ async function partnerFromPath(partnerId: string) {
   return getPartner(await partnerDeps(), partnerId);
 }
 
+/** A listing's id from the path, as the listing with the services' deps, or null. */
+async function listingFromPath(listingId: string) {
+  if (!LISTING_ID.test(listingId)) return null;
+  const deps = await listingDeps();
+  const listing = await getListing(deps.db, listingId);
+  return listing ? { deps, listing } : null;
+}
+
+/** A form on a partner's page: a failure goes back there (to the list for an id that is none). */
+const onPartnerPage = (partnerId: string, spec: Omit<StaffEndpoint, 'formPage'>) => ({
+  ...spec,
+  formPage: PARTNER_ID.test(partnerId) ? partnerPage(partnerId) : AXIS_ADMIN,
+});
+
 const memberIntent = z.enum(['add', 'remove']);
 const inquiryStateField = z.enum(INQUIRY_STATES, { error: '対応状況を一覧から選んでください。' });
 
@@ -162,12 +176,11 @@ export function axisAdminHandlers(options: AxisAdminOptions = {}) {
     updatePartner: (request: Request, partnerId: string) =>
       staffEndpoint(
         options,
-        {
+        onPartnerPage(partnerId, {
           name: 'axis-admin-update-partner',
-          formPage: PARTNER_ID.test(partnerId) ? partnerPage(partnerId) : AXIS_ADMIN,
           maxBytes: PARTNER_FORM_MAX_BYTES,
           flashValues: partnerFlash,
-        },
+        }),
         async ({ input, actor }) => {
           if (!PARTNER_ID.test(partnerId)) return NOT_FOUND;
           const result = await updatePartner(await partnerDeps(), partnerId, input, actor);
@@ -179,12 +192,11 @@ export function axisAdminHandlers(options: AxisAdminOptions = {}) {
     members: (request: Request, partnerId: string) =>
       staffEndpoint(
         options,
-        {
+        onPartnerPage(partnerId, {
           name: 'axis-admin-members',
-          formPage: PARTNER_ID.test(partnerId) ? partnerPage(partnerId) : AXIS_ADMIN,
           maxBytes: SMALL_FORM_MAX_BYTES,
           flashValues: memberFlash,
-        },
+        }),
         async ({ input, actor }) => {
           const partner = await partnerFromPath(partnerId);
           if (!partner) return NOT_FOUND;
@@ -214,10 +226,9 @@ export function axisAdminHandlers(options: AxisAdminOptions = {}) {
           flashValues: reviewFlash,
         },
         async ({ input, actor }) => {
-          if (!LISTING_ID.test(listingId)) return NOT_FOUND;
-          const deps = await listingDeps();
-          const listing = await getListing(deps.db, listingId);
-          if (!listing) return NOT_FOUND;
+          const found = await listingFromPath(listingId);
+          if (!found) return NOT_FOUND;
+          const { deps, listing } = found;
           const result = await reviewListing(deps, listing.id, input, actor);
           return succeeded(result, partnerPage(listing.partnerId));
         },
@@ -234,10 +245,9 @@ export function axisAdminHandlers(options: AxisAdminOptions = {}) {
           flashValues: keyOnlyFlash,
         },
         async ({ input, actor }) => {
-          if (!LISTING_ID.test(listingId)) return NOT_FOUND;
-          const deps = await listingDeps();
-          const listing = await getListing(deps.db, listingId);
-          if (!listing) return NOT_FOUND;
+          const found = await listingFromPath(listingId);
+          if (!found) return NOT_FOUND;
+          const { deps, listing } = found;
           // The listing's own partner: staff may close any listing, and only as that one's.
           const result = await closeListing(deps, listing.partnerId, listing.id, input, actor);
           return succeeded(result, `${partnerPage(listing.partnerId)}#listing-${listing.id}`);

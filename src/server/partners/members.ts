@@ -7,7 +7,7 @@ import type { FormResult } from '@/server/http/form-endpoint';
 import { STAFF_ROLES } from '@/lib/identity/roles';
 import { emailField } from '@/server/identity/validation';
 import { findUserByEmail, setPartnerId } from '@/server/profiles/profiles';
-import type { Actor } from './partners';
+import { type Actor, auditActor, partnerNotFound } from './partners';
 
 /**
  * A partner's members: users whose public profile names it (SPEC §6 partnerId). Staff add
@@ -30,19 +30,36 @@ export async function listMembers(db: Db, partnerId: string): Promise<PartnerMem
     .orderBy(asc(user.email));
 }
 
-const notFound: FormResult = {
-  ok: false,
-  status: 404,
-  message: 'パートナー企業が見つかりません。',
-};
+/** Moves a user from one partner to another ('' is none), with the audit record of it. */
+async function changePartner(
+  db: Db,
+  userId: string,
+  change: { from: string; to: string },
+  actor: Actor,
+): Promise<void> {
+  await setPartnerId(db, userId, change.to);
+  await recordAudit(db, {
+    actor: auditActor(actor),
+    action: 'partner-changed',
+    target: `user:${userId}`,
+    ip: actor.ip,
+    detail: change,
+  });
+}
 
-export async function addMember(
+/**
+ * Adding and removing are asked for by one form (its intent), for a partner from the path
+ * (null when there is none: 404).
+ */
+type MemberAction = (
   db: Db,
   partner: { id: string; name: string } | null,
   input: Record<string, unknown>,
   actor: Actor,
-): Promise<FormResult> {
-  if (!partner) return notFound;
+) => Promise<FormResult>;
+
+export const addMember: MemberAction = async (db, partner, input, actor) => {
+  if (!partner) return partnerNotFound;
   const email = emailField.safeParse(input.email);
   if (!email.success)
     return {
@@ -71,35 +88,16 @@ export async function addMember(
     return refuse(
       'この会員はすでに別のパートナー企業のメンバーです。先にそちらから外してください。',
     );
-  await setPartnerId(db, found.id, partner.id);
-  await recordAudit(db, {
-    actor: `user:${actor.userId}`,
-    action: 'partner-changed',
-    target: `user:${found.id}`,
-    ip: actor.ip,
-    detail: { from: '', to: partner.id },
-  });
+  await changePartner(db, found.id, { from: '', to: partner.id }, actor);
   return { ok: true, message: `${found.email} を ${partner.name} のメンバーに追加しました。` };
-}
+};
 
-export async function removeMember(
-  db: Db,
-  partner: { id: string; name: string } | null,
-  input: Record<string, unknown>,
-  actor: Actor,
-): Promise<FormResult> {
-  if (!partner) return notFound;
+export const removeMember: MemberAction = async (db, partner, input, actor) => {
+  if (!partner) return partnerNotFound;
   const userId = typeof input.userId === 'string' ? input.userId : '';
   const member = (await listMembers(db, partner.id)).find((m) => m.userId === userId);
   // Someone else's member, or nobody: as if it did not exist.
   if (!member) return { ok: false, status: 404, message: 'メンバーが見つかりません。' };
-  await setPartnerId(db, member.userId, '');
-  await recordAudit(db, {
-    actor: `user:${actor.userId}`,
-    action: 'partner-changed',
-    target: `user:${member.userId}`,
-    ip: actor.ip,
-    detail: { from: partner.id, to: '' },
-  });
+  await changePartner(db, member.userId, { from: partner.id, to: '' }, actor);
   return { ok: true, message: `${member.email} をメンバーから外しました。` };
-}
+};

@@ -219,9 +219,63 @@ async function receiveLogo(
   }
 }
 
+/** A partner form's fields and stored logo, or the answer that turns the form back. */
+async function readPartnerForm<T>(
+  schema: z.ZodType<T>,
+  input: Record<string, unknown>,
+): Promise<
+  { ok: true; data: T; logo: StoredImage | undefined } | { ok: false; result: FormResult }
+> {
+  const parsed = schema.safeParse(input);
+  if (!parsed.success) return { ok: false, result: invalid(fieldErrors(parsed.error)) };
+  const received = await receiveLogo(input.logo);
+  if (!received.ok) return received;
+  return { ok: true, data: parsed.data, logo: received.logo };
+}
+
+/** An existing partner and its edit form, or the answer that turns the form back (404 for none). */
+async function readPartnerEdit<T>(
+  deps: PartnerDeps,
+  id: string,
+  schema: z.ZodType<T>,
+  input: Record<string, unknown>,
+) {
+  const current = await getPartner(deps, id);
+  if (!current) return { ok: false as const, result: partnerNotFound };
+  const form = await readPartnerForm(schema, input);
+  return form.ok ? { ...form, current } : form;
+}
+
+/** Profile fields with the logo when a new one came (otherwise the stored one stays). */
+const withLogo = <T extends object>(content: T, logo: StoredImage | undefined) => ({
+  ...content,
+  ...(logo ? { logo } : {}),
+});
+
+/** Writes an existing partner's profile; a replaced logo's file is then forgotten. */
+async function saveProfile(
+  deps: PartnerDeps,
+  current: PartnerDetail,
+  content: object,
+  logo: StoredImage | undefined,
+): Promise<void> {
+  await deps.writer().update({
+    endpoint: 'partners',
+    contentId: current.id,
+    content: withLogo(content, logo),
+  });
+  if (logo) await forgetStoredImage(current.logo?.url);
+}
+
+export const partnerNotFound: FormResult = {
+  ok: false,
+  status: 404,
+  message: 'パートナー企業が見つかりません。',
+};
+
 export type Actor = { userId: string; ip: string | null };
 
-const auditActor = (actor: Actor) => `user:${actor.userId}`;
+export const auditActor = (actor: Actor) => `user:${actor.userId}`;
 
 function contractFrom(v: z.output<typeof partnerInput>): PartnerContract {
   return {
@@ -237,23 +291,16 @@ export async function createPartner(
   input: Record<string, unknown>,
   actor: Actor,
 ): Promise<FormResult> {
-  const parsed = partnerInput.safeParse(input);
-  if (!parsed.success) return invalid(fieldErrors(parsed.error));
-  const received = await receiveLogo(input.logo);
-  if (!received.ok) return received.result;
+  const form = await readPartnerForm(partnerInput, input);
+  if (!form.ok) return form.result;
   const id = `partner-${randomBytes(6).toString('hex')}`;
-  const { name, description: text, website: site } = parsed.data;
+  const { name, description: text, website: site } = form.data;
   await deps.writer().create({
     endpoint: 'partners',
     contentId: id,
-    content: {
-      name,
-      description: text,
-      website: site,
-      ...(received.logo ? { logo: received.logo } : {}),
-    },
+    content: withLogo({ name, description: text, website: site }, form.logo),
   });
-  const contract = contractFrom(parsed.data);
+  const contract = contractFrom(form.data);
   await saveContract(deps.db, id, contract);
   await recordAudit(deps.db, {
     actor: auditActor(actor),
@@ -272,25 +319,12 @@ export async function updatePartner(
   input: Record<string, unknown>,
   actor: Actor,
 ): Promise<FormResult> {
-  const current = await getPartner(deps, id);
-  if (!current) return { ok: false, status: 404, message: 'パートナー企業が見つかりません。' };
-  const parsed = partnerInput.safeParse(input);
-  if (!parsed.success) return invalid(fieldErrors(parsed.error));
-  const received = await receiveLogo(input.logo);
-  if (!received.ok) return received.result;
-  const { name, description: text, website: site } = parsed.data;
-  await deps.writer().update({
-    endpoint: 'partners',
-    contentId: id,
-    content: {
-      name,
-      description: text,
-      website: site,
-      ...(received.logo ? { logo: received.logo } : {}),
-    },
-  });
-  if (received.logo) await forgetStoredImage(current.logo?.url);
-  const contract = contractFrom(parsed.data);
+  const form = await readPartnerEdit(deps, id, partnerInput, input);
+  if (!form.ok) return form.result;
+  const { current } = form;
+  const { name, description: text, website: site } = form.data;
+  await saveProfile(deps, current, { name, description: text, website: site }, form.logo);
+  const contract = contractFrom(form.data);
   await saveContract(deps.db, id, contract);
   if (JSON.stringify(contract) !== JSON.stringify(current.contract)) {
     await recordAudit(deps.db, {
@@ -311,24 +345,15 @@ export async function updatePartnerProfile(
   input: Record<string, unknown>,
   actor: Actor,
 ): Promise<FormResult> {
-  const current = await getPartner(deps, id);
-  if (!current) return { ok: false, status: 404, message: 'パートナー企業が見つかりません。' };
-  const parsed = partnerProfileInput.safeParse(input);
-  if (!parsed.success) return invalid(fieldErrors(parsed.error));
-  const received = await receiveLogo(input.logo);
-  if (!received.ok) return received.result;
-  await deps.writer().update({
-    endpoint: 'partners',
-    contentId: id,
-    content: { ...parsed.data, ...(received.logo ? { logo: received.logo } : {}) },
-  });
-  if (received.logo) await forgetStoredImage(current.logo?.url);
+  const form = await readPartnerEdit(deps, id, partnerProfileInput, input);
+  if (!form.ok) return form.result;
+  await saveProfile(deps, form.current, form.data, form.logo);
   await recordAudit(deps.db, {
     actor: auditActor(actor),
     action: 'partner-profile-changed',
     target: `partner:${id}`,
     ip: actor.ip,
-    detail: { logo: !!received.logo },
+    detail: { logo: !!form.logo },
   });
   return { ok: true, redirectTo: `/biz/partner-admin/${id}`, message: '企業情報を保存しました。' };
 }
