@@ -1,19 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Database } from '@/server/db/client';
-import { createTestDatabase } from '@test-support/db/test-database';
+import { describe, expect, it } from 'vitest';
+import { testDatabase } from '@test-support/route-tests';
 import { isSandboxAuthorization } from '@/server/billing/sandbox/secret-key';
 import { UsageError } from './command';
 import { runAdminCommand } from './commands';
 
 describe('billing admin commands (sandbox)', () => {
-  let database: Database;
+  const database = testDatabase({ global: false });
   const ctx = () => ({ database, actor: 'cli:test' });
-  beforeAll(async () => {
-    database = await createTestDatabase();
-  });
-  afterAll(async () => {
-    await database.close();
-  });
 
   it('prints the sandbox key alone on the last line, the same each time', async () => {
     const first = (await runAdminCommand(ctx(), 'billing-sandbox-key', {})).at(-1)!;

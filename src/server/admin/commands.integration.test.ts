@@ -1,21 +1,14 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { testDatabase } from '@test-support/route-tests';
 import { recordAudit } from '@/server/audit/audit-log';
 import { findEndpoint } from '@/lib/cms/model';
 import { SYSTEM_WRITE, createContent, getContent, scheduleContent } from '@/server/cms/store';
-import type { Database } from '@/server/db/client';
-import { createTestDatabase } from '@test-support/db/test-database';
 import { UsageError } from './command';
 import { helpText, runAdminCommand } from './commands';
 
 describe('admin commands', () => {
-  let database: Database;
+  const database = testDatabase({ global: false });
   const ctx = () => ({ database, actor: 'cli:test' });
-  beforeAll(async () => {
-    database = await createTestDatabase();
-  });
-  afterAll(async () => {
-    await database.close();
-  });
 
   it('lists every command in the help', () => {
     const help = helpText().join('\n');

@@ -1,9 +1,8 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { testDatabase } from '@test-support/route-tests';
 import { findEndpoint } from '@/lib/cms/model';
 import { createContent } from '@/server/cms/store';
-import { type Database, useDatabase } from '@/server/db/client';
 import { pageViews } from '@/server/db/schema';
-import { createTestDatabase } from '@test-support/db/test-database';
 import { CLIENT_IP_HEADER } from '@/server/http/request-origin';
 import { countTopContent, countViewsPerDay } from './page-views';
 import { loadAnalyticsReport } from './report';
@@ -21,7 +20,7 @@ const MAY_10_JST_LATE = Date.parse('2026-05-10T14:30:00Z');
 const MAY_11_JST_EARLY = Date.parse('2026-05-10T15:30:00Z');
 
 describe('page-view analytics against the database', () => {
-  let database: Database;
+  const database = testDatabase();
   let ipCounter = 0;
   /** A fresh address per request, so the per-address limit only bites where a test means it. */
   const nextIp = () => `198.51.100.${++ipCounter % 250}`;
@@ -62,14 +61,6 @@ describe('page-view analytics against the database', () => {
       })
       .from(pageViews);
 
-  beforeAll(async () => {
-    database = await createTestDatabase();
-    useDatabase(database); // what the content service reads
-  });
-  afterAll(async () => {
-    useDatabase(undefined);
-    await database.close();
-  });
   beforeEach(async () => {
     await database.db.delete(pageViews);
   });

@@ -1,10 +1,9 @@
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { testDatabase } from '@test-support/route-tests';
 import { BOOKMARK_LIMIT, type BookmarkRef } from '@/lib/bookmarks';
 import type { ContentClient } from '@/server/content/client';
-import type { Database } from '@/server/db/client';
 import { bookmarks, user } from '@/server/db/schema';
-import { createTestDatabase } from '@test-support/db/test-database';
 import { loadBookmarkPage } from './bookmark-page';
 import {
   BOOKMARK_LIMIT_MESSAGE,
@@ -25,7 +24,7 @@ import {
 const post = (contentId: string): BookmarkRef => ({ endpoint: 'posts', contentId });
 
 describe('bookmarks against the database', () => {
-  let database: Database;
+  const database = testDatabase({ global: false });
   let counter = 0;
 
   /** A user row, as better-auth would have made it. */
@@ -36,13 +35,6 @@ describe('bookmarks against the database', () => {
       .values({ id, name: `読者 ${counter}`, email: `${id}@example.jp` });
     return id;
   }
-
-  beforeAll(async () => {
-    database = await createTestDatabase();
-  });
-  afterAll(async () => {
-    await database.close();
-  });
 
   it('adds and removes idempotently', async () => {
     const userId = await newUser();

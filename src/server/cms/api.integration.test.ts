@@ -1,8 +1,7 @@
 import { count, eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Database } from '@/server/db/client';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { testDatabase } from '@test-support/route-tests';
 import { cmsContents } from '@/server/db/schema';
-import { createTestDatabase } from '@test-support/db/test-database';
 import {
   deleteContent,
   findDraftKey,
@@ -25,7 +24,7 @@ type Item = Record<string, unknown> & { id: string };
 type List = { contents: Item[]; totalCount: number; offset: number; limit: number };
 
 describe('content API conformance', () => {
-  let database: Database;
+  const database = testDatabase({ global: false });
   let api: ApiCall;
   let readOnly: ApiCall;
   let allDrafts: ApiCall;
@@ -34,7 +33,6 @@ describe('content API conformance', () => {
   const countRows = async () => (await database.db.select({ n: count() }).from(cmsContents))[0]!.n;
 
   beforeAll(async () => {
-    database = await createTestDatabase();
     api = (await apiClient(database.db)).call;
     readOnly = (await apiClient(database.db, ['GET'])).call;
     allDrafts = (await apiClient(database.db, ['GET', 'drafts'])).call;
@@ -62,9 +60,6 @@ describe('content API conformance', () => {
       expect(res.status).toBe(201);
       postIds.push((res.body as { id: string }).id);
     }
-  });
-  afterAll(async () => {
-    await database.close();
   });
 
   describe('authentication and permissions', () => {

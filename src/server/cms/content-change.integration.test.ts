@@ -1,6 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { Database } from '@/server/db/client';
-import { createTestDatabase } from '@test-support/db/test-database';
+import { testDatabase } from '@test-support/route-tests';
 import { type ContentChange, onContentChange } from './events';
 import { findEndpoint } from '@/lib/cms/model';
 import { createContent, deleteContent, updateContent } from './store';
@@ -10,21 +9,19 @@ import { createContent, deleteContent, updateContent } from './store';
  * changed: a draft changes no published answer, so it must not empty every reader's cache.
  */
 describe('content changes told to the caches', () => {
-  let database: Database;
+  const database = testDatabase({ global: false });
   const heard: ContentChange[] = [];
   let stop: () => void;
   const tags = findEndpoint('tags')!;
 
-  beforeAll(async () => {
-    database = await createTestDatabase();
+  beforeAll(() => {
     stop = onContentChange((change) => heard.push(change));
   });
   afterEach(() => {
     heard.length = 0;
   });
-  afterAll(async () => {
+  afterAll(() => {
     stop();
-    await database.close();
   });
 
   it('says nothing of a draft created or edited', async () => {

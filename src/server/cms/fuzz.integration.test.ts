@@ -1,6 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Database } from '@/server/db/client';
-import { createTestDatabase } from '@test-support/db/test-database';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { testDatabase } from '@test-support/route-tests';
 import { type ApiCall, apiClient } from '@test-support/content-api-client';
 
 process.env.CMS_RATE_LIMIT_READ = '1000000';
@@ -76,16 +75,12 @@ const PIECES = [
 ];
 
 describe('fuzzing the query parameters', () => {
-  let database: Database;
+  const database = testDatabase({ global: false });
   let api: ApiCall;
   beforeAll(async () => {
-    database = await createTestDatabase();
     api = (await apiClient(database.db, ['GET', 'POST', 'PUT'])).call;
     await api('PUT', 'categories/c1', { body: { name: '建築' } });
     await api('PUT', 'posts/p1', { body: { title: 'デザイン', category: 'c1', seriesOrder: 1 } });
-  });
-  afterAll(async () => {
-    await database.close();
   });
 
   it('never answers 5xx to thousands of random filters, orders, fields and paging values', async () => {

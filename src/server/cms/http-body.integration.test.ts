@@ -1,6 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Database } from '@/server/db/client';
-import { createTestDatabase } from '@test-support/db/test-database';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { testDatabase } from '@test-support/route-tests';
 import { countedStream, streamedPost } from '@test-support/streams';
 import { handleContentApi } from './http';
 import { type ApiCall, apiClient } from '@test-support/content-api-client';
@@ -9,16 +8,12 @@ process.env.CMS_RATE_LIMIT_WRITE = '100000';
 
 /** How the content API's write handler reads its body: bounded while streaming, never deep. */
 describe('content API request bodies', () => {
-  let database: Database;
+  const database = testDatabase({ global: false });
   let api: ApiCall;
   let key: string;
 
   beforeAll(async () => {
-    database = await createTestDatabase();
     ({ call: api, key } = await apiClient(database.db));
-  });
-  afterAll(async () => {
-    await database.close();
   });
 
   const writeStreamed = (body: ReadableStream<Uint8Array>, headers: Record<string, string> = {}) =>

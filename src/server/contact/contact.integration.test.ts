@@ -1,9 +1,8 @@
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { testDatabase } from '@test-support/route-tests';
 import { CONTACT_MESSAGE_MAX } from '@/lib/contact';
-import type { Database } from '@/server/db/client';
 import { contactMessages, user } from '@/server/db/schema';
-import { createTestDatabase } from '@test-support/db/test-database';
 import { listOutbox } from '@/server/mail/mailer';
 import { onlyMailTo } from '@test-support/outbox';
 import { CONTACT_SENT_PAGE, listContactMessages, submitContact } from './contact';
@@ -11,7 +10,7 @@ import { CONTACT_SENT_PAGE, listContactMessages, submitContact } from './contact
 const STAFF = 'editors@example.jp';
 
 describe('the contact form against the database', () => {
-  let database: Database;
+  const database = testDatabase({ global: false });
   let ipCounter = 0;
   /** A fresh client address per call, so the per-IP limit only bites where a test means it to. */
   const ctx = () => ({ ip: `198.51.100.${++ipCounter}` });
@@ -23,13 +22,6 @@ describe('the contact form against the database', () => {
   });
   const rowsFrom = (email: string) =>
     database.db.select().from(contactMessages).where(eq(contactMessages.email, email));
-
-  beforeAll(async () => {
-    database = await createTestDatabase();
-  });
-  afterAll(async () => {
-    await database.close();
-  });
 
   it('keeps a valid message, mails it to the staff address and acknowledges it to the sender', async () => {
     const email = 'hanako@example.jp';

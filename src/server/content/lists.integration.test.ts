@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { testDatabase } from '@test-support/route-tests';
 import { findEndpoint } from '@/lib/cms/model';
 import { createContent, updateContent } from '@/server/cms/store';
 import type { Database } from '@/server/db/client';
-import { createTestDatabase } from '@test-support/db/test-database';
 import { listFeaturedPosts, listJobs, listPartnerNames, listPosts } from './lists';
 import type * as SiteContentModule from './site-content';
 import { type SiteContent, createSiteContent } from './site-content';
@@ -39,16 +39,14 @@ const ids = (page: { items: { id: string }[] }) => page.items.map((p) => p.id).s
 
 /** A fresh database with `seed` written into it, read by the site's content client. */
 function useSiteOn(seed: (db: Database['db']) => Promise<void>): () => Database {
-  let database: Database;
+  const database = testDatabase({ global: false });
   beforeAll(async () => {
-    database = await createTestDatabase();
     await seed(database.db);
     state.site = createSiteContent({ db: database.db });
   });
-  afterAll(async () => {
+  afterAll(() => {
     state.site?.dispose();
     state.site = undefined;
-    await database.close();
   });
   return () => database;
 }

@@ -1,19 +1,17 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { testDatabase } from '@test-support/route-tests';
 import { findEndpoint } from '@/lib/cms/model';
 import { createContent, deleteContent, updateContent } from '@/server/cms/store';
-import type { Database } from '@/server/db/client';
-import { createTestDatabase } from '@test-support/db/test-database';
 import { getFreePlanPostIds } from './client';
 import { type SiteContent, createSiteContent } from './site-content';
 
 const posts = findEndpoint('posts')!;
 
 describe('the site content client on the built-in service (in process)', () => {
-  let database: Database;
+  const database = testDatabase({ global: false });
   let site: SiteContent;
 
   beforeAll(async () => {
-    database = await createTestDatabase();
     site = createSiteContent({ db: database.db });
     for (let i = 1; i <= 5; i++) {
       await createContent(database.db, posts, {
@@ -24,9 +22,8 @@ describe('the site content client on the built-in service (in process)', () => {
       await new Promise((r) => setTimeout(r, 3)); // distinct creation times: "newest" is defined
     }
   });
-  afterAll(async () => {
+  afterAll(() => {
     site.dispose();
-    await database.close();
   });
 
   it('reads lists and details with the microCMS shapes', async () => {

@@ -4,9 +4,9 @@ import { randomBytes } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { testDatabase } from '@test-support/route-tests';
 import { type Database, openDatabase, queryRows } from './client';
 import { MIGRATIONS_FOLDER } from './migrate';
-import { createTestDatabase } from '@test-support/db/test-database';
 
 const journal = JSON.parse(
   fs.readFileSync(path.join(MIGRATIONS_FOLDER, 'meta/_journal.json'), 'utf8'),
@@ -23,13 +23,7 @@ async function appliedCount(database: Database): Promise<number> {
 }
 
 describe(`migrations (${process.env.DATABASE_URL ? 'PostgreSQL server' : 'embedded PGlite'})`, () => {
-  let database: Database;
-  beforeAll(async () => {
-    database = await createTestDatabase();
-  });
-  afterAll(async () => {
-    await database.close();
-  });
+  const database = testDatabase({ global: false });
 
   it('applies every migration of drizzle/ and creates the schema', async () => {
     expect(await appliedCount(database)).toBe(journal.entries.length);

@@ -1,9 +1,8 @@
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { testDatabase } from '@test-support/route-tests';
 import { INQUIRY_MESSAGE_MAX } from '@/lib/inquiries';
-import type { Database } from '@/server/db/client';
 import { partnerInquiries, user } from '@/server/db/schema';
-import { createTestDatabase } from '@test-support/db/test-database';
 import { listOutbox } from '@/server/mail/mailer';
 import { onlyMailTo } from '@test-support/outbox';
 import {
@@ -16,7 +15,7 @@ import {
 const STAFF = 'biz@example.jp';
 
 describe('the inquiry forms against the database', () => {
-  let database: Database;
+  const database = testDatabase({ global: false });
   let ipCounter = 0;
   /** A fresh client address per call, so the per-IP limit only bites where a test means it to. */
   const ctx = () => ({ ip: `198.51.100.${++ipCounter}` });
@@ -42,13 +41,6 @@ describe('the inquiry forms against the database', () => {
     database.db.select().from(partnerInquiries).where(eq(partnerInquiries.email, email));
   const rowCount = async () => (await database.db.select().from(partnerInquiries)).length;
   const mailCount = async () => (await listOutbox(database.db, { limit: 1000 })).length;
-
-  beforeAll(async () => {
-    database = await createTestDatabase();
-  });
-  afterAll(async () => {
-    await database.close();
-  });
 
   it('keeps a job-posting inquiry, mails it to staff and acknowledges it to the sender', async () => {
     const email = 'ichiro@example.jp';

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { testDatabase } from '@test-support/route-tests';
 import { findEndpoint } from '@/lib/cms/model';
 import { createContent } from '@/server/cms/store';
 import type { Job } from '@/server/content/schemas';
@@ -56,13 +57,7 @@ const JOBS = new Map<string, Job>([
 ]);
 
 describe('apply clicks', () => {
-  let database: Database;
-  beforeAll(async () => {
-    database = await createTestDatabase();
-  });
-  afterAll(async () => {
-    await database.close();
-  });
+  const database = testDatabase({ global: false });
   beforeEach(async () => {
     await database.db.delete(jobApplyClicks);
   });

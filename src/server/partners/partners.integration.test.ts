@@ -3,11 +3,11 @@ import os from 'node:os';
 import path from 'node:path';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { testDatabase } from '@test-support/route-tests';
 import { findEndpoint } from '@/lib/cms/model';
 import { createContent } from '@/server/cms/store';
 import { createContentWriter } from '@/server/content/content-writer';
 import { type SiteContent, createSiteContent } from '@/server/content/site-content';
-import { type Database, useDatabase } from '@/server/db/client';
 import {
   auditEvents,
   partnerContracts,
@@ -15,7 +15,6 @@ import {
   userPrivateProfiles,
   userPublicProfiles,
 } from '@/server/db/schema';
-import { createTestDatabase } from '@test-support/db/test-database';
 import type { Role } from '@/lib/identity/roles';
 import { sample } from '@test-support/media-samples';
 import { contractState } from './contracts';
@@ -42,22 +41,18 @@ process.env.APP_SECRET = 'partners-test-secret-'.padEnd(40, 'x');
 const STAFF = { userId: 'staff', ip: '192.0.2.1' };
 const CONTRACT = { contractStart: '2026-04-01', contractEnd: '2027-03-31', listingQuota: '5' };
 
-let database: Database;
+const database = testDatabase();
 let site: SiteContent;
 let deps: PartnerDeps;
 
-beforeAll(async () => {
-  database = await createTestDatabase();
-  useDatabase(database);
+beforeAll(() => {
   site = createSiteContent({ db: database.db });
   const writer = createContentWriter({ db: database.db });
   deps = { db: database.db, content: site.client, writer: () => writer };
 });
 
-afterAll(async () => {
+afterAll(() => {
   site.dispose();
-  useDatabase(undefined);
-  await database.close();
   fs.rmSync(dataDir, { recursive: true, force: true });
 });
 

@@ -1,6 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Database } from '@/server/db/client';
-import { createTestDatabase } from '@test-support/db/test-database';
+import { describe, expect, it } from 'vitest';
+import { testDatabase } from '@test-support/route-tests';
 import { forgetLocalCounts } from './api-key-limit';
 import { apiClient } from '@test-support/content-api-client';
 
@@ -8,13 +7,7 @@ process.env.CMS_RATE_LIMIT_WRITE = '3';
 process.env.CMS_RATE_LIMIT_READ = '1000';
 
 describe('content API rate limit', () => {
-  let database: Database;
-  beforeAll(async () => {
-    database = await createTestDatabase();
-  });
-  afterAll(async () => {
-    await database.close();
-  });
+  const database = testDatabase({ global: false });
 
   it('answers 429 with X-RateLimit-* headers past the per-second limit, per key', async () => {
     const a = (await apiClient(database.db)).call;

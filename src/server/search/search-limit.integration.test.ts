@@ -1,16 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Database } from '@/server/db/client';
-import { createTestDatabase } from '@test-support/db/test-database';
+import { describe, expect, it } from 'vitest';
+import { testDatabase } from '@test-support/route-tests';
 import { consumeSearch } from './search-limit';
 
 describe('search rate limit', () => {
-  let database: Database;
-  beforeAll(async () => {
-    database = await createTestDatabase();
-  });
-  afterAll(async () => {
-    await database.close();
-  });
+  const database = testDatabase({ global: false });
 
   const minute = (n: number) => Date.UTC(2026, 5, 1, 12, n, 0);
 

@@ -1,5 +1,6 @@
 import { eq, inArray, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { testDatabase } from '@test-support/route-tests';
 import type { Viewer } from '@/server/access/post-access';
 import { findEndpoint } from '@/lib/cms/model';
 import { MEMBERS_DIVIDER } from '@/server/cms/richtext/members-divider';
@@ -8,9 +9,7 @@ import { createContent } from '@/server/cms/store';
 import { apiClient } from '@test-support/content-api-client';
 import { getFreePlanPostIds } from '@/server/content/client';
 import { type SiteContent, createSiteContent } from '@/server/content/site-content';
-import type { Database } from '@/server/db/client';
 import { cmsContents } from '@/server/db/schema';
-import { createTestDatabase } from '@test-support/db/test-database';
 import { SEARCH_PAGE_SIZE, type SearchRequest, parseSearchRequest } from './search-request';
 import { type SearchHit, type SearchResults, searchSite, searchSuggestions } from './site-search';
 import type { SearchSource } from './search-listers';
@@ -48,7 +47,7 @@ const fillers = (from: number, to: number) =>
 const DIVIDER = MEMBERS_DIVIDER.html;
 
 describe('site search on the built-in content service', () => {
-  let database: Database;
+  const database = testDatabase({ global: false });
   let site: SiteContent;
   /** In process on the built-in service's index, as the site runs by default. */
   let builtIn: SearchSource;
@@ -69,7 +68,6 @@ describe('site search on the built-in content service', () => {
   ];
 
   beforeAll(async () => {
-    database = await createTestDatabase();
     site = createSiteContent({ db: database.db });
     builtIn = { client: site.client, db: database.db };
     hosted = { client: site.client };
@@ -189,9 +187,8 @@ describe('site search on the built-in content service', () => {
     await create('tags', 'tag-a', { name: '素材' });
   }, 120_000);
 
-  afterAll(async () => {
+  afterAll(() => {
     site.dispose();
-    await database.close();
   });
 
   it('finds a post by a two-character word that occurs only in its body, highlighted', async () => {
