@@ -48,28 +48,18 @@ export async function insertObjectIfNew(
   return rows.length > 0;
 }
 
+/** The row of the object with that id and type. */
+function objectRow(type: string, id: string): SQL | undefined {
+  return and(eq(billingSandboxObjects.id, id), eq(billingSandboxObjects.type, type));
+}
+
 export async function findObject(db: Db, type: string, id: string): Promise<SandboxObject | null> {
   const rows = await db
     .select({ data: billingSandboxObjects.data })
     .from(billingSandboxObjects)
-    .where(and(eq(billingSandboxObjects.id, id), eq(billingSandboxObjects.type, type)))
+    .where(objectRow(type, id))
     .limit(1);
   return (rows[0]?.data as SandboxObject | undefined) ?? null;
-}
-
-/**
- * An object of the type, or Stripe's 404 for it (`No such price: 'price_…'`, naming the
- * parameter that carried the id). `kind` is Stripe's name where it differs from the type.
- */
-export async function requireObject(
-  db: Db,
-  type: string,
-  id: string,
-  options: { param?: string; kind?: string } = {},
-): Promise<SandboxObject> {
-  const found = await findObject(db, type, id);
-  if (!found) throw resourceMissing(options.kind ?? type, id, options.param);
-  return found;
 }
 
 /**
@@ -87,10 +77,28 @@ export async function findObjectForUpdate(
   const rows = await db
     .select({ data: billingSandboxObjects.data })
     .from(billingSandboxObjects)
-    .where(and(eq(billingSandboxObjects.id, id), eq(billingSandboxObjects.type, type)))
+    .where(objectRow(type, id))
     .limit(1)
     .for('update', options.skipLocked ? { skipLocked: true } : {});
   return (rows[0]?.data as SandboxObject | undefined) ?? null;
+}
+
+/**
+ * An object of the type, or Stripe's 404 for it (`No such price: 'price_…'`, naming the
+ * parameter that carried the id). `kind` is Stripe's name where it differs from the type;
+ * with `lock`, the object is read as findObjectForUpdate reads it.
+ */
+export async function requireObject(
+  db: Db,
+  type: string,
+  id: string,
+  options: { param?: string; kind?: string; lock?: boolean } = {},
+): Promise<SandboxObject> {
+  const found = options.lock
+    ? await findObjectForUpdate(db, type, id)
+    : await findObject(db, type, id);
+  if (!found) throw resourceMissing(options.kind ?? type, id, options.param);
+  return found;
 }
 
 /** Every object of the type that passes the filters, oldest first (no paging). */
@@ -183,7 +191,7 @@ export async function objectSeq(db: Db, type: string, id: string): Promise<numbe
   const rows = await db
     .select({ seq: billingSandboxObjects.seq })
     .from(billingSandboxObjects)
-    .where(and(eq(billingSandboxObjects.id, id), eq(billingSandboxObjects.type, type)))
+    .where(objectRow(type, id))
     .limit(1);
   return rows[0]?.seq ?? null;
 }

@@ -4,7 +4,6 @@ import { taxOf } from '../cycle/tax';
 import { invalidParam, invalidRequest, missingParam, resourceMissing } from '../errors';
 import { recordEvent } from '../events';
 import { checkoutPagePath } from '../hosted/paths';
-import { listAnswer } from '../list';
 import {
   type FieldFilter,
   type SandboxObject,
@@ -18,7 +17,7 @@ import {
   saveObject,
 } from '../object-store';
 import type { Metadata, Params } from '../params';
-import type { SiteRoute, SiteRouteContext } from './route';
+import { type SiteRoute, type SiteRouteContext, listRoute } from './route';
 
 /**
  * /v1/checkout/sessions in `subscription` mode: create, retrieve, list, expire, line items.
@@ -454,8 +453,8 @@ async function expireDueSessions(db: Db): Promise<void> {
   for (const session of due) await db.transaction((tx) => lockCheckoutSession(tx, session.id));
 }
 
-async function list(context: SiteRouteContext) {
-  const { params, db } = context;
+/** The list's filters, read once every session due to expire has expired. */
+async function listFilters({ params, db }: SiteRouteContext) {
   const filters: FieldFilter[] = [];
   const customer = params.string('customer', 200);
   if (customer) filters.push({ field: 'customer', in: [customer] });
@@ -464,16 +463,7 @@ async function list(context: SiteRouteContext) {
   const status = params.oneOf('status', STATUSES);
   if (status) filters.push({ field: 'status', in: [status] });
   await expireDueSessions(db);
-  const answer = await listAnswer(
-    db,
-    CHECKOUT_SESSION_TYPE,
-    'checkout.session',
-    params,
-    context.path,
-    filters,
-  );
-  params.finish();
-  return answer;
+  return filters;
 }
 
 async function lineItems(context: SiteRouteContext) {
@@ -494,7 +484,7 @@ async function lineItems(context: SiteRouteContext) {
 
 export const checkoutSessionRoutes: SiteRoute[] = [
   { method: 'POST', pattern: ['checkout', 'sessions'], handle: create },
-  { method: 'GET', pattern: ['checkout', 'sessions'], handle: list },
+  listRoute(['checkout', 'sessions'], CHECKOUT_SESSION_TYPE, { filters: listFilters }),
   { method: 'GET', pattern: ['checkout', 'sessions', ':id'], handle: retrieve },
   { method: 'POST', pattern: ['checkout', 'sessions', ':id', 'expire'], handle: expireRoute },
   { method: 'GET', pattern: ['checkout', 'sessions', ':id', 'line_items'], handle: lineItems },

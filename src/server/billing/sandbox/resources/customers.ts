@@ -1,20 +1,16 @@
 import 'server-only';
 import { randomBytes } from 'node:crypto';
-import { resourceMissing } from '../errors';
-import { listAnswer } from '../list';
 import {
   type FieldFilter,
   type SandboxObject,
-  findObjectForUpdate,
   insertObject,
   newObjectId,
   nowSeconds,
   saveObject,
-  requireObject,
 } from '../object-store';
 import type { Params } from '../params';
 import { requireAttachedPaymentMethod } from './payment-methods';
-import type { Route, RouteContext } from './route';
+import { type Route, type RouteContext, changeLocked, resourceRoutes } from './route';
 import { requireTestClock } from './test-clocks';
 
 /**
@@ -74,19 +70,12 @@ async function create(context: RouteContext): Promise<SandboxObject> {
   return customer;
 }
 
-async function requireCustomer(context: RouteContext): Promise<SandboxObject> {
-  return requireObject(context.db, TYPE, context.id ?? '');
-}
-
 /**
  * Under the customer's row lock: an invoice paid at the same moment (a clock's advance) moves
  * the balance and invoice numbering of the same object, and must not be overwritten.
  */
 async function update(context: RouteContext): Promise<SandboxObject> {
-  return context.db.transaction(async (db) => {
-    const id = context.id ?? '';
-    const current = await findObjectForUpdate(db, TYPE, id);
-    if (!current) throw resourceMissing('customer', id);
+  return changeLocked(context, TYPE, async (db, current) => {
     const fields = readEditable(context.params, current);
     const invoiceSettings = context.params.object('invoice_settings');
     const defaultPaymentMethod = invoiceSettings?.nullableString('default_payment_method', 200);
@@ -98,7 +87,7 @@ async function update(context: RouteContext): Promise<SandboxObject> {
         await requireAttachedPaymentMethod(
           db,
           defaultPaymentMethod,
-          id,
+          current.id,
           'invoice_settings[default_payment_method]',
         );
       }
@@ -112,8 +101,7 @@ async function update(context: RouteContext): Promise<SandboxObject> {
   });
 }
 
-async function list(context: RouteContext) {
-  const { params } = context;
+function listFilters({ params }: RouteContext): FieldFilter[] {
   const filters: FieldFilter[] = [];
   const email = params.string('email', 512);
   if (email !== undefined) filters.push({ field: 'email', in: [email] });
@@ -121,21 +109,11 @@ async function list(context: RouteContext) {
   filters.push(
     testClock ? { field: 'test_clock', in: [testClock] } : { field: 'test_clock', isNull: true },
   );
-  const answer = await listAnswer(context.db, TYPE, 'customer', params, context.path, filters);
-  params.finish();
-  return answer;
+  return filters;
 }
 
-export const customerRoutes: Route[] = [
-  { method: 'POST', pattern: ['customers'], handle: create },
-  { method: 'GET', pattern: ['customers'], handle: list },
-  {
-    method: 'GET',
-    pattern: ['customers', ':id'],
-    handle: async (context) => {
-      context.params.finish();
-      return requireCustomer(context);
-    },
-  },
-  { method: 'POST', pattern: ['customers', ':id'], handle: update },
-];
+export const customerRoutes: Route[] = resourceRoutes(['customers'], TYPE, {
+  create,
+  filters: listFilters,
+  update,
+});

@@ -1,10 +1,9 @@
 import 'server-only';
-import { invalidRequest, resourceMissing } from '../errors';
+import { invalidRequest } from '../errors';
 import { EVENT_TYPE } from '../events';
-import { listAnswer } from '../list';
-import { type FieldFilter, findObject } from '../object-store';
+import type { FieldFilter } from '../object-store';
 import type { Params } from '../params';
-import type { Route, RouteContext } from './route';
+import { type Route, type RouteContext, resourceRoutes } from './route';
 
 /** /v1/events: retrieve and list (by `type`, `types[]` and `created`), newest first. */
 
@@ -33,8 +32,7 @@ function createdFilter(params: Params): FieldFilter | null {
   return filter;
 }
 
-async function list(context: RouteContext) {
-  const { params } = context;
+function listFilters({ params }: RouteContext): FieldFilter[] {
   const filters: FieldFilter[] = [];
   const type = params.string('type', 200);
   const types = params.stringArray('types', 20);
@@ -45,22 +43,9 @@ async function list(context: RouteContext) {
   if (types) filters.push({ field: 'type', in: types });
   const created = createdFilter(params);
   if (created) filters.push(created);
-  const answer = await listAnswer(context.db, EVENT_TYPE, 'event', params, context.path, filters);
-  params.finish();
-  return answer;
+  return filters;
 }
 
-export const eventRoutes: Route[] = [
-  { method: 'GET', pattern: ['events'], handle: list },
-  {
-    method: 'GET',
-    pattern: ['events', ':id'],
-    handle: async (context) => {
-      context.params.finish();
-      const id = context.id ?? '';
-      const event = await findObject(context.db, EVENT_TYPE, id);
-      if (!event) throw resourceMissing('event', id);
-      return event;
-    },
-  },
-];
+export const eventRoutes: Route[] = resourceRoutes(['events'], EVENT_TYPE, {
+  filters: listFilters,
+});

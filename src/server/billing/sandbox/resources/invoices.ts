@@ -1,11 +1,9 @@
 import 'server-only';
 import { INVOICE_TYPE, TAX_RATE_TYPE } from '../cycle/calendar';
 import { payOpenInvoice } from '../cycle/subscriptions';
-import { resourceMissing } from '../errors';
-import { listAnswer } from '../list';
-import { type FieldFilter, type SandboxObject, findObject, requireObject } from '../object-store';
+import type { FieldFilter, SandboxObject } from '../object-store';
 import { cardDeclined } from './payment-methods';
-import type { Route, RouteContext } from './route';
+import { type Route, type RouteContext, resourceRoutes, retrieveRoute } from './route';
 
 /**
  * /v1/invoices (retrieve, list, pay) and /v1/tax_rates/:id. Invoices are made by the billing
@@ -14,12 +12,7 @@ import type { Route, RouteContext } from './route';
 
 const STATUSES = ['draft', 'open', 'paid', 'uncollectible', 'void'] as const;
 
-async function requireInvoice(context: RouteContext): Promise<SandboxObject> {
-  return requireObject(context.db, INVOICE_TYPE, context.id ?? '');
-}
-
-async function list(context: RouteContext) {
-  const { params } = context;
+function listFilters({ params }: RouteContext): FieldFilter[] {
   const filters: FieldFilter[] = [];
   const customer = params.string('customer', 200);
   if (customer) filters.push({ field: 'customer', in: [customer] });
@@ -29,16 +22,7 @@ async function list(context: RouteContext) {
   }
   const status = params.oneOf('status', STATUSES);
   if (status) filters.push({ field: 'status', in: [status] });
-  const answer = await listAnswer(
-    context.db,
-    INVOICE_TYPE,
-    'invoice',
-    params,
-    context.path,
-    filters,
-  );
-  params.finish();
-  return answer;
+  return filters;
 }
 
 /**
@@ -57,25 +41,7 @@ async function pay(context: RouteContext): Promise<SandboxObject> {
 }
 
 export const invoiceRoutes: Route[] = [
-  { method: 'GET', pattern: ['invoices'], handle: list },
+  ...resourceRoutes(['invoices'], INVOICE_TYPE, { filters: listFilters }),
   { method: 'POST', pattern: ['invoices', ':id', 'pay'], handle: pay },
-  {
-    method: 'GET',
-    pattern: ['invoices', ':id'],
-    handle: async (context) => {
-      context.params.finish();
-      return requireInvoice(context);
-    },
-  },
-  {
-    method: 'GET',
-    pattern: ['tax_rates', ':id'],
-    handle: async (context) => {
-      context.params.finish();
-      const id = context.id ?? '';
-      const taxRate = await findObject(context.db, TAX_RATE_TYPE, id);
-      if (!taxRate) throw resourceMissing('tax_rate', id);
-      return taxRate;
-    },
-  },
+  retrieveRoute(['tax_rates', ':id'], TAX_RATE_TYPE),
 ];

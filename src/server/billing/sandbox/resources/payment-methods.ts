@@ -2,7 +2,6 @@ import 'server-only';
 import { createHmac } from 'node:crypto';
 import type { Db } from '@/server/db/client';
 import { cardError, invalidRequest, missingParam, resourceMissing } from '../errors';
-import { listAnswer } from '../list';
 import {
   type FieldFilter,
   type SandboxObject,
@@ -15,7 +14,7 @@ import {
   requireObject,
 } from '../object-store';
 import { sandboxSecretKey } from '../secret-key';
-import type { Route, RouteContext } from './route';
+import { type Route, type RouteContext, changeLocked, listRoute, resourceRoutes } from './route';
 
 /**
  * /v1/payment_methods (type `card`): create from raw card details, retrieve, list (by
@@ -221,10 +220,7 @@ async function attach(context: RouteContext): Promise<SandboxObject> {
   const { params } = context;
   const customerId = params.requiredString('customer', 200);
   params.finish();
-  return context.db.transaction(async (db) => {
-    const id = context.id ?? '';
-    const current = await findObjectForUpdate(db, PAYMENT_METHOD_TYPE, id);
-    if (!current) throw resourceMissing('payment_method', id);
+  return changeLocked(context, PAYMENT_METHOD_TYPE, async (db, current) => {
     const customer = await findObject(db, 'customer', customerId);
     if (!customer) throw resourceMissing('customer', customerId, 'customer');
     if (current.customer === customerId) return current;
@@ -235,7 +231,7 @@ async function attach(context: RouteContext): Promise<SandboxObject> {
         'payment_method_unexpected_state',
       );
     }
-    const state = await findObject(db, CARD_STATE_TYPE, `cardstate_${id}`);
+    const state = await findObject(db, CARD_STATE_TYPE, `cardstate_${current.id}`);
     if (state?.behavior === 'declined_on_attach') throw cardDeclined();
     const attached: SandboxObject = { ...current, customer: customerId };
     await saveObject(db, attached);
@@ -245,10 +241,7 @@ async function attach(context: RouteContext): Promise<SandboxObject> {
 
 async function detach(context: RouteContext): Promise<SandboxObject> {
   context.params.finish();
-  return context.db.transaction(async (db) => {
-    const id = context.id ?? '';
-    const current = await findObjectForUpdate(db, PAYMENT_METHOD_TYPE, id);
-    if (!current) throw resourceMissing('payment_method', id);
+  return changeLocked(context, PAYMENT_METHOD_TYPE, async (db, current) => {
     if (current.customer === null) {
       throw invalidRequest(
         'The payment method you provided is not attached to a customer so detachment is impossible.',
@@ -258,7 +251,7 @@ async function detach(context: RouteContext): Promise<SandboxObject> {
     }
     const customer = await findObjectForUpdate(db, 'customer', current.customer as string);
     const settings = customer?.invoice_settings as Record<string, unknown> | undefined;
-    if (customer && settings?.default_payment_method === id) {
+    if (customer && settings?.default_payment_method === current.id) {
       await saveObject(db, {
         ...customer,
         invoice_settings: { ...settings, default_payment_method: null },
@@ -270,7 +263,8 @@ async function detach(context: RouteContext): Promise<SandboxObject> {
   });
 }
 
-async function list(context: RouteContext, customerFromPath?: string) {
+/** The list's filters; `customerFromPath` for /v1/customers/:id/payment_methods. */
+async function listFilters(context: RouteContext, customerFromPath?: string) {
   const { params } = context;
   const filters: FieldFilter[] = [];
   const customer = customerFromPath ?? params.string('customer', 200);
@@ -283,16 +277,7 @@ async function list(context: RouteContext, customerFromPath?: string) {
   if (customer) filters.push({ field: 'customer', in: [customer] });
   const type = params.string('type', 50);
   if (type) filters.push({ field: 'type', in: [type] });
-  const answer = await listAnswer(
-    context.db,
-    PAYMENT_METHOD_TYPE,
-    'payment_method',
-    params,
-    context.path,
-    filters,
-  );
-  params.finish();
-  return answer;
+  return filters;
 }
 
 /** Checks that a payment method may be a default of this customer (attached to it). */
@@ -313,21 +298,13 @@ export async function requireAttachedPaymentMethod(
 }
 
 export const paymentMethodRoutes: Route[] = [
-  { method: 'POST', pattern: ['payment_methods'], handle: create },
-  { method: 'GET', pattern: ['payment_methods'], handle: (context) => list(context) },
-  {
-    method: 'GET',
-    pattern: ['payment_methods', ':id'],
-    handle: async (context) => {
-      context.params.finish();
-      return requirePaymentMethod(context.db, context.id ?? '');
-    },
-  },
+  ...resourceRoutes(['payment_methods'], PAYMENT_METHOD_TYPE, {
+    create,
+    filters: (context) => listFilters(context),
+  }),
   { method: 'POST', pattern: ['payment_methods', ':id', 'attach'], handle: attach },
   { method: 'POST', pattern: ['payment_methods', ':id', 'detach'], handle: detach },
-  {
-    method: 'GET',
-    pattern: ['customers', ':id', 'payment_methods'],
-    handle: (context) => list(context, context.id ?? ''),
-  },
+  listRoute(['customers', ':id', 'payment_methods'], PAYMENT_METHOD_TYPE, {
+    filters: (context) => listFilters(context, context.id ?? ''),
+  }),
 ];

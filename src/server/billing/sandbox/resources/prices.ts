@@ -1,6 +1,5 @@
 import 'server-only';
 import { invalidRequest, missingParam } from '../errors';
-import { listAnswer } from '../list';
 import {
   type FieldFilter,
   type SandboxObject,
@@ -13,7 +12,7 @@ import {
   requireObject,
 } from '../object-store';
 import { requireProduct } from './products';
-import type { Route, RouteContext } from './route';
+import { type Route, type RouteContext, resourceRoutes } from './route';
 
 /**
  * /v1/prices. Amounts are in the currency's smallest unit as on Stripe; for JPY, a
@@ -169,8 +168,7 @@ async function update(context: RouteContext): Promise<SandboxObject> {
   return next;
 }
 
-async function list(context: RouteContext) {
-  const { params } = context;
+function listFilters({ params }: RouteContext): FieldFilter[] {
   const filters: FieldFilter[] = [];
   const active = params.boolean('active');
   if (active !== undefined) filters.push({ field: 'active', in: [String(active)] });
@@ -182,21 +180,11 @@ async function list(context: RouteContext) {
   if (type) filters.push({ field: 'type', in: [type] });
   const lookupKeys = params.stringArray('lookup_keys', 10);
   if (lookupKeys) filters.push({ field: 'lookup_key', in: lookupKeys });
-  const answer = await listAnswer(context.db, TYPE, 'price', params, context.path, filters);
-  params.finish();
-  return answer;
+  return filters;
 }
 
-export const priceRoutes: Route[] = [
-  { method: 'POST', pattern: ['prices'], handle: create },
-  { method: 'GET', pattern: ['prices'], handle: list },
-  {
-    method: 'GET',
-    pattern: ['prices', ':id'],
-    handle: async (context) => {
-      context.params.finish();
-      return requirePrice(context);
-    },
-  },
-  { method: 'POST', pattern: ['prices', ':id'], handle: update },
-];
+export const priceRoutes: Route[] = resourceRoutes(['prices'], TYPE, {
+  create,
+  filters: listFilters,
+  update,
+});

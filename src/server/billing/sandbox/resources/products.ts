@@ -1,6 +1,5 @@
 import 'server-only';
 import { invalidRequest } from '../errors';
-import { listAnswer } from '../list';
 import {
   type FieldFilter,
   type SandboxObject,
@@ -11,7 +10,7 @@ import {
   requireObject,
 } from '../object-store';
 import type { Params } from '../params';
-import type { Route, RouteContext } from './route';
+import { type Route, type RouteContext, resourceRoutes } from './route';
 
 /** /v1/products: create (with an optional own id, as Stripe allows), retrieve, update, list. */
 
@@ -83,27 +82,17 @@ async function update(context: RouteContext): Promise<SandboxObject> {
   return next;
 }
 
-async function list({ db, params, path }: RouteContext) {
+function listFilters({ params }: RouteContext): FieldFilter[] {
   const filters: FieldFilter[] = [];
   const active = params.boolean('active');
   if (active !== undefined) filters.push({ field: 'active', in: [String(active)] });
   const ids = params.stringArray('ids');
   if (ids) filters.push({ field: 'id', in: ids });
-  const answer = await listAnswer(db, TYPE, 'product', params, path, filters);
-  params.finish();
-  return answer;
+  return filters;
 }
 
-export const productRoutes: Route[] = [
-  { method: 'POST', pattern: ['products'], handle: create },
-  { method: 'GET', pattern: ['products'], handle: list },
-  {
-    method: 'GET',
-    pattern: ['products', ':id'],
-    handle: async (context) => {
-      context.params.finish();
-      return requireProduct(context, context.id ?? '');
-    },
-  },
-  { method: 'POST', pattern: ['products', ':id'], handle: update },
-];
+export const productRoutes: Route[] = resourceRoutes(['products'], TYPE, {
+  create,
+  filters: listFilters,
+  update,
+});

@@ -1,7 +1,7 @@
 import 'server-only';
 import type { Db } from '@/server/db/client';
-import type { ListAnswer } from '../list';
-import type { SandboxObject } from '../object-store';
+import { type ListAnswer, listAnswer } from '../list';
+import { type FieldFilter, type SandboxObject, requireObject } from '../object-store';
 import type { Params } from '../params';
 
 /** What a resource route gets: the request's parameters (query or form) and the path's ids. */
@@ -30,3 +30,87 @@ export type SiteRouteContext = RouteContext & { origin: string };
 export type SiteRoute = Omit<Route, 'handle'> & {
   handle: (context: SiteRouteContext) => Promise<RouteResult>;
 };
+
+/** What Stripe calls an object of the type in its errors (`No such test_clock: …`), if not the type. */
+type Naming = { kind?: string };
+
+/**
+ * `GET /v1/{pattern}`: Stripe's list of the type, newest first and paged, narrowed by the
+ * filters `filters` reads from the query. As on Stripe, a parameter the list does not know is
+ * refused once every known one has been read.
+ */
+export function listRoute<Context extends RouteContext = RouteContext>(
+  pattern: string[],
+  type: string,
+  options: Naming & {
+    filters?: (context: Context) => FieldFilter[] | Promise<FieldFilter[]>;
+  } = {},
+) {
+  return {
+    method: 'GET' as const,
+    pattern,
+    handle: async (context: Context): Promise<ListAnswer> => {
+      const filters = options.filters ? await options.filters(context) : [];
+      const { db, params, path } = context;
+      const answer = await listAnswer(db, type, options.kind ?? type, params, path, filters);
+      params.finish();
+      return answer;
+    },
+  };
+}
+
+/** `GET /v1/{pattern}` with `:id`: the object of the type, or Stripe's 404 for it. */
+export function retrieveRoute(pattern: string[], type: string, naming: Naming = {}): Route {
+  return {
+    method: 'GET',
+    pattern,
+    handle: async (context) => {
+      context.params.finish();
+      return requireObject(context.db, type, context.id ?? '', naming);
+    },
+  };
+}
+
+/**
+ * Runs `change` on the route's object (`context.id`) in one transaction that holds its row
+ * lock until the end, so that concurrent changes to one object (an update racing a test
+ * clock's advance) run one after the other; Stripe's 404 when there is no such object.
+ */
+export async function changeLocked<T>(
+  context: RouteContext,
+  type: string,
+  change: (db: Db, current: SandboxObject) => Promise<T>,
+  naming: Naming = {},
+): Promise<T> {
+  return context.db.transaction(async (db) => {
+    const current = await requireObject(db, type, context.id ?? '', { ...naming, lock: true });
+    return change(db, current);
+  });
+}
+
+/**
+ * A resource's routes as Stripe lays them out under `/v1/{segments}`: `POST` creates, `GET`
+ * lists (listRoute, with `filters`); on `/:id`, `GET` retrieves (retrieveRoute), `POST`
+ * updates and `DELETE` deletes or cancels. Only the handlers given are routed.
+ */
+export function resourceRoutes(
+  segments: string[],
+  type: string,
+  handlers: Naming & {
+    create?: Route['handle'];
+    filters?: (context: RouteContext) => FieldFilter[] | Promise<FieldFilter[]>;
+    update?: Route['handle'];
+    remove?: Route['handle'];
+  },
+): Route[] {
+  const { create, filters, update, remove, kind } = handlers;
+  const one = [...segments, ':id'];
+  const routes: Route[] = [
+    listRoute(segments, type, { filters, kind }),
+    retrieveRoute(one, type, { kind }),
+  ];
+  if (create) routes.push({ method: 'POST', pattern: segments, handle: create });
+  if (update) routes.push({ method: 'POST', pattern: one, handle: update });
+  if (remove) routes.push({ method: 'DELETE', pattern: one, handle: remove });
+  return routes;
+}

@@ -1,4 +1,5 @@
 import 'server-only';
+import type { Db } from '@/server/db/client';
 import { LIVE_STATUSES, SUBSCRIPTION_TYPE, customerNow, itemOf } from '../cycle/calendar';
 import {
   cancelSubscriptionNow,
@@ -6,16 +7,10 @@ import {
   startSubscription,
 } from '../cycle/subscriptions';
 import { invalidRequest, missingParam, resourceMissing } from '../errors';
-import { listAnswer } from '../list';
-import {
-  type FieldFilter,
-  type SandboxObject,
-  findObjectForUpdate,
-  requireObject,
-} from '../object-store';
+import { type FieldFilter, type SandboxObject, requireObject } from '../object-store';
 import type { Params } from '../params';
 import { requireAttachedPaymentMethod } from './payment-methods';
-import type { Route, RouteContext } from './route';
+import { type Route, type RouteContext, resourceRoutes } from './route';
 
 /**
  * /v1/subscriptions: create (`payment_behavior`, `default_payment_method`), retrieve, update
@@ -84,6 +79,15 @@ function readItem(params: Params, withId: boolean) {
   return { items, first, id, price, quantity };
 }
 
+/** A `default_payment_method` given must be a card attached to the subscription's customer. */
+async function checkDefaultPaymentMethod(
+  db: Db,
+  id: string | null | undefined,
+  customerId: string,
+): Promise<void> {
+  if (id) await requireAttachedPaymentMethod(db, id, customerId, 'default_payment_method');
+}
+
 export async function requireSubscription(context: RouteContext): Promise<SandboxObject> {
   return requireObject(context.db, SUBSCRIPTION_TYPE, context.id ?? '');
 }
@@ -117,14 +121,7 @@ async function create(context: RouteContext): Promise<SandboxObject> {
         'items[0][price]',
       );
     }
-    if (defaultPaymentMethod) {
-      await requireAttachedPaymentMethod(
-        db,
-        defaultPaymentMethod,
-        customer.id,
-        'default_payment_method',
-      );
-    }
+    await checkDefaultPaymentMethod(db, defaultPaymentMethod, customer.id);
     return startSubscription(db, {
       customer,
       price,
@@ -170,8 +167,7 @@ async function update(context: RouteContext): Promise<SandboxObject> {
     const scoped = { ...context, db };
     const customer = await requireCustomer(scoped, String(found.customer));
     const at = await customerNow(db, customer, true);
-    const current = await findObjectForUpdate(db, SUBSCRIPTION_TYPE, found.id);
-    if (!current) throw resourceMissing('subscription', found.id);
+    const current = await requireObject(db, SUBSCRIPTION_TYPE, found.id, { lock: true });
     const changesBilling = cancelAtPeriodEnd !== undefined || item.items !== undefined;
     const changesMoreThanMetadata = changesBilling || defaultPaymentMethod !== undefined;
     if (ENDED_STATUSES.includes(String(current.status)) && changesMoreThanMetadata) {
@@ -182,14 +178,7 @@ async function update(context: RouteContext): Promise<SandboxObject> {
         'You cannot update a subscription in `incomplete` status in a way that results in a new invoice or invoice items. Only metadata and default_payment_method can be updated, or the subscription can be canceled.',
       );
     }
-    if (defaultPaymentMethod) {
-      await requireAttachedPaymentMethod(
-        db,
-        defaultPaymentMethod,
-        customer.id,
-        'default_payment_method',
-      );
-    }
+    await checkDefaultPaymentMethod(db, defaultPaymentMethod, customer.id);
     let price: SandboxObject | undefined;
     if (item.items) {
       const itemId = itemOf(current).id;
@@ -235,15 +224,13 @@ async function cancel(context: RouteContext): Promise<SandboxObject> {
   return context.db.transaction(async (db) => {
     const customer = await requireCustomer({ ...context, db }, String(found.customer));
     const at = await customerNow(db, customer, true);
-    const current = await findObjectForUpdate(db, SUBSCRIPTION_TYPE, found.id);
-    if (!current) throw resourceMissing('subscription', found.id);
+    const current = await requireObject(db, SUBSCRIPTION_TYPE, found.id, { lock: true });
     if (ENDED_STATUSES.includes(String(current.status))) throw canceledRefusal(current.id);
     return cancelSubscriptionNow(db, current, at);
   });
 }
 
-async function list(context: RouteContext) {
-  const { params } = context;
+function listFilters({ params }: RouteContext): FieldFilter[] {
   const filters: FieldFilter[] = [];
   const customer = params.string('customer', 200);
   if (customer) filters.push({ field: 'customer', in: [customer] });
@@ -258,29 +245,12 @@ async function list(context: RouteContext) {
   else if (status === undefined) {
     filters.push({ field: 'status', in: [...LIVE_STATUSES, 'incomplete', 'unpaid', 'paused'] });
   } else if (status !== 'all') filters.push({ field: 'status', in: [status] });
-  const answer = await listAnswer(
-    context.db,
-    SUBSCRIPTION_TYPE,
-    'subscription',
-    params,
-    context.path,
-    filters,
-  );
-  params.finish();
-  return answer;
+  return filters;
 }
 
-export const subscriptionRoutes: Route[] = [
-  { method: 'POST', pattern: ['subscriptions'], handle: create },
-  { method: 'GET', pattern: ['subscriptions'], handle: list },
-  {
-    method: 'GET',
-    pattern: ['subscriptions', ':id'],
-    handle: async (context) => {
-      context.params.finish();
-      return requireSubscription(context);
-    },
-  },
-  { method: 'POST', pattern: ['subscriptions', ':id'], handle: update },
-  { method: 'DELETE', pattern: ['subscriptions', ':id'], handle: cancel },
-];
+export const subscriptionRoutes: Route[] = resourceRoutes(['subscriptions'], SUBSCRIPTION_TYPE, {
+  create,
+  filters: listFilters,
+  update,
+  remove: cancel,
+});

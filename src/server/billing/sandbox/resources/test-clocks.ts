@@ -1,17 +1,16 @@
 import 'server-only';
 import { advanceClockSubscriptions } from '../cycle/clock';
-import { invalidRequest, resourceMissing } from '../errors';
-import { listAnswer } from '../list';
+import { invalidRequest, missingParam } from '../errors';
 import {
   type SandboxObject,
-  findObjectForUpdate,
   insertObject,
   newObjectId,
   nowSeconds,
-  saveObject,
   requireObject,
+  saveObject,
 } from '../object-store';
-import type { Route, RouteContext } from './route';
+import type { Params } from '../params';
+import { type Route, type RouteContext, changeLocked, resourceRoutes } from './route';
 
 /**
  * /v1/test_helpers/test_clocks. Stripe advances a clock asynchronously (status `advancing`,
@@ -27,23 +26,25 @@ export const TEST_CLOCK_TYPE = 'test_helpers.test_clock';
 /** Stripe deletes a test clock 30 days after it was made. */
 const LIFETIME_SECONDS = 30 * 24 * 60 * 60;
 const MAX_TIME = 253_402_300_799; // 9999-12-31
+/** Stripe's name for a test clock in its errors. */
+const NAMING = { kind: 'test_clock' };
 
 export async function requireTestClock(
   context: RouteContext,
   id: string,
   param = 'id',
 ): Promise<SandboxObject> {
-  return requireObject(context.db, TEST_CLOCK_TYPE, id, { param, kind: 'test_clock' });
+  return requireObject(context.db, TEST_CLOCK_TYPE, id, { ...NAMING, param });
+}
+
+function readFrozenTime(params: Params): number {
+  const frozenTime = params.integer('frozen_time', 0, MAX_TIME);
+  if (frozenTime === undefined) throw missingParam('frozen_time');
+  return frozenTime;
 }
 
 async function create({ db, params }: RouteContext): Promise<SandboxObject> {
-  const frozenTime = params.integer('frozen_time', 0, MAX_TIME);
-  if (frozenTime === undefined)
-    throw invalidRequest(
-      'Missing required param: frozen_time.',
-      'frozen_time',
-      'parameter_missing',
-    );
+  const frozenTime = readFrozenTime(params);
   const name = params.string('name', 300) ?? null;
   params.finish();
   const created = nowSeconds();
@@ -64,55 +65,34 @@ async function create({ db, params }: RouteContext): Promise<SandboxObject> {
 
 async function advance(context: RouteContext): Promise<SandboxObject> {
   const { params } = context;
-  const frozenTime = params.integer('frozen_time', 0, MAX_TIME);
-  if (frozenTime === undefined)
-    throw invalidRequest(
-      'Missing required param: frozen_time.',
-      'frozen_time',
-      'parameter_missing',
-    );
+  const frozenTime = readFrozenTime(params);
   params.finish();
-  const id = context.id ?? '';
-  return context.db.transaction(async (db) => {
-    // The clock's row stays locked until the end: advances of one clock run one at a time.
-    const clock = await findObjectForUpdate(db, TEST_CLOCK_TYPE, id);
-    if (!clock) throw resourceMissing('test_clock', id);
-    if (frozenTime <= (clock.frozen_time as number)) {
-      throw invalidRequest(
-        'The frozen_time must be after the current frozen_time of the test clock.',
-        'frozen_time',
-      );
-    }
-    await advanceClockSubscriptions(db, id, frozenTime);
-    const next: SandboxObject = {
-      ...clock,
-      frozen_time: frozenTime,
-      status: 'ready',
-      status_details: {},
-    };
-    await saveObject(db, next);
-    return next;
-  });
+  // The clock's row stays locked until the end: advances of one clock run one at a time.
+  return changeLocked(
+    context,
+    TEST_CLOCK_TYPE,
+    async (db, clock) => {
+      if (frozenTime <= (clock.frozen_time as number)) {
+        throw invalidRequest(
+          'The frozen_time must be after the current frozen_time of the test clock.',
+          'frozen_time',
+        );
+      }
+      await advanceClockSubscriptions(db, clock.id, frozenTime);
+      const next: SandboxObject = {
+        ...clock,
+        frozen_time: frozenTime,
+        status: 'ready',
+        status_details: {},
+      };
+      await saveObject(db, next);
+      return next;
+    },
+    NAMING,
+  );
 }
 
 export const testClockRoutes: Route[] = [
-  { method: 'POST', pattern: ['test_helpers', 'test_clocks'], handle: create },
-  {
-    method: 'GET',
-    pattern: ['test_helpers', 'test_clocks'],
-    handle: async ({ db, params, path }) => {
-      const answer = await listAnswer(db, TEST_CLOCK_TYPE, 'test_clock', params, path, []);
-      params.finish();
-      return answer;
-    },
-  },
-  {
-    method: 'GET',
-    pattern: ['test_helpers', 'test_clocks', ':id'],
-    handle: async (context) => {
-      context.params.finish();
-      return requireTestClock(context, context.id ?? '');
-    },
-  },
+  ...resourceRoutes(['test_helpers', 'test_clocks'], TEST_CLOCK_TYPE, { ...NAMING, create }),
   { method: 'POST', pattern: ['test_helpers', 'test_clocks', ':id', 'advance'], handle: advance },
 ];

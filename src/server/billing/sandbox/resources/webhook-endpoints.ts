@@ -1,18 +1,17 @@
 import 'server-only';
 import { invalidParam, invalidRequest, missingParam, resourceMissing } from '../errors';
-import { listAnswer } from '../list';
+import type { Db } from '@/server/db/client';
 import {
   type SandboxObject,
-  findObjectForUpdate,
   insertObject,
   newObjectId,
   nowSeconds,
-  saveObject,
   requireObject,
+  saveObject,
 } from '../object-store';
 import type { Params } from '../params';
 import { WEBHOOK_ENDPOINT_TYPE, newEndpointSecret, saveEndpointSecret } from '../webhooks';
-import type { Route, RouteContext } from './route';
+import { type Route, type RouteContext, changeLocked, listRoute } from './route';
 
 /**
  * /v1/webhook_endpoints: create (the `secret` is answered only then, as on Stripe), retrieve,
@@ -82,16 +81,25 @@ async function create(context: RouteContext): Promise<SandboxObject> {
   return { ...endpoint, secret };
 }
 
-async function requireEndpoint(context: RouteContext): Promise<SandboxObject> {
-  return requireObject(context.db, WEBHOOK_ENDPOINT_TYPE, context.id ?? '');
+/** A deleted endpoint is kept (see remove), and answered as Stripe's 404 like a missing one. */
+function refuseDeleted(endpoint: SandboxObject): SandboxObject {
+  if (endpoint.status === 'deleted') throw resourceMissing('webhook_endpoint', endpoint.id);
+  return endpoint;
+}
+
+/** Runs `change` on the route's endpoint under its row lock (changeLocked), unless deleted. */
+function changeEndpoint(
+  context: RouteContext,
+  change: (db: Db, current: SandboxObject) => Promise<SandboxObject>,
+): Promise<SandboxObject> {
+  return changeLocked(context, WEBHOOK_ENDPOINT_TYPE, (db, current) =>
+    change(db, refuseDeleted(current)),
+  );
 }
 
 async function update(context: RouteContext): Promise<SandboxObject> {
   const { params } = context;
-  return context.db.transaction(async (db) => {
-    const id = context.id ?? '';
-    const current = await findObjectForUpdate(db, WEBHOOK_ENDPOINT_TYPE, id);
-    if (!current || current.status === 'deleted') throw resourceMissing('webhook_endpoint', id);
+  return changeEndpoint(context, async (db, current) => {
     const url = readUrl(params);
     const events = readEvents(params);
     const description = params.nullableString('description', 5000);
@@ -111,42 +119,26 @@ async function update(context: RouteContext): Promise<SandboxObject> {
 
 async function remove(context: RouteContext): Promise<SandboxObject> {
   context.params.finish();
-  return context.db.transaction(async (db) => {
-    const id = context.id ?? '';
-    const current = await findObjectForUpdate(db, WEBHOOK_ENDPOINT_TYPE, id);
-    if (!current || current.status === 'deleted') throw resourceMissing('webhook_endpoint', id);
+  return changeEndpoint(context, async (db, current) => {
     // Kept, out of every list and delivery, so that its pending deliveries end as failed.
     await saveObject(db, { ...current, status: 'deleted' });
-    return { id, object: 'webhook_endpoint', created: current.created, deleted: true };
+    return { id: current.id, object: 'webhook_endpoint', created: current.created, deleted: true };
   });
 }
 
 export const webhookEndpointRoutes: Route[] = [
   { method: 'POST', pattern: ['webhook_endpoints'], handle: create },
-  {
-    method: 'GET',
-    pattern: ['webhook_endpoints'],
-    handle: async (context) => {
-      const answer = await listAnswer(
-        context.db,
-        WEBHOOK_ENDPOINT_TYPE,
-        'webhook_endpoint',
-        context.params,
-        context.path,
-        [{ field: 'status', in: ['enabled', 'disabled'] }],
-      );
-      context.params.finish();
-      return answer;
-    },
-  },
+  listRoute(['webhook_endpoints'], WEBHOOK_ENDPOINT_TYPE, {
+    filters: () => [{ field: 'status', in: ['enabled', 'disabled'] }],
+  }),
   {
     method: 'GET',
     pattern: ['webhook_endpoints', ':id'],
     handle: async (context) => {
       context.params.finish();
-      const endpoint = await requireEndpoint(context);
-      if (endpoint.status === 'deleted') throw resourceMissing('webhook_endpoint', endpoint.id);
-      return endpoint;
+      return refuseDeleted(
+        await requireObject(context.db, WEBHOOK_ENDPOINT_TYPE, context.id ?? ''),
+      );
     },
   },
   { method: 'POST', pattern: ['webhook_endpoints', ':id'], handle: update },
