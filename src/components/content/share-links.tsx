@@ -13,7 +13,7 @@ export function ShareLinks({ url, title }: { url: string; title: string }) {
   return (
     <nav className={styles.share} aria-label="この記事を共有する">
       <span className={styles.label}>共有</span>
-      <ul>
+      <ul className={styles.links}>
         {links.map((link) => (
           <li key={link.label}>
             <a href={link.href} target="_blank" rel="noopener noreferrer">
