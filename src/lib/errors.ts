@@ -19,6 +19,8 @@ export type AppErrorOptions = {
   headers?: Readonly<Record<string, string>>;
   /** Seconds to wait before trying again, sent as Retry-After. */
   retryAfterSeconds?: number;
+  /** The form field the refusal is about, where a form shows its message beside that field. */
+  field?: string;
   cause?: unknown;
 };
 
@@ -31,6 +33,7 @@ export class AppError extends Error {
   readonly expose: boolean;
   readonly headers: Readonly<Record<string, string>>;
   readonly retryAfterSeconds?: number;
+  readonly field?: string;
 
   constructor(message: string, options: AppErrorOptions) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
@@ -40,6 +43,7 @@ export class AppError extends Error {
     this.expose = options.expose ?? options.status < 500;
     this.headers = options.headers ?? {};
     if (options.retryAfterSeconds !== undefined) this.retryAfterSeconds = options.retryAfterSeconds;
+    if (options.field !== undefined) this.field = options.field;
   }
 }
 

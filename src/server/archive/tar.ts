@@ -1,4 +1,5 @@
 import 'server-only';
+import { AppError } from '@/lib/errors';
 import { Header, Pax } from 'tar';
 
 /**
@@ -52,8 +53,12 @@ export async function* tarStream(
   yield ZERO_BLOCK;
 }
 
-export class TarFormatError extends Error {
-  override name = 'TarFormatError';
+/** An archive that cannot be read as tar (the message is Japanese and names what is wrong). */
+export class TarFormatError extends AppError {
+  constructor(message: string) {
+    super(message, { status: 400, code: 'archive-unreadable' });
+    this.name = 'TarFormatError';
+  }
 }
 
 /** Reads exact byte counts from a chunked source. */

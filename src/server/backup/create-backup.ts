@@ -104,7 +104,9 @@ export async function createBackup(
 ): Promise<BackupResult> {
   const out = path.resolve(options.out);
   if (await fs.stat(out).catch(() => null))
-    throw new BackupError(`${out} はすでにあります。別の名前を指定してください。`);
+    throw new BackupError(`${out} はすでにあります。別の名前を指定してください。`, {
+      status: 409,
+    });
   await fs.mkdir(path.dirname(out), { recursive: true, mode: 0o700 });
   // Beside the target: the operator chose a disk with room for the backup.
   const work = path.join(path.dirname(out), `.${path.basename(out)}.${randomUUID()}.tmp`);
@@ -165,6 +167,7 @@ export async function createBackup(
         if (!object)
           throw new BackupError(
             `バックアップ中にファイルが削除されました: ${key}。もう一度実行してください。`,
+            { status: 409 },
           );
         yield {
           path: FILES_PREFIX + key,

@@ -44,5 +44,5 @@ export function notEmptyForRestore(inventory: InstanceInventory): string | null 
 
 export async function assertEmptyForRestore(db: Db): Promise<void> {
   const message = notEmptyForRestore(await instanceInventory(db));
-  if (message) throw new BackupError(message);
+  if (message) throw new BackupError(message, { status: 409 });
 }

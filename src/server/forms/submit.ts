@@ -1,10 +1,11 @@
 import 'server-only';
 import type { z } from '@/lib/zod';
 import type { Db } from '@/server/db/client';
+import { catchRefusal } from '@/server/http/error-answer';
 import type { FormResult } from '@/server/http/form-endpoint';
 import { fieldErrors } from '@/server/identity/validation';
 import { maskAddress, sendMail } from '@/server/mail/mailer';
-import { type Limit, RateLimitedError, consume } from '@/server/rate-limit/limiter';
+import { type Limit, consume } from '@/server/rate-limit/limiter';
 
 /** The steps the public forms (contact, inquiries) share between validating and keeping. */
 
@@ -23,20 +24,10 @@ export async function consumeOrRefuse(
   db: Db,
   checks: { limit: Limit; subject: string | null | undefined }[],
 ): Promise<FormResult | null> {
-  try {
+  return catchRefusal(async () => {
     await consume(db, checks);
     return null;
-  } catch (error) {
-    if (error instanceof RateLimitedError) {
-      return {
-        ok: false,
-        status: 429,
-        message: error.message,
-        retryAfter: error.retryAfterSeconds,
-      };
-    }
-    throw error;
-  }
+  });
 }
 
 /**

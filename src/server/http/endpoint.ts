@@ -4,7 +4,7 @@ import { type Db, getDb } from '@/server/db/client';
 import { STAFF_ROLES } from '@/lib/identity/roles';
 import { type AppUser, userFromHeaders } from '@/server/identity/session-user';
 import { type Limit, consume } from '@/server/rate-limit/limiter';
-import { errorAnswer } from './error-answer';
+import { errorAnswer, failedResult } from './error-answer';
 import { addressKey } from '@/server/rate-limit/client-address';
 import {
   CONTROL_CHARACTER_MESSAGE,
@@ -248,18 +248,14 @@ export function endpoint<
     } catch (error) {
       // A refusal (an AppError: the rate limit, a handler's own) answers with its status and
       // message; anything else is logged whole and the client learns nothing of it.
-      const failure = errorAnswer(error, {
-        log: `[${options.name}] failed:`,
-        faultMessage: SERVER_ERROR_MESSAGE,
-      });
-      return answer({
-        ok: false,
-        status: failure.status,
-        message: failure.message,
-        ...(failure.retryAfterSeconds !== undefined
-          ? { retryAfter: failure.retryAfterSeconds }
-          : {}),
-      });
+      return answer(
+        failedResult(
+          errorAnswer(error, {
+            log: `[${options.name}] failed:`,
+            faultMessage: SERVER_ERROR_MESSAGE,
+          }),
+        ),
+      );
     }
   };
 }

@@ -9,7 +9,17 @@ import { ContentWriteUnavailableError } from '@/server/content/content-writer';
 import { RateLimitedError } from '@/server/rate-limit/limiter';
 import { MediaRejection } from '@/server/storage/media-types';
 import { MultipartError } from '@/server/storage/multipart';
-import { errorAnswer, errorResponse } from './error-answer';
+import { TarFormatError } from '@/server/archive/tar';
+import { BackupError } from '@/server/backup/errors';
+import { TransferError } from '@/server/transfer/errors';
+import { NotEmptyError } from '@/server/transfer/inventory';
+import {
+  catchRefusal,
+  errorAnswer,
+  errorResponse,
+  failedResult,
+  refusalAnswer,
+} from './error-answer';
 
 afterEach(() => vi.restoreAllMocks());
 
@@ -30,6 +40,16 @@ describe('the error family', () => {
       [new ContentWriteUnavailableError(), 503, 'content-write-unavailable'],
       [new MediaRejection(413, '大きすぎます。'), 413, 'media-too-large'],
       [new MultipartError('読めません。'), 400, 'multipart-unreadable'],
+      [new TransferError('壊れています。'), 400, 'transfer-refused'],
+      [
+        new TransferError('実行中です。', { status: 409, code: 'transfer-busy' }),
+        409,
+        'transfer-busy',
+      ],
+      [new NotEmptyError('コンテンツがあります。'), 409, 'transfer-not-empty'],
+      [new BackupError('壊れています。'), 400, 'backup-refused'],
+      [new BackupError('すでにあります。', { status: 409 }), 409, 'backup-refused'],
+      [new TarFormatError('途中で終わっています。'), 400, 'archive-unreadable'],
     ];
     for (const [error, status, code] of cases) {
       expect(error).toBeInstanceOf(AppError);
@@ -72,6 +92,49 @@ describe('errorAnswer', () => {
     expect(errorAnswer(fault, { log: '[t]', faultMessage: 'Internal Server Error' }).message).toBe(
       'Internal Server Error',
     );
+  });
+});
+
+describe('refusalAnswer, failedResult and catchRefusal', () => {
+  it('give a refusal its answer, and nothing for a fault', () => {
+    const pinned = new AppError('代替テキストを入力してください。', {
+      status: 400,
+      code: 'upload-alt',
+      field: 'alt',
+    });
+    expect(refusalAnswer(pinned)).toEqual({
+      status: 400,
+      message: '代替テキストを入力してください。',
+      headers: {},
+      field: 'alt',
+    });
+    expect(refusalAnswer(new Error('x'))).toBeUndefined();
+    expect(refusalAnswer(new ContentWriteUnavailableError())).toBeUndefined();
+  });
+
+  it('write a refusal as a form’s failed result, beside its field and with its retry time', () => {
+    expect(failedResult(refusalAnswer(new RateLimitedError(30))!)).toEqual({
+      ok: false,
+      status: 429,
+      message: new RateLimitedError(30).message,
+      retryAfter: 30,
+    });
+    const pinned = new AppError('選んでください。', { status: 400, code: 'x', field: 'file' });
+    expect(failedResult(refusalAnswer(pinned)!)).toEqual({
+      ok: false,
+      status: 400,
+      message: '選んでください。',
+      fieldErrors: { file: '選んでください。' },
+    });
+  });
+
+  it('turn a thrown refusal into that result and throw a fault on', async () => {
+    expect(await catchRefusal(() => Promise.resolve(7))).toBe(7);
+    expect(
+      await catchRefusal(() => Promise.reject(new TransferError('実行中です。', { status: 409 }))),
+    ).toEqual({ ok: false, status: 409, message: '実行中です。' });
+    const fault = new Error('secret detail');
+    await expect(catchRefusal(() => Promise.reject(fault))).rejects.toBe(fault);
   });
 });
 

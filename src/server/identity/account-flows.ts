@@ -12,15 +12,9 @@ import { maskAddress, sendMail } from '@/server/mail/mailer';
 import { mails } from '@/server/mail/templates';
 import { cancelLiveSubscriptions } from '@/server/profiles/subscriptions';
 import { cancelProviderSubscriptions } from '@/server/billing/account-closure';
-import {
-  type Limit,
-  RateLimitedError,
-  consume,
-  countOf,
-  hit,
-  reset,
-} from '@/server/rate-limit/limiter';
+import { type Limit, consume, countOf, hit, reset } from '@/server/rate-limit/limiter';
 import { addressKey } from '@/server/rate-limit/client-address';
+import { catchRefusal } from '@/server/http/error-answer';
 import type { FormResult } from '@/server/http/form-endpoint';
 import type { Auth } from './auth';
 import { removeUnfinishedSignUp, withSignUpConsent } from './unfinished-sign-up';
@@ -115,21 +109,6 @@ function errorCode(error: unknown): string | undefined {
   return typeof code === 'string' ? code : undefined;
 }
 
-async function limited<T>(run: () => Promise<T>): Promise<T | FlowResult> {
-  try {
-    return await run();
-  } catch (error) {
-    if (error instanceof RateLimitedError)
-      return {
-        ok: false,
-        status: 429,
-        message: error.message,
-        retryAfter: error.retryAfterSeconds,
-      };
-    throw error;
-  }
-}
-
 const weakPassword = (problem: string): FlowResult => ({
   ok: false,
   status: 400,
@@ -155,7 +134,7 @@ export async function signUp(
     >;
     if (answer.ok || answer.fieldErrors?.password || typeof raw.password !== 'string')
       return answer;
-    const blocked = await limited(() =>
+    const blocked = await catchRefusal(() =>
       consume(deps.db, [{ limit: LIMITS.signUpIp, subject: addressKey(ctx.ip) }]),
     );
     if (blocked) return blocked;
@@ -166,7 +145,7 @@ export async function signUp(
       : answer;
   }
   const { email, password, displayName, newsletter, next } = parsed.data;
-  const blocked = await limited(() =>
+  const blocked = await catchRefusal(() =>
     consume(deps.db, [{ limit: LIMITS.signUpIp, subject: addressKey(ctx.ip) }]),
   );
   if (blocked) return blocked;
@@ -210,7 +189,7 @@ export async function signIn(
   const { email, password, next } = parsed.data;
   // Without an address (only under `next dev`) the pair is the account alone.
   const pair = `${email} ${addressKey(ctx.ip) ?? ''}`;
-  const blocked = await limited(() =>
+  const blocked = await catchRefusal(() =>
     consume(deps.db, [
       { limit: LIMITS.signInIp, subject: addressKey(ctx.ip) },
       // Counted before the attempt so parallel guesses cannot overrun it; reset on success.
@@ -307,7 +286,7 @@ export async function requestPasswordReset(
   const parsed = forgotPasswordInput.safeParse(input);
   if (!parsed.success) return invalid(parsed.error);
   const { email } = parsed.data;
-  const blocked = await limited(() =>
+  const blocked = await catchRefusal(() =>
     consume(deps.db, [
       { limit: LIMITS.resetIp, subject: addressKey(ctx.ip) },
       { limit: LIMITS.resetAccount, subject: email },
@@ -334,7 +313,7 @@ export async function resetPassword(
   const parsed = resetPasswordInput.safeParse(input);
   if (!parsed.success) return invalid(parsed.error);
   const { token, password } = parsed.data;
-  const blocked = await limited(() =>
+  const blocked = await catchRefusal(() =>
     consume(deps.db, [{ limit: LIMITS.resetSubmitIp, subject: addressKey(ctx.ip) }]),
   );
   if (blocked) return blocked;
@@ -405,7 +384,7 @@ export async function changeEmail(
       message: '入力内容を確認してください。',
     };
   }
-  const outcome = await limited(async () => {
+  const outcome = await catchRefusal(async () => {
     await consume(deps.db, [
       { limit: LIMITS.changeEmailIp, subject: addressKey(ctx.ip) },
       { limit: LIMITS.changeEmailAccount, subject: account.id },
@@ -446,7 +425,9 @@ export async function deleteAccount(
 ): Promise<FlowResult> {
   const parsed = deleteAccountInput.safeParse(input);
   if (!parsed.success) return invalid(parsed.error);
-  const outcome = await limited(() => checkPassword(deps, ctx, account.id, parsed.data.password));
+  const outcome = await catchRefusal(() =>
+    checkPassword(deps, ctx, account.id, parsed.data.password),
+  );
   if (outcome !== true) return outcome === false ? WRONG_PASSWORD : outcome;
   try {
     await cancelProviderSubscriptions(deps.db, account.id);

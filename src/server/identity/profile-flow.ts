@@ -1,8 +1,7 @@
 import 'server-only';
 import { recordAudit } from '@/server/audit/audit-log';
 import { getProfileDetails, updateProfile } from '@/server/profiles/profiles';
-import { MediaRejection } from '@/server/storage/media-types';
-import { forgetStoredImage, storeFormImage } from '@/server/storage/store-image';
+import { forgetStoredImage, receiveFormImage } from '@/server/storage/store-image';
 import type { FlowContext, FlowDeps, FlowResult } from './account-flows';
 import type { AppUser } from './session-user';
 import { fieldErrors, profileInput } from './validation';
@@ -30,18 +29,9 @@ export async function editProfile(
   const current = await getProfileDetails(deps.db, user.id);
   let avatarUrl: string | null | undefined;
   if (avatar) {
-    try {
-      avatarUrl = (await storeFormImage(avatar, AVATAR_MAX_BYTES)).url;
-    } catch (error) {
-      if (error instanceof MediaRejection)
-        return {
-          ok: false,
-          status: 400,
-          message: '入力内容を確認してください。',
-          fieldErrors: { avatar: error.message },
-        };
-      throw error;
-    }
+    const received = await receiveFormImage(avatar, AVATAR_MAX_BYTES, 'avatar');
+    if (!received.ok) return received.result;
+    avatarUrl = received.image.url;
   } else if (removeAvatar === 'on' || removeAvatar === true) {
     avatarUrl = null;
   }

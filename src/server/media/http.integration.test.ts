@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { eq } from 'drizzle-orm';
-import { beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { ALT_REQUIRED_MESSAGE } from '@/lib/media/media-shared';
 import { auditEvents, cmsContents, cmsMedia } from '@/server/db/schema';
 import { decodeFlash } from '@/lib/http/flash';
@@ -208,6 +208,42 @@ describe('upload', () => {
     expect(json.status).toBe(400);
     expect(await rows()).toEqual([]);
     expect(storedFiles()).toEqual([]);
+  });
+
+  it('refuses a file over its kind’s limit with a 413 about the file', async () => {
+    const small = mediaHandlers({
+      viewer: testViewer(users),
+      db: () => Promise.resolve(database.db),
+      storage: () => storage,
+      limits: { image: 16 },
+    });
+    const res = await small.upload(uploadRequest({ who: 'editor' }, sample('png'), { alt: '壁' }));
+    expect(res.status).toBe(413);
+    const answer = (await res.json()) as { message: string; fieldErrors: { file: string } };
+    expect(answer.fieldErrors).toEqual({ file: answer.message });
+    expect(await rows()).toEqual([]);
+  });
+
+  it('answers a storage failure with a 500 about no field, the cause only logged', async () => {
+    const log = vi.spyOn(console, 'error').mockImplementation(() => {});
+    const broken = Object.create(storage) as FileSystemStorage;
+    broken.put = () => Promise.reject(new Error('disk full'));
+    try {
+      const res = await mediaHandlers({
+        viewer: testViewer(users),
+        db: () => Promise.resolve(database.db),
+        storage: () => broken,
+      }).upload(uploadRequest({ who: 'editor' }, sample('png'), { alt: '壁' }));
+      expect(res.status).toBe(500);
+      expect(await res.json()).toEqual({
+        ok: false,
+        message: 'アップロードを保存できませんでした。時間をおいてもう一度お試しください。',
+        fieldErrors: {},
+      });
+      expect(log).toHaveBeenCalledWith('[admin-media-upload] failed:', expect.any(Error));
+    } finally {
+      log.mockRestore();
+    }
   });
 
   it('answers a plain post with 303: to the new file, or back with the errors', async () => {

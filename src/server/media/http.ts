@@ -1,4 +1,5 @@
 import 'server-only';
+import { AppError } from '@/lib/errors';
 import { FORM_KEY } from '@/lib/http/form-flash';
 import {
   ALT_MAX_LENGTH,
@@ -16,6 +17,7 @@ import { z } from '@/lib/zod';
 import { recordAudit } from '@/server/audit/audit-log';
 import { type Db, getDb } from '@/server/db/client';
 import { endpoint } from '@/server/http/endpoint';
+import { errorAnswer, refusalAnswer } from '@/server/http/error-answer';
 import { clippedFields } from '@/server/http/flash-values';
 import {
   FORBIDDEN_ORIGIN_MESSAGE,
@@ -27,8 +29,7 @@ import {
 import { clientIp, isSameOriginRequest } from '@/server/http/request-origin';
 import { STAFF_ROLES } from '@/lib/identity/roles';
 import { type AppUser, userFromHeaders } from '@/server/identity/session-user';
-import { MediaRejection, type MediaLimits } from '@/server/storage/media-types';
-import { MultipartError } from '@/server/storage/multipart';
+import type { MediaLimits } from '@/server/storage/media-types';
 import type { MediaStorage } from '@/server/storage/media-storage';
 import { getStorage } from '@/server/storage/storage';
 import { receiveUpload } from '@/server/storage/upload';
@@ -115,15 +116,15 @@ const invalid = (fieldErrors: Record<string, string>, message?: string): FormRes
 
 const succeeded = doneAnswer;
 
+const faultMessage = 'アップロードを保存できませんでした。時間をおいてもう一度お試しください。';
+
 const flashValues = clippedFields({ [FORM_KEY]: 20, alt: ALT_MAX_LENGTH });
 
 /** A refusal of the upload, pinned to the field it is about. */
-class UploadFieldError extends Error {
-  constructor(
-    readonly field: 'alt' | 'file',
-    message: string,
-  ) {
-    super(message);
+class UploadFieldError extends AppError {
+  constructor(field: 'alt' | 'file', message: string) {
+    super(message, { status: 400, code: `upload-${field}`, field });
+    this.name = 'UploadFieldError';
   }
 }
 
@@ -148,7 +149,7 @@ export function mediaHandlers(options: MediaHttpOptions = {}) {
       return jsonAnswer(403, { ok: false, message: FORBIDDEN_ORIGIN_MESSAGE });
 
     let alt = '';
-    const refuse = (status: 400 | 413 | 500, field: string, message: string) =>
+    const refuse = (status: number, field: string, message: string) =>
       formAnswer(
         request,
         { ok: false, status, message, fieldErrors: field ? { [field]: message } : {} },
@@ -196,15 +197,12 @@ export function mediaHandlers(options: MediaHttpOptions = {}) {
       for (const cookie of done.setCookies ?? []) headers.append('set-cookie', cookie);
       return new Response(null, { status: 303, headers });
     } catch (error) {
-      if (error instanceof UploadFieldError) return refuse(400, error.field, error.message);
-      if (error instanceof MediaRejection) return refuse(error.status, 'file', error.message);
-      if (error instanceof MultipartError) return refuse(400, 'file', error.message);
-      console.error('[admin-media-upload] failed:', error);
-      return refuse(
-        500,
-        '',
-        'アップロードを保存できませんでした。時間をおいてもう一度お試しください。',
-      );
+      // A refusal is about the file (its type, its size, the multipart body) unless it names
+      // its field (the alt text); a fault is about no field.
+      const refusal = refusalAnswer(error);
+      const failure =
+        refusal ?? errorAnswer(error, { log: '[admin-media-upload] failed:', faultMessage });
+      return refuse(failure.status, refusal ? (refusal.field ?? 'file') : '', failure.message);
     }
   }
 

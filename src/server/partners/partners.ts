@@ -10,8 +10,11 @@ import { siteContent } from '@/server/content/site-content';
 import { type Db, getDb } from '@/server/db/client';
 import type { FormResult } from '@/server/http/form-endpoint';
 import { fieldErrors } from '@/server/identity/validation';
-import { MediaRejection } from '@/server/storage/media-types';
-import { type StoredImage, forgetStoredImage, storeFormImage } from '@/server/storage/store-image';
+import {
+  type StoredImage,
+  forgetStoredImage,
+  receiveFormImage,
+} from '@/server/storage/store-image';
 import type { ContractState } from '@/lib/partners/contract-state';
 import { NO_CONTRACT, contractState, contractsOf, memberCountsOf, saveContract } from './contracts';
 
@@ -210,13 +213,8 @@ async function receiveLogo(
   logo: unknown,
 ): Promise<{ ok: true; logo: StoredImage | undefined } | { ok: false; result: FormResult }> {
   if (!(logo instanceof File) || logo.size === 0) return { ok: true, logo: undefined };
-  try {
-    return { ok: true, logo: await storeFormImage(logo, LOGO_MAX_BYTES) };
-  } catch (error) {
-    if (error instanceof MediaRejection)
-      return { ok: false, result: invalid({ logo: error.message }) };
-    throw error;
-  }
+  const received = await receiveFormImage(logo, LOGO_MAX_BYTES, 'logo');
+  return received.ok ? { ok: true, logo: received.image } : received;
 }
 
 /** A partner form's fields and stored logo, or the answer that turns the form back. */

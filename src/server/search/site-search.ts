@@ -1,8 +1,7 @@
 import 'server-only';
+import { isAppError } from '@/lib/errors';
 import { z } from '@/lib/zod';
 import type { Viewer } from '@/server/access/post-access';
-import { FilterSyntaxError } from '@/server/cms/query/filters';
-import { QueryError } from '@/server/cms/query/params';
 import { getFreePlanPostIds, isContentRequestError } from '@/server/content/client';
 import {
   type Client,
@@ -237,10 +236,10 @@ export async function searchSite(
     };
   } catch (error) {
     // A query the service refuses is a search without results, not a broken page.
+    // (The content client's 400, or the store's own: the query parser's QueryError, say.)
     if (
       (isContentRequestError(error) && error.status === 400) ||
-      error instanceof QueryError ||
-      error instanceof FilterSyntaxError
+      (isAppError(error) && error.status === 400)
     ) {
       console.warn('[search] the content service refused a query:', error.message);
       return empty;

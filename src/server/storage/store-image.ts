@@ -1,4 +1,5 @@
 import 'server-only';
+import { type FailedResult, refusalAnswer } from '@/server/http/error-answer';
 import { MediaRejection, inspectMedia } from './media-types';
 import { getStorage } from './storage';
 import { publicUrlFor, storageKeyFor } from './upload';
@@ -18,6 +19,33 @@ export async function storeFormImage(file: File, maxBytes: number): Promise<Stor
   const key = storageKeyFor(media, new Date());
   await getStorage().put(key, bytes, media.type.contentType);
   return { url: publicUrlFor(key), width: media.width, height: media.height };
+}
+
+/**
+ * A picture sent beside other fields (the profile's avatar, a partner's logo): stored, or the
+ * form's 400 with the reason the picture was refused beside `field` (too big included: the
+ * form is answered as a whole). A fault is thrown on.
+ */
+export async function receiveFormImage(
+  file: File,
+  maxBytes: number,
+  field: string,
+): Promise<{ ok: true; image: StoredImage } | { ok: false; result: FailedResult }> {
+  try {
+    return { ok: true, image: await storeFormImage(file, maxBytes) };
+  } catch (error) {
+    const refusal = refusalAnswer(error);
+    if (!refusal) throw error;
+    return {
+      ok: false,
+      result: {
+        ok: false,
+        status: 400,
+        message: '入力内容を確認してください。',
+        fieldErrors: { [field]: refusal.message },
+      },
+    };
+  }
 }
 
 /** Deletes a stored picture no one uses any more; a failure leaves an orphan, nothing worse. */

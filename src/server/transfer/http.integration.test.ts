@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { eq, sql } from 'drizzle-orm';
-import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { findEndpoint } from '@/lib/cms/model';
 import { createContent } from '@/server/cms/store';
 import { type Db, queryRows } from '@/server/db/client';
@@ -20,7 +20,7 @@ import {
   testDatabase,
   testViewer,
 } from '@test-support/route-tests';
-import { currentTransfer, resetTransferState } from './progress';
+import { BUSY_MESSAGE, beginTransfer, currentTransfer, resetTransferState } from './progress';
 
 /**
  * The routes of /admin/transfer on real databases: anyone but an admin (anonymous, a member,
@@ -42,6 +42,8 @@ const NOT_ADMINS = [null, 'member', 'editor'] as const;
 
 const full = testDatabase({ global: false });
 const empty = testDatabase({ global: false });
+/** Stays empty: the busy refusal must not meet the emptiness check first. */
+const untouched = testDatabase({ global: false });
 const storage = new FileSystemStorage(path.join(tmp, 'uploads'));
 const emptyStorage = new FileSystemStorage(path.join(tmp, 'empty-uploads'));
 let archive: Uint8Array<ArrayBuffer> = new Uint8Array();
@@ -296,5 +298,44 @@ describe('an admin', () => {
       /すでにコンテンツがあるため/,
     );
     expect(currentTransfer()).toBeNull();
+  });
+
+  it('is told another import runs, before a microCMS import starts (409)', async () => {
+    const running = beginTransfer('archive', 'other.tar.gz');
+    try {
+      const response = await handlersFor(() => untouched.db, emptyStorage).importMicroCms(
+        request('/api/admin/transfer/microcms', 'admin', {
+          body: microCmsForm({
+            baseUrl: 'https://example.microcms.io/api/v1',
+            apiKey: 'secret-key-123',
+            confirm: 'on',
+          }),
+        }),
+      );
+      expect(response.status).toBe(409);
+      expect(await response.json()).toMatchObject({ ok: false, message: BUSY_MESSAGE });
+      expect(currentTransfer()?.id).toBe(running.id);
+    } finally {
+      resetTransferState();
+    }
+  });
+
+  it('answers a failed export with a 500 and a Japanese message, the cause only logged', async () => {
+    const log = vi.spyOn(console, 'error').mockImplementation(() => {});
+    const broken = Object.create(storage) as FileSystemStorage;
+    broken.head = () => Promise.reject(new Error('disk gone'));
+    try {
+      const response = await handlersFor(() => full.db, broken).exportArchive(
+        request('/api/admin/transfer/export', 'admin', { method: 'GET' }),
+      );
+      expect(response.status).toBe(500);
+      expect(await response.json()).toEqual({
+        ok: false,
+        message: '書き出しに失敗しました。時間をおいてもう一度お試しください。',
+      });
+      expect(log).toHaveBeenCalledWith('[transfer] export failed:', expect.any(Error));
+    } finally {
+      log.mockRestore();
+    }
   });
 });

@@ -8,6 +8,7 @@ import { TRANSFER_PAGE, type TransferStatus, isRunning } from '@/lib/transfer/st
 import { z } from '@/lib/zod';
 import { type Db, getDb } from '@/server/db/client';
 import { endpoint } from '@/server/http/endpoint';
+import { errorAnswer, failedResult, refusalAnswer } from '@/server/http/error-answer';
 import {
   FORBIDDEN_ORIGIN_MESSAGE,
   type FormResult,
@@ -17,10 +18,9 @@ import {
 } from '@/server/http/form-endpoint';
 import { clientIp, isSameOriginRequest } from '@/server/http/request-origin';
 import { type AppUser, userFromHeaders } from '@/server/identity/session-user';
-import { MultipartError, MultipartForm, type MultipartLimits } from '@/server/storage/multipart';
+import { MultipartForm, type MultipartLimits } from '@/server/storage/multipart';
 import type { MediaStorage } from '@/server/storage/media-storage';
 import { getStorage } from '@/server/storage/storage';
-import { TransferError } from './errors';
 import { transferTempDir } from './export';
 import { contentInventory, notEmptyMessage } from './inventory';
 import type { MicroCmsClientOptions } from './microcms/client';
@@ -143,11 +143,11 @@ export function transferHandlers(options: TransferHttpOptions = {}) {
           },
         });
       } catch (error) {
-        console.error('[transfer] export failed:', error);
-        return jsonAnswer(500, {
-          ok: false,
-          message: '書き出しに失敗しました。時間をおいてもう一度お試しください。',
+        const failure = errorAnswer(error, {
+          log: '[transfer] export failed:',
+          faultMessage: '書き出しに失敗しました。時間をおいてもう一度お試しください。',
         });
+        return jsonAnswer(failure.status, { ok: false, message: failure.message });
       }
     },
 
@@ -204,9 +204,10 @@ export function transferHandlers(options: TransferHttpOptions = {}) {
             }
           }
         } catch (error) {
-          if (error instanceof MultipartError)
-            return invalid({ archive: `送信内容を読み取れませんでした: ${error.message}` });
-          throw error;
+          // The multipart body refused (MultipartError): about the archive field.
+          const refusal = refusalAnswer(error);
+          if (!refusal) throw error;
+          return invalid({ archive: `送信内容を読み取れませんでした: ${refusal.message}` });
         } finally {
           await form.close();
         }
@@ -227,14 +228,15 @@ export function transferHandlers(options: TransferHttpOptions = {}) {
         );
         return answer(outcomeOf(status));
       } catch (error) {
-        if (error instanceof TransferError)
-          return answer({ ok: false, status: 409, message: error.message });
-        console.error('[transfer] archive upload failed:', error);
-        return answer({
-          ok: false,
-          status: 500,
-          message: '取り込みに失敗しました。時間をおいてもう一度お試しください。',
-        });
+        // A TransferError (another import running: 409) answers as itself.
+        return answer(
+          failedResult(
+            errorAnswer(error, {
+              log: '[transfer] archive upload failed:',
+              faultMessage: '取り込みに失敗しました。時間をおいてもう一度お試しください。',
+            }),
+          ),
+        );
       } finally {
         await fs.rm(temp, { force: true });
       }
@@ -267,22 +269,17 @@ export function transferHandlers(options: TransferHttpOptions = {}) {
         const db = await database();
         const refusal = notEmptyMessage(await contentInventory(db));
         if (refusal) return { ok: false, status: 409, message: refusal };
-        try {
-          startMicroCmsImport(
-            db,
-            storageOf(),
-            {
-              baseUrl: parsed.data.baseUrl,
-              apiKey: parsed.data.apiKey,
-              client: options.microCmsClient,
-            },
-            { actor: `user:${user.id}`, ip },
-          );
-        } catch (error) {
-          if (error instanceof TransferError)
-            return { ok: false, status: 409, message: error.message };
-          throw error;
-        }
+        // Another import running throws a TransferError (409), which endpoint() answers.
+        startMicroCmsImport(
+          db,
+          storageOf(),
+          {
+            baseUrl: parsed.data.baseUrl,
+            apiKey: parsed.data.apiKey,
+            client: options.microCmsClient,
+          },
+          { actor: `user:${user.id}`, ip },
+        );
         return {
           ok: true,
           redirectTo: `${TRANSFER_PAGE}#transfer-status`,

@@ -65,7 +65,10 @@ export function notEmptyMessage(inventory: Inventory): string | null {
 }
 
 export class NotEmptyError extends TransferError {
-  override name = 'NotEmptyError';
+  constructor(message: string) {
+    super(message, { status: 409, code: 'transfer-not-empty' });
+    this.name = 'NotEmptyError';
+  }
 }
 
 export async function assertEmpty(db: Db): Promise<void> {

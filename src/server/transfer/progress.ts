@@ -25,7 +25,7 @@ export const BUSY_MESSAGE =
 export function beginTransfer(kind: TransferStatus['kind'], source: string): TransferStatus {
   const running = state.current;
   if (running && running.phase !== 'done' && running.phase !== 'failed')
-    throw new TransferError(BUSY_MESSAGE);
+    throw new TransferError(BUSY_MESSAGE, { status: 409, code: 'transfer-busy' });
   const status: TransferStatus = {
     id: randomUUID(),
     kind,

@@ -4,7 +4,7 @@ import type { TransferStatus } from '@/lib/transfer/status';
 import { recordAudit } from '@/server/audit/audit-log';
 import type { Db } from '@/server/db/client';
 import type { MediaStorage } from '@/server/storage/media-storage';
-import { TransferError } from './errors';
+import { errorAnswer } from '@/server/http/error-answer';
 import { type PreparedExport, prepareExport } from './export';
 import { importArchive } from './import-archive';
 import type { MicroCmsClientOptions } from './microcms/client';
@@ -39,11 +39,10 @@ export async function exportWithAudit(
   return prepared;
 }
 
-function failureMessage(error: unknown): string {
-  if (error instanceof TransferError) return error.message;
-  console.error('[transfer] import failed:', error);
-  return UNEXPECTED_MESSAGE;
-}
+/** A refusal's own message (a TransferError's, say); anything else is logged. */
+const failureMessage = (error: unknown): string =>
+  errorAnswer(error, { log: '[transfer] import failed:', faultMessage: UNEXPECTED_MESSAGE })
+    .message;
 
 /** Runs an archive import to its end (the request waits for it); the job shows its outcome. */
 export async function runArchiveImport(
