@@ -68,7 +68,7 @@ type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
 type StoredRow = typeof cmsContents.$inferSelect;
 
 /** microCMS's answer to a write of an item that does not exist. */
-const missing = () => badRequest('Content is not exists.');
+const missing = () => badRequest('Content is not exists.', 'content-not-found');
 
 /** The row, locked for the rest of the transaction, after the console's conflict check. */
 async function lockRow(tx: Tx, def: EndpointDef, id: string, ctx: WriteContext) {
@@ -396,7 +396,10 @@ async function assertReferencesExist(db: Db, references: Map<string, Set<string>
       .where(and(eq(cmsContents.endpoint, endpoint), idIn(ids)));
     const missing = [...ids].find((id) => !found.some((f) => f.id === id));
     if (missing !== undefined) {
-      throw badRequest(`Referenced content does not exist: '${missing}' in '${endpoint}'.`);
+      throw badRequest(
+        `Referenced content does not exist: '${missing}' in '${endpoint}'.`,
+        'content-missing-reference',
+      );
     }
   }
 }
@@ -548,7 +551,7 @@ export async function publishContent(
     if (options.due && !(row.scheduledAt && row.scheduledAt <= options.due))
       return { published: false, updatedAt: null };
     const data = row.draftData ?? row.data;
-    if (!data) throw badRequest('Content is empty.');
+    if (!data) throw badRequest('Content is empty.', 'content-empty');
     checkRequired(def, data);
     const now = new Date();
     const changes = {
@@ -589,7 +592,8 @@ export async function unpublishContent(
   const result = await db.transaction(async (tx) => {
     const row = await lockRow(tx, def, id, ctx);
     if (!row) throw missing();
-    if (row.status === 'DRAFT') throw badRequest('Content is not published.');
+    if (row.status === 'DRAFT')
+      throw badRequest('Content is not published.', 'content-not-published');
     const now = new Date();
     const changes = {
       status: 'DRAFT',
@@ -623,7 +627,7 @@ export async function scheduleContent(
   return db.transaction(async (tx) => {
     const row = await lockRow(tx, def, id, ctx);
     if (!row) throw missing();
-    if (at && !(row.draftData ?? row.data)) throw badRequest('Content is empty.');
+    if (at && !(row.draftData ?? row.data)) throw badRequest('Content is empty.', 'content-empty');
     const now = new Date();
     const changes = { scheduledAt: at, updatedAt: now, updatedBy: ctx.actor };
     await tx
@@ -676,7 +680,7 @@ export async function deleteContent(
           sql`NOT (endpoint = ${def.endpoint} AND id = ${id}) AND (${sql.join(referencing, sql` OR `)})`,
         )
         .limit(1);
-      if (ref) throw badRequest('The content is referenced.');
+      if (ref) throw badRequest('The content is referenced.', 'content-referenced');
     }
     await lockRow(tx, def, id, ctx);
     const deleted = await tx

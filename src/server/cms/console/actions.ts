@@ -69,6 +69,18 @@ async function answer(
   return { status, body: { ok: true, id: row.id, message, ...itemState(def, row) } };
 }
 
+/**
+ * The store's refusals, by their code, in the editor's words (the content API answers them in
+ * microCMS's English); any other refusal of the store is the editor's 400.
+ */
+const STORE_REFUSALS: Readonly<Record<string, readonly [Failure['status'], string]>> = {
+  'content-missing-reference': [400, MESSAGES.missingReference],
+  'content-referenced': [400, MESSAGES.referenced],
+  'content-not-found': [404, MESSAGES.gone],
+  'content-empty': [400, MESSAGES.empty],
+  'content-not-published': [400, MESSAGES.notPublished],
+};
+
 /** What the store refuses, in the editor's words; anything else is a real failure. */
 async function refusal(db: Db, error: unknown): Promise<Failure> {
   if (error instanceof ContentConflict) {
@@ -82,17 +94,8 @@ async function refusal(db: Db, error: unknown): Promise<Failure> {
     });
   }
   if (error instanceof CmsApiError) {
-    const text = error.message;
-    if (text.startsWith('Referenced content does not exist'))
-      return failure(400, { message: MESSAGES.missingReference });
-    if (text === 'The content is referenced.')
-      return failure(400, { message: MESSAGES.referenced });
-    if (text === 'Content is not exists.') return failure(404, { message: MESSAGES.gone });
-    if (text === 'Content is empty.') return failure(400, { message: MESSAGES.empty });
-    if (text === 'Content is not published.')
-      return failure(400, { message: MESSAGES.notPublished });
-    if (text.includes('field required error')) return failure(400, { message: MESSAGES.invalid });
-    return failure(400, { message: MESSAGES.invalid });
+    const [status, message] = STORE_REFUSALS[error.code] ?? [400, MESSAGES.invalid];
+    return failure(status, { message });
   }
   throw error;
 }
@@ -240,10 +243,7 @@ export async function restoreVersion(
     );
     return await answer(db, def, id, DONE.restore!);
   } catch (error) {
-    if (
-      error instanceof CmsApiError &&
-      error.message.startsWith('Referenced content does not exist')
-    )
+    if (error instanceof CmsApiError && error.code === 'content-missing-reference')
       return failure(400, { message: MESSAGES.restoreMissing });
     return refusal(db, error);
   }

@@ -7,6 +7,7 @@ import { apiClient } from '@test-support/content-api-client';
 import { listVersions } from '@/server/cms/versions';
 import { cmsContents, user } from '@/server/db/schema';
 import type { AppUser } from '@/server/identity/session-user';
+import { runWorkflow } from './actions';
 import { consoleRoutes } from './console-http';
 import { listConsoleItems } from './items';
 import { publishDueItems } from './scheduler';
@@ -394,6 +395,26 @@ describe('workflow', () => {
     expect((await api.remove('editor', referrer.id)).status).toBe(200);
     expect(await rowOf(referrer.id)).toBeUndefined();
     expect(await listVersions(database.db, 'posts', referrer.id)).toEqual([]);
+  });
+
+  it('tells the editor, in Japanese, why the store refused a workflow step', async () => {
+    const draft = await newPost('公開前の記事');
+    const run = (id: string, action: 'publish' | 'unpublish') =>
+      runWorkflow(
+        database.db,
+        posts,
+        id,
+        { action, baseUpdatedAt: draft.updatedAt },
+        'user:c-editor',
+      );
+    expect(await run(draft.id, 'unpublish')).toEqual({
+      status: 400,
+      body: { ok: false, message: 'この項目は公開されていません。' },
+    });
+    expect(await run('no-such-item', 'publish')).toEqual({
+      status: 404,
+      body: { ok: false, message: 'この項目は削除されたか、見つかりません。' },
+    });
   });
 
   it('records content API writes in the history, naming the key', async () => {
