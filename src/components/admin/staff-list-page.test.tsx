@@ -9,14 +9,16 @@ function list(options: { filtered: boolean; empty: string | null }) {
       <StaffPageHead title="ユーザー" lead="説明" />
       <StaffList
         path="/admin/users"
-        filters={
-          <StaffFilter id="user-search" label="検索語">
-            <StaffSearchInput id="user-search" defaultValue="" />
-          </StaffFilter>
-        }
-        submitLabel="検索"
-        filtered={options.filtered}
-        clearLabel="検索を解除"
+        search={{
+          filters: (
+            <StaffFilter id="user-search" label="検索語">
+              <StaffSearchInput id="user-search" defaultValue="" />
+            </StaffFilter>
+          ),
+          submitLabel: '検索',
+          filtered: options.filtered,
+          clearLabel: '検索を解除',
+        }}
         count="3人"
         empty={options.empty}
         pagination={{ page: 1, totalPages: 1, label: 'ページ送り' }}
@@ -47,5 +49,49 @@ describe('StaffList', () => {
     );
     expect(screen.getByText('一致するユーザーはいません。')).toBeInTheDocument();
     expect(screen.queryByRole('list', { name: '行' })).toBeNull();
+  });
+
+  it('on a screen of several lists, keeps the other list’s page and comes back to its anchor', () => {
+    render(
+      <StaffList
+        path="/biz/axis-admin"
+        fragment="partners"
+        search={{
+          filters: (
+            <StaffFilter id="partner-q" label="企業名で検索">
+              <StaffSearchInput id="partner-q" defaultValue="余白" />
+            </StaffFilter>
+          ),
+          submitLabel: '検索',
+          filtered: true,
+          clearLabel: '検索をやめる',
+          label: 'パートナー企業の検索',
+          keep: { ipage: '2', other: undefined },
+        }}
+        empty={
+          <>
+            <p>一致する企業はありません。</p>
+          </>
+        }
+        emptyAs="div"
+        pagination={{ page: 1, totalPages: 2, label: 'ページ送り' }}
+      >
+        <ul aria-label="行" />
+      </StaffList>,
+    );
+    const form = screen.getByRole('search', { name: 'パートナー企業の検索' });
+    expect(form).toHaveAttribute('action', '/biz/axis-admin#partners');
+    expect(form.querySelectorAll('input[type="hidden"]')).toHaveLength(1);
+    expect(form.querySelector('input[type="hidden"]')).toHaveAttribute('name', 'ipage');
+    expect(screen.getByRole('link', { name: '検索をやめる' })).toHaveAttribute(
+      'href',
+      '/biz/axis-admin#partners',
+    );
+    expect(screen.queryByRole('status')).toBeNull();
+    expect(screen.getByText('一致する企業はありません。').parentElement?.tagName).toBe('DIV');
+    expect(screen.getByRole('link', { name: '2 ページ目' })).toHaveAttribute(
+      'href',
+      '/biz/axis-admin?page=2#partners',
+    );
   });
 });

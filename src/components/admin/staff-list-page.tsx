@@ -1,14 +1,16 @@
 import Link from 'next/link';
 import type { ComponentProps, ReactNode } from 'react';
 import adminStyles from '@/components/admin/admin.module.css';
+import staff from '@/components/admin/staff.module.css';
 import styles from '@/components/admin/users/users.module.css';
 import { Pagination } from '@/components/listing/list-page';
 import { Button } from '@/components/ui/button';
 
 /**
- * The staff screens' list pages (users, audit log, media): one heading under the admin
- * breadcrumb, a search form of filters, the count, the rows or what says there are none, and
- * the pages. Each screen gives its filters, texts and rows.
+ * The staff screens' list pages and lists (users, audit log, media, the content console, the
+ * biz admin's partners, inquiries, members and listings): a search form of filters, the count,
+ * the rows or what says there are none, and the pages. Each screen gives its filters, texts,
+ * rows and, where its stylesheet differs, its classes.
  */
 
 /** The breadcrumb back to the admin top, the page's heading and its lead. */
@@ -63,49 +65,96 @@ export function StaffSearchInput({ id, defaultValue }: { id: string; defaultValu
 
 export const staffInputClass = styles.input;
 
-export function StaffList({
-  path,
-  filters,
-  submitLabel,
-  filtered,
-  clearLabel,
-  count,
-  empty,
-  children,
-  pagination,
-}: {
-  /** Where the search form sends its query (the page itself). */
-  path: string;
+/** The search form of a list: its filters, the submit button and the link that clears them. */
+export type StaffSearch = {
   filters: ReactNode;
   submitLabel: string;
   /** Whether a filter is set: the link that clears them shows. */
   filtered: boolean;
   clearLabel: string;
-  /** What the count says, announced when it changes. */
-  count: ReactNode;
+  /** The form's name, where the landmark needs more than 「検索」. */
+  label?: string;
+  /** The screen's other parameters (another list's page), carried along as hidden fields. */
+  keep?: Record<string, string | undefined>;
+};
+
+/** Where a screen's stylesheet gives the parts another look; the staff defaults otherwise. */
+export type StaffListClasses = {
+  search?: string;
+  /** Set: the submit button and the clear link stand together in a box of this class. */
+  actions?: string;
+  count?: string;
+  empty?: string;
+};
+
+export function StaffList({
+  path,
+  fragment,
+  search,
+  count,
+  empty,
+  emptyAs: Empty = 'p',
+  children,
+  pagination,
+  classes = {},
+}: {
+  /** Where the search form sends its query and the page links lead (the page itself). */
+  path?: string;
+  /** The list's anchor on a screen of several lists: the form, clear link and pages return to it. */
+  fragment?: string;
+  search?: StaffSearch;
+  /** What the count says, announced when it changes; left out where a heading says it. */
+  count?: ReactNode;
   /** What stands instead of the rows when there are none; null: there are rows. */
-  empty: string | null;
+  empty: ReactNode | null;
+  /** A paragraph (a sentence) or a box (paragraphs and links). */
+  emptyAs?: 'p' | 'div';
   children: ReactNode;
-  pagination: Omit<ComponentProps<typeof Pagination>, 'basePath'>;
+  pagination?: Omit<ComponentProps<typeof Pagination>, 'basePath' | 'fragment'>;
+  classes?: StaffListClasses;
 }) {
+  const base = path ?? '';
+  const back = fragment ? `${base}#${fragment}` : base;
+  const actions = search ? (
+    <>
+      <Button type="submit" color="black" width="auto" height={44}>
+        {search.submitLabel}
+      </Button>
+      {search.filtered ? (
+        <Link href={back} className={staff.clear}>
+          {search.clearLabel}
+        </Link>
+      ) : null}
+    </>
+  ) : null;
   return (
     <>
-      <form method="get" action={path} role="search" className={styles.search}>
-        {filters}
-        <Button type="submit" color="black" width="auto" height={44}>
-          {submitLabel}
-        </Button>
-        {filtered ? (
-          <Link href={path} className={styles.clear}>
-            {clearLabel}
-          </Link>
-        ) : null}
-      </form>
-      <p className={styles.count} role="status">
-        {count}
-      </p>
-      {empty !== null ? <p className={adminStyles.empty}>{empty}</p> : children}
-      <Pagination basePath={path} {...pagination} />
+      {search ? (
+        <form
+          method="get"
+          action={back}
+          role="search"
+          aria-label={search.label}
+          className={classes.search ?? staff.search}
+        >
+          {Object.entries(search.keep ?? {}).map(([name, value]) =>
+            value ? <input key={name} type="hidden" name={name} value={value} /> : null,
+          )}
+          {search.filters}
+          {classes.actions ? <div className={classes.actions}>{actions}</div> : actions}
+        </form>
+      ) : null}
+      {count !== undefined ? (
+        <p className={classes.count ?? styles.count} role="status">
+          {count}
+        </p>
+      ) : null}
+      {empty !== null ? (
+        <Empty className={classes.empty ?? adminStyles.empty}>{empty}</Empty>
+      ) : (
+        children
+      )}
+      {pagination ? <Pagination basePath={base} fragment={fragment} {...pagination} /> : null}
     </>
   );
 }

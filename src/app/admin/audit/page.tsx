@@ -45,43 +45,45 @@ export default async function AdminAuditPage({ searchParams }: Props) {
       />
       <StaffList
         path="/admin/audit"
-        filters={
-          <>
-            <StaffFilter id="audit-action" label="操作">
-              <select
-                id="audit-action"
-                name="action"
-                defaultValue={query.action}
-                className={staffInputClass}
-              >
-                <option value="">すべての操作</option>
-                {actions.map((action) => (
-                  <option key={action} value={action}>
-                    {auditActionLabel(action)}
-                  </option>
-                ))}
-              </select>
-            </StaffFilter>
-            <StaffFilter id="audit-q" label="実行者・対象で絞り込む">
-              <input
-                id="audit-q"
-                name="q"
-                type="search"
-                defaultValue={query.q}
-                maxLength={100}
-                className={staffInputClass}
-                autoComplete="off"
-                aria-describedby="audit-q-hint"
-              />
-              <span id="audit-q-hint" className={styles.hint}>
-                例：user:ユーザー ID、cli:、system
-              </span>
-            </StaffFilter>
-          </>
-        }
-        submitLabel="絞り込む"
-        filtered={filtered}
-        clearLabel="条件を解除"
+        search={{
+          filters: (
+            <>
+              <StaffFilter id="audit-action" label="操作">
+                <select
+                  id="audit-action"
+                  name="action"
+                  defaultValue={query.action}
+                  className={staffInputClass}
+                >
+                  <option value="">すべての操作</option>
+                  {actions.map((action) => (
+                    <option key={action} value={action}>
+                      {auditActionLabel(action)}
+                    </option>
+                  ))}
+                </select>
+              </StaffFilter>
+              <StaffFilter id="audit-q" label="実行者・対象で絞り込む">
+                <input
+                  id="audit-q"
+                  name="q"
+                  type="search"
+                  defaultValue={query.q}
+                  maxLength={100}
+                  className={staffInputClass}
+                  autoComplete="off"
+                  aria-describedby="audit-q-hint"
+                />
+                <span id="audit-q-hint" className={styles.hint}>
+                  例：user:ユーザー ID、cli:、system
+                </span>
+              </StaffFilter>
+            </>
+          ),
+          submitLabel: '絞り込む',
+          filtered: filtered,
+          clearLabel: '条件を解除',
+        }}
         count={
           <>
             {filtered ? '条件に一致する記録：' : 'すべての記録：'}

@@ -71,31 +71,33 @@ export default async function AdminMediaPage({ searchParams }: Props) {
         </h2>
         <StaffList
           path={mediaPaths.library}
-          filters={
-            <>
-              <StaffFilter id="media-search" label="ファイル名・代替テキストで検索">
-                <StaffSearchInput id="media-search" defaultValue={query.q} />
-              </StaffFilter>
-              <StaffFilter id="media-kind" label="種類" className={mediaStyles.kindField}>
-                <select
-                  id="media-kind"
-                  name="kind"
-                  defaultValue={query.kind}
-                  className={staffInputClass}
-                >
-                  <option value="">すべて</option>
-                  {MEDIA_KINDS.map((kind) => (
-                    <option key={kind} value={kind}>
-                      {MEDIA_KIND_LABELS[kind]}
-                    </option>
-                  ))}
-                </select>
-              </StaffFilter>
-            </>
-          }
-          submitLabel="検索"
-          filtered={filtered}
-          clearLabel="条件を解除"
+          search={{
+            filters: (
+              <>
+                <StaffFilter id="media-search" label="ファイル名・代替テキストで検索">
+                  <StaffSearchInput id="media-search" defaultValue={query.q} />
+                </StaffFilter>
+                <StaffFilter id="media-kind" label="種類" className={mediaStyles.kindField}>
+                  <select
+                    id="media-kind"
+                    name="kind"
+                    defaultValue={query.kind}
+                    className={staffInputClass}
+                  >
+                    <option value="">すべて</option>
+                    {MEDIA_KINDS.map((kind) => (
+                      <option key={kind} value={kind}>
+                        {MEDIA_KIND_LABELS[kind]}
+                      </option>
+                    ))}
+                  </select>
+                </StaffFilter>
+              </>
+            ),
+            submitLabel: '検索',
+            filtered: filtered,
+            clearLabel: '条件を解除',
+          }}
           count={
             <>
               {query.q ? `「${query.q}」に一致する${what}：` : `${what}（新しい順）：`}

@@ -42,14 +42,16 @@ export default async function AdminUsersPage({ searchParams }: Props) {
       />
       <StaffList
         path="/admin/users"
-        filters={
-          <StaffFilter id="user-search" label="メールアドレスまたは表示名で検索">
-            <StaffSearchInput id="user-search" defaultValue={query.q} />
-          </StaffFilter>
-        }
-        submitLabel="検索"
-        filtered={!!query.q}
-        clearLabel="検索を解除"
+        search={{
+          filters: (
+            <StaffFilter id="user-search" label="メールアドレスまたは表示名で検索">
+              <StaffSearchInput id="user-search" defaultValue={query.q} />
+            </StaffFilter>
+          ),
+          submitLabel: '検索',
+          filtered: !!query.q,
+          clearLabel: '検索を解除',
+        }}
         count={
           <>
             {query.q ? `「${query.q}」に一致するユーザー：` : '登録順（新しい順）：'}

@@ -1,7 +1,12 @@
 import Link from 'next/link';
 import usersStyles from '@/components/admin/users/users.module.css';
-import { Pagination } from '@/components/listing/list-page';
-import { Button, ButtonLink } from '@/components/ui/button';
+import {
+  StaffFilter,
+  StaffList,
+  StaffSearchInput,
+  staffInputClass,
+} from '@/components/admin/staff-list-page';
+import { ButtonLink } from '@/components/ui/button';
 import {
   CONSOLE_STATUS_LABELS,
   consolePaths,
@@ -75,104 +80,86 @@ export function ContentList({
         </div>
       ) : null}
 
-      <form
-        method="get"
-        action={base}
-        role="search"
-        aria-label={`${def.label}の絞り込み`}
-        className={styles.filters}
-      >
-        <div className={`${styles.filterField} ${styles.searchField}`}>
-          <label htmlFor="content-q" className={styles.label}>
-            検索
-          </label>
-          <input
-            id="content-q"
-            name="q"
-            type="search"
-            defaultValue={query.q}
-            maxLength={100}
-            className={styles.input}
-            autoComplete="off"
-          />
-        </div>
-        <div className={styles.filterField}>
-          <label htmlFor="content-status" className={styles.label}>
-            状態
-          </label>
-          <select
-            id="content-status"
-            name="status"
-            defaultValue={query.status}
-            className={styles.input}
-          >
-            <option value="">すべて</option>
-            {STATUS_FILTERS.map((status) => (
-              <option key={status} value={status}>
-                {STATUS_FILTER_LABELS[status]}
-              </option>
-            ))}
-          </select>
-        </div>
-        {categories ? (
-          <div className={styles.filterField}>
-            <label htmlFor="content-category" className={styles.label}>
-              特集
-            </label>
-            <select
-              id="content-category"
-              name="category"
-              defaultValue={query.category}
-              className={styles.input}
-            >
-              <option value="">すべて</option>
-              {categories.map((category) => (
-                <option key={category.id} value={category.id}>
-                  {category.label}
-                </option>
-              ))}
-            </select>
-          </div>
-        ) : null}
-        <div className={styles.filterField}>
-          <label htmlFor="content-sort" className={styles.label}>
-            並び順
-          </label>
-          <select id="content-sort" name="sort" defaultValue={query.sort} className={styles.input}>
-            {Object.entries(SORT_LABELS).map(([sort, label]) => (
-              <option key={sort} value={sort}>
-                {label}
-              </option>
-            ))}
-          </select>
-        </div>
-        <div className={styles.filterActions}>
-          <Button type="submit" color="black" width="auto" height={44}>
-            絞り込む
-          </Button>
-          {filtered ? (
-            <Link href={base} className={usersStyles.clear}>
-              条件をクリア
-            </Link>
-          ) : null}
-        </div>
-      </form>
-
-      <p className={styles.countRow} role="status">
-        <span>
-          {filtered ? '条件に一致する' : ''}
-          {def.label}: {totalCount.toLocaleString('ja-JP')}件
-        </span>
-        {totalPages > 1 ? (
-          <span>
-            {query.page} / {totalPages} ページ
-          </span>
-        ) : null}
-      </p>
-
-      {rows.length === 0 ? (
-        <div className={styles.emptyBox}>
-          {filtered ? (
+      <StaffList
+        path={base}
+        search={{
+          label: `${def.label}の絞り込み`,
+          filters: (
+            <>
+              <StaffFilter
+                id="content-q"
+                label="検索"
+                className={`${styles.filterField} ${styles.searchField}`}
+              >
+                <StaffSearchInput id="content-q" defaultValue={query.q} />
+              </StaffFilter>
+              <StaffFilter id="content-status" label="状態" className={styles.filterField}>
+                <select
+                  id="content-status"
+                  name="status"
+                  defaultValue={query.status}
+                  className={staffInputClass}
+                >
+                  <option value="">すべて</option>
+                  {STATUS_FILTERS.map((status) => (
+                    <option key={status} value={status}>
+                      {STATUS_FILTER_LABELS[status]}
+                    </option>
+                  ))}
+                </select>
+              </StaffFilter>
+              {categories ? (
+                <StaffFilter id="content-category" label="特集" className={styles.filterField}>
+                  <select
+                    id="content-category"
+                    name="category"
+                    defaultValue={query.category}
+                    className={staffInputClass}
+                  >
+                    <option value="">すべて</option>
+                    {categories.map((category) => (
+                      <option key={category.id} value={category.id}>
+                        {category.label}
+                      </option>
+                    ))}
+                  </select>
+                </StaffFilter>
+              ) : null}
+              <StaffFilter id="content-sort" label="並び順" className={styles.filterField}>
+                <select
+                  id="content-sort"
+                  name="sort"
+                  defaultValue={query.sort}
+                  className={staffInputClass}
+                >
+                  {Object.entries(SORT_LABELS).map(([sort, label]) => (
+                    <option key={sort} value={sort}>
+                      {label}
+                    </option>
+                  ))}
+                </select>
+              </StaffFilter>
+            </>
+          ),
+          submitLabel: '絞り込む',
+          filtered,
+          clearLabel: '条件をクリア',
+        }}
+        count={
+          <>
+            <span>
+              {filtered ? '条件に一致する' : ''}
+              {def.label}: {totalCount.toLocaleString('ja-JP')}件
+            </span>
+            {totalPages > 1 ? (
+              <span>
+                {query.page} / {totalPages} ページ
+              </span>
+            ) : null}
+          </>
+        }
+        empty={
+          rows.length > 0 ? null : filtered ? (
             <>
               <p>条件に一致する{def.label}はありません。</p>
               <Link href={base}>条件をクリアしてすべて表示</Link>
@@ -189,9 +176,22 @@ export function ContentList({
                 <Link href={consolePaths.create(def.endpoint)}>最初の{def.label}を作成する</Link>
               ) : null}
             </>
-          )}
-        </div>
-      ) : (
+          )
+        }
+        emptyAs="div"
+        pagination={{
+          page: query.page,
+          totalPages,
+          params: listParams(query),
+          label: `${def.label}一覧のページ送り`,
+        }}
+        classes={{
+          search: styles.filters,
+          actions: styles.filterActions,
+          count: styles.countRow,
+          empty: styles.emptyBox,
+        }}
+      >
         <table className={styles.table}>
           <caption className={styles.srOnly}>
             {def.label}の一覧（{SORT_LABELS[query.sort]}）
@@ -234,15 +234,7 @@ export function ContentList({
             ))}
           </tbody>
         </table>
-      )}
-
-      <Pagination
-        basePath={base}
-        page={query.page}
-        totalPages={totalPages}
-        params={listParams(query)}
-        label={`${def.label}一覧のページ送り`}
-      />
+      </StaffList>
     </div>
   );
 }

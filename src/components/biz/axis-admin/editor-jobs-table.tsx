@@ -1,5 +1,6 @@
 import Link from 'next/link';
 import styles from '@/components/biz/biz-admin.module.css';
+import { BizSection } from '@/components/biz/biz-section';
 import { formatDateJa } from '@/lib/format';
 import { isClosed } from '@/lib/jobs';
 
@@ -14,11 +15,7 @@ export type EditorPlacedJob = {
 export function EditorJobsTable({ jobs, now }: { jobs: EditorPlacedJob[]; now: Date }) {
   if (jobs.length === 0) return null;
   return (
-    <section className={styles.section} aria-labelledby="editor-jobs-title" id="editor-jobs">
-      <h2 id="editor-jobs-title" className={styles.sectionTitle}>
-        編集部が掲載した求人
-        <span className={styles.count}>{jobs.length}件</span>
-      </h2>
+    <BizSection id="editor-jobs" title="編集部が掲載した求人" count={`${jobs.length}件`}>
       <p className={styles.lead}>
         コンテンツ管理から直接掲載された求人です。内容の変更はコンテンツ管理で行ってください。
       </p>
@@ -49,6 +46,6 @@ export function EditorJobsTable({ jobs, now }: { jobs: EditorPlacedJob[]; now: D
           })}
         </tbody>
       </table>
-    </section>
+    </BizSection>
   );
 }

@@ -10,7 +10,7 @@ import {
 } from '@/lib/inquiries';
 import { FORM_KEY } from '@/lib/http/form-flash';
 import { RowError } from './messages';
-import { Pagination } from '@/components/listing/list-page';
+import { BizListSection } from '@/components/biz/biz-section';
 
 export type InquiryView = {
   id: string;
@@ -45,35 +45,33 @@ export const inquiryFormKey = (id: string) => `inquiry-${id}`;
 /** 申し込み・問い合わせ from /biz/request and /jobs/about/contact, newest first, with their state. */
 export function InquiryList({ items, total, page, totalPages, params, errorOf }: Props) {
   return (
-    <section className={styles.section} aria-labelledby="inquiries-title" id="inquiries">
-      <h2 id="inquiries-title" className={styles.sectionTitle}>
-        申し込み・問い合わせ
-        <span className={styles.count}>{total}件</span>
-      </h2>
-      <p className={styles.lead}>
-        パートナープログラムの申し込みフォームと求人掲載のお問い合わせフォームから届いたものです。返信は各メールアドレス宛てにお送りください。
-      </p>
-      {items.length === 0 ? (
-        <p className={styles.empty}>申し込み・問い合わせはまだありません。</p>
-      ) : (
-        <ol className={styles.cards} aria-label="申し込み・問い合わせの一覧（新しい順）">
-          {items.map((item) => (
-            <li key={item.id}>
-              <InquiryCard item={item} error={errorOf(item.id)} />
-            </li>
-          ))}
-        </ol>
-      )}
-      <Pagination
-        label="申し込み・問い合わせのページ送り"
-        basePath="/biz/axis-admin"
-        params={params}
-        param="ipage"
-        page={page}
-        totalPages={totalPages}
-        fragment="inquiries"
-      />
-    </section>
+    <BizListSection
+      id="inquiries"
+      title="申し込み・問い合わせ"
+      count={`${total}件`}
+      intro={
+        <p className={styles.lead}>
+          パートナープログラムの申し込みフォームと求人掲載のお問い合わせフォームから届いたものです。返信は各メールアドレス宛てにお送りください。
+        </p>
+      }
+      path="/biz/axis-admin"
+      empty={items.length === 0 ? '申し込み・問い合わせはまだありません。' : null}
+      pagination={{
+        label: '申し込み・問い合わせのページ送り',
+        params,
+        param: 'ipage',
+        page,
+        totalPages,
+      }}
+    >
+      <ol className={styles.cards} aria-label="申し込み・問い合わせの一覧（新しい順）">
+        {items.map((item) => (
+          <li key={item.id}>
+            <InquiryCard item={item} error={errorOf(item.id)} />
+          </li>
+        ))}
+      </ol>
+    </BizListSection>
   );
 }
 

@@ -4,6 +4,7 @@ import { Button } from '@/components/ui/button';
 import type { Flash } from '@/lib/http/flash';
 import type { PartnerMember } from '@/server/partners/members';
 import { FORM_KEY, flashFor, typedIn } from '@/lib/http/form-flash';
+import { BizListSection } from '@/components/biz/biz-section';
 import { RowError } from './messages';
 
 export const MEMBER_ADD_KEY = 'member-add';
@@ -24,59 +25,60 @@ export function MemberSection({
   const action = `/api/biz/axis-admin/partners/${partnerId}/members`;
   const addFlash = flashFor(flash, MEMBER_ADD_KEY);
   return (
-    <section className={styles.section} aria-labelledby="members-title" id="members">
-      <h2 id="members-title" className={styles.sectionTitle}>
-        メンバー
-        <span className={styles.count}>{members.length}人</span>
-      </h2>
-      <p className={styles.lead}>
-        メンバーは、この企業の管理画面を開き、求人を作成して審査に出せます。追加・削除は記録に残ります。
-      </p>
-      {members.length === 0 ? (
-        <p className={styles.empty}>メンバーはまだいません。</p>
-      ) : (
-        <ul className={styles.memberList}>
-          {members.map((member) => (
-            <li key={member.userId} className={styles.member}>
-              <div className={styles.memberWho}>
-                <strong>{member.displayName}</strong>
-                <span>{member.email}</span>
-              </div>
-              <form method="post" action={action} className={styles.inlineForm}>
-                <input type="hidden" name={FORM_KEY} value={memberRemoveKey(member.userId)} />
-                <input type="hidden" name="intent" value="remove" />
-                <input type="hidden" name="userId" value={member.userId} />
-                <Button type="submit" color="white" width="auto" height={44}>
-                  外す<span className="visually-hidden">：{member.email}</span>
-                </Button>
-              </form>
-              <RowError message={flashFor(flash, memberRemoveKey(member.userId))?.message} />
-            </li>
-          ))}
-        </ul>
-      )}
-      <div className={styles.narrow}>
-        <PostForm
-          action={action}
-          submitLabel="メンバーを追加"
-          submitColor="black"
-          initialErrors={addFlash}
-          fullWidthSubmit={false}
-        >
-          <input type="hidden" name={FORM_KEY} value={MEMBER_ADD_KEY} />
-          <input type="hidden" name="intent" value="add" />
-          <Field
-            name="email"
-            label="追加する会員のメールアドレス"
-            type="email"
-            autoComplete="off"
-            required
-            maxLength={254}
-            hint={`会員登録済みのメールアドレスを入力してください。その会員が${partnerName}のメンバーになります。`}
-            defaultValue={typedIn(addFlash, 'email')}
-          />
-        </PostForm>
-      </div>
-    </section>
+    <BizListSection
+      id="members"
+      title="メンバー"
+      count={`${members.length}人`}
+      intro={
+        <p className={styles.lead}>
+          メンバーは、この企業の管理画面を開き、求人を作成して審査に出せます。追加・削除は記録に残ります。
+        </p>
+      }
+      empty={members.length === 0 ? 'メンバーはまだいません。' : null}
+      footer={
+        <div className={styles.narrow}>
+          <PostForm
+            action={action}
+            submitLabel="メンバーを追加"
+            submitColor="black"
+            initialErrors={addFlash}
+            fullWidthSubmit={false}
+          >
+            <input type="hidden" name={FORM_KEY} value={MEMBER_ADD_KEY} />
+            <input type="hidden" name="intent" value="add" />
+            <Field
+              name="email"
+              label="追加する会員のメールアドレス"
+              type="email"
+              autoComplete="off"
+              required
+              maxLength={254}
+              hint={`会員登録済みのメールアドレスを入力してください。その会員が${partnerName}のメンバーになります。`}
+              defaultValue={typedIn(addFlash, 'email')}
+            />
+          </PostForm>
+        </div>
+      }
+    >
+      <ul className={styles.memberList}>
+        {members.map((member) => (
+          <li key={member.userId} className={styles.member}>
+            <div className={styles.memberWho}>
+              <strong>{member.displayName}</strong>
+              <span>{member.email}</span>
+            </div>
+            <form method="post" action={action} className={styles.inlineForm}>
+              <input type="hidden" name={FORM_KEY} value={memberRemoveKey(member.userId)} />
+              <input type="hidden" name="intent" value="remove" />
+              <input type="hidden" name="userId" value={member.userId} />
+              <Button type="submit" color="white" width="auto" height={44}>
+                外す<span className="visually-hidden">：{member.email}</span>
+              </Button>
+            </form>
+            <RowError message={flashFor(flash, memberRemoveKey(member.userId))?.message} />
+          </li>
+        ))}
+      </ul>
+    </BizListSection>
   );
 }

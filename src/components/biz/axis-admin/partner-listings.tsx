@@ -11,6 +11,7 @@ import {
   type ListingFields,
 } from '@/server/jobs/listing-input';
 import { FORM_KEY, flashFor, typedIn } from '@/lib/http/form-flash';
+import { BizListSection } from '@/components/biz/biz-section';
 import { RowError } from './messages';
 
 export type ListingView = {
@@ -43,23 +44,20 @@ export function PartnerListings({
   flash: Flash | null;
 }) {
   return (
-    <section className={styles.section} aria-labelledby="listings-title" id="listings">
-      <h2 id="listings-title" className={styles.sectionTitle}>
-        求人
-        <span className={styles.count}>{listings.length}件</span>
-      </h2>
-      {listings.length === 0 ? (
-        <p className={styles.empty}>この企業が作成した求人はまだありません。</p>
-      ) : (
-        <ul className={styles.cards}>
-          {listings.map((listing) => (
-            <li key={listing.id}>
-              <ListingCard listing={listing} flash={flash} />
-            </li>
-          ))}
-        </ul>
-      )}
-    </section>
+    <BizListSection
+      id="listings"
+      title="求人"
+      count={`${listings.length}件`}
+      empty={listings.length === 0 ? 'この企業が作成した求人はまだありません。' : null}
+    >
+      <ul className={styles.cards}>
+        {listings.map((listing) => (
+          <li key={listing.id}>
+            <ListingCard listing={listing} flash={flash} />
+          </li>
+        ))}
+      </ul>
+    </BizListSection>
   );
 }
 

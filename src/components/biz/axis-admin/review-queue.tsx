@@ -1,6 +1,7 @@
 import Link from 'next/link';
 import styles from '@/components/biz/biz-admin.module.css';
 import { formatDateTime } from '@/lib/format';
+import { BizListSection } from '@/components/biz/biz-section';
 
 export type QueuedListing = {
   id: string;
@@ -13,58 +14,55 @@ export type QueuedListing = {
 /** 審査待ちの求人, oldest submission first: each leads to its partner's page, where it is decided. */
 export function ReviewQueue({ items }: { items: QueuedListing[] }) {
   return (
-    <section className={styles.section} aria-labelledby="review-queue-title" id="review-queue">
-      <h2 id="review-queue-title" className={styles.sectionTitle}>
-        審査待ちの求人
-        <span className={styles.count}>{items.length}件</span>
-      </h2>
-      {items.length === 0 ? (
-        <p className={styles.empty}>審査待ちの求人はありません。</p>
-      ) : (
-        <table className={styles.table}>
-          <thead>
-            <tr>
-              <th scope="col">求人</th>
-              <th scope="col">パートナー企業</th>
-              <th scope="col">提出日時</th>
-              <th scope="col">操作</th>
+    <BizListSection
+      id="review-queue"
+      title="審査待ちの求人"
+      count={`${items.length}件`}
+      empty={items.length === 0 ? '審査待ちの求人はありません。' : null}
+    >
+      <table className={styles.table}>
+        <thead>
+          <tr>
+            <th scope="col">求人</th>
+            <th scope="col">パートナー企業</th>
+            <th scope="col">提出日時</th>
+            <th scope="col">操作</th>
+          </tr>
+        </thead>
+        <tbody>
+          {items.map((item) => (
+            <tr key={item.id}>
+              <td data-label="求人">{item.title || '（職種名なし）'}</td>
+              <td data-label="パートナー企業">
+                <Link href={`/biz/axis-admin/${item.partnerId}`}>{item.partnerName}</Link>
+              </td>
+              <td data-label="提出日時">
+                {item.submittedAt ? (
+                  <time dateTime={item.submittedAt.toISOString()}>
+                    {formatDateTime(item.submittedAt)}
+                  </time>
+                ) : (
+                  '—'
+                )}
+              </td>
+              <td data-label="操作">
+                <ul className={styles.actionLinks}>
+                  <li>
+                    <Link href={`/biz/axis-admin/${item.partnerId}#listing-${item.id}`}>
+                      審査する<span className="visually-hidden">：{item.title}</span>
+                    </Link>
+                  </li>
+                  <li>
+                    <Link href={`/jobs/preview/${item.id}`} prefetch={false}>
+                      プレビュー<span className="visually-hidden">：{item.title}</span>
+                    </Link>
+                  </li>
+                </ul>
+              </td>
             </tr>
-          </thead>
-          <tbody>
-            {items.map((item) => (
-              <tr key={item.id}>
-                <td data-label="求人">{item.title || '（職種名なし）'}</td>
-                <td data-label="パートナー企業">
-                  <Link href={`/biz/axis-admin/${item.partnerId}`}>{item.partnerName}</Link>
-                </td>
-                <td data-label="提出日時">
-                  {item.submittedAt ? (
-                    <time dateTime={item.submittedAt.toISOString()}>
-                      {formatDateTime(item.submittedAt)}
-                    </time>
-                  ) : (
-                    '—'
-                  )}
-                </td>
-                <td data-label="操作">
-                  <ul className={styles.actionLinks}>
-                    <li>
-                      <Link href={`/biz/axis-admin/${item.partnerId}#listing-${item.id}`}>
-                        審査する<span className="visually-hidden">：{item.title}</span>
-                      </Link>
-                    </li>
-                    <li>
-                      <Link href={`/jobs/preview/${item.id}`} prefetch={false}>
-                        プレビュー<span className="visually-hidden">：{item.title}</span>
-                      </Link>
-                    </li>
-                  </ul>
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      )}
-    </section>
+          ))}
+        </tbody>
+      </table>
+    </BizListSection>
   );
 }

@@ -2,6 +2,7 @@ import Link from 'next/link';
 import biz from '@/components/biz/biz-admin.module.css';
 import { ButtonLink } from '@/components/ui/button';
 import { formatDateJa } from '@/lib/format';
+import { BizListSection } from '@/components/biz/biz-section';
 import type { Counts, EditorJobRow, ListingRow } from './dashboard-model';
 import styles from './partner-admin.module.css';
 
@@ -20,6 +21,12 @@ const BADGE_LOOK: Record<ListingRow['state'], string> = {
   published: biz.badgeStrong ?? '',
   closed: biz.badgeMuted ?? '',
 };
+
+const newListing = (
+  <ButtonLink href="/jobs/post" color="yellow" width="auto" className={styles.newButton}>
+    新しい求人を作成
+  </ButtonLink>
+);
 
 /** A link whose name says which listing it is for (several 「編集」 on one page). */
 function RowLink({ href, label, title }: { href: string; label: string; title: string }) {
@@ -165,60 +172,52 @@ export function ListingsSection({
   canWrite: boolean;
 }) {
   return (
-    <section id="listings" className={biz.section} aria-labelledby="listings-title">
-      <div className={biz.sectionHeader}>
-        <h2 id="listings-title" className={biz.sectionTitle}>
-          求人
-          <span className={biz.count}>{listings.length}件</span>
-        </h2>
-        {canWrite && listings.length > 0 ? (
-          <ButtonLink href="/jobs/post" color="yellow" width="auto" className={styles.newButton}>
-            新しい求人を作成
-          </ButtonLink>
-        ) : null}
-      </div>
-      {listings.length === 0 ? (
-        <div className={styles.emptyState}>
-          <p>まだ求人はありません。</p>
-          {canWrite ? (
-            <>
-              <p>
-                求人を作成して審査に出すと、担当者の確認のあと求人一覧に掲載されます。下書きは何度でも保存できます。
-              </p>
-              <ButtonLink
-                href="/jobs/post"
-                color="yellow"
-                width="auto"
-                className={styles.newButton}
-              >
-                新しい求人を作成
-              </ButtonLink>
-            </>
-          ) : null}
-        </div>
-      ) : (
-        <ul className={biz.cards}>
-          {listings.map((row) => (
-            <ListingCard key={row.id} row={row} canWrite={canWrite} />
-          ))}
-        </ul>
-      )}
-      {editorJobs.length > 0 ? (
-        <section className={styles.subsection} aria-labelledby="editor-jobs-title">
-          <h3 id="editor-jobs-title" className={biz.subTitle}>
-            編集部が掲載した求人
-            <span className={biz.count}>{editorJobs.length}件</span>
-          </h3>
-          <p className={styles.hint}>
-            編集部が掲載した求人です。内容の変更は担当者にご連絡ください。
-          </p>
-          <ul className={biz.cards}>
-            {editorJobs.map((row) => (
-              <EditorJobCard key={row.id} row={row} />
-            ))}
-          </ul>
-        </section>
-      ) : null}
-    </section>
+    <BizListSection
+      id="listings"
+      title="求人"
+      count={`${listings.length}件`}
+      action={canWrite && listings.length > 0 ? newListing : null}
+      empty={
+        listings.length > 0 ? null : (
+          <>
+            <p>まだ求人はありません。</p>
+            {canWrite ? (
+              <>
+                <p>
+                  求人を作成して審査に出すと、担当者の確認のあと求人一覧に掲載されます。下書きは何度でも保存できます。
+                </p>
+                {newListing}
+              </>
+            ) : null}
+          </>
+        )
+      }
+      emptyAs="div"
+      classes={{ empty: styles.emptyState }}
+      footer={
+        editorJobs.length > 0 ? (
+          <section className={styles.subsection} aria-labelledby="editor-jobs-title">
+            <h3 id="editor-jobs-title" className={biz.subTitle}>
+              編集部が掲載した求人
+              <span className={biz.count}>{editorJobs.length}件</span>
+            </h3>
+            <p className={styles.hint}>
+              編集部が掲載した求人です。内容の変更は担当者にご連絡ください。
+            </p>
+            <ul className={biz.cards}>
+              {editorJobs.map((row) => (
+                <EditorJobCard key={row.id} row={row} />
+              ))}
+            </ul>
+          </section>
+        ) : null
+      }
+    >
+      <ul className={biz.cards}>
+        {listings.map((row) => (
+          <ListingCard key={row.id} row={row} canWrite={canWrite} />
+        ))}
+      </ul>
+    </BizListSection>
   );
 }

@@ -1,6 +1,7 @@
 import Link from 'next/link';
 import biz from '@/components/biz/biz-admin.module.css';
 import type { PartnerMember } from '@/server/partners/members';
+import { BizListSection } from '@/components/biz/biz-section';
 import styles from './partner-admin.module.css';
 
 /** メンバー: who acts for the partner. Staff add and remove them on the programme's screen. */
@@ -14,34 +15,33 @@ export function MembersSection({
   staffView: boolean;
 }) {
   return (
-    <section id="members" className={biz.section} aria-labelledby="members-title">
-      <h2 id="members-title" className={biz.sectionTitle}>
-        メンバー
-        <span className={biz.count}>{members.length}人</span>
-      </h2>
-      {members.length === 0 ? (
-        <p className={biz.empty}>メンバーはまだいません。</p>
-      ) : (
-        <ul className={biz.memberList}>
-          {members.map((member) => (
-            <li key={member.userId} className={biz.member}>
-              <span className={biz.memberWho}>
-                {member.displayName}
-                <span>{member.email}</span>
-              </span>
-            </li>
-          ))}
-        </ul>
-      )}
-      {staffView ? (
-        <p>
-          <Link href={`/biz/axis-admin/${partnerId}#members`}>
-            メンバーを追加・削除する（パートナー企業の編集画面）
-          </Link>
-        </p>
-      ) : (
-        <p className={styles.hint}>メンバーの追加・削除は担当者にご連絡ください。</p>
-      )}
-    </section>
+    <BizListSection
+      id="members"
+      title="メンバー"
+      count={`${members.length}人`}
+      empty={members.length === 0 ? 'メンバーはまだいません。' : null}
+      footer={
+        staffView ? (
+          <p>
+            <Link href={`/biz/axis-admin/${partnerId}#members`}>
+              メンバーを追加・削除する（パートナー企業の編集画面）
+            </Link>
+          </p>
+        ) : (
+          <p className={styles.hint}>メンバーの追加・削除は担当者にご連絡ください。</p>
+        )
+      }
+    >
+      <ul className={biz.memberList}>
+        {members.map((member) => (
+          <li key={member.userId} className={biz.member}>
+            <span className={biz.memberWho}>
+              {member.displayName}
+              <span>{member.email}</span>
+            </span>
+          </li>
+        ))}
+      </ul>
+    </BizListSection>
   );
 }

@@ -4,6 +4,7 @@ import { Field, PostForm, TextArea } from '@/components/forms/form.client';
 import type { Flash } from '@/lib/http/flash';
 import { typedText } from '@/server/http/read-flash';
 import { LOGO_MAX_BYTES, type PartnerDetail } from '@/server/partners/partners';
+import { BizSection } from '@/components/biz/biz-section';
 import styles from './partner-admin.module.css';
 
 /**
@@ -27,10 +28,7 @@ export function ProfileSection({
 }) {
   const typed = (name: string) => typedText(flash, name);
   return (
-    <section id="profile" className={biz.section} aria-labelledby="profile-title">
-      <h2 id="profile-title" className={biz.sectionTitle}>
-        企業情報
-      </h2>
+    <BizSection id="profile" title="企業情報">
       <div className={styles.formColumn}>
         <p className={styles.hint}>
           紹介文・ウェブサイト・ロゴは、求人ページの「企業情報」に表示されます。企業名と契約内容の変更は担当者にご連絡ください。
@@ -91,6 +89,6 @@ export function ProfileSection({
           </div>
         </PostForm>
       </div>
-    </section>
+    </BizSection>
   );
 }

@@ -7,6 +7,7 @@ import { EditorJobsTable } from '@/components/biz/axis-admin/editor-jobs-table';
 import { doneMessage, failure, flashFor, flashKey } from '@/lib/http/form-flash';
 import { MemberSection } from '@/components/biz/axis-admin/member-section';
 import { PageMessages } from '@/components/biz/axis-admin/messages';
+import { BizSection } from '@/components/biz/biz-section';
 import { PartnerForm } from '@/components/biz/axis-admin/partner-form';
 import { type ListingView, PartnerListings } from '@/components/biz/axis-admin/partner-listings';
 import { listEditorPlacedJobs } from '@/components/biz/partner-admin/editor-jobs';
@@ -122,10 +123,7 @@ export default async function AxisAdminPartnerPage({ params }: Props) {
         members={members}
         flash={flash}
       />
-      <section className={styles.section} aria-labelledby="profile-title" id="profile">
-        <h2 id="profile-title" className={styles.sectionTitle}>
-          企業情報と契約
-        </h2>
+      <BizSection id="profile" title="企業情報と契約">
         <div className={styles.narrow}>
           <PartnerForm
             action={`/api/biz/axis-admin/partners/${partner.id}`}
@@ -145,7 +143,7 @@ export default async function AxisAdminPartnerPage({ params }: Props) {
             logoMaxBytes={LOGO_MAX_BYTES}
           />
         </div>
-      </section>
+      </BizSection>
     </div>
   );
 }
