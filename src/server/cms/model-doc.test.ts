@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CONTENT_MODEL } from '@/lib/cms/model';
+import { SITE_PAGE_ENDPOINTS } from '@/lib/site-pages';
 import { contentModelMarkdown } from './model-doc';
 
 describe('the content model', () => {
@@ -32,14 +33,7 @@ describe('the content model', () => {
     ]) {
       expect(endpoints).toContain(area);
     }
-    for (const page of [
-      'about',
-      'faq',
-      'terms',
-      'specified-commercial-transactions',
-      'studio',
-      'biz-about',
-    ]) {
+    for (const page of SITE_PAGE_ENDPOINTS) {
       expect(CONTENT_MODEL.find((e) => e.endpoint === page)?.kind).toBe('object');
     }
   });

@@ -11,13 +11,14 @@ import {
   openListingsFilter,
 } from '@/lib/jobs';
 import { z } from '@/lib/zod';
-import { isContentRequestError } from './client';
+import { type ContentQueries, isContentRequestError } from './client';
 import {
   CONTENT_ID,
   categorySchema,
   connectSchema,
   imageSchema,
   jobSchema,
+  itemMeta,
   seriesSchema,
 } from './schemas';
 import { siteContent } from './site-content';
@@ -33,11 +34,7 @@ const SYSTEM = 'id,createdAt,updatedAt,publishedAt,revisedAt';
 const named = z.object({ id: z.string(), name: z.string() });
 
 export const postCardSchema = z.object({
-  id: z.string(),
-  createdAt: z.string(),
-  updatedAt: z.string(),
-  publishedAt: z.string().optional(),
-  revisedAt: z.string().optional(),
+  ...itemMeta,
   title: z.string(),
   description: z.string().optional(),
   coverImage: imageSchema.optional(),
@@ -235,47 +232,54 @@ export async function listJobs(
   return paged(answer.contents, answer.totalCount, page, size);
 }
 
-/** The partner companies, by name in Japanese order (the /jobs company filter). */
-export const listPartnerNames = cache(async (): Promise<{ id: string; name: string }[]> => {
+/** The first 100 items of a small endpoint (all there are), in the order asked for. */
+async function listSmall<T>(
+  endpoint: string,
+  queries: Pick<ContentQueries, 'orders' | 'depth'>,
+  schema: z.ZodType<T>,
+): Promise<T[]> {
+  const answer = await siteContent().getList({
+    endpoint,
+    queries: { limit: 100, ...queries },
+    schema,
+  });
+  return answer.contents;
+}
+
+/** The ids and names of a small endpoint's items (no system fields: `get`, not `getList`). */
+async function listNames(
+  endpoint: string,
+  queries: Pick<ContentQueries, 'orders'> = {},
+): Promise<{ id: string; name: string }[]> {
   const answer = await siteContent().get({
-    endpoint: 'partners',
-    queries: { limit: 100, fields: 'id,name', orders: '-publishedAt' },
+    endpoint,
+    queries: { limit: 100, fields: 'id,name', ...queries },
     schema: z.object({ contents: z.array(named) }),
   });
-  return answer.contents.toSorted((a, b) => a.name.localeCompare(b.name, 'ja'));
-});
+  return answer.contents;
+}
+
+/** The partner companies, by name in Japanese order (the /jobs company filter). */
+export const listPartnerNames = cache(async (): Promise<{ id: string; name: string }[]> =>
+  (await listNames('partners', { orders: '-publishedAt' })).toSorted((a, b) =>
+    a.name.localeCompare(b.name, 'ja'),
+  ),
+);
 
 export type Category = z.infer<typeof categorySchema>;
 
 /** Every category (feature issue), newest issue first. */
-export const listCategories = cache(async (): Promise<Category[]> => {
-  const answer = await siteContent().getList({
-    endpoint: 'categories',
-    queries: { limit: 100, orders: '-issueNumber,-publishedAt', depth: 0 },
-    schema: categorySchema,
-  });
-  return answer.contents;
-});
+export const listCategories = cache((): Promise<Category[]> =>
+  listSmall('categories', { orders: '-issueNumber,-publishedAt', depth: 0 }, categorySchema),
+);
 
 export type SeriesItem = z.infer<typeof seriesSchema>;
 
-export const listSeries = cache(async (): Promise<SeriesItem[]> => {
-  const answer = await siteContent().getList({
-    endpoint: 'series',
-    queries: { limit: 100, orders: '-publishedAt', depth: 1 },
-    schema: seriesSchema,
-  });
-  return answer.contents;
-});
+export const listSeries = cache((): Promise<SeriesItem[]> =>
+  listSmall('series', { orders: '-publishedAt', depth: 1 }, seriesSchema),
+);
 
-export const listTags = cache(async (): Promise<{ id: string; name: string }[]> => {
-  const answer = await siteContent().get({
-    endpoint: 'tags',
-    queries: { limit: 100, fields: 'id,name' },
-    schema: z.object({ contents: z.array(named) }),
-  });
-  return answer.contents;
-});
+export const listTags = cache(() => listNames('tags'));
 
 /**
  * The posts editors chose for the home page (the `home` object's featuredPosts), in their

@@ -14,16 +14,18 @@ export type Image = z.infer<typeof imageSchema>;
 export const fileSchema = z.object({ url: z.string(), fileSize: z.number().optional() });
 
 const ref = z.object({ id: z.string() });
-const meta = {
-  id: z.string(),
+/** The dates the content service gives every item (an object endpoint's has no id). */
+const dates = {
   createdAt: z.string(),
   updatedAt: z.string(),
   publishedAt: z.string().optional(),
   revisedAt: z.string().optional(),
 };
+/** The system fields of a list endpoint's item, for schemas of the fields a page reads. */
+export const itemMeta = { id: z.string(), ...dates };
 
 export const writerSchema = z.object({
-  ...meta,
+  ...itemMeta,
   name: z.string(),
   nameKana: z.string().optional(),
   role: z.string().optional(),
@@ -34,7 +36,7 @@ export const writerSchema = z.object({
 export type Writer = z.infer<typeof writerSchema>;
 
 export const categorySchema = z.object({
-  ...meta,
+  ...itemMeta,
   name: z.string(),
   description: z.string().optional(),
   coverImage: imageSchema.optional(),
@@ -44,18 +46,18 @@ export const categorySchema = z.object({
 export type Category = z.infer<typeof categorySchema>;
 
 export const seriesSchema = z.object({
-  ...meta,
+  ...itemMeta,
   title: z.string(),
   description: z.string().optional(),
   coverImage: imageSchema.optional(),
   writers: z.array(z.union([writerSchema, ref])),
 });
 
-export const tagSchema = z.object({ ...meta, name: z.string() });
+export const tagSchema = z.object({ ...itemMeta, name: z.string() });
 
 /** A post as read with depth 1: references expanded one level. */
 export const postSchema = z.object({
-  ...meta,
+  ...itemMeta,
   title: z.string(),
   description: z.string().optional(),
   coverImage: imageSchema.optional(),
@@ -72,7 +74,7 @@ export const postSchema = z.object({
 export type Post = z.infer<typeof postSchema>;
 
 export const partnerSchema = z.object({
-  ...meta,
+  ...itemMeta,
   name: z.string(),
   description: z.string().optional(),
   logo: imageSchema.optional(),
@@ -87,7 +89,7 @@ export const partnerSchema = z.object({
  * day).
  */
 export const jobSchema = z.object({
-  ...meta,
+  ...itemMeta,
   title: z.string(),
   partner: partnerSchema.nullable(),
   description: z.string().optional(),
@@ -112,7 +114,7 @@ export const jobSchema = z.object({
 export type Job = z.infer<typeof jobSchema>;
 
 export const audioSchema = z.object({
-  ...meta,
+  ...itemMeta,
   title: z.string(),
   description: z.string().optional(),
   coverImage: imageSchema.optional(),
@@ -126,7 +128,7 @@ export const audioSchema = z.object({
 export type Audio = z.infer<typeof audioSchema>;
 
 export const movieSchema = z.object({
-  ...meta,
+  ...itemMeta,
   title: z.string(),
   description: z.string().optional(),
   coverImage: imageSchema.optional(),
@@ -140,7 +142,7 @@ export const movieSchema = z.object({
 export type Movie = z.infer<typeof movieSchema>;
 
 export const connectSchema = z.object({
-  ...meta,
+  ...itemMeta,
   title: z.string(),
   description: z.string().optional(),
   coverImage: imageSchema.optional(),
@@ -150,10 +152,7 @@ export type ConnectPage = z.infer<typeof connectSchema>;
 
 /** The object endpoints of the site's pages: about, faq, terms, specified-commercial-transactions, studio. */
 export const sitePageSchema = z.object({
-  createdAt: z.string(),
-  updatedAt: z.string(),
-  publishedAt: z.string().optional(),
-  revisedAt: z.string().optional(),
+  ...dates,
   title: z.string(),
   description: z.string().optional(),
   body: z.string().optional(),

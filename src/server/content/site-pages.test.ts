@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { CONTENT_MODEL } from '@/lib/cms/model';
 import { DEMO_PAGES } from '@/server/cms/seed/demo-pages';
-import { PRIVACY_HEADING, SITE_PAGE_ENDPOINTS, sitePageLabel, splitAtSection } from './site-pages';
+import { SITE_PAGE_ENDPOINTS } from '@/lib/site-pages';
+import { PRIVACY_HEADING, sitePageLabel, splitAtSection } from './site-pages';
 
 describe('site pages', () => {
   it('are the object endpoints of the content model (but the home page settings), each with a demo page', () => {

@@ -1,24 +1,12 @@
 import 'server-only';
 import { cache } from 'react';
 import { findEndpoint } from '@/lib/cms/model';
+import { type SITE_PAGE_ENDPOINTS } from '@/lib/site-pages';
 import { isContentRequestError } from './client';
 import { type SitePage, sitePageSchema } from './schemas';
 import { siteContent } from './site-content';
 
-/**
- * The site's information pages: one CMS object endpoint each, served at the path of the same
- * name (/about, /faq, /terms, /specified-commercial-transactions, /studio), except the partner
- * programme's, which lives in the biz area (/biz/about).
- */
-
-export const SITE_PAGE_ENDPOINTS = [
-  'about',
-  'faq',
-  'terms',
-  'specified-commercial-transactions',
-  'studio',
-  'biz-about',
-] as const;
+/** The site's information pages (the list is in src/lib/site-pages.ts). */
 export type SitePageEndpoint = (typeof SITE_PAGE_ENDPOINTS)[number];
 
 /** Where each information page is served. */

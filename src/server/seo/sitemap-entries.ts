@@ -1,6 +1,7 @@
 import 'server-only';
 import type { MetadataRoute } from 'next';
 import { openListingsFilter } from '@/lib/jobs';
+import { type SITE_PAGE_ENDPOINTS } from '@/lib/site-pages';
 import { escapeXml } from './xml';
 
 /**
@@ -45,22 +46,12 @@ export function sitemapFilterOf(endpoint: string, now: Date): string | undefined
 
 export type SitemapItemEndpoint = (typeof SITEMAP_ITEM_SOURCES)[number]['endpoint'];
 
-/** Object endpoints that are the content of a static page of the same name. */
-export const SITEMAP_PAGE_ENDPOINTS = [
-  'about',
-  'faq',
-  'terms',
-  'specified-commercial-transactions',
-  'studio',
-  'biz-about',
-] as const;
-
 /** Endpoints read only for the date of a list page (series has no page per item). */
 export const SITEMAP_DATE_ONLY_ENDPOINTS = ['series'] as const;
 
 export type SitemapDateSource =
   | SitemapItemEndpoint
-  | (typeof SITEMAP_PAGE_ENDPOINTS)[number]
+  | (typeof SITE_PAGE_ENDPOINTS)[number]
   | (typeof SITEMAP_DATE_ONLY_ENDPOINTS)[number];
 
 export type StaticRoute = {

@@ -1,4 +1,5 @@
 import 'server-only';
+import { SITE_PAGE_ENDPOINTS } from '@/lib/site-pages';
 import { z } from '@/lib/zod';
 import {
   CONTENT_GET_ALL_PAGE_SIZE,
@@ -11,7 +12,6 @@ import {
   SITEMAP_DATE_ONLY_ENDPOINTS,
   SITEMAP_ITEM_SOURCES,
   SITEMAP_MAX_URLS,
-  SITEMAP_PAGE_ENDPOINTS,
   SITEMAP_STATIC_ROUTES,
   type SitemapDateSource,
   type SitemapEntry,
@@ -134,7 +134,7 @@ export async function readSitemapSummary(
 /** The last revision of each information page (about, faq, …). */
 async function readPageDates(client: Reader): Promise<SitemapSummary['newest']> {
   const dates = await Promise.all(
-    SITEMAP_PAGE_ENDPOINTS.map(
+    SITE_PAGE_ENDPOINTS.map(
       async (endpoint) => [endpoint, await objectRevision(client, endpoint)] as const,
     ),
   );

@@ -1,10 +1,7 @@
 import 'server-only';
 import { OBJECT_ITEM } from '@/lib/admin-content';
-import {
-  SITE_PAGE_ENDPOINTS,
-  type SitePageEndpoint,
-  sitePagePath,
-} from '@/server/content/site-pages';
+import { SITE_PAGE_ENDPOINTS } from '@/lib/site-pages';
+import { type SitePageEndpoint, sitePagePath } from '@/server/content/site-pages';
 
 /**
  * Where the site shows an item, for the console's 「公開ページを見る」 and 「プレビュー」. Only

@@ -9,6 +9,7 @@ import {
   REMOTE_OPTIONS,
   SALARY_UNITS,
 } from '@/lib/jobs';
+import { SITE_PAGE_ENDPOINTS } from '@/lib/site-pages';
 import type { Database } from '@/server/db/client';
 import { cmsContents, cmsMedia } from '@/server/db/schema';
 import { findMediaUsage } from '@/server/media/library';
@@ -39,15 +40,6 @@ type Row = {
   data: Record<string, unknown> | null;
   publishedAt: Date | null;
 };
-
-const OBJECT_PAGES = [
-  'about',
-  'faq',
-  'terms',
-  'specified-commercial-transactions',
-  'studio',
-  'biz-about',
-];
 
 /** Width and height from a PNG's IHDR or a JPEG's first SOF marker. */
 function imageSize(file: string): { width: number; height: number } {
@@ -106,7 +98,7 @@ describe('demo corpus seed', () => {
     expect(byEndpoint('writers').length).toBeGreaterThanOrEqual(8);
     expect(byEndpoint('tags').length).toBeGreaterThanOrEqual(10);
     expect(byEndpoint('categories').length).toBeGreaterThanOrEqual(5);
-    for (const endpoint of OBJECT_PAGES) {
+    for (const endpoint of SITE_PAGE_ENDPOINTS) {
       const [page] = byEndpoint(endpoint);
       expect(page?.id, endpoint).toBe('');
       expect(((page?.data?.body as string | undefined) ?? '').length, endpoint).toBeGreaterThan(
