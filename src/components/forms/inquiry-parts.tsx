@@ -3,6 +3,8 @@ import type { ReactNode } from 'react';
 import { EmailField } from '@/components/account/account-fields';
 import { AccountPage, Notice } from '@/components/account/account-page';
 import { Field, PostForm } from '@/components/forms/form.client';
+import type { SearchParams } from '@/components/listing/page-params';
+import { sitePageMetadata } from '@/components/listing/site-metadata';
 import { INQUIRY_COMPANY_MAX, INQUIRY_NAME_MAX, INQUIRY_PHONE_MAX } from '@/lib/inquiries';
 import { getDb } from '@/server/db/client';
 import { readFlash, typedText } from '@/server/http/read-flash';
@@ -17,17 +19,7 @@ import { getProfileDetails } from '@/server/profiles/profiles';
 
 export type InquiryDefaults = Awaited<ReturnType<typeof inquiryDefaults>>;
 
-/** An inquiry page: the form, or after a valid post (`?sent=1`) what was received. */
-export async function InquiryPage({
-  searchParams,
-  title,
-  lead,
-  action,
-  submitLabel,
-  sent,
-  fields,
-}: {
-  searchParams: Promise<Record<string, string | string[] | undefined>>;
+type InquiryPageProps = {
   title: string;
   lead: ReactNode;
   /** The route the form posts to. */
@@ -37,7 +29,33 @@ export async function InquiryPage({
   sent: { title: string; notice: string; next: ReactNode };
   /** The form's fields, filled in from what was typed or from the account. */
   fields: (defaults: InquiryDefaults) => ReactNode;
-}) {
+};
+
+/**
+ * An inquiry page's route module from one description: its metadata (the page's title, a
+ * description, its path) and the page.
+ */
+export function inquiryRoute({
+  description,
+  path,
+  ...page
+}: InquiryPageProps & { description: string; path: string }) {
+  function Page({ searchParams }: { searchParams: SearchParams }) {
+    return <InquiryPage searchParams={searchParams} {...page} />;
+  }
+  return { metadata: sitePageMetadata({ title: page.title, description, path }), Page };
+}
+
+/** An inquiry page: the form, or after a valid post (`?sent=1`) what was received. */
+export async function InquiryPage({
+  searchParams,
+  title,
+  lead,
+  action,
+  submitLabel,
+  sent,
+  fields,
+}: InquiryPageProps & { searchParams: SearchParams }) {
   const query = await searchParams;
   if (query.sent) {
     return (
