@@ -1,6 +1,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import Stripe from 'stripe';
+import { expect } from 'vitest';
 import type { Database } from '@/server/db/client';
 import { createTestDatabase } from './db/test-database';
 import { sendWebResponse, toWebRequest } from '@/server/front/node-bridge';
@@ -128,6 +129,17 @@ export async function productWithPrices(stripe: Stripe, product: { id: string; n
       ...(lookup_key === undefined ? {} : { lookup_key }),
       tax_behavior: 'inclusive',
     });
+}
+
+/** Stripe's answer to a declined test card, as the SDK raises it (StripeCardError, 402). */
+export function expectCardDeclined(error: unknown): void {
+  expect(error).toBeInstanceOf(Stripe.errors.StripeCardError);
+  expect(error).toMatchObject({
+    statusCode: 402,
+    type: 'StripeCardError',
+    code: 'card_declined',
+    decline_code: 'generic_decline',
+  });
 }
 
 async function clockedCustomer(

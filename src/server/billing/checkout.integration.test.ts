@@ -4,9 +4,9 @@ import type { Database, Db } from '@/server/db/client';
 import { user } from '@/server/db/schema';
 import { createTestDatabase } from '@test-support/db/test-database';
 import { createProfiles } from '@/server/profiles/profiles';
-import { syncCatalogue } from './catalogue';
+import { type PlanKey, syncCatalogue } from './catalogue';
 import { CheckoutRefused, checkoutOutcome, startCheckout, trialDaysFor } from './checkout';
-import { customerIdOf, ensureCustomer } from './customers';
+import { type CustomerOwner, customerIdOf, ensureCustomer } from './customers';
 import { PortalForbidden, createPortalSession } from './portal';
 import { billingProvider } from './provider';
 import { billingSummaryFor, findReceipt, listReceipts } from './reader-billing';
@@ -60,6 +60,15 @@ describe('checkout and the portal', () => {
     );
     await deliver();
     return response;
+  }
+
+  /** A plan bought through checkout with a 4242 card, then cancelled: the reader's plan ended. */
+  async function endPlan(reader: CustomerOwner, plan: PlanKey) {
+    const started = await startCheckout(db, reader, plan, null);
+    await pay(started.url, '4242424242424242');
+    const { current } = await billingSummaryFor(db, reader.id);
+    await stripe.subscriptions.cancel(current!.subscriptionId);
+    await deliver();
   }
 
   const deliver = () =>
@@ -127,11 +136,7 @@ describe('checkout and the portal', () => {
 
   it('no second trial for a reader whose plan ended', async () => {
     const reader = await newReader();
-    const started = await startCheckout(db, reader, 'monthly', null);
-    await pay(started.url, '4242424242424242');
-    const { current } = await billingSummaryFor(db, reader.id);
-    await stripe.subscriptions.cancel(current!.subscriptionId);
-    await deliver();
+    await endPlan(reader, 'monthly');
     expect((await billingSummaryFor(db, reader.id)).current).toBeNull();
     expect(await trialDaysFor(db, reader.id)).toBe(0);
     const again = await startCheckout(db, reader, 'monthly', null);
@@ -156,11 +161,7 @@ describe('checkout and the portal', () => {
     const reader = await newReader();
     const stranger = await newReader();
     // A reader whose plan ended earlier has no trial: the first charge is a receipt.
-    const first = await startCheckout(db, reader, 'yearly', null);
-    await pay(first.url, '4242424242424242');
-    const { current } = await billingSummaryFor(db, reader.id);
-    await stripe.subscriptions.cancel(current!.subscriptionId);
-    await deliver();
+    await endPlan(reader, 'yearly');
     const second = await startCheckout(db, reader, 'yearly', null);
     await pay(second.url, '4242424242424242');
     const receipts = await listReceipts(db, reader.id);

@@ -19,6 +19,7 @@ import { billingProvider } from './provider';
 import { deliverPendingEvents, signatureHeader } from './sandbox/webhooks';
 import { ensureSandboxWebhook, webhookSecret } from './sandbox/setup';
 import { handleBillingWebhook } from './webhook';
+import { attachCard } from '@test-support/billing-sandbox';
 
 /**
  * The webhook endpoint against the sandbox, through the same SDK calls as production: events
@@ -62,19 +63,22 @@ describe('billing webhooks', () => {
     trialDays?: number,
     number = '4242424242424242',
   ) {
-    const card = await stripe.paymentMethods.create({
-      type: 'card',
-      card: { number, exp_month: 12, exp_year: 2040, cvc: '123' },
-    });
-    await stripe.paymentMethods.attach(card.id, { customer: customerId });
-    await stripe.customers.update(customerId, {
-      invoice_settings: { default_payment_method: card.id },
-    });
+    await attachCard(stripe, customerId, number);
     return stripe.subscriptions.create({
       customer: customerId,
       items: [{ price: plan(key).priceId }],
       ...(trialDays ? { trial_period_days: trialDays } : {}),
     });
+  }
+
+  /** A new reader subscribed monthly, and the customer.subscription.created event of it. */
+  async function subscribedReader() {
+    const reader = await newReader();
+    const subscription = await subscribe(reader.customerId, 'monthly');
+    const created = (await eventsOf(reader.customerId)).find(
+      (event) => event.type === 'customer.subscription.created',
+    )!;
+    return { reader, subscription, created };
   }
 
   const post = (body: string, signature: string | null) =>
@@ -142,11 +146,7 @@ describe('billing webhooks', () => {
   });
 
   it('refuses a missing, forged or stale signature and changes nothing', async () => {
-    const reader = await newReader();
-    const subscription = await subscribe(reader.customerId, 'monthly');
-    const created = (await eventsOf(reader.customerId)).find(
-      (event) => event.type === 'customer.subscription.created',
-    )!;
+    const { subscription, created } = await subscribedReader();
     const body = JSON.stringify(created);
     const answers = [
       await post(body, null),
@@ -168,11 +168,7 @@ describe('billing webhooks', () => {
   });
 
   it('applies an event once and answers a redelivery at once', async () => {
-    const reader = await newReader();
-    await subscribe(reader.customerId, 'monthly');
-    const created = (await eventsOf(reader.customerId)).find(
-      (event) => event.type === 'customer.subscription.created',
-    )!;
+    const { reader, created } = await subscribedReader();
     const first = await signed(created);
     const second = await signed(created);
     expect(first.status).toBe(200);
@@ -182,11 +178,7 @@ describe('billing webhooks', () => {
   });
 
   it('applies an event once when its deliveries arrive at the same moment (several instances)', async () => {
-    const reader = await newReader();
-    await subscribe(reader.customerId, 'monthly');
-    const created = (await eventsOf(reader.customerId)).find(
-      (event) => event.type === 'customer.subscription.created',
-    )!;
+    const { reader, created } = await subscribedReader();
     const answers = await Promise.all(Array.from({ length: 6 }, () => signed(created)));
     const bodies = await Promise.all(answers.map((answer) => answer.json()));
     const applied = bodies.filter((body) => JSON.stringify(body) === '{"received":true}');
@@ -206,11 +198,7 @@ describe('billing webhooks', () => {
   });
 
   it('waits for a delivery being applied, and takes over a claim its process left behind', async () => {
-    const reader = await newReader();
-    const subscription = await subscribe(reader.customerId, 'monthly');
-    const created = (await eventsOf(reader.customerId)).find(
-      (event) => event.type === 'customer.subscription.created',
-    )!;
+    const { subscription, created } = await subscribedReader();
     // Another instance has just claimed it and is applying it.
     await db.insert(billingWebhookEvents).values({
       id: created.id,

@@ -51,6 +51,21 @@ describe('billing sandbox checkout sessions and the checkout page', () => {
     });
   }
 
+  /** A customer made with that e-mail, and a session with a 14-day trial for it. */
+  async function trialSessionOfNewCustomer(
+    email: string,
+    params: Partial<Stripe.Checkout.SessionCreateParams> = {},
+  ) {
+    const customer = await stripe.customers.create({ email });
+    const session = await checkoutSession({
+      customer: customer.id,
+      customer_email: undefined,
+      subscription_data: { trial_period_days: 14 },
+      ...params,
+    });
+    return { customer, session };
+  }
+
   async function countOf(type: string): Promise<number> {
     const rows = await pages.database.db
       .select({ count: sql<number>`count(*)::int` })
@@ -108,11 +123,7 @@ describe('billing sandbox checkout sessions and the checkout page', () => {
     });
 
     it('takes an existing customer and a trial (nothing due today)', async () => {
-      const customer = await stripe.customers.create({ email: 'existing@example.jp' });
-      const session = await checkoutSession({
-        customer: customer.id,
-        customer_email: undefined,
-        subscription_data: { trial_period_days: 14 },
+      const { customer, session } = await trialSessionOfNewCustomer('existing@example.jp', {
         expires_at: Math.floor(Date.now() / 1000) + 3600,
       });
       expect(session).toMatchObject({
@@ -296,12 +307,7 @@ describe('billing sandbox checkout sessions and the checkout page', () => {
     });
 
     it('completes a trial for an existing customer: trialing, no payment required', async () => {
-      const customer = await stripe.customers.create({ email: 'trial@example.jp' });
-      const session = await checkoutSession({
-        customer: customer.id,
-        customer_email: undefined,
-        subscription_data: { trial_period_days: 14 },
-      });
+      const { customer, session } = await trialSessionOfNewCustomer('trial@example.jp');
       const page = await pages.postForm(pathOf(session.url), cardFields('4000000000000341'));
       expect(page.status).toBe(303);
       const completed = await stripe.checkout.sessions.retrieve(session.id);

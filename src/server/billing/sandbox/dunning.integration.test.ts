@@ -6,6 +6,7 @@ import {
   type RunningSandbox,
   attachCard,
   customerWithCard,
+  expectCardDeclined,
   productWithPrices,
   startSandbox,
 } from '@test-support/billing-sandbox';
@@ -46,6 +47,16 @@ describe('billing sandbox charges, failed payments and dunning', () => {
     params: Omit<Stripe.SubscriptionCreateParams, 'customer' | 'items'> = {},
     price: Stripe.Price = monthly,
   ) => sandbox.subscribedCustomer(start, card, { items: [{ price: price.id }], ...params });
+
+  /** The error a monthly subscription made with error_if_incomplete is refused with. */
+  const refusedSubscription = (customerId: string) =>
+    stripe.subscriptions
+      .create({
+        customer: customerId,
+        items: [{ price: monthly.id }],
+        payment_behavior: 'error_if_incomplete',
+      })
+      .catch((caught: unknown) => caught);
 
   /** A working card that belongs to no customer yet. */
   const looseCard = () =>
@@ -329,32 +340,14 @@ describe('billing sandbox charges, failed payments and dunning', () => {
     const eventsBefore = (await eventsOf(customer.id)).length;
 
     // The 0341 card's first charge is spent: this one is declined.
-    const error = await stripe.subscriptions
-      .create({
-        customer: customer.id,
-        items: [{ price: monthly.id }],
-        payment_behavior: 'error_if_incomplete',
-      })
-      .catch((caught: unknown) => caught);
-    expect(error).toBeInstanceOf(Stripe.errors.StripeCardError);
-    expect(error).toMatchObject({
-      statusCode: 402,
-      code: 'card_declined',
-      decline_code: 'generic_decline',
-    });
+    expectCardDeclined(await refusedSubscription(customer.id));
     const all = await stripe.subscriptions.list({ customer: customer.id, status: 'all' });
     expect(all.data).toHaveLength(1);
     expect((await stripe.invoices.list({ customer: customer.id })).data).toHaveLength(1);
     expect(await eventsOf(customer.id)).toHaveLength(eventsBefore);
 
     const { customer: cardless } = await clockedCustomer(start, null);
-    const noCard = await stripe.subscriptions
-      .create({
-        customer: cardless.id,
-        items: [{ price: monthly.id }],
-        payment_behavior: 'error_if_incomplete',
-      })
-      .catch((caught: unknown) => caught);
+    const noCard = await refusedSubscription(cardless.id);
     expect(noCard).toBeInstanceOf(Stripe.errors.StripeInvalidRequestError);
     expect((noCard as Error).message).toContain('no attached payment source');
     expect(
@@ -492,13 +485,7 @@ describe('billing sandbox charges, failed payments and dunning', () => {
     await advance(clock, end + HOUR);
     const open = await latestInvoice(created.id);
     const declined = await stripe.invoices.pay(open.id).catch((caught: unknown) => caught);
-    expect(declined).toBeInstanceOf(Stripe.errors.StripeCardError);
-    expect(declined).toMatchObject({
-      statusCode: 402,
-      type: 'StripeCardError',
-      code: 'card_declined',
-      decline_code: 'generic_decline',
-    });
+    expectCardDeclined(declined);
     // The failed attempt counts, without moving the retry schedule.
     expect(await stripe.invoices.retrieve(open.id)).toMatchObject({
       status: 'open',

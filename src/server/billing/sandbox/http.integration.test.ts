@@ -73,12 +73,22 @@ describe('billing sandbox over HTTP with the stripe SDK', () => {
 
   it('creates JPY prices with lookup keys and finds them by lookup_keys', async () => {
     const product = await stripe.products.create({ id: 'prod_membership', name: '会員' });
-    const monthly = await stripe.prices.create({
-      product: product.id,
-      currency: 'jpy',
-      unit_amount: 1100,
-      recurring: { interval: 'month' },
-      lookup_key: 'membership_monthly',
+    /** A recurring yen price of the product with that lookup key. */
+    const price = (
+      unit_amount: number,
+      interval: Stripe.PriceCreateParams.Recurring.Interval,
+      lookup_key: string,
+      more: Partial<Stripe.PriceCreateParams> = {},
+    ) =>
+      stripe.prices.create({
+        product: product.id,
+        currency: 'jpy',
+        unit_amount,
+        recurring: { interval },
+        lookup_key,
+        ...more,
+      });
+    const monthly = await price(1100, 'month', 'membership_monthly', {
       tax_behavior: 'inclusive',
     });
     expect(monthly).toMatchObject({
@@ -93,13 +103,7 @@ describe('billing sandbox over HTTP with the stripe SDK', () => {
     });
     // Sent as the string "1100"; the SDK turns decimal strings into its Decimal type.
     expect(String(monthly.unit_amount_decimal)).toBe('1100');
-    const yearly = await stripe.prices.create({
-      product: product.id,
-      currency: 'jpy',
-      unit_amount: 11000,
-      recurring: { interval: 'year' },
-      lookup_key: 'membership_yearly',
-    });
+    const yearly = await price(11000, 'year', 'membership_yearly');
 
     const found = await stripe.prices.list({
       lookup_keys: ['membership_monthly', 'membership_yearly'],
@@ -108,23 +112,11 @@ describe('billing sandbox over HTTP with the stripe SDK', () => {
     expect(found.data.map((p) => p.id)).toEqual([yearly.id, monthly.id]);
     expect((found.data[0]?.product as Stripe.Product).name).toBe('会員');
 
-    await expect(
-      stripe.prices.create({
-        product: product.id,
-        currency: 'jpy',
-        unit_amount: 990,
-        recurring: { interval: 'month' },
-        lookup_key: 'membership_monthly',
-      }),
-    ).rejects.toMatchObject({ type: 'StripeInvalidRequestError', param: 'lookup_key' });
-    const moved = await stripe.prices.create({
-      product: product.id,
-      currency: 'jpy',
-      unit_amount: 990,
-      recurring: { interval: 'month' },
-      lookup_key: 'membership_monthly',
-      transfer_lookup_key: true,
+    await expect(price(990, 'month', 'membership_monthly')).rejects.toMatchObject({
+      type: 'StripeInvalidRequestError',
+      param: 'lookup_key',
     });
+    const moved = await price(990, 'month', 'membership_monthly', { transfer_lookup_key: true });
     expect((await stripe.prices.retrieve(monthly.id)).lookup_key).toBeNull();
     const now = await stripe.prices.list({ lookup_keys: ['membership_monthly'] });
     expect(now.data.map((p) => p.id)).toEqual([moved.id]);

@@ -3,7 +3,12 @@ import type { AddressInfo } from 'node:net';
 import Stripe from 'stripe';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Database } from '@/server/db/client';
-import { type RunningSandbox, customerWithCard, startSandbox } from '@test-support/billing-sandbox';
+import {
+  type RunningSandbox,
+  customerWithCard,
+  expectCardDeclined,
+  startSandbox,
+} from '@test-support/billing-sandbox';
 import { WEBHOOK_RETRY_DELAYS, deliverPendingEvents, deliveriesOf } from './webhooks';
 
 /** Payment methods with the test cards, and webhook delivery, driven by the official SDK. */
@@ -95,12 +100,7 @@ describe('billing sandbox payment methods and webhooks', () => {
       const error = await stripe.paymentMethods
         .attach(declined.id, { customer: customer.id })
         .catch((caught: unknown) => caught);
-      expect(error).toBeInstanceOf(Stripe.errors.StripeCardError);
-      expect(error).toMatchObject({
-        statusCode: 402,
-        code: 'card_declined',
-        decline_code: 'generic_decline',
-      });
+      expectCardDeclined(error);
 
       const listed = await stripe.paymentMethods.list({ customer: customer.id, type: 'card' });
       expect(listed.data.map((pm) => pm.id)).toEqual([failing.id, good.id]);
