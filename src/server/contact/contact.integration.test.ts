@@ -5,15 +5,20 @@ import { CONTACT_MESSAGE_MAX } from '@/lib/contact';
 import { contactMessages, user } from '@/server/db/schema';
 import { listOutbox } from '@/server/mail/mailer';
 import { onlyMailTo } from '@test-support/outbox';
+import {
+  expectFourthFromOneEmailRefused,
+  expectNothingKept,
+  expectOnlyAcknowledged,
+  expectSixthFromOneAddressRefused,
+  freshAddresses,
+} from '@test-support/public-forms';
 import { CONTACT_SENT_PAGE, listContactMessages, submitContact } from './contact';
 
 const STAFF = 'editors@example.jp';
 
 describe('the contact form against the database', () => {
   const database = testDatabase({ global: false });
-  let ipCounter = 0;
-  /** A fresh client address per call, so the per-IP limit only bites where a test means it to. */
-  const ctx = () => ({ ip: `198.51.100.${++ipCounter}` });
+  const ctx = freshAddresses();
   const valid = (email: string) => ({
     name: '山田 花子',
     email,
@@ -65,14 +70,16 @@ describe('the contact form against the database', () => {
 
   it('without a staff address keeps the message and only acknowledges it', async () => {
     const email = 'no-staff@example.jp';
-    const before = await listOutbox(database.db, { to: STAFF });
+    const staffMailsBefore = (await listOutbox(database.db, { to: STAFF })).length;
     const result = await submitContact({ db: database.db }, valid(email), ctx(), null);
     expect(result.ok).toBe(true);
     expect(await rowsFrom(email)).toHaveLength(1);
-    expect(await listOutbox(database.db, { to: STAFF })).toHaveLength(before.length);
-    expect((await listOutbox(database.db, { to: email })).map((m) => m.kind)).toEqual([
-      'contact-acknowledged',
-    ]);
+    await expectOnlyAcknowledged(database.db, {
+      staff: STAFF,
+      staffMailsBefore,
+      email,
+      kind: 'contact-acknowledged',
+    });
   });
 
   it('records the signed-in sender', async () => {
@@ -96,9 +103,10 @@ describe('the contact form against the database', () => {
   });
 
   it('answers Japanese messages per field and keeps nothing for invalid input', async () => {
-    const count = async () => (await database.db.select().from(contactMessages)).length;
-    const outbox = async () => (await listOutbox(database.db, { limit: 1000 })).length;
-    const [rowsBefore, mailsBefore] = [await count(), await outbox()];
+    const expectUnchanged = await expectNothingKept(
+      database.db,
+      async () => (await database.db.select().from(contactMessages)).length,
+    );
 
     const empty = await submitContact(
       { db: database.db, contactTo: STAFF },
@@ -155,8 +163,7 @@ describe('the contact form against the database', () => {
       name: 'お名前に使えない文字が含まれています。',
     });
 
-    expect(await count()).toBe(rowsBefore);
-    expect(await outbox()).toBe(mailsBefore);
+    await expectUnchanged();
   });
 
   it('counts line breaks as the form does: 4,000 characters with CRLF breaks fit', async () => {
@@ -184,27 +191,13 @@ describe('the contact form against the database', () => {
   });
 
   it('answers 429 to the sixth message from one address within the hour', async () => {
-    const ip = { ip: '203.0.113.77' };
-    for (let i = 1; i <= 5; i++) {
-      const result = await submitContact(
-        { db: database.db },
-        valid(`ip-limit-${i}@example.jp`),
-        ip,
-        null,
-      );
-      expect(result.ok, `message ${i}`).toBe(true);
-    }
-    const sixth = await submitContact(
-      { db: database.db },
-      valid('ip-limit-6@example.jp'),
-      ip,
-      null,
+    const sixth = await expectSixthFromOneAddressRefused(
+      database.db,
+      '203.0.113.77',
+      (email, ip) => submitContact({ db: database.db }, valid(email), ip, null),
+      rowsFrom,
     );
-    expect(sixth).toMatchObject({ ok: false, status: 429 });
-    expect(!sixth.ok && sixth.message).toMatch(/^短時間に何度も試みられたため/);
     expect(!sixth.ok && sixth.retryAfter).toBeGreaterThan(0);
-    expect(await rowsFrom('ip-limit-6@example.jp')).toHaveLength(0);
-    expect(await listOutbox(database.db, { to: 'ip-limit-6@example.jp' })).toHaveLength(0);
     // Another address is not affected.
     expect(
       (await submitContact({ db: database.db }, valid('other@example.jp'), ctx(), null)).ok,
@@ -212,19 +205,11 @@ describe('the contact form against the database', () => {
   });
 
   it('answers 429 to the fourth message from one e-mail address within the hour', async () => {
-    const email = 'mail-limit@example.jp';
-    for (let i = 1; i <= 3; i++) {
-      expect((await submitContact({ db: database.db }, valid(email), ctx(), null)).ok).toBe(true);
-    }
-    // The address is compared as the form normalises it (trimmed, lower case).
-    const fourth = await submitContact(
-      { db: database.db },
-      valid(' MAIL-LIMIT@example.jp'),
-      ctx(),
-      null,
+    await expectFourthFromOneEmailRefused(
+      ctx,
+      (email, ip) => submitContact({ db: database.db }, valid(email), ip, null),
+      rowsFrom,
     );
-    expect(fourth).toMatchObject({ ok: false, status: 429 });
-    expect(await rowsFrom(email)).toHaveLength(3);
   });
 
   it('lists the received messages newest first', async () => {

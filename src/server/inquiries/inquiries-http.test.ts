@@ -1,19 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { encodeFlash } from '@/lib/http/flash';
-import { countedStream, streamedPost } from '@test-support/streams';
+import { flashCookieLength, itRefusesForeignAndLargePosts } from '@test-support/public-form-posts';
 import {
   handleJobPostingInquiryPost,
   handlePartnerApplicationPost,
   jobPostingFlash,
   partnerApplicationFlash,
 } from './inquiries-http';
-
-const under4kb = (values: Record<string, unknown>, fieldErrors: Record<string, string>) =>
-  `axis_flash=${encodeFlash({
-    message: '入力内容を確認してください。',
-    fieldErrors,
-    values: values as Record<string, string>,
-  })}`.length;
 
 describe('the inquiry forms’ one-time cookie', () => {
   it('keeps only the job-posting form’s fields, small enough to stay under 4 KB', () => {
@@ -33,7 +25,7 @@ describe('the inquiry forms’ one-time cookie', () => {
       phone: '電話番号は、半角数字とハイフンで入力してください（例：03-1234-5678）。',
       message: 'お問い合わせ内容は 4,000 文字以内にしてください。',
     };
-    expect(under4kb(out, errors)).toBeLessThan(4096);
+    expect(flashCookieLength(out, errors)).toBeLessThan(4096);
   });
 
   it('keeps only the partner application’s fields, small enough to stay under 4 KB', () => {
@@ -68,7 +60,7 @@ describe('the inquiry forms’ one-time cookie', () => {
       plan: 'ご関心のあるプランを選んでください。',
       message: 'ご相談・ご質問は 4,000 文字以内にしてください。',
     };
-    expect(under4kb(out, errors)).toBeLessThan(4096);
+    expect(flashCookieLength(out, errors)).toBeLessThan(4096);
   });
 });
 
@@ -77,33 +69,6 @@ for (const [path, handle] of [
   ['/api/biz/request', handlePartnerApplicationPost],
 ] as const) {
   describe(`POST ${path}`, () => {
-    it('refuses a post from another site with 403 before reading it', async () => {
-      const response = await handle(
-        new Request(`http://localhost:3000${path}`, {
-          method: 'POST',
-          headers: {
-            host: 'localhost:3000',
-            origin: 'https://evil.example',
-            'content-type': 'application/x-www-form-urlencoded',
-          },
-          body: 'company=a',
-        }),
-      );
-      expect(response.status).toBe(403);
-    });
-
-    it('stops reading a 400 MB chunked post at 64 KB and answers 413', async () => {
-      const body = countedStream({ head: 'company=a&message=', total: 400 * 1024 * 1024 });
-      const response = await handle(
-        streamedPost(`http://localhost:3000${path}`, body.stream, {
-          host: 'localhost:3000',
-          origin: 'http://localhost:3000',
-          accept: 'application/json',
-          'content-type': 'application/x-www-form-urlencoded',
-        }),
-      );
-      expect(response.status).toBe(413);
-      expect(body.pulled()).toBeLessThan(64 * 1024 + 2 * 64 * 1024);
-    });
+    itRefusesForeignAndLargePosts(path, handle, 'company');
   });
 }

@@ -6,6 +6,13 @@ import { partnerInquiries, user } from '@/server/db/schema';
 import { listOutbox } from '@/server/mail/mailer';
 import { onlyMailTo } from '@test-support/outbox';
 import {
+  expectFourthFromOneEmailRefused,
+  expectNothingKept,
+  expectOnlyAcknowledged,
+  expectSixthFromOneAddressRefused,
+  freshAddresses,
+} from '@test-support/public-forms';
+import {
   INQUIRY_SENT_PAGES,
   listPartnerInquiries,
   setInquiryState,
@@ -16,9 +23,7 @@ const STAFF = 'biz@example.jp';
 
 describe('the inquiry forms against the database', () => {
   const database = testDatabase({ global: false });
-  let ipCounter = 0;
-  /** A fresh client address per call, so the per-IP limit only bites where a test means it to. */
-  const ctx = () => ({ ip: `198.51.100.${++ipCounter}` });
+  const ctx = freshAddresses();
   const jobPosting = (email: string) => ({
     company: '株式会社かたち設計',
     name: '佐藤 一郎',
@@ -40,7 +45,6 @@ describe('the inquiry forms against the database', () => {
   const rowsFrom = (email: string) =>
     database.db.select().from(partnerInquiries).where(eq(partnerInquiries.email, email));
   const rowCount = async () => (await database.db.select().from(partnerInquiries)).length;
-  const mailCount = async () => (await listOutbox(database.db, { limit: 1000 })).length;
 
   it('keeps a job-posting inquiry, mails it to staff and acknowledges it to the sender', async () => {
     const email = 'ichiro@example.jp';
@@ -144,7 +148,7 @@ describe('the inquiry forms against the database', () => {
 
   it('without a staff address keeps the inquiry and only acknowledges it', async () => {
     const email = 'no-staff@example.jp';
-    const before = (await listOutbox(database.db, { to: STAFF })).length;
+    const staffMailsBefore = (await listOutbox(database.db, { to: STAFF })).length;
     const result = await submitInquiry(
       'job-posting',
       { db: database.db },
@@ -155,10 +159,12 @@ describe('the inquiry forms against the database', () => {
     expect(result.ok).toBe(true);
     const [row] = await rowsFrom(email);
     expect(row!.phone).toBeNull();
-    expect(await listOutbox(database.db, { to: STAFF })).toHaveLength(before);
-    expect((await listOutbox(database.db, { to: email })).map((m) => m.kind)).toEqual([
-      'job-posting-acknowledged',
-    ]);
+    await expectOnlyAcknowledged(database.db, {
+      staff: STAFF,
+      staffMailsBefore,
+      email,
+      kind: 'job-posting-acknowledged',
+    });
   });
 
   it('records the signed-in sender', async () => {
@@ -177,7 +183,7 @@ describe('the inquiry forms against the database', () => {
   });
 
   it('answers Japanese messages per field of the job-posting form and keeps nothing', async () => {
-    const [rowsBefore, mailsBefore] = [await rowCount(), await mailCount()];
+    const expectUnchanged = await expectNothingKept(database.db, rowCount);
     const empty = await submitInquiry(
       'job-posting',
       { db: database.db, contactTo: STAFF },
@@ -224,12 +230,11 @@ describe('the inquiry forms against the database', () => {
       null,
     );
     expect(!short.ok && Object.keys(short.fieldErrors ?? {})).toEqual(['phone']);
-    expect(await rowCount()).toBe(rowsBefore);
-    expect(await mailCount()).toBe(mailsBefore);
+    await expectUnchanged();
   });
 
   it('answers Japanese messages per field of the partner application and keeps nothing', async () => {
-    const [rowsBefore, mailsBefore] = [await rowCount(), await mailCount()];
+    const expectUnchanged = await expectNothingKept(database.db, rowCount);
     const missing = await submitInquiry(
       'partner-application',
       { db: database.db },
@@ -264,52 +269,21 @@ describe('the inquiry forms against the database', () => {
       plan: 'ご関心のあるプランを選んでください。',
       message: 'ご相談・ご質問は 4,000 文字以内にしてください。',
     });
-    expect(await rowCount()).toBe(rowsBefore);
-    expect(await mailCount()).toBe(mailsBefore);
+    await expectUnchanged();
   });
 
+  /** Odd posts are job-posting inquiries, even ones partner applications. */
+  const eitherForm = (email: string, ip: { ip: string }, n: number) =>
+    n % 2
+      ? submitInquiry('job-posting', { db: database.db }, jobPosting(email), ip, null)
+      : submitInquiry('partner-application', { db: database.db }, application(email), ip, null);
+
   it('answers 429 to the sixth inquiry from one address within the hour, across both forms', async () => {
-    const ip = { ip: '203.0.113.88' };
-    for (let i = 1; i <= 5; i++) {
-      const kind = i % 2 ? 'job-posting' : 'partner-application';
-      const input = i % 2 ? jobPosting(`ip-${i}@example.jp`) : application(`ip-${i}@example.jp`);
-      const result = await submitInquiry(kind, { db: database.db }, input, ip, null);
-      expect(result.ok, `inquiry ${i}`).toBe(true);
-    }
-    const sixth = await submitInquiry(
-      'job-posting',
-      { db: database.db },
-      jobPosting('ip-6@example.jp'),
-      ip,
-      null,
-    );
-    expect(sixth).toMatchObject({ ok: false, status: 429 });
-    expect(!sixth.ok && sixth.message).toMatch(/^短時間に何度も試みられたため/);
-    expect(await rowsFrom('ip-6@example.jp')).toHaveLength(0);
-    expect(await listOutbox(database.db, { to: 'ip-6@example.jp' })).toHaveLength(0);
+    await expectSixthFromOneAddressRefused(database.db, '203.0.113.88', eitherForm, rowsFrom);
   });
 
   it('answers 429 to the fourth inquiry from one e-mail address within the hour', async () => {
-    const email = 'mail-limit@example.jp';
-    for (let i = 1; i <= 3; i++) {
-      const result = await submitInquiry(
-        'job-posting',
-        { db: database.db },
-        jobPosting(email),
-        ctx(),
-        null,
-      );
-      expect(result.ok).toBe(true);
-    }
-    const fourth = await submitInquiry(
-      'partner-application',
-      { db: database.db },
-      application(' MAIL-LIMIT@example.jp'),
-      ctx(),
-      null,
-    );
-    expect(fourth).toMatchObject({ ok: false, status: 429 });
-    expect(await rowsFrom(email)).toHaveLength(3);
+    await expectFourthFromOneEmailRefused(ctx, eitherForm, rowsFrom);
   });
 
   it('lists the inquiries newest first, a page at a time', async () => {

@@ -1,0 +1,79 @@
+import { expect } from 'vitest';
+import type { Db } from '@/server/db/client';
+import type { FormResult } from '@/server/http/form-endpoint';
+import { listOutbox } from '@/server/mail/mailer';
+
+/**
+ * Shared checks of the public forms that keep a message and mail it (contact, the partner
+ * inquiries): the per-address and per-e-mail limits, and that a refused post keeps and sends
+ * nothing. Each form's test passes its own way to submit and to read its rows.
+ */
+
+type Submit = (email: string, ctx: { ip: string }, n: number) => Promise<FormResult>;
+type RowsFrom = (email: string) => Promise<unknown[]>;
+
+/** A fresh client address per call, so the per-IP limit only bites where a test means it to. */
+export function freshAddresses(): () => { ip: string } {
+  let counter = 0;
+  return () => ({ ip: `198.51.100.${++counter}` });
+}
+
+/** Counts now the form's rows and every mail; the returned check says neither has changed. */
+export async function expectNothingKept(
+  db: Db,
+  rowCount: () => Promise<number>,
+): Promise<() => Promise<void>> {
+  const mailCount = async () => (await listOutbox(db, { limit: 1000 })).length;
+  const [rowsBefore, mailsBefore] = [await rowCount(), await mailCount()];
+  return async () => {
+    expect(await rowCount()).toBe(rowsBefore);
+    expect(await mailCount()).toBe(mailsBefore);
+  };
+}
+
+/** With no staff address set, a post only acknowledges itself to the sender. */
+export async function expectOnlyAcknowledged(
+  db: Db,
+  sent: { staff: string; staffMailsBefore: number; email: string; kind: string },
+): Promise<void> {
+  expect(await listOutbox(db, { to: sent.staff })).toHaveLength(sent.staffMailsBefore);
+  expect((await listOutbox(db, { to: sent.email })).map((m) => m.kind)).toEqual([sent.kind]);
+}
+
+/**
+ * Five posts from one address pass (post n from ip-limit-n@example.jp); the sixth is answered
+ * 429 with the wait message, keeps no row and sends no mail. Returns the sixth answer.
+ */
+export async function expectSixthFromOneAddressRefused(
+  db: Db,
+  ip: string,
+  submit: Submit,
+  rowsFrom: RowsFrom,
+): Promise<FormResult> {
+  for (let n = 1; n <= 5; n++) {
+    const result = await submit(`ip-limit-${n}@example.jp`, { ip }, n);
+    expect(result.ok, `post ${n}`).toBe(true);
+  }
+  const sixth = await submit('ip-limit-6@example.jp', { ip }, 6);
+  expect(sixth).toMatchObject({ ok: false, status: 429 });
+  expect(!sixth.ok && sixth.message).toMatch(/^短時間に何度も試みられたため/);
+  expect(await rowsFrom('ip-limit-6@example.jp')).toHaveLength(0);
+  expect(await listOutbox(db, { to: 'ip-limit-6@example.jp' })).toHaveLength(0);
+  return sixth;
+}
+
+/**
+ * Three posts from mail-limit@example.jp pass; the fourth, from the same address as the form
+ * normalises it (trimmed, lower case), is answered 429 and keeps no row.
+ */
+export async function expectFourthFromOneEmailRefused(
+  ctx: () => { ip: string },
+  submit: Submit,
+  rowsFrom: RowsFrom,
+): Promise<void> {
+  const email = 'mail-limit@example.jp';
+  for (let n = 1; n <= 3; n++) expect((await submit(email, ctx(), n)).ok, `post ${n}`).toBe(true);
+  const fourth = await submit(' MAIL-LIMIT@example.jp', ctx(), 4);
+  expect(fourth).toMatchObject({ ok: false, status: 429 });
+  expect(await rowsFrom(email)).toHaveLength(3);
+}
