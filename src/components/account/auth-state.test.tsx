@@ -1,6 +1,7 @@
 // @vitest-environment jsdom
 import { act, render, screen } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { MEMBER_AUTH_STATE } from '@test-support/auth-state';
 import { AuthStateProvider, PageWrapper, useAuthState } from './auth-state.client';
 
 function Probe() {
@@ -33,17 +34,7 @@ afterEach(() => {
 
 describe('AuthStateProvider and PageWrapper', () => {
   it('shows the full-height spinner until the state loads, then the page', async () => {
-    const finish = respond({
-      user: { uid: 'u1', displayName: '花子', partnerId: '', email: 'h@example.jp' },
-      isLoading: false,
-      isPaidUser: true,
-      experiencedTrial: false,
-      experiencedPaidPlan: false,
-      currentSubscriptionData: null,
-      isPartner: false,
-      isCanceledAtPeriodEnd: false,
-      role: 'member',
-    });
+    const finish = respond({ ...MEMBER_AUTH_STATE, isPaidUser: true });
     render(
       <AuthStateProvider>
         <PageWrapper>

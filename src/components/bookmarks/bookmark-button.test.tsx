@@ -2,23 +2,14 @@
 import { act, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { MEMBER_AUTH_STATE } from '@test-support/auth-state';
 import { AuthStateProvider } from '@/components/account/auth-state.client';
 import { SnackbarProvider } from '@/components/ui/snackbar-context.client';
 import { BookmarkButton } from './bookmark-button.client';
 import { resetBookmarkStoreForTests } from './bookmark-store';
 import { SIGN_IN_PROMPT_HEADING } from './sign-in-prompt.client';
 
-const MEMBER = {
-  user: { uid: 'u1', displayName: '花子', partnerId: '', email: 'h@example.jp' },
-  isLoading: false,
-  isPaidUser: false,
-  experiencedTrial: false,
-  experiencedPaidPlan: false,
-  currentSubscriptionData: null,
-  isPartner: false,
-  isCanceledAtPeriodEnd: false,
-  role: 'member',
-};
+const MEMBER = MEMBER_AUTH_STATE;
 const ANONYMOUS = { ...MEMBER, user: null, role: null };
 
 type Call = { url: string; method: string; body: unknown };

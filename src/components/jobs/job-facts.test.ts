@@ -1,15 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import { JOB_CONDITIONS } from '@test-support/jobs';
 import { areaLabel, placeLabel, salaryLabel } from './job-facts';
 
-const job = {
-  employmentType: ['正社員'],
-  prefecture: ['東京都'],
-  remote: ['出社'],
-  location: '渋谷区神宮前',
-  salaryUnit: ['年収'],
-  salaryMin: 4_200_000,
-  salaryMax: 6_500_000,
-};
+const job = JOB_CONDITIONS;
 
 describe("a listing's conditions in Japanese", () => {
   it('names the area: the prefecture, or フルリモート', () => {

@@ -15,41 +15,24 @@ function fakeMedia(element: HTMLAudioElement, state: Media) {
     Object.defineProperty(element, name, { configurable: true, get, set });
   property('paused', () => state.paused);
   property('duration', () => state.duration);
-  property(
-    'currentTime',
-    () => state.currentTime,
-    (value: number) => {
-      state.currentTime = value;
-      emit('timeupdate');
-    },
-  );
-  let rate = 1;
-  property(
-    'playbackRate',
-    () => rate,
-    (value: number) => {
-      rate = value;
-      emit('ratechange');
-    },
-  );
-  let volume = 1;
-  let muted = false;
-  property(
-    'volume',
-    () => volume,
-    (value: number) => {
-      volume = value;
-      emit('volumechange');
-    },
-  );
-  property(
-    'muted',
-    () => muted,
-    (value: boolean) => {
-      muted = value;
-      emit('volumechange');
-    },
-  );
+  // What the player sets: the value kept (the position in the shared state), then its event.
+  const kept: Record<string, unknown> = { playbackRate: 1, volume: 1, muted: false };
+  const settable: [Record<string, unknown>, string, string][] = [
+    [state, 'currentTime', 'timeupdate'],
+    [kept, 'playbackRate', 'ratechange'],
+    [kept, 'volume', 'volumechange'],
+    [kept, 'muted', 'volumechange'],
+  ];
+  for (const [store, name, event] of settable) {
+    property(
+      name,
+      () => store[name],
+      (value: never) => {
+        store[name] = value;
+        emit(event);
+      },
+    );
+  }
   return emit;
 }
 

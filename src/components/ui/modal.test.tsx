@@ -4,6 +4,17 @@ import userEvent from '@testing-library/user-event';
 import { useRef, useState } from 'react';
 import { Modal } from './modal.client';
 
+/** An open modal holding 「本文」; its onClose spy. */
+function renderOpenModal() {
+  const onClose = vi.fn();
+  render(
+    <Modal open onClose={onClose} label="お知らせ">
+      <p>本文</p>
+    </Modal>,
+  );
+  return onClose;
+}
+
 function Harness({ initialOpen = false }: { initialOpen?: boolean }) {
   const [open, setOpen] = useState(initialOpen);
   return (
@@ -57,23 +68,13 @@ describe('Modal', () => {
   });
 
   it('calls onClose from the button labelled exactly "Close"', async () => {
-    const onClose = vi.fn();
-    render(
-      <Modal open onClose={onClose} label="お知らせ">
-        <p>本文</p>
-      </Modal>,
-    );
+    const onClose = renderOpenModal();
     await userEvent.click(screen.getByRole('button', { name: 'Close' }));
     expect(onClose).toHaveBeenCalledTimes(1);
   });
 
   it('calls onClose when the overlay is clicked but not when the dialog is clicked', async () => {
-    const onClose = vi.fn();
-    render(
-      <Modal open onClose={onClose} label="お知らせ">
-        <p>本文</p>
-      </Modal>,
-    );
+    const onClose = renderOpenModal();
     const dialog = screen.getByRole('dialog');
     await userEvent.click(screen.getByText('本文'));
     await userEvent.click(dialog);
@@ -90,12 +91,7 @@ describe('Modal', () => {
   });
 
   it('does not close when a press starts in the dialog and ends on the overlay', async () => {
-    const onClose = vi.fn();
-    render(
-      <Modal open onClose={onClose} label="お知らせ">
-        <p>本文</p>
-      </Modal>,
-    );
+    const onClose = renderOpenModal();
     const text = screen.getByText('本文');
     const overlay = screen.getByRole('dialog').parentElement;
     if (!overlay) throw new Error('dialog has no overlay');

@@ -1,7 +1,8 @@
 // @vitest-environment jsdom
-import { act, fireEvent, render, screen } from '@testing-library/react';
+import { fireEvent, render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { SNACKBAR_AUTO_HIDE_MS, type SnackbarSeverity } from './snackbar.client';
+import { advance, restoreRealTimersAfterEach } from '@test-support/fake-timers';
 import { SnackbarProvider, useSnackbar } from './snackbar-context.client';
 
 function Trigger({ message, severity }: { message: string; severity?: SnackbarSeverity }) {
@@ -18,17 +19,8 @@ function Trigger({ message, severity }: { message: string; severity?: SnackbarSe
   );
 }
 
-/** Moves fake time forward inside act(), so the state updates it causes are applied. */
-function advance(ms: number) {
-  act(() => {
-    vi.advanceTimersByTime(ms);
-  });
-}
-
 describe('SnackbarProvider / useSnackbar', () => {
-  afterEach(() => {
-    vi.useRealTimers();
-  });
+  restoreRealTimersAfterEach();
 
   it('shows nothing until showSnackbar is called', () => {
     render(

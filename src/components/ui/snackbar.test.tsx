@@ -2,19 +2,19 @@
 import { act, fireEvent, render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { useState } from 'react';
+import { advance, expectCalledOnceAt, restoreRealTimersAfterEach } from '@test-support/fake-timers';
 import { SNACKBAR_AUTO_HIDE_MS, Snackbar, type SnackbarSeverity } from './snackbar.client';
 
-/** Moves fake time forward inside act(), so the state updates it causes are applied. */
-function advance(ms: number) {
-  act(() => {
-    vi.advanceTimersByTime(ms);
-  });
+/** A snackbar on fake time; its onClose spy. */
+function renderTimed() {
+  vi.useFakeTimers();
+  const onClose = vi.fn();
+  render(<Snackbar message="保存しました" onClose={onClose} />);
+  return onClose;
 }
 
 describe('Snackbar', () => {
-  afterEach(() => {
-    vi.useRealTimers();
-  });
+  restoreRealTimersAfterEach();
 
   it('renders nothing while the message is empty', () => {
     const { container } = render(<Snackbar message="" onClose={() => {}} />);
@@ -75,10 +75,7 @@ describe('Snackbar', () => {
     const { rerender } = render(<Snackbar message="一件目" onClose={onClose} />);
     advance(2000);
     rerender(<Snackbar message="二件目" onClose={onClose} />);
-    advance(2999);
-    expect(onClose).not.toHaveBeenCalled();
-    advance(1);
-    expect(onClose).toHaveBeenCalledTimes(1);
+    expectCalledOnceAt(onClose, 3000);
   });
 
   it('does not restart the timer when only the onClose function changes', () => {
@@ -96,9 +93,7 @@ describe('Snackbar', () => {
   // Synchronous events here: user-event's async wrapper waits on a real timer that fake timers
   // never fire under Vitest.
   it('waits while hovered and starts the full delay again when the pointer leaves', () => {
-    vi.useFakeTimers();
-    const onClose = vi.fn();
-    render(<Snackbar message="保存しました" onClose={onClose} />);
+    const onClose = renderTimed();
     const snackbar = screen.getByRole('status').parentElement;
     if (!snackbar) throw new Error('no snackbar');
 
@@ -107,16 +102,11 @@ describe('Snackbar', () => {
     expect(onClose).not.toHaveBeenCalled();
 
     fireEvent.pointerLeave(snackbar);
-    advance(2999);
-    expect(onClose).not.toHaveBeenCalled();
-    advance(1);
-    expect(onClose).toHaveBeenCalledTimes(1);
+    expectCalledOnceAt(onClose, 3000);
   });
 
   it('waits while its close button has focus', () => {
-    vi.useFakeTimers();
-    const onClose = vi.fn();
-    render(<Snackbar message="保存しました" onClose={onClose} />);
+    const onClose = renderTimed();
     const close = screen.getByRole('button', { name: '閉じる' });
     act(() => {
       close.focus();

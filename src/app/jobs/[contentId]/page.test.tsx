@@ -1,6 +1,7 @@
 // @vitest-environment jsdom
 import { render, screen, within } from '@testing-library/react';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { JOB_CONDITIONS } from '@test-support/jobs';
 import type { Job } from '@/server/content/schemas';
 
 const read = vi.hoisted(() => ({ readJob: vi.fn() }));
@@ -31,14 +32,8 @@ const job = (fields: Partial<Job> = {}): Job => ({
   },
   description: '設計スタッフを募集します。',
   body: '<h2>仕事内容</h2><p>基本設計から監理まで。</p>',
-  employmentType: ['正社員'],
+  ...JOB_CONDITIONS,
   occupation: ['建築・インテリア'],
-  prefecture: ['東京都'],
-  remote: ['出社'],
-  location: '渋谷区神宮前',
-  salaryUnit: ['年収'],
-  salaryMin: 4_200_000,
-  salaryMax: 6_500_000,
   hours: '10:00〜19:00',
   applyUrl: 'https://example.com/recruit/sorane',
   applyEmail: null,
