@@ -22,7 +22,8 @@ export default defineConfig({
           include: ['src/**/*.test.ts', 'src/**/*.test.tsx', 'scripts/**/*.test.ts'],
           exclude: ['**/*.integration.test.ts', 'node_modules/**'],
           environment: 'node',
-          setupFiles: ['./vitest.setup.ts'],
+          isolate: false,
+          setupFiles: ['./tests/support/fresh-file-state.ts', './vitest.setup.ts'],
         },
       },
       {
@@ -37,6 +38,10 @@ export default defineConfig({
           hookTimeout: 120_000,
           // One file at a time: PGlite is CPU-heavy and the machine has 2 cores.
           fileParallelism: false,
+          // One process for every file: node_modules load once; each file still starts with
+          // the environment and app modules as they were (tests/support/fresh-file-state.ts).
+          isolate: false,
+          setupFiles: ['./tests/support/fresh-file-state.ts'],
         },
       },
     ],
