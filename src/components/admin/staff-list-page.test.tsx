@@ -1,7 +1,27 @@
 // @vitest-environment jsdom
 import { render, screen } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import { StaffFilter, StaffList, StaffPageHead, StaffSearchInput } from './staff-list-page';
+import {
+  StaffFilter,
+  StaffList,
+  StaffPageHead,
+  type StaffSearch,
+  StaffSearchInput,
+} from './staff-list-page';
+
+/** A search by 検索語, filtered or not, cleared by the link named `clearLabel`. */
+function search(clearLabel: string, filtered: boolean): StaffSearch {
+  return {
+    filters: (
+      <StaffFilter id="q" label="検索語">
+        <StaffSearchInput id="q" defaultValue="" />
+      </StaffFilter>
+    ),
+    submitLabel: '検索',
+    filtered,
+    clearLabel,
+  };
+}
 
 function list(options: { filtered: boolean; empty: string | null }) {
   return (
@@ -9,16 +29,7 @@ function list(options: { filtered: boolean; empty: string | null }) {
       <StaffPageHead title="ユーザー" lead="説明" />
       <StaffList
         path="/admin/users"
-        search={{
-          filters: (
-            <StaffFilter id="user-search" label="検索語">
-              <StaffSearchInput id="user-search" defaultValue="" />
-            </StaffFilter>
-          ),
-          submitLabel: '検索',
-          filtered: options.filtered,
-          clearLabel: '検索を解除',
-        }}
+        search={search('検索を解除', options.filtered)}
         count="3人"
         empty={options.empty}
         pagination={{ page: 1, totalPages: 1, label: 'ページ送り' }}
@@ -57,14 +68,7 @@ describe('StaffList', () => {
         path="/biz/axis-admin"
         fragment="partners"
         search={{
-          filters: (
-            <StaffFilter id="partner-q" label="企業名で検索">
-              <StaffSearchInput id="partner-q" defaultValue="余白" />
-            </StaffFilter>
-          ),
-          submitLabel: '検索',
-          filtered: true,
-          clearLabel: '検索をやめる',
+          ...search('検索をやめる', true),
           label: 'パートナー企業の検索',
           keep: { ipage: '2', other: undefined },
         }}

@@ -33,10 +33,15 @@ const beacons = () =>
     return JSON.parse(data as string) as ViewBeacon;
   });
 
-function navigate(rerender: (ui: React.ReactElement) => void, pathname: string, search = '') {
+function navigate(
+  rerender: (ui: React.ReactElement) => void,
+  pathname: string,
+  search = '',
+  page: React.ReactElement = <PageViewTracker />,
+) {
   navigation.pathname = pathname;
   navigation.search = search;
-  rerender(<PageViewTracker />);
+  rerender(page);
 }
 
 beforeEach(() => {
@@ -159,12 +164,13 @@ describe('AnalyticsOptOut', () => {
 
   it('toggles the stored opt-out, forgets the visitor id, and stops the beacon', async () => {
     const user = userEvent.setup();
-    const { rerender } = render(
+    const page = () => (
       <>
         <AnalyticsOptOut />
         <PageViewTracker />
-      </>,
+      </>
     );
+    const { rerender } = render(page());
     expect(beacons()).toHaveLength(1);
     expect(screen.getByRole('heading', { level: 2, name: '閲覧の計測' })).toBeInTheDocument();
     const checkbox = screen.getByRole('checkbox', {
@@ -178,26 +184,14 @@ describe('AnalyticsOptOut', () => {
     expect(window.localStorage.getItem(OPT_OUT_KEY)).toBe('1');
     expect(window.localStorage.getItem(VISITOR_ID_KEY)).toBeNull();
 
-    navigation.pathname = '/posts';
-    rerender(
-      <>
-        <AnalyticsOptOut />
-        <PageViewTracker />
-      </>,
-    );
+    navigate(rerender, '/posts', '', page());
     expect(beacons()).toHaveLength(1);
 
     // The label toggles it too, and back on the next page is measured again.
     await user.click(screen.getByText('このブラウザでの閲覧の計測を停止する'));
     expect(checkbox).not.toBeChecked();
     expect(window.localStorage.getItem(OPT_OUT_KEY)).toBeNull();
-    navigation.pathname = '/jobs';
-    rerender(
-      <>
-        <AnalyticsOptOut />
-        <PageViewTracker />
-      </>,
-    );
+    navigate(rerender, '/jobs', '', page());
     expect(beacons().at(-1)?.path).toBe('/jobs');
   });
 

@@ -36,6 +36,13 @@ beforeEach(() => {
 
 afterEach(() => vi.unstubAllGlobals());
 
+/** The plan-change button, pressed: the notice it opens before the portal. */
+async function openPlanChangeNotice() {
+  renderButton({ label: 'このプランに変更する', confirmPlanChange: true });
+  await userEvent.click(screen.getByRole('button', { name: 'このプランに変更する' }));
+  return screen.findByRole('dialog', { name: 'プラン変更にともなう注意事項' });
+}
+
 function renderButton(props: Partial<Parameters<typeof CustomerPortalButton>[0]> = {}) {
   return render(
     <SnackbarProvider>
@@ -121,9 +128,7 @@ describe('CustomerPortalButton', () => {
 
   it('opens the plan-change notice first; its primary button continues to the portal', async () => {
     const { fetchMock, resolve } = deferredFetch();
-    renderButton({ label: 'このプランに変更する', confirmPlanChange: true });
-    await userEvent.click(screen.getByRole('button', { name: 'このプランに変更する' }));
-    const dialog = await screen.findByRole('dialog', { name: 'プラン変更にともなう注意事項' });
+    const dialog = await openPlanChangeNotice();
     expect(fetchMock).not.toHaveBeenCalled();
 
     await userEvent.click(within(dialog).getByRole('button', { name: 'プランを確認・変更する' }));
@@ -136,9 +141,7 @@ describe('CustomerPortalButton', () => {
 
   it('閉じる closes the notice without calling the portal', async () => {
     const { fetchMock } = deferredFetch();
-    renderButton({ label: 'このプランに変更する', confirmPlanChange: true });
-    await userEvent.click(screen.getByRole('button', { name: 'このプランに変更する' }));
-    const dialog = await screen.findByRole('dialog');
+    const dialog = await openPlanChangeNotice();
     await userEvent.click(within(dialog).getByRole('button', { name: '閉じる' }));
     expect(screen.queryByRole('dialog')).toBeNull();
     expect(fetchMock).not.toHaveBeenCalled();
@@ -146,9 +149,7 @@ describe('CustomerPortalButton', () => {
 
   it('keeps the notice open and says why when the portal cannot be opened from it', async () => {
     const { resolve } = deferredFetch();
-    renderButton({ label: 'このプランに変更する', confirmPlanChange: true });
-    await userEvent.click(screen.getByRole('button', { name: 'このプランに変更する' }));
-    const dialog = await screen.findByRole('dialog');
+    const dialog = await openPlanChangeNotice();
     await userEvent.click(within(dialog).getByRole('button', { name: 'プランを確認・変更する' }));
     await settle(() => resolve(new Response('oops', { status: 502 })));
     expect(await screen.findByText(PORTAL_ERROR_MESSAGE)).toBeInTheDocument();

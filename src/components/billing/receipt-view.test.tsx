@@ -23,15 +23,20 @@ const RECEIPT: ReceiptDetailView = {
 
 afterEach(() => vi.unstubAllGlobals());
 
+/** The receipt of RECEIPT for 山田 花子, issued by `issuer`. */
+function renderReceipt(
+  issuer: { name: string; registrationNumber: string | null } = {
+    name: 'AXIS Membership',
+    registrationNumber: null,
+  },
+  receipt = RECEIPT,
+) {
+  render(<ReceiptView receipt={receipt} addressee="山田 花子" issuer={issuer} />);
+}
+
 describe('ReceiptView', () => {
   it('shows the addressee, the amount with tax at 10 %, the lines in Japanese, the date and number', () => {
-    render(
-      <ReceiptView
-        receipt={RECEIPT}
-        addressee="山田 花子"
-        issuer={{ name: 'AXIS Membership', registrationNumber: null }}
-      />,
-    );
+    renderReceipt();
     expect(screen.getByRole('heading', { level: 1 })).toHaveTextContent(/^領収書$/);
     expect(screen.getByText('山田 花子').closest('p')).toHaveTextContent('山田 花子 様');
     expect(screen.getByText('領収金額').parentElement).toHaveTextContent('¥1,100（税込）');
@@ -58,13 +63,7 @@ describe('ReceiptView', () => {
     expect(screen.queryByText(/適格請求書/)).toBeNull();
     unmount();
 
-    render(
-      <ReceiptView
-        receipt={RECEIPT}
-        addressee="山田 花子"
-        issuer={{ name: '株式会社アクシス', registrationNumber: 'T1234567890123' }}
-      />,
-    );
+    renderReceipt({ name: '株式会社アクシス', registrationNumber: 'T1234567890123' });
     expect(screen.getByRole('heading', { level: 1 })).toHaveTextContent('領収書（適格請求書）');
     expect(screen.getByText('登録番号').nextSibling).toHaveTextContent('T1234567890123');
     expect(screen.getByText('発行者').nextSibling).toHaveTextContent('株式会社アクシス');
@@ -74,18 +73,12 @@ describe('ReceiptView', () => {
     expect(receiptTax({ total: 11000, tax: 0 })).toBe(1000);
     expect(receiptTax({ total: 980, tax: 0 })).toBe(89);
     expect(receiptTax({ total: 1100, tax: 100 })).toBe(100);
-    render(
-      <ReceiptView
-        receipt={{
-          ...RECEIPT,
-          total: 11000,
-          tax: 1000,
-          lines: [{ ...RECEIPT.lines[0]!, amount: 11000 }],
-        }}
-        addressee="山田 花子"
-        issuer={{ name: 'AXIS Membership', registrationNumber: null }}
-      />,
-    );
+    renderReceipt(undefined, {
+      ...RECEIPT,
+      total: 11000,
+      tax: 1000,
+      lines: [{ ...RECEIPT.lines[0]!, amount: 11000 }],
+    });
     expect(screen.getByRole('rowheader', { name: '10%対象' }).closest('tr')).toHaveTextContent(
       '¥11,000（うち消費税 ¥1,000）',
     );
@@ -94,13 +87,7 @@ describe('ReceiptView', () => {
   it('prints with the 印刷する button', async () => {
     const print = vi.fn();
     vi.stubGlobal('print', print);
-    render(
-      <ReceiptView
-        receipt={RECEIPT}
-        addressee="山田 花子"
-        issuer={{ name: 'AXIS Membership', registrationNumber: null }}
-      />,
-    );
+    renderReceipt();
     await userEvent.click(screen.getByRole('button', { name: '印刷する' }));
     expect(print).toHaveBeenCalledTimes(1);
   });

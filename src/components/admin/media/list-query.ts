@@ -1,4 +1,5 @@
 import { z } from '@/lib/zod';
+import { pageNumberParam, searchTextParam } from '@/components/admin/list-query-params';
 import { MEDIA_KINDS, type MediaKind, type MediaListQuery } from '@/lib/media/media-shared';
 
 /**
@@ -7,18 +8,12 @@ import { MEDIA_KINDS, type MediaKind, type MediaListQuery } from '@/lib/media/me
  */
 
 const mediaQuery = z.object({
-  q: z.string().trim().max(100).optional().catch(undefined),
+  q: searchTextParam,
   kind: z
     .enum(MEDIA_KINDS as [MediaKind, ...MediaKind[]])
     .optional()
     .catch(undefined),
-  page: z
-    .string()
-    .regex(/^[0-9]{1,6}$/)
-    .transform(Number)
-    .pipe(z.number().int().min(1))
-    .optional()
-    .catch(undefined),
+  page: pageNumberParam(6),
 });
 
 export function parseMediaQuery(params: Record<string, unknown>): MediaListQuery {

@@ -1,4 +1,5 @@
 import { z } from '@/lib/zod';
+import { pageNumberParam, searchTextParam } from '@/components/admin/list-query-params';
 
 /**
  * The query strings of /admin/users (`q`, `page`) and /admin/audit (`action`, `q`, `page`).
@@ -6,20 +7,12 @@ import { z } from '@/lib/zod';
  * with odd characters) is dropped, never an error: the page shows the unfiltered first page.
  */
 
-const pageNumber = z
-  .string()
-  .regex(/^[0-9]{1,6}$/)
-  .transform(Number)
-  .pipe(z.number().int().min(1))
-  .optional()
-  .catch(undefined);
+const pageNumber = pageNumberParam(6);
 
-const searchText = z.string().trim().max(100).optional().catch(undefined);
-
-const usersQuery = z.object({ q: searchText, page: pageNumber });
+const usersQuery = z.object({ q: searchTextParam, page: pageNumber });
 
 const auditQuery = z.object({
-  q: searchText,
+  q: searchTextParam,
   page: pageNumber,
   action: z
     .string()

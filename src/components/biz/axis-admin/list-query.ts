@@ -1,4 +1,5 @@
 import { z } from '@/lib/zod';
+import { pageNumberParam, searchTextParam } from '@/components/admin/list-query-params';
 
 /**
  * The parameters of /biz/axis-admin: `q` (partner search), `page` (partners), `ipage`
@@ -6,16 +7,10 @@ import { z } from '@/lib/zod';
  * (a list, a word for a number, a search past 100 characters), is dropped, never an error.
  */
 
-const pageNumber = z
-  .string()
-  .regex(/^[0-9]{1,4}$/)
-  .transform(Number)
-  .pipe(z.number().int().min(1))
-  .optional()
-  .catch(undefined);
+const pageNumber = pageNumberParam(4);
 
 const listQuery = z.object({
-  q: z.string().trim().max(100).optional().catch(undefined),
+  q: searchTextParam,
   page: pageNumber,
   ipage: pageNumber,
 });
