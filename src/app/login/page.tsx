@@ -2,12 +2,13 @@ import Link from 'next/link';
 import { redirect } from 'next/navigation';
 import { CurrentPasswordField, EmailField } from '@/components/account/account-fields';
 import { PostForm } from '@/components/forms/form.client';
-import { AccountPage, Notice } from '@/components/account/account-page';
+import { AccountPage, Notice, Section } from '@/components/account/account-page';
 import { accountMetadata } from '@/components/account/metadata';
 import { env } from '@/env';
 import { safeNextPath } from '@/lib/safe-next';
 import { readFlash, typedText } from '@/server/http/read-flash';
 import { getUser } from '@/server/identity/session';
+import { SIGN_IN_LINK_SECONDS } from '@/server/identity/auth';
 
 export const metadata = accountMetadata('ログイン', '/login');
 
@@ -22,6 +23,10 @@ export default async function LoginPage({ searchParams }: Props) {
   if (await getUser()) redirect(next);
   const flash = await readFlash();
   const linkError = one(query.error);
+  // Two forms post back here: the one-time message belongs to the form that was sent.
+  const fromLinkForm = typedText(flash, 'form') === 'sign-in-link';
+  const linkState = one(query.link);
+  const minutes = SIGN_IN_LINK_SECONDS / 60;
   return (
     <AccountPage
       title="ログイン"
@@ -51,16 +56,55 @@ export default async function LoginPage({ searchParams }: Props) {
           </p>
         </Notice>
       ) : null}
+      {linkState === 'sent' ? (
+        <Notice>
+          <p>
+            ご入力のメールアドレスにログイン用のリンクをお送りしました。{minutes}{' '}
+            分以内にメール内のリンクを開いてください。届かない場合は、迷惑メールのフォルダと、入力したアドレスをご確認ください。
+          </p>
+        </Notice>
+      ) : null}
+      {linkState === 'invalid' ? (
+        <Notice tone="error">
+          <p>
+            このログイン用リンクは有効期限（{minutes}{' '}
+            分）が切れているか、すでに使われています。下の「メールでログイン」から新しいリンクをお申し込みください。
+          </p>
+        </Notice>
+      ) : null}
+      {linkState === 'limited' ? (
+        <Notice tone="error">
+          <p>
+            短時間に何度も試みられたため、一時的に受け付けを停止しています。しばらく待ってからもう一度お試しください。
+          </p>
+        </Notice>
+      ) : null}
       <PostForm
         action="/api/account/sign-in"
         submitLabel="ログイン"
-        initialErrors={flash}
+        initialErrors={fromLinkForm ? null : flash}
         changesLogin
       >
         <input type="hidden" name="next" value={next} />
-        <EmailField defaultValue={typedText(flash, 'email')} />
+        <EmailField defaultValue={fromLinkForm ? undefined : typedText(flash, 'email')} />
         <CurrentPasswordField />
       </PostForm>
+      <Section title="メールでログイン">
+        <p>
+          パスワードを使わずにログインできます。登録済みのメールアドレスに、{minutes} 分間・1
+          回だけ使えるログイン用のリンクをお送りします。
+        </p>
+        <PostForm
+          action="/api/account/sign-in-link"
+          submitLabel="ログイン用のリンクを送る"
+          submitColor="white"
+          initialErrors={fromLinkForm ? flash : null}
+        >
+          <input type="hidden" name="form" value="sign-in-link" />
+          <input type="hidden" name="next" value={next} />
+          <EmailField defaultValue={fromLinkForm ? typedText(flash, 'email') : undefined} />
+        </PostForm>
+      </Section>
     </AccountPage>
   );
 }

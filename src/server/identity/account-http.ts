@@ -1,5 +1,6 @@
 import 'server-only';
 import { getDb } from '@/server/db/client';
+import { clientIp } from '@/server/http/request-origin';
 import { endpoint } from '@/server/http/endpoint';
 import { type FormInput, jsonAnswer } from '@/server/http/form-endpoint';
 import {
@@ -16,6 +17,7 @@ import {
 } from './account-flows';
 import { appAuth } from './app-auth';
 import { editProfile } from './profile-flow';
+import { followSignInLink, requestSignInLink } from './sign-in-link';
 import type { AppUser } from './session-user';
 
 /**
@@ -31,6 +33,7 @@ type Input = FormInput;
 const FORM_PAGES: Record<string, string> = {
   'sign-up': '/sign-up',
   'sign-in': '/login',
+  'sign-in-link': '/login',
   'sign-out': '/',
   'forgot-password': '/account/forgot-password',
   'reset-password': '/account/reset-password',
@@ -53,6 +56,11 @@ const KB = 1024;
 const FLOWS: Record<string, Flow> = {
   'sign-up': { signedIn: false, maxBytes: 16 * KB, run: (d, i, c) => signUp(d, i, c) },
   'sign-in': { signedIn: false, maxBytes: 16 * KB, run: (d, i, c) => signIn(d, i, c) },
+  'sign-in-link': {
+    signedIn: false,
+    maxBytes: 16 * KB,
+    run: (d, i, c) => requestSignInLink(d, i, c),
+  },
   'sign-out': {
     signedIn: false,
     maxBytes: 16 * KB,
@@ -104,4 +112,24 @@ export async function handleAccountPost(request: Request, flowName: string): Pro
   const run = ENDPOINTS.get(flowName);
   if (!run) return jsonAnswer(404, { ok: false, message: 'ページが見つかりません。' });
   return run(request);
+}
+
+/**
+ * GET /api/account/sign-in-link?token=…&next=…: the link in the mail. Answers a redirect, with
+ * the session cookie when the link was good; the token must not leak on through a Referer.
+ */
+export async function handleSignInLinkFollow(request: Request): Promise<Response> {
+  const query = new URL(request.url).searchParams;
+  const followed = await followSignInLink(
+    { db: await getDb(), auth: await appAuth() },
+    { token: query.get('token') ?? undefined, next: query.get('next') ?? undefined },
+    { headers: request.headers, ip: clientIp(request.headers) },
+  );
+  const headers = new Headers({
+    location: followed.redirectTo,
+    'cache-control': 'private, no-store',
+    'referrer-policy': 'no-referrer',
+  });
+  if (followed.ok) for (const cookie of followed.setCookies) headers.append('set-cookie', cookie);
+  return new Response(null, { status: 303, headers });
 }

@@ -1,5 +1,6 @@
 import 'server-only';
 import { betterAuth } from 'better-auth';
+import { magicLink } from 'better-auth/plugins';
 import { drizzleAdapter } from 'better-auth/adapters/drizzle';
 import { eq } from 'drizzle-orm';
 import { env } from '@/env';
@@ -24,6 +25,18 @@ import { signUpConsent } from './unfinished-sign-up';
 export const EMAIL_VERIFICATION_SECONDS = 24 * 60 * 60;
 export const RESET_PASSWORD_SECONDS = 60 * 60;
 export const SESSION_SECONDS = 30 * 24 * 60 * 60;
+/** A sign-in link (src/server/identity/sign-in-link.ts) works once, for this long. */
+export const SIGN_IN_LINK_SECONDS = 15 * 60;
+/** Where a sign-in link points: our endpoint, which rate limits and audits (not better-auth's). */
+export const SIGN_IN_LINK_PATH = '/api/account/sign-in-link';
+
+/** The URL a sign-in link mail carries: the token, and the page to return to (checked on use). */
+export function signInLinkUrl(baseURL: string, token: string, next?: string): string {
+  const url = new URL(SIGN_IN_LINK_PATH, baseURL);
+  url.searchParams.set('token', token);
+  if (next && next !== '/') url.searchParams.set('next', next);
+  return url.toString();
+}
 
 export function createAuth(db: Db, options: { secret: string; baseURL?: string }) {
   const baseURL = options.baseURL ?? env().SITE_URL;
@@ -163,6 +176,31 @@ export function createAuth(db: Db, options: { secret: string; baseURL?: string }
         },
       },
     },
+    plugins: [
+      // Sign-in by e-mail link, called server-side only (sign-in-link.ts): never creates an
+      // account, and its tokens are stored hashed like every verification value above.
+      magicLink({
+        expiresIn: SIGN_IN_LINK_SECONDS,
+        disableSignUp: true,
+        sendMagicLink: async ({ email, token, metadata }) => {
+          const [owner] = await db
+            .select({ id: schema.user.id, name: schema.user.name })
+            .from(schema.user)
+            .where(eq(schema.user.email, email));
+          // sign-in-link.ts asks only for registered addresses; a race with a deletion sends nothing.
+          if (!owner) return;
+          const next = typeof metadata?.next === 'string' ? metadata.next : undefined;
+          await sendMail(
+            db,
+            mails.signInLink(email, owner.name, {
+              url: signInLinkUrl(baseURL, token, next),
+              userId: owner.id,
+              lifetimeSeconds: SIGN_IN_LINK_SECONDS,
+            }),
+          );
+        },
+      }),
+    ],
     advanced: {
       useSecureCookies: baseURL.startsWith('https:'),
       cookiePrefix: AUTH_COOKIE_PREFIX,

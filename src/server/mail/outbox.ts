@@ -239,6 +239,18 @@ export function removeVerificationLinks(db: Db, userId: string): Promise<number>
   );
 }
 
+/** A sign-in by link spends every sign-in link of the account (identity/sign-in-link.ts). */
+export function removeSignInLinks(db: Db, userId: string): Promise<number> {
+  return removeLinks(
+    db,
+    and(
+      eq(mailOutbox.tokenUserId, userId),
+      inArray(mailOutbox.kind, [TOKEN_MAIL_KINDS.signInLink]),
+    ),
+    new Date(),
+  );
+}
+
 /**
  * Every kept mail with its body, unchecked, for tests that follow a mailed link (the account
  * flows). Pages and commands go through listOutboxMails / readOutboxMail.

@@ -7,6 +7,8 @@ const withAction = {
   verifyEmail: mails.verifyEmail('a@example.jp', '読者', link),
   resetPassword: mails.resetPassword('a@example.jp', '読者', link),
   changeEmailVerify: mails.changeEmailVerify('a@example.jp', '読者', link),
+  signInLink: mails.signInLink('a@example.jp', '読者', { ...link, lifetimeSeconds: 900 }),
+  signInLinkNoAccount: mails.signInLinkNoAccount('a@example.jp', 'https://example.jp/sign-up'),
   receipt: billingMails.receipt('a@example.jp', '読者', {
     number: 'INV-1',
     total: '¥1,100',

@@ -25,6 +25,7 @@ export const TOKEN_MAIL_KINDS = {
   verifyEmail: 'verify-email',
   changeEmail: 'change-email',
   resetPassword: 'reset-password',
+  signInLink: 'sign-in-link',
 } as const;
 
 /** What is left of a token link in a kept mail once it is used or expired. */
@@ -194,6 +195,39 @@ export const mails = {
         `{action}から確認すると、このアドレスへの変更が完了します。リンクの有効期限は ${lifetimeText(token.lifetimeSeconds)}です。確認するまでは、これまでのアドレスのままです。`,
       ],
       action: { label: 'メールアドレスを変更する', token },
+      note: IGNORE,
+    }),
+
+  /** The password-free sign-in (src/server/identity/sign-in-link.ts): one use, short-lived. */
+  signInLink: (to: string, name: string, token: TokenLink) =>
+    render(to, {
+      kind: TOKEN_MAIL_KINDS.signInLink,
+      subject: 'ログイン用のリンク',
+      greeting: dear(name),
+      paragraphs: [
+        'ログイン用のリンクをお送りします。',
+        `{action}を開くと、パスワードなしでログインできます。リンクの有効期限は ${lifetimeText(token.lifetimeSeconds)}で、1 回だけ使えます。`,
+        'このリンクを他の人に転送しないでください。開いた人があなたとしてログインできます。',
+      ],
+      action: { label: 'ログインする', token },
+      note: IGNORE,
+    }),
+
+  /**
+   * Asked for a sign-in link with an address that has no account: the one who asked sees the
+   * same answer as for a member (no account enumeration); the mailbox's owner is told why no
+   * link came and where to sign up.
+   */
+  signInLinkNoAccount: (to: string, signUpUrl: string) =>
+    render(to, {
+      kind: 'sign-in-link-no-account',
+      subject: 'ログインのお申し込みについて',
+      greeting: 'ご利用ありがとうございます。',
+      paragraphs: [
+        'このメールアドレスでログイン用リンクのお申し込みがありましたが、このアドレスで登録された会員はいません。',
+        '別のメールアドレスでご登録の場合は、そのアドレスでもう一度お申し込みください。はじめての方は、{action}から会員登録（無料）ができます。',
+      ],
+      action: { label: '会員登録する', url: signUpUrl },
       note: IGNORE,
     }),
 

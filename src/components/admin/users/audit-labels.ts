@@ -3,6 +3,7 @@ export const AUDIT_ACTION_LABELS: Record<string, string> = {
   'sign-up': '会員登録',
   'sign-in': 'ログイン',
   'sign-in-failed': 'ログイン失敗',
+  'sign-in-link-requested': 'ログイン用リンクの申し込み',
   'sign-out': 'ログアウト',
   'password-reset': 'パスワード再設定',
   'email-verified': 'メールアドレス確認',

@@ -1,0 +1,195 @@
+import { eq } from 'drizzle-orm';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { listAudit } from '@/server/audit/audit-log';
+import { useDatabase } from '@/server/db/client';
+import { account, session, user, verification } from '@/server/db/schema';
+import { CLIENT_IP_HEADER } from '@/server/http/request-origin';
+import { hit, reset } from '@/server/rate-limit/limiter';
+import { LIMITS } from './account-flows';
+import { handleSignInLinkFollow } from './account-http';
+import { SIGN_IN_LINK_SECONDS } from './auth';
+import {
+  SIGN_IN_LINK_LIMITS,
+  followSignInLink,
+  requestSignInLink,
+  sendSignInLink,
+} from './sign-in-link';
+import { BASE, HANAKO, setUpAccountFlows } from '@test-support/account-flows';
+
+describe('sign-in by e-mail link', () => {
+  const t = setUpAccountFlows({ hanako: 'verified' });
+  const { ctx, mailsTo, linkIn } = t;
+
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  /** Asks for a link as the form does and answers the URL of the newest sign-in mail. */
+  async function askForLink(email: string, next?: string): Promise<string> {
+    // The tests ask for more links to one mailbox than an hour allows (tested on its own below).
+    await reset(t.database.db, SIGN_IN_LINK_LIMITS.account, email);
+    const result = await requestSignInLink(t.deps, { email, next }, ctx());
+    expect(result.ok).toBe(true);
+    const [mail] = (await mailsTo(email)).filter((m) => m.kind === 'sign-in-link');
+    return linkIn(mail!.textBody);
+  }
+
+  const follow = (link: string, ip?: string) => {
+    const url = new URL(link);
+    return followSignInLink(
+      t.deps,
+      { token: url.searchParams.get('token'), next: url.searchParams.get('next') },
+      { ...ctx(), ...(ip ? { ip } : {}) },
+    );
+  };
+
+  const userId = async (email: string) =>
+    (await t.database.db.select().from(user).where(eq(user.email, email)))[0]!.id;
+
+  it('answers the same for a registered and an unknown address; only the member gets a link', async () => {
+    const known = await requestSignInLink(t.deps, { email: HANAKO.email }, ctx());
+    const unknown = await requestSignInLink(t.deps, { email: 'nobody@example.jp' }, ctx());
+    expect(known).toEqual(unknown);
+    expect(known).toMatchObject({ ok: true, redirectTo: '/login?link=sent' });
+    const [link] = (await mailsTo(HANAKO.email)).filter((m) => m.kind === 'sign-in-link');
+    expect(link!.textBody).toContain(`${SIGN_IN_LINK_SECONDS / 60} 分`);
+    expect(linkIn(link!.textBody)).toMatch(
+      /^http:\/\/localhost:3000\/api\/account\/sign-in-link\?/,
+    );
+    // The unknown address is told there is no account there, with the way to sign up.
+    const toNobody = await mailsTo('nobody@example.jp');
+    expect(toNobody.map((m) => m.kind)).toEqual(['sign-in-link-no-account']);
+    expect(toNobody[0]!.textBody).not.toContain('token=');
+    const audit = await listAudit(t.database.db, 10);
+    expect(audit.filter((a) => a.action === 'sign-in-link-requested')).toHaveLength(2);
+  });
+
+  it('signs the reader in once; the same link again is refused and the kept copy loses it', async () => {
+    const link = await askForLink(HANAKO.email, '/posts/post-001');
+    const first = await follow(link, '198.51.100.20');
+    expect(first).toMatchObject({ ok: true, redirectTo: '/posts/post-001' });
+    if (!first.ok) return;
+    const cookie = first.setCookies.find((c) => c.startsWith('axis.session_token='));
+    expect(cookie).toMatch(/HttpOnly/i);
+    const id = await userId(HANAKO.email);
+    expect(first.userId).toBe(id);
+    expect(await t.database.db.select().from(session).where(eq(session.userId, id))).not.toEqual(
+      [],
+    );
+    const audit = await listAudit(t.database.db, 10);
+    expect(audit.find((a) => a.action === 'sign-in' && a.target === `user:${id}`)).toMatchObject({
+      ip: '198.51.100.20',
+      detail: { method: 'email-link' },
+    });
+
+    const again = await follow(link);
+    expect(again).toEqual({
+      ok: false,
+      reason: 'invalid',
+      redirectTo: `/login?link=invalid&next=${encodeURIComponent('/posts/post-001')}`,
+    });
+    const [kept] = (await mailsTo(HANAKO.email)).filter((m) => m.kind === 'sign-in-link');
+    expect(kept!.textBody).not.toContain('token=');
+  });
+
+  it('refuses a link older than 15 minutes', async () => {
+    const link = await askForLink(HANAKO.email);
+    vi.useFakeTimers({ toFake: ['Date'], now: Date.now() + (SIGN_IN_LINK_SECONDS + 5) * 1000 });
+    expect(await follow(link)).toMatchObject({ ok: false, reason: 'invalid' });
+    vi.useRealTimers();
+    // Spent even though it failed: it does not come back to life.
+    expect(await follow(link)).toMatchObject({ ok: false, reason: 'invalid' });
+  });
+
+  it('works just before it expires, and a forged or malformed token signs no one in', async () => {
+    const link = await askForLink(HANAKO.email);
+    vi.useFakeTimers({ toFake: ['Date'], now: Date.now() + (SIGN_IN_LINK_SECONDS - 30) * 1000 });
+    expect(await follow(link)).toMatchObject({ ok: true });
+    vi.useRealTimers();
+    for (const token of ['A'.repeat(32), 'short', '../../etc', null])
+      expect(await followSignInLink(t.deps, { token }, ctx())).toMatchObject({ ok: false });
+  });
+
+  it('never returns to another site', async () => {
+    const link = await askForLink(HANAKO.email, 'https://evil.example/');
+    expect(new URL(link).searchParams.has('next')).toBe(false);
+    const url = new URL(link);
+    url.searchParams.set('next', '//evil.example/x');
+    expect(await follow(url.toString())).toMatchObject({ ok: true, redirectTo: '/' });
+  });
+
+  it('keeps its tokens only as hashes', async () => {
+    const link = await askForLink(HANAKO.email);
+    const token = new URL(link).searchParams.get('token')!;
+    const rows = await t.database.db.select().from(verification);
+    expect(rows.some((r) => r.identifier.includes(token) || r.value.includes(token))).toBe(false);
+  });
+
+  it('is limited like sign-in: per address of the client, and per mailbox', async () => {
+    const ip = '203.0.113.44';
+    for (let i = 0; i < LIMITS.signInIp.max; i++) await hit(t.database.db, LIMITS.signInIp, ip);
+    const refused = await requestSignInLink(
+      t.deps,
+      { email: HANAKO.email },
+      { headers: new Headers(), ip },
+    );
+    expect(refused).toMatchObject({ ok: false, status: 429 });
+    expect(
+      await followSignInLink(t.deps, { token: 'A'.repeat(32) }, { headers: new Headers(), ip }),
+    ).toMatchObject({ ok: false, reason: 'limited', redirectTo: '/login?link=limited' });
+
+    const email = 'flood@example.jp';
+    for (let i = 0; i < SIGN_IN_LINK_LIMITS.account.max; i++)
+      expect(await requestSignInLink(t.deps, { email }, ctx())).toMatchObject({ ok: true });
+    expect(await requestSignInLink(t.deps, { email }, ctx())).toMatchObject({
+      ok: false,
+      status: 429,
+    });
+    expect(await mailsTo(email)).toHaveLength(SIGN_IN_LINK_LIMITS.account.max);
+  });
+
+  it('validates the address with a Japanese message', async () => {
+    expect(await requestSignInLink(t.deps, { email: 'not-an-address' }, ctx())).toMatchObject({
+      ok: false,
+      status: 400,
+      fieldErrors: { email: 'メールアドレスの形式が正しくありません。' },
+    });
+  });
+
+  it('confirms an unconfirmed address by the link and drops what was set before the proof', async () => {
+    const email = 'unconfirmed@example.jp';
+    const { signUp } = await import('./account-flows');
+    await signUp(
+      t.deps,
+      { ...HANAKO, email, displayName: '未確認 読者', newsletter: undefined },
+      ctx(),
+    );
+    await sendSignInLink(t.deps, { email }, ctx());
+    const [mail] = (await mailsTo(email)).filter((m) => m.kind === 'sign-in-link');
+    expect(await follow(linkIn(mail!.textBody))).toMatchObject({ ok: true });
+    const [row] = await t.database.db.select().from(user).where(eq(user.email, email));
+    expect(row!.emailVerified).toBe(true);
+    // The password came with the sign-up, not with the proof: whoever typed it gets nothing.
+    expect(await t.database.db.select().from(account).where(eq(account.userId, row!.id))).toEqual(
+      [],
+    );
+  });
+
+  it('answers the link over HTTP with a redirect that carries the session and no Referer', async () => {
+    useDatabase(t.database);
+    const link = await askForLink(HANAKO.email, '/posts/post-002');
+    const response = await handleSignInLinkFollow(
+      new Request(link, { headers: { [CLIENT_IP_HEADER]: '198.51.100.30' } }),
+    );
+    expect(response.status).toBe(303);
+    expect(response.headers.get('location')).toBe('/posts/post-002');
+    expect(response.headers.get('referrer-policy')).toBe('no-referrer');
+    expect(response.headers.getSetCookie().join('\n')).toContain('axis.session_token=');
+    const again = await handleSignInLinkFollow(new Request(link));
+    expect(again.headers.get('location')).toBe(
+      `/login?link=invalid&next=${encodeURIComponent('/posts/post-002')}`,
+    );
+    expect(again.headers.getSetCookie()).toEqual([]);
+    expect(BASE).toBe('http://localhost:3000');
+  });
+});

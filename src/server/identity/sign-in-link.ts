@@ -1,0 +1,188 @@
+import 'server-only';
+import { eq } from 'drizzle-orm';
+import { env } from '@/env';
+import { safeNextPath } from '@/lib/safe-next';
+import { z } from '@/lib/zod';
+import { recordAudit } from '@/server/audit/audit-log';
+import { user as userTable } from '@/server/db/schema';
+import { catchRefusal } from '@/server/http/error-answer';
+import { maskAddress, sendMail } from '@/server/mail/mailer';
+import { removeSignInLinks } from '@/server/mail/outbox';
+import { mails } from '@/server/mail/templates';
+import { addressKey } from '@/server/rate-limit/client-address';
+import { type Limit, consume } from '@/server/rate-limit/limiter';
+import { type FlowContext, type FlowDeps, type FlowResult, LIMITS } from './account-flows';
+import { SIGN_IN_LINK_SECONDS } from './auth';
+import { emailField, fieldErrors } from './validation';
+
+/**
+ * Sign-in without a password (docs/decisions/020-sign-in-without-password.md): a link mailed to
+ * a registered address signs its reader in once, within SIGN_IN_LINK_SECONDS. better-auth's
+ * magic-link plugin keeps the token (hashed, consumed atomically, never creating an account);
+ * this module puts our rules around it: zod, the sign-in rate limits, one answer whether or not
+ * the address is registered, the mails, the audit and where the reader lands.
+ *
+ * Reuse: `sendSignInLink` mails a link from any flow (it applies no limit: the caller does);
+ * `followSignInLink` is what the link's endpoint does, for a caller that holds a token.
+ */
+
+const HOUR = 60 * 60_000;
+
+export const SIGN_IN_LINK_LIMITS = {
+  // Mails to one address, whoever asks: enough for a reader who asks again, not a mail bomb.
+  account: { name: 'sign-in-link:account', max: 5, windowMs: HOUR },
+} satisfies Record<string, Limit>;
+
+export const signInLinkInput = z.object({
+  email: emailField,
+  // Whatever it holds, a bad `next` only sends the reader home (safeNextPath, when followed).
+  next: z.string().optional().catch(undefined),
+});
+
+/** The token as better-auth makes it (32 letters); anything else is not worth a lookup. */
+const tokenShape = z.string().regex(/^[A-Za-z0-9_-]{16,128}$/);
+
+/** Where the form sends the reader: the same page for every address (no enumeration). */
+export const LINK_SENT_PAGE = '/login?link=sent';
+
+/** `/login?link=<state>` keeps `next`, so the reader can ask again and still return. */
+export function loginPageWith(state: 'sent' | 'invalid' | 'limited', next: string): string {
+  const path = `/login?link=${state}`;
+  return next === '/' ? path : `${path}&next=${encodeURIComponent(next)}`;
+}
+
+/**
+ * Mails a sign-in link to a registered address, or, to an address without an account, a note
+ * saying so with the way to sign up. Applies no rate limit: the caller does.
+ */
+export async function sendSignInLink(
+  deps: FlowDeps,
+  input: { email: string; next?: string },
+  ctx: Pick<FlowContext, 'headers'>,
+): Promise<{ registered: boolean }> {
+  const email = input.email.trim().toLowerCase();
+  const [owner] = await deps.db
+    .select({ id: userTable.id })
+    .from(userTable)
+    .where(eq(userTable.email, email));
+  if (!owner) {
+    await sendMail(deps.db, mails.signInLinkNoAccount(email, `${env().SITE_URL}/sign-up`));
+    return { registered: false };
+  }
+  const next = safeNextPath(input.next, env().SITE_URL);
+  // better-auth stores the token and calls sendMagicLink (auth.ts), which mails it.
+  await deps.auth.api.signInMagicLink({
+    body: { email, metadata: { next } },
+    headers: ctx.headers,
+  });
+  return { registered: true };
+}
+
+/** POST /api/account/sign-in-link: the same answer for any address, limited like sign-in. */
+export async function requestSignInLink(
+  deps: FlowDeps,
+  input: unknown,
+  ctx: FlowContext,
+): Promise<FlowResult> {
+  const parsed = signInLinkInput.safeParse(input);
+  if (!parsed.success)
+    return {
+      ok: false,
+      status: 400,
+      message: '入力内容を確認してください。',
+      fieldErrors: fieldErrors(parsed.error),
+    };
+  const { email } = parsed.data;
+  const next = safeNextPath(parsed.data.next, env().SITE_URL);
+  const blocked = await catchRefusal(() =>
+    consume(deps.db, [
+      { limit: LIMITS.signInIp, subject: addressKey(ctx.ip) },
+      { limit: LIMITS.signInPair, subject: `${email} ${addressKey(ctx.ip) ?? ''}` },
+      { limit: SIGN_IN_LINK_LIMITS.account, subject: email },
+    ]),
+  );
+  if (blocked) return blocked;
+  const { registered } = await sendSignInLink(deps, { email, next }, ctx);
+  await recordAudit(deps.db, {
+    actor: 'anonymous',
+    action: 'sign-in-link-requested',
+    target: `email:${maskAddress(email)}`,
+    ip: ctx.ip,
+    detail: { registered },
+  });
+  return {
+    ok: true,
+    redirectTo: loginPageWith('sent', next),
+    message: SIGN_IN_LINK_SENT_MESSAGE,
+  };
+}
+
+export const SIGN_IN_LINK_SENT_MESSAGE = `ご入力のメールアドレスにログイン用のリンクをお送りしました。${SIGN_IN_LINK_SECONDS / 60} 分以内にメール内のリンクを開いてください。`;
+
+export type FollowedLink =
+  | { ok: true; userId: string; redirectTo: string; setCookies: string[] }
+  | { ok: false; reason: 'invalid' | 'limited'; redirectTo: string };
+
+/** better-auth answers a bad link with a redirect (`?error=…`), thrown as an APIError. */
+function isRedirect(error: unknown): boolean {
+  if (typeof error !== 'object' || error === null) return false;
+  const { status, statusCode } = error as { status?: unknown; statusCode?: unknown };
+  return status === 'FOUND' || statusCode === 302;
+}
+
+/**
+ * Follows a sign-in link: the token is spent whatever happens next, the reader is signed in
+ * and sent to `next` (a path on this site, else home). A used, expired or unknown token sends
+ * the reader to the login page, which says so and offers a new link.
+ */
+export async function followSignInLink(
+  deps: FlowDeps,
+  query: { token?: unknown; next?: unknown },
+  ctx: FlowContext,
+): Promise<FollowedLink> {
+  const next = safeNextPath(query.next, env().SITE_URL);
+  const blocked = await catchRefusal(() =>
+    consume(deps.db, [{ limit: LIMITS.signInIp, subject: addressKey(ctx.ip) }]),
+  );
+  if (blocked) return { ok: false, reason: 'limited', redirectTo: loginPageWith('limited', next) };
+  const token = tokenShape.safeParse(query.token);
+  const refused = async (reason: string): Promise<FollowedLink> => {
+    await recordAudit(deps.db, {
+      actor: 'anonymous',
+      action: 'sign-in-failed',
+      target: null,
+      ip: ctx.ip,
+      detail: { method: 'email-link', reason },
+    });
+    return { ok: false, reason: 'invalid', redirectTo: loginPageWith('invalid', next) };
+  };
+  if (!token.success) return refused('malformed-link');
+  let signedIn: { headers: Headers; userId: string };
+  try {
+    // No callbackURL: better-auth answers the session instead of redirecting.
+    const { headers, response } = await deps.auth.api.magicLinkVerify({
+      query: { token: token.data },
+      headers: ctx.headers,
+      returnHeaders: true,
+    });
+    signedIn = { headers, userId: (response as { user: { id: string } }).user.id };
+  } catch (error) {
+    if (isRedirect(error)) return refused('link-invalid-or-expired');
+    throw error;
+  }
+  // The kept copy of every link of the account is spent with it (the outbox, /admin/mail).
+  await removeSignInLinks(deps.db, signedIn.userId);
+  await recordAudit(deps.db, {
+    actor: `user:${signedIn.userId}`,
+    action: 'sign-in',
+    target: `user:${signedIn.userId}`,
+    ip: ctx.ip,
+    detail: { method: 'email-link' },
+  });
+  return {
+    ok: true,
+    userId: signedIn.userId,
+    redirectTo: next,
+    setCookies: signedIn.headers.getSetCookie(),
+  };
+}
