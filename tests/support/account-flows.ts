@@ -11,6 +11,15 @@ import { createTestDatabase } from './db/test-database';
 export const BASE = 'http://localhost:3000';
 export const PASSWORD = 'kumo-no-ue-no-sora';
 
+/** The sign-up form as a reader fills it in: the test password twice, and consent. */
+export const signUpForm = (email: string, displayName: string) => ({
+  email,
+  password: PASSWORD,
+  passwordConfirm: PASSWORD,
+  displayName,
+  consent: 'on',
+});
+
 /** The member the account-flow tests follow: signed up by the first test of sign-up. */
 export const HANAKO = {
   email: 'hanako@example.jp',
@@ -43,11 +52,7 @@ export function setUpAccountFlows(options: { hanako?: 'signed-up' | 'verified' }
       result.ok ? (result.setCookies ?? []).map((c) => c.split(';')[0]).join('; ') : '',
     /** Signs up, follows the mailed link and signs in: the member's cookie and user. */
     verifiedMember: async (email: string, name = '会員 テスト') => {
-      const result = await signUp(
-        t.deps,
-        { email, password: PASSWORD, passwordConfirm: PASSWORD, displayName: name, consent: 'on' },
-        t.ctx(),
-      );
+      const result = await signUp(t.deps, signUpForm(email, name), t.ctx());
       expect(result.ok).toBe(true);
       const [mail] = await t.mailsTo(email);
       const response = await t.auth.handler(new Request(t.linkIn(mail!.textBody)));

@@ -134,7 +134,8 @@ export const listAudios = (page = 1, size = LIST_PAGE_SIZE) =>
 export const listMovies = (page = 1, size = LIST_PAGE_SIZE) =>
   readPage('movies', mediaCardSchema, MEDIA_CARD_FIELDS, page, size);
 
-const connectCardSchema = connectSchema.pick({
+/** What every card shows of an item: its title, description, cover and dates. */
+const CARD_FIELDS = {
   id: true,
   createdAt: true,
   updatedAt: true,
@@ -142,7 +143,9 @@ const connectCardSchema = connectSchema.pick({
   title: true,
   description: true,
   coverImage: true,
-});
+} as const;
+
+const connectCardSchema = connectSchema.pick(CARD_FIELDS);
 export type ConnectCard = z.infer<typeof connectCardSchema>;
 
 export const listConnect = (page = 1, size = LIST_PAGE_SIZE): Promise<Page<ConnectCard>> =>
@@ -150,13 +153,7 @@ export const listConnect = (page = 1, size = LIST_PAGE_SIZE): Promise<Page<Conne
 
 const jobCardSchema = jobSchema
   .pick({
-    id: true,
-    createdAt: true,
-    updatedAt: true,
-    publishedAt: true,
-    title: true,
-    description: true,
-    coverImage: true,
+    ...CARD_FIELDS,
     employmentType: true,
     occupation: true,
     prefecture: true,

@@ -12,7 +12,7 @@ import {
   signInDelayMs,
   signUp,
 } from './account-flows';
-import { BASE, PASSWORD, setUpAccountFlows } from '@test-support/account-flows';
+import { BASE, PASSWORD, setUpAccountFlows, signUpForm } from '@test-support/account-flows';
 
 describe('account flows against the database: verification and sign-in', () => {
   const t = setUpAccountFlows({ hanako: 'signed-up' });
@@ -39,18 +39,7 @@ describe('account flows against the database: verification and sign-in', () => {
 
     it('returns a new member to the page they signed up from, never to another site', async () => {
       const signUpFrom = async (email: string, next: string) => {
-        const result = await signUp(
-          t.deps,
-          {
-            email,
-            password: PASSWORD,
-            passwordConfirm: PASSWORD,
-            displayName: '戻る 読者',
-            consent: 'on',
-            next,
-          },
-          ctx(),
-        );
+        const result = await signUp(t.deps, { ...signUpForm(email, '戻る 読者'), next }, ctx());
         expect(result.ok).toBe(true);
         const [mail] = await mailsTo(email);
         const response = await t.auth.handler(new Request(linkIn(mail!.textBody)));

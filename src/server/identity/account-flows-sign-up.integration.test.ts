@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { account, user, userPrivateProfiles, userPublicProfiles } from '@/server/db/schema';
 import { signIn, signUp } from './account-flows';
 import { WEAK_PASSWORD_MESSAGE } from './validation';
-import { BASE, PASSWORD, setUpAccountFlows } from '@test-support/account-flows';
+import { BASE, PASSWORD, setUpAccountFlows, signUpForm } from '@test-support/account-flows';
 
 describe('account flows against the database: sign-up', () => {
   const t = setUpAccountFlows();
@@ -13,14 +13,7 @@ describe('account flows against the database: sign-up', () => {
     it('creates the user and both profile records, and mails a verification link', async () => {
       const result = await signUp(
         t.deps,
-        {
-          email: ' Hanako@Example.jp ',
-          password: PASSWORD,
-          passwordConfirm: PASSWORD,
-          displayName: '山田 花子',
-          consent: 'on',
-          newsletter: 'on',
-        },
+        { ...signUpForm(' Hanako@Example.jp ', '山田 花子'), newsletter: 'on' },
         ctx(),
       );
       expect(result).toMatchObject({ ok: true, redirectTo: '/sign-up?sent=1' });
@@ -93,17 +86,7 @@ describe('account flows against the database: sign-up', () => {
         email: 'cut@example.jp',
         emailVerified: false,
       });
-      const retry = await signUp(
-        t.deps,
-        {
-          email: 'cut@example.jp',
-          password: PASSWORD,
-          passwordConfirm: PASSWORD,
-          displayName: '再登録',
-          consent: 'on',
-        },
-        ctx(),
-      );
+      const retry = await signUp(t.deps, signUpForm('cut@example.jp', '再登録'), ctx());
       expect(retry).toMatchObject({ ok: true, redirectTo: '/sign-up?sent=1' });
       const rows = await t.database.db.select().from(user).where(eq(user.email, 'cut@example.jp'));
       expect(rows).toHaveLength(1);
@@ -123,17 +106,7 @@ describe('account flows against the database: sign-up', () => {
       await t.database.db
         .delete(userPublicProfiles)
         .where(eq(userPublicProfiles.userId, rows[0]!.id));
-      await signUp(
-        t.deps,
-        {
-          email: 'cut@example.jp',
-          password: PASSWORD,
-          passwordConfirm: PASSWORD,
-          displayName: '再々登録',
-          consent: 'on',
-        },
-        ctx(),
-      );
+      await signUp(t.deps, signUpForm('cut@example.jp', '再々登録'), ctx());
       const whole = await t.database.db.select().from(user).where(eq(user.email, 'cut@example.jp'));
       expect(whole.map((r) => r.name)).toEqual(['再々登録']);
       rows[0] = whole[0]!;
@@ -157,17 +130,7 @@ describe('account flows against the database: sign-up', () => {
 
     it('makes a cut sign-up whole when its confirmation link is followed', async () => {
       // The kill came after the mail, before the profile records: the link still works.
-      const result = await signUp(
-        t.deps,
-        {
-          email: 'linked@example.jp',
-          password: PASSWORD,
-          passwordConfirm: PASSWORD,
-          displayName: 'リンク',
-          consent: 'on',
-        },
-        ctx(),
-      );
+      const result = await signUp(t.deps, signUpForm('linked@example.jp', 'リンク'), ctx());
       expect(result.ok).toBe(true);
       const [row] = await t.database.db
         .select()

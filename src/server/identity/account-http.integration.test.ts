@@ -1,4 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
+import { signUpForm } from '@test-support/account-flows';
 import { testDataDir, testDatabase } from '@test-support/route-tests';
 import { CLIENT_IP_HEADER } from '@/server/http/request-origin';
 import { listOutbox } from '@/server/mail/mailer';
@@ -11,7 +12,6 @@ testDataDir('account-http');
 const database = testDatabase();
 
 const SITE = 'http://localhost:3000';
-const PASSWORD = 'kumo-no-ue-no-sora';
 let ip = 0;
 
 const signUp = (displayName: string, email: string) =>
@@ -25,13 +25,7 @@ const signUp = (displayName: string, email: string) =>
         'content-type': 'application/json',
         [CLIENT_IP_HEADER]: `192.0.2.${++ip}`,
       },
-      body: JSON.stringify({
-        email,
-        password: PASSWORD,
-        passwordConfirm: PASSWORD,
-        displayName,
-        consent: 'on',
-      }),
+      body: JSON.stringify(signUpForm(email, displayName)),
     }),
     'sign-up',
   );

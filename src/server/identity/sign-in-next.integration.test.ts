@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PASSWORD, signUpForm } from '@test-support/account-flows';
 import { type Database, useDatabase } from '@/server/db/client';
 import { createTestDatabase } from '@test-support/db/test-database';
 import { CLIENT_IP_HEADER } from '@/server/http/request-origin';
@@ -14,7 +15,6 @@ import { appAuth } from './app-auth';
 
 const SITE = 'http://localhost:3000';
 const EMAIL = 'next@example.jp';
-const PASSWORD = 'kumo-no-ue-no-sora';
 
 describe('the sign-in endpoint and `next`', () => {
   let database: Database;
@@ -50,17 +50,10 @@ describe('the sign-in endpoint and `next`', () => {
     // What getDb() and appAuth() answer inside the endpoint.
     useDatabase(database);
     const auth = await appAuth();
-    const created = await signUp(
-      { db: database.db, auth },
-      {
-        email: EMAIL,
-        password: PASSWORD,
-        passwordConfirm: PASSWORD,
-        displayName: '次 の人',
-        consent: 'on',
-      },
-      { headers: new Headers(), ip: '198.51.100.1' },
-    );
+    const created = await signUp({ db: database.db, auth }, signUpForm(EMAIL, '次 の人'), {
+      headers: new Headers(),
+      ip: '198.51.100.1',
+    });
     expect(created.ok).toBe(true);
     const [mail] = await listOutbox(database.db, { to: EMAIL });
     const link = /https?:\/\/\S+/.exec(mail!.textBody ?? '')![0];

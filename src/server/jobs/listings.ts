@@ -168,6 +168,13 @@ async function openListingCount(db: Db, partnerId: string, except: string, now: 
 
 export type Actor = { userId: string; ip: string | null };
 
+/** Input the schema refused: 400 with a message per field. */
+const invalid = (error: z.ZodError): FormResult => ({
+  ok: false,
+  status: 400,
+  message: '入力内容を確認してください。',
+  fieldErrors: fieldErrors(error),
+});
 const NOT_FOUND: FormResult = { ok: false, status: 404, message: '求人が見つかりません。' };
 const STALE: FormResult = {
   ok: false,
@@ -203,13 +210,7 @@ export async function saveListing(
   if (current && revisionOf(input) !== current.revision) return STALE;
 
   const parsed = listingFieldsSchema.safeParse(input);
-  if (!parsed.success)
-    return {
-      ok: false,
-      status: 400,
-      message: '入力内容を確認してください。',
-      fieldErrors: fieldErrors(parsed.error),
-    };
+  if (!parsed.success) return invalid(parsed.error);
   const fields = parsed.data;
   const listingId = current?.id ?? newListingId();
 
@@ -306,13 +307,7 @@ export async function reviewListing(
   actor: Actor,
 ): Promise<FormResult> {
   const parsed = reviewInput.safeParse(input);
-  if (!parsed.success)
-    return {
-      ok: false,
-      status: 400,
-      message: '入力内容を確認してください。',
-      fieldErrors: fieldErrors(parsed.error),
-    };
+  if (!parsed.success) return invalid(parsed.error);
   const current = await getListing(deps.db, id);
   if (!current) return NOT_FOUND;
   if (current.state !== 'in_review')

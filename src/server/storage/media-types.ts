@@ -2,6 +2,7 @@ import 'server-only';
 import { AppError } from '@/lib/errors';
 import { fileTypeFromBuffer } from 'file-type';
 import { imageSize } from 'image-size';
+import { mp3FrameAt } from './mp3-frame';
 
 /**
  * What an uploaded file really is, decided from its first bytes only: the client's
@@ -447,28 +448,8 @@ function sniffOgg(b: Uint8Array, size: number): SniffResult {
 
 // --- MPEG audio: MP3 -------------------------------------------------------------------------
 
-const MP3_BITRATES_V1 = [0, 32, 40, 48, 56, 64, 80, 96, 112, 128, 160, 192, 224, 256, 320];
-const MP3_BITRATES_V2 = [0, 8, 16, 24, 32, 40, 48, 56, 64, 80, 96, 112, 128, 144, 160];
-const MP3_SAMPLE_RATES: Record<number, readonly number[]> = {
-  3: [44100, 48000, 32000], // MPEG-1
-  2: [22050, 24000, 16000], // MPEG-2
-  0: [11025, 12000, 8000], // MPEG-2.5
-};
-
-/** The length of the MPEG-1/2/2.5 Layer III frame whose header starts at i, or null. */
-function mp3FrameLength(b: Uint8Array, i: number): number | null {
-  if (i + 4 > b.length || b[i] !== 0xff || (b[i + 1]! & 0xe0) !== 0xe0) return null;
-  const version = (b[i + 1]! >> 3) & 3;
-  const layer = (b[i + 1]! >> 1) & 3;
-  const bitrateIndex = b[i + 2]! >> 4;
-  const rateIndex = (b[i + 2]! >> 2) & 3;
-  if (version === 1 || layer !== 1 || bitrateIndex === 0 || bitrateIndex === 15) return null;
-  if (rateIndex === 3 || (b[i + 3]! & 3) === 2) return null;
-  const bitrate = (version === 3 ? MP3_BITRATES_V1 : MP3_BITRATES_V2)[bitrateIndex]! * 1000;
-  const sampleRate = MP3_SAMPLE_RATES[version]![rateIndex]!;
-  const padding = (b[i + 2]! >> 1) & 1;
-  return Math.floor(((version === 3 ? 144 : 72) * bitrate) / sampleRate) + padding;
-}
+/** The length of the MP3 frame whose header starts at i, or null. */
+const mp3FrameLength = (b: Uint8Array, i: number) => mp3FrameAt(b, i)?.length ?? null;
 
 function sniffMpegAudio(b: Uint8Array, at: number, size: number): SniffResult {
   // AAC in ADTS frames shares the sync word but has layer bits 00.

@@ -1,34 +1,10 @@
+import { mp3FrameAt } from '@/server/storage/mp3-frame';
+
 /**
  * The playing time of an MP3 or WebM file, read from its bytes, so the tests can hold the demo
  * corpus's `duration` fields to the files they describe. Only what the shipped files need:
  * MPEG audio Layer III frames (after an optional ID3v2 tag), and a WebM segment's Info.
  */
-
-const MP3_BITRATES_V1 = [0, 32, 40, 48, 56, 64, 80, 96, 112, 128, 160, 192, 224, 256, 320];
-const MP3_BITRATES_V2 = [0, 8, 16, 24, 32, 40, 48, 56, 64, 80, 96, 112, 128, 144, 160];
-const MP3_SAMPLE_RATES: Readonly<Record<number, readonly number[]>> = {
-  3: [44100, 48000, 32000], // MPEG-1
-  2: [22050, 24000, 16000], // MPEG-2
-  0: [11025, 12000, 8000], // MPEG-2.5
-};
-
-type Mp3Frame = { length: number; samples: number; sampleRate: number };
-
-function mp3Frame(b: Uint8Array, i: number): Mp3Frame | null {
-  if (i + 4 > b.length || b[i] !== 0xff || (b[i + 1]! & 0xe0) !== 0xe0) return null;
-  const version = (b[i + 1]! >> 3) & 3;
-  const layer = (b[i + 1]! >> 1) & 3;
-  const bitrateIndex = b[i + 2]! >> 4;
-  const rateIndex = (b[i + 2]! >> 2) & 3;
-  if (version === 1 || layer !== 1 || bitrateIndex === 0 || bitrateIndex === 15) return null;
-  if (rateIndex === 3) return null;
-  const mpeg1 = version === 3;
-  const bitrate = (mpeg1 ? MP3_BITRATES_V1 : MP3_BITRATES_V2)[bitrateIndex]! * 1000;
-  const sampleRate = MP3_SAMPLE_RATES[version]![rateIndex]!;
-  const padding = (b[i + 2]! >> 1) & 1;
-  const length = Math.floor(((mpeg1 ? 144 : 72) * bitrate) / sampleRate) + padding;
-  return { length, samples: mpeg1 ? 1152 : 576, sampleRate };
-}
 
 /** Seconds of MPEG audio: every frame's samples over its sample rate. */
 export function mp3Seconds(b: Uint8Array): number {
@@ -40,7 +16,7 @@ export function mp3Seconds(b: Uint8Array): number {
   let seconds = 0;
   let frames = 0;
   while (i < b.length) {
-    const frame = mp3Frame(b, i);
+    const frame = mp3FrameAt(b, i);
     if (!frame) break; // a trailing tag, or the end
     seconds += frame.samples / frame.sampleRate;
     frames++;
