@@ -39,3 +39,15 @@ export type SampleName = keyof typeof samples;
 export function sample(name: SampleName): Uint8Array<ArrayBuffer> {
   return new Uint8Array(Buffer.from(samples[name], 'base64'));
 }
+
+/** The media library's row of the sample PNG (3×2) kept at `url`, as the archive tests seed it. */
+export const samplePngRow = (url: string) => ({
+  url,
+  kind: 'image' as const,
+  contentType: 'image/png',
+  fileSize: sample('png').length,
+  width: 3,
+  height: 2,
+  alt: '試験の画像',
+  filename: 'test.png',
+});

@@ -18,6 +18,24 @@ export function isArchivableKey(key: string): boolean {
 }
 
 /**
+ * Which of `keys` the storage holds, in key order, with their sizes; the rest are missing (an
+ * archive carries what is there and names what is not).
+ */
+export async function filesInStorage(
+  storage: MediaStorage,
+  keys: Iterable<string>,
+): Promise<{ present: { key: string; size: number }[]; missing: string[] }> {
+  const present: { key: string; size: number }[] = [];
+  const missing: string[] = [];
+  for (const key of [...keys].sort()) {
+    const info = await storage.head(key);
+    if (info) present.push({ key, size: info.size });
+    else missing.push(key);
+  }
+  return { present, missing };
+}
+
+/**
  * Stores the `files/` entries that end an archive (a transfer import's or a backup's), each
  * through a temporary file, after every name passed the storage-key rules: an archive never
  * chooses where a file lands outside the uploads. Keys it added are pushed to `stored` as it

@@ -17,7 +17,7 @@ import { createAuth } from '@/server/identity/auth';
 import { grantComplimentary, listSubscriptions } from '@/server/profiles/subscriptions';
 import type { MediaStorage } from '@/server/storage/media-storage';
 import { FileSystemStorage } from '@/server/storage/storage';
-import { sample } from '@test-support/media-samples';
+import { sample, samplePngRow } from '@test-support/media-samples';
 import { contentApiAnswers } from '@test-support/content-api-answers';
 import { createBackup } from './create-backup';
 import { BackupError } from './errors';
@@ -101,16 +101,7 @@ describe('backup and restore of a whole instance', () => {
     await sourceStorage.put(imageKey, sample('png'), 'image/png');
     await sourceStorage.put(audioKey, sample('mp3'), 'audio/mpeg');
     await source.db.insert(cmsMedia).values([
-      {
-        url: `/uploads/${imageKey}`,
-        kind: 'image',
-        contentType: 'image/png',
-        fileSize: sample('png').length,
-        width: 3,
-        height: 2,
-        alt: '試験の画像',
-        filename: 'test.png',
-      },
+      samplePngRow(`/uploads/${imageKey}`),
       {
         url: `/media/${audioKey}`,
         kind: 'audio',

@@ -33,7 +33,7 @@ import {
 } from './format';
 import { listStoredKeys } from './media-keys';
 import { fileChunks, webChunks } from '@/server/archive/chunks';
-import { FILES_PREFIX } from '@/server/archive/store-files';
+import { FILES_PREFIX, filesInStorage } from '@/server/archive/store-files';
 
 /**
  * Writing a backup: the whole database as one consistent snapshot (a REPEATABLE READ READ
@@ -133,13 +133,7 @@ export async function createBackup(
     );
 
     for (const key of await listStoredKeys(storage)) keys.add(key);
-    const present: { key: string; size: number }[] = [];
-    const missingFiles: string[] = [];
-    for (const key of [...keys].sort()) {
-      const info = await storage.head(key);
-      if (info) present.push({ key, size: info.size });
-      else missingFiles.push(key);
-    }
+    const { present, missing: missingFiles } = await filesInStorage(storage, keys);
 
     const manifest: BackupManifest = {
       format: BACKUP_FORMAT,

@@ -20,15 +20,17 @@ import { endpoint } from '@/server/http/endpoint';
 import { errorAnswer, refusalAnswer } from '@/server/http/error-answer';
 import { clippedFields } from '@/server/http/flash-values';
 import {
-  FORBIDDEN_ORIGIN_MESSAGE,
+  type FormInput,
   type FormResult,
   formAnswer,
   jsonAnswer,
   notFoundAnswer,
 } from '@/server/http/form-endpoint';
-import { clientIp, isSameOriginRequest } from '@/server/http/request-origin';
+import { rawPostViewer } from '@/server/http/raw-post';
+import { clientIp } from '@/server/http/request-origin';
 import { STAFF_ROLES } from '@/lib/identity/roles';
 import { type AppUser, userFromHeaders } from '@/server/identity/session-user';
+import { fieldErrors } from '@/server/identity/validation';
 import type { MediaLimits } from '@/server/storage/media-types';
 import type { MediaStorage } from '@/server/storage/media-storage';
 import { getStorage } from '@/server/storage/storage';
@@ -101,17 +103,11 @@ export type MediaHttpOptions = {
 const isStaffUser = (user: AppUser | null): user is AppUser =>
   !!user && STAFF_ROLES.includes(user.role);
 
-function fieldErrorsOf(error: z.ZodError): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const issue of error.issues) out[String(issue.path[0] ?? 'form')] ??= issue.message;
-  return out;
-}
-
-const invalid = (fieldErrors: Record<string, string>, message?: string): FormResult => ({
+const invalid = (errors: Record<string, string>, message?: string): FormResult => ({
   ok: false,
   status: 400,
   message: message ?? '入力内容を確認してください。',
-  fieldErrors,
+  fieldErrors: errors,
 });
 
 const succeeded = doneAnswer;
@@ -132,6 +128,10 @@ export function mediaHandlers(options: MediaHttpOptions = {}) {
   const viewer = options.viewer ?? userFromHeaders;
   const database = options.db ?? getDb;
   const storage = options.storage ?? getStorage;
+  const staffOf = async (request: Request) => {
+    const user = await viewer(request.headers);
+    return isStaffUser(user) ? user : null;
+  };
   const testing = {
     ...(options.viewer ? { viewer: options.viewer } : {}),
     ...(options.db ? { db: options.db } : {}),
@@ -143,10 +143,8 @@ export function mediaHandlers(options: MediaHttpOptions = {}) {
    * stored. Not through endpoint(): its body ceiling is for forms, not 500 MB of video.
    */
   async function upload(request: Request): Promise<Response> {
-    const user = await viewer(request.headers);
-    if (!isStaffUser(user)) return notFoundAnswer(request);
-    if (!isSameOriginRequest(request))
-      return jsonAnswer(403, { ok: false, message: FORBIDDEN_ORIGIN_MESSAGE });
+    const user = await rawPostViewer(request, staffOf);
+    if (user instanceof Response) return user;
 
     let alt = '';
     const refuse = (status: number, field: string, message: string) =>
@@ -177,14 +175,8 @@ export function mediaHandlers(options: MediaHttpOptions = {}) {
         },
       });
       const media = await registerMedia(await database(), {
-        url: received.url,
-        kind: received.kind,
-        contentType: received.contentType,
-        fileSize: received.fileSize,
-        width: received.width,
-        height: received.height,
+        ...received,
         alt,
-        filename: received.filename,
         uploadedBy: `user:${user.id}`,
       });
       const message = `「${displayName(media)}」をアップロードしました。`;
@@ -213,76 +205,85 @@ export function mediaHandlers(options: MediaHttpOptions = {}) {
       if (!isStaffUser(user)) return notFoundAnswer(request);
       const parsed = listInput.safeParse(raw);
       if (!parsed.success)
-        return invalid(fieldErrorsOf(parsed.error), '検索条件を確認してください。');
+        return invalid(fieldErrors(parsed.error), '検索条件を確認してください。');
       const page = await listMedia(await database(), parsed.data);
       const answer: MediaListAnswer = { ok: true, ...page };
       return jsonAnswer(200, answer);
     },
   );
 
+  /**
+   * A post about one file (/api/admin/media/{id}/…): staff only, and a malformed id is the same
+   * bare 404, before the input is looked at; a plain post goes back to the file's page.
+   */
+  const itemRoute =
+    (
+      name: string,
+      maxBytes: number,
+      handle: (
+        id: string,
+        ctx: { raw: FormInput; user: AppUser; request: Request; ip: string | null },
+      ) => Promise<FormResult | Response>,
+    ) =>
+    (request: Request, id: string) =>
+      endpoint(
+        {
+          name,
+          auth: 'optional',
+          maxBytes,
+          formPage: MEDIA_ID.test(id) ? mediaPaths.item(id) : mediaPaths.library,
+          flashValues,
+          ...testing,
+        },
+        async ({ raw, user, request: req, ip }) => {
+          if (!isStaffUser(user) || !MEDIA_ID.test(id)) return notFoundAnswer(req);
+          return handle(id, { raw, user, request: req, ip });
+        },
+      )(request);
+
   /** POST /api/admin/media/{id}/alt: { alt }. */
-  const alt = (request: Request, id: string) =>
-    endpoint(
-      {
-        name: 'admin-media-alt',
-        auth: 'optional',
-        maxBytes: 8 * 1024,
-        formPage: MEDIA_ID.test(id) ? mediaPaths.item(id) : mediaPaths.library,
-        flashValues,
-        ...testing,
-      },
-      async ({ raw, user, request: req }) => {
-        if (!isStaffUser(user) || !MEDIA_ID.test(id)) return notFoundAnswer(req);
-        const parsed = altInput.safeParse(raw);
-        if (!parsed.success) return invalid(fieldErrorsOf(parsed.error));
-        const updated = await updateMediaAlt(await database(), id, parsed.data.alt);
-        if (!updated.ok && updated.reason === 'not-found') return notFoundAnswer(req);
-        if (!updated.ok) return invalid({ alt: updated.message });
-        return succeeded('代替テキストを保存しました。', mediaPaths.item(id));
-      },
-    )(request);
+  const alt = itemRoute('admin-media-alt', 8 * 1024, async (id, { raw, request: req }) => {
+    const parsed = altInput.safeParse(raw);
+    if (!parsed.success) return invalid(fieldErrors(parsed.error));
+    const updated = await updateMediaAlt(await database(), id, parsed.data.alt);
+    if (!updated.ok && updated.reason === 'not-found') return notFoundAnswer(req);
+    if (!updated.ok) return invalid({ alt: updated.message });
+    return succeeded('代替テキストを保存しました。', mediaPaths.item(id));
+  });
 
   /** POST /api/admin/media/{id}/delete: { confirm: 'yes' }; refused while the file is used. */
-  const remove = (request: Request, id: string) =>
-    endpoint(
-      {
-        name: 'admin-media-delete',
-        auth: 'optional',
-        maxBytes: 4 * 1024,
-        formPage: MEDIA_ID.test(id) ? mediaPaths.item(id) : mediaPaths.library,
-        flashValues,
-        ...testing,
-      },
-      async ({ raw, user, request: req, ip }) => {
-        if (!isStaffUser(user) || !MEDIA_ID.test(id)) return notFoundAnswer(req);
-        const parsed = deleteInput.safeParse(raw);
-        if (!parsed.success) return invalid(fieldErrorsOf(parsed.error), DELETE_CONFIRM_MESSAGE);
-        const db = await database();
-        const deleted = await deleteMedia(db, storage(), id);
-        if (!deleted.ok && deleted.reason === 'not-found') return notFoundAnswer(req);
-        if (!deleted.ok)
-          return {
-            ok: false,
-            status: 409,
-            message: deleted.message,
-            fieldErrors: { confirm: deleted.message },
-          };
-        const { media } = deleted;
-        await recordAudit(db, {
-          actor: `user:${user.id}`,
-          action: 'media-deleted',
-          target: `media:${media.id}`,
-          ip: ip ?? clientIp(req.headers),
-          detail: {
-            url: media.url,
-            filename: media.filename,
-            kind: media.kind,
-            fileSize: media.fileSize,
-          },
-        });
-        return succeeded(`「${displayName(media)}」を削除しました。`, mediaPaths.library);
-      },
-    )(request);
+  const remove = itemRoute(
+    'admin-media-delete',
+    4 * 1024,
+    async (id, { raw, user, request: req, ip }) => {
+      const parsed = deleteInput.safeParse(raw);
+      if (!parsed.success) return invalid(fieldErrors(parsed.error), DELETE_CONFIRM_MESSAGE);
+      const db = await database();
+      const deleted = await deleteMedia(db, storage(), id);
+      if (!deleted.ok && deleted.reason === 'not-found') return notFoundAnswer(req);
+      if (!deleted.ok)
+        return {
+          ok: false,
+          status: 409,
+          message: deleted.message,
+          fieldErrors: { confirm: deleted.message },
+        };
+      const { media } = deleted;
+      await recordAudit(db, {
+        actor: `user:${user.id}`,
+        action: 'media-deleted',
+        target: `media:${media.id}`,
+        ip: ip ?? clientIp(req.headers),
+        detail: {
+          url: media.url,
+          filename: media.filename,
+          kind: media.kind,
+          fileSize: media.fileSize,
+        },
+      });
+      return succeeded(`「${displayName(media)}」を削除しました。`, mediaPaths.library);
+    },
+  );
 
   return { upload, list, alt, remove };
 }

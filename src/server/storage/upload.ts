@@ -281,16 +281,7 @@ async function upload(request: Request, options: UploadOptions): Promise<Respons
 
   const received = await receiveUpload(request, options);
   // In the media library too, so editors find it (alt text is theirs to add there).
-  await registerMedia(db, {
-    url: received.url,
-    kind: received.kind,
-    contentType: received.contentType,
-    fileSize: received.fileSize,
-    width: received.width,
-    height: received.height,
-    filename: received.filename,
-    uploadedBy: `key:${principal.id}`,
-  });
+  await registerMedia(db, { ...received, uploadedBy: `key:${principal.id}` });
   const result: UploadResult = {
     url: received.url,
     ...(received.width !== undefined ? { width: received.width, height: received.height } : {}),

@@ -13,7 +13,7 @@ import { type Database, queryRows } from '@/server/db/client';
 import { cmsContents, cmsMedia } from '@/server/db/schema';
 import { createTestDatabase } from '@test-support/db/test-database';
 import { FileSystemStorage } from '@/server/storage/storage';
-import { sample } from '@test-support/media-samples';
+import { sample, samplePngRow } from '@test-support/media-samples';
 import { prepareExport } from './export';
 import { type ImportArchiveOptions, importArchive } from './import-archive';
 import { tarStream } from '@/server/archive/tar';
@@ -65,16 +65,7 @@ describe('export and import of the whole content service', () => {
     await copyDemoMedia(sourceStorage.root);
     // An uploaded image in the media library, used by a draft.
     await sourceStorage.put(uploadedKey, sample('png'), 'image/png');
-    await source.db.insert(cmsMedia).values({
-      url: `/uploads/${uploadedKey}`,
-      kind: 'image',
-      contentType: 'image/png',
-      fileSize: sample('png').length,
-      width: 3,
-      height: 2,
-      alt: '試験の画像',
-      filename: 'test.png',
-    });
+    await source.db.insert(cmsMedia).values(samplePngRow(`/uploads/${uploadedKey}`));
     await createContent(source.db, posts, {
       id: 'draft-only',
       status: 'draft',

@@ -26,7 +26,7 @@ import {
 } from './archive-format';
 import { type TarEntryInput, tarStream } from '@/server/archive/tar';
 import { fileChunks, webChunks } from '@/server/archive/chunks';
-import { FILES_PREFIX } from '@/server/archive/store-files';
+import { FILES_PREFIX, filesInStorage } from '@/server/archive/store-files';
 
 /**
  * The export: every content row, version and media row, and the stored files they point at,
@@ -63,99 +63,108 @@ async function jsonlWriter(file: string) {
   };
 }
 
-async function* contentRows(db: Db): AsyncGenerator<ContentRow> {
-  let after: { endpoint: string; id: string } | null = null;
+/**
+ * Every row a query gives, PAGE at a time in key order: `page(after)` reads the rows past the
+ * key of the last row read (none at first).
+ */
+async function* inPages<Row, Key>(
+  page: (after: Key | null) => Promise<Row[]>,
+  keyOf: (row: Row) => Key,
+): AsyncGenerator<Row> {
+  let after: Key | null = null;
   for (;;) {
-    const page = await db
-      .select({
-        endpoint: cmsContents.endpoint,
-        id: cmsContents.id,
-        status: cmsContents.status,
-        data: cmsContents.data,
-        draftData: cmsContents.draftData,
-        draftKey: cmsContents.draftKey,
-        createdAt: cmsContents.createdAt,
-        updatedAt: cmsContents.updatedAt,
-        publishedAt: cmsContents.publishedAt,
-        revisedAt: cmsContents.revisedAt,
-        scheduledAt: cmsContents.scheduledAt,
-        updatedBy: cmsContents.updatedBy,
-      })
-      .from(cmsContents)
-      .where(
-        after
-          ? or(
-              gt(cmsContents.endpoint, after.endpoint),
-              and(eq(cmsContents.endpoint, after.endpoint), gt(cmsContents.id, after.id)),
-            )
-          : undefined,
-      )
-      .orderBy(asc(cmsContents.endpoint), asc(cmsContents.id))
-      .limit(PAGE);
-    for (const row of page) {
-      yield {
-        ...row,
-        status: row.status as ContentRow['status'],
-        data: row.data ?? null,
-        draftData: row.draftData ?? null,
-        createdAt: row.createdAt.toISOString(),
-        updatedAt: row.updatedAt.toISOString(),
-        publishedAt: iso(row.publishedAt),
-        revisedAt: iso(row.revisedAt),
-        scheduledAt: iso(row.scheduledAt),
-      };
-    }
-    const last = page.at(-1);
-    if (!last || page.length < PAGE) return;
-    after = { endpoint: last.endpoint, id: last.id };
+    const rows = await page(after);
+    yield* rows;
+    const last = rows.at(-1);
+    if (!last || rows.length < PAGE) return;
+    after = keyOf(last);
   }
+}
+
+async function* contentRows(db: Db): AsyncGenerator<ContentRow> {
+  const rows = inPages(
+    (after: { endpoint: string; id: string } | null) =>
+      db
+        .select({
+          endpoint: cmsContents.endpoint,
+          id: cmsContents.id,
+          status: cmsContents.status,
+          data: cmsContents.data,
+          draftData: cmsContents.draftData,
+          draftKey: cmsContents.draftKey,
+          createdAt: cmsContents.createdAt,
+          updatedAt: cmsContents.updatedAt,
+          publishedAt: cmsContents.publishedAt,
+          revisedAt: cmsContents.revisedAt,
+          scheduledAt: cmsContents.scheduledAt,
+          updatedBy: cmsContents.updatedBy,
+        })
+        .from(cmsContents)
+        .where(
+          after
+            ? or(
+                gt(cmsContents.endpoint, after.endpoint),
+                and(eq(cmsContents.endpoint, after.endpoint), gt(cmsContents.id, after.id)),
+              )
+            : undefined,
+        )
+        .orderBy(asc(cmsContents.endpoint), asc(cmsContents.id))
+        .limit(PAGE),
+    (row) => ({ endpoint: row.endpoint, id: row.id }),
+  );
+  for await (const row of rows)
+    yield {
+      ...row,
+      status: row.status as ContentRow['status'],
+      data: row.data ?? null,
+      draftData: row.draftData ?? null,
+      createdAt: row.createdAt.toISOString(),
+      updatedAt: row.updatedAt.toISOString(),
+      publishedAt: iso(row.publishedAt),
+      revisedAt: iso(row.revisedAt),
+      scheduledAt: iso(row.scheduledAt),
+    };
 }
 
 async function* versionRows(db: Db): AsyncGenerator<VersionRow> {
-  let after = 0;
-  for (;;) {
-    const page = await db
-      .select()
-      .from(cmsVersions)
-      .where(gt(cmsVersions.id, after))
-      .orderBy(asc(cmsVersions.id))
-      .limit(PAGE);
-    for (const row of page) {
-      yield {
-        ...row,
-        data: row.data ?? null,
-        status: row.status as VersionRow['status'],
-        createdAt: row.createdAt.toISOString(),
-      };
-    }
-    const last = page.at(-1);
-    if (!last || page.length < PAGE) return;
-    after = last.id;
-  }
+  const rows = inPages(
+    (after: number | null) =>
+      db
+        .select()
+        .from(cmsVersions)
+        .where(gt(cmsVersions.id, after ?? 0))
+        .orderBy(asc(cmsVersions.id))
+        .limit(PAGE),
+    (row) => row.id,
+  );
+  for await (const row of rows)
+    yield {
+      ...row,
+      data: row.data ?? null,
+      status: row.status as VersionRow['status'],
+      createdAt: row.createdAt.toISOString(),
+    };
 }
 
 async function* mediaRows(db: Db): AsyncGenerator<MediaRow> {
-  let after: string | null = null;
-  for (;;) {
-    const page = await db
-      .select()
-      .from(cmsMedia)
-      .where(after ? gt(cmsMedia.id, after) : undefined)
-      .orderBy(asc(cmsMedia.id))
-      .limit(PAGE);
-    for (const row of page) {
-      yield {
-        ...row,
-        kind: row.kind as MediaRow['kind'],
-        width: row.width ?? null,
-        height: row.height ?? null,
-        createdAt: row.createdAt.toISOString(),
-      };
-    }
-    const last = page.at(-1);
-    if (!last || page.length < PAGE) return;
-    after = last.id;
-  }
+  const rows = inPages(
+    (after: string | null) =>
+      db
+        .select()
+        .from(cmsMedia)
+        .where(after ? gt(cmsMedia.id, after) : undefined)
+        .orderBy(asc(cmsMedia.id))
+        .limit(PAGE),
+    (row) => row.id,
+  );
+  for await (const row of rows)
+    yield {
+      ...row,
+      kind: row.kind as MediaRow['kind'],
+      width: row.width ?? null,
+      height: row.height ?? null,
+      createdAt: row.createdAt.toISOString(),
+    };
 }
 
 export type PreparedExport = {
@@ -206,12 +215,7 @@ export async function prepareExport(
     }
     const mediaFile = await media.close();
 
-    const present: string[] = [];
-    const missingFiles: string[] = [];
-    for (const key of [...keys].sort()) {
-      if (await storage.head(key)) present.push(key);
-      else missingFiles.push(key);
-    }
+    const { present, missing: missingFiles } = await filesInStorage(storage, keys);
 
     const manifest: Manifest = {
       format: ARCHIVE_FORMAT,
@@ -233,7 +237,7 @@ export async function prepareExport(
       yield { path: CONTENT_PATH, size: contentFile.size, body: fileChunks(files.content) };
       yield { path: VERSIONS_PATH, size: versionsFile.size, body: fileChunks(files.versions) };
       yield { path: MEDIA_PATH, size: mediaFile.size, body: fileChunks(files.media) };
-      for (const key of present) {
+      for (const { key } of present) {
         const object = await storage.get(key);
         if (!object) throw new Error(`stored file vanished during the export: ${key}`);
         yield {

@@ -88,6 +88,16 @@ const microCmsForm = (fields: Record<string, string>) => {
   return form;
 };
 
+/** An admin's well-formed start of a microCMS import. */
+const microCmsStart = () =>
+  request('/api/admin/transfer/microcms', 'admin', {
+    body: microCmsForm({
+      baseUrl: 'https://example.microcms.io/api/v1',
+      apiKey: 'secret-key-123',
+      confirm: 'on',
+    }),
+  });
+
 const counts = async (db: Db) =>
   (
     await queryRows<{ contents: number; media: number; audits: number }>(
@@ -195,25 +205,20 @@ describe('an admin', () => {
   });
 
   it('must confirm, and must send a file: field errors, nothing changed', async () => {
-    let response = await onEmpty.importArchive(
-      request('/api/admin/transfer/import', 'admin', { body: archiveForm(archive, false) }),
-    );
-    expect(response.status).toBe(400);
-    expect(
-      ((await response.json()) as { fieldErrors: Record<string, string> }).fieldErrors,
-    ).toEqual({
+    const fieldErrorsOf = async (body: FormData) => {
+      const response = await onEmpty.importArchive(
+        request('/api/admin/transfer/import', 'admin', { body }),
+      );
+      expect(response.status).toBe(400);
+      return ((await response.json()) as { fieldErrors: Record<string, string> }).fieldErrors;
+    };
+    expect(await fieldErrorsOf(archiveForm(archive, false))).toEqual({
       confirm: '取り込み先が空であることを確認し、チェックを入れてください。',
     });
-    response = await onEmpty.importArchive(
-      request('/api/admin/transfer/import', 'admin', { body: archiveForm(null, true) }),
-    );
-    expect(response.status).toBe(400);
-    expect(
-      ((await response.json()) as { fieldErrors: Record<string, string> }).fieldErrors,
-    ).toEqual({
+    expect(await fieldErrorsOf(archiveForm(null, true))).toEqual({
       archive: '取り込むアーカイブ (.tar.gz) を選んでください。',
     });
-    response = await onEmpty.importArchive(
+    let response = await onEmpty.importArchive(
       request('/api/admin/transfer/import', 'admin', {
         body: 'not multipart',
         headers: { 'content-type': 'text/plain' },
@@ -284,15 +289,7 @@ describe('an admin', () => {
   });
 
   it('is refused a microCMS import into an instance with content, before anything starts', async () => {
-    const response = await onFull.importMicroCms(
-      request('/api/admin/transfer/microcms', 'admin', {
-        body: microCmsForm({
-          baseUrl: 'https://example.microcms.io/api/v1',
-          apiKey: 'secret-key-123',
-          confirm: 'on',
-        }),
-      }),
-    );
+    const response = await onFull.importMicroCms(microCmsStart());
     expect(response.status).toBe(409);
     expect(((await response.json()) as { message: string }).message).toMatch(
       /すでにコンテンツがあるため/,
@@ -304,13 +301,7 @@ describe('an admin', () => {
     const running = beginTransfer('archive', 'other.tar.gz');
     try {
       const response = await handlersFor(() => untouched.db, emptyStorage).importMicroCms(
-        request('/api/admin/transfer/microcms', 'admin', {
-          body: microCmsForm({
-            baseUrl: 'https://example.microcms.io/api/v1',
-            apiKey: 'secret-key-123',
-            confirm: 'on',
-          }),
-        }),
+        microCmsStart(),
       );
       expect(response.status).toBe(409);
       expect(await response.json()).toMatchObject({ ok: false, message: BUSY_MESSAGE });

@@ -7,16 +7,17 @@ import { Readable } from 'node:stream';
 import { TRANSFER_PAGE, type TransferStatus, isRunning } from '@/lib/transfer/status';
 import { z } from '@/lib/zod';
 import { type Db, getDb } from '@/server/db/client';
+import { invalidInput } from '@/server/forms/submit';
 import { endpoint } from '@/server/http/endpoint';
 import { errorAnswer, failedResult, refusalAnswer } from '@/server/http/error-answer';
 import {
-  FORBIDDEN_ORIGIN_MESSAGE,
   type FormResult,
   formAnswer,
   jsonAnswer,
   notFoundAnswer,
 } from '@/server/http/form-endpoint';
-import { clientIp, isSameOriginRequest } from '@/server/http/request-origin';
+import { rawPostViewer } from '@/server/http/raw-post';
+import { clientIp } from '@/server/http/request-origin';
 import { type AppUser, userFromHeaders } from '@/server/identity/session-user';
 import { MultipartForm, type MultipartLimits } from '@/server/storage/multipart';
 import type { MediaStorage } from '@/server/storage/media-storage';
@@ -96,12 +97,6 @@ const microCmsInput = z.object({
   confirm: z.unknown().refine(confirmed, { error: CONFIRM_MESSAGE }),
 });
 
-function fieldErrorsOf(error: z.ZodError): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const issue of error.issues) out[String(issue.path[0] ?? 'form')] ??= issue.message;
-  return out;
-}
-
 /** The job's outcome as a form answer: to the page (where the outcome shows), or the error. */
 function outcomeOf(status: TransferStatus): FormResult {
   if (status.phase === 'failed')
@@ -153,10 +148,8 @@ export function transferHandlers(options: TransferHttpOptions = {}) {
 
     /** POST /api/admin/transfer/import (multipart: archive, confirm): streamed to a temporary file. */
     async importArchive(request: Request): Promise<Response> {
-      const admin = await adminOf(request);
-      if (!admin) return notFoundAnswer(request);
-      if (!isSameOriginRequest(request))
-        return jsonAnswer(403, { ok: false, message: FORBIDDEN_ORIGIN_MESSAGE });
+      const admin = await rawPostViewer(request, adminOf);
+      if (admin instanceof Response) return admin;
       const typed = { formKey: ARCHIVE_FORM };
       const answer = (result: FormResult) =>
         formAnswer(request, result, typed, { formPage: TRANSFER_PAGE });
@@ -259,13 +252,7 @@ export function transferHandlers(options: TransferHttpOptions = {}) {
       async ({ input, user, request, ip }) => {
         if (!user || user.role !== 'admin') return notFoundAnswer(request);
         const parsed = microCmsInput.safeParse(input);
-        if (!parsed.success)
-          return {
-            ok: false,
-            status: 400,
-            message: '入力内容を確認してください。',
-            fieldErrors: fieldErrorsOf(parsed.error),
-          };
+        if (!parsed.success) return invalidInput(parsed.error);
         const db = await database();
         const refusal = notEmptyMessage(await contentInventory(db));
         if (refusal) return { ok: false, status: 409, message: refusal };

@@ -39,6 +39,43 @@ export async function exportWithAudit(
   return prepared;
 }
 
+/** What an import brought in (a microCMS import has no versions and no files of its own). */
+type Imported = {
+  contents: Record<string, number>;
+  media: number;
+  versions?: number;
+  files?: number;
+  warnings: string[];
+};
+
+/** A finished import: its audit record (where from, and the counts) and the job's outcome. */
+async function imported(
+  db: Db,
+  status: TransferStatus,
+  who: Who,
+  from: Record<string, string>,
+  { contents, media, versions, files, warnings }: Imported,
+): Promise<void> {
+  await recordAudit(db, {
+    actor: who.actor,
+    action: 'content-imported',
+    ip: who.ip ?? null,
+    detail: {
+      ...from,
+      contents: total(contents),
+      endpoints: contents,
+      ...(versions === undefined ? {} : { versions }),
+      media,
+      ...(files === undefined ? {} : { files }),
+    },
+  });
+  finishTransfer(status, {
+    ok: true,
+    result: { contents, media, versions: versions ?? 0, files: files ?? 0 },
+    warnings,
+  });
+}
+
 /** A refusal's own message (a TransferError's, say); anything else is logged. */
 const failureMessage = (error: unknown): string =>
   errorAnswer(error, { log: '[transfer] import failed:', faultMessage: UNEXPECTED_MESSAGE })
@@ -66,30 +103,13 @@ export async function runArchiveImport(
         status.media = { done, total: all };
       },
     });
-    await recordAudit(db, {
-      actor: who.actor,
-      action: 'content-imported',
-      ip: who.ip ?? null,
-      detail: {
-        source: 'archive',
-        file: who.filename.slice(0, 200),
-        contents: total(summary.contents),
-        endpoints: summary.contents,
-        versions: summary.versions,
-        media: summary.media,
-        files: summary.files,
-      },
-    });
-    finishTransfer(status, {
-      ok: true,
-      result: {
-        contents: summary.contents,
-        media: summary.media,
-        versions: summary.versions,
-        files: summary.files,
-      },
-      warnings: summary.warnings,
-    });
+    await imported(
+      db,
+      status,
+      who,
+      { source: 'archive', file: who.filename.slice(0, 200) },
+      summary,
+    );
   } catch (error) {
     // Refused before it was read (say, the instance has content): a late error of the
     // source, such as its file vanishing meanwhile, no longer matters.
@@ -127,23 +147,7 @@ export function startMicroCmsImport(
         { ...input.client, baseUrl: input.baseUrl, apiKey: input.apiKey },
         status,
       );
-      await recordAudit(db, {
-        actor: who.actor,
-        action: 'content-imported',
-        ip: who.ip ?? null,
-        detail: {
-          source: 'microcms',
-          host: summary.host,
-          contents: total(summary.contents),
-          endpoints: summary.contents,
-          media: summary.media,
-        },
-      });
-      finishTransfer(status, {
-        ok: true,
-        result: { contents: summary.contents, media: summary.media, versions: 0, files: 0 },
-        warnings: summary.warnings,
-      });
+      await imported(db, status, who, { source: 'microcms', host: summary.host }, summary);
     } catch (error) {
       finishTransfer(status, { ok: false, error: failureMessage(error) });
     }

@@ -4,11 +4,12 @@ import { emitContentChange } from '@/server/cms/events';
 import { type EndpointDef, findEndpoint } from '@/lib/cms/model';
 import { searchColumns } from '@/server/cms/search-index';
 import { type StoredData, checkRequired, validateWrite } from '@/server/cms/values';
+import type { PgInsertValue, PgTable } from 'drizzle-orm/pg-core';
 import type { Db } from '@/server/db/client';
 import { cmsContents, cmsMedia, cmsVersions } from '@/server/db/schema';
 import type { ContentRow, MediaRow, VersionRow } from './archive-format';
 import { TransferError } from './errors';
-import { notEmptyMessage, contentInventory } from './inventory';
+import { assertEmpty } from './inventory';
 
 /**
  * Checking imported rows against the content model, and writing a whole import in one
@@ -90,8 +91,30 @@ export type ImportCounts = {
 const date = (iso: string | null) => (iso ? new Date(iso) : null);
 const BATCH = 200;
 
-function* batches<T>(rows: T[]): Generator<T[]> {
-  for (let i = 0; i < rows.length; i += BATCH) yield rows.slice(i, i + BATCH);
+/** Inserts rows BATCH at a time: one statement each, far below PostgreSQL's parameter limit. */
+async function insertInBatches<Table extends PgTable, Row>(
+  tx: Db,
+  table: Table,
+  rows: readonly Row[],
+  toRow: (row: Row) => PgInsertValue<Table>,
+): Promise<void> {
+  for (let i = 0; i < rows.length; i += BATCH)
+    await tx.insert(table).values(rows.slice(i, i + BATCH).map(toRow));
+}
+
+/** Refuses the first row whose key an earlier row has (rows without a key are not compared). */
+function refuseRepeats<Row>(
+  rows: readonly Row[],
+  keyOf: (row: Row) => string | null,
+  problem: (row: Row) => string,
+): void {
+  const seen = new Set<string>();
+  for (const row of rows) {
+    const key = keyOf(row);
+    if (key === null) continue;
+    if (seen.has(key)) throw new TransferError(problem(row));
+    seen.add(key);
+  }
 }
 
 /** Whether a row's published version is what `q` should find (what the store indexes). */
@@ -104,80 +127,43 @@ const isPublished = (row: ContentRow) =>
  * history a deleted item left here keeps its own).
  */
 export async function writeImport(db: Db, rows: ImportRows): Promise<Record<string, number>> {
-  const seen = new Set<string>();
-  for (const row of rows.contents) {
-    const key = `${row.endpoint}\u0000${row.id}`;
-    if (seen.has(key))
-      throw new TransferError(`${itemName(row.endpoint, row.id)} が 2 回含まれています`);
-    seen.add(key);
-  }
-  const draftKeys = new Set<string>();
-  for (const row of rows.contents) {
-    if (!row.draftKey) continue;
-    if (draftKeys.has(row.draftKey))
-      throw new TransferError(`${itemName(row.endpoint, row.id)}: 下書きキーが重複しています`);
-    draftKeys.add(row.draftKey);
-  }
-  const mediaUrls = new Set<string>();
-  for (const row of rows.media) {
-    if (mediaUrls.has(row.url))
-      throw new TransferError(`メディア ${row.url} が 2 回含まれています`);
-    mediaUrls.add(row.url);
-  }
+  refuseRepeats(
+    rows.contents,
+    (row) => `${row.endpoint}\u0000${row.id}`,
+    (row) => `${itemName(row.endpoint, row.id)} が 2 回含まれています`,
+  );
+  refuseRepeats(
+    rows.contents,
+    (row) => row.draftKey,
+    (row) => `${itemName(row.endpoint, row.id)}: 下書きキーが重複しています`,
+  );
+  refuseRepeats(
+    rows.media,
+    (row) => row.url,
+    (row) => `メディア ${row.url} が 2 回含まれています`,
+  );
 
   await db.transaction(async (tx) => {
-    const message = notEmptyMessage(await contentInventory(tx));
-    if (message) throw new TransferError(message);
-    for (const batch of batches(rows.contents)) {
-      await tx.insert(cmsContents).values(
-        batch.map((row) => ({
-          endpoint: row.endpoint,
-          id: row.id,
-          status: row.status,
-          data: row.data,
-          draftData: row.draftData,
-          draftKey: row.draftKey,
-          createdAt: new Date(row.createdAt),
-          updatedAt: new Date(row.updatedAt),
-          publishedAt: date(row.publishedAt),
-          revisedAt: date(row.revisedAt),
-          scheduledAt: date(row.scheduledAt),
-          updatedBy: row.updatedBy,
-          ...searchColumns(findEndpoint(row.endpoint)!, isPublished(row) ? row.data : null),
-        })),
-      );
-    }
+    await assertEmpty(tx);
+    // The archive's rows are the tables' columns, times as ISO text.
+    await insertInBatches(tx, cmsContents, rows.contents, (row) => ({
+      ...row,
+      createdAt: new Date(row.createdAt),
+      updatedAt: new Date(row.updatedAt),
+      publishedAt: date(row.publishedAt),
+      revisedAt: date(row.revisedAt),
+      scheduledAt: date(row.scheduledAt),
+      ...searchColumns(findEndpoint(row.endpoint)!, isPublished(row) ? row.data : null),
+    }));
     const versions = [...rows.versions].sort((a, b) => a.id - b.id);
-    for (const batch of batches(versions)) {
-      await tx.insert(cmsVersions).values(
-        batch.map((row) => ({
-          endpoint: row.endpoint,
-          contentId: row.contentId,
-          data: row.data,
-          status: row.status,
-          action: row.action,
-          actor: row.actor,
-          createdAt: new Date(row.createdAt),
-        })),
-      );
-    }
-    for (const batch of batches(rows.media)) {
-      await tx.insert(cmsMedia).values(
-        batch.map((row) => ({
-          id: row.id,
-          url: row.url,
-          kind: row.kind,
-          contentType: row.contentType,
-          fileSize: row.fileSize,
-          width: row.width,
-          height: row.height,
-          alt: row.alt,
-          filename: row.filename,
-          uploadedBy: row.uploadedBy,
-          createdAt: new Date(row.createdAt),
-        })),
-      );
-    }
+    await insertInBatches(tx, cmsVersions, versions, ({ id: _id, ...row }) => ({
+      ...row,
+      createdAt: new Date(row.createdAt),
+    }));
+    await insertInBatches(tx, cmsMedia, rows.media, (row) => ({
+      ...row,
+      createdAt: new Date(row.createdAt),
+    }));
   });
 
   const perEndpoint: Record<string, number> = {};
