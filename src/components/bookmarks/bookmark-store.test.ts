@@ -45,6 +45,26 @@ describe('the bookmark store', () => {
     ]);
   });
 
+  it('keeps a saved change when a read asked before it is answered after it', async () => {
+    const reads: ((response: Response) => void)[] = [];
+    vi.stubGlobal(
+      'fetch',
+      vi.fn((_url: string, init?: RequestInit) =>
+        init?.method === 'POST'
+          ? Promise.resolve(Response.json({ ok: true }))
+          : new Promise<Response>((resolve) => reads.push(resolve)),
+      ),
+    );
+    subscribeBookmark('posts:p1', () => {});
+    await tick();
+    expect(reads).toHaveLength(1);
+    expect(await saveBookmark('posts:p1', ref, true, false)).toEqual({ ok: true });
+    // The read went out before the save: its "not bookmarked" is older than what was saved.
+    reads[0]!(Response.json({ bookmarked: [] }));
+    await tick();
+    expect(bookmarkState('posts:p1')).toBe(true);
+  });
+
   it('reads the state again when another user signs in (in another tab)', async () => {
     let saved: string[] = [];
     const fetch = vi.fn(() => Promise.resolve(Response.json({ bookmarked: saved })));

@@ -18,6 +18,8 @@ type Entry = {
   shown?: boolean;
   pending: number;
   chain: Promise<unknown>;
+  /** `changes` when this item was last changed here: a read asked before it is older. */
+  changedAt: number;
 };
 
 const entries = new Map<string, Entry>();
@@ -27,13 +29,15 @@ const inFlight = new Set<string>();
 let flushTimer: ReturnType<typeof setTimeout> | null = null;
 /** Bumped by a reset, so answers to questions asked before it are dropped. */
 let generation = 0;
+/** Counts changes made on this page, so a read knows which changes it cannot have seen. */
+let changes = 0;
 /** The signed-in user the state belongs to (undefined: not known yet). */
 let stateUser: string | null | undefined;
 
 function entryFor(key: string): Entry {
   let entry = entries.get(key);
   if (!entry) {
-    entry = { pending: 0, chain: Promise.resolve() };
+    entry = { pending: 0, chain: Promise.resolve(), changedAt: 0 };
     entries.set(key, entry);
   }
   return entry;
@@ -59,6 +63,7 @@ function flush(): void {
 }
 
 async function load(keys: string[], asked: number): Promise<void> {
+  const changesBefore = changes;
   for (const key of keys) inFlight.add(key);
   try {
     const response = await fetch(`/api/bookmarks?items=${encodeURIComponent(keys.join(','))}`, {
@@ -71,6 +76,8 @@ async function load(keys: string[], asked: number): Promise<void> {
     const saved = new Set(Array.isArray(answer.bookmarked) ? answer.bookmarked : []);
     for (const key of keys) {
       const entry = entryFor(key);
+      // Changed since the question was asked: the answer may predate the change.
+      if (entry.changedAt > changesBefore) continue;
       entry.saved = saved.has(key);
       if (entry.pending === 0) entry.shown = entry.saved;
       notify(key);
@@ -140,6 +147,7 @@ export async function saveBookmark(
   const entry = entryFor(key);
   if (entry.pending === 0) entry.saved ??= current;
   entry.pending++;
+  entry.changedAt = ++changes;
   entry.shown = bookmarked;
   notify(key);
   const run = entry.chain.then(() => post(ref, bookmarked));
