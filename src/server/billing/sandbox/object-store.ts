@@ -53,12 +53,17 @@ function objectRow(type: string, id: string): SQL | undefined {
   return and(eq(billingSandboxObjects.id, id), eq(billingSandboxObjects.type, type));
 }
 
-export async function findObject(db: Db, type: string, id: string): Promise<SandboxObject | null> {
-  const rows = await db
+/** The query of the object's stored JSON. */
+function selectObjectData(db: Db, type: string, id: string) {
+  return db
     .select({ data: billingSandboxObjects.data })
     .from(billingSandboxObjects)
     .where(objectRow(type, id))
     .limit(1);
+}
+
+export async function findObject(db: Db, type: string, id: string): Promise<SandboxObject | null> {
+  const rows = await selectObjectData(db, type, id);
   return (rows[0]?.data as SandboxObject | undefined) ?? null;
 }
 
@@ -74,12 +79,10 @@ export async function findObjectForUpdate(
   /** Answer null at once when another transaction holds the row (a background run's skip). */
   options: { skipLocked?: boolean } = {},
 ): Promise<SandboxObject | null> {
-  const rows = await db
-    .select({ data: billingSandboxObjects.data })
-    .from(billingSandboxObjects)
-    .where(objectRow(type, id))
-    .limit(1)
-    .for('update', options.skipLocked ? { skipLocked: true } : {});
+  const rows = await selectObjectData(db, type, id).for(
+    'update',
+    options.skipLocked ? { skipLocked: true } : {},
+  );
   return (rows[0]?.data as SandboxObject | undefined) ?? null;
 }
 

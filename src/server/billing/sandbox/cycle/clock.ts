@@ -22,7 +22,7 @@ import {
   SUBSCRIPTION_TYPE,
 } from './calendar';
 import { attemptPayment, INCOMPLETE_EXPIRY_SECONDS, transitionsOf } from './payments';
-import { issueInvoice, pendingItemLines, priceDescription } from './invoices';
+import { issueInvoice, pendingItemLines, priceLine } from './invoices';
 import {
   cancelSubscriptionNow,
   lockedCustomer,
@@ -133,14 +133,7 @@ async function crossPeriodEnd(db: Db, track: Track): Promise<void> {
   next.latest_invoice = invoiceId;
   next = await saveWithEvent(db, current, next, at);
   const lines = await pendingItemLines(db, next);
-  lines.unshift({
-    amount: num(price, 'unit_amount'),
-    description: await priceDescription(db, price),
-    period: { start: at, end: newEnd },
-    price,
-    proration: false,
-    invoiceItem: null,
-  });
+  lines.unshift(await priceLine(db, price, { start: at, end: newEnd }));
   const { invoice, outcome } = await issueInvoice(db, {
     id: invoiceId,
     subscription: next,

@@ -349,6 +349,17 @@ export async function issueInvoice(
   return { invoice, outcome };
 }
 
+/** The line charging the price for one period of its subscription (not a proration). */
+export async function priceLine(
+  db: Db,
+  price: SandboxObject,
+  period: { start: number; end: number },
+): Promise<LineInput> {
+  const description = await priceDescription(db, price);
+  const amount = num(price, 'unit_amount');
+  return { amount, description, period, price, proration: false, invoiceItem: null };
+}
+
 export async function pendingItemLines(db: Db, subscription: SandboxObject): Promise<LineInput[]> {
   const items = await findAllObjects(db, INVOICE_ITEM_TYPE, [
     { field: 'parent.subscription_details.subscription', in: [subscription.id] },

@@ -32,6 +32,7 @@ import {
   pendingItemLines,
   planOf,
   priceDescription,
+  priceLine,
   productName,
 } from './invoices';
 
@@ -335,14 +336,7 @@ export async function changeSubscription(
     await createProrationItem(db, next, customer, oldPrice, credit, creditText, { start: at, end });
   }
   const lines = await pendingItemLines(db, next);
-  lines.push({
-    amount: num(newPrice, 'unit_amount'),
-    description: await priceDescription(db, newPrice),
-    period: { start: at, end: newEnd },
-    price: newPrice,
-    proration: false,
-    invoiceItem: null,
-  });
+  lines.push(await priceLine(db, newPrice, { start: at, end: newEnd }));
   const { invoice, outcome } = await issueInvoice(db, {
     id: invoiceId,
     subscription: next,

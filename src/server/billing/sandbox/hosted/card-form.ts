@@ -1,5 +1,5 @@
 import 'server-only';
-import type { StripeApiError } from '../errors';
+import { StripeApiError } from '../errors';
 import { type Html, html } from './html';
 
 /**
@@ -26,6 +26,9 @@ export type FormErrors = { fields: Partial<Record<CardField, string>>; form?: st
  * and the security code are never written back into a page.
  */
 export type CardValues = { exp: string; name: string };
+
+/** What a page with the card form shows: what to correct, and what the form keeps. */
+export type CardFormState = { errors?: FormErrors; values?: CardValues };
 
 export type CardRead =
   | { ok: true; card: CardInput; values: CardValues }
@@ -132,6 +135,28 @@ export function cardErrorOf(error: StripeApiError): FormErrors {
       return { fields: { cvc: 'セキュリティコードが正しくありません。' } };
     default:
       return { fields: {}, form: DECLINED_MESSAGE };
+  }
+}
+
+/**
+ * A card form's post: the form's own checks first (400, with what to correct), then `save`
+ * with the card. A card error of the API on the way (a number it refuses, a card declined at
+ * attach) is said beside its field (402); any other error is thrown.
+ */
+export async function takeCardForm<T>(
+  form: URLSearchParams,
+  save: (card: CardInput) => Promise<T>,
+): Promise<
+  | { ok: true; result: T; values: CardValues }
+  | { ok: false; status: 400 | 402; state: Required<CardFormState> }
+> {
+  const input = readCardForm(form);
+  if (!input.ok) return { ok: false, status: 400, state: input };
+  try {
+    return { ok: true, result: await save(input.card), values: input.values };
+  } catch (error) {
+    if (!(error instanceof StripeApiError) || error.type !== 'card_error') throw error;
+    return { ok: false, status: 402, state: { errors: cardErrorOf(error), values: input.values } };
   }
 }
 

@@ -2,7 +2,6 @@ import 'server-only';
 import type { Db } from '@/server/db/client';
 import { customerNow } from '../cycle/calendar';
 import { startSubscription } from '../cycle/subscriptions';
-import { StripeApiError } from '../errors';
 import { type SandboxObject, findObject, nowSeconds, requireObject } from '../object-store';
 import {
   checkoutTermsOf,
@@ -15,14 +14,12 @@ import {
 } from '../resources/checkout-sessions';
 import { callRoute } from '../routes';
 import {
+  type CardFormState,
   type CardInput,
-  type CardValues,
   DECLINED_MESSAGE,
-  type FormErrors,
-  cardErrorOf,
   cardForm,
   errorSummary,
-  readCardForm,
+  takeCardForm,
   testCards,
 } from './card-form';
 import { saveDefaultCard } from './cards';
@@ -47,9 +44,7 @@ import { readPageForm } from './request';
  * transaction that holds the session's row, so a double submit starts one subscription.
  */
 
-type PageState = { errors?: FormErrors; values?: CardValues };
-
-async function checkoutDocument(db: Db, session: SandboxObject, state: PageState) {
+async function checkoutDocument(db: Db, session: SandboxObject, state: CardFormState) {
   const terms = await checkoutTermsOf(db, session);
   const { price, trialDays } = terms;
   const customer =
@@ -107,7 +102,7 @@ async function checkoutDocument(db: Db, session: SandboxObject, state: PageState
 }
 
 /** The open session's page; its form's post may end at the success_url (CSP form-action). */
-async function openPage(db: Db, session: SandboxObject, state: PageState, status = 200) {
+async function openPage(db: Db, session: SandboxObject, state: CardFormState, status = 200) {
   const successUrl = successUrlOf(session);
   return htmlResponse(await checkoutDocument(db, session, state), {
     status,
@@ -210,7 +205,7 @@ async function payWithCard(db: Db, origin: string, id: string, card: CardInput):
 }
 
 /** The page again after a post that did not pay, with what to correct. */
-async function pageAfterError(db: Db, id: string, state: PageState, status: number) {
+async function pageAfterError(db: Db, id: string, state: CardFormState, status: number) {
   const session = await findCheckoutSession(db, id);
   if (!session) return notFoundPage();
   if (session.status !== 'open') return closedAnswer(session);
@@ -220,17 +215,12 @@ async function pageAfterError(db: Db, id: string, state: PageState, status: numb
 export async function submitCheckoutPage(request: Request, db: Db, id: string): Promise<Response> {
   const read = await readPageForm(request);
   if (!read.ok) return read.response;
-  const input = readCardForm(read.form);
-  if (!input.ok) return pageAfterError(db, id, input, 400);
-  let outcome: Outcome;
-  try {
-    outcome = await payWithCard(db, new URL(request.url).origin, id, input.card);
-  } catch (error) {
-    if (!(error instanceof StripeApiError) || error.type !== 'card_error') throw error;
-    return pageAfterError(db, id, { errors: cardErrorOf(error), values: input.values }, 402);
-  }
+  const origin = new URL(request.url).origin;
+  const taken = await takeCardForm(read.form, (card) => payWithCard(db, origin, id, card));
+  if (!taken.ok) return pageAfterError(db, id, taken.state, taken.status);
+  const outcome = taken.result;
   if (outcome.kind === 'missing') return notFoundPage();
   if (outcome.kind === 'closed') return closedAnswer(outcome.session);
-  const declined = { errors: { fields: {}, form: DECLINED_MESSAGE }, values: input.values };
+  const declined = { errors: { fields: {}, form: DECLINED_MESSAGE }, values: taken.values };
   return openPage(db, outcome.session, declined, 402);
 }

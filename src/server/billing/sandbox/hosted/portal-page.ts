@@ -21,13 +21,11 @@ import { findPortalSession } from '../resources/billing-portal-sessions';
 import { PAYMENT_METHOD_TYPE } from '../resources/payment-methods';
 import { callRoute } from '../routes';
 import {
+  type CardFormState,
   type CardInput,
-  type CardValues,
-  type FormErrors,
-  cardErrorOf,
   cardForm,
   errorSummary,
-  readCardForm,
+  takeCardForm,
   testCards,
 } from './card-form';
 import { saveDefaultCard } from './cards';
@@ -304,11 +302,7 @@ async function showCancelConfirmation(
   );
 }
 
-async function cardDocument(
-  db: Db,
-  portal: Portal,
-  state: { errors?: FormErrors; values?: CardValues },
-): Promise<Html> {
+async function cardDocument(db: Db, portal: Portal, state: CardFormState): Promise<Html> {
   const card = await defaultCardOf(db, portal.customer);
   const pastDue = (await liveSubscriptionsOf(db, portal.customer.id)).some(
     (subscription) => subscription.status === 'past_due',
@@ -368,19 +362,12 @@ async function submitCard(
   portal: Portal,
   form: URLSearchParams,
 ): Promise<Response> {
-  const input = readCardForm(form);
-  if (!input.ok) {
-    const document = await cardDocument(db, portal, input);
-    return htmlResponse(document, { status: 400 });
+  const taken = await takeCardForm(form, (card) => replaceCard(db, origin, portal, card));
+  if (!taken.ok) {
+    const document = await cardDocument(db, portal, taken.state);
+    return htmlResponse(document, { status: taken.status });
   }
-  try {
-    const message = await replaceCard(db, origin, portal, input.card);
-    return backHome(origin, portal, message);
-  } catch (error) {
-    if (!(error instanceof StripeApiError) || error.type !== 'card_error') throw error;
-    const state = { errors: cardErrorOf(error), values: input.values };
-    return htmlResponse(await cardDocument(db, portal, state), { status: 402 });
-  }
+  return backHome(origin, portal, taken.result);
 }
 
 function backHome(origin: string, portal: Portal, message: string): Response {
