@@ -13,6 +13,7 @@ import {
 import { Button, type ButtonColor } from '@/components/ui/button';
 import { announceLoginChange } from '@/components/account/auth-state.client';
 import styles from './form.module.css';
+import { Options } from '@/components/forms/options';
 
 /**
  * A form of the site (account screens, contact). It is a real HTML form posting to an endpoint
@@ -258,11 +259,7 @@ export function SelectField({ name, label, options, placeholder, ...select }: Se
         {...describe(fieldId, error)}
       >
         <option value="">{placeholder}</option>
-        {options.map((option) => (
-          <option key={option} value={option}>
-            {option}
-          </option>
-        ))}
+        <Options items={options} />
       </select>
       <FieldError id={`${fieldId}-error`} error={error} />
     </div>

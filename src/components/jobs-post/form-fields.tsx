@@ -1,6 +1,7 @@
 import type { ComponentProps, ReactNode } from 'react';
 import formStyles from '@/components/forms/form.module.css';
 import styles from './jobs-post.module.css';
+import { Options } from '@/components/forms/options';
 
 /**
  * The listing form's controls, rendered on the server (the form works without JavaScript):
@@ -131,11 +132,7 @@ export function SelectInput(props: SelectProps) {
     <FieldFrame common={common}>
       <select {...select} name={name} className={formStyles.input} {...describedBy(name, common)}>
         <option value="">{placeholder}</option>
-        {options.map((option) => (
-          <option key={option} value={option}>
-            {option}
-          </option>
-        ))}
+        <Options items={options} />
       </select>
     </FieldFrame>
   );

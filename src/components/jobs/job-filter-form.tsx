@@ -2,6 +2,7 @@ import Link from 'next/link';
 import { EMPLOYMENT_TYPES, OCCUPATIONS, PREFECTURES } from '@/lib/jobs';
 import { type JobQuery, REMOTE_LOCATION, REMOTE_LOCATION_LABEL, isFiltered } from './job-query';
 import styles from './jobs.module.css';
+import { Options } from '@/components/forms/options';
 
 /**
  * The /jobs filters: a plain GET form, so it works without JavaScript and the conditions stay
@@ -24,35 +25,23 @@ export function JobFilterForm({
     >
       <div className={styles.filterFields}>
         <Select name="type" label="雇用形態" value={query.type}>
-          {EMPLOYMENT_TYPES.map((type) => (
-            <option key={type} value={type}>
-              {type}
-            </option>
-          ))}
+          <Options items={EMPLOYMENT_TYPES} />
         </Select>
         <Select name="occupation" label="職種" value={query.occupation}>
-          {OCCUPATIONS.map((occupation) => (
-            <option key={occupation} value={occupation}>
-              {occupation}
-            </option>
-          ))}
+          <Options items={OCCUPATIONS} />
         </Select>
         <Select name="location" label="勤務地" value={query.location}>
           <option value={REMOTE_LOCATION}>{REMOTE_LOCATION_LABEL}</option>
           <optgroup label="都道府県">
-            {PREFECTURES.map((prefecture) => (
-              <option key={prefecture} value={prefecture}>
-                {prefecture}
-              </option>
-            ))}
+            <Options items={PREFECTURES} />
           </optgroup>
         </Select>
         <Select name="partner" label="企業" value={query.partner}>
-          {partners.map((partner) => (
-            <option key={partner.id} value={partner.id}>
-              {partner.name}
-            </option>
-          ))}
+          <Options
+            items={partners}
+            value={(partner) => partner.id}
+            label={(partner) => partner.name}
+          />
         </Select>
       </div>
       <div className={styles.filterActions}>

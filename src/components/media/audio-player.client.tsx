@@ -22,6 +22,7 @@ import { clampTime, formatClock, positionText, spokenTime } from './audio-time';
 import styles from './audio-player.module.css';
 import { KeyboardHelp } from './keyboard-help';
 import { useMediaState } from './use-media-state';
+import { Options } from '@/components/forms/options';
 
 export const SPEEDS = [0.75, 1, 1.25, 1.5, 1.75, 2] as const;
 
@@ -266,11 +267,7 @@ export function AudioPlayer({
                 value={String(media.rate)}
                 onChange={(event) => applySpeed(Number(event.target.value))}
               >
-                {speedOptions(media.rate).map((s) => (
-                  <option key={s} value={String(s)}>
-                    {s}倍
-                  </option>
-                ))}
+                <Options items={speedOptions(media.rate)} label={(s) => `${s}倍`} />
               </select>
             </label>
           </div>

@@ -13,6 +13,7 @@ import {
 import { auditActions, listAuditPage, userEmailsFor } from '@/server/audit/audit-query';
 import { getDb } from '@/server/db/client';
 import { requireRole } from '@/server/identity/session';
+import { Options } from '@/components/forms/options';
 
 export const metadata = accountMetadata('監査ログ', '/admin/audit');
 
@@ -56,11 +57,7 @@ export default async function AdminAuditPage({ searchParams }: Props) {
                   className={staffInputClass}
                 >
                   <option value="">すべての操作</option>
-                  {actions.map((action) => (
-                    <option key={action} value={action}>
-                      {auditActionLabel(action)}
-                    </option>
-                  ))}
+                  <Options items={actions} label={auditActionLabel} />
                 </select>
               </StaffFilter>
               <StaffFilter id="audit-q" label="実行者・対象で絞り込む">

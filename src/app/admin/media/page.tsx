@@ -20,6 +20,7 @@ import { readFlash } from '@/server/http/read-flash';
 import { listMedia, usageCounts } from '@/server/media/library';
 import { UPLOAD_FORM_KEY } from '@/server/media/http';
 import { requireRole } from '@/server/identity/session';
+import { Options } from '@/components/forms/options';
 
 export const metadata = accountMetadata('メディア', mediaPaths.library);
 
@@ -85,11 +86,7 @@ export default async function AdminMediaPage({ searchParams }: Props) {
                     className={staffInputClass}
                   >
                     <option value="">すべて</option>
-                    {MEDIA_KINDS.map((kind) => (
-                      <option key={kind} value={kind}>
-                        {MEDIA_KIND_LABELS[kind]}
-                      </option>
-                    ))}
+                    <Options items={MEDIA_KINDS} label={(kind) => MEDIA_KIND_LABELS[kind]} />
                   </select>
                 </StaffFilter>
               </>

@@ -18,6 +18,7 @@ import {
 import { formatDateTime } from '@/lib/format';
 import styles from './content.module.css';
 import { StatusBadge } from './status-badge';
+import { Options } from '@/components/forms/options';
 
 export const SORT_LABELS: Readonly<Record<ConsoleSort, string>> = {
   updated: '更新日順',
@@ -101,11 +102,10 @@ export function ContentList({
                   className={staffInputClass}
                 >
                   <option value="">すべて</option>
-                  {STATUS_FILTERS.map((status) => (
-                    <option key={status} value={status}>
-                      {STATUS_FILTER_LABELS[status]}
-                    </option>
-                  ))}
+                  <Options
+                    items={STATUS_FILTERS}
+                    label={(status) => STATUS_FILTER_LABELS[status]}
+                  />
                 </select>
               </StaffFilter>
               {categories ? (
@@ -117,11 +117,11 @@ export function ContentList({
                     className={staffInputClass}
                   >
                     <option value="">すべて</option>
-                    {categories.map((category) => (
-                      <option key={category.id} value={category.id}>
-                        {category.label}
-                      </option>
-                    ))}
+                    <Options
+                      items={categories}
+                      value={(category) => category.id}
+                      label={(category) => category.label}
+                    />
                   </select>
                 </StaffFilter>
               ) : null}
@@ -132,11 +132,11 @@ export function ContentList({
                   defaultValue={query.sort}
                   className={staffInputClass}
                 >
-                  {Object.entries(SORT_LABELS).map(([sort, label]) => (
-                    <option key={sort} value={sort}>
-                      {label}
-                    </option>
-                  ))}
+                  <Options
+                    items={Object.entries(SORT_LABELS)}
+                    value={([sort]) => sort}
+                    label={([, label]) => label}
+                  />
                 </select>
               </StaffFilter>
             </>

@@ -18,6 +18,7 @@ import {
 import { optionLabel } from './option-labels';
 import { ReferencePicker } from './reference-picker.client';
 import { RichTextEditor } from './rich-text/rich-text-editor.client';
+import { Options } from '@/components/forms/options';
 
 /** The ids of a field's parts, so the error summary and the tests can find them. */
 export const fieldIds = (fieldId: string) => {
@@ -274,11 +275,7 @@ function Control({
           {...aria}
         >
           <option value="">（選択しない）</option>
-          {(field.options ?? []).map((option) => (
-            <option key={option} value={option}>
-              {optionLabel(option)}
-            </option>
-          ))}
+          <Options items={field.options ?? []} label={optionLabel} />
         </select>
       );
     case 'richEditor':

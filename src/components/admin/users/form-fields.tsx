@@ -1,5 +1,6 @@
 import type { ComponentProps, ReactNode } from 'react';
 import styles from './users.module.css';
+import { Options } from '@/components/forms/options';
 
 /**
  * Labelled controls for the plain (no-JavaScript) forms of the user's page: the error of a
@@ -72,11 +73,7 @@ export function SelectRow({
         className={styles.input}
         {...describedBy(id, hint, error)}
       >
-        {options.map((o) => (
-          <option key={o.value} value={o.value}>
-            {o.label}
-          </option>
-        ))}
+        <Options items={options} value={(o) => o.value} label={(o) => o.label} />
       </select>
     </Around>
   );

@@ -11,6 +11,7 @@ import {
 import { FORM_KEY } from '@/lib/http/form-flash';
 import { RowError } from './messages';
 import { BizListSection } from '@/components/biz/biz-section';
+import { Options } from '@/components/forms/options';
 
 export type InquiryView = {
   id: string;
@@ -150,11 +151,7 @@ function InquiryCard({ item, error }: { item: InquiryView; error: string | null 
           対応状況
         </label>
         <select id={stateId} name="state" defaultValue={item.state}>
-          {INQUIRY_STATES.map((state) => (
-            <option key={state} value={state}>
-              {INQUIRY_STATE_LABELS[state]}
-            </option>
-          ))}
+          <Options items={INQUIRY_STATES} label={(state) => INQUIRY_STATE_LABELS[state]} />
         </select>
         <Button type="submit" color="white" width="auto" height={44}>
           更新<span className="visually-hidden">：{item.company}</span>
