@@ -9,7 +9,7 @@ import { env, EnvError } from '@/env';
 import { ArgvError, parseArgv } from '@/lib/admin/argv';
 import { UsageError } from '@/server/admin/command';
 import { helpText, findCommand, runAdminCommand } from '@/server/admin/commands';
-import { sendAdminCommand } from '@/server/admin/socket';
+import { sendAdminCommand } from '@/server/admin/socket-client';
 import { localBackupArgs, restoreWhileServing } from '@/server/admin/backup-commands';
 import { localTransferArgs } from '@/server/admin/transfer-commands';
 import { openDatabase } from '@/server/db/client';

@@ -10,6 +10,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { newestMtime } from './lib/newest-mtime.mjs';
 
 export const SERVER_ENTRIES = ['start', 'admin', 'db-migrate', 'seed'];
 export const SERVER_OUT_DIR = 'dist/server';
@@ -17,21 +18,6 @@ export const SERVER_OUT_DIR = 'dist/server';
 const STAMP = 'compiled-at';
 /** What the compiled server is made of: if any of it is newer than the stamp, it is stale. */
 const INPUTS = ['src', 'scripts', 'package.json', 'package-lock.json', 'tsconfig.json'];
-
-function newestMtime(target) {
-  let stat;
-  try {
-    stat = fs.statSync(target);
-  } catch {
-    return 0;
-  }
-  if (!stat.isDirectory()) return stat.mtimeMs;
-  let newest = stat.mtimeMs;
-  for (const entry of fs.readdirSync(target)) {
-    newest = Math.max(newest, newestMtime(path.join(target, entry)));
-  }
-  return newest;
-}
 
 /** Why the compiled server must be compiled again, or null when it is current. */
 export function serverStaleReason(root) {

@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { env, EnvError } from '@/env';
+import { newestMtime } from './newest-mtime.mjs';
 
 /** What `next build` reads: if any of it is newer than the build, the build is stale. */
 export const BUILD_INPUTS = [
@@ -16,21 +17,6 @@ export const BUILD_INPUTS = [
 /** Settings baked into prerendered pages (metadata, GTM): a change needs a new build. */
 export const BUILD_SETTINGS = ['SITE_URL', 'SITE_NAME', 'GTM_ID'] as const;
 export const BUILD_SETTINGS_FILE = '.next/build-settings.json';
-
-function newestMtime(target: string): number {
-  let stat: fs.Stats;
-  try {
-    stat = fs.statSync(target);
-  } catch {
-    return 0;
-  }
-  if (!stat.isDirectory()) return stat.mtimeMs;
-  let newest = stat.mtimeMs;
-  for (const entry of fs.readdirSync(target)) {
-    newest = Math.max(newest, newestMtime(path.join(target, entry)));
-  }
-  return newest;
-}
 
 export type BuildSettings = Record<(typeof BUILD_SETTINGS)[number], string | undefined>;
 

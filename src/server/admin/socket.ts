@@ -1,32 +1,23 @@
 import 'server-only';
 import fs from 'node:fs';
 import http from 'node:http';
-import path from 'node:path';
 import { z } from '@/lib/zod';
 import type { Database } from '@/server/db/client';
 import { UsageError } from './command';
 import { runAdminCommand } from './commands';
+import { type AdminSocketReply, type AdminSocketRequest, adminSocketPath } from './socket-client';
 
 /**
  * The embedded database can be open in one process only. While the server runs, the admin
  * CLI sends its command over this Unix socket (readable by the same OS user only) and the
- * server runs it on its own connection.
+ * server runs it on its own connection. The client side is socket-client.ts.
  */
 
-export const ADMIN_SOCKET = 'admin.sock';
-
-export function adminSocketPath(dataDir: string): string {
-  return path.join(path.resolve(dataDir), ADMIN_SOCKET);
-}
-
-const requestSchema = z.object({
+const requestSchema: z.ZodType<AdminSocketRequest> = z.object({
   command: z.string().min(1).max(100),
   args: z.record(z.string(), z.union([z.string().max(10_000), z.literal(true)])),
   actor: z.string().min(1).max(200),
 });
-
-export type AdminSocketReply =
-  { ok: true; lines: string[] } | { ok: false; usage: boolean; error: string };
 
 async function readBody(req: http.IncomingMessage): Promise<string> {
   const chunks: Buffer[] = [];
@@ -76,35 +67,4 @@ export async function startAdminSocket(database: Database, dataDir: string): Pro
   server.unref();
   process.once('exit', () => fs.rmSync(socketPath, { force: true }));
   return server;
-}
-
-export async function sendAdminCommand(
-  dataDir: string,
-  request: z.input<typeof requestSchema>,
-): Promise<AdminSocketReply> {
-  const body = JSON.stringify(request);
-  return new Promise((resolve, reject) => {
-    const req = http.request(
-      {
-        socketPath: adminSocketPath(dataDir),
-        path: '/run',
-        method: 'POST',
-        headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) },
-      },
-      (res) => {
-        let text = '';
-        res.setEncoding('utf8');
-        res.on('data', (c: string) => (text += c));
-        res.on('end', () => {
-          try {
-            resolve(JSON.parse(text) as AdminSocketReply);
-          } catch {
-            reject(new Error(`unreadable answer from the admin socket (HTTP ${res.statusCode})`));
-          }
-        });
-      },
-    );
-    req.on('error', reject);
-    req.end(body);
-  });
 }

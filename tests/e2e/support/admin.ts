@@ -1,7 +1,7 @@
-import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgv } from '../../../src/lib/admin/argv';
+import { sendAdminCommand } from '../../../src/server/admin/socket-client';
 import { E2E_DATA_DIR } from './settings';
 
 /**
@@ -31,42 +31,8 @@ export async function adminIn(dataDir: string, ...argv: string[]): Promise<strin
   }
   if (command === 'restore' || command === 'import-microcms')
     throw new Error(`admin: ${command} is not sent to a running server`);
-  const reply = await post(path.join(path.resolve(dataDir), 'admin.sock'), {
-    command,
-    args,
-    actor: ACTOR,
-  });
+  const reply = await sendAdminCommand(dataDir, { command, args, actor: ACTOR });
   if (!reply.ok) throw new Error(`admin ${argv.join(' ')}: ${reply.error}`);
   // As the CLI's printed answer was read: the lines joined, trimmed and split again.
   return reply.lines.join('\n').trim().split('\n');
-}
-
-type Reply = { ok: true; lines: string[] } | { ok: false; error: string };
-
-function post(socketPath: string, request: object): Promise<Reply> {
-  const body = JSON.stringify(request);
-  return new Promise((resolve, reject) => {
-    const req = http.request(
-      {
-        socketPath,
-        path: '/run',
-        method: 'POST',
-        headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) },
-      },
-      (res) => {
-        let text = '';
-        res.setEncoding('utf8');
-        res.on('data', (chunk: string) => (text += chunk));
-        res.on('end', () => {
-          try {
-            resolve(JSON.parse(text) as Reply);
-          } catch {
-            reject(new Error(`unreadable answer from ${socketPath} (HTTP ${res.statusCode})`));
-          }
-        });
-      },
-    );
-    req.on('error', reject);
-    req.end(body);
-  });
 }
