@@ -2,6 +2,13 @@
 
 export type NavItem = { href: string; label: string; description: string };
 
+/**
+ * What コネクト is, in one phrase: pages announcing members' events (portfolio reviews, visits,
+ * reading groups), which members read; not a place where members post or talk to each other.
+ * Every surface that describes it (navigation, its list, the paywall, the plans) says this.
+ */
+export const CONNECT_DESCRIPTION = 'ポートフォリオレビューや見学会など、会員向けイベントのご案内';
+
 /** Every reading area of SPEC §2, in the order the header shows them. */
 export const AREA_NAV: readonly NavItem[] = [
   { href: '/posts', label: '記事', description: 'デザインの現場を伝えるインタビューとレポート' },
@@ -10,7 +17,7 @@ export const AREA_NAV: readonly NavItem[] = [
   { href: '/insight', label: 'インサイト', description: 'デザインの潮流を読み解く分析と考察' },
   { href: '/movies', label: '動画', description: 'アトリエや展示の現場を映像で' },
   { href: '/audios', label: '音声', description: 'ゲストと語る、耳で聴くデザインの話' },
-  { href: '/connect', label: 'コネクト', description: '会員どうしがつながるコミュニティ' },
+  { href: '/connect', label: 'コネクト', description: CONNECT_DESCRIPTION },
   { href: '/jobs', label: '求人', description: 'デザインに関わる仕事の求人情報' },
 ];
 

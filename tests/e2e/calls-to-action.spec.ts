@@ -27,7 +27,7 @@ function lastParagraph(html: string): string {
 
 const paywall = (page: Page) =>
   page.getByRole('complementary').filter({
-    has: page.getByRole('heading', { level: 2, name: /会員限定です|会員のためのページです/ }),
+    has: page.getByRole('heading', { level: 2, name: /会員限定です/ }),
   });
 
 test.beforeAll(async ({ request }) => {

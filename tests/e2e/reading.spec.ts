@@ -120,14 +120,10 @@ test('audio and movie files reach only paid readers, through signed URLs', async
 test('connect pages are read in full by signed-in members only', async ({ page, request }) => {
   const id = await firstId(request, 'connect');
   await page.goto(`/connect/${id}`);
-  await expect(
-    page.getByRole('heading', { name: 'コネクトは会員のためのページです' }),
-  ).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'このページは会員限定です' })).toBeVisible();
   await signInAs(page, 'member');
   await page.goto(`/connect/${id}`);
-  await expect(page.getByRole('heading', { name: 'コネクトは会員のためのページです' })).toHaveCount(
-    0,
-  );
+  await expect(page.getByRole('heading', { name: 'このページは会員限定です' })).toHaveCount(0);
 });
 
 test('a post shows its series place, tags, share links and related posts', async ({

@@ -272,9 +272,9 @@ test.describe('detail pages: title, description, share image, canonical URL, JSO
       expect(response?.status()).toBe(200);
       if (item.path.startsWith('/connect/')) {
         // The page the viewer is meant to see: the lead and a way in, or the whole page.
-        await expect(
-          page.getByRole('heading', { name: 'コネクトは会員のためのページです' }),
-        ).toHaveCount(item.signedIn ? 0 : 1);
+        await expect(page.getByRole('heading', { name: 'このページは会員限定です' })).toHaveCount(
+          item.signedIn ? 0 : 1,
+        );
       }
 
       await expect(page).toHaveTitle(`${item.title} | ${SITE_NAME}`);

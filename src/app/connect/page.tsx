@@ -1,3 +1,4 @@
+import { CONNECT_DESCRIPTION } from '@/lib/site';
 import Link from 'next/link';
 import { CardGrid } from '@/components/listing/content-card';
 import { connectCard } from '@/components/listing/cards';
@@ -12,8 +13,7 @@ type Props = { searchParams: SearchParams };
 
 export const metadata = sitePageMetadata({
   title: 'コネクト',
-  description:
-    '会員どうしがつながるコミュニティ。ポートフォリオレビュー、スタジオ訪問、読書会など。',
+  description: `${CONNECT_DESCRIPTION}。ログインしている会員の方なら、どなたでもお読みいただけます。`,
   path: '/connect',
 });
 
@@ -29,11 +29,13 @@ export default async function ConnectPage({ searchParams }: Props) {
       lead={
         signedIn ? (
           <p>
-            会員どうしがつながるコミュニティ。ポートフォリオレビュー、スタジオ訪問、読書会などの詳細は、各ページでご覧いただけます。
+            {CONNECT_DESCRIPTION}
+            です。日時や参加のお申し込み方法は、各ページでご覧いただけます。
           </p>
         ) : (
           <p>
-            会員どうしがつながるコミュニティ。各ページの詳細は、
+            {CONNECT_DESCRIPTION}
+            です。各ページの詳細は、
             <Link href="/sign-up">無料の会員登録</Link>または
             <Link href="/login?next=%2Fconnect">ログイン</Link>
             のうえでお読みいただけます。

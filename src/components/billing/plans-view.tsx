@@ -40,7 +40,7 @@ export type PlansViewProps = {
 
 /** What paid membership opens (docs/decisions/000-design-baseline.md "Who reads what"). */
 export const PAID_BENEFITS = [
-  '会員限定の記事をすべて全文で読めます（連載・特集・インサイトの記事も）',
+  'すべての記事を全文で読めます（連載・特集・インサイトの記事も）',
   '音声コンテンツを聴けます',
   '動画を観られます',
   'ブックマーク、コネクトなど、無料会員の機能もすべて使えます',
@@ -50,7 +50,7 @@ export const PAID_BENEFITS = [
 export const FREE_BENEFITS = [
   '会員向けの記事のうち、新しいもの3本を全文で読めます',
   '気になる記事をブックマークに保存できます',
-  'コネクト（会員のコミュニティ）のページを読めます',
+  'コネクト（会員向けイベントのご案内）のページを読めます',
 ] as const;
 
 /** A plan the reader pays through the provider: the portal is theirs to manage it. */

@@ -1,9 +1,13 @@
+import { type AccessLevel, accessLabel } from '@/lib/access/access-label';
 import styles from './access-badge.module.css';
 
 /**
- * 「無料公開」: a public-preview post, audio or movie, open to everyone in full. The FAQ tells
- * readers to look for this mark, so cards and item pages show the same words.
+ * Who may read an item, in the site's one vocabulary (src/lib/access/access-label.ts): 無料公開,
+ * 会員限定 (a free account opens it) or 有料会員限定. Cards, item headers, search results and the
+ * audio and movie pages all show this badge, so the FAQ's words are the words on every surface.
+ * The visible text is what screen readers read.
  */
-export function PublicPreviewBadge() {
-  return <span className={styles.publicPreview}>無料公開</span>;
+export function AccessBadge({ level }: { level: AccessLevel }) {
+  const { text, variant } = accessLabel(level);
+  return <span className={styles[variant]}>{text}</span>;
 }

@@ -1,13 +1,14 @@
 import type { ReactNode } from 'react';
 import { formatDateJa, isoDateJa } from '@/lib/format';
-import { PublicPreviewBadge } from './access-badge';
+import type { AccessLevel } from '@/lib/access/access-label';
+import { AccessBadge } from './access-badge';
 import styles from './article.module.css';
 import { ResponsiveImage } from './responsive-image';
 import { PhraseText } from './phrase-text';
 
 /**
- * The head of a content page: kicker, title broken at phrases, date and byline (with the
- * 「無料公開」 mark of a public-preview item), lead text.
+ * The head of a content page: kicker, title broken at phrases, date and byline (with who may
+ * read it: 無料公開, 会員限定 or 有料会員限定, the words of the cards), lead text.
  */
 export function ItemHeader({
   kicker,
@@ -16,7 +17,7 @@ export function ItemHeader({
   byline,
   description,
   extra,
-  publicPreview = false,
+  access,
 }: {
   kicker?: string | null;
   title: string;
@@ -24,8 +25,8 @@ export function ItemHeader({
   byline?: string | null;
   description?: string | null;
   extra?: ReactNode;
-  /** A post, audio or movie open to everyone in full (`isPublicPreview`). */
-  publicPreview?: boolean;
+  /** Who may read the item (src/lib/access/access-label.ts). */
+  access?: AccessLevel;
 }) {
   return (
     <header className={styles.header}>
@@ -37,7 +38,7 @@ export function ItemHeader({
         {date ? <time dateTime={isoDateJa(date)}>{formatDateJa(date)}</time> : null}
         {byline ? <span>{byline}</span> : null}
         {extra}
-        {publicPreview ? <PublicPreviewBadge /> : null}
+        {access ? <AccessBadge level={access} /> : null}
       </p>
       {description ? <p className={styles.description}>{description}</p> : null}
     </header>
@@ -65,5 +66,10 @@ export function ItemCover({
   );
 }
 
+/** A post's writers: 「文・…」. */
 export const byline = (writers: { name: string }[]) =>
   writers.length ? `文・${writers.map((w) => w.name).join('、')}` : null;
+
+/** Who speaks or appears in an audio or a movie (its writers are the cast): 「出演・…」. */
+export const castLine = (writers: { name: string }[]) =>
+  writers.length ? `出演・${writers.map((w) => w.name).join('、')}` : null;

@@ -8,6 +8,9 @@ import { getDb } from '@/server/db/client';
 import styles from './paywall.module.css';
 import { PhraseText } from './phrase-text';
 import { signInHref, signUpHref } from '@/components/layout/sign-in-links';
+import { accessLabel, levelOfStep, remainingCharsLabel } from '@/lib/access/access-label';
+import { formatDurationJa } from '@/lib/format';
+import { CONNECT_DESCRIPTION } from '@/lib/site';
 
 /** The kinds of item a paywall ends. */
 export type PaywallItem = 'post' | 'audio' | 'movie' | 'connect';
@@ -19,9 +22,33 @@ const NOUN: Record<PaywallItem, string> = {
   connect: 'このページ',
 };
 
+/** 「この記事は有料会員限定です」: the words of the item's badge (src/lib/access/access-label.ts). */
 function headingOf(item: PaywallItem, opensWith: CallToAction['opensWith']): string {
-  if (item === 'connect') return 'コネクトは会員のためのページです';
-  return `${NOUN[item]}は${opensWith === 'subscribe' ? '有料' : ''}会員限定です`;
+  return `${NOUN[item]}は${accessLabel(levelOfStep(opensWith)).text}です`;
+}
+
+/**
+ * How much is behind the paywall, without any of it: the rounded count of the gated text
+ * (remainingCharsLabel states the rule) and a recording's length. Null when there is nothing to
+ * measure (a movie without a duration, a post whose rest is pictures).
+ */
+export function amountBehind(
+  item: PaywallItem,
+  behind: { gatedChars?: number; duration?: number },
+): string | null {
+  const chars = behind.gatedChars === undefined ? null : remainingCharsLabel(behind.gatedChars);
+  const length = behind.duration ? formatDurationJa(behind.duration) : null;
+  switch (item) {
+    case 'audio':
+      return (
+        [length && `音声 ${length}`, chars && `書き起こし ${chars}`].filter(Boolean).join('・') ||
+        null
+      );
+    case 'movie':
+      return length && `動画 ${length}`;
+    default:
+      return chars;
+  }
 }
 
 /** What the reader gets by taking the step the paywall offers, in one sentence. */
@@ -31,7 +58,7 @@ function promiseOf(item: PaywallItem, opensWith: CallToAction['opensWith']): str
       return 'この記事は、無料会員の方もお読みいただける最新の会員限定記事 3 本のひとつです。無料の会員登録で、続きをすべてお読みいただけます。';
     }
     if (item === 'connect') {
-      return 'コネクトは、会員どうしがつながるコミュニティです。無料の会員登録で、すべてのページをお読みいただけます。';
+      return `コネクトは、${CONNECT_DESCRIPTION}です。無料の会員登録で、すべてのページをお読みいただけます。`;
     }
     return '無料の会員登録で、続きをお楽しみいただけます。';
   }
@@ -71,9 +98,15 @@ export async function Paywall({
   item,
   returnTo,
   className,
+  gatedChars,
+  duration,
 }: {
   cta: CallToAction;
   item: PaywallItem;
+  /** Characters of text withheld (the policy's count), for 「残り約…字」. */
+  gatedChars?: number;
+  /** A recording's length in seconds. */
+  duration?: number;
   /** The item's path: ログイン brings the reader back to it. */
   returnTo: string;
   /** `paywalled` where the withheld part would stand (the Article JSON-LD points at it). */
@@ -81,6 +114,8 @@ export async function Paywall({
 }) {
   const subscribe = cta.opensWith === 'subscribe';
   const prices = subscribe ? await planPrices() : [];
+  const amount = amountBehind(item, { gatedChars, duration });
+  const step = accessLabel(levelOfStep(cta.opensWith));
   return (
     <aside
       className={className ? `${styles.paywall} ${className}` : styles.paywall}
@@ -90,6 +125,10 @@ export async function Paywall({
       <h2 id="paywall-heading" className={styles.heading}>
         <PhraseText text={headingOf(item, cta.opensWith)} />
       </h2>
+      <p className={styles.amount}>
+        {amount ? <span>{amount}</span> : null}
+        <span>{step.opensWith}</span>
+      </p>
       <p className={styles.promise}>{promiseOf(item, cta.opensWith)}</p>
       <div className={styles.benefits}>
         <p className={styles.benefitsHeading} id="paywall-benefits">

@@ -1,6 +1,6 @@
 import Link from 'next/link';
 import { BookmarkButton } from '@/components/bookmarks/bookmark-button.client';
-import { PublicPreviewBadge } from '@/components/content/access-badge';
+import { AccessBadge } from '@/components/content/access-badge';
 import { PhraseText } from '@/components/content/phrase-text';
 import { ResponsiveImage } from '@/components/content/responsive-image';
 import type { CardItem } from '@/components/listing/content-card';
@@ -67,12 +67,11 @@ export function LeadStory({
 
 /** The label line: category or type, and what the reader may read of it (the cards' marks). */
 export function Kicker({ item }: { item: CardItem }) {
-  if (!item.kicker && !item.membersOnly && !item.publicPreview) return null;
+  if (!item.kicker && !item.access) return null;
   return (
     <p className={styles.kicker}>
       {item.kicker ? <span>{item.kicker}</span> : null}
-      {item.membersOnly ? <span className={styles.members}>会員限定</span> : null}
-      {item.publicPreview ? <PublicPreviewBadge /> : null}
+      {item.access ? <AccessBadge level={item.access} /> : null}
     </p>
   );
 }

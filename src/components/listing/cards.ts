@@ -1,5 +1,7 @@
 import type { CardItem } from './content-card';
 import { areaLabel } from '@/components/jobs/job-facts';
+import { byline, castLine } from '@/components/content/item-header';
+import { accessLevelOf } from '@/lib/access/access-label';
 import { formatDurationJa } from '@/lib/format';
 import type { ConnectCard, JobCard, MediaCard, PostCard } from '@/server/content/lists';
 
@@ -8,9 +10,6 @@ import type { ConnectCard, JobCard, MediaCard, PostCard } from '@/server/content
 const coverOf = (image: { url: string; alt?: string } | undefined) =>
   image ? { url: image.url, alt: image.alt } : null;
 
-const writersLine = (writers: { name: string }[]) =>
-  writers.length ? `文・${writers.map((w) => w.name).join('、')}` : null;
-
 export function postCard(post: PostCard): CardItem {
   return {
     href: `/posts/${post.id}`,
@@ -18,9 +17,8 @@ export function postCard(post: PostCard): CardItem {
     kicker: post.category?.name ?? (post.format.includes('insight') ? 'インサイト' : null),
     date: post.publishedAt ?? post.createdAt,
     image: coverOf(post.coverImage),
-    meta: writersLine(post.writers),
-    membersOnly: !post.isPublicPreview,
-    publicPreview: post.isPublicPreview,
+    meta: byline(post.writers),
+    access: accessLevelOf({ type: 'posts', ...post }),
     bookmark: { endpoint: 'posts', contentId: post.id },
   };
 }
@@ -32,9 +30,8 @@ function mediaCard(endpoint: 'audios' | 'movies', label: string, item: MediaCard
     kicker: item.duration ? `${label} ${formatDurationJa(item.duration)}` : label,
     date: item.publishedAt ?? item.createdAt,
     image: coverOf(item.coverImage),
-    meta: writersLine(item.writers),
-    membersOnly: !item.isPublicPreview,
-    publicPreview: item.isPublicPreview,
+    meta: castLine(item.writers),
+    access: accessLevelOf({ type: endpoint, isPublicPreview: item.isPublicPreview }),
     bookmark: { endpoint, contentId: item.id },
   };
 }
@@ -47,6 +44,7 @@ export function connectCard(page: ConnectCard): CardItem {
     href: `/connect/${page.id}`,
     title: page.title,
     kicker: 'コネクト',
+    access: accessLevelOf({ type: 'connect' }),
     description: page.description,
     image: coverOf(page.coverImage),
     date: page.publishedAt ?? page.createdAt,

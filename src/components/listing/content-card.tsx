@@ -1,8 +1,9 @@
 import Link from 'next/link';
 import type { ReactNode } from 'react';
 import { BookmarkButton } from '@/components/bookmarks/bookmark-button.client';
-import { PublicPreviewBadge } from '@/components/content/access-badge';
+import { AccessBadge } from '@/components/content/access-badge';
 import { ResponsiveImage } from '@/components/content/responsive-image';
+import type { AccessLevel } from '@/lib/access/access-label';
 import type { BookmarkRef } from '@/lib/bookmarks';
 import { formatDateJa, isoDateJa } from '@/lib/format';
 import styles from './listing.module.css';
@@ -17,10 +18,8 @@ export type CardItem = {
   /** A line under the title: writers, a company, a duration. */
   meta?: string | null;
   description?: string | null;
-  /** Members' content: a lock label, so readers know before they click. */
-  membersOnly?: boolean;
-  /** Open to everyone in full: the 「無料公開」 mark the FAQ names. */
-  publicPreview?: boolean;
+  /** Who may read it (無料公開, 会員限定, 有料会員限定), so readers know before they click. */
+  access?: AccessLevel;
   /** Readers may bookmark it from the list. */
   bookmark?: BookmarkRef;
 };
@@ -54,11 +53,10 @@ export function ContentCard({
           ) : null}
         </div>
         <div className={styles.cardBody}>
-          {item.kicker || item.membersOnly || item.publicPreview ? (
+          {item.kicker || item.access ? (
             <p className={styles.cardKicker}>
               {item.kicker ? <span>{item.kicker}</span> : null}
-              {item.membersOnly ? <span className={styles.members}>会員限定</span> : null}
-              {item.publicPreview ? <PublicPreviewBadge /> : null}
+              {item.access ? <AccessBadge level={item.access} /> : null}
             </p>
           ) : null}
           <Heading className={styles.cardTitle}>{item.title}</Heading>

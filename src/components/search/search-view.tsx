@@ -1,3 +1,4 @@
+import { AccessBadge } from '@/components/content/access-badge';
 import Link from 'next/link';
 import { ResponsiveImage } from '@/components/content/responsive-image';
 import { Pagination } from '@/components/listing/list-page';
@@ -147,7 +148,7 @@ function Hit({ hit }: { hit: SearchHit }) {
       </h2>
       <p className={styles.hitMeta}>
         <span className={styles.hitType}>{SEARCH_TYPE_LABELS[hit.type]}</span>
-        {hit.membersOnly ? <span className={styles.members}>会員限定</span> : null}
+        {hit.access ? <AccessBadge level={hit.access} /> : null}
         <time dateTime={isoDateJa(hit.date)}>{formatDateJa(hit.date)}</time>
       </p>
       {hit.snippet.length > 0 ? (

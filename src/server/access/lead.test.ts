@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { MEMBERS_DIVIDER } from '@/server/cms/richtext/members-divider';
 import { sanitizeRichText } from '@/server/cms/richtext/sanitize';
-import { LEAD_MAX_CHARS, leadOf } from './lead';
+import { LEAD_MAX_CHARS, gatedLength, leadOf } from './lead';
 
 const DIVIDER = MEMBERS_DIVIDER.html;
 const SECRET = 'HIMITSU-MARKER';
@@ -176,5 +176,24 @@ describe('what the lead is made of', () => {
       expectWellFormed(lead);
       expect(length(lead)).toBeLessThanOrEqual(Math.floor((total + extra) / 2));
     }
+  });
+});
+
+describe('gatedLength: what the paywall counts', () => {
+  it('counts the text past the divider, without white space', () => {
+    const html = `<p>導入です。</p>${DIVIDER}<p>会員 だけの\n本文。</p>`;
+    expect(gatedLength(html, leadOf(html))).toBe('会員だけの本文。'.length);
+  });
+
+  it('does not count the lead’s closing ellipsis as the author’s text', () => {
+    const html = `<p>${'あ'.repeat(1000)}</p>`;
+    const lead = leadOf(html);
+    expect(lead.endsWith('…</p>')).toBe(true);
+    expect(gatedLength(html, lead)).toBe(1000 - (LEAD_MAX_CHARS - 1));
+  });
+
+  it('leaves out pictures, scripts and ruby readings', () => {
+    const html = `<p>一</p>${DIVIDER}<figure><img src="/a.jpg"><figcaption>説明</figcaption></figure><p><ruby>漢字<rt>かんじ</rt></ruby></p><script>x()</script>`;
+    expect(gatedLength(html, leadOf(html))).toBe(2);
   });
 });

@@ -1,6 +1,6 @@
 import 'server-only';
 import { isMembersDivider } from '@/server/cms/richtext/members-divider';
-import { NON_TEXT_TAGS, STOP, walkHtml } from '@/lib/text/html-to-text';
+import { NON_TEXT_TAGS, RUBY_READING_TAGS, STOP, walkHtml } from '@/lib/text/html-to-text';
 import { sanitizeRichText } from '@/server/cms/richtext/sanitize';
 
 /**
@@ -183,4 +183,36 @@ export function leadOf(html: string): string {
   // Within budget (only ever with the divider), the lead is all that stands before it.
   const limit = total <= budget ? Infinity : budget - ELLIPSIS.length;
   return sanitizeRichText(render(root.children, { used: 0, limit, done: false }));
+}
+
+/** Characters of text in `html` as a 字数 counts them: no white space, no ruby readings. */
+function proseLength(html: string): number {
+  let n = 0;
+  walkHtml(
+    html,
+    {
+      text(text) {
+        n += Array.from(text.replace(/\s+/g, '')).length;
+      },
+    },
+    { skip: new Set([...OUTSIDE_LEAD, ...RUBY_READING_TAGS]) },
+  );
+  return n;
+}
+
+/**
+ * How many characters of text a reader without access does not see: the body's text less its
+ * lead's (the lead's closing '…' is not the author's). Only this count, rounded for the paywall
+ * (remainingCharsLabel in src/lib/access/access-label.ts), leaves the server, never the text.
+ */
+export function gatedLength(html: string, lead: string): number {
+  const shown =
+    proseLength(lead) -
+    (lead
+      .replace(/<[^>]*>/g, '')
+      .trimEnd()
+      .endsWith(ELLIPSIS)
+      ? 1
+      : 0);
+  return Math.max(0, proseLength(html) - Math.max(0, shown));
 }

@@ -164,7 +164,7 @@ describe('the access policy truth table', () => {
       });
       expect(withheld).toBe(true);
     } else {
-      expect(gated).toEqual({ full: false, item: gated.item, cta: CALLS[outcome] });
+      expect(gated).toMatchObject({ full: false, item: gated.item, cta: CALLS[outcome] });
       // Nothing of the gated part leaves: not the body past the lead, the file or the embed.
       expect(withheld).toBe(false);
       expect(gated.item).toMatchObject(open);
@@ -184,6 +184,7 @@ describe('what a viewer without full access gets', () => {
       full: false,
       item: { ...post, body: LEAD },
       cta: { opensWith: 'subscribe', anonymous: true },
+      gatedChars: Array.from(`${SECRET}会員だけの本文。`).length,
     });
   });
 
@@ -207,6 +208,7 @@ describe('what a viewer without full access gets', () => {
       full: false,
       item: { ...open, isPublicPreview: false, transcript: LEAD },
       cta: { opensWith: 'subscribe', anonymous: false },
+      gatedChars: Array.from(`${SECRET}会員だけの本文。`).length,
     });
     expect(audioFor(anonymous, audio).item).not.toHaveProperty('audioFile');
     expect(audioFor(anonymous, audio).item.transcript).toBeUndefined();
@@ -232,6 +234,7 @@ describe('what a viewer without full access gets', () => {
       full: false,
       item: { ...open, body: LEAD },
       cta: { opensWith: 'sign-up', anonymous: true },
+      gatedChars: Array.from(`${SECRET}会員だけの本文。`).length,
     });
   });
 });

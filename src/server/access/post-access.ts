@@ -1,7 +1,7 @@
 import 'server-only';
 import type { SubscriptionRecord, SubscriptionStatus } from '@/lib/auth-state';
 import { type Role, STAFF_ROLES } from '@/lib/identity/roles';
-import { leadOf } from './lead';
+import { gatedLength, leadOf } from './lead';
 
 /**
  * The access policy: the one place that decides, for a viewer and an item, what of the item may
@@ -87,7 +87,17 @@ export type Access = { full: true; freePlan: boolean } | { full: false; cta: Cal
 
 /** What of an item may leave the server: all of it, or its open part and a call to action. */
 export type Gated<Full, Partial = Full> =
-  { full: true; item: Full; freePlan: boolean } | { full: false; item: Partial; cta: CallToAction };
+  | { full: true; item: Full; freePlan: boolean }
+  | {
+      full: false;
+      item: Partial;
+      cta: CallToAction;
+      /**
+       * Characters of text cut from the item (gatedLength), for the paywall's 「残り約…字」;
+       * absent where nothing textual is cut (a movie).
+       */
+      gatedChars?: number;
+    };
 
 const FULL: Access = { full: true, freePlan: false };
 const FREE_PLAN: Access = { full: true, freePlan: true };
@@ -141,7 +151,14 @@ export function postFor<T extends { id: string; isPublicPreview: boolean; body?:
 ): Gated<T> {
   const access = postAccess(viewer, post, freePlanPostIds);
   if (access.full) return { full: true, item: post, freePlan: access.freePlan };
-  return { full: false, item: { ...post, body: leadOf(post.body ?? '') }, cta: access.cta };
+  const body = post.body ?? '';
+  const lead = leadOf(body);
+  return {
+    full: false,
+    item: { ...post, body: lead },
+    cta: access.cta,
+    gatedChars: gatedLength(body, lead),
+  };
 }
 
 /** An audio episode for a viewer: without full access, no file and only the transcript's lead. */
@@ -152,10 +169,12 @@ export function audioFor<T extends { isPublicPreview: boolean; transcript?: stri
   const access = mediaAccess(viewer, audio);
   if (access.full) return { full: true, item: audio, freePlan: false };
   const { audioFile: _file, ...open } = audio as T & { audioFile?: unknown };
+  const transcript = leadOfOptional(audio.transcript);
   return {
     full: false,
-    item: { ...open, transcript: leadOfOptional(audio.transcript) },
+    item: { ...open, transcript },
     cta: access.cta,
+    ...(audio.transcript ? { gatedChars: gatedLength(audio.transcript, transcript ?? '') } : {}),
   };
 }
 
@@ -178,5 +197,12 @@ export function movieFor<T extends { isPublicPreview: boolean }>(
 export function connectFor<T extends { body?: string }>(viewer: Viewer, page: T): Gated<T> {
   const access = connectAccess(viewer);
   if (access.full) return { full: true, item: page, freePlan: false };
-  return { full: false, item: { ...page, body: leadOf(page.body ?? '') }, cta: access.cta };
+  const body = page.body ?? '';
+  const lead = leadOf(body);
+  return {
+    full: false,
+    item: { ...page, body: lead },
+    cta: access.cta,
+    gatedChars: gatedLength(body, lead),
+  };
 }

@@ -1,6 +1,7 @@
 import 'server-only';
 import { headers } from 'next/headers';
 import { cache } from 'react';
+import { type AccessLevel, accessLevelOf } from '@/lib/access/access-label';
 import { getFreePlanPostIds } from '@/server/content/client';
 import { findItem } from '@/server/content/items';
 import {
@@ -35,18 +36,17 @@ export type Read<Full, Partial = Full> = Gated<Full, Partial> & {
   viewer: Viewer;
   /** The item is a draft shown through its preview cookie (src/server/preview). */
   preview: boolean;
+  /** Who may read the item, for its header's badge: the same for every viewer. */
+  access: AccessLevel;
 };
 
 const PREVIEW: Viewer = { kind: 'preview' };
 
 /**
- * The free-plan posts, worked out only for a viewer they matter to: a free member (they open
- * the post) and a signed-out visitor (a free account would open it: the call to action says so).
+ * The free-plan posts: a free member reads them, a signed-out visitor is offered a free account
+ * for them, and every viewer sees the post's header say 会員限定 rather than 有料会員限定.
  */
-async function freePlanFor(viewer: Viewer): Promise<string[]> {
-  const matters = viewer.kind === 'anonymous' || (viewer.kind === 'member' && !viewer.paid);
-  return matters ? getFreePlanPostIds(siteContent()) : [];
-}
+const freePlanPostIds = () => getFreePlanPostIds(siteContent());
 
 /** The draft key of this item's valid preview, noting the render as personal when there is one. */
 async function previewOf(endpoint: 'posts' | 'jobs', contentId: string) {
@@ -61,10 +61,12 @@ export const readPost = cache(async (contentId: string): Promise<Read<Post> | nu
   const found = await findItem('posts', postSchema, contentId, draftKey);
   if (!found) return null;
   const viewer = draftKey ? PREVIEW : await currentViewer();
+  const freePlan = await freePlanPostIds();
   return {
-    ...postFor(viewer, found, await freePlanFor(viewer)),
+    ...postFor(viewer, found, freePlan),
     viewer,
     preview: !!draftKey,
+    access: accessLevelOf({ type: 'posts', ...found, inFreePlan: freePlan.includes(found.id) }),
   };
 });
 
@@ -73,7 +75,12 @@ export const readAudio = cache(
     const found = await findItem('audios', audioSchema, contentId);
     if (!found) return null;
     const viewer = await currentViewer();
-    return { ...audioFor(viewer, found), viewer, preview: false };
+    return {
+      ...audioFor(viewer, found),
+      viewer,
+      preview: false,
+      access: accessLevelOf({ type: 'audios', isPublicPreview: found.isPublicPreview }),
+    };
   },
 );
 
@@ -82,7 +89,12 @@ export const readMovie = cache(
     const found = await findItem('movies', movieSchema, contentId);
     if (!found) return null;
     const viewer = await currentViewer();
-    return { ...movieFor(viewer, found), viewer, preview: false };
+    return {
+      ...movieFor(viewer, found),
+      viewer,
+      preview: false,
+      access: accessLevelOf({ type: 'movies', isPublicPreview: found.isPublicPreview }),
+    };
   },
 );
 
@@ -90,7 +102,12 @@ export const readConnect = cache(async (contentId: string): Promise<Read<Connect
   const found = await findItem('connect', connectSchema, contentId);
   if (!found) return null;
   const viewer = await currentViewer();
-  return { ...connectFor(viewer, found), viewer, preview: false };
+  return {
+    ...connectFor(viewer, found),
+    viewer,
+    preview: false,
+    access: accessLevelOf({ type: 'connect' }),
+  };
 });
 
 /** Job listings are public: the whole item, or its draft through a preview. */

@@ -11,7 +11,7 @@ import {
   openListingsFilter,
 } from '@/lib/jobs';
 import { z } from '@/lib/zod';
-import { type ContentQueries, isContentRequestError } from './client';
+import { type ContentQueries, getFreePlanPostIds, isContentRequestError } from './client';
 import {
   CONTENT_ID,
   categorySchema,
@@ -45,7 +45,18 @@ export const postCardSchema = z.object({
   seriesOrder: z.number().optional(),
   writers: z.array(named),
 });
-export type PostCard = z.infer<typeof postCardSchema>;
+export type PostCard = z.infer<typeof postCardSchema> & {
+  /** In the free-plan list: a free account opens it (its card says 会員限定, not 有料会員限定). */
+  inFreePlan: boolean;
+};
+
+/**
+ * The free-plan list, read once per request: the same for every viewer, so a card's access
+ * label (src/lib/access/access-label.ts) does not depend on who looks.
+ */
+const freePlanPostIds = cache(
+  async (): Promise<ReadonlySet<string>> => new Set(await getFreePlanPostIds(siteContent())),
+);
 
 const POST_CARD_FIELDS = `${SYSTEM},title,description,coverImage,isPublicPreview,format,category.id,category.name,series.id,series.title,seriesOrder,writers.id,writers.name`;
 
@@ -97,19 +108,23 @@ export async function listPosts(options: {
     options.series !== undefined ? `series[equals]${safeId(options.series) ?? '-'}` : null,
     options.format ? `format[contains]${options.format}` : null,
   ].filter(Boolean);
-  const answer = await siteContent().get({
-    endpoint: 'posts',
-    queries: {
-      limit: size,
-      offset: (page - 1) * size,
-      orders: options.orders ?? '-publishedAt',
-      fields: POST_CARD_FIELDS,
-      ...(filters.length ? { filters: filters.join('[and]') } : {}),
-      ...(options.ids ? { ids: options.ids.filter((id) => CONTENT_ID.test(id)) } : {}),
-    },
-    schema: z.object({ contents: z.array(postCardSchema), totalCount: z.number() }),
-  });
-  return paged(answer.contents, answer.totalCount, page, size);
+  const [answer, freePlan] = await Promise.all([
+    siteContent().get({
+      endpoint: 'posts',
+      queries: {
+        limit: size,
+        offset: (page - 1) * size,
+        orders: options.orders ?? '-publishedAt',
+        fields: POST_CARD_FIELDS,
+        ...(filters.length ? { filters: filters.join('[and]') } : {}),
+        ...(options.ids ? { ids: options.ids.filter((id) => CONTENT_ID.test(id)) } : {}),
+      },
+      schema: z.object({ contents: z.array(postCardSchema), totalCount: z.number() }),
+    }),
+    freePlanPostIds(),
+  ]);
+  const cards = answer.contents.map((post) => ({ ...post, inFreePlan: freePlan.has(post.id) }));
+  return paged(cards, answer.totalCount, page, size);
 }
 
 /** An audio or a movie as a card: both types carry the same card fields. */

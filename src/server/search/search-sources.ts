@@ -1,4 +1,5 @@
 import 'server-only';
+import { type AccessLevel, accessLevelOf } from '@/lib/access/access-label';
 import { openListingsFilter } from '@/lib/jobs';
 import { z } from '@/lib/zod';
 import { type Viewer, audioFor, postFor } from '@/server/access/post-access';
@@ -31,7 +32,8 @@ export type Doc = {
   date: string;
   /** Everything a snippet may quote: only what anyone may read of the item. */
   text: string;
-  membersOnly: boolean;
+  /** Who may read it (src/lib/access/access-label.ts); null for public pages (jobs, features). */
+  access: AccessLevel | null;
   cover: Cover | null;
 };
 
@@ -75,7 +77,7 @@ type DocItem = {
 const docOf = (
   type: SearchType,
   item: DocItem,
-  parts: Pick<Doc, 'title' | 'text' | 'membersOnly'>,
+  parts: Pick<Doc, 'title' | 'text' | 'access'>,
 ): Doc => ({
   type,
   id: item.id,
@@ -109,7 +111,11 @@ const postSource = sourceOf('posts', postFields, {
     return docOf('posts', post, {
       title: item.title,
       text: joinText(item.description, plainText(item.body)),
-      membersOnly: !post.isPublicPreview,
+      access: accessLevelOf({
+        type: 'posts',
+        isPublicPreview: post.isPublicPreview,
+        inFreePlan: reader.freePlanPostIds.includes(post.id),
+      }),
     });
   },
 });
@@ -128,7 +134,7 @@ const audioSource = sourceOf('audios', audioFields, {
     return docOf('audios', audio, {
       title: item.title,
       text: joinText(item.description, plainText(item.transcript)),
-      membersOnly: !audio.isPublicPreview,
+      access: accessLevelOf({ type: 'audios', isPublicPreview: audio.isPublicPreview }),
     });
   },
 });
@@ -145,7 +151,7 @@ const movieSource = sourceOf('movies', movieFields, {
     docOf('movies', movie, {
       title: movie.title,
       text: joinText(movie.description),
-      membersOnly: !movie.isPublicPreview,
+      access: accessLevelOf({ type: 'movies', isPublicPreview: movie.isPublicPreview }),
     }),
 });
 
@@ -171,7 +177,7 @@ const jobSource = sourceOf('jobs', jobFields, {
         job.location ?? undefined,
         job.hours ?? undefined,
       ),
-      membersOnly: false,
+      access: null,
     }),
 });
 
@@ -190,7 +196,7 @@ const featureSource = sourceOf('categories', featureFields, {
         ? `特集 No.${feature.issueNumber}「${feature.name}」`
         : feature.name,
       text: joinText(feature.description),
-      membersOnly: false,
+      access: null,
     }),
 });
 

@@ -263,7 +263,7 @@ describe('site search on the built-in content service', () => {
     expect(posts.totalPages).toBe(3);
     expect(posts.hits.map((h) => h.id)).toEqual(['yohaku-03', 'yohaku-02', 'yohaku-01']);
     expect(posts.hits.every((h) => h.type === 'posts')).toBe(true);
-    expect(posts.hits.map((h) => h.membersOnly)).toEqual([true, false, true]);
+    expect(posts.hits.map((h) => h.access)).toEqual(['paid', 'open', 'paid']);
 
     const past = await search({ q: '余白', type: 'posts', page: 50 });
     expect(past.page).toBe(3);
@@ -477,7 +477,7 @@ describe('site search on the built-in content service', () => {
   it('finds a feature issue by its name, linking to its page', async () => {
     const results = await search({ q: 'タイポグラフィ' });
     const feature = results.hits.find((h) => h.type === 'feature');
-    expect(feature).toMatchObject({ id: 'cat-b', href: '/feature/cat-b', membersOnly: false });
+    expect(feature).toMatchObject({ id: 'cat-b', href: '/feature/cat-b', access: null });
     expect(segmentsText(feature!.title)).toBe('特集 No.4「タイポグラフィ」');
     expect(results.counts.feature).toBe(1);
     const only = await search({ q: 'タイポグラフィ', type: 'feature' });
@@ -545,6 +545,8 @@ describe('site search on the built-in content service', () => {
     calls.length = 0;
     await searchSite({ client }, { q: '余白', type: 'posts', page: 1 }, PAID);
     expect(calls.filter((c) => c.limit !== 0)).toEqual([
+      // The free-plan list (ids only): results say 会員限定 or 有料会員限定 by it.
+      { endpoint: 'posts', fields: 'id', limit: 3 },
       {
         endpoint: 'posts',
         fields: 'id,createdAt,publishedAt,title,description,body,isPublicPreview,coverImage',

@@ -1,4 +1,5 @@
 import 'server-only';
+import type { AccessLevel } from '@/lib/access/access-label';
 import { isAppError } from '@/lib/errors';
 import { z } from '@/lib/zod';
 import type { Viewer } from '@/server/access/post-access';
@@ -51,8 +52,8 @@ export type SearchHit = {
   /** ISO date: published, or created for an item without one. */
   date: string;
   snippet: Segment[];
-  /** Members' content (the item's page shows its lead and a call to action). */
-  membersOnly: boolean;
+  /** Who may read it (無料公開, 会員限定, 有料会員限定); null for public pages. */
+  access: AccessLevel | null;
   /** The item's cover (public, as on its cards), for the result's thumbnail. */
   cover: Cover | null;
 };
@@ -122,7 +123,7 @@ function toHit(doc: Doc, terms: string[]): SearchHit {
     title: highlight(doc.title, terms),
     date: doc.date,
     snippet: snippet(doc.text, terms),
-    membersOnly: doc.membersOnly,
+    access: doc.access,
     cover: doc.cover,
   };
 }
@@ -181,9 +182,12 @@ async function searchAll(
   return { counts, docs, page };
 }
 
-/** The free-plan posts, read only for a viewer whose access depends on them. */
-async function freePlanOf(client: Client, viewer: Viewer): Promise<string[]> {
-  return viewer.kind === 'member' && !viewer.paid ? getFreePlanPostIds(client) : [];
+/**
+ * The free-plan posts: a free member reads them, and every result says 会員限定 rather than
+ * 有料会員限定 for them. The search scopes still open them only to whom the policy does.
+ */
+async function freePlanOf(client: Client): Promise<string[]> {
+  return getFreePlanPostIds(client);
 }
 
 /**
@@ -209,7 +213,7 @@ export async function searchSite(
   };
   if (terms.length === 0) return { ...empty, q: '' };
   try {
-    const who: Reader = { viewer, freePlanPostIds: await freePlanOf(source.client, viewer) };
+    const who: Reader = { viewer, freePlanPostIds: await freePlanOf(source.client) };
     const scopes = searchScopes(viewer, who.freePlanPostIds);
     const search: Search = {
       list: source.db

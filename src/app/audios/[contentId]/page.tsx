@@ -1,6 +1,7 @@
 import { notFound } from 'next/navigation';
 import { BookmarkButton } from '@/components/bookmarks/bookmark-button.client';
-import { PublicPreviewBadge } from '@/components/content/access-badge';
+import { AccessBadge } from '@/components/content/access-badge';
+import { castLine } from '@/components/content/item-header';
 import { Paywall } from '@/components/content/paywall';
 import { PhraseText } from '@/components/content/phrase-text';
 import { ResponsiveImage } from '@/components/content/responsive-image';
@@ -28,10 +29,6 @@ export async function generateMetadata({ params }: Props) {
   });
 }
 
-/** Who speaks in an episode: its writers are the host and the guests. */
-const cast = (writers: { name: string }[]) =>
-  writers.length ? `出演・${writers.map((w) => w.name).join('、')}` : null;
-
 /**
  * An audio episode: the page is public; the file and the transcript past its lead are not.
  * The player (or, for a reader without access, the paywall) comes right under the title, so
@@ -46,7 +43,8 @@ export default async function AudioPage({ params }: Props) {
   const site = jsonLdSite();
   const path = `/audios/${audio.id}`;
   const date = audio.publishedAt ?? audio.createdAt;
-  const speakers = cast(audio.writers);
+  // Who speaks in an episode: its writers are the host and the guests.
+  const speakers = castLine(audio.writers);
   return (
     <article className={styles.article}>
       <JsonLd
@@ -71,11 +69,7 @@ export default async function AudioPage({ params }: Props) {
         <header className={episode.head}>
           <p className={episode.kickers}>
             <span className={styles.kicker}>音声</span>
-            {audio.isPublicPreview ? (
-              <PublicPreviewBadge />
-            ) : (
-              <span className={episode.members}>有料会員限定</span>
-            )}
+            <AccessBadge level={shown.access} />
           </p>
           <h1 className={episode.title}>
             <PhraseText text={audio.title} />
@@ -101,7 +95,13 @@ export default async function AudioPage({ params }: Props) {
               <p className={episode.pending}>この回の音声は準備中です。</p>
             )
           ) : (
-            <Paywall cta={shown.cta} item="audio" returnTo={`/audios/${audio.id}`} />
+            <Paywall
+              cta={shown.cta}
+              item="audio"
+              returnTo={`/audios/${audio.id}`}
+              gatedChars={shown.gatedChars}
+              duration={audio.duration}
+            />
           )}
         </div>
         {audio.coverImage ? (

@@ -64,6 +64,7 @@ export default async function ConnectDetailPage({ params }: Props) {
         title={page.title}
         date={page.publishedAt ?? page.createdAt}
         description={page.description}
+        access={shown.access}
       />
       <div className={styles.actions}>
         <BookmarkButton endpoint="connect" contentId={page.id} title={page.title} />
@@ -77,7 +78,13 @@ export default async function ConnectDetailPage({ params }: Props) {
         ) : (
           <>
             <RichText html={body} className={styles.lead} />
-            <Paywall className={PAYWALLED_CLASS} cta={shown.cta} item="connect" returnTo={path} />
+            <Paywall
+              className={PAYWALLED_CLASS}
+              cta={shown.cta}
+              item="connect"
+              returnTo={path}
+              gatedChars={shown.gatedChars}
+            />
           </>
         )}
       </div>

@@ -1,6 +1,6 @@
 import { notFound } from 'next/navigation';
 import { BookmarkButton } from '@/components/bookmarks/bookmark-button.client';
-import { ItemHeader, byline } from '@/components/content/item-header';
+import { ItemHeader, castLine } from '@/components/content/item-header';
 import { Paywall } from '@/components/content/paywall';
 import styles from '@/components/content/article.module.css';
 import { jsonLdSite, sitePageMetadata } from '@/components/listing/site-metadata';
@@ -60,10 +60,10 @@ export default async function MoviePage({ params }: Props) {
         kicker="動画"
         title={movie.title}
         date={movie.publishedAt ?? movie.createdAt}
-        byline={byline(movie.writers)}
+        byline={castLine(movie.writers)}
         description={movie.description}
         extra={movie.duration ? <span>再生時間 {formatDurationJa(movie.duration)}</span> : null}
-        publicPreview={movie.isPublicPreview}
+        access={shown.access}
       />
       <div className={styles.actions}>
         <BookmarkButton endpoint="movies" contentId={movie.id} title={movie.title} />
@@ -107,7 +107,9 @@ export default async function MoviePage({ params }: Props) {
         ) : null}
       </div>
       <div className={styles.body}>
-        {shown.full ? null : <Paywall cta={shown.cta} item="movie" returnTo={path} />}
+        {shown.full ? null : (
+          <Paywall cta={shown.cta} item="movie" returnTo={path} duration={movie.duration} />
+        )}
       </div>
     </article>
   );

@@ -106,7 +106,7 @@ export default async function PostPage({ params }: Props) {
         date={post.publishedAt ?? post.updatedAt}
         byline={byline(post.writers)}
         description={post.description}
-        publicPreview={post.isPublicPreview}
+        access={shown.access}
         extra={
           series?.position ? (
             <span>
@@ -133,7 +133,13 @@ export default async function PostPage({ params }: Props) {
         ) : (
           <>
             <RichText html={body} className={styles.lead} />
-            <Paywall className={PAYWALLED_CLASS} cta={shown.cta} item="post" returnTo={path} />
+            <Paywall
+              className={PAYWALLED_CLASS}
+              cta={shown.cta}
+              item="post"
+              returnTo={path}
+              gatedChars={shown.gatedChars}
+            />
           </>
         )}
 
