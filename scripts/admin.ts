@@ -5,15 +5,16 @@
  * admin socket (PGlite allows one process).
  */
 import os from 'node:os';
-import { env, EnvError } from '@/env';
-import { ArgvError, parseArgv } from '@/lib/admin/argv';
+import { env } from '@/env';
+import { parseArgv } from '@/lib/admin/argv';
+import { OperatorError } from '@/lib/errors';
 import { UsageError } from '@/server/admin/command';
 import { helpText, findCommand, runAdminCommand } from '@/server/admin/commands';
 import { sendAdminCommand } from '@/server/admin/socket-client';
 import { localBackupArgs, restoreWhileServing } from '@/server/admin/backup-commands';
 import { localTransferArgs } from '@/server/admin/transfer-commands';
 import { openDatabase } from '@/server/db/client';
-import { DataDirLockedError, liveLockOwner } from '@/server/db/lock';
+import { liveLockOwner } from '@/server/db/lock';
 
 async function main(): Promise<number> {
   const { command, args: given } = parseArgv(process.argv.slice(2));
@@ -56,12 +57,9 @@ async function main(): Promise<number> {
 main().then(
   (code) => process.exit(code),
   (error: unknown) => {
-    if (
-      error instanceof UsageError ||
-      error instanceof ArgvError ||
-      error instanceof EnvError ||
-      error instanceof DataDirLockedError
-    ) {
+    // Settings, the data directory's lock, the command line or its input (UsageError, ArgvError,
+    // EnvError, DataDirLockedError): the message says what to do.
+    if (error instanceof OperatorError) {
       console.error(error.message);
       process.exit(2);
     }

@@ -4,13 +4,14 @@
  * demo media into DATA_DIR/uploads. Safe to run again: what exists is left as it is.
  */
 import path from 'node:path';
-import { env, EnvError } from '@/env';
+import { env } from '@/env';
+import { OperatorError } from '@/lib/errors';
 import { findEndpoint } from '../src/lib/cms/model';
 import { copyDemoMedia, seedDemoContent } from '@/server/cms/seed/seed';
 import { seedDemoContracts } from '@/server/partners/demo-contracts';
 import { makePrivate } from '@/server/db/lock';
 import { openDatabase } from '@/server/db/client';
-import { DataDirLockedError, liveLockOwner } from '@/server/db/lock';
+import { liveLockOwner } from '@/server/db/lock';
 
 async function main(): Promise<number> {
   const config = env();
@@ -69,7 +70,7 @@ async function main(): Promise<number> {
 main().then(
   (code) => process.exit(code),
   (error: unknown) => {
-    if (error instanceof EnvError || error instanceof DataDirLockedError) {
+    if (error instanceof OperatorError) {
       console.error(error.message);
       process.exit(1);
     }

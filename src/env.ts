@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { OperatorError } from '@/lib/errors';
 
 /**
  * The only reader of process.env. Every setting is validated once; a bad value stops the
@@ -216,7 +217,7 @@ const envSchema = z
 
 export type Env = z.output<typeof envSchema>;
 
-export class EnvError extends Error {
+export class EnvError extends OperatorError {
   constructor(readonly issues: { variable: string; message: string }[]) {
     super(
       '環境変数の設定に誤りがあります (invalid environment):\n' +

@@ -48,3 +48,17 @@ export class AppError extends Error {
 }
 
 export const isAppError = (error: unknown): error is AppError => error instanceof AppError;
+
+/**
+ * What is told to the person at a terminal who runs a command or starts the server, and not
+ * to a site user: settings that cannot be read, a data directory another process holds, a
+ * command line or command input that cannot be used. The message is the whole story (what is
+ * wrong and what to do), printed without a stack; the process exits, so there is no HTTP
+ * status. Each kind stays its own subclass, which tests and callers name.
+ */
+export class OperatorError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'OperatorError';
+  }
+}

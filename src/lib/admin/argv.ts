@@ -4,11 +4,14 @@
  * (tests/e2e/support/admin.ts). Pure, so neither needs the server's modules to parse.
  */
 
+// Relative: the end-to-end fixture imports this file without the `@/` alias.
+import { OperatorError } from '../errors';
+
 /** Flags as given on the command line: `--email a@b.jp --active` → { email: 'a@b.jp', active: true }. */
 export type RawArgs = Record<string, string | true>;
 
 /** A command line that cannot be read (the CLI exits 2, as for any usage error). */
-export class ArgvError extends Error {
+export class ArgvError extends OperatorError {
   override name = 'ArgvError';
 }
 

@@ -1,6 +1,7 @@
 import 'server-only';
 import type { z } from 'zod';
 import type { RawArgs } from '@/lib/admin/argv';
+import { OperatorError } from '@/lib/errors';
 import type { Database } from '@/server/db/client';
 
 export type AdminContext = {
@@ -27,6 +28,7 @@ export function defineCommand<Schema extends z.ZodType>(
   return command;
 }
 
-export class UsageError extends Error {
+/** Command input that cannot be used: the CLI prints it and exits 2, before any change. */
+export class UsageError extends OperatorError {
   override name = 'UsageError';
 }

@@ -1,4 +1,5 @@
 import 'server-only';
+import { OperatorError } from '@/lib/errors';
 import { singleton } from '@/lib/singleton';
 import { createHash, randomBytes } from 'node:crypto';
 import fs from 'node:fs';
@@ -22,7 +23,7 @@ export const LOCK_FILE = 'pglite.lock';
 
 export type LockOwner = { pid: number; hostname: string; startedAt: string };
 
-export class DataDirLockedError extends Error {
+export class DataDirLockedError extends OperatorError {
   constructor(
     readonly dataDir: string,
     readonly owner: LockOwner,
