@@ -1,5 +1,5 @@
 import Link from 'next/link';
-import { ResponsiveImage } from '@/components/content/responsive-image';
+import { FillCover } from '@/components/content/responsive-image';
 import { BOOKMARK_TYPE_LABELS } from '@/lib/bookmarks';
 import { formatDateJa, isoDateJa } from '@/lib/format';
 import type { BookmarkRow } from '@/server/bookmarks/bookmark-page';
@@ -15,15 +15,11 @@ export function BookmarkList({ rows }: { rows: BookmarkRow[] }) {
       {rows.map((row, i) => (
         <li key={row.key} className={styles.row}>
           <div className={styles.cover}>
-            {row.item?.image ? (
-              <ResponsiveImage
-                src={row.item.image.url}
-                alt={row.item.image.alt ?? ''}
-                fill
-                sizes="(min-width: 40rem) 14rem, 8rem"
-                priority={i === 0}
-              />
-            ) : null}
+            <FillCover
+              image={row.item?.image}
+              sizes="(min-width: 40rem) 14rem, 8rem"
+              priority={i === 0}
+            />
           </div>
           <div className={styles.body}>
             <p className={styles.type}>{BOOKMARK_TYPE_LABELS[row.endpoint]}</p>

@@ -62,3 +62,30 @@ export function ResponsiveImage({
     />
   );
 }
+
+/**
+ * A cover filling its frame (a card's, a list row's, a masthead's), or nothing when there is no
+ * image. `alt` overrides the image's own text ('' for a cover beside a title that says it all).
+ */
+export function FillCover({
+  image,
+  sizes,
+  priority,
+  alt,
+}: {
+  image: { url: string; alt?: string | null } | null | undefined;
+  sizes: string;
+  priority?: boolean;
+  alt?: string;
+}) {
+  if (!image) return null;
+  return (
+    <ResponsiveImage
+      src={image.url}
+      alt={alt ?? image.alt ?? ''}
+      fill
+      sizes={sizes}
+      priority={priority}
+    />
+  );
+}

@@ -1,6 +1,6 @@
 import Link from 'next/link';
 import { PhraseText } from '@/components/content/phrase-text';
-import { ResponsiveImage } from '@/components/content/responsive-image';
+import { FillCover } from '@/components/content/responsive-image';
 import { formatDateJa, isoDateJa } from '@/lib/format';
 import type { Category, PostCard } from '@/server/content/lists';
 import { issueDate, issueNumberLabel } from './issue';
@@ -88,19 +88,16 @@ function IssueCover({
 }) {
   return (
     <Link href={href} className={styles.cover} tabIndex={-1} aria-hidden="true">
-      {issue.coverImage ? (
-        <ResponsiveImage
-          src={issue.coverImage.url}
-          alt=""
-          fill
-          sizes={
-            priority
-              ? '(min-width: 72rem) 40rem, (min-width: 60rem) 55vw, 100vw'
-              : '(min-width: 40rem) 16rem, 100vw'
-          }
-          priority={priority}
-        />
-      ) : null}
+      <FillCover
+        image={issue.coverImage}
+        alt=""
+        sizes={
+          priority
+            ? '(min-width: 72rem) 40rem, (min-width: 60rem) 55vw, 100vw'
+            : '(min-width: 40rem) 16rem, 100vw'
+        }
+        priority={priority}
+      />
     </Link>
   );
 }

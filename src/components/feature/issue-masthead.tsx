@@ -1,6 +1,6 @@
 import Link from 'next/link';
 import { PhraseText } from '@/components/content/phrase-text';
-import { ResponsiveImage } from '@/components/content/responsive-image';
+import { FillCover } from '@/components/content/responsive-image';
 import { formatDateJa, isoDateJa } from '@/lib/format';
 import type { Category } from '@/server/content/lists';
 import { issueDate, issueNumberLabel } from './issue';
@@ -30,15 +30,11 @@ export function IssueMasthead({ issue, articleCount }: { issue: Category; articl
         </p>
       </div>
       <div className={styles.mastheadCover}>
-        {issue.coverImage ? (
-          <ResponsiveImage
-            src={issue.coverImage.url}
-            alt={issue.coverImage.alt ?? ''}
-            fill
-            sizes="(min-width: 72rem) 34rem, (min-width: 60rem) 45vw, 100vw"
-            priority
-          />
-        ) : null}
+        <FillCover
+          image={issue.coverImage}
+          sizes="(min-width: 72rem) 34rem, (min-width: 60rem) 45vw, 100vw"
+          priority
+        />
       </div>
     </header>
   );

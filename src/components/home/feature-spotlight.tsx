@@ -1,6 +1,6 @@
 import Link from 'next/link';
 import { PhraseText } from '@/components/content/phrase-text';
-import { ResponsiveImage } from '@/components/content/responsive-image';
+import { FillCover } from '@/components/content/responsive-image';
 import { issueDate, issueNumberLabel } from '@/components/feature/issue';
 import type { CardItem } from '@/components/listing/content-card';
 import { formatDateJa, isoDateJa } from '@/lib/format';
@@ -28,14 +28,11 @@ export function FeatureSpotlight({
     <div className={styles.spotlight}>
       {/* The theme's link below is the one for keyboards and screen readers. */}
       <Link href={href} className={styles.spotlightCover} tabIndex={-1} aria-hidden="true">
-        {issue.coverImage ? (
-          <ResponsiveImage
-            src={issue.coverImage.url}
-            alt=""
-            fill
-            sizes="(min-width: 72rem) 34rem, (min-width: 48rem) 48vw, 100vw"
-          />
-        ) : null}
+        <FillCover
+          image={issue.coverImage}
+          alt=""
+          sizes="(min-width: 72rem) 34rem, (min-width: 48rem) 48vw, 100vw"
+        />
       </Link>
       <div className={styles.spotlightBody}>
         <p className={issueStyles.issueLine}>

@@ -2,7 +2,7 @@ import Link from 'next/link';
 import { BookmarkButton } from '@/components/bookmarks/bookmark-button.client';
 import { AccessBadge } from '@/components/content/access-badge';
 import { PhraseText } from '@/components/content/phrase-text';
-import { ResponsiveImage } from '@/components/content/responsive-image';
+import { FillCover } from '@/components/content/responsive-image';
 import type { CardItem } from '@/components/listing/content-card';
 import { formatDateJa, isoDateJa } from '@/lib/format';
 import styles from './stories.module.css';
@@ -28,15 +28,11 @@ export function LeadStory({
   return (
     <article className={styles.lead}>
       <div className={styles.leadImage}>
-        {item.image ? (
-          <ResponsiveImage
-            src={item.image.url}
-            alt={item.image.alt ?? ''}
-            fill
-            sizes="(min-width: 72rem) 42rem, (min-width: 48rem) 58vw, 100vw"
-            priority={priority}
-          />
-        ) : null}
+        <FillCover
+          image={item.image}
+          sizes="(min-width: 72rem) 42rem, (min-width: 48rem) 58vw, 100vw"
+          priority={priority}
+        />
         {/* Where every card keeps it: an icon over the cover's top right. */}
         {item.bookmark ? (
           <div className={styles.leadAction}>

@@ -1,5 +1,5 @@
 import Link from 'next/link';
-import { ResponsiveImage } from '@/components/content/responsive-image';
+import { FillCover } from '@/components/content/responsive-image';
 import type { CardItem } from '@/components/listing/content-card';
 import { Byline, Kicker } from './lead-story';
 import styles from './stories.module.css';
@@ -32,18 +32,14 @@ export function StoryList({
           <article className={styles.story}>
             <Link href={item.href} className={styles.storyLink}>
               <div className={styles.thumb}>
-                {item.image ? (
-                  <ResponsiveImage
-                    src={item.image.url}
-                    alt={item.image.alt ?? ''}
-                    fill
-                    sizes={
-                      layout === 'cards'
-                        ? '(min-width: 72rem) 17rem, (min-width: 48rem) 30vw, 6rem'
-                        : '(min-width: 60rem) 8rem, 6rem'
-                    }
-                  />
-                ) : null}
+                <FillCover
+                  image={item.image}
+                  sizes={
+                    layout === 'cards'
+                      ? '(min-width: 72rem) 17rem, (min-width: 48rem) 30vw, 6rem'
+                      : '(min-width: 60rem) 8rem, 6rem'
+                  }
+                />
               </div>
               <div className={styles.storyBody}>
                 <Kicker item={item} />

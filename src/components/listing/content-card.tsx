@@ -2,7 +2,7 @@ import Link from 'next/link';
 import type { ReactNode } from 'react';
 import { BookmarkButton } from '@/components/bookmarks/bookmark-button.client';
 import { AccessBadge } from '@/components/content/access-badge';
-import { ResponsiveImage } from '@/components/content/responsive-image';
+import { FillCover } from '@/components/content/responsive-image';
 import type { AccessLevel } from '@/lib/access/access-label';
 import type { BookmarkRef } from '@/lib/bookmarks';
 import { formatDateJa, isoDateJa } from '@/lib/format';
@@ -42,15 +42,11 @@ export function ContentCard({
     <article className={styles.card}>
       <Link href={item.href} className={styles.cardLink}>
         <div className={styles.cardImage}>
-          {item.image ? (
-            <ResponsiveImage
-              src={item.image.url}
-              alt={item.image.alt ?? ''}
-              fill
-              sizes="(min-width: 72rem) 22rem, (min-width: 40rem) 45vw, 100vw"
-              priority={priority}
-            />
-          ) : null}
+          <FillCover
+            image={item.image}
+            sizes="(min-width: 72rem) 22rem, (min-width: 40rem) 45vw, 100vw"
+            priority={priority}
+          />
         </div>
         <div className={styles.cardBody}>
           {item.kicker || item.access ? (
