@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { textOf } from '@/server/cms/seed/compose-body';
 import { MEMBERS_DIVIDER } from '@/server/cms/richtext/members-divider';
 import { sanitizeRichText } from '@/server/cms/richtext/sanitize';
 import { LEAD_MAX_CHARS, gatedLength, leadOf } from './lead';
@@ -7,15 +8,6 @@ const DIVIDER = MEMBERS_DIVIDER.html;
 const SECRET = 'HIMITSU-MARKER';
 const VOID = new Set(['br', 'hr', 'img']);
 
-/** The text a reader sees. */
-function textOf(html: string): string {
-  return html
-    .replace(/<[^>]*>/g, '')
-    .replace(/&lt;/g, '<')
-    .replace(/&gt;/g, '>')
-    .replace(/&quot;/g, '"')
-    .replace(/&amp;/g, '&');
-}
 const length = (html: string) => Array.from(textOf(html)).length;
 
 /** Every element opened is closed, in order; and the HTML is what the sanitiser would write. */

@@ -1,4 +1,5 @@
 import 'server-only';
+import { likeContaining, pageWithin } from '@/server/db/paging';
 import { and, count, desc, eq, gt, ilike, or } from 'drizzle-orm';
 import {
   type AuthState,
@@ -66,11 +67,6 @@ type Row = {
   partnerId: string | null;
 };
 
-/** `%`, `_` and `\` typed in the search are literal characters, not patterns. */
-export function likeContaining(text: string): string {
-  return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-}
-
 /** The derived auth state's plan: what the member is, not merely what records exist. */
 export function planStateOf(state: AuthState): PlanState {
   const current = state.currentSubscriptionData;
@@ -120,9 +116,7 @@ export async function searchUsers(
     .leftJoin(userPublicProfiles, eq(userPublicProfiles.userId, user.id))
     .where(where);
   const total = counted?.total ?? 0;
-  const pageCount = Math.max(1, Math.ceil(total / USERS_PAGE_SIZE));
-  // A page past the end shows the last one rather than an empty list.
-  const page = Math.min(Math.max(1, query.page), pageCount);
+  const { page, pageCount, offset } = pageWithin(total, query.page, USERS_PAGE_SIZE);
   const rows = await db
     .select(columns)
     .from(user)
@@ -130,7 +124,7 @@ export async function searchUsers(
     .where(where)
     .orderBy(desc(user.createdAt), desc(user.id))
     .limit(USERS_PAGE_SIZE)
-    .offset((page - 1) * USERS_PAGE_SIZE);
+    .offset(offset);
   // A page is 30 accounts: one small read each, as the CLI's list-users does.
   const items = await Promise.all(rows.map((row) => withPlan(db, row)));
   return { items, total, page, pageCount };

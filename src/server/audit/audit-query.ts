@@ -1,4 +1,5 @@
 import 'server-only';
+import { likeContaining, pageWithin } from '@/server/db/paging';
 import { and, count, desc, eq, ilike, inArray, or } from 'drizzle-orm';
 import type { Db } from '@/server/db/client';
 import { auditEvents, user } from '@/server/db/schema';
@@ -21,8 +22,6 @@ export type AuditPage = {
   pageCount: number;
 };
 
-const likeContaining = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-
 export async function listAuditPage(db: Db, query: AuditQuery): Promise<AuditPage> {
   const q = query.q?.trim() ?? '';
   const where = and(
@@ -36,8 +35,7 @@ export async function listAuditPage(db: Db, query: AuditQuery): Promise<AuditPag
   );
   const [counted] = await db.select({ total: count() }).from(auditEvents).where(where);
   const total = counted?.total ?? 0;
-  const pageCount = Math.max(1, Math.ceil(total / AUDIT_PAGE_SIZE));
-  const page = Math.min(Math.max(1, query.page), pageCount);
+  const { page, pageCount, offset } = pageWithin(total, query.page, AUDIT_PAGE_SIZE);
   const items = await db
     .select(AUDIT_RECORD_COLUMNS)
     .from(auditEvents)
@@ -45,7 +43,7 @@ export async function listAuditPage(db: Db, query: AuditQuery): Promise<AuditPag
     // Same-instant events (one request's) keep a stable order across pages.
     .orderBy(desc(auditEvents.occurredAt), desc(auditEvents.id))
     .limit(AUDIT_PAGE_SIZE)
-    .offset((page - 1) * AUDIT_PAGE_SIZE);
+    .offset(offset);
   return { items, total, page, pageCount };
 }
 

@@ -1,4 +1,5 @@
 import 'server-only';
+import { pageWithin } from '@/server/db/paging';
 import { count, desc, eq, sql } from 'drizzle-orm';
 import {
   COMPANY_SIZES,
@@ -172,15 +173,14 @@ export async function listPartnerInquiries(
   const pageSize = options.pageSize ?? INQUIRY_PAGE_SIZE;
   const [totals] = await db.select({ total: count() }).from(partnerInquiries);
   const total = totals?.total ?? 0;
-  const totalPages = Math.max(1, Math.ceil(total / pageSize));
   const asked = Number.isSafeInteger(options.page) ? options.page! : 1;
-  const page = Math.min(Math.max(1, asked), totalPages);
+  const { page, pageCount: totalPages, offset } = pageWithin(total, asked, pageSize);
   const items = await db
     .select()
     .from(partnerInquiries)
     .orderBy(desc(partnerInquiries.createdAt), desc(partnerInquiries.id))
     .limit(pageSize)
-    .offset((page - 1) * pageSize);
+    .offset(offset);
   return { items, total, page, totalPages };
 }
 
