@@ -53,6 +53,10 @@ export async function* tarStream(
   yield ZERO_BLOCK;
 }
 
+/** A gzip stream that cannot be inflated (node's zlib errors carry a `Z_…` code). */
+export const isZlibError = (error: unknown): boolean =>
+  error instanceof Error && 'code' in error && String(error.code).startsWith('Z_');
+
 /** An archive that cannot be read as tar (the message is Japanese and names what is wrong). */
 export class TarFormatError extends AppError {
   constructor(message: string) {

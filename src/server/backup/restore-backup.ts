@@ -8,7 +8,8 @@ import { sql } from 'drizzle-orm';
 import { env } from '@/env';
 import { type Database, type Db, queryRows } from '@/server/db/client';
 import type { MediaStorage } from '@/server/storage/media-storage';
-import { TarFormatError, type TarEntry, readTar } from '@/server/archive/tar';
+import { TarFormatError, type TarEntry, isZlibError, readTar } from '@/server/archive/tar';
+import { isAppError } from '@/lib/errors';
 import { type ArchiveLimits, defaultArchiveLimits, withinLimits } from '@/server/archive/limits';
 import { storeArchiveFiles } from '@/server/archive/store-files';
 import { entryLines, readEntryText } from '@/server/archive/entries';
@@ -66,8 +67,21 @@ function databaseMessage(error: unknown): string {
   return message.startsWith('Failed query:') ? '(詳細なし)' : message.slice(0, 300);
 }
 
-const isZlibError = (error: unknown) =>
-  error instanceof Error && 'code' in error && String(error.code).startsWith('Z_');
+/**
+ * Runs one step of the restore: a refusal already worded (a BackupError, a broken tar) or a
+ * broken gzip stream is thrown on as it is, anything else is said in `reword`'s words.
+ */
+async function worded<T>(
+  step: () => Promise<T>,
+  reword: (error: unknown) => BackupError,
+): Promise<T> {
+  try {
+    return await step();
+  } catch (error) {
+    if (isAppError(error) || isZlibError(error)) throw error;
+    throw reword(error);
+  }
+}
 
 function describeMigration(list: BackupMigration[]): string {
   const last = list.at(-1);
@@ -204,21 +218,20 @@ export async function restoreBackup(
   await fs.mkdir(tempDir, { recursive: true, mode: 0o700 });
   const stored: string[] = [];
   try {
-    let manifest: BackupManifest;
-    try {
-      const text = await readEntryText(
-        expectEntry(await next(), MANIFEST_PATH),
-        MAX_MANIFEST_BYTES,
-        (message) => new BackupError(message),
-      );
-      manifest = manifestSchema.parse(JSON.parse(text));
-    } catch (error) {
-      if (error instanceof BackupError || error instanceof TarFormatError || isZlibError(error))
-        throw error;
-      throw new BackupError(
-        'manifest.json を読めません。"npm run admin -- backup" で作った、対応する版のバックアップを指定してください。',
-      );
-    }
+    const manifest = await worded(
+      async () => {
+        const text = await readEntryText(
+          expectEntry(await next(), MANIFEST_PATH),
+          MAX_MANIFEST_BYTES,
+          (message) => new BackupError(message),
+        );
+        return manifestSchema.parse(JSON.parse(text));
+      },
+      () =>
+        new BackupError(
+          'manifest.json を読めません。"npm run admin -- backup" で作った、対応する版のバックアップを指定してください。',
+        ),
+    );
     const migrationProblem = migrationMismatch(manifest.migrations, await appliedMigrations(db));
     if (migrationProblem) throw new BackupError(migrationProblem);
     const here = await listTables(db);
@@ -255,16 +268,13 @@ export async function restoreBackup(
 
       for (const table of manifest.tables) {
         const entry = expectEntry(await next(), tablePath(table.name));
-        let count: number;
-        try {
-          count = await restoreTable(tx, hereByName.get(table.name)!, entry);
-        } catch (error) {
-          if (error instanceof BackupError || error instanceof TarFormatError || isZlibError(error))
-            throw error;
-          throw new BackupError(
-            `テーブル ${table.name} を書き戻せません (${databaseMessage(error)})。${CORRUPT}`,
-          );
-        }
+        const count = await worded(
+          () => restoreTable(tx, hereByName.get(table.name)!, entry),
+          (error) =>
+            new BackupError(
+              `テーブル ${table.name} を書き戻せません (${databaseMessage(error)})。${CORRUPT}`,
+            ),
+        );
         if (count !== table.rows)
           throw new BackupError(
             `テーブル ${table.name} の行数が manifest.json と合いません (${count} 行、manifest では ${table.rows} 行)。${CORRUPT}`,

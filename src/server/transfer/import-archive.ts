@@ -26,7 +26,7 @@ import {
 import { TransferError } from './errors';
 import { transferTempDir } from './export';
 import { assertEmpty } from './inventory';
-import { TarFormatError, type TarEntry, readTar } from '@/server/archive/tar';
+import { TarFormatError, type TarEntry, isZlibError, readTar } from '@/server/archive/tar';
 import { type ArchiveLimits, defaultArchiveLimits, withinLimits } from '@/server/archive/limits';
 import { storeArchiveFiles } from '@/server/archive/store-files';
 import { entryLines, readEntryText } from '@/server/archive/entries';
@@ -184,7 +184,7 @@ export async function importArchive(
     for (const key of stored) await storage.delete(key).catch(() => undefined);
     unzipped.destroy();
     if (error instanceof TarFormatError) throw new TransferError(error.message);
-    if (error instanceof Error && 'code' in error && String(error.code).startsWith('Z_'))
+    if (isZlibError(error))
       throw new TransferError(
         'アーカイブを展開できません。gzip で圧縮された .tar.gz ファイルを選んでください。',
       );
