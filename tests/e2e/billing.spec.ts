@@ -93,7 +93,7 @@ test('subscribe with 4242 → read in full → cancel at period end → past the
   await expect(page.getByRole('status')).toContainText(/解約/);
   await page.getByRole('link', { name: 'サイトに戻る' }).click();
   await expect(page).toHaveURL(/\/service-plans$/);
-  await expect(page.getByText(/解約済み/)).toBeVisible({ timeout: 15_000 });
+  await expect(page.getByText(/解約予定/)).toBeVisible({ timeout: 15_000 });
 
   // Past the end of the period (the 14-day trial of a first-time reader) the plan ends and
   // the post closes again.

@@ -54,10 +54,14 @@ describe('billing words and numbers', () => {
     expect(planStatusLabel(plan)).toBe('有効');
     expect(planRenewalLine(plan)).toBe('次回更新日 2026年7月1日');
     expect(planRenewalLine({ ...plan, cancelAtPeriodEnd: true })).toBe(
-      '解約済み：2026年7月1日まで利用できます（自動更新されません）',
+      '2026年7月1日で終了（自動更新されません）',
+    );
+    // The portal's words (src/lib/subscription-labels.ts).
+    expect(planStatusLabel({ ...plan, cancelAtPeriodEnd: true })).toBe(
+      '解約予定（2026年7月1日まで利用できます）',
     );
     expect(planStatusLabel({ ...plan, status: 'trialing', trialEnd: '2026-06-13T15:30:00Z' })).toBe(
-      '無料体験中（6月14日まで）',
+      '無料体験中（2026年6月14日まで）',
     );
     expect(planStatusLabel({ ...plan, status: 'past_due' })).toBe('お支払いが確認できません');
     // An unpaid renewal promises no next date.

@@ -1,4 +1,5 @@
 import { formatDateJa, formatPlanPrice, formatYen } from '@/lib/format';
+import { subscriptionStateLabel } from '@/lib/subscription-labels';
 
 /**
  * The words and numbers of the billing screens (plans, the final confirmation screen, receipts),
@@ -125,20 +126,21 @@ export function formatDate(value: string | Date | null | undefined): string {
   return value ? formatDateJa(value) : '';
 }
 
-/** The status of a live plan in words: 有効 / 無料体験中（6月14日まで） / お支払いが確認できません. */
+/**
+ * The status of a live plan in words, the portal's words (src/lib/subscription-labels.ts):
+ * 有効 / 無料体験中（2026年6月14日まで） / お支払いが確認できません / 解約予定（…まで利用できます）.
+ */
 export function planStatusLabel(
-  plan: Pick<CurrentPlanView, 'status' | 'trialEnd' | 'currentPeriodEnd'>,
+  plan: Pick<CurrentPlanView, 'status' | 'trialEnd' | 'currentPeriodEnd'> & {
+    cancelAtPeriodEnd?: boolean;
+  },
 ): string {
-  switch (plan.status) {
-    case 'trialing': {
-      const until = formatMonthDayJa(plan.trialEnd ?? plan.currentPeriodEnd);
-      return until ? `無料体験中（${until}まで）` : '無料体験中';
-    }
-    case 'past_due':
-      return 'お支払いが確認できません';
-    default:
-      return '有効';
-  }
+  return subscriptionStateLabel({
+    status: plan.status,
+    cancelAtPeriodEnd: plan.cancelAtPeriodEnd ?? false,
+    endsAt: planEndsOn(plan),
+    trialEnd: plan.trialEnd ?? plan.currentPeriodEnd,
+  });
 }
 
 /** The last day a plan set to end can be used (its paid period or its trial). */
@@ -164,9 +166,8 @@ export function planRenewalLine(plan: CurrentPlanView): string | null {
   // is fixed (the page says so in its alert), so no date is promised.
   if (plan.status === 'past_due') return null;
   if (plan.cancelAtPeriodEnd) {
-    return end
-      ? `解約済み：${formatDate(end)}まで利用できます（自動更新されません）`
-      : '解約済み：自動更新されません';
+    // The status line says 解約予定 with the last day; this line says what happens then.
+    return end ? `${formatDate(end)}で終了（自動更新されません）` : '自動更新されません';
   }
   return plan.currentPeriodEnd ? `次回更新日 ${formatDate(plan.currentPeriodEnd)}` : null;
 }

@@ -124,9 +124,8 @@ describe('PlansView', () => {
         viewer={member({ customerId: 'cus_1', current: { ...ACTIVE, cancelAtPeriodEnd: true } })}
       />,
     );
-    expect(
-      screen.getByText('解約済み：2026年7月1日まで利用できます（自動更新されません）'),
-    ).toBeInTheDocument();
+    expect(screen.getByText('解約予定（2026年7月1日まで利用できます）')).toBeInTheDocument();
+    expect(screen.getByText('2026年7月1日で終了（自動更新されません）')).toBeInTheDocument();
     expect(screen.queryByText(/次回更新日/)).toBeNull();
   });
 
@@ -145,7 +144,7 @@ describe('PlansView', () => {
         })}
       />,
     );
-    expect(screen.getByText('無料体験中（6月14日まで）')).toBeInTheDocument();
+    expect(screen.getByText('無料体験中（2026年6月14日まで）')).toBeInTheDocument();
   });
 
   it('explains a failed renewal with the button to update the card', () => {
@@ -163,6 +162,13 @@ describe('PlansView', () => {
     expect(screen.getByText('お支払いが確認できません')).toBeInTheDocument();
     expect(screen.queryByText(/次回更新日/)).toBeNull();
     expect(screen.getByRole('button', { name: 'プランの管理' })).toBeInTheDocument();
+    // One primary (yellow) button on the screen: updating the card; the portal is secondary.
+    expect(within(alert).getByRole('button', { name: 'カード情報を更新する' })).toHaveStyle({
+      backgroundColor: '#ebff00',
+    });
+    expect(screen.getByRole('button', { name: 'プランの管理' })).not.toHaveStyle({
+      backgroundColor: '#ebff00',
+    });
   });
 
   it('shows a complimentary plan and its end date, without the portal', () => {

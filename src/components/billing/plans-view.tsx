@@ -323,7 +323,12 @@ export function CurrentPlanPanel({
         <>
           {customerId ? (
             <div className={styles.manage}>
-              <CustomerPortalButton customerId={customerId} label="プランの管理" />
+              {/* While a renewal is unpaid, updating the card is the one primary step. */}
+              <CustomerPortalButton
+                customerId={customerId}
+                label="プランの管理"
+                color={plan.status === 'past_due' ? 'white' : 'yellow'}
+              />
               <p className={styles.small}>
                 プランの変更、解約、解約の取り消し、カード情報の変更、請求書の確認は「プランの管理」からできます。
               </p>

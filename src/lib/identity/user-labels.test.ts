@@ -17,10 +17,10 @@ describe('planText', () => {
 
   it('says when a plan has no end or ends at the end of its term', () => {
     expect(planText({ ...base, status: 'trialing', endsAt: null })).toBe(
-      '有料会員（月額プラン、トライアル中、期限なし）',
+      '有料会員（月額プラン、無料体験中、期限なし）',
     );
     expect(planText({ ...base, endsAt: '2026-06-01T00:00:00Z', cancelAtPeriodEnd: true })).toBe(
-      '有料会員（月額プラン、有効、2026年6月1日で終了予定）',
+      '有料会員（月額プラン、有効、2026年6月1日まで（解約予定））',
     );
   });
 

@@ -1,6 +1,7 @@
 import { formatDateJa } from '@/lib/format';
 import type { SubscriptionStatus } from '@/lib/auth-state';
 import type { Role } from '@/lib/identity/roles';
+import { SUBSCRIPTION_STATE_LABELS } from '@/lib/subscription-labels';
 
 /** An account's plan as the admin screens show it (src/server/admin/users-directory.ts). */
 export type PlanState = {
@@ -20,16 +21,9 @@ export const ROLE_LABELS: Record<Role, string> = {
   admin: '管理者',
 };
 
-export const SUBSCRIPTION_STATUS_LABELS: Record<SubscriptionStatus, string> = {
-  active: '有効',
-  trialing: 'トライアル中',
-  canceled: '終了',
-  past_due: '支払い遅延',
-  unpaid: '未払い',
-  incomplete: '手続き未完了',
-  incomplete_expired: '手続き期限切れ',
-  paused: '一時停止',
-};
+/** The site's and the portal's words (src/lib/subscription-labels.ts). */
+export const SUBSCRIPTION_STATUS_LABELS: Record<SubscriptionStatus, string> =
+  SUBSCRIPTION_STATE_LABELS;
 
 /** 「有料会員（プラン名、有効、2026年12月31日まで）」 or 「無料会員」. */
 export function planText(plan: PlanState): string {
@@ -38,7 +32,7 @@ export function planText(plan: PlanState): string {
     plan.planName ?? 'プラン名なし',
     plan.status ? SUBSCRIPTION_STATUS_LABELS[plan.status] : null,
     plan.endsAt
-      ? `${formatDateJa(plan.endsAt)}${plan.cancelAtPeriodEnd ? 'で終了予定' : 'まで'}`
+      ? `${formatDateJa(plan.endsAt)}${plan.cancelAtPeriodEnd ? 'まで（解約予定）' : 'まで'}`
       : '期限なし',
   ].filter(Boolean);
   return `有料会員（${parts.join('、')}）`;

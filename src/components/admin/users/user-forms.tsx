@@ -106,7 +106,7 @@ function SubscriptionList({ subscriptions }: { subscriptions: SubscriptionRecord
             <dt>状態</dt>
             <dd>
               {SUBSCRIPTION_STATUS_LABELS[s.status]}
-              {s.cancel_at_period_end ? '（期間の終わりで終了）' : ''}
+              {s.cancel_at_period_end ? '（解約予定）' : ''}
             </dd>
             <dt>期限</dt>
             <dd>{s.current_period_end ? formatDateJa(s.current_period_end) : 'なし'}</dd>

@@ -198,7 +198,7 @@ describe('billing sandbox portal sessions and the portal pages', () => {
 
       const shown = await pages.fetchPage(canceled.location ?? '');
       expect(shown.text).toMatch(/<p class="status" role="status">解約を受け付けました。/);
-      expect(shown.text).toContain('キャンセル予定（2027年5月1日まで利用可能）');
+      expect(shown.text).toContain('解約予定（2027年5月1日まで利用できます）');
       expect(shown.text).toContain('解約を取り消す');
       expect(await axeViolations(shown.text)).toEqual([]);
 
@@ -281,7 +281,7 @@ describe('billing sandbox portal sessions and the portal pages', () => {
       const from = (await eventsOf(portal.customer.id)).length;
       const { path } = await portalFor(portal.customer.id);
       const home = await pages.fetchPage(path);
-      expect(home.text).toContain('支払いに失敗しました');
+      expect(home.text).toContain('お支払いが確認できません');
       expect(home.text).toContain('未払い');
 
       const cardPage = await pages.fetchPage(`${path}/card`);

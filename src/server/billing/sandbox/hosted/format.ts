@@ -3,6 +3,7 @@ import type { Db } from '@/server/db/client';
 import { recurringOf } from '../cycle/calendar';
 import { type SandboxObject, findObject } from '../object-store';
 import { grossAmountOf } from '../resources/checkout-sessions';
+import { subscriptionStateLabel } from '@/lib/subscription-labels';
 
 /** How the pages say amounts, dates and statuses in Japanese. */
 
@@ -62,27 +63,19 @@ export async function planLabel(db: Db, price: SandboxObject): Promise<string> {
   return `${name}${nickname}（${priceLabel(price)}）`;
 }
 
-const SUBSCRIPTION_STATUSES: Record<string, string> = {
-  active: '有効',
-  trialing: '無料体験中',
-  past_due: '支払いに失敗しました',
-  unpaid: '未払い',
-  incomplete: '支払いが完了していません',
-  incomplete_expired: '期限切れ',
-  canceled: '解約済み',
-  paused: '一時停止中',
-};
-
-/** A subscription's status; one set to end at its period's end says so, with the date. */
+/**
+ * A subscription's status in the site's words (src/lib/subscription-labels.ts), so the portal
+ * and the site name a state the same way; one set to end at its period's end says so, with the
+ * date.
+ */
 export function subscriptionStatusLabel(subscription: SandboxObject): string {
-  const status = String(subscription.status);
-  if (subscription.cancel_at_period_end === true && typeof subscription.cancel_at === 'number') {
-    return `キャンセル予定（${formatDate(subscription.cancel_at)}まで利用可能）`;
-  }
-  if (status === 'trialing' && typeof subscription.trial_end === 'number') {
-    return `無料体験中（${formatDate(subscription.trial_end)}まで）`;
-  }
-  return SUBSCRIPTION_STATUSES[status] ?? status;
+  const seconds = (value: unknown) => (typeof value === 'number' ? value : null);
+  return subscriptionStateLabel({
+    status: String(subscription.status),
+    cancelAtPeriodEnd: subscription.cancel_at_period_end === true,
+    endsAt: seconds(subscription.cancel_at) ?? seconds(subscription.current_period_end),
+    trialEnd: seconds(subscription.trial_end),
+  });
 }
 
 const INVOICE_STATUSES: Record<string, string> = {
