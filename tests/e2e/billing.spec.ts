@@ -147,6 +147,12 @@ test('a failed renewal gives past_due, the notice, and the way to fix the card',
   await page.getByRole('link', { name: '領収書を表示' }).first().click();
   await expect(page.getByText(/¥1,100/).first()).toBeVisible();
   await expect(page.getByText(/¥100/).first()).toBeVisible();
+  // Addressed to the reader's company for expenses, by the seller's legal name.
+  await page.getByRole('textbox', { name: '宛名' }).fill('株式会社デザイン 経理部');
+  await page.getByRole('combobox', { name: '敬称' }).selectOption('御中');
+  await page.getByRole('button', { name: '宛名を反映' }).click();
+  await expect(page.locator('p', { hasText: '株式会社デザイン 経理部 御中' })).toBeVisible();
+  await expect(page.getByText('発行者').locator('..')).toContainText('サンプル出版株式会社');
 
   await page.goto('/');
   await expect(

@@ -7,6 +7,7 @@ import {
   receiptLineLabel,
   servicePeriod,
 } from './billing-format';
+import { Button } from '@/components/ui/button';
 import { PrintButton } from './print-button.client';
 import './receipt-print.css';
 import styles from './receipt.module.css';
@@ -17,6 +18,9 @@ import styles from './receipt.module.css';
  * (適格請求書) needs: issuer and number, date, what was sold, the total per tax rate and the
  * tax, the addressee; without it, it is an ordinary receipt and never says 適格請求書.
  */
+
+/** The longest addressee a receipt prints (a company name with its department fits). */
+export const RECEIPT_ADDRESSEE_MAX = 60;
 
 export type ReceiptLineView = {
   description: string;
@@ -37,7 +41,21 @@ export type ReceiptDetailView = {
   createdAt: string;
 };
 
-export type ReceiptIssuer = { name: string; registrationNumber: string | null };
+/**
+ * Who issues the receipt: the seller's legal name (the 特定商取引法 page's 販売業者, or
+ * INVOICE_ISSUER_NAME when the registered name differs), its address, or null where the page
+ * discloses the address on request (the receipt then points there), and the registration number.
+ */
+export type ReceiptIssuer = {
+  name: string;
+  address: string | null;
+  registrationNumber: string | null;
+};
+
+/** 様 for a person, 御中 for a company or a department: the reader picks per receipt. */
+export const HONORIFICS = ['様', '御中'] as const;
+export type Honorific = (typeof HONORIFICS)[number];
+export type ReceiptAddressee = { name: string; honorific: Honorific };
 
 /** The tax inside a receipt's total: the provider's figure, or 10/110 of the total. */
 export function receiptTax(receipt: Pick<ReceiptDetailView, 'total' | 'tax'>): number {
@@ -95,10 +113,13 @@ export function ReceiptView({
   receipt,
   addressee,
   issuer,
+  addresseeError = null,
 }: {
   receipt: ReceiptDetailView;
-  addressee: string;
+  addressee: ReceiptAddressee;
   issuer: ReceiptIssuer;
+  /** Why the addressee asked for was not printed (the reader's name is printed instead). */
+  addresseeError?: string | null;
 }) {
   const qualified = !!issuer.registrationNumber;
   const tax = receiptTax(receipt);
@@ -110,6 +131,7 @@ export function ReceiptView({
         <Link href="/account/receipts">領収書の一覧へ戻る</Link>
         <PrintButton />
       </nav>
+      <AddresseeForm addressee={addressee} error={addresseeError} />
       <article className={styles.sheet} aria-labelledby="receipt-title">
         <header className={styles.sheetHeader}>
           <h1 id="receipt-title" className={styles.title}>
@@ -129,7 +151,7 @@ export function ReceiptView({
         </header>
 
         <p className={styles.addressee}>
-          <span className={styles.addresseeName}>{addressee}</span> 様
+          <span className={styles.addresseeName}>{addressee.name}</span> {addressee.honorific}
         </p>
 
         <div className={styles.totalBox}>
@@ -195,6 +217,17 @@ export function ReceiptView({
             <dt>発行者</dt>
             <dd>{issuer.name}</dd>
           </div>
+          <div>
+            <dt>所在地</dt>
+            <dd>
+              {issuer.address ?? (
+                <>
+                  ご請求に応じて開示します（
+                  <Link href="/specified-commercial-transactions">特定商取引法に基づく表記</Link>）
+                </>
+              )}
+            </dd>
+          </div>
           {qualified ? (
             <div>
               <dt>登録番号</dt>
@@ -204,5 +237,62 @@ export function ReceiptView({
         </dl>
       </article>
     </div>
+  );
+}
+
+/**
+ * The addressee (宛名) for this receipt, as a plain GET form: the page prints what it is given
+ * (as a shop writes the name asked for on a paper receipt); nothing is stored.
+ */
+function AddresseeForm({
+  addressee,
+  error,
+}: {
+  addressee: ReceiptAddressee;
+  error: string | null;
+}) {
+  return (
+    <form method="get" className={styles.addresseeForm} aria-labelledby="addressee-form-title">
+      <h2 id="addressee-form-title" className={styles.formTitle}>
+        宛名を指定する
+      </h2>
+      <div className={styles.formRow}>
+        <label className={styles.formField}>
+          <span>宛名</span>
+          <input
+            className={styles.formControl}
+            name="addressee"
+            defaultValue={addressee.name}
+            maxLength={RECEIPT_ADDRESSEE_MAX}
+            autoComplete="organization"
+            required
+            aria-invalid={error ? true : undefined}
+            aria-describedby={error ? 'addressee-error' : undefined}
+          />
+        </label>
+        <label className={styles.formField}>
+          <span>敬称</span>
+          <select
+            className={styles.formControl}
+            name="honorific"
+            defaultValue={addressee.honorific}
+          >
+            {HONORIFICS.map((honorific) => (
+              <option key={honorific} value={honorific}>
+                {honorific}
+              </option>
+            ))}
+          </select>
+        </label>
+        <Button type="submit" color="white">
+          宛名を反映
+        </Button>
+      </div>
+      {error ? (
+        <p id="addressee-error" role="alert" className={styles.formError}>
+          {error}
+        </p>
+      ) : null}
+    </form>
   );
 }

@@ -1,17 +1,22 @@
 import { notFound } from 'next/navigation';
 import { accountMetadata } from '@/components/account/metadata';
+import { receiptAddressee } from '@/components/billing/receipt-addressee';
 import { ReceiptView } from '@/components/billing/receipt-view';
 import { toReceiptView } from '@/components/billing/views';
 import { env } from '@/env';
 import { findReceipt } from '@/server/billing/reader-billing';
 import { getDb } from '@/server/db/client';
 import { requireUser } from '@/server/identity/session';
+import { operatorOf } from '@/server/operator/operator';
 import { getProfileDetails } from '@/server/profiles/profiles';
 
 // One reader's receipt: never cached.
 export const dynamic = 'force-dynamic';
 
-type Props = { params: Promise<{ invoiceId: string }> };
+type Props = {
+  params: Promise<{ invoiceId: string }>;
+  searchParams: Promise<Record<string, string | string[] | undefined>>;
+};
 
 /** The provider's invoice ids (in_…); anything else is no receipt. */
 const INVOICE_ID = /^[A-Za-z0-9_]{1,200}$/;
@@ -21,7 +26,7 @@ export async function generateMetadata({ params }: Props) {
   return accountMetadata('領収書', `/account/receipts/${encodeURIComponent(invoiceId)}`);
 }
 
-export default async function ReceiptPage({ params }: Props) {
+export default async function ReceiptPage({ params, searchParams }: Props) {
   const { invoiceId } = await params;
   const user = await requireUser(`/account/receipts/${encodeURIComponent(invoiceId)}`);
   if (!INVOICE_ID.test(invoiceId)) notFound();
@@ -32,14 +37,22 @@ export default async function ReceiptPage({ params }: Props) {
     getProfileDetails(db, user.id),
   ]);
   if (!receipt || receipt.total <= 0) notFound();
-  const { INVOICE_ISSUER_NAME, INVOICE_REGISTRATION_NUMBER, SITE_NAME } = env();
+  const settings = env();
+  // The seller as the 特定商取引法 page names it: a receipt for expenses needs the legal name.
+  const operator = operatorOf(settings);
+  const { addressee, error } = receiptAddressee(
+    await searchParams,
+    user.name || profile?.displayName || user.email,
+  );
   return (
     <ReceiptView
       receipt={toReceiptView(receipt)}
-      addressee={user.name || profile?.displayName || user.email}
+      addressee={addressee}
+      addresseeError={error}
       issuer={{
-        name: INVOICE_ISSUER_NAME ?? SITE_NAME,
-        registrationNumber: INVOICE_REGISTRATION_NUMBER ?? null,
+        name: settings.INVOICE_ISSUER_NAME ?? operator.name,
+        address: operator.address,
+        registrationNumber: settings.INVOICE_REGISTRATION_NUMBER ?? null,
       }}
     />
   );
