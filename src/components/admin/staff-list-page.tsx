@@ -65,6 +65,37 @@ export function StaffSearchInput({ id, defaultValue }: { id: string; defaultValu
 
 export const staffInputClass = styles.input;
 
+/**
+ * A select filter of the search form, named `name`: its choices as children, after the one that
+ * filters nothing (value '') where `all` names it.
+ */
+export function StaffSelect({
+  id,
+  name,
+  label,
+  value,
+  all,
+  className,
+  children,
+}: {
+  id: string;
+  name: string;
+  label: string;
+  value: string;
+  all?: string;
+  className?: string;
+  children: ReactNode;
+}) {
+  return (
+    <StaffFilter id={id} label={label} className={className}>
+      <select id={id} name={name} defaultValue={value} className={styles.input}>
+        {all !== undefined ? <option value="">{all}</option> : null}
+        {children}
+      </select>
+    </StaffFilter>
+  );
+}
+
 /** The search form of a list: its filters, the submit button and the link that clears them. */
 export type StaffSearch = {
   filters: ReactNode;

@@ -8,6 +8,7 @@ import {
   StaffFilter,
   StaffList,
   StaffPageHead,
+  StaffSelect,
   staffInputClass,
 } from '@/components/admin/staff-list-page';
 import { auditActions, listAuditPage, userEmailsFor } from '@/server/audit/audit-query';
@@ -49,17 +50,15 @@ export default async function AdminAuditPage({ searchParams }: Props) {
         search={{
           filters: (
             <>
-              <StaffFilter id="audit-action" label="操作">
-                <select
-                  id="audit-action"
-                  name="action"
-                  defaultValue={query.action}
-                  className={staffInputClass}
-                >
-                  <option value="">すべての操作</option>
-                  <Options items={actions} label={auditActionLabel} />
-                </select>
-              </StaffFilter>
+              <StaffSelect
+                id="audit-action"
+                name="action"
+                label="操作"
+                value={query.action}
+                all="すべての操作"
+              >
+                <Options items={actions} label={auditActionLabel} />
+              </StaffSelect>
               <StaffFilter id="audit-q" label="実行者・対象で絞り込む">
                 <input
                   id="audit-q"

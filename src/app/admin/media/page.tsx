@@ -11,7 +11,7 @@ import {
   StaffList,
   StaffPageHead,
   StaffSearchInput,
-  staffInputClass,
+  StaffSelect,
 } from '@/components/admin/staff-list-page';
 import { PageMessages } from '@/components/biz/axis-admin/messages';
 import { doneMessage, failure, flashFor, typedIn } from '@/lib/http/form-flash';
@@ -78,17 +78,16 @@ export default async function AdminMediaPage({ searchParams }: Props) {
                 <StaffFilter id="media-search" label="ファイル名・代替テキストで検索">
                   <StaffSearchInput id="media-search" defaultValue={query.q} />
                 </StaffFilter>
-                <StaffFilter id="media-kind" label="種類" className={mediaStyles.kindField}>
-                  <select
-                    id="media-kind"
-                    name="kind"
-                    defaultValue={query.kind}
-                    className={staffInputClass}
-                  >
-                    <option value="">すべて</option>
-                    <Options items={MEDIA_KINDS} label={(kind) => MEDIA_KIND_LABELS[kind]} />
-                  </select>
-                </StaffFilter>
+                <StaffSelect
+                  id="media-kind"
+                  name="kind"
+                  label="種類"
+                  value={query.kind}
+                  all="すべて"
+                  className={mediaStyles.kindField}
+                >
+                  <Options items={MEDIA_KINDS} label={(kind) => MEDIA_KIND_LABELS[kind]} />
+                </StaffSelect>
               </>
             ),
             submitLabel: '検索',

@@ -4,7 +4,7 @@ import {
   StaffFilter,
   StaffList,
   StaffSearchInput,
-  staffInputClass,
+  StaffSelect,
 } from '@/components/admin/staff-list-page';
 import { ButtonLink } from '@/components/ui/button';
 import {
@@ -94,51 +94,45 @@ export function ContentList({
               >
                 <StaffSearchInput id="content-q" defaultValue={query.q} />
               </StaffFilter>
-              <StaffFilter id="content-status" label="状態" className={styles.filterField}>
-                <select
-                  id="content-status"
-                  name="status"
-                  defaultValue={query.status}
-                  className={staffInputClass}
-                >
-                  <option value="">すべて</option>
-                  <Options
-                    items={STATUS_FILTERS}
-                    label={(status) => STATUS_FILTER_LABELS[status]}
-                  />
-                </select>
-              </StaffFilter>
+              <StaffSelect
+                id="content-status"
+                name="status"
+                label="状態"
+                value={query.status}
+                all="すべて"
+                className={styles.filterField}
+              >
+                <Options items={STATUS_FILTERS} label={(status) => STATUS_FILTER_LABELS[status]} />
+              </StaffSelect>
               {categories ? (
-                <StaffFilter id="content-category" label="特集" className={styles.filterField}>
-                  <select
-                    id="content-category"
-                    name="category"
-                    defaultValue={query.category}
-                    className={staffInputClass}
-                  >
-                    <option value="">すべて</option>
-                    <Options
-                      items={categories}
-                      value={(category) => category.id}
-                      label={(category) => category.label}
-                    />
-                  </select>
-                </StaffFilter>
-              ) : null}
-              <StaffFilter id="content-sort" label="並び順" className={styles.filterField}>
-                <select
-                  id="content-sort"
-                  name="sort"
-                  defaultValue={query.sort}
-                  className={staffInputClass}
+                <StaffSelect
+                  id="content-category"
+                  name="category"
+                  label="特集"
+                  value={query.category}
+                  all="すべて"
+                  className={styles.filterField}
                 >
                   <Options
-                    items={Object.entries(SORT_LABELS)}
-                    value={([sort]) => sort}
-                    label={([, label]) => label}
+                    items={categories}
+                    value={(category) => category.id}
+                    label={(category) => category.label}
                   />
-                </select>
-              </StaffFilter>
+                </StaffSelect>
+              ) : null}
+              <StaffSelect
+                id="content-sort"
+                name="sort"
+                label="並び順"
+                value={query.sort}
+                className={styles.filterField}
+              >
+                <Options
+                  items={Object.entries(SORT_LABELS)}
+                  value={([sort]) => sort}
+                  label={([, label]) => label}
+                />
+              </StaffSelect>
             </>
           ),
           submitLabel: '絞り込む',
