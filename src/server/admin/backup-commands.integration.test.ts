@@ -8,7 +8,7 @@ import { findEndpoint } from '@/lib/cms/model';
 import { createContent } from '@/server/cms/store';
 import type { Database } from '@/server/db/client';
 import { auditEvents } from '@/server/db/schema';
-import { createTestDatabase } from '@test-support/db/test-database';
+import { testDatabase } from '@test-support/route-tests';
 import { getStorage } from '@/server/storage/storage';
 import { sample } from '@test-support/media-samples';
 import { UsageError } from './command';
@@ -19,15 +19,14 @@ const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'backup-commands-'));
 process.env.DATA_DIR = path.join(tmp, 'data');
 
 describe('backup and restore on the command line', () => {
-  let source: Database;
-  let target: Database;
+  const source = testDatabase({ global: false });
+  const target = testDatabase({ global: false });
   const file = path.join(tmp, 'site.tar.gz');
   const cli = (database: Database) => ({ database, actor: 'cli:test' });
   const auditsOf = (database: Database, action: string) =>
     database.db.select().from(auditEvents).where(eq(auditEvents.action, action));
 
   beforeAll(async () => {
-    [source, target] = await Promise.all([createTestDatabase(), createTestDatabase()]);
     await createContent(source.db, findEndpoint('tags')!, {
       id: 'tag-1',
       body: { name: '建築' },
@@ -45,8 +44,7 @@ describe('backup and restore on the command line', () => {
     );
   });
 
-  afterAll(async () => {
-    await Promise.all([source?.close(), target?.close()]);
+  afterAll(() => {
     fs.rmSync(tmp, { recursive: true, force: true });
   });
 

@@ -5,9 +5,9 @@ import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findEndpoint } from '@/lib/cms/model';
 import { createContent } from '@/server/cms/store';
-import { type Database, queryRows } from '@/server/db/client';
+import { queryRows } from '@/server/db/client';
 import { auditEvents } from '@/server/db/schema';
-import { createTestDatabase } from '@test-support/db/test-database';
+import { testDatabase } from '@test-support/route-tests';
 import { resetTransferState } from '@/server/transfer/progress';
 import { UsageError } from './command';
 import { runAdminCommand } from './commands';
@@ -17,12 +17,11 @@ const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'transfer-commands-'));
 process.env.DATA_DIR = path.join(tmp, 'data');
 
 describe('export, import and import-microcms on the command line', () => {
-  let source: Database;
-  let target: Database;
+  const source = testDatabase({ global: false });
+  const target = testDatabase({ global: false });
   const archive = path.join(tmp, 'content.tar.gz');
 
   beforeAll(async () => {
-    [source, target] = await Promise.all([createTestDatabase(), createTestDatabase()]);
     await createContent(source.db, findEndpoint('tags')!, {
       id: 'tag-1',
       body: { name: '建築' },
@@ -31,8 +30,7 @@ describe('export, import and import-microcms on the command line', () => {
     resetTransferState();
   });
 
-  afterAll(async () => {
-    await Promise.all([source?.close(), target?.close()]);
+  afterAll(() => {
     fs.rmSync(tmp, { recursive: true, force: true });
   });
 

@@ -1,8 +1,9 @@
 import { eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { readPartnerId } from '@test-support/profiles';
 import { findEndpoint } from '@/lib/cms/model';
 import { createContent } from '@/server/cms/store';
-import { auditEvents, session, subscriptions, user, userPublicProfiles } from '@/server/db/schema';
+import { auditEvents, session, subscriptions, user } from '@/server/db/schema';
 import { decodeFlash } from '@/lib/http/flash';
 import type { Role } from '@/lib/identity/roles';
 import type { AppUser } from '@/server/identity/session-user';
@@ -110,13 +111,7 @@ const auditsOf = (action: string, target = `user:${users.target.id}`) =>
 const roleOf = async (id: string) =>
   (await database.db.select({ role: user.role }).from(user).where(eq(user.id, id)))[0]?.role;
 
-const partnerOf = async (id: string) =>
-  (
-    await database.db
-      .select({ partnerId: userPublicProfiles.partnerId })
-      .from(userPublicProfiles)
-      .where(eq(userPublicProfiles.userId, id))
-  )[0]?.partnerId;
+const partnerOf = (id: string) => readPartnerId(database.db, id);
 
 const sessionsOf = async (id: string) =>
   (await database.db.select().from(session).where(eq(session.userId, id))).length;

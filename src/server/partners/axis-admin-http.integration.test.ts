@@ -1,15 +1,11 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readPartnerId } from '@test-support/profiles';
 import { todayInJapan } from '@/lib/jobs';
 import { findEndpoint } from '@/lib/cms/model';
 import { createContent } from '@/server/cms/store';
 import { type SiteContent, createSiteContent } from '@/server/content/site-content';
-import {
-  auditEvents,
-  partnerInquiries,
-  subscriptions,
-  userPublicProfiles,
-} from '@/server/db/schema';
+import { auditEvents, partnerInquiries, subscriptions } from '@/server/db/schema';
 import { decodeFlash } from '@/lib/http/flash';
 import type { AppUser } from '@/server/identity/session-user';
 import { submitInquiry } from '@/server/inquiries/inquiries';
@@ -147,13 +143,7 @@ const CONTRACT = { contractStart: '2026-04-01', contractEnd: '2027-03-31', listi
 
 const auditsOf = (action: string, target: string) => auditsOfAction(database, action, target);
 
-const partnerIdOf = async (userId: string) =>
-  (
-    await database.db
-      .select({ partnerId: userPublicProfiles.partnerId })
-      .from(userPublicProfiles)
-      .where(eq(userPublicProfiles.userId, userId))
-  )[0]?.partnerId;
+const partnerIdOf = (userId: string) => readPartnerId(database.db, userId);
 
 async function newInquiry(company: string): Promise<string> {
   const result = await submitInquiry(

@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readPartnerId } from '@test-support/profiles';
 import { testDatabase } from '@test-support/route-tests';
 import { findEndpoint } from '@/lib/cms/model';
 import { createContent } from '@/server/cms/store';
@@ -80,13 +81,7 @@ async function addUser(
   return email;
 }
 
-const partnerIdOf = async (userId: string) =>
-  (
-    await database.db
-      .select({ partnerId: userPublicProfiles.partnerId })
-      .from(userPublicProfiles)
-      .where(eq(userPublicProfiles.userId, userId))
-  )[0]?.partnerId;
+const partnerIdOf = (userId: string) => readPartnerId(database.db, userId);
 
 const auditOf = (action: string, target: string) =>
   database.db
