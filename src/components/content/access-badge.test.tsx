@@ -3,7 +3,10 @@ import { render, screen } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 
 vi.mock('@/components/bookmarks/bookmark-button.client', () => ({ BookmarkButton: () => null }));
-vi.mock('@/components/content/responsive-image', () => ({ ResponsiveImage: () => null }));
+vi.mock('@/components/content/responsive-image', () => ({
+  ResponsiveImage: () => null,
+  FillCover: () => null,
+}));
 
 import { ContentCard } from '@/components/listing/content-card';
 import { audioCard, connectCard, movieCard, postCard } from '@/components/listing/cards';
