@@ -107,10 +107,12 @@ const importCommand = defineCommand({
   args: z.object({ file: filePath('取り込むファイル (--file)') }).strict(),
   async run({ database, actor }, { file }) {
     if (!fs.existsSync(file)) throw new UsageError(`${file} が見つかりません。`);
-    const status = await runArchiveImport(database.db, getStorage(), fs.createReadStream(file), {
-      actor,
-      filename: path.basename(file),
-    });
+    const { status } = await runArchiveImport(
+      database.db,
+      getStorage(),
+      fs.createReadStream(file),
+      { actor, filename: path.basename(file) },
+    );
     return outcome(status);
   },
 });

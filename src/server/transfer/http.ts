@@ -4,7 +4,7 @@ import { createReadStream } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { Readable } from 'node:stream';
-import { TRANSFER_PAGE, type TransferStatus, isRunning } from '@/lib/transfer/status';
+import { TRANSFER_PAGE, isRunning } from '@/lib/transfer/status';
 import { z } from '@/lib/zod';
 import { type Db, getDb } from '@/server/db/client';
 import { invalidInput } from '@/server/forms/submit';
@@ -27,7 +27,12 @@ import { contentInventory, notEmptyMessage } from './inventory';
 import type { MicroCmsClientOptions } from './microcms/client';
 import { normalizeBaseUrl } from './microcms/client';
 import { BUSY_MESSAGE, currentTransfer } from './progress';
-import { exportWithAudit, runArchiveImport, startMicroCmsImport } from './service';
+import {
+  type ArchiveImportRun,
+  exportWithAudit,
+  runArchiveImport,
+  startMicroCmsImport,
+} from './service';
 
 /**
  * The route handlers of /admin/transfer, under /api/admin/transfer/**: the export download,
@@ -97,12 +102,16 @@ const microCmsInput = z.object({
   confirm: z.unknown().refine(confirmed, { error: CONFIRM_MESSAGE }),
 });
 
-/** The job's outcome as a form answer: to the page (where the outcome shows), or the error. */
-function outcomeOf(status: TransferStatus): FormResult {
+/**
+ * The job's outcome as a form answer: to the page (where the outcome shows), or the error with
+ * the refusal's status (409 for content already here, 400 for the archive); an unexpected
+ * failure, whose message says so, stays a 400 as the job's other failures.
+ */
+function outcomeOf({ status, refusal }: ArchiveImportRun): FormResult {
   if (status.phase === 'failed')
     return {
       ok: false,
-      status: status.error?.includes('すでにコンテンツがある') ? 409 : 400,
+      status: refusal?.status ?? 400,
       message: status.error ?? '取り込めませんでした。',
     };
   return { ok: true, redirectTo: `${TRANSFER_PAGE}#transfer-status`, message: '取り込みました。' };
@@ -209,17 +218,12 @@ export function transferHandlers(options: TransferHttpOptions = {}) {
         if (!confirmed(confirm)) errors.confirm = CONFIRM_MESSAGE;
         if (Object.keys(errors).length) return invalid(errors);
 
-        const status = await runArchiveImport(
-          await database(),
-          storageOf(),
-          createReadStream(temp),
-          {
-            actor: `user:${admin.id}`,
-            ip: clientIp(request.headers),
-            filename,
-          },
-        );
-        return answer(outcomeOf(status));
+        const run = await runArchiveImport(await database(), storageOf(), createReadStream(temp), {
+          actor: `user:${admin.id}`,
+          ip: clientIp(request.headers),
+          filename,
+        });
+        return answer(outcomeOf(run));
       } catch (error) {
         // A TransferError (another import running: 409) answers as itself.
         return answer(

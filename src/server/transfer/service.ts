@@ -4,7 +4,7 @@ import type { TransferStatus } from '@/lib/transfer/status';
 import { recordAudit } from '@/server/audit/audit-log';
 import type { Db } from '@/server/db/client';
 import type { MediaStorage } from '@/server/storage/media-storage';
-import { errorAnswer } from '@/server/http/error-answer';
+import { type ErrorAnswer, errorAnswer, refusalAnswer } from '@/server/http/error-answer';
 import { type PreparedExport, prepareExport } from './export';
 import { importArchive } from './import-archive';
 import type { MicroCmsClientOptions } from './microcms/client';
@@ -76,18 +76,23 @@ async function imported(
   });
 }
 
-/** A refusal's own message (a TransferError's, say); anything else is logged. */
-const failureMessage = (error: unknown): string =>
-  errorAnswer(error, { log: '[transfer] import failed:', faultMessage: UNEXPECTED_MESSAGE })
-    .message;
+/** A failed import's answer: a refusal's own (a TransferError's, say); anything else is logged. */
+const failureOf = (error: unknown): ErrorAnswer =>
+  errorAnswer(error, { log: '[transfer] import failed:', faultMessage: UNEXPECTED_MESSAGE });
 
-/** Runs an archive import to its end (the request waits for it); the job shows its outcome. */
+/** The job's state at its end, and what refused it, if it was refused. */
+export type ArchiveImportRun = { status: TransferStatus; refusal?: ErrorAnswer };
+
+/**
+ * Runs an archive import to its end (the request waits for it); the job shows its outcome.
+ * Another import running throws a TransferError (409) before the archive is read.
+ */
 export async function runArchiveImport(
   db: Db,
   storage: MediaStorage,
   source: Readable,
   who: Who & { filename: string },
-): Promise<TransferStatus> {
+): Promise<ArchiveImportRun> {
   let status: TransferStatus;
   try {
     status = beginTransfer('archive', who.filename);
@@ -115,9 +120,11 @@ export async function runArchiveImport(
     // source, such as its file vanishing meanwhile, no longer matters.
     source.on('error', () => undefined);
     source.destroy();
-    finishTransfer(status, { ok: false, error: failureMessage(error) });
+    const failure = failureOf(error);
+    finishTransfer(status, { ok: false, error: failure.message });
+    return { status, ...(refusalAnswer(error) ? { refusal: failure } : {}) };
   }
-  return status;
+  return { status };
 }
 
 export type MicroCmsStart = {
@@ -149,7 +156,7 @@ export function startMicroCmsImport(
       );
       await imported(db, status, who, { source: 'microcms', host: summary.host }, summary);
     } catch (error) {
-      finishTransfer(status, { ok: false, error: failureMessage(error) });
+      finishTransfer(status, { ok: false, error: failureOf(error).message });
     }
     return status;
   })();
