@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import axe from 'axe-core';
 import type Stripe from 'stripe';
-import { expect } from 'vitest';
+import { afterAll, beforeAll, expect } from 'vitest';
 import type { Database } from '@/server/db/client';
 import { billingSandboxObjects } from '@/server/db/schema';
 import { type RunningSandbox, productWithPrices, startSandbox } from './billing-sandbox';
@@ -29,7 +29,26 @@ export type PagesSandbox = {
   postForm: (path: string, fields: Record<string, string>, headers?: HeadersInit) => Promise<Page>;
 };
 
-export async function startPagesSandbox(): Promise<PagesSandbox> {
+/**
+ * The sandbox of this test file with the prices the page tests sell, started before its tests
+ * and closed after them. Its fields are read when used, so the returned object can stand at the
+ * top of the describe block (as testDatabase() does for a database).
+ */
+export function usePagesSandbox(): PagesSandbox {
+  let current: PagesSandbox | undefined;
+  beforeAll(async () => {
+    current = await startPagesSandbox();
+  });
+  afterAll(() => current?.sandbox.close());
+  return new Proxy({} as PagesSandbox, {
+    get(_, field: keyof PagesSandbox) {
+      if (!current) throw new Error('the pages sandbox is started in beforeAll');
+      return current[field];
+    },
+  });
+}
+
+async function startPagesSandbox(): Promise<PagesSandbox> {
   const sandbox = await startSandbox();
   const { stripe } = sandbox;
   const base = `http://127.0.0.1:${sandbox.port}`;

@@ -1,16 +1,15 @@
 import type Stripe from 'stripe';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { findObject, saveObject } from './object-store';
 import { attachCard, customerWithCard } from '@test-support/billing-sandbox';
 import {
-  type PagesSandbox,
   axeViolations,
   cardFields,
   expectNoCardNumberStored,
   expectPageHeaders,
   expectTestPage,
   pathOf,
-  startPagesSandbox,
+  usePagesSandbox,
 } from '@test-support/billing-sandbox-pages';
 import { DAY, utc } from '@test-support/unix-time';
 
@@ -23,27 +22,15 @@ import { DAY, utc } from '@test-support/unix-time';
 const RETURN_URL = 'https://axis.example.jp/account';
 
 describe('billing sandbox portal sessions and the portal pages', () => {
-  let pages: PagesSandbox;
-  let stripe: Stripe;
-  let base: string;
-  let monthly: Stripe.Price;
-  let premium: Stripe.Price;
-  let yearly: Stripe.Price;
-  let oneTime: Stripe.Price;
-
-  beforeAll(async () => {
-    pages = await startPagesSandbox();
-    ({ stripe, base, monthly, premium, yearly, oneTime } = pages);
-  });
-  afterAll(() => pages.sandbox.close());
+  const pages = usePagesSandbox();
 
   /** The customer's events, oldest first. */
   const eventsOf = (customerId: string) => pages.sandbox.customerEvents(customerId);
 
   describe('the Billing Portal session API', () => {
     it('creates a portal session in Stripe’s shape', async () => {
-      const customer = await stripe.customers.create({ email: 'portal@example.jp' });
-      const session = await stripe.billingPortal.sessions.create({
+      const customer = await pages.stripe.customers.create({ email: 'portal@example.jp' });
+      const session = await pages.stripe.billingPortal.sessions.create({
         customer: customer.id,
         return_url: RETURN_URL,
         locale: 'ja',
@@ -61,10 +48,10 @@ describe('billing sandbox portal sessions and the portal pages', () => {
         locale: 'ja',
         on_behalf_of: null,
         return_url: RETURN_URL,
-        url: `${base}/billing-sandbox/portal/${session.id}`,
+        url: `${pages.base}/billing-sandbox/portal/${session.id}`,
       });
       expect(
-        await stripe.billingPortal.sessions.create({
+        await pages.stripe.billingPortal.sessions.create({
           customer: customer.id,
           configuration: 'bpc_sandbox_default',
         }),
@@ -72,19 +59,22 @@ describe('billing sandbox portal sessions and the portal pages', () => {
     });
 
     it('refuses a missing or unknown customer and an unknown configuration', async () => {
-      const customer = await stripe.customers.create({});
-      await expect(stripe.billingPortal.sessions.create({})).rejects.toMatchObject({
+      const customer = await pages.stripe.customers.create({});
+      await expect(pages.stripe.billingPortal.sessions.create({})).rejects.toMatchObject({
         param: 'customer',
         code: 'parameter_missing',
       });
       await expect(
-        stripe.billingPortal.sessions.create({ customer: 'cus_missing' }),
+        pages.stripe.billingPortal.sessions.create({ customer: 'cus_missing' }),
       ).rejects.toMatchObject({ statusCode: 404, param: 'customer' });
       await expect(
-        stripe.billingPortal.sessions.create({ customer: customer.id, configuration: 'bpc_other' }),
+        pages.stripe.billingPortal.sessions.create({
+          customer: customer.id,
+          configuration: 'bpc_other',
+        }),
       ).rejects.toMatchObject({ statusCode: 404, param: 'configuration' });
       await expect(
-        stripe.billingPortal.sessions.create({
+        pages.stripe.billingPortal.sessions.create({
           customer: customer.id,
           flow_data: { type: 'payment_method_update' },
         }),
@@ -96,13 +86,13 @@ describe('billing sandbox portal sessions and the portal pages', () => {
     /** Two customers on clocks frozen at the same time, each with the same subscription. */
     async function twins(start: number, price: Stripe.Price, number = '4242424242424242') {
       const make = async (name: string) => {
-        const clock = await stripe.testHelpers.testClocks.create({ frozen_time: start });
+        const clock = await pages.stripe.testHelpers.testClocks.create({ frozen_time: start });
         const customer = await customerWithCard(
-          stripe,
+          pages.stripe,
           { email: `${name}-${clock.id}@example.jp`, test_clock: clock.id },
           number,
         );
-        const subscription = await stripe.subscriptions.create({
+        const subscription = await pages.stripe.subscriptions.create({
           customer: customer.id,
           items: [{ price: price.id }],
         });
@@ -112,7 +102,7 @@ describe('billing sandbox portal sessions and the portal pages', () => {
     }
 
     async function portalFor(customerId: string) {
-      const session = await stripe.billingPortal.sessions.create({
+      const session = await pages.stripe.billingPortal.sessions.create({
         customer: customerId,
         return_url: RETURN_URL,
       });
@@ -121,7 +111,7 @@ describe('billing sandbox portal sessions and the portal pages', () => {
 
     /** What the portal and the API must agree on, and the customer's events since `from`. */
     async function stateOf(customerId: string, subscriptionId: string, from: number) {
-      const subscription = await stripe.subscriptions.retrieve(subscriptionId);
+      const subscription = await pages.stripe.subscriptions.retrieve(subscriptionId);
       const events = (await eventsOf(customerId)).slice(from);
       return {
         subscription: {
@@ -144,7 +134,7 @@ describe('billing sandbox portal sessions and the portal pages', () => {
 
     it('shows the subscriptions, the card and the invoices, accessibly', async () => {
       const start = utc(2027, 4, 1);
-      const { portal } = await twins(start, monthly);
+      const { portal } = await twins(start, pages.monthly);
       const { session, path } = await portalFor(portal.customer.id);
       const page = await pages.fetchPage(path);
       expect(page.status).toBe(200);
@@ -163,12 +153,12 @@ describe('billing sandbox portal sessions and the portal pages', () => {
       expect(page.text).toContain('AXIS 会員（¥2,200（税込）／月）');
       expect(page.text).toContain('AXIS 会員（¥11,000（税込）／年）');
       expect(await axeViolations(page.text)).toEqual([]);
-      expect(session.url).toBe(`${base}${path}`);
+      expect(session.url).toBe(`${pages.base}${path}`);
     });
 
     it('cancels at period end after a confirmation, and resumes, as the API does', async () => {
       const start = utc(2027, 4, 1);
-      const { portal, api } = await twins(start, monthly);
+      const { portal, api } = await twins(start, pages.monthly);
       const from = (await eventsOf(portal.customer.id)).length;
       const { path } = await portalFor(portal.customer.id);
 
@@ -186,8 +176,8 @@ describe('billing sandbox portal sessions and the portal pages', () => {
         subscription: portal.subscription.id,
       });
       expect(canceled.status).toBe(303);
-      expect(canceled.location).toBe(`${base}${path}?message=canceled`);
-      await stripe.subscriptions.update(api.subscription.id, { cancel_at_period_end: true });
+      expect(canceled.location).toBe(`${pages.base}${path}?message=canceled`);
+      await pages.stripe.subscriptions.update(api.subscription.id, { cancel_at_period_end: true });
       const afterCancel = await stateOf(portal.customer.id, portal.subscription.id, from);
       expect(afterCancel.subscription).toMatchObject({
         cancel_at_period_end: true,
@@ -205,8 +195,8 @@ describe('billing sandbox portal sessions and the portal pages', () => {
       const resumed = await pages.postForm(`${path}/resume`, {
         subscription: portal.subscription.id,
       });
-      expect(resumed.location).toBe(`${base}${path}?message=resumed`);
-      await stripe.subscriptions.update(api.subscription.id, { cancel_at_period_end: false });
+      expect(resumed.location).toBe(`${pages.base}${path}?message=resumed`);
+      await pages.stripe.subscriptions.update(api.subscription.id, { cancel_at_period_end: false });
       const afterResume = await stateOf(portal.customer.id, portal.subscription.id, from);
       expect(afterResume.subscription).toMatchObject({
         cancel_at_period_end: false,
@@ -217,26 +207,28 @@ describe('billing sandbox portal sessions and the portal pages', () => {
 
     it('changes the plan at once without prorations, as the API does with none', async () => {
       const start = utc(2027, 4, 1);
-      const { portal, api } = await twins(start, monthly);
-      await stripe.testHelpers.testClocks.advance(portal.clock.id, {
+      const { portal, api } = await twins(start, pages.monthly);
+      await pages.stripe.testHelpers.testClocks.advance(portal.clock.id, {
         frozen_time: start + 10 * DAY,
       });
-      await stripe.testHelpers.testClocks.advance(api.clock.id, { frozen_time: start + 10 * DAY });
+      await pages.stripe.testHelpers.testClocks.advance(api.clock.id, {
+        frozen_time: start + 10 * DAY,
+      });
       const from = (await eventsOf(portal.customer.id)).length;
       const { path } = await portalFor(portal.customer.id);
 
       const changed = await pages.postForm(`${path}/change`, {
         subscription: portal.subscription.id,
-        price: premium.id,
+        price: pages.premium.id,
       });
-      expect(changed.location).toBe(`${base}${path}?message=changed`);
-      await stripe.subscriptions.update(api.subscription.id, {
-        items: [{ id: api.subscription.items.data[0]?.id, price: premium.id }],
+      expect(changed.location).toBe(`${pages.base}${path}?message=changed`);
+      await pages.stripe.subscriptions.update(api.subscription.id, {
+        items: [{ id: api.subscription.items.data[0]?.id, price: pages.premium.id }],
         proration_behavior: 'none',
       });
       const samePeriod = await stateOf(portal.customer.id, portal.subscription.id, from);
       expect(samePeriod.subscription).toMatchObject({
-        price: premium.id,
+        price: pages.premium.id,
         period: [start, utc(2027, 5, 1)],
       });
       expect(samePeriod).toEqual(await stateOf(api.customer.id, api.subscription.id, from));
@@ -245,17 +237,18 @@ describe('billing sandbox portal sessions and the portal pages', () => {
       // Monthly to yearly: a new period from now, billed at once.
       await pages.postForm(`${path}/change`, {
         subscription: portal.subscription.id,
-        price: yearly.id,
+        price: pages.yearly.id,
       });
-      await stripe.subscriptions.update(api.subscription.id, {
-        items: [{ id: api.subscription.items.data[0]?.id, price: yearly.id }],
+      await pages.stripe.subscriptions.update(api.subscription.id, {
+        items: [{ id: api.subscription.items.data[0]?.id, price: pages.yearly.id }],
         proration_behavior: 'none',
       });
       const yearlyState = await stateOf(portal.customer.id, portal.subscription.id, from);
       expect(yearlyState.subscription.period).toEqual([start + 10 * DAY, utc(2028, 4, 11)]);
       expect(yearlyState).toEqual(await stateOf(api.customer.id, api.subscription.id, from));
-      const invoice = await stripe.invoices.retrieve(
-        (await stripe.subscriptions.retrieve(portal.subscription.id)).latest_invoice as string,
+      const invoice = await pages.stripe.invoices.retrieve(
+        (await pages.stripe.subscriptions.retrieve(portal.subscription.id))
+          .latest_invoice as string,
       );
       expect(invoice).toMatchObject({
         billing_reason: 'subscription_update',
@@ -266,18 +259,22 @@ describe('billing sandbox portal sessions and the portal pages', () => {
       // A price that is not on offer (one-time, or the current one) changes nothing.
       const refused = await pages.postForm(`${path}/change`, {
         subscription: portal.subscription.id,
-        price: oneTime.id,
+        price: pages.oneTime.id,
       });
-      expect(refused.location).toBe(`${base}${path}?message=failed`);
+      expect(refused.location).toBe(`${pages.base}${path}?message=failed`);
     });
 
     it('replaces the card and pays a past_due invoice, as the API does', async () => {
       const start = utc(2027, 4, 1);
-      const { portal, api } = await twins(start, monthly, '4000000000000341');
+      const { portal, api } = await twins(start, pages.monthly, '4000000000000341');
       for (const { clock } of [portal, api]) {
-        await stripe.testHelpers.testClocks.advance(clock.id, { frozen_time: utc(2027, 5, 1) });
+        await pages.stripe.testHelpers.testClocks.advance(clock.id, {
+          frozen_time: utc(2027, 5, 1),
+        });
       }
-      expect((await stripe.subscriptions.retrieve(portal.subscription.id)).status).toBe('past_due');
+      expect((await pages.stripe.subscriptions.retrieve(portal.subscription.id)).status).toBe(
+        'past_due',
+      );
       const from = (await eventsOf(portal.customer.id)).length;
       const { path } = await portalFor(portal.customer.id);
       const home = await pages.fetchPage(path);
@@ -296,18 +293,20 @@ describe('billing sandbox portal sessions and the portal pages', () => {
       expect(await axeViolations(declined.text)).toEqual([]);
 
       const updated = await pages.postForm(`${path}/card`, cardFields('4242424242424242'));
-      expect(updated.location).toBe(`${base}${path}?message=card_updated_paid`);
-      const pm = await attachCard(stripe, api.customer.id);
-      const apiSubscription = await stripe.subscriptions.retrieve(api.subscription.id);
-      await stripe.invoices.pay(apiSubscription.latest_invoice as string, {
+      expect(updated.location).toBe(`${pages.base}${path}?message=card_updated_paid`);
+      const pm = await attachCard(pages.stripe, api.customer.id);
+      const apiSubscription = await pages.stripe.subscriptions.retrieve(api.subscription.id);
+      await pages.stripe.invoices.pay(apiSubscription.latest_invoice as string, {
         payment_method: pm.id,
       });
 
       const portalState = await stateOf(portal.customer.id, portal.subscription.id, from);
       expect(portalState.subscription.status).toBe('active');
       expect(portalState).toEqual(await stateOf(api.customer.id, api.subscription.id, from));
-      const customer = (await stripe.customers.retrieve(portal.customer.id)) as Stripe.Customer;
-      const defaultCard = await stripe.paymentMethods.retrieve(
+      const customer = (await pages.stripe.customers.retrieve(
+        portal.customer.id,
+      )) as Stripe.Customer;
+      const defaultCard = await pages.stripe.paymentMethods.retrieve(
         customer.invoice_settings.default_payment_method as string,
       );
       expect(defaultCard.card?.last4).toBe('4242');
@@ -317,7 +316,7 @@ describe('billing sandbox portal sessions and the portal pages', () => {
 
     it('acts only on the customer’s own subscriptions, and only from its own pages', async () => {
       const start = utc(2027, 4, 1);
-      const { portal, api } = await twins(start, monthly);
+      const { portal, api } = await twins(start, pages.monthly);
       const { path } = await portalFor(portal.customer.id);
       const other = await pages.postForm(`${path}/cancel`, { subscription: api.subscription.id });
       expect(other.status).toBe(404);
@@ -328,7 +327,7 @@ describe('billing sandbox portal sessions and the portal pages', () => {
       );
       expect(crossSite.status).toBe(403);
       for (const id of [portal.subscription.id, api.subscription.id]) {
-        expect((await stripe.subscriptions.retrieve(id)).cancel_at_period_end).toBe(false);
+        expect((await pages.stripe.subscriptions.retrieve(id)).cancel_at_period_end).toBe(false);
       }
       expect((await pages.fetchPage(`${path}/unknown`)).status).toBe(404);
       expect((await pages.fetchPage('/billing-sandbox/portal/bps_missing')).status).toBe(404);
@@ -336,7 +335,7 @@ describe('billing sandbox portal sessions and the portal pages', () => {
 
     it('shows an expired portal session as such, with the way back', async () => {
       const start = utc(2027, 4, 1);
-      const { portal } = await twins(start, monthly);
+      const { portal } = await twins(start, pages.monthly);
       const { session, path } = await portalFor(portal.customer.id);
       const stored = await findObject(pages.database.db, 'billing_portal.session', session.id);
       await saveObject(pages.database.db, {
@@ -354,7 +353,7 @@ describe('billing sandbox portal sessions and the portal pages', () => {
       });
       expect(posted.status).toBe(410);
       expect(
-        (await stripe.subscriptions.retrieve(portal.subscription.id)).cancel_at_period_end,
+        (await pages.stripe.subscriptions.retrieve(portal.subscription.id)).cancel_at_period_end,
       ).toBe(false);
     });
   });

@@ -1,10 +1,9 @@
 import { eq, sql } from 'drizzle-orm';
 import Stripe from 'stripe';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { billingSandboxObjects } from '@/server/db/schema';
 import { findObject, saveObject } from './object-store';
 import {
-  type PagesSandbox,
   axeViolations,
   cardFields,
   eventsOfType,
@@ -12,7 +11,7 @@ import {
   expectPageHeaders,
   expectTestPage,
   pathOf,
-  startPagesSandbox,
+  usePagesSandbox,
 } from '@test-support/billing-sandbox-pages';
 import { DAY } from '@test-support/unix-time';
 
@@ -26,23 +25,12 @@ const SUCCESS_URL = 'https://axis.example.jp/membership/welcome?session_id={CHEC
 const CANCEL_URL = 'https://axis.example.jp/membership';
 
 describe('billing sandbox checkout sessions and the checkout page', () => {
-  let pages: PagesSandbox;
-  let stripe: Stripe;
-  let base: string;
-  let monthly: Stripe.Price;
-  let premium: Stripe.Price;
-  let oneTime: Stripe.Price;
-
-  beforeAll(async () => {
-    pages = await startPagesSandbox();
-    ({ stripe, base, monthly, premium, oneTime } = pages);
-  });
-  afterAll(() => pages.sandbox.close());
+  const pages = usePagesSandbox();
 
   function checkoutSession(params: Partial<Stripe.Checkout.SessionCreateParams> = {}) {
-    return stripe.checkout.sessions.create({
+    return pages.stripe.checkout.sessions.create({
       mode: 'subscription',
-      line_items: [{ price: monthly.id, quantity: 1 }],
+      line_items: [{ price: pages.monthly.id, quantity: 1 }],
       customer_email: 'member@example.jp',
       success_url: SUCCESS_URL,
       cancel_url: CANCEL_URL,
@@ -56,7 +44,7 @@ describe('billing sandbox checkout sessions and the checkout page', () => {
     email: string,
     params: Partial<Stripe.Checkout.SessionCreateParams> = {},
   ) {
-    const customer = await stripe.customers.create({ email });
+    const customer = await pages.stripe.customers.create({ email });
     const session = await checkoutSession({
       customer: customer.id,
       customer_email: undefined,
@@ -87,7 +75,7 @@ describe('billing sandbox checkout sessions and the checkout page', () => {
         mode: 'subscription',
         status: 'open',
         payment_status: 'unpaid',
-        url: `${base}/billing-sandbox/checkout/${session.id}`,
+        url: `${pages.base}/billing-sandbox/checkout/${session.id}`,
         customer: null,
         customer_email: 'member@example.jp',
         subscription: null,
@@ -107,10 +95,10 @@ describe('billing sandbox checkout sessions and the checkout page', () => {
         custom_fields: [],
       });
       expect(session.expires_at).toBe(session.created + DAY);
-      expect(await stripe.checkout.sessions.retrieve(session.id)).toEqual(
+      expect(await pages.stripe.checkout.sessions.retrieve(session.id)).toEqual(
         expect.objectContaining({ id: session.id, status: 'open', url: session.url }),
       );
-      const items = await stripe.checkout.sessions.listLineItems(session.id);
+      const items = await pages.stripe.checkout.sessions.listLineItems(session.id);
       expect(items.data).toHaveLength(1);
       expect(items.data[0]).toMatchObject({
         object: 'item',
@@ -118,7 +106,7 @@ describe('billing sandbox checkout sessions and the checkout page', () => {
         amount_tax: 100,
         description: 'AXIS 会員',
         quantity: 1,
-        price: { id: monthly.id },
+        price: { id: pages.monthly.id },
       });
     });
 
@@ -138,17 +126,25 @@ describe('billing sandbox checkout sessions and the checkout page', () => {
     it('refuses what Stripe or the sandbox refuses, with Stripe’s errors', async () => {
       const refusal = (params: Partial<Stripe.Checkout.SessionCreateParams>) =>
         checkoutSession(params).catch((error: unknown) => error);
-      const customer = await stripe.customers.create({ email: 'refused@example.jp' });
+      const customer = await pages.stripe.customers.create({ email: 'refused@example.jp' });
       const cases: [Partial<Stripe.Checkout.SessionCreateParams>, string | undefined, RegExp][] = [
         [{ mode: 'payment' }, 'mode', /subscription mode only/],
         [{ line_items: undefined }, 'line_items', /Missing required param/],
-        [{ line_items: [{ price: oneTime.id, quantity: 1 }] }, 'line_items', /recurring price/],
-        [{ line_items: [{ price: monthly.id, quantity: 2 }] }, 'line_items[0][quantity]', /1/],
+        [
+          { line_items: [{ price: pages.oneTime.id, quantity: 1 }] },
+          'line_items',
+          /recurring price/,
+        ],
+        [
+          { line_items: [{ price: pages.monthly.id, quantity: 2 }] },
+          'line_items[0][quantity]',
+          /1/,
+        ],
         [
           {
             line_items: [
-              { price: monthly.id, quantity: 1 },
-              { price: premium.id, quantity: 1 },
+              { price: pages.monthly.id, quantity: 1 },
+              { price: pages.premium.id, quantity: 1 },
             ],
           },
           'line_items[1]',
@@ -173,7 +169,9 @@ describe('billing sandbox checkout sessions and the checkout page', () => {
         expect(error, JSON.stringify(params)).toBeInstanceOf(Stripe.errors.StripeError);
         expect(error).toMatchObject({ param, message: expect.stringMatching(message) as string });
       }
-      await expect(stripe.checkout.sessions.retrieve('cs_test_missing')).rejects.toMatchObject({
+      await expect(
+        pages.stripe.checkout.sessions.retrieve('cs_test_missing'),
+      ).rejects.toMatchObject({
         statusCode: 404,
         code: 'resource_missing',
       });
@@ -181,16 +179,18 @@ describe('billing sandbox checkout sessions and the checkout page', () => {
 
     it('expires an open session once, with its event, and lists by status', async () => {
       const session = await checkoutSession();
-      const expired = await stripe.checkout.sessions.expire(session.id);
+      const expired = await pages.stripe.checkout.sessions.expire(session.id);
       expect(expired).toMatchObject({ status: 'expired', url: null, payment_status: 'unpaid' });
-      await expect(stripe.checkout.sessions.expire(session.id)).rejects.toMatchObject({
+      await expect(pages.stripe.checkout.sessions.expire(session.id)).rejects.toMatchObject({
         message:
           'Only Checkout Sessions with a status in ["open"] can be expired. This Checkout Session has a status of `expired`.',
       });
-      expect(await eventsOfType(stripe, 'checkout.session.expired', session.id)).toHaveLength(1);
-      const listed = await stripe.checkout.sessions.list({ status: 'expired', limit: 100 });
+      expect(await eventsOfType(pages.stripe, 'checkout.session.expired', session.id)).toHaveLength(
+        1,
+      );
+      const listed = await pages.stripe.checkout.sessions.list({ status: 'expired', limit: 100 });
       expect(listed.data.map((item) => item.id)).toContain(session.id);
-      const open = await stripe.checkout.sessions.list({ status: 'open', limit: 100 });
+      const open = await pages.stripe.checkout.sessions.list({ status: 'open', limit: 100 });
       expect(open.data.map((item) => item.id)).not.toContain(session.id);
     });
   });
@@ -253,7 +253,7 @@ describe('billing sandbox checkout sessions and the checkout page', () => {
         `https://axis.example.jp/membership/welcome?session_id=${session.id}`,
       );
 
-      const completed = await stripe.checkout.sessions.retrieve(session.id, {
+      const completed = await pages.stripe.checkout.sessions.retrieve(session.id, {
         expand: ['subscription'],
       });
       expect(completed).toMatchObject({
@@ -270,29 +270,31 @@ describe('billing sandbox checkout sessions and the checkout page', () => {
         customer: completed.customer,
         latest_invoice: completed.invoice,
       });
-      expect(subscription.items.data[0]?.price.id).toBe(monthly.id);
-      const customer = (await stripe.customers.retrieve(
+      expect(subscription.items.data[0]?.price.id).toBe(pages.monthly.id);
+      const customer = (await pages.stripe.customers.retrieve(
         completed.customer as string,
       )) as Stripe.Customer;
       expect(customer.email).toBe('member@example.jp');
-      const card4242 = await stripe.paymentMethods.retrieve(
+      const card4242 = await pages.stripe.paymentMethods.retrieve(
         customer.invoice_settings.default_payment_method as string,
       );
       expect(card4242).toMatchObject({ customer: customer.id, card: { last4: '4242' } });
-      expect(await stripe.invoices.retrieve(completed.invoice as string)).toMatchObject({
+      expect(await pages.stripe.invoices.retrieve(completed.invoice as string)).toMatchObject({
         status: 'paid',
         amount_paid: 1100,
       });
-      const events = await eventsOfType(stripe, 'checkout.session.completed', session.id);
+      const events = await eventsOfType(pages.stripe, 'checkout.session.completed', session.id);
       expect(events).toHaveLength(1);
       expect(events[0]?.data.object).toMatchObject({
         status: 'complete',
         subscription: subscription.id,
       });
 
-      const bySubscription = await stripe.checkout.sessions.list({ subscription: subscription.id });
+      const bySubscription = await pages.stripe.checkout.sessions.list({
+        subscription: subscription.id,
+      });
       expect(bySubscription.data.map((item) => item.id)).toEqual([session.id]);
-      const byCustomer = await stripe.checkout.sessions.list({ customer: customer.id });
+      const byCustomer = await pages.stripe.checkout.sessions.list({ customer: customer.id });
       expect(byCustomer.data.map((item) => item.id)).toEqual([session.id]);
 
       // The page of a completed session says so and links to the success_url.
@@ -310,17 +312,19 @@ describe('billing sandbox checkout sessions and the checkout page', () => {
       const { customer, session } = await trialSessionOfNewCustomer('trial@example.jp');
       const page = await pages.postForm(pathOf(session.url), cardFields('4000000000000341'));
       expect(page.status).toBe(303);
-      const completed = await stripe.checkout.sessions.retrieve(session.id);
+      const completed = await pages.stripe.checkout.sessions.retrieve(session.id);
       expect(completed).toMatchObject({
         status: 'complete',
         payment_status: 'no_payment_required',
         customer: customer.id,
       });
-      const subscription = await stripe.subscriptions.retrieve(completed.subscription as string);
+      const subscription = await pages.stripe.subscriptions.retrieve(
+        completed.subscription as string,
+      );
       expect(subscription.status).toBe('trialing');
       expect((subscription.trial_end ?? 0) - (subscription.trial_start ?? 0)).toBe(14 * DAY);
       expect(await countOf('customer')).toBeGreaterThan(0);
-      const updated = (await stripe.customers.retrieve(customer.id)) as Stripe.Customer;
+      const updated = (await pages.stripe.customers.retrieve(customer.id)) as Stripe.Customer;
       expect(updated.invoice_settings.default_payment_method).toMatch(/^pm_/);
     });
 
@@ -369,7 +373,7 @@ describe('billing sandbox checkout sessions and the checkout page', () => {
         exp: '01/20',
       });
       expect(expired.text).toContain('有効期限が切れています。');
-      expect((await stripe.checkout.sessions.retrieve(session.id)).status).toBe('open');
+      expect((await pages.stripe.checkout.sessions.retrieve(session.id)).status).toBe('open');
     });
 
     it('declines 4000 0000 0000 0002 and leaves nothing behind', async () => {
@@ -389,7 +393,7 @@ describe('billing sandbox checkout sessions and the checkout page', () => {
         paymentMethods: await countOf('payment_method'),
         subscriptions: await countOf('subscription'),
       }).toEqual(before);
-      expect(await stripe.checkout.sessions.retrieve(session.id)).toMatchObject({
+      expect(await pages.stripe.checkout.sessions.retrieve(session.id)).toMatchObject({
         status: 'open',
         customer: null,
         subscription: null,
@@ -407,14 +411,16 @@ describe('billing sandbox checkout sessions and the checkout page', () => {
       ]);
       expect([first?.status, second?.status]).toEqual([303, 303]);
       expect(second?.location).toBe(first?.location);
-      const completed = await stripe.checkout.sessions.retrieve(session.id);
-      const subscriptions = await stripe.subscriptions.list({
+      const completed = await pages.stripe.checkout.sessions.retrieve(session.id);
+      const subscriptions = await pages.stripe.subscriptions.list({
         customer: completed.customer as string,
         status: 'all',
       });
       expect(subscriptions.data).toHaveLength(1);
-      expect(await eventsOfType(stripe, 'checkout.session.completed', session.id)).toHaveLength(1);
-      const customers = await stripe.customers.list({ email: 'double@example.jp' });
+      expect(
+        await eventsOfType(pages.stripe, 'checkout.session.completed', session.id),
+      ).toHaveLength(1);
+      const customers = await pages.stripe.customers.list({ email: 'double@example.jp' });
       expect(customers.data).toHaveLength(1);
     });
 
@@ -434,12 +440,16 @@ describe('billing sandbox checkout sessions and the checkout page', () => {
       expect(await axeViolations(page.text)).toEqual([]);
       const posted = await pages.postForm(pathOf(session.url), cardFields('4242424242424242'));
       expect(posted.status).toBe(410);
-      expect(await stripe.customers.list({ email: 'late@example.jp' })).toMatchObject({ data: [] });
-      expect(await stripe.checkout.sessions.retrieve(session.id)).toMatchObject({
+      expect(await pages.stripe.customers.list({ email: 'late@example.jp' })).toMatchObject({
+        data: [],
+      });
+      expect(await pages.stripe.checkout.sessions.retrieve(session.id)).toMatchObject({
         status: 'expired',
         url: null,
       });
-      expect(await eventsOfType(stripe, 'checkout.session.expired', session.id)).toHaveLength(1);
+      expect(await eventsOfType(pages.stripe, 'checkout.session.expired', session.id)).toHaveLength(
+        1,
+      );
       expect((await pages.fetchPage('/billing-sandbox/checkout/cs_test_missing')).status).toBe(404);
     });
 
@@ -455,7 +465,7 @@ describe('billing sandbox checkout sessions and the checkout page', () => {
       expect(opaque.status).toBe(403);
       const json = await pages.fetchPage(path, {
         method: 'POST',
-        headers: { 'content-type': 'application/json', origin: base },
+        headers: { 'content-type': 'application/json', origin: pages.base },
         body: JSON.stringify(cardFields('4242424242424242')),
       });
       expect(json.status).toBe(415);
@@ -466,14 +476,16 @@ describe('billing sandbox checkout sessions and the checkout page', () => {
       expect(large.status).toBe(413);
       const put = await pages.fetchPage(path, { method: 'PUT' });
       expect(put.status).toBe(405);
-      expect(await stripe.customers.list({ email: 'csrf@example.jp' })).toMatchObject({ data: [] });
-      expect((await stripe.checkout.sessions.retrieve(session.id)).status).toBe('open');
+      expect(await pages.stripe.customers.list({ email: 'csrf@example.jp' })).toMatchObject({
+        data: [],
+      });
+      expect((await pages.stripe.checkout.sessions.retrieve(session.id)).status).toBe('open');
     });
 
     it('needs no API key for the pages, and still one for the API', async () => {
       const session = await checkoutSession();
       expect((await pages.fetchPage(pathOf(session.url))).status).toBe(200);
-      const api = await fetch(`${base}/billing-sandbox/v1/checkout/sessions/${session.id}`);
+      const api = await fetch(`${pages.base}/billing-sandbox/v1/checkout/sessions/${session.id}`);
       expect(api.status).toBe(401);
     });
   });

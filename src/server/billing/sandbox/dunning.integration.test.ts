@@ -81,6 +81,29 @@ describe('billing sandbox charges, failed payments and dunning', () => {
     return stripe.invoices.retrieve(subscription.latest_invoice as string);
   };
 
+  /**
+   * The invoice is still open after its `count`th attempt failed, with the next retry at
+   * `next`, and the customer's last event is that failure, made at `at`. Answers the events.
+   */
+  async function expectFailedAttempt(
+    customerId: string,
+    invoiceId: string,
+    attempt: { count: number; at: number; next: number },
+  ): Promise<Stripe.Event[]> {
+    expect(await stripe.invoices.retrieve(invoiceId)).toMatchObject({
+      status: 'open',
+      attempt_count: attempt.count,
+      next_payment_attempt: attempt.next,
+    });
+    const events = await eventsOf(customerId);
+    expect(events.at(-1)).toMatchObject({
+      type: 'invoice.payment_failed',
+      created: attempt.at,
+      data: { object: { id: invoiceId, attempt_count: attempt.count } },
+    });
+    return events;
+  }
+
   const paidEvents = [
     'invoice.created',
     'invoice.finalized',
@@ -149,16 +172,10 @@ describe('billing sandbox charges, failed payments and dunning', () => {
 
     await advance(clock, end + 4 * DAY);
     const retried = await latestInvoice(created.id);
-    expect(retried).toMatchObject({
-      status: 'open',
-      attempt_count: 2,
-      next_payment_attempt: end + 5 * DAY,
-    });
-    const afterRetry = await eventsOf(customer.id);
-    expect(afterRetry.at(-1)).toMatchObject({
-      type: 'invoice.payment_failed',
-      created: end + 3 * DAY,
-      data: { object: { attempt_count: 2 } },
+    const afterRetry = await expectFailedAttempt(customer.id, retried.id, {
+      count: 2,
+      at: end + 3 * DAY,
+      next: end + 5 * DAY,
     });
 
     // The customer puts in a card that works, and the open invoice is paid at once.
@@ -487,16 +504,10 @@ describe('billing sandbox charges, failed payments and dunning', () => {
     const declined = await stripe.invoices.pay(open.id).catch((caught: unknown) => caught);
     expectCardDeclined(declined);
     // The failed attempt counts, without moving the retry schedule.
-    expect(await stripe.invoices.retrieve(open.id)).toMatchObject({
-      status: 'open',
-      attempt_count: 2,
-      next_payment_attempt: end + 3 * DAY,
-    });
-    const events = await eventsOf(customer.id);
-    expect(events.at(-1)).toMatchObject({
-      type: 'invoice.payment_failed',
-      created: end + HOUR,
-      data: { object: { id: open.id, attempt_count: 2 } },
+    await expectFailedAttempt(customer.id, open.id, {
+      count: 2,
+      at: end + HOUR,
+      next: end + 3 * DAY,
     });
     expect((await stripe.subscriptions.retrieve(created.id)).status).toBe('past_due');
 
