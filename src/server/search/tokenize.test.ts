@@ -1,3 +1,4 @@
+import { mulberry32 } from '@test-support/seeded-random';
 import { foldTerm } from '@/lib/japanese-text';
 import {
   htmlToText,
@@ -27,16 +28,6 @@ Café や Tokyo Midtown の事例とともに紹介された。UI/UX の分野�
 最後に、読者アンケートの結果を紹介しよう。回答者の６８％が「ミニマリズム」に関心があると答え、
 「サステナブル」「ｴｼｶﾙ」「ユーザー中心設計」が続いた。
 `;
-
-function mulberry32(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** True when the term, folded as a query term, is a substring of the folded text (the premise of soundness). */
 function occursIn(text: string, term: string): boolean {

@@ -1,3 +1,4 @@
+import { mulberry32 } from '@test-support/seeded-random';
 import {
   FILTER_OPERATORS,
   FilterSyntaxError,
@@ -24,17 +25,6 @@ function syntaxError(input: string): FilterSyntaxError {
     throw error;
   }
   throw new Error(`expected a FilterSyntaxError for ${JSON.stringify(input)}`);
-}
-
-// Deterministic so a failing case can be replayed from the printed input.
-function mulberry32(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 describe('parseFilters', () => {
