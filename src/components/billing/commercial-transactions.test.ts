@@ -3,12 +3,20 @@ import { PLANS } from '@test-support/plans';
 import type { Operator } from '@/server/operator/operator';
 import { withCatalogue, withOperator } from './commercial-transactions';
 
+/** The CMS text's table of terms and their values (one <tbody>). */
+const table = (rows: [string, string][]) =>
+  `<table><tbody>${rows.map(([term, value]) => `<tr><th>${term}</th><td>${value}</td></tr>`).join('')}</tbody></table>`;
+
+/** What the CMS text says where the operator's details are left to a request. */
+const ON_REQUEST = '請求があった場合には遅滞なく開示します。';
+
 const BODY =
-  '<p>表記</p><table><tbody>' +
-  '<tr><th>販売業者</th><td>請求があった場合には遅滞なく開示します。</td></tr>' +
-  '<tr><th>販売価格</th><td>月額プラン：980円（税込）<br>年額プラン：9,800円（税込）</td></tr>' +
-  '<tr><th>解約・返品</th><td>アカウントページの「プランの管理」から、いつでも解約できます。</td></tr>' +
-  '</tbody></table>';
+  '<p>表記</p>' +
+  table([
+    ['販売業者', ON_REQUEST],
+    ['販売価格', '月額プラン：980円（税込）<br>年額プラン：9,800円（税込）'],
+    ['解約・返品', 'アカウントページの「プランの管理」から、いつでも解約できます。'],
+  ]);
 
 describe('withCatalogue', () => {
   it('puts the catalogue’s prices in the 販売価格 row and keeps the rest', () => {
@@ -60,15 +68,14 @@ const OPERATOR: Operator = {
   demo: false,
 };
 
-const OPERATOR_BODY =
-  '<table><tbody>' +
-  '<tr><th>販売業者</th><td>請求があった場合には遅滞なく開示します。</td></tr>' +
-  '<tr><th>運営統括責任者</th><td>請求があった場合には遅滞なく開示します。</td></tr>' +
-  '<tr><th>所在地</th><td>請求があった場合には遅滞なく開示します。</td></tr>' +
-  '<tr><th>電話番号</th><td>請求があった場合には遅滞なく開示します。</td></tr>' +
-  '<tr><th>メールアドレス</th><td>old@example.com</td></tr>' +
-  '<tr><th>販売価格</th><td>月額プラン：1,100円</td></tr>' +
-  '</tbody></table>';
+const OPERATOR_BODY = table([
+  ['販売業者', ON_REQUEST],
+  ['運営統括責任者', ON_REQUEST],
+  ['所在地', ON_REQUEST],
+  ['電話番号', ON_REQUEST],
+  ['メールアドレス', 'old@example.com'],
+  ['販売価格', '月額プラン：1,100円'],
+]);
 
 describe('withOperator', () => {
   it('fills the operator’s rows from the settings, whatever the CMS text says', () => {

@@ -19,27 +19,30 @@ function pasted(html: string): string {
 }
 
 describe('cleanPastedHtml', () => {
-  it('cleans Word’s clipboard: lists become lists, Office markup and local files go', () => {
-    expect(cleanPastedHtml(WORD_CLIPBOARD)).toBe(
+  it.each([
+    [
+      'cleans Word’s clipboard: lists become lists, Office markup and local files go',
+      WORD_CLIPBOARD,
       [
         '<h2>バウハウスの教育</h2>',
         '<p>1919年に開校した<b>Bauhaus</b>は、<i>工芸</i>と<u>工業</u>を 結びつけた。</p>',
         '<ul><li>ヴァイマル校舎<ul><li>1919年開校</li></ul></li><li>デッサウ校舎</li></ul>',
         '<ol><li>設計</li><li>施工</li></ol>',
         '<p>詳しくは<a href="https://example.com/bauhaus">特設ページ</a>へ。メモ</p>',
-      ].join(''),
-    );
-  });
-
-  it('cleans Google Docs’ clipboard: styled spans become bold, italic, underline, strike', () => {
-    expect(cleanPastedHtml(GOOGLE_DOCS_CLIPBOARD)).toBe(
+      ],
+    ],
+    [
+      'cleans Google Docs’ clipboard: styled spans become bold, italic, underline, strike',
+      GOOGLE_DOCS_CLIPBOARD,
       [
         '<h2>主な作品</h2>',
         '<p>デザインは<strong>問い</strong><em>を立てる</em><u>行為</u>です。<a href="https://example.com/">出典</a></p>',
         '<ul><li><p>ヴァイマル校舎</p></li><li><p><s>デッサウ校舎</s></p></li></ul>',
         '<div><table><tbody><tr><td><p><strong>年</strong></p></td><td><p>1919</p></td></tr></tbody></table></div>',
-      ].join(''),
-    );
+      ],
+    ],
+  ])('%s', (_title, clipboard, expected) => {
+    expect(cleanPastedHtml(clipboard)).toBe(expected.join(''));
   });
 
   it('keeps only semantic attributes from a web page, and safe links and images', () => {
