@@ -1,5 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
+import { jsonPost } from '@test-support/json-post';
 import { testDatabase } from '@test-support/route-tests';
 import { BOOKMARK_LIMIT, type BookmarkRef } from '@/lib/bookmarks';
 import type { ContentClient } from '@/server/content/client';
@@ -231,20 +232,7 @@ describe('bookmarks against the database', () => {
     const get = (query: string) =>
       handleBookmarksGet(new Request(`${ORIGIN}/api/bookmarks${query}`), deps());
     const postJson = (body: unknown, headers: Record<string, string> = {}) =>
-      handleBookmarksPost(
-        new Request(`${ORIGIN}/api/bookmarks`, {
-          method: 'POST',
-          headers: {
-            host: 'localhost:3000',
-            origin: ORIGIN,
-            accept: 'application/json',
-            'content-type': 'application/json',
-            ...headers,
-          },
-          body: JSON.stringify(body),
-        }),
-        deps(),
-      );
+      handleBookmarksPost(jsonPost(`${ORIGIN}/api/bookmarks`, body, headers), deps());
     const postForm = (body: string, referer = `${ORIGIN}/posts/post-001?from=list`) =>
       handleBookmarksPost(
         new Request(`${ORIGIN}/api/bookmarks`, {

@@ -1,5 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import { signUpForm } from '@test-support/account-flows';
+import { jsonPost } from '@test-support/json-post';
 import { testDataDir, testDatabase } from '@test-support/route-tests';
 import { CLIENT_IP_HEADER } from '@/server/http/request-origin';
 import { listOutbox } from '@/server/mail/mailer';
@@ -16,16 +17,8 @@ let ip = 0;
 
 const signUp = (displayName: string, email: string) =>
   handleAccountPost(
-    new Request(`${SITE}/api/account/sign-up`, {
-      method: 'POST',
-      headers: {
-        host: 'localhost:3000',
-        origin: SITE,
-        accept: 'application/json',
-        'content-type': 'application/json',
-        [CLIENT_IP_HEADER]: `192.0.2.${++ip}`,
-      },
-      body: JSON.stringify(signUpForm(email, displayName)),
+    jsonPost(`${SITE}/api/account/sign-up`, signUpForm(email, displayName), {
+      [CLIENT_IP_HEADER]: `192.0.2.${++ip}`,
     }),
     'sign-up',
   );

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { jsonPost } from '@test-support/json-post';
 import { handleAccountPost } from './account-http';
 
 /**
@@ -9,20 +10,7 @@ import { handleAccountPost } from './account-http';
 const SITE = 'http://localhost:3000';
 
 const post = (flow: string, body: Record<string, string>, headers: Record<string, string> = {}) =>
-  handleAccountPost(
-    new Request(`${SITE}/api/account/${flow}`, {
-      method: 'POST',
-      headers: {
-        host: 'localhost:3000',
-        origin: SITE,
-        accept: 'application/json',
-        'content-type': 'application/json',
-        ...headers,
-      },
-      body: JSON.stringify(body),
-    }),
-    flow,
-  );
+  handleAccountPost(jsonPost(`${SITE}/api/account/${flow}`, body, headers), flow);
 
 const signUp = {
   email: 'hanako@example.jp',
