@@ -3,6 +3,7 @@ import { render, screen, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { MONTHLY_PLAN as MONTHLY, YEARLY_PLAN as YEARLY } from '@test-support/plans';
 import { CheckoutConfirmation } from './checkout-confirmation';
+import { expectLinkTo } from '@test-support/links';
 
 // 1 June 2026, 01:00 in Japan (still 31 May in UTC): dates are Japan's.
 const NOW = new Date('2026-05-31T16:00:00.000Z');
@@ -42,10 +43,7 @@ describe('CheckoutConfirmation (最終確認画面)', () => {
     expect(cancel).toContain('日割りでの返金はありません');
     expect(rowText('無料体験')).toContain('14 日間（初回の決済日は 2026年6月15日）');
     expect(rowText('無料体験')).toContain('1回限り');
-    expect(screen.getByRole('link', { name: '特定商取引法に基づく表記' })).toHaveAttribute(
-      'href',
-      '/specified-commercial-transactions',
-    );
+    expectLinkTo('特定商取引法に基づく表記', '/specified-commercial-transactions');
     expect(screen.getByRole('link', { name: '利用規約' })).toHaveAttribute('href', '/terms');
   });
 
@@ -77,10 +75,7 @@ describe('CheckoutConfirmation (最終確認画面)', () => {
     expect(
       screen.getByText('この画面の次の決済画面でカード情報を入力するまで、料金は発生しません。'),
     ).toBeInTheDocument();
-    expect(screen.getByRole('link', { name: 'プランを選び直す' })).toHaveAttribute(
-      'href',
-      '/service-plans',
-    );
+    expectLinkTo('プランを選び直す', '/service-plans');
   });
 
   it('shows the one-time message of a refused checkout', () => {

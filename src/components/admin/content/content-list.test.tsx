@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import type { ContentListProps, ContentListRow } from '@/lib/admin-content';
 import type { EndpointDef } from '@/lib/cms/model';
 import { ContentList } from './content-list';
+import { expectLinkTo } from '@test-support/links';
 
 const posts: EndpointDef = {
   endpoint: 'posts',
@@ -55,10 +56,7 @@ describe('ContentList', () => {
     ).toEqual(['すべて', '下書き', '予約公開', '公開中', '未公開の変更あり']);
     expect(within(form).getByLabelText('特集')).toHaveValue('c1');
     expect(within(form).getByLabelText('並び順')).toHaveValue('title');
-    expect(within(form).getByRole('link', { name: '条件をクリア' })).toHaveAttribute(
-      'href',
-      '/admin/content/posts',
-    );
+    expectLinkTo('条件をクリア', '/admin/content/posts', within(form));
   });
 
   it('has no category filter where the endpoint has none', () => {
@@ -88,19 +86,13 @@ describe('ContentList', () => {
     );
     expect(screen.getByRole('status')).toHaveTextContent('記事: 2件');
     const [first, second] = screen.getAllByRole('row').slice(1);
-    expect(within(first!).getByRole('link', { name: '展示のレポート' })).toHaveAttribute(
-      'href',
-      '/admin/content/posts/p1',
-    );
+    expectLinkTo('展示のレポート', '/admin/content/posts/p1', within(first!));
     expect(first).toHaveTextContent('公開中');
     expect(first).toHaveTextContent('2026年11月24日 10:00佐藤');
     expect(within(second!).getByRole('link')).toHaveTextContent('（タイトルなし: p2）');
     expect(second).toHaveTextContent('予約公開 2026年12月1日 10:00');
     expect(second).toHaveTextContent('未公開');
-    expect(screen.getByRole('link', { name: '新規作成' })).toHaveAttribute(
-      'href',
-      '/admin/content/posts/new',
-    );
+    expectLinkTo('新規作成', '/admin/content/posts/new');
   });
 
   it('says when nothing matches the filters and offers to clear them', () => {
@@ -114,20 +106,14 @@ describe('ContentList', () => {
       />,
     );
     expect(screen.getByText('条件に一致する記事はありません。')).toBeInTheDocument();
-    expect(screen.getByRole('link', { name: '条件をクリアしてすべて表示' })).toHaveAttribute(
-      'href',
-      '/admin/content/posts',
-    );
+    expectLinkTo('条件をクリアしてすべて表示', '/admin/content/posts');
     expect(screen.queryByRole('table')).not.toBeInTheDocument();
   });
 
   it('says when there is nothing yet and offers to write the first', () => {
     render(<ContentList {...props({ rows: [], totalCount: 0 })} />);
     expect(screen.getByText('記事はまだありません。')).toBeInTheDocument();
-    expect(screen.getByRole('link', { name: '最初の記事を作成する' })).toHaveAttribute(
-      'href',
-      '/admin/content/posts/new',
-    );
+    expectLinkTo('最初の記事を作成する', '/admin/content/posts/new');
   });
 
   it('pages with the filters kept', () => {
@@ -140,9 +126,10 @@ describe('ContentList', () => {
       />,
     );
     const nav = screen.getByRole('navigation', { name: '記事一覧のページ送り' });
-    expect(within(nav).getByRole('link', { name: '3 ページ目' })).toHaveAttribute(
-      'href',
+    expectLinkTo(
+      '3 ページ目',
       '/admin/content/posts?q=%E6%9C%A8&status=draft&sort=published&page=3',
+      within(nav),
     );
     expect(screen.getByText('2 / 3 ページ')).toBeInTheDocument();
   });
