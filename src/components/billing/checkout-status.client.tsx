@@ -18,6 +18,7 @@ import styles from './billing.module.css';
 
 export type CheckoutOutcomeView =
   | { state: 'recorded'; planName: string; status: string; trialEnd: string | null }
+  | { state: 'duplicate' }
   | { state: 'pending' }
   | { state: 'not-found' };
 
@@ -27,6 +28,8 @@ export const CHECKOUT_POLL_MS = 1000;
 export const CHECKOUT_POLL_LIMIT_MS = 30_000;
 
 export const CHECKING_TEXT = 'お申し込みを確認しています…';
+export const DUPLICATE_TEXT =
+  'すでに有料プランをご利用中のため、このお申し込みは取り消し、お支払いいただいた金額は全額返金しました（カードのご利用明細に反映されるまで数日かかることがあります）。ご利用中のプランはそのまま続きます。有料プランはおひとりにつきひとつです。';
 export const TIMEOUT_TEXT =
   '確認に時間がかかっています。数分後に『料金プラン』のページでご確認ください。決済が完了していれば、確認メールが届きます。';
 
@@ -41,6 +44,7 @@ function parseOutcome(body: unknown): CheckoutOutcomeView | null {
       trialEnd: typeof value.trialEnd === 'string' ? value.trialEnd : null,
     };
   }
+  if (value.state === 'duplicate') return { state: 'duplicate' };
   if (value.state === 'not-found') return { state: 'not-found' };
   if (value.state === 'pending') return { state: 'pending' };
   return null;
@@ -125,6 +129,7 @@ export function CheckoutStatus({
 const HEADINGS: Record<CheckoutStatusView['state'], string> = {
   pending: 'お申し込みの確認',
   recorded: 'お申し込みが完了しました',
+  duplicate: 'このお申し込みは取り消しました',
   timeout: 'お申し込みの確認',
   'not-found': 'お申し込みが見つかりません',
 };
@@ -161,6 +166,20 @@ function StatusBody({ view, reloadHref }: { view: CheckoutStatusView; reloadHref
             </li>
             <li>
               <ButtonLink href="/service-plans" color="white" width={240} height={48}>
+                ご利用中のプラン
+              </ButtonLink>
+            </li>
+          </ul>
+        </>
+      );
+    case 'duplicate':
+      return (
+        <>
+          <p>{DUPLICATE_TEXT}</p>
+          <p>プランの変更は「プランの管理」からお手続きください。</p>
+          <ul className={styles.links}>
+            <li>
+              <ButtonLink href="/service-plans" width={240} height={48}>
                 ご利用中のプラン
               </ButtonLink>
             </li>

@@ -7,6 +7,7 @@ import type { Db } from '@/server/db/client';
 import { subscriptions } from '@/server/db/schema';
 import { type Plan, type PlanKey, findPlan } from './catalogue';
 import { type CustomerOwner, customerIdOf, ensureCustomer } from './customers';
+import { CHARGING_STATUSES, wasReversedAsDuplicate } from './one-plan';
 import { billingProvider } from './provider';
 
 /**
@@ -40,6 +41,18 @@ export async function hasLiveProviderPlan(db: Db, userId: string): Promise<boole
     )
     .limit(1);
   return rows.length > 0;
+}
+
+/**
+ * Whether the provider already charges the reader for a plan our records do not show yet (a
+ * checkout completed moments ago, its events still on their way).
+ */
+async function chargingAtProvider(db: Db, userId: string): Promise<boolean> {
+  const customerId = await customerIdOf(db, userId);
+  if (!customerId) return false;
+  const { stripe } = await billingProvider(db);
+  const found = await stripe.subscriptions.list({ customer: customerId, limit: 10 });
+  return found.data.some((subscription) => CHARGING_STATUSES.includes(subscription.status));
 }
 
 /**
@@ -80,7 +93,7 @@ export async function startCheckout(
   const plan = await findPlan(db, planKey);
   if (!plan?.active)
     throw new CheckoutRefused('unknown-plan', 'このプランは現在お申し込みいただけません。');
-  if (await hasLiveProviderPlan(db, owner.id)) {
+  if ((await hasLiveProviderPlan(db, owner.id)) || (await chargingAtProvider(db, owner.id))) {
     throw new CheckoutRefused(
       'already-subscribed',
       'すでに有料プランをご利用中です。プランの変更は「プランの管理」からお手続きください。',
@@ -117,6 +130,8 @@ export async function startCheckout(
 
 export type CheckoutOutcome =
   | { state: 'recorded'; planName: string; status: string; trialEnd: Date | null }
+  /** Completed while the reader had a plan: reversed (cancelled, refunded), see one-plan.ts. */
+  | { state: 'duplicate' }
   | { state: 'pending' }
   | { state: 'not-found' };
 
@@ -136,6 +151,7 @@ export async function checkoutOutcome(
   const subscriptionId =
     typeof session.subscription === 'string' ? session.subscription : session.subscription?.id;
   if (!subscriptionId) return { state: 'pending' };
+  if (await wasReversedAsDuplicate(db, subscriptionId)) return { state: 'duplicate' };
   const [row] = await db
     .select()
     .from(subscriptions)

@@ -112,3 +112,19 @@ export async function notifyTrialEnding(db: Db, change: SubscriptionChange): Pro
     billingMails.trialEnding(to, name, { planName: after.planName, price, endsAt }),
   );
 }
+
+/** A second plan reversed (one-plan.ts): what was undone, what stays, what was refunded. */
+export async function notifyDuplicateReversed(
+  db: Db,
+  userId: string,
+  reversal: { subscriptionId: string; refunded: number },
+  plans: { reversedPlan: string; keptPlan: string },
+): Promise<void> {
+  await send(db, userId, `duplicate-mail:${reversal.subscriptionId}`, (to, name) =>
+    billingMails.duplicateReversed(to, name, {
+      reversedPlan: plans.reversedPlan,
+      keptPlan: plans.keptPlan,
+      refunded: reversal.refunded > 0 ? formatYen(reversal.refunded) : null,
+    }),
+  );
+}

@@ -11,7 +11,8 @@ import {
   notifySubscriptionChange,
   notifyTrialEnding,
 } from './notifications';
-import { syncInvoice, syncSubscription } from './records';
+import { CHARGING_STATUSES, keepOnePlan, wasReversedAsDuplicate } from './one-plan';
+import { type SubscriptionChange, syncInvoice, syncSubscription } from './records';
 import { webhookSecret } from './sandbox/setup';
 
 /**
@@ -32,40 +33,57 @@ const json = (status: number, body: Record<string, unknown>) =>
 const idOf = (value: string | { id?: string } | null | undefined) =>
   typeof value === 'string' ? value : (value?.id ?? null);
 
+/**
+ * Stores the subscription as the provider has it now, keeps the reader to one plan (a second
+ * one is reversed at once, one-plan.ts), then sends the mails the change calls for, except for
+ * a reversed duplicate, of which the reader gets the reversal's mail instead.
+ */
+async function applySubscription(
+  db: Db,
+  subscriptionId: string,
+  notify: (db: Db, change: SubscriptionChange) => Promise<void>,
+): Promise<void> {
+  const change = await syncSubscription(db, subscriptionId);
+  if (!change) return;
+  const { after } = change;
+  if (after.provider === 'stripe' && after.userId && after.customerId) {
+    if (CHARGING_STATUSES.includes(after.status)) {
+      await keepOnePlan(db, after.userId, after.customerId);
+    }
+    if (await wasReversedAsDuplicate(db, after.id)) return;
+  }
+  await notify(db, change);
+}
+
 async function apply(db: Db, event: Stripe.Event): Promise<void> {
   switch (event.type) {
     case 'checkout.session.completed': {
       const subscriptionId = idOf(event.data.object.subscription);
       if (!subscriptionId) return;
-      const change = await syncSubscription(db, subscriptionId);
-      if (change) await notifySubscriptionChange(db, change);
+      await applySubscription(db, subscriptionId, notifySubscriptionChange);
       return;
     }
     case 'customer.subscription.created':
     case 'customer.subscription.updated':
-    case 'customer.subscription.deleted': {
-      const change = await syncSubscription(db, event.data.object.id);
-      if (change) await notifySubscriptionChange(db, change);
+    case 'customer.subscription.deleted':
+      await applySubscription(db, event.data.object.id, notifySubscriptionChange);
       return;
-    }
-    case 'customer.subscription.trial_will_end': {
-      const change = await syncSubscription(db, event.data.object.id);
-      if (change) await notifyTrialEnding(db, change);
+    case 'customer.subscription.trial_will_end':
+      await applySubscription(db, event.data.object.id, notifyTrialEnding);
       return;
-    }
     case 'invoice.paid':
     case 'invoice.payment_failed': {
       const invoiceId = event.data.object.id;
       if (!invoiceId) return;
       const synced = await syncInvoice(db, invoiceId);
       const subscriptionId = idOf(event.data.object.parent?.subscription_details?.subscription);
-      if (subscriptionId) {
-        const change = await syncSubscription(db, subscriptionId);
-        if (change) await notifySubscriptionChange(db, change);
-      }
+      if (subscriptionId) await applySubscription(db, subscriptionId, notifySubscriptionChange);
       if (!synced) return;
-      if (event.type === 'invoice.paid') await notifyInvoicePaid(db, synced.after);
-      else {
+      if (event.type === 'invoice.paid') {
+        // A reversed second plan's payment was refunded: its mail says so instead.
+        if (subscriptionId && (await wasReversedAsDuplicate(db, subscriptionId))) return;
+        await notifyInvoicePaid(db, synced.after);
+      } else {
         // The attempt this event reports (the event's copy): each failure is told once.
         const failed = event.data.object;
         const next = failed.next_payment_attempt;

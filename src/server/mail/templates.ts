@@ -529,6 +529,25 @@ export const billingMails = {
       ],
       action: { label: 'プランの管理', url: `${env().SITE_URL}/service-plans` },
     }),
+
+  duplicateReversed: (
+    to: string,
+    name: string,
+    plans: { reversedPlan: string; keptPlan: string; refunded: string | null },
+  ) =>
+    render(to, {
+      kind: 'billing-duplicate-reversed',
+      subject: '重複したお申し込みを取り消しました',
+      greeting: dear(name),
+      paragraphs: [
+        `すでに${plans.keptPlan || '有料プラン'}をご利用中のため、あとからお申し込みいただいた${plans.reversedPlan || 'プラン'}は取り消しました。有料プランはおひとりにつきひとつです。`,
+        plans.refunded
+          ? `お支払いいただいた ${plans.refunded} は全額返金しました。カード会社によっては、ご利用明細に反映されるまで数日から数週間かかります。`
+          : 'このお申し込みで請求はしていません。',
+        `${plans.keptPlan || 'ご利用中のプラン'}はこれまでどおり続きます。プランの変更は料金プランのページの「プランの管理」からお手続きください。`,
+      ],
+      action: { label: 'プランの管理', url: `${env().SITE_URL}/service-plans` },
+    }),
 };
 
 /** The job-listing review mails (src/server/jobs/listings.ts): to staff, then to the partner. */

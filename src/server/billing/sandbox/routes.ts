@@ -11,6 +11,7 @@ import { invoiceRoutes } from './resources/invoices';
 import { paymentMethodRoutes } from './resources/payment-methods';
 import { priceRoutes } from './resources/prices';
 import { productRoutes } from './resources/products';
+import { refundRoutes } from './resources/refunds';
 import type { SiteRoute } from './resources/route';
 import { subscriptionRoutes } from './resources/subscriptions';
 import { testClockRoutes } from './resources/test-clocks';
@@ -24,6 +25,7 @@ const ROUTES: SiteRoute[] = [
   ...testClockRoutes,
   ...subscriptionRoutes,
   ...invoiceRoutes,
+  ...refundRoutes,
   ...eventRoutes,
   ...paymentMethodRoutes,
   ...webhookEndpointRoutes,

@@ -1,0 +1,265 @@
+import { and, eq } from 'drizzle-orm';
+import type Stripe from 'stripe';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Database, Db } from '@/server/db/client';
+import { auditEvents, mailOutbox, subscriptions, user } from '@/server/db/schema';
+import { createTestDatabase } from '@test-support/db/test-database';
+import { attachCard } from '@test-support/billing-sandbox';
+import { createProfiles } from '@/server/profiles/profiles';
+import { type Plan, syncCatalogue } from './catalogue';
+import { CheckoutRefused, checkoutOutcome, startCheckout } from './checkout';
+import { ensureCustomer } from './customers';
+import { CHARGING_STATUSES } from './one-plan';
+import { billingProvider } from './provider';
+import { billingSummaryFor } from './reader-billing';
+import { handleBillingSandbox } from './sandbox/http';
+import { deliverPendingEvents, signatureHeader } from './sandbox/webhooks';
+import { ensureSandboxWebhook, webhookSecret } from './sandbox/setup';
+import { handleBillingWebhook } from './webhook';
+
+// Paid from the first day (no free trial), so that a reversed plan has a payment to refund.
+process.env.BILLING_TRIAL_DAYS = '0';
+
+/**
+ * One paid plan per reader (docs/decisions/021-one-plan-per-reader.md), through the official SDK
+ * against the sandbox: a checkout refused up front, and a second plan that completes anyway
+ * (two checkouts opened before either was paid, concurrent completions, events in any order,
+ * at the same moment, on two instances) reversed at once, refunded, recorded and told, once.
+ */
+
+describe('one plan per reader', () => {
+  let database: Database;
+  let db: Db;
+  let stripe: Stripe;
+  let secret: string;
+  let plans: Plan[];
+  let counter = 0;
+
+  beforeAll(async () => {
+    database = await createTestDatabase();
+    db = database.db;
+    ({ stripe } = await billingProvider(db));
+    plans = await syncCatalogue(db);
+    await ensureSandboxWebhook(db);
+    secret = (await webhookSecret(db))!;
+  });
+  afterAll(async () => {
+    await database.close();
+  });
+
+  const plan = (key: 'monthly' | 'yearly') => plans.find((p) => p.key === key)!;
+
+  async function newReader() {
+    const id = `one-plan-${++counter}-${Date.now()}`;
+    const email = `${id}@example.jp`;
+    const name = `読者 ${counter}`;
+    await db.insert(user).values({ id, name, email });
+    await createProfiles(db, { userId: id, email, displayName: name });
+    const customerId = await ensureCustomer(db, { id, email, name });
+    return { id, email, name, customerId };
+  }
+
+  /** The hosted checkout page's form, posted as a browser posts it (events not delivered). */
+  const pay = (url: string) =>
+    handleBillingSandbox(
+      new Request(url, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/x-www-form-urlencoded',
+          origin: new URL(url).origin,
+        },
+        body: new URLSearchParams({
+          number: '4242424242424242',
+          exp: '12/40',
+          cvc: '123',
+          name: 'TARO YAMADA',
+        }),
+      }),
+      db,
+    );
+
+  const deliver = () =>
+    deliverPendingEvents(db, {
+      fetch: (input, init) => handleBillingWebhook(new Request(input, init), db),
+    });
+
+  /** An event signed as Stripe signs it, posted to one instance's webhook handler. */
+  const post = (instance: Db, event: Stripe.Event) => {
+    const body = JSON.stringify(event);
+    return handleBillingWebhook(
+      new Request('http://localhost:3000/api/webhooks/billing', {
+        method: 'POST',
+        body,
+        headers: {
+          'stripe-signature': signatureHeader(body, secret, Math.floor(Date.now() / 1000)),
+        },
+      }),
+      instance,
+    );
+  };
+
+  /** Posts an event until it is applied (a 409 says another delivery is applying it). */
+  async function postUntilApplied(instance: Db, event: Stripe.Event) {
+    for (let attempt = 0; attempt < 50; attempt++) {
+      const answer = await post(instance, event);
+      if (answer.status === 200) return;
+      expect(answer.status).toBe(409);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    throw new Error(`event ${event.id} was never applied`);
+  }
+
+  async function eventsOf(customerId: string): Promise<Stripe.Event[]> {
+    const events: Stripe.Event[] = [];
+    for await (const event of stripe.events.list({ limit: 100 })) {
+      const object = event.data.object as { customer?: unknown };
+      if (object.customer === customerId) events.push(event);
+    }
+    return events.reverse();
+  }
+
+  /** Two plans completed at the same moment for one reader, events not yet delivered. */
+  async function twoConcurrentPlans() {
+    const reader = await newReader();
+    await attachCard(stripe, reader.customerId);
+    const created = await Promise.all(
+      (['monthly', 'yearly'] as const).map((key) =>
+        stripe.subscriptions.create({
+          customer: reader.customerId,
+          items: [{ price: plan(key).priceId }],
+        }),
+      ),
+    );
+    const [kept, reversed] = [...created].sort(
+      (a, b) => a.created - b.created || (a.id < b.id ? -1 : 1),
+    );
+    return { reader, kept: kept!, reversed: reversed!, events: await eventsOf(reader.customerId) };
+  }
+
+  const mailsTo = (to: string, kind: string) =>
+    db
+      .select({ id: mailOutbox.id })
+      .from(mailOutbox)
+      .where(and(eq(mailOutbox.to, to), eq(mailOutbox.kind, kind)));
+
+  /** The end state every path must reach: one plan, the newer one reversed once. */
+  async function expectOnePlan(
+    reader: { id: string; email: string; customerId: string },
+    kept: Stripe.Subscription,
+    reversed: Stripe.Subscription,
+  ) {
+    const atProvider = await stripe.subscriptions.list({ customer: reader.customerId });
+    const charging = atProvider.data.filter((s) => CHARGING_STATUSES.includes(s.status));
+    expect(charging.map((s) => s.id)).toEqual([kept.id]);
+    expect((await stripe.subscriptions.retrieve(reversed.id)).status).toBe('canceled');
+
+    const [invoice] = (await stripe.invoices.list({ subscription: reversed.id })).data;
+    const [payment] = (await stripe.invoicePayments.list({ invoice: invoice!.id })).data;
+    const paymentIntent = payment!.payment.payment_intent as string;
+    const refunds = await stripe.refunds.list({ payment_intent: paymentIntent });
+    expect(refunds.data).toHaveLength(1);
+    expect(refunds.data[0]).toMatchObject({
+      object: 'refund',
+      amount: invoice!.amount_paid,
+      reason: 'duplicate',
+      status: 'succeeded',
+    });
+    expect(invoice!.amount_paid).toBeGreaterThan(0);
+    const [keptInvoice] = (await stripe.invoices.list({ subscription: kept.id })).data;
+    const [keptPayment] = (await stripe.invoicePayments.list({ invoice: keptInvoice!.id })).data;
+    const keptRefunds = await stripe.refunds.list({
+      payment_intent: keptPayment!.payment.payment_intent as string,
+    });
+    expect(keptRefunds.data).toHaveLength(0);
+
+    const rows = await db.select().from(subscriptions).where(eq(subscriptions.userId, reader.id));
+    expect(rows.find((row) => row.id === kept.id)?.status).toBe('active');
+    expect(rows.find((row) => row.id === reversed.id)?.status).toBe('canceled');
+    const summary = await billingSummaryFor(db, reader.id);
+    expect(summary.current?.subscriptionId).toBe(kept.id);
+
+    const audits = await db
+      .select()
+      .from(auditEvents)
+      .where(
+        and(
+          eq(auditEvents.target, reader.id),
+          eq(auditEvents.action, 'billing.subscription.duplicate-reversed'),
+        ),
+      );
+    expect(audits).toHaveLength(1);
+    expect(audits[0]?.detail).toMatchObject({
+      subscription: reversed.id,
+      kept: kept.id,
+      refunded: invoice!.amount_paid,
+    });
+    expect(await mailsTo(reader.email, 'billing-duplicate-reversed')).toHaveLength(1);
+    // The reversed plan is neither welcomed nor receipted: its mail says it was refunded.
+    expect(await mailsTo(reader.email, 'billing-welcome')).toHaveLength(1);
+    expect(await mailsTo(reader.email, 'billing-receipt')).toHaveLength(1);
+  }
+
+  it('refuses a second checkout, even before the first one’s events have arrived', async () => {
+    const reader = await newReader();
+    const first = await startCheckout(db, reader, 'monthly', null);
+    expect((await pay(first.url)).status).toBe(303);
+    // No event delivered yet: the site's records know nothing, the provider does.
+    const refused = await startCheckout(db, reader, 'yearly', null).catch(
+      (error: unknown) => error,
+    );
+    expect(refused).toBeInstanceOf(CheckoutRefused);
+    expect(refused).toMatchObject({ reason: 'already-subscribed', status: 409 });
+    expect((refused as Error).message).toContain('プランの管理');
+    await deliver();
+    await expect(startCheckout(db, reader, 'yearly', null)).rejects.toBeInstanceOf(CheckoutRefused);
+  });
+
+  it('reverses the second of two checkouts opened before either was paid', async () => {
+    const reader = await newReader();
+    const monthly = await startCheckout(db, reader, 'monthly', null);
+    const yearly = await startCheckout(db, reader, 'yearly', null);
+    expect((await pay(monthly.url)).status).toBe(303);
+    expect((await pay(yearly.url)).status).toBe(303);
+    await deliver();
+    const sessionOf = (url: string) => url.split('/').at(-1)!;
+    const [monthlySession, yearlySession] = await Promise.all(
+      [monthly, yearly].map((started) => stripe.checkout.sessions.retrieve(sessionOf(started.url))),
+    );
+    const kept = await stripe.subscriptions.retrieve(monthlySession!.subscription as string);
+    const reversed = await stripe.subscriptions.retrieve(yearlySession!.subscription as string);
+    await expectOnePlan(reader, kept, reversed);
+    expect(await checkoutOutcome(db, reader.id, sessionOf(monthly.url))).toMatchObject({
+      state: 'recorded',
+      status: 'active',
+    });
+    expect(await checkoutOutcome(db, reader.id, sessionOf(yearly.url))).toEqual({
+      state: 'duplicate',
+    });
+  });
+
+  it.each([
+    ['in the order they happened', (events: Stripe.Event[]) => events],
+    ['in the reverse order', (events: Stripe.Event[]) => [...events].reverse()],
+  ])('keeps one of two concurrent completions, events delivered %s', async (_, order) => {
+    const { reader, kept, reversed, events } = await twoConcurrentPlans();
+    for (const event of order(events)) await postUntilApplied(db, event);
+    await expectOnePlan(reader, kept, reversed);
+  });
+
+  it('keeps one of two concurrent completions, every event delivered at the same moment', async () => {
+    const { reader, kept, reversed, events } = await twoConcurrentPlans();
+    await Promise.all(events.map((event) => postUntilApplied(db, event)));
+    await expectOnePlan(reader, kept, reversed);
+  });
+
+  it('keeps one on two instances sharing the database, each delivery sent to both', async () => {
+    // A second instance: its own Db handle (own provider client and caches) on the same data.
+    const second = { ...db } as Db;
+    Object.setPrototypeOf(second, Object.getPrototypeOf(db) as object);
+    const { reader, kept, reversed, events } = await twoConcurrentPlans();
+    await Promise.all(
+      events.flatMap((event) => [postUntilApplied(db, event), postUntilApplied(second, event)]),
+    );
+    await expectOnePlan(reader, kept, reversed);
+  });
+});
