@@ -34,6 +34,14 @@ function titleExpression(def: EndpointDef): SQL {
   return field ? sql`coalesce(${WORKING_COPY}->>${field}, '')` : sql`''`;
 }
 
+/** An item's id, title and what its console status is read from (consoleStatusOf). */
+const statusColumns = (title: SQL) => ({
+  id: cmsContents.id,
+  title: sql<string>`${title}`,
+  status: cmsContents.status,
+  scheduledAt: cmsContents.scheduledAt,
+});
+
 /** `%` and `_` typed by an editor are looked for as themselves. */
 const likePattern = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
@@ -62,10 +70,7 @@ export async function listConsoleItems(
     .where(where);
   const rows = await db
     .select({
-      id: cmsContents.id,
-      title: sql<string>`${title}`,
-      status: cmsContents.status,
-      scheduledAt: cmsContents.scheduledAt,
+      ...statusColumns(title),
       updatedAt: cmsContents.updatedAt,
       publishedAt: cmsContents.publishedAt,
       updatedBy: cmsContents.updatedBy,
@@ -114,12 +119,7 @@ export async function lookupItems(
     conditions.push(sql`(${title} ILIKE ${likePattern(search.q)} OR id = ${search.q})`);
   }
   const rows = await db
-    .select({
-      id: cmsContents.id,
-      title: sql<string>`${title}`,
-      status: cmsContents.status,
-      scheduledAt: cmsContents.scheduledAt,
-    })
+    .select(statusColumns(title))
     .from(cmsContents)
     .where(sql.join(conditions, sql` AND `))
     .orderBy(sql`updated_at DESC`, sql`id ASC`)
