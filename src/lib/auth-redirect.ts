@@ -13,6 +13,8 @@ const PUBLIC_PAGES: ReadonlySet<string> = new Set([
   '/account/change-email',
   '/account/delete',
   '/account/edit',
+  // The account hub sends a signed-out visitor to the login page, and back after it.
+  '/account',
   '/about',
 ]);
 

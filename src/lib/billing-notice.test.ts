@@ -1,14 +1,55 @@
 import { describe, expect, it } from 'vitest';
-import { billingNoticeOf } from './billing-notice';
+import { billingNoticeText, parseBillingNotice, pastDuePlanOf } from './billing-notice';
 
-describe('billingNoticeOf', () => {
-  it('is past_due when the newest live plan is past_due', () => {
-    expect(billingNoticeOf([{ status: 'canceled' }, { status: 'past_due' }])).toBe('past_due');
+describe('pastDuePlanOf', () => {
+  it('is the newest live plan when it is past_due', () => {
+    const plan = { status: 'past_due', id: 'b' };
+    expect(pastDuePlanOf([{ status: 'canceled', id: 'a' }, plan])).toBe(plan);
   });
 
   it('is null when the newest live plan is paid, or there is none', () => {
-    expect(billingNoticeOf([{ status: 'active' }, { status: 'past_due' }])).toBeNull();
-    expect(billingNoticeOf([{ status: 'canceled' }, { status: 'unpaid' }])).toBeNull();
-    expect(billingNoticeOf([])).toBeNull();
+    expect(pastDuePlanOf([{ status: 'active' }, { status: 'past_due' }])).toBeNull();
+    expect(pastDuePlanOf([{ status: 'canceled' }, { status: 'unpaid' }])).toBeNull();
+    expect(pastDuePlanOf([])).toBeNull();
+  });
+});
+
+describe('billingNoticeText', () => {
+  it('states the amount and the next retry date of a failed renewal, in yen and Japan time', () => {
+    expect(
+      billingNoticeText({
+        kind: 'past_due',
+        amount: 1100,
+        nextAttempt: '2026-12-02T15:30:00.000Z',
+      }),
+    ).toBe(
+      'カードでのお支払い（¥1,100）ができませんでした。2026年12月3日に自動で再度決済します。それまでにカード情報を更新してください。',
+    );
+  });
+
+  it('leaves out what the billing data does not say', () => {
+    expect(billingNoticeText({ kind: 'past_due', amount: null, nextAttempt: null })).toBe(
+      'カードでのお支払いができませんでした。カード情報を更新してください。',
+    );
+  });
+
+  it('says when a plan ended', () => {
+    expect(
+      billingNoticeText({
+        kind: 'plan_ended',
+        planName: '月額プラン',
+        endedAt: '2026-11-20T03:00:00.000Z',
+      }),
+    ).toMatch(/^月額プランは2026年11月20日に終了しました。/);
+  });
+});
+
+describe('parseBillingNotice', () => {
+  it('takes a well-formed notice and drops anything else', () => {
+    const notice = { kind: 'past_due', amount: 1100, nextAttempt: null };
+    expect(parseBillingNotice(notice)).toEqual(notice);
+    expect(parseBillingNotice('past_due')).toBeNull();
+    expect(parseBillingNotice({ kind: 'past_due', amount: -1, nextAttempt: null })).toBeNull();
+    expect(parseBillingNotice(undefined)).toBeNull();
   });
 });

@@ -155,8 +155,11 @@ test('a failed renewal gives past_due, the notice, and the way to fix the card',
   await expect(page.getByText('発行者').locator('..')).toContainText('サンプル出版株式会社');
 
   await page.goto('/');
+  // The banner says what is owed and when the card is tried again.
   await expect(
-    page.getByText('お支払いが確認できません。カード情報を更新してください。'),
+    page.getByText(
+      /^カードでのお支払い（¥[\d,]+）ができませんでした。\d{4}年\d+月\d+日に自動で再度決済します。/,
+    ),
   ).toBeVisible();
 });
 

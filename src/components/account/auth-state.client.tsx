@@ -2,7 +2,7 @@
 
 import { type ReactNode, createContext, useCallback, useContext, useEffect, useState } from 'react';
 import { type AuthState, LOADING_AUTH_STATE, SIGNED_OUT_AUTH_STATE } from '@/lib/auth-state';
-import type { BillingNotice } from '@/lib/billing-notice';
+import { type BillingNotice, parseBillingNotice } from '@/lib/billing-notice';
 import { Spinner } from '@/components/ui/spinner';
 
 /**
@@ -14,7 +14,7 @@ import { Spinner } from '@/components/ui/spinner';
 
 export type ClientAuthState = AuthState & {
   role: 'member' | 'editor' | 'admin' | null;
-  /** 'past_due': the reader's renewal failed (the site-wide notice under the header). */
+  /** A failed renewal, or the end of a plan (the site-wide notice under the header). */
   billingNotice: BillingNotice;
 };
 
@@ -43,7 +43,7 @@ export function AuthStateProvider({ children }: { children: ReactNode }) {
       const loaded = (await response.json()) as ClientAuthState;
       setState({
         ...loaded,
-        billingNotice: loaded.billingNotice === 'past_due' ? 'past_due' : null,
+        billingNotice: parseBillingNotice(loaded.billingNotice),
         isLoading: false,
       });
     } catch (error) {

@@ -3,7 +3,11 @@ import { render, screen, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { AuthStateProvider } from '@/components/account/auth-state.client';
 import { SIGNED_OUT_AUTH_STATE } from '@/lib/auth-state';
-import { BILLING_NOTICE_TEXT, BillingNoticeBanner } from './billing-notice-banner.client';
+import { BillingNoticeBanner } from './billing-notice-banner.client';
+
+const PAST_DUE = { kind: 'past_due', amount: 1100, nextAttempt: '2026-12-02T15:30:00.000Z' };
+const BILLING_NOTICE_TEXT =
+  'カードでのお支払い（¥1,100）ができませんでした。2026年12月3日に自動で再度決済します。それまでにカード情報を更新してください。';
 
 let pathname = '/posts';
 vi.mock('next/navigation', () => ({ usePathname: () => pathname }));
@@ -31,8 +35,8 @@ afterEach(() => {
 });
 
 describe('BillingNoticeBanner', () => {
-  it('tells a reader whose renewal failed, from /api/me, with a link to the plans page', async () => {
-    renderWith({ ...ME, billingNotice: 'past_due' });
+  it('tells a reader whose renewal failed, from /api/me, with the amount, the retry date and a link to the plans page', async () => {
+    renderWith({ ...ME, billingNotice: PAST_DUE });
     const notice = await screen.findByRole('complementary', { name: 'お支払いについてのお知らせ' });
     expect(notice).toHaveTextContent(BILLING_NOTICE_TEXT);
     expect(screen.getByRole('link', { name: '料金プランのページで更新する' })).toHaveAttribute(
@@ -49,9 +53,27 @@ describe('BillingNoticeBanner', () => {
 
   it('leaves the plans page to say it there', async () => {
     pathname = '/service-plans';
-    const fetchMock = renderWith({ ...ME, billingNotice: 'past_due' });
+    const fetchMock = renderWith({ ...ME, billingNotice: PAST_DUE });
     await waitFor(() => expect(fetchMock).toHaveBeenCalled());
     await new Promise((resolve) => setTimeout(resolve, 10));
     expect(screen.queryByText(BILLING_NOTICE_TEXT)).toBeNull();
+  });
+
+  it('says once that a plan ended, with the way back to the plans', async () => {
+    pathname = '/service-plans';
+    renderWith({
+      ...ME,
+      billingNotice: {
+        kind: 'plan_ended',
+        planName: '月額プラン',
+        endedAt: '2026-11-20T03:00:00Z',
+      },
+    });
+    const notice = await screen.findByRole('complementary', { name: 'プランについてのお知らせ' });
+    expect(notice).toHaveTextContent('月額プランは2026年11月20日に終了しました。');
+    expect(screen.getByRole('link', { name: '料金プランを見る' })).toHaveAttribute(
+      'href',
+      '/service-plans',
+    );
   });
 });

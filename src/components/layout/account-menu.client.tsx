@@ -83,6 +83,11 @@ export function AccountMenu() {
           </div>
           <ul className={styles.list}>
             <li>
+              <Link href="/account" onClick={() => setOpen(false)}>
+                アカウント
+              </Link>
+            </li>
+            <li>
               <Link href="/account/edit" onClick={() => setOpen(false)}>
                 アカウント設定
               </Link>

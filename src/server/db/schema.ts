@@ -528,7 +528,10 @@ export const billingInvoices = pgTable(
   (t) => [index('billing_invoices_user_idx').on(t.userId, t.createdAt.desc())],
 );
 
-/** Billing mails sent, one row per occasion (`receipt:in_…`), so each is sent once. */
+/**
+ * Billing mails sent and one-time notices shown, one row per occasion (`receipt:in_…`,
+ * `plan-ended-notice:sub_…`), so each happens once.
+ */
 export const billingNotifications = pgTable('billing_notifications', {
   key: text('key').primaryKey(),
   sentAt: timestamp('sent_at', { withTimezone: true }).notNull().defaultNow(),

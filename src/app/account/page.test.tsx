@@ -1,0 +1,80 @@
+// @vitest-environment jsdom
+import { render, screen, within } from '@testing-library/react';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+
+const server = vi.hoisted(() => ({
+  requireUser: vi.fn(),
+  getProfileDetails: vi.fn(),
+  billingSummaryFor: vi.fn(),
+}));
+vi.mock('server-only', () => ({}));
+vi.mock('@/server/identity/session', () => ({ requireUser: server.requireUser }));
+vi.mock('@/server/profiles/profiles', () => ({ getProfileDetails: server.getProfileDetails }));
+vi.mock('@/server/billing/reader-billing', () => ({
+  billingSummaryFor: server.billingSummaryFor,
+}));
+vi.mock('@/server/db/client', () => ({ getDb: () => Promise.resolve({}) }));
+vi.mock('@/components/account/metadata', () => ({ accountMetadata: () => ({}) }));
+
+import AccountHubPage from './page';
+
+beforeEach(() => {
+  server.requireUser.mockResolvedValue({ id: 'u1', name: '読者', email: 'r@example.jp' });
+  server.getProfileDetails.mockResolvedValue({
+    displayName: '読者',
+    partnerId: '',
+    newsletter: true,
+  });
+  server.billingSummaryFor.mockResolvedValue({ customerId: null, current: null, trialDays: 0 });
+});
+
+describe('/account, the account hub', () => {
+  it('sends a signed-out visitor to the login page, coming back here', async () => {
+    server.requireUser.mockRejectedValue(new Error('NEXT_REDIRECT'));
+    await expect(AccountHubPage()).rejects.toThrow('NEXT_REDIRECT');
+    expect(server.requireUser).toHaveBeenCalledWith('/account');
+  });
+
+  it('links to everything a reader manages, and signs out without JavaScript', async () => {
+    render(await AccountHubPage());
+    expect(screen.getByRole('heading', { level: 1, name: 'アカウント' })).toBeInTheDocument();
+    const href = (name: RegExp) => screen.getByRole('link', { name }).getAttribute('href');
+    expect(href(/料金プランを見る/)).toBe('/service-plans');
+    expect(href(/領収書/)).toBe('/account/receipts');
+    expect(href(/プロフィールの編集/)).toBe('/account/edit');
+    expect(href(/ニュースレター.*受け取る/)).toBe('/account/edit');
+    expect(href(/メールアドレスの変更/)).toBe('/account/change-email');
+    expect(href(/ブックマーク/)).toBe('/posts/bookmark');
+    expect(href(/退会する/)).toBe('/account/delete');
+    const signOut = screen.getByRole('button', { name: 'ログアウト' }).closest('form');
+    expect(signOut).toHaveAttribute('action', '/api/account/sign-out');
+    expect(signOut).toHaveAttribute('method', 'post');
+    expect(screen.getByText('無料会員')).toBeInTheDocument();
+  });
+
+  it('shows a paid plan in the site’s words, and the way to manage it', async () => {
+    server.billingSummaryFor.mockResolvedValue({
+      customerId: 'cus_1',
+      trialDays: 0,
+      current: {
+        subscriptionId: 's1',
+        provider: 'stripe',
+        planName: '月額プラン',
+        planKey: 'monthly',
+        status: 'active',
+        cancelAtPeriodEnd: true,
+        currentPeriodEnd: new Date('2026-06-30T16:00:00.000Z'),
+        trialEnd: null,
+      },
+    });
+    render(await AccountHubPage());
+    expect(
+      screen.getByText(/月額プラン（解約予定（2026年7月1日まで利用できます））/),
+    ).toBeInTheDocument();
+    const billing = screen.getByRole('region', { name: 'プランとお支払い' });
+    expect(within(billing).getByRole('link', { name: /プランの確認・変更・解約/ })).toHaveAttribute(
+      'href',
+      '/service-plans',
+    );
+  });
+});

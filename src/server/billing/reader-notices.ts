@@ -1,0 +1,108 @@
+import 'server-only';
+import { desc, eq } from 'drizzle-orm';
+import type { BillingNotice } from '@/lib/billing-notice';
+import { pastDuePlanOf } from '@/lib/billing-notice';
+import type { Db } from '@/server/db/client';
+import { billingInvoices, billingNotifications, subscriptions } from '@/server/db/schema';
+import { billingProvider } from './provider';
+
+/**
+ * The billing notices a reader sees under the header (src/lib/billing-notice.ts), from the
+ * billing data:
+ * - a failed renewal: the unpaid invoice's amount (the site's record of it) and the provider's
+ *   next retry (`next_payment_attempt`, which the site does not store: read from the provider,
+ *   only for a reader in this state, and left out if the provider cannot be reached);
+ * - a plan that ended: once. Showing it claims `plan-ended-notice:<subscription>` in
+ *   billing_notifications (the table of "each occasion once"), so a second visit, another
+ *   device or another instance does not show it again. Plans that ended long ago
+ *   (PLAN_ENDED_NOTICE_DAYS) are not announced.
+ */
+
+export const PLAN_ENDED_NOTICE_DAYS = 60;
+const DAY_MS = 86_400_000;
+/** Statuses of a plan that is over: nothing more is charged, and it gives no access. */
+const ENDED = new Set(['canceled', 'unpaid', 'incomplete_expired']);
+
+export type InvoiceReader = (
+  db: Db,
+  invoiceId: string,
+) => Promise<{ amountDue: number; nextAttempt: Date | null } | null>;
+
+/** The provider's view of an invoice: what is due and when it is tried next. */
+export const providerInvoice: InvoiceReader = async (db, invoiceId) => {
+  const { stripe } = await billingProvider(db);
+  const invoice = await stripe.invoices.retrieve(invoiceId);
+  return {
+    amountDue: invoice.amount_remaining ?? invoice.amount_due,
+    nextAttempt: invoice.next_payment_attempt
+      ? new Date(invoice.next_payment_attempt * 1000)
+      : null,
+  };
+};
+
+type Row = typeof subscriptions.$inferSelect;
+
+async function pastDueNotice(
+  db: Db,
+  plan: Row,
+  readInvoice: InvoiceReader,
+): Promise<NonNullable<BillingNotice>> {
+  const invoiceId = plan.latestInvoiceId;
+  if (!invoiceId) return { kind: 'past_due', amount: null, nextAttempt: null };
+  const [[stored], live] = await Promise.all([
+    db
+      .select({ total: billingInvoices.total })
+      .from(billingInvoices)
+      .where(eq(billingInvoices.id, invoiceId)),
+    plan.provider === 'stripe'
+      ? readInvoice(db, invoiceId).catch((error: unknown) => {
+          console.warn('[billing] the unpaid invoice could not be read:', error);
+          return null;
+        })
+      : Promise.resolve(null),
+  ]);
+  return {
+    kind: 'past_due',
+    amount: live?.amountDue ?? stored?.total ?? null,
+    nextAttempt: live?.nextAttempt?.toISOString() ?? null,
+  };
+}
+
+/** Claims the one showing of a plan's end; false when it was already shown. */
+async function claimOnce(db: Db, key: string): Promise<boolean> {
+  const rows = await db
+    .insert(billingNotifications)
+    .values({ key })
+    .onConflictDoNothing()
+    .returning({ key: billingNotifications.key });
+  return rows.length === 1;
+}
+
+async function planEndedNotice(db: Db, newest: Row, now: Date): Promise<BillingNotice> {
+  if (!ENDED.has(newest.status)) return null;
+  const endedAt = newest.canceledAt ?? newest.currentPeriodEnd ?? newest.updatedAt;
+  if (now.getTime() - endedAt.getTime() > PLAN_ENDED_NOTICE_DAYS * DAY_MS) return null;
+  if (!(await claimOnce(db, `plan-ended-notice:${newest.id}`))) return null;
+  return { kind: 'plan_ended', planName: newest.planName, endedAt: endedAt.toISOString() };
+}
+
+/**
+ * The notice for a reader now: a failed renewal of their live plan, else the end of their
+ * newest plan if not yet told. Reading it counts as telling: call it only to show the answer.
+ */
+export async function readerBillingNotice(
+  db: Db,
+  userId: string,
+  options: { now?: Date; readInvoice?: InvoiceReader } = {},
+): Promise<BillingNotice> {
+  const rows = await db
+    .select()
+    .from(subscriptions)
+    .where(eq(subscriptions.userId, userId))
+    .orderBy(desc(subscriptions.createdAt));
+  const pastDue = pastDuePlanOf(rows);
+  if (pastDue) return pastDueNotice(db, pastDue, options.readInvoice ?? providerInvoice);
+  const live = rows.some((row) => ['active', 'trialing'].includes(row.status));
+  const newest = rows[0];
+  return live || !newest ? null : planEndedNotice(db, newest, options.now ?? new Date());
+}
