@@ -1,5 +1,5 @@
 /**
- * The one vocabulary of access (docs/decisions/020-access-vocabulary.md): every surface that
+ * The one vocabulary of access (docs/decisions/022-access-vocabulary.md): every surface that
  * says who may read an item (cards, item headers, lists, search results, the audio and movie
  * pages, the paywall) takes its words from here, so 「会員限定」 never means two things.
  *
