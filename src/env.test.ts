@@ -73,4 +73,20 @@ describe('parseEnv', () => {
   it('names every bad variable at once', () => {
     expect(() => parseEnv({ PORT: '-1', GTM_ID: 'x' })).toThrow(/PORT:[\s\S]*GTM_ID:/);
   });
+
+  it('takes a sign-in provider only with both of its values, and names the missing one', () => {
+    expect(
+      parseEnv({
+        LINE_CHANNEL_ID: '1234567890',
+        LINE_CHANNEL_SECRET: 'line-channel-secret-0123',
+        GOOGLE_CLIENT_ID: 'abc.apps.googleusercontent.com',
+        GOOGLE_CLIENT_SECRET: 'google-secret',
+      }),
+    ).toMatchObject({ LINE_CHANNEL_ID: '1234567890', GOOGLE_CLIENT_SECRET: 'google-secret' });
+    expect(() => parseEnv({ LINE_CHANNEL_ID: '1234567890' })).toThrow(/LINE_CHANNEL_SECRET:/);
+    expect(() => parseEnv({ GOOGLE_CLIENT_SECRET: 'google-secret' })).toThrow(/GOOGLE_CLIENT_ID:/);
+    expect(() =>
+      parseEnv({ GOOGLE_CLIENT_ID: 'not-a-client-id', GOOGLE_CLIENT_SECRET: 'google-secret' }),
+    ).toThrow(/GOOGLE_CLIENT_ID:/);
+  });
 });

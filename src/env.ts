@@ -107,6 +107,25 @@ const envSchema = z
     CMS_RATE_LIMIT_WRITE: z.coerce.number().int().min(1).max(1_000_000).default(10),
     // Sign-ins allowed per client address in 10 minutes (src/server/identity/account-flows.ts).
     SIGN_IN_RATE_LIMIT_IP: z.coerce.number().int().min(1).max(1_000_000).default(100),
+    // Sign-in with LINE and Google (src/server/identity/oidc-providers.ts): each appears on /login
+    // only when both of its values are set. LINE: the LINE Login channel's ID and secret.
+    LINE_CHANNEL_ID: optionalText.pipe(
+      z
+        .string()
+        .regex(/^\d{6,20}$/, 'LINE Login チャネルのチャネル ID（数字）を指定してください')
+        .optional(),
+    ),
+    LINE_CHANNEL_SECRET: optionalText.pipe(z.string().min(16).max(200).optional()),
+    GOOGLE_CLIENT_ID: optionalText.pipe(
+      z
+        .string()
+        .regex(
+          /^\S+\.apps\.googleusercontent\.com$/,
+          'Google の OAuth クライアント ID（….apps.googleusercontent.com）を指定してください',
+        )
+        .optional(),
+    ),
+    GOOGLE_CLIENT_SECRET: optionalText.pipe(z.string().min(10).max(200).optional()),
     // What an import or restore archive may unpack to, in MB (src/server/archive/limits.ts).
     ARCHIVE_MAX_TOTAL_MB: z.coerce.number().int().min(1).max(10_000_000).default(10_240),
     ARCHIVE_MAX_FILE_MB: z.coerce.number().int().min(1).max(10_000_000).default(2_048),
@@ -200,6 +219,17 @@ const envSchema = z
         path: ['STRIPE_WEBHOOK_SECRET'],
         message: 'STRIPE_SECRET_KEY を使うときは Webhook の署名シークレットも指定してください',
       });
+    }
+    for (const [id, secret, name] of [
+      ['LINE_CHANNEL_ID', 'LINE_CHANNEL_SECRET', 'LINE'],
+      ['GOOGLE_CLIENT_ID', 'GOOGLE_CLIENT_SECRET', 'Google'],
+    ] as const) {
+      if (!env[id] !== !env[secret])
+        ctx.addIssue({
+          code: 'custom',
+          path: [env[id] ? secret : id],
+          message: `${name} でのログインには ${id} と ${secret} の両方を指定してください`,
+        });
     }
     if (env.CMS_BASE_URL && !env.CMS_API_KEY) {
       ctx.addIssue({

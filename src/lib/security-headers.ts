@@ -51,9 +51,15 @@ const IMAGE_HOSTS = ['https://images.microcms-assets.io'];
 
 /**
  * Where a form post may end: our own routes answer 303 to Stripe Checkout and the customer
- * portal, and Chromium applies form-action to the redirects after a submission too.
+ * portal, and to the sign-in pages of LINE and Google (the provider buttons on /login), and
+ * Chromium applies form-action to the redirects after a submission too.
  */
-const FORM_HOSTS = ['https://checkout.stripe.com', 'https://billing.stripe.com'];
+const FORM_HOSTS = [
+  'https://checkout.stripe.com',
+  'https://billing.stripe.com',
+  'https://access.line.me',
+  'https://accounts.google.com',
+];
 
 /** The players an embed facade swaps in: the same hosts and path prefixes the sanitiser keeps. */
 export const FRAME_SOURCES: readonly string[] = [...PLAYER_PATH_BY_HOST].map(

@@ -9,6 +9,12 @@ import { safeNextPath } from '@/lib/safe-next';
 import { readFlash, typedText } from '@/server/http/read-flash';
 import { getUser } from '@/server/identity/session';
 import { SIGN_IN_LINK_SECONDS } from '@/server/identity/auth';
+import {
+  OIDC_PROVIDER_LABELS,
+  configuredProviders,
+  isOidcProviderId,
+} from '@/server/identity/oidc-providers';
+import { ProviderSignIn } from '@/components/account/provider-sign-in';
 
 export const metadata = accountMetadata('ログイン', '/login');
 
@@ -16,6 +22,22 @@ type Props = { searchParams: Promise<Record<string, string | string[] | undefine
 
 const one = (value: string | string[] | undefined) =>
   typeof value === 'string' ? value : undefined;
+
+/** What a failed provider sign-in tells the reader, by better-auth's error code. */
+function providerProblem(provider: string, code: string | undefined): string {
+  switch (code) {
+    case 'account_not_linked':
+      return `この ${provider} アカウントのメールアドレスは、すでに会員登録に使われています。メールアドレスとパスワード、または「メールでログイン」でログインしてください。`;
+    case 'email_not_found':
+      return `${provider} からメールアドレスを受け取れませんでした。${provider} の設定でメールアドレスの提供を許可するか、ほかの方法でログインしてください。`;
+    case 'access_denied':
+      return `${provider} でのログインがキャンセルされました。`;
+    case 'rate_limited':
+      return '短時間に何度も試みられたため、一時的に受け付けを停止しています。しばらく待ってからもう一度お試しください。';
+    default:
+      return `${provider} でログインできませんでした。お手数ですが、もう一度お試しいただくか、ほかの方法でログインしてください。`;
+  }
+}
 
 export default async function LoginPage({ searchParams }: Props) {
   const query = await searchParams;
@@ -27,6 +49,14 @@ export default async function LoginPage({ searchParams }: Props) {
   const fromLinkForm = typedText(flash, 'form') === 'sign-in-link';
   const linkState = one(query.link);
   const minutes = SIGN_IN_LINK_SECONDS / 60;
+  const providers = configuredProviders().map((id) => ({ id, label: OIDC_PROVIDER_LABELS[id] }));
+  // A provider's sign-in that failed comes back as ?provider=<id>&error=<code> (oidc-sign-in.ts).
+  const providerParam = one(query.provider);
+  const failedProvider = providerParam
+    ? isOidcProviderId(providerParam)
+      ? OIDC_PROVIDER_LABELS[providerParam]
+      : '外部サービス'
+    : null;
   return (
     <AccountPage
       title="ログイン"
@@ -49,7 +79,12 @@ export default async function LoginPage({ searchParams }: Props) {
           <p>パスワードを再設定しました。新しいパスワードでログインしてください。</p>
         </Notice>
       ) : null}
-      {linkError ? (
+      {failedProvider ? (
+        <Notice tone="error">
+          <p>{providerProblem(failedProvider, linkError)}</p>
+        </Notice>
+      ) : null}
+      {linkError && !failedProvider ? (
         <Notice tone="error">
           <p>
             確認リンクが正しくないか、有効期限が切れています。ログインすると、確認メールをもう一度お送りします。
@@ -89,6 +124,7 @@ export default async function LoginPage({ searchParams }: Props) {
         <EmailField defaultValue={fromLinkForm ? undefined : typedText(flash, 'email')} />
         <CurrentPasswordField />
       </PostForm>
+      <ProviderSignIn providers={providers} next={next} />
       <Section title="メールでログイン">
         <p>
           パスワードを使わずにログインできます。登録済みのメールアドレスに、{minutes} 分間・1

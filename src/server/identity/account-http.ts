@@ -17,6 +17,7 @@ import {
 } from './account-flows';
 import { appAuth } from './app-auth';
 import { editProfile } from './profile-flow';
+import { finishProviderSignIn, startProviderSignIn } from './oidc-sign-in';
 import { followSignInLink, requestSignInLink } from './sign-in-link';
 import type { AppUser } from './session-user';
 
@@ -132,4 +133,36 @@ export async function handleSignInLinkFollow(request: Request): Promise<Response
   });
   if (followed.ok) for (const cookie of followed.setCookies) headers.append('set-cookie', cookie);
   return new Response(null, { status: 303, headers });
+}
+
+/** One endpoint per provider name, built on first use: POST /api/account/sign-in-with/{provider}. */
+const PROVIDER_ENDPOINTS = new Map<string, (request: Request) => Promise<Response>>();
+
+/** The provider buttons on /login: a 303 to the provider, with better-auth's state cookie. */
+export async function handleProviderStart(request: Request, provider: string): Promise<Response> {
+  if (!/^[a-z]{1,20}$/.test(provider))
+    return jsonAnswer(404, { ok: false, message: 'ページが見つかりません。' });
+  let run = PROVIDER_ENDPOINTS.get(provider);
+  if (!run) {
+    run = endpoint(
+      { name: `account:sign-in-with:${provider}`, maxBytes: 16 * KB, formPage: '/login' },
+      async ({ input, request: req, ip }) =>
+        startProviderSignIn({ db: await getDb(), auth: await appAuth() }, provider, input, {
+          headers: req.headers,
+          ip,
+        }),
+    );
+    PROVIDER_ENDPOINTS.set(provider, run);
+  }
+  return run(request);
+}
+
+/** GET /api/auth/callback/{provider}: better-auth finishes the sign-in; we limit and audit. */
+export async function handleProviderCallback(
+  request: Request,
+  provider: string,
+): Promise<Response> {
+  return finishProviderSignIn({ db: await getDb(), auth: await appAuth() }, provider, request, {
+    ip: clientIp(request.headers),
+  });
 }

@@ -1,6 +1,6 @@
 import 'server-only';
 import { betterAuth } from 'better-auth';
-import { magicLink } from 'better-auth/plugins';
+import { genericOAuth, magicLink } from 'better-auth/plugins';
 import { drizzleAdapter } from 'better-auth/adapters/drizzle';
 import { eq } from 'drizzle-orm';
 import { env } from '@/env';
@@ -12,6 +12,7 @@ import { sendMail } from '@/server/mail/mailer';
 import { removeResetLinks, removeVerificationLinks } from '@/server/mail/outbox';
 import { mails } from '@/server/mail/templates';
 import { createProfiles } from '@/server/profiles/profiles';
+import { type OidcSettings, genericOAuthConfigs, oidcSettingsFromEnv } from './oidc-providers';
 import { signUpConsent } from './unfinished-sign-up';
 
 /**
@@ -38,8 +39,17 @@ export function signInLinkUrl(baseURL: string, token: string, next?: string): st
   return url.toString();
 }
 
-export function createAuth(db: Db, options: { secret: string; baseURL?: string }) {
+export function createAuth(
+  db: Db,
+  options: {
+    secret: string;
+    baseURL?: string;
+    /** Sign-in with LINE and Google: the environment's unless a test gives its own. */
+    oidc?: OidcSettings;
+  },
+) {
   const baseURL = options.baseURL ?? env().SITE_URL;
+  const oidc = genericOAuthConfigs(options.oidc ?? oidcSettingsFromEnv());
   return betterAuth({
     appName: env().SITE_NAME,
     baseURL,
@@ -176,7 +186,15 @@ export function createAuth(db: Db, options: { secret: string; baseURL?: string }
         },
       },
     },
+    // A provider's sign-in that fails before its own error page is known (a lost state cookie).
+    onAPIError: { errorURL: `${baseURL}/login?provider=error` },
+    account: {
+      // A provider's account joins an existing one only when the provider says the address is
+      // verified (Google's email_verified; never LINE's) and ours was verified too.
+      accountLinking: { enabled: true, trustedProviders: [], requireLocalEmailVerified: true },
+    },
     plugins: [
+      ...(oidc.length > 0 ? [genericOAuth({ config: oidc })] : []),
       // Sign-in by e-mail link, called server-side only (sign-in-link.ts): never creates an
       // account, and its tokens are stored hashed like every verification value above.
       magicLink({
