@@ -5,6 +5,7 @@ import { env } from '@/env';
 import { listPlans } from '@/server/billing/catalogue';
 import { hasLiveProviderPlan } from '@/server/billing/checkout';
 import { billingSummaryFor } from '@/server/billing/reader-billing';
+import { pastDueNoticeFor } from '@/server/billing/reader-notices';
 import { getDb } from '@/server/db/client';
 import { getUser } from '@/server/identity/session';
 
@@ -28,6 +29,11 @@ export default async function ServicePlansPage({ searchParams }: Props) {
     // Sent back from the confirmation screen: said only when it is so.
     user && query.notice === 'subscribed' ? hasLiveProviderPlan(db, user.id) : false,
   ]);
+  // A failed renewal: what is owed and when the card is tried again (the banner's words).
+  const pastDue =
+    user && summary?.current?.status === 'past_due'
+      ? await pastDueNoticeFor(db, user.id).catch(() => null)
+      : null;
   const viewer: PlansViewer = summary
     ? {
         kind: 'member',
@@ -41,6 +47,7 @@ export default async function ServicePlansPage({ searchParams }: Props) {
       plans={plans.map(toPlanView)}
       viewer={viewer}
       alreadySubscribed={alreadySubscribed}
+      pastDue={pastDue}
     />
   );
 }

@@ -147,6 +147,19 @@ describe('PlansView', () => {
     expect(screen.getByText('無料体験中（2026年6月14日まで）')).toBeInTheDocument();
   });
 
+  it('states a failed renewal’s amount and next retry when the billing data has them', () => {
+    wrap(
+      <PlansView
+        plans={PLANS}
+        viewer={member({ customerId: 'cus_1', current: { ...ACTIVE, status: 'past_due' } })}
+        pastDue={{ kind: 'past_due', amount: 1100, nextAttempt: '2026-12-02T15:30:00.000Z' }}
+      />,
+    );
+    expect(screen.getByRole('alert')).toHaveTextContent(
+      'カードでのお支払い（¥1,100）ができませんでした。2026年12月3日に自動で再度決済します。',
+    );
+  });
+
   it('explains a failed renewal with the button to update the card', () => {
     wrap(
       <PlansView

@@ -1,3 +1,4 @@
+import { type BillingNotice, billingNoticeText } from '@/lib/billing-notice';
 import Link from 'next/link';
 import { ButtonLink } from '@/components/ui/button';
 import { formatYen } from '@/lib/format';
@@ -36,6 +37,8 @@ export type PlansViewProps = {
   viewer: PlansViewer;
   /** Sent back from the confirmation screen: this reader already has a plan. */
   alreadySubscribed?: boolean;
+  /** A failed renewal's amount and next retry (src/server/billing/reader-notices.ts). */
+  pastDue?: BillingNotice;
 };
 
 /** What paid membership opens (docs/decisions/000-design-baseline.md "Who reads what"). */
@@ -57,7 +60,12 @@ export const FREE_BENEFITS = [
 const managesWithPortal = (viewer: PlansViewer) =>
   viewer.kind === 'member' && viewer.current?.provider === 'stripe' && viewer.customerId !== null;
 
-export function PlansView({ plans, viewer, alreadySubscribed = false }: PlansViewProps) {
+export function PlansView({
+  plans,
+  viewer,
+  alreadySubscribed = false,
+  pastDue = null,
+}: PlansViewProps) {
   const current = viewer.kind === 'member' ? viewer.current : null;
   const monthly = plans.find((plan) => plan.interval === 'month' && plan.intervalCount <= 1);
   return (
@@ -82,7 +90,7 @@ export function PlansView({ plans, viewer, alreadySubscribed = false }: PlansVie
       ) : null}
 
       {current && viewer.kind === 'member' ? (
-        <CurrentPlanPanel plan={current} customerId={viewer.customerId} />
+        <CurrentPlanPanel plan={current} customerId={viewer.customerId} pastDue={pastDue} />
       ) : null}
 
       <section aria-labelledby="paid-plans-heading" className={styles.section}>
@@ -284,9 +292,11 @@ function PlanAction({
 export function CurrentPlanPanel({
   plan,
   customerId,
+  pastDue = null,
 }: {
   plan: CurrentPlanView;
   customerId: string | null;
+  pastDue?: BillingNotice;
 }) {
   const viaProvider = plan.provider === 'stripe';
   const renewal = planRenewalLine(plan);
@@ -297,7 +307,11 @@ export function CurrentPlanPanel({
       </h2>
       {plan.status === 'past_due' ? (
         <div role="alert" className={`${styles.notice} ${styles.error}`}>
-          <p>{PAST_DUE_MESSAGE}</p>
+          <p>
+            {pastDue?.kind === 'past_due'
+              ? `${billingNoticeText(pastDue)}更新すると自動で再決済されます。`
+              : PAST_DUE_MESSAGE}
+          </p>
           {viaProvider && customerId ? (
             <CustomerPortalButton customerId={customerId} label="カード情報を更新する" />
           ) : null}

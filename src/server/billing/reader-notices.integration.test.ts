@@ -4,7 +4,12 @@ import type { Database } from '@/server/db/client';
 import { billingInvoices, subscriptions } from '@/server/db/schema';
 import { findUserByEmail } from '@/server/profiles/profiles';
 import { createTestDatabase } from '@test-support/db/test-database';
-import { type InvoiceReader, PLAN_ENDED_NOTICE_DAYS, readerBillingNotice } from './reader-notices';
+import {
+  type InvoiceReader,
+  PLAN_ENDED_NOTICE_DAYS,
+  pastDueNoticeFor,
+  readerBillingNotice,
+} from './reader-notices';
 
 /**
  * The billing notices against a real database: subscription and invoice rows as billing stores
@@ -79,6 +84,11 @@ describe('the past_due notice', () => {
       nextAttempt: '2026-11-30T03:00:00.000Z',
     });
     expect(readInvoice).toHaveBeenCalledWith(database.db, 'in_due');
+    // The plans page asks for the same, without touching the one-time notices.
+    await expect(pastDueNoticeFor(database.db, userId, { readInvoice })).resolves.toMatchObject({
+      amount: 1100,
+      nextAttempt: '2026-11-30T03:00:00.000Z',
+    });
   });
 
   it('keeps the stored amount when the provider cannot be reached, and promises no date', async () => {

@@ -86,6 +86,21 @@ async function planEndedNotice(db: Db, newest: Row, now: Date): Promise<BillingN
   return { kind: 'plan_ended', planName: newest.planName, endedAt: endedAt.toISOString() };
 }
 
+/** A failed renewal of the reader's live plan (amount, next retry), or null; nothing claimed. */
+export async function pastDueNoticeFor(
+  db: Db,
+  userId: string,
+  options: { readInvoice?: InvoiceReader } = {},
+): Promise<BillingNotice> {
+  const rows = await db
+    .select()
+    .from(subscriptions)
+    .where(eq(subscriptions.userId, userId))
+    .orderBy(desc(subscriptions.createdAt));
+  const pastDue = pastDuePlanOf(rows);
+  return pastDue ? pastDueNotice(db, pastDue, options.readInvoice ?? providerInvoice) : null;
+}
+
 /**
  * The notice for a reader now: a failed renewal of their live plan, else the end of their
  * newest plan if not yet told. Reading it counts as telling: call it only to show the answer.
