@@ -1,5 +1,5 @@
-import AxeBuilder from '@axe-core/playwright';
 import { type APIRequestContext, type Page, type Request, expect, test } from '@playwright/test';
+import { expectNoAxeViolations } from './support/axe';
 import { admin } from './support/admin';
 import { signInAs } from './support/roles';
 
@@ -124,8 +124,7 @@ test('a post view and a client-side navigation each send a beacon with one kept 
       .getByRole('table', { name: /よく読まれたコンテンツ/ })
       .getByRole('link', { name: post.title }),
   ).toHaveAttribute('href', `/posts/${post.id}`);
-  const results = await new AxeBuilder({ page }).analyze();
-  expect(results.violations.map((v) => `${v.id}: ${v.help}`)).toEqual([]);
+  await expectNoAxeViolations(page);
 });
 
 test('after opting out in the footer no beacon is sent, until the reader opts back in', async ({

@@ -1,4 +1,5 @@
 import { type Page, expect, test } from '@playwright/test';
+import { resizeTo, sidewaysScroll } from './support/axe';
 
 /**
  * The pages a reader judges the site by, at a phone and a desktop width, attached to the test
@@ -31,15 +32,15 @@ test('screenshots of home, a post, an audio episode and search at 390 and 1280 p
     { name: 'audio', path: await firstItem(page, '/audios', '/audios/') },
     { name: 'search', path: '/search?q=デザイン' },
   ];
-  for (const viewport of WIDTHS) {
-    await page.setViewportSize(viewport);
-    for (const route of routes) {
-      await page.goto(route.path);
+  // Each page once, shot at each width in turn (resized in place, not reloaded).
+  for (const route of routes) {
+    await resizeTo(page, WIDTHS[0]!.width, WIDTHS[0]!.height);
+    await page.goto(route.path);
+    await expect(page.locator('h1').first()).toBeVisible();
+    for (const viewport of WIDTHS) {
+      await resizeTo(page, viewport.width, viewport.height);
       await page.evaluate(() => document.fonts.ready);
-      await expect(page.locator('h1').first()).toBeVisible();
-      const overflow = await page.evaluate(
-        () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
-      );
+      const overflow = await sidewaysScroll(page);
       expect(
         overflow,
         `${route.path} at ${viewport.width} px scrolls sideways`,

@@ -1,5 +1,5 @@
-import AxeBuilder from '@axe-core/playwright';
-import { type APIRequestContext, type Page, expect, test } from '@playwright/test';
+import { type APIRequestContext, expect, test } from '@playwright/test';
+import { axeViolations } from './support/axe';
 import { admin } from './support/admin';
 import { signInAs } from './support/roles';
 
@@ -21,9 +21,6 @@ async function membersEpisode(request: APIRequestContext): Promise<string> {
   expect(res.status()).toBe(200);
   return ((await res.json()) as { contents: { id: string }[] }).contents[0]!.id;
 }
-
-const axeViolations = async (page: Page) =>
-  (await new AxeBuilder({ page }).analyze()).violations.map((v) => `${v.id}: ${v.help}`);
 
 test('/audios is in the header, lists the episodes and every episode link answers', async ({
   page,

@@ -1,4 +1,3 @@
-import AxeBuilder from '@axe-core/playwright';
 import {
   type APIRequestContext,
   type Locator,
@@ -7,8 +6,9 @@ import {
   expect,
   test,
 } from '@playwright/test';
+import { expectNoAxeViolations } from './support/axe';
 import { admin } from './support/admin';
-import { signIn, submitLogin } from './support/sign-in';
+import { signInByApi, submitLogin } from './support/sign-in';
 
 // Bookmarks (docs/decisions/005-reading-experience.md): stored per user, added and removed through
 // /api/bookmarks, listed newest first at /posts/bookmark, correct after a reload; anonymous
@@ -43,7 +43,7 @@ async function createMember(name: string): Promise<string> {
 
 async function newMember(page: Page, name: string): Promise<void> {
   const email = await createMember(name);
-  await signIn(page, email, password);
+  await signInByApi(page.context(), email, password);
 }
 
 /** POST /api/bookmarks as the page's browser would (its cookies, same origin). */
@@ -153,8 +153,7 @@ test('add through the API, see it listed newest first, remove it on the page, an
     `/posts/${newer!.id}`,
   );
   await expect(toggleOf(page, newer!.title)).toHaveAttribute('aria-pressed', 'true');
-  const results = await new AxeBuilder({ page }).analyze();
-  expect(results.violations.map((v) => `${v.id}: ${v.help}`)).toEqual([]);
+  await expectNoAxeViolations(page);
 
   // Remove both with the page's buttons: the change shows at once and is saved.
   for (const item of [newer!, older!]) {

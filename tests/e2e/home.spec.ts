@@ -1,5 +1,5 @@
-import AxeBuilder from '@axe-core/playwright';
 import { type Page, expect, test } from '@playwright/test';
+import { expectNoAxeViolations } from './support/axe';
 import { admin } from './support/admin';
 
 // The front page as a design magazine's: one lead story, then sections that each show
@@ -92,8 +92,7 @@ test('on a phone the home page is at most about five screens before the footer',
   ).toBe(0);
   const links = await itemLinks(page);
   expect(links.filter((href, i) => links.indexOf(href) !== i)).toEqual([]);
-  const axe = await new AxeBuilder({ page }).analyze();
-  expect(axe.violations.map((v) => `${v.id}: ${v.help}`)).toEqual([]);
+  await expectNoAxeViolations(page);
 });
 
 test('the feature index shows every issue with its number, theme and lead article; an issue opens with its masthead', async ({

@@ -1,6 +1,6 @@
-import AxeBuilder from '@axe-core/playwright';
 import { type APIRequestContext, type Page, expect, test } from '@playwright/test';
 import { admin } from './support/admin';
+import { expectScreensAccessible } from './support/axe';
 
 // The public jobs side (docs/decisions/010-partners-and-job-listings.md): /jobs with its filters in
 // the URL, a listing's page with its JobPosting data and the counted way to apply, and a listing
@@ -250,23 +250,15 @@ test('a closed listing says so, drops its JobPosting, is noindex and takes no ap
 test('/jobs and a listing pass axe at 360 and 1280 px, without sideways scroll', async ({
   page,
 }) => {
-  for (const width of [360, 1280]) {
-    await page.setViewportSize({ width, height: 800 });
-    for (const path of [
+  await expectScreensAccessible(
+    page,
+    [
       '/jobs',
       `/jobs?partner=${ids.partner}&type=${encodeURIComponent('正社員')}`,
       `/jobs?partner=${ids.partner}&location=${encodeURIComponent('沖縄県')}`,
       `/jobs/${ids.open[0]}`,
       `/jobs/${ids.closed}`,
-    ]) {
-      await page.goto(path);
-      await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
-      const overflow = await page.evaluate(
-        () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
-      );
-      expect(overflow, `${path} at ${width}px`).toBe(0);
-      const axe = await new AxeBuilder({ page }).analyze();
-      expect(axe.violations.map((v) => `${path} ${width}px ${v.id}: ${v.help}`)).toEqual([]);
-    }
-  }
+    ],
+    { height: 800 },
+  );
 });

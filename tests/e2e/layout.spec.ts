@@ -1,6 +1,7 @@
 import { type APIRequestContext, type Page, expect, test } from '@playwright/test';
 import { admin } from './support/admin';
-import { signIn, submitLogin } from './support/sign-in';
+import { resizeTo, sidewaysScroll } from './support/axe';
+import { signInByApi, submitLogin } from './support/sign-in';
 
 // Layout (docs/decisions/000-design-baseline.md "Look and feel": a 360 px phone first): no page
 // scrolls sideways on a phone (WCAG 2.1 reflow), whoever reads it and however long their name; the
@@ -66,15 +67,13 @@ function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
-const sidewaysScroll = (page: Page) =>
-  page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
-
 for (const audience of ['visitor', 'member'] as const) {
   test(`no page scrolls sideways at 320–390 px, header controls on screen (${audience})`, async ({
     page,
   }) => {
     test.setTimeout(300_000);
-    if (audience === 'member') await signIn(page, await createMember('reflow'), password);
+    if (audience === 'member')
+      await signInByApi(page.context(), await createMember('reflow'), password);
     const list = await routes(page);
     const banner = page.getByRole('banner');
     // A member's account control is named by the whole name, even when only the avatar shows.
@@ -84,10 +83,12 @@ for (const audience of ['visitor', 'member'] as const) {
         : banner.getByRole('link', { name: 'ログイン', exact: true });
     const menu = banner.getByRole('button', { name: 'メニュー' });
 
-    for (const width of PHONE_WIDTHS) {
-      await page.setViewportSize({ width, height: 800 });
-      for (const route of list) {
-        await page.goto(route);
+    // Each route once, then resized in place to every phone width (no reload per width).
+    for (const route of list) {
+      await resizeTo(page, PHONE_WIDTHS[0]!, 800);
+      await page.goto(route);
+      for (const width of PHONE_WIDTHS) {
+        await resizeTo(page, width, 800);
         const where = `${route} at ${width}px (${audience})`;
         // The account control comes with the auth state: the header is then complete.
         await expect.soft(account, where).toBeInViewport({ ratio: 1 });
@@ -101,7 +102,7 @@ for (const audience of ['visitor', 'member'] as const) {
 test('a member’s long name on a phone: the avatar in the header, the full name in its menu', async ({
   page,
 }) => {
-  await signIn(page, await createMember('menu'), password);
+  await signInByApi(page.context(), await createMember('menu'), password);
   await page.setViewportSize({ width: 360, height: 740 });
   await page.goto('/posts');
   const trigger = page.getByRole('banner').getByRole('button', { name: LONG_NAME });

@@ -1,7 +1,7 @@
-import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type APIRequestContext } from '@playwright/test';
+import { expectNoAxeViolations } from './support/axe';
 import { admin } from './support/admin';
-import { signIn } from './support/sign-in';
+import { signInByApi } from './support/sign-in';
 
 type Post = { id: string; title: string; body: string };
 
@@ -49,8 +49,7 @@ test('a public-preview post is readable in full by everyone', async ({ page, req
   await page.goto(`/posts/${post!.id}`);
   await expect(page.getByText(lastParagraph(post!.body))).toBeVisible();
   await expect(page.getByRole('heading', { name: 'この記事は会員限定です' })).toHaveCount(0);
-  const results = await new AxeBuilder({ page }).analyze();
-  expect(results.violations.map((v) => `${v.id}: ${v.help}`)).toEqual([]);
+  await expectNoAxeViolations(page);
 });
 
 test('an unknown post answers the Japanese 404 page', async ({ page }) => {
@@ -74,7 +73,7 @@ test('a signed-in free member reads the 3 newest members’ posts; a complimenta
   const older = members[4]!;
   const email = `paywall-${Date.now()}@example.jp`;
   await admin('create-user', '--email', email, '--password', 'kami-hikoki-13');
-  await signIn(page, email, 'kami-hikoki-13');
+  await signInByApi(page.context(), email, 'kami-hikoki-13');
 
   await page.goto(`/posts/${freePlan.id}`);
   await expect(page.getByText(lastParagraph(freePlan.body))).toBeVisible();

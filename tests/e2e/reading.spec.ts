@@ -1,5 +1,5 @@
-import AxeBuilder from '@axe-core/playwright';
 import { type APIRequestContext, expect, test } from '@playwright/test';
+import { expectNoAxeViolations } from './support/axe';
 import { E2E_SITE_URL } from './support/settings';
 import { admin } from './support/admin';
 import { signInAs } from './support/roles';
@@ -39,8 +39,7 @@ test('every list route renders with its heading and title, and passes axe', asyn
     await expect(page.getByRole('heading', { level: 1 }), path).toHaveText(title);
     await expect(page, path).toHaveTitle(`${title} | AXIS Membership`);
     await expect(page.locator('main article').first(), path).toBeVisible();
-    const results = await new AxeBuilder({ page }).analyze();
-    expect(results.violations.map((v) => `${path} ${v.id}: ${v.help}`)).toEqual([]);
+    await expectNoAxeViolations(page, path);
   }
 });
 
@@ -50,8 +49,7 @@ test('the home page shows the latest posts, the feature issue and every area', a
     await expect(page.getByRole('heading', { level: 2, name: heading, exact: true })).toBeVisible();
   }
   await expect(page.getByRole('heading', { level: 2, name: /^特集/ })).toBeVisible();
-  const results = await new AxeBuilder({ page }).analyze();
-  expect(results.violations.map((v) => `${v.id}: ${v.help}`)).toEqual([]);
+  await expectNoAxeViolations(page);
 });
 
 test('lists page, filter and never fail on a bad parameter', async ({ page }) => {

@@ -1,5 +1,5 @@
-import AxeBuilder from '@axe-core/playwright';
 import { type APIRequestContext, type Page, expect, test } from '@playwright/test';
+import { expectNoAxeViolations } from './support/axe';
 import { admin } from './support/admin';
 
 // /search over the demo corpus. The words are from the demo article bodies
@@ -88,8 +88,7 @@ test('the header leads to /search; a katakana word from a post body is found and
     result(page, post.title).locator('mark', { hasText: KATAKANA }).first(),
   ).toBeVisible();
 
-  const axe = await new AxeBuilder({ page }).analyze();
-  expect(axe.violations.map((v) => `${v.id}: ${v.help}`)).toEqual([]);
+  await expectNoAxeViolations(page);
 });
 
 test('a two-character word from a post body is found, from a half-width query too', async ({

@@ -1,5 +1,5 @@
-import AxeBuilder from '@axe-core/playwright';
 import { type APIRequestContext, type Page, expect, test } from '@playwright/test';
+import { expectNoAxeViolations } from './support/axe';
 import { admin } from './support/admin';
 import { E2E_SITE_URL } from './support/settings';
 import { signInAs } from './support/roles';
@@ -333,8 +333,7 @@ test.describe('detail pages: title, description, share image, canonical URL, JSO
         });
       }
 
-      const results = await new AxeBuilder({ page }).analyze();
-      expect(results.violations.map((v) => `${v.id}: ${v.help} (${v.nodes.length})`)).toEqual([]);
+      await expectNoAxeViolations(page);
     });
   }
 });
