@@ -4,7 +4,7 @@ import { admin } from './support/admin';
 import { CHECK_WIDTHS, expectAccessibleAtWidths, resizeTo } from './support/axe';
 import { E2E_ROOT } from './support/settings';
 import { latestLink } from './support/mail';
-import { submitLogin } from './support/sign-in';
+import { passwordLoginForm, submitLogin } from './support/sign-in';
 
 // The whole life of an account, as a reader goes through it in the browser.
 test.describe.configure({ mode: 'serial' });
@@ -167,7 +167,9 @@ test('without JavaScript the forms still work: errors come back beside the field
   await expect(page.getByRole('main').getByRole('alert')).toHaveText(
     'メールアドレスまたはパスワードが正しくありません。',
   );
-  await expect(page.getByLabel('メールアドレス')).toHaveValue('nobody-nojs@example.jp');
+  await expect(passwordLoginForm(page).getByLabel('メールアドレス')).toHaveValue(
+    'nobody-nojs@example.jp',
+  );
   await expect(page.getByLabel('パスワード', { exact: true })).toHaveValue('');
   // The message is shown once: a reload shows a clean form.
   await page.reload();

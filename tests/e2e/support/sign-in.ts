@@ -1,10 +1,24 @@
-import { type Browser, type BrowserContext, type Page, expect } from '@playwright/test';
+import {
+  type Browser,
+  type BrowserContext,
+  type Locator,
+  type Page,
+  expect,
+} from '@playwright/test';
+
+/**
+ * The password sign-in form of /login (the page also has the e-mail link form, with an address
+ * field of its own).
+ */
+export const passwordLoginForm = (page: Page): Locator =>
+  page.locator('form').filter({ has: page.getByLabel('パスワード', { exact: true }) });
 
 /** Fills in and sends the login form the page shows. */
 export async function submitLogin(page: Page, email: string, password: string): Promise<void> {
-  await page.getByLabel('メールアドレス').fill(email);
-  await page.getByLabel('パスワード', { exact: true }).fill(password);
-  await page.getByRole('button', { name: 'ログイン' }).click();
+  const form = passwordLoginForm(page);
+  await form.getByLabel('メールアドレス').fill(email);
+  await form.getByLabel('パスワード', { exact: true }).fill(password);
+  await form.getByRole('button', { name: 'ログイン' }).click();
 }
 
 /** Signs in through /login and waits for the home page it leads to. */
