@@ -4,8 +4,10 @@ import {
   INVOICE_TYPE,
   LIVE_STATUSES,
   SUBSCRIPTION_TYPE,
+  afterIntervals,
   customerNow,
   itemOf,
+  recurringOf,
 } from '../cycle/calendar';
 import { payOpenInvoice } from '../cycle/subscriptions';
 import { StripeApiError } from '../errors';
@@ -18,6 +20,7 @@ import {
   requireObject,
 } from '../object-store';
 import { findPortalSession } from '../resources/billing-portal-sessions';
+import { grossAmountOf } from '../resources/checkout-sessions';
 import { PAYMENT_METHOD_TYPE } from '../resources/payment-methods';
 import { callRoute } from '../routes';
 import {
@@ -48,7 +51,8 @@ import { readPageForm } from './request';
  * The sandbox's customer portal (Stripe's billing.stripe.com) with its one, fixed
  * configuration: the customer's live subscriptions, with cancel at period end (after a page
  * that says until when the plan can be used), resume, and a change of plan among every active
- * recurring price of an active product, taking effect at once without prorations
+ * recurring price of an active product, confirmed on a page that states what is charged today,
+ * the new plan's period and the next renewal date, then taking effect at once without prorations
  * (`proration_behavior=none`: nothing refunded, nothing charged for the rest of the period;
  * a change between monthly and yearly starts a new period and bills the new price now); the
  * default card, replaced through a card form, after which a `past_due` subscription's open
@@ -180,12 +184,12 @@ async function subscriptionPanel(db: Db, portalId: string, subscription: Sandbox
     </div>
     ${
       plans.length > 0 &&
-      html`<form method="post" action="${portalPagePath(portalId, 'change')}" class="change-plan">
+      html`<form method="get" action="${portalPagePath(portalId, 'change')}" class="change-plan">
         ${hidden}
         <div class="field">
           <label for="${planId}">変更先のプラン</label>
           <span class="hint" id="${planId}-hint"
-            >変更はすぐに反映されます。日割りの返金や差額の請求はありません。月額と年額を切り替えると、その日から新しい期間が始まり、新しいプランの料金がすぐに請求されます。</span
+            >次の画面で、本日のお支払い額と次回の更新日を確認してから変更します。日割りの返金や差額の請求はありません。月額と年額を切り替えると、その日から新しい期間が始まり、新しいプランの料金がすぐに請求されます。</span
           >
           <select id="${planId}" name="price" aria-describedby="${planId}-hint">
             ${await Promise.all(plans.map(async (plan) => html`<option value="${plan.id}">${await planLabel(db, plan)}</option>`))}
@@ -294,6 +298,137 @@ async function showCancelConfirmation(
             <form method="post" action="${portalPagePath(portal.session.id, 'cancel')}">
               <input type="hidden" name="subscription" value="${subscription.id}" />
               <button type="submit" class="button danger">解約する</button>
+            </form>
+            <a href="${home}">戻る</a>
+          </div>
+        </div>`,
+    ),
+  );
+}
+
+/** What a change of plan does, as the confirmation page states it before it is made. */
+type ChangeQuote = {
+  /** Charged now (after any credit on the customer's balance). */
+  dueNow: number;
+  /** The credit on the customer's balance that pays part of it. */
+  creditUsed: number;
+  /** The new plan's period that starts (or continues) with the change. */
+  period: { start: number; end: number };
+  /** The next renewal: the date and what it charges. */
+  renewal: { at: number; amount: number };
+  newCycle: boolean;
+};
+
+/**
+ * What `changeSubscription` with `proration_behavior=none` will do: the same interval (or a
+ * trial) keeps the period and charges nothing now, the new price from the next renewal; a new
+ * interval starts a period now and invoices the new price at once, paid first from the
+ * customer's credit balance.
+ */
+async function quoteChange(
+  db: Db,
+  portal: Portal,
+  subscription: SandboxObject,
+  newPrice: SandboxObject,
+): Promise<ChangeQuote> {
+  const item = itemOf(subscription);
+  const oldRecurring = recurringOf(item.price as SandboxObject);
+  const newRecurring = recurringOf(newPrice);
+  const price = grossAmountOf(newPrice).total;
+  const sameCycle =
+    oldRecurring.interval === newRecurring.interval &&
+    oldRecurring.interval_count === newRecurring.interval_count;
+  if (sameCycle || subscription.status === 'trialing') {
+    const end = periodEndOf(subscription);
+    return {
+      dueNow: 0,
+      creditUsed: 0,
+      period: { start: item.current_period_start as number, end },
+      renewal: { at: end, amount: price },
+      newCycle: false,
+    };
+  }
+  const at = await customerNow(db, portal.customer);
+  const end = afterIntervals(at, newRecurring, 1);
+  const balance = typeof portal.customer.balance === 'number' ? portal.customer.balance : 0;
+  const creditUsed = Math.min(Math.max(-balance, 0), price);
+  return {
+    dueNow: price - creditUsed,
+    creditUsed,
+    period: { start: at, end },
+    renewal: { at: end, amount: price },
+    newCycle: true,
+  };
+}
+
+/**
+ * The confirmation before a change of plan (as Stripe's portal shows the amount due before it
+ * is confirmed): the plan now and the plan after, what is charged today, the new plan's period
+ * and the next renewal, with the button that makes the change and a way back.
+ */
+async function showChangeConfirmation(
+  db: Db,
+  portal: Portal,
+  subscriptionId: string | null,
+  priceId: string | null,
+): Promise<Response> {
+  const subscription = await ownSubscription(db, portal, subscriptionId);
+  if (!subscription) return notFoundPage();
+  const home = portalPagePath(portal.session.id);
+  const newPrice = (await choosablePrices(db, subscription)).find((price) => price.id === priceId);
+  if (!newPrice) {
+    return messagePage(
+      'このプランには変更できません',
+      'ご契約の管理に戻り、変更先のプランを選び直してください。',
+      { href: home, label: 'ご契約の管理に戻る' },
+      400,
+    );
+  }
+  const currency = String(newPrice.currency);
+  const current = itemOf(subscription).price as SandboxObject;
+  const quote = await quoteChange(db, portal, subscription, newPrice);
+  const ending = subscription.cancel_at_period_end === true;
+  const trial = subscription.status === 'trialing';
+  return htmlResponse(
+    page(
+      'プラン変更の確認',
+      html`<h1>プラン変更の確認</h1>
+        <div class="panel">
+          <dl class="summary">
+            <dt>現在のプラン</dt>
+            <dd>${await planLabel(db, current)}</dd>
+            <dt>変更後のプラン</dt>
+            <dd>${await planLabel(db, newPrice)}</dd>
+            <dt>本日のお支払い</dt>
+            <dd>
+              <strong>${formatAmount(quote.dueNow, currency)}</strong>（税込）${
+                quote.creditUsed > 0 &&
+                `（残高 ${formatAmount(quote.creditUsed, currency)} を充当）`
+              }
+            </dd>
+            <dt>${trial ? '無料体験の期間' : '変更後のプランの期間'}</dt>
+            <dd>${formatDate(quote.period.start)}〜${formatDate(quote.period.end)}</dd>
+            <dt>${ending ? 'ご利用の終了日' : trial ? '初回のお支払い日' : '次回の更新日'}</dt>
+            <dd>
+              ${
+                ending
+                  ? `${formatDate(quote.renewal.at)}（解約予定のため、その後の請求はありません）`
+                  : `${formatDate(quote.renewal.at)}（${formatAmount(quote.renewal.amount, currency)}（税込）を請求）`
+              }
+            </dd>
+          </dl>
+          <p>
+            ${
+              quote.newCycle
+                ? '確定すると、本日から新しいプランの期間が始まり、上記の金額を登録済みのカードに請求します。現在のプランの残り期間についての返金はありません。'
+                : '確定すると、すぐに新しいプランに切り替わります。本日の請求はなく、日割りの返金や差額の請求もありません。'
+            }
+          </p>
+          <div class="actions">
+            <form method="post" action="${portalPagePath(portal.session.id, 'change')}">
+              <input type="hidden" name="subscription" value="${subscription.id}" />
+              <input type="hidden" name="price" value="${newPrice.id}" />
+              <button type="submit" class="button">変更を確定する</button>
             </form>
             <a href="${home}">戻る</a>
           </div>
@@ -411,7 +546,10 @@ async function submitSubscriptionAction(
   return backHome(origin, portal, message);
 }
 
-const PAGES = { GET: ['', 'cancel', 'card'], POST: ['cancel', 'resume', 'change', 'card'] };
+const PAGES = {
+  GET: ['', 'cancel', 'change', 'card'],
+  POST: ['cancel', 'resume', 'change', 'card'],
+};
 
 /** /billing-sandbox/portal/:id[/cancel|resume|change|card], GET or POST (pages.ts checks). */
 export async function handlePortalPage(
@@ -428,6 +566,10 @@ export async function handlePortalPage(
   if (method === 'GET') {
     if (action === 'cancel') {
       return showCancelConfirmation(db, portal, url.searchParams.get('subscription'));
+    }
+    if (action === 'change') {
+      const query = url.searchParams;
+      return showChangeConfirmation(db, portal, query.get('subscription'), query.get('price'));
     }
     if (action === 'card') return htmlResponse(await cardDocument(db, portal, {}));
     return showHome(db, portal, url.searchParams.get('message'));
