@@ -5,6 +5,7 @@ import {
   articleJsonLd,
   breadcrumbJsonLd,
   contentImagesAndDates,
+  contentItemJsonLd,
   isoDateTime,
   isoDuration,
   itemBreadcrumbJsonLd,
@@ -474,5 +475,55 @@ describe('item pages', () => {
         revisedAt: '2026-01-20',
       }),
     ).toEqual({ images: [cover], datePublished: '2026-01-05', dateModified: '2026-01-20' });
+  });
+
+  const item = {
+    id: 'i1',
+    title: 'T',
+    description: 'D',
+    createdAt: '2026-01-01',
+    updatedAt: '2026-02-01',
+    writers: [{ name: 'W', website: 'https://w.example' }],
+    isPublicPreview: true,
+  };
+
+  it.each([
+    ['posts', '記事', 'Article'],
+    ['connect', 'コネクト', 'Article'],
+    ['movies', '動画', 'VideoObject'],
+    ['audios', '音声', 'PodcastEpisode'],
+  ] as const)('describe a %s item and the trail to it', (section, name, type) => {
+    const [main, trail] = contentItemJsonLd(SITE, section, item);
+    expect(main?.['@type']).toBe(type);
+    expect(main?.url).toBe(`https://axis.example.jp/${section}/i1`);
+    expect(trail).toEqual(
+      itemBreadcrumbJsonLd(
+        SITE,
+        { name, path: `/${section}` },
+        { name: 'T', path: `/${section}/i1` },
+      ),
+    );
+  });
+
+  it('link writers from articles, name them in media, and keep connect pages members-only', () => {
+    const post = contentItemJsonLd(SITE, 'posts', item, { section: 'F', keywords: ['k'] })[0];
+    expect(post).toMatchObject({
+      author: [{ '@type': 'Person', name: 'W', url: 'https://w.example' }],
+      articleSection: 'F',
+      keywords: 'k',
+      isAccessibleForFree: true,
+    });
+    const movie = contentItemJsonLd(SITE, 'movies', item, { duration: 60, embedUrl: 'https://e' });
+    expect(movie[0]).toMatchObject({
+      author: [{ '@type': 'Person', name: 'W' }],
+      duration: 'PT1M',
+      embedUrl: 'https://e',
+    });
+    expect(movie[0]?.author).toEqual([{ '@type': 'Person', name: 'W' }]);
+    const { writers: _, isPublicPreview: __, ...page } = item;
+    expect(contentItemJsonLd(SITE, 'connect', page)[0]).toMatchObject({
+      isAccessibleForFree: false,
+      hasPart: { cssSelector: PAYWALLED_SELECTOR },
+    });
   });
 });

@@ -423,6 +423,95 @@ export function contentImagesAndDates<Image extends ImageInput, Time extends str
   };
 }
 
+/** The content sections with item pages, and each one's name in the breadcrumb trail. */
+const ITEM_SECTIONS = {
+  posts: '記事',
+  connect: 'コネクト',
+  movies: '動画',
+  audios: '音声',
+} as const;
+
+export type ItemSection = keyof typeof ITEM_SECTIONS;
+
+/** A content item as its page's structured data reads it. */
+export type ContentItemInput = {
+  id: string;
+  title: string;
+  description?: string | null;
+  coverImage?: ImageInput | null;
+  publishedAt?: string | null;
+  createdAt: string;
+  revisedAt?: string | null;
+  updatedAt: string;
+  writers?: readonly { name: string; website?: string | null }[];
+  /** A public-preview item; absent for content that is always members' (connect pages). */
+  isPublicPreview?: boolean;
+};
+
+/** What only some sections describe: a post's feature and tags, a movie's duration and embed. */
+export type ContentItemDetails = {
+  section?: string | null;
+  keywords?: readonly string[];
+  /** Seconds. */
+  duration?: number | null;
+  /** Only what the access policy let out (undefined for a reader without access). */
+  embedUrl?: string | null;
+};
+
+/**
+ * An item page's structured data: the item as its section describes it (an Article for posts
+ * and connect pages, a VideoObject for movies, a PodcastEpisode for audios) and the trail home →
+ * section → item. It describes the content, not this reader's access: isAccessibleForFree is the
+ * item's public preview (never for connect pages). Articles link their writers' sites; the media
+ * objects name their writers only.
+ */
+export function contentItemJsonLd(
+  site: JsonLdSite,
+  section: ItemSection,
+  item: ContentItemInput,
+  details: ContentItemDetails = {},
+): JsonLdObject[] {
+  const path = `/${section}/${item.id}`;
+  const common = {
+    path,
+    description: item.description,
+    ...contentImagesAndDates(item),
+    isAccessibleForFree: item.isPublicPreview ?? false,
+  };
+  const named = (item.writers ?? []).map((w) => ({ name: w.name }));
+  const main =
+    section === 'movies'
+      ? videoObjectJsonLd(site, {
+          ...common,
+          name: item.title,
+          duration: details.duration,
+          authors: named,
+          embedUrl: details.embedUrl,
+        })
+      : section === 'audios'
+        ? podcastEpisodeJsonLd(site, {
+            ...common,
+            name: item.title,
+            duration: details.duration,
+            authors: named,
+          })
+        : articleJsonLd(site, {
+            ...common,
+            headline: item.title,
+            authors: item.writers?.map((w) => ({ name: w.name, url: w.website })),
+            section: details.section,
+            keywords: details.keywords,
+          });
+  return [
+    main,
+    itemBreadcrumbJsonLd(
+      site,
+      { name: ITEM_SECTIONS[section], path: `/${section}` },
+      { name: item.title, path },
+    ),
+  ];
+}
+
 /** The trail from the home page to this one, e.g. [{ホーム, /}, {記事, /posts}, {title, /posts/id}]. */
 export function breadcrumbJsonLd(
   site: SiteSettings,

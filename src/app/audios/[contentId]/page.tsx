@@ -7,9 +7,9 @@ import { PhraseText } from '@/components/content/phrase-text';
 import { ResponsiveImage } from '@/components/content/responsive-image';
 import { RichText } from '@/components/content/rich-text';
 import styles from '@/components/content/article.module.css';
-import { jsonLdSite, sitePageMetadata } from '@/components/listing/site-metadata';
+import { itemPageMetadata, jsonLdSite } from '@/components/listing/site-metadata';
 import { JsonLd } from '@/components/seo/json-ld';
-import { itemBreadcrumbJsonLd, podcastEpisodeJsonLd, contentImagesAndDates } from '@/lib/json-ld';
+import { contentItemJsonLd } from '@/lib/json-ld';
 import { AudioPlayer } from '@/components/media/audio-player.client';
 import { formatDateJa, formatDurationJa, isoDateJa } from '@/lib/format';
 import { playableUrl } from '@/server/access/media-url';
@@ -19,14 +19,7 @@ import episode from './episode.module.css';
 type Props = { params: Promise<{ contentId: string }> };
 
 export async function generateMetadata({ params }: Props) {
-  const audio = (await readAudio((await params).contentId))?.item;
-  if (!audio) return { title: 'ページが見つかりません', robots: { index: false } };
-  return sitePageMetadata({
-    title: audio.title,
-    description: audio.description,
-    path: `/audios/${audio.id}`,
-    image: audio.coverImage ?? null,
-  });
+  return itemPageMetadata('audios', (await readAudio((await params).contentId))?.item);
 }
 
 /**
@@ -40,7 +33,6 @@ export default async function AudioPage({ params }: Props) {
   if (!shown) notFound();
   const audio = shown.item;
   const transcript = audio.transcript ?? '';
-  const site = jsonLdSite();
   const path = `/audios/${audio.id}`;
   const date = audio.publishedAt ?? audio.createdAt;
   // Who speaks in an episode: its writers are the host and the guests.
@@ -48,22 +40,7 @@ export default async function AudioPage({ params }: Props) {
   return (
     <article className={styles.article}>
       <JsonLd
-        data={[
-          podcastEpisodeJsonLd(site, {
-            path,
-            name: audio.title,
-            description: audio.description,
-            ...contentImagesAndDates(audio),
-            duration: audio.duration,
-            authors: audio.writers.map((w) => ({ name: w.name })),
-            isAccessibleForFree: audio.isPublicPreview,
-          }),
-          itemBreadcrumbJsonLd(
-            site,
-            { name: '音声', path: '/audios' },
-            { name: audio.title, path },
-          ),
-        ]}
+        data={contentItemJsonLd(jsonLdSite(), 'audios', audio, { duration: audio.duration })}
       />
       <div className={episode.hero}>
         <header className={episode.head}>
@@ -98,7 +75,7 @@ export default async function AudioPage({ params }: Props) {
             <Paywall
               cta={shown.cta}
               item="audio"
-              returnTo={`/audios/${audio.id}`}
+              returnTo={path}
               gatedChars={shown.gatedChars}
               duration={audio.duration}
             />

@@ -4,32 +4,19 @@ import { ItemCover, ItemHeader } from '@/components/content/item-header';
 import { Paywall } from '@/components/content/paywall';
 import { RichText } from '@/components/content/rich-text';
 import styles from '@/components/content/article.module.css';
-import { jsonLdSite, sitePageMetadata } from '@/components/listing/site-metadata';
+import { itemPageMetadata, jsonLdSite } from '@/components/listing/site-metadata';
 import { JsonLd } from '@/components/seo/json-ld';
-import {
-  PAYWALLED_CLASS,
-  articleJsonLd,
-  itemBreadcrumbJsonLd,
-  contentImagesAndDates,
-} from '@/lib/json-ld';
+import { PAYWALLED_CLASS, contentItemJsonLd } from '@/lib/json-ld';
 import { readConnect } from '@/server/access/read';
 
 type Props = { params: Promise<{ contentId: string }> };
 
 export async function generateMetadata({ params }: Props) {
-  const page = (await readConnect((await params).contentId))?.item;
-  if (!page) return { title: 'ページが見つかりません', robots: { index: false } };
   // SPEC §2: title, description and image from the connect page itself (for sharing). The
   // community area is for members: its pages stay out of search engines, as out of the sitemap.
-  return {
-    ...sitePageMetadata({
-      title: page.title,
-      description: page.description,
-      path: `/connect/${page.id}`,
-      image: page.coverImage ?? null,
-    }),
-    robots: { index: false, follow: true },
-  };
+  return itemPageMetadata('connect', (await readConnect((await params).contentId))?.item, {
+    noIndex: true,
+  });
 }
 
 /** A connect page: signed-in members read it all; others see the lead and a way in. */
@@ -39,26 +26,10 @@ export default async function ConnectDetailPage({ params }: Props) {
   if (!shown) notFound();
   const page = shown.item;
   const body = page.body ?? '';
-  const site = jsonLdSite();
   const path = `/connect/${page.id}`;
   return (
     <article className={styles.article}>
-      <JsonLd
-        data={[
-          articleJsonLd(site, {
-            path,
-            headline: page.title,
-            description: page.description,
-            ...contentImagesAndDates(page),
-            isAccessibleForFree: false,
-          }),
-          itemBreadcrumbJsonLd(
-            site,
-            { name: 'コネクト', path: '/connect' },
-            { name: page.title, path },
-          ),
-        ]}
-      />
+      <JsonLd data={contentItemJsonLd(jsonLdSite(), 'connect', page)} />
       <ItemHeader
         kicker="コネクト"
         title={page.title}

@@ -3,9 +3,9 @@ import { BookmarkButton } from '@/components/bookmarks/bookmark-button.client';
 import { ItemHeader, castLine } from '@/components/content/item-header';
 import { Paywall } from '@/components/content/paywall';
 import styles from '@/components/content/article.module.css';
-import { jsonLdSite, sitePageMetadata } from '@/components/listing/site-metadata';
+import { itemPageMetadata, jsonLdSite } from '@/components/listing/site-metadata';
 import { JsonLd } from '@/components/seo/json-ld';
-import { itemBreadcrumbJsonLd, videoObjectJsonLd, contentImagesAndDates } from '@/lib/json-ld';
+import { contentItemJsonLd } from '@/lib/json-ld';
 import { ResponsiveImage } from '@/components/content/responsive-image';
 import { EmbedPlayer } from '@/components/media/embed-player.client';
 import media from '@/components/media/media.module.css';
@@ -16,14 +16,7 @@ import { readMovie } from '@/server/access/read';
 type Props = { params: Promise<{ contentId: string }> };
 
 export async function generateMetadata({ params }: Props) {
-  const movie = (await readMovie((await params).contentId))?.item;
-  if (!movie) return { title: 'ページが見つかりません', robots: { index: false } };
-  return sitePageMetadata({
-    title: movie.title,
-    description: movie.description,
-    path: `/movies/${movie.id}`,
-    image: movie.coverImage ?? null,
-  });
+  return itemPageMetadata('movies', (await readMovie((await params).contentId))?.item);
 }
 
 /** A movie: the page is public; the video (file or embed) only for those the policy allows. */
@@ -33,28 +26,14 @@ export default async function MoviePage({ params }: Props) {
   if (!shown) notFound();
   const movie = shown.item;
   const poster = movie.coverImage?.url;
-  const site = jsonLdSite();
   const path = `/movies/${movie.id}`;
   return (
     <article className={styles.article}>
       <JsonLd
-        data={[
-          videoObjectJsonLd(site, {
-            path,
-            name: movie.title,
-            description: movie.description,
-            ...contentImagesAndDates(movie),
-            duration: movie.duration,
-            authors: movie.writers.map((w) => ({ name: w.name })),
-            isAccessibleForFree: movie.isPublicPreview,
-            embedUrl: shown.full ? shown.item.embedUrl : undefined,
-          }),
-          itemBreadcrumbJsonLd(
-            site,
-            { name: '動画', path: '/movies' },
-            { name: movie.title, path },
-          ),
-        ]}
+        data={contentItemJsonLd(jsonLdSite(), 'movies', movie, {
+          duration: movie.duration,
+          embedUrl: shown.full ? shown.item.embedUrl : undefined,
+        })}
       />
       <ItemHeader
         kicker="動画"

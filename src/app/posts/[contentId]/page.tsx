@@ -10,14 +10,9 @@ import styles from '@/components/content/article.module.css';
 import { CardGrid } from '@/components/listing/content-card';
 import { postCard } from '@/components/listing/cards';
 import { Section } from '@/components/listing/list-page';
-import { jsonLdSite, sitePageMetadata } from '@/components/listing/site-metadata';
+import { itemPageMetadata, jsonLdSite } from '@/components/listing/site-metadata';
 import { JsonLd } from '@/components/seo/json-ld';
-import {
-  PAYWALLED_CLASS,
-  articleJsonLd,
-  itemBreadcrumbJsonLd,
-  contentImagesAndDates,
-} from '@/lib/json-ld';
+import { PAYWALLED_CLASS, contentItemJsonLd } from '@/lib/json-ld';
 import { env } from '@/env';
 import { PreviewBanner } from '@/components/preview/preview-banner.client';
 import { readPost } from '@/server/access/read';
@@ -28,15 +23,7 @@ type Props = { params: Promise<{ contentId: string }> };
 
 export async function generateMetadata({ params }: Props): Promise<Metadata> {
   const read = await readPost((await params).contentId);
-  if (!read) return { title: 'ページが見つかりません', robots: { index: false } };
-  const post = read.item;
-  return sitePageMetadata({
-    title: post.title,
-    description: post.description,
-    path: `/posts/${post.id}`,
-    image: post.coverImage ? { ...post.coverImage, alt: post.coverImage.alt ?? post.title } : null,
-    noIndex: read.preview,
-  });
+  return itemPageMetadata('posts', read?.item, { noIndex: read?.preview });
 }
 
 /** The series around a post: its place and the previous and next instalments. */
@@ -74,30 +61,15 @@ export default async function PostPage({ params }: Props) {
   const body = post.body ?? '';
   const path = `/posts/${post.id}`;
 
-  const site = jsonLdSite();
   return (
     <article className={styles.article}>
       {shown.preview ? <PreviewBanner /> : null}
       {shown.preview ? null : (
         <JsonLd
-          data={[
-            articleJsonLd(site, {
-              path,
-              headline: post.title,
-              description: post.description,
-              ...contentImagesAndDates(post),
-              authors: post.writers.map((w) => ({ name: w.name, url: w.website })),
-              section: post.category?.name,
-              keywords: post.tags.map((t) => t.name),
-              // Describes the piece, not this reader's access.
-              isAccessibleForFree: post.isPublicPreview,
-            }),
-            itemBreadcrumbJsonLd(
-              site,
-              { name: '記事', path: '/posts' },
-              { name: post.title, path },
-            ),
-          ]}
+          data={contentItemJsonLd(jsonLdSite(), 'posts', post, {
+            section: post.category?.name,
+            keywords: post.tags.map((t) => t.name),
+          })}
         />
       )}
       <ItemHeader
