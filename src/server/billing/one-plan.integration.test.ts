@@ -2,14 +2,20 @@ import { and, eq } from 'drizzle-orm';
 import type Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database, Db } from '@/server/db/client';
-import { auditEvents, mailOutbox, subscriptions, user } from '@/server/db/schema';
+import {
+  auditEvents,
+  billingNotifications,
+  mailOutbox,
+  subscriptions,
+  user,
+} from '@/server/db/schema';
 import { createTestDatabase } from '@test-support/db/test-database';
 import { attachCard } from '@test-support/billing-sandbox';
 import { createProfiles } from '@/server/profiles/profiles';
 import { type Plan, syncCatalogue } from './catalogue';
 import { CheckoutRefused, checkoutOutcome, startCheckout } from './checkout';
 import { ensureCustomer } from './customers';
-import { CHARGING_STATUSES } from './one-plan';
+import { CHARGING_STATUSES, duplicateClaimKey, keepOnePlan } from './one-plan';
 import { billingProvider } from './provider';
 import { billingSummaryFor } from './reader-billing';
 import { handleBillingSandbox } from './sandbox/http';
@@ -130,11 +136,13 @@ describe('one plan per reader', () => {
         }),
       ),
     );
-    const [kept, reversed] = [...created].sort(
-      (a, b) => a.created - b.created || (a.id < b.id ? -1 : 1),
-    );
+    const [kept, reversed] = byAge(created);
     return { reader, kept: kept!, reversed: reversed!, events: await eventsOf(reader.customerId) };
   }
+
+  /** Oldest first, as keepOnePlan orders them: by `created`, then by id. */
+  const byAge = (list: Stripe.Subscription[]) =>
+    [...list].sort((a, b) => a.created - b.created || (a.id < b.id ? -1 : 1));
 
   const mailsTo = (to: string, kind: string) =>
     db
@@ -225,16 +233,23 @@ describe('one plan per reader', () => {
     const [monthlySession, yearlySession] = await Promise.all(
       [monthly, yearly].map((started) => stripe.checkout.sessions.retrieve(sessionOf(started.url))),
     );
-    const kept = await stripe.subscriptions.retrieve(monthlySession!.subscription as string);
-    const reversed = await stripe.subscriptions.retrieve(yearlySession!.subscription as string);
-    await expectOnePlan(reader, kept, reversed);
-    expect(await checkoutOutcome(db, reader.id, sessionOf(monthly.url))).toMatchObject({
-      state: 'recorded',
-      status: 'active',
-    });
-    expect(await checkoutOutcome(db, reader.id, sessionOf(yearly.url))).toEqual({
-      state: 'duplicate',
-    });
+    const both = await Promise.all(
+      [monthlySession, yearlySession].map((session) =>
+        stripe.subscriptions.retrieve(session!.subscription as string),
+      ),
+    );
+    // Paid within the same second (on the reader's test clock, at the same frozen time): the
+    // tie is broken by id, the same way on every instance.
+    const [kept, reversed] = byAge(both);
+    await expectOnePlan(reader, kept!, reversed!);
+    const sessionOfSubscription = (id: string) =>
+      [monthly, yearly][both.findIndex((subscription) => subscription.id === id)]!.url;
+    expect(
+      await checkoutOutcome(db, reader.id, sessionOf(sessionOfSubscription(kept!.id))),
+    ).toMatchObject({ state: 'recorded', status: 'active' });
+    expect(
+      await checkoutOutcome(db, reader.id, sessionOf(sessionOfSubscription(reversed!.id))),
+    ).toEqual({ state: 'duplicate' });
   });
 
   it.each([
@@ -249,6 +264,29 @@ describe('one plan per reader', () => {
   it('keeps one of two concurrent completions, every event delivered at the same moment', async () => {
     const { reader, kept, reversed, events } = await twoConcurrentPlans();
     await Promise.all(events.map((event) => postUntilApplied(db, event)));
+    await expectOnePlan(reader, kept, reversed);
+  });
+
+  it('leaves a reversal another process has under way, and takes over one it abandoned', async () => {
+    const { reader, kept, reversed, events } = await twoConcurrentPlans();
+    // Another instance claimed the reversal a moment ago and is still at it.
+    const key = duplicateClaimKey(reversed.id);
+    await db.insert(billingNotifications).values({ key });
+    for (const event of events) await postUntilApplied(db, event);
+    const charging = async () =>
+      (await stripe.subscriptions.list({ customer: reader.customerId })).data.filter((s) =>
+        CHARGING_STATUSES.includes(s.status),
+      );
+    expect(await charging()).toHaveLength(2);
+    expect(await keepOnePlan(db, reader.id, reader.customerId)).toEqual([]);
+    // It died midway: once its claim is old, the next event (or the provider's retry) finishes.
+    await db
+      .update(billingNotifications)
+      .set({ sentAt: new Date(Date.now() - 10 * 60_000) })
+      .where(eq(billingNotifications.key, key));
+    const [reversal, ...more] = await keepOnePlan(db, reader.id, reader.customerId);
+    expect(more).toHaveLength(0);
+    expect(reversal).toMatchObject({ subscriptionId: reversed.id, keptSubscriptionId: kept.id });
     await expectOnePlan(reader, kept, reversed);
   });
 

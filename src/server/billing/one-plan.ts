@@ -1,5 +1,5 @@
 import 'server-only';
-import { eq } from 'drizzle-orm';
+import { and, eq, lt, sql } from 'drizzle-orm';
 import Stripe from 'stripe';
 import { recordAudit } from '@/server/audit/audit-log';
 import type { Db } from '@/server/db/client';
@@ -29,6 +29,9 @@ export const CHARGING_STATUSES: readonly string[] = [
   'paused',
 ];
 
+/** A reversal claimed longer ago than this, its subscription still charging, was abandoned. */
+const STALE_CLAIM_MS = 5 * 60_000;
+
 export const duplicateClaimKey = (subscriptionId: string) => `duplicate:${subscriptionId}`;
 
 export type Reversal = {
@@ -50,7 +53,8 @@ async function chargingSubscriptions(stripe: Stripe, customerId: string) {
 /**
  * Takes the reversal of one subscription for this caller: true for exactly one of any number
  * of concurrent callers (the claim's primary key), under the reader's row lock so that one
- * reader's reversals are decided one after another across instances.
+ * reader's reversals are decided one after another across instances. A claim left by a process
+ * that died midway is taken over after STALE_CLAIM_MS, on the provider's next retry.
  */
 async function claimReversal(db: Db, userId: string, subscriptionId: string): Promise<boolean> {
   return db.transaction(async (tx) => {
@@ -59,12 +63,29 @@ async function claimReversal(db: Db, userId: string, subscriptionId: string): Pr
       .from(userPrivateProfiles)
       .where(eq(userPrivateProfiles.userId, userId))
       .for('update');
+    const key = duplicateClaimKey(subscriptionId);
     const rows = await tx
       .insert(billingNotifications)
-      .values({ key: duplicateClaimKey(subscriptionId) })
+      .values({ key })
       .onConflictDoNothing()
       .returning({ key: billingNotifications.key });
-    return rows.length === 1;
+    if (rows.length === 1) return true;
+    // Claimed before, and still charging (the caller listed it so): the claimant died or gave
+    // up midway. Once the claim is old enough not to be a reversal still under way, take it.
+    const takenOver = await tx
+      .update(billingNotifications)
+      .set({ sentAt: sql`now()` })
+      .where(
+        and(
+          eq(billingNotifications.key, key),
+          lt(
+            billingNotifications.sentAt,
+            sql`now() - make_interval(secs => ${STALE_CLAIM_MS / 1000})`,
+          ),
+        ),
+      )
+      .returning({ key: billingNotifications.key });
+    return takenOver.length === 1;
   });
 }
 
