@@ -35,6 +35,8 @@ export type CardRead =
   | { ok: false; errors: FormErrors; values: CardValues };
 
 export const DECLINED_MESSAGE = 'カードが拒否されました。別のカードをお試しください。';
+export const INSUFFICIENT_FUNDS_MESSAGE =
+  'カードのご利用可能額が不足しているため、お支払いできませんでした。別のカードをお試しください。';
 
 type FieldSpec = {
   id: string;
@@ -134,7 +136,14 @@ export function cardErrorOf(error: StripeApiError): FormErrors {
     case 'incorrect_cvc':
       return { fields: { cvc: 'セキュリティコードが正しくありません。' } };
     default:
-      return { fields: {}, form: DECLINED_MESSAGE };
+      // Stripe's decline_code says why the bank declined; insufficient funds is worth saying.
+      return {
+        fields: {},
+        form:
+          error.extra.decline_code === 'insufficient_funds'
+            ? INSUFFICIENT_FUNDS_MESSAGE
+            : DECLINED_MESSAGE,
+      };
   }
 }
 
@@ -216,6 +225,7 @@ export function testCards(): Html {
     <ul>
       <li><span class="card-number">4242 4242 4242 4242</span>：成功</li>
       <li><span class="card-number">4000 0000 0000 0002</span>：拒否</li>
+      <li><span class="card-number">4000 0000 0000 9995</span>：残高不足で拒否</li>
       <li><span class="card-number">4000 0000 0000 0341</span>：初回は成功し更新時に失敗</li>
     </ul>
   </section>`;

@@ -25,7 +25,7 @@ import { type Route, type RouteContext, changeLocked, listRoute, resourceRoutes 
  * its "Elements". Only the brand, last four digits, expiry and a fingerprint are kept, never
  * the number or the CVC. The test cards (Stripe's numbers): 4242 4242 4242 4242 succeeds;
  * 4000 0000 0000 0002 is declined when attached (`card_declined`, `generic_decline`), as on
- * Stripe; 4000 0000 0000 0341 attaches, its first charge succeeds and every later one fails
+ * Stripe, and so is 4000 0000 0000 9995 (`card_declined`, `insufficient_funds`); 4000 0000 0000 0341 attaches, its first charge succeeds and every later one fails
  * (on Stripe every charge fails: the sandbox's version lets a subscription start on it and
  * then fail its renewal, which is the case worth trying). Any other number that passes the
  * Luhn check succeeds.
@@ -38,10 +38,12 @@ export const PAYMENT_METHOD_TYPE = 'payment_method';
  */
 const CARD_STATE_TYPE = 'sandbox.card_state';
 
-type CardBehavior = 'succeeds' | 'declined_on_attach' | 'fails_after_first_charge';
+type CardBehavior =
+  'succeeds' | 'declined_on_attach' | 'insufficient_funds_on_attach' | 'fails_after_first_charge';
 
 const TEST_CARD_BEHAVIORS: Record<string, CardBehavior> = {
   '4000000000000002': 'declined_on_attach',
+  '4000000000009995': 'insufficient_funds_on_attach',
   '4000000000000341': 'fails_after_first_charge',
 };
 
@@ -74,9 +76,16 @@ export const cardDeclined = () =>
     decline_code: 'generic_decline',
   });
 
+/** Stripe's answer to 4000 0000 0000 9995: declined, `decline_code: insufficient_funds`. */
+const insufficientFunds = () =>
+  cardError('Your card has insufficient funds.', 'card_declined', undefined, {
+    decline_code: 'insufficient_funds',
+  });
+
 function succeedsNow(state: SandboxObject | null): boolean {
   if (!state) return false;
   if (state.behavior === 'declined_on_attach') return false;
+  if (state.behavior === 'insufficient_funds_on_attach') return false;
   if (state.behavior === 'fails_after_first_charge') return Number(state.charges ?? 0) === 0;
   return true;
 }
@@ -233,6 +242,7 @@ async function attach(context: RouteContext): Promise<SandboxObject> {
     }
     const state = await findObject(db, CARD_STATE_TYPE, `cardstate_${current.id}`);
     if (state?.behavior === 'declined_on_attach') throw cardDeclined();
+    if (state?.behavior === 'insufficient_funds_on_attach') throw insufficientFunds();
     const attached: SandboxObject = { ...current, customer: customerId };
     await saveObject(db, attached);
     return attached;
