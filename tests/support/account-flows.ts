@@ -87,3 +87,13 @@ export function setUpAccountFlows(options: { hanako?: 'signed-up' | 'verified' }
   });
   return t;
 }
+
+/**
+ * Limits count in fixed windows (10 minutes, an hour): a test that counts up to one starts
+ * clear of a window's end, or the count would start again halfway through (as it does for a
+ * real attacker). Waits for the next window when less than `needMs` is left.
+ */
+export async function clearOfWindowEnd(windowMs: number, needMs = 30_000): Promise<void> {
+  const left = windowMs - (Date.now() % windowMs);
+  if (left < needMs) await new Promise((resolve) => setTimeout(resolve, left + 100));
+}

@@ -12,7 +12,13 @@ import {
   signInDelayMs,
   signUp,
 } from './account-flows';
-import { BASE, PASSWORD, setUpAccountFlows, signUpForm } from '@test-support/account-flows';
+import {
+  BASE,
+  PASSWORD,
+  clearOfWindowEnd,
+  setUpAccountFlows,
+  signUpForm,
+} from '@test-support/account-flows';
 
 describe('account flows against the database: verification and sign-in', () => {
   const t = setUpAccountFlows({ hanako: 'signed-up' });
@@ -135,6 +141,7 @@ describe('account flows against the database: verification and sign-in', () => {
     });
 
     it("lets the owner in from their own address after a stranger's wrong passwords, and refuses the stranger's address", async () => {
+      await clearOfWindowEnd(LIMITS.signInPair.windowMs);
       const { user: owner } = await verifiedMember('owner@example.jp');
       const stranger = () => ({ headers: new Headers(), ip: '203.0.113.66' });
       const answers: FlowResult[] = [];
@@ -180,6 +187,7 @@ describe('account flows against the database: verification and sign-in', () => {
     });
 
     it('counts only failures per address: a success starts the count again', async () => {
+      await clearOfWindowEnd(LIMITS.signInPair.windowMs);
       await verifiedMember('typo@example.jp');
       const mine = () => ({ headers: new Headers(), ip: '198.51.100.201' });
       for (let round = 0; round < 2; round++) {
@@ -194,11 +202,7 @@ describe('account flows against the database: verification and sign-in', () => {
     });
 
     it('slows every attempt on an account past its ceiling, from anywhere, but refuses none', async () => {
-      // The count lives in fixed 10-minute windows: start clear of a boundary, or the count
-      // would start again halfway through (as it does for a real attacker, every 10 minutes).
-      const window = LIMITS.signInAccount.windowMs;
-      const left = window - (Date.now() % window);
-      if (left < 15_000) await new Promise((resolve) => setTimeout(resolve, left + 100));
+      await clearOfWindowEnd(LIMITS.signInAccount.windowMs);
       await verifiedMember('popular@example.jp');
       const waits: number[] = [];
       const slowDeps: FlowDeps = {
@@ -248,11 +252,9 @@ describe('account flows against the database: verification and sign-in', () => {
     it('answers 429 after too many attempts from one address', async () => {
       const fixed = () => ({ headers: new Headers(), ip: '203.0.113.9' });
       // The address has used all but one of its attempts in this window (counted straight in
-      // the table: a hundred password checks would only cost time). Start clear of a window
-      // boundary, where the count starts again.
+      // the table: a hundred password checks would only cost time).
       const limit = LIMITS.signInIp;
-      const left = limit.windowMs - (Date.now() % limit.windowMs);
-      if (left < 15_000) await new Promise((resolve) => setTimeout(resolve, left + 100));
+      await clearOfWindowEnd(limit.windowMs);
       for (let i = 0; i < limit.max - 1; i++) await hit(t.database.db, limit, '203.0.113.9');
       const last = { email: 'spray-last@example.jp', password: 'guess-password' };
       expect(await signIn(t.deps, last, fixed())).toMatchObject({ ok: false, status: 401 });
