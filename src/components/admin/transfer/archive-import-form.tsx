@@ -1,13 +1,8 @@
 import styles from '@/components/admin/users/users.module.css';
 import { PendingSubmit } from './pending-submit.client';
 import { transferPaths } from '@/lib/transfer/status';
-import {
-  EmptyInstanceConfirm,
-  ImportField,
-  type ImportFormProps,
-  ImportFormSection,
-  describedBy,
-} from './import-form-parts';
+import { InputRow } from '@/components/admin/users/form-fields';
+import { EmptyInstanceConfirm, type ImportFormProps, ImportFormSection } from './import-form-parts';
 import own from './transfer.module.css';
 
 const FILE_ID = 'transfer-archive';
@@ -24,23 +19,17 @@ export function ArchiveImportForm({ refusal, busy, fieldErrors, formError }: Imp
       busy={busy}
       formError={formError}
     >
-      <ImportField
+      <InputRow
         id={FILE_ID}
+        name="archive"
         label="アーカイブ（.tar.gz）"
         hint="大きなファイルは送信に時間がかかります。完了するまでこのページを開いたままにしてください。"
         error={fieldErrors.archive}
-      >
-        <input
-          id={FILE_ID}
-          name="archive"
-          type="file"
-          accept=".tar.gz,.tgz,application/gzip"
-          required
-          className={own.file}
-          aria-invalid={fieldErrors.archive ? true : undefined}
-          aria-describedby={describedBy(FILE_ID, fieldErrors.archive, true)}
-        />
-      </ImportField>
+        type="file"
+        accept=".tar.gz,.tgz,application/gzip"
+        required
+        className={own.file}
+      />
       <EmptyInstanceConfirm id="transfer-archive-confirm" error={fieldErrors.confirm} />
       <div className={styles.actions}>
         <PendingSubmit pendingText="アーカイブを送信して取り込んでいます。完了するまでこのページを開いたままにしてください。">

@@ -15,10 +15,6 @@ export type ImportFormProps = {
   formError: string | null;
 };
 
-/** The ids a control is described by: its hint (if any) and its error (if shown). */
-export const describedBy = (id: string, error: string | undefined, hint?: boolean) =>
-  [hint && `${id}-hint`, error && `${id}-error`].filter(Boolean).join(' ') || undefined;
-
 /**
  * One import's section: title, what it does, the failed post's message, and a plain form whose
  * fieldset is disabled while the instance cannot take an import.
@@ -63,34 +59,6 @@ export function ImportFormSection({
   );
 }
 
-/** A labelled control with its hint and its error (the control is given describedBy's ids). */
-export function ImportField({
-  id,
-  label,
-  hint,
-  error,
-  children,
-}: {
-  id: string;
-  label: string;
-  hint: ReactNode;
-  error: string | undefined;
-  children: ReactNode;
-}) {
-  return (
-    <div className={styles.field}>
-      <label htmlFor={id} className={styles.label}>
-        {label}
-      </label>
-      <p id={`${id}-hint`} className={styles.hint}>
-        {hint}
-      </p>
-      {children}
-      <FieldError id={id} error={error} />
-    </div>
-  );
-}
-
 /** The box every import asks to be ticked: the instance taking it is empty. */
 export function EmptyInstanceConfirm({ id, error }: { id: string; error: string | undefined }) {
   return (
@@ -102,7 +70,7 @@ export function EmptyInstanceConfirm({ id, error }: { id: string; error: string 
           type="checkbox"
           required
           aria-invalid={error ? true : undefined}
-          aria-describedby={describedBy(id, error)}
+          aria-describedby={error ? `${id}-error` : undefined}
         />
         <span>
           取り込み先のこの環境が空である（コンテンツもメディアもない）ことを確認しました。

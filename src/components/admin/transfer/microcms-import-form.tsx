@@ -1,12 +1,7 @@
 import styles from '@/components/admin/users/users.module.css';
 import { Button } from '@/components/ui/button';
-import {
-  EmptyInstanceConfirm,
-  ImportField,
-  type ImportFormProps,
-  ImportFormSection,
-  describedBy,
-} from './import-form-parts';
+import { InputRow } from '@/components/admin/users/form-fields';
+import { EmptyInstanceConfirm, type ImportFormProps, ImportFormSection } from './import-form-parts';
 import { transferPaths } from '@/lib/transfer/status';
 
 type Props = ImportFormProps & { typedBaseUrl: string };
@@ -26,46 +21,32 @@ export function MicroCmsImportForm({ refusal, busy, fieldErrors, formError, type
       busy={busy}
       formError={formError}
     >
-      <ImportField
+      <InputRow
         id={URL_ID}
+        name="baseUrl"
         label="API の URL"
         hint="例：https://your-service.microcms.io/api/v1"
         error={fieldErrors.baseUrl}
-      >
-        <input
-          id={URL_ID}
-          name="baseUrl"
-          type="url"
-          inputMode="url"
-          required
-          maxLength={300}
-          autoComplete="off"
-          spellCheck={false}
-          defaultValue={typedBaseUrl}
-          className={styles.input}
-          aria-invalid={fieldErrors.baseUrl ? true : undefined}
-          aria-describedby={describedBy(URL_ID, fieldErrors.baseUrl, true)}
-        />
-      </ImportField>
-      <ImportField
+        type="url"
+        inputMode="url"
+        required
+        maxLength={300}
+        autoComplete="off"
+        spellCheck={false}
+        defaultValue={typedBaseUrl}
+      />
+      <InputRow
         id={KEY_ID}
+        name="apiKey"
         label="API キー"
         hint="GET 権限のあるキーを入力してください。キーは取り込みの間だけ使い、保存も記録もしません。"
         error={fieldErrors.apiKey}
-      >
-        <input
-          id={KEY_ID}
-          name="apiKey"
-          type="password"
-          required
-          maxLength={200}
-          autoComplete="off"
-          spellCheck={false}
-          className={styles.input}
-          aria-invalid={fieldErrors.apiKey ? true : undefined}
-          aria-describedby={describedBy(KEY_ID, fieldErrors.apiKey, true)}
-        />
-      </ImportField>
+        type="password"
+        required
+        maxLength={200}
+        autoComplete="off"
+        spellCheck={false}
+      />
       <EmptyInstanceConfirm id="transfer-microcms-confirm" error={fieldErrors.confirm} />
       <div className={styles.actions}>
         <Button type="submit" color="black" width="auto" height={44}>

@@ -85,6 +85,7 @@ export function InputRow({
   label,
   hint,
   error,
+  className = styles.input,
   ...input
 }: Omit<ComponentProps<'input'>, 'id' | 'name'> & {
   id: string;
@@ -99,7 +100,7 @@ export function InputRow({
         {...input}
         id={id}
         name={name}
-        className={styles.input}
+        className={className}
         {...describedBy(id, hint, error)}
       />
     </Around>
