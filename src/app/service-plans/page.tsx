@@ -2,6 +2,7 @@ import { type PlansViewer, PlansView } from '@/components/billing/plans-view';
 import { sitePageMetadata } from '@/components/listing/site-metadata';
 import { toCurrentPlanView, toPlanView } from '@/components/billing/views';
 import { env } from '@/env';
+import { safeNextPath } from '@/lib/safe-next';
 import { listPlans } from '@/server/billing/catalogue';
 import { hasLiveProviderPlan } from '@/server/billing/checkout';
 import { billingSummaryFor } from '@/server/billing/reader-billing';
@@ -48,6 +49,8 @@ export default async function ServicePlansPage({ searchParams }: Props) {
       viewer={viewer}
       alreadySubscribed={alreadySubscribed}
       pastDue={pastDue}
+      // The page the reader came from (a paywall): every plan button carries it on.
+      next={safeNextPath(typeof query.next === 'string' ? query.next : undefined, env().SITE_URL)}
     />
   );
 }

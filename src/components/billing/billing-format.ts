@@ -173,9 +173,6 @@ export function planRenewalLine(plan: CurrentPlanView): string | null {
 }
 
 /** The login page, coming back to the confirmation screen of a plan (src/lib/safe-next.ts). */
-export function loginToConfirmHref(planKey: string): string {
-  return `/login?next=${encodeURIComponent(`/service-plans/confirm?plan=${planKey}`)}`;
-}
 
 /**
  * A receipt line in Japanese. The provider writes its lines in English

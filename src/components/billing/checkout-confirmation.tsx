@@ -32,6 +32,13 @@ export type CheckoutConfirmationProps = {
   now: Date;
   /** A one-time message from a refused checkout (e.g. already subscribed). */
   errorMessage?: string | null;
+  /** The page the reader came from (a safe local path): the path ends back on it. */
+  next?: string;
+  /**
+   * For a visitor: the account fields, in place of the checkout button. Creating the account
+   * here applies for the plan; the confirmation mail's link then opens the card form.
+   */
+  signUp?: ReactNode;
 };
 
 export const NO_CHARGE_YET =
@@ -43,6 +50,8 @@ export function CheckoutConfirmation({
   trialOffered,
   now,
   errorMessage,
+  next = '/',
+  signUp,
 }: CheckoutConfirmationProps) {
   const trial = trialDays > 0;
   const firstCharge = formatDate(addDays(now, trialDays));
@@ -170,7 +179,9 @@ export function CheckoutConfirmation({
       <header className={styles.pageHeader}>
         <h1 className={styles.title}>お申し込み内容の確認</h1>
         <p className={styles.lead}>
-          以下の内容をご確認のうえ、「確認して申し込む（決済画面へ）」に進んでください。
+          {signUp
+            ? '以下の内容をご確認のうえ、アカウントを作成してお申し込みください。確認メールのリンクを開くと、決済画面に進みます。'
+            : '以下の内容をご確認のうえ、「確認して申し込む（決済画面へ）」に進んでください。'}
         </p>
       </header>
       {errorMessage ? (
@@ -198,9 +209,15 @@ export function CheckoutConfirmation({
         <p>
           <strong>{NO_CHARGE_YET}</strong>
         </p>
-        <CheckoutForm planKey={plan.key} />
+        {signUp ?? <CheckoutForm planKey={plan.key} next={next} />}
         <p className={styles.backLink}>
-          <Link href="/service-plans">プランを選び直す</Link>
+          <Link
+            href={
+              next === '/' ? '/service-plans' : `/service-plans?next=${encodeURIComponent(next)}`
+            }
+          >
+            プランを選び直す
+          </Link>
         </p>
       </section>
     </div>

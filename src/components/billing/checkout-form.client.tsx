@@ -12,7 +12,7 @@ export const CHECKOUT_SUBMIT_LABEL = '確認して申し込む（決済画面へ
  * redirect to the provider's hosted checkout (so it works without JavaScript). With JavaScript
  * the button only shows a spinner while the next page loads.
  */
-export function CheckoutForm({ planKey }: { planKey: string }) {
+export function CheckoutForm({ planKey, next = '/' }: { planKey: string; next?: string }) {
   const [pending, setPending] = useState(false);
 
   // Back from the checkout page through the browser's page cache: usable again.
@@ -36,6 +36,7 @@ export function CheckoutForm({ planKey }: { planKey: string }) {
       }}
     >
       <input type="hidden" name="plan" value={planKey} />
+      {next === '/' ? null : <input type="hidden" name="next" value={next} />}
       <Button type="submit" color="yellow" fullWidth height={52} loading={pending}>
         {CHECKOUT_SUBMIT_LABEL}
       </Button>

@@ -54,6 +54,7 @@ export function CheckoutStatus({
   sessionId,
   initial,
   reloadHref,
+  nextHref,
   pollMs = CHECKOUT_POLL_MS,
   limitMs = CHECKOUT_POLL_LIMIT_MS,
 }: {
@@ -61,6 +62,8 @@ export function CheckoutStatus({
   initial: CheckoutStatusView;
   /** This page again (the link of the "taking long" message). */
   reloadHref: string;
+  /** The page the reader came from: once recorded, the reader is sent there. */
+  nextHref?: string;
   pollMs?: number;
   limitMs?: number;
 }) {
@@ -109,8 +112,12 @@ export function CheckoutStatus({
     // The outcome replaces the waiting text: the reader's focus goes to what it says.
     headingRef.current?.focus();
     // The header's account menu and the site-wide notices read the plan again.
-    if (view.state === 'recorded') announceLoginChange();
-  }, [view]);
+    if (view.state === 'recorded') {
+      announceLoginChange();
+      // Back to the article the reader came from, now open in full.
+      if (nextHref) window.location.assign(nextHref);
+    }
+  }, [view, nextHref]);
 
   return (
     <div className={`${styles.page} ${styles.narrow}`}>
@@ -119,7 +126,7 @@ export function CheckoutStatus({
           {HEADINGS[view.state]}
         </h1>
         <div role="status" className={styles.result}>
-          <StatusBody view={view} reloadHref={reloadHref} />
+          <StatusBody view={view} reloadHref={reloadHref} nextHref={nextHref} />
         </div>
       </div>
     </div>
@@ -134,7 +141,15 @@ const HEADINGS: Record<CheckoutStatusView['state'], string> = {
   'not-found': 'お申し込みが見つかりません',
 };
 
-function StatusBody({ view, reloadHref }: { view: CheckoutStatusView; reloadHref: string }) {
+function StatusBody({
+  view,
+  reloadHref,
+  nextHref,
+}: {
+  view: CheckoutStatusView;
+  reloadHref: string;
+  nextHref?: string;
+}) {
   switch (view.state) {
     case 'pending':
       return (
@@ -160,9 +175,15 @@ function StatusBody({ view, reloadHref }: { view: CheckoutStatusView; reloadHref
           ) : null}
           <ul className={styles.links}>
             <li>
-              <ButtonLink href="/posts" width={240} height={48}>
-                会員限定の記事を読む
-              </ButtonLink>
+              {nextHref ? (
+                <ButtonLink href={nextHref} width={240} height={48}>
+                  記事の続きを読む
+                </ButtonLink>
+              ) : (
+                <ButtonLink href="/posts" width={240} height={48}>
+                  会員限定の記事を読む
+                </ButtonLink>
+              )}
             </li>
             <li>
               <ButtonLink href="/service-plans" color="white" width={240} height={48}>

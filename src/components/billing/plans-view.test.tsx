@@ -58,23 +58,41 @@ describe('PlansView', () => {
     );
   });
 
-  it('asks an anonymous visitor to sign in (back to the confirmation screen) or sign up, with the trial', () => {
+  it('sends an anonymous visitor to the confirmation screen (where the account is made), with the trial', () => {
     wrap(<PlansView plans={PLANS} viewer={{ kind: 'anonymous', trialDays: 14 }} />);
     const monthly = card('メンバーシップ 月額プラン');
     expect(within(monthly).getByText('初めての方は 14 日間無料')).toBeInTheDocument();
     expect(within(monthly).getByText('無料期間の後は')).toBeInTheDocument();
-    expect(within(monthly).getByRole('link', { name: /ログインして申し込む/ })).toHaveAttribute(
+    expect(within(monthly).getByRole('link', { name: /^申し込む/ })).toHaveAttribute(
       'href',
-      `/login?next=${encodeURIComponent('/service-plans/confirm?plan=monthly')}`,
+      '/service-plans/confirm?plan=monthly',
     );
     expect(
-      within(card('メンバーシップ 年額プラン')).getByRole('link', { name: /ログインして申し込む/ }),
-    ).toHaveAttribute('href', '/login?next=%2Fservice-plans%2Fconfirm%3Fplan%3Dyearly');
-    expect(within(monthly).getByRole('link', { name: /無料で会員登録/ })).toHaveAttribute(
+      within(card('メンバーシップ 年額プラン')).getByRole('link', { name: /^申し込む/ }),
+    ).toHaveAttribute('href', '/service-plans/confirm?plan=yearly');
+    expect(screen.queryByRole('link', { name: /ログインして申し込む/ })).toBeNull();
+    expect(screen.getByRole('link', { name: /無料で会員登録/ })).toHaveAttribute(
       'href',
       '/sign-up',
     );
     expect(screen.queryByRole('region', { name: 'ご利用中のプラン' })).toBeNull();
+  });
+
+  it('carries the page of origin into every plan button and the free sign-up', () => {
+    wrap(
+      <PlansView
+        plans={PLANS}
+        viewer={{ kind: 'anonymous', trialDays: 14 }}
+        next="/posts/abc?x=1"
+      />,
+    );
+    expect(
+      within(card('メンバーシップ 月額プラン')).getByRole('link', { name: /^申し込む/ }),
+    ).toHaveAttribute('href', '/service-plans/confirm?plan=monthly&next=%2Fposts%2Fabc%3Fx%3D1');
+    expect(screen.getByRole('link', { name: /無料で会員登録/ })).toHaveAttribute(
+      'href',
+      '/sign-up?next=%2Fposts%2Fabc%3Fx%3D1',
+    );
   });
 
   it('lets a signed-in reader without a plan choose one, with 「初回 N 日間無料」 when offered', () => {

@@ -1,12 +1,12 @@
 import { type BillingNotice, billingNoticeText } from '@/lib/billing-notice';
 import Link from 'next/link';
 import { ButtonLink } from '@/components/ui/button';
+import { confirmPath } from '@/lib/confirm-path';
 import { formatYen } from '@/lib/format';
 import {
   type CurrentPlanView,
   PAST_DUE_MESSAGE,
   type PlanView,
-  loginToConfirmHref,
   monthlyEquivalent,
   planPrice,
   planRenewalLine,
@@ -39,6 +39,8 @@ export type PlansViewProps = {
   alreadySubscribed?: boolean;
   /** A failed renewal's amount and next retry (src/server/billing/reader-notices.ts). */
   pastDue?: BillingNotice;
+  /** The page the reader came from (a safe local path), carried by every plan button. */
+  next?: string;
 };
 
 /** What paid membership opens (docs/decisions/000-design-baseline.md "Who reads what"). */
@@ -56,6 +58,9 @@ export const FREE_BENEFITS = [
   'コネクト（会員向けイベントのご案内）のページを読めます',
 ] as const;
 
+const signUpHref = (next: string) =>
+  next === '/' ? '/sign-up' : `/sign-up?next=${encodeURIComponent(next)}`;
+
 /** A plan the reader pays through the provider: the portal is theirs to manage it. */
 const managesWithPortal = (viewer: PlansViewer) =>
   viewer.kind === 'member' && viewer.current?.provider === 'stripe' && viewer.customerId !== null;
@@ -65,6 +70,7 @@ export function PlansView({
   viewer,
   alreadySubscribed = false,
   pastDue = null,
+  next = '/',
 }: PlansViewProps) {
   const current = viewer.kind === 'member' ? viewer.current : null;
   const monthly = plans.find((plan) => plan.interval === 'month' && plan.intervalCount <= 1);
@@ -106,6 +112,7 @@ export function PlansView({
                 viewer={viewer}
                 saving={savingAgainstMonthly(plan, monthly)}
                 monthlyName={monthly?.name}
+                next={next}
               />
             </li>
           ))}
@@ -131,7 +138,7 @@ export function PlansView({
           </p>
           {viewer.kind === 'anonymous' ? (
             <p className={styles.cardActions}>
-              <ButtonLink href="/sign-up" color="white" width={270} height={48}>
+              <ButtonLink href={signUpHref(next)} color="white" width={270} height={48}>
                 無料で会員登録
               </ButtonLink>
             </p>
@@ -179,11 +186,13 @@ function PlanCard({
   viewer,
   saving,
   monthlyName,
+  next,
 }: {
   plan: PlanView;
   viewer: PlansViewer;
   saving: number;
   monthlyName: string | undefined;
+  next: string;
 }) {
   const titleId = `plan-${plan.key}-title`;
   const current = viewer.kind === 'member' ? viewer.current : null;
@@ -226,7 +235,13 @@ function PlanCard({
         ))}
       </ul>
       <div className={styles.cardActions}>
-        <PlanAction plan={plan} viewer={viewer} isCurrent={isCurrent} titleId={titleId} />
+        <PlanAction
+          plan={plan}
+          viewer={viewer}
+          isCurrent={isCurrent}
+          titleId={titleId}
+          next={next}
+        />
       </div>
     </article>
   );
@@ -237,29 +252,24 @@ function PlanAction({
   viewer,
   isCurrent,
   titleId,
+  next,
 }: {
   plan: PlanView;
   viewer: PlansViewer;
   isCurrent: boolean;
   titleId: string;
+  next: string;
 }) {
   if (isCurrent) return <p className={styles.small}>現在ご利用中のプランです。</p>;
   if (!plan.active) {
     return <p className={styles.small}>このプランは現在お申し込みを受け付けていません。</p>;
   }
   if (viewer.kind === 'anonymous') {
+    // The confirmation screen itself takes a visitor's account details: no detour by /login.
     return (
-      <>
-        <ButtonLink href={loginToConfirmHref(plan.key)} prefetch={false} width={270} height={48}>
-          ログインして申し込む<span className="visually-hidden">（{plan.name}）</span>
-        </ButtonLink>
-        <p className={styles.small}>
-          アカウントをお持ちでない方は{' '}
-          <Link href="/sign-up">
-            無料で会員登録<span className="visually-hidden">（{plan.name}を申し込む前に）</span>
-          </Link>
-        </p>
-      </>
+      <ButtonLink href={confirmPath(plan.key, next)} prefetch={false} width={270} height={48}>
+        申し込む<span className="visually-hidden">（{plan.name}）</span>
+      </ButtonLink>
     );
   }
   if (managesWithPortal(viewer) && viewer.customerId) {
@@ -277,12 +287,7 @@ function PlanAction({
     );
   }
   return (
-    <ButtonLink
-      href={`/service-plans/confirm?plan=${plan.key}`}
-      prefetch={false}
-      width={270}
-      height={48}
-    >
+    <ButtonLink href={confirmPath(plan.key, next)} prefetch={false} width={270} height={48}>
       このプランを選ぶ<span className="visually-hidden">（{plan.name}）</span>
     </ButtonLink>
   );

@@ -1,10 +1,16 @@
 import 'server-only';
+import { env } from '@/env';
+import { safeNextPath } from '@/lib/safe-next';
 import { z } from '@/lib/zod';
 import { getDb } from '@/server/db/client';
 import { endpoint } from '@/server/http/endpoint';
 import { jsonAnswer } from '@/server/http/form-endpoint';
 import { PLAN_KEYS } from './catalogue';
-import { checkoutOutcome, startCheckout } from './checkout';
+import { getUser } from '@/server/identity/session';
+import { clientIp } from '@/server/http/request-origin';
+import { CheckoutRefused, checkoutOutcome, hasLiveProviderPlan, startCheckout } from './checkout';
+import { confirmPath } from '@/lib/confirm-path';
+import { readCheckoutIntent } from './checkout-intent';
 import { createPortalSession } from './portal';
 
 /**
@@ -26,8 +32,16 @@ export const handleCheckoutStart = endpoint(
     name: 'billing-checkout',
     auth: 'user',
     rateLimit: CHECKOUT_LIMIT,
-    input: z.object({ plan: z.enum(PLAN_KEYS, { error: 'プランを選んでください。' }) }),
-    formPage: (input) => (input ? `/service-plans/confirm?plan=${input.plan}` : '/service-plans'),
+    input: z.object({
+      plan: z.enum(PLAN_KEYS, { error: 'プランを選んでください。' }),
+      // The page the reader came from; anything but a local path becomes '/'.
+      next: z
+        .string()
+        .optional()
+        .catch(undefined)
+        .transform((next) => safeNextPath(next, env().SITE_URL)),
+    }),
+    formPage: (input) => (input ? confirmPath(input.plan, input.next) : '/service-plans'),
     messages: { signIn: 'お申し込みにはログインが必要です。' },
   },
   async ({ input, user, ip }) => {
@@ -38,6 +52,7 @@ export const handleCheckoutStart = endpoint(
       { id: user.id, email: user.email, name: user.name },
       input.plan,
       ip,
+      input.next,
     );
     return new Response(null, {
       status: 303,
@@ -87,3 +102,42 @@ export const handleCheckoutStatus = endpoint(
     return jsonAnswer(200, body);
   },
 );
+
+const seeOther = (location: string) =>
+  new Response(null, {
+    status: 303,
+    headers: { location, 'cache-control': 'private, no-store', 'referrer-policy': 'no-referrer' },
+  });
+
+/**
+ * GET /service-plans/start?intent=… — where the confirmation mail's link lands once it has
+ * verified the address and signed the reader in. The reader confirmed the final terms on the
+ * confirmation screen when they created the account, so a valid intent for this reader goes
+ * straight to the provider's checkout (no money moves before the card form). Anything else — no
+ * session, another reader, an expired or altered intent, a refusal — goes to a screen that asks.
+ */
+export async function handleCheckoutIntentStart(request: Request): Promise<Response> {
+  const query = new URL(request.url).searchParams;
+  // better-auth sends a bad or expired confirmation link here with `error`: the login page says so.
+  if (query.has('error')) return seeOther('/login?error=link');
+  const token = query.get('intent');
+  const user = await getUser();
+  if (!user) return seeOther('/login');
+  const intent = readCheckoutIntent(token, user.email);
+  if (!intent) return seeOther('/service-plans');
+  const db = await getDb();
+  if (await hasLiveProviderPlan(db, user.id)) return seeOther(intent.next);
+  try {
+    const started = await startCheckout(
+      db,
+      { id: user.id, email: user.email, name: user.name },
+      intent.plan,
+      clientIp(request.headers),
+      intent.next,
+    );
+    return seeOther(started.url);
+  } catch (error) {
+    if (error instanceof CheckoutRefused) return seeOther(confirmPath(intent.plan, intent.next));
+    throw error;
+  }
+}

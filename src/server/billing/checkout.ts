@@ -6,6 +6,7 @@ import { recordAudit } from '@/server/audit/audit-log';
 import type { Db } from '@/server/db/client';
 import { subscriptions } from '@/server/db/schema';
 import { type Plan, type PlanKey, findPlan } from './catalogue';
+import { confirmPath } from '@/lib/confirm-path';
 import { type CustomerOwner, customerIdOf, ensureCustomer } from './customers';
 import { CHARGING_STATUSES, wasReversedAsDuplicate } from './one-plan';
 import { billingProvider } from './provider';
@@ -82,6 +83,8 @@ export async function trialDaysFor(db: Db, userId: string): Promise<number> {
   return days;
 }
 
+const nextParam = (next: string) => (next === '/' ? '' : `&next=${encodeURIComponent(next)}`);
+
 export type CheckoutStart = { url: string; plan: Plan; trialDays: number };
 
 export async function startCheckout(
@@ -89,6 +92,8 @@ export async function startCheckout(
   owner: CustomerOwner,
   planKey: PlanKey,
   ip: string | null,
+  /** The page the reader came from (a safe local path): success and cancel return to it. */
+  next = '/',
 ): Promise<CheckoutStart> {
   const plan = await findPlan(db, planKey);
   if (!plan?.active)
@@ -114,8 +119,8 @@ export async function startCheckout(
     },
     metadata: { userId: owner.id, plan: plan.key },
     locale: 'ja',
-    success_url: `${SITE_URL}/service-plans/checkout-success?session_id={CHECKOUT_SESSION_ID}`,
-    cancel_url: `${SITE_URL}/service-plans/confirm?plan=${plan.key}`,
+    success_url: `${SITE_URL}/service-plans/checkout-success?session_id={CHECKOUT_SESSION_ID}${nextParam(next)}`,
+    cancel_url: `${SITE_URL}${confirmPath(plan.key, next)}`,
   });
   if (!session.url) throw new Error('billing: the checkout session has no URL');
   await recordAudit(db, {

@@ -16,7 +16,9 @@ import { type Limit, consume, countOf, hit, reset } from '@/server/rate-limit/li
 import { addressKey } from '@/server/rate-limit/client-address';
 import { catchRefusal } from '@/server/http/error-answer';
 import type { FormResult } from '@/server/http/form-endpoint';
-import type { Auth } from './auth';
+import { type Auth, EMAIL_VERIFICATION_SECONDS } from './auth';
+import type { PlanKey } from '@/server/billing/catalogue';
+import { checkoutIntentPath } from '@/server/billing/checkout-intent';
 import { removeUnfinishedSignUp, withSignUpConsent } from './unfinished-sign-up';
 import {
   changeEmailInput,
@@ -89,8 +91,11 @@ const VERIFIED_PAGE = '/login?verified=1';
  * Where the verification link lands: the login page, which then returns the reader to the page
  * they were reading when they signed up (a safe local path only, else home).
  */
-function verifiedPage(next: string | undefined): string {
+function verifiedPage(next: string | undefined, plan?: PlanKey, email?: string): string {
   const path = safeNextPath(next, env().SITE_URL);
+  // Signed up on the final confirmation screen: the link goes on to the plan's checkout.
+  if (plan && email)
+    return checkoutIntentPath({ plan, next: path }, email, EMAIL_VERIFICATION_SECONDS);
   return path === '/' ? VERIFIED_PAGE : `${VERIFIED_PAGE}&next=${encodeURIComponent(path)}`;
 }
 
@@ -144,7 +149,7 @@ export async function signUp(
       ? { ...answer, fieldErrors: { ...answer.fieldErrors, password: problem } }
       : answer;
   }
-  const { email, password, displayName, newsletter, next } = parsed.data;
+  const { email, password, displayName, newsletter, next, plan } = parsed.data;
   const blocked = await catchRefusal(() =>
     consume(deps.db, [{ limit: LIMITS.signUpIp, subject: addressKey(ctx.ip) }]),
   );
@@ -156,7 +161,7 @@ export async function signUp(
   // For an address already registered better-auth answers the same and mails its owner.
   const result = await withSignUpConsent({ termsAcceptedAt: new Date(), newsletter }, () =>
     deps.auth.api.signUpEmail({
-      body: { email, password, name: displayName, callbackURL: verifiedPage(next) },
+      body: { email, password, name: displayName, callbackURL: verifiedPage(next, plan, email) },
       headers: ctx.headers,
     }),
   );

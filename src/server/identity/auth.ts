@@ -113,7 +113,9 @@ export function createAuth(
     emailVerification: {
       sendOnSignUp: true,
       sendOnSignIn: true,
-      autoSignInAfterVerification: false,
+      // Following the link signs the reader in, once: better-auth signs in only while the address
+      // is unverified, so a second click of the same link lands signed out.
+      autoSignInAfterVerification: true,
       expiresIn: EMAIL_VERIFICATION_SECONDS,
       // Called for a new account (not yet verified) and for an e-mail change (the account is
       // verified; `user.email` is then the new address).

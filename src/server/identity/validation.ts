@@ -1,4 +1,5 @@
 import 'server-only';
+import { PLAN_KEYS } from '@/server/billing/catalogue';
 import { z } from '@/lib/zod';
 import {
   COMPANY_MAX,
@@ -108,6 +109,9 @@ export const signUpInput = z
     newsletter: checkbox,
     // The page to return to after verifying; a bad one only sends the reader home.
     next: z.string().optional().catch(undefined),
+    // Signed up on the final confirmation screen: the plan whose checkout the mail's link starts.
+    // Anything but a catalogue key is dropped (the reader then lands on `next`).
+    plan: z.enum(PLAN_KEYS).optional().catch(undefined),
   })
   .superRefine((data, ctx) => {
     // The strength estimate comes after the rate limit (account-flows.ts signUp).

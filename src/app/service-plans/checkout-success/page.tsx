@@ -2,7 +2,10 @@ import {
   type CheckoutStatusView,
   CheckoutStatus,
 } from '@/components/billing/checkout-status.client';
+import { redirect } from 'next/navigation';
 import { sitePageMetadata } from '@/components/listing/site-metadata';
+import { env } from '@/env';
+import { safeNextPath } from '@/lib/safe-next';
 import { checkoutOutcome } from '@/server/billing/checkout';
 import { getDb } from '@/server/db/client';
 import { requireUser } from '@/server/identity/session';
@@ -28,11 +31,17 @@ const one = (value: string | string[] | undefined) =>
 export default async function CheckoutSuccessPage({ searchParams }: Props) {
   const query = await searchParams;
   const sessionId = (one(query.session_id) ?? '').slice(0, 300);
-  const here = `/service-plans/checkout-success?session_id=${encodeURIComponent(sessionId)}`;
+  // The page the reader came from (a paywall): where the path ends once the plan is recorded.
+  const next = safeNextPath(one(query.next), env().SITE_URL);
+  const here = `/service-plans/checkout-success?session_id=${encodeURIComponent(sessionId)}${
+    next === '/' ? '' : `&next=${encodeURIComponent(next)}`
+  }`;
   const user = await requireUser(here);
   const outcome = sessionId
     ? await checkoutOutcome(await getDb(), user.id, sessionId)
     : ({ state: 'not-found' } as const);
+  // Recorded: straight back to the article, now open in full.
+  if (outcome.state === 'recorded' && next !== '/') redirect(next);
   const tries = Math.min(
     MAX_REFRESHES,
     Math.max(0, Number.parseInt(one(query.tries) ?? '', 10) || 0),
@@ -51,7 +60,12 @@ export default async function CheckoutSuccessPage({ searchParams }: Props) {
           <meta httpEquiv="refresh" content={`${REFRESH_SECONDS};url=${here}&tries=${tries + 1}`} />
         </noscript>
       ) : null}
-      <CheckoutStatus sessionId={sessionId} initial={initial} reloadHref={here} />
+      <CheckoutStatus
+        sessionId={sessionId}
+        initial={initial}
+        reloadHref={here}
+        nextHref={next === '/' ? undefined : next}
+      />
     </>
   );
 }

@@ -1,13 +1,17 @@
+import Link from 'next/link';
 import { notFound, redirect } from 'next/navigation';
+import { SignUpForm } from '@/components/account/sign-up-form';
 import { CheckoutConfirmation } from '@/components/billing/checkout-confirmation';
 import { toPlanView } from '@/components/billing/views';
 import { sitePageMetadata } from '@/components/listing/site-metadata';
 import { env } from '@/env';
+import { safeNextPath } from '@/lib/safe-next';
 import { findPlan, isPlanKey } from '@/server/billing/catalogue';
 import { hasLiveProviderPlan, trialDaysFor } from '@/server/billing/checkout';
+import { confirmPath } from '@/lib/confirm-path';
 import { getDb } from '@/server/db/client';
 import { readFlash } from '@/server/http/read-flash';
-import { requireUser } from '@/server/identity/session';
+import { getUser } from '@/server/identity/session';
 
 // The reader's own terms (their trial, today's date): never cached.
 export const dynamic = 'force-dynamic';
@@ -23,29 +27,52 @@ type Props = { searchParams: Promise<Record<string, string | string[] | undefine
 /**
  * The final confirmation screen (特定商取引法 Article 12-6) before the provider's checkout.
  * The terms shown are the ones the checkout will use: the catalogue's price and the reader's
- * trial, decided by the same functions (src/server/billing/checkout.ts).
+ * trial, decided by the same functions (src/server/billing/checkout.ts). A visitor reads the
+ * same terms (a new account's trial) and creates the account here, with one button.
  */
 export default async function ConfirmPage({ searchParams }: Props) {
-  const { plan: key } = await searchParams;
+  const { plan: key, next: rawNext } = await searchParams;
   if (key === undefined) redirect('/service-plans');
   if (!isPlanKey(key)) notFound();
-  const user = await requireUser(`/service-plans/confirm?plan=${key}`);
-  const db = await getDb();
+  const next = safeNextPath(typeof rawNext === 'string' ? rawNext : undefined, env().SITE_URL);
+  const [user, db] = await Promise.all([getUser(), getDb()]);
   // One live plan at a time: changing plan is the portal's job.
-  if (await hasLiveProviderPlan(db, user.id)) redirect('/service-plans?notice=subscribed');
+  if (user && (await hasLiveProviderPlan(db, user.id)))
+    redirect('/service-plans?notice=subscribed');
   const [plan, trialDays, flash] = await Promise.all([
     findPlan(db, key),
-    trialDaysFor(db, user.id),
+    user ? trialDaysFor(db, user.id) : env().BILLING_TRIAL_DAYS,
     readFlash(),
   ]);
   if (!plan?.active) redirect('/service-plans');
+  const here = confirmPath(key, next);
   return (
     <CheckoutConfirmation
       plan={toPlanView(plan)}
       trialDays={trialDays}
       trialOffered={env().BILLING_TRIAL_DAYS > 0}
       now={new Date()}
-      errorMessage={flash?.message ?? Object.values(flash?.fieldErrors ?? {})[0] ?? null}
+      next={next}
+      errorMessage={
+        user ? (flash?.message ?? Object.values(flash?.fieldErrors ?? {})[0] ?? null) : null
+      }
+      signUp={
+        user ? undefined : (
+          <>
+            <h2 className="visually-hidden">アカウントの作成</h2>
+            <SignUpForm
+              flash={flash}
+              next={next}
+              plan={key}
+              submitLabel="アカウントを作成して申し込む"
+            />
+            <p>
+              すでにアカウントをお持ちの方は{' '}
+              <Link href={`/login?next=${encodeURIComponent(here)}`}>ログイン</Link>
+            </p>
+          </>
+        )
+      }
     />
   );
 }

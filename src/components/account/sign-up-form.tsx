@@ -1,0 +1,61 @@
+import Link from 'next/link';
+import { EmailField, NewPasswordFields } from '@/components/account/account-fields';
+import { Checkbox, Field, PostForm } from '@/components/forms/form.client';
+import { DISPLAY_NAME_MAX } from '@/lib/account-limits';
+import type { Flash } from '@/lib/http/flash';
+
+/**
+ * The account fields (display name, e-mail, password, consents), posted to the sign-up flow.
+ * Used by /sign-up and by the final confirmation screen, where a visitor creates the account and
+ * applies for the plan with one button (`plan` then names it; the mail's link starts its checkout).
+ */
+export function SignUpForm({
+  flash,
+  next,
+  plan,
+  submitLabel = '登録する',
+}: {
+  /** A refused plain post's one-time message, with what was typed. */
+  flash: Flash | null;
+  /** A safe local path to return to ('/' is left out). */
+  next: string;
+  plan?: string;
+  submitLabel?: string;
+}) {
+  const value = (name: string) => {
+    const typed = flash?.values[name];
+    return typeof typed === 'string' ? typed : undefined;
+  };
+  return (
+    <PostForm action="/api/account/sign-up" submitLabel={submitLabel} initialErrors={flash}>
+      {next === '/' ? null : <input type="hidden" name="next" value={next} />}
+      {plan ? <input type="hidden" name="plan" value={plan} /> : null}
+      <Field
+        name="displayName"
+        label="表示名"
+        // Where the name shows: the header's account menu, the account settings and the
+        // greeting of our mails and receipts (account-menu.client.tsx, src/server/mail).
+        hint={`${DISPLAY_NAME_MAX} 文字以内。ログイン中の画面上部のアカウントメニューと、メールや領収書の宛名に使います。`}
+        autoComplete="nickname"
+        required
+        maxLength={DISPLAY_NAME_MAX}
+        defaultValue={value('displayName')}
+      />
+      <EmailField defaultValue={value('email')} />
+      <NewPasswordFields />
+      <Checkbox name="consent" defaultChecked={value('consent') === 'on'}>
+        <Link href="/terms" target="_blank">
+          利用規約
+        </Link>
+        と
+        <Link href="/terms#privacy" target="_blank">
+          プライバシーポリシー
+        </Link>
+        に同意します（必須）
+      </Checkbox>
+      <Checkbox name="newsletter" defaultChecked={value('newsletter') === 'on'}>
+        ニュースレター（新着記事やイベントのお知らせ）を受け取る
+      </Checkbox>
+    </PostForm>
+  );
+}

@@ -1,0 +1,56 @@
+import 'server-only';
+import { env } from '@/env';
+import { safeNextPath } from '@/lib/safe-next';
+import { z } from '@/lib/zod';
+import { signToken, verifyToken } from '@/server/security/signing';
+import { PLAN_KEYS, type PlanKey } from './catalogue';
+
+/**
+ * A visitor's intent to buy, kept from the confirmation screen (where they read the final terms
+ * and created their account) to the confirmation mail's link: the plan and the page they came
+ * from. It travels inside the mail's link, signed with APP_SECRET and bound to the address the
+ * mail went to, so that only the reader of that mail, signed in as that address, can start the
+ * checkout it names; anyone else following the URL lands on the confirmation screen instead.
+ * (docs/decisions: the reader path.)
+ */
+
+const PURPOSE = 'checkout-intent';
+export const START_PATH = '/service-plans/start';
+
+export type CheckoutIntent = { plan: PlanKey; next: string };
+
+const intentShape = z.object({ plan: z.enum(PLAN_KEYS), next: z.string().max(2000) });
+
+const bound = (email: string) => email.trim().toLowerCase();
+
+/** The start path the confirmation mail's link returns to, carrying the signed intent. */
+export function checkoutIntentPath(
+  intent: CheckoutIntent,
+  email: string,
+  seconds: number,
+  now = Date.now(),
+): string {
+  const payload = Buffer.from(JSON.stringify(intent)).toString('base64url');
+  const token = signToken(PURPOSE, payload, { seconds, boundTo: bound(email), now });
+  return `${START_PATH}?intent=${encodeURIComponent(token)}`;
+}
+
+/** The intent of a valid, unexpired token signed for this address; null for anything else. */
+export function readCheckoutIntent(
+  token: string | null | undefined,
+  email: string,
+  now = Date.now(),
+): CheckoutIntent | null {
+  const payload = verifyToken(PURPOSE, token ?? undefined, { boundTo: bound(email), now });
+  if (!payload) return null;
+  let raw: unknown;
+  try {
+    raw = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8'));
+  } catch {
+    return null;
+  }
+  const parsed = intentShape.safeParse(raw);
+  if (!parsed.success) return null;
+  // Checked again on the way out, whatever was signed: only a local path.
+  return { plan: parsed.data.plan, next: safeNextPath(parsed.data.next, env().SITE_URL) };
+}

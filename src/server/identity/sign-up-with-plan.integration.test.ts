@@ -1,0 +1,85 @@
+import { describe, expect, it } from 'vitest';
+import {
+  START_PATH,
+  checkoutIntentPath,
+  readCheckoutIntent,
+} from '@/server/billing/checkout-intent';
+import { signUp } from './account-flows';
+import { BASE, setUpAccountFlows, signUpForm } from '@test-support/account-flows';
+
+/**
+ * The reader path: a visitor creates the account on the final confirmation screen; the mail's
+ * link verifies the address, signs the reader in once, and goes on to the plan's checkout with
+ * the page they came from (docs/decisions, the reader path).
+ */
+describe('sign-up on the confirmation screen: the plan and the page of origin ride the mail link', () => {
+  const t = setUpAccountFlows();
+
+  /** Signs up with these extra fields; the verification link mailed, and where it returns to. */
+  async function signUpWith(email: string, extra: Record<string, string>) {
+    const result = await signUp(t.deps, { ...signUpForm(email, '読者'), ...extra }, t.ctx());
+    expect(result).toMatchObject({ ok: true, redirectTo: '/sign-up?sent=1' });
+    const [mail] = await t.mailsTo(email);
+    const link = t.linkIn(mail!.textBody);
+    return { link, callback: new URL(link).searchParams.get('callbackURL') ?? '' };
+  }
+
+  it('keeps the plan and next in the link, signs in on the first click only', async () => {
+    const email = 'path@example.jp';
+    const { link, callback } = await signUpWith(email, { plan: 'monthly', next: '/posts/abc' });
+    expect(callback.startsWith(`${START_PATH}?intent=`)).toBe(true);
+    const token = new URL(callback, BASE).searchParams.get('intent');
+    expect(readCheckoutIntent(token, email)).toEqual({ plan: 'monthly', next: '/posts/abc' });
+    // Bound to the address the mail went to.
+    expect(readCheckoutIntent(token, 'other@example.jp')).toBeNull();
+
+    const first = await t.auth.handler(new Request(link));
+    expect(first.status).toBe(302);
+    expect(first.headers.get('location')).toBe(callback);
+    expect(first.headers.getSetCookie().join(';')).toMatch(/session_token=[^;]+/);
+
+    // The same link again: it lands where it did, but no longer signs anyone in.
+    const second = await t.auth.handler(new Request(link));
+    expect(second.status).toBe(302);
+    expect(second.headers.getSetCookie().join(';')).not.toMatch(/session_token=[^;]+/);
+  });
+
+  it('drops a plan that is not in the catalogue (the link returns to next only)', async () => {
+    const { callback } = await signUpWith('noplan@example.jp', {
+      plan: 'platinum',
+      next: '/posts/abc',
+    });
+    expect(callback).toBe('/login?verified=1&next=%2Fposts%2Fabc');
+  });
+
+  it.each([
+    '//evil.example',
+    '/\\evil.example',
+    '/%2F/evil.example',
+    '/%5Cevil.example',
+    'https://evil.example/',
+  ])('refuses %s as the page to return to', async (next) => {
+    const email = `redirect-${Math.random().toString(36).slice(2)}@example.jp`;
+    const { callback } = await signUpWith(email, { plan: 'yearly', next });
+    const token = new URL(callback, BASE).searchParams.get('intent');
+    expect(readCheckoutIntent(token, email)).toEqual({ plan: 'yearly', next: '/' });
+  });
+
+  it('refuses an altered, expired or foreign intent', () => {
+    const email = 'intent@example.jp';
+    const path = checkoutIntentPath({ plan: 'monthly', next: '/posts/x' }, email, 60, 1_000_000);
+    const token = new URL(path, BASE).searchParams.get('intent')!;
+    expect(readCheckoutIntent(token, email, 1_000_000)).toEqual({
+      plan: 'monthly',
+      next: '/posts/x',
+    });
+    expect(readCheckoutIntent(token, email, 1_000_000 + 61_000)).toBeNull();
+    const [payload, exp, mac] = token.split('.') as [string, string, string];
+    const forged = Buffer.from(JSON.stringify({ plan: 'yearly', next: '/posts/x' })).toString(
+      'base64url',
+    );
+    expect(readCheckoutIntent(`${forged}.${exp}.${mac}`, email, 1_000_000)).toBeNull();
+    expect(readCheckoutIntent(`${payload}.${exp}.${mac}x`, email, 1_000_000)).toBeNull();
+    expect(readCheckoutIntent(undefined, email)).toBeNull();
+  });
+});
