@@ -10,6 +10,7 @@ import { type FormInput, type FormResult, notFoundAnswer } from '@/server/http/f
 import { appAuth } from '@/server/identity/app-auth';
 import { ROLES } from '@/lib/identity/roles';
 import type { AppUser } from '@/server/identity/session-user';
+import { fieldErrors } from '@/server/identity/validation';
 import { PARTNER_ID, getPartner, partnerDeps } from '@/server/partners/partners';
 import { setPartnerId, setUserRole } from '@/server/profiles/profiles';
 import { grantComplimentary, revokeComplimentary } from '@/server/profiles/subscriptions';
@@ -96,13 +97,6 @@ const partnerInput = z.object({
     }),
 });
 
-/** zod's first message per field. */
-function fieldErrorsOf(error: z.ZodError): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const issue of error.issues) out[String(issue.path[0] ?? 'form')] ??= issue.message;
-  return out;
-}
-
 export type AdminUsersOptions = {
   /** Tests: who is signed in. */
   viewer?: (headers: Headers) => Promise<AppUser | null>;
@@ -157,7 +151,7 @@ async function audit(ctx: AdminContext, action: string, detail: Record<string, u
 
 async function changeRole(ctx: AdminContext): Promise<FormResult> {
   const parsed = roleInput.safeParse(ctx.input);
-  if (!parsed.success) return invalid(fieldErrorsOf(parsed.error));
+  if (!parsed.success) return invalid(fieldErrors(parsed.error));
   const { role } = parsed.data;
   const { target } = ctx;
   if (target.id === ctx.admin.id && role !== 'admin')
@@ -182,7 +176,7 @@ async function changeRole(ctx: AdminContext): Promise<FormResult> {
 
 async function grantPlan(ctx: AdminContext): Promise<FormResult> {
   const parsed = grantInput.safeParse(ctx.input);
-  if (!parsed.success) return invalid(fieldErrorsOf(parsed.error));
+  if (!parsed.success) return invalid(fieldErrors(parsed.error));
   const { plan, status, days } = parsed.data;
   const granted = await grantComplimentary(await getDb(), {
     userId: ctx.target.id,
@@ -211,7 +205,7 @@ async function revokePlan(ctx: AdminContext): Promise<FormResult> {
 
 async function changePartner(ctx: AdminContext): Promise<FormResult> {
   const parsed = partnerInput.safeParse(ctx.input);
-  if (!parsed.success) return invalid(fieldErrorsOf(parsed.error));
+  if (!parsed.success) return invalid(fieldErrors(parsed.error));
   const { partner } = parsed.data;
   const { target } = ctx;
   if (target.partnerId === null)

@@ -3,6 +3,7 @@ import type { z } from '@/lib/zod';
 import { type Db, getDb } from '@/server/db/client';
 import { STAFF_ROLES } from '@/lib/identity/roles';
 import { type AppUser, userFromHeaders } from '@/server/identity/session-user';
+import { fieldErrors } from '@/server/identity/validation';
 import { type Limit, consume } from '@/server/rate-limit/limiter';
 import { errorAnswer, failedResult } from './error-answer';
 import { addressKey } from '@/server/rate-limit/client-address';
@@ -118,13 +119,6 @@ export function controlCharacterFields(
   return errors;
 }
 
-/** Field → its first message. */
-function fieldMessages(error: z.ZodError): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const issue of error.issues) out[String(issue.path[0] ?? 'form')] ??= issue.message;
-  return out;
-}
-
 const isStaffViewer = (user: Viewer) =>
   STAFF_ROLES.includes((user as Partial<AppUser>).role ?? 'member');
 
@@ -219,7 +213,7 @@ export function endpoint<
             ok: false,
             status: 400,
             message,
-            fieldErrors: fieldMessages(parsed.error),
+            fieldErrors: fieldErrors(parsed.error),
           });
         }
         input = parsed.data;

@@ -8,6 +8,7 @@ import {
 } from '@/lib/media/media-shared';
 import { findEndpoint } from '@/lib/cms/model';
 import { type Db, queryRows } from '@/server/db/client';
+import { likeContaining } from '@/server/db/paging';
 import { cmsContents, cmsMedia } from '@/server/db/schema';
 import type { MediaStorage } from '@/server/storage/media-storage';
 
@@ -103,9 +104,6 @@ export async function uploaderOf(db: Db, id: string): Promise<string | null> {
   return row?.uploadedBy ?? null;
 }
 
-/** `%`, `_` and `\` match themselves in a search, not any character. */
-const likePattern = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-
 export type MediaPage = { items: MediaItem[]; total: number; page: number; pageCount: number };
 
 /** Newest first; `q` in the file name or the alt text; `kind` one kind only. */
@@ -118,7 +116,7 @@ export async function listMedia(
   const where = and(
     query.kind ? eq(cmsMedia.kind, query.kind) : undefined,
     q
-      ? or(ilike(cmsMedia.filename, likePattern(q)), ilike(cmsMedia.alt, likePattern(q)))
+      ? or(ilike(cmsMedia.filename, likeContaining(q)), ilike(cmsMedia.alt, likeContaining(q)))
       : undefined,
   );
   const [{ total } = { total: 0 }] = await db

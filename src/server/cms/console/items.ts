@@ -8,6 +8,7 @@ import type {
 } from '@/lib/admin-content';
 import type { Db } from '@/server/db/client';
 import { cmsContents } from '@/server/db/schema';
+import { likeContaining } from '@/server/db/paging';
 import { type EndpointDef, findEndpoint } from '@/lib/cms/model';
 import { actorLabels } from './actors';
 import { previewPath, publicPath } from './site-urls';
@@ -42,9 +43,6 @@ const statusColumns = (title: SQL) => ({
   scheduledAt: cmsContents.scheduledAt,
 });
 
-/** `%` and `_` typed by an editor are looked for as themselves. */
-const likePattern = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-
 export async function listConsoleItems(
   db: Db,
   def: EndpointDef,
@@ -53,7 +51,7 @@ export async function listConsoleItems(
 ): Promise<{ rows: ContentListRow[]; totalCount: number }> {
   const title = titleExpression(def);
   const conditions: SQL[] = [sql`endpoint = ${def.endpoint}`];
-  if (query.q) conditions.push(sql`(${title} ILIKE ${likePattern(query.q)} OR id = ${query.q})`);
+  if (query.q) conditions.push(sql`(${title} ILIKE ${likeContaining(query.q)} OR id = ${query.q})`);
   if (query.status) conditions.push(statusCondition(query.status));
   if (query.category && def.fields.some((f) => f.id === 'category'))
     conditions.push(sql`${WORKING_COPY}->>'category' = ${query.category}`);
@@ -116,7 +114,7 @@ export async function lookupItems(
       )})`,
     );
   } else if (search.q) {
-    conditions.push(sql`(${title} ILIKE ${likePattern(search.q)} OR id = ${search.q})`);
+    conditions.push(sql`(${title} ILIKE ${likeContaining(search.q)} OR id = ${search.q})`);
   }
   const rows = await db
     .select(statusColumns(title))
