@@ -105,7 +105,7 @@ test('an anonymous visitor: the hero invites to join, and each paywall names wha
   await expect(closed.getByRole('heading', { name: 'この記事は有料会員限定です' })).toBeVisible();
   await expect(closed.getByRole('link', { name: '料金プランを見る' })).toHaveAttribute(
     'href',
-    '/service-plans',
+    `/service-plans?next=${encodeURIComponent(`/posts/${older.id}`)}`,
   );
   await expect(closed.getByRole('link', { name: 'ログイン' })).toHaveAttribute(
     'href',

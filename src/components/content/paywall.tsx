@@ -155,7 +155,12 @@ export async function Paywall({
       <p className={styles.actions}>
         {subscribe ? (
           // The plans page is rendered for each viewer: nothing to gain from prefetching it.
-          <Link href="/service-plans" prefetch={false} className={styles.primary}>
+          // `next`: every plan button there carries the reader back to this item after paying.
+          <Link
+            href={`/service-plans?next=${encodeURIComponent(returnTo)}`}
+            prefetch={false}
+            className={styles.primary}
+          >
             {cta.anonymous ? '料金プランを見る' : '有料プランを見る'}
           </Link>
         ) : (
