@@ -6,6 +6,7 @@ import { useEffect, useId, useRef, useState } from 'react';
 import { Avatar } from '@/components/account/avatar';
 import { useAuthState } from '@/components/account/auth-state.client';
 import { SignOutButton } from '@/components/account/sign-out-button.client';
+import { HeaderActionLabel } from './header-action';
 import action from './header-action.module.css';
 import { signInHref, signUpHref } from './sign-in-links';
 import styles from './account-menu.module.css';
@@ -118,17 +119,22 @@ export function AccountMenu() {
 function SignInLink({ href }: { href: string }) {
   return (
     <Link href={href} className={action.action}>
-      <svg className={`${action.icon} ${styles.loginIcon}`} viewBox="0 0 24 24" aria-hidden="true">
-        <circle cx="12" cy="8" r="4" fill="none" stroke="currentColor" strokeWidth="1.8" />
-        <path
-          d="M4.5 20.5c.9-3.6 3.9-6 7.5-6s6.6 2.4 7.5 6"
-          fill="none"
-          stroke="currentColor"
-          strokeWidth="1.8"
-          strokeLinecap="round"
-        />
-      </svg>
-      <span className={action.caption}>ログイン</span>
+      <HeaderActionLabel
+        iconClassName={styles.loginIcon}
+        caption="ログイン"
+        icon={
+          <>
+            <circle cx="12" cy="8" r="4" fill="none" stroke="currentColor" strokeWidth="1.8" />
+            <path
+              d="M4.5 20.5c.9-3.6 3.9-6 7.5-6s6.6 2.4 7.5 6"
+              fill="none"
+              stroke="currentColor"
+              strokeWidth="1.8"
+              strokeLinecap="round"
+            />
+          </>
+        }
+      />
     </Link>
   );
 }

@@ -5,6 +5,7 @@ import { usePathname } from 'next/navigation';
 import { lazy, Suspense, useEffect, useState } from 'react';
 import { useAuthState } from '@/components/account/auth-state.client';
 import type { NavItem } from '@/lib/site';
+import { HeaderActionLabel } from './header-action';
 import action from './header-action.module.css';
 import { signInHref, signUpHref } from './sign-in-links';
 import styles from './mobile-menu.module.css';
@@ -50,15 +51,17 @@ export function MobileMenu({
           setOpen(true);
         }}
       >
-        <svg className={action.icon} aria-hidden="true" viewBox="0 0 24 24">
-          <path
-            d="M3 6h18M3 12h18M3 18h18"
-            stroke="currentColor"
-            strokeWidth="2"
-            strokeLinecap="round"
-          />
-        </svg>
-        <span className={action.caption}>メニュー</span>
+        <HeaderActionLabel
+          caption="メニュー"
+          icon={
+            <path
+              d="M3 6h18M3 12h18M3 18h18"
+              stroke="currentColor"
+              strokeWidth="2"
+              strokeLinecap="round"
+            />
+          }
+        />
       </a>
       {opened ? (
         <Suspense fallback={null}>

@@ -1,6 +1,7 @@
 import Link from 'next/link';
 import { AREA_NAV, SERVICE_NAV } from '@/lib/site';
 import { AccountMenu } from './account-menu.client';
+import { HeaderActionLabel } from './header-action';
 import action from './header-action.module.css';
 import { MobileMenu } from './mobile-menu.client';
 import styles from './site-header.module.css';
@@ -25,23 +26,28 @@ export function SiteHeader({ siteName }: { siteName: string }) {
         </nav>
         <div className={styles.actions}>
           <Link href="/search" prefetch={false} className={action.action}>
-            <svg className={action.icon} aria-hidden="true" viewBox="0 0 24 24">
-              <circle
-                cx="10.5"
-                cy="10.5"
-                r="6.5"
-                fill="none"
-                stroke="currentColor"
-                strokeWidth="2"
-              />
-              <path
-                d="m15.5 15.5 5 5"
-                stroke="currentColor"
-                strokeWidth="2"
-                strokeLinecap="round"
-              />
-            </svg>
-            <span className={`${action.caption} ${styles.searchCaption}`}>検索</span>
+            <HeaderActionLabel
+              caption="検索"
+              captionClassName={styles.searchCaption}
+              icon={
+                <>
+                  <circle
+                    cx="10.5"
+                    cy="10.5"
+                    r="6.5"
+                    fill="none"
+                    stroke="currentColor"
+                    strokeWidth="2"
+                  />
+                  <path
+                    d="m15.5 15.5 5 5"
+                    stroke="currentColor"
+                    strokeWidth="2"
+                    strokeLinecap="round"
+                  />
+                </>
+              }
+            />
           </Link>
           <Link href="/service-plans" prefetch={false} className={styles.plansLink}>
             料金プラン
