@@ -4,7 +4,6 @@ import { findEndpoint } from '@/lib/cms/model';
 import { createContent, updateContent } from '@/server/cms/store';
 import type { Database } from '@/server/db/client';
 import { listFeaturedPosts, listJobs, listPartnerNames, listPosts } from './lists';
-import type * as SiteContentModule from './site-content';
 import { type SiteContent, createSiteContent } from './site-content';
 
 // The /posts filters (?category=, ?tag=) read through listPosts on the built-in content
@@ -12,16 +11,9 @@ import { type SiteContent, createSiteContent } from './site-content';
 // an id that does not exist (or could not exist) gives an empty list, never an error.
 
 const state = vi.hoisted(() => ({ site: undefined as SiteContent | undefined }));
-vi.mock('./site-content', async (importOriginal) => {
-  const original = await importOriginal<typeof SiteContentModule>();
-  return {
-    ...original,
-    siteContent: () => {
-      if (!state.site) throw new Error('the test database is not open yet');
-      return state.site.client;
-    },
-  };
-});
+vi.mock('./site-content', async (importOriginal) =>
+  (await import('@test-support/site-content-mock')).siteContentFromState(state, importOriginal),
+);
 
 const def = (endpoint: string) => findEndpoint(endpoint)!;
 

@@ -3,7 +3,6 @@ import { testDatabase } from '@test-support/route-tests';
 import { findEndpoint } from '@/lib/cms/model';
 import { createContent } from '@/server/cms/store';
 import type { Job } from '@/server/content/schemas';
-import type * as SiteContentModule from '@/server/content/site-content';
 import { type SiteContent, createSiteContent } from '@/server/content/site-content';
 import type { Database } from '@/server/db/client';
 import { jobApplyClicks, pageViews } from '@/server/db/schema';
@@ -11,16 +10,9 @@ import { createTestDatabase } from '@test-support/db/test-database';
 import { countApplyClicks, countJobViews, handleApplyClick } from './apply-clicks';
 
 const state = vi.hoisted(() => ({ site: undefined as SiteContent | undefined }));
-vi.mock('@/server/content/site-content', async (importOriginal) => {
-  const original = await importOriginal<typeof SiteContentModule>();
-  return {
-    ...original,
-    siteContent: () => {
-      if (!state.site) throw new Error('the test database is not open yet');
-      return state.site.client;
-    },
-  };
-});
+vi.mock('@/server/content/site-content', async (importOriginal) =>
+  (await import('@test-support/site-content-mock')).siteContentFromState(state, importOriginal),
+);
 
 // GET /jobs/{id}/apply against a real database: a reader's click on an open listing is counted
 // and sent to the listing's own address, and nothing else is (closed, unknown, crawlers,
