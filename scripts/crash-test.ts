@@ -21,7 +21,7 @@ import { sql } from 'drizzle-orm';
 import { openDatabase, queryRows } from '@/server/db/client';
 import { loadBuildSettings, staleBuildReason, BUILD_SETTINGS_FILE } from './lib/build-freshness';
 import { Ledger, WRITE_KINDS, allowedValues } from './lib/crash/ledger';
-import { seededRandom } from './lib/crash/seeded-random';
+import { seededRandom } from './lib/seeded-random';
 import { freePort } from './lib/free-port';
 import {
   type Server,

@@ -1,3 +1,5 @@
+import { seededRandom } from '../seeded-random';
+
 /**
  * A small seeded PRNG (mulberry32): the same seed gives the same requests, so a failure the
  * fuzz run prints can be replayed with `--seed N`.
@@ -12,14 +14,7 @@ export type Rng = {
 };
 
 export function createRng(seed: number): Rng {
-  let state = seed >>> 0;
-  const next = (): number => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+  const next = seededRandom(seed);
   const int = (min: number, max: number): number => min + Math.floor(next() * (max - min + 1));
   return {
     next,
