@@ -13,14 +13,23 @@ import { Button } from '@/components/ui/button';
  * rows and, where its stylesheet differs, its classes.
  */
 
-/** The breadcrumb back to the admin top, the page's heading and its lead. */
-export function StaffPageHead({ title, lead }: { title: string; lead: ReactNode }) {
+/** The breadcrumb back to the admin top and the heading of a page right under it. */
+export function StaffPageTitle({ title }: { title: string }) {
   return (
     <>
       <p className={adminStyles.breadcrumb}>
         <Link href="/admin">管理画面</Link> / {title}
       </p>
       <h1 className={adminStyles.title}>{title}</h1>
+    </>
+  );
+}
+
+/** The breadcrumb back to the admin top, the page's heading and its lead. */
+export function StaffPageHead({ title, lead }: { title: string; lead: ReactNode }) {
+  return (
+    <>
+      <StaffPageTitle title={title} />
       <p className={styles.lead}>{lead}</p>
     </>
   );

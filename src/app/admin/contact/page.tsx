@@ -1,4 +1,4 @@
-import Link from 'next/link';
+import { StaffPageTitle } from '@/components/admin/staff-list-page';
 import { accountMetadata } from '@/components/account/metadata';
 import styles from '@/components/admin/admin.module.css';
 import contactStyles from '@/components/admin/contact-messages.module.css';
@@ -18,10 +18,7 @@ export default async function ContactMessagesPage() {
   const contactTo = env().CONTACT_TO;
   return (
     <div className={styles.page}>
-      <p className={styles.breadcrumb}>
-        <Link href="/admin">管理画面</Link> / お問い合わせ
-      </p>
-      <h1 className={styles.title}>お問い合わせ</h1>
+      <StaffPageTitle title="お問い合わせ" />
       <p>
         {contactTo
           ? `お問い合わせフォームから届いたメッセージです。届くたびに ${contactTo} にもメールで送っています。`

@@ -1,4 +1,5 @@
 import Link from 'next/link';
+import { StaffPageTitle } from '@/components/admin/staff-list-page';
 import { accountMetadata } from '@/components/account/metadata';
 import styles from '@/components/admin/admin.module.css';
 import { consolePaths } from '@/lib/admin-content';
@@ -24,10 +25,7 @@ export default async function ContentHomePage() {
   const pages = home.kinds.filter(({ def }) => def.kind === 'object');
   return (
     <div className={styles.page}>
-      <p className={styles.breadcrumb}>
-        <Link href="/admin">管理画面</Link> / コンテンツ
-      </p>
-      <h1 className={styles.title}>コンテンツ</h1>
+      <StaffPageTitle title="コンテンツ" />
       <h2>一覧のあるコンテンツ</h2>
       <ul className={styles.cards}>
         {lists.map(({ def, total, drafts, scheduled }) => (

@@ -1,4 +1,5 @@
 import Link from 'next/link';
+import { StaffPageTitle } from '@/components/admin/staff-list-page';
 import { headers } from 'next/headers';
 import { accountMetadata } from '@/components/account/metadata';
 import styles from '@/components/admin/admin.module.css';
@@ -27,10 +28,7 @@ export default async function MailOutboxPage() {
   const mails = await listOutboxMails(await getDb(), viewer, { limit: 200 });
   return (
     <div className={styles.page}>
-      <p className={styles.breadcrumb}>
-        <Link href="/admin">管理画面</Link> / メール送信箱
-      </p>
-      <h1 className={styles.title}>メール送信箱</h1>
+      <StaffPageTitle title="メール送信箱" />
       <p>
         {env().SMTP_URL
           ? 'SMTP で送信しています。ここには送信の記録（宛先と件名）だけが残ります。'

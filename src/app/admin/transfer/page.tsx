@@ -1,4 +1,5 @@
 import Link from 'next/link';
+import { StaffPageTitle } from '@/components/admin/staff-list-page';
 import { accountMetadata } from '@/components/account/metadata';
 import adminStyles from '@/components/admin/admin.module.css';
 import { ArchiveImportForm } from '@/components/admin/transfer/archive-import-form';
@@ -49,10 +50,7 @@ export default async function TransferPage() {
           <meta httpEquiv="refresh" content="3" />
         </noscript>
       ) : null}
-      <p className={adminStyles.breadcrumb}>
-        <Link href="/admin">管理画面</Link> / 取り込みと書き出し
-      </p>
-      <h1 className={adminStyles.title}>取り込みと書き出し</h1>
+      <StaffPageTitle title="取り込みと書き出し" />
       <p className={styles.lead}>
         サイトのコンテンツとメディアをまとめて書き出したり、空の環境に取り込んだりできます。取り込みと書き出しはすべて
         <Link href="/admin/audit">監査ログ</Link>に記録されます。
