@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react';
 import usersStyles from '@/components/admin/users/users.module.css';
 import { Button } from '@/components/ui/button';
 import {
@@ -57,32 +58,8 @@ export function VersionHistory({ def, endpoint, id, title, versions, compare }: 
             <ol className={styles.versions}>
               {versions.map((version, index) => (
                 <li key={version.id} className={styles.version}>
-                  <div className={styles.versionPick}>
-                    <label>
-                      <span aria-hidden="true">元</span>
-                      <input
-                        type="radio"
-                        name="from"
-                        value={version.id}
-                        form={COMPARE_FORM}
-                        defaultChecked={version.id === fromId}
-                        aria-label={`比較元: ${versionName(version)}`}
-                      />
-                    </label>
-                  </div>
-                  <div className={styles.versionPick}>
-                    <label>
-                      <span aria-hidden="true">先</span>
-                      <input
-                        type="radio"
-                        name="to"
-                        value={version.id}
-                        form={COMPARE_FORM}
-                        defaultChecked={version.id === toId}
-                        aria-label={`比較先: ${versionName(version)}`}
-                      />
-                    </label>
-                  </div>
+                  <ComparePick side="from" version={version} checked={version.id === fromId} />
+                  <ComparePick side="to" version={version} checked={version.id === toId} />
                   <div className={styles.versionFacts}>
                     <p>
                       <strong>{VERSION_ACTION_LABELS[version.action]}</strong>
@@ -135,6 +112,34 @@ export function VersionHistory({ def, endpoint, id, title, versions, compare }: 
   );
 }
 
+/** One of a version's two radio buttons: the comparison's 元 (from) or 先 (to). */
+function ComparePick({
+  side,
+  version,
+  checked,
+}: {
+  side: 'from' | 'to';
+  version: VersionRow;
+  checked: boolean;
+}) {
+  const mark = side === 'from' ? '元' : '先';
+  return (
+    <div className={styles.versionPick}>
+      <label>
+        <span aria-hidden="true">{mark}</span>
+        <input
+          type="radio"
+          name={side}
+          value={version.id}
+          form={COMPARE_FORM}
+          defaultChecked={checked}
+          aria-label={`比較${mark}: ${versionName(version)}`}
+        />
+      </label>
+    </div>
+  );
+}
+
 function Comparison({
   def,
   compare,
@@ -167,8 +172,15 @@ function Comparison({
   );
 }
 
-function Mark({ op }: { op: 'ins' | 'del' }) {
-  return <span className={styles.mark}>{op === 'ins' ? '追加' : '削除'}</span>;
+/** Added or removed text, marked in words as well as by the element (screen readers). */
+function Changed({ op, children }: { op: 'ins' | 'del'; children: ReactNode }) {
+  const Tag = op;
+  return (
+    <Tag>
+      <span className={styles.mark}>{op === 'ins' ? '追加' : '削除'}</span>
+      {children}
+    </Tag>
+  );
 }
 
 function Part({ part }: { part: DiffPart }) {
@@ -180,14 +192,10 @@ function Part({ part }: { part: DiffPart }) {
         <span>{part.text}</span>
       </>
     );
-  const Tag = part.op;
   return (
     <>
       {lead}
-      <Tag>
-        <Mark op={part.op} />
-        {part.text}
-      </Tag>
+      <Changed op={part.op}>{part.text}</Changed>
     </>
   );
 }
@@ -206,17 +214,11 @@ function FieldChange({ diff }: { diff: FieldDiff }) {
         <dl className={`${styles.values} ${styles.diffText}`}>
           <dt>変更前</dt>
           <dd>
-            <del>
-              <Mark op="del" />
-              {diff.before}
-            </del>
+            <Changed op="del">{diff.before}</Changed>
           </dd>
           <dt>変更後</dt>
           <dd>
-            <ins>
-              <Mark op="ins" />
-              {diff.after}
-            </ins>
+            <Changed op="ins">{diff.after}</Changed>
           </dd>
         </dl>
       )}
