@@ -11,12 +11,20 @@ describe('isExemptFromAuthRedirect (SPEC §2 public paths)', () => {
       '/account/change-email',
       '/account/delete',
       '/account/edit',
-      '/account',
       '/about',
       '/about/',
     ])
       expect(isExemptFromAuthRedirect(path), path).toBe(true);
-    for (const path of ['/', '/posts', '/posts/abc', '/account/other', '/aboutx', '/jobs', '/faq'])
+    for (const path of [
+      '/',
+      '/posts',
+      '/posts/abc',
+      '/account',
+      '/account/other',
+      '/aboutx',
+      '/jobs',
+      '/faq',
+    ])
       expect(isExemptFromAuthRedirect(path), path).toBe(false);
   });
 

@@ -13,8 +13,7 @@ const PUBLIC_PAGES: ReadonlySet<string> = new Set([
   '/account/change-email',
   '/account/delete',
   '/account/edit',
-  // The account hub sends a signed-out visitor to the login page, and back after it.
-  '/account',
+  // Not the account hub (/account): the SPEC lists only these account pages.
   '/about',
 ]);
 
