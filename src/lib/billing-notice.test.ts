@@ -51,5 +51,14 @@ describe('parseBillingNotice', () => {
     expect(parseBillingNotice('past_due')).toBeNull();
     expect(parseBillingNotice({ kind: 'past_due', amount: -1, nextAttempt: null })).toBeNull();
     expect(parseBillingNotice(undefined)).toBeNull();
+    const dated = { kind: 'past_due', amount: null, nextAttempt: '2026-12-01T03:00:00.000Z' };
+    expect(parseBillingNotice(dated)).toEqual(dated);
+    expect(parseBillingNotice({ ...dated, nextAttempt: '2026-12-01' })).toBeNull();
+    expect(parseBillingNotice({ ...dated, amount: 1.5 })).toBeNull();
+    const ended = { kind: 'plan_ended', planName: '月額プラン', endedAt: '2026-11-20T03:00:00Z' };
+    expect(parseBillingNotice(ended)).toEqual(ended);
+    expect(parseBillingNotice({ ...ended, endedAt: 'yesterday' })).toBeNull();
+    expect(parseBillingNotice({ ...ended, planName: 'あ'.repeat(201) })).toBeNull();
+    expect(parseBillingNotice({ kind: 'other' })).toBeNull();
   });
 });
