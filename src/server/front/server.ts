@@ -64,6 +64,9 @@ function failed(req: http.IncomingMessage, res: http.ServerResponse, error: unkn
 
 export type SiteServer = { server: http.Server; close: () => Promise<void> };
 
+/** How long an idle kept-alive connection stays open: past the 60 s of common proxies. */
+export const KEEP_ALIVE_MS = 65_000;
+
 export async function serveSite(options: {
   dir: string;
   port: number;
@@ -189,6 +192,11 @@ export async function serveSite(options: {
     const requestId = requestIdFor(req, TRUST_PROXY);
     withRequestId(requestId, () => handle(req, res, requestId));
   });
+  // An idle kept-alive connection is closed by whoever waits less: the server waits longer
+  // than a proxy's or client's pool (nginx and load balancers keep 60 s), so it never closes
+  // one just as they send a request on it (a reset, or a 502 at the proxy).
+  server.keepAliveTimeout = KEEP_ALIVE_MS;
+  server.headersTimeout = KEEP_ALIVE_MS + 1_000;
   // CONNECT never reaches the listener above: Node would just drop the socket.
   server.on('connect', (_req: http.IncomingMessage, socket: Socket) => {
     const lines = headers.map(({ key, value }) => `${key}: ${value}\r\n`).join('');
