@@ -157,7 +157,7 @@ test('a free member: the hero offers the paid plans, free-plan posts say why the
   await expect(closed.getByRole('heading', { name: 'この記事は有料会員限定です' })).toBeVisible();
   await expect(closed.getByRole('link', { name: '有料プランを見る' })).toHaveAttribute(
     'href',
-    '/service-plans',
+    `/service-plans?next=${encodeURIComponent(`/posts/${older.id}`)}`,
   );
   // Signed in already: neither ログイン nor a free account is offered.
   await expect(closed.getByRole('link', { name: 'ログイン' })).toHaveCount(0);
