@@ -12,6 +12,7 @@ import { RENDER_HEADER, openRenderRecord } from '@/server/access/render-audience
 import { CLIENT_IP_HEADER } from '@/server/http/request-origin';
 import { sendWebResponse, toWebRequest } from './node-bridge';
 import { refuseBadRequest } from './request-guard';
+import { settleUnreadBody } from './unread-body';
 import { PageCache, cacheablePath, capturePage, pageKey, sendCachedPage } from './page-cache';
 import { requestAudience } from './request-audience';
 import { SharedRenders } from './shared-render';
@@ -156,6 +157,7 @@ export async function serveSite(options: {
     // The client's address for rate limits and the audit log; never what a client claims.
     req.headers[CLIENT_IP_HEADER] = clientAddress(req, TRUST_PROXY);
     if (refuseBadRequest(req, res)) return; // methods, headers and posts that would be a 500
+    settleUnreadBody(req, res); // a body refused half-read must not hold the connection
     const url = req.url ?? '/';
     if (isMalformedPath(url)) {
       res.writeHead(400, { 'content-type': 'text/plain; charset=utf-8' });
