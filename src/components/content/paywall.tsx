@@ -1,9 +1,9 @@
 import Link from 'next/link';
-import { Fragment } from 'react';
 import { planPrice } from '@/components/billing/billing-format';
 import { FREE_BENEFITS, PAID_BENEFITS } from '@/components/billing/plans-view';
+import { confirmPath } from '@/lib/confirm-path';
 import type { CallToAction } from '@/server/access/post-access';
-import { listPlans } from '@/server/billing/catalogue';
+import { type Plan, listPlans } from '@/server/billing/catalogue';
 import { getDb } from '@/server/db/client';
 import styles from './paywall.module.css';
 import { PhraseText } from './phrase-text';
@@ -74,13 +74,18 @@ function promiseOf(item: PaywallItem, opensWith: CallToAction['opensWith']): str
   }
 }
 
+/** A paid plan as the paywall offers it: its name, its price with tax, where it leads. */
+type PlanOffer = { key: Plan['key']; name: string; price: string };
+
 /**
- * The paid plans' prices ("¥1,100（税込）／月"), from the same catalogue as /service-plans; none
- * when it cannot be read (the button still leads there).
+ * The paid plans on sale, from the same catalogue as /service-plans (prices with tax); none
+ * when it cannot be read (the link to the plans page still leads there).
  */
-async function planPrices(): Promise<string[]> {
+async function planOffers(): Promise<PlanOffer[]> {
   try {
-    return (await listPlans(await getDb())).filter((plan) => plan.active).map(planPrice);
+    return (await listPlans(await getDb()))
+      .filter((plan) => plan.active)
+      .map((plan) => ({ key: plan.key, name: plan.name, price: planPrice(plan) }));
   } catch (error) {
     console.warn('[paywall] the plan catalogue could not be read:', error);
     return [];
@@ -91,7 +96,9 @@ async function planPrices(): Promise<string[]> {
  * The end of the open part of an item for a reader without full access
  * (docs/decisions/000-design-baseline.md, "Who reads what"): what opens the rest, what that gives,
  * and one button for that step (a free account, or the plans), with ログイン beside it for a signed-out
- * reader. Never shows any gated content.
+ * reader. For a paid item the step is a plan: each plan on sale is a button to its final
+ * confirmation screen (the first one primary), with the plans page as a plain link beside them.
+ * Never shows any gated content.
  */
 export async function Paywall({
   cta,
@@ -113,7 +120,7 @@ export async function Paywall({
   className?: string;
 }) {
   const subscribe = cta.opensWith === 'subscribe';
-  const prices = subscribe ? await planPrices() : [];
+  const offers = subscribe ? await planOffers() : [];
   const amount = amountBehind(item, { gatedChars, duration });
   const step = accessLabel(levelOfStep(cta.opensWith));
   return (
@@ -140,35 +147,42 @@ export async function Paywall({
           ))}
         </ul>
       </div>
-      {prices.length > 0 ? (
-        <p className={styles.prices}>
-          料金：
-          {prices.map((price, i) => (
-            // A price never breaks inside: "¥11,000（税" / "込）／年" reads badly on a phone.
-            <Fragment key={price}>
-              {i > 0 ? '、または ' : null}
-              <span className={styles.price}>{price}</span>
-            </Fragment>
-          ))}
-        </p>
-      ) : null}
-      <p className={styles.actions}>
-        {subscribe ? (
-          // The plans page is rendered for each viewer: nothing to gain from prefetching it.
-          // `next`: every plan button there carries the reader back to this item after paying.
-          <Link
-            href={`/service-plans?next=${encodeURIComponent(returnTo)}`}
-            prefetch={false}
-            className={styles.primary}
-          >
-            {cta.anonymous ? '料金プランを見る' : '有料プランを見る'}
-          </Link>
-        ) : (
+      {subscribe ? (
+        <>
+          {offers.length > 0 ? (
+            // Each plan leads straight to its final confirmation screen (a visitor creates the
+            // account there), carrying this item as `next`: the path ends back here, in full.
+            // One primary button: the first plan of the catalogue; the others are secondary.
+            <ul className={styles.plans} aria-label="有料プラン">
+              {offers.map((offer, i) => (
+                <li key={offer.key}>
+                  <Link
+                    href={confirmPath(offer.key, returnTo)}
+                    prefetch={false}
+                    className={i === 0 ? styles.primary : styles.secondary}
+                  >
+                    <span className={styles.planName}>{offer.name}で申し込む</span>
+                    {/* A price never breaks inside: "¥11,000（税" / "込）／年" reads badly. */}
+                    <span className={styles.price}>{offer.price}</span>
+                  </Link>
+                </li>
+              ))}
+            </ul>
+          ) : null}
+          <p className={styles.plansLink}>
+            {/* The plans page is rendered for each viewer: nothing to gain from prefetching it. */}
+            <Link href={`/service-plans?next=${encodeURIComponent(returnTo)}`} prefetch={false}>
+              {cta.anonymous ? '料金プランを見る' : '有料プランを見る'}
+            </Link>
+          </p>
+        </>
+      ) : (
+        <p className={styles.actions}>
           <Link href={signUpHref(returnTo)} className={styles.primary}>
             無料で会員登録
           </Link>
-        )}
-      </p>
+        </p>
+      )}
       {cta.anonymous ? (
         <p className={styles.signIn}>
           すでに会員の方は

@@ -1,0 +1,89 @@
+// @vitest-environment jsdom
+import { render, screen, within } from '@testing-library/react';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+
+const server = vi.hoisted(() => ({ listPlans: vi.fn() }));
+vi.mock('server-only', () => ({}));
+vi.mock('@/server/billing/catalogue', () => ({ listPlans: server.listPlans }));
+vi.mock('@/server/db/client', () => ({ getDb: () => Promise.resolve({}) }));
+
+import { Paywall } from './paywall';
+
+const plan = (key: 'monthly' | 'yearly', name: string, amount: number, active = true) => ({
+  key,
+  name,
+  amount,
+  interval: key === 'monthly' ? 'month' : 'year',
+  intervalCount: 1,
+  active,
+  priceId: `price_${key}`,
+});
+
+beforeEach(() => {
+  vi.clearAllMocks();
+  server.listPlans.mockResolvedValue([
+    plan('monthly', '月額プラン', 1100),
+    plan('yearly', '年額プラン', 11000),
+  ]);
+});
+
+const subscribe = (anonymous: boolean) =>
+  ({ opensWith: 'subscribe', anonymous }) as Parameters<typeof Paywall>[0]['cta'];
+
+describe('the paywall of a paid item offers the plans itself', () => {
+  it('one link per plan on sale to its confirmation screen, named by plan and price', async () => {
+    render(await Paywall({ cta: subscribe(true), item: 'post', returnTo: '/posts/abc' }));
+    const plans = within(screen.getByRole('list', { name: '有料プラン' }));
+    const monthly = plans.getByRole('link', { name: /月額プランで申し込む.*¥1,100（税込）／月/ });
+    const yearly = plans.getByRole('link', { name: /年額プランで申し込む.*¥11,000（税込）／年/ });
+    expect(monthly).toHaveAttribute(
+      'href',
+      `/service-plans/confirm?plan=monthly&next=${encodeURIComponent('/posts/abc')}`,
+    );
+    expect(yearly).toHaveAttribute(
+      'href',
+      `/service-plans/confirm?plan=yearly&next=${encodeURIComponent('/posts/abc')}`,
+    );
+    // One primary button on the screen: the other plan is drawn as a secondary one.
+    expect(monthly.className).not.toBe(yearly.className);
+    // The plans page stays, as a plain link carrying the item on.
+    expect(screen.getByRole('link', { name: '料金プランを見る' })).toHaveAttribute(
+      'href',
+      `/service-plans?next=${encodeURIComponent('/posts/abc')}`,
+    );
+    expect(screen.getByRole('link', { name: 'ログイン' })).toBeInTheDocument();
+  });
+
+  it('a plan not on sale is not offered; a signed-in reader gets no ログイン', async () => {
+    server.listPlans.mockResolvedValue([
+      plan('monthly', '月額プラン', 1100),
+      plan('yearly', '年額プラン', 11000, false),
+    ]);
+    render(await Paywall({ cta: subscribe(false), item: 'movie', returnTo: '/movies/m1' }));
+    expect(screen.getAllByRole('link', { name: /で申し込む/ })).toHaveLength(1);
+    expect(screen.getByRole('link', { name: '有料プランを見る' })).toBeInTheDocument();
+    expect(screen.queryByRole('link', { name: 'ログイン' })).toBeNull();
+  });
+
+  it('without the catalogue, the plans page still leads on', async () => {
+    server.listPlans.mockRejectedValue(new Error('down'));
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
+    render(await Paywall({ cta: subscribe(true), item: 'post', returnTo: '/posts/abc' }));
+    warn.mockRestore();
+    expect(screen.queryByRole('list', { name: '有料プラン' })).toBeNull();
+    expect(screen.getByRole('link', { name: '料金プランを見る' })).toBeInTheDocument();
+  });
+
+  it('a free-plan item keeps its one step: a free account', async () => {
+    render(
+      await Paywall({
+        cta: { opensWith: 'sign-up', anonymous: true },
+        item: 'post',
+        returnTo: '/posts/abc',
+      }),
+    );
+    expect(screen.getByRole('link', { name: '無料で会員登録' })).toBeInTheDocument();
+    expect(screen.queryByRole('link', { name: /で申し込む/ })).toBeNull();
+    expect(server.listPlans).not.toHaveBeenCalled();
+  });
+});
