@@ -103,6 +103,21 @@ export function savingAgainstMonthly(
   return Math.max(0, monthly.amount * months - plan.amount);
 }
 
+/**
+ * The plan the plans page recommends (its one primary button): of the plans on sale, the one
+ * that costs least a month (the yearly plan when it saves against the monthly); the first on
+ * sale when none does.
+ */
+export function recommendedPlanKey(plans: readonly PlanView[]): PlanView['key'] | null {
+  const onSale = plans.filter((plan) => plan.active);
+  const perMonth = (plan: PlanView) => plan.amount / Math.max(1, monthsOf(plan));
+  const best = onSale.reduce<PlanView | null>(
+    (found, plan) => (found === null || perMonth(plan) < perMonth(found) ? plan : found),
+    null,
+  );
+  return best?.key ?? null;
+}
+
 /** `days` whole days after `from` (the provider's trial end: the same time, days later). */
 export function addDays(from: Date, days: number): Date {
   return new Date(from.getTime() + days * 86_400_000);

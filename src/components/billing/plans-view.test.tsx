@@ -242,6 +242,61 @@ describe('PlansView', () => {
     expect(screen.getByRole('button', { name: 'プランの管理' })).toBeInTheDocument();
   });
 
+  // One primary (yellow) action per screen (the "Done means"): the recommended plan.
+  const primaries = (container: HTMLElement) =>
+    [...container.querySelectorAll<HTMLElement>('a, button')].filter(
+      (element) => element.style.backgroundColor === 'rgb(235, 255, 0)',
+    );
+
+  it('gives a visitor one primary button, the recommended plan’s; the other plan is secondary', () => {
+    const { container } = wrap(
+      <PlansView plans={PLANS} viewer={{ kind: 'anonymous', trialDays: 14 }} />,
+    );
+    const [primary, ...others] = primaries(container);
+    expect(others).toHaveLength(0);
+    expect(primary).toHaveAccessibleName(/申し込む\s*（メンバーシップ 年額プラン）/);
+    expect(within(card('メンバーシップ 年額プラン')).getByText('おすすめ')).toBeInTheDocument();
+    expect(within(card('メンバーシップ 月額プラン')).queryByText('おすすめ')).toBeNull();
+    expect(
+      within(card('メンバーシップ 月額プラン')).getByRole('link', { name: /^申し込む/ }),
+    ).toHaveStyle({ backgroundColor: '#ffffff' });
+  });
+
+  it('gives a signed-in reader without a plan one primary button', () => {
+    const { container } = wrap(<PlansView plans={PLANS} viewer={member({ trialDays: 14 })} />);
+    const [primary, ...others] = primaries(container);
+    expect(others).toHaveLength(0);
+    expect(primary).toHaveAccessibleName(/このプランを選ぶ\s*（メンバーシップ 年額プラン）/);
+  });
+
+  it('recommends the plan on sale when the best value is not', () => {
+    const { container } = wrap(
+      <PlansView
+        plans={[PLANS[0]!, { ...PLANS[1]!, active: false }]}
+        viewer={{ kind: 'anonymous', trialDays: 0 }}
+      />,
+    );
+    const [primary, ...others] = primaries(container);
+    expect(others).toHaveLength(0);
+    expect(primary).toHaveAccessibleName(/申し込む\s*（メンバーシップ 月額プラン）/);
+  });
+
+  it('has one primary button on every state of a reader’s plan', () => {
+    const states: PlansViewer[] = [
+      member({ customerId: 'cus_1', current: ACTIVE }),
+      member({ customerId: 'cus_1', current: { ...ACTIVE, status: 'past_due' } }),
+      member({ customerId: 'cus_1', current: { ...ACTIVE, cancelAtPeriodEnd: true } }),
+      member({ customerId: 'cus_1' }),
+    ];
+    for (const viewer of states) {
+      const { container, unmount } = wrap(
+        <PlansView plans={PLANS} viewer={viewer} alreadySubscribed={!viewer.current} />,
+      );
+      expect(primaries(container)).toHaveLength(1);
+      unmount();
+    }
+  });
+
   it('takes no applications for a plan that is not on sale', () => {
     wrap(
       <PlansView

@@ -11,6 +11,7 @@ import {
   planPrice,
   planRenewalLine,
   planStatusLabel,
+  recommendedPlanKey,
   savingAgainstMonthly,
 } from './billing-format';
 import styles from './billing.module.css';
@@ -74,6 +75,11 @@ export function PlansView({
 }: PlansViewProps) {
   const current = viewer.kind === 'member' ? viewer.current : null;
   const monthly = plans.find((plan) => plan.interval === 'month' && plan.intervalCount <= 1);
+  // One primary button per screen: the recommended plan's, for a reader choosing a plan. A
+  // reader who holds one (shown in the panel, or only in the notice) has their own primary.
+  const choosing =
+    !current && !(alreadySubscribed && viewer.kind === 'member' && viewer.customerId);
+  const recommended = choosing ? recommendedPlanKey(plans) : null;
   return (
     <div className={styles.page}>
       <header className={styles.pageHeader}>
@@ -113,6 +119,7 @@ export function PlansView({
                 saving={savingAgainstMonthly(plan, monthly)}
                 monthlyName={monthly?.name}
                 next={next}
+                recommended={plan.key === recommended}
               />
             </li>
           ))}
@@ -187,12 +194,15 @@ function PlanCard({
   saving,
   monthlyName,
   next,
+  recommended,
 }: {
   plan: PlanView;
   viewer: PlansViewer;
   saving: number;
   monthlyName: string | undefined;
   next: string;
+  /** The page's one primary button; the other plans' are secondary. */
+  recommended: boolean;
 }) {
   const titleId = `plan-${plan.key}-title`;
   const current = viewer.kind === 'member' ? viewer.current : null;
@@ -208,6 +218,7 @@ function PlanCard({
         {plan.name}
       </h3>
       {isCurrent ? <p className={styles.badge}>ご利用中</p> : null}
+      {recommended ? <p className={styles.badge}>おすすめ</p> : null}
       {trialDays > 0 ? (
         <p className={styles.trialBadge}>
           {viewer.kind === 'anonymous'
@@ -241,6 +252,7 @@ function PlanCard({
           isCurrent={isCurrent}
           titleId={titleId}
           next={next}
+          primary={recommended}
         />
       </div>
     </article>
@@ -253,13 +265,16 @@ function PlanAction({
   isCurrent,
   titleId,
   next,
+  primary,
 }: {
   plan: PlanView;
   viewer: PlansViewer;
   isCurrent: boolean;
   titleId: string;
   next: string;
+  primary: boolean;
 }) {
+  const color = primary ? 'yellow' : 'white';
   if (isCurrent) return <p className={styles.small}>現在ご利用中のプランです。</p>;
   if (!plan.active) {
     return <p className={styles.small}>このプランは現在お申し込みを受け付けていません。</p>;
@@ -267,7 +282,13 @@ function PlanAction({
   if (viewer.kind === 'anonymous') {
     // The confirmation screen itself takes a visitor's account details: no detour by /login.
     return (
-      <ButtonLink href={confirmPath(plan.key, next)} prefetch={false} width={270} height={48}>
+      <ButtonLink
+        href={confirmPath(plan.key, next)}
+        prefetch={false}
+        color={color}
+        width={270}
+        height={48}
+      >
         申し込む<span className="visually-hidden">（{plan.name}）</span>
       </ButtonLink>
     );
@@ -287,7 +308,13 @@ function PlanAction({
     );
   }
   return (
-    <ButtonLink href={confirmPath(plan.key, next)} prefetch={false} width={270} height={48}>
+    <ButtonLink
+      href={confirmPath(plan.key, next)}
+      prefetch={false}
+      color={color}
+      width={270}
+      height={48}
+    >
       このプランを選ぶ<span className="visually-hidden">（{plan.name}）</span>
     </ButtonLink>
   );
