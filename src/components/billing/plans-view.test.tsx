@@ -282,15 +282,20 @@ describe('PlansView', () => {
   });
 
   it('has one primary button on every state of a reader’s plan', () => {
-    const states: PlansViewer[] = [
-      member({ customerId: 'cus_1', current: ACTIVE }),
-      member({ customerId: 'cus_1', current: { ...ACTIVE, status: 'past_due' } }),
-      member({ customerId: 'cus_1', current: { ...ACTIVE, cancelAtPeriodEnd: true } }),
-      member({ customerId: 'cus_1' }),
+    const states: (CurrentPlanView | null)[] = [
+      ACTIVE,
+      { ...ACTIVE, status: 'past_due' },
+      { ...ACTIVE, cancelAtPeriodEnd: true },
+      // A plan the panel does not show (unpaid): the notice's portal button.
+      null,
     ];
-    for (const viewer of states) {
+    for (const current of states) {
       const { container, unmount } = wrap(
-        <PlansView plans={PLANS} viewer={viewer} alreadySubscribed={!viewer.current} />,
+        <PlansView
+          plans={PLANS}
+          viewer={member({ customerId: 'cus_1', current })}
+          alreadySubscribed={!current}
+        />,
       );
       expect(primaries(container)).toHaveLength(1);
       unmount();
