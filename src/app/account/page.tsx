@@ -1,8 +1,8 @@
 import Link from 'next/link';
-import { AccountPage, Section } from '@/components/account/account-page';
+import { AccountPage, LinkList, Section } from '@/components/account/account-page';
 import { accountMetadata } from '@/components/account/metadata';
 import { SignOutButton } from '@/components/account/sign-out-button.client';
-import { planRenewalLine, planStatusLabel } from '@/components/billing/billing-format';
+import { PlanSummary } from '@/components/account/plan-summary';
 import { toCurrentPlanView } from '@/components/billing/views';
 import { billingSummaryFor } from '@/server/billing/reader-billing';
 import { getDb } from '@/server/db/client';
@@ -28,7 +28,6 @@ export default async function AccountHubPage() {
     billingSummaryFor(db, user.id).catch(() => null),
   ]);
   const plan = billing?.current ? toCurrentPlanView(billing.current) : null;
-  const renewal = plan ? planRenewalLine(plan) : null;
   const partnerId = profile?.partnerId ?? '';
   return (
     <AccountPage title="アカウント">
@@ -39,79 +38,46 @@ export default async function AccountHubPage() {
         <dd>{user.email}</dd>
         <dt>ご利用中のプラン</dt>
         <dd>
-          {plan ? (
-            <>
-              {plan.planName || '有料プラン'}（{planStatusLabel(plan)}）
-              {renewal ? (
-                <>
-                  <br />
-                  {renewal}
-                </>
-              ) : null}
-            </>
-          ) : billing ? (
-            '無料会員'
-          ) : (
-            'プランの情報を読み込めませんでした。'
-          )}
+          <PlanSummary plan={plan} loaded={billing !== null} />
         </dd>
       </dl>
       <Section title="プランとお支払い">
-        <ul className={styles.links}>
-          <li>
-            <Link href="/service-plans" prefetch={false}>
-              {plan ? 'プランの確認・変更・解約、カード情報の更新' : '料金プランを見る'}
-            </Link>
-          </li>
-          <li>
-            <Link href="/account/receipts" prefetch={false}>
-              領収書
-            </Link>
-          </li>
-        </ul>
+        <LinkList
+          links={[
+            {
+              href: '/service-plans',
+              label: plan ? 'プランの確認・変更・解約、カード情報の更新' : '料金プランを見る',
+            },
+            { href: '/account/receipts', label: '領収書' },
+          ]}
+        />
       </Section>
       <Section title="プロフィールと設定">
-        <ul className={styles.links}>
-          <li>
-            <Link href="/account/edit" prefetch={false}>
-              プロフィールの編集
-            </Link>
-          </li>
-          <li>
-            <Link href="/account/edit" prefetch={false}>
-              ニュースレターの受け取り（現在：{profile?.newsletter ? '受け取る' : '受け取らない'}）
-            </Link>
-          </li>
-          <li>
-            <Link href="/account/change-email" prefetch={false}>
-              メールアドレスの変更
-            </Link>
-          </li>
-          <li>
-            <Link href="/account/forgot-password" prefetch={false}>
-              パスワードの再設定
-            </Link>
-          </li>
-        </ul>
+        <LinkList
+          links={[
+            { href: '/account/edit', label: 'プロフィールの編集' },
+            {
+              href: '/account/edit',
+              label: `ニュースレターの受け取り（現在：${profile?.newsletter ? '受け取る' : '受け取らない'}）`,
+            },
+            { href: '/account/change-email', label: 'メールアドレスの変更' },
+            { href: '/account/forgot-password', label: 'パスワードの再設定' },
+          ]}
+        />
       </Section>
       <Section title="保存した記事">
-        <ul className={styles.links}>
-          <li>
-            <Link href="/posts/bookmark" prefetch={false}>
-              ブックマーク
-            </Link>
-          </li>
-        </ul>
+        <LinkList links={[{ href: '/posts/bookmark', label: 'ブックマーク' }]} />
       </Section>
       {partnerId ? (
         <Section title="パートナー企業">
-          <ul className={styles.links}>
-            <li>
-              <Link href={`/biz/partner-admin/${encodeURIComponent(partnerId)}`} prefetch={false}>
-                パートナー企業の管理画面
-              </Link>
-            </li>
-          </ul>
+          <LinkList
+            links={[
+              {
+                href: `/biz/partner-admin/${encodeURIComponent(partnerId)}`,
+                label: 'パートナー企業の管理画面',
+              },
+            ]}
+          />
         </Section>
       ) : null}
       <Section title="ログアウト">

@@ -1,3 +1,4 @@
+import Link from 'next/link';
 import type { ReactNode } from 'react';
 import styles from './account-page.module.css';
 
@@ -47,5 +48,21 @@ export function Section({ title, children }: { title: string; children: ReactNod
       <h2 className={styles.sectionTitle}>{title}</h2>
       {children}
     </section>
+  );
+}
+
+/** The account hub's list of links, one a line (not prefetched: the hub links to many pages). */
+export function LinkList({ links }: { links: { href: string; label: ReactNode }[] }) {
+  return (
+    <ul className={styles.links}>
+      {links.map(({ href, label }, index) => (
+        // Two links may share a page (the profile form holds the newsletter setting).
+        <li key={index}>
+          <Link href={href} prefetch={false}>
+            {label}
+          </Link>
+        </li>
+      ))}
+    </ul>
   );
 }

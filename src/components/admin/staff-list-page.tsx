@@ -198,3 +198,36 @@ export function StaffList({
     </>
   );
 }
+
+/** One page of a staff search's results, as the server's paged listers return it. */
+export type StaffResultPage = { items: readonly unknown[]; page: number; pageCount: number };
+
+/**
+ * A StaffList of one page of search results (users, audit log, media): `whenEmpty` stands
+ * instead of the rows when the page has none, and the page links carry the search's parameters.
+ */
+export function StaffResultList({
+  result,
+  whenEmpty,
+  pageParams,
+  pageLabel,
+  ...list
+}: Omit<ComponentProps<typeof StaffList>, 'empty' | 'pagination'> & {
+  result: StaffResultPage;
+  whenEmpty: ReactNode;
+  pageParams: Record<string, string | undefined>;
+  pageLabel: string;
+}) {
+  return (
+    <StaffList
+      {...list}
+      empty={result.items.length > 0 ? null : whenEmpty}
+      pagination={{
+        page: result.page,
+        totalPages: result.pageCount,
+        params: pageParams,
+        label: pageLabel,
+      }}
+    />
+  );
+}

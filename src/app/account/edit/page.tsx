@@ -9,7 +9,7 @@ import {
 import { AccountPage, Notice, Section } from '@/components/account/account-page';
 import { AvatarField } from '@/components/account/avatar-field.client';
 import { accountMetadata } from '@/components/account/metadata';
-import { planRenewalLine, planStatusLabel } from '@/components/billing/billing-format';
+import { PlanSummary } from '@/components/account/plan-summary';
 import { toCurrentPlanView } from '@/components/billing/views';
 import { billingSummaryFor } from '@/server/billing/reader-billing';
 import { getDb } from '@/server/db/client';
@@ -42,7 +42,6 @@ export default async function EditAccountPage({ searchParams }: Props) {
     ? flash.values.interests
     : (profile?.interests ?? []);
   const plan = billing?.current ? toCurrentPlanView(billing.current) : null;
-  const renewal = plan ? planRenewalLine(plan) : null;
   // A partner's member finds the dashboard here; the name is a courtesy (the link works without).
   const partnerId = profile?.partnerId ?? '';
   const partner = partnerId
@@ -74,21 +73,7 @@ export default async function EditAccountPage({ searchParams }: Props) {
         <dd>{user.email}</dd>
         <dt>ご利用中のプラン</dt>
         <dd>
-          {plan ? (
-            <>
-              {plan.planName || '有料プラン'}（{planStatusLabel(plan)}）
-              {renewal ? (
-                <>
-                  <br />
-                  {renewal}
-                </>
-              ) : null}
-            </>
-          ) : billing ? (
-            '無料会員'
-          ) : (
-            'プランの情報を読み込めませんでした。'
-          )}
+          <PlanSummary plan={plan} loaded={billing !== null} />
           <br />
           <Link href="/service-plans" prefetch={false}>
             プランの管理・変更

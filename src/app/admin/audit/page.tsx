@@ -6,7 +6,7 @@ import { parseAuditQuery } from '@/components/admin/users/list-query';
 import styles from '@/components/admin/users/users.module.css';
 import {
   StaffFilter,
-  StaffList,
+  StaffResultList,
   StaffPageHead,
   StaffSelect,
   staffInputClass,
@@ -45,7 +45,7 @@ export default async function AdminAuditPage({ searchParams }: Props) {
         title="監査ログ"
         lead="ログイン、権限やプランの変更など、セキュリティに関わる操作の記録です。新しい順に表示します。日時は日本時間です。"
       />
-      <StaffList
+      <StaffResultList
         path="/admin/audit"
         search={{
           filters: (
@@ -86,22 +86,13 @@ export default async function AdminAuditPage({ searchParams }: Props) {
             {result.total}件
           </>
         }
-        empty={
-          result.items.length > 0
-            ? null
-            : filtered
-              ? '条件に一致する記録はありません。'
-              : '記録はまだありません。'
-        }
-        pagination={{
-          page: result.page,
-          totalPages: result.pageCount,
-          params: { action: query.action || undefined, q: query.q || undefined },
-          label: '監査ログのページ送り',
-        }}
+        result={result}
+        whenEmpty={filtered ? '条件に一致する記録はありません。' : '記録はまだありません。'}
+        pageParams={{ action: query.action || undefined, q: query.q || undefined }}
+        pageLabel="監査ログのページ送り"
       >
         <AuditEntries items={result.items} emails={emails} />
-      </StaffList>
+      </StaffResultList>
     </div>
   );
 }

@@ -8,7 +8,7 @@ import mediaStyles from '@/components/admin/media/media.module.css';
 import styles from '@/components/admin/users/users.module.css';
 import {
   StaffFilter,
-  StaffList,
+  StaffResultList,
   StaffPageHead,
   StaffSearchInput,
   StaffSelect,
@@ -70,7 +70,7 @@ export default async function AdminMediaPage({ searchParams }: Props) {
         <h2 id="files-title" className={styles.sectionTitle}>
           ファイル一覧
         </h2>
-        <StaffList
+        <StaffResultList
           path={mediaPaths.library}
           search={{
             filters: (
@@ -100,22 +100,17 @@ export default async function AdminMediaPage({ searchParams }: Props) {
               {result.total}件
             </>
           }
-          empty={
-            result.items.length > 0
-              ? null
-              : filtered
-                ? '条件に一致するファイルはありません。'
-                : 'ファイルはまだありません。上のアップロードから追加してください。'
+          result={result}
+          whenEmpty={
+            filtered
+              ? '条件に一致するファイルはありません。'
+              : 'ファイルはまだありません。上のアップロードから追加してください。'
           }
-          pagination={{
-            page: result.page,
-            totalPages: result.pageCount,
-            params: { q: query.q || undefined, kind: query.kind || undefined },
-            label: 'メディア一覧のページ送り',
-          }}
+          pageParams={{ q: query.q || undefined, kind: query.kind || undefined }}
+          pageLabel="メディア一覧のページ送り"
         >
           <MediaGrid items={result.items} usage={usage} />
-        </StaffList>
+        </StaffResultList>
       </section>
     </div>
   );

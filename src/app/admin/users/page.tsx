@@ -5,7 +5,7 @@ import { parseUsersQuery } from '@/components/admin/users/list-query';
 import { UserList } from '@/components/admin/users/user-list';
 import {
   StaffFilter,
-  StaffList,
+  StaffResultList,
   StaffPageHead,
   StaffSearchInput,
 } from '@/components/admin/staff-list-page';
@@ -40,7 +40,7 @@ export default async function AdminUsersPage({ searchParams }: Props) {
           </>
         }
       />
-      <StaffList
+      <StaffResultList
         path="/admin/users"
         search={{
           filters: (
@@ -58,22 +58,13 @@ export default async function AdminUsersPage({ searchParams }: Props) {
             {result.total}人
           </>
         }
-        empty={
-          result.items.length > 0
-            ? null
-            : query.q
-              ? '一致するユーザーはいません。'
-              : 'ユーザーはまだいません。'
-        }
-        pagination={{
-          page: result.page,
-          totalPages: result.pageCount,
-          params: { q: query.q || undefined },
-          label: 'ユーザー一覧のページ送り',
-        }}
+        result={result}
+        whenEmpty={query.q ? '一致するユーザーはいません。' : 'ユーザーはまだいません。'}
+        pageParams={{ q: query.q || undefined }}
+        pageLabel="ユーザー一覧のページ送り"
       >
         <UserList users={result.items} partnerNames={names} />
-      </StaffList>
+      </StaffResultList>
     </div>
   );
 }

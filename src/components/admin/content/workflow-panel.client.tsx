@@ -1,7 +1,7 @@
 'use client';
 
 import Link from 'next/link';
-import { useState, type MouseEvent } from 'react';
+import { useState, type MouseEvent, type ReactNode } from 'react';
 import { Button } from '@/components/ui/button';
 import { consolePaths, type ConsoleStatus, type WorkflowAction } from '@/lib/admin-content';
 import { formatDateTime } from '@/lib/format';
@@ -52,6 +52,39 @@ function previewNote(def: EndpointDef, meta: EditorMeta): string {
   return `${def.label}にはサイトのプレビューページがありません。公開後に公開ページで確認してください。`;
 }
 
+/** A workflow step's button: full width, off while any step runs, spinning while its own does. */
+function StepButton({
+  step,
+  busy,
+  disabled,
+  color = 'white',
+  className,
+  onClick,
+  children,
+}: {
+  step: Exclude<Busy, null>;
+  busy: Busy;
+  disabled: boolean;
+  color?: 'white' | 'yellow';
+  className?: string;
+  onClick: () => void;
+  children: ReactNode;
+}) {
+  return (
+    <Button
+      color={color}
+      fullWidth
+      height={44}
+      className={className}
+      disabled={disabled}
+      loading={busy === step}
+      onClick={onClick}
+    >
+      {children}
+    </Button>
+  );
+}
+
 /**
  * The editor's side column: save, where the item stands and the steps from draft to
  * published (preview, publish now or at a time, unpublish), its history and deletion.
@@ -61,6 +94,7 @@ export function WorkflowPanel(props: WorkflowPanelProps) {
   const { def, meta, hydrated, busy } = props;
   const [scheduleAt, setScheduleAt] = useState(() => isoToJstInput(meta.scheduledAt));
   const disabled = !hydrated || busy !== null;
+  const stepState = { busy, disabled };
   const published = meta.status === 'published' || meta.status === 'changed';
   const scheduleIds = {
     input: 'workflow-schedule',
@@ -124,16 +158,9 @@ export function WorkflowPanel(props: WorkflowPanelProps) {
           <p className={styles.hint}>{previewNote(def, meta)}</p>
         )}
 
-        <Button
-          color="yellow"
-          fullWidth
-          height={44}
-          disabled={disabled}
-          loading={busy === 'publish'}
-          onClick={props.onPublish}
-        >
+        <StepButton step="publish" {...stepState} color="yellow" onClick={props.onPublish}>
           {meta.status === 'changed' ? '変更を公開する' : '公開する'}
-        </Button>
+        </StepButton>
 
         {meta.status === 'scheduled' && meta.scheduledAt ? (
           <div className={styles.scheduled}>
@@ -141,16 +168,9 @@ export function WorkflowPanel(props: WorkflowPanelProps) {
               <time dateTime={meta.scheduledAt}>{formatDateTime(meta.scheduledAt)}</time>
               に公開されます。
             </p>
-            <Button
-              color="white"
-              fullWidth
-              height={44}
-              disabled={disabled}
-              loading={busy === 'unschedule'}
-              onClick={props.onUnschedule}
-            >
+            <StepButton step="unschedule" {...stepState} onClick={props.onUnschedule}>
               予約を取り消す
-            </Button>
+            </StepButton>
           </div>
         ) : null}
 
@@ -186,29 +206,15 @@ export function WorkflowPanel(props: WorkflowPanelProps) {
               {props.scheduleError}
             </p>
           ) : null}
-          <Button
-            color="white"
-            fullWidth
-            height={44}
-            disabled={disabled}
-            loading={busy === 'schedule'}
-            onClick={schedule}
-          >
+          <StepButton step="schedule" {...stepState} onClick={schedule}>
             {meta.status === 'scheduled' ? '予約日時を変更する' : '予約公開する'}
-          </Button>
+          </StepButton>
         </div>
 
         {published ? (
-          <Button
-            color="white"
-            fullWidth
-            height={44}
-            disabled={disabled}
-            loading={busy === 'unpublish'}
-            onClick={props.onUnpublish}
-          >
+          <StepButton step="unpublish" {...stepState} onClick={props.onUnpublish}>
             公開を停止
-          </Button>
+          </StepButton>
         ) : null}
       </section>
 
@@ -237,17 +243,14 @@ export function WorkflowPanel(props: WorkflowPanelProps) {
           ) : null}
         </ul>
         {def.kind === 'list' && !meta.isNew ? (
-          <Button
-            color="white"
-            fullWidth
-            height={44}
+          <StepButton
+            step="delete"
+            {...stepState}
             className={styles.danger}
-            disabled={disabled}
-            loading={busy === 'delete'}
             onClick={props.onDelete}
           >
             この{def.label}を削除
-          </Button>
+          </StepButton>
         ) : null}
       </section>
     </div>

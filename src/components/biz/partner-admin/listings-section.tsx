@@ -38,6 +38,16 @@ function RowLink({ href, label, title }: { href: string; label: string; title: s
   );
 }
 
+/** A dated fact of a card: the day, or `none` where there is no date yet. */
+function DayFact({ term, iso, none }: { term: string; iso: string | null; none: string }) {
+  return (
+    <div>
+      <dt>{term}</dt>
+      <dd>{iso ? <time dateTime={iso}>{day(iso)}</time> : none}</dd>
+    </div>
+  );
+}
+
 function CountFacts({ counts }: { counts: Counts | null }) {
   return (
     <>
@@ -74,22 +84,8 @@ function ListingCard({ row, canWrite }: { row: ListingRow; canWrite: boolean }) 
           </div>
         ) : null}
         <dl className={styles.facts}>
-          <div>
-            <dt>更新日</dt>
-            <dd>
-              <time dateTime={row.updatedAt.toISOString()}>{day(row.updatedAt.toISOString())}</time>
-            </dd>
-          </div>
-          <div>
-            <dt>募集締切</dt>
-            <dd>
-              {row.closingDate ? (
-                <time dateTime={row.closingDate}>{day(row.closingDate)}</time>
-              ) : (
-                '未設定'
-              )}
-            </dd>
-          </div>
+          <DayFact term="更新日" iso={row.updatedAt.toISOString()} none="—" />
+          <DayFact term="募集締切" iso={row.closingDate} none="未設定" />
           <CountFacts counts={row.counts} />
         </dl>
         {row.counts === null ? (
@@ -129,26 +125,8 @@ function EditorJobCard({ row }: { row: EditorJobRow }) {
           </h4>
         </div>
         <dl className={styles.facts}>
-          <div>
-            <dt>掲載日</dt>
-            <dd>
-              {row.publishedAt ? (
-                <time dateTime={row.publishedAt}>{day(row.publishedAt)}</time>
-              ) : (
-                '—'
-              )}
-            </dd>
-          </div>
-          <div>
-            <dt>募集締切</dt>
-            <dd>
-              {row.closingDate ? (
-                <time dateTime={row.closingDate}>{day(row.closingDate)}</time>
-              ) : (
-                '未設定'
-              )}
-            </dd>
-          </div>
+          <DayFact term="掲載日" iso={row.publishedAt} none="—" />
+          <DayFact term="募集締切" iso={row.closingDate} none="未設定" />
           <CountFacts counts={row.counts} />
         </dl>
         <ul className={biz.actionLinks}>
