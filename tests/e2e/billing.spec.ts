@@ -128,12 +128,15 @@ test('a failed renewal gives past_due, the notice, and the way to fix the card',
   await signInByApi(page.context(), email, password);
   await goToCheckout(page, /月額/);
   await expect(page.getByText(/日間無料/).first()).toBeVisible(); // a first-time reader's trial
-  await payWith(page, '4000 0000 0000 0341');
+  await payWith(page, '4242 4242 4242 4242');
   await expect(page.getByRole('heading', { name: 'お申し込みが完了しました' })).toBeVisible({
     timeout: 30_000,
   });
-  // The trial's end is the first charge (it goes through); the renewal after it fails.
-  await advanceDays(email, 14 + 32);
+  // The trial's end is the first charge (it goes through); then the card starts failing
+  // (4000 0000 0000 0341, whose every charge is declined) and the renewal after it fails.
+  await advanceDays(email, 15);
+  await admin('billing-card-fails', '--email', email);
+  await advanceDays(email, 31);
   await expect(async () => {
     await page.goto('/service-plans');
     await expect(page.getByRole('main').getByRole('alert')).toContainText('カード', {

@@ -99,6 +99,21 @@ export async function attachCard(
   return paymentMethod;
 }
 
+/** Stripe's test card that attaches to a customer and whose every charge is declined. */
+export const FAILING_CARD = '4000000000000341';
+
+/**
+ * Makes the customer's card start failing, the way one does it on Stripe: 4000 0000 0000 0341
+ * attached and made the default its invoices are charged to (a subscription's own
+ * `default_payment_method`, if it has one, still comes first).
+ */
+export function switchToFailingCard(
+  stripe: Stripe,
+  customerId: string,
+): Promise<Stripe.PaymentMethod> {
+  return attachCard(stripe, customerId, FAILING_CARD);
+}
+
 /** A new customer whose invoices are charged to a test card (4242 4242 4242 4242 unless told). */
 export async function customerWithCard(
   stripe: Stripe,

@@ -1,5 +1,10 @@
+import type Stripe from 'stripe';
 import { describe, expect, it } from 'vitest';
 import { testDatabase } from '@test-support/route-tests';
+import { user } from '@/server/db/schema';
+import { createProfiles } from '@/server/profiles/profiles';
+import { ensureCustomer } from '@/server/billing/customers';
+import { billingProvider } from '@/server/billing/provider';
 import { isSandboxAuthorization } from '@/server/billing/sandbox/secret-key';
 import { UsageError } from './command';
 import { runAdminCommand } from './commands';
@@ -26,5 +31,27 @@ describe('billing admin commands (sandbox)', () => {
     await expect(
       runAdminCommand(ctx(), 'billing-advance', { email: 'nobody@example.jp', days: '-1' }),
     ).rejects.toThrow(/--days/);
+    await expect(
+      runAdminCommand(ctx(), 'billing-card-fails', { email: 'nobody@example.jp' }),
+    ).rejects.toBeInstanceOf(UsageError);
+  });
+
+  it("swaps a reader's card for 0341: the next charge is declined", async () => {
+    const owner = { id: 'card-fails', email: 'card-fails@example.jp', name: '読者' };
+    await database.db.insert(user).values(owner);
+    await createProfiles(database.db, {
+      userId: owner.id,
+      email: owner.email,
+      displayName: owner.name,
+    });
+    const customerId = await ensureCustomer(database.db, owner);
+    const lines = await runAdminCommand(ctx(), 'billing-card-fails', { email: owner.email });
+    expect(lines.at(-1)).toContain('0341');
+    const { stripe } = await billingProvider(database.db);
+    const customer = (await stripe.customers.retrieve(customerId)) as Stripe.Customer;
+    const card = await stripe.paymentMethods.retrieve(
+      customer.invoice_settings.default_payment_method as string,
+    );
+    expect(card.card?.last4).toBe('0341');
   });
 });

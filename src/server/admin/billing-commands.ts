@@ -107,6 +107,55 @@ const billingAdvance = defineCommand({
   },
 });
 
+/**
+ * Stripe's test card that attaches but whose every charge is declined: made the reader's
+ * default, their next charge (a trial's end, a renewal) fails, as a real card that stops working.
+ */
+const FAILING_TEST_CARD = '4000000000000341';
+
+const billingCardFails = defineCommand({
+  name: 'billing-card-fails',
+  summary:
+    '課金サンドボックスで読者のカードを以後の請求がすべて失敗するテストカード (4000 0000 0000 0341) に替える',
+  usage: 'billing-card-fails --email E',
+  args: z.object({ email: emailField }).strict(),
+  async run({ database, actor }, { email }) {
+    requireSandbox();
+    const user = await requireUser(database.db, email);
+    const customerId = await customerIdOf(database.db, user.id);
+    if (!customerId) throw new UsageError(`${email} には決済の顧客がまだありません。`);
+    const { stripe } = await billingProvider(database.db);
+    // The same calls as on Stripe: a card attached and made the default for invoices; a
+    // subscription's own card comes first, so it is cleared to let this one be charged.
+    const card = await stripe.paymentMethods.create({
+      type: 'card',
+      card: {
+        number: FAILING_TEST_CARD,
+        exp_month: 12,
+        exp_year: new Date().getUTCFullYear() + 5,
+        cvc: '123',
+      },
+    });
+    await stripe.paymentMethods.attach(card.id, { customer: customerId });
+    await stripe.customers.update(customerId, {
+      invoice_settings: { default_payment_method: card.id },
+    });
+    const live = await stripe.subscriptions.list({ customer: customerId, limit: 100 });
+    for (const subscription of live.data) {
+      if (subscription.default_payment_method) {
+        await stripe.subscriptions.update(subscription.id, { default_payment_method: '' });
+      }
+    }
+    await recordAudit(database.db, {
+      actor,
+      action: 'billing.sandbox.card_fails',
+      target: `user:${user.id}`,
+      detail: { customer: customerId, paymentMethod: card.id },
+    });
+    return [`${email} のカードを 4000 0000 0000 0341 に替えました。以後の請求は失敗します。`];
+  },
+});
+
 const syncPlans = defineCommand({
   name: 'billing-sync-plans',
   summary: 'プランの価格を決済サービスから読み直す (STRIPE_PRICE_MONTHLY / STRIPE_PRICE_YEARLY)',
@@ -125,5 +174,6 @@ export const billingCommands: AdminCommand[] = [
   sandboxKey,
   billingStatus,
   billingAdvance,
+  billingCardFails,
   syncPlans,
 ];

@@ -19,7 +19,7 @@ import { billingProvider } from './provider';
 import { deliverPendingEvents, signatureHeader } from './sandbox/webhooks';
 import { ensureSandboxWebhook, webhookSecret } from './sandbox/setup';
 import { handleBillingWebhook } from './webhook';
-import { attachCard } from '@test-support/billing-sandbox';
+import { attachCard, switchToFailingCard } from '@test-support/billing-sandbox';
 
 /**
  * The webhook endpoint against the sandbox, through the same SDK calls as production: events
@@ -273,13 +273,9 @@ describe('billing webhooks', () => {
 
   it('follows a failed renewal: past_due with a mail per attempt, then cancelled', async () => {
     const reader = await newReader();
-    // 4000 0000 0000 0341: the first charge goes through, renewals fail.
-    const subscription = await subscribe(
-      reader.customerId,
-      'monthly',
-      undefined,
-      '4000000000000341',
-    );
+    const subscription = await subscribe(reader.customerId, 'monthly');
+    // The card then starts failing (4000 0000 0000 0341, whose every charge is declined).
+    await switchToFailingCard(stripe, reader.customerId);
     const customer = await stripe.customers.retrieve(reader.customerId);
     const clock = (customer as Stripe.Customer).test_clock as string;
     const advance = async (days: number) => {

@@ -1,7 +1,7 @@
 import type Stripe from 'stripe';
 import { describe, expect, it } from 'vitest';
 import { findObject, saveObject } from './object-store';
-import { attachCard, customerWithCard } from '@test-support/billing-sandbox';
+import { attachCard, customerWithCard, switchToFailingCard } from '@test-support/billing-sandbox';
 import {
   axeViolations,
   cardFields,
@@ -84,14 +84,13 @@ describe('billing sandbox portal sessions and the portal pages', () => {
 
   describe('the portal page', () => {
     /** Two customers on clocks frozen at the same time, each with the same subscription. */
-    async function twins(start: number, price: Stripe.Price, number = '4242424242424242') {
+    async function twins(start: number, price: Stripe.Price) {
       const make = async (name: string) => {
         const clock = await pages.stripe.testHelpers.testClocks.create({ frozen_time: start });
-        const customer = await customerWithCard(
-          pages.stripe,
-          { email: `${name}-${clock.id}@example.jp`, test_clock: clock.id },
-          number,
-        );
+        const customer = await customerWithCard(pages.stripe, {
+          email: `${name}-${clock.id}@example.jp`,
+          test_clock: clock.id,
+        });
         const subscription = await pages.stripe.subscriptions.create({
           customer: customer.id,
           items: [{ price: price.id }],
@@ -266,7 +265,10 @@ describe('billing sandbox portal sessions and the portal pages', () => {
 
     it('replaces the card and pays a past_due invoice, as the API does', async () => {
       const start = utc(2027, 4, 1);
-      const { portal, api } = await twins(start, pages.monthly, '4000000000000341');
+      const { portal, api } = await twins(start, pages.monthly);
+      // Each card starts failing (0341 made the default): the renewals are declined.
+      for (const { customer } of [portal, api])
+        await switchToFailingCard(pages.stripe, customer.id);
       for (const { clock } of [portal, api]) {
         await pages.stripe.testHelpers.testClocks.advance(clock.id, {
           frozen_time: utc(2027, 5, 1),

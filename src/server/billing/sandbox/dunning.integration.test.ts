@@ -5,10 +5,12 @@ import { advanceClocklessSubscriptions } from './cycle/clock';
 import {
   type RunningSandbox,
   attachCard,
+  FAILING_CARD,
   customerWithCard,
   expectCardDeclined,
   productWithPrices,
   startSandbox,
+  switchToFailingCard,
 } from '@test-support/billing-sandbox';
 import { DAY, utc } from '@test-support/unix-time';
 
@@ -19,7 +21,6 @@ import { DAY, utc } from '@test-support/unix-time';
  */
 
 const HOUR = 60 * 60;
-const SUCCEEDS_ONCE = '4000000000000341';
 
 describe('billing sandbox charges, failed payments and dunning', () => {
   let sandbox: RunningSandbox;
@@ -47,6 +48,20 @@ describe('billing sandbox charges, failed payments and dunning', () => {
     params: Omit<Stripe.SubscriptionCreateParams, 'customer' | 'items'> = {},
     price: Stripe.Price = monthly,
   ) => sandbox.subscribedCustomer(start, card, { items: [{ price: price.id }], ...params });
+
+  /**
+   * A clocked customer subscribed on a good card (its first invoice paid), whose card then
+   * starts failing (4000 0000 0000 0341 made its default): its renewals fail.
+   */
+  const failingLater = async (
+    start: number,
+    params: Omit<Stripe.SubscriptionCreateParams, 'customer' | 'items'> = {},
+    price: Stripe.Price = monthly,
+  ) => {
+    const made = await subscribedCustomer(start, '4242424242424242', params, price);
+    await switchToFailingCard(stripe, made.customer.id);
+    return made;
+  };
 
   /** The error a monthly subscription made with error_if_incomplete is refused with. */
   const refusedSubscription = (customerId: string) =>
@@ -112,10 +127,10 @@ describe('billing sandbox charges, failed payments and dunning', () => {
   ];
   const failedEvents = ['invoice.created', 'invoice.finalized', 'invoice.payment_failed'];
 
-  it('charges the first invoice to 4000…0341 and fails its renewal: past_due', async () => {
+  it('charges the first invoice, then fails the renewal on 4000…0341: past_due', async () => {
     const start = utc(2027, 4, 1);
     const end = utc(2027, 5, 1);
-    const { clock, customer, created } = await subscribedCustomer(start, SUCCEEDS_ONCE);
+    const { clock, customer, created } = await failingLater(start);
     expect(created.status).toBe('active');
     expect(await stripe.invoices.retrieve(created.latest_invoice as string)).toMatchObject({
       status: 'paid',
@@ -166,7 +181,7 @@ describe('billing sandbox charges, failed payments and dunning', () => {
   it('retries on day 3; a new default card and invoices.pay make it active again', async () => {
     const start = utc(2027, 4, 1);
     const end = utc(2027, 5, 1);
-    const { clock, customer, created } = await subscribedCustomer(start, SUCCEEDS_ONCE);
+    const { clock, customer, created } = await failingLater(start);
     await advance(clock, end + 3 * DAY - 1);
     expect((await latestInvoice(created.id)).attempt_count).toBe(1);
 
@@ -214,7 +229,7 @@ describe('billing sandbox charges, failed payments and dunning', () => {
     // Weekly: the last retry falls on the next period's end, and comes first.
     const start = utc(2027, 4, 5);
     const end = start + 7 * DAY;
-    const { clock, customer, created } = await subscribedCustomer(start, SUCCEEDS_ONCE, {}, weekly);
+    const { clock, customer, created } = await failingLater(start, {}, weekly);
     await advance(clock, start + 30 * DAY);
 
     const canceled = await stripe.subscriptions.retrieve(created.id);
@@ -268,7 +283,7 @@ describe('billing sandbox charges, failed payments and dunning', () => {
   it('stops retrying the open invoice of a subscription canceled while past_due', async () => {
     const start = utc(2027, 4, 1);
     const end = utc(2027, 5, 1);
-    const { clock, customer, created } = await subscribedCustomer(start, SUCCEEDS_ONCE);
+    const { clock, customer, created } = await failingLater(start);
     await advance(clock, end + DAY);
     await stripe.subscriptions.cancel(created.id);
     const open = await latestInvoice(created.id);
@@ -352,11 +367,15 @@ describe('billing sandbox charges, failed payments and dunning', () => {
 
   it('payment_behavior: error_if_incomplete refuses and leaves nothing; default_incomplete waits', async () => {
     const start = utc(2027, 4, 1);
-    const { customer } = await clockedCustomer(start, SUCCEEDS_ONCE);
-    await stripe.subscriptions.create({ customer: customer.id, items: [{ price: monthly.id }] });
+    const { customer } = await clockedCustomer(start, FAILING_CARD);
+    // Every charge on 0341 is declined: the first subscription is left incomplete.
+    const first = await stripe.subscriptions.create({
+      customer: customer.id,
+      items: [{ price: monthly.id }],
+    });
+    expect(first.status).toBe('incomplete');
     const eventsBefore = (await eventsOf(customer.id)).length;
 
-    // The 0341 card's first charge is spent: this one is declined.
     expectCardDeclined(await refusedSubscription(customer.id));
     const all = await stripe.subscriptions.list({ customer: customer.id, status: 'all' });
     expect(all.data).toHaveLength(1);
@@ -402,7 +421,7 @@ describe('billing sandbox charges, failed payments and dunning', () => {
 
   it('charges the subscription’s default_payment_method before the customer’s', async () => {
     const start = utc(2027, 4, 1);
-    const { clock, customer } = await clockedCustomer(start, SUCCEEDS_ONCE);
+    const { clock, customer } = await clockedCustomer(start, FAILING_CARD);
     const own = await looseCard();
     await stripe.paymentMethods.attach(own.id, { customer: customer.id });
     const created = await stripe.subscriptions.create({
@@ -411,7 +430,7 @@ describe('billing sandbox charges, failed payments and dunning', () => {
       default_payment_method: own.id,
     });
     expect(created.default_payment_method).toBe(own.id);
-    // The customer's 0341 card was never charged: its one success is still to come.
+    // The customer's default card (0341) would be declined: the subscription's own is charged.
     await advance(clock, utc(2027, 5, 2));
     expect((await stripe.subscriptions.retrieve(created.id)).status).toBe('active');
     const renewal = await latestInvoice(created.id);
@@ -483,7 +502,7 @@ describe('billing sandbox charges, failed payments and dunning', () => {
   it('answers invoices.pay with Stripe’s errors', async () => {
     const start = utc(2027, 4, 1);
     const end = utc(2027, 5, 1);
-    const { clock, customer, created } = await subscribedCustomer(start, SUCCEEDS_ONCE);
+    const { clock, customer, created } = await failingLater(start);
 
     const alreadyPaid = await stripe.invoices
       .pay(created.latest_invoice as string)
@@ -549,15 +568,12 @@ describe('billing sandbox charges, failed payments and dunning', () => {
   });
 
   it('moves subscriptions without a clock on in real time, once, whoever runs it', async () => {
-    const customer = await customerWithCard(
-      stripe,
-      { email: 'clockless@example.jp' },
-      SUCCEEDS_ONCE,
-    );
+    const customer = await customerWithCard(stripe, { email: 'clockless@example.jp' });
     const created = await stripe.subscriptions.create({
       customer: customer.id,
       items: [{ price: monthly.id }],
     });
+    await switchToFailingCard(stripe, customer.id);
     const trial = await stripe.subscriptions.create({
       customer: (await customerWithCard(stripe, { email: 'trial@example.jp' })).id,
       items: [{ price: monthly.id }],

@@ -226,7 +226,10 @@ export function testCards(): Html {
       <li><span class="card-number">4242 4242 4242 4242</span>：成功</li>
       <li><span class="card-number">4000 0000 0000 0002</span>：拒否</li>
       <li><span class="card-number">4000 0000 0000 9995</span>：残高不足で拒否</li>
-      <li><span class="card-number">4000 0000 0000 0341</span>：初回は成功し更新時に失敗</li>
+      <li>
+        <span class="card-number">4000 0000 0000 0341</span
+        >：登録はできるが、請求はすべて失敗（無料体験なら体験終了時の請求で失敗）
+      </li>
     </ul>
   </section>`;
 }

@@ -25,10 +25,11 @@ import { type Route, type RouteContext, changeLocked, listRoute, resourceRoutes 
  * its "Elements". Only the brand, last four digits, expiry and a fingerprint are kept, never
  * the number or the CVC. The test cards (Stripe's numbers): 4242 4242 4242 4242 succeeds;
  * 4000 0000 0000 0002 is declined when attached (`card_declined`, `generic_decline`), as on
- * Stripe, and so is 4000 0000 0000 9995 (`card_declined`, `insufficient_funds`); 4000 0000 0000 0341 attaches, its first charge succeeds and every later one fails
- * (on Stripe every charge fails: the sandbox's version lets a subscription start on it and
- * then fail its renewal, which is the case worth trying). Any other number that passes the
- * Luhn check succeeds.
+ * Stripe, and so is 4000 0000 0000 9995 (`card_declined`, `insufficient_funds`);
+ * 4000 0000 0000 0341 attaches and every charge on it is declined (`card_declined`,
+ * `generic_decline`), as on Stripe: a failed renewal is tried by starting on a good card and
+ * then making 0341 the customer's default, or by starting a trial on it. Any other number
+ * that passes the Luhn check succeeds.
  */
 
 export const PAYMENT_METHOD_TYPE = 'payment_method';
@@ -39,12 +40,12 @@ export const PAYMENT_METHOD_TYPE = 'payment_method';
 const CARD_STATE_TYPE = 'sandbox.card_state';
 
 type CardBehavior =
-  'succeeds' | 'declined_on_attach' | 'insufficient_funds_on_attach' | 'fails_after_first_charge';
+  'succeeds' | 'declined_on_attach' | 'insufficient_funds_on_attach' | 'charges_fail';
 
 const TEST_CARD_BEHAVIORS: Record<string, CardBehavior> = {
   '4000000000000002': 'declined_on_attach',
   '4000000000009995': 'insufficient_funds_on_attach',
-  '4000000000000341': 'fails_after_first_charge',
+  '4000000000000341': 'charges_fail',
 };
 
 function luhnValid(number: string): boolean {
@@ -86,13 +87,13 @@ function succeedsNow(state: SandboxObject | null): boolean {
   if (!state) return false;
   if (state.behavior === 'declined_on_attach') return false;
   if (state.behavior === 'insufficient_funds_on_attach') return false;
-  if (state.behavior === 'fails_after_first_charge') return Number(state.charges ?? 0) === 0;
+  if (state.behavior === 'charges_fail') return false;
   return true;
 }
 
 /**
  * Whether a charge on the payment method would succeed now, without making it (false for
- * 4000 0000 0000 0341 once it has been charged, and for a payment method the sandbox lacks).
+ * 4000 0000 0000 0341 and for a payment method the sandbox lacks).
  */
 export async function chargeSucceeds(db: Db, paymentMethodId: string): Promise<boolean> {
   return succeedsNow(await findObject(db, CARD_STATE_TYPE, `cardstate_${paymentMethodId}`));
@@ -100,8 +101,8 @@ export async function chargeSucceeds(db: Db, paymentMethodId: string): Promise<b
 
 /**
  * Charges the payment method: answers whether the charge succeeded and counts it if it did.
- * The card's state row is held until the transaction ends, so two charges at once on a
- * 4000 0000 0000 0341 card cannot both be its first.
+ * The card's state row is held until the transaction ends, so charges on one card are made
+ * one after the other.
  */
 export async function chargePaymentMethod(db: Db, paymentMethodId: string): Promise<boolean> {
   const state = await findObjectForUpdate(db, CARD_STATE_TYPE, `cardstate_${paymentMethodId}`);
