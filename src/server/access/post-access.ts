@@ -31,7 +31,11 @@ export type Viewer =
  * Subscription statuses that keep the paid pages open (docs/decisions/000-design-baseline.md,
  * "past_due").
  */
-const PAID_STATUSES: ReadonlySet<SubscriptionStatus> = new Set(['active', 'trialing', 'past_due']);
+export const PAID_STATUSES: ReadonlySet<SubscriptionStatus> = new Set([
+  'active',
+  'trialing',
+  'past_due',
+]);
 
 /**
  * Whether a reader's subscriptions open the paid pages: the one place that decides it. A plan

@@ -10,6 +10,7 @@ import { confirmPath } from '@/lib/confirm-path';
 import { type CustomerOwner, customerIdOf, ensureCustomer } from './customers';
 import { CHARGING_STATUSES, wasReversedAsDuplicate } from './one-plan';
 import { billingProvider } from './provider';
+import { applyCompletedCheckout } from './webhook';
 
 /**
  * From the final confirmation screen to the provider's hosted checkout. The server decides
@@ -141,8 +142,11 @@ export type CheckoutOutcome =
   | { state: 'not-found' };
 
 /**
- * What the success page shows: the subscription once the webhook has recorded it. Only the
- * reader the session was made for learns anything about it.
+ * What the success page shows, and the reconciliation it does: a checkout the provider reports
+ * complete is applied at once, by the same code as its webhook event (webhook.ts,
+ * applyCompletedCheckout), so the reader who has just paid need not wait for the event; the
+ * event, arriving before or after, changes nothing more. Only the reader the session was made
+ * for (its client_reference_id and its customer are theirs) learns or applies anything.
  */
 export async function checkoutOutcome(
   db: Db,
@@ -153,14 +157,28 @@ export async function checkoutOutcome(
   const { stripe } = await billingProvider(db);
   const session = await stripe.checkout.sessions.retrieve(sessionId).catch(() => null);
   if (!session || session.client_reference_id !== userId) return { state: 'not-found' };
+  const customerId = typeof session.customer === 'string' ? session.customer : session.customer?.id;
+  if (!customerId || customerId !== (await customerIdOf(db, userId))) return { state: 'not-found' };
   const subscriptionId =
     typeof session.subscription === 'string' ? session.subscription : session.subscription?.id;
-  if (!subscriptionId) return { state: 'pending' };
+  if (!subscriptionId || session.status !== 'complete') return { state: 'pending' };
+  const recorded = async () => {
+    const [row] = await db
+      .select()
+      .from(subscriptions)
+      .where(and(eq(subscriptions.id, subscriptionId), eq(subscriptions.userId, userId)));
+    return row ?? null;
+  };
+  if (!(await recorded()) && !(await wasReversedAsDuplicate(db, subscriptionId))) {
+    try {
+      await applyCompletedCheckout(db, subscriptionId);
+    } catch (error) {
+      // The provider refused a step (a reversal, say): the webhook's retries finish the work.
+      console.error('[billing] the checkout could not be applied from the success page:', error);
+    }
+  }
   if (await wasReversedAsDuplicate(db, subscriptionId)) return { state: 'duplicate' };
-  const [row] = await db
-    .select()
-    .from(subscriptions)
-    .where(and(eq(subscriptions.id, subscriptionId), eq(subscriptions.userId, userId)));
+  const row = await recorded();
   if (!row) return { state: 'pending' };
   return { state: 'recorded', planName: row.planName, status: row.status, trialEnd: row.trialEnd };
 }

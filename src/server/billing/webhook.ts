@@ -55,12 +55,23 @@ async function applySubscription(
   await notify(db, change);
 }
 
+/**
+ * A completed checkout's subscription, applied as its `checkout.session.completed` event
+ * applies it. Also called by the success page (checkout.ts, checkoutOutcome), so that the reader
+ * who has just paid reads at once, whether the event arrives before or after: every step is
+ * safe to repeat (the record is the provider's state, one-plan.ts claims each reversal once,
+ * each mail is claimed once).
+ */
+export async function applyCompletedCheckout(db: Db, subscriptionId: string): Promise<void> {
+  await applySubscription(db, subscriptionId, notifySubscriptionChange);
+}
+
 async function apply(db: Db, event: Stripe.Event): Promise<void> {
   switch (event.type) {
     case 'checkout.session.completed': {
       const subscriptionId = idOf(event.data.object.subscription);
       if (!subscriptionId) return;
-      await applySubscription(db, subscriptionId, notifySubscriptionChange);
+      await applyCompletedCheckout(db, subscriptionId);
       return;
     }
     case 'customer.subscription.created':

@@ -6,6 +6,7 @@ import { redirect } from 'next/navigation';
 import { sitePageMetadata } from '@/components/listing/site-metadata';
 import { env } from '@/env';
 import { safeNextPath } from '@/lib/safe-next';
+import { PAID_STATUSES } from '@/server/access/post-access';
 import { checkoutOutcome } from '@/server/billing/checkout';
 import { getDb } from '@/server/db/client';
 import { requireUser } from '@/server/identity/session';
@@ -22,6 +23,9 @@ export const metadata = sitePageMetadata({
 /** Without JavaScript the page refreshes itself while pending, this many times at most. */
 const MAX_REFRESHES = 10;
 const REFRESH_SECONDS = 3;
+
+/** The access policy's own statuses: a plan awaiting authentication opens nothing yet. */
+const opensPaidItems = (status: string) => (PAID_STATUSES as ReadonlySet<string>).has(status);
 
 type Props = { searchParams: Promise<Record<string, string | string[] | undefined>> };
 
@@ -40,8 +44,10 @@ export default async function CheckoutSuccessPage({ searchParams }: Props) {
   const outcome = sessionId
     ? await checkoutOutcome(await getDb(), user.id, sessionId)
     : ({ state: 'not-found' } as const);
-  // Recorded: straight back to the article, now open in full.
-  if (outcome.state === 'recorded' && next !== '/') redirect(next);
+  // Applied here if the webhook has not done it yet (checkoutOutcome reconciles with the
+  // provider, for this reader only). Recorded and open: straight back to the article, in full.
+  if (outcome.state === 'recorded' && opensPaidItems(outcome.status) && next !== '/')
+    redirect(next);
   const tries = Math.min(
     MAX_REFRESHES,
     Math.max(0, Number.parseInt(one(query.tries) ?? '', 10) || 0),
