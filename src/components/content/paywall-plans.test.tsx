@@ -44,8 +44,9 @@ describe('the paywall of a paid item offers the plans itself', () => {
       'href',
       `/service-plans/confirm?plan=yearly&next=${encodeURIComponent('/posts/abc')}`,
     );
-    // One primary button on the screen: the other plan is drawn as a secondary one.
-    expect(monthly.className).not.toBe(yearly.className);
+    // One primary button on the screen, the plan the plans page recommends (the least a month).
+    expect(yearly.className).toMatch(/primary/);
+    expect(monthly.className).toMatch(/secondary/);
     // The plans page stays, as a plain link carrying the item on.
     expect(screen.getByRole('link', { name: '料金プランを見る' })).toHaveAttribute(
       'href',

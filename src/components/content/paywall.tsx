@@ -1,5 +1,6 @@
 import Link from 'next/link';
-import { planPrice } from '@/components/billing/billing-format';
+import { planPrice, recommendedPlanKey } from '@/components/billing/billing-format';
+import { toPlanView } from '@/components/billing/views';
 import { FREE_BENEFITS, PAID_BENEFITS } from '@/components/billing/plans-view';
 import { confirmPath } from '@/lib/confirm-path';
 import type { CallToAction } from '@/server/access/post-access';
@@ -74,8 +75,8 @@ function promiseOf(item: PaywallItem, opensWith: CallToAction['opensWith']): str
   }
 }
 
-/** A paid plan as the paywall offers it: its name, its price with tax, where it leads. */
-type PlanOffer = { key: Plan['key']; name: string; price: string };
+/** A paid plan as the paywall offers it: its name, its price with tax, whether it is the one primary. */
+type PlanOffer = { key: Plan['key']; name: string; price: string; primary: boolean };
 
 /**
  * The paid plans on sale, from the same catalogue as /service-plans (prices with tax); none
@@ -83,9 +84,15 @@ type PlanOffer = { key: Plan['key']; name: string; price: string };
  */
 async function planOffers(): Promise<PlanOffer[]> {
   try {
-    return (await listPlans(await getDb()))
-      .filter((plan) => plan.active)
-      .map((plan) => ({ key: plan.key, name: plan.name, price: planPrice(plan) }));
+    const onSale = (await listPlans(await getDb())).filter((plan) => plan.active).map(toPlanView);
+    // The plans page's own choice of its one primary button (the least a month).
+    const recommended = recommendedPlanKey(onSale);
+    return onSale.map((plan) => ({
+      key: plan.key,
+      name: plan.name,
+      price: planPrice(plan),
+      primary: plan.key === recommended,
+    }));
   } catch (error) {
     console.warn('[paywall] the plan catalogue could not be read:', error);
     return [];
@@ -97,7 +104,7 @@ async function planOffers(): Promise<PlanOffer[]> {
  * (docs/decisions/000-design-baseline.md, "Who reads what"): what opens the rest, what that gives,
  * and one button for that step (a free account, or the plans), with ログイン beside it for a signed-out
  * reader. For a paid item the step is a plan: each plan on sale is a button to its final
- * confirmation screen (the first one primary), with the plans page as a plain link beside them.
+ * confirmation screen (the recommended one primary), with the plans page as a plain link beside them.
  * Never shows any gated content.
  */
 export async function Paywall({
@@ -152,14 +159,14 @@ export async function Paywall({
           {offers.length > 0 ? (
             // Each plan leads straight to its final confirmation screen (a visitor creates the
             // account there), carrying this item as `next`: the path ends back here, in full.
-            // One primary button: the first plan of the catalogue; the others are secondary.
+            // One primary button, the plan the plans page recommends; the others are secondary.
             <ul className={styles.plans} aria-label="有料プラン">
-              {offers.map((offer, i) => (
+              {offers.map((offer) => (
                 <li key={offer.key}>
                   <Link
                     href={confirmPath(offer.key, returnTo)}
                     prefetch={false}
-                    className={i === 0 ? styles.primary : styles.secondary}
+                    className={offer.primary ? styles.primary : styles.secondary}
                   >
                     <span className={styles.planName}>{offer.name}で申し込む</span>
                     {/* A price never breaks inside: "¥11,000（税" / "込）／年" reads badly. */}
