@@ -14,6 +14,7 @@ import { Button, type ButtonColor } from '@/components/ui/button';
 import { announceLoginChange } from '@/components/account/auth-state.client';
 import styles from './form.module.css';
 import { Options } from '@/components/forms/options';
+import { describeControl } from './describe-control';
 
 /**
  * A form of the site (account screens, contact). It is a real HTML form posting to an endpoint
@@ -175,17 +176,6 @@ function FieldLabel({
   );
 }
 
-/** aria-invalid and aria-describedby of a control with an optional hint and error. */
-function describe(fieldId: string, error: string | undefined, hasHint = false) {
-  const ids = [hasHint ? `${fieldId}-hint` : null, error ? `${fieldId}-error` : null].filter(
-    Boolean,
-  );
-  return {
-    'aria-invalid': error ? true : undefined,
-    'aria-describedby': ids.length ? ids.join(' ') : undefined,
-  } as const;
-}
-
 type FieldProps = Omit<ComponentProps<'input'>, 'name'> & {
   name: string;
   label: string;
@@ -205,7 +195,7 @@ export function Field({ name, label, hint, id, className, ...input }: FieldProps
         id={fieldId}
         name={name}
         className={styles.input}
-        {...describe(fieldId, error, !!hint)}
+        {...describeControl(fieldId, { hint, error })}
       />
       <FieldError id={`${fieldId}-error`} error={error} />
     </div>
@@ -231,7 +221,7 @@ export function TextArea({ name, label, hint, ...textarea }: TextAreaProps) {
         id={fieldId}
         name={name}
         className={`${styles.input} ${styles.textarea}`}
-        {...describe(fieldId, error, !!hint)}
+        {...describeControl(fieldId, { hint, error })}
       />
       <FieldError id={`${fieldId}-error`} error={error} />
     </div>
@@ -256,7 +246,7 @@ export function SelectField({ name, label, options, placeholder, ...select }: Se
         id={fieldId}
         name={name}
         className={styles.input}
-        {...describe(fieldId, error)}
+        {...describeControl(fieldId, { error })}
       >
         <option value="">{placeholder}</option>
         <Options items={options} />
@@ -283,7 +273,7 @@ export function Checkbox({ name, children, ...input }: CheckboxProps) {
           id={fieldId}
           name={name}
           className={styles.checkbox}
-          {...describe(fieldId, error)}
+          {...describeControl(fieldId, { error })}
         />
         <label htmlFor={fieldId}>{children}</label>
       </div>

@@ -2,6 +2,7 @@ import type { ComponentProps, ReactNode } from 'react';
 import formStyles from '@/components/forms/form.module.css';
 import styles from './jobs-post.module.css';
 import { Options } from '@/components/forms/options';
+import { describeControl } from '@/components/forms/describe-control';
 
 /**
  * The listing form's controls, rendered on the server (the form works without JavaScript):
@@ -23,18 +24,9 @@ type Common = {
   warning?: string;
 };
 
-function describedBy(name: string, { hint, error, warning }: Common) {
+function describedBy(name: string, common: Common) {
   const id = fieldId(name);
-  const ids = [
-    hint ? `${id}-hint` : null,
-    warning ? `${id}-warning` : null,
-    error ? `${id}-error` : null,
-  ].filter(Boolean);
-  return {
-    id,
-    'aria-invalid': error ? true : undefined,
-    'aria-describedby': ids.length > 0 ? ids.join(' ') : undefined,
-  } as const;
+  return { id, ...describeControl(id, common) };
 }
 
 /** The frame's props (Common) apart from the control's own. */

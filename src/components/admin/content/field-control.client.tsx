@@ -19,6 +19,7 @@ import { optionLabel } from './option-labels';
 import { ReferencePicker } from './reference-picker.client';
 import { RichTextEditor } from './rich-text/rich-text-editor.client';
 import { Options } from '@/components/forms/options';
+import { describeControl } from '@/components/forms/describe-control';
 
 /** The ids of a field's parts, so the error summary and the tests can find them. */
 export const fieldIds = (fieldId: string) => {
@@ -91,11 +92,7 @@ export function FieldControl({
 }: FieldControlProps) {
   const ids = fieldIds(field.id);
   const hint = hintText(field, value);
-  const describedBy = [hint ? ids.hint : null, error ? ids.error : null].filter(Boolean).join(' ');
-  const aria = {
-    'aria-describedby': describedBy || undefined,
-    'aria-invalid': error ? true : undefined,
-  } as const;
+  const aria = describeControl(ids.control, { hint, error });
 
   const over =
     field.maxLength !== undefined &&

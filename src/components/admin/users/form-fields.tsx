@@ -1,19 +1,12 @@
 import type { ComponentProps, ReactNode } from 'react';
 import styles from './users.module.css';
 import { Options } from '@/components/forms/options';
+import { describeControl } from '@/components/forms/describe-control';
 
 /**
  * Labelled controls for the plain (no-JavaScript) forms of the user's page: the error of a
  * failed post beside its control, tied to it with aria-describedby and aria-invalid.
  */
-
-function describedBy(id: string, hint?: ReactNode, error?: string | null) {
-  const ids = [hint ? `${id}-hint` : null, error ? `${id}-error` : null].filter(Boolean);
-  return {
-    'aria-describedby': ids.length ? ids.join(' ') : undefined,
-    'aria-invalid': error ? true : undefined,
-  } as const;
-}
 
 function Around({
   id,
@@ -71,7 +64,7 @@ export function SelectRow({
         id={id}
         name={name}
         className={styles.input}
-        {...describedBy(id, hint, error)}
+        {...describeControl(id, { hint, error })}
       >
         <Options items={options} value={(o) => o.value} label={(o) => o.label} />
       </select>
@@ -101,7 +94,7 @@ export function InputRow({
         id={id}
         name={name}
         className={className}
-        {...describedBy(id, hint, error)}
+        {...describeControl(id, { hint, error })}
       />
     </Around>
   );

@@ -10,23 +10,29 @@ import { type Embed, embedFromUrl } from '@/lib/cms/embeds';
 import { isAllowedLink } from './extensions';
 import { type FigureImageAttributes, isHttpUrl } from './figure-image-node';
 import styles from './rich-text-editor.module.css';
+import { describeControl } from '@/components/forms/describe-control';
 
 /**
  * The editor's small dialogs (link, image, embed): each a form with its fields labelled,
  * errors in Japanese beside the field, focus on the first field and back on close.
  */
 
+/** A dialog's form: its fields, then the submit button, any other action and キャンセル. */
 function DialogFrame({
   title,
   onClose,
   onSubmit,
   initialFocus,
+  submitLabel,
+  moreActions,
   children,
 }: {
   title: string;
   onClose: () => void;
   onSubmit: () => void;
   initialFocus: RefObject<HTMLElement | null>;
+  submitLabel: string;
+  moreActions?: ReactNode;
   children: ReactNode;
 }) {
   const titleId = useId();
@@ -53,6 +59,15 @@ function DialogFrame({
           {title}
         </h2>
         {children}
+        <div className={styles.actions}>
+          <Button type="submit" color="black" width="auto">
+            {submitLabel}
+          </Button>
+          {moreActions}
+          <Button color="gray" width="auto" onClick={onClose}>
+            キャンセル
+          </Button>
+        </div>
       </form>
     </Modal>
   );
@@ -80,7 +95,6 @@ function TextField({
   const id = useId();
   const hintId = `${id}-hint`;
   const errorId = `${id}-error`;
-  const describedBy = [hint ? hintId : null, error ? errorId : null].filter(Boolean).join(' ');
   return (
     <div className={users.field}>
       <label htmlFor={id} className={users.label}>
@@ -102,8 +116,7 @@ function TextField({
         spellCheck={inputMode === 'url' ? false : undefined}
         value={value}
         aria-required={required || undefined}
-        aria-invalid={error ? true : undefined}
-        aria-describedby={describedBy || undefined}
+        {...describeControl(id, { hint, error })}
         onChange={(event) => onChange(event.target.value)}
       />
       {error ? (
@@ -165,6 +178,14 @@ export function LinkDialog({
       title={initial ? 'リンクを編集' : 'リンクを挿入'}
       onClose={onClose}
       initialFocus={inputRef}
+      submitLabel={initial ? 'リンクを更新' : 'リンクを設定'}
+      moreActions={
+        initial ? (
+          <Button color="white" width="auto" onClick={onRemove}>
+            リンクを外す
+          </Button>
+        ) : null
+      }
       onSubmit={() => {
         const result = normaliseLink(href);
         if ('error' in result) {
@@ -193,19 +214,6 @@ export function LinkDialog({
           onChange={(event) => setNewTab(event.target.checked)}
         />
         <label htmlFor={checkId}>新しいタブで開く</label>
-      </div>
-      <div className={styles.actions}>
-        <Button type="submit" color="black" width="auto">
-          {initial ? 'リンクを更新' : 'リンクを設定'}
-        </Button>
-        {initial ? (
-          <Button color="white" width="auto" onClick={onRemove}>
-            リンクを外す
-          </Button>
-        ) : null}
-        <Button color="gray" width="auto" onClick={onClose}>
-          キャンセル
-        </Button>
       </div>
     </DialogFrame>
   );
@@ -244,6 +252,7 @@ export function ImageDialog({
       title={initial ? '画像を編集' : '画像を挿入'}
       onClose={onClose}
       initialFocus={urlRef}
+      submitLabel={initial ? '画像を更新' : '画像を挿入'}
       onSubmit={() => {
         const src = url.trim();
         const next: { src?: string; alt?: string } = {};
@@ -306,14 +315,6 @@ export function ImageDialog({
         required
       />
       <TextField label="キャプション（任意）" error={null} value={caption} onChange={setCaption} />
-      <div className={styles.actions}>
-        <Button type="submit" color="black" width="auto">
-          {initial ? '画像を更新' : '画像を挿入'}
-        </Button>
-        <Button color="gray" width="auto" onClick={onClose}>
-          キャンセル
-        </Button>
-      </div>
     </DialogFrame>
   );
 }
@@ -336,6 +337,7 @@ export function EmbedDialog({
       title="埋め込みを挿入"
       onClose={onClose}
       initialFocus={inputRef}
+      submitLabel="埋め込む"
       onSubmit={() => {
         if (!url.trim()) {
           setError('URL を入力してください。');
@@ -364,14 +366,6 @@ export function EmbedDialog({
       <p className={styles.or}>
         サイトでは、読者が再生を選ぶまで外部のプレーヤーやスクリプトを読み込みません。
       </p>
-      <div className={styles.actions}>
-        <Button type="submit" color="black" width="auto">
-          埋め込む
-        </Button>
-        <Button color="gray" width="auto" onClick={onClose}>
-          キャンセル
-        </Button>
-      </div>
     </DialogFrame>
   );
 }
