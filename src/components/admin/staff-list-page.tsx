@@ -35,6 +35,35 @@ export function StaffPageHead({ title, lead }: { title: string; lead: ReactNode 
   );
 }
 
+/**
+ * A titled section of a staff screen, its heading `${id}-title`; `id` is also the section's
+ * anchor (a form's errors lead back to it) unless `anchored` is false.
+ */
+export function StaffSection({
+  id,
+  title,
+  anchored = true,
+  children,
+}: {
+  id: string;
+  title: ReactNode;
+  anchored?: boolean;
+  children: ReactNode;
+}) {
+  return (
+    <section
+      className={styles.section}
+      id={anchored ? id : undefined}
+      aria-labelledby={`${id}-title`}
+    >
+      <h2 id={`${id}-title`} className={styles.sectionTitle}>
+        {title}
+      </h2>
+      {children}
+    </section>
+  );
+}
+
 /** A labelled filter of the search form (an input or a select with `styles.input`). */
 export function StaffFilter({
   id,

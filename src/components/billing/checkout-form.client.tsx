@@ -1,7 +1,7 @@
 'use client';
 
-import { useEffect, useState } from 'react';
 import { Button } from '@/components/ui/button';
+import { useLeavingState } from '@/components/ui/use-leaving-state.client';
 import styles from './billing.module.css';
 
 export const CHECKOUT_ENDPOINT = '/api/billing/checkout';
@@ -13,16 +13,8 @@ export const CHECKOUT_SUBMIT_LABEL = '確認して申し込む（決済画面へ
  * the button only shows a spinner while the next page loads.
  */
 export function CheckoutForm({ planKey, next = '/' }: { planKey: string; next?: string }) {
-  const [pending, setPending] = useState(false);
-
   // Back from the checkout page through the browser's page cache: usable again.
-  useEffect(() => {
-    const restored = (event: PageTransitionEvent) => {
-      if (event.persisted) setPending(false);
-    };
-    window.addEventListener('pageshow', restored);
-    return () => window.removeEventListener('pageshow', restored);
-  }, []);
+  const [pending, setPending] = useLeavingState();
 
   return (
     <form

@@ -1,7 +1,8 @@
 'use client';
 
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback } from 'react';
 import { Button, type ButtonColor } from '@/components/ui/button';
+import { useLeavingState } from '@/components/ui/use-leaving-state.client';
 import { usePlanChangeNotice } from '@/components/ui/plan-change-notice.client';
 import { useSnackbar } from '@/components/ui/snackbar-context.client';
 import { PORTAL_ERROR_MESSAGE } from './billing-format';
@@ -78,17 +79,8 @@ export function CustomerPortalButton({
 }: CustomerPortalButtonProps) {
   const { showSnackbar } = useSnackbar();
   const { openPlanChangeNotice } = usePlanChangeNotice();
-  const [pending, setPending] = useState(false);
-
-  // Back from the portal through the browser's page cache: the page comes back as it was left,
-  // spinning; it is usable again.
-  useEffect(() => {
-    const restored = (event: PageTransitionEvent) => {
-      if (event.persisted) setPending(false);
-    };
-    window.addEventListener('pageshow', restored);
-    return () => window.removeEventListener('pageshow', restored);
-  }, []);
+  // Back from the portal through the browser's page cache: usable again.
+  const [pending, setPending] = useLeavingState();
 
   /** Opens the portal; on failure tells the reader and rejects (the notice then stays open). */
   const openPortal = useCallback(async () => {
@@ -102,7 +94,7 @@ export function CustomerPortalButton({
     setPending(false);
     showSnackbar(answer.message, 'error');
     throw new Error(answer.message);
-  }, [customerId, showSnackbar]);
+  }, [customerId, showSnackbar, setPending]);
 
   const onClick = () => {
     if (pending) return;

@@ -1,7 +1,9 @@
 import Link from 'next/link';
+import type { ReactNode } from 'react';
 import { accountMetadata } from '@/components/account/metadata';
 import styles from '@/components/admin/admin.module.css';
 import local from '@/components/admin/analytics-report.module.css';
+import { StaffPageTitle } from '@/components/admin/staff-list-page';
 import { ViewsChart, shortDayJa } from '@/components/admin/views-chart';
 import { loadAnalyticsReport, REPORT_DAYS, TOP_CONTENT_LIMIT } from '@/server/analytics/report';
 import { getDb } from '@/server/db/client';
@@ -21,16 +23,52 @@ const ENDPOINT_LABEL: Record<string, string> = {
 
 const number = (n: number) => n.toLocaleString('ja-JP');
 
+/** A table of the report: its caption for screen readers, its column heads, its rows. */
+function ReportTable({
+  caption,
+  columns,
+  children,
+}: {
+  caption: string;
+  columns: string[];
+  children: ReactNode;
+}) {
+  return (
+    <div className={styles.tableWrap}>
+      <table className={`${styles.table} ${local.numbers}`}>
+        <caption className="visually-hidden">{caption}</caption>
+        <thead>
+          <tr>
+            {columns.map((column) => (
+              <th key={column} scope="col">
+                {column}
+              </th>
+            ))}
+          </tr>
+        </thead>
+        <tbody>{children}</tbody>
+      </table>
+    </div>
+  );
+}
+
+/** A row's last two cells: its views and its visitors. */
+function CountCells({ views, visitors }: { views: number; visitors: number }) {
+  return (
+    <>
+      <td>{number(views)}</td>
+      <td>{number(visitors)}</td>
+    </>
+  );
+}
+
 export default async function AnalyticsPage() {
   await requireRole('editor', 'admin');
   const data = await loadAnalyticsReport(await getDb());
   const period = `${shortDayJa(data.from)}〜${shortDayJa(data.to)}`;
   return (
     <div className={styles.page}>
-      <p className={styles.breadcrumb}>
-        <Link href="/admin">管理画面</Link> / 閲覧数
-      </p>
-      <h1 className={styles.title}>閲覧数</h1>
+      <StaffPageTitle title="閲覧数" />
       <p>
         {`サイト内の閲覧の記録です（日付は日本時間）。ブラウザの「トラッキング拒否」や計測の停止を選んだ閲覧、ボットは含みません。直近 ${REPORT_DAYS} 日（${period}）の閲覧数は ${number(data.totalViews)} 件です。`}
       </p>
@@ -40,29 +78,19 @@ export default async function AnalyticsPage() {
           日別の閲覧数
         </h2>
         <ViewsChart days={data.days} caption={`直近 ${REPORT_DAYS} 日の日別閲覧数（${period}）`} />
-        <div className={styles.tableWrap}>
-          <table className={`${styles.table} ${local.numbers}`}>
-            <caption className="visually-hidden">日別の閲覧数と訪問者数（古い順）</caption>
-            <thead>
-              <tr>
-                <th scope="col">日付</th>
-                <th scope="col">閲覧数</th>
-                <th scope="col">訪問者数</th>
-              </tr>
-            </thead>
-            <tbody>
-              {data.days.map((d) => (
-                <tr key={d.day}>
-                  <th scope="row">
-                    <time dateTime={d.day}>{shortDayJa(d.day)}</time>
-                  </th>
-                  <td>{number(d.views)}</td>
-                  <td>{number(d.visitors)}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <ReportTable
+          caption="日別の閲覧数と訪問者数（古い順）"
+          columns={['日付', '閲覧数', '訪問者数']}
+        >
+          {data.days.map((d) => (
+            <tr key={d.day}>
+              <th scope="row">
+                <time dateTime={d.day}>{shortDayJa(d.day)}</time>
+              </th>
+              <CountCells views={d.views} visitors={d.visitors} />
+            </tr>
+          ))}
+        </ReportTable>
       </section>
 
       <section aria-labelledby="top-content" className={local.section}>
@@ -75,37 +103,23 @@ export default async function AnalyticsPage() {
         {data.top.length === 0 ? (
           <p className={styles.empty}>この期間のコンテンツの閲覧はまだありません。</p>
         ) : (
-          <div className={styles.tableWrap}>
-            <table className={`${styles.table} ${local.numbers}`}>
-              <caption className="visually-hidden">
-                よく読まれたコンテンツ（閲覧数の多い順）
-              </caption>
-              <thead>
-                <tr>
-                  <th scope="col">順位</th>
-                  <th scope="col">コンテンツ</th>
-                  <th scope="col">種類</th>
-                  <th scope="col">閲覧数</th>
-                  <th scope="col">訪問者数</th>
-                </tr>
-              </thead>
-              <tbody>
-                {data.top.map((item, index) => (
-                  <tr key={`${item.endpoint}/${item.contentId}`}>
-                    <td>{index + 1}</td>
-                    <td>
-                      <Link href={item.href}>
-                        {item.title ?? `${item.contentId}（タイトルを取得できません）`}
-                      </Link>
-                    </td>
-                    <td>{ENDPOINT_LABEL[item.endpoint] ?? item.endpoint}</td>
-                    <td>{number(item.views)}</td>
-                    <td>{number(item.visitors)}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <ReportTable
+            caption="よく読まれたコンテンツ（閲覧数の多い順）"
+            columns={['順位', 'コンテンツ', '種類', '閲覧数', '訪問者数']}
+          >
+            {data.top.map((item, index) => (
+              <tr key={`${item.endpoint}/${item.contentId}`}>
+                <td>{index + 1}</td>
+                <td>
+                  <Link href={item.href}>
+                    {item.title ?? `${item.contentId}（タイトルを取得できません）`}
+                  </Link>
+                </td>
+                <td>{ENDPOINT_LABEL[item.endpoint] ?? item.endpoint}</td>
+                <CountCells views={item.views} visitors={item.visitors} />
+              </tr>
+            ))}
+          </ReportTable>
         )}
       </section>
     </div>

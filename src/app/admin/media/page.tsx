@@ -5,13 +5,13 @@ import { MediaGrid } from '@/components/admin/media/media-grid';
 import { MEDIA_KINDS, MEDIA_KIND_LABELS, mediaPaths } from '@/lib/media/media-shared';
 import { MediaUpload } from '@/components/admin/media/media-upload.client';
 import mediaStyles from '@/components/admin/media/media.module.css';
-import styles from '@/components/admin/users/users.module.css';
 import {
   StaffFilter,
   StaffResultList,
   StaffPageHead,
   StaffSearchInput,
   StaffSelect,
+  StaffSection,
 } from '@/components/admin/staff-list-page';
 import { PageMessages } from '@/components/biz/axis-admin/messages';
 import { doneMessage, failure, flashFor, typedIn } from '@/lib/http/form-flash';
@@ -52,10 +52,7 @@ export default async function AdminMediaPage({ searchParams }: Props) {
         errorAt={uploadFlash ? '#upload' : null}
       />
 
-      <section className={styles.section} id="upload" aria-labelledby="upload-title">
-        <h2 id="upload-title" className={styles.sectionTitle}>
-          アップロード
-        </h2>
+      <StaffSection id="upload" title="アップロード">
         <MediaUpload
           mode="form"
           idPrefix="library-upload"
@@ -64,12 +61,9 @@ export default async function AdminMediaPage({ searchParams }: Props) {
             uploadFlash ? { message: null, fieldErrors: uploadFlash.fieldErrors } : null
           }
         />
-      </section>
+      </StaffSection>
 
-      <section className={styles.section} aria-labelledby="files-title">
-        <h2 id="files-title" className={styles.sectionTitle}>
-          ファイル一覧
-        </h2>
+      <StaffSection id="files" title="ファイル一覧" anchored={false}>
         <StaffResultList
           path={mediaPaths.library}
           search={{
@@ -111,7 +105,7 @@ export default async function AdminMediaPage({ searchParams }: Props) {
         >
           <MediaGrid items={result.items} usage={usage} />
         </StaffResultList>
-      </section>
+      </StaffSection>
     </div>
   );
 }

@@ -1,6 +1,7 @@
 import styles from '@/components/admin/users/users.module.css';
 import { Button } from '@/components/ui/button';
 import { transferPaths } from '@/lib/transfer/status';
+import { StaffSection } from '@/components/admin/staff-list-page';
 
 type Props = {
   /** 「記事 63 件、…」, or '' when there is nothing yet. */
@@ -10,10 +11,7 @@ type Props = {
 /** 書き出し: a GET form, so the download starts without JavaScript and the page stays. */
 export function ExportSection({ contents }: Props) {
   return (
-    <section className={styles.section} aria-labelledby="export-title" id="export">
-      <h2 id="export-title" className={styles.sectionTitle}>
-        書き出す
-      </h2>
+    <StaffSection id="export" title="書き出す">
       <p className={styles.lead}>
         すべてのコンテンツ（公開中・下書き・予約公開、版の履歴を含む）と、メディアライブラリのファイルをまとめて
         1
@@ -27,6 +25,6 @@ export function ExportSection({ contents }: Props) {
           アーカイブを書き出す
         </Button>
       </form>
-    </section>
+    </StaffSection>
   );
 }

@@ -1,6 +1,7 @@
 import type { FormHTMLAttributes, ReactNode } from 'react';
 import styles from '@/components/admin/users/users.module.css';
 import own from './transfer.module.css';
+import { StaffSection } from '@/components/admin/staff-list-page';
 
 /** The page's one explanation of why no import is possible (the instance has content). */
 export const REFUSAL_ID = 'transfer-refusal';
@@ -36,10 +37,7 @@ export function ImportFormSection({
   children: ReactNode;
 }) {
   return (
-    <section className={styles.section} aria-labelledby={`${id}-title`} id={id}>
-      <h2 id={`${id}-title`} className={styles.sectionTitle}>
-        {title}
-      </h2>
+    <StaffSection id={id} title={title}>
       <p className={styles.lead}>{lead}</p>
       {formError ? (
         <p className={styles.alert} role="alert">
@@ -55,7 +53,7 @@ export function ImportFormSection({
           {children}
         </fieldset>
       </form>
-    </section>
+    </StaffSection>
   );
 }
 

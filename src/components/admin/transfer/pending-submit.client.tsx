@@ -1,7 +1,8 @@
 'use client';
 
-import { type ReactNode, useEffect, useRef, useState } from 'react';
+import { type ReactNode, useEffect, useRef } from 'react';
 import { Button } from '@/components/ui/button';
+import { useLeavingState } from '@/components/ui/use-leaving-state.client';
 import styles from '@/components/admin/users/users.module.css';
 
 type Props = {
@@ -17,23 +18,16 @@ type Props = {
  */
 export function PendingSubmit({ children, pendingText }: Props) {
   const ref = useRef<HTMLButtonElement>(null);
-  const [pending, setPending] = useState(false);
+  // Back to this page from the browser's cache: the form is ready again.
+  const [pending, setPending] = useLeavingState();
 
   useEffect(() => {
     const form = ref.current?.form;
     if (!form) return;
     const onSubmit = () => setPending(true);
-    // Back to this page from the browser's cache: the form is ready again.
-    const onShow = (event: PageTransitionEvent) => {
-      if (event.persisted) setPending(false);
-    };
     form.addEventListener('submit', onSubmit);
-    window.addEventListener('pageshow', onShow);
-    return () => {
-      form.removeEventListener('submit', onSubmit);
-      window.removeEventListener('pageshow', onShow);
-    };
-  }, []);
+    return () => form.removeEventListener('submit', onSubmit);
+  }, [setPending]);
 
   return (
     <>

@@ -1,4 +1,3 @@
-import type { ReactNode } from 'react';
 import { FORM_KEY, flashFor, typedIn } from '@/lib/http/form-flash';
 import { Button } from '@/components/ui/button';
 import { formatDateJa } from '@/lib/format';
@@ -8,6 +7,7 @@ import { ROLES, type Role } from '@/lib/identity/roles';
 import { InputRow, SelectRow } from './form-fields';
 import { ROLE_LABELS, SUBSCRIPTION_STATUS_LABELS } from '@/lib/identity/user-labels';
 import styles from './users.module.css';
+import { StaffSection } from '@/components/admin/staff-list-page';
 
 /**
  * The actions of the user's page, each its own small plain form (they work without
@@ -37,17 +37,6 @@ const api = (userId: string, action: string) =>
 
 const fieldError = (flash: Flash | null, name: string) => flash?.fieldErrors[name] ?? null;
 
-function Section({ id, title, children }: { id: string; title: string; children: ReactNode }) {
-  return (
-    <section className={styles.section} id={id} aria-labelledby={`${id}-title`}>
-      <h2 id={`${id}-title`} className={styles.sectionTitle}>
-        {title}
-      </h2>
-      {children}
-    </section>
-  );
-}
-
 export function RoleForm({
   userId,
   role,
@@ -61,7 +50,7 @@ export function RoleForm({
 }) {
   const mine = flashFor(flash, USER_FORM_KEYS.role);
   return (
-    <Section id="role" title="権限">
+    <StaffSection id="role" title="権限">
       <p className={styles.lead}>
         編集者はコンテンツとメディアを、管理者はユーザーや API キーを含むすべてを扱えます。
       </p>
@@ -86,7 +75,7 @@ export function RoleForm({
           </Button>
         </div>
       </form>
-    </Section>
+    </StaffSection>
   );
 }
 
@@ -135,7 +124,7 @@ export function PlanForms({
     (s) => isComplimentary(s) && (s.status === 'active' || s.status === 'trialing'),
   );
   return (
-    <Section id="plan" title="プラン">
+    <StaffSection id="plan" title="プラン">
       <p>
         現在：<strong>{summary}</strong>
       </p>
@@ -197,7 +186,7 @@ export function PlanForms({
           </Button>
         </div>
       </form>
-    </Section>
+    </StaffSection>
   );
 }
 
@@ -216,9 +205,9 @@ export function PartnerForm({
   const mine = flashFor(flash, USER_FORM_KEYS.partner);
   if (partnerId === null)
     return (
-      <Section id="partner" title="パートナー企業">
+      <StaffSection id="partner" title="パートナー企業">
         <p>このユーザーには公開プロフィールがないため、パートナー企業を設定できません。</p>
-      </Section>
+      </StaffSection>
     );
   const options = [
     { value: '', label: 'なし' },
@@ -228,7 +217,7 @@ export function PartnerForm({
   if (partnerId && !partners.some((p) => p.id === partnerId))
     options.push({ value: partnerId, label: `${partnerId}（非公開または削除済み）` });
   return (
-    <Section id="partner" title="パートナー企業">
+    <StaffSection id="partner" title="パートナー企業">
       <p className={styles.lead}>
         パートナー企業のメンバーは、その企業の管理画面を開き、求人を作成して審査に出せます。
       </p>
@@ -249,7 +238,7 @@ export function PartnerForm({
           </Button>
         </div>
       </form>
-    </Section>
+    </StaffSection>
   );
 }
 
@@ -263,7 +252,7 @@ export function SessionsForm({
   isSelf: boolean;
 }) {
   return (
-    <Section id="sessions" title="ログイン中の端末">
+    <StaffSection id="sessions" title="ログイン中の端末">
       <p>
         {activeSessions === 0
           ? '現在ログインしている端末はありません。'
@@ -282,6 +271,6 @@ export function SessionsForm({
           </Button>
         </div>
       </form>
-    </Section>
+    </StaffSection>
   );
 }

@@ -26,6 +26,7 @@ import { requireRole } from '@/server/identity/session';
 import { ALT_FORM_KEY, DELETE_FORM_KEY, MEDIA_ID } from '@/server/media/http';
 import { findMediaUsage, getMedia, uploaderOf } from '@/server/media/library';
 import { signMediaUrl } from '@/server/security/signing';
+import { StaffSection } from '@/components/admin/staff-list-page';
 
 // The file's name is not in the title: a title is rendered before the page decides who may see it.
 export const metadata = accountMetadata('メディアの詳細', mediaPaths.library);
@@ -124,10 +125,7 @@ export default async function AdminMediaItemPage({ params }: Props) {
         <CopyTextButton targetId="media-url" what="URL " statusClassName={mediaStyles.status} />
       </div>
 
-      <section className={styles.section} id="alt" aria-labelledby="alt-title">
-        <h2 id="alt-title" className={styles.sectionTitle}>
-          代替テキスト
-        </h2>
+      <StaffSection id="alt" title="代替テキスト">
         <p className={styles.lead}>
           ここで変えても、すでにコンテンツに入っている画像の代替テキストは変わりません。新しく選ぶときの初期値になります。
         </p>
@@ -149,12 +147,9 @@ export default async function AdminMediaItemPage({ params }: Props) {
             </Button>
           </div>
         </form>
-      </section>
+      </StaffSection>
 
-      <section className={styles.section} id="usage" aria-labelledby="usage-title">
-        <h2 id="usage-title" className={styles.sectionTitle}>
-          使われている場所（{usage.length}件）
-        </h2>
+      <StaffSection id="usage" title={<>使われている場所（{usage.length}件）</>}>
         {usage.length === 0 ? (
           <p className={adminStyles.empty}>どのコンテンツでも使われていません。</p>
         ) : (
@@ -176,12 +171,9 @@ export default async function AdminMediaItemPage({ params }: Props) {
             ))}
           </ul>
         )}
-      </section>
+      </StaffSection>
 
-      <section className={styles.section} id="delete" aria-labelledby="delete-title">
-        <h2 id="delete-title" className={styles.sectionTitle}>
-          削除
-        </h2>
+      <StaffSection id="delete" title="削除">
         {usage.length > 0 ? (
           <p className={styles.lead}>
             {usage.length}
@@ -218,7 +210,7 @@ export default async function AdminMediaItemPage({ params }: Props) {
             </div>
           </form>
         )}
-      </section>
+      </StaffSection>
     </div>
   );
 }

@@ -24,6 +24,7 @@ import { getDb } from '@/server/db/client';
 import { readFlash } from '@/server/http/read-flash';
 import { requireRole } from '@/server/identity/session';
 import { partnerDeps, partnerNames } from '@/server/partners/partners';
+import { StaffSection } from '@/components/admin/staff-list-page';
 
 // The address is not in the title: a title is rendered before the page decides who may see it.
 export const metadata = accountMetadata('ユーザーの管理', '/admin/users');
@@ -104,10 +105,7 @@ export default async function AdminUserPage({ params }: Props) {
         flash={flash}
       />
       <SessionsForm userId={found.id} activeSessions={found.activeSessions} isSelf={isSelf} />
-      <section className={styles.section} aria-labelledby="history-title">
-        <h2 id="history-title" className={styles.sectionTitle}>
-          このユーザーへの最近の操作
-        </h2>
+      <StaffSection id="history" title="このユーザーへの最近の操作" anchored={false}>
         {history.length === 0 ? (
           <p className={adminStyles.empty}>記録はまだありません。</p>
         ) : (
@@ -116,7 +114,7 @@ export default async function AdminUserPage({ params }: Props) {
         <p>
           <Link href={listHref('/admin/audit', { q: target })}>監査ログですべて見る</Link>
         </p>
-      </section>
+      </StaffSection>
     </div>
   );
 }
