@@ -39,7 +39,7 @@ export default async function setup(project: TestProject): Promise<(() => Promis
   }
   const client = await PGlite.create({ extensions: { pg_trgm } });
   await migrateEmbedded(drizzle({ client, schema }));
-  const dump = await client.dumpDataDir('gzip');
+  const dump = await client.dumpDataDir('none');
   await client.close();
   fs.mkdirSync(path.dirname(PGLITE_TEMPLATE), { recursive: true });
   fs.writeFileSync(PGLITE_TEMPLATE, Buffer.from(await dump.arrayBuffer()));
