@@ -44,6 +44,31 @@ describe('billingNoticeText', () => {
   });
 });
 
+describe('the reversed second plan', () => {
+  const reversed = {
+    kind: 'duplicate_reversed',
+    reversedPlan: 'メンバーシップ 年額プラン',
+    keptPlan: 'メンバーシップ 月額プラン',
+    refunded: 11000,
+  } as const;
+
+  it('says what was cancelled, what was refunded and which plan remains', () => {
+    expect(billingNoticeText(reversed)).toBe(
+      'すでにメンバーシップ 月額プランをご利用中のため、あとからお申し込みいただいたメンバーシップ 年額プランは取り消し、お支払いいただいた ¥11,000 を全額返金しました。メンバーシップ 月額プランはこれまでどおり続きます。',
+    );
+    expect(billingNoticeText({ ...reversed, refunded: 0, reversedPlan: '', keptPlan: '' })).toBe(
+      'すでに有料プランをご利用中のため、あとからお申し込みいただいたプランは取り消しました（請求はしていません）。ご利用中のプランはこれまでどおり続きます。',
+    );
+  });
+
+  it('is parsed from /api/me, and anything malformed dropped', () => {
+    expect(parseBillingNotice(reversed)).toEqual(reversed);
+    expect(parseBillingNotice({ ...reversed, refunded: -1 })).toBeNull();
+    expect(parseBillingNotice({ ...reversed, keptPlan: 3 })).toBeNull();
+    expect(parseBillingNotice({ ...reversed, reversedPlan: 'x'.repeat(201) })).toBeNull();
+  });
+});
+
 describe('parseBillingNotice', () => {
   it('takes a well-formed notice and drops anything else', () => {
     const notice = { kind: 'past_due', amount: 1100, nextAttempt: null };

@@ -7,10 +7,15 @@ import { formatDateJa, formatYen } from './format';
  *   tries the card again (null when the billing data does not say).
  * - `plan_ended`: the reader's plan has ended; said once (the server records that it was
  *   shown: src/server/billing/reader-notices.ts), never again for that plan.
+ * - `duplicate_reversed`: a second paid plan the reader took out was cancelled and refunded
+ *   (one plan per reader: docs/decisions/021-one-plan-per-reader.md); said once, like the end
+ *   of a plan: which plan was taken back, how much was refunded (yen, 0 when nothing was
+ *   charged) and which plan remains.
  */
 export type BillingNotice =
   | { kind: 'past_due'; amount: number | null; nextAttempt: string | null }
   | { kind: 'plan_ended'; planName: string; endedAt: string }
+  | { kind: 'duplicate_reversed'; reversedPlan: string; keptPlan: string; refunded: number }
   | null;
 
 // Checked by hand, not with zod: this runs in every page's client bundle, where zod would add
@@ -18,6 +23,10 @@ export type BillingNotice =
 const ISO_DATETIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:\d{2})$/;
 const isDateTime = (value: unknown): value is string =>
   typeof value === 'string' && ISO_DATETIME.test(value) && !Number.isNaN(Date.parse(value));
+const isYen = (value: unknown): value is number =>
+  typeof value === 'number' && Number.isInteger(value) && value >= 0;
+const isPlanName = (value: unknown): value is string =>
+  typeof value === 'string' && value.length <= 200;
 
 /** An answer's notice, or none when it is missing or not one (an older server, a bad answer). */
 export function parseBillingNotice(value: unknown): BillingNotice {
@@ -25,15 +34,19 @@ export function parseBillingNotice(value: unknown): BillingNotice {
   const notice = value as Record<string, unknown>;
   if (notice.kind === 'past_due') {
     const { amount, nextAttempt } = notice;
-    const amountOk =
-      amount === null || (typeof amount === 'number' && Number.isInteger(amount) && amount >= 0);
+    const amountOk = amount === null || isYen(amount);
     if (!amountOk || !(nextAttempt === null || isDateTime(nextAttempt))) return null;
     return { kind: 'past_due', amount: amount, nextAttempt };
   }
   if (notice.kind === 'plan_ended') {
     const { planName, endedAt } = notice;
-    if (typeof planName !== 'string' || planName.length > 200 || !isDateTime(endedAt)) return null;
+    if (!isPlanName(planName) || !isDateTime(endedAt)) return null;
     return { kind: 'plan_ended', planName, endedAt };
+  }
+  if (notice.kind === 'duplicate_reversed') {
+    const { reversedPlan, keptPlan, refunded } = notice;
+    if (!isPlanName(reversedPlan) || !isPlanName(keptPlan) || !isYen(refunded)) return null;
+    return { kind: 'duplicate_reversed', reversedPlan, keptPlan, refunded };
   }
   return null;
 }
@@ -51,6 +64,15 @@ export function pastDuePlanOf<T extends { status: string }>(subscriptions: reado
 
 /** The notice in words: amounts in yen, dates in Japan time. */
 export function billingNoticeText(notice: NonNullable<BillingNotice>): string {
+  if (notice.kind === 'duplicate_reversed') {
+    const kept = notice.keptPlan || '有料プラン';
+    const reversed = notice.reversedPlan || 'プラン';
+    const refund =
+      notice.refunded > 0
+        ? `は取り消し、お支払いいただいた ${formatYen(notice.refunded)} を全額返金しました。`
+        : 'は取り消しました（請求はしていません）。';
+    return `すでに${kept}をご利用中のため、あとからお申し込みいただいた${reversed}${refund}${notice.keptPlan || 'ご利用中のプラン'}はこれまでどおり続きます。`;
+  }
   if (notice.kind === 'plan_ended') {
     const plan = notice.planName || '有料プラン';
     return `${plan}は${formatDateJa(notice.endedAt)}に終了しました。有料会員限定の記事・音声・動画をご利用いただくには、もう一度お申し込みください。`;

@@ -6,12 +6,16 @@ const server = vi.hoisted(() => ({
   requireUser: vi.fn(),
   getProfileDetails: vi.fn(),
   billingSummaryFor: vi.fn(),
+  readerBillingNotice: vi.fn(),
 }));
 vi.mock('server-only', () => ({}));
 vi.mock('@/server/identity/session', () => ({ requireUser: server.requireUser }));
 vi.mock('@/server/profiles/profiles', () => ({ getProfileDetails: server.getProfileDetails }));
 vi.mock('@/server/billing/reader-billing', () => ({
   billingSummaryFor: server.billingSummaryFor,
+}));
+vi.mock('@/server/billing/reader-notices', () => ({
+  readerBillingNotice: server.readerBillingNotice,
 }));
 vi.mock('@/server/db/client', () => ({ getDb: () => Promise.resolve({}) }));
 vi.mock('@/components/account/metadata', () => ({ accountMetadata: () => ({}) }));
@@ -26,6 +30,7 @@ beforeEach(() => {
     newsletter: true,
   });
   server.billingSummaryFor.mockResolvedValue({ customerId: null, current: null, trialDays: 0 });
+  server.readerBillingNotice.mockResolvedValue(null);
 });
 
 describe('/account, the account hub', () => {
@@ -76,5 +81,49 @@ describe('/account, the account hub', () => {
       'href',
       '/service-plans',
     );
+  });
+
+  it('tells the reader, once and without JavaScript, that a second plan was taken back and refunded', async () => {
+    server.readerBillingNotice.mockResolvedValue({
+      kind: 'duplicate_reversed',
+      reversedPlan: 'メンバーシップ 年額プラン',
+      keptPlan: 'メンバーシップ 月額プラン',
+      refunded: 11000,
+    });
+    render(await AccountHubPage());
+    // Rendered on the server: the page's HTML says it (reading it claimed the one telling).
+    expect(server.readerBillingNotice).toHaveBeenCalledWith({}, 'u1');
+    const notice = screen.getByRole('status');
+    expect(notice).toHaveTextContent(
+      'すでにメンバーシップ 月額プランをご利用中のため、あとからお申し込みいただいたメンバーシップ 年額プランは取り消し、お支払いいただいた ¥11,000 を全額返金しました。メンバーシップ 月額プランはこれまでどおり続きます。',
+    );
+    // The notice sits at the top, before the account's details.
+    expect(notice.compareDocumentPosition(screen.getByText('メールアドレス'))).toBe(
+      Node.DOCUMENT_POSITION_FOLLOWING,
+    );
+  });
+
+  it('states a failed renewal with the way to update the card, as an alert', async () => {
+    server.readerBillingNotice.mockResolvedValue({
+      kind: 'past_due',
+      amount: 1100,
+      nextAttempt: '2026-12-02T15:30:00.000Z',
+    });
+    render(await AccountHubPage());
+    const alert = screen.getByRole('alert');
+    expect(alert).toHaveTextContent(
+      'カードでのお支払い（¥1,100）ができませんでした。2026年12月3日に',
+    );
+    expect(
+      within(alert).getByRole('link', { name: '料金プランのページで更新する' }),
+    ).toHaveAttribute('href', '/service-plans');
+  });
+
+  it('still shows the hub when the notice cannot be worked out', async () => {
+    server.readerBillingNotice.mockRejectedValue(new Error('offline'));
+    vi.spyOn(console, 'warn').mockImplementation(() => {});
+    render(await AccountHubPage());
+    expect(screen.getByRole('heading', { level: 1, name: 'アカウント' })).toBeInTheDocument();
+    expect(screen.queryByRole('status')).toBeNull();
   });
 });

@@ -1,10 +1,12 @@
 import Link from 'next/link';
-import { AccountPage, LinkList, Section } from '@/components/account/account-page';
+import { AccountPage, LinkList, Notice, Section } from '@/components/account/account-page';
 import { accountMetadata } from '@/components/account/metadata';
 import { SignOutButton } from '@/components/account/sign-out-button.client';
 import { PlanSummary } from '@/components/account/plan-summary';
+import { BillingNoticeMessage } from '@/components/billing/billing-notice-message';
 import { toCurrentPlanView } from '@/components/billing/views';
 import { billingSummaryFor } from '@/server/billing/reader-billing';
+import { readerBillingNotice } from '@/server/billing/reader-notices';
 import { getDb } from '@/server/db/client';
 import { requireUser } from '@/server/identity/session';
 import { getProfileDetails } from '@/server/profiles/profiles';
@@ -18,19 +20,33 @@ export const metadata = accountMetadata('アカウント', '/account');
  * receipts, bookmarks — and sign-out. Signed-out visitors go to the login page and come back.
  * Plain links and a form: it works without JavaScript. The one action button is ログアウト, in
  * the secondary colour: the hub has no primary step.
+ *
+ * At the top, the reader's billing notice, rendered here so that it needs no JavaScript: a
+ * failed renewal (amount, next retry), or once, a second plan taken back and refunded or the
+ * end of the plan. Reading it claims the one telling (src/server/billing/reader-notices.ts),
+ * so the banner under the header does not repeat it.
  */
 export default async function AccountHubPage() {
   const user = await requireUser('/account');
   const db = await getDb();
-  const [profile, billing] = await Promise.all([
+  const [profile, billing, notice] = await Promise.all([
     getProfileDetails(db, user.id),
     // The hub stays usable when billing records cannot be read; it says so in the plan line.
     billingSummaryFor(db, user.id).catch(() => null),
+    readerBillingNotice(db, user.id).catch((error: unknown) => {
+      console.warn('[billing] the billing notice could not be worked out:', error);
+      return null;
+    }),
   ]);
   const plan = billing?.current ? toCurrentPlanView(billing.current) : null;
   const partnerId = profile?.partnerId ?? '';
   return (
     <AccountPage title="アカウント">
+      {notice ? (
+        <Notice tone={notice.kind === 'past_due' ? 'error' : 'info'}>
+          <BillingNoticeMessage notice={notice} />
+        </Notice>
+      ) : null}
       <dl className={styles.lead}>
         <dt>お名前（表示名）</dt>
         <dd>{profile?.displayName ?? user.name}</dd>

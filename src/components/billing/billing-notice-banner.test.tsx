@@ -76,4 +76,32 @@ describe('BillingNoticeBanner', () => {
       '/service-plans',
     );
   });
+
+  it('says once that a second plan was taken back and refunded, and which plan remains', async () => {
+    renderWith({
+      ...ME,
+      billingNotice: {
+        kind: 'duplicate_reversed',
+        reversedPlan: '年額プラン',
+        keptPlan: '月額プラン',
+        refunded: 11000,
+      },
+    });
+    const notice = await screen.findByRole('complementary', { name: 'プランについてのお知らせ' });
+    expect(notice).toHaveTextContent(
+      'あとからお申し込みいただいた年額プランは取り消し、お支払いいただいた ¥11,000 を全額返金しました。月額プランはこれまでどおり続きます。',
+    );
+    expect(screen.getByRole('link', { name: 'ご利用中のプランを見る' })).toHaveAttribute(
+      'href',
+      '/service-plans',
+    );
+  });
+
+  it('leaves a failed renewal to the account hub, which says it itself', async () => {
+    pathname = '/account';
+    const fetchMock = renderWith({ ...ME, billingNotice: PAST_DUE });
+    await waitFor(() => expect(fetchMock).toHaveBeenCalled());
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(screen.queryByText(BILLING_NOTICE_TEXT)).toBeNull();
+  });
 });

@@ -84,7 +84,8 @@ export function AccountMenu() {
           </div>
           <ul className={styles.list}>
             <li>
-              <Link href="/account" onClick={() => setOpen(false)}>
+              {/* Not prefetched: rendering the hub tells (and so uses up) a one-time notice. */}
+              <Link href="/account" prefetch={false} onClick={() => setOpen(false)}>
                 アカウント
               </Link>
             </li>

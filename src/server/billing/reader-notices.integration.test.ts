@@ -1,7 +1,9 @@
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { runAdminCommand } from '@/server/admin/commands';
+import { recordAudit } from '@/server/audit/audit-log';
 import type { Database } from '@/server/db/client';
-import { billingInvoices, subscriptions } from '@/server/db/schema';
+import { billingInvoices, billingNotifications, subscriptions } from '@/server/db/schema';
 import { findUserByEmail } from '@/server/profiles/profiles';
 import { createTestDatabase } from '@test-support/db/test-database';
 import {
@@ -163,5 +165,79 @@ describe('the plan-ended notice', () => {
       },
     ]);
     await expect(readerBillingNotice(database.db, old, { now: NOW })).resolves.toBeNull();
+  });
+});
+
+describe('the reversed second plan', () => {
+  /** A reversal as one-plan.ts records it: the kept plan live, the second cancelled, audited. */
+  async function reversed(refunded: number): Promise<string> {
+    const userId = await reader([
+      { status: 'active', planName: 'メンバーシップ 月額プラン' },
+      { status: 'canceled', planName: 'メンバーシップ 年額プラン', canceledAt: NOW },
+    ]);
+    await recordAudit(database.db, {
+      actor: 'billing',
+      action: 'billing.subscription.duplicate-reversed',
+      target: userId,
+      detail: {
+        subscription: `sub_${n}_1`,
+        kept: `sub_${n}_0`,
+        refunded,
+        plan: 'メンバーシップ 年額プラン',
+      },
+    });
+    return userId;
+  }
+
+  it('tells the reader once what was refunded and which plan remains', async () => {
+    const userId = await reversed(11000);
+    const told = await Promise.all([
+      readerBillingNotice(database.db, userId, { now: NOW }),
+      readerBillingNotice(database.db, userId, { now: NOW }),
+    ]);
+    expect(told.filter(Boolean)).toEqual([
+      {
+        kind: 'duplicate_reversed',
+        reversedPlan: 'メンバーシップ 年額プラン',
+        keptPlan: 'メンバーシップ 月額プラン',
+        refunded: 11000,
+      },
+    ]);
+    await expect(readerBillingNotice(database.db, userId, { now: NOW })).resolves.toBeNull();
+  });
+
+  it('waits while a renewal is unpaid (that notice comes first), and not past the notice window', async () => {
+    const userId = await reversed(0);
+    await database.db
+      .update(subscriptions)
+      .set({ status: 'past_due' })
+      .where(eq(subscriptions.id, `sub_${n}_0`));
+    expect((await readerBillingNotice(database.db, userId, { now: NOW }))?.kind).toBe('past_due');
+    await database.db
+      .update(subscriptions)
+      .set({ status: 'active' })
+      .where(eq(subscriptions.id, `sub_${n}_0`));
+    const later = new Date(NOW.getTime() + (PLAN_ENDED_NOTICE_DAYS + 1) * DAY);
+    await expect(readerBillingNotice(database.db, userId, { now: later })).resolves.toBeNull();
+    await expect(readerBillingNotice(database.db, userId, { now: NOW })).resolves.toMatchObject({
+      kind: 'duplicate_reversed',
+      refunded: 0,
+    });
+  });
+
+  it('names the kept plan, not the reversed one, when the kept plan ends later', async () => {
+    const userId = await reversed(11000);
+    expect((await readerBillingNotice(database.db, userId, { now: NOW }))?.kind).toBe(
+      'duplicate_reversed',
+    );
+    await database.db.insert(billingNotifications).values({ key: `duplicate:sub_${n}_1` });
+    await database.db
+      .update(subscriptions)
+      .set({ status: 'canceled', canceledAt: NOW })
+      .where(eq(subscriptions.id, `sub_${n}_0`));
+    await expect(readerBillingNotice(database.db, userId, { now: NOW })).resolves.toMatchObject({
+      kind: 'plan_ended',
+      planName: 'メンバーシップ 月額プラン',
+    });
   });
 });

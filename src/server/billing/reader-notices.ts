@@ -1,9 +1,15 @@
 import 'server-only';
-import { desc, eq } from 'drizzle-orm';
+import { and, asc, desc, eq, gte, inArray } from 'drizzle-orm';
 import type { BillingNotice } from '@/lib/billing-notice';
 import { pastDuePlanOf } from '@/lib/billing-notice';
 import type { Db } from '@/server/db/client';
-import { billingInvoices, billingNotifications, subscriptions } from '@/server/db/schema';
+import {
+  auditEvents,
+  billingInvoices,
+  billingNotifications,
+  subscriptions,
+} from '@/server/db/schema';
+import { duplicateClaimKey } from './one-plan';
 import { billingProvider } from './provider';
 
 /**
@@ -15,7 +21,10 @@ import { billingProvider } from './provider';
  * - a plan that ended: once. Showing it claims `plan-ended-notice:<subscription>` in
  *   billing_notifications (the table of "each occasion once"), so a second visit, another
  *   device or another instance does not show it again. Plans that ended long ago
- *   (PLAN_ENDED_NOTICE_DAYS) are not announced.
+ *   (PLAN_ENDED_NOTICE_DAYS) are not announced;
+ * - a second plan reversed (one plan per reader, src/server/billing/one-plan.ts): once, in the
+ *   same way (`duplicate-notice:<subscription>`), from the reversal's record, which says what
+ *   was refunded, beside the plan kept. It comes before the end of a plan.
  */
 
 export const PLAN_ENDED_NOTICE_DAYS = 60;
@@ -86,6 +95,55 @@ async function planEndedNotice(db: Db, newest: Row, now: Date): Promise<BillingN
   return { kind: 'plan_ended', planName: newest.planName, endedAt: endedAt.toISOString() };
 }
 
+/** The audit action one-plan.ts records a reversal under: the reversal's one record. */
+const REVERSED_ACTION = 'billing.subscription.duplicate-reversed';
+
+const reversalDetail = (detail: Record<string, unknown>) => ({
+  subscription: typeof detail.subscription === 'string' ? detail.subscription : null,
+  kept: typeof detail.kept === 'string' ? detail.kept : null,
+  refunded:
+    typeof detail.refunded === 'number' && Number.isInteger(detail.refunded) && detail.refunded > 0
+      ? detail.refunded
+      : 0,
+  plan: typeof detail.plan === 'string' ? detail.plan : '',
+});
+
+/** The oldest reversal of the reader's second plans not yet told (and claims telling it). */
+async function duplicateReversedNotice(db: Db, userId: string, now: Date): Promise<BillingNotice> {
+  const records = await db
+    .select({ detail: auditEvents.detail })
+    .from(auditEvents)
+    .where(
+      and(
+        eq(auditEvents.action, REVERSED_ACTION),
+        eq(auditEvents.target, userId),
+        gte(auditEvents.occurredAt, new Date(now.getTime() - PLAN_ENDED_NOTICE_DAYS * DAY_MS)),
+      ),
+    )
+    .orderBy(asc(auditEvents.occurredAt));
+  const reversals = records
+    .map((record) => reversalDetail(record.detail))
+    .filter((reversal) => reversal.subscription !== null);
+  if (reversals.length === 0) return null;
+  const keptIds = reversals.flatMap((reversal) => (reversal.kept ? [reversal.kept] : []));
+  const kept = keptIds.length
+    ? await db
+        .select({ id: subscriptions.id, planName: subscriptions.planName })
+        .from(subscriptions)
+        .where(inArray(subscriptions.id, keptIds))
+    : [];
+  for (const reversal of reversals) {
+    if (!(await claimOnce(db, `duplicate-notice:${reversal.subscription}`))) continue;
+    return {
+      kind: 'duplicate_reversed',
+      reversedPlan: reversal.plan,
+      keptPlan: kept.find((row) => row.id === reversal.kept)?.planName ?? '',
+      refunded: reversal.refunded,
+    };
+  }
+  return null;
+}
+
 /** A failed renewal of the reader's live plan (amount, next retry), or null; nothing claimed. */
 export async function pastDueNoticeFor(
   db: Db,
@@ -102,8 +160,9 @@ export async function pastDueNoticeFor(
 }
 
 /**
- * The notice for a reader now: a failed renewal of their live plan, else the end of their
- * newest plan if not yet told. Reading it counts as telling: call it only to show the answer.
+ * The notice for a reader now: a failed renewal of their live plan, else a reversed second plan
+ * not yet told, else the end of their newest plan if not yet told. Reading it counts as
+ * telling: call it only to show the answer.
  */
 export async function readerBillingNotice(
   db: Db,
@@ -117,7 +176,23 @@ export async function readerBillingNotice(
     .orderBy(desc(subscriptions.createdAt));
   const pastDue = pastDuePlanOf(rows);
   if (pastDue) return pastDueNotice(db, pastDue, options.readInvoice ?? providerInvoice);
+  const now = options.now ?? new Date();
+  const reversed = await duplicateReversedNotice(db, userId, now);
+  if (reversed) return reversed;
   const live = rows.some((row) => ['active', 'trialing'].includes(row.status));
-  const newest = rows[0];
-  return live || !newest ? null : planEndedNotice(db, newest, options.now ?? new Date());
+  if (live || rows.length === 0) return null;
+  // A reversed second plan was told as such; the plan that ended is the one the reader kept.
+  const reversedKeys = await db
+    .select({ key: billingNotifications.key })
+    .from(billingNotifications)
+    .where(
+      inArray(
+        billingNotifications.key,
+        rows.map((row) => duplicateClaimKey(row.id)),
+      ),
+    );
+  const newest = rows.find(
+    (row) => !reversedKeys.some(({ key }) => key === duplicateClaimKey(row.id)),
+  );
+  return newest ? planEndedNotice(db, newest, now) : null;
 }

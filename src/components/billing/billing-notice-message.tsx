@@ -1,0 +1,28 @@
+import Link from 'next/link';
+import { type BillingNotice, billingNoticeText } from '@/lib/billing-notice';
+
+/** What the reader can do about each notice: the plans page, named for the step. */
+const NEXT_STEP: Record<NonNullable<BillingNotice>['kind'], string> = {
+  past_due: '料金プランのページで更新する',
+  plan_ended: '料金プランを見る',
+  duplicate_reversed: 'ご利用中のプランを見る',
+};
+
+/** The heading screen readers give a notice's region. */
+export const billingNoticeLabel = (notice: NonNullable<BillingNotice>) =>
+  notice.kind === 'past_due' ? 'お支払いについてのお知らせ' : 'プランについてのお知らせ';
+
+/**
+ * A billing notice in words with its one link: the same on the banner under the header and at
+ * the top of the account hub (which renders it on the server, for readers without JavaScript).
+ */
+export function BillingNoticeMessage({ notice }: { notice: NonNullable<BillingNotice> }) {
+  return (
+    <p>
+      {billingNoticeText(notice)}
+      <Link href="/service-plans" prefetch={false}>
+        {NEXT_STEP[notice.kind]}
+      </Link>
+    </p>
+  );
+}
