@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { testDatabase } from '@test-support/route-tests';
 import { forgetLocalCounts } from './api-key-limit';
 import { apiClient } from '@test-support/content-api-client';
@@ -6,14 +6,22 @@ import { apiClient } from '@test-support/content-api-client';
 process.env.CMS_RATE_LIMIT_WRITE = '3';
 process.env.CMS_RATE_LIMIT_READ = '1000';
 
+/**
+ * Holds the clock at the start of a second, so that every request falls in one window however
+ * slowly a loaded machine sends them (only Date is held: timers still run).
+ */
+function holdClockInOneSecond(): void {
+  vi.useFakeTimers({ toFake: ['Date'], now: Math.ceil(Date.now() / 1000) * 1000 + 5 });
+}
+
 describe('content API rate limit', () => {
   const database = testDatabase({ global: false });
+  afterEach(() => vi.useRealTimers());
 
   it('answers 429 with X-RateLimit-* headers past the per-second limit, per key', async () => {
     const a = (await apiClient(database.db)).call;
     const b = (await apiClient(database.db)).call;
-    // Start at the beginning of a second so that all requests fall in one window.
-    await new Promise((r) => setTimeout(r, 1000 - (Date.now() % 1000) + 5));
+    holdClockInOneSecond();
     const results = [];
     for (let i = 0; i < 4; i++) results.push(await a('POST', 'tags', { body: { name: `t${i}` } }));
     expect(results.slice(0, 3).map((r) => r.status)).toEqual([201, 201, 201]);
@@ -29,7 +37,7 @@ describe('content API rate limit', () => {
 
   it('shares the count between app instances through the database', async () => {
     const a = (await apiClient(database.db)).call;
-    await new Promise((r) => setTimeout(r, 1000 - (Date.now() % 1000) + 5));
+    holdClockInOneSecond();
     expect((await a('POST', 'tags', { body: { name: 'one' } })).status).toBe(201);
     expect((await a('POST', 'tags', { body: { name: 'two' } })).status).toBe(201);
     await new Promise((r) => setTimeout(r, 80)); // the batched count reaches the database
