@@ -172,7 +172,9 @@ describe('import from a hosted microCMS (another instance of this app)', () => {
     expect(JSON.stringify(audits[0]!.detail)).toContain('127.0.0.1');
     expect(JSON.stringify(audits)).not.toContain(apiKey);
     expect(JSON.stringify(status)).not.toContain(apiKey);
-  });
+    // Copies the whole demo site through the API and the file host: about 15 s on an idle
+    // machine, over the default 60 s when the machine is loaded.
+  }, 120_000);
 
   it('refuses to import into an instance that has content', async () => {
     const status = await startMicroCmsImport(
