@@ -14,7 +14,11 @@ import type { InvoiceRow, SubscriptionChange } from './records';
  * the occasion's key (`receipt:in_…`) is claimed in billing_notifications before the mail goes.
  */
 
-async function claim(db: Db, key: string): Promise<boolean> {
+/**
+ * Claims an occasion's key in billing_notifications (the table of "each occasion once"); false
+ * when it was already claimed, by this instance or another.
+ */
+export async function claimOccasion(db: Db, key: string): Promise<boolean> {
   const rows = await db
     .insert(billingNotifications)
     .values({ key })
@@ -40,7 +44,7 @@ async function send(
 ): Promise<void> {
   if (!userId) return;
   const to = await recipient(db, userId);
-  if (!to || !(await claim(db, key))) return;
+  if (!to || !(await claimOccasion(db, key))) return;
   await sendMail(db, mail(to.email, to.name));
 }
 

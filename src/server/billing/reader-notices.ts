@@ -9,6 +9,7 @@ import {
   billingNotifications,
   subscriptions,
 } from '@/server/db/schema';
+import { claimOccasion } from './notifications';
 import { duplicateClaimKey } from './one-plan';
 import { billingProvider } from './provider';
 
@@ -77,21 +78,11 @@ async function pastDueNotice(
   };
 }
 
-/** Claims the one showing of a plan's end; false when it was already shown. */
-async function claimOnce(db: Db, key: string): Promise<boolean> {
-  const rows = await db
-    .insert(billingNotifications)
-    .values({ key })
-    .onConflictDoNothing()
-    .returning({ key: billingNotifications.key });
-  return rows.length === 1;
-}
-
 async function planEndedNotice(db: Db, newest: Row, now: Date): Promise<BillingNotice> {
   if (!ENDED.has(newest.status)) return null;
   const endedAt = newest.canceledAt ?? newest.currentPeriodEnd ?? newest.updatedAt;
   if (now.getTime() - endedAt.getTime() > PLAN_ENDED_NOTICE_DAYS * DAY_MS) return null;
-  if (!(await claimOnce(db, `plan-ended-notice:${newest.id}`))) return null;
+  if (!(await claimOccasion(db, `plan-ended-notice:${newest.id}`))) return null;
   return { kind: 'plan_ended', planName: newest.planName, endedAt: endedAt.toISOString() };
 }
 
@@ -133,7 +124,7 @@ async function duplicateReversedNotice(db: Db, userId: string, now: Date): Promi
         .where(inArray(subscriptions.id, keptIds))
     : [];
   for (const reversal of reversals) {
-    if (!(await claimOnce(db, `duplicate-notice:${reversal.subscription}`))) continue;
+    if (!(await claimOccasion(db, `duplicate-notice:${reversal.subscription}`))) continue;
     return {
       kind: 'duplicate_reversed',
       reversedPlan: reversal.plan,
@@ -144,17 +135,20 @@ async function duplicateReversedNotice(db: Db, userId: string, now: Date): Promi
   return null;
 }
 
+const plansNewestFirst = (db: Db, userId: string): Promise<Row[]> =>
+  db
+    .select()
+    .from(subscriptions)
+    .where(eq(subscriptions.userId, userId))
+    .orderBy(desc(subscriptions.createdAt));
+
 /** A failed renewal of the reader's live plan (amount, next retry), or null; nothing claimed. */
 export async function pastDueNoticeFor(
   db: Db,
   userId: string,
   options: { readInvoice?: InvoiceReader } = {},
 ): Promise<BillingNotice> {
-  const rows = await db
-    .select()
-    .from(subscriptions)
-    .where(eq(subscriptions.userId, userId))
-    .orderBy(desc(subscriptions.createdAt));
+  const rows = await plansNewestFirst(db, userId);
   const pastDue = pastDuePlanOf(rows);
   return pastDue ? pastDueNotice(db, pastDue, options.readInvoice ?? providerInvoice) : null;
 }
@@ -169,11 +163,7 @@ export async function readerBillingNotice(
   userId: string,
   options: { now?: Date; readInvoice?: InvoiceReader } = {},
 ): Promise<BillingNotice> {
-  const rows = await db
-    .select()
-    .from(subscriptions)
-    .where(eq(subscriptions.userId, userId))
-    .orderBy(desc(subscriptions.createdAt));
+  const rows = await plansNewestFirst(db, userId);
   const pastDue = pastDuePlanOf(rows);
   if (pastDue) return pastDueNotice(db, pastDue, options.readInvoice ?? providerInvoice);
   const now = options.now ?? new Date();

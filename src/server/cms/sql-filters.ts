@@ -86,6 +86,13 @@ function fieldCondition(data: SQL, field: FieldDef, operator: string, value: str
   const json = sql`(${data}->${key(field.id)})`;
   const exists = sql`coalesce(${text}, '') <> ''`;
   const notExists = sql`coalesce(${text}, '') = ''`;
+  /** Presence and prefix, which text and date fields (both stored as strings) answer alike. */
+  const asString = (): SQL => {
+    if (operator === 'exists') return exists;
+    if (operator === 'not_exists') return notExists;
+    if (operator === 'begins_with') return sql`coalesce(starts_with(${text}, ${value}), false)`;
+    throw invalidParameter();
+  };
   switch (field.kind) {
     case 'text':
     case 'textArea':
@@ -102,14 +109,8 @@ function fieldCondition(data: SQL, field: FieldDef, operator: string, value: str
           return sql`strpos(${text}, ${value}) > 0`;
         case 'not_contains':
           return sql`coalesce(strpos(${text}, ${value}), 0) = 0`;
-        case 'begins_with':
-          return sql`coalesce(starts_with(${text}, ${value}), false)`;
-        case 'exists':
-          return exists;
-        case 'not_exists':
-          return notExists;
       }
-      break;
+      return asString();
     }
     case 'number': {
       const number = sql`(${text})::numeric`;
@@ -152,14 +153,8 @@ function fieldCondition(data: SQL, field: FieldDef, operator: string, value: str
           return sql`${text} < ${dateValue(value)}`;
         case 'greater_than':
           return sql`${text} > ${dateValue(value)}`;
-        case 'begins_with':
-          return sql`coalesce(starts_with(${text}, ${value}), false)`;
-        case 'exists':
-          return exists;
-        case 'not_exists':
-          return notExists;
       }
-      break;
+      return asString();
     }
     case 'select':
     case 'relationList': {

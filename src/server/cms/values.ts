@@ -41,14 +41,27 @@ function checkLength(field: FieldDef, value: string): void {
   }
 }
 
-function normalizeImage(field: FieldDef, value: unknown): Image {
+/**
+ * An image or a file is given as its URL or as an object with one (only http(s) either way):
+ * the URL, and the object whose other members the caller checks (null for a bare URL).
+ */
+function mediaValue(
+  field: FieldDef,
+  value: unknown,
+): { url: string; object: Record<string, unknown> | null } {
   if (typeof value === 'string') {
     if (!isSafeUrl(value)) throw unexpectedType(field.id);
-    return { url: value };
+    return { url: value, object: null };
   }
   if (!isPlainObject(value) || typeof value.url !== 'string' || !isSafeUrl(value.url))
     throw unexpectedType(field.id);
-  const image: Image = { url: value.url };
+  return { url: value.url, object: value };
+}
+
+function normalizeImage(field: FieldDef, given: unknown): Image {
+  const { url, object: value } = mediaValue(field, given);
+  const image: Image = { url };
+  if (!value) return image;
   for (const dim of ['width', 'height'] as const) {
     const n = value[dim];
     if (n === undefined) continue;
@@ -63,14 +76,10 @@ function normalizeImage(field: FieldDef, value: unknown): Image {
   return image;
 }
 
-function normalizeFile(field: FieldDef, value: unknown): FileValue {
-  if (typeof value === 'string') {
-    if (!isSafeUrl(value)) throw unexpectedType(field.id);
-    return { url: value };
-  }
-  if (!isPlainObject(value) || typeof value.url !== 'string' || !isSafeUrl(value.url))
-    throw unexpectedType(field.id);
-  const file: FileValue = { url: value.url };
+function normalizeFile(field: FieldDef, given: unknown): FileValue {
+  const { url, object: value } = mediaValue(field, given);
+  const file: FileValue = { url };
+  if (!value) return file;
   if (value.fileSize !== undefined) {
     if (
       typeof value.fileSize !== 'number' ||
