@@ -35,6 +35,18 @@ export function testDataDir(name: string, options: { secret?: boolean } = {}): s
 }
 
 /**
+ * A scratch folder for this test file whose `data` subfolder is DATA_DIR, so that what the
+ * test writes itself (archives, other storages) sits beside the data directory, not in it.
+ * Call at the top of the file; removed after the file's tests.
+ */
+export function testWorkDir(name: string): string {
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), `${name}-`));
+  process.env.DATA_DIR = path.join(tmp, 'data');
+  afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
+  return tmp;
+}
+
+/**
  * A fresh database for this test file, opened before its tests and closed after them; with
  * `global` (the default) also the one getDb() and the content service use. Its `db` is read
  * when used, so the returned object can stand at the top of the file.
@@ -70,6 +82,18 @@ export function testDatabase(options: { global?: boolean } = {}): Database {
 export function appUser(id: string, role: Role, name = id): AppUser {
   return { id, email: `${id}@example.jp`, name, role, emailVerified: true };
 }
+
+/** One user of each role, keyed and named by it (`${prefix}member`, `${prefix}editor`, …). */
+export function usersByRole(prefix = ''): Record<Role, AppUser> {
+  return {
+    member: appUser(`${prefix}member`, 'member'),
+    editor: appUser(`${prefix}editor`, 'editor'),
+    admin: appUser(`${prefix}admin`, 'admin'),
+  };
+}
+
+/** Whom an admin-only route turns away: nobody signed in, a member and an editor. */
+export const NOT_ADMINS = [null, 'member', 'editor'] as const;
 
 /** A user with the profiles sign-up gives them. */
 export async function addUser(

@@ -4,17 +4,17 @@ import { clearApiKeyCache, listApiKeys } from '@/server/cms/api-keys';
 import { handleContentApi } from '@/server/cms/http';
 import { auditEvents, cmsApiKeys } from '@/server/db/schema';
 import { FLASH_COOKIE } from '@/server/http/cookies';
-import type { AppUser } from '@/server/identity/session-user';
 import { apiKeysHandlers, listKeysForConsole } from './api-keys-http';
 import {
+  NOT_ADMINS,
   type PostOptions,
-  appUser,
   auditsOf as auditsOfAction,
   flashOf,
   formPost,
   testDataDir,
   testDatabase,
   testViewer,
+  usersByRole,
 } from '@test-support/route-tests';
 
 /**
@@ -29,13 +29,8 @@ process.env.CMS_RATE_LIMIT_WRITE = '100000';
 
 const ADMIN_IP = '192.0.2.10';
 
-type Who = 'member' | 'editor' | 'admin';
-const users: Record<Who, AppUser> = {
-  member: appUser('member', 'member'),
-  editor: appUser('editor', 'editor'),
-  admin: appUser('admin', 'admin'),
-};
-const STRANGERS = [null, 'member', 'editor'] as const;
+const users = usersByRole();
+type Who = keyof typeof users;
 
 const database = testDatabase();
 
@@ -100,7 +95,7 @@ describe('anyone but an admin', () => {
     const keysBefore = await keyCount();
     const auditsBefore = (await database.db.select().from(auditEvents)).length;
 
-    for (const who of STRANGERS) {
+    for (const who of NOT_ADMINS) {
       for (const plain of [false, true]) {
         const created = await create({ who, fields: READ_AND_CREATE, plain });
         expect(created.status, `${who} create`).toBe(404);

@@ -1,30 +1,24 @@
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { databaseFingerprint } from '@test-support/database-fingerprint';
 import { findEndpoint } from '@/lib/cms/model';
 import { createContent } from '@/server/cms/store';
 import type { Database } from '@/server/db/client';
-import { auditEvents } from '@/server/db/schema';
-import { testDatabase } from '@test-support/route-tests';
+import { auditsOf, testDatabase, testWorkDir } from '@test-support/route-tests';
 import { getStorage } from '@/server/storage/storage';
 import { sample } from '@test-support/media-samples';
 import { UsageError } from './command';
 import { helpText, runAdminCommand } from './commands';
 import { localBackupArgs, restoreWhileServing } from './backup-commands';
 
-const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'backup-commands-'));
-process.env.DATA_DIR = path.join(tmp, 'data');
+const tmp = testWorkDir('backup-commands');
 
 describe('backup and restore on the command line', () => {
   const source = testDatabase({ global: false });
   const target = testDatabase({ global: false });
   const file = path.join(tmp, 'site.tar.gz');
   const cli = (database: Database) => ({ database, actor: 'cli:test' });
-  const auditsOf = (database: Database, action: string) =>
-    database.db.select().from(auditEvents).where(eq(auditEvents.action, action));
 
   beforeAll(async () => {
     await createContent(source.db, findEndpoint('tags')!, {
@@ -42,10 +36,6 @@ describe('backup and restore on the command line', () => {
       sample('png'),
       'image/png',
     );
-  });
-
-  afterAll(() => {
-    fs.rmSync(tmp, { recursive: true, force: true });
   });
 
   it('is listed in the help', () => {

@@ -1,20 +1,18 @@
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { eq, sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { findEndpoint } from '@/lib/cms/model';
 import { createContent } from '@/server/cms/store';
 import { queryRows } from '@/server/db/client';
 import { auditEvents } from '@/server/db/schema';
-import { testDatabase } from '@test-support/route-tests';
+import { testDatabase, testWorkDir } from '@test-support/route-tests';
 import { resetTransferState } from '@/server/transfer/progress';
 import { UsageError } from './command';
 import { runAdminCommand } from './commands';
 import { localTransferArgs } from './transfer-commands';
 
-const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'transfer-commands-'));
-process.env.DATA_DIR = path.join(tmp, 'data');
+const tmp = testWorkDir('transfer-commands');
 
 describe('export, import and import-microcms on the command line', () => {
   const source = testDatabase({ global: false });
@@ -28,10 +26,6 @@ describe('export, import and import-microcms on the command line', () => {
       status: 'publish',
     });
     resetTransferState();
-  });
-
-  afterAll(() => {
-    fs.rmSync(tmp, { recursive: true, force: true });
   });
 
   it('exports to a file, audited with the CLI user, and will not overwrite one', async () => {

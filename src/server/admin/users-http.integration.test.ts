@@ -11,6 +11,7 @@ import { listSubscriptions } from '@/server/profiles/subscriptions';
 import { SELF_DEMOTION_MESSAGE, adminUserHandlers } from './users-http';
 import { getUserDetail, searchUsers } from './users-directory';
 import {
+  NOT_ADMINS,
   type PostOptions,
   TEST_VIEWER_HEADER,
   addUser,
@@ -21,6 +22,7 @@ import {
   formPost,
   testDataDir,
   testDatabase,
+  usersByRole,
 } from '@test-support/route-tests';
 
 /**
@@ -36,14 +38,11 @@ const database = testDatabase();
 const PUBLISHED = 'partner-sorane';
 const DRAFT = 'partner-draft';
 
-type Who = 'member' | 'editor' | 'admin';
+type Who = Role;
 const users: Record<Who | 'target', AppUser> = {
-  member: appUser('u-member', 'member'),
-  editor: appUser('u-editor', 'editor'),
-  admin: appUser('u-admin', 'admin'),
+  ...usersByRole('u-'),
   target: appUser('u-target', 'member'),
 };
-const NOT_ADMINS = [null, 'member', 'editor'] as const;
 
 async function addSession(userId: string, n: number): Promise<void> {
   await database.db.insert(session).values({

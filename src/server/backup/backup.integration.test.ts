@@ -1,5 +1,4 @@
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { eq, sql } from 'drizzle-orm';
@@ -26,9 +25,9 @@ import { databaseFingerprint } from '@test-support/database-fingerprint';
 import { gunzipSync } from 'node:zlib';
 import type { ArchiveLimits } from '@/server/archive/limits';
 import { readTar } from '@/server/archive/tar';
+import { testWorkDir } from '@test-support/route-tests';
 
-const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'backup-'));
-process.env.DATA_DIR = path.join(tmp, 'data');
+const tmp = testWorkDir('backup');
 
 const EMAIL = 'reader@example.jp';
 const PASSWORD = 'kumo-no-ue-no-sora-2026';
@@ -136,7 +135,6 @@ describe('backup and restore of a whole instance', () => {
 
   afterAll(async () => {
     await Promise.all([source?.close(), target?.close(), empty?.close()]);
-    fs.rmSync(tmp, { recursive: true, force: true });
   });
 
   it('writes one private archive with every table, the migrations and every media file', async () => {

@@ -5,20 +5,19 @@ import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { ALT_REQUIRED_MESSAGE } from '@/lib/media/media-shared';
 import { auditEvents, cmsContents, cmsMedia } from '@/server/db/schema';
 import { decodeFlash } from '@/lib/http/flash';
-import type { AppUser } from '@/server/identity/session-user';
 import { sample } from '@test-support/media-samples';
 import { FileSystemStorage } from '@/server/storage/storage';
 import { mediaHandlers } from './http';
 import { registerMedia } from './library';
 import {
   SITE,
-  appUser,
   expectBare404,
   formPost,
   siteHeaders,
   testDataDir,
   testDatabase,
   testViewer,
+  usersByRole,
 } from '@test-support/route-tests';
 
 /**
@@ -33,12 +32,8 @@ const dataDir = testDataDir('admin-media-http');
 const storageRoot = path.join(dataDir, 'uploads');
 const storage = new FileSystemStorage(storageRoot);
 
-type Who = 'member' | 'editor' | 'admin';
-const users: Record<Who, AppUser> = {
-  member: appUser('u-member', 'member'),
-  editor: appUser('u-editor', 'editor'),
-  admin: appUser('u-admin', 'admin'),
-};
+const users = usersByRole('u-');
+type Who = keyof typeof users;
 const database = testDatabase({ global: false });
 beforeEach(async () => {
   await database.db.delete(cmsMedia);

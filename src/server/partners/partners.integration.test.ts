@@ -1,10 +1,7 @@
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readPartnerId } from '@test-support/profiles';
-import { testDatabase } from '@test-support/route-tests';
+import { testDataDir, testDatabase } from '@test-support/route-tests';
 import { findEndpoint } from '@/lib/cms/model';
 import { createContent } from '@/server/cms/store';
 import { createContentWriter } from '@/server/content/content-writer';
@@ -35,9 +32,7 @@ import {
  * who may become a member of which partner.
  */
 
-const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'axis-partners-'));
-process.env.DATA_DIR = dataDir;
-process.env.APP_SECRET = 'partners-test-secret-'.padEnd(40, 'x');
+testDataDir('partners');
 
 const STAFF = { userId: 'staff', ip: '192.0.2.1' };
 const CONTRACT = { contractStart: '2026-04-01', contractEnd: '2027-03-31', listingQuota: '5' };
@@ -54,7 +49,6 @@ beforeAll(() => {
 
 afterAll(() => {
   site.dispose();
-  fs.rmSync(dataDir, { recursive: true, force: true });
 });
 
 /** Creates a partner as staff and answers its id. */

@@ -1,11 +1,11 @@
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createApiKey } from '@/server/cms/api-keys';
 import { type Database } from '@/server/db/client';
 import { cmsMedia } from '@/server/db/schema';
 import { createTestDatabase } from '@test-support/db/test-database';
+import { testDataDir } from '@test-support/route-tests';
 import {
   BAD_HEADER_MESSAGE,
   INTERRUPTED_MESSAGE,
@@ -21,8 +21,7 @@ import { handleMediaUpload } from './upload';
  * nothing was stored or registered, unless the upload is meant to succeed.
  */
 
-const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'axis-upload-attacks-'));
-process.env.DATA_DIR = dataDir;
+const dataDir = testDataDir('upload-attacks', { secret: false });
 process.env.CMS_RATE_LIMIT_WRITE = '100000';
 
 let database: Database;
@@ -34,7 +33,6 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await database.close();
-  fs.rmSync(dataDir, { recursive: true, force: true });
 });
 beforeEach(async () => {
   await database.db.delete(cmsMedia);

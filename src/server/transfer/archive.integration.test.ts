@@ -1,5 +1,4 @@
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -19,9 +18,9 @@ import { type ImportArchiveOptions, importArchive } from './import-archive';
 import { tarStream } from '@/server/archive/tar';
 import { contentApiAnswers } from '@test-support/content-api-answers';
 import { TransferError } from './errors';
+import { testWorkDir } from '@test-support/route-tests';
 
-const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'transfer-archive-'));
-process.env.DATA_DIR = path.join(tmp, 'data');
+const tmp = testWorkDir('transfer-archive');
 
 const posts = findEndpoint('posts')!;
 
@@ -98,7 +97,6 @@ describe('export and import of the whole content service', () => {
 
   afterAll(async () => {
     await Promise.all([source?.close(), target?.close()]);
-    fs.rmSync(tmp, { recursive: true, force: true });
   });
 
   it('exports one archive with a manifest, the rows and the files', async () => {

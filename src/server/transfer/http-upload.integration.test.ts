@@ -1,5 +1,4 @@
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Database } from '@/server/db/client';
@@ -15,6 +14,7 @@ import { FileSystemStorage } from '@/server/storage/storage';
 import { transferHandlers } from './http';
 import { contentInventory, notEmptyMessage } from './inventory';
 import { currentTransfer } from './progress';
+import { testWorkDir } from '@test-support/route-tests';
 
 /**
  * Broken and hostile bodies against the archive upload (POST /api/admin/transfer/import), on
@@ -22,8 +22,7 @@ import { currentTransfer } from './progress';
  * file is left under <DATA_DIR>/tmp/transfer, no import starts and the instance stays empty.
  */
 
-const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'transfer-upload-'));
-process.env.DATA_DIR = path.join(tmp, 'data');
+const tmp = testWorkDir('transfer-upload');
 const SITE = 'http://localhost:3000';
 const admin: AppUser = {
   id: 'u-admin',
@@ -46,7 +45,6 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await database.close();
-  fs.rmSync(tmp, { recursive: true, force: true });
 });
 
 async function post(body: string | Uint8Array | ReadableStream<Uint8Array>) {

@@ -7,18 +7,18 @@ import { createContent } from '@/server/cms/store';
 import { type Db, queryRows } from '@/server/db/client';
 import { auditEvents } from '@/server/db/schema';
 import { decodeFlash } from '@/lib/http/flash';
-import type { AppUser } from '@/server/identity/session-user';
 import { FileSystemStorage } from '@/server/storage/storage';
 import { sample } from '@test-support/media-samples';
 import { transferHandlers } from './http';
 import {
+  NOT_ADMINS,
   SITE,
-  appUser,
   expectBare404 as expectBare404Answer,
   siteHeaders,
   testDataDir,
   testDatabase,
   testViewer,
+  usersByRole,
 } from '@test-support/route-tests';
 import { BUSY_MESSAGE, beginTransfer, currentTransfer, resetTransferState } from './progress';
 
@@ -32,13 +32,8 @@ import { BUSY_MESSAGE, beginTransfer, currentTransfer, resetTransferState } from
 const tmp = testDataDir('transfer-http', { secret: false });
 process.env.DATA_DIR = path.join(tmp, 'data');
 
-type Who = 'member' | 'editor' | 'admin';
-const users: Record<Who, AppUser> = {
-  member: appUser('u-member', 'member'),
-  editor: appUser('u-editor', 'editor'),
-  admin: appUser('u-admin', 'admin'),
-};
-const NOT_ADMINS = [null, 'member', 'editor'] as const;
+const users = usersByRole('u-');
+type Who = keyof typeof users;
 
 const full = testDatabase({ global: false });
 const empty = testDatabase({ global: false });

@@ -1,7 +1,6 @@
 import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import os from 'node:os';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { sql } from 'drizzle-orm';
@@ -16,11 +15,11 @@ import { storageKeyOfUrl } from '../archive-format';
 import { resetTransferState } from '../progress';
 import { startMicroCmsImport } from '../service';
 import { contentApiAnswers } from '@test-support/content-api-answers';
+import { testWorkDir } from '@test-support/route-tests';
 
 // The source instance lets a key read 4 requests a second: the import must pace and back off.
 process.env.CMS_RATE_LIMIT_READ = '4';
-const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'transfer-microcms-'));
-process.env.DATA_DIR = path.join(tmp, 'data');
+const tmp = testWorkDir('transfer-microcms');
 
 /**
  * A second instance of this app as the "hosted microCMS": its content API route handler on a
@@ -95,7 +94,6 @@ describe('import from a hosted microCMS (another instance of this app)', () => {
   afterAll(async () => {
     instance?.server.close();
     await Promise.all([source?.close(), target?.close()]);
-    fs.rmSync(tmp, { recursive: true, force: true });
   });
 
   it('refuses a wrong key with a Japanese message and writes nothing', async () => {
