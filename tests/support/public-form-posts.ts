@@ -49,13 +49,23 @@ export function itRefusesForeignAndLargePosts(
   });
 }
 
-/** The length of the one-time cookie that carries a refused form back (a browser keeps < 4 KB). */
-export const flashCookieLength = (
-  values: Record<string, unknown>,
+/**
+ * A refused plain post's one-time cookie, from `posted` (every field far too long) with every
+ * field's message: it keeps only the form's fields (those `fieldErrors` names), each clipped so
+ * that the cookie stays under the 4 KB a browser keeps. Returns the values it carries.
+ */
+export function expectFlashWithinCookie(
+  flashValues: (raw: Record<string, unknown>) => Record<string, unknown>,
+  posted: Record<string, unknown>,
   fieldErrors: Record<string, string>,
-) =>
-  `axis_flash=${encodeFlash({
+): Record<string, unknown> {
+  const values = flashValues({ ...posted, extra: 'ignored' });
+  expect(Object.keys(values).sort()).toEqual(Object.keys(fieldErrors).sort());
+  const cookie = `axis_flash=${encodeFlash({
     message: '入力内容を確認してください。',
     fieldErrors,
     values: values as Record<string, string>,
-  })}`.length;
+  })}`;
+  expect(cookie.length).toBeLessThan(4096);
+  return values;
+}

@@ -39,3 +39,15 @@ export function streamedPost(
     duplex: 'half',
   } as RequestInit);
 }
+
+/** A body that sends `head` and then fails, as a request's body does when the client goes away. */
+export function droppedStream(head: string | Uint8Array): ReadableStream<Uint8Array> {
+  let sent = false;
+  return new ReadableStream<Uint8Array>({
+    pull(controller) {
+      if (sent) return controller.error(new Error('socket closed'));
+      sent = true;
+      controller.enqueue(typeof head === 'string' ? new TextEncoder().encode(head) : head);
+    },
+  });
+}

@@ -147,6 +147,13 @@ export function connectAccess(viewer: Viewer): Access {
 const leadOfOptional = (html: string | undefined) =>
   html === undefined ? undefined : leadOf(html);
 
+/** An item without full access: its body cut to the lead, and how much was cut. */
+function withLeadBody<T extends { body?: string }>(item: T, cta: CallToAction): Gated<T> {
+  const body = item.body ?? '';
+  const lead = leadOf(body);
+  return { full: false, item: { ...item, body: lead }, cta, gatedChars: gatedLength(body, lead) };
+}
+
 /** A post for a viewer: without full access, its body is the lead. */
 export function postFor<T extends { id: string; isPublicPreview: boolean; body?: string }>(
   viewer: Viewer,
@@ -155,14 +162,7 @@ export function postFor<T extends { id: string; isPublicPreview: boolean; body?:
 ): Gated<T> {
   const access = postAccess(viewer, post, freePlanPostIds);
   if (access.full) return { full: true, item: post, freePlan: access.freePlan };
-  const body = post.body ?? '';
-  const lead = leadOf(body);
-  return {
-    full: false,
-    item: { ...post, body: lead },
-    cta: access.cta,
-    gatedChars: gatedLength(body, lead),
-  };
+  return withLeadBody(post, access.cta);
 }
 
 /** An audio episode for a viewer: without full access, no file and only the transcript's lead. */
@@ -201,12 +201,5 @@ export function movieFor<T extends { isPublicPreview: boolean }>(
 export function connectFor<T extends { body?: string }>(viewer: Viewer, page: T): Gated<T> {
   const access = connectAccess(viewer);
   if (access.full) return { full: true, item: page, freePlan: false };
-  const body = page.body ?? '';
-  const lead = leadOf(body);
-  return {
-    full: false,
-    item: { ...page, body: lead },
-    cta: access.cta,
-    gatedChars: gatedLength(body, lead),
-  };
+  return withLeadBody(page, access.cta);
 }

@@ -70,45 +70,36 @@ export const readPost = cache(async (contentId: string): Promise<Read<Post> | nu
   };
 });
 
+/** An item that has no preview (audio, movie, コネクト) as read, its badge from `level`. */
+async function readGated<T, Open>(
+  found: T | null,
+  gate: (viewer: Viewer, item: T) => Gated<T, Open>,
+  level: (item: T) => AccessLevel,
+): Promise<Read<T, Open> | null> {
+  if (!found) return null;
+  const viewer = await currentViewer();
+  return { ...gate(viewer, found), viewer, preview: false, access: level(found) };
+}
+
 export const readAudio = cache(
-  async (contentId: string): Promise<Read<Audio, Omit<Audio, 'audioFile'>> | null> => {
-    const found = await findItem('audios', audioSchema, contentId);
-    if (!found) return null;
-    const viewer = await currentViewer();
-    return {
-      ...audioFor(viewer, found),
-      viewer,
-      preview: false,
-      access: accessLevelOf({ type: 'audios', isPublicPreview: found.isPublicPreview }),
-    };
-  },
+  async (contentId: string): Promise<Read<Audio, Omit<Audio, 'audioFile'>> | null> =>
+    readGated(await findItem('audios', audioSchema, contentId), audioFor, (audio) =>
+      accessLevelOf({ type: 'audios', isPublicPreview: audio.isPublicPreview }),
+    ),
 );
 
 export const readMovie = cache(
-  async (contentId: string): Promise<Read<Movie, Omit<Movie, 'videoFile' | 'embedUrl'>> | null> => {
-    const found = await findItem('movies', movieSchema, contentId);
-    if (!found) return null;
-    const viewer = await currentViewer();
-    return {
-      ...movieFor(viewer, found),
-      viewer,
-      preview: false,
-      access: accessLevelOf({ type: 'movies', isPublicPreview: found.isPublicPreview }),
-    };
-  },
+  async (contentId: string): Promise<Read<Movie, Omit<Movie, 'videoFile' | 'embedUrl'>> | null> =>
+    readGated(await findItem('movies', movieSchema, contentId), movieFor, (movie) =>
+      accessLevelOf({ type: 'movies', isPublicPreview: movie.isPublicPreview }),
+    ),
 );
 
-export const readConnect = cache(async (contentId: string): Promise<Read<ConnectPage> | null> => {
-  const found = await findItem('connect', connectSchema, contentId);
-  if (!found) return null;
-  const viewer = await currentViewer();
-  return {
-    ...connectFor(viewer, found),
-    viewer,
-    preview: false,
-    access: accessLevelOf({ type: 'connect' }),
-  };
-});
+export const readConnect = cache(async (contentId: string): Promise<Read<ConnectPage> | null> =>
+  readGated(await findItem('connect', connectSchema, contentId), connectFor, () =>
+    accessLevelOf({ type: 'connect' }),
+  ),
+);
 
 /** Job listings are public: the whole item, or its draft through a preview. */
 export const readJob = cache(

@@ -4,13 +4,18 @@ import { CONTACT_MESSAGE_MAX, CONTACT_NAME_MAX, CONTACT_SUBJECTS } from '@/lib/c
 import { z } from '@/lib/zod';
 import type { Db } from '@/server/db/client';
 import { contactMessages } from '@/server/db/schema';
-import { consumeOrRefuse, invalidInput, mailQuietly } from '@/server/forms/submit';
+import {
+  type PublicFormContext,
+  type PublicFormDeps,
+  type PublicFormLimits,
+  consumeFormLimits,
+  invalidInput,
+  mailStaffAndSender,
+} from '@/server/forms/submit';
 import { multiLineText, requiredLine } from '@/server/forms/text-fields';
 import type { FormResult } from '@/server/http/form-endpoint';
 import { emailField } from '@/server/identity/validation';
 import { contactAcknowledged, contactReceived } from '@/server/mail/templates';
-import type { Limit } from '@/server/rate-limit/limiter';
-import { addressKey } from '@/server/rate-limit/client-address';
 
 /**
  * The contact form (/contact → POST /api/contact): validate, rate limit, keep the message,
@@ -22,7 +27,7 @@ const HOUR = 60 * 60_000;
 export const CONTACT_LIMITS = {
   ip: { name: 'contact:ip', max: 5, windowMs: HOUR },
   email: { name: 'contact:email', max: 3, windowMs: HOUR },
-} satisfies Record<string, Limit>;
+} satisfies PublicFormLimits;
 
 export const CONTACT_SENT_PAGE = '/contact?sent=1';
 
@@ -33,27 +38,17 @@ const message = multiLineText('お問い合わせ内容', CONTACT_MESSAGE_MAX);
 export const contactInput = z.object({ name, email: emailField, subject, message });
 export type ContactInput = z.infer<typeof contactInput>;
 
-export type ContactDeps = {
-  db: Db;
-  /** The staff address (CONTACT_TO); unset: the message is only kept for /admin/contact. */
-  contactTo?: string | null;
-};
-export type ContactContext = { ip: string | null };
-
 /** Submits one message; the sender is signed in when `user` is given. */
 export async function submitContact(
-  deps: ContactDeps,
+  deps: PublicFormDeps,
   input: unknown,
-  ctx: ContactContext,
+  ctx: PublicFormContext,
   user: { id: string } | null,
 ): Promise<FormResult> {
   const parsed = contactInput.safeParse(input);
   if (!parsed.success) return invalidInput(parsed.error);
   const data = parsed.data;
-  const refused = await consumeOrRefuse(deps.db, [
-    { limit: CONTACT_LIMITS.ip, subject: addressKey(ctx.ip) },
-    { limit: CONTACT_LIMITS.email, subject: data.email },
-  ]);
+  const refused = await consumeFormLimits(deps.db, CONTACT_LIMITS, ctx, data.email);
   if (refused) return refused;
 
   const [row] = await deps.db
@@ -63,14 +58,10 @@ export async function submitContact(
   const receivedAt = row?.createdAt ?? new Date();
 
   // The message is kept already: a mail that fails must not make the sender send it again.
-  if (deps.contactTo) {
-    await mailQuietly(deps.db, 'contact', () =>
-      contactReceived(deps.contactTo!, { ...data, receivedAt, userId: user?.id ?? null }),
-    );
-  }
-  await mailQuietly(deps.db, 'contact', () =>
-    contactAcknowledged(data.email, { subject: data.subject, receivedAt }),
-  );
+  await mailStaffAndSender(deps, 'contact', {
+    toStaff: (staff) => contactReceived(staff, { ...data, receivedAt, userId: user?.id ?? null }),
+    toSender: () => contactAcknowledged(data.email, { subject: data.subject, receivedAt }),
+  });
 
   return {
     ok: true,

@@ -60,47 +60,41 @@ function send(
   });
 }
 
+/** Runs the requests on one kept-alive connection (a pool of one socket), then drops it. */
+async function onOneConnection(requests: (agent: http.Agent) => Promise<void>): Promise<void> {
+  const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+  try {
+    await requests(agent);
+  } finally {
+    agent.destroy();
+  }
+}
+
 describe('a body refused before it was read to the end', () => {
   const huge = Buffer.alloc(200_000, 'a');
 
-  it('leaves the connection able to answer the next request (declared too large)', async () => {
-    const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
-    try {
-      expect((await send(agent, 'POST', huge)).status).toBe(413);
+  it.each([
+    ['declared too large', {}],
+    ['chunked, cut while read', { 'transfer-encoding': 'chunked' }],
+  ])('leaves the connection able to answer the next request (%s)', (_how, headers) =>
+    onOneConnection(async (agent) => {
+      expect((await send(agent, 'POST', huge, headers)).status).toBe(413);
       expect(await send(agent, 'GET')).toEqual({ status: 200, body: 'ok GET' });
-    } finally {
-      agent.destroy();
-    }
-  });
+    }),
+  );
 
-  it('leaves the connection able to answer the next request (chunked, cut while read)', async () => {
-    const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
-    try {
-      const chunked = { 'transfer-encoding': 'chunked' };
-      expect((await send(agent, 'POST', huge, chunked)).status).toBe(413);
-      expect(await send(agent, 'GET')).toEqual({ status: 200, body: 'ok GET' });
-    } finally {
-      agent.destroy();
-    }
-  });
-
-  it('answers the next request after a small body it did not read', async () => {
-    const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
-    try {
+  it('answers the next request after a small body it did not read', () =>
+    onOneConnection(async (agent) => {
       const small = Buffer.alloc(5_000, 'a');
       expect((await send(agent, 'POST', small)).status).toBe(413);
       expect((await send(agent, 'POST', small, { 'transfer-encoding': 'chunked' })).status).toBe(
         413,
       );
       expect(await send(agent, 'GET')).toEqual({ status: 200, body: 'ok GET' });
-    } finally {
-      agent.destroy();
-    }
-  });
+    }));
 
-  it('keeps the connection after a body it read, and reads the next body', async () => {
-    const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
-    try {
+  it('keeps the connection after a body it read, and reads the next body', () =>
+    onOneConnection(async (agent) => {
       expect((await send(agent, 'POST', huge)).status).toBe(413);
       const before = connections;
       for (let i = 0; i < 3; i++) {
@@ -110,8 +104,5 @@ describe('a body refused before it was read to the end', () => {
         });
       }
       expect(connections - before).toBe(1);
-    } finally {
-      agent.destroy();
-    }
-  });
+    }));
 });

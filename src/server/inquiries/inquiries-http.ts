@@ -3,6 +3,8 @@ import { env } from '@/env';
 import { getDb } from '@/server/db/client';
 import { endpoint } from '@/server/http/endpoint';
 import { clippedFields } from '@/server/http/flash-values';
+import type { FormInput } from '@/server/http/form-endpoint';
+import type { InquiryKind } from '@/lib/inquiries';
 import { submitInquiry } from './inquiries';
 
 /**
@@ -34,41 +36,31 @@ export const partnerApplicationFlash = clippedFields({
   message: 800,
 });
 
-export const handleJobPostingInquiryPost = endpoint(
-  {
-    name: 'jobs-contact',
-    maxBytes: MAX_BYTES,
-    auth: 'optional',
-    formPage: '/jobs/about/contact',
-    flashValues: jobPostingFlash,
-    // The schema drops them from the message (src/server/forms/text-fields.ts).
-    keepControlChars: ['message'],
-  },
-  async ({ input, user, ip }) =>
-    submitInquiry(
-      'job-posting',
-      { db: await getDb(), contactTo: env().CONTACT_TO },
-      input,
-      { ip },
-      user,
-    ),
-);
+/** An inquiry form's endpoint: the contact form's protocol and limits, its own page and fields. */
+const inquiryEndpoint = (
+  kind: InquiryKind,
+  form: { name: string; formPage: string; flashValues: (raw: FormInput) => FormInput },
+) =>
+  endpoint(
+    {
+      ...form,
+      maxBytes: MAX_BYTES,
+      auth: 'optional',
+      // The schema drops them from the message (src/server/forms/text-fields.ts).
+      keepControlChars: ['message'],
+    },
+    async ({ input, user, ip }) =>
+      submitInquiry(kind, { db: await getDb(), contactTo: env().CONTACT_TO }, input, { ip }, user),
+  );
 
-export const handlePartnerApplicationPost = endpoint(
-  {
-    name: 'biz-request',
-    maxBytes: MAX_BYTES,
-    auth: 'optional',
-    formPage: '/biz/request',
-    flashValues: partnerApplicationFlash,
-    keepControlChars: ['message'],
-  },
-  async ({ input, user, ip }) =>
-    submitInquiry(
-      'partner-application',
-      { db: await getDb(), contactTo: env().CONTACT_TO },
-      input,
-      { ip },
-      user,
-    ),
-);
+export const handleJobPostingInquiryPost = inquiryEndpoint('job-posting', {
+  name: 'jobs-contact',
+  formPage: '/jobs/about/contact',
+  flashValues: jobPostingFlash,
+});
+
+export const handlePartnerApplicationPost = inquiryEndpoint('partner-application', {
+  name: 'biz-request',
+  formPage: '/biz/request',
+  flashValues: partnerApplicationFlash,
+});

@@ -16,13 +16,18 @@ import {
 import { z } from '@/lib/zod';
 import type { Db } from '@/server/db/client';
 import { partnerInquiries } from '@/server/db/schema';
-import { consumeOrRefuse, invalidInput, mailQuietly } from '@/server/forms/submit';
+import {
+  type PublicFormContext,
+  type PublicFormDeps,
+  type PublicFormLimits,
+  consumeFormLimits,
+  invalidInput,
+  mailStaffAndSender,
+} from '@/server/forms/submit';
 import { multiLineText, optionalMultiLineText, requiredLine } from '@/server/forms/text-fields';
 import type { FormResult } from '@/server/http/form-endpoint';
 import { emailField } from '@/server/identity/validation';
 import { inquiryAcknowledged, inquiryReceived } from '@/server/mail/templates';
-import type { Limit } from '@/server/rate-limit/limiter';
-import { addressKey } from '@/server/rate-limit/client-address';
 
 /**
  * The companies' inquiry forms, built as the contact form is (src/server/contact/contact.ts):
@@ -36,7 +41,7 @@ const HOUR = 60 * 60_000;
 export const INQUIRY_LIMITS = {
   ip: { name: 'inquiry:ip', max: 5, windowMs: HOUR },
   email: { name: 'inquiry:email', max: 3, windowMs: HOUR },
-} satisfies Record<string, Limit>;
+} satisfies PublicFormLimits;
 
 export const INQUIRY_SENT_PAGES: Record<InquiryKind, string> = {
   'job-posting': '/jobs/about/contact?sent=1',
@@ -112,19 +117,12 @@ const ACCEPTED: Record<InquiryKind, string> = {
   'partner-application': 'お申し込みを受け付けました。',
 };
 
-export type InquiryDeps = {
-  db: Db;
-  /** The staff address (CONTACT_TO); unset: the inquiry is only kept for /biz/axis-admin. */
-  contactTo?: string | null;
-};
-export type InquiryContext = { ip: string | null };
-
 /** Submits one inquiry of the given kind; the sender is signed in when `user` is given. */
 export async function submitInquiry(
   kind: InquiryKind,
-  deps: InquiryDeps,
+  deps: PublicFormDeps,
   input: unknown,
-  ctx: InquiryContext,
+  ctx: PublicFormContext,
   user: { id: string } | null,
 ): Promise<FormResult> {
   const parsed = SCHEMAS[kind].safeParse(input);
@@ -135,10 +133,7 @@ export async function submitInquiry(
     plan: null,
     ...parsed.data,
   };
-  const refused = await consumeOrRefuse(deps.db, [
-    { limit: INQUIRY_LIMITS.ip, subject: addressKey(ctx.ip) },
-    { limit: INQUIRY_LIMITS.email, subject: fields.email },
-  ]);
+  const refused = await consumeFormLimits(deps.db, INQUIRY_LIMITS, ctx, fields.email);
   if (refused) return refused;
 
   const userId = user?.id ?? null;
@@ -149,14 +144,10 @@ export async function submitInquiry(
   const receivedAt = row?.createdAt ?? new Date();
 
   // The inquiry is kept already: a mail that fails must not make the sender send it again.
-  if (deps.contactTo) {
-    await mailQuietly(deps.db, 'inquiry', () =>
-      inquiryReceived(deps.contactTo!, { kind, ...fields, receivedAt, userId }),
-    );
-  }
-  await mailQuietly(deps.db, 'inquiry', () =>
-    inquiryAcknowledged(fields.email, { kind, receivedAt }),
-  );
+  await mailStaffAndSender(deps, 'inquiry', {
+    toStaff: (staff) => inquiryReceived(staff, { kind, ...fields, receivedAt, userId }),
+    toSender: () => inquiryAcknowledged(fields.email, { kind, receivedAt }),
+  });
 
   return { ok: true, redirectTo: INQUIRY_SENT_PAGES[kind], message: ACCEPTED[kind] };
 }

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { countedStream, droppedStream } from '@test-support/streams';
 import {
   BAD_HEADER_MESSAGE,
   FIELD_TOO_LARGE_MESSAGE,
@@ -295,23 +296,14 @@ describe('MultipartForm', () => {
     });
 
     it('an endless file over its limit, even when the reader does not count', async () => {
-      let pulled = 0;
-      const endless = new ReadableStream<Uint8Array>({
-        pull(controller) {
-          const chunk =
-            pulled === 0
-              ? Buffer.from(
-                  '--b\r\nContent-Disposition: form-data; name="file"; filename="a"\r\n\r\n',
-                )
-              : Buffer.alloc(16 * 1024, 0x61);
-          pulled += chunk.length;
-          controller.enqueue(chunk);
-        },
+      const endless = countedStream({
+        head: '--b\r\nContent-Disposition: form-data; name="file"; filename="a"\r\n\r\n',
+        chunk: 16 * 1024,
       });
-      expect(await outcome(requestOf(endless), { ...LIMITS, fileBytes: 100_000 })).toBe(
+      expect(await outcome(requestOf(endless.stream), { ...LIMITS, fileBytes: 100_000 })).toBe(
         FILE_TOO_LARGE_MESSAGE,
       );
-      expect(pulled).toBeLessThan(256 * 1024);
+      expect(endless.pulled()).toBeLessThan(256 * 1024);
     });
 
     it('a file over its limit, even when the reader does not count', async () => {
@@ -330,32 +322,16 @@ describe('MultipartForm', () => {
     ['an endless field', '--b\r\nContent-Disposition: form-data; name="a"\r\n\r\n'],
     ['endless headers', '--b\r\nX: '],
   ])('gives up on %s after a bounded read', async (_, head) => {
-    let pulled = 0;
-    const endless = new ReadableStream<Uint8Array>({
-      pull(controller) {
-        const chunk = pulled === 0 && head ? Buffer.from(head) : Buffer.alloc(16 * 1024, 0x20);
-        pulled += chunk.length;
-        controller.enqueue(chunk);
-      },
-    });
-    const message = await outcome(requestOf(endless));
+    const endless = countedStream({ head, chunk: 16 * 1024, fill: 0x20 });
+    const message = await outcome(requestOf(endless.stream));
     expect([NO_BOUNDARY_MESSAGE, BAD_HEADER_MESSAGE, FIELD_TOO_LARGE_MESSAGE]).toContain(message);
-    expect(pulled).toBeLessThan(256 * 1024);
+    expect(endless.pulled()).toBeLessThan(256 * 1024);
   });
 
   it('ends a file being read when the client goes away, instead of waiting for ever', async () => {
-    let sent = false;
-    const dropped = new ReadableStream<Uint8Array>({
-      pull(controller) {
-        if (sent) return controller.error(new Error('socket closed'));
-        sent = true;
-        controller.enqueue(
-          Buffer.from(
-            '--b\r\nContent-Disposition: form-data; name="file"; filename="a"\r\n\r\nabc',
-          ),
-        );
-      },
-    });
+    const dropped = droppedStream(
+      '--b\r\nContent-Disposition: form-data; name="file"; filename="a"\r\n\r\nabc',
+    );
     expect(await outcome(requestOf(dropped))).toBe(INTERRUPTED_MESSAGE);
   });
 

@@ -6,6 +6,7 @@ import { type Database } from '@/server/db/client';
 import { cmsMedia } from '@/server/db/schema';
 import { createTestDatabase } from '@test-support/db/test-database';
 import { testDataDir } from '@test-support/route-tests';
+import { droppedStream } from '@test-support/streams';
 import {
   BAD_HEADER_MESSAGE,
   INTERRUPTED_MESSAGE,
@@ -266,15 +267,7 @@ describe('POST /api/media: the body', () => {
 
   it('answers, and leaves no temporary file, when the client goes away mid-file', async () => {
     const head = body([[fileHeader('filename="a.mp4"'), sample('mp4')]], false);
-    let sent = 0;
-    const dropped = new ReadableStream<Uint8Array>({
-      pull(controller) {
-        if (sent > 0) return controller.error(new Error('socket closed'));
-        sent++;
-        controller.enqueue(head.subarray(0, head.length - 100));
-      },
-    });
-    const res = await post(dropped);
+    const res = await post(droppedStream(head.subarray(0, head.length - 100)));
     expect(res).toEqual({ status: 400, message: INTERRUPTED_MESSAGE });
     await expectNothingLeft();
   });

@@ -15,6 +15,7 @@ import { transferHandlers } from './http';
 import { contentInventory, notEmptyMessage } from './inventory';
 import { currentTransfer } from './progress';
 import { testWorkDir } from '@test-support/route-tests';
+import { countedStream, droppedStream } from '@test-support/streams';
 
 /**
  * Broken and hostile bodies against the archive upload (POST /api/admin/transfer/import), on
@@ -100,30 +101,18 @@ describe('POST /api/admin/transfer/import with a bad body', () => {
   });
 
   it('stops reading an endless field value', async () => {
-    let pulled = 0;
-    const endless = new ReadableStream<Uint8Array>({
-      pull(controller) {
-        const chunk =
-          pulled === 0
-            ? Buffer.from('--b\r\nContent-Disposition: form-data; name="confirm"\r\n\r\n')
-            : Buffer.alloc(16 * 1024, 0x61);
-        pulled += chunk.length;
-        controller.enqueue(chunk);
-      },
+    const endless = countedStream({
+      head: '--b\r\nContent-Disposition: form-data; name="confirm"\r\n\r\n',
+      chunk: 16 * 1024,
     });
-    await expectRefused(await post(endless), NO_BOUNDARY_MESSAGE);
-    expect(pulled).toBeLessThan(256 * 1024);
+    await expectRefused(await post(endless.stream), NO_BOUNDARY_MESSAGE);
+    expect(endless.pulled()).toBeLessThan(256 * 1024);
   });
 
   it('answers, and leaves no temporary file, when the client goes away mid-archive', async () => {
-    let sent = false;
-    const dropped = new ReadableStream<Uint8Array>({
-      pull(controller) {
-        if (sent) return controller.error(new Error('socket closed'));
-        sent = true;
-        controller.enqueue(Buffer.from(archiveHead + 'x'.repeat(70_000)));
-      },
-    });
-    await expectRefused(await post(dropped), INTERRUPTED_MESSAGE);
+    await expectRefused(
+      await post(droppedStream(archiveHead + 'x'.repeat(70_000))),
+      INTERRUPTED_MESSAGE,
+    );
   });
 });
