@@ -1,10 +1,11 @@
 import 'server-only';
-import { and, desc, eq, gt, inArray } from 'drizzle-orm';
+import { and, desc, eq, gt, inArray, sql } from 'drizzle-orm';
 import type { Db } from '@/server/db/client';
-import { billingInvoices, subscriptions } from '@/server/db/schema';
+import { billingInvoices, billingNotifications, subscriptions } from '@/server/db/schema';
 import { type PlanKey, listPlans } from './catalogue';
 import { trialDaysFor } from './checkout';
 import { customerIdOf } from './customers';
+import { duplicateClaimKey } from './one-plan';
 import type { InvoiceLine, InvoiceRow } from './records';
 
 /**
@@ -68,6 +69,12 @@ export async function billingSummaryFor(db: Db, userId: string): Promise<Billing
 
 export type Receipt = Omit<InvoiceRow, 'lines'> & { lines: InvoiceLine[] };
 
+/**
+ * Not a payment of a second plan the one-plan rule took back (src/server/billing/one-plan.ts):
+ * it was refunded in full, and a receipt for it would claim money the reader did not pay.
+ */
+const notReversed = sql`not exists (select 1 from ${billingNotifications} where ${billingNotifications.key} = ${duplicateClaimKey('')} || ${billingInvoices.subscriptionId})`;
+
 /** The reader's paid invoices with something paid (not a trial's ¥0), newest first. */
 export async function listReceipts(db: Db, userId: string): Promise<Receipt[]> {
   const rows = await db
@@ -78,6 +85,7 @@ export async function listReceipts(db: Db, userId: string): Promise<Receipt[]> {
         eq(billingInvoices.userId, userId),
         eq(billingInvoices.status, 'paid'),
         gt(billingInvoices.total, 0),
+        notReversed,
       ),
     )
     .orderBy(desc(billingInvoices.createdAt));
@@ -99,6 +107,7 @@ export async function findReceipt(
         eq(billingInvoices.userId, userId),
         eq(billingInvoices.status, 'paid'),
         gt(billingInvoices.total, 0),
+        notReversed,
       ),
     );
   return row ? { ...row, lines: row.lines as InvoiceLine[] } : null;
