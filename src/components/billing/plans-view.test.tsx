@@ -58,6 +58,13 @@ describe('PlansView', () => {
     );
   });
 
+  it('says what a paid plan opens in the access words: 有料会員限定, not 会員限定', () => {
+    wrap(<PlansView plans={PLANS} viewer={{ kind: 'anonymous', trialDays: 0 }} />);
+    const lead = screen.getByRole('heading', { level: 1 }).nextElementSibling!;
+    expect(lead).toHaveTextContent('有料会員限定');
+    expect(lead.textContent).not.toMatch(/(?<!有料)会員限定/);
+  });
+
   it('sends an anonymous visitor to the confirmation screen (where the account is made), with the trial', () => {
     wrap(<PlansView plans={PLANS} viewer={{ kind: 'anonymous', trialDays: 14 }} />);
     const monthly = card('メンバーシップ 月額プラン');

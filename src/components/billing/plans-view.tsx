@@ -85,7 +85,7 @@ export function PlansView({
       <header className={styles.pageHeader}>
         <h1 className={styles.title}>料金プラン</h1>
         <p className={styles.lead}>
-          有料会員になると、会員限定の記事、音声、動画をすべてお楽しみいただけます。料金はすべて税込です。
+          有料会員になると、「有料会員限定」を含むすべての記事、音声、動画をお楽しみいただけます。料金はすべて税込です。
         </p>
       </header>
 

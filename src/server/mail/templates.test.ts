@@ -57,3 +57,25 @@ describe('mail templates', () => {
     expect(mail.html).toContain(`href="${url}"`);
   });
 });
+
+describe('the access words in billing mails (無料公開 / 会員限定 / 有料会員限定)', () => {
+  // 会員限定 is what a free account opens: what a paid plan opens is 有料会員限定.
+  const saysMembersForPaid = (text: string) => /(?<!有料)会員限定/.test(text);
+
+  it('names what a paid plan opens 有料会員限定, never 会員限定', () => {
+    const welcome = billingMails.welcome('a@example.jp', '読者', {
+      name: '月額プラン',
+      price: '¥1,100（税込）／月',
+      trialEnd: null,
+      renewsAt: new Date('2026-12-27T00:00:00Z'),
+    });
+    const failed = billingMails.paymentFailed('a@example.jp', '読者', {
+      total: '¥1,100',
+      nextAttempt: null,
+    });
+    for (const mail of [welcome, failed]) {
+      expect(mail.text).toContain('有料会員限定');
+      expect(saysMembersForPaid(mail.text)).toBe(false);
+    }
+  });
+});

@@ -460,7 +460,7 @@ export const billingMails = {
       subject: `${plan.name}へのお申し込みありがとうございます`,
       greeting: dear(name),
       paragraphs: [
-        `${plan.name}（${plan.price}）のお申し込みを受け付けました。今日から会員限定のすべてのコンテンツをお読みいただけます。`,
+        `${plan.name}（${plan.price}）のお申し込みを受け付けました。今日から「有料会員限定」を含むすべての記事・音声・動画をお楽しみいただけます。`,
         plan.trialEnd
           ? `無料体験は ${formatDateJa(plan.trialEnd)} までです。その日に初回分を決済し、以後は自動で更新されます。体験期間中に解約すれば料金はかかりません。`
           : `次回の更新日は ${plan.renewsAt ? formatDateJa(plan.renewsAt) : '未定'} です。解約の手続きがない限り、自動で更新されます。`,
@@ -495,7 +495,7 @@ export const billingMails = {
         failed.nextAttempt
           ? `${formatDateJa(failed.nextAttempt)}に自動で再度決済します。それまでにカードを変更していただくと、その場で決済し直します。`
           : 'このまま決済できない場合、プランは解約されます。',
-        'お支払いが確認できるまでの間も、会員限定のコンテンツはお読みいただけます。',
+        'お支払いが確認できるまでの間も、「有料会員限定」の記事・音声・動画はこれまでどおりご利用いただけます。',
       ],
       action: { label: 'カードを変更する', url: `${env().SITE_URL}/service-plans` },
     }),
