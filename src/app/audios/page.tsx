@@ -1,13 +1,11 @@
 import { CardGrid } from '@/components/listing/content-card';
 import { audioCard } from '@/components/listing/cards';
 import { EmptyState, ListPage, Pagination } from '@/components/listing/list-page';
-import { type SearchParams, pageParam } from '@/components/listing/page-params';
+import { pageParam, type SearchParamsProps } from '@/components/listing/page-params';
 import { jsonLdSite, sitePageMetadata } from '@/components/listing/site-metadata';
 import { JsonLd } from '@/components/seo/json-ld';
 import { breadcrumbJsonLd } from '@/lib/json-ld';
 import { listAudios } from '@/server/content/lists';
-
-type Props = { searchParams: SearchParams };
 
 const LEAD = 'デザイナーや書き手をゲストに迎えて語る、耳で聴くデザインの話。';
 
@@ -17,7 +15,7 @@ export const metadata = sitePageMetadata({
   path: '/audios',
 });
 
-export default async function AudiosPage({ searchParams }: Props) {
+export default async function AudiosPage({ searchParams }: SearchParamsProps) {
   const page = pageParam((await searchParams).page);
   const audios = await listAudios(page);
   return (

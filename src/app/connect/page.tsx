@@ -3,13 +3,11 @@ import Link from 'next/link';
 import { CardGrid } from '@/components/listing/content-card';
 import { connectCard } from '@/components/listing/cards';
 import { EmptyState, ListPage, Pagination } from '@/components/listing/list-page';
-import { type SearchParams, pageParam } from '@/components/listing/page-params';
+import { pageParam, type SearchParamsProps } from '@/components/listing/page-params';
 import { sitePageMetadata } from '@/components/listing/site-metadata';
 import { currentViewer } from '@/server/access/current-viewer';
 import { connectAccess } from '@/server/access/post-access';
 import { listConnect } from '@/server/content/lists';
-
-type Props = { searchParams: SearchParams };
 
 export const metadata = sitePageMetadata({
   title: 'コネクト',
@@ -17,7 +15,7 @@ export const metadata = sitePageMetadata({
   path: '/connect',
 });
 
-export default async function ConnectPage({ searchParams }: Props) {
+export default async function ConnectPage({ searchParams }: SearchParamsProps) {
   const page = pageParam((await searchParams).page);
   // The lead speaks to the viewer: a way in for a visitor, none for a member (who reads every
   // page). currentViewer notes the audience, so the page cache keeps one rendering of each.

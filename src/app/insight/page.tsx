@@ -1,11 +1,9 @@
 import { CardGrid } from '@/components/listing/content-card';
 import { postCard } from '@/components/listing/cards';
 import { EmptyState, ListPage, Pagination } from '@/components/listing/list-page';
-import { type SearchParams, pageParam } from '@/components/listing/page-params';
+import { pageParam, type SearchParamsProps } from '@/components/listing/page-params';
 import { sitePageMetadata } from '@/components/listing/site-metadata';
 import { listPosts } from '@/server/content/lists';
-
-type Props = { searchParams: SearchParams };
 
 export const metadata = sitePageMetadata({
   title: 'インサイト',
@@ -13,7 +11,7 @@ export const metadata = sitePageMetadata({
   path: '/insight',
 });
 
-export default async function InsightPage({ searchParams }: Props) {
+export default async function InsightPage({ searchParams }: SearchParamsProps) {
   const page = pageParam((await searchParams).page);
   const posts = await listPosts({ page, format: 'insight' });
   return (

@@ -12,11 +12,9 @@ import {
 } from '@/components/jobs/job-query';
 import styles from '@/components/jobs/jobs.module.css';
 import { EmptyState, ListPage, Pagination } from '@/components/listing/list-page';
-import type { SearchParams } from '@/components/listing/page-params';
 import { sitePageMetadata } from '@/components/listing/site-metadata';
 import { listJobs, listPartnerNames } from '@/server/content/lists';
-
-type Props = { searchParams: SearchParams };
+import type { SearchParamsProps } from '@/components/listing/page-params';
 
 /** 「東京都・正社員」: the conditions in use, for the title of a filtered list. */
 function conditionsLabel(query: JobQuery, partners: readonly { id: string; name: string }[]) {
@@ -30,7 +28,7 @@ function conditionsLabel(query: JobQuery, partners: readonly { id: string; name:
     .join('・');
 }
 
-export async function generateMetadata({ searchParams }: Props) {
+export async function generateMetadata({ searchParams }: SearchParamsProps) {
   const query = parseJobQuery(await searchParams);
   const conditions = isFiltered(query) ? conditionsLabel(query, await listPartnerNames()) : '';
   const title = conditions ? `${conditions}の求人` : '求人';
@@ -44,7 +42,7 @@ export async function generateMetadata({ searchParams }: Props) {
   });
 }
 
-export default async function JobsPage({ searchParams }: Props) {
+export default async function JobsPage({ searchParams }: SearchParamsProps) {
   const query = parseJobQuery(await searchParams);
   const [jobs, partners] = await Promise.all([
     listJobs({

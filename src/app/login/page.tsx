@@ -15,10 +15,9 @@ import {
   isOidcProviderId,
 } from '@/server/identity/oidc-providers';
 import { ProviderSignIn } from '@/components/account/provider-sign-in';
+import type { SearchParamsProps } from '@/components/listing/page-params';
 
 export const metadata = accountMetadata('ログイン', '/login');
-
-type Props = { searchParams: Promise<Record<string, string | string[] | undefined>> };
 
 const one = (value: string | string[] | undefined) =>
   typeof value === 'string' ? value : undefined;
@@ -39,7 +38,7 @@ function providerProblem(provider: string, code: string | undefined): string {
   }
 }
 
-export default async function LoginPage({ searchParams }: Props) {
+export default async function LoginPage({ searchParams }: SearchParamsProps) {
   const query = await searchParams;
   const next = safeNextPath(one(query.next), env().SITE_URL);
   if (await getUser()) redirect(next);

@@ -1,11 +1,9 @@
 import { CardGrid } from '@/components/listing/content-card';
 import { movieCard } from '@/components/listing/cards';
 import { EmptyState, ListPage, Pagination } from '@/components/listing/list-page';
-import { type SearchParams, pageParam } from '@/components/listing/page-params';
+import { pageParam, type SearchParamsProps } from '@/components/listing/page-params';
 import { sitePageMetadata } from '@/components/listing/site-metadata';
 import { listMovies } from '@/server/content/lists';
-
-type Props = { searchParams: SearchParams };
 
 export const metadata = sitePageMetadata({
   title: '動画',
@@ -13,7 +11,7 @@ export const metadata = sitePageMetadata({
   path: '/movies',
 });
 
-export default async function MoviesPage({ searchParams }: Props) {
+export default async function MoviesPage({ searchParams }: SearchParamsProps) {
   const page = pageParam((await searchParams).page);
   const movies = await listMovies(page);
   return (

@@ -2,12 +2,15 @@ import Link from 'next/link';
 import { CardGrid } from '@/components/listing/content-card';
 import { postCard } from '@/components/listing/cards';
 import { EmptyState, ListPage, Pagination } from '@/components/listing/list-page';
-import { type SearchParams, pageParam, textParam } from '@/components/listing/page-params';
+import {
+  type SearchParams,
+  pageParam,
+  textParam,
+  type SearchParamsProps,
+} from '@/components/listing/page-params';
 import { sitePageMetadata } from '@/components/listing/site-metadata';
 import styles from '@/components/listing/listing.module.css';
 import { listCategories, listPosts, listTags } from '@/server/content/lists';
-
-type Props = { searchParams: SearchParams };
 type Filters = { category?: string; tag?: string };
 
 /** The list with these filters (first page): the query holds only the filters that are set. */
@@ -44,7 +47,7 @@ function listTitle(categoryName: string | undefined, tagName: string | undefined
   return parts.length ? `${parts.join('・')}の記事` : '記事';
 }
 
-export async function generateMetadata({ searchParams }: Props) {
+export async function generateMetadata({ searchParams }: SearchParamsProps) {
   const { page, category, tag, categoryName, tagName } = await readFilters(searchParams);
   const title = listTitle(categoryName, tagName);
   return sitePageMetadata({
@@ -56,7 +59,7 @@ export async function generateMetadata({ searchParams }: Props) {
   });
 }
 
-export default async function PostsPage({ searchParams }: Props) {
+export default async function PostsPage({ searchParams }: SearchParamsProps) {
   const { page, category, tag, categories, categoryName, tagName } =
     await readFilters(searchParams);
   const posts = await listPosts({ page, category, tag });

@@ -1,7 +1,7 @@
 import type { Metadata } from 'next';
 import { headers } from 'next/headers';
 import { redirect } from 'next/navigation';
-import { type SearchParams } from '@/components/listing/page-params';
+import { type SearchParamsProps } from '@/components/listing/page-params';
 import { sitePageMetadata } from '@/components/listing/site-metadata';
 import { SearchView } from '@/components/search/search-view';
 import { currentViewer } from '@/server/access/current-viewer';
@@ -10,9 +10,7 @@ import { parseSearchRequest } from '@/server/search/search-request';
 import { searchSite, searchSuggestions } from '@/server/search/site-search';
 import { siteSearchSource } from '@/server/search/search-listers';
 
-type Props = { searchParams: SearchParams };
-
-export async function generateMetadata({ searchParams }: Props): Promise<Metadata> {
+export async function generateMetadata({ searchParams }: SearchParamsProps): Promise<Metadata> {
   const { q } = parseSearchRequest(await searchParams);
   return sitePageMetadata({
     title: q ? `「${q}」の検索結果` : '検索',
@@ -22,7 +20,7 @@ export async function generateMetadata({ searchParams }: Props): Promise<Metadat
   });
 }
 
-export default async function SearchPage({ searchParams }: Props) {
+export default async function SearchPage({ searchParams }: SearchParamsProps) {
   const request = parseSearchRequest(await searchParams);
   if (request.q) {
     // A page cannot answer 429 itself: over the limit, the client goes to one that does.

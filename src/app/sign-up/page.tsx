@@ -7,12 +7,11 @@ import { env } from '@/env';
 import { safeNextPath } from '@/lib/safe-next';
 import { readFlash } from '@/server/http/read-flash';
 import { getUser } from '@/server/identity/session';
+import type { SearchParamsProps } from '@/components/listing/page-params';
 
 export const metadata = accountMetadata('会員登録', '/sign-up');
 
-type Props = { searchParams: Promise<Record<string, string | string[] | undefined>> };
-
-export default async function SignUpPage({ searchParams }: Props) {
+export default async function SignUpPage({ searchParams }: SearchParamsProps) {
   const query = await searchParams;
   if (query.sent) {
     return (

@@ -9,3 +9,6 @@ export function textParam(value: string | string[] | undefined): string | undefi
 }
 
 export type SearchParams = Promise<Record<string, string | string[] | undefined>>;
+
+/** The props of a page that reads its query (and no route parameters). */
+export type SearchParamsProps = { searchParams: SearchParams };

@@ -5,12 +5,11 @@ import { AccountPage, Notice } from '@/components/account/account-page';
 import { accountMetadata } from '@/components/account/metadata';
 import { readFlash, typedText } from '@/server/http/read-flash';
 import { requireUser } from '@/server/identity/session';
+import type { SearchParamsProps } from '@/components/listing/page-params';
 
 export const metadata = accountMetadata('メールアドレスの変更', '/account/change-email');
 
-type Props = { searchParams: Promise<Record<string, string | string[] | undefined>> };
-
-export default async function ChangeEmailPage({ searchParams }: Props) {
+export default async function ChangeEmailPage({ searchParams }: SearchParamsProps) {
   const user = await requireUser('/account/change-email');
   const query = await searchParams;
   const flash = await readFlash();

@@ -7,12 +7,11 @@ import { readFlash } from '@/server/http/read-flash';
 import { getAuthState, requireUser } from '@/server/identity/session';
 import { currentPlanName } from '@/lib/auth-state';
 import styles from '@/components/account/account-page.module.css';
+import type { SearchParamsProps } from '@/components/listing/page-params';
 
 export const metadata = accountMetadata('退会', '/account/delete');
 
-type Props = { searchParams: Promise<Record<string, string | string[] | undefined>> };
-
-export default async function DeleteAccountPage({ searchParams }: Props) {
+export default async function DeleteAccountPage({ searchParams }: SearchParamsProps) {
   const query = await searchParams;
   if (query.done) {
     return (

@@ -22,12 +22,11 @@ import { getProfileDetails } from '@/server/profiles/profiles';
 import { getPartner, partnerDeps } from '@/server/partners/partners';
 import styles from '@/components/account/account-page.module.css';
 import partnerStyles from '@/components/biz/partner-admin/partner-admin.module.css';
+import type { SearchParamsProps } from '@/components/listing/page-params';
 
 export const metadata = accountMetadata('アカウント設定', '/account/edit');
 
-type Props = { searchParams: Promise<Record<string, string | string[] | undefined>> };
-
-export default async function EditAccountPage({ searchParams }: Props) {
+export default async function EditAccountPage({ searchParams }: SearchParamsProps) {
   const user = await requireUser('/account/edit');
   const query = await searchParams;
   const db = await getDb();

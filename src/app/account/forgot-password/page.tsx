@@ -4,12 +4,11 @@ import { PostForm } from '@/components/forms/form.client';
 import { AccountPage, Notice } from '@/components/account/account-page';
 import { accountMetadata } from '@/components/account/metadata';
 import { readFlash, typedText } from '@/server/http/read-flash';
+import type { SearchParamsProps } from '@/components/listing/page-params';
 
 export const metadata = accountMetadata('パスワードの再設定', '/account/forgot-password');
 
-type Props = { searchParams: Promise<Record<string, string | string[] | undefined>> };
-
-export default async function ForgotPasswordPage({ searchParams }: Props) {
+export default async function ForgotPasswordPage({ searchParams }: SearchParamsProps) {
   const query = await searchParams;
   const flash = await readFlash();
   return (

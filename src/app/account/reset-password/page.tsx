@@ -4,12 +4,11 @@ import { PostForm } from '@/components/forms/form.client';
 import { AccountPage, Notice } from '@/components/account/account-page';
 import { accountMetadata } from '@/components/account/metadata';
 import { readFlash } from '@/server/http/read-flash';
+import type { SearchParamsProps } from '@/components/listing/page-params';
 
 export const metadata = accountMetadata('新しいパスワードの設定', '/account/reset-password');
 
-type Props = { searchParams: Promise<Record<string, string | string[] | undefined>> };
-
-export default async function ResetPasswordPage({ searchParams }: Props) {
+export default async function ResetPasswordPage({ searchParams }: SearchParamsProps) {
   const { token } = await searchParams;
   const flash = await readFlash();
   if (typeof token !== 'string' || token === '') {

@@ -15,13 +15,12 @@ import { auditActions, listAuditPage, userEmailsFor } from '@/server/audit/audit
 import { getDb } from '@/server/db/client';
 import { requireRole } from '@/server/identity/session';
 import { Options } from '@/components/forms/options';
+import type { SearchParamsProps } from '@/components/listing/page-params';
 
 export const metadata = accountMetadata('監査ログ', '/admin/audit');
 
-type Props = { searchParams: Promise<Record<string, string | string[] | undefined>> };
-
 /** Admins only: every security-relevant action, newest first, narrowed by action or party. */
-export default async function AdminAuditPage({ searchParams }: Props) {
+export default async function AdminAuditPage({ searchParams }: SearchParamsProps) {
   await requireRole('admin');
   const query = parseAuditQuery(await searchParams);
   const db = await getDb();

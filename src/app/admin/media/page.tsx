@@ -21,13 +21,12 @@ import { listMedia, usageCounts } from '@/server/media/library';
 import { UPLOAD_FORM_KEY } from '@/server/media/http';
 import { requireRole } from '@/server/identity/session';
 import { Options } from '@/components/forms/options';
+import type { SearchParamsProps } from '@/components/listing/page-params';
 
 export const metadata = accountMetadata('メディア', mediaPaths.library);
 
-type Props = { searchParams: Promise<Record<string, string | string[] | undefined>> };
-
 /** Editors and admins (everyone else sees the 404 page): upload, find and open files. */
-export default async function AdminMediaPage({ searchParams }: Props) {
+export default async function AdminMediaPage({ searchParams }: SearchParamsProps) {
   await requireRole('editor', 'admin');
   const query = parseMediaQuery(await searchParams);
   const db = await getDb();

@@ -13,13 +13,12 @@ import { searchUsers } from '@/server/admin/users-directory';
 import { getDb } from '@/server/db/client';
 import { requireRole } from '@/server/identity/session';
 import { partnerDeps, partnerNames } from '@/server/partners/partners';
+import type { SearchParamsProps } from '@/components/listing/page-params';
 
 export const metadata = accountMetadata('ユーザー', '/admin/users');
 
-type Props = { searchParams: Promise<Record<string, string | string[] | undefined>> };
-
 /** Admins only (editors and everyone else see the 404 page): find an account, open it. */
-export default async function AdminUsersPage({ searchParams }: Props) {
+export default async function AdminUsersPage({ searchParams }: SearchParamsProps) {
   await requireRole('admin');
   const query = parseUsersQuery(await searchParams);
   const deps = await partnerDeps();

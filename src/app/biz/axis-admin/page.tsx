@@ -18,16 +18,15 @@ import { listPartnerInquiries } from '@/server/inquiries/inquiries';
 import { listReviewQueue } from '@/server/jobs/listings';
 import { currentPartnerActor } from '@/server/partners/actor';
 import { listPartners, partnerDeps, partnerNames } from '@/server/partners/partners';
+import type { SearchParamsProps } from '@/components/listing/page-params';
 
 export const metadata = accountMetadata('パートナープログラムの管理', '/biz/axis-admin');
 
 /** The inquiry whose state change failed, to jump back to. */
 const inquiryAnchor = (key: string | null) => (key?.startsWith('inquiry-') ? `#${key}` : null);
 
-type Props = { searchParams: Promise<Record<string, string | string[] | undefined>> };
-
 /** The programme's staff screen: listings to review, partners, and companies' inquiries. */
-export default async function AxisAdminPage({ searchParams }: Props) {
+export default async function AxisAdminPage({ searchParams }: SearchParamsProps) {
   const { actor } = await currentPartnerActor();
   if (!canRunPartnerProgramme(actor)) notFound();
 

@@ -39,10 +39,9 @@ import {
 import { currentPartnerActor } from '@/server/partners/actor';
 import { contractOf } from '@/server/partners/contracts';
 import { getPartner, partnerDeps } from '@/server/partners/partners';
+import type { SearchParamsProps } from '@/components/listing/page-params';
 
 export const metadata = accountMetadata('求人の作成・編集', '/jobs/post');
-
-type Props = { searchParams: Promise<Record<string, string | string[] | undefined>> };
 
 function Frame({
   kicker,
@@ -99,7 +98,7 @@ const openElsewhere = (listings: readonly Listing[], currentId: string | null, n
  * Everyone else learns who the page is for. The form posts to /api/jobs/listings, which
  * checks every rule again.
  */
-export default async function JobPostPage({ searchParams }: Props) {
+export default async function JobPostPage({ searchParams }: SearchParamsProps) {
   const query = await searchParams;
   if (Array.isArray(query.listing)) notFound();
   const listingId = query.listing ?? null;

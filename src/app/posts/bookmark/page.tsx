@@ -2,7 +2,7 @@ import { Notice } from '@/components/account/account-page';
 import { BookmarkList } from '@/components/bookmarks/bookmark-list';
 import styles from '@/components/bookmarks/bookmark-list.module.css';
 import { EmptyState, ListPage, Pagination } from '@/components/listing/list-page';
-import { type SearchParams, pageParam } from '@/components/listing/page-params';
+import { pageParam, type SearchParamsProps } from '@/components/listing/page-params';
 import { sitePageMetadata } from '@/components/listing/site-metadata';
 import { bookmarkPageOf } from '@/server/bookmarks/bookmark-page';
 import { readFlash } from '@/server/http/read-flash';
@@ -16,10 +16,8 @@ export const metadata = sitePageMetadata({
   noIndex: true,
 });
 
-type Props = { searchParams: SearchParams };
-
 /** The signed-in reader's bookmarks, newest first, 20 a page, each removable. */
-export default async function BookmarksPage({ searchParams }: Props) {
+export default async function BookmarksPage({ searchParams }: SearchParamsProps) {
   const user = await requireUser('/posts/bookmark');
   const page = pageParam((await searchParams).page);
   const [bookmarks, flash] = await Promise.all([bookmarkPageOf(user.id, page), readFlash()]);
