@@ -12,3 +12,8 @@ export type SearchParams = Promise<Record<string, string | string[] | undefined>
 
 /** The props of a page that reads its query (and no route parameters). */
 export type SearchParamsProps = { searchParams: SearchParams };
+
+/** The props of a page under one dynamic segment (`[contentId]`, `[id]`, …) that reads no query. */
+export type RouteParamsProps<Segment extends string> = {
+  params: Promise<Record<Segment, string>>;
+};

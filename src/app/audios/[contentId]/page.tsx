@@ -15,10 +15,9 @@ import { formatDateJa, formatDurationJa, isoDateJa } from '@/lib/format';
 import { playableUrl } from '@/server/access/media-url';
 import { readAudio } from '@/server/access/read';
 import episode from './episode.module.css';
+import type { RouteParamsProps } from '@/components/listing/page-params';
 
-type Props = { params: Promise<{ contentId: string }> };
-
-export async function generateMetadata({ params }: Props) {
+export async function generateMetadata({ params }: RouteParamsProps<'contentId'>) {
   return itemPageMetadata('audios', (await readAudio((await params).contentId))?.item);
 }
 
@@ -27,7 +26,7 @@ export async function generateMetadata({ params }: Props) {
  * The player (or, for a reader without access, the paywall) comes right under the title, so
  * it is on the first screen of a phone; the description and the transcript follow.
  */
-export default async function AudioPage({ params }: Props) {
+export default async function AudioPage({ params }: RouteParamsProps<'contentId'>) {
   // Only what the access policy gives leaves the server: the file and transcript, or its lead.
   const shown = await readAudio((await params).contentId);
   if (!shown) notFound();

@@ -8,10 +8,9 @@ import { itemPageMetadata, jsonLdSite } from '@/components/listing/site-metadata
 import { JsonLd } from '@/components/seo/json-ld';
 import { PAYWALLED_CLASS, contentItemJsonLd } from '@/lib/json-ld';
 import { readConnect } from '@/server/access/read';
+import type { RouteParamsProps } from '@/components/listing/page-params';
 
-type Props = { params: Promise<{ contentId: string }> };
-
-export async function generateMetadata({ params }: Props) {
+export async function generateMetadata({ params }: RouteParamsProps<'contentId'>) {
   // SPEC §2: title, description and image from the connect page itself (for sharing). The
   // community area is for members: its pages stay out of search engines, as out of the sitemap.
   return itemPageMetadata('connect', (await readConnect((await params).contentId))?.item, {
@@ -20,7 +19,7 @@ export async function generateMetadata({ params }: Props) {
 }
 
 /** A connect page: signed-in members read it all; others see the lead and a way in. */
-export default async function ConnectDetailPage({ params }: Props) {
+export default async function ConnectDetailPage({ params }: RouteParamsProps<'contentId'>) {
   // Only what the access policy gives leaves the server: the body, or its lead.
   const shown = await readConnect((await params).contentId);
   if (!shown) notFound();

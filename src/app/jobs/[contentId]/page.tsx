@@ -11,8 +11,7 @@ import { readJob } from '@/server/access/read';
 import { sanitizeRichText } from '@/server/cms/richtext/sanitize';
 import type { Job } from '@/server/content/schemas';
 import { applyEmailOf, applyMailto, applyUrlOf } from '@/server/jobs/apply-clicks';
-
-type Props = { params: Promise<{ contentId: string }> };
+import type { RouteParamsProps } from '@/components/listing/page-params';
 
 /*
  * A closed listing (past its closing day in Japan) answers 200 with a clear closed state, not
@@ -21,7 +20,9 @@ type Props = { params: Promise<{ contentId: string }> };
  * lists and the search, which is what Google asks of an expired posting.
  */
 
-export async function generateMetadata({ params }: Props): Promise<Metadata> {
+export async function generateMetadata({
+  params,
+}: RouteParamsProps<'contentId'>): Promise<Metadata> {
   const { contentId } = await params;
   const found = await readJob(contentId);
   if (!found) return { title: 'ページが見つかりません', robots: { index: false } };
@@ -54,7 +55,7 @@ function applyLinks(job: Job, preview: boolean): ApplyLinks {
 }
 
 /** Job listings are public (docs/decisions/000-design-baseline.md "Who reads what"). */
-export default async function JobPage({ params }: Props) {
+export default async function JobPage({ params }: RouteParamsProps<'contentId'>) {
   const { contentId } = await params;
   const found = await readJob(contentId);
   if (!found) notFound();

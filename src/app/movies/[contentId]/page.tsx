@@ -12,15 +12,14 @@ import media from '@/components/media/media.module.css';
 import { formatDurationJa } from '@/lib/format';
 import { playableUrl } from '@/server/access/media-url';
 import { readMovie } from '@/server/access/read';
+import type { RouteParamsProps } from '@/components/listing/page-params';
 
-type Props = { params: Promise<{ contentId: string }> };
-
-export async function generateMetadata({ params }: Props) {
+export async function generateMetadata({ params }: RouteParamsProps<'contentId'>) {
   return itemPageMetadata('movies', (await readMovie((await params).contentId))?.item);
 }
 
 /** A movie: the page is public; the video (file or embed) only for those the policy allows. */
-export default async function MoviePage({ params }: Props) {
+export default async function MoviePage({ params }: RouteParamsProps<'contentId'>) {
   // Only what the access policy gives leaves the server: the file and embed, or neither.
   const shown = await readMovie((await params).contentId);
   if (!shown) notFound();

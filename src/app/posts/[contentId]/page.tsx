@@ -18,10 +18,11 @@ import { PreviewBanner } from '@/components/preview/preview-banner.client';
 import { readPost } from '@/server/access/read';
 import { type PostCard, listPosts } from '@/server/content/lists';
 import type { Post } from '@/server/content/schemas';
+import type { RouteParamsProps } from '@/components/listing/page-params';
 
-type Props = { params: Promise<{ contentId: string }> };
-
-export async function generateMetadata({ params }: Props): Promise<Metadata> {
+export async function generateMetadata({
+  params,
+}: RouteParamsProps<'contentId'>): Promise<Metadata> {
   const read = await readPost((await params).contentId);
   return itemPageMetadata('posts', read?.item, { noIndex: read?.preview });
 }
@@ -52,7 +53,7 @@ async function relatedPosts(post: Post): Promise<PostCard[]> {
   return items.filter((p) => p.id !== post.id).slice(0, 3);
 }
 
-export default async function PostPage({ params }: Props) {
+export default async function PostPage({ params }: RouteParamsProps<'contentId'>) {
   // Only what the access policy gives leaves the server: the body, or its lead.
   const shown = await readPost((await params).contentId);
   if (!shown) notFound();

@@ -8,12 +8,11 @@ import { getDb } from '@/server/db/client';
 import { clientIp } from '@/server/http/request-origin';
 import { requireRole } from '@/server/identity/session';
 import { readOutboxMail } from '@/server/mail/outbox';
+import type { RouteParamsProps } from '@/components/listing/page-params';
 
 export const metadata = accountMetadata('メール', '/admin/mail');
 
-type Props = { params: Promise<{ id: string }> };
-
-export default async function MailPage({ params }: Props) {
+export default async function MailPage({ params }: RouteParamsProps<'id'>) {
   const user = await requireRole('editor', 'admin');
   const viewer = { role: user.role, actor: `user:${user.id}`, ip: clientIp(await headers()) };
   // The data function decides what of a secret mail this role may read (and audits it).

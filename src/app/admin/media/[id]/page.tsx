@@ -27,11 +27,10 @@ import { ALT_FORM_KEY, DELETE_FORM_KEY, MEDIA_ID } from '@/server/media/http';
 import { findMediaUsage, getMedia, uploaderOf } from '@/server/media/library';
 import { signMediaUrl } from '@/server/security/signing';
 import { StaffSection } from '@/components/admin/staff-list-page';
+import type { RouteParamsProps } from '@/components/listing/page-params';
 
 // The file's name is not in the title: a title is rendered before the page decides who may see it.
 export const metadata = accountMetadata('メディアの詳細', mediaPaths.library);
-
-type Props = { params: Promise<{ id: string }> };
 
 /** Who uploaded, as shown: an e-mail, the content API, or the demo seed. */
 function uploaderText(ref: string | null, emails: Map<string, string>): string {
@@ -41,7 +40,7 @@ function uploaderText(ref: string | null, emails: Map<string, string>): string {
 }
 
 /** One file for editors and admins: preview, facts, URL, alt text, where it is used, delete. */
-export default async function AdminMediaItemPage({ params }: Props) {
+export default async function AdminMediaItemPage({ params }: RouteParamsProps<'id'>) {
   await requireRole('editor', 'admin');
   const { id } = await params;
   if (!MEDIA_ID.test(id)) notFound();

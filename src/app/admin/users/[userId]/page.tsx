@@ -25,16 +25,15 @@ import { readFlash } from '@/server/http/read-flash';
 import { requireRole } from '@/server/identity/session';
 import { partnerDeps, partnerNames } from '@/server/partners/partners';
 import { StaffSection } from '@/components/admin/staff-list-page';
+import type { RouteParamsProps } from '@/components/listing/page-params';
 
 // The address is not in the title: a title is rendered before the page decides who may see it.
 export const metadata = accountMetadata('ユーザーの管理', '/admin/users');
 
 const HISTORY = 10;
 
-type Props = { params: Promise<{ userId: string }> };
-
 /** One account for admins: who they are, and each change as its own small form. */
-export default async function AdminUserPage({ params }: Props) {
+export default async function AdminUserPage({ params }: RouteParamsProps<'userId'>) {
   const admin = await requireRole('admin');
   const { userId } = await params;
   if (!USER_ID.test(userId)) notFound();

@@ -19,6 +19,7 @@ import { currentPartnerActor } from '@/server/partners/actor';
 import { CONTRACT_STATE_LABELS } from '@/lib/partners/contract-state';
 import { listMembers } from '@/server/partners/members';
 import { LOGO_MAX_BYTES, getPartner, partnerDeps } from '@/server/partners/partners';
+import type { RouteParamsProps } from '@/components/listing/page-params';
 
 // The partner's name is not in the title: a title is rendered before the page decides who
 // may see it.
@@ -35,10 +36,8 @@ function formAnchor(key: string | null): string | null {
   return listing ? `#listing-${listing[1]}` : null;
 }
 
-type Props = { params: Promise<{ partnerId: string }> };
-
 /** One partner for staff: its profile and contract, its listings and their review, its members. */
-export default async function AxisAdminPartnerPage({ params }: Props) {
+export default async function AxisAdminPartnerPage({ params }: RouteParamsProps<'partnerId'>) {
   const { actor } = await currentPartnerActor();
   if (!canRunPartnerProgramme(actor)) notFound();
   const { partnerId } = await params;

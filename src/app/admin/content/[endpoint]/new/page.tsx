@@ -5,16 +5,17 @@ import styles from '@/components/admin/admin.module.css';
 import { ContentEditor } from '@/components/admin/content/content-editor.client';
 import { consolePaths } from '@/lib/admin-content';
 import { endpointLabel, newItemPage } from '@/server/admin/content-pages';
+import type { RouteParamsProps } from '@/components/listing/page-params';
 
-type Props = { params: Promise<{ endpoint: string }> };
-
-export async function generateMetadata({ params }: Props): Promise<Metadata> {
+export async function generateMetadata({
+  params,
+}: RouteParamsProps<'endpoint'>): Promise<Metadata> {
   const { endpoint } = await params;
   return accountMetadata(`${endpointLabel(endpoint)}を作成`, consolePaths.create(endpoint));
 }
 
 /** A new item of a list endpoint: the first save creates it as a draft. */
-export default async function NewContentPage({ params }: Props) {
+export default async function NewContentPage({ params }: RouteParamsProps<'endpoint'>) {
   const { def, item } = await newItemPage((await params).endpoint);
   return (
     <div className={styles.page}>
