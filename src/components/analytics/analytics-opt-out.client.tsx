@@ -10,6 +10,7 @@ import {
   isOptedOut,
   setOptedOut,
 } from './beacon';
+import { listen } from '@/components/ui/listen';
 
 type MeasureState = 'measured' | 'opted-out' | 'browser-refuses' | 'no-storage';
 
@@ -17,12 +18,7 @@ function subscribe(onChange: () => void): () => void {
   const onStorage = (event: StorageEvent) => {
     if (event.key === OPT_OUT_KEY || event.key === null) onChange();
   };
-  window.addEventListener('storage', onStorage);
-  window.addEventListener(OPT_OUT_EVENT, onChange);
-  return () => {
-    window.removeEventListener('storage', onStorage);
-    window.removeEventListener(OPT_OUT_EVENT, onChange);
-  };
+  return listen(window, { storage: onStorage, [OPT_OUT_EVENT]: onChange });
 }
 
 function currentState(): MeasureState {

@@ -10,6 +10,7 @@ import { HeaderActionLabel } from './header-action';
 import action from './header-action.module.css';
 import { signInHref, signUpHref } from './sign-in-links';
 import styles from './account-menu.module.css';
+import { listen } from '@/components/ui/listen';
 
 /**
  * The header's account corner: sign-in and sign-up links for a visitor, the member's menu
@@ -33,12 +34,7 @@ export function AccountMenu() {
       setOpen(false);
       if (event instanceof KeyboardEvent) rootRef.current?.querySelector('button')?.focus();
     };
-    document.addEventListener('mousedown', close);
-    document.addEventListener('keydown', close);
-    return () => {
-      document.removeEventListener('mousedown', close);
-      document.removeEventListener('keydown', close);
-    };
+    return listen(document, { mousedown: close, keydown: close });
   }, [open]);
 
   if (state.isLoading) {

@@ -2,6 +2,7 @@
 
 import { useEffect } from 'react';
 import { useSnackbar } from '@/components/ui/snackbar-context.client';
+import { listen } from '@/components/ui/listen';
 
 /** Tells the reader when the connection drops (reading may fail) and when it is back. */
 export function ConnectivityNotice() {
@@ -11,12 +12,7 @@ export function ConnectivityNotice() {
     const offline = () =>
       showSnackbar('インターネットに接続されていません。接続を確認してください。', 'warning');
     const online = () => showSnackbar('インターネットに再接続しました。', 'success');
-    window.addEventListener('offline', offline);
-    window.addEventListener('online', online);
-    return () => {
-      window.removeEventListener('offline', offline);
-      window.removeEventListener('online', online);
-    };
+    return listen(window, { offline, online });
   }, [showSnackbar]);
 
   return null;
