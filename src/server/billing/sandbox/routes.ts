@@ -8,6 +8,7 @@ import { checkoutSessionRoutes } from './resources/checkout-sessions';
 import { customerRoutes } from './resources/customers';
 import { eventRoutes } from './resources/events';
 import { invoiceRoutes } from './resources/invoices';
+import { paymentIntentRoutes } from './resources/payment-intents';
 import { paymentMethodRoutes } from './resources/payment-methods';
 import { priceRoutes } from './resources/prices';
 import { productRoutes } from './resources/products';
@@ -28,6 +29,7 @@ const ROUTES: SiteRoute[] = [
   ...refundRoutes,
   ...eventRoutes,
   ...paymentMethodRoutes,
+  ...paymentIntentRoutes,
   ...webhookEndpointRoutes,
   ...checkoutSessionRoutes,
   ...billingPortalSessionRoutes,

@@ -328,7 +328,7 @@ export async function issueInvoice(
     outcome = 'not_attempted';
     invoice = open;
   } else {
-    outcome = await chargeFor(db, subscription, customerAfter);
+    outcome = await chargeFor(db, subscription, customerAfter, { invoiceId: id, at });
     // A subscription's first invoice is not retried: it is paid or expires with it.
     const retry = input.billingReason === 'subscription_create' ? null : retryAfter(open, at);
     invoice = outcome === 'paid' ? paidInvoice(open, at, true) : failedAttempt(open, retry);

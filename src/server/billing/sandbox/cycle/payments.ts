@@ -2,6 +2,7 @@ import 'server-only';
 import type { Db } from '@/server/db/client';
 import { recordEvent } from '../events';
 import { findObject, type SandboxObject, saveObject } from '../object-store';
+import { recordChargeAttempt } from '../resources/payment-intents';
 import { chargePaymentMethod, PAYMENT_METHOD_TYPE } from '../resources/payment-methods';
 import { DAY, num } from './calendar';
 
@@ -10,11 +11,16 @@ import { DAY, num } from './calendar';
  * fixed retry schedule, and the events each attempt records.
  */
 
-/** What became of a payment: paid (or nothing to pay), declined, no card to charge, or not tried. */
-export type PaymentOutcome = 'paid' | 'declined' | 'no_payment_method' | 'not_attempted';
+/**
+ * What became of a payment: paid (or nothing to pay), declined, no card to charge, waiting for
+ * the cardholder's 3-D Secure authentication, or not tried.
+ */
+export type PaymentOutcome =
+  'paid' | 'declined' | 'no_payment_method' | 'requires_action' | 'not_attempted';
 
+/** An attempt that left the invoice unpaid (a payment waiting for authentication is one). */
 export const failed = (outcome: PaymentOutcome) =>
-  outcome === 'declined' || outcome === 'no_payment_method';
+  outcome === 'declined' || outcome === 'no_payment_method' || outcome === 'requires_action';
 
 /**
  * Days after an invoice's first failed attempt (its finalization) at which it is retried:
@@ -71,6 +77,8 @@ export async function recordPaymentEvents(
   if (outcome === 'paid') {
     await recordEvent(db, 'invoice.paid', invoice, at);
     await recordEvent(db, 'invoice.payment_succeeded', invoice, at);
+  } else if (outcome === 'requires_action') {
+    await recordEvent(db, 'invoice.payment_action_required', invoice, at);
   } else if (failed(outcome)) {
     await recordEvent(db, 'invoice.payment_failed', invoice, at);
   }
@@ -95,15 +103,25 @@ export async function defaultPaymentMethod(
   return null;
 }
 
+/**
+ * Charges the invoice to `paymentMethod`, else the default card, and keeps what the charge did
+ * beside the invoice (its PaymentIntent). `authenticated`: the cardholder has just passed the
+ * 3-D Secure challenge for it.
+ */
 export async function chargeFor(
   db: Db,
   subscription: SandboxObject | null,
   customer: SandboxObject,
-  paymentMethod?: string,
+  charge: { invoiceId: string; at: number; paymentMethod?: string; authenticated?: boolean },
 ): Promise<PaymentOutcome> {
-  const id = paymentMethod ?? (await defaultPaymentMethod(db, subscription, customer));
-  if (!id) return 'no_payment_method';
-  return (await chargePaymentMethod(db, id)) ? 'paid' : 'declined';
+  const id = charge.paymentMethod ?? (await defaultPaymentMethod(db, subscription, customer));
+  if (!id) {
+    await recordChargeAttempt(db, charge.invoiceId, null, 'no_payment_method', charge.at);
+    return 'no_payment_method';
+  }
+  const result = await chargePaymentMethod(db, id, charge.authenticated ?? false);
+  await recordChargeAttempt(db, charge.invoiceId, id, result, charge.at);
+  return result === 'succeeded' ? 'paid' : result;
 }
 
 /**
@@ -117,11 +135,16 @@ export async function attemptPayment(
   subscription: SandboxObject | null,
   customer: SandboxObject,
   at: number,
-  options: { scheduled: boolean; paymentMethod?: string },
+  options: { scheduled: boolean; paymentMethod?: string; authenticated?: boolean },
 ): Promise<{ invoice: SandboxObject; outcome: PaymentOutcome }> {
   const due = num(invoice, 'amount_remaining') > 0;
   const outcome = due
-    ? await chargeFor(db, subscription, customer, options.paymentMethod)
+    ? await chargeFor(db, subscription, customer, {
+        invoiceId: invoice.id,
+        at,
+        paymentMethod: options.paymentMethod,
+        authenticated: options.authenticated,
+      })
     : ('paid' as const);
   let next: SandboxObject;
   if (outcome === 'paid') next = paidInvoice(invoice, at, due);

@@ -432,8 +432,8 @@ export function subscriptionIdOf(invoice: SandboxObject): string | null {
 export async function payOpenInvoice(
   db: Db,
   invoiceId: string,
-  options: { paymentMethod?: string; at?: number } = {},
-): Promise<{ invoice: SandboxObject; paid: boolean }> {
+  options: { paymentMethod?: string; at?: number; authenticated?: boolean } = {},
+): Promise<{ invoice: SandboxObject; paid: boolean; outcome: PaymentOutcome }> {
   return db.transaction(async (tx) => {
     const found = await findObject(tx, INVOICE_TYPE, invoiceId);
     if (!found) throw resourceMissing('invoice', invoiceId);
@@ -467,10 +467,15 @@ export async function payOpenInvoice(
     const result = await attemptPayment(tx, invoice, subscription, customer, at, {
       scheduled: false,
       paymentMethod: options.paymentMethod,
+      authenticated: options.authenticated,
     });
     if (subscription && result.outcome === 'paid') {
       await settleAfterPayment(tx, subscription, result.invoice, 'paid', at);
     }
-    return { invoice: result.invoice, paid: result.outcome === 'paid' };
+    return {
+      invoice: result.invoice,
+      paid: result.outcome === 'paid',
+      outcome: result.outcome,
+    };
   });
 }

@@ -230,6 +230,14 @@ export function testCards(): Html {
         <span class="card-number">4000 0000 0000 0341</span
         >：登録はできるが、請求はすべて失敗（無料体験なら体験終了時の請求で失敗）
       </li>
+      <li>
+        <span class="card-number">4000 0027 6000 3184</span>：3Dセキュア認証が毎回必要（更新時も）
+      </li>
+      <li>
+        <span class="card-number">4000 0025 0000 3155</span>、<span class="card-number"
+          >4000 0000 0000 3220</span
+        >：申し込み時に3Dセキュア認証が必要
+      </li>
     </ul>
   </section>`;
 }

@@ -12,6 +12,11 @@ import {
   rememberCheckoutCustomer,
   successUrlOf,
 } from '../resources/checkout-sessions';
+import {
+  paymentIntentIdOf,
+  paymentIntentStateOf,
+  savePaymentIntentState,
+} from '../resources/payment-intents';
 import { callRoute } from '../routes';
 import {
   type CardFormState,
@@ -33,7 +38,8 @@ import {
 } from './format';
 import { html } from './html';
 import { htmlResponse, messagePage, notFoundPage, page, redirect } from './layout';
-import { checkoutPagePath } from './paths';
+import { AUTHENTICATION_FAILED_MESSAGE } from './authentication-page';
+import { authenticationPagePath, checkoutPagePath } from './paths';
 import { readPageForm } from './request';
 
 /**
@@ -138,18 +144,32 @@ function closedAnswer(session: SandboxObject): Response {
   return expiredPage(session);
 }
 
-export async function showCheckoutPage(db: Db, id: string): Promise<Response> {
+/**
+ * The page; `?error=authentication_failed` (where a failed 3-D Secure challenge returns) shows
+ * the reason above the card form.
+ */
+export async function showCheckoutPage(
+  db: Db,
+  id: string,
+  query = new URLSearchParams(),
+): Promise<Response> {
   const session = await findCheckoutSession(db, id);
   if (!session) return notFoundPage();
   if (session.status === 'complete') return completedPage(session);
   if (session.status !== 'open') return expiredPage(session);
+  if (query.get('error') === 'authentication_failed') {
+    return openPage(db, session, {
+      errors: { fields: {}, form: AUTHENTICATION_FAILED_MESSAGE },
+    });
+  }
   return openPage(db, session, {});
 }
 
 type Outcome =
   | { kind: 'missing' }
   | { kind: 'closed'; session: SandboxObject }
-  | { kind: 'payment_failed'; session: SandboxObject };
+  | { kind: 'payment_failed'; session: SandboxObject }
+  | { kind: 'requires_action'; paymentIntent: string };
 
 /**
  * Pays for the session with the card, under the session's row lock; then the customer's test
@@ -183,6 +203,20 @@ async function payWithCard(db: Db, origin: string, id: string, card: CardInput):
       metadata: terms.subscriptionMetadata,
       cancelAtPeriodEnd: false,
     });
+    const invoiceId = String(subscription.latest_invoice);
+    const intent = await paymentIntentStateOf(tx, invoiceId);
+    if (subscription.status === 'incomplete' && intent?.status === 'requires_action') {
+      // EMV 3-D Secure: the incomplete subscription waits while the cardholder authenticates on
+      // the issuer's (simulated) challenge page, which completes or fails the checkout.
+      await savePaymentIntentState(tx, {
+        ...intent,
+        checkout_session: session.id,
+        previous_default: previousDefault,
+        cardholder_name: card.name,
+      });
+      if (!existingId) await rememberCheckoutCustomer(tx, session.id, customer.id);
+      return { kind: 'requires_action', paymentIntent: paymentIntentIdOf(invoiceId) };
+    }
     if (subscription.status === 'incomplete') {
       await callRoute(context, 'DELETE', ['subscriptions', subscription.id]);
       await callRoute(context, 'POST', ['payment_methods', paymentMethod.id, 'detach']);
@@ -221,6 +255,9 @@ export async function submitCheckoutPage(request: Request, db: Db, id: string): 
   const outcome = taken.result;
   if (outcome.kind === 'missing') return notFoundPage();
   if (outcome.kind === 'closed') return closedAnswer(outcome.session);
+  if (outcome.kind === 'requires_action') {
+    return redirect(authenticationPagePath(outcome.paymentIntent));
+  }
   const declined = { errors: { fields: {}, form: DECLINED_MESSAGE }, values: taken.values };
   return openPage(db, outcome.session, declined, 402);
 }

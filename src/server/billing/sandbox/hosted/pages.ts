@@ -1,8 +1,9 @@
 import 'server-only';
 import type { Db } from '@/server/db/client';
+import { showAuthenticationPage, submitAuthenticationPage } from './authentication-page';
 import { showCheckoutPage, submitCheckoutPage } from './checkout-page';
 import { messagePage, notFoundPage } from './layout';
-import { CHECKOUT_PAGE_PREFIX, PORTAL_PAGE_PREFIX } from './paths';
+import { AUTHENTICATION_PAGE_PREFIX, CHECKOUT_PAGE_PREFIX, PORTAL_PAGE_PREFIX } from './paths';
 import { handlePortalPage } from './portal-page';
 
 /**
@@ -32,14 +33,22 @@ export async function handleHostedPage(request: Request, db: Db): Promise<Respon
       response.headers.set('allow', 'GET, POST');
       return response;
     }
-    const { pathname } = new URL(request.url);
+    const { pathname, searchParams } = new URL(request.url);
     const checkout = segmentsAfter(pathname, CHECKOUT_PAGE_PREFIX);
     if (checkout) {
       const [id] = checkout;
       if (checkout.length !== 1 || !id) return notFoundPage();
       return method === 'GET'
-        ? await showCheckoutPage(db, id)
+        ? await showCheckoutPage(db, id, searchParams)
         : await submitCheckoutPage(request, db, id);
+    }
+    const authentication = segmentsAfter(pathname, AUTHENTICATION_PAGE_PREFIX);
+    if (authentication) {
+      const [id] = authentication;
+      if (authentication.length !== 1 || !id) return notFoundPage();
+      return method === 'GET'
+        ? await showAuthenticationPage(db, id)
+        : await submitAuthenticationPage(request, db, id);
     }
     const portal = segmentsAfter(pathname, PORTAL_PAGE_PREFIX);
     if (portal) return await handlePortalPage(request, db, portal);

@@ -7,6 +7,12 @@
 const SANDBOX_PREFIX = '/billing-sandbox/';
 export const CHECKOUT_PAGE_PREFIX = '/billing-sandbox/checkout/';
 export const PORTAL_PAGE_PREFIX = '/billing-sandbox/portal/';
+/** The simulated card issuer's 3-D Secure challenge for one PaymentIntent (`pi_…`). */
+export const AUTHENTICATION_PAGE_PREFIX = '/billing-sandbox/authenticate/';
+
+export function authenticationPagePath(paymentIntentId: string): string {
+  return `${AUTHENTICATION_PAGE_PREFIX}${encodeURIComponent(paymentIntentId)}`;
+}
 
 export function checkoutPagePath(sessionId: string): string {
   return `${CHECKOUT_PAGE_PREFIX}${encodeURIComponent(sessionId)}`;
@@ -21,7 +27,11 @@ export function portalPagePath(sessionId: string, ...rest: string[]): string {
 }
 
 export function isHostedPagePath(pathname: string): boolean {
-  return pathname.startsWith(CHECKOUT_PAGE_PREFIX) || pathname.startsWith(PORTAL_PAGE_PREFIX);
+  return (
+    pathname.startsWith(CHECKOUT_PAGE_PREFIX) ||
+    pathname.startsWith(PORTAL_PAGE_PREFIX) ||
+    pathname.startsWith(AUTHENTICATION_PAGE_PREFIX)
+  );
 }
 
 /** Whether a path is the sandbox's (its API under /billing-sandbox/v1/ or one of its pages). */

@@ -2,6 +2,7 @@ import 'server-only';
 import { INVOICE_TYPE, TAX_RATE_TYPE } from '../cycle/calendar';
 import { payOpenInvoice } from '../cycle/subscriptions';
 import type { FieldFilter, SandboxObject } from '../object-store';
+import { cardError } from '../errors';
 import { cardDeclined } from './payment-methods';
 import { type Route, type RouteContext, resourceRoutes, retrieveRoute } from './route';
 
@@ -35,7 +36,16 @@ async function pay(context: RouteContext): Promise<SandboxObject> {
   // Every sandbox charge is made without the customer present; the flag changes nothing.
   params.boolean('off_session');
   params.finish();
-  const { invoice, paid } = await payOpenInvoice(context.db, context.id ?? '', { paymentMethod });
+  const { invoice, paid, outcome } = await payOpenInvoice(context.db, context.id ?? '', {
+    paymentMethod,
+  });
+  if (outcome === 'requires_action') {
+    // Stripe's answer when the card asks for 3-D Secure: the customer must authenticate.
+    throw cardError(
+      'This payment requires additional user action before it can be completed successfully. Payment can be completed using the PaymentIntent associated with the invoice. For more details see: https://stripe.com/docs/billing/subscriptions/overview#requires-action',
+      'invoice_payment_intent_requires_action',
+    );
+  }
   if (!paid) throw cardDeclined();
   return invoice;
 }

@@ -40,13 +40,27 @@ export const PAYMENT_METHOD_TYPE = 'payment_method';
 const CARD_STATE_TYPE = 'sandbox.card_state';
 
 type CardBehavior =
-  'succeeds' | 'declined_on_attach' | 'insufficient_funds_on_attach' | 'charges_fail';
+  | 'succeeds'
+  | 'declined_on_attach'
+  | 'insufficient_funds_on_attach'
+  | 'charges_fail'
+  | 'authentication_always'
+  | 'authentication_unless_set_up';
 
 const TEST_CARD_BEHAVIORS: Record<string, CardBehavior> = {
   '4000000000000002': 'declined_on_attach',
   '4000000000009995': 'insufficient_funds_on_attach',
   '4000000000000341': 'charges_fail',
+  // EMV 3-D Secure (Stripe's 3DS test cards): 3184 asks for authentication on every charge;
+  // 3155 unless it was set up for later charges without the customer (an authenticated
+  // checkout does that); 3220 (3DS2 required) is treated as 3155.
+  '4000002760003184': 'authentication_always',
+  '4000002500003155': 'authentication_unless_set_up',
+  '4000000000003220': 'authentication_unless_set_up',
 };
+
+/** What a charge did: succeeded, declined, or waits for the cardholder's 3-D Secure authentication. */
+export type ChargeResult = 'succeeded' | 'declined' | 'requires_action';
 
 function luhnValid(number: string): boolean {
   let sum = 0;
@@ -83,32 +97,54 @@ const insufficientFunds = () =>
     decline_code: 'insufficient_funds',
   });
 
-function succeedsNow(state: SandboxObject | null): boolean {
-  if (!state) return false;
-  if (state.behavior === 'declined_on_attach') return false;
-  if (state.behavior === 'insufficient_funds_on_attach') return false;
-  if (state.behavior === 'charges_fail') return false;
-  return true;
+function chargeResult(state: SandboxObject | null, authenticated: boolean): ChargeResult {
+  if (!state) return 'declined';
+  switch (state.behavior) {
+    case 'declined_on_attach':
+    case 'insufficient_funds_on_attach':
+    case 'charges_fail':
+      return 'declined';
+    case 'authentication_always':
+      return authenticated ? 'succeeded' : 'requires_action';
+    case 'authentication_unless_set_up':
+      return authenticated || state.set_up === true ? 'succeeded' : 'requires_action';
+    default:
+      return 'succeeded';
+  }
 }
 
 /**
- * Whether a charge on the payment method would succeed now, without making it (false for
- * 4000 0000 0000 0341 and for a payment method the sandbox lacks).
+ * Whether a charge on the payment method would succeed now without the cardholder, without
+ * making it (false for 4000 0000 0000 0341, a card that asks for authentication, and a payment
+ * method the sandbox lacks).
  */
 export async function chargeSucceeds(db: Db, paymentMethodId: string): Promise<boolean> {
-  return succeedsNow(await findObject(db, CARD_STATE_TYPE, `cardstate_${paymentMethodId}`));
+  const state = await findObject(db, CARD_STATE_TYPE, `cardstate_${paymentMethodId}`);
+  return chargeResult(state, false) === 'succeeded';
 }
 
 /**
- * Charges the payment method: answers whether the charge succeeded and counts it if it did.
+ * Charges the payment method: answers what the charge did and counts it if it succeeded.
+ * `authenticated`: the cardholder has just passed the 3-D Secure challenge for this payment.
  * The card's state row is held until the transaction ends, so charges on one card are made
  * one after the other.
  */
-export async function chargePaymentMethod(db: Db, paymentMethodId: string): Promise<boolean> {
+export async function chargePaymentMethod(
+  db: Db,
+  paymentMethodId: string,
+  authenticated = false,
+): Promise<ChargeResult> {
   const state = await findObjectForUpdate(db, CARD_STATE_TYPE, `cardstate_${paymentMethodId}`);
-  if (!state || !succeedsNow(state)) return false;
-  await saveObject(db, { ...state, charges: Number(state.charges ?? 0) + 1 });
-  return true;
+  const result = chargeResult(state, authenticated);
+  if (state && result === 'succeeded') {
+    // A card authenticated once is set up for later charges without the customer (3155).
+    await saveObject(db, {
+      ...state,
+      charges: Number(state.charges ?? 0) + 1,
+      set_up: state.set_up === true || authenticated,
+    });
+  }
+  return result;
 }
 
 async function create(context: RouteContext): Promise<SandboxObject> {
