@@ -1,11 +1,17 @@
 import Link from 'next/link';
+import { headers } from 'next/headers';
 import { redirect } from 'next/navigation';
 import { SignUpForm } from '@/components/account/sign-up-form';
 import { AccountPage, Notice } from '@/components/account/account-page';
 import { accountMetadata } from '@/components/account/metadata';
 import { env } from '@/env';
 import { safeNextPath } from '@/lib/safe-next';
+import { confirmPath } from '@/lib/confirm-path';
+import { PostForm } from '@/components/forms/form.client';
 import { readFlash } from '@/server/http/read-flash';
+import { EMAIL_VERIFICATION_SECONDS } from '@/server/identity/auth';
+import { sentMailOf } from '@/server/identity/sign-up-sent';
+import { lifetimeText } from '@/server/mail/templates';
 import { getUser } from '@/server/identity/session';
 import type { SearchParamsProps } from '@/components/listing/page-params';
 
@@ -13,22 +19,7 @@ export const metadata = accountMetadata('会員登録', '/sign-up');
 
 export default async function SignUpPage({ searchParams }: SearchParamsProps) {
   const query = await searchParams;
-  if (query.sent) {
-    return (
-      <AccountPage title="確認メールを送信しました">
-        <Notice>
-          <p>
-            ご入力のメールアドレスに確認メールをお送りしました。メール内のリンクを開くと登録が完了し、ログインできるようになります。リンクの有効期限は
-            24 時間です。
-          </p>
-        </Notice>
-        <p>
-          メールが届かない場合は、迷惑メールフォルダをご確認ください。しばらくしても届かないときは、
-          <Link href="/login">ログイン</Link>を試すと確認メールをもう一度お送りします。
-        </p>
-      </AccountPage>
-    );
-  }
+  if (query.sent) return <SentPage resent={query.resent === '1'} />;
   // The page the reader came from (a bookmark, a paywall): the verification link returns there.
   const next = safeNextPath(
     typeof query.next === 'string' ? query.next : undefined,
@@ -55,6 +46,66 @@ export default async function SignUpPage({ searchParams }: SearchParamsProps) {
       }
     >
       <SignUpForm flash={flash} next={next} />
+    </AccountPage>
+  );
+}
+
+/**
+ * 「確認メールを送信しました」: the address the mail went to (from the sign-up's signed cookie,
+ * never the URL), what its link does, and a button that sends it again
+ * (docs/decisions/021-reader-path.md). Without the cookie (expired, another browser) the page
+ * says the same without the address, and signing in sends a new mail.
+ */
+async function SentPage({ resent }: { resent: boolean }) {
+  const sent = sentMailOf(await headers());
+  const lifetime = lifetimeText(EMAIL_VERIFICATION_SECONDS);
+  const then = sent?.plan
+    ? 'ログインした状態でお支払いの画面に進みます'
+    : 'ログインした状態で元のページに戻ります';
+  return (
+    <AccountPage title="確認メールを送信しました">
+      <Notice>
+        {sent ? (
+          <p>
+            <strong>{sent.email}</strong> に確認メールを{resent ? 'もう一度' : ''}
+            お送りしました。メール内のリンクを開くと登録が完了し、
+            {then}。リンクの有効期限は {lifetime}で、1 回だけ使えます。
+          </p>
+        ) : (
+          <p>
+            ご入力のメールアドレスに確認メールをお送りしました。メール内のリンクを開くと登録が完了し、ログインできるようになります。リンクの有効期限は{' '}
+            {lifetime}です。
+          </p>
+        )}
+      </Notice>
+      {sent ? (
+        <>
+          <p>メールが届かない場合は、迷惑メールフォルダをご確認のうえ、もう一度お送りください。</p>
+          <PostForm action="/api/account/resend-verification" submitLabel="確認メールを再送する">
+            {null}
+          </PostForm>
+          <p>
+            メールアドレスが違う場合は、
+            <Link
+              href={
+                sent.plan
+                  ? confirmPath(sent.plan, sent.next)
+                  : sent.next === '/'
+                    ? '/sign-up'
+                    : `/sign-up?next=${encodeURIComponent(sent.next)}`
+              }
+            >
+              別のアドレスで登録し直してください
+            </Link>
+            。
+          </p>
+        </>
+      ) : (
+        <p>
+          メールが届かない場合は、迷惑メールフォルダをご確認ください。しばらくしても届かないときは、
+          <Link href="/login">ログイン</Link>を試すと確認メールをもう一度お送りします。
+        </p>
+      )}
     </AccountPage>
   );
 }

@@ -11,6 +11,7 @@ import { clientIp } from '@/server/http/request-origin';
 import { CheckoutRefused, checkoutOutcome, hasLiveProviderPlan, startCheckout } from './checkout';
 import { confirmPath } from '@/lib/confirm-path';
 import { readCheckoutIntent } from './checkout-intent';
+import { clearSentMailCookie } from '@/server/identity/sign-up-sent';
 import { createPortalSession } from './portal';
 
 /**
@@ -103,11 +104,15 @@ export const handleCheckoutStatus = endpoint(
   },
 );
 
-const seeOther = (location: string) =>
-  new Response(null, {
-    status: 303,
-    headers: { location, 'cache-control': 'private, no-store', 'referrer-policy': 'no-referrer' },
+const seeOther = (location: string, setCookie?: string) => {
+  const headers = new Headers({
+    location,
+    'cache-control': 'private, no-store',
+    'referrer-policy': 'no-referrer',
   });
+  if (setCookie) headers.append('set-cookie', setCookie);
+  return new Response(null, { status: 303, headers });
+};
 
 /**
  * GET /service-plans/start?intent=… — where the confirmation mail's link lands once it has
@@ -123,10 +128,12 @@ export async function handleCheckoutIntentStart(request: Request): Promise<Respo
   const token = query.get('intent');
   const user = await getUser();
   if (!user) return seeOther('/login');
+  // Signed in by the mail's link: the sent page's note of that mail has served (sign-up-sent.ts).
+  const done = clearSentMailCookie();
   const intent = readCheckoutIntent(token, user.email);
-  if (!intent) return seeOther('/service-plans');
+  if (!intent) return seeOther('/service-plans', done);
   const db = await getDb();
-  if (await hasLiveProviderPlan(db, user.id)) return seeOther(intent.next);
+  if (await hasLiveProviderPlan(db, user.id)) return seeOther(intent.next, done);
   try {
     const started = await startCheckout(
       db,
@@ -135,9 +142,10 @@ export async function handleCheckoutIntentStart(request: Request): Promise<Respo
       clientIp(request.headers),
       intent.next,
     );
-    return seeOther(started.url);
+    return seeOther(started.url, done);
   } catch (error) {
-    if (error instanceof CheckoutRefused) return seeOther(confirmPath(intent.plan, intent.next));
+    if (error instanceof CheckoutRefused)
+      return seeOther(confirmPath(intent.plan, intent.next), done);
     throw error;
   }
 }

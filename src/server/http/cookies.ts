@@ -28,6 +28,8 @@ export const PREVIEW_COOKIE = 'axis_preview';
 export const NEXT_DRAFT_COOKIE = '__prerender_bypass';
 /** The signed, short-lived audience of a session (src/server/access/audience.ts). */
 export const AUDIENCE_COOKIE = 'axis_audience';
+/** The address a confirmation mail went to, signed, for the sent page (sign-up-sent.ts). */
+export const SIGN_UP_SENT_COOKIE = 'axis_sign_up_sent';
 
 /**
  * Cookies that change nothing the server renders: the tag manager's analytics cookies.
@@ -44,6 +46,7 @@ export const KNOWN_COOKIES: ReadonlySet<string> = new Set([
   PREVIEW_COOKIE,
   NEXT_DRAFT_COOKIE,
   AUDIENCE_COOKIE,
+  SIGN_UP_SENT_COOKIE,
 ]);
 
 export const isHarmlessCookie = (name: string) => HARMLESS_COOKIE.test(name);

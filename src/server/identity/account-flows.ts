@@ -19,6 +19,7 @@ import type { FormResult } from '@/server/http/form-endpoint';
 import { type Auth, EMAIL_VERIFICATION_SECONDS } from './auth';
 import type { PlanKey } from '@/server/billing/catalogue';
 import { checkoutIntentPath } from '@/server/billing/checkout-intent';
+import { SENT_PAGE, sentMailCookie } from './sign-up-sent';
 import { removeUnfinishedSignUp, withSignUpConsent } from './unfinished-sign-up';
 import {
   changeEmailInput,
@@ -91,7 +92,7 @@ const VERIFIED_PAGE = '/login?verified=1';
  * Where the verification link lands: the login page, which then returns the reader to the page
  * they were reading when they signed up (a safe local path only, else home).
  */
-function verifiedPage(next: string | undefined, plan?: PlanKey, email?: string): string {
+export function verifiedPage(next: string | undefined, plan?: PlanKey, email?: string): string {
   const path = safeNextPath(next, env().SITE_URL);
   // Signed up on the final confirmation screen: the link goes on to the plan's checkout.
   if (plan && email)
@@ -179,8 +180,16 @@ export async function signUp(
   }
   return {
     ok: true,
-    redirectTo: '/sign-up?sent=1',
+    redirectTo: SENT_PAGE,
     message: `確認メールを ${email} に送信しました。メール内のリンクを開いて登録を完了してください。`,
+    // The sent page names the address and can send the mail again (sign-up-sent.ts).
+    setCookies: [
+      sentMailCookie({
+        email,
+        ...(plan ? { plan } : {}),
+        next: safeNextPath(next, env().SITE_URL),
+      }),
+    ],
   };
 }
 

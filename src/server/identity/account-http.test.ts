@@ -50,6 +50,36 @@ describe('POST /api/account/{flow}', () => {
     expect(response.headers.get('set-cookie')).toContain('axis_flash=');
   });
 
+  it('sends a refused sign-up on the confirmation screen back there without a Referer, plan and next kept', async () => {
+    const plainPost = (body: string) =>
+      handleAccountPost(
+        new Request(`${SITE}/api/account/sign-up`, {
+          method: 'POST',
+          headers: {
+            host: 'localhost:3000',
+            origin: SITE,
+            'content-type': 'application/x-www-form-urlencoded',
+          },
+          body,
+        }),
+        'sign-up',
+      );
+    // No password, no consent: refused by the flow's own checks, before any database.
+    const fromConfirm = await plainPost(
+      'email=a%40example.jp&displayName=%E8%AA%AD%E8%80%85&plan=yearly&next=%2Fposts%2Fabc',
+    );
+    expect(fromConfirm.status).toBe(303);
+    expect(fromConfirm.headers.get('location')).toBe(
+      '/service-plans/confirm?plan=yearly&next=%2Fposts%2Fabc',
+    );
+    // An unknown plan, or none: the sign-up page, still with next; a foreign next becomes '/'.
+    const fromSignUp = await plainPost('email=a%40example.jp&plan=gold&next=%2Fposts%2Fabc');
+    expect(fromSignUp.headers.get('location')).toBe('/sign-up?next=%2Fposts%2Fabc');
+    const foreign = await plainPost('email=a%40example.jp&plan=monthly&next=%2F%2Fevil.example');
+    expect(foreign.headers.get('location')).toBe('/service-plans/confirm?plan=monthly');
+    // The first call loads the flows' modules (better-auth among them): slow on a busy machine.
+  }, 30_000);
+
   it('answers 413 to a body over the flow’s limit', async () => {
     const response = await post('sign-in', { email: 'a@example.jp', password: 'x'.repeat(20_000) });
     expect(response.status).toBe(413);

@@ -15,7 +15,13 @@ import {
   signOut,
   signUp,
 } from './account-flows';
+import { env } from '@/env';
+import { confirmPath } from '@/lib/confirm-path';
+import { safeNextPath } from '@/lib/safe-next';
+import { isPlanKey } from '@/server/billing/catalogue';
 import { appAuth } from './app-auth';
+import { resendVerification } from './resend-verification';
+import { SENT_PAGE } from './sign-up-sent';
 import { editProfile } from './profile-flow';
 import { finishProviderSignIn, startProviderSignIn } from './oidc-sign-in';
 import { followSignInLink, requestSignInLink } from './sign-in-link';
@@ -30,9 +36,23 @@ import type { AppUser } from './session-user';
 
 type Input = FormInput;
 
+/**
+ * Where a refused account form goes back to without a same-site Referer: the screen it was on,
+ * told by its hidden fields. A form on the final confirmation screen names its plan and `next`,
+ * so it goes back there with both, whatever the browser's Referrer-Policy.
+ */
+function signUpFormPage(input: FormInput | null): string {
+  const text = (value: unknown) => (typeof value === 'string' ? value : undefined);
+  const next = safeNextPath(text(input?.next), env().SITE_URL);
+  const plan = text(input?.plan);
+  if (isPlanKey(plan)) return confirmPath(plan, next);
+  return next === '/' ? '/sign-up' : `/sign-up?next=${encodeURIComponent(next)}`;
+}
+
 /** Where a plain post without a same-site Referer is sent back to. */
-const FORM_PAGES: Record<string, string> = {
-  'sign-up': '/sign-up',
+const FORM_PAGES: Record<string, string | ((input: FormInput | null) => string)> = {
+  'sign-up': signUpFormPage,
+  'resend-verification': SENT_PAGE,
   'sign-in': '/login',
   'sign-in-link': '/login',
   'sign-out': '/',
@@ -56,6 +76,11 @@ type Flow = {
 const KB = 1024;
 const FLOWS: Record<string, Flow> = {
   'sign-up': { signedIn: false, maxBytes: 16 * KB, run: (d, i, c) => signUp(d, i, c) },
+  'resend-verification': {
+    signedIn: false,
+    maxBytes: 16 * KB,
+    run: (d, _i, c) => resendVerification(d, c),
+  },
   'sign-in': { signedIn: false, maxBytes: 16 * KB, run: (d, i, c) => signIn(d, i, c) },
   'sign-in-link': {
     signedIn: false,

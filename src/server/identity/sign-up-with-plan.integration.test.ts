@@ -5,7 +5,9 @@ import {
   readCheckoutIntent,
 } from '@/server/billing/checkout-intent';
 import { signUp } from './account-flows';
-import { BASE, setUpAccountFlows, signUpForm } from '@test-support/account-flows';
+import { resendVerification } from './resend-verification';
+import { readSentMail } from './sign-up-sent';
+import { BASE, clearOfWindowEnd, setUpAccountFlows, signUpForm } from '@test-support/account-flows';
 
 /**
  * The reader path: a visitor creates the account on the final confirmation screen; the mail's
@@ -81,5 +83,69 @@ describe('sign-up on the confirmation screen: the plan and the page of origin ri
     expect(readCheckoutIntent(`${forged}.${exp}.${mac}`, email, 1_000_000)).toBeNull();
     expect(readCheckoutIntent(`${payload}.${exp}.${mac}x`, email, 1_000_000)).toBeNull();
     expect(readCheckoutIntent(undefined, email)).toBeNull();
+  });
+});
+
+describe('the sent page names the address and sends the mail again, plan and next kept', () => {
+  const t = setUpAccountFlows();
+
+  const cookieValue = (setCookie: string) => setCookie.split(';')[0]!.split('=').slice(1).join('=');
+
+  it('the sign-up leaves a signed note of the mail; the resend mails the same intent', async () => {
+    const email = 'resend@example.jp';
+    const result = await signUp(
+      t.deps,
+      { ...signUpForm(email, '読者'), plan: 'yearly', next: '/posts/abc' },
+      t.ctx(),
+    );
+    expect(result.ok).toBe(true);
+    const setCookie = (result.ok && result.setCookies?.[0]) || '';
+    expect(setCookie).toMatch(/^axis_sign_up_sent=[^;]+; Path=\/; Max-Age=3600; HttpOnly/);
+    expect(readSentMail(cookieValue(setCookie))).toEqual({
+      email,
+      plan: 'yearly',
+      next: '/posts/abc',
+    });
+    // Expires with the link; not readable as anything else.
+    expect(readSentMail(cookieValue(setCookie), Date.now() + 3601_000)).toBeNull();
+    expect(readSentMail(`${cookieValue(setCookie)}x`)).toBeNull();
+
+    const resent = await resendVerification(t.deps, t.ctx(t.cookieOf(result)));
+    expect(resent).toMatchObject({ ok: true, redirectTo: '/sign-up?sent=1&resent=1' });
+    const mails = await t.mailsTo(email);
+    expect(mails.filter((mail) => mail.kind === 'verify-email')).toHaveLength(2);
+    const newest = mails.find((mail) => mail.kind === 'verify-email')!;
+    const link = t.linkIn(newest.textBody);
+    const callback = new URL(link).searchParams.get('callbackURL') ?? '';
+    expect(readCheckoutIntent(new URL(callback, BASE).searchParams.get('intent'), email)).toEqual({
+      plan: 'yearly',
+      next: '/posts/abc',
+    });
+    // The resent link signs in, once.
+    const first = await t.auth.handler(new Request(link));
+    expect(first.headers.getSetCookie().join(';')).toMatch(/session_token=[^;]+/);
+
+    // Confirmed now: a resend answers the same and mails nothing.
+    const again = await resendVerification(t.deps, t.ctx(t.cookieOf(result)));
+    expect(again).toMatchObject({ ok: true, redirectTo: '/sign-up?sent=1&resent=1' });
+    expect((await t.mailsTo(email)).filter((mail) => mail.kind === 'verify-email')).toHaveLength(2);
+  });
+
+  it('without a valid note there is nothing to resend', async () => {
+    expect(await resendVerification(t.deps, t.ctx())).toMatchObject({ ok: false, status: 400 });
+    expect(
+      await resendVerification(t.deps, t.ctx('axis_sign_up_sent=e30.9999999999.forged')),
+    ).toMatchObject({ ok: false, status: 400 });
+  });
+
+  it('mails to one address are limited, as for sign-in links', async () => {
+    await clearOfWindowEnd(60 * 60_000);
+    const email = 'resend-limit@example.jp';
+    const result = await signUp(t.deps, signUpForm(email, '読者'), t.ctx());
+    const answers = [];
+    for (let i = 0; i < 6; i++)
+      answers.push(await resendVerification(t.deps, t.ctx(t.cookieOf(result))));
+    expect(answers.slice(0, 5).every((answer) => answer.ok)).toBe(true);
+    expect(answers[5]).toMatchObject({ ok: false, status: 429 });
   });
 });

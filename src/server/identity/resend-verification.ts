@@ -1,0 +1,62 @@
+import 'server-only';
+import { recordAudit } from '@/server/audit/audit-log';
+import { catchRefusal } from '@/server/http/error-answer';
+import { maskAddress } from '@/server/mail/mailer';
+import { addressKey } from '@/server/rate-limit/client-address';
+import { consume } from '@/server/rate-limit/limiter';
+import {
+  type FlowContext,
+  type FlowDeps,
+  type FlowResult,
+  LIMITS,
+  verifiedPage,
+} from './account-flows';
+import { SIGN_IN_LINK_LIMITS } from './sign-in-link';
+import { RESENT_PAGE, sentMailCookie, sentMailOf } from './sign-up-sent';
+
+/**
+ * The sent page's 「確認メールを再送する」 (docs/decisions/021-reader-path.md). The address is the
+ * sent page's signed cookie's (sign-up-sent.ts), never the form's; limited like the other mails,
+ * and the same answer whatever the address (better-auth sends nothing to an unknown or an
+ * already confirmed one).
+ */
+
+export const RESEND_REFUSED_MESSAGE =
+  '確認メールを送り直せませんでした。お手数ですが、もう一度会員登録をお試しください。';
+
+/**
+ * POST /api/account/resend-verification (no fields: the address is the cookie's): mails the
+ * confirmation link again, with the same plan and page of origin, to an address that has an
+ * account still unconfirmed; nothing to any other, with the same answer.
+ */
+export async function resendVerification(deps: FlowDeps, ctx: FlowContext): Promise<FlowResult> {
+  const sent = sentMailOf(ctx.headers);
+  if (!sent) return { ok: false, status: 400, message: RESEND_REFUSED_MESSAGE };
+  const blocked = await catchRefusal(() =>
+    consume(deps.db, [
+      // The sign-up's limit per address, and the count of mails to one address, whoever asks
+      // (the sign-in link's): enough for a reader who asks again, not a mail bomb.
+      { limit: LIMITS.signUpIp, subject: addressKey(ctx.ip) },
+      { limit: SIGN_IN_LINK_LIMITS.account, subject: sent.email },
+    ]),
+  );
+  if (blocked) return blocked;
+  await deps.auth.api.sendVerificationEmail({
+    body: { email: sent.email, callbackURL: verifiedPage(sent.next, sent.plan, sent.email) },
+    // No session: better-auth then looks the address up, and answers the same for any.
+    headers: new Headers(),
+  });
+  await recordAudit(deps.db, {
+    actor: 'anonymous',
+    action: 'verification-resent',
+    target: `email:${maskAddress(sent.email)}`,
+    ip: ctx.ip,
+  });
+  return {
+    ok: true,
+    redirectTo: RESENT_PAGE,
+    message: `確認メールを ${sent.email} にもう一度送信しました。`,
+    // The new link lives from now: so does the page that names it.
+    setCookies: [sentMailCookie(sent)],
+  };
+}

@@ -1,0 +1,67 @@
+import 'server-only';
+import { env } from '@/env';
+import { safeNextPath } from '@/lib/safe-next';
+import { z } from '@/lib/zod';
+import { PLAN_KEYS, type PlanKey } from '@/server/billing/catalogue';
+import { SIGN_UP_SENT_COOKIE, readCookieHeader, setCookieValue } from '@/server/http/cookies';
+import { signToken, verifyToken } from '@/server/security/signing';
+import { EMAIL_VERIFICATION_SECONDS } from './auth';
+
+/**
+ * The 「確認メールを送信しました」 page names the address the mail went to and sends it again
+ * (docs/decisions/021-reader-path.md). The address, with the plan and the page of origin the
+ * mail's link carries, is kept in a short-lived signed cookie set by the sign-up, never in a URL
+ * (URLs end up in logs and in the Referer). The resend: resend-verification.ts.
+ */
+
+const PURPOSE = 'sign-up-sent';
+export const SENT_PAGE = '/sign-up?sent=1';
+export const RESENT_PAGE = '/sign-up?sent=1&resent=1';
+
+export type SentMail = { email: string; plan?: PlanKey; next: string };
+
+const sentShape = z.object({
+  email: z.string().email().max(320),
+  plan: z.enum(PLAN_KEYS).optional(),
+  next: z.string().max(2000),
+});
+
+const secure = () => env().SITE_URL.startsWith('https:');
+
+/** The Set-Cookie that names the mail for the sent page, as long as its link works. */
+export function sentMailCookie(sent: SentMail, now = Date.now()): string {
+  const payload = Buffer.from(JSON.stringify(sent)).toString('base64url');
+  const token = signToken(PURPOSE, payload, { seconds: EMAIL_VERIFICATION_SECONDS, now });
+  return setCookieValue(SIGN_UP_SENT_COOKIE, token, {
+    maxAgeSeconds: EMAIL_VERIFICATION_SECONDS,
+    secure: secure(),
+  });
+}
+
+/** Forgets the mail (once its link has been followed). */
+export function clearSentMailCookie(): string {
+  return setCookieValue(SIGN_UP_SENT_COOKIE, '', { maxAgeSeconds: 0, secure: secure() });
+}
+
+/** The mail a valid, unexpired cookie value names; null for anything else. */
+export function readSentMail(token: string | undefined, now = Date.now()): SentMail | null {
+  const payload = verifyToken(PURPOSE, token, { now });
+  if (!payload) return null;
+  let raw: unknown;
+  try {
+    raw = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8'));
+  } catch {
+    return null;
+  }
+  const parsed = sentShape.safeParse(raw);
+  if (!parsed.success) return null;
+  const { email, plan } = parsed.data;
+  return { email, ...(plan ? { plan } : {}), next: safeNextPath(parsed.data.next, env().SITE_URL) };
+}
+
+/** The mail named by a request's cookie header. */
+export function sentMailOf(headers: Pick<Headers, 'get'>): SentMail | null {
+  return readSentMail(
+    readCookieHeader(headers.get('cookie') ?? undefined)?.get(SIGN_UP_SENT_COOKIE),
+  );
+}
