@@ -1,6 +1,8 @@
 import Link from 'next/link';
+import { AccessBadge } from '@/components/content/access-badge';
 import { PhraseText } from '@/components/content/phrase-text';
 import { FillCover } from '@/components/content/responsive-image';
+import { accessLevelOf } from '@/lib/access/access-label';
 import { formatDateJa, isoDateJa } from '@/lib/format';
 import type { Category, PostCard } from '@/server/content/lists';
 import { issueDate, issueNumberLabel } from './issue';
@@ -111,6 +113,10 @@ function LeadArticle({ lead }: { lead: PostCard | null }) {
       <Link href={`/posts/${lead.id}`} className={styles.leadArticleLink}>
         {lead.title}
       </Link>
+      {/* Who may read it, in the cards' words (docs/decisions/022-access-vocabulary.md). */}
+      <span className={styles.leadAccess}>
+        <AccessBadge level={accessLevelOf({ type: 'posts', ...lead })} />
+      </span>
       {writers ? <span className={styles.leadWriters}>文・{writers}</span> : null}
     </p>
   );
