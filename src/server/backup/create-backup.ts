@@ -12,7 +12,6 @@ import { queryRows } from '@/server/db/client';
 import type { MediaStorage } from '@/server/storage/media-storage';
 import { referencedKeys } from '@/server/transfer/archive-format';
 import { type TarEntryInput, tarStream } from '@/server/archive/tar';
-import packageJson from '../../../package.json';
 import {
   type CatalogTable,
   appliedMigrations,
@@ -32,8 +31,9 @@ import {
   tablePath,
 } from './format';
 import { listStoredKeys } from './media-keys';
-import { fileChunks, webChunks } from '@/server/archive/chunks';
-import { FILES_PREFIX, filesInStorage } from '@/server/archive/store-files';
+import { fileChunks } from '@/server/archive/chunks';
+import { filesInStorage } from '@/server/archive/store-files';
+import { manifestEntry, manifestHeader, storedFileEntries } from '@/server/archive/write-entries';
 
 /**
  * Writing a backup: the whole database as one consistent snapshot (a REPEATABLE READ READ
@@ -136,10 +136,7 @@ export async function createBackup(
     const { present, missing: missingFiles } = await filesInStorage(storage, keys);
 
     const manifest: BackupManifest = {
-      format: BACKUP_FORMAT,
-      version: BACKUP_VERSION,
-      createdAt: (options.now ?? new Date()).toISOString(),
-      appVersion: packageJson.version,
+      ...manifestHeader(BACKUP_FORMAT, BACKUP_VERSION, options.now),
       database: { kind: database.kind, serverVersion: snapshot.version },
       migrations: snapshot.migrations,
       tables: snapshot.dumped.map((d) => ({
@@ -150,26 +147,20 @@ export async function createBackup(
       sequences: snapshot.sequences,
       files: { count: present.length, bytes: present.reduce((sum, f) => sum + f.size, 0) },
     };
-    const manifestBytes = Buffer.from(JSON.stringify(manifest, null, 2) + '\n', 'utf8');
 
     async function* entries(): AsyncGenerator<TarEntryInput> {
-      yield { path: MANIFEST_PATH, size: manifestBytes.length, body: manifestBytes };
+      yield manifestEntry(MANIFEST_PATH, manifest);
       for (const d of snapshot.dumped)
         yield { path: tablePath(d.table.name), size: d.size, body: fileChunks(d.file) };
-      for (const { key } of present) {
-        const object = await storage.get(key);
-        if (!object)
-          throw new BackupError(
+      yield* storedFileEntries(
+        storage,
+        present,
+        (key) =>
+          new BackupError(
             `バックアップ中にファイルが削除されました: ${key}。もう一度実行してください。`,
             { status: 409 },
-          );
-        yield {
-          path: FILES_PREFIX + key,
-          size: object.size,
-          mtime: object.lastModified,
-          body: webChunks(object.body),
-        };
-      }
+          ),
+      );
     }
 
     await pipeline(

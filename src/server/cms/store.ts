@@ -67,6 +67,23 @@ export const SYSTEM_WRITE: WriteContext = { actor: 'system' };
 type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
 type StoredRow = typeof cmsContents.$inferSelect;
 
+/** Writes `changes` to the locked row, then records what it now holds as the next version. */
+async function updateRow(
+  tx: Tx,
+  def: EndpointDef,
+  row: StoredRow,
+  changes: Partial<typeof cmsContents.$inferInsert>,
+  action: VersionAction,
+  ctx: WriteContext,
+  now: Date,
+): Promise<void> {
+  await tx
+    .update(cmsContents)
+    .set(changes)
+    .where(and(eq(cmsContents.endpoint, def.endpoint), eq(cmsContents.id, row.id)));
+  await recordRow(tx, def, { ...row, ...changes }, action, ctx, now);
+}
+
 /** microCMS's answer to a write of an item that does not exist. */
 const missing = () => badRequest('Content is not exists.', 'content-not-found');
 
@@ -520,11 +537,7 @@ export async function updateContent(
       if (write.publishedAt) changes.publishedAt = new Date(write.publishedAt);
       Object.assign(changes, searchColumns(def, data));
     }
-    await tx
-      .update(cmsContents)
-      .set(changes)
-      .where(and(eq(cmsContents.endpoint, def.endpoint), eq(cmsContents.id, id)));
-    await recordRow(tx, def, { ...row, ...changes }, 'save', ctx, now);
+    await updateRow(tx, def, row, changes, 'save', ctx, now);
     return { id, updatedAt: now, published: !toDraft };
   });
   // Only the draft changed: no published answer did (the console reads drafts uncached).
@@ -567,11 +580,7 @@ export async function publishContent(
       scheduledAt: null,
       ...searchColumns(def, data),
     };
-    await tx
-      .update(cmsContents)
-      .set(changes)
-      .where(and(eq(cmsContents.endpoint, def.endpoint), eq(cmsContents.id, id)));
-    await recordRow(tx, def, { ...row, ...changes }, 'publish', ctx, now);
+    await updateRow(tx, def, row, changes, 'publish', ctx, now);
     return { published: true, updatedAt: now };
   });
   if (result.published) emitContentChange({ endpoint: def.endpoint, id });
@@ -604,11 +613,7 @@ export async function unpublishContent(
       updatedBy: ctx.actor,
       ...searchColumns(def, null),
     };
-    await tx
-      .update(cmsContents)
-      .set(changes)
-      .where(and(eq(cmsContents.endpoint, def.endpoint), eq(cmsContents.id, id)));
-    await recordRow(tx, def, { ...row, ...changes }, 'unpublish', ctx, now);
+    await updateRow(tx, def, row, changes, 'unpublish', ctx, now);
     return { updatedAt: now };
   });
   emitContentChange({ endpoint: def.endpoint, id });
@@ -630,11 +635,7 @@ export async function scheduleContent(
     if (at && !(row.draftData ?? row.data)) throw badRequest('Content is empty.', 'content-empty');
     const now = new Date();
     const changes = { scheduledAt: at, updatedAt: now, updatedBy: ctx.actor };
-    await tx
-      .update(cmsContents)
-      .set(changes)
-      .where(and(eq(cmsContents.endpoint, def.endpoint), eq(cmsContents.id, id)));
-    await recordRow(tx, def, row, at ? 'schedule' : 'unschedule', ctx, now);
+    await updateRow(tx, def, row, changes, at ? 'schedule' : 'unschedule', ctx, now);
     return { updatedAt: now };
   });
 }

@@ -209,12 +209,23 @@ describe('withPagePolicy', () => {
     prerenderedHashes: ["'sha256-static='"],
   });
 
-  async function serve(handler: http.RequestListener) {
-    const server = http.createServer(handler);
+  /** `app` behind withPagePolicy on a real server; `before` runs first (what set a header). */
+  async function servePolicy(
+    app: Parameters<typeof withPagePolicy>[0],
+    before?: (res: http.ServerResponse) => void,
+  ) {
+    const handler = withPagePolicy(app, policies);
+    const server = http.createServer((req, res) => {
+      before?.(res);
+      void handler(req, res);
+    });
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
-    const { port } = server.address() as AddressInfo;
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
     return {
-      url: `http://127.0.0.1:${port}`,
+      url,
+      /** The policy the answer to a GET of `path` carries. */
+      policyOf: async (path: string) =>
+        (await fetch(url + path)).headers.get('content-security-policy'),
       close: () => new Promise((r) => server.close(r)),
     };
   }
@@ -222,14 +233,13 @@ describe('withPagePolicy', () => {
   it('gives the framework a fresh nonce of its own, never one a client sent', async () => {
     const seen: (string | undefined)[] = [];
     const reportOnly: unknown[] = [];
-    const handler = withPagePolicy((req, res) => {
+    const server = await servePolicy((req, res) => {
       seen.push(req.headers['content-security-policy'] as string | undefined);
       reportOnly.push(req.headers['content-security-policy-report-only']);
       res.setHeader('content-type', 'text/html');
       res.end('<p>ok</p>');
       return Promise.resolve();
-    }, policies);
-    const server = await serve((req, res) => void handler(req, res));
+    });
     const answers = [];
     for (let i = 0; i < 2; i++) {
       answers.push(
@@ -256,37 +266,27 @@ describe('withPagePolicy', () => {
   });
 
   it('leaves the framework’s files and images with the policy they had, and no nonce', async () => {
-    const handler = withPagePolicy((_req, res) => {
-      res.end('x');
-      return Promise.resolve();
-    }, policies);
-    const server = await serve((req, res) => {
-      res.setHeader('content-security-policy', "default-src 'none'");
-      void handler(req, res);
-    });
+    const server = await servePolicy(
+      (_req, res) => {
+        res.end('x');
+        return Promise.resolve();
+      },
+      (res) => res.setHeader('content-security-policy', "default-src 'none'"),
+    );
     for (const file of ['/_next/static/chunks/a.js', '/_next/image?url=%2Fa.png&w=64&q=75'])
-      expect((await fetch(server.url + file)).headers.get('content-security-policy'), file).toBe(
-        "default-src 'none'",
-      );
-    expect(
-      nonceIn((await fetch(server.url + '/_next/data')).headers.get('content-security-policy')!),
-    ).toBeDefined();
+      expect(await server.policyOf(file), file).toBe("default-src 'none'");
+    expect(nonceIn((await server.policyOf('/_next/data'))!)).toBeDefined();
     await server.close();
   });
 
   it('adds the prerendered pages’ hashes to an error page and to a prerendered answer', async () => {
-    const handler = withPagePolicy((req, res) => {
+    const server = await servePolicy((req, res) => {
       if (req.url === '/missing') res.statusCode = 404;
       if (req.url === '/static') res.setHeader('x-nextjs-prerender', '1');
       res.end('x');
       return Promise.resolve();
-    }, policies);
-    const server = await serve((req, res) => void handler(req, res));
-    const scripts = async (p: string) =>
-      directive(
-        (await fetch(server.url + p)).headers.get('content-security-policy')!,
-        'script-src',
-      );
+    });
+    const scripts = async (p: string) => directive((await server.policyOf(p))!, 'script-src');
     expect(await scripts('/missing')).toContain("'sha256-static='");
     expect(await scripts('/static')).toContain("'sha256-static='");
     expect(await scripts('/page')).not.toContain("'sha256-static='");
@@ -296,22 +296,19 @@ describe('withPagePolicy', () => {
   });
 
   it('gives an answer that is not a page the non-page policy, however its head is written', async () => {
-    const handler = withPagePolicy((req, res) => {
+    const server = await servePolicy((req, res) => {
       if (req.url === '/object') res.writeHead(200, { 'Content-Type': 'application/json' });
       if (req.url === '/array') res.writeHead(200, ['content-type', 'text/plain']);
       if (req.url === '/set') res.setHeader('content-type', 'application/feed+json');
       if (req.url === '/rsc') res.setHeader('content-type', 'text/x-component');
       res.end('{}');
       return Promise.resolve();
-    }, policies);
-    const server = await serve((req, res) => void handler(req, res));
-    const policyOf = async (p: string) =>
-      (await fetch(server.url + p)).headers.get('content-security-policy');
+    });
     for (const p of ['/object', '/array', '/set'])
-      expect(await policyOf(p), p).toBe(NON_PAGE_POLICY);
-    expect(nonceIn((await policyOf('/rsc'))!)).toBeDefined();
+      expect(await server.policyOf(p), p).toBe(NON_PAGE_POLICY);
+    expect(nonceIn((await server.policyOf('/rsc'))!)).toBeDefined();
     // No body type (a redirect, a 304): the page policy stays.
-    expect(nonceIn((await policyOf('/none'))!)).toBeDefined();
+    expect(nonceIn((await server.policyOf('/none'))!)).toBeDefined();
     await server.close();
   });
 });

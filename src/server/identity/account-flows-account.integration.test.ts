@@ -28,61 +28,45 @@ describe('account flows against the database: reset, e-mail change, profile, del
   const { ctx, mailsTo, linkIn, cookieOf, verifiedMember } = t;
 
   describe('password reset', () => {
+    const resetMail = async () =>
+      (await mailsTo('hanako@example.jp')).find((m) => m.kind === 'reset-password')!;
+    const tokenOf = (mail: { textBody: string | null }) =>
+      new URL(linkIn(mail.textBody)).searchParams.get('token')!;
+    const reset = (token: string, password: string, passwordConfirm = password) =>
+      resetPassword(t.deps, { token, password, passwordConfirm }, ctx());
+    const signsInWith = async (password: string) =>
+      (await signIn(t.deps, { email: 'hanako@example.jp', password }, ctx())).ok;
+
     it('answers the same for a registered and an unknown address, mailing only the registered one', async () => {
       const known = await requestPasswordReset(t.deps, { email: 'hanako@example.jp' }, ctx());
       const unknown = await requestPasswordReset(t.deps, { email: 'ghost@example.jp' }, ctx());
       expect(known).toEqual(unknown);
       expect(await mailsTo('ghost@example.jp')).toHaveLength(0);
-      const [mail] = (await mailsTo('hanako@example.jp')).filter(
-        (m) => m.kind === 'reset-password',
-      );
-      expect(linkIn(mail!.textBody)).toMatch(
+      expect(linkIn((await resetMail()).textBody)).toMatch(
         /^http:\/\/localhost:3000\/account\/reset-password\?token=/,
       );
     });
 
     it('stores the token only as a hash', async () => {
-      const [mail] = (await mailsTo('hanako@example.jp')).filter(
-        (m) => m.kind === 'reset-password',
-      );
-      const token = new URL(linkIn(mail!.textBody)).searchParams.get('token')!;
+      const token = tokenOf(await resetMail());
       const rows = await t.database.db.select().from(verification);
       expect(rows.some((r) => r.identifier.includes(token) || r.value.includes(token))).toBe(false);
     });
 
     it('sets the new password once, signs out every session, and the token cannot be used again', async () => {
-      const before = await signIn(
-        t.deps,
-        { email: 'hanako@example.jp', password: PASSWORD },
-        ctx(),
-      );
-      expect(before.ok).toBe(true);
-      const [mail] = (await mailsTo('hanako@example.jp')).filter(
-        (m) => m.kind === 'reset-password',
-      );
-      const token = new URL(linkIn(mail!.textBody)).searchParams.get('token')!;
+      expect(await signsInWith(PASSWORD)).toBe(true);
+      const token = tokenOf(await resetMail());
 
-      const weak = await resetPassword(
-        t.deps,
-        { token, password: 'hanako', passwordConfirm: 'hanako' },
-        ctx(),
-      );
-      expect(weak).toMatchObject({ ok: false, status: 400 });
-      const mismatch = await resetPassword(
-        t.deps,
-        { token, password: 'new-sky-password', passwordConfirm: 'other' },
-        ctx(),
-      );
+      expect(await reset(token, 'hanako')).toMatchObject({ ok: false, status: 400 });
+      const mismatch = await reset(token, 'new-sky-password', 'other');
       expect(!mismatch.ok && mismatch.fieldErrors?.passwordConfirm).toBe(
         '確認用のパスワードが一致しません。',
       );
 
-      const done = await resetPassword(
-        t.deps,
-        { token, password: 'new-sky-password', passwordConfirm: 'new-sky-password' },
-        ctx(),
-      );
-      expect(done).toMatchObject({ ok: true, redirectTo: '/login?reset=1' });
+      expect(await reset(token, 'new-sky-password')).toMatchObject({
+        ok: true,
+        redirectTo: '/login?reset=1',
+      });
       const [row] = await t.database.db
         .select()
         .from(user)
@@ -92,31 +76,14 @@ describe('account flows against the database: reset, e-mail change, profile, del
       ).toHaveLength(0);
       expect((await mailsTo('hanako@example.jp')).map((m) => m.kind)).toContain('password-changed');
 
-      const reused = await resetPassword(
-        t.deps,
-        { token, password: 'third-sky-password', passwordConfirm: 'third-sky-password' },
-        ctx(),
-      );
-      expect(reused).toMatchObject({ ok: false, status: 400 });
-      const wrongToken = await resetPassword(
-        t.deps,
-        { token: 'nope', password: 'third-sky-password', passwordConfirm: 'third-sky-password' },
-        ctx(),
-      );
-      expect(wrongToken).toMatchObject({ ok: false, status: 400 });
-      expect(
-        (
-          await signIn(
-            t.deps,
-            { email: 'hanako@example.jp', password: 'third-sky-password' },
-            ctx(),
-          )
-        ).ok,
-      ).toBe(false);
-      expect(
-        (await signIn(t.deps, { email: 'hanako@example.jp', password: 'new-sky-password' }, ctx()))
-          .ok,
-      ).toBe(true);
+      // Used once: the same link, and a token that is none, are refused alike.
+      for (const used of [token, 'nope'])
+        expect(await reset(used, 'third-sky-password'), used).toMatchObject({
+          ok: false,
+          status: 400,
+        });
+      expect(await signsInWith('third-sky-password')).toBe(false);
+      expect(await signsInWith('new-sky-password')).toBe(true);
       expect((await listAudit(t.database.db, 100)).some((a) => a.action === 'password-reset')).toBe(
         true,
       );
@@ -124,24 +91,20 @@ describe('account flows against the database: reset, e-mail change, profile, del
   });
 
   describe('e-mail change', () => {
+    const askChange = (
+      member: Awaited<ReturnType<typeof verifiedMember>>,
+      newEmail: string,
+      password = PASSWORD,
+    ) => changeEmail(t.deps, { newEmail, password }, ctx(member.cookie), member.user);
+
     it('needs the password, mails the new address and tells the old one; nothing changes until the link is followed', async () => {
-      const { cookie, user: member } = await verifiedMember('kenji@example.jp', '鈴木 健二');
-      const wrong = await changeEmail(
-        t.deps,
-        { newEmail: 'kenji.new@example.jp', password: 'not-mine-at-all' },
-        ctx(cookie),
-        member,
-      );
+      const kenji = await verifiedMember('kenji@example.jp', '鈴木 健二');
+      const member = kenji.user;
+      const wrong = await askChange(kenji, 'kenji.new@example.jp', 'not-mine-at-all');
       expect(!wrong.ok && wrong.fieldErrors?.password).toBe('パスワードが正しくありません。');
       expect(await mailsTo('kenji.new@example.jp')).toHaveLength(0);
 
-      const asked = await changeEmail(
-        t.deps,
-        { newEmail: 'Kenji.New@example.jp', password: PASSWORD },
-        ctx(cookie),
-        member,
-      );
-      expect(asked).toMatchObject({ ok: true });
+      expect(await askChange(kenji, 'Kenji.New@example.jp')).toMatchObject({ ok: true });
       expect((await mailsTo('kenji@example.jp')).map((m) => m.kind)).toContain(
         'change-email-notice',
       );
@@ -171,14 +134,8 @@ describe('account flows against the database: reset, e-mail change, profile, del
     });
 
     it('gives no sign that the new address is taken', async () => {
-      const { cookie, user: member } = await verifiedMember('aya@example.jp');
-      const taken = await changeEmail(
-        t.deps,
-        { newEmail: 'hanako@example.jp', password: PASSWORD },
-        ctx(cookie),
-        member,
-      );
-      expect(taken).toMatchObject({ ok: true });
+      const aya = await verifiedMember('aya@example.jp');
+      expect(await askChange(aya, 'hanako@example.jp')).toMatchObject({ ok: true });
       expect(
         (await mailsTo('hanako@example.jp')).filter((m) => m.kind === 'change-email'),
       ).toHaveLength(0);

@@ -212,16 +212,17 @@ export function removeExpiredLinks(db: Db, now = new Date()): Promise<number> {
   return removeLinks(db, lte(mailOutbox.linkExpiresAt, now), now);
 }
 
-/** A password reset spends every reset link of the account (auth.ts, onPasswordReset). */
-export function removeResetLinks(db: Db, userId: string): Promise<number> {
-  return removeLinks(
+/** Removes the links of those kinds of mail sent to the account. */
+const removeAccountLinks = (db: Db, userId: string, kinds: string[]) =>
+  removeLinks(
     db,
-    and(
-      eq(mailOutbox.tokenUserId, userId),
-      inArray(mailOutbox.kind, [TOKEN_MAIL_KINDS.resetPassword]),
-    ),
+    and(eq(mailOutbox.tokenUserId, userId), inArray(mailOutbox.kind, kinds)),
     new Date(),
   );
+
+/** A password reset spends every reset link of the account (auth.ts, onPasswordReset). */
+export function removeResetLinks(db: Db, userId: string): Promise<number> {
+  return removeAccountLinks(db, userId, [TOKEN_MAIL_KINDS.resetPassword]);
 }
 
 /**
@@ -229,26 +230,15 @@ export function removeResetLinks(db: Db, userId: string): Promise<number> {
  * links: the older ones do nothing or are refused (auth.ts, afterEmailVerification).
  */
 export function removeVerificationLinks(db: Db, userId: string): Promise<number> {
-  return removeLinks(
-    db,
-    and(
-      eq(mailOutbox.tokenUserId, userId),
-      inArray(mailOutbox.kind, [TOKEN_MAIL_KINDS.verifyEmail, TOKEN_MAIL_KINDS.changeEmail]),
-    ),
-    new Date(),
-  );
+  return removeAccountLinks(db, userId, [
+    TOKEN_MAIL_KINDS.verifyEmail,
+    TOKEN_MAIL_KINDS.changeEmail,
+  ]);
 }
 
 /** A sign-in by link spends every sign-in link of the account (identity/sign-in-link.ts). */
 export function removeSignInLinks(db: Db, userId: string): Promise<number> {
-  return removeLinks(
-    db,
-    and(
-      eq(mailOutbox.tokenUserId, userId),
-      inArray(mailOutbox.kind, [TOKEN_MAIL_KINDS.signInLink]),
-    ),
-    new Date(),
-  );
+  return removeAccountLinks(db, userId, [TOKEN_MAIL_KINDS.signInLink]);
 }
 
 /**

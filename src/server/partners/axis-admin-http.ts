@@ -150,6 +150,26 @@ const onPartnerPage = (partnerId: string, spec: Omit<StaffEndpoint, 'formPage'>)
   formPage: PARTNER_ID.test(partnerId) ? partnerPage(partnerId) : AXIS_ADMIN,
 });
 
+/** A staff form about one listing, found from the path (a 404 when it is none); back to the list. */
+const listingForm =
+  (
+    options: AxisAdminOptions,
+    spec: Omit<StaffEndpoint, 'formPage' | 'maxBytes'>,
+    act: (
+      found: NonNullable<Awaited<ReturnType<typeof listingFromPath>>>,
+      ctx: StaffContext,
+    ) => Promise<FormResult>,
+  ) =>
+  (request: Request, listingId: string) =>
+    staffEndpoint(
+      options,
+      { ...spec, formPage: AXIS_ADMIN, maxBytes: SMALL_FORM_MAX_BYTES },
+      async (ctx) => {
+        const found = await listingFromPath(listingId);
+        return found ? act(found, ctx) : NOT_FOUND;
+      },
+    )(request);
+
 const memberIntent = z.enum(['add', 'remove']);
 const inquiryStateField = z.enum(INQUIRY_STATES, { error: '対応状況を一覧から選んでください。' });
 
@@ -216,43 +236,27 @@ export function axisAdminHandlers(options: AxisAdminOptions = {}) {
       )(request),
 
     /** POST /api/biz/axis-admin/listings/{id}/review: approve, or return with a comment. */
-    reviewListing: (request: Request, listingId: string) =>
-      staffEndpoint(
-        options,
-        {
-          name: 'axis-admin-review-listing',
-          formPage: AXIS_ADMIN,
-          maxBytes: SMALL_FORM_MAX_BYTES,
-          flashValues: reviewFlash,
-        },
-        async ({ input, actor }) => {
-          const found = await listingFromPath(listingId);
-          if (!found) return NOT_FOUND;
-          const { deps, listing } = found;
-          const result = await reviewListing(deps, listing.id, input, actor);
-          return succeeded(result, partnerPage(listing.partnerId));
-        },
-      )(request),
+    reviewListing: listingForm(
+      options,
+      { name: 'axis-admin-review-listing', flashValues: reviewFlash },
+      async ({ deps, listing }, { input, actor }) =>
+        succeeded(
+          await reviewListing(deps, listing.id, input, actor),
+          partnerPage(listing.partnerId),
+        ),
+    ),
 
     /** POST /api/biz/axis-admin/listings/{id}/close: ends a live listing today. */
-    closeListing: (request: Request, listingId: string) =>
-      staffEndpoint(
-        options,
-        {
-          name: 'axis-admin-close-listing',
-          formPage: AXIS_ADMIN,
-          maxBytes: SMALL_FORM_MAX_BYTES,
-          flashValues: keyOnlyFlash,
-        },
-        async ({ input, actor }) => {
-          const found = await listingFromPath(listingId);
-          if (!found) return NOT_FOUND;
-          const { deps, listing } = found;
-          // The listing's own partner: staff may close any listing, and only as that one's.
-          const result = await closeListing(deps, listing.partnerId, listing.id, input, actor);
-          return succeeded(result, `${partnerPage(listing.partnerId)}#listing-${listing.id}`);
-        },
-      )(request),
+    closeListing: listingForm(
+      options,
+      { name: 'axis-admin-close-listing', flashValues: keyOnlyFlash },
+      async ({ deps, listing }, { input, actor }) =>
+        // The listing's own partner: staff may close any listing, and only as that one's.
+        succeeded(
+          await closeListing(deps, listing.partnerId, listing.id, input, actor),
+          `${partnerPage(listing.partnerId)}#listing-${listing.id}`,
+        ),
+    ),
 
     /** POST /api/biz/axis-admin/inquiries/{id}: new → in progress → done. */
     inquiryState: (request: Request, inquiryId: string) =>

@@ -9,7 +9,6 @@ import { env } from '@/env';
 import type { Db } from '@/server/db/client';
 import { cmsContents, cmsMedia, cmsVersions } from '@/server/db/schema';
 import type { MediaStorage } from '@/server/storage/media-storage';
-import packageJson from '../../../package.json';
 import {
   ARCHIVE_FORMAT,
   ARCHIVE_VERSION,
@@ -25,8 +24,9 @@ import {
   storageKeyOfUrl,
 } from './archive-format';
 import { type TarEntryInput, tarStream } from '@/server/archive/tar';
-import { fileChunks, webChunks } from '@/server/archive/chunks';
-import { FILES_PREFIX, filesInStorage } from '@/server/archive/store-files';
+import { fileChunks } from '@/server/archive/chunks';
+import { filesInStorage } from '@/server/archive/store-files';
+import { manifestEntry, manifestHeader, storedFileEntries } from '@/server/archive/write-entries';
 
 /**
  * The export: every content row, version and media row, and the stored files they point at,
@@ -218,10 +218,7 @@ export async function prepareExport(
     const { present, missing: missingFiles } = await filesInStorage(storage, keys);
 
     const manifest: Manifest = {
-      format: ARCHIVE_FORMAT,
-      version: ARCHIVE_VERSION,
-      createdAt: (options.now ?? new Date()).toISOString(),
-      appVersion: packageJson.version,
+      ...manifestHeader(ARCHIVE_FORMAT, ARCHIVE_VERSION, options.now),
       counts: {
         contents: contentFile.count,
         versions: versionsFile.count,
@@ -230,23 +227,17 @@ export async function prepareExport(
       },
       endpoints,
     };
-    const manifestBytes = Buffer.from(JSON.stringify(manifest, null, 2) + '\n', 'utf8');
 
     async function* entries(): AsyncGenerator<TarEntryInput> {
-      yield { path: MANIFEST_PATH, size: manifestBytes.length, body: manifestBytes };
+      yield manifestEntry(MANIFEST_PATH, manifest);
       yield { path: CONTENT_PATH, size: contentFile.size, body: fileChunks(files.content) };
       yield { path: VERSIONS_PATH, size: versionsFile.size, body: fileChunks(files.versions) };
       yield { path: MEDIA_PATH, size: mediaFile.size, body: fileChunks(files.media) };
-      for (const { key } of present) {
-        const object = await storage.get(key);
-        if (!object) throw new Error(`stored file vanished during the export: ${key}`);
-        yield {
-          path: FILES_PREFIX + key,
-          size: object.size,
-          mtime: object.lastModified,
-          body: webChunks(object.body),
-        };
-      }
+      yield* storedFileEntries(
+        storage,
+        present,
+        (key) => new Error(`stored file vanished during the export: ${key}`),
+      );
     }
 
     async function* archive(): AsyncGenerator<Uint8Array> {
