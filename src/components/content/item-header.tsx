@@ -46,22 +46,33 @@ export function ItemHeader({
 }
 
 /** The cover image of a content page: fixed aspect ratio, loaded first (it is the LCP). */
-export function ItemCover({
+type Cover = { url: string; alt?: string; width?: number; height?: number };
+
+/** An item's cover image, on the first screen (loaded first); 16:9 where its size is unknown. */
+export function CoverImage({
   image,
+  sizes = '(min-width: 72rem) 72rem, 100vw',
 }: {
-  image?: { url: string; alt?: string; width?: number; height?: number } | null;
+  image: Cover;
+  sizes?: string;
 }) {
+  return (
+    <ResponsiveImage
+      src={image.url}
+      alt={image.alt ?? ''}
+      width={image.width ?? 1200}
+      height={image.height ?? 675}
+      sizes={sizes}
+      priority
+    />
+  );
+}
+
+export function ItemCover({ image }: { image?: Cover | null }) {
   if (!image) return null;
   return (
     <figure className={styles.cover}>
-      <ResponsiveImage
-        src={image.url}
-        alt={image.alt ?? ''}
-        width={image.width ?? 1200}
-        height={image.height ?? 675}
-        sizes="(min-width: 72rem) 72rem, 100vw"
-        priority
-      />
+      <CoverImage image={image} />
     </figure>
   );
 }

@@ -15,7 +15,7 @@ export function jsonLdSite(): { siteUrl: string; siteName: string } {
 }
 
 /** A content item as its page's metadata reads it. */
-type MetadataItem = {
+export type MetadataItem = {
   id: string;
   title: string;
   description?: string;

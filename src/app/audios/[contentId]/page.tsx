@@ -1,13 +1,11 @@
-import { notFound } from 'next/navigation';
 import { BookmarkButton } from '@/components/bookmarks/bookmark-button.client';
 import { AccessBadge } from '@/components/content/access-badge';
-import { castLine } from '@/components/content/item-header';
+import { CoverImage, castLine } from '@/components/content/item-header';
 import { Paywall } from '@/components/content/paywall';
 import { PhraseText } from '@/components/content/phrase-text';
-import { ResponsiveImage } from '@/components/content/responsive-image';
 import { RichText } from '@/components/content/rich-text';
 import styles from '@/components/content/article.module.css';
-import { itemPageMetadata, jsonLdSite } from '@/components/listing/site-metadata';
+import { jsonLdSite } from '@/components/listing/site-metadata';
 import { JsonLd } from '@/components/seo/json-ld';
 import { contentItemJsonLd } from '@/lib/json-ld';
 import { AudioPlayer } from '@/components/media/audio-player.client';
@@ -16,9 +14,10 @@ import { playableUrl } from '@/server/access/media-url';
 import { readAudio } from '@/server/access/read';
 import episode from './episode.module.css';
 import type { RouteParamsProps } from '@/components/listing/page-params';
+import { itemMetadataOf, readShownOr404 } from '@/components/content/item-page';
 
 export async function generateMetadata({ params }: RouteParamsProps<'contentId'>) {
-  return itemPageMetadata('audios', (await readAudio((await params).contentId))?.item);
+  return itemMetadataOf('audios', readAudio, params);
 }
 
 /**
@@ -28,8 +27,7 @@ export async function generateMetadata({ params }: RouteParamsProps<'contentId'>
  */
 export default async function AudioPage({ params }: RouteParamsProps<'contentId'>) {
   // Only what the access policy gives leaves the server: the file and transcript, or its lead.
-  const shown = await readAudio((await params).contentId);
-  if (!shown) notFound();
+  const shown = await readShownOr404(readAudio, params);
   const audio = shown.item;
   const transcript = audio.transcript ?? '';
   const path = `/audios/${audio.id}`;
@@ -82,13 +80,9 @@ export default async function AudioPage({ params }: RouteParamsProps<'contentId'
         </div>
         {audio.coverImage ? (
           <figure className={episode.cover}>
-            <ResponsiveImage
-              src={audio.coverImage.url}
-              alt={audio.coverImage.alt ?? ''}
-              width={audio.coverImage.width ?? 1200}
-              height={audio.coverImage.height ?? 675}
+            <CoverImage
+              image={audio.coverImage}
               sizes="(min-width: 72rem) 30rem, (min-width: 60rem) 40vw, (min-width: 42rem) 42rem, 100vw"
-              priority
             />
           </figure>
         ) : null}

@@ -1,28 +1,25 @@
-import { notFound } from 'next/navigation';
 import { BookmarkButton } from '@/components/bookmarks/bookmark-button.client';
 import { ItemCover, ItemHeader } from '@/components/content/item-header';
 import { Paywall } from '@/components/content/paywall';
 import { RichText } from '@/components/content/rich-text';
 import styles from '@/components/content/article.module.css';
-import { itemPageMetadata, jsonLdSite } from '@/components/listing/site-metadata';
+import { jsonLdSite } from '@/components/listing/site-metadata';
 import { JsonLd } from '@/components/seo/json-ld';
 import { PAYWALLED_CLASS, contentItemJsonLd } from '@/lib/json-ld';
 import { readConnect } from '@/server/access/read';
 import type { RouteParamsProps } from '@/components/listing/page-params';
+import { itemMetadataOf, readShownOr404 } from '@/components/content/item-page';
 
 export async function generateMetadata({ params }: RouteParamsProps<'contentId'>) {
   // SPEC §2: title, description and image from the connect page itself (for sharing). The
   // community area is for members: its pages stay out of search engines, as out of the sitemap.
-  return itemPageMetadata('connect', (await readConnect((await params).contentId))?.item, {
-    noIndex: true,
-  });
+  return itemMetadataOf('connect', readConnect, params, { noIndex: true });
 }
 
 /** A connect page: signed-in members read it all; others see the lead and a way in. */
 export default async function ConnectDetailPage({ params }: RouteParamsProps<'contentId'>) {
   // Only what the access policy gives leaves the server: the body, or its lead.
-  const shown = await readConnect((await params).contentId);
-  if (!shown) notFound();
+  const shown = await readShownOr404(readConnect, params);
   const page = shown.item;
   const body = page.body ?? '';
   const path = `/connect/${page.id}`;

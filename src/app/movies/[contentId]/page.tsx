@@ -1,9 +1,8 @@
-import { notFound } from 'next/navigation';
 import { BookmarkButton } from '@/components/bookmarks/bookmark-button.client';
-import { ItemHeader, castLine } from '@/components/content/item-header';
+import { CoverImage, ItemHeader, castLine } from '@/components/content/item-header';
 import { Paywall } from '@/components/content/paywall';
 import styles from '@/components/content/article.module.css';
-import { itemPageMetadata, jsonLdSite } from '@/components/listing/site-metadata';
+import { jsonLdSite } from '@/components/listing/site-metadata';
 import { JsonLd } from '@/components/seo/json-ld';
 import { contentItemJsonLd } from '@/lib/json-ld';
 import { ResponsiveImage } from '@/components/content/responsive-image';
@@ -13,16 +12,16 @@ import { formatDurationJa } from '@/lib/format';
 import { playableUrl } from '@/server/access/media-url';
 import { readMovie } from '@/server/access/read';
 import type { RouteParamsProps } from '@/components/listing/page-params';
+import { itemMetadataOf, readShownOr404 } from '@/components/content/item-page';
 
 export async function generateMetadata({ params }: RouteParamsProps<'contentId'>) {
-  return itemPageMetadata('movies', (await readMovie((await params).contentId))?.item);
+  return itemMetadataOf('movies', readMovie, params);
 }
 
 /** A movie: the page is public; the video (file or embed) only for those the policy allows. */
 export default async function MoviePage({ params }: RouteParamsProps<'contentId'>) {
   // Only what the access policy gives leaves the server: the file and embed, or neither.
-  const shown = await readMovie((await params).contentId);
-  if (!shown) notFound();
+  const shown = await readShownOr404(readMovie, params);
   const movie = shown.item;
   const poster = movie.coverImage?.url;
   const path = `/movies/${movie.id}`;
@@ -74,14 +73,7 @@ export default async function MoviePage({ params }: RouteParamsProps<'contentId'
             }
           />
         ) : movie.coverImage ? (
-          <ResponsiveImage
-            src={movie.coverImage.url}
-            alt={movie.coverImage.alt ?? ''}
-            width={movie.coverImage.width ?? 1200}
-            height={movie.coverImage.height ?? 675}
-            sizes="(min-width: 72rem) 72rem, 100vw"
-            priority
-          />
+          <CoverImage image={movie.coverImage} />
         ) : null}
       </div>
       <div className={styles.body}>

@@ -1,6 +1,5 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
-import { notFound } from 'next/navigation';
 import { BookmarkButton } from '@/components/bookmarks/bookmark-button.client';
 import { ItemCover, ItemHeader, byline } from '@/components/content/item-header';
 import { FreePlanNote, Paywall } from '@/components/content/paywall';
@@ -19,6 +18,7 @@ import { readPost } from '@/server/access/read';
 import { type PostCard, listPosts } from '@/server/content/lists';
 import type { Post } from '@/server/content/schemas';
 import type { RouteParamsProps } from '@/components/listing/page-params';
+import { readShownOr404 } from '@/components/content/item-page';
 
 export async function generateMetadata({
   params,
@@ -55,8 +55,7 @@ async function relatedPosts(post: Post): Promise<PostCard[]> {
 
 export default async function PostPage({ params }: RouteParamsProps<'contentId'>) {
   // Only what the access policy gives leaves the server: the body, or its lead.
-  const shown = await readPost((await params).contentId);
-  if (!shown) notFound();
+  const shown = await readShownOr404(readPost, params);
   const post = shown.item;
   const [series, related] = await Promise.all([seriesNavigation(post), relatedPosts(post)]);
   const body = post.body ?? '';
