@@ -11,6 +11,7 @@ import { Button } from '@/components/ui/button';
 import { PrintButton } from './print-button.client';
 import './receipt-print.css';
 import styles from './receipt.module.css';
+import { Options } from '@/components/forms/options';
 
 /**
  * Receipts (領収書) of a reader's paid invoices. With the issuer's registration number
@@ -277,11 +278,7 @@ function AddresseeForm({
             name="honorific"
             defaultValue={addressee.honorific}
           >
-            {HONORIFICS.map((honorific) => (
-              <option key={honorific} value={honorific}>
-                {honorific}
-              </option>
-            ))}
+            <Options items={HONORIFICS} />
           </select>
         </label>
         <Button type="submit" color="white">

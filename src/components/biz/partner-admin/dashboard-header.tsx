@@ -1,6 +1,6 @@
 import Link from 'next/link';
 import biz from '@/components/biz/biz-admin.module.css';
-import { ResponsiveImage } from '@/components/content/responsive-image';
+import { PartnerLogo } from './partner-logo';
 import { formatDateJa } from '@/lib/format';
 import { SUBMISSION_REFUSAL_MESSAGES } from '@/server/access/partner-access';
 import { CONTRACT_STATE_LABELS } from '@/lib/partners/contract-state';
@@ -32,15 +32,7 @@ export function DashboardHeader({
     <header className={styles.header}>
       <div className={styles.identity}>
         {partner.logo ? (
-          <span className={styles.headerLogo}>
-            <ResponsiveImage
-              src={partner.logo.url}
-              alt=""
-              width={partner.logo.width}
-              height={partner.logo.height}
-              sizes="6rem"
-            />
-          </span>
+          <PartnerLogo logo={partner.logo} alt="" sizes="6rem" className={styles.headerLogo} />
         ) : null}
         <h1 className={biz.title}>
           <span className={styles.kicker}>

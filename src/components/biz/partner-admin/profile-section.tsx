@@ -1,5 +1,5 @@
 import biz from '@/components/biz/biz-admin.module.css';
-import { ResponsiveImage } from '@/components/content/responsive-image';
+import { PartnerLogo } from './partner-logo';
 import { Field, PostForm, TextArea } from '@/components/forms/form.client';
 import type { Flash } from '@/lib/http/flash';
 import { typedText } from '@/server/http/read-flash';
@@ -64,15 +64,12 @@ export function ProfileSection({
           <div className={styles.logoField}>
             <figure className={styles.currentLogo}>
               {partner.logo ? (
-                <span className={styles.logoBox}>
-                  <ResponsiveImage
-                    src={partner.logo.url}
-                    alt={`${partner.name}のロゴ`}
-                    width={partner.logo.width}
-                    height={partner.logo.height}
-                    sizes="8rem"
-                  />
-                </span>
+                <PartnerLogo
+                  logo={partner.logo}
+                  alt={`${partner.name}のロゴ`}
+                  sizes="8rem"
+                  className={styles.logoBox}
+                />
               ) : (
                 <span className={styles.noLogo}>なし</span>
               )}
