@@ -87,3 +87,28 @@ describe('parseBillingNotice', () => {
     expect(parseBillingNotice({ kind: 'other' })).toBeNull();
   });
 });
+
+describe('a renewal waiting for 3-D Secure', () => {
+  const base = { kind: 'past_due', amount: 1100, nextAttempt: null };
+
+  it('keeps an http(s) authentication page and drops anything else', () => {
+    const url = 'https://example.jp/billing-sandbox/authenticate/pi_1';
+    expect(parseBillingNotice({ ...base, authenticationUrl: url })).toEqual({
+      ...base,
+      authenticationUrl: url,
+    });
+    expect(parseBillingNotice({ ...base, authenticationUrl: 'javascript:alert(1)' })).toEqual(base);
+  });
+
+  it('asks for the authentication instead of a new card', () => {
+    const text = billingNoticeText({
+      kind: 'past_due',
+      amount: 1100,
+      nextAttempt: null,
+      authenticationUrl: 'https://example.jp/a',
+    });
+    expect(text).toContain('本人認証（3Dセキュア）が必要です');
+    expect(text).toContain('¥1,100');
+    expect(text).not.toContain('カード情報を更新');
+  });
+});

@@ -4,7 +4,8 @@ import { formatDateJa, formatYen } from './format';
  * The site-wide billing notice of a signed-in reader (carried by /api/me, shown under the
  * header):
  * - `past_due`: the current live plan's renewal failed: what is owed and when the provider
- *   tries the card again (null when the billing data does not say).
+ *   tries the card again (null when the billing data does not say); or it waits for the
+ *   reader's 3-D Secure authentication, with the page to do it on.
  * - `plan_ended`: the reader's plan has ended; said once (the server records that it was
  *   shown: src/server/billing/reader-notices.ts), never again for that plan.
  * - `duplicate_reversed`: a second paid plan the reader took out was cancelled and refunded
@@ -13,7 +14,16 @@ import { formatDateJa, formatYen } from './format';
  *   charged) and which plan remains.
  */
 export type BillingNotice =
-  | { kind: 'past_due'; amount: number | null; nextAttempt: string | null }
+  | {
+      kind: 'past_due';
+      amount: number | null;
+      nextAttempt: string | null;
+      /**
+       * The card issuer's 3-D Secure page (the provider's hosted invoice page) when the renewal
+       * waits for the reader's authentication rather than failed; absent or null otherwise.
+       */
+      authenticationUrl?: string | null;
+    }
   | { kind: 'plan_ended'; planName: string; endedAt: string }
   | { kind: 'duplicate_reversed'; reversedPlan: string; keptPlan: string; refunded: number }
   | null;
@@ -25,6 +35,8 @@ const isDateTime = (value: unknown): value is string =>
   typeof value === 'string' && ISO_DATETIME.test(value) && !Number.isNaN(Date.parse(value));
 const isYen = (value: unknown): value is number =>
   typeof value === 'number' && Number.isInteger(value) && value >= 0;
+const isHttpUrl = (value: unknown): value is string =>
+  typeof value === 'string' && value.length <= 2000 && /^https?:\/\/[^\s]+$/.test(value);
 const isPlanName = (value: unknown): value is string =>
   typeof value === 'string' && value.length <= 200;
 
@@ -33,10 +45,15 @@ export function parseBillingNotice(value: unknown): BillingNotice {
   if (typeof value !== 'object' || value === null) return null;
   const notice = value as Record<string, unknown>;
   if (notice.kind === 'past_due') {
-    const { amount, nextAttempt } = notice;
+    const { amount, nextAttempt, authenticationUrl } = notice;
     const amountOk = amount === null || isYen(amount);
     if (!amountOk || !(nextAttempt === null || isDateTime(nextAttempt))) return null;
-    return { kind: 'past_due', amount: amount, nextAttempt };
+    return {
+      kind: 'past_due',
+      amount: amount,
+      nextAttempt,
+      ...(isHttpUrl(authenticationUrl) ? { authenticationUrl } : {}),
+    };
   }
   if (notice.kind === 'plan_ended') {
     const { planName, endedAt } = notice;
@@ -78,6 +95,9 @@ export function billingNoticeText(notice: NonNullable<BillingNotice>): string {
     return `${plan}は${formatDateJa(notice.endedAt)}に終了しました。有料会員限定の記事・音声・動画をご利用いただくには、もう一度お申し込みください。`;
   }
   const amount = notice.amount !== null ? `（${formatYen(notice.amount)}）` : '';
+  if (notice.authenticationUrl) {
+    return `カードでのお支払い${amount}に、カード発行会社の本人認証（3Dセキュア）が必要です。認証を済ませると、お支払いが完了します。`;
+  }
   const retry = notice.nextAttempt
     ? `${formatDateJa(notice.nextAttempt)}に自動で再度決済します。それまでに`
     : '';

@@ -17,6 +17,15 @@ export const billingNoticeLabel = (notice: NonNullable<BillingNotice>) =>
  * the top of the account hub (which renders it on the server, for readers without JavaScript).
  */
 export function BillingNoticeMessage({ notice }: { notice: NonNullable<BillingNotice> }) {
+  if (notice.kind === 'past_due' && notice.authenticationUrl) {
+    // The provider's page (3-D Secure), not one of the site's: a plain link.
+    return (
+      <p>
+        {billingNoticeText(notice)}
+        <a href={notice.authenticationUrl}>本人認証を行う</a>
+      </p>
+    );
+  }
   return (
     <p>
       {billingNoticeText(notice)}

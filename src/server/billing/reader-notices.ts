@@ -1,5 +1,6 @@
 import 'server-only';
 import { and, asc, desc, eq, gte, inArray } from 'drizzle-orm';
+import type Stripe from 'stripe';
 import type { BillingNotice } from '@/lib/billing-notice';
 import { pastDuePlanOf } from '@/lib/billing-notice';
 import type { Db } from '@/server/db/client';
@@ -36,9 +37,17 @@ const ENDED = new Set(['canceled', 'unpaid', 'incomplete_expired']);
 export type InvoiceReader = (
   db: Db,
   invoiceId: string,
-) => Promise<{ amountDue: number; nextAttempt: Date | null } | null>;
+) => Promise<{
+  amountDue: number;
+  nextAttempt: Date | null;
+  /** The 3-D Secure page when the payment waits for the reader's authentication. */
+  authenticationUrl?: string | null;
+} | null>;
 
-/** The provider's view of an invoice: what is due and when it is tried next. */
+/**
+ * The provider's view of an invoice: what is due, when it is tried next, and where the reader
+ * authenticates it if it waits for 3-D Secure.
+ */
 export const providerInvoice: InvoiceReader = async (db, invoiceId) => {
   const { stripe } = await billingProvider(db);
   const invoice = await stripe.invoices.retrieve(invoiceId);
@@ -47,8 +56,32 @@ export const providerInvoice: InvoiceReader = async (db, invoiceId) => {
     nextAttempt: invoice.next_payment_attempt
       ? new Date(invoice.next_payment_attempt * 1000)
       : null,
+    authenticationUrl:
+      invoice.status === 'open' ? await authenticationUrlOf(stripe, invoice) : null,
   };
 };
+
+/**
+ * Where the reader authenticates an open invoice's payment that waits for 3-D Secure
+ * (`requires_action`): Stripe's hosted invoice page, else the PaymentIntent's next action's
+ * page (the sandbox's challenge page). Null when the payment does not wait for that.
+ */
+async function authenticationUrlOf(stripe: Stripe, invoice: Stripe.Invoice) {
+  const payments = await stripe.invoicePayments.list({ invoice: invoice.id ?? '', limit: 3 });
+  const open = payments.data.find((payment) => payment.status === 'open');
+  const intent = open?.payment.payment_intent;
+  if (!intent) return null;
+  const paymentIntent =
+    typeof intent === 'string' ? await stripe.paymentIntents.retrieve(intent) : intent;
+  if (paymentIntent.status !== 'requires_action') return null;
+  const next = paymentIntent.next_action;
+  const sdk = next?.use_stripe_sdk as { stripe_js?: unknown } | undefined;
+  return (
+    invoice.hosted_invoice_url ??
+    next?.redirect_to_url?.url ??
+    (typeof sdk?.stripe_js === 'string' ? sdk.stripe_js : null)
+  );
+}
 
 type Row = typeof subscriptions.$inferSelect;
 
@@ -75,6 +108,7 @@ async function pastDueNotice(
     kind: 'past_due',
     amount: live?.amountDue ?? stored?.total ?? null,
     nextAttempt: live?.nextAttempt?.toISOString() ?? null,
+    ...(live?.authenticationUrl ? { authenticationUrl: live.authenticationUrl } : {}),
   };
 }
 

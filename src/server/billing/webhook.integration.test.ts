@@ -17,6 +17,9 @@ import { type Plan, syncCatalogue } from './catalogue';
 import { ensureCustomer } from './customers';
 import { billingProvider } from './provider';
 import { deliverPendingEvents, signatureHeader } from './sandbox/webhooks';
+import { handleBillingSandbox } from './sandbox/http';
+import { providerInvoice } from './reader-notices';
+import { billingNoticeText } from '@/lib/billing-notice';
 import { ensureSandboxWebhook, webhookSecret } from './sandbox/setup';
 import { handleBillingWebhook } from './webhook';
 import { attachCard, switchToFailingCard } from '@test-support/billing-sandbox';
@@ -302,6 +305,47 @@ describe('billing webhooks', () => {
     expect((await rowOf(subscription.id))?.status).toBe('canceled');
     expect(await mailsTo(reader.email, 'billing-payment-failed')).toHaveLength(4);
     expect(await mailsTo(reader.email, 'billing-receipt')).toHaveLength(1);
+  });
+
+  it('a renewal waiting for 3-D Secure: past_due, the notice links the challenge, then active', async () => {
+    const reader = await newReader();
+    const subscription = await subscribe(reader.customerId, 'monthly');
+    // The card becomes one that asks for authentication on every charge (3184).
+    await attachCard(stripe, reader.customerId, '4000002760003184');
+    const clock = ((await stripe.customers.retrieve(reader.customerId)) as Stripe.Customer)
+      .test_clock as string;
+    const { frozen_time } = await stripe.testHelpers.testClocks.retrieve(clock);
+    await stripe.testHelpers.testClocks.advance(clock, { frozen_time: frozen_time + 32 * 86_400 });
+    await deliver();
+    const pastDue = await rowOf(subscription.id);
+    expect(pastDue?.status).toBe('past_due');
+
+    const live = await providerInvoice(db, pastDue?.latestInvoiceId ?? '');
+    const url = new URL(live?.authenticationUrl ?? '');
+    expect(url.pathname).toMatch(/^\/billing-sandbox\/authenticate\/pi_/);
+    const notice = { kind: 'past_due' as const, amount: 1100, nextAttempt: null };
+    expect(billingNoticeText({ ...notice, authenticationUrl: url.href })).toContain(
+      '本人認証（3Dセキュア）',
+    );
+
+    // The reader passes the challenge on the sandbox's page: paid, and active again.
+    const passed = await handleBillingSandbox(
+      new Request(url, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/x-www-form-urlencoded',
+          origin: url.origin,
+        },
+        body: 'result=succeeded',
+      }),
+      db,
+    );
+    expect(passed.status).toBe(200);
+    await deliver();
+    expect((await rowOf(subscription.id))?.status).toBe('active');
+    expect((await providerInvoice(db, pastDue?.latestInvoiceId ?? ''))?.authenticationUrl).toBe(
+      null,
+    );
   });
 
   it('tells a reader three days before the trial ends, once', async () => {

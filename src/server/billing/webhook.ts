@@ -107,6 +107,15 @@ async function apply(db: Db, event: Stripe.Event): Promise<void> {
       }
       return;
     }
+    case 'invoice.payment_action_required': {
+      // A payment waiting for the reader's 3-D Secure authentication: the invoice and the plan
+      // (past_due on a renewal) are recorded; the notice links to the page that completes it.
+      const invoiceId = event.data.object.id;
+      if (invoiceId) await syncInvoice(db, invoiceId);
+      const subscriptionId = idOf(event.data.object.parent?.subscription_details?.subscription);
+      if (subscriptionId) await applySubscription(db, subscriptionId, notifySubscriptionChange);
+      return;
+    }
     case 'price.created':
     case 'price.updated':
     case 'price.deleted':

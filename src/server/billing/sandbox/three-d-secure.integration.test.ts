@@ -202,8 +202,8 @@ describe('EMV 3-D Secure', () => {
       'customer.subscription.updated',
     ]);
     const payments = await pages.stripe.invoicePayments.list({ invoice: renewal.id });
-    expect(payments.data).toEqual([]);
-    const paymentIntentId = `pi_${renewal.id.slice(3)}`;
+    expect(payments.data).toMatchObject([{ status: 'open', payment: { type: 'payment_intent' } }]);
+    const paymentIntentId = payments.data[0]?.payment.payment_intent as string;
     const waiting = await pages.stripe.paymentIntents.retrieve(paymentIntentId);
     expect(waiting.status).toBe('requires_action');
     expect(waiting.next_action?.type).toBe('use_stripe_sdk');

@@ -1,4 +1,5 @@
 import 'server-only';
+import type { Db } from '@/server/db/client';
 import { CUSTOMER_TYPE, INVOICE_TYPE, customerNow, num } from '../cycle/calendar';
 import { invalidRequest, resourceMissing } from '../errors';
 import { recordEvent } from '../events';
@@ -11,6 +12,7 @@ import {
   insertObject,
   newObjectId,
 } from '../object-store';
+import { paymentIntentStateOf } from './payment-intents';
 import { type Route, type RouteContext, listRoute, retrieveRoute } from './route';
 
 /**
@@ -50,6 +52,30 @@ function invoicePayment(invoice: SandboxObject): SandboxObject | null {
   };
 }
 
+/**
+ * An open invoice's payment while its PaymentIntent waits for the cardholder (3-D Secure) or
+ * another card: Stripe lists it as `open` with its PaymentIntent.
+ */
+async function openInvoicePayment(db: Db, invoice: SandboxObject): Promise<SandboxObject | null> {
+  if (invoice.status !== 'open') return null;
+  const state = await paymentIntentStateOf(db, invoice.id);
+  if (!state || state.status === 'succeeded') return null;
+  return {
+    id: `inpay_${suffixOf(invoice.id)}`,
+    object: 'invoice_payment',
+    amount_paid: null,
+    amount_requested: invoice.amount_remaining,
+    created: state.created,
+    currency: invoice.currency,
+    invoice: invoice.id,
+    is_default: true,
+    livemode: false,
+    payment: { type: 'payment_intent', payment_intent: paymentIntentOf(invoice.id) },
+    status: 'open',
+    status_transitions: { canceled_at: null, paid_at: null },
+  };
+}
+
 async function listInvoicePayments(context: RouteContext): Promise<ListAnswer> {
   const { params, db, path } = context;
   const invoiceId = params.string('invoice', 200);
@@ -62,7 +88,9 @@ async function listInvoicePayments(context: RouteContext): Promise<ListAnswer> {
     );
   }
   const invoice = await findObject(db, INVOICE_TYPE, invoiceId);
-  const payment = invoice ? invoicePayment(invoice) : null;
+  const payment = invoice
+    ? (invoicePayment(invoice) ?? (await openInvoicePayment(db, invoice)))
+    : null;
   return { object: 'list', data: payment ? [payment] : [], has_more: false, url: path };
 }
 
