@@ -154,12 +154,12 @@ describe('an admin', () => {
     expectBare404(await api.sessions('../u-target', { who: 'admin' }));
   });
 
+  /** The role form of a user's page, posted by the admin without JavaScript. */
+  const roleFormByAdmin = (userId: string, role: string) =>
+    api.role(userId, { who: 'admin', plain: true, fields: { formKey: 'role', role } });
+
   it('changes a role, audited with the admin as actor and the address', async () => {
-    const response = await api.role(users.target.id, {
-      who: 'admin',
-      plain: true,
-      fields: { formKey: 'role', role: 'editor' },
-    });
+    const response = await roleFormByAdmin(users.target.id, 'editor');
     expect(response.status).toBe(303);
     expect(response.headers.get('location')).toBe(`/admin/users/${users.target.id}`);
     expect(doneFlash(response)).toContain('「会員」から「編集者」に変更しました');
@@ -186,11 +186,7 @@ describe('an admin', () => {
   });
 
   it('cannot demote themself, and is told why', async () => {
-    const response = await api.role(users.admin.id, {
-      who: 'admin',
-      plain: true,
-      fields: { formKey: 'role', role: 'member' },
-    });
+    const response = await roleFormByAdmin(users.admin.id, 'member');
     expect(response.status).toBe(303);
     const cookie = /axis_flash=([^;]+)/.exec(response.headers.get('set-cookie') ?? '')?.[1];
     const flash = decodeFlash(cookie);

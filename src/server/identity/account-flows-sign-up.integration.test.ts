@@ -8,14 +8,14 @@ import { BASE, PASSWORD, setUpAccountFlows, signUpForm } from '@test-support/acc
 describe('account flows against the database: sign-up', () => {
   const t = setUpAccountFlows();
   const { ctx, mailsTo, linkIn } = t;
+  const signUpWith = (fields: Record<string, string>) => signUp(t.deps, fields, ctx());
 
   describe('sign-up', () => {
     it('creates the user and both profile records, and mails a verification link', async () => {
-      const result = await signUp(
-        t.deps,
-        { ...signUpForm(' Hanako@Example.jp ', '山田 花子'), newsletter: 'on' },
-        ctx(),
-      );
+      const result = await signUpWith({
+        ...signUpForm(' Hanako@Example.jp ', '山田 花子'),
+        newsletter: 'on',
+      });
       expect(result).toMatchObject({ ok: true, redirectTo: '/sign-up?sent=1' });
       const [row] = await t.database.db
         .select()
@@ -59,17 +59,11 @@ describe('account flows against the database: sign-up', () => {
     });
 
     it('answers a second sign-up with a registered address exactly like a new one, and tells the owner', async () => {
-      const again = await signUp(
-        t.deps,
-        {
-          email: 'hanako@example.jp',
-          password: 'another-long-password',
-          passwordConfirm: 'another-long-password',
-          displayName: '別人',
-          consent: 'on',
-        },
-        ctx(),
-      );
+      const again = await signUpWith({
+        ...signUpForm('hanako@example.jp', '別人'),
+        password: 'another-long-password',
+        passwordConfirm: 'another-long-password',
+      });
       expect(again).toMatchObject({ ok: true, redirectTo: '/sign-up?sent=1' });
       expect(
         await t.database.db.select().from(user).where(eq(user.email, 'hanako@example.jp')),
@@ -86,7 +80,7 @@ describe('account flows against the database: sign-up', () => {
         email: 'cut@example.jp',
         emailVerified: false,
       });
-      const retry = await signUp(t.deps, signUpForm('cut@example.jp', '再登録'), ctx());
+      const retry = await signUpWith(signUpForm('cut@example.jp', '再登録'));
       expect(retry).toMatchObject({ ok: true, redirectTo: '/sign-up?sent=1' });
       const rows = await t.database.db.select().from(user).where(eq(user.email, 'cut@example.jp'));
       expect(rows).toHaveLength(1);
@@ -106,23 +100,19 @@ describe('account flows against the database: sign-up', () => {
       await t.database.db
         .delete(userPublicProfiles)
         .where(eq(userPublicProfiles.userId, rows[0]!.id));
-      await signUp(t.deps, signUpForm('cut@example.jp', '再々登録'), ctx());
+      await signUpWith(signUpForm('cut@example.jp', '再々登録'));
       const whole = await t.database.db.select().from(user).where(eq(user.email, 'cut@example.jp'));
       expect(whole.map((r) => r.name)).toEqual(['再々登録']);
       rows[0] = whole[0]!;
 
       // An unverified account with its password and profiles is a real one: kept, its owner told.
-      await signUp(
-        t.deps,
-        {
-          email: 'cut@example.jp',
-          password: 'another-long-password',
-          passwordConfirm: 'another-long-password',
-          displayName: '別人',
-          consent: 'on',
-        },
-        ctx(),
-      );
+      await signUpWith({
+        email: 'cut@example.jp',
+        password: 'another-long-password',
+        passwordConfirm: 'another-long-password',
+        displayName: '別人',
+        consent: 'on',
+      });
       const after = await t.database.db.select().from(user).where(eq(user.email, 'cut@example.jp'));
       expect(after.map((r) => r.id)).toEqual([rows[0].id]);
       expect((await mailsTo('cut@example.jp')).map((m) => m.kind)).toContain('already-registered');
@@ -130,7 +120,7 @@ describe('account flows against the database: sign-up', () => {
 
     it('makes a cut sign-up whole when its confirmation link is followed', async () => {
       // The kill came after the mail, before the profile records: the link still works.
-      const result = await signUp(t.deps, signUpForm('linked@example.jp', 'リンク'), ctx());
+      const result = await signUpWith(signUpForm('linked@example.jp', 'リンク'));
       expect(result.ok).toBe(true);
       const [row] = await t.database.db
         .select()
@@ -156,16 +146,12 @@ describe('account flows against the database: sign-up', () => {
     });
 
     it('validates every field in Japanese and writes nothing', async () => {
-      const result = await signUp(
-        t.deps,
-        {
-          email: 'not-an-address',
-          password: 'password',
-          passwordConfirm: 'different',
-          displayName: '',
-        },
-        ctx(),
-      );
+      const result = await signUpWith({
+        email: 'not-an-address',
+        password: 'password',
+        passwordConfirm: 'different',
+        displayName: '',
+      });
       expect(result.ok).toBe(false);
       if (result.ok) return;
       expect(result.status).toBe(400);
@@ -174,31 +160,23 @@ describe('account flows against the database: sign-up', () => {
         displayName: '表示名を入力してください。',
         consent: '利用規約とプライバシーポリシーへの同意が必要です。',
       });
-      const common = await signUp(
-        t.deps,
-        {
-          email: 'x@example.jp',
-          password: 'qwertyuiop',
-          passwordConfirm: 'qwertyuiop',
-          displayName: 'x',
-          consent: 'on',
-        },
-        ctx(),
-      );
+      const common = await signUpWith({
+        email: 'x@example.jp',
+        password: 'qwertyuiop',
+        passwordConfirm: 'qwertyuiop',
+        displayName: 'x',
+        consent: 'on',
+      });
       expect(!common.ok && common.fieldErrors?.password).toMatch(
         new RegExp(`^${WEAK_PASSWORD_MESSAGE}`),
       );
       // Every message at once: the weak password beside a missing consent.
-      const both = await signUp(
-        t.deps,
-        {
-          email: 'x@example.jp',
-          password: 'password',
-          passwordConfirm: 'password',
-          displayName: 'x',
-        },
-        ctx(),
-      );
+      const both = await signUpWith({
+        email: 'x@example.jp',
+        password: 'password',
+        passwordConfirm: 'password',
+        displayName: 'x',
+      });
       const errors = both.ok ? {} : (both.fieldErrors ?? {});
       expect(errors.password).toMatch(new RegExp(`^${WEAK_PASSWORD_MESSAGE}`));
       expect(errors.consent).toBeTruthy();
@@ -211,47 +189,35 @@ describe('account flows against the database: sign-up', () => {
         ['kobayashitaro', 'Kobayashi Taro'],
         ['AXIS Membership', 'x'],
       ] as const) {
-        const weak = await signUp(
-          t.deps,
-          {
-            email: 'x@example.jp',
-            password,
-            passwordConfirm: password,
-            displayName,
-            consent: 'on',
-          },
-          ctx(),
-        );
+        const weak = await signUpWith({
+          email: 'x@example.jp',
+          password,
+          passwordConfirm: password,
+          displayName,
+          consent: 'on',
+        });
         expect(weak, password).toMatchObject({ ok: false, status: 400 });
         expect(!weak.ok && weak.fieldErrors?.password, password).toMatch(
           new RegExp(`^${WEAK_PASSWORD_MESSAGE}.+`),
         );
       }
-      const same = await signUp(
-        t.deps,
-        {
-          email: 'long.address@example.jp',
-          password: 'long.address@example.jp',
-          passwordConfirm: 'long.address@example.jp',
-          displayName: 'x',
-          consent: 'on',
-        },
-        ctx(),
-      );
+      const same = await signUpWith({
+        email: 'long.address@example.jp',
+        password: 'long.address@example.jp',
+        passwordConfirm: 'long.address@example.jp',
+        displayName: 'x',
+        consent: 'on',
+      });
       expect(!same.ok && same.fieldErrors?.password).toBe(
         'メールアドレスと同じパスワードは使えません。',
       );
-      const short = await signUp(
-        t.deps,
-        {
-          email: 'y@example.jp',
-          password: 'short',
-          passwordConfirm: 'short',
-          displayName: 'y',
-          consent: 'on',
-        },
-        ctx(),
-      );
+      const short = await signUpWith({
+        email: 'y@example.jp',
+        password: 'short',
+        passwordConfirm: 'short',
+        displayName: 'y',
+        consent: 'on',
+      });
       expect(!short.ok && short.fieldErrors?.password).toBe(
         'パスワードは 8 文字以上にしてください。',
       );

@@ -98,13 +98,7 @@ class Parser {
   constructor(private readonly input: string) {}
 
   parseOr(): FilterNode {
-    const children = [this.parseAnd()];
-    while (this.input.startsWith(OR, this.pos)) {
-      this.pos += OR.length;
-      this.assertOperand('[or]');
-      children.push(this.parseAnd());
-    }
-    return combine('or', children);
+    return this.parseJoined('or', OR, () => this.parseAnd());
   }
 
   expectEnd(): void {
@@ -114,13 +108,22 @@ class Parser {
   }
 
   private parseAnd(): FilterNode {
-    const children = [this.parseTerm()];
-    while (this.input.startsWith(AND, this.pos)) {
-      this.pos += AND.length;
-      this.assertOperand('[and]');
-      children.push(this.parseTerm());
+    return this.parseJoined('and', AND, () => this.parseTerm());
+  }
+
+  /** Operands joined by `[and]` or `[or]` (the separator, as written). */
+  private parseJoined(
+    kind: 'and' | 'or',
+    separator: string,
+    operand: () => FilterNode,
+  ): FilterNode {
+    const children = [operand()];
+    while (this.input.startsWith(separator, this.pos)) {
+      this.pos += separator.length;
+      this.assertOperand(separator);
+      children.push(operand());
     }
-    return combine('and', children);
+    return combine(kind, children);
   }
 
   private parseTerm(): FilterNode {
