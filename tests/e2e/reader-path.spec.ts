@@ -4,7 +4,7 @@ import { latestLink } from './support/mail';
 import { signInByApi } from './support/sign-in';
 
 // The reader's path from a paywall to the full article (docs/decisions/021-reader-path.md), on a
-// phone (360 px): every full page load is a screen, the confirmation mail one more; at most 6
+// phone (360 px): every page the tab shows is a screen, the confirmation mail one more; at most 6
 // for a new visitor, 4 for a signed-in free reader, and no field typed twice.
 
 test.describe.configure({ mode: 'serial' });
@@ -26,11 +26,19 @@ async function paidOnlyPost(request: APIRequestContext): Promise<string> {
   return ((await list.json()) as { contents: { id: string }[] }).contents[4]!.id;
 }
 
-/** Counts the screens: each full page load of the tab, and what the reader types, per field. */
+/**
+ * Counts the screens: each page the tab shows (a full load or the framework's client-side
+ * navigation; a redirect on the way is not one), and what the reader types, per field.
+ */
 function walk(page: Page) {
   const screens: string[] = [];
   const typed: string[] = [];
-  page.on('load', () => screens.push(new URL(page.url()).pathname));
+  page.on('framenavigated', (frame) => {
+    if (frame !== page.mainFrame()) return;
+    const url = new URL(frame.url());
+    const here = url.pathname + url.search;
+    if (screens.at(-1) !== here) screens.push(here);
+  });
   return {
     screens,
     typed,
