@@ -50,6 +50,15 @@ function cliAuth(db: Db) {
   return createAuth(db, { secret: `auth:${getAppSecret().toString('base64url')}` });
 }
 
+/** Audits what a command did to one user, with the command line's user as the actor. */
+const auditUser = (
+  db: Db,
+  actor: string,
+  action: string,
+  userId: string,
+  detail: Record<string, unknown>,
+): Promise<void> => recordAudit(db, { actor, action, target: `user:${userId}`, detail });
+
 const createUserCommand = defineCommand({
   name: 'create-user',
   summary: '確認済みのユーザーを作成する (スタッフ・招待した書き手用。確認メールは送りません)',
@@ -88,12 +97,7 @@ const createUserCommand = defineCommand({
       await ctx.internalAdapter.deleteUser(created.id);
       throw error;
     }
-    await recordAudit(database.db, {
-      actor,
-      action: 'user-created',
-      target: `user:${created.id}`,
-      detail: { email, role },
-    });
+    await auditUser(database.db, actor, 'user-created', created.id, { email, role });
     return [`ユーザーを作成しました: ${email} (${displayName}, ${role}, id ${created.id})`];
   },
 });
@@ -107,12 +111,7 @@ const setRoleCommand = defineCommand({
     const found = await requireUser(database.db, email);
     if (found.role === role) return [`${email} はすでに ${role} です。何も変更していません。`];
     await setUserRole(database.db, found.id, role);
-    await recordAudit(database.db, {
-      actor,
-      action: 'role-changed',
-      target: `user:${found.id}`,
-      detail: { from: found.role, to: role },
-    });
+    await auditUser(database.db, actor, 'role-changed', found.id, { from: found.role, to: role });
     return [`${email} の権限を ${found.role} から ${role} に変更しました。`];
   },
 });
@@ -167,11 +166,9 @@ const setPartnerCommand = defineCommand({
           : `${email} のパートナーはすでに ${label} です。何も変更していません。`,
       ];
     await setPartnerId(database.db, found.id, partner);
-    await recordAudit(database.db, {
-      actor,
-      action: 'partner-changed',
-      target: `user:${found.id}`,
-      detail: { from: found.partnerId, to: partner },
+    await auditUser(database.db, actor, 'partner-changed', found.id, {
+      from: found.partnerId,
+      to: partner,
     });
     return partner === ''
       ? [`${email} のパートナーを解除しました。`]
@@ -248,11 +245,11 @@ const grantPlanCommand = defineCommand({
       status,
       days,
     });
-    await recordAudit(database.db, {
-      actor,
-      action: 'plan-granted',
-      target: `user:${found.id}`,
-      detail: { plan, status, days: days ?? null, subscription: granted.id },
+    await auditUser(database.db, actor, 'plan-granted', found.id, {
+      plan,
+      status,
+      days: days ?? null,
+      subscription: granted.id,
     });
     const end = granted.current_period_end ? `${granted.current_period_end} まで` : '期限なし';
     return [`${email} にプラン「${plan}」(${status}, ${end}) を付与しました。`];
@@ -267,12 +264,7 @@ const revokePlanCommand = defineCommand({
   async run({ database, actor }, { email }) {
     const found = await requireUser(database.db, email);
     const count = await revokeComplimentary(database.db, found.id);
-    await recordAudit(database.db, {
-      actor,
-      action: 'plan-revoked',
-      target: `user:${found.id}`,
-      detail: { count },
-    });
+    await auditUser(database.db, actor, 'plan-revoked', found.id, { count });
     return count === 0
       ? [`${email} に有効な無償プランはありませんでした (取り消し 0 件)。`]
       : [`${email} の無償プランを ${count} 件取り消しました。`];

@@ -35,6 +35,10 @@ function post(
   });
 }
 
+/** A form posted without JavaScript (URL-encoded, HTML accepted). */
+const plainFormPost = (body: string) =>
+  post(body, { plain: true, headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+
 const schema = z.object({
   displayName: z.string().min(1, '表示名を入力してください。'),
   password: z.string().optional(),
@@ -122,12 +126,7 @@ describe('endpoint', () => {
 
   it('sends a plain post that is too large back to its form with the message', async () => {
     const { run } = make({ maxBytes: 10 });
-    const response = await run(
-      post('displayName=0123456789abc', {
-        plain: true,
-        headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      }),
-    );
+    const response = await run(plainFormPost('displayName=0123456789abc'));
     expect(response.status).toBe(303);
     expect(response.headers.get('location')).toBe('/form?x=1');
     const cookie = response.headers.get('set-cookie') ?? '';
@@ -181,12 +180,7 @@ describe('endpoint', () => {
 
   it('sends a plain post back to its page with the messages and what was typed, never a password', async () => {
     const { run } = make();
-    const response = await run(
-      post('displayName=&password=secret', {
-        plain: true,
-        headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      }),
-    );
+    const response = await run(plainFormPost('displayName=&password=secret'));
     expect(response.status).toBe(303);
     expect(response.headers.get('location')).toBe('/form?x=1');
     const flash = decodeFlash(
@@ -203,12 +197,7 @@ describe('endpoint', () => {
     const { run, handler } = make({ auth: 'user' }, null);
     const json = await run(post({ displayName: 'a' }));
     expect(json.status).toBe(401);
-    const plain = await run(
-      post('displayName=a', {
-        plain: true,
-        headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      }),
-    );
+    const plain = await run(plainFormPost('displayName=a'));
     expect(plain.status).toBe(303);
     expect(plain.headers.get('location')).toBe(`/login?next=${encodeURIComponent('/form?x=1')}`);
     expect(handler).not.toHaveBeenCalled();

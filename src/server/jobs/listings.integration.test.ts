@@ -74,6 +74,9 @@ describe('job listings', () => {
   const rowCount = async (partnerId: string) =>
     (await database.db.select().from(jobListings).where(eq(jobListings.partnerId, partnerId)))
       .length;
+  /** The partner member submits a listing of that partner for review. */
+  const submitAs = (partnerId: string, id: string | null, input: Record<string, unknown>) =>
+    saveListing(deps, partnerId, id, input, 'submit', partner);
 
   beforeAll(async () => {
     vi.stubEnv('APP_SECRET', 'l'.repeat(40));
@@ -145,14 +148,7 @@ describe('job listings', () => {
   });
 
   it('refuses to submit an incomplete listing, naming each missing field', async () => {
-    const result = await saveListing(
-      deps,
-      'acme',
-      id,
-      { title: '下書きの求人', revision: 1 },
-      'submit',
-      partner,
-    );
+    const result = await submitAs('acme', id, { title: '下書きの求人', revision: 1 });
     expect(result).toMatchObject({ ok: false, status: 400 });
     const errors = result.ok ? {} : (result.fieldErrors ?? {});
     for (const field of ['description', 'details', 'employmentType', 'closingDate', 'applyUrl'])
@@ -175,14 +171,10 @@ describe('job listings', () => {
     const ended = idOf(
       await saveListing(deps, 'ended-co', null, completeFields('契約後の求人'), 'save', partner),
     );
-    const result = await saveListing(
-      deps,
-      'ended-co',
-      ended,
-      { ...completeFields('契約後の求人'), revision: 1 },
-      'submit',
-      partner,
-    );
+    const result = await submitAs('ended-co', ended, {
+      ...completeFields('契約後の求人'),
+      revision: 1,
+    });
     expect(result).toEqual({
       ok: false,
       status: 403,
@@ -192,24 +184,10 @@ describe('job listings', () => {
   });
 
   it('refuses a submission past the listing quota, and writes nothing', async () => {
-    const first = await saveListing(
-      deps,
-      'small-co',
-      null,
-      completeFields('一件目'),
-      'submit',
-      partner,
-    );
+    const first = await submitAs('small-co', null, completeFields('一件目'));
     expect(first).toMatchObject({ ok: true });
     expect(await rowCount('small-co')).toBe(1);
-    const second = await saveListing(
-      deps,
-      'small-co',
-      null,
-      completeFields('二件目'),
-      'submit',
-      partner,
-    );
+    const second = await submitAs('small-co', null, completeFields('二件目'));
     expect(second).toMatchObject({
       ok: false,
       status: 403,
@@ -219,14 +197,10 @@ describe('job listings', () => {
   });
 
   it('submits a complete listing for review', async () => {
-    const result = await saveListing(
-      deps,
-      'acme',
-      id,
-      { ...completeFields('グラフィックデザイナー'), revision: 1 },
-      'submit',
-      partner,
-    );
+    const result = await submitAs('acme', id, {
+      ...completeFields('グラフィックデザイナー'),
+      revision: 1,
+    });
     expect(result).toMatchObject({ ok: true, redirectTo: `/jobs/post?listing=${id}` });
     const listing = await stored(id);
     expect(listing).toMatchObject({ state: 'in_review', revision: 2 });
@@ -266,14 +240,7 @@ describe('job listings', () => {
 
   it('takes the fixed listing back into review, the comment cleared', async () => {
     const fixed = { ...completeFields('グラフィックデザイナー'), salaryMax: '6500000' };
-    const result = await saveListing(
-      deps,
-      'acme',
-      id,
-      { ...fixed, revision: 3 },
-      'submit',
-      partner,
-    );
+    const result = await submitAs('acme', id, { ...fixed, revision: 3 });
     expect(result).toMatchObject({ ok: true });
     expect(await stored(id)).toMatchObject({
       state: 'in_review',

@@ -168,6 +168,22 @@ async function openListingCount(db: Db, partnerId: string, except: string, now: 
 
 export type Actor = { userId: string; ip: string | null };
 
+/** Audits what a partner member or staff did to a listing, and for which partner. */
+const auditListing = (
+  db: Db,
+  actor: Actor,
+  action: string,
+  listingId: string,
+  partnerId: string,
+): Promise<void> =>
+  recordAudit(db, {
+    actor: `user:${actor.userId}`,
+    action,
+    target: `job:${listingId}`,
+    ip: actor.ip,
+    detail: { partnerId },
+  });
+
 /** Input the schema refused: 400 with a message per field. */
 const invalid = (error: z.ZodError): FormResult => ({
   ok: false,
@@ -252,13 +268,7 @@ export async function saveListing(
       .values({ id: listingId, partnerId, createdBy: actor.userId, createdAt: now, ...change });
   }
   if (intent === 'submit') {
-    await recordAudit(deps.db, {
-      actor: `user:${actor.userId}`,
-      action: 'job-listing-submitted',
-      target: `job:${listingId}`,
-      ip: actor.ip,
-      detail: { partnerId },
-    });
+    await auditListing(deps.db, actor, 'job-listing-submitted', listingId, partnerId);
     const staffTo = deps.notify?.staffTo;
     if (deps.notify && staffTo) {
       const partnerName = await deps.notify.partnerName(partnerId);
@@ -340,13 +350,13 @@ export async function reviewListing(
     .where(and(eq(jobListings.id, id), eq(jobListings.revision, current.revision)))
     .returning({ id: jobListings.id });
   if (updated.length === 0) return STALE;
-  await recordAudit(deps.db, {
-    actor: `user:${actor.userId}`,
-    action: decision.decision === 'approve' ? 'job-listing-approved' : 'job-listing-returned',
-    target: `job:${id}`,
-    ip: actor.ip,
-    detail: { partnerId: current.partnerId },
-  });
+  await auditListing(
+    deps.db,
+    actor,
+    decision.decision === 'approve' ? 'job-listing-approved' : 'job-listing-returned',
+    id,
+    current.partnerId,
+  );
   // The partner hears of it by mail too, not only when they next open their dashboard.
   for (const member of await listMembers(deps.db, current.partnerId))
     await mailQuietly(deps.db, 'listings', () =>
@@ -399,12 +409,6 @@ export async function closeListing(
       updatedBy: actor.userId,
     })
     .where(eq(jobListings.id, id));
-  await recordAudit(deps.db, {
-    actor: `user:${actor.userId}`,
-    action: 'job-listing-closed',
-    target: `job:${id}`,
-    ip: actor.ip,
-    detail: { partnerId },
-  });
+  await auditListing(deps.db, actor, 'job-listing-closed', id, partnerId);
   return { ok: true, message: `「${current.fields.title}」の募集を終了しました。` };
 }
