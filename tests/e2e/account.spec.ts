@@ -35,7 +35,6 @@ test('sign-up → verify → sign-in → edit → change e-mail → sign-out →
   await page.getByLabel('表示名').fill('読者 はなこ');
   await page.getByLabel('メールアドレス').fill(email);
   await page.getByLabel('パスワード', { exact: true }).fill('password');
-  await page.getByLabel('パスワード（確認）').fill('password');
   await page.getByRole('button', { name: '登録する' }).click();
   await expect(page.getByText(/このパスワードは推測されやすいため使えません。/)).toBeVisible();
   await expect(page.getByText('利用規約とプライバシーポリシーへの同意が必要です。')).toBeVisible();
@@ -46,7 +45,6 @@ test('sign-up → verify → sign-in → edit → change e-mail → sign-out →
   await expect(page.getByLabel('メールアドレス')).toHaveValue(email);
 
   await page.getByLabel('パスワード', { exact: true }).fill(password);
-  await page.getByLabel('パスワード（確認）').fill(password);
   await page.getByLabel(/に同意します/).check();
   await page.getByRole('button', { name: '登録する' }).click();
   await expect(page.getByRole('heading', { name: '確認メールを送信しました' })).toBeVisible();

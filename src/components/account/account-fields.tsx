@@ -28,8 +28,18 @@ export function EmailField({
   );
 }
 
-/** A new password and its confirmation. */
-export function NewPasswordFields({ label = 'パスワード' }: { label?: string }) {
+/**
+ * A new password, and its confirmation unless `confirm` is false. Signing up asks for it once:
+ * a mistyped password there costs nothing, as the reader can sign in by a mailed link or reset
+ * it, and the reader's path to paying types nothing twice.
+ */
+export function NewPasswordFields({
+  label = 'パスワード',
+  confirm = true,
+}: {
+  label?: string;
+  confirm?: boolean;
+}) {
   return (
     <>
       <Field
@@ -42,14 +52,16 @@ export function NewPasswordFields({ label = 'パスワード' }: { label?: strin
         minLength={PASSWORD_MIN}
         maxLength={PASSWORD_MAX}
       />
-      <Field
-        name="passwordConfirm"
-        label={`${label}（確認）`}
-        type="password"
-        autoComplete="new-password"
-        required
-        maxLength={PASSWORD_MAX}
-      />
+      {confirm && (
+        <Field
+          name="passwordConfirm"
+          label={`${label}（確認）`}
+          type="password"
+          autoComplete="new-password"
+          required
+          maxLength={PASSWORD_MAX}
+        />
+      )}
     </>
   );
 }

@@ -42,7 +42,7 @@ export function SignUpForm({
         defaultValue={value('displayName')}
       />
       <EmailField defaultValue={value('email')} />
-      <NewPasswordFields />
+      <NewPasswordFields confirm={false} />
       <Checkbox name="consent" defaultChecked={value('consent') === 'on'}>
         <Link href="/terms" target="_blank">
           利用規約

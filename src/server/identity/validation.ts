@@ -88,10 +88,10 @@ const checkbox = z
   .transform((v) => v === true || v === 'on' || v === 'true');
 
 const confirmMatches = (
-  data: { password: string; passwordConfirm: string },
+  data: { password: string; passwordConfirm?: string },
   ctx: z.RefinementCtx,
 ) => {
-  if (data.password !== data.passwordConfirm)
+  if (data.passwordConfirm !== undefined && data.password !== data.passwordConfirm)
     ctx.addIssue({
       code: 'custom',
       path: ['passwordConfirm'],
@@ -103,7 +103,8 @@ export const signUpInput = z
   .object({
     email: emailField,
     password: passwordText.max(1000, `パスワードは ${PASSWORD_MAX} 文字以内にしてください。`),
-    passwordConfirm: z.string().default(''),
+    // The sign-up form asks for the password once; a client that sends a confirmation has it checked.
+    passwordConfirm: z.string().optional(),
     displayName,
     consent: checkbox,
     newsletter: checkbox,
