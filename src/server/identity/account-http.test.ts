@@ -12,6 +12,21 @@ const SITE = 'http://localhost:3000';
 const post = (flow: string, body: Record<string, string>, headers: Record<string, string> = {}) =>
   handleAccountPost(jsonPost(`${SITE}/api/account/${flow}`, body, headers), flow);
 
+/** The sign-up form posted without JavaScript (and with no Referer). */
+const plainSignUp = (body: string) =>
+  handleAccountPost(
+    new Request(`${SITE}/api/account/sign-up`, {
+      method: 'POST',
+      headers: {
+        host: 'localhost:3000',
+        origin: SITE,
+        'content-type': 'application/x-www-form-urlencoded',
+      },
+      body,
+    }),
+    'sign-up',
+  );
+
 const signUp = {
   email: 'hanako@example.jp',
   password: 'kumo-no-ue-no-sora',
@@ -33,39 +48,15 @@ describe('POST /api/account/{flow}', () => {
   });
 
   it('sends a plain post with a control character back to its form with the message', async () => {
-    const response = await handleAccountPost(
-      new Request(`${SITE}/api/account/sign-up`, {
-        method: 'POST',
-        headers: {
-          host: 'localhost:3000',
-          origin: SITE,
-          'content-type': 'application/x-www-form-urlencoded',
-        },
-        body: 'email=a%40example.jp&displayName=%00&password=secret',
-      }),
-      'sign-up',
-    );
+    const response = await plainSignUp('email=a%40example.jp&displayName=%00&password=secret');
     expect(response.status).toBe(303);
     expect(response.headers.get('location')).toBe('/sign-up');
     expect(response.headers.get('set-cookie')).toContain('axis_flash=');
   });
 
   it('sends a refused sign-up on the confirmation screen back there without a Referer, plan and next kept', async () => {
-    const plainPost = (body: string) =>
-      handleAccountPost(
-        new Request(`${SITE}/api/account/sign-up`, {
-          method: 'POST',
-          headers: {
-            host: 'localhost:3000',
-            origin: SITE,
-            'content-type': 'application/x-www-form-urlencoded',
-          },
-          body,
-        }),
-        'sign-up',
-      );
     // No password, no consent: refused by the flow's own checks, before any database.
-    const fromConfirm = await plainPost(
+    const fromConfirm = await plainSignUp(
       'email=a%40example.jp&displayName=%E8%AA%AD%E8%80%85&plan=yearly&next=%2Fposts%2Fabc',
     );
     expect(fromConfirm.status).toBe(303);
@@ -73,9 +64,9 @@ describe('POST /api/account/{flow}', () => {
       '/service-plans/confirm?plan=yearly&next=%2Fposts%2Fabc',
     );
     // An unknown plan, or none: the sign-up page, still with next; a foreign next becomes '/'.
-    const fromSignUp = await plainPost('email=a%40example.jp&plan=gold&next=%2Fposts%2Fabc');
+    const fromSignUp = await plainSignUp('email=a%40example.jp&plan=gold&next=%2Fposts%2Fabc');
     expect(fromSignUp.headers.get('location')).toBe('/sign-up?next=%2Fposts%2Fabc');
-    const foreign = await plainPost('email=a%40example.jp&plan=monthly&next=%2F%2Fevil.example');
+    const foreign = await plainSignUp('email=a%40example.jp&plan=monthly&next=%2F%2Fevil.example');
     expect(foreign.headers.get('location')).toBe('/service-plans/confirm?plan=monthly');
     // The first call loads the flows' modules (better-auth among them): slow on a busy machine.
   }, 30_000);
