@@ -13,20 +13,19 @@ const ISSUE = {
   publishedAt: '2026-10-01T00:00:00.000Z',
 } as unknown as Category;
 
-const lead = (overrides: Partial<PostCard>): PostCard =>
-  ({
-    id: 'p1',
-    title: '巻頭インタビュー',
-    isPublicPreview: false,
-    inFreePlan: false,
-    format: [],
-    category: null,
-    series: null,
-    writers: [{ id: 'w1', name: '山田花子' }],
-    createdAt: '2026-10-01T00:00:00.000Z',
-    updatedAt: '2026-10-01T00:00:00.000Z',
-    ...overrides,
-  });
+const lead = (overrides: Partial<PostCard>): PostCard => ({
+  id: 'p1',
+  title: '巻頭インタビュー',
+  isPublicPreview: false,
+  inFreePlan: false,
+  format: [],
+  category: null,
+  series: null,
+  writers: [{ id: 'w1', name: '山田花子' }],
+  createdAt: '2026-10-01T00:00:00.000Z',
+  updatedAt: '2026-10-01T00:00:00.000Z',
+  ...overrides,
+});
 
 describe('feature issues: the lead article', () => {
   it('says who may read it, in the access words of the cards', () => {
