@@ -1,18 +1,11 @@
-import { and, eq } from 'drizzle-orm';
 import type Stripe from 'stripe';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Database, Db } from '@/server/db/client';
-import { auditEvents, mailOutbox, subscriptions, user } from '@/server/db/schema';
-import { createTestDatabase } from '@test-support/db/test-database';
-import { createProfiles } from '@/server/profiles/profiles';
-import { syncCatalogue } from './catalogue';
+import { and, eq } from 'drizzle-orm';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { Db } from '@/server/db/client';
+import { auditEvents, mailOutbox, subscriptions } from '@/server/db/schema';
+import { useBillingSite } from '@test-support/billing-site';
 import { checkoutOutcome, startCheckout } from './checkout';
-import { billingProvider } from './provider';
 import { billingSummaryFor } from './reader-billing';
-import { handleBillingSandbox } from './sandbox/http';
-import { deliverPendingEvents } from './sandbox/webhooks';
-import { ensureSandboxWebhook } from './sandbox/setup';
-import { handleBillingWebhook } from './webhook';
 
 /**
  * The success page reconciles the checkout itself (checkoutOutcome), through the official SDK
@@ -22,56 +15,19 @@ import { handleBillingWebhook } from './webhook';
  */
 
 describe('the success page applies a completed checkout at once', () => {
-  let database: Database;
+  const site = useBillingSite();
   let db: Db;
   let stripe: Stripe;
-  let counter = 0;
+  beforeAll(() => ({ db, stripe } = site));
 
-  beforeAll(async () => {
-    database = await createTestDatabase();
-    db = database.db;
-    ({ stripe } = await billingProvider(db));
-    await syncCatalogue(db);
-    await ensureSandboxWebhook(db);
-  });
-  afterAll(async () => {
-    await database.close();
-  });
+  const { deliver } = site;
+  const newReader = () => site.newReader('success');
 
-  async function newReader() {
-    const id = `success-${++counter}-${Date.now()}`;
-    const email = `${id}@example.jp`;
-    await db.insert(user).values({ id, name: `読者 ${counter}`, email });
-    await createProfiles(db, { userId: id, email, displayName: `読者 ${counter}` });
-    return { id, email, name: `読者 ${counter}` };
-  }
-
-  /** The hosted checkout page's form, posted as a browser posts it; events are NOT delivered. */
+  /** Pays on the hosted checkout page (events NOT delivered); answers the session's id. */
   async function pay(url: string): Promise<string> {
-    const response = await handleBillingSandbox(
-      new Request(url, {
-        method: 'POST',
-        headers: {
-          'content-type': 'application/x-www-form-urlencoded',
-          origin: new URL(url).origin,
-        },
-        body: new URLSearchParams({
-          number: '4242424242424242',
-          exp: '12/40',
-          cvc: '123',
-          name: 'TARO YAMADA',
-        }),
-      }),
-      db,
-    );
-    expect(response.status).toBe(303);
+    expect((await site.pay(url)).status).toBe(303);
     return url.split('/').at(-1)!;
   }
-
-  const deliver = () =>
-    deliverPendingEvents(db, {
-      fetch: (input, init) => handleBillingWebhook(new Request(input, init), db),
-    });
 
   /** What the reader's plan left behind: records, welcome mails, audit lines. */
   async function traces(reader: { id: string; email: string }) {

@@ -1,19 +1,12 @@
 import type Stripe from 'stripe';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Database, Db } from '@/server/db/client';
-import { user } from '@/server/db/schema';
-import { createTestDatabase } from '@test-support/db/test-database';
-import { createProfiles } from '@/server/profiles/profiles';
-import { type PlanKey, syncCatalogue } from './catalogue';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { Db } from '@/server/db/client';
+import { useBillingSite } from '@test-support/billing-site';
+import type { PlanKey } from './catalogue';
 import { CheckoutRefused, checkoutOutcome, startCheckout, trialDaysFor } from './checkout';
 import { type CustomerOwner, customerIdOf, ensureCustomer } from './customers';
 import { PortalForbidden, createPortalSession } from './portal';
-import { billingProvider } from './provider';
 import { billingSummaryFor, findReceipt, listReceipts } from './reader-billing';
-import { handleBillingSandbox } from './sandbox/http';
-import { deliverPendingEvents } from './sandbox/webhooks';
-import { ensureSandboxWebhook } from './sandbox/setup';
-import { handleBillingWebhook } from './webhook';
 
 /**
  * A reader's way from the confirmation screen to a recorded plan, through the same SDK calls
@@ -21,43 +14,16 @@ import { handleBillingWebhook } from './webhook';
  */
 
 describe('checkout and the portal', () => {
-  let database: Database;
+  const site = useBillingSite();
+  const { deliver } = site;
   let db: Db;
   let stripe: Stripe;
-  let counter = 0;
+  beforeAll(() => ({ db, stripe } = site));
+  const newReader = () => site.newReader('buyer');
 
-  beforeAll(async () => {
-    database = await createTestDatabase();
-    db = database.db;
-    ({ stripe } = await billingProvider(db));
-    await syncCatalogue(db);
-    await ensureSandboxWebhook(db);
-  });
-  afterAll(async () => {
-    await database.close();
-  });
-
-  async function newReader() {
-    const id = `buyer-${++counter}-${Date.now()}`;
-    const email = `${id}@example.jp`;
-    await db.insert(user).values({ id, name: `読者 ${counter}`, email });
-    await createProfiles(db, { userId: id, email, displayName: `読者 ${counter}` });
-    return { id, email, name: `読者 ${counter}` };
-  }
-
-  /** The hosted checkout page's form, posted from the page's own origin. */
+  /** Pays on the hosted checkout page, then delivers the events. */
   async function pay(url: string, number: string): Promise<Response> {
-    const response = await handleBillingSandbox(
-      new Request(url, {
-        method: 'POST',
-        headers: {
-          'content-type': 'application/x-www-form-urlencoded',
-          origin: new URL(url).origin,
-        },
-        body: new URLSearchParams({ number, exp: '12/40', cvc: '123', name: 'TARO YAMADA' }),
-      }),
-      db,
-    );
+    const response = await site.pay(url, number);
     await deliver();
     return response;
   }
@@ -70,11 +36,6 @@ describe('checkout and the portal', () => {
     await stripe.subscriptions.cancel(current!.subscriptionId);
     await deliver();
   }
-
-  const deliver = () =>
-    deliverPendingEvents(db, {
-      fetch: (input, init) => handleBillingWebhook(new Request(input, init), db),
-    });
 
   it('starts a checkout with a first-time trial, records the plan through the webhook, once', async () => {
     const reader = await newReader();

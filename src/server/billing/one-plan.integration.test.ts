@@ -1,26 +1,14 @@
 import { and, eq } from 'drizzle-orm';
 import type Stripe from 'stripe';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Database, Db } from '@/server/db/client';
-import {
-  auditEvents,
-  billingNotifications,
-  mailOutbox,
-  subscriptions,
-  user,
-} from '@/server/db/schema';
-import { createTestDatabase } from '@test-support/db/test-database';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { Db } from '@/server/db/client';
+import { auditEvents, billingNotifications, mailOutbox, subscriptions } from '@/server/db/schema';
+import { useBillingSite } from '@test-support/billing-site';
 import { attachCard } from '@test-support/billing-sandbox';
-import { createProfiles } from '@/server/profiles/profiles';
-import { type Plan, syncCatalogue } from './catalogue';
 import { CheckoutRefused, checkoutOutcome, startCheckout } from './checkout';
-import { ensureCustomer } from './customers';
 import { CHARGING_STATUSES, duplicateClaimKey, keepOnePlan } from './one-plan';
-import { billingProvider } from './provider';
 import { billingSummaryFor } from './reader-billing';
-import { handleBillingSandbox } from './sandbox/http';
-import { deliverPendingEvents, signatureHeader } from './sandbox/webhooks';
-import { ensureSandboxWebhook, webhookSecret } from './sandbox/setup';
+import { signatureHeader } from './sandbox/webhooks';
 import { handleBillingWebhook } from './webhook';
 
 // Paid from the first day (no free trial), so that a reversed plan has a payment to refund.
@@ -34,60 +22,13 @@ process.env.BILLING_TRIAL_DAYS = '0';
  */
 
 describe('one plan per reader', () => {
-  let database: Database;
+  const site = useBillingSite();
+  const { plan, pay, deliver } = site;
   let db: Db;
   let stripe: Stripe;
   let secret: string;
-  let plans: Plan[];
-  let counter = 0;
-
-  beforeAll(async () => {
-    database = await createTestDatabase();
-    db = database.db;
-    ({ stripe } = await billingProvider(db));
-    plans = await syncCatalogue(db);
-    await ensureSandboxWebhook(db);
-    secret = (await webhookSecret(db))!;
-  });
-  afterAll(async () => {
-    await database.close();
-  });
-
-  const plan = (key: 'monthly' | 'yearly') => plans.find((p) => p.key === key)!;
-
-  async function newReader() {
-    const id = `one-plan-${++counter}-${Date.now()}`;
-    const email = `${id}@example.jp`;
-    const name = `読者 ${counter}`;
-    await db.insert(user).values({ id, name, email });
-    await createProfiles(db, { userId: id, email, displayName: name });
-    const customerId = await ensureCustomer(db, { id, email, name });
-    return { id, email, name, customerId };
-  }
-
-  /** The hosted checkout page's form, posted as a browser posts it (events not delivered). */
-  const pay = (url: string) =>
-    handleBillingSandbox(
-      new Request(url, {
-        method: 'POST',
-        headers: {
-          'content-type': 'application/x-www-form-urlencoded',
-          origin: new URL(url).origin,
-        },
-        body: new URLSearchParams({
-          number: '4242424242424242',
-          exp: '12/40',
-          cvc: '123',
-          name: 'TARO YAMADA',
-        }),
-      }),
-      db,
-    );
-
-  const deliver = () =>
-    deliverPendingEvents(db, {
-      fetch: (input, init) => handleBillingWebhook(new Request(input, init), db),
-    });
+  beforeAll(() => ({ db, stripe, secret } = site));
+  const newReader = () => site.newCustomer('one-plan');
 
   /** An event signed as Stripe signs it, posted to one instance's webhook handler. */
   const post = (instance: Db, event: Stripe.Event) => {

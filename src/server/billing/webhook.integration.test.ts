@@ -1,26 +1,20 @@
 import { and, eq } from 'drizzle-orm';
 import type Stripe from 'stripe';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Database, Db } from '@/server/db/client';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { Db } from '@/server/db/client';
 import {
   billingInvoices,
   billingWebhookEvents,
   mailOutbox,
   subscriptions,
-  user,
 } from '@/server/db/schema';
-import { createTestDatabase } from '@test-support/db/test-database';
-import { createProfiles } from '@/server/profiles/profiles';
+import { useBillingSite } from '@test-support/billing-site';
 import { listSubscriptions } from '@/server/profiles/subscriptions';
 import { cancelProviderSubscriptions } from './account-closure';
-import { type Plan, syncCatalogue } from './catalogue';
-import { ensureCustomer } from './customers';
-import { billingProvider } from './provider';
-import { deliverPendingEvents, signatureHeader } from './sandbox/webhooks';
+import { signatureHeader } from './sandbox/webhooks';
 import { handleBillingSandbox } from './sandbox/http';
 import { providerInvoice } from './reader-notices';
 import { billingNoticeText } from '@/lib/billing-notice';
-import { ensureSandboxWebhook, webhookSecret } from './sandbox/setup';
 import { handleBillingWebhook } from './webhook';
 import { attachCard, switchToFailingCard } from '@test-support/billing-sandbox';
 
@@ -30,35 +24,13 @@ import { attachCard, switchToFailingCard } from '@test-support/billing-sandbox';
  */
 
 describe('billing webhooks', () => {
-  let database: Database;
+  const site = useBillingSite();
+  const { plan } = site;
   let db: Db;
   let stripe: Stripe;
   let secret: string;
-  let plans: Plan[];
-  let counter = 0;
-
-  beforeAll(async () => {
-    database = await createTestDatabase();
-    db = database.db;
-    ({ stripe } = await billingProvider(db));
-    plans = await syncCatalogue(db);
-    await ensureSandboxWebhook(db);
-    secret = (await webhookSecret(db))!;
-  });
-  afterAll(async () => {
-    await database.close();
-  });
-
-  const plan = (key: 'monthly' | 'yearly') => plans.find((p) => p.key === key)!;
-
-  async function newReader() {
-    const id = `reader-${++counter}-${Date.now()}`;
-    const email = `${id}@example.jp`;
-    await db.insert(user).values({ id, name: `読者 ${counter}`, email });
-    await createProfiles(db, { userId: id, email, displayName: `読者 ${counter}` });
-    const customerId = await ensureCustomer(db, { id, email, name: `読者 ${counter}` });
-    return { id, email, customerId };
-  }
+  beforeAll(() => ({ db, stripe, secret } = site));
+  const newReader = () => site.newCustomer('reader');
 
   async function subscribe(
     customerId: string,
@@ -101,10 +73,7 @@ describe('billing webhooks', () => {
   };
 
   /** What the sandbox would send, handed to the site's handler in process. */
-  const deliver = () =>
-    deliverPendingEvents(db, {
-      fetch: (input, init) => handleBillingWebhook(new Request(input, init), db),
-    });
+  const { deliver } = site;
 
   async function eventsOf(customerId: string): Promise<Stripe.Event[]> {
     const events: Stripe.Event[] = [];
@@ -226,7 +195,7 @@ describe('billing webhooks', () => {
   it('answers 2xx to event types the site does not use', async () => {
     const reader = await newReader();
     const event = (await eventsOf(reader.customerId)).at(0);
-    const unknown = { ...(event ?? {}), id: `evt_unknown_${counter}`, type: 'customer.created' };
+    const unknown = { ...(event ?? {}), id: `evt_unknown_${reader.id}`, type: 'customer.created' };
     const answer = await signed(unknown as Stripe.Event);
     expect(answer.status).toBe(200);
   });
