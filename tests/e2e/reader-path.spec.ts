@@ -5,7 +5,8 @@ import { signInByApi } from './support/sign-in';
 
 // The reader's path from a paywall to the full article (docs/decisions/021-reader-path.md), on a
 // phone (360 px): every page the tab shows is a screen, the confirmation mail one more; at most 6
-// for a new visitor, 4 for a signed-in free reader, and no field typed twice.
+// for a new visitor (with JavaScript and without), 4 for a signed-in free reader, and nothing
+// typed twice.
 
 test.describe.configure({ mode: 'serial' });
 test.use({ viewport: { width: 360, height: 740 } });
@@ -65,63 +66,69 @@ async function payWith(page: Page, path: ReturnType<typeof walk>) {
   await page.getByRole('button', { name: '申し込む' }).click();
 }
 
-test('a new visitor: paywall → confirm (account) → sent → mail → card → the article, in 6 screens', async ({
-  page,
-  request,
-  baseURL,
-}) => {
-  test.setTimeout(90_000);
-  const postId = await paidOnlyPost(request);
-  const article = `/posts/${postId}`;
-  const email = `path-new-${stamp}@example.jp`;
-  const path = walk(page);
+for (const javaScriptEnabled of [true, false]) {
+  test.describe(javaScriptEnabled ? 'with JavaScript' : 'without JavaScript', () => {
+    test.use({ javaScriptEnabled });
 
-  await page.goto(article);
-  const paywall = page.getByRole('complementary').filter({
-    has: page.getByRole('heading', { name: PAYWALL }),
+    test('a new visitor: paywall → confirm (account) → sent → mail → card → the article, in 6 screens', async ({
+      page,
+      request,
+      baseURL,
+    }) => {
+      test.setTimeout(90_000);
+      const postId = await paidOnlyPost(request);
+      const article = `/posts/${postId}`;
+      const email = `path-new-${javaScriptEnabled ? 'js' : 'nojs'}-${stamp}@example.jp`;
+      const path = walk(page);
+
+      await page.goto(article);
+      const paywall = page.getByRole('complementary').filter({
+        has: page.getByRole('heading', { name: PAYWALL }),
+      });
+      await expect(paywall).toBeVisible();
+      await shot(page, `${javaScriptEnabled ? '' : 'nojs-'}1-paywall`);
+      // The paywall offers the plans itself, each named with its price.
+      await paywall.getByRole('link', { name: /月額プランで申し込む.*（税込）／月/ }).click();
+      await expect(page).toHaveURL(
+        `${baseURL}/service-plans/confirm?plan=monthly&next=${encodeURIComponent(article)}`,
+      );
+
+      // The final confirmation screen takes the account: typed once, posted once.
+      await path.type(page.getByLabel('表示名'), 'displayName', '道 ゆく人');
+      await path.type(page.getByLabel('メールアドレス'), 'email', email);
+      await path.type(page.getByLabel('パスワード', { exact: true }), 'password', password);
+      await expect(page.getByLabel('パスワード（確認）')).toHaveCount(0); // asked once
+      await page.getByLabel(/に同意します/).check();
+      await shot(page, `${javaScriptEnabled ? '' : 'nojs-'}2-confirm`);
+      await page.getByRole('button', { name: 'アカウントを作成して申し込む' }).click();
+
+      await expect(page.getByRole('heading', { name: '確認メールを送信しました' })).toBeVisible();
+      // It names the address (kept out of the URL) and can send the mail again.
+      await expect(page.getByRole('main').getByText(email)).toBeVisible();
+      expect(page.url()).not.toContain(encodeURIComponent(email));
+      await expect(page.getByRole('button', { name: '確認メールを再送する' })).toBeVisible();
+      await shot(page, `${javaScriptEnabled ? '' : 'nojs-'}3-sent`);
+
+      // The mail's link signs the reader in and goes straight to the card form.
+      const link = await latestLink(email, 'verify-email', baseURL!);
+      path.readMail('verify-email');
+      await page.goto(link);
+      await expect(page).toHaveURL(/\/billing-sandbox\/checkout\/cs_/);
+      await payWith(page, path);
+
+      // The success page applies the plan and sends the reader back to the article, in full.
+      await expect(page).toHaveURL(`${baseURL}${article}`, { timeout: 30_000 });
+      await expect(page.getByRole('heading', { name: PAYWALL })).toHaveCount(0);
+      await shot(page, `${javaScriptEnabled ? '' : 'nojs-'}4-article`);
+
+      console.log(
+        `[reader-path] new visitor (JavaScript ${javaScriptEnabled ? 'on' : 'off'}): ${path.screens.length} screens: ${path.screens.join(' → ')}`,
+      );
+      expect(path.screens.length).toBeLessThanOrEqual(6);
+      expect(new Set(path.typed.map((entry) => entry.split(': ')[1])).size).toBe(path.typed.length);
+    });
   });
-  await expect(paywall).toBeVisible();
-  await shot(page, '1-paywall');
-  // The paywall offers the plans itself, each named with its price.
-  await paywall.getByRole('link', { name: /月額プランで申し込む.*（税込）／月/ }).click();
-  await expect(page).toHaveURL(
-    `${baseURL}/service-plans/confirm?plan=monthly&next=${encodeURIComponent(article)}`,
-  );
-
-  // The final confirmation screen takes the account: typed once, posted once.
-  await path.type(page.getByLabel('表示名'), 'displayName', '道 ゆく人');
-  await path.type(page.getByLabel('メールアドレス'), 'email', email);
-  await path.type(page.getByLabel('パスワード', { exact: true }), 'password', password);
-  await expect(page.getByLabel('パスワード（確認）')).toHaveCount(0); // asked once
-  await page.getByLabel(/に同意します/).check();
-  await shot(page, '2-confirm');
-  await page.getByRole('button', { name: 'アカウントを作成して申し込む' }).click();
-
-  await expect(page.getByRole('heading', { name: '確認メールを送信しました' })).toBeVisible();
-  // It names the address (kept out of the URL) and can send the mail again.
-  await expect(page.getByRole('main').getByText(email)).toBeVisible();
-  expect(page.url()).not.toContain(encodeURIComponent(email));
-  await expect(page.getByRole('button', { name: '確認メールを再送する' })).toBeVisible();
-  await shot(page, '3-sent');
-
-  // The mail's link signs the reader in and goes straight to the card form.
-  const link = await latestLink(email, 'verify-email', baseURL!);
-  path.readMail('verify-email');
-  await page.goto(link);
-  await expect(page).toHaveURL(/\/billing-sandbox\/checkout\/cs_/);
-  await payWith(page, path);
-
-  // The success page applies the plan and sends the reader back to the article, in full.
-  await expect(page).toHaveURL(`${baseURL}${article}`, { timeout: 30_000 });
-  await expect(page.getByRole('heading', { name: PAYWALL })).toHaveCount(0);
-  await shot(page, '4-article');
-
-  console.log(
-    `[reader-path] new visitor: ${path.screens.length} screens: ${path.screens.join(' → ')}`,
-  );
-  expect(path.screens.length).toBeLessThanOrEqual(6);
-  expect(new Set(path.typed.map((entry) => entry.split(': ')[1])).size).toBe(path.typed.length);
-});
+}
 
 test('a signed-in free reader: paywall → confirm → card → the article, in 4 screens', async ({
   page,
