@@ -20,12 +20,7 @@ import autocannon from 'autocannon';
 import pg from 'pg';
 import { freePort } from './lib/free-port';
 import S3rver from 's3rver';
-import {
-  BUILD_SETTINGS_FILE,
-  loadBuildSettings,
-  runNextBuild,
-  staleBuildReason,
-} from './lib/build-freshness';
+import { settingsOnBuiltSiteUrl, runNextBuild, staleBuildReason } from './lib/build-freshness';
 
 const root = path.resolve(import.meta.dirname, '..');
 const DATABASE_URL = process.env.DATABASE_URL;
@@ -66,15 +61,13 @@ async function waitFor(url: string, timeoutMs: number): Promise<void> {
 // ---- setup ---------------------------------------------------------------------------------
 
 // The build's own SITE_URL, so that no instance decides to rebuild what the other serves.
-const settings = loadBuildSettings();
+const settings = settingsOnBuiltSiteUrl(root);
 const reason = staleBuildReason(root, settings);
 if (reason) {
   console.log(`[cluster] building first (${reason}) …`);
   if ((await runNextBuild(root, settings)) !== 0) process.exit(1);
 }
-const SITE_URL = (
-  JSON.parse(fs.readFileSync(path.join(root, BUILD_SETTINGS_FILE), 'utf8')) as { SITE_URL: string }
-).SITE_URL;
+const SITE_URL = settings.SITE_URL;
 
 const [portA, portB, portLb] = await Promise.all([freePort(), freePort(), freePort()]);
 const A = `http://127.0.0.1:${portA}`;

@@ -19,7 +19,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import { openDatabase, queryRows } from '@/server/db/client';
-import { loadBuildSettings, staleBuildReason, BUILD_SETTINGS_FILE } from './lib/build-freshness';
+import { settingsOnBuiltSiteUrl, staleBuildReason } from './lib/build-freshness';
 import { Ledger, WRITE_KINDS, allowedValues } from './lib/crash/ledger';
 import { seededRandom } from './lib/seeded-random';
 import { freePort } from './lib/free-port';
@@ -50,7 +50,8 @@ const killAfterMs = 3000 + Math.floor(random() * 3000);
 const tag = seed.toString(36);
 const START_TIMEOUT_MS = 180_000;
 
-const staleReason = staleBuildReason(root, loadBuildSettings());
+const buildSettings = settingsOnBuiltSiteUrl(root);
+const staleReason = staleBuildReason(root, buildSettings);
 if (staleReason) {
   console.error(
     `本番ビルドが必要です (${staleReason})。先に npm run build を実行してください。` +
@@ -59,9 +60,7 @@ if (staleReason) {
   process.exit(2);
 }
 // The build's own SITE_URL: the server then has no reason to rebuild.
-const SITE_URL = (
-  JSON.parse(fs.readFileSync(path.join(root, BUILD_SETTINGS_FILE), 'utf8')) as { SITE_URL: string }
-).SITE_URL;
+const SITE_URL = buildSettings.SITE_URL;
 
 const work = fs.mkdtempSync(path.join(os.tmpdir(), 'axis-crash-'));
 const DATA_DIR = path.join(work, 'data');

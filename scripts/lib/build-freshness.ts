@@ -40,6 +40,28 @@ export function staleBuildReason(root: string, settings: BuildSettings): string 
   return null;
 }
 
+/** The SITE_URL the existing build baked in, if there is a build. */
+export function builtSiteUrl(root: string): string | undefined {
+  try {
+    const recorded = JSON.parse(
+      fs.readFileSync(path.join(root, BUILD_SETTINGS_FILE), 'utf8'),
+    ) as Partial<BuildSettings>;
+    return recorded.SITE_URL;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The settings of a server started on the build's own SITE_URL (the crash and cluster runs
+ * start theirs on free ports and pass that SITE_URL): only the other settings and the inputs
+ * can then make the build stale.
+ */
+export function settingsOnBuiltSiteUrl(root: string): BuildSettings & { SITE_URL: string } {
+  const settings = loadBuildSettings();
+  return { ...settings, SITE_URL: builtSiteUrl(root) ?? settings.SITE_URL ?? '' };
+}
+
 export function recordBuildSettings(root: string, settings: BuildSettings): void {
   fs.writeFileSync(path.join(root, BUILD_SETTINGS_FILE), JSON.stringify(settings));
 }
