@@ -2,7 +2,7 @@ import 'server-only';
 import { env } from '@/env';
 import { safeNextPath } from '@/lib/safe-next';
 import { z } from '@/lib/zod';
-import { signToken, verifyToken } from '@/server/security/signing';
+import { signJsonToken, verifyJsonToken } from '@/server/security/signing';
 import { PLAN_KEYS, type PlanKey } from './catalogue';
 
 /**
@@ -30,8 +30,7 @@ export function checkoutIntentPath(
   seconds: number,
   now = Date.now(),
 ): string {
-  const payload = Buffer.from(JSON.stringify(intent)).toString('base64url');
-  const token = signToken(PURPOSE, payload, { seconds, boundTo: bound(email), now });
+  const token = signJsonToken(PURPOSE, intent, { seconds, boundTo: bound(email), now });
   return `${START_PATH}?intent=${encodeURIComponent(token)}`;
 }
 
@@ -41,16 +40,11 @@ export function readCheckoutIntent(
   email: string,
   now = Date.now(),
 ): CheckoutIntent | null {
-  const payload = verifyToken(PURPOSE, token ?? undefined, { boundTo: bound(email), now });
-  if (!payload) return null;
-  let raw: unknown;
-  try {
-    raw = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8'));
-  } catch {
-    return null;
-  }
-  const parsed = intentShape.safeParse(raw);
-  if (!parsed.success) return null;
+  const intent = verifyJsonToken(PURPOSE, token ?? undefined, intentShape, {
+    boundTo: bound(email),
+    now,
+  });
+  if (!intent) return null;
   // Checked again on the way out, whatever was signed: only a local path.
-  return { plan: parsed.data.plan, next: safeNextPath(parsed.data.next, env().SITE_URL) };
+  return { plan: intent.plan, next: safeNextPath(intent.next, env().SITE_URL) };
 }

@@ -4,7 +4,7 @@ import { safeNextPath } from '@/lib/safe-next';
 import { z } from '@/lib/zod';
 import { PLAN_KEYS, type PlanKey } from '@/server/billing/catalogue';
 import { SIGN_UP_SENT_COOKIE, readCookieHeader, setCookieValue } from '@/server/http/cookies';
-import { signToken, verifyToken } from '@/server/security/signing';
+import { signJsonToken, verifyJsonToken } from '@/server/security/signing';
 import { EMAIL_VERIFICATION_SECONDS } from './auth';
 
 /**
@@ -30,8 +30,7 @@ const secure = () => env().SITE_URL.startsWith('https:');
 
 /** The Set-Cookie that names the mail for the sent page, as long as its link works. */
 export function sentMailCookie(sent: SentMail, now = Date.now()): string {
-  const payload = Buffer.from(JSON.stringify(sent)).toString('base64url');
-  const token = signToken(PURPOSE, payload, { seconds: EMAIL_VERIFICATION_SECONDS, now });
+  const token = signJsonToken(PURPOSE, sent, { seconds: EMAIL_VERIFICATION_SECONDS, now });
   return setCookieValue(SIGN_UP_SENT_COOKIE, token, {
     maxAgeSeconds: EMAIL_VERIFICATION_SECONDS,
     secure: secure(),
@@ -45,18 +44,10 @@ export function clearSentMailCookie(): string {
 
 /** The mail a valid, unexpired cookie value names; null for anything else. */
 export function readSentMail(token: string | undefined, now = Date.now()): SentMail | null {
-  const payload = verifyToken(PURPOSE, token, { now });
-  if (!payload) return null;
-  let raw: unknown;
-  try {
-    raw = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8'));
-  } catch {
-    return null;
-  }
-  const parsed = sentShape.safeParse(raw);
-  if (!parsed.success) return null;
-  const { email, plan } = parsed.data;
-  return { email, ...(plan ? { plan } : {}), next: safeNextPath(parsed.data.next, env().SITE_URL) };
+  const sent = verifyJsonToken(PURPOSE, token, sentShape, { now });
+  if (!sent) return null;
+  const { email, plan } = sent;
+  return { email, ...(plan ? { plan } : {}), next: safeNextPath(sent.next, env().SITE_URL) };
 }
 
 /** The mail named by a request's cookie header. */

@@ -1,9 +1,12 @@
 import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import {
   MAX_MEDIA_URL_SECONDS,
   protectedMediaKey,
+  signJsonToken,
   signMediaUrl,
   signToken,
+  verifyJsonToken,
   verifyMediaSignature,
   verifyToken,
 } from './signing';
@@ -128,5 +131,24 @@ describe('values signed before the two signing modules became one', () => {
     expect(verifyToken('preview', preview, { boundTo: 'session-1', now: at })).toBe('cG9zdA');
     const { path: p, exp, sig } = parts(media);
     expect(verifyMediaSignature(p, exp, sig, new Date(at))).toBe('valid');
+  });
+});
+
+describe('JSON cookie tokens', () => {
+  const shape = z.object({ plan: z.enum(['monthly', 'yearly']) });
+
+  it('give back the signed value only while it is valid, unaltered and of the shape', () => {
+    const now = Date.UTC(2026, 10, 27);
+    const token = signJsonToken('json-test', { plan: 'yearly' }, { seconds: 60, now });
+    expect(verifyJsonToken('json-test', token, shape, { now })).toEqual({ plan: 'yearly' });
+    expect(verifyJsonToken('json-test', token, shape, { now: now + 61_000 })).toBeNull();
+    expect(verifyJsonToken('another-purpose', token, shape, { now })).toBeNull();
+    const [, exp, mac] = token.split('.');
+    const forged = `${Buffer.from('{"plan":"monthly"}').toString('base64url')}.${exp}.${mac}`;
+    expect(verifyJsonToken('json-test', forged, shape, { now })).toBeNull();
+    const wrongShape = signJsonToken('json-test', { plan: 'lifetime' }, { seconds: 60, now });
+    expect(verifyJsonToken('json-test', wrongShape, shape, { now })).toBeNull();
+    const notJson = signToken('json-test', 'bm90IGpzb24', { seconds: 60, now });
+    expect(verifyJsonToken('json-test', notJson, shape, { now })).toBeNull();
   });
 });

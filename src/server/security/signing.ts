@@ -1,5 +1,6 @@
 import 'server-only';
 import { createHmac, timingSafeEqual } from 'node:crypto';
+import type { z } from 'zod';
 import { getAppSecret } from '@/server/storage/app-secret';
 import { isValidStorageKey } from '@/server/storage/storage-key';
 
@@ -82,6 +83,34 @@ export function verifyToken(
   const exp = readExpiry(expText);
   if (exp === null || hasExpired(exp, options.now ?? Date.now())) return null;
   return verify(purpose, [payload, exp, options.boundTo ?? ''], given) ? payload : null;
+}
+
+/** A cookie token whose payload is a JSON value (base64url, so it has no dots). */
+export function signJsonToken(
+  purpose: string,
+  value: unknown,
+  options: { seconds: number; boundTo?: string; now?: number },
+): string {
+  return signToken(purpose, Buffer.from(JSON.stringify(value)).toString('base64url'), options);
+}
+
+/** The value of a valid, unexpired JSON token of this purpose that has `shape`, else null. */
+export function verifyJsonToken<T>(
+  purpose: string,
+  token: string | undefined,
+  shape: z.ZodType<T>,
+  options: { boundTo?: string; now?: number } = {},
+): T | null {
+  const payload = verifyToken(purpose, token, options);
+  if (!payload) return null;
+  let raw: unknown;
+  try {
+    raw = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8'));
+  } catch {
+    return null;
+  }
+  const parsed = shape.safeParse(raw);
+  return parsed.success ? parsed.data : null;
 }
 
 // --- media URLs: `/media/protected/...?exp=<unix seconds>&sig=<mac>` ------------------------
