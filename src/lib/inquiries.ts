@@ -34,6 +34,19 @@ export const INQUIRY_KIND_LABELS: Record<InquiryKind, string> = {
   'partner-application': 'パートナープログラムへのお申し込み',
 };
 
+/** What the sender of an inquiry typed, as kept: the staff list and the staff mail show it. */
+export type InquiryFields = {
+  kind: InquiryKind;
+  company: string;
+  name: string;
+  email: string;
+  phone: string | null;
+  website: string | null;
+  companySize: string | null;
+  plan: string | null;
+  message: string | null;
+};
+
 export const INQUIRY_COMPANY_MAX = 100;
 export const INQUIRY_NAME_MAX = 100;
 export const INQUIRY_PHONE_MAX = 20;

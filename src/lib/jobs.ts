@@ -94,6 +94,19 @@ export const FULL_REMOTE: RemoteOption = 'フルリモート';
 /** 給与の単位 and schema.org's unitText for each. */
 export const SALARY_UNITS = ['年収', '月給', '時給'] as const;
 export type SalaryUnit = (typeof SALARY_UNITS)[number];
+
+/**
+ * A listing's choice fields and the values each takes, by the field's id: the content model's
+ * select fields, the partner's listing form and the demo data read this one map.
+ */
+export const JOB_CHOICES = {
+  employmentType: EMPLOYMENT_TYPES,
+  occupation: OCCUPATIONS,
+  prefecture: PREFECTURES,
+  remote: REMOTE_OPTIONS,
+  salaryUnit: SALARY_UNITS,
+} as const;
+export type JobChoiceField = keyof typeof JOB_CHOICES;
 export const SALARY_UNIT_TEXT: Readonly<Record<SalaryUnit, 'YEAR' | 'MONTH' | 'HOUR'>> = {
   年収: 'YEAR',
   月給: 'MONTH',

@@ -1,10 +1,4 @@
-import {
-  EMPLOYMENT_TYPES,
-  OCCUPATIONS,
-  PREFECTURES,
-  REMOTE_OPTIONS,
-  SALARY_UNITS,
-} from '@/lib/jobs';
+import { JOB_CHOICES, type JobChoiceField } from '@/lib/jobs';
 import { Button } from '@/components/ui/button';
 import {
   LISTING_FIELD_LABELS,
@@ -50,9 +44,9 @@ export function ListingForm(props: ListingFormProps) {
     ...common(name),
     defaultValue: values[name],
   });
-  const choice = (name: keyof ListingFields, options: readonly string[]) => ({
+  const choice = (name: JobChoiceField) => ({
     ...common(name),
-    options,
+    options: JOB_CHOICES[name],
     placeholder: '選択してください',
     defaultValue: values[name],
   });
@@ -79,16 +73,16 @@ export function ListingForm(props: ListingFormProps) {
           hint={`求人一覧と検索結果に表示する紹介文です。${LISTING_LIMITS.description}文字以内。`}
         />
         <div className={styles.pair}>
-          <SelectInput {...choice('occupation', OCCUPATIONS)} neededForReview />
-          <SelectInput {...choice('employmentType', EMPLOYMENT_TYPES)} neededForReview />
+          <SelectInput {...choice('occupation')} neededForReview />
+          <SelectInput {...choice('employmentType')} neededForReview />
         </div>
       </FieldGroup>
 
       <FieldGroup legend="勤務地">
         <div className={styles.pair}>
-          <SelectInput {...choice('remote', REMOTE_OPTIONS)} neededForReview />
+          <SelectInput {...choice('remote')} neededForReview />
           <SelectInput
-            {...choice('prefecture', PREFECTURES)}
+            {...choice('prefecture')}
             neededForReview
             hint="フルリモートの場合は選ばなくてもかまいません。"
           />
@@ -102,7 +96,7 @@ export function ListingForm(props: ListingFormProps) {
       </FieldGroup>
 
       <FieldGroup legend="給与・勤務時間">
-        <SelectInput {...choice('salaryUnit', SALARY_UNITS)} neededForReview />
+        <SelectInput {...choice('salaryUnit')} neededForReview />
         <div className={styles.pair}>
           <TextInput
             {...text('salaryMin')}

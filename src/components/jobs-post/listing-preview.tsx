@@ -3,7 +3,7 @@ import { type ApplyLinks, JobArticle } from '@/components/jobs/job-article';
 import { isClosed } from '@/lib/jobs';
 import type { Job } from '@/server/content/schemas';
 import { applyEmailOf, applyMailto, applyUrlOf } from '@/server/jobs/apply-clicks';
-import { paragraphsHtml } from '@/server/jobs/listing-input';
+import { jobTermsOf, paragraphsHtml } from '@/server/jobs/listing-input';
 import type { Listing } from '@/server/jobs/listings';
 import type { PartnerDetail } from '@/server/partners/partners';
 import styles from './listing-preview.module.css';
@@ -15,9 +15,7 @@ import styles from './listing-preview.module.css';
  * counted: there is no published listing to count for).
  */
 
-const one = (value: string) => (value === '' ? [] : [value]);
-
-/** The `jobs` item the listing would become (the same fields toJobContent writes). */
+/** The `jobs` item the listing would become (its terms as toJobContent writes them). */
 export function listingAsJob(listing: Listing, partner: PartnerDetail | null): Job {
   const f = listing.fields;
   const created = listing.createdAt.toISOString();
@@ -39,18 +37,7 @@ export function listingAsJob(listing: Listing, partner: PartnerDetail | null): J
     },
     description: f.description || undefined,
     body: paragraphsHtml(f.details) || undefined,
-    employmentType: one(f.employmentType),
-    occupation: one(f.occupation),
-    prefecture: one(f.prefecture),
-    remote: one(f.remote),
-    location: f.location,
-    salaryUnit: one(f.salaryUnit),
-    salaryMin: f.salaryMin,
-    salaryMax: f.salaryMax,
-    hours: f.hours,
-    applyUrl: f.applyUrl,
-    applyEmail: f.applyEmail,
-    closingDate: f.closingDate ? `${f.closingDate}T23:59:59+09:00` : null,
+    ...jobTermsOf(f),
   };
 }
 

@@ -6,13 +6,7 @@
  * media, file, relation, relationList) and their API shapes.
  */
 
-import {
-  EMPLOYMENT_TYPES,
-  OCCUPATIONS,
-  PREFECTURES,
-  REMOTE_OPTIONS,
-  SALARY_UNITS,
-} from '@/lib/jobs';
+import { JOB_CHOICES, type JobChoiceField } from '@/lib/jobs';
 
 export type FieldKind =
   | 'text'
@@ -81,6 +75,13 @@ const writers: FieldDef = {
   kind: 'relationList',
   endpoint: 'writers',
 };
+/** A job listing's choice field, with the values of src/lib/jobs.ts. */
+const jobChoice = (id: JobChoiceField, label: string): FieldDef => ({
+  id,
+  label,
+  kind: 'select',
+  options: JOB_CHOICES[id],
+});
 const objectPage = (endpoint: string, label: string): EndpointDef => ({
   endpoint,
   label,
@@ -222,12 +223,12 @@ export const CONTENT_MODEL: readonly EndpointDef[] = [
       description,
       coverImage,
       body,
-      { id: 'employmentType', label: '雇用形態', kind: 'select', options: EMPLOYMENT_TYPES },
-      { id: 'occupation', label: '職種', kind: 'select', options: OCCUPATIONS },
-      { id: 'prefecture', label: '勤務地 (都道府県)', kind: 'select', options: PREFECTURES },
-      { id: 'remote', label: 'リモート勤務', kind: 'select', options: REMOTE_OPTIONS },
+      jobChoice('employmentType', '雇用形態'),
+      jobChoice('occupation', '職種'),
+      jobChoice('prefecture', '勤務地 (都道府県)'),
+      jobChoice('remote', 'リモート勤務'),
       { id: 'location', label: '勤務地 (詳細)', kind: 'text', maxLength: 200 },
-      { id: 'salaryUnit', label: '給与の単位', kind: 'select', options: SALARY_UNITS },
+      jobChoice('salaryUnit', '給与の単位'),
       { id: 'salaryMin', label: '給与 (下限・円)', kind: 'number', min: 0, max: 1_000_000_000 },
       { id: 'salaryMax', label: '給与 (上限・円)', kind: 'number', min: 0, max: 1_000_000_000 },
       { id: 'hours', label: '勤務時間', kind: 'text', maxLength: 200 },

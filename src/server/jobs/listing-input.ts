@@ -247,17 +247,27 @@ export function toJobContent(f: ListingFields, partnerId: string): Record<string
     partner: partnerId,
     description: f.description,
     body: paragraphsHtml(f.details),
+    ...jobTermsOf(f),
+  };
+}
+
+/**
+ * The `jobs` item's terms of work and ways to apply, as a listing's fields give them: what
+ * toJobContent writes and the partner's preview (src/components/jobs-post) shows.
+ */
+export function jobTermsOf(f: ListingFields) {
+  return {
     employmentType: one(f.employmentType),
     occupation: one(f.occupation),
     prefecture: one(f.prefecture),
     remote: one(f.remote),
     location: f.location,
     salaryUnit: one(f.salaryUnit),
+    salaryMin: f.salaryMin,
+    salaryMax: f.salaryMax,
     hours: f.hours,
     applyUrl: f.applyUrl,
     applyEmail: f.applyEmail,
-    salaryMin: f.salaryMin,
-    salaryMax: f.salaryMax,
     // The end of the day in Japan: the listing is open through it.
     closingDate: f.closingDate ? `${f.closingDate}T23:59:59+09:00` : null,
   };

@@ -2,6 +2,7 @@ import 'server-only';
 import { env } from '@/env';
 import type { Mail } from './mail';
 import { formatDateJa } from '@/lib/format';
+import { INQUIRY_KIND_LABELS, type InquiryFields } from '@/lib/inquiries';
 
 /**
  * The site's mails, in Japanese, as plain text and HTML with the same content. Each returns
@@ -370,28 +371,11 @@ export function contactAcknowledged(
 }
 
 /** What the inquiry forms' mails say about one inquiry (src/server/inquiries). */
-export type InquiryMailDetails = {
-  kind: 'job-posting' | 'partner-application';
-  company: string;
-  name: string;
-  email: string;
-  phone: string | null;
-  website: string | null;
-  companySize: string | null;
-  plan: string | null;
-  message: string | null;
-  receivedAt: Date;
-  userId: string | null;
-};
-
-const INQUIRY_MAIL_TITLES = {
-  'job-posting': '求人掲載のお問い合わせ',
-  'partner-application': 'パートナープログラムへのお申し込み',
-} as const;
+export type InquiryMailDetails = InquiryFields & { receivedAt: Date; userId: string | null };
 
 /** To the staff address (CONTACT_TO): a new inquiry from /jobs/about/contact or /biz/request. */
 export function inquiryReceived(to: string, details: InquiryMailDetails): Mail {
-  const title = INQUIRY_MAIL_TITLES[details.kind];
+  const title = INQUIRY_KIND_LABELS[details.kind];
   const optional: [string, string | null][] = [
     ['電話番号', details.phone],
     ['ウェブサイト', details.website],

@@ -5,7 +5,7 @@ import {
   INQUIRY_KIND_LABELS,
   INQUIRY_STATES,
   INQUIRY_STATE_LABELS,
-  type InquiryKind,
+  type InquiryFields,
   type InquiryState,
 } from '@/lib/inquiries';
 import { FORM_KEY } from '@/lib/http/form-flash';
@@ -13,17 +13,8 @@ import { RowError } from './messages';
 import { BizListSection } from '@/components/biz/biz-section';
 import { Options } from '@/components/forms/options';
 
-export type InquiryView = {
+export type InquiryView = InquiryFields & {
   id: string;
-  kind: InquiryKind;
-  company: string;
-  name: string;
-  email: string;
-  phone: string | null;
-  website: string | null;
-  companySize: string | null;
-  plan: string | null;
-  message: string | null;
   state: InquiryState;
   receivedAt: Date;
 };

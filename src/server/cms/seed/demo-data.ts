@@ -2,13 +2,7 @@ import 'server-only';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
-import {
-  EMPLOYMENT_TYPES,
-  OCCUPATIONS,
-  PREFECTURES,
-  REMOTE_OPTIONS,
-  SALARY_UNITS,
-} from '@/lib/jobs';
+import { JOB_CHOICES } from '@/lib/jobs';
 import { POST_FORMATS } from '@/lib/cms/model';
 import { DEMO_ASSETS_DIR } from './demo-media';
 
@@ -118,7 +112,7 @@ const job = z.strictObject({
   partner: key,
   title: text,
   description: text,
-  employmentType: z.enum(EMPLOYMENT_TYPES),
+  employmentType: z.enum(JOB_CHOICES.employmentType),
   location: text,
   salary: text,
   closingDate: z.iso.date(),
@@ -128,11 +122,11 @@ const job = z.strictObject({
   welcome: z.array(text).min(1),
   /** The structured conditions (the /jobs filters and JobPosting read them). */
   conditions: z.strictObject({
-    occupation: z.enum(OCCUPATIONS),
-    prefecture: z.enum(PREFECTURES).nullable(),
-    remote: z.enum(REMOTE_OPTIONS),
+    occupation: z.enum(JOB_CHOICES.occupation),
+    prefecture: z.enum(JOB_CHOICES.prefecture).nullable(),
+    remote: z.enum(JOB_CHOICES.remote),
     salary: z.tuple([
-      z.enum(SALARY_UNITS),
+      z.enum(JOB_CHOICES.salaryUnit),
       z.number().int().positive(),
       z.number().int().nullable(),
     ]),
@@ -174,7 +168,10 @@ const FILES = {
   connect: ['connect.json', z.array(connect)],
   partners: ['partners.json', z.record(key, partner)],
   jobs: ['jobs.json', z.array(job)],
-  jobBenefits: ['job-benefits.json', z.record(z.enum(EMPLOYMENT_TYPES), z.array(text).min(1))],
+  jobBenefits: [
+    'job-benefits.json',
+    z.record(z.enum(JOB_CHOICES.employmentType), z.array(text).min(1)),
+  ],
   prose: ['article-prose.json', articleProse],
 } as const satisfies Record<string, readonly [string, z.ZodType]>;
 

@@ -2,13 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  EMPLOYMENT_TYPES,
-  OCCUPATIONS,
-  PREFECTURES,
-  REMOTE_OPTIONS,
-  SALARY_UNITS,
-} from '@/lib/jobs';
+import { JOB_CHOICES } from '@/lib/jobs';
 import { SITE_PAGE_ENDPOINTS } from '@/lib/site-pages';
 import type { Database } from '@/server/db/client';
 import { cmsContents, cmsMedia } from '@/server/db/schema';
@@ -210,21 +204,16 @@ describe('demo corpus seed', () => {
     for (const job of byEndpoint('jobs')) {
       const data = job.data ?? {};
       expect(data.partner, job.id).toMatch(/^partner-/);
-      for (const [field, options] of [
-        ['employmentType', EMPLOYMENT_TYPES],
-        ['occupation', OCCUPATIONS],
-        ['remote', REMOTE_OPTIONS],
-        ['salaryUnit', SALARY_UNITS],
-      ] as const) {
+      for (const field of ['employmentType', 'occupation', 'remote', 'salaryUnit'] as const) {
         const values = data[field] as string[];
         expect(values, `${job.id} ${field}`).toHaveLength(1);
-        expect(options, `${job.id} ${field}`).toContain(values[0]);
+        expect(JOB_CHOICES[field], `${job.id} ${field}`).toContain(values[0]);
       }
       const [mode] = data.remote as string[];
       remote.add(mode!);
       // A place of work, unless the work is fully remote.
       if (mode !== 'フルリモート')
-        expect(PREFECTURES, job.id).toContain((data.prefecture as string[])[0]);
+        expect(JOB_CHOICES.prefecture, job.id).toContain((data.prefecture as string[])[0]);
       expect(data.location, job.id).toBeTruthy();
       expect(data.salaryMin, job.id).toBeGreaterThan(0);
       if (data.salaryMax !== undefined)
@@ -235,7 +224,7 @@ describe('demo corpus seed', () => {
       expect(String(data.closingDate), job.id).toMatch(/^2027-\d\d-\d\dT14:59:59/);
     }
     // The location filter's フルリモート has something to find.
-    expect([...remote].sort()).toEqual([...REMOTE_OPTIONS].sort());
+    expect([...remote].sort()).toEqual([...JOB_CHOICES.remote].sort());
   });
 
   it('resolves every relation', () => {
