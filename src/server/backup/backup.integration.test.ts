@@ -150,9 +150,15 @@ describe('backup and restore of a whole instance', () => {
       'bookmarks',
       'cms_contents',
       'audit_events',
+      // The newsletter's queue, suppressions and consent records are site data: backed up.
+      'newsletter_sends',
+      'newsletter_letters',
+      'newsletter_suppressions',
+      'newsletter_consents',
     ])
       expect(names).toContain(table);
     expect(names.indexOf('user')).toBeLessThan(names.indexOf('account'));
+    expect(names.indexOf('newsletter_sends')).toBeLessThan(names.indexOf('newsletter_letters'));
     expect(names.indexOf('user_public_profiles')).toBeLessThan(names.indexOf('subscriptions'));
     expect(names).not.toContain('__drizzle_migrations');
     expect(manifest.migrations.length).toBeGreaterThan(10);

@@ -21,6 +21,11 @@ import {
 import { type Order, compileFilter, compileOrders } from './sql-filters';
 import { type StoredData, checkRequired, shapeFields, validateWrite } from './values';
 import { deleteVersions, recordVersion } from './versions';
+import {
+  NEWSLETTER_ENDPOINT,
+  cancelSendsOnPublication,
+  queueSendsOnPublication,
+} from '@/server/newsletter/queue';
 
 /**
  * The built-in content service's storage and rules: reading with microCMS's visibility,
@@ -581,6 +586,8 @@ export async function publishContent(
       ...searchColumns(def, data),
     };
     await updateRow(tx, def, row, changes, 'publish', ctx, now);
+    // Newsletters sent "with the publication" are queued with it, in the same transaction.
+    if (def.endpoint === NEWSLETTER_ENDPOINT) await queueSendsOnPublication(tx, id, now);
     return { published: true, updatedAt: now };
   });
   if (result.published) emitContentChange({ endpoint: def.endpoint, id });
@@ -614,6 +621,7 @@ export async function unpublishContent(
       ...searchColumns(def, null),
     };
     await updateRow(tx, def, row, changes, 'unpublish', ctx, now);
+    if (def.endpoint === NEWSLETTER_ENDPOINT) await cancelSendsOnPublication(tx, id, now);
     return { updatedAt: now };
   });
   emitContentChange({ endpoint: def.endpoint, id });
@@ -636,6 +644,8 @@ export async function scheduleContent(
     const now = new Date();
     const changes = { scheduledAt: at, updatedAt: now, updatedBy: ctx.actor };
     await updateRow(tx, def, row, changes, at ? 'schedule' : 'unschedule', ctx, now);
+    // The publication a newsletter waited for is off: so is the newsletter.
+    if (!at && def.endpoint === NEWSLETTER_ENDPOINT) await cancelSendsOnPublication(tx, id, now);
     return { updatedAt: now };
   });
 }

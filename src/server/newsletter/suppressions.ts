@@ -1,0 +1,99 @@
+import 'server-only';
+import { desc, eq } from 'drizzle-orm';
+import { z } from 'zod';
+import type { Db } from '@/server/db/client';
+import { newsletterSuppressions } from '@/server/db/schema';
+import { recordAudit } from '@/server/audit/audit-log';
+
+/**
+ * Addresses no newsletter goes to: ones that bounced or complained, and ones staff stopped by
+ * hand. Keyed by the lower-cased address, so the queue's check is one index lookup. Both
+ * changes are audited (`newsletter-suppressed` / `newsletter-unsuppressed`).
+ */
+
+export const SUPPRESSION_REASONS = ['bounce', 'complaint', 'manual'] as const;
+export type SuppressionReason = (typeof SUPPRESSION_REASONS)[number];
+export const suppressionReasonSchema = z.enum(SUPPRESSION_REASONS);
+
+export type Suppression = {
+  email: string;
+  reason: SuppressionReason;
+  note: string;
+  createdAt: Date;
+  createdBy: string;
+};
+
+export const normaliseAddress = (email: string): string => email.trim().toLowerCase();
+
+/** Adds (or updates the reason of) a suppression; false when it was already there unchanged. */
+export async function suppressAddress(
+  db: Db,
+  input: { email: string; reason: SuppressionReason; note?: string; actor: string },
+): Promise<boolean> {
+  const email = normaliseAddress(input.email);
+  const reason = suppressionReasonSchema.parse(input.reason);
+  const note = input.note ?? '';
+  return db.transaction(async (tx) => {
+    const [before] = await tx
+      .select()
+      .from(newsletterSuppressions)
+      .where(eq(newsletterSuppressions.email, email))
+      .for('update');
+    if (before && before.reason === reason && before.note === note) return false;
+    await tx
+      .insert(newsletterSuppressions)
+      .values({ email, reason, note, createdBy: input.actor })
+      .onConflictDoUpdate({ target: newsletterSuppressions.email, set: { reason, note } });
+    await recordAudit(tx, {
+      actor: input.actor,
+      action: 'newsletter-suppressed',
+      target: `email:${email}`,
+      detail: { reason, ...(before ? { previous: before.reason } : {}) },
+    });
+    return true;
+  });
+}
+
+/** Removes a suppression; false when the address was not suppressed. */
+export async function unsuppressAddress(
+  db: Db,
+  input: { email: string; actor: string },
+): Promise<boolean> {
+  const email = normaliseAddress(input.email);
+  return db.transaction(async (tx) => {
+    const [removed] = await tx
+      .delete(newsletterSuppressions)
+      .where(eq(newsletterSuppressions.email, email))
+      .returning();
+    if (!removed) return false;
+    await recordAudit(tx, {
+      actor: input.actor,
+      action: 'newsletter-unsuppressed',
+      target: `email:${email}`,
+      detail: { reason: removed.reason },
+    });
+    return true;
+  });
+}
+
+export async function isSuppressed(db: Db, email: string): Promise<boolean> {
+  const [row] = await db
+    .select({ email: newsletterSuppressions.email })
+    .from(newsletterSuppressions)
+    .where(eq(newsletterSuppressions.email, normaliseAddress(email)));
+  return row !== undefined;
+}
+
+/** Newest first. */
+export async function listSuppressions(
+  db: Db,
+  options: { limit?: number; offset?: number } = {},
+): Promise<Suppression[]> {
+  const rows = await db
+    .select()
+    .from(newsletterSuppressions)
+    .orderBy(desc(newsletterSuppressions.createdAt), newsletterSuppressions.email)
+    .limit(options.limit ?? 200)
+    .offset(options.offset ?? 0);
+  return rows.map((row) => ({ ...row, reason: suppressionReasonSchema.parse(row.reason) }));
+}
