@@ -13,6 +13,10 @@ export type NewPageView = {
   contentId: string | null;
   referrer: string | null;
   visitorId: string;
+  /** anonymous, member, paid or staff, as the server found; null when not known. */
+  audience?: string | null;
+  /** The page showed this viewer the item's paywall. */
+  paywall?: boolean;
 };
 
 export async function insertPageView(db: Db, view: NewPageView): Promise<void> {

@@ -83,6 +83,25 @@ export const lookUpTitles: TitleLookup = async (endpoint, ids) => {
   }
 };
 
+/** The titles of these items, looked up once per endpoint: a function from an item to its title. */
+export async function titlesOf(
+  items: readonly { endpoint: ContentEndpoint; contentId: string }[],
+  lookup: TitleLookup = lookUpTitles,
+): Promise<(item: { endpoint: ContentEndpoint; contentId: string }) => string | null> {
+  const idsByEndpoint = new Map<ContentEndpoint, string[]>();
+  for (const item of items) {
+    idsByEndpoint.set(item.endpoint, [...(idsByEndpoint.get(item.endpoint) ?? []), item.contentId]);
+  }
+  const titles = new Map(
+    await Promise.all(
+      [...idsByEndpoint].map(
+        async ([endpoint, ids]) => [endpoint, await lookup(endpoint, ids)] as const,
+      ),
+    ),
+  );
+  return (item) => titles.get(item.endpoint)?.get(item.contentId) ?? null;
+}
+
 export async function loadAnalyticsReport(
   db: Db,
   options: { now?: number; titles?: TitleLookup } = {},
@@ -97,18 +116,7 @@ export async function loadAnalyticsReport(
     isContentEndpoint(row.endpoint) ? [{ ...row, endpoint: row.endpoint }] : [],
   );
 
-  const idsByEndpoint = new Map<ContentEndpoint, string[]>();
-  for (const row of known) {
-    idsByEndpoint.set(row.endpoint, [...(idsByEndpoint.get(row.endpoint) ?? []), row.contentId]);
-  }
-  const lookup = options.titles ?? lookUpTitles;
-  const titles = new Map(
-    await Promise.all(
-      [...idsByEndpoint].map(
-        async ([endpoint, ids]) => [endpoint, await lookup(endpoint, ids)] as const,
-      ),
-    ),
-  );
+  const titles = await titlesOf(known, options.titles);
 
   const days = fillDays(from, to, perDay);
   return {
@@ -119,7 +127,7 @@ export async function loadAnalyticsReport(
     top: known.map((row) => ({
       endpoint: row.endpoint,
       contentId: row.contentId,
-      title: titles.get(row.endpoint)?.get(row.contentId) ?? null,
+      title: titles(row),
       href: pathForContent(row),
       views: row.views,
       visitors: row.visitors,

@@ -2,6 +2,8 @@ import 'server-only';
 import { AppError } from '@/lib/errors';
 import { and, eq, inArray } from 'drizzle-orm';
 import { env } from '@/env';
+import { sourceMetadata } from '@/server/analytics/attribution';
+import type { ContentRef } from '@/server/analytics/content-path';
 import { recordAudit } from '@/server/audit/audit-log';
 import type { Db } from '@/server/db/client';
 import { subscriptions } from '@/server/db/schema';
@@ -95,6 +97,8 @@ export async function startCheckout(
   ip: string | null,
   /** The page the reader came from (a safe local path): success and cancel return to it. */
   next = '/',
+  /** Where the reader's path to payment started (analytics/attribution.ts), kept on the plan. */
+  source: ContentRef | null = null,
 ): Promise<CheckoutStart> {
   const plan = await findPlan(db, planKey);
   if (!plan?.active)
@@ -116,7 +120,7 @@ export async function startCheckout(
     line_items: [{ price: plan.priceId, quantity: 1 }],
     subscription_data: {
       ...(trialDays > 0 ? { trial_period_days: trialDays } : {}),
-      metadata: { userId: owner.id, plan: plan.key },
+      metadata: { userId: owner.id, plan: plan.key, ...sourceMetadata(source) },
     },
     metadata: { userId: owner.id, plan: plan.key },
     locale: 'ja',

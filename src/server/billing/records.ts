@@ -2,6 +2,7 @@ import 'server-only';
 import { eq } from 'drizzle-orm';
 import type Stripe from 'stripe';
 import { withKeyLock } from '@/lib/keyed-lock';
+import { sourceOfMetadata } from '@/server/analytics/attribution';
 import { noteAudienceChange } from '@/server/access/audience-changes';
 import { recordAudit } from '@/server/audit/audit-log';
 import type { Db } from '@/server/db/client';
@@ -46,6 +47,7 @@ export function syncSubscription(
     const userId = customerId ? await userIdOfCustomer(db, customerId) : null;
     if (!userId || !customerId) return null;
     const item = subscription.items.data[0];
+    const source = sourceOfMetadata(subscription.metadata);
     const [before] = await db
       .select()
       .from(subscriptions)
@@ -64,6 +66,12 @@ export function syncSubscription(
       customerId,
       latestInvoiceId: idOf(subscription.latest_invoice),
       canceledAt: toDate(subscription.ended_at ?? null),
+      // For the business report (src/server/analytics/business-report.ts).
+      amount: item?.price.unit_amount ?? null,
+      interval: item?.price.recurring?.interval ?? null,
+      intervalCount: item?.price.recurring?.interval_count ?? null,
+      sourceEndpoint: source?.endpoint ?? null,
+      sourceContentId: source?.contentId ?? null,
       createdAt: toDate(subscription.created) ?? new Date(),
       updatedAt: new Date(),
     };

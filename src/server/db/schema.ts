@@ -279,6 +279,13 @@ export const userPrivateProfiles = pgTable('user_private_profiles', {
   stripeId: text('stripe_id').unique(),
   newsletter: boolean('newsletter').notNull().default(false),
   termsAcceptedAt: timestamp('terms_accepted_at', { withTimezone: true }),
+  /**
+   * The members' item whose paywall started the reader's path to sign-up (first-party
+   * attribution, src/server/analytics/attribution.ts); null when none was kept (no paywall met,
+   * Do Not Track, Global Privacy Control or the analytics opt-out).
+   */
+  sourceEndpoint: text('source_endpoint'),
+  sourceContentId: text('source_content_id'),
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
 });
@@ -307,6 +314,16 @@ export const subscriptions = pgTable(
     /** The provider's latest invoice of the plan: the unpaid one while past_due. */
     latestInvoiceId: text('latest_invoice_id'),
     canceledAt: timestamp('canceled_at', { withTimezone: true }),
+    /** The price's amount (yen, tax included) and period, for the business report's MRR. */
+    amount: integer('amount'),
+    interval: text('interval'),
+    intervalCount: integer('interval_count'),
+    /**
+     * The members' item whose paywall started the path to this plan (the checkout's
+     * subscription metadata `source`, src/server/analytics/attribution.ts), or null.
+     */
+    sourceEndpoint: text('source_endpoint'),
+    sourceContentId: text('source_content_id'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
@@ -422,6 +439,10 @@ export const pageViews = pgTable(
     contentId: text('content_id'),
     referrer: text('referrer'),
     visitorId: text('visitor_id').notNull(),
+    /** Who viewed, as the server found from the session: anonymous, member, paid or staff. */
+    audience: text('audience'),
+    /** The page showed this viewer the item's paywall (checked on the server, view-endpoint.ts). */
+    paywall: boolean('paywall').notNull().default(false),
   },
   (t) => [
     index('page_views_day_idx').on(t.day),

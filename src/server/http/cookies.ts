@@ -30,6 +30,11 @@ export const NEXT_DRAFT_COOKIE = '__prerender_bypass';
 export const AUDIENCE_COOKIE = 'axis_audience';
 /** The address a confirmation mail went to, signed, for the sent page (sign-up-sent.ts). */
 export const SIGN_UP_SENT_COOKIE = 'axis_sign_up_sent';
+/**
+ * The members' item whose paywall a reader met first (src/server/analytics/attribution.ts):
+ * read only by the sign-up and the checkout, never by a page, so it is harmless to the cache.
+ */
+export const PATH_START_COOKIE = 'axis_path_start';
 
 /**
  * Cookies that change nothing the server renders: the tag manager's analytics cookies.
@@ -49,7 +54,8 @@ export const KNOWN_COOKIES: ReadonlySet<string> = new Set([
   SIGN_UP_SENT_COOKIE,
 ]);
 
-export const isHarmlessCookie = (name: string) => HARMLESS_COOKIE.test(name);
+export const isHarmlessCookie = (name: string) =>
+  HARMLESS_COOKIE.test(name) || name === PATH_START_COOKIE;
 
 /**
  * The cookies of a request as better-auth reads them, or null when the header holds anything
