@@ -1,6 +1,6 @@
 import { BookmarkButton } from '@/components/bookmarks/bookmark-button.client';
 import { ItemCover, ItemHeader } from '@/components/content/item-header';
-import { Paywall } from '@/components/content/paywall';
+import { PaywalledLead } from '@/components/content/paywalled-lead';
 import { RichText } from '@/components/content/rich-text';
 import styles from '@/components/content/article.module.css';
 import { jsonLdSite } from '@/components/listing/site-metadata';
@@ -43,16 +43,7 @@ export default async function ConnectDetailPage({ params }: RouteParamsProps<'co
             <RichText html={body} />
           </div>
         ) : (
-          <>
-            <RichText html={body} className={styles.lead} />
-            <Paywall
-              className={PAYWALLED_CLASS}
-              cta={shown.cta}
-              item="connect"
-              returnTo={path}
-              gatedChars={shown.gatedChars}
-            />
-          </>
+          <PaywalledLead html={body} shown={shown} item="connect" returnTo={path} />
         )}
       </div>
     </article>

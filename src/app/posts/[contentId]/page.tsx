@@ -2,7 +2,8 @@ import type { Metadata } from 'next';
 import Link from 'next/link';
 import { BookmarkButton } from '@/components/bookmarks/bookmark-button.client';
 import { ItemCover, ItemHeader, byline } from '@/components/content/item-header';
-import { FreePlanNote, Paywall } from '@/components/content/paywall';
+import { FreePlanNote } from '@/components/content/paywall';
+import { PaywalledLead } from '@/components/content/paywalled-lead';
 import { RichText } from '@/components/content/rich-text';
 import { ShareLinks } from '@/components/content/share-links';
 import styles from '@/components/content/article.module.css';
@@ -103,16 +104,7 @@ export default async function PostPage({ params }: RouteParamsProps<'contentId'>
             </div>
           </>
         ) : (
-          <>
-            <RichText html={body} className={styles.lead} />
-            <Paywall
-              className={PAYWALLED_CLASS}
-              cta={shown.cta}
-              item="post"
-              returnTo={path}
-              gatedChars={shown.gatedChars}
-            />
-          </>
+          <PaywalledLead html={body} shown={shown} item="post" returnTo={path} />
         )}
 
         {post.tags.length > 0 ? (

@@ -1,0 +1,35 @@
+import { PAYWALLED_CLASS } from '@/lib/json-ld';
+import type { CallToAction } from '@/server/access/post-access';
+import styles from './article.module.css';
+import { Paywall, type PaywallItem } from './paywall';
+import { RichText } from './rich-text';
+
+/**
+ * A text item (a post, a connect page) for a reader who may not read it whole: the open lead,
+ * then the paywall where the rest would stand (the part the Article JSON-LD marks paywalled).
+ */
+export function PaywalledLead({
+  html,
+  shown,
+  item,
+  returnTo,
+}: {
+  /** The lead: the part of the body the access policy gives this reader. */
+  html: string;
+  shown: { cta: CallToAction; gatedChars?: number };
+  item: PaywallItem;
+  returnTo: string;
+}) {
+  return (
+    <>
+      <RichText html={html} className={styles.lead} />
+      <Paywall
+        className={PAYWALLED_CLASS}
+        cta={shown.cta}
+        item={item}
+        returnTo={returnTo}
+        gatedChars={shown.gatedChars}
+      />
+    </>
+  );
+}
