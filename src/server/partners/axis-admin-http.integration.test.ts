@@ -5,9 +5,14 @@ import { todayInJapan } from '@/lib/jobs';
 import { findEndpoint } from '@/lib/cms/model';
 import { createContent } from '@/server/cms/store';
 import { type SiteContent, createSiteContent } from '@/server/content/site-content';
-import { auditEvents, partnerInquiries, subscriptions } from '@/server/db/schema';
+import { auditEvents, partnerInquiries } from '@/server/db/schema';
+import {
+  LUMEO,
+  PARTNER_TEST_USERS,
+  SORANE,
+  addPartnerTestUsers,
+} from '@test-support/partner-route-users';
 import { decodeFlash } from '@/lib/http/flash';
-import type { AppUser } from '@/server/identity/session-user';
 import { submitInquiry } from '@/server/inquiries/inquiries';
 import { sample } from '@test-support/media-samples';
 import { getListing, isLive, listingDeps, saveListing } from '@/server/jobs/listings';
@@ -18,8 +23,6 @@ import { getPartner, listPartners, partnerDeps } from './partners';
 import {
   type PostOptions,
   SITE,
-  addUser,
-  appUser,
   auditsOf as auditsOfAction,
   doneFlash,
   expectBare404,
@@ -39,23 +42,11 @@ import {
 testDataDir('axis-admin-http');
 const database = testDatabase();
 
-const SORANE = 'partner-sorane';
-const LUMEO = 'partner-lumeo';
-
-type Who = 'free' | 'paid' | 'lumeo' | 'sorane' | 'staff';
-const users: Record<Who, AppUser> = {
-  free: appUser('free', 'member'),
-  paid: appUser('paid', 'member'),
-  lumeo: appUser('lumeo-member', 'member'),
-  sorane: appUser('sorane-member', 'member'),
-  staff: appUser('staff', 'editor'),
-};
+const users = PARTNER_TEST_USERS;
+type Who = keyof typeof users;
 const STRANGERS = [null, 'free', 'paid', 'lumeo', 'sorane'] as const;
 
 let site: SiteContent;
-
-const addUserTo = (who: AppUser, partnerId: string) =>
-  addUser(database, who, { partnerId, displayName: `${who.name} さん` });
 
 const inThirtyDays = () => todayInJapan(new Date(Date.now() + 30 * 86_400_000));
 
@@ -101,18 +92,7 @@ beforeAll(async () => {
     await createContent(db, findEndpoint('partners')!, { id, body: { name }, status: 'publish' });
     await saveContract(db, id, { contractStart: '2020-04-01', contractEnd: null, listingQuota: 5 });
   }
-  await addUserTo(users.free, '');
-  await addUserTo(users.paid, '');
-  await db.insert(subscriptions).values({
-    id: 'sub-paid',
-    userId: users.paid.id,
-    provider: 'complimentary',
-    status: 'active',
-    planName: 'スタンダード',
-  });
-  await addUserTo(users.lumeo, LUMEO);
-  await addUserTo(users.sorane, SORANE);
-  await addUserTo(users.staff, '');
+  await addPartnerTestUsers(database, (who) => `${who.name} さん`);
   site = createSiteContent({ db });
 });
 

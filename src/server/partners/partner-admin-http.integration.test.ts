@@ -6,19 +6,17 @@ import { findEndpoint } from '@/lib/cms/model';
 import { createContent } from '@/server/cms/store';
 import { createContentWriter } from '@/server/content/content-writer';
 import { type SiteContent, createSiteContent } from '@/server/content/site-content';
-import { auditEvents, subscriptions } from '@/server/db/schema';
-import type { AppUser } from '@/server/identity/session-user';
+import { auditEvents } from '@/server/db/schema';
 import { sample } from '@test-support/media-samples';
 import { partnerProfileEndpoint } from './partner-admin-http';
 import { type PartnerDeps, getPartner } from './partners';
 import {
-  SITE,
-  addUser,
-  appUser,
-  siteHeaders,
-  testDataDir,
-  testDatabase,
-} from '@test-support/route-tests';
+  LUMEO,
+  PARTNER_TEST_USERS,
+  SORANE,
+  addPartnerTestUsers,
+} from '@test-support/partner-route-users';
+import { SITE, siteHeaders, testDataDir, testDatabase } from '@test-support/route-tests';
 
 /**
  * POST /api/biz/partner-admin/{partnerId}/profile on a real database and the built-in content
@@ -29,8 +27,6 @@ import {
 const dataDir = testDataDir('partner-admin-http');
 const database = testDatabase();
 
-const SORANE = 'partner-sorane';
-const LUMEO = 'partner-lumeo';
 const ORIGINAL = {
   name: 'ソラネ建築設計事務所',
   description: '住宅と公共建築の設計事務所。',
@@ -41,14 +37,7 @@ const ORIGINAL_PROFILE = { description: ORIGINAL.description, website: ORIGINAL.
 let site: SiteContent;
 let deps: PartnerDeps;
 
-type Who = 'free' | 'paid' | 'otherPartner' | 'member' | 'staff';
-const users: Record<Who, AppUser> = {
-  free: appUser('free', 'member'),
-  paid: appUser('paid', 'member'),
-  otherPartner: appUser('other-partner', 'member'),
-  member: appUser('sorane-member', 'member'),
-  staff: appUser('staff', 'editor'),
-};
+const users = PARTNER_TEST_USERS;
 
 beforeAll(async () => {
   const { db } = database;
@@ -62,18 +51,7 @@ beforeAll(async () => {
       status: 'publish',
     });
   }
-  await addUser(database, users.free);
-  await addUser(database, users.paid);
-  await db.insert(subscriptions).values({
-    id: 'sub-paid',
-    userId: users.paid.id,
-    provider: 'complimentary',
-    status: 'active',
-    planName: 'スタンダード',
-  });
-  await addUser(database, users.otherPartner, { partnerId: LUMEO });
-  await addUser(database, users.member, { partnerId: SORANE });
-  await addUser(database, users.staff);
+  await addPartnerTestUsers(database);
   site = createSiteContent({ db });
   const writer = createContentWriter({ db });
   deps = { db, content: site.client, writer: () => writer };
@@ -84,7 +62,7 @@ afterAll(() => site.dispose());
 /** A post of the profile form as `who` (null: nobody signed in), as fetch sends it. */
 function post(
   partnerId: string,
-  who: Who | null,
+  who: keyof typeof users | null,
   fields: Record<string, string | Blob>,
   accept = 'application/json',
 ): Promise<Response> {
@@ -140,7 +118,7 @@ describe('who may change a partner profile', () => {
     ['an anonymous visitor', null],
     ['a free member', 'free'],
     ['a paid member', 'paid'],
-    ['a member of another partner', 'otherPartner'],
+    ['a member of another partner', 'lumeo'],
   ] as const)(
     'answers %s 404, for this partner and for one that does not exist, and writes nothing',
     async (_, who) => {
@@ -159,7 +137,7 @@ describe('who may change a partner profile', () => {
   );
 
   it('answers a plain post of another partner’s member 404 too, with no one-time message', async () => {
-    const response = await post(SORANE, 'otherPartner', CHANGE, 'text/html');
+    const response = await post(SORANE, 'lumeo', CHANGE, 'text/html');
     expect(response.status).toBe(404);
     expect(response.headers.get('location')).toBeNull();
     expect(response.headers.get('set-cookie')).toBeNull();
@@ -168,7 +146,7 @@ describe('who may change a partner profile', () => {
 
   it('saves the partner’s own member’s change, with its logo, and audits it', async () => {
     const logo = new File([sample('png')], 'logo.png', { type: 'image/png' });
-    const response = await post(SORANE, 'member', { ...CHANGE, logo });
+    const response = await post(SORANE, 'sorane', { ...CHANGE, logo });
     expect(response.status).toBe(200);
     expect(await response.json()).toEqual({
       ok: true,
@@ -181,13 +159,13 @@ describe('who may change a partner profile', () => {
     expect(saved.logo).toMatchObject({ width: 3, height: 2 });
     const [audit, ...more] = await profileAudits();
     expect(more).toEqual([]);
-    expect(audit).toMatchObject({ actor: `user:${users.member.id}`, detail: { logo: true } });
+    expect(audit).toMatchObject({ actor: `user:${users.sorane.id}`, detail: { logo: true } });
     // The name is staff's to change: a posted name is ignored.
     expect((await getPartner(deps, SORANE))?.name).toBe(ORIGINAL.name);
   });
 
   it('sends a plain post back to the dashboard, which then says it was saved', async () => {
-    const response = await post(SORANE, 'member', CHANGE, 'text/html');
+    const response = await post(SORANE, 'sorane', CHANGE, 'text/html');
     expect(response.status).toBe(303);
     expect(response.headers.get('location')).toBe(`/biz/partner-admin/${SORANE}?saved=profile`);
   });
@@ -228,7 +206,7 @@ describe('bad input on the profile form', () => {
     ],
   ])('refuses %s beside the field and writes nothing', async (_, fields, fieldErrors) => {
     const filesBefore = uploadedFiles();
-    const response = await post(SORANE, 'member', { ...CHANGE, ...fields });
+    const response = await post(SORANE, 'sorane', { ...CHANGE, ...fields });
     expect(response.status).toBe(400);
     expect(await response.json()).toEqual({
       ok: false,
@@ -243,7 +221,7 @@ describe('bad input on the profile form', () => {
   it('says a logo past the body limit is too large, and writes nothing', async () => {
     const filesBefore = uploadedFiles();
     const huge = new File([new Uint8Array(3 * 1024 * 1024 + 1)], 'logo.png', { type: 'image/png' });
-    const response = await post(SORANE, 'member', { ...CHANGE, logo: huge });
+    const response = await post(SORANE, 'sorane', { ...CHANGE, logo: huge });
     expect(response.status).toBe(413);
     expect(await response.json()).toMatchObject({
       ok: false,
@@ -256,7 +234,7 @@ describe('bad input on the profile form', () => {
   it('brings the typed text back to a plain post’s form with the messages', async () => {
     const response = await post(
       SORANE,
-      'member',
+      'sorane',
       { description: '紹介文', website: 'ftp://sorane' },
       'text/html',
     );

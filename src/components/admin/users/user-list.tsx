@@ -22,6 +22,38 @@ export function PartnerLink({
   );
 }
 
+/**
+ * What the admin screens say of every account (the list's cards and the user's page): its
+ * display name, role, e-mail check, plan and partner, as rows of a <dl>.
+ */
+export function UserFactRows({
+  user,
+  partnerNames,
+}: {
+  user: Pick<
+    DirectoryUser,
+    'displayName' | 'name' | 'role' | 'emailVerified' | 'plan' | 'partnerId'
+  >;
+  partnerNames: Map<string, string>;
+}) {
+  return (
+    <>
+      <dt>表示名</dt>
+      <dd>{user.displayName ?? user.name}</dd>
+      <dt>権限</dt>
+      <dd>{ROLE_LABELS[user.role]}</dd>
+      <dt>メール確認</dt>
+      <dd>{user.emailVerified ? '確認済み' : '未確認'}</dd>
+      <dt>プラン</dt>
+      <dd>{planText(user.plan)}</dd>
+      <dt>パートナー</dt>
+      <dd>
+        <PartnerLink partnerId={user.partnerId} names={partnerNames} />
+      </dd>
+    </>
+  );
+}
+
 /** One page of accounts, newest first, each a card linking to the user's page. */
 export function UserList({
   users,
@@ -38,18 +70,7 @@ export function UserList({
             <Link href={userAdminPage(u.id)}>{u.email}</Link>
           </h2>
           <dl className={`${styles.facts} ${styles.inline}`}>
-            <dt>表示名</dt>
-            <dd>{u.displayName ?? u.name}</dd>
-            <dt>権限</dt>
-            <dd>{ROLE_LABELS[u.role]}</dd>
-            <dt>メール確認</dt>
-            <dd>{u.emailVerified ? '確認済み' : '未確認'}</dd>
-            <dt>プラン</dt>
-            <dd>{planText(u.plan)}</dd>
-            <dt>パートナー</dt>
-            <dd>
-              <PartnerLink partnerId={u.partnerId} names={partnerNames} />
-            </dd>
+            <UserFactRows user={u} partnerNames={partnerNames} />
             <dt>登録日</dt>
             <dd>
               <time dateTime={u.createdAt.toISOString()}>{formatDateJa(u.createdAt)}</time>

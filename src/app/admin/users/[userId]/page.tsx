@@ -3,7 +3,7 @@ import { notFound } from 'next/navigation';
 import { accountMetadata } from '@/components/account/metadata';
 import adminStyles from '@/components/admin/admin.module.css';
 import { AuditEntries } from '@/components/admin/users/audit-entries';
-import { ROLE_LABELS, planText } from '@/lib/identity/user-labels';
+import { planText } from '@/lib/identity/user-labels';
 import { listHref } from '@/components/admin/users/list-query';
 import { PageMessages } from '@/components/biz/axis-admin/messages';
 import {
@@ -13,7 +13,7 @@ import {
   RoleForm,
   SessionsForm,
 } from '@/components/admin/users/user-forms';
-import { PartnerLink } from '@/components/admin/users/user-list';
+import { UserFactRows } from '@/components/admin/users/user-list';
 import styles from '@/components/admin/users/users.module.css';
 import { doneMessage, failure, flashKey } from '@/lib/http/form-flash';
 import { formatDateTime } from '@/lib/format';
@@ -70,21 +70,7 @@ export default async function AdminUserPage({ params }: RouteParamsProps<'userId
         errorAt={key ? (FORM_ANCHORS[key] ?? null) : null}
       />
       <dl className={styles.facts}>
-        <dt>表示名</dt>
-        <dd>{found.displayName ?? found.name}</dd>
-        <dt>権限</dt>
-        <dd>{ROLE_LABELS[found.role]}</dd>
-        <dt>メール確認</dt>
-        <dd>{found.emailVerified ? '確認済み' : '未確認'}</dd>
-        <dt>プラン</dt>
-        <dd>{planText(found.plan)}</dd>
-        <dt>パートナー</dt>
-        <dd>
-          <PartnerLink
-            partnerId={found.partnerId}
-            names={new Map(partners.map((p) => [p.id, p.name]))}
-          />
-        </dd>
+        <UserFactRows user={found} partnerNames={new Map(partners.map((p) => [p.id, p.name]))} />
         <dt>登録日時</dt>
         <dd>{formatDateTime(found.createdAt)}</dd>
         <dt>ユーザー ID</dt>
