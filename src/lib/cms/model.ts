@@ -82,6 +82,21 @@ const jobChoice = (id: JobChoiceField, label: string): FieldDef => ({
   kind: 'select',
   options: JOB_CHOICES[id],
 });
+const website: FieldDef = {
+  id: 'website',
+  label: 'ウェブサイト',
+  kind: 'text',
+  maxLength: 500,
+  urlPrefixes: ['https://', 'http://'],
+};
+/** The required name of a writer, a tag or a partner. */
+const name = (label: string, maxLength: number): FieldDef => ({
+  id: 'name',
+  label,
+  kind: 'text',
+  required: true,
+  maxLength,
+});
 const objectPage = (endpoint: string, label: string): EndpointDef => ({
   endpoint,
   label,
@@ -116,7 +131,7 @@ export const CONTENT_MODEL: readonly EndpointDef[] = [
     label: '特集',
     kind: 'list',
     fields: [
-      { id: 'name', label: '特集名', kind: 'text', required: true, maxLength: 100 },
+      name('特集名', 100),
       description,
       coverImage,
       { id: 'issueNumber', label: '号数', kind: 'number', min: 0, max: 100_000 },
@@ -134,25 +149,19 @@ export const CONTENT_MODEL: readonly EndpointDef[] = [
     label: '執筆者',
     kind: 'list',
     fields: [
-      { id: 'name', label: '名前', kind: 'text', required: true, maxLength: 100 },
+      name('名前', 100),
       { id: 'nameKana', label: 'よみがな', kind: 'text', maxLength: 100 },
       { id: 'role', label: '肩書き', kind: 'text', maxLength: 100 },
       { id: 'profile', label: 'プロフィール', kind: 'textArea', maxLength: 2000 },
       { id: 'avatar', label: '写真', kind: 'media' },
-      {
-        id: 'website',
-        label: 'ウェブサイト',
-        kind: 'text',
-        maxLength: 500,
-        urlPrefixes: ['https://', 'http://'],
-      },
+      website,
     ],
   },
   {
     endpoint: 'tags',
     label: 'タグ',
     kind: 'list',
-    fields: [{ id: 'name', label: 'タグ名', kind: 'text', required: true, maxLength: 50 }],
+    fields: [name('タグ名', 50)],
   },
   {
     endpoint: 'audios',
@@ -201,16 +210,10 @@ export const CONTENT_MODEL: readonly EndpointDef[] = [
     label: 'パートナー企業',
     kind: 'list',
     fields: [
-      { id: 'name', label: '企業名', kind: 'text', required: true, maxLength: 200 },
+      name('企業名', 200),
       description,
       { id: 'logo', label: 'ロゴ', kind: 'media' },
-      {
-        id: 'website',
-        label: 'ウェブサイト',
-        kind: 'text',
-        maxLength: 500,
-        urlPrefixes: ['https://', 'http://'],
-      },
+      website,
     ],
   },
   {
