@@ -89,6 +89,9 @@ const envSchema = z
     ),
     // The sender of every mail; default "{SITE_NAME} <no-reply@{SITE_URL's host}>".
     MAIL_FROM: optionalText.pipe(z.string().max(200).optional()),
+    // Newsletter letters each instance hands to the mail server per second (src/server/newsletter/
+    // delivery.ts): keep the sum over instances within what the SMTP provider allows.
+    NEWSLETTER_RATE_PER_SECOND: z.coerce.number().min(0.1).max(10_000).default(10),
     // Where messages from the contact form are mailed (they are also kept in the database).
     CONTACT_TO: optionalText.pipe(
       z.email({ error: 'メールアドレスを指定してください' }).max(254).optional(),

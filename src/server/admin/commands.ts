@@ -16,6 +16,7 @@ import {
 } from './command';
 import { backupCommands } from './backup-commands';
 import { billingCommands } from './billing-commands';
+import { newsletterCommands } from './newsletter-commands';
 import { transferCommands } from './transfer-commands';
 import { userCommands } from './user-commands';
 
@@ -179,6 +180,7 @@ export const adminCommands: AdminCommand[] = [
   runScheduledCommand,
   ...userCommands,
   ...billingCommands,
+  ...newsletterCommands,
   ...transferCommands,
   ...backupCommands,
 ];

@@ -2,6 +2,7 @@ import 'server-only';
 import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
 import type { Audience } from '@/server/access/audience';
 import { cachedPagePolicy } from './csp';
+import { hasLetterParam } from '@/server/newsletter/letter-param';
 
 /**
  * An in-process cache of the pages the framework renders per audience
@@ -103,7 +104,11 @@ const encodingOf = (value: number | string | string[] | undefined): Encoding | n
 /** The path of a request, if it is a GET or HEAD of a content page the cache may hold. */
 export function cacheablePath(req: IncomingMessage): string | null {
   if (req.method !== 'GET' && req.method !== 'HEAD') return null;
-  const path = (req.url ?? '/').split('?', 1)[0] ?? '/';
+  const url = req.url ?? '/';
+  const path = url.split('?', 1)[0] ?? '/';
+  // A newsletter's link is redirected without its letter parameter before it gets here; were
+  // one to slip through, it is rendered uncached rather than split or carried into the cache.
+  if (hasLetterParam(url)) return null;
   return CACHEABLE_PATHS.test(path) ? path : null;
 }
 

@@ -22,6 +22,9 @@ import { pagePolicies, prerenderedScriptHashes, withPagePolicy } from './csp';
 import { securityHeaders } from '@/lib/security-headers';
 import { countPageCache, timeRequest } from '@/server/metrics/metrics';
 import { databaseAvailable } from '@/server/db/availability';
+import { getDb } from '@/server/db/client';
+import { answerLetterVisit } from '@/server/newsletter/opens';
+import { hasLetterParam } from '@/server/newsletter/letter-param';
 import { answerOutage, answeredForOutage } from './db-outage';
 import { withRequestId } from '@/server/logging/logger';
 import { logAnswer, requestIdFor } from '@/server/logging/request-log';
@@ -162,6 +165,12 @@ export async function serveSite(options: {
     if (isMalformedPath(url)) {
       res.writeHead(400, { 'content-type': 'text/plain; charset=utf-8' });
       res.end('URLの形式が正しくありません。');
+      return;
+    }
+    // A post opened from a newsletter: counted, then the same address without the letter's
+    // parameter, before the page cache sees it (src/server/newsletter/opens.ts).
+    if ((req.method === 'GET' || req.method === 'HEAD') && hasLetterParam(url)) {
+      answerLetterVisit(req, res, { db: getDb }).catch((error: unknown) => failed(req, res, error));
       return;
     }
     // The database down: a Japanese 503 at once; up: a 500 it causes becomes that 503.

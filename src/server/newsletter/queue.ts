@@ -3,6 +3,7 @@ import { and, desc, eq, inArray, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import { type Db, queryRows } from '@/server/db/client';
 import { cmsContents, newsletterLetters, newsletterSends } from '@/server/db/schema';
+import { recordAudit } from '@/server/audit/audit-log';
 
 /**
  * The newsletter queue (docs/decisions, the newsletter queue): a send of one post to one
@@ -65,6 +66,8 @@ export type QueueInput = {
   requestedBy: string | null;
   /** Wait for the post's scheduled publication instead of queueing now. */
   withPublication?: boolean;
+  /** For the audit record; default `user:<requestedBy>` (or `system`). */
+  actor?: string;
   now?: Date;
 };
 
@@ -142,9 +145,15 @@ export async function queueNewsletter(db: Db, input: QueueInput): Promise<QueueR
       })
       .returning({ id: newsletterSends.id });
     const sendId = send!.id;
-    if (input.withPublication) return { sendId, queued: 0, status: 'scheduled' as const };
-    const queued = await fanOut(tx, sendId, segment, now);
-    return { sendId, queued, status: await markQueued(tx, sendId, queued, now) };
+    const queued = input.withPublication ? 0 : await fanOut(tx, sendId, segment, now);
+    const status = input.withPublication ? 'scheduled' : await markQueued(tx, sendId, queued, now);
+    await recordAudit(tx, {
+      actor: input.actor ?? (input.requestedBy ? `user:${input.requestedBy}` : 'system'),
+      action: 'newsletter-queued',
+      target: `newsletter:${sendId}`,
+      detail: { contentId: input.contentId, segment, status, queued },
+    });
+    return { sendId, queued, status };
   });
 }
 

@@ -1,0 +1,467 @@
+import 'server-only';
+import { hostname } from 'node:os';
+import { randomBytes } from 'node:crypto';
+import { sql } from 'drizzle-orm';
+import { type Db, isClosedDatabaseError, queryRows } from '@/server/db/client';
+import { PAID_READER } from './queue';
+
+/**
+ * The newsletter sender (docs/decisions, the newsletter queue). Every instance runs one; they
+ * share the letter rows:
+ *
+ * 1. claim a batch: `FOR UPDATE SKIP LOCKED`, then a lease (claimed_by, claimed_until), so two
+ *    senders never hold the same row and a dead sender's rows come free when its lease ends;
+ * 2. per letter, `sending` is committed just before the SMTP transaction and `sent` right after;
+ * 3. a row left in `sending` with its lease over (the sender died mid-transaction) becomes
+ *    `uncertain` and is never sent again: the reader may have it. No reader gets two letters;
+ *    staff see how many may have got none.
+ *
+ * Temporary refusals (4xx, no connection) are retried with exponential backoff, permanent ones
+ * (5xx) fail the letter; an error that leaves unknown whether the server took the message makes
+ * it `uncertain` too. The pace is a rate per instance (NEWSLETTER_RATE_PER_SECOND).
+ */
+
+export type LetterAudience = 'paid' | 'free';
+
+/** One claimed letter, as the composer needs it. */
+export type ClaimedLetter = {
+  id: string;
+  sendId: string;
+  contentId: string;
+  userId: string;
+  email: string;
+  name: string;
+  audience: LetterAudience;
+  attempts: number;
+};
+
+export type OutgoingLetter = {
+  to: string;
+  subject: string;
+  text: string;
+  html: string;
+  headers: Record<string, string>;
+};
+
+/** Builds the message of one letter (the post is loaded once per send by the composer). */
+export type LetterComposer = (letter: ClaimedLetter) => Promise<OutgoingLetter | null>;
+
+/** Hands one message to the mail server; rejects with nodemailer's error shape on refusal. */
+export type LetterTransport = {
+  send: (message: OutgoingLetter) => Promise<void>;
+  close?: () => void;
+};
+
+export type DeliveryOptions = {
+  /** This sender's name in claimed_by: unique per process. */
+  senderId: string;
+  compose: LetterComposer;
+  transport: LetterTransport;
+  /** Letters handed to the mail server per second by this instance. */
+  ratePerSecond: number;
+  batchSize?: number;
+  /** Letters in flight at once (the pooled transport's connections). */
+  concurrency?: number;
+  leaseMs?: number;
+  maxAttempts?: number;
+  /** Backoff after the first temporary failure; doubles each attempt, at most retryMaxMs. */
+  retryBaseMs?: number;
+  retryMaxMs?: number;
+  now?: () => Date;
+  sleep?: (ms: number) => Promise<void>;
+};
+
+export const DELIVERY_DEFAULTS = {
+  batchSize: 100,
+  concurrency: 5,
+  leaseMs: 120_000,
+  maxAttempts: 6,
+  retryBaseMs: 60_000,
+  retryMaxMs: 6 * 3_600_000,
+};
+
+export function newSenderId(): string {
+  return `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`;
+}
+
+/** What a refusal means for the letter. */
+export type SmtpOutcome = 'retry' | 'permanent' | 'uncertain';
+
+/** Errors raised before the message could reach any server: nothing was sent. */
+const NOT_SENT_CODES = new Set(['ECONNECTION', 'EDNS', 'ECONNREFUSED', 'ENOTFOUND', 'EAUTH']);
+
+/**
+ * A refusal with a reply code is certain (4xx: try again later; 5xx: never). Without one, only
+ * an error from before the message left (no connection, DNS, sign-in) is safe to retry: a
+ * connection lost during the transaction may have delivered it, so that letter is uncertain.
+ */
+export function classifySmtpError(error: unknown): SmtpOutcome {
+  const e = (error ?? {}) as { responseCode?: unknown; code?: unknown; command?: unknown };
+  const reply = typeof e.responseCode === 'number' ? e.responseCode : null;
+  if (reply !== null && reply >= 400 && reply < 500) return 'retry';
+  if (reply !== null && reply >= 500) return 'permanent';
+  if (typeof e.code === 'string' && NOT_SENT_CODES.has(e.code)) return 'retry';
+  if (e.command === 'CONN') return 'retry';
+  // Built wrongly on our side (no recipient, bad message): sending again would not help.
+  if (e.code === 'EENVELOPE' || e.code === 'EMESSAGE') return 'permanent';
+  return 'uncertain';
+}
+
+/** Wait before attempt `attempts + 1` after a temporary failure. */
+export function retryDelayMs(
+  attempts: number,
+  base = DELIVERY_DEFAULTS.retryBaseMs,
+  max = DELIVERY_DEFAULTS.retryMaxMs,
+): number {
+  return Math.min(max, base * 2 ** Math.max(0, attempts - 1));
+}
+
+/** Paces starts to `ratePerSecond`, sharing one schedule between concurrent workers. */
+export function pacer(
+  ratePerSecond: number,
+  now: () => number,
+  sleep: (ms: number) => Promise<void>,
+): () => Promise<void> {
+  const interval = 1000 / ratePerSecond;
+  let next = 0;
+  return async () => {
+    const at = Math.max(now(), next);
+    next = at + interval;
+    const wait = at - now();
+    if (wait >= 1) await sleep(wait);
+  };
+}
+
+const iso = (d: Date) => d.toISOString();
+
+/**
+ * Rows whose sender died: `sending` past its lease becomes `uncertain`, never sent again.
+ * (Rows only claimed need nothing: a lapsed lease makes them claimable.)
+ */
+export async function recoverAbandoned(db: Db, now: Date): Promise<number> {
+  const rows = await queryRows<{ id: string }>(
+    db,
+    sql`UPDATE newsletter_letters
+        SET status = 'uncertain', claimed_by = NULL, claimed_until = NULL,
+            error = 'the sender stopped during the SMTP transaction: the letter may have been delivered'
+        WHERE status = 'sending' AND claimed_until < ${iso(now)}::timestamptz
+        RETURNING id`,
+  );
+  return rows.length;
+}
+
+/** Claims up to `limit` due letters for this sender, with the reader's name and the post. */
+export async function claimLetters(
+  db: Db,
+  senderId: string,
+  limit: number,
+  now: Date,
+  leaseMs: number,
+): Promise<ClaimedLetter[]> {
+  const until = new Date(now.getTime() + leaseMs);
+  const rows = await queryRows<{
+    id: string;
+    sendId: string;
+    userId: string;
+    email: string;
+    audience: string;
+    attempts: number;
+  }>(
+    db,
+    sql`UPDATE newsletter_letters l
+        SET claimed_by = ${senderId}, claimed_until = ${iso(until)}::timestamptz
+        WHERE l.id IN (
+          SELECT id FROM newsletter_letters
+          WHERE status = 'queued' AND next_attempt_at <= ${iso(now)}::timestamptz
+            AND (claimed_until IS NULL OR claimed_until < ${iso(now)}::timestamptz)
+          ORDER BY next_attempt_at, id
+          LIMIT ${limit}
+          FOR UPDATE SKIP LOCKED)
+        RETURNING l.id, l.send_id AS "sendId", l.user_id AS "userId", l.email, l.audience,
+                  l.attempts`,
+  );
+  if (rows.length === 0) return [];
+  // The reader as of now: still opted in, not suppressed, and paid or not at send time.
+  const userIds = [...new Set(rows.map((r) => r.userId))];
+  const sendIds = [...new Set(rows.map((r) => r.sendId))];
+  const readers = await queryRows<{ id: string; name: string; mayReceive: boolean; paid: boolean }>(
+    db,
+    sql`SELECT u.id, u.name,
+               (p.newsletter AND u.email_verified
+                AND NOT EXISTS (SELECT 1 FROM newsletter_suppressions x
+                                WHERE x.email = lower(u.email))) AS "mayReceive",
+               ${PAID_READER} AS paid
+        FROM "user" u JOIN user_private_profiles p ON p.user_id = u.id
+        WHERE u.id IN (${sql.join(
+          userIds.map((id) => sql`${id}`),
+          sql`, `,
+        )})`,
+  );
+  const sends = await queryRows<{ id: string; contentId: string; status: string }>(
+    db,
+    sql`SELECT id, content_id AS "contentId", status FROM newsletter_sends
+        WHERE id IN (${sql.join(
+          sendIds.map((id) => sql`${id}::uuid`),
+          sql`, `,
+        )})`,
+  );
+  const byUser = new Map(readers.map((r) => [r.id, r]));
+  const bySend = new Map(sends.map((s) => [s.id, s]));
+  const out: ClaimedLetter[] = [];
+  const dropped: { id: string; reason: string }[] = [];
+  for (const row of rows) {
+    const reader = byUser.get(row.userId);
+    const send = bySend.get(row.sendId);
+    if (!send || send.status === 'cancelled') dropped.push({ id: row.id, reason: 'cancelled' });
+    else if (!reader?.mayReceive)
+      dropped.push({ id: row.id, reason: 'unsubscribed or suppressed' });
+    else
+      out.push({
+        id: row.id,
+        sendId: row.sendId,
+        contentId: send.contentId,
+        userId: row.userId,
+        email: row.email,
+        name: reader.name,
+        audience: reader.paid ? 'paid' : 'free',
+        attempts: Number(row.attempts),
+      });
+  }
+  for (const d of dropped) await settle(db, d.id, senderId, 'failed', d.reason, null);
+  return out;
+}
+
+/** Ends a letter this sender holds: failed (with why), or back to queued for a later try. */
+async function settle(
+  db: Db,
+  id: string,
+  senderId: string,
+  status: 'failed' | 'queued',
+  error: string,
+  nextAttemptAt: Date | null,
+): Promise<void> {
+  await db.execute(
+    sql`UPDATE newsletter_letters
+        SET status = ${status}, error = ${error.slice(0, 500)}, claimed_by = NULL,
+            claimed_until = NULL,
+            next_attempt_at = coalesce(${nextAttemptAt ? iso(nextAttemptAt) : null}::timestamptz,
+                                       next_attempt_at)
+        WHERE id = ${id}::uuid AND claimed_by = ${senderId}`,
+  );
+}
+
+/**
+ * `sending`, committed, only if this sender still holds the row and it is still queued: a
+ * sender whose lease lapsed (a long pause) finds the row taken and leaves it.
+ */
+async function markSending(
+  db: Db,
+  letter: ClaimedLetter,
+  senderId: string,
+  now: Date,
+  leaseMs: number,
+): Promise<boolean> {
+  const rows = await queryRows<{ id: string }>(
+    db,
+    sql`UPDATE newsletter_letters
+        SET status = 'sending', attempts = attempts + 1, audience = ${letter.audience},
+            claimed_until = ${iso(new Date(now.getTime() + leaseMs))}::timestamptz
+        WHERE id = ${letter.id}::uuid AND claimed_by = ${senderId} AND status = 'queued'
+        RETURNING id`,
+  );
+  return rows.length === 1;
+}
+
+async function markSent(db: Db, id: string, now: Date): Promise<void> {
+  // `uncertain` too: another instance may have given up on the row meanwhile; it was sent.
+  await db.execute(
+    sql`UPDATE newsletter_letters
+        SET status = 'sent', sent_at = ${iso(now)}::timestamptz, error = NULL,
+            claimed_by = NULL, claimed_until = NULL
+        WHERE id = ${id}::uuid AND status IN ('sending', 'uncertain')`,
+  );
+}
+
+async function markAfterRefusal(
+  db: Db,
+  letter: ClaimedLetter,
+  error: unknown,
+  options: Required<Pick<DeliveryOptions, 'maxAttempts' | 'retryBaseMs' | 'retryMaxMs'>>,
+  now: Date,
+): Promise<SmtpOutcome> {
+  const outcome = classifySmtpError(error);
+  const message = (error instanceof Error ? error.message : String(error)).slice(0, 500);
+  const attempts = letter.attempts + 1;
+  const retry = outcome === 'retry' && attempts < options.maxAttempts;
+  const status = retry ? 'queued' : outcome === 'uncertain' ? 'uncertain' : 'failed';
+  const next = retry
+    ? new Date(now.getTime() + retryDelayMs(attempts, options.retryBaseMs, options.retryMaxMs))
+    : null;
+  await db.execute(
+    sql`UPDATE newsletter_letters
+        SET status = ${status}, error = ${message}, claimed_by = NULL, claimed_until = NULL,
+            next_attempt_at = coalesce(${next ? iso(next) : null}::timestamptz, next_attempt_at)
+        WHERE id = ${letter.id}::uuid AND status = 'sending'`,
+  );
+  return outcome;
+}
+
+/** Sends with letters still to go are `sending`; the others `done`. */
+async function updateSends(db: Db, sendIds: string[], now: Date): Promise<void> {
+  if (sendIds.length === 0) return;
+  await db.execute(
+    sql`UPDATE newsletter_sends s
+        SET status = CASE WHEN open.n > 0 THEN 'sending' ELSE 'done' END,
+            finished_at = CASE WHEN open.n > 0 THEN NULL ELSE ${iso(now)}::timestamptz END
+        FROM (SELECT x.id, (SELECT count(*) FROM newsletter_letters l
+                            WHERE l.send_id = x.id AND l.status IN ('queued', 'sending')) AS n
+              FROM newsletter_sends x
+              WHERE x.id IN (${sql.join(
+                sendIds.map((id) => sql`${id}::uuid`),
+                sql`, `,
+              )})) open
+        WHERE s.id = open.id AND s.status IN ('queued', 'sending')`,
+  );
+}
+
+/** Frees the rows this sender claimed but did not start (graceful stop). */
+export async function releaseClaims(db: Db, senderId: string): Promise<void> {
+  await db.execute(
+    sql`UPDATE newsletter_letters SET claimed_by = NULL, claimed_until = NULL
+        WHERE claimed_by = ${senderId} AND status = 'queued'`,
+  );
+}
+
+export type RoundResult = {
+  claimed: number;
+  sent: number;
+  retried: number;
+  failed: number;
+  uncertain: number;
+  recovered: number;
+};
+
+/**
+ * One round: recover abandoned rows, claim a batch, send it at the set pace. `stopping` is
+ * checked before each letter so a shutdown ends the round without starting new transactions.
+ */
+export async function deliverRound(
+  db: Db,
+  options: DeliveryOptions,
+  stopping: () => boolean = () => false,
+): Promise<RoundResult> {
+  const now = options.now ?? (() => new Date());
+  const sleep = options.sleep ?? ((ms) => new Promise((r) => setTimeout(r, ms)));
+  const leaseMs = options.leaseMs ?? DELIVERY_DEFAULTS.leaseMs;
+  const retry = {
+    maxAttempts: options.maxAttempts ?? DELIVERY_DEFAULTS.maxAttempts,
+    retryBaseMs: options.retryBaseMs ?? DELIVERY_DEFAULTS.retryBaseMs,
+    retryMaxMs: options.retryMaxMs ?? DELIVERY_DEFAULTS.retryMaxMs,
+  };
+  const result: RoundResult = {
+    claimed: 0,
+    sent: 0,
+    retried: 0,
+    failed: 0,
+    uncertain: 0,
+    recovered: await recoverAbandoned(db, now()),
+  };
+  // A batch the pace gets through well within the lease, whatever the rate.
+  const batch = Math.max(
+    1,
+    Math.min(
+      options.batchSize ?? DELIVERY_DEFAULTS.batchSize,
+      Math.floor((options.ratePerSecond * leaseMs) / 1000 / 4),
+    ),
+  );
+  const letters = await claimLetters(db, options.senderId, batch, now(), leaseMs);
+  result.claimed = letters.length;
+  const pace = pacer(options.ratePerSecond, () => now().getTime(), sleep);
+  const queue = [...letters];
+  const one = async (letter: ClaimedLetter) => {
+    let message: OutgoingLetter | null;
+    try {
+      message = await options.compose(letter);
+    } catch (error) {
+      console.error('[newsletter] a letter could not be composed:', error);
+      message = null;
+    }
+    if (!message) {
+      await settle(db, letter.id, options.senderId, 'failed', 'the post could not be read', null);
+      result.failed++;
+      return;
+    }
+    await pace();
+    if (stopping() || !(await markSending(db, letter, options.senderId, now(), leaseMs))) return;
+    try {
+      await options.transport.send(message);
+    } catch (error) {
+      const outcome = await markAfterRefusal(db, letter, error, retry, now());
+      if (outcome === 'retry' && letter.attempts + 1 < retry.maxAttempts) result.retried++;
+      else if (outcome === 'uncertain') result.uncertain++;
+      else result.failed++;
+      return;
+    }
+    await markSent(db, letter.id, now());
+    result.sent++;
+  };
+  const workers = Array.from(
+    {
+      length: Math.max(
+        1,
+        Math.min(options.concurrency ?? DELIVERY_DEFAULTS.concurrency, queue.length),
+      ),
+    },
+    async () => {
+      for (let letter = queue.shift(); letter; letter = queue.shift()) {
+        if (stopping()) break;
+        await one(letter);
+      }
+    },
+  );
+  await Promise.all(workers);
+  if (stopping()) await releaseClaims(db, options.senderId);
+  await updateSends(db, [...new Set(letters.map((l) => l.sendId))], now());
+  return result;
+}
+
+export type SenderHandle = { stop: () => Promise<void>; wake: () => void };
+
+/**
+ * Runs rounds until stopped: straight on while there is work, otherwise every `idleMs` (or at
+ * once when woken, e.g. right after a send was queued in this process).
+ */
+export function runSender(db: Db, options: DeliveryOptions & { idleMs?: number }): SenderHandle {
+  let stopped = false;
+  let wake: (() => void) | null = null;
+  const idle = (ms: number) =>
+    new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, ms);
+      timer.unref();
+      wake = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+    });
+  const loop = (async () => {
+    while (!stopped) {
+      let claimed = 0;
+      try {
+        claimed = (await deliverRound(db, options, () => stopped)).claimed;
+      } catch (error) {
+        if (stopped && isClosedDatabaseError(error)) break;
+        console.error('[newsletter] a sending round failed:', error);
+      }
+      if (!stopped && claimed === 0) await idle(options.idleMs ?? 5_000);
+    }
+  })();
+  return {
+    stop: async () => {
+      stopped = true;
+      wake?.();
+      await loop;
+      options.transport.close?.();
+    },
+    wake: () => wake?.(),
+  };
+}
