@@ -22,6 +22,8 @@ const EXPANDABLE: Record<string, Record<string, string>> = {
   invoice: { customer: 'customer', test_clock: 'test_helpers.test_clock' },
   'invoice.parent.subscription_details': { subscription: 'subscription' },
   invoiceitem: { customer: 'customer' },
+  'promotion_code.promotion': { coupon: 'coupon' },
+  promotion_code: { customer: 'customer' },
   'checkout.session': { customer: 'customer', invoice: 'invoice', subscription: 'subscription' },
 };
 

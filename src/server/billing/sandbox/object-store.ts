@@ -127,7 +127,7 @@ export async function saveObject(db: Db, data: SandboxObject): Promise<void> {
  * field (`items.data.0.price.id`) reaches into nested objects and arrays.
  */
 export type FieldFilter =
-  | { field: string; in: string[] }
+  | { field: string; in: string[]; caseInsensitive?: boolean }
   | { field: string; isNull: true }
   | { field: string; gte?: number; lte?: number; gt?: number; lt?: number };
 
@@ -140,7 +140,10 @@ function fieldText(field: string): SQL {
 
 function filterSql(filter: FieldFilter): SQL {
   if ('in' in filter) {
-    return filter.in.length === 0 ? sql`false` : inArray(fieldText(filter.field), filter.in);
+    if (filter.in.length === 0) return sql`false`;
+    if (!filter.caseInsensitive) return inArray(fieldText(filter.field), filter.in);
+    const lower = filter.in.map((value) => value.toLowerCase());
+    return inArray(sql`lower(${fieldText(filter.field)})`, lower);
   }
   if ('isNull' in filter) return isNull(fieldText(filter.field));
   const number = sql`${fieldText(filter.field)}::bigint`;

@@ -5,6 +5,7 @@ import type { SandboxObject } from './object-store';
 import { Params } from './params';
 import { billingPortalSessionRoutes } from './resources/billing-portal-sessions';
 import { checkoutSessionRoutes } from './resources/checkout-sessions';
+import { couponRoutes } from './resources/coupons';
 import { customerRoutes } from './resources/customers';
 import { eventRoutes } from './resources/events';
 import { invoiceRoutes } from './resources/invoices';
@@ -12,6 +13,7 @@ import { paymentIntentRoutes } from './resources/payment-intents';
 import { paymentMethodRoutes } from './resources/payment-methods';
 import { priceRoutes } from './resources/prices';
 import { productRoutes } from './resources/products';
+import { promotionCodeRoutes } from './resources/promotion-codes';
 import { refundRoutes } from './resources/refunds';
 import type { SiteRoute } from './resources/route';
 import { subscriptionRoutes } from './resources/subscriptions';
@@ -22,6 +24,8 @@ import { webhookEndpointRoutes } from './resources/webhook-endpoints';
 const ROUTES: SiteRoute[] = [
   ...productRoutes,
   ...priceRoutes,
+  ...couponRoutes,
+  ...promotionCodeRoutes,
   ...customerRoutes,
   ...testClockRoutes,
   ...subscriptionRoutes,

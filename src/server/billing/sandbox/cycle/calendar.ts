@@ -59,7 +59,7 @@ export async function customerNow(db: Db, customer: SandboxObject, lock = false)
   return clock ? num(clock, 'frozen_time') : nowSeconds();
 }
 
-function addMonths(anchor: number, months: number): number {
+export function addMonths(anchor: number, months: number): number {
   const date = new Date(anchor * 1000);
   const year = date.getUTCFullYear();
   const month = date.getUTCMonth() + months;

@@ -22,6 +22,7 @@ import {
   SUBSCRIPTION_TYPE,
 } from './calendar';
 import { attemptPayment, INCOMPLETE_EXPIRY_SECONDS, transitionsOf } from './payments';
+import { discountsStillLive } from './discounts';
 import { issueInvoice, pendingItemLines, priceLine } from './invoices';
 import {
   cancelSubscriptionNow,
@@ -131,6 +132,10 @@ async function crossPeriodEnd(db: Db, track: Track): Promise<void> {
   // A trial ends here; a past_due subscription stays so until an invoice of it is paid.
   if (next.status === 'trialing') next.status = 'active';
   next.latest_invoice = invoiceId;
+  // A discount that has ended (a `once` one used, a `repeating` one past its end) is dropped.
+  if ((current.discounts as string[]).length > 0) {
+    next.discounts = await discountsStillLive(db, current, at);
+  }
   next = await saveWithEvent(db, current, next, at);
   const lines = await pendingItemLines(db, next);
   lines.unshift(await priceLine(db, price, { start: at, end: newEnd }));

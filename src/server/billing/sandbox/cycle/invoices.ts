@@ -19,7 +19,8 @@ import {
   priceOf,
   recurringOf,
 } from './calendar';
-import { ensureTaxRate, taxBehaviorOf, taxEntry } from './tax';
+import { discountLines } from './discounts';
+import { ensureTaxRate, taxBehaviorOf, taxEntry, taxOf } from './tax';
 import {
   chargeFor,
   failedAttempt,
@@ -117,17 +118,23 @@ export function planOf(price: SandboxObject): SandboxObject {
   };
 }
 
-function lineObject(invoiceId: string, subscription: SandboxObject, line: LineInput) {
+function lineObject(
+  invoiceId: string,
+  subscription: SandboxObject,
+  line: LineInput,
+  discount: { id: string; amount: number } | null,
+) {
   const behavior = taxBehaviorOf(line.price);
+  const discounted = discount !== null && discount.amount > 0;
   return {
     id: newObjectId('il'),
     object: 'line_item',
     amount: line.amount,
     currency: line.price.currency,
     description: line.description,
-    discount_amounts: [],
+    discount_amounts: discounted ? [{ amount: discount.amount, discount: discount.id }] : [],
     discountable: !line.proration,
-    discounts: [],
+    discounts: discounted ? [discount.id] : [],
     invoice: invoiceId,
     livemode: false,
     metadata: {},
@@ -153,7 +160,8 @@ function lineObject(invoiceId: string, subscription: SandboxObject, line: LineIn
     quantity_decimal: '1',
     subscription: subscription.id,
     subtotal: line.amount,
-    taxes: [taxEntry(line.amount, behavior)],
+    // The tax is on what is charged: the amount less its discount, as on Stripe.
+    taxes: [taxEntry(line.amount - (discount?.amount ?? 0), behavior)],
   };
 }
 
@@ -177,23 +185,42 @@ export async function issueInvoice(
   await ensureTaxRate(db, at);
   const id = input.id ?? newObjectId('in');
   const currency = String(priceOf(subscription).currency);
-  const lines = input.lines.map((line) => lineObject(id, subscription, line));
+  const applied = await discountLines(db, subscription, input.lines, at);
+  const discountOf = (index: number) => applied?.amounts[index] ?? 0;
+  const lines = input.lines.map((line, index) =>
+    lineObject(
+      id,
+      subscription,
+      line,
+      applied ? { id: applied.discount, amount: discountOf(index) } : null,
+    ),
+  );
   const subtotal = lines.reduce((sum, line) => sum + line.amount, 0);
-  // Tax is rounded once per invoice and rate, as Japan's qualified invoices require.
+  const totalDiscount = input.lines.reduce((sum, _line, index) => sum + discountOf(index), 0);
+  // Tax is rounded once per invoice and rate, as Japan's qualified invoices require, on the
+  // amounts after discounts.
   const totalTaxes = (['inclusive', 'exclusive'] as const).flatMap((behavior) => {
-    const lineAmounts = input.lines.filter((line) => taxBehaviorOf(line.price) === behavior);
-    if (lineAmounts.length === 0) return [];
-    const amount = lineAmounts.reduce((sum, line) => sum + line.amount, 0);
+    const indices = input.lines.flatMap((line, index) =>
+      taxBehaviorOf(line.price) === behavior ? [index] : [],
+    );
+    if (indices.length === 0) return [];
+    const amount = indices.reduce(
+      (sum, index) => sum + (input.lines[index]?.amount ?? 0) - discountOf(index),
+      0,
+    );
     const { taxability_reason: _reason, ...entry } = taxEntry(amount, behavior);
     return [entry];
   });
+  const inclusiveSubtotal = input.lines
+    .filter((line) => taxBehaviorOf(line.price) === 'inclusive')
+    .reduce((sum, line) => sum + line.amount, 0);
   const inclusiveTax = totalTaxes
     .filter((entry) => entry.tax_behavior === 'inclusive')
     .reduce((sum, entry) => sum + entry.amount, 0);
   const exclusiveTax = totalTaxes
     .filter((entry) => entry.tax_behavior === 'exclusive')
     .reduce((sum, entry) => sum + entry.amount, 0);
-  const total = subtotal + exclusiveTax;
+  const total = subtotal - totalDiscount + exclusiveTax;
   const startingBalance = num(customer, 'balance');
   const owed = total + startingBalance;
   const amountDue = Math.max(0, owed);
@@ -250,7 +277,7 @@ export async function issueInvoice(
     default_source: null,
     default_tax_rates: [],
     description: null,
-    discounts: [],
+    discounts: applied && totalDiscount > 0 ? [applied.discount] : [],
     due_date: null,
     effective_at: at,
     ending_balance: endingBalance,
@@ -301,10 +328,11 @@ export async function issueInvoice(
       voided_at: null,
     },
     subtotal,
-    subtotal_excluding_tax: subtotal - inclusiveTax,
+    subtotal_excluding_tax: subtotal - taxOf(inclusiveSubtotal, 'inclusive'),
     test_clock: customer.test_clock,
     total,
-    total_discount_amounts: [],
+    total_discount_amounts:
+      applied && totalDiscount > 0 ? [{ amount: totalDiscount, discount: applied.discount }] : [],
     total_excluding_tax: total - inclusiveTax - exclusiveTax,
     total_pretax_credit_amounts: [],
     total_taxes: totalTaxes,

@@ -24,6 +24,7 @@ import {
   recurringOf,
   SUBSCRIPTION_TYPE,
 } from './calendar';
+import { type Redemption, redeem } from './discounts';
 import { attemptPayment, defaultPaymentMethod, failed, type PaymentOutcome } from './payments';
 import {
   createProrationItem,
@@ -72,6 +73,8 @@ export type NewSubscription = {
   defaultPaymentMethod?: string | null;
   /** `allow_incomplete` (Stripe's default) when left out. */
   paymentBehavior?: PaymentBehavior;
+  /** A coupon or promotion code checked (and its rows locked) by checkRedemption. */
+  redemption?: Redemption;
 };
 
 /** Stripe's answer when there is no card to charge at all. */
@@ -175,6 +178,14 @@ export async function startSubscription(db: Db, input: NewSubscription): Promise
     trial_settings: { end_behavior: { missing_payment_method: 'create_invoice' } },
     trial_start: trialEnd ? at : null,
   };
+  if (input.redemption) {
+    const discount = await redeem(db, input.redemption, {
+      customer: customer.id,
+      subscription: id,
+      at,
+    });
+    subscription.discounts = [discount.id];
+  }
   const name = await productName(db, price);
   await issueInvoice(db, {
     id: invoiceId,

@@ -4,6 +4,7 @@ import { customerNow } from '../cycle/calendar';
 import { startSubscription } from '../cycle/subscriptions';
 import { type SandboxObject, findObject, nowSeconds, requireObject } from '../object-store';
 import {
+  checkSessionDiscount,
   checkoutTermsOf,
   completeCheckoutSession,
   findCheckoutSession,
@@ -17,6 +18,7 @@ import {
   paymentIntentStateOf,
   savePaymentIntentState,
 } from '../resources/payment-intents';
+import { StripeApiError } from '../errors';
 import { callRoute } from '../routes';
 import {
   type CardFormState,
@@ -50,6 +52,9 @@ import { readPageForm } from './request';
  * transaction that holds the session's row, so a double submit starts one subscription.
  */
 
+const DISCOUNT_REFUSED_MESSAGE =
+  'このクーポンはご利用いただけなくなりました（期限切れ・利用上限など）。サイトに戻って、もう一度お申し込みください。';
+
 async function checkoutDocument(db: Db, session: SandboxObject, state: CardFormState) {
   const terms = await checkoutTermsOf(db, session);
   const { price, trialDays } = terms;
@@ -59,7 +64,7 @@ async function checkoutDocument(db: Db, session: SandboxObject, state: CardFormS
       : null;
   const email = session.customer_email ?? customer?.email;
   const now = customer ? await customerNow(db, customer) : nowSeconds();
-  const dueToday = trialDays ? 0 : grossAmountOf(price).total;
+  const dueToday = trialDays ? 0 : grossAmountOf(price, terms.amountDiscount).total;
   const currency = String(price.currency);
   const cancelUrl = typeof session.cancel_url === 'string' ? session.cancel_url : null;
   return page(
@@ -79,6 +84,11 @@ async function checkoutDocument(db: Db, session: SandboxObject, state: CardFormS
               <dd>${trialDays}日間無料、その後 ${shortPriceLabel(price)}（税込）</dd>
               <dt>初回のお支払い日</dt>
               <dd>${formatDate(addDays(now, trialDays))}</dd>`
+          }
+          ${
+            terms.amountDiscount > 0 &&
+            html`<dt>割引</dt>
+              <dd>−${formatAmount(terms.amountDiscount, currency)}（初回のお支払いから）</dd>`
           }
           ${
             typeof email === 'string' &&
@@ -167,6 +177,7 @@ export async function showCheckoutPage(
 
 type Outcome =
   | { kind: 'missing' }
+  | { kind: 'discount_refused'; session: SandboxObject }
   | { kind: 'closed'; session: SandboxObject }
   | { kind: 'payment_failed'; session: SandboxObject }
   | { kind: 'requires_action'; paymentIntent: string };
@@ -191,6 +202,17 @@ async function payWithCard(db: Db, origin: string, id: string, card: CardInput):
       ? await requireObject(tx, 'customer', existingId)
       : await callRoute(context, 'POST', ['customers'], { email: String(session.customer_email) });
     const at = await customerNow(tx, customer, true);
+    // The code may have been used up or expired since the session was made: never charge more
+    // than the page showed. Its rows stay locked until the subscription has redeemed it.
+    const redemption = terms.discount
+      ? await checkSessionDiscount(tx, terms.discount, terms.price, customer, true).catch(
+          (error: unknown) => {
+            if (error instanceof StripeApiError) return null;
+            throw error;
+          },
+        )
+      : undefined;
+    if (redemption === null) return { kind: 'discount_refused', session };
     const previousDefault = (customer.invoice_settings as { default_payment_method: string | null })
       .default_payment_method;
     const paymentMethod = await saveDefaultCard(context, customer.id, card);
@@ -202,6 +224,7 @@ async function payWithCard(db: Db, origin: string, id: string, card: CardInput):
       trialDays: terms.trialDays ?? undefined,
       metadata: terms.subscriptionMetadata,
       cancelAtPeriodEnd: false,
+      redemption,
     });
     const invoiceId = String(subscription.latest_invoice);
     const intent = await paymentIntentStateOf(tx, invoiceId);
@@ -255,6 +278,13 @@ export async function submitCheckoutPage(request: Request, db: Db, id: string): 
   const outcome = taken.result;
   if (outcome.kind === 'missing') return notFoundPage();
   if (outcome.kind === 'closed') return closedAnswer(outcome.session);
+  if (outcome.kind === 'discount_refused') {
+    const refused = {
+      errors: { fields: {}, form: DISCOUNT_REFUSED_MESSAGE },
+      values: taken.values,
+    };
+    return openPage(db, outcome.session, refused, 409);
+  }
   if (outcome.kind === 'requires_action') {
     return redirect(authenticationPagePath(outcome.paymentIntent));
   }

@@ -1,5 +1,6 @@
 import 'server-only';
 import type { Db } from '@/server/db/client';
+import { type Redemption, checkRedemption, couponAmountOff } from '../cycle/discounts';
 import { taxOf } from '../cycle/tax';
 import { invalidParam, invalidRequest, missingParam, resourceMissing } from '../errors';
 import { recordEvent } from '../events';
@@ -54,7 +55,11 @@ type SessionState = SandboxObject & {
   line_item: LineItem;
   /** A customer made from `customer_email` by an attempt whose first payment failed. */
   created_customer: string | null;
+  /** `discounts[0]`: what is redeemed when the session completes (checked again then). */
+  discount?: DiscountIds | null;
 };
+
+type DiscountIds = { coupon?: string; promotionCode?: string };
 
 /** What a session sells, as its page and its completion need it. */
 export type CheckoutTerms = {
@@ -62,11 +67,49 @@ export type CheckoutTerms = {
   trialDays: number | null;
   subscriptionMetadata: Metadata;
   createdCustomer: string | null;
+  discount: DiscountIds | null;
+  /** The first charge's reduction (0 in a trial or without a discount). */
+  amountDiscount: number;
 };
 
-/** A price's amount with consumption tax, and the tax in it (JPY prices are tax-inclusive). */
-export function grossAmountOf(price: SandboxObject): { total: number; tax: number } {
-  const amount = price.unit_amount as number;
+/** The checks of `discounts[0]` for a purchase of `price` by `customer` (null: by e-mail). */
+export async function checkSessionDiscount(
+  db: Db,
+  ids: DiscountIds,
+  price: SandboxObject,
+  customer: SandboxObject | null,
+  lock = false,
+): Promise<Redemption> {
+  // Expiry is real time, not a test clock's: on Stripe a clock moves subscriptions, not codes.
+  const at = nowSeconds();
+  const param = ids.promotionCode ? 'discounts[0][promotion_code]' : 'discounts[0][coupon]';
+  return checkRedemption(db, ids, { customer: customer?.id ?? null, at, price, param }, lock);
+}
+
+function readDiscounts(params: Params): { ids: DiscountIds | null; nested: Params[] } {
+  const list = params.object('discounts');
+  const first = list?.object('0');
+  if (!list || !first) return { ids: null, nested: list ? [list] : [] };
+  const coupon = first.string('coupon', 200);
+  const promotionCode = first.string('promotion_code', 200);
+  if (list.has('1')) {
+    throw invalidRequest('You may only specify one discount on a Checkout Session.', 'discounts');
+  }
+  if ((coupon === undefined) === (promotionCode === undefined)) {
+    throw invalidRequest(
+      'You must specify exactly one of coupon or promotion_code in each discount.',
+      'discounts[0]',
+    );
+  }
+  return { ids: { coupon, promotionCode }, nested: [list, first] };
+}
+
+/**
+ * A price's amount with consumption tax, and the tax in it (JPY prices are tax-inclusive),
+ * less `discount`: the tax is on what is charged.
+ */
+export function grossAmountOf(price: SandboxObject, discount = 0): { total: number; tax: number } {
+  const amount = (price.unit_amount as number) - discount;
   if (price.tax_behavior === 'exclusive') {
     const tax = taxOf(amount, 'exclusive');
     return { total: amount + tax, tax };
@@ -121,13 +164,13 @@ async function requireActiveRecurringPrice(db: Db, id: string): Promise<SandboxO
   return price;
 }
 
-function lineItemOf(price: SandboxObject, description: string): LineItem {
-  const { total, tax } = grossAmountOf(price);
+function lineItemOf(price: SandboxObject, description: string, discount: number): LineItem {
+  const { total, tax } = grossAmountOf(price, discount);
   return {
     id: newObjectId('li'),
     object: 'item',
     adjustable_quantity: null,
-    amount_discount: 0,
+    amount_discount: discount,
     amount_subtotal: price.unit_amount,
     amount_tax: tax,
     amount_total: total,
@@ -163,6 +206,7 @@ async function create(context: SiteRouteContext): Promise<SandboxObject> {
   const successUrl = readUrl(params, 'success_url');
   const cancelUrl = readUrl(params, 'cancel_url');
   const expiresAtParam = params.integer('expires_at', 0, 99_999_999_999);
+  const discounts = readDiscounts(params);
   params.oneOf('ui_mode', ['hosted_page'] as const);
   if (item.more) {
     throw invalidRequest(
@@ -170,7 +214,7 @@ async function create(context: SiteRouteContext): Promise<SandboxObject> {
       'line_items[1]',
     );
   }
-  params.finish(item.lineItems, item.first, subscriptionData);
+  params.finish(item.lineItems, item.first, subscriptionData, ...discounts.nested);
 
   if (!mode) throw missingParam('mode');
   if (mode !== 'subscription') {
@@ -228,10 +272,21 @@ async function create(context: SiteRouteContext): Promise<SandboxObject> {
       'line_items[0][price]',
     );
   }
-  const product = await findObject(db, 'product', String(price.product));
-  const lineItem = lineItemOf(price, typeof product?.name === 'string' ? product.name : '');
+  const redemption = discounts.ids
+    ? await checkSessionDiscount(db, discounts.ids, price, customer)
+    : null;
   // Nothing is due today in a trial: the first charge comes at its end.
-  const due = trialDays ? { total: 0, tax: 0 } : grossAmountOf(price);
+  const amountDiscount =
+    redemption && !trialDays
+      ? couponAmountOff(redemption.coupon, price.unit_amount as number, String(price.product))
+      : 0;
+  const product = await findObject(db, 'product', String(price.product));
+  const lineItem = lineItemOf(
+    price,
+    typeof product?.name === 'string' ? product.name : '',
+    amountDiscount,
+  );
+  const due = trialDays ? { total: 0, tax: 0 } : grossAmountOf(price, amountDiscount);
   const id = newObjectId('cs_test');
   const session: SandboxObject = {
     id,
@@ -264,7 +319,14 @@ async function create(context: SiteRouteContext): Promise<SandboxObject> {
     customer_creation: customer ? null : 'always',
     customer_details: null,
     customer_email: customerEmail ?? null,
-    discounts: [],
+    discounts: redemption
+      ? [
+          {
+            coupon: redemption.promotionCode ? null : redemption.coupon.id,
+            promotion_code: redemption.promotionCode?.id ?? null,
+          },
+        ]
+      : [],
     expires_at: expiresAt,
     integration_identifier: null,
     invoice: null,
@@ -298,7 +360,7 @@ async function create(context: SiteRouteContext): Promise<SandboxObject> {
     submit_type: null,
     subscription: null,
     success_url: successUrl ?? null,
-    total_details: { amount_discount: 0, amount_shipping: 0, amount_tax: due.tax },
+    total_details: { amount_discount: amountDiscount, amount_shipping: 0, amount_tax: due.tax },
     ui_mode: 'hosted_page',
     url: `${context.origin}${checkoutPagePath(id)}`,
     wallet_options: null,
@@ -312,6 +374,7 @@ async function create(context: SiteRouteContext): Promise<SandboxObject> {
     subscription_metadata: subscriptionMetadata,
     line_item: lineItem,
     created_customer: null,
+    discount: discounts.ids,
   };
   await db.transaction(async (tx) => {
     await insertObject(tx, CHECKOUT_SESSION_TYPE, session);
@@ -352,6 +415,8 @@ export async function checkoutTermsOf(db: Db, session: SandboxObject): Promise<C
     trialDays: state.trial_period_days,
     subscriptionMetadata: state.subscription_metadata,
     createdCustomer: state.created_customer,
+    discount: state.discount ?? null,
+    amountDiscount: state.line_item.amount_discount as number,
   };
 }
 
