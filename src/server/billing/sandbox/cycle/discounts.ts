@@ -1,15 +1,8 @@
 import 'server-only';
 import type { Db } from '@/server/db/client';
 import { StripeApiError, invalidRequest } from '../errors';
-import {
-  type SandboxObject,
-  findAllObjects,
-  findObject,
-  findObjectForUpdate,
-  insertObject,
-  newObjectId,
-  saveObject,
-} from '../object-store';
+import { findAllObjects, findObject, findObjectForUpdate } from '../object-store';
+import { insertObject, newObjectId, saveObject, type SandboxObject } from '../object-store';
 import { COUPON_TYPE, type Coupon, couponRedeemable } from '../resources/coupons';
 import { INVOICE_TYPE, addMonths } from './calendar';
 

@@ -12,7 +12,7 @@ import {
   requireObject,
 } from '../object-store';
 import { requireProduct } from './products';
-import { type Route, type RouteContext, resourceRoutes } from './route';
+import { type Route, type RouteContext, filtersWithActive, resourceRoutes } from './route';
 
 /**
  * /v1/prices. Amounts are in the currency's smallest unit as on Stripe; for JPY, a
@@ -169,9 +169,7 @@ async function update(context: RouteContext): Promise<SandboxObject> {
 }
 
 function listFilters({ params }: RouteContext): FieldFilter[] {
-  const filters: FieldFilter[] = [];
-  const active = params.boolean('active');
-  if (active !== undefined) filters.push({ field: 'active', in: [String(active)] });
+  const filters = filtersWithActive(params);
   const product = params.string('product', 200);
   if (product) filters.push({ field: 'product', in: [product] });
   const currency = params.string('currency', 3);

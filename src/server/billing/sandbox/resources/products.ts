@@ -10,7 +10,7 @@ import {
   requireObject,
 } from '../object-store';
 import type { Params } from '../params';
-import { type Route, type RouteContext, resourceRoutes } from './route';
+import { type Route, type RouteContext, filtersWithActive, resourceRoutes } from './route';
 
 /** /v1/products: create (with an optional own id, as Stripe allows), retrieve, update, list. */
 
@@ -83,9 +83,7 @@ async function update(context: RouteContext): Promise<SandboxObject> {
 }
 
 function listFilters({ params }: RouteContext): FieldFilter[] {
-  const filters: FieldFilter[] = [];
-  const active = params.boolean('active');
-  if (active !== undefined) filters.push({ field: 'active', in: [String(active)] });
+  const filters = filtersWithActive(params);
   const ids = params.stringArray('ids');
   if (ids) filters.push({ field: 'id', in: ids });
   return filters;

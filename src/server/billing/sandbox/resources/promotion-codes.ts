@@ -13,7 +13,7 @@ import {
   saveObject,
 } from '../object-store';
 import { requireCoupon } from './coupons';
-import { type Route, type RouteContext, resourceRoutes } from './route';
+import { type Route, type RouteContext, filtersWithActive, resourceRoutes } from './route';
 
 /**
  * /v1/promotion_codes in the pinned version's shape (`promotion: { type: 'coupon', coupon }`):
@@ -146,9 +146,7 @@ async function update(context: RouteContext): Promise<SandboxObject> {
 }
 
 function listFilters({ params }: RouteContext): FieldFilter[] {
-  const filters: FieldFilter[] = [];
-  const active = params.boolean('active');
-  if (active !== undefined) filters.push({ field: 'active', in: [String(active)] });
+  const filters = filtersWithActive(params);
   const code = params.string('code', 500);
   if (code) filters.push({ field: 'code', in: [code], caseInsensitive: true });
   const coupon = params.string('coupon', 200);

@@ -31,6 +31,12 @@ export type SiteRoute = Omit<Route, 'handle'> & {
   handle: (context: SiteRouteContext) => Promise<RouteResult>;
 };
 
+/** A list's filters, starting with `active` when the query has it (products, prices, codes). */
+export function filtersWithActive(params: Params): FieldFilter[] {
+  const active = params.boolean('active');
+  return active === undefined ? [] : [{ field: 'active', in: [String(active)] }];
+}
+
 /** What Stripe calls an object of the type in its errors (`No such test_clock: …`), if not the type. */
 type Naming = { kind?: string };
 
