@@ -1,5 +1,5 @@
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, expect } from 'vitest';
+import { afterAll, beforeAll, expect, onTestFinished, vi } from 'vitest';
 import type { Database } from '@/server/db/client';
 import { user } from '@/server/db/schema';
 import { type FlowDeps, type FlowResult, signIn, signUp } from '@/server/identity/account-flows';
@@ -89,11 +89,16 @@ export function setUpAccountFlows(options: { hanako?: 'signed-up' | 'verified' }
 }
 
 /**
- * Limits count in fixed windows (10 minutes, an hour): a test that counts up to one starts
- * clear of a window's end, or the count would start again halfway through (as it does for a
- * real attacker). Waits for the next window when less than `needMs` is left.
+ * Limits count in fixed windows (10 minutes, an hour): a test that counts up to one would see
+ * the count start again if a window ended halfway through (as it does for a real attacker).
+ * So the test's clock starts at the beginning of the current window and runs on from there
+ * (only `Date` is faked; timers stay real), instead of waiting for the next window. The clock
+ * is real again after the test.
  */
-export async function clearOfWindowEnd(windowMs: number, needMs = 30_000): Promise<void> {
-  const left = windowMs - (Date.now() % windowMs);
-  if (left < needMs) await new Promise((resolve) => setTimeout(resolve, left + 100));
+export function startAtWindowStart(windowMs: number): void {
+  const now = Date.now();
+  vi.useFakeTimers({ toFake: ['Date'], now: now - (now % windowMs), shouldAdvanceTime: true });
+  onTestFinished(() => {
+    vi.useRealTimers();
+  });
 }

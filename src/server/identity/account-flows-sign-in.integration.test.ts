@@ -15,7 +15,7 @@ import {
 import {
   BASE,
   PASSWORD,
-  clearOfWindowEnd,
+  startAtWindowStart,
   setUpAccountFlows,
   signUpForm,
 } from '@test-support/account-flows';
@@ -141,7 +141,7 @@ describe('account flows against the database: verification and sign-in', () => {
     });
 
     it("lets the owner in from their own address after a stranger's wrong passwords, and refuses the stranger's address", async () => {
-      await clearOfWindowEnd(LIMITS.signInPair.windowMs);
+      startAtWindowStart(LIMITS.signInPair.windowMs);
       const { user: owner } = await verifiedMember('owner@example.jp');
       const stranger = () => ({ headers: new Headers(), ip: '203.0.113.66' });
       const answers: FlowResult[] = [];
@@ -187,7 +187,7 @@ describe('account flows against the database: verification and sign-in', () => {
     });
 
     it('counts only failures per address: a success starts the count again', async () => {
-      await clearOfWindowEnd(LIMITS.signInPair.windowMs);
+      startAtWindowStart(LIMITS.signInPair.windowMs);
       await verifiedMember('typo@example.jp');
       const mine = () => ({ headers: new Headers(), ip: '198.51.100.201' });
       for (let round = 0; round < 2; round++) {
@@ -202,7 +202,7 @@ describe('account flows against the database: verification and sign-in', () => {
     });
 
     it('slows every attempt on an account past its ceiling, from anywhere, but refuses none', async () => {
-      await clearOfWindowEnd(LIMITS.signInAccount.windowMs);
+      startAtWindowStart(LIMITS.signInAccount.windowMs);
       await verifiedMember('popular@example.jp');
       const waits: number[] = [];
       const slowDeps: FlowDeps = {
@@ -254,7 +254,7 @@ describe('account flows against the database: verification and sign-in', () => {
       // The address has used all but one of its attempts in this window (counted straight in
       // the table: a hundred password checks would only cost time).
       const limit = LIMITS.signInIp;
-      await clearOfWindowEnd(limit.windowMs);
+      startAtWindowStart(limit.windowMs);
       for (let i = 0; i < limit.max - 1; i++) await hit(t.database.db, limit, '203.0.113.9');
       const last = { email: 'spray-last@example.jp', password: 'guess-password' };
       expect(await signIn(t.deps, last, fixed())).toMatchObject({ ok: false, status: 401 });
