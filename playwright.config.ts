@@ -7,8 +7,10 @@ const dataDir = E2E_DATA_DIR;
 
 export default defineConfig({
   testDir: 'tests/e2e',
+  // Two spec files at once against the one server (E2E_WORKERS=1 for one at a time): each spec
+  // makes its own users and content, and the tests of one file run in order in one worker.
   fullyParallel: false,
-  workers: 1,
+  workers: Number(process.env.E2E_WORKERS ?? 2),
   // Never: a flaky test is fixed (waiting for the real condition), not run again until it passes.
   retries: 0,
   forbidOnly: !!process.env.CI,
@@ -16,6 +18,9 @@ export default defineConfig({
   reporter: [['list'], ['html', { open: 'never', outputFolder: 'playwright-report' }]],
   // Two cores run the server, Chromium and axe: a screen checked at two widths takes seconds.
   timeout: 60_000,
+  // Two workers share two cores with the server and Chromium: a client-side navigation can take
+  // longer than Playwright's default 5 s to settle on a busy machine.
+  expect: { timeout: 10_000 },
   use: {
     baseURL: `http://127.0.0.1:${port}`,
     locale: 'ja-JP',

@@ -36,10 +36,13 @@ export default defineConfig({
           globalSetup: ['./tests/support/db/global-setup.ts'],
           testTimeout: 60_000,
           hookTimeout: 120_000,
-          // One file at a time: PGlite is CPU-heavy and the machine has 2 cores.
-          fileParallelism: false,
-          // One process for every file: node_modules load once; each file still starts with
-          // the environment and app modules as they were (tests/support/fresh-file-state.ts).
+          // A file per core at once (each file has its own database and temporary directories):
+          // many files wait on sockets, child processes and timeouts, and a second file uses
+          // that time. CI runs this beside the PostgreSQL lane, so both cores stay busy.
+          fileParallelism: true,
+          // One process per worker for all its files: node_modules load once; each file still
+          // starts with the environment and app modules as they were
+          // (tests/support/fresh-file-state.ts).
           isolate: false,
           setupFiles: ['./tests/support/fresh-file-state.ts'],
         },
