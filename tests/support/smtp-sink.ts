@@ -23,6 +23,8 @@ export async function startSmtpSink(
     refuse?: (to: string) => { code: number; message: string } | null;
     /** Keep no headers, only counts (the bench's 10,000 letters). */
     countOnly?: boolean;
+    /** Wait this long before accepting each message (a slower server: time to kill a sender). */
+    delayMs?: number;
     port?: number;
   } = {},
 ): Promise<SmtpSink> {
@@ -49,9 +51,13 @@ export async function startSmtpSink(
       stream.on('end', () => {
         const raw = Buffer.concat(chunks).toString('utf8');
         const headers = options.countOnly ? '' : raw.split(/\r?\n\r?\n/, 1)[0]!;
-        for (const rcpt of session.envelope.rcptTo)
-          messages.push({ to: rcpt.address.toLowerCase(), headers, size });
-        callback();
+        const accept = () => {
+          for (const rcpt of session.envelope.rcptTo)
+            messages.push({ to: rcpt.address.toLowerCase(), headers, size });
+          callback();
+        };
+        if (options.delayMs) setTimeout(accept, options.delayMs);
+        else accept();
       });
     },
   });

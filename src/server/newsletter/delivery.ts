@@ -6,7 +6,7 @@ import { type Db, isClosedDatabaseError, queryRows } from '@/server/db/client';
 import { PAID_READER } from './queue';
 
 /**
- * The newsletter sender (docs/decisions, the newsletter queue). Every instance runs one; they
+ * The newsletter sender (docs/decisions/026-newsletter-queue.md). Every instance runs one; they
  * share the letter rows:
  *
  * 1. claim a batch: `FOR UPDATE SKIP LOCKED`, then a lease (claimed_by, claimed_until), so two

@@ -6,7 +6,7 @@ import { cmsContents, newsletterLetters, newsletterSends } from '@/server/db/sch
 import { recordAudit } from '@/server/audit/audit-log';
 
 /**
- * The newsletter queue (docs/decisions, the newsletter queue): a send of one post to one
+ * The newsletter queue (docs/decisions/026-newsletter-queue.md): a send of one post to one
  * segment fans out, in one INSERT … SELECT, into a letter row per reader who opted in, has a
  * verified address and is not suppressed. The senders (delivery.ts) work through those rows.
  */
