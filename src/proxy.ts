@@ -4,9 +4,10 @@ import { AUTH_REDIRECT_TARGET, isExemptFromAuthRedirect } from '@/lib/auth-redir
 import { FLASH_COOKIE } from '@/server/http/cookies';
 import { FLASH_HEADER } from '@/lib/http/flash';
 import { userFromHeaders } from '@/server/identity/session-user';
+import { UNSUBSCRIBE_PATH, verifyUnsubscribeToken } from '@/server/newsletter/subscription';
 
 /**
- * Runs before every page (Node.js runtime). Two jobs, nothing else:
+ * Runs before every page (Node.js runtime). Three jobs, nothing else:
  * - AUTH_CHECK_REDIRECT=true: an anonymous visitor gets a 307 to /about before any HTML
  *   (SPEC §2). The session is checked against the database, so an expired or forged cookie
  *   counts as anonymous. Pages still check access themselves (docs/decisions/000-design-baseline.md
@@ -15,6 +16,8 @@ import { userFromHeaders } from '@/server/identity/session-user';
  *   header for this page view, and the cookie is deleted. Only a page load takes it: the
  *   router's prefetches and RSC requests, which may be in flight when the cookie arrives,
  *   would otherwise spend it on a page no one is looking at.
+ * - The newsletter's unsubscribe page answers 400 for a token that does not verify (the page
+ *   explains it): a page cannot set its own status.
  */
 export async function proxy(request: NextRequest): Promise<NextResponse> {
   const { pathname } = request.nextUrl;
@@ -29,7 +32,10 @@ export async function proxy(request: NextRequest): Promise<NextResponse> {
   // Only what encodeFlash writes: a forged `%00` or `あ` is no header value (a 500 on every page).
   const flash = taken && FLASH_VALUE.test(taken) ? taken : undefined;
   if (flash) headers.set(FLASH_HEADER, flash);
-  const response = NextResponse.next({ request: { headers } });
+  const refused =
+    pathname === UNSUBSCRIBE_PATH &&
+    !verifyUnsubscribeToken(request.nextUrl.searchParams.get('token'));
+  const response = NextResponse.next({ request: { headers }, ...(refused ? { status: 400 } : {}) });
   if (taken) response.cookies.delete(FLASH_COOKIE);
   return response;
 }

@@ -42,6 +42,8 @@ describe('isExemptFromAuthRedirect (SPEC §2 public paths)', () => {
       '/api/analytics/view',
       '/sitemap/0.xml',
       '/feed.xml',
+      '/newsletter/unsubscribe',
+      '/api/newsletter/unsubscribe',
     ])
       expect(isExemptFromAuthRedirect(path), path).toBe(true);
     expect(isExemptFromAuthRedirect('/api/healthz')).toBe(false);

@@ -26,6 +26,10 @@ const NEVER_REDIRECTED_FOLDERS = [
   '/api/auth',
   '/api/account',
   '/api/analytics',
+  // The letter's unsubscribe link and the footer's confirmation work signed out (RFC 8058,
+  // 特定電子メール法: stopping must never need an account).
+  '/newsletter',
+  '/api/newsletter',
   '/uploads',
   '/sitemap',
 ];

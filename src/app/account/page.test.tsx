@@ -19,6 +19,7 @@ vi.mock('@/server/billing/reader-notices', () => ({
 }));
 vi.mock('@/server/db/client', () => ({ getDb: () => Promise.resolve({}) }));
 vi.mock('@/components/account/metadata', () => ({ accountMetadata: () => ({}) }));
+vi.mock('@/server/http/read-flash', () => ({ readFlash: () => Promise.resolve(null) }));
 
 import AccountHubPage from './page';
 
@@ -47,7 +48,11 @@ describe('/account, the account hub', () => {
     expect(href(/料金プランを見る/)).toBe('/service-plans');
     expect(href(/領収書/)).toBe('/account/receipts');
     expect(href(/プロフィールの編集/)).toBe('/account/edit');
-    expect(href(/ニュースレター.*受け取る/)).toBe('/account/edit');
+    // The newsletter: its state, and one button that stops it (or starts it again).
+    expect(screen.getByText(/メールで受け取っています/)).toBeInTheDocument();
+    const newsletter = screen.getByRole('button', { name: '配信を停止する' }).closest('form');
+    expect(newsletter).toHaveAttribute('action', '/api/newsletter/account');
+    expect(newsletter?.querySelector('input[name="subscribed"]')).toHaveAttribute('value', 'off');
     expect(href(/メールアドレスの変更/)).toBe('/account/change-email');
     expect(href(/ブックマーク/)).toBe('/posts/bookmark');
     expect(href(/退会する/)).toBe('/account/delete');

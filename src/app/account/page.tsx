@@ -8,6 +8,9 @@ import { toCurrentPlanView } from '@/components/billing/views';
 import { billingSummaryFor } from '@/server/billing/reader-billing';
 import { readerBillingNotice } from '@/server/billing/reader-notices';
 import { getDb } from '@/server/db/client';
+import { Button } from '@/components/ui/button';
+import { doneMessage } from '@/lib/http/form-flash';
+import { readFlash } from '@/server/http/read-flash';
 import { requireUser } from '@/server/identity/session';
 import { getProfileDetails } from '@/server/profiles/profiles';
 import styles from '@/components/account/account-page.module.css';
@@ -39,9 +42,15 @@ export default async function AccountHubPage() {
     }),
   ]);
   const plan = billing?.current ? toCurrentPlanView(billing.current) : null;
+  const done = doneMessage(await readFlash());
   const partnerId = profile?.partnerId ?? '';
   return (
     <AccountPage title="アカウント">
+      {done ? (
+        <Notice>
+          <p>{done}</p>
+        </Notice>
+      ) : null}
       {notice ? (
         <Notice tone={notice.kind === 'past_due' ? 'error' : 'info'}>
           <BillingNoticeMessage notice={notice} />
@@ -72,14 +81,28 @@ export default async function AccountHubPage() {
         <LinkList
           links={[
             { href: '/account/edit', label: 'プロフィールの編集' },
-            {
-              href: '/account/edit',
-              label: `ニュースレターの受け取り（現在：${profile?.newsletter ? '受け取る' : '受け取らない'}）`,
-            },
             { href: '/account/change-email', label: 'メールアドレスの変更' },
             { href: '/account/forgot-password', label: 'パスワードの再設定' },
           ]}
         />
+      </Section>
+      <Section title="ニュースレター">
+        <p className={styles.state}>
+          {profile?.newsletter
+            ? '新しい記事のお知らせをメールで受け取っています。'
+            : 'ニュースレターを受け取っていません。'}
+        </p>
+        <form method="post" action="/api/newsletter/account">
+          <input type="hidden" name="subscribed" value={profile?.newsletter ? 'off' : 'on'} />
+          <Button
+            type="submit"
+            color={profile?.newsletter ? 'white' : 'yellow'}
+            fullWidth
+            height={44}
+          >
+            {profile?.newsletter ? '配信を停止する' : 'ニュースレターを受け取る（再開する）'}
+          </Button>
+        </form>
       </Section>
       <Section title="保存した記事">
         <LinkList links={[{ href: '/posts/bookmark', label: 'ブックマーク' }]} />

@@ -755,6 +755,8 @@ export const newsletterConsents = pgTable(
     action: text('action').notNull(),
     /** sign-up | account | footer | one-click | unsubscribe-page | staff */
     method: text('method').notNull(),
+    /** The page the reader acted on (a path), when there was one. */
+    page: text('page'),
     at: timestamp('at', { withTimezone: true }).notNull().defaultNow(),
     ipHash: text('ip_hash'),
     userAgent: text('user_agent'),

@@ -51,6 +51,8 @@ export const API_ROUTES: readonly string[] = [
   '/api/me',
   '/api/media',
   '/api/metrics',
+  '/api/newsletter/account',
+  '/api/newsletter/unsubscribe',
   '/api/preview/jobs/[contentId]',
   '/api/v1/[endpoint]',
   '/api/v1/[endpoint]/[contentId]',

@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { ROUTER_STATE_MAX_LENGTH, isValidRouterState, refusalFor } from './request-guard';
+import {
+  ROUTER_STATE_MAX_LENGTH,
+  isValidRouterState,
+  refusalFor,
+  servedUrl,
+} from './request-guard';
 
 const req = (method: string, url = '/', headers: Record<string, string> = {}) => ({
   method,
@@ -138,5 +143,24 @@ describe('Next-Router-State-Tree', () => {
     ]);
     expect(wide.length).toBeGreaterThan(ROUTER_STATE_MAX_LENGTH);
     expect(isValidRouterState(wide)).toBe(false);
+  });
+});
+
+describe('servedUrl: a page URL that also takes a POST', () => {
+  it('hands the unsubscribe link’s POST to its route, query kept', () => {
+    expect(servedUrl('POST', '/newsletter/unsubscribe?token=a.b.c')).toBe(
+      '/api/newsletter/unsubscribe?token=a.b.c',
+    );
+    expect(
+      refusalFor(req('POST', servedUrl('POST', '/newsletter/unsubscribe?token=x'))),
+    ).toBeNull();
+  });
+
+  it('leaves a GET, other pages and look-alike paths alone', () => {
+    expect(servedUrl('GET', '/newsletter/unsubscribe?token=x')).toBe(
+      '/newsletter/unsubscribe?token=x',
+    );
+    expect(servedUrl('POST', '/newsletter/unsubscribe/x')).toBe('/newsletter/unsubscribe/x');
+    expect(servedUrl('POST', '/posts/abc')).toBe('/posts/abc');
   });
 });

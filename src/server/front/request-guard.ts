@@ -27,6 +27,23 @@ const WRITE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
  */
 export const POST_PREFIXES: readonly string[] = ['/api/', '/billing-sandbox/'];
 
+/**
+ * Pages whose URL also takes a POST, and the API route that answers it: the newsletter's
+ * unsubscribe link, which RFC 8058 one-click posts to as it stands in the List-Unsubscribe
+ * header (src/server/newsletter/unsubscribe-http.ts). The query is kept.
+ */
+const PAGE_POSTS: ReadonlyMap<string, string> = new Map([
+  ['/newsletter/unsubscribe', '/api/newsletter/unsubscribe'],
+]);
+
+/** The URL a request is served at: a POST to a page in PAGE_POSTS goes to its route. */
+export function servedUrl(method: string | undefined, url: string): string {
+  if ((method ?? 'GET').toUpperCase() !== 'POST') return url;
+  const [path = '', ...query] = url.split('?');
+  const route = PAGE_POSTS.get(path);
+  return route ? [route, ...query].join('?') : url;
+}
+
 /** Next.js's own ceiling for the router state header (parseAndValidateFlightRouterState). */
 export const ROUTER_STATE_MAX_LENGTH = 20 * 2000;
 /**

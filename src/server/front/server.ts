@@ -11,7 +11,7 @@ import { onContentChange } from '@/server/cms/events';
 import { RENDER_HEADER, openRenderRecord } from '@/server/access/render-audience';
 import { CLIENT_IP_HEADER } from '@/server/http/request-origin';
 import { sendWebResponse, toWebRequest } from './node-bridge';
-import { refuseBadRequest } from './request-guard';
+import { refuseBadRequest, servedUrl } from './request-guard';
 import { settleUnreadBody } from './unread-body';
 import { PageCache, cacheablePath, capturePage, pageKey, sendCachedPage } from './page-cache';
 import { requestAudience } from './request-audience';
@@ -159,6 +159,7 @@ export async function serveSite(options: {
     });
     // The client's address for rate limits and the audit log; never what a client claims.
     req.headers[CLIENT_IP_HEADER] = clientAddress(req, TRUST_PROXY);
+    req.url = servedUrl(req.method, req.url ?? '/'); // a page's URL that also takes a POST
     if (refuseBadRequest(req, res)) return; // methods, headers and posts that would be a 500
     settleUnreadBody(req, res); // a body refused half-read must not hold the connection
     const url = req.url ?? '/';

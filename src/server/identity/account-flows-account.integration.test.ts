@@ -1,4 +1,5 @@
 import { and, eq } from 'drizzle-orm';
+import { consentHistory } from '@/server/newsletter/subscription';
 import { describe, expect, it } from 'vitest';
 import { currentPlanName, deriveAuthState } from '@/lib/auth-state';
 import { listAudit } from '@/server/audit/audit-log';
@@ -169,6 +170,10 @@ describe('account flows against the database: reset, e-mail change, profile, del
       });
       const [row] = await t.database.db.select().from(user).where(eq(user.id, member.id));
       expect(row!.name).toBe('田中 美香 (編集)');
+      // The newsletter box is a consent change like any other: logged.
+      expect(await consentHistory(t.database.db, member.id)).toMatchObject([
+        { action: 'subscribed', method: 'account', page: '/account/edit' },
+      ]);
 
       const bad = await editProfile(
         t.deps,

@@ -1,6 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { account, user, userPrivateProfiles, userPublicProfiles } from '@/server/db/schema';
+import { consentHistory } from '@/server/newsletter/subscription';
 import { signIn, signUp } from './account-flows';
 import { WEAK_PASSWORD_MESSAGE } from './validation';
 import { BASE, PASSWORD, setUpAccountFlows, signUpForm } from '@test-support/account-flows';
@@ -33,6 +34,10 @@ describe('account flows against the database: sign-up', () => {
         .where(eq(userPrivateProfiles.userId, row!.id));
       expect(priv).toMatchObject({ email: 'hanako@example.jp', newsletter: true, stripeId: null });
       expect(priv!.termsAcceptedAt).toBeInstanceOf(Date);
+      // The opt-in is in the consent log (特定電子メール法: when, how, where).
+      expect(await consentHistory(t.database.db, row!.id)).toMatchObject([
+        { action: 'subscribed', method: 'sign-up', page: '/sign-up' },
+      ]);
       const [stored] = await t.database.db
         .select()
         .from(account)

@@ -160,7 +160,14 @@ export async function signUp(
   // A sign-up a crash cut short is started again (unfinished-sign-up.ts).
   await removeUnfinishedSignUp(deps.db, email);
   // For an address already registered better-auth answers the same and mails its owner.
-  const result = await withSignUpConsent({ termsAcceptedAt: new Date(), newsletter }, () =>
+  const consent = {
+    termsAcceptedAt: new Date(),
+    newsletter,
+    page: plan ? '/service-plans/confirm' : '/sign-up',
+    ip: ctx.ip,
+    userAgent: ctx.headers.get('user-agent'),
+  };
+  const result = await withSignUpConsent(consent, () =>
     deps.auth.api.signUpEmail({
       body: { email, password, name: displayName, callbackURL: verifiedPage(next, plan, email) },
       headers: ctx.headers,

@@ -11,6 +11,7 @@ import * as schema from '@/server/db/schema';
 import { sendMail } from '@/server/mail/mailer';
 import { removeResetLinks, removeVerificationLinks } from '@/server/mail/outbox';
 import { mails } from '@/server/mail/templates';
+import { setNewsletterConsent } from '@/server/newsletter/subscription';
 import { createProfiles } from '@/server/profiles/profiles';
 import { type OidcSettings, genericOAuthConfigs, oidcSettingsFromEnv } from './oidc-providers';
 import { signUpConsent } from './unfinished-sign-up';
@@ -141,7 +142,7 @@ export function createAuth(
           userId: user.id,
           email: user.email,
           displayName: user.name,
-          consent: { termsAcceptedAt: user.createdAt, newsletter: false },
+          consent: { termsAcceptedAt: user.createdAt },
         });
         await removeVerificationLinks(db, user.id);
         await recordAudit(db, {
@@ -163,12 +164,24 @@ export function createAuth(
         create: {
           // Both profile records are created with the user (SPEC §3: without them the user is null).
           after: async (user) => {
+            const consent = signUpConsent();
             await createProfiles(db, {
               userId: user.id,
               email: user.email,
               displayName: user.name,
-              consent: signUpConsent(),
+              consent: consent && { termsAcceptedAt: consent.termsAcceptedAt },
             });
+            // The newsletter's opt-in is set, and logged, as every other change of it is.
+            if (consent?.newsletter) {
+              await setNewsletterConsent(db, {
+                userId: user.id,
+                subscribed: true,
+                method: 'sign-up',
+                page: consent.page ?? null,
+                ip: consent.ip ?? null,
+                userAgent: consent.userAgent ?? null,
+              });
+            }
           },
         },
         update: {

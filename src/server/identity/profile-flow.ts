@@ -1,5 +1,5 @@
 import 'server-only';
-import { recordAudit } from '@/server/audit/audit-log';
+import { setNewsletterConsent } from '@/server/newsletter/subscription';
 import { getProfileDetails, updateProfile } from '@/server/profiles/profiles';
 import { forgetStoredImage, receiveFormImage } from '@/server/storage/store-image';
 import type { FlowContext, FlowDeps, FlowResult } from './account-flows';
@@ -35,9 +35,19 @@ export async function editProfile(
   } else if (removeAvatar === 'on' || removeAvatar === true) {
     avatarUrl = null;
   }
+  const { newsletter, ...profileFields } = parsed.data;
   await updateProfile(deps.db, user.id, {
-    ...parsed.data,
+    ...profileFields,
     ...(avatarUrl === undefined ? {} : { avatarUrl }),
+  });
+  // Logged and audited there when it changes (特定電子メール法: the record of consent).
+  await setNewsletterConsent(deps.db, {
+    userId: user.id,
+    subscribed: newsletter,
+    method: 'account',
+    page: '/account/edit',
+    ip: ctx.ip,
+    userAgent: ctx.headers.get('user-agent'),
   });
   if (parsed.data.displayName !== user.name) {
     await deps.auth.api.updateUser({
@@ -47,14 +57,5 @@ export async function editProfile(
   }
   // The replaced picture is no longer anyone's.
   if (avatarUrl !== undefined) await forgetStoredImage(current?.avatarUrl);
-  if (current && current.newsletter !== parsed.data.newsletter) {
-    await recordAudit(deps.db, {
-      actor: `user:${user.id}`,
-      action: 'newsletter-consent',
-      target: `user:${user.id}`,
-      ip: ctx.ip,
-      detail: { newsletter: parsed.data.newsletter },
-    });
-  }
   return { ok: true, redirectTo: '/account/edit?saved=1', message: 'プロフィールを保存しました。' };
 }

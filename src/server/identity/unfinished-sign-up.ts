@@ -14,7 +14,14 @@ import { account, user, userPrivateProfiles, userPublicProfiles } from '@/server
  * instead of "already registered".
  */
 
-export type SignUpConsent = { termsAcceptedAt: Date; newsletter: boolean };
+export type SignUpConsent = {
+  termsAcceptedAt: Date;
+  newsletter: boolean;
+  /** Where the reader agreed, for the newsletter's consent log (src/server/newsletter/subscription.ts). */
+  page?: string;
+  ip?: string | null;
+  userAgent?: string | null;
+};
 
 const consents = singleton('sign-up-consent', () => new AsyncLocalStorage<SignUpConsent>());
 

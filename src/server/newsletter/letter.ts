@@ -15,7 +15,7 @@ import {
 } from './letter-body';
 
 /**
- * One newsletter letter: a post as e-mail, for one reader.
+ * One newsletter letter: a post as e-mail, for one reader (docs/decisions/025-newsletter-consent.md).
  *
  * - **What the reader gets is the access policy's decision**, never one made here: a paid
  *   letter is what a paid member reads on the site, a free letter exactly what a signed-out

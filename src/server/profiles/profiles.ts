@@ -24,8 +24,12 @@ export async function createProfiles(
     userId: string;
     email: string;
     displayName: string;
-    /** A reader's sign-up: recorded with the records, so none exists without it. */
-    consent?: { termsAcceptedAt: Date; newsletter: boolean };
+    /**
+     * A reader's sign-up: recorded with the records, so none exists without it. The newsletter
+     * starts off; an opt-in is set by setNewsletterConsent (src/server/newsletter/subscription.ts),
+     * which logs it.
+     */
+    consent?: { termsAcceptedAt: Date };
   },
 ): Promise<void> {
   await db.transaction(async (tx) => {
@@ -72,24 +76,22 @@ export async function getProfileDetails(db: Db, userId: string): Promise<Profile
 export async function updateProfile(
   db: Db,
   userId: string,
-  changes: Partial<Omit<ProfileDetails, 'email' | 'partnerId'>> & { termsAcceptedAt?: Date },
+  changes: Partial<Omit<ProfileDetails, 'email' | 'partnerId' | 'newsletter'>> & {
+    termsAcceptedAt?: Date;
+  },
 ): Promise<void> {
   const now = new Date();
-  const { newsletter, termsAcceptedAt, ...publicChanges } = changes;
+  const { termsAcceptedAt, ...publicChanges } = changes;
   if (Object.keys(publicChanges).length > 0) {
     await db
       .update(userPublicProfiles)
       .set({ ...publicChanges, updatedAt: now })
       .where(eq(userPublicProfiles.userId, userId));
   }
-  if (newsletter !== undefined || termsAcceptedAt !== undefined) {
+  if (termsAcceptedAt !== undefined) {
     await db
       .update(userPrivateProfiles)
-      .set({
-        ...(newsletter === undefined ? {} : { newsletter }),
-        ...(termsAcceptedAt === undefined ? {} : { termsAcceptedAt }),
-        updatedAt: now,
-      })
+      .set({ termsAcceptedAt, updatedAt: now })
       .where(eq(userPrivateProfiles.userId, userId));
   }
 }

@@ -42,6 +42,14 @@ function verify(purpose: string, fields: readonly (string | number)[], given: st
   return actual.length === expected.length && timingSafeEqual(actual, expected);
 }
 
+/**
+ * A keyed digest of a value under the purpose's key: what a log keeps instead of a personal
+ * value it only needs to compare (a client address), unreadable without APP_SECRET.
+ */
+export function keyedDigest(purpose: string, value: string): string {
+  return sign(purpose, [value]).slice(0, 32);
+}
+
 const EXP_PATTERN = /^[0-9]{1,12}$/;
 
 /** The expiry `seconds` from now, in Unix seconds. */

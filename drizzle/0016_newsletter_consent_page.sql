@@ -1,0 +1,1 @@
+ALTER TABLE "newsletter_consents" ADD COLUMN "page" text;

@@ -1,0 +1,9 @@
+import { newsletterAccountPost } from '@/server/newsletter/account-http';
+
+export const dynamic = 'force-dynamic';
+
+const handle = newsletterAccountPost();
+
+export async function POST(request: Request): Promise<Response> {
+  return handle(request);
+}
