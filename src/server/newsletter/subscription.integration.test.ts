@@ -13,7 +13,12 @@ import {
   verifyUnsubscribeToken,
 } from './subscription';
 import type { AppUser } from '@/server/identity/session-user';
+import { findEndpoint } from '@/lib/cms/model';
+import { MEMBERS_DIVIDER } from '@/server/cms/richtext/members-divider';
+import { createContent } from '@/server/cms/store';
+import { listOutbox } from '@/server/mail/mailer';
 import { newsletterAccountPost } from './account-http';
+import { sendTestLetter } from './test-letter';
 import { handleUnsubscribePost, unsubscribeTarget } from './unsubscribe-http';
 
 // The consent log and the unsubscribe link on a real database: every change is one appended
@@ -224,5 +229,31 @@ describe('POST /api/newsletter/account', () => {
     expect((await run('subscribed=off', false)).status).toBe(303); // to the login page
     expect((await run('subscribed=off', true, 'https://evil.example')).status).toBe(403);
     expect(await isSubscribed(database.db, 'reader-a')).toBe(true);
+  });
+});
+
+describe('sendTestLetter', () => {
+  it('mails the whole letter to the staff member, its subject marked, the members’ part in it', async () => {
+    const { db } = database;
+    await createContent(db, findEndpoint('posts')!, {
+      id: 'letter-post',
+      body: {
+        title: 'テスト配信の記事',
+        body: `<p>冒頭</p>${MEMBERS_DIVIDER.html}<p>会員のみ STAFF-SEES-THIS</p>`,
+        isPublicPreview: false,
+      },
+      status: 'draft',
+    });
+    const staff = { id: 'reader-b', email: 'reader-b@example.jp', name: '編集部' };
+    const sent = await sendTestLetter(db, { contentId: 'letter-post', to: staff });
+    expect(sent?.subject).toBe('【テスト配信】テスト配信の記事');
+    const [mail] = await listOutbox(db, { to: staff.email });
+    expect(mail).toMatchObject({
+      kind: 'newsletter-test',
+      subject: '【テスト配信】テスト配信の記事',
+    });
+    expect(mail!.textBody).toContain('STAFF-SEES-THIS');
+    expect(mail!.textBody).toContain('/newsletter/unsubscribe?token=');
+    expect(await sendTestLetter(db, { contentId: 'no-such-post', to: staff })).toBeNull();
   });
 });
