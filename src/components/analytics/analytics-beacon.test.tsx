@@ -4,7 +4,13 @@ import userEvent from '@testing-library/user-event';
 import { renderToString } from 'react-dom/server';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { AnalyticsOptOut } from './analytics-opt-out.client';
-import { OPT_OUT_KEY, VIEW_ENDPOINT, VISITOR_ID_KEY, type ViewBeacon } from './beacon';
+import {
+  OPT_OUT_KEY,
+  PATH_START_COOKIE,
+  VIEW_ENDPOINT,
+  VISITOR_ID_KEY,
+  type ViewBeacon,
+} from './beacon';
 import { PageViewTracker } from './page-view-tracker.client';
 
 const navigation = vi.hoisted(() => ({ pathname: '/', search: '' }));
@@ -124,8 +130,20 @@ describe('the page-view beacon', () => {
     expect(fetchMock).toHaveBeenCalledTimes(2);
     const [url, init] = fetchMock.mock.calls[1]!;
     expect(url).toBe(VIEW_ENDPOINT);
-    expect(init).toMatchObject({ method: 'POST', keepalive: true });
+    expect(init).toMatchObject({ method: 'POST', keepalive: true, credentials: 'same-origin' });
     expect(JSON.parse(init?.body as string)).toMatchObject({ path: '/jobs' });
+  });
+
+  it('says when the page shows a paywall (the server checks it)', () => {
+    const page = (paywall: boolean) => (
+      <>
+        {paywall ? <aside data-paywall="" /> : null}
+        <PageViewTracker />
+      </>
+    );
+    const { rerender } = render(page(false));
+    navigate(rerender, '/posts/gated', '', page(true));
+    expect(beacons().map((b) => b.paywall)).toEqual([undefined, true]);
   });
 
   it('is not sent under Do Not Track, and no id is kept', () => {
@@ -179,10 +197,13 @@ describe('AnalyticsOptOut', () => {
     expect(checkbox).not.toBeChecked();
     expect(checkbox).toHaveAccessibleDescription(/個人を特定しない形で記録/);
 
+    document.cookie = `${PATH_START_COOKIE}=%2Fposts%2Fp1; Path=/`;
     await user.click(checkbox);
     expect(checkbox).toBeChecked();
     expect(window.localStorage.getItem(OPT_OUT_KEY)).toBe('1');
     expect(window.localStorage.getItem(VISITOR_ID_KEY)).toBeNull();
+    // Where the path to payment started is forgotten too.
+    expect(document.cookie).not.toContain(PATH_START_COOKIE);
 
     navigate(rerender, '/posts', '', page());
     expect(beacons()).toHaveLength(1);

@@ -1,7 +1,9 @@
 /**
  * First-party page views from the browser: a beacon to /api/analytics/view with the path, the
  * referrer and a random visitor id kept in localStorage (SPEC §1: "tracking on and local
- * persistence"), never a cookie. Nothing is sent under Do Not Track or Global Privacy Control,
+ * persistence"), never a cookie. A page that shows a paywall says so; where the server agrees,
+ * it keeps that first paywall in a first-party cookie (src/server/analytics/attribution.ts),
+ * which the opt-out deletes. Nothing is sent under Do Not Track or Global Privacy Control,
  * after the reader opted out in the footer, or when localStorage cannot be used (then the
  * opt-out could not be kept either).
  */
@@ -12,7 +14,15 @@ export const OPT_OUT_KEY = 'axis_analytics_opt_out';
 /** Fired on window when the opt-out changes in this tab (the storage event covers other tabs). */
 export const OPT_OUT_EVENT = 'axis:analytics-opt-out';
 
-export type ViewBeacon = { path: string; referrer?: string; visitorId: string };
+export type ViewBeacon = {
+  path: string;
+  referrer?: string;
+  visitorId: string;
+  /** The page shows a paywall (`data-paywall`, src/components/content/paywall.tsx). */
+  paywall?: true;
+};
+/** Where the server keeps the first paywall met (src/server/analytics/attribution.ts). */
+export const PATH_START_COOKIE = 'axis_path_start';
 
 let usable: boolean | undefined;
 
@@ -60,8 +70,10 @@ export function setOptedOut(optedOut: boolean): boolean {
   if (!store) return false;
   if (optedOut) {
     store.setItem(OPT_OUT_KEY, '1');
-    // The id is what links views together; an opted-out reader keeps none.
+    // The id is what links views together; an opted-out reader keeps none, nor where their
+    // path to payment started.
     store.removeItem(VISITOR_ID_KEY);
+    document.cookie = `${PATH_START_COOKIE}=; Path=/; Max-Age=0; SameSite=Lax`;
   } else {
     store.removeItem(OPT_OUT_KEY);
   }
@@ -94,7 +106,13 @@ export function viewBeacon(path: string, referrer: string): ViewBeacon | null {
   if (browserAsksNotToTrack() || isOptedOut()) return null;
   const store = storage();
   if (!store) return null;
-  return { path, ...(referrer ? { referrer } : {}), visitorId: visitorId(store) };
+  const paywall = document.querySelector('[data-paywall]') !== null;
+  return {
+    path,
+    ...(referrer ? { referrer } : {}),
+    visitorId: visitorId(store),
+    ...(paywall ? { paywall: true as const } : {}),
+  };
 }
 
 /** Sends one view; true when a beacon or request went out. Never throws. */
@@ -111,7 +129,8 @@ export function sendPageView(path: string, referrer: string): boolean {
       method: 'POST',
       body,
       keepalive: true,
-      credentials: 'omit',
+      // The session says who viewed (a member or not), as sendBeacon's request does.
+      credentials: 'same-origin',
       headers: { 'content-type': 'text/plain;charset=UTF-8' },
     }).catch(() => {});
     return true;

@@ -134,6 +134,8 @@ export async function Paywall({
     <aside
       className={className ? `${styles.paywall} ${className}` : styles.paywall}
       aria-labelledby="paywall-heading"
+      // The view beacon reports that the page showed a paywall; the server checks it.
+      data-paywall=""
     >
       <LockIcon />
       <h2 id="paywall-heading" className={styles.heading}>

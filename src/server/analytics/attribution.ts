@@ -87,3 +87,16 @@ export async function signUpSourceOf(db: Db, userId: string): Promise<ContentRef
     ? { endpoint: row.endpoint, contentId: row.contentId }
     : null;
 }
+
+/**
+ * The source a checkout passes to the provider: the path started in this browser, else the
+ * one kept at the reader's sign-up; nothing for a request that asks not to be tracked.
+ */
+export async function checkoutSourceOf(
+  db: Db,
+  headers: Pick<Headers, 'get'>,
+  userId: string,
+): Promise<ContentRef | null> {
+  if (asksNotToTrack(headers)) return null;
+  return pathStartOf(headers) ?? (await signUpSourceOf(db, userId));
+}

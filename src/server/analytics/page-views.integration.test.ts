@@ -4,6 +4,9 @@ import { findEndpoint } from '@/lib/cms/model';
 import { createContent } from '@/server/cms/store';
 import { pageViews } from '@/server/db/schema';
 import { CLIENT_IP_HEADER } from '@/server/http/request-origin';
+import type { Viewer } from '@/server/access/post-access';
+import { pathStartOf } from './attribution';
+import type { ContentRef } from './content-path';
 import { countTopContent, countViewsPerDay } from './page-views';
 import { loadAnalyticsReport } from './report';
 import { VIEW_LIMIT, handleViewBeacon } from './view-endpoint';
@@ -171,6 +174,92 @@ describe('page-view analytics against the database', () => {
     // Another address, and the next window, are not affected.
     expect((await send(beacon(view), now + 1000)).status).toBe(204);
     expect((await send(beacon(view, { ip }), now + VIEW_LIMIT.windowMs)).status).toBe(204);
+  });
+
+  describe('paywall views and where the path to payment starts', () => {
+    const member: Viewer = { kind: 'member', paid: false };
+    /** The policy's answer: only p-gated is cut, and only for a viewer who is not paid. */
+    const paywall = (viewer: Viewer, ref: ContentRef) =>
+      Promise.resolve(ref.contentId === 'p-gated' && viewer.kind !== 'staff');
+    const sendAs = (request: Request, viewer: Viewer = { kind: 'anonymous' }) =>
+      handleViewBeacon(request, {
+        db: database.db,
+        now: () => MAY_10_JST_LATE,
+        viewer: () => Promise.resolve(viewer),
+        paywall,
+      });
+    const withHeaders = (request: Request, headers: Record<string, string>) => {
+      for (const [name, value] of Object.entries(headers)) request.headers.set(name, value);
+      return request;
+    };
+    const stored = () =>
+      database.db
+        .select({ path: pageViews.path, audience: pageViews.audience, paywall: pageViews.paywall })
+        .from(pageViews);
+
+    it('counts a paywall the server agrees was shown, and keeps the first one in a cookie', async () => {
+      const shown = await sendAs(
+        beacon({ path: '/posts/p-gated', visitorId: VISITOR_A, paywall: true }),
+        member,
+      );
+      expect(shown.status).toBe(204);
+      expect(shown.headers.get('set-cookie')).toBe(
+        'axis_path_start=%2Fposts%2Fp-gated; Path=/; Max-Age=2592000; SameSite=Lax',
+      );
+      // A claim on an item the policy does not cut is a plain view, and starts nothing.
+      const forged = await sendAs(
+        beacon({ path: '/posts/p-open', visitorId: VISITOR_A, paywall: true }),
+      );
+      expect(forged.headers.get('set-cookie')).toBeNull();
+      // A path already started is kept: the first paywall wins.
+      const later = await sendAs(
+        withHeaders(beacon({ path: '/posts/p-gated', visitorId: VISITOR_A, paywall: true }), {
+          cookie: 'axis_path_start=%2Fposts%2Fp-first',
+        }),
+      );
+      expect(later.headers.get('set-cookie')).toBeNull();
+      // Staff are not cut, whatever the browser says.
+      await sendAs(beacon({ path: '/posts/p-gated', visitorId: VISITOR_B, paywall: true }), {
+        kind: 'staff',
+      });
+      expect(await stored()).toEqual([
+        { path: '/posts/p-gated', audience: 'member', paywall: true },
+        { path: '/posts/p-open', audience: 'anonymous', paywall: false },
+        { path: '/posts/p-gated', audience: 'anonymous', paywall: true },
+        { path: '/posts/p-gated', audience: 'staff', paywall: false },
+      ]);
+    });
+
+    it.each<Record<string, string>>([{ dnt: '1' }, { 'sec-gpc': '1' }])(
+      'keeps no path start under %o',
+      async (headers) => {
+        const response = await sendAs(
+          withHeaders(
+            beacon({ path: '/posts/p-gated', visitorId: VISITOR_A, paywall: true }),
+            headers,
+          ),
+        );
+        expect(response.status).toBe(204);
+        expect(response.headers.get('set-cookie')).toBeNull();
+      },
+    );
+
+    it('reads the path start back, never under DNT or GPC, nor a cookie that names no item', () => {
+      const headers = (values: Record<string, string>) => new Headers(values);
+      expect(pathStartOf(headers({ cookie: 'axis_path_start=%2Fposts%2Fp1' }))).toEqual({
+        endpoint: 'posts',
+        contentId: 'p1',
+      });
+      expect(
+        pathStartOf(headers({ cookie: 'axis_path_start=%2Fposts%2Fp1', dnt: '1' })),
+      ).toBeNull();
+      expect(
+        pathStartOf(headers({ cookie: 'axis_path_start=%2Fposts%2Fp1', 'sec-gpc': '1' })),
+      ).toBeNull();
+      expect(pathStartOf(headers({ cookie: 'axis_path_start=%2Fsearch' }))).toBeNull();
+      expect(pathStartOf(headers({ cookie: 'axis_path_start=%E0%A4%A' }))).toBeNull();
+      expect(pathStartOf(headers({}))).toBeNull();
+    });
   });
 
   describe('aggregation', () => {

@@ -1,8 +1,15 @@
 import 'server-only';
+import { sessionAudienceOf } from '@/server/access/audience';
+import { paywallShown } from '@/server/access/paywall-shown';
+import type { Viewer } from '@/server/access/post-access';
+import { viewerFromHeaders } from '@/server/access/request-viewer';
 import { type Db, getDb } from '@/server/db/client';
+import { env } from '@/env';
+import { SESSION_COOKIES, readCookieHeader } from '@/server/http/cookies';
 import { endpoint } from '@/server/http/endpoint';
 import type { Limit } from '@/server/rate-limit/limiter';
-import { contentForPath } from './content-path';
+import { asksNotToTrack, pathStartCookie, pathStartOf } from './attribution';
+import { type ContentRef, contentForPath } from './content-path';
 import { insertPageView } from './page-views';
 import {
   MAX_VIEW_BODY_BYTES,
@@ -22,10 +29,30 @@ import {
 /** Generous for a person (a view every 0.2 s for a minute), a wall for a script. */
 export const VIEW_LIMIT: Limit = { name: 'analytics-view', max: 300, windowMs: 60_000 };
 
-const noContent = () =>
-  new Response(null, { status: 204, headers: { 'cache-control': 'private, no-store' } });
+const noContent = (setCookie?: string) =>
+  new Response(null, {
+    status: 204,
+    headers: {
+      'cache-control': 'private, no-store',
+      ...(setCookie ? { 'set-cookie': setCookie } : {}),
+    },
+  });
 
-export type ViewEndpointDeps = { db?: Db; now?: () => number };
+export type ViewEndpointDeps = {
+  db?: Db;
+  now?: () => number;
+  /** Who is viewing, from the request's session (the access policy's viewer). */
+  viewer?: (headers: Headers) => Promise<Viewer>;
+  /** Whether the item's page shows that viewer its paywall (access/paywall-shown.ts). */
+  paywall?: (viewer: Viewer, ref: ContentRef) => Promise<boolean>;
+};
+
+/** The viewer of a beacon: no session cookie is a visitor, without asking the database. */
+async function beaconViewer(headers: Headers): Promise<Viewer> {
+  const cookies = readCookieHeader(headers.get('cookie') ?? undefined);
+  if (!SESSION_COOKIES.some((name) => cookies?.has(name))) return { kind: 'anonymous' };
+  return viewerFromHeaders(headers);
+}
 
 export function handleViewBeacon(request: Request, deps: ViewEndpointDeps = {}): Promise<Response> {
   const db = () => (deps.db ? Promise.resolve(deps.db) : getDb());
@@ -52,6 +79,12 @@ export function handleViewBeacon(request: Request, deps: ViewEndpointDeps = {}):
       // As parseViewBody (view-input.ts): no query or fragment, a stripped referrer.
       const path = input.path.split(/[?#]/, 1)[0] || '/';
       const content = contentForPath(path);
+      const viewer = await (deps.viewer ?? beaconViewer)(request.headers);
+      // The browser's word that a paywall was shown counts only where the policy cuts the item.
+      const paywall =
+        input.paywall === true &&
+        content !== null &&
+        (await (deps.paywall ?? paywallShown)(viewer, content));
       const at = now();
       await insertPageView(await db(), {
         occurredAt: new Date(at),
@@ -61,8 +94,17 @@ export function handleViewBeacon(request: Request, deps: ViewEndpointDeps = {}):
         contentId: content?.contentId ?? null,
         referrer: stripReferrer(input.referrer),
         visitorId: input.visitorId.toLowerCase(),
+        audience: sessionAudienceOf(viewer),
+        paywall,
       });
-      return noContent();
+      // The first paywall met starts the reader's path to payment (attribution.ts).
+      const startsPath =
+        paywall && !asksNotToTrack(request.headers) && pathStartOf(request.headers) === null;
+      return noContent(
+        startsPath
+          ? pathStartCookie(content, { secure: env().SITE_URL.startsWith('https:') })
+          : undefined,
+      );
     },
   )(request);
 }

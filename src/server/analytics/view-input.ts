@@ -29,6 +29,8 @@ export const viewInputSchema = z.object({
     .refine(isSitePath, { message: 'path はサイト内のパス（/ で始まる）にしてください。' }),
   referrer: z.string().max(MAX_REFERRER_LENGTH).optional(),
   visitorId: z.uuid(),
+  /** The page showed a paywall: counted only where the server agrees (view-endpoint.ts). */
+  paywall: z.boolean().optional(),
 });
 
 export type PageViewInput = {

@@ -1,4 +1,5 @@
 import 'server-only';
+import { checkoutSourceOf } from '@/server/analytics/attribution';
 import { env } from '@/env';
 import { safeNextPath } from '@/lib/safe-next';
 import { z } from '@/lib/zod';
@@ -45,7 +46,7 @@ export const handleCheckoutStart = endpoint(
     formPage: (input) => (input ? confirmPath(input.plan, input.next) : '/service-plans'),
     messages: { signIn: 'お申し込みにはログインが必要です。' },
   },
-  async ({ input, user, ip }) => {
+  async ({ input, user, ip, request }) => {
     // A CheckoutRefused (409) is answered by the endpoint's error mapping.
     const db = await getDb();
     const started = await startCheckout(
@@ -54,6 +55,7 @@ export const handleCheckoutStart = endpoint(
       input.plan,
       ip,
       input.next,
+      await checkoutSourceOf(db, request.headers, user.id),
     );
     return new Response(null, {
       status: 303,
@@ -141,6 +143,7 @@ export async function handleCheckoutIntentStart(request: Request): Promise<Respo
       intent.plan,
       clientIp(request.headers),
       intent.next,
+      await checkoutSourceOf(db, request.headers, user.id),
     );
     return seeOther(started.url, done);
   } catch (error) {

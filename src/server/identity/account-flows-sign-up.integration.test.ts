@@ -51,6 +51,39 @@ describe('account flows against the database: sign-up', () => {
       expect(mail!.htmlBody).toContain('メールアドレスを確認する');
     });
 
+    it('keeps the first paywall met as where the sign-up started, but not under DNT or GPC', async () => {
+      const sourceOf = async (email: string) => {
+        const [row] = await t.database.db
+          .select({
+            endpoint: userPrivateProfiles.sourceEndpoint,
+            contentId: userPrivateProfiles.sourceContentId,
+          })
+          .from(userPrivateProfiles)
+          .where(eq(userPrivateProfiles.email, email));
+        return row;
+      };
+      const cookie = 'axis_path_start=%2Fposts%2Fgated-1';
+      const withHeaders = (extra: Record<string, string>) => {
+        const context = ctx(cookie);
+        for (const [name, value] of Object.entries(extra)) context.headers.set(name, value);
+        return context;
+      };
+      for (const [email, extra] of [
+        ['path-start@example.jp', {}],
+        ['path-dnt@example.jp', { dnt: '1' }],
+        ['path-gpc@example.jp', { 'sec-gpc': '1' }],
+      ] as const) {
+        const result = await signUp(t.deps, signUpForm(email, '読者'), withHeaders(extra));
+        expect(result).toMatchObject({ ok: true });
+      }
+      expect(await sourceOf('path-start@example.jp')).toEqual({
+        endpoint: 'posts',
+        contentId: 'gated-1',
+      });
+      expect(await sourceOf('path-dnt@example.jp')).toEqual({ endpoint: null, contentId: null });
+      expect(await sourceOf('path-gpc@example.jp')).toEqual({ endpoint: null, contentId: null });
+    });
+
     it('refuses sign-in until the address is verified, and mails the link again', async () => {
       const result = await signIn(
         t.deps,

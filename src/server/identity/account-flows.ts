@@ -1,4 +1,5 @@
 import 'server-only';
+import { pathStartOf, recordSignUpSource } from '@/server/analytics/attribution';
 import { APIError } from 'better-auth/api';
 import { eq } from 'drizzle-orm';
 import { env } from '@/env';
@@ -178,6 +179,9 @@ export async function signUp(
     .from(userTable)
     .where(eq(userTable.id, result.user.id));
   if (created) {
+    // Where the reader's path started (the first paywall met), unless they asked not to be tracked.
+    const source = pathStartOf(ctx.headers);
+    if (source) await recordSignUpSource(deps.db, created.id, source);
     await recordAudit(deps.db, {
       actor: `user:${created.id}`,
       action: 'sign-up',
