@@ -27,15 +27,13 @@ describe('the contact form against the database', () => {
   });
   const rowsFrom = (email: string) =>
     database.db.select().from(contactMessages).where(eq(contactMessages.email, email));
+  /** One message from a new client address, signed out unless `user` is given. */
+  const submit = (input: unknown, options: { to?: string; user?: { id: string } } = {}) =>
+    submitContact({ db: database.db, contactTo: options.to }, input, ctx(), options.user ?? null);
 
   it('keeps a valid message, mails it to the staff address and acknowledges it to the sender', async () => {
     const email = 'hanako@example.jp';
-    const result = await submitContact(
-      { db: database.db, contactTo: STAFF },
-      { ...valid(' Hanako@Example.JP ') },
-      ctx(),
-      null,
-    );
+    const result = await submit({ ...valid(' Hanako@Example.JP ') }, { to: STAFF });
     expect(result).toEqual({
       ok: true,
       redirectTo: CONTACT_SENT_PAGE,
@@ -71,7 +69,7 @@ describe('the contact form against the database', () => {
   it('without a staff address keeps the message and only acknowledges it', async () => {
     const email = 'no-staff@example.jp';
     const staffMailsBefore = (await listOutbox(database.db, { to: STAFF })).length;
-    const result = await submitContact({ db: database.db }, valid(email), ctx(), null);
+    const result = await submit(valid(email));
     expect(result.ok).toBe(true);
     expect(await rowsFrom(email)).toHaveLength(1);
     await expectOnlyAcknowledged(database.db, {
@@ -86,11 +84,9 @@ describe('the contact form against the database', () => {
     await database.db
       .insert(user)
       .values({ id: 'contact-user-1', name: '会員 太郎', email: 'member@example.jp' });
-    const result = await submitContact(
-      { db: database.db, contactTo: STAFF },
+    const result = await submit(
       { ...valid('member@example.jp'), subject: '料金プラン・お支払いについて' },
-      ctx(),
-      { id: 'contact-user-1' },
+      { to: STAFF, user: { id: 'contact-user-1' } },
     );
     expect(result.ok).toBe(true);
     const [row] = await rowsFrom('member@example.jp');
@@ -108,11 +104,9 @@ describe('the contact form against the database', () => {
       async () => (await database.db.select().from(contactMessages)).length,
     );
 
-    const empty = await submitContact(
-      { db: database.db, contactTo: STAFF },
+    const empty = await submit(
       { name: ' ', email: '', subject: '', message: '\r\n' },
-      ctx(),
-      null,
+      { to: STAFF },
     );
     expect(empty).toEqual({
       ok: false,
@@ -126,7 +120,7 @@ describe('the contact form against the database', () => {
       },
     });
 
-    const missing = await submitContact({ db: database.db }, {}, ctx(), null);
+    const missing = await submit({});
     expect(missing.ok).toBe(false);
     expect(!missing.ok && Object.keys(missing.fieldErrors ?? {}).sort()).toEqual([
       'email',
@@ -135,17 +129,12 @@ describe('the contact form against the database', () => {
       'subject',
     ]);
 
-    const wrong = await submitContact(
-      { db: database.db },
-      {
-        name: 'x'.repeat(101),
-        email: 'not-an-address',
-        subject: '取材のご依頼', // not one of the choices
-        message: 'あ'.repeat(CONTACT_MESSAGE_MAX + 1),
-      },
-      ctx(),
-      null,
-    );
+    const wrong = await submit({
+      name: 'x'.repeat(101),
+      email: 'not-an-address',
+      subject: '取材のご依頼', // not one of the choices
+      message: 'あ'.repeat(CONTACT_MESSAGE_MAX + 1),
+    });
     expect(!wrong.ok && wrong.fieldErrors).toEqual({
       name: 'お名前は 100 文字以内にしてください。',
       email: 'メールアドレスの形式が正しくありません。',
@@ -153,12 +142,7 @@ describe('the contact form against the database', () => {
       message: 'お問い合わせ内容は 4,000 文字以内にしてください。',
     });
 
-    const control = await submitContact(
-      { db: database.db },
-      { ...valid('control@example.jp'), name: '山田\n花子' },
-      ctx(),
-      null,
-    );
+    const control = await submit({ ...valid('control@example.jp'), name: '山田\n花子' });
     expect(!control.ok && control.fieldErrors).toEqual({
       name: 'お名前に使えない文字が含まれています。',
     });
@@ -170,22 +154,12 @@ describe('the contact form against the database', () => {
     const email = 'long@example.jp';
     const line = `${'あ'.repeat(99)}\r\n`; // 100 characters in the form, 101 as posted
     const text = line.repeat(39) + 'い'.repeat(100); // 4,000 characters in the form
-    const result = await submitContact(
-      { db: database.db },
-      { ...valid(email), message: text },
-      ctx(),
-      null,
-    );
+    const result = await submit({ ...valid(email), message: text });
     expect(result.ok).toBe(true);
     const [row] = await rowsFrom(email);
     expect(row!.message).toHaveLength(CONTACT_MESSAGE_MAX);
     // A NUL byte (which PostgreSQL cannot store) is dropped rather than failing the post.
-    const nul = await submitContact(
-      { db: database.db },
-      { ...valid('nul@example.jp'), message: 'こんにちは\u0000' },
-      ctx(),
-      null,
-    );
+    const nul = await submit({ ...valid('nul@example.jp'), message: 'こんにちは\u0000' });
     expect(nul.ok).toBe(true);
     expect((await rowsFrom('nul@example.jp'))[0]!.message).toBe('こんにちは');
   });
@@ -199,9 +173,7 @@ describe('the contact form against the database', () => {
     );
     expect(!sixth.ok && sixth.retryAfter).toBeGreaterThan(0);
     // Another address is not affected.
-    expect(
-      (await submitContact({ db: database.db }, valid('other@example.jp'), ctx(), null)).ok,
-    ).toBe(true);
+    expect((await submit(valid('other@example.jp'))).ok).toBe(true);
   });
 
   it('answers 429 to the fourth message from one e-mail address within the hour', async () => {

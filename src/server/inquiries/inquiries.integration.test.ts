@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { testDatabase } from '@test-support/route-tests';
-import { INQUIRY_MESSAGE_MAX } from '@/lib/inquiries';
+import { INQUIRY_MESSAGE_MAX, type InquiryKind } from '@/lib/inquiries';
 import { partnerInquiries, user } from '@/server/db/schema';
 import { listOutbox } from '@/server/mail/mailer';
 import { onlyMailTo } from '@test-support/outbox';
@@ -45,16 +45,23 @@ describe('the inquiry forms against the database', () => {
   const rowsFrom = (email: string) =>
     database.db.select().from(partnerInquiries).where(eq(partnerInquiries.email, email));
   const rowCount = async () => (await database.db.select().from(partnerInquiries)).length;
+  /** One post from a new client address, signed out unless `user` is given. */
+  const submit = (
+    kind: InquiryKind,
+    input: unknown,
+    options: { to?: string; user?: { id: string } } = {},
+  ) =>
+    submitInquiry(
+      kind,
+      { db: database.db, contactTo: options.to },
+      input,
+      ctx(),
+      options.user ?? null,
+    );
 
   it('keeps a job-posting inquiry, mails it to staff and acknowledges it to the sender', async () => {
     const email = 'ichiro@example.jp';
-    const result = await submitInquiry(
-      'job-posting',
-      { db: database.db, contactTo: STAFF },
-      jobPosting(' Ichiro@Example.JP '),
-      ctx(),
-      null,
-    );
+    const result = await submit('job-posting', jobPosting(' Ichiro@Example.JP '), { to: STAFF });
     expect(result).toEqual({
       ok: true,
       redirectTo: INQUIRY_SENT_PAGES['job-posting'],
@@ -105,13 +112,7 @@ describe('the inquiry forms against the database', () => {
 
   it('keeps a partner application, confirms it to the applicant and mails staff', async () => {
     const email = 'hana@example.jp';
-    const result = await submitInquiry(
-      'partner-application',
-      { db: database.db, contactTo: STAFF },
-      application(email),
-      ctx(),
-      null,
-    );
+    const result = await submit('partner-application', application(email), { to: STAFF });
     expect(result).toEqual({
       ok: true,
       redirectTo: '/biz/request?sent=1',
@@ -149,13 +150,7 @@ describe('the inquiry forms against the database', () => {
   it('without a staff address keeps the inquiry and only acknowledges it', async () => {
     const email = 'no-staff@example.jp';
     const staffMailsBefore = (await listOutbox(database.db, { to: STAFF })).length;
-    const result = await submitInquiry(
-      'job-posting',
-      { db: database.db },
-      { ...jobPosting(email), phone: '' },
-      ctx(),
-      null,
-    );
+    const result = await submit('job-posting', { ...jobPosting(email), phone: '' });
     expect(result.ok).toBe(true);
     const [row] = await rowsFrom(email);
     expect(row!.phone).toBeNull();
@@ -171,25 +166,20 @@ describe('the inquiry forms against the database', () => {
     await database.db
       .insert(user)
       .values({ id: 'inquiry-user-1', name: '会員 次郎', email: 'member@example.jp' });
-    const result = await submitInquiry(
-      'partner-application',
-      { db: database.db, contactTo: STAFF },
-      application('member@example.jp'),
-      ctx(),
-      { id: 'inquiry-user-1' },
-    );
+    const result = await submit('partner-application', application('member@example.jp'), {
+      to: STAFF,
+      user: { id: 'inquiry-user-1' },
+    });
     expect(result.ok).toBe(true);
     expect((await rowsFrom('member@example.jp'))[0]).toMatchObject({ userId: 'inquiry-user-1' });
   });
 
   it('answers Japanese messages per field of the job-posting form and keeps nothing', async () => {
     const expectUnchanged = await expectNothingKept(database.db, rowCount);
-    const empty = await submitInquiry(
+    const empty = await submit(
       'job-posting',
-      { db: database.db, contactTo: STAFF },
       { company: ' ', name: '', email: '', phone: '', message: '\r\n' },
-      ctx(),
-      null,
+      { to: STAFF },
     );
     expect(empty).toEqual({
       ok: false,
@@ -202,19 +192,13 @@ describe('the inquiry forms against the database', () => {
         message: 'お問い合わせ内容を入力してください。',
       },
     });
-    const wrong = await submitInquiry(
-      'job-posting',
-      { db: database.db },
-      {
-        company: '会'.repeat(101),
-        name: '佐藤\n一郎',
-        email: 'not-an-address',
-        phone: '03-1234-567８',
-        message: 'あ'.repeat(INQUIRY_MESSAGE_MAX + 1),
-      },
-      ctx(),
-      null,
-    );
+    const wrong = await submit('job-posting', {
+      company: '会'.repeat(101),
+      name: '佐藤\n一郎',
+      email: 'not-an-address',
+      phone: '03-1234-567８',
+      message: 'あ'.repeat(INQUIRY_MESSAGE_MAX + 1),
+    });
     expect(!wrong.ok && wrong.fieldErrors).toEqual({
       company: '会社名は 100 文字以内にしてください。',
       name: 'お名前に使えない文字が含まれています。',
@@ -222,26 +206,17 @@ describe('the inquiry forms against the database', () => {
       phone: '電話番号は、半角数字とハイフンで入力してください（例：03-1234-5678）。',
       message: 'お問い合わせ内容は 4,000 文字以内にしてください。',
     });
-    const short = await submitInquiry(
-      'job-posting',
-      { db: database.db },
-      { ...jobPosting('short@example.jp'), phone: '123-456' },
-      ctx(),
-      null,
-    );
+    const short = await submit('job-posting', {
+      ...jobPosting('short@example.jp'),
+      phone: '123-456',
+    });
     expect(!short.ok && Object.keys(short.fieldErrors ?? {})).toEqual(['phone']);
     await expectUnchanged();
   });
 
   it('answers Japanese messages per field of the partner application and keeps nothing', async () => {
     const expectUnchanged = await expectNothingKept(database.db, rowCount);
-    const missing = await submitInquiry(
-      'partner-application',
-      { db: database.db },
-      {},
-      ctx(),
-      null,
-    );
+    const missing = await submit('partner-application', {});
     expect(!missing.ok && missing.fieldErrors).toEqual({
       company: '会社名を入力してください。',
       name: 'ご担当者名を入力してください。',
@@ -250,19 +225,13 @@ describe('the inquiry forms against the database', () => {
       companySize: '従業員数を選んでください。',
       plan: 'ご関心のあるプランを選んでください。',
     });
-    const wrong = await submitInquiry(
-      'partner-application',
-      { db: database.db },
-      {
-        ...application('wrong@example.jp'),
-        website: 'javascript:alert(1)',
-        companySize: '5000名', // not one of the choices
-        plan: '無料プラン',
-        message: 'い'.repeat(INQUIRY_MESSAGE_MAX + 1),
-      },
-      ctx(),
-      null,
-    );
+    const wrong = await submit('partner-application', {
+      ...application('wrong@example.jp'),
+      website: 'javascript:alert(1)',
+      companySize: '5000名', // not one of the choices
+      plan: '無料プラン',
+      message: 'い'.repeat(INQUIRY_MESSAGE_MAX + 1),
+    });
     expect(!wrong.ok && wrong.fieldErrors).toEqual({
       website: 'ウェブサイトは https:// から始まる URL で入力してください。',
       companySize: '従業員数を選んでください。',
