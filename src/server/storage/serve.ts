@@ -196,3 +196,16 @@ export async function serveProtectedMedia(
     headers: { 'x-robots-tag': 'noindex, nofollow', 'referrer-policy': 'no-referrer' },
   });
 }
+
+/**
+ * The GET/HEAD handler of a catch-all file route (/uploads/[...path], /media/[...path]): the
+ * route's path segments, served as `serve` serves them (the app's own storage).
+ */
+export function pathRouteHandler(
+  serve: (request: Request, segments: readonly string[]) => Promise<Response>,
+) {
+  return async (
+    request: Request,
+    { params }: { params: Promise<{ path: string[] }> },
+  ): Promise<Response> => serve(request, (await params).path);
+}

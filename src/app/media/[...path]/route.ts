@@ -1,12 +1,8 @@
-import { serveProtectedMedia } from '@/server/storage/serve';
-
-type Context = { params: Promise<{ path: string[] }> };
+import { serveProtectedMedia, pathRouteHandler } from '@/server/storage/serve';
 
 export const dynamic = 'force-dynamic';
 export const runtime = 'nodejs';
 
-async function handler(request: Request, { params }: Context): Promise<Response> {
-  return serveProtectedMedia(request, (await params).path);
-}
+const handler = pathRouteHandler(serveProtectedMedia);
 
 export { handler as GET, handler as HEAD };

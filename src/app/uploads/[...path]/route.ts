@@ -1,12 +1,8 @@
-import { servePublicUpload } from '@/server/storage/serve';
-
-type Context = { params: Promise<{ path: string[] }> };
+import { servePublicUpload, pathRouteHandler } from '@/server/storage/serve';
 
 export const dynamic = 'force-dynamic';
 export const runtime = 'nodejs';
 
-async function handler(request: Request, { params }: Context): Promise<Response> {
-  return servePublicUpload(request, (await params).path);
-}
+const handler = pathRouteHandler(servePublicUpload);
 
 export { handler as GET, handler as HEAD };
