@@ -4,16 +4,8 @@ import { CONTACT_MESSAGE_MAX, CONTACT_NAME_MAX, CONTACT_SUBJECTS } from '@/lib/c
 import { z } from '@/lib/zod';
 import type { Db } from '@/server/db/client';
 import { contactMessages } from '@/server/db/schema';
-import {
-  type PublicFormContext,
-  type PublicFormDeps,
-  type PublicFormLimits,
-  consumeFormLimits,
-  invalidInput,
-  mailStaffAndSender,
-} from '@/server/forms/submit';
+import { type PublicForm, hourlyFormLimits, publicFormSubmitter } from '@/server/forms/submit';
 import { multiLineText, requiredLine } from '@/server/forms/text-fields';
-import type { FormResult } from '@/server/http/form-endpoint';
 import { emailField } from '@/server/identity/validation';
 import { contactAcknowledged, contactReceived } from '@/server/mail/templates';
 
@@ -23,11 +15,7 @@ import { contactAcknowledged, contactReceived } from '@/server/mail/templates';
  * The database row is the record; the mails are best effort on top of it.
  */
 
-const HOUR = 60 * 60_000;
-export const CONTACT_LIMITS = {
-  ip: { name: 'contact:ip', max: 5, windowMs: HOUR },
-  email: { name: 'contact:email', max: 3, windowMs: HOUR },
-} satisfies PublicFormLimits;
+export const CONTACT_LIMITS = hourlyFormLimits('contact');
 
 export const CONTACT_SENT_PAGE = '/contact?sent=1';
 
@@ -38,37 +26,23 @@ const message = multiLineText('お問い合わせ内容', CONTACT_MESSAGE_MAX);
 export const contactInput = z.object({ name, email: emailField, subject, message });
 export type ContactInput = z.infer<typeof contactInput>;
 
+const CONTACT_FORM: PublicForm<ContactInput> = {
+  tag: 'contact',
+  schema: contactInput,
+  limits: CONTACT_LIMITS,
+  keep: (db, data, userId) =>
+    db
+      .insert(contactMessages)
+      .values({ ...data, userId })
+      .returning({ createdAt: contactMessages.createdAt }),
+  toStaff: (staff, data, post) => contactReceived(staff, { ...data, ...post }),
+  toSender: (data, receivedAt) =>
+    contactAcknowledged(data.email, { subject: data.subject, receivedAt }),
+  done: { redirectTo: CONTACT_SENT_PAGE, message: 'お問い合わせを受け付けました。' },
+};
+
 /** Submits one message; the sender is signed in when `user` is given. */
-export async function submitContact(
-  deps: PublicFormDeps,
-  input: unknown,
-  ctx: PublicFormContext,
-  user: { id: string } | null,
-): Promise<FormResult> {
-  const parsed = contactInput.safeParse(input);
-  if (!parsed.success) return invalidInput(parsed.error);
-  const data = parsed.data;
-  const refused = await consumeFormLimits(deps.db, CONTACT_LIMITS, ctx, data.email);
-  if (refused) return refused;
-
-  const [row] = await deps.db
-    .insert(contactMessages)
-    .values({ ...data, userId: user?.id ?? null })
-    .returning({ id: contactMessages.id, createdAt: contactMessages.createdAt });
-  const receivedAt = row?.createdAt ?? new Date();
-
-  // The message is kept already: a mail that fails must not make the sender send it again.
-  await mailStaffAndSender(deps, 'contact', {
-    toStaff: (staff) => contactReceived(staff, { ...data, receivedAt, userId: user?.id ?? null }),
-    toSender: () => contactAcknowledged(data.email, { subject: data.subject, receivedAt }),
-  });
-
-  return {
-    ok: true,
-    redirectTo: CONTACT_SENT_PAGE,
-    message: 'お問い合わせを受け付けました。',
-  };
-}
+export const submitContact = publicFormSubmitter(CONTACT_FORM);
 
 export type ContactMessage = {
   id: string;

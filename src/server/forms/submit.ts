@@ -20,6 +20,19 @@ export type PublicFormContext = { ip: string | null };
 /** A public form's limits: posts per client address, and per e-mail address typed. */
 export type PublicFormLimits = { ip: Limit; email: Limit };
 
+const HOUR = 60 * 60_000;
+
+/**
+ * The public forms' budget under a name of its own: 5 posts an hour from one client address
+ * and 3 from one e-mail address typed.
+ */
+export function hourlyFormLimits(name: string): PublicFormLimits {
+  return {
+    ip: { name: `${name}:ip`, max: 5, windowMs: HOUR },
+    email: { name: `${name}:email`, max: 3, windowMs: HOUR },
+  };
+}
+
 /** The 400 answer of input that does not pass its schema, with a message per field. */
 export function invalidInput(error: z.ZodError): FormResult {
   return {
@@ -86,4 +99,60 @@ export async function mailStaffAndSender(
   const staff = deps.contactTo;
   if (staff) await mailQuietly(deps.db, tag, () => mails.toStaff(staff));
   await mailQuietly(deps.db, tag, mails.toSender);
+}
+
+/** A public form (contact, inquiries): how a post is read, counted, kept and mailed. */
+export type PublicForm<Fields extends { email: string }> = {
+  /** The tag of its log lines. */
+  tag: string;
+  schema: z.ZodType<Fields>;
+  limits: PublicFormLimits;
+  /** Keeps the post (of the signed-in user `userId`, if any): the row's time of receipt. */
+  keep: (db: Db, fields: Fields, userId: string | null) => Promise<{ createdAt: Date }[]>;
+  toStaff: (
+    staff: string,
+    fields: Fields,
+    post: { receivedAt: Date; userId: string | null },
+  ) => Parameters<typeof sendMail>[1];
+  toSender: (fields: Fields, receivedAt: Date) => Parameters<typeof sendMail>[1];
+  /** Where a post that went through leads, and what it says. */
+  done: { redirectTo: string; message: string };
+};
+
+/**
+ * A post to a public form: validated (400 with a message per field), counted against the
+ * form's limits (429), kept, then mailed to the staff and acknowledged to the sender; `user` is the sender when signed in. The row
+ * is the record; the mails are best effort on top of it (mailStaffAndSender).
+ */
+export async function submitPublicForm<Fields extends { email: string }>(
+  deps: PublicFormDeps,
+  form: PublicForm<Fields>,
+  input: unknown,
+  ctx: PublicFormContext,
+  user: { id: string } | null,
+): Promise<FormResult> {
+  const parsed = form.schema.safeParse(input);
+  if (!parsed.success) return invalidInput(parsed.error);
+  const fields = parsed.data;
+  const refused = await consumeFormLimits(deps.db, form.limits, ctx, fields.email);
+  if (refused) return refused;
+  const userId = user?.id ?? null;
+  const [row] = await form.keep(deps.db, fields, userId);
+  const receivedAt = row?.createdAt ?? new Date();
+  // The post is kept already: a mail that fails must not make the sender send it again.
+  await mailStaffAndSender(deps, form.tag, {
+    toStaff: (staff) => form.toStaff(staff, fields, { receivedAt, userId }),
+    toSender: () => form.toSender(fields, receivedAt),
+  });
+  return { ok: true, ...form.done };
+}
+
+/** The submit function of a public form that is the same for every post (the contact form). */
+export function publicFormSubmitter<Fields extends { email: string }>(form: PublicForm<Fields>) {
+  return (
+    deps: PublicFormDeps,
+    input: unknown,
+    ctx: PublicFormContext,
+    user: { id: string } | null,
+  ): Promise<FormResult> => submitPublicForm(deps, form, input, ctx, user);
 }

@@ -9,6 +9,7 @@ import {
   INQUIRY_PHONE_MAX,
   INQUIRY_STATES,
   INQUIRY_WEBSITE_MAX,
+  type InquiryFields,
   type InquiryKind,
   type InquiryState,
   PARTNER_PLANS,
@@ -19,10 +20,9 @@ import { partnerInquiries } from '@/server/db/schema';
 import {
   type PublicFormContext,
   type PublicFormDeps,
-  type PublicFormLimits,
-  consumeFormLimits,
-  invalidInput,
-  mailStaffAndSender,
+  type PublicForm,
+  hourlyFormLimits,
+  submitPublicForm,
 } from '@/server/forms/submit';
 import { multiLineText, optionalMultiLineText, requiredLine } from '@/server/forms/text-fields';
 import type { FormResult } from '@/server/http/form-endpoint';
@@ -36,12 +36,8 @@ import { inquiryAcknowledged, inquiryReceived } from '@/server/mail/templates';
  * configured, acknowledge to the sender. Staff follow each row through its state.
  */
 
-const HOUR = 60 * 60_000;
 /** One budget for both forms: they reach the same staff. */
-export const INQUIRY_LIMITS = {
-  ip: { name: 'inquiry:ip', max: 5, windowMs: HOUR },
-  email: { name: 'inquiry:email', max: 3, windowMs: HOUR },
-} satisfies PublicFormLimits;
+export const INQUIRY_LIMITS = hourlyFormLimits('inquiry');
 
 export const INQUIRY_SENT_PAGES: Record<InquiryKind, string> = {
   'job-posting': '/jobs/about/contact?sent=1',
@@ -117,39 +113,35 @@ const ACCEPTED: Record<InquiryKind, string> = {
   'partner-application': 'お申し込みを受け付けました。',
 };
 
+/** The form of one kind: every field named, the ones it does not have as null. */
+const inquiryForm = (kind: InquiryKind): PublicForm<Omit<InquiryFields, 'kind'>> => ({
+  tag: 'inquiry',
+  schema: SCHEMAS[kind].transform((data) => ({
+    website: null,
+    companySize: null,
+    plan: null,
+    ...data,
+  })),
+  limits: INQUIRY_LIMITS,
+  keep: (db, fields, userId) =>
+    db
+      .insert(partnerInquiries)
+      .values({ kind, ...fields, userId })
+      .returning({ createdAt: partnerInquiries.createdAt }),
+  toStaff: (staff, fields, post) => inquiryReceived(staff, { kind, ...fields, ...post }),
+  toSender: (fields, receivedAt) => inquiryAcknowledged(fields.email, { kind, receivedAt }),
+  done: { redirectTo: INQUIRY_SENT_PAGES[kind], message: ACCEPTED[kind] },
+});
+
 /** Submits one inquiry of the given kind; the sender is signed in when `user` is given. */
-export async function submitInquiry(
+export function submitInquiry(
   kind: InquiryKind,
   deps: PublicFormDeps,
   input: unknown,
   ctx: PublicFormContext,
   user: { id: string } | null,
 ): Promise<FormResult> {
-  const parsed = SCHEMAS[kind].safeParse(input);
-  if (!parsed.success) return invalidInput(parsed.error);
-  const fields = {
-    website: null,
-    companySize: null,
-    plan: null,
-    ...parsed.data,
-  };
-  const refused = await consumeFormLimits(deps.db, INQUIRY_LIMITS, ctx, fields.email);
-  if (refused) return refused;
-
-  const userId = user?.id ?? null;
-  const [row] = await deps.db
-    .insert(partnerInquiries)
-    .values({ kind, ...fields, userId })
-    .returning({ createdAt: partnerInquiries.createdAt });
-  const receivedAt = row?.createdAt ?? new Date();
-
-  // The inquiry is kept already: a mail that fails must not make the sender send it again.
-  await mailStaffAndSender(deps, 'inquiry', {
-    toStaff: (staff) => inquiryReceived(staff, { kind, ...fields, receivedAt, userId }),
-    toSender: () => inquiryAcknowledged(fields.email, { kind, receivedAt }),
-  });
-
-  return { ok: true, redirectTo: INQUIRY_SENT_PAGES[kind], message: ACCEPTED[kind] };
+  return submitPublicForm(deps, inquiryForm(kind), input, ctx, user);
 }
 
 export type PartnerInquiry = typeof partnerInquiries.$inferSelect;
