@@ -5,6 +5,7 @@ import { useState, type MouseEvent, type ReactNode } from 'react';
 import { Button } from '@/components/ui/button';
 import { consolePaths, type ConsoleStatus, type WorkflowAction } from '@/lib/admin-content';
 import { formatDateTime } from '@/lib/format';
+import { newsletterPaths } from '@/lib/newsletter/console';
 import type { EndpointDef } from '@/lib/cms/model';
 import styles from './content.module.css';
 import { isoToJstInput, jstInputToIso } from './field-values';
@@ -217,6 +218,20 @@ export function WorkflowPanel(props: WorkflowPanelProps) {
           </StepButton>
         ) : null}
       </section>
+
+      {def.endpoint === 'posts' && !meta.isNew ? (
+        <section className={styles.panelSection} aria-labelledby="workflow-newsletter-title">
+          <h2 id="workflow-newsletter-title" className={styles.panelTitle}>
+            メールで配信
+          </h2>
+          <p className={styles.hint}>
+            購読を希望した読者に、この記事をメールで届けます（プレビューとテスト送信もここから）。
+          </p>
+          <Link href={newsletterPaths.step(meta.id)} className={styles.panelLink}>
+            メールで配信
+          </Link>
+        </section>
+      ) : null}
 
       <section className={styles.panelSection} aria-labelledby="workflow-more-title">
         <h2 id="workflow-more-title" className={styles.panelTitle}>

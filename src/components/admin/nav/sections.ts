@@ -27,6 +27,11 @@ export const ADMIN_SECTIONS: readonly AdminSection[] = [
     description: '画像・音声・動画のアップロード、代替テキスト、使われている場所の確認',
   },
   {
+    href: '/admin/newsletter',
+    label: 'ニュースレター',
+    description: '記事のメール配信の記録と送信状況（配信は記事の編集画面から）、配信停止リスト',
+  },
+  {
     href: '/admin/mail',
     label: 'メール送信箱',
     description: 'SMTP を設定していないときに送られたメール（確認・再設定のリンクなど）を読む',

@@ -11,6 +11,8 @@ export const AUDIT_ACTION_LABELS: Record<string, string> = {
   'email-changed': 'メールアドレス変更',
   'account-deleted': '退会',
   'newsletter-consent': 'ニュースレター配信の設定',
+  'newsletter-sent': 'ニュースレターの配信',
+  'newsletter-test-sent': 'ニュースレターのテスト送信',
   'user-created': 'ユーザー作成',
   'role-changed': '権限の変更',
   'plan-granted': '無償プランの付与',

@@ -1,0 +1,7 @@
+import { newsletterRoutes } from '@/server/newsletter/console-http';
+
+export const dynamic = 'force-dynamic';
+
+export async function POST(request: Request): Promise<Response> {
+  return newsletterRoutes.send(request);
+}

@@ -1,0 +1,65 @@
+import Link from 'next/link';
+import adminStyles from '@/components/admin/admin.module.css';
+import { StaffList } from '@/components/admin/staff-list-page';
+import {
+  SEGMENT_LABELS,
+  SEND_STATUS_LABELS,
+  type SendView,
+  newsletterPaths,
+  totalLetters,
+} from '@/lib/newsletter/console';
+import { SendByline } from './newsletter-step';
+
+const n = (value: number) => value.toLocaleString('ja-JP');
+
+/** /admin/newsletter: the newest sends, each with its post, segment, who and when, and counts. */
+export function SendList({ sends }: { sends: readonly SendView[] }) {
+  return (
+    <StaffList
+      count={`${n(sends.length)} 件の配信（新しい順）`}
+      empty={
+        sends.length
+          ? null
+          : 'まだ配信はありません。記事の編集画面の「メールで配信」から配信できます。'
+      }
+    >
+      <div className={adminStyles.tableWrap}>
+        <table className={adminStyles.table}>
+          <caption className="visually-hidden">ニュースレターの配信（新しい順）</caption>
+          <thead>
+            <tr>
+              <th scope="col">記事</th>
+              <th scope="col">配信先</th>
+              <th scope="col">依頼</th>
+              <th scope="col">状態</th>
+              <th scope="col">通数</th>
+              <th scope="col">送信済み</th>
+              <th scope="col">失敗・不明</th>
+              <th scope="col">記事を開いた読者</th>
+            </tr>
+          </thead>
+          <tbody>
+            {sends.map((send) => (
+              <tr key={send.id}>
+                <td>
+                  <Link href={newsletterPaths.send(send.id)}>
+                    {send.title || '（削除された記事）'}
+                  </Link>
+                </td>
+                <td>{SEGMENT_LABELS[send.segment]}</td>
+                <td>
+                  <SendByline send={send} />
+                </td>
+                <td>{SEND_STATUS_LABELS[send.status]}</td>
+                <td>{n(totalLetters(send.counts))}</td>
+                <td>{n(send.counts.sent)}</td>
+                <td>{n(send.counts.failed + send.counts.uncertain)}</td>
+                <td>{n(send.counts.opened)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+    </StaffList>
+  );
+}

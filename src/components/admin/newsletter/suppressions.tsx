@@ -1,0 +1,185 @@
+import adminStyles from '@/components/admin/admin.module.css';
+import { RowError } from '@/components/biz/axis-admin/messages';
+import { StaffResultList, StaffSection } from '@/components/admin/staff-list-page';
+import staff from '@/components/admin/staff.module.css';
+import styles from '@/components/admin/users/users.module.css';
+import { Button } from '@/components/ui/button';
+import { formatDateTime } from '@/lib/format';
+import {
+  SUPPRESSION_REASON_LABELS,
+  type SuppressionView,
+  newsletterPaths,
+} from '@/lib/newsletter/console';
+
+const REASONS = Object.keys(
+  SUPPRESSION_REASON_LABELS,
+) as (keyof typeof SUPPRESSION_REASON_LABELS)[];
+
+type Failed = { fieldErrors: Record<string, string>; typed: Record<string, string | string[]> };
+
+const typedText = (failed: Failed | null, name: string) => {
+  const value = failed?.typed[name];
+  return typeof value === 'string' ? value : '';
+};
+
+/** A field's hint and error, wired to its control by id. */
+function describedBy(id: string, error: string | undefined, hint = true) {
+  return (
+    [hint ? `${id}-hint` : null, error ? `${id}-error` : null].filter(Boolean).join(' ') ||
+    undefined
+  );
+}
+
+/** 配信停止に追加: an address, why, a note. A plain form; a failed post comes back with its fields. */
+export function SuppressForm({ failed }: { failed: Failed | null }) {
+  const errors = failed?.fieldErrors ?? {};
+  return (
+    <StaffSection id="suppress" title="配信停止に追加">
+      <form method="post" action={newsletterPaths.apiSuppress} className={styles.form} noValidate>
+        <div className={styles.field}>
+          <label htmlFor="suppress-email" className={styles.label}>
+            メールアドレス
+          </label>
+          <p id="suppress-email-hint" className={styles.hint}>
+            このアドレスにはニュースレターを送りません（ログインや手続きのメールは届きます）。
+          </p>
+          <input
+            id="suppress-email"
+            name="email"
+            type="email"
+            required
+            maxLength={254}
+            autoComplete="off"
+            defaultValue={typedText(failed, 'email')}
+            className={styles.input}
+            aria-invalid={errors.email ? true : undefined}
+            aria-describedby={describedBy('suppress-email', errors.email)}
+          />
+          {errors.email ? (
+            <p id="suppress-email-error" className={styles.fieldError}>
+              {errors.email}
+            </p>
+          ) : null}
+        </div>
+        <div className={styles.field}>
+          <label htmlFor="suppress-reason" className={styles.label}>
+            理由
+          </label>
+          <select
+            id="suppress-reason"
+            name="reason"
+            defaultValue={typedText(failed, 'reason') || 'manual'}
+            className={styles.input}
+          >
+            {REASONS.map((reason) => (
+              <option key={reason} value={reason}>
+                {SUPPRESSION_REASON_LABELS[reason]}
+              </option>
+            ))}
+          </select>
+        </div>
+        <div className={styles.field}>
+          <label htmlFor="suppress-note" className={styles.label}>
+            メモ（任意）
+          </label>
+          <p id="suppress-note-hint" className={styles.hint}>
+            例：本人から電話で依頼、配送エラー 550。500 文字まで。
+          </p>
+          <input
+            id="suppress-note"
+            name="note"
+            type="text"
+            maxLength={500}
+            autoComplete="off"
+            defaultValue={typedText(failed, 'note')}
+            className={styles.input}
+            aria-invalid={errors.note ? true : undefined}
+            aria-describedby={describedBy('suppress-note', errors.note)}
+          />
+          {errors.note ? (
+            <p id="suppress-note-error" className={styles.fieldError}>
+              {errors.note}
+            </p>
+          ) : null}
+        </div>
+        <div>
+          <Button type="submit" color="yellow" width="auto" height={44}>
+            配信停止に追加
+          </Button>
+        </div>
+      </form>
+    </StaffSection>
+  );
+}
+
+/** The suppression list, newest first, each address with the button that takes it off. */
+export function SuppressionList({
+  result,
+  total,
+  rowError,
+}: {
+  result: { items: readonly SuppressionView[]; page: number; pageCount: number };
+  total: number;
+  /** A failed removal's message, beside its row (the address it was for). */
+  rowError: { email: string; message: string } | null;
+}) {
+  return (
+    <StaffSection id="suppressions" title="配信停止リスト">
+      <StaffResultList
+        path={newsletterPaths.suppressions}
+        fragment="suppressions"
+        count={`${total.toLocaleString('ja-JP')} 件`}
+        result={result}
+        whenEmpty="配信停止のアドレスはありません。"
+        pageParams={{}}
+        pageLabel="配信停止リストのページ送り"
+      >
+        <div className={adminStyles.tableWrap}>
+          <table className={adminStyles.table}>
+            <caption className="visually-hidden">配信停止のアドレス（新しい順）</caption>
+            <thead>
+              <tr>
+                <th scope="col">メールアドレス</th>
+                <th scope="col">理由</th>
+                <th scope="col">メモ</th>
+                <th scope="col">追加</th>
+                <th scope="col">操作</th>
+              </tr>
+            </thead>
+            <tbody>
+              {result.items.map((row) => (
+                <tr key={row.email}>
+                  <td>{row.email}</td>
+                  <td>{SUPPRESSION_REASON_LABELS[row.reason]}</td>
+                  <td>{row.note || '—'}</td>
+                  <td>
+                    <time dateTime={row.createdAt}>{formatDateTime(row.createdAt)}</time>（{row.by}
+                    ）
+                  </td>
+                  <td>
+                    <form method="post" action={newsletterPaths.apiUnsuppress}>
+                      <input type="hidden" name="email" value={row.email} />
+                      <Button
+                        type="submit"
+                        color="white"
+                        width="auto"
+                        height={36}
+                        aria-label={`${row.email} を配信停止リストから外す`}
+                      >
+                        外す
+                      </Button>
+                    </form>
+                    {rowError?.email === row.email ? <RowError message={rowError.message} /> : null}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      </StaffResultList>
+      <p className={staff.hint}>
+        外したアドレスには、本人が配信を希望していれば次の配信から届きます。追加と削除は監査ログに記録されます。
+      </p>
+    </StaffSection>
+  );
+}

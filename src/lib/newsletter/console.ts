@@ -1,0 +1,181 @@
+import type { ConsoleStatus } from '@/lib/admin-content';
+
+/**
+ * The newsletter's staff side, as the server and the browser both see it: the segments and
+ * their names, what a send and a letter may be, the console's paths, and the rule of when a
+ * post's send to a segment needs an explicit resend (docs/decisions/ on the newsletter console).
+ */
+
+export const SEGMENTS = ['all', 'free', 'paid'] as const;
+export type Segment = (typeof SEGMENTS)[number];
+
+export const SEGMENT_LABELS: Readonly<Record<Segment, string>> = {
+  all: '購読を希望した全員',
+  free: '無料会員',
+  paid: '有料会員',
+};
+
+export const SEGMENT_HINTS: Readonly<Record<Segment, string>> = {
+  all: '配信を希望した読者全員（有料会員には全文、それ以外には会員限定部分の前まで）',
+  free: '配信を希望した読者のうち、有料プランのない読者',
+  paid: '配信を希望した読者のうち、有料プラン（利用中・お試し中）の読者',
+};
+
+/** The two versions of a letter: the whole post, or the part above the members' divider. */
+export const AUDIENCES = ['free', 'paid'] as const;
+export type Audience = (typeof AUDIENCES)[number];
+
+export const AUDIENCE_LABELS: Readonly<Record<Audience, string>> = {
+  free: '無料の読者',
+  paid: '有料会員',
+};
+
+/** now: queued at once (a published post); withPublication: when the scheduler publishes it. */
+export const SEND_MODES = ['now', 'withPublication'] as const;
+export type SendMode = (typeof SEND_MODES)[number];
+
+export type SendStatus = 'scheduled' | 'queued' | 'sending' | 'done' | 'cancelled';
+
+export const SEND_STATUS_LABELS: Readonly<Record<SendStatus, string>> = {
+  scheduled: '公開と同時に配信（予約）',
+  queued: '配信待ち',
+  sending: '配信中',
+  done: '配信完了',
+  cancelled: '取り消し',
+};
+
+/** A send that is still moving: its page refreshes the counts. */
+export const isActiveSend = (status: string): boolean =>
+  status === 'queued' || status === 'sending';
+
+/** A send's letters by state, and how many readers opened the post from one. */
+export type LetterCounts = {
+  queued: number;
+  sending: number;
+  sent: number;
+  failed: number;
+  uncertain: number;
+  opened: number;
+};
+
+export const LETTER_COUNT_LABELS: Readonly<Record<keyof LetterCounts, string>> = {
+  queued: '配信待ち',
+  sending: '送信中',
+  sent: '送信済み',
+  failed: '失敗',
+  uncertain: '送信結果不明',
+  opened: '記事を開いた読者',
+};
+
+/** What the status route answers (GET /api/admin/newsletter/sends/{id}). */
+export type SendStatusAnswer = { status: SendStatus; counts: LetterCounts; total: number };
+
+export const totalLetters = (counts: LetterCounts): number =>
+  counts.queued + counts.sending + counts.sent + counts.failed + counts.uncertain;
+
+/** One line that says where a send stands, for the live region. */
+export function sendSummary(status: SendStatus, counts: LetterCounts): string {
+  const total = totalLetters(counts);
+  if (status === 'scheduled') return '記事の公開と同時に配信します。';
+  if (status === 'cancelled') return '配信は取り消されました。';
+  const done = counts.sent + counts.failed + counts.uncertain;
+  const head = status === 'done' ? '配信が完了しました' : SEND_STATUS_LABELS[status];
+  const problems = [
+    counts.failed ? `失敗 ${counts.failed} 通` : '',
+    counts.uncertain ? `結果不明 ${counts.uncertain} 通` : '',
+  ].filter(Boolean);
+  return `${head}: ${total} 通中 ${counts.sent} 通送信済み${
+    status === 'done' || done === total ? '' : `（残り ${total - done} 通）`
+  }${problems.length ? `、${problems.join('、')}` : ''}。`;
+}
+
+/**
+ * Whether a new send to `segment` reaches readers an earlier send of the same post reached
+ * (every segment overlaps 「全員」, and itself): then staff confirm the resend explicitly.
+ * Cancelled sends reached nobody.
+ */
+export function overlappingSends<T extends { segment: string; status: string }>(
+  earlier: readonly T[],
+  segment: Segment,
+): T[] {
+  return earlier.filter(
+    (send) =>
+      send.status !== 'cancelled' &&
+      (send.segment === segment || send.segment === 'all' || segment === 'all'),
+  );
+}
+
+export const newsletterPaths = {
+  sends: '/admin/newsletter',
+  send: (id: string) => `/admin/newsletter/${id}`,
+  suppressions: '/admin/newsletter/suppressions',
+  /** The 「メールで配信」 step of a post, and the confirmation before sending. */
+  step: (contentId: string) => `/admin/content/posts/${contentId}/newsletter`,
+  confirm: (contentId: string) => `/admin/content/posts/${contentId}/newsletter/confirm`,
+  /** POST contentId, segment, mode, resend?: queues the send. */
+  apiSend: '/api/admin/newsletter/sends',
+  /** GET: SendStatusAnswer. */
+  apiStatus: (id: string) => `/api/admin/newsletter/sends/${id}`,
+  /** POST contentId: the letter to the signed-in staff member. */
+  apiTest: '/api/admin/newsletter/test',
+  /** GET ?audience=free|paid: the letter's HTML alone (staff only, no caching). */
+  apiPreview: (contentId: string, audience: Audience) =>
+    `/api/admin/newsletter/preview/${contentId}?audience=${audience}`,
+  apiSuppress: '/api/admin/newsletter/suppressions',
+  apiUnsuppress: '/api/admin/newsletter/suppressions/remove',
+} as const;
+
+/** The post of the 「メールで配信」 step. */
+export type StepPost = {
+  id: string;
+  title: string;
+  status: ConsoleStatus;
+  scheduledAt: string | null;
+  publicUrl: string | null;
+};
+
+/** A send as the console lists it. */
+export type SendView = {
+  id: string;
+  contentId: string;
+  /** The post's title, or '' when the post is gone. */
+  title: string;
+  segment: Segment;
+  status: SendStatus;
+  createdAt: string;
+  /** Who asked (a name or e-mail); null: the CLI. */
+  by: string | null;
+  counts: LetterCounts;
+};
+
+export type StepSend = SendView;
+
+export type NewsletterStepProps = {
+  post: StepPost;
+  /** Readers each segment reaches now. */
+  counts: Readonly<Record<Segment, number>>;
+  /** This post's earlier sends, newest first. */
+  sends: readonly SendView[];
+  /** The letter's HTML for the chosen audience; null: nothing saved to make it from. */
+  preview: { audience: Audience; html: string | null };
+  /** Where the test letter goes: the signed-in staff member's address. */
+  testTo: string;
+  /** No SMTP_URL: mail is kept in the outbox (/admin/mail). */
+  outbox: boolean;
+};
+
+/** Why an address is on the suppression list (the queue skips it). */
+export const SUPPRESSION_REASON_LABELS = {
+  bounce: '届かない（バウンス）',
+  complaint: '迷惑メールの報告',
+  manual: 'スタッフが停止',
+} as const;
+
+export type SuppressionView = {
+  email: string;
+  reason: keyof typeof SUPPRESSION_REASON_LABELS;
+  note: string;
+  createdAt: string;
+  /** Who added it, by name; 'システム' or 'コマンドライン' otherwise. */
+  by: string;
+};

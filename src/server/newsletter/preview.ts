@@ -1,0 +1,45 @@
+import 'server-only';
+import { env } from '@/env';
+import type { Audience } from '@/lib/newsletter/console';
+import { findItem as findStored, itemState } from '@/server/cms/console/items';
+import { publicPath } from '@/server/cms/console/site-urls';
+import { findItem } from '@/server/content/items';
+import { postSchema } from '@/server/content/schemas';
+import type { Db } from '@/server/db/client';
+import type { AppUser } from '@/server/identity/session-user';
+import { type Letter, renderNewsletterLetter } from './letter';
+import { NEWSLETTER_ENDPOINT } from './queue';
+import { unsubscribeUrl } from './subscription';
+import { findEndpoint } from '@/lib/cms/model';
+
+/**
+ * The letter a post would make, for the console's preview, addressed to the staff member
+ * looking at it. The version is the one a send would mail: the published one of a published
+ * post (a draft of changes is not sent until it is published), the working copy of a post
+ * still to be published (scheduled or draft). Null when the post has nothing saved yet.
+ */
+export async function renderPreviewLetter(
+  db: Db,
+  contentId: string,
+  audience: Audience,
+  viewer: Pick<AppUser, 'id' | 'name' | 'email'>,
+): Promise<Letter | null> {
+  const def = findEndpoint(NEWSLETTER_ENDPOINT)!;
+  const row = await findStored(db, def, contentId);
+  if (!row) return null;
+  const { status } = itemState(def, row);
+  const draftKey = status === 'draft' || status === 'scheduled' ? row.draftKey : null;
+  const post = await findItem(NEWSLETTER_ENDPOINT, postSchema, contentId, draftKey ?? undefined);
+  if (!post) return null;
+  const site = env().SITE_URL;
+  return renderNewsletterLetter({
+    item: {
+      ...post,
+      writers: post.writers.flatMap((w) => ('name' in w && w.name ? [{ name: w.name }] : [])),
+    },
+    audience,
+    recipient: { name: viewer.name, email: viewer.email },
+    unsubscribeUrl: unsubscribeUrl(viewer.id),
+    postUrl: new URL(publicPath(NEWSLETTER_ENDPOINT, contentId) ?? '/', site).toString(),
+  });
+}
