@@ -65,9 +65,9 @@ test('an editor previews, test-sends and sends a post to a segment', async ({
   // The test letter: to the editor, kept in the outbox.
   await page.getByRole('button', { name: '自分にテスト送信' }).click();
   await expect(
-    page
-      .getByRole('status')
-      .filter({ hasText: 'テストメールを role-editor@example.jp に送信しました。' }),
+    page.getByRole('status').filter({
+      hasText: 'テストメール（有料会員向け）を role-editor@example.jp に送信しました。',
+    }),
   ).toBeVisible();
   await page.goto('/admin/mail');
   await expect(

@@ -253,7 +253,9 @@ describe('the preview and the test letter', () => {
       }),
     );
     expect(answer.status).toBe(303);
-    expect(doneFlash(answer)).toBe(`テストメールを ${users.editor.email} に送信しました。`);
+    expect(doneFlash(answer)).toBe(
+      `テストメール（無料の読者向け）を ${users.editor.email} に送信しました。`,
+    );
     const mails = await listOutbox(database.db, {});
     expect(mails.map((m) => m.to)).toEqual([users.editor.email]);
     expect(await auditsOf(database, 'newsletter-test-sent', 'post:live')).toHaveLength(1);

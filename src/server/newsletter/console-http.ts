@@ -2,6 +2,7 @@ import 'server-only';
 import { withKeyLock } from '@/lib/keyed-lock';
 import {
   AUDIENCES,
+  AUDIENCE_LABELS,
   SEGMENTS,
   SEGMENT_LABELS,
   SEND_MODES,
@@ -25,9 +26,8 @@ import {
 import { isStaff } from '@/server/identity/session';
 import type { AppUser } from '@/server/identity/session-user';
 import { findSend, stepPost } from './console';
-import { renderPreviewLetter } from './preview';
+import { renderPreviewLetter, sendTestLetter } from './preview';
 import { NewsletterError, listSends, newsletterSendStatus, queueNewsletter } from './queue';
-import { sendTestLetter } from './test-letter';
 import {
   normaliseAddress,
   suppressAddress,
@@ -92,7 +92,7 @@ const sendSchema = z.object({
   resend: z.enum(['1', 'on']).optional(),
 });
 
-const testSchema = z.object({ contentId });
+const testSchema = z.object({ contentId, audience: z.enum(AUDIENCES).default('free') });
 const previewSchema = z.object({ audience: z.enum(AUDIENCES).default('free') });
 
 export const RESEND_REFUSED =
@@ -240,7 +240,7 @@ export function newsletterHandlers(options: NewsletterHttpOptions = {}) {
       },
     ),
 
-    /** POST /api/admin/newsletter/test: contentId → the letter to the signed-in staff member. */
+    /** POST /api/admin/newsletter/test: contentId, audience → the letter to the signed-in staff member. */
     test: staffEndpoint(
       options,
       { name: 'newsletter-test', formPage: newsletterPaths.sends },
@@ -250,17 +250,19 @@ export function newsletterHandlers(options: NewsletterHttpOptions = {}) {
         const db = await getDb();
         const post = await stepPost(db, parsed.data.contentId);
         if (!post) return { ok: false, status: 404 };
-        await sendTestLetter(db, { contentId: post.id, to: user });
+        const { audience } = parsed.data;
+        if (!(await sendTestLetter(db, { contentId: post.id, audience, to: user })))
+          return { ok: false, status: 400, message: 'この記事には送れる内容がまだありません。' };
         await recordAudit(db, {
           actor: `user:${user.id}`,
           action: 'newsletter-test-sent',
           target: `post:${post.id}`,
           ip,
-          detail: { to: user.email },
+          detail: { to: user.email, audience },
         });
         return doneAnswer(
-          `テストメールを ${user.email} に送信しました。`,
-          `${newsletterPaths.step(post.id)}#newsletter-test`,
+          `テストメール（${AUDIENCE_LABELS[audience]}向け）を ${user.email} に送信しました。`,
+          `${newsletterPaths.step(post.id)}?audience=${audience}#newsletter-test`,
         );
       },
     ),

@@ -150,9 +150,7 @@ export async function findSend(db: Db, sendId: string): Promise<SendSummary | nu
 export type ProblemLetter = { email: string; status: string; attempts: number; error: string };
 
 /** /admin/newsletter/{id}: the send, and its letters that failed or whose fate is unknown. */
-export async function sendDetailPage(
-  sendId: string,
-): Promise<{
+export async function sendDetailPage(sendId: string): Promise<{
   send: SendView;
   queuedAt: string | null;
   finishedAt: string | null;

@@ -7,14 +7,17 @@ import { findItem } from '@/server/content/items';
 import { postSchema } from '@/server/content/schemas';
 import type { Db } from '@/server/db/client';
 import type { AppUser } from '@/server/identity/session-user';
+import { sendMail } from '@/server/mail/mailer';
 import { type Letter, renderNewsletterLetter } from './letter';
 import { NEWSLETTER_ENDPOINT } from './queue';
-import { unsubscribeUrl } from './subscription';
 import { findEndpoint } from '@/lib/cms/model';
 
+type Staff = Pick<AppUser, 'id' | 'name' | 'email'>;
+
 /**
- * The letter a post would make, for the console's preview, addressed to the staff member
- * looking at it. The version is the one a send would mail: the published one of a published
+ * The letter a post would make, for the console's preview and test letter, addressed to the
+ * staff member looking at it. Its 配信停止 link is the unsubscribe page without a token: a
+ * preview is nobody's subscription. The version is the one a send would mail: the published one of a published
  * post (a draft of changes is not sent until it is published), the working copy of a post
  * still to be published (scheduled or draft). Null when the post has nothing saved yet.
  */
@@ -22,7 +25,7 @@ export async function renderPreviewLetter(
   db: Db,
   contentId: string,
   audience: Audience,
-  viewer: Pick<AppUser, 'id' | 'name' | 'email'>,
+  viewer: Staff,
 ): Promise<Letter | null> {
   const def = findEndpoint(NEWSLETTER_ENDPOINT)!;
   const row = await findStored(db, def, contentId);
@@ -39,7 +42,25 @@ export async function renderPreviewLetter(
     },
     audience,
     recipient: { name: viewer.name, email: viewer.email },
-    unsubscribeUrl: unsubscribeUrl(viewer.id),
+    unsubscribeUrl: new URL('/newsletter/unsubscribe', site).toString(),
     postUrl: new URL(publicPath(NEWSLETTER_ENDPOINT, contentId) ?? '/', site).toString(),
   });
+}
+
+/** The test letter: the version being previewed, to the signed-in staff member only. */
+export async function sendTestLetter(
+  db: Db,
+  input: { contentId: string; audience: Audience; to: Staff },
+): Promise<boolean> {
+  const letter = await renderPreviewLetter(db, input.contentId, input.audience, input.to);
+  if (!letter) return false;
+  await sendMail(db, {
+    to: input.to.email,
+    subject: `［テスト］${letter.subject}`,
+    text: letter.text,
+    html: letter.html,
+    kind: 'newsletter-test',
+    secret: null,
+  });
+  return true;
 }

@@ -197,7 +197,8 @@ export function NewsletterStep({
 
       <StaffSection id="newsletter-test" title="自分にテスト送信">
         <p className={staff.hint}>
-          あなたのメールアドレス（{testTo}）に、この記事のメールを送ります。
+          あなたのメールアドレス（{testTo}）に、プレビュー中の{AUDIENCE_LABELS[preview.audience]}
+          向けのメールを、件名に［テスト］を付けて送ります。
           {outbox ? (
             <>
               {' '}
@@ -208,6 +209,7 @@ export function NewsletterStep({
         </p>
         <form method="post" action={newsletterPaths.apiTest}>
           <input type="hidden" name="contentId" value={post.id} />
+          <input type="hidden" name="audience" value={preview.audience} />
           <Button type="submit" color="white" width="auto" height={44}>
             自分にテスト送信
           </Button>

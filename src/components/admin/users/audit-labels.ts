@@ -13,6 +13,8 @@ export const AUDIT_ACTION_LABELS: Record<string, string> = {
   'newsletter-consent': 'ニュースレター配信の設定',
   'newsletter-sent': 'ニュースレターの配信',
   'newsletter-test-sent': 'ニュースレターのテスト送信',
+  'newsletter-suppressed': 'ニュースレター配信停止リストへの追加',
+  'newsletter-unsuppressed': 'ニュースレター配信停止リストからの削除',
   'user-created': 'ユーザー作成',
   'role-changed': '権限の変更',
   'plan-granted': '無償プランの付与',
