@@ -1,15 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { type LetterCounts, overlappingSends, sendSummary, totalLetters } from './console';
+import { letterCounts, overlappingSends, sendSummary, totalLetters } from './console';
 
-const counts = (over: Partial<LetterCounts> = {}): LetterCounts => ({
-  queued: 0,
-  sending: 0,
-  sent: 0,
-  failed: 0,
-  uncertain: 0,
-  opened: 0,
-  ...over,
-});
+const counts = letterCounts;
 
 describe('overlappingSends', () => {
   const earlier = [

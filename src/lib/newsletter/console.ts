@@ -58,6 +58,17 @@ export type LetterCounts = {
   opened: number;
 };
 
+/** A send with no letters (yet): one waiting for publication, or a test's starting point. */
+export const letterCounts = (over: Partial<LetterCounts> = {}): LetterCounts => ({
+  queued: 0,
+  sending: 0,
+  sent: 0,
+  failed: 0,
+  uncertain: 0,
+  opened: 0,
+  ...over,
+});
+
 export const LETTER_COUNT_LABELS: Readonly<Record<keyof LetterCounts, string>> = {
   queued: '配信待ち',
   sending: '送信中',

@@ -75,10 +75,10 @@ function staffEndpoint(
   );
 }
 
-const invalid = (error?: z.ZodError): FormResult => ({
+const invalid = (error?: z.ZodError, message = INVALID): FormResult => ({
   ok: false,
   status: 400,
-  message: INVALID,
+  message,
   fieldErrors: error ? fieldErrors(error) : {},
 });
 
@@ -143,13 +143,7 @@ export function newsletterHandlers(options: NewsletterHttpOptions = {}) {
     /** POST /api/admin/newsletter/suppressions: email, reason, note. Audited by the service. */
     suppress: adminEndpoint(options, 'newsletter-suppress', async ({ input, user }) => {
       const parsed = suppressSchema.safeParse(input);
-      if (!parsed.success)
-        return {
-          ok: false,
-          status: 400,
-          message: '入力内容を確認してください。',
-          fieldErrors: fieldErrors(parsed.error),
-        };
+      if (!parsed.success) return invalid(parsed.error, '入力内容を確認してください。');
       const { email: address, reason, note } = parsed.data;
       const changed = await suppressAddress(await getDb(), {
         email: address,

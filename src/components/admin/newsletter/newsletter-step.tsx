@@ -4,6 +4,7 @@ import { StaffSection } from '@/components/admin/staff-list-page';
 import staff from '@/components/admin/staff.module.css';
 import styles from '@/components/admin/users/users.module.css';
 import { Button } from '@/components/ui/button';
+import { consolePaths } from '@/lib/admin-content';
 import { formatDateTime } from '@/lib/format';
 import {
   AUDIENCES,
@@ -14,10 +15,50 @@ import {
   SEGMENT_LABELS,
   type Segment,
   type NewsletterStepProps,
+  type StepPost,
   type StepSend,
   newsletterPaths,
 } from '@/lib/newsletter/console';
 import { SendStatusView } from './send-status.client';
+
+/**
+ * The trail above the step and its confirmation page: the console, the posts, the post, and on
+ * the confirmation page the step itself.
+ */
+export function StepBreadcrumb({
+  post,
+  withStep = false,
+}: {
+  post: Pick<StepPost, 'id' | 'title'>;
+  withStep?: boolean;
+}) {
+  return (
+    <p className={adminStyles.breadcrumb}>
+      <Link href="/admin">管理画面</Link> / <Link href="/admin/content">コンテンツ</Link> /{' '}
+      <Link href={consolePaths.list('posts')}>記事</Link> /{' '}
+      <Link href={consolePaths.edit('posts', post.id)}>{post.title || '（無題）'}</Link>
+      {withStep ? (
+        <>
+          {' '}
+          / <Link href={newsletterPaths.step(post.id)}>メールで配信</Link>
+        </>
+      ) : null}
+    </p>
+  );
+}
+
+/** The trail and heading of a page under /admin/newsletter. */
+export function NewsletterPageTitle({ title }: { title: string }) {
+  return (
+    <>
+      <p className={adminStyles.breadcrumb}>
+        <Link href="/admin">管理画面</Link> /{' '}
+        <Link href={newsletterPaths.sends}>ニュースレター</Link>
+      </p>
+      <h1 className={adminStyles.title}>{title}</h1>
+    </>
+  );
+}
 
 /** The two widths a letter is previewed at: a phone's and a desktop mail client's column. */
 export const PREVIEW_WIDTHS = [

@@ -1,18 +1,10 @@
 // @vitest-environment jsdom
 import { act, render, screen } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { LetterCounts } from '@/lib/newsletter/console';
+import { letterCounts } from '@/lib/newsletter/console';
 import { STATUS_POLL_MS, SendStatusView } from './send-status.client';
 
-const counts = (over: Partial<LetterCounts> = {}): LetterCounts => ({
-  queued: 0,
-  sending: 0,
-  sent: 0,
-  failed: 0,
-  uncertain: 0,
-  opened: 0,
-  ...over,
-});
+const counts = letterCounts;
 
 const answer = (body: unknown, ok = true) =>
   Promise.resolve({ ok, json: () => Promise.resolve(body) } as Response);

@@ -2,6 +2,7 @@ import adminStyles from '@/components/admin/admin.module.css';
 import { RowError } from '@/components/biz/axis-admin/messages';
 import { StaffResultList, StaffSection } from '@/components/admin/staff-list-page';
 import staff from '@/components/admin/staff.module.css';
+import { InputRow, SelectRow } from '@/components/admin/users/form-fields';
 import styles from '@/components/admin/users/users.module.css';
 import { Button } from '@/components/ui/button';
 import { formatDateTime } from '@/lib/format';
@@ -22,86 +23,42 @@ const typedText = (failed: Failed | null, name: string) => {
   return typeof value === 'string' ? value : '';
 };
 
-/** A field's hint and error, wired to its control by id. */
-function describedBy(id: string, error: string | undefined, hint = true) {
-  return (
-    [hint ? `${id}-hint` : null, error ? `${id}-error` : null].filter(Boolean).join(' ') ||
-    undefined
-  );
-}
-
 /** 配信停止に追加: an address, why, a note. A plain form; a failed post comes back with its fields. */
 export function SuppressForm({ failed }: { failed: Failed | null }) {
   const errors = failed?.fieldErrors ?? {};
   return (
     <StaffSection id="suppress" title="配信停止に追加">
       <form method="post" action={newsletterPaths.apiSuppress} className={styles.form} noValidate>
-        <div className={styles.field}>
-          <label htmlFor="suppress-email" className={styles.label}>
-            メールアドレス
-          </label>
-          <p id="suppress-email-hint" className={styles.hint}>
-            このアドレスにはニュースレターを送りません（ログインや手続きのメールは届きます）。
-          </p>
-          <input
-            id="suppress-email"
-            name="email"
-            type="email"
-            required
-            maxLength={254}
-            autoComplete="off"
-            defaultValue={typedText(failed, 'email')}
-            className={styles.input}
-            aria-invalid={errors.email ? true : undefined}
-            aria-describedby={describedBy('suppress-email', errors.email)}
-          />
-          {errors.email ? (
-            <p id="suppress-email-error" className={styles.fieldError}>
-              {errors.email}
-            </p>
-          ) : null}
-        </div>
-        <div className={styles.field}>
-          <label htmlFor="suppress-reason" className={styles.label}>
-            理由
-          </label>
-          <select
-            id="suppress-reason"
-            name="reason"
-            defaultValue={typedText(failed, 'reason') || 'manual'}
-            className={styles.input}
-          >
-            {REASONS.map((reason) => (
-              <option key={reason} value={reason}>
-                {SUPPRESSION_REASON_LABELS[reason]}
-              </option>
-            ))}
-          </select>
-        </div>
-        <div className={styles.field}>
-          <label htmlFor="suppress-note" className={styles.label}>
-            メモ（任意）
-          </label>
-          <p id="suppress-note-hint" className={styles.hint}>
-            例：本人から電話で依頼、配送エラー 550。500 文字まで。
-          </p>
-          <input
-            id="suppress-note"
-            name="note"
-            type="text"
-            maxLength={500}
-            autoComplete="off"
-            defaultValue={typedText(failed, 'note')}
-            className={styles.input}
-            aria-invalid={errors.note ? true : undefined}
-            aria-describedby={describedBy('suppress-note', errors.note)}
-          />
-          {errors.note ? (
-            <p id="suppress-note-error" className={styles.fieldError}>
-              {errors.note}
-            </p>
-          ) : null}
-        </div>
+        <InputRow
+          id="suppress-email"
+          name="email"
+          type="email"
+          label="メールアドレス"
+          hint="このアドレスにはニュースレターを送りません（ログインや手続きのメールは届きます）。"
+          required
+          maxLength={254}
+          autoComplete="off"
+          defaultValue={typedText(failed, 'email')}
+          error={errors.email}
+        />
+        <SelectRow
+          id="suppress-reason"
+          name="reason"
+          label="理由"
+          defaultValue={typedText(failed, 'reason') || 'manual'}
+          options={REASONS.map((value) => ({ value, label: SUPPRESSION_REASON_LABELS[value] }))}
+          error={errors.reason}
+        />
+        <InputRow
+          id="suppress-note"
+          name="note"
+          label="メモ（任意）"
+          hint="例：本人から電話で依頼、配送エラー 550。500 文字まで。"
+          maxLength={500}
+          autoComplete="off"
+          defaultValue={typedText(failed, 'note')}
+          error={errors.note}
+        />
         <div>
           <Button type="submit" color="yellow" width="auto" height={44}>
             配信停止に追加

@@ -1,7 +1,7 @@
 import Link from 'next/link';
 import { accountMetadata } from '@/components/account/metadata';
 import adminStyles from '@/components/admin/admin.module.css';
-import { SendByline } from '@/components/admin/newsletter/newsletter-step';
+import { NewsletterPageTitle, SendByline } from '@/components/admin/newsletter/newsletter-step';
 import { SendStatusView } from '@/components/admin/newsletter/send-status.client';
 import { StaffSection } from '@/components/admin/staff-list-page';
 import staff from '@/components/admin/staff.module.css';
@@ -20,11 +20,7 @@ export default async function NewsletterSendPage({ params }: Props) {
   const { send, queuedAt, finishedAt, problems } = await sendDetailPage((await params).sendId);
   return (
     <div className={adminStyles.page}>
-      <p className={adminStyles.breadcrumb}>
-        <Link href="/admin">管理画面</Link> /{' '}
-        <Link href={newsletterPaths.sends}>ニュースレター</Link>
-      </p>
-      <h1 className={adminStyles.title}>{send.title || '（削除された記事）'}の配信</h1>
+      <NewsletterPageTitle title={`${send.title || '（削除された記事）'}の配信`} />
       <dl className={staff.facts}>
         <dt>記事</dt>
         <dd>

@@ -1,6 +1,6 @@
-import Link from 'next/link';
 import { accountMetadata } from '@/components/account/metadata';
 import adminStyles from '@/components/admin/admin.module.css';
+import { NewsletterPageTitle } from '@/components/admin/newsletter/newsletter-step';
 import { SuppressForm, SuppressionList } from '@/components/admin/newsletter/suppressions';
 import { PageMessages } from '@/components/biz/axis-admin/messages';
 import type { SearchParamsProps } from '@/components/listing/page-params';
@@ -32,11 +32,7 @@ export default async function SuppressionsPage({ searchParams }: SearchParamsPro
   const formFailed = failed && !rowError;
   return (
     <div className={adminStyles.page}>
-      <p className={adminStyles.breadcrumb}>
-        <Link href="/admin">管理画面</Link> /{' '}
-        <Link href={newsletterPaths.sends}>ニュースレター</Link>
-      </p>
-      <h1 className={adminStyles.title}>配信停止リスト</h1>
+      <NewsletterPageTitle title="配信停止リスト" />
       <p className={styles.lead}>
         届かないアドレス（バウンス）や迷惑メールの報告があったアドレス、スタッフが止めたアドレスには、配信を希望していてもニュースレターを送りません。
       </p>

@@ -1,24 +1,19 @@
-import Link from 'next/link';
 import { notFound } from 'next/navigation';
 import { accountMetadata } from '@/components/account/metadata';
 import styles from '@/components/admin/admin.module.css';
-import { NewsletterStep } from '@/components/admin/newsletter/newsletter-step';
+import { NewsletterStep, StepBreadcrumb } from '@/components/admin/newsletter/newsletter-step';
 import { PageMessages } from '@/components/biz/axis-admin/messages';
-import { consolePaths } from '@/lib/admin-content';
+import type { RouteParamsProps, SearchParamsProps } from '@/components/listing/page-params';
 import { doneMessage, failure } from '@/lib/http/form-flash';
 import { AUDIENCES, type Audience, newsletterPaths } from '@/lib/newsletter/console';
 import { NEWSLETTER_ENDPOINT } from '@/server/newsletter/queue';
 import { newsletterStepPage } from '@/server/newsletter/console';
 import { readFlash } from '@/server/http/read-flash';
 
-type Props = {
-  params: Promise<{ endpoint: string; contentId: string }>;
-  searchParams: Promise<Record<string, string | string[] | undefined>>;
-};
+type Props = RouteParamsProps<'endpoint' | 'contentId'> & SearchParamsProps;
 
 export async function generateMetadata({ params }: Props) {
-  const { contentId } = await params;
-  return accountMetadata('メールで配信', newsletterPaths.step(contentId));
+  return accountMetadata('メールで配信', newsletterPaths.step((await params).contentId));
 }
 
 /** The 「メールで配信」 step of a post (posts only: the newsletter is made of articles). */
@@ -31,11 +26,7 @@ export default async function NewsletterStepPage({ params, searchParams }: Props
   const flash = await readFlash();
   return (
     <div className={styles.page}>
-      <p className={styles.breadcrumb}>
-        <Link href="/admin">管理画面</Link> / <Link href="/admin/content">コンテンツ</Link> /{' '}
-        <Link href={consolePaths.list(endpoint)}>記事</Link> /{' '}
-        <Link href={consolePaths.edit(endpoint, contentId)}>{step.post.title || '（無題）'}</Link>
-      </p>
+      <StepBreadcrumb post={step.post} />
       <h1 className={styles.title}>メールで配信</h1>
       <PageMessages notice={doneMessage(flash)} error={failure(flash)?.message ?? null} />
       <NewsletterStep {...step} />
