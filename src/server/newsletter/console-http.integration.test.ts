@@ -258,7 +258,8 @@ describe('the preview and the test letter', () => {
     );
     const mails = await listOutbox(database.db, {});
     expect(mails.map((m) => m.to)).toEqual([users.editor.email]);
-    expect(await auditsOf(database, 'newsletter-test-sent', 'post:live')).toHaveLength(1);
+    expect(await auditsOf(database, 'newsletter-test-sent', 'posts:live')).toHaveLength(1);
+    expect(mails[0]!.subject).toBe('【テスト配信】公開記事');
   });
 });
 

@@ -26,7 +26,8 @@ import {
 import { isStaff } from '@/server/identity/session';
 import type { AppUser } from '@/server/identity/session-user';
 import { findSend, stepPost } from './console';
-import { renderPreviewLetter, sendTestLetter } from './preview';
+import { renderPreviewLetter } from './preview';
+import { sendTestLetter } from './test-letter';
 import { NewsletterError, listSends, newsletterSendStatus, queueNewsletter } from './queue';
 import {
   normaliseAddress,
@@ -234,11 +235,14 @@ export function newsletterHandlers(options: NewsletterHttpOptions = {}) {
       },
     ),
 
-    /** POST /api/admin/newsletter/test: contentId, audience → the letter to the signed-in staff member. */
+    /**
+     * POST /api/admin/newsletter/test: contentId, audience → the letter to the signed-in staff
+     * member (audited by sendTestLetter).
+     */
     test: staffEndpoint(
       options,
       { name: 'newsletter-test', formPage: newsletterPaths.sends },
-      async ({ input, user, ip }) => {
+      async ({ input, user }) => {
         const parsed = testSchema.safeParse(input);
         if (!parsed.success) return invalid(parsed.error);
         const db = await getDb();
@@ -247,13 +251,6 @@ export function newsletterHandlers(options: NewsletterHttpOptions = {}) {
         const { audience } = parsed.data;
         if (!(await sendTestLetter(db, { contentId: post.id, audience, to: user })))
           return { ok: false, status: 400, message: 'この記事には送れる内容がまだありません。' };
-        await recordAudit(db, {
-          actor: `user:${user.id}`,
-          action: 'newsletter-test-sent',
-          target: `post:${post.id}`,
-          ip,
-          detail: { to: user.email, audience },
-        });
         return doneAnswer(
           `テストメール（${AUDIENCE_LABELS[audience]}向け）を ${user.email} に送信しました。`,
           `${newsletterPaths.step(post.id)}?audience=${audience}#newsletter-test`,

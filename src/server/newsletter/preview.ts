@@ -7,7 +7,6 @@ import { findItem } from '@/server/content/items';
 import { postSchema } from '@/server/content/schemas';
 import type { Db } from '@/server/db/client';
 import type { AppUser } from '@/server/identity/session-user';
-import { sendMail } from '@/server/mail/mailer';
 import { type Letter, renderNewsletterLetter } from './letter';
 import { NEWSLETTER_ENDPOINT } from './queue';
 import { findEndpoint } from '@/lib/cms/model';
@@ -15,8 +14,8 @@ import { findEndpoint } from '@/lib/cms/model';
 type Staff = Pick<AppUser, 'id' | 'name' | 'email'>;
 
 /**
- * The letter a post would make, for the console's preview and test letter, addressed to the
- * staff member looking at it. Its 配信停止 link is the unsubscribe page without a token: a
+ * The letter a post would make, for the console's preview, addressed to the staff member
+ * looking at it. Its 配信停止 link is the unsubscribe page without a token: a
  * preview is nobody's subscription. The version is the one a send would mail: the published one of a published
  * post (a draft of changes is not sent until it is published), the working copy of a post
  * still to be published (scheduled or draft). Null when the post has nothing saved yet.
@@ -45,22 +44,4 @@ export async function renderPreviewLetter(
     unsubscribeUrl: new URL('/newsletter/unsubscribe', site).toString(),
     postUrl: new URL(publicPath(NEWSLETTER_ENDPOINT, contentId) ?? '/', site).toString(),
   });
-}
-
-/** The test letter: the version being previewed, to the signed-in staff member only. */
-export async function sendTestLetter(
-  db: Db,
-  input: { contentId: string; audience: Audience; to: Staff },
-): Promise<boolean> {
-  const letter = await renderPreviewLetter(db, input.contentId, input.audience, input.to);
-  if (!letter) return false;
-  await sendMail(db, {
-    to: input.to.email,
-    subject: `［テスト］${letter.subject}`,
-    text: letter.text,
-    html: letter.html,
-    kind: 'newsletter-test',
-    secret: null,
-  });
-  return true;
 }

@@ -239,7 +239,7 @@ export function NewsletterStep({
       <StaffSection id="newsletter-test" title="自分にテスト送信">
         <p className={staff.hint}>
           あなたのメールアドレス（{testTo}）に、プレビュー中の{AUDIENCE_LABELS[preview.audience]}
-          向けのメールを、件名に［テスト］を付けて送ります。
+          向けのメールを、件名に【テスト配信】を付けて送ります。
           {outbox ? (
             <>
               {' '}
