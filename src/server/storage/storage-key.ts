@@ -1,10 +1,15 @@
 import 'server-only';
+import { AppError } from '@/lib/errors';
 
 /** The keys (relative paths) of stored media, checked by every storage implementation. */
 
-export class StorageKeyError extends Error {
+/** A key outside the rules (a path that climbs out, odd characters): a refused request. */
+export class StorageKeyError extends AppError {
   constructor(key: string) {
-    super(`不正な保存キーです: ${JSON.stringify(key.slice(0, 100))}`);
+    super(`不正な保存キーです: ${JSON.stringify(key.slice(0, 100))}`, {
+      status: 400,
+      code: 'invalid-storage-key',
+    });
     this.name = 'StorageKeyError';
   }
 }

@@ -1,4 +1,5 @@
 import 'server-only';
+import { AppError } from '@/lib/errors';
 
 /**
  * Parser for the microCMS `filters` query parameter, e.g.
@@ -57,12 +58,13 @@ export const MAX_FILTER_LENGTH = 4096;
 export const MAX_FILTER_DEPTH = 10;
 export const MAX_FILTER_CONDITIONS = 100;
 
-export class FilterSyntaxError extends Error {
+/** A `filters` value that does not parse: the content API answers it as a bad query. */
+export class FilterSyntaxError extends AppError {
   constructor(
     message: string,
     readonly position: number,
   ) {
-    super(`${message} (at ${position})`);
+    super(`${message} (at ${position})`, { status: 400, code: 'invalid-filter', expose: false });
     this.name = 'FilterSyntaxError';
   }
 }
