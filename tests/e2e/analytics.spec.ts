@@ -118,7 +118,7 @@ test('a post view and a client-side navigation each send a beacon with one kept 
   // The server stored the view: staff see the post, by its title, at /admin/analytics.
   await signInAs(page, 'editor');
   await page.goto('/admin/analytics');
-  await expect(page.getByRole('heading', { level: 1 })).toHaveText('閲覧数');
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('分析');
   await expect(
     page
       .getByRole('table', { name: /よく読まれたコンテンツ/ })

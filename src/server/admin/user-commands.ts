@@ -1,5 +1,5 @@
 import 'server-only';
-import { stringify } from 'csv-stringify/sync';
+import { csvRecord } from '@/lib/csv';
 import { z } from '@/lib/zod';
 import { recordAudit } from '@/server/audit/audit-log';
 import { CmsApiError } from '@/server/cms/errors';
@@ -202,13 +202,6 @@ const listUsersCommand = defineCommand({
     );
   },
 });
-
-/**
- * One CSV record (RFC 4180 quoting), by csv-stringify. A cell starting with = + - @, a tab or a
- * full-width = + - @ gets a leading apostrophe (`escape_formulas`): a display name is the
- * reader's own text, and the file is opened in a spreadsheet, which would run it as a formula.
- */
-const csvRecord = (cells: string[]) => stringify([cells], { escape_formulas: true, eof: false });
 
 const newsletterCommand = defineCommand({
   name: 'newsletter-subscribers',

@@ -4,12 +4,21 @@ import { accountMetadata } from '@/components/account/metadata';
 import styles from '@/components/admin/admin.module.css';
 import local from '@/components/admin/analytics-report.module.css';
 import { StaffPageTitle } from '@/components/admin/staff-list-page';
+import { MonthBarsChart, shortMonthJa } from '@/components/admin/month-bars-chart';
 import { ViewsChart, shortDayJa } from '@/components/admin/views-chart';
+import type { MonthFigures } from '@/server/analytics/business-figures';
+import {
+  type BusinessReport,
+  POST_LIMIT,
+  POST_SORTS,
+  type PostSort,
+  loadBusinessReport,
+} from '@/server/analytics/business-report';
 import { loadAnalyticsReport, REPORT_DAYS, TOP_CONTENT_LIMIT } from '@/server/analytics/report';
 import { getDb } from '@/server/db/client';
 import { requireRole } from '@/server/identity/session';
 
-export const metadata = accountMetadata('閲覧数', '/admin/analytics');
+export const metadata = accountMetadata('分析', '/admin/analytics');
 export const dynamic = 'force-dynamic';
 
 const ENDPOINT_LABEL: Record<string, string> = {
@@ -22,6 +31,7 @@ const ENDPOINT_LABEL: Record<string, string> = {
 };
 
 const number = (n: number) => n.toLocaleString('ja-JP');
+const EMPTY = 'まだデータがありません';
 
 /** A table of the report: its caption for screen readers, its column heads, its rows. */
 function ReportTable({
@@ -30,7 +40,7 @@ function ReportTable({
   children,
 }: {
   caption: string;
-  columns: string[];
+  columns: (string | { key: string; head: ReactNode; sort?: 'descending' })[];
   children: ReactNode;
 }) {
   return (
@@ -39,11 +49,17 @@ function ReportTable({
         <caption className="visually-hidden">{caption}</caption>
         <thead>
           <tr>
-            {columns.map((column) => (
-              <th key={column} scope="col">
-                {column}
-              </th>
-            ))}
+            {columns.map((column) =>
+              typeof column === 'string' ? (
+                <th key={column} scope="col">
+                  {column}
+                </th>
+              ) : (
+                <th key={column.key} scope="col" aria-sort={column.sort}>
+                  {column.head}
+                </th>
+              ),
+            )}
           </tr>
         </thead>
         <tbody>{children}</tbody>
@@ -62,16 +78,175 @@ function CountCells({ views, visitors }: { views: number; visitors: number }) {
   );
 }
 
-export default async function AnalyticsPage() {
-  await requireRole('editor', 'admin');
-  const data = await loadAnalyticsReport(await getDb());
+const SORT_LABEL: Record<PostSort, string> = {
+  views: '閲覧数',
+  memberViews: '会員の閲覧数',
+  paywallViews: 'ペイウォール表示',
+  signUps: '登録',
+  subscriptions: '有料申し込み',
+};
+
+const yen = (n: number) => `¥${number(n)}`;
+const percent = (rate: number | null) =>
+  rate === null ? '—' : `${(Math.round(rate * 1000) / 10).toLocaleString('ja-JP')}%`;
+
+/** The headline cards: each its label and its figure, read as a list. */
+function HeadlineCards({ report }: { report: BusinessReport }) {
+  const { mrr, payingMembers, trials, conversion } = report.headline;
+  const cards: [string, string, string][] = [
+    ['MRR（月間経常収益）', yen(mrr), '税込・年額プランは 12 で割った月額換算'],
+    ['有料メンバー', `${number(payingMembers)} 人`, '支払い済みで終了していないプラン'],
+    ['トライアル中', `${number(trials)} 人`, 'まだ支払いのないお試し期間'],
+    [
+      '無料 → 有料の転換率',
+      percent(conversion.rate),
+      `直近 12 か月の登録 ${number(conversion.signUps)} 人のうち ${number(conversion.converted)} 人が有料化`,
+    ],
+  ];
+  return (
+    <ul className={local.cards}>
+      {cards.map(([label, value, note]) => (
+        <li key={label} className={local.card}>
+          <span className={local.cardLabel}>{label}</span>
+          <strong className={local.cardValue}>{value}</strong>
+          <span className={local.cardNote}>{note}</span>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+function MonthRow({ m }: { m: MonthFigures }) {
+  return (
+    <tr>
+      <th scope="row">
+        <time dateTime={m.month}>{shortMonthJa(m.month)}</time>
+      </th>
+      {[m.newPaying, m.churned, m.payingAtEnd, m.signUps, m.converted].map((value, i) => (
+        <td key={i}>{number(value)}</td>
+      ))}
+    </tr>
+  );
+}
+
+function MembersSection({ report }: { report: BusinessReport }) {
+  const months = report.months.map((m) => m.month);
+  const hasData = report.months.some(
+    (m) => m.newPaying + m.churned + m.payingAtEnd + m.signUps > 0,
+  );
+  return (
+    <section aria-labelledby="members" className={local.section}>
+      <h2 id="members" className={local.heading}>
+        収益とメンバー
+      </h2>
+      <HeadlineCards report={report} />
+      {hasData ? (
+        <div className={local.pair}>
+          <MonthBarsChart
+            months={months}
+            series={[
+              { name: '新規有料', values: report.months.map((m) => m.newPaying) },
+              { name: '解約', values: report.months.map((m) => m.churned) },
+            ]}
+            caption="月ごとの新規有料と解約（直近 12 か月、日本時間）"
+          />
+          <ReportTable
+            caption="月ごとの新規有料・解約・月末の有料メンバー・登録と有料化（古い順）"
+            columns={['月', '新規有料', '解約', '月末の有料メンバー', '新規登録', 'うち有料化']}
+          >
+            {report.months.map((m) => (
+              <MonthRow key={m.month} m={m} />
+            ))}
+          </ReportTable>
+        </div>
+      ) : (
+        <p className={styles.empty}>{EMPTY}</p>
+      )}
+      <p>
+        <a href="/admin/analytics/export?table=months" download>
+          月ごとの表を CSV でダウンロード
+        </a>
+      </p>
+    </section>
+  );
+}
+
+function PostsSection({ report, sort }: { report: BusinessReport; sort: PostSort }) {
+  const columns = POST_SORTS.map((key) => ({
+    key,
+    sort: key === sort ? ('descending' as const) : undefined,
+    head:
+      key === sort ? (
+        `${SORT_LABEL[key]} ▼`
+      ) : (
+        <Link href={`/admin/analytics?sort=${key}#posts`}>{SORT_LABEL[key]}</Link>
+      ),
+  }));
+  return (
+    <section aria-labelledby="posts" className={local.section}>
+      <h2 id="posts" className={local.heading}>
+        コンテンツごとの成果
+      </h2>
+      <p>
+        {`直近 12 か月（${report.from.replaceAll('-', '/')}〜）。見出しのリンクでその列の多い順に並べ替えます（${POST_LIMIT} 件まで）。登録と有料申し込みは、その読者が最初に出会ったペイウォールのコンテンツに数えます。`}
+      </p>
+      {report.posts.length === 0 ? (
+        <p className={styles.empty}>{EMPTY}</p>
+      ) : (
+        <ReportTable
+          caption={`コンテンツごとの閲覧・ペイウォール表示・登録・有料申し込み（${SORT_LABEL[sort]}の多い順）`}
+          columns={['コンテンツ', '種類', ...columns]}
+        >
+          {report.posts.map((item) => (
+            <tr key={`${item.endpoint}/${item.contentId}`}>
+              <th scope="row">
+                <Link href={item.href}>
+                  {item.title ?? `${item.contentId}（タイトルを取得できません）`}
+                </Link>
+              </th>
+              <td>{ENDPOINT_LABEL[item.endpoint] ?? item.endpoint}</td>
+              {POST_SORTS.map((key) => (
+                <td key={key}>{number(item[key])}</td>
+              ))}
+            </tr>
+          ))}
+        </ReportTable>
+      )}
+      <p>
+        <a href={`/admin/analytics/export?table=posts&sort=${sort}`} download>
+          コンテンツごとの表を CSV でダウンロード
+        </a>
+      </p>
+    </section>
+  );
+}
+
+const sortOf = (value: string | string[] | undefined): PostSort =>
+  (POST_SORTS as readonly unknown[]).includes(value) ? (value as PostSort) : 'subscriptions';
+
+export default async function AnalyticsPage({
+  searchParams,
+}: {
+  searchParams: Promise<Record<string, string | string[] | undefined>>;
+}) {
+  const user = await requireRole('editor', 'admin');
+  const sort = sortOf((await searchParams).sort);
+  const db = await getDb();
+  const [data, business] = await Promise.all([
+    loadAnalyticsReport(db),
+    loadBusinessReport(db, { sort }),
+  ]);
   const period = `${shortDayJa(data.from)}〜${shortDayJa(data.to)}`;
   return (
     <div className={styles.page}>
-      <StaffPageTitle title="閲覧数" />
+      <StaffPageTitle title="分析" />
       <p>
-        {`サイト内の閲覧の記録です（日付は日本時間）。ブラウザの「トラッキング拒否」や計測の停止を選んだ閲覧、ボットは含みません。直近 ${REPORT_DAYS} 日（${period}）の閲覧数は ${number(data.totalViews)} 件です。`}
+        {`サイト内の閲覧と、有料プランの記録（決済サービスから同期したもの）です（日付は日本時間）。ブラウザの「トラッキング拒否」や計測の停止を選んだ閲覧、ボットは含みません。直近 ${REPORT_DAYS} 日（${period}）の閲覧数は ${number(data.totalViews)} 件です。`}
       </p>
+
+      {/* Money and members' counts are the business's: admins only (docs/decisions). */}
+      {user.role === 'admin' ? <MembersSection report={business} /> : null}
+      <PostsSection report={business} sort={sort} />
 
       <section aria-labelledby="per-day" className={local.section}>
         <h2 id="per-day" className={local.heading}>

@@ -43,8 +43,9 @@ export const ADMIN_SECTIONS: readonly AdminSection[] = [
   },
   {
     href: '/admin/analytics',
-    label: '閲覧数',
-    description: '日ごとの閲覧数と、よく読まれているコンテンツ（過去 30 日）',
+    label: '分析',
+    description:
+      'MRR・有料メンバー・転換率（管理者）、コンテンツごとの閲覧・登録・有料申し込み、日ごとの閲覧数',
   },
   {
     href: '/biz/axis-admin',

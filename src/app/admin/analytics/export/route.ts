@@ -1,0 +1,8 @@
+import { handleBusinessCsv } from '@/server/analytics/business-csv-route';
+
+export const dynamic = 'force-dynamic';
+export const runtime = 'nodejs';
+
+export function GET(request: Request): Promise<Response> {
+  return handleBusinessCsv(request);
+}

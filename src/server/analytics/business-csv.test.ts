@@ -1,0 +1,61 @@
+import { describe, expect, it } from 'vitest';
+import { businessCsv, csvFileName } from './business-csv';
+import type { BusinessReport } from './business-report';
+
+const report: BusinessReport = {
+  from: '2026-05-01',
+  to: '2027-04-28',
+  headline: {
+    mrr: 0,
+    payingMembers: 0,
+    trials: 0,
+    conversion: { signUps: 0, converted: 0, rate: null },
+  },
+  months: [
+    { month: '2027-04', newPaying: 2, churned: 1, payingAtEnd: 3, signUps: 4, converted: 1 },
+  ],
+  posts: [
+    {
+      endpoint: 'posts',
+      contentId: 'p1',
+      title: '=HYPERLINK("https://evil.example","見る")',
+      href: '/posts/p1',
+      views: 10,
+      memberViews: 4,
+      paywallViews: 3,
+      signUps: 2,
+      subscriptions: 1,
+    },
+    {
+      endpoint: 'posts',
+      contentId: 'p2',
+      title: null,
+      href: '/posts/p2',
+      views: 1,
+      memberViews: 0,
+      paywallViews: 0,
+      signUps: 0,
+      subscriptions: 0,
+    },
+  ],
+};
+
+describe('businessCsv', () => {
+  it('writes the per-item table with a title starting with = escaped, never a formula', () => {
+    expect(businessCsv(report, 'posts')).toBe(
+      [
+        '種類,ID,タイトル,URL,閲覧数,会員の閲覧数,ペイウォール表示,登録,有料申し込み',
+        `posts,p1,"'=HYPERLINK(""https://evil.example"",""見る"")",/posts/p1,10,4,3,2,1`,
+        'posts,p2,,/posts/p2,1,0,0,0,0',
+        '',
+      ].join('\r\n'),
+    );
+  });
+
+  it('writes the monthly table', () => {
+    expect(businessCsv(report, 'months')).toBe(
+      '月,新規有料,解約,月末の有料メンバー,新規登録,うち有料化\r\n2027-04,2,1,3,4,1\r\n',
+    );
+    expect(csvFileName(report, 'months')).toBe('business-months-2027-04-28.csv');
+  });
+});
