@@ -1,6 +1,7 @@
 import Link from 'next/link';
 import { AnalyticsOptOut } from '@/components/analytics/analytics-opt-out.client';
 import { AREA_NAV, INFO_NAV, SERVICE_NAV } from '@/lib/site';
+import { NewsletterSubscribeForm } from '@/components/newsletter/subscribe-form';
 import styles from './site-footer.module.css';
 
 const SECTIONS = [
@@ -14,6 +15,7 @@ export function SiteFooter({ siteName }: { siteName: string }) {
     <footer className={styles.footer}>
       <div className={styles.inner}>
         <p className={styles.name}>{siteName}</p>
+        <NewsletterSubscribeForm />
         <nav id="site-map" aria-label="サイトマップ" className={styles.columns}>
           {SECTIONS.map((section) => (
             <div key={section.heading}>

@@ -58,6 +58,8 @@ export const API_ROUTES: readonly string[] = [
   '/api/media',
   '/api/metrics',
   '/api/newsletter/account',
+  '/api/newsletter/confirm',
+  '/api/newsletter/subscribe',
   '/api/newsletter/unsubscribe',
   '/api/preview/jobs/[contentId]',
   '/api/v1/[endpoint]',

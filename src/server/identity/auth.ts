@@ -2,6 +2,8 @@ import 'server-only';
 import { betterAuth } from 'better-auth';
 import { genericOAuth, magicLink } from 'better-auth/plugins';
 import { drizzleAdapter } from 'better-auth/adapters/drizzle';
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { singleton } from '@/lib/singleton';
 import { eq } from 'drizzle-orm';
 import { env } from '@/env';
 import { recordAudit } from '@/server/audit/audit-log';
@@ -221,6 +223,12 @@ export function createAuth(
         expiresIn: SIGN_IN_LINK_SECONDS,
         disableSignUp: true,
         sendMagicLink: async ({ email, token, metadata }) => {
+          // A sign-in the server grants itself (signInWithoutMail): handed back, not mailed.
+          const held = heldSignIns.getStore();
+          if (held) {
+            held.token = token;
+            return;
+          }
           const [owner] = await db
             .select({ id: schema.user.id, name: schema.user.name })
             .from(schema.user)
@@ -247,3 +255,27 @@ export function createAuth(
 }
 
 export type Auth = ReturnType<typeof createAuth>;
+
+const heldSignIns = singleton('held-sign-ins', () => new AsyncLocalStorage<{ token?: string }>());
+
+/**
+ * Signs a reader in without mailing them a link, for a flow whose own mailed link already
+ * proved the address (the footer's newsletter confirmation, src/server/newsletter): better-auth's
+ * magic link is made and followed at once, so the session, its cookie and the address marked
+ * verified are the library's. Answers the Set-Cookie headers.
+ */
+export async function signInWithoutMail(
+  auth: Auth,
+  email: string,
+  headers: Headers,
+): Promise<string[]> {
+  const held: { token?: string } = {};
+  await heldSignIns.run(held, () => auth.api.signInMagicLink({ body: { email }, headers }));
+  if (!held.token) return [];
+  const answer = await auth.api.magicLinkVerify({
+    query: { token: held.token },
+    headers,
+    returnHeaders: true,
+  });
+  return answer.headers.getSetCookie();
+}

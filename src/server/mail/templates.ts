@@ -232,6 +232,20 @@ export const mails = {
       note: IGNORE,
     }),
 
+  /** The footer's newsletter subscription (double opt-in): its link leads to the confirmation. */
+  newsletterConfirm: (to: string, url: string, lifetimeSeconds: number) =>
+    render(to, {
+      kind: 'newsletter-confirm',
+      subject: 'ニュースレター登録の確認',
+      greeting: 'ご利用ありがとうございます。',
+      paragraphs: [
+        'このメールアドレスで、ニュースレターの受け取りのお申し込みがありました。',
+        `{action}を開き、「登録を完了する」を押すと配信が始まります。まだ会員でない方は、無料会員として登録されます。リンクの有効期限は ${lifetimeText(lifetimeSeconds)}で、1 回だけ使えます。`,
+      ],
+      action: { label: 'ニュースレターの登録を確認する', url },
+      note: 'お申し込みに心当たりがない場合は、このメールを破棄してください。登録も配信も行われません。',
+    }),
+
   /** To the old address when a change is asked for. */
   changeEmailNotice: (to: string, name: string) =>
     render(to, {

@@ -17,7 +17,9 @@ import { findEndpoint } from '@/lib/cms/model';
 import { MEMBERS_DIVIDER } from '@/server/cms/richtext/members-divider';
 import { createContent } from '@/server/cms/store';
 import { listOutbox } from '@/server/mail/mailer';
+import { createAuth } from '@/server/identity/auth';
 import { newsletterAccountPost } from './account-http';
+import { newsletterConfirmPost, newsletterSubscribePost } from './footer-http';
 import { sendTestLetter } from './test-letter';
 import { handleUnsubscribePost, unsubscribeTarget } from './unsubscribe-http';
 
@@ -255,5 +257,87 @@ describe('sendTestLetter', () => {
     expect(mail!.textBody).toContain('STAFF-SEES-THIS');
     expect(mail!.textBody).toContain('/newsletter/unsubscribe?token=');
     expect(await sendTestLetter(db, { contentId: 'no-such-post', to: staff })).toBeNull();
+  });
+});
+
+describe('the footer’s subscription (double opt-in)', () => {
+  const deps = () => ({
+    db: () => Promise.resolve(database.db),
+    auth: () => Promise.resolve(createAuth(database.db, { secret: 'x'.repeat(32), baseURL: SITE })),
+  });
+  const form = (url: string, body: string, headers: Record<string, string> = {}) =>
+    new Request(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', origin: SITE, ...headers },
+      body,
+    });
+  const subscribe = (email: string) =>
+    newsletterSubscribePost(deps())(
+      form(`${SITE}/api/newsletter/subscribe`, `email=${encodeURIComponent(email)}`, {
+        referer: `${SITE}/posts/abc`,
+      }),
+    );
+  const confirmLink = async (to: string) => {
+    const mail = (await listOutbox(database.db, { to })).find(
+      (m) => m.kind === 'newsletter-confirm',
+    );
+    return /https?:\/\/\S+\/newsletter\/confirm\?token=[A-Za-z0-9._-]+/.exec(
+      mail!.textBody ?? '',
+    )![0];
+  };
+
+  it('answers every address the same, and mails each its confirmation', async () => {
+    for (const email of ['new-reader@example.jp', 'reader-c@example.jp']) {
+      const response = await subscribe(email);
+      expect(response.status).toBe(303);
+      expect(response.headers.get('location')).toBe('/newsletter/subscribe?sent=1');
+      expect(await confirmLink(email)).toContain('/newsletter/confirm?token=');
+    }
+  });
+
+  it('makes a new address a verified free member, subscribed and signed in, once', async () => {
+    const link = await confirmLink('new-reader@example.jp');
+    const token = new URL(link).searchParams.get('token')!;
+    const confirm = () =>
+      newsletterConfirmPost(deps())(form(`${SITE}/api/newsletter/confirm?token=${token}`, ''));
+    const response = await confirm();
+    expect(response.status).toBe(303);
+    expect(response.headers.get('location')).toBe('/newsletter/welcome');
+    expect(response.headers.get('set-cookie')).toContain('session_token');
+    const [created] = await database.db
+      .select()
+      .from(user)
+      .where(eq(user.email, 'new-reader@example.jp'));
+    expect(created).toMatchObject({ emailVerified: true, role: 'member' });
+    expect(await isSubscribed(database.db, created!.id)).toBe(true);
+    expect(await consentHistory(database.db, created!.id)).toMatchObject([
+      { action: 'confirmed', method: 'footer', page: '/posts/abc' },
+    ]);
+    const again = await confirm();
+    expect(again.headers.get('location')).toContain('error=used');
+    expect(again.headers.get('set-cookie')).toBeNull();
+  });
+
+  it('only turns the newsletter on for an address that has an account, never signing in', async () => {
+    await setNewsletterConsent(database.db, {
+      userId: 'reader-c',
+      subscribed: false,
+      method: 'account',
+    });
+    const token = new URL(await confirmLink('reader-c@example.jp')).searchParams.get('token')!;
+    const response = await newsletterConfirmPost(deps())(
+      form(`${SITE}/api/newsletter/confirm?token=${token}`, ''),
+    );
+    expect(response.headers.get('location')).toBe('/newsletter/welcome?existing=1');
+    expect(response.headers.get('set-cookie')).toBeNull();
+    expect(await isSubscribed(database.db, 'reader-c')).toBe(true);
+  });
+
+  it('refuses an altered link and changes nothing', async () => {
+    const token = new URL(await confirmLink('reader-c@example.jp')).searchParams.get('token')!;
+    const response = await newsletterConfirmPost(deps())(
+      form(`${SITE}/api/newsletter/confirm?token=${token}x`, ''),
+    );
+    expect(response.headers.get('location')).toContain('error=invalid');
   });
 });

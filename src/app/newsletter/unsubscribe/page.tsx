@@ -1,16 +1,13 @@
 import Link from 'next/link';
 import { AccountPage, Notice } from '@/components/account/account-page';
 import { accountMetadata } from '@/components/account/metadata';
-import type { SearchParamsProps } from '@/components/listing/page-params';
+import { type SearchParamsProps, textParam } from '@/components/listing/page-params';
 import { Button } from '@/components/ui/button';
 import { getDb } from '@/server/db/client';
 import { INVALID_TOKEN_MESSAGE, unsubscribeTarget } from '@/server/newsletter/unsubscribe-http';
 
 export const metadata = accountMetadata('ニュースレターの配信停止', '/newsletter/unsubscribe');
 export const dynamic = 'force-dynamic';
-
-const one = (value: string | string[] | undefined) =>
-  typeof value === 'string' ? value : undefined;
 
 /**
  * The letter's unsubscribe link, without signing in: the masked address and one button. A GET
@@ -20,7 +17,8 @@ const one = (value: string | string[] | undefined) =>
  */
 export default async function UnsubscribePage({ searchParams }: SearchParamsProps) {
   const query = await searchParams;
-  const token = one(query.token) ?? '';
+  // Not textParam: a token is longer than its 100 characters.
+  const token = typeof query.token === 'string' ? query.token : '';
   const target = await unsubscribeTarget(await getDb(), token);
   if (!target) {
     return (
@@ -35,7 +33,7 @@ export default async function UnsubscribePage({ searchParams }: SearchParamsProp
     );
   }
   const address = target.maskedEmail ?? 'このメールアドレス';
-  if (one(query.done) === '1' && !target.subscribed) {
+  if (textParam(query.done) === '1' && !target.subscribed) {
     return (
       <AccountPage title="配信を停止しました">
         <Notice>
