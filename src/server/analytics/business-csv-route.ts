@@ -1,9 +1,17 @@
 import 'server-only';
 import { z } from '@/lib/zod';
-import { getDb } from '@/server/db/client';
-import { getUser } from '@/server/identity/session';
+import { type Db, getDb } from '@/server/db/client';
+import { type AppUser, userFromHeaders } from '@/server/identity/session-user';
 import { CSV_TABLES, businessCsv, csvFileName } from './business-csv';
 import { POST_SORTS, loadBusinessReport } from './business-report';
+import type { TitleLookup } from './report';
+
+export type BusinessCsvDeps = {
+  db?: Db;
+  viewer?: (headers: Headers) => Promise<AppUser | null>;
+  now?: number;
+  titles?: TitleLookup;
+};
 
 const querySchema = z.object({
   table: z.enum(CSV_TABLES),
@@ -17,18 +25,25 @@ const notFound = () =>
   });
 
 /**
- * GET /admin/analytics/export?table=months|posts: a table of the business report as CSV. The
+ * GET /api/admin/analytics/export?table=months|posts: a table of the business report as CSV. The
  * monthly table (members and money) is for admins, the per-item one for editors too, as on the
  * page; anyone else gets the same 404 as for an unknown page.
  */
-export async function handleBusinessCsv(request: Request): Promise<Response> {
-  const user = await getUser();
+export async function handleBusinessCsv(
+  request: Request,
+  deps: BusinessCsvDeps = {},
+): Promise<Response> {
+  const user = await (deps.viewer ?? userFromHeaders)(request.headers);
   if (!user || (user.role !== 'admin' && user.role !== 'editor')) return notFound();
   const query = querySchema.safeParse(Object.fromEntries(new URL(request.url).searchParams));
   if (!query.success) return notFound();
   const { table, sort } = query.data;
   if (table === 'months' && user.role !== 'admin') return notFound();
-  const report = await loadBusinessReport(await getDb(), { sort });
+  const report = await loadBusinessReport(deps.db ?? (await getDb()), {
+    sort,
+    ...(deps.now === undefined ? {} : { now: deps.now }),
+    ...(deps.titles ? { titles: deps.titles } : {}),
+  });
   // A BOM so that a spreadsheet reads the Japanese headings as UTF-8.
   return new Response(`\uFEFF${businessCsv(report, table)}`, {
     headers: {

@@ -10,6 +10,7 @@ export const API_ROUTES: readonly string[] = [
   '/api/account/[flow]',
   '/api/account/sign-in-link',
   '/api/account/sign-in-with/[provider]',
+  '/api/admin/analytics/export',
   '/api/admin/api-keys',
   '/api/admin/api-keys/[id]/revoke',
   '/api/admin/content/[endpoint]',

@@ -163,7 +163,7 @@ function MembersSection({ report }: { report: BusinessReport }) {
         <p className={styles.empty}>{EMPTY}</p>
       )}
       <p>
-        <a href="/admin/analytics/export?table=months" download>
+        <a href="/api/admin/analytics/export?table=months" download>
           月ごとの表を CSV でダウンロード
         </a>
       </p>
@@ -213,7 +213,7 @@ function PostsSection({ report, sort }: { report: BusinessReport; sort: PostSort
         </ReportTable>
       )}
       <p>
-        <a href={`/admin/analytics/export?table=posts&sort=${sort}`} download>
+        <a href={`/api/admin/analytics/export?table=posts&sort=${sort}`} download>
           コンテンツごとの表を CSV でダウンロード
         </a>
       </p>
