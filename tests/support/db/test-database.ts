@@ -1,31 +1,26 @@
-import fs from 'node:fs';
 import { randomBytes } from 'node:crypto';
-import { PGlite } from '@electric-sql/pglite';
-import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { inject } from 'vitest';
 import { type Database, openDatabase } from '@/server/db/client';
 import * as schema from '@/server/db/schema';
 import { databaseUrl, serverQuery } from './postgres-server';
-import { PGLITE_TEMPLATE } from './template';
+import { takePooledPglite } from './pglite-pool';
 
 /**
- * A fresh, migrated database for one test file: a copy of the migrated PGlite template, or,
+ * A fresh, migrated database for one test file: an embedded one as the migrated template left it
+ * (./pglite-pool.ts), or,
  * when DATABASE_URL is set, a copy of the migrated template database on that PostgreSQL server,
  * dropped on close.
  */
 export async function createTestDatabase(): Promise<Database> {
   const serverUrl = process.env.DATABASE_URL;
   if (!serverUrl) {
-    const client = await PGlite.create({
-      loadDataDir: new Blob([fs.readFileSync(PGLITE_TEMPLATE)]),
-      extensions: { pg_trgm },
-    });
+    const { client, release } = await takePooledPglite();
     return {
       db: drizzlePglite({ client, schema }),
       kind: 'embedded',
       location: 'memory',
-      close: () => client.close(),
+      close: release,
     };
   }
 
