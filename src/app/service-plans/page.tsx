@@ -9,6 +9,7 @@ import { billingSummaryFor } from '@/server/billing/reader-billing';
 import { pastDueNoticeFor } from '@/server/billing/reader-notices';
 import { getDb } from '@/server/db/client';
 import { getUser } from '@/server/identity/session';
+import { lookUpOffer, readOfferCode } from '@/server/billing/offers';
 
 // Rendered for each viewer (their plan, their trial), never cached or prerendered.
 export const dynamic = 'force-dynamic';
@@ -24,12 +25,20 @@ type Props = { searchParams: Promise<Record<string, string | string[] | undefine
 
 export default async function ServicePlansPage({ searchParams }: Props) {
   const [query, user, db] = await Promise.all([searchParams, getUser(), getDb()]);
-  const [plans, summary, alreadySubscribed] = await Promise.all([
+  const offerCode = readOfferCode(query.offer);
+  const [plans, summary, alreadySubscribed, found] = await Promise.all([
     listPlans(db),
     user ? billingSummaryFor(db, user.id) : null,
     // Sent back from the confirmation screen: said only when it is so.
     user && query.notice === 'subscribed' ? hasLiveProviderPlan(db, user.id) : false,
+    lookUpOffer(db, offerCode, user ? { userId: user.id } : null),
   ]);
+  const offerMessage =
+    query.offer !== undefined && !offerCode
+      ? 'クーポンコードの形式が正しくありません。通常の料金でお申し込みいただけます。'
+      : found.state === 'invalid'
+        ? found.message
+        : null;
   // A failed renewal: what is owed and when the card is tried again (the banner's words).
   const pastDue =
     user && summary?.current?.status === 'past_due'
@@ -49,6 +58,8 @@ export default async function ServicePlansPage({ searchParams }: Props) {
       viewer={viewer}
       alreadySubscribed={alreadySubscribed}
       pastDue={pastDue}
+      offer={found.state === 'valid' ? found.offer : null}
+      offerMessage={offerMessage}
       // The page the reader came from (a paywall): every plan button carries it on.
       next={safeNextPath(typeof query.next === 'string' ? query.next : undefined, env().SITE_URL)}
     />

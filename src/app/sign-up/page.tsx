@@ -89,7 +89,7 @@ async function SentPage({ resent }: { resent: boolean }) {
             <Link
               href={
                 sent.plan
-                  ? confirmPath(sent.plan, sent.next)
+                  ? confirmPath(sent.plan, sent.next, sent.offer)
                   : sent.next === '/'
                     ? '/sign-up'
                     : `/sign-up?next=${encodeURIComponent(sent.next)}`

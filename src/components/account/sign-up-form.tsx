@@ -13,6 +13,7 @@ export function SignUpForm({
   flash,
   next,
   plan,
+  offer,
   submitLabel = '登録する',
 }: {
   /** A refused plain post's one-time message, with what was typed. */
@@ -20,6 +21,8 @@ export function SignUpForm({
   /** A safe local path to return to ('/' is left out). */
   next: string;
   plan?: string;
+  /** With `plan`: the offer's code the reader confirmed. */
+  offer?: string;
   submitLabel?: string;
 }) {
   const value = (name: string) => {
@@ -30,6 +33,7 @@ export function SignUpForm({
     <PostForm action="/api/account/sign-up" submitLabel={submitLabel} initialErrors={flash}>
       {next === '/' ? null : <input type="hidden" name="next" value={next} />}
       {plan ? <input type="hidden" name="plan" value={plan} /> : null}
+      {plan && offer ? <input type="hidden" name="offer" value={offer} /> : null}
       <Field
         name="displayName"
         label="表示名"

@@ -18,6 +18,8 @@ export type PlanView = {
   interval: PlanInterval;
   intervalCount: number;
   active: boolean;
+  /** The provider's product (an offer may apply to some products only). */
+  productId?: string;
 };
 
 /** The reader's live plan (active, trialing or past_due). */

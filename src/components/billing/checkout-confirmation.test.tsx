@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { MONTHLY_PLAN as MONTHLY, YEARLY_PLAN as YEARLY } from '@test-support/plans';
 import { CheckoutConfirmation } from './checkout-confirmation';
 import { expectLinkTo } from '@test-support/links';
+import { offerTerms } from '@/lib/billing/offer-terms';
 
 // 1 June 2026, 01:00 in Japan (still 31 May in UTC): dates are Japan's.
 const NOW = new Date('2026-05-31T16:00:00.000Z');
@@ -89,5 +90,36 @@ describe('CheckoutConfirmation (最終確認画面)', () => {
       />,
     );
     expect(screen.getByRole('alert')).toHaveTextContent('すでに有料プランをご利用中です。');
+  });
+
+  it('with an offer: the discounted charge with its tax, how long, the regular price after', () => {
+    const offer = {
+      code: 'WELCOME',
+      name: '初月半額',
+      percentOff: 50,
+      amountOff: null,
+      duration: 'once' as const,
+      durationInMonths: null,
+      firstTimeOnly: true,
+      products: null,
+    };
+    const terms = offerTerms(offer, MONTHLY)!;
+    render(
+      <CheckoutConfirmation
+        plan={MONTHLY}
+        trialDays={0}
+        trialOffered
+        now={NOW}
+        offer={{ code: 'WELCOME', name: '初月半額', terms }}
+      />,
+    );
+    const price = rowText('価格（税込）');
+    expect(price).toContain('初月 ¥550（通常 ¥1,100）');
+    expect(price).toContain('割引後のお支払い（税込）¥550、うち消費税（10%） ¥50');
+    expect(price).toContain('その後は通常の ¥1,100（税込）／月 です');
+    expect(price).toContain('うち消費税（10%） ¥100');
+    expect(price).toContain('クーポンコード「WELCOME」（初月半額）');
+    expect(rowText('自動更新')).toContain('割引の適用中は ¥550（税込）を決済します（初月）');
+    expect(document.querySelector('input[name="offer"]')).toHaveValue('WELCOME');
   });
 });

@@ -13,6 +13,8 @@ import {
 } from './billing-format';
 import styles from './billing.module.css';
 import { CheckoutForm } from './checkout-form.client';
+import type { OfferTerms } from '@/lib/billing/offer-terms';
+import { plansPath } from '@/lib/confirm-path';
 
 /**
  * The final confirmation screen (最終確認画面) of the 2022 amendment of the 特定商取引法
@@ -39,6 +41,10 @@ export type CheckoutConfirmationProps = {
    * here applies for the plan; the confirmation mail's link then opens the card form.
    */
   signUp?: ReactNode;
+  /** A valid offer's code and its terms on this plan (the checkout applies it). */
+  offer?: { code: string; name: string | null; terms: OfferTerms } | null;
+  /** Why the code the reader came with cannot be used (the regular price is shown). */
+  offerMessage?: string | null;
 };
 
 export const NO_CHARGE_YET =
@@ -52,6 +58,8 @@ export function CheckoutConfirmation({
   errorMessage,
   next = '/',
   signUp,
+  offer = null,
+  offerMessage = null,
 }: CheckoutConfirmationProps) {
   const trial = trialDays > 0;
   const firstCharge = formatDate(addDays(now, trialDays));
@@ -72,7 +80,24 @@ export function CheckoutConfirmation({
     },
     {
       label: '価格（税込）',
-      body: (
+      body: offer ? (
+        <>
+          <p className={styles.amount}>{offer.terms.label}</p>
+          <p>
+            割引後のお支払い（税込）{formatYen(offer.terms.discounted)}、うち消費税（
+            {CONSUMPTION_TAX_RATE}%） {formatYen(includedTax(offer.terms.discounted))}
+          </p>
+          <p>{offer.terms.after}</p>
+          <p>
+            通常価格 {price}、うち消費税（{CONSUMPTION_TAX_RATE}%）{' '}
+            {formatYen(includedTax(plan.amount))}
+          </p>
+          <p className={styles.small}>
+            クーポンコード「{offer.code}」{offer.name ? `（${offer.name}）` : ''}
+            を適用します。無料体験との併用はできません。
+          </p>
+        </>
+      ) : (
         <>
           <p className={styles.amount}>{price}</p>
           <p>
@@ -119,6 +144,12 @@ export function CheckoutConfirmation({
             解約されるまで、{term}ごとに自動で更新されます。更新のたびに {formatYen(plan.amount)}
             （税込）を決済します。
           </p>
+          {offer ? (
+            <p>
+              割引の適用中は {formatYen(offer.terms.discounted)}（税込）を決済します（
+              {offer.terms.charges === null ? '解約されるまで毎回' : offer.terms.lead}）。
+            </p>
+          ) : null}
           {trial ? (
             <p>無料体験の終了後は、自動で有料のご利用（{price}）に切り替わります。</p>
           ) : null}
@@ -184,6 +215,11 @@ export function CheckoutConfirmation({
             : '以下の内容をご確認のうえ、「確認して申し込む（決済画面へ）」に進んでください。'}
         </p>
       </header>
+      {offerMessage ? (
+        <div role="status" className={`${styles.notice} ${styles.info}`}>
+          <p>{offerMessage}</p>
+        </div>
+      ) : null}
       {errorMessage ? (
         <div role="alert" className={`${styles.notice} ${styles.error}`}>
           <p>{errorMessage}</p>
@@ -209,15 +245,9 @@ export function CheckoutConfirmation({
         <p>
           <strong>{NO_CHARGE_YET}</strong>
         </p>
-        {signUp ?? <CheckoutForm planKey={plan.key} next={next} />}
+        {signUp ?? <CheckoutForm planKey={plan.key} next={next} offer={offer?.code} />}
         <p className={styles.backLink}>
-          <Link
-            href={
-              next === '/' ? '/service-plans' : `/service-plans?next=${encodeURIComponent(next)}`
-            }
-          >
-            プランを選び直す
-          </Link>
+          <Link href={plansPath(next, offer?.code)}>プランを選び直す</Link>
         </p>
       </section>
     </div>

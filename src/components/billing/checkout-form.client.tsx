@@ -12,7 +12,16 @@ export const CHECKOUT_SUBMIT_LABEL = '確認して申し込む（決済画面へ
  * redirect to the provider's hosted checkout (so it works without JavaScript). With JavaScript
  * the button only shows a spinner while the next page loads.
  */
-export function CheckoutForm({ planKey, next = '/' }: { planKey: string; next?: string }) {
+export function CheckoutForm({
+  planKey,
+  next = '/',
+  offer,
+}: {
+  planKey: string;
+  next?: string;
+  /** The offer's code whose terms the screen states. */
+  offer?: string;
+}) {
   // Back from the checkout page through the browser's page cache: usable again.
   const [pending, setPending] = useLeavingState();
 
@@ -29,6 +38,7 @@ export function CheckoutForm({ planKey, next = '/' }: { planKey: string; next?: 
     >
       <input type="hidden" name="plan" value={planKey} />
       {next === '/' ? null : <input type="hidden" name="next" value={next} />}
+      {offer ? <input type="hidden" name="offer" value={offer} /> : null}
       <Button type="submit" color="yellow" fullWidth height={52} loading={pending}>
         {CHECKOUT_SUBMIT_LABEL}
       </Button>

@@ -1,6 +1,7 @@
 import { type BillingNotice, billingNoticeText } from '@/lib/billing-notice';
 import Link from 'next/link';
 import { ButtonLink } from '@/components/ui/button';
+import { type OfferView, offerTerms } from '@/lib/billing/offer-terms';
 import { confirmPath } from '@/lib/confirm-path';
 import { formatYen } from '@/lib/format';
 import {
@@ -40,6 +41,10 @@ export type PlansViewProps = {
   alreadySubscribed?: boolean;
   /** A failed renewal's amount and next retry (src/server/billing/reader-notices.ts). */
   pastDue?: BillingNotice;
+  /** A valid offer the reader came with (`?offer=CODE`): its price beside each plan's. */
+  offer?: OfferView | null;
+  /** Why the code the reader came with cannot be used. */
+  offerMessage?: string | null;
   /** The page the reader came from (a safe local path), carried by every plan button. */
   next?: string;
 };
@@ -72,6 +77,8 @@ export function PlansView({
   alreadySubscribed = false,
   pastDue = null,
   next = '/',
+  offer = null,
+  offerMessage = null,
 }: PlansViewProps) {
   const current = viewer.kind === 'member' ? viewer.current : null;
   const monthly = plans.find((plan) => plan.interval === 'month' && plan.intervalCount <= 1);
@@ -88,6 +95,12 @@ export function PlansView({
           有料会員になると、「有料会員限定」を含むすべての記事、音声、動画をお楽しみいただけます。料金はすべて税込です。
         </p>
       </header>
+
+      {offerMessage ? (
+        <div role="status" className={`${styles.notice} ${styles.info}`}>
+          <p>{offerMessage}</p>
+        </div>
+      ) : null}
 
       {alreadySubscribed && viewer.kind === 'member' ? (
         <div role="status" className={`${styles.notice} ${styles.info}`}>
@@ -120,6 +133,7 @@ export function PlansView({
                 monthlyName={monthly?.name}
                 next={next}
                 recommended={plan.key === recommended}
+                offer={offer}
               />
             </li>
           ))}
@@ -195,9 +209,11 @@ function PlanCard({
   monthlyName,
   next,
   recommended,
+  offer,
 }: {
   plan: PlanView;
   viewer: PlansViewer;
+  offer: OfferView | null;
   saving: number;
   monthlyName: string | undefined;
   next: string;
@@ -208,7 +224,9 @@ function PlanCard({
   const current = viewer.kind === 'member' ? viewer.current : null;
   const isCurrent = !!current && current.planKey === plan.key;
   const perMonth = monthlyEquivalent(plan);
-  const trialDays = viewer.kind === 'anonymous' || !current ? viewer.trialDays : 0;
+  const terms = offer && !current ? offerTerms(offer, plan) : null;
+  // An offer replaces the trial, as at checkout.
+  const trialDays = terms ? 0 : viewer.kind === 'anonymous' || !current ? viewer.trialDays : 0;
   return (
     <article
       aria-labelledby={titleId}
@@ -226,7 +244,18 @@ function PlanCard({
             : `初回 ${trialDays} 日間無料`}
         </p>
       ) : null}
+      {terms && offer ? (
+        <div className={styles.trialBadge}>
+          <p>
+            <strong>{terms.label}</strong>
+          </p>
+          <p className={styles.small}>
+            クーポンコード「{offer.code}」{offer.name ? `（${offer.name}）` : ''}。{terms.after}
+          </p>
+        </div>
+      ) : null}
       <p className={styles.price}>
+        {terms ? <span className={styles.priceAfter}>通常価格</span> : null}
         {trialDays > 0 ? <span className={styles.priceAfter}>無料期間の後は</span> : null}
         <span className={styles.priceAmount}>{planPrice(plan)}</span>
       </p>
@@ -253,6 +282,7 @@ function PlanCard({
           titleId={titleId}
           next={next}
           primary={recommended}
+          offer={terms ? offer?.code : undefined}
         />
       </div>
     </article>
@@ -266,9 +296,11 @@ function PlanAction({
   titleId,
   next,
   primary,
+  offer,
 }: {
   plan: PlanView;
   viewer: PlansViewer;
+  offer?: string;
   isCurrent: boolean;
   titleId: string;
   next: string;
@@ -283,7 +315,7 @@ function PlanAction({
     // The confirmation screen itself takes a visitor's account details: no detour by /login.
     return (
       <ButtonLink
-        href={confirmPath(plan.key, next)}
+        href={confirmPath(plan.key, next, offer)}
         prefetch={false}
         color={color}
         width={270}
@@ -309,7 +341,7 @@ function PlanAction({
   }
   return (
     <ButtonLink
-      href={confirmPath(plan.key, next)}
+      href={confirmPath(plan.key, next, offer)}
       prefetch={false}
       color={color}
       width={270}
@@ -329,6 +361,10 @@ export function CurrentPlanPanel({
   plan: CurrentPlanView;
   customerId: string | null;
   pastDue?: BillingNotice;
+  /** A valid offer the reader came with (`?offer=CODE`): its price beside each plan's. */
+  offer?: OfferView | null;
+  /** Why the code the reader came with cannot be used. */
+  offerMessage?: string | null;
 }) {
   const viaProvider = plan.provider === 'stripe';
   const renewal = planRenewalLine(plan);

@@ -13,6 +13,7 @@ export function toPlanView(plan: Plan): PlanView {
     interval: plan.interval,
     intervalCount: plan.intervalCount,
     active: plan.active,
+    productId: plan.productId,
   };
 }
 

@@ -12,6 +12,7 @@ import { clientIp } from '@/server/http/request-origin';
 import { CheckoutRefused, checkoutOutcome, hasLiveProviderPlan, startCheckout } from './checkout';
 import { confirmPath } from '@/lib/confirm-path';
 import { readCheckoutIntent } from './checkout-intent';
+import { readOfferCode } from './offers';
 import { clearSentMailCookie } from '@/server/identity/sign-up-sent';
 import { createPortalSession } from './portal';
 
@@ -42,8 +43,11 @@ export const handleCheckoutStart = endpoint(
         .optional()
         .catch(undefined)
         .transform((next) => safeNextPath(next, env().SITE_URL)),
+      // The offer's code confirmed on the screen; anything that cannot be one is dropped.
+      offer: z.unknown().transform(readOfferCode),
     }),
-    formPage: (input) => (input ? confirmPath(input.plan, input.next) : '/service-plans'),
+    formPage: (input) =>
+      input ? confirmPath(input.plan, input.next, input.offer) : '/service-plans',
     messages: { signIn: 'お申し込みにはログインが必要です。' },
   },
   async ({ input, user, ip, request }) => {
@@ -56,6 +60,7 @@ export const handleCheckoutStart = endpoint(
       ip,
       input.next,
       await checkoutSourceOf(db, request.headers, user.id),
+      input.offer,
     );
     return new Response(null, {
       status: 303,
@@ -144,11 +149,12 @@ export async function handleCheckoutIntentStart(request: Request): Promise<Respo
       clientIp(request.headers),
       intent.next,
       await checkoutSourceOf(db, request.headers, user.id),
+      intent.offer,
     );
     return seeOther(started.url, done);
   } catch (error) {
     if (error instanceof CheckoutRefused)
-      return seeOther(confirmPath(intent.plan, intent.next), done);
+      return seeOther(confirmPath(intent.plan, intent.next, intent.offer), done);
     throw error;
   }
 }

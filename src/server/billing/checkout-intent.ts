@@ -4,6 +4,7 @@ import { safeNextPath } from '@/lib/safe-next';
 import { z } from '@/lib/zod';
 import { signJsonToken, verifyJsonToken } from '@/server/security/signing';
 import { PLAN_KEYS, type PlanKey } from './catalogue';
+import { offerCodeSchema } from './offers';
 
 /**
  * A visitor's intent to buy, kept from the confirmation screen (where they read the final terms
@@ -17,9 +18,14 @@ import { PLAN_KEYS, type PlanKey } from './catalogue';
 const PURPOSE = 'checkout-intent';
 export const START_PATH = '/service-plans/start';
 
-export type CheckoutIntent = { plan: PlanKey; next: string };
+/** `offer`: an offer's code the reader confirmed, checked again when the checkout starts. */
+export type CheckoutIntent = { plan: PlanKey; next: string; offer?: string };
 
-const intentShape = z.object({ plan: z.enum(PLAN_KEYS), next: z.string().max(2000) });
+const intentShape = z.object({
+  plan: z.enum(PLAN_KEYS),
+  next: z.string().max(2000),
+  offer: offerCodeSchema.optional(),
+});
 
 const bound = (email: string) => email.trim().toLowerCase();
 
@@ -46,5 +52,6 @@ export function readCheckoutIntent(
   });
   if (!intent) return null;
   // Checked again on the way out, whatever was signed: only a local path.
-  return { plan: intent.plan, next: safeNextPath(intent.next, env().SITE_URL) };
+  const next = safeNextPath(intent.next, env().SITE_URL);
+  return { plan: intent.plan, next, ...(intent.offer ? { offer: intent.offer } : {}) };
 }

@@ -12,6 +12,8 @@ import { confirmPath } from '@/lib/confirm-path';
 import { type CustomerOwner, customerIdOf, ensureCustomer } from './customers';
 import { CHARGING_STATUSES, wasReversedAsDuplicate } from './one-plan';
 import { billingProvider } from './provider';
+import { offerTerms } from '@/lib/billing/offer-terms';
+import { lookUpOffer } from './offers';
 import { applyCompletedCheckout } from './webhook';
 
 /**
@@ -22,7 +24,7 @@ import { applyCompletedCheckout } from './webhook';
 
 export class CheckoutRefused extends AppError {
   constructor(
-    readonly reason: 'unknown-plan' | 'already-subscribed',
+    readonly reason: 'unknown-plan' | 'already-subscribed' | 'offer-invalid',
     message: string,
   ) {
     super(message, { status: 409, code: `checkout-${reason}` });
@@ -88,7 +90,25 @@ export async function trialDaysFor(db: Db, userId: string): Promise<number> {
 
 const nextParam = (next: string) => (next === '/' ? '' : `&next=${encodeURIComponent(next)}`);
 
-export type CheckoutStart = { url: string; plan: Plan; trialDays: number };
+export type CheckoutStart = { url: string; plan: Plan; trialDays: number; offer: string | null };
+
+/**
+ * The promotion code the checkout applies, checked again for this reader and plan: a code
+ * that has become unusable since the confirmation screen is refused with the reason rather
+ * than dropped, so that nobody is charged other terms than the ones they confirmed.
+ */
+async function offerFor(db: Db, owner: CustomerOwner, plan: Plan, code: string | undefined) {
+  const found = await lookUpOffer(db, code, { userId: owner.id });
+  if (found.state === 'none') return null;
+  if (found.state === 'invalid') throw new CheckoutRefused('offer-invalid', found.message);
+  if (!offerTerms(found.offer, plan)) {
+    throw new CheckoutRefused(
+      'offer-invalid',
+      `クーポンコード「${found.offer.code}」はこのプランには適用できません。`,
+    );
+  }
+  return found.offer;
+}
 
 export async function startCheckout(
   db: Db,
@@ -99,6 +119,8 @@ export async function startCheckout(
   next = '/',
   /** Where the reader's path to payment started (analytics/attribution.ts), kept on the plan. */
   source: ContentRef | null = null,
+  /** An offer's code (readOfferCode), confirmed on the final confirmation screen. */
+  offerCode?: string,
 ): Promise<CheckoutStart> {
   const plan = await findPlan(db, planKey);
   if (!plan?.active)
@@ -109,7 +131,9 @@ export async function startCheckout(
       'すでに有料プランをご利用中です。プランの変更は「プランの管理」からお手続きください。',
     );
   }
-  const trialDays = await trialDaysFor(db, owner.id);
+  const offer = await offerFor(db, owner, plan, offerCode);
+  // An offer replaces the trial: the confirmation screen states one set of terms, not both.
+  const trialDays = offer ? 0 : await trialDaysFor(db, owner.id);
   const customer = await ensureCustomer(db, owner);
   const { stripe } = await billingProvider(db);
   const { SITE_URL } = env();
@@ -118,6 +142,7 @@ export async function startCheckout(
     customer,
     client_reference_id: owner.id,
     line_items: [{ price: plan.priceId, quantity: 1 }],
+    ...(offer ? { discounts: [{ promotion_code: offer.promotionCodeId }] } : {}),
     subscription_data: {
       ...(trialDays > 0 ? { trial_period_days: trialDays } : {}),
       metadata: { userId: owner.id, plan: plan.key, ...sourceMetadata(source) },
@@ -125,7 +150,7 @@ export async function startCheckout(
     metadata: { userId: owner.id, plan: plan.key },
     locale: 'ja',
     success_url: `${SITE_URL}/service-plans/checkout-success?session_id={CHECKOUT_SESSION_ID}${nextParam(next)}`,
-    cancel_url: `${SITE_URL}${confirmPath(plan.key, next)}`,
+    cancel_url: `${SITE_URL}${confirmPath(plan.key, next, offer?.code)}`,
   });
   if (!session.url) throw new Error('billing: the checkout session has no URL');
   await recordAudit(db, {
@@ -133,9 +158,15 @@ export async function startCheckout(
     action: 'billing.checkout.start',
     target: owner.id,
     ip,
-    detail: { session: session.id, plan: plan.key, price: plan.priceId, trialDays },
+    detail: {
+      session: session.id,
+      plan: plan.key,
+      price: plan.priceId,
+      trialDays,
+      offer: offer ? { code: offer.code, promotionCode: offer.promotionCodeId } : null,
+    },
   });
-  return { url: session.url, plan, trialDays };
+  return { url: session.url, plan, trialDays, offer: offer?.code ?? null };
 }
 
 export type CheckoutOutcome =

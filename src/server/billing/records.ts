@@ -112,6 +112,9 @@ export type InvoiceLine = {
   periodEnd: string | null;
 };
 
+/** A receipt's line for an offer's discount (a negative amount). */
+export const DISCOUNT_LINE = '割引（クーポン）';
+
 /** Re-reads an invoice from the provider and stores it (a receipt once paid). */
 export function syncInvoice(
   db: Db,
@@ -129,6 +132,17 @@ export function syncInvoice(
       periodStart: toDate(line.period.start)?.toISOString() ?? null,
       periodEnd: toDate(line.period.end)?.toISOString() ?? null,
     }));
+    // An offer's discount is a line of its own on the receipt, so that the lines add up to the
+    // total the tax was counted on (the provider's figures, after the discount).
+    const discount = (invoice.total_discount_amounts ?? []).reduce((sum, d) => sum + d.amount, 0);
+    if (discount > 0) {
+      lines.push({
+        description: DISCOUNT_LINE,
+        amount: -discount,
+        periodStart: lines[0]?.periodStart ?? null,
+        periodEnd: lines[0]?.periodEnd ?? null,
+      });
+    }
     const [before] = await db
       .select()
       .from(billingInvoices)

@@ -93,11 +93,18 @@ const VERIFIED_PAGE = '/login?verified=1';
  * Where the verification link lands: the login page, which then returns the reader to the page
  * they were reading when they signed up (a safe local path only, else home).
  */
-export function verifiedPage(next: string | undefined, plan?: PlanKey, email?: string): string {
+export function verifiedPage(
+  next: string | undefined,
+  plan?: PlanKey,
+  email?: string,
+  offer?: string,
+): string {
   const path = safeNextPath(next, env().SITE_URL);
   // Signed up on the final confirmation screen: the link goes on to the plan's checkout.
-  if (plan && email)
-    return checkoutIntentPath({ plan, next: path }, email, EMAIL_VERIFICATION_SECONDS);
+  if (plan && email) {
+    const intent = { plan, next: path, ...(offer ? { offer } : {}) };
+    return checkoutIntentPath(intent, email, EMAIL_VERIFICATION_SECONDS);
+  }
   return path === '/' ? VERIFIED_PAGE : `${VERIFIED_PAGE}&next=${encodeURIComponent(path)}`;
 }
 
@@ -152,6 +159,7 @@ export async function signUp(
       : answer;
   }
   const { email, password, displayName, newsletter, next, plan } = parsed.data;
+  const offer = plan ? parsed.data.offer : undefined;
   const blocked = await catchRefusal(() =>
     consume(deps.db, [{ limit: LIMITS.signUpIp, subject: addressKey(ctx.ip) }]),
   );
@@ -170,7 +178,12 @@ export async function signUp(
   };
   const result = await withSignUpConsent(consent, () =>
     deps.auth.api.signUpEmail({
-      body: { email, password, name: displayName, callbackURL: verifiedPage(next, plan, email) },
+      body: {
+        email,
+        password,
+        name: displayName,
+        callbackURL: verifiedPage(next, plan, email, offer),
+      },
       headers: ctx.headers,
     }),
   );
@@ -198,6 +211,7 @@ export async function signUp(
       sentMailCookie({
         email,
         ...(plan ? { plan } : {}),
+        ...(offer ? { offer } : {}),
         next: safeNextPath(next, env().SITE_URL),
       }),
     ],

@@ -18,6 +18,7 @@ import {
 import { env } from '@/env';
 import { confirmPath } from '@/lib/confirm-path';
 import { safeNextPath } from '@/lib/safe-next';
+import { readOfferCode } from '@/server/billing/offers';
 import { isPlanKey } from '@/server/billing/catalogue';
 import { appAuth } from './app-auth';
 import { resendVerification } from './resend-verification';
@@ -45,7 +46,7 @@ function signUpFormPage(input: FormInput | null): string {
   const text = (value: unknown) => (typeof value === 'string' ? value : undefined);
   const next = safeNextPath(text(input?.next), env().SITE_URL);
   const plan = text(input?.plan);
-  if (isPlanKey(plan)) return confirmPath(plan, next);
+  if (isPlanKey(plan)) return confirmPath(plan, next, readOfferCode(input?.offer));
   return next === '/' ? '/sign-up' : `/sign-up?next=${encodeURIComponent(next)}`;
 }
 

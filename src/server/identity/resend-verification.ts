@@ -42,7 +42,10 @@ export async function resendVerification(deps: FlowDeps, ctx: FlowContext): Prom
   );
   if (blocked) return blocked;
   await deps.auth.api.sendVerificationEmail({
-    body: { email: sent.email, callbackURL: verifiedPage(sent.next, sent.plan, sent.email) },
+    body: {
+      email: sent.email,
+      callbackURL: verifiedPage(sent.next, sent.plan, sent.email, sent.offer),
+    },
     // No session: better-auth then looks the address up, and answers the same for any.
     headers: new Headers(),
   });

@@ -3,6 +3,7 @@ import { env } from '@/env';
 import { safeNextPath } from '@/lib/safe-next';
 import { z } from '@/lib/zod';
 import { PLAN_KEYS, type PlanKey } from '@/server/billing/catalogue';
+import { offerCodeSchema } from '@/server/billing/offers';
 import { SIGN_UP_SENT_COOKIE, readCookieHeader, setCookieValue } from '@/server/http/cookies';
 import { signJsonToken, verifyJsonToken } from '@/server/security/signing';
 import { EMAIL_VERIFICATION_SECONDS } from './auth';
@@ -18,11 +19,12 @@ const PURPOSE = 'sign-up-sent';
 export const SENT_PAGE = '/sign-up?sent=1';
 export const RESENT_PAGE = '/sign-up?sent=1&resent=1';
 
-export type SentMail = { email: string; plan?: PlanKey; next: string };
+export type SentMail = { email: string; plan?: PlanKey; offer?: string; next: string };
 
 const sentShape = z.object({
   email: z.string().email().max(320),
   plan: z.enum(PLAN_KEYS).optional(),
+  offer: offerCodeSchema.optional(),
   next: z.string().max(2000),
 });
 
@@ -46,8 +48,9 @@ export function clearSentMailCookie(): string {
 export function readSentMail(token: string | undefined, now = Date.now()): SentMail | null {
   const sent = verifyJsonToken(PURPOSE, token, sentShape, { now });
   if (!sent) return null;
-  const { email, plan } = sent;
-  return { email, ...(plan ? { plan } : {}), next: safeNextPath(sent.next, env().SITE_URL) };
+  const { email, plan, offer } = sent;
+  const next = safeNextPath(sent.next, env().SITE_URL);
+  return { email, ...(plan ? { plan } : {}), ...(offer ? { offer } : {}), next };
 }
 
 /** The mail named by a request's cookie header. */

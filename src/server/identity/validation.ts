@@ -1,5 +1,6 @@
 import 'server-only';
 import { PLAN_KEYS } from '@/server/billing/catalogue';
+import { offerCodeSchema } from '@/server/billing/offers';
 import { z } from '@/lib/zod';
 import {
   COMPANY_MAX,
@@ -113,6 +114,8 @@ export const signUpInput = z
     // Signed up on the final confirmation screen: the plan whose checkout the mail's link starts.
     // Anything but a catalogue key is dropped (the reader then lands on `next`).
     plan: z.enum(PLAN_KEYS).optional().catch(undefined),
+    // With the plan, an offer's code the reader confirmed (checked again at checkout).
+    offer: offerCodeSchema.optional().catch(undefined),
   })
   .superRefine((data, ctx) => {
     // The strength estimate comes after the rate limit (account-flows.ts signUp).

@@ -12,6 +12,8 @@ import { confirmPath } from '@/lib/confirm-path';
 import { getDb } from '@/server/db/client';
 import { readFlash } from '@/server/http/read-flash';
 import { getUser } from '@/server/identity/session';
+import { offerTerms } from '@/lib/billing/offer-terms';
+import { lookUpOffer, readOfferCode } from '@/server/billing/offers';
 
 // The reader's own terms (their trial, today's date): never cached.
 export const dynamic = 'force-dynamic';
@@ -31,7 +33,7 @@ type Props = { searchParams: Promise<Record<string, string | string[] | undefine
  * same terms (a new account's trial) and creates the account here, with one button.
  */
 export default async function ConfirmPage({ searchParams }: Props) {
-  const { plan: key, next: rawNext } = await searchParams;
+  const { plan: key, next: rawNext, offer: rawOffer } = await searchParams;
   if (key === undefined) redirect('/service-plans');
   if (!isPlanKey(key)) notFound();
   const next = safeNextPath(typeof rawNext === 'string' ? rawNext : undefined, env().SITE_URL);
@@ -39,13 +41,28 @@ export default async function ConfirmPage({ searchParams }: Props) {
   // One live plan at a time: changing plan is the portal's job.
   if (user && (await hasLiveProviderPlan(db, user.id)))
     redirect('/service-plans?notice=subscribed');
-  const [plan, trialDays, flash] = await Promise.all([
+  const [plan, regularTrialDays, flash, found] = await Promise.all([
     findPlan(db, key),
     user ? trialDaysFor(db, user.id) : env().BILLING_TRIAL_DAYS,
     readFlash(),
+    lookUpOffer(db, readOfferCode(rawOffer), user ? { userId: user.id } : null),
   ]);
   if (!plan?.active) redirect('/service-plans');
-  const here = confirmPath(key, next);
+  // The offer's terms on this plan, or why the code cannot be used (then the regular terms).
+  const terms = found.state === 'valid' ? offerTerms(found.offer, plan) : null;
+  const offer =
+    found.state === 'valid' && terms
+      ? { code: found.offer.code, name: found.offer.name, terms }
+      : null;
+  const offerMessage =
+    found.state === 'invalid'
+      ? found.message
+      : found.state === 'valid' && !terms
+        ? `クーポンコード「${found.offer.code}」はこのプランには適用できません。通常の料金でお申し込みいただけます。`
+        : null;
+  // An offer replaces the trial (checkout.ts decides the same).
+  const trialDays = offer ? 0 : regularTrialDays;
+  const here = confirmPath(key, next, offer?.code);
   return (
     <CheckoutConfirmation
       plan={toPlanView(plan)}
@@ -53,6 +70,8 @@ export default async function ConfirmPage({ searchParams }: Props) {
       trialOffered={env().BILLING_TRIAL_DAYS > 0}
       now={new Date()}
       next={next}
+      offer={offer}
+      offerMessage={offerMessage}
       errorMessage={
         user ? (flash?.message ?? Object.values(flash?.fieldErrors ?? {})[0] ?? null) : null
       }
@@ -64,6 +83,7 @@ export default async function ConfirmPage({ searchParams }: Props) {
               flash={flash}
               next={next}
               plan={key}
+              offer={offer?.code}
               submitLabel="アカウントを作成して申し込む"
             />
             <p>
