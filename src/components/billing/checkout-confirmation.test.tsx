@@ -104,14 +104,9 @@ describe('CheckoutConfirmation (最終確認画面)', () => {
       products: null,
     };
     const terms = offerTerms(offer, MONTHLY)!;
+    const props = { plan: MONTHLY, trialDays: 0, trialOffered: true, now: NOW };
     render(
-      <CheckoutConfirmation
-        plan={MONTHLY}
-        trialDays={0}
-        trialOffered
-        now={NOW}
-        offer={{ code: 'WELCOME', name: '初月半額', terms }}
-      />,
+      <CheckoutConfirmation {...props} offer={{ code: 'WELCOME', name: '初月半額', terms }} />,
     );
     const price = rowText('価格（税込）');
     expect(price).toContain('初月 ¥550（通常 ¥1,100）');
