@@ -15,6 +15,7 @@ import { startSandboxRunner } from '@/server/billing/sandbox/runner';
 import { ensureSandboxWebhook } from '@/server/billing/sandbox/setup';
 import { makePrivate, restrictUmask, secureDataDir } from '@/server/db/lock';
 import { startScheduler, stopScheduler } from '@/server/cms/console/scheduler';
+import { startNewsletterSender, stopNewsletterSender } from '@/server/newsletter/sender';
 import { reindexInBackground } from '@/server/cms/search-index';
 import { copyDemoMedia, isContentEmpty, seedDemoContent } from '@/server/cms/seed/seed';
 import { seedDemoContracts } from '@/server/partners/demo-contracts';
@@ -98,6 +99,8 @@ async function start(): Promise<void> {
     // Rows indexed by an older search fold are re-indexed now, not at the first search.
     reindexInBackground(database.db);
     startScheduler(database.db);
+    // Every instance sends newsletter letters; the queue's claims keep them from doubling up.
+    startNewsletterSender(database.db);
     // Instances starting together: one sets up the billing catalogue and endpoint, then the next.
     await oneInstanceAtATime(config.DATABASE_URL, BILLING_SETUP_LOCK_KEY, () =>
       startBilling(database.db),
@@ -105,6 +108,8 @@ async function start(): Promise<void> {
     // Run last on shutdown: after the server has let its requests finish (src/server/shutdown.ts).
     onShutdown('database', () => database.close());
     onShutdown('scheduled publishing', stopScheduler);
+    // Before the database closes: the letter in flight finishes, unstarted claims go back.
+    onShutdown('newsletter sender', stopNewsletterSender);
     shutdownOnSignals();
   } catch (error) {
     console.error(
