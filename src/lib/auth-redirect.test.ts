@@ -2,51 +2,43 @@ import { describe, expect, it } from 'vitest';
 import { isExemptFromAuthRedirect } from './auth-redirect';
 
 describe('isExemptFromAuthRedirect (SPEC §2 public paths)', () => {
-  it('exempts exactly the listed pages', () => {
-    for (const path of [
-      '/login',
-      '/sign-up',
-      '/account/forgot-password',
-      '/account/reset-password',
-      '/account/change-email',
-      '/account/delete',
-      '/account/edit',
-      '/about',
-      '/about/',
-    ])
-      expect(isExemptFromAuthRedirect(path), path).toBe(true);
-    for (const path of [
-      '/',
-      '/posts',
-      '/posts/abc',
-      '/account',
-      '/account/other',
-      '/aboutx',
-      '/jobs',
-      '/faq',
-    ])
-      expect(isExemptFromAuthRedirect(path), path).toBe(false);
-  });
-
-  it('never redirects assets, the health check, the content API, webhooks or account endpoints', () => {
-    for (const path of [
-      '/_next/static/chunks/a.js',
-      '/api/health',
-      '/api/v1/posts',
-      '/api/webhooks/stripe',
-      '/api/auth/verify-email',
-      '/api/account/sign-in',
-      '/uploads/images/a.jpg',
-      '/favicon.ico',
-      '/robots.txt',
-      '/api/analytics/view',
-      '/sitemap/0.xml',
-      '/feed.xml',
-      '/newsletter/unsubscribe',
-      '/api/newsletter/unsubscribe',
-    ])
-      expect(isExemptFromAuthRedirect(path), path).toBe(true);
-    expect(isExemptFromAuthRedirect('/api/healthz')).toBe(false);
-    expect(isExemptFromAuthRedirect('/api/v1')).toBe(true);
+  it.each([
+    // Exactly the listed pages are exempt; other pages, even close ones, are not.
+    ['/login', true],
+    ['/sign-up', true],
+    ['/account/forgot-password', true],
+    ['/account/reset-password', true],
+    ['/account/change-email', true],
+    ['/account/delete', true],
+    ['/account/edit', true],
+    ['/about', true],
+    ['/about/', true],
+    ['/', false],
+    ['/posts', false],
+    ['/posts/abc', false],
+    ['/account', false],
+    ['/account/other', false],
+    ['/aboutx', false],
+    ['/jobs', false],
+    ['/faq', false],
+    // Assets, the health check, the content API, webhooks and account endpoints never redirect.
+    ['/_next/static/chunks/a.js', true],
+    ['/api/health', true],
+    ['/api/healthz', false],
+    ['/api/v1', true],
+    ['/api/v1/posts', true],
+    ['/api/webhooks/stripe', true],
+    ['/api/auth/verify-email', true],
+    ['/api/account/sign-in', true],
+    ['/uploads/images/a.jpg', true],
+    ['/favicon.ico', true],
+    ['/robots.txt', true],
+    ['/api/analytics/view', true],
+    ['/sitemap/0.xml', true],
+    ['/feed.xml', true],
+    ['/newsletter/unsubscribe', true],
+    ['/api/newsletter/unsubscribe', true],
+  ])('%s is exempt: %s', (path, exempt) => {
+    expect(isExemptFromAuthRedirect(path)).toBe(exempt);
   });
 });

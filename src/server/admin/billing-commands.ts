@@ -6,7 +6,7 @@ import { syncCatalogue } from '@/server/billing/catalogue';
 import { customerIdOf } from '@/server/billing/customers';
 import { billingProvider, usesSandbox } from '@/server/billing/provider';
 import { sandboxSecretKey } from '@/server/billing/sandbox/secret-key';
-import { type AdminCommand, UsageError, defineCommand } from './command';
+import { type AdminCommand, UsageError, defineCommand, defineCommandWithoutFlags } from './command';
 import { emailField } from '@/server/identity/validation';
 import { requireUser } from './user-commands';
 
@@ -25,11 +25,9 @@ function requireSandbox(): void {
 const iso = (seconds: number | null | undefined) =>
   typeof seconds === 'number' ? new Date(seconds * 1000).toISOString() : '-';
 
-const sandboxKey = defineCommand({
+const sandboxKey = defineCommandWithoutFlags({
   name: 'billing-sandbox-key',
   summary: '課金サンドボックスの API キーを表示する (最後の行にキーだけ)',
-  usage: 'billing-sandbox-key',
-  args: z.object({}).strict(),
   async run({ database }) {
     requireSandbox();
     return [
@@ -156,11 +154,9 @@ const billingCardFails = defineCommand({
   },
 });
 
-const syncPlans = defineCommand({
+const syncPlans = defineCommandWithoutFlags({
   name: 'billing-sync-plans',
   summary: 'プランの価格を決済サービスから読み直す (STRIPE_PRICE_MONTHLY / STRIPE_PRICE_YEARLY)',
-  usage: 'billing-sync-plans',
-  args: z.object({}).strict(),
   async run({ database }) {
     const plans = await syncCatalogue(database.db);
     return plans.map(

@@ -1,5 +1,5 @@
 import 'server-only';
-import type { z } from 'zod';
+import { z } from 'zod';
 import type { RawArgs } from '@/lib/admin/argv';
 import { OperatorError } from '@/lib/errors';
 import type { Database } from '@/server/db/client';
@@ -26,6 +26,20 @@ export function defineCommand<Schema extends z.ZodType>(
   command: AdminCommand<Schema>,
 ): AdminCommand {
   return command;
+}
+
+/** A command that takes no flags: its usage line is its name, and any flag given is refused. */
+export function defineCommandWithoutFlags(
+  command: Pick<AdminCommand, 'name' | 'summary'> & {
+    run: (ctx: AdminContext) => Promise<string[]>;
+  },
+): AdminCommand {
+  return defineCommand({
+    ...command,
+    usage: command.name,
+    args: z.object({}).strict(),
+    run: (ctx) => command.run(ctx),
+  });
 }
 
 /** Command input that cannot be used: the CLI prints it and exits 2, before any change. */

@@ -13,6 +13,7 @@ import {
   type RawArgs,
   UsageError,
   defineCommand,
+  defineCommandWithoutFlags,
 } from './command';
 import { backupCommands } from './backup-commands';
 import { billingCommands } from './billing-commands';
@@ -25,11 +26,9 @@ import { userCommands } from './user-commands';
  * flags with zod and returns the lines that say what it did.
  */
 
-const dbStatus = defineCommand({
+const dbStatus = defineCommandWithoutFlags({
   name: 'db-status',
   summary: 'データベースの種類・場所・適用済みマイグレーションを表示する',
-  usage: 'db-status',
-  args: z.object({}).strict(),
   async run({ database }) {
     const [migrations] = await queryRows<{ count: number }>(
       database.db,
@@ -97,11 +96,9 @@ const createApiKeyCommand = defineCommand({
   },
 });
 
-const listApiKeysCommand = defineCommand({
+const listApiKeysCommand = defineCommandWithoutFlags({
   name: 'list-api-keys',
   summary: 'コンテンツ API のキーを一覧する (キーそのものは表示しません)',
-  usage: 'list-api-keys',
-  args: z.object({}).strict(),
   async run({ database }) {
     const keys = await listApiKeys(database.db);
     if (keys.length === 0) return ['API キーはまだありません。'];

@@ -24,7 +24,7 @@ import {
   revokeComplimentary,
 } from '@/server/profiles/subscriptions';
 import { getAppSecret } from '@/server/storage/app-secret';
-import { UsageError, defineCommand } from './command';
+import { UsageError, defineCommand, defineCommandWithoutFlags } from './command';
 
 /**
  * Staff commands for accounts: creating staff and comped writers, roles, partners,
@@ -203,12 +203,10 @@ const listUsersCommand = defineCommand({
   },
 });
 
-const newsletterCommand = defineCommand({
+const newsletterCommand = defineCommandWithoutFlags({
   name: 'newsletter-subscribers',
   summary:
     'ニュースレターの配信を希望した読者 (確認済みのアドレス) を CSV で表示する (配信ツールへの取り込み用)',
-  usage: 'newsletter-subscribers',
-  args: z.object({}).strict(),
   async run({ database }) {
     const subscribers = await listNewsletterSubscribers(database.db);
     return [

@@ -174,72 +174,86 @@ describe('the inquiry forms against the database', () => {
     expect((await rowsFrom('member@example.jp'))[0]).toMatchObject({ userId: 'inquiry-user-1' });
   });
 
-  it('answers Japanese messages per field of the job-posting form and keeps nothing', async () => {
-    const expectUnchanged = await expectNothingKept(database.db, rowCount);
-    const empty = await submit(
+  const PHONE_FORMAT = '電話番号は、半角数字とハイフンで入力してください（例：03-1234-5678）。';
+  it.each<[string, InquiryKind, Record<string, unknown>, Record<string, string>]>([
+    [
+      'an empty job-posting form',
       'job-posting',
       { company: ' ', name: '', email: '', phone: '', message: '\r\n' },
-      { to: STAFF },
-    );
-    expect(empty).toEqual({
-      ok: false,
-      status: 400,
-      message: '入力内容を確認してください。',
-      fieldErrors: {
+      {
         company: '会社名を入力してください。',
         name: 'お名前を入力してください。',
         email: 'メールアドレスを入力してください。',
         message: 'お問い合わせ内容を入力してください。',
       },
-    });
-    const wrong = await submit('job-posting', {
-      company: '会'.repeat(101),
-      name: '佐藤\n一郎',
-      email: 'not-an-address',
-      phone: '03-1234-567８',
-      message: 'あ'.repeat(INQUIRY_MESSAGE_MAX + 1),
-    });
-    expect(!wrong.ok && wrong.fieldErrors).toEqual({
-      company: '会社名は 100 文字以内にしてください。',
-      name: 'お名前に使えない文字が含まれています。',
-      email: 'メールアドレスの形式が正しくありません。',
-      phone: '電話番号は、半角数字とハイフンで入力してください（例：03-1234-5678）。',
-      message: 'お問い合わせ内容は 4,000 文字以内にしてください。',
-    });
-    const short = await submit('job-posting', {
-      ...jobPosting('short@example.jp'),
-      phone: '123-456',
-    });
-    expect(!short.ok && Object.keys(short.fieldErrors ?? {})).toEqual(['phone']);
-    await expectUnchanged();
-  });
-
-  it('answers Japanese messages per field of the partner application and keeps nothing', async () => {
-    const expectUnchanged = await expectNothingKept(database.db, rowCount);
-    const missing = await submit('partner-application', {});
-    expect(!missing.ok && missing.fieldErrors).toEqual({
-      company: '会社名を入力してください。',
-      name: 'ご担当者名を入力してください。',
-      email: 'メールアドレスを入力してください。',
-      phone: '電話番号を入力してください。',
-      companySize: '従業員数を選んでください。',
-      plan: 'ご関心のあるプランを選んでください。',
-    });
-    const wrong = await submit('partner-application', {
-      ...application('wrong@example.jp'),
-      website: 'javascript:alert(1)',
-      companySize: '5000名', // not one of the choices
-      plan: '無料プラン',
-      message: 'い'.repeat(INQUIRY_MESSAGE_MAX + 1),
-    });
-    expect(!wrong.ok && wrong.fieldErrors).toEqual({
-      website: 'ウェブサイトは https:// から始まる URL で入力してください。',
-      companySize: '従業員数を選んでください。',
-      plan: 'ご関心のあるプランを選んでください。',
-      message: 'ご相談・ご質問は 4,000 文字以内にしてください。',
-    });
-    await expectUnchanged();
-  });
+    ],
+    [
+      'a wrong job-posting form',
+      'job-posting',
+      {
+        company: '会'.repeat(101),
+        name: '佐藤\n一郎',
+        email: 'not-an-address',
+        phone: '03-1234-567８',
+        message: 'あ'.repeat(INQUIRY_MESSAGE_MAX + 1),
+      },
+      {
+        company: '会社名は 100 文字以内にしてください。',
+        name: 'お名前に使えない文字が含まれています。',
+        email: 'メールアドレスの形式が正しくありません。',
+        phone: PHONE_FORMAT,
+        message: 'お問い合わせ内容は 4,000 文字以内にしてください。',
+      },
+    ],
+    [
+      'a job-posting form with a short phone number',
+      'job-posting',
+      { ...jobPosting('short@example.jp'), phone: '123-456' },
+      { phone: PHONE_FORMAT },
+    ],
+    [
+      'an empty partner application',
+      'partner-application',
+      {},
+      {
+        company: '会社名を入力してください。',
+        name: 'ご担当者名を入力してください。',
+        email: 'メールアドレスを入力してください。',
+        phone: '電話番号を入力してください。',
+        companySize: '従業員数を選んでください。',
+        plan: 'ご関心のあるプランを選んでください。',
+      },
+    ],
+    [
+      'a wrong partner application',
+      'partner-application',
+      {
+        ...application('wrong@example.jp'),
+        website: 'javascript:alert(1)',
+        companySize: '5000名', // not one of the choices
+        plan: '無料プラン',
+        message: 'い'.repeat(INQUIRY_MESSAGE_MAX + 1),
+      },
+      {
+        website: 'ウェブサイトは https:// から始まる URL で入力してください。',
+        companySize: '従業員数を選んでください。',
+        plan: 'ご関心のあるプランを選んでください。',
+        message: 'ご相談・ご質問は 4,000 文字以内にしてください。',
+      },
+    ],
+  ])(
+    'answers Japanese messages per field of %s and keeps nothing',
+    async (_, kind, input, fieldErrors) => {
+      const expectUnchanged = await expectNothingKept(database.db, rowCount);
+      expect(await submit(kind, input, { to: STAFF })).toEqual({
+        ok: false,
+        status: 400,
+        message: '入力内容を確認してください。',
+        fieldErrors,
+      });
+      await expectUnchanged();
+    },
+  );
 
   /** Odd posts are job-posting inquiries, even ones partner applications. */
   const eitherForm = (email: string, ip: { ip: string }, n: number) =>
