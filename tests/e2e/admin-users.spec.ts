@@ -91,20 +91,23 @@ test('an admin changes the role, the plan, the partner and the sessions, each au
     page.getByRole('status').filter({ hasText: '「会員」から「編集者」に変更しました' }),
   ).toBeVisible();
 
-  await page.getByLabel('プラン名').fill('E2E 招待プラン');
+  // The plan is one of the catalogue's, chosen, never typed.
+  await page
+    .getByLabel('プラン', { exact: true })
+    .selectOption({ label: 'メンバーシップ 年額プラン' });
   await page.getByLabel('期間（日数）').fill('abc');
   await page.getByRole('button', { name: '無償プランを付与する' }).click();
   await expect(
     page.getByRole('alert').filter({ hasText: '入力内容を確認してください。' }),
   ).toBeVisible();
   await expect(page.getByText('日数は半角数字で入力してください')).toBeVisible();
-  await expect(page.getByLabel('プラン名')).toHaveValue('E2E 招待プラン');
+  await expect(page.getByLabel('プラン', { exact: true })).toHaveValue('yearly');
   await page.getByLabel('期間（日数）').fill('30');
   await page.getByRole('button', { name: '無償プランを付与する' }).click();
   await expect(
-    page.getByRole('status').filter({ hasText: '無償プラン「E2E 招待プラン」' }),
+    page.getByRole('status').filter({ hasText: '無償プラン「メンバーシップ 年額プラン」' }),
   ).toBeVisible();
-  await expect(page.getByText(/現在：有料会員（E2E 招待プラン、有効、/)).toBeVisible();
+  await expect(page.getByText(/現在：有料会員（メンバーシップ 年額プラン、有効、/)).toBeVisible();
   await page.getByRole('button', { name: '無償プランを取り消す' }).click();
   await expect(page.getByRole('status').filter({ hasText: '1件取り消しました' })).toBeVisible();
   await expect(page.getByText('現在：無料会員')).toBeVisible();
@@ -199,7 +202,8 @@ test('the screens pass axe at 360 and 1280 px, with no sideways scroll', async (
   // And with a form's error shown.
   await resizeTo(page, CHECK_WIDTHS[0]);
   await page.goto(`/admin/users/${ids.target}`);
+  await page.getByLabel('期間（日数）').fill('abc');
   await page.getByRole('button', { name: '無償プランを付与する' }).click();
-  await expect(page.getByText('プラン名を入力してください。')).toBeVisible();
+  await expect(page.getByText('日数は半角数字で入力してください')).toBeVisible();
   await expectAccessibleAtWidths(page);
 });

@@ -61,7 +61,7 @@ test.beforeAll(async () => {
       '--role',
       who === 'staff' ? 'editor' : 'member',
     );
-  await admin('grant-plan', '--email', USERS.paid, '--plan', 'スタンダード');
+  await admin('grant-plan', '--email', USERS.paid, '--plan', 'monthly');
   await admin('set-partner', '--email', USERS.partner, '--partner', 'partner-lumeo');
 });
 

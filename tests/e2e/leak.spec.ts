@@ -94,7 +94,7 @@ test.beforeAll(async ({ request }) => {
   const partnerId = ((await partners.json()) as { contents: { id: string }[] }).contents[0]!.id;
   for (const email of Object.values(accounts))
     await admin('create-user', '--email', email, '--password', password);
-  await admin('grant-plan', '--email', accounts.paid, '--plan', 'スタンダード');
+  await admin('grant-plan', '--email', accounts.paid, '--plan', 'monthly');
   await admin('set-partner', '--email', accounts.partner, '--partner', partnerId);
 });
 

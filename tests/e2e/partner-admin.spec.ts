@@ -60,7 +60,7 @@ test.beforeAll(async ({ browser, request }) => {
       '--role',
       who === 'staff' ? 'editor' : 'member',
     );
-  await admin('grant-plan', '--email', USERS.paid, '--plan', 'スタンダード');
+  await admin('grant-plan', '--email', USERS.paid, '--plan', 'monthly');
 
   // Staff create the partner with its contract, as on /biz/axis-admin/new.
   const staff = await signedIn(browser, 'staff');

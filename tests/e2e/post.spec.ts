@@ -83,7 +83,7 @@ test('a signed-in free member reads the 3 newest members’ posts; a complimenta
     page.getByText('有料プランに登録すると、すべての記事を全文お読みいただけます。'),
   ).toBeVisible();
 
-  await admin('grant-plan', '--email', email, '--plan', 'スタンダード');
+  await admin('grant-plan', '--email', email, '--plan', 'monthly');
   await page.goto(`/posts/${older.id}`);
   await expect(page.getByText(lastParagraph(older.body))).toBeVisible();
   await expect(page.getByRole('heading', { name: 'この記事は会員限定です' })).toHaveCount(0);

@@ -113,7 +113,7 @@ describe('currentViewer', () => {
       const { status, days } = fixture.grant;
       await run('grant-plan', {
         email,
-        plan: '招待プラン',
+        plan: 'monthly',
         status,
         ...(days ? { days: String(days) } : {}),
       });
@@ -197,7 +197,7 @@ describe('currentViewer', () => {
   it('follows the plan as it changes, on the next request', async () => {
     const email = emailOf('free');
     const cookie = cookies.get('free')!;
-    await run('grant-plan', { email, plan: '招待プラン' });
+    await run('grant-plan', { email, plan: 'monthly' });
     expect(await viewerWith(cookie)).toEqual(PAID);
     await run('revoke-plan', { email });
     expect(await viewerWith(cookie)).toEqual(FREE);

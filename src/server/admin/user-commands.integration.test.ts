@@ -2,6 +2,7 @@ import { and, count, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { currentPlanName, deriveAuthState } from '@/lib/auth-state';
 import { listAudit } from '@/server/audit/audit-log';
+import { syncCatalogue } from '@/server/billing/catalogue';
 import type { Database } from '@/server/db/client';
 import {
   account,
@@ -11,6 +12,7 @@ import {
   userPublicProfiles,
 } from '@/server/db/schema';
 import { createTestDatabase } from '@test-support/db/test-database';
+import { MONTHLY_PLAN, YEARLY_PLAN } from '@test-support/plans';
 import { signIn } from '@/server/identity/account-flows';
 import { createAuth } from '@/server/identity/auth';
 import { sendMail } from '@/server/mail/mailer';
@@ -38,6 +40,8 @@ describe('admin user commands', () => {
     // The commands sign as the site does; keep the secret out of ./.data.
     vi.stubEnv('APP_SECRET', 's'.repeat(40));
     database = await createTestDatabase();
+    // The plan catalogue grant-plan chooses from (the sandbox's two plans).
+    await syncCatalogue(database.db);
   });
   afterAll(async () => {
     await database.close();
@@ -241,21 +245,29 @@ describe('admin user commands', () => {
     const email = 'editor@example.jp';
     expect((await authState(email)).isPaidUser).toBe(false);
 
-    const granted = await run('grant-plan', { email, plan: 'Premium' });
+    const typed = run('grant-plan', { email, plan: 'Premium' });
+    await expect(typed).rejects.toBeInstanceOf(UsageError);
+    await expect(typed).rejects.toThrow(
+      `プラン「Premium」はプランの一覧にありません。次のどれかを選んでください：monthly（${MONTHLY_PLAN.name}）、yearly（${YEARLY_PLAN.name}）`,
+    );
+    expect((await authState(email)).isPaidUser).toBe(false);
+    expect(await lastAudit('plan-granted')).toBeUndefined();
+
+    const granted = await run('grant-plan', { email, plan: 'monthly' });
     expect(granted[0]).toContain('期限なし');
     let state = await authState(email);
     expect(state.isPaidUser).toBe(true);
-    expect(currentPlanName(state)).toBe('Premium');
+    expect(currentPlanName(state)).toBe(MONTHLY_PLAN.name);
     expect(state.currentSubscriptionData?.status).toBe('active');
     expect(state.currentSubscriptionData?.current_period_end).toBeNull();
     expect(await lastAudit('plan-granted')).toMatchObject({
       actor: 'cli:test',
       target: `user:${await userId(email)}`,
-      detail: { plan: 'Premium', status: 'active', days: null },
+      detail: { plan: MONTHLY_PLAN.name, planKey: 'monthly', status: 'active', days: null },
     });
 
     expect((await run('list-users', {})).find((l) => l.startsWith(email))).toContain(
-      'plan=Premium',
+      `plan=${MONTHLY_PLAN.name}`,
     );
 
     const revoked = await run('revoke-plan', { email });
@@ -267,9 +279,10 @@ describe('admin user commands', () => {
     const none = await run('revoke-plan', { email });
     expect(none[0]).toContain('0 件');
 
-    await run('grant-plan', { email, plan: 'Trial', status: 'trialing', days: '14' });
+    // The exact name is taken as well as the key.
+    await run('grant-plan', { email, plan: YEARLY_PLAN.name, status: 'trialing', days: '14' });
     state = await authState(email);
-    expect(currentPlanName(state)).toBe('Trial');
+    expect(currentPlanName(state)).toBe(YEARLY_PLAN.name);
     expect(state.currentSubscriptionData?.status).toBe('trialing');
     const end = Date.parse(state.currentSubscriptionData?.current_period_end ?? '');
     expect(end - Date.now()).toBeGreaterThan(13.9 * 86_400_000);
@@ -288,7 +301,7 @@ describe('admin user commands', () => {
       /^writer@example\.jp {2}書き手 花子 {2}member {2}確認済み {2}partner=- {2}plan=- {2}\d{4}-\d{2}-\d{2}$/,
     );
     expect(lines[1]).toContain('editor@example.jp  editor  editor  確認済み');
-    expect(lines[1]).toContain('plan=Trial');
+    expect(lines[1]).toContain(`plan=${YEARLY_PLAN.name}`);
     expect(await run('list-users', { limit: '1' })).toHaveLength(1);
   });
 

@@ -2,6 +2,7 @@ import 'server-only';
 import { csvRecord } from '@/lib/csv';
 import { z } from '@/lib/zod';
 import { recordAudit } from '@/server/audit/audit-log';
+import { choosePlan, listPlans, unknownPlanMessage } from '@/server/billing/catalogue';
 import { CmsApiError } from '@/server/cms/errors';
 import { findEndpoint } from '@/lib/cms/model';
 import { getContent } from '@/server/cms/store';
@@ -219,7 +220,7 @@ const newsletterCommand = defineCommandWithoutFlags({
 const grantPlanCommand = defineCommand({
   name: 'grant-plan',
   summary: '無償のプランを付与する (--days を省くと期限なし)',
-  usage: 'grant-plan --email E --plan NAME [--status active|trialing] [--days N]',
+  usage: 'grant-plan --email E --plan monthly|yearly|NAME [--status active|trialing] [--days N]',
   args: z
     .object({
       email: emailField,
@@ -228,8 +229,13 @@ const grantPlanCommand = defineCommand({
       days: z.coerce.number().int().min(1).max(36_500).optional(),
     })
     .strict(),
-  async run({ database, actor }, { email, plan, status, days }) {
+  async run({ database, actor }, { email, plan: wanted, status, days }) {
     const found = await requireUser(database.db, email);
+    // Only the catalogue's plans: a typed name would show the reader a plan never sold.
+    const plans = await listPlans(database.db);
+    const chosen = choosePlan(plans, wanted);
+    if (!chosen) throw new UsageError(unknownPlanMessage(plans, wanted));
+    const plan = chosen.name;
     const granted = await grantComplimentary(database.db, {
       userId: found.id,
       planName: plan,
@@ -238,6 +244,7 @@ const grantPlanCommand = defineCommand({
     });
     await auditUser(database.db, actor, 'plan-granted', found.id, {
       plan,
+      planKey: chosen.key,
       status,
       days: days ?? null,
       subscription: granted.id,

@@ -1,6 +1,8 @@
 import { eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { MONTHLY_PLAN, YEARLY_PLAN } from '@test-support/plans';
 import { readPartnerId } from '@test-support/profiles';
+import { syncCatalogue } from '@/server/billing/catalogue';
 import { findEndpoint } from '@/lib/cms/model';
 import { createContent } from '@/server/cms/store';
 import { auditEvents, session, subscriptions, user } from '@/server/db/schema';
@@ -55,6 +57,8 @@ async function addSession(userId: string, n: number): Promise<void> {
 
 beforeAll(async () => {
   const { db } = database;
+  // The plan catalogue a complimentary plan is chosen from (the sandbox's two plans).
+  await syncCatalogue(db);
   await createContent(db, findEndpoint('partners')!, {
     id: PUBLISHED,
     body: { name: 'ソラネ建築設計事務所' },
@@ -199,21 +203,27 @@ describe('an admin', () => {
   it('grants a complimentary plan with an end, and revokes it', async () => {
     const granted = await api.plan(users.target.id, {
       who: 'admin',
-      fields: { intent: 'grant', plan: '招待プラン', status: 'active', days: '30' },
+      fields: { intent: 'grant', plan: 'monthly', status: 'active', days: '30' },
     });
     expect(granted.status).toBe(200);
     const [current] = await listSubscriptions(database.db, users.target.id);
     expect(current?.status).toBe('active');
-    expect(current?.items[0]?.price.product.name).toBe('招待プラン');
+    expect(current?.items[0]?.price.product.name).toBe(MONTHLY_PLAN.name);
     const end = new Date(current!.current_period_end!).getTime();
     expect(Math.abs(end - (Date.now() + 30 * 86_400_000))).toBeLessThan(60_000);
     const [grantAudit] = await auditsOf('plan-granted');
     expect(grantAudit).toMatchObject({
       actor: `user:${users.admin.id}`,
-      detail: { plan: '招待プラン', status: 'active', days: 30, subscription: current!.id },
+      detail: {
+        plan: MONTHLY_PLAN.name,
+        planKey: 'monthly',
+        status: 'active',
+        days: 30,
+        subscription: current!.id,
+      },
     });
     const listed = await searchUsers(database.db, { q: users.target.email, page: 1 });
-    expect(listed.items[0]?.plan).toMatchObject({ paid: true, planName: '招待プラン' });
+    expect(listed.items[0]?.plan).toMatchObject({ paid: true, planName: MONTHLY_PLAN.name });
 
     const revoked = await api.plan(users.target.id, {
       who: 'admin',
@@ -225,13 +235,21 @@ describe('an admin', () => {
     expect((await auditsOf('plan-revoked'))[0]?.detail).toEqual({ count: 1 });
   });
 
-  it('refuses a plan without a name or with a bad term, writing nothing', async () => {
+  it('refuses a plan not in the catalogue or a bad term, writing nothing', async () => {
     const before = (await listSubscriptions(database.db, users.target.id)).length;
+    const typed = await api.plan(users.target.id, {
+      who: 'admin',
+      fields: { intent: 'grant', plan: '招待プラン', status: 'active', days: '' },
+    });
+    expect(typed.status).toBe(400);
+    const refusal = (await typed.json()) as { fieldErrors: Record<string, string> };
+    expect(refusal.fieldErrors.plan).toContain('「招待プラン」はプランの一覧にありません');
+    expect(refusal.fieldErrors.plan).toContain(`monthly（${MONTHLY_PLAN.name}）`);
     for (const fields of [
       { plan: '', status: 'active', days: '' },
-      { plan: '招待', status: 'active', days: '0' },
-      { plan: '招待', status: 'active', days: '三十' },
-      { plan: '招待', status: 'paid', days: '' },
+      { plan: 'monthly', status: 'active', days: '0' },
+      { plan: 'monthly', status: 'active', days: '三十' },
+      { plan: 'monthly', status: 'paid', days: '' },
     ]) {
       const response = await api.plan(users.target.id, {
         who: 'admin',
@@ -249,10 +267,11 @@ describe('an admin', () => {
   it('grants a plan with no end', async () => {
     await api.plan(users.target.id, {
       who: 'admin',
-      fields: { intent: 'grant', plan: '寄稿者', status: 'trialing', days: '' },
+      fields: { intent: 'grant', plan: YEARLY_PLAN.name, status: 'trialing', days: '' },
     });
     const [current] = await listSubscriptions(database.db, users.target.id);
     expect(current).toMatchObject({ status: 'trialing', current_period_end: null });
+    expect(current?.items[0]?.price.product.name).toBe(YEARLY_PLAN.name);
     await database.db.delete(subscriptions).where(eq(subscriptions.userId, users.target.id));
   });
 

@@ -3,6 +3,7 @@ import { ROLE_LABELS } from '@/lib/identity/user-labels';
 import { z } from '@/lib/zod';
 import { noteAudienceChange } from '@/server/access/audience-changes';
 import { recordAudit } from '@/server/audit/audit-log';
+import { choosePlan, listPlans, unknownPlanMessage } from '@/server/billing/catalogue';
 import { getDb } from '@/server/db/client';
 import { endpoint } from '@/server/http/endpoint';
 import { clippedFields } from '@/server/http/flash-values';
@@ -63,11 +64,12 @@ const roleInput = z.object({
 const DAYS_FORMAT_MESSAGE = '日数は半角数字で入力してください（空欄で期限なし）。';
 
 const grantInput = z.object({
+  // A key or name of the catalogue's plans; grantPlan checks it is one.
   plan: z
-    .string({ error: 'プラン名を入力してください。' })
+    .string({ error: 'プランを選んでください。' })
     .trim()
-    .min(1, { error: 'プラン名を入力してください。' })
-    .max(100, { error: 'プラン名は100文字以内で入力してください。' }),
+    .min(1, { error: 'プランを選んでください。' })
+    .max(100, { error: 'プランを一覧から選んでください。' }),
   status: z.enum(['active', 'trialing'], {
     error: '状態を「有効」か「トライアル」から選んでください。',
   }),
@@ -177,14 +179,25 @@ async function changeRole(ctx: AdminContext): Promise<FormResult> {
 async function grantPlan(ctx: AdminContext): Promise<FormResult> {
   const parsed = grantInput.safeParse(ctx.input);
   if (!parsed.success) return invalid(fieldErrors(parsed.error));
-  const { plan, status, days } = parsed.data;
-  const granted = await grantComplimentary(await getDb(), {
+  const { status, days } = parsed.data;
+  const db = await getDb();
+  const plans = await listPlans(db);
+  const chosen = choosePlan(plans, parsed.data.plan);
+  if (!chosen) return invalid({ plan: unknownPlanMessage(plans, parsed.data.plan) });
+  const plan = chosen.name;
+  const granted = await grantComplimentary(db, {
     userId: ctx.target.id,
     planName: plan,
     status,
     days,
   });
-  await audit(ctx, 'plan-granted', { plan, status, days: days ?? null, subscription: granted.id });
+  await audit(ctx, 'plan-granted', {
+    plan,
+    planKey: chosen.key,
+    status,
+    days: days ?? null,
+    subscription: granted.id,
+  });
   const term = days ? `${days}日間` : '期限なし';
   return succeeded(
     `${ctx.target.email} に無償プラン「${plan}」（${status === 'trialing' ? 'トライアル' : '有効'}、${term}）を付与しました。`,

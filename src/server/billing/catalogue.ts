@@ -154,3 +154,18 @@ export async function findPlan(db: Db, key: PlanKey): Promise<Plan | null> {
 export async function planByPrice(db: Db, priceId: string): Promise<Plan | null> {
   return (await listPlans(db)).find((plan) => plan.priceId === priceId) ?? null;
 }
+
+/**
+ * The catalogue's plan that staff named for a complimentary plan: its key (monthly, yearly) or
+ * its exact name. A typed name that is not a plan would show readers a plan the site never sold.
+ */
+export function choosePlan(plans: readonly Plan[], value: string): Plan | null {
+  const wanted = value.trim();
+  return plans.find((plan) => plan.key === wanted || plan.name === wanted) ?? null;
+}
+
+/** The refusal for a plan that is not in the catalogue, listing what may be chosen. */
+export function unknownPlanMessage(plans: readonly Plan[], value: string): string {
+  const choices = plans.map((plan) => `${plan.key}（${plan.name}）`).join('、');
+  return `プラン「${value.trim()}」はプランの一覧にありません。次のどれかを選んでください：${choices}`;
+}

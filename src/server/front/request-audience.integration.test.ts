@@ -40,7 +40,7 @@ describe('requestAudience', () => {
         password: PASSWORD,
         role: name === 'editor' ? 'editor' : 'member',
       });
-      if (name === 'paid') await run('grant-plan', { email, plan: '招待プラン' });
+      if (name === 'paid') await run('grant-plan', { email, plan: 'monthly' });
       const result = await signIn(
         { db: database.db, auth: await appAuth() },
         { email, password: PASSWORD },
@@ -109,7 +109,7 @@ describe('requestAudience', () => {
     const session = sessions.get('free')!;
     const member = await decide(session);
     expect(member).toMatchObject({ audience: 'member' });
-    await run('grant-plan', { email, plan: '招待プラン' });
+    await run('grant-plan', { email, plan: 'monthly' });
     // The member cookie of a second ago is not trusted: the reader who just paid reads at once.
     const paid = await decide(`${session}; ${audienceCookieOf(member.setCookie)}`);
     expect(paid).toMatchObject({ audience: 'paid' });
@@ -120,7 +120,7 @@ describe('requestAudience', () => {
   });
 
   it('follows a plan ended elsewhere (another instance) once the cookie expires', async () => {
-    await run('grant-plan', { email: 'free@example.jp', plan: '招待プラン' });
+    await run('grant-plan', { email: 'free@example.jp', plan: 'monthly' });
     await new Promise((resolve) => setTimeout(resolve, 5)); // the cookie is signed after the grant
     const session = sessions.get('free')!;
     const first = await decide(session);
@@ -157,7 +157,7 @@ describe('requestAudience', () => {
     // The attack run's finding: the pair kept reading paid pages for the cookie's minute.
     const email = 'leaver@example.jp';
     await run('create-user', { email, password: PASSWORD, role: 'member' });
-    await run('grant-plan', { email, plan: '招待プラン' });
+    await run('grant-plan', { email, plan: 'monthly' });
     await new Promise((resolve) => setTimeout(resolve, 5)); // the cookie is signed after the grant
     const deps = { db: database.db, auth: await appAuth() };
     const signedIn = await signIn(

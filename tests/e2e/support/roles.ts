@@ -20,7 +20,7 @@ export const ROLES = {
     email: 'role-paid@example.jp',
     name: '有料 あおい',
     role: 'member',
-    plan: 'スタンダード',
+    plan: 'monthly',
   },
   editor: { email: 'role-editor@example.jp', name: '編集 さくら', role: 'editor', plan: null },
   admin: { email: 'role-admin@example.jp', name: '管理 かえで', role: 'admin', plan: null },

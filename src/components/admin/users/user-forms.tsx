@@ -112,11 +112,14 @@ export function PlanForms({
   userId,
   summary,
   subscriptions,
+  plans,
   flash,
 }: {
   userId: string;
   summary: string;
   subscriptions: SubscriptionRecord[];
+  /** The site's plan catalogue: a complimentary plan is one of these, never a typed name. */
+  plans: readonly { key: string; name: string }[];
   flash: Flash | null;
 }) {
   const grant = flashFor(flash, USER_FORM_KEYS.grant);
@@ -133,15 +136,14 @@ export function PlanForms({
       <form method="post" action={api(userId, 'plan')} className={styles.form} noValidate>
         <input type="hidden" name={FORM_KEY} value={USER_FORM_KEYS.grant} />
         <input type="hidden" name="intent" value="grant" />
-        <InputRow
+        <SelectRow
           id="plan-name"
           name="plan"
-          label="プラン名"
+          label="プラン"
           required
-          maxLength={100}
-          autoComplete="off"
-          hint="会員に表示されるプラン名です（例：メンバーシップ 月額プラン）。"
-          defaultValue={typedIn(grant, 'plan') ?? ''}
+          hint="プランの一覧（料金ページと同じ）から選びます。会員にはこの名前で表示されます。"
+          options={plans.map((plan) => ({ value: plan.key, label: plan.name }))}
+          defaultValue={typedIn(grant, 'plan') ?? plans[0]?.key}
           error={fieldError(grant, 'plan')}
         />
         <SelectRow

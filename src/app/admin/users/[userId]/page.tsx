@@ -20,6 +20,7 @@ import { formatDateTime } from '@/lib/format';
 import { USER_ID } from '@/server/admin/users-http';
 import { getUserDetail } from '@/server/admin/users-directory';
 import { recentAuditFor, userEmailsFor } from '@/server/audit/audit-query';
+import { listPlans } from '@/server/billing/catalogue';
 import { getDb } from '@/server/db/client';
 import { readFlash } from '@/server/http/read-flash';
 import { requireRole } from '@/server/identity/session';
@@ -42,8 +43,9 @@ export default async function AdminUserPage({ params }: RouteParamsProps<'userId
   if (!found) notFound();
 
   const target = `user:${found.id}`;
-  const [partners, history, received] = await Promise.all([
+  const [partners, plans, history, received] = await Promise.all([
     partnerNames(await partnerDeps()),
+    listPlans(db),
     recentAuditFor(db, target, HISTORY),
     readFlash(),
   ]);
@@ -81,6 +83,7 @@ export default async function AdminUserPage({ params }: RouteParamsProps<'userId
         userId={found.id}
         summary={planText(found.plan)}
         subscriptions={found.subscriptions}
+        plans={plans}
         flash={flash}
       />
       <PartnerForm
