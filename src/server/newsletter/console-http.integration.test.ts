@@ -4,6 +4,7 @@ import { createContent, scheduleContent } from '@/server/cms/store';
 import { newsletterSends } from '@/server/db/schema';
 import { listOutbox } from '@/server/mail/mailer';
 import { addReaders } from '@test-support/newsletter';
+import { setTestOperator } from '@test-support/operator';
 import {
   type PostOptions,
   addUser,
@@ -30,6 +31,7 @@ import { listSuppressions, suppressAddress } from './suppressions';
  */
 
 testDataDir('newsletter-console');
+setTestOperator();
 
 const users = usersByRole('nl-');
 type Who = keyof typeof users;

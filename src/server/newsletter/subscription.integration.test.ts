@@ -3,6 +3,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { auditEvents, newsletterConsents, user, userPrivateProfiles } from '@/server/db/schema';
 import { testDatabase } from '@test-support/route-tests';
 import { addReaders } from '@test-support/newsletter';
+import { setTestOperator } from '@test-support/operator';
 import {
   UNSUBSCRIBE_TOKEN_SECONDS,
   consentHistory,
@@ -28,6 +29,7 @@ import { handleUnsubscribePost, unsubscribeTarget } from './unsubscribe-http';
 // lives long, and cannot be altered or moved; the one-click POST works from anywhere with no
 // cookie, the page's form only from the site.
 
+setTestOperator();
 const database = testDatabase({ global: false });
 const SITE = 'http://localhost:3000';
 
