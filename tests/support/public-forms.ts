@@ -1,7 +1,9 @@
 import { expect } from 'vitest';
 import type { Db } from '@/server/db/client';
+import { user } from '@/server/db/schema';
 import type { FormResult } from '@/server/http/form-endpoint';
 import { listOutbox } from '@/server/mail/mailer';
+import { testDatabase } from './route-tests';
 
 /**
  * Shared checks of the public forms that keep a message and mail it (contact, the partner
@@ -13,13 +15,13 @@ type Submit = (email: string, ctx: { ip: string }, n: number) => Promise<FormRes
 type RowsFrom = (email: string) => Promise<unknown[]>;
 
 /** A fresh client address per call, so the per-IP limit only bites where a test means it to. */
-export function freshAddresses(): () => { ip: string } {
+function freshAddresses(): () => { ip: string } {
   let counter = 0;
   return () => ({ ip: `198.51.100.${++counter}` });
 }
 
 /** Counts now the form's rows and every mail; the returned check says neither has changed. */
-export async function expectNothingKept(
+async function expectNothingKept(
   db: Db,
   rowCount: () => Promise<number>,
 ): Promise<() => Promise<void>> {
@@ -31,12 +33,18 @@ export async function expectNothingKept(
   };
 }
 
-/** With no staff address set, a post only acknowledges itself to the sender. */
-export async function expectOnlyAcknowledged(
+/**
+ * With no staff address set, a post is kept (the caller checks its row) and only acknowledged
+ * to the sender.
+ */
+async function expectOnlyAcknowledged(
   db: Db,
-  sent: { staff: string; staffMailsBefore: number; email: string; kind: string },
+  sent: { staff: string; email: string; kind: string },
+  post: () => Promise<FormResult>,
 ): Promise<void> {
-  expect(await listOutbox(db, { to: sent.staff })).toHaveLength(sent.staffMailsBefore);
+  const staffMailsBefore = (await listOutbox(db, { to: sent.staff })).length;
+  expect((await post()).ok).toBe(true);
+  expect(await listOutbox(db, { to: sent.staff })).toHaveLength(staffMailsBefore);
   expect((await listOutbox(db, { to: sent.email })).map((m) => m.kind)).toEqual([sent.kind]);
 }
 
@@ -44,7 +52,7 @@ export async function expectOnlyAcknowledged(
  * Five posts from one address pass (post n from ip-limit-n@example.jp); the sixth is answered
  * 429 with the wait message, keeps no row and sends no mail. Returns the sixth answer.
  */
-export async function expectSixthFromOneAddressRefused(
+async function expectSixthFromOneAddressRefused(
   db: Db,
   ip: string,
   submit: Submit,
@@ -66,7 +74,7 @@ export async function expectSixthFromOneAddressRefused(
  * Three posts from mail-limit@example.jp pass; the fourth, from the same address as the form
  * normalises it (trimmed, lower case), is answered 429 and keeps no row.
  */
-export async function expectFourthFromOneEmailRefused(
+async function expectFourthFromOneEmailRefused(
   ctx: () => { ip: string },
   submit: Submit,
   rowsFrom: RowsFrom,
@@ -76,4 +84,32 @@ export async function expectFourthFromOneEmailRefused(
   const fourth = await submit(' MAIL-LIMIT@example.jp', ctx(), 4);
   expect(fourth).toMatchObject({ ok: false, status: 429 });
   expect(await rowsFrom(email)).toHaveLength(3);
+}
+
+/**
+ * A public form's test file: its own database (not the app's), a fresh client address per
+ * post, a signed-in member to post as, and the checks above on that database.
+ */
+export function publicFormTest() {
+  const database = testDatabase({ global: false });
+  const ctx = freshAddresses();
+  return {
+    database,
+    ctx,
+    /** A member row, for a post made signed in; returns the session user the form is given. */
+    member: async (id: string, name: string, email: string) => {
+      await database.db.insert(user).values({ id, name, email });
+      return { id };
+    },
+    expectNothingKept: (rowCount: () => Promise<number>) =>
+      expectNothingKept(database.db, rowCount),
+    expectOnlyAcknowledged: (
+      sent: { staff: string; email: string; kind: string },
+      post: () => Promise<FormResult>,
+    ) => expectOnlyAcknowledged(database.db, sent, post),
+    expectSixthFromOneAddressRefused: (ip: string, submit: Submit, rowsFrom: RowsFrom) =>
+      expectSixthFromOneAddressRefused(database.db, ip, submit, rowsFrom),
+    expectFourthFromOneEmailRefused: (submit: Submit, rowsFrom: RowsFrom) =>
+      expectFourthFromOneEmailRefused(ctx, submit, rowsFrom),
+  };
 }

@@ -1,24 +1,17 @@
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { testDatabase } from '@test-support/route-tests';
 import { CONTACT_MESSAGE_MAX } from '@/lib/contact';
-import { contactMessages, user } from '@/server/db/schema';
+import { contactMessages } from '@/server/db/schema';
 import { listOutbox } from '@/server/mail/mailer';
 import { onlyMailTo } from '@test-support/outbox';
-import {
-  expectFourthFromOneEmailRefused,
-  expectNothingKept,
-  expectOnlyAcknowledged,
-  expectSixthFromOneAddressRefused,
-  freshAddresses,
-} from '@test-support/public-forms';
+import { publicFormTest } from '@test-support/public-forms';
 import { CONTACT_SENT_PAGE, listContactMessages, submitContact } from './contact';
 
 const STAFF = 'editors@example.jp';
 
 describe('the contact form against the database', () => {
-  const database = testDatabase({ global: false });
-  const ctx = freshAddresses();
+  const form = publicFormTest();
+  const { database, ctx } = form;
   const valid = (email: string) => ({
     name: '山田 花子',
     email,
@@ -68,25 +61,16 @@ describe('the contact form against the database', () => {
 
   it('without a staff address keeps the message and only acknowledges it', async () => {
     const email = 'no-staff@example.jp';
-    const staffMailsBefore = (await listOutbox(database.db, { to: STAFF })).length;
-    const result = await submit(valid(email));
-    expect(result.ok).toBe(true);
+    await form.expectOnlyAcknowledged({ staff: STAFF, email, kind: 'contact-acknowledged' }, () =>
+      submit(valid(email)),
+    );
     expect(await rowsFrom(email)).toHaveLength(1);
-    await expectOnlyAcknowledged(database.db, {
-      staff: STAFF,
-      staffMailsBefore,
-      email,
-      kind: 'contact-acknowledged',
-    });
   });
 
   it('records the signed-in sender', async () => {
-    await database.db
-      .insert(user)
-      .values({ id: 'contact-user-1', name: '会員 太郎', email: 'member@example.jp' });
     const result = await submit(
       { ...valid('member@example.jp'), subject: '料金プラン・お支払いについて' },
-      { to: STAFF, user: { id: 'contact-user-1' } },
+      { to: STAFF, user: await form.member('contact-user-1', '会員 太郎', 'member@example.jp') },
     );
     expect(result.ok).toBe(true);
     const [row] = await rowsFrom('member@example.jp');
@@ -99,8 +83,7 @@ describe('the contact form against the database', () => {
   });
 
   it('answers Japanese messages per field and keeps nothing for invalid input', async () => {
-    const expectUnchanged = await expectNothingKept(
-      database.db,
+    const expectUnchanged = await form.expectNothingKept(
       async () => (await database.db.select().from(contactMessages)).length,
     );
 
@@ -165,8 +148,7 @@ describe('the contact form against the database', () => {
   });
 
   it('answers 429 to the sixth message from one address within the hour', async () => {
-    const sixth = await expectSixthFromOneAddressRefused(
-      database.db,
+    const sixth = await form.expectSixthFromOneAddressRefused(
       '203.0.113.77',
       (email, ip) => submitContact({ db: database.db }, valid(email), ip, null),
       rowsFrom,
@@ -177,8 +159,7 @@ describe('the contact form against the database', () => {
   });
 
   it('answers 429 to the fourth message from one e-mail address within the hour', async () => {
-    await expectFourthFromOneEmailRefused(
-      ctx,
+    await form.expectFourthFromOneEmailRefused(
       (email, ip) => submitContact({ db: database.db }, valid(email), ip, null),
       rowsFrom,
     );

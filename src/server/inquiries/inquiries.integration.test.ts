@@ -1,17 +1,10 @@
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { testDatabase } from '@test-support/route-tests';
 import { INQUIRY_MESSAGE_MAX, type InquiryKind } from '@/lib/inquiries';
-import { partnerInquiries, user } from '@/server/db/schema';
+import { partnerInquiries } from '@/server/db/schema';
 import { listOutbox } from '@/server/mail/mailer';
 import { onlyMailTo } from '@test-support/outbox';
-import {
-  expectFourthFromOneEmailRefused,
-  expectNothingKept,
-  expectOnlyAcknowledged,
-  expectSixthFromOneAddressRefused,
-  freshAddresses,
-} from '@test-support/public-forms';
+import { publicFormTest } from '@test-support/public-forms';
 import {
   INQUIRY_SENT_PAGES,
   listPartnerInquiries,
@@ -22,8 +15,8 @@ import {
 const STAFF = 'biz@example.jp';
 
 describe('the inquiry forms against the database', () => {
-  const database = testDatabase({ global: false });
-  const ctx = freshAddresses();
+  const form = publicFormTest();
+  const { database, ctx } = form;
   const jobPosting = (email: string) => ({
     company: '株式会社かたち設計',
     name: '佐藤 一郎',
@@ -149,26 +142,18 @@ describe('the inquiry forms against the database', () => {
 
   it('without a staff address keeps the inquiry and only acknowledges it', async () => {
     const email = 'no-staff@example.jp';
-    const staffMailsBefore = (await listOutbox(database.db, { to: STAFF })).length;
-    const result = await submit('job-posting', { ...jobPosting(email), phone: '' });
-    expect(result.ok).toBe(true);
+    await form.expectOnlyAcknowledged(
+      { staff: STAFF, email, kind: 'job-posting-acknowledged' },
+      () => submit('job-posting', { ...jobPosting(email), phone: '' }),
+    );
     const [row] = await rowsFrom(email);
     expect(row!.phone).toBeNull();
-    await expectOnlyAcknowledged(database.db, {
-      staff: STAFF,
-      staffMailsBefore,
-      email,
-      kind: 'job-posting-acknowledged',
-    });
   });
 
   it('records the signed-in sender', async () => {
-    await database.db
-      .insert(user)
-      .values({ id: 'inquiry-user-1', name: '会員 次郎', email: 'member@example.jp' });
     const result = await submit('partner-application', application('member@example.jp'), {
       to: STAFF,
-      user: { id: 'inquiry-user-1' },
+      user: await form.member('inquiry-user-1', '会員 次郎', 'member@example.jp'),
     });
     expect(result.ok).toBe(true);
     expect((await rowsFrom('member@example.jp'))[0]).toMatchObject({ userId: 'inquiry-user-1' });
@@ -244,7 +229,7 @@ describe('the inquiry forms against the database', () => {
   ])(
     'answers Japanese messages per field of %s and keeps nothing',
     async (_, kind, input, fieldErrors) => {
-      const expectUnchanged = await expectNothingKept(database.db, rowCount);
+      const expectUnchanged = await form.expectNothingKept(rowCount);
       expect(await submit(kind, input, { to: STAFF })).toEqual({
         ok: false,
         status: 400,
@@ -262,11 +247,11 @@ describe('the inquiry forms against the database', () => {
       : submitInquiry('partner-application', { db: database.db }, application(email), ip, null);
 
   it('answers 429 to the sixth inquiry from one address within the hour, across both forms', async () => {
-    await expectSixthFromOneAddressRefused(database.db, '203.0.113.88', eitherForm, rowsFrom);
+    await form.expectSixthFromOneAddressRefused('203.0.113.88', eitherForm, rowsFrom);
   });
 
   it('answers 429 to the fourth inquiry from one e-mail address within the hour', async () => {
-    await expectFourthFromOneEmailRefused(ctx, eitherForm, rowsFrom);
+    await form.expectFourthFromOneEmailRefused(eitherForm, rowsFrom);
   });
 
   it('lists the inquiries newest first, a page at a time', async () => {
