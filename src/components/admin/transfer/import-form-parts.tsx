@@ -66,6 +66,7 @@ export function EmptyInstanceConfirm({ id, error }: { id: string; error: string 
           id={id}
           name="confirm"
           type="checkbox"
+          className={own.box}
           required
           aria-invalid={error ? true : undefined}
           aria-describedby={error ? `${id}-error` : undefined}
