@@ -16,52 +16,60 @@ export type IssueWithLead = { issue: Category; lead: PostCard | null };
  * and date, and the issue's lead article, as a magazine's contents page opens.
  */
 export function CurrentIssue({ issue, lead }: IssueWithLead) {
-  const href = `/feature/${issue.id}`;
-  return (
-    <article className={styles.current} aria-labelledby={`issue-${issue.id}`}>
-      <IssueCover issue={issue} href={href} priority />
-      <div className={styles.currentBody}>
-        <IssueLine issue={issue} current />
-        <h2 id={`issue-${issue.id}`} className={styles.currentTheme}>
-          <Link href={href}>
-            <PhraseText text={issue.name} />
-          </Link>
-        </h2>
-        {issue.description ? <p className={styles.currentLead}>{issue.description}</p> : null}
-        <LeadArticle lead={lead} />
-        <Link href={href} className={styles.readIssue}>
-          この特集を読む<span aria-hidden="true"> →</span>
-        </Link>
-      </div>
-    </article>
-  );
+  return <IssueArticle issue={issue} lead={lead} current />;
 }
 
 /** Back issues: one row each, the cover small beside the issue's masthead. */
 export function IssueList({ issues }: { issues: readonly IssueWithLead[] }) {
   return (
     <ul className={styles.issues}>
-      {issues.map(({ issue, lead }) => {
-        const href = `/feature/${issue.id}`;
-        return (
-          <li key={issue.id}>
-            <article className={styles.issue} aria-labelledby={`issue-${issue.id}`}>
-              <IssueCover issue={issue} href={href} />
-              <div className={styles.issueBody}>
-                <IssueLine issue={issue} />
-                <h3 id={`issue-${issue.id}`} className={styles.issueTheme}>
-                  <Link href={href}>
-                    <PhraseText text={issue.name} />
-                  </Link>
-                </h3>
-                {issue.description ? <p className={styles.issueLead}>{issue.description}</p> : null}
-                <LeadArticle lead={lead} />
-              </div>
-            </article>
-          </li>
-        );
-      })}
+      {issues.map(({ issue, lead }) => (
+        <li key={issue.id}>
+          <IssueArticle issue={issue} lead={lead} />
+        </li>
+      ))}
     </ul>
+  );
+}
+
+const CURRENT_LOOK = {
+  article: styles.current,
+  body: styles.currentBody,
+  theme: styles.currentTheme,
+  lead: styles.currentLead,
+};
+
+const BACK_LOOK = {
+  article: styles.issue,
+  body: styles.issueBody,
+  theme: styles.issueTheme,
+  lead: styles.issueLead,
+};
+
+/** One issue, current or back: the same parts, the current one larger, its theme the page's h2. */
+function IssueArticle({ issue, lead, current = false }: IssueWithLead & { current?: boolean }) {
+  const href = `/feature/${issue.id}`;
+  const look = current ? CURRENT_LOOK : BACK_LOOK;
+  const Theme = current ? 'h2' : 'h3';
+  return (
+    <article className={look.article} aria-labelledby={`issue-${issue.id}`}>
+      <IssueCover issue={issue} href={href} priority={current} />
+      <div className={look.body}>
+        <IssueLine issue={issue} current={current} />
+        <Theme id={`issue-${issue.id}`} className={look.theme}>
+          <Link href={href}>
+            <PhraseText text={issue.name} />
+          </Link>
+        </Theme>
+        {issue.description ? <p className={look.lead}>{issue.description}</p> : null}
+        <LeadArticle lead={lead} />
+        {current ? (
+          <Link href={href} className={styles.readIssue}>
+            この特集を読む<span aria-hidden="true"> →</span>
+          </Link>
+        ) : null}
+      </div>
+    </article>
   );
 }
 

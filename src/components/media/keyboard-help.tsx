@@ -1,4 +1,4 @@
-import { Fragment } from 'react';
+import { KeyAlternatives } from '@/components/ui/key-alternatives';
 import { KEY_HELP, SEEK_KEY_HELP } from './audio-keys';
 import styles from './audio-player.module.css';
 
@@ -10,12 +10,11 @@ function KeyList({ entries }: { entries: readonly Entry[] }) {
       {entries.map(({ keys, action }) => (
         <div key={action} className={styles.keyRow}>
           <dt>
-            {keys.map((key, i) => (
-              <Fragment key={key}>
-                {i > 0 ? <span className={styles.keyOr}>または</span> : null}
-                <kbd className={styles.key}>{key}</kbd>
-              </Fragment>
-            ))}
+            <KeyAlternatives
+              keys={keys}
+              or={<span className={styles.keyOr}>または</span>}
+              kbdClassName={styles.key}
+            />
           </dt>
           <dd>{action}</dd>
         </div>

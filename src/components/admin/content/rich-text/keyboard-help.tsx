@@ -1,4 +1,5 @@
 import { Fragment, type Ref } from 'react';
+import { KeyAlternatives } from '@/components/ui/key-alternatives';
 import styles from './rich-text-editor.module.css';
 
 /** Mac users read Cmd for Ctrl; the list says so once rather than doubling every row. */
@@ -35,12 +36,7 @@ export function RichTextKeyboardHelp({ summaryRef }: { summaryRef: Ref<HTMLEleme
           {KEYS.map(({ keys, action }) => (
             <Fragment key={action}>
               <dt>
-                {keys.map((key, i) => (
-                  <Fragment key={key}>
-                    {i > 0 ? ' / ' : null}
-                    <kbd className={styles.key}>{key}</kbd>
-                  </Fragment>
-                ))}
+                <KeyAlternatives keys={keys} or=" / " kbdClassName={styles.key} />
               </dt>
               <dd>{action}</dd>
             </Fragment>
