@@ -35,14 +35,43 @@ afterEach(() => {
 });
 
 describe('BillingNoticeBanner', () => {
-  it('tells a reader whose renewal failed, from /api/me, with the amount, the retry date and a link to the plans page', async () => {
-    renderWith({ ...ME, billingNotice: PAST_DUE });
-    const notice = await screen.findByRole('complementary', { name: 'お支払いについてのお知らせ' });
-    expect(notice).toHaveTextContent(BILLING_NOTICE_TEXT);
-    expect(screen.getByRole('link', { name: '料金プランのページで更新する' })).toHaveAttribute(
-      'href',
-      '/service-plans',
-    );
+  // Each notice once, from /api/me, in its own words and with its way to the plans page.
+  it.each([
+    {
+      what: 'a reader whose renewal failed, with the amount and the retry date',
+      path: '/posts',
+      notice: PAST_DUE,
+      label: 'お支払いについてのお知らせ',
+      text: BILLING_NOTICE_TEXT,
+      link: '料金プランのページで更新する',
+    },
+    {
+      what: 'that a plan ended',
+      path: '/service-plans',
+      notice: { kind: 'plan_ended', planName: '月額プラン', endedAt: '2026-11-20T03:00:00Z' },
+      label: 'プランについてのお知らせ',
+      text: '月額プランは2026年11月20日に終了しました。',
+      link: '料金プランを見る',
+    },
+    {
+      what: 'that a second plan was taken back and refunded, and which plan remains',
+      path: '/posts',
+      notice: {
+        kind: 'duplicate_reversed',
+        reversedPlan: '年額プラン',
+        keptPlan: '月額プラン',
+        refunded: 11000,
+      },
+      label: 'プランについてのお知らせ',
+      text: 'あとからお申し込みいただいた年額プランは取り消し、お支払いいただいた ¥11,000 を全額返金しました。月額プランはこれまでどおり続きます。',
+      link: 'ご利用中のプランを見る',
+    },
+  ])('tells $what', async ({ path, notice, label, text, link }) => {
+    pathname = path;
+    renderWith({ ...ME, billingNotice: notice });
+    const banner = await screen.findByRole('complementary', { name: label });
+    expect(banner).toHaveTextContent(text);
+    expect(screen.getByRole('link', { name: link })).toHaveAttribute('href', '/service-plans');
   });
 
   it('shows nothing to other readers, or an answer without the field', async () => {
@@ -51,54 +80,11 @@ describe('BillingNoticeBanner', () => {
     expect(screen.queryByText(BILLING_NOTICE_TEXT)).toBeNull();
   });
 
-  it('leaves the plans page to say it there', async () => {
-    pathname = '/service-plans';
-    const fetchMock = renderWith({ ...ME, billingNotice: PAST_DUE });
-    await waitFor(() => expect(fetchMock).toHaveBeenCalled());
-    await new Promise((resolve) => setTimeout(resolve, 10));
-    expect(screen.queryByText(BILLING_NOTICE_TEXT)).toBeNull();
-  });
-
-  it('says once that a plan ended, with the way back to the plans', async () => {
-    pathname = '/service-plans';
-    renderWith({
-      ...ME,
-      billingNotice: {
-        kind: 'plan_ended',
-        planName: '月額プラン',
-        endedAt: '2026-11-20T03:00:00Z',
-      },
-    });
-    const notice = await screen.findByRole('complementary', { name: 'プランについてのお知らせ' });
-    expect(notice).toHaveTextContent('月額プランは2026年11月20日に終了しました。');
-    expect(screen.getByRole('link', { name: '料金プランを見る' })).toHaveAttribute(
-      'href',
-      '/service-plans',
-    );
-  });
-
-  it('says once that a second plan was taken back and refunded, and which plan remains', async () => {
-    renderWith({
-      ...ME,
-      billingNotice: {
-        kind: 'duplicate_reversed',
-        reversedPlan: '年額プラン',
-        keptPlan: '月額プラン',
-        refunded: 11000,
-      },
-    });
-    const notice = await screen.findByRole('complementary', { name: 'プランについてのお知らせ' });
-    expect(notice).toHaveTextContent(
-      'あとからお申し込みいただいた年額プランは取り消し、お支払いいただいた ¥11,000 を全額返金しました。月額プランはこれまでどおり続きます。',
-    );
-    expect(screen.getByRole('link', { name: 'ご利用中のプランを見る' })).toHaveAttribute(
-      'href',
-      '/service-plans',
-    );
-  });
-
-  it('leaves a failed renewal to the account hub, which says it itself', async () => {
-    pathname = '/account';
+  it.each([
+    { where: 'the plans page, which says it there', path: '/service-plans' },
+    { where: 'the account hub, which says it itself', path: '/account' },
+  ])('leaves a failed renewal to $where', async ({ path }) => {
+    pathname = path;
     const fetchMock = renderWith({ ...ME, billingNotice: PAST_DUE });
     await waitFor(() => expect(fetchMock).toHaveBeenCalled());
     await new Promise((resolve) => setTimeout(resolve, 10));
