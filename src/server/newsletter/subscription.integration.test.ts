@@ -30,7 +30,7 @@ import { handleUnsubscribePost, unsubscribeTarget } from './unsubscribe-http';
 // cookie, the page's form only from the site.
 
 setTestOperator();
-const database = testDatabase({ global: false });
+const database = testDatabase();
 const SITE = 'http://localhost:3000';
 
 beforeAll(async () => {

@@ -1,41 +1,11 @@
 import 'server-only';
 import { env } from '@/env';
-import { findEndpoint } from '@/lib/cms/model';
 import { recordAudit } from '@/server/audit/audit-log';
-import { getContent } from '@/server/cms/store';
-import { postSchema } from '@/server/content/schemas';
 import type { Db } from '@/server/db/client';
 import { sendMail } from '@/server/mail/mailer';
-import {
-  type Letter,
-  type LetterAudience,
-  type LetterPost,
-  renderNewsletterLetter,
-} from './letter';
+import { type Letter, type LetterAudience, renderNewsletterLetter } from './letter';
+import { letterVersionOf } from './preview';
 import { unsubscribeUrl } from './subscription';
-
-/**
- * A post as a letter, read from the content store with its draft (an editor tests the letter
- * before publishing): the post's fields the letter shows, or null when there is no such post.
- */
-export async function loadLetterPost(db: Db, contentId: string): Promise<LetterPost | null> {
-  let item: unknown;
-  try {
-    item = await getContent(
-      db,
-      findEndpoint('posts')!,
-      contentId,
-      { depth: 1 },
-      {
-        kind: 'allDrafts',
-      },
-    );
-  } catch {
-    return null;
-  }
-  const parsed = postSchema.safeParse(item);
-  return parsed.success ? parsed.data : null;
-}
 
 export const TEST_SUBJECT_PREFIX = '【テスト配信】';
 
@@ -52,7 +22,7 @@ export async function sendTestLetter(
     audience?: LetterAudience;
   },
 ): Promise<Letter | null> {
-  const item = await loadLetterPost(db, input.contentId);
+  const item = await letterVersionOf(db, input.contentId);
   if (!item) return null;
   const letter = renderNewsletterLetter({
     item,
