@@ -59,6 +59,12 @@ export const ADMIN_SECTIONS: readonly AdminSection[] = [
     adminOnly: true,
   },
   {
+    href: '/admin/offers',
+    label: 'オファー',
+    description: '割引のコードとリンク（/service-plans?offer=コード）の作成・一覧・無効化',
+    adminOnly: true,
+  },
+  {
     href: '/admin/api-keys',
     label: 'APIキー',
     description: 'コンテンツ API のキーの作成・無効化と、最後に使われた日時',

@@ -1,0 +1,41 @@
+import { accountMetadata } from '@/components/account/metadata';
+import { CreateOfferForm, OfferList } from '@/components/admin/offers/offer-console';
+import { StaffPageHead } from '@/components/admin/staff-list-page';
+import { PageMessages } from '@/components/biz/axis-admin/messages';
+import { env } from '@/env';
+import { doneMessage, failure } from '@/lib/http/form-flash';
+import { listPlans } from '@/server/billing/catalogue';
+import { listOffers } from '@/server/billing/offer-console';
+import { getDb } from '@/server/db/client';
+import { readFlash } from '@/server/http/read-flash';
+import { requireRole } from '@/server/identity/session';
+
+export const metadata = accountMetadata('オファー', '/admin/offers');
+
+/** Offers (admins only; everyone else sees the 404 page): list, copy a link, deactivate, create. */
+export default async function OffersPage() {
+  await requireRole('admin');
+  const db = await getDb();
+  const [offers, plans, received] = await Promise.all([listOffers(db), listPlans(db), readFlash()]);
+  const failed = failure(received);
+  return (
+    <div>
+      <StaffPageHead
+        title="オファー"
+        lead="割引のコードとリンクです。リンクから申し込んだ読者には、料金ページと確認画面に割引後の料金が表示されます。"
+      />
+      <PageMessages
+        notice={doneMessage(received)}
+        error={failed?.message ?? null}
+        errorAt={failed ? '#create-offer' : null}
+      />
+      <OfferList
+        offers={offers}
+        planNames={new Map(plans.map((p) => [p.key, p.name]))}
+        siteUrl={env().SITE_URL.replace(/\/+$/, '')}
+        now={new Date()}
+      />
+      <CreateOfferForm plans={plans} flash={failed} />
+    </div>
+  );
+}

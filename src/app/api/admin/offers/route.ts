@@ -1,0 +1,7 @@
+import { offersRoutes } from '@/server/admin/offers-http';
+
+export const dynamic = 'force-dynamic';
+
+export async function POST(request: Request): Promise<Response> {
+  return offersRoutes.create(request);
+}

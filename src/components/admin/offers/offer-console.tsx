@@ -1,0 +1,247 @@
+import { Button } from '@/components/ui/button';
+import { InputRow, SelectRow } from '@/components/admin/users/form-fields';
+import styles from '@/components/admin/users/users.module.css';
+import staff from '@/components/admin/staff.module.css';
+import { StaffList, StaffSection } from '@/components/admin/staff-list-page';
+import { formatDateJa } from '@/lib/format';
+import { type Flash } from '@/lib/http/flash';
+import { FORM_KEY, flashFor, typedIn } from '@/lib/http/form-flash';
+
+/**
+ * /admin/offers: the offers (promotion codes) with their redemptions, cap, expiry and state, a
+ * link to copy, a button to deactivate each, and the form that makes one. Plain forms: the
+ * screen works without JavaScript.
+ */
+
+export type OfferRowView = {
+  id: string;
+  code: string;
+  name: string;
+  active: boolean;
+  kind: 'percent' | 'amount';
+  value: number;
+  duration: 'once' | 'repeating' | 'forever';
+  months: number | null;
+  redeemed: number;
+  cap: number | null;
+  expiresAt: Date | null;
+  firstTime: boolean;
+  plans: string[];
+};
+
+export const OFFER_FORM_KEY = 'offer-create';
+
+const yen = (n: number) => `¥${n.toLocaleString('ja-JP')}`;
+
+function discountText(o: OfferRowView): string {
+  const off = o.kind === 'percent' ? `${o.value}%オフ` : `${yen(o.value)}引き`;
+  const term =
+    o.duration === 'once' ? '初回のみ' : o.duration === 'forever' ? '毎回' : `${o.months}か月`;
+  return `${off}（${term}）`;
+}
+
+function stateText(o: OfferRowView, now: Date): string {
+  if (!o.active) return '無効';
+  if (o.expiresAt && o.expiresAt <= now) return '期限切れ';
+  if (o.cap !== null && o.redeemed >= o.cap) return '上限に達しました';
+  return '有効';
+}
+
+export function OfferList({
+  offers,
+  planNames,
+  siteUrl,
+  now,
+}: {
+  offers: OfferRowView[];
+  planNames: Map<string, string>;
+  siteUrl: string;
+  now: Date;
+}) {
+  return (
+    <StaffSection id="offers" title="オファーの一覧">
+      <StaffList
+        count={`${offers.length}件`}
+        empty={offers.length ? null : 'オファーはまだありません。'}
+      >
+        <ul className={styles.list}>
+          {offers.map((o) => {
+            const link = `${siteUrl}/service-plans?offer=${encodeURIComponent(o.code)}`;
+            return (
+              <li key={o.id} className={styles.item}>
+                <h3 className={styles.itemTitle}>
+                  {o.name}（{stateText(o, now)}）
+                </h3>
+                <dl className={styles.facts}>
+                  <dt>コード</dt>
+                  <dd className={styles.code}>{o.code}</dd>
+                  <dt>割引</dt>
+                  <dd>{discountText(o)}</dd>
+                  <dt>利用</dt>
+                  <dd>
+                    {o.redeemed}回{o.cap !== null ? ` ／ 上限 ${o.cap}回` : '（上限なし）'}
+                  </dd>
+                  <dt>有効期限</dt>
+                  <dd>{o.expiresAt ? formatDateJa(o.expiresAt.toISOString()) : 'なし'}</dd>
+                  <dt>対象</dt>
+                  <dd>
+                    {o.plans.map((k) => planNames.get(k) ?? k).join('、') || 'すべてのプラン'}
+                    {o.firstTime ? '／初めての読者のみ' : ''}
+                  </dd>
+                </dl>
+                <label className={staff.label} htmlFor={`link-${o.id}`}>
+                  リンク（コピーして使えます）
+                </label>
+                <input id={`link-${o.id}`} className={styles.input} readOnly value={link} />
+                {o.active ? (
+                  <form
+                    method="post"
+                    action={`/api/admin/offers/${encodeURIComponent(o.id)}/deactivate`}
+                    className={styles.actions}
+                  >
+                    <Button type="submit" color="white" width="auto" height={44}>
+                      コード {o.code} を無効にする
+                    </Button>
+                  </form>
+                ) : null}
+              </li>
+            );
+          })}
+        </ul>
+      </StaffList>
+    </StaffSection>
+  );
+}
+
+export function CreateOfferForm({
+  plans,
+  flash,
+}: {
+  plans: readonly { key: string; name: string }[];
+  flash: Flash | null;
+}) {
+  const failed = flashFor(flash, OFFER_FORM_KEY);
+  const error = (name: string) => failed?.fieldErrors[name] ?? null;
+  const typed = (name: string, fallback = '') => typedIn(failed, name) ?? fallback;
+  return (
+    <StaffSection id="create-offer" title="オファーを作成する">
+      <form method="post" action="/api/admin/offers" className={styles.form} noValidate>
+        <input type="hidden" name={FORM_KEY} value={OFFER_FORM_KEY} />
+        <InputRow
+          id="offer-name"
+          name="name"
+          label="オファー名"
+          required
+          maxLength={40}
+          hint="確認画面に表示されます（例：初月半額）。"
+          defaultValue={typed('name')}
+          error={error('name')}
+        />
+        <SelectRow
+          id="offer-kind"
+          name="kind"
+          label="割引の種類"
+          options={[
+            { value: 'percent', label: '割合（%）' },
+            { value: 'amount', label: '金額（円）' },
+          ]}
+          defaultValue={typed('kind', 'percent')}
+          error={error('kind')}
+        />
+        <InputRow
+          id="offer-value"
+          name="value"
+          label="割引の値"
+          required
+          inputMode="numeric"
+          hint="割合なら 1〜100、金額なら税込の円。"
+          defaultValue={typed('value')}
+          error={error('value')}
+        />
+        <SelectRow
+          id="offer-duration"
+          name="duration"
+          label="割引の期間"
+          options={[
+            { value: 'once', label: '初回のみ' },
+            { value: 'repeating', label: '数か月' },
+            { value: 'forever', label: 'ずっと' },
+          ]}
+          defaultValue={typed('duration', 'once')}
+          error={error('duration')}
+        />
+        <InputRow
+          id="offer-months"
+          name="months"
+          label="月数（「数か月」のとき）"
+          inputMode="numeric"
+          defaultValue={typed('months')}
+          error={error('months')}
+        />
+        <InputRow
+          id="offer-code"
+          name="code"
+          label="コード"
+          required
+          maxLength={40}
+          autoComplete="off"
+          hint="半角英数字とハイフン（大文字で保存されます）。"
+          defaultValue={typed('code')}
+          error={error('code')}
+        />
+        <InputRow
+          id="offer-expires"
+          name="expires"
+          label="有効期限"
+          type="date"
+          hint="この日の終わり（日本時間）まで使えます。空欄で期限なし。"
+          defaultValue={typed('expires')}
+          error={error('expires')}
+        />
+        <InputRow
+          id="offer-cap"
+          name="cap"
+          label="利用回数の上限"
+          inputMode="numeric"
+          hint="空欄で上限なし。"
+          defaultValue={typed('cap')}
+          error={error('cap')}
+        />
+        <fieldset
+          className={staff.choices}
+          aria-describedby={error('plans') ? 'offer-plans-error' : undefined}
+        >
+          <legend className={staff.label}>対象のプラン</legend>
+          {plans.map((plan) => (
+            <label key={plan.key} className={staff.choice}>
+              <input
+                type="checkbox"
+                name={`plan_${plan.key}`}
+                defaultChecked={failed ? typedIn(failed, `plan_${plan.key}`) !== undefined : true}
+              />{' '}
+              {plan.name}
+            </label>
+          ))}
+          {error('plans') ? (
+            <p id="offer-plans-error" className={styles.fieldError}>
+              {error('plans')}
+            </p>
+          ) : null}
+        </fieldset>
+        <label className={staff.choice}>
+          <input
+            type="checkbox"
+            name="firstTime"
+            defaultChecked={failed ? typedIn(failed, 'firstTime') !== undefined : true}
+          />{' '}
+          初めての読者のみ（これまでにプランを持ったことのない読者）
+        </label>
+        <div className={styles.actions}>
+          <Button type="submit" color="black" width="auto" height={44}>
+            オファーを作成する
+          </Button>
+        </div>
+      </form>
+    </StaffSection>
+  );
+}
