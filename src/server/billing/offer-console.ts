@@ -1,5 +1,6 @@
 import 'server-only';
 import type Stripe from 'stripe';
+import type { OfferRowView } from '@/lib/billing/offer-row';
 import { z } from '@/lib/zod';
 import type { Db } from '@/server/db/client';
 import { PLAN_KEYS, type PlanKey, listPlans } from './catalogue';
@@ -92,21 +93,7 @@ export function expiresAt(date: string | undefined): number | null {
   return Number.isNaN(end) ? null : Math.floor((end - JST_OFFSET_MS) / 1000);
 }
 
-export type OfferRow = {
-  id: string;
-  code: string;
-  name: string;
-  active: boolean;
-  kind: 'percent' | 'amount';
-  value: number;
-  duration: 'once' | 'repeating' | 'forever';
-  months: number | null;
-  redeemed: number;
-  cap: number | null;
-  expiresAt: Date | null;
-  firstTime: boolean;
-  plans: PlanKey[];
-};
+export type OfferRow = OfferRowView & { plans: PlanKey[] };
 
 export type CreateResult =
   { ok: true; offer: OfferRow } | { ok: false; fieldErrors: Record<string, string> };

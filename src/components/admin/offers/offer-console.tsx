@@ -1,4 +1,6 @@
+import type { ComponentProps } from 'react';
 import { Button } from '@/components/ui/button';
+import type { OfferRowView } from '@/lib/billing/offer-row';
 import { InputRow, SelectRow } from '@/components/admin/users/form-fields';
 import styles from '@/components/admin/users/users.module.css';
 import staff from '@/components/admin/staff.module.css';
@@ -12,22 +14,6 @@ import { FORM_KEY, flashFor, typedIn } from '@/lib/http/form-flash';
  * link to copy, a button to deactivate each, and the form that makes one. Plain forms: the
  * screen works without JavaScript.
  */
-
-export type OfferRowView = {
-  id: string;
-  code: string;
-  name: string;
-  active: boolean;
-  kind: 'percent' | 'amount';
-  value: number;
-  duration: 'once' | 'repeating' | 'forever';
-  months: number | null;
-  redeemed: number;
-  cap: number | null;
-  expiresAt: Date | null;
-  firstTime: boolean;
-  plans: string[];
-};
 
 export const OFFER_FORM_KEY = 'offer-create';
 
@@ -113,6 +99,64 @@ export function OfferList({
   );
 }
 
+type OfferField = Omit<ComponentProps<typeof InputRow>, 'id' | 'defaultValue' | 'error'> & {
+  fallback?: string;
+  options?: readonly { value: string; label: string }[];
+};
+
+/** The create form's fields, in order (the plans and first-time boxes follow). */
+const OFFER_FIELDS: readonly OfferField[] = [
+  {
+    name: 'name',
+    label: 'オファー名',
+    required: true,
+    maxLength: 40,
+    hint: '確認画面に表示されます（例：初月半額）。',
+  },
+  {
+    name: 'kind',
+    label: '割引の種類',
+    fallback: 'percent',
+    options: [
+      { value: 'percent', label: '割合（%）' },
+      { value: 'amount', label: '金額（円）' },
+    ],
+  },
+  {
+    name: 'value',
+    label: '割引の値',
+    required: true,
+    inputMode: 'numeric',
+    hint: '割合なら 1〜100、金額なら税込の円。',
+  },
+  {
+    name: 'duration',
+    label: '割引の期間',
+    fallback: 'once',
+    options: [
+      { value: 'once', label: '初回のみ' },
+      { value: 'repeating', label: '数か月' },
+      { value: 'forever', label: 'ずっと' },
+    ],
+  },
+  { name: 'months', label: '月数（「数か月」のとき）', inputMode: 'numeric' },
+  {
+    name: 'code',
+    label: 'コード',
+    required: true,
+    maxLength: 40,
+    autoComplete: 'off',
+    hint: '半角英数字とハイフン（大文字で保存されます）。',
+  },
+  {
+    name: 'expires',
+    label: '有効期限',
+    type: 'date',
+    hint: 'この日の終わり（日本時間）まで使えます。空欄で期限なし。',
+  },
+  { name: 'cap', label: '利用回数の上限', inputMode: 'numeric', hint: '空欄で上限なし。' },
+];
+
 export function CreateOfferForm({
   plans,
   flash,
@@ -127,86 +171,25 @@ export function CreateOfferForm({
     <StaffSection id="create-offer" title="オファーを作成する">
       <form method="post" action="/api/admin/offers" className={styles.form} noValidate>
         <input type="hidden" name={FORM_KEY} value={OFFER_FORM_KEY} />
-        <InputRow
-          id="offer-name"
-          name="name"
-          label="オファー名"
-          required
-          maxLength={40}
-          hint="確認画面に表示されます（例：初月半額）。"
-          defaultValue={typed('name')}
-          error={error('name')}
-        />
-        <SelectRow
-          id="offer-kind"
-          name="kind"
-          label="割引の種類"
-          options={[
-            { value: 'percent', label: '割合（%）' },
-            { value: 'amount', label: '金額（円）' },
-          ]}
-          defaultValue={typed('kind', 'percent')}
-          error={error('kind')}
-        />
-        <InputRow
-          id="offer-value"
-          name="value"
-          label="割引の値"
-          required
-          inputMode="numeric"
-          hint="割合なら 1〜100、金額なら税込の円。"
-          defaultValue={typed('value')}
-          error={error('value')}
-        />
-        <SelectRow
-          id="offer-duration"
-          name="duration"
-          label="割引の期間"
-          options={[
-            { value: 'once', label: '初回のみ' },
-            { value: 'repeating', label: '数か月' },
-            { value: 'forever', label: 'ずっと' },
-          ]}
-          defaultValue={typed('duration', 'once')}
-          error={error('duration')}
-        />
-        <InputRow
-          id="offer-months"
-          name="months"
-          label="月数（「数か月」のとき）"
-          inputMode="numeric"
-          defaultValue={typed('months')}
-          error={error('months')}
-        />
-        <InputRow
-          id="offer-code"
-          name="code"
-          label="コード"
-          required
-          maxLength={40}
-          autoComplete="off"
-          hint="半角英数字とハイフン（大文字で保存されます）。"
-          defaultValue={typed('code')}
-          error={error('code')}
-        />
-        <InputRow
-          id="offer-expires"
-          name="expires"
-          label="有効期限"
-          type="date"
-          hint="この日の終わり（日本時間）まで使えます。空欄で期限なし。"
-          defaultValue={typed('expires')}
-          error={error('expires')}
-        />
-        <InputRow
-          id="offer-cap"
-          name="cap"
-          label="利用回数の上限"
-          inputMode="numeric"
-          hint="空欄で上限なし。"
-          defaultValue={typed('cap')}
-          error={error('cap')}
-        />
+        {OFFER_FIELDS.map(({ name, fallback = '', options, ...rest }) => {
+          const shared = {
+            id: `offer-${name}`,
+            name,
+            defaultValue: typed(name, fallback),
+            error: error(name),
+          };
+          return options ? (
+            <SelectRow
+              key={name}
+              {...shared}
+              label={rest.label}
+              hint={rest.hint}
+              options={options}
+            />
+          ) : (
+            <InputRow key={name} {...shared} {...rest} />
+          );
+        })}
         <fieldset
           className={staff.choices}
           aria-describedby={error('plans') ? 'offer-plans-error' : undefined}

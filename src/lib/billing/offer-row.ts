@@ -1,0 +1,16 @@
+/** One offer (a promotion code and its coupon) as the console lists it. */
+export type OfferRowView = {
+  id: string;
+  code: string;
+  name: string;
+  active: boolean;
+  kind: 'percent' | 'amount';
+  value: number;
+  duration: 'once' | 'repeating' | 'forever';
+  months: number | null;
+  redeemed: number;
+  cap: number | null;
+  expiresAt: Date | null;
+  firstTime: boolean;
+  plans: string[];
+};
