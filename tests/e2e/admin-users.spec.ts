@@ -101,7 +101,7 @@ test('an admin changes the role, the plan, the partner and the sessions, each au
     page.getByRole('alert').filter({ hasText: '入力内容を確認してください。' }),
   ).toBeVisible();
   await expect(page.getByText('日数は半角数字で入力してください')).toBeVisible();
-  await expect(page.getByLabel('プラン', { exact: true })).toHaveValue('yearly');
+  await expect(page.getByRole('combobox', { name: 'プラン', exact: true })).toHaveValue('yearly');
   await page.getByLabel('期間（日数）').fill('30');
   await page.getByRole('button', { name: '無償プランを付与する' }).click();
   await expect(

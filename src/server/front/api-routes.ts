@@ -27,6 +27,8 @@ export const API_ROUTES: readonly string[] = [
   '/api/admin/newsletter/suppressions',
   '/api/admin/newsletter/suppressions/remove',
   '/api/admin/newsletter/test',
+  '/api/admin/offers',
+  '/api/admin/offers/[id]/deactivate',
   '/api/admin/transfer/export',
   '/api/admin/transfer/import',
   '/api/admin/transfer/microcms',
