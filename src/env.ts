@@ -12,6 +12,16 @@ const optionalText = z
   .transform((v) => (v === '' ? undefined : v))
   .optional();
 
+/** A switch: on only when the value is exactly the text "true", off when unset or anything else. */
+const trueFlag = z
+  .string()
+  .optional()
+  .transform((v) => v === 'true');
+
+const optionalEmail = optionalText.pipe(
+  z.email({ error: 'メールアドレスを指定してください' }).max(254).optional(),
+);
+
 const envSchema = z
   .object({
     NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
@@ -40,10 +50,7 @@ const envSchema = z
         .optional(),
     ),
     // SPEC §2: the redirect is on only when the value is exactly the text "true".
-    AUTH_CHECK_REDIRECT: z
-      .string()
-      .optional()
-      .transform((v) => v === 'true'),
+    AUTH_CHECK_REDIRECT: trueFlag,
     GTM_ID: optionalText.pipe(
       z
         .string()
@@ -93,14 +100,9 @@ const envSchema = z
     // delivery.ts): keep the sum over instances within what the SMTP provider allows.
     NEWSLETTER_RATE_PER_SECOND: z.coerce.number().min(0.1).max(10_000).default(10),
     // Where messages from the contact form are mailed (they are also kept in the database).
-    CONTACT_TO: optionalText.pipe(
-      z.email({ error: 'メールアドレスを指定してください' }).max(254).optional(),
-    ),
+    CONTACT_TO: optionalEmail,
     // "true" behind a reverse proxy: the client address is the last X-Forwarded-For entry.
-    TRUST_PROXY: z
-      .string()
-      .optional()
-      .transform((v) => v === 'true'),
+    TRUST_PROXY: trueFlag,
     // The front server's cache of the pages rendered for anonymous readers (off: every page renders).
     PAGE_CACHE: z.enum(['on', 'off']).default('on'),
     // The content API's caches of published answers and counts (off: every read hits the database).
@@ -168,10 +170,7 @@ const envSchema = z
     STRIPE_PRICE_MONTHLY: optionalText.pipe(z.string().max(200).default('membership_monthly')),
     STRIPE_PRICE_YEARLY: optionalText.pipe(z.string().max(200).default('membership_yearly')),
     // "true": run on the sandbox even with DATABASE_URL (a staging server that takes no money).
-    BILLING_SANDBOX: z
-      .string()
-      .optional()
-      .transform((v) => v === 'true'),
+    BILLING_SANDBOX: trueFlag,
     // Free days before the first charge, for readers who never had a plan (0: no trial).
     BILLING_TRIAL_DAYS: z.coerce.number().int().min(0).max(90).default(14),
     // Qualified-invoice issuer (適格請求書発行事業者): printed on receipts when set.
@@ -205,15 +204,10 @@ const envSchema = z
         })
         .optional(),
     ),
-    OPERATOR_EMAIL: optionalText.pipe(
-      z.email({ error: 'メールアドレスを指定してください' }).max(254).optional(),
-    ),
+    OPERATOR_EMAIL: optionalEmail,
     // "true": the address and phone number are disclosed on request instead of shown (特定商取引法
     // 第11条 allows it when the page says so and requests are answered without delay).
-    OPERATOR_DISCLOSE_ON_REQUEST: z
-      .string()
-      .optional()
-      .transform((v) => v === 'true'),
+    OPERATOR_DISCLOSE_ON_REQUEST: trueFlag,
   })
   .superRefine((env, ctx) => {
     if (env.STRIPE_SECRET_KEY && !env.STRIPE_WEBHOOK_SECRET) {
