@@ -168,6 +168,11 @@ export function expectPageHeaders(page: Page) {
   expect(page.text).not.toMatch(/<script|<link|<img|src=|url\(|style="/i);
 }
 
+/** The page shows each of these texts. */
+export function expectPageShows(page: Page, texts: string[]) {
+  for (const text of texts) expect(page.text).toContain(text);
+}
+
 /** Marked as a test environment, in Japanese, with one h1 inside <main>. */
 export function expectTestPage(page: Page) {
   expect(page.text).toContain('<html lang="ja">');

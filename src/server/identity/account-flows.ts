@@ -108,12 +108,15 @@ export function verifiedPage(
   return path === '/' ? VERIFIED_PAGE : `${VERIFIED_PAGE}&next=${encodeURIComponent(path)}`;
 }
 
-const invalid = (error: z.ZodError): FlowResult => ({
+/** A 400 answer with a message by each field that needs another look. */
+const refused = (errors: Record<string, string>): FlowResult => ({
   ok: false,
   status: 400,
   message: '入力内容を確認してください。',
-  fieldErrors: fieldErrors(error),
+  fieldErrors: errors,
 });
+
+const invalid = (error: z.ZodError): FlowResult => refused(fieldErrors(error));
 
 /** better-auth's error code. Duck-typed: the bundler may give APIError two class identities. */
 function errorCode(error: unknown): string | undefined {
@@ -123,12 +126,7 @@ function errorCode(error: unknown): string | undefined {
   return typeof code === 'string' ? code : undefined;
 }
 
-const weakPassword = (problem: string): FlowResult => ({
-  ok: false,
-  status: 400,
-  fieldErrors: { password: problem },
-  message: '入力内容を確認してください。',
-});
+const weakPassword = (problem: string): FlowResult => refused({ password: problem });
 
 const setCookiesOf = (headers: Headers | undefined) => headers?.getSetCookie() ?? [];
 
@@ -399,12 +397,7 @@ async function checkPassword(
   }
 }
 
-const WRONG_PASSWORD: FlowResult = {
-  ok: false,
-  status: 400,
-  message: '入力内容を確認してください。',
-  fieldErrors: { password: 'パスワードが正しくありません。' },
-};
+const WRONG_PASSWORD = refused({ password: 'パスワードが正しくありません。' });
 
 export async function changeEmail(
   deps: FlowDeps,
@@ -415,14 +408,7 @@ export async function changeEmail(
   const parsed = changeEmailInput.safeParse(input);
   if (!parsed.success) return invalid(parsed.error);
   const { newEmail, password } = parsed.data;
-  if (newEmail === account.email) {
-    return {
-      ok: false,
-      status: 400,
-      fieldErrors: { newEmail: '現在のメールアドレスと同じです。' },
-      message: '入力内容を確認してください。',
-    };
-  }
+  if (newEmail === account.email) return refused({ newEmail: '現在のメールアドレスと同じです。' });
   const outcome = await catchRefusal(async () => {
     await consume(deps.db, [
       { limit: LIMITS.changeEmailIp, subject: addressKey(ctx.ip) },

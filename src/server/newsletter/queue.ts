@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { type Db, queryRows } from '@/server/db/client';
 import { cmsContents, newsletterLetters, newsletterSends } from '@/server/db/schema';
 import { recordAudit } from '@/server/audit/audit-log';
+import { letterCounts } from '@/lib/newsletter/console';
 
 /**
  * The newsletter queue (docs/decisions/026-newsletter-queue.md): a send of one post to one
@@ -226,17 +227,8 @@ export type SendCounts = Record<LetterStatus, number> & { opened: number };
 
 /** Letters of a send by status, and how many were opened (the post visited from the letter). */
 export async function newsletterSendStatus(db: Db, sendId: string): Promise<SendCounts> {
-  return (await statusBySend(db, [sendId])).get(sendId) ?? emptyCounts();
+  return (await statusBySend(db, [sendId])).get(sendId) ?? letterCounts();
 }
-
-const emptyCounts = (): SendCounts => ({
-  queued: 0,
-  sending: 0,
-  sent: 0,
-  failed: 0,
-  uncertain: 0,
-  opened: 0,
-});
 
 async function statusBySend(db: Db, sendIds: string[]): Promise<Map<string, SendCounts>> {
   const out = new Map<string, SendCounts>();
@@ -252,7 +244,7 @@ async function statusBySend(db: Db, sendIds: string[]): Promise<Map<string, Send
     .where(inArray(newsletterLetters.sendId, sendIds))
     .groupBy(newsletterLetters.sendId, newsletterLetters.status);
   for (const row of rows) {
-    const counts = out.get(row.sendId) ?? emptyCounts();
+    const counts = out.get(row.sendId) ?? letterCounts();
     if (row.status in counts) counts[row.status as LetterStatus] += Number(row.n);
     counts.opened += Number(row.opened);
     out.set(row.sendId, counts);
@@ -292,6 +284,6 @@ export async function listSends(
     ...row,
     segment: segmentSchema.parse(row.segment),
     status: row.status as SendStatus,
-    counts: counts.get(row.id) ?? emptyCounts(),
+    counts: counts.get(row.id) ?? letterCounts(),
   }));
 }

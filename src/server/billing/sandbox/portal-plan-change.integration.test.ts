@@ -3,6 +3,7 @@ import { customerWithCard } from '@test-support/billing-sandbox';
 import {
   axeViolations,
   expectPageHeaders,
+  expectPageShows,
   expectTestPage,
   pathOf,
   usePagesSandbox,
@@ -55,14 +56,18 @@ describe('the portal’s plan change confirmation', () => {
     expectPageHeaders(confirm);
     expectTestPage(confirm);
     expect(await axeViolations(confirm.text)).toEqual([]);
-    expect(confirm.text).toContain('プラン変更の確認');
-    expect(confirm.text).toContain('本日のお支払い');
-    expect(confirm.text).toContain('<strong>¥11,000</strong>（税込）');
+    expectPageShows(confirm, [
+      'プラン変更の確認',
+      '本日のお支払い',
+      '<strong>¥11,000</strong>（税込）',
+    ]);
     // Monthly → yearly: a new period from today (the clock's time), renewing a year later.
-    expect(confirm.text).toContain('2027年4月1日〜2028年4月1日');
-    expect(confirm.text).toContain('次回の更新日');
-    expect(confirm.text).toContain('2028年4月1日（¥11,000（税込）を請求）');
-    expect(confirm.text).toContain('変更を確定する');
+    expectPageShows(confirm, [
+      '2027年4月1日〜2028年4月1日',
+      '次回の更新日',
+      '2028年4月1日（¥11,000（税込）を請求）',
+      '変更を確定する',
+    ]);
     expect(confirm.text).toMatch(/<form method="post" action="[^"]*\/change">/);
     expect(confirm.text).toContain(`value="${pages.yearly.id}"`);
     expect(confirm.text).toContain(`<a href="${path}">戻る</a>`);
@@ -96,10 +101,12 @@ describe('the portal’s plan change confirmation', () => {
       `${path}/change?subscription=${subscription.id}&price=${pages.premium.id}`,
     );
     expect(confirm.status).toBe(200);
-    expect(confirm.text).toContain('<strong>¥0</strong>（税込）');
-    expect(confirm.text).toContain('2027年4月1日〜2027年5月1日');
-    expect(confirm.text).toContain('2027年5月1日（¥2,200（税込）を請求）');
-    expect(confirm.text).toContain('本日の請求はなく');
+    expectPageShows(confirm, [
+      '<strong>¥0</strong>（税込）',
+      '2027年4月1日〜2027年5月1日',
+      '2027年5月1日（¥2,200（税込）を請求）',
+      '本日の請求はなく',
+    ]);
   });
 
   it('refuses a price not on offer and another customer’s subscription', async () => {
