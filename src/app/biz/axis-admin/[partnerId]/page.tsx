@@ -7,6 +7,7 @@ import { EditorJobsTable } from '@/components/biz/axis-admin/editor-jobs-table';
 import { doneMessage, failure, flashFor, flashKey } from '@/lib/http/form-flash';
 import { MemberSection } from '@/components/biz/axis-admin/member-section';
 import { PageMessages } from '@/components/biz/axis-admin/messages';
+import { BizLinks } from '@/components/biz/biz-links';
 import { BizSection } from '@/components/biz/biz-section';
 import { PartnerForm } from '@/components/biz/axis-admin/partner-form';
 import { type ListingView, PartnerListings } from '@/components/biz/axis-admin/partner-listings';
@@ -91,23 +92,18 @@ export default async function AxisAdminPartnerPage({ params }: RouteParamsProps<
           <dt>掲載枠</dt>
           <dd>{quotaText(partner.contract)}</dd>
         </dl>
-        <ul className={styles.links}>
-          <li>
-            <Link href={`/biz/partner-admin/${partner.id}`}>企業の管理画面を開く</Link>
-          </li>
-          <li>
-            <Link href={`/jobs?partner=${encodeURIComponent(partner.id)}`}>公開中の求人を見る</Link>
-          </li>
-          <li>
-            <a href="#listings">求人</a>
-          </li>
-          <li>
-            <a href="#members">メンバー</a>
-          </li>
-          <li>
-            <a href="#profile">企業情報と契約</a>
-          </li>
-        </ul>
+        <BizLinks
+          links={[
+            { href: `/biz/partner-admin/${partner.id}`, label: '企業の管理画面を開く' },
+            {
+              href: `/jobs?partner=${encodeURIComponent(partner.id)}`,
+              label: '公開中の求人を見る',
+            },
+            { href: '#listings', label: '求人' },
+            { href: '#members', label: 'メンバー' },
+            { href: '#profile', label: '企業情報と契約' },
+          ]}
+        />
       </header>
       <PageMessages
         notice={doneMessage(received)}

@@ -1,6 +1,7 @@
 import { notFound } from 'next/navigation';
 import { accountMetadata } from '@/components/account/metadata';
 import biz from '@/components/biz/biz-admin.module.css';
+import { type BizLink, BizLinks } from '@/components/biz/biz-links';
 import { DashboardHeader } from '@/components/biz/partner-admin/dashboard-header';
 import {
   countedIds,
@@ -21,6 +22,13 @@ import { currentPartnerActor } from '@/server/partners/actor';
 import { listMembers } from '@/server/partners/members';
 import { PROFILE_SAVED } from '@/server/partners/partner-admin-http';
 import { PARTNER_ID, getPartner, partnerDeps } from '@/server/partners/partners';
+
+/** The dashboard's sections, in the order the page shows them. */
+const SECTION_LINKS: readonly BizLink[] = [
+  { href: '#listings', label: '求人' },
+  { href: '#profile', label: '企業情報' },
+  { href: '#members', label: 'メンバー' },
+];
 
 export const metadata = accountMetadata('パートナー管理', '/biz/partner-admin');
 
@@ -76,17 +84,7 @@ export default async function PartnerAdminPage({ params, searchParams }: Props) 
         staffView={staffView}
       />
       <nav aria-label="このページの内容">
-        <ul className={biz.links}>
-          <li>
-            <a href="#listings">求人</a>
-          </li>
-          <li>
-            <a href="#profile">企業情報</a>
-          </li>
-          <li>
-            <a href="#members">メンバー</a>
-          </li>
-        </ul>
+        <BizLinks links={SECTION_LINKS} />
       </nav>
       <ListingsSection
         listings={listings.map((listing) => listingRow(listing, counts, now))}
