@@ -1,7 +1,7 @@
 'use client';
 
 import Link from 'next/link';
-import { useEffect, useRef, useState } from 'react';
+import { type ComponentProps, useEffect, useRef, useState } from 'react';
 import { announceLoginChange } from '@/components/account/auth-state.client';
 import { ButtonLink } from '@/components/ui/button';
 import { InlineSpinner } from '@/components/ui/spinner';
@@ -176,19 +176,15 @@ function StatusBody({
           <ul className={styles.links}>
             <li>
               {nextHref ? (
-                <ButtonLink href={nextHref} width={240} height={48}>
-                  記事の続きを読む
-                </ButtonLink>
+                <ResultButton href={nextHref}>記事の続きを読む</ResultButton>
               ) : (
-                <ButtonLink href="/posts" width={240} height={48}>
-                  会員限定の記事を読む
-                </ButtonLink>
+                <ResultButton href="/posts">会員限定の記事を読む</ResultButton>
               )}
             </li>
             <li>
-              <ButtonLink href="/service-plans" color="white" width={240} height={48}>
+              <ResultButton href="/service-plans" color="white">
                 ご利用中のプラン
-              </ButtonLink>
+              </ResultButton>
             </li>
           </ul>
         </>
@@ -200,9 +196,7 @@ function StatusBody({
           <p>プランの変更は「プランの管理」からお手続きください。</p>
           <ul className={styles.links}>
             <li>
-              <ButtonLink href="/service-plans" width={240} height={48}>
-                ご利用中のプラン
-              </ButtonLink>
+              <ResultButton href="/service-plans">ご利用中のプラン</ResultButton>
             </li>
           </ul>
         </>
@@ -237,4 +231,9 @@ function StatusBody({
         </>
       );
   }
+}
+
+/** The result's buttons, all of one size. */
+function ResultButton(props: Omit<ComponentProps<typeof ButtonLink>, 'width' | 'height'>) {
+  return <ButtonLink {...props} width={240} height={48} />;
 }
