@@ -23,6 +23,12 @@ const dates = {
 };
 /** The system fields of a list endpoint's item, for schemas of the fields a page reads. */
 export const itemMeta = { id: z.string(), ...dates };
+/** The fields a list item shows of a piece of content (a card): title, description and cover. */
+const teaserFields = {
+  title: z.string(),
+  description: z.string().optional(),
+  coverImage: imageSchema.optional(),
+};
 
 export const writerSchema = z.object({
   ...itemMeta,
@@ -47,9 +53,7 @@ export type Category = z.infer<typeof categorySchema>;
 
 export const seriesSchema = z.object({
   ...itemMeta,
-  title: z.string(),
-  description: z.string().optional(),
-  coverImage: imageSchema.optional(),
+  ...teaserFields,
   writers: z.array(z.union([writerSchema, ref])),
 });
 
@@ -58,9 +62,7 @@ export const tagSchema = z.object({ ...itemMeta, name: z.string() });
 /** A post as read with depth 1: references expanded one level. */
 export const postSchema = z.object({
   ...itemMeta,
-  title: z.string(),
-  description: z.string().optional(),
-  coverImage: imageSchema.optional(),
+  ...teaserFields,
   body: z.string().optional(),
   isPublicPreview: z.boolean(),
   format: z.array(z.string()),
@@ -90,10 +92,8 @@ export const partnerSchema = z.object({
  */
 export const jobSchema = z.object({
   ...itemMeta,
-  title: z.string(),
+  ...teaserFields,
   partner: partnerSchema.nullable(),
-  description: z.string().optional(),
-  coverImage: imageSchema.optional(),
   body: z.string().optional(),
   employmentType: z.array(z.string()).default([]),
   occupation: z.array(z.string()).default([]),
@@ -115,9 +115,7 @@ export type Job = z.infer<typeof jobSchema>;
 
 export const audioSchema = z.object({
   ...itemMeta,
-  title: z.string(),
-  description: z.string().optional(),
-  coverImage: imageSchema.optional(),
+  ...teaserFields,
   audioFile: fileSchema.optional(),
   /** Seconds. */
   duration: z.number().optional(),
@@ -129,9 +127,7 @@ export type Audio = z.infer<typeof audioSchema>;
 
 export const movieSchema = z.object({
   ...itemMeta,
-  title: z.string(),
-  description: z.string().optional(),
-  coverImage: imageSchema.optional(),
+  ...teaserFields,
   videoFile: fileSchema.optional(),
   /** A YouTube or Vimeo embed URL. */
   embedUrl: z.string().optional(),
@@ -143,9 +139,7 @@ export type Movie = z.infer<typeof movieSchema>;
 
 export const connectSchema = z.object({
   ...itemMeta,
-  title: z.string(),
-  description: z.string().optional(),
-  coverImage: imageSchema.optional(),
+  ...teaserFields,
   body: z.string().optional(),
 });
 export type ConnectPage = z.infer<typeof connectSchema>;
