@@ -24,18 +24,23 @@ export function AccountPage({
   );
 }
 
-/** A confirmation after a step succeeded (announced politely to screen readers). */
+/**
+ * A confirmation after a step succeeded (announced politely to screen readers), or a message
+ * (`error` announced at once). `className` adds a screen's own layout (the billing screens').
+ */
 export function Notice({
   children,
   tone = 'success',
+  className,
 }: {
   children: ReactNode;
   tone?: 'success' | 'info' | 'error';
+  className?: string;
 }) {
   return (
     <div
       role={tone === 'error' ? 'alert' : 'status'}
-      className={`${styles.notice} ${styles[tone]}`}
+      className={[styles.notice, styles[tone], className].filter(Boolean).join(' ')}
     >
       {children}
     </div>

@@ -13,6 +13,7 @@ import {
 } from './billing-format';
 import styles from './billing.module.css';
 import { CheckoutForm } from './checkout-form.client';
+import { OfferMessage, PageNotice } from './page-notice';
 import type { OfferTerms } from '@/lib/billing/offer-terms';
 import { plansPath } from '@/lib/confirm-path';
 
@@ -215,15 +216,11 @@ export function CheckoutConfirmation({
             : '以下の内容をご確認のうえ、「確認して申し込む（決済画面へ）」に進んでください。'}
         </p>
       </header>
-      {offerMessage ? (
-        <div role="status" className={`${styles.notice} ${styles.info}`}>
-          <p>{offerMessage}</p>
-        </div>
-      ) : null}
+      <OfferMessage message={offerMessage} />
       {errorMessage ? (
-        <div role="alert" className={`${styles.notice} ${styles.error}`}>
+        <PageNotice tone="error">
           <p>{errorMessage}</p>
-        </div>
+        </PageNotice>
       ) : null}
       <table className={styles.termsTable}>
         <caption className="visually-hidden">お申し込み内容</caption>

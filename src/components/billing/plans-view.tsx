@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react';
 import { type BillingNotice, billingNoticeText } from '@/lib/billing-notice';
 import Link from 'next/link';
 import { ButtonLink } from '@/components/ui/button';
@@ -17,6 +18,7 @@ import {
 } from './billing-format';
 import styles from './billing.module.css';
 import { CustomerPortalButton } from './customer-portal-button.client';
+import { OfferMessage, PageNotice } from './page-notice';
 
 /**
  * /service-plans (SPEC §2): every plan of the catalogue with its tax-inclusive price, what paid
@@ -96,14 +98,10 @@ export function PlansView({
         </p>
       </header>
 
-      {offerMessage ? (
-        <div role="status" className={`${styles.notice} ${styles.info}`}>
-          <p>{offerMessage}</p>
-        </div>
-      ) : null}
+      <OfferMessage message={offerMessage} />
 
       {alreadySubscribed && viewer.kind === 'member' ? (
-        <div role="status" className={`${styles.notice} ${styles.info}`}>
+        <PageNotice tone="info">
           <p>
             すでに有料プランをお申し込み済みです。プランの変更やお支払いの手続きは「プランの管理」からお願いします。
           </p>
@@ -111,7 +109,7 @@ export function PlansView({
           {!current && viewer.customerId ? (
             <CustomerPortalButton customerId={viewer.customerId} label="プランの管理" />
           ) : null}
-        </div>
+        </PageNotice>
       ) : null}
 
       {current && viewer.kind === 'member' ? (
@@ -314,15 +312,9 @@ function PlanAction({
   if (viewer.kind === 'anonymous') {
     // The confirmation screen itself takes a visitor's account details: no detour by /login.
     return (
-      <ButtonLink
-        href={confirmPath(plan.key, next, offer)}
-        prefetch={false}
-        color={color}
-        width={270}
-        height={48}
-      >
-        申し込む<span className="visually-hidden">（{plan.name}）</span>
-      </ButtonLink>
+      <ConfirmLink plan={plan} next={next} offer={offer} color={color}>
+        申し込む
+      </ConfirmLink>
     );
   }
   if (managesWithPortal(viewer) && viewer.customerId) {
@@ -340,6 +332,27 @@ function PlanAction({
     );
   }
   return (
+    <ConfirmLink plan={plan} next={next} offer={offer} color={color}>
+      このプランを選ぶ
+    </ConfirmLink>
+  );
+}
+
+/** A plan's way to its confirmation screen; the plan's name completes the label for screen readers. */
+function ConfirmLink({
+  plan,
+  next,
+  offer,
+  color,
+  children,
+}: {
+  plan: PlanView;
+  next: string;
+  offer?: string;
+  color: 'yellow' | 'white';
+  children: ReactNode;
+}) {
+  return (
     <ButtonLink
       href={confirmPath(plan.key, next, offer)}
       prefetch={false}
@@ -347,7 +360,8 @@ function PlanAction({
       width={270}
       height={48}
     >
-      このプランを選ぶ<span className="visually-hidden">（{plan.name}）</span>
+      {children}
+      <span className="visually-hidden">（{plan.name}）</span>
     </ButtonLink>
   );
 }
@@ -374,7 +388,7 @@ export function CurrentPlanPanel({
         ご利用中のプラン
       </h2>
       {plan.status === 'past_due' ? (
-        <div role="alert" className={`${styles.notice} ${styles.error}`}>
+        <PageNotice tone="error">
           <p>
             {pastDue?.kind === 'past_due'
               ? `${billingNoticeText(pastDue)}更新すると自動で再決済されます。`
@@ -383,7 +397,7 @@ export function CurrentPlanPanel({
           {viaProvider && customerId ? (
             <CustomerPortalButton customerId={customerId} label="カード情報を更新する" />
           ) : null}
-        </div>
+        </PageNotice>
       ) : null}
       <dl className={styles.facts}>
         <div>
