@@ -38,6 +38,34 @@ function providerProblem(provider: string, code: string | undefined): string {
   }
 }
 
+/** How long a mailed sign-in link works, in the minutes the page says. */
+const LINK_MINUTES = SIGN_IN_LINK_SECONDS / 60;
+
+/** What became of the sign-in link the reader asked for by mail (`?link=`), in words. */
+function signInLinkNotice(
+  state: string | undefined,
+): { tone: 'success' | 'error'; text: string } | null {
+  switch (state) {
+    case 'sent':
+      return {
+        tone: 'success',
+        text: `ご入力のメールアドレスにログイン用のリンクをお送りしました。${LINK_MINUTES} 分以内にメール内のリンクを開いてください。届かない場合は、迷惑メールのフォルダと、入力したアドレスをご確認ください。`,
+      };
+    case 'invalid':
+      return {
+        tone: 'error',
+        text: `このログイン用リンクは有効期限（${LINK_MINUTES} 分）が切れているか、すでに使われています。下の「メールでログイン」から新しいリンクをお申し込みください。`,
+      };
+    case 'limited':
+      return {
+        tone: 'error',
+        text: '短時間に何度も試みられたため、一時的に受け付けを停止しています。しばらく待ってからもう一度お試しください。',
+      };
+    default:
+      return null;
+  }
+}
+
 export default async function LoginPage({ searchParams }: SearchParamsProps) {
   const query = await searchParams;
   const next = safeNextPath(one(query.next), env().SITE_URL);
@@ -47,7 +75,7 @@ export default async function LoginPage({ searchParams }: SearchParamsProps) {
   // Two forms post back here: the one-time message belongs to the form that was sent.
   const fromLinkForm = typedText(flash, 'form') === 'sign-in-link';
   const linkState = one(query.link);
-  const minutes = SIGN_IN_LINK_SECONDS / 60;
+  const signInLink = signInLinkNotice(linkState);
   const providers = configuredProviders().map((id) => ({ id, label: OIDC_PROVIDER_LABELS[id] }));
   // A provider's sign-in that failed comes back as ?provider=<id>&error=<code> (oidc-sign-in.ts).
   const providerParam = one(query.provider);
@@ -90,27 +118,9 @@ export default async function LoginPage({ searchParams }: SearchParamsProps) {
           </p>
         </Notice>
       ) : null}
-      {linkState === 'sent' ? (
-        <Notice>
-          <p>
-            ご入力のメールアドレスにログイン用のリンクをお送りしました。{minutes}{' '}
-            分以内にメール内のリンクを開いてください。届かない場合は、迷惑メールのフォルダと、入力したアドレスをご確認ください。
-          </p>
-        </Notice>
-      ) : null}
-      {linkState === 'invalid' ? (
-        <Notice tone="error">
-          <p>
-            このログイン用リンクは有効期限（{minutes}{' '}
-            分）が切れているか、すでに使われています。下の「メールでログイン」から新しいリンクをお申し込みください。
-          </p>
-        </Notice>
-      ) : null}
-      {linkState === 'limited' ? (
-        <Notice tone="error">
-          <p>
-            短時間に何度も試みられたため、一時的に受け付けを停止しています。しばらく待ってからもう一度お試しください。
-          </p>
+      {signInLink ? (
+        <Notice tone={signInLink.tone}>
+          <p>{signInLink.text}</p>
         </Notice>
       ) : null}
       <PostForm
@@ -126,7 +136,7 @@ export default async function LoginPage({ searchParams }: SearchParamsProps) {
       <ProviderSignIn providers={providers} next={next} />
       <Section title="メールでログイン">
         <p>
-          パスワードを使わずにログインできます。登録済みのメールアドレスに、{minutes} 分間・1
+          パスワードを使わずにログインできます。登録済みのメールアドレスに、{LINK_MINUTES} 分間・1
           回だけ使えるログイン用のリンクをお送りします。
         </p>
         <PostForm
