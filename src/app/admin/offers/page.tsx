@@ -1,4 +1,5 @@
 import { accountMetadata } from '@/components/account/metadata';
+import adminStyles from '@/components/admin/admin.module.css';
 import { CreateOfferForm, OfferList } from '@/components/admin/offers/offer-console';
 import { StaffPageHead } from '@/components/admin/staff-list-page';
 import { PageMessages } from '@/components/biz/axis-admin/messages';
@@ -19,7 +20,7 @@ export default async function OffersPage() {
   const [offers, plans, received] = await Promise.all([listOffers(db), listPlans(db), readFlash()]);
   const failed = failure(received);
   return (
-    <div>
+    <div className={adminStyles.page}>
       <StaffPageHead
         title="オファー"
         lead="割引のコードとリンクです。リンクから申し込んだ読者には、料金ページと確認画面に割引後の料金が表示されます。"
