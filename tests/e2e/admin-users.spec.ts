@@ -93,7 +93,7 @@ test('an admin changes the role, the plan, the partner and the sessions, each au
 
   // The plan is one of the catalogue's, chosen, never typed.
   await page
-    .getByLabel('プラン', { exact: true })
+    .getByRole('combobox', { name: 'プラン', exact: true })
     .selectOption({ label: 'メンバーシップ 年額プラン' });
   await page.getByLabel('期間（日数）').fill('abc');
   await page.getByRole('button', { name: '無償プランを付与する' }).click();
