@@ -33,7 +33,7 @@ test('sign-up → verify → sign-in → edit → change e-mail → sign-out →
   // Sign-up: the errors appear beside their fields and what was typed stays.
   await page.goto('/sign-up');
   await page.getByLabel('表示名').fill('読者 はなこ');
-  await page.getByLabel('メールアドレス').fill(email);
+  await page.getByRole('main').getByLabel('メールアドレス').fill(email);
   await page.getByLabel('パスワード', { exact: true }).fill('password');
   await page.getByRole('button', { name: '登録する' }).click();
   await expect(page.getByText(/このパスワードは推測されやすいため使えません。/)).toBeVisible();
@@ -42,7 +42,7 @@ test('sign-up → verify → sign-in → edit → change e-mail → sign-out →
     'aria-invalid',
     'true',
   );
-  await expect(page.getByLabel('メールアドレス')).toHaveValue(email);
+  await expect(page.getByRole('main').getByLabel('メールアドレス')).toHaveValue(email);
 
   await page.getByLabel('パスワード', { exact: true }).fill(password);
   await page.getByLabel(/に同意します/).check();
@@ -124,7 +124,7 @@ test('sign-up → verify → sign-in → edit → change e-mail → sign-out →
 
   // Forgot the password: reset it through the mailed link; the link works once.
   await page.goto('/account/forgot-password');
-  await page.getByLabel('メールアドレス').fill(newEmail);
+  await page.getByRole('main').getByLabel('メールアドレス').fill(newEmail);
   await page.getByRole('button', { name: '再設定のリンクを送る' }).click();
   await expect(page.getByText(/パスワード再設定のご案内を送信しました/)).toBeVisible();
   const resetLink = await latestLink(newEmail, 'reset-password', baseURL!);
@@ -261,7 +261,7 @@ test('staff read the kept mails at /admin/mail; a mail with a link is for admins
     'editor',
   );
   await page.goto('/account/forgot-password');
-  await page.getByLabel('メールアドレス').fill(chief);
+  await page.getByRole('main').getByLabel('メールアドレス').fill(chief);
   await page.getByRole('button', { name: '再設定のリンクを送る' }).click();
   await expect(page.getByText(/パスワード再設定のご案内を送信しました/)).toBeVisible();
 

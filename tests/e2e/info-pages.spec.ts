@@ -100,7 +100,7 @@ test.describe('the contact form', () => {
     const email = `contact-${stamp}@example.jp`;
     await page.goto('/contact');
     await page.getByLabel('お名前').fill('読者 はなこ');
-    await page.getByLabel('メールアドレス').fill(email);
+    await page.getByRole('main').getByLabel('メールアドレス').fill(email);
     await page.getByLabel('お問い合わせの種類').selectOption('記事・コンテンツについて');
     await page
       .getByLabel('お問い合わせ内容')
@@ -136,7 +136,7 @@ test.describe('the contact form', () => {
       await expect(page.getByLabel('お名前')).toHaveValue('読者 たろう');
       await expect(page.getByLabel('お問い合わせ内容')).toHaveValue('スタジオの見学はできますか。');
 
-      await page.getByLabel('メールアドレス').fill(email);
+      await page.getByRole('main').getByLabel('メールアドレス').fill(email);
       await page.getByLabel('お問い合わせの種類').selectOption('その他');
       await page.getByRole('button', { name: '送信する' }).click();
       await expect(page).toHaveURL(/\/contact\?sent=1$/);
@@ -150,6 +150,8 @@ test.describe('the contact form', () => {
     await signInAs(page, 'member');
     await page.goto('/contact');
     await expect(page.getByLabel('お名前')).toHaveValue(ROLES.member.name);
-    await expect(page.getByLabel('メールアドレス')).toHaveValue(ROLES.member.email);
+    await expect(page.getByRole('main').getByLabel('メールアドレス')).toHaveValue(
+      ROLES.member.email,
+    );
   });
 });

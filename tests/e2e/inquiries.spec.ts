@@ -31,7 +31,7 @@ test.describe('the job-posting inquiry form', () => {
     ).toHaveAttribute('href', '/biz/about');
     await page.getByLabel('会社名').fill('株式会社かたち設計');
     await page.getByLabel('お名前').fill('佐藤 一郎');
-    await page.getByLabel('メールアドレス').fill(email);
+    await page.getByRole('main').getByLabel('メールアドレス').fill(email);
     await page.getByLabel('電話番号（任意）').fill('03-1234-5678');
     await page
       .getByLabel('お問い合わせ内容')
@@ -53,7 +53,7 @@ test.describe('the job-posting inquiry form', () => {
   }) => {
     const email = `jobs-contact-bad-${stamp}@example.jp`;
     await page.goto('/jobs/about/contact');
-    await page.getByLabel('メールアドレス').fill(email);
+    await page.getByRole('main').getByLabel('メールアドレス').fill(email);
     await page.getByLabel('電話番号（任意）').fill('03-12');
     await page.getByRole('button', { name: '送信する' }).click();
     await expect(page.getByRole('main').getByRole('alert')).toHaveText(
@@ -91,7 +91,7 @@ test.describe('the job-posting inquiry form', () => {
       );
 
       await page.getByLabel('お名前').fill('鈴木 花');
-      await page.getByLabel('メールアドレス').fill(email);
+      await page.getByRole('main').getByLabel('メールアドレス').fill(email);
       await page.getByRole('button', { name: '送信する' }).click();
       await expect(page).toHaveURL(/\/jobs\/about\/contact\?sent=1$/);
       await expect(page.getByRole('heading', { level: 1 })).toHaveText(
@@ -114,7 +114,7 @@ test.describe('the partner application form', () => {
     await expect(page).toHaveTitle('パートナープログラムのお申し込み | AXIS Membership');
     await page.getByLabel('会社名').fill('余白デザイン事務所');
     await page.getByLabel('ご担当者名').fill('鈴木 花');
-    await page.getByLabel('メールアドレス').fill(email);
+    await page.getByRole('main').getByLabel('メールアドレス').fill(email);
     await page.getByLabel('電話番号').fill('06-9876-5432');
     await page.getByLabel('ウェブサイト（任意）').fill('https://yohaku.example.jp');
     await page.getByLabel('従業員数').selectOption('10〜49名');
@@ -166,7 +166,7 @@ test.describe('the partner application form', () => {
     const email = `biz-request-bad-${stamp}@example.jp`;
     await page.goto('/biz/request');
     await page.getByLabel('会社名').fill('余白デザイン事務所');
-    await page.getByLabel('メールアドレス').fill(email);
+    await page.getByRole('main').getByLabel('メールアドレス').fill(email);
     await page.getByLabel('ウェブサイト（任意）').fill('yohaku.example.jp');
     await page.getByRole('button', { name: '申し込む' }).click();
     await expect(page.getByRole('main').getByRole('alert')).toHaveText(
@@ -208,7 +208,7 @@ test.describe('the partner application form', () => {
       expect(await outboxFor(email)).not.toContain('partner-application-acknowledged');
 
       await page.getByLabel('ご担当者名').fill('佐藤 一郎');
-      await page.getByLabel('メールアドレス').fill(email);
+      await page.getByRole('main').getByLabel('メールアドレス').fill(email);
       await page.getByLabel('電話番号').fill('03-1234-5678');
       await page.getByLabel('ウェブサイト（任意）').fill('https://katachi.example.jp');
       await page.getByLabel('従業員数').selectOption('1〜9名');

@@ -95,7 +95,7 @@ for (const javaScriptEnabled of [true, false]) {
 
       // The final confirmation screen takes the account: typed once, posted once.
       await path.type(page.getByLabel('表示名'), 'displayName', '道 ゆく人');
-      await path.type(page.getByLabel('メールアドレス'), 'email', email);
+      await path.type(page.getByRole('main').getByLabel('メールアドレス'), 'email', email);
       await path.type(page.getByLabel('パスワード', { exact: true }), 'password', password);
       await expect(page.getByLabel('パスワード（確認）')).toHaveCount(0); // asked once
       await page.getByLabel(/に同意します/).check();

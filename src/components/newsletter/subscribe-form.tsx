@@ -35,7 +35,7 @@ export function NewsletterSubscribeForm({ tone = 'dark' }: { tone?: 'dark' | 'li
           placeholder="you@example.jp"
         />
         <button type="submit" className={styles.button}>
-          登録する
+          メールで受け取る
         </button>
       </div>
       <p className={styles.fine}>
