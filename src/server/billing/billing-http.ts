@@ -44,7 +44,7 @@ export const handleCheckoutStart = endpoint(
         .catch(undefined)
         .transform((next) => safeNextPath(next, env().SITE_URL)),
       // The offer's code confirmed on the screen; anything that cannot be one is dropped.
-      offer: z.unknown().transform(readOfferCode),
+      offer: z.unknown().optional().transform(readOfferCode),
     }),
     formPage: (input) =>
       input ? confirmPath(input.plan, input.next, input.offer) : '/service-plans',

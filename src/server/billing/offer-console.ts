@@ -56,7 +56,10 @@ export const offerInput = z
       })
       .optional(),
     cap: optionalInt('利用回数の上限は半角数字で入力してください。'),
-    firstTime: z.unknown().transform((v) => v === 'on' || v === '1' || v === true),
+    firstTime: z
+      .unknown()
+      .optional()
+      .transform((v) => v === 'on' || v === '1' || v === true),
     plans: z.array(z.enum(PLAN_KEYS)).min(1, { error: '対象のプランを一つ以上選んでください。' }),
   })
   .superRefine((o, ctx) => {

@@ -44,7 +44,8 @@ function ReportTable({
   children: ReactNode;
 }) {
   return (
-    <div className={styles.tableWrap}>
+    // Wider than a phone: it scrolls sideways, so the keyboard must be able to reach it.
+    <div className={styles.tableWrap} role="region" aria-label={caption} tabIndex={0}>
       <table className={`${styles.table} ${local.numbers}`}>
         <caption className="visually-hidden">{caption}</caption>
         <thead>
