@@ -91,7 +91,10 @@ test('sign-up → verify → sign-in → edit → change e-mail → sign-out →
   await expect(page.getByRole('checkbox', { name: 'グラフィック' })).toBeChecked();
   const avatar = page.getByRole('img', { name: '現在のプロフィール画像' });
   await expect(avatar).toHaveAttribute('src', /^\/uploads\/images\//);
-  expect(await avatar.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBeGreaterThan(0);
+  // Loaded, not just named: the picture arrives after the attribute.
+  await expect
+    .poll(() => avatar.evaluate((img: HTMLImageElement) => img.naturalWidth))
+    .toBeGreaterThan(0);
   // A file that is not a picture is refused beside the field.
   await page.getByLabel('プロフィール画像', { exact: true }).setInputFiles({
     name: 'note.png',
