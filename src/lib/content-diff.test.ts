@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { EndpointDef } from '@/lib/cms/model';
-import { diffFields, htmlToPlainText, sentences } from './content-diff';
+import { type DiffPart, diffFields, htmlToPlainText } from './content-diff';
 
 const def: EndpointDef = {
   endpoint: 'posts',
@@ -20,6 +20,12 @@ const def: EndpointDef = {
   ],
 };
 
+/** The parts of the body's diff. */
+function textParts(before: string, after: string): DiffPart[] {
+  const [diff] = diffFields(def, { body: before }, { body: after });
+  return diff?.type === 'text' ? diff.parts : [];
+}
+
 describe('diffFields', () => {
   it('shows nothing for two equal copies, whatever the spelling of empty', () => {
     const a = { title: 'A', tags: [], category: null, cover: { url: '/u/a.png', width: 10 } };
@@ -28,39 +34,138 @@ describe('diffFields', () => {
     expect(diffFields(def, null, {})).toEqual([]);
   });
 
-  it('diffs plain text line by line, deletions before their replacements', () => {
+  it('marks the characters added to a Japanese title, not the whole title', () => {
+    const [diff] = diffFields(
+      def,
+      { title: 'デザイン展レポート' },
+      { title: 'デザイン展レポート【追記あり】' },
+    );
+    expect(diff).toEqual({
+      id: 'title',
+      label: 'タイトル',
+      type: 'text',
+      parts: [
+        { op: 'same', text: 'デザイン展レポート' },
+        { op: 'ins', text: '【追記あり】' },
+      ],
+    });
+  });
+
+  it('diffs plain text by characters across its lines', () => {
     const [diff] = diffFields(
       def,
       { description: '一行目\n二行目\n三行目' },
       { description: '一行目\n二行目を直した\n三行目\n四行目' },
     );
-    expect(diff).toEqual({
-      id: 'description',
-      label: '概要',
-      type: 'text',
-      parts: [
-        { op: 'same', text: '一行目' },
-        { op: 'del', text: '二行目', breakBefore: true },
-        { op: 'ins', text: '二行目を直した', breakBefore: true },
-        { op: 'same', text: '三行目', breakBefore: true },
-        { op: 'ins', text: '四行目', breakBefore: true },
-      ],
-    });
+    expect(diff?.type === 'text' && diff.parts).toEqual([
+      { op: 'same', text: '一行目\n二行目' },
+      { op: 'ins', text: 'を直した' },
+      { op: 'same', text: '\n三行目\n' },
+      { op: 'ins', text: '四行目' },
+    ]);
   });
 
-  it('diffs rich text sentence by sentence on its plain text', () => {
-    const [diff] = diffFields(
-      def,
-      { body: '<p>展示を見た。とても良かった。</p><p>次回も行く。</p>' },
-      { body: '<p>展示を見た。少し混んでいた。</p><p>次回も<strong>行く</strong>。</p>' },
+  it('marks one changed kanji, and a rewritten phrase as one replacement', () => {
+    const parts = textParts('<p>展示を見た。</p>', '<p>展示を観た。</p>');
+    expect(parts).toEqual([
+      { op: 'same', text: '展示を' },
+      { op: 'del', text: '見' },
+      { op: 'ins', text: '観' },
+      { op: 'same', text: 'た。' },
+    ]);
+    // No stray one-character "same" pieces between the edits: it reads as a replacement.
+    const rewritten = textParts(
+      '<p>展示を見た。とても良かった。</p>',
+      '<p>展示を見た。少し混んでいた。</p>',
     );
-    expect(diff?.type).toBe('text');
-    expect(diff?.type === 'text' && diff.parts).toEqual([
+    expect(rewritten).toEqual([
       { op: 'same', text: '展示を見た。' },
-      { op: 'del', text: 'とても良かった。' },
-      { op: 'ins', text: '少し混んでいた。' },
-      // Markup alone is no change: the sentence reads the same.
-      { op: 'same', text: '次回も行く。', breakBefore: true },
+      { op: 'del', text: 'とても良かっ' },
+      { op: 'ins', text: '少し混んでい' },
+      { op: 'same', text: 'た。' },
+    ]);
+  });
+
+  it('shows a fixed link: same words, a different address', () => {
+    const parts = textParts(
+      '<p>詳しくは<a href="https://exmaple.com/">公式サイト</a>へ。</p>',
+      '<p>詳しくは<a href="https://example.com/">公式サイト</a>へ。</p>',
+    );
+    expect(parts).toEqual([
+      { op: 'same', text: '詳しくは' },
+      {
+        op: 'format',
+        text: '公式サイト',
+        before: ['リンク: https://exmaple.com/'],
+        after: ['リンク: https://example.com/'],
+      },
+      { op: 'same', text: 'へ。' },
+    ]);
+  });
+
+  it('shows marks and block kinds added or removed', () => {
+    expect(textParts('<p>次回も行く。</p>', '<p>次回も<strong>行く</strong>。</p>')).toEqual([
+      { op: 'same', text: '次回も' },
+      { op: 'format', text: '行く', before: [], after: ['太字'] },
+      { op: 'same', text: '。' },
+    ]);
+    expect(
+      textParts('<p>A<em>B</em><code>c</code></p>', '<h2>A<s>B</s>c</h2>').filter(
+        (p) => p.op === 'format',
+      ),
+    ).toEqual([
+      { op: 'format', text: 'A', before: [], after: ['見出し2'] },
+      { op: 'format', text: 'B', before: ['斜体'], after: ['見出し2', '取り消し線'] },
+      { op: 'format', text: 'c', before: ['コード'], after: ['見出し2'] },
+    ]);
+  });
+
+  it('names the marks of added text, and a replaced image by its address', () => {
+    expect(
+      textParts('<p>本文。</p>', '<p>本文。<a href="https://a.example/">続き</a></p>'),
+    ).toEqual([
+      { op: 'same', text: '本文。' },
+      { op: 'ins', text: '続き', marks: ['リンク: https://a.example/'] },
+    ]);
+    expect(
+      textParts('<p><img src="/u/a.png" alt="作品"></p>', '<p><img src="/u/b.png" alt="作品"></p>'),
+    ).toEqual([
+      {
+        op: 'format',
+        text: '［画像: 作品］',
+        before: ['画像: /u/a.png'],
+        after: ['画像: /u/b.png'],
+      },
+    ]);
+  });
+
+  it('never splits a character drawn from several code points', () => {
+    expect(textParts('<p>家族👨‍👩‍👧で</p>', '<p>家族👨‍👩‍👦で</p>')).toEqual([
+      { op: 'same', text: '家族' },
+      { op: 'del', text: '👨‍👩‍👧' },
+      { op: 'ins', text: '👨‍👩‍👦' },
+      { op: 'same', text: 'で' },
+    ]);
+  });
+
+  it('keeps paragraph breaks as new lines and markup-only equal text out of the diff', () => {
+    expect(diffFields(def, { body: '<p>同じ</p>' }, { body: '<p>同じ</p>\n' })).toEqual([]);
+    expect(textParts('<p>一。</p><p>二。</p>', '<p>一。</p><p>二。</p><p>三。</p>')).toEqual([
+      { op: 'same', text: '一。\n二。\n' },
+      { op: 'ins', text: '三。' },
+    ]);
+  });
+
+  it('diffs a long article quickly', () => {
+    const para = (i: number) => `<p>第${i}段落。デザインの展示を見て、考えたことを書く。</p>`;
+    const before = Array.from({ length: 400 }, (_, i) => para(i)).join('');
+    const after = before.replace(para(200), para(200).replace('考えた', '感じた'));
+    const started = performance.now();
+    const parts = textParts(before, after);
+    expect(performance.now() - started).toBeLessThan(1000);
+    expect(parts.filter((p) => p.op !== 'same')).toEqual([
+      { op: 'del', text: '考え' },
+      { op: 'ins', text: '感じ' },
     ]);
   });
 
@@ -119,18 +224,6 @@ describe('htmlToPlainText', () => {
       '［埋め込み: https://www.youtube.com/embed/x］',
       '一',
       '二',
-    ]);
-  });
-});
-
-describe('sentences', () => {
-  it('cuts after Japanese and latin sentence ends, closing quotes kept', () => {
-    expect(sentences('「行く。」と言った。本当？ Yes! 終わり')).toEqual([
-      '「行く。」',
-      'と言った。',
-      '本当？',
-      'Yes!',
-      '終わり',
     ]);
   });
 });

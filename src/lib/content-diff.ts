@@ -1,21 +1,28 @@
 /**
  * What changed in an item between two of its versions, field by field, for the version
- * history screen. Pure (no DOM, no server): text is compared line by line and rich text
- * sentence by sentence on its plain text, so an editor reads the change as prose rather
- * than as markup; references and media are compared by id and URL.
+ * history screen. Pure (no DOM, no server). Text is compared character by character
+ * (Japanese has no spaces to cut words at; a character here is what a reader sees as one,
+ * so emoji and combined marks are never split), then cleaned up so a rewritten phrase reads
+ * as one replacement rather than scattered letters. Rich text is compared on its plain text
+ * with each character's formatting alongside: equal text whose link, mark or block kind
+ * changed is reported as a format change, so a fixed link shows. References and media are
+ * compared by id and URL.
  */
 
+import DiffMatchPatch from 'diff-match-patch';
 import type { EndpointDef, FieldDef } from '@/lib/cms/model';
 import { formatDateTime } from './format';
-import { type Attributes, htmlToText } from './text/html-to-text';
+import { type Attributes, walkHtml } from './text/html-to-text';
 
-export type DiffOp = 'same' | 'ins' | 'del';
-/** One line (text) or sentence (rich text) of a text diff. */
-export type DiffPart = {
-  op: DiffOp;
-  text: string;
-  /** starts a new paragraph */ breakBefore?: boolean;
-};
+export type DiffOp = 'same' | 'ins' | 'del' | 'format';
+/**
+ * One stretch of a text diff. Its text may hold new lines (paragraph breaks). Added or removed
+ * rich text names its formatting (`marks`); a format change names it before and after.
+ */
+export type DiffPart =
+  | { op: 'same'; text: string }
+  | { op: 'ins' | 'del'; text: string; marks?: readonly string[] }
+  | { op: 'format'; text: string; before: readonly string[]; after: readonly string[] };
 
 export type FieldDiff =
   | { id: string; label: string; type: 'text'; parts: DiffPart[] }
@@ -30,10 +37,9 @@ export function diffFields(def: EndpointDef, from: Data, to: Data): FieldDiff[] 
     const before = from?.[field.id];
     const after = to?.[field.id];
     if (isTextKind(field)) {
-      const a = textUnits(field, before);
-      const b = textUnits(field, after);
-      if (sameUnits(a, b)) continue;
-      diffs.push({ id: field.id, label: field.label, type: 'text', parts: diffUnits(a, b) });
+      const parts = diffText(textChars(field, before), textChars(field, after));
+      if (parts.every((part) => part.op === 'same')) continue;
+      diffs.push({ id: field.id, label: field.label, type: 'text', parts });
     } else {
       const a = comparable(field, before);
       const b = comparable(field, after);
@@ -53,32 +59,33 @@ export function diffFields(def: EndpointDef, from: Data, to: Data): FieldDiff[] 
 const isTextKind = (field: FieldDef) =>
   field.kind === 'text' || field.kind === 'textArea' || field.kind === 'richEditor';
 
-/** A unit of text to compare, and whether it opens a paragraph. */
-type Unit = { text: string; breakBefore: boolean };
+/** The formatting of a character, outermost first, in words; `key` compares two of them. */
+type Marks = { labels: readonly string[]; key: string };
+const NO_MARKS: Marks = { labels: [], key: '' };
+/** One character as a reader sees it (a grapheme cluster) and its formatting. */
+type Char = { text: string; marks: Marks };
 
-function textUnits(field: FieldDef, value: unknown): Unit[] {
+function textChars(field: FieldDef, value: unknown): Char[] {
   if (typeof value !== 'string' || value === '') return [];
-  if (field.kind !== 'richEditor') {
-    return value.split(/\r?\n/).map((text, i) => ({ text, breakBefore: i > 0 }));
-  }
-  const units: Unit[] = [];
-  for (const paragraph of htmlToPlainText(value).split(/\n+/)) {
-    sentences(paragraph).forEach((text, i) => units.push({ text, breakBefore: i === 0 }));
-  }
-  if (units[0]) units[0].breakBefore = false;
-  return units;
+  if (field.kind === 'richEditor') return richChars(value);
+  const text = value.replace(/\r\n?/g, '\n');
+  return graphemes(text).map((g) => ({ text: g, marks: NO_MARKS }));
 }
 
-const sameUnits = (a: Unit[], b: Unit[]) =>
-  a.length === b.length && a.every((unit, i) => unit.text === b[i]?.text);
+const segmenter = new Intl.Segmenter('ja', { granularity: 'grapheme' });
+// What can join code units into one character: surrogates, combining and variation marks,
+// joiners, Hangul jamo, a few prepended and spacing signs. Text without any (most Japanese
+// prose) is cut per code unit, many times faster than the segmenter.
+const SURROGATE = /[\uD800-\uDFFF]/;
+const JOINING =
+  /\u200C|\u200D|[\p{M}\u1100-\u11FF\uA960-\uA97F\uD7B0-\uD7FF\u0600-\u0605\u06DD\u070F\u0890\u0891\u08E2\u0D4E\u0E33\u0EB3\r]/u;
 
-/** A Japanese or latin paragraph cut after each sentence's final punctuation. */
-export function sentences(paragraph: string): string[] {
-  const text = paragraph.trim();
-  if (!text) return [];
-  const found = text.match(/[^。．！？!?]*(?:[。．！？!?]+[」』）)]*|$)/g) ?? [];
-  return found.map((s) => s.trim()).filter(Boolean);
+/** The text's characters as a reader sees them, each with its offset in code units. */
+function graphemeSpans(text: string): { segment: string; index: number }[] {
+  if (SURROGATE.test(text) || JOINING.test(text)) return Array.from(segmenter.segment(text));
+  return Array.from(text, (segment, index) => ({ segment, index }));
 }
+const graphemes = (text: string) => graphemeSpans(text).map((s) => s.segment);
 
 // Where a paragraph, heading, list item or table row starts or ends, a new line starts.
 const LINE_TAGS: ReadonlySet<string> = new Set([
@@ -104,17 +111,129 @@ const LINE_TAGS: ReadonlySet<string> = new Set([
   'br',
 ]);
 
-function edge(name: string, attribs: Attributes, end: 'open' | 'close'): string {
-  if (LINE_TAGS.has(name)) return name === 'br' && end === 'close' ? '' : '\n';
-  if (end === 'close') return name === 'td' || name === 'th' ? ' ' : '';
-  if (name === 'hr') {
-    return Object.hasOwn(attribs, 'data-members-divider')
-      ? '\n［会員限定部分の区切り］\n'
-      : '\n［区切り線］\n';
+/** The words for what an element does to the text inside it ('' for nothing worth saying). */
+function markLabel(name: string, attribs: Attributes, parent: string | undefined): string {
+  switch (name) {
+    case 'strong':
+    case 'b':
+      return '太字';
+    case 'em':
+    case 'i':
+      return '斜体';
+    case 'u':
+      return '下線';
+    case 's':
+    case 'del':
+    case 'strike':
+      return '取り消し線';
+    case 'code':
+      return parent === 'pre' ? '' : 'コード';
+    case 'pre':
+      return 'コードブロック';
+    case 'a':
+      return `リンク: ${attribs.href ?? ''}`;
+    case 'h1':
+    case 'h2':
+    case 'h3':
+    case 'h4':
+    case 'h5':
+    case 'h6':
+      return `見出し${name.slice(1)}`;
+    case 'blockquote':
+      return '引用';
+    case 'li':
+      return parent === 'ol' ? '番号付きリスト' : '箇条書き';
+    case 'figcaption':
+      return 'キャプション';
+    case 'th':
+      return '表の見出しセル';
+    default:
+      return '';
   }
-  if (name === 'img') return attribs.alt ? `［画像: ${attribs.alt}］` : '［画像］';
-  if (name === 'iframe') return `\n［埋め込み: ${attribs.src ?? ''}］\n`;
-  return '';
+}
+
+/** What stands for an element that has no text of its own. */
+function placeholder(name: string, attribs: Attributes): { text: string; label?: string } | null {
+  if (name === 'hr') {
+    return {
+      text: Object.hasOwn(attribs, 'data-members-divider')
+        ? '\n［会員限定部分の区切り］\n'
+        : '\n［区切り線］\n',
+    };
+  }
+  if (name === 'img') {
+    const text = attribs.alt ? `［画像: ${attribs.alt}］` : '［画像］';
+    // The address rides as formatting: the same alt text on another file is a change.
+    return { text, label: `画像: ${attribs.src ?? ''}` };
+  }
+  if (name === 'iframe') return { text: `\n［埋め込み: ${attribs.src ?? ''}］\n` };
+  return null;
+}
+
+/**
+ * Stored rich text (already sanitised) as characters with their formatting, one paragraph per
+ * line: white space collapsed and trimmed as a browser shows it, empty lines dropped.
+ */
+function richChars(html: string): Char[] {
+  // Code units of the raw text, each with the formatting it was written in.
+  let raw = '';
+  const rawMarks: Marks[] = [];
+  const stack: { name: string; label: string }[] = [];
+  let marks = NO_MARKS;
+  const remark = () => {
+    const labels = [...new Set(stack.map((s) => s.label).filter(Boolean))];
+    marks = { labels, key: labels.join('\u0000') };
+  };
+  const push = (text: string, with_: Marks) => {
+    raw += text;
+    for (let k = 0; k < text.length; k++) rawMarks.push(text[k] === '\n' ? NO_MARKS : with_);
+  };
+  walkHtml(html, {
+    open(name, attribs) {
+      stack.push({ name, label: markLabel(name, attribs, stack.at(-1)?.name) });
+      remark();
+      if (LINE_TAGS.has(name) && name !== 'br') push('\n', NO_MARKS);
+      const stand = placeholder(name, attribs);
+      if (stand) {
+        const labels = stand.label ? [...marks.labels, stand.label] : marks.labels;
+        push(stand.text, { labels, key: labels.join('\u0000') });
+      }
+    },
+    text(text) {
+      push(text, marks);
+    },
+    close(name) {
+      stack.pop();
+      remark();
+      if (LINE_TAGS.has(name)) push('\n', NO_MARKS);
+      else if (name === 'td' || name === 'th') push(' ', marks);
+    },
+  });
+
+  const chars: Char[] = [];
+  let start = 0;
+  for (const line of raw.split('\n')) {
+    const lineMarks = rawMarks.slice(start, start + line.length);
+    start += line.length + 1;
+    // Collapse white space, keeping the formatting of each run's first character.
+    let text = '';
+    const kept: Marks[] = [];
+    for (let k = 0; k < line.length; k++) {
+      const space = /[ \t\r\f\u00a0]/.test(line[k]!);
+      if (space && (text === '' || text.endsWith(' '))) continue;
+      text += space ? ' ' : line[k];
+      kept.push(lineMarks[k]!);
+    }
+    if (text.endsWith(' ')) {
+      text = text.slice(0, -1);
+      kept.pop();
+    }
+    if (!text) continue;
+    if (chars.length) chars.push({ text: '\n', marks: NO_MARKS });
+    for (const { segment, index } of graphemeSpans(text))
+      chars.push({ text: segment, marks: kept[index]! });
+  }
+  return chars;
 }
 
 /**
@@ -122,61 +241,154 @@ function edge(name: string, attribs: Attributes, end: 'open' | 'close'): string 
  * embeds and the members' divider become bracketed words, so adding one shows as a change.
  */
 export function htmlToPlainText(html: string): string {
-  return htmlToText(html, { edge })
-    .split('\n')
-    .map((line) => line.replace(/[ \t\u00a0]+/g, ' ').trim())
-    .filter(Boolean)
-    .join('\n');
+  return richChars(html)
+    .map((c) => c.text)
+    .join('');
 }
 
-/** A longest-common-subsequence diff of two unit lists (the texts are at most a few thousand). */
-function diffUnits(a: Unit[], b: Unit[]): DiffPart[] {
-  const n = a.length;
-  const m = b.length;
-  // lcs[i][j]: the common length of a[i..] and b[j..].
-  const lcs: number[][] = Array.from({ length: n + 1 }, () => new Array<number>(m + 1).fill(0));
-  for (let i = n - 1; i >= 0; i--) {
-    const row = lcs[i]!;
-    const below = lcs[i + 1]!;
-    for (let j = m - 1; j >= 0; j--) {
-      row[j] = a[i]!.text === b[j]!.text ? below[j + 1]! + 1 : Math.max(below[j]!, row[j + 1]!);
+const PRIVATE_USE = { first: 0xe000, last: 0xf8ff };
+
+/**
+ * Each character as one UTF-16 code unit, so the diff (which works on code units) never cuts
+ * a character in two: single units stand for themselves, others get a private-use code.
+ * Beyond 6,400 distinct such characters in one pair of texts, the rest share the last code
+ * (a change among them then shows as the surrounding text's change only).
+ */
+function encode(a: Char[], b: Char[]): [string, string] {
+  const codes = new Map<string, string>();
+  let next = PRIVATE_USE.first;
+  const code = (text: string) => {
+    const unit = text.charCodeAt(0);
+    const single =
+      text.length === 1 &&
+      !(unit >= 0xd800 && unit <= 0xdfff) &&
+      !(unit >= PRIVATE_USE.first && unit <= PRIVATE_USE.last);
+    if (single) return text;
+    let found = codes.get(text);
+    if (found === undefined) {
+      found = String.fromCharCode(Math.min(next++, PRIVATE_USE.last));
+      codes.set(text, found);
     }
-  }
+    return found;
+  };
+  return [a.map((c) => code(c.text)).join(''), b.map((c) => code(c.text)).join('')];
+}
+
+const dmp = new DiffMatchPatch();
+// A bound on a pathological pair: past it the diff is coarser, never wrong.
+dmp.Diff_Timeout = 2;
+
+/**
+ * Two character lists as stretches of same, removed, added and reformatted text. Lines
+ * (paragraphs) are aligned first, so an unchanged paragraph always reads as unchanged; then
+ * each run of changed lines is compared character by character.
+ */
+function diffText(a: Char[], b: Char[]): DiffPart[] {
+  // Every line ends in a new line (the last one's is taken off at the end).
+  const la = lines(a);
+  const lb = lines(b);
+  const ids = new Map<string, string>();
+  const lineCodes = (list: Char[][]) =>
+    list
+      .map((line) => {
+        const id = line.map((c) => `${c.text}\u0001${c.marks.key}`).join('\u0002');
+        let code = ids.get(id);
+        if (code === undefined) ids.set(id, (code = String.fromCharCode(ids.size + 1)));
+        return code;
+      })
+      .join('');
+  const byLine = dmp.diff_main(lineCodes(la), lineCodes(lb), false);
+
   const parts: DiffPart[] = [];
-  const push = (op: DiffOp, unit: Unit) =>
-    parts.push(
-      unit.breakBefore ? { op, text: unit.text, breakBefore: true } : { op, text: unit.text },
-    );
   let i = 0;
   let j = 0;
-  while (i < n || j < m) {
-    if (i < n && j < m && a[i]!.text === b[j]!.text) {
-      push('same', b[j]!);
-      i++;
-      j++;
-    } else if (j < m && (i === n || lcs[i]![j + 1]! >= lcs[i + 1]![j]!)) {
-      push('ins', b[j++]!);
-    } else {
-      push('del', a[i++]!);
+  let runA: Char[] = [];
+  let runB: Char[] = [];
+  const flush = () => {
+    if (runA.length || runB.length) diffChars(runA, runB, parts);
+    runA = [];
+    runB = [];
+  };
+  for (const [op, codes] of byLine) {
+    for (let k = 0; k < codes.length; k++) {
+      if (op === DiffMatchPatch.DIFF_EQUAL) {
+        flush();
+        j++;
+        for (const c of la[i++]!) addPart(parts, { op: 'same', text: c.text });
+      } else if (op === DiffMatchPatch.DIFF_DELETE) runA.push(...la[i++]!);
+      else runB.push(...lb[j++]!);
     }
   }
-  // Deletions read before the insertions that replace them.
-  return reorderReplacements(parts);
+  flush();
+  const last = parts.at(-1);
+  if (last) {
+    last.text = last.text.replace(/\n$/, '');
+    if (!last.text) parts.pop();
+  }
+  return parts;
 }
 
-function reorderReplacements(parts: DiffPart[]): DiffPart[] {
-  const out: DiffPart[] = [];
-  let k = 0;
-  while (k < parts.length) {
-    if (parts[k]!.op === 'same') {
-      out.push(parts[k++]!);
-      continue;
-    }
-    const run: DiffPart[] = [];
-    while (k < parts.length && parts[k]!.op !== 'same') run.push(parts[k++]!);
-    out.push(...run.filter((p) => p.op === 'del'), ...run.filter((p) => p.op === 'ins'));
+const NEW_LINE: Char = { text: '\n', marks: NO_MARKS };
+
+function lines(chars: Char[]): Char[][] {
+  if (!chars.length) return [];
+  const out: Char[][] = [[]];
+  for (const c of chars) {
+    out.at(-1)!.push(c);
+    if (c.text === '\n') out.push([]);
   }
+  out.at(-1)!.push(NEW_LINE);
   return out;
+}
+
+/** A character diff of one run of changed lines, appended to `parts`. */
+function diffChars(a: Char[], b: Char[], parts: DiffPart[]): void {
+  const [ea, eb] = encode(a, b);
+  const diffs = dmp.diff_main(ea, eb, false);
+  // Small equalities between edits go, so a rewritten phrase reads as one replacement.
+  dmp.diff_cleanupSemantic(diffs);
+  let i = 0;
+  let j = 0;
+  for (const [op, text] of diffs) {
+    for (let k = 0; k < text.length; k++) {
+      if (op === DiffMatchPatch.DIFF_EQUAL) {
+        const x = a[i++]!;
+        const y = b[j++]!;
+        addPart(
+          parts,
+          x.marks.key === y.marks.key
+            ? { op: 'same', text: y.text }
+            : { op: 'format', text: y.text, before: x.marks.labels, after: y.marks.labels },
+        );
+      } else {
+        const c = op === DiffMatchPatch.DIFF_DELETE ? a[i++]! : b[j++]!;
+        const kind = op === DiffMatchPatch.DIFF_DELETE ? 'del' : 'ins';
+        addPart(
+          parts,
+          c.marks.labels.length
+            ? { op: kind, text: c.text, marks: c.marks.labels }
+            : { op: kind, text: c.text },
+        );
+      }
+    }
+  }
+}
+
+/** Appends a part, joining it to the last one when they say the same. */
+function addPart(parts: DiffPart[], part: DiffPart): void {
+  const last = parts.at(-1);
+  if (last && last.op === part.op && sameMarks(last, part)) last.text += part.text;
+  else parts.push(part);
+}
+
+const key = (labels: readonly string[] | undefined) => (labels ?? []).join('\u0000');
+
+function sameMarks(x: DiffPart, y: DiffPart): boolean {
+  if (x.op === 'format' && y.op === 'format')
+    return key(x.before) === key(y.before) && key(x.after) === key(y.after);
+  if ((x.op === 'ins' || x.op === 'del') && (y.op === 'ins' || y.op === 'del'))
+    return key(x.marks) === key(y.marks);
+  return true;
 }
 
 function refId(value: unknown): string | null {

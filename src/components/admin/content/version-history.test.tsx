@@ -81,9 +81,30 @@ describe('VersionHistory', () => {
     const section = screen.getByRole('region', { name: '比較' });
     expect(within(section).getByRole('heading', { name: '本文' })).toBeInTheDocument();
     expect(within(section).queryByRole('heading', { name: 'タイトル' })).not.toBeInTheDocument();
-    expect(section.querySelector('del')).toHaveTextContent('削除二。');
-    expect(section.querySelector('ins')).toHaveTextContent('追加三。');
+    // Only the changed character is marked, its words hidden from sight but read out.
+    expect(section.querySelector('del')).toHaveTextContent('［削除］二［削除ここまで］');
+    expect(section.querySelector('ins')).toHaveTextContent('［追加］三［追加ここまで］');
+    expect(section.querySelector('del span')).toHaveClass(/srOnly/);
     expect(screen.getByRole('radio', { name: /^比較元: 2026年11月21日/ })).toBeChecked();
+  });
+
+  it('shows a fixed link in words: the old and the new address', () => {
+    const link = (href: string) => `<p>詳しくは<a href="${href}">公式サイト</a>へ。</p>`;
+    render(
+      <VersionHistory
+        {...props({
+          compare: {
+            from: { ...version(1), data: { title: 'A', body: link('https://exmaple.com/') } },
+            to: { ...version(3), data: { title: 'A', body: link('https://example.com/') } },
+          },
+        })}
+      />,
+    );
+    const section = screen.getByRole('region', { name: '比較' });
+    expect(section.querySelector('ins, del')).toBeNull();
+    expect(section).toHaveTextContent(
+      '詳しくは［書式の変更］公式サイト（リンク: https://exmaple.com/ → リンク: https://example.com/）［書式の変更ここまで］へ。',
+    );
   });
 
   it('says so when two versions are the same', () => {

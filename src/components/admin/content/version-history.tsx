@@ -183,20 +183,40 @@ function Changed({ op, children }: { op: 'ins' | 'del'; children: ReactNode }) {
   );
 }
 
+const formatWords = (labels: readonly string[]) => (labels.length ? labels.join('、') : '書式なし');
+
+/**
+ * One stretch of a text diff. A change may be one character, so its words (「追加」「削除」
+ * 「書式の変更」 and where it ends) are for screen readers; sighted readers see the colour plus
+ * a strike-through, an underline or a dotted underline, which read without colour too.
+ * Formatting is said in visible words, since a link's address cannot be seen otherwise.
+ */
 function Part({ part }: { part: DiffPart }) {
-  const lead = part.breakBefore ? <br /> : null;
-  if (part.op === 'same')
+  if (part.op === 'same') return <span>{part.text}</span>;
+  if (part.op === 'format')
     return (
-      <>
-        {lead}
-        <span>{part.text}</span>
-      </>
+      <span className={styles.formatChange}>
+        <span className={styles.srOnly}>［書式の変更］</span>
+        {part.text}
+        <small className={styles.formatNote}>
+          （{formatWords(part.before)} → {formatWords(part.after)}）
+        </small>
+        <span className={styles.srOnly}>［書式の変更ここまで］</span>
+      </span>
     );
+  const Tag = part.op;
+  const word = part.op === 'ins' ? '追加' : '削除';
+  // A paragraph break alone would be invisible.
+  const text = part.text.trim() ? part.text : part.text.replace(/\n/g, '↵\n');
   return (
-    <>
-      {lead}
-      <Changed op={part.op}>{part.text}</Changed>
-    </>
+    <Tag>
+      <span className={styles.srOnly}>［{word}］</span>
+      {text}
+      {part.marks ? (
+        <small className={styles.formatNote}>（{formatWords(part.marks)}）</small>
+      ) : null}
+      <span className={styles.srOnly}>［{word}ここまで］</span>
+    </Tag>
   );
 }
 
