@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { formatDateJa, formatDateTime, formatDurationJa, isoDateJa } from './format';
+import {
+  fileStampJa,
+  formatDateJa,
+  formatDateTime,
+  formatDurationJa,
+  isoDateJa,
+  japanClock,
+} from './format';
 
 describe('formatDateJa', () => {
   it('writes the date in Japan time as 2026年11月21日', () => {
@@ -29,5 +36,27 @@ describe('formatDateTime', () => {
   it('shows the date and the 24-hour time in Japan', () => {
     expect(formatDateTime('2026-11-21T15:04:00.000Z')).toBe('2026年11月22日 00:04');
     expect(formatDateTime('not a date')).toBe('');
+  });
+});
+
+describe('Japan time for names and days', () => {
+  // 23:59:59 and 00:00 in Japan, a second apart: 14:59:59 and 15:00 UTC.
+  const lastSecond = '2026-11-26T14:59:59.000Z';
+  const midnight = '2026-11-26T15:00:00.000Z';
+
+  it('reads the clock in Japan around midnight, whatever the input', () => {
+    expect(japanClock(lastSecond)).toBe('2026-11-26T23:59:59');
+    expect(japanClock(new Date(midnight))).toBe('2026-11-27T00:00:00');
+    expect(japanClock(Date.parse(midnight))).toBe('2026-11-27T00:00:00');
+    expect(japanClock('not a date')).toBe('');
+  });
+
+  it('names files and days by the date in Japan, not in UTC', () => {
+    expect(fileStampJa(new Date(lastSecond))).toBe('20261126-2359');
+    expect(fileStampJa(new Date(midnight))).toBe('20261127-0000');
+    expect(isoDateJa(lastSecond)).toBe('2026-11-26');
+    expect(isoDateJa(midnight)).toBe('2026-11-27');
+    // New year in Japan while it is still the old year in UTC.
+    expect(fileStampJa(new Date('2026-12-31T15:30:00Z'))).toBe('20270101-0030');
   });
 });

@@ -27,11 +27,30 @@ export function formatDateTime(iso: string | Date): string {
   return `${dateFormat.format(date)} ${timeFormat.format(date)}`;
 }
 
+/** Japan's offset from UTC: Asia/Tokyo has had no daylight saving since 1951. */
+export const JAPAN_OFFSET_MS = 9 * 3_600_000;
+
+/**
+ * The clock on a wall in Japan at an instant, "YYYY-MM-DDTHH:MM:SS" ('' for an invalid date).
+ * The one place that turns an instant into Japan's date: every date in a file name, a form
+ * field or on a screen is cut from this, never from `toISOString()` (UTC, a day behind
+ * before 09:00 in Japan).
+ */
+export function japanClock(at: string | number | Date): string {
+  const time = at instanceof Date ? at.getTime() : typeof at === 'number' ? at : Date.parse(at);
+  if (Number.isNaN(time)) return '';
+  return new Date(time + JAPAN_OFFSET_MS).toISOString().slice(0, 19);
+}
+
 /** The YYYY-MM-DD of a date in Japan, for <time dateTime>. */
-export function isoDateJa(iso: string): string {
-  const date = new Date(iso);
-  if (Number.isNaN(date.getTime())) return '';
-  return new Date(date.getTime() + 9 * 3600_000).toISOString().slice(0, 10);
+export function isoDateJa(iso: string | number | Date): string {
+  return japanClock(iso).slice(0, 10);
+}
+
+/** "20261127-0930": when a downloaded file was made, in Japan time, for its name. */
+export function fileStampJa(at: Date | number): string {
+  const clock = japanClock(at);
+  return `${clock.slice(0, 10).replaceAll('-', '')}-${clock.slice(11, 16).replace(':', '')}`;
 }
 
 /** 3725 seconds → "1時間2分5秒"; 300 → "5分". */

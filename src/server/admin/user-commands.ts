@@ -26,6 +26,7 @@ import {
 } from '@/server/profiles/subscriptions';
 import { getAppSecret } from '@/server/storage/app-secret';
 import { UsageError, defineCommand, defineCommandWithoutFlags } from './command';
+import { isoDateJa } from '@/lib/format';
 
 /**
  * Staff commands for accounts: creating staff and comped writers, roles, partners,
@@ -197,7 +198,7 @@ const listUsersCommand = defineCommand({
           u.emailVerified ? '確認済み' : '未確認',
           `partner=${u.partnerId || '-'}`,
           `plan=${plan}`,
-          u.createdAt.toISOString().slice(0, 10),
+          isoDateJa(u.createdAt),
         ].join('  ');
       }),
     );

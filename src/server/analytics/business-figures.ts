@@ -1,4 +1,5 @@
 import 'server-only';
+import { JAPAN_OFFSET_MS, japanClock } from '@/lib/format';
 
 /**
  * The business figures, computed from the site's billing records (subscriptions and invoices as
@@ -52,17 +53,14 @@ export type Headline = {
 
 export const REPORT_MONTHS = 12;
 
-const JST_OFFSET_MS = 9 * 3600_000;
-
 /** YYYY-MM of an instant in Japan. */
 export function japanMonth(at: Date | number): string {
-  const time = typeof at === 'number' ? at : at.getTime();
-  return new Date(time + JST_OFFSET_MS).toISOString().slice(0, 7);
+  return japanClock(at).slice(0, 7);
 }
 
 /** The first instant of a month in Japan (YYYY-MM, months may run past 12 or below 1). */
 export function monthStart(year: number, monthIndex: number): number {
-  return Date.UTC(year, monthIndex, 1) - JST_OFFSET_MS;
+  return Date.UTC(year, monthIndex, 1) - JAPAN_OFFSET_MS;
 }
 
 /** The last `count` months in Japan up to the one `now` is in, oldest first. */

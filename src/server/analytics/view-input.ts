@@ -1,5 +1,6 @@
 import 'server-only';
 import { z } from '@/lib/zod';
+import { isoDateJa } from '@/lib/format';
 
 /**
  * The page-view beacon's body (src/components/analytics/beacon.ts): what the browser may tell
@@ -94,12 +95,9 @@ export function isBotUserAgent(userAgent: string | null | undefined): boolean {
   return BOT_USER_AGENT.test(userAgent);
 }
 
-const JST_OFFSET_MS = 9 * 3600_000;
-
 /** YYYY-MM-DD of an instant in Japan (Asia/Tokyo has had no daylight saving since 1951). */
 export function japanDay(at: Date | number): string {
-  const time = typeof at === 'number' ? at : at.getTime();
-  return new Date(time + JST_OFFSET_MS).toISOString().slice(0, 10);
+  return isoDateJa(at);
 }
 
 /** The day `days` days before `day` (YYYY-MM-DD), calendar arithmetic in UTC. */

@@ -5,6 +5,7 @@ import { z } from '@/lib/zod';
 import type { Db } from '@/server/db/client';
 import { PLAN_KEYS, type PlanKey, listPlans } from './catalogue';
 import { billingProvider } from './provider';
+import { JAPAN_OFFSET_MS } from '@/lib/format';
 
 /**
  * The console's offers (/admin/offers): each is a coupon and one promotion code at the
@@ -15,7 +16,6 @@ import { billingProvider } from './provider';
 export const DUPLICATE_CODE_MESSAGE = 'このコードはすでに使われています';
 
 const CODE_MESSAGE = 'コードは半角英数字とハイフンで40文字以内で入力してください。';
-const JST_OFFSET_MS = 9 * 3_600_000;
 const int = (message: string) =>
   z
     .string({ error: message })
@@ -93,7 +93,7 @@ export type OfferInput = z.output<typeof offerInput>;
 export function expiresAt(date: string | undefined): number | null {
   if (!date) return null;
   const end = Date.parse(`${date}T23:59:59Z`);
-  return Number.isNaN(end) ? null : Math.floor((end - JST_OFFSET_MS) / 1000);
+  return Number.isNaN(end) ? null : Math.floor((end - JAPAN_OFFSET_MS) / 1000);
 }
 
 export type OfferRow = OfferRowView & { plans: PlanKey[] };

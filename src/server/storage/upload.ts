@@ -25,6 +25,7 @@ import {
 import { type FilePart, MultipartForm, type MultipartLimits } from './multipart';
 import type { MediaStorage } from './media-storage';
 import { getStorage } from './storage';
+import { japanClock } from '@/lib/format';
 
 /**
  * POST /api/media: upload one image, audio or video file, microCMS management-API style
@@ -119,8 +120,8 @@ function uploadTempDir(): Promise<string> {
 
 export function storageKeyFor(media: InspectedMedia, now: Date): string {
   const folder = media.type.kind === 'image' ? 'images' : 'protected';
-  const yyyy = String(now.getUTCFullYear());
-  const mm = String(now.getUTCMonth() + 1).padStart(2, '0');
+  // The month in Japan, as every date the site names.
+  const [yyyy, mm] = japanClock(now).split('-');
   return `${folder}/${yyyy}/${mm}/${randomBytes(16).toString('hex')}.${media.type.extension}`;
 }
 

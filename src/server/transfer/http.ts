@@ -33,6 +33,7 @@ import {
   runArchiveImport,
   startMicroCmsImport,
 } from './service';
+import { fileStampJa } from '@/lib/format';
 
 /**
  * The route handlers of /admin/transfer, under /api/admin/transfer/**: the export download,
@@ -69,11 +70,6 @@ export const CONFIRM_MESSAGE = '取り込み先が空であることを確認し
 
 const confirmed = (value: unknown) =>
   value === true || value === 'on' || value === '1' || value === 'true';
-
-function stamp(date: Date): string {
-  const p = (n: number) => String(n).padStart(2, '0');
-  return `${date.getUTCFullYear()}${p(date.getUTCMonth() + 1)}${p(date.getUTCDate())}-${p(date.getUTCHours())}${p(date.getUTCMinutes())}`;
-}
 
 const microCmsInput = z.object({
   baseUrl: z
@@ -136,7 +132,7 @@ export function transferHandlers(options: TransferHttpOptions = {}) {
           actor: `user:${admin.id}`,
           ip: clientIp(request.headers),
         });
-        const name = `axis-content-${stamp(new Date(prepared.manifest.createdAt))}.tar.gz`;
+        const name = `axis-content-${fileStampJa(new Date(prepared.manifest.createdAt))}.tar.gz`;
         return new Response(Readable.toWeb(prepared.stream) as ReadableStream<Uint8Array>, {
           status: 200,
           headers: {

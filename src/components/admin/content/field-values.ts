@@ -7,15 +7,12 @@
 
 import type { FileValue, MediaValue } from '@/lib/admin-content';
 import type { FieldDef } from '@/lib/cms/model';
-
-const JST_OFFSET_MS = 9 * 3600_000;
+import { JAPAN_OFFSET_MS, japanClock } from '@/lib/format';
 
 /** An ISO date-time → "YYYY-MM-DDTHH:MM" in Japan time (for `datetime-local`); '' if none. */
 export function isoToJstInput(iso: string | null | undefined): string {
   if (!iso) return '';
-  const time = Date.parse(iso);
-  if (Number.isNaN(time)) return '';
-  return new Date(time + JST_OFFSET_MS).toISOString().slice(0, 16);
+  return japanClock(iso).slice(0, 16);
 }
 
 /** "YYYY-MM-DDTHH:MM" typed in Japan time → ISO (UTC); null when not a date-time. */
@@ -23,8 +20,8 @@ export function jstInputToIso(value: string): string | null {
   const match = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2}))?$/.exec(value);
   if (!match) return null;
   const [y, mo, d, h, mi, s] = match.slice(1).map((part) => Number(part ?? 0));
-  const time = Date.UTC(y!, mo! - 1, d, h, mi, s) - JST_OFFSET_MS;
-  const back = new Date(time + JST_OFFSET_MS);
+  const time = Date.UTC(y!, mo! - 1, d, h, mi, s) - JAPAN_OFFSET_MS;
+  const back = new Date(time + JAPAN_OFFSET_MS);
   // Date.UTC rolls 2月30日 over into March: such a day does not exist.
   if (back.getUTCMonth() !== mo! - 1 || back.getUTCDate() !== d || h! > 23 || mi! > 59) return null;
   return new Date(time).toISOString();
