@@ -8,6 +8,7 @@ export function draftListing(id: string, label: string, changes: Partial<Listing
     partnerId: 'partner-sorane',
     state: 'draft',
     fields: { ...EMPTY_LISTING, title: `求人 ${label}` },
+    reviewedFields: null,
     reviewComment: null,
     publishedAt: null,
     liveUntil: null,

@@ -139,12 +139,15 @@ export const cmsMedia = pgTable(
     alt: text('alt').notNull().default(''),
     /** The name the file was uploaded with, for search. */
     filename: text('filename').notNull().default(''),
+    /** SHA-256 of the bytes (hex), to offer the file already there instead of a copy; null: unknown. */
+    contentHash: text('content_hash'),
     uploadedBy: text('uploaded_by'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
     uniqueIndex('cms_media_url_idx').on(t.url),
     index('cms_media_created_idx').on(t.createdAt.desc()),
+    index('cms_media_content_hash_idx').on(t.contentHash),
   ],
 );
 
@@ -621,6 +624,8 @@ export const jobListings = pgTable(
       .default('draft'),
     /** The partner's working copy (src/server/jobs/listing-input.ts ListingFields). */
     fields: jsonb('fields').$type<Record<string, unknown>>().notNull(),
+    /** The fields as staff last approved or returned them: what a resubmission is compared to. */
+    reviewedFields: jsonb('reviewed_fields').$type<Record<string, unknown>>(),
     /** Staff's comment when returning the listing; cleared when it is submitted again. */
     reviewComment: text('review_comment'),
     /** When an approved version was first written to the content service; null: never. */

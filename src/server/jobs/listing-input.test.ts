@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
   EMPTY_LISTING,
   type ListingFields,
+  listingChanges,
   missingForReview,
   paragraphsHtml,
   parseListingFields,
@@ -144,5 +145,40 @@ describe('the published job', () => {
       applyEmail: '',
       closingDate: '2026-12-31T23:59:59+09:00',
     });
+  });
+});
+
+describe('a resubmitted listing', () => {
+  it('shows staff only what changed since they last saw it, by characters', () => {
+    const resubmitted: ListingFields = {
+      ...ready,
+      title: 'グラフィックデザイナー（経験者）',
+      salaryMax: 6_500_000,
+      closingDate: '2027-01-15',
+    };
+    const changes = listingChanges(ready, resubmitted);
+    expect(changes.map((c) => c.label)).toEqual([
+      '職種名 (求人タイトル)',
+      '給与 (上限)',
+      '募集締切',
+    ]);
+    expect(changes[0]).toMatchObject({
+      type: 'text',
+      parts: [
+        { op: 'same', text: 'グラフィックデザイナー' },
+        { op: 'ins', text: '（経験者）' },
+      ],
+    });
+    // Amounts and days as the listing shows them.
+    expect(changes[1]).toMatchObject({ parts: [{ op: 'ins', text: '6,500,000円' }] });
+    const closing = changes[2]!.type === 'text' ? changes[2]!.parts : [];
+    expect(
+      closing
+        .filter((p) => p.op === 'same')
+        .map((p) => p.text)
+        .join(''),
+    ).toContain('年');
+    expect(closing.map((p) => (p.op === 'del' ? '' : p.text)).join('')).toBe('2027年1月15日');
+    expect(listingChanges(ready, { ...ready })).toEqual([]);
   });
 });

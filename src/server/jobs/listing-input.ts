@@ -8,6 +8,9 @@ import {
   SALARY_UNITS,
   todayInJapan,
 } from '@/lib/jobs';
+import type { EndpointDef } from '@/lib/cms/model';
+import { type FieldDiff, diffFields } from '@/lib/content-diff';
+import { formatDateJa } from '@/lib/format';
 import { z } from '@/lib/zod';
 
 /**
@@ -291,3 +294,32 @@ export const EMPTY_LISTING: ListingFields = {
   applyEmail: '',
   closingDate: '',
 };
+
+/** A field's value as the listing shows it: amounts in yen, the closing day as a date. */
+function shownValue(name: keyof ListingFields, value: ListingFields[keyof ListingFields]): string {
+  if (value === null || value === '') return '';
+  if (typeof value === 'number') return `${value.toLocaleString('ja-JP')}円`;
+  return name === 'closingDate' ? formatDateJa(`${value}T00:00:00+09:00`) : value;
+}
+
+const LISTING_DIFF_DEF: EndpointDef = {
+  endpoint: 'job-listings',
+  label: '求人',
+  kind: 'list',
+  fields: LISTING_FIELD_NAMES.map((id) => ({
+    id,
+    label: LISTING_FIELD_LABELS[id],
+    kind: id === 'details' || id === 'description' ? 'textArea' : 'text',
+  })),
+};
+
+/**
+ * What a resubmitted listing changes against the version staff last approved or returned,
+ * field by field and character by character (the version history's comparison), values as
+ * the listing shows them.
+ */
+export function listingChanges(before: ListingFields, after: ListingFields): FieldDiff[] {
+  const shown = (fields: ListingFields) =>
+    Object.fromEntries(LISTING_FIELD_NAMES.map((name) => [name, shownValue(name, fields[name])]));
+  return diffFields(LISTING_DIFF_DEF, shown(before), shown(after));
+}

@@ -235,6 +235,8 @@ describe('job listings', () => {
       reviewComment: '給与の上限を確認してください。',
       revision: 3,
     });
+    // What staff saw, kept to show them what the resubmission changes.
+    expect(listing.reviewedFields).toEqual(listing.fields);
     expect(displayState(listing)).toBe('returned');
   });
 
@@ -242,11 +244,13 @@ describe('job listings', () => {
     const fixed = { ...completeFields('グラフィックデザイナー'), salaryMax: '6500000' };
     const result = await submitAs('acme', id, { ...fixed, revision: 3 });
     expect(result).toMatchObject({ ok: true });
-    expect(await stored(id)).toMatchObject({
+    const resubmitted = await stored(id);
+    expect(resubmitted).toMatchObject({
       state: 'in_review',
       reviewComment: null,
       revision: 4,
     });
+    expect(resubmitted.reviewedFields?.salaryMax).not.toBe(resubmitted.fields.salaryMax);
   });
 
   it('publishes the approved listing to the content service with its fields', async () => {
@@ -254,6 +258,7 @@ describe('job listings', () => {
     expect(result).toMatchObject({ ok: true });
     const listing = await stored(id);
     expect(listing).toMatchObject({ state: 'published', liveUntil: listing.fields.closingDate });
+    expect(listing.reviewedFields).toEqual(listing.fields);
     expect(isLive(listing)).toBe(true);
 
     const job = await readJob(id);

@@ -65,6 +65,8 @@ export type Listing = {
   partnerId: string;
   state: ListingState;
   fields: ListingFields;
+  /** The fields as staff last approved or returned them; null: never reviewed. */
+  reviewedFields: ListingFields | null;
   reviewComment: string | null;
   publishedAt: Date | null;
   /** The closing day of the version on /jobs; null: none is. */
@@ -81,6 +83,7 @@ const columns = {
   partnerId: jobListings.partnerId,
   state: jobListings.state,
   fields: jobListings.fields,
+  reviewedFields: jobListings.reviewedFields,
   reviewComment: jobListings.reviewComment,
   publishedAt: jobListings.publishedAt,
   liveUntil: jobListings.liveUntil,
@@ -91,12 +94,18 @@ const columns = {
   updatedAt: jobListings.updatedAt,
 };
 
-type Row = Omit<Listing, 'fields'> & { fields: Record<string, unknown> };
+type Row = Omit<Listing, 'fields' | 'reviewedFields'> & {
+  fields: Record<string, unknown>;
+  reviewedFields: Record<string, unknown> | null;
+};
 
 // Stored fields were valid when written; a field added later reads as empty.
 const asListing = (row: Row): Listing => ({
   ...row,
   fields: { ...EMPTY_LISTING, ...(row.fields as Partial<ListingFields>) },
+  reviewedFields: row.reviewedFields
+    ? { ...EMPTY_LISTING, ...(row.reviewedFields as Partial<ListingFields>) }
+    : null,
 });
 
 export const LISTING_ID = /^job-[a-z0-9]{12}$/;
@@ -343,6 +352,8 @@ export async function reviewListing(
             reviewComment: null,
           }
         : { state: 'returned' as const, reviewComment: decision.comment }),
+      // What staff saw: a resubmission is shown to them against it.
+      reviewedFields: current.fields,
       reviewedAt: now,
       reviewedBy: actor.userId,
       revision: current.revision + 1,

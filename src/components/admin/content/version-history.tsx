@@ -220,7 +220,8 @@ function Part({ part }: { part: DiffPart }) {
   );
 }
 
-function FieldChange({ diff }: { diff: FieldDiff }) {
+/** One field's change: its label, then the marked text or the value before and after. */
+export function FieldChange({ diff }: { diff: FieldDiff }) {
   return (
     <div className={styles.diffField}>
       <h3>{diff.label}</h3>

@@ -1,7 +1,9 @@
 import Link from 'next/link';
+import { FieldChange } from '@/components/admin/content/version-history';
 import styles from '@/components/biz/biz-admin.module.css';
 import { PostForm, TextArea } from '@/components/forms/form.client';
 import { Button } from '@/components/ui/button';
+import type { FieldDiff } from '@/lib/content-diff';
 import { formatDateJa, formatDateTime } from '@/lib/format';
 import { LISTING_STATE_LABELS, type ListingState } from '@/lib/jobs';
 import type { Flash } from '@/lib/http/flash';
@@ -18,6 +20,8 @@ export type ListingView = {
   id: string;
   state: ListingState | 'closed';
   fields: ListingFields;
+  /** In review after an earlier review: what changed since; null: a first submission. */
+  changes: FieldDiff[] | null;
   reviewComment: string | null;
   revision: number;
   submittedAt: Date | null;
@@ -131,7 +135,10 @@ function Time({ at }: { at: Date }) {
   return <time dateTime={at.toISOString()}>{formatDateTime(at)}</time>;
 }
 
-/** The listing as submitted, field by field, and the two decisions. */
+/**
+ * The listing as submitted and the two decisions. A listing staff reviewed before shows what
+ * changed since first (marked as in the version history), the whole listing folded below.
+ */
 function ReviewPanel({ listing, flash }: { listing: ListingView; flash: Flash | null }) {
   const keys = listingFormKeys(listing.id);
   const action = `/api/biz/axis-admin/listings/${listing.id}/review`;
@@ -145,12 +152,25 @@ function ReviewPanel({ listing, flash }: { listing: ListingView; flash: Flash | 
   );
   return (
     <div className={styles.review}>
-      <h4 className={styles.subTitle}>審査する内容</h4>
-      <dl className={`${styles.meta} ${styles.metaStacked}`}>
-        {LISTING_FIELD_NAMES.map((name) => (
-          <FieldRow key={name} name={name} fields={listing.fields} />
-        ))}
-      </dl>
+      {listing.changes ? (
+        <>
+          <h4 className={styles.subTitle}>前回の審査からの変更</h4>
+          {listing.changes.length === 0 ? (
+            <p className={styles.lead}>前回の審査から変更はありません。</p>
+          ) : (
+            listing.changes.map((diff) => <FieldChange key={diff.id} diff={diff} />)
+          )}
+          <details className={styles.details}>
+            <summary>審査する内容（全文）</summary>
+            <ListingFieldList fields={listing.fields} />
+          </details>
+        </>
+      ) : (
+        <>
+          <h4 className={styles.subTitle}>審査する内容</h4>
+          <ListingFieldList fields={listing.fields} />
+        </>
+      )}
       <div className={styles.reviewForms}>
         <PostForm
           action={action}
@@ -181,6 +201,16 @@ function ReviewPanel({ listing, flash }: { listing: ListingView; flash: Flash | 
         </PostForm>
       </div>
     </div>
+  );
+}
+
+function ListingFieldList({ fields }: { fields: ListingFields }) {
+  return (
+    <dl className={`${styles.meta} ${styles.metaStacked}`}>
+      {LISTING_FIELD_NAMES.map((name) => (
+        <FieldRow key={name} name={name} fields={fields} />
+      ))}
+    </dl>
   );
 }
 

@@ -15,6 +15,7 @@ import { listEditorPlacedJobs } from '@/components/biz/partner-admin/editor-jobs
 import { canRunPartnerProgramme } from '@/server/access/partner-access';
 import { readFlash } from '@/server/http/read-flash';
 import { countApplyClicks, countJobViews } from '@/server/jobs/apply-clicks';
+import { listingChanges } from '@/server/jobs/listing-input';
 import { displayState, isLive, listPartnerListings } from '@/server/jobs/listings';
 import { currentPartnerActor } from '@/server/partners/actor';
 import { CONTRACT_STATE_LABELS } from '@/lib/partners/contract-state';
@@ -63,6 +64,10 @@ export default async function AxisAdminPartnerPage({ params }: RouteParamsProps<
     id: listing.id,
     state: displayState(listing, now),
     fields: listing.fields,
+    changes:
+      listing.state === 'in_review' && listing.reviewedFields
+        ? listingChanges(listing.reviewedFields, listing.fields)
+        : null,
     reviewComment: listing.reviewComment,
     revision: listing.revision,
     submittedAt: listing.submittedAt,
