@@ -23,7 +23,13 @@ import { newsletterSendStatus, queueNewsletter } from '@/server/newsletter/queue
 import { createLetterComposer } from '@/server/newsletter/sender';
 import { addReaders } from '../tests/support/newsletter';
 
-type SinkReport = { messages: number; addresses: number; twice: number; bytes: number };
+type SinkReport = {
+  messages: number;
+  addresses: number;
+  twice: number;
+  bytes: number;
+  cpuSeconds: number;
+};
 
 const READERS = Number(process.env.BENCH_READERS ?? 10_000);
 const RATE = Number(process.env.BENCH_RATE ?? 1_000);
@@ -124,7 +130,7 @@ console.log(
     `queue: ${queued} letters in ${queueSeconds.toFixed(2)} s (goal ≤ 5 s)`,
     `send: ${status.sent} sent, ${status.failed} failed, ${status.uncertain} uncertain in ${sendSeconds.toFixed(1)} s = ${Math.round(status.sent / sendSeconds)} letters/s over ${rounds} rounds (goal ≥ 200/s; rate setting ${RATE}/s), ${Math.round(sink.bytes / Math.max(1, sink.messages) / 1024)} KB a letter`,
     `sender CPU: ${cpuSeconds.toFixed(1)} s for the send = ${((cpuSeconds * 1000) / Math.max(1, status.sent)).toFixed(2)} ms a letter (${Math.round(status.sent / cpuSeconds)} letters per CPU second; load average ${os.loadavg()[0]!.toFixed(1)} on ${os.cpus().length} cores)`,
-    `smtp server (its own process): ${sink.messages} messages, ${sink.addresses} addresses, ${sink.twice} received twice`,
+    `smtp server (its own process): ${sink.messages} messages, ${sink.addresses} addresses, ${sink.twice} received twice; ${sink.cpuSeconds.toFixed(1)} s of CPU in all`,
     `memory (RSS, ${samples.length} samples): min ${mib(Math.min(...samples))} MiB, max ${mib(Math.max(...samples))} MiB; peak in the first third of the send ${mib(early)} MiB, in the last third ${mib(late)} MiB`,
   ].join('\n'),
 );

@@ -11,12 +11,14 @@ process.on('message', (message) => {
   if (message !== 'report') return;
   const counts = sink.countsByAddress();
   const bytes = sink.messages.reduce((sum, m) => sum + m.size, 0);
+  const cpu = process.cpuUsage();
   process.send!(
     {
       messages: sink.messages.length,
       addresses: counts.size,
       twice: [...counts.values()].filter((n) => n > 1).length,
       bytes,
+      cpuSeconds: (cpu.user + cpu.system) / 1e6,
     },
     () => void sink.close().then(() => process.exit(0)),
   );

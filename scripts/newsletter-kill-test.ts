@@ -13,6 +13,7 @@ import { sql } from 'drizzle-orm';
 import { openDatabase, queryRows } from '@/server/db/client';
 import { createContent } from '@/server/cms/store';
 import { findEndpoint } from '@/lib/cms/model';
+import { DELIVERY_DEFAULTS } from '@/server/newsletter/delivery';
 import { queueNewsletter } from '@/server/newsletter/queue';
 import { addReaders } from '../tests/support/newsletter';
 import { startSmtpSink } from '../tests/support/smtp-sink';
@@ -106,8 +107,11 @@ for (const row of rows) {
 for (const [address, n] of received) if (n > 1) failures.push(`${address}: received ${n} letters`);
 if (rows.length !== READERS) failures.push(`${rows.length} letters, expected ${READERS}`);
 const uncertain = byStatus.get('uncertain') ?? 0;
-// At most the letters the killed sender had in flight (its pooled connections).
-if (uncertain > 5) failures.push(`${uncertain} uncertain letters (at most 5 were in flight)`);
+// At most the letters the killed sender had marked `sending` (its letters in flight).
+if (uncertain > DELIVERY_DEFAULTS.concurrency)
+  failures.push(
+    `${uncertain} uncertain letters (at most ${DELIVERY_DEFAULTS.concurrency} were in flight)`,
+  );
 
 console.log(
   `${DATABASE_URL ? 'PostgreSQL' : 'PGlite'}: ${[...byStatus].map(([s, n]) => `${s} ${n}`).join(', ')}; ` +

@@ -11,7 +11,8 @@ import { PAID_READER } from './queue';
  *
  * 1. claim a batch: `FOR UPDATE SKIP LOCKED`, then a lease (claimed_by, claimed_until), so two
  *    senders never hold the same row and a dead sender's rows come free when its lease ends;
- * 2. per letter, `sending` is committed just before the SMTP transaction and `sent` right after;
+ * 2. `sending` is committed just before the SMTP transactions and `sent` right after, a chunk
+ *    of letters per statement, at most `concurrency` letters in `sending` at once;
  * 3. a row left in `sending` with its lease over (the sender died mid-transaction) becomes
  *    `uncertain` and is never sent again: the reader may have it. No reader gets two letters;
  *    staff see how many may have got none.
@@ -60,7 +61,7 @@ export type DeliveryOptions = {
   /** Letters handed to the mail server per second by this instance. */
   ratePerSecond: number;
   batchSize?: number;
-  /** Letters in flight at once (the pooled transport's connections). */
+  /** Letters in `sending` at once: handed to the transport, whose pool queues them. */
   concurrency?: number;
   leaseMs?: number;
   maxAttempts?: number;
@@ -72,8 +73,8 @@ export type DeliveryOptions = {
 };
 
 export const DELIVERY_DEFAULTS = {
-  batchSize: 100,
-  concurrency: 5,
+  batchSize: 500,
+  concurrency: 20,
   leaseMs: 120_000,
   maxAttempts: 6,
   retryBaseMs: 60_000,
@@ -133,6 +134,12 @@ export function pacer(
 }
 
 const iso = (d: Date) => d.toISOString();
+/** `a, b, c` for `IN (…)` over uuid columns. */
+const uuidList = (ids: string[]) =>
+  sql.join(
+    ids.map((id) => sql`${id}::uuid`),
+    sql`, `,
+  );
 
 /**
  * Rows whose sender died: `sending` past its lease becomes `uncertain`, never sent again.
@@ -200,10 +207,7 @@ export async function claimLetters(
   const sends = await queryRows<{ id: string; contentId: string; status: string }>(
     db,
     sql`SELECT id, content_id AS "contentId", status FROM newsletter_sends
-        WHERE id IN (${sql.join(
-          sendIds.map((id) => sql`${id}::uuid`),
-          sql`, `,
-        )})`,
+        WHERE id IN (${uuidList(sendIds)})`,
   );
   const byUser = new Map(readers.map((r) => [r.id, r]));
   const bySend = new Map(sends.map((s) => [s.id, s]));
@@ -251,34 +255,40 @@ async function settle(
 }
 
 /**
- * `sending`, committed, only if this sender still holds the row and it is still queued: a
- * sender whose lease lapsed (a long pause) finds the row taken and leaves it.
+ * `sending`, committed, only for rows this sender still holds and that are still queued: a
+ * sender whose lease lapsed (a long pause) finds the row taken and leaves it. Answers per
+ * letter whether it may be sent.
  */
 async function markSending(
   db: Db,
-  letter: ClaimedLetter,
+  letters: ClaimedLetter[],
   senderId: string,
   now: Date,
   leaseMs: number,
-): Promise<boolean> {
+): Promise<boolean[]> {
+  const paid = letters.filter((l) => l.audience === 'paid').map((l) => l.id);
   const rows = await queryRows<{ id: string }>(
     db,
     sql`UPDATE newsletter_letters
-        SET status = 'sending', attempts = attempts + 1, audience = ${letter.audience},
+        SET status = 'sending', attempts = attempts + 1,
+            audience = CASE WHEN id IN (${paid.length > 0 ? uuidList(paid) : sql`NULL::uuid`})
+                            THEN 'paid' ELSE 'free' END,
             claimed_until = ${iso(new Date(now.getTime() + leaseMs))}::timestamptz
-        WHERE id = ${letter.id}::uuid AND claimed_by = ${senderId} AND status = 'queued'
+        WHERE id IN (${uuidList(letters.map((l) => l.id))})
+          AND claimed_by = ${senderId} AND status = 'queued'
         RETURNING id`,
   );
-  return rows.length === 1;
+  const marked = new Set(rows.map((r) => r.id));
+  return letters.map((letter) => marked.has(letter.id));
 }
 
-async function markSent(db: Db, id: string, now: Date): Promise<void> {
+async function markSent(db: Db, ids: string[], now: Date): Promise<void> {
   // `uncertain` too: another instance may have given up on the row meanwhile; it was sent.
   await db.execute(
     sql`UPDATE newsletter_letters
         SET status = 'sent', sent_at = ${iso(now)}::timestamptz, error = NULL,
             claimed_by = NULL, claimed_until = NULL
-        WHERE id = ${id}::uuid AND status IN ('sending', 'uncertain')`,
+        WHERE id IN (${uuidList(ids)}) AND status IN ('sending', 'uncertain')`,
   );
 }
 
@@ -316,10 +326,7 @@ async function updateSends(db: Db, sendIds: string[], now: Date): Promise<void> 
         FROM (SELECT x.id, (SELECT count(*) FROM newsletter_letters l
                             WHERE l.send_id = x.id AND l.status IN ('queued', 'sending')) AS n
               FROM newsletter_sends x
-              WHERE x.id IN (${sql.join(
-                sendIds.map((id) => sql`${id}::uuid`),
-                sql`, `,
-              )})) open
+              WHERE x.id IN (${uuidList(sendIds)})) open
         WHERE s.id = open.id AND s.status IN ('queued', 'sending')`,
   );
 }
@@ -377,49 +384,67 @@ export async function deliverRound(
   const letters = await claimLetters(db, options.senderId, batch, now(), leaseMs);
   result.claimed = letters.length;
   const pace = pacer(options.ratePerSecond, () => now().getTime(), sleep);
-  const queue = [...letters];
-  const one = async (letter: ClaimedLetter) => {
-    let message: OutgoingLetter | null;
+  const composed = async (letter: ClaimedLetter) => {
     try {
-      message = await options.compose(letter);
+      const message = await options.compose(letter);
+      if (message) return { letter, message };
     } catch (error) {
       console.error('[newsletter] a letter could not be composed:', error);
-      message = null;
     }
-    if (!message) {
-      await settle(db, letter.id, options.senderId, 'failed', 'the post could not be read', null);
-      result.failed++;
-      return;
-    }
-    await pace();
-    if (stopping() || !(await markSending(db, letter, options.senderId, now(), leaseMs))) return;
-    try {
-      await options.transport.send(message);
-    } catch (error) {
-      const outcome = await markAfterRefusal(db, letter, error, retry, now());
-      if (outcome === 'retry' && letter.attempts + 1 < retry.maxAttempts) result.retried++;
-      else if (outcome === 'uncertain') result.uncertain++;
-      else result.failed++;
-      return;
-    }
-    await markSent(db, letter.id, now());
-    result.sent++;
+    await settle(db, letter.id, options.senderId, 'failed', 'the post could not be read', null);
+    result.failed++;
+    return null;
   };
-  const workers = Array.from(
-    {
-      length: Math.max(
-        1,
-        Math.min(options.concurrency ?? DELIVERY_DEFAULTS.concurrency, queue.length),
-      ),
-    },
-    async () => {
-      for (let letter = queue.shift(); letter; letter = queue.shift()) {
-        if (stopping()) break;
-        await one(letter);
-      }
-    },
+  const handOver = async (ready: { letter: ClaimedLetter; message: OutgoingLetter }[]) => {
+    const handed: string[] = [];
+    await Promise.all(
+      ready.map(async ({ letter, message }) => {
+        try {
+          await options.transport.send(message);
+          handed.push(letter.id);
+        } catch (error) {
+          const outcome = await markAfterRefusal(db, letter, error, retry, now());
+          if (outcome === 'retry' && letter.attempts + 1 < retry.maxAttempts) result.retried++;
+          else if (outcome === 'uncertain') result.uncertain++;
+          else result.failed++;
+        }
+      }),
+    );
+    if (handed.length > 0) await markSent(db, handed, now());
+    result.sent += handed.length;
+  };
+  // Letters go in chunks, each marked `sending` in one statement and `sent` in another (a
+  // statement per letter was most of a letter's cost), with two chunks in flight so the
+  // connections stay busy while one chunk's last replies come in: at most `concurrency` letters
+  // are ever in `sending` (and uncertain after a crash). A chunk spans at most a tenth of a
+  // second of the rate, so a low rate still sends one letter at a time, evenly paced.
+  const concurrency = Math.max(1, options.concurrency ?? DELIVERY_DEFAULTS.concurrency);
+  const chunkSize = Math.max(
+    1,
+    Math.min(Math.floor(concurrency / 2), Math.floor(options.ratePerSecond / 10)),
   );
-  await Promise.all(workers);
+  const inFlight: Promise<void>[] = [];
+  for (let i = 0; i < letters.length && !stopping(); i += chunkSize) {
+    const ready: { letter: ClaimedLetter; message: OutgoingLetter }[] = [];
+    for (const letter of letters.slice(i, i + chunkSize)) {
+      const one = await composed(letter);
+      if (one) ready.push(one);
+    }
+    for (const _ of ready) await pace();
+    while (inFlight.length >= (concurrency > 1 ? 2 : 1)) await inFlight.shift();
+    if (stopping() || ready.length === 0) continue;
+    const marked = await markSending(
+      db,
+      ready.map((r) => r.letter),
+      options.senderId,
+      now(),
+      leaseMs,
+    );
+    const handing = handOver(ready.filter((_, j) => marked[j]));
+    handing.catch(() => {}); // awaited below; a failure must not count as unhandled meanwhile
+    inFlight.push(handing);
+  }
+  await Promise.all(inFlight);
   if (stopping()) await releaseClaims(db, options.senderId);
   await updateSends(db, [...new Set(letters.map((l) => l.sendId))], now());
   return result;

@@ -1,6 +1,8 @@
+import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findEndpoint } from '@/lib/cms/model';
 import { createContent } from '@/server/cms/store';
+import { queryRows } from '@/server/db/client';
 import { testDatabase } from '@test-support/route-tests';
 import { addReaders } from '@test-support/newsletter';
 import { type SmtpSink, startSmtpSink } from '@test-support/smtp-sink';
@@ -64,14 +66,29 @@ describe('two senders on one queue', () => {
         html: '<p>body</p>',
         headers: { 'X-Letter-Id': letter.id },
       });
+    // Letters are marked `sending` a chunk at a time: never more than `concurrency` at once per
+    // sender, the most a crash can leave uncertain.
+    let mostSending = 0;
     const senders = ['instance-a', 'instance-b'].map((senderId) => {
+      const smtp = smtpLetterTransport(sink.url, {
+        from: 'axis <news@example.jp>',
+        maxConnections: 2,
+      });
       const options: DeliveryOptions = {
         senderId,
         compose,
-        transport: smtpLetterTransport(sink.url, {
-          from: 'axis <news@example.jp>',
-          maxConnections: 2,
-        }),
+        transport: {
+          send: async (message) => {
+            const [row] = await queryRows<{ n: number }>(
+              database.db,
+              sql`SELECT count(*)::int AS n FROM newsletter_letters
+                  WHERE status = 'sending' AND claimed_by = ${senderId}`,
+            );
+            mostSending = Math.max(mostSending, row!.n);
+            await smtp.send(message);
+          },
+          close: smtp.close,
+        },
         ratePerSecond: 100_000,
         batchSize: 7,
         concurrency: 3,
@@ -92,6 +109,8 @@ describe('two senders on one queue', () => {
     } finally {
       for (const s of senders) s.transport.close?.();
     }
+    expect(mostSending).toBeGreaterThan(1);
+    expect(mostSending).toBeLessThanOrEqual(3);
     expect(await newsletterSendStatus(database.db, sendId)).toMatchObject({
       sent: READERS,
       queued: 0,

@@ -17,7 +17,7 @@ export function smtpLetterTransport(
   const transport = nodemailer.createTransport({
     url,
     pool: true,
-    maxConnections: options.maxConnections ?? 5,
+    maxConnections: options.maxConnections ?? 10,
     // Reconnect now and then: some servers cap the messages per connection.
     maxMessages: 500,
   });
@@ -30,6 +30,9 @@ export function smtpLetterTransport(
         text: letter.text,
         html: letter.html,
         headers: letter.headers,
+        // Japanese text is a third the size in base64 and far cheaper to encode than in
+        // quoted-printable (every byte of it would be escaped).
+        textEncoding: 'base64',
       });
     },
     close: () => transport.close(),
