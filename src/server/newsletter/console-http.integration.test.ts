@@ -140,13 +140,13 @@ describe('sending', () => {
       who: 'editor',
       fields: { contentId: 'draft', segment: 'all', mode: 'now' },
     });
-    expect(draft.status).toBe(400);
+    expect(draft.status).toBe(409);
     expect(((await draft.json()) as { message: string }).message).toContain('公開されていない記事');
     const notScheduled = await send({
       who: 'editor',
       fields: { contentId: 'live', segment: 'all', mode: 'withPublication' },
     });
-    expect(notScheduled.status).toBe(400);
+    expect(notScheduled.status).toBe(409);
     expect(
       (await send({ who: 'editor', fields: { contentId: 'gone', segment: 'all', mode: 'now' } }))
         .status,

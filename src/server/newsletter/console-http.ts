@@ -205,7 +205,7 @@ export function newsletterHandlers(options: NewsletterHttpOptions = {}) {
             if (error instanceof NewsletterError)
               return {
                 ok: false,
-                status: error.code === 'post-missing' ? 404 : 400,
+                status: error.status,
                 message: error.message,
               };
             throw error;

@@ -5,6 +5,7 @@ import { type Db, queryRows } from '@/server/db/client';
 import { cmsContents, newsletterLetters, newsletterSends } from '@/server/db/schema';
 import { recordAudit } from '@/server/audit/audit-log';
 import { letterCounts } from '@/lib/newsletter/console';
+import { AppError } from '@/lib/errors';
 
 /**
  * The newsletter queue (docs/decisions/026-newsletter-queue.md): a send of one post to one
@@ -22,12 +23,19 @@ export type LetterStatus = 'queued' | 'sending' | 'sent' | 'failed' | 'uncertain
 /** The endpoint whose items are sent as newsletters. */
 export const NEWSLETTER_ENDPOINT = 'posts';
 
-export class NewsletterError extends Error {
+type NewsletterRefusal =
+  'post-missing' | 'post-not-published' | 'post-not-scheduled' | 'send-missing';
+
+/** A send that cannot be made as asked: the message says why, for the console and the CLI. */
+export class NewsletterError extends AppError {
   constructor(
     message: string,
-    readonly code: 'post-missing' | 'post-not-published' | 'post-not-scheduled' | 'send-missing',
+    readonly reason: NewsletterRefusal,
   ) {
-    super(message);
+    super(message, {
+      status: reason.endsWith('-missing') ? 404 : 409,
+      code: `newsletter-${reason}`,
+    });
     this.name = 'NewsletterError';
   }
 }
