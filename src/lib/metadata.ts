@@ -45,8 +45,10 @@ export function siteMetadata({ siteUrl, siteName }: SiteSettings): Metadata {
 }
 
 export type PageMetadataInput = {
-  /** The page's own title; the template adds " | {site name}". */
+  /** The page's own title; the template adds " | {site name}" (unless `absoluteTitle`). */
   title: string;
+  /** The title is the whole <title> (an editor's meta title): no site name added. */
+  absoluteTitle?: boolean;
   description?: string | null;
   /** The path of the page (canonical and og:url point at SITE_URL + path). */
   path: string;
@@ -58,9 +60,9 @@ export type PageMetadataInput = {
 export function pageMetadata(input: PageMetadataInput, site: SiteSettings): Metadata {
   const description = truncateDescription(input.description ?? SITE_DESCRIPTION);
   const image: NonNullable<PageMetadataInput['image']> = input.image ?? DEFAULT_SHARE_IMAGE;
-  const fullTitle = `${input.title} | ${site.siteName}`;
+  const fullTitle = input.absoluteTitle ? input.title : `${input.title} | ${site.siteName}`;
   return {
-    title: input.title,
+    title: input.absoluteTitle ? { absolute: input.title } : input.title,
     description,
     alternates: { canonical: input.path },
     openGraph: {

@@ -2,6 +2,8 @@ import { notFound } from 'next/navigation';
 import type { Metadata } from 'next';
 import type { RouteParamsProps } from '@/components/listing/page-params';
 import { type MetadataItem, itemPageMetadata } from '@/components/listing/site-metadata';
+import { proseOf } from '@/lib/share/share-text';
+import { leadOf } from '@/server/access/lead';
 
 /**
  * The content pages under `[contentId]` (posts, audios, movies, connect): they read their item
@@ -20,12 +22,27 @@ export async function readShownOr404<Shown>(
   return shown;
 }
 
+type LeadSource = { full: boolean; item: { body?: string; transcript?: string } };
+
+/**
+ * The text every visitor sees of an item's body (or transcript): its lead, whoever reads. A
+ * reader without access already has only the lead; for one with access it is cut the same way,
+ * so a description made from it is the same for all and never holds text below the divider.
+ */
+export function leadTextOf(read: LeadSource): string | null {
+  const html = read.item.body ?? read.item.transcript;
+  if (!html) return null;
+  return proseOf(read.full ? leadOf(html) : html);
+}
+
 /** The page's metadata, from the item as the page reads it (a not-found title without one). */
 export async function itemMetadataOf(
   section: string,
-  read: ItemReader<{ item: MetadataItem }>,
+  read: ItemReader<{ item: MetadataItem } & Partial<LeadSource>>,
   params: ContentIdParams,
   options?: { noIndex?: boolean },
 ): Promise<Metadata> {
-  return itemPageMetadata(section, (await read((await params).contentId))?.item, options);
+  const shown = await read((await params).contentId);
+  const leadText = shown?.item && shown.full !== undefined ? leadTextOf(shown as LeadSource) : null;
+  return itemPageMetadata(section, shown?.item, { ...options, leadText });
 }

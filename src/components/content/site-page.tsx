@@ -1,7 +1,8 @@
 import 'server-only';
 import type { Metadata } from 'next';
 import Link from 'next/link';
-import { sitePageMetadata } from '@/components/listing/site-metadata';
+import { shareMetadata, sitePageMetadata } from '@/components/listing/site-metadata';
+import { proseOf } from '@/lib/share/share-text';
 import { formatDateJa, isoDateJa } from '@/lib/format';
 import {
   type SitePageEndpoint,
@@ -30,10 +31,13 @@ export async function siteObjectPageMetadata(endpoint: SitePageEndpoint): Promis
       path: pathOf(endpoint),
       noIndex: true,
     });
-  return sitePageMetadata({
+  return shareMetadata({
     title: page.title,
     description: page.description,
+    leadText: page.body ? proseOf(page.body) : null,
+    seo: page.seo,
     path: pathOf(endpoint),
+    generated: { endpoint, id: '', version: page.revisedAt ?? page.updatedAt },
   });
 }
 

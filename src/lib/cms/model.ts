@@ -19,7 +19,8 @@ export type FieldKind =
   | 'media'
   | 'file'
   | 'relation'
-  | 'relationList';
+  | 'relationList'
+  | 'custom';
 
 export type FieldDef = {
   id: string;
@@ -40,6 +41,13 @@ export type FieldDef = {
   /** number: inclusive range. */
   min?: number;
   max?: number;
+  /**
+   * custom: its inner fields (text, textArea, boolean or media). The API gives them as one
+   * object with `fieldId` naming the custom field, as a microCMS カスタムフィールド.
+   */
+  fields?: readonly FieldDef[];
+  /** custom: the `fieldId` the API names its value with. */
+  customFieldId?: string;
 };
 
 export type EndpointDef = {
@@ -97,11 +105,29 @@ const name = (label: string, maxLength: number): FieldDef => ({
   required: true,
   maxLength,
 });
+/**
+ * How an item's page looks in search results and when shared (docs/decisions/029-share-and-search.md):
+ * each inner field falls back to the item's own (title, description, cover image) when empty.
+ */
+export const SEO_FIELD: FieldDef = {
+  id: 'seo',
+  label: '検索と共有',
+  kind: 'custom',
+  customFieldId: 'seo',
+  fields: [
+    { id: 'metaTitle', label: 'メタタイトル', kind: 'text', maxLength: 70 },
+    { id: 'metaDescription', label: 'メタディスクリプション', kind: 'textArea', maxLength: 200 },
+    { id: 'shareImage', label: '共有画像 (OGP)', kind: 'media' },
+    { id: 'noIndex', label: '検索エンジンに表示しない (noindex)', kind: 'boolean' },
+  ],
+};
+const seo = SEO_FIELD;
+
 const objectPage = (endpoint: string, label: string): EndpointDef => ({
   endpoint,
   label,
   kind: 'object',
-  fields: [title(100), description, body],
+  fields: [title(100), description, body, seo],
 });
 
 export const POST_FORMATS = ['article', 'interview', 'report', 'insight'] as const;
@@ -124,6 +150,7 @@ export const CONTENT_MODEL: readonly EndpointDef[] = [
       { id: 'tags', label: 'タグ', kind: 'relationList', endpoint: 'tags' },
       writers,
       { id: 'relatedPosts', label: '関連記事', kind: 'relationList', endpoint: 'posts' },
+      seo,
     ],
   },
   {
@@ -136,6 +163,7 @@ export const CONTENT_MODEL: readonly EndpointDef[] = [
       coverImage,
       { id: 'issueNumber', label: '号数', kind: 'number', min: 0, max: 100_000 },
       { id: 'isFeatured', label: '現在の特集', kind: 'boolean' },
+      seo,
     ],
   },
   {
@@ -176,6 +204,7 @@ export const CONTENT_MODEL: readonly EndpointDef[] = [
       { id: 'transcript', label: '書き起こし', kind: 'richEditor', maxLength: 200_000 },
       isPublicPreview,
       writers,
+      seo,
     ],
   },
   {
@@ -197,13 +226,14 @@ export const CONTENT_MODEL: readonly EndpointDef[] = [
       { id: 'duration', label: '再生時間 (秒)', kind: 'number', min: 0, max: 86_400 },
       isPublicPreview,
       writers,
+      seo,
     ],
   },
   {
     endpoint: 'connect',
     label: 'コネクト',
     kind: 'list',
-    fields: [title(), description, coverImage, body],
+    fields: [title(), description, coverImage, body, seo],
   },
   {
     endpoint: 'partners',
@@ -250,6 +280,7 @@ export const CONTENT_MODEL: readonly EndpointDef[] = [
         address: true,
       },
       { id: 'closingDate', label: '募集締切', kind: 'date' },
+      seo,
     ],
   },
   {

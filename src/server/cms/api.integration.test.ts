@@ -501,6 +501,8 @@ describe('content API conformance', () => {
           return REFERENCED[field.endpoint!];
         case 'relationList':
           return [REFERENCED[field.endpoint!]];
+        case 'custom':
+          return Object.fromEntries((field.fields ?? []).map((f) => [f.id, fullValue(f)]));
       }
     }
     /** How microCMS's PATCH empties a field. */
@@ -516,6 +518,7 @@ describe('content API conformance', () => {
       boolean: null,
       number: null,
       relation: {},
+      custom: { fieldId: 'seo' },
     };
     const required = (def: EndpointDef) =>
       Object.fromEntries(def.fields.filter((f) => f.required).map((f) => [f.id, fullValue(f)]));
@@ -566,7 +569,13 @@ describe('content API conformance', () => {
         const answer = await expectRoundTrip(def, id);
         for (const field of def.fields) {
           if (field.required) continue;
-          const expected = { select: [], relationList: [], boolean: false, relation: null }[
+          const expected = {
+            select: [],
+            relationList: [],
+            boolean: false,
+            relation: null,
+            custom: null,
+          }[
             field.kind as string
           ];
           if (expected === undefined) expect(answer, field.id).not.toHaveProperty(field.id);
@@ -611,6 +620,7 @@ describe('content API conformance', () => {
         tags: [],
         writers: [],
         relatedPosts: [],
+        seo: null,
       });
       // A required field cannot be emptied.
       expect((await api('PATCH', 'posts/rt-nulls', { body: { title: null } })).body).toEqual({

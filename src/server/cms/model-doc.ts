@@ -14,6 +14,7 @@ const KIND_TEXT: Record<FieldDef['kind'], string> = {
   file: 'ファイル ({url,fileSize})',
   relation: 'コンテンツ参照 (object or null)',
   relationList: '複数コンテンツ参照 (object[])',
+  custom: 'カスタムフィールド ({fieldId, …} or null)',
 };
 
 function constraints(field: FieldDef): string {
@@ -26,6 +27,10 @@ function constraints(field: FieldDef): string {
   if (field.urlPrefixes) parts.push(`URL: ${field.urlPrefixes.map((p) => `\`${p}\``).join(', ')}`);
   if (field.min !== undefined || field.max !== undefined)
     parts.push(`範囲 ${field.min ?? ''}–${field.max ?? ''}`);
+  if (field.fields)
+    parts.push(
+      `\`fieldId: "${field.customFieldId ?? field.id}"\`; ${field.fields.map((f) => `\`${f.id}\` ${f.label} (${KIND_TEXT[f.kind].split(' ')[0]}${f.maxLength ? `, 最大 ${f.maxLength} 文字` : ''})`).join(', ')}`,
+    );
   return parts.join('、');
 }
 

@@ -208,9 +208,17 @@ export function compileFilter(def: EndpointDef, data: SQL, node: FilterNode): SQ
   if (field === 'id' || (SYSTEM_DATE_FIELDS as readonly string[]).includes(field)) {
     return sql`(${systemCondition(field, operator, value)})`;
   }
-  const fieldDef = findField(def, field);
-  if (!fieldDef) throw invalidParameter();
-  return sql`(${fieldCondition(data, fieldDef, operator, value)})`;
+  const [outerId = '', innerId, ...deeper] = field.split('.');
+  const fieldDef = findField(def, outerId);
+  if (!fieldDef || deeper.length > 0) throw invalidParameter();
+  if (innerId === undefined) {
+    if (fieldDef.kind === 'custom') throw invalidParameter();
+    return sql`(${fieldCondition(data, fieldDef, operator, value)})`;
+  }
+  // A custom field's inner field (`seo.noIndex[equals]true`): the same rules, one level down.
+  const inner = fieldDef.kind === 'custom' ? fieldDef.fields?.find((f) => f.id === innerId) : null;
+  if (!inner) throw invalidParameter();
+  return sql`(${fieldCondition(sql`(${data}->${key(outerId)})`, inner, operator, value)})`;
 }
 
 export type Order = { field: string; direction: 'asc' | 'desc' };

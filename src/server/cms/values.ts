@@ -118,9 +118,44 @@ function isEmptyValue(field: FieldDef, value: unknown): boolean {
       return false;
     case 'relation':
       return isPlainObject(value) && Object.keys(value).length === 0;
+    case 'custom':
+      return (
+        isPlainObject(value) &&
+        Object.entries(value).every(([key, inner]) => {
+          if (key === 'fieldId' || inner === undefined || inner === false) return true;
+          const def = innerField(field, key);
+          // An unknown key is not empty: the write names it.
+          return def !== undefined && isEmptyValue(def, inner);
+        })
+      );
     default:
       return value === '';
   }
+}
+
+function innerField(field: FieldDef, id: string): FieldDef | undefined {
+  return field.fields?.find((f) => f.id === id);
+}
+
+/**
+ * A custom field's value: its inner fields checked as fields of their own (errors name them
+ * `seo.metaTitle`), empty ones left out, `fieldId` (optional on write) its own.
+ */
+function normalizeCustom(field: FieldDef, value: unknown): StoredData {
+  if (!isPlainObject(value)) throw unexpectedType(field.id);
+  const out: StoredData = { fieldId: field.customFieldId ?? field.id };
+  for (const [key, inner] of Object.entries(value)) {
+    if (key === 'fieldId') {
+      if (inner !== out.fieldId) throw unexpectedType(field.id);
+      continue;
+    }
+    const def = innerField(field, key);
+    if (!def) throw badRequest(`'${field.id}.${key}' is unexpected key.`);
+    if (inner === undefined || isEmptyValue(def, inner)) continue;
+    const stored = normalizeValue({ ...def, id: `${field.id}.${def.id}` }, inner);
+    if (stored !== '' && stored !== false) out[def.id] = stored;
+  }
+  return out;
 }
 
 /** Validates one field's value; returns the stored value. References are checked later. */
@@ -200,6 +235,8 @@ function normalizeValue(field: FieldDef, value: unknown): unknown {
         throw unexpectedType(field.id);
       return [...new Set(ids as string[])];
     }
+    case 'custom':
+      return normalizeCustom(field, value);
   }
 }
 
@@ -299,9 +336,18 @@ export function shapeFields(def: EndpointDef, data: StoredData): StoredData {
       case 'relation':
         out[field.id] = value ?? null;
         break;
+      case 'custom':
+        out[field.id] = isPlainObject(value) ? shapeCustom(field, value) : null;
+        break;
       default:
         if (value !== undefined && value !== null && value !== '') out[field.id] = value;
     }
   }
   return out;
+}
+
+/** A stored custom field as microCMS reads it: `fieldId`, then its inner fields shaped alike. */
+function shapeCustom(field: FieldDef, value: StoredData): StoredData {
+  const inner: EndpointDef = { endpoint: '', label: '', kind: 'object', fields: field.fields ?? [] };
+  return { fieldId: field.customFieldId ?? field.id, ...shapeFields(inner, value) };
 }

@@ -23,11 +23,25 @@ const dates = {
 };
 /** The system fields of a list endpoint's item, for schemas of the fields a page reads. */
 export const itemMeta = { id: z.string(), ...dates };
+/**
+ * The `seo` custom field (src/lib/cms/model.ts SEO_FIELD): what the page says to search engines
+ * and share cards; null when the editor left it empty.
+ */
+export const seoSchema = z
+  .object({
+    metaTitle: z.string().optional(),
+    metaDescription: z.string().optional(),
+    shareImage: imageSchema.optional(),
+    noIndex: z.boolean().optional(),
+  })
+  .nullish();
+
 /** The fields a list item shows of a piece of content (a card): title, description and cover. */
 const teaserFields = {
   title: z.string(),
   description: z.string().optional(),
   coverImage: imageSchema.optional(),
+  seo: seoSchema,
 };
 
 export const writerSchema = z.object({
@@ -48,6 +62,7 @@ export const categorySchema = z.object({
   coverImage: imageSchema.optional(),
   issueNumber: z.number().optional(),
   isFeatured: z.boolean(),
+  seo: seoSchema,
 });
 export type Category = z.infer<typeof categorySchema>;
 
@@ -150,6 +165,7 @@ export const sitePageSchema = z.object({
   title: z.string(),
   description: z.string().optional(),
   body: z.string().optional(),
+  seo: seoSchema,
 });
 export type SitePage = z.infer<typeof sitePageSchema>;
 

@@ -111,6 +111,20 @@ describe('sitemap and feed on the built-in content service', () => {
       { draft: true },
     );
 
+    // An editor's noindex (the seo custom field) keeps a page out of the sitemap.
+    await createContent(db, def('posts'), {
+      id: 'noindex-post',
+      body: { title: '検索に出さない記事', seo: { noIndex: true, metaTitle: 'x' } },
+      status: 'publish',
+    });
+    await updateContent(
+      db,
+      def('studio'),
+      '',
+      { title: 'スタジオ', seo: { noIndex: true } },
+      { draft: false },
+    );
+
     urls = (await readSitemap(site.client, SITE, 0, { now: NOW })).map((e) => e.url);
     feed = await (await feedResponse(site.client, { siteUrl: SITE, siteName: 'AXIS' })).text();
   });
@@ -122,8 +136,10 @@ describe('sitemap and feed on the built-in content service', () => {
 
   it('lists the static routes and exactly the published posts, audios, movies, jobs and features', async () => {
     const expected = [
-      ...SITEMAP_STATIC_ROUTES.map((r) => `${SITE}${r.path}`),
-      ...(await published('posts')).map((p) => `${SITE}/posts/${p.id}`),
+      ...SITEMAP_STATIC_ROUTES.filter((r) => r.path !== '/studio').map((r) => `${SITE}${r.path}`),
+      ...(await published('posts'))
+        .filter((p) => p.id !== 'noindex-post')
+        .map((p) => `${SITE}/posts/${p.id}`),
       ...(await published('audios')).map((p) => `${SITE}/audios/${p.id}`),
       ...(await published('movies')).map((p) => `${SITE}/movies/${p.id}`),
       ...(await published('jobs'))
@@ -161,6 +177,8 @@ describe('sitemap and feed on the built-in content service', () => {
         id,
       ).toBe(false);
     expect(urls.some((u) => u.includes('/connect'))).toBe(false);
+    expect(urls).not.toContain(`${SITE}/posts/noindex-post`);
+    expect(urls).not.toContain(`${SITE}/studio`);
     expect(urls.some((u) => /\/(search|account|login|sign-up|admin)\b/.test(u))).toBe(false);
   });
 

@@ -38,10 +38,16 @@ export const SITEMAP_ITEM_SOURCES = [
   { endpoint: 'categories', path: (id: string) => `/feature/${encodeURIComponent(id)}` },
 ] as const satisfies readonly ItemSource[];
 
-/** The filter of an endpoint's listed items at `now`, if it has one. */
+/** Items an editor marked noindex (the `seo` custom field) are never listed. */
+export const INDEXABLE_FILTER = 'seo.noIndex[not_equals]true';
+
+/** The filter of an endpoint's listed items at `now`: indexable ones, and its own narrowing. */
 export function sitemapFilterOf(endpoint: string, now: Date): string | undefined {
   const source: ItemSource | undefined = SITEMAP_ITEM_SOURCES.find((s) => s.endpoint === endpoint);
-  return source?.filters?.(now);
+  // The date-only lists (series) have no seo field: their dates count whatever it says.
+  if (!source) return undefined;
+  const own = source.filters?.(now);
+  return own ? `${INDEXABLE_FILTER}[and]${own}` : INDEXABLE_FILTER;
 }
 
 export type SitemapItemEndpoint = (typeof SITEMAP_ITEM_SOURCES)[number]['endpoint'];
@@ -132,8 +138,10 @@ export function staticEntries(
   siteUrl: string,
   newest: Partial<Record<SitemapDateSource, string | undefined>>,
   routes: readonly StaticRoute[] = SITEMAP_STATIC_ROUTES,
+  /** Paths whose page an editor marked noindex: left out. */
+  noIndex: ReadonlySet<string> = new Set(),
 ): SitemapEntry[] {
-  return routes.map((route) => {
+  return routes.filter((route) => !noIndex.has(route.path)).map((route) => {
     const lastModified = latestDate((route.datedBy ?? []).map((source) => newest[source]));
     return {
       url: siteUrlOf(siteUrl, route.path),

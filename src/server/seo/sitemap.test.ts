@@ -1,7 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import type { ContentClient, ContentQueries, GetRequest } from '@/server/content/client';
 import { openListingsFilter } from '@/lib/jobs';
-import { SITEMAP_STATIC_ROUTES } from './sitemap-entries';
+import { INDEXABLE_FILTER, SITEMAP_STATIC_ROUTES } from './sitemap-entries';
 import { readSitemap, readSitemapIds, readSitemapSummary, sitemapReadOptions } from './sitemap';
 
 const SITE = 'https://axis.example.jp';
@@ -171,15 +171,18 @@ describe('reading the sitemaps', () => {
     expect(sleep).toHaveBeenCalledWith(1000);
   });
 
-  it('reads only the job listings open at `now`; no other endpoint is narrowed', async () => {
+  it('reads only indexable items, and of the job listings those open at `now`', async () => {
     const { client, requests } = fakeClient(corpus());
     const now = new Date('2026-11-24T03:00:00Z');
     await readSitemap(client, SITE, 0, { now });
     const jobReads = requests.filter((r) => r.endpoint === 'jobs');
     // The count (the plan) and the ids: both with the same filter.
     expect(jobReads).toHaveLength(2);
-    for (const r of jobReads) expect(r.queries.filters).toBe(openListingsFilter(now));
-    expect(requests.filter((r) => r.endpoint !== 'jobs' && r.queries.filters)).toEqual([]);
+    for (const r of jobReads)
+      expect(r.queries.filters).toBe(`${INDEXABLE_FILTER}[and]${openListingsFilter(now)}`);
+    const others = requests.filter((r) => r.endpoint !== 'jobs' && r.queries.filters);
+    expect(new Set(others.map((r) => r.queries.filters))).toEqual(new Set([INDEXABLE_FILTER]));
+    expect(others.map((r) => r.endpoint)).not.toContain('series');
   });
 
   it('fails loudly on a content error other than a missing page', async () => {

@@ -1,5 +1,6 @@
 import 'server-only';
 import { SITE_PAGE_ENDPOINTS } from '@/lib/site-pages';
+import { sitePagePath } from '@/server/content/site-pages';
 import { z } from '@/lib/zod';
 import {
   CONTENT_GET_ALL_PAGE_SIZE,
@@ -61,7 +62,10 @@ const summarySchema = z.object({
   contents: z.array(z.object(dates)),
 });
 const idsSchema = z.object({ contents: z.array(z.object({ id: z.string().min(1), ...dates })) });
-const objectDatesSchema = z.object(dates);
+const objectDatesSchema = z.object({
+  ...dates,
+  seo: z.object({ noIndex: z.boolean().optional() }).nullish(),
+});
 
 export type SitemapSummary = {
   counts: Record<SitemapItemEndpoint, number>;
@@ -90,17 +94,23 @@ async function summarizeList(client: Reader, endpoint: string, now: Date | undef
   return { count: answer.totalCount, newest: first ? lastModifiedOf(first) : undefined };
 }
 
-/** An object page's last revision; none when the page has never been published (404). */
-async function objectRevision(client: Reader, endpoint: string): Promise<string | undefined> {
+type PageState = { revisedAt: string | undefined; noIndex: boolean };
+
+/**
+ * An object page's last revision and whether an editor marked it noindex; no revision when the
+ * page has never been published (404).
+ */
+async function objectRevision(client: Reader, endpoint: string): Promise<PageState> {
   try {
     const page = await client.get({
       endpoint,
-      queries: { fields: 'revisedAt,updatedAt' },
+      queries: { fields: 'revisedAt,updatedAt,seo' },
       schema: objectDatesSchema,
     });
-    return lastModifiedOf(page);
+    return { revisedAt: lastModifiedOf(page), noIndex: page.seo?.noIndex === true };
   } catch (error) {
-    if (isContentRequestError(error) && error.status === 404) return undefined;
+    if (isContentRequestError(error) && error.status === 404)
+      return { revisedAt: undefined, noIndex: false };
     throw error;
   }
 }
@@ -131,14 +141,21 @@ export async function readSitemapSummary(
   return { counts, newest };
 }
 
-/** The last revision of each information page (about, faq, …). */
-async function readPageDates(client: Reader): Promise<SitemapSummary['newest']> {
-  const dates = await Promise.all(
+/** The last revision of each information page (about, faq, …), and the noindex ones' paths. */
+async function readPageDates(
+  client: Reader,
+): Promise<{ newest: SitemapSummary['newest']; noIndex: Set<string> }> {
+  const states = await Promise.all(
     SITE_PAGE_ENDPOINTS.map(
       async (endpoint) => [endpoint, await objectRevision(client, endpoint)] as const,
     ),
   );
-  return Object.fromEntries(dates);
+  return {
+    newest: Object.fromEntries(states.map(([endpoint, state]) => [endpoint, state.revisedAt])),
+    noIndex: new Set(
+      states.filter(([, state]) => state.noIndex).map(([endpoint]) => sitePagePath(endpoint)),
+    ),
+  };
 }
 
 function segmentsOf(summary: SitemapSummary) {
@@ -217,8 +234,14 @@ export async function readSitemap(
   for (const read of window) {
     if (read.key === 'static') {
       // Only the file that lists the static pages needs their dates.
-      const newest = { ...summary.newest, ...(await readPageDates(client)) };
-      entries.push(...staticEntries(siteUrl, newest).slice(read.offset, read.offset + read.limit));
+      const pages = await readPageDates(client);
+      const newest = { ...summary.newest, ...pages.newest };
+      entries.push(
+        ...staticEntries(siteUrl, newest, undefined, pages.noIndex).slice(
+          read.offset,
+          read.offset + read.limit,
+        ),
+      );
       continue;
     }
     const items = await readIdRange(client, read.key, read.offset, read.limit, { ...options, now });

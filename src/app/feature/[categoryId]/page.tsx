@@ -7,7 +7,7 @@ import { CardGrid } from '@/components/listing/content-card';
 import { postCard } from '@/components/listing/cards';
 import { EmptyState, Pagination } from '@/components/listing/list-page';
 import { type SearchParams, pageParam } from '@/components/listing/page-params';
-import { jsonLdSite, sitePageMetadata } from '@/components/listing/site-metadata';
+import { jsonLdSite, shareMetadata } from '@/components/listing/site-metadata';
 import { JsonLd } from '@/components/seo/json-ld';
 import { breadcrumbJsonLd } from '@/lib/json-ld';
 import { readFeature } from '@/server/access/read';
@@ -19,11 +19,18 @@ export async function generateMetadata({ params }: Props) {
   const { categoryId } = await params;
   const category = await readFeature(categoryId);
   if (!category) return { title: 'ページが見つかりません', robots: { index: false } };
-  return sitePageMetadata({
+  return shareMetadata({
     title: `特集「${category.name}」`,
     description: category.description,
+    coverImage: category.coverImage,
+    seo: category.seo,
     path: `/feature/${category.id}`,
-    image: category.coverImage ?? null,
+    generated: {
+      endpoint: 'categories',
+      id: category.id,
+      version: category.revisedAt ?? category.updatedAt,
+      title: category.name,
+    },
   });
 }
 

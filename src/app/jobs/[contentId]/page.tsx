@@ -2,7 +2,7 @@ import type { Metadata } from 'next';
 import { notFound } from 'next/navigation';
 import { type ApplyLinks, JobArticle } from '@/components/jobs/job-article';
 import { isFullRemote } from '@/components/jobs/job-facts';
-import { jsonLdSite, sitePageMetadata } from '@/components/listing/site-metadata';
+import { jsonLdSite, shareMetadata } from '@/components/listing/site-metadata';
 import { PreviewBanner } from '@/components/preview/preview-banner.client';
 import { JsonLd } from '@/components/seo/json-ld';
 import { isClosed } from '@/lib/jobs';
@@ -28,11 +28,13 @@ export async function generateMetadata({
   if (!found) return { title: 'ページが見つかりません', robots: { index: false } };
   const job = found.item;
   const closed = isClosed(job.closingDate);
-  return sitePageMetadata({
+  return shareMetadata({
     title: `${closed ? '【募集終了】' : ''}${job.title}${job.partner ? `（${job.partner.name}）` : ''}`,
     description: job.description,
+    coverImage: job.coverImage,
+    seo: job.seo,
     path: `/jobs/${job.id}`,
-    image: job.coverImage ?? null,
+    generated: { endpoint: 'jobs', id: job.id, version: job.revisedAt ?? job.updatedAt },
     noIndex: found.preview || closed,
   });
 }

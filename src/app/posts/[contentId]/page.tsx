@@ -19,13 +19,16 @@ import { readPost } from '@/server/access/read';
 import { type PostCard, listPosts } from '@/server/content/lists';
 import type { Post } from '@/server/content/schemas';
 import type { RouteParamsProps } from '@/components/listing/page-params';
-import { readShownOr404 } from '@/components/content/item-page';
+import { leadTextOf, readShownOr404 } from '@/components/content/item-page';
 
 export async function generateMetadata({
   params,
 }: RouteParamsProps<'contentId'>): Promise<Metadata> {
   const read = await readPost((await params).contentId);
-  return itemPageMetadata('posts', read?.item, { noIndex: read?.preview });
+  return itemPageMetadata('posts', read?.item, {
+    noIndex: read?.preview,
+    leadText: read ? leadTextOf(read) : null,
+  });
 }
 
 /** The series around a post: its place and the previous and next instalments. */

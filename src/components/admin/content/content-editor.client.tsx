@@ -507,17 +507,20 @@ export function ContentEditor({ def, item }: EditorProps) {
         aria-label={`${def.label}の編集`}
       >
         <div className={styles.fields}>
-          {def.fields.map((field) => (
-            <FieldControl
-              key={field.id}
-              field={field}
-              value={values[field.id]}
-              error={fieldErrors[field.id]}
-              onChange={(value) => change(field.id, value)}
-              references={item.references}
-              self={{ endpoint: def.endpoint, id: meta.id }}
-            />
-          ))}
+          {/* Custom fields (検索と共有) have their own panel below the form's fields. */}
+          {def.fields
+            .filter((field) => field.kind !== 'custom')
+            .map((field) => (
+              <FieldControl
+                key={field.id}
+                field={field}
+                value={values[field.id]}
+                error={fieldErrors[field.id]}
+                onChange={(value) => change(field.id, value)}
+                references={item.references}
+                self={{ endpoint: def.endpoint, id: meta.id }}
+              />
+            ))}
         </div>
         <aside className={styles.panel} aria-label="保存と公開">
           <WorkflowPanel

@@ -37,6 +37,7 @@ export function emptyValue(field: FieldDef): unknown {
     case 'relation':
     case 'media':
     case 'file':
+    case 'custom':
       return null;
     case 'boolean':
       return false;

@@ -26,6 +26,10 @@ function requiredMessage(field: FieldDef): string {
 
 /** The API's English refusal of one field, said in Japanese. */
 function japaneseMessage(field: FieldDef, english: string): string {
+  // A custom field's refusal names its inner field (`'seo.metaTitle' is too long…`).
+  const innerId = field.kind === 'custom' ? /'[^'.]+\.([^'.]+)'/.exec(english)?.[1] : undefined;
+  const inner = field.fields?.find((f) => f.id === innerId);
+  if (inner) return japaneseMessage(inner, english);
   if (english.includes('too long'))
     return `${field.label}は${field.maxLength?.toLocaleString('ja-JP')}文字以内で入力してください。`;
   if (english.includes('URL starting'))
