@@ -7,7 +7,7 @@ import type { Job } from '@/server/content/schemas';
 const read = vi.hoisted(() => ({ readJob: vi.fn() }));
 vi.mock('@/server/access/read', () => read);
 vi.mock('@/components/listing/site-metadata', () => ({
-  sitePageMetadata: (input: { title: string; noIndex?: boolean }) => input,
+  shareMetadata: (input: { title: string; noIndex?: boolean }) => input,
   jsonLdSite: () => ({ siteUrl: 'https://axis.example.jp', siteName: 'AXIS Membership' }),
 }));
 vi.mock('@/components/preview/preview-banner.client', () => ({
