@@ -575,9 +575,7 @@ describe('content API conformance', () => {
             boolean: false,
             relation: null,
             custom: null,
-          }[
-            field.kind as string
-          ];
+          }[field.kind as string];
           if (expected === undefined) expect(answer, field.id).not.toHaveProperty(field.id);
           else expect(answer[field.id], field.id).toEqual(expected);
         }

@@ -348,6 +348,11 @@ export function shapeFields(def: EndpointDef, data: StoredData): StoredData {
 
 /** A stored custom field as microCMS reads it: `fieldId`, then its inner fields shaped alike. */
 function shapeCustom(field: FieldDef, value: StoredData): StoredData {
-  const inner: EndpointDef = { endpoint: '', label: '', kind: 'object', fields: field.fields ?? [] };
+  const inner: EndpointDef = {
+    endpoint: '',
+    label: '',
+    kind: 'object',
+    fields: field.fields ?? [],
+  };
   return { fieldId: field.customFieldId ?? field.id, ...shapeFields(inner, value) };
 }

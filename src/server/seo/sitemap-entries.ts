@@ -141,15 +141,17 @@ export function staticEntries(
   /** Paths whose page an editor marked noindex: left out. */
   noIndex: ReadonlySet<string> = new Set(),
 ): SitemapEntry[] {
-  return routes.filter((route) => !noIndex.has(route.path)).map((route) => {
-    const lastModified = latestDate((route.datedBy ?? []).map((source) => newest[source]));
-    return {
-      url: siteUrlOf(siteUrl, route.path),
-      ...(lastModified ? { lastModified } : {}),
-      ...(route.changeFrequency ? { changeFrequency: route.changeFrequency } : {}),
-      ...(route.priority !== undefined ? { priority: route.priority } : {}),
-    };
-  });
+  return routes
+    .filter((route) => !noIndex.has(route.path))
+    .map((route) => {
+      const lastModified = latestDate((route.datedBy ?? []).map((source) => newest[source]));
+      return {
+        url: siteUrlOf(siteUrl, route.path),
+        ...(lastModified ? { lastModified } : {}),
+        ...(route.changeFrequency ? { changeFrequency: route.changeFrequency } : {}),
+        ...(route.priority !== undefined ? { priority: route.priority } : {}),
+      };
+    });
 }
 
 export function itemEntries(
