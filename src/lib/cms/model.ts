@@ -106,7 +106,7 @@ const name = (label: string, maxLength: number): FieldDef => ({
   maxLength,
 });
 /**
- * How an item's page looks in search results and when shared (docs/decisions/029-share-and-search.md):
+ * How an item's page looks in search results and when shared (docs/decisions/030-share-and-search.md):
  * each inner field falls back to the item's own (title, description, cover image) when empty.
  */
 export const SEO_FIELD: FieldDef = {

@@ -4,7 +4,7 @@
  * (src/lib/cms/model.ts) wins where filled; otherwise the item's own title, description and
  * cover, then the text of its lead, then the generated share image. Pure: the pages' metadata
  * (src/lib/metadata.ts) and the editor's previews read the same answer
- * (docs/decisions/029-share-and-search.md).
+ * (docs/decisions/030-share-and-search.md).
  */
 
 export type ShareImage = { url: string; width?: number; height?: number; alt?: string };

@@ -55,7 +55,7 @@ describe('the generated share image', () => {
     const bytes = new Uint8Array(await res.arrayBuffer());
     expect(Array.from(bytes.slice(1, 4), (b) => String.fromCharCode(b)).join('')).toBe('PNG');
     expect(pngSize(bytes)).toEqual({ width: 1200, height: 630 });
-    // Figures for docs/decisions/029-share-and-search.md.
+    // Figures for docs/decisions/030-share-and-search.md.
     console.info(`share image: ${bytes.length} bytes, first render ${Math.round(ms)} ms`);
     expect(bytes.length).toBeLessThan(200_000);
     const again = performance.now();
