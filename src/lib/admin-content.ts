@@ -5,6 +5,7 @@
  * src/components/admin/content/.
  */
 
+import type { SubmissionState } from '@/lib/access/console-permissions';
 import type { EndpointDef } from '@/lib/cms/model';
 
 /** Where an item stands, as the console lists it. */
@@ -49,7 +50,26 @@ export type EditorItem = {
   references: Record<string, ReferenceOption[]>;
 };
 
-export type EditorProps = { def: EndpointDef; item: EditorItem };
+export type EditorProps = {
+  def: EndpointDef;
+  item: EditorItem;
+  /** False for a contributor (src/lib/access/console-permissions.ts): no publishing steps. */
+  canPublish?: boolean;
+};
+
+/** What the viewer may do on the editor page, and where a contributor's item stands. */
+export type EditorAccess = {
+  /** Publish, schedule, unpublish, delete, newsletter: staff only. */
+  publish: boolean;
+  save: boolean;
+  /** The item's review, when it is a contributor's; null otherwise. */
+  submission: {
+    state: SubmissionState;
+    reviewComment: string | null;
+    submittedAt: string | null;
+    mine: boolean;
+  } | null;
+};
 
 /** The path segment that stands for an object endpoint's one item in console URLs. */
 export const OBJECT_ITEM = '-';
@@ -71,6 +91,9 @@ export const consolePaths = {
   /** POST (form or JSON) { version } → 303 to the editor / 200 SaveAnswer. */
   apiRestore: (endpoint: string, id: string) =>
     `/api/admin/content/${endpoint}/${id || OBJECT_ITEM}/restore`,
+  /** POST (form or JSON) { decision: submit | approve | return, baseUpdatedAt, comment? }. */
+  apiReview: (endpoint: string, id: string) =>
+    `/api/admin/content/${endpoint}/${id || OBJECT_ITEM}/review`,
   /** GET ?q=&ids=a,b → { items: ReferenceOption[] } (at most 20). */
   apiLookup: (endpoint: string) => `/api/admin/content/${endpoint}/lookup`,
 } as const;
@@ -142,6 +165,8 @@ export type ContentListRow = {
   publishedAt: string | null;
   /** Who wrote last, as shown (a name or e-mail; 'API' for a key; null if unknown). */
   updatedBy: string | null;
+  /** A contributor's item: where its review stands; null for staff's own items. */
+  review?: SubmissionState | null;
 };
 
 export type ContentListProps = {

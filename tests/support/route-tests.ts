@@ -87,13 +87,14 @@ export function appUser(id: string, role: Role, name = id): AppUser {
 export function usersByRole(prefix = ''): Record<Role, AppUser> {
   return {
     member: appUser(`${prefix}member`, 'member'),
+    contributor: appUser(`${prefix}contributor`, 'contributor'),
     editor: appUser(`${prefix}editor`, 'editor'),
     admin: appUser(`${prefix}admin`, 'admin'),
   };
 }
 
-/** Whom an admin-only route turns away: nobody signed in, a member and an editor. */
-export const NOT_ADMINS = [null, 'member', 'editor'] as const;
+/** Whom an admin-only route turns away: nobody signed in, a member, a contributor and an editor. */
+export const NOT_ADMINS = [null, 'member', 'contributor', 'editor'] as const;
 
 /** A user with the profiles sign-up gives them. */
 export async function addUser(

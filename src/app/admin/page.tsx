@@ -2,18 +2,19 @@ import Link from 'next/link';
 import { accountMetadata } from '@/components/account/metadata';
 import styles from '@/components/admin/admin.module.css';
 import { sectionsFor } from '@/components/admin/nav/sections';
-import { requireRole } from '@/server/identity/session';
+import { ROLE_LABELS } from '@/lib/identity/user-labels';
+import { requireConsoleUser } from '@/server/admin/content-pages';
 
 export const metadata = accountMetadata('管理画面', '/admin');
 
-/** The editorial console's start page (staff only; others see the 404 page). */
+/** The editorial console's start page (staff and contributors; others see the 404 page). */
 export default async function AdminPage() {
-  const user = await requireRole('editor', 'admin');
+  const user = await requireConsoleUser();
   return (
     <div className={styles.page}>
       <h1 className={styles.title}>管理画面</h1>
       <p>
-        {user.name} さん（{user.role === 'admin' ? '管理者' : '編集者'}）
+        {user.name} さん（{ROLE_LABELS[user.role]}）
       </p>
       <ul className={styles.cards}>
         {sectionsFor(user.role).map((section) => (

@@ -1,5 +1,6 @@
 'use client';
 
+import type { Role } from '@/lib/identity/roles';
 import { type ReactNode, createContext, useCallback, useContext, useEffect, useState } from 'react';
 import { type AuthState, LOADING_AUTH_STATE, SIGNED_OUT_AUTH_STATE } from '@/lib/auth-state';
 import { type BillingNotice, parseBillingNotice } from '@/lib/billing-notice';
@@ -13,7 +14,7 @@ import { Spinner } from '@/components/ui/spinner';
  */
 
 export type ClientAuthState = AuthState & {
-  role: 'member' | 'editor' | 'admin' | null;
+  role: Role | null;
   /** A failed renewal, or the end of a plan (the site-wide notice under the header). */
   billingNotice: BillingNotice;
 };

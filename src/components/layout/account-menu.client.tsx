@@ -1,5 +1,6 @@
 'use client';
 
+import { can } from '@/lib/access/console-permissions';
 import Link from 'next/link';
 import { usePathname } from 'next/navigation';
 import { useEffect, useId, useRef, useState } from 'react';
@@ -58,7 +59,8 @@ export function AccountMenu() {
   }
   const { displayName, avatarUrl } = state.user;
   const plan = state.isPaidUser ? '有料会員' : '無料会員';
-  const staff = state.role === 'editor' || state.role === 'admin';
+  // Staff and contributors: the console (a contributor's own drafts).
+  const staff = !!state.role && can(state.role, 'console');
   return (
     <div className={styles.root} ref={rootRef}>
       <button

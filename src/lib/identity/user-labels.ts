@@ -17,6 +17,7 @@ export type PlanState = {
 
 export const ROLE_LABELS: Record<Role, string> = {
   member: '会員',
+  contributor: '寄稿者',
   editor: '編集者',
   admin: '管理者',
 };

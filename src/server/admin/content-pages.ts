@@ -2,6 +2,7 @@ import 'server-only';
 import { notFound, redirect } from 'next/navigation';
 import type {
   ContentListProps,
+  EditorAccess,
   EditorProps,
   HistoryProps,
   ReferenceOption,
@@ -21,22 +22,36 @@ import { parseContentListQuery } from '@/server/cms/console/list-query';
 import { CONTENT_MODEL, type EndpointDef, findEndpoint } from '@/lib/cms/model';
 import { usesBuiltInContent } from '@/server/content/site-content';
 import { getDb } from '@/server/db/client';
-import { requireRole } from '@/server/identity/session';
+import { getUser } from '@/server/identity/session';
+import type { AppUser } from '@/server/identity/session-user';
+import { CONTRIBUTOR_ENDPOINTS, can, mayEdit, mayRead } from '@/lib/access/console-permissions';
+import { countInReview, findSubmission, ownershipOf } from '@/server/cms/console/submissions';
 
 /**
  * What the content console's pages (src/app/admin/content/**) read: every item in every state,
- * drafts included, so each function starts by requiring a staff role. Pages cannot reach the
- * store themselves (eslint), and nothing here can be called without the check.
+ * drafts included, so each function starts by asking the console's allow-list
+ * (src/lib/access/console-permissions.ts): staff see everything, a contributor their own
+ * items of the contributor endpoints only. Pages cannot reach the store themselves (eslint),
+ * and nothing here can be called without the check.
  */
 
 type SearchParams = Record<string, string | string[] | undefined>;
 
-/** The staff gate plus a content-model endpoint and id; anything else is the 404 page. */
+/** Someone the console lets in (staff or a contributor); anyone else sees the 404 page. */
+export async function requireConsoleUser(): Promise<AppUser> {
+  const user = await getUser();
+  if (!user || !can(user.role, 'console')) notFound();
+  return user;
+}
+
+/** The console gate plus a content-model endpoint and id; anything else is the 404 page. */
 async function target(endpointName: string, idSegment?: string) {
-  await requireRole('editor', 'admin');
+  const user = await requireConsoleUser();
   const found = consoleTarget(endpointName, idSegment);
   if (!found || !usesBuiltInContent()) notFound();
-  return found;
+  const staff = can(user.role, 'content:edit-any');
+  if (!staff && !CONTRIBUTOR_ENDPOINTS.includes(found.def.endpoint)) notFound();
+  return { ...found, user, staff };
 }
 
 /** For page titles: the endpoint's label, without looking at the viewer (metadata runs first). */
@@ -48,19 +63,32 @@ export type ContentHome =
   | { builtIn: false }
   | {
       builtIn: true;
-      kinds: { def: EndpointDef; total: number; drafts: number; scheduled: number }[];
+      kinds: {
+        def: EndpointDef;
+        total: number;
+        drafts: number;
+        scheduled: number;
+        /** Contributors' items waiting for an editor (0 for a contributor's own view). */
+        inReview: number;
+      }[];
     };
 
 export async function contentHome(): Promise<ContentHome> {
-  await requireRole('editor', 'admin');
+  const user = await requireConsoleUser();
   if (!usesBuiltInContent()) return { builtIn: false };
-  const counts = await countByEndpoint(await getDb());
+  const db = await getDb();
+  const staff = can(user.role, 'content:edit-any');
+  const counts = await countByEndpoint(db, staff ? undefined : user.id);
+  const inReview = staff ? await countInReview(db) : new Map<string, number>();
   return {
     builtIn: true,
-    kinds: CONTENT_MODEL.map((def) => ({
-      def,
-      ...(counts.get(def.endpoint) ?? { total: 0, drafts: 0, scheduled: 0 }),
-    })),
+    kinds: CONTENT_MODEL.filter((def) => staff || CONTRIBUTOR_ENDPOINTS.includes(def.endpoint)).map(
+      (def) => ({
+        def,
+        ...(counts.get(def.endpoint) ?? { total: 0, drafts: 0, scheduled: 0 }),
+        inReview: inReview.get(def.endpoint) ?? 0,
+      }),
+    ),
   };
 }
 
@@ -68,7 +96,7 @@ export async function contentListPage(
   endpointName: string,
   params: SearchParams,
 ): Promise<ContentListProps> {
-  const { def } = await target(endpointName);
+  const { def, user, staff } = await target(endpointName);
   if (def.kind === 'object') redirect(consolePaths.edit(def.endpoint, ''));
   const query = parseContentListQuery(params);
   const db = await getDb();
@@ -77,26 +105,53 @@ export async function contentListPage(
   )
     ? await lookupItems(db, findEndpoint('categories')!, { q: '' }, 100)
     : null;
-  const { rows, totalCount } = await listConsoleItems(db, def, query);
+  const { rows, totalCount } = await listConsoleItems(db, def, query, {
+    authorId: staff ? undefined : user.id,
+  });
   return { def, rows, totalCount, perPage: CONSOLE_PAGE_SIZE, query, categories };
 }
 
 export async function newItemPage(endpointName: string): Promise<EditorProps> {
-  const { def } = await target(endpointName);
+  const { def, user } = await target(endpointName);
   if (def.kind === 'object') redirect(consolePaths.edit(def.endpoint, ''));
-  return { def, item: (await loadEditorItem(await getDb(), def, ''))! };
+  if (!mayEdit(user, def.endpoint, 'new')) notFound();
+  return {
+    def,
+    item: (await loadEditorItem(await getDb(), def, ''))!,
+    canPublish: can(user.role, 'content:publish'),
+  };
 }
 
 export async function editItemPage(
   endpointName: string,
   idSegment: string,
-): Promise<EditorProps & { title: string }> {
-  const { def, id } = await target(endpointName, idSegment);
-  const item = await loadEditorItem(await getDb(), def, id);
+): Promise<EditorProps & { title: string; access: EditorAccess }> {
+  const { def, id, user } = await target(endpointName, idSegment);
+  const db = await getDb();
+  const owner = await ownershipOf(db, def.endpoint, id);
+  if (!mayRead(user, def.endpoint, owner)) notFound();
+  const item = await loadEditorItem(db, def, id);
   if (!item) notFound();
   const titleField = titleFieldOf(def);
   const value = titleField ? item.fields[titleField] : undefined;
-  return { def, item, title: typeof value === 'string' ? value : '' };
+  const submission = owner ? await findSubmission(db, def.endpoint, id) : null;
+  return {
+    def,
+    item,
+    title: typeof value === 'string' ? value : '',
+    access: {
+      publish: can(user.role, 'content:publish'),
+      save: mayEdit(user, def.endpoint, owner),
+      submission: submission
+        ? {
+            state: submission.state,
+            reviewComment: submission.reviewComment,
+            submittedAt: submission.submittedAt?.toISOString() ?? null,
+            mine: submission.authorId === user.id,
+          }
+        : null,
+    },
+  };
 }
 
 export async function historyPage(
@@ -104,8 +159,10 @@ export async function historyPage(
   idSegment: string,
   params: SearchParams,
 ): Promise<HistoryProps> {
-  const { def, id } = await target(endpointName, idSegment);
-  const history = await loadVersionHistory(await getDb(), def, id, params);
+  const { def, id, user } = await target(endpointName, idSegment);
+  const db = await getDb();
+  if (!mayRead(user, def.endpoint, await ownershipOf(db, def.endpoint, id))) notFound();
+  const history = await loadVersionHistory(db, def, id, params);
   if (!history) notFound();
   return history;
 }

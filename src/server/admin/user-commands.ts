@@ -64,7 +64,7 @@ const auditUser = (
 const createUserCommand = defineCommand({
   name: 'create-user',
   summary: '確認済みのユーザーを作成する (スタッフ・招待した書き手用。確認メールは送りません)',
-  usage: 'create-user --email E --password P [--name NAME] [--role member|editor|admin]',
+  usage: 'create-user --email E --password P [--name NAME] [--role member|contributor|editor|admin]',
   args: z
     .object({
       email: emailField,
@@ -107,7 +107,7 @@ const createUserCommand = defineCommand({
 const setRoleCommand = defineCommand({
   name: 'set-role',
   summary: 'ユーザーの権限 (member / editor / admin) を変更する',
-  usage: 'set-role --email E --role member|editor|admin',
+  usage: 'set-role --email E --role member|contributor|editor|admin',
   args: z.object({ email: emailField, role: z.enum(ROLES) }).strict(),
   async run({ database, actor }, { email, role }) {
     const found = await requireUser(database.db, email);

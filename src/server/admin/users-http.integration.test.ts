@@ -174,6 +174,11 @@ describe('an admin', () => {
       detail: { from: 'member', to: 'editor' },
     });
     expect(entry?.ip).toMatch(/^192\.0\.2\./);
+    // The contributor (寄稿者) is assigned the same way, audited the same way.
+    const contributor = await roleFormByAdmin(users.target.id, 'contributor');
+    expect(doneFlash(contributor)).toContain('「編集者」から「寄稿者」に変更しました');
+    expect(await roleOf(users.target.id)).toBe('contributor');
+    expect(await auditsOf('role-changed')).toHaveLength(2);
     // Back to member for the next tests.
     await api.role(users.target.id, { who: 'admin', fields: { role: 'member' } });
     expect(await roleOf(users.target.id)).toBe('member');
@@ -325,7 +330,13 @@ describe('an admin', () => {
 describe('searchUsers', () => {
   it('finds by address or display name, newest first, with literal wildcards', async () => {
     const all = await searchUsers(database.db, { q: '', page: 1 });
-    expect(all.items.map((u) => u.id)).toEqual(['u-target', 'u-admin', 'u-editor', 'u-member']);
+    expect(all.items.map((u) => u.id)).toEqual([
+      'u-target',
+      'u-admin',
+      'u-editor',
+      'u-contributor',
+      'u-member',
+    ]);
     expect((await searchUsers(database.db, { q: 'U-EDITOR@', page: 1 })).items).toHaveLength(1);
     expect((await searchUsers(database.db, { q: 'u-admin さん', page: 1 })).items).toHaveLength(1);
     expect((await searchUsers(database.db, { q: '%', page: 1 })).total).toBe(0);
@@ -334,6 +345,6 @@ describe('searchUsers', () => {
   it('shows the last page for a page past the end', async () => {
     const far = await searchUsers(database.db, { q: '', page: 999 });
     expect(far.page).toBe(1);
-    expect(far.items).toHaveLength(4);
+    expect(far.items).toHaveLength(5);
   });
 });

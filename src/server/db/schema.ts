@@ -3,6 +3,7 @@ import {
   bigint,
   bigserial,
   boolean,
+  foreignKey,
   index,
   integer,
   jsonb,
@@ -121,6 +122,37 @@ export const cmsVersions = pgTable(
   (t) => [index('cms_versions_item_idx').on(t.endpoint, t.contentId, t.id.desc())],
 );
 
+/**
+ * A contributor's item (src/lib/access/console-permissions.ts): whose it is and where its
+ * review stands, as partners' job listings have it. Items staff create have no row.
+ */
+export const cmsSubmissions = pgTable(
+  'cms_submissions',
+  {
+    endpoint: text('endpoint').notNull(),
+    contentId: text('content_id').notNull(),
+    authorId: text('author_id').references(() => user.id, { onDelete: 'set null' }),
+    state: text('state', { enum: ['draft', 'in_review', 'returned', 'published'] })
+      .notNull()
+      .default('draft'),
+    /** The editor's comment when returning it; cleared when it is submitted again. */
+    reviewComment: text('review_comment'),
+    submittedAt: timestamp('submitted_at', { withTimezone: true }),
+    reviewedAt: timestamp('reviewed_at', { withTimezone: true }),
+    reviewedBy: text('reviewed_by').references(() => user.id, { onDelete: 'set null' }),
+  },
+  (t) => [
+    primaryKey({ columns: [t.endpoint, t.contentId] }),
+    // Deleting the item deletes its submission.
+    foreignKey({
+      columns: [t.endpoint, t.contentId],
+      foreignColumns: [cmsContents.endpoint, cmsContents.id],
+    }).onDelete('cascade'),
+    index('cms_submissions_author_idx').on(t.authorId),
+    index('cms_submissions_state_idx').on(t.state),
+  ],
+);
+
 /** The media library: every uploaded file, with its alt text (src/server/media). */
 export const cmsMedia = pgTable(
   'cms_media',
@@ -193,7 +225,7 @@ export const user = pgTable('user', {
   email: text('email').notNull().unique(),
   emailVerified: boolean('email_verified').notNull().default(false),
   image: text('image'),
-  /** Staff roles of SPEC §6 (docs/decisions/003-identity.md): member (default), editor, admin. */
+  /** Roles of SPEC §6 (docs/decisions/003-identity.md): member (default), contributor, editor, admin. */
   role: text('role').notNull().default('member'),
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),

@@ -28,13 +28,14 @@ export default async function ContentHomePage() {
       <StaffPageTitle title="コンテンツ" />
       <h2>一覧のあるコンテンツ</h2>
       <ul className={styles.cards}>
-        {lists.map(({ def, total, drafts, scheduled }) => (
+        {lists.map(({ def, total, drafts, scheduled, inReview }) => (
           <li key={def.endpoint}>
             <Link href={consolePaths.list(def.endpoint)} className={styles.card}>
               <strong>{def.label}</strong>
               {total ? `${total}件` : 'まだありません'}
               {drafts ? `（下書き・未公開の変更 ${drafts}件）` : ''}
               {scheduled ? `（予約公開 ${scheduled}件）` : ''}
+              {inReview ? `（寄稿の審査待ち ${inReview}件）` : ''}
             </Link>
           </li>
         ))}

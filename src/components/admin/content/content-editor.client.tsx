@@ -52,7 +52,7 @@ const noSubscription = () => () => {};
  * Every write carries the `updatedAt` it started from, so a save over someone else's is a
  * conflict the editor decides on, never a silent overwrite.
  */
-export function ContentEditor({ def, item }: EditorProps) {
+export function ContentEditor({ def, item, canPublish = true }: EditorProps) {
   const hydrated = useSyncExternalStore(
     noSubscription,
     () => true,
@@ -538,6 +538,7 @@ export function ContentEditor({ def, item }: EditorProps) {
             onUnschedule={() => void runWorkflow('unschedule')}
             onUnpublish={unpublish}
             onDelete={() => void remove()}
+            canPublish={canPublish}
           />
         </aside>
       </form>

@@ -15,6 +15,7 @@ import {
   type ContentListProps,
   type ContentListQuery,
 } from '@/lib/admin-content';
+import { SUBMISSION_STATE_LABELS } from '@/lib/access/console-permissions';
 import { formatDateTime } from '@/lib/format';
 import styles from './content.module.css';
 import { StatusBadge } from './status-badge';
@@ -212,6 +213,9 @@ export function ContentList({
                 </th>
                 <td data-label="状態">
                   <StatusBadge status={row.status} scheduledAt={row.scheduledAt} />
+                  {row.review && row.review !== 'published' ? (
+                    <span className={styles.by}>寄稿: {SUBMISSION_STATE_LABELS[row.review]}</span>
+                  ) : null}
                 </td>
                 <td data-label="更新">
                   <time dateTime={row.updatedAt}>{formatDateTime(row.updatedAt)}</time>

@@ -42,6 +42,11 @@ export type WorkflowPanelProps = {
   onUnschedule: () => void;
   onUnpublish: () => void;
   onDelete: () => void;
+  /**
+   * False for a contributor: no publish, schedule, unpublish, newsletter or delete steps
+   * (the server refuses them anyway); their review panel sits above the editor.
+   */
+  canPublish?: boolean;
 };
 
 /** Why there is no preview link: nothing saved yet, nothing unpublished, or no such page. */
@@ -92,18 +97,8 @@ function StepButton({
  * Every button is type="button": only 「下書きを保存」 submits the editor's form.
  */
 export function WorkflowPanel(props: WorkflowPanelProps) {
-  const { def, meta, hydrated, busy } = props;
-  const [scheduleAt, setScheduleAt] = useState(() => isoToJstInput(meta.scheduledAt));
-  const disabled = !hydrated || busy !== null;
-  const stepState = { busy, disabled };
-  const published = meta.status === 'published' || meta.status === 'changed';
-  const scheduleIds = {
-    input: 'workflow-schedule',
-    hint: 'workflow-schedule-hint',
-    error: 'workflow-schedule-error',
-  };
-
-  const schedule = () => props.onSchedule(jstInputToIso(scheduleAt), scheduleAt);
+  const { def, meta, hydrated, busy, canPublish = true } = props;
+  const stepState = { busy, disabled: !hydrated || busy !== null };
 
   return (
     <div className={styles.panelInner}>
@@ -159,67 +154,16 @@ export function WorkflowPanel(props: WorkflowPanelProps) {
           <p className={styles.hint}>{previewNote(def, meta)}</p>
         )}
 
-        <StepButton step="publish" {...stepState} color="yellow" onClick={props.onPublish}>
-          {meta.status === 'changed' ? '変更を公開する' : '公開する'}
-        </StepButton>
-
-        {meta.status === 'scheduled' && meta.scheduledAt ? (
-          <div className={styles.scheduled}>
-            <p className={styles.hint}>
-              <time dateTime={meta.scheduledAt}>{formatDateTime(meta.scheduledAt)}</time>
-              に公開されます。
-            </p>
-            <StepButton step="unschedule" {...stepState} onClick={props.onUnschedule}>
-              予約を取り消す
-            </StepButton>
-          </div>
-        ) : null}
-
-        <div className={styles.scheduleForm}>
-          <label htmlFor={scheduleIds.input} className={styles.label}>
-            {meta.status === 'scheduled' ? '予約公開の日時を変更' : '予約公開'}
-          </label>
-          <p id={scheduleIds.hint} className={styles.hint}>
-            日本時間。未来の日時を指定します。
+        {canPublish ? (
+          <PublishSteps {...props} />
+        ) : (
+          <p className={styles.hint}>
+            公開は編集者が行います。書き終えたら審査に提出してください。
           </p>
-          <input
-            id={scheduleIds.input}
-            type="datetime-local"
-            className={`${styles.input} ${styles.date}`}
-            value={scheduleAt}
-            min={hydrated ? isoToJstInput(new Date().toISOString()) : undefined}
-            aria-describedby={[scheduleIds.hint, props.scheduleError ? scheduleIds.error : null]
-              .filter(Boolean)
-              .join(' ')}
-            aria-invalid={props.scheduleError ? true : undefined}
-            onChange={(event) => setScheduleAt(event.target.value)}
-            onKeyDown={(event) => {
-              // Enter schedules here rather than saving the form.
-              if (event.key === 'Enter') {
-                event.preventDefault();
-                if (!disabled) schedule();
-              }
-            }}
-          />
-          {props.scheduleError ? (
-            <p id={scheduleIds.error} className={styles.fieldError}>
-              <span aria-hidden="true">⚠ </span>
-              {props.scheduleError}
-            </p>
-          ) : null}
-          <StepButton step="schedule" {...stepState} onClick={schedule}>
-            {meta.status === 'scheduled' ? '予約日時を変更する' : '予約公開する'}
-          </StepButton>
-        </div>
-
-        {published ? (
-          <StepButton step="unpublish" {...stepState} onClick={props.onUnpublish}>
-            公開を停止
-          </StepButton>
-        ) : null}
+        )}
       </section>
 
-      {def.endpoint === 'posts' && !meta.isNew ? (
+      {canPublish && def.endpoint === 'posts' && !meta.isNew ? (
         <section className={styles.panelSection} aria-labelledby="workflow-newsletter-title">
           <h2 id="workflow-newsletter-title" className={styles.panelTitle}>
             メールで配信
@@ -257,7 +201,7 @@ export function WorkflowPanel(props: WorkflowPanelProps) {
             </li>
           ) : null}
         </ul>
-        {def.kind === 'list' && !meta.isNew ? (
+        {canPublish && def.kind === 'list' && !meta.isNew ? (
           <StepButton
             step="delete"
             {...stepState}
@@ -269,5 +213,82 @@ export function WorkflowPanel(props: WorkflowPanelProps) {
         ) : null}
       </section>
     </div>
+  );
+}
+
+/** 公開する, the schedule and 公開を停止: staff's steps. */
+function PublishSteps(props: WorkflowPanelProps) {
+  const { meta, hydrated, busy } = props;
+  const [scheduleAt, setScheduleAt] = useState(() => isoToJstInput(meta.scheduledAt));
+  const disabled = !hydrated || busy !== null;
+  const stepState = { busy, disabled };
+  const published = meta.status === 'published' || meta.status === 'changed';
+  const scheduleIds = {
+    input: 'workflow-schedule',
+    hint: 'workflow-schedule-hint',
+    error: 'workflow-schedule-error',
+  };
+  const schedule = () => props.onSchedule(jstInputToIso(scheduleAt), scheduleAt);
+  return (
+    <>
+      <StepButton step="publish" {...stepState} color="yellow" onClick={props.onPublish}>
+        {meta.status === 'changed' ? '変更を公開する' : '公開する'}
+      </StepButton>
+
+      {meta.status === 'scheduled' && meta.scheduledAt ? (
+        <div className={styles.scheduled}>
+          <p className={styles.hint}>
+            <time dateTime={meta.scheduledAt}>{formatDateTime(meta.scheduledAt)}</time>
+            に公開されます。
+          </p>
+          <StepButton step="unschedule" {...stepState} onClick={props.onUnschedule}>
+            予約を取り消す
+          </StepButton>
+        </div>
+      ) : null}
+
+      <div className={styles.scheduleForm}>
+        <label htmlFor={scheduleIds.input} className={styles.label}>
+          {meta.status === 'scheduled' ? '予約公開の日時を変更' : '予約公開'}
+        </label>
+        <p id={scheduleIds.hint} className={styles.hint}>
+          日本時間。未来の日時を指定します。
+        </p>
+        <input
+          id={scheduleIds.input}
+          type="datetime-local"
+          className={`${styles.input} ${styles.date}`}
+          value={scheduleAt}
+          min={hydrated ? isoToJstInput(new Date().toISOString()) : undefined}
+          aria-describedby={[scheduleIds.hint, props.scheduleError ? scheduleIds.error : null]
+            .filter(Boolean)
+            .join(' ')}
+          aria-invalid={props.scheduleError ? true : undefined}
+          onChange={(event) => setScheduleAt(event.target.value)}
+          onKeyDown={(event) => {
+            // Enter schedules here rather than saving the form.
+            if (event.key === 'Enter') {
+              event.preventDefault();
+              if (!disabled) schedule();
+            }
+          }}
+        />
+        {props.scheduleError ? (
+          <p id={scheduleIds.error} className={styles.fieldError}>
+            <span aria-hidden="true">⚠ </span>
+            {props.scheduleError}
+          </p>
+        ) : null}
+        <StepButton step="schedule" {...stepState} onClick={schedule}>
+          {meta.status === 'scheduled' ? '予約日時を変更する' : '予約公開する'}
+        </StepButton>
+      </div>
+
+      {published ? (
+        <StepButton step="unpublish" {...stepState} onClick={props.onUnpublish}>
+          公開を停止
+        </StepButton>
+      ) : null}
+    </>
   );
 }

@@ -1,3 +1,4 @@
+import { type ConsolePermission, can } from '@/lib/access/console-permissions';
 import type { Role } from '@/lib/identity/roles';
 
 /**
@@ -84,7 +85,11 @@ export const ADMIN_SECTIONS: readonly AdminSection[] = [
   },
 ];
 
-/** The screens a staff role is offered. */
+/** What a screen needs (src/lib/access/console-permissions.ts). */
+const needs = (section: AdminSection): ConsolePermission =>
+  section.adminOnly ? 'admin-areas' : section.href === '/admin/content' ? 'console' : 'staff-areas';
+
+/** The screens a role is offered: a contributor only コンテンツ (their own drafts). */
 export function sectionsFor(role: Role): AdminSection[] {
-  return ADMIN_SECTIONS.filter((section) => !section.adminOnly || role === 'admin');
+  return ADMIN_SECTIONS.filter((section) => can(role, needs(section)));
 }

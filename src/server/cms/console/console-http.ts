@@ -11,8 +11,9 @@ import { doneFlashCookie } from '@/server/http/done-flash';
 import { endpoint } from '@/server/http/endpoint';
 import { encodeFlash } from '@/lib/http/flash';
 import { type FormInput, jsonAnswer, notFoundAnswer } from '@/server/http/form-endpoint';
-import { isStaff } from '@/server/identity/session';
 import type { AppUser } from '@/server/identity/session-user';
+import { clientIp } from '@/server/http/request-origin';
+import { can, mayEdit } from '@/lib/access/console-permissions';
 import {
   type ActionResult,
   createItem,
@@ -22,11 +23,21 @@ import {
   saveItem,
 } from './actions';
 import { lookupItems } from './items';
+import {
+  decide,
+  markPublished,
+  ownershipOf,
+  recordAuthor,
+  reviewSchema,
+  withdrawOnSave,
+} from './submissions';
 
 /**
- * The route handlers of the content console (/api/admin/content/**), for editors and admins.
- * Anyone else, signed in or not, and any endpoint or id that does not exist, gets the same
- * bare 404 before their input is looked at, so nothing is learnt from the answer. The console
+ * The route handlers of the content console (/api/admin/content/**). Each asks the console's
+ * allow-list (src/lib/access/console-permissions.ts) whether the viewer may do this to this
+ * item: editors and admins anything, a contributor only their own drafts. Anyone refused,
+ * signed in or not, and any endpoint or id that does not exist, gets the same bare 404
+ * before their input is looked at, so nothing is learnt from the answer. The console
  * edits the built-in content service; on a hosted microCMS it is not there at all (404).
  */
 
@@ -53,8 +64,21 @@ type Handler = (ctx: {
   input: FormInput;
   target: Target;
   actor: string;
+  user: AppUser;
   request: Request;
 }) => Promise<Response>;
+
+/** Whether the viewer may use this route on this target (the allow-list, plus ownership). */
+type Allow = (user: AppUser, target: Target) => Promise<boolean>;
+
+const allowed =
+  (permission: Parameters<typeof can>[1]): Allow =>
+  (user) =>
+    Promise.resolve(can(user.role, permission));
+
+/** Create and save: staff anything; a contributor a new item or their own unpublished one. */
+const mayWrite: Allow = async (user, { def, id }) =>
+  mayEdit(user, def.endpoint, id ? await ownershipOf(await getDb(), def.endpoint, id) : 'new');
 
 function consoleEndpoint(
   options: ConsoleRouteOptions,
@@ -62,6 +86,7 @@ function consoleEndpoint(
   method: 'GET' | 'POST',
   endpointName: string,
   idSegment: string | undefined,
+  allow: Allow,
   handler: Handler,
 ): (request: Request) => Promise<Response> {
   return endpoint(
@@ -77,12 +102,20 @@ function consoleEndpoint(
     },
     async ({ input, user, request }) => {
       const target = consoleTarget(endpointName, idSegment);
-      if (!user || !isStaff(user) || !usesBuiltInContent() || !target)
+      if (!user || !usesBuiltInContent() || !target || !(await allow(user, target)))
         return notFoundAnswer(request);
-      return handler({ input, target, actor: `user:${user.id}`, request });
+      return handler({ input, target, actor: `user:${user.id}`, user, request });
     },
   );
 }
+
+/** What the form sent, to fill it in again after a refusal. */
+const stringValues = (input: FormInput): Record<string, string> =>
+  Object.fromEntries(
+    Object.entries(input).filter(
+      (entry): entry is [string, string] => typeof entry[1] === 'string',
+    ),
+  );
 
 const asAnswer = (result: { status: number; body: unknown }) =>
   jsonAnswer(result.status, result.body);
@@ -122,52 +155,125 @@ const lookupSchema = z.object({
     .pipe(z.array(z.string().regex(CONTENT_ID)).max(100).optional()),
 });
 
+/** A plain form's answer: 303 to `location`, the message (or the failure) shown there once. */
+function seeOther(
+  location: string,
+  done: boolean,
+  message: string,
+  values: Record<string, string>,
+  fieldErrors: Record<string, string> = {},
+): Response {
+  return new Response(null, {
+    status: 303,
+    headers: {
+      location,
+      'set-cookie': done
+        ? doneFlashCookie(message)
+        : setCookieValue(FLASH_COOKIE, encodeFlash({ message, fieldErrors, values }), {
+            maxAgeSeconds: 60,
+            secure: env().SITE_URL.startsWith('https:'),
+          }),
+      'cache-control': 'private, no-store',
+    },
+  });
+}
+
+/**
+ * A submission's decision: submit is the author's own (a contributor's draft), approve and
+ * return an editor's. Who may is decided before the input is read (console-permissions.ts).
+ */
+const mayDecide: Allow = async (user, { def, id }) => {
+  if (!id) return false;
+  if (can(user.role, 'content:publish')) return true;
+  const owner = await ownershipOf(await getDb(), def.endpoint, id);
+  return can(user.role, 'content:submit') && owner?.authorId === user.id;
+};
+
 export function consoleRoutes(options: ConsoleRouteOptions = {}) {
   return {
     create: (request: Request, endpointName: string) =>
-      consoleEndpoint(options, 'console-create', 'POST', endpointName, undefined, async (ctx) => {
-        const parsed = createSchema.safeParse(ctx.input);
-        if (!parsed.success) return badInput(INVALID_REQUEST);
-        return asAnswer(
-          await createItem(await getDb(), ctx.target.def, parsed.data.fields, ctx.actor),
-        );
-      })(request),
+      consoleEndpoint(
+        options,
+        'console-create',
+        'POST',
+        endpointName,
+        undefined,
+        mayWrite,
+        async (ctx) => {
+          const parsed = createSchema.safeParse(ctx.input);
+          if (!parsed.success) return badInput(INVALID_REQUEST);
+          const db = await getDb();
+          const result = await createItem(db, ctx.target.def, parsed.data.fields, ctx.actor);
+          // A contributor's new item is theirs: they alone (and staff) see and edit it.
+          if (result.body.ok && !can(ctx.user.role, 'content:edit-any'))
+            await recordAuthor(db, ctx.target.def.endpoint, result.body.id, ctx.user.id);
+          return asAnswer(result);
+        },
+      )(request),
 
     save: (request: Request, endpointName: string, idSegment: string) =>
-      consoleEndpoint(options, 'console-save', 'POST', endpointName, idSegment, async (ctx) => {
-        const parsed = saveSchema.safeParse(ctx.input);
-        if (!parsed.success) return badInput(INVALID_REQUEST);
-        const { fields, baseUpdatedAt, autosave } = parsed.data;
-        return asAnswer(
-          await saveItem(
-            await getDb(),
-            ctx.target.def,
-            ctx.target.id,
-            {
-              fields,
-              // No stored item matches '' : if one was written meanwhile, that is a conflict.
-              baseUpdatedAt: baseUpdatedAt ? new Date(baseUpdatedAt).toISOString() : '',
-              autosave: !!autosave,
-            },
-            ctx.actor,
-          ),
-        );
-      })(request),
+      consoleEndpoint(
+        options,
+        'console-save',
+        'POST',
+        endpointName,
+        idSegment,
+        mayWrite,
+        async (ctx) => {
+          const parsed = saveSchema.safeParse(ctx.input);
+          if (!parsed.success) return badInput(INVALID_REQUEST);
+          const { fields, baseUpdatedAt, autosave } = parsed.data;
+          const db = await getDb();
+          if (!can(ctx.user.role, 'content:edit-any'))
+            await withdrawOnSave(db, ctx.target.def.endpoint, ctx.target.id);
+          return asAnswer(
+            await saveItem(
+              db,
+              ctx.target.def,
+              ctx.target.id,
+              {
+                fields,
+                // No stored item matches '' : if one was written meanwhile, that is a conflict.
+                baseUpdatedAt: baseUpdatedAt ? new Date(baseUpdatedAt).toISOString() : '',
+                autosave: !!autosave,
+              },
+              ctx.actor,
+            ),
+          );
+        },
+      )(request),
 
     remove: (request: Request, endpointName: string, idSegment: string) =>
-      consoleEndpoint(options, 'console-delete', 'POST', endpointName, idSegment, async (ctx) => {
-        if (ctx.target.def.kind === 'object') return notFoundAnswer(ctx.request);
-        return asAnswer(await deleteItem(await getDb(), ctx.target.def, ctx.target.id, ctx.actor));
-      })(request),
+      consoleEndpoint(
+        options,
+        'console-delete',
+        'POST',
+        endpointName,
+        idSegment,
+        allowed('content:delete'),
+        async (ctx) => {
+          if (ctx.target.def.kind === 'object') return notFoundAnswer(ctx.request);
+          return asAnswer(
+            await deleteItem(await getDb(), ctx.target.def, ctx.target.id, ctx.actor),
+          );
+        },
+      )(request),
 
     workflow: (request: Request, endpointName: string, idSegment: string) =>
-      consoleEndpoint(options, 'console-workflow', 'POST', endpointName, idSegment, async (ctx) => {
-        const parsed = workflowSchema.safeParse(ctx.input);
-        if (!parsed.success) return badInput(INVALID_REQUEST);
-        const { action, baseUpdatedAt, at } = parsed.data;
-        return asAnswer(
-          await runWorkflow(
-            await getDb(),
+      consoleEndpoint(
+        options,
+        'console-workflow',
+        'POST',
+        endpointName,
+        idSegment,
+        allowed('content:publish'),
+        async (ctx) => {
+          const parsed = workflowSchema.safeParse(ctx.input);
+          if (!parsed.success) return badInput(INVALID_REQUEST);
+          const { action, baseUpdatedAt, at } = parsed.data;
+          const db = await getDb();
+          const result = await runWorkflow(
+            db,
             ctx.target.def,
             ctx.target.id,
             {
@@ -176,58 +282,104 @@ export function consoleRoutes(options: ConsoleRouteOptions = {}) {
               at: at ? new Date(at) : undefined,
             },
             ctx.actor,
-          ),
-        );
-      })(request),
+          );
+          // A contributor's item published from the editor: its review is over.
+          if (result.body.ok && action === 'publish')
+            await markPublished(db, ctx.target.def.endpoint, ctx.target.id, ctx.user.id);
+          return asAnswer(result);
+        },
+      )(request),
 
     /** A plain form post from the history page (303 back with a message), or a fetch. */
     restore: (request: Request, endpointName: string, idSegment: string) =>
-      consoleEndpoint(options, 'console-restore', 'POST', endpointName, idSegment, async (ctx) => {
-        const parsed = restoreSchema.safeParse(ctx.input);
-        const result: ActionResult | null = parsed.success
-          ? await restoreVersion(
-              await getDb(),
-              ctx.target.def,
-              ctx.target.id,
-              parsed.data.version,
-              ctx.actor,
-            )
-          : null;
-        if ((ctx.request.headers.get('accept') ?? '').includes('application/json'))
-          return result ? asAnswer(result) : badInput(INVALID_REQUEST);
-        const done = result?.body.ok === true;
-        const message = result?.body.message ?? INVALID_REQUEST;
-        const { def, id } = ctx.target;
-        return new Response(null, {
-          status: 303,
-          headers: {
-            location: done
-              ? consolePaths.edit(def.endpoint, id)
-              : consolePaths.history(def.endpoint, id),
-            'set-cookie': done
-              ? doneFlashCookie(message)
-              : setCookieValue(
-                  FLASH_COOKIE,
-                  encodeFlash({ message, fieldErrors: {}, values: {} }),
-                  {
-                    maxAgeSeconds: 60,
-                    secure: env().SITE_URL.startsWith('https:'),
-                  },
-                ),
-            'cache-control': 'private, no-store',
-          },
-        });
-      })(request),
+      consoleEndpoint(
+        options,
+        'console-restore',
+        'POST',
+        endpointName,
+        idSegment,
+        allowed('content:publish'),
+        async (ctx) => {
+          const parsed = restoreSchema.safeParse(ctx.input);
+          const result: ActionResult | null = parsed.success
+            ? await restoreVersion(
+                await getDb(),
+                ctx.target.def,
+                ctx.target.id,
+                parsed.data.version,
+                ctx.actor,
+              )
+            : null;
+          if ((ctx.request.headers.get('accept') ?? '').includes('application/json'))
+            return result ? asAnswer(result) : badInput(INVALID_REQUEST);
+          const done = result?.body.ok === true;
+          const { def, id } = ctx.target;
+          return seeOther(
+            done ? consolePaths.edit(def.endpoint, id) : consolePaths.history(def.endpoint, id),
+            done,
+            result?.body.message ?? INVALID_REQUEST,
+            {},
+          );
+        },
+      )(request),
+
+    /** A plain form post from the editor page (303 back to it with a message), or a fetch. */
+    review: (request: Request, endpointName: string, idSegment: string) =>
+      consoleEndpoint(
+        options,
+        'console-review',
+        'POST',
+        endpointName,
+        idSegment,
+        mayDecide,
+        async (ctx) => {
+          const parsed = reviewSchema.safeParse(ctx.input);
+          const wantsJson = (ctx.request.headers.get('accept') ?? '').includes('application/json');
+          const { def, id } = ctx.target;
+          const back = consolePaths.edit(def.endpoint, id);
+          const refuse = (message: string, fieldErrors: Record<string, string> = {}) =>
+            wantsJson
+              ? jsonAnswer(400, { ok: false, message, fieldErrors })
+              : seeOther(back, false, message, stringValues(ctx.input), fieldErrors);
+          if (!parsed.success) {
+            const comment = parsed.error.issues.find((i) => i.path[0] === 'comment');
+            return comment
+              ? refuse(comment.message, { comment: comment.message })
+              : refuse(INVALID_REQUEST);
+          }
+          // Submitting is the author's step, deciding an editor's: neither takes the other's.
+          if ((parsed.data.decision === 'submit') === can(ctx.user.role, 'content:publish'))
+            return notFoundAnswer(ctx.request);
+          const result = await decide(await getDb(), def, id, parsed.data, {
+            userId: ctx.user.id,
+            ip: clientIp(ctx.request.headers),
+          });
+          if (!result.ok) return refuse(result.message);
+          if (!wantsJson) return seeOther(back, true, result.message, {});
+          const headers = new Headers({ 'set-cookie': doneFlashCookie(result.message) });
+          return jsonAnswer(200, { ok: true, message: result.message, redirectTo: back }, headers);
+        },
+      )(request),
 
     lookup: (request: Request, endpointName: string) =>
-      consoleEndpoint(options, 'console-lookup', 'GET', endpointName, undefined, async (ctx) => {
-        const parsed = lookupSchema.safeParse(ctx.input);
-        if (!parsed.success) return badInput(INVALID_REQUEST);
-        const items = await lookupItems(await getDb(), ctx.target.def, {
-          q: parsed.data.q?.trim(),
-          ids: parsed.data.ids,
-        });
-        return jsonAnswer(200, { items });
-      })(request),
+      consoleEndpoint(
+        options,
+        'console-lookup',
+        'GET',
+        endpointName,
+        undefined,
+        allowed('console'),
+        async (ctx) => {
+          const parsed = lookupSchema.safeParse(ctx.input);
+          if (!parsed.success) return badInput(INVALID_REQUEST);
+          const items = await lookupItems(await getDb(), ctx.target.def, {
+            q: parsed.data.q?.trim(),
+            ids: parsed.data.ids,
+            // A contributor picks among what is on the site, never among others' drafts.
+            publishedOnly: !can(ctx.user.role, 'content:edit-any'),
+          });
+          return jsonAnswer(200, { items });
+        },
+      )(request),
   };
 }

@@ -6,6 +6,7 @@ import type {
   EditorItem,
   ReferenceOption,
 } from '@/lib/admin-content';
+import type { SubmissionState } from '@/lib/access/console-permissions';
 import type { Db } from '@/server/db/client';
 import { cmsContents } from '@/server/db/schema';
 import { likeContaining } from '@/server/db/paging';
@@ -47,10 +48,12 @@ export async function listConsoleItems(
   db: Db,
   def: EndpointDef,
   query: ContentListQuery,
-  pageSize = CONSOLE_PAGE_SIZE,
+  options: { pageSize?: number; authorId?: string } = {},
 ): Promise<{ rows: ContentListRow[]; totalCount: number }> {
+  const pageSize = options.pageSize ?? CONSOLE_PAGE_SIZE;
   const title = titleExpression(def);
   const conditions: SQL[] = [sql`endpoint = ${def.endpoint}`];
+  if (options.authorId) conditions.push(authoredBy(options.authorId));
   if (query.q) conditions.push(sql`(${title} ILIKE ${likeContaining(query.q)} OR id = ${query.q})`);
   if (query.status) conditions.push(statusCondition(query.status));
   if (query.category && def.fields.some((f) => f.id === 'category'))
@@ -72,6 +75,7 @@ export async function listConsoleItems(
       updatedAt: cmsContents.updatedAt,
       publishedAt: cmsContents.publishedAt,
       updatedBy: cmsContents.updatedBy,
+      review: sql<SubmissionState | null>`(SELECT s.state FROM cms_submissions s WHERE s.endpoint = cms_contents.endpoint AND s.content_id = cms_contents.id)`,
     })
     .from(cmsContents)
     .where(where)
@@ -92,6 +96,7 @@ export async function listConsoleItems(
       updatedAt: row.updatedAt.toISOString(),
       publishedAt: row.publishedAt?.toISOString() ?? null,
       updatedBy: row.updatedBy ? (labels.get(row.updatedBy) ?? null) : null,
+      review: row.review ?? null,
     })),
   };
 }
@@ -100,11 +105,12 @@ export async function listConsoleItems(
 export async function lookupItems(
   db: Db,
   def: EndpointDef,
-  search: { q?: string; ids?: string[] },
+  search: { q?: string; ids?: string[]; publishedOnly?: boolean },
   limit = 20,
 ): Promise<ReferenceOption[]> {
   const title = titleExpression(def);
   const conditions: SQL[] = [sql`endpoint = ${def.endpoint}`];
+  if (search.publishedOnly) conditions.push(sql`data IS NOT NULL AND status <> 'CLOSED'`);
   if (search.ids) {
     if (search.ids.length === 0) return [];
     conditions.push(
@@ -206,9 +212,17 @@ export async function loadEditorItem(
   };
 }
 
-/** Per endpoint: how many items, how many drafts and how many scheduled (the console's start). */
+/** A contributor's own items (src/server/cms/console/submissions.ts). */
+const authoredBy = (authorId: string): SQL =>
+  sql`EXISTS (SELECT 1 FROM cms_submissions s WHERE s.endpoint = cms_contents.endpoint AND s.content_id = cms_contents.id AND s.author_id = ${authorId})`;
+
+/**
+ * Per endpoint: how many items, how many drafts and how many scheduled (the console's start),
+ * of one contributor's items when `authorId` is given.
+ */
 export async function countByEndpoint(
   db: Db,
+  authorId?: string,
 ): Promise<Map<string, { total: number; drafts: number; scheduled: number }>> {
   const rows = await db
     .select({
@@ -218,6 +232,7 @@ export async function countByEndpoint(
       scheduled: sql<number>`(count(*) FILTER (WHERE scheduled_at IS NOT NULL))::int`,
     })
     .from(cmsContents)
+    .where(authorId ? authoredBy(authorId) : undefined)
     .groupBy(cmsContents.endpoint);
   return new Map(
     rows.map((row) => [

@@ -3,6 +3,7 @@ import type { Metadata } from 'next';
 import { accountMetadata } from '@/components/account/metadata';
 import styles from '@/components/admin/admin.module.css';
 import { ContentEditor } from '@/components/admin/content/content-editor.client';
+import { ReviewPanel } from '@/components/admin/content/review-panel';
 import { PageMessages } from '@/components/biz/axis-admin/messages';
 import { doneMessage, failure } from '@/lib/http/form-flash';
 import { consolePaths } from '@/lib/admin-content';
@@ -22,7 +23,7 @@ export async function generateMetadata({ params }: Props): Promise<Metadata> {
 /** An item in the editor: its working copy, state, preview and workflow. */
 export default async function EditContentPage({ params }: Props) {
   const { endpoint, contentId } = await params;
-  const { def, item, title } = await editItemPage(endpoint, contentId);
+  const { def, item, title, access } = await editItemPage(endpoint, contentId);
   const flash = await readFlash();
   return (
     <div className={styles.page}>
@@ -36,7 +37,16 @@ export default async function EditContentPage({ params }: Props) {
       </p>
       <h1 className={styles.title}>{def.kind === 'list' ? title || '（無題）' : def.label}</h1>
       <PageMessages notice={doneMessage(flash)} error={failure(flash)?.message ?? null} />
-      <ContentEditor def={def} item={item} />
+      {item.updatedAt ? (
+        <ReviewPanel
+          endpoint={def.endpoint}
+          id={item.id}
+          updatedAt={item.updatedAt}
+          access={access}
+          flash={flash}
+        />
+      ) : null}
+      <ContentEditor def={def} item={item} canPublish={access.publish} />
     </div>
   );
 }

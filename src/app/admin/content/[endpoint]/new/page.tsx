@@ -16,7 +16,7 @@ export async function generateMetadata({
 
 /** A new item of a list endpoint: the first save creates it as a draft. */
 export default async function NewContentPage({ params }: RouteParamsProps<'endpoint'>) {
-  const { def, item } = await newItemPage((await params).endpoint);
+  const { def, item, canPublish } = await newItemPage((await params).endpoint);
   return (
     <div className={styles.page}>
       <p className={styles.breadcrumb}>
@@ -24,7 +24,7 @@ export default async function NewContentPage({ params }: RouteParamsProps<'endpo
         <Link href={consolePaths.list(def.endpoint)}>{def.label}</Link> / 新規作成
       </p>
       <h1 className={styles.title}>{def.label}を作成</h1>
-      <ContentEditor def={def} item={item} />
+      <ContentEditor def={def} item={item} canPublish={canPublish} />
     </div>
   );
 }
