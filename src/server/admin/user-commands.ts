@@ -64,7 +64,8 @@ const auditUser = (
 const createUserCommand = defineCommand({
   name: 'create-user',
   summary: '確認済みのユーザーを作成する (スタッフ・招待した書き手用。確認メールは送りません)',
-  usage: 'create-user --email E --password P [--name NAME] [--role member|contributor|editor|admin]',
+  usage:
+    'create-user --email E --password P [--name NAME] [--role member|contributor|editor|admin]',
   args: z
     .object({
       email: emailField,

@@ -58,7 +58,9 @@ const flashValues = clippedFields({
 });
 
 const roleInput = z.object({
-  role: z.enum(ROLES, { error: '権限を「会員」「寄稿者」「編集者」「管理者」から選んでください。' }),
+  role: z.enum(ROLES, {
+    error: '権限を「会員」「寄稿者」「編集者」「管理者」から選んでください。',
+  }),
 });
 
 const DAYS_FORMAT_MESSAGE = '日数は半角数字で入力してください（空欄で期限なし）。';

@@ -16,6 +16,7 @@ export const API_ROUTES: readonly string[] = [
   '/api/admin/content/[endpoint]',
   '/api/admin/content/[endpoint]/[contentId]',
   '/api/admin/content/[endpoint]/[contentId]/restore',
+  '/api/admin/content/[endpoint]/[contentId]/review',
   '/api/admin/content/[endpoint]/[contentId]/workflow',
   '/api/admin/content/[endpoint]/lookup',
   '/api/admin/media',

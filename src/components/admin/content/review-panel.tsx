@@ -1,11 +1,12 @@
 import type { ReactNode } from 'react';
 import styles from '@/components/biz/biz-admin.module.css';
-import { PostForm, TextArea } from '@/components/forms/form.client';
+import { PostForm } from '@/components/forms/form.client';
+import { ReviewDecisionForms } from '@/components/forms/review-decision-forms';
 import { SUBMISSION_STATE_LABELS } from '@/lib/access/console-permissions';
 import { type EditorAccess, consolePaths } from '@/lib/admin-content';
 import { formatDateTime } from '@/lib/format';
 import type { Flash } from '@/lib/http/flash';
-import { FORM_KEY, flashFor, typedIn } from '@/lib/http/form-flash';
+import { FORM_KEY, flashFor } from '@/lib/http/form-flash';
 
 /**
  * A contributor's item under review, above its editor (as partners' job listings are
@@ -40,7 +41,6 @@ export function ReviewPanel({ endpoint, id, updatedAt, access, flash }: Props) {
       <input type="hidden" name="baseUpdatedAt" value={updatedAt} />
     </>
   );
-  const returnFlash = flashFor(flash, REVIEW_FORM_KEYS.return);
   return (
     <section className={styles.review} aria-labelledby="review-title">
       <h2 id="review-title" className={styles.subTitle}>
@@ -88,35 +88,14 @@ export function ReviewPanel({ endpoint, id, updatedAt, access, flash }: Props) {
       ) : null}
 
       {access.publish && submission.state === 'in_review' ? (
-        <div className={styles.reviewForms}>
-          <PostForm
-            action={action}
-            submitLabel="承認して公開"
-            initialErrors={flashFor(flash, REVIEW_FORM_KEYS.approve)}
-            fullWidthSubmit={false}
-          >
-            {hidden(REVIEW_FORM_KEYS.approve, 'approve')}
-            <p className={styles.lead}>承認すると、この内容ですぐに公開されます。</p>
-          </PostForm>
-          <PostForm
-            action={action}
-            submitLabel="差し戻す"
-            submitColor="white"
-            initialErrors={returnFlash}
-            fullWidthSubmit={false}
-          >
-            {hidden(REVIEW_FORM_KEYS.return, 'return')}
-            <TextArea
-              name="comment"
-              label="差し戻しの理由"
-              required
-              rows={4}
-              maxLength={2000}
-              hint="寄稿者の編集画面にそのまま表示されます。直してほしい点を具体的に書いてください（2,000文字以内）"
-              defaultValue={typedIn(returnFlash, 'comment')}
-            />
-          </PostForm>
-        </div>
+        <ReviewDecisionForms
+          action={action}
+          keys={REVIEW_FORM_KEYS}
+          hidden={hidden}
+          flash={flash}
+          approveLead="承認すると、この内容ですぐに公開されます。"
+          commentHint="寄稿者の編集画面にそのまま表示されます。直してほしい点を具体的に書いてください（2,000文字以内）"
+        />
       ) : null}
     </section>
   );

@@ -1,7 +1,7 @@
 import Link from 'next/link';
 import { FieldChange } from '@/components/admin/content/version-history';
 import styles from '@/components/biz/biz-admin.module.css';
-import { PostForm, TextArea } from '@/components/forms/form.client';
+import { ReviewDecisionForms } from '@/components/forms/review-decision-forms';
 import { Button } from '@/components/ui/button';
 import type { FieldDiff } from '@/lib/content-diff';
 import { formatDateJa, formatDateTime } from '@/lib/format';
@@ -12,7 +12,7 @@ import {
   LISTING_FIELD_NAMES,
   type ListingFields,
 } from '@/server/jobs/listing-input';
-import { FORM_KEY, flashFor, typedIn } from '@/lib/http/form-flash';
+import { FORM_KEY, flashFor } from '@/lib/http/form-flash';
 import { BizListSection } from '@/components/biz/biz-section';
 import { RowError } from './messages';
 
@@ -142,7 +142,6 @@ function Time({ at }: { at: Date }) {
 function ReviewPanel({ listing, flash }: { listing: ListingView; flash: Flash | null }) {
   const keys = listingFormKeys(listing.id);
   const action = `/api/biz/axis-admin/listings/${listing.id}/review`;
-  const returnFlash = flashFor(flash, keys.return);
   const hidden = (key: string, decision: string) => (
     <>
       <input type="hidden" name={FORM_KEY} value={key} />
@@ -171,35 +170,14 @@ function ReviewPanel({ listing, flash }: { listing: ListingView; flash: Flash | 
           <ListingFieldList fields={listing.fields} />
         </>
       )}
-      <div className={styles.reviewForms}>
-        <PostForm
-          action={action}
-          submitLabel="承認して公開"
-          initialErrors={flashFor(flash, keys.approve)}
-          fullWidthSubmit={false}
-        >
-          {hidden(keys.approve, 'approve')}
-          <p className={styles.lead}>承認すると、すぐに求人一覧に公開されます。</p>
-        </PostForm>
-        <PostForm
-          action={action}
-          submitLabel="差し戻す"
-          submitColor="white"
-          initialErrors={returnFlash}
-          fullWidthSubmit={false}
-        >
-          {hidden(keys.return, 'return')}
-          <TextArea
-            name="comment"
-            label="差し戻しの理由"
-            required
-            rows={4}
-            maxLength={2000}
-            hint="パートナーの画面にそのまま表示されます。直してほしい点を具体的に書いてください（2,000文字以内）"
-            defaultValue={typedIn(returnFlash, 'comment')}
-          />
-        </PostForm>
-      </div>
+      <ReviewDecisionForms
+        action={action}
+        keys={keys}
+        hidden={hidden}
+        flash={flash}
+        approveLead="承認すると、すぐに求人一覧に公開されます。"
+        commentHint="パートナーの画面にそのまま表示されます。直してほしい点を具体的に書いてください（2,000文字以内）"
+      />
     </div>
   );
 }
