@@ -10,7 +10,7 @@ import { runWorkflow } from './actions';
 import { findItem } from './items';
 
 /**
- * Contributors' items and their review (docs/decisions/030-contributor-role.md), the way
+ * Contributors' items and their review (docs/decisions/031-contributor-role.md), the way
  * partners' job listings are reviewed (src/server/jobs/listings.ts): a contributor writes a
  * draft and submits it; an editor approves it (it is published at once) or returns it with
  * a comment the contributor reads above their editor. Saving an item in review withdraws it.
