@@ -1,13 +1,9 @@
 'use client';
 
 import { useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
-import {
-  CONSOLE_STATUS_LABELS,
-  consolePaths,
-  type ConsoleStatus,
-  type ReferenceOption,
-} from '@/lib/admin-content';
+import { CONSOLE_STATUS_LABELS, type ReferenceOption } from '@/lib/admin-content';
 import styles from './content.module.css';
+import { useConsoleLookup } from './use-console-lookup';
 
 export type ReferencePickerProps = {
   /** The search input's id (the field's label points at it). */
@@ -27,34 +23,6 @@ export type ReferencePickerProps = {
   describedBy?: string;
   invalid?: boolean;
 };
-
-const DEBOUNCE_MS = 250;
-const STATUSES: readonly ConsoleStatus[] = ['draft', 'scheduled', 'published', 'changed'];
-
-/** `{ items: ReferenceOption[] }`, whatever else the answer holds; null when unreadable. */
-export function readLookupAnswer(body: unknown): ReferenceOption[] | null {
-  if (typeof body !== 'object' || body === null || !('items' in body)) return null;
-  const items = body.items;
-  if (!Array.isArray(items)) return null;
-  return items.flatMap((raw: unknown) => {
-    if (typeof raw !== 'object' || raw === null) return [];
-    const { id, label, status } = raw as Record<string, unknown>;
-    if (typeof id !== 'string') return [];
-    return [
-      {
-        id,
-        label: typeof label === 'string' && label ? label : id,
-        status: STATUSES.find((s) => s === status) ?? 'draft',
-      },
-    ];
-  });
-}
-
-type Lookup =
-  | { state: 'idle' }
-  | { state: 'loading' }
-  | { state: 'done'; items: ReferenceOption[] }
-  | { state: 'failed' };
 
 /**
  * A searchable reference picker: a WAI-ARIA combobox whose listbox lists the endpoint's items
@@ -78,7 +46,6 @@ export function ReferencePicker({
   const [query, setQuery] = useState('');
   const [open, setOpen] = useState(false);
   const [active, setActive] = useState(-1);
-  const [lookup, setLookup] = useState<Lookup>({ state: 'idle' });
   const [labels, setLabels] = useState<ReadonlyMap<string, ReferenceOption>>(
     () => new Map(known.map((o) => [o.id, o])),
   );
@@ -86,30 +53,8 @@ export function ReferencePicker({
   const chipButtons = useRef(new Map<string, HTMLButtonElement>());
   const [focusAfterMove, setFocusAfterMove] = useState<string | null>(null);
 
-  // Ask the server for matches a moment after the last keystroke; a newer query wins.
-  useEffect(() => {
-    if (!open) return;
-    const controller = new AbortController();
-    const timer = setTimeout(() => {
-      setLookup({ state: 'loading' });
-      const url = `${consolePaths.apiLookup(endpoint)}?q=${encodeURIComponent(query.trim())}`;
-      fetch(url, { signal: controller.signal, credentials: 'same-origin' })
-        .then(async (response) => {
-          const items = response.ok ? readLookupAnswer(await response.json()) : null;
-          if (!items) return setLookup({ state: 'failed' });
-          setLookup({ state: 'done', items: items.filter((o) => o.id !== excludeId) });
-          setActive(-1);
-        })
-        .catch((error: unknown) => {
-          if (!(error instanceof DOMException && error.name === 'AbortError'))
-            setLookup({ state: 'failed' });
-        });
-    }, DEBOUNCE_MS);
-    return () => {
-      clearTimeout(timer);
-      controller.abort();
-    };
-  }, [open, query, endpoint, excludeId]);
+  // Asked a moment after the last keystroke; a newer query wins.
+  const lookup = useConsoleLookup(endpoint, query, open, () => setActive(-1));
 
   useEffect(() => {
     if (!focusAfterMove) return;
@@ -117,7 +62,7 @@ export function ReferencePicker({
     setFocusAfterMove(null);
   }, [focusAfterMove, value]);
 
-  const options = lookup.state === 'done' ? lookup.items : [];
+  const options = lookup.state === 'done' ? lookup.items.filter((o) => o.id !== excludeId) : [];
   // Expanded only when there is a list to see; loading and no results are said in words.
   const expanded = open && options.length > 0;
 

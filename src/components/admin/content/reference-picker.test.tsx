@@ -3,7 +3,8 @@ import { act, fireEvent, render, screen, within } from '@testing-library/react';
 import { useState } from 'react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { ReferenceOption } from '@/lib/admin-content';
-import { ReferencePicker, readLookupAnswer } from './reference-picker.client';
+import { ReferencePicker } from './reference-picker.client';
+import { readLookupAnswer } from './use-console-lookup';
 
 const known: ReferenceOption[] = [
   { id: 't1', label: '展覧会', status: 'published' },

@@ -131,7 +131,7 @@ export const EmbedNode = Node.create({
       insertEmbed:
         (embed) =>
         ({ commands }) =>
-          commands.insertContent({ type: this.name, attrs: { ...embed } }),
+          commands.insertBlock({ type: this.name, attrs: { ...embed } }),
     };
   },
 });

@@ -2,13 +2,16 @@ import CodeBlock from '@tiptap/extension-code-block';
 import Link from '@tiptap/extension-link';
 import { OrderedList } from '@tiptap/extension-list';
 import { Table, TableCell, TableHeader, TableRow } from '@tiptap/extension-table';
-import { Placeholder } from '@tiptap/extensions';
+import { CharacterCount, Placeholder } from '@tiptap/extensions';
 import Document from '@tiptap/extension-document';
 import { Extension, type Editor, type Extensions } from '@tiptap/react';
 import StarterKit from '@tiptap/starter-kit';
+import { countCharacters } from '@/lib/reading-time';
+import { BlockCommands } from './block-commands';
 import { EmbedNode } from './embed-node';
 import { FigureImage } from './figure-image-node';
 import { MembersDivider, TOP_LEVEL_GROUP } from './members-divider-node';
+import { slashMenuExtension } from './slash-menu';
 
 /**
  * The editor's schema: exactly the markup src/server/cms/richtext/sanitize.ts keeps, so what
@@ -54,6 +57,8 @@ export function isAllowedLink(href: string): boolean {
 }
 
 const RichLink = Link.extend({
+  // Text typed at a link's end is not part of it (TipTap makes autolinks inclusive).
+  inclusive: false,
   addAttributes() {
     return {
       href: { default: null, parseHTML: (element) => element.getAttribute('href') },
@@ -145,9 +150,14 @@ const ConsoleKeys = Extension.create<ConsoleKeyOptions>({
   },
 });
 
-export function richTextExtensions(
-  options: { onEscape?: () => void; onLink?: () => void } = {},
-): Extensions {
+export type RichTextOptions = {
+  onEscape?: () => void;
+  onLink?: () => void;
+  /** The `/` menu's link to the editor component; no menu without it. */
+  slashMenu?: Parameters<typeof slashMenuExtension>[0];
+};
+
+export function richTextExtensions(options: RichTextOptions = {}): Extensions {
   return [
     Document.extend({ content: `(block | ${TOP_LEVEL_GROUP})+` }),
     StarterKit.configure({
@@ -171,6 +181,10 @@ export function richTextExtensions(
     // Shown in the editor only (a decoration): never part of the HTML.
     Placeholder.configure({ placeholder: 'ここに本文を書きます…' }),
     ConsoleKeys.configure({ onEscape: options.onEscape ?? null, onLink: options.onLink ?? null }),
+    BlockCommands,
+    // 文字数 as src/lib/reading-time.ts counts it (whitespace out).
+    CharacterCount.configure({ textCounter: countCharacters }),
+    ...(options.slashMenu ? [slashMenuExtension(options.slashMenu)] : []),
   ];
 }
 

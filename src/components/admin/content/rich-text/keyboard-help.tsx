@@ -18,6 +18,15 @@ const KEYS: readonly { keys: readonly string[]; action: string }[] = [
   { keys: ['Ctrl+Shift+B'], action: '引用' },
   { keys: ['Ctrl+Z', 'Ctrl+Shift+Z'], action: '元に戻す・やり直す' },
   { keys: ['Shift+Enter'], action: '段落内で改行' },
+  {
+    keys: ['/'],
+    action:
+      '挿入メニュー（段落の先頭か空白の後で。続けて入力すると絞り込み、↑↓ で選び Enter で挿入、Esc で閉じる）',
+  },
+  {
+    keys: ['Alt+↑', 'Alt+↓'],
+    action: 'カーソルのあるブロック（段落・見出し・画像・リストの項目など）を上・下へ移動',
+  },
 ];
 
 /** The editor's keys, behind a disclosure; its summary is where Esc sends the focus. */
@@ -43,6 +52,8 @@ export function RichTextKeyboardHelp({ summaryRef }: { summaryRef: Ref<HTMLEleme
           ))}
         </dl>
         <p>
+          ブロックの左の ⋮⋮
+          をドラッグすると、マウスでも移動できます。リンクの画面では、サイト内の記事をタイトルで探せます。
           画像・埋め込み・会員限定の区切りは、矢印キーで選んで Delete で削除できます。URL
           だけを空の段落に貼り付けると、YouTube・Vimeo・X・Instagram は埋め込みになります。
         </p>

@@ -9,6 +9,7 @@ import type { FileValue, MediaValue } from '@/lib/admin-content';
 import { type Embed, embedFromUrl } from '@/lib/cms/embeds';
 import { isAllowedLink } from './extensions';
 import { type FigureImageAttributes, isHttpUrl } from './figure-image-node';
+import { PostLinkSearch, postPath } from './post-link-search';
 import styles from './rich-text-editor.module.css';
 import { describeControl } from '@/components/forms/describe-control';
 
@@ -205,6 +206,13 @@ export function LinkDialog({
         inputRef={inputRef}
         inputMode="url"
         required
+      />
+      <PostLinkSearch
+        onChoose={(post) => {
+          setHref(postPath(post.id));
+          setError(null);
+          inputRef.current?.focus();
+        }}
       />
       <div className={styles.check}>
         <input

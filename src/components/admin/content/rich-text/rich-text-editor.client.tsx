@@ -1,9 +1,13 @@
 'use client';
 
+import { TextSelection } from '@tiptap/pm/state';
 import type { EditorView } from '@tiptap/pm/view';
 import { EditorContent, type Editor, useEditor } from '@tiptap/react';
-import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
+import { useEffect, useId, useLayoutEffect, useMemo, useRef, useState } from 'react';
+import { flushSync } from 'react-dom';
 import { type Embed, embedFromUrl } from '@/lib/cms/embeds';
+import { BlockHandle } from './block-handle';
+import { insertBlockNode } from './block-commands';
 import { editorHtml, relFor, richTextExtensions } from './extensions';
 import { EDIT_IMAGE_EVENT, type FigureImageAttributes } from './figure-image-node';
 import { RichTextKeyboardHelp } from './keyboard-help';
@@ -11,6 +15,8 @@ import { cleanPastedHtml } from './paste-cleanup';
 import { EmbedDialog, ImageDialog, type LinkChoice, LinkDialog } from './rich-text-dialogs';
 import styles from './rich-text-editor.module.css';
 import { RichTextToolbar } from './rich-text-toolbar';
+import { SlashMenu, type SlashMenuBridge, type SlashMenuState, slashOptionId } from './slash-menu';
+import { WritingStats } from './writing-stats';
 
 export type RichTextEditorProps = {
   /** The editing area's id (the textarea's before the editor is ready). */
@@ -26,8 +32,11 @@ export type RichTextEditorProps = {
 
 const CARET_CLEARANCE = { top: 200, bottom: 48, left: 0, right: 0 };
 
+/** The text a link applies to: the selection when the dialog was asked for. */
+type LinkRange = { from: number; to: number };
+
 type Dialog =
-  | { kind: 'link'; initial: LinkChoice | null }
+  | { kind: 'link'; initial: LinkChoice | null; range: LinkRange }
   | { kind: 'image'; initial: FigureImageAttributes | null }
   | { kind: 'embed' };
 
@@ -45,8 +54,28 @@ function pasteUrlAsEmbed(view: EditorView, event: ClipboardEvent): boolean {
   if ($from.parent.content.size > 0 || $from.depth !== 1) return false;
   const node = schema.nodes.embed?.create({ ...embed });
   if (!node) return false;
-  view.dispatch(view.state.tr.replaceWith($from.before(), $from.after(), node).scrollIntoView());
+  view.dispatch(insertBlockNode(view.state.tr, node));
   return true;
+}
+
+/**
+ * The editor's selection brought up to date with the page's: a script (or a macro) that
+ * selects text and presses Ctrl+K at once can be quicker than the selectionchange event
+ * ProseMirror waits for.
+ */
+function syncSelectionFromPage(view: EditorView): void {
+  const selection = view.dom.ownerDocument.getSelection();
+  if (!selection?.anchorNode || !selection.focusNode) return;
+  if (!view.dom.contains(selection.anchorNode) || !view.dom.contains(selection.focusNode)) return;
+  try {
+    const anchor = view.posAtDOM(selection.anchorNode, selection.anchorOffset);
+    const head = view.posAtDOM(selection.focusNode, selection.focusOffset);
+    const current = view.state.selection;
+    if (current.anchor === anchor && current.head === head) return;
+    view.dispatch(view.state.tr.setSelection(TextSelection.create(view.state.doc, anchor, head)));
+  } catch {
+    // A position ProseMirror cannot map (inside a node view): its own selection stands.
+  }
 }
 
 function selectedImage(editor: Editor): FigureImageAttributes | null {
@@ -70,6 +99,33 @@ export function RichTextEditor({
   const fallbackRef = useRef<HTMLTextAreaElement>(null);
   const openLinkRef = useRef<() => void>(() => {});
   const [dialog, setDialog] = useState<Dialog | null>(null);
+  const slashListId = useId();
+  const [slash, setSlashState] = useState<SlashMenuState | null>(null);
+  // The plugin asks for the highlighted item between renders: the ref is the truth.
+  const slashRef = useRef<SlashMenuState | null>(null);
+  const [slashBridge] = useState<SlashMenuBridge>(() => {
+    const set = (menu: SlashMenuState | null) => {
+      slashRef.current = menu;
+      setSlashState(menu);
+    };
+    return {
+      // Each new query starts again at the first match.
+      show: set,
+      move: (delta) => {
+        const menu = slashRef.current;
+        if (!menu || menu.items.length === 0) return;
+        const count = menu.items.length;
+        set({ ...menu, active: (menu.active + delta + count) % count });
+      },
+      chooseActive: () => {
+        const menu = slashRef.current;
+        const item = menu?.items[menu.active];
+        if (!menu || !item) return false;
+        menu.choose(item);
+        return true;
+      },
+    };
+  });
 
   // Created once: a new extension list or content on each render would make TipTap reconfigure
   // the view while the reader types (and an IME is composing).
@@ -77,6 +133,11 @@ export function RichTextEditor({
     richTextExtensions({
       onEscape: () => helpRef.current?.focus(),
       onLink: () => openLinkRef.current(),
+      slashMenu: {
+        bridge: () => slashBridge,
+        onDialog: (kind) =>
+          setDialog(kind === 'image' ? { kind: 'image', initial: null } : { kind: 'embed' }),
+      },
     }),
   );
   const [content] = useState(initialHtml);
@@ -124,13 +185,37 @@ export function RichTextEditor({
 
   const openLink = () => {
     if (!editor) return;
+    syncSelectionFromPage(editor.view);
+    const { from, to } = editor.state.selection;
     const href = editor.getAttributes('link').href as string | undefined;
     const target = editor.getAttributes('link').target as string | undefined;
-    setDialog({ kind: 'link', initial: href ? { href, newTab: target === '_blank' } : null });
+    // At once, not at the next render: the keys typed right after Ctrl+K (a macro types the
+    // URL straight away) go to the dialog's field, not over the selected text.
+    flushSync(() =>
+      setDialog({
+        kind: 'link',
+        initial: href ? { href, newTab: target === '_blank' } : null,
+        range: { from, to },
+      }),
+    );
   };
   useEffect(() => {
     openLinkRef.current = openLink;
   });
+
+  // The textbox points at the `/` menu's highlighted item while it is open.
+  const activeSlashItem = slash?.items[slash.active];
+  useEffect(() => {
+    const dom = editor?.view.dom;
+    if (!dom) return;
+    if (activeSlashItem) {
+      dom.setAttribute('aria-controls', slashListId);
+      dom.setAttribute('aria-activedescendant', slashOptionId(slashListId, activeSlashItem));
+    } else {
+      dom.removeAttribute('aria-controls');
+      dom.removeAttribute('aria-activedescendant');
+    }
+  }, [editor, activeSlashItem, slashListId]);
 
   useEffect(() => {
     const root = rootRef.current;
@@ -171,7 +256,13 @@ export function RichTextEditor({
     });
   };
 
-  const applyLink = ({ href, newTab }: LinkChoice) => {
+  const applyLink = ({ href, newTab }: LinkChoice, range: LinkRange) => {
+    // Exactly the text selected when the dialog was asked for.
+    const size = editor.state.doc.content.size;
+    editor.commands.setTextSelection({
+      from: Math.min(range.from, size),
+      to: Math.min(range.to, size),
+    });
     // Other rel tokens (sponsored, nofollow) stay; the new-tab ones follow the choice.
     const kept = String(editor.getAttributes('link').rel ?? '')
       .split(/\s+/)
@@ -181,8 +272,10 @@ export function RichTextEditor({
     const chain = editor.chain().focus();
     if (editor.state.selection.empty && !editor.isActive('link')) {
       chain.insertContent({ type: 'text', text: href, marks: [{ type: 'link', attrs }] }).run();
-    } else {
+    } else if (editor.state.selection.empty) {
       chain.extendMarkRange('link').setLink(attrs).run();
+    } else {
+      chain.setLink(attrs).run();
     }
     closeAndWrite();
   };
@@ -191,7 +284,7 @@ export function RichTextEditor({
     if (dialog?.kind === 'image' && dialog.initial && editor.isActive('image')) {
       editor.chain().focus().updateAttributes('image', image).run();
     } else {
-      editor.chain().focus().insertContent({ type: 'image', attrs: image }).run();
+      editor.chain().focus().insertBlock({ type: 'image', attrs: image }).run();
     }
     closeAndWrite();
   };
@@ -212,13 +305,29 @@ export function RichTextEditor({
           onEmbed: () => setDialog({ kind: 'embed' }),
         }}
       />
+      <BlockHandle editor={editor} rootRef={rootRef} />
       <EditorContent editor={editor} className={styles.surface} />
+      {slash ? (
+        <SlashMenu
+          id={slashListId}
+          menu={slash}
+          onHover={(index) => {
+            const menu = slashRef.current;
+            if (menu) {
+              slashRef.current = { ...menu, active: index };
+              setSlashState(slashRef.current);
+            }
+          }}
+        />
+      ) : null}
+      <WritingStats editor={editor} />
       <RichTextKeyboardHelp summaryRef={helpRef} />
       {dialog?.kind === 'link' ? (
         <LinkDialog
           initial={dialog.initial}
-          onApply={applyLink}
+          onApply={(link) => applyLink(link, dialog.range)}
           onRemove={() => {
+            editor.commands.setTextSelection(dialog.range);
             editor.chain().focus().extendMarkRange('link').unsetLink().run();
             closeAndWrite();
           }}
