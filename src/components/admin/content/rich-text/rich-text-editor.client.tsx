@@ -64,6 +64,8 @@ function pasteUrlAsEmbed(view: EditorView, event: ClipboardEvent): boolean {
  * ProseMirror waits for.
  */
 function syncSelectionFromPage(view: EditorView): void {
+  // A selected image or embed is ProseMirror's own (the page shows no text selection there).
+  if (!(view.state.selection instanceof TextSelection)) return;
   const selection = view.dom.ownerDocument.getSelection();
   if (!selection?.anchorNode || !selection.focusNode) return;
   if (!view.dom.contains(selection.anchorNode) || !view.dom.contains(selection.focusNode)) return;

@@ -58,6 +58,9 @@ export function slashMenuExtension(options: {
           editor: this.editor,
           pluginKey: slashMenuKey,
           char: '/',
+          // At a paragraph's start or after a space (a Japanese full-width one too): a slash
+          // inside a word or a path is just a slash.
+          allowedPrefixes: [' ', '\u3000'],
           // A plain paragraph only: a slash in code or a URL being typed is just a slash.
           allow: ({ state, range }) => {
             const $from = state.doc.resolve(range.from);
