@@ -1,10 +1,10 @@
 /**
  * How long a text takes to read, and how many characters it has: one rule for the editor's
- * live 文字数・読了時間 and for the articles that show a reading time. Decision 031 gives the
+ * live 文字数・読了時間 and for the articles that show a reading time. Decision 032 gives the
  * figure and its source.
  */
 
-/** Japanese characters an adult reads silently per minute (decision 031). */
+/** Japanese characters an adult reads silently per minute (decision 032). */
 export const JAPANESE_CHARACTERS_PER_MINUTE = 500;
 
 const graphemes = new Intl.Segmenter('ja', { granularity: 'grapheme' });
