@@ -9,6 +9,17 @@ const alias = {
   'server-only': path.resolve(import.meta.dirname, 'tests/support/empty-module.ts'),
 };
 
+/**
+ * Integration files about the embedded database's data directory or the launcher alone: they
+ * open PGlite (or no database) whatever DATABASE_URL says, so the PostgreSQL run (CI's second
+ * lane, scripts/with-postgres.sh) would only repeat them.
+ */
+const EMBEDDED_ONLY = [
+  'src/server/db/lock.integration.test.ts',
+  'src/server/db/data-dir-modes.integration.test.ts',
+  'scripts/start.integration.test.ts',
+];
+
 export default defineConfig({
   resolve: { alias },
   test: {
@@ -32,6 +43,7 @@ export default defineConfig({
           name: 'integration',
           globals: true,
           include: ['src/**/*.integration.test.ts', 'scripts/**/*.integration.test.ts'],
+          exclude: ['node_modules/**', ...(process.env.DATABASE_URL ? EMBEDDED_ONLY : [])],
           environment: 'node',
           globalSetup: ['./tests/support/db/global-setup.ts'],
           testTimeout: 60_000,
