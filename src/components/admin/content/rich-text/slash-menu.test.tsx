@@ -2,6 +2,7 @@
 import type { Editor } from '@tiptap/react';
 import { act, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { RichTextEditor } from './rich-text-editor.client';
+import { menuPosition } from './slash-menu';
 
 // ProseMirror measures the page to scroll the selection into view; jsdom has no layout.
 beforeAll(() => {
@@ -121,5 +122,19 @@ describe('the / insert menu', () => {
     type(editor, 'あ'.repeat(996));
     await waitFor(() => expect(screen.getByText(/文字数/)).toHaveTextContent('文字数 1,000'));
     expect(screen.getByText(/読了時間/)).toHaveTextContent('読了時間 約2分');
+  });
+});
+
+describe('menuPosition', () => {
+  it('opens below the slash, above it near the bottom, and stays on a phone’s screen', () => {
+    expect(menuPosition({ left: 100, top: 200, bottom: 220 }, 1280, 720)).toEqual({
+      left: 100,
+      top: 224,
+    });
+    expect(menuPosition({ left: 300, top: 600, bottom: 620 }, 360, 720)).toEqual({
+      left: 100,
+      bottom: 124,
+    });
+    expect(menuPosition({ left: 0, top: 10, bottom: 30 }, 360, 200)).toEqual({ left: 4, top: 34 });
   });
 });

@@ -16,7 +16,7 @@ export type SlashMenuState = {
   items: SlashItem[];
   active: number;
   /** Where the `/` is on the screen (the menu opens below it). */
-  rect: { left: number; bottom: number } | null;
+  rect: { left: number; top: number; bottom: number } | null;
   choose: (item: SlashItem) => void;
 };
 
@@ -39,7 +39,7 @@ function menuFrom(props: SuggestionProps<SlashItem, SlashItem>): SlashMenuState 
     // fetched), and the menu would flash 「該当なし」 in between.
     items: filterSlashItems(SLASH_ITEMS, props.query, props.editor),
     active: 0,
-    rect: rect ? { left: rect.left, bottom: rect.bottom } : null,
+    rect: rect ? { left: rect.left, top: rect.top, bottom: rect.bottom } : null,
     choose: (item) => props.command(item),
   };
 }
@@ -94,6 +94,27 @@ export function slashMenuExtension(options: {
   });
 }
 
+/** The menu's widest and tallest (rich-text-editor.module.css: 16rem wide, 18rem high at most). */
+const MENU_WIDTH = 256;
+const MENU_HEIGHT = 288;
+const GAP = 4;
+
+/**
+ * Where the menu goes: below the `/`, or above it when the screen has no room below; never past
+ * the right edge (a phone is 360 px wide).
+ */
+export function menuPosition(
+  rect: { left: number; top: number; bottom: number },
+  viewportWidth: number,
+  viewportHeight: number,
+): { left: number; top?: number; bottom?: number } {
+  const left = Math.max(GAP, Math.min(rect.left, viewportWidth - MENU_WIDTH - GAP));
+  const roomBelow = viewportHeight - rect.bottom;
+  if (roomBelow >= MENU_HEIGHT + GAP || roomBelow >= rect.top)
+    return { left, top: rect.bottom + GAP };
+  return { left, bottom: viewportHeight - rect.top + GAP };
+}
+
 /** The option's id, for the textbox's aria-activedescendant. */
 export function slashOptionId(listId: string, item: SlashItem): string {
   return `${listId}-${item.key}`;
@@ -108,7 +129,9 @@ export function SlashMenu({
   menu: SlashMenuState;
   onHover: (index: number) => void;
 }) {
-  const style = menu.rect ? { left: menu.rect.left, top: menu.rect.bottom + 4 } : undefined;
+  const style = menu.rect
+    ? menuPosition(menu.rect, window.innerWidth, window.innerHeight)
+    : undefined;
   if (menu.items.length === 0) {
     return (
       <p className={styles.slashMenu} style={style} role="status">
