@@ -29,8 +29,14 @@ export type MediaItem = {
   uploadedAt: string;
 };
 
-/** GET /api/admin/media?q=&kind=&page= (and the library page's query). */
-export type MediaListQuery = { q: string; kind: MediaKind | ''; page: number };
+/** GET /api/admin/media?q=&kind=&page=&url= (and the library page's query). */
+export type MediaListQuery = {
+  q: string;
+  kind: MediaKind | '';
+  page: number;
+  /** One file by the address content stores (the picker names a field's current file). */
+  url?: string;
+};
 
 export type MediaListAnswer = {
   ok: true;
@@ -47,7 +53,15 @@ export type MediaErrorAnswer = {
   ok: false;
   message: string | null;
   fieldErrors?: Record<string, string>;
+  /** 409: the library already has a file with the same bytes; send `duplicate=keep` to add it anyway. */
+  duplicate?: MediaItem;
 };
+
+/** The upload field that adds a file even when the library has the same bytes. */
+export const KEEP_DUPLICATE = { name: 'duplicate', value: 'keep' } as const;
+
+export const duplicateMessage = (existing: Pick<MediaItem, 'filename' | 'url'>) =>
+  `同じ内容のファイルが「${displayName(existing)}」としてライブラリにあります。`;
 
 export const ALT_MAX_LENGTH = 250;
 export const ALT_REQUIRED_MESSAGE =

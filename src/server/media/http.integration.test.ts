@@ -258,6 +258,42 @@ describe('upload', () => {
     expect(done.headers.get('location')).toBe(`/admin/media/${row!.id}`);
   });
 
+  it('offers the file the library already has instead of a copy, unless asked to keep both', async () => {
+    const first = await routes.upload(
+      uploadRequest({ who: 'editor' }, sample('png'), { alt: '表紙' }, 'cover.png'),
+    );
+    const { media } = (await first.json()) as { media: { id: string } };
+
+    const again = await routes.upload(
+      uploadRequest({ who: 'editor' }, sample('png'), { alt: '別の説明' }, 'cover-2.png'),
+    );
+    expect(again.status).toBe(409);
+    expect(await again.json()).toMatchObject({
+      ok: false,
+      message: '同じ内容のファイルが「cover.png」としてライブラリにあります。',
+      duplicate: { id: media.id, filename: 'cover.png', alt: '表紙' },
+    });
+    // Nothing new stored or registered.
+    expect(storedFiles()).toHaveLength(1);
+    expect(await rows()).toHaveLength(1);
+
+    const plain = await routes.upload(
+      uploadRequest({ who: 'editor', plain: true }, sample('png'), { alt: '説明' }),
+    );
+    expect(plain.status).toBe(303);
+    const cookie = /axis_flash=([^;]+)/.exec(plain.headers.get('set-cookie') ?? '')?.[1];
+    expect(decodeFlash(cookie)?.fieldErrors.duplicate).toContain(`/admin/media/${media.id}`);
+
+    const kept = await routes.upload(
+      uploadRequest({ who: 'editor' }, sample('png'), { alt: '別の説明', duplicate: 'keep' }),
+    );
+    expect(kept.status).toBe(201);
+    expect(storedFiles()).toHaveLength(2);
+    const hashes = (await rows()).map((r) => r.contentHash);
+    expect(hashes[0]).toMatch(/^[0-9a-f]{64}$/);
+    expect(hashes[1]).toBe(hashes[0]);
+  });
+
   it('refuses a post from another site', async () => {
     const res = await routes.upload(
       uploadRequest({ who: 'editor', origin: 'https://evil.example' }, sample('png'), { alt: 'x' }),
@@ -269,10 +305,15 @@ describe('upload', () => {
 
 describe('list', () => {
   it('answers the picker’s JSON, filtered, and a Japanese 400 for bad input', async () => {
-    await storedImage('白い壁');
+    const wall = await storedImage('白い壁');
     const res = await routes.list(listRequest({ who: 'editor' }, '?kind=image&q=%E7%99%BD'));
     expect(res.status).toBe(200);
     expect(await res.json()).toMatchObject({ ok: true, total: 1, page: 1, pageCount: 1 });
+    // The picker asks for the file a field holds by its address, for its name.
+    const byUrl = await routes.list(
+      listRequest({ who: 'editor' }, `?url=${encodeURIComponent(wall.url)}`),
+    );
+    expect(await byUrl.json()).toMatchObject({ total: 1, items: [{ filename: 'wall.png' }] });
     const none = await routes.list(listRequest({ who: 'editor' }, '?kind=audio'));
     expect(await none.json()).toMatchObject({ total: 0, items: [] });
 

@@ -6,11 +6,15 @@ import {
   ALT_REQUIRED_MESSAGE,
   ALT_TOO_LONG_MESSAGE,
   MEDIA_KINDS,
+  KEEP_DUPLICATE,
   MEDIA_KIND_LABELS,
+  type MediaErrorAnswer,
+  type MediaItem,
   type MediaKind,
   type MediaListAnswer,
   type MediaUploadAnswer,
   displayName,
+  duplicateMessage,
   mediaPaths,
 } from '@/lib/media/media-shared';
 import { z } from '@/lib/zod';
@@ -35,7 +39,7 @@ import type { MediaLimits } from '@/server/storage/media-types';
 import type { MediaStorage } from '@/server/storage/media-storage';
 import { getStorage } from '@/server/storage/storage';
 import { receiveUpload } from '@/server/storage/upload';
-import { deleteMedia, listMedia, registerMedia, updateMediaAlt } from './library';
+import { deleteMedia, findMediaByHash, listMedia, registerMedia, updateMediaAlt } from './library';
 import { doneAnswer } from '@/server/http/done-flash';
 
 /**
@@ -90,6 +94,11 @@ export const listInput = z.object({
     .optional()
     .default(''),
   page: pageNumber.optional().default(1),
+  url: z
+    .string()
+    .max(500, { error: 'ファイルの URL が長すぎます。' })
+    .regex(/^\/(?:uploads|media)\//, { error: 'ライブラリのファイルの URL を指定してください。' })
+    .optional(),
 });
 
 export type MediaHttpOptions = {
@@ -115,6 +124,14 @@ const succeeded = doneAnswer;
 const faultMessage = 'アップロードを保存できませんでした。時間をおいてもう一度お試しください。';
 
 const flashValues = clippedFields({ [FORM_KEY]: 20, alt: ALT_MAX_LENGTH });
+
+/** The upload's bytes are in the library already, and the editor did not ask to keep both. */
+class DuplicateUpload extends Error {
+  constructor(readonly existing: MediaItem) {
+    super(duplicateMessage(existing));
+    this.name = 'DuplicateUpload';
+  }
+}
 
 /** A refusal of the upload, pinned to the field it is about. */
 class UploadFieldError extends AppError {
@@ -147,18 +164,19 @@ export function mediaHandlers(options: MediaHttpOptions = {}) {
     if (user instanceof Response) return user;
 
     let alt = '';
-    const refuse = (status: number, field: string, message: string) =>
+    const refuse = (status: number, field: string, message: string, detail = message) =>
       formAnswer(
         request,
-        { ok: false, status, message, fieldErrors: field ? { [field]: message } : {} },
+        { ok: false, status, message, fieldErrors: field ? { [field]: detail } : {} },
         { [FORM_KEY]: UPLOAD_FORM_KEY, alt },
         { formPage: mediaPaths.library, signInPage: true },
       );
+    const db = await database();
     try {
       const received = await receiveUpload(request, {
         storage: storage(),
         limits: options.limits,
-        check: (media, fields) => {
+        check: async (media, fields, file) => {
           const parsed = altText.safeParse(fields.alt ?? '');
           if (!parsed.success)
             throw new UploadFieldError('alt', parsed.error.issues[0]?.message ?? '');
@@ -172,9 +190,14 @@ export function mediaHandlers(options: MediaHttpOptions = {}) {
             );
           if (media.type.kind === 'image' && !alt)
             throw new UploadFieldError('alt', ALT_REQUIRED_MESSAGE);
+          // The same bytes again: offer the file already there rather than a silent copy.
+          if (fields[KEEP_DUPLICATE.name] !== KEEP_DUPLICATE.value) {
+            const existing = await findMediaByHash(db, file.contentHash);
+            if (existing) throw new DuplicateUpload(existing);
+          }
         },
       });
-      const media = await registerMedia(await database(), {
+      const media = await registerMedia(db, {
         ...received,
         alt,
         uploadedBy: `user:${user.id}`,
@@ -189,6 +212,23 @@ export function mediaHandlers(options: MediaHttpOptions = {}) {
       for (const cookie of done.setCookies ?? []) headers.append('set-cookie', cookie);
       return new Response(null, { status: 303, headers });
     } catch (error) {
+      if (error instanceof DuplicateUpload) {
+        if ((request.headers.get('accept') ?? '').includes('application/json')) {
+          const answer: MediaErrorAnswer = {
+            ok: false,
+            message: error.message,
+            duplicate: error.existing,
+          };
+          return jsonAnswer(409, answer);
+        }
+        // Without JavaScript: the form page says where the file is and offers to keep both.
+        return refuse(
+          409,
+          KEEP_DUPLICATE.name,
+          error.message,
+          `${error.message}（${mediaPaths.item(error.existing.id)}）そのファイルを使うか、もう一度アップロードする場合は「同じ内容でもアップロードする」にチェックを入れてファイルを選び直してください。`,
+        );
+      }
       // A refusal is about the file (its type, its size, the multipart body) unless it names
       // its field (the alt text); a fault is about no field.
       const refusal = refusalAnswer(error);

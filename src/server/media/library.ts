@@ -1,5 +1,5 @@
 import 'server-only';
-import { and, count, desc, eq, ilike, or, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, ilike, or, sql } from 'drizzle-orm';
 import {
   MEDIA_KIND_LABELS,
   type MediaItem,
@@ -30,6 +30,8 @@ export type NewMedia = {
   height?: number | null;
   alt?: string;
   filename?: string;
+  /** SHA-256 of the bytes (hex), when known. */
+  contentHash?: string | null;
   /** `user:<id>` (console), `key:<id>` (content API), null (the demo seed). */
   uploadedBy?: string | null;
 };
@@ -74,6 +76,7 @@ export async function registerMedia(db: Db, media: NewMedia): Promise<MediaItem>
       height: media.height ?? null,
       alt: media.alt ?? '',
       filename: cleanFilename(media.filename),
+      contentHash: media.contentHash ?? null,
       uploadedBy: media.uploadedBy ?? null,
     })
     .onConflictDoNothing({ target: cmsMedia.url })
@@ -94,6 +97,17 @@ export async function getMediaByUrl(db: Db, url: string): Promise<MediaItem | nu
   return row ? toItem(row) : null;
 }
 
+/** The oldest file of the library with these bytes (its SHA-256, hex), or null. */
+export async function findMediaByHash(db: Db, contentHash: string): Promise<MediaItem | null> {
+  const [row] = await db
+    .select()
+    .from(cmsMedia)
+    .where(eq(cmsMedia.contentHash, contentHash))
+    .orderBy(asc(cmsMedia.createdAt), asc(cmsMedia.id))
+    .limit(1);
+  return row ? toItem(row) : null;
+}
+
 /** Who uploaded a file, as stored (`user:<id>`, `key:<id>` or null). */
 export async function uploaderOf(db: Db, id: string): Promise<string | null> {
   const [row] = await db
@@ -106,7 +120,7 @@ export async function uploaderOf(db: Db, id: string): Promise<string | null> {
 
 export type MediaPage = { items: MediaItem[]; total: number; page: number; pageCount: number };
 
-/** Newest first; `q` in the file name or the alt text; `kind` one kind only. */
+/** Newest first; `q` in the file name or the alt text; `kind` one kind only; `url` that file. */
 export async function listMedia(
   db: Db,
   query: MediaListQuery,
@@ -115,6 +129,7 @@ export async function listMedia(
   const q = query.q.trim();
   const where = and(
     query.kind ? eq(cmsMedia.kind, query.kind) : undefined,
+    query.url ? eq(cmsMedia.url, query.url) : undefined,
     q
       ? or(ilike(cmsMedia.filename, likeContaining(q)), ilike(cmsMedia.alt, likeContaining(q)))
       : undefined,

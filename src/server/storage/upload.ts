@@ -1,5 +1,5 @@
 import 'server-only';
-import { randomBytes, randomUUID } from 'node:crypto';
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { env } from '@/env';
@@ -76,6 +76,8 @@ export type ReceivedUpload = UploadResult & {
   filename: string;
   /** The small text fields sent before the file part (later ones are never read). */
   fields: Record<string, string>;
+  /** SHA-256 of the file's bytes, hex: the same file uploaded again has the same one. */
+  contentHash: string;
 };
 
 export type ReceiveOptions = Omit<UploadOptions, 'db'> & {
@@ -83,7 +85,11 @@ export type ReceiveOptions = Omit<UploadOptions, 'db'> & {
    * Called once the file is known good and before it is stored: throw to refuse it (the
    * temporary file is removed and nothing is stored).
    */
-  check?: (media: InspectedMedia, fields: Record<string, string>) => void;
+  check?: (
+    media: InspectedMedia,
+    fields: Record<string, string>,
+    file: { contentHash: string },
+  ) => void | Promise<void>;
 };
 
 function json(status: number, body: unknown, headers: Record<string, string> = {}): Response {
@@ -135,6 +141,7 @@ type Received = {
   head: Uint8Array;
   filename: string;
   fields: Record<string, string>;
+  contentHash: string;
 };
 
 /** The multipart limits of an upload: one file, a few small fields before it. */
@@ -178,6 +185,7 @@ async function receiveFile(
   let headLength = 0;
   let size = 0;
   let sniffed = false;
+  const hash = createHash('sha256');
 
   const sniffEarly = async () => {
     sniffed = true;
@@ -203,6 +211,7 @@ async function receiveFile(
         headLength += take.length;
       }
       if (!sniffed && headLength >= SNIFF_BYTES) await sniffEarly();
+      hash.update(chunk);
       await handle.write(chunk);
     }
     await handle.datasync();
@@ -215,6 +224,7 @@ async function receiveFile(
     head: Buffer.concat(headChunks, headLength),
     filename: cleanFilename(file.filename),
     fields,
+    contentHash: hash.digest('hex'),
   };
 }
 
@@ -252,7 +262,7 @@ export async function receiveUpload(
       await form.close();
     }
     const media = await inspectMedia(received.head, received.size, limits);
-    options.check?.(media, received.fields);
+    await options.check?.(media, received.fields, { contentHash: received.contentHash });
     const key = storageKeyFor(media, options.now ?? new Date());
     await (options.storage ?? getStorage()).put(
       key,
@@ -267,6 +277,7 @@ export async function receiveUpload(
       kind: media.type.kind,
       filename: received.filename,
       fields: received.fields,
+      contentHash: received.contentHash,
     };
   } finally {
     if (tempFile) await fs.rm(tempFile, { force: true });

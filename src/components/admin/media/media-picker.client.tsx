@@ -56,7 +56,34 @@ export function valueOf(item: MediaItem): MediaValue | FileValue {
   };
 }
 
-const fileName = (url: string) => url.split('/').at(-1) ?? url;
+/**
+ * The library's row of a field's current file, for the name it was uploaded with (content
+ * stores only the address, whose name is random). Null while unknown: the address's own name
+ * shows meanwhile, and for a file not in the library.
+ */
+function useLibraryItem(url: string | undefined, known: MediaItem | null): MediaItem | null {
+  const [found, setFound] = useState<MediaItem | null>(null);
+  const wanted = url && known?.url !== url ? url : null;
+  useEffect(() => {
+    if (!wanted) return;
+    const controller = new AbortController();
+    fetch(`${mediaPaths.api}?${new URLSearchParams({ url: wanted }).toString()}`, {
+      headers: { accept: 'application/json' },
+      signal: controller.signal,
+    })
+      .then(async (response) => {
+        const body = (await response.json()) as MediaListAnswer | MediaErrorAnswer;
+        if (body.ok) setFound(body.items.find((item) => item.url === wanted) ?? null);
+      })
+      .catch(() => {
+        /* the stored name shows instead */
+      });
+    return () => controller.abort();
+  }, [wanted]);
+  if (!url) return null;
+  if (known?.url === url) return known;
+  return found?.url === url ? found : null;
+}
 
 const TITLES = { image: '画像を選ぶ', audio: '音声ファイルを選ぶ', video: '動画ファイルを選ぶ' };
 
@@ -64,10 +91,12 @@ function CurrentValue({
   id,
   kind,
   value,
+  item,
 }: {
   id: string;
   kind: MediaPickerProps['kind'];
   value: MediaValue | FileValue | null;
+  item: MediaItem | null;
 }) {
   if (!value) {
     return (
@@ -82,7 +111,7 @@ function CurrentValue({
     <div id={id} className={styles.current}>
       <MediaThumb url={value.url} kind={kind} small />
       <div className={styles.currentText}>
-        <span>選択中：{fileName(value.url)}</span>
+        <span>選択中：{displayName(item ?? { filename: '', url: value.url })}</span>
         {image ? (
           <span className={userStyles.muted}>
             {image.alt ? `代替テキスト：${image.alt}` : '代替テキストなし'}
@@ -107,6 +136,8 @@ export function MediaPicker(props: MediaPickerProps) {
   const [q, setQ] = useState('');
   const [query, setQuery] = useState({ q: '', page: 1 });
   const [list, setList] = useState<ListState>({ status: 'loading' });
+  const [chosen, setChosen] = useState<MediaItem | null>(null);
+  const currentItem = useLibraryItem(dialogOnly ? undefined : value?.url, chosen);
   const ids = {
     current: `${uid}-current`,
     action: `${uid}-action`,
@@ -178,6 +209,7 @@ export function MediaPicker(props: MediaPickerProps) {
 
   function choose(item: MediaItem) {
     chosenRef.current = true;
+    setChosen(item);
     onChange(valueOf(item));
     close();
   }
@@ -202,7 +234,7 @@ export function MediaPicker(props: MediaPickerProps) {
     <div className={styles.picker}>
       {dialogOnly ? null : (
         <>
-          <CurrentValue id={ids.current} kind={kind} value={value} />
+          <CurrentValue id={ids.current} kind={kind} value={value} item={currentItem} />
           <div className={styles.pickerActions}>
             <Button
               ref={openerRef}

@@ -46,12 +46,24 @@ const episode: MediaItem = {
   filename: 'audio-01.mp3',
 };
 
+/** A file stored under a random name, uploaded as cover.png. */
+const hashed: MediaItem = {
+  ...cover,
+  id: '44444444-4444-4444-8444-444444444444',
+  url: '/uploads/images/2026/11/8adf3b0c9e1d4f2a8b7c6d5e4f3a2b1c.png',
+  alt: '展示会場の入口',
+  filename: 'cover.png',
+};
+
 let fetchMock: ReturnType<typeof vi.fn>;
 beforeEach(() => {
   fetchMock = vi.fn((input: string) => {
     const url = new URL(input, 'http://localhost');
     const kind = url.searchParams.get('kind');
-    const items = [cover, episode].filter((i) => i.kind === kind);
+    const byUrl = url.searchParams.get('url');
+    const items = [cover, episode, hashed].filter((i) =>
+      byUrl ? i.url === byUrl : i.kind === kind && i !== hashed,
+    );
     const answer: MediaListAnswer = { ok: true, items, total: items.length, page: 1, pageCount: 1 };
     return Promise.resolve(new Response(JSON.stringify(answer), { status: 200 }));
   });
@@ -251,6 +263,81 @@ describe('MediaPicker', () => {
     await waitFor(() =>
       expect(valueShown()).toEqual({ url: uploaded.url, width: 3, height: 2, alt: '新しい表紙' }),
     );
+    expect(dialog).not.toHaveAttribute('open');
+  });
+
+  it('names the chosen file by the name it was uploaded with, not its stored name', async () => {
+    render(
+      <Harness kind="image" initial={{ url: hashed.url, width: 3, height: 2, alt: '入口' }} />,
+    );
+    expect(await screen.findByText('選択中：cover.png')).toBeInTheDocument();
+    expect(screen.getByText('代替テキスト：入口')).toBeInTheDocument();
+    expect(screen.queryByText(/選択中：8adf3b/)).not.toBeInTheDocument();
+    expect(fetchMock).toHaveBeenCalledWith(
+      expect.stringContaining(`url=${encodeURIComponent(hashed.url)}`),
+      expect.anything(),
+    );
+  });
+
+  it('offers the file the library already has, or uploads a copy when asked', async () => {
+    const sent: {
+      body: FormData;
+      onload: (() => void) | null;
+      status: number;
+      responseText: string;
+    }[] = [];
+    class FakeXhr {
+      upload = { onprogress: null };
+      onload: (() => void) | null = null;
+      status = 0;
+      responseText = '';
+      body: FormData | null = null;
+      open() {}
+      setRequestHeader() {}
+      send(body: FormData) {
+        this.body = body;
+        sent.push(this as never);
+      }
+    }
+    vi.stubGlobal('XMLHttpRequest', FakeXhr);
+    const user = userEvent.setup();
+    render(<Harness kind="image" />);
+    await user.click(screen.getByRole('button', { name: '選択 カバー画像' }));
+    const dialog = screen.getByRole('dialog', { name: '画像を選ぶ' });
+    await user.type(within(dialog).getByLabelText('代替テキスト（画像は必須）'), '表紙');
+    const file = new File([new Uint8Array(10)], 'cover-copy.png', { type: 'image/png' });
+    await user.upload(within(dialog).getByLabelText('ファイル（画像）'), file);
+    await user.click(within(dialog).getByRole('button', { name: 'アップロード' }));
+    const answerDuplicate = (xhr: (typeof sent)[number]) =>
+      act(() => {
+        xhr.status = 409;
+        xhr.responseText = JSON.stringify({
+          ok: false,
+          message: '同じ内容のファイルが「cover.png」としてライブラリにあります。',
+          duplicate: hashed,
+        });
+        xhr.onload?.();
+      });
+    answerDuplicate(sent[0]!);
+
+    const offer = await within(dialog).findByRole('group', { name: /同じ内容のファイル/ });
+    expect(offer).toHaveTextContent('cover.png');
+    expect(offer).toHaveTextContent('展示会場の入口');
+    // Upload anyway: the same file again, asking the server to keep both.
+    await user.click(within(offer).getByRole('button', { name: '同じ内容でもアップロードする' }));
+    expect(sent).toHaveLength(2);
+    expect(sent[1]!.body.get('duplicate')).toBe('keep');
+    expect([...sent[1]!.body.keys()].at(-1)).toBe('file');
+
+    answerDuplicate(sent[1]!);
+    const again = await within(dialog).findByRole('group', { name: /同じ内容のファイル/ });
+    await user.click(within(again).getByRole('button', { name: 'このファイルを使う' }));
+    expect(valueShown()).toEqual({
+      url: hashed.url,
+      width: 1200,
+      height: 675,
+      alt: '展示会場の入口',
+    });
     expect(dialog).not.toHaveAttribute('open');
   });
 

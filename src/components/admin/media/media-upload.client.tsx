@@ -11,15 +11,18 @@ import {
   ACCEPT_BY_KIND,
   ALT_MAX_LENGTH,
   ALT_REQUIRED_MESSAGE,
+  KEEP_DUPLICATE,
   MEDIA_KIND_LABELS,
   type MediaErrorAnswer,
   type MediaItem,
   type MediaKind,
   type MediaUploadAnswer,
+  displayName,
   formatFileSize,
   looksLikeImage,
   mediaPaths,
 } from '@/lib/media/media-shared';
+import { MediaThumb } from './media-thumb';
 import styles from './media.module.css';
 
 /**
@@ -124,6 +127,10 @@ export function MediaUpload({
   const [prompt, setPrompt] = useState('');
   const [progress, setProgress] = useState<Progress | null>(null);
   const [done, setDone] = useState<{ message: string; id: string } | null>(null);
+  // The library has these bytes already: the editor uses that file or uploads a copy.
+  const [duplicate, setDuplicate] = useState<{ message: string; media: MediaItem } | null>(null);
+  const duplicateRef = useRef<HTMLDivElement>(null);
+  const keepRef = useRef<HTMLInputElement>(null);
   const fileRef = useRef<HTMLInputElement>(null);
   const altRef = useRef<HTMLInputElement>(null);
   const messageRef = useRef<HTMLParagraphElement>(null);
@@ -137,6 +144,7 @@ export function MediaUpload({
     fileHint: `${idPrefix}-file-hint`,
     fileError: `${idPrefix}-file-error`,
     progress: `${idPrefix}-progress`,
+    duplicate: `${idPrefix}-duplicate`,
   };
   const busy = progress !== null;
   const altError = errors.fieldErrors.alt;
@@ -147,6 +155,7 @@ export function MediaUpload({
   function choose(next: File | null, fromDrop: boolean) {
     setFile(next);
     setDone(null);
+    setDuplicate(null);
     setErrors({ message: null, fieldErrors: {} });
     const needsAlt = !!next && looksLikeImage(next) && !alt.trim();
     setPrompt(needsAlt ? ALT_PROMPT : '');
@@ -178,7 +187,7 @@ export function MediaUpload({
     });
   }
 
-  async function upload() {
+  async function upload(keepDuplicate = false) {
     if (busy) return;
     const chosen = file ?? fileRef.current?.files?.[0] ?? null;
     if (!chosen) return fail({ file: NO_FILE }, null);
@@ -186,11 +195,14 @@ export function MediaUpload({
     setErrors({ message: null, fieldErrors: {} });
     setPrompt('');
     setDone(null);
+    setDuplicate(null);
     const body = new FormData();
     // Fields before the file: the server reads them first and stops at the file.
     body.append(FORM_KEY, 'upload');
     body.append('alt', alt);
     if (kind) body.append('kind', kind);
+    if (keepDuplicate || keepRef.current?.checked)
+      body.append(KEEP_DUPLICATE.name, KEEP_DUPLICATE.value);
     body.append('file', chosen, chosen.name);
     setProgress({ loaded: 0, total: chosen.size });
     let sent: Sent | 'aborted';
@@ -207,6 +219,11 @@ export function MediaUpload({
       return;
     }
     const answer = sent.body;
+    if (answer && !answer.ok && answer.duplicate) {
+      setDuplicate({ message: answer.message ?? '', media: answer.duplicate });
+      requestAnimationFrame(() => duplicateRef.current?.focus());
+      return;
+    }
     if (!answer || !answer.ok) {
       const fieldErrors = answer?.fieldErrors ?? {};
       return fail(fieldErrors, answer?.message ?? NETWORK_ERROR);
@@ -238,6 +255,74 @@ export function MediaUpload({
         <p ref={messageRef} role="alert" tabIndex={-1} className={userStyles.alert}>
           {errors.message}
         </p>
+      ) : null}
+      {duplicate ? (
+        <div
+          ref={duplicateRef}
+          role="group"
+          tabIndex={-1}
+          aria-labelledby={ids.duplicate}
+          className={styles.duplicate}
+        >
+          <p id={ids.duplicate} className={userStyles.alert}>
+            {duplicate.message}
+            新しく追加せずにそのファイルを使うか、同じ内容のファイルをもう1つアップロードするかを選んでください。
+          </p>
+          <div className={styles.current}>
+            <MediaThumb url={duplicate.media.url} kind={duplicate.media.kind} small />
+            <div className={styles.currentText}>
+              <span>{displayName(duplicate.media)}</span>
+              <span className={userStyles.muted}>
+                {duplicate.media.alt ? `代替テキスト：${duplicate.media.alt}` : '代替テキストなし'}
+              </span>
+            </div>
+          </div>
+          <div className={userStyles.actions}>
+            {onUploaded ? (
+              <Button
+                type="button"
+                color="black"
+                width="auto"
+                height={44}
+                onClick={() => {
+                  const media = duplicate.media;
+                  setDuplicate(null);
+                  setFile(null);
+                  setAlt('');
+                  if (fileRef.current) fileRef.current.value = '';
+                  onUploaded(media);
+                }}
+              >
+                このファイルを使う
+              </Button>
+            ) : (
+              <Link href={mediaPaths.item(duplicate.media.id)}>ライブラリのファイルを開く</Link>
+            )}
+            <Button
+              type="button"
+              color="white"
+              width="auto"
+              height={44}
+              onClick={() => void upload(true)}
+            >
+              同じ内容でもアップロードする
+            </Button>
+          </div>
+        </div>
+      ) : null}
+      {mode === 'form' && errors.fieldErrors[KEEP_DUPLICATE.name] ? (
+        <div className={userStyles.field}>
+          <p className={userStyles.fieldError}>{errors.fieldErrors[KEEP_DUPLICATE.name]}</p>
+          <label className={styles.keepDuplicate}>
+            <input
+              ref={keepRef}
+              type="checkbox"
+              name={KEEP_DUPLICATE.name}
+              value={KEEP_DUPLICATE.value}
+            />{' '}
+            同じ内容でもアップロードする
+          </label>
+        </div>
       ) : null}
       {done ? (
         <p role="status" className={userStyles.notice}>
