@@ -20,9 +20,9 @@ const def: EndpointDef = {
   ],
 };
 
-/** The parts of the body's diff. */
-function textParts(before: string, after: string): DiffPart[] {
-  const [diff] = diffFields(def, { body: before }, { body: after });
+/** The parts of one field's diff (the body's unless told). */
+function textParts(before: string, after: string, field = 'body'): DiffPart[] {
+  const [diff] = diffFields(def, { [field]: before }, { [field]: after });
   return diff?.type === 'text' ? diff.parts : [];
 }
 
@@ -35,20 +35,10 @@ describe('diffFields', () => {
   });
 
   it('marks the characters added to a Japanese title, not the whole title', () => {
-    const [diff] = diffFields(
-      def,
-      { title: 'デザイン展レポート' },
-      { title: 'デザイン展レポート【追記あり】' },
-    );
-    expect(diff).toEqual({
-      id: 'title',
-      label: 'タイトル',
-      type: 'text',
-      parts: [
-        { op: 'same', text: 'デザイン展レポート' },
-        { op: 'ins', text: '【追記あり】' },
-      ],
-    });
+    expect(textParts('デザイン展レポート', 'デザイン展レポート【追記あり】', 'title')).toEqual([
+      { op: 'same', text: 'デザイン展レポート' },
+      { op: 'ins', text: '【追記あり】' },
+    ]);
   });
 
   it('diffs plain text by characters across its lines', () => {
