@@ -22,6 +22,7 @@ import { formatDateTime } from '@/lib/format';
 import { sendJson, type Outcome } from './console-api';
 import styles from './content.module.css';
 import { FieldControl, fieldIds } from './field-control.client';
+import { SharePanel, type ShareSite } from './share-panel.client';
 import { clientFieldErrors, initialValues } from './field-values';
 import { WorkflowPanel, type Busy, type EditorMeta } from './workflow-panel.client';
 
@@ -52,7 +53,12 @@ const noSubscription = () => () => {};
  * Every write carries the `updatedAt` it started from, so a save over someone else's is a
  * conflict the editor decides on, never a silent overwrite.
  */
-export function ContentEditor({ def, item, canPublish = true }: EditorProps) {
+export function ContentEditor({
+  def,
+  item,
+  canPublish = true,
+  site,
+}: EditorProps & { site?: ShareSite }) {
   const hydrated = useSyncExternalStore(
     noSubscription,
     () => true,
@@ -521,6 +527,23 @@ export function ContentEditor({ def, item, canPublish = true }: EditorProps) {
                 self={{ endpoint: def.endpoint, id: meta.id }}
               />
             ))}
+          {site
+            ? def.fields
+                .filter((field) => field.kind === 'custom')
+                .map((field) => (
+                  <SharePanel
+                    key={field.id}
+                    field={field}
+                    values={values}
+                    error={fieldErrors[field.id]}
+                    onChange={(value) => change(field.id, value)}
+                    references={item.references}
+                    self={{ endpoint: def.endpoint, id: meta.id }}
+                    site={site}
+                    path={meta.publicUrl ?? `/${def.endpoint}/${meta.id || '…'}`}
+                  />
+                ))
+            : null}
         </div>
         <aside className={styles.panel} aria-label="保存と公開">
           <WorkflowPanel

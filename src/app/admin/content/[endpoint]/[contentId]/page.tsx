@@ -4,6 +4,7 @@ import { accountMetadata } from '@/components/account/metadata';
 import styles from '@/components/admin/admin.module.css';
 import { ContentEditor } from '@/components/admin/content/content-editor.client';
 import { ReviewPanel } from '@/components/admin/content/review-panel';
+import { env } from '@/env';
 import { PageMessages } from '@/components/biz/axis-admin/messages';
 import { doneMessage, failure } from '@/lib/http/form-flash';
 import { consolePaths } from '@/lib/admin-content';
@@ -46,7 +47,12 @@ export default async function EditContentPage({ params }: Props) {
           flash={flash}
         />
       ) : null}
-      <ContentEditor def={def} item={item} canPublish={access.publish} />
+      <ContentEditor
+        def={def}
+        item={item}
+        canPublish={access.publish}
+        site={{ name: env().SITE_NAME, url: env().SITE_URL }}
+      />
     </div>
   );
 }

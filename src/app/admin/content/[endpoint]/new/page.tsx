@@ -3,6 +3,7 @@ import type { Metadata } from 'next';
 import { accountMetadata } from '@/components/account/metadata';
 import styles from '@/components/admin/admin.module.css';
 import { ContentEditor } from '@/components/admin/content/content-editor.client';
+import { env } from '@/env';
 import { consolePaths } from '@/lib/admin-content';
 import { endpointLabel, newItemPage } from '@/server/admin/content-pages';
 import type { RouteParamsProps } from '@/components/listing/page-params';
@@ -24,7 +25,12 @@ export default async function NewContentPage({ params }: RouteParamsProps<'endpo
         <Link href={consolePaths.list(def.endpoint)}>{def.label}</Link> / 新規作成
       </p>
       <h1 className={styles.title}>{def.label}を作成</h1>
-      <ContentEditor def={def} item={item} canPublish={canPublish} />
+      <ContentEditor
+        def={def}
+        item={item}
+        canPublish={canPublish}
+        site={{ name: env().SITE_NAME, url: env().SITE_URL }}
+      />
     </div>
   );
 }
