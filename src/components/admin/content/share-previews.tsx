@@ -63,6 +63,26 @@ function Preview({ surface, children }: { surface: ShareSurface; children: React
   );
 }
 
+/** A surface's title and description, as it cuts them, in its own classes. */
+function LinkText({
+  text,
+  className,
+}: {
+  text: { title: string; description: string };
+  className: { title: string | undefined; description: string | undefined };
+}) {
+  return (
+    <>
+      <p className={className.title} data-preview="title">
+        {text.title}
+      </p>
+      <p className={className.description} data-preview="description">
+        {text.description}
+      </p>
+    </>
+  );
+}
+
 export function SharePreviews({ link }: { link: PreviewLink }) {
   const host = hostOf(link.url);
   const path = link.url
@@ -80,12 +100,10 @@ export function SharePreviews({ link }: { link: PreviewLink }) {
           <span className={styles.googleName}>{link.siteName}</span>
           <span className={styles.googleUrl}>{[`https://${host}`, ...path].join(' › ')}</span>
         </p>
-        <p className={styles.googleTitle} data-preview="title">
-          {google.title}
-        </p>
-        <p className={styles.googleDescription} data-preview="description">
-          {google.description}
-        </p>
+        <LinkText
+          text={google}
+          className={{ title: styles.googleTitle, description: styles.googleDescription }}
+        />
         {link.share.noIndex ? (
           <p className={styles.noIndex}>noindex: この項目は検索結果に表示されません。</p>
         ) : null}
@@ -103,23 +121,19 @@ export function SharePreviews({ link }: { link: PreviewLink }) {
         <CardImage link={link} surface="facebook" />
         <div className={styles.facebookText}>
           <p className={styles.facebookHost}>{host.toUpperCase()}</p>
-          <p className={styles.facebookTitle} data-preview="title">
-            {facebook.title}
-          </p>
-          <p className={styles.facebookDescription} data-preview="description">
-            {facebook.description}
-          </p>
+          <LinkText
+            text={facebook}
+            className={{ title: styles.facebookTitle, description: styles.facebookDescription }}
+          />
         </div>
       </Preview>
       <Preview surface="line">
         <CardImage link={link} surface="line" />
         <div className={styles.lineText}>
-          <p className={styles.lineTitle} data-preview="title">
-            {line.title}
-          </p>
-          <p className={styles.lineDescription} data-preview="description">
-            {line.description}
-          </p>
+          <LinkText
+            text={line}
+            className={{ title: styles.lineTitle, description: styles.lineDescription }}
+          />
           <p className={styles.lineHost}>{host}</p>
         </div>
       </Preview>
