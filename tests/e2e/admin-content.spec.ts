@@ -2,6 +2,7 @@ import { type Browser, type Page, expect, test } from '@playwright/test';
 import { admin } from './support/admin';
 import { expectScreensAccessible } from './support/axe';
 import { signedInPage } from './support/sign-in';
+import { openDocument } from './support/document';
 
 /**
  * The content console (/admin/content, /admin/media, /admin/transfer) in Chromium: an editor
@@ -264,6 +265,7 @@ test('the editor works from the keyboard alone', async ({ browser }) => {
 
 test('a visitor and a member get 404 for every console page and request; an editor for the admin-only ones', async ({
   browser,
+  baseURL,
 }) => {
   const editor = await signedIn(browser, 'editor');
   const id = await newDraft(editor, '守られた下書き');
@@ -291,14 +293,11 @@ test('a visitor and a member get 404 for every console page and request; an edit
   const member = await signedIn(browser, 'member');
   const visitor = await (await browser.newContext()).newPage();
   for (const page of [visitor, member]) {
-    for (const path of pages) {
-      const response = await page.goto(path);
-      expect(response?.status(), path).toBe(404);
-    }
+    for (const path of pages) expect((await openDocument(page, path)).status(), path).toBe(404);
     for (const [method, path, body] of requests) {
       const response = await page.request.fetch(path, {
         method,
-        headers: { accept: 'application/json', origin: new URL(page.url()).origin },
+        headers: { accept: 'application/json', origin: new URL(baseURL!).origin },
         ...(body === undefined ? {} : { data: body }),
       });
       expect(response.status(), `${method} ${path}`).toBe(404);

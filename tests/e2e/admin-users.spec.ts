@@ -6,6 +6,7 @@ import {
   expectScreensAccessible,
   resizeTo,
 } from './support/axe';
+import { openDocument } from './support/document';
 
 /**
  * The admin screens for users and the audit log (/admin/users, /admin/users/{id},
@@ -169,8 +170,8 @@ test('a visitor, a member and an editor get 404 for the screens and the routes',
     if (!who) contexts.push(context);
     const page = await context.newPage();
     for (const path of ['/admin/users', `/admin/users/${ids.target}`, '/admin/audit']) {
-      const response = await page.goto(path);
-      expect(response?.status(), `${who ?? 'visitor'} ${path}`).toBe(404);
+      const response = await openDocument(page, path);
+      expect(response.status(), `${who ?? 'visitor'} ${path}`).toBe(404);
     }
     for (const [action, form] of [
       ['role', { role: 'admin' }],

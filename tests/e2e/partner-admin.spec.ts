@@ -2,6 +2,7 @@ import { type Browser, type Locator, type Page, expect, test } from '@playwright
 import { admin } from './support/admin';
 import { signIn, signedInPage } from './support/sign-in';
 import { expectScreensAccessible } from './support/axe';
+import { openDocument } from './support/document';
 
 // A partner's dashboard (/biz/partner-admin/{id}, docs/decisions/010-partners-and-job-listings.md):
 // its member finds it from the account page, sees the contract, the quota in use and the partner's
@@ -235,8 +236,8 @@ test('outsiders get 404 for the dashboard and its form, and nothing changes', as
       : await (await browser.newContext()).newPage();
     const label = who ?? 'anonymous';
     for (const partnerId of [ids.partner, 'partner-nowhere']) {
-      const response = await visitor.goto(`/biz/partner-admin/${partnerId}`);
-      expect(response?.status(), `${label} ${partnerId}`).toBe(404);
+      const response = await openDocument(visitor, `/biz/partner-admin/${partnerId}`);
+      expect(response.status(), `${label} ${partnerId}`).toBe(404);
       for (const accept of ['application/json', 'text/html']) {
         const post = await visitor.request.post(profileRoute(partnerId), {
           headers: { accept },
