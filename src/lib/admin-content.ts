@@ -94,6 +94,10 @@ export const consolePaths = {
   /** POST (form or JSON) { decision: submit | approve | return, baseUpdatedAt, comment? }. */
   apiReview: (endpoint: string, id: string) =>
     `/api/admin/content/${endpoint}/${id || OBJECT_ITEM}/review`,
+  /** GET ?action=&ids=a&ids=b: the bulk action's confirmation screen. */
+  bulkConfirm: (endpoint: string) => `/admin/content/${endpoint}/bulk`,
+  /** POST (form) { action, items: id@updatedAt… } → 303 to the list with what was done. */
+  apiBulk: (endpoint: string) => `/api/admin/content/${endpoint}/bulk`,
   /** GET ?q=&ids=a,b → { items: ReferenceOption[] } (at most 20). */
   apiLookup: (endpoint: string) => `/api/admin/content/${endpoint}/lookup`,
 } as const;
@@ -104,6 +108,24 @@ export type SaveRequest = {
   baseUpdatedAt: string | null;
   /** An autosave: saved as a draft, folded into the editor's last version when recent. */
   autosave?: boolean;
+};
+
+/** What a content list does to several selected items at once. */
+export const BULK_ACTIONS = ['publish', 'unpublish', 'delete'] as const;
+export type BulkAction = (typeof BULK_ACTIONS)[number];
+export const BULK_ACTION_LABELS: Readonly<Record<BulkAction, string>> = {
+  publish: '公開する',
+  unpublish: '公開を停止する',
+  delete: '削除する',
+};
+
+/** The bulk confirmation screen: the chosen items as they are now. */
+export type BulkConfirmProps = {
+  def: EndpointDef;
+  action: BulkAction;
+  rows: ContentListRow[];
+  /** Chosen ids that no longer exist. */
+  missing: string[];
 };
 
 export const WORKFLOW_ACTIONS = ['publish', 'schedule', 'unschedule', 'unpublish'] as const;
@@ -177,6 +199,8 @@ export type ContentListProps = {
   query: ContentListQuery;
   /** The category filter's options (posts only), else null. */
   categories: ReferenceOption[] | null;
+  /** The viewer may select items and publish, unpublish or delete them at once. */
+  bulk?: boolean;
 };
 
 /** One version in an item's history (newest first). */

@@ -1,12 +1,16 @@
 import 'server-only';
 import { notFound, redirect } from 'next/navigation';
-import type {
-  ContentListProps,
-  EditorAccess,
-  EditorProps,
-  HistoryProps,
-  ReferenceOption,
+import {
+  BULK_ACTIONS,
+  type BulkConfirmProps,
+  type ContentListProps,
+  type EditorAccess,
+  type EditorProps,
+  type HistoryProps,
+  type ReferenceOption,
 } from '@/lib/admin-content';
+import { MAX_BULK_ITEMS } from '@/server/cms/console/bulk';
+import { CONTENT_ID } from '@/server/content/schemas';
 import { consolePaths } from '@/lib/admin-content';
 import { consoleTarget } from '@/server/cms/console/console-http';
 import { loadVersionHistory } from '@/server/cms/console/history';
@@ -108,7 +112,38 @@ export async function contentListPage(
   const { rows, totalCount } = await listConsoleItems(db, def, query, {
     authorId: staff ? undefined : user.id,
   });
-  return { def, rows, totalCount, perPage: CONSOLE_PAGE_SIZE, query, categories };
+  return {
+    def,
+    rows,
+    totalCount,
+    perPage: CONSOLE_PAGE_SIZE,
+    query,
+    categories,
+    bulk: can(user.role, 'content:bulk'),
+  };
+}
+
+/**
+ * The bulk action's confirmation screen (?action=&ids=…): the chosen items as they are now.
+ * Staff only; an unknown action or no valid id goes back to the list.
+ */
+export async function bulkConfirmPage(
+  endpointName: string,
+  params: SearchParams,
+): Promise<BulkConfirmProps> {
+  const { def, user } = await target(endpointName);
+  if (!can(user.role, 'content:bulk') || def.kind !== 'list') notFound();
+  const action = BULK_ACTIONS.find((a) => a === params.action);
+  const asked = [params.ids ?? []].flat().filter((id) => CONTENT_ID.test(id));
+  const ids = [...new Set(asked)].slice(0, MAX_BULK_ITEMS);
+  if (!action || ids.length === 0) redirect(consolePaths.list(def.endpoint));
+  const { rows } = await listConsoleItems(
+    await getDb(),
+    def,
+    { q: '', status: '', category: '', sort: 'updated', page: 1 },
+    { pageSize: MAX_BULK_ITEMS, ids },
+  );
+  return { def, action, rows, missing: ids.filter((id) => !rows.some((r) => r.id === id)) };
 }
 
 export async function newItemPage(endpointName: string): Promise<EditorProps> {

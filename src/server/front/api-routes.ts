@@ -18,6 +18,7 @@ export const API_ROUTES: readonly string[] = [
   '/api/admin/content/[endpoint]/[contentId]/restore',
   '/api/admin/content/[endpoint]/[contentId]/review',
   '/api/admin/content/[endpoint]/[contentId]/workflow',
+  '/api/admin/content/[endpoint]/bulk',
   '/api/admin/content/[endpoint]/lookup',
   '/api/admin/media',
   '/api/admin/media/[id]/alt',

@@ -28,7 +28,7 @@ export type FormResult =
 /** Fields never sent back to the form. */
 const SECRET_FIELDS = new Set(['password', 'passwordConfirm', 'token', 'avatar']);
 /** Fields that may carry several values. */
-const LIST_FIELDS = new Set(['interests']);
+const LIST_FIELDS = new Set(['interests', 'items']);
 
 /** Nesting a form's JSON never needs: its fields are strings, booleans and lists of strings. */
 const MAX_FORM_JSON_DEPTH = 16;

@@ -1,5 +1,6 @@
 // @vitest-environment jsdom
 import { render, screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import type { ContentListProps, ContentListRow } from '@/lib/admin-content';
 import type { EndpointDef } from '@/lib/cms/model';
@@ -132,5 +133,28 @@ describe('ContentList', () => {
       within(nav),
     );
     expect(screen.getByText('2 / 3 ページ')).toBeInTheDocument();
+  });
+
+  it('lets staff check rows (each labelled by its title) and choose a bulk action on a plain GET form', async () => {
+    const user = userEvent.setup();
+    render(
+      <ContentList {...props({ rows: [row(), row({ id: 'p2', title: '二つ目' })], bulk: true })} />,
+    );
+    const form = screen.getByRole('form', { name: '記事の一括操作' });
+    expect(form).toHaveAttribute('method', 'get');
+    expect(form).toHaveAttribute('action', '/admin/content/posts/bulk');
+    expect(within(form).getByLabelText('選んだ項目を')).toHaveAttribute('name', 'action');
+    const first = screen.getByRole('checkbox', { name: '「展示のレポート」を選択' });
+    expect(first).toHaveAttribute('form', 'content-bulk');
+    expect(first).toHaveAttribute('name', 'ids');
+    await user.click(screen.getByRole('checkbox', { name: 'このページの項目をすべて選択' }));
+    expect(first).toBeChecked();
+    expect(screen.getByRole('checkbox', { name: '「二つ目」を選択' })).toBeChecked();
+  });
+
+  it('offers no selection to a contributor', () => {
+    render(<ContentList {...props({ bulk: false })} />);
+    expect(screen.queryByRole('checkbox')).toBeNull();
+    expect(screen.queryByRole('form', { name: '記事の一括操作' })).toBeNull();
   });
 });

@@ -8,6 +8,8 @@ import {
 } from '@/components/admin/staff-list-page';
 import { ButtonLink } from '@/components/ui/button';
 import {
+  BULK_ACTIONS,
+  BULK_ACTION_LABELS,
   CONSOLE_STATUS_LABELS,
   consolePaths,
   type ConsoleSort,
@@ -18,6 +20,7 @@ import {
 import { SUBMISSION_STATE_LABELS } from '@/lib/access/console-permissions';
 import { formatDateTime } from '@/lib/format';
 import styles from './content.module.css';
+import { SelectAll } from './select-all.client';
 import { StatusBadge } from './status-badge';
 import { Options } from '@/components/forms/options';
 
@@ -58,6 +61,7 @@ export function ContentList({
   perPage,
   query,
   categories,
+  bulk = false,
 }: ContentListProps) {
   const base = consolePaths.list(def.endpoint);
   const filtered = isFiltered(query);
@@ -81,6 +85,8 @@ export function ContentList({
           </ButtonLink>
         </div>
       ) : null}
+
+      {bulk && rows.length > 0 ? <BulkForm endpoint={def.endpoint} label={def.label} /> : null}
 
       <StaffList
         path={base}
@@ -193,6 +199,11 @@ export function ContentList({
           </caption>
           <thead>
             <tr>
+              {bulk ? (
+                <th scope="col" className={styles.selectCell}>
+                  <SelectAll form={BULK_FORM} name="ids" label="このページの項目をすべて選択" />
+                </th>
+              ) : null}
               <th scope="col">{titleLabel}</th>
               <th scope="col">状態</th>
               <th scope="col">更新</th>
@@ -202,6 +213,17 @@ export function ContentList({
           <tbody>
             {rows.map((row) => (
               <tr key={row.id}>
+                {bulk ? (
+                  <td className={styles.selectCell}>
+                    <input
+                      type="checkbox"
+                      name="ids"
+                      value={row.id}
+                      form={BULK_FORM}
+                      aria-label={`「${row.title || row.id}」を選択`}
+                    />
+                  </td>
+                ) : null}
                 <th scope="row" className={styles.titleCell}>
                   <Link href={consolePaths.edit(def.endpoint, row.id)}>
                     {row.title || (
@@ -234,5 +256,37 @@ export function ContentList({
         </table>
       </StaffList>
     </div>
+  );
+}
+
+/** The form the rows' checkboxes belong to (they sit in the table, outside it). */
+const BULK_FORM = 'content-bulk';
+
+/**
+ * The bulk action: what to do to the checked rows. A GET to the confirmation screen, which
+ * lists what will change before anything does (no JavaScript needed).
+ */
+function BulkForm({ endpoint, label }: { endpoint: string; label: string }) {
+  return (
+    <form
+      id={BULK_FORM}
+      method="get"
+      action={consolePaths.bulkConfirm(endpoint)}
+      className={styles.bulkForm}
+      aria-label={`${label}の一括操作`}
+    >
+      <label htmlFor="content-bulk-action" className={styles.label}>
+        選んだ項目を
+      </label>
+      <select id="content-bulk-action" name="action" className={styles.input}>
+        <Options items={BULK_ACTIONS} label={(action) => BULK_ACTION_LABELS[action]} />
+      </select>
+      <button type="submit" className={styles.secondaryButton}>
+        確認へ進む
+      </button>
+      <p className={styles.hint}>
+        一覧の左端で項目を選びます。実行の前に確認画面で対象を確かめられます。
+      </p>
+    </form>
   );
 }

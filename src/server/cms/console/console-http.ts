@@ -23,6 +23,7 @@ import {
   saveItem,
 } from './actions';
 import { lookupItems } from './items';
+import { bulkSchema, bulkSummary, runBulk } from './bulk';
 import {
   decide,
   markPublished,
@@ -358,6 +359,43 @@ export function consoleRoutes(options: ConsoleRouteOptions = {}) {
           if (!wantsJson) return seeOther(back, true, result.message, {});
           const headers = new Headers({ 'set-cookie': doneFlashCookie(result.message) });
           return jsonAnswer(200, { ok: true, message: result.message, redirectTo: back }, headers);
+        },
+      )(request),
+
+    /**
+     * The content list's bulk action, posted from its confirmation screen (a plain form):
+     * 303 back to the list with how many were done and each refusal by title.
+     */
+    bulk: (request: Request, endpointName: string) =>
+      consoleEndpoint(
+        options,
+        'console-bulk',
+        'POST',
+        endpointName,
+        undefined,
+        allowed('content:bulk'),
+        async (ctx) => {
+          const { def } = ctx.target;
+          const list = consolePaths.list(def.endpoint);
+          if (def.kind !== 'list') return notFoundAnswer(ctx.request);
+          const parsed = bulkSchema.safeParse(ctx.input);
+          if (!parsed.success)
+            return seeOther(list, false, parsed.error.issues[0]?.message ?? INVALID_REQUEST, {});
+          const outcomes = await runBulk(await getDb(), def, parsed.data, {
+            userId: ctx.user.id,
+            ip: clientIp(ctx.request.headers),
+          });
+          const refused = outcomes.filter((o) => !o.ok);
+          // Each refusal by title, shown under the summary (a cookie: at most the first 20).
+          const values = Object.fromEntries(
+            refused.slice(0, 20).map((o, i) => [`refused${i}`, `「${o.title}」: ${o.message}`]),
+          );
+          return seeOther(
+            list,
+            refused.length === 0,
+            bulkSummary(parsed.data.action, outcomes),
+            values,
+          );
         },
       )(request),
 

@@ -36,6 +36,13 @@ function titleExpression(def: EndpointDef): SQL {
   return field ? sql`coalesce(${WORKING_COPY}->>${field}, '')` : sql`''`;
 }
 
+/** One of these ids (never empty: callers answer an empty choice themselves). */
+const idIn = (ids: readonly string[]): SQL =>
+  sql`id IN (${sql.join(
+    ids.map((id) => sql`${id}`),
+    sql`, `,
+  )})`;
+
 /** An item's id, title and what its console status is read from (consoleStatusOf). */
 const statusColumns = (title: SQL) => ({
   id: cmsContents.id,
@@ -48,12 +55,13 @@ export async function listConsoleItems(
   db: Db,
   def: EndpointDef,
   query: ContentListQuery,
-  options: { pageSize?: number; authorId?: string } = {},
+  options: { pageSize?: number; authorId?: string; ids?: string[] } = {},
 ): Promise<{ rows: ContentListRow[]; totalCount: number }> {
   const pageSize = options.pageSize ?? CONSOLE_PAGE_SIZE;
   const title = titleExpression(def);
   const conditions: SQL[] = [sql`endpoint = ${def.endpoint}`];
   if (options.authorId) conditions.push(authoredBy(options.authorId));
+  if (options.ids) conditions.push(idIn(options.ids));
   if (query.q) conditions.push(sql`(${title} ILIKE ${likeContaining(query.q)} OR id = ${query.q})`);
   if (query.status) conditions.push(statusCondition(query.status));
   if (query.category && def.fields.some((f) => f.id === 'category'))
@@ -113,12 +121,7 @@ export async function lookupItems(
   if (search.publishedOnly) conditions.push(sql`data IS NOT NULL AND status <> 'CLOSED'`);
   if (search.ids) {
     if (search.ids.length === 0) return [];
-    conditions.push(
-      sql`id IN (${sql.join(
-        search.ids.map((id) => sql`${id}`),
-        sql`, `,
-      )})`,
-    );
+    conditions.push(idIn(search.ids));
   } else if (search.q) {
     conditions.push(sql`(${title} ILIKE ${likeContaining(search.q)} OR id = ${search.q})`);
   }

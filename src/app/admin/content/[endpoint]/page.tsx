@@ -4,7 +4,10 @@ import { accountMetadata } from '@/components/account/metadata';
 import styles from '@/components/admin/admin.module.css';
 import { ContentList } from '@/components/admin/content/content-list';
 import { consolePaths } from '@/lib/admin-content';
+import { PageMessages } from '@/components/biz/axis-admin/messages';
+import { doneMessage, failure } from '@/lib/http/form-flash';
 import { contentListPage, endpointLabel } from '@/server/admin/content-pages';
+import { readFlash } from '@/server/http/read-flash';
 
 type Props = {
   params: Promise<{ endpoint: string }>;
@@ -19,6 +22,11 @@ export async function generateMetadata({ params }: Props): Promise<Metadata> {
 /** One endpoint's items, every state, with search, filters, sort and paging. */
 export default async function ContentListPage({ params, searchParams }: Props) {
   const list = await contentListPage((await params).endpoint, await searchParams);
+  const flash = await readFlash();
+  // A bulk action's refusals, one line per item (src/server/cms/console/bulk.ts).
+  const refused = Object.entries(failure(flash)?.values ?? {})
+    .filter(([key]) => key.startsWith('refused'))
+    .flatMap(([, line]) => line);
   return (
     <div className={styles.page}>
       <p className={styles.breadcrumb}>
@@ -26,6 +34,14 @@ export default async function ContentListPage({ params, searchParams }: Props) {
         {list.def.label}
       </p>
       <h1 className={styles.title}>{list.def.label}</h1>
+      <PageMessages notice={doneMessage(flash)} error={failure(flash)?.message ?? null} />
+      {refused.length ? (
+        <ul aria-label="実行できなかった項目">
+          {refused.map((line) => (
+            <li key={line}>{line}</li>
+          ))}
+        </ul>
+      ) : null}
       <ContentList {...list} />
     </div>
   );

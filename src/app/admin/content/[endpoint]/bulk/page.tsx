@@ -1,0 +1,35 @@
+import Link from 'next/link';
+import type { Metadata } from 'next';
+import { accountMetadata } from '@/components/account/metadata';
+import styles from '@/components/admin/admin.module.css';
+import { BulkConfirm } from '@/components/admin/content/bulk-confirm';
+import { consolePaths } from '@/lib/admin-content';
+import { bulkConfirmPage, endpointLabel } from '@/server/admin/content-pages';
+
+type Props = {
+  params: Promise<{ endpoint: string }>;
+  searchParams: Promise<Record<string, string | string[] | undefined>>;
+};
+
+export async function generateMetadata({ params }: Props): Promise<Metadata> {
+  const { endpoint } = await params;
+  return accountMetadata(
+    `${endpointLabel(endpoint)}の一括操作`,
+    consolePaths.bulkConfirm(endpoint),
+  );
+}
+
+/** What a bulk action will change, before it does: the chosen items as they are now. */
+export default async function BulkConfirmPage({ params, searchParams }: Props) {
+  const confirm = await bulkConfirmPage((await params).endpoint, await searchParams);
+  const { def } = confirm;
+  return (
+    <div className={styles.page}>
+      <p className={styles.breadcrumb}>
+        <Link href="/admin">管理画面</Link> / <Link href="/admin/content">コンテンツ</Link> /{' '}
+        <Link href={consolePaths.list(def.endpoint)}>{def.label}</Link> / 一括操作の確認
+      </p>
+      <BulkConfirm {...confirm} />
+    </div>
+  );
+}
