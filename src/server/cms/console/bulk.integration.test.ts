@@ -1,9 +1,8 @@
 import { eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { findEndpoint } from '@/lib/cms/model';
-import { decodeFlash } from '@/lib/http/flash';
 import { createContent } from '@/server/cms/store';
-import { auditEvents, cmsContents, user } from '@/server/db/schema';
+import { auditEvents, cmsContents } from '@/server/db/schema';
 import { consoleRoutes } from './console-http';
 import { findItem } from './items';
 import {
@@ -14,6 +13,8 @@ import {
   testDatabase,
   testViewer,
   usersByRole,
+  addUser,
+  flashOf,
 } from '@test-support/route-tests';
 
 /**
@@ -30,10 +31,7 @@ const routes = consoleRoutes({ viewer: testViewer(users) });
 const posts = findEndpoint('posts')!;
 
 beforeAll(async () => {
-  for (const who of Object.values(users))
-    await database.db
-      .insert(user)
-      .values({ id: who.id, name: who.name, email: who.email, role: who.role });
+  for (const who of Object.values(users)) await addUser(database, who);
 });
 
 async function draft(title: string, body: Record<string, unknown> = { title }) {
@@ -61,11 +59,6 @@ function bulkRequest(who: keyof typeof users | null, action: string, items: stri
 }
 
 const itemOf = (row: { id: string; updatedAt: Date }) => `${row.id}@${row.updatedAt.toISOString()}`;
-const flashOf = (response: Response) => {
-  const cookie = response.headers.get('set-cookie') ?? '';
-  const value = /=([^;]*)/.exec(cookie)?.[1] ?? '';
-  return decodeFlash(decodeURIComponent(value));
-};
 
 describe('bulk actions', () => {
   it('publishes what it can, reports each refusal by title, and leaves the rest', async () => {

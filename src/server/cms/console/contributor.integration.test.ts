@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { SaveAnswer } from '@/lib/admin-content';
 import { findEndpoint } from '@/lib/cms/model';
 import { handleContentApi } from '@/server/cms/http';
-import { auditEvents, cmsContents, user } from '@/server/db/schema';
+import { auditEvents, cmsContents } from '@/server/db/schema';
 import type { AppUser } from '@/server/identity/session-user';
 import { consoleRoutes } from './console-http';
 import { listConsoleItems } from './items';
@@ -17,6 +17,7 @@ import {
   testDataDir,
   testDatabase,
   testViewer,
+  addUser,
 } from '@test-support/route-tests';
 
 /**
@@ -39,10 +40,7 @@ const posts = findEndpoint('posts')!;
 const routes = consoleRoutes({ viewer: testViewer(users) });
 
 beforeAll(async () => {
-  for (const who of Object.values(users))
-    await database.db
-      .insert(user)
-      .values({ id: who.id, name: who.name, email: who.email, role: who.role });
+  for (const who of Object.values(users)) await addUser(database, who);
 });
 
 function call(method: string, url: string, who: Who, body?: unknown) {
