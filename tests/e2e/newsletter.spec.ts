@@ -38,9 +38,11 @@ test.beforeAll(async ({ playwright, baseURL }) => {
   await api.dispose();
 });
 
-// Fixme: at 360 px the segment radio 「無料会員」 does not become checked, by check() or by its
-// label, when this spec runs alone (it did beside others). To be found and fixed: the console's
-// send step, not this test.
+// Fixme: at 360 px the segment radio 「無料会員」 did not become checked, by check() or by its
+// label, when this spec ran alone (it did beside others). Not reproduced since (the test passed
+// alone once, 2026-11-27): a label click before hydration and one after both keep the choice and
+// the radio is not remounted, so the cause is still open (a layout shift under the click is a
+// suspect). To be found and fixed: the console's send step, not this test.
 test.fixme('an editor previews, test-sends and sends a post to a segment', async ({
   browser,
 }, testInfo) => {
