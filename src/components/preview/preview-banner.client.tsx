@@ -5,8 +5,11 @@ import { useState } from 'react';
 import { useSnackbar } from '@/components/ui/snackbar-context.client';
 import styles from './preview-banner.module.css';
 
-/** SPEC §2 "Preview mode": the banner and its exit button. */
-export function PreviewBanner() {
+/**
+ * SPEC §2 "Preview mode": the banner and its exit button. `visitor`: the draft is shown as a
+ * signed-out visitor gets it (「訪問者に見える部分」, docs/decisions/029-divider-is-the-lead.md).
+ */
+export function PreviewBanner({ visitor = false }: { visitor?: boolean }) {
   const router = useRouter();
   const { showSnackbar } = useSnackbar();
   const [leaving, setLeaving] = useState(false);
@@ -29,7 +32,11 @@ export function PreviewBanner() {
 
   return (
     <div className={styles.banner} role="region" aria-label="プレビューモード">
-      <p className={styles.text}>プレビューモード</p>
+      <p className={styles.text}>
+        {visitor
+          ? 'プレビューモード：訪問者に見える部分（ログインしていない人が読める範囲）を表示しています'
+          : 'プレビューモード'}
+      </p>
       <button
         type="button"
         className={styles.button}

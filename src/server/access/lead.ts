@@ -2,6 +2,7 @@ import 'server-only';
 import { isMembersDivider } from '@/server/cms/richtext/members-divider';
 import { NON_TEXT_TAGS, RUBY_READING_TAGS, STOP, walkHtml } from '@/lib/text/html-to-text';
 import { sanitizeRichText } from '@/server/cms/richtext/sanitize';
+import { LEAD_MAX_CHARS } from '@/lib/access/lead-rule';
 
 /**
  * The lead of a rich-text body: what a reader without access sees of a members' item
@@ -22,8 +23,7 @@ import { sanitizeRichText } from '@/server/cms/richtext/sanitize';
  * every element closed. Surfaces do not call this: they render what post-access.ts gives them.
  */
 
-/** Characters of text in a lead without the divider, '…' included. */
-export const LEAD_MAX_CHARS = 300;
+export { LEAD_MAX_CHARS };
 const ELLIPSIS = '…';
 
 /** Left out of a lead without the divider, with everything inside them. */

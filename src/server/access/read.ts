@@ -19,7 +19,7 @@ import {
   postSchema,
 } from '@/server/content/schemas';
 import { siteContent } from '@/server/content/site-content';
-import { previewDraftKey } from '@/server/preview/preview';
+import { activePreview } from '@/server/preview/preview';
 import { currentViewer } from './current-viewer';
 import { type Gated, type Viewer, audioFor, connectFor, movieFor, postFor } from './post-access';
 import { noteAudience } from './render-audience';
@@ -36,11 +36,14 @@ export type Read<Full, Partial = Full> = Gated<Full, Partial> & {
   viewer: Viewer;
   /** The item is a draft shown through its preview cookie (src/server/preview). */
   preview: boolean;
+  /** The preview shows the draft as a signed-out visitor gets it (「訪問者に見える部分」). */
+  visitorView?: boolean;
   /** Who may read the item, for its header's badge: the same for every viewer. */
   access: AccessLevel;
 };
 
 const PREVIEW: Viewer = { kind: 'preview' };
+const ANONYMOUS: Viewer = { kind: 'anonymous' };
 
 /**
  * The free-plan posts: a free member reads them, a signed-out visitor is offered a free account
@@ -48,24 +51,27 @@ const PREVIEW: Viewer = { kind: 'preview' };
  */
 const freePlanPostIds = () => getFreePlanPostIds(siteContent());
 
-/** The draft key of this item's valid preview, noting the render as personal when there is one. */
+/** This item's valid preview, noting the render as personal when there is one. */
 async function previewOf(endpoint: 'posts' | 'jobs', contentId: string) {
-  const draftKey = await previewDraftKey(endpoint, contentId);
-  if (draftKey) noteAudience(await headers(), null);
-  return draftKey;
+  const preview = await activePreview(endpoint, contentId);
+  if (preview) noteAudience(await headers(), null);
+  return preview;
 }
 
 // cache(): generateMetadata and the page read the item once per request.
 export const readPost = cache(async (contentId: string): Promise<Read<Post> | null> => {
-  const draftKey = await previewOf('posts', contentId);
-  const found = await findItem('posts', postSchema, contentId, draftKey);
+  const preview = await previewOf('posts', contentId);
+  const found = await findItem('posts', postSchema, contentId, preview?.draftKey);
   if (!found) return null;
-  const viewer = draftKey ? PREVIEW : await currentViewer();
+  // 「訪問者に見える部分」: the draft through the policy exactly as a visitor's page is.
+  const visitorView = preview?.as === 'visitor';
+  const viewer = visitorView ? ANONYMOUS : preview ? PREVIEW : await currentViewer();
   const freePlan = await freePlanPostIds();
   return {
     ...postFor(viewer, found, freePlan),
     viewer,
-    preview: !!draftKey,
+    preview: !!preview,
+    visitorView,
     access: accessLevelOf({ type: 'posts', ...found, inFreePlan: freePlan.includes(found.id) }),
   };
 });
@@ -104,9 +110,9 @@ export const readConnect = cache(async (contentId: string): Promise<Read<Connect
 /** Job listings are public: the whole item, or its draft through a preview. */
 export const readJob = cache(
   async (contentId: string): Promise<{ item: Job; preview: boolean } | null> => {
-    const draftKey = await previewOf('jobs', contentId);
-    const item = await findItem('jobs', jobSchema, contentId, draftKey);
-    return item ? { item, preview: !!draftKey } : null;
+    const preview = await previewOf('jobs', contentId);
+    const item = await findItem('jobs', jobSchema, contentId, preview?.draftKey);
+    return item ? { item, preview: !!preview } : null;
   },
 );
 

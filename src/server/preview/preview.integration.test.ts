@@ -3,7 +3,13 @@ import { type Database, useDatabase } from '@/server/db/client';
 import { apiClient } from '@test-support/content-api-client';
 import { findDraftKey } from '@/server/cms/store';
 import { createTestDatabase } from '@test-support/db/test-database';
-import { PREVIEW_SECONDS, previewCookieValue, previewDraftKey, readPreviewCookie } from './preview';
+import {
+  PREVIEW_SECONDS,
+  previewCookieValue,
+  previewDraftKey,
+  previewRoute,
+  readPreviewCookie,
+} from './preview';
 
 /**
  * Preview opens one draft, through a signed cookie that names it, on a real database: an
@@ -99,5 +105,22 @@ describe('preview', () => {
     const [a] = drafts;
     const wrong = previewCookieValue({ endpoint: 'posts', contentId: a!.id, draftKey: 'guess' });
     expect(await keyFor(wrong, a!.id)).toBeUndefined();
+  });
+
+  it('marks 「訪問者に見える部分」 in the cookie, and nothing else for any other value', async () => {
+    const [a] = drafts;
+    const route = previewRoute('posts', (id) => `/posts/${id}`);
+    const targetOf = async (query: string) => {
+      const url = `http://localhost/posts/${a!.id}/preview?draftKey=${a!.draftKey}${query}`;
+      const answer = await route(new Request(url), {
+        params: Promise.resolve({ contentId: a!.id }),
+      });
+      expect(answer.status).toBe(307);
+      const value = /axis_preview=([^;]+)/.exec(answer.headers.get('set-cookie') ?? '')?.[1];
+      return readPreviewCookie(value);
+    };
+    expect(await targetOf('&as=visitor')).toMatchObject({ contentId: a!.id, as: 'visitor' });
+    expect(await targetOf('&as=staff')).not.toHaveProperty('as');
+    expect(await targetOf('')).not.toHaveProperty('as');
   });
 });

@@ -21,7 +21,16 @@ import { userFromHeaders } from '@/server/identity/session-user';
  * a draft: the framework's draft mode is not used (its cookie is one for the whole build).
  */
 
-export type PreviewTarget = { endpoint: 'posts' | 'jobs'; contentId: string; draftKey: string };
+export type PreviewTarget = {
+  endpoint: 'posts' | 'jobs';
+  contentId: string;
+  draftKey: string;
+  /**
+   * 「訪問者に見える部分」: the draft as a signed-out visitor gets it, cut by the access policy
+   * (docs/decisions/029-divider-is-the-lead.md). Absent: the whole draft.
+   */
+  as?: 'visitor';
+};
 /** Long enough for an editor's review, short enough that a forwarded browser soon stops. */
 export const PREVIEW_SECONDS = 2 * 60 * 60;
 const PURPOSE = 'preview';
@@ -58,6 +67,7 @@ const previewTargetSchema = z.object({
   endpoint: z.enum(['posts', 'jobs']),
   contentId: z.string().regex(CONTENT_ID),
   draftKey: z.string().min(1).max(100),
+  as: z.literal('visitor').optional(),
 });
 
 export function previewCookieValue(target: PreviewTarget, now?: number): string {
@@ -91,18 +101,24 @@ export async function endPreview(): Promise<void> {
 }
 
 /**
- * The draft key to read this item with: only when the page's preview cookie is valid, names
- * this very item, and its key still opens the item's draft.
+ * The preview of this item: only when the page's preview cookie is valid, names this very
+ * item, and its key still opens the item's draft.
  */
+export async function activePreview(
+  endpoint: PreviewTarget['endpoint'],
+  contentId: string,
+): Promise<PreviewTarget | undefined> {
+  const target = readPreviewCookie((await cookies()).get(PREVIEW_COOKIE)?.value);
+  if (!target || target.endpoint !== endpoint || target.contentId !== contentId) return undefined;
+  return (await isValidDraftKey(endpoint, contentId, target.draftKey)) ? target : undefined;
+}
+
+/** The draft key to read this item with (activePreview's). */
 export async function previewDraftKey(
   endpoint: PreviewTarget['endpoint'],
   contentId: string,
 ): Promise<string | undefined> {
-  const target = readPreviewCookie((await cookies()).get(PREVIEW_COOKIE)?.value);
-  if (!target || target.endpoint !== endpoint || target.contentId !== contentId) return undefined;
-  return (await isValidDraftKey(endpoint, contentId, target.draftKey))
-    ? target.draftKey
-    : undefined;
+  return (await activePreview(endpoint, contentId))?.draftKey;
 }
 
 function forbidden(): Response {
@@ -133,7 +149,7 @@ async function staffDraftKey(
 
 /**
  * GET handler of a preview URL: `?draftKey=…` checked (or a staff session), then draft mode
- * on and on to the page.
+ * on and on to the page; `&as=visitor` shows the draft as a signed-out visitor gets it.
  */
 export function previewRoute(
   endpoint: PreviewTarget['endpoint'],
@@ -144,12 +160,18 @@ export function previewRoute(
     { params }: { params: Promise<{ contentId: string }> },
   ): Promise<Response> => {
     const { contentId } = await params;
-    const given = new URL(request.url).searchParams.get('draftKey') ?? '';
+    const query = new URL(request.url).searchParams;
+    const given = query.get('draftKey') ?? '';
     const draftKey = (await isValidDraftKey(endpoint, contentId, given))
       ? given
       : await staffDraftKey(request, endpoint, contentId);
     if (!draftKey) return forbidden();
-    const cookie = previewCookieValue({ endpoint, contentId, draftKey });
+    const cookie = previewCookieValue({
+      endpoint,
+      contentId,
+      draftKey,
+      ...(query.get('as') === 'visitor' ? { as: 'visitor' as const } : {}),
+    });
     return new Response(null, {
       status: 307,
       headers: {

@@ -67,7 +67,7 @@ export default async function PostPage({ params }: RouteParamsProps<'contentId'>
 
   return (
     <article className={styles.article}>
-      {shown.preview ? <PreviewBanner /> : null}
+      {shown.preview ? <PreviewBanner visitor={shown.visitorView} /> : null}
       {shown.preview ? null : (
         <JsonLd
           data={contentItemJsonLd(jsonLdSite(), 'posts', post, {

@@ -23,6 +23,7 @@ import { sendJson, type Outcome } from './console-api';
 import styles from './content.module.css';
 import { FieldControl, fieldIds } from './field-control.client';
 import { SharePanel, type ShareSite } from './share-panel.client';
+import { leadRuleNote, visitorViewUrl } from '@/lib/access/lead-rule';
 import { clientFieldErrors, initialValues } from './field-values';
 import { WorkflowPanel, type Busy, type EditorMeta } from './workflow-panel.client';
 
@@ -328,9 +329,12 @@ export function ContentEditor({
   function preview(event: MouseEvent<HTMLAnchorElement>) {
     if (!isDirty()) return;
     event.preventDefault();
+    const asVisitor = event.currentTarget.dataset.view === 'visitor';
     const tab = window.open('', '_blank');
     void save({ autosave: false }).then((ok) => {
-      const url = metaRef.current.previewUrl;
+      const url = asVisitor
+        ? visitorViewUrl(def.endpoint, metaRef.current.previewUrl)
+        : metaRef.current.previewUrl;
       if (!tab) return;
       if (ok && url) {
         tab.opener = null;
@@ -525,6 +529,7 @@ export function ContentEditor({
                 onChange={(value) => change(field.id, value)}
                 references={item.references}
                 self={{ endpoint: def.endpoint, id: meta.id }}
+                leadNote={leadRuleNote(def.endpoint, field.id, values)}
               />
             ))}
           {site

@@ -3,16 +3,23 @@ import { act, fireEvent, render, screen, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { EditorItem, SaveAnswer } from '@/lib/admin-content';
 import type { EndpointDef } from '@/lib/cms/model';
+import { LEAD_NOTES } from '@/lib/access/lead-rule';
 import { AUTOSAVE_DELAY_MS, ContentEditor } from './content-editor.client';
 
 // The rich-text editor and the media picker are other slices' components: stand-ins named the
 // way the form names them, so these tests exercise the form alone.
 vi.mock('./rich-text/rich-text-editor.client', () => ({
-  RichTextEditor: (props: { id: string; labelledBy: string; initialHtml: string }) => (
+  RichTextEditor: (props: {
+    id: string;
+    labelledBy: string;
+    describedBy?: string;
+    initialHtml: string;
+  }) => (
     <div
       id={props.id}
       role="textbox"
       aria-labelledby={props.labelledBy}
+      aria-describedby={props.describedBy}
       data-initial-html={props.initialHtml}
       tabIndex={0}
     />
@@ -105,6 +112,50 @@ const type = (label: string, value: string) =>
   fireEvent.change(screen.getByLabelText(label), { target: { value } });
 
 describe('ContentEditor', () => {
+  it('says under the body what visitors see of it: above the divider, or about 300 characters', () => {
+    const gated: EndpointDef = {
+      ...def,
+      fields: [
+        { id: 'body', label: '本文', kind: 'richEditor' },
+        { id: 'isPublicPreview', label: '無料公開', kind: 'boolean' },
+      ],
+    };
+    const divided = '<p>導入。</p><hr data-members-divider=""><p>続き</p>';
+    const { unmount } = render(
+      <ContentEditor def={gated} item={item({ fields: { body: divided } })} />,
+    );
+    expect(screen.getByRole('textbox', { name: '本文' })).toHaveAccessibleDescription(
+      LEAD_NOTES.divider,
+    );
+    expect(screen.getByText(LEAD_NOTES.divider)).toHaveTextContent(
+      /^区切り線（ここから会員限定）より上が、訪問者に見える部分です。/,
+    );
+    unmount();
+    render(<ContentEditor def={gated} item={item({ fields: { body: '<p>導入。</p>' } })} />);
+    const body = screen.getByRole('textbox', { name: '本文' });
+    expect(body).toHaveAccessibleDescription(
+      /^区切り線がないため、訪問者には冒頭の約300文字（段落か文の切れ目まで）だけが見えます。/,
+    );
+    fireEvent.click(screen.getByLabelText('無料公開'));
+    expect(body).toHaveAccessibleDescription(LEAD_NOTES.open);
+  });
+
+  it('opens 「訪問者に見える部分」: the preview as a signed-out visitor, for posts only', () => {
+    const previewUrl = '/posts/post-1/preview?draftKey=key-1';
+    const { unmount } = render(<ContentEditor def={def} item={item({ previewUrl })} />);
+    expect(
+      screen.getByRole('link', { name: /^訪問者に見える部分.*新しいタブで開きます/ }),
+    ).toHaveAttribute('href', `${previewUrl}&as=visitor`);
+    unmount();
+    render(
+      <ContentEditor
+        def={{ ...def, endpoint: 'jobs', label: '求人' }}
+        item={item({ endpoint: 'jobs', previewUrl: '/jobs/preview/post-1?draftKey=key-1' })}
+      />,
+    );
+    expect(screen.queryByRole('link', { name: /訪問者に見える部分/ })).toBeNull();
+  });
+
   it('renders one labelled control per field kind, with required marks and hints', () => {
     render(<ContentEditor def={def} item={item()} />);
     const title = screen.getByLabelText(/タイトル/);

@@ -41,6 +41,8 @@ export type FieldControlProps = {
   references: Record<string, ReferenceOption[]>;
   /** The item's own id and endpoint: a list of related items never offers the item itself. */
   self: { endpoint: string; id: string };
+  /** What visitors see of this field, when it is the one the paywall cuts (lead-rule.ts). */
+  leadNote?: string | null;
 };
 
 /** What a field's hint says: limits an editor should know before the server says so. */
@@ -89,9 +91,10 @@ export function FieldControl({
   onChange,
   references,
   self,
+  leadNote,
 }: FieldControlProps) {
   const ids = fieldIds(field.id);
-  const hint = hintText(field, value);
+  const hint = [hintText(field, value), leadNote].filter(Boolean).join(' ') || null;
   const aria = describeControl(ids.control, { hint, error });
 
   const over =

@@ -7,6 +7,7 @@ import { consolePaths, type ConsoleStatus, type WorkflowAction } from '@/lib/adm
 import { formatDateTime } from '@/lib/format';
 import { newsletterPaths } from '@/lib/newsletter/console';
 import type { EndpointDef } from '@/lib/cms/model';
+import { visitorViewUrl } from '@/lib/access/lead-rule';
 import styles from './content.module.css';
 import { isoToJstInput, jstInputToIso } from './field-values';
 import { StatusBadge } from './status-badge';
@@ -99,6 +100,7 @@ function StepButton({
 export function WorkflowPanel(props: WorkflowPanelProps) {
   const { def, meta, hydrated, busy, canPublish = true } = props;
   const stepState = { busy, disabled: !hydrated || busy !== null };
+  const visitorUrl = visitorViewUrl(def.endpoint, meta.previewUrl);
 
   return (
     <div className={styles.panelInner}>
@@ -153,6 +155,19 @@ export function WorkflowPanel(props: WorkflowPanelProps) {
         ) : (
           <p className={styles.hint}>{previewNote(def, meta)}</p>
         )}
+        {visitorUrl ? (
+          <a
+            href={visitorUrl}
+            target="_blank"
+            rel="noopener noreferrer"
+            className={styles.panelLink}
+            data-view="visitor"
+            onClick={props.onPreview}
+          >
+            訪問者に見える部分<span className={styles.srOnly}>（新しいタブで開きます）</span>
+            <span aria-hidden="true"> ↗</span>
+          </a>
+        ) : null}
 
         {canPublish ? (
           <PublishSteps {...props} />

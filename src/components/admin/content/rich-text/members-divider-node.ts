@@ -9,6 +9,8 @@ import { Node } from '@tiptap/react';
  */
 export const MEMBERS_DIVIDER_ATTRIBUTE = 'data-members-divider';
 export const MEMBERS_DIVIDER_LABEL = 'ここから会員限定';
+/** Beside the label: the divider is what visitors see up to (docs/decisions/029-divider-is-the-lead.md). */
+export const MEMBERS_DIVIDER_HINT = 'この線より上が、訪問者に見える部分です';
 
 declare module '@tiptap/core' {
   interface Commands<ReturnType> {
@@ -62,7 +64,7 @@ export const MembersDivider = Node.create({
       label.textContent = MEMBERS_DIVIDER_LABEL;
       const hint = document.createElement('span');
       hint.dataset.rtHint = '';
-      hint.textContent = 'この上がリード（誰でも読める部分）です';
+      hint.textContent = MEMBERS_DIVIDER_HINT;
       dom.append(label, hint);
       return { dom };
     };

@@ -1,0 +1,292 @@
+import type { ReactNode } from 'react';
+import { renderToReadableStream } from 'react-dom/server';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import type { Viewer } from '@/server/access/post-access';
+import { findEndpoint } from '@/lib/cms/model';
+import { handleContentApi } from '@/server/cms/http';
+import { MEMBERS_DIVIDER } from '@/server/cms/richtext/members-divider';
+import { createContent, findDraftKey, updateContent } from '@/server/cms/store';
+import type { ContentClient } from '@/server/content/client';
+import { type SiteContent, createSiteContent } from '@/server/content/site-content';
+import type * as SiteContentModule from '@/server/content/site-content';
+import { type Database, useDatabase } from '@/server/db/client';
+import { renderNewsletterLetter } from '@/server/newsletter/letter';
+import { previewCookieValue } from '@/server/preview/preview';
+import { leadOf } from './lead';
+import { searchSite } from '@/server/search/site-search';
+import { segmentsText } from '@/server/search/snippet';
+import { feedResponse } from '@/server/seo/feed';
+import { createTestDatabase } from '@test-support/db/test-database';
+
+/**
+ * The attack test of docs/decisions/029-divider-is-the-lead.md: a members' post with text, a
+ * figure, an embed and a table below the divider, read by a signed-out visitor and by a free
+ * member (the post is outside the free plan), through every output the site makes of a post.
+ * Nothing below the divider may appear; everything above it, figures and embeds included,
+ * does. The page and its metadata read the post through `readPost`, whose answer is all that
+ * reaches the page and so its RSC payload: that answer is checked whole, as well as the HTML.
+ */
+
+const state = vi.hoisted(
+  (): { viewer: Viewer; client: ContentClient | null; cookie: string | undefined } => ({
+    viewer: { kind: 'anonymous' },
+    client: null,
+    cookie: undefined,
+  }),
+);
+vi.mock('next/headers', () => ({
+  headers: () => Promise.resolve(new Headers()),
+  cookies: () =>
+    Promise.resolve({
+      get: (name: string) =>
+        name === 'axis_preview' && state.cookie ? { name, value: state.cookie } : undefined,
+    }),
+}));
+vi.mock('@/server/access/current-viewer', () => ({
+  currentViewer: () => Promise.resolve(state.viewer),
+}));
+vi.mock('@/server/content/site-content', async (importOriginal) => ({
+  ...(await importOriginal<typeof SiteContentModule>()),
+  siteContent: () => state.client,
+  usesBuiltInContent: () => true,
+}));
+// Client islands that need a mounted router; what they show is not what is checked here.
+vi.mock('@/components/bookmarks/bookmark-button.client', () => ({ BookmarkButton: () => null }));
+vi.mock('@/components/preview/preview-banner.client', () => ({
+  PreviewBanner: ({ visitor }: { visitor?: boolean }) => (visitor ? '訪問者として表示中' : null),
+}));
+
+const { default: PostPage, generateMetadata } = await import('@/app/posts/[contentId]/page');
+const { readPost } = await import('./read');
+
+const ID = 'divided-post';
+const day = (n: number) => new Date(Date.UTC(2026, 0, 1) + n * 86_400_000).toISOString();
+
+/** Above the divider: each must reach the visitor. */
+const ABOVE = {
+  text: 'リードの段落はオモテノコトバを含む。',
+  figure: '/uploads/lead-figure.jpg',
+  caption: 'オモテノズハン',
+  embed: 'LeadVideo01',
+  cell: 'オモテノヒョウ',
+};
+/** Below it: none may. */
+const BELOW = {
+  text: 'ウラノコトバ',
+  figure: '/uploads/secret-figure.jpg',
+  alt: 'ウラノズハンノセツメイ',
+  caption: 'ウラノズハン',
+  embed: 'SecretVid99',
+  post: 'https://x.com/himitsu/status/987654321',
+  cell: 'ウラノヒョウ',
+};
+const SECRETS = [
+  BELOW.text,
+  BELOW.figure,
+  BELOW.alt,
+  BELOW.caption,
+  BELOW.embed,
+  'himitsu',
+  BELOW.cell,
+];
+
+const BODY = [
+  `<p>${ABOVE.text}</p>`,
+  `<figure><img src="${ABOVE.figure}" alt="リード図版"><figcaption>${ABOVE.caption}</figcaption></figure>`,
+  `<iframe src="https://www.youtube.com/embed/${ABOVE.embed}" title="YouTube"></iframe>`,
+  `<table><tbody><tr><td>${ABOVE.cell}</td></tr></tbody></table>`,
+  MEMBERS_DIVIDER.html,
+  `<p>${BELOW.text}が結末に書かれている。${'本文。'.repeat(50)}</p>`,
+  `<figure><img src="${BELOW.figure}" alt="${BELOW.alt}"><figcaption>${BELOW.caption}</figcaption></figure>`,
+  `<iframe src="https://www.youtube.com/embed/${BELOW.embed}" title="YouTube"></iframe>`,
+  `<figure><a href="${BELOW.post}">${BELOW.post}</a></figure>`,
+  `<table><tbody><tr><td>${BELOW.cell}</td></tr></tbody></table>`,
+].join('');
+
+const READERS: Record<string, Viewer> = {
+  visitor: { kind: 'anonymous' },
+  'free member': { kind: 'member', paid: false },
+};
+
+/** A server page as HTML, its async components awaited. */
+async function html(element: ReactNode): Promise<string> {
+  const stream = await renderToReadableStream(element);
+  await stream.allReady;
+  return new Response(stream).text();
+}
+
+function expectNoSecret(output: string, where: string): void {
+  for (const secret of SECRETS) expect(output, `${where}: ${secret}`).not.toContain(secret);
+}
+
+describe('nothing below the members’ divider reaches a reader without access', () => {
+  let database: Database;
+  let site: SiteContent;
+
+  beforeAll(async () => {
+    vi.stubEnv('APP_SECRET', 'd'.repeat(40));
+    database = await createTestDatabase();
+    useDatabase(database);
+    site = createSiteContent({ db: database.db });
+    state.client = site.client;
+    const posts = findEndpoint('posts')!;
+    await createContent(database.db, posts, {
+      id: ID,
+      status: 'publish',
+      body: {
+        title: '区切り線のある記事',
+        description: '概要は誰にでも見える。',
+        body: BODY,
+        isPublicPreview: false,
+        publishedAt: day(1),
+      },
+    });
+    // Three newer members' posts: the free plan (the 3 newest) leaves this one paid only.
+    for (const n of [2, 3, 4]) {
+      await createContent(database.db, posts, {
+        id: `newer-${n}`,
+        status: 'publish',
+        body: {
+          title: `新しい記事${n}`,
+          body: '<p>本文。</p>',
+          isPublicPreview: false,
+          publishedAt: day(n),
+        },
+      });
+    }
+  });
+  afterAll(async () => {
+    site.dispose();
+    useDatabase(undefined);
+    await database.close();
+    vi.unstubAllEnvs();
+  });
+
+  for (const [reader, viewer] of Object.entries(READERS)) {
+    it(`the page, its payload and its metadata, for a ${reader}`, async () => {
+      state.viewer = viewer;
+      state.cookie = undefined;
+      const read = await readPost(ID);
+      expect(read?.full).toBe(false);
+      // Everything the page (and so its RSC payload) and generateMetadata are given.
+      const given = JSON.stringify(read);
+      expectNoSecret(given, 'readPost');
+      const params = Promise.resolve({ contentId: ID });
+      const page = await html(await PostPage({ params }));
+      expectNoSecret(page, 'page');
+      expectNoSecret(JSON.stringify(await generateMetadata({ params })), 'metadata');
+      // JSON-LD is on the page, and says the post is paywalled.
+      expect(page).toContain('application/ld+json');
+      expect(page).toContain('"isAccessibleForFree":false');
+      // What stands above the divider is all there: text, figure, embed and table.
+      expect(page).toContain(ABOVE.text);
+      expect(page).toContain(`src="${ABOVE.figure}"`);
+      expect(page).toContain(ABOVE.caption);
+      expect(page).toContain(ABOVE.embed);
+      expect(page).toContain(ABOVE.cell);
+    });
+
+    it(`the site search and its snippets, for a ${reader}`, async () => {
+      const source = { client: site.client, db: database.db };
+      for (const q of [BELOW.text, BELOW.alt, BELOW.caption, BELOW.cell]) {
+        const results = await searchSite(source, { q, type: 'all', page: 1 }, viewer);
+        expect(
+          results.hits.map((h) => h.id),
+          q,
+        ).not.toContain(ID);
+      }
+      const lead = await searchSite(source, { q: 'オモテノコトバ', type: 'all', page: 1 }, viewer);
+      expect(lead.hits.map((h) => h.id)).toContain(ID);
+      expectNoSecret(
+        lead.hits.map((h) => segmentsText(h.snippet) + segmentsText(h.title)).join('\n'),
+        'snippet',
+      );
+    });
+  }
+
+  it('the RSS feed', async () => {
+    const feed = await (
+      await feedResponse(site.client, { siteUrl: 'https://axis.example.jp', siteName: 'AXIS' })
+    ).text();
+    expect(feed).toContain(`/posts/${ID}`);
+    expectNoSecret(feed, 'feed');
+  });
+
+  it('the content API without a key', async () => {
+    for (const path of [`posts/${ID}`, 'posts']) {
+      const url = `http://localhost:3000/api/v1/${path}`;
+      const [endpoint, contentId] = path.split('/') as [string, string | undefined];
+      const response = await handleContentApi(new Request(url), endpoint, contentId, database.db);
+      expect(response.status, path).toBe(401);
+      expectNoSecret(await response.text(), `api ${path}`);
+    }
+  });
+
+  it('the free letter of the newsletter, and not the paid one', async () => {
+    const read = await site.client.getListDetail({ endpoint: 'posts', contentId: ID });
+    const item = {
+      ...(read as object),
+      id: ID,
+      title: '区切り線のある記事',
+      isPublicPreview: false,
+      body: BODY,
+    };
+    const letter = (audience: 'free' | 'paid') =>
+      renderNewsletterLetter({
+        item: item as Parameters<typeof renderNewsletterLetter>[0]['item'],
+        audience,
+        recipient: { name: '読者', email: 'reader@example.com' },
+        unsubscribeUrl: 'https://axis.example.jp/newsletter/unsubscribe?t=x',
+        postUrl: `https://axis.example.jp/posts/${ID}`,
+        sender: {
+          siteName: 'AXIS',
+          siteUrl: 'https://axis.example.jp',
+          operator: { name: '運営者', address: '東京都', email: 'info@example.com' },
+        },
+      });
+    const free = letter('free');
+    expectNoSecret(free.html + free.text + free.subject, 'free letter');
+    expect(free.html).toContain(ABOVE.text);
+    expect(free.html).toContain(ABOVE.cell);
+    expect(letter('paid').html).toContain(BELOW.cell);
+  });
+
+  it('「訪問者に見える部分」 is the visitor’s page of the draft, for an editor', async () => {
+    // A draft of the published post, with a new lead and a new secret below the divider.
+    const draftBody = BODY.replace(
+      MEMBERS_DIVIDER.html,
+      `<p>シタガキノリード</p>${MEMBERS_DIVIDER.html}<p>シタガキノヒミツ</p>`,
+    );
+    await updateContent(
+      database.db,
+      findEndpoint('posts')!,
+      ID,
+      { body: draftBody },
+      { draft: true },
+    );
+    const draftKey = (await findDraftKey(database.db, 'posts', ID))!;
+    state.viewer = { kind: 'staff' };
+    state.cookie = previewCookieValue({
+      endpoint: 'posts',
+      contentId: ID,
+      draftKey,
+      as: 'visitor',
+    });
+    const view = await readPost(ID);
+    const page = await html(await PostPage({ params: Promise.resolve({ contentId: ID }) }));
+    // The whole draft, for comparison: the preview without `as`.
+    state.cookie = previewCookieValue({ endpoint: 'posts', contentId: ID, draftKey });
+    const whole = await readPost(ID);
+    state.cookie = undefined;
+    expect(view).toMatchObject({ preview: true, visitorView: true, full: false });
+    expect(view?.viewer).toEqual({ kind: 'anonymous' });
+    expect(view?.item.body).toBe(leadOf(draftBody));
+    expect(page).toContain('シタガキノリード');
+    expect(page).toContain('訪問者として表示中');
+    for (const output of [JSON.stringify(view), page]) {
+      expectNoSecret(output, 'visitor view');
+      expect(output).not.toContain('シタガキノヒミツ');
+    }
+    expect(whole?.item.body).toContain('シタガキノヒミツ');
+  });
+});
