@@ -6,11 +6,9 @@ import { findEndpoint } from '@/lib/cms/model';
 import { handleContentApi } from '@/server/cms/http';
 import { MEMBERS_DIVIDER } from '@/server/cms/richtext/members-divider';
 import { createContent, findDraftKey, updateContent } from '@/server/cms/store';
-import type { ContentClient } from '@/server/content/client';
 import { type SiteContent, createSiteContent } from '@/server/content/site-content';
-import type * as SiteContentModule from '@/server/content/site-content';
 import { type Database, useDatabase } from '@/server/db/client';
-import { renderNewsletterLetter } from '@/server/newsletter/letter';
+import { type LetterPost, renderNewsletterLetter } from '@/server/newsletter/letter';
 import { previewCookieValue } from '@/server/preview/preview';
 import { leadOf } from './lead';
 import { searchSite } from '@/server/search/site-search';
@@ -28,9 +26,9 @@ import { createTestDatabase } from '@test-support/db/test-database';
  */
 
 const state = vi.hoisted(
-  (): { viewer: Viewer; client: ContentClient | null; cookie: string | undefined } => ({
+  (): { viewer: Viewer; site: SiteContent | undefined; cookie: string | undefined } => ({
     viewer: { kind: 'anonymous' },
-    client: null,
+    site: undefined,
     cookie: undefined,
   }),
 );
@@ -46,8 +44,9 @@ vi.mock('@/server/access/current-viewer', () => ({
   currentViewer: () => Promise.resolve(state.viewer),
 }));
 vi.mock('@/server/content/site-content', async (importOriginal) => ({
-  ...(await importOriginal<typeof SiteContentModule>()),
-  siteContent: () => state.client,
+  ...(await (
+    await import('@test-support/site-content-mock')
+  ).siteContentFromState(state, importOriginal)),
   usesBuiltInContent: () => true,
 }));
 // Client islands that need a mounted router; what they show is not what is checked here.
@@ -128,7 +127,7 @@ describe('nothing below the members’ divider reaches a reader without access',
     database = await createTestDatabase();
     useDatabase(database);
     site = createSiteContent({ db: database.db });
-    state.client = site.client;
+    state.site = site;
     const posts = findEndpoint('posts')!;
     await createContent(database.db, posts, {
       id: ID,
@@ -222,18 +221,18 @@ describe('nothing below the members’ divider reaches a reader without access',
     }
   });
 
-  it('the free letter of the newsletter, and not the paid one', async () => {
-    const read = await site.client.getListDetail({ endpoint: 'posts', contentId: ID });
-    const item = {
-      ...(read as object),
+  it('the free letter of the newsletter, and not the paid one', () => {
+    const item: LetterPost = {
       id: ID,
       title: '区切り線のある記事',
+      description: '概要は誰にでも見える。',
       isPublicPreview: false,
       body: BODY,
+      publishedAt: day(1),
     };
     const letter = (audience: 'free' | 'paid') =>
       renderNewsletterLetter({
-        item: item as Parameters<typeof renderNewsletterLetter>[0]['item'],
+        item,
         audience,
         recipient: { name: '読者', email: 'reader@example.com' },
         unsubscribeUrl: 'https://axis.example.jp/newsletter/unsubscribe?t=x',

@@ -1,6 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { LEAD_MAX_CHARS as SERVER_MAX, leadOf } from '@/server/access/lead';
-import { LEAD_MAX_CHARS, LEAD_NOTES, hasMembersDividerHtml, leadRuleNote } from './lead-rule';
+import { LEAD_MAX_CHARS as SERVER_MAX, leadOf } from './lead';
+import {
+  LEAD_MAX_CHARS,
+  LEAD_NOTES,
+  hasMembersDividerHtml,
+  leadRuleNote,
+} from '@/lib/access/lead-rule';
 
 describe('the lead rule the editor is told', () => {
   it('sees the divider exactly where the access policy does', () => {
