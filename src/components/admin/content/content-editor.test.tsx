@@ -131,13 +131,18 @@ describe('ContentEditor', () => {
       /^区切り線（ここから会員限定）より上が、訪問者に見える部分です。/,
     );
     unmount();
-    render(<ContentEditor def={gated} item={item({ fields: { body: '<p>導入。</p>' } })} />);
-    const body = screen.getByRole('textbox', { name: '本文' });
-    expect(body).toHaveAccessibleDescription(
+    const second = render(
+      <ContentEditor def={gated} item={item({ fields: { body: '<p>導入。</p>' } })} />,
+    );
+    expect(screen.getByRole('textbox', { name: '本文' })).toHaveAccessibleDescription(
       /^区切り線がないため、訪問者には冒頭の約300文字（段落か文の切れ目まで）だけが見えます。/,
     );
-    fireEvent.click(screen.getByLabelText('無料公開'));
-    expect(body).toHaveAccessibleDescription(LEAD_NOTES.open);
+    second.unmount();
+    const open = { body: divided, isPublicPreview: true };
+    render(<ContentEditor def={gated} item={item({ fields: open })} />);
+    expect(screen.getByRole('textbox', { name: '本文' })).toHaveAccessibleDescription(
+      LEAD_NOTES.open,
+    );
   });
 
   it('opens 「訪問者に見える部分」: the preview as a signed-out visitor, for posts only', () => {
