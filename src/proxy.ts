@@ -5,9 +5,11 @@ import { FLASH_COOKIE } from '@/server/http/cookies';
 import { FLASH_HEADER } from '@/lib/http/flash';
 import { userFromHeaders } from '@/server/identity/session-user';
 import { UNSUBSCRIBE_PATH, verifyUnsubscribeToken } from '@/server/newsletter/subscription';
+import { movedPath } from '@/server/cms/redirects';
+import { getDb } from '@/server/db/client';
 
 /**
- * Runs before every page (Node.js runtime). Three jobs, nothing else:
+ * Runs before every page (Node.js runtime). Four jobs, nothing else:
  * - AUTH_CHECK_REDIRECT=true: an anonymous visitor gets a 307 to /about before any HTML
  *   (SPEC §2). The session is checked against the database, so an expired or forged cookie
  *   counts as anonymous. Pages still check access themselves (docs/decisions/000-design-baseline.md
@@ -18,6 +20,8 @@ import { UNSUBSCRIBE_PATH, verifyUnsubscribeToken } from '@/server/newsletter/su
  *   would otherwise spend it on a page no one is looking at.
  * - The newsletter's unsubscribe page answers 400 for a token that does not verify (the page
  *   explains it): a page cannot set its own status.
+ * - A renamed item's old URL answers 301 to its new one (docs/decisions/032-slugs-and-redirects.md):
+ *   a page cannot answer 301 either (the framework's permanent redirect is a 308).
  */
 export async function proxy(request: NextRequest): Promise<NextResponse> {
   const { pathname } = request.nextUrl;
@@ -25,6 +29,8 @@ export async function proxy(request: NextRequest): Promise<NextResponse> {
     const user = await userFromHeaders(request.headers);
     if (!user) return NextResponse.redirect(new URL(AUTH_REDIRECT_TARGET, request.url), 307);
   }
+  const moved = await movedItemPage(request);
+  if (moved) return moved;
 
   const headers = new Headers(request.headers);
   headers.delete(FLASH_HEADER); // only ever from our own cookie
@@ -38,6 +44,21 @@ export async function proxy(request: NextRequest): Promise<NextResponse> {
   const response = NextResponse.next({ request: { headers }, ...(refused ? { status: 400 } : {}) });
   if (taken) response.cookies.delete(FLASH_COOKIE);
   return response;
+}
+
+/** The 301 of a renamed item's old URL (query kept), or null. */
+async function movedItemPage(request: NextRequest): Promise<NextResponse | null> {
+  if (request.method !== 'GET' && request.method !== 'HEAD') return null;
+  try {
+    const to = await movedPath(getDb, request.nextUrl.pathname);
+    return to
+      ? NextResponse.redirect(new URL(to + request.nextUrl.search, request.url), 301)
+      : null;
+  } catch (error) {
+    // The page itself answers (its 404, or the outage page): a redirect is no reason to fail.
+    console.error('[proxy] redirect lookup failed:', error);
+    return null;
+  }
 }
 
 /** A flash cookie as encodeFlash (src/lib/http/flash.ts) writes it: base64url, bounded. */

@@ -48,7 +48,23 @@ export type EditorItem = {
   publicUrl: string | null;
   /** Labels of the items the relation fields point at, by endpoint. */
   references: Record<string, ReferenceOption[]>;
+  /** The id field of a list item (its slug); absent for an object endpoint. */
+  slug?: SlugField;
 };
+
+/** What the editor's id field shows (docs/decisions/032-slugs-and-redirects.md). */
+export type SlugField = {
+  /** The site's address before the id (`https://…/posts/`); null: the kind has no pages. */
+  urlPrefix: string | null;
+  /** A new item's id when the field is left empty (a random one, as before slugs). */
+  suggestion: string;
+  /** Whether the id can still be changed (not for partners, whose id is their contract's). */
+  renamable: boolean;
+  /** Ids the item had before, whose URLs now answer 301 to its own. */
+  previousIds: string[];
+};
+
+export type RenameRequest = { id: string; baseUpdatedAt: string };
 
 export type EditorProps = {
   def: EndpointDef;
@@ -88,6 +104,8 @@ export const consolePaths = {
   /** POST { action, baseUpdatedAt, at? } → SaveAnswer. */
   apiWorkflow: (endpoint: string, id: string) =>
     `/api/admin/content/${endpoint}/${id || OBJECT_ITEM}/workflow`,
+  /** POST { id, baseUpdatedAt } → SaveAnswer with the new id; the old URL then redirects. */
+  apiRename: (endpoint: string, id: string) => `/api/admin/content/${endpoint}/${id}/rename`,
   /** POST (form or JSON) { version } → 303 to the editor / 200 SaveAnswer. */
   apiRestore: (endpoint: string, id: string) =>
     `/api/admin/content/${endpoint}/${id || OBJECT_ITEM}/restore`,
@@ -108,6 +126,8 @@ export type SaveRequest = {
   baseUpdatedAt: string | null;
   /** An autosave: saved as a draft, folded into the editor's last version when recent. */
   autosave?: boolean;
+  /** Creating a list item: the id (slug) the editor chose, or the one suggested. */
+  id?: string;
 };
 
 /** What a content list does to several selected items at once. */
@@ -223,6 +243,7 @@ export type VersionAction =
   | 'unschedule'
   | 'unpublish'
   | 'restore'
+  | 'rename'
   | 'api';
 
 export const VERSION_ACTION_LABELS: Readonly<Record<VersionAction, string>> = {
@@ -234,6 +255,7 @@ export const VERSION_ACTION_LABELS: Readonly<Record<VersionAction, string>> = {
   unschedule: '予約公開を取り消し',
   unpublish: '公開を停止',
   restore: '以前の版に戻す',
+  rename: 'URL (ID) を変更',
   api: 'コンテンツ API で更新',
 };
 

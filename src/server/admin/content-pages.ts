@@ -22,6 +22,7 @@ import {
   lookupItems,
   titleFieldOf,
 } from '@/server/cms/console/items';
+import { currentIds } from '@/server/cms/redirects';
 import { parseContentListQuery } from '@/server/cms/console/list-query';
 import { CONTENT_MODEL, type EndpointDef, findEndpoint } from '@/lib/cms/model';
 import { usesBuiltInContent } from '@/server/content/site-content';
@@ -166,7 +167,12 @@ export async function editItemPage(
   const owner = await ownershipOf(db, def.endpoint, id);
   if (!mayRead(user, def.endpoint, owner)) notFound();
   const item = await loadEditorItem(db, def, id);
-  if (!item) notFound();
+  if (!item) {
+    // A bookmark or an open tab of an item renamed since: the editor of what it is now.
+    const renamed = (await currentIds(db, def.endpoint, [id])).get(id);
+    if (renamed) redirect(consolePaths.edit(def.endpoint, renamed));
+    notFound();
+  }
   const titleField = titleFieldOf(def);
   const value = titleField ? item.fields[titleField] : undefined;
   const submission = owner ? await findSubmission(db, def.endpoint, id) : null;

@@ -19,7 +19,15 @@ import {
   searchCondition,
 } from './search-index';
 import { type Order, compileFilter, compileOrders } from './sql-filters';
-import { type StoredData, checkRequired, shapeFields, validateWrite } from './values';
+import {
+  type StoredData,
+  type ValidatedWrite,
+  checkRequired,
+  shapeFields,
+  validateWrite,
+} from './values';
+import { currentIds, dropRedirectsFrom, dropRedirectsTo } from './redirects';
+import { slugProblem } from '@/lib/cms/slug';
 import { deleteVersions, recordVersion } from './versions';
 import {
   NEWSLETTER_ENDPOINT,
@@ -69,7 +77,7 @@ export type WriteContext = {
 
 export const SYSTEM_WRITE: WriteContext = { actor: 'system' };
 
-type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
+export type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
 type StoredRow = typeof cmsContents.$inferSelect;
 
 /** Writes `changes` to the locked row, then records what it now holds as the next version. */
@@ -93,7 +101,7 @@ async function updateRow(
 const missing = () => badRequest('Content is not exists.', 'content-not-found');
 
 /** The row, locked for the rest of the transaction, after the console's conflict check. */
-async function lockRow(tx: Tx, def: EndpointDef, id: string, ctx: WriteContext) {
+export async function lockRow(tx: Tx, def: EndpointDef, id: string, ctx: WriteContext) {
   const [row] = await tx
     .select()
     .from(cmsContents)
@@ -107,7 +115,7 @@ async function lockRow(tx: Tx, def: EndpointDef, id: string, ctx: WriteContext) 
 }
 
 /** Records what the row now holds as the item's next version. */
-function recordRow(
+export function recordRow(
   tx: Tx,
   def: EndpointDef,
   row: Pick<StoredRow, 'id' | 'status' | 'data' | 'draftData'>,
@@ -130,7 +138,7 @@ function recordRow(
 }
 
 /** `id IN (…)` with every id bound. */
-function idIn(ids: Iterable<string>): SQL {
+export function idIn(ids: Iterable<string>): SQL {
   return sql`id IN (${sql.join(
     [...ids].map((id) => sql`${id}`),
     sql`, `,
@@ -403,30 +411,54 @@ export async function getContent(
 }
 
 const ID_ALPHABET = 'abcdefghijklmnopqrstuvwxyz0123456789';
-function newId(length = 12): string {
+/** A random id, as items get when none is chosen (also the editor's suggestion). */
+export function newId(length = 12): string {
   const bytes = randomBytes(length);
   return Array.from(bytes, (b) => ID_ALPHABET[b % ID_ALPHABET.length]).join('');
 }
 const newDraftKey = () => randomBytes(9).toString('base64url');
 
-async function assertReferencesExist(db: Db, references: Map<string, Set<string>>): Promise<void> {
-  for (const [endpoint, ids] of references) {
+/**
+ * Checks that every referenced item exists. A reference to an id an item was renamed from
+ * (an editor's form or an API client still holding it, or an older version restored) is
+ * written as the item's current id; only a miss looks the redirects up.
+ */
+async function resolveReferences(db: Db, def: EndpointDef, write: ValidatedWrite): Promise<void> {
+  for (const [endpoint, ids] of write.references) {
     if (ids.size === 0) continue;
     const found = await db
       .select({ id: cmsContents.id })
       .from(cmsContents)
       .where(and(eq(cmsContents.endpoint, endpoint), idIn(ids)));
-    const missing = [...ids].find((id) => !found.some((f) => f.id === id));
+    const existing = new Set(found.map((f) => f.id));
+    const absent = [...ids].filter((id) => !existing.has(id));
+    if (absent.length === 0) continue;
+    const renamed = await currentIds(db, endpoint, absent);
+    const missing = absent.find((id) => !renamed.has(id));
     if (missing !== undefined) {
       throw badRequest(
         `Referenced content does not exist: '${missing}' in '${endpoint}'.`,
         'content-missing-reference',
       );
     }
+    for (const field of def.fields) {
+      if (field.endpoint !== endpoint) continue;
+      const value = write.set[field.id];
+      const follow = (id: string) => renamed.get(id) ?? id;
+      if (typeof value === 'string') write.set[field.id] = follow(value);
+      else if (Array.isArray(value))
+        write.set[field.id] = [...new Set((value as string[]).map(follow))];
+    }
   }
 }
 
-export type CreateInput = { id?: string; body: unknown; status: 'publish' | 'draft' | 'closed' };
+export type CreateInput = {
+  id?: string;
+  body: unknown;
+  status: 'publish' | 'draft' | 'closed';
+  /** The id is an editor's slug (the console): the stricter rule of src/lib/cms/slug.ts. */
+  slug?: boolean;
+};
 
 export async function createContent(
   db: Db,
@@ -437,13 +469,15 @@ export async function createContent(
   if (def.kind !== 'list') throw badRequest('This API is an object type: use PATCH.');
   if (input.id !== undefined && !canExist(def, input.id))
     throw badRequest('Invalid content id format.');
+  if (input.slug && input.id !== undefined && slugProblem(def.endpoint, input.id))
+    throw badRequest('Invalid content id format.', 'content-id-invalid');
   const write = validateWrite(def, input.body, 'create');
   if (write.publishedAt && input.status !== 'publish') {
     throw badRequest(
       `'publishedAt' field error. This field is valid for content that is meant to be published.`,
     );
   }
-  await assertReferencesExist(db, write.references);
+  await resolveReferences(db, def, write);
   const now = new Date();
   const id = input.id ?? newId();
   const published = input.status === 'publish';
@@ -468,8 +502,13 @@ export async function createContent(
       .onConflictDoNothing()
       .returning({ id: cmsContents.id });
     if (inserted.length === 0) {
-      throw badRequest('Content is already exists. If you want update, please use PATCH request.');
+      throw badRequest(
+        'Content is already exists. If you want update, please use PATCH request.',
+        'content-id-taken',
+      );
     }
+    // An item taking a renamed item's old id wins over the redirect (docs/decisions/032-slugs-and-redirects.md).
+    await dropRedirectsFrom(tx, def.endpoint, id);
     await recordRow(tx, def, values, 'create', ctx, now);
   });
   // A draft changes no published answer: the caches of readers' pages and answers stay.
@@ -494,7 +533,7 @@ export async function updateContent(
 ): Promise<{ id: string; updatedAt: Date }> {
   if (!canExist(def, id)) throw missing();
   const write = validateWrite(def, body, 'patch');
-  await assertReferencesExist(db, write.references);
+  await resolveReferences(db, def, write);
   const result = await db.transaction(async (tx) => {
     const row = await lockRow(tx, def, id, ctx);
     const now = new Date();
@@ -700,6 +739,8 @@ export async function deleteContent(
       .returning({ id: cmsContents.id });
     if (deleted.length === 0) throw missing();
     await deleteVersions(tx, def.endpoint, id);
+    // Its old URLs would lead to a missing page: they answer 404 themselves.
+    await dropRedirectsTo(tx, def.endpoint, id);
   });
   emitContentChange({ endpoint: def.endpoint, id });
 }

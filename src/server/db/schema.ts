@@ -153,6 +153,27 @@ export const cmsSubmissions = pgTable(
   ],
 );
 
+/**
+ * Old ids of renamed items (src/server/cms/redirects.ts): their public URLs answer 301 to the
+ * item's current id. A chain is collapsed when the item is renamed again, and a row goes as soon
+ * as an item takes its old id (that item wins) or the item it points to is deleted.
+ */
+export const cmsRedirects = pgTable(
+  'cms_redirects',
+  {
+    endpoint: text('endpoint').notNull(),
+    fromId: text('from_id').notNull(),
+    toId: text('to_id').notNull(),
+    /** `user:<id>` who renamed the item. */
+    createdBy: text('created_by').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.endpoint, t.fromId] }),
+    index('cms_redirects_to_idx').on(t.endpoint, t.toId),
+  ],
+);
+
 /** The media library: every uploaded file, with its alt text (src/server/media). */
 export const cmsMedia = pgTable(
   'cms_media',

@@ -14,6 +14,7 @@ import {
   consolePaths,
   type EditorProps,
   type SaveAnswer,
+  type RenameRequest,
   type SaveRequest,
   type WorkflowAction,
   type WorkflowRequest,
@@ -24,6 +25,8 @@ import styles from './content.module.css';
 import { FieldControl, fieldIds } from './field-control.client';
 import { SharePanel, type ShareSite } from './share-panel.client';
 import { leadRuleNote, visitorViewUrl } from '@/lib/access/lead-rule';
+import { SlugField } from './slug-field.client';
+import { slugProblem } from '@/lib/cms/slug';
 import { clientFieldErrors, initialValues } from './field-values';
 import { WorkflowPanel, type Busy, type EditorMeta } from './workflow-panel.client';
 
@@ -87,6 +90,9 @@ export function ContentEditor({
   const [workflowError, setWorkflowError] = useState<string | null>(null);
   const [scheduleError, setScheduleError] = useState<string | null>(null);
   const [focusTarget, setFocusTarget] = useState<'summary' | 'conflict' | null>(null);
+  // A new list item's id as typed (empty: the suggested one).
+  const [slug, setSlug] = useState('');
+  const slugRef = useRef('');
 
   // What async work reads: always the latest, whatever render it started in.
   const valuesRef = useRef(values);
@@ -148,7 +154,13 @@ export function ContentEditor({
         const explicit = !options.autosave;
         const fields = valuesRef.current;
         const sentRev = revRef.current;
+        const current = metaRef.current;
+        const isCreate = current.isNew && def.kind === 'list';
+        const chosenId =
+          isCreate && item.slug ? slugRef.current.trim() || item.slug.suggestion : '';
         const problems = clientFieldErrors(def.fields, fields);
+        const idProblem = slugRef.current.trim() ? slugProblem(def.endpoint, chosenId) : null;
+        if (isCreate && idProblem) problems.id = idProblem;
         if (Object.keys(problems).length) {
           if (explicit) {
             setFieldErrors(problems);
@@ -159,12 +171,11 @@ export function ContentEditor({
           }
           return false;
         }
-        const current = metaRef.current;
-        const isCreate = current.isNew && def.kind === 'list';
         const request: SaveRequest = {
           fields,
           baseUpdatedAt: options.base ?? current.updatedAt,
           ...(options.autosave ? { autosave: true } : {}),
+          ...(chosenId ? { id: chosenId } : {}),
         };
         setSaving(true);
         if (explicit) setBusy('save');
@@ -177,7 +188,7 @@ export function ContentEditor({
       }),
     // afterSave only uses stable setters and refs.
     // eslint-disable-next-line react-hooks/exhaustive-deps
-    [def, enqueue],
+    [def, item.slug, enqueue],
   );
 
   function afterSave(
@@ -194,14 +205,7 @@ export function ContentEditor({
         setConflictBoth(null);
         setLastSave({ kind: explicit ? 'saved' : 'autosaved', at: new Date() });
         if (explicit) setAnnouncement(outcome.message);
-        if (isCreate && metaRef.current.id) {
-          // The new item's own address, without a navigation that would remount the form.
-          window.history.replaceState(
-            window.history.state,
-            '',
-            consolePaths.edit(def.endpoint, metaRef.current.id),
-          );
-        }
+        if (isCreate && metaRef.current.id) takeItemAddress();
         return true;
       }
       case 'invalid':
@@ -230,7 +234,31 @@ export function ContentEditor({
     }
   }
 
+  /** The item's own address (created, renamed), without a navigation that would remount the form. */
+  function takeItemAddress() {
+    window.history.replaceState(
+      window.history.state,
+      '',
+      consolePaths.edit(def.endpoint, metaRef.current.id),
+    );
+  }
+
   const isDirty = () => revRef.current !== savedRevRef.current;
+
+  /** A write of the item's state (workflow, rename): its answer applied, a conflict shown. */
+  async function sendStep(busyAs: Busy, url: string, request: unknown): Promise<Outcome> {
+    setBusy(busyAs);
+    const outcome = await sendJson('POST', url, request);
+    setBusy(null);
+    if (outcome.kind === 'ok') {
+      if (outcome.answer) applyAnswer(outcome.answer);
+      setAnnouncement(outcome.message);
+    } else if (outcome.kind === 'conflict') {
+      setConflictBoth({ by: outcome.by, updatedAt: outcome.updatedAt });
+      setFocusTarget('conflict');
+    }
+    return outcome;
+  }
 
   /** A workflow step, after saving what is typed (publishing must publish what is seen). */
   async function runWorkflow(action: WorkflowAction, at?: string) {
@@ -251,22 +279,12 @@ export function ContentEditor({
         baseUpdatedAt: current.updatedAt,
         ...(at ? { at } : {}),
       };
-      setBusy(action);
-      const outcome = await sendJson(
-        'POST',
+      const outcome = await sendStep(
+        action,
         consolePaths.apiWorkflow(def.endpoint, current.id),
         request,
       );
-      setBusy(null);
       switch (outcome.kind) {
-        case 'ok':
-          if (outcome.answer) applyAnswer(outcome.answer);
-          setAnnouncement(outcome.message);
-          break;
-        case 'conflict':
-          setConflictBoth({ by: outcome.by, updatedAt: outcome.updatedAt });
-          setFocusTarget('conflict');
-          break;
         case 'invalid': {
           const message = outcome.fieldErrors.at ?? outcome.message;
           if (action === 'schedule') setScheduleError(message);
@@ -280,6 +298,37 @@ export function ContentEditor({
         case 'failed':
           setWorkflowError(outcome.message);
           break;
+      }
+    });
+  }
+
+  /** Changes the item's id (after saving what is typed); resolves to why not, or null. */
+  async function rename(next: string): Promise<string | null> {
+    if (conflictRef.current) {
+      setFocusTarget('conflict');
+      return 'ほかの人の更新と競合しています。先に競合を解決してください。';
+    }
+    if (isDirty() && !(await save({ autosave: false })))
+      return '変更を保存できなかったため、URL を変更していません。';
+    return enqueue(async () => {
+      const current = metaRef.current;
+      if (!current.updatedAt) return '保存されていない項目です。';
+      const request: RenameRequest = { id: next, baseUpdatedAt: current.updatedAt };
+      const outcome = await sendStep(
+        'rename',
+        consolePaths.apiRename(def.endpoint, current.id),
+        request,
+      );
+      switch (outcome.kind) {
+        case 'ok':
+          takeItemAddress(); // as after creating
+          return null;
+        case 'conflict':
+          return 'ほかの人がこの項目を更新しました。';
+        case 'invalid':
+          return outcome.fieldErrors.id ?? outcome.message;
+        case 'failed':
+          return outcome.message;
       }
     });
   }
@@ -431,7 +480,8 @@ export function ContentEditor({
                   : '変更はありません';
 
   const errorEntries = Object.entries(fieldErrors);
-  const labelOf = (fieldId: string) => def.fields.find((f) => f.id === fieldId)?.label;
+  const labelOf = (fieldId: string) =>
+    fieldId === 'id' ? 'URL (ID)' : def.fields.find((f) => f.id === fieldId)?.label;
 
   return (
     <div className={styles.editor}>
@@ -517,6 +567,23 @@ export function ContentEditor({
         aria-label={`${def.label}の編集`}
       >
         <div className={styles.fields}>
+          {item.slug ? (
+            <SlugField
+              endpoint={def.endpoint}
+              // Changing a public URL is an editor's, as publishing is.
+              slug={canPublish ? item.slug : { ...item.slug, renamable: false }}
+              isNew={meta.isNew}
+              id={meta.id}
+              value={slug}
+              onChange={(value) => {
+                slugRef.current = value;
+                setSlug(value);
+              }}
+              error={fieldErrors.id}
+              disabled={busy !== null}
+              onRename={rename}
+            />
+          ) : null}
           {/* Custom fields (検索と共有) have their own panel below the form's fields. */}
           {def.fields
             .filter((field) => field.kind !== 'custom')

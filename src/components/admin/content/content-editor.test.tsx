@@ -424,3 +424,53 @@ describe('ContentEditor', () => {
     );
   });
 });
+
+describe('the URL (ID) field', () => {
+  const slug = {
+    urlPrefix: 'https://axis.example.jp/posts/',
+    suggestion: 'r5p3064t701b',
+    renamable: true,
+    previousIds: [],
+  };
+
+  it('shows the URL a new item gets as the slug is typed, and creates it under that id', async () => {
+    fetchMock.mockResolvedValueOnce(json(201, answer({ id: 'my-slug' })));
+    render(<ContentEditor def={def} item={item({ id: '', isNew: true, fields: {}, slug })} />);
+    expect(screen.getByText('https://axis.example.jp/posts/r5p3064t701b')).toBeInTheDocument();
+    type('URL (ID)', 'My_Slug');
+    expect(screen.getByLabelText('URL (ID)')).toHaveAccessibleDescription(
+      /半角の英小文字 \(a-z\)・数字・ハイフン \(-\) だけが使えます/,
+    );
+    type('URL (ID)', 'my-slug');
+    expect(screen.getByText('https://axis.example.jp/posts/my-slug')).toBeInTheDocument();
+    fireEvent.change(screen.getByLabelText(/タイトル/), { target: { value: '記事' } });
+    fireEvent.submit(screen.getByRole('form', { name: '記事の編集' }));
+    expect(await screen.findByRole('link', { name: '変更履歴' })).toHaveAttribute(
+      'href',
+      '/admin/content/posts/my-slug/history',
+    );
+    expect(fetchMock.mock.calls[0]?.[0]).toBe('/api/admin/content/posts');
+    expect(sentBody(0)).toMatchObject({ id: 'my-slug' });
+  });
+
+  it('renames an existing item and says where its old URL now leads', async () => {
+    fetchMock.mockResolvedValueOnce(
+      json(200, answer({ id: 'new-slug', message: 'URL を変更しました。' })),
+    );
+    render(<ContentEditor def={def} item={item({ slug: { ...slug, suggestion: '' } })} />);
+    expect(screen.getByText('https://axis.example.jp/posts/post-1')).toBeInTheDocument();
+    fireEvent.click(screen.getByRole('button', { name: 'URL (ID) を変更' }));
+    type(
+      '新しい ID (半角の英小文字・数字・ハイフンで、50 文字まで。以前の URL は新しい URL へ転送されます)',
+      'new-slug',
+    );
+    fireEvent.click(screen.getByRole('button', { name: 'URL を変更する' }));
+    expect(await screen.findByText('URL を変更しました。')).toBeInTheDocument();
+    expect(fetchMock.mock.calls[0]?.[0]).toBe('/api/admin/content/posts/post-1/rename');
+    expect(sentBody(0)).toEqual({ id: 'new-slug', baseUpdatedAt: '2026-11-24T01:00:00.000Z' });
+    expect(screen.getByText('https://axis.example.jp/posts/new-slug')).toBeInTheDocument();
+    expect(
+      screen.getByText(/以前の ID \(post-1\) の URL は、ここへ転送されます/),
+    ).toBeInTheDocument();
+  });
+});

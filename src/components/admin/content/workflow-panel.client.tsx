@@ -22,7 +22,7 @@ export type EditorMeta = {
   publicUrl: string | null;
 };
 
-export type Busy = WorkflowAction | 'save' | 'delete' | null;
+export type Busy = WorkflowAction | 'save' | 'delete' | 'rename' | null;
 
 export type WorkflowPanelProps = {
   def: EndpointDef;

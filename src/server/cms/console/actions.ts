@@ -13,6 +13,8 @@ import {
   updateContent,
 } from '@/server/cms/store';
 import { findVersion } from '@/server/cms/versions';
+import { renameContent } from '@/server/cms/rename';
+import { SLUG_MESSAGES } from '@/lib/cms/slug';
 import { actorLabels } from './actors';
 import { checkFields } from './field-errors';
 import { findItem, itemState } from './items';
@@ -48,6 +50,7 @@ const DONE: Readonly<Record<string, string>> = {
   unschedule: '予約公開を取り消しました。',
   unpublish: '公開を停止しました。下書きに戻っています。',
   restore: '選んだ版の内容を下書きに戻しました。公開するまでサイトには反映されません。',
+  rename: 'URL を変更しました。以前の URL は新しい URL へ転送されます。',
 };
 
 type Failure = { status: 400 | 404 | 409; body: ErrorAnswer };
@@ -79,6 +82,8 @@ const STORE_REFUSALS: Readonly<Record<string, readonly [Failure['status'], strin
   'content-not-found': [404, MESSAGES.gone],
   'content-empty': [400, MESSAGES.empty],
   'content-not-published': [400, MESSAGES.notPublished],
+  'content-id-fixed': [400, 'この種類の項目は ID (URL) を変更できません。'],
+  'content-id-unchanged': [400, '今と同じ ID です。変更する場合は別の ID を入力してください。'],
 };
 
 /** What the store refuses, in the editor's words; anything else is a real failure. */
@@ -100,6 +105,18 @@ async function refusal(db: Db, error: unknown): Promise<Failure> {
   throw error;
 }
 
+/** The store's refusals of an id (the editor's slug), as the id field's error. */
+function idRefusal(def: EndpointDef, id: string, error: unknown): Failure | null {
+  if (!(error instanceof CmsApiError)) return null;
+  const message =
+    error.code === 'content-id-taken'
+      ? SLUG_MESSAGES.taken(id, def.label)
+      : error.code === 'content-id-invalid'
+        ? SLUG_MESSAGES.characters
+        : null;
+  return message ? failure(400, { message, fieldErrors: { id: message } }) : null;
+}
+
 function checked(def: EndpointDef, fields: Record<string, unknown>): ActionResult | null {
   const check = checkFields(def, fields);
   if (check.ok) return null;
@@ -116,6 +133,8 @@ export async function createItem(
   def: EndpointDef,
   fields: Record<string, unknown>,
   actor: string,
+  /** The editor's slug (already checked at the boundary); none: a random id, as ever. */
+  slug?: string,
 ): Promise<ActionResult> {
   const invalid = checked(def, fields);
   if (invalid) return invalid;
@@ -124,10 +143,34 @@ export async function createItem(
       await updateContent(db, def, '', fields, { draft: true }, { actor, action: 'create' });
       return await answer(db, def, '', DONE.create!, 201);
     }
-    const { id } = await createContent(db, def, { body: fields, status: 'draft' }, { actor });
+    const { id } = await createContent(
+      db,
+      def,
+      { id: slug, slug: slug !== undefined, body: fields, status: 'draft' },
+      { actor },
+    );
     return await answer(db, def, id, DONE.create!, 201);
   } catch (error) {
-    return refusal(db, error);
+    return (slug !== undefined ? idRefusal(def, slug, error) : null) ?? refusal(db, error);
+  }
+}
+
+/** Changes the item's id: its old URL then answers 301 to the new one (src/server/cms/rename.ts). */
+export async function renameItem(
+  db: Db,
+  def: EndpointDef,
+  id: string,
+  request: { slug: string; baseUpdatedAt: string },
+  actor: string,
+): Promise<ActionResult> {
+  try {
+    const renamed = await renameContent(db, def, id, request.slug, {
+      actor,
+      expectedUpdatedAt: request.baseUpdatedAt,
+    });
+    return await answer(db, def, renamed.id, DONE.rename!);
+  } catch (error) {
+    return idRefusal(def, request.slug, error) ?? refusal(db, error);
   }
 }
 

@@ -18,10 +18,12 @@ import {
   type ActionResult,
   createItem,
   deleteItem,
+  renameItem,
   restoreVersion,
   runWorkflow,
   saveItem,
 } from './actions';
+import { slugSchema } from '@/lib/cms/slug';
 import { lookupItems } from './items';
 import { bulkSchema, bulkSummary, runBulk } from './bulk';
 import {
@@ -133,7 +135,17 @@ const saveSchema = z.object({
   baseUpdatedAt: isoDateTime.nullable(),
   autosave: z.boolean().optional(),
 });
-const createSchema = z.object({ fields: fieldsSchema });
+const createSchema = (endpoint: string) =>
+  z.object({ fields: fieldsSchema, id: slugSchema(endpoint).optional() });
+const renameSchema = (endpoint: string) =>
+  z.object({ id: slugSchema(endpoint), baseUpdatedAt: isoDateTime });
+
+/** The id field's own message (a slug the rule refuses), as the editor shows field errors. */
+function slugRefusal(error: z.ZodError): Response {
+  const issue = error.issues.find((i) => i.path[0] === 'id');
+  if (!issue) return badInput(INVALID_REQUEST);
+  return jsonAnswer(400, { ok: false, message: issue.message, fieldErrors: { id: issue.message } });
+}
 const workflowSchema = z.object({
   action: z.enum(WORKFLOW_ACTIONS),
   baseUpdatedAt: isoDateTime,
@@ -201,14 +213,43 @@ export function consoleRoutes(options: ConsoleRouteOptions = {}) {
         undefined,
         mayWrite,
         async (ctx) => {
-          const parsed = createSchema.safeParse(ctx.input);
-          if (!parsed.success) return badInput(INVALID_REQUEST);
+          const parsed = createSchema(ctx.target.def.endpoint).safeParse(ctx.input);
+          if (!parsed.success) return slugRefusal(parsed.error);
+          const { fields, id } = parsed.data;
           const db = await getDb();
-          const result = await createItem(db, ctx.target.def, parsed.data.fields, ctx.actor);
+          const result = await createItem(db, ctx.target.def, fields, ctx.actor, id);
           // A contributor's new item is theirs: they alone (and staff) see and edit it.
           if (result.body.ok && !can(ctx.user.role, 'content:edit-any'))
             await recordAuthor(db, ctx.target.def.endpoint, result.body.id, ctx.user.id);
           return asAnswer(result);
+        },
+      )(request),
+
+    rename: (request: Request, endpointName: string, idSegment: string) =>
+      // Changing a public URL is an editor's decision, as publishing is.
+      consoleEndpoint(
+        options,
+        'console-rename',
+        'POST',
+        endpointName,
+        idSegment,
+        allowed('content:publish'),
+        async (ctx) => {
+          if (ctx.target.def.kind === 'object') return notFoundAnswer(ctx.request);
+          const parsed = renameSchema(ctx.target.def.endpoint).safeParse(ctx.input);
+          if (!parsed.success) return slugRefusal(parsed.error);
+          return asAnswer(
+            await renameItem(
+              await getDb(),
+              ctx.target.def,
+              ctx.target.id,
+              {
+                slug: parsed.data.id,
+                baseUpdatedAt: new Date(parsed.data.baseUpdatedAt).toISOString(),
+              },
+              ctx.actor,
+            ),
+          );
         },
       )(request),
 

@@ -12,6 +12,11 @@ import { cmsContents } from '@/server/db/schema';
 import { likeContaining } from '@/server/db/paging';
 import { type EndpointDef, findEndpoint } from '@/lib/cms/model';
 import { actorLabels } from './actors';
+import { env } from '@/env';
+import { ITEM_PATH_PREFIXES } from '@/lib/cms/item-paths';
+import { newId } from '@/server/cms/store';
+import { canRename } from '@/server/cms/rename';
+import { redirectsTo } from '@/server/cms/redirects';
 import { previewPath, publicPath } from './site-urls';
 import { consoleStatusOf, statusCondition } from './status';
 
@@ -163,6 +168,18 @@ export function itemState(def: EndpointDef, row: StoredItem) {
   };
 }
 
+/** The editor's id field of a list item (a new one is offered a random id). */
+async function slugField(db: Db, def: EndpointDef, id: string): Promise<EditorItem['slug']> {
+  if (def.kind !== 'list') return undefined;
+  const prefix = ITEM_PATH_PREFIXES[def.endpoint];
+  return {
+    urlPrefix: prefix ? `${env().SITE_URL.replace(/\/$/, '')}${prefix}` : null,
+    suggestion: id ? '' : newId(),
+    renamable: canRename(def),
+    previousIds: id ? await redirectsTo(db, def.endpoint, id) : [],
+  };
+}
+
 /** The editor's item: the stored one, or an empty one for a new list item / unset object. */
 export async function loadEditorItem(
   db: Db,
@@ -184,6 +201,7 @@ export async function loadEditorItem(
       previewUrl: null,
       publicUrl: null,
       references: {},
+      slug: await slugField(db, def, ''),
     };
   }
   const fields = { ...(row.draftData ?? row.data ?? {}) };
@@ -211,6 +229,7 @@ export async function loadEditorItem(
     isNew: false,
     fields,
     references,
+    slug: await slugField(db, def, row.id),
     ...itemState(def, row),
   };
 }

@@ -1,5 +1,6 @@
 import 'server-only';
 import { OBJECT_ITEM } from '@/lib/admin-content';
+import { itemPath } from '@/lib/cms/item-paths';
 import { SITE_PAGE_ENDPOINTS } from '@/lib/site-pages';
 import { type SitePageEndpoint, sitePagePath } from '@/server/content/site-pages';
 
@@ -8,15 +9,6 @@ import { type SitePageEndpoint, sitePagePath } from '@/server/content/site-pages
  * posts and jobs have a preview page (SPEC §2: draftKey); other kinds are checked on their
  * public page once published.
  */
-
-const ITEM_PAGES: Readonly<Record<string, (id: string) => string>> = {
-  posts: (id) => `/posts/${id}`,
-  audios: (id) => `/audios/${id}`,
-  movies: (id) => `/movies/${id}`,
-  jobs: (id) => `/jobs/${id}`,
-  connect: (id) => `/connect/${id}`,
-  categories: (id) => `/feature/${id}`,
-};
 
 const PREVIEW_PAGES: Readonly<Record<string, (id: string) => string>> = {
   posts: (id) => `/posts/${id}/preview`,
@@ -27,8 +19,7 @@ export function publicPath(endpoint: string, id: string): string | null {
   if ((SITE_PAGE_ENDPOINTS as readonly string[]).includes(endpoint))
     return sitePagePath(endpoint as SitePageEndpoint);
   if (endpoint === 'home') return '/';
-  const page = ITEM_PAGES[endpoint];
-  return page && id && id !== OBJECT_ITEM ? page(encodeURIComponent(id)) : null;
+  return id !== OBJECT_ITEM ? itemPath(endpoint, id) : null;
 }
 
 export function previewPath(endpoint: string, id: string, draftKey: string | null): string | null {

@@ -1,0 +1,116 @@
+import 'server-only';
+import { and, eq, inArray } from 'drizzle-orm';
+import type { Db } from '@/server/db/client';
+import { cmsRedirects } from '@/server/db/schema';
+import { ITEM_PATH_PREFIXES } from '@/lib/cms/item-paths';
+import { CONTENT_ID } from './content-id';
+
+/**
+ * The old ids of renamed items (docs/decisions/032-slugs-and-redirects.md). Their rows only
+ * ever name an id no item has and an item that exists: renaming collapses chains and drops the
+ * row of the id taken back, creating an item drops the row of its id, deleting an item drops
+ * the rows that led to it. So a redirect never shadows an item and never loops.
+ */
+
+type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
+
+/** The current id of each of `ids` that an item was renamed from. */
+export async function currentIds(
+  db: Db | Tx,
+  endpoint: string,
+  ids: readonly string[],
+): Promise<Map<string, string>> {
+  if (ids.length === 0) return new Map();
+  const rows = await db
+    .select({ fromId: cmsRedirects.fromId, toId: cmsRedirects.toId })
+    .from(cmsRedirects)
+    .where(and(eq(cmsRedirects.endpoint, endpoint), inArray(cmsRedirects.fromId, [...ids])));
+  return new Map(rows.map((row) => [row.fromId, row.toId]));
+}
+
+/** An item now has this id: it wins over the redirect that had it. */
+export async function dropRedirectsFrom(tx: Tx, endpoint: string, id: string): Promise<void> {
+  await tx
+    .delete(cmsRedirects)
+    .where(and(eq(cmsRedirects.endpoint, endpoint), eq(cmsRedirects.fromId, id)));
+}
+
+/** The item is gone: nothing leads to it any more. */
+export async function dropRedirectsTo(tx: Tx, endpoint: string, id: string): Promise<void> {
+  await tx
+    .delete(cmsRedirects)
+    .where(and(eq(cmsRedirects.endpoint, endpoint), eq(cmsRedirects.toId, id)));
+}
+
+/**
+ * The item `from` is now `to`: the old id leads to the new one, and so does every id that led
+ * to the old one (one hop, never a chain); an earlier redirect from `to` goes (the item has it).
+ */
+export async function redirectRenamed(
+  tx: Tx,
+  endpoint: string,
+  from: string,
+  to: string,
+  actor: string,
+  now: Date,
+): Promise<void> {
+  await dropRedirectsFrom(tx, endpoint, to);
+  await tx
+    .update(cmsRedirects)
+    .set({ toId: to })
+    .where(and(eq(cmsRedirects.endpoint, endpoint), eq(cmsRedirects.toId, from)));
+  await tx
+    .insert(cmsRedirects)
+    .values({ endpoint, fromId: from, toId: to, createdBy: actor, createdAt: now });
+}
+
+/** The old ids that lead to the item, for the console. */
+export async function redirectsTo(db: Db, endpoint: string, id: string): Promise<string[]> {
+  const rows = await db
+    .select({ fromId: cmsRedirects.fromId })
+    .from(cmsRedirects)
+    .where(and(eq(cmsRedirects.endpoint, endpoint), eq(cmsRedirects.toId, id)))
+    .orderBy(cmsRedirects.createdAt);
+  return rows.map((row) => row.fromId);
+}
+
+/** The item a page path names (`/posts/{id}…`), read as the framework reads it, or null. */
+function itemOfPath(pathname: string) {
+  for (const [endpoint, prefix] of Object.entries(ITEM_PATH_PREFIXES)) {
+    if (!pathname.startsWith(prefix)) continue;
+    const rest = pathname.slice(prefix.length);
+    const slash = rest.indexOf('/');
+    const segment = slash === -1 ? rest : rest.slice(0, slash);
+    try {
+      const id = decodeURIComponent(segment);
+      if (!CONTENT_ID.test(id)) return null;
+      // What follows the id stays (`/posts/old/preview`), without a trailing slash.
+      return {
+        endpoint,
+        prefix,
+        id,
+        tail: slash === -1 ? '' : rest.slice(slash).replace(/\/+$/, ''),
+      };
+    } catch {
+      return null; // broken percent-encoding
+    }
+  }
+  return null;
+}
+
+/**
+ * Where a page path of a renamed item has moved (path only; the caller keeps the query), or
+ * null: one hop to the page itself. The database is only asked for an item page's path.
+ */
+export async function movedPath(
+  db: Db | (() => Promise<Db>),
+  pathname: string,
+): Promise<string | null> {
+  const item = itemOfPath(pathname);
+  if (!item) return null;
+  const found = await currentIds(typeof db === 'function' ? await db() : db, item.endpoint, [
+    item.id,
+  ]);
+  const to = found.get(item.id);
+  return to === undefined ? null : `${item.prefix}${encodeURIComponent(to)}${item.tail}`;
+}
