@@ -10,6 +10,7 @@ import { type SiteContent, createSiteContent } from '@/server/content/site-conte
 import {
   bookmarks,
   cmsRedirects,
+  cmsSubmissions,
   newsletterSends,
   pageViews,
   userPrivateProfiles,
@@ -171,6 +172,7 @@ describe('renaming', () => {
       contentId: 'old-slug',
       visitorId: 'v1',
     });
+    await db.insert(cmsSubmissions).values({ endpoint: 'posts', contentId: 'old-slug' });
     await db
       .insert(newsletterSends)
       .values({ contentId: 'old-slug', segment: 'all', status: 'done' });
@@ -230,6 +232,9 @@ describe('renaming', () => {
     expect(await stored(db.select().from(pageViews))).toMatchObject({
       contentId: 'new-slug',
       path: '/posts/new-slug',
+    });
+    expect(await stored(db.select().from(cmsSubmissions))).toMatchObject({
+      contentId: 'new-slug',
     });
     expect(await stored(db.select().from(newsletterSends))).toMatchObject({
       contentId: 'new-slug',
