@@ -20,7 +20,7 @@ import { getDb } from '@/server/db/client';
  *   would otherwise spend it on a page no one is looking at.
  * - The newsletter's unsubscribe page answers 400 for a token that does not verify (the page
  *   explains it): a page cannot set its own status.
- * - A renamed item's old URL answers 301 to its new one (docs/decisions/032-slugs-and-redirects.md):
+ * - A renamed item's old URL answers 301 to its new one (docs/decisions/033-slugs-and-redirects.md):
  *   a page cannot answer 301 either (the framework's permanent redirect is a 308).
  */
 export async function proxy(request: NextRequest): Promise<NextResponse> {

@@ -52,7 +52,7 @@ export type EditorItem = {
   slug?: SlugField;
 };
 
-/** What the editor's id field shows (docs/decisions/032-slugs-and-redirects.md). */
+/** What the editor's id field shows (docs/decisions/033-slugs-and-redirects.md). */
 export type SlugField = {
   /** The site's address before the id (`https://…/posts/`); null: the kind has no pages. */
   urlPrefix: string | null;

@@ -2,7 +2,7 @@ import { z } from '@/lib/zod';
 
 /**
  * The id an editor chooses for an item (its slug): the last segment of its public URL
- * (docs/decisions/032-slugs-and-redirects.md). Stricter than a content API id (microCMS allows
+ * (docs/decisions/033-slugs-and-redirects.md). Stricter than a content API id (microCMS allows
  * capitals and `_`): lowercase letters, digits and inner hyphens, so a URL reads and is typed
  * the one way. Shared by the editor (as it is typed), the console's boundary (zod) and the
  * store, which checks it again.

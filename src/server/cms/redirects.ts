@@ -6,7 +6,7 @@ import { ITEM_PATH_PREFIXES } from '@/lib/cms/item-paths';
 import { CONTENT_ID } from './content-id';
 
 /**
- * The old ids of renamed items (docs/decisions/032-slugs-and-redirects.md). Their rows only
+ * The old ids of renamed items (docs/decisions/033-slugs-and-redirects.md). Their rows only
  * ever name an id no item has and an item that exists: renaming collapses chains and drops the
  * row of the id taken back, creating an item drops the row of its id, deleting an item drops
  * the rows that led to it. So a redirect never shadows an item and never loops.

@@ -34,7 +34,7 @@ import { createContent, deleteContent, getContent, listContents, updateContent }
 import { listVersions } from './versions';
 
 /**
- * Slugs (docs/decisions/032-slugs-and-redirects.md) on a real database: an editor creates an
+ * Slugs (docs/decisions/033-slugs-and-redirects.md) on a real database: an editor creates an
  * item under a chosen id, renames it, and everything that stored the old id follows in one
  * transaction while the old URL moves to the new one, once, without loops.
  */

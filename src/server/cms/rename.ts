@@ -25,7 +25,7 @@ import { redirectRenamed } from './redirects';
 import { type Tx, type WriteContext, lockRow, recordRow } from './store';
 
 /**
- * Changing an item's id (its slug), the way docs/decisions/032-slugs-and-redirects.md decides:
+ * Changing an item's id (its slug), the way docs/decisions/033-slugs-and-redirects.md decides:
  * the id stays the one key everything stores (the content API's microCMS shape has no other),
  * so one transaction renames it everywhere it is stored, and the old id becomes a redirect.
  */

@@ -507,7 +507,7 @@ export async function createContent(
         'content-id-taken',
       );
     }
-    // An item taking a renamed item's old id wins over the redirect (docs/decisions/032-slugs-and-redirects.md).
+    // An item taking a renamed item's old id wins over the redirect (docs/decisions/033-slugs-and-redirects.md).
     await dropRedirectsFrom(tx, def.endpoint, id);
     await recordRow(tx, def, values, 'create', ctx, now);
   });

@@ -9,7 +9,7 @@ import ownStyles from './slug-field.module.css';
 import { fieldIds } from './field-control.client';
 
 /**
- * The editor's id field (docs/decisions/032-slugs-and-redirects.md): a new item's slug, typed
+ * The editor's id field (docs/decisions/033-slugs-and-redirects.md): a new item's slug, typed
  * with the public URL it gives shown beside it; an existing item's id, changed on request (its
  * old URL then redirects to the new one).
  */
