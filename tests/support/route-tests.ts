@@ -128,6 +128,21 @@ export function testViewer<Who extends string>(
   };
 }
 
+/**
+ * The head most route test files share: a DATA_DIR of their own, one user per role (names
+ * starting with `prefix`), the viewer that reads who is signed in from TEST_VIEWER_HEADER,
+ * and a database opened for the file's tests.
+ */
+export function roleRouteTests(
+  name: string,
+  options: { prefix?: string; secret?: boolean; global?: boolean } = {},
+) {
+  const dataDir = testDataDir(name, { secret: options.secret });
+  const users = usersByRole(options.prefix);
+  const database = testDatabase({ global: options.global });
+  return { dataDir, users, viewer: testViewer(users), database };
+}
+
 let ip = 0;
 
 export type PostOptions<Who extends string = string> = {

@@ -1,4 +1,5 @@
 import { and, eq } from 'drizzle-orm';
+import type { Role } from '@/lib/identity/roles';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { clearApiKeyCache, listApiKeys } from '@/server/cms/api-keys';
 import { handleContentApi } from '@/server/cms/http';
@@ -11,10 +12,7 @@ import {
   auditsOf as auditsOfAction,
   flashOf,
   formPost,
-  testDataDir,
-  testDatabase,
-  testViewer,
-  usersByRole,
+  roleRouteTests,
 } from '@test-support/route-tests';
 
 /**
@@ -24,21 +22,18 @@ import {
  * included, gets the same bare 404 and changes nothing; bad input writes nothing.
  */
 
-testDataDir('api-keys-http');
+const { viewer, database } = roleRouteTests('api-keys-http');
 process.env.CMS_RATE_LIMIT_WRITE = '100000';
 
 const ADMIN_IP = '192.0.2.10';
 
-const users = usersByRole();
-type Who = keyof typeof users;
-
-const database = testDatabase();
+type Who = Role;
 
 afterEach(() => {
   vi.restoreAllMocks();
 });
 
-const routes = apiKeysHandlers({ viewer: testViewer(users) });
+const routes = apiKeysHandlers({ viewer });
 
 type Call = PostOptions<Who>;
 

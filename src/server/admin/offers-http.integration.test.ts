@@ -9,10 +9,7 @@ import {
   doneFlash,
   expectBare404,
   formPost,
-  testDataDir,
-  testDatabase,
-  testViewer,
-  usersByRole,
+  roleRouteTests,
 } from '@test-support/route-tests';
 
 /**
@@ -21,11 +18,9 @@ import {
  * changes nothing; bad input and a code in use get field errors and make nothing.
  */
 
-testDataDir('admin-offers-http');
-const users = usersByRole('o-');
+const { users, viewer, database } = roleRouteTests('admin-offers-http', { prefix: 'o-' });
 type Who = keyof typeof users;
-const database = testDatabase();
-const routes = offersHandlers({ viewer: testViewer(users) });
+const routes = offersHandlers({ viewer });
 
 type Call = PostOptions<Who>;
 const create = (call: Call) => routes.create(formPost('/api/admin/offers', call));

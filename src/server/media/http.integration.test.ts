@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import type { Role } from '@/lib/identity/roles';
 import { eq } from 'drizzle-orm';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { ALT_REQUIRED_MESSAGE } from '@/lib/media/media-shared';
@@ -13,11 +14,8 @@ import {
   SITE,
   expectBare404,
   formPost,
+  roleRouteTests,
   siteHeaders,
-  testDataDir,
-  testDatabase,
-  testViewer,
-  usersByRole,
 } from '@test-support/route-tests';
 
 /**
@@ -27,14 +25,15 @@ import {
  * refused while used); malformed input is a Japanese 400 that writes nothing.
  */
 
-const dataDir = testDataDir('admin-media-http');
+const { dataDir, viewer, database } = roleRouteTests('admin-media-http', {
+  prefix: 'u-',
+  global: false,
+});
 
 const storageRoot = path.join(dataDir, 'uploads');
 const storage = new FileSystemStorage(storageRoot);
 
-const users = usersByRole('u-');
-type Who = keyof typeof users;
-const database = testDatabase({ global: false });
+type Who = Role;
 beforeEach(async () => {
   await database.db.delete(cmsMedia);
   await database.db.delete(cmsContents);
@@ -43,7 +42,7 @@ beforeEach(async () => {
 });
 
 const routes = mediaHandlers({
-  viewer: testViewer(users),
+  viewer,
   db: () => Promise.resolve(database.db),
   storage: () => storage,
 });
@@ -207,7 +206,7 @@ describe('upload', () => {
 
   it('refuses a file over its kind’s limit with a 413 about the file', async () => {
     const small = mediaHandlers({
-      viewer: testViewer(users),
+      viewer,
       db: () => Promise.resolve(database.db),
       storage: () => storage,
       limits: { image: 16 },
@@ -225,7 +224,7 @@ describe('upload', () => {
     broken.put = () => Promise.reject(new Error('disk full'));
     try {
       const res = await mediaHandlers({
-        viewer: testViewer(users),
+        viewer,
         db: () => Promise.resolve(database.db),
         storage: () => broken,
       }).upload(uploadRequest({ who: 'editor' }, sample('png'), { alt: '壁' }));
