@@ -125,7 +125,7 @@ export async function eventsOfType(
 }
 
 /** axe-core's rules on a page, in jsdom (contrast is checked on the palette: styles.ts). */
-export async function axeViolations(markup: string): Promise<string[]> {
+async function axeViolations(markup: string): Promise<string[]> {
   // jsdom ships no types of its own; the little used here is typed by hand.
   const name = 'jsdom';
   const { JSDOM, VirtualConsole } = (await import(name)) as {
@@ -150,6 +150,11 @@ export async function axeViolations(markup: string): Promise<string[]> {
     (violation) =>
       `${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`,
   );
+}
+
+/** No axe violation on the page's markup. */
+export async function expectNoAxeViolations(page: Page): Promise<void> {
+  expect(await axeViolations(page.text)).toEqual([]);
 }
 
 export function expectPageHeaders(page: Page) {

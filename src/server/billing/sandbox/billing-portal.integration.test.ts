@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { findObject, saveObject } from './object-store';
 import { attachCard, customerWithCard, switchToFailingCard } from '@test-support/billing-sandbox';
 import {
-  axeViolations,
+  expectNoAxeViolations,
   cardFields,
   expectNoCardNumberStored,
   expectPageHeaders,
@@ -156,7 +156,7 @@ describe('billing sandbox portal sessions and the portal pages', () => {
         'AXIS 会員（¥2,200（税込）／月）',
         'AXIS 会員（¥11,000（税込）／年）',
       ]);
-      expect(await axeViolations(page.text)).toEqual([]);
+      await expectNoAxeViolations(page);
       expect(session.url).toBe(`${pages.base}${path}`);
     });
 
@@ -174,7 +174,7 @@ describe('billing sandbox portal sessions and the portal pages', () => {
       expect(confirm.text).toContain('解約の確認');
       expect(confirm.text).toContain('2027年5月1日までご利用いただけます。');
       expectTestPage(confirm);
-      expect(await axeViolations(confirm.text)).toEqual([]);
+      await expectNoAxeViolations(confirm);
 
       const canceled = await pages.postForm(`${path}/cancel`, {
         subscription: portal.subscription.id,
@@ -194,7 +194,7 @@ describe('billing sandbox portal sessions and the portal pages', () => {
       expect(shown.text).toMatch(/<p class="status" role="status">解約を受け付けました。/);
       expect(shown.text).toContain('解約予定（2027年5月1日まで利用できます）');
       expect(shown.text).toContain('解約を取り消す');
-      expect(await axeViolations(shown.text)).toEqual([]);
+      await expectNoAxeViolations(shown);
 
       const resumed = await pages.postForm(`${path}/resume`, {
         subscription: portal.subscription.id,
@@ -292,12 +292,12 @@ describe('billing sandbox portal sessions and the portal pages', () => {
       expect(cardPage.status).toBe(200);
       expectTestPage(cardPage);
       expect(cardPage.text).toContain('Visa 末尾 0341');
-      expect(await axeViolations(cardPage.text)).toEqual([]);
+      await expectNoAxeViolations(cardPage);
 
       const declined = await pages.postForm(`${path}/card`, cardFields('4000000000000002'));
       expect(declined.status).toBe(402);
       expect(declined.text).toContain('カードが拒否されました。別のカードをお試しください。');
-      expect(await axeViolations(declined.text)).toEqual([]);
+      await expectNoAxeViolations(declined);
 
       const updated = await pages.postForm(`${path}/card`, cardFields('4242424242424242'));
       expect(updated.location).toBe(`${pages.base}${path}?message=card_updated_paid`);
@@ -354,7 +354,7 @@ describe('billing sandbox portal sessions and the portal pages', () => {
       expect(page.text).toContain('有効期限が切れています');
       expect(page.text).toContain(`href="${RETURN_URL}"`);
       expectTestPage(page);
-      expect(await axeViolations(page.text)).toEqual([]);
+      await expectNoAxeViolations(page);
       const posted = await pages.postForm(`${path}/cancel`, {
         subscription: portal.subscription.id,
       });

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { billingSandboxObjects } from '@/server/db/schema';
 import { findObject, saveObject } from './object-store';
 import {
-  axeViolations,
+  expectNoAxeViolations,
   cardFields,
   eventsOfType,
   expectNoCardNumberStored,
@@ -224,7 +224,7 @@ describe('billing sandbox checkout sessions and the checkout page', () => {
       );
       expect(page.text).toContain('申し込む');
       expect(page.text).toContain(`href="${CANCEL_URL}"`);
-      expect(await axeViolations(page.text)).toEqual([]);
+      await expectNoAxeViolations(page);
     });
 
     it('shows a trial as days free, then the price, with the date of the first charge', async () => {
@@ -243,7 +243,7 @@ describe('billing sandbox checkout sessions and the checkout page', () => {
         first,
       );
       expect(page.text).toMatch(/本日のお支払い：<span class="total">¥0<\/span>/);
-      expect(await axeViolations(page.text)).toEqual([]);
+      await expectNoAxeViolations(page);
     });
 
     it('completes with 4242: subscription active, session complete, event, redirect', async () => {
@@ -308,7 +308,7 @@ describe('billing sandbox checkout sessions and the checkout page', () => {
         `href="https://axis.example.jp/membership/welcome?session_id=${session.id}"`,
       );
       expectTestPage(after);
-      expect(await axeViolations(after.text)).toEqual([]);
+      await expectNoAxeViolations(after);
     });
 
     it('completes a trial for an existing customer: trialing, no payment required', async () => {
@@ -353,7 +353,7 @@ describe('billing sandbox checkout sessions and the checkout page', () => {
       expect(empty.text).toMatch(
         /aria-describedby="card-number-hint card-number-error"[^>]*aria-invalid="true"/,
       );
-      expect(await axeViolations(empty.text)).toEqual([]);
+      await expectNoAxeViolations(empty);
 
       const wrong = await pages.postForm(pathOf(session.url), {
         number: '4242 4242 4242 4241',
@@ -392,7 +392,7 @@ describe('billing sandbox checkout sessions and the checkout page', () => {
       expect(page.status).toBe(402);
       expect(page.text).toContain('カードが拒否されました。別のカードをお試しください。');
       expectTestPage(page);
-      expect(await axeViolations(page.text)).toEqual([]);
+      await expectNoAxeViolations(page);
       expect({
         customers: await countOf('customer'),
         paymentMethods: await countOf('payment_method'),
@@ -442,7 +442,7 @@ describe('billing sandbox checkout sessions and the checkout page', () => {
       expect(page.text).toContain('有効期限が切れています');
       expect(page.text).toContain(`href="${CANCEL_URL}"`);
       expectTestPage(page);
-      expect(await axeViolations(page.text)).toEqual([]);
+      await expectNoAxeViolations(page);
       const posted = await pages.postForm(pathOf(session.url), cardFields('4242424242424242'));
       expect(posted.status).toBe(410);
       expect(await pages.stripe.customers.list({ email: 'late@example.jp' })).toMatchObject({

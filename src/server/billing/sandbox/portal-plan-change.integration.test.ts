@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { customerWithCard } from '@test-support/billing-sandbox';
 import {
-  axeViolations,
+  expectNoAxeViolations,
   expectPageHeaders,
   expectPageShows,
   expectTestPage,
@@ -55,7 +55,7 @@ describe('the portal’s plan change confirmation', () => {
     expect(confirm.status).toBe(200);
     expectPageHeaders(confirm);
     expectTestPage(confirm);
-    expect(await axeViolations(confirm.text)).toEqual([]);
+    await expectNoAxeViolations(confirm);
     expectPageShows(confirm, [
       'プラン変更の確認',
       '本日のお支払い',

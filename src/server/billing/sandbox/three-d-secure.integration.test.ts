@@ -2,7 +2,7 @@ import Stripe from 'stripe';
 import { describe, expect, it } from 'vitest';
 import { attachCard } from '@test-support/billing-sandbox';
 import {
-  axeViolations,
+  expectNoAxeViolations,
   cardFields,
   expectTestPage,
   pathOf,
@@ -95,7 +95,7 @@ describe('EMV 3-D Secure', () => {
       expect(page.text).toMatch(/<button[^>]+name="result"[^>]+value="succeeded"[^>]*>認証する/);
       expect(page.text).toMatch(/value="failed"[^>]*>\s*認証に失敗する/);
       expect(page.headers.get('content-security-policy')).toContain('https://axis.example.jp');
-      expect(await axeViolations(page.text)).toEqual([]);
+      await expectNoAxeViolations(page);
 
       const passed = await pages.postForm(challenge, { result: 'succeeded' });
       expect(passed.status).toBe(303);
@@ -144,7 +144,7 @@ describe('EMV 3-D Secure', () => {
     const form = await pages.fetchPage(failed.location ?? '');
     expect(form.status).toBe(200);
     expect(form.text).toContain('カードの本人認証に失敗しました。別のカードをお試しください。');
-    expect(await axeViolations(form.text)).toEqual([]);
+    await expectNoAxeViolations(form);
 
     expect(await pages.stripe.checkout.sessions.retrieve(session.id)).toMatchObject({
       status: 'open',
