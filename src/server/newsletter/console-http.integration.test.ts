@@ -15,10 +15,7 @@ import {
   formPost,
   siteHeaders,
   SITE,
-  testDataDir,
-  testDatabase,
-  testViewer,
-  usersByRole,
+  roleRouteTests,
 } from '@test-support/route-tests';
 import { PREVIEW_POLICY, RESEND_REFUSED, newsletterHandlers } from './console-http';
 import { listSuppressions, suppressAddress } from './suppressions';
@@ -30,13 +27,11 @@ import { listSuppressions, suppressAddress } from './suppressions';
  * rule, the preview's headers, the test letter in the outbox, and the audit records.
  */
 
-testDataDir('newsletter-console');
+const { users, viewer, database } = roleRouteTests('newsletter-console', { prefix: 'nl-' });
 setTestOperator();
 
-const users = usersByRole('nl-');
 type Who = keyof typeof users;
-const database = testDatabase();
-const routes = newsletterHandlers({ viewer: testViewer(users) });
+const routes = newsletterHandlers({ viewer });
 const posts = findEndpoint('posts')!;
 
 const post = (call: PostOptions<Who>) => formPost('/api/admin/newsletter/sends', call);

@@ -8,11 +8,8 @@ import { findItem } from './items';
 import {
   SITE,
   expectBare404,
+  roleRouteTests,
   siteHeaders,
-  testDataDir,
-  testDatabase,
-  testViewer,
-  usersByRole,
   addUser,
   flashOf,
 } from '@test-support/route-tests';
@@ -24,10 +21,8 @@ import {
  * the screen showed it.
  */
 
-testDataDir('console-bulk');
-const database = testDatabase();
-const users = usersByRole('b-');
-const routes = consoleRoutes({ viewer: testViewer(users) });
+const { users, viewer, database } = roleRouteTests('console-bulk', { prefix: 'b-' });
+const routes = consoleRoutes({ viewer });
 const posts = findEndpoint('posts')!;
 
 beforeAll(async () => {
