@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react';
 import { FORM_KEY, flashFor, typedIn } from '@/lib/http/form-flash';
 import { Button } from '@/components/ui/button';
 import { formatDateJa } from '@/lib/format';
@@ -37,6 +38,26 @@ const api = (userId: string, action: string) =>
 
 const fieldError = (flash: Flash | null, name: string) => flash?.fieldErrors[name] ?? null;
 
+/** One action's plain form: it posts to the user's action route, naming itself by its key. */
+function UserActionForm({
+  userId,
+  action,
+  formKey,
+  children,
+}: {
+  userId: string;
+  action: string;
+  formKey: string;
+  children: ReactNode;
+}) {
+  return (
+    <form method="post" action={api(userId, action)} className={styles.form} noValidate>
+      <input type="hidden" name={FORM_KEY} value={formKey} />
+      {children}
+    </form>
+  );
+}
+
 export function RoleForm({
   userId,
   role,
@@ -59,8 +80,7 @@ export function RoleForm({
           ご自身の管理者権限は外せません（管理者が誰もいなくなるのを防ぐため）。変更はほかの管理者に依頼してください。
         </p>
       ) : null}
-      <form method="post" action={api(userId, 'role')} className={styles.form} noValidate>
-        <input type="hidden" name={FORM_KEY} value={USER_FORM_KEYS.role} />
+      <UserActionForm userId={userId} action="role" formKey={USER_FORM_KEYS.role}>
         <SelectRow
           id="role-select"
           name="role"
@@ -74,7 +94,7 @@ export function RoleForm({
             権限を変更する
           </Button>
         </div>
-      </form>
+      </UserActionForm>
     </StaffSection>
   );
 }
@@ -133,8 +153,7 @@ export function PlanForms({
       </p>
       <SubscriptionList subscriptions={subscriptions} />
       <h3 className={styles.itemTitle}>無償プランを付与する</h3>
-      <form method="post" action={api(userId, 'plan')} className={styles.form} noValidate>
-        <input type="hidden" name={FORM_KEY} value={USER_FORM_KEYS.grant} />
+      <UserActionForm userId={userId} action="plan" formKey={USER_FORM_KEYS.grant}>
         <input type="hidden" name="intent" value="grant" />
         <SelectRow
           id="plan-name"
@@ -173,9 +192,8 @@ export function PlanForms({
             無償プランを付与する
           </Button>
         </div>
-      </form>
-      <form method="post" action={api(userId, 'plan')} className={styles.form} noValidate>
-        <input type="hidden" name={FORM_KEY} value={USER_FORM_KEYS.revoke} />
+      </UserActionForm>
+      <UserActionForm userId={userId} action="plan" formKey={USER_FORM_KEYS.revoke}>
         <input type="hidden" name="intent" value="revoke" />
         <p className={styles.hint}>
           {hasComplimentary
@@ -187,7 +205,7 @@ export function PlanForms({
             無償プランを取り消す
           </Button>
         </div>
-      </form>
+      </UserActionForm>
     </StaffSection>
   );
 }
@@ -223,8 +241,7 @@ export function PartnerForm({
       <p className={styles.lead}>
         パートナー企業のメンバーは、その企業の管理画面を開き、求人を作成して審査に出せます。
       </p>
-      <form method="post" action={api(userId, 'partner')} className={styles.form} noValidate>
-        <input type="hidden" name={FORM_KEY} value={USER_FORM_KEYS.partner} />
+      <UserActionForm userId={userId} action="partner" formKey={USER_FORM_KEYS.partner}>
         <SelectRow
           id="partner-select"
           name="partner"
@@ -239,7 +256,7 @@ export function PartnerForm({
             パートナー企業を保存する
           </Button>
         </div>
-      </form>
+      </UserActionForm>
     </StaffSection>
   );
 }
@@ -260,8 +277,7 @@ export function SessionsForm({
           ? '現在ログインしている端末はありません。'
           : `現在 ${activeSessions} 台の端末でログインしています。`}
       </p>
-      <form method="post" action={api(userId, 'sessions')} className={styles.form} noValidate>
-        <input type="hidden" name={FORM_KEY} value={USER_FORM_KEYS.sessions} />
+      <UserActionForm userId={userId} action="sessions" formKey={USER_FORM_KEYS.sessions}>
         <p className={styles.hint}>
           {isSelf
             ? 'ご自身のアカウントです。実行すると、この端末からもログアウトします。'
@@ -272,7 +288,7 @@ export function SessionsForm({
             すべての端末からログアウトさせる
           </Button>
         </div>
-      </form>
+      </UserActionForm>
     </StaffSection>
   );
 }
