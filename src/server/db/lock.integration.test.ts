@@ -95,6 +95,33 @@ describe('a stale lock', () => {
     fs.rmSync(dataDir, { recursive: true, force: true });
   });
 
+  it.runIf(process.platform === 'linux')(
+    'is taken over when its owner was killed and not yet reaped (a zombie)',
+    async () => {
+      // `true` exits at once; its parent then becomes `sleep`, which never waits for it.
+      const parent = spawn('sh', ['-c', 'true & echo $!; exec sleep 30'], {
+        stdio: ['ignore', 'pipe', 'ignore'],
+      });
+      try {
+        const zombie = await new Promise<number>((resolve) =>
+          createInterface({ input: parent.stdout }).once('line', (line) => resolve(Number(line))),
+        );
+        await expect
+          .poll(() => fs.readFileSync(`/proc/${zombie}/stat`, 'utf8').split(') ')[1]?.[0])
+          .toBe('Z');
+        expect(() => process.kill(zombie, 0)).not.toThrow(); // it still "exists"
+        const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'axis-zombie-'));
+        fs.writeFileSync(path.join(dataDir, LOCK_FILE), staleOwner(zombie));
+        const lock = acquireDataDirLock(dataDir);
+        expect(readLockOwner(dataDir)?.pid).toBe(process.pid);
+        lock.release();
+        fs.rmSync(dataDir, { recursive: true, force: true });
+      } finally {
+        parent.kill('SIGKILL');
+      }
+    },
+  );
+
   it('is taken over when a process died while taking it over', () => {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'axis-stale-'));
     const stale = staleOwner();

@@ -48,10 +48,25 @@ function isAlive(pid: number): boolean {
   if (pid === process.pid) return true;
   try {
     process.kill(pid, 0);
-    return true;
   } catch (error) {
     // EPERM: the process exists but belongs to someone else.
     return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+  return !hasExited(pid);
+}
+
+/**
+ * A killed process that nobody has reaped yet (a zombie, or one being torn down) still answers
+ * `kill(pid, 0)`; in a container whose init does not reap orphans it may stay so for good. On
+ * Linux its state says it has exited, and its lock is then stale. Elsewhere: assume alive.
+ */
+function hasExited(pid: number): boolean {
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const state = stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3);
+    return state === 'Z' || state === 'X';
+  } catch {
+    return false;
   }
 }
 
