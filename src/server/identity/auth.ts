@@ -13,7 +13,6 @@ import * as schema from '@/server/db/schema';
 import { sendMail } from '@/server/mail/mailer';
 import { removeResetLinks, removeVerificationLinks } from '@/server/mail/outbox';
 import { mails } from '@/server/mail/templates';
-import { setNewsletterConsent } from '@/server/newsletter/subscription';
 import { createProfiles } from '@/server/profiles/profiles';
 import { type OidcSettings, genericOAuthConfigs, oidcSettingsFromEnv } from './oidc-providers';
 import { signUpConsent } from './unfinished-sign-up';
@@ -167,21 +166,26 @@ export function createAuth(
           // Both profile records are created with the user (SPEC §3: without them the user is null).
           after: async (user) => {
             const consent = signUpConsent();
+            // The newsletter's opt-in is written with the records (one transaction, with its
+            // consent log row): a kill between them would lose it on the reader's retry.
             await createProfiles(db, {
               userId: user.id,
               email: user.email,
               displayName: user.name,
-              consent: consent && { termsAcceptedAt: consent.termsAcceptedAt },
+              consent: consent && {
+                termsAcceptedAt: consent.termsAcceptedAt,
+                newsletter: consent.newsletter
+                  ? { page: consent.page, ip: consent.ip, userAgent: consent.userAgent }
+                  : undefined,
+              },
             });
-            // The newsletter's opt-in is set, and logged, as every other change of it is.
             if (consent?.newsletter) {
-              await setNewsletterConsent(db, {
-                userId: user.id,
-                subscribed: true,
-                method: 'sign-up',
-                page: consent.page ?? null,
+              await recordAudit(db, {
+                actor: `user:${user.id}`,
+                action: 'newsletter-consent',
+                target: `user:${user.id}`,
                 ip: consent.ip ?? null,
-                userAgent: consent.userAgent ?? null,
+                detail: { newsletter: true, method: 'sign-up' },
               });
             }
           },

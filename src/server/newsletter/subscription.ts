@@ -93,6 +93,29 @@ export type ConsentResult = {
 const ipDigest = (ip: string | null | undefined) =>
   ip ? keyedDigest('newsletter-consent-ip', ip) : null;
 
+type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
+
+/** Appends a row to the consent log, inside the caller's transaction with the change it records. */
+export async function appendConsent(
+  tx: Tx,
+  row: Pick<ConsentChange, 'userId' | 'method' | 'page' | 'ip' | 'userAgent'> & {
+    email: string;
+    action: ConsentAction;
+    at: Date;
+  },
+): Promise<void> {
+  await tx.insert(newsletterConsents).values({
+    userId: row.userId,
+    email: row.email,
+    action: row.action,
+    method: row.method,
+    page: row.page ?? null,
+    at: row.at,
+    ipHash: ipDigest(row.ip),
+    userAgent: row.userAgent?.slice(0, 500) ?? null,
+  });
+}
+
 /**
  * Sets whether the reader gets the newsletter, and appends the consent row when the setting
  * changes (or a double opt-in is confirmed). Saying the same again writes nothing: a mail
@@ -123,16 +146,7 @@ export async function setNewsletterConsent(db: Db, change: ConsentChange): Promi
             : 'unsubscribed'
           : null;
     if (action) {
-      await tx.insert(newsletterConsents).values({
-        userId: change.userId,
-        email: current.email,
-        action,
-        method: change.method,
-        page: change.page ?? null,
-        at,
-        ipHash: ipDigest(change.ip),
-        userAgent: change.userAgent?.slice(0, 500) ?? null,
-      });
+      await appendConsent(tx, { ...change, email: current.email, action, at });
     }
     return { found: true, changed, email: current.email };
   });

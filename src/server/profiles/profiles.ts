@@ -10,6 +10,7 @@ import { noteAudienceChange } from '@/server/access/audience-changes';
 import type { Db } from '@/server/db/client';
 import { user, userPrivateProfiles, userPublicProfiles } from '@/server/db/schema';
 import type { Role } from '@/lib/identity/roles';
+import { type ConsentChange, appendConsent } from '@/server/newsletter/subscription';
 import { listSubscriptions } from './subscriptions';
 
 /**
@@ -25,22 +26,37 @@ export async function createProfiles(
     email: string;
     displayName: string;
     /**
-     * A reader's sign-up: recorded with the records, so none exists without it. The newsletter
-     * starts off; an opt-in is set by setNewsletterConsent (src/server/newsletter/subscription.ts),
-     * which logs it.
+     * A reader's sign-up: recorded with the records, so none exists without it, the newsletter's
+     * opt-in included (with its consent log row): a sign-up cut after the records keeps the
+     * reader's choice (src/server/identity/unfinished-sign-up.ts).
      */
-    consent?: { termsAcceptedAt: Date };
+    consent?: {
+      termsAcceptedAt: Date;
+      newsletter?: Pick<ConsentChange, 'page' | 'ip' | 'userAgent'>;
+    };
   },
 ): Promise<void> {
+  const { newsletter, ...terms } = input.consent ?? {};
   await db.transaction(async (tx) => {
     await tx
       .insert(userPublicProfiles)
       .values({ userId: input.userId, displayName: input.displayName })
       .onConflictDoNothing();
-    await tx
+    const created = await tx
       .insert(userPrivateProfiles)
-      .values({ userId: input.userId, email: input.email, ...input.consent })
-      .onConflictDoNothing();
+      .values({ userId: input.userId, email: input.email, ...terms, newsletter: !!newsletter })
+      .onConflictDoNothing()
+      .returning({ userId: userPrivateProfiles.userId });
+    if (newsletter && created.length > 0) {
+      await appendConsent(tx, {
+        ...newsletter,
+        userId: input.userId,
+        email: input.email,
+        action: 'subscribed',
+        method: 'sign-up',
+        at: new Date(),
+      });
+    }
   });
 }
 
