@@ -98,17 +98,23 @@ describe('a stale lock', () => {
   it.runIf(process.platform === 'linux')(
     'is taken over when its owner was killed and not yet reaped (a zombie)',
     async () => {
-      // `true` exits at once; its parent then becomes `sleep`, which never waits for it.
-      const parent = spawn('sh', ['-c', 'true & echo $!; exec sleep 30'], {
+      // The background `sleep 1` exits after the shell has become `sleep 30`, which never waits
+      // for it (a shell still running would reap it).
+      const parent = spawn('sh', ['-c', 'sleep 1 & echo $!; exec sleep 30'], {
         stdio: ['ignore', 'pipe', 'ignore'],
       });
       try {
         const zombie = await new Promise<number>((resolve) =>
           createInterface({ input: parent.stdout }).once('line', (line) => resolve(Number(line))),
         );
-        await expect
-          .poll(() => fs.readFileSync(`/proc/${zombie}/stat`, 'utf8').split(') ')[1]?.[0])
-          .toBe('Z');
+        const state = () => {
+          try {
+            return fs.readFileSync(`/proc/${zombie}/stat`, 'utf8').split(') ')[1]?.[0];
+          } catch {
+            return 'gone';
+          }
+        };
+        await expect.poll(state, { timeout: 10_000 }).toBe('Z');
         expect(() => process.kill(zombie, 0)).not.toThrow(); // it still "exists"
         const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'axis-zombie-'));
         fs.writeFileSync(path.join(dataDir, LOCK_FILE), staleOwner(zombie));
