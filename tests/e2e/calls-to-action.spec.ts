@@ -11,7 +11,7 @@ import { expectNoAxeViolations } from './support/axe';
 
 test.describe.configure({ mode: 'serial' });
 
-type Post = { id: string; title: string; body: string };
+type Post = { id: string; title: string; body: string; category?: { id: string } };
 
 // The demo items this spec reads, one of each kind, looked up in beforeAll (not hard-coded).
 let preview: Post;
@@ -45,9 +45,11 @@ test.beforeAll(async ({ request }) => {
   );
   freePlan = members[0]!;
   older = members[4]!;
+  // A preview post with a category: its category's list stays short while other specs add posts
+  // (the all-posts list's first page fills with theirs).
   preview = (
     await get<Post>(
-      `/api/v1/posts?filters=${filter('isPublicPreview[equals]true')}&limit=1&fields=id,title,body`,
+      `/api/v1/posts?filters=${filter('isPublicPreview[equals]true[and]category[exists]')}&limit=1&fields=id,title,body,category`,
     )
   )[0]!;
   movieId = (
@@ -61,9 +63,7 @@ test.beforeAll(async ({ request }) => {
 const hero = (page: Page) =>
   page.locator('section', { has: page.getByRole('heading', { level: 1 }) });
 
-// FIXME (open regression, next session): the 無料公開 badge of 2026年のデザインを振り返る is no
-// longer found on the list after this session's content changes; kept visible, not silenced.
-test.fixme('an anonymous visitor: the hero invites to join, and each paywall names what opens the item', async ({
+test('an anonymous visitor: the hero invites to join, and each paywall names what opens the item', async ({
   page,
 }) => {
   await page.goto('/');
@@ -126,7 +126,7 @@ test.fixme('an anonymous visitor: the hero invites to join, and each paywall nam
   await expect(page.getByRole('main').getByRole('link', { name: '無料の会員登録' })).toBeVisible();
 
   // The list shows the same mark as the page.
-  await page.goto('/posts');
+  await page.goto(`/posts?category=${preview.category!.id}`);
   await expect(
     page
       .getByRole('article')
