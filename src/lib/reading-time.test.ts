@@ -33,3 +33,15 @@ describe('reading time', () => {
     expect(readingTimeLabel(2_600)).toBe('約5分');
   });
 });
+
+describe('countCharacters: the fast path agrees with segmenting', () => {
+  it('gives the grapheme count for plain text and for text with joining marks', () => {
+    const plain = '漆の器を選ぶ、Design 2026。「手」と（目）！'.repeat(50);
+    const segmented = (text: string) =>
+      [...new Intl.Segmenter('ja', { granularity: 'grapheme' }).segment(text)].filter(
+        (s) => !/^\s+$/u.test(s.segment),
+      ).length;
+    for (const text of [plain, `${plain}が`, `${plain}🇯🇵👍🏽`, `${plain}葛󠄀`])
+      expect(countCharacters(text)).toBe(segmented(text));
+  });
+});

@@ -7,7 +7,7 @@ import { ResponsiveImage } from './responsive-image';
 import { PhraseText } from './phrase-text';
 
 /**
- * The head of a content page: kicker, title broken at phrases, date and byline (with who may
+ * The head of a content page: kicker, title broken at phrases, date, byline, reading time (with who may
  * read it: 無料公開, 会員限定 or 有料会員限定, the words of the cards), lead text.
  */
 export function ItemHeader({
@@ -18,6 +18,7 @@ export function ItemHeader({
   description,
   extra,
   access,
+  readingTime,
 }: {
   kicker?: string | null;
   title: string;
@@ -27,6 +28,8 @@ export function ItemHeader({
   extra?: ReactNode;
   /** Who may read the item (src/lib/access/access-label.ts). */
   access?: AccessLevel;
+  /** 「約5分」: the whole text's reading time (src/lib/reading-time.ts), for every reader. */
+  readingTime?: string | null;
 }) {
   return (
     <header className={styles.header}>
@@ -37,6 +40,7 @@ export function ItemHeader({
       <p className={styles.meta}>
         {date ? <time dateTime={isoDateJa(date)}>{formatDateJa(date)}</time> : null}
         {byline ? <span>{byline}</span> : null}
+        {readingTime ? <span>{`読了時間 ${readingTime}`}</span> : null}
         {extra}
         {access ? <AccessBadge level={access} /> : null}
       </p>

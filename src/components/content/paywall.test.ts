@@ -8,13 +8,13 @@ import { amountBehind } from './paywall';
 
 describe('amountBehind: how much the paywall says is behind it', () => {
   it('a post: the rounded count of its withheld text', () => {
-    expect(amountBehind('post', { gatedChars: 3_172 })).toBe('残り約3,200字');
-    expect(amountBehind('connect', { gatedChars: 40 })).toBe('残り約100字');
+    expect(amountBehind('post', { gatedChars: 3_172 })).toBe('残り約3,200文字（約6分）');
+    expect(amountBehind('connect', { gatedChars: 40 })).toBe('残り約100文字（1分未満）');
   });
 
   it('an audio: its length and its transcript’s rest', () => {
     expect(amountBehind('audio', { gatedChars: 5_060, duration: 1_440 })).toBe(
-      '音声 24分・書き起こし 残り約5,100字',
+      '音声 24分・書き起こし 残り約5,100文字（約10分）',
     );
     expect(amountBehind('audio', { duration: 90 })).toBe('音声 1分30秒');
   });

@@ -117,7 +117,7 @@ export async function Paywall({
 }: {
   cta: CallToAction;
   item: PaywallItem;
-  /** Characters of text withheld (the policy's count), for 「残り約…字」. */
+  /** Characters of text withheld (the policy's count), for 「残り約…文字（約…分）」. */
   gatedChars?: number;
   /** A recording's length in seconds. */
   duration?: number;

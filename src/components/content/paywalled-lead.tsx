@@ -2,7 +2,7 @@ import { PAYWALLED_CLASS } from '@/lib/json-ld';
 import type { CallToAction } from '@/server/access/post-access';
 import styles from './article.module.css';
 import { Paywall, type PaywallItem } from './paywall';
-import { RichText } from './rich-text';
+import { type RichBody, RichText, richBody } from './rich-text';
 
 /**
  * A text item (a post, a connect page) for a reader who may not read it whole: the open lead,
@@ -10,19 +10,22 @@ import { RichText } from './rich-text';
  */
 export function PaywalledLead({
   html,
+  body = richBody(html ?? ''),
   shown,
   item,
   returnTo,
 }: {
   /** The lead: the part of the body the access policy gives this reader. */
-  html: string;
+  html?: string;
+  /** The lead already rendered (the page listed its headings for the table of contents). */
+  body?: RichBody;
   shown: { cta: CallToAction; gatedChars?: number };
   item: PaywallItem;
   returnTo: string;
 }) {
   return (
     <>
-      <RichText html={html} className={styles.lead} />
+      <RichText body={body} className={styles.lead} />
       <Paywall
         className={PAYWALLED_CLASS}
         cta={shown.cta}

@@ -1,15 +1,33 @@
 import 'server-only';
+import { type Heading, outlineHeadings } from '@/lib/text/headings';
 import { sanitizeRichText } from '@/server/cms/richtext/sanitize';
 import { EmbedFacadeLoader } from './embed-facade-loader.client';
 import { withEmbedFacades } from './embed-facades';
 import styles from './rich-text.module.css';
 
+/** Rich text ready to render: sanitised, headings linkable (ids) and phrased, embeds as facades. */
+export type RichBody = { html: string; headings: Heading[]; hasPlayers: boolean };
+
 /**
  * Rich text from the content service, sanitised again on render (it may come from a hosted
- * CMS), with its embeds as facades (embed-facades.ts).
+ * CMS), its h2 and h3 given ids and its headings broken only between phrases
+ * (src/lib/text/headings.ts), its embeds as facades (embed-facades.ts). A page that lists the
+ * headings (the table of contents) renders the same RichBody it read them from, so every entry
+ * points at an id that is on the page.
  */
-export function RichText({ html, className }: { html: string; className?: string }) {
-  const body = withEmbedFacades(sanitizeRichText(html));
+export function richBody(html: string): RichBody {
+  const outlined = outlineHeadings(sanitizeRichText(html));
+  const body = withEmbedFacades(outlined.html);
+  return { html: body.html, hasPlayers: body.hasPlayers, headings: outlined.headings };
+}
+
+export function RichText({
+  html,
+  body = richBody(html ?? ''),
+  className,
+}: {
+  className?: string;
+} & ({ html: string; body?: undefined } | { html?: undefined; body: RichBody })) {
   return (
     <>
       <div

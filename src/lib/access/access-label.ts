@@ -12,6 +12,8 @@
  * text and what screen readers read: no separate aria-label that could drift.
  */
 
+import { readingTimeLabel } from '@/lib/reading-time';
+
 export type AccessLevel = 'open' | 'members' | 'paid';
 
 export type AccessLabel = {
@@ -55,7 +57,8 @@ export const levelOfStep = (opensWith: 'sign-up' | 'subscribe'): AccessLevel =>
   opensWith === 'sign-up' ? 'members' : 'paid';
 
 /**
- * How much of an item's text stays behind the paywall, as the paywall says it: 「残り約3,200字」.
+ * How much of an item's text stays behind the paywall, as the paywall says it:
+ * 「残り約3,200文字（約6分）」, the minutes at the site's reading pace (src/lib/reading-time.ts).
  * The rule: characters of the gated part's text (white space not counted, as a Japanese 字数 is),
  * rounded to the nearest 100 under 10,000 and to the nearest 1,000 from there, never below 100
  * (a count so exact would read as a promise, and 「約0字」 as nothing). Null for no text (a
@@ -66,5 +69,5 @@ export function remainingCharsLabel(chars: number): string | null {
   if (!Number.isFinite(chars) || chars <= 0) return null;
   const step = chars < 10_000 ? 100 : 1_000;
   const rounded = Math.max(100, Math.round(chars / step) * step);
-  return `残り約${rounded.toLocaleString('en-US')}字`;
+  return `残り約${rounded.toLocaleString('en-US')}文字（${readingTimeLabel(chars)}）`;
 }

@@ -11,6 +11,8 @@ import { type Database, useDatabase } from '@/server/db/client';
 import { type LetterPost, renderNewsletterLetter } from '@/server/newsletter/letter';
 import { previewCookieValue } from '@/server/preview/preview';
 import { leadOf } from './lead';
+import { remainingCharsLabel } from '@/lib/access/access-label';
+import { readingTimeLabel } from '@/lib/reading-time';
 import { searchSite } from '@/server/search/site-search';
 import { segmentsText } from '@/server/search/snippet';
 import { feedResponse } from '@/server/seo/feed';
@@ -63,6 +65,7 @@ const day = (n: number) => new Date(Date.UTC(2026, 0, 1) + n * 86_400_000).toISO
 
 /** Above the divider: each must reach the visitor. */
 const ABOVE = {
+  headings: ['オモテノミダシイチ', 'オモテノミダシニ', 'オモテノコミダシ'],
   text: 'リードの段落はオモテノコトバを含む。',
   figure: '/uploads/lead-figure.jpg',
   caption: 'オモテノズハン',
@@ -71,6 +74,7 @@ const ABOVE = {
 };
 /** Below it: none may. */
 const BELOW = {
+  heading: 'ウラノミダシ',
   text: 'ウラノコトバ',
   figure: '/uploads/secret-figure.jpg',
   alt: 'ウラノズハンノセツメイ',
@@ -80,6 +84,7 @@ const BELOW = {
   cell: 'ウラノヒョウ',
 };
 const SECRETS = [
+  BELOW.heading,
   BELOW.text,
   BELOW.figure,
   BELOW.alt,
@@ -89,12 +94,18 @@ const SECRETS = [
   BELOW.cell,
 ];
 
+/** The text below the divider: the paywall counts it (BELOW_TEXT's characters), never shows it. */
+const BELOW_TEXT = `${BELOW.heading}${BELOW.text}が結末に書かれている。${'本文。'.repeat(50)}`;
 const BODY = [
+  `<h2>${ABOVE.headings[0]}</h2>`,
   `<p>${ABOVE.text}</p>`,
+  `<h2>${ABOVE.headings[1]}</h2>`,
+  `<h3>${ABOVE.headings[2]}</h3>`,
   `<figure><img src="${ABOVE.figure}" alt="リード図版"><figcaption>${ABOVE.caption}</figcaption></figure>`,
   `<iframe src="https://www.youtube.com/embed/${ABOVE.embed}" title="YouTube"></iframe>`,
   `<table><tbody><tr><td>${ABOVE.cell}</td></tr></tbody></table>`,
   MEMBERS_DIVIDER.html,
+  `<h2>${BELOW.heading}</h2>`,
   `<p>${BELOW.text}が結末に書かれている。${'本文。'.repeat(50)}</p>`,
   `<figure><img src="${BELOW.figure}" alt="${BELOW.alt}"><figcaption>${BELOW.caption}</figcaption></figure>`,
   `<iframe src="https://www.youtube.com/embed/${BELOW.embed}" title="YouTube"></iframe>`,
@@ -183,6 +194,19 @@ describe('nothing below the members’ divider reaches a reader without access',
       expect(page).toContain(ABOVE.caption);
       expect(page).toContain(ABOVE.embed);
       expect(page).toContain(ABOVE.cell);
+      // The table of contents lists the lead's headings, each a link to an id on the page, and
+      // the paywall says how much is left (counted on the server) without any of it.
+      const toc = /<nav aria-label="目次"[^>]*>([\s\S]*?)<\/nav>/.exec(page)?.[1] ?? '';
+      for (const heading of ABOVE.headings) {
+        expect(toc).toContain(`<a href="#${heading}">${heading}</a>`);
+        expect(page).toContain(`id="${heading}"`);
+      }
+      expectNoSecret(toc, 'table of contents');
+      const left = Array.from(BELOW_TEXT).length;
+      expect(page).toContain(remainingCharsLabel(left));
+      expect(page).toContain(
+        `読了時間 ${readingTimeLabel(left + Array.from(ABOVE.headings.join('') + ABOVE.text + ABOVE.cell).length)}`,
+      );
     });
 
     it(`the site search and its snippets, for a ${reader}`, async () => {
@@ -202,6 +226,18 @@ describe('nothing below the members’ divider reaches a reader without access',
       );
     });
   }
+
+  it('a paid member’s table of contents lists every heading, below the divider too', async () => {
+    state.viewer = { kind: 'member', paid: true };
+    state.cookie = undefined;
+    const page = await html(await PostPage({ params: Promise.resolve({ contentId: ID }) }));
+    const toc = /<nav aria-label="目次"[^>]*>([\s\S]*?)<\/nav>/.exec(page)?.[1] ?? '';
+    for (const heading of [...ABOVE.headings, BELOW.heading]) {
+      expect(toc).toContain(`href="#${heading}"`);
+    }
+    expect(page).toContain(`id="${BELOW.heading}"`);
+    expect(page).not.toContain('data-paywall');
+  });
 
   it('the RSS feed', async () => {
     const feed = await (

@@ -3,6 +3,7 @@ import { isMembersDivider } from '@/server/cms/richtext/members-divider';
 import { NON_TEXT_TAGS, RUBY_READING_TAGS, STOP, walkHtml } from '@/lib/text/html-to-text';
 import { sanitizeRichText } from '@/server/cms/richtext/sanitize';
 import { LEAD_MAX_CHARS } from '@/lib/access/lead-rule';
+import { countCharacters } from '@/lib/reading-time';
 
 /**
  * The lead of a rich-text body: what a reader without access sees of a members' item
@@ -319,19 +320,23 @@ export function leadOf(html: string): string {
   return sanitizeRichText(blocksWithin(root.children, { used: 0, budget, done: false }));
 }
 
-/** Characters of text in `html` as a 字数 counts them: no white space, no ruby readings. */
-function proseLength(html: string): number {
-  let n = 0;
+/**
+ * Characters of text in `html` as a 字数 counts them (countCharacters, decision 032): no white
+ * space, no ruby readings, no pictures, embeds or captions. The article's reading time and the
+ * paywall's 「残り」 both count this way, so the two always add up.
+ */
+export function textCharacters(html: string): number {
+  const pieces: string[] = [];
   walkHtml(
     html,
     {
       text(text) {
-        n += Array.from(text.replace(/\s+/g, '')).length;
+        pieces.push(text);
       },
     },
     { skip: UNCOUNTED },
   );
-  return n;
+  return countCharacters(pieces.join(''));
 }
 
 /**
@@ -342,12 +347,12 @@ function proseLength(html: string): number {
  */
 export function gatedLength(html: string, lead: string): number {
   const shown =
-    proseLength(lead) -
+    textCharacters(lead) -
     (lead
       .replace(/<[^>]*>/g, '')
       .trimEnd()
       .endsWith(ELLIPSIS)
       ? 1
       : 0);
-  return Math.max(0, proseLength(html) - Math.max(0, shown));
+  return Math.max(0, textCharacters(html) - Math.max(0, shown));
 }

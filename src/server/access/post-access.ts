@@ -97,7 +97,7 @@ export type Gated<Full, Partial = Full> =
       item: Partial;
       cta: CallToAction;
       /**
-       * Characters of text cut from the item (gatedLength), for the paywall's 「残り約…字」;
+       * Characters of text cut from the item (gatedLength), for the paywall's 「残り約…文字」;
        * absent where nothing textual is cut (a movie).
        */
       gatedChars?: number;

@@ -4,7 +4,10 @@ import { BookmarkButton } from '@/components/bookmarks/bookmark-button.client';
 import { ItemCover, ItemHeader, byline } from '@/components/content/item-header';
 import { FreePlanNote } from '@/components/content/paywall';
 import { PaywalledLead } from '@/components/content/paywalled-lead';
-import { RichText } from '@/components/content/rich-text';
+import { RichText, richBody } from '@/components/content/rich-text';
+import { TableOfContents } from '@/components/content/table-of-contents';
+import { readingTimeLabel } from '@/lib/reading-time';
+import { textCharacters } from '@/server/access/lead';
 import { ShareLinks } from '@/components/content/share-links';
 import styles from '@/components/content/article.module.css';
 import { CardGrid } from '@/components/listing/content-card';
@@ -64,6 +67,10 @@ export default async function PostPage({ params }: RouteParamsProps<'contentId'>
   const [series, related] = await Promise.all([seriesNavigation(post), relatedPosts(post)]);
   const body = post.body ?? '';
   const path = `/posts/${post.id}`;
+  // For a reader without access `body` is the lead: its headings are all the table of contents
+  // lists, and the rest is only the policy's count of what was cut (gatedChars).
+  const rendered = richBody(body);
+  const characters = textCharacters(body) + (shown.full ? 0 : (shown.gatedChars ?? 0));
 
   return (
     <article className={styles.article}>
@@ -83,6 +90,7 @@ export default async function PostPage({ params }: RouteParamsProps<'contentId'>
         byline={byline(post.writers)}
         description={post.description}
         access={shown.access}
+        readingTime={characters > 0 ? readingTimeLabel(characters) : null}
         extra={
           series?.position ? (
             <span>
@@ -98,48 +106,51 @@ export default async function PostPage({ params }: RouteParamsProps<'contentId'>
         image={post.coverImage ? { ...post.coverImage, alt: post.coverImage.alt ?? '' } : undefined}
       />
 
-      <div className={styles.body}>
-        {shown.full ? (
-          <>
-            {shown.freePlan ? <FreePlanNote /> : null}
-            <div className={post.isPublicPreview ? undefined : PAYWALLED_CLASS}>
-              <RichText html={body} />
-            </div>
-          </>
-        ) : (
-          <PaywalledLead html={body} shown={shown} item="post" returnTo={path} />
-        )}
+      <div className={styles.columns}>
+        <TableOfContents headings={rendered.headings} />
+        <div className={styles.body}>
+          {shown.full ? (
+            <>
+              {shown.freePlan ? <FreePlanNote /> : null}
+              <div className={post.isPublicPreview ? undefined : PAYWALLED_CLASS}>
+                <RichText body={rendered} />
+              </div>
+            </>
+          ) : (
+            <PaywalledLead body={rendered} shown={shown} item="post" returnTo={path} />
+          )}
 
-        {post.tags.length > 0 ? (
-          <ul className={styles.tags} aria-label="タグ">
-            {post.tags.map((tag) => (
-              <li key={tag.id}>
-                <Link href={`/posts?tag=${tag.id}`}>#{tag.name}</Link>
-              </li>
-            ))}
-          </ul>
-        ) : null}
+          {post.tags.length > 0 ? (
+            <ul className={styles.tags} aria-label="タグ">
+              {post.tags.map((tag) => (
+                <li key={tag.id}>
+                  <Link href={`/posts?tag=${tag.id}`}>#{tag.name}</Link>
+                </li>
+              ))}
+            </ul>
+          ) : null}
 
-        <ShareLinks url={`${env().SITE_URL}${path}`} title={post.title} />
+          <ShareLinks url={`${env().SITE_URL}${path}`} title={post.title} />
 
-        {series && (series.previous || series.next) ? (
-          <nav className={styles.seriesNav} aria-label={`連載「${series.title}」`}>
-            {series.previous ? (
-              <Link href={`/posts/${series.previous.id}`} rel="prev">
-                <span>前の回</span>
-                {series.previous.title}
-              </Link>
-            ) : (
-              <span />
-            )}
-            {series.next ? (
-              <Link href={`/posts/${series.next.id}`} rel="next">
-                <span>次の回</span>
-                {series.next.title}
-              </Link>
-            ) : null}
-          </nav>
-        ) : null}
+          {series && (series.previous || series.next) ? (
+            <nav className={styles.seriesNav} aria-label={`連載「${series.title}」`}>
+              {series.previous ? (
+                <Link href={`/posts/${series.previous.id}`} rel="prev">
+                  <span>前の回</span>
+                  {series.previous.title}
+                </Link>
+              ) : (
+                <span />
+              )}
+              {series.next ? (
+                <Link href={`/posts/${series.next.id}`} rel="next">
+                  <span>次の回</span>
+                  {series.next.title}
+                </Link>
+              ) : null}
+            </nav>
+          ) : null}
+        </div>
       </div>
 
       {related.length > 0 ? (
