@@ -13,6 +13,7 @@ import { PlanChangeNoticeProvider } from '@/components/ui/plan-change-notice.cli
 import { SnackbarProvider } from '@/components/ui/snackbar-context.client';
 import { env } from '@/env';
 import { siteMetadata } from '@/lib/metadata';
+import { THEME_SCRIPT } from '@/lib/theme/theme-script';
 
 export function generateMetadata(): Metadata {
   return siteMetadata({ siteUrl: env().SITE_URL, siteName: env().SITE_NAME });
@@ -21,13 +22,23 @@ export function generateMetadata(): Metadata {
 export const viewport: Viewport = {
   width: 'device-width',
   initialScale: 1,
-  themeColor: '#ffffff',
+  // The browser's own bar follows the page's scheme (the OS's; a reader's own choice is not
+  // known to the server, docs/decisions/036-dark-mode-sharing-touch.md).
+  themeColor: [
+    { media: '(prefers-color-scheme: light)', color: '#ffffff' },
+    { media: '(prefers-color-scheme: dark)', color: '#141414' },
+  ],
 };
 
 export default function RootLayout({ children }: { children: ReactNode }) {
   const { SITE_NAME, GTM_ID } = env();
   return (
-    <html lang="ja">
+    // suppressHydrationWarning: the theme script sets data-theme on <html> before React runs.
+    <html lang="ja" suppressHydrationWarning>
+      <head>
+        {/* First in <head>: the reader's scheme is on <html> before anything is painted. */}
+        <script dangerouslySetInnerHTML={{ __html: THEME_SCRIPT }} />
+      </head>
       <body>
         <TagManager gtmId={GTM_ID} />
         <a href="#main" className="skip-link">

@@ -3,6 +3,7 @@ import { AdminNav } from '@/components/admin/nav/admin-nav.client';
 import { ADMIN_HOME, sectionsFor } from '@/components/admin/nav/sections';
 import { can } from '@/lib/access/console-permissions';
 import { getUser } from '@/server/identity/session';
+import styles from '@/components/admin/staff.module.css';
 
 /**
  * The console's frame: its navigation, for whoever the console lets in, with the admin screens only for an
@@ -17,9 +18,9 @@ export default async function AdminLayout({ children }: { children: ReactNode })
     ...sectionsFor(user.role).map(({ href, label }) => ({ href, label })),
   ];
   return (
-    <>
+    <div className={styles.console}>
       <AdminNav links={links} />
       {children}
-    </>
+    </div>
   );
 }

@@ -2,6 +2,7 @@ import Link from 'next/link';
 import { AnalyticsOptOut } from '@/components/analytics/analytics-opt-out.client';
 import { AREA_NAV, INFO_NAV, SERVICE_NAV } from '@/lib/site';
 import { NewsletterSubscribeForm } from '@/components/newsletter/subscribe-form';
+import { ThemeSwitch } from '@/components/theme/theme-switch.client';
 import styles from './site-footer.module.css';
 
 const SECTIONS = [
@@ -30,6 +31,7 @@ export function SiteFooter({ siteName }: { siteName: string }) {
             </div>
           ))}
         </nav>
+        <ThemeSwitch />
         <AnalyticsOptOut />
         <p className={styles.copyright}>
           <small>© {siteName}</small>

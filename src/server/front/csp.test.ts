@@ -7,6 +7,7 @@ import { brotliCompressSync, deflateRawSync, deflateSync, gzipSync } from 'node:
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { tagManagerSnippet } from '@/lib/analytics/tag-manager';
 import { NON_PAGE_POLICY } from '@/lib/security-headers';
+import { THEME_SCRIPT } from '@/lib/theme/theme-script';
 import {
   cachedPagePolicy,
   decodeBody,
@@ -155,16 +156,25 @@ describe('pagePolicies', () => {
     expect(directive(other.live('n'), 'script-src')).not.toContain(snippet);
   });
 
+  it('allows the colour scheme’s script the layout puts in every head, by its hash', () => {
+    const [theme] = inlineScriptHashes(`<head><script>${THEME_SCRIPT}</script></head>`);
+    const policies = pagePolicies({ secure: false, gtmId: undefined, prerenderedHashes: [] });
+    expect(directive(policies.live('n'), 'script-src')).toContain(theme);
+    expect(directive(policies.prerendered('n'), 'script-src')).toContain(theme);
+  });
+
   it('adds the prerendered pages’ hashes only to the policy for those', () => {
     const policies = pagePolicies({
       secure: false,
       gtmId: undefined,
       prerenderedHashes: ["'sha256-static='"],
     });
-    expect(directive(policies.live('n'), 'script-src')).toEqual(["'self'", "'nonce-n'"]);
+    const theme = scriptHash(THEME_SCRIPT);
+    expect(directive(policies.live('n'), 'script-src')).toEqual(["'self'", "'nonce-n'", theme]);
     expect(directive(policies.prerendered('n'), 'script-src')).toEqual([
       "'self'",
       "'nonce-n'",
+      theme,
       "'sha256-static='",
     ]);
   });

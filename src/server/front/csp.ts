@@ -7,6 +7,7 @@ import { brotliDecompressSync, gunzipSync, inflateRawSync, inflateSync } from 'n
 import { Parser } from 'htmlparser2';
 import { tagManagerSnippet } from '@/lib/analytics/tag-manager';
 import { CSP_HEADER, NON_PAGE_POLICY, pagePolicy } from '@/lib/security-headers';
+import { THEME_SCRIPT } from '@/lib/theme/theme-script';
 
 /**
  * The Content-Security-Policy of the pages the framework renders
@@ -21,7 +22,8 @@ import { CSP_HEADER, NON_PAGE_POLICY, pagePolicy } from '@/lib/security-headers'
  *   policy names the sha256 of each of its inline scripts instead (cachedPagePolicy).
  * - A page prerendered at build time (the 404 page) has no nonce at all: its scripts' hashes
  *   are read from the build once.
- * - Our own inline script, the GTM snippet, is the same text on every page: allowed by hash.
+ * - Our own inline scripts, the colour scheme's (src/lib/theme/theme-script.ts) and the GTM
+ *   snippet, are the same text on every page: allowed by hash.
  */
 
 const REQUEST_POLICY_HEADERS = ['content-security-policy', 'content-security-policy-report-only'];
@@ -174,7 +176,7 @@ export function pagePolicies(options: {
   prerenderedHashes: readonly string[];
 }): PagePolicies {
   const gtm = options.gtmId ? tagManagerHash(options.gtmId) : null;
-  const ours = gtm ? [gtm] : [];
+  const ours = [scriptHash(THEME_SCRIPT), ...(gtm ? [gtm] : [])];
   const policy = (sources: string[]) =>
     pagePolicy({ scriptSources: sources, secure: options.secure, tagManager: gtm !== null });
   return {
