@@ -1,11 +1,8 @@
-import type { Metadata } from 'next';
 import Link from 'next/link';
+import { notFoundMetadata } from '@/components/system/not-found-metadata';
 import { StatusPage } from '@/components/system/status-page';
 
-export const metadata: Metadata = {
-  title: 'ページが見つかりません',
-  robots: { index: false },
-};
+export const metadata = notFoundMetadata;
 
 export default function NotFound() {
   return (

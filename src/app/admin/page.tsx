@@ -1,11 +1,13 @@
 import Link from 'next/link';
-import { accountMetadata } from '@/components/account/metadata';
+import { accountMetadata, gatedMetadata } from '@/components/account/metadata';
 import styles from '@/components/admin/admin.module.css';
 import { sectionsFor } from '@/components/admin/nav/sections';
 import { ROLE_LABELS } from '@/lib/identity/user-labels';
 import { requireConsoleUser } from '@/server/admin/content-pages';
 
-export const metadata = accountMetadata('管理画面', '/admin');
+export const generateMetadata = gatedMetadata(requireConsoleUser, () =>
+  accountMetadata('管理画面', '/admin'),
+);
 
 /** The editorial console's start page (staff and contributors; others see the 404 page). */
 export default async function AdminPage() {

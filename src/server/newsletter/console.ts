@@ -84,7 +84,7 @@ export async function sendViews(db: Db, sends: readonly SendSummary[]): Promise<
 }
 
 /** The staff gate of the newsletter's pages: editors and admins, the 404 page for anyone else. */
-async function staffGate(): Promise<AppUser> {
+export async function requireNewsletterStaff(): Promise<AppUser> {
   const user = await requireRole('editor', 'admin');
   if (!usesBuiltInContent()) notFound();
   return user;
@@ -95,7 +95,7 @@ export async function newsletterStepPage(
   contentId: string,
   audience: Audience,
 ): Promise<NewsletterStepProps> {
-  const user = await staffGate();
+  const user = await requireNewsletterStaff();
   const db = await getDb();
   const post = await stepPost(db, contentId);
   if (!post) notFound();
@@ -116,7 +116,7 @@ export async function newsletterStepPage(
 
 /** The confirmation page: the post, how many the segment reaches, earlier sends of the post. */
 export async function sendConfirmPage(contentId: string, segment: Segment) {
-  await staffGate();
+  await requireNewsletterStaff();
   const db = await getDb();
   const post = await stepPost(db, contentId);
   if (!post) notFound();
@@ -129,7 +129,7 @@ export async function sendConfirmPage(contentId: string, segment: Segment) {
 
 /** /admin/newsletter: the newest sends. */
 export async function sendsPage(limit = 100): Promise<SendView[]> {
-  await staffGate();
+  await requireNewsletterStaff();
   const db = await getDb();
   return sendViews(db, await listSends(db, { limit }));
 }
@@ -156,7 +156,7 @@ export async function sendDetailPage(sendId: string): Promise<{
   finishedAt: string | null;
   problems: ProblemLetter[];
 }> {
-  await staffGate();
+  await requireNewsletterStaff();
   const db = await getDb();
   const found = z.uuid().safeParse(sendId).success ? await findSend(db, sendId) : null;
   if (!found) notFound();

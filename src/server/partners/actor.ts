@@ -1,10 +1,17 @@
 import 'server-only';
+import { notFound } from 'next/navigation';
 import { cache } from 'react';
-import { type PartnerActor, partnerActorOf } from '@/server/access/partner-access';
+import {
+  type PartnerActor,
+  canActForPartner,
+  canRunPartnerProgramme,
+  partnerActorOf,
+} from '@/server/access/partner-access';
 import { type Db, getDb } from '@/server/db/client';
 import { getUser } from '@/server/identity/session';
 import type { AppUser } from '@/server/identity/session-user';
 import { partnerIdOfUser } from './contracts';
+import { PARTNER_ID } from './partners';
 
 /**
  * Who is asking, for the partner rules: the signed-in user with the partner their profile
@@ -22,3 +29,21 @@ export const currentPartnerActor = cache(
     return { user, actor: await partnerActorFor(await getDb(), user) };
   },
 );
+
+/** The partner programme's staff screens (/biz/axis-admin/**): the 404 page for anyone else. */
+export async function requireProgrammeStaff(): Promise<PartnerActor> {
+  const { actor } = await currentPartnerActor();
+  if (!canRunPartnerProgramme(actor)) notFound();
+  return actor;
+}
+
+/**
+ * A partner's dashboard (/biz/partner-admin/{id}): its members and staff, the 404 page for anyone
+ * else, asked before anything of the partner is read so another partner's id is never confirmed.
+ */
+export async function requirePartnerAccess(partnerId: string): Promise<PartnerActor> {
+  if (!PARTNER_ID.test(partnerId)) notFound();
+  const { actor } = await currentPartnerActor();
+  if (!canActForPartner(actor, partnerId)) notFound();
+  return actor;
+}

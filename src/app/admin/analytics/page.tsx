@@ -1,6 +1,6 @@
 import Link from 'next/link';
 import type { ReactNode } from 'react';
-import { accountMetadata } from '@/components/account/metadata';
+import { accountMetadata, gatedMetadata } from '@/components/account/metadata';
 import styles from '@/components/admin/admin.module.css';
 import local from '@/components/admin/analytics-report.module.css';
 import { StaffPageTitle } from '@/components/admin/staff-list-page';
@@ -18,7 +18,10 @@ import { loadAnalyticsReport, REPORT_DAYS, TOP_CONTENT_LIMIT } from '@/server/an
 import { getDb } from '@/server/db/client';
 import { requireRole } from '@/server/identity/session';
 
-export const metadata = accountMetadata('分析', '/admin/analytics');
+export const generateMetadata = gatedMetadata(
+  () => requireRole('editor', 'admin'),
+  () => accountMetadata('分析', '/admin/analytics'),
+);
 export const dynamic = 'force-dynamic';
 
 const ENDPOINT_LABEL: Record<string, string> = {

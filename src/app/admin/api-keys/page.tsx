@@ -1,5 +1,5 @@
 import Link from 'next/link';
-import { accountMetadata } from '@/components/account/metadata';
+import { accountMetadata, gatedMetadata } from '@/components/account/metadata';
 import { ApiKeyTable } from '@/components/admin/api-keys/api-key-table';
 import { CreateApiKeyForm } from '@/components/admin/api-keys/create-api-key-form';
 import { NewKeyPanel } from '@/components/admin/api-keys/new-key-panel';
@@ -11,7 +11,10 @@ import { listKeysForConsole } from '@/server/admin/api-keys-http';
 import { readFlash } from '@/server/http/read-flash';
 import { requireRole } from '@/server/identity/session';
 
-export const metadata = accountMetadata('APIキー', '/admin/api-keys');
+export const generateMetadata = gatedMetadata(
+  () => requireRole('admin'),
+  () => accountMetadata('APIキー', '/admin/api-keys'),
+);
 
 /**
  * The content API's keys (admins only; everyone else, editors too, sees the 404 page). A new

@@ -1,4 +1,4 @@
-import { accountMetadata } from '@/components/account/metadata';
+import { accountMetadata, gatedMetadata } from '@/components/account/metadata';
 import adminStyles from '@/components/admin/admin.module.css';
 import { AuditEntries } from '@/components/admin/users/audit-entries';
 import { AUDIT_ACTION_LABELS, auditActionLabel } from '@/components/admin/users/audit-labels';
@@ -17,7 +17,10 @@ import { requireRole } from '@/server/identity/session';
 import { Options } from '@/components/forms/options';
 import type { SearchParamsProps } from '@/components/listing/page-params';
 
-export const metadata = accountMetadata('監査ログ', '/admin/audit');
+export const generateMetadata = gatedMetadata(
+  () => requireRole('admin'),
+  () => accountMetadata('監査ログ', '/admin/audit'),
+);
 
 /** Admins only: every security-relevant action, newest first, narrowed by action or party. */
 export default async function AdminAuditPage({ searchParams }: SearchParamsProps) {

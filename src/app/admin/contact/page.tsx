@@ -1,5 +1,5 @@
 import { StaffPageTitle } from '@/components/admin/staff-list-page';
-import { accountMetadata } from '@/components/account/metadata';
+import { accountMetadata, gatedMetadata } from '@/components/account/metadata';
 import styles from '@/components/admin/admin.module.css';
 import contactStyles from '@/components/admin/contact-messages.module.css';
 import { env } from '@/env';
@@ -8,7 +8,10 @@ import { listContactMessages } from '@/server/contact/contact';
 import { getDb } from '@/server/db/client';
 import { requireRole } from '@/server/identity/session';
 
-export const metadata = accountMetadata('お問い合わせ', '/admin/contact');
+export const generateMetadata = gatedMetadata(
+  () => requireRole('editor', 'admin'),
+  () => accountMetadata('お問い合わせ', '/admin/contact'),
+);
 
 const LIMIT = 200;
 

@@ -1,11 +1,14 @@
 import Link from 'next/link';
 import { StaffPageTitle } from '@/components/admin/staff-list-page';
-import { accountMetadata } from '@/components/account/metadata';
+import { accountMetadata, gatedMetadata } from '@/components/account/metadata';
+import { requireConsoleUser } from '@/server/admin/content-pages';
 import styles from '@/components/admin/admin.module.css';
 import { consolePaths } from '@/lib/admin-content';
 import { contentHome } from '@/server/admin/content-pages';
 
-export const metadata = accountMetadata('コンテンツ', '/admin/content');
+export const generateMetadata = gatedMetadata(requireConsoleUser, () =>
+  accountMetadata('コンテンツ', '/admin/content'),
+);
 
 /** Every kind of content, with how many items and drafts each has (editors and admins). */
 export default async function ContentHomePage() {

@@ -1,7 +1,7 @@
 import Link from 'next/link';
 import { StaffPageTitle } from '@/components/admin/staff-list-page';
 import { headers } from 'next/headers';
-import { accountMetadata } from '@/components/account/metadata';
+import { accountMetadata, gatedMetadata } from '@/components/account/metadata';
 import styles from '@/components/admin/admin.module.css';
 import { env } from '@/env';
 import { formatDateTime } from '@/lib/format';
@@ -10,7 +10,10 @@ import { clientIp } from '@/server/http/request-origin';
 import { requireRole } from '@/server/identity/session';
 import { type OutboxEntry, listOutboxMails, mayReadSecretMail } from '@/server/mail/outbox';
 
-export const metadata = accountMetadata('メール送信箱', '/admin/mail');
+export const generateMetadata = gatedMetadata(
+  () => requireRole('editor', 'admin'),
+  () => accountMetadata('メール送信箱', '/admin/mail'),
+);
 
 const STATUS: Record<string, string> = { stored: '保管', sent: '送信済み', failed: '送信失敗' };
 

@@ -1,4 +1,4 @@
-import { accountMetadata } from '@/components/account/metadata';
+import { accountMetadata, gatedMetadata } from '@/components/account/metadata';
 import adminStyles from '@/components/admin/admin.module.css';
 import { parseMediaQuery } from '@/components/admin/media/list-query';
 import { MediaGrid } from '@/components/admin/media/media-grid';
@@ -23,7 +23,10 @@ import { requireRole } from '@/server/identity/session';
 import { Options } from '@/components/forms/options';
 import type { SearchParamsProps } from '@/components/listing/page-params';
 
-export const metadata = accountMetadata('メディア', mediaPaths.library);
+export const generateMetadata = gatedMetadata(
+  () => requireRole('editor', 'admin'),
+  () => accountMetadata('メディア', mediaPaths.library),
+);
 
 /** Editors and admins (everyone else sees the 404 page): upload, find and open files. */
 export default async function AdminMediaPage({ searchParams }: SearchParamsProps) {

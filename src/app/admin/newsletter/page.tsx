@@ -1,5 +1,6 @@
 import Link from 'next/link';
-import { accountMetadata } from '@/components/account/metadata';
+import { accountMetadata, gatedMetadata } from '@/components/account/metadata';
+import { requireNewsletterStaff } from '@/server/newsletter/console';
 import adminStyles from '@/components/admin/admin.module.css';
 import { SendList } from '@/components/admin/newsletter/send-list';
 import { StaffPageHead } from '@/components/admin/staff-list-page';
@@ -7,7 +8,9 @@ import { newsletterPaths } from '@/lib/newsletter/console';
 import { sendsPage } from '@/server/newsletter/console';
 import { getUser } from '@/server/identity/session';
 
-export const metadata = accountMetadata('ニュースレター', newsletterPaths.sends);
+export const generateMetadata = gatedMetadata(requireNewsletterStaff, () =>
+  accountMetadata('ニュースレター', newsletterPaths.sends),
+);
 
 /** Editors and admins: every send, newest first (the 100 newest), with its counts. */
 export default async function NewsletterSendsPage() {

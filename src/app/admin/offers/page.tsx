@@ -1,4 +1,4 @@
-import { accountMetadata } from '@/components/account/metadata';
+import { accountMetadata, gatedMetadata } from '@/components/account/metadata';
 import adminStyles from '@/components/admin/admin.module.css';
 import { CreateOfferForm, OfferList } from '@/components/admin/offers/offer-console';
 import { StaffPageHead } from '@/components/admin/staff-list-page';
@@ -11,7 +11,10 @@ import { getDb } from '@/server/db/client';
 import { readFlash } from '@/server/http/read-flash';
 import { requireRole } from '@/server/identity/session';
 
-export const metadata = accountMetadata('オファー', '/admin/offers');
+export const generateMetadata = gatedMetadata(
+  () => requireRole('admin'),
+  () => accountMetadata('オファー', '/admin/offers'),
+);
 
 /** Offers (admins only; everyone else sees the 404 page): list, copy a link, deactivate, create. */
 export default async function OffersPage() {

@@ -1,6 +1,6 @@
 import Link from 'next/link';
 import { StaffPageTitle } from '@/components/admin/staff-list-page';
-import { accountMetadata } from '@/components/account/metadata';
+import { accountMetadata, gatedMetadata } from '@/components/account/metadata';
 import adminStyles from '@/components/admin/admin.module.css';
 import { ArchiveImportForm } from '@/components/admin/transfer/archive-import-form';
 import { REFUSAL_ID } from '@/components/admin/transfer/import-form-parts';
@@ -22,7 +22,10 @@ import {
 } from '@/server/transfer/inventory';
 import { currentTransfer } from '@/server/transfer/progress';
 
-export const metadata = accountMetadata('取り込みと書き出し', '/admin/transfer');
+export const generateMetadata = gatedMetadata(
+  () => requireRole('admin'),
+  () => accountMetadata('取り込みと書き出し', '/admin/transfer'),
+);
 
 /**
  * Import and export (admins only; editors and everyone else see the 404 page): the whole

@@ -1,5 +1,5 @@
 import Link from 'next/link';
-import { accountMetadata } from '@/components/account/metadata';
+import { accountMetadata, gatedMetadata } from '@/components/account/metadata';
 import adminStyles from '@/components/admin/admin.module.css';
 import { parseUsersQuery } from '@/components/admin/users/list-query';
 import { UserList } from '@/components/admin/users/user-list';
@@ -15,7 +15,10 @@ import { requireRole } from '@/server/identity/session';
 import { partnerDeps, partnerNames } from '@/server/partners/partners';
 import type { SearchParamsProps } from '@/components/listing/page-params';
 
-export const metadata = accountMetadata('ユーザー', '/admin/users');
+export const generateMetadata = gatedMetadata(
+  () => requireRole('admin'),
+  () => accountMetadata('ユーザー', '/admin/users'),
+);
 
 /** Admins only (editors and everyone else see the 404 page): find an account, open it. */
 export default async function AdminUsersPage({ searchParams }: SearchParamsProps) {

@@ -1,6 +1,6 @@
 import Link from 'next/link';
-import { notFound } from 'next/navigation';
-import { accountMetadata } from '@/components/account/metadata';
+import { accountMetadata, gatedMetadata } from '@/components/account/metadata';
+import { requireProgrammeStaff } from '@/server/partners/actor';
 import styles from '@/components/biz/biz-admin.module.css';
 import {
   type InquiryView,
@@ -12,23 +12,22 @@ import { parseAxisAdminQuery } from '@/components/biz/axis-admin/list-query';
 import { PageMessages } from '@/components/biz/axis-admin/messages';
 import { PartnerTable } from '@/components/biz/axis-admin/partner-table';
 import { type QueuedListing, ReviewQueue } from '@/components/biz/axis-admin/review-queue';
-import { canRunPartnerProgramme } from '@/server/access/partner-access';
 import { readFlash } from '@/server/http/read-flash';
 import { listPartnerInquiries } from '@/server/inquiries/inquiries';
 import { listReviewQueue } from '@/server/jobs/listings';
-import { currentPartnerActor } from '@/server/partners/actor';
 import { listPartners, partnerDeps, partnerNames } from '@/server/partners/partners';
 import type { SearchParamsProps } from '@/components/listing/page-params';
 
-export const metadata = accountMetadata('パートナープログラムの管理', '/biz/axis-admin');
+export const generateMetadata = gatedMetadata(requireProgrammeStaff, () =>
+  accountMetadata('パートナープログラムの管理', '/biz/axis-admin'),
+);
 
 /** The inquiry whose state change failed, to jump back to. */
 const inquiryAnchor = (key: string | null) => (key?.startsWith('inquiry-') ? `#${key}` : null);
 
 /** The programme's staff screen: listings to review, partners, and companies' inquiries. */
 export default async function AxisAdminPage({ searchParams }: SearchParamsProps) {
-  const { actor } = await currentPartnerActor();
-  if (!canRunPartnerProgramme(actor)) notFound();
+  await requireProgrammeStaff();
 
   const query = parseAxisAdminQuery(await searchParams);
   const deps = await partnerDeps();

@@ -1,12 +1,11 @@
 import Link from 'next/link';
-import type { Metadata } from 'next';
-import { accountMetadata } from '@/components/account/metadata';
+import { accountMetadata, gatedMetadata } from '@/components/account/metadata';
 import styles from '@/components/admin/admin.module.css';
 import { ContentList } from '@/components/admin/content/content-list';
 import { consolePaths } from '@/lib/admin-content';
 import { PageMessages } from '@/components/biz/axis-admin/messages';
 import { doneMessage, failure } from '@/lib/http/form-flash';
-import { contentListPage, endpointLabel } from '@/server/admin/content-pages';
+import { contentListPage, endpointLabel, requireConsoleUser } from '@/server/admin/content-pages';
 import { readFlash } from '@/server/http/read-flash';
 
 type Props = {
@@ -14,10 +13,10 @@ type Props = {
   searchParams: Promise<Record<string, string | string[] | undefined>>;
 };
 
-export async function generateMetadata({ params }: Props): Promise<Metadata> {
+export const generateMetadata = gatedMetadata(requireConsoleUser, async ({ params }: Props) => {
   const { endpoint } = await params;
   return accountMetadata(endpointLabel(endpoint), consolePaths.list(endpoint));
-}
+});
 
 /** One endpoint's items, every state, with search, filters, sort and paging. */
 export default async function ContentListPage({ params, searchParams }: Props) {

@@ -1,7 +1,7 @@
 import Link from 'next/link';
 import { headers } from 'next/headers';
 import { notFound } from 'next/navigation';
-import { accountMetadata } from '@/components/account/metadata';
+import { accountMetadata, gatedMetadata } from '@/components/account/metadata';
 import styles from '@/components/admin/admin.module.css';
 import { formatDateTime } from '@/lib/format';
 import { getDb } from '@/server/db/client';
@@ -10,7 +10,10 @@ import { requireRole } from '@/server/identity/session';
 import { readOutboxMail } from '@/server/mail/outbox';
 import type { RouteParamsProps } from '@/components/listing/page-params';
 
-export const metadata = accountMetadata('メール', '/admin/mail');
+export const generateMetadata = gatedMetadata(
+  () => requireRole('editor', 'admin'),
+  () => accountMetadata('メール', '/admin/mail'),
+);
 
 export default async function MailPage({ params }: RouteParamsProps<'id'>) {
   const user = await requireRole('editor', 'admin');

@@ -1,6 +1,6 @@
 import Link from 'next/link';
 import { notFound } from 'next/navigation';
-import { accountMetadata } from '@/components/account/metadata';
+import { accountMetadata, gatedMetadata } from '@/components/account/metadata';
 import adminStyles from '@/components/admin/admin.module.css';
 import { CopyTextButton } from '@/components/admin/copy-text-button.client';
 import {
@@ -30,7 +30,10 @@ import { StaffSection } from '@/components/admin/staff-list-page';
 import type { RouteParamsProps } from '@/components/listing/page-params';
 
 // The file's name is not in the title: a title is rendered before the page decides who may see it.
-export const metadata = accountMetadata('メディアの詳細', mediaPaths.library);
+export const generateMetadata = gatedMetadata(
+  () => requireRole('editor', 'admin'),
+  () => accountMetadata('メディアの詳細', mediaPaths.library),
+);
 
 /** Who uploaded, as shown: an e-mail, the content API, or the demo seed. */
 function uploaderText(ref: string | null, emails: Map<string, string>): string {

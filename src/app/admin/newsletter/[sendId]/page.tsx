@@ -1,5 +1,5 @@
 import Link from 'next/link';
-import { accountMetadata } from '@/components/account/metadata';
+import { accountMetadata, gatedMetadata } from '@/components/account/metadata';
 import adminStyles from '@/components/admin/admin.module.css';
 import { NewsletterPageTitle, SendByline } from '@/components/admin/newsletter/newsletter-step';
 import { SendStatusView } from '@/components/admin/newsletter/send-status.client';
@@ -7,13 +7,13 @@ import { StaffSection } from '@/components/admin/staff-list-page';
 import staff from '@/components/admin/staff.module.css';
 import { formatDateTime } from '@/lib/format';
 import { LETTER_COUNT_LABELS, SEGMENT_LABELS, newsletterPaths } from '@/lib/newsletter/console';
-import { PROBLEM_LIMIT, sendDetailPage } from '@/server/newsletter/console';
+import { PROBLEM_LIMIT, sendDetailPage, requireNewsletterStaff } from '@/server/newsletter/console';
 
 type Props = { params: Promise<{ sendId: string }> };
 
-export async function generateMetadata({ params }: Props) {
-  return accountMetadata('配信の詳細', newsletterPaths.send((await params).sendId));
-}
+export const generateMetadata = gatedMetadata(requireNewsletterStaff, async ({ params }: Props) =>
+  accountMetadata('配信の詳細', newsletterPaths.send((await params).sendId)),
+);
 
 /** One send: its post, segment, who asked and when, its letters by state, the failed ones. */
 export default async function NewsletterSendPage({ params }: Props) {

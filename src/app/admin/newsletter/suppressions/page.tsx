@@ -1,4 +1,5 @@
-import { accountMetadata } from '@/components/account/metadata';
+import { accountMetadata, gatedMetadata } from '@/components/account/metadata';
+import { requireRole } from '@/server/identity/session';
 import adminStyles from '@/components/admin/admin.module.css';
 import { NewsletterPageTitle } from '@/components/admin/newsletter/newsletter-step';
 import { SuppressForm, SuppressionList } from '@/components/admin/newsletter/suppressions';
@@ -11,7 +12,10 @@ import { newsletterPaths } from '@/lib/newsletter/console';
 import { suppressionsPage } from '@/server/newsletter/console';
 import { readFlash } from '@/server/http/read-flash';
 
-export const metadata = accountMetadata('配信停止リスト', newsletterPaths.suppressions);
+export const generateMetadata = gatedMetadata(
+  () => requireRole('admin'),
+  () => accountMetadata('配信停止リスト', newsletterPaths.suppressions),
+);
 
 /**
  * Admins only (editors too get the 404 page, as for /admin/users): the addresses no newsletter

@@ -1,6 +1,6 @@
 import Link from 'next/link';
 import { notFound } from 'next/navigation';
-import { accountMetadata } from '@/components/account/metadata';
+import { accountMetadata, gatedMetadata } from '@/components/account/metadata';
 import adminStyles from '@/components/admin/admin.module.css';
 import { AuditEntries } from '@/components/admin/users/audit-entries';
 import { planText } from '@/lib/identity/user-labels';
@@ -29,7 +29,10 @@ import { StaffSection } from '@/components/admin/staff-list-page';
 import type { RouteParamsProps } from '@/components/listing/page-params';
 
 // The address is not in the title: a title is rendered before the page decides who may see it.
-export const metadata = accountMetadata('ユーザーの管理', '/admin/users');
+export const generateMetadata = gatedMetadata(
+  () => requireRole('admin'),
+  () => accountMetadata('ユーザーの管理', '/admin/users'),
+);
 
 const HISTORY = 10;
 

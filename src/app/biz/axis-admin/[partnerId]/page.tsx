@@ -1,6 +1,7 @@
 import Link from 'next/link';
 import { notFound } from 'next/navigation';
-import { accountMetadata } from '@/components/account/metadata';
+import { accountMetadata, gatedMetadata } from '@/components/account/metadata';
+import { requireProgrammeStaff } from '@/server/partners/actor';
 import styles from '@/components/biz/biz-admin.module.css';
 import { contractPeriod, quotaText } from '@/components/biz/axis-admin/contract-text';
 import { EditorJobsTable } from '@/components/biz/axis-admin/editor-jobs-table';
@@ -12,12 +13,10 @@ import { BizSection } from '@/components/biz/biz-section';
 import { PartnerForm } from '@/components/biz/axis-admin/partner-form';
 import { type ListingView, PartnerListings } from '@/components/biz/axis-admin/partner-listings';
 import { listEditorPlacedJobs } from '@/components/biz/partner-admin/editor-jobs';
-import { canRunPartnerProgramme } from '@/server/access/partner-access';
 import { readFlash } from '@/server/http/read-flash';
 import { countApplyClicks, countJobViews } from '@/server/jobs/apply-clicks';
 import { listingChanges } from '@/server/jobs/listing-input';
 import { displayState, isLive, listPartnerListings } from '@/server/jobs/listings';
-import { currentPartnerActor } from '@/server/partners/actor';
 import { CONTRACT_STATE_LABELS } from '@/lib/partners/contract-state';
 import { listMembers } from '@/server/partners/members';
 import { LOGO_MAX_BYTES, getPartner, partnerDeps } from '@/server/partners/partners';
@@ -25,7 +24,9 @@ import type { RouteParamsProps } from '@/components/listing/page-params';
 
 // The partner's name is not in the title: a title is rendered before the page decides who
 // may see it.
-export const metadata = accountMetadata('パートナー企業の管理', '/biz/axis-admin');
+export const generateMetadata = gatedMetadata(requireProgrammeStaff, () =>
+  accountMetadata('パートナー企業の管理', '/biz/axis-admin'),
+);
 
 const EDIT_KEY = 'partner-edit';
 
@@ -40,8 +41,7 @@ function formAnchor(key: string | null): string | null {
 
 /** One partner for staff: its profile and contract, its listings and their review, its members. */
 export default async function AxisAdminPartnerPage({ params }: RouteParamsProps<'partnerId'>) {
-  const { actor } = await currentPartnerActor();
-  if (!canRunPartnerProgramme(actor)) notFound();
+  await requireProgrammeStaff();
   const { partnerId } = await params;
   const deps = await partnerDeps();
   const partner = await getPartner(deps, partnerId);

@@ -1,23 +1,22 @@
 import Link from 'next/link';
-import { notFound } from 'next/navigation';
-import { accountMetadata } from '@/components/account/metadata';
+import { accountMetadata, gatedMetadata } from '@/components/account/metadata';
+import { requireProgrammeStaff } from '@/server/partners/actor';
 import styles from '@/components/biz/biz-admin.module.css';
 import { failure, flashFor } from '@/lib/http/form-flash';
 import { PageMessages } from '@/components/biz/axis-admin/messages';
 import { EMPTY_PARTNER_FORM, PartnerForm } from '@/components/biz/axis-admin/partner-form';
-import { canRunPartnerProgramme } from '@/server/access/partner-access';
 import { readFlash } from '@/server/http/read-flash';
-import { currentPartnerActor } from '@/server/partners/actor';
 import { LOGO_MAX_BYTES } from '@/server/partners/partners';
 
-export const metadata = accountMetadata('パートナー企業の登録', '/biz/axis-admin/new');
+export const generateMetadata = gatedMetadata(requireProgrammeStaff, () =>
+  accountMetadata('パートナー企業の登録', '/biz/axis-admin/new'),
+);
 
 const FORM_KEY = 'partner-new';
 
 /** Staff register a partner company: its public profile and its contract. */
 export default async function NewPartnerPage() {
-  const { actor } = await currentPartnerActor();
-  if (!canRunPartnerProgramme(actor)) notFound();
+  await requireProgrammeStaff();
   const received = failure(await readFlash());
   const flash = flashFor(received, FORM_KEY);
   // A post refused before its fields were read (too large, say) comes back without its key.

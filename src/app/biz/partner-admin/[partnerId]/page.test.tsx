@@ -1,6 +1,7 @@
 // @vitest-environment jsdom
 import { render, screen, within } from '@testing-library/react';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
+import type * as PartnerAccessModule from '@/server/access/partner-access';
 import type { PartnerActor } from '@/server/access/partner-access';
 import { EMPTY_LISTING } from '@/server/jobs/listing-input';
 import type { Listing } from '@/server/jobs/listings';
@@ -32,8 +33,12 @@ vi.mock('next/navigation', () => ({
 vi.mock('@/components/listing/site-metadata', () => ({
   sitePageMetadata: (input: { title: string }) => input,
 }));
-vi.mock('@/server/partners/actor', () => ({
-  currentPartnerActor: () => Promise.resolve({ user: null, actor: server.actor }),
+// The page's real gate (src/server/partners/actor.ts), on the test's actor.
+vi.mock('@/server/identity/session', () => ({ getUser: () => Promise.resolve(null) }));
+vi.mock('@/server/db/client', () => ({ getDb: () => Promise.resolve({}) }));
+vi.mock('@/server/access/partner-access', async (importOriginal) => ({
+  ...(await importOriginal<typeof PartnerAccessModule>()),
+  partnerActorOf: () => server.actor,
 }));
 vi.mock('@/server/partners/partners', async (importOriginal) => ({
   ...(await importOriginal<typeof PartnersModule>()),

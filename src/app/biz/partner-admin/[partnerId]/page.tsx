@@ -1,5 +1,5 @@
 import { notFound } from 'next/navigation';
-import { accountMetadata } from '@/components/account/metadata';
+import { accountMetadata, gatedMetadata } from '@/components/account/metadata';
 import biz from '@/components/biz/biz-admin.module.css';
 import { type BizLink, BizLinks } from '@/components/biz/biz-links';
 import { DashboardHeader } from '@/components/biz/partner-admin/dashboard-header';
@@ -14,14 +14,14 @@ import { listEditorPlacedJobs } from '@/components/biz/partner-admin/editor-jobs
 import { ListingsSection } from '@/components/biz/partner-admin/listings-section';
 import { MembersSection } from '@/components/biz/partner-admin/members-section';
 import { ProfileSection } from '@/components/biz/partner-admin/profile-section';
-import { canActForPartner, partnerOfWriter } from '@/server/access/partner-access';
+import { partnerOfWriter } from '@/server/access/partner-access';
 import { readFlash } from '@/server/http/read-flash';
 import { countApplyClicks, countJobViews } from '@/server/jobs/apply-clicks';
 import { listPartnerListings } from '@/server/jobs/listings';
-import { currentPartnerActor } from '@/server/partners/actor';
+import { requirePartnerAccess } from '@/server/partners/actor';
 import { listMembers } from '@/server/partners/members';
 import { PROFILE_SAVED } from '@/server/partners/partner-admin-http';
-import { PARTNER_ID, getPartner, partnerDeps } from '@/server/partners/partners';
+import { getPartner, partnerDeps } from '@/server/partners/partners';
 
 /** The dashboard's sections, in the order the page shows them. */
 const SECTION_LINKS: readonly BizLink[] = [
@@ -30,7 +30,10 @@ const SECTION_LINKS: readonly BizLink[] = [
   { href: '#members', label: 'メンバー' },
 ];
 
-export const metadata = accountMetadata('パートナー管理', '/biz/partner-admin');
+export const generateMetadata = gatedMetadata(
+  async ({ params }: Pick<Props, 'params'>) => requirePartnerAccess((await params).partnerId),
+  () => accountMetadata('パートナー管理', '/biz/partner-admin'),
+);
 
 type Props = {
   params: Promise<{ partnerId: string }>;
@@ -43,9 +46,7 @@ type Props = {
  */
 export default async function PartnerAdminPage({ params, searchParams }: Props) {
   const { partnerId } = await params;
-  if (!PARTNER_ID.test(partnerId)) notFound();
-  const { actor } = await currentPartnerActor();
-  if (!canActForPartner(actor, partnerId)) notFound();
+  const actor = await requirePartnerAccess(partnerId);
 
   const deps = await partnerDeps();
   const partner = await getPartner(deps, partnerId);

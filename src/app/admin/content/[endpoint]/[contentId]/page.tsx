@@ -1,6 +1,5 @@
 import Link from 'next/link';
-import type { Metadata } from 'next';
-import { accountMetadata } from '@/components/account/metadata';
+import { accountMetadata, gatedMetadata } from '@/components/account/metadata';
 import styles from '@/components/admin/admin.module.css';
 import { ContentEditor } from '@/components/admin/content/content-editor.client';
 import { ReviewPanel } from '@/components/admin/content/review-panel';
@@ -8,18 +7,18 @@ import { env } from '@/env';
 import { PageMessages } from '@/components/biz/axis-admin/messages';
 import { doneMessage, failure } from '@/lib/http/form-flash';
 import { consolePaths } from '@/lib/admin-content';
-import { editItemPage, endpointLabel } from '@/server/admin/content-pages';
+import { editItemPage, endpointLabel, requireConsoleUser } from '@/server/admin/content-pages';
 import { readFlash } from '@/server/http/read-flash';
 
 type Props = { params: Promise<{ endpoint: string; contentId: string }> };
 
-export async function generateMetadata({ params }: Props): Promise<Metadata> {
+export const generateMetadata = gatedMetadata(requireConsoleUser, async ({ params }: Props) => {
   const { endpoint, contentId } = await params;
   return accountMetadata(
     `${endpointLabel(endpoint)}を編集`,
     consolePaths.edit(endpoint, contentId),
   );
-}
+});
 
 /** An item in the editor: its working copy, state, preview and workflow. */
 export default async function EditContentPage({ params }: Props) {

@@ -1,23 +1,22 @@
 import Link from 'next/link';
-import type { Metadata } from 'next';
-import { accountMetadata } from '@/components/account/metadata';
+import { accountMetadata, gatedMetadata } from '@/components/account/metadata';
 import styles from '@/components/admin/admin.module.css';
 import { BulkConfirm } from '@/components/admin/content/bulk-confirm';
 import { consolePaths } from '@/lib/admin-content';
-import { bulkConfirmPage, endpointLabel } from '@/server/admin/content-pages';
+import { bulkConfirmPage, endpointLabel, requireConsoleUser } from '@/server/admin/content-pages';
 
 type Props = {
   params: Promise<{ endpoint: string }>;
   searchParams: Promise<Record<string, string | string[] | undefined>>;
 };
 
-export async function generateMetadata({ params }: Props): Promise<Metadata> {
+export const generateMetadata = gatedMetadata(requireConsoleUser, async ({ params }: Props) => {
   const { endpoint } = await params;
   return accountMetadata(
     `${endpointLabel(endpoint)}の一括操作`,
     consolePaths.bulkConfirm(endpoint),
   );
-}
+});
 
 /** What a bulk action will change, before it does: the chosen items as they are now. */
 export default async function BulkConfirmPage({ params, searchParams }: Props) {

@@ -1,19 +1,19 @@
 import Link from 'next/link';
-import type { Metadata } from 'next';
-import { accountMetadata } from '@/components/account/metadata';
+import { accountMetadata, gatedMetadata } from '@/components/account/metadata';
 import styles from '@/components/admin/admin.module.css';
 import { ContentEditor } from '@/components/admin/content/content-editor.client';
 import { env } from '@/env';
 import { consolePaths } from '@/lib/admin-content';
-import { endpointLabel, newItemPage } from '@/server/admin/content-pages';
+import { endpointLabel, newItemPage, requireConsoleUser } from '@/server/admin/content-pages';
 import type { RouteParamsProps } from '@/components/listing/page-params';
 
-export async function generateMetadata({
-  params,
-}: RouteParamsProps<'endpoint'>): Promise<Metadata> {
-  const { endpoint } = await params;
-  return accountMetadata(`${endpointLabel(endpoint)}を作成`, consolePaths.create(endpoint));
-}
+export const generateMetadata = gatedMetadata(
+  requireConsoleUser,
+  async ({ params }: RouteParamsProps<'endpoint'>) => {
+    const { endpoint } = await params;
+    return accountMetadata(`${endpointLabel(endpoint)}を作成`, consolePaths.create(endpoint));
+  },
+);
 
 /** A new item of a list endpoint: the first save creates it as a draft. */
 export default async function NewContentPage({ params }: RouteParamsProps<'endpoint'>) {

@@ -1,12 +1,11 @@
 import Link from 'next/link';
-import type { Metadata } from 'next';
-import { accountMetadata } from '@/components/account/metadata';
+import { accountMetadata, gatedMetadata } from '@/components/account/metadata';
 import styles from '@/components/admin/admin.module.css';
 import { VersionHistory } from '@/components/admin/content/version-history';
 import { PageMessages } from '@/components/biz/axis-admin/messages';
 import { doneMessage, failure } from '@/lib/http/form-flash';
 import { consolePaths } from '@/lib/admin-content';
-import { endpointLabel, historyPage } from '@/server/admin/content-pages';
+import { endpointLabel, historyPage, requireConsoleUser } from '@/server/admin/content-pages';
 import { readFlash } from '@/server/http/read-flash';
 
 type Props = {
@@ -14,13 +13,13 @@ type Props = {
   searchParams: Promise<Record<string, string | string[] | undefined>>;
 };
 
-export async function generateMetadata({ params }: Props): Promise<Metadata> {
+export const generateMetadata = gatedMetadata(requireConsoleUser, async ({ params }: Props) => {
   const { endpoint, contentId } = await params;
   return accountMetadata(
     `${endpointLabel(endpoint)}の変更履歴`,
     consolePaths.history(endpoint, contentId),
   );
-}
+});
 
 /** Who changed the item and when, two versions compared, and restoring one. */
 export default async function ContentHistoryPage({ params, searchParams }: Props) {

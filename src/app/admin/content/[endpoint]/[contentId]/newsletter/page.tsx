@@ -1,5 +1,5 @@
 import { notFound } from 'next/navigation';
-import { accountMetadata } from '@/components/account/metadata';
+import { accountMetadata, gatedMetadata } from '@/components/account/metadata';
 import styles from '@/components/admin/admin.module.css';
 import { NewsletterStep, StepBreadcrumb } from '@/components/admin/newsletter/newsletter-step';
 import { PageMessages } from '@/components/biz/axis-admin/messages';
@@ -7,14 +7,14 @@ import type { RouteParamsProps, SearchParamsProps } from '@/components/listing/p
 import { doneMessage, failure } from '@/lib/http/form-flash';
 import { AUDIENCES, type Audience, newsletterPaths } from '@/lib/newsletter/console';
 import { NEWSLETTER_ENDPOINT } from '@/server/newsletter/queue';
-import { newsletterStepPage } from '@/server/newsletter/console';
+import { newsletterStepPage, requireNewsletterStaff } from '@/server/newsletter/console';
 import { readFlash } from '@/server/http/read-flash';
 
 type Props = RouteParamsProps<'endpoint' | 'contentId'> & SearchParamsProps;
 
-export async function generateMetadata({ params }: Props) {
-  return accountMetadata('メールで配信', newsletterPaths.step((await params).contentId));
-}
+export const generateMetadata = gatedMetadata(requireNewsletterStaff, async ({ params }: Props) =>
+  accountMetadata('メールで配信', newsletterPaths.step((await params).contentId)),
+);
 
 /** The 「メールで配信」 step of a post (posts only: the newsletter is made of articles). */
 export default async function NewsletterStepPage({ params, searchParams }: Props) {

@@ -1,5 +1,5 @@
 import { notFound } from 'next/navigation';
-import { accountMetadata } from '@/components/account/metadata';
+import { accountMetadata, gatedMetadata } from '@/components/account/metadata';
 import styles from '@/components/admin/admin.module.css';
 import { StepBreadcrumb } from '@/components/admin/newsletter/newsletter-step';
 import { SendConfirm } from '@/components/admin/newsletter/send-confirm';
@@ -7,14 +7,14 @@ import type { RouteParamsProps, SearchParamsProps } from '@/components/listing/p
 import { failure } from '@/lib/http/form-flash';
 import { SEGMENTS, SEND_MODES, newsletterPaths, overlappingSends } from '@/lib/newsletter/console';
 import { NEWSLETTER_ENDPOINT } from '@/server/newsletter/queue';
-import { sendConfirmPage } from '@/server/newsletter/console';
+import { sendConfirmPage, requireNewsletterStaff } from '@/server/newsletter/console';
 import { readFlash } from '@/server/http/read-flash';
 
 type Props = RouteParamsProps<'endpoint' | 'contentId'> & SearchParamsProps;
 
-export async function generateMetadata({ params }: Props) {
-  return accountMetadata('配信の確認', newsletterPaths.confirm((await params).contentId));
-}
+export const generateMetadata = gatedMetadata(requireNewsletterStaff, async ({ params }: Props) =>
+  accountMetadata('配信の確認', newsletterPaths.confirm((await params).contentId)),
+);
 
 /** Before a send: the post, the segment and how many readers, and a resend's confirmation. */
 export default async function NewsletterConfirmPage({ params, searchParams }: Props) {
