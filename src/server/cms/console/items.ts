@@ -36,9 +36,9 @@ export function titleFieldOf(def: EndpointDef): string | null {
   return def.fields.find((f) => f.id === 'title' || f.id === 'name')?.id ?? null;
 }
 
-function titleExpression(def: EndpointDef): SQL {
+function titleExpression(def: EndpointDef, copy: SQL = WORKING_COPY): SQL {
   const field = titleFieldOf(def);
-  return field ? sql`coalesce(${WORKING_COPY}->>${field}, '')` : sql`''`;
+  return field ? sql`coalesce(${copy}->>${field}, '')` : sql`''`;
 }
 
 /** One of these ids (never empty: callers answer an empty choice themselves). */
@@ -121,7 +121,9 @@ export async function lookupItems(
   search: { q?: string; ids?: string[]; publishedOnly?: boolean },
   limit = 20,
 ): Promise<ReferenceOption[]> {
-  const title = titleExpression(def);
+  // Published only (a contributor): found and named by what the site shows, never by an
+  // unpublished revision someone else is writing.
+  const title = titleExpression(def, search.publishedOnly ? sql`data` : WORKING_COPY);
   const conditions: SQL[] = [sql`endpoint = ${def.endpoint}`];
   if (search.publishedOnly) conditions.push(sql`data IS NOT NULL AND status <> 'CLOSED'`);
   if (search.ids) {
@@ -139,7 +141,7 @@ export async function lookupItems(
   const found = rows.map((row) => ({
     id: row.id,
     label: row.title || row.id,
-    status: consoleStatusOf(row),
+    status: search.publishedOnly ? ('published' as const) : consoleStatusOf(row),
   }));
   // Chosen items keep the order they were chosen in.
   return search.ids ? search.ids.flatMap((id) => found.filter((f) => f.id === id)) : found;
