@@ -106,6 +106,9 @@ export const consolePaths = {
     `/api/admin/content/${endpoint}/${id || OBJECT_ITEM}/workflow`,
   /** POST { id, baseUpdatedAt } → SaveAnswer with the new id; the old URL then redirects. */
   apiRename: (endpoint: string, id: string) => `/api/admin/content/${endpoint}/${id}/rename`,
+  /** POST { leaving? } → PresenceAnswer: the editor's heartbeat (src/lib/cms/presence.ts). */
+  apiPresence: (endpoint: string, id: string) =>
+    `/api/admin/content/${endpoint}/${id || OBJECT_ITEM}/presence`,
   /** POST (form or JSON) { version } → 303 to the editor / 200 SaveAnswer. */
   apiRestore: (endpoint: string, id: string) =>
     `/api/admin/content/${endpoint}/${id || OBJECT_ITEM}/restore`,
@@ -209,6 +212,8 @@ export type ContentListRow = {
   updatedBy: string | null;
   /** A contributor's item: where its review stands; null for staff's own items. */
   review?: SubmissionState | null;
+  /** Who else has it open in the editor now (src/lib/cms/presence.ts), longest-open first. */
+  editing?: string[];
 };
 
 export type ContentListProps = {

@@ -24,6 +24,7 @@ import {
 } from '@/server/cms/console/items';
 import { currentIds } from '@/server/cms/redirects';
 import { parseContentListQuery } from '@/server/cms/console/list-query';
+import { editorsByItem } from '@/server/cms/console/presence';
 import { CONTENT_MODEL, type EndpointDef, findEndpoint } from '@/lib/cms/model';
 import { usesBuiltInContent } from '@/server/content/site-content';
 import { getDb } from '@/server/db/client';
@@ -113,9 +114,20 @@ export async function contentListPage(
   const { rows, totalCount } = await listConsoleItems(db, def, query, {
     authorId: staff ? undefined : user.id,
   });
+  // Who else has these rows open (only rows the viewer may see, so nothing more is learnt).
+  const editing = await editorsByItem(
+    db,
+    def.endpoint,
+    rows.map((row) => row.id),
+    user.id,
+    new Date(),
+  );
   return {
     def,
-    rows,
+    rows: rows.map((row) => ({
+      ...row,
+      editing: editing.get(row.id)?.map((entry) => entry.name) ?? [],
+    })),
     totalCount,
     perPage: CONSOLE_PAGE_SIZE,
     query,

@@ -174,6 +174,32 @@ export const cmsRedirects = pgTable(
   ],
 );
 
+/**
+ * Who has which item open in the console's editor right now (src/server/cms/console/presence.ts,
+ * docs/decisions/038-editing-presence.md): one row per item and user, renewed by the editor's
+ * heartbeat, live while `last_seen` is under 45 s old. A table rather than the cluster bus, so
+ * every instance on one PostgreSQL server reads the same answer; no foreign key to the item (an
+ * object page not written yet is open too), and a stale row only costs its expiry.
+ */
+export const cmsPresence = pgTable(
+  'cms_presence',
+  {
+    endpoint: text('endpoint').notNull(),
+    contentId: text('content_id').notNull(),
+    userId: text('user_id')
+      .notNull()
+      .references(() => user.id, { onDelete: 'cascade' }),
+    /** The instance (host:pid) that took the last heartbeat: for operators, never read back. */
+    instance: text('instance').notNull(),
+    startedAt: timestamp('started_at', { withTimezone: true, precision: 3 }).notNull(),
+    lastSeen: timestamp('last_seen', { withTimezone: true, precision: 3 }).notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.endpoint, t.contentId, t.userId] }),
+    index('cms_presence_last_seen_idx').on(t.lastSeen),
+  ],
+);
+
 /** The media library: every uploaded file, with its alt text (src/server/media). */
 export const cmsMedia = pgTable(
   'cms_media',

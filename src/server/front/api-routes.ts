@@ -15,6 +15,7 @@ export const API_ROUTES: readonly string[] = [
   '/api/admin/api-keys/[id]/revoke',
   '/api/admin/content/[endpoint]',
   '/api/admin/content/[endpoint]/[contentId]',
+  '/api/admin/content/[endpoint]/[contentId]/presence',
   '/api/admin/content/[endpoint]/[contentId]/rename',
   '/api/admin/content/[endpoint]/[contentId]/restore',
   '/api/admin/content/[endpoint]/[contentId]/review',

@@ -28,6 +28,7 @@ import { leadRuleNote, visitorViewUrl } from '@/lib/access/lead-rule';
 import { SlugField } from './slug-field.client';
 import { slugProblem } from '@/lib/cms/slug';
 import { clientFieldErrors, initialValues } from './field-values';
+import { EditingPresence } from './editing-presence.client';
 import { WorkflowPanel, type Busy, type EditorMeta } from './workflow-panel.client';
 
 /** How long after the last change an existing item is saved by itself. */
@@ -488,6 +489,10 @@ export function ContentEditor({
       <noscript>
         <p className={usersStyles.alert}>編集には JavaScript を有効にしてください。</p>
       </noscript>
+
+      {meta.isNew ? null : (
+        <EditingPresence endpoint={def.endpoint} id={meta.id} baseUpdatedAt={meta.updatedAt} />
+      )}
 
       {conflict ? (
         <div

@@ -25,6 +25,8 @@ vi.mock('./rich-text/rich-text-editor.client', () => ({
     />
   ),
 }));
+// Editing presence has its heartbeat of its own (editing-presence.client.tsx): not these fetches.
+vi.mock('./editing-presence.client', () => ({ EditingPresence: () => null }));
 vi.mock('@/components/admin/media/media-picker.client', () => ({
   MediaPicker: (props: { id: string; kind: string; labelledBy: string }) => (
     <button type="button" id={props.id} aria-labelledby={props.labelledBy} data-kind={props.kind}>

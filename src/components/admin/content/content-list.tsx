@@ -20,6 +20,8 @@ import {
 import { SUBMISSION_STATE_LABELS } from '@/lib/access/console-permissions';
 import { formatDateTime } from '@/lib/format';
 import styles from './content.module.css';
+import presenceStyles from './editing-presence.module.css';
+import { editingMarker } from '@/lib/cms/presence';
 import { SelectAll } from './select-all.client';
 import { StatusBadge } from './status-badge';
 import { Options } from '@/components/forms/options';
@@ -232,6 +234,9 @@ export function ContentList({
                       </span>
                     )}
                   </Link>
+                  {row.editing?.length ? (
+                    <span className={presenceStyles.marker}>{editingMarker(row.editing)}</span>
+                  ) : null}
                 </th>
                 <td data-label="状態">
                   <StatusBadge status={row.status} scheduledAt={row.scheduledAt} />

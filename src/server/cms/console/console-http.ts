@@ -13,7 +13,7 @@ import { encodeFlash } from '@/lib/http/flash';
 import { type FormInput, jsonAnswer, notFoundAnswer } from '@/server/http/form-endpoint';
 import type { AppUser } from '@/server/identity/session-user';
 import { clientIp } from '@/server/http/request-origin';
-import { can, mayEdit } from '@/lib/access/console-permissions';
+import { can, mayEdit, mayRead } from '@/lib/access/console-permissions';
 import {
   type ActionResult,
   createItem,
@@ -25,6 +25,7 @@ import {
 } from './actions';
 import { slugSchema } from '@/lib/cms/slug';
 import { lookupItems } from './items';
+import { heartbeat } from './presence';
 import { bulkSchema, bulkSummary, runBulk } from './bulk';
 import {
   decide,
@@ -47,6 +48,8 @@ import {
 export type ConsoleRouteOptions = {
   /** Tests: who is signed in. */
   viewer?: (headers: Headers) => Promise<AppUser | null>;
+  /** Tests: the clock editing presence reads (src/server/cms/console/presence.ts). */
+  now?: () => Date;
 };
 
 /** A body as large as the longest rich text (200,000 characters, up to 4 bytes each) allows. */
@@ -78,6 +81,10 @@ const allowed =
   (permission: Parameters<typeof can>[1]): Allow =>
   (user) =>
     Promise.resolve(can(user.role, permission));
+
+/** Open the item in the editor: staff any; a contributor their own (console-permissions.ts). */
+const mayOpen: Allow = async (user, { def, id }) =>
+  mayRead(user, def.endpoint, id ? await ownershipOf(await getDb(), def.endpoint, id) : null);
 
 /** Create and save: staff anything; a contributor a new item or their own unpublished one. */
 const mayWrite: Allow = async (user, { def, id }) =>
@@ -146,6 +153,9 @@ function slugRefusal(error: z.ZodError): Response {
   if (!issue) return badInput(INVALID_REQUEST);
   return jsonAnswer(400, { ok: false, message: issue.message, fieldErrors: { id: issue.message } });
 }
+/** An open editor's heartbeat; `leaving` when its page goes away. */
+const presenceSchema = z.object({ leaving: z.boolean().optional() });
+
 const workflowSchema = z.object({
   action: z.enum(WORKFLOW_ACTIONS),
   baseUpdatedAt: isoDateTime,
@@ -437,6 +447,39 @@ export function consoleRoutes(options: ConsoleRouteOptions = {}) {
             bulkSummary(parsed.data.action, outcomes),
             values,
           );
+        },
+      )(request),
+
+    /**
+     * The editor's heartbeat (every 15 s while its tab is visible): records that the viewer
+     * has the item open, when they may save it, and answers who else has it open and its last
+     * save (src/server/cms/console/presence.ts). Only for items the viewer may open.
+     */
+    presence: (request: Request, endpointName: string, idSegment: string) =>
+      consoleEndpoint(
+        options,
+        'console-presence',
+        'POST',
+        endpointName,
+        idSegment,
+        mayOpen,
+        async (ctx) => {
+          const parsed = presenceSchema.safeParse(ctx.input);
+          if (!parsed.success) return badInput(INVALID_REQUEST);
+          const db = await getDb();
+          const { def, id } = ctx.target;
+          const owner = id ? await ownershipOf(db, def.endpoint, id) : null;
+          const answer = await heartbeat(
+            db,
+            { endpoint: def.endpoint, id },
+            {
+              id: ctx.user.id,
+              records: mayEdit(ctx.user, def.endpoint, owner),
+              leaving: parsed.data.leaving === true,
+            },
+            options.now?.() ?? new Date(),
+          );
+          return jsonAnswer(200, answer);
         },
       )(request),
 
