@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { JobCard } from '@/server/content/lists';
-import { jobCard } from './cards';
+import type { JobCard, PostCard } from '@/server/content/lists';
+import { jobCard, postCard } from './cards';
 
 const job = (fields: Partial<JobCard> = {}): JobCard => ({
   id: 'job-001',
@@ -30,5 +30,26 @@ describe('a job listing as a home page card', () => {
       kicker: '求人',
       meta: null,
     });
+  });
+});
+
+describe('a post as a card', () => {
+  const post: PostCard = {
+    id: 'post-001',
+    createdAt: '2026-11-01T00:00:00.000Z',
+    updatedAt: '2026-11-01T00:00:00.000Z',
+    title: '漆の器を選ぶ',
+    isPublicPreview: false,
+    format: [],
+    category: null,
+    series: null,
+    writers: [],
+    inFreePlan: false,
+  };
+
+  it('shows the reading time of the whole body, none when it was not counted', () => {
+    expect(postCard({ ...post, characters: 2_600 }).readingTime).toBe('約5分');
+    expect(postCard({ ...post, characters: 0 }).readingTime).toBeNull();
+    expect(postCard(post).readingTime).toBeNull();
   });
 });

@@ -3,6 +3,7 @@ import { areaLabel } from '@/components/jobs/job-facts';
 import { byline, castLine } from '@/components/content/item-header';
 import { accessLevelOf } from '@/lib/access/access-label';
 import { formatDurationJa } from '@/lib/format';
+import { readingTimeLabel } from '@/lib/reading-time';
 import type { ConnectCard, JobCard, MediaCard, PostCard } from '@/server/content/lists';
 
 /** Content items as cards: one mapping per type, so every list shows a type the same way. */
@@ -18,6 +19,7 @@ export function postCard(post: PostCard): CardItem {
     date: post.publishedAt ?? post.createdAt,
     image: coverOf(post.coverImage),
     meta: byline(post.writers),
+    readingTime: post.characters ? readingTimeLabel(post.characters) : null,
     access: accessLevelOf({ type: 'posts', ...post }),
     bookmark: { endpoint: 'posts', contentId: post.id },
   };

@@ -3,6 +3,7 @@ import type { ReactNode } from 'react';
 import { BookmarkButton } from '@/components/bookmarks/bookmark-button.client';
 import { AccessBadge } from '@/components/content/access-badge';
 import { FillCover } from '@/components/content/responsive-image';
+import { PhraseText } from '@/components/content/phrase-text';
 import type { AccessLevel } from '@/lib/access/access-label';
 import type { BookmarkRef } from '@/lib/bookmarks';
 import { formatDateJa, isoDateJa } from '@/lib/format';
@@ -18,13 +19,18 @@ export type CardItem = {
   /** A line under the title: writers, a company, a duration. */
   meta?: string | null;
   description?: string | null;
+  /** 「約5分」: a post's reading time (src/lib/reading-time.ts), beside its date. */
+  readingTime?: string | null;
   /** Who may read it (無料公開, 会員限定, 有料会員限定), so readers know before they click. */
   access?: AccessLevel;
   /** Readers may bookmark it from the list. */
   bookmark?: BookmarkRef;
 };
 
-/** A card of a list: fixed 16:9 cover (no layout shift), kicker, title, meta and date. */
+/**
+ * A card of a list: fixed 16:9 cover (no layout shift), kicker, title (broken only between
+ * phrases), meta, date and reading time.
+ */
 export function ContentCard({
   item,
   headingLevel = 3,
@@ -55,12 +61,19 @@ export function ContentCard({
               {item.access ? <AccessBadge level={item.access} /> : null}
             </p>
           ) : null}
-          <Heading className={styles.cardTitle}>{item.title}</Heading>
+          <Heading className={styles.cardTitle}>
+            <PhraseText text={item.title} />
+          </Heading>
           {item.description ? <p className={styles.cardText}>{item.description}</p> : null}
           {item.meta ? <p className={styles.cardMeta}>{item.meta}</p> : null}
-          {item.date ? (
+          {item.date || item.readingTime ? (
             <p className={styles.cardMeta}>
-              <time dateTime={isoDateJa(item.date)}>{formatDateJa(item.date)}</time>
+              {item.date ? (
+                <time dateTime={isoDateJa(item.date)}>{formatDateJa(item.date)}</time>
+              ) : null}
+              {item.readingTime ? (
+                <span className={styles.cardReadingTime}>{`読了時間 ${item.readingTime}`}</span>
+              ) : null}
             </p>
           ) : null}
         </div>

@@ -1,5 +1,6 @@
 import Link from 'next/link';
 import type { ReactNode } from 'react';
+import { PhraseText } from '@/components/content/phrase-text';
 import styles from './listing.module.css';
 
 /** The frame of a list page: the title, a lead, the list. */
@@ -18,7 +19,9 @@ export function ListPage({
     <div className={styles.page}>
       <header className={styles.pageHeader}>
         {kicker ? <p className={styles.pageKicker}>{kicker}</p> : null}
-        <h1 className={styles.pageTitle}>{title}</h1>
+        <h1 className={styles.pageTitle}>
+          <PhraseText text={title} />
+        </h1>
         {lead ? <div className={styles.pageLead}>{lead}</div> : null}
       </header>
       {children}
@@ -57,7 +60,7 @@ export function Section({
     <section className={styles.section} aria-labelledby={id}>
       <div className={styles.sectionHead}>
         <h2 id={id} className={styles.sectionTitle}>
-          {title}
+          <PhraseText text={title} />
         </h2>
         {more ? (
           <Link href={more.href} className={styles.more}>

@@ -61,6 +61,7 @@ describe('listPosts filters on the built-in content service', () => {
         id,
         body: {
           title: `記事 ${id}`,
+          body: `<h2>見出し</h2><p>${'本文。'.repeat(id === 'a1' ? 900 : 1)}</p>`,
           isPublicPreview: false,
           ...(category ? { category } : {}),
           tags,
@@ -74,6 +75,14 @@ describe('listPosts filters on the built-in content service', () => {
     const all = await listPosts({});
     expect(all.totalCount).toBe(6);
     expect(ids(all)).toEqual(Object.keys(POSTS).sort());
+  });
+
+  it('counts each body for its card’s reading time, and leaves the body out', async () => {
+    const all = await listPosts({});
+    const a1 = all.items.find((p) => p.id === 'a1')!;
+    expect(a1.characters).toBe(3 + 2_700);
+    expect(a1).not.toHaveProperty('body');
+    expect((await listPosts({ readingTime: false })).items[0]).not.toHaveProperty('characters');
   });
 
   it('narrows to one category', async () => {

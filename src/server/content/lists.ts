@@ -22,6 +22,7 @@ import {
   seriesSchema,
 } from './schemas';
 import { siteContent } from './site-content';
+import { textCharacters } from '@/server/access/lead';
 
 /**
  * The lists the reading pages show, each read with only the fields a card needs. One place
@@ -48,6 +49,11 @@ export const postCardSchema = z.object({
 export type PostCard = z.infer<typeof postCardSchema> & {
   /** In the free-plan list: a free account opens it (its card says 会員限定, not 有料会員限定). */
   inFreePlan: boolean;
+  /**
+   * Characters of the body's text (textCharacters), for the card's reading time: only the
+   * count leaves this module, never the body (a members' post's card is public).
+   */
+  characters?: number;
 };
 
 /**
@@ -99,6 +105,8 @@ export async function listPosts(options: {
   format?: string;
   orders?: string;
   ids?: string[];
+  /** Read each body to count its characters for the card's reading time (default true). */
+  readingTime?: boolean;
 }): Promise<Page<PostCard>> {
   const page = Math.max(1, options.page ?? 1);
   const size = options.size ?? LIST_PAGE_SIZE;
@@ -115,15 +123,22 @@ export async function listPosts(options: {
         limit: size,
         offset: (page - 1) * size,
         orders: options.orders ?? '-publishedAt',
-        fields: POST_CARD_FIELDS,
+        fields: options.readingTime === false ? POST_CARD_FIELDS : `${POST_CARD_FIELDS},body`,
         ...(filters.length ? { filters: filters.join('[and]') } : {}),
         ...(options.ids ? { ids: options.ids.filter((id) => CONTENT_ID.test(id)) } : {}),
       },
-      schema: z.object({ contents: z.array(postCardSchema), totalCount: z.number() }),
+      schema: z.object({
+        contents: z.array(postCardSchema.extend({ body: z.string().optional() })),
+        totalCount: z.number(),
+      }),
     }),
     freePlanPostIds(),
   ]);
-  const cards = answer.contents.map((post) => ({ ...post, inFreePlan: freePlan.has(post.id) }));
+  const cards = answer.contents.map(({ body, ...post }) => ({
+    ...post,
+    inFreePlan: freePlan.has(post.id),
+    ...(body === undefined ? {} : { characters: textCharacters(body) }),
+  }));
   return paged(cards, answer.totalCount, page, size);
 }
 

@@ -37,7 +37,12 @@ export async function generateMetadata({
 /** The series around a post: its place and the previous and next instalments. */
 async function seriesNavigation(post: Post) {
   if (!post.series) return null;
-  const { items } = await listPosts({ series: post.series.id, orders: 'seriesOrder', size: 100 });
+  const { items } = await listPosts({
+    series: post.series.id,
+    orders: 'seriesOrder',
+    size: 100,
+    readingTime: false,
+  });
   const index = items.findIndex((p) => p.id === post.id);
   return {
     title: post.series.title,
