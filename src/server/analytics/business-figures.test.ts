@@ -5,7 +5,9 @@ import {
   japanMonth,
   lastMonths,
   monthlyEquivalent,
+  monthlyRevenueAt,
 } from './business-figures';
+import type { SubscriptionDiscount } from '@/server/db/schema';
 
 /** An instant in Japan. */
 const jst = (value: string) => new Date(`${value}+09:00`);
@@ -17,6 +19,7 @@ const plan = (fields: Partial<PlanRecord> & Pick<PlanRecord, 'id'>): PlanRecord 
   amount: 1100,
   interval: 'month',
   intervalCount: 1,
+  discounts: [],
   createdAt: jst('2027-01-10T00:00:00'),
   endedAt: null,
   firstPaidAt: jst('2027-01-10T00:00:00'),
@@ -50,6 +53,62 @@ describe('monthlyEquivalent', () => {
     );
     expect(monthlyEquivalent({ amount: 3300, interval: 'month', intervalCount: 3 })).toBe(1100);
     expect(monthlyEquivalent({ amount: null, interval: 'month', intervalCount: 1 })).toBe(0);
+  });
+});
+
+describe('monthlyRevenueAt', () => {
+  const since = jst('2027-01-10T00:00:00').toISOString();
+  const discount = (fields: Partial<SubscriptionDiscount>): SubscriptionDiscount => ({
+    coupon: 'co_test',
+    percentOff: null,
+    amountOff: null,
+    duration: 'forever',
+    durationInMonths: null,
+    start: since,
+    end: null,
+    ...fields,
+  });
+  const monthly = (...discounts: SubscriptionDiscount[]) => ({
+    amount: 1100,
+    interval: 'month',
+    intervalCount: 1,
+    discounts,
+  });
+
+  it('takes off a forever discount, percent (to the yen) or yen', () => {
+    expect(monthlyRevenueAt(monthly(discount({ percentOff: 15 })), NOW)).toBe(935);
+    expect(monthlyRevenueAt(monthly(discount({ percentOff: 33.33 })), NOW)).toBe(733);
+    expect(monthlyRevenueAt(monthly(discount({ amountOff: 300 })), NOW)).toBe(800);
+    expect(monthlyRevenueAt(monthly(discount({ amountOff: 5000 })), NOW)).toBe(0);
+    const yearly = { ...monthly(discount({ amountOff: 1100 })), amount: 11000, interval: 'year' };
+    expect(monthlyRevenueAt(yearly, NOW)).toBeCloseTo(9900 / 12, 6);
+  });
+
+  it('takes off a repeating discount until its end, and a once discount never', () => {
+    const repeating = discount({
+      duration: 'repeating',
+      durationInMonths: 3,
+      percentOff: 50,
+      end: jst('2027-04-10T00:00:00').toISOString(),
+    });
+    expect(monthlyRevenueAt(monthly(repeating), NOW)).toBe(550);
+    expect(monthlyRevenueAt(monthly(repeating), jst('2027-04-10T00:00:00').getTime())).toBe(1100);
+    expect(monthlyRevenueAt(monthly(discount({ duration: 'once', percentOff: 50 })), NOW)).toBe(
+      1100,
+    );
+  });
+
+  it('applies each discount to what the one before left', () => {
+    const both = monthly(discount({ percentOff: 50 }), discount({ amountOff: 100 }));
+    expect(monthlyRevenueAt(both, NOW)).toBe(450);
+  });
+
+  it('is what MRR adds up', () => {
+    const plans = [
+      plan({ id: 'sub_a' }),
+      plan({ id: 'sub_b', discounts: [discount({ amountOff: 200 })] }),
+    ];
+    expect(computeFigures(plans, [], NOW).headline).toMatchObject({ mrr: 2000, payingMembers: 2 });
   });
 });
 

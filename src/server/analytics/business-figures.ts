@@ -1,5 +1,6 @@
 import 'server-only';
 import { JAPAN_OFFSET_MS, japanClock } from '@/lib/format';
+import type { SubscriptionDiscount } from '@/server/db/schema';
 
 /**
  * The business figures, computed from the site's billing records (subscriptions and invoices as
@@ -18,6 +19,8 @@ export type PlanRecord = {
   amount: number | null;
   interval: string | null;
   intervalCount: number | null;
+  /** The provider's discounts on it (an offer's coupon), as the webhook's sync stored them. */
+  discounts: readonly SubscriptionDiscount[];
   createdAt: Date;
   /** When the provider ended it (`ended_at`), or null while it runs. */
   endedAt: Date | null;
@@ -43,7 +46,10 @@ export type MonthFigures = {
 };
 
 export type Headline = {
-  /** Monthly recurring revenue: yen a month, tax included, rounded once at the end. */
+  /**
+   * Monthly recurring revenue: yen a month, tax included, after the discounts that recur,
+   * rounded once at the end.
+   */
   mrr: number;
   payingMembers: number;
   trials: number;
@@ -86,6 +92,46 @@ export function monthlyEquivalent(
   const months = plan.interval ? MONTHS_PER[plan.interval] : undefined;
   if (!plan.amount || !months) return 0;
   return plan.amount / (months * (plan.intervalCount ?? 1));
+}
+
+/**
+ * Whether a discount lowers recurring revenue at `at`: a `forever` one always, a `repeating`
+ * one until its end (the provider discounts the invoices made before it), a `once` one never —
+ * it takes something off one charge only, so the revenue that recurs is the price (Stripe
+ * Billing's MRR with "subtract recurring discounts").
+ */
+export function discountRecursAt(discount: SubscriptionDiscount, at: number): boolean {
+  if (Date.parse(discount.start) > at) return false;
+  if (discount.duration === 'forever') return true;
+  if (discount.duration === 'repeating')
+    return discount.end !== null && at < Date.parse(discount.end);
+  return false;
+}
+
+/**
+ * One charge of the plan at `at`, in yen, after the discounts that still recur: percent off
+ * rounded to the yen and amount off at most the charge, each on what the one before left, as
+ * the provider counts an invoice's line.
+ */
+export function chargeAt(plan: Pick<PlanRecord, 'amount' | 'discounts'>, at: number): number {
+  let charge = plan.amount ?? 0;
+  for (const discount of plan.discounts) {
+    if (!discountRecursAt(discount, at)) continue;
+    const off =
+      discount.percentOff !== null
+        ? Math.round((charge * discount.percentOff) / 100)
+        : Math.min(discount.amountOff ?? 0, charge);
+    charge -= off;
+  }
+  return charge;
+}
+
+/** A plan's monthly revenue at `at`: its charge after recurring discounts, per month. */
+export function monthlyRevenueAt(
+  plan: Pick<PlanRecord, 'amount' | 'interval' | 'intervalCount' | 'discounts'>,
+  at: number,
+): number {
+  return monthlyEquivalent({ ...plan, amount: chargeAt(plan, at) });
 }
 
 /** Paying at `at`: it had been paid for by then and had not ended. */
@@ -137,7 +183,7 @@ export function computeFigures(
   const converted = months.reduce((sum, m) => sum + m.converted, 0);
   return {
     headline: {
-      mrr: Math.round(paying.reduce((sum, plan) => sum + monthlyEquivalent(plan), 0)),
+      mrr: Math.round(paying.reduce((sum, plan) => sum + monthlyRevenueAt(plan, now), 0)),
       payingMembers: paying.length,
       trials: plans.filter((p) => p.status === 'trialing' && p.endedAt === null).length,
       conversion: {

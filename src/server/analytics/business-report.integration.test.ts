@@ -1,8 +1,8 @@
-import { eq } from 'drizzle-orm';
+import { eq, inArray } from 'drizzle-orm';
 import type Stripe from 'stripe';
 import { describe, expect, it } from 'vitest';
 import { startCheckout } from '@/server/billing/checkout';
-import { user, userPrivateProfiles } from '@/server/db/schema';
+import { subscriptions, user, userPrivateProfiles } from '@/server/db/schema';
 import { attachCard, switchToFailingCard } from '@test-support/billing-sandbox';
 import { useBillingSite } from '@test-support/billing-site';
 import { DAY, utc } from '@test-support/unix-time';
@@ -59,12 +59,16 @@ describe('the business report agrees with the provider', () => {
     return { customer, advance };
   }
 
-  /** A checkout of `plan` started from `source` and paid on the hosted page at `at`. */
+  /**
+   * A checkout of `plan` started from `source` and paid on the hosted page at `at`, with an
+   * offer's promotion code if one is given.
+   */
   async function checkout(
     owner: { id: string; email: string; name: string },
     at: number,
     plan: 'monthly' | 'yearly',
     source: string | null,
+    offer?: string,
   ) {
     const customer = await clocked(owner, at);
     const started = await startCheckout(
@@ -74,6 +78,7 @@ describe('the business report agrees with the provider', () => {
       null,
       '/',
       source ? contentForPath(source) : null,
+      offer,
     );
     const paid = await site.pay(started.url);
     expect(paid.status).toBe(303);
@@ -305,5 +310,80 @@ describe('the business report agrees with the provider', () => {
     // Sorted by another column, as the table's links ask.
     const byViews = await loadBusinessReport(site.db, { now: NOW, titles, sort: 'views' });
     expect(byViews.posts.map((p) => p.contentId)).toEqual(['p1', 'p2', 'p3']);
+  });
+
+  let offers = 0;
+  /** An offer as the console makes it: a coupon and its promotion code. */
+  async function offer(coupon: Stripe.CouponCreateParams) {
+    const made = await site.stripe.coupons.create({ name: 'オファー', ...coupon });
+    const code = await site.stripe.promotionCodes.create({
+      promotion: { type: 'coupon', coupon: made.id },
+      code: `MRR${++offers}`,
+    });
+    return code.code;
+  }
+
+  it('counts MRR after the discounts that still recur', async () => {
+    const before = (await loadBusinessReport(site.db, { now: NOW })).headline;
+    const discounted = async (
+      at: number,
+      plan: 'monthly' | 'yearly',
+      coupon: Stripe.CouponCreateParams,
+    ) => {
+      const owner = await reader(at, null);
+      return (await checkout(owner, at, plan, null, await offer(coupon))).subscription;
+    };
+    // Half off the first month (10 Apr): ¥550 paid once, ¥1,100 a month recurs.
+    await discounted(utc(2027, 4, 10), 'monthly', { percent_off: 50, duration: 'once' });
+    // ¥300 off for one month from 20 Mar: ended on 20 Apr, before the report.
+    const ended = await discounted(utc(2027, 3, 20), 'monthly', {
+      amount_off: 300,
+      currency: 'jpy',
+      duration: 'repeating',
+      duration_in_months: 1,
+    });
+    // 20 % off for good from 1 Apr: ¥880 a month.
+    await discounted(utc(2027, 4, 1), 'monthly', { percent_off: 20, duration: 'forever' });
+    // Yearly at 10 % off for 12 months from 1 Mar: ¥9,900 a year while it lasts.
+    const yearly = await discounted(utc(2027, 3, 1), 'yearly', {
+      percent_off: 10,
+      duration: 'repeating',
+      duration_in_months: 12,
+    });
+    // The webhook's sync kept each plan's discount with its coupon's terms.
+    const stored = await site.db
+      .select({ id: subscriptions.id, discounts: subscriptions.discounts })
+      .from(subscriptions)
+      .where(inArray(subscriptions.id, [ended.id, yearly.id]));
+    expect(Object.fromEntries(stored.map((row) => [row.id, row.discounts]))).toEqual({
+      [ended.id]: [
+        {
+          coupon: expect.any(String) as unknown,
+          percentOff: null,
+          amountOff: 300,
+          duration: 'repeating',
+          durationInMonths: 1,
+          start: new Date(utc(2027, 3, 20) * SEC).toISOString(),
+          end: new Date(utc(2027, 4, 20) * SEC).toISOString(),
+        },
+      ],
+      [yearly.id]: [
+        {
+          coupon: expect.any(String) as unknown,
+          percentOff: 10,
+          amountOff: null,
+          duration: 'repeating',
+          durationInMonths: 12,
+          start: new Date(utc(2027, 3, 1) * SEC).toISOString(),
+          end: new Date(utc(2028, 3, 1) * SEC).toISOString(),
+        },
+      ],
+    });
+
+    const after = (await loadBusinessReport(site.db, { now: NOW })).headline;
+    expect(after.payingMembers - before.payingMembers).toBe(4);
+    // 1,100 (once: not recurring) + 1,100 (ended) + 880 + 9,900 / 12: whole yen, so the
+    // rounding of the total moves by exactly that much.
+    expect(after.mrr - before.mrr).toBe(1100 + 1100 + 880 + 825);
   });
 });

@@ -89,6 +89,7 @@ async function loadPlans(db: Db): Promise<(PlanRecord & { source: string | null 
       amount: subscriptions.amount,
       interval: subscriptions.interval,
       intervalCount: subscriptions.intervalCount,
+      discounts: subscriptions.discounts,
       createdAt: subscriptions.createdAt,
       endedAt: subscriptions.canceledAt,
       firstPaidAt: firstPaid.at,

@@ -6,7 +6,7 @@ import { sourceOfMetadata } from '@/server/analytics/attribution';
 import { noteAudienceChange } from '@/server/access/audience-changes';
 import { recordAudit } from '@/server/audit/audit-log';
 import type { Db } from '@/server/db/client';
-import { billingInvoices, subscriptions } from '@/server/db/schema';
+import { type SubscriptionDiscount, billingInvoices, subscriptions } from '@/server/db/schema';
 import { userIdOfCustomer } from './customers';
 import { billingProvider } from './provider';
 
@@ -31,6 +31,37 @@ function planNameOf(subscription: Stripe.Subscription): string {
   return typeof product === 'object' && !product.deleted ? product.name : '';
 }
 
+/** The discounts with their coupons, read with the subscription (the coupon's terms). */
+const DISCOUNT_COUPONS = 'discounts.source.coupon';
+
+const DURATIONS = ['once', 'repeating', 'forever'] as const;
+
+/**
+ * The subscription's discounts with their coupons' terms (expanded by `DISCOUNT_COUPONS`). A
+ * discount whose coupon the provider no longer answers (deleted) is kept out: nothing to apply.
+ */
+function discountsOf(subscription: Stripe.Subscription): SubscriptionDiscount[] {
+  return subscription.discounts.flatMap((discount) => {
+    if (typeof discount === 'string' || discount.deleted) return [];
+    const coupon = discount.source.coupon;
+    if (!coupon || typeof coupon === 'string') return [];
+    const duration = DURATIONS.find((known) => known === coupon.duration);
+    // A duration this code does not know is not guessed at: the plan counts at its price.
+    if (!duration) return [];
+    return [
+      {
+        coupon: coupon.id,
+        percentOff: coupon.percent_off,
+        amountOff: coupon.amount_off,
+        duration,
+        durationInMonths: coupon.duration_in_months,
+        start: new Date(discount.start * 1000).toISOString(),
+        end: toDate(discount.end)?.toISOString() ?? null,
+      },
+    ];
+  });
+}
+
 export type SubscriptionChange = { before: SubscriptionRow | null; after: SubscriptionRow };
 
 /** Re-reads a subscription from the provider and stores it; null if it is no reader's. */
@@ -41,7 +72,7 @@ export function syncSubscription(
   return withKeyLock(`billing:${subscriptionId}`, async () => {
     const { stripe } = await billingProvider(db);
     const subscription = await stripe.subscriptions.retrieve(subscriptionId, {
-      expand: ['items.data.price.product'],
+      expand: ['items.data.price.product', DISCOUNT_COUPONS],
     });
     const customerId = idOf(subscription.customer);
     const userId = customerId ? await userIdOfCustomer(db, customerId) : null;
@@ -70,6 +101,7 @@ export function syncSubscription(
       amount: item?.price.unit_amount ?? null,
       interval: item?.price.recurring?.interval ?? null,
       intervalCount: item?.price.recurring?.interval_count ?? null,
+      discounts: discountsOf(subscription),
       sourceEndpoint: source?.endpoint ?? null,
       sourceContentId: source?.contentId ?? null,
       createdAt: toDate(subscription.created) ?? new Date(),

@@ -377,6 +377,18 @@ export const userPrivateProfiles = pgTable('user_private_profiles', {
  * staff (`complimentary`). A deleted account leaves its records, anonymised (user_id null):
  * they are payment records.
  */
+/** A discount on a provider plan as its coupon sets it (yen; times as ISO strings). */
+export type SubscriptionDiscount = {
+  coupon: string;
+  percentOff: number | null;
+  amountOff: number | null;
+  duration: 'once' | 'repeating' | 'forever';
+  durationInMonths: number | null;
+  start: string;
+  /** A repeating coupon's end (the provider's `end`); null for once and forever. */
+  end: string | null;
+};
+
 export const subscriptions = pgTable(
   'subscriptions',
   {
@@ -400,6 +412,11 @@ export const subscriptions = pgTable(
     amount: integer('amount'),
     interval: text('interval'),
     intervalCount: integer('interval_count'),
+    /**
+     * The provider's discounts on the plan (an offer's coupon, from `discounts` with its
+     * `source.coupon`), kept so that MRR counts what the reader is charged.
+     */
+    discounts: jsonb('discounts').$type<SubscriptionDiscount[]>().notNull().default([]),
     /**
      * The members' item whose paywall started the path to this plan (the checkout's
      * subscription metadata `source`, src/server/analytics/attribution.ts), or null.

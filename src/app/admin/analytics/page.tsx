@@ -98,7 +98,11 @@ const percent = (rate: number | null) =>
 function HeadlineCards({ report }: { report: BusinessReport }) {
   const { mrr, payingMembers, trials, conversion } = report.headline;
   const cards: [string, string, string][] = [
-    ['MRR（月間経常収益）', yen(mrr), '税込・年額プランは 12 で割った月額換算'],
+    [
+      'MRR（月間経常収益）',
+      yen(mrr),
+      '税込・継続する割引を差し引き、年額プランは 12 で割った月額換算',
+    ],
     ['有料メンバー', `${number(payingMembers)} 人`, '支払い済みで終了していないプラン'],
     ['トライアル中', `${number(trials)} 人`, 'まだ支払いのないお試し期間'],
     [

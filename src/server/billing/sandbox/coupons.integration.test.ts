@@ -198,6 +198,32 @@ describe('billing sandbox coupons and promotion codes', () => {
       duration_in_months: 3,
     });
     const monthly = await subscribeWith(repeating.promotionCode.id);
+    // The discount and its coupon expand as on Stripe (`discounts.source.coupon`).
+    const expanded = await pages.stripe.subscriptions.retrieve(monthly.subscription.id, {
+      expand: ['discounts.source.coupon'],
+    });
+    const start = monthly.subscription.start_date;
+    expect(expanded.discounts).toEqual([
+      expect.objectContaining({
+        id: monthly.subscription.discounts[0],
+        object: 'discount',
+        promotion_code: repeating.promotionCode.id,
+        source: {
+          type: 'coupon',
+          coupon: expect.objectContaining({
+            id: repeating.coupon.id,
+            object: 'coupon',
+            amount_off: 300,
+            percent_off: null,
+            duration: 'repeating',
+            duration_in_months: 3,
+          }) as unknown,
+        },
+        start,
+        end: expect.any(Number) as unknown,
+        subscription: monthly.subscription.id,
+      }),
+    ]);
     await monthly.advance(4 * MONTH);
     expect(await monthly.invoices()).toEqual([
       { total: 800, discount: 300, tax: 72 },

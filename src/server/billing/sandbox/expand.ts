@@ -6,20 +6,23 @@ import { type SandboxObject, findObject } from './object-store';
 /**
  * `expand[]`: fields that hold another object's id answer the object itself instead. Only the
  * fields listed here expand (as on Stripe, any other is refused); paths nest up to 4 levels
- * and pass through embedded objects and lists (`items.data.price.product`). Fields of an
- * embedded hash without an `object` of its own are listed under their path
- * (`invoice.parent.subscription_details`).
+ * and pass through embedded objects and lists (`items.data.price.product`), and an array of
+ * ids expands each (`discounts.source.coupon`). Fields of an embedded hash without an `object`
+ * of its own are listed under their path (`invoice.parent.subscription_details`).
  */
 const EXPANDABLE: Record<string, Record<string, string>> = {
   price: { product: 'product' },
   customer: { test_clock: 'test_helpers.test_clock' },
   subscription: {
     customer: 'customer',
+    discounts: 'discount',
     latest_invoice: 'invoice',
     test_clock: 'test_helpers.test_clock',
   },
   subscription_item: { price: 'price' },
-  invoice: { customer: 'customer', test_clock: 'test_helpers.test_clock' },
+  invoice: { customer: 'customer', discounts: 'discount', test_clock: 'test_helpers.test_clock' },
+  discount: { customer: 'customer', promotion_code: 'promotion_code' },
+  'discount.source': { coupon: 'coupon' },
   'invoice.parent.subscription_details': { subscription: 'subscription' },
   invoiceitem: { customer: 'customer' },
   'promotion_code.promotion': { coupon: 'coupon' },
@@ -52,17 +55,22 @@ async function expandAt(
 ): Promise<Json> {
   const [field, ...rest] = segments;
   if (!field) throw cannotExpand(fullPath);
-  let value = object[field];
+  const value = object[field];
   const target = EXPANDABLE[typeKey]?.[field];
-  if (target) {
-    if (typeof value === 'string') value = (await findObject(db, target, value)) ?? value;
-  } else if (rest.length === 0 || !isRecord(value)) {
-    throw cannotExpand(fullPath);
-  }
-  if (rest.length > 0 && isRecord(value)) {
-    value = await descend(db, value, typeKeyOf(value, typeKey, field), rest, fullPath);
-  }
-  return { ...object, [field]: value };
+  if (!target && (rest.length === 0 || !isRecord(value))) throw cannotExpand(fullPath);
+  const expandOne = async (one: unknown) => {
+    let found = one;
+    if (target && typeof found === 'string') found = (await findObject(db, target, found)) ?? found;
+    if (rest.length > 0 && isRecord(found)) {
+      found = await descend(db, found, typeKeyOf(found, typeKey, field), rest, fullPath);
+    }
+    return found;
+  };
+  const expanded =
+    target && Array.isArray(value)
+      ? await Promise.all(value.map(expandOne))
+      : await expandOne(value);
+  return { ...object, [field]: expanded };
 }
 
 async function descend(

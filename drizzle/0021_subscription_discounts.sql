@@ -1,0 +1,1 @@
+ALTER TABLE "subscriptions" ADD COLUMN "discounts" jsonb DEFAULT '[]'::jsonb NOT NULL;
