@@ -2,6 +2,7 @@ import { readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import type { AppUser } from '@/server/identity/session-user';
+import { appUser } from '@test-support/route-tests';
 
 // A staff page answers the 404 page to anyone else, and its metadata must not name it: Next
 // resolves a page's metadata even when the page calls notFound(), so the head (and the RSC
@@ -24,13 +25,7 @@ const { notFoundMetadata } = await import('@/components/system/not-found-metadat
 const axisAdmin = await import('./biz/axis-admin/page');
 const users = await import('./admin/users/page');
 
-const user = (role: AppUser['role']): AppUser => ({
-  id: `${role}-1`,
-  email: `${role}@example.jp`,
-  name: role,
-  role,
-  emailVerified: true,
-});
+const user = (role: AppUser['role']): AppUser => appUser(`${role}-1`, role, role);
 const props = { searchParams: Promise.resolve({}) };
 
 /** The metadata a viewer gets for a page module, as Next asks for it. */

@@ -12,6 +12,7 @@ import { PrintButton } from './print-button.client';
 import './receipt-print.css';
 import styles from './receipt.module.css';
 import { Options } from '@/components/forms/options';
+import { TableHead } from '@/components/ui/table-head';
 
 /**
  * Receipts (領収書) of a reader's paid invoices. With the issuer's registration number
@@ -77,16 +78,9 @@ export function ReceiptList({ receipts }: { receipts: ReceiptDetailView[] }) {
   return (
     <table className={styles.list}>
       <caption className="visually-hidden">お支払い済みの請求の一覧</caption>
-      <thead>
-        <tr>
-          <th scope="col">お支払い日</th>
-          <th scope="col">請求書番号</th>
-          <th scope="col">金額（税込）</th>
-          <th scope="col">
-            <span className="visually-hidden">領収書</span>
-          </th>
-        </tr>
-      </thead>
+      <TableHead
+        columns={['お支払い日', '請求書番号', '金額（税込）', { label: '領収書', hidden: true }]}
+      />
       <tbody>
         {receipts.map((receipt) => {
           const paid = formatDate(receipt.paidAt ?? receipt.createdAt);
@@ -169,15 +163,9 @@ export function ReceiptView({
 
         <h2 className={styles.heading}>内訳</h2>
         <table className={styles.lines}>
-          <thead>
-            <tr>
-              <th scope="col">品目</th>
-              <th scope="col">ご利用期間</th>
-              <th scope="col" className={styles.number}>
-                金額（税込）
-              </th>
-            </tr>
-          </thead>
+          <TableHead
+            columns={['品目', 'ご利用期間', { label: '金額（税込）', className: styles.number }]}
+          />
           <tbody>
             {receipt.lines.map((line, index) => (
               <tr key={index}>

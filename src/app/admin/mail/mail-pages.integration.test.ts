@@ -4,6 +4,7 @@ import { listAudit } from '@/server/audit/audit-log';
 import { type Database, useDatabase } from '@/server/db/client';
 import { createTestDatabase } from '@test-support/db/test-database';
 import type { AppUser } from '@/server/identity/session-user';
+import { appUser } from '@test-support/route-tests';
 import { sendMail } from '@/server/mail/mailer';
 import { removeResetLinks } from '@/server/mail/outbox';
 import { LINK_REMOVED_NOTE, mails } from '@/server/mail/templates';
@@ -24,13 +25,7 @@ vi.mock('next/headers', () => ({ headers: () => Promise.resolve(new Headers()) }
 const { default: MailOutboxPage } = await import('./page');
 const { default: MailPage } = await import('./[id]/page');
 
-const staff = (role: AppUser['role']): AppUser => ({
-  id: `${role}-1`,
-  email: `${role}@example.jp`,
-  name: role,
-  role,
-  emailVerified: true,
-});
+const staff = (role: AppUser['role']): AppUser => appUser(`${role}-1`, role, role);
 const RESET_URL = 'http://localhost:3000/account/reset-password?token=page-secret';
 
 async function listHtml(user: AppUser) {

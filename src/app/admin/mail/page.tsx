@@ -9,6 +9,7 @@ import { getDb } from '@/server/db/client';
 import { clientIp } from '@/server/http/request-origin';
 import { requireRole } from '@/server/identity/session';
 import { type OutboxEntry, listOutboxMails, mayReadSecretMail } from '@/server/mail/outbox';
+import { TableHead } from '@/components/ui/table-head';
 
 export const generateMetadata = gatedMetadata(
   () => requireRole('editor', 'admin'),
@@ -48,15 +49,7 @@ export default async function MailOutboxPage() {
         <div className={styles.tableWrap}>
           <table className={styles.table}>
             <caption className="visually-hidden">メールの一覧（新しい順）</caption>
-            <thead>
-              <tr>
-                <th scope="col">日時</th>
-                <th scope="col">宛先</th>
-                <th scope="col">件名</th>
-                <th scope="col">種類</th>
-                <th scope="col">状態</th>
-              </tr>
-            </thead>
+            <TableHead columns={['日時', '宛先', '件名', '種類', '状態']} />
             <tbody>
               {mails.map((mail) => (
                 <tr key={mail.id}>

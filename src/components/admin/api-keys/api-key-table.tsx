@@ -3,6 +3,7 @@ import { Button } from '@/components/ui/button';
 import { formatDateTime } from '@/lib/format';
 import { type ApiKeyView, PERMISSION_CHOICES } from '@/lib/cms/api-key-permissions';
 import own from './api-keys.module.css';
+import { TableHead } from '@/components/ui/table-head';
 
 function When({ at }: { at: Date }) {
   return <time dateTime={at.toISOString()}>{formatDateTime(at)}</time>;
@@ -70,19 +71,17 @@ export function ApiKeyTable({ keys }: { keys: readonly ApiKeyView[] }) {
           <caption className="visually-hidden">
             APIキーの一覧（有効なキーが先、新しい順）。最後の使用は 1 分単位で記録されます。
           </caption>
-          <thead>
-            <tr>
-              <th scope="col">名前</th>
-              <th scope="col">キー</th>
-              <th scope="col">権限</th>
-              <th scope="col">作成</th>
-              <th scope="col">最後の使用</th>
-              <th scope="col">状態</th>
-              <th scope="col">
-                <span className="visually-hidden">操作</span>
-              </th>
-            </tr>
-          </thead>
+          <TableHead
+            columns={[
+              '名前',
+              'キー',
+              '権限',
+              '作成',
+              '最後の使用',
+              '状態',
+              { label: '操作', hidden: true },
+            ]}
+          />
           <tbody>
             {keys.map((item) => (
               <tr key={item.id} id={`key-${item.id}`}>

@@ -25,6 +25,7 @@ import { editingMarker } from '@/lib/cms/presence';
 import { SelectAll } from './select-all.client';
 import { StatusBadge } from './status-badge';
 import { Options } from '@/components/forms/options';
+import { TableHead } from '@/components/ui/table-head';
 
 export const SORT_LABELS: Readonly<Record<ConsoleSort, string>> = {
   updated: '更新日順',
@@ -199,19 +200,16 @@ export function ContentList({
           <caption className={styles.srOnly}>
             {def.label}の一覧（{SORT_LABELS[query.sort]}）
           </caption>
-          <thead>
-            <tr>
-              {bulk ? (
+          <TableHead
+            before={
+              bulk ? (
                 <th scope="col" className={styles.selectCell}>
                   <SelectAll form={BULK_FORM} name="ids" label="このページの項目をすべて選択" />
                 </th>
-              ) : null}
-              <th scope="col">{titleLabel}</th>
-              <th scope="col">状態</th>
-              <th scope="col">更新</th>
-              <th scope="col">公開日</th>
-            </tr>
-          </thead>
+              ) : null
+            }
+            columns={[titleLabel, '状態', '更新', '公開日']}
+          />
           <tbody>
             {rows.map((row) => (
               <tr key={row.id}>

@@ -9,6 +9,7 @@ import {
   totalLetters,
 } from '@/lib/newsletter/console';
 import { SendByline } from './newsletter-step';
+import { TableHead } from '@/components/ui/table-head';
 
 const n = (value: number) => value.toLocaleString('ja-JP');
 
@@ -26,18 +27,18 @@ export function SendList({ sends }: { sends: readonly SendView[] }) {
       <div className={adminStyles.tableWrap}>
         <table className={adminStyles.table}>
           <caption className="visually-hidden">ニュースレターの配信（新しい順）</caption>
-          <thead>
-            <tr>
-              <th scope="col">記事</th>
-              <th scope="col">配信先</th>
-              <th scope="col">依頼</th>
-              <th scope="col">状態</th>
-              <th scope="col">通数</th>
-              <th scope="col">送信済み</th>
-              <th scope="col">失敗・不明</th>
-              <th scope="col">記事を開いた読者</th>
-            </tr>
-          </thead>
+          <TableHead
+            columns={[
+              '記事',
+              '配信先',
+              '依頼',
+              '状態',
+              '通数',
+              '送信済み',
+              '失敗・不明',
+              '記事を開いた読者',
+            ]}
+          />
           <tbody>
             {sends.map((send) => (
               <tr key={send.id}>

@@ -11,6 +11,7 @@ import {
   type SuppressionView,
   newsletterPaths,
 } from '@/lib/newsletter/console';
+import { TableHead } from '@/components/ui/table-head';
 
 const REASONS = Object.keys(
   SUPPRESSION_REASON_LABELS,
@@ -94,15 +95,7 @@ export function SuppressionList({
         <div className={adminStyles.tableWrap}>
           <table className={adminStyles.table}>
             <caption className="visually-hidden">配信停止のアドレス（新しい順）</caption>
-            <thead>
-              <tr>
-                <th scope="col">メールアドレス</th>
-                <th scope="col">理由</th>
-                <th scope="col">メモ</th>
-                <th scope="col">追加</th>
-                <th scope="col">操作</th>
-              </tr>
-            </thead>
+            <TableHead columns={['メールアドレス', '理由', 'メモ', '追加', '操作']} />
             <tbody>
               {result.items.map((row) => (
                 <tr key={row.email}>

@@ -2,6 +2,7 @@ import adminStyles from '@/components/admin/admin.module.css';
 import styles from '@/components/admin/users/users.module.css';
 import own from './transfer.module.css';
 import { PHASE_LABELS, type TransferStatus, isRunning, progressShare } from '@/lib/transfer/status';
+import { TableHead } from '@/components/ui/table-head';
 
 type Props = {
   status: TransferStatus;
@@ -76,14 +77,7 @@ export function TransferStatusPanel({ status, endpointLabels }: Props) {
           <div className={adminStyles.tableWrap}>
             <table className={adminStyles.table}>
               <caption className={styles.hint}>エンドポイントごとの件数</caption>
-              <thead>
-                <tr>
-                  <th scope="col">エンドポイント</th>
-                  <th scope="col" className={own.number}>
-                    件数
-                  </th>
-                </tr>
-              </thead>
+              <TableHead columns={['エンドポイント', { label: '件数', className: own.number }]} />
               <tbody>
                 {rows.map(([endpoint, n]) => (
                   <tr key={endpoint}>

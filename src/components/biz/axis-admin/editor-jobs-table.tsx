@@ -3,6 +3,7 @@ import styles from '@/components/biz/biz-admin.module.css';
 import { BizSection } from '@/components/biz/biz-section';
 import { formatDateJa } from '@/lib/format';
 import { isClosed } from '@/lib/jobs';
+import { TableHead } from '@/components/ui/table-head';
 
 export type EditorPlacedJob = {
   id: string;
@@ -20,14 +21,7 @@ export function EditorJobsTable({ jobs, now }: { jobs: EditorPlacedJob[]; now: D
         コンテンツ管理から直接掲載された求人です。内容の変更はコンテンツ管理で行ってください。
       </p>
       <table className={styles.table}>
-        <thead>
-          <tr>
-            <th scope="col">求人</th>
-            <th scope="col">公開日</th>
-            <th scope="col">募集締切</th>
-            <th scope="col">状態</th>
-          </tr>
-        </thead>
+        <TableHead columns={['求人', '公開日', '募集締切', '状態']} />
         <tbody>
           {jobs.map((job) => {
             const closed = isClosed(job.closingDate, now);

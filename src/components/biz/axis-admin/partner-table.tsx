@@ -6,6 +6,7 @@ import type { PartnerSummary } from '@/server/partners/partners';
 import { contractPeriod, quotaText } from './contract-text';
 import { StaffFilter, StaffSearchInput } from '@/components/admin/staff-list-page';
 import { BizListSection } from '@/components/biz/biz-section';
+import { TableHead } from '@/components/ui/table-head';
 
 const STATE_BADGE: Record<ContractState, string | undefined> = {
   active: styles.badgeStrong,
@@ -68,16 +69,14 @@ export function PartnerTable({ items, totalCount, page, pageCount, q, params }: 
       }}
     >
       <table className={styles.table}>
-        <thead>
-          <tr>
-            <th scope="col">企業名</th>
-            <th scope="col">契約状況</th>
-            <th scope="col">掲載枠</th>
-            <th scope="col" className={styles.number}>
-              メンバー
-            </th>
-          </tr>
-        </thead>
+        <TableHead
+          columns={[
+            '企業名',
+            '契約状況',
+            '掲載枠',
+            { label: 'メンバー', className: styles.number },
+          ]}
+        />
         <tbody>
           {items.map((partner) => {
             const period = contractPeriod(partner.contract);

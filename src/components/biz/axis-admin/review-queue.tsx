@@ -2,6 +2,7 @@ import Link from 'next/link';
 import styles from '@/components/biz/biz-admin.module.css';
 import { formatDateTime } from '@/lib/format';
 import { BizListSection } from '@/components/biz/biz-section';
+import { TableHead } from '@/components/ui/table-head';
 
 export type QueuedListing = {
   id: string;
@@ -21,14 +22,7 @@ export function ReviewQueue({ items }: { items: QueuedListing[] }) {
       empty={items.length === 0 ? '審査待ちの求人はありません。' : null}
     >
       <table className={styles.table}>
-        <thead>
-          <tr>
-            <th scope="col">求人</th>
-            <th scope="col">パートナー企業</th>
-            <th scope="col">提出日時</th>
-            <th scope="col">操作</th>
-          </tr>
-        </thead>
+        <TableHead columns={['求人', 'パートナー企業', '提出日時', '操作']} />
         <tbody>
           {items.map((item) => (
             <tr key={item.id}>

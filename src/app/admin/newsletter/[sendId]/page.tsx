@@ -8,6 +8,7 @@ import staff from '@/components/admin/staff.module.css';
 import { formatDateTime } from '@/lib/format';
 import { LETTER_COUNT_LABELS, SEGMENT_LABELS, newsletterPaths } from '@/lib/newsletter/console';
 import { PROBLEM_LIMIT, sendDetailPage, requireNewsletterStaff } from '@/server/newsletter/console';
+import { TableHead } from '@/components/ui/table-head';
 
 type Props = { params: Promise<{ sendId: string }> };
 
@@ -56,14 +57,7 @@ export default async function NewsletterSendPage({ params }: Props) {
               <caption className="visually-hidden">
                 届かなかった、または届いたか分からないメール（{PROBLEM_LIMIT} 件まで）
               </caption>
-              <thead>
-                <tr>
-                  <th scope="col">宛先</th>
-                  <th scope="col">状態</th>
-                  <th scope="col">試行回数</th>
-                  <th scope="col">理由</th>
-                </tr>
-              </thead>
+              <TableHead columns={['宛先', '状態', '試行回数', '理由']} />
               <tbody>
                 {problems.map((letter) => (
                   <tr key={letter.email}>
