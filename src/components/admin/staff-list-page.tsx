@@ -4,7 +4,7 @@ import adminStyles from '@/components/admin/admin.module.css';
 import staff from '@/components/admin/staff.module.css';
 import styles from '@/components/admin/users/users.module.css';
 import { Pagination } from '@/components/listing/list-page';
-import { Button } from '@/components/ui/button';
+import { SubmitButton } from '@/components/ui/button';
 
 /**
  * The staff screens' list pages and lists (users, audit log, media, the content console, the
@@ -186,9 +186,7 @@ export function StaffList({
   const back = fragment ? `${base}#${fragment}` : base;
   const actions = search ? (
     <>
-      <Button type="submit" color="black" width="auto" height={44}>
-        {search.submitLabel}
-      </Button>
+      <SubmitButton>{search.submitLabel}</SubmitButton>
       {search.filtered ? (
         <Link href={back} className={staff.clear}>
           {search.clearLabel}

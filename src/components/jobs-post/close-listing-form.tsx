@@ -1,5 +1,5 @@
 import formStyles from '@/components/forms/form.module.css';
-import { Button } from '@/components/ui/button';
+import { SubmitButton } from '@/components/ui/button';
 import styles from './jobs-post.module.css';
 
 /**
@@ -50,9 +50,7 @@ export function CloseListingForm({
         </p>
       ) : null}
       <div>
-        <Button type="submit" color="black" width="auto" height={44}>
-          募集を終了する
-        </Button>
+        <SubmitButton>募集を終了する</SubmitButton>
       </div>
     </form>
   );

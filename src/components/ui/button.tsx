@@ -74,6 +74,17 @@ export type ButtonProps = Omit<ComponentProps<'button'>, 'color'> &
     children?: ReactNode;
   };
 
+/**
+ * A form's submit button sized to its label, 44 px tall: the staff and partner screens' forms,
+ * where it stands beside fields or in a row of actions. Black unless told otherwise.
+ */
+export function SubmitButton({
+  color = 'black',
+  ...props
+}: Omit<ButtonProps, 'type' | 'width' | 'height'>) {
+  return <Button type="submit" color={color} width="auto" height={44} {...props} />;
+}
+
 export function Button({
   color,
   width,

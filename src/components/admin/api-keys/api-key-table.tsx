@@ -1,5 +1,5 @@
 import styles from '@/components/biz/biz-admin.module.css';
-import { Button } from '@/components/ui/button';
+import { SubmitButton } from '@/components/ui/button';
 import { formatDateTime } from '@/lib/format';
 import { type ApiKeyView, PERMISSION_CHOICES } from '@/lib/cms/api-key-permissions';
 import own from './api-keys.module.css';
@@ -39,9 +39,7 @@ function RevokePanel({ item }: { item: ApiKeyView }) {
           action={`/api/admin/api-keys/${item.id}/revoke`}
           className={styles.inlineForm}
         >
-          <Button type="submit" color="black" width="auto" height={44}>
-            無効にする（確定）
-          </Button>
+          <SubmitButton>無効にする（確定）</SubmitButton>
         </form>
       </div>
     </details>

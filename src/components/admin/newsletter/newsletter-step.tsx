@@ -3,7 +3,7 @@ import adminStyles from '@/components/admin/admin.module.css';
 import { StaffSection } from '@/components/admin/staff-list-page';
 import staff from '@/components/admin/staff.module.css';
 import styles from '@/components/admin/users/users.module.css';
-import { Button } from '@/components/ui/button';
+import { Button, SubmitButton } from '@/components/ui/button';
 import { consolePaths } from '@/lib/admin-content';
 import { formatDateTime } from '@/lib/format';
 import {
@@ -192,9 +192,9 @@ function SendForm({ post, counts }: Pick<NewsletterStepProps, 'post' | 'counts'>
         </p>
       ) : null}
       <div className={styles.actions}>
-        <Button type="submit" color="yellow" width="auto" height={44}>
+        <SubmitButton color="yellow">
           {mode === 'now' ? '今すぐ配信…' : '公開と同時に配信…'}
-        </Button>
+        </SubmitButton>
       </div>
       <p className={staff.hint}>次の画面で配信先と人数を確認してから配信します。</p>
     </form>
@@ -251,9 +251,7 @@ export function NewsletterStep({
         <form method="post" action={newsletterPaths.apiTest}>
           <input type="hidden" name="contentId" value={post.id} />
           <input type="hidden" name="audience" value={preview.audience} />
-          <Button type="submit" color="white" width="auto" height={44}>
-            自分にテスト送信
-          </Button>
+          <SubmitButton color="white">自分にテスト送信</SubmitButton>
         </form>
       </StaffSection>
 

@@ -4,7 +4,7 @@ import { StaffResultList, StaffSection } from '@/components/admin/staff-list-pag
 import staff from '@/components/admin/staff.module.css';
 import { InputRow, SelectRow } from '@/components/admin/users/form-fields';
 import styles from '@/components/admin/users/users.module.css';
-import { Button } from '@/components/ui/button';
+import { Button, SubmitButton } from '@/components/ui/button';
 import { formatDateTime } from '@/lib/format';
 import {
   SUPPRESSION_REASON_LABELS,
@@ -61,9 +61,7 @@ export function SuppressForm({ failed }: { failed: Failed | null }) {
           error={errors.note}
         />
         <div>
-          <Button type="submit" color="yellow" width="auto" height={44}>
-            配信停止に追加
-          </Button>
+          <SubmitButton color="yellow">配信停止に追加</SubmitButton>
         </div>
       </form>
     </StaffSection>

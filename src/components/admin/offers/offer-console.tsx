@@ -1,5 +1,5 @@
 import type { ComponentProps } from 'react';
-import { Button } from '@/components/ui/button';
+import { SubmitButton } from '@/components/ui/button';
 import type { OfferRowView } from '@/lib/billing/offer-row';
 import { InputRow, SelectRow } from '@/components/admin/users/form-fields';
 import styles from '@/components/admin/users/users.module.css';
@@ -85,9 +85,7 @@ export function OfferList({
                     action={`/api/admin/offers/${encodeURIComponent(o.id)}/deactivate`}
                     className={styles.actions}
                   >
-                    <Button type="submit" color="white" width="auto" height={44}>
-                      コード {o.code} を無効にする
-                    </Button>
+                    <SubmitButton color="white">コード {o.code} を無効にする</SubmitButton>
                   </form>
                 ) : null}
               </li>
@@ -220,9 +218,7 @@ export function CreateOfferForm({
           初めての読者のみ（これまでにプランを持ったことのない読者）
         </label>
         <div className={styles.actions}>
-          <Button type="submit" color="black" width="auto" height={44}>
-            オファーを作成する
-          </Button>
+          <SubmitButton>オファーを作成する</SubmitButton>
         </div>
       </form>
     </StaffSection>

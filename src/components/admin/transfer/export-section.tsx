@@ -1,5 +1,5 @@
 import styles from '@/components/admin/users/users.module.css';
-import { Button } from '@/components/ui/button';
+import { SubmitButton } from '@/components/ui/button';
 import { transferPaths } from '@/lib/transfer/status';
 import { StaffSection } from '@/components/admin/staff-list-page';
 
@@ -21,9 +21,7 @@ export function ExportSection({ contents }: Props) {
         {contents ? `現在の内容：${contents}` : 'この環境にはまだコンテンツがありません。'}
       </p>
       <form method="get" action={transferPaths.export} className={styles.actions}>
-        <Button type="submit" color="black" width="auto" height={44}>
-          アーカイブを書き出す
-        </Button>
+        <SubmitButton>アーカイブを書き出す</SubmitButton>
       </form>
     </StaffSection>
   );

@@ -1,5 +1,5 @@
 import styles from '@/components/admin/users/users.module.css';
-import { Button } from '@/components/ui/button';
+import { SubmitButton } from '@/components/ui/button';
 import { InputRow } from '@/components/admin/users/form-fields';
 import { EmptyInstanceConfirm, type ImportFormProps, ImportFormSection } from './import-form-parts';
 import { transferPaths } from '@/lib/transfer/status';
@@ -49,9 +49,7 @@ export function MicroCmsImportForm({ refusal, busy, fieldErrors, formError, type
       />
       <EmptyInstanceConfirm id="transfer-microcms-confirm" error={fieldErrors.confirm} />
       <div className={styles.actions}>
-        <Button type="submit" color="black" width="auto" height={44}>
-          取り込みを始める
-        </Button>
+        <SubmitButton>取り込みを始める</SubmitButton>
       </div>
     </ImportFormSection>
   );

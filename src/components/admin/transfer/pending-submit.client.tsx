@@ -1,7 +1,7 @@
 'use client';
 
 import { type ReactNode, useEffect, useRef } from 'react';
-import { Button } from '@/components/ui/button';
+import { SubmitButton } from '@/components/ui/button';
 import { useLeavingState } from '@/components/ui/use-leaving-state.client';
 import styles from '@/components/admin/users/users.module.css';
 
@@ -31,9 +31,9 @@ export function PendingSubmit({ children, pendingText }: Props) {
 
   return (
     <>
-      <Button ref={ref} type="submit" color="black" width="auto" height={44} loading={pending}>
+      <SubmitButton ref={ref} loading={pending}>
         {children}
-      </Button>
+      </SubmitButton>
       <p className={styles.hint} role="status">
         {pending ? pendingText : ''}
       </p>

@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
 import { FORM_KEY, flashFor, typedIn } from '@/lib/http/form-flash';
-import { Button } from '@/components/ui/button';
+import { SubmitButton } from '@/components/ui/button';
 import { formatDateJa } from '@/lib/format';
 import type { SubscriptionRecord } from '@/lib/auth-state';
 import type { Flash } from '@/lib/http/flash';
@@ -90,9 +90,7 @@ export function RoleForm({
           error={fieldError(mine, 'role')}
         />
         <div className={styles.actions}>
-          <Button type="submit" color="black" width="auto" height={44}>
-            権限を変更する
-          </Button>
+          <SubmitButton>権限を変更する</SubmitButton>
         </div>
       </UserActionForm>
     </StaffSection>
@@ -188,9 +186,7 @@ export function PlanForms({
           error={fieldError(grant, 'days')}
         />
         <div className={styles.actions}>
-          <Button type="submit" color="black" width="auto" height={44}>
-            無償プランを付与する
-          </Button>
+          <SubmitButton>無償プランを付与する</SubmitButton>
         </div>
       </UserActionForm>
       <UserActionForm userId={userId} action="plan" formKey={USER_FORM_KEYS.revoke}>
@@ -201,9 +197,9 @@ export function PlanForms({
             : '有効な無償プランはありません。'}
         </p>
         <div className={styles.actions}>
-          <Button type="submit" color="white" width="auto" height={44} disabled={!hasComplimentary}>
+          <SubmitButton color="white" disabled={!hasComplimentary}>
             無償プランを取り消す
-          </Button>
+          </SubmitButton>
         </div>
       </UserActionForm>
     </StaffSection>
@@ -252,9 +248,7 @@ export function PartnerForm({
           error={fieldError(mine, 'partner')}
         />
         <div className={styles.actions}>
-          <Button type="submit" color="black" width="auto" height={44}>
-            パートナー企業を保存する
-          </Button>
+          <SubmitButton>パートナー企業を保存する</SubmitButton>
         </div>
       </UserActionForm>
     </StaffSection>
@@ -284,9 +278,7 @@ export function SessionsForm({
             : 'パスワードの漏えいが疑われるときなどに使います。ユーザーは次にサイトを開いたときに、もう一度ログインが必要になります。'}
         </p>
         <div className={styles.actions}>
-          <Button type="submit" color="white" width="auto" height={44}>
-            すべての端末からログアウトさせる
-          </Button>
+          <SubmitButton color="white">すべての端末からログアウトさせる</SubmitButton>
         </div>
       </UserActionForm>
     </StaffSection>

@@ -1,5 +1,5 @@
 import styles from '@/components/biz/biz-admin.module.css';
-import { Button } from '@/components/ui/button';
+import { SubmitButton } from '@/components/ui/button';
 import { formatDateTime } from '@/lib/format';
 import {
   INQUIRY_KIND_LABELS,
@@ -144,9 +144,9 @@ function InquiryCard({ item, error }: { item: InquiryView; error: string | null 
         <select id={stateId} name="state" defaultValue={item.state}>
           <Options items={INQUIRY_STATES} label={(state) => INQUIRY_STATE_LABELS[state]} />
         </select>
-        <Button type="submit" color="white" width="auto" height={44}>
+        <SubmitButton color="white">
           更新<span className="visually-hidden">：{item.company}</span>
-        </Button>
+        </SubmitButton>
       </form>
       <RowError message={error} />
     </article>

@@ -1,6 +1,6 @@
 import styles from '@/components/biz/biz-admin.module.css';
 import { Field, PostForm } from '@/components/forms/form.client';
-import { Button } from '@/components/ui/button';
+import { SubmitButton } from '@/components/ui/button';
 import type { Flash } from '@/lib/http/flash';
 import type { PartnerMember } from '@/server/partners/members';
 import { FORM_KEY, flashFor, typedIn } from '@/lib/http/form-flash';
@@ -71,9 +71,9 @@ export function MemberSection({
               <input type="hidden" name={FORM_KEY} value={memberRemoveKey(member.userId)} />
               <input type="hidden" name="intent" value="remove" />
               <input type="hidden" name="userId" value={member.userId} />
-              <Button type="submit" color="white" width="auto" height={44}>
+              <SubmitButton color="white">
                 外す<span className="visually-hidden">：{member.email}</span>
-              </Button>
+              </SubmitButton>
             </form>
             <RowError message={flashFor(flash, memberRemoveKey(member.userId))?.message} />
           </li>

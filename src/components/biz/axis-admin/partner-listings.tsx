@@ -2,7 +2,7 @@ import Link from 'next/link';
 import { FieldChange } from '@/components/admin/content/version-history';
 import styles from '@/components/biz/biz-admin.module.css';
 import { ReviewDecisionForms } from '@/components/forms/review-decision-forms';
-import { Button } from '@/components/ui/button';
+import { SubmitButton } from '@/components/ui/button';
 import type { FieldDiff } from '@/lib/content-diff';
 import { formatDateJa, formatDateTime } from '@/lib/format';
 import { LISTING_STATE_LABELS, type ListingState } from '@/lib/jobs';
@@ -234,9 +234,7 @@ function ClosePanel({
         >
           <input type="hidden" name={FORM_KEY} value={key} />
           <input type="hidden" name="revision" value={listing.revision} />
-          <Button type="submit" color="black" width="auto" height={44}>
-            募集の終了を確定する
-          </Button>
+          <SubmitButton>募集の終了を確定する</SubmitButton>
         </form>
         <RowError message={failed?.message} />
       </div>

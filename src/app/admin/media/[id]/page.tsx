@@ -16,7 +16,7 @@ import { InputRow } from '@/components/admin/users/form-fields';
 import styles from '@/components/admin/users/users.module.css';
 import { PageMessages } from '@/components/biz/axis-admin/messages';
 import { FORM_KEY, doneMessage, failure, flashFor, typedIn } from '@/lib/http/form-flash';
-import { Button } from '@/components/ui/button';
+import { SubmitButton } from '@/components/ui/button';
 import { consolePaths } from '@/lib/admin-content';
 import { formatDateTime } from '@/lib/format';
 import { userEmailsFor } from '@/server/audit/audit-query';
@@ -144,9 +144,7 @@ export default async function AdminMediaItemPage({ params }: RouteParamsProps<'i
             error={altFlash?.fieldErrors.alt ?? null}
           />
           <div className={styles.actions}>
-            <Button type="submit" color="black" width="auto" height={44}>
-              代替テキストを保存
-            </Button>
+            <SubmitButton>代替テキストを保存</SubmitButton>
           </div>
         </form>
       </StaffSection>
@@ -206,9 +204,7 @@ export default async function AdminMediaItemPage({ params }: RouteParamsProps<'i
               </p>
             ) : null}
             <div className={styles.actions}>
-              <Button type="submit" color="black" width="auto" height={44}>
-                削除する
-              </Button>
+              <SubmitButton>削除する</SubmitButton>
             </div>
           </form>
         )}
