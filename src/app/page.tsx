@@ -1,3 +1,4 @@
+import { seriesPath } from '@/lib/authors/works';
 import type { Metadata } from 'next';
 import { currentIssue } from '@/components/feature/issue';
 import { FeatureSpotlight } from '@/components/home/feature-spotlight';
@@ -169,14 +170,11 @@ function withMore(section: {
   return { ...rest, more: { href, label: more ?? `${section.title}一覧` } };
 }
 
-/**
- * A series as a row: it has no page of its own, so it links to its place on /series. No
- * kicker: under the 連載 heading it would only repeat it.
- */
+/** A series as a row, to its page. No kicker: under the 連載 heading it would only repeat it. */
 function seriesItem(series: SeriesItem): CardItem {
   const writers = series.writers.flatMap((w) => ('name' in w ? [w.name] : []));
   return {
-    href: `/series#series-${series.id}`,
+    href: seriesPath(series.id),
     title: series.title,
     meta: writers.length ? `文・${writers.join('、')}` : null,
     image: series.coverImage ? { url: series.coverImage.url, alt: series.coverImage.alt } : null,

@@ -12,7 +12,9 @@ import {
   jobPostingJsonLd,
   organizationJsonLd,
   podcastEpisodeJsonLd,
+  profilePageJsonLd,
   serializeJsonLd,
+  seriesJsonLd,
   videoObjectJsonLd,
   webSiteJsonLd,
 } from './json-ld';
@@ -483,7 +485,7 @@ describe('item pages', () => {
     description: 'D',
     createdAt: '2026-01-01',
     updatedAt: '2026-02-01',
-    writers: [{ name: 'W', website: 'https://w.example' }],
+    writers: [{ id: 'w1', name: 'W', website: 'https://w.example' }],
     isPublicPreview: true,
   };
 
@@ -505,25 +507,113 @@ describe('item pages', () => {
     );
   });
 
-  it('link writers from articles, name them in media, and keep connect pages members-only', () => {
+  const writerW = {
+    '@type': 'Person',
+    name: 'W',
+    url: 'https://axis.example.jp/authors/w1',
+    sameAs: 'https://w.example',
+  };
+
+  it('link writers to their author pages, and keep connect pages members-only', () => {
     const post = contentItemJsonLd(SITE, 'posts', item, { section: 'F', keywords: ['k'] })[0];
     expect(post).toMatchObject({
-      author: [{ '@type': 'Person', name: 'W', url: 'https://w.example' }],
+      author: [writerW],
       articleSection: 'F',
       keywords: 'k',
       isAccessibleForFree: true,
     });
     const movie = contentItemJsonLd(SITE, 'movies', item, { duration: 60, embedUrl: 'https://e' });
-    expect(movie[0]).toMatchObject({
-      author: [{ '@type': 'Person', name: 'W' }],
-      duration: 'PT1M',
-      embedUrl: 'https://e',
-    });
-    expect(movie[0]?.author).toEqual([{ '@type': 'Person', name: 'W' }]);
+    expect(movie[0]).toMatchObject({ author: [writerW], duration: 'PT1M', embedUrl: 'https://e' });
+    // A writer without an id (no author page) is named, with their own site.
+    const unnamed = { ...item, writers: [{ name: 'V', website: null }] };
+    expect(contentItemJsonLd(SITE, 'audios', unnamed)[0]?.author).toEqual([
+      { '@type': 'Person', name: 'V' },
+    ]);
     const { writers: _, isPublicPreview: __, ...page } = item;
     expect(contentItemJsonLd(SITE, 'connect', page)[0]).toMatchObject({
       isAccessibleForFree: false,
       hasPart: { cssSelector: PAYWALLED_SELECTOR },
     });
+  });
+});
+
+describe('author and series pages', () => {
+  it('describe a writer as the main entity of a profile page', () => {
+    const page = profilePageJsonLd(SITE, {
+      id: 'writer-tanaka',
+      name: '田中 美穂',
+      nameKana: 'たなか みほ',
+      role: '編集長',
+      profile: 'プロフィール',
+      avatar: { url: '/uploads/demo/avatar-01.png', width: 160, height: 160 },
+      website: 'https://tanaka.example',
+      updatedAt: '2026-01-02T00:00:00Z',
+    });
+    expect(page).toEqual({
+      '@context': 'https://schema.org',
+      '@type': 'ProfilePage',
+      url: 'https://axis.example.jp/authors/writer-tanaka',
+      inLanguage: 'ja',
+      dateModified: '2026-01-02T00:00:00.000Z',
+      mainEntity: {
+        '@type': 'Person',
+        '@id': 'https://axis.example.jp/authors/writer-tanaka#person',
+        name: '田中 美穂',
+        alternateName: 'たなか みほ',
+        jobTitle: '編集長',
+        description: 'プロフィール',
+        image: 'https://axis.example.jp/uploads/demo/avatar-01.png',
+        url: 'https://axis.example.jp/authors/writer-tanaka',
+        sameAs: ['https://tanaka.example'],
+      },
+    });
+    const bare = profilePageJsonLd(SITE, { id: 'w', name: 'W', website: 'javascript:alert(1)' });
+    expect(bare.mainEntity).toEqual({
+      '@type': 'Person',
+      '@id': 'https://axis.example.jp/authors/w#person',
+      name: 'W',
+      url: 'https://axis.example.jp/authors/w',
+    });
+  });
+
+  it('describe a series with its writers and its episodes in order', () => {
+    const [series, list] = seriesJsonLd(
+      SITE,
+      {
+        id: 'series-town',
+        title: 'まちを編む建築',
+        description: '連載の説明',
+        writers: [{ id: 'writer-kobayashi', name: '小林 亮' }],
+      },
+      [
+        { id: 'post-002', title: '第一回' },
+        { id: 'post-009', title: '第二回' },
+      ],
+    );
+    expect(series).toMatchObject({
+      '@type': 'CreativeWorkSeries',
+      name: 'まちを編む建築',
+      url: 'https://axis.example.jp/series/series-town',
+      author: [
+        {
+          '@type': 'Person',
+          name: '小林 亮',
+          url: 'https://axis.example.jp/authors/writer-kobayashi',
+        },
+      ],
+      hasPart: [
+        { '@type': 'Article', headline: '第一回', position: 1 },
+        { '@type': 'Article', headline: '第二回', position: 2 },
+      ],
+    });
+    expect(list).toMatchObject({
+      '@type': 'ItemList',
+      numberOfItems: 2,
+      itemListElement: [
+        { position: 1, url: 'https://axis.example.jp/posts/post-002' },
+        { position: 2, url: 'https://axis.example.jp/posts/post-009' },
+      ],
+    });
+    expect(seriesJsonLd(SITE, { id: 's', title: 'S' }, [])[0]).not.toHaveProperty('author');
   });
 });

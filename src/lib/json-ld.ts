@@ -6,6 +6,7 @@ import {
   SALARY_UNIT_TEXT,
   type SalaryUnit,
 } from './jobs';
+import { authorPath, seriesPath } from './authors/works';
 import { type SiteSettings, truncateDescription } from './metadata';
 import { DEFAULT_SHARE_IMAGE } from './site';
 
@@ -116,16 +117,37 @@ function publisherOf(site: JsonLdSite): JsonLdObject {
   };
 }
 
-export type JsonLdPerson = { name: string; url?: string | null };
+/** A person named as an author: `url` is the page about them (their author page), `sameAs` their own site. */
+export type JsonLdPerson = { name: string; url?: string | null; sameAs?: string | null };
+
+function personOf(site: SiteSettings, person: JsonLdPerson): JsonLdObject {
+  const url = person.url ? absoluteUrl(site, person.url) : undefined;
+  const sameAs = person.sameAs ? absoluteUrl(site, person.sameAs) : undefined;
+  return {
+    '@type': 'Person',
+    name: person.name,
+    ...(url ? { url } : {}),
+    ...(sameAs ? { sameAs } : {}),
+  };
+}
 
 function authorsOf(site: JsonLdSite, authors: readonly JsonLdPerson[] | undefined) {
   const people = (authors ?? []).filter((a) => a.name.trim() !== '');
   // Google wants an author; unsigned pieces are the publisher's own.
   if (people.length === 0) return [publisherOf(site)];
-  return people.map((person) => {
-    const url = person.url ? absoluteUrl(site, person.url) : undefined;
-    return { '@type': 'Person', name: person.name, ...(url ? { url } : {}) };
-  });
+  return people.map((person) => personOf(site, person));
+}
+
+/** A writer as the content service gives one: with an id, they have an author page. */
+export type WriterInput = { id?: string; name: string; website?: string | null };
+
+/** Writers as JSON-LD authors: their author page as `url`, their own site as `sameAs`. */
+export function writerPeople(writers: readonly WriterInput[] | undefined): JsonLdPerson[] {
+  return (writers ?? []).map((w) => ({
+    name: w.name,
+    url: w.id ? authorPath(w.id) : undefined,
+    sameAs: w.website,
+  }));
 }
 
 function description(text: string | null | undefined): string | undefined {
@@ -443,7 +465,7 @@ export type ContentItemInput = {
   createdAt: string;
   revisedAt?: string | null;
   updatedAt: string;
-  writers?: readonly { name: string; website?: string | null }[];
+  writers?: readonly WriterInput[];
   /** A public-preview item; absent for content that is always members' (connect pages). */
   isPublicPreview?: boolean;
 };
@@ -462,8 +484,8 @@ export type ContentItemDetails = {
  * An item page's structured data: the item as its section describes it (an Article for posts
  * and connect pages, a VideoObject for movies, a PodcastEpisode for audios) and the trail home →
  * section → item. It describes the content, not this reader's access: isAccessibleForFree is the
- * item's public preview (never for connect pages). Articles link their writers' sites; the media
- * objects name their writers only.
+ * item's public preview (never for connect pages). Writers link to their author pages (and
+ * their own sites as sameAs).
  */
 export function contentItemJsonLd(
   site: JsonLdSite,
@@ -478,7 +500,7 @@ export function contentItemJsonLd(
     ...contentImagesAndDates(item),
     isAccessibleForFree: item.isPublicPreview ?? false,
   };
-  const named = (item.writers ?? []).map((w) => ({ name: w.name }));
+  const named = writerPeople(item.writers);
   const main =
     section === 'movies'
       ? videoObjectJsonLd(site, {
@@ -498,7 +520,7 @@ export function contentItemJsonLd(
         : articleJsonLd(site, {
             ...common,
             headline: item.title,
-            authors: item.writers?.map((w) => ({ name: w.name, url: w.website })),
+            authors: named,
             section: details.section,
             keywords: details.keywords,
           });
@@ -542,6 +564,96 @@ export function organizationJsonLd(
     description: description(options.description),
     sameAs: sameAs.length > 0 ? sameAs : undefined,
   });
+}
+
+/** A writer as their author page describes them. */
+export type ProfileInput = WriterInput & {
+  id: string;
+  nameKana?: string | null;
+  role?: string | null;
+  profile?: string | null;
+  avatar?: ImageInput;
+  updatedAt?: string | null;
+  revisedAt?: string | null;
+};
+
+/**
+ * An author page: a ProfilePage whose main entity is the writer (Google's profile-page data),
+ * with the reading of their name, their title, their profile, portrait and own site.
+ */
+export function profilePageJsonLd(site: JsonLdSite, writer: ProfileInput): JsonLdObject {
+  const url = absoluteUrl(site, authorPath(writer.id));
+  const [image] = imageUrls(site, [writer.avatar]);
+  const sameAs = writer.website ? absoluteUrl(site, writer.website) : undefined;
+  return compact({
+    '@context': CONTEXT,
+    '@type': 'ProfilePage',
+    url,
+    inLanguage: 'ja',
+    dateModified: isoDateTime(writer.revisedAt ?? writer.updatedAt),
+    mainEntity: compact({
+      '@type': 'Person',
+      '@id': url ? `${url}#person` : undefined,
+      name: writer.name,
+      alternateName: writer.nameKana?.trim() || undefined,
+      jobTitle: writer.role?.trim() || undefined,
+      description: description(writer.profile),
+      image,
+      url,
+      sameAs: sameAs ? [sameAs] : undefined,
+    }),
+  });
+}
+
+/** A series as its page describes it, and its episodes in order. */
+export type SeriesInput = {
+  id: string;
+  title: string;
+  description?: string | null;
+  coverImage?: ImageInput;
+  writers?: readonly WriterInput[];
+};
+export type EpisodeInput = { id: string; title: string };
+
+/**
+ * A series page: the CreativeWorkSeries with its writers and its episodes as parts, in order,
+ * and the same episodes as an ItemList (what a search engine reads as a list page).
+ */
+export function seriesJsonLd(
+  site: JsonLdSite,
+  series: SeriesInput,
+  episodes: readonly EpisodeInput[],
+): JsonLdObject[] {
+  const url = absoluteUrl(site, seriesPath(series.id));
+  const images = imageUrls(site, [series.coverImage]);
+  const episodeUrl = (e: EpisodeInput) => absoluteUrl(site, `/posts/${encodeURIComponent(e.id)}`);
+  return [
+    compact({
+      '@context': CONTEXT,
+      '@type': 'CreativeWorkSeries',
+      '@id': url ? `${url}#series` : undefined,
+      name: series.title,
+      description: description(series.description),
+      url,
+      image: images.length > 0 ? images : undefined,
+      inLanguage: 'ja',
+      author: series.writers?.length ? authorsOf(site, writerPeople(series.writers)) : undefined,
+      publisher: publisherOf(site),
+      hasPart: episodes.map((e, i) =>
+        compact({ '@type': 'Article', headline: e.title, url: episodeUrl(e), position: i + 1 }),
+      ),
+    }),
+    {
+      '@context': CONTEXT,
+      '@type': 'ItemList',
+      name: series.title,
+      itemListOrder: 'https://schema.org/ItemListOrderAscending',
+      numberOfItems: episodes.length,
+      itemListElement: episodes.map((e, i) =>
+        compact({ '@type': 'ListItem', position: i + 1, url: episodeUrl(e), name: e.title }),
+      ),
+    },
+  ];
 }
 
 /** The site with its search box (SearchAction on /search?q=…), for the home page. */

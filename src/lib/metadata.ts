@@ -1,4 +1,5 @@
 import type { Metadata } from 'next';
+import { type FeedLink, feedAlternates } from './feeds';
 import { DEFAULT_SHARE_IMAGE, SITE_DESCRIPTION } from './site';
 
 /** Descriptions are cut at 120 characters, then "…" (docs/decisions/000-design-baseline.md). */
@@ -24,7 +25,7 @@ export function siteMetadata({ siteUrl, siteName }: SiteSettings): Metadata {
     title: { default: siteName, template: `%s | ${siteName}` },
     description: truncateDescription(SITE_DESCRIPTION),
     applicationName: siteName,
-    alternates: { canonical: '/' },
+    alternates: { canonical: '/', types: feedAlternates(siteName) },
     openGraph: {
       type: 'website',
       locale: 'ja_JP',
@@ -54,6 +55,11 @@ export type PageMetadataInput = {
   path: string;
   image?: { url: string; width?: number; height?: number; alt?: string } | null;
   noIndex?: boolean;
+  /**
+   * Feeds the page names in its head beside the site feed (a series page and its episodes name
+   * the series feed). A page's `alternates` replaces the layout's, so every page names them all.
+   */
+  feeds?: readonly FeedLink[];
 };
 
 /** Metadata of one page: its title, cut description, canonical URL and share image. */
@@ -64,7 +70,7 @@ export function pageMetadata(input: PageMetadataInput, site: SiteSettings): Meta
   return {
     title: input.absoluteTitle ? { absolute: input.title } : input.title,
     description,
-    alternates: { canonical: input.path },
+    alternates: { canonical: input.path, types: feedAlternates(site.siteName, input.feeds) },
     openGraph: {
       type: 'website',
       locale: 'ja_JP',

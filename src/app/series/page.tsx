@@ -2,7 +2,8 @@ import { CardGrid } from '@/components/listing/content-card';
 import { postCard } from '@/components/listing/cards';
 import { EmptyState, ListPage, Section } from '@/components/listing/list-page';
 import { sitePageMetadata } from '@/components/listing/site-metadata';
-import { listPosts, listSeries } from '@/server/content/lists';
+import { seriesPath } from '@/lib/authors/works';
+import { listSeries, listSeriesEpisodes } from '@/server/content/lists';
 
 // Content is read per request (the build never opens the database).
 export const dynamic = 'force-dynamic';
@@ -18,7 +19,7 @@ export default async function SeriesPage() {
   const withPosts = await Promise.all(
     series.map(async (s) => ({
       series: s,
-      posts: await listPosts({ series: s.id, orders: 'seriesOrder', size: 50 }),
+      posts: await listSeriesEpisodes(s.id),
     })),
   );
   return (
@@ -28,17 +29,17 @@ export default async function SeriesPage() {
     >
       {withPosts.length === 0 ? <EmptyState>連載はまだありません。</EmptyState> : null}
       {withPosts.map(({ series: s, posts }) => (
-        <Section key={s.id} id={`series-${s.id}`} title={s.title}>
+        <Section
+          key={s.id}
+          id={`series-${s.id}`}
+          title={s.title}
+          more={{ href: seriesPath(s.id), label: '連載のページへ' }}
+        >
           {s.description ? <p>{s.description}</p> : null}
-          {posts.items.length === 0 ? (
+          {posts.length === 0 ? (
             <EmptyState>この連載の記事は準備中です。</EmptyState>
           ) : (
-            <CardGrid
-              items={posts.items.map((p) => ({
-                ...postCard(p),
-                kicker: p.seriesOrder ? `第${p.seriesOrder}回` : postCard(p).kicker,
-              }))}
-            />
+            <CardGrid items={posts.map((p, i) => ({ ...postCard(p), kicker: `第${i + 1}回` }))} />
           )}
         </Section>
       ))}

@@ -23,7 +23,8 @@ export function ItemHeader({
   kicker?: string | null;
   title: string;
   date?: string | null;
-  byline?: string | null;
+  /** Who wrote it: the writers' names, linked (src/components/content/author-links.tsx). */
+  byline?: ReactNode;
   description?: string | null;
   extra?: ReactNode;
   /** Who may read the item (src/lib/access/access-label.ts). */
@@ -39,7 +40,7 @@ export function ItemHeader({
       </h1>
       <p className={styles.meta}>
         {date ? <time dateTime={isoDateJa(date)}>{formatDateJa(date)}</time> : null}
-        {byline ? <span>{byline}</span> : null}
+        {byline}
         {readingTime ? <span>{`読了時間 ${readingTime}`}</span> : null}
         {extra}
         {access ? <AccessBadge level={access} /> : null}

@@ -1,5 +1,6 @@
 import type { Metadata } from 'next';
 import { env } from '@/env';
+import type { FeedLink } from '@/lib/feeds';
 import { type PageMetadataInput, pageMetadata } from '@/lib/metadata';
 import { type SeoFields, type ShareSource, resolveShare } from '@/lib/share/share-meta';
 import { generatedShareImage } from '@/lib/share/share-image-path';
@@ -34,6 +35,8 @@ export type ShareMetadataInput = Omit<ShareSource, 'generatedImage'> & {
   generated: { endpoint: string; id: string; version?: string | null; title?: string };
   /** The page stays out of search engines whatever the item says (a preview, a members' area). */
   noIndex?: boolean;
+  /** Feeds named in the head beside the site feed (a series' own). */
+  feeds?: readonly FeedLink[];
 };
 
 /**
@@ -58,6 +61,7 @@ export function shareMetadata(input: ShareMetadataInput): Metadata {
     path: input.path,
     image: share.image,
     noIndex: share.noIndex || input.noIndex,
+    feeds: input.feeds,
   });
 }
 
@@ -68,7 +72,7 @@ export function shareMetadata(input: ShareMetadataInput): Metadata {
 export function itemPageMetadata(
   section: string,
   item: MetadataItem | undefined,
-  options: { noIndex?: boolean; leadText?: string | null } = {},
+  options: { noIndex?: boolean; leadText?: string | null; feeds?: readonly FeedLink[] } = {},
 ): Metadata {
   if (!item) return { title: 'ページが見つかりません', robots: { index: false } };
   return shareMetadata({
@@ -77,5 +81,6 @@ export function itemPageMetadata(
     path: `/${section}/${item.id}`,
     generated: { endpoint: section, id: item.id, version: item.revisedAt ?? item.updatedAt },
     noIndex: options.noIndex,
+    feeds: options.feeds,
   });
 }

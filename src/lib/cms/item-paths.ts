@@ -9,6 +9,8 @@ export const ITEM_PATH_PREFIXES: Readonly<Record<string, string>> = {
   jobs: '/jobs/',
   connect: '/connect/',
   categories: '/feature/',
+  writers: '/authors/',
+  series: '/series/',
 };
 
 /** The item's public path, or null when its endpoint has no item pages. */

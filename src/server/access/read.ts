@@ -11,12 +11,16 @@ import {
   type Job,
   type Movie,
   type Post,
+  type Series,
+  type Writer,
   audioSchema,
   categorySchema,
   connectSchema,
   jobSchema,
   movieSchema,
   postSchema,
+  seriesSchema,
+  writerSchema,
 } from '@/server/content/schemas';
 import { siteContent } from '@/server/content/site-content';
 import { activePreview } from '@/server/preview/preview';
@@ -119,4 +123,14 @@ export const readJob = cache(
 /** A feature issue (a category): public. */
 export const readFeature = cache(async (categoryId: string): Promise<Category | null> =>
   findItem('categories', categorySchema, categoryId),
+);
+
+/** A writer (an author page): public. */
+export const readWriter = cache(async (writerId: string): Promise<Writer | null> =>
+  findItem('writers', writerSchema, writerId),
+);
+
+/** A series, its writers expanded: public (its episodes are listed with their access labels). */
+export const readSeries = cache(async (seriesId: string): Promise<Series | null> =>
+  findItem('series', seriesSchema, seriesId),
 );

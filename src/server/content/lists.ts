@@ -84,10 +84,17 @@ async function readPage<T>(
   fields: string,
   page: number,
   size: number,
+  filters?: string,
 ): Promise<Page<T>> {
   const answer = await siteContent().get({
     endpoint,
-    queries: { limit: size, offset: (page - 1) * size, orders: '-publishedAt', fields },
+    queries: {
+      limit: size,
+      offset: (page - 1) * size,
+      orders: '-publishedAt',
+      fields,
+      ...(filters ? { filters } : {}),
+    },
     schema: z.object({ contents: z.array(schema), totalCount: z.number() }),
   });
   return paged(answer.contents, answer.totalCount, page, size);
@@ -96,12 +103,18 @@ async function readPage<T>(
 /** Only ids the service could hold go into a filter: anything else matches nothing. */
 const safeId = (id: string | undefined) => (id && CONTENT_ID.test(id) ? id : undefined);
 
+/** The items one writer wrote or appears in (an author page); an impossible id matches nothing. */
+const writerFilter = (writer: string) => `writers[contains]${safeId(writer) ?? '-'}`;
+const writerOf = (options: { writer?: string }) =>
+  options.writer !== undefined ? writerFilter(options.writer) : undefined;
+
 export async function listPosts(options: {
   page?: number;
   size?: number;
   category?: string;
   tag?: string;
   series?: string;
+  writer?: string;
   format?: string;
   orders?: string;
   ids?: string[];
@@ -114,6 +127,7 @@ export async function listPosts(options: {
     options.category !== undefined ? `category[equals]${safeId(options.category) ?? '-'}` : null,
     options.tag !== undefined ? `tags[contains]${safeId(options.tag) ?? '-'}` : null,
     options.series !== undefined ? `series[equals]${safeId(options.series) ?? '-'}` : null,
+    options.writer !== undefined ? writerFilter(options.writer) : null,
     options.format ? `format[contains]${options.format}` : null,
   ].filter(Boolean);
   const [answer, freePlan] = await Promise.all([
@@ -142,6 +156,25 @@ export async function listPosts(options: {
   return paged(cards, answer.totalCount, page, size);
 }
 
+/** The most episodes a series page lists (and a post's series navigation counts). */
+export const SERIES_EPISODE_LIMIT = 100;
+
+/**
+ * A series' episodes in order: by the editor's 連載内の順番, episodes without one after the
+ * others by publication. The series page numbers them and a post's 第N回 says the same.
+ */
+export const listSeriesEpisodes = cache(
+  async (seriesId: string, readingTime = true): Promise<PostCard[]> =>
+    (
+      await listPosts({
+        series: seriesId,
+        orders: 'seriesOrder,publishedAt',
+        size: SERIES_EPISODE_LIMIT,
+        readingTime,
+      })
+    ).items,
+);
+
 /** An audio or a movie as a card: both types carry the same card fields. */
 const mediaCardSchema = z.object({
   id: z.string(),
@@ -159,10 +192,11 @@ export type MediaCard = z.infer<typeof mediaCardSchema>;
 
 const MEDIA_CARD_FIELDS = `${SYSTEM},title,description,coverImage,duration,isPublicPreview,writers.id,writers.name`;
 
-export const listAudios = (page = 1, size = LIST_PAGE_SIZE) =>
-  readPage('audios', mediaCardSchema, MEDIA_CARD_FIELDS, page, size);
-export const listMovies = (page = 1, size = LIST_PAGE_SIZE) =>
-  readPage('movies', mediaCardSchema, MEDIA_CARD_FIELDS, page, size);
+/** One page of audios or movies, newest first; with `writer`, only those they appear in. */
+export const listAudios = (page = 1, size = LIST_PAGE_SIZE, options: { writer?: string } = {}) =>
+  readPage('audios', mediaCardSchema, MEDIA_CARD_FIELDS, page, size, writerOf(options));
+export const listMovies = (page = 1, size = LIST_PAGE_SIZE, options: { writer?: string } = {}) =>
+  readPage('movies', mediaCardSchema, MEDIA_CARD_FIELDS, page, size, writerOf(options));
 
 /** What every card shows of an item: its title, description, cover and dates. */
 const CARD_FIELDS = {

@@ -28,6 +28,8 @@ describe('cacheablePath', () => {
       '/connect/c',
       '/feature/f',
       '/jobs/j',
+      '/series/series-town',
+      '/authors/writer-tanaka?page=2',
       '/faq',
       '/login?next=%2Fposts%2Fa',
     ])
@@ -49,6 +51,9 @@ describe('cacheablePath', () => {
       '/posts/a/',
       '/posts/%61',
       '/feed.xml',
+      '/series/s/feed.xml',
+      '/authors',
+      '/authors/a/b',
     ])
       expect(cacheablePath(request(path)), path).toBeNull();
     expect(cacheablePath(request('/posts/a', {}, 'POST'))).toBeNull();

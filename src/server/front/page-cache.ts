@@ -37,7 +37,8 @@ const CACHEABLE_PATHS = new RegExp(
       'posts',
       `posts/(?!bookmark$|preview$)${ID}`,
       'insight',
-      'series',
+      `series(?:/${ID})?`,
+      `authors/${ID}`,
       `(?:feature|movies|audios|connect|jobs)(?:/${ID})?`,
       'about|faq|terms|specified-commercial-transactions|studio',
       // Signed-in readers are sent on from these: a render that reads the user is personal.

@@ -1,9 +1,12 @@
 import 'server-only';
 import { z } from '@/lib/zod';
 import { SITE_DESCRIPTION } from '@/lib/site';
+import { seriesPath } from '@/lib/authors/works';
+import { seriesFeedPath } from '@/lib/feeds';
 import { OPEN_POSTS_FILTER } from '@/lib/access/filters';
 import { postAccess } from '@/server/access/post-access';
 import type { ContentClient } from '@/server/content/client';
+import { CONTENT_ID } from '@/server/content/schemas';
 import { type FeedPost, rssXml } from './rss';
 import { XML_CACHE_CONTROL } from './xml';
 
@@ -41,10 +44,18 @@ const bodySchema = z.object({
 export async function readFeedPosts(
   client: Pick<ContentClient, 'get'>,
   size = FEED_SIZE,
+  /** Only these posts (a series' feed): a content service filter built from checked values. */
+  filters?: string,
 ): Promise<FeedPost[]> {
   const { contents } = await client.get({
     endpoint: 'posts',
-    queries: { limit: size, orders: '-publishedAt', fields: FEED_FIELDS, depth: 1 },
+    queries: {
+      limit: size,
+      orders: '-publishedAt',
+      fields: FEED_FIELDS,
+      depth: 1,
+      ...(filters ? { filters } : {}),
+    },
     schema: z.object({ contents: z.array(feedPostSchema) }),
   });
   const open = contents.filter((post) => postAccess(FEED_VIEWER, post, []).full).map((p) => p.id);
@@ -78,13 +89,34 @@ export async function readFeedPosts(
   }));
 }
 
-/** The /feed.xml answer. */
+/** A series' own feed: its channel and the filter of its posts. */
+export type SeriesFeed = { id: string; title: string; description?: string | null };
+
+/**
+ * The /feed.xml answer, or with `series` the answer of /series/{id}/feed.xml: the same posts,
+ * read and gated the same way, only that series' ones, in a channel of its own.
+ */
 export async function feedResponse(
   client: Pick<ContentClient, 'get'>,
   site: { siteUrl: string; siteName: string },
+  series?: SeriesFeed,
 ): Promise<Response> {
-  const posts = await readFeedPosts(client);
-  const xml = rssXml({ ...site, description: SITE_DESCRIPTION, language: 'ja' }, posts);
+  // An id goes into the filter only as the service could hold it (no filter syntax inside).
+  if (series && !CONTENT_ID.test(series.id)) throw new Error('not a content id');
+  const posts = await readFeedPosts(
+    client,
+    FEED_SIZE,
+    series ? `series[equals]${series.id}` : undefined,
+  );
+  const channel = series
+    ? {
+        title: `連載「${series.title}」 | ${site.siteName}`,
+        description: series.description || SITE_DESCRIPTION,
+        path: seriesPath(series.id),
+        feedPath: seriesFeedPath(series.id),
+      }
+    : { description: SITE_DESCRIPTION };
+  const xml = rssXml({ ...site, ...channel, language: 'ja' }, posts);
   return new Response(xml, {
     headers: {
       'content-type': 'application/rss+xml; charset=utf-8',

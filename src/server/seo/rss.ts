@@ -1,4 +1,5 @@
 import 'server-only';
+import { SITE_FEED_PATH } from '@/lib/feeds';
 import { cdata, escapeXml } from './xml';
 
 /**
@@ -8,7 +9,7 @@ import { cdata, escapeXml } from './xml';
  * the paywall cannot leak through the feed even if a body is handed in by mistake.
  */
 
-export const FEED_PATH = '/feed.xml';
+export const FEED_PATH = SITE_FEED_PATH;
 
 export type FeedChannel = {
   /** SITE_URL, without a trailing slash. */
@@ -16,6 +17,12 @@ export type FeedChannel = {
   siteName: string;
   description: string;
   language?: string;
+  /** The channel's own title, page and feed (a series' feed); the site's when absent. */
+  title?: string;
+  /** Path of the page the channel stands for; the site's home when absent. */
+  path?: string;
+  /** Path of this feed (its atom:link rel="self"); /feed.xml when absent. */
+  feedPath?: string;
 };
 
 export type FeedPost = {
@@ -95,11 +102,11 @@ function lastBuildDate(posts: readonly FeedPost[]): Date | undefined {
 export function rssXml(channel: FeedChannel, posts: readonly FeedPost[]): string {
   const built = lastBuildDate(posts);
   const head = [
-    element('title', channel.siteName),
-    element('link', channel.siteUrl),
+    element('title', channel.title ?? channel.siteName),
+    element('link', `${channel.siteUrl}${channel.path ?? ''}`),
     element('description', channel.description),
     element('language', channel.language ?? 'ja'),
-    `<atom:link href="${escapeXml(`${channel.siteUrl}${FEED_PATH}`)}" rel="self" type="application/rss+xml"/>`,
+    `<atom:link href="${escapeXml(`${channel.siteUrl}${channel.feedPath ?? FEED_PATH}`)}" rel="self" type="application/rss+xml"/>`,
     built ? element('lastBuildDate', rfc822(built)) : '',
   ];
   return (

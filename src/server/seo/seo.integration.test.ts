@@ -134,7 +134,7 @@ describe('sitemap and feed on the built-in content service', () => {
     await database?.close();
   });
 
-  it('lists the static routes and exactly the published posts, audios, movies, jobs and features', async () => {
+  it('lists the static routes and exactly the published posts, audios, movies, jobs, features, writers and series', async () => {
     const expected = [
       ...SITEMAP_STATIC_ROUTES.filter((r) => r.path !== '/studio').map((r) => `${SITE}${r.path}`),
       ...(await published('posts'))
@@ -146,6 +146,8 @@ describe('sitemap and feed on the built-in content service', () => {
         .filter((p) => p.id !== 'closed-job')
         .map((p) => `${SITE}/jobs/${p.id}`),
       ...(await published('categories')).map((p) => `${SITE}/feature/${p.id}`),
+      ...(await published('writers')).map((p) => `${SITE}/authors/${p.id}`),
+      ...(await published('series')).map((p) => `${SITE}/series/${p.id}`),
     ];
     expect((await published('posts')).length).toBeGreaterThan(60); // the demo corpus is there
     expect(new Set(urls)).toEqual(new Set(expected));

@@ -2,6 +2,7 @@ import 'server-only';
 import type { MetadataRoute } from 'next';
 import { openListingsFilter } from '@/lib/jobs';
 import { type SITE_PAGE_ENDPOINTS } from '@/lib/site-pages';
+import { authorPath, seriesPath } from '@/lib/authors/works';
 import { escapeXml } from './xml';
 
 /**
@@ -20,6 +21,8 @@ type ItemSource = {
   path: (id: string) => string;
   /** Only these published items are listed (a content service filter for the moment `now`). */
   filters?: (now: Date) => string;
+  /** The type has no `seo` field (no editor's noindex to honour): every published item is listed. */
+  noSeoField?: true;
 };
 
 /**
@@ -36,6 +39,9 @@ export const SITEMAP_ITEM_SOURCES = [
     filters: (now: Date) => openListingsFilter(now),
   },
   { endpoint: 'categories', path: (id: string) => `/feature/${encodeURIComponent(id)}` },
+  // Last, so the files listing the types above stay the same (docs/decisions/035-authors-and-series.md).
+  { endpoint: 'writers', path: authorPath, noSeoField: true },
+  { endpoint: 'series', path: seriesPath, noSeoField: true },
 ] as const satisfies readonly ItemSource[];
 
 /** Items an editor marked noindex (the `seo` custom field) are never listed. */
@@ -44,21 +50,16 @@ export const INDEXABLE_FILTER = 'seo.noIndex[not_equals]true';
 /** The filter of an endpoint's listed items at `now`: indexable ones, and its own narrowing. */
 export function sitemapFilterOf(endpoint: string, now: Date): string | undefined {
   const source: ItemSource | undefined = SITEMAP_ITEM_SOURCES.find((s) => s.endpoint === endpoint);
-  // The date-only lists (series) have no seo field: their dates count whatever it says.
   if (!source) return undefined;
   const own = source.filters?.(now);
+  // Types without a seo field (writers, series): every published item counts.
+  if (source.noSeoField) return own;
   return own ? `${INDEXABLE_FILTER}[and]${own}` : INDEXABLE_FILTER;
 }
 
 export type SitemapItemEndpoint = (typeof SITEMAP_ITEM_SOURCES)[number]['endpoint'];
 
-/** Endpoints read only for the date of a list page (series has no page per item). */
-export const SITEMAP_DATE_ONLY_ENDPOINTS = ['series'] as const;
-
-export type SitemapDateSource =
-  | SitemapItemEndpoint
-  | (typeof SITE_PAGE_ENDPOINTS)[number]
-  | (typeof SITEMAP_DATE_ONLY_ENDPOINTS)[number];
+export type SitemapDateSource = SitemapItemEndpoint | (typeof SITE_PAGE_ENDPOINTS)[number];
 
 export type StaticRoute = {
   path: string;

@@ -58,13 +58,22 @@ const corpus = () => ({
   jobs: rows('j', 3),
   categories: rows('c', 1),
   series: rows('s', 2),
+  writers: rows('w', 1),
 });
 
 describe('reading the sitemaps', () => {
   it('counts every listed endpoint with one limit=1 read each, narrowed to the dates', async () => {
     const { client, requests } = fakeClient(corpus());
     const summary = await readSitemapSummary(client);
-    expect(summary.counts).toEqual({ posts: 7, audios: 2, movies: 0, jobs: 3, categories: 1 });
+    expect(summary.counts).toEqual({
+      posts: 7,
+      audios: 2,
+      movies: 0,
+      jobs: 3,
+      categories: 1,
+      writers: 1,
+      series: 2,
+    });
     expect(summary.newest.posts).toBe('2026-01-01T00:00:06.000Z');
     expect(summary.newest.series).toBe('2026-01-01T00:00:01.000Z');
     expect(summary.newest.movies).toBeUndefined();
@@ -91,6 +100,9 @@ describe('reading the sitemaps', () => {
       `${SITE}/jobs/j1`,
       `${SITE}/jobs/j2`,
       `${SITE}/feature/c0`,
+      `${SITE}/authors/w0`,
+      `${SITE}/series/s0`,
+      `${SITE}/series/s1`,
     ]);
     expect(entries.find((e) => e.url === `${SITE}/about`)?.lastModified).toBe(
       '2025-10-01T00:00:00.000Z',
@@ -102,7 +114,14 @@ describe('reading the sitemaps', () => {
     );
     // Ids are read with the dates only, oldest first.
     const idReads = requests.filter((r) => r.queries.fields === 'id,revisedAt,updatedAt');
-    expect(idReads.map((r) => r.endpoint)).toEqual(['posts', 'audios', 'jobs', 'categories']);
+    expect(idReads.map((r) => r.endpoint)).toEqual([
+      'posts',
+      'audios',
+      'jobs',
+      'categories',
+      'writers',
+      'series',
+    ]);
     for (const r of idReads) expect(r.queries).toMatchObject({ orders: 'createdAt', depth: 0 });
     expect(await readSitemap(client, SITE, 1)).toEqual([]);
   });
@@ -110,20 +129,25 @@ describe('reading the sitemaps', () => {
   it('splits past the limit: each file reads only its own window, in pages', async () => {
     const { client, requests } = fakeClient(corpus(), { studio: '2025-09-09T00:00:00.000Z' });
     const options = { maxUrls: 10, pageSize: 4 };
-    expect(await readSitemapIds(client, options)).toEqual([{ id: 0 }, { id: 1 }, { id: 2 }]);
+    expect(await readSitemapIds(client, options)).toEqual([
+      { id: 0 },
+      { id: 1 },
+      { id: 2 },
+      { id: 3 },
+    ]);
     const files: string[][] = [];
     const reads: (typeof requests)[] = [];
-    for (const id of [0, 1, 2]) {
+    for (const id of [0, 1, 2, 3]) {
       requests.length = 0;
       files.push((await readSitemap(client, SITE, id, options)).map((e) => e.url));
       reads.push([...requests]);
     }
-    // 16 static routes and 13 items: 29 URLs cut every 10.
+    // 16 static routes and 16 items: 32 URLs cut every 10.
     expect(SITEMAP_STATIC_ROUTES).toHaveLength(16);
-    expect(files.map((f) => f.length)).toEqual([10, 10, 9]);
+    expect(files.map((f) => f.length)).toEqual([10, 10, 10, 2]);
     const all = files.flat();
     expect(new Set(all).size).toBe(all.length);
-    expect(all).toHaveLength(SITEMAP_STATIC_ROUTES.length + 7 + 2 + 3 + 1);
+    expect(all).toHaveLength(SITEMAP_STATIC_ROUTES.length + 7 + 2 + 3 + 1 + 1 + 2);
     expect(files[1]).toEqual([
       ...SITEMAP_STATIC_ROUTES.slice(10).map((r) => `${SITE}${r.path}`),
       ...rows('p', 4).map((r) => `${SITE}/posts/${r.id}`),
@@ -143,9 +167,16 @@ describe('reading the sitemaps', () => {
       ['audios', 0, 2],
       ['jobs', 0, 3],
       ['categories', 0, 1],
+      ['writers', 0, 1],
     ]);
+    expect(idPages(3)).toEqual([['series', 0, 2]]);
     // The static pages' dates are read only by the files that list static pages.
-    expect(reads.map((r) => r.some((q) => q.endpoint === 'about'))).toEqual([true, true, false]);
+    expect(reads.map((r) => r.some((q) => q.endpoint === 'about'))).toEqual([
+      true,
+      true,
+      false,
+      false,
+    ]);
     expect(files[1]).toContain(`${SITE}/studio`);
     const second = await readSitemap(client, SITE, 1, options);
     expect(second.find((e) => e.url === `${SITE}/studio`)?.lastModified).toBe(
@@ -182,7 +213,9 @@ describe('reading the sitemaps', () => {
       expect(r.queries.filters).toBe(`${INDEXABLE_FILTER}[and]${openListingsFilter(now)}`);
     const others = requests.filter((r) => r.endpoint !== 'jobs' && r.queries.filters);
     expect(new Set(others.map((r) => r.queries.filters))).toEqual(new Set([INDEXABLE_FILTER]));
+    // Writers and series have no seo field: every published one is listed, unfiltered.
     expect(others.map((r) => r.endpoint)).not.toContain('series');
+    expect(others.map((r) => r.endpoint)).not.toContain('writers');
   });
 
   it('fails loudly on a content error other than a missing page', async () => {

@@ -10,7 +10,6 @@ import {
   isContentRequestError,
 } from '@/server/content/client';
 import {
-  SITEMAP_DATE_ONLY_ENDPOINTS,
   SITEMAP_ITEM_SOURCES,
   SITEMAP_MAX_URLS,
   SITEMAP_STATIC_ROUTES,
@@ -120,10 +119,7 @@ export async function readSitemapSummary(
   client: Reader,
   options: Pick<SitemapReadOptions, 'now'> = {},
 ): Promise<SitemapSummary> {
-  const lists = [
-    ...SITEMAP_ITEM_SOURCES.map((s) => s.endpoint),
-    ...SITEMAP_DATE_ONLY_ENDPOINTS,
-  ] as const;
+  const lists = SITEMAP_ITEM_SOURCES.map((s) => s.endpoint);
   const summaries = await Promise.all(
     lists.map(
       async (endpoint) => [endpoint, await summarizeList(client, endpoint, options.now)] as const,
@@ -136,7 +132,7 @@ export async function readSitemapSummary(
   const newest: SitemapSummary['newest'] = {};
   for (const [endpoint, summary] of summaries) {
     newest[endpoint] = summary.newest;
-    if (endpoint in counts) counts[endpoint as SitemapItemEndpoint] = summary.count;
+    counts[endpoint] = summary.count;
   }
   return { counts, newest };
 }

@@ -1,6 +1,7 @@
 import { BookmarkButton } from '@/components/bookmarks/bookmark-button.client';
 import { AccessBadge } from '@/components/content/access-badge';
-import { CoverImage, castLine } from '@/components/content/item-header';
+import { AuthorLinks } from '@/components/content/author-links';
+import { CoverImage } from '@/components/content/item-header';
 import { Paywall } from '@/components/content/paywall';
 import { PhraseText } from '@/components/content/phrase-text';
 import { RichText } from '@/components/content/rich-text';
@@ -32,8 +33,6 @@ export default async function AudioPage({ params }: RouteParamsProps<'contentId'
   const transcript = audio.transcript ?? '';
   const path = `/audios/${audio.id}`;
   const date = audio.publishedAt ?? audio.createdAt;
-  // Who speaks in an episode: its writers are the host and the guests.
-  const speakers = castLine(audio.writers);
   return (
     <article className={styles.article}>
       <JsonLd
@@ -51,7 +50,8 @@ export default async function AudioPage({ params }: RouteParamsProps<'contentId'
           <p className={episode.meta}>
             <time dateTime={isoDateJa(date)}>{formatDateJa(date)}</time>
             {audio.duration ? <span>再生時間 {formatDurationJa(audio.duration)}</span> : null}
-            {speakers ? <span>{speakers}</span> : null}
+            {/* Who speaks in an episode: its writers are the host and the guests. */}
+            <AuthorLinks writers={audio.writers} role="出演" />
           </p>
           <div className={episode.actions}>
             <BookmarkButton endpoint="audios" contentId={audio.id} title={audio.title} />

@@ -1,5 +1,6 @@
 import { BookmarkButton } from '@/components/bookmarks/bookmark-button.client';
-import { CoverImage, ItemHeader, castLine } from '@/components/content/item-header';
+import { AuthorLinks } from '@/components/content/author-links';
+import { CoverImage, ItemHeader } from '@/components/content/item-header';
 import { Paywall } from '@/components/content/paywall';
 import styles from '@/components/content/article.module.css';
 import { jsonLdSite } from '@/components/listing/site-metadata';
@@ -37,7 +38,7 @@ export default async function MoviePage({ params }: RouteParamsProps<'contentId'
         kicker="動画"
         title={movie.title}
         date={movie.publishedAt ?? movie.createdAt}
-        byline={castLine(movie.writers)}
+        byline={<AuthorLinks writers={movie.writers} role="出演" />}
         description={movie.description}
         extra={movie.duration ? <span>再生時間 {formatDurationJa(movie.duration)}</span> : null}
         access={shown.access}

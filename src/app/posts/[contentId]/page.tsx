@@ -1,7 +1,8 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
 import { BookmarkButton } from '@/components/bookmarks/bookmark-button.client';
-import { ItemCover, ItemHeader, byline } from '@/components/content/item-header';
+import { AuthorLinks } from '@/components/content/author-links';
+import { ItemCover, ItemHeader } from '@/components/content/item-header';
 import { FreePlanNote } from '@/components/content/paywall';
 import { PaywalledLead } from '@/components/content/paywalled-lead';
 import { RichText, richBody } from '@/components/content/rich-text';
@@ -17,9 +18,11 @@ import { itemPageMetadata, jsonLdSite } from '@/components/listing/site-metadata
 import { JsonLd } from '@/components/seo/json-ld';
 import { PAYWALLED_CLASS, contentItemJsonLd } from '@/lib/json-ld';
 import { env } from '@/env';
+import { seriesPath } from '@/lib/authors/works';
+import { seriesFeedLink } from '@/lib/feeds';
 import { PreviewBanner } from '@/components/preview/preview-banner.client';
 import { readPost } from '@/server/access/read';
-import { type PostCard, listPosts } from '@/server/content/lists';
+import { type PostCard, listPosts, listSeriesEpisodes } from '@/server/content/lists';
 import type { Post } from '@/server/content/schemas';
 import type { RouteParamsProps } from '@/components/listing/page-params';
 import { leadTextOf, readShownOr404 } from '@/components/content/item-page';
@@ -28,23 +31,23 @@ export async function generateMetadata({
   params,
 }: RouteParamsProps<'contentId'>): Promise<Metadata> {
   const read = await readPost((await params).contentId);
+  const series = read?.item.series;
   return itemPageMetadata('posts', read?.item, {
     noIndex: read?.preview,
     leadText: read ? leadTextOf(read) : null,
+    // An episode names its series' feed beside the site's.
+    feeds: series ? [seriesFeedLink(series)] : undefined,
   });
 }
 
 /** The series around a post: its place and the previous and next instalments. */
 async function seriesNavigation(post: Post) {
   if (!post.series) return null;
-  const { items } = await listPosts({
-    series: post.series.id,
-    orders: 'seriesOrder',
-    size: 100,
-    readingTime: false,
-  });
+  // The numbers and neighbours only: no body is read for a reading time.
+  const items = await listSeriesEpisodes(post.series.id, false);
   const index = items.findIndex((p) => p.id === post.id);
   return {
+    id: post.series.id,
     title: post.series.title,
     position: index >= 0 ? index + 1 : null,
     total: items.length,
@@ -92,14 +95,14 @@ export default async function PostPage({ params }: RouteParamsProps<'contentId'>
         kicker={post.category?.name}
         title={post.title}
         date={post.publishedAt ?? post.updatedAt}
-        byline={byline(post.writers)}
+        byline={<AuthorLinks writers={post.writers} />}
         description={post.description}
         access={shown.access}
         readingTime={characters > 0 ? readingTimeLabel(characters) : null}
         extra={
           series?.position ? (
             <span>
-              連載「{series.title}」第{series.position}回
+              <Link href={seriesPath(series.id)}>連載「{series.title}」</Link>第{series.position}回
             </span>
           ) : null
         }
