@@ -1,14 +1,7 @@
 import 'server-only';
 import { mergedWindow } from '@/lib/authors/works';
-import {
-  LIST_PAGE_SIZE,
-  type MediaCard,
-  type Page,
-  type PostCard,
-  listAudios,
-  listMovies,
-  listPosts,
-} from './lists';
+import type { MediaCard, Page, PostCard } from './lists';
+import { LIST_PAGE_SIZE, listAudios, listMovies, listPosts } from './lists';
 
 /**
  * Everything one writer wrote or appears in, newest first, one page at a time: their posts,
