@@ -1,10 +1,6 @@
 import { handleAccountPost } from '@/server/identity/account-http';
+import { paramRoute } from '@/server/http/param-route';
 
 export const dynamic = 'force-dynamic';
 
-export async function POST(
-  request: Request,
-  { params }: { params: Promise<{ flow: string }> },
-): Promise<Response> {
-  return handleAccountPost(request, (await params).flow);
-}
+export const POST = paramRoute('flow', (request, flow) => handleAccountPost(request, flow));

@@ -1,11 +1,9 @@
 import { handleProviderStart } from '@/server/identity/account-http';
+import { paramRoute } from '@/server/http/param-route';
 
 export const dynamic = 'force-dynamic';
 
 /** A provider button on /login (LINE, Google): sends the reader to the provider. */
-export async function POST(
-  request: Request,
-  { params }: { params: Promise<{ provider: string }> },
-): Promise<Response> {
-  return handleProviderStart(request, (await params).provider);
-}
+export const POST = paramRoute('provider', (request, provider) =>
+  handleProviderStart(request, provider),
+);

@@ -1,9 +1,8 @@
 import { consoleRoutes } from '@/server/cms/console/console-http';
+import { paramRoute } from '@/server/http/param-route';
 
 export const dynamic = 'force-dynamic';
 
-type Params = { params: Promise<{ endpoint: string }> };
-
-export async function POST(request: Request, { params }: Params): Promise<Response> {
-  return consoleRoutes().create(request, (await params).endpoint);
-}
+export const POST = paramRoute('endpoint', (request, endpoint) =>
+  consoleRoutes().create(request, endpoint),
+);

@@ -1,10 +1,6 @@
 import { apiKeysRoutes } from '@/server/admin/api-keys-http';
+import { paramRoute } from '@/server/http/param-route';
 
 export const dynamic = 'force-dynamic';
 
-export async function POST(
-  request: Request,
-  { params }: { params: Promise<{ id: string }> },
-): Promise<Response> {
-  return apiKeysRoutes.revoke(request, (await params).id);
-}
+export const POST = paramRoute('id', (request, id) => apiKeysRoutes.revoke(request, id));

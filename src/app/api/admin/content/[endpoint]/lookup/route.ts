@@ -1,9 +1,8 @@
 import { consoleRoutes } from '@/server/cms/console/console-http';
+import { paramRoute } from '@/server/http/param-route';
 
 export const dynamic = 'force-dynamic';
 
-type Params = { params: Promise<{ endpoint: string }> };
-
-export async function GET(request: Request, { params }: Params): Promise<Response> {
-  return consoleRoutes().lookup(request, (await params).endpoint);
-}
+export const GET = paramRoute('endpoint', (request, endpoint) =>
+  consoleRoutes().lookup(request, endpoint),
+);

@@ -1,10 +1,6 @@
 import { mediaRoutes } from '@/server/media/http';
+import { paramRoute } from '@/server/http/param-route';
 
 export const dynamic = 'force-dynamic';
 
-export async function POST(
-  request: Request,
-  { params }: { params: Promise<{ id: string }> },
-): Promise<Response> {
-  return mediaRoutes.remove(request, (await params).id);
-}
+export const POST = paramRoute('id', (request, id) => mediaRoutes.remove(request, id));

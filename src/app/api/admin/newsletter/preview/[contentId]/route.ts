@@ -1,10 +1,8 @@
 import { newsletterRoutes } from '@/server/newsletter/console-http';
+import { paramRoute } from '@/server/http/param-route';
 
 export const dynamic = 'force-dynamic';
 
-export async function GET(
-  request: Request,
-  { params }: { params: Promise<{ contentId: string }> },
-): Promise<Response> {
-  return newsletterRoutes.preview(request, (await params).contentId);
-}
+export const GET = paramRoute('contentId', (request, contentId) =>
+  newsletterRoutes.preview(request, contentId),
+);

@@ -1,10 +1,8 @@
 import { newsletterRoutes } from '@/server/newsletter/console-http';
+import { paramRoute } from '@/server/http/param-route';
 
 export const dynamic = 'force-dynamic';
 
-export async function GET(
-  request: Request,
-  { params }: { params: Promise<{ sendId: string }> },
-): Promise<Response> {
-  return newsletterRoutes.status(request, (await params).sendId);
-}
+export const GET = paramRoute('sendId', (request, sendId) =>
+  newsletterRoutes.status(request, sendId),
+);

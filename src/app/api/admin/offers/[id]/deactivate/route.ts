@@ -1,10 +1,6 @@
 import { offersRoutes } from '@/server/admin/offers-http';
+import { paramRoute } from '@/server/http/param-route';
 
 export const dynamic = 'force-dynamic';
 
-export async function POST(
-  request: Request,
-  { params }: { params: Promise<{ id: string }> },
-): Promise<Response> {
-  return offersRoutes.deactivate(request, (await params).id);
-}
+export const POST = paramRoute('id', (request, id) => offersRoutes.deactivate(request, id));

@@ -1,10 +1,8 @@
 import { adminUserRoutes } from '@/server/admin/users-http';
+import { paramRoute } from '@/server/http/param-route';
 
 export const dynamic = 'force-dynamic';
 
-export async function POST(
-  request: Request,
-  { params }: { params: Promise<{ userId: string }> },
-): Promise<Response> {
-  return adminUserRoutes.sessions(request, (await params).userId);
-}
+export const POST = paramRoute('userId', (request, userId) =>
+  adminUserRoutes.sessions(request, userId),
+);

@@ -1,10 +1,6 @@
 import { axisAdminRoutes } from '@/server/partners/axis-admin-http';
+import { paramRoute } from '@/server/http/param-route';
 
 export const dynamic = 'force-dynamic';
 
-export async function POST(
-  request: Request,
-  { params }: { params: Promise<{ id: string }> },
-): Promise<Response> {
-  return axisAdminRoutes.inquiryState(request, (await params).id);
-}
+export const POST = paramRoute('id', (request, id) => axisAdminRoutes.inquiryState(request, id));

@@ -1,10 +1,8 @@
 import { axisAdminRoutes } from '@/server/partners/axis-admin-http';
+import { paramRoute } from '@/server/http/param-route';
 
 export const dynamic = 'force-dynamic';
 
-export async function POST(
-  request: Request,
-  { params }: { params: Promise<{ partnerId: string }> },
-): Promise<Response> {
-  return axisAdminRoutes.updatePartner(request, (await params).partnerId);
-}
+export const POST = paramRoute('partnerId', (request, partnerId) =>
+  axisAdminRoutes.updatePartner(request, partnerId),
+);
