@@ -145,7 +145,7 @@ test('the mobile menu is a modal: Escape, Close and the overlay close it, focus 
   await expect(opener).toBeFocused();
 
   await opener.click();
-  await dialog.getByRole('button', { name: 'Close' }).click();
+  await dialog.getByRole('button', { name: '閉じる' }).click();
   await expect(dialog).toBeHidden();
 
   await opener.click();

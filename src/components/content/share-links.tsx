@@ -1,6 +1,10 @@
+import { ShareActions } from './share-actions.client';
 import styles from './share-links.module.css';
 
-/** Share links to the services Japanese readers use; plain links, no third-party scripts. */
+/**
+ * Share links to the services Japanese readers use; plain links, no third-party scripts. With
+ * JavaScript, a copy-link button and the phone's own share sheet join them (ShareActions).
+ */
 export function ShareLinks({ url, title }: { url: string; title: string }) {
   const u = encodeURIComponent(url);
   const t = encodeURIComponent(title);
@@ -23,6 +27,7 @@ export function ShareLinks({ url, title }: { url: string; title: string }) {
           </li>
         ))}
       </ul>
+      <ShareActions url={url} title={title} />
     </nav>
   );
 }

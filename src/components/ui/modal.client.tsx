@@ -129,7 +129,7 @@ function OpenModal({
       >
         <button
           type="button"
-          aria-label="Close"
+          aria-label="閉じる"
           className={styles.close}
           style={buttonColor ? { color: buttonColor } : undefined}
           onClick={onClose}

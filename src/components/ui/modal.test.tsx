@@ -67,9 +67,9 @@ describe('Modal', () => {
     expect(screen.getByRole('dialog', { name: '画像の拡大' })).toBeInTheDocument();
   });
 
-  it('calls onClose from the button labelled exactly "Close"', async () => {
+  it('calls onClose from the button labelled 閉じる', async () => {
     const onClose = renderOpenModal();
-    await userEvent.click(screen.getByRole('button', { name: 'Close' }));
+    await userEvent.click(screen.getByRole('button', { name: '閉じる' }));
     expect(onClose).toHaveBeenCalledTimes(1);
   });
 
@@ -126,7 +126,7 @@ describe('Modal', () => {
     const dialog = screen.getByRole('dialog');
     expect(dialog).toHaveFocus();
 
-    const close = screen.getByRole('button', { name: 'Close' });
+    const close = screen.getByRole('button', { name: '閉じる' });
     const input = screen.getByRole('textbox', { name: '名前' });
     const ok = screen.getByRole('button', { name: '了解' });
 
@@ -151,7 +151,7 @@ describe('Modal', () => {
     act(() => (document.activeElement as HTMLElement | null)?.blur());
     expect(document.body).toHaveFocus();
     await user.tab();
-    expect(screen.getByRole('button', { name: 'Close' })).toHaveFocus();
+    expect(screen.getByRole('button', { name: '閉じる' })).toHaveFocus();
   });
 
   it('focuses initialFocusRef when given', () => {
@@ -181,7 +181,7 @@ describe('Modal', () => {
     expect(trigger).toHaveFocus();
 
     await user.click(trigger);
-    await user.click(screen.getByRole('button', { name: 'Close' }));
+    await user.click(screen.getByRole('button', { name: '閉じる' }));
     expect(screen.queryByRole('dialog')).toBeNull();
     expect(trigger).toHaveFocus();
   });
@@ -237,7 +237,7 @@ describe('Modal', () => {
     const overlay = screen.getByRole('dialog').parentElement;
     expect(overlay).toHaveStyle({ backgroundColor: 'rgb(255, 255, 255)' });
     expect(overlay).toHaveAttribute('data-fixed-top-on-mobile', 'true');
-    expect(screen.getByRole('button', { name: 'Close' })).toHaveStyle({
+    expect(screen.getByRole('button', { name: '閉じる' })).toHaveStyle({
       color: 'rgb(235, 255, 0)',
     });
   });
