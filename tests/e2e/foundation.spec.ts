@@ -125,7 +125,7 @@ test('each client-side navigation through links pushes exactly one page_view wit
   expect(await page.evaluate(() => (window as unknown as { __marker?: number }).__marker)).toBe(1);
 });
 
-test('the mobile menu is a modal: Escape, Close and the overlay close it, focus returns', async ({
+test('the mobile menu is a modal: Escape, 閉じる and the overlay close it, focus returns', async ({
   page,
 }) => {
   await page.setViewportSize({ width: 360, height: 740 });

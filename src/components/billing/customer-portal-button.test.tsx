@@ -142,7 +142,8 @@ describe('CustomerPortalButton', () => {
   it('閉じる closes the notice without calling the portal', async () => {
     const { fetchMock } = deferredFetch();
     const dialog = await openPlanChangeNotice();
-    await userEvent.click(within(dialog).getByRole('button', { name: '閉じる' }));
+    // The notice's own 閉じる (the dialog's × is named 閉じる too, and comes first).
+    await userEvent.click(within(dialog).getAllByRole('button', { name: '閉じる' }).at(-1)!);
     expect(screen.queryByRole('dialog')).toBeNull();
     expect(fetchMock).not.toHaveBeenCalled();
   });
