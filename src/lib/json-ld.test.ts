@@ -507,6 +507,31 @@ describe('item pages', () => {
     );
   });
 
+  it('take the editor’s meta title, description and share image; else the cover; else the generated image', () => {
+    const seo = {
+      metaTitle: 'シェアの題',
+      metaDescription: 'シェアの説明',
+      shareImage: { url: '/uploads/share.png' },
+    };
+    const cover = { url: '/uploads/cover.jpg' };
+    const [post] = contentItemJsonLd(SITE, 'posts', { ...item, coverImage: cover, seo });
+    expect(post).toMatchObject({
+      headline: 'シェアの題',
+      description: 'シェアの説明',
+      image: ['https://axis.example.jp/uploads/share.png'],
+    });
+    const [movie] = contentItemJsonLd(SITE, 'movies', { ...item, coverImage: cover });
+    expect(movie).toMatchObject({
+      name: 'T',
+      description: 'D',
+      thumbnailUrl: ['https://axis.example.jp/uploads/cover.jpg'],
+    });
+    const [bare] = contentItemJsonLd(SITE, 'audios', item);
+    expect(bare?.image).toEqual([
+      `https://axis.example.jp/share-image/audios/i1?v=${Date.parse('2026-02-01').toString(36)}`,
+    ]);
+  });
+
   const writerW = {
     '@type': 'Person',
     name: 'W',

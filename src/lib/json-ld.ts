@@ -8,6 +8,8 @@ import {
 } from './jobs';
 import { authorPath, seriesPath } from './authors/works';
 import { type SiteSettings, truncateDescription } from './metadata';
+import { generatedShareImage } from './share/share-image-path';
+import { type SeoFields, type ShareImage, resolveShare } from './share/share-meta';
 import { DEFAULT_SHARE_IMAGE } from './site';
 
 /**
@@ -460,7 +462,7 @@ export type ContentItemInput = {
   id: string;
   title: string;
   description?: string | null;
-  coverImage?: ImageInput | null;
+  coverImage?: ShareImage | null;
   publishedAt?: string | null;
   createdAt: string;
   revisedAt?: string | null;
@@ -468,6 +470,8 @@ export type ContentItemInput = {
   writers?: readonly WriterInput[];
   /** A public-preview item; absent for content that is always members' (connect pages). */
   isPublicPreview?: boolean;
+  /** The editor's meta title, description and share image, which win where filled. */
+  seo?: SeoFields | null;
 };
 
 /** What only some sections describe: a post's feature and tags, a movie's duration and embed. */
@@ -485,7 +489,10 @@ export type ContentItemDetails = {
  * and connect pages, a VideoObject for movies, a PodcastEpisode for audios) and the trail home →
  * section → item. It describes the content, not this reader's access: isAccessibleForFree is the
  * item's public preview (never for connect pages). Writers link to their author pages (and
- * their own sites as sameAs).
+ * their own sites as sameAs). Its headline, description and image are the ones the page's
+ * metadata gives (resolveShare: the editor's `seo` field, else the item's title, description and
+ * cover, else the generated share image), never text of the body: no lead, so nothing below the
+ * members' divider (docs/decisions/029-divider-is-the-lead.md).
  */
 export function contentItemJsonLd(
   site: JsonLdSite,
@@ -494,10 +501,22 @@ export function contentItemJsonLd(
   details: ContentItemDetails = {},
 ): JsonLdObject[] {
   const path = `/${section}/${item.id}`;
+  const dates = contentImagesAndDates(item);
+  const share = resolveShare({
+    ...item,
+    // The same address as the page's og:image (itemPageMetadata), so both name one image.
+    generatedImage: generatedShareImage(
+      section,
+      item.id,
+      item.revisedAt ?? item.updatedAt,
+      item.title,
+    ),
+  });
   const common = {
+    ...dates,
     path,
-    description: item.description,
-    ...contentImagesAndDates(item),
+    description: share.description,
+    images: share.image ? [share.image] : [],
     isAccessibleForFree: item.isPublicPreview ?? false,
   };
   const named = writerPeople(item.writers);
@@ -505,7 +524,7 @@ export function contentItemJsonLd(
     section === 'movies'
       ? videoObjectJsonLd(site, {
           ...common,
-          name: item.title,
+          name: share.title,
           duration: details.duration,
           authors: named,
           embedUrl: details.embedUrl,
@@ -513,13 +532,13 @@ export function contentItemJsonLd(
       : section === 'audios'
         ? podcastEpisodeJsonLd(site, {
             ...common,
-            name: item.title,
+            name: share.title,
             duration: details.duration,
             authors: named,
           })
         : articleJsonLd(site, {
             ...common,
-            headline: item.title,
+            headline: share.title,
             authors: named,
             section: details.section,
             keywords: details.keywords,

@@ -6,7 +6,8 @@ import { signInAs } from './support/roles';
 /**
  * Slugs (docs/decisions/033-slugs-and-redirects.md) in Chromium: an editor types a post's id,
  * sees the public URL it gives and a clear refusal of a bad or taken one, creates it; renames a
- * published post, and its old URL answers 301 to the new one, which the sitemap lists instead.
+ * published post, and its old URL answers 301 to the new one, whose served head carries the
+ * post's search and sharing values and which the sitemap lists instead.
  * The stored references, the chains of redirects and the feed after a rename are the
  * integration tests' (src/server/cms/rename.integration.test.ts).
  */
@@ -75,7 +76,12 @@ test('renaming a published post: the old URL answers 301 and the sitemap lists t
   )!;
   const created = await page.request.put(`/api/v1/posts/${first}`, {
     headers: { 'X-MICROCMS-API-KEY': key },
-    data: { title: '改名される記事', isPublicPreview: true, publishedAt: '2001-04-01T00:00:00Z' },
+    data: {
+      title: '改名される記事',
+      isPublicPreview: true,
+      publishedAt: '2001-04-01T00:00:00Z',
+      seo: { metaTitle: 'シェアされる題', metaDescription: 'シェアされる説明。' },
+    },
   });
   expect(created.status()).toBe(201);
   await signInAs(page, 'editor');
@@ -104,6 +110,15 @@ test('renaming a published post: the old URL answers 301 and the sitemap lists t
     expect(old.status()).toBe(301);
     const location = new URL(old.headers().location ?? '', origin);
     expect(location.pathname + location.search).toBe(`/posts/${second}?from=share`);
+    // The served head names the new URL, with the editor's values and the generated image.
+    const head = (await (await page.request.get(`/posts/${second}`)).text()).split('</head>')[0]!;
+    expect(head).toContain('<title>シェアされる題</title>');
+    expect(head).toContain('<meta name="description" content="シェアされる説明。"/>');
+    expect(head).toContain(`<link rel="canonical" href="${origin}/posts/${second}"/>`);
+    expect(head).toMatch(
+      new RegExp(`<meta property="og:image" content="${origin}/share-image/posts/${second}\\?v=`),
+    );
+    expect(head).toContain('<meta name="twitter:card" content="summary_large_image"/>');
     const paths = await sitemapPaths(page.request);
     expect(paths).toContain(`/posts/${second}`);
     expect(paths).not.toContain(`/posts/${first}`);

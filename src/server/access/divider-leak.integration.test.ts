@@ -2,6 +2,7 @@ import type { ReactNode } from 'react';
 import { renderToReadableStream } from 'react-dom/server';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { Viewer } from '@/server/access/post-access';
+import { env } from '@/env';
 import { findEndpoint } from '@/lib/cms/model';
 import { handleContentApi } from '@/server/cms/http';
 import { MEMBERS_DIVIDER } from '@/server/cms/richtext/members-divider';
@@ -61,6 +62,14 @@ const { default: PostPage, generateMetadata } = await import('@/app/posts/[conte
 const { readPost } = await import('./read');
 
 const ID = 'divided-post';
+/** The same body with no description and no seo field: its metadata falls back to the lead. */
+const BARE_ID = 'divided-bare';
+/** The editor's search and sharing values of ID: JSON-LD says what the page's head says. */
+const SEO = {
+  metaTitle: 'シェアの題',
+  metaDescription: 'シェアの説明。',
+  shareImage: { url: '/uploads/share.png', width: 1200, height: 630 },
+};
 const day = (n: number) => new Date(Date.UTC(2026, 0, 1) + n * 86_400_000).toISOString();
 
 /** Above the divider: each must reach the visitor. */
@@ -117,6 +126,8 @@ const READERS: Record<string, Viewer> = {
   visitor: { kind: 'anonymous' },
   'free member': { kind: 'member', paid: false },
 };
+/** A reader with access: the page holds the body, what describes it must not. */
+const PAID: Viewer = { kind: 'member', paid: true };
 
 /** A server page as HTML, its async components awaited. */
 async function html(element: ReactNode): Promise<string> {
@@ -127,6 +138,13 @@ async function html(element: ReactNode): Promise<string> {
 
 function expectNoSecret(output: string, where: string): void {
   for (const secret of SECRETS) expect(output, `${where}: ${secret}`).not.toContain(secret);
+}
+
+/** The page's structured data (its <script type="application/ld+json">), parsed. */
+function jsonLdOf(page: string): { '@type': string; [key: string]: unknown }[] {
+  const script = /<script type="application\/ld\+json">([\s\S]*?)<\/script>/.exec(page);
+  expect(script, 'JSON-LD').not.toBeNull();
+  return JSON.parse(script![1]!) as { '@type': string; [key: string]: unknown }[];
 }
 
 describe('nothing below the members’ divider reaches a reader without access', () => {
@@ -149,7 +167,13 @@ describe('nothing below the members’ divider reaches a reader without access',
         body: BODY,
         isPublicPreview: false,
         publishedAt: day(1),
+        seo: SEO,
       },
+    });
+    await createContent(database.db, posts, {
+      id: BARE_ID,
+      status: 'publish',
+      body: { title: '概要のない記事', body: BODY, isPublicPreview: false, publishedAt: day(0) },
     });
     // Three newer members' posts: the free plan (the 3 newest) leaves this one paid only.
     for (const n of [2, 3, 4]) {
@@ -185,9 +209,13 @@ describe('nothing below the members’ divider reaches a reader without access',
       const page = await html(await PostPage({ params }));
       expectNoSecret(page, 'page');
       expectNoSecret(JSON.stringify(await generateMetadata({ params })), 'metadata');
-      // JSON-LD is on the page, and says the post is paywalled.
-      expect(page).toContain('application/ld+json');
-      expect(page).toContain('"isAccessibleForFree":false');
+      // JSON-LD is on the page, says the post is paywalled, and describes it as its head does.
+      expect(jsonLdOf(page)[0]).toMatchObject({
+        headline: SEO.metaTitle,
+        description: SEO.metaDescription,
+        image: [`${env().SITE_URL}${SEO.shareImage.url}`],
+        isAccessibleForFree: false,
+      });
       // What stands above the divider is all there: text, figure, embed and table.
       expect(page).toContain(ABOVE.text);
       expect(page).toContain(`src="${ABOVE.figure}"`);
@@ -239,11 +267,31 @@ describe('nothing below the members’ divider reaches a reader without access',
     expect(page).not.toContain('data-paywall');
   });
 
+  it('with no description, the metadata takes the lead’s text and JSON-LD no text at all, for every reader', async () => {
+    const params = Promise.resolve({ contentId: BARE_ID });
+    for (const [reader, viewer] of [...Object.entries(READERS), ['paid member', PAID] as const]) {
+      state.viewer = viewer;
+      state.cookie = undefined;
+      const metadata = await generateMetadata({ params });
+      expect(metadata.description, reader).toContain(ABOVE.text);
+      expectNoSecret(JSON.stringify(metadata), `metadata for a ${reader}`);
+      const page = await html(await PostPage({ params }));
+      const [article] = jsonLdOf(page);
+      expect(article, reader).toMatchObject({ headline: '概要のない記事' });
+      expect(article?.description, reader).toBeUndefined();
+      expectNoSecret(JSON.stringify(jsonLdOf(page)), `JSON-LD for a ${reader}`);
+      // The page itself holds the body only for the reader with access.
+      if (viewer === PAID) expect(page).toContain(BELOW.text);
+      else expectNoSecret(page, `page for a ${reader}`);
+    }
+  });
+
   it('the RSS feed', async () => {
     const feed = await (
       await feedResponse(site.client, { siteUrl: 'https://axis.example.jp', siteName: 'AXIS' })
     ).text();
     expect(feed).toContain(`/posts/${ID}`);
+    expect(feed).toContain(`/posts/${BARE_ID}`);
     expectNoSecret(feed, 'feed');
   });
 
