@@ -5,7 +5,7 @@ import { FLASH_COOKIE } from '@/server/http/cookies';
 import { FLASH_HEADER } from '@/lib/http/flash';
 import { userFromHeaders } from '@/server/identity/session-user';
 import { UNSUBSCRIBE_PATH, verifyUnsubscribeToken } from '@/server/newsletter/subscription';
-import { movedPath } from '@/server/cms/redirects';
+import { movedLocation } from '@/server/cms/redirects';
 import { getDb } from '@/server/db/client';
 
 /**
@@ -20,8 +20,9 @@ import { getDb } from '@/server/db/client';
  *   would otherwise spend it on a page no one is looking at.
  * - The newsletter's unsubscribe page answers 400 for a token that does not verify (the page
  *   explains it): a page cannot set its own status.
- * - A renamed item's old URL answers 301 to its new one (docs/decisions/033-slugs-and-redirects.md):
- *   a page cannot answer 301 either (the framework's permanent redirect is a 308).
+ * - A renamed item's old URL answers 301 to its new one, and so does a list filtered by a renamed
+ *   tag or feature (`/posts?tag=old`; docs/decisions/033-slugs-and-redirects.md): a page cannot
+ *   answer 301 either (the framework's permanent redirect is a 308).
  */
 export async function proxy(request: NextRequest): Promise<NextResponse> {
   const { pathname } = request.nextUrl;
@@ -46,14 +47,13 @@ export async function proxy(request: NextRequest): Promise<NextResponse> {
   return response;
 }
 
-/** The 301 of a renamed item's old URL (query kept), or null. */
+/** The 301 of a renamed item's old URL (query kept), or of a list filtered by one, or null. */
 async function movedItemPage(request: NextRequest): Promise<NextResponse | null> {
   if (request.method !== 'GET' && request.method !== 'HEAD') return null;
   try {
-    const to = await movedPath(getDb, request.nextUrl.pathname);
-    return to
-      ? NextResponse.redirect(new URL(to + request.nextUrl.search, request.url), 301)
-      : null;
+    const { pathname, search } = request.nextUrl;
+    const to = await movedLocation(getDb, pathname, search);
+    return to ? NextResponse.redirect(new URL(to, request.url), 301) : null;
   } catch (error) {
     // The page itself answers (its 404, or the outage page): a redirect is no reason to fail.
     console.error('[proxy] redirect lookup failed:', error);

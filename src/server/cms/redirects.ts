@@ -114,3 +114,52 @@ export async function movedPath(
   const to = found.get(item.id);
   return to === undefined ? null : `${item.prefix}${encodeURIComponent(to)}${item.tail}`;
 }
+
+/**
+ * The list pages that filter by an item's id in their query string (`/posts?tag=…`,
+ * `/posts?category=…`), by parameter: a renamed tag or feature moves these URLs too.
+ */
+const LIST_FILTERS: Readonly<Record<string, Readonly<Record<string, string>>>> = {
+  '/posts': { tag: 'tags', category: 'categories' },
+};
+
+/**
+ * Where a list page's URL filtered by a renamed item has moved (path and query, the other
+ * parameters kept), or null. The database is only asked when such a parameter is present.
+ */
+async function movedListQuery(
+  db: Db | (() => Promise<Db>),
+  pathname: string,
+  query: URLSearchParams,
+): Promise<string | null> {
+  const filters = LIST_FILTERS[pathname.replace(/(?<=.)\/+$/, '')];
+  if (!filters) return null;
+  const moved = new URLSearchParams(query);
+  let changed = false;
+  for (const [name, endpoint] of Object.entries(filters)) {
+    const id = query.get(name);
+    if (id === null || !CONTENT_ID.test(id)) continue;
+    const to = (await currentIds(typeof db === 'function' ? await db() : db, endpoint, [id])).get(
+      id,
+    );
+    if (to === undefined) continue;
+    moved.set(name, to);
+    changed = true;
+  }
+  return changed ? `${pathname}?${moved.toString()}` : null;
+}
+
+/**
+ * Where a request for a renamed item's page, or for a list filtered by one, has moved (path and
+ * query), or null: what the proxy answers 301 with.
+ */
+export async function movedLocation(
+  db: Db | (() => Promise<Db>),
+  pathname: string,
+  /** The query string as asked (`?…`, or empty): kept as it is on an item page. */
+  search: string,
+): Promise<string | null> {
+  const path = await movedPath(db, pathname);
+  if (path !== null) return path + search;
+  return search ? movedListQuery(db, pathname, new URLSearchParams(search)) : null;
+}

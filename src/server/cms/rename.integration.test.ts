@@ -28,7 +28,7 @@ import {
   testViewer,
 } from '@test-support/route-tests';
 import { type ContentChange, onContentChange } from './events';
-import { movedPath } from './redirects';
+import { movedLocation, movedPath } from './redirects';
 import { renameContent } from './rename';
 import { createContent, deleteContent, getContent, listContents, updateContent } from './store';
 import { listVersions } from './versions';
@@ -308,6 +308,48 @@ describe('renaming', () => {
       .from(cmsRedirects)
       .where(and(eq(cmsRedirects.endpoint, 'posts')));
     expect(left).toEqual([{ fromId: 'new-slug', toId: 'old-slug' }]);
+  });
+});
+
+describe('renaming a tag or a feature', () => {
+  it('moves the lists filtered by it: /posts?tag= and ?category= answer 301, the rest kept', async () => {
+    const db = database.db;
+    const ctx = { actor: `user:${editor.id}` };
+    await publish('tags', 'old-tag', { name: 'タグ' });
+    await publish('categories', 'old-feature', { name: '特集' });
+    await publish('posts', 'tagged', {
+      title: 'タグ付き',
+      tags: ['old-tag'],
+      category: 'old-feature',
+    });
+    await renameContent(db, def('tags'), 'old-tag', 'new-tag', ctx);
+    await renameContent(db, def('categories'), 'old-feature', 'new-feature', ctx);
+    expect(await read('tagged')).toMatchObject({
+      tags: [{ id: 'new-tag' }],
+      category: { id: 'new-feature' },
+    });
+
+    expect(await movedLocation(db, '/posts', '?tag=old-tag&page=2')).toBe(
+      '/posts?tag=new-tag&page=2',
+    );
+    expect(await movedLocation(db, '/posts/', '?category=old-feature&tag=old-tag')).toBe(
+      '/posts/?category=new-feature&tag=new-tag',
+    );
+    expect(await movedLocation(db, '/feature/old-feature', '?page=2')).toBe(
+      '/feature/new-feature?page=2',
+    );
+    for (const [path, search] of [
+      ['/posts', '?tag=new-tag'],
+      ['/posts', '?tag=unknown'],
+      ['/posts', '?tag=%E0%A4%A'],
+      ['/posts', ''],
+      ['/movies', '?tag=old-tag'],
+    ] as const)
+      expect(await movedLocation(db, path, search), `${path}${search}`).toBeNull();
+
+    const answer = await proxy(new NextRequest(`${SITE}/posts?tag=old-tag&utm_source=x`));
+    expect(answer.status).toBe(301);
+    expect(answer.headers.get('location')).toBe(`${SITE}/posts?tag=new-tag&utm_source=x`);
   });
 });
 
