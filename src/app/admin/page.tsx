@@ -5,7 +5,8 @@ import { sectionsFor } from '@/components/admin/nav/sections';
 import { ROLE_LABELS } from '@/lib/identity/user-labels';
 import { requireConsoleUser } from '@/server/admin/content-pages';
 
-export const generateMetadata = gatedMetadata(requireConsoleUser, () =>
+export const generateMetadata = gatedMetadata(
+  requireConsoleUser,
   accountMetadata('管理画面', '/admin'),
 );
 

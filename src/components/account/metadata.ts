@@ -20,7 +20,8 @@ const isNotFound = (error: unknown) =>
  */
 export function gatedMetadata<Props>(
   gate: (props: Props) => Promise<unknown>,
-  metadata: (props: Props) => Metadata | Promise<Metadata>,
+  /** The page's metadata, or how to make it from the page's props. */
+  metadata: Metadata | ((props: Props) => Metadata | Promise<Metadata>),
 ): (props: Props) => Promise<Metadata> {
   return async (props) => {
     try {
@@ -29,6 +30,6 @@ export function gatedMetadata<Props>(
       if (isNotFound(error)) return notFoundMetadata;
       throw error;
     }
-    return metadata(props);
+    return typeof metadata === 'function' ? metadata(props) : metadata;
   };
 }

@@ -53,6 +53,12 @@ export async function requireRole(...roles: Role[]): Promise<AppUser> {
   return user;
 }
 
+/** The admin-only staff pages (users, audit log, API keys, offers, transfer). */
+export const requireAdmin = (): Promise<AppUser> => requireRole('admin');
+
+/** The staff pages editors share with admins (media, mail, contact messages, analytics). */
+export const requireStaff = (): Promise<AppUser> => requireRole('editor', 'admin');
+
 export function isStaff(user: AppUser | null): boolean {
   return !!user && STAFF_ROLES.includes(user.role);
 }

@@ -19,7 +19,7 @@ import { usesBuiltInContent } from '@/server/content/site-content';
 import type { Db } from '@/server/db/client';
 import { getDb } from '@/server/db/client';
 import { newsletterLetters, newsletterSends, newsletterSuppressions } from '@/server/db/schema';
-import { requireRole } from '@/server/identity/session';
+import { requireAdmin, requireStaff } from '@/server/identity/session';
 import type { AppUser } from '@/server/identity/session-user';
 import {
   NEWSLETTER_ENDPOINT,
@@ -85,7 +85,7 @@ export async function sendViews(db: Db, sends: readonly SendSummary[]): Promise<
 
 /** The staff gate of the newsletter's pages: editors and admins, the 404 page for anyone else. */
 export async function requireNewsletterStaff(): Promise<AppUser> {
-  const user = await requireRole('editor', 'admin');
+  const user = await requireStaff();
   if (!usesBuiltInContent()) notFound();
   return user;
 }
@@ -208,7 +208,7 @@ async function suppressorLabels(db: Db, actors: readonly string[]): Promise<Map<
 export async function suppressionsPage(
   page: number,
 ): Promise<{ items: SuppressionView[]; page: number; pageCount: number; total: number }> {
-  await requireRole('admin');
+  await requireAdmin();
   const db = await getDb();
   const total = await db.$count(newsletterSuppressions);
   const pageCount = Math.max(1, Math.ceil(total / SUPPRESSIONS_PER_PAGE));

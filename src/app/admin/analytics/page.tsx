@@ -16,11 +16,11 @@ import {
 } from '@/server/analytics/business-report';
 import { loadAnalyticsReport, REPORT_DAYS, TOP_CONTENT_LIMIT } from '@/server/analytics/report';
 import { getDb } from '@/server/db/client';
-import { requireRole } from '@/server/identity/session';
+import { requireStaff } from '@/server/identity/session';
 
 export const generateMetadata = gatedMetadata(
-  () => requireRole('editor', 'admin'),
-  () => accountMetadata('分析', '/admin/analytics'),
+  requireStaff,
+  accountMetadata('分析', '/admin/analytics'),
 );
 export const dynamic = 'force-dynamic';
 
@@ -237,7 +237,7 @@ export default async function AnalyticsPage({
 }: {
   searchParams: Promise<Record<string, string | string[] | undefined>>;
 }) {
-  const user = await requireRole('editor', 'admin');
+  const user = await requireStaff();
   const sort = sortOf((await searchParams).sort);
   const db = await getDb();
   const [data, business] = await Promise.all([

@@ -9,11 +9,11 @@ import { doneMessage, failure, typedIn } from '@/lib/http/form-flash';
 import { PageMessages } from '@/components/biz/axis-admin/messages';
 import { listKeysForConsole } from '@/server/admin/api-keys-http';
 import { readFlash } from '@/server/http/read-flash';
-import { requireRole } from '@/server/identity/session';
+import { requireAdmin } from '@/server/identity/session';
 
 export const generateMetadata = gatedMetadata(
-  () => requireRole('admin'),
-  () => accountMetadata('APIキー', '/admin/api-keys'),
+  requireAdmin,
+  accountMetadata('APIキー', '/admin/api-keys'),
 );
 
 /**
@@ -22,7 +22,7 @@ export const generateMetadata = gatedMetadata(
  * request and answered with no-store, like every page that reads the session.
  */
 export default async function ApiKeysPage() {
-  await requireRole('admin');
+  await requireAdmin();
   const [keys, received] = await Promise.all([listKeysForConsole(), readFlash()]);
 
   const notice = doneMessage(received);

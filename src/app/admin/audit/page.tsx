@@ -13,18 +13,18 @@ import {
 } from '@/components/admin/staff-list-page';
 import { auditActions, listAuditPage, userEmailsFor } from '@/server/audit/audit-query';
 import { getDb } from '@/server/db/client';
-import { requireRole } from '@/server/identity/session';
+import { requireAdmin } from '@/server/identity/session';
 import { Options } from '@/components/forms/options';
 import type { SearchParamsProps } from '@/components/listing/page-params';
 
 export const generateMetadata = gatedMetadata(
-  () => requireRole('admin'),
-  () => accountMetadata('監査ログ', '/admin/audit'),
+  requireAdmin,
+  accountMetadata('監査ログ', '/admin/audit'),
 );
 
 /** Admins only: every security-relevant action, newest first, narrowed by action or party. */
 export default async function AdminAuditPage({ searchParams }: SearchParamsProps) {
-  await requireRole('admin');
+  await requireAdmin();
   const query = parseAuditQuery(await searchParams);
   const db = await getDb();
   const [result, present] = await Promise.all([

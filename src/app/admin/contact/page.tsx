@@ -6,17 +6,17 @@ import { env } from '@/env';
 import { formatDateTime } from '@/lib/format';
 import { listContactMessages } from '@/server/contact/contact';
 import { getDb } from '@/server/db/client';
-import { requireRole } from '@/server/identity/session';
+import { requireStaff } from '@/server/identity/session';
 
 export const generateMetadata = gatedMetadata(
-  () => requireRole('editor', 'admin'),
-  () => accountMetadata('お問い合わせ', '/admin/contact'),
+  requireStaff,
+  accountMetadata('お問い合わせ', '/admin/contact'),
 );
 
 const LIMIT = 200;
 
 export default async function ContactMessagesPage() {
-  await requireRole('editor', 'admin');
+  await requireStaff();
   const messages = await listContactMessages(await getDb(), { limit: LIMIT });
   const contactTo = env().CONTACT_TO;
   return (

@@ -6,7 +6,8 @@ import styles from '@/components/admin/admin.module.css';
 import { consolePaths } from '@/lib/admin-content';
 import { contentHome } from '@/server/admin/content-pages';
 
-export const generateMetadata = gatedMetadata(requireConsoleUser, () =>
+export const generateMetadata = gatedMetadata(
+  requireConsoleUser,
   accountMetadata('コンテンツ', '/admin/content'),
 );
 

@@ -13,12 +13,11 @@ import { LINK_REMOVED_NOTE, mails } from '@/server/mail/templates';
 const state = vi.hoisted((): { user: AppUser | null } => ({ user: null }));
 vi.mock('@/server/identity/session', async () => {
   const { notFound } = await import('next/navigation');
-  return {
-    requireRole: (...roles: string[]) => {
-      if (!state.user || !roles.includes(state.user.role)) notFound();
-      return Promise.resolve(state.user);
-    },
+  const requireRole = (...roles: string[]) => {
+    if (!state.user || !roles.includes(state.user.role)) notFound();
+    return Promise.resolve(state.user);
   };
+  return { requireRole, requireStaff: () => requireRole('editor', 'admin') };
 });
 vi.mock('next/headers', () => ({ headers: () => Promise.resolve(new Headers()) }));
 

@@ -7,13 +7,13 @@ import { env } from '@/env';
 import { formatDateTime } from '@/lib/format';
 import { getDb } from '@/server/db/client';
 import { clientIp } from '@/server/http/request-origin';
-import { requireRole } from '@/server/identity/session';
+import { requireStaff } from '@/server/identity/session';
 import { type OutboxEntry, listOutboxMails, mayReadSecretMail } from '@/server/mail/outbox';
 import { TableHead } from '@/components/ui/table-head';
 
 export const generateMetadata = gatedMetadata(
-  () => requireRole('editor', 'admin'),
-  () => accountMetadata('メール送信箱', '/admin/mail'),
+  requireStaff,
+  accountMetadata('メール送信箱', '/admin/mail'),
 );
 
 const STATUS: Record<string, string> = { stored: '保管', sent: '送信済み', failed: '送信失敗' };
@@ -27,7 +27,7 @@ function linkState(mail: OutboxEntry): string {
 }
 
 export default async function MailOutboxPage() {
-  const user = await requireRole('editor', 'admin');
+  const user = await requireStaff();
   const viewer = { role: user.role, actor: `user:${user.id}`, ip: clientIp(await headers()) };
   const mails = await listOutboxMails(await getDb(), viewer, { limit: 200 });
   return (

@@ -19,18 +19,18 @@ import { getDb } from '@/server/db/client';
 import { readFlash } from '@/server/http/read-flash';
 import { listMedia, usageCounts } from '@/server/media/library';
 import { UPLOAD_FORM_KEY } from '@/server/media/http';
-import { requireRole } from '@/server/identity/session';
+import { requireStaff } from '@/server/identity/session';
 import { Options } from '@/components/forms/options';
 import type { SearchParamsProps } from '@/components/listing/page-params';
 
 export const generateMetadata = gatedMetadata(
-  () => requireRole('editor', 'admin'),
-  () => accountMetadata('メディア', mediaPaths.library),
+  requireStaff,
+  accountMetadata('メディア', mediaPaths.library),
 );
 
 /** Editors and admins (everyone else sees the 404 page): upload, find and open files. */
 export default async function AdminMediaPage({ searchParams }: SearchParamsProps) {
-  await requireRole('editor', 'admin');
+  await requireStaff();
   const query = parseMediaQuery(await searchParams);
   const db = await getDb();
   const [result, received] = await Promise.all([listMedia(db, query), readFlash()]);

@@ -8,7 +8,8 @@ import { newsletterPaths } from '@/lib/newsletter/console';
 import { sendsPage } from '@/server/newsletter/console';
 import { getUser } from '@/server/identity/session';
 
-export const generateMetadata = gatedMetadata(requireNewsletterStaff, () =>
+export const generateMetadata = gatedMetadata(
+  requireNewsletterStaff,
   accountMetadata('ニュースレター', newsletterPaths.sends),
 );
 

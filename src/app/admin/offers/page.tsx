@@ -9,16 +9,16 @@ import { listPlans } from '@/server/billing/catalogue';
 import { listOffers } from '@/server/billing/offer-console';
 import { getDb } from '@/server/db/client';
 import { readFlash } from '@/server/http/read-flash';
-import { requireRole } from '@/server/identity/session';
+import { requireAdmin } from '@/server/identity/session';
 
 export const generateMetadata = gatedMetadata(
-  () => requireRole('admin'),
-  () => accountMetadata('オファー', '/admin/offers'),
+  requireAdmin,
+  accountMetadata('オファー', '/admin/offers'),
 );
 
 /** Offers (admins only; everyone else sees the 404 page): list, copy a link, deactivate, create. */
 export default async function OffersPage() {
-  await requireRole('admin');
+  await requireAdmin();
   const db = await getDb();
   const [offers, plans, received] = await Promise.all([listOffers(db), listPlans(db), readFlash()]);
   const failed = failure(received);

@@ -12,7 +12,7 @@ import styles from '@/components/admin/users/users.module.css';
 import { doneMessage, flashFor, typedIn } from '@/lib/http/form-flash';
 import { getDb } from '@/server/db/client';
 import { readFlash } from '@/server/http/read-flash';
-import { requireRole } from '@/server/identity/session';
+import { requireAdmin } from '@/server/identity/session';
 import { ARCHIVE_FORM, MICROCMS_FORM } from '@/server/transfer/http';
 import {
   contentInventory,
@@ -23,8 +23,8 @@ import {
 import { currentTransfer } from '@/server/transfer/progress';
 
 export const generateMetadata = gatedMetadata(
-  () => requireRole('admin'),
-  () => accountMetadata('取り込みと書き出し', '/admin/transfer'),
+  requireAdmin,
+  accountMetadata('取り込みと書き出し', '/admin/transfer'),
 );
 
 /**
@@ -33,7 +33,7 @@ export const generateMetadata = gatedMetadata(
  * into an empty instance, with the running import's progress.
  */
 export default async function TransferPage() {
-  await requireRole('admin');
+  await requireAdmin();
   const [inventory, received] = await Promise.all([contentInventory(await getDb()), readFlash()]);
   const status = currentTransfer();
   const running = isRunning(status);

@@ -11,18 +11,18 @@ import {
 } from '@/components/admin/staff-list-page';
 import { searchUsers } from '@/server/admin/users-directory';
 import { getDb } from '@/server/db/client';
-import { requireRole } from '@/server/identity/session';
+import { requireAdmin } from '@/server/identity/session';
 import { partnerDeps, partnerNames } from '@/server/partners/partners';
 import type { SearchParamsProps } from '@/components/listing/page-params';
 
 export const generateMetadata = gatedMetadata(
-  () => requireRole('admin'),
-  () => accountMetadata('ユーザー', '/admin/users'),
+  requireAdmin,
+  accountMetadata('ユーザー', '/admin/users'),
 );
 
 /** Admins only (editors and everyone else see the 404 page): find an account, open it. */
 export default async function AdminUsersPage({ searchParams }: SearchParamsProps) {
-  await requireRole('admin');
+  await requireAdmin();
   const query = parseUsersQuery(await searchParams);
   const deps = await partnerDeps();
   const [result, partners] = await Promise.all([

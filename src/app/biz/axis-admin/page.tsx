@@ -18,7 +18,8 @@ import { listReviewQueue } from '@/server/jobs/listings';
 import { listPartners, partnerDeps, partnerNames } from '@/server/partners/partners';
 import type { SearchParamsProps } from '@/components/listing/page-params';
 
-export const generateMetadata = gatedMetadata(requireProgrammeStaff, () =>
+export const generateMetadata = gatedMetadata(
+  requireProgrammeStaff,
   accountMetadata('パートナープログラムの管理', '/biz/axis-admin'),
 );
 

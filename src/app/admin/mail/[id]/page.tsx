@@ -6,17 +6,17 @@ import styles from '@/components/admin/admin.module.css';
 import { formatDateTime } from '@/lib/format';
 import { getDb } from '@/server/db/client';
 import { clientIp } from '@/server/http/request-origin';
-import { requireRole } from '@/server/identity/session';
+import { requireStaff } from '@/server/identity/session';
 import { readOutboxMail } from '@/server/mail/outbox';
 import type { RouteParamsProps } from '@/components/listing/page-params';
 
 export const generateMetadata = gatedMetadata(
-  () => requireRole('editor', 'admin'),
-  () => accountMetadata('メール', '/admin/mail'),
+  requireStaff,
+  accountMetadata('メール', '/admin/mail'),
 );
 
 export default async function MailPage({ params }: RouteParamsProps<'id'>) {
-  const user = await requireRole('editor', 'admin');
+  const user = await requireStaff();
   const viewer = { role: user.role, actor: `user:${user.id}`, ip: clientIp(await headers()) };
   // The data function decides what of a secret mail this role may read (and audits it).
   const mail = await readOutboxMail(await getDb(), viewer, (await params).id);

@@ -22,7 +22,7 @@ import { formatDateTime } from '@/lib/format';
 import { userEmailsFor } from '@/server/audit/audit-query';
 import { getDb } from '@/server/db/client';
 import { readFlash } from '@/server/http/read-flash';
-import { requireRole } from '@/server/identity/session';
+import { requireStaff } from '@/server/identity/session';
 import { ALT_FORM_KEY, DELETE_FORM_KEY, MEDIA_ID } from '@/server/media/http';
 import { findMediaUsage, getMedia, uploaderOf } from '@/server/media/library';
 import { signMediaUrl } from '@/server/security/signing';
@@ -31,8 +31,8 @@ import type { RouteParamsProps } from '@/components/listing/page-params';
 
 // The file's name is not in the title: a title is rendered before the page decides who may see it.
 export const generateMetadata = gatedMetadata(
-  () => requireRole('editor', 'admin'),
-  () => accountMetadata('メディアの詳細', mediaPaths.library),
+  requireStaff,
+  accountMetadata('メディアの詳細', mediaPaths.library),
 );
 
 /** Who uploaded, as shown: an e-mail, the content API, or the demo seed. */
@@ -44,7 +44,7 @@ function uploaderText(ref: string | null, emails: Map<string, string>): string {
 
 /** One file for editors and admins: preview, facts, URL, alt text, where it is used, delete. */
 export default async function AdminMediaItemPage({ params }: RouteParamsProps<'id'>) {
-  await requireRole('editor', 'admin');
+  await requireStaff();
   const { id } = await params;
   if (!MEDIA_ID.test(id)) notFound();
   const db = await getDb();

@@ -1,5 +1,5 @@
 import { accountMetadata, gatedMetadata } from '@/components/account/metadata';
-import { requireRole } from '@/server/identity/session';
+import { requireAdmin } from '@/server/identity/session';
 import adminStyles from '@/components/admin/admin.module.css';
 import { NewsletterPageTitle } from '@/components/admin/newsletter/newsletter-step';
 import { SuppressForm, SuppressionList } from '@/components/admin/newsletter/suppressions';
@@ -13,8 +13,8 @@ import { suppressionsPage } from '@/server/newsletter/console';
 import { readFlash } from '@/server/http/read-flash';
 
 export const generateMetadata = gatedMetadata(
-  () => requireRole('admin'),
-  () => accountMetadata('配信停止リスト', newsletterPaths.suppressions),
+  requireAdmin,
+  accountMetadata('配信停止リスト', newsletterPaths.suppressions),
 );
 
 /**

@@ -23,22 +23,22 @@ import { recentAuditFor, userEmailsFor } from '@/server/audit/audit-query';
 import { listPlans } from '@/server/billing/catalogue';
 import { getDb } from '@/server/db/client';
 import { readFlash } from '@/server/http/read-flash';
-import { requireRole } from '@/server/identity/session';
+import { requireAdmin } from '@/server/identity/session';
 import { partnerDeps, partnerNames } from '@/server/partners/partners';
 import { StaffSection } from '@/components/admin/staff-list-page';
 import type { RouteParamsProps } from '@/components/listing/page-params';
 
 // The address is not in the title: a title is rendered before the page decides who may see it.
 export const generateMetadata = gatedMetadata(
-  () => requireRole('admin'),
-  () => accountMetadata('ユーザーの管理', '/admin/users'),
+  requireAdmin,
+  accountMetadata('ユーザーの管理', '/admin/users'),
 );
 
 const HISTORY = 10;
 
 /** One account for admins: who they are, and each change as its own small form. */
 export default async function AdminUserPage({ params }: RouteParamsProps<'userId'>) {
-  const admin = await requireRole('admin');
+  const admin = await requireAdmin();
   const { userId } = await params;
   if (!USER_ID.test(userId)) notFound();
   const db = await getDb();

@@ -24,7 +24,8 @@ import type { RouteParamsProps } from '@/components/listing/page-params';
 
 // The partner's name is not in the title: a title is rendered before the page decides who
 // may see it.
-export const generateMetadata = gatedMetadata(requireProgrammeStaff, () =>
+export const generateMetadata = gatedMetadata(
+  requireProgrammeStaff,
   accountMetadata('パートナー企業の管理', '/biz/axis-admin'),
 );
 

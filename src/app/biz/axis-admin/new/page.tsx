@@ -8,7 +8,8 @@ import { EMPTY_PARTNER_FORM, PartnerForm } from '@/components/biz/axis-admin/par
 import { readFlash } from '@/server/http/read-flash';
 import { LOGO_MAX_BYTES } from '@/server/partners/partners';
 
-export const generateMetadata = gatedMetadata(requireProgrammeStaff, () =>
+export const generateMetadata = gatedMetadata(
+  requireProgrammeStaff,
   accountMetadata('パートナー企業の登録', '/biz/axis-admin/new'),
 );
 

@@ -32,7 +32,7 @@ const SECTION_LINKS: readonly BizLink[] = [
 
 export const generateMetadata = gatedMetadata(
   async ({ params }: Pick<Props, 'params'>) => requirePartnerAccess((await params).partnerId),
-  () => accountMetadata('パートナー管理', '/biz/partner-admin'),
+  accountMetadata('パートナー管理', '/biz/partner-admin'),
 );
 
 type Props = {
