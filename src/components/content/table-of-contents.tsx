@@ -1,5 +1,6 @@
 import type { Heading } from '@/lib/text/headings';
 import { tableOfContents } from '@/lib/text/headings';
+import { PhraseText } from './phrase-text';
 import { TocOpener } from './toc-opener.client';
 import styles from './table-of-contents.module.css';
 
@@ -20,12 +21,16 @@ export function TableOfContents({ headings }: { headings: readonly Heading[] }) 
         <ol className={styles.list}>
           {entries.map((entry) => (
             <li key={entry.id}>
-              <a href={`#${entry.id}`}>{entry.text}</a>
+              <a href={`#${entry.id}`}>
+                <PhraseText text={entry.text} />
+              </a>
               {entry.children.length > 0 ? (
                 <ol>
                   {entry.children.map((child) => (
                     <li key={child.id}>
-                      <a href={`#${child.id}`}>{child.text}</a>
+                      <a href={`#${child.id}`}>
+                        <PhraseText text={child.text} />
+                      </a>
                     </li>
                   ))}
                 </ol>

@@ -1,6 +1,7 @@
 import Link from 'next/link';
 import type { ReactNode } from 'react';
 import styles from './home.module.css';
+import { PhraseText } from '@/components/content/phrase-text';
 
 /** A section of the front page: a ruled heading with its 一覧 link, then its stories. */
 export function HomeSection({
@@ -23,7 +24,7 @@ export function HomeSection({
     >
       <div className={styles.sectionHead}>
         <h2 id={id} className={styles.sectionTitle}>
-          {title}
+          <PhraseText text={title} />
         </h2>
         <Link href={more.href} className={styles.more}>
           {more.label}

@@ -3,6 +3,7 @@ import { FillCover } from '@/components/content/responsive-image';
 import type { CardItem } from '@/components/listing/content-card';
 import { Byline, Kicker } from './lead-story';
 import styles from './stories.module.css';
+import { PhraseText } from '@/components/content/phrase-text';
 
 /**
  * A compact list of stories. `rows`: a small cover beside the text at every width (the side
@@ -43,7 +44,9 @@ export function StoryList({
               </div>
               <div className={styles.storyBody}>
                 <Kicker item={item} />
-                <Heading className={styles.storyTitle}>{item.title}</Heading>
+                <Heading className={styles.storyTitle}>
+                  <PhraseText text={item.title} />
+                </Heading>
                 <Byline item={item} />
               </div>
             </Link>
