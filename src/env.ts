@@ -105,6 +105,9 @@ const envSchema = z
     TRUST_PROXY: trueFlag,
     // The front server's cache of the pages rendered for anonymous readers (off: every page renders).
     PAGE_CACHE: z.enum(['on', 'off']).default('on'),
+    // Gift links a paid reader may make per calendar month in Japan time
+    // (docs/decisions/037-gift-articles.md).
+    GIFT_MONTHLY_LIMIT: z.coerce.number().int().min(0).max(1_000).default(5),
     // The content API's caches of published answers and counts (off: every read hits the database).
     CMS_API_CACHE: z.enum(['on', 'off']).default('on'),
     // Requests per second per API key on the built-in content API.

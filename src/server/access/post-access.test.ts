@@ -12,7 +12,9 @@ import {
   audioFor,
   connectFor,
   hasPaidAccess,
+  mayGift,
   movieFor,
+  postAccess,
   postFor,
   viewerOf,
 } from './post-access';
@@ -296,5 +298,43 @@ describe('hasPaidAccess and isPaidUser', () => {
       subscriptions: [pastDue],
     });
     expect(auth.isPaidUser).toBe(false);
+  });
+});
+
+describe('gifts (docs/decisions/037-gift-articles.md)', () => {
+  const gift = { contentId: 'p1', giverName: '贈る人', expiresAt: new Date(0) };
+  const post = { id: 'p1', isPublicPreview: false, body: BODY };
+  const anonymous: Viewer = { kind: 'anonymous' };
+  const free: Viewer = { kind: 'member', paid: false };
+  const paid: Viewer = { kind: 'member', paid: true };
+
+  it('a gift opens the post it was made for, and says so', () => {
+    for (const viewer of [anonymous, free])
+      expect(postFor(viewer, post, [], gift)).toEqual({
+        full: true,
+        item: post,
+        freePlan: false,
+        gift,
+      });
+  });
+
+  it('a gift for another post opens nothing', () => {
+    expect(postAccess(anonymous, { ...post, id: 'p2' }, [], gift).full).toBe(false);
+  });
+
+  it('a reader the rest opens is not told of a gift', () => {
+    expect(postAccess(paid, post, [], gift)).toEqual({ full: true, freePlan: false });
+  });
+
+  it('only a paid reader gives, and only a members’ post', () => {
+    expect(mayGift(paid, post)).toBe(true);
+    expect(mayGift(paid, { ...post, isPublicPreview: true })).toBe(false);
+    for (const viewer of [
+      anonymous,
+      free,
+      { kind: 'staff' } as Viewer,
+      { kind: 'preview' } as Viewer,
+    ])
+      expect(mayGift(viewer, post)).toBe(false);
   });
 });

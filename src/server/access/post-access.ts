@@ -87,11 +87,19 @@ export type CallToAction = {
  * it is in the free-plan list (a free member reading one of the newest members' posts), which
  * the page says, so the reader knows why this post is open and the next one may not be.
  */
-export type Access = { full: true; freePlan: boolean } | { full: false; cta: CallToAction };
+export type Access =
+  { full: true; freePlan: boolean; gift?: GiftGrant } | { full: false; cta: CallToAction };
+
+/**
+ * A live gift link for a post (src/server/gifts/gifts.ts found it by its token): an access
+ * input like the viewer, opening that one item in full for whoever holds the link
+ * (docs/decisions/037-gift-articles.md). The page names the giver and the days left.
+ */
+export type GiftGrant = { contentId: string; giverName: string; expiresAt: Date };
 
 /** What of an item may leave the server: all of it, or its open part and a call to action. */
 export type Gated<Full, Partial = Full> =
-  | { full: true; item: Full; freePlan: boolean }
+  | { full: true; item: Full; freePlan: boolean; gift?: GiftGrant }
   | {
       full: false;
       item: Partial;
@@ -115,17 +123,30 @@ const opensAll = (viewer: Viewer) => viewer.kind === 'preview' || viewer.kind ==
  * A post. Without full access, the call to action names what would open it: a free account for
  * a post in the free-plan list, else a paid plan. Callers that leave the list out (feeds, search
  * scopes) get the right `full`; only the call to action of a signed-out viewer needs the list.
+ * A gift opens the post it was made for, and only that one, for a viewer the rest does not
+ * open; only a post's page passes one (never a feed, a search or a list).
  */
 export function postAccess(
   viewer: Viewer,
   post: { id: string; isPublicPreview: boolean },
   freePlanPostIds: readonly string[],
+  gift?: GiftGrant | null,
 ): Access {
   if (post.isPublicPreview || opensAll(viewer)) return FULL;
   if (viewer.kind === 'member' && viewer.paid) return FULL;
   const inFreePlan = freePlanPostIds.includes(post.id);
   if (viewer.kind === 'member' && inFreePlan) return FREE_PLAN;
+  if (gift && gift.contentId === post.id) return { full: true, freePlan: false, gift };
   return closedTo(viewer, inFreePlan ? 'sign-up' : 'subscribe');
+}
+
+/**
+ * Whether a viewer may make a gift of a post: a paid reader (not staff, who have other ways to
+ * open an item), of a members' post they read in full (an open post needs no gift).
+ */
+export function mayGift(viewer: Viewer, post: { id: string; isPublicPreview: boolean }): boolean {
+  if (viewer.kind !== 'member' || !viewer.paid || post.isPublicPreview) return false;
+  return postAccess(viewer, post, []).full;
 }
 
 /**
@@ -159,9 +180,16 @@ export function postFor<T extends { id: string; isPublicPreview: boolean; body?:
   viewer: Viewer,
   post: T,
   freePlanPostIds: readonly string[],
+  gift?: GiftGrant | null,
 ): Gated<T> {
-  const access = postAccess(viewer, post, freePlanPostIds);
-  if (access.full) return { full: true, item: post, freePlan: access.freePlan };
+  const access = postAccess(viewer, post, freePlanPostIds, gift);
+  if (access.full)
+    return {
+      full: true,
+      item: post,
+      freePlan: access.freePlan,
+      ...(access.gift ? { gift: access.gift } : {}),
+    };
   return withLeadBody(post, access.cta);
 }
 

@@ -23,6 +23,8 @@ import {
   writerSchema,
 } from '@/server/content/schemas';
 import { siteContent } from '@/server/content/site-content';
+import { getDb } from '@/server/db/client';
+import { findGift } from '@/server/gifts/gifts';
 import { activePreview } from '@/server/preview/preview';
 import { currentViewer } from './current-viewer';
 import { type Gated, type Viewer, audioFor, connectFor, movieFor, postFor } from './post-access';
@@ -44,6 +46,12 @@ export type Read<Full, Partial = Full> = Gated<Full, Partial> & {
   visitorView?: boolean;
   /** Who may read the item, for its header's badge: the same for every viewer. */
   access: AccessLevel;
+  /**
+   * A gift link was followed and did not open the item (forged, expired, for another item):
+   * the page says so beside its paywall. Absent without one, or when it opened the item
+   * (`gift` on the full answer).
+   */
+  giftRefused?: boolean;
 };
 
 const PREVIEW: Viewer = { kind: 'preview' };
@@ -62,23 +70,39 @@ async function previewOf(endpoint: 'posts' | 'jobs', contentId: string) {
   return preview;
 }
 
-// cache(): generateMetadata and the page read the item once per request.
-export const readPost = cache(async (contentId: string): Promise<Read<Post> | null> => {
-  const preview = await previewOf('posts', contentId);
-  const found = await findItem('posts', postSchema, contentId, preview?.draftKey);
-  if (!found) return null;
-  // 「訪問者に見える部分」: the draft through the policy exactly as a visitor's page is.
-  const visitorView = preview?.as === 'visitor';
-  const viewer = visitorView ? ANONYMOUS : preview ? PREVIEW : await currentViewer();
-  const freePlan = await freePlanPostIds();
-  return {
-    ...postFor(viewer, found, freePlan),
-    viewer,
-    preview: !!preview,
-    visitorView,
-    access: accessLevelOf({ type: 'posts', ...found, inFreePlan: freePlan.includes(found.id) }),
-  };
-});
+/**
+ * The gift a link's token names for this post, noting the render as personal whenever a token
+ * is given at all: a gifted page is no audience's page (docs/decisions/037-gift-articles.md).
+ */
+async function giftOf(contentId: string, giftToken: string | null | undefined) {
+  if (giftToken === undefined || giftToken === null) return null;
+  noteAudience(await headers(), null);
+  return findGift(await getDb(), giftToken, contentId, new Date());
+}
+
+// cache(): generateMetadata and the page read the item once per request. `giftToken`: the
+// page's `gift` parameter, null when it is not one token (giftTokenOf).
+export const readPost = cache(
+  async (contentId: string, giftToken?: string | null): Promise<Read<Post> | null> => {
+    const preview = await previewOf('posts', contentId);
+    const found = await findItem('posts', postSchema, contentId, preview?.draftKey);
+    if (!found) return null;
+    // 「訪問者に見える部分」: the draft through the policy exactly as a visitor's page is.
+    const visitorView = preview?.as === 'visitor';
+    const viewer = visitorView ? ANONYMOUS : preview ? PREVIEW : await currentViewer();
+    const freePlan = await freePlanPostIds();
+    const gift = preview ? null : await giftOf(found.id, giftToken);
+    const gated = postFor(viewer, found, freePlan, gift);
+    return {
+      ...gated,
+      viewer,
+      preview: !!preview,
+      visitorView,
+      access: accessLevelOf({ type: 'posts', ...found, inFreePlan: freePlan.includes(found.id) }),
+      ...(giftToken !== undefined && !gated.full ? { giftRefused: true } : {}),
+    };
+  },
+);
 
 /** An item that has no preview (audio, movie, コネクト) as read, its badge from `level`. */
 async function readGated<T, Open>(

@@ -867,3 +867,29 @@ export const newsletterConsents = pgTable(
     index('newsletter_consents_email_idx').on(t.email, t.at.desc()),
   ],
 );
+
+/**
+ * Gift links (docs/decisions/037-gift-articles.md): a paid reader's link that opens one members'
+ * post in full for anyone who has it, for 7 days. Only the SHA-256 of the link's random token is
+ * kept; deleting the giver deletes their gifts (the recipient's page names them).
+ */
+export const gifts = pgTable(
+  'gifts',
+  {
+    id: uuid('id')
+      .primaryKey()
+      .default(sql`gen_random_uuid()`),
+    tokenHash: text('token_hash').notNull(),
+    giverId: text('giver_id')
+      .notNull()
+      .references(() => user.id, { onDelete: 'cascade' }),
+    endpoint: text('endpoint').notNull(),
+    contentId: text('content_id').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [
+    uniqueIndex('gifts_token_hash_idx').on(t.tokenHash),
+    index('gifts_giver_created_idx').on(t.giverId, t.createdAt.desc()),
+  ],
+);

@@ -3,6 +3,7 @@ import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:
 import type { Audience } from '@/server/access/audience';
 import { cachedPagePolicy } from './csp';
 import { hasLetterParam } from '@/server/newsletter/letter-param';
+import { hasGiftParam } from '@/lib/gifts/gift-link';
 
 /**
  * An in-process cache of the pages the framework renders per audience
@@ -110,6 +111,8 @@ export function cacheablePath(req: IncomingMessage): string | null {
   // A newsletter's link is redirected without its letter parameter before it gets here; were
   // one to slip through, it is rendered uncached rather than split or carried into the cache.
   if (hasLetterParam(url)) return null;
+  // A gift link's page is its reader's alone (docs/decisions/037-gift-articles.md).
+  if (hasGiftParam(url)) return null;
   return CACHEABLE_PATHS.test(path) ? path : null;
 }
 

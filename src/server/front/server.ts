@@ -15,6 +15,7 @@ import { refuseBadRequest, servedUrl } from './request-guard';
 import { settleUnreadBody } from './unread-body';
 import { PageCache, cacheablePath, capturePage, pageKey, sendCachedPage } from './page-cache';
 import { requestAudience } from './request-audience';
+import { answerPrivately, isGiftRequest } from './gift-answer';
 import { SharedRenders } from './shared-render';
 import { SHUTDOWN_GRACE_MS, onShutdown } from '@/server/shutdown';
 import { closeGracefully } from './graceful-close';
@@ -184,6 +185,7 @@ export async function serveSite(options: {
       servePage(req, res).catch((error: unknown) => failed(req, res, error));
       return;
     }
+    if (isGiftRequest(req)) answerPrivately(res); // never cached above, nor by anyone after
     if (url.startsWith(SANDBOX_PREFIX)) {
       serveBillingSandbox(toWebRequest(req, origin))
         .then((response) => sendWebResponse(response, res))

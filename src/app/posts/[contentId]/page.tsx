@@ -24,16 +24,26 @@ import { PreviewBanner } from '@/components/preview/preview-banner.client';
 import { readPost } from '@/server/access/read';
 import { type PostCard, listPosts, listSeriesEpisodes } from '@/server/content/lists';
 import type { Post } from '@/server/content/schemas';
-import type { RouteParamsProps } from '@/components/listing/page-params';
+import type { RouteParamsProps, SearchParamsProps } from '@/components/listing/page-params';
+import { GiftBanner, GiftLink, GiftRefusedNote } from '@/components/gifts/gift-banner';
+import { GIFT_PARAM, giftTokenOf } from '@/lib/gifts/gift-link';
+import { mayGift } from '@/server/access/post-access';
 import { leadTextOf, readShownOr404 } from '@/components/content/item-page';
 
-export async function generateMetadata({
-  params,
-}: RouteParamsProps<'contentId'>): Promise<Metadata> {
-  const read = await readPost((await params).contentId);
+// The query is optional for the tests that render the page without one.
+type PostPageProps = RouteParamsProps<'contentId'> & Partial<SearchParamsProps>;
+
+/** The gift link's token of the request (docs/decisions/037-gift-articles.md), if it has one. */
+const giftTokenIn = async (searchParams: PostPageProps['searchParams']) =>
+  giftTokenOf((await searchParams)?.[GIFT_PARAM]);
+
+export async function generateMetadata({ params, searchParams }: PostPageProps): Promise<Metadata> {
+  const gift = await giftTokenIn(searchParams);
+  const read = await readPost((await params).contentId, gift);
   const series = read?.item.series;
   return itemPageMetadata('posts', read?.item, {
-    noIndex: read?.preview,
+    // A gift link's page is its reader's, never a search engine's.
+    noIndex: read?.preview || gift !== undefined,
     leadText: read ? leadTextOf(read) : null,
     // An episode names its series' feed beside the site's.
     feeds: series ? [seriesFeedLink(series)] : undefined,
@@ -68,9 +78,10 @@ async function relatedPosts(post: Post): Promise<PostCard[]> {
   return items.filter((p) => p.id !== post.id).slice(0, 3);
 }
 
-export default async function PostPage({ params }: RouteParamsProps<'contentId'>) {
+export default async function PostPage({ params, searchParams }: PostPageProps) {
   // Only what the access policy gives leaves the server: the body, or its lead.
-  const shown = await readShownOr404(readPost, params);
+  const gift = await giftTokenIn(searchParams);
+  const shown = await readShownOr404((id) => readPost(id, gift), params);
   const post = shown.item;
   const [series, related] = await Promise.all([seriesNavigation(post), relatedPosts(post)]);
   const body = post.body ?? '';
@@ -83,6 +94,13 @@ export default async function PostPage({ params }: RouteParamsProps<'contentId'>
   return (
     <article className={styles.article}>
       {shown.preview ? <PreviewBanner visitor={shown.visitorView} /> : null}
+      {shown.full && shown.gift ? (
+        <GiftBanner
+          gift={shown.gift}
+          signedIn={shown.viewer.kind !== 'anonymous'}
+          returnTo={path}
+        />
+      ) : null}
       {shown.preview ? null : (
         <JsonLd
           data={contentItemJsonLd(jsonLdSite(), 'posts', post, {
@@ -125,7 +143,10 @@ export default async function PostPage({ params }: RouteParamsProps<'contentId'>
               </div>
             </>
           ) : (
-            <PaywalledLead body={rendered} shown={shown} item="post" returnTo={path} />
+            <>
+              {shown.giftRefused ? <GiftRefusedNote /> : null}
+              <PaywalledLead body={rendered} shown={shown} item="post" returnTo={path} />
+            </>
           )}
 
           {post.tags.length > 0 ? (
@@ -139,6 +160,7 @@ export default async function PostPage({ params }: RouteParamsProps<'contentId'>
           ) : null}
 
           <ShareLinks url={`${env().SITE_URL}${path}`} title={post.title} />
+          {mayGift(shown.viewer, post) ? <GiftLink contentId={post.id} /> : null}
 
           {series && (series.previous || series.next) ? (
             <nav className={styles.seriesNav} aria-label={`連載「${series.title}」`}>

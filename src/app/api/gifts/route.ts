@@ -1,0 +1,7 @@
+import { giftsRoutes } from '@/server/gifts/gifts-http';
+
+export const dynamic = 'force-dynamic';
+
+export async function POST(request: Request): Promise<Response> {
+  return giftsRoutes.create(request);
+}
