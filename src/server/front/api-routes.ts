@@ -57,6 +57,7 @@ export const API_ROUTES: readonly string[] = [
   '/api/contact',
   '/api/create-customer-portal',
   '/api/exit-preview',
+  '/api/gifts',
   '/api/health',
   '/api/jobs/contact',
   '/api/jobs/listings',
