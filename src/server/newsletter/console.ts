@@ -31,7 +31,7 @@ import {
   segmentCounts,
 } from './queue';
 import { renderPreviewLetter } from './preview';
-import { listSuppressions } from './suppressions';
+import { BOUNCE_ACTOR, listSuppressions } from './suppressions';
 
 /**
  * What the newsletter's staff pages read (src/app/admin/newsletter/**, the 「メールで配信」
@@ -200,7 +200,14 @@ async function suppressorLabels(db: Db, actors: readonly string[]): Promise<Map<
   );
   for (const actor of actors)
     if (!labels.has(actor))
-      labels.set(actor, actor.startsWith('cli:') ? 'コマンドライン' : 'システム');
+      labels.set(
+        actor,
+        actor.startsWith('cli:')
+          ? 'コマンドライン'
+          : actor === BOUNCE_ACTOR
+            ? '配信時の自動登録'
+            : 'システム',
+      );
   return labels;
 }
 

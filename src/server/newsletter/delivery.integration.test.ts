@@ -3,7 +3,8 @@ import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { findEndpoint } from '@/lib/cms/model';
 import { createContent } from '@/server/cms/store';
 import { newsletterLetters, newsletterSends, subscriptions } from '@/server/db/schema';
-import { testDatabase } from '@test-support/route-tests';
+import { auditsOf, testDatabase } from '@test-support/route-tests';
+import { startSmtpSink } from '@test-support/smtp-sink';
 import { addReaders } from '@test-support/newsletter';
 import {
   type ClaimedLetter,
@@ -13,7 +14,8 @@ import {
   deliverRound,
 } from './delivery';
 import { cancelSend, newsletterSendStatus, queueNewsletter } from './queue';
-import { suppressAddress } from './suppressions';
+import { BOUNCE_ACTOR, listSuppressions, suppressAddress } from './suppressions';
+import { smtpLetterTransport } from './letter-transport';
 
 // The sender on a real database with a clock the test moves and a transport it scripts: each
 // letter is sent once, refusals are retried with backoff or failed, a sender that died
@@ -253,5 +255,56 @@ describe('the newsletter sender', () => {
     const letters = await lettersOf(sendId);
     expect(letters.filter((l) => l.status === 'queued' && l.claimedBy === null)).toHaveLength(3);
     expect(await deliverRound(database.db, sender('next'))).toMatchObject({ sent: 3 });
+  });
+
+  it('suppresses an address the SMTP server refuses for good, and only that', async () => {
+    // A real server (smtp-server) over nodemailer's pooled transport: the reply to RCPT TO.
+    const sink = await startSmtpSink({
+      refuse: (to) =>
+        ({
+          'a@example.jp': { code: 554, message: '5.7.1 Relay access denied' },
+          'b@example.jp': { code: 550, message: '5.1.1 No such user' },
+          'c@example.jp': { code: 450, message: '4.2.1 Mailbox busy' },
+        })[to] ?? null,
+    });
+    const smtp = smtpLetterTransport(sink.url, { from: 'axis <news@example.jp>' });
+    try {
+      const { sendId } = await queue();
+      expect(await deliverRound(database.db, sender('smtp', { transport: smtp }))).toMatchObject({
+        sent: 1,
+        retried: 1,
+        failed: 2,
+      });
+      const letters = await lettersOf(sendId);
+      expect(letters.map((l) => [l.email, l.status, l.attempts])).toEqual([
+        ['a@example.jp', 'failed', 1],
+        ['b@example.jp', 'failed', 1],
+        ['c@example.jp', 'queued', 1],
+        ['d@example.jp', 'sent', 1],
+      ]);
+      expect(sink.messages.map((m) => m.to)).toEqual(['d@example.jp']);
+      // The unknown mailbox is suppressed with the server's reply; the policy refusal (about
+      // the sender, not the address) and the temporary one are not.
+      const suppressed = await listSuppressions(database.db);
+      expect(suppressed).toEqual([
+        expect.objectContaining({
+          email: 'b@example.jp',
+          reason: 'bounce',
+          note: expect.stringContaining('550 5.1.1 No such user') as unknown,
+          createdBy: BOUNCE_ACTOR,
+        }),
+      ]);
+      const audits = await auditsOf(database, 'newsletter-suppressed', 'email:b@example.jp');
+      expect(audits.filter((a) => a.actor === BOUNCE_ACTOR)).toEqual([
+        expect.objectContaining({ detail: { reason: 'bounce', reply: '550 5.1.1 No such user' } }),
+      ]);
+      // The next send leaves the address out.
+      const next = await queue();
+      expect((await lettersOf(next.sendId)).map((l) => l.email)).not.toContain('b@example.jp');
+    } finally {
+      smtp.close?.();
+      await sink.close();
+      await database.db.execute(sql`DELETE FROM newsletter_suppressions`);
+    }
   });
 });

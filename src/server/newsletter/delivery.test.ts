@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { classifySmtpError, pacer, retryDelayMs } from './delivery';
+import { classifySmtpError, pacer, recipientBounce, retryDelayMs } from './delivery';
 
 describe('classifySmtpError', () => {
   it('retries a 4xx reply and an error from before the message left', () => {
@@ -21,6 +21,32 @@ describe('classifySmtpError', () => {
     expect(classifySmtpError({ code: 'ETIMEDOUT' })).toBe('uncertain');
     expect(classifySmtpError(new Error('?'))).toBe('uncertain');
     expect(classifySmtpError(undefined)).toBe('uncertain');
+  });
+});
+
+describe('recipientBounce', () => {
+  const rcpt = (response: string) => ({
+    code: 'EENVELOPE',
+    command: 'RCPT TO',
+    responseCode: Number(response.slice(0, 3)),
+    response,
+  });
+
+  it('is a 5xx reply to RCPT TO about the address', () => {
+    expect(recipientBounce(rcpt('550 5.1.1 <x@example.jp>: No such user'))).toBe(
+      '550 5.1.1 <x@example.jp>: No such user',
+    );
+    expect(recipientBounce(rcpt('552 5.2.2 Mailbox full'))).toBe('552 5.2.2 Mailbox full');
+    expect(recipientBounce(rcpt('550 Unknown user'))).toBe('550 Unknown user');
+  });
+
+  it('is not a refusal of us, a temporary one, or one after the envelope', () => {
+    expect(recipientBounce(rcpt('554 5.7.1 Relay access denied'))).toBeNull();
+    expect(recipientBounce(rcpt('550 5.3.0 Mail system full'))).toBeNull();
+    expect(recipientBounce(rcpt('530 Authentication required'))).toBeNull();
+    expect(recipientBounce(rcpt('450 4.2.1 Mailbox busy'))).toBeNull();
+    expect(recipientBounce({ ...rcpt('554 5.6.0 Message rejected'), command: 'DATA' })).toBeNull();
+    expect(recipientBounce({ responseCode: 550 })).toBeNull();
   });
 });
 

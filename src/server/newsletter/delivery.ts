@@ -4,6 +4,7 @@ import { randomBytes } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { type Db, isClosedDatabaseError, queryRows } from '@/server/db/client';
 import { PAID_READER } from './queue';
+import { suppressBounce } from './suppressions';
 
 /**
  * The newsletter sender (docs/decisions/026-newsletter-queue.md). Every instance runs one; they
@@ -18,7 +19,8 @@ import { PAID_READER } from './queue';
  *    staff see how many may have got none.
  *
  * Temporary refusals (4xx, no connection) are retried with exponential backoff, permanent ones
- * (5xx) fail the letter; an error that leaves unknown whether the server took the message makes
+ * (5xx) fail the letter, and a 5xx refusal of the address itself suppresses it (reason
+ * `bounce`); an error that leaves unknown whether the server took the message makes
  * it `uncertain` too. The pace is a rate per instance (NEWSLETTER_RATE_PER_SECOND).
  */
 
@@ -107,6 +109,29 @@ export function classifySmtpError(error: unknown): SmtpOutcome {
   if (e.code === 'EENVELOPE' || e.code === 'EMESSAGE') return 'permanent';
   return 'uncertain';
 }
+
+/**
+ * A permanent refusal of the recipient itself: a 5xx reply to RCPT TO (the address does not
+ * exist, its mailbox is disabled, its domain takes no mail). Not one that says the refusal is of
+ * us rather than of the address — an enhanced code of the mail system (5.3.x), the protocol
+ * (5.5.x) or security and policy (5.7.x: relay denied, our sender blocked), or a demand to sign
+ * in (530, 535) — which would otherwise suppress every reader of a misconfigured site.
+ */
+export function recipientBounce(error: unknown): string | null {
+  const e = (error ?? {}) as { responseCode?: unknown; command?: unknown; response?: unknown };
+  if (e.command !== 'RCPT TO' || typeof e.responseCode !== 'number') return null;
+  if (e.responseCode < 500 || e.responseCode >= 600 || AUTH_REPLIES.has(e.responseCode)) {
+    return null;
+  }
+  const response = typeof e.response === 'string' ? e.response : String(e.responseCode);
+  const subject = /^\d{3}[ -]5\.(\d{1,3})\.\d{1,3}\b/.exec(response)?.[1];
+  if (subject !== undefined && NOT_THE_ADDRESS.has(subject)) return null;
+  return response.slice(0, 300);
+}
+
+const AUTH_REPLIES = new Set([530, 535, 538]);
+/** Enhanced status subjects (RFC 3463) about the system, the protocol or policy. */
+const NOT_THE_ADDRESS = new Set(['3', '5', '7']);
 
 /** Wait before attempt `attempts + 1` after a temporary failure. */
 export function retryDelayMs(
@@ -313,6 +338,10 @@ async function markAfterRefusal(
             next_attempt_at = coalesce(${next ? iso(next) : null}::timestamptz, next_attempt_at)
         WHERE id = ${letter.id}::uuid AND status = 'sending'`,
   );
+  // The address is refused for good: no later send tries it again (a reader who fixes it is
+  // taken off the list by staff, or by changing the address).
+  const bounce = outcome === 'permanent' ? recipientBounce(error) : null;
+  if (bounce) await suppressBounce(db, letter.email, bounce);
   return outcome;
 }
 

@@ -54,6 +54,38 @@ export async function suppressAddress(
   });
 }
 
+/** Who suppressed an address that the mail server refused at send time (delivery.ts). */
+export const BOUNCE_ACTOR = 'newsletter:bounce';
+
+/**
+ * Suppresses an address the mail server refused for good while a letter was sent, with the
+ * server's reply as the note; an address already suppressed keeps its reason (a complaint or
+ * staff's stop says more than a bounce).
+ */
+export async function suppressBounce(db: Db, email: string, reply: string): Promise<boolean> {
+  const address = normaliseAddress(email);
+  return db.transaction(async (tx) => {
+    const [added] = await tx
+      .insert(newsletterSuppressions)
+      .values({
+        email: address,
+        reason: 'bounce',
+        note: `配信時に拒否されました: ${reply}`.slice(0, 500),
+        createdBy: BOUNCE_ACTOR,
+      })
+      .onConflictDoNothing()
+      .returning({ email: newsletterSuppressions.email });
+    if (!added) return false;
+    await recordAudit(tx, {
+      actor: BOUNCE_ACTOR,
+      action: 'newsletter-suppressed',
+      target: `email:${address}`,
+      detail: { reason: 'bounce', reply },
+    });
+    return true;
+  });
+}
+
 /** Removes a suppression; false when the address was not suppressed. */
 export async function unsuppressAddress(
   db: Db,
