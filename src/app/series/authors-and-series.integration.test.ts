@@ -3,6 +3,8 @@ import { renderToStaticMarkup } from 'react-dom/server';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { SnackbarProvider } from '@/components/ui/snackbar-context.client';
 import { findEndpoint } from '@/lib/cms/model';
+import { movedPath } from '@/server/cms/redirects';
+import { renameContent } from '@/server/cms/rename';
 import { createContent } from '@/server/cms/store';
 import { type SiteContent, createSiteContent } from '@/server/content/site-content';
 import type { Database } from '@/server/db/client';
@@ -226,5 +228,26 @@ describe('author pages, series pages and series feeds', () => {
     expect(xml).not.toContain('busy-audio');
     const empty = await (await feedOf('series-empty')).text();
     expect(empty).not.toContain('<item>');
+  });
+
+  it('leads a renamed writer or series from the old URL to the new one, feed included', async () => {
+    const db = database.db;
+    const ctx = { actor: 'user:editor' };
+    await createContent(db, def('writers'), {
+      id: 'old-writer',
+      body: { name: '改名 前' },
+      status: 'publish',
+    });
+    await createContent(db, def('series'), {
+      id: 'old-series',
+      body: { title: '改名する連載' },
+      status: 'publish',
+    });
+    await renameContent(db, def('writers'), 'old-writer', 'new-writer', ctx);
+    await renameContent(db, def('series'), 'old-series', 'new-series', ctx);
+    expect(await movedPath(db, '/authors/old-writer')).toBe('/authors/new-writer');
+    expect(await movedPath(db, '/series/old-series')).toBe('/series/new-series');
+    expect(await movedPath(db, '/series/old-series/feed.xml')).toBe('/series/new-series/feed.xml');
+    expect(await movedPath(db, '/authors/new-writer')).toBeNull();
   });
 });
