@@ -133,6 +133,8 @@ describe('author pages, series pages and series feeds', () => {
     expect(html).toContain('さとう はなこ');
     expect(html).toContain('建築と工芸の記事を書いています。');
     expect(html).toContain('5 件の記事・番組');
+    // The series they write, linked to its page.
+    expect(html).toMatch(/担当の(<wbr\/>)?連載.*href="\/series\/series-craft"/s);
     const order = [
       '/posts/craft-3',
       '/audios/busy-audio',

@@ -7,11 +7,12 @@ import { EmptyState, Pagination, Section } from '@/components/listing/list-page'
 import { type SearchParams, pageParam } from '@/components/listing/page-params';
 import { jsonLdSite, sitePageMetadata } from '@/components/listing/site-metadata';
 import { JsonLd } from '@/components/seo/json-ld';
-import { authorPath } from '@/lib/authors/works';
+import { authorPath, seriesPath } from '@/lib/authors/works';
 import { breadcrumbJsonLd, profilePageJsonLd } from '@/lib/json-ld';
 import { truncateDescription } from '@/lib/metadata';
 import { readWriter } from '@/server/access/read';
 import { listWorksBy } from '@/server/content/author-works';
+import { listSeries } from '@/server/content/lists';
 
 // Content is read per request (the build never opens the database).
 export const dynamic = 'force-dynamic';
@@ -42,7 +43,10 @@ export default async function AuthorPage({ params, searchParams }: Props) {
   const writer = await readWriter((await params).writerId);
   if (!writer) notFound();
   const page = pageParam((await searchParams).page);
-  const works = await listWorksBy(writer.id, { page });
+  const [works, allSeries] = await Promise.all([listWorksBy(writer.id, { page }), listSeries()]);
+  // The series they write, on the first page, above everything else they wrote.
+  const series =
+    page === 1 ? allSeries.filter((s) => s.writers.some((w) => w.id === writer.id)) : [];
   // A page past the last one does not exist (the first one does, even when empty).
   if (page > works.totalPages) notFound();
   const path = authorPath(writer.id);
@@ -58,6 +62,19 @@ export default async function AuthorPage({ params, searchParams }: Props) {
         ]}
       />
       <AuthorProfile writer={writer} count={works.totalCount} />
+      {series.length > 0 ? (
+        <Section id="author-series-heading" title="担当の連載">
+          <CardGrid
+            items={series.map((s) => ({
+              href: seriesPath(s.id),
+              title: s.title,
+              kicker: '連載',
+              description: s.description,
+              image: s.coverImage ? { url: s.coverImage.url, alt: s.coverImage.alt } : null,
+            }))}
+          />
+        </Section>
+      ) : null}
       <Section
         id="author-works-heading"
         title={page > 1 ? `${writer.name}の記事（${page} ページ目）` : `${writer.name}の記事`}
