@@ -12,13 +12,14 @@ import {
 } from './button';
 
 describe('Button', () => {
-  it('renders a type="button" of 150×42 px in yellow by default', () => {
+  // SPEC §9 says 42 px tall; 44 is the smallest tap target (docs/decisions/036-dark-mode-sharing-touch.md).
+  it('renders a type="button" of 150×44 px in yellow by default', () => {
     render(<Button>保存する</Button>);
     const button = screen.getByRole('button', { name: '保存する' });
     expect(button).toHaveAttribute('type', 'button');
     expect(BUTTON_DEFAULT_WIDTH).toBe(150);
-    expect(BUTTON_DEFAULT_HEIGHT).toBe(42);
-    expect(button).toHaveStyle({ width: '150px', height: '42px' });
+    expect(BUTTON_DEFAULT_HEIGHT).toBe(44);
+    expect(button).toHaveStyle({ width: '150px', height: '44px' });
     expect(button).toHaveStyle({ backgroundColor: '#ebff00', color: '#111111' });
   });
 
@@ -158,7 +159,7 @@ describe('ButtonLink', () => {
     expect(link).toHaveAttribute('href', '/service-plans');
     expect(link).toHaveStyle({
       width: '270px',
-      height: '42px',
+      height: '44px',
       backgroundColor: '#111111',
       color: '#ffffff',
     });

@@ -29,9 +29,12 @@ const BUTTON_BORDER_COLORS = {
   gray: BUTTON_COLORS.gray,
 } as const satisfies Record<ButtonColor, string>;
 
-/** SPEC §9 button defaults, in px. */
+/**
+ * SPEC §9 button defaults, in px; the height is 44 instead of its 42, the smallest tap target
+ * (docs/decisions/036-dark-mode-sharing-touch.md).
+ */
 export const BUTTON_DEFAULT_WIDTH = 150;
-export const BUTTON_DEFAULT_HEIGHT = 42;
+export const BUTTON_DEFAULT_HEIGHT = 44;
 
 type ButtonLookProps = {
   color?: ButtonColor;
