@@ -1,25 +1,24 @@
-import { notFound } from 'next/navigation';
-import { accountMetadata, gatedMetadata } from '@/components/account/metadata';
+import { gatedMetadata } from '@/components/account/metadata';
 import styles from '@/components/admin/admin.module.css';
 import { NewsletterStep, StepBreadcrumb } from '@/components/admin/newsletter/newsletter-step';
 import { PageMessages } from '@/components/biz/axis-admin/messages';
+import { newsletterPageMetadata, newsletterPostId } from '@/components/admin/newsletter/post-page';
 import type { RouteParamsProps, SearchParamsProps } from '@/components/listing/page-params';
 import { doneMessage, failure } from '@/lib/http/form-flash';
 import { AUDIENCES, type Audience, newsletterPaths } from '@/lib/newsletter/console';
-import { NEWSLETTER_ENDPOINT } from '@/server/newsletter/queue';
 import { newsletterStepPage, requireNewsletterStaff } from '@/server/newsletter/console';
 import { readFlash } from '@/server/http/read-flash';
 
 type Props = RouteParamsProps<'endpoint' | 'contentId'> & SearchParamsProps;
 
-export const generateMetadata = gatedMetadata(requireNewsletterStaff, async ({ params }: Props) =>
-  accountMetadata('メールで配信', newsletterPaths.step((await params).contentId)),
+export const generateMetadata = gatedMetadata(
+  requireNewsletterStaff,
+  newsletterPageMetadata('メールで配信', newsletterPaths.step),
 );
 
 /** The 「メールで配信」 step of a post (posts only: the newsletter is made of articles). */
 export default async function NewsletterStepPage({ params, searchParams }: Props) {
-  const { endpoint, contentId } = await params;
-  if (endpoint !== NEWSLETTER_ENDPOINT) notFound();
+  const contentId = await newsletterPostId(params);
   const asked = (await searchParams).audience;
   const audience: Audience = AUDIENCES.find((a) => a === asked) ?? 'free';
   const step = await newsletterStepPage(contentId, audience);

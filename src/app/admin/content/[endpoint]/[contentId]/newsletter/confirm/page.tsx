@@ -1,25 +1,24 @@
-import { notFound } from 'next/navigation';
-import { accountMetadata, gatedMetadata } from '@/components/account/metadata';
+import { gatedMetadata } from '@/components/account/metadata';
 import styles from '@/components/admin/admin.module.css';
 import { StepBreadcrumb } from '@/components/admin/newsletter/newsletter-step';
 import { SendConfirm } from '@/components/admin/newsletter/send-confirm';
+import { newsletterPageMetadata, newsletterPostId } from '@/components/admin/newsletter/post-page';
 import type { RouteParamsProps, SearchParamsProps } from '@/components/listing/page-params';
 import { failure } from '@/lib/http/form-flash';
 import { SEGMENTS, SEND_MODES, newsletterPaths, overlappingSends } from '@/lib/newsletter/console';
-import { NEWSLETTER_ENDPOINT } from '@/server/newsletter/queue';
 import { sendConfirmPage, requireNewsletterStaff } from '@/server/newsletter/console';
 import { readFlash } from '@/server/http/read-flash';
 
 type Props = RouteParamsProps<'endpoint' | 'contentId'> & SearchParamsProps;
 
-export const generateMetadata = gatedMetadata(requireNewsletterStaff, async ({ params }: Props) =>
-  accountMetadata('配信の確認', newsletterPaths.confirm((await params).contentId)),
+export const generateMetadata = gatedMetadata(
+  requireNewsletterStaff,
+  newsletterPageMetadata('配信の確認', newsletterPaths.confirm),
 );
 
 /** Before a send: the post, the segment and how many readers, and a resend's confirmation. */
 export default async function NewsletterConfirmPage({ params, searchParams }: Props) {
-  const { endpoint, contentId } = await params;
-  if (endpoint !== NEWSLETTER_ENDPOINT) notFound();
+  const contentId = await newsletterPostId(params);
   const query = await searchParams;
   const segment = SEGMENTS.find((s) => s === query.segment) ?? 'all';
   const mode = SEND_MODES.find((m) => m === query.mode) ?? 'now';
