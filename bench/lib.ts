@@ -5,6 +5,7 @@ import http from 'node:http';
 import path from 'node:path';
 import autocannon from 'autocannon';
 import { freePort } from '../scripts/lib/free-port';
+import { SERVER_MEMORY_ENV, SERVER_NODE_FLAGS } from '../scripts/server-process.mjs';
 
 export const root = path.resolve(import.meta.dirname, '..');
 
@@ -23,11 +24,12 @@ export async function startServer(env: Record<string, string>): Promise<Server> 
   const started = performance.now();
   const child = spawn(
     process.execPath,
-    ['--conditions=react-server', path.join(root, 'scripts/launch.mjs'), 'start'],
+    [...SERVER_NODE_FLAGS, path.join(root, 'scripts/launch.mjs'), 'start'],
     {
       cwd: root,
       env: {
         ...process.env,
+        ...SERVER_MEMORY_ENV,
         NEXT_TELEMETRY_DISABLED: '1',
         PORT: String(port),
         // The SITE_URL of a default build, so that `npm start` serves it instead of rebuilding

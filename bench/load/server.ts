@@ -3,6 +3,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { freePort, root } from '../lib';
+import { SERVER_MEMORY_ENV, SERVER_NODE_FLAGS } from '../../scripts/server-process.mjs';
 
 export type Instance = {
   base: string;
@@ -20,10 +21,16 @@ export async function startInstance(env: Record<string, string>, logFile: string
   const log = fs.openSync(logFile, 'a');
   const child = spawn(
     process.execPath,
-    ['--conditions=react-server', path.join(root, 'scripts/launch.mjs'), 'start'],
+    [...SERVER_NODE_FLAGS, path.join(root, 'scripts/launch.mjs'), 'start'],
     {
       cwd: root,
-      env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1', PORT: String(port), ...env },
+      env: {
+        ...process.env,
+        ...SERVER_MEMORY_ENV,
+        NEXT_TELEMETRY_DISABLED: '1',
+        PORT: String(port),
+        ...env,
+      },
       stdio: ['ignore', log, log],
       detached: true,
     },

@@ -50,6 +50,20 @@ const endAndThrow = (pool: pg.Pool) => async (error: unknown) => {
   throw error;
 };
 
+/**
+ * The embedded server's settings beside PGlite's own. PostgreSQL's default 128 MB of shared
+ * buffers is zeroed at start inside the WebAssembly heap, which never shrinks: it cost about
+ * 130 MiB of resident memory before the first query. The site's database is a few tens of MB and
+ * the files stay in the OS page cache, so 32 MB serves it (docs/benchmarks.md, "Memory").
+ */
+const EMBEDDED_START_PARAMS = [
+  ...PGlite.defaultStartParams,
+  '-c',
+  'shared_buffers=32MB',
+  '-c',
+  'maintenance_work_mem=16MB',
+];
+
 export async function openDatabase(options: OpenOptions): Promise<Database> {
   const migrate = options.migrate ?? true;
   if (options.databaseUrl) {
@@ -76,7 +90,11 @@ export async function openDatabase(options: OpenOptions): Promise<Database> {
   const lock = acquireDataDirLock(dataDir); // also makes dataDir 0700
   const pgdata = path.join(dataDir, 'pgdata');
   try {
-    const client = await PGlite.create({ dataDir: pgdata, extensions: { pg_trgm } });
+    const client = await PGlite.create({
+      dataDir: pgdata,
+      extensions: { pg_trgm },
+      startParams: EMBEDDED_START_PARAMS,
+    });
     const db = drizzlePglite({ client, schema });
     if (migrate) await migrateEmbedded(db);
     makePrivate(pgdata); // PGlite's own modes ignore the umask (see makePrivate)

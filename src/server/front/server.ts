@@ -19,6 +19,7 @@ import { answerPrivately, isGiftRequest } from './gift-answer';
 import { SharedRenders } from './shared-render';
 import { SHUTDOWN_GRACE_MS, onShutdown } from '@/server/shutdown';
 import { closeGracefully } from './graceful-close';
+import { adoptBuiltNextConfig } from './built-config';
 import { pagePolicies, prerenderedScriptHashes, withPagePolicy } from './csp';
 import { securityHeaders } from '@/lib/security-headers';
 import { countPageCache, timeRequest } from '@/server/metrics/metrics';
@@ -77,6 +78,7 @@ export async function serveSite(options: {
   port: number;
   hostname?: string;
 }): Promise<SiteServer> {
+  adoptBuiltNextConfig(options.dir);
   const app = next({
     dev: false,
     dir: options.dir,

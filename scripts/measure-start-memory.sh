@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# One server process's resident memory after a seeded start (docs/benchmarks.md, "Memory"):
+# starts the production build as `npm start` does on a fresh data directory, waits for the
+# seed and 8 s more, prints VmRSS, sends 32 page requests, prints it again and stops.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+port=${PORT:-3399}
+data=$(mktemp -d)
+trap 'kill "$pid" 2>/dev/null || true; wait "$pid" 2>/dev/null || true; rm -rf "$data"' EXIT
+PORT=$port DATA_DIR=$data npm start >"$data.log" 2>&1 &
+npm_pid=$!
+for _ in $(seq 1 300); do
+  curl -sf "http://127.0.0.1:$port/api/health" >/dev/null && break
+  sleep 1
+done
+# npm runs the script through sh: the server is the node process listening on the port.
+pid=$(pgrep -f "scripts/launch.mjs start" | while read -r p; do
+  tr '\0' '\n' <"/proc/$p/environ" 2>/dev/null | grep -qx "PORT=$port" && echo "$p"; done | head -1)
+sleep 8
+echo "idle: $(awk '/VmRSS/ {print int($2/1024)}' "/proc/$pid/status") MiB"
+for path in / /posts; do curl -s -o /dev/null "http://127.0.0.1:$port$path"; done
+for _ in $(seq 1 30); do curl -s -o /dev/null "http://127.0.0.1:$port/"; done
+sleep 3
+echo "after 32 requests: $(awk '/VmRSS/ {print int($2/1024)}' "/proc/$pid/status") MiB"
+kill "$npm_pid" 2>/dev/null || true
