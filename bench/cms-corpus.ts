@@ -80,6 +80,8 @@ export async function seedCorpus(
   posts: number,
   databaseUrl: string | undefined,
   dataDir: string,
+  /** false: the index as it was before readings (bench/search-readings.ts compares). */
+  readings = true,
 ): Promise<string> {
   const started = Date.now();
   const database = await openDatabase({ databaseUrl, dataDir });
@@ -119,7 +121,7 @@ export async function seedCorpus(
         updatedAt: at,
         publishedAt: at,
         revisedAt: at,
-        ...searchColumns(postsDef, data),
+        ...(await searchColumns(postsDef, data, { readings })),
       });
     }
     await database.db.insert(cmsContents).values(rows);

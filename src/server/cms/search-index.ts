@@ -12,6 +12,7 @@ import {
   queryTokens,
   splitQuery,
 } from '@/server/search/tokenize';
+import { readingsOf } from '@/server/search/readings';
 import { CONTENT_MODEL, type EndpointDef, SEARCHABLE_KINDS, findEndpoint } from '@/lib/cms/model';
 import type { StoredData } from './values';
 
@@ -97,6 +98,11 @@ export function openData(def: EndpointDef, data: StoredData): StoredData {
  * The site search checks hits from a hosted service against the same text.
  */
 export function searchableText(def: EndpointDef, data: StoredData): string {
+  return normalizeForSearch(textAsWritten(def, data));
+}
+
+/** The searchable text before folding: what the analyser reads (folded kana misleads it). */
+function textAsWritten(def: EndpointDef, data: StoredData): string {
   const parts: string[] = [];
   for (const field of def.fields) {
     const value = data[field.id];
@@ -108,15 +114,16 @@ export function searchableText(def: EndpointDef, data: StoredData): string {
     if (typeof value !== 'string' || value === '') continue;
     parts.push(field.kind === 'richEditor' ? htmlToText(value) : value);
   }
-  return normalizeForSearch(parts.join(' '));
+  return parts.join(' ');
 }
 
 /**
  * Bump when the derivation of the columns changes: stale rows are reindexed.
  * 2: hiragana folded into katakana, long vowel marks folded (src/lib/japanese-text.ts).
  * 3: select options indexed, address fields (URLs, e-mail) not.
+ * 4: readings of kanji appended to each text (src/server/search/readings.ts).
  */
-const INDEX_DERIVATION = 3;
+const INDEX_DERIVATION = 4;
 // The open text comes from the policy and the lead, whose rules may change elsewhere: what they
 // make of these samples is part of the version, so such a change reindexes every row instead
 // of trusting open text cut by the old rules.
@@ -150,15 +157,39 @@ export function searchIndexVersion(): string {
   return currentVersion;
 }
 
-/** What `q` and the site search match: the columns of an item's published version. */
-export function searchColumns(def: EndpointDef, data: StoredData | null): SearchColumns {
+/**
+ * A text with its readings after it (folded like the text: ウルシ), so that a kana term finds the
+ * kanji it reads. A term holds no whitespace, so it never matches across the space between them;
+ * a term with kanji cannot match in the readings, which have none. Snippets quote the items'
+ * own text, never this column.
+ */
+const withReading = (text: string, reading: string) =>
+  reading === '' ? text : `${text} ${normalizeForSearch(reading)}`;
+
+/**
+ * What `q` and the site search match: the columns of an item's published version. The open
+ * text's readings come from the open text alone, so they reveal no more than it does.
+ */
+export async function searchColumns(
+  def: EndpointDef,
+  data: StoredData | null,
+  options: { readings?: boolean } = {},
+): Promise<SearchColumns> {
   const searchVersion = searchIndexVersion();
   if (!data) {
     return { searchText: '', searchTokens: [], openText: '', openTokens: [], searchVersion };
   }
-  const searchText = searchableText(def, data);
+  const fullWritten = textAsWritten(def, data);
+  const openWritten = textAsWritten(def, openData(def, data));
+  const fullText = normalizeForSearch(fullWritten);
+  const open = normalizeForSearch(openWritten);
+  const [fullReading = '', openReading = ''] =
+    options.readings === false
+      ? []
+      : await readingsOf(open === fullText ? [fullWritten] : [fullWritten, openWritten]);
+  const searchText = withReading(fullText, fullReading);
+  const openText = open === fullText ? searchText : withReading(open, openReading);
   const searchTokens = indexTokens(searchText, MAX_ITEM_TOKENS).tokens;
-  const openText = searchableText(def, openData(def, data));
   return {
     searchText,
     searchTokens,
@@ -267,7 +298,7 @@ export async function reindexStaleRows(db: Db): Promise<number> {
       const updated = def
         ? await db
             .update(cmsContents)
-            .set(searchColumns(def, row.data))
+            .set(await searchColumns(def, row.data))
             .where(
               and(
                 eq(cmsContents.endpoint, row.endpoint),

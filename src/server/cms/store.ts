@@ -493,7 +493,7 @@ export async function createContent(
     publishedAt: published ? new Date(write.publishedAt ?? now) : null,
     revisedAt: published ? now : null,
     updatedBy: ctx.actor,
-    ...searchColumns(def, published ? write.set : null),
+    ...(await searchColumns(def, published ? write.set : null)),
   };
   await db.transaction(async (tx) => {
     const inserted = await tx
@@ -554,7 +554,7 @@ export async function updateContent(
         publishedAt: options.draft ? null : now,
         revisedAt: options.draft ? null : now,
         updatedBy: ctx.actor,
-        ...searchColumns(def, options.draft ? null : data),
+        ...(await searchColumns(def, options.draft ? null : data)),
       };
       await tx.insert(cmsContents).values(values);
       await recordRow(tx, def, values, 'create', ctx, now);
@@ -579,7 +579,7 @@ export async function updateContent(
       changes.data = data;
       changes.revisedAt = now;
       if (write.publishedAt) changes.publishedAt = new Date(write.publishedAt);
-      Object.assign(changes, searchColumns(def, data));
+      Object.assign(changes, await searchColumns(def, data));
     }
     await updateRow(tx, def, row, changes, 'save', ctx, now);
     return { id, updatedAt: now, published: !toDraft };
@@ -622,7 +622,7 @@ export async function publishContent(
       publishedAt: row.publishedAt ?? (options.due && row.scheduledAt ? row.scheduledAt : now),
       revisedAt: now,
       scheduledAt: null,
-      ...searchColumns(def, data),
+      ...(await searchColumns(def, data)),
     };
     await updateRow(tx, def, row, changes, 'publish', ctx, now);
     // Newsletters sent "with the publication" are queued with it, in the same transaction.
@@ -657,7 +657,7 @@ export async function unpublishContent(
       draftKey: row.draftKey ?? newDraftKey(),
       updatedAt: now,
       updatedBy: ctx.actor,
-      ...searchColumns(def, null),
+      ...(await searchColumns(def, null)),
     };
     await updateRow(tx, def, row, changes, 'unpublish', ctx, now);
     if (def.endpoint === NEWSLETTER_ENDPOINT) await cancelSendsOnPublication(tx, id, now);

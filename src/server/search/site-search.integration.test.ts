@@ -108,7 +108,11 @@ describe('site search on the built-in content service', () => {
     await create('posts', 'lacquer', {
       title: '器の話',
       description: '産地を訪ねて。',
-      body: p('冒頭の段落。') + filler(1) + p('この町の漆器は、分業によって支えられてきた。'),
+      body:
+        p('冒頭の段落。') +
+        filler(1) +
+        p('この町の漆器は、分業によって支えられてきた。') +
+        p('漆を塗り重ねた椀を紙に包む。'),
       isPublicPreview: true,
       publishedAt: day(200),
     });
@@ -440,6 +444,44 @@ describe('site search on the built-in content service', () => {
       'secret-divider',
       'secret-open',
     ]);
+  });
+
+  it('finds kanji by their reading in kana, only where the viewer may read them', async () => {
+    // 漆 and 紙 in the visible text of a public post.
+    expect(ids(await search({ q: 'うるし' }))).toEqual(['lacquer']);
+    expect(ids(await search({ q: 'かみ', type: 'posts' }))).toEqual(['lacquer']);
+    expect(ids(await search({ q: 'ウルシ 紙' }))).toEqual(['lacquer']);
+    // 合言葉 (あいことば) and 隠されている are behind the divider or past the lead of members'
+    // items, 眠っている in the closed part of a free-plan post: their readings are as closed.
+    for (const [name, viewer] of Object.entries(VIEWERS)) {
+      const full = name === 'paid' || name === 'staff';
+      const members = full ? ['secret-audio', 'secret-blocks', 'secret-divider'] : [];
+      // The free plan's closed part has 合言葉 too; the public-preview control has both words.
+      const freePlan = name === 'anonymous' ? [] : ['free-plan-secret'];
+      expect(ids(await search({ q: 'あいことば' }, viewer)), name).toEqual(
+        [...freePlan, ...members, 'secret-open'].sort(),
+      );
+      expect(ids(await search({ q: 'かくされて' }, viewer)), name).toEqual(
+        [...members, 'secret-open'].sort(),
+      );
+    }
+    for (const [viewer, found] of [
+      [ANONYMOUS, []],
+      [FREE, ['free-plan-secret']],
+      [PAID, ['free-plan-secret']],
+    ] as const) {
+      const results = await search({ q: 'ねむって' }, viewer);
+      expect(ids(results), viewer.kind).toEqual(found);
+    }
+    // The reindex fills the readings of a row indexed before them.
+    const db = database.db;
+    await db
+      .update(cmsContents)
+      .set({ searchText: '', searchTokens: [], openText: '', openTokens: [], searchVersion: '' })
+      .where(eq(cmsContents.id, 'lacquer'));
+    expect(ids(await search({ q: 'うるし' }))).toEqual([]);
+    expect(await reindexStaleRows(db)).toBe(1);
+    expect(ids(await search({ q: 'うるし' }))).toEqual(['lacquer']);
   });
 
   it('leaves `q` over HTTP on whole items: it needs a key, and a key reads whole items anyway', async () => {

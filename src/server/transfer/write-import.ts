@@ -143,6 +143,19 @@ export async function writeImport(db: Db, rows: ImportRows): Promise<Record<stri
     (row) => `メディア ${row.url} が 2 回含まれています`,
   );
 
+  // Readings come from a worker (src/server/search/readings.ts): worked out before the
+  // transaction, which then holds no lock while the analyser loads.
+  const columns = new Map(
+    await Promise.all(
+      rows.contents.map(
+        async (row) =>
+          [
+            row,
+            await searchColumns(findEndpoint(row.endpoint)!, isPublished(row) ? row.data : null),
+          ] as const,
+      ),
+    ),
+  );
   await db.transaction(async (tx) => {
     await assertEmpty(tx);
     // The archive's rows are the tables' columns, times as ISO text.
@@ -153,7 +166,7 @@ export async function writeImport(db: Db, rows: ImportRows): Promise<Record<stri
       publishedAt: date(row.publishedAt),
       revisedAt: date(row.revisedAt),
       scheduledAt: date(row.scheduledAt),
-      ...searchColumns(findEndpoint(row.endpoint)!, isPublished(row) ? row.data : null),
+      ...columns.get(row),
     }));
     const versions = [...rows.versions].sort((a, b) => a.id - b.id);
     await insertInBatches(tx, cmsVersions, versions, ({ id: _id, ...row }) => ({

@@ -1,0 +1,152 @@
+import 'server-only';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { Worker } from 'node:worker_threads';
+
+/**
+ * Readings of kanji, so that a search in kana (うるし) finds the kanji (漆)
+ * (docs/decisions/042-search-by-reading.md). kuromoji's IPADIC dictionary ships in its npm
+ * package, but loaded it takes about 380 MB and 2 s: it never lives in the server's own heap.
+ * It runs in a worker thread started on the first text to read and ended after IDLE_MS without
+ * work, so its memory goes back; only the indexing path asks for readings (a query is never
+ * analysed: a kana query is matched against the stored readings as it is).
+ */
+
+const IDLE_MS = 10_000;
+const HAN = /\p{sc=Han}/u;
+const KANA = /^[\p{sc=Hiragana}\p{sc=Katakana}\u30fc]+$/u;
+/** Katakana letters (ァ..ヶ) sit 0x60 code points above their hiragana. */
+const KATAKANA_LETTER = /[\u30a1-\u30f6]/gu;
+
+/** One word of the analyser: its text and, when the dictionary knows it, its reading in katakana. */
+export type Morpheme = { surface: string; reading: string | null };
+
+const toHiragana = (kana: string) =>
+  kana.replace(KATAKANA_LETTER, (ch) => String.fromCharCode(ch.charCodeAt(0) - 0x60));
+
+/**
+ * The reading of a text in hiragana, from its words: a word with kanji is replaced by its
+ * reading, kana is kept, anything else (Latin, digits, punctuation, a kanji word the dictionary
+ * does not know) breaks the reading with a space, so that no query matches across it.
+ * '' when the text has no kanji: its kana is already in the index.
+ */
+export function readingOf(words: readonly Morpheme[]): string {
+  if (!words.some((word) => HAN.test(word.surface))) return '';
+  const parts = words.map((word) => {
+    if (HAN.test(word.surface)) return word.reading && KANA.test(word.reading) ? word.reading : ' ';
+    return KANA.test(word.surface) ? word.surface : ' ';
+  });
+  return toHiragana(parts.join('')).replace(/\s+/gu, ' ').trim();
+}
+
+// The worker is plain JavaScript evaluated from this string: a bundler never sees it, and
+// kuromoji is loaded from node_modules by the path the server resolves.
+const WORKER_SOURCE = `
+const { parentPort, workerData } = require('node:worker_threads');
+const kuromoji = require(workerData.module);
+const ready = new Promise((resolve, reject) =>
+  kuromoji.builder({ dicPath: workerData.dicPath }).build((error, tokenizer) =>
+    error ? reject(error) : resolve(tokenizer)));
+parentPort.on('message', ({ id, texts }) => {
+  ready.then(
+    (tokenizer) => parentPort.postMessage({ id, words: texts.map((text) =>
+      tokenizer.tokenize(text).map((t) => [t.surface_form, t.reading || null])) }),
+    (error) => parentPort.postMessage({ id, error: String(error) }),
+  );
+});
+`;
+
+type Pending = { resolve: (words: Morpheme[][]) => void; reject: (error: Error) => void };
+type Answer = { id: number; words?: [string, string | null][][]; error?: string };
+
+let worker: Worker | null = null;
+let idleTimer: NodeJS.Timeout | null = null;
+let nextId = 0;
+const pending = new Map<number, Pending>();
+
+function stop(target: Worker) {
+  if (worker === target) worker = null;
+  void target.terminate();
+}
+
+function failAll(error: Error) {
+  for (const request of pending.values()) request.reject(error);
+  pending.clear();
+}
+
+function startWorker(): Worker {
+  const require = createRequire(path.join(process.cwd(), 'package.json'));
+  const modulePath = require.resolve('kuromoji');
+  const dicPath = path.join(path.dirname(modulePath), '..', 'dict');
+  const started = new Worker(WORKER_SOURCE, {
+    eval: true,
+    workerData: { module: modulePath, dicPath },
+  });
+  started.on('message', (answer: Answer) => {
+    const request = pending.get(answer.id);
+    if (!request) return;
+    pending.delete(answer.id);
+    if (answer.error !== undefined) request.reject(new Error(answer.error));
+    else
+      request.resolve(
+        (answer.words ?? []).map((words) =>
+          words.map(([surface, reading]) => ({ surface, reading })),
+        ),
+      );
+    if (pending.size === 0) idle(started);
+  });
+  started.on('error', (error) => {
+    stop(started);
+    failAll(error);
+  });
+  started.on('exit', () => {
+    if (worker === started) worker = null;
+    failAll(new Error('the reading analyser stopped'));
+  });
+  return started;
+}
+
+// While nothing is asked the worker neither keeps the process alive nor holds its memory long.
+function idle(target: Worker) {
+  target.unref();
+  if (idleTimer) clearTimeout(idleTimer);
+  idleTimer = setTimeout(() => stop(target), IDLE_MS);
+  idleTimer.unref();
+}
+
+/** The analyser's words of each text, from the worker (started when needed). */
+export function analyse(texts: readonly string[]): Promise<Morpheme[][]> {
+  if (idleTimer) clearTimeout(idleTimer);
+  idleTimer = null;
+  worker ??= startWorker();
+  worker.ref();
+  const id = nextId++;
+  const target = worker;
+  return new Promise((resolve, reject) => {
+    pending.set(id, { resolve, reject });
+    target.postMessage({ id, texts });
+  });
+}
+
+/**
+ * The readings (hiragana) of each text; a text without kanji needs no analyser and gets ''.
+ * If the analyser fails the texts are indexed without readings (logged): a content write never
+ * fails for want of readings.
+ */
+export async function readingsOf(texts: readonly string[]): Promise<string[]> {
+  const todo = texts.map((text, index) => ({ text, index })).filter((t) => HAN.test(t.text));
+  const readings = texts.map(() => '');
+  if (todo.length === 0) return readings;
+  try {
+    const words = await analyse(todo.map((t) => t.text));
+    todo.forEach((t, i) => (readings[t.index] = readingOf(words[i] ?? [])));
+  } catch (error) {
+    console.error('[search] readings not indexed:', error);
+  }
+  return readings;
+}
+
+/** Ends the worker now (tests and scripts that must not wait for the idle timer). */
+export function stopReadings(): void {
+  if (worker) stop(worker);
+}
