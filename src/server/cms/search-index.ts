@@ -5,6 +5,7 @@ import { foldTerm } from '@/lib/japanese-text';
 import { type Viewer, audioFor, connectFor, movieFor, postFor } from '@/server/access/post-access';
 import type { Db } from '@/server/db/client';
 import { cmsContents } from '@/server/db/schema';
+import { ANY_CONTENT, emitContentChange } from './events';
 import {
   htmlToText,
   indexTokens,
@@ -293,6 +294,7 @@ export async function reindexStaleRows(db: Db): Promise<number> {
       .limit(REINDEX_BATCH + skipped.size);
     const todo = rows.filter((row) => !skipped.has(`${row.endpoint}/${row.id}`));
     if (todo.length === 0) return done;
+    const doneBefore = done;
     for (const row of todo) {
       const def = findEndpoint(row.endpoint);
       const updated = def
@@ -312,6 +314,9 @@ export async function reindexStaleRows(db: Db): Promise<number> {
       if (updated.length > 0) done++;
       else skipped.add(`${row.endpoint}/${row.id}`);
     }
+    // What searches answer changed (readings take the analyser a while): answers cached
+    // meanwhile must not outlive the batch. Once a batch, not once a row.
+    if (done > doneBefore) emitContentChange(ANY_CONTENT);
   }
 }
 
