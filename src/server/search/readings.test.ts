@@ -30,7 +30,7 @@ describe('readingOf', () => {
   });
 });
 
-describe('readingsOf (the analyser in its worker)', () => {
+describe('readingsOf (the analyser in its child process)', () => {
   it('reads 漆, 紙 and mixed text; kana-only and Latin texts need no analyser', async () => {
     expect(await readingsOf(['漆', '紙', '漆の器と和紙、2026年', 'うるし', 'Design'])).toEqual([
       'うるし',

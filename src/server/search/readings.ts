@@ -1,14 +1,15 @@
 import 'server-only';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import { Worker } from 'node:worker_threads';
+import { type ChildProcess, spawn } from 'node:child_process';
 
 /**
  * Readings of kanji, so that a search in kana (うるし) finds the kanji (漆)
  * (docs/decisions/042-search-by-reading.md). kuromoji's IPADIC dictionary ships in its npm
  * package, but loaded it takes about 380 MB and 2 s: it never lives in the server's own heap.
- * It runs in a worker thread started on the first text to read and ended after IDLE_MS without
- * work, so its memory goes back; only the indexing path asks for readings (a query is never
+ * It runs in a child process started on the first text to read and ended after IDLE_MS without
+ * work, so its memory goes back whole (a worker thread shares the server's process: measured,
+ * about 64 MiB of its 310 stayed resident after it ended); only the indexing path asks for readings (a query is never
  * analysed: a kana query is matched against the stored readings as it is).
  */
 
@@ -39,19 +40,20 @@ export function readingOf(words: readonly Morpheme[]): string {
   return toHiragana(parts.join('')).replace(/\s+/gu, ' ').trim();
 }
 
-// The worker is plain JavaScript evaluated from this string: a bundler never sees it, and
+// The child runs plain JavaScript from this string: a bundler never sees it, and
 // kuromoji is loaded from node_modules by the path the server resolves.
 const WORKER_SOURCE = `
-const { parentPort, workerData } = require('node:worker_threads');
-const kuromoji = require(workerData.module);
+const [modulePath, dicPath] = process.argv.slice(-2);
+const kuromoji = require(modulePath);
 const ready = new Promise((resolve, reject) =>
-  kuromoji.builder({ dicPath: workerData.dicPath }).build((error, tokenizer) =>
+  kuromoji.builder({ dicPath }).build((error, tokenizer) =>
     error ? reject(error) : resolve(tokenizer)));
-parentPort.on('message', ({ id, texts }) => {
+process.on('disconnect', () => process.exit(0));
+process.on('message', ({ id, texts }) => {
   ready.then(
-    (tokenizer) => parentPort.postMessage({ id, words: texts.map((text) =>
+    (tokenizer) => process.send({ id, words: texts.map((text) =>
       tokenizer.tokenize(text).map((t) => [t.surface_form, t.reading || null])) }),
-    (error) => parentPort.postMessage({ id, error: String(error) }),
+    (error) => process.send({ id, error: String(error) }),
   );
 });
 `;
@@ -59,14 +61,14 @@ parentPort.on('message', ({ id, texts }) => {
 type Pending = { resolve: (words: Morpheme[][]) => void; reject: (error: Error) => void };
 type Answer = { id: number; words?: [string, string | null][][]; error?: string };
 
-let worker: Worker | null = null;
+let worker: ChildProcess | null = null;
 let idleTimer: NodeJS.Timeout | null = null;
 let nextId = 0;
 const pending = new Map<number, Pending>();
 
-function stop(target: Worker) {
+function stop(target: ChildProcess) {
   if (worker === target) worker = null;
-  void target.terminate();
+  target.kill();
 }
 
 function failAll(error: Error) {
@@ -74,13 +76,12 @@ function failAll(error: Error) {
   pending.clear();
 }
 
-function startWorker(): Worker {
+function startWorker(): ChildProcess {
   const require = createRequire(path.join(process.cwd(), 'package.json'));
   const modulePath = require.resolve('kuromoji');
   const dicPath = path.join(path.dirname(modulePath), '..', 'dict');
-  const started = new Worker(WORKER_SOURCE, {
-    eval: true,
-    workerData: { module: modulePath, dicPath },
+  const started = spawn(process.execPath, ['-e', WORKER_SOURCE, modulePath, dicPath], {
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
   started.on('message', (answer: Answer) => {
     const request = pending.get(answer.id);
@@ -106,9 +107,20 @@ function startWorker(): Worker {
   return started;
 }
 
+function setRef(target: ChildProcess, busy: boolean) {
+  const channel = target.channel as { ref(): void; unref(): void } | null | undefined;
+  if (busy) {
+    target.ref();
+    channel?.ref();
+  } else {
+    target.unref();
+    channel?.unref();
+  }
+}
+
 // While nothing is asked the worker neither keeps the process alive nor holds its memory long.
-function idle(target: Worker) {
-  target.unref();
+function idle(target: ChildProcess) {
+  setRef(target, false);
   if (idleTimer) clearTimeout(idleTimer);
   idleTimer = setTimeout(() => stop(target), IDLE_MS);
   idleTimer.unref();
@@ -119,12 +131,12 @@ export function analyse(texts: readonly string[]): Promise<Morpheme[][]> {
   if (idleTimer) clearTimeout(idleTimer);
   idleTimer = null;
   worker ??= startWorker();
-  worker.ref();
+  setRef(worker, true);
   const id = nextId++;
   const target = worker;
   return new Promise((resolve, reject) => {
     pending.set(id, { resolve, reject });
-    target.postMessage({ id, texts });
+    target.send({ id, texts });
   });
 }
 
