@@ -5,6 +5,11 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 port=${PORT:-3399}
+# Serve the existing build on its own SITE_URL (it only shapes canonical URLs), not a rebuild.
+if [[ -z "${SITE_URL:-}" && -f .next/build-settings.json ]]; then
+  built=$(node -p "require('./.next/build-settings.json').SITE_URL || ''")
+  [[ -n "$built" ]] && export SITE_URL="$built"
+fi
 data=$(mktemp -d)
 trap 'kill "$pid" 2>/dev/null || true; wait "$pid" 2>/dev/null || true; rm -rf "$data"' EXIT
 PORT=$port DATA_DIR=$data npm start >"$data.log" 2>&1 &
