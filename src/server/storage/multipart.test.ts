@@ -335,6 +335,17 @@ describe('MultipartForm', () => {
     expect(await outcome(requestOf(dropped))).toBe(INTERRUPTED_MESSAGE);
   });
 
+  it('ends when the request was aborted before its parts are read', async () => {
+    const abort = new AbortController();
+    abort.abort();
+    const stalled = new ReadableStream<Uint8Array>({
+      pull: () => new Promise<void>(() => undefined), // never sends
+    });
+    expect(await outcome(requestOf(stalled, undefined, { signal: abort.signal }))).toBe(
+      INTERRUPTED_MESSAGE,
+    );
+  });
+
   it('ends when the request is aborted while the client has stopped sending', async () => {
     const abort = new AbortController();
     let first = true;
