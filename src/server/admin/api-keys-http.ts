@@ -15,7 +15,7 @@ import { getDb } from '@/server/db/client';
 import { endpoint } from '@/server/http/endpoint';
 import { clippedFields } from '@/server/http/flash-values';
 import { type FormInput, type FormResult, notFoundAnswer } from '@/server/http/form-endpoint';
-import type { AppUser } from '@/server/identity/session-user';
+import type { ViewerOption } from '@/server/identity/session-user';
 import { doneAnswer } from '@/server/http/done-flash';
 
 /**
@@ -35,10 +35,7 @@ const NAME_MAX = 100;
 // A plain post's fields are a name and six checkboxes.
 const MAX_BYTES = 8 * 1024;
 
-export type ApiKeysHttpOptions = {
-  /** Tests: who is signed in. */
-  viewer?: (headers: Headers) => Promise<AppUser | null>;
-};
+export type ApiKeysHttpOptions = ViewerOption;
 
 type AdminContext = { input: FormInput; request: Request; actor: string; ip: string | null };
 

@@ -8,7 +8,7 @@ import { doneAnswer } from '@/server/http/done-flash';
 import { endpoint } from '@/server/http/endpoint';
 import { clippedFields } from '@/server/http/flash-values';
 import { type FormInput, type FormResult, notFoundAnswer } from '@/server/http/form-endpoint';
-import type { AppUser } from '@/server/identity/session-user';
+import type { ViewerOption } from '@/server/identity/session-user';
 import { fieldErrors } from '@/server/identity/validation';
 
 /**
@@ -23,10 +23,7 @@ export const OFFERS_PAGE = '/admin/offers';
 /** The plans' checkboxes: one field each, as a browser posts them. */
 export const planField = (key: string) => `plan_${key}`;
 
-export type OffersHttpOptions = {
-  /** Tests: who is signed in. */
-  viewer?: (headers: Headers) => Promise<AppUser | null>;
-};
+export type OffersHttpOptions = ViewerOption;
 
 type Ctx = { input: FormInput; actor: string; ip: string | null };
 

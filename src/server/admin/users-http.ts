@@ -10,7 +10,7 @@ import { clippedFields } from '@/server/http/flash-values';
 import { type FormInput, type FormResult, notFoundAnswer } from '@/server/http/form-endpoint';
 import { appAuth } from '@/server/identity/app-auth';
 import { ROLES } from '@/lib/identity/roles';
-import type { AppUser } from '@/server/identity/session-user';
+import type { AppUser, ViewerOption } from '@/server/identity/session-user';
 import { fieldErrors } from '@/server/identity/validation';
 import { PARTNER_ID, getPartner, partnerDeps } from '@/server/partners/partners';
 import { setPartnerId, setUserRole } from '@/server/profiles/profiles';
@@ -101,10 +101,7 @@ const partnerInput = z.object({
     }),
 });
 
-export type AdminUsersOptions = {
-  /** Tests: who is signed in. */
-  viewer?: (headers: Headers) => Promise<AppUser | null>;
-};
+export type AdminUsersOptions = ViewerOption;
 
 type AdminContext = {
   input: FormInput;

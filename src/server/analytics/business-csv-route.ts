@@ -1,14 +1,13 @@
 import 'server-only';
 import { z } from '@/lib/zod';
 import { type Db, getDb } from '@/server/db/client';
-import { type AppUser, userFromHeaders } from '@/server/identity/session-user';
+import { userFromHeaders, type ViewerOption } from '@/server/identity/session-user';
 import { CSV_TABLES, businessCsv, csvFileName } from './business-csv';
 import { POST_SORTS, loadBusinessReport } from './business-report';
 import type { TitleLookup } from './report';
 
-export type BusinessCsvDeps = {
+export type BusinessCsvDeps = ViewerOption & {
   db?: Db;
-  viewer?: (headers: Headers) => Promise<AppUser | null>;
   now?: number;
   titles?: TitleLookup;
 };

@@ -8,7 +8,7 @@ import { CONTENT_ID, postSchema } from '@/server/content/schemas';
 import { getDb } from '@/server/db/client';
 import { doneAnswer } from '@/server/http/done-flash';
 import { endpoint } from '@/server/http/endpoint';
-import type { AppUser } from '@/server/identity/session-user';
+import type { ViewerOption } from '@/server/identity/session-user';
 import { createGift, giftAllowance } from './gifts';
 
 /**
@@ -29,9 +29,8 @@ const input = z.object({
   postId: z.string({ error: '記事が指定されていません。' }).regex(CONTENT_ID, '記事が不正です。'),
 });
 
-export type GiftsHttpOptions = {
-  /** Tests: who is signed in, the post looked up, the clock. */
-  viewer?: (headers: Headers) => Promise<AppUser | null>;
+export type GiftsHttpOptions = ViewerOption & {
+  /** Tests: the post looked up, the clock. */
   findPost?: (id: string) => Promise<{ id: string; isPublicPreview: boolean } | null>;
   now?: () => Date;
 };

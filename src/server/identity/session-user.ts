@@ -16,6 +16,12 @@ export type AppUser = {
   emailVerified: boolean;
 };
 
+/** Who is signed in on a request: userFromHeaders, or a test's stand-in for it. */
+export type ViewerLookup = (requestHeaders: Headers) => Promise<AppUser | null>;
+
+/** A route's options: tests say who is signed in (userFromHeaders unless they do). */
+export type ViewerOption = { viewer?: ViewerLookup };
+
 const asRole = (value: unknown): Role =>
   (ROLES as readonly unknown[]).includes(value) ? (value as Role) : 'member';
 

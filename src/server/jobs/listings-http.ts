@@ -2,7 +2,7 @@ import 'server-only';
 import { type PartnerActor, partnerOfWriter } from '@/server/access/partner-access';
 import { type EndpointContext, endpoint } from '@/server/http/endpoint';
 import { type FormInput, type FormResult, formAnswer } from '@/server/http/form-endpoint';
-import type { AppUser } from '@/server/identity/session-user';
+import type { AppUser, ViewerOption } from '@/server/identity/session-user';
 import { partnerActorFor } from '@/server/partners/actor';
 import { LISTING_FIELD_NAMES, parseListingFields } from './listing-input';
 import { type ListingDeps, closeListing, getListing, listingDeps, saveListing } from './listings';
@@ -106,9 +106,8 @@ function clipJson(text: string, maxBytes: number): string {
   return text.slice(0, end);
 }
 
-export type ListingHttpOptions = {
-  /** Tests: who is signed in, and the listings' database, content writer and clock. */
-  viewer?: (headers: Headers) => Promise<AppUser | null>;
+export type ListingHttpOptions = ViewerOption & {
+  /** Tests: the listings' database, content writer and clock. */
   deps?: () => Promise<ListingDeps>;
 };
 

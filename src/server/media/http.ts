@@ -33,7 +33,7 @@ import {
 import { rawPostViewer } from '@/server/http/raw-post';
 import { clientIp } from '@/server/http/request-origin';
 import { STAFF_ROLES } from '@/lib/identity/roles';
-import { type AppUser, userFromHeaders } from '@/server/identity/session-user';
+import { type AppUser, userFromHeaders, type ViewerOption } from '@/server/identity/session-user';
 import { fieldErrors } from '@/server/identity/validation';
 import type { MediaLimits } from '@/server/storage/media-types';
 import type { MediaStorage } from '@/server/storage/media-storage';
@@ -101,9 +101,8 @@ export const listInput = z.object({
     .optional(),
 });
 
-export type MediaHttpOptions = {
-  /** Tests: who is signed in, the database, the storage, the size limits. */
-  viewer?: (headers: Headers) => Promise<AppUser | null>;
+export type MediaHttpOptions = ViewerOption & {
+  /** Tests: the database, the storage, the size limits. */
   db?: () => Promise<Db>;
   storage?: () => MediaStorage;
   limits?: MediaLimits;

@@ -4,7 +4,7 @@ import { env } from '@/env';
 import { getDatabase } from '@/server/db/client';
 import { notFoundAnswer } from '@/server/http/form-endpoint';
 import { isStaff } from '@/server/identity/session';
-import { type AppUser, userFromHeaders } from '@/server/identity/session-user';
+import { userFromHeaders, type ViewerOption } from '@/server/identity/session-user';
 import { registerAppGauges } from './app-gauges';
 import { scrapeMetrics } from './metrics';
 
@@ -20,9 +20,8 @@ function sameSecret(a: string, b: string): boolean {
   return x.length === y.length && timingSafeEqual(x, y);
 }
 
-export type MetricsOptions = {
-  /** Tests: who is signed in, and the token. */
-  viewer?: (headers: Headers) => Promise<AppUser | null>;
+export type MetricsOptions = ViewerOption & {
+  /** Tests: the token. */
   token?: string;
 };
 

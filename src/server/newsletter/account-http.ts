@@ -3,7 +3,7 @@ import { z } from '@/lib/zod';
 import { type Db, getDb } from '@/server/db/client';
 import { doneAnswer } from '@/server/http/done-flash';
 import { endpoint } from '@/server/http/endpoint';
-import type { AppUser } from '@/server/identity/session-user';
+import type { ViewerOption } from '@/server/identity/session-user';
 import { setNewsletterConsent } from './subscription';
 
 /**
@@ -18,7 +18,7 @@ export const UNSUBSCRIBED_MESSAGE = 'ニュースレターの配信を停止し�
 const input = z.object({ subscribed: z.enum(['on', 'off']) });
 
 export function newsletterAccountPost(
-  deps: { db?: () => Promise<Db>; viewer?: (headers: Headers) => Promise<AppUser | null> } = {},
+  deps: ViewerOption & { db?: () => Promise<Db> } = {},
 ) {
   return endpoint(
     {

@@ -24,7 +24,7 @@ import {
   notFoundAnswer,
 } from '@/server/http/form-endpoint';
 import { isStaff } from '@/server/identity/session';
-import type { AppUser } from '@/server/identity/session-user';
+import type { AppUser, ViewerOption } from '@/server/identity/session-user';
 import { findSend, stepPost } from './console';
 import { renderPreviewLetter } from './preview';
 import { sendTestLetter } from './test-letter';
@@ -43,10 +43,7 @@ import {
  * looked at, so nothing is learnt from the answer. Every send is audited.
  */
 
-export type NewsletterHttpOptions = {
-  /** Tests: who is signed in. */
-  viewer?: (headers: Headers) => Promise<AppUser | null>;
-};
+export type NewsletterHttpOptions = ViewerOption;
 
 type Ctx = { input: FormInput; request: Request; user: AppUser; ip: string | null };
 

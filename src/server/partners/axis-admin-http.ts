@@ -12,7 +12,7 @@ import {
   NOT_FOUND_MESSAGE,
   notFoundAnswer,
 } from '@/server/http/form-endpoint';
-import type { AppUser } from '@/server/identity/session-user';
+import type { ViewerOption } from '@/server/identity/session-user';
 import { setInquiryState } from '@/server/inquiries/inquiries';
 import {
   LISTING_ID,
@@ -90,10 +90,7 @@ const memberFlash = clippedFields({ formKey: 100, intent: 20, email: SHORT });
 const reviewFlash = clippedFields({ formKey: 100, decision: 20, comment: 1500 });
 const keyOnlyFlash = clippedFields({ formKey: 100, state: 40 });
 
-export type AxisAdminOptions = {
-  /** Tests: who is signed in. */
-  viewer?: (headers: Headers) => Promise<AppUser | null>;
-};
+export type AxisAdminOptions = ViewerOption;
 
 type StaffContext = { input: FormInput; request: Request; actor: Actor };
 

@@ -4,7 +4,7 @@ import type { z } from '@/lib/zod';
 import { endpoint } from '@/server/http/endpoint';
 import { type FormInput, type FormResult, notFoundAnswer } from '@/server/http/form-endpoint';
 import { clippedFields } from '@/server/http/flash-values';
-import type { AppUser } from '@/server/identity/session-user';
+import type { AppUser, ViewerOption } from '@/server/identity/session-user';
 import { partnerActorFor } from './actor';
 import { PARTNER_ID, type PartnerDeps, partnerDeps, updatePartnerProfile } from './partners';
 
@@ -27,9 +27,7 @@ export const PROFILE_SAVED = 'profile';
 export const dashboardPath = (partnerId: string) =>
   `/biz/partner-admin/${encodeURIComponent(partnerId)}`;
 
-export type PartnerProfileOverrides = {
-  /** Tests: who is signed in. */
-  viewer?: (headers: Headers) => Promise<AppUser | null>;
+export type PartnerProfileOverrides = ViewerOption & {
   deps?: () => Promise<PartnerDeps>;
 };
 

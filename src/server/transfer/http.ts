@@ -18,7 +18,7 @@ import {
 } from '@/server/http/form-endpoint';
 import { rawPostViewer } from '@/server/http/raw-post';
 import { clientIp } from '@/server/http/request-origin';
-import { type AppUser, userFromHeaders } from '@/server/identity/session-user';
+import { userFromHeaders, type ViewerOption } from '@/server/identity/session-user';
 import { MultipartForm, type MultipartLimits } from '@/server/storage/multipart';
 import type { MediaStorage } from '@/server/storage/media-storage';
 import { getStorage } from '@/server/storage/storage';
@@ -43,9 +43,8 @@ import { fileStampJa } from '@/lib/format';
  * with a real status for fetch).
  */
 
-export type TransferHttpOptions = {
-  /** Tests: who is signed in, the database, the storage, the microCMS client's pace. */
-  viewer?: (headers: Headers) => Promise<AppUser | null>;
+export type TransferHttpOptions = ViewerOption & {
+  /** Tests: the database, the storage, the microCMS client's pace. */
   db?: () => Promise<Db>;
   storage?: () => MediaStorage;
   microCmsClient?: Omit<MicroCmsClientOptions, 'baseUrl' | 'apiKey'>;

@@ -11,7 +11,7 @@ import { doneFlashCookie } from '@/server/http/done-flash';
 import { endpoint } from '@/server/http/endpoint';
 import { encodeFlash } from '@/lib/http/flash';
 import { type FormInput, jsonAnswer, notFoundAnswer } from '@/server/http/form-endpoint';
-import type { AppUser } from '@/server/identity/session-user';
+import type { AppUser, ViewerOption } from '@/server/identity/session-user';
 import { clientIp } from '@/server/http/request-origin';
 import { can, mayEdit, mayRead } from '@/lib/access/console-permissions';
 import {
@@ -45,9 +45,7 @@ import {
  * edits the built-in content service; on a hosted microCMS it is not there at all (404).
  */
 
-export type ConsoleRouteOptions = {
-  /** Tests: who is signed in. */
-  viewer?: (headers: Headers) => Promise<AppUser | null>;
+export type ConsoleRouteOptions = ViewerOption & {
   /** Tests: the clock editing presence reads (src/server/cms/console/presence.ts). */
   now?: () => Date;
 };
