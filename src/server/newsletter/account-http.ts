@@ -17,9 +17,7 @@ export const UNSUBSCRIBED_MESSAGE = 'ニュースレターの配信を停止し�
 
 const input = z.object({ subscribed: z.enum(['on', 'off']) });
 
-export function newsletterAccountPost(
-  deps: ViewerOption & { db?: () => Promise<Db> } = {},
-) {
+export function newsletterAccountPost(deps: ViewerOption & { db?: () => Promise<Db> } = {}) {
   return endpoint(
     {
       name: 'newsletter-account',
