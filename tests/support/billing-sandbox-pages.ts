@@ -1,10 +1,15 @@
 import { createHash } from 'node:crypto';
 import axe from 'axe-core';
 import type Stripe from 'stripe';
-import { afterAll, beforeAll, expect } from 'vitest';
+import { expect } from 'vitest';
 import type { Database } from '@/server/db/client';
 import { billingSandboxObjects } from '@/server/db/schema';
-import { type RunningSandbox, productWithPrices, startSandbox } from './billing-sandbox';
+import {
+  type RunningSandbox,
+  productWithPrices,
+  startSandbox,
+  startedForFile,
+} from './billing-sandbox';
 
 /**
  * Test helper for the sandbox's own checkout and portal pages, driven as a browser without
@@ -35,17 +40,7 @@ export type PagesSandbox = {
  * top of the describe block (as testDatabase() does for a database).
  */
 export function usePagesSandbox(): PagesSandbox {
-  let current: PagesSandbox | undefined;
-  beforeAll(async () => {
-    current = await startPagesSandbox();
-  });
-  afterAll(() => current?.sandbox.close());
-  return new Proxy({} as PagesSandbox, {
-    get(_, field: keyof PagesSandbox) {
-      if (!current) throw new Error('the pages sandbox is started in beforeAll');
-      return current[field];
-    },
-  });
+  return startedForFile(startPagesSandbox, (pages) => pages.sandbox.close());
 }
 
 async function startPagesSandbox(): Promise<PagesSandbox> {

@@ -1,7 +1,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import Stripe from 'stripe';
-import { expect } from 'vitest';
+import { afterAll, beforeAll, expect } from 'vitest';
 import type { Database } from '@/server/db/client';
 import { createTestDatabase } from './db/test-database';
 import { sendWebResponse, toWebRequest } from '@/server/front/node-bridge';
@@ -39,6 +39,33 @@ export type RunningSandbox = {
   /** The events whose object belongs to the customer, oldest first. */
   customerEvents: (customerId: string) => Promise<Stripe.Event[]>;
 };
+
+/**
+ * What `start` makes, made before this test file's tests and closed after them. Its fields are
+ * read when used, so the returned object can stand at the top of the describe block (as
+ * testDatabase() does for a database).
+ */
+export function startedForFile<T extends object>(
+  start: () => Promise<T>,
+  close: (started: T) => Promise<unknown>,
+): T {
+  let current: T | undefined;
+  beforeAll(async () => {
+    current = await start();
+  });
+  afterAll(() => (current ? close(current) : undefined));
+  return new Proxy({} as T, {
+    get(_, field) {
+      if (!current) throw new Error('the sandbox is started in beforeAll');
+      return current[field as keyof T];
+    },
+  });
+}
+
+/** The sandbox of this test file (startSandbox), started before its tests, closed after them. */
+export function useSandbox(): RunningSandbox {
+  return startedForFile(startSandbox, (sandbox) => sandbox.close());
+}
 
 export async function startSandbox(): Promise<RunningSandbox> {
   const database = await createTestDatabase();

@@ -3,7 +3,7 @@ import { StaffPageTitle } from '@/components/admin/staff-list-page';
 import { accountMetadata, gatedMetadata } from '@/components/account/metadata';
 import adminStyles from '@/components/admin/admin.module.css';
 import { ArchiveImportForm } from '@/components/admin/transfer/archive-import-form';
-import { REFUSAL_ID } from '@/components/admin/transfer/import-form-parts';
+import { type ImportFormProps, REFUSAL_ID } from '@/components/admin/transfer/import-form-parts';
 import { ExportSection } from '@/components/admin/transfer/export-section';
 import { MicroCmsImportForm } from '@/components/admin/transfer/microcms-import-form';
 import { isRunning } from '@/lib/transfer/status';
@@ -38,11 +38,20 @@ export default async function TransferPage() {
   const status = currentTransfer();
   const running = isRunning(status);
   const refusal = notEmptyMessage(inventory);
-  const archiveFlash = flashFor(received, ARCHIVE_FORM);
   const microCmsFlash = flashFor(received, MICROCMS_FORM);
-  // A failed import's reason is in the status panel already; the forms repeat only the rest.
-  const formError = (flash: typeof archiveFlash) =>
-    flash?.message && flash.message !== status?.error && !doneMessage(flash) ? flash.message : null;
+  const formState = (form: string): ImportFormProps => {
+    const flash = flashFor(received, form);
+    return {
+      refusal,
+      busy: running,
+      fieldErrors: flash?.fieldErrors ?? {},
+      // A failed import's reason is in the status panel already; the forms repeat only the rest.
+      formError:
+        flash?.message && flash.message !== status?.error && !doneMessage(flash)
+          ? flash.message
+          : null,
+    };
+  };
   const notice = doneMessage(received);
 
   return (
@@ -76,17 +85,9 @@ export default async function TransferPage() {
           {refusal}
         </p>
       ) : null}
-      <ArchiveImportForm
-        refusal={refusal}
-        busy={running}
-        fieldErrors={archiveFlash?.fieldErrors ?? {}}
-        formError={formError(archiveFlash)}
-      />
+      <ArchiveImportForm state={formState(ARCHIVE_FORM)} />
       <MicroCmsImportForm
-        refusal={refusal}
-        busy={running}
-        fieldErrors={microCmsFlash?.fieldErrors ?? {}}
-        formError={formError(microCmsFlash)}
+        state={formState(MICROCMS_FORM)}
         typedBaseUrl={typedIn(microCmsFlash, 'baseUrl') ?? ''}
       />
     </div>

@@ -2,18 +2,11 @@
 import { render, screen, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import type { HistoryProps, VersionRow } from '@/lib/admin-content';
-import type { EndpointDef } from '@/lib/cms/model';
+import { findEndpoint } from '@/lib/cms/model';
 import { VersionHistory } from './version-history';
 
-const def: EndpointDef = {
-  endpoint: 'posts',
-  label: '記事',
-  kind: 'list',
-  fields: [
-    { id: 'title', label: 'タイトル', kind: 'text' },
-    { id: 'body', label: '本文', kind: 'richEditor' },
-  ],
-};
+// The site's own posts endpoint: its title and body are what the comparisons below change.
+const def = findEndpoint('posts')!;
 
 const version = (id: number, over: Partial<VersionRow> = {}): VersionRow => ({
   id,

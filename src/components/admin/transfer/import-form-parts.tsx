@@ -18,22 +18,24 @@ export type ImportFormProps = {
 
 /**
  * One import's section: title, what it does, the failed post's message, and a plain form whose
- * fieldset is disabled while the instance cannot take an import.
+ * fieldset is disabled while the instance cannot take an import; the form's own fields, then
+ * the box every import asks to be ticked and the submit button.
  */
 export function ImportFormSection({
   id,
   title,
   lead,
   form,
-  refusal,
-  busy,
-  formError,
+  state: { refusal, busy, fieldErrors, formError },
+  submit,
   children,
-}: Omit<ImportFormProps, 'fieldErrors'> & {
+}: {
   id: string;
   title: string;
   lead: ReactNode;
   form: Pick<FormHTMLAttributes<HTMLFormElement>, 'action' | 'encType'>;
+  state: ImportFormProps;
+  submit: ReactNode;
   children: ReactNode;
 }) {
   return (
@@ -51,6 +53,8 @@ export function ImportFormSection({
           aria-describedby={refusal ? REFUSAL_ID : undefined}
         >
           {children}
+          <EmptyInstanceConfirm id={`${id}-confirm`} error={fieldErrors.confirm} />
+          <div className={styles.actions}>{submit}</div>
         </fieldset>
       </form>
     </StaffSection>
@@ -58,7 +62,7 @@ export function ImportFormSection({
 }
 
 /** The box every import asks to be ticked: the instance taking it is empty. */
-export function EmptyInstanceConfirm({ id, error }: { id: string; error: string | undefined }) {
+function EmptyInstanceConfirm({ id, error }: { id: string; error: string | undefined }) {
   return (
     <div className={styles.field}>
       <label className={own.checkbox} htmlFor={id}>

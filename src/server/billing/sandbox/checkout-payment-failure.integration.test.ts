@@ -1,24 +1,18 @@
 import type Stripe from 'stripe';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  FAILING_CARD,
-  type RunningSandbox,
-  attachCard,
-  startSandbox,
-} from '@test-support/billing-sandbox';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { FAILING_CARD, attachCard, useSandbox } from '@test-support/billing-sandbox';
 
 /**
  * The checkout page when the first charge fails: 4000 0000 0000 0341 attaches and every charge
  * on it is declined, as on Stripe, so a checkout without a trial fails at payment.
  */
 describe('the checkout page when the first charge fails', () => {
-  let sandbox: RunningSandbox;
+  const sandbox = useSandbox();
   let stripe: Stripe;
   let base: string;
   let monthly: Stripe.Price;
 
   beforeAll(async () => {
-    sandbox = await startSandbox();
     ({ stripe } = sandbox);
     base = `http://127.0.0.1:${sandbox.port}`;
     await stripe.products.create({ id: 'prod_axis', name: 'AXIS 会員' });
@@ -29,7 +23,6 @@ describe('the checkout page when the first charge fails', () => {
       recurring: { interval: 'month' },
     });
   });
-  afterAll(() => sandbox.close());
 
   async function submit(session: Stripe.Checkout.Session) {
     const response = await fetch(session.url ?? '', {

@@ -1,16 +1,15 @@
 import Stripe from 'stripe';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '@/server/db/client';
 import { advanceClocklessSubscriptions } from './cycle/clock';
 import {
-  type RunningSandbox,
   attachCard,
   FAILING_CARD,
   customerWithCard,
   expectCardDeclined,
   productWithPrices,
-  startSandbox,
   switchToFailingCard,
+  useSandbox,
 } from '@test-support/billing-sandbox';
 import { DAY, utc } from '@test-support/unix-time';
 
@@ -23,20 +22,18 @@ import { DAY, utc } from '@test-support/unix-time';
 const HOUR = 60 * 60;
 
 describe('billing sandbox charges, failed payments and dunning', () => {
-  let sandbox: RunningSandbox;
+  const sandbox = useSandbox();
   let database: Database;
   let stripe: Stripe;
   let monthly: Stripe.Price;
   let weekly: Stripe.Price;
 
   beforeAll(async () => {
-    sandbox = await startSandbox();
     ({ database, stripe } = sandbox);
     const price = await productWithPrices(stripe, { id: 'prod_member', name: '会員プラン' });
     monthly = await price(1100, 'month');
     weekly = await price(330, 'week');
   });
-  afterAll(() => sandbox.close());
 
   const clockedCustomer = (start: number, card?: string | null) =>
     sandbox.clockedCustomer(start, card);

@@ -1,13 +1,13 @@
 import Stripe from 'stripe';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '@/server/db/client';
 import { SANDBOX_API_VERSION } from './http';
 import { sandboxSecretKey } from './secret-key';
-import { type RunningSandbox, startSandbox } from '@test-support/billing-sandbox';
+import { useSandbox } from '@test-support/billing-sandbox';
 
 /** The sandbox over real HTTP, driven by the official SDK exactly as the app will drive it. */
 describe('billing sandbox over HTTP with the stripe SDK', () => {
-  let sandbox: RunningSandbox;
+  const sandbox = useSandbox();
   let database: Database;
   let port: number;
   let key: string;
@@ -22,11 +22,9 @@ describe('billing sandbox over HTTP with the stripe SDK', () => {
     return { status: response.status, body: (await response.json()) as Record<string, unknown> };
   };
 
-  beforeAll(async () => {
-    sandbox = await startSandbox();
+  beforeAll(() => {
     ({ database, port, key, stripe } = sandbox);
   });
-  afterAll(() => sandbox.close());
 
   it('makes its secret key once and keeps it', async () => {
     expect(key).toMatch(/^sk_test_[0-9a-f]{48}$/);

@@ -3,12 +3,7 @@ import type { AddressInfo } from 'node:net';
 import Stripe from 'stripe';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Database } from '@/server/db/client';
-import {
-  type RunningSandbox,
-  customerWithCard,
-  expectCardDeclined,
-  startSandbox,
-} from '@test-support/billing-sandbox';
+import { customerWithCard, expectCardDeclined, useSandbox } from '@test-support/billing-sandbox';
 import { WEBHOOK_RETRY_DELAYS, deliverPendingEvents, deliveriesOf } from './webhooks';
 
 /** Payment methods with the test cards, and webhook delivery, driven by the official SDK. */
@@ -16,7 +11,7 @@ import { WEBHOOK_RETRY_DELAYS, deliverPendingEvents, deliveriesOf } from './webh
 type Received = { body: string; signature: string };
 
 describe('billing sandbox payment methods and webhooks', () => {
-  let sandbox: RunningSandbox;
+  const sandbox = useSandbox();
   let database: Database;
   let receiver: http.Server;
   let receiverUrl: string;
@@ -26,7 +21,6 @@ describe('billing sandbox payment methods and webhooks', () => {
   let answers: number[] = [];
 
   beforeAll(async () => {
-    sandbox = await startSandbox();
     ({ database, stripe } = sandbox);
     receiver = http.createServer((req, res) => {
       const chunks: Buffer[] = [];
@@ -43,10 +37,7 @@ describe('billing sandbox payment methods and webhooks', () => {
     await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
     receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/webhook`;
   });
-  afterAll(async () => {
-    await new Promise((resolve) => receiver.close(resolve));
-    await sandbox.close();
-  });
+  afterAll(() => new Promise((resolve) => receiver.close(resolve)));
   beforeEach(() => {
     received = [];
     answers = [];

@@ -1,26 +1,20 @@
 import Stripe from 'stripe';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  type RunningSandbox,
-  productWithPrices,
-  startSandbox,
-} from '@test-support/billing-sandbox';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { productWithPrices, useSandbox } from '@test-support/billing-sandbox';
 import { utc } from '@test-support/unix-time';
 
 /** Invoice payments and refunds, driven over HTTP by the official SDK, as on Stripe. */
 
 describe('billing sandbox refunds', () => {
-  let sandbox: RunningSandbox;
+  const sandbox = useSandbox();
   let stripe: Stripe;
   let monthly: Stripe.Price;
 
   beforeAll(async () => {
-    sandbox = await startSandbox();
     ({ stripe } = sandbox);
     const price = await productWithPrices(stripe, { id: 'prod_refunds', name: '会員プラン' });
     monthly = await price(1100, 'month');
   });
-  afterAll(() => sandbox.close());
 
   /** A paid first invoice of a monthly plan, and its payment's PaymentIntent id. */
   async function paidInvoice() {

@@ -1,21 +1,16 @@
 import type Stripe from 'stripe';
 import { eq, sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '@/server/db/client';
 import { billingSandboxObjects } from '@/server/db/schema';
 import { SANDBOX_API_VERSION } from './http';
-import {
-  type RunningSandbox,
-  customerWithCard,
-  productWithPrices,
-  startSandbox,
-} from '@test-support/billing-sandbox';
+import { customerWithCard, productWithPrices, useSandbox } from '@test-support/billing-sandbox';
 import { DAY, utc } from '@test-support/unix-time';
 
 /** Subscriptions, invoices, events and test clocks, driven over HTTP by the official SDK. */
 
 describe('billing sandbox subscriptions, invoices and events', () => {
-  let sandbox: RunningSandbox;
+  const sandbox = useSandbox();
   let database: Database;
   let stripe: Stripe;
   let monthly: Stripe.Price;
@@ -23,14 +18,12 @@ describe('billing sandbox subscriptions, invoices and events', () => {
   let yearly: Stripe.Price;
 
   beforeAll(async () => {
-    sandbox = await startSandbox();
     ({ database, stripe } = sandbox);
     const price = await productWithPrices(stripe, { id: 'prod_member', name: '会員プラン' });
     monthly = await price(1100, 'month', 'monthly');
     premium = await price(2200, 'month', 'premium');
     yearly = await price(11000, 'year', 'yearly');
   });
-  afterAll(() => sandbox.close());
 
   /** A customer with a 4242 card on a clock of its own, frozen at `start`. */
   const clockedCustomer = (start: number) => sandbox.clockedCustomer(start);
