@@ -12,9 +12,13 @@ import { UsageError } from '@/server/admin/command';
 import { helpText, findCommand, runAdminCommand } from '@/server/admin/commands';
 import { sendAdminCommand } from '@/server/admin/socket-client';
 import { localBackupArgs, restoreWhileServing } from '@/server/admin/backup-commands';
+import { localBounceArgs, mailPipeCommand } from '@/server/admin/newsletter-commands';
 import { localTransferArgs } from '@/server/admin/transfer-commands';
 import { openDatabase } from '@/server/db/client';
 import { liveLockOwner } from '@/server/db/lock';
+
+/** sysexits.h: a temporary failure, which mail servers retry. */
+const EX_TEMPFAIL = 75;
 
 async function main(): Promise<number> {
   const { command, args: given } = parseArgv(process.argv.slice(2));
@@ -24,7 +28,11 @@ async function main(): Promise<number> {
   }
   findCommand(command); // unknown commands fail before any database is opened
   // Paths and the microCMS key resolved here, in the CLI process (the command may run in the server).
-  const args = localBackupArgs(command, localTransferArgs(command, given));
+  // newsletter-bounce reads its mail from standard input here.
+  const args = await localBounceArgs(
+    command,
+    localBackupArgs(command, localTransferArgs(command, given)),
+  );
   const config = env();
   const actor = `cli:${os.userInfo().username}`;
 
@@ -64,6 +72,8 @@ main().then(
       process.exit(2);
     }
     console.error('エラー:', error instanceof Error ? error.message : error);
-    process.exit(1);
+    // A mail server piping a bounce in keeps the mail and tries again later on EX_TEMPFAIL (the
+    // database was unreachable, say) instead of returning it.
+    process.exit(mailPipeCommand(process.argv.slice(2)) ? EX_TEMPFAIL : 1);
   },
 );

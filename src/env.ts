@@ -99,6 +99,9 @@ const envSchema = z
     // Newsletter letters each instance hands to the mail server per second (src/server/newsletter/
     // delivery.ts): keep the sum over instances within what the SMTP provider allows.
     NEWSLETTER_RATE_PER_SECOND: z.coerce.number().min(0.1).max(10_000).default(10),
+    // The address newsletter bounces go to, e.g. bounces@example.jp: each letter's envelope
+    // sender is then bounces+<letter id>@example.jp (docs/operations.md). Unset: MAIL_FROM's.
+    NEWSLETTER_BOUNCE_ADDRESS: optionalEmail,
     // Where messages from the contact form are mailed (they are also kept in the database).
     CONTACT_TO: optionalEmail,
     // "true" behind a reverse proxy: the client address is the last X-Forwarded-For entry.

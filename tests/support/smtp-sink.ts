@@ -3,11 +3,11 @@ import { SMTPServer, type SMTPServerDataStream } from 'smtp-server';
 
 /**
  * A local SMTP server (the smtp-server package) that accepts every message on 127.0.0.1 and
- * records who it was for and its headers. `refuse` answers a recipient with a reply code
+ * records who it was for, its envelope sender and its headers. `refuse` answers a recipient with a reply code
  * instead (e.g. 451 once, to test retries). Used by the newsletter tests and the bench.
  */
 
-export type SunkMessage = { to: string; headers: string; size: number };
+export type SunkMessage = { to: string; from: string; headers: string; size: number };
 
 export type SmtpSink = {
   url: string;
@@ -53,7 +53,12 @@ export async function startSmtpSink(
         const headers = options.countOnly ? '' : raw.split(/\r?\n\r?\n/, 1)[0]!;
         const accept = () => {
           for (const rcpt of session.envelope.rcptTo)
-            messages.push({ to: rcpt.address.toLowerCase(), headers, size });
+            messages.push({
+              to: rcpt.address.toLowerCase(),
+              from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
+              headers,
+              size,
+            });
           callback();
         };
         if (options.delayMs) setTimeout(accept, options.delayMs);

@@ -31,7 +31,7 @@ import {
   segmentCounts,
 } from './queue';
 import { renderPreviewLetter } from './preview';
-import { BOUNCE_ACTOR, listSuppressions } from './suppressions';
+import { BOUNCE_ACTOR, REPORT_ACTOR, listSuppressions } from './suppressions';
 
 /**
  * What the newsletter's staff pages read (src/app/admin/newsletter/**, the 「メールで配信」
@@ -206,7 +206,9 @@ async function suppressorLabels(db: Db, actors: readonly string[]): Promise<Map<
           ? 'コマンドライン'
           : actor === BOUNCE_ACTOR
             ? '配信時の自動登録'
-            : 'システム',
+            : actor === REPORT_ACTOR
+              ? '返送メールからの自動登録'
+              : 'システム',
       );
   return labels;
 }

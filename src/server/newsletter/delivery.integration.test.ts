@@ -267,10 +267,17 @@ describe('the newsletter sender', () => {
           'c@example.jp': { code: 450, message: '4.2.1 Mailbox busy' },
         })[to] ?? null,
     });
-    const smtp = smtpLetterTransport(sink.url, { from: 'axis <news@example.jp>' });
+    const smtp = smtpLetterTransport(sink.url, {
+      from: 'axis <news@example.jp>',
+      bounceAddress: 'bounces@example.jp',
+    });
+    const withId = (letter: ClaimedLetter) =>
+      compose(letter).then((message) => ({ ...message, letterId: letter.id }));
     try {
       const { sendId } = await queue();
-      expect(await deliverRound(database.db, sender('smtp', { transport: smtp }))).toMatchObject({
+      expect(
+        await deliverRound(database.db, sender('smtp', { transport: smtp, compose: withId })),
+      ).toMatchObject({
         sent: 1,
         retried: 1,
         failed: 2,
@@ -283,6 +290,9 @@ describe('the newsletter sender', () => {
         ['d@example.jp', 'sent', 1],
       ]);
       expect(sink.messages.map((m) => m.to)).toEqual(['d@example.jp']);
+      // The envelope sender names the letter (VERP), for the bounces that come back by mail.
+      const d = letters.find((l) => l.email === 'd@example.jp')!;
+      expect(sink.messages[0]!.from).toBe(`bounces+${d.id}@example.jp`);
       // The unknown mailbox is suppressed with the server's reply; the policy refusal (about
       // the sender, not the address) and the temporary one are not.
       const suppressed = await listSuppressions(database.db);

@@ -39,6 +39,8 @@ export type ClaimedLetter = {
 };
 
 export type OutgoingLetter = {
+  /** The letter's row: its envelope sender names it when NEWSLETTER_BOUNCE_ADDRESS is set. */
+  letterId?: string;
   to: string;
   subject: string;
   text: string;
@@ -114,7 +116,8 @@ export function classifySmtpError(error: unknown): SmtpOutcome {
  * A permanent refusal of the recipient itself: a 5xx reply to RCPT TO (the address does not
  * exist, its mailbox is disabled, its domain takes no mail). Not one that says the refusal is of
  * us rather than of the address — an enhanced code of the mail system (5.3.x), the protocol
- * (5.5.x) or security and policy (5.7.x: relay denied, our sender blocked), or a demand to sign
+ * (5.5.x), the content (5.6.x) or security and policy (5.7.x: relay denied, our sender
+ * blocked), or a demand to sign
  * in (530, 535) — which would otherwise suppress every reader of a misconfigured site.
  */
 export function recipientBounce(error: unknown): string | null {
@@ -130,8 +133,12 @@ export function recipientBounce(error: unknown): string | null {
 }
 
 const AUTH_REPLIES = new Set([530, 535, 538]);
-/** Enhanced status subjects (RFC 3463) about the system, the protocol or policy. */
-const NOT_THE_ADDRESS = new Set(['3', '5', '7']);
+/**
+ * Enhanced status subjects (RFC 3463) about the mail system, the protocol, the message's content
+ * or policy, not about the address: a permanent failure with one of them suppresses nobody (here
+ * and for the bounces that come back by mail, bounces.ts).
+ */
+export const NOT_THE_ADDRESS = new Set(['3', '5', '6', '7']);
 
 /** Wait before attempt `attempts + 1` after a temporary failure. */
 export function retryDelayMs(

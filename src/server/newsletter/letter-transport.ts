@@ -10,9 +10,20 @@ import type { LetterTransport, OutgoingLetter } from './delivery';
  * outbox table as every other mail of the site (read by staff at /admin/mail).
  */
 
+/**
+ * The envelope sender of one letter: `bounces+<letter id>@domain` for the bounce address
+ * `bounces@domain` (VERP), so a bounce names the letter it is about in the very address it is
+ * delivered to, whatever the receiving system put in it (docs/operations.md: the mail server
+ * pipes that address's mail into `npm run admin -- newsletter-bounce`).
+ */
+export function letterEnvelopeSender(bounceAddress: string, letterId: string): string {
+  const at = bounceAddress.lastIndexOf('@');
+  return `${bounceAddress.slice(0, at)}+${letterId}${bounceAddress.slice(at)}`;
+}
+
 export function smtpLetterTransport(
   url: string,
-  options: { from: string; maxConnections?: number },
+  options: { from: string; maxConnections?: number; bounceAddress?: string },
 ): LetterTransport {
   const transport = nodemailer.createTransport({
     url,
@@ -23,9 +34,13 @@ export function smtpLetterTransport(
   });
   return {
     send: async (letter: OutgoingLetter) => {
+      const bounces = options.bounceAddress;
       await transport.sendMail({
         from: options.from,
         to: letter.to,
+        ...(bounces && letter.letterId
+          ? { envelope: { from: letterEnvelopeSender(bounces, letter.letterId), to: letter.to } }
+          : {}),
         subject: letter.subject,
         text: letter.text,
         html: letter.html,

@@ -5,8 +5,8 @@ import { type LetterPost, renderNewsletterLetter } from './letter';
 import { createLetterComposer } from './sender';
 import { unsubscribeUrl } from './subscription';
 
-// The site's letter as the sender builds it: the post's link carries the letter (not the
-// reader), RFC 8058 headers name the reader's unsubscribe link, and a letter filled in from the
+// The site's letter as the sender builds it: the post's link and a header carry the letter (not
+// the reader), RFC 8058 headers name the reader's unsubscribe link, and a letter filled in from the
 // per-post template is the very letter a whole render gives.
 
 const SITE = 'https://axis.example.jp';
@@ -37,13 +37,16 @@ beforeAll(() => {
 });
 
 describe('the sender’s letters', () => {
-  it('carry the one-click unsubscribe headers and the letter’s own post link', async () => {
+  it('carry the one-click unsubscribe headers, the letter’s id and its own post link', async () => {
     const compose = createLetterComposer({ loadPost: () => Promise.resolve(post), siteUrl: SITE });
     const message = (await compose(letter({})))!;
     expect(message.to).toBe('u1@example.jp');
+    expect(message.letterId).toBe('0f8fad5b-d9cb-469f-a165-70867728950e');
     expect(message.headers).toEqual({
       'List-Unsubscribe': `<${unsubscribeUrl('u1')}>`,
       'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click',
+      // What a bounce or a complaint that comes back by mail is matched by (bounces.ts).
+      'X-Newsletter-Letter-Id': '0f8fad5b-d9cb-469f-a165-70867728950e',
     });
     expect(message.headers['List-Unsubscribe']).toMatch(/^<https:\/\/axis\.example\.jp\//);
     expect(message.text).toContain(`${SITE}/posts/p1?nl=0f8fad5b-d9cb-469f-a165-70867728950e`);

@@ -15,6 +15,7 @@ import {
 } from './delivery';
 import { type Letter, type LetterPost, renderNewsletterLetter } from './letter';
 import { escapeHtml } from './letter-body';
+import { LETTER_ID_HEADER } from './mail-report';
 import { letterPostUrl } from './letter-param';
 import { outboxLetterTransport, smtpLetterTransport } from './letter-transport';
 import { NEWSLETTER_ENDPOINT } from './queue';
@@ -36,12 +37,15 @@ export async function loadLetterPost(contentId: string): Promise<LetterPost | nu
 
 /**
  * Headers of one letter: RFC 2369 List-Unsubscribe with the https link and RFC 8058 one-click
- * (mail clients show an unsubscribe button and POST to that link).
+ * (mail clients show an unsubscribe button and POST to that link), and the letter's id, which
+ * bounces and complaints that come back by mail carry in their copy of the letter (bounces.ts).
+ * The id is no secret beyond the letter: it is in the letter's links already (`?nl=`).
  */
-export function letterHeaders(unsubscribe: string): Record<string, string> {
+export function letterHeaders(unsubscribe: string, letterId: string): Record<string, string> {
   return {
     'List-Unsubscribe': `<${unsubscribe}>`,
     'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click',
+    [LETTER_ID_HEADER]: letterId,
   };
 }
 
@@ -130,14 +134,21 @@ export function createLetterComposer(
     } else {
       rendered = template.letter ? fill(template.letter, values) : render(values);
     }
-    return { to: letter.email, ...rendered, headers: letterHeaders(unsubscribe) };
+    return {
+      letterId: letter.id,
+      to: letter.email,
+      ...rendered,
+      headers: letterHeaders(unsubscribe, letter.id),
+    };
   };
 }
 
 /** SMTP_URL's pooled transport, or the outbox when it is unset. */
 export function siteLetterTransport(db: Db): LetterTransport {
-  const { SMTP_URL } = env();
-  return SMTP_URL ? smtpLetterTransport(SMTP_URL, { from: mailFrom() }) : outboxLetterTransport(db);
+  const { SMTP_URL, NEWSLETTER_BOUNCE_ADDRESS } = env();
+  return SMTP_URL
+    ? smtpLetterTransport(SMTP_URL, { from: mailFrom(), bounceAddress: NEWSLETTER_BOUNCE_ADDRESS })
+    : outboxLetterTransport(db);
 }
 
 const running = singleton('newsletter-sender', () => ({ handle: null as SenderHandle | null }));

@@ -1,5 +1,5 @@
 import 'server-only';
-import { desc, eq } from 'drizzle-orm';
+import { and, desc, eq } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Db } from '@/server/db/client';
 import { newsletterSuppressions } from '@/server/db/schema';
@@ -56,34 +56,74 @@ export async function suppressAddress(
 
 /** Who suppressed an address that the mail server refused at send time (delivery.ts). */
 export const BOUNCE_ACTOR = 'newsletter:bounce';
+/** Who suppressed an address named by a bounce or complaint that came back by mail (bounces.ts). */
+export const REPORT_ACTOR = 'newsletter:mail-report';
+
+export type AutomaticSuppression = 'added' | 'upgraded' | 'kept';
 
 /**
- * Suppresses an address the mail server refused for good while a letter was sent, with the
- * server's reply as the note; an address already suppressed keeps its reason (a complaint or
- * staff's stop says more than a bounce).
+ * Suppresses an address the mail system reported on (a refusal at send time, a bounce or a
+ * complaint that came back later), audited under `actor`. An address already on the list keeps
+ * its reason, except that a complaint replaces a bounce: staff's stop or a complaint says more
+ * than a bounce, and a complaint is what the provider counts against the sender.
  */
-export async function suppressBounce(db: Db, email: string, reply: string): Promise<boolean> {
-  const address = normaliseAddress(email);
+export async function suppressAutomatically(
+  db: Db,
+  input: {
+    email: string;
+    reason: 'bounce' | 'complaint';
+    note: string;
+    actor: string;
+    detail: Record<string, unknown>;
+  },
+): Promise<AutomaticSuppression> {
+  const email = normaliseAddress(input.email);
+  const note = input.note.slice(0, 500);
   return db.transaction(async (tx) => {
     const [added] = await tx
       .insert(newsletterSuppressions)
-      .values({
-        email: address,
-        reason: 'bounce',
-        note: `配信時に拒否されました: ${reply}`.slice(0, 500),
-        createdBy: BOUNCE_ACTOR,
-      })
+      .values({ email, reason: input.reason, note, createdBy: input.actor })
       .onConflictDoNothing()
       .returning({ email: newsletterSuppressions.email });
-    if (!added) return false;
+    let outcome: AutomaticSuppression = added ? 'added' : 'kept';
+    if (!added && input.reason === 'complaint') {
+      const [upgraded] = await tx
+        .update(newsletterSuppressions)
+        .set({ reason: 'complaint', note, createdBy: input.actor })
+        .where(
+          and(eq(newsletterSuppressions.email, email), eq(newsletterSuppressions.reason, 'bounce')),
+        )
+        .returning({ email: newsletterSuppressions.email });
+      if (upgraded) outcome = 'upgraded';
+    }
+    if (outcome === 'kept') return outcome;
     await recordAudit(tx, {
-      actor: BOUNCE_ACTOR,
+      actor: input.actor,
       action: 'newsletter-suppressed',
-      target: `email:${address}`,
-      detail: { reason: 'bounce', reply },
+      target: `email:${email}`,
+      detail: {
+        reason: input.reason,
+        ...(outcome === 'upgraded' ? { previous: 'bounce' } : {}),
+        ...input.detail,
+      },
     });
-    return true;
+    return outcome;
   });
+}
+
+/**
+ * Suppresses an address the mail server refused for good while a letter was sent, with the
+ * server's reply as the note.
+ */
+export async function suppressBounce(db: Db, email: string, reply: string): Promise<boolean> {
+  const outcome = await suppressAutomatically(db, {
+    email,
+    reason: 'bounce',
+    note: `配信時に拒否されました: ${reply}`,
+    actor: BOUNCE_ACTOR,
+    detail: { reply },
+  });
+  return outcome === 'added';
 }
 
 /** Removes a suppression; false when the address was not suppressed. */
