@@ -36,7 +36,7 @@ import {
   seedSite,
   signIn,
 } from './load/fixture';
-import { SEARCH_ADDRESSES, loadClasses } from './load/mix';
+import { SEARCH_ADDRESSES, loadClasses, readerClasses } from './load/mix';
 import type { CookieJar } from './load/session';
 import { printReport } from './load/report';
 import { preflight, runMix } from './load/run';
@@ -51,11 +51,14 @@ const { values } = parseArgs({
     posts: { type: 'string' },
     'write-rate': { type: 'string' },
     soak: { type: 'boolean', default: false },
+    mix: { type: 'string' },
   },
 });
 const parsed = z
   .object({
     soak: z.boolean(),
+    // full: every kind of client; readers: the readers of every audience and an editor.
+    mix: z.enum(['full', 'readers']).default('full'),
     duration: z.coerce.number().int().min(5).max(86_400).optional(),
     connections: z.coerce.number().int().min(8).max(2000).optional(),
     warmup: z.coerce.number().int().min(0).max(600).default(10),
@@ -67,15 +70,18 @@ const parsed = z
 if (!parsed.success) {
   console.error(
     `引数が正しくありません (invalid arguments): ${parsed.error.issues.map((i) => `--${i.path.join('.')}: ${i.message}`).join(', ')}\n` +
-      'usage: bench/load.ts [--duration 60] [--connections 100] [--warmup 10] [--posts 1000] [--write-rate 1] [--soak]',
+      'usage: bench/load.ts [--mix full|readers] [--duration 60] [--connections 100] [--warmup 10] [--posts 1000] [--write-rate 1] [--soak]',
   );
   process.exit(2);
 }
 const options = {
   ...parsed.data,
   duration: parsed.data.duration ?? (parsed.data.soak ? 600 : 60),
-  connections: parsed.data.connections ?? (parsed.data.soak ? 20 : 100),
+  // readers: anonymous 20, free 10, paid 20, navigations 10, and the editor's one.
+  connections:
+    parsed.data.connections ?? (parsed.data.mix === 'readers' ? 61 : parsed.data.soak ? 20 : 100),
 };
+const readersMix = options.mix === 'readers';
 /** The soak's reference: the memory after the first minute of load. */
 const SETTLED_AFTER_S = 60;
 const SOAK_LIMIT = 1.1;
@@ -151,7 +157,7 @@ try {
         (error: unknown) => console.error(`[load] ${member} cookie renewal failed:`, error),
       );
   }, 30_000);
-  const ids = await articleIds(base, readKey, 30);
+  const ids = await articleIds(base, readKey, readersMix ? 40 : 30);
   const membersOnly = await checkAudiences(base, ids, jar.paid);
   console.log(`[load] ✓ 有料会員に /posts/${membersOnly} の会員限定部分が表示される`);
   const navigations = [];
@@ -164,15 +170,16 @@ try {
     for (const prefetch of [false, true])
       for (const member of [null, 'paid'] as const)
         navigations.push(await navigationTo(base, target, prefetch, jar, member));
-  const classes = loadClasses({
+  const site = {
     siteUrl: SITE_URL,
-    ids: ids.slice(0, 12),
+    ids: readersMix ? ids : ids.slice(0, 12),
     jar,
     readKey,
     writeKey,
     navigations,
     writeRate: options['write-rate'],
-  });
+  };
+  const classes = readersMix ? readerClasses(site) : loadClasses(site);
   const problems = await preflight(base, classes);
   if (problems.length > 0)
     throw new Error(`負荷の前の確認で失敗 (preflight failed):\n  ${problems.join('\n  ')}`);
@@ -231,9 +238,11 @@ try {
     notes: [
       `search: TRUST_PROXY=true, each search from the next X-Forwarded-For of ${SEARCH_ADDRESSES} (the per-address limit is not what is measured)`,
       'content API reads: a GET-only key (published answers, cached as a site reads them); CMS_RATE_LIMIT_READ raised to 1,000,000/s for the bench (default 100/s per key)',
-      options['write-rate'] > 0
-        ? `content API writes: paced at ${options['write-rate']}/s with one connection, under the default limit of 10/s per key; each PATCH publishes, which empties the page cache (the drafts' POST and DELETE do not), so the readers' pages are rendered again, once per page`
-        : 'content API writes: left out (--write-rate 0)',
+      options['write-rate'] === 0
+        ? 'content API writes: left out (--write-rate 0)'
+        : readersMix
+          ? `the editor: a PATCH of one read article's description ${options['write-rate']}/s through the content API; each publishes it, and the pages that showed it are renewed`
+          : `content API writes: paced at ${options['write-rate']}/s with one connection, under the default limit of 10/s per key; each PATCH publishes, and the pages that showed the post are renewed (the drafts' POST and DELETE change no page)`,
       `members: ${FREE_EMAIL} (free), ${PAID_EMAIL} (paid, スタンダード); bookmarks by the free member, alternately added and removed`,
     ],
   });

@@ -3,7 +3,8 @@
  * nginx (Debian's), all on loopback, started and stopped here. It shows what running several
  * instances depends on:
  *   1. a session made on one instance works on the other;
- *   2. a publish on one is seen on the other within a second (API answers and cached pages);
+ *   2. a publish on one is seen on the other within a second (API answers and cached pages),
+ *      and a page that did not show it stays cached;
  *   3. the same webhook delivered to both at once is applied once;
  *   4. one instance killed (SIGKILL) under load through nginx fails no request but those in
  *      flight at the kill.
@@ -278,10 +279,12 @@ async function publishIsSeenEverywhere(): Promise<void> {
       (r) => r.json() as Promise<{ title: string }>,
     );
   const pageOnB = () => fetch(`${B}/posts/${id}`).then((r) => r.text());
-  // B has both in its caches now (30 s for API answers, 60 s for pages).
+  const aboutOnB = () => fetch(`${B}/about`);
+  // B has them in its caches now (30 s for API answers, 60 s for pages).
   await apiOnB();
   await pageOnB();
   await pageOnB();
+  await (await aboutOnB()).text();
 
   const title = `クラスタで公開 ${Date.now()}`;
   const patched = await fetch(`${A}/api/v1/posts/${id}`, {
@@ -297,6 +300,15 @@ async function publishIsSeenEverywhere(): Promise<void> {
     page !== null,
     "B's cached page shows the new title within a second",
     `${page} ms after the API`,
+  );
+  // A page that never showed the post keeps its cached copy
+  // (docs/decisions/044-purge-what-a-change-showed.md).
+  const about = await aboutOnB();
+  await about.text();
+  check(
+    about.headers.get('x-page-cache') === 'hit',
+    "B's cached page that did not show the post stays cached",
+    `x-page-cache ${about.headers.get('x-page-cache')}`,
   );
 }
 

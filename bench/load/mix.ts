@@ -87,40 +87,92 @@ const withCookies =
   (request: Request): Request =>
     member ? { ...request, headers: { ...request.headers, cookie: jar[member] } } : request;
 
-export function loadClasses(site: Site): LoadClass[] {
-  const reading = readingPaths(site.ids);
-  const get = (
-    path: string,
-    headers: Record<string, string> = {},
-    member: Member | null = null,
-  ): Request => ({
+/** A GET, with a member's current cookies when one is named. */
+const getter =
+  (site: Site) =>
+  (path: string, headers: Record<string, string> = {}, member: Member | null = null): Request => ({
     method: 'GET',
     path,
     headers,
     ...(member ? { setupRequest: withCookies(site.jar, member) } : {}),
   });
+
+/** Readers of each audience over the lists and articles, and client navigations, by weight. */
+function readingClasses(
+  site: Site,
+  weights: { anonymous: number; free: number; paid: number; navigation: number },
+): LoadClass[] {
+  const reading = readingPaths(site.ids);
+  const get = getter(site);
+  return [
+    {
+      name: '匿名の読者 (anonymous reading)',
+      weight: weights.anonymous,
+      requests: reading.map((p) => get(p)),
+    },
+    {
+      name: '無料会員 (free member reading)',
+      weight: weights.free,
+      requests: reading.map((p) => get(p, {}, 'free')),
+    },
+    {
+      name: '有料会員 (paid member reading)',
+      weight: weights.paid,
+      requests: reading.map((p) => get(p, {}, 'paid')),
+    },
+    {
+      name: 'ページ遷移 RSC (navigation, prefetch)',
+      weight: weights.navigation,
+      requests: site.navigations.map((n) => get(n.path, n.headers, n.member)),
+    },
+  ];
+}
+
+/**
+ * `--mix readers`: readers of every audience at once (anonymous 20 connections, free 10, paid
+ * 20, client navigations 10) over the lists and the articles, while an editor changes one of
+ * those articles' description through the content API `writeRate` times a second (each edit
+ * publishes it: the pages that show it are renewed, docs/decisions/044-purge-what-a-change-showed.md).
+ */
+export function readerClasses(site: Site): LoadClass[] {
+  const [edited] = site.ids;
+  return [
+    ...readingClasses(site, { anonymous: 20, free: 10, paid: 20, navigation: 10 }),
+    ...(site.writeRate === 0
+      ? []
+      : [
+          {
+            name: '編集者 (an edit of one article a second)',
+            weight: 1,
+            overallRate: site.writeRate,
+            requests: [
+              {
+                method: 'PATCH',
+                path: `/api/v1/posts/${edited}`,
+                headers: {
+                  'x-microcms-api-key': site.writeKey,
+                  'content-type': 'application/json',
+                },
+                setupRequest: (request: Request) => ({
+                  ...request,
+                  body: JSON.stringify({ description: `負荷試験で書き換えた概要 ${picks++}` }),
+                }),
+              },
+            ],
+          } satisfies LoadClass,
+        ]),
+  ];
+}
+
+export function loadClasses(site: Site): LoadClass[] {
+  const get = getter(site);
   const json = { accept: 'application/json', 'content-type': 'application/json' };
   const api = { 'x-microcms-api-key': site.readKey };
   const bookmarks = { ...json, origin: site.siteUrl, referer: `${site.siteUrl}/posts` };
   const withFree = withCookies(site.jar, 'free');
   const bookmarkItems = site.ids.slice(0, 10).map((id) => `posts:${id}`);
   return [
-    { name: '匿名の読者 (anonymous reading)', weight: 25, requests: reading.map((p) => get(p)) },
-    {
-      name: '無料会員 (free member reading)',
-      weight: 10,
-      requests: reading.map((p) => get(p, {}, 'free')),
-    },
-    {
-      name: '有料会員 (paid member reading)',
-      weight: 10,
-      requests: reading.map((p) => get(p, {}, 'paid')),
-    },
-    {
-      name: 'ページ遷移 RSC (navigation, prefetch)',
-      weight: 15,
-      requests: site.navigations.map((n) => get(n.path, n.headers, n.member)),
-    },
+    ...readingClasses(site, { anonymous: 25, free: 10, paid: 10, navigation: 15 }),
     {
       name: '検索 (search)',
       weight: 10,
@@ -184,7 +236,7 @@ function writes(site: Site): LoadClass[] {
       name: 'コンテンツ API 書き込み (API writes)',
       weight: 5,
       // Paced: far under the default 10 writes a second per key (CMS_RATE_LIMIT_WRITE). Each
-      // PATCH publishes, which clears the page cache of every instance.
+      // PATCH publishes, which renews the pages that show the post on every instance.
       overallRate: site.writeRate,
       requests: [
         {

@@ -1,8 +1,6 @@
 /** A bounded map whose entries expire: least recently used entries go first when it is full. */
 export class TtlCache<V> {
   private readonly entries = new Map<string, { value: V; until: number }>();
-  /** Counts clear() calls: a value read before a clear must not be stored after it. */
-  private cleared = 0;
 
   constructor(
     private readonly ttlMs: number,
@@ -29,13 +27,13 @@ export class TtlCache<V> {
       this.entries.delete(this.entries.keys().next().value!);
   }
 
-  clear(): void {
-    this.entries.clear();
-    this.cleared++;
+  /** Drops the entries whose value `test` picks (a change purges what read it). */
+  deleteWhere(test: (value: V) => boolean): void {
+    for (const [key, entry] of this.entries) if (test(entry.value)) this.entries.delete(key);
   }
 
-  get generation(): number {
-    return this.cleared;
+  clear(): void {
+    this.entries.clear();
   }
 
   get size(): number {

@@ -17,7 +17,13 @@ import { redactUrl } from '@/server/db/client';
 export const CHANNEL = 'axis_cluster';
 
 const topicSchemas = {
-  content: z.object({ endpoint: z.string().max(200), id: z.string().max(200) }),
+  content: z.object({
+    endpoint: z.string().max(200),
+    id: z.string().max(200),
+    fields: z.union([z.literal('*'), z.array(z.string().max(100)).max(200)]).optional(),
+    membership: z.boolean().optional(),
+    narrows: z.boolean().optional(),
+  }),
   audience: z.object({ userId: z.string().min(1).max(200) }),
 } as const;
 export type Topic = keyof typeof topicSchemas;

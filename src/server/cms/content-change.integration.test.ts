@@ -2,7 +2,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { testDatabase } from '@test-support/route-tests';
 import { type ContentChange, onContentChange } from './events';
 import { findEndpoint } from '@/lib/cms/model';
-import { createContent, deleteContent, updateContent } from './store';
+import { createContent, deleteContent, publishContent, updateContent } from './store';
 
 /**
  * Which writes tell the caches (every instance's pages and API answers) that published content
@@ -47,5 +47,31 @@ describe('content changes told to the caches', () => {
     await updateContent(database.db, tags, 'live-tag', { name: '次の版' }, { draft: true });
     await deleteContent(database.db, tags, 'live-tag');
     expect(heard.map((c) => c.id)).toEqual(['live-tag', 'live-tag', 'live-tag']);
+  });
+
+  it('says what an edit changed, so caches purge only what showed it', async () => {
+    const posts = findEndpoint('posts')!;
+    await createContent(database.db, posts, {
+      id: 'told-post',
+      body: { title: '題', description: '前', body: '<p>本文</p>', isPublicPreview: true },
+      status: 'publish',
+    });
+    await updateContent(database.db, posts, 'told-post', { description: '後' }, { draft: false });
+    // A working copy published over the published version: an edit of what differs.
+    await updateContent(
+      database.db,
+      posts,
+      'told-post',
+      { isPublicPreview: false },
+      { draft: true },
+    );
+    await publishContent(database.db, posts, 'told-post');
+    const [created, edited, published] = heard;
+    expect(created).toEqual({ endpoint: 'posts', id: 'told-post' }); // an item came: everything
+    expect(edited).toMatchObject({ membership: false, narrows: false });
+    expect(edited!.fields).toContain('description');
+    expect(edited!.fields).not.toContain('title');
+    expect(published).toMatchObject({ membership: false, narrows: true });
+    expect(published!.fields).toContain('isPublicPreview');
   });
 });

@@ -7,7 +7,8 @@ import { jsonNestsDeeperThan, readBodyBytes } from '@/server/http/read-body';
 import type { ApiPermission } from '@/lib/cms/api-key-permissions';
 import { authenticateApiKey } from './api-keys';
 import { CmsApiError, badRequest, notFound } from './errors';
-import { onContentChange } from './events';
+import { onContentChange, recentChanges } from './events';
+import { type ContentReads, affects, readsOfAnswer } from './reads';
 import { findEndpoint } from '@/lib/cms/model';
 import { parseDetailQuery, parseListQuery } from './query/params';
 import { errorResponse } from '@/server/http/error-answer';
@@ -30,18 +31,20 @@ import {
 const MAX_BODY_BYTES = 300_000;
 
 /**
- * Published answers by URL, as microCMS's CDN keeps them: dropped on every content change in
- * this instance, and after 30 s for changes made through another one. Drafts never enter.
+ * Published answers by URL, as microCMS's CDN keeps them, each with what it read: a content
+ * change drops the answers that read what changed (src/server/cms/reads.ts), on every instance
+ * (src/server/cms/events.ts); the 30 s TTL is a backstop. Drafts never enter.
  * One cache per database (tests open several in one process).
  */
-type AnswerCache = { answers: TtlCache<string>; inFlight: Map<string, Promise<string>> };
+type Answer = { text: string; reads: ContentReads };
+type AnswerCache = { answers: TtlCache<Answer>; inFlight: Map<string, Promise<Answer>> };
 const answerCaches = singleton('cms-api-caches', () => new WeakMap<Db, AnswerCache>());
 
 function publishedAnswers(db: Db): AnswerCache {
   let cache = answerCaches.get(db);
   if (!cache) {
-    const created = { answers: new TtlCache<string>(30_000, 5000), inFlight: new Map() };
-    onContentChange(() => created.answers.clear());
+    const created = { answers: new TtlCache<Answer>(30_000, 5000), inFlight: new Map() };
+    onContentChange((change) => created.answers.deleteWhere(({ reads }) => affects(reads, change)));
     answerCaches.set(db, created);
     cache = created;
   }
@@ -141,30 +144,32 @@ async function handle(
         ? `${endpoint}/${contentId ?? ''}?${sortedQuery(params)}`
         : null;
     const read = async () =>
-      JSON.stringify(
-        isList && contentId === undefined
-          ? await listContents(db, def, parseListQuery(params), mode)
-          : await getContent(db, def, contentId ?? '', parseDetailQuery(params), mode),
-      );
-    if (!cacheKey) return jsonText(200, await read());
+      isList && contentId === undefined
+        ? await listContents(db, def, parseListQuery(params), mode)
+        : await getContent(db, def, contentId ?? '', parseDetailQuery(params), mode);
+    if (!cacheKey) return jsonText(200, JSON.stringify(await read()));
     const { answers: cache, inFlight } = publishedAnswers(db);
     const cached = cache.get(cacheKey);
-    if (cached !== undefined) return jsonText(200, cached);
+    if (cached !== undefined) return jsonText(200, cached.text);
     // Identical reads that miss together (after a content change) share one database read;
-    // one started before a change is neither shared nor stored after it.
-    const generation = cache.generation;
-    const flightKey = `${generation}\u0000${cacheKey}`;
+    // one started before a change is not shared after it, nor stored when the change touched
+    // what it read.
+    const since = recentChanges.seq;
+    const flightKey = `${since}\u0000${cacheKey}`;
     let pending = inFlight.get(flightKey);
     if (!pending) {
       pending = read()
-        .then((text) => {
-          if (cache.generation === generation) cache.set(cacheKey, text);
-          return text;
+        .then((answer) => {
+          const reads = readsOfAnswer(endpoint, contentId, params, answer);
+          const text = JSON.stringify(answer);
+          if (!recentChanges.since(since, (change) => affects(reads, change)))
+            cache.set(cacheKey, { text, reads });
+          return { text, reads };
         })
         .finally(() => inFlight.delete(flightKey));
       inFlight.set(flightKey, pending);
     }
-    return jsonText(200, await pending);
+    return jsonText(200, (await pending).text);
   }
 
   // The item's history names the key that wrote (src/server/cms/versions.ts).

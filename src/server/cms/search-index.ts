@@ -5,7 +5,7 @@ import { foldTerm } from '@/lib/japanese-text';
 import { type Viewer, audioFor, connectFor, movieFor, postFor } from '@/server/access/post-access';
 import type { Db } from '@/server/db/client';
 import { cmsContents } from '@/server/db/schema';
-import { ANY_CONTENT, emitContentChange } from './events';
+import { SEARCH_TEXT_CHANGED, emitContentChange } from './events';
 import {
   htmlToText,
   indexTokens,
@@ -316,7 +316,7 @@ export async function reindexStaleRows(db: Db): Promise<number> {
     }
     // What searches answer changed (readings take the analyser a while): answers cached
     // meanwhile must not outlive the batch. Once a batch, not once a row.
-    if (done > doneBefore) emitContentChange(ANY_CONTENT);
+    if (done > doneBefore) emitContentChange(SEARCH_TEXT_CHANGED);
   }
 }
 

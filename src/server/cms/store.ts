@@ -6,7 +6,9 @@ import { cmsContents } from '@/server/db/schema';
 import type { VersionAction } from '@/lib/admin-content';
 import { ContentConflict, badRequest, notFound } from './errors';
 import { CONTENT_ID, canExist } from './content-id';
-import { emitContentChange, onContentChange } from './events';
+import { emitContentChange, onContentChange, recentChanges } from './events';
+import { type ContentReads, affects, readsOfListQuery } from './reads';
+import { publishedEdit } from './change';
 import { env } from '@/env';
 import { TtlCache } from '@/lib/ttl-cache';
 import { CONTENT_MODEL, type EndpointDef, findEndpoint } from '@/lib/cms/model';
@@ -311,15 +313,17 @@ export function selectFields(value: unknown, paths: string[][]): unknown {
 
 /**
  * totalCount by filter: paging, sorting and field selection reuse it. Counting every match is
- * the costly part of a list; published counts only change with content, which clears them
- * (on every instance: src/server/cms/events.ts; the 30 s TTL is a backstop).
+ * the costly part of a list; published counts only change with content, and a change drops the
+ * counts whose filter it may alter (on every instance: src/server/cms/events.ts; the 30 s TTL
+ * is a backstop).
  */
-const countCaches = new WeakMap<Db, TtlCache<number>>();
-function countCache(db: Db): TtlCache<number> {
+type Count = { count: number; reads: ContentReads };
+const countCaches = new WeakMap<Db, TtlCache<Count>>();
+function countCache(db: Db): TtlCache<Count> {
   let cache = countCaches.get(db);
   if (!cache) {
-    const created = new TtlCache<number>(30_000, 10_000);
-    onContentChange(() => created.clear());
+    const created = new TtlCache<Count>(30_000, 10_000);
+    onContentChange((change) => created.deleteWhere(({ reads }) => affects(reads, change)));
     countCaches.set(db, created);
     cache = created;
   }
@@ -358,14 +362,18 @@ export async function listContents(db: Db, def: EndpointDef, query: ListQuery, m
           query.scope ? scopeKey(query.scope) : null,
         ])
       : null;
-  let totalCount = countKey ? countCache(db).get(countKey) : undefined;
+  let totalCount = countKey ? countCache(db).get(countKey)?.count : undefined;
   if (totalCount === undefined) {
+    const since = recentChanges.seq;
     const [countRow] = await db
       .select({ count: sql<number>`count(*)::int` })
       .from(cmsContents)
       .where(where);
     totalCount = Number(countRow?.count ?? 0);
-    if (countKey) countCache(db).set(countKey, totalCount);
+    const reads = readsOfListQuery(def.endpoint, query);
+    // A count taken across a change that may alter it is answered, not kept.
+    if (countKey && !recentChanges.since(since, (change) => affects(reads, change)))
+      countCache(db).set(countKey, { count: totalCount, reads });
   }
   const rows =
     query.limit === 0
@@ -578,14 +586,21 @@ export async function updateContent(
       checkRequired(def, data);
       changes.data = data;
       changes.revisedAt = now;
-      if (write.publishedAt) changes.publishedAt = new Date(write.publishedAt);
+      const dates = ['updatedAt', 'revisedAt'];
+      if (write.publishedAt) {
+        changes.publishedAt = new Date(write.publishedAt);
+        if (changes.publishedAt.getTime() !== row.publishedAt?.getTime()) dates.push('publishedAt');
+      }
       Object.assign(changes, await searchColumns(def, data));
+      await updateRow(tx, def, row, changes, 'save', ctx, now);
+      const change = row.data ? publishedEdit(def, id, row.data, data, dates) : undefined;
+      return { id, updatedAt: now, published: true, change };
     }
     await updateRow(tx, def, row, changes, 'save', ctx, now);
-    return { id, updatedAt: now, published: !toDraft };
+    return { id, updatedAt: now, published: false, change: undefined };
   });
   // Only the draft changed: no published answer did (the console reads drafts uncached).
-  if (result.published) emitContentChange({ endpoint: def.endpoint, id });
+  if (result.published) emitContentChange(result.change ?? { endpoint: def.endpoint, id });
   return { id: result.id, updatedAt: result.updatedAt };
 }
 
@@ -606,7 +621,7 @@ export async function publishContent(
     const row = await lockRow(tx, def, id, ctx);
     if (!row) throw missing();
     if (options.due && !(row.scheduledAt && row.scheduledAt <= options.due))
-      return { published: false, updatedAt: null };
+      return { published: false, updatedAt: null, change: null };
     const data = row.draftData ?? row.data;
     if (!data) throw badRequest('Content is empty.', 'content-empty');
     checkRequired(def, data);
@@ -627,10 +642,15 @@ export async function publishContent(
     await updateRow(tx, def, row, changes, 'publish', ctx, now);
     // Newsletters sent "with the publication" are queued with it, in the same transaction.
     if (def.endpoint === NEWSLETTER_ENDPOINT) await queueSendsOnPublication(tx, id, now);
-    return { published: true, updatedAt: now };
+    // A working copy published over a published version is an edit; anything else adds an item.
+    const change =
+      row.status === 'PUBLISH_AND_DRAFT' && row.data
+        ? publishedEdit(def, id, row.data, data, ['updatedAt', 'revisedAt'])
+        : { endpoint: def.endpoint, id };
+    return { published: true, updatedAt: now, change };
   });
-  if (result.published) emitContentChange({ endpoint: def.endpoint, id });
-  return result;
+  if (result.change) emitContentChange(result.change);
+  return { published: result.published, updatedAt: result.updatedAt };
 }
 
 /**
@@ -721,7 +741,7 @@ export async function deleteContent(
       );
     }
   }
-  await db.transaction(async (tx) => {
+  const status = await db.transaction(async (tx) => {
     if (referencing.length) {
       const [ref] = await tx
         .select({ id: cmsContents.id })
@@ -736,11 +756,14 @@ export async function deleteContent(
     const deleted = await tx
       .delete(cmsContents)
       .where(and(eq(cmsContents.endpoint, def.endpoint), eq(cmsContents.id, id)))
-      .returning({ id: cmsContents.id });
+      .returning({ id: cmsContents.id, status: cmsContents.status });
     if (deleted.length === 0) throw missing();
     await deleteVersions(tx, def.endpoint, id);
     // Its old URLs would lead to a missing page: they answer 404 themselves.
     await dropRedirectsTo(tx, def.endpoint, id);
+    return deleted[0]!.status as ContentStatus;
   });
-  emitContentChange({ endpoint: def.endpoint, id });
+  // A draft or a closed item was in no published answer.
+  if (status === 'PUBLISH' || status === 'PUBLISH_AND_DRAFT')
+    emitContentChange({ endpoint: def.endpoint, id });
 }

@@ -1,6 +1,7 @@
 import 'server-only';
 import { z } from '@/lib/zod';
 import { MEMBERS_POSTS_FILTER } from '@/lib/access/filters';
+import { noteContentReads, readsOfAnswer } from '@/server/cms/reads';
 
 // The one client the site reads content through. It mirrors microcms-js-sdk v3.5.1 (methods,
 // error strings, retry policy, bounded getAll loop) so the same calls work against a hosted
@@ -355,10 +356,24 @@ export function createContentClient(options: ContentClientOptions) {
       ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
     };
 
+    // A page rendered for the page cache is filed with what it read (src/server/cms/reads.ts);
+    // a draft's render is never kept.
+    const note = (answer: unknown) => {
+      if (method === 'GET' && !/(?:^|&)draftKey=/.test(queryString))
+        noteContentReads(
+          readsOfAnswer(endpoint, contentId, new URLSearchParams(queryString), answer),
+        );
+    };
     for (let attempt = 0; ; attempt++) {
       const outcome = await attemptOnce(url, init);
-      if (outcome.ok) return outcome.value;
-      if (!outcome.retryable || attempt >= retries) throw outcome.error;
+      if (outcome.ok) {
+        note(outcome.value);
+        return outcome.value;
+      }
+      if (!outcome.retryable || attempt >= retries) {
+        note(undefined);
+        throw outcome.error;
+      }
       if (isContentRequestError(outcome.error)) onRetry(outcome.error, attempt + 1);
       await sleep(contentRetryDelay(attempt, random));
     }

@@ -2,6 +2,8 @@ import http, { type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { brotliCompressSync, gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
+import type { ContentChange } from '@/server/cms/events';
+import { type ContentReads, mergeReads, readsOfAnswer } from '@/server/cms/reads';
 import { scriptHash } from './csp';
 import {
   type CachedPage,
@@ -95,15 +97,39 @@ describe('acceptedEncodings', () => {
   });
 });
 
-const page = (body: string, storedAt = 0): CachedPage => ({
+const page = (body: string, storedAt = 0, reads: ContentReads | null = null): CachedPage => ({
   status: 200,
   headers: { 'content-type': 'text/html' },
   body: Buffer.from(body),
   storedAt,
+  reads,
+});
+
+/** What a render of a post page reads: the post (its writer expanded) and the newest posts. */
+function postPageReads(id: string): ContentReads {
+  const reads = readsOfAnswer('posts', id, new URLSearchParams(), {
+    id,
+    title: 't',
+    writers: [{ id: 'w1', name: 'n' }],
+  });
+  mergeReads(
+    reads,
+    readsOfAnswer('posts', undefined, new URLSearchParams('orders=-publishedAt&limit=3'), {
+      contents: [{ id: 'p1' }, { id: 'p2' }, { id: 'p3' }],
+    }),
+  );
+  return reads;
+}
+const edit = (id: string, fields: string[], narrows = false): ContentChange => ({
+  endpoint: 'posts',
+  id,
+  fields,
+  membership: false,
+  narrows,
 });
 
 describe('PageCache', () => {
-  it('keeps a page until its TTL and counts clears', () => {
+  it('keeps a page until its TTL', () => {
     let now = 0;
     const cache = new PageCache(1000, 1024 * 1024, () => now);
     cache.set('k', page('a'));
@@ -111,9 +137,64 @@ describe('PageCache', () => {
     expect(cache.get('k')?.body.toString()).toBe('a');
     now = 1000;
     expect(cache.get('k')).toBeUndefined();
-    const before = cache.generation;
-    cache.clear();
-    expect(cache.generation).toBe(before + 1);
+  });
+
+  it('purges only the pages whose render read what changed', () => {
+    const cache = new PageCache(60_000, 1024 * 1024, () => 0);
+    cache.store('a', page('a', 0, postPageReads('a')));
+    cache.store('b', page('b', 0, postPageReads('b')));
+    cache.store(
+      'about',
+      page('about', 0, readsOfAnswer('about', undefined, new URLSearchParams(), {})),
+    );
+    expect(cache.purge(edit('a', ['description', 'updatedAt', 'revisedAt']))).toBe(1);
+    expect(cache.find('a', undefined)?.stale).toBe(true);
+    expect(cache.find('b', undefined)?.stale).toBe(false);
+    // p2 is in every post page's list of the newest posts.
+    expect(cache.purge(edit('p2', ['title']))).toBe(2);
+    expect(cache.find('about', undefined)?.stale).toBe(false);
+    // The writer, expanded into each post: both pages.
+    cache.store('a', page('a', 0, postPageReads('a')));
+    expect(
+      cache.purge({
+        endpoint: 'writers',
+        id: 'w1',
+        fields: ['name'],
+        membership: false,
+        narrows: false,
+      }),
+    ).toBe(2);
+  });
+
+  it('a post published anywhere purges every list of posts; a page that read nothing known, any change', () => {
+    const cache = new PageCache(60_000, 1024 * 1024, () => 0);
+    cache.store('a', page('a', 0, postPageReads('a')));
+    cache.store('login', page('login', 0, null));
+    cache.store(
+      'about',
+      page('about', 0, readsOfAnswer('about', undefined, new URLSearchParams(), {})),
+    );
+    // An edit of a post in no list, of a field no list orders by: only the page that read nothing known.
+    expect(cache.purge(edit('zzz', ['description']))).toBe(1);
+    // Its publication date moved: lists ordered by it may take it in.
+    expect(cache.purge(edit('zzz', ['publishedAt'], true))).toBe(2);
+    cache.store('a', page('a', 0, postPageReads('a')));
+    expect(cache.purge({ endpoint: 'posts', id: 'new' })).toBe(1); // a new post: 'a', 'login' is gone
+    expect(cache.find('about', undefined)?.stale).toBe(false);
+  });
+
+  it('serves the previous version for a few seconds at most; a change that narrows access drops it at once', () => {
+    let now = 0;
+    const cache = new PageCache(60_000, 1024 * 1024, () => now, 5_000);
+    cache.store('a', page('a', 0, postPageReads('a')));
+    cache.purge(edit('a', ['description']));
+    now = 4_999;
+    expect(cache.find('a', undefined)?.stale).toBe(true);
+    now = 5_000;
+    expect(cache.find('a', undefined)).toBeUndefined();
+    cache.store('a', page('a', now, postPageReads('a')));
+    cache.purge(edit('a', ['body'], true));
+    expect(cache.find('a', undefined)).toBeUndefined();
   });
 
   it('answers each client only in an encoding it accepts (the one the page was sent in)', () => {
@@ -122,14 +203,14 @@ describe('PageCache', () => {
       ...page('deflated'),
       headers: { 'content-type': 'text/html', 'content-encoding': 'deflate' },
     });
-    expect(cache.find('k', 'deflate')?.body.toString()).toBe('deflated');
-    expect(cache.find('k', '*')?.body.toString()).toBe('deflated');
+    expect(cache.find('k', 'deflate')?.page.body.toString()).toBe('deflated');
+    expect(cache.find('k', '*')?.page.body.toString()).toBe('deflated');
     // Asked for no compression, or gzip only: not the deflated copy.
     expect(cache.find('k', undefined)).toBeUndefined();
     expect(cache.find('k', 'gzip')).toBeUndefined();
     cache.store('k', page('plain'));
-    expect(cache.find('k', undefined)?.body.toString()).toBe('plain');
-    expect(cache.find('k', 'gzip')?.body.toString()).toBe('plain');
+    expect(cache.find('k', undefined)?.page.body.toString()).toBe('plain');
+    expect(cache.find('k', 'gzip')?.page.body.toString()).toBe('plain');
     // An encoding the cache does not know is not filed at all.
     cache.store('x', { ...page('z'), headers: { 'content-encoding': 'zstd' } });
     expect(cache.find('x', 'zstd, identity')).toBeUndefined();
@@ -154,7 +235,7 @@ async function serve(handler: http.RequestListener) {
 
 describe('capturePage', () => {
   it('streams the page to the client and keeps a copy of a 200 HTML answer', async () => {
-    const stored: CachedPage[] = [];
+    const stored: Omit<CachedPage, 'reads'>[] = [];
     const server = await serve((_req, res) => {
       capturePage(res, (p) => stored.push(p));
       res.setHeader('content-type', 'text/html; charset=utf-8');
@@ -170,7 +251,7 @@ describe('capturePage', () => {
   });
 
   it('keeps nothing that sets a cookie, is not a 200, not HTML or RSC, or varies otherwise', async () => {
-    const stored: CachedPage[] = [];
+    const stored: Omit<CachedPage, 'reads'>[] = [];
     const server = await serve((req, res) => {
       capturePage(res, (p) => stored.push(p), 'own=1');
       if (req.url === '/cookie') res.setHeader('set-cookie', 'a=1');
@@ -187,7 +268,7 @@ describe('capturePage', () => {
   });
 
   it('keeps an RSC answer, and one that sets only the own cookie of the server', async () => {
-    const stored: CachedPage[] = [];
+    const stored: Omit<CachedPage, 'reads'>[] = [];
     const server = await serve((req, res) => {
       capturePage(res, (p) => stored.push(p), 'own=1');
       res.setHeader('set-cookie', 'own=1');
@@ -214,8 +295,8 @@ describe('the policy of a cached page', () => {
     contentType: string,
     body: Buffer,
     encoding?: string,
-  ): Promise<{ stored: CachedPage[]; policy: string | null }> {
-    const stored: CachedPage[] = [];
+  ): Promise<{ stored: Omit<CachedPage, 'reads'>[]; policy: string | null }> {
+    const stored: Omit<CachedPage, 'reads'>[] = [];
     const render = await serve((_req, res) => {
       capturePage(res, (p) => stored.push(p));
       res.setHeader('content-security-policy', LIVE);

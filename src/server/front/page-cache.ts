@@ -4,14 +4,17 @@ import type { Audience } from '@/server/access/audience';
 import { cachedPagePolicy } from './csp';
 import { hasLetterParam } from '@/server/newsletter/letter-param';
 import { hasGiftParam } from '@/lib/gifts/gift-link';
+import { type ContentChange, changeNarrows } from '@/server/cms/events';
+import { type ContentReads, affects } from '@/server/cms/reads';
 
 /**
  * An in-process cache of the pages the framework renders per audience
  * (docs/decisions/007-pages-per-audience.md): a content page is the same for every anonymous
  * visitor, every free member and every paid member, so the front server answers repeats from
  * memory: the HTML of a page view and the RSC answers of the router's navigations and prefetches
- * alike. Entries are dropped on every content change, on this instance or another
- * (src/server/cms/events.ts), and after a TTL.
+ * alike. Each entry keeps what its render read of the content; a change, on this instance or
+ * another (src/server/cms/events.ts), purges only the entries that read what changed, and every
+ * entry expires after a TTL (docs/decisions/044-purge-what-a-change-showed.md).
  *
  * What may enter is decided from allow-lists: the routes below, the request headers the
  * framework varies on (checked against its `Vary` answer), the encoding actually sent, and the
@@ -24,7 +27,14 @@ export type CachedPage = {
   headers: OutgoingHttpHeaders;
   body: Buffer;
   storedAt: number;
+  /** What its render read of the content; null: not known, so any change purges it. */
+  reads: ContentReads | null;
+  /** When a change made it the previous version (src/server/cms/reads.ts). */
+  staleSince?: number;
 };
+
+/** A page found for a request: `stale` when a change made it the previous version. */
+export type FoundPage = { page: CachedPage; stale: boolean };
 
 const ID = '[A-Za-z0-9_-]{1,50}'; // CONTENT_ID
 /**
@@ -131,19 +141,20 @@ export function pageKey(req: IncomingMessage, audience: Audience): string {
 export class PageCache {
   private readonly entries = new Map<string, CachedPage>();
   private bytes = 0;
-  private cleared = 0;
 
   constructor(
     private readonly ttlMs = 60_000,
     private readonly maxBytes = 64 * 1024 * 1024,
     private readonly now: () => number = Date.now,
+    /** How long a page a change made the previous version may still be served while renewed. */
+    private readonly staleMs = 5_000,
   ) {}
 
   /** The entry for this key in an encoding the client accepts, if one is stored. */
-  find(key: string, acceptEncoding: string | string[] | undefined): CachedPage | undefined {
+  find(key: string, acceptEncoding: string | string[] | undefined): FoundPage | undefined {
     for (const encoding of acceptedEncodings(acceptEncoding)) {
       const hit = this.get(`${key}\n${encoding}`);
-      if (hit) return hit;
+      if (hit) return { page: hit, stale: hit.staleSince !== undefined };
     }
     return undefined;
   }
@@ -157,7 +168,11 @@ export class PageCache {
   get(key: string): CachedPage | undefined {
     const hit = this.entries.get(key);
     if (!hit) return undefined;
-    if (this.now() - hit.storedAt >= this.ttlMs) {
+    const now = this.now();
+    if (
+      now - hit.storedAt >= this.ttlMs ||
+      (hit.staleSince !== undefined && now - hit.staleSince >= this.staleMs)
+    ) {
       this.delete(key);
       return undefined;
     }
@@ -176,15 +191,27 @@ export class PageCache {
     }
   }
 
+  /**
+   * After a content change: the pages whose render read what changed are dropped when the
+   * change narrows what a reader may be shown, and otherwise kept as the previous version, served
+   * only while one render renews them and for `staleMs` at most. Returns how many it touched.
+   */
+  purge(change: ContentChange): number {
+    const narrows = changeNarrows(change);
+    const now = this.now();
+    let touched = 0;
+    for (const [key, page] of this.entries) {
+      if (page.reads && !affects(page.reads, change)) continue;
+      touched++;
+      if (narrows) this.delete(key);
+      else page.staleSince ??= now;
+    }
+    return touched;
+  }
+
   clear(): void {
     this.entries.clear();
     this.bytes = 0;
-    this.cleared++;
-  }
-
-  /** Counts clears: a page rendered before one must not be stored after it. */
-  get generation(): number {
-    return this.cleared;
   }
 
   get size(): number {
@@ -200,7 +227,7 @@ export class PageCache {
 }
 
 export function sendCachedPage(
-  page: CachedPage,
+  page: Pick<CachedPage, 'status' | 'headers' | 'body'>,
   req: IncomingMessage,
   res: ServerResponse,
   setCookie?: string,
@@ -255,7 +282,7 @@ function replayablePolicy(headers: OutgoingHttpHeaders, body: Buffer): boolean {
  */
 export function capturePage(
   res: ServerResponse,
-  store: (page: CachedPage) => void,
+  store: (page: Omit<CachedPage, 'reads'>) => void,
   ownCookie?: string,
 ): void {
   const chunks: Buffer[] = [];

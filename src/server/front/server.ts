@@ -7,7 +7,8 @@ import { boot } from '@/server/boot';
 import { env } from '@/env';
 import { handleContentApi } from '@/server/cms/http';
 import { serveBillingSandbox } from '@/server/billing/sandbox/serve';
-import { onContentChange } from '@/server/cms/events';
+import { onContentChange, recentChanges } from '@/server/cms/events';
+import { affects, emptyReads, hasReads, trackContentReads } from '@/server/cms/reads';
 import { RENDER_HEADER, openRenderRecord } from '@/server/access/render-audience';
 import { CLIENT_IP_HEADER } from '@/server/http/request-origin';
 import { sendWebResponse, toWebRequest } from './node-bridge';
@@ -103,12 +104,12 @@ export async function serveSite(options: {
   );
   const pages = new PageCache();
   const renders = new SharedRenders();
-  onContentChange(() => pages.clear());
+  onContentChange((change) => pages.purge(change));
 
   /**
    * A content page (docs/decisions/007-pages-per-audience.md): from the cache of its audience, or
    * rendered by the framework and kept when the render noted that same audience and nothing
-   * personal.
+   * personal, with what it read of the content (docs/decisions/044-purge-what-a-change-showed.md).
    */
   async function servePage(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
     const decided = await requestAudience(req, { secure });
@@ -119,14 +120,24 @@ export async function serveSite(options: {
     }
     const key = pageKey(req, decided.audience);
     const encoding = req.headers['accept-encoding'];
-    let cached = pages.find(key, encoding);
+    let found = pages.find(key, encoding);
     // The same page being rendered for another reader right now: wait for it and look again.
-    if (!cached && (await renders.waitFor(key))) cached = pages.find(key, encoding);
-    countPageCache(cached ? 'hit' : 'miss');
-    if (cached) return sendCachedPage(cached, req, res, decided.setCookie);
+    if (!found && (await renders.waitFor(key))) found = pages.find(key, encoding);
+    if (found?.stale) {
+      // The version before a change that did not narrow access: served while another reader's
+      // render renews it; with none under way, this reader's render does.
+      if (renders.underway(key)) {
+        countPageCache('stale');
+        return sendCachedPage(found.page, req, res, decided.setCookie);
+      }
+      found = undefined;
+    }
+    countPageCache(found ? 'hit' : 'miss');
+    if (found) return sendCachedPage(found.page, req, res, decided.setCookie);
     if (!databaseAvailable()) return answerOutage(req, res); // served from the cache only
 
-    const generation = pages.generation;
+    const since = recentChanges.seq;
+    const reads = emptyReads();
     const render = openRenderRecord();
     req.headers[RENDER_HEADER] = render.id;
     res.once('close', render.close);
@@ -137,17 +148,14 @@ export async function serveSite(options: {
       (page) => {
         const noted = render.close();
         const sameAudience = noted.audience === null || noted.audience === decided.audience;
-        if (
-          !noted.personal &&
-          sameAudience &&
-          pages.generation === generation &&
-          req.method === 'GET'
-        )
-          pages.store(key, page);
+        // A change while it rendered that touched what it read: it may show either version.
+        const overtaken = recentChanges.since(since, (change) => affects(reads, change));
+        if (!noted.personal && sameAudience && !overtaken && req.method === 'GET')
+          pages.store(key, { ...page, reads: hasReads(reads) ? reads : null });
       },
       decided.setCookie,
     );
-    return nextHandler(req, res);
+    return trackContentReads(reads, () => nextHandler(req, res));
   }
   const headers = securityHeaders(secure);
   const handle = (req: http.IncomingMessage, res: http.ServerResponse, requestId: string) => {

@@ -8,13 +8,13 @@ import 'server-only';
  * another audience, or a change meanwhile).
  */
 export class SharedRenders {
-  private readonly underway = new Map<string, Promise<void>>();
+  private readonly underwayRenders = new Map<string, Promise<void>>();
 
   constructor(private readonly maxWaitMs = 5_000) {}
 
   /** Waits for the render of `key` under way, if there is one; true when there was. */
   async waitFor(key: string): Promise<boolean> {
-    const render = this.underway.get(key);
+    const render = this.underwayRenders.get(key);
     if (!render) return false;
     let timer: NodeJS.Timeout | undefined;
     await Promise.race([
@@ -28,13 +28,18 @@ export class SharedRenders {
     return true;
   }
 
+  /** Whether a render of `key` is under way. */
+  underway(key: string): boolean {
+    return this.underwayRenders.has(key);
+  }
+
   /** Notes that a render of `key` starts; call the function returned when it has ended. */
   start(key: string): () => void {
     let end!: () => void;
     const render = new Promise<void>((resolve) => (end = resolve));
-    this.underway.set(key, render);
+    this.underwayRenders.set(key, render);
     return () => {
-      if (this.underway.get(key) === render) this.underway.delete(key);
+      if (this.underwayRenders.get(key) === render) this.underwayRenders.delete(key);
       end();
     };
   }

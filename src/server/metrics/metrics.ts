@@ -74,7 +74,8 @@ export function timeRequest(method: string, url: string): (status: number) => vo
   };
 }
 
-export function countPageCache(result: 'hit' | 'miss'): void {
+/** `stale`: the previous version of a page, served while one render renews it. */
+export function countPageCache(result: 'hit' | 'stale' | 'miss'): void {
   metrics().pageCache.inc({ result });
 }
 
