@@ -12,9 +12,9 @@ import { z } from '@/lib/zod';
 import { recordAudit } from '@/server/audit/audit-log';
 import { createApiKey, listApiKeys, parsePermissions, revokeApiKey } from '@/server/cms/api-keys';
 import { getDb } from '@/server/db/client';
-import { endpoint } from '@/server/http/endpoint';
+import { gatedEndpoint, isAdmin } from '@/server/http/gated-endpoint';
 import { clippedFields } from '@/server/http/flash-values';
-import { type FormInput, type FormResult, notFoundAnswer } from '@/server/http/form-endpoint';
+import type { FormInput, FormResult } from '@/server/http/form-endpoint';
 import type { ViewerOption } from '@/server/identity/session-user';
 import { doneAnswer } from '@/server/http/done-flash';
 
@@ -37,37 +37,19 @@ const MAX_BYTES = 8 * 1024;
 
 export type ApiKeysHttpOptions = ViewerOption;
 
-type AdminContext = { input: FormInput; request: Request; actor: string; ip: string | null };
-
-/** endpoint() with the admin gate (its own 'staff' auth would answer 401/403, and let editors in). */
-function adminEndpoint(
-  options: ApiKeysHttpOptions,
-  name: string,
-  handler: (ctx: AdminContext) => Promise<FormResult | Response>,
-): (request: Request) => Promise<Response> {
-  return endpoint(
-    {
-      name,
-      auth: 'optional',
-      formPage: API_KEYS_PAGE,
-      maxBytes: MAX_BYTES,
-      // Checked by the handler's schema, after the gate: a stranger learns nothing from a 400.
-      keepControlChars: ['name'],
-      flashValues: clippedFields({
-        name: 300,
-        ...Object.fromEntries(API_PERMISSIONS.map((p) => [permissionField(p), 10])),
-      }),
-      ...(options.viewer ? { viewer: options.viewer } : {}),
-    },
-    async ({ input, user, request, ip }) => {
-      if (user?.role !== 'admin') return notFoundAnswer(request);
-      const result = await handler({ input, request, actor: `user:${user.id}`, ip });
-      return result instanceof Response || result.ok || result.status !== 404
-        ? result
-        : notFoundAnswer(request);
-    },
-  );
-}
+/** The key forms' endpoint options: their page, size and one-time values. */
+const keyForm = (options: ApiKeysHttpOptions, name: string) => ({
+  name,
+  formPage: API_KEYS_PAGE,
+  maxBytes: MAX_BYTES,
+  // Checked by the handler's schema, after the gate: a stranger learns nothing from a 400.
+  keepControlChars: ['name'],
+  flashValues: clippedFields({
+    name: 300,
+    ...Object.fromEntries(API_PERMISSIONS.map((p) => [permissionField(p), 10])),
+  }),
+  viewer: options.viewer,
+});
 
 /** Success: back to the page with a one-time message, and whatever else it is to show once. */
 const done = (message: string, values: Record<string, string> = {}): FormResult =>
@@ -140,27 +122,31 @@ export async function listKeysForConsole(): Promise<ApiKeyView[]> {
 export function apiKeysHandlers(options: ApiKeysHttpOptions = {}) {
   return {
     /** POST /api/admin/api-keys: name, permission_{GET,drafts,POST,PUT,PATCH,DELETE}. */
-    create: adminEndpoint(options, 'admin-api-key-create', async ({ input, actor, ip }) => {
-      const read = readNewKey(input);
-      if (!read.ok) return invalid(read.fieldErrors);
-      const db = await getDb();
-      const { id, key } = await createApiKey(db, read);
-      await recordAudit(db, {
-        actor,
-        action: 'api-key-created',
-        target: `api_key:${id}`,
-        ip,
-        detail: { name: read.name, permissions: read.permissions },
-      });
-      return done(`APIキー「${read.name}」を作成しました。`, {
-        [NEW_KEY_VALUE]: key,
-        [NEW_KEY_NAME_VALUE]: read.name,
-      });
-    }),
+    create: gatedEndpoint(
+      keyForm(options, 'admin-api-key-create'),
+      isAdmin,
+      async ({ input, actor, ip }) => {
+        const read = readNewKey(input);
+        if (!read.ok) return invalid(read.fieldErrors);
+        const db = await getDb();
+        const { id, key } = await createApiKey(db, read);
+        await recordAudit(db, {
+          actor,
+          action: 'api-key-created',
+          target: `api_key:${id}`,
+          ip,
+          detail: { name: read.name, permissions: read.permissions },
+        });
+        return done(`APIキー「${read.name}」を作成しました。`, {
+          [NEW_KEY_VALUE]: key,
+          [NEW_KEY_NAME_VALUE]: read.name,
+        });
+      },
+    ),
 
     /** POST /api/admin/api-keys/{id}/revoke. */
     revoke: (request: Request, id: string) =>
-      adminEndpoint(options, 'admin-api-key-revoke', async ({ actor, ip }) => {
+      gatedEndpoint(keyForm(options, 'admin-api-key-revoke'), isAdmin, async ({ actor, ip }) => {
         if (!z.uuid().safeParse(id).success) return { ok: false, status: 404 };
         const db = await getDb();
         const found = (await listApiKeys(db)).find((k) => k.id === id);

@@ -5,9 +5,9 @@ import { createOffer, deactivateOffer, offerInput } from '@/server/billing/offer
 import { PLAN_KEYS } from '@/server/billing/catalogue';
 import { getDb } from '@/server/db/client';
 import { doneAnswer } from '@/server/http/done-flash';
-import { endpoint } from '@/server/http/endpoint';
+import { gatedEndpoint, isAdmin } from '@/server/http/gated-endpoint';
 import { clippedFields } from '@/server/http/flash-values';
-import { type FormInput, type FormResult, notFoundAnswer } from '@/server/http/form-endpoint';
+import type { FormResult } from '@/server/http/form-endpoint';
 import type { ViewerOption } from '@/server/identity/session-user';
 import { fieldErrors } from '@/server/identity/validation';
 
@@ -25,40 +25,25 @@ export const planField = (key: string) => `plan_${key}`;
 
 export type OffersHttpOptions = ViewerOption;
 
-type Ctx = { input: FormInput; actor: string; ip: string | null };
-
-function adminOnly(
-  options: OffersHttpOptions,
-  name: string,
-  handler: (ctx: Ctx) => Promise<FormResult>,
-): (request: Request) => Promise<Response> {
-  return endpoint(
-    {
-      name,
-      auth: 'optional',
-      formPage: OFFERS_PAGE,
-      maxBytes: 8 * 1024,
-      flashValues: clippedFields({
-        name: 120,
-        kind: 20,
-        value: 20,
-        duration: 20,
-        months: 10,
-        code: 120,
-        expires: 20,
-        cap: 20,
-        firstTime: 10,
-        ...Object.fromEntries(PLAN_KEYS.map((key) => [planField(key), 10])),
-      }),
-      ...(options.viewer ? { viewer: options.viewer } : {}),
-    },
-    async ({ input, user, request, ip }) => {
-      if (user?.role !== 'admin') return notFoundAnswer(request);
-      const result = await handler({ input, actor: `user:${user.id}`, ip });
-      return result.ok || result.status !== 404 ? result : notFoundAnswer(request);
-    },
-  );
-}
+/** The offer forms' endpoint options: their page, size and one-time values. */
+const offerForm = (options: OffersHttpOptions, name: string) => ({
+  name,
+  formPage: OFFERS_PAGE,
+  maxBytes: 8 * 1024,
+  flashValues: clippedFields({
+    name: 120,
+    kind: 20,
+    value: 20,
+    duration: 20,
+    months: 10,
+    code: 120,
+    expires: 20,
+    cap: 20,
+    firstTime: 10,
+    ...Object.fromEntries(PLAN_KEYS.map((key) => [planField(key), 10])),
+  }),
+  viewer: options.viewer,
+});
 
 const invalid = (errors: Record<string, string>): FormResult => ({
   ok: false,
@@ -72,47 +57,55 @@ const PROMOTION_CODE_ID = z.string().regex(/^promo_[A-Za-z0-9]{1,100}$/);
 export function offersHandlers(options: OffersHttpOptions = {}) {
   return {
     /** POST /api/admin/offers: name, kind, value, duration, months, code, expires, cap, firstTime, plan_*. */
-    create: adminOnly(options, 'admin-offer-create', async ({ input, actor, ip }) => {
-      const parsed = offerInput.safeParse({
-        ...input,
-        plans: PLAN_KEYS.filter((key) => input[planField(key)] !== undefined),
-      });
-      if (!parsed.success) return invalid(fieldErrors(parsed.error));
-      const db = await getDb();
-      const made = await createOffer(db, parsed.data);
-      if (!made.ok) return invalid(made.fieldErrors);
-      await recordAudit(db, {
-        actor,
-        action: 'offer-created',
-        target: `promotion_code:${made.offer.id}`,
-        ip,
-        detail: { ...parsed.data },
-      });
-      return doneAnswer(
-        `オファー「${made.offer.name}」（コード ${made.offer.code}）を作成しました。`,
-        OFFERS_PAGE,
-      );
-    }),
+    create: gatedEndpoint(
+      offerForm(options, 'admin-offer-create'),
+      isAdmin,
+      async ({ input, actor, ip }) => {
+        const parsed = offerInput.safeParse({
+          ...input,
+          plans: PLAN_KEYS.filter((key) => input[planField(key)] !== undefined),
+        });
+        if (!parsed.success) return invalid(fieldErrors(parsed.error));
+        const db = await getDb();
+        const made = await createOffer(db, parsed.data);
+        if (!made.ok) return invalid(made.fieldErrors);
+        await recordAudit(db, {
+          actor,
+          action: 'offer-created',
+          target: `promotion_code:${made.offer.id}`,
+          ip,
+          detail: { ...parsed.data },
+        });
+        return doneAnswer(
+          `オファー「${made.offer.name}」（コード ${made.offer.code}）を作成しました。`,
+          OFFERS_PAGE,
+        );
+      },
+    ),
 
     /** POST /api/admin/offers/{id}/deactivate. */
     deactivate: (request: Request, id: string) =>
-      adminOnly(options, 'admin-offer-deactivate', async ({ actor, ip }) => {
-        if (!PROMOTION_CODE_ID.safeParse(id).success) return { ok: false, status: 404 };
-        const db = await getDb();
-        const offer = await deactivateOffer(db, id);
-        if (!offer) return { ok: false, status: 404 };
-        await recordAudit(db, {
-          actor,
-          action: 'offer-deactivated',
-          target: `promotion_code:${id}`,
-          ip,
-          detail: { code: offer.code },
-        });
-        return doneAnswer(
-          `コード ${offer.code} を無効にしました。このコードではもう申し込めません。`,
-          OFFERS_PAGE,
-        );
-      })(request),
+      gatedEndpoint(
+        offerForm(options, 'admin-offer-deactivate'),
+        isAdmin,
+        async ({ actor, ip }) => {
+          if (!PROMOTION_CODE_ID.safeParse(id).success) return { ok: false, status: 404 };
+          const db = await getDb();
+          const offer = await deactivateOffer(db, id);
+          if (!offer) return { ok: false, status: 404 };
+          await recordAudit(db, {
+            actor,
+            action: 'offer-deactivated',
+            target: `promotion_code:${id}`,
+            ip,
+            detail: { code: offer.code },
+          });
+          return doneAnswer(
+            `コード ${offer.code} を無効にしました。このコードではもう申し込めません。`,
+            OFFERS_PAGE,
+          );
+        },
+      )(request),
   };
 }
 

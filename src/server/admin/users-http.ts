@@ -5,9 +5,9 @@ import { noteAudienceChange } from '@/server/access/audience-changes';
 import { recordAudit } from '@/server/audit/audit-log';
 import { choosePlan, listPlans, unknownPlanMessage } from '@/server/billing/catalogue';
 import { getDb } from '@/server/db/client';
-import { endpoint } from '@/server/http/endpoint';
+import { gatedEndpoint, isAdmin } from '@/server/http/gated-endpoint';
 import { clippedFields } from '@/server/http/flash-values';
-import { type FormInput, type FormResult, notFoundAnswer } from '@/server/http/form-endpoint';
+import type { FormInput, FormResult } from '@/server/http/form-endpoint';
 import { appAuth } from '@/server/identity/app-auth';
 import { ROLES } from '@/lib/identity/roles';
 import type { AppUser, ViewerOption } from '@/server/identity/session-user';
@@ -110,30 +110,25 @@ type AdminContext = {
   ip: string | null;
 };
 
-/**
- * endpoint() behind the admin gate. endpoint's own 'staff' auth would answer 401/403 (and
- * let editors in); here the viewer is optional and anyone but an admin, like an unknown user
- * id, gets the same bare 404.
- */
+/** gatedEndpoint() for admins about one user: an unknown user id gets the same bare 404. */
 function adminUserEndpoint(
   options: AdminUsersOptions,
   name: string,
   userId: string,
   handler: (ctx: AdminContext) => Promise<FormResult>,
 ): (request: Request) => Promise<Response> {
-  return endpoint(
+  return gatedEndpoint(
     {
       name,
-      auth: 'optional',
       maxBytes: 8 * 1024,
       formPage: USER_ID.test(userId) ? userPage(userId) : USERS_PAGE,
       flashValues,
-      ...(options.viewer ? { viewer: options.viewer } : {}),
+      viewer: options.viewer,
     },
-    async ({ input, user, request, ip }) => {
-      if (!user || user.role !== 'admin') return notFoundAnswer(request);
+    isAdmin,
+    async ({ input, user, ip }) => {
       const target = USER_ID.test(userId) ? await getUserDetail(await getDb(), userId) : null;
-      if (!target) return notFoundAnswer(request);
+      if (!target) return { ok: false, status: 404 };
       return handler({ input, target, admin: user, ip });
     },
   );

@@ -15,16 +15,11 @@ import { CONTENT_ID } from '@/server/content/schemas';
 import { usesBuiltInContent } from '@/server/content/site-content';
 import { getDb } from '@/server/db/client';
 import { doneAnswer } from '@/server/http/done-flash';
-import { endpoint } from '@/server/http/endpoint';
+import { type GatedContext, gatedEndpoint } from '@/server/http/gated-endpoint';
 import { fieldErrors } from '@/server/identity/validation';
-import {
-  type FormInput,
-  type FormResult,
-  jsonAnswer,
-  notFoundAnswer,
-} from '@/server/http/form-endpoint';
+import { type FormResult, jsonAnswer } from '@/server/http/form-endpoint';
 import { isStaff } from '@/server/identity/session';
-import type { AppUser, ViewerOption } from '@/server/identity/session-user';
+import type { ViewerOption } from '@/server/identity/session-user';
 import { findSend, stepPost } from './console';
 import { renderPreviewLetter } from './preview';
 import { sendTestLetter } from './test-letter';
@@ -45,31 +40,24 @@ import {
 
 export type NewsletterHttpOptions = ViewerOption;
 
-type Ctx = { input: FormInput; request: Request; user: AppUser; ip: string | null };
-
 const INVALID = '入力内容を確認してください。ページを読み込み直してください。';
 
+/** gatedEndpoint() for the newsletter's staff, where the built-in content service runs. */
 function staffEndpoint(
   options: NewsletterHttpOptions,
   config: { name: string; method?: 'GET' | 'POST'; formPage: string; json?: boolean },
-  handler: (ctx: Ctx) => Promise<FormResult | Response>,
+  handler: (ctx: GatedContext) => Promise<FormResult | Response>,
 ): (request: Request) => Promise<Response> {
-  return endpoint(
+  return gatedEndpoint(
     {
       name: config.name,
       method: config.method ?? 'POST',
-      auth: 'optional',
       formPage: config.formPage,
       ...(config.json ? { answers: 'json' as const } : {}),
-      ...(options.viewer ? { viewer: options.viewer } : {}),
+      viewer: options.viewer,
     },
-    async ({ input, user, request, ip }) => {
-      if (!user || !isStaff(user) || !usesBuiltInContent()) return notFoundAnswer(request);
-      const result = await handler({ input, request, user, ip });
-      return result instanceof Response || result.ok || result.status !== 404
-        ? result
-        : notFoundAnswer(request);
-    },
+    (user) => isStaff(user) && usesBuiltInContent(),
+    handler,
   );
 }
 
@@ -129,7 +117,7 @@ const unsuppressSchema = z.object({ email });
 function adminEndpoint(
   options: NewsletterHttpOptions,
   name: string,
-  handler: (ctx: Ctx) => Promise<FormResult>,
+  handler: (ctx: GatedContext) => Promise<FormResult>,
 ): (request: Request) => Promise<Response> {
   return staffEndpoint(options, { name, formPage: newsletterPaths.suppressions }, (ctx) =>
     ctx.user.role === 'admin' ? handler(ctx) : Promise.resolve({ ok: false, status: 404 }),

@@ -3,14 +3,13 @@ import { INQUIRY_STATES, INQUIRY_STATE_LABELS } from '@/lib/inquiries';
 import { z } from '@/lib/zod';
 import { canRunPartnerProgramme } from '@/server/access/partner-access';
 import { getDb } from '@/server/db/client';
-import { endpoint } from '@/server/http/endpoint';
+import { gatedEndpoint } from '@/server/http/gated-endpoint';
 import { clippedFields } from '@/server/http/flash-values';
 import {
   type FormInput,
   type FormResult,
   refererPage,
   NOT_FOUND_MESSAGE,
-  notFoundAnswer,
 } from '@/server/http/form-endpoint';
 import type { ViewerOption } from '@/server/identity/session-user';
 import { setInquiryState } from '@/server/inquiries/inquiries';
@@ -102,28 +101,18 @@ type StaffEndpoint = {
 };
 
 /**
- * endpoint() with the programme's gate. Its own 'staff' auth answers 401/403, which would
- * confirm the route to a non-staff caller; here the viewer is optional and anyone who may not
- * run the programme gets the same 404 as for an id that does not exist.
+ * gatedEndpoint() for the programme's staff: no such partner, listing, member or inquiry gets
+ * the same 404 as a stranger.
  */
 function staffEndpoint(
   options: AxisAdminOptions,
   spec: StaffEndpoint,
   handler: (ctx: StaffContext) => Promise<FormResult>,
 ): (request: Request) => Promise<Response> {
-  return endpoint(
-    {
-      ...spec,
-      auth: 'optional',
-      ...(options.viewer ? { viewer: options.viewer } : {}),
-    },
-    async ({ input, user, request, ip }) => {
-      const actor = await partnerActorFor(await getDb(), user);
-      if (!user || !canRunPartnerProgramme(actor)) return notFoundAnswer(request);
-      const result = await handler({ input, request, actor: { userId: user.id, ip } });
-      // No such partner, listing, member or inquiry: the same answer as for a stranger.
-      return !result.ok && result.status === 404 ? notFoundAnswer(request) : result;
-    },
+  return gatedEndpoint(
+    { ...spec, viewer: options.viewer },
+    async (user) => canRunPartnerProgramme(await partnerActorFor(await getDb(), user)),
+    ({ input, request, user, ip }) => handler({ input, request, actor: { userId: user.id, ip } }),
   );
 }
 
