@@ -1,6 +1,5 @@
-import { CardGrid } from '@/components/listing/content-card';
 import { audioCard } from '@/components/listing/cards';
-import { EmptyState, ListPage, Pagination } from '@/components/listing/list-page';
+import { EmptyState, ListPage, PagedCards } from '@/components/listing/list-page';
 import { pageParam, type SearchParamsProps } from '@/components/listing/page-params';
 import { jsonLdSite, sitePageMetadata } from '@/components/listing/site-metadata';
 import { JsonLd } from '@/components/seo/json-ld';
@@ -26,19 +25,23 @@ export default async function AudiosPage({ searchParams }: SearchParamsProps) {
           { name: '音声', path: '/audios' },
         ])}
       />
-      {audios.items.length > 0 ? (
-        <CardGrid items={audios.items.map(audioCard)} headingLevel={2} firstPriority />
-      ) : audios.totalCount > 0 ? (
-        // A page past the last one (an old link): say so, and lead back to the first.
-        <EmptyState action={{ href: '/audios', label: '最初のページへ' }}>
-          このページに音声はありません。
-        </EmptyState>
-      ) : (
-        <EmptyState action={{ href: '/posts', label: '記事を読む' }}>
-          音声はまだありません。配信が始まるまで、記事をお楽しみください。
-        </EmptyState>
-      )}
-      <Pagination basePath="/audios" page={audios.page} totalPages={audios.totalPages} />
+      <PagedCards
+        list={audios}
+        card={audioCard}
+        basePath="/audios"
+        empty={
+          audios.totalCount > 0 ? (
+            // A page past the last one (an old link): say so, and lead back to the first.
+            <EmptyState action={{ href: '/audios', label: '最初のページへ' }}>
+              このページに音声はありません。
+            </EmptyState>
+          ) : (
+            <EmptyState action={{ href: '/posts', label: '記事を読む' }}>
+              音声はまだありません。配信が始まるまで、記事をお楽しみください。
+            </EmptyState>
+          )
+        }
+      />
     </ListPage>
   );
 }

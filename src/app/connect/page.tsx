@@ -1,8 +1,7 @@
 import { CONNECT_DESCRIPTION } from '@/lib/site';
 import Link from 'next/link';
-import { CardGrid } from '@/components/listing/content-card';
 import { connectCard } from '@/components/listing/cards';
-import { EmptyState, ListPage, Pagination } from '@/components/listing/list-page';
+import { EmptyState, ListPage, PagedCards } from '@/components/listing/list-page';
 import { pageParam, type SearchParamsProps } from '@/components/listing/page-params';
 import { sitePageMetadata } from '@/components/listing/site-metadata';
 import { currentViewer } from '@/server/access/current-viewer';
@@ -41,12 +40,12 @@ export default async function ConnectPage({ searchParams }: SearchParamsProps) {
         )
       }
     >
-      {pages.items.length === 0 ? (
-        <EmptyState>コネクトのページはまだありません。</EmptyState>
-      ) : (
-        <CardGrid items={pages.items.map(connectCard)} headingLevel={2} firstPriority />
-      )}
-      <Pagination basePath="/connect" page={pages.page} totalPages={pages.totalPages} />
+      <PagedCards
+        list={pages}
+        card={connectCard}
+        basePath="/connect"
+        empty={<EmptyState>コネクトのページはまだありません。</EmptyState>}
+      />
     </ListPage>
   );
 }

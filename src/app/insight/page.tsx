@@ -1,6 +1,5 @@
-import { CardGrid } from '@/components/listing/content-card';
 import { postCard } from '@/components/listing/cards';
-import { EmptyState, ListPage, Pagination } from '@/components/listing/list-page';
+import { EmptyState, ListPage, PagedCards } from '@/components/listing/list-page';
 import { pageParam, type SearchParamsProps } from '@/components/listing/page-params';
 import { sitePageMetadata } from '@/components/listing/site-metadata';
 import { listPosts } from '@/server/content/lists';
@@ -16,14 +15,16 @@ export default async function InsightPage({ searchParams }: SearchParamsProps) {
   const posts = await listPosts({ page, format: 'insight' });
   return (
     <ListPage title="インサイト" lead={<p>デザインの潮流を読み解く分析と考察。</p>}>
-      {posts.items.length === 0 ? (
-        <EmptyState action={{ href: '/posts', label: '記事一覧へ' }}>
-          インサイトの記事はまだありません。
-        </EmptyState>
-      ) : (
-        <CardGrid items={posts.items.map(postCard)} headingLevel={2} firstPriority />
-      )}
-      <Pagination basePath="/insight" page={posts.page} totalPages={posts.totalPages} />
+      <PagedCards
+        list={posts}
+        card={postCard}
+        basePath="/insight"
+        empty={
+          <EmptyState action={{ href: '/posts', label: '記事一覧へ' }}>
+            インサイトの記事はまだありません。
+          </EmptyState>
+        }
+      />
     </ListPage>
   );
 }

@@ -1,6 +1,5 @@
-import { CardGrid } from '@/components/listing/content-card';
 import { movieCard } from '@/components/listing/cards';
-import { EmptyState, ListPage, Pagination } from '@/components/listing/list-page';
+import { EmptyState, ListPage, PagedCards } from '@/components/listing/list-page';
 import { pageParam, type SearchParamsProps } from '@/components/listing/page-params';
 import { sitePageMetadata } from '@/components/listing/site-metadata';
 import { listMovies } from '@/server/content/lists';
@@ -16,12 +15,12 @@ export default async function MoviesPage({ searchParams }: SearchParamsProps) {
   const movies = await listMovies(page);
   return (
     <ListPage title="動画" lead={<p>アトリエや展示の現場を映像で。</p>}>
-      {movies.items.length === 0 ? (
-        <EmptyState>動画はまだありません。</EmptyState>
-      ) : (
-        <CardGrid items={movies.items.map(movieCard)} headingLevel={2} firstPriority />
-      )}
-      <Pagination basePath="/movies" page={movies.page} totalPages={movies.totalPages} />
+      <PagedCards
+        list={movies}
+        card={movieCard}
+        basePath="/movies"
+        empty={<EmptyState>動画はまだありません。</EmptyState>}
+      />
     </ListPage>
   );
 }

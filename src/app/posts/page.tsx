@@ -1,7 +1,6 @@
 import Link from 'next/link';
-import { CardGrid } from '@/components/listing/content-card';
 import { postCard } from '@/components/listing/cards';
-import { EmptyState, ListPage, Pagination } from '@/components/listing/list-page';
+import { EmptyState, ListPage, PagedCards } from '@/components/listing/list-page';
 import {
   type SearchParams,
   pageParam,
@@ -103,18 +102,16 @@ export default async function PostsPage({ searchParams }: SearchParamsProps) {
           ) : null}
         </ul>
       ) : null}
-      {posts.items.length === 0 ? (
-        <EmptyState action={{ href: '/posts', label: 'すべての記事を見る' }}>
-          条件に合う記事はまだありません。
-        </EmptyState>
-      ) : (
-        <CardGrid items={posts.items.map(postCard)} headingLevel={2} firstPriority />
-      )}
-      <Pagination
+      <PagedCards
+        list={posts}
+        card={postCard}
         basePath="/posts"
         params={{ category, tag }}
-        page={posts.page}
-        totalPages={posts.totalPages}
+        empty={
+          <EmptyState action={{ href: '/posts', label: 'すべての記事を見る' }}>
+            条件に合う記事はまだありません。
+          </EmptyState>
+        }
       />
     </ListPage>
   );

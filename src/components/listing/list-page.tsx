@@ -1,6 +1,7 @@
 import Link from 'next/link';
 import type { ReactNode } from 'react';
 import { PhraseText } from '@/components/content/phrase-text';
+import { type CardItem, CardGrid } from './content-card';
 import styles from './listing.module.css';
 
 /** The frame of a list page: the title, a lead, the list. */
@@ -41,6 +42,42 @@ export function EmptyState({
       <p>{children}</p>
       {action ? <Link href={action.href}>{action.label}</Link> : null}
     </div>
+  );
+}
+
+/**
+ * A list page's one page of cards (the page's own list: h2 titles, the first cover loaded
+ * first), or what stands instead when it has none, and the links to the other pages.
+ */
+export function PagedCards<T>({
+  list,
+  card,
+  basePath,
+  params,
+  empty,
+}: {
+  list: { items: T[]; page: number; totalPages: number };
+  card: (item: T) => CardItem;
+  basePath: string;
+  /** The filters the page links keep. */
+  params?: Record<string, string | undefined>;
+  /** What stands when the page has no cards: an EmptyState. */
+  empty: ReactNode;
+}) {
+  return (
+    <>
+      {list.items.length === 0 ? (
+        empty
+      ) : (
+        <CardGrid items={list.items.map(card)} headingLevel={2} firstPriority />
+      )}
+      <Pagination
+        basePath={basePath}
+        params={params}
+        page={list.page}
+        totalPages={list.totalPages}
+      />
+    </>
   );
 }
 
