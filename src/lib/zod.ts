@@ -8,3 +8,16 @@ z.config(z.locales.ja());
 if (typeof window !== 'undefined') z.config({ jitless: true });
 
 export { z };
+
+/**
+ * A required text field of a form, trimmed, with the messages the forms give: 「〇〇を入力して
+ * ください。」 when it is missing or blank, 「〇〇は2,000文字以内で入力してください。」 past `max`.
+ */
+export function requiredText(label: string, max: number) {
+  const missing = { error: `${label}を入力してください。` };
+  return z
+    .string(missing)
+    .trim()
+    .min(1, missing)
+    .max(max, { error: `${label}は${max.toLocaleString('ja-JP')}文字以内で入力してください。` });
+}

@@ -1,7 +1,7 @@
 import 'server-only';
 import type Stripe from 'stripe';
 import type { OfferRowView } from '@/lib/billing/offer-row';
-import { z } from '@/lib/zod';
+import { requiredText, z } from '@/lib/zod';
 import type { Db } from '@/server/db/client';
 import { PLAN_KEYS, type PlanKey, listPlans } from './catalogue';
 import { billingProvider } from './provider';
@@ -33,11 +33,7 @@ const optionalInt = (message: string) =>
 /** The create form's fields (strings and checkboxes, as a browser posts them). */
 export const offerInput = z
   .object({
-    name: z
-      .string({ error: 'オファー名を入力してください。' })
-      .trim()
-      .min(1, { error: 'オファー名を入力してください。' })
-      .max(40, { error: 'オファー名は40文字以内で入力してください。' }),
+    name: requiredText('オファー名', 40),
     kind: z.enum(['percent', 'amount'], { error: '割引の種類を選んでください。' }),
     value: int('割引の値を半角数字で入力してください。'),
     duration: z.enum(['once', 'repeating', 'forever'], { error: '割引の期間を選んでください。' }),

@@ -2,7 +2,7 @@ import 'server-only';
 import { randomBytes } from 'node:crypto';
 import { and, asc, count, desc, eq, gte, ne, or } from 'drizzle-orm';
 import { type ListingState, todayInJapan } from '@/lib/jobs';
-import { z } from '@/lib/zod';
+import { requiredText, z } from '@/lib/zod';
 import { SUBMISSION_REFUSAL_MESSAGES, submissionRefusal } from '@/server/access/partner-access';
 import { recordAudit } from '@/server/audit/audit-log';
 import type { ContentClient } from '@/server/content/client';
@@ -306,11 +306,7 @@ export const reviewInput = z.discriminatedUnion('decision', [
   z.object({
     decision: z.literal('return'),
     revision: z.coerce.number().int().positive(),
-    comment: z
-      .string({ error: '差し戻しの理由を入力してください。' })
-      .trim()
-      .min(1, { error: '差し戻しの理由を入力してください。' })
-      .max(2000, { error: '差し戻しの理由は2,000文字以内で入力してください。' }),
+    comment: requiredText('差し戻しの理由', 2000),
   }),
 ]);
 

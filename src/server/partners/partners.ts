@@ -1,6 +1,6 @@
 import 'server-only';
 import { randomBytes } from 'node:crypto';
-import { z } from '@/lib/zod';
+import { requiredText, z } from '@/lib/zod';
 import type { PartnerContract } from '@/server/access/partner-access';
 import { recordAudit } from '@/server/audit/audit-log';
 import { type ContentClient, isContentRequestError } from '@/server/content/client';
@@ -174,11 +174,7 @@ export const partnerProfileInput = z.object({ description, website });
 /** What staff set when creating or editing a partner. */
 export const partnerInput = z
   .object({
-    name: z
-      .string({ error: '企業名を入力してください。' })
-      .trim()
-      .min(1, { error: '企業名を入力してください。' })
-      .max(200, { error: '企業名は200文字以内で入力してください。' }),
+    name: requiredText('企業名', 200),
     description,
     website,
     contractStart: day.refine((v) => v !== '', { error: '契約開始日を入力してください。' }),

@@ -2,7 +2,7 @@ import 'server-only';
 import { and, eq, inArray } from 'drizzle-orm';
 import type { EndpointDef } from '@/lib/cms/model';
 import type { ItemOwnership, SubmissionState } from '@/lib/access/console-permissions';
-import { z } from '@/lib/zod';
+import { requiredText, z } from '@/lib/zod';
 import { recordAudit } from '@/server/audit/audit-log';
 import type { Db } from '@/server/db/client';
 import { cmsSubmissions } from '@/server/db/schema';
@@ -95,11 +95,7 @@ export const reviewSchema = z.discriminatedUnion('decision', [
   z.object({
     decision: z.literal('return'),
     baseUpdatedAt: isoDateTime,
-    comment: z
-      .string({ error: '差し戻しの理由を入力してください。' })
-      .trim()
-      .min(1, { error: '差し戻しの理由を入力してください。' })
-      .max(2000, { error: '差し戻しの理由は2,000文字以内で入力してください。' }),
+    comment: requiredText('差し戻しの理由', 2000),
   }),
 ]);
 export type ReviewInput = z.infer<typeof reviewSchema>;
