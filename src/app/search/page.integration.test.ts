@@ -20,9 +20,9 @@ const state = vi.hoisted((): { ip: string; viewer: Viewer; client: ContentClient
 vi.mock('next/headers', () => ({
   headers: () => Promise.resolve(new Headers({ 'x-axis-client-ip': state.ip })),
 }));
-vi.mock('@/server/access/current-viewer', () => ({
-  currentViewer: () => Promise.resolve(state.viewer),
-}));
+vi.mock('@/server/access/current-viewer', async () =>
+  (await import('@test-support/site-content-mock')).currentViewerFromState(state),
+);
 vi.mock('@/server/content/site-content', async (importOriginal) => ({
   ...(await importOriginal<typeof SiteContentModule>()),
   siteContent: () => state.client,

@@ -2,6 +2,7 @@ import type { ReactNode } from 'react';
 import { renderToReadableStream } from 'react-dom/server';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { Viewer } from '@/server/access/post-access';
+import type { PageTestState } from '@test-support/site-content-mock';
 import { env } from '@/env';
 import { findEndpoint } from '@/lib/cms/model';
 import { handleContentApi } from '@/server/cms/http';
@@ -28,13 +29,10 @@ import { createTestDatabase } from '@test-support/db/test-database';
  * reaches the page and so its RSC payload: that answer is checked whole, as well as the HTML.
  */
 
-const state = vi.hoisted(
-  (): { viewer: Viewer; site: SiteContent | undefined; cookie: string | undefined } => ({
-    viewer: { kind: 'anonymous' },
-    site: undefined,
-    cookie: undefined,
-  }),
-);
+const state = vi.hoisted((): PageTestState & { cookie?: string } => ({
+  viewer: { kind: 'anonymous' },
+  site: undefined,
+}));
 vi.mock('next/headers', () => ({
   headers: () => Promise.resolve(new Headers()),
   cookies: () =>
@@ -43,15 +41,15 @@ vi.mock('next/headers', () => ({
         name === 'axis_preview' && state.cookie ? { name, value: state.cookie } : undefined,
     }),
 }));
-vi.mock('@/server/access/current-viewer', () => ({
-  currentViewer: () => Promise.resolve(state.viewer),
-}));
-vi.mock('@/server/content/site-content', async (importOriginal) => ({
-  ...(await (
-    await import('@test-support/site-content-mock')
-  ).siteContentFromState(state, importOriginal)),
-  usesBuiltInContent: () => true,
-}));
+vi.mock('@/server/access/current-viewer', async () =>
+  (await import('@test-support/site-content-mock')).currentViewerFromState(state),
+);
+vi.mock('@/server/content/site-content', async (importOriginal) =>
+  (await import('@test-support/site-content-mock')).builtInSiteContentFromState(
+    state,
+    importOriginal,
+  ),
+);
 // Client islands that need a mounted router; what they show is not what is checked here.
 vi.mock('@/components/bookmarks/bookmark-button.client', () => ({ BookmarkButton: () => null }));
 vi.mock('@/components/preview/preview-banner.client', () => ({

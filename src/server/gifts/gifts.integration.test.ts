@@ -3,11 +3,11 @@ import { eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { findEndpoint } from '@/lib/cms/model';
 import { GIFT_ALLOWANCE_SPENT, GIFT_LIFETIME_MS } from '@/lib/gifts/gift-link';
-import type { Viewer } from '@/server/access/post-access';
+import type { PageTestState } from '@test-support/site-content-mock';
 import { RENDER_HEADER, openRenderRecord } from '@/server/access/render-audience';
 import { MEMBERS_DIVIDER } from '@/server/cms/richtext/members-divider';
 import { createContent } from '@/server/cms/store';
-import { type SiteContent, createSiteContent } from '@/server/content/site-content';
+import { createSiteContent } from '@/server/content/site-content';
 import { user } from '@/server/db/schema';
 import { grantComplimentary, revokeComplimentary } from '@/server/profiles/subscriptions';
 import { searchSite } from '@/server/search/site-search';
@@ -30,27 +30,24 @@ import {
  * server's part (no cache, no-store) is src/server/front/gift-answer.test.ts and the e2e test.
  */
 
-const state = vi.hoisted(
-  (): { viewer: Viewer; site: SiteContent | undefined; render: string | undefined } => ({
-    viewer: { kind: 'anonymous' },
-    site: undefined,
-    render: undefined,
-  }),
-);
+const state = vi.hoisted((): PageTestState & { render?: string } => ({
+  viewer: { kind: 'anonymous' },
+  site: undefined,
+}));
 vi.mock('next/headers', () => ({
   headers: () =>
     Promise.resolve(new Headers(state.render ? { [RENDER_HEADER]: state.render } : {})),
   cookies: () => Promise.resolve({ get: () => undefined }),
 }));
-vi.mock('@/server/access/current-viewer', () => ({
-  currentViewer: () => Promise.resolve(state.viewer),
-}));
-vi.mock('@/server/content/site-content', async (importOriginal) => ({
-  ...(await (
-    await import('@test-support/site-content-mock')
-  ).siteContentFromState(state, importOriginal)),
-  usesBuiltInContent: () => true,
-}));
+vi.mock('@/server/access/current-viewer', async () =>
+  (await import('@test-support/site-content-mock')).currentViewerFromState(state),
+);
+vi.mock('@/server/content/site-content', async (importOriginal) =>
+  (await import('@test-support/site-content-mock')).builtInSiteContentFromState(
+    state,
+    importOriginal,
+  ),
+);
 
 const { createGift, findGift, giftAllowance, newGiftToken } = await import('./gifts');
 const { giftsHandlers, NEW_GIFT_URL_VALUE } = await import('./gifts-http');
