@@ -60,14 +60,32 @@ process.on('message', ({ id, texts }) => {
 
 type Pending = { resolve: (words: Morpheme[][]) => void; reject: (error: Error) => void };
 type Answer = { id: number; words?: [string, string | null][][]; error?: string };
+type Analyser = {
+  worker: ChildProcess | null;
+  idleTimer: NodeJS.Timeout | null;
+  nextId: number;
+  pending: Map<number, Pending>;
+};
 
-let worker: ChildProcess | null = null;
-let idleTimer: NodeJS.Timeout | null = null;
-let nextId = 0;
-const pending = new Map<number, Pending>();
+/**
+ * One analyser per process, however often this module is loaded: the framework bundles server
+ * code apart from the front server, and the test runner loads the app's modules afresh for every
+ * file (tests/support/fresh-file-state.ts), which clears the named singletons too. With the state
+ * in the module each load started its own child: measured, an integration run started about 150,
+ * each loading the 2 s dictionary again. The state is plain (a child, a timer, pending answers),
+ * so any copy of the module can use it.
+ */
+const holder = globalThis as typeof globalThis & { __axisReadings?: Analyser };
+const state: Analyser = (holder.__axisReadings ??= {
+  worker: null,
+  idleTimer: null,
+  nextId: 0,
+  pending: new Map<number, Pending>(),
+});
+const { pending } = state;
 
 function stop(target: ChildProcess) {
-  if (worker === target) worker = null;
+  if (state.worker === target) state.worker = null;
   target.kill();
 }
 
@@ -101,7 +119,7 @@ function startWorker(): ChildProcess {
     failAll(error);
   });
   started.on('exit', () => {
-    if (worker === started) worker = null;
+    if (state.worker === started) state.worker = null;
     failAll(new Error('the reading analyser stopped'));
   });
   return started;
@@ -121,19 +139,18 @@ function setRef(target: ChildProcess, busy: boolean) {
 // While nothing is asked the worker neither keeps the process alive nor holds its memory long.
 function idle(target: ChildProcess) {
   setRef(target, false);
-  if (idleTimer) clearTimeout(idleTimer);
-  idleTimer = setTimeout(() => stop(target), IDLE_MS);
-  idleTimer.unref();
+  if (state.idleTimer) clearTimeout(state.idleTimer);
+  state.idleTimer = setTimeout(() => stop(target), IDLE_MS);
+  state.idleTimer.unref();
 }
 
 /** The analyser's words of each text, from the worker (started when needed). */
 export function analyse(texts: readonly string[]): Promise<Morpheme[][]> {
-  if (idleTimer) clearTimeout(idleTimer);
-  idleTimer = null;
-  worker ??= startWorker();
-  setRef(worker, true);
-  const id = nextId++;
-  const target = worker;
+  if (state.idleTimer) clearTimeout(state.idleTimer);
+  state.idleTimer = null;
+  const target = (state.worker ??= startWorker());
+  setRef(target, true);
+  const id = state.nextId++;
   return new Promise((resolve, reject) => {
     pending.set(id, { resolve, reject });
     target.send({ id, texts });
@@ -160,5 +177,5 @@ export async function readingsOf(texts: readonly string[]): Promise<string[]> {
 
 /** Ends the worker now (tests and scripts that must not wait for the idle timer). */
 export function stopReadings(): void {
-  if (worker) stop(worker);
+  if (state.worker) stop(state.worker);
 }
