@@ -71,28 +71,16 @@ describe('members and strangers', () => {
           await send({ who, plain, fields: { contentId: 'live', segment: 'all', mode: 'now' } }),
         );
         expectBare404(await send({ who, plain, fields: { segment: 'everyone' } }));
+        const postTo = (
+          route: 'test' | 'suppress' | 'unsuppress',
+          path: string,
+          fields: Record<string, string>,
+        ) => routes[route](formPost(path, { who, plain, fields }));
+        expectBare404(await postTo('test', '/api/admin/newsletter/test', { contentId: 'live' }));
+        const suppressions = '/api/admin/newsletter/suppressions';
+        expectBare404(await postTo('suppress', suppressions, { email: 'x@example.jp' }));
         expectBare404(
-          await routes.test(
-            formPost('/api/admin/newsletter/test', { who, plain, fields: { contentId: 'live' } }),
-          ),
-        );
-        expectBare404(
-          await routes.suppress(
-            formPost('/api/admin/newsletter/suppressions', {
-              who,
-              plain,
-              fields: { email: 'x@example.jp' },
-            }),
-          ),
-        );
-        expectBare404(
-          await routes.unsuppress(
-            formPost('/api/admin/newsletter/suppressions/remove', {
-              who,
-              plain,
-              fields: { email: 'kept@example.jp' },
-            }),
-          ),
+          await postTo('unsuppress', `${suppressions}/remove`, { email: 'kept@example.jp' }),
         );
       }
       expectBare404(await routes.preview(get('/api/admin/newsletter/preview/live', who), 'live'));

@@ -105,6 +105,23 @@ function Harness({
 
 const valueShown = () => JSON.parse(screen.getByTestId('value').textContent ?? 'null') as unknown;
 
+/** Opens the image picker, types the alt text and uploads a PNG of that name and size. */
+async function uploadImage(
+  user: ReturnType<typeof userEvent.setup>,
+  alt: string,
+  name: string,
+  size: number,
+) {
+  render(<Harness kind="image" />);
+  await user.click(screen.getByRole('button', { name: '選択 カバー画像' }));
+  const dialog = screen.getByRole('dialog', { name: '画像を選ぶ' });
+  await user.type(within(dialog).getByLabelText('代替テキスト（画像は必須）'), alt);
+  const file = new File([new Uint8Array(size)], name, { type: 'image/png' });
+  await user.upload(within(dialog).getByLabelText('ファイル（画像）'), file);
+  await user.click(within(dialog).getByRole('button', { name: 'アップロード' }));
+  return dialog;
+}
+
 describe('MediaPicker', () => {
   it('opens a labelled dialog on the library of its kind and picks an image with its size and alt', async () => {
     const user = userEvent.setup();
@@ -222,13 +239,7 @@ describe('MediaPicker', () => {
     }
     vi.stubGlobal('XMLHttpRequest', FakeXhr);
     const user = userEvent.setup();
-    render(<Harness kind="image" />);
-    await user.click(screen.getByRole('button', { name: '選択 カバー画像' }));
-    const dialog = screen.getByRole('dialog', { name: '画像を選ぶ' });
-    await user.type(within(dialog).getByLabelText('代替テキスト（画像は必須）'), '新しい表紙');
-    const file = new File([new Uint8Array(2048)], 'new.png', { type: 'image/png' });
-    await user.upload(within(dialog).getByLabelText('ファイル（画像）'), file);
-    await user.click(within(dialog).getByRole('button', { name: 'アップロード' }));
+    const dialog = await uploadImage(user, '新しい表紙', 'new.png', 2048);
 
     expect(sent).toHaveLength(1);
     const xhr = sent[0]!;
@@ -301,13 +312,7 @@ describe('MediaPicker', () => {
     }
     vi.stubGlobal('XMLHttpRequest', FakeXhr);
     const user = userEvent.setup();
-    render(<Harness kind="image" />);
-    await user.click(screen.getByRole('button', { name: '選択 カバー画像' }));
-    const dialog = screen.getByRole('dialog', { name: '画像を選ぶ' });
-    await user.type(within(dialog).getByLabelText('代替テキスト（画像は必須）'), '表紙');
-    const file = new File([new Uint8Array(10)], 'cover-copy.png', { type: 'image/png' });
-    await user.upload(within(dialog).getByLabelText('ファイル（画像）'), file);
-    await user.click(within(dialog).getByRole('button', { name: 'アップロード' }));
+    const dialog = await uploadImage(user, '表紙', 'cover-copy.png', 10);
     const answerDuplicate = (xhr: (typeof sent)[number]) =>
       act(() => {
         xhr.status = 409;
