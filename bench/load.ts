@@ -243,7 +243,7 @@ try {
         : readersMix
           ? `the editor: a PATCH of one read article's description ${options['write-rate']}/s through the content API; each publishes it, and the pages that showed it are renewed`
           : `content API writes: paced at ${options['write-rate']}/s with one connection, under the default limit of 10/s per key; each PATCH publishes, and the pages that showed the post are renewed (the drafts' POST and DELETE change no page)`,
-      `members: ${FREE_EMAIL} (free), ${PAID_EMAIL} (paid, スタンダード); bookmarks by the free member, alternately added and removed`,
+      `members: ${FREE_EMAIL} (free), ${PAID_EMAIL} (paid, monthly); bookmarks by the free member, alternately added and removed`,
     ],
   });
   failed = errors > 0 || !memoryOk;

@@ -50,7 +50,7 @@ const PASSWORD = 'bench-kumo-no-ue-77';
   const ctx = { database, actor: 'cli:bench' };
   for (const email of ['free@bench.example', 'paid@bench.example'])
     await runAdminCommand(ctx, 'create-user', { email, password: PASSWORD });
-  await runAdminCommand(ctx, 'grant-plan', { email: 'paid@bench.example', plan: 'スタンダード' });
+  await runAdminCommand(ctx, 'grant-plan', { email: 'paid@bench.example', plan: 'monthly' });
   await database.close();
 }
 

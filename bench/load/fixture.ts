@@ -33,7 +33,7 @@ export async function seedSite(options: {
     const ctx = { database, actor: 'cli:bench-load' };
     for (const email of [FREE_EMAIL, PAID_EMAIL])
       await runAdminCommand(ctx, 'create-user', { email, password: PASSWORD });
-    await runAdminCommand(ctx, 'grant-plan', { email: PAID_EMAIL, plan: 'スタンダード' });
+    await runAdminCommand(ctx, 'grant-plan', { email: PAID_EMAIL, plan: 'monthly' });
     const key = async (name: string, permissions: string) =>
       (await runAdminCommand(ctx, 'create-api-key', { name, permissions })).at(-1)!;
     readKey = await key('bench-load-read', 'GET');
