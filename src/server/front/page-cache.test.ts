@@ -129,14 +129,16 @@ const edit = (id: string, fields: string[], narrows = false): ContentChange => (
 });
 
 describe('PageCache', () => {
-  it('keeps a page until its TTL', () => {
+  it('keeps a page until its TTL, then as the previous version for a few seconds', () => {
     let now = 0;
-    const cache = new PageCache(1000, 1024 * 1024, () => now);
-    cache.set('k', page('a'));
+    const cache = new PageCache(1000, 1024 * 1024, () => now, 500);
+    cache.store('k', page('a'));
     now = 999;
-    expect(cache.get('k')?.body.toString()).toBe('a');
+    expect(cache.find('k', undefined)).toMatchObject({ stale: false });
     now = 1000;
-    expect(cache.get('k')).toBeUndefined();
+    expect(cache.find('k', undefined)).toMatchObject({ stale: true });
+    now = 1500;
+    expect(cache.find('k', undefined)).toBeUndefined();
   });
 
   it('purges only the pages whose render read what changed', () => {

@@ -14,7 +14,7 @@ import { type ContentReads, affects } from '@/server/cms/reads';
  * memory: the HTML of a page view and the RSC answers of the router's navigations and prefetches
  * alike. Each entry keeps what its render read of the content; a change, on this instance or
  * another (src/server/cms/events.ts), purges only the entries that read what changed, and every
- * entry expires after a TTL (docs/decisions/044-purge-what-a-change-showed.md).
+ * entry is renewed after a TTL (docs/decisions/044-purge-what-a-change-showed.md).
  *
  * What may enter is decided from allow-lists: the routes below, the request headers the
  * framework varies on (checked against its `Vary` answer), the encoding actually sent, and the
@@ -146,7 +146,7 @@ export class PageCache {
     private readonly ttlMs = 60_000,
     private readonly maxBytes = 64 * 1024 * 1024,
     private readonly now: () => number = Date.now,
-    /** How long a page a change made the previous version may still be served while renewed. */
+    /** How long a page may still be served as the previous version while it is renewed. */
     private readonly staleMs = 5_000,
   ) {}
 
@@ -154,9 +154,14 @@ export class PageCache {
   find(key: string, acceptEncoding: string | string[] | undefined): FoundPage | undefined {
     for (const encoding of acceptedEncodings(acceptEncoding)) {
       const hit = this.get(`${key}\n${encoding}`);
-      if (hit) return { page: hit, stale: hit.staleSince !== undefined };
+      if (hit) return { page: hit, stale: this.now() >= this.staleSince(hit) };
     }
     return undefined;
+  }
+
+  /** When a page became its previous version: a change made it so, or its TTL ran out. */
+  private staleSince(page: CachedPage): number {
+    return Math.min(page.staleSince ?? Number.POSITIVE_INFINITY, page.storedAt + this.ttlMs);
   }
 
   /** Files a page under the encoding it was actually sent in. */
@@ -168,11 +173,7 @@ export class PageCache {
   get(key: string): CachedPage | undefined {
     const hit = this.entries.get(key);
     if (!hit) return undefined;
-    const now = this.now();
-    if (
-      now - hit.storedAt >= this.ttlMs ||
-      (hit.staleSince !== undefined && now - hit.staleSince >= this.staleMs)
-    ) {
+    if (this.now() - this.staleSince(hit) >= this.staleMs) {
       this.delete(key);
       return undefined;
     }
@@ -231,12 +232,14 @@ export function sendCachedPage(
   req: IncomingMessage,
   res: ServerResponse,
   setCookie?: string,
+  /** `stale`: the previous version, while the server renews it. */
+  state: 'hit' | 'stale' = 'hit',
 ): void {
   res.writeHead(page.status, {
     ...page.headers,
     ...(setCookie ? { 'set-cookie': setCookie } : {}),
     'content-length': String(page.body.length),
-    'x-page-cache': 'hit',
+    'x-page-cache': state,
   });
   res.end(req.method === 'HEAD' ? undefined : page.body);
 }

@@ -18,6 +18,7 @@ import { PageCache, cacheablePath, capturePage, pageKey, sendCachedPage } from '
 import { requestAudience } from './request-audience';
 import { answerPrivately, isGiftRequest } from './gift-answer';
 import { SharedRenders } from './shared-render';
+import { pageRefresher } from './page-refresh';
 import { SHUTDOWN_GRACE_MS, onShutdown } from '@/server/shutdown';
 import { closeGracefully } from './graceful-close';
 import { adoptBuiltNextConfig } from './built-config';
@@ -111,7 +112,11 @@ export async function serveSite(options: {
    * rendered by the framework and kept when the render noted that same audience and nothing
    * personal, with what it read of the content (docs/decisions/044-purge-what-a-change-showed.md).
    */
-  async function servePage(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
+  async function servePage(
+    req: http.IncomingMessage,
+    res: http.ServerResponse,
+    refresh: boolean,
+  ): Promise<void> {
     const decided = await requestAudience(req, { secure });
     if (!decided.cache) {
       if (!databaseAvailable()) return answerOutage(req, res); // a render would need it
@@ -119,21 +124,22 @@ export async function serveSite(options: {
       return nextHandler(req, res);
     }
     const key = pageKey(req, decided.audience);
-    const encoding = req.headers['accept-encoding'];
-    let found = pages.find(key, encoding);
-    // The same page being rendered for another reader right now: wait for it and look again.
-    if (!found && (await renders.waitFor(key))) found = pages.find(key, encoding);
-    if (found?.stale) {
-      // The version before a change that did not narrow access: served while another reader's
-      // render renews it; with none under way, this reader's render does.
-      if (renders.underway(key)) {
-        countPageCache('stale');
-        return sendCachedPage(found.page, req, res, decided.setCookie);
+    // The server's own request renewing a page renders it whatever the cache holds.
+    if (!refresh) {
+      const encoding = req.headers['accept-encoding'];
+      let found = pages.find(key, encoding);
+      // The same page being rendered for another reader right now: wait for it and look again.
+      if (!found && (await renders.waitFor(key))) found = pages.find(key, encoding);
+      // The previous version, before a change that did not narrow access or past its TTL:
+      // served while the server renews it for the readers who come next.
+      if (found?.stale && !renders.underway(key)) refresher.refresh(req, renders.start(key));
+      if (!found) countPageCache('miss');
+      else {
+        const state = found.stale ? 'stale' : 'hit';
+        countPageCache(state);
+        return sendCachedPage(found.page, req, res, decided.setCookie, state);
       }
-      found = undefined;
     }
-    countPageCache(found ? 'hit' : 'miss');
-    if (found) return sendCachedPage(found.page, req, res, decided.setCookie);
     if (!databaseAvailable()) return answerOutage(req, res); // served from the cache only
 
     const since = recentChanges.seq;
@@ -141,7 +147,8 @@ export async function serveSite(options: {
     const render = openRenderRecord();
     req.headers[RENDER_HEADER] = render.id;
     res.once('close', render.close);
-    res.once('close', renders.start(key));
+    // A refresh's key was marked as rendering by the request that started it.
+    if (!refresh) res.once('close', renders.start(key));
     if (decided.setCookie) res.appendHeader('set-cookie', decided.setCookie);
     capturePage(
       res,
@@ -189,10 +196,11 @@ export async function serveSite(options: {
     const mayBeCached = PAGE_CACHE === 'on' && cacheablePath(req) !== null;
     if (answeredForOutage(req, res, { cachedPageMayAnswer: mayBeCached })) return;
     const match = CONTENT_API.exec(url);
-    // Only the server names a render (src/server/access/render-audience.ts).
+    // Only the server names a render (src/server/access/render-audience.ts) or a refresh.
     delete req.headers[RENDER_HEADER];
+    const refresh = refresher.isRefresh(req);
     if (!match && PAGE_CACHE === 'on' && cacheablePath(req)) {
-      servePage(req, res).catch((error: unknown) => failed(req, res, error));
+      servePage(req, res, refresh).catch((error: unknown) => failed(req, res, error));
       return;
     }
     if (isGiftRequest(req)) answerPrivately(res); // never cached above, nor by anyone after
@@ -216,6 +224,7 @@ export async function serveSite(options: {
     const requestId = requestIdFor(req, TRUST_PROXY);
     withRequestId(requestId, () => handle(req, res, requestId));
   });
+  const refresher = pageRefresher(server);
   // An idle kept-alive connection is closed by whoever waits less: the server waits longer
   // than a proxy's or client's pool (nginx and load balancers keep 60 s), so it never closes
   // one just as they send a request on it (a reset, or a 502 at the proxy).
