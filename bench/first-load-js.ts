@@ -42,16 +42,29 @@ function installedClosure(names: string[]): Set<string> {
   return found;
 }
 
+export type BareApp = {
+  url: string;
+  stop: () => void;
+};
+
 /**
- * Builds bench/bare-app and measures its first-load JavaScript. Turbopack neither follows a
- * node_modules symlink out of the app's directory nor builds an app nested in this project
- * (it picks up the project's src/proxy.ts), so the app is copied out with hard links to the
- * packages it needs.
+ * Builds bench/bare-app, plus `files` (path in the app → text), with the project's Next.js
+ * and starts it with `next start`; `remove` deletes the throwaway directory. Turbopack neither
+ * follows a node_modules symlink out of the app's directory nor builds an app nested in this
+ * project (it picks up the project's src/proxy.ts), so the app is copied out with hard links to
+ * the packages it needs.
  */
-export async function frameworkFloorBytes(): Promise<number> {
+export async function startBareApp(
+  files: Record<string, string> = {},
+): Promise<BareApp & { dir: string; pid: number }> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'axis-bare-app-'));
+  const remove = () => fs.rmSync(dir, { recursive: true, force: true });
   try {
     fs.cpSync(path.join(root, 'bench/bare-app'), dir, { recursive: true });
+    for (const [file, text] of Object.entries(files)) {
+      fs.mkdirSync(path.dirname(path.join(dir, file)), { recursive: true });
+      fs.writeFileSync(path.join(dir, file), text);
+    }
     const modules = path.join(dir, 'node_modules');
     for (const name of installedClosure(['next', 'react', 'react-dom'])) {
       fs.mkdirSync(path.dirname(path.join(modules, name)), { recursive: true });
@@ -70,8 +83,12 @@ export async function frameworkFloorBytes(): Promise<number> {
       env,
       stdio: 'ignore',
     });
+    const stop = () => {
+      server.kill('SIGTERM');
+      remove();
+    };
+    const url = `http://127.0.0.1:${port}/`;
     try {
-      const url = `http://127.0.0.1:${port}/`;
       while (
         !(await fetch(url).then(
           (r) => r.ok,
@@ -81,11 +98,23 @@ export async function frameworkFloorBytes(): Promise<number> {
         if (server.exitCode !== null) throw new Error(`bare app exited with ${server.exitCode}`);
         await new Promise((r) => setTimeout(r, 100));
       }
-      return await firstLoadJsBytes(url);
-    } finally {
-      server.kill('SIGTERM');
+    } catch (error) {
+      stop();
+      throw error;
     }
+    return { url, stop, dir, pid: server.pid! };
+  } catch (error) {
+    remove();
+    throw error;
+  }
+}
+
+/** The first-load JavaScript of bench/bare-app's page: the framework's floor. */
+export async function frameworkFloorBytes(): Promise<number> {
+  const app = await startBareApp();
+  try {
+    return await firstLoadJsBytes(app.url);
   } finally {
-    fs.rmSync(dir, { recursive: true, force: true });
+    app.stop();
   }
 }

@@ -18,13 +18,19 @@ export type Server = {
   stop: () => Promise<void>;
 };
 
-/** Starts the production server as `npm start` runs it (the build must exist); waits for /api/health. */
-export async function startServer(env: Record<string, string>): Promise<Server> {
+/**
+ * Starts the production server as `npm start` runs it (the build must exist); waits for
+ * /api/health. `nodeFlags` adds flags Node refuses in NODE_OPTIONS (`--cpu-prof`).
+ */
+export async function startServer(
+  env: Record<string, string>,
+  nodeFlags: string[] = [],
+): Promise<Server> {
   const port = await freePort();
   const started = performance.now();
   const child = spawn(
     process.execPath,
-    [...SERVER_NODE_FLAGS, path.join(root, 'scripts/launch.mjs'), 'start'],
+    [...SERVER_NODE_FLAGS, ...nodeFlags, path.join(root, 'scripts/launch.mjs'), 'start'],
     {
       cwd: root,
       env: {

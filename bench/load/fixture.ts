@@ -13,6 +13,8 @@ import type { CookieJar, Member, Navigation } from './session';
 const PASSWORD = 'bench-load-kumo-no-ue-77';
 export const FREE_EMAIL = 'free@load.example';
 export const PAID_EMAIL = 'paid@load.example';
+/** An administrator, made only when asked for (bench/render.ts renders a staff member's page). */
+export const STAFF_EMAIL = 'staff@load.example';
 /** The paywall's heading (src/components/content/paywall.tsx): 「この記事は会員限定です」. */
 const PAYWALL = 'id="paywall-heading"';
 
@@ -21,6 +23,7 @@ export async function seedSite(options: {
   dataDir: string;
   databaseUrl: string | undefined;
   posts: number;
+  staff?: boolean;
 }): Promise<{ readKey: string; writeKey: string }> {
   const { dataDir, databaseUrl } = options;
   const database = await openDatabase({ dataDir, databaseUrl, migrate: true });
@@ -34,6 +37,12 @@ export async function seedSite(options: {
     for (const email of [FREE_EMAIL, PAID_EMAIL])
       await runAdminCommand(ctx, 'create-user', { email, password: PASSWORD });
     await runAdminCommand(ctx, 'grant-plan', { email: PAID_EMAIL, plan: 'monthly' });
+    if (options.staff)
+      await runAdminCommand(ctx, 'create-user', {
+        email: STAFF_EMAIL,
+        password: PASSWORD,
+        role: 'admin',
+      });
     const key = async (name: string, permissions: string) =>
       (await runAdminCommand(ctx, 'create-api-key', { name, permissions })).at(-1)!;
     readKey = await key('bench-load-read', 'GET');
