@@ -13,6 +13,7 @@ type ProfileNode = {
   id: number;
   callFrame: { functionName: string; url: string; lineNumber: number; columnNumber: number };
   hitCount?: number;
+  children?: number[];
 };
 type Profile = {
   nodes: ProfileNode[];
@@ -73,26 +74,42 @@ export function summariseProfile(
   top = 15,
 ): string {
   const self = new Map<string, number>();
+  const inclusive = new Map<string, number>();
   let total = 0;
   for (const file of fs.readdirSync(dir).filter((f) => f.endsWith('.cpuprofile'))) {
     const profile = JSON.parse(fs.readFileSync(path.join(dir, file), 'utf8')) as Profile;
     const byId = new Map(profile.nodes.map((node) => [node.id, node]));
+    const names = new Map<number, string>();
+    const nameOf = (id: number) => {
+      if (!names.has(id)) names.set(id, frameName(byId.get(id)!.callFrame, root));
+      return names.get(id)!;
+    };
+    const parent = new Map<number, number>();
+    for (const node of profile.nodes)
+      for (const child of node.children ?? []) parent.set(child, node.id);
     let at = profile.startTime; // µs
     profile.samples.forEach((id, i) => {
       const delta = profile.timeDeltas[i + 1] ?? 0; // the time until the next sample
       at += profile.timeDeltas[i] ?? 0;
       const ms = (at - profile.startTime) / 1000;
       if (ms < window.fromMs || ms > window.toMs) return;
-      const key = frameName(byId.get(id)!.callFrame, root);
+      const key = nameOf(id);
       self.set(key, (self.get(key) ?? 0) + delta / 1000);
+      // Inclusive: every function of ours on the sample's stack, once per sample.
+      const onStack = new Set<string>();
+      for (let at: number | undefined = id; at !== undefined; at = parent.get(at)) {
+        const name = nameOf(at);
+        if (name.startsWith('src/')) onStack.add(name);
+      }
+      for (const name of onStack) inclusive.set(name, (inclusive.get(name) ?? 0) + delta / 1000);
       total += delta / 1000;
     });
   }
   const ranked = [...self].sort((a, b) => b[1] - a[1]);
   const idle = new Set(['(idle)', '(program)', '(garbage collector)']);
   const busy = total - ranked.filter(([k]) => idle.has(k)).reduce((s, [, ms]) => s + ms, 0);
-  const table = (rows: [string, number][]) =>
-    `| function | self ms | share of busy time |\n| --- | --- | --- |\n${rows
+  const table = (rows: [string, number][], column = 'self ms') =>
+    `| function | ${column} | share of busy time |\n| --- | --- | --- |\n${rows
       .slice(0, top)
       .map(([k, ms]) => `| ${k} | ${Math.round(ms)} | ${((ms / busy) * 100).toFixed(1)} % |`)
       .join('\n')}`;
@@ -108,5 +125,12 @@ ${table(ranked.filter(([k]) => !idle.has(k)))}
 The site's own (src/):
 
 ${table(ours)}
+
+The site's own with what they call (inclusive time; a caller and its callee both count):
+
+${table(
+  [...inclusive].sort((a, b) => b[1] - a[1]),
+  'inclusive ms',
+)}
 `;
 }
