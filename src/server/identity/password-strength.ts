@@ -35,18 +35,21 @@ const japaneseDictionary = Object.fromEntries(
   Object.entries(zxcvbnJa.dictionary).map(([name, words]) => [`${name}-ja`, words]),
 );
 
-let estimator: ZxcvbnFactory | undefined;
+/**
+ * Built on first use (ranking the dictionaries takes a quarter of a second), then kept once per
+ * process on `globalThis`: the test runner loads this module afresh for every file, and each
+ * copy built its own (the named singletons are cleared between files, so not one of those).
+ */
+const holder = globalThis as typeof globalThis & { __axisPasswordEstimator?: ZxcvbnFactory };
 
-/** Built on first use (ranking the dictionaries takes a quarter of a second), then kept. */
 function passwordEstimator(): ZxcvbnFactory {
-  estimator ??= new ZxcvbnFactory({
+  return (holder.__axisPasswordEstimator ??= new ZxcvbnFactory({
     dictionary: { ...zxcvbnCommon.dictionary, ...zxcvbnEn.dictionary, ...japaneseDictionary },
     graphs: zxcvbnCommon.adjacencyGraphs,
     translations: zxcvbnJa.translations,
     maxLength: ESTIMATED_LENGTH,
     l33tMaxSubstitutions: L33T_SUBSTITUTIONS,
-  });
-  return estimator;
+  }));
 }
 
 export function estimatePassword(password: string, userInputs: string[]): ZxcvbnResult {
