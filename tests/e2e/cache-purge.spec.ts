@@ -48,10 +48,11 @@ test('an edit renews the pages that showed the item and leaves the others cached
   expect(patched.status()).toBe(200);
 
   // The first reader after the edit gets the previous version while the server renews the page
-  // for the next ones (within a second on an idle machine; CI's machine is busier).
+  // for the next ones (within a second on an idle machine; CI's machine is busier), or a fresh
+  // render when another spec's publication meanwhile dropped it (every post page lists posts):
+  // never the old page as if nothing had changed.
   const first = await request.get(`/posts/${id}`);
-  expect(first.headers()['x-page-cache']).toBe('stale');
-  expect(await first.text()).not.toContain(description);
+  expect(first.headers()['x-page-cache']).not.toBe('hit');
   await expect
     .poll(async () => (await request.get(`/posts/${id}`)).text(), { timeout: 5_000 })
     .toContain(description);
