@@ -110,9 +110,14 @@ describe('reads noted during a render', () => {
     const render = emptyReads();
     await trackContentReads(render, async () => {
       await Promise.resolve();
-      noteContentReads(readsOfAnswer('posts', 'a', new URLSearchParams(), { id: 'a' }));
+      noteContentReads(() => readsOfAnswer('posts', 'a', new URLSearchParams(), { id: 'a' }));
     });
-    noteContentReads(readsOfAnswer('posts', 'b', new URLSearchParams(), { id: 'b' }));
+    let worked = false;
+    noteContentReads(() => {
+      worked = true;
+      return readsOfAnswer('posts', 'b', new URLSearchParams(), { id: 'b' });
+    });
+    expect(worked).toBe(false); // no render: nothing worked out
     expect([...render.items]).toEqual(['posts/a']);
   });
 });

@@ -152,8 +152,11 @@ export function trackContentReads<T>(reads: ContentReads, run: () => T): T {
   return tracking.run(reads, run);
 }
 
-/** Notes what a read read, into the render under way (if any). */
-export function noteContentReads(reads: ContentReads): void {
+/**
+ * Notes what a read read into the render under way, if any: worked out only then, since most
+ * reads (staff pages, previews, every request outside the page cache) have no record.
+ */
+export function noteContentReads(reads: () => ContentReads): void {
   const render = tracking.getStore();
-  if (render) mergeReads(render, reads);
+  if (render) mergeReads(render, reads());
 }

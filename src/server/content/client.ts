@@ -360,7 +360,7 @@ export function createContentClient(options: ContentClientOptions) {
     // a draft's render is never kept.
     const note = (answer: unknown) => {
       if (method === 'GET' && !/(?:^|&)draftKey=/.test(queryString))
-        noteContentReads(
+        noteContentReads(() =>
           readsOfAnswer(endpoint, contentId, new URLSearchParams(queryString), answer),
         );
     };
