@@ -319,7 +319,8 @@ describe('ContentEditor', () => {
     fireEvent.keyDown(window, { key: 's', ctrlKey: true });
     expect(await screen.findByText(/^保存しました \(/)).toBeInTheDocument();
     expect(sentBody(0)).toMatchObject({ fields: { free: true } });
-    expect(unload()).toBe(false);
+    // The listener goes in the effect after the saved state renders, which a busy machine runs later.
+    await vi.waitFor(() => expect(unload()).toBe(false));
   });
 
   it('asks before following an in-app link while dirty, and stays when told to', () => {
