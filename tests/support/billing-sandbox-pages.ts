@@ -147,12 +147,22 @@ async function axeViolations(markup: string): Promise<string[]> {
   );
 }
 
-/** No axe violation on the page's markup. */
-export async function expectNoAxeViolations(page: Page): Promise<void> {
+/**
+ * One of the sandbox's own pages, as every page of it must be: marked as a test environment, in
+ * Japanese, with one h1 inside <main>, showing each of `shows`, without an axe violation; with
+ * `headers`, also answered with the pages' security headers.
+ */
+export async function expectSandboxPage(
+  page: Page,
+  { headers = false, shows = [] }: { headers?: boolean; shows?: string[] } = {},
+): Promise<void> {
+  if (headers) expectPageHeaders(page);
+  expectTestPage(page);
+  for (const text of shows) expect(page.text).toContain(text);
   expect(await axeViolations(page.text)).toEqual([]);
 }
 
-export function expectPageHeaders(page: Page) {
+function expectPageHeaders(page: Page) {
   expect(page.headers.get('content-type')).toBe('text/html; charset=utf-8');
   expect(page.headers.get('cache-control')).toBe('no-store');
   expect(page.headers.get('x-frame-options')).toBe('DENY');
@@ -168,13 +178,7 @@ export function expectPageHeaders(page: Page) {
   expect(page.text).not.toMatch(/<script|<link|<img|src=|url\(|style="/i);
 }
 
-/** The page shows each of these texts. */
-export function expectPageShows(page: Page, texts: string[]) {
-  for (const text of texts) expect(page.text).toContain(text);
-}
-
-/** Marked as a test environment, in Japanese, with one h1 inside <main>. */
-export function expectTestPage(page: Page) {
+function expectTestPage(page: Page) {
   expect(page.text).toContain('<html lang="ja">');
   expect(page.text).toContain('テスト環境：実際のカードは使えません。請求は発生しません。');
   expect(page.text.match(/<h1/g)).toHaveLength(1);

@@ -3,12 +3,9 @@ import { describe, expect, it } from 'vitest';
 import { findObject, saveObject } from './object-store';
 import { attachCard, customerWithCard, switchToFailingCard } from '@test-support/billing-sandbox';
 import {
-  expectNoAxeViolations,
   cardFields,
   expectNoCardNumberStored,
-  expectPageHeaders,
-  expectPageShows,
-  expectTestPage,
+  expectSandboxPage,
   pathOf,
   usePagesSandbox,
 } from '@test-support/billing-sandbox-pages';
@@ -138,25 +135,23 @@ describe('billing sandbox portal sessions and the portal pages', () => {
       const { session, path } = await portalFor(portal.customer.id);
       const page = await pages.fetchPage(path);
       expect(page.status).toBe(200);
-      expectPageHeaders(page);
-      expectTestPage(page);
-      expectPageShows(page, [
-        'ご契約の管理',
-        'AXIS 会員',
-        '¥1,100（税込）／月',
-        '有効',
-        '2027年5月1日',
-        'Visa 末尾 4242',
-      ]);
+      await expectSandboxPage(page, {
+        headers: true,
+        shows: [
+          'ご契約の管理',
+          'AXIS 会員',
+          '¥1,100（税込）／月',
+          '有効',
+          '2027年5月1日',
+          'Visa 末尾 4242',
+          `href="${RETURN_URL}"`,
+          'AXIS 会員（¥2,200（税込）／月）',
+          'AXIS 会員（¥11,000（税込）／年）',
+        ],
+      });
       expect(page.text).toMatch(
         /<td>2027年4月1日<\/td>\s*<td>[A-F0-9]{8}-0001<\/td>\s*<td class="number">\s*¥1,100\s*<\/td>\s*<td>支払い済み<\/td>/,
       );
-      expectPageShows(page, [
-        `href="${RETURN_URL}"`,
-        'AXIS 会員（¥2,200（税込）／月）',
-        'AXIS 会員（¥11,000（税込）／年）',
-      ]);
-      await expectNoAxeViolations(page);
       expect(session.url).toBe(`${pages.base}${path}`);
     });
 
@@ -173,8 +168,7 @@ describe('billing sandbox portal sessions and the portal pages', () => {
       expect(confirm.status).toBe(200);
       expect(confirm.text).toContain('解約の確認');
       expect(confirm.text).toContain('2027年5月1日までご利用いただけます。');
-      expectTestPage(confirm);
-      await expectNoAxeViolations(confirm);
+      await expectSandboxPage(confirm);
 
       const canceled = await pages.postForm(`${path}/cancel`, {
         subscription: portal.subscription.id,
@@ -194,7 +188,7 @@ describe('billing sandbox portal sessions and the portal pages', () => {
       expect(shown.text).toMatch(/<p class="status" role="status">解約を受け付けました。/);
       expect(shown.text).toContain('解約予定（2027年5月1日まで利用できます）');
       expect(shown.text).toContain('解約を取り消す');
-      await expectNoAxeViolations(shown);
+      await expectSandboxPage(shown);
 
       const resumed = await pages.postForm(`${path}/resume`, {
         subscription: portal.subscription.id,
@@ -290,14 +284,12 @@ describe('billing sandbox portal sessions and the portal pages', () => {
 
       const cardPage = await pages.fetchPage(`${path}/card`);
       expect(cardPage.status).toBe(200);
-      expectTestPage(cardPage);
-      expect(cardPage.text).toContain('Visa 末尾 0341');
-      await expectNoAxeViolations(cardPage);
+      await expectSandboxPage(cardPage, { shows: ['Visa 末尾 0341'] });
 
       const declined = await pages.postForm(`${path}/card`, cardFields('4000000000000002'));
       expect(declined.status).toBe(402);
       expect(declined.text).toContain('カードが拒否されました。別のカードをお試しください。');
-      await expectNoAxeViolations(declined);
+      await expectSandboxPage(declined);
 
       const updated = await pages.postForm(`${path}/card`, cardFields('4242424242424242'));
       expect(updated.location).toBe(`${pages.base}${path}?message=card_updated_paid`);
@@ -353,8 +345,7 @@ describe('billing sandbox portal sessions and the portal pages', () => {
       expect(page.status).toBe(410);
       expect(page.text).toContain('有効期限が切れています');
       expect(page.text).toContain(`href="${RETURN_URL}"`);
-      expectTestPage(page);
-      await expectNoAxeViolations(page);
+      await expectSandboxPage(page);
       const posted = await pages.postForm(`${path}/cancel`, {
         subscription: portal.subscription.id,
       });
