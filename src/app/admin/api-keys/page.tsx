@@ -42,11 +42,7 @@ export default async function ApiKeysPage() {
           ）を外部のサービスやスクリプトから使うためのキーです。キーそのものは保存されず、一覧には先頭の数文字だけが表示されます。
         </p>
       </header>
-      <PageMessages
-        notice={notice}
-        error={failed?.message ?? null}
-        errorAt={formFailed ? '#create-key' : null}
-      />
+      <PageMessages flash={received} errorAt={formFailed ? '#create-key' : null} />
       {newKey ? (
         <NewKeyPanel name={typedIn(received, NEW_KEY_NAME_VALUE) ?? ''} apiKey={newKey} />
       ) : null}

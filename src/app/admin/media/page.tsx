@@ -14,7 +14,7 @@ import {
   StaffSection,
 } from '@/components/admin/staff-list-page';
 import { PageMessages } from '@/components/biz/axis-admin/messages';
-import { doneMessage, failure, flashFor, typedIn } from '@/lib/http/form-flash';
+import { failure, flashFor, typedIn } from '@/lib/http/form-flash';
 import { getDb } from '@/server/db/client';
 import { readFlash } from '@/server/http/read-flash';
 import { listMedia, usageCounts } from '@/server/media/library';
@@ -48,11 +48,7 @@ export default async function AdminMediaPage({ searchParams }: SearchParamsProps
         title="メディア"
         lead="記事やページで使う画像・音声・動画を管理します。ファイルを開くと、どのコンテンツで使われているかの確認、代替テキストの編集、URL のコピー、削除ができます。"
       />
-      <PageMessages
-        notice={doneMessage(received)}
-        error={failure(received)?.message ?? null}
-        errorAt={uploadFlash ? '#upload' : null}
-      />
+      <PageMessages flash={received} errorAt={uploadFlash ? '#upload' : null} />
 
       <StaffSection id="upload" title="アップロード">
         <MediaUpload

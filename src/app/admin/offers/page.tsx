@@ -4,7 +4,7 @@ import { CreateOfferForm, OfferList } from '@/components/admin/offers/offer-cons
 import { StaffPageHead } from '@/components/admin/staff-list-page';
 import { PageMessages } from '@/components/biz/axis-admin/messages';
 import { env } from '@/env';
-import { doneMessage, failure } from '@/lib/http/form-flash';
+import { failure } from '@/lib/http/form-flash';
 import { listPlans } from '@/server/billing/catalogue';
 import { listOffers } from '@/server/billing/offer-console';
 import { getDb } from '@/server/db/client';
@@ -28,11 +28,7 @@ export default async function OffersPage() {
         title="オファー"
         lead="割引のコードとリンクです。リンクから申し込んだ読者には、料金ページと確認画面に割引後の料金が表示されます。"
       />
-      <PageMessages
-        notice={doneMessage(received)}
-        error={failed?.message ?? null}
-        errorAt={failed ? '#create-offer' : null}
-      />
+      <PageMessages flash={received} errorAt="#create-offer" />
       <OfferList
         offers={offers}
         planNames={new Map(plans.map((p) => [p.key, p.name]))}

@@ -7,7 +7,7 @@ import {
   InquiryList,
   inquiryFormKey,
 } from '@/components/biz/axis-admin/inquiry-list';
-import { doneMessage, failure, flashFor, flashKey } from '@/lib/http/form-flash';
+import { failure, flashFor, flashKey } from '@/lib/http/form-flash';
 import { parseAxisAdminQuery } from '@/components/biz/axis-admin/list-query';
 import { PageMessages } from '@/components/biz/axis-admin/messages';
 import { PartnerTable } from '@/components/biz/axis-admin/partner-table';
@@ -81,11 +81,7 @@ export default async function AxisAdminPage({ searchParams }: SearchParamsProps)
           パートナー企業の契約とメンバー、求人の審査、企業からの申し込み・問い合わせを扱います。
         </p>
       </header>
-      <PageMessages
-        notice={doneMessage(received)}
-        error={flash?.message ?? null}
-        errorAt={inquiryAnchor(flashKey(flash))}
-      />
+      <PageMessages flash={received} errorAt={inquiryAnchor(flashKey(flash))} />
       <ReviewQueue items={queued} />
       <PartnerTable
         items={partners.items}

@@ -4,7 +4,7 @@ import styles from '@/components/admin/admin.module.css';
 import { ContentList } from '@/components/admin/content/content-list';
 import { consolePaths } from '@/lib/admin-content';
 import { PageMessages } from '@/components/biz/axis-admin/messages';
-import { doneMessage, failure } from '@/lib/http/form-flash';
+import { failure } from '@/lib/http/form-flash';
 import { contentListPage, endpointLabel, requireConsoleUser } from '@/server/admin/content-pages';
 import { readFlash } from '@/server/http/read-flash';
 
@@ -33,7 +33,7 @@ export default async function ContentListPage({ params, searchParams }: Props) {
         {list.def.label}
       </p>
       <h1 className={styles.title}>{list.def.label}</h1>
-      <PageMessages notice={doneMessage(flash)} error={failure(flash)?.message ?? null} />
+      <PageMessages flash={flash} />
       {refused.length ? (
         <ul aria-label="実行できなかった項目">
           {refused.map((line) => (

@@ -15,7 +15,7 @@ import mediaStyles from '@/components/admin/media/media.module.css';
 import { InputRow } from '@/components/admin/users/form-fields';
 import styles from '@/components/admin/users/users.module.css';
 import { PageMessages } from '@/components/biz/axis-admin/messages';
-import { FORM_KEY, doneMessage, failure, flashFor, typedIn } from '@/lib/http/form-flash';
+import { FORM_KEY, failure, flashFor, typedIn } from '@/lib/http/form-flash';
 import { SubmitButton } from '@/components/ui/button';
 import { consolePaths } from '@/lib/admin-content';
 import { formatDateTime } from '@/lib/format';
@@ -73,11 +73,7 @@ export default async function AdminMediaItemPage({ params }: RouteParamsProps<'i
       <h1 className={adminStyles.title} style={{ overflowWrap: 'anywhere' }}>
         {name}
       </h1>
-      <PageMessages
-        notice={doneMessage(received)}
-        error={flash?.message ?? null}
-        errorAt={altFlash ? '#alt' : deleteFlash ? '#delete' : null}
-      />
+      <PageMessages flash={received} errorAt={altFlash ? '#alt' : deleteFlash ? '#delete' : null} />
       <div className={mediaStyles.preview}>
         {media.kind === 'image' ? (
           // eslint-disable-next-line @next/next/no-img-element -- the original file, at its own size

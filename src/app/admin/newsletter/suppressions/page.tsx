@@ -7,7 +7,7 @@ import { PageMessages } from '@/components/biz/axis-admin/messages';
 import type { SearchParamsProps } from '@/components/listing/page-params';
 import { pageParam } from '@/components/listing/page-params';
 import styles from '@/components/admin/users/users.module.css';
-import { doneMessage, failure } from '@/lib/http/form-flash';
+import { failure } from '@/lib/http/form-flash';
 import { newsletterPaths } from '@/lib/newsletter/console';
 import { suppressionsPage } from '@/server/newsletter/console';
 import { readFlash } from '@/server/http/read-flash';
@@ -40,11 +40,7 @@ export default async function SuppressionsPage({ searchParams }: SearchParamsPro
       <p className={styles.lead}>
         届かないアドレス（バウンス）や迷惑メールの報告があったアドレス、スタッフが止めたアドレスには、配信を希望していてもニュースレターを送りません。
       </p>
-      <PageMessages
-        notice={doneMessage(flash)}
-        error={failed?.message ?? null}
-        errorAt={formFailed ? '#suppress' : null}
-      />
+      <PageMessages flash={flash} errorAt={formFailed ? '#suppress' : null} />
       <SuppressForm
         failed={formFailed ? { fieldErrors: failed.fieldErrors, typed: failed.values } : null}
       />

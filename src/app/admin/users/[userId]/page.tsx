@@ -15,7 +15,7 @@ import {
 } from '@/components/admin/users/user-forms';
 import { UserFactRows } from '@/components/admin/users/user-list';
 import styles from '@/components/admin/users/users.module.css';
-import { doneMessage, failure, flashKey } from '@/lib/http/form-flash';
+import { failure, flashKey } from '@/lib/http/form-flash';
 import { formatDateTime } from '@/lib/format';
 import { USER_ID } from '@/server/admin/users-http';
 import { getUserDetail } from '@/server/admin/users-directory';
@@ -69,11 +69,7 @@ export default async function AdminUserPage({ params }: RouteParamsProps<'userId
       <h1 className={adminStyles.title} style={{ overflowWrap: 'anywhere' }}>
         {found.email}
       </h1>
-      <PageMessages
-        notice={doneMessage(received)}
-        error={flash?.message ?? null}
-        errorAt={key ? (FORM_ANCHORS[key] ?? null) : null}
-      />
+      <PageMessages flash={received} errorAt={key ? (FORM_ANCHORS[key] ?? null) : null} />
       <dl className={styles.facts}>
         <UserFactRows user={found} partnerNames={new Map(partners.map((p) => [p.id, p.name]))} />
         <dt>登録日時</dt>

@@ -5,7 +5,7 @@ import { requireProgrammeStaff } from '@/server/partners/actor';
 import styles from '@/components/biz/biz-admin.module.css';
 import { contractPeriod, quotaText } from '@/components/biz/axis-admin/contract-text';
 import { EditorJobsTable } from '@/components/biz/axis-admin/editor-jobs-table';
-import { doneMessage, failure, flashFor, flashKey } from '@/lib/http/form-flash';
+import { failure, flashFor, flashKey } from '@/lib/http/form-flash';
 import { MemberSection } from '@/components/biz/axis-admin/member-section';
 import { PageMessages } from '@/components/biz/axis-admin/messages';
 import { BizLinks } from '@/components/biz/biz-links';
@@ -111,11 +111,7 @@ export default async function AxisAdminPartnerPage({ params }: RouteParamsProps<
           ]}
         />
       </header>
-      <PageMessages
-        notice={doneMessage(received)}
-        error={flash?.message ?? null}
-        errorAt={formAnchor(key)}
-      />
+      <PageMessages flash={received} errorAt={formAnchor(key)} />
       <PartnerListings listings={listingViews} flash={flash} />
       <EditorJobsTable jobs={editorJobs} now={now} />
       <MemberSection

@@ -32,7 +32,8 @@ export default async function NewPartnerPage() {
           登録するとすぐに企業情報が公開され、求人ページの企業欄や求人一覧の絞り込みに使われます。メンバーは登録のあと、企業のページから追加できます。
         </p>
       </header>
-      <PageMessages notice={null} error={flash ? null : (received?.message ?? null)} />
+      {/* The form's own errors stand at the form. */}
+      <PageMessages flash={flash ? null : received} />
       <div className={styles.narrow}>
         <PartnerForm
           action="/api/biz/axis-admin/partners"

@@ -5,7 +5,6 @@ import { ContentEditor } from '@/components/admin/content/content-editor.client'
 import { ReviewPanel } from '@/components/admin/content/review-panel';
 import { env } from '@/env';
 import { PageMessages } from '@/components/biz/axis-admin/messages';
-import { doneMessage, failure } from '@/lib/http/form-flash';
 import { consolePaths } from '@/lib/admin-content';
 import { editItemPage, endpointLabel, requireConsoleUser } from '@/server/admin/content-pages';
 import { readFlash } from '@/server/http/read-flash';
@@ -36,7 +35,7 @@ export default async function EditContentPage({ params }: Props) {
         )}
       </p>
       <h1 className={styles.title}>{def.kind === 'list' ? title || '（無題）' : def.label}</h1>
-      <PageMessages notice={doneMessage(flash)} error={failure(flash)?.message ?? null} />
+      <PageMessages flash={flash} />
       {item.updatedAt ? (
         <ReviewPanel
           endpoint={def.endpoint}

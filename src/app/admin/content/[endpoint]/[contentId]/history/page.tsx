@@ -3,7 +3,6 @@ import { accountMetadata, gatedMetadata } from '@/components/account/metadata';
 import styles from '@/components/admin/admin.module.css';
 import { VersionHistory } from '@/components/admin/content/version-history';
 import { PageMessages } from '@/components/biz/axis-admin/messages';
-import { doneMessage, failure } from '@/lib/http/form-flash';
 import { consolePaths } from '@/lib/admin-content';
 import { endpointLabel, historyPage, requireConsoleUser } from '@/server/admin/content-pages';
 import { readFlash } from '@/server/http/read-flash';
@@ -36,7 +35,7 @@ export default async function ContentHistoryPage({ params, searchParams }: Props
         / 変更履歴
       </p>
       <h1 className={styles.title}>変更履歴</h1>
-      <PageMessages notice={doneMessage(flash)} error={failure(flash)?.message ?? null} />
+      <PageMessages flash={flash} />
       <VersionHistory {...history} />
     </div>
   );

@@ -4,7 +4,6 @@ import { NewsletterStep, StepBreadcrumb } from '@/components/admin/newsletter/ne
 import { PageMessages } from '@/components/biz/axis-admin/messages';
 import { newsletterPageMetadata, newsletterPostId } from '@/components/admin/newsletter/post-page';
 import type { RouteParamsProps, SearchParamsProps } from '@/components/listing/page-params';
-import { doneMessage, failure } from '@/lib/http/form-flash';
 import { AUDIENCES, type Audience, newsletterPaths } from '@/lib/newsletter/console';
 import { newsletterStepPage, requireNewsletterStaff } from '@/server/newsletter/console';
 import { readFlash } from '@/server/http/read-flash';
@@ -27,7 +26,7 @@ export default async function NewsletterStepPage({ params, searchParams }: Props
     <div className={styles.page}>
       <StepBreadcrumb post={step.post} />
       <h1 className={styles.title}>メールで配信</h1>
-      <PageMessages notice={doneMessage(flash)} error={failure(flash)?.message ?? null} />
+      <PageMessages flash={flash} />
       <NewsletterStep {...step} />
     </div>
   );
