@@ -41,23 +41,41 @@ export function BizSection({ id, title, count, action, children }: SectionProps)
 
 /**
  * A biz admin section that holds one list (the staff screens' StaffList, its empty state a
- * shaded box, its search and pages coming back to the section): `intro` stands between the heading and the list, `footer` after it.
+ * shaded box, its search and pages coming back to the section): the count beside the heading is
+ * `total` (all there are, over every page; the items shown by default) with its `unit` (件, 人,
+ * 社), and `empty` stands instead of the list when it shows no items. `intro` stands between the
+ * heading and the list, `footer` after it.
  */
 export function BizListSection({
   id,
   title,
-  count,
+  items,
+  total = items.length,
+  unit,
+  empty,
   action,
   intro,
   footer,
   classes,
   ...list
-}: Omit<SectionProps, 'children'> &
-  Omit<ComponentProps<typeof StaffList>, 'count'> & { intro?: ReactNode; footer?: ReactNode }) {
+}: Omit<SectionProps, 'children' | 'count'> &
+  Omit<ComponentProps<typeof StaffList>, 'count' | 'empty'> & {
+    items: readonly unknown[];
+    total?: number;
+    unit: string;
+    empty: ReactNode;
+    intro?: ReactNode;
+    footer?: ReactNode;
+  }) {
   return (
-    <BizSection id={id} title={title} count={count} action={action}>
+    <BizSection id={id} title={title} count={`${total}${unit}`} action={action}>
       {intro}
-      <StaffList fragment={id} {...list} classes={{ empty: styles.empty, ...classes }} />
+      <StaffList
+        fragment={id}
+        {...list}
+        empty={items.length === 0 ? empty : null}
+        classes={{ empty: styles.empty, ...classes }}
+      />
       {footer}
     </BizSection>
   );

@@ -40,14 +40,16 @@ export function InquiryList({ items, total, page, totalPages, params, errorOf }:
     <BizListSection
       id="inquiries"
       title="申し込み・問い合わせ"
-      count={`${total}件`}
+      items={items}
+      total={total}
+      unit="件"
       intro={
         <p className={styles.lead}>
           パートナープログラムの申し込みフォームと求人掲載のお問い合わせフォームから届いたものです。返信は各メールアドレス宛てにお送りください。
         </p>
       }
       path="/biz/axis-admin"
-      empty={items.length === 0 ? '申し込み・問い合わせはまだありません。' : null}
+      empty="申し込み・問い合わせはまだありません。"
       pagination={{
         label: '申し込み・問い合わせのページ送り',
         params,

@@ -28,13 +28,14 @@ export function MemberSection({
     <BizListSection
       id="members"
       title="メンバー"
-      count={`${members.length}人`}
+      items={members}
+      unit="人"
       intro={
         <p className={styles.lead}>
           メンバーは、この企業の管理画面を開き、求人を作成して審査に出せます。追加・削除は記録に残ります。
         </p>
       }
-      empty={members.length === 0 ? 'メンバーはまだいません。' : null}
+      empty="メンバーはまだいません。"
       footer={
         <div className={styles.narrow}>
           <PostForm

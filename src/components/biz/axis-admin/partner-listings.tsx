@@ -51,8 +51,9 @@ export function PartnerListings({
     <BizListSection
       id="listings"
       title="求人"
-      count={`${listings.length}件`}
-      empty={listings.length === 0 ? 'この企業が作成した求人はまだありません。' : null}
+      items={listings}
+      unit="件"
+      empty="この企業が作成した求人はまだありません。"
     >
       <ul className={styles.cards}>
         {listings.map((listing) => (

@@ -31,7 +31,9 @@ export function PartnerTable({ items, totalCount, page, pageCount, q, params }: 
     <BizListSection
       id="partners"
       title="パートナー企業"
-      count={`${totalCount}社`}
+      items={items}
+      total={totalCount}
+      unit="社"
       action={
         <ButtonLink href="/biz/axis-admin/new" color="black" width="auto">
           新しいパートナー企業を登録
@@ -50,7 +52,7 @@ export function PartnerTable({ items, totalCount, page, pageCount, q, params }: 
         keep: { ipage: params.ipage },
       }}
       empty={
-        items.length > 0 ? null : q ? (
+        q ? (
           `「${q}」に一致するパートナー企業はありません。`
         ) : totalCount === 0 ? (
           'パートナー企業はまだ登録されていません。'

@@ -18,8 +18,9 @@ export function ReviewQueue({ items }: { items: QueuedListing[] }) {
     <BizListSection
       id="review-queue"
       title="審査待ちの求人"
-      count={`${items.length}件`}
-      empty={items.length === 0 ? '審査待ちの求人はありません。' : null}
+      items={items}
+      unit="件"
+      empty="審査待ちの求人はありません。"
     >
       <table className={styles.table}>
         <TableHead columns={['求人', 'パートナー企業', '提出日時', '操作']} />

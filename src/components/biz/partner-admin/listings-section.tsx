@@ -153,22 +153,21 @@ export function ListingsSection({
     <BizListSection
       id="listings"
       title="求人"
-      count={`${listings.length}件`}
+      items={listings}
+      unit="件"
       action={canWrite && listings.length > 0 ? newListing : null}
       empty={
-        listings.length > 0 ? null : (
-          <>
-            <p>まだ求人はありません。</p>
-            {canWrite ? (
-              <>
-                <p>
-                  求人を作成して審査に出すと、担当者の確認のあと求人一覧に掲載されます。下書きは何度でも保存できます。
-                </p>
-                {newListing}
-              </>
-            ) : null}
-          </>
-        )
+        <>
+          <p>まだ求人はありません。</p>
+          {canWrite ? (
+            <>
+              <p>
+                求人を作成して審査に出すと、担当者の確認のあと求人一覧に掲載されます。下書きは何度でも保存できます。
+              </p>
+              {newListing}
+            </>
+          ) : null}
+        </>
       }
       emptyAs="div"
       classes={{ empty: styles.emptyState }}

@@ -18,8 +18,9 @@ export function MembersSection({
     <BizListSection
       id="members"
       title="メンバー"
-      count={`${members.length}人`}
-      empty={members.length === 0 ? 'メンバーはまだいません。' : null}
+      items={members}
+      unit="人"
+      empty="メンバーはまだいません。"
       footer={
         staffView ? (
           <p>
