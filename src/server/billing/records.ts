@@ -1,5 +1,5 @@
 import 'server-only';
-import { eq } from 'drizzle-orm';
+import { eq, getTableName } from 'drizzle-orm';
 import type Stripe from 'stripe';
 import { withKeyLock } from '@/lib/keyed-lock';
 import { sourceOfMetadata } from '@/server/analytics/attribution';
@@ -79,11 +79,7 @@ export function syncSubscription(
     if (!userId || !customerId) return null;
     const item = subscription.items.data[0];
     const source = sourceOfMetadata(subscription.metadata);
-    const [before] = await db
-      .select()
-      .from(subscriptions)
-      .where(eq(subscriptions.id, subscription.id));
-    const values = {
+    const { before, after } = await storeRow(db, subscriptions, {
       id: subscription.id,
       userId,
       provider: 'stripe',
@@ -105,14 +101,7 @@ export function syncSubscription(
       sourceEndpoint: source?.endpoint ?? null,
       sourceContentId: source?.contentId ?? null,
       createdAt: toDate(subscription.created) ?? new Date(),
-      updatedAt: new Date(),
-    };
-    const [after] = await db
-      .insert(subscriptions)
-      .values(values)
-      .onConflictDoUpdate({ target: subscriptions.id, set: values })
-      .returning();
-    if (!after) throw new Error('billing: the subscription could not be stored');
+    });
     if (
       !before ||
       before.status !== after.status ||
@@ -133,7 +122,7 @@ export function syncSubscription(
         },
       });
     }
-    return { before: before ?? null, after };
+    return { before, after };
   });
 }
 
@@ -175,11 +164,7 @@ export function syncInvoice(
         periodEnd: lines[0]?.periodEnd ?? null,
       });
     }
-    const [before] = await db
-      .select()
-      .from(billingInvoices)
-      .where(eq(billingInvoices.id, invoice.id));
-    const values = {
+    return storeRow(db, billingInvoices, {
       id: invoice.id,
       userId,
       customerId,
@@ -194,14 +179,29 @@ export function syncInvoice(
       periodEnd: toDate(invoice.lines.data[0]?.period.end),
       paidAt: toDate(invoice.status_transitions.paid_at),
       createdAt: toDate(invoice.created) ?? new Date(),
-      updatedAt: new Date(),
-    };
-    const [after] = await db
-      .insert(billingInvoices)
-      .values(values)
-      .onConflictDoUpdate({ target: billingInvoices.id, set: values })
-      .returning();
-    if (!after) throw new Error('billing: the invoice could not be stored');
-    return { before: before ?? null, after };
+    });
   });
+}
+
+/**
+ * Stores the row the provider's object makes (inserted, or in place of the stored one) and
+ * answers the row before and after, for the caller to tell what changed.
+ */
+async function storeRow<T extends typeof subscriptions | typeof billingInvoices>(
+  db: Db,
+  table: T,
+  row: Omit<T['$inferInsert'], 'updatedAt'>,
+): Promise<{ before: T['$inferSelect'] | null; after: T['$inferSelect'] }> {
+  // Drizzle cannot type a query on a table picked by a type parameter; both tables are keyed by
+  // `id` and stamped with `updatedAt`, so one of them stands for both here.
+  const target = table as typeof subscriptions;
+  const values = { ...row, updatedAt: new Date() } as typeof subscriptions.$inferInsert;
+  const [before] = await db.select().from(target).where(eq(target.id, values.id));
+  const [after] = await db
+    .insert(target)
+    .values(values)
+    .onConflictDoUpdate({ target: target.id, set: values })
+    .returning();
+  if (!after) throw new Error(`billing: ${getTableName(table)} ${values.id} could not be stored`);
+  return { before: before ?? null, after };
 }
