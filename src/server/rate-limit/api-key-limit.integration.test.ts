@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { testDatabase } from '@test-support/route-tests';
-import { forgetLocalCounts } from './api-key-limit';
+import { enforceRateLimit, forgetLocalCounts } from './api-key-limit';
+import type { ApiKeyPrincipal } from '@/server/cms/api-keys';
 import { apiClient } from '@test-support/content-api-client';
 
 process.env.CMS_RATE_LIMIT_WRITE = '3';
@@ -44,5 +45,26 @@ describe('content API rate limit', () => {
     forgetLocalCounts(); // a second instance knows nothing locally
     expect((await a('POST', 'tags', { body: { name: 'three' } })).status).toBe(201);
     expect((await a('POST', 'tags', { body: { name: 'four' } })).status).toBe(429);
+  });
+
+  it('counts the requests of a batch while it is on its way to the database', async () => {
+    const principal: ApiKeyPrincipal = {
+      id: 'key-in-flight',
+      name: 'in flight',
+      permissions: new Set(['POST']),
+      internal: false,
+    };
+    vi.useFakeTimers({
+      toFake: ['Date', 'setTimeout'],
+      now: Math.ceil(Date.now() / 1000) * 1000 + 5,
+    });
+    await enforceRateLimit(database.db, principal, 'write'); // the window's first: sent at once
+    await enforceRateLimit(database.db, principal, 'write'); // batched
+    vi.advanceTimersByTime(50); // the batch leaves; its INSERT has not answered yet
+    // Nothing below awaits before counting: these two are judged while the batch is in flight.
+    const third = enforceRateLimit(database.db, principal, 'write');
+    const fourth = enforceRateLimit(database.db, principal, 'write');
+    await expect(third).resolves.toBeUndefined();
+    await expect(fourth).rejects.toMatchObject({ status: 429 });
   });
 });

@@ -24,6 +24,8 @@ type Counter = {
   known: number;
   /** Our requests not yet sent. */
   unflushed: number;
+  /** Our requests sent whose total has not come back: still ours to count meanwhile. */
+  sending: number;
   timer: NodeJS.Timeout | null;
 };
 
@@ -33,13 +35,18 @@ async function flush(db: Db, keyId: string, kind: string, counter: Counter): Pro
   const n = counter.unflushed;
   counter.unflushed = 0;
   if (n === 0) return;
-  const [row] = await queryRows<{ count: number }>(
-    db,
-    sql`INSERT INTO cms_rate_limits (key_id, kind, "window", count) VALUES (${keyId}, ${kind}, ${counter.window}, ${n})
-        ON CONFLICT (key_id, kind, "window") DO UPDATE SET count = cms_rate_limits.count + ${n}
-        RETURNING count`,
-  );
-  counter.known = Math.max(counter.known + n, row?.count ?? 0);
+  counter.sending += n;
+  try {
+    const [row] = await queryRows<{ count: number }>(
+      db,
+      sql`INSERT INTO cms_rate_limits (key_id, kind, "window", count) VALUES (${keyId}, ${kind}, ${counter.window}, ${n})
+          ON CONFLICT (key_id, kind, "window") DO UPDATE SET count = cms_rate_limits.count + ${n}
+          RETURNING count`,
+    );
+    counter.known = Math.max(counter.known + n, row?.count ?? 0);
+  } finally {
+    counter.sending -= n;
+  }
 }
 
 function sweep(db: Db, now: number): void {
@@ -64,7 +71,7 @@ export async function enforceRateLimit(
   const id = `${principal.id}:${kind}`;
   let counter = counters.get(id);
   if (!counter || counter.window !== window) {
-    counter = { window, known: 0, unflushed: 1, timer: null };
+    counter = { window, known: 0, unflushed: 1, sending: 0, timer: null };
     counters.set(id, counter);
     if (counters.size > 1000) sweep(db, window);
     await flush(db, principal.id, kind, counter);
@@ -82,7 +89,7 @@ export async function enforceRateLimit(
       current.timer.unref();
     }
   }
-  if (counter.known + counter.unflushed > limit) {
+  if (counter.known + counter.sending + counter.unflushed > limit) {
     throw new CmsApiError(429, 'Too many requests, please try again later.', {
       'X-RateLimit-Limit': String(limit),
       'X-RateLimit-Remaining': '0',
