@@ -1,7 +1,8 @@
 import 'server-only';
 import { z } from '@/lib/zod';
 import { MEMBERS_POSTS_FILTER } from '@/lib/access/filters';
-import { noteContentReads, readsOfAnswer } from '@/server/cms/reads';
+import { deepFreeze } from '@/lib/deep-freeze';
+import { type ContentReads, noteContentReads, readsOfAnswer } from '@/server/cms/reads';
 
 // The one client the site reads content through. It mirrors microcms-js-sdk v3.5.1 (methods,
 // error strings, retry policy, bounded getAll loop) so the same calls work against a hosted
@@ -70,18 +71,43 @@ export const objectSystemFieldsSchema = z.object({
 
 export const systemFieldsSchema = objectSystemFieldsSchema.extend({ id: z.string().min(1) });
 
-export function listItemSchema<T>(itemSchema: z.ZodType<T>) {
-  return z.intersection(systemFieldsSchema, itemSchema);
+/**
+ * A schema made from an item's schema, made once per item schema: a validated in-process answer
+ * is kept per schema object (validated()), so the same read must check with the same object.
+ */
+export function oncePerSchema<Make extends <T>(itemSchema: z.ZodType<T>) => z.ZodType>(
+  make: Make,
+): Make {
+  const made = new WeakMap<z.ZodType, z.ZodType>();
+  return (<T>(itemSchema: z.ZodType<T>) => {
+    let schema = made.get(itemSchema);
+    if (!schema) {
+      schema = make(itemSchema);
+      made.set(itemSchema, schema);
+    }
+    return schema;
+  }) as Make;
 }
 
-export function listResponseSchema<T>(itemSchema: z.ZodType<T>) {
-  return z.object({
+export const listItemSchema = oncePerSchema(<T>(itemSchema: z.ZodType<T>) =>
+  z.intersection(systemFieldsSchema, itemSchema),
+);
+
+export const listResponseSchema = oncePerSchema(<T>(itemSchema: z.ZodType<T>) =>
+  z.object({
     contents: z.array(listItemSchema(itemSchema)),
     totalCount: z.number().int().nonnegative(),
     offset: z.number().int().nonnegative(),
     limit: z.number().int().nonnegative(),
-  });
-}
+  }),
+);
+
+const objectSchema = oncePerSchema(<T>(itemSchema: z.ZodType<T>) =>
+  z.intersection(objectSystemFieldsSchema, itemSchema),
+);
+
+const totalCountSchema = z.object({ totalCount: z.number().int().nonnegative() });
+const pageSchema = z.object({ contents: z.array(z.unknown()) });
 
 export type ContentRequestError = Error & {
   readonly status: number | undefined;
@@ -166,6 +192,18 @@ function parseWith<T>(schema: z.ZodType<T>, data: unknown, endpoint: string): T 
   return result.data;
 }
 
+/**
+ * A GET answered in process (the built-in service: readContentInProcess in
+ * src/server/cms/http.ts): the answer's JSON value, deep-frozen and, for a cached answer, the
+ * same object for every reader; what it read, when the service worked that out; and `derived`,
+ * where the client keeps what it validated of a cached answer, dropped with the answer.
+ */
+export type InProcessAnswer = {
+  value: unknown;
+  reads?: ContentReads;
+  derived?: WeakMap<object, unknown>;
+};
+
 export type ContentClientOptions = {
   /** e.g. http://localhost:3000/api/v1 or https://{service}.microcms.io/api/v1 */
   baseUrl: string;
@@ -174,6 +212,15 @@ export type ContentClientOptions = {
   retry?: boolean;
   /** The built-in service passes an in-process fetch; otherwise the global one, read per call. */
   fetch?: typeof globalThis.fetch;
+  /**
+   * The built-in service's reads in process, without a Request, JSON or (for a cached answer)
+   * zod again: an answer, or the HTTP API's error answer. Writes still go through `fetch`.
+   */
+  readInProcess?: (
+    endpoint: string,
+    contentId: string | undefined,
+    query: string,
+  ) => Promise<InProcessAnswer | Response>;
   sleep?: (ms: number) => Promise<void>;
   random?: () => number;
   /** Called before each retry wait; defaults to a console warning like the SDK's log. */
@@ -254,7 +301,9 @@ type MakeRequest = {
   customRequestInit?: CustomRequestInit;
 };
 
-type Attempt = { ok: true; value: unknown } | { ok: false; error: Error; retryable: boolean };
+type Attempt =
+  | { ok: true; value: unknown; answer?: InProcessAnswer }
+  | { ok: false; error: Error; retryable: boolean };
 
 const defaultSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
@@ -273,6 +322,34 @@ async function readErrorMessage(response: Response): Promise<string | null> {
   } catch {
     return null;
   }
+}
+
+async function failure(response: Response, url: string): Promise<Attempt> {
+  const message = await readErrorMessage(response);
+  const error = createContentRequestError(
+    `fetch API response status: ${response.status}${message ? `\n  message is \`${message}\`` : ''}`,
+    { status: response.status, url },
+  );
+  // Any other 4xx is the request's fault and would fail the same way again.
+  const permanent = response.status !== 429 && response.status >= 400 && response.status < 500;
+  return { ok: false, error, retryable: !permanent };
+}
+
+/** What a read answered: its value, and the in-process answer it came from, if it did. */
+type Got = { value: unknown; answer?: InProcessAnswer };
+
+/**
+ * An answer checked against its schema. An in-process answer is frozen and so is what is made
+ * of it; a cached one keeps it per schema, so the next reader of that answer gets the same
+ * object without zod: the answer is the same until a change drops it, and the check with it.
+ */
+function validated<T>(schema: z.ZodType<T>, got: Got, endpoint: string): T {
+  const { answer } = got;
+  if (!answer) return parseWith(schema, got.value, endpoint);
+  if (answer.derived?.has(schema)) return answer.derived.get(schema) as T;
+  const value = deepFreeze(parseWith(schema, got.value, endpoint));
+  answer.derived?.set(schema, value);
+  return value;
 }
 
 export function createContentClient(options: ContentClientOptions) {
@@ -311,16 +388,7 @@ export function createContentClient(options: ContentClientOptions) {
       return { ok: false, error, retryable: !init.signal?.aborted };
     }
 
-    if (!response.ok) {
-      const message = await readErrorMessage(response);
-      const error = createContentRequestError(
-        `fetch API response status: ${response.status}${message ? `\n  message is \`${message}\`` : ''}`,
-        { status: response.status, url },
-      );
-      // Any other 4xx is the request's fault and would fail the same way again.
-      const permanent = response.status !== 429 && response.status >= 400 && response.status < 500;
-      return { ok: false, error, retryable: !permanent };
-    }
+    if (!response.ok) return failure(response, url);
 
     // DELETE answers 202 with a plain-text body.
     if (init.method === 'DELETE') return { ok: true, value: undefined };
@@ -336,6 +404,18 @@ export function createContentClient(options: ContentClientOptions) {
     }
   }
 
+  async function attemptInProcess(
+    read: NonNullable<ContentClientOptions['readInProcess']>,
+    url: string,
+    endpoint: string,
+    contentId: string | undefined,
+    queryString: string,
+  ): Promise<Attempt> {
+    const answer = await read(endpoint, contentId, queryString);
+    if (answer instanceof Response) return failure(answer, url);
+    return { ok: true, value: answer.value, answer };
+  }
+
   async function makeRequest({
     endpoint,
     contentId,
@@ -343,7 +423,7 @@ export function createContentClient(options: ContentClientOptions) {
     method = 'GET',
     body,
     customRequestInit,
-  }: MakeRequest): Promise<unknown> {
+  }: MakeRequest): Promise<Got> {
     const queryString = serializeContentQueries(queries);
     // Like the SDK, endpoint and contentId are not encoded: callers pass API ids, not free text.
     const url = `${baseUrl}/${endpoint}${contentId ? `/${contentId}` : ''}${queryString ? `?${queryString}` : ''}`;
@@ -358,17 +438,24 @@ export function createContentClient(options: ContentClientOptions) {
 
     // A page rendered for the page cache is filed with what it read (src/server/cms/reads.ts);
     // a draft's render is never kept.
-    const note = (answer: unknown) => {
+    const note = (got: Got | undefined) => {
       if (method === 'GET' && !/(?:^|&)draftKey=/.test(queryString))
-        noteContentReads(() =>
-          readsOfAnswer(endpoint, contentId, new URLSearchParams(queryString), answer),
+        noteContentReads(
+          () =>
+            got?.answer?.reads ??
+            readsOfAnswer(endpoint, contentId, new URLSearchParams(queryString), got?.value),
         );
     };
+    const { readInProcess } = options;
     for (let attempt = 0; ; attempt++) {
-      const outcome = await attemptOnce(url, init);
+      const outcome =
+        readInProcess && method === 'GET'
+          ? await attemptInProcess(readInProcess, url, endpoint, contentId, queryString)
+          : await attemptOnce(url, init);
       if (outcome.ok) {
-        note(outcome.value);
-        return outcome.value;
+        const got = { value: outcome.value, answer: outcome.answer };
+        note(got);
+        return got;
       }
       if (!outcome.retryable || attempt >= retries) {
         note(undefined);
@@ -387,9 +474,9 @@ export function createContentClient(options: ContentClientOptions) {
     schema,
   }: GetRequest<T>): Promise<T> {
     if (!endpoint) return missingEndpoint();
-    const data = await makeRequest({ endpoint, contentId, queries, customRequestInit });
-    if (schema) return parseWith(schema, data, endpoint);
-    return data as T;
+    const got = await makeRequest({ endpoint, contentId, queries, customRequestInit });
+    if (schema) return validated(schema, got, endpoint);
+    return got.value as T;
   }
 
   async function getList<T = unknown>({
@@ -399,9 +486,9 @@ export function createContentClient(options: ContentClientOptions) {
     schema,
   }: GetListRequest<T>): Promise<ListResponse<T>> {
     if (!endpoint) return missingEndpoint();
-    const data = await makeRequest({ endpoint, queries, customRequestInit });
-    if (schema) return parseWith(listResponseSchema(schema), data, endpoint);
-    return data as ListResponse<T>;
+    const got = await makeRequest({ endpoint, queries, customRequestInit });
+    if (schema) return validated(listResponseSchema(schema), got, endpoint);
+    return got.value as ListResponse<T>;
   }
 
   async function getListDetail<T = unknown>({
@@ -413,9 +500,9 @@ export function createContentClient(options: ContentClientOptions) {
   }: GetListDetailRequest<T>): Promise<T & ListContentMeta> {
     if (!endpoint) return missingEndpoint();
     if (!contentId) return missingContentId();
-    const data = await makeRequest({ endpoint, contentId, queries, customRequestInit });
-    if (schema) return parseWith(listItemSchema(schema), data, endpoint);
-    return data as T & ListContentMeta;
+    const got = await makeRequest({ endpoint, contentId, queries, customRequestInit });
+    if (schema) return validated(listItemSchema(schema), got, endpoint);
+    return got.value as T & ListContentMeta;
   }
 
   async function getObject<T = unknown>({
@@ -425,9 +512,9 @@ export function createContentClient(options: ContentClientOptions) {
     schema,
   }: GetObjectRequest<T>): Promise<T & ObjectContentMeta> {
     if (!endpoint) return missingEndpoint();
-    const data = await makeRequest({ endpoint, queries, customRequestInit });
-    if (schema) return parseWith(z.intersection(objectSystemFieldsSchema, schema), data, endpoint);
-    return data as T & ObjectContentMeta;
+    const got = await makeRequest({ endpoint, queries, customRequestInit });
+    if (schema) return validated(objectSchema(schema), got, endpoint);
+    return got.value as T & ObjectContentMeta;
   }
 
   async function readTotalCount(
@@ -435,13 +522,12 @@ export function createContentClient(options: ContentClientOptions) {
     queries: object,
     customRequestInit: CustomRequestInit | undefined,
   ): Promise<number> {
-    const data = await makeRequest({
+    const got = await makeRequest({
       endpoint,
       queries: { ...queries, limit: 0 },
       customRequestInit,
     });
-    return parseWith(z.object({ totalCount: z.number().int().nonnegative() }), data, endpoint)
-      .totalCount;
+    return validated(totalCountSchema, got, endpoint).totalCount;
   }
 
   // The v3.5.1 loop: it ends on offset, not on rows received, so a server that returns fewer
@@ -457,12 +543,12 @@ export function createContentClient(options: ContentClientOptions) {
     const rows: R[] = [];
     let offset = 0;
     while (offset < totalCount) {
-      const data = await makeRequest({
+      const got = await makeRequest({
         endpoint,
         queries: { ...queries, limit: pageSize, offset },
         customRequestInit,
       });
-      const page = parseWith(z.object({ contents: z.array(z.unknown()) }), data, endpoint);
+      const page = validated(pageSchema, got, endpoint);
       rows.push(...readPage(page.contents));
       offset += pageSize;
       if (offset < totalCount) await sleep(CONTENT_PAGE_PAUSE_MS);
@@ -534,14 +620,16 @@ export function createContentClient(options: ContentClientOptions) {
       : isClosed
         ? { status: 'closed' }
         : {};
-    return (await makeRequest({
-      endpoint,
-      contentId,
-      queries,
-      method: contentId ? 'PUT' : 'POST',
-      body: content,
-      customRequestInit,
-    })) as WriteResult;
+    return (
+      await makeRequest({
+        endpoint,
+        contentId,
+        queries,
+        method: contentId ? 'PUT' : 'POST',
+        body: content,
+        customRequestInit,
+      })
+    ).value as WriteResult;
   }
 
   async function update<T extends object>({
@@ -552,14 +640,16 @@ export function createContentClient(options: ContentClientOptions) {
     customRequestInit,
   }: UpdateRequest<T>): Promise<WriteResult> {
     if (!endpoint) return missingEndpoint();
-    return (await makeRequest({
-      endpoint,
-      contentId,
-      queries: isDraft ? { status: 'draft' } : {},
-      method: 'PATCH',
-      body: content,
-      customRequestInit,
-    })) as WriteResult;
+    return (
+      await makeRequest({
+        endpoint,
+        contentId,
+        queries: isDraft ? { status: 'draft' } : {},
+        method: 'PATCH',
+        body: content,
+        customRequestInit,
+      })
+    ).value as WriteResult;
   }
 
   async function deleteContent({
@@ -588,6 +678,9 @@ export function createContentClient(options: ContentClientOptions) {
 
 export type ContentClient = ReturnType<typeof createContentClient>;
 
+// fields=id leaves only the id, so the full list schema with system fields would not fit.
+const freePlanSchema = z.object({ contents: z.array(z.object({ id: z.string().min(1) })) });
+
 /** Ids of the posts a free-plan member may read in full (public-preview posts are open anyway). */
 export async function getFreePlanPostIds(
   client: Pick<ContentClient, 'get'>,
@@ -601,8 +694,7 @@ export async function getFreePlanPostIds(
       filters: MEMBERS_POSTS_FILTER,
     },
     customRequestInit,
-    // fields=id leaves only the id, so the full list schema with system fields would not fit.
-    schema: z.object({ contents: z.array(z.object({ id: z.string().min(1) })) }),
+    schema: freePlanSchema,
   });
   return contents.map((post) => post.id);
 }

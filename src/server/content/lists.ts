@@ -11,7 +11,12 @@ import {
   openListingsFilter,
 } from '@/lib/jobs';
 import { z } from '@/lib/zod';
-import { type ContentQueries, getFreePlanPostIds, isContentRequestError } from './client';
+import {
+  type ContentQueries,
+  getFreePlanPostIds,
+  isContentRequestError,
+  oncePerSchema,
+} from './client';
 import {
   CONTENT_ID,
   categorySchema,
@@ -66,6 +71,15 @@ const freePlanPostIds = cache(
 
 const POST_CARD_FIELDS = `${SYSTEM},title,description,coverImage,isPublicPreview,format,category.id,category.name,series.id,series.title,seriesOrder,writers.id,writers.name`;
 
+/** One schema object per read, so the client keeps its validated answer (validated()). */
+const postCardsSchema = z.object({
+  contents: z.array(postCardSchema.extend({ body: z.string().optional() })),
+  totalCount: z.number(),
+});
+const pageSchema = oncePerSchema(<T>(schema: z.ZodType<T>) =>
+  z.object({ contents: z.array(schema), totalCount: z.number() }),
+);
+
 export type Page<T> = { items: T[]; totalCount: number; page: number; totalPages: number };
 
 function paged<T>(contents: T[], totalCount: number, page: number, size: number): Page<T> {
@@ -95,7 +109,7 @@ async function readPage<T>(
       fields,
       ...(filters ? { filters } : {}),
     },
-    schema: z.object({ contents: z.array(schema), totalCount: z.number() }),
+    schema: pageSchema(schema),
   });
   return paged(answer.contents, answer.totalCount, page, size);
 }
@@ -141,10 +155,7 @@ export async function listPosts(options: {
         ...(filters.length ? { filters: filters.join('[and]') } : {}),
         ...(options.ids ? { ids: options.ids.filter((id) => CONTENT_ID.test(id)) } : {}),
       },
-      schema: z.object({
-        contents: z.array(postCardSchema.extend({ body: z.string().optional() })),
-        totalCount: z.number(),
-      }),
+      schema: postCardsSchema,
     }),
     freePlanPostIds(),
   ]);

@@ -1,11 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testDatabase } from '@test-support/route-tests';
+import { z } from '@/lib/zod';
 import { findEndpoint } from '@/lib/cms/model';
 import { createContent, deleteContent, updateContent } from '@/server/cms/store';
 import { getFreePlanPostIds } from './client';
 import { type SiteContent, createSiteContent } from './site-content';
 
 const posts = findEndpoint('posts')!;
+const titled = z.object({ title: z.string(), isPublicPreview: z.boolean() });
 
 describe('the site content client on the built-in service (in process)', () => {
   const database = testDatabase({ global: false });
@@ -65,5 +67,34 @@ describe('the site content client on the built-in service (in process)', () => {
     await expect(site.client.getListDetail({ endpoint: 'posts', contentId: 'p2' })).rejects.toThrow(
       /404/,
     );
+  });
+
+  it('keeps one frozen, validated answer per read until a change to what it read drops it', async () => {
+    const read = () =>
+      site.client.getListDetail({ endpoint: 'posts', contentId: 'p3', schema: titled });
+    const first = await read();
+    // The same object again: no JSON, no zod; and no reader can change it for the next one.
+    expect(await read()).toBe(first);
+    expect(Object.isFrozen(first)).toBe(true);
+    expect(() => {
+      (first as { title: string }).title = '書き換え';
+    }).toThrow(TypeError);
+    await updateContent(database.db, posts, 'p4', { title: '別の記事' }, { draft: false });
+    expect(await read()).toBe(first); // another item's edit leaves it
+    await updateContent(database.db, posts, 'p3', { title: '改題 3' }, { draft: false });
+    const edited = await read();
+    expect(edited.title).toBe('改題 3');
+    expect(await read()).toBe(edited);
+  });
+
+  it('answers a change that narrows access at once, in the item and in the lists', async () => {
+    const read = () =>
+      site.client.getListDetail({ endpoint: 'posts', contentId: 'p5', schema: titled });
+    expect((await read()).isPublicPreview).toBe(true);
+    const freePlan = await getFreePlanPostIds(site.client);
+    expect(freePlan).not.toContain('p5');
+    await updateContent(database.db, posts, 'p5', { isPublicPreview: false }, { draft: false });
+    expect((await read()).isPublicPreview).toBe(false);
+    expect((await getFreePlanPostIds(site.client))[0]).toBe('p5'); // the newest members' post
   });
 });

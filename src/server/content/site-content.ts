@@ -2,7 +2,7 @@ import 'server-only';
 import { singleton } from '@/lib/singleton';
 import { env } from '@/env';
 import { internalApiKey } from '@/server/cms/api-keys';
-import { handleContentApi } from '@/server/cms/http';
+import { answerValue, handleContentApi, readContentInProcess } from '@/server/cms/http';
 import type { Db } from '@/server/db/client';
 import { type ContentClient, createContentClient } from './client';
 import { createReadCache } from './read-cache';
@@ -10,8 +10,9 @@ import { createReadCache } from './read-cache';
 /**
  * The content client every page reads through. With CMS_BASE_URL it talks to that service
  * (a hosted microCMS) over HTTP with CMS_API_KEY, behind a read cache; otherwise it calls the
- * built-in service in process, with the process's own key, through the same handler and so
- * the same semantics, errors and cache (src/server/cms/http.ts) as over HTTP.
+ * built-in service in process, with the process's own key, through the same checks, errors
+ * and cache (src/server/cms/http.ts) as over HTTP: its reads without a Request or JSON
+ * (readContentInProcess), its writes through the same handler as a Request.
  */
 
 export const BUILT_IN_BASE = 'http://built-in.invalid/api/v1';
@@ -32,6 +33,15 @@ export function inProcessFetch(db: Db | undefined): typeof fetch {
   };
 }
 
+/** The built-in service's reads in process: its answer's frozen value, or its error answer. */
+export function inProcessReads(db: Db | undefined, apiKey: string) {
+  return async (endpoint: string, contentId: string | undefined, query: string) => {
+    const answer = await readContentInProcess(apiKey, endpoint, contentId, query, db);
+    if (answer instanceof Response) return answer;
+    return { value: answerValue(answer), reads: answer.reads, derived: answer.derived };
+  };
+}
+
 export type SiteContent = { client: ContentClient; dispose: () => void };
 
 /** Tests pass their database; the app uses the process's one (siteContent()). */
@@ -49,11 +59,13 @@ export function createSiteContent(options: { db?: Db } = {}): SiteContent {
       dispose: () => cache.clear(),
     };
   }
+  const apiKey = internalApiKey();
   return {
     client: createContentClient({
       baseUrl: BUILT_IN_BASE,
-      apiKey: internalApiKey(),
+      apiKey,
       fetch: inProcessFetch(options.db),
+      readInProcess: inProcessReads(options.db, apiKey),
     }),
     dispose: () => {},
   };
