@@ -3,7 +3,7 @@ import type { Metadata } from 'next';
 import type { RouteParamsProps } from '@/components/listing/page-params';
 import { type MetadataItem, itemPageMetadata } from '@/components/listing/site-metadata';
 import { proseOf } from '@/lib/share/share-text';
-import { leadOf } from '@/server/access/lead';
+import { bodyLead, leadOf } from '@/server/access/lead';
 
 /**
  * The content pages under `[contentId]` (posts, audios, movies, connect): they read their item
@@ -32,7 +32,8 @@ type LeadSource = { full: boolean; item: { body?: string; transcript?: string } 
 export function leadTextOf(read: LeadSource): string | null {
   const html = read.item.body ?? read.item.transcript;
   if (!html) return null;
-  return proseOf(read.full ? leadOf(html) : html);
+  if (!read.full) return proseOf(html);
+  return proseOf(read.item.body !== undefined ? bodyLead(read.item).lead : leadOf(html));
 }
 
 /** The page's metadata, from the item as the page reads it (a not-found title without one). */

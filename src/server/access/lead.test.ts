@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { textOf } from '@/server/cms/seed/compose-body';
 import { MEMBERS_DIVIDER } from '@/server/cms/richtext/members-divider';
 import { sanitizeRichText } from '@/server/cms/richtext/sanitize';
-import { LEAD_MAX_CHARS, gatedLength, leadOf } from './lead';
+import { LEAD_MAX_CHARS, bodyCharacters, bodyLead, gatedLength, leadOf } from './lead';
 
 const DIVIDER = MEMBERS_DIVIDER.html;
 const SECRET = 'HIMITSU-MARKER';
@@ -228,5 +228,22 @@ describe('gatedLength: what the paywall counts', () => {
   it('leaves out pictures, scripts and ruby readings', () => {
     const html = `<p>一</p>${DIVIDER}<figure><img src="/a.jpg"><figcaption>説明</figcaption></figure><p><ruby>漢字<rt>かんじ</rt></ruby></p><script>x()</script>`;
     expect(gatedLength(html, leadOf(html))).toBe(2);
+  });
+});
+
+describe('bodyLead and bodyCharacters: once per version of an item', () => {
+  it('measures a frozen version once, the next version anew, and a mutable item every time', () => {
+    const first = Object.freeze({ body: `<p>公開の文。</p>${DIVIDER}<p>${SECRET}</p>` });
+    const cut = bodyLead(first);
+    expect(cut).toEqual({ lead: '<p>公開の文。</p>', gatedChars: SECRET.length });
+    expect(bodyLead(first)).toBe(cut);
+    expect(bodyCharacters(first)).toBe(5 + SECRET.length);
+    // An edit is a new object: the divider moved up shows at once.
+    const edited = Object.freeze({ body: `${DIVIDER}<p>公開の文。</p><p>${SECRET}</p>` });
+    expect(bodyLead(edited)).toEqual({ lead: '', gatedChars: 5 + SECRET.length });
+    const mutable = { body: '<p>一。</p>' };
+    expect(bodyCharacters(mutable)).toBe(2);
+    mutable.body = '<p>一二三。</p>';
+    expect(bodyCharacters(mutable)).toBe(4);
   });
 });

@@ -4,6 +4,7 @@ import { NON_TEXT_TAGS, RUBY_READING_TAGS, STOP, walkHtml } from '@/lib/text/htm
 import { sanitizeRichText } from '@/server/cms/richtext/sanitize';
 import { LEAD_MAX_CHARS } from '@/lib/access/lead-rule';
 import { countCharacters } from '@/lib/reading-time';
+import { oncePerFrozen } from '@/lib/once-per-frozen';
 
 /**
  * The lead of a rich-text body: what a reader without access sees of a members' item
@@ -356,3 +357,19 @@ export function gatedLength(html: string, lead: string): number {
       : 0);
   return Math.max(0, textCharacters(html) - Math.max(0, shown));
 }
+
+/**
+ * An item's body measured once per version: its text's characters (the reading time), its lead
+ * and what the lead leaves out (the paywall's 「残り」). A frozen item is a version the content
+ * client shares between readers, so these are worked out for its first reader only
+ * (oncePerFrozen); the lead is the same for every reader it is shown to.
+ */
+export const bodyCharacters = oncePerFrozen((item: { body?: string }) =>
+  textCharacters(item.body ?? ''),
+);
+
+export const bodyLead = oncePerFrozen((item: { body?: string }) => {
+  const body = item.body ?? '';
+  const lead = leadOf(body);
+  return Object.freeze({ lead, gatedChars: gatedLength(body, lead) });
+});

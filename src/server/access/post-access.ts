@@ -1,7 +1,7 @@
 import 'server-only';
 import type { SubscriptionRecord, SubscriptionStatus } from '@/lib/auth-state';
 import { type Role, STAFF_ROLES } from '@/lib/identity/roles';
-import { gatedLength, leadOf } from './lead';
+import { bodyLead, gatedLength, leadOf } from './lead';
 
 /**
  * The access policy: the one place that decides, for a viewer and an item, what of the item may
@@ -170,9 +170,8 @@ const leadOfOptional = (html: string | undefined) =>
 
 /** An item without full access: its body cut to the lead, and how much was cut. */
 function withLeadBody<T extends { body?: string }>(item: T, cta: CallToAction): Gated<T> {
-  const body = item.body ?? '';
-  const lead = leadOf(body);
-  return { full: false, item: { ...item, body: lead }, cta, gatedChars: gatedLength(body, lead) };
+  const { lead, gatedChars } = bodyLead(item);
+  return { full: false, item: { ...item, body: lead }, cta, gatedChars };
 }
 
 /** A post for a viewer: without full access, its body is the lead. */

@@ -27,7 +27,7 @@ import {
   seriesSchema,
 } from './schemas';
 import { siteContent } from './site-content';
-import { textCharacters } from '@/server/access/lead';
+import { bodyCharacters } from '@/server/access/lead';
 
 /**
  * The lists the reading pages show, each read with only the fields a card needs. One place
@@ -55,7 +55,7 @@ export type PostCard = z.infer<typeof postCardSchema> & {
   /** In the free-plan list: a free account opens it (its card says 会員限定, not 有料会員限定). */
   inFreePlan: boolean;
   /**
-   * Characters of the body's text (textCharacters), for the card's reading time: only the
+   * Characters of the body's text (bodyCharacters), for the card's reading time: only the
    * count leaves this module, never the body (a members' post's card is public).
    */
   characters?: number;
@@ -159,11 +159,14 @@ export async function listPosts(options: {
     }),
     freePlanPostIds(),
   ]);
-  const cards = answer.contents.map(({ body, ...post }) => ({
-    ...post,
-    inFreePlan: freePlan.has(post.id),
-    ...(body === undefined ? {} : { characters: textCharacters(body) }),
-  }));
+  const cards = answer.contents.map((item) => {
+    const { body, ...post } = item;
+    return {
+      ...post,
+      inFreePlan: freePlan.has(post.id),
+      ...(body === undefined ? {} : { characters: bodyCharacters(item) }),
+    };
+  });
   return paged(cards, answer.totalCount, page, size);
 }
 

@@ -8,7 +8,7 @@ import { PaywalledLead } from '@/components/content/paywalled-lead';
 import { RichText, richBody } from '@/components/content/rich-text';
 import { TableOfContents } from '@/components/content/table-of-contents';
 import { readingTimeLabel } from '@/lib/reading-time';
-import { textCharacters } from '@/server/access/lead';
+import { bodyCharacters } from '@/server/access/lead';
 import { ShareLinks } from '@/components/content/share-links';
 import styles from '@/components/content/article.module.css';
 import { CardGrid } from '@/components/listing/content-card';
@@ -89,7 +89,7 @@ export default async function PostPage({ params, searchParams }: PostPageProps) 
   // For a reader without access `body` is the lead: its headings are all the table of contents
   // lists, and the rest is only the policy's count of what was cut (gatedChars).
   const rendered = richBody(body);
-  const characters = textCharacters(body) + (shown.full ? 0 : (shown.gatedChars ?? 0));
+  const characters = bodyCharacters(post) + (shown.full ? 0 : (shown.gatedChars ?? 0));
 
   return (
     <article className={styles.article}>
