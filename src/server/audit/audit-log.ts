@@ -39,6 +39,19 @@ export async function recordAudit(db: Db, entry: AuditEntry): Promise<void> {
   });
 }
 
+/**
+ * An account holder's own action on their account (sign-up, sign-in, an e-mail change, the
+ * deletion): the user is both who acted and what it was done to.
+ */
+export function recordOwnAction(
+  db: Db,
+  userId: string,
+  action: string,
+  entry: Pick<AuditEntry, 'ip' | 'detail'> = {},
+): Promise<void> {
+  return recordAudit(db, { actor: `user:${userId}`, action, target: `user:${userId}`, ...entry });
+}
+
 export async function listAudit(db: Db, limit: number): Promise<AuditRecord[]> {
   return db
     .select(AUDIT_RECORD_COLUMNS)

@@ -4,7 +4,7 @@ import { APIError } from 'better-auth/api';
 import { eq } from 'drizzle-orm';
 import { env } from '@/env';
 import { safeNextPath } from '@/lib/safe-next';
-import { recordAudit } from '@/server/audit/audit-log';
+import { recordAudit, recordOwnAction } from '@/server/audit/audit-log';
 import type { Db } from '@/server/db/client';
 import { noteAudienceChange } from '@/server/access/audience-changes';
 import { AUDIENCE_COOKIE, setCookieValue } from '@/server/http/cookies';
@@ -193,12 +193,7 @@ export async function signUp(
     // Where the reader's path started (the first paywall met), unless they asked not to be tracked.
     const source = pathStartOf(ctx.headers);
     if (source) await recordSignUpSource(deps.db, created.id, source);
-    await recordAudit(deps.db, {
-      actor: `user:${created.id}`,
-      action: 'sign-up',
-      target: `user:${created.id}`,
-      ip: ctx.ip,
-    });
+    await recordOwnAction(deps.db, created.id, 'sign-up', { ip: ctx.ip });
   }
   return {
     ok: true,
@@ -243,12 +238,7 @@ export async function signIn(
       returnHeaders: true,
     });
     await reset(deps.db, LIMITS.signInPair, pair);
-    await recordAudit(deps.db, {
-      actor: `user:${response.user.id}`,
-      action: 'sign-in',
-      target: `user:${response.user.id}`,
-      ip: ctx.ip,
-    });
+    await recordOwnAction(deps.db, response.user.id, 'sign-in', { ip: ctx.ip });
     return {
       ok: true,
       redirectTo: safeNextPath(next, env().SITE_URL),
@@ -300,12 +290,7 @@ export async function signOut(
     // audience cookie pair would otherwise read pages cached for the reader's plan for the
     // rest of the cookie's minute (the front server trusts the pair without the database).
     noteAudienceChange(userId);
-    await recordAudit(deps.db, {
-      actor: `user:${userId}`,
-      action: 'sign-out',
-      target: `user:${userId}`,
-      ip: ctx.ip,
-    });
+    await recordOwnAction(deps.db, userId, 'sign-out', { ip: ctx.ip });
   }
   const clearAudience = setCookieValue(AUDIENCE_COOKIE, '', {
     maxAgeSeconds: 0,
@@ -423,10 +408,7 @@ export async function changeEmail(
     headers: ctx.headers,
   });
   await sendMail(deps.db, mails.changeEmailNotice(account.email, account.name));
-  await recordAudit(deps.db, {
-    actor: `user:${account.id}`,
-    action: 'email-change-requested',
-    target: `user:${account.id}`,
+  await recordOwnAction(deps.db, account.id, 'email-change-requested', {
     ip: ctx.ip,
     detail: { to: maskAddress(newEmail) },
   });
@@ -471,10 +453,7 @@ export async function deleteAccount(
     headers: ctx.headers,
     returnHeaders: true,
   });
-  await recordAudit(deps.db, {
-    actor: `user:${account.id}`,
-    action: 'account-deleted',
-    target: `user:${account.id}`,
+  await recordOwnAction(deps.db, account.id, 'account-deleted', {
     ip: ctx.ip,
     detail: { canceledSubscriptions: canceled },
   });

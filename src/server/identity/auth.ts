@@ -6,7 +6,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { singleton } from '@/lib/singleton';
 import { eq } from 'drizzle-orm';
 import { env } from '@/env';
-import { recordAudit } from '@/server/audit/audit-log';
+import { recordOwnAction } from '@/server/audit/audit-log';
 import type { Db } from '@/server/db/client';
 import { AUTH_COOKIE_PREFIX } from '@/server/http/cookies';
 import * as schema from '@/server/db/schema';
@@ -109,11 +109,7 @@ export function createAuth(
       onPasswordReset: async ({ user }) => {
         // The kept copies of the reset links must not outlive their use.
         await removeResetLinks(db, user.id);
-        await recordAudit(db, {
-          actor: `user:${user.id}`,
-          action: 'password-reset',
-          target: `user:${user.id}`,
-        });
+        await recordOwnAction(db, user.id, 'password-reset');
         await sendMail(db, mails.passwordChanged(user.email, user.name));
       },
     },
@@ -146,11 +142,7 @@ export function createAuth(
           consent: { termsAcceptedAt: user.createdAt },
         });
         await removeVerificationLinks(db, user.id);
-        await recordAudit(db, {
-          actor: `user:${user.id}`,
-          action: 'email-verified',
-          target: `user:${user.id}`,
-        });
+        await recordOwnAction(db, user.id, 'email-verified');
       },
     },
     user: {
@@ -180,10 +172,7 @@ export function createAuth(
               },
             });
             if (consent?.newsletter) {
-              await recordAudit(db, {
-                actor: `user:${user.id}`,
-                action: 'newsletter-consent',
-                target: `user:${user.id}`,
+              await recordOwnAction(db, user.id, 'newsletter-consent', {
                 ip: consent.ip ?? null,
                 detail: { newsletter: true, method: 'sign-up' },
               });
@@ -202,11 +191,7 @@ export function createAuth(
                 .update(schema.userPrivateProfiles)
                 .set({ email: user.email, updatedAt: new Date() })
                 .where(eq(schema.userPrivateProfiles.userId, user.id));
-              await recordAudit(db, {
-                actor: `user:${user.id}`,
-                action: 'email-changed',
-                target: `user:${user.id}`,
-              });
+              await recordOwnAction(db, user.id, 'email-changed');
             }
           },
         },

@@ -2,7 +2,7 @@ import 'server-only';
 import { eq } from 'drizzle-orm';
 import { env } from '@/env';
 import { safeNextPath } from '@/lib/safe-next';
-import { recordAudit } from '@/server/audit/audit-log';
+import { recordAudit, recordOwnAction } from '@/server/audit/audit-log';
 import { session as sessionTable } from '@/server/db/schema';
 import { AUTH_COOKIE_PREFIX } from '@/server/http/cookies';
 import { catchRefusal } from '@/server/http/error-answer';
@@ -106,10 +106,7 @@ export async function finishProviderSignIn(
         .where(eq(sessionTable.token, token))
     : [];
   if (started) {
-    await recordAudit(deps.db, {
-      actor: `user:${started.userId}`,
-      action: 'sign-in',
-      target: `user:${started.userId}`,
+    await recordOwnAction(deps.db, started.userId, 'sign-in', {
       ip: ctx.ip,
       detail: { method: provider },
     });

@@ -3,7 +3,7 @@ import { eq } from 'drizzle-orm';
 import { env } from '@/env';
 import { safeNextPath } from '@/lib/safe-next';
 import { z } from '@/lib/zod';
-import { recordAudit } from '@/server/audit/audit-log';
+import { recordAudit, recordOwnAction } from '@/server/audit/audit-log';
 import { user as userTable } from '@/server/db/schema';
 import { catchRefusal } from '@/server/http/error-answer';
 import { maskAddress, sendMail } from '@/server/mail/mailer';
@@ -172,10 +172,7 @@ export async function followSignInLink(
   }
   // The kept copy of every link of the account is spent with it (the outbox, /admin/mail).
   await removeSignInLinks(deps.db, signedIn.userId);
-  await recordAudit(deps.db, {
-    actor: `user:${signedIn.userId}`,
-    action: 'sign-in',
-    target: `user:${signedIn.userId}`,
+  await recordOwnAction(deps.db, signedIn.userId, 'sign-in', {
     ip: ctx.ip,
     detail: { method: 'email-link' },
   });

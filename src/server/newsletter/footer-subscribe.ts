@@ -3,7 +3,7 @@ import { and, eq, gte } from 'drizzle-orm';
 import { env } from '@/env';
 import { safeNextPath } from '@/lib/safe-next';
 import { z } from '@/lib/zod';
-import { recordAudit } from '@/server/audit/audit-log';
+import { recordAudit, recordOwnAction } from '@/server/audit/audit-log';
 import type { Db } from '@/server/db/client';
 import { newsletterConsents, user as userTable } from '@/server/db/schema';
 import { type Auth, EMAIL_VERIFICATION_SECONDS, signInWithoutMail } from '@/server/identity/auth';
@@ -137,10 +137,7 @@ export async function confirmFooterSubscription(
       ),
     );
     userId = created.id;
-    await recordAudit(deps.db, {
-      actor: `user:${userId}`,
-      action: 'sign-up',
-      target: `user:${userId}`,
+    await recordOwnAction(deps.db, userId, 'sign-up', {
       ip: input.ip,
       detail: { method: 'newsletter-footer' },
     });
