@@ -8,7 +8,10 @@ import { maskAddress, sendMail } from '@/server/mail/mailer';
 import { addressKey } from '@/server/rate-limit/client-address';
 import { type Limit, consume } from '@/server/rate-limit/limiter';
 
-/** The steps the public forms (contact, inquiries) share between validating and keeping. */
+/**
+ * The steps the forms share between validating and keeping: the public forms (contact,
+ * inquiries) use them all; the account flows (src/server/identity) their 400 and 429 answers.
+ */
 
 export type PublicFormDeps = {
   db: Db;

@@ -14,6 +14,7 @@ import { mails } from '@/server/mail/templates';
 import { cancelLiveSubscriptions } from '@/server/profiles/subscriptions';
 import { cancelProviderSubscriptions } from '@/server/billing/account-closure';
 import { type Limit, consume, countOf, hit, reset } from '@/server/rate-limit/limiter';
+import { consumeOrRefuse, invalidInput } from '@/server/forms/submit';
 import { addressKey } from '@/server/rate-limit/client-address';
 import { catchRefusal } from '@/server/http/error-answer';
 import type { FormResult } from '@/server/http/form-endpoint';
@@ -25,14 +26,12 @@ import { removeUnfinishedSignUp, withSignUpConsent } from './unfinished-sign-up'
 import {
   changeEmailInput,
   deleteAccountInput,
-  fieldErrors,
   forgotPasswordInput,
   passwordProblem,
   resetPasswordInput,
   signInInput,
   signUpInput,
 } from './validation';
-import type { z } from '@/lib/zod';
 
 /**
  * The account flows behind /api/account/{flow}: validate, rate limit, call better-auth
@@ -116,8 +115,6 @@ const refused = (errors: Record<string, string>): FlowResult => ({
   fieldErrors: errors,
 });
 
-const invalid = (error: z.ZodError): FlowResult => refused(fieldErrors(error));
-
 /** better-auth's error code. Duck-typed: the bundler may give APIError two class identities. */
 function errorCode(error: unknown): string | undefined {
   if (error instanceof APIError) return (error.body as { code?: string } | undefined)?.code;
@@ -139,16 +136,16 @@ export async function signUp(
   if (!parsed.success) {
     // Every field's message at once: a weak password too, when its own shape was fine. The
     // estimate costs up to a tenth of a second, so such a try counts against the limit.
-    const answer = invalid(parsed.error);
+    const answer = invalidInput(parsed.error);
     const raw = (typeof input === 'object' && input !== null ? input : {}) as Record<
       string,
       unknown
     >;
     if (answer.ok || answer.fieldErrors?.password || typeof raw.password !== 'string')
       return answer;
-    const blocked = await catchRefusal(() =>
-      consume(deps.db, [{ limit: LIMITS.signUpIp, subject: addressKey(ctx.ip) }]),
-    );
+    const blocked = await consumeOrRefuse(deps.db, [
+      { limit: LIMITS.signUpIp, subject: addressKey(ctx.ip) },
+    ]);
     if (blocked) return blocked;
     const text = (value: unknown) => (typeof value === 'string' ? value : null);
     const problem = passwordProblem(raw.password, text(raw.email), text(raw.displayName));
@@ -158,9 +155,9 @@ export async function signUp(
   }
   const { email, password, displayName, newsletter, next, plan } = parsed.data;
   const offer = plan ? parsed.data.offer : undefined;
-  const blocked = await catchRefusal(() =>
-    consume(deps.db, [{ limit: LIMITS.signUpIp, subject: addressKey(ctx.ip) }]),
-  );
+  const blocked = await consumeOrRefuse(deps.db, [
+    { limit: LIMITS.signUpIp, subject: addressKey(ctx.ip) },
+  ]);
   if (blocked) return blocked;
   const problem = passwordProblem(password, email, displayName);
   if (problem) return weakPassword(problem);
@@ -217,17 +214,15 @@ export async function signIn(
   ctx: FlowContext,
 ): Promise<FlowResult> {
   const parsed = signInInput.safeParse(input);
-  if (!parsed.success) return invalid(parsed.error);
+  if (!parsed.success) return invalidInput(parsed.error);
   const { email, password, next } = parsed.data;
   // Without an address (only under `next dev`) the pair is the account alone.
   const pair = `${email} ${addressKey(ctx.ip) ?? ''}`;
-  const blocked = await catchRefusal(() =>
-    consume(deps.db, [
-      { limit: LIMITS.signInIp, subject: addressKey(ctx.ip) },
-      // Counted before the attempt so parallel guesses cannot overrun it; reset on success.
-      { limit: LIMITS.signInPair, subject: pair },
-    ]),
-  );
+  const blocked = await consumeOrRefuse(deps.db, [
+    { limit: LIMITS.signInIp, subject: addressKey(ctx.ip) },
+    // Counted before the attempt so parallel guesses cannot overrun it; reset on success.
+    { limit: LIMITS.signInPair, subject: pair },
+  ]);
   if (blocked) return blocked;
   const delay = signInDelayMs(await countOf(deps.db, LIMITS.signInAccount, email));
   if (delay > 0) await (deps.sleep ?? wait)(delay);
@@ -306,14 +301,12 @@ export async function requestPasswordReset(
   ctx: FlowContext,
 ): Promise<FlowResult> {
   const parsed = forgotPasswordInput.safeParse(input);
-  if (!parsed.success) return invalid(parsed.error);
+  if (!parsed.success) return invalidInput(parsed.error);
   const { email } = parsed.data;
-  const blocked = await catchRefusal(() =>
-    consume(deps.db, [
-      { limit: LIMITS.resetIp, subject: addressKey(ctx.ip) },
-      { limit: LIMITS.resetAccount, subject: email },
-    ]),
-  );
+  const blocked = await consumeOrRefuse(deps.db, [
+    { limit: LIMITS.resetIp, subject: addressKey(ctx.ip) },
+    { limit: LIMITS.resetAccount, subject: email },
+  ]);
   if (blocked) return blocked;
   await deps.auth.api.requestPasswordReset({ body: { email }, headers: ctx.headers });
   return {
@@ -333,11 +326,11 @@ export async function resetPassword(
   ctx: FlowContext,
 ): Promise<FlowResult> {
   const parsed = resetPasswordInput.safeParse(input);
-  if (!parsed.success) return invalid(parsed.error);
+  if (!parsed.success) return invalidInput(parsed.error);
   const { token, password } = parsed.data;
-  const blocked = await catchRefusal(() =>
-    consume(deps.db, [{ limit: LIMITS.resetSubmitIp, subject: addressKey(ctx.ip) }]),
-  );
+  const blocked = await consumeOrRefuse(deps.db, [
+    { limit: LIMITS.resetSubmitIp, subject: addressKey(ctx.ip) },
+  ]);
   if (blocked) return blocked;
   // The password rules need the account's address: find it through the token.
   const context = await deps.auth.$context;
@@ -391,7 +384,7 @@ export async function changeEmail(
   account: { id: string; email: string; name: string },
 ): Promise<FlowResult> {
   const parsed = changeEmailInput.safeParse(input);
-  if (!parsed.success) return invalid(parsed.error);
+  if (!parsed.success) return invalidInput(parsed.error);
   const { newEmail, password } = parsed.data;
   if (newEmail === account.email) return refused({ newEmail: '現在のメールアドレスと同じです。' });
   const outcome = await catchRefusal(async () => {
@@ -431,7 +424,7 @@ export async function deleteAccount(
   account: { id: string; email: string; name: string },
 ): Promise<FlowResult> {
   const parsed = deleteAccountInput.safeParse(input);
-  if (!parsed.success) return invalid(parsed.error);
+  if (!parsed.success) return invalidInput(parsed.error);
   const outcome = await catchRefusal(() =>
     checkPassword(deps, ctx, account.id, parsed.data.password),
   );

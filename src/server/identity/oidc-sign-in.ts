@@ -5,9 +5,8 @@ import { safeNextPath } from '@/lib/safe-next';
 import { recordAudit, recordOwnAction } from '@/server/audit/audit-log';
 import { session as sessionTable } from '@/server/db/schema';
 import { AUTH_COOKIE_PREFIX } from '@/server/http/cookies';
-import { catchRefusal } from '@/server/http/error-answer';
 import { addressKey } from '@/server/rate-limit/client-address';
-import { consume } from '@/server/rate-limit/limiter';
+import { consumeOrRefuse } from '@/server/forms/submit';
 import { type FlowContext, type FlowDeps, type FlowResult, LIMITS } from './account-flows';
 import { isOidcProviderId } from './oidc-providers';
 import { withSignUpConsent } from './unfinished-sign-up';
@@ -42,9 +41,9 @@ export async function startProviderSignIn(
   if (!isOidcProviderId(provider)) return UNKNOWN_PROVIDER;
   const raw = (typeof input === 'object' && input !== null ? input : {}) as { next?: unknown };
   const next = safeNextPath(raw.next, env().SITE_URL);
-  const blocked = await catchRefusal(() =>
-    consume(deps.db, [{ limit: LIMITS.signInIp, subject: addressKey(ctx.ip) }]),
-  );
+  const blocked = await consumeOrRefuse(deps.db, [
+    { limit: LIMITS.signInIp, subject: addressKey(ctx.ip) },
+  ]);
   if (blocked) return blocked;
   const context = await deps.auth.$context;
   if (!context.socialProviders.some((p) => p.id === provider)) return UNKNOWN_PROVIDER;
@@ -87,9 +86,9 @@ export async function finishProviderSignIn(
   ctx: Pick<FlowContext, 'ip'>,
 ): Promise<Response> {
   if (!isOidcProviderId(provider)) return new Response(null, { status: 404 });
-  const blocked = await catchRefusal(() =>
-    consume(deps.db, [{ limit: LIMITS.signInIp, subject: addressKey(ctx.ip) }]),
-  );
+  const blocked = await consumeOrRefuse(deps.db, [
+    { limit: LIMITS.signInIp, subject: addressKey(ctx.ip) },
+  ]);
   if (blocked)
     return new Response(null, {
       status: 303,

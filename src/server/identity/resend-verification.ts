@@ -1,9 +1,8 @@
 import 'server-only';
 import { recordAudit } from '@/server/audit/audit-log';
-import { catchRefusal } from '@/server/http/error-answer';
 import { maskAddress } from '@/server/mail/mailer';
 import { addressKey } from '@/server/rate-limit/client-address';
-import { consume } from '@/server/rate-limit/limiter';
+import { consumeOrRefuse } from '@/server/forms/submit';
 import {
   type FlowContext,
   type FlowDeps,
@@ -32,14 +31,12 @@ export const RESEND_REFUSED_MESSAGE =
 export async function resendVerification(deps: FlowDeps, ctx: FlowContext): Promise<FlowResult> {
   const sent = sentMailOf(ctx.headers);
   if (!sent) return { ok: false, status: 400, message: RESEND_REFUSED_MESSAGE };
-  const blocked = await catchRefusal(() =>
-    consume(deps.db, [
-      // The sign-up's limit per address, and the count of mails to one address, whoever asks
-      // (the sign-in link's): enough for a reader who asks again, not a mail bomb.
-      { limit: LIMITS.signUpIp, subject: addressKey(ctx.ip) },
-      { limit: SIGN_IN_LINK_LIMITS.account, subject: sent.email },
-    ]),
-  );
+  const blocked = await consumeOrRefuse(deps.db, [
+    // The sign-up's limit per address, and the count of mails to one address, whoever asks
+    // (the sign-in link's): enough for a reader who asks again, not a mail bomb.
+    { limit: LIMITS.signUpIp, subject: addressKey(ctx.ip) },
+    { limit: SIGN_IN_LINK_LIMITS.account, subject: sent.email },
+  ]);
   if (blocked) return blocked;
   await deps.auth.api.sendVerificationEmail({
     body: {

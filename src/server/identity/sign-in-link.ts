@@ -5,15 +5,15 @@ import { safeNextPath } from '@/lib/safe-next';
 import { z } from '@/lib/zod';
 import { recordAudit, recordOwnAction } from '@/server/audit/audit-log';
 import { user as userTable } from '@/server/db/schema';
-import { catchRefusal } from '@/server/http/error-answer';
 import { maskAddress, sendMail } from '@/server/mail/mailer';
 import { removeSignInLinks } from '@/server/mail/outbox';
 import { mails } from '@/server/mail/templates';
 import { addressKey } from '@/server/rate-limit/client-address';
-import { type Limit, consume } from '@/server/rate-limit/limiter';
+import type { Limit } from '@/server/rate-limit/limiter';
+import { consumeOrRefuse, invalidInput } from '@/server/forms/submit';
 import { type FlowContext, type FlowDeps, type FlowResult, LIMITS } from './account-flows';
 import { SIGN_IN_LINK_SECONDS } from './auth';
-import { emailField, fieldErrors } from './validation';
+import { emailField } from './validation';
 
 /**
  * Sign-in without a password (docs/decisions/020-sign-in-without-password.md): a link mailed to
@@ -85,22 +85,14 @@ export async function requestSignInLink(
   ctx: FlowContext,
 ): Promise<FlowResult> {
   const parsed = signInLinkInput.safeParse(input);
-  if (!parsed.success)
-    return {
-      ok: false,
-      status: 400,
-      message: '入力内容を確認してください。',
-      fieldErrors: fieldErrors(parsed.error),
-    };
+  if (!parsed.success) return invalidInput(parsed.error);
   const { email } = parsed.data;
   const next = safeNextPath(parsed.data.next, env().SITE_URL);
-  const blocked = await catchRefusal(() =>
-    consume(deps.db, [
-      { limit: LIMITS.signInIp, subject: addressKey(ctx.ip) },
-      { limit: LIMITS.signInPair, subject: `${email} ${addressKey(ctx.ip) ?? ''}` },
-      { limit: SIGN_IN_LINK_LIMITS.account, subject: email },
-    ]),
-  );
+  const blocked = await consumeOrRefuse(deps.db, [
+    { limit: LIMITS.signInIp, subject: addressKey(ctx.ip) },
+    { limit: LIMITS.signInPair, subject: `${email} ${addressKey(ctx.ip) ?? ''}` },
+    { limit: SIGN_IN_LINK_LIMITS.account, subject: email },
+  ]);
   if (blocked) return blocked;
   const { registered } = await sendSignInLink(deps, { email, next }, ctx);
   await recordAudit(deps.db, {
@@ -141,9 +133,9 @@ export async function followSignInLink(
   ctx: FlowContext,
 ): Promise<FollowedLink> {
   const next = safeNextPath(query.next, env().SITE_URL);
-  const blocked = await catchRefusal(() =>
-    consume(deps.db, [{ limit: LIMITS.signInIp, subject: addressKey(ctx.ip) }]),
-  );
+  const blocked = await consumeOrRefuse(deps.db, [
+    { limit: LIMITS.signInIp, subject: addressKey(ctx.ip) },
+  ]);
   if (blocked) return { ok: false, reason: 'limited', redirectTo: loginPageWith('limited', next) };
   const token = tokenShape.safeParse(query.token);
   const refused = async (reason: string): Promise<FollowedLink> => {
