@@ -32,6 +32,7 @@ import {
   signInInput,
   signUpInput,
 } from './validation';
+import type { z } from '@/lib/zod';
 
 /**
  * The account flows behind /api/account/{flow}: validate, rate limit, call better-auth
@@ -114,6 +115,23 @@ const refused = (errors: Record<string, string>): FlowResult => ({
   message: '入力内容を確認してください。',
   fieldErrors: errors,
 });
+
+/**
+ * A flow behind a posted form: input its schema refuses is answered with a message by each
+ * field before anything else runs; `run` gets the parsed fields.
+ */
+export function formFlow<T, Rest extends unknown[] = []>(
+  schema: z.ZodType<T>,
+  run: (deps: FlowDeps, fields: T, ctx: FlowContext, ...rest: Rest) => Promise<FlowResult>,
+): (deps: FlowDeps, input: unknown, ctx: FlowContext, ...rest: Rest) => Promise<FlowResult> {
+  return async (deps, input, ctx, ...rest) => {
+    const parsed = schema.safeParse(input);
+    return parsed.success ? run(deps, parsed.data, ctx, ...rest) : invalidInput(parsed.error);
+  };
+}
+
+/** The account a signed-in flow acts on. */
+type AccountRef = { id: string; email: string; name: string };
 
 /** better-auth's error code. Duck-typed: the bundler may give APIError two class identities. */
 function errorCode(error: unknown): string | undefined {
@@ -208,14 +226,7 @@ export async function signUp(
   };
 }
 
-export async function signIn(
-  deps: FlowDeps,
-  input: unknown,
-  ctx: FlowContext,
-): Promise<FlowResult> {
-  const parsed = signInInput.safeParse(input);
-  if (!parsed.success) return invalidInput(parsed.error);
-  const { email, password, next } = parsed.data;
+export const signIn = formFlow(signInInput, async (deps, { email, password, next }, ctx) => {
   // Without an address (only under `next dev`) the pair is the account alone.
   const pair = `${email} ${addressKey(ctx.ip) ?? ''}`;
   const blocked = await consumeOrRefuse(deps.db, [
@@ -272,7 +283,7 @@ export async function signIn(
     }
     throw error;
   }
-}
+});
 
 export async function signOut(
   deps: FlowDeps,
@@ -295,14 +306,7 @@ export async function signOut(
 }
 
 /** The same answer whether or not the address is registered. */
-export async function requestPasswordReset(
-  deps: FlowDeps,
-  input: unknown,
-  ctx: FlowContext,
-): Promise<FlowResult> {
-  const parsed = forgotPasswordInput.safeParse(input);
-  if (!parsed.success) return invalidInput(parsed.error);
-  const { email } = parsed.data;
+export const requestPasswordReset = formFlow(forgotPasswordInput, async (deps, { email }, ctx) => {
   const blocked = await consumeOrRefuse(deps.db, [
     { limit: LIMITS.resetIp, subject: addressKey(ctx.ip) },
     { limit: LIMITS.resetAccount, subject: email },
@@ -315,49 +319,45 @@ export async function requestPasswordReset(
     message:
       'ご入力のメールアドレスが登録されている場合、パスワード再設定のご案内を送信しました。メールをご確認ください。',
   };
-}
+});
 
 const TOKEN_PROBLEM =
   'このリンクは有効期限が切れているか、すでに使われています。お手数ですが、もう一度パスワード再設定をお申し込みください。';
 
-export async function resetPassword(
-  deps: FlowDeps,
-  input: unknown,
-  ctx: FlowContext,
-): Promise<FlowResult> {
-  const parsed = resetPasswordInput.safeParse(input);
-  if (!parsed.success) return invalidInput(parsed.error);
-  const { token, password } = parsed.data;
-  const blocked = await consumeOrRefuse(deps.db, [
-    { limit: LIMITS.resetSubmitIp, subject: addressKey(ctx.ip) },
-  ]);
-  if (blocked) return blocked;
-  // The password rules need the account's address: find it through the token.
-  const context = await deps.auth.$context;
-  const verification = await context.internalAdapter.findVerificationValue(
-    `reset-password:${token}`,
-  );
-  if (!verification || verification.expiresAt < new Date())
-    return { ok: false, status: 400, message: TOKEN_PROBLEM };
-  const owner = await context.internalAdapter.findUserById(verification.value);
-  const problem = passwordProblem(password, owner?.email ?? null, owner?.name);
-  if (problem) return weakPassword(problem);
-  try {
-    await deps.auth.api.resetPassword({
-      body: { newPassword: password, token },
-      headers: ctx.headers,
-    });
-  } catch (error) {
-    if (errorCode(error) === 'INVALID_TOKEN' || errorCode(error) === 'USER_NOT_FOUND')
+export const resetPassword = formFlow(
+  resetPasswordInput,
+  async (deps, { token, password }, ctx) => {
+    const blocked = await consumeOrRefuse(deps.db, [
+      { limit: LIMITS.resetSubmitIp, subject: addressKey(ctx.ip) },
+    ]);
+    if (blocked) return blocked;
+    // The password rules need the account's address: find it through the token.
+    const context = await deps.auth.$context;
+    const verification = await context.internalAdapter.findVerificationValue(
+      `reset-password:${token}`,
+    );
+    if (!verification || verification.expiresAt < new Date())
       return { ok: false, status: 400, message: TOKEN_PROBLEM };
-    throw error;
-  }
-  return {
-    ok: true,
-    redirectTo: '/login?reset=1',
-    message: 'パスワードを再設定しました。新しいパスワードでログインしてください。',
-  };
-}
+    const owner = await context.internalAdapter.findUserById(verification.value);
+    const problem = passwordProblem(password, owner?.email ?? null, owner?.name);
+    if (problem) return weakPassword(problem);
+    try {
+      await deps.auth.api.resetPassword({
+        body: { newPassword: password, token },
+        headers: ctx.headers,
+      });
+    } catch (error) {
+      if (errorCode(error) === 'INVALID_TOKEN' || errorCode(error) === 'USER_NOT_FOUND')
+        return { ok: false, status: 400, message: TOKEN_PROBLEM };
+      throw error;
+    }
+    return {
+      ok: true,
+      redirectTo: '/login?reset=1',
+      message: 'パスワードを再設定しました。新しいパスワードでログインしてください。',
+    };
+  },
+);
 
 async function checkPassword(
   deps: FlowDeps,
@@ -377,79 +377,69 @@ async function checkPassword(
 
 const WRONG_PASSWORD = refused({ password: 'パスワードが正しくありません。' });
 
-export async function changeEmail(
-  deps: FlowDeps,
-  input: unknown,
-  ctx: FlowContext,
-  account: { id: string; email: string; name: string },
-): Promise<FlowResult> {
-  const parsed = changeEmailInput.safeParse(input);
-  if (!parsed.success) return invalidInput(parsed.error);
-  const { newEmail, password } = parsed.data;
-  if (newEmail === account.email) return refused({ newEmail: '現在のメールアドレスと同じです。' });
-  const outcome = await catchRefusal(async () => {
-    await consume(deps.db, [
-      { limit: LIMITS.changeEmailIp, subject: addressKey(ctx.ip) },
-      { limit: LIMITS.changeEmailAccount, subject: account.id },
-    ]);
-    return checkPassword(deps, ctx, account.id, password);
-  });
-  if (outcome !== true) return outcome === false ? WRONG_PASSWORD : outcome;
-  // A taken address gets no mail and the same answer (better-auth), so nothing is revealed.
-  await deps.auth.api.changeEmail({
-    body: { newEmail, callbackURL: '/account/edit?email=changed' },
-    headers: ctx.headers,
-  });
-  await sendMail(deps.db, mails.changeEmailNotice(account.email, account.name));
-  await recordOwnAction(deps.db, account.id, 'email-change-requested', {
-    ip: ctx.ip,
-    detail: { to: maskAddress(newEmail) },
-  });
-  return {
-    ok: true,
-    redirectTo: '/account/change-email?sent=1',
-    message: `確認メールを ${newEmail} に送信しました。メール内のリンクを開くと変更が完了します。それまでは現在のメールアドレスのままです。`,
-  };
-}
+export const changeEmail = formFlow(
+  changeEmailInput,
+  async (deps, { newEmail, password }, ctx, account: AccountRef) => {
+    if (newEmail === account.email)
+      return refused({ newEmail: '現在のメールアドレスと同じです。' });
+    const outcome = await catchRefusal(async () => {
+      await consume(deps.db, [
+        { limit: LIMITS.changeEmailIp, subject: addressKey(ctx.ip) },
+        { limit: LIMITS.changeEmailAccount, subject: account.id },
+      ]);
+      return checkPassword(deps, ctx, account.id, password);
+    });
+    if (outcome !== true) return outcome === false ? WRONG_PASSWORD : outcome;
+    // A taken address gets no mail and the same answer (better-auth), so nothing is revealed.
+    await deps.auth.api.changeEmail({
+      body: { newEmail, callbackURL: '/account/edit?email=changed' },
+      headers: ctx.headers,
+    });
+    await sendMail(deps.db, mails.changeEmailNotice(account.email, account.name));
+    await recordOwnAction(deps.db, account.id, 'email-change-requested', {
+      ip: ctx.ip,
+      detail: { to: maskAddress(newEmail) },
+    });
+    return {
+      ok: true,
+      redirectTo: '/account/change-email?sent=1',
+      message: `確認メールを ${newEmail} に送信しました。メール内のリンクを開くと変更が完了します。それまでは現在のメールアドレスのままです。`,
+    };
+  },
+);
 
 /**
  * Deletes the account: live plans are cancelled (with the payment provider first), the user, profiles and sessions are removed,
  * payment records stay without the person (subscriptions.user_id becomes null), and the
  * address is told.
  */
-export async function deleteAccount(
-  deps: FlowDeps,
-  input: unknown,
-  ctx: FlowContext,
-  account: { id: string; email: string; name: string },
-): Promise<FlowResult> {
-  const parsed = deleteAccountInput.safeParse(input);
-  if (!parsed.success) return invalidInput(parsed.error);
-  const outcome = await catchRefusal(() =>
-    checkPassword(deps, ctx, account.id, parsed.data.password),
-  );
-  if (outcome !== true) return outcome === false ? WRONG_PASSWORD : outcome;
-  try {
-    await cancelProviderSubscriptions(deps.db, account.id);
-  } catch (error) {
-    console.error('[account] the plan could not be cancelled with the provider:', error);
-    return {
-      ok: false,
-      status: 500,
-      message:
-        'ご利用中のプランを解約できなかったため、退会を中止しました。時間をおいてもう一度お試しください。',
-    };
-  }
-  const canceled = await cancelLiveSubscriptions(deps.db, account.id);
-  const { headers } = await deps.auth.api.deleteUser({
-    body: { password: parsed.data.password },
-    headers: ctx.headers,
-    returnHeaders: true,
-  });
-  await recordOwnAction(deps.db, account.id, 'account-deleted', {
-    ip: ctx.ip,
-    detail: { canceledSubscriptions: canceled },
-  });
-  await sendMail(deps.db, mails.accountDeleted(account.email, account.name));
-  return { ok: true, redirectTo: '/account/delete?done=1', setCookies: setCookiesOf(headers) };
-}
+export const deleteAccount = formFlow(
+  deleteAccountInput,
+  async (deps, { password }, ctx, account: AccountRef) => {
+    const outcome = await catchRefusal(() => checkPassword(deps, ctx, account.id, password));
+    if (outcome !== true) return outcome === false ? WRONG_PASSWORD : outcome;
+    try {
+      await cancelProviderSubscriptions(deps.db, account.id);
+    } catch (error) {
+      console.error('[account] the plan could not be cancelled with the provider:', error);
+      return {
+        ok: false,
+        status: 500,
+        message:
+          'ご利用中のプランを解約できなかったため、退会を中止しました。時間をおいてもう一度お試しください。',
+      };
+    }
+    const canceled = await cancelLiveSubscriptions(deps.db, account.id);
+    const { headers } = await deps.auth.api.deleteUser({
+      body: { password },
+      headers: ctx.headers,
+      returnHeaders: true,
+    });
+    await recordOwnAction(deps.db, account.id, 'account-deleted', {
+      ip: ctx.ip,
+      detail: { canceledSubscriptions: canceled },
+    });
+    await sendMail(deps.db, mails.accountDeleted(account.email, account.name));
+    return { ok: true, redirectTo: '/account/delete?done=1', setCookies: setCookiesOf(headers) };
+  },
+);

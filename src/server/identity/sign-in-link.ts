@@ -10,8 +10,8 @@ import { removeSignInLinks } from '@/server/mail/outbox';
 import { mails } from '@/server/mail/templates';
 import { addressKey } from '@/server/rate-limit/client-address';
 import type { Limit } from '@/server/rate-limit/limiter';
-import { consumeOrRefuse, invalidInput } from '@/server/forms/submit';
-import { type FlowContext, type FlowDeps, type FlowResult, LIMITS } from './account-flows';
+import { consumeOrRefuse } from '@/server/forms/submit';
+import { type FlowContext, type FlowDeps, LIMITS, formFlow } from './account-flows';
 import { SIGN_IN_LINK_SECONDS } from './auth';
 import { emailField } from './validation';
 
@@ -79,35 +79,31 @@ export async function sendSignInLink(
 }
 
 /** POST /api/account/sign-in-link: the same answer for any address, limited like sign-in. */
-export async function requestSignInLink(
-  deps: FlowDeps,
-  input: unknown,
-  ctx: FlowContext,
-): Promise<FlowResult> {
-  const parsed = signInLinkInput.safeParse(input);
-  if (!parsed.success) return invalidInput(parsed.error);
-  const { email } = parsed.data;
-  const next = safeNextPath(parsed.data.next, env().SITE_URL);
-  const blocked = await consumeOrRefuse(deps.db, [
-    { limit: LIMITS.signInIp, subject: addressKey(ctx.ip) },
-    { limit: LIMITS.signInPair, subject: `${email} ${addressKey(ctx.ip) ?? ''}` },
-    { limit: SIGN_IN_LINK_LIMITS.account, subject: email },
-  ]);
-  if (blocked) return blocked;
-  const { registered } = await sendSignInLink(deps, { email, next }, ctx);
-  await recordAudit(deps.db, {
-    actor: 'anonymous',
-    action: 'sign-in-link-requested',
-    target: `email:${maskAddress(email)}`,
-    ip: ctx.ip,
-    detail: { registered },
-  });
-  return {
-    ok: true,
-    redirectTo: loginPageWith('sent', next),
-    message: SIGN_IN_LINK_SENT_MESSAGE,
-  };
-}
+export const requestSignInLink = formFlow(
+  signInLinkInput,
+  async (deps, { email, ...fields }, ctx) => {
+    const next = safeNextPath(fields.next, env().SITE_URL);
+    const blocked = await consumeOrRefuse(deps.db, [
+      { limit: LIMITS.signInIp, subject: addressKey(ctx.ip) },
+      { limit: LIMITS.signInPair, subject: `${email} ${addressKey(ctx.ip) ?? ''}` },
+      { limit: SIGN_IN_LINK_LIMITS.account, subject: email },
+    ]);
+    if (blocked) return blocked;
+    const { registered } = await sendSignInLink(deps, { email, next }, ctx);
+    await recordAudit(deps.db, {
+      actor: 'anonymous',
+      action: 'sign-in-link-requested',
+      target: `email:${maskAddress(email)}`,
+      ip: ctx.ip,
+      detail: { registered },
+    });
+    return {
+      ok: true,
+      redirectTo: loginPageWith('sent', next),
+      message: SIGN_IN_LINK_SENT_MESSAGE,
+    };
+  },
+);
 
 export const SIGN_IN_LINK_SENT_MESSAGE = `ご入力のメールアドレスにログイン用のリンクをお送りしました。${SIGN_IN_LINK_SECONDS / 60} 分以内にメール内のリンクを開いてください。`;
 
