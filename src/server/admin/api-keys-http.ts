@@ -17,6 +17,7 @@ import { clippedFields } from '@/server/http/flash-values';
 import type { FormInput, FormResult } from '@/server/http/form-endpoint';
 import type { ViewerOption } from '@/server/identity/session-user';
 import { doneAnswer } from '@/server/http/done-flash';
+import { refusedFields } from '@/server/forms/submit';
 
 /**
  * The route handlers of /admin/api-keys, under /api/admin/api-keys/**: create a content API
@@ -54,13 +55,6 @@ const keyForm = (options: ApiKeysHttpOptions, name: string) => ({
 /** Success: back to the page with a one-time message, and whatever else it is to show once. */
 const done = (message: string, values: Record<string, string> = {}): FormResult =>
   doneAnswer(message, API_KEYS_PAGE, values);
-
-const invalid = (fieldErrors: Record<string, string>): FormResult => ({
-  ok: false,
-  status: 400,
-  message: '入力内容を確認してください。',
-  fieldErrors,
-});
 
 // eslint-disable-next-line no-control-regex
 const CONTROL = /[\u0000-\u001f\u007f]/;
@@ -127,7 +121,7 @@ export function apiKeysHandlers(options: ApiKeysHttpOptions = {}) {
       isAdmin,
       async ({ input, actor, ip }) => {
         const read = readNewKey(input);
-        if (!read.ok) return invalid(read.fieldErrors);
+        if (!read.ok) return refusedFields(read.fieldErrors);
         const db = await getDb();
         const { id, key } = await createApiKey(db, read);
         await recordAudit(db, {

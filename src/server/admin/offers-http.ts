@@ -7,9 +7,9 @@ import { getDb } from '@/server/db/client';
 import { doneAnswer } from '@/server/http/done-flash';
 import { gatedEndpoint, isAdmin } from '@/server/http/gated-endpoint';
 import { clippedFields } from '@/server/http/flash-values';
-import type { FormResult } from '@/server/http/form-endpoint';
 import type { ViewerOption } from '@/server/identity/session-user';
 import { fieldErrors } from '@/server/identity/validation';
+import { refusedFields } from '@/server/forms/submit';
 
 /**
  * The route handlers of /admin/offers, under /api/admin/offers/**: create an offer (a coupon and
@@ -45,13 +45,6 @@ const offerForm = (options: OffersHttpOptions, name: string) => ({
   viewer: options.viewer,
 });
 
-const invalid = (errors: Record<string, string>): FormResult => ({
-  ok: false,
-  status: 400,
-  message: '入力内容を確認してください。',
-  fieldErrors: errors,
-});
-
 const PROMOTION_CODE_ID = z.string().regex(/^promo_[A-Za-z0-9]{1,100}$/);
 
 export function offersHandlers(options: OffersHttpOptions = {}) {
@@ -65,10 +58,10 @@ export function offersHandlers(options: OffersHttpOptions = {}) {
           ...input,
           plans: PLAN_KEYS.filter((key) => input[planField(key)] !== undefined),
         });
-        if (!parsed.success) return invalid(fieldErrors(parsed.error));
+        if (!parsed.success) return refusedFields(fieldErrors(parsed.error));
         const db = await getDb();
         const made = await createOffer(db, parsed.data);
-        if (!made.ok) return invalid(made.fieldErrors);
+        if (!made.ok) return refusedFields(made.fieldErrors);
         await recordAudit(db, {
           actor,
           action: 'offer-created',

@@ -17,6 +17,7 @@ import { setPartnerId, setUserRole } from '@/server/profiles/profiles';
 import { grantComplimentary, revokeComplimentary } from '@/server/profiles/subscriptions';
 import { type UserDetail, getUserDetail } from './users-directory';
 import { doneAnswer } from '@/server/http/done-flash';
+import { refusedFields } from '@/server/forms/submit';
 
 /**
  * The route handlers of the admin user screens (/admin/users/{id}), under
@@ -37,13 +38,6 @@ export const USER_ID = /^[A-Za-z0-9_-]{1,100}$/;
 
 export const SELF_DEMOTION_MESSAGE =
   'ご自身の管理者権限は外せません。管理者が誰もいなくなるのを防ぐため、ほかの管理者に変更を依頼してください。';
-
-const invalid = (fieldErrors: Record<string, string>): FormResult => ({
-  ok: false,
-  status: 400,
-  message: '入力内容を確認してください。',
-  fieldErrors,
-});
 
 const succeeded = doneAnswer;
 
@@ -147,7 +141,7 @@ async function audit(ctx: AdminContext, action: string, detail: Record<string, u
 
 async function changeRole(ctx: AdminContext): Promise<FormResult> {
   const parsed = roleInput.safeParse(ctx.input);
-  if (!parsed.success) return invalid(fieldErrors(parsed.error));
+  if (!parsed.success) return refusedFields(fieldErrors(parsed.error));
   const { role } = parsed.data;
   const { target } = ctx;
   if (target.id === ctx.admin.id && role !== 'admin')
@@ -172,12 +166,12 @@ async function changeRole(ctx: AdminContext): Promise<FormResult> {
 
 async function grantPlan(ctx: AdminContext): Promise<FormResult> {
   const parsed = grantInput.safeParse(ctx.input);
-  if (!parsed.success) return invalid(fieldErrors(parsed.error));
+  if (!parsed.success) return refusedFields(fieldErrors(parsed.error));
   const { status, days } = parsed.data;
   const db = await getDb();
   const plans = await listPlans(db);
   const chosen = choosePlan(plans, parsed.data.plan);
-  if (!chosen) return invalid({ plan: unknownPlanMessage(plans, parsed.data.plan) });
+  if (!chosen) return refusedFields({ plan: unknownPlanMessage(plans, parsed.data.plan) });
   const plan = chosen.name;
   const granted = await grantComplimentary(db, {
     userId: ctx.target.id,
@@ -212,7 +206,7 @@ async function revokePlan(ctx: AdminContext): Promise<FormResult> {
 
 async function changePartner(ctx: AdminContext): Promise<FormResult> {
   const parsed = partnerInput.safeParse(ctx.input);
-  if (!parsed.success) return invalid(fieldErrors(parsed.error));
+  if (!parsed.success) return refusedFields(fieldErrors(parsed.error));
   const { partner } = parsed.data;
   const { target } = ctx;
   if (target.partnerId === null)
@@ -225,7 +219,7 @@ async function changePartner(ctx: AdminContext): Promise<FormResult> {
   // Only a published `partners` item, as the CLI's set-partner requires.
   const found = partner === '' ? null : await getPartner(await partnerDeps(), partner);
   if (partner !== '' && !found)
-    return invalid({ partner: '公開中のパートナー企業を一覧から選んでください。' });
+    return refusedFields({ partner: '公開中のパートナー企業を一覧から選んでください。' });
   if (target.partnerId === partner)
     return succeeded(
       partner === ''
@@ -274,7 +268,7 @@ export function adminUserHandlers(options: AdminUsersOptions = {}) {
     plan: (request: Request, userId: string) =>
       adminUserEndpoint(options, 'admin-user-plan', userId, async (ctx) => {
         const intent = planIntent.safeParse(ctx.input.intent);
-        if (!intent.success) return invalid({ form: '操作を読み取れませんでした。' });
+        if (!intent.success) return refusedFields({ form: '操作を読み取れませんでした。' });
         return intent.data === 'grant' ? grantPlan(ctx) : revokePlan(ctx);
       })(request),
 

@@ -1,7 +1,7 @@
 import 'server-only';
 import type { z } from '@/lib/zod';
 import type { Db } from '@/server/db/client';
-import { catchRefusal } from '@/server/http/error-answer';
+import { type FailedResult, catchRefusal } from '@/server/http/error-answer';
 import type { FormResult } from '@/server/http/form-endpoint';
 import { fieldErrors } from '@/server/identity/validation';
 import { maskAddress, sendMail } from '@/server/mail/mailer';
@@ -36,14 +36,14 @@ export function hourlyFormLimits(name: string): PublicFormLimits {
   };
 }
 
+/** The 400 answer of a form, with a message by each field that needs another look. */
+export function refusedFields(fieldErrors: Record<string, string>): FailedResult {
+  return { ok: false, status: 400, message: '入力内容を確認してください。', fieldErrors };
+}
+
 /** The 400 answer of input that does not pass its schema, with a message per field. */
-export function invalidInput(error: z.ZodError): FormResult {
-  return {
-    ok: false,
-    status: 400,
-    message: '入力内容を確認してください。',
-    fieldErrors: fieldErrors(error),
-  };
+export function invalidInput(error: z.ZodError): FailedResult {
+  return refusedFields(fieldErrors(error));
 }
 
 /** Counts one attempt against each limit: null when allowed, the 429 answer when over. */

@@ -14,7 +14,7 @@ import { mails } from '@/server/mail/templates';
 import { cancelLiveSubscriptions } from '@/server/profiles/subscriptions';
 import { cancelProviderSubscriptions } from '@/server/billing/account-closure';
 import { type Limit, consume, countOf, hit, reset } from '@/server/rate-limit/limiter';
-import { consumeOrRefuse, invalidInput } from '@/server/forms/submit';
+import { consumeOrRefuse, invalidInput, refusedFields } from '@/server/forms/submit';
 import { addressKey } from '@/server/rate-limit/client-address';
 import { catchRefusal } from '@/server/http/error-answer';
 import type { FormResult } from '@/server/http/form-endpoint';
@@ -108,14 +108,6 @@ export function verifiedPage(
   return path === '/' ? VERIFIED_PAGE : `${VERIFIED_PAGE}&next=${encodeURIComponent(path)}`;
 }
 
-/** A 400 answer with a message by each field that needs another look. */
-const refused = (errors: Record<string, string>): FlowResult => ({
-  ok: false,
-  status: 400,
-  message: '入力内容を確認してください。',
-  fieldErrors: errors,
-});
-
 /**
  * A flow behind a posted form: input its schema refuses is answered with a message by each
  * field before anything else runs; `run` gets the parsed fields.
@@ -141,7 +133,7 @@ function errorCode(error: unknown): string | undefined {
   return typeof code === 'string' ? code : undefined;
 }
 
-const weakPassword = (problem: string): FlowResult => refused({ password: problem });
+const weakPassword = (problem: string): FlowResult => refusedFields({ password: problem });
 
 const setCookiesOf = (headers: Headers | undefined) => headers?.getSetCookie() ?? [];
 
@@ -375,13 +367,13 @@ async function checkPassword(
   }
 }
 
-const WRONG_PASSWORD = refused({ password: 'パスワードが正しくありません。' });
+const WRONG_PASSWORD = refusedFields({ password: 'パスワードが正しくありません。' });
 
 export const changeEmail = formFlow(
   changeEmailInput,
   async (deps, { newEmail, password }, ctx, account: AccountRef) => {
     if (newEmail === account.email)
-      return refused({ newEmail: '現在のメールアドレスと同じです。' });
+      return refusedFields({ newEmail: '現在のメールアドレスと同じです。' });
     const outcome = await catchRefusal(async () => {
       await consume(deps.db, [
         { limit: LIMITS.changeEmailIp, subject: addressKey(ctx.ip) },

@@ -4,7 +4,8 @@ import { getProfileDetails, updateProfile } from '@/server/profiles/profiles';
 import { forgetStoredImage, receiveFormImage } from '@/server/storage/store-image';
 import type { FlowContext, FlowDeps, FlowResult } from './account-flows';
 import type { AppUser } from './session-user';
-import { fieldErrors, profileInput } from './validation';
+import { profileInput } from './validation';
+import { invalidInput } from '@/server/forms/submit';
 
 /** Avatars are small square pictures: 2 MB is plenty. */
 export const AVATAR_MAX_BYTES = 2 * 1024 * 1024;
@@ -18,14 +19,7 @@ export async function editProfile(
 ): Promise<FlowResult> {
   const { avatar, removeAvatar, ...fields } = input;
   const parsed = profileInput.safeParse(fields);
-  if (!parsed.success) {
-    return {
-      ok: false,
-      status: 400,
-      message: '入力内容を確認してください。',
-      fieldErrors: fieldErrors(parsed.error),
-    };
-  }
+  if (!parsed.success) return invalidInput(parsed.error);
   const current = await getProfileDetails(deps.db, user.id);
   let avatarUrl: string | null | undefined;
   if (avatar) {

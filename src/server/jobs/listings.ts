@@ -10,9 +10,8 @@ import { contentWriter } from '@/server/content/content-writer';
 import { type Db, getDb } from '@/server/db/client';
 import { jobListings } from '@/server/db/schema';
 import type { FormResult } from '@/server/http/form-endpoint';
-import { fieldErrors } from '@/server/identity/validation';
 import { env } from '@/env';
-import { mailQuietly } from '@/server/forms/submit';
+import { mailQuietly, invalidInput } from '@/server/forms/submit';
 import { listingMails } from '@/server/mail/templates';
 import { contractOf } from '@/server/partners/contracts';
 import { listMembers } from '@/server/partners/members';
@@ -193,13 +192,6 @@ const auditListing = (
     detail: { partnerId },
   });
 
-/** Input the schema refused: 400 with a message per field. */
-const invalid = (error: z.ZodError): FormResult => ({
-  ok: false,
-  status: 400,
-  message: '入力内容を確認してください。',
-  fieldErrors: fieldErrors(error),
-});
 const NOT_FOUND: FormResult = { ok: false, status: 404, message: '求人が見つかりません。' };
 const STALE: FormResult = {
   ok: false,
@@ -235,7 +227,7 @@ export async function saveListing(
   if (current && revisionOf(input) !== current.revision) return STALE;
 
   const parsed = listingFieldsSchema.safeParse(input);
-  if (!parsed.success) return invalid(parsed.error);
+  if (!parsed.success) return invalidInput(parsed.error);
   const fields = parsed.data;
   const listingId = current?.id ?? newListingId();
 
@@ -322,7 +314,7 @@ export async function reviewListing(
   actor: Actor,
 ): Promise<FormResult> {
   const parsed = reviewInput.safeParse(input);
-  if (!parsed.success) return invalid(parsed.error);
+  if (!parsed.success) return invalidInput(parsed.error);
   const current = await getListing(deps.db, id);
   if (!current) return NOT_FOUND;
   if (current.state !== 'in_review')

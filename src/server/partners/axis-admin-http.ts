@@ -31,6 +31,7 @@ import {
   updatePartner,
 } from './partners';
 import { doneAnswer } from '@/server/http/done-flash';
+import { refusedFields } from '@/server/forms/submit';
 
 /**
  * The route handlers of the programme's staff screens (/biz/axis-admin), under
@@ -59,13 +60,6 @@ function succeeded(result: FormResult, to: string): FormResult {
 }
 
 const NOT_FOUND: FormResult = { ok: false, status: 404, message: NOT_FOUND_MESSAGE };
-
-const invalid = (fieldErrors: Record<string, string>): FormResult => ({
-  ok: false,
-  status: 400,
-  message: '入力内容を確認してください。',
-  fieldErrors,
-});
 
 // A 2 MB logo in a multipart body, with the form's text around it.
 const PARTNER_FORM_MAX_BYTES = 3 * 1024 * 1024;
@@ -207,7 +201,7 @@ export function axisAdminHandlers(options: AxisAdminOptions = {}) {
           const partner = await partnerFromPath(partnerId);
           if (!partner) return NOT_FOUND;
           const intent = memberIntent.safeParse(input.intent);
-          if (!intent.success) return invalid({ form: '操作を読み取れませんでした。' });
+          if (!intent.success) return refusedFields({ form: '操作を読み取れませんでした。' });
           const db = await getDb();
           // removeMember acts only on a member of this partner: another partner's user is a 404.
           const result =
@@ -258,7 +252,7 @@ export function axisAdminHandlers(options: AxisAdminOptions = {}) {
           if (!z.uuid().safeParse(inquiryId).success) return NOT_FOUND;
           const state = inquiryStateField.safeParse(input.state);
           if (!state.success)
-            return invalid({
+            return refusedFields({
               state: state.error.issues[0]?.message ?? '対応状況を選んでください。',
             });
           if (!(await setInquiryState(await getDb(), inquiryId, state.data))) return NOT_FOUND;

@@ -8,6 +8,7 @@ import { STAFF_ROLES } from '@/lib/identity/roles';
 import { emailField } from '@/server/identity/validation';
 import { findUserByEmail, setPartnerId } from '@/server/profiles/profiles';
 import { type Actor, auditActor, partnerNotFound } from './partners';
+import { refusedFields } from '@/server/forms/submit';
 
 /**
  * A partner's members: users whose public profile names it (SPEC §6 partnerId). Staff add
@@ -62,14 +63,9 @@ export const addMember: MemberAction = async (db, partner, input, actor) => {
   if (!partner) return partnerNotFound;
   const email = emailField.safeParse(input.email);
   if (!email.success)
-    return {
-      ok: false,
-      status: 400,
-      message: '入力内容を確認してください。',
-      fieldErrors: {
-        email: email.error.issues[0]?.message ?? 'メールアドレスを入力してください。',
-      },
-    };
+    return refusedFields({
+      email: email.error.issues[0]?.message ?? 'メールアドレスを入力してください。',
+    });
   const found = await findUserByEmail(db, email.data);
   const refuse = (message: string): FormResult => ({
     ok: false,

@@ -17,6 +17,7 @@ import {
 } from '@/server/storage/store-image';
 import type { ContractState } from '@/lib/partners/contract-state';
 import { NO_CONTRACT, contractState, contractsOf, memberCountsOf, saveContract } from './contracts';
+import { refusedFields } from '@/server/forms/submit';
 
 /**
  * Partner companies (docs/decisions/010-partners-and-job-listings.md): the public profile (name,
@@ -197,13 +198,6 @@ export const partnerInput = z
       });
   });
 
-const invalid = (errors: Record<string, string>): FormResult => ({
-  ok: false,
-  status: 400,
-  message: '入力内容を確認してください。',
-  fieldErrors: errors,
-});
-
 /** The logo posted with a form, stored; undefined when none was chosen. */
 async function receiveLogo(
   logo: unknown,
@@ -221,7 +215,7 @@ async function readPartnerForm<T>(
   { ok: true; data: T; logo: StoredImage | undefined } | { ok: false; result: FormResult }
 > {
   const parsed = schema.safeParse(input);
-  if (!parsed.success) return { ok: false, result: invalid(fieldErrors(parsed.error)) };
+  if (!parsed.success) return { ok: false, result: refusedFields(fieldErrors(parsed.error)) };
   const received = await receiveLogo(input.logo);
   if (!received.ok) return received;
   return { ok: true, data: parsed.data, logo: received.logo };

@@ -3,6 +3,7 @@ import { type FailedResult, refusalAnswer } from '@/server/http/error-answer';
 import { MediaRejection, inspectMedia } from './media-types';
 import { getStorage } from './storage';
 import { publicUrlFor, storageKeyFor } from './upload';
+import { refusedFields } from '@/server/forms/submit';
 
 /** A picture sent with a form (an avatar, a partner's logo), checked and stored as public. */
 export type StoredImage = { url: string; width?: number; height?: number };
@@ -38,12 +39,7 @@ export async function receiveFormImage(
     if (!refusal) throw error;
     return {
       ok: false,
-      result: {
-        ok: false,
-        status: 400,
-        message: '入力内容を確認してください。',
-        fieldErrors: { [field]: refusal.message },
-      },
+      result: refusedFields({ [field]: refusal.message }),
     };
   }
 }
