@@ -39,6 +39,18 @@ export async function recordAudit(db: Db, entry: AuditEntry): Promise<void> {
   });
 }
 
+/** A signed-in user acting through a request: who, and from which client address. */
+export type Actor = { userId: string; ip: string | null };
+
+/** What a signed-in user did through a request (staff, or a partner's member), to `target`. */
+export function recordActorAction(
+  db: Db,
+  actor: Actor,
+  entry: Omit<AuditEntry, 'actor' | 'ip'>,
+): Promise<void> {
+  return recordAudit(db, { actor: `user:${actor.userId}`, ip: actor.ip, ...entry });
+}
+
 /**
  * An account holder's own action on their account (sign-up, sign-in, an e-mail change, the
  * deletion): the user is both who acted and what it was done to.

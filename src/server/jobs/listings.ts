@@ -4,7 +4,7 @@ import { and, asc, count, desc, eq, gte, ne, or } from 'drizzle-orm';
 import { type ListingState, todayInJapan } from '@/lib/jobs';
 import { requiredText, z } from '@/lib/zod';
 import { SUBMISSION_REFUSAL_MESSAGES, submissionRefusal } from '@/server/access/partner-access';
-import { recordAudit } from '@/server/audit/audit-log';
+import { type Actor, recordActorAction } from '@/server/audit/audit-log';
 import type { ContentClient } from '@/server/content/client';
 import { contentWriter } from '@/server/content/content-writer';
 import { type Db, getDb } from '@/server/db/client';
@@ -174,8 +174,6 @@ async function openListingCount(db: Db, partnerId: string, except: string, now: 
   return row?.n ?? 0;
 }
 
-export type Actor = { userId: string; ip: string | null };
-
 /** Audits what a partner member or staff did to a listing, and for which partner. */
 const auditListing = (
   db: Db,
@@ -184,13 +182,7 @@ const auditListing = (
   listingId: string,
   partnerId: string,
 ): Promise<void> =>
-  recordAudit(db, {
-    actor: `user:${actor.userId}`,
-    action,
-    target: `job:${listingId}`,
-    ip: actor.ip,
-    detail: { partnerId },
-  });
+  recordActorAction(db, actor, { action, target: `job:${listingId}`, detail: { partnerId } });
 
 const NOT_FOUND: FormResult = { ok: false, status: 404, message: '求人が見つかりません。' };
 const STALE: FormResult = {

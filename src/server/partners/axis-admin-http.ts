@@ -20,16 +20,10 @@ import {
   listingDeps,
   reviewListing,
 } from '@/server/jobs/listings';
+import type { Actor } from '@/server/audit/audit-log';
 import { partnerActorFor } from './actor';
 import { addMember, removeMember } from './members';
-import {
-  type Actor,
-  PARTNER_ID,
-  createPartner,
-  getPartner,
-  partnerDeps,
-  updatePartner,
-} from './partners';
+import { PARTNER_ID, createPartner, getPartner, partnerDeps, updatePartner } from './partners';
 import { doneAnswer } from '@/server/http/done-flash';
 import { refusedFields } from '@/server/forms/submit';
 

@@ -1,13 +1,13 @@
 import 'server-only';
 import { asc, eq } from 'drizzle-orm';
-import { recordAudit } from '@/server/audit/audit-log';
+import { type Actor, recordActorAction } from '@/server/audit/audit-log';
 import type { Db } from '@/server/db/client';
 import { user, userPublicProfiles } from '@/server/db/schema';
 import type { FormResult } from '@/server/http/form-endpoint';
 import { STAFF_ROLES } from '@/lib/identity/roles';
 import { emailField } from '@/server/identity/validation';
 import { findUserByEmail, setPartnerId } from '@/server/profiles/profiles';
-import { type Actor, auditActor, partnerNotFound } from './partners';
+import { partnerNotFound } from './partners';
 import { refusedFields } from '@/server/forms/submit';
 
 /**
@@ -39,11 +39,9 @@ async function changePartner(
   actor: Actor,
 ): Promise<void> {
   await setPartnerId(db, userId, change.to);
-  await recordAudit(db, {
-    actor: auditActor(actor),
+  await recordActorAction(db, actor, {
     action: 'partner-changed',
     target: `user:${userId}`,
-    ip: actor.ip,
     detail: change,
   });
 }

@@ -2,7 +2,7 @@ import 'server-only';
 import { randomBytes } from 'node:crypto';
 import { requiredText, z } from '@/lib/zod';
 import type { PartnerContract } from '@/server/access/partner-access';
-import { recordAudit } from '@/server/audit/audit-log';
+import { type Actor, recordActorAction } from '@/server/audit/audit-log';
 import { type ContentClient, isContentRequestError } from '@/server/content/client';
 import { contentWriter } from '@/server/content/content-writer';
 import { partnerSchema } from '@/server/content/schemas';
@@ -261,10 +261,6 @@ export const partnerNotFound: FormResult = {
   message: 'パートナー企業が見つかりません。',
 };
 
-export type Actor = { userId: string; ip: string | null };
-
-export const auditActor = (actor: Actor) => `user:${actor.userId}`;
-
 function contractFrom(v: z.output<typeof partnerInput>): PartnerContract {
   return {
     contractStart: v.contractStart,
@@ -290,11 +286,9 @@ export async function createPartner(
   });
   const contract = contractFrom(form.data);
   await saveContract(deps.db, id, contract);
-  await recordAudit(deps.db, {
-    actor: auditActor(actor),
+  await recordActorAction(deps.db, actor, {
     action: 'partner-created',
     target: `partner:${id}`,
-    ip: actor.ip,
     detail: { name, ...contract },
   });
   return { ok: true, redirectTo: `/biz/axis-admin/${id}`, message: `${name} を登録しました。` };
@@ -315,11 +309,9 @@ export async function updatePartner(
   const contract = contractFrom(form.data);
   await saveContract(deps.db, id, contract);
   if (JSON.stringify(contract) !== JSON.stringify(current.contract)) {
-    await recordAudit(deps.db, {
-      actor: auditActor(actor),
+    await recordActorAction(deps.db, actor, {
       action: 'partner-contract-changed',
       target: `partner:${id}`,
-      ip: actor.ip,
       detail: { from: current.contract, to: contract },
     });
   }
@@ -336,11 +328,9 @@ export async function updatePartnerProfile(
   const form = await readPartnerEdit(deps, id, partnerProfileInput, input);
   if (!form.ok) return form.result;
   await saveProfile(deps, form.current, form.data, form.logo);
-  await recordAudit(deps.db, {
-    actor: auditActor(actor),
+  await recordActorAction(deps.db, actor, {
     action: 'partner-profile-changed',
     target: `partner:${id}`,
-    ip: actor.ip,
     detail: { logo: !!form.logo },
   });
   return { ok: true, redirectTo: `/biz/partner-admin/${id}`, message: '企業情報を保存しました。' };

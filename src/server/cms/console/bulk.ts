@@ -2,7 +2,7 @@ import 'server-only';
 import { BULK_ACTIONS, type BulkAction } from '@/lib/admin-content';
 import type { EndpointDef } from '@/lib/cms/model';
 import { z } from '@/lib/zod';
-import { recordAudit } from '@/server/audit/audit-log';
+import { type Actor, recordActorAction } from '@/server/audit/audit-log';
 import { CONTENT_ID } from '@/server/content/schemas';
 import type { Db } from '@/server/db/client';
 import { deleteItem, runWorkflow } from './actions';
@@ -60,7 +60,7 @@ export async function runBulk(
   db: Db,
   def: EndpointDef,
   input: BulkInput,
-  actor: { userId: string; ip: string | null },
+  actor: Actor,
 ): Promise<BulkOutcome[]> {
   const outcomes: BulkOutcome[] = [];
   const titleField = titleFieldOf(def);
@@ -95,11 +95,9 @@ export async function runBulk(
           );
     outcomes.push({ id, title, ok: result.body.ok, message: result.body.message });
   }
-  await recordAudit(db, {
-    actor: `user:${actor.userId}`,
+  await recordActorAction(db, actor, {
     action: 'content-bulk',
     target: `content:${def.endpoint}`,
-    ip: actor.ip,
     detail: {
       action: input.action,
       done: outcomes.filter((o) => o.ok).map((o) => o.id),

@@ -3,7 +3,7 @@ import { and, eq, inArray } from 'drizzle-orm';
 import type { EndpointDef } from '@/lib/cms/model';
 import type { ItemOwnership, SubmissionState } from '@/lib/access/console-permissions';
 import { requiredText, z } from '@/lib/zod';
-import { recordAudit } from '@/server/audit/audit-log';
+import { type Actor, recordActorAction } from '@/server/audit/audit-log';
 import type { Db } from '@/server/db/client';
 import { cmsSubmissions } from '@/server/db/schema';
 import { runWorkflow } from './actions';
@@ -123,7 +123,7 @@ export async function decide(
   def: EndpointDef,
   id: string,
   input: ReviewInput,
-  actor: { userId: string; ip: string | null },
+  actor: Actor,
   now = new Date(),
 ): Promise<ReviewResult> {
   const [item, submission] = await Promise.all([
@@ -134,11 +134,9 @@ export async function decide(
   if (item.updatedAt.toISOString() !== new Date(input.baseUpdatedAt).toISOString())
     return { ok: false, message: REFUSED.stale };
   const audit = (action: string, detail: Record<string, unknown> = {}) =>
-    recordAudit(db, {
-      actor: `user:${actor.userId}`,
+    recordActorAction(db, actor, {
       action,
       target: `content:${def.endpoint}/${id}`,
-      ip: actor.ip,
       detail: { authorId: submission.authorId, ...detail },
     });
 
