@@ -1,4 +1,5 @@
 /** Formatting shared by server and client: dates in Japan time, durations. */
+import { rememberLast } from './remember-last';
 
 const dateFormat = new Intl.DateTimeFormat('ja-JP', {
   year: 'numeric',
@@ -7,10 +8,14 @@ const dateFormat = new Intl.DateTimeFormat('ja-JP', {
   timeZone: 'Asia/Tokyo',
 });
 
+const formatDate = (date: Date) => (Number.isNaN(date.getTime()) ? '' : dateFormat.format(date));
+
+/** The same dates come back on every render (a page's cards): Intl's formatting is slow. */
+const formatDateText = rememberLast(1000, (iso) => formatDate(new Date(iso)));
+
 /** 2026-11-21T03:00:00Z → "2026年11月21日" (the date in Japan). */
 export function formatDateJa(iso: string | Date): string {
-  const date = typeof iso === 'string' ? new Date(iso) : iso;
-  return Number.isNaN(date.getTime()) ? '' : dateFormat.format(date);
+  return typeof iso === 'string' ? formatDateText(iso) : formatDate(iso);
 }
 
 const timeFormat = new Intl.DateTimeFormat('ja-JP', {

@@ -1,6 +1,7 @@
 import 'server-only';
 import { loadDefaultJapaneseParser } from 'budoux';
 import { Fragment } from 'react';
+import { rememberLast } from '@/lib/remember-last';
 
 /**
  * Japanese text broken only between phrases (BudouX): a <wbr> between phrases, while the CSS
@@ -8,8 +9,11 @@ import { Fragment } from 'react';
  */
 const parser = loadDefaultJapaneseParser();
 
+/** Titles and headings come back on every render: their phrases are kept. */
+const phrasesOf = rememberLast(1000, (text) => Object.freeze(parser.parse(text)));
+
 export function PhraseText({ text }: { text: string }) {
-  const phrases = parser.parse(text);
+  const phrases = phrasesOf(text);
   return (
     <>
       {phrases.map((phrase, i) => (

@@ -1,6 +1,8 @@
 import 'server-only';
 import { type Heading, outlineHeadings } from '@/lib/text/headings';
 import { sanitizeRichText } from '@/server/cms/richtext/sanitize';
+import { deepFreeze } from '@/lib/deep-freeze';
+import { rememberLast } from '@/lib/remember-last';
 import { EmbedFacadeLoader } from './embed-facade-loader.client';
 import { withEmbedFacades } from './embed-facades';
 import styles from './rich-text.module.css';
@@ -15,11 +17,20 @@ export type RichBody = { html: string; headings: Heading[]; hasPlayers: boolean 
  * headings (the table of contents) renders the same RichBody it read them from, so every entry
  * points at an id that is on the page.
  */
-export function richBody(html: string): RichBody {
-  const outlined = outlineHeadings(sanitizeRichText(html));
-  const body = withEmbedFacades(outlined.html);
-  return { html: body.html, hasPlayers: body.hasPlayers, headings: outlined.headings };
-}
+export const richBody: (html: string) => RichBody = rememberLast(
+  // A page's body, or its lead, is the same text for each reader of a version (the content
+  // client shares it); a few bodies' worth is kept.
+  16,
+  (html) => {
+    const outlined = outlineHeadings(sanitizeRichText(html));
+    const body = withEmbedFacades(outlined.html);
+    return deepFreeze({
+      html: body.html,
+      hasPlayers: body.hasPlayers,
+      headings: outlined.headings,
+    });
+  },
+);
 
 export function RichText({
   html,
