@@ -84,15 +84,8 @@ function RequiredMark({ field }: { field: FieldDef }) {
 }
 
 /** One field of the editor: its label, hint, control and error, tied together for readers. */
-export function FieldControl({
-  field,
-  value,
-  error,
-  onChange,
-  references,
-  self,
-  leadNote,
-}: FieldControlProps) {
+export function FieldControl(props: FieldControlProps) {
+  const { field, value, error, onChange, leadNote } = props;
   const ids = fieldIds(field.id);
   const hint = [hintText(field, value), leadNote].filter(Boolean).join(' ') || null;
   const aria = describeControl(ids.control, { hint, error });
@@ -175,15 +168,7 @@ export function FieldControl({
         <RequiredMark field={field} />
       </label>
       {hintNode}
-      <Control
-        field={field}
-        value={value}
-        onChange={onChange}
-        ids={ids}
-        aria={aria}
-        references={references}
-        self={self}
-      />
+      <Control {...props} ids={ids} aria={aria} />
       {errorNode}
     </div>
   );
@@ -197,14 +182,9 @@ function Control({
   aria,
   references,
   self,
-}: {
-  field: FieldDef;
-  value: unknown;
-  onChange: (value: unknown) => void;
+}: Pick<FieldControlProps, 'field' | 'value' | 'onChange' | 'references' | 'self'> & {
   ids: ReturnType<typeof fieldIds>;
   aria: { 'aria-describedby': string | undefined; 'aria-invalid': true | undefined };
-  references: Record<string, ReferenceOption[]>;
-  self: { endpoint: string; id: string };
 }): ReactNode {
   const required = field.required || undefined;
   switch (field.kind) {
