@@ -4,7 +4,7 @@ import { SubmitButton } from '@/components/ui/button';
 import type { Flash } from '@/lib/http/flash';
 import type { PartnerMember } from '@/server/partners/members';
 import { FORM_KEY, flashFor, typedIn } from '@/lib/http/form-flash';
-import { BizListSection } from '@/components/biz/biz-section';
+import { MembersListSection } from '@/components/biz/members-list-section';
 import { RowError } from './messages';
 
 export const MEMBER_ADD_KEY = 'member-add';
@@ -25,17 +25,13 @@ export function MemberSection({
   const action = `/api/biz/axis-admin/partners/${partnerId}/members`;
   const addFlash = flashFor(flash, MEMBER_ADD_KEY);
   return (
-    <BizListSection
-      id="members"
-      title="メンバー"
-      items={members}
-      unit="人"
+    <MembersListSection
+      members={members}
       intro={
         <p className={styles.lead}>
           メンバーは、この企業の管理画面を開き、求人を作成して審査に出せます。追加・削除は記録に残ります。
         </p>
       }
-      empty="メンバーはまだいません。"
       footer={
         <div className={styles.narrow}>
           <PostForm
@@ -60,26 +56,19 @@ export function MemberSection({
           </PostForm>
         </div>
       }
-    >
-      <ul className={styles.memberList}>
-        {members.map((member) => (
-          <li key={member.userId} className={styles.member}>
-            <div className={styles.memberWho}>
-              <strong>{member.displayName}</strong>
-              <span>{member.email}</span>
-            </div>
-            <form method="post" action={action} className={styles.inlineForm}>
-              <input type="hidden" name={FORM_KEY} value={memberRemoveKey(member.userId)} />
-              <input type="hidden" name="intent" value="remove" />
-              <input type="hidden" name="userId" value={member.userId} />
-              <SubmitButton color="white">
-                外す<span className="visually-hidden">：{member.email}</span>
-              </SubmitButton>
-            </form>
-            <RowError message={flashFor(flash, memberRemoveKey(member.userId))?.message} />
-          </li>
-        ))}
-      </ul>
-    </BizListSection>
+      rowAction={(member) => (
+        <>
+          <form method="post" action={action} className={styles.inlineForm}>
+            <input type="hidden" name={FORM_KEY} value={memberRemoveKey(member.userId)} />
+            <input type="hidden" name="intent" value="remove" />
+            <input type="hidden" name="userId" value={member.userId} />
+            <SubmitButton color="white">
+              外す<span className="visually-hidden">：{member.email}</span>
+            </SubmitButton>
+          </form>
+          <RowError message={flashFor(flash, memberRemoveKey(member.userId))?.message} />
+        </>
+      )}
+    />
   );
 }

@@ -1,7 +1,6 @@
 import Link from 'next/link';
-import biz from '@/components/biz/biz-admin.module.css';
 import type { PartnerMember } from '@/server/partners/members';
-import { BizListSection } from '@/components/biz/biz-section';
+import { MembersListSection } from '@/components/biz/members-list-section';
 import styles from './partner-admin.module.css';
 
 /** メンバー: who acts for the partner. Staff add and remove them on the programme's screen. */
@@ -15,12 +14,8 @@ export function MembersSection({
   staffView: boolean;
 }) {
   return (
-    <BizListSection
-      id="members"
-      title="メンバー"
-      items={members}
-      unit="人"
-      empty="メンバーはまだいません。"
+    <MembersListSection
+      members={members}
       footer={
         staffView ? (
           <p>
@@ -32,17 +27,6 @@ export function MembersSection({
           <p className={styles.hint}>メンバーの追加・削除は担当者にご連絡ください。</p>
         )
       }
-    >
-      <ul className={biz.memberList}>
-        {members.map((member) => (
-          <li key={member.userId} className={biz.member}>
-            <span className={biz.memberWho}>
-              {member.displayName}
-              <span>{member.email}</span>
-            </span>
-          </li>
-        ))}
-      </ul>
-    </BizListSection>
+    />
   );
 }
