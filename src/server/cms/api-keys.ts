@@ -1,10 +1,11 @@
 import 'server-only';
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { and, asc, eq, isNull, lt, or } from 'drizzle-orm';
 import { API_PERMISSIONS, type ApiPermission } from '@/lib/cms/api-key-permissions';
 import { singleton } from '@/lib/singleton';
 import type { Db } from '@/server/db/client';
 import { cmsApiKeys } from '@/server/db/schema';
+import { sameSecret } from '@/server/security/signing';
 
 /**
  * API keys of the content API (header X-MICROCMS-API-KEY). Keys are random 256-bit secrets;
@@ -118,9 +119,6 @@ export function internalWriterApiKey(): string {
   return internalWriterKey;
 }
 
-const sameKey = (a: string, b: string) =>
-  a.length === b.length && timingSafeEqual(Buffer.from(a), Buffer.from(b));
-
 /** A key's last use is kept to the minute: enough to tell a live key from a forgotten one. */
 export const LAST_USED_INTERVAL_MS = 60_000;
 
@@ -189,8 +187,8 @@ export async function authenticateApiKey(
   key: string | null,
 ): Promise<ApiKeyPrincipal | null> {
   if (!key || key.length > 200) return null;
-  if (sameKey(key, internalKey)) return INTERNAL_PRINCIPAL;
-  if (sameKey(key, internalWriterKey)) return INTERNAL_WRITER_PRINCIPAL;
+  if (sameSecret(key, internalKey)) return INTERNAL_PRINCIPAL;
+  if (sameSecret(key, internalWriterKey)) return INTERNAL_WRITER_PRINCIPAL;
   const hash = hashKey(key);
   const cached = cache.get(hash);
   if (cached && cached.until > Date.now()) {

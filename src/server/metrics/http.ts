@@ -1,5 +1,4 @@
 import 'server-only';
-import { timingSafeEqual } from 'node:crypto';
 import { env } from '@/env';
 import { getDatabase } from '@/server/db/client';
 import { notFoundAnswer } from '@/server/http/form-endpoint';
@@ -7,18 +6,13 @@ import { isStaff } from '@/server/identity/session';
 import { userFromHeaders, type ViewerOption } from '@/server/identity/session-user';
 import { registerAppGauges } from './app-gauges';
 import { scrapeMetrics } from './metrics';
+import { sameSecret } from '@/server/security/signing';
 
 /**
  * GET /api/metrics: the Prometheus exposition, for a scraper with `Authorization: Bearer
  * METRICS_TOKEN` or a signed-in staff member. Anyone else gets the site's bare 404, as every
  * staff route does.
  */
-
-function sameSecret(a: string, b: string): boolean {
-  const x = Buffer.from(a);
-  const y = Buffer.from(b);
-  return x.length === y.length && timingSafeEqual(x, y);
-}
 
 export type MetricsOptions = ViewerOption & {
   /** Tests: the token. */

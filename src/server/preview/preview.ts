@@ -1,5 +1,4 @@
 import 'server-only';
-import { timingSafeEqual } from 'node:crypto';
 import { cookies } from 'next/headers';
 import { env } from '@/env';
 import { z } from '@/lib/zod';
@@ -9,7 +8,7 @@ import { CONTENT_ID } from '@/server/content/schemas';
 import { siteContent, usesBuiltInContent } from '@/server/content/site-content';
 import { getDb } from '@/server/db/client';
 import { PREVIEW_COOKIE, setCookieValue } from '@/server/http/cookies';
-import { signToken, verifyToken } from '@/server/security/signing';
+import { sameSecret, signToken, verifyToken } from '@/server/security/signing';
 import { isStaff } from '@/server/identity/session';
 import { userFromHeaders } from '@/server/identity/session-user';
 
@@ -34,12 +33,6 @@ export type PreviewTarget = {
 /** Long enough for an editor's review, short enough that a forwarded browser soon stops. */
 export const PREVIEW_SECONDS = 2 * 60 * 60;
 const PURPOSE = 'preview';
-
-function sameSecret(a: string, b: string): boolean {
-  const x = Buffer.from(a);
-  const y = Buffer.from(b);
-  return x.length === y.length && timingSafeEqual(x, y);
-}
 
 /** Whether the draft key opens this item's draft. */
 export async function isValidDraftKey(

@@ -37,9 +37,14 @@ function sign(purpose: string, fields: readonly (string | number)[]): string {
  * ignores the last character's spare bits, so decoded bytes would accept altered signatures.
  */
 function verify(purpose: string, fields: readonly (string | number)[], given: string): boolean {
-  const expected = Buffer.from(sign(purpose, fields));
-  const actual = Buffer.from(given);
-  return actual.length === expected.length && timingSafeEqual(actual, expected);
+  return sameSecret(given, sign(purpose, fields));
+}
+
+/** Whether two secrets (tokens, keys, MACs as text) are the same, compared in constant time. */
+export function sameSecret(a: string, b: string): boolean {
+  const x = Buffer.from(a);
+  const y = Buffer.from(b);
+  return x.length === y.length && timingSafeEqual(x, y);
 }
 
 /**
