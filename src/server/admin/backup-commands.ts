@@ -5,7 +5,14 @@ import { z } from '@/lib/zod';
 import { describeInstance } from '@/server/backup/emptiness';
 import { backupWithAudit, restoreWithAudit } from '@/server/backup/service';
 import { getStorage } from '@/server/storage/storage';
-import { type AdminCommand, type RawArgs, UsageError, defineCommand } from './command';
+import {
+  type AdminCommand,
+  type RawArgs,
+  UsageError,
+  absoluteFileArgs,
+  defineCommand,
+  filePath,
+} from './command';
 
 /**
  * `backup` and `restore`: the whole instance (every table, every media file) in one .tar.gz
@@ -16,13 +23,7 @@ import { type AdminCommand, type RawArgs, UsageError, defineCommand } from './co
  */
 
 export function localBackupArgs(command: string, args: RawArgs): RawArgs {
-  const out: RawArgs = { ...args };
-  for (const flag of ['out', 'file'] as const) {
-    const value = out[flag];
-    if ((command === 'backup' || command === 'restore') && typeof value === 'string')
-      out[flag] = path.resolve(value);
-  }
-  return out;
+  return command === 'backup' || command === 'restore' ? absoluteFileArgs(args) : args;
 }
 
 /** The refusal of `restore` while a server holds the embedded database. */
@@ -32,13 +33,6 @@ export function restoreWhileServing(dataDir: string): string {
     'サイトを止め、新しい空の DATA_DIR を指定して restore を実行してから、その DATA_DIR でサイトを起動してください。'
   );
 }
-
-const filePath = (what: string) =>
-  z
-    .string({ error: `${what}を指定してください。` })
-    .min(1)
-    .max(4096)
-    .refine((v) => path.isAbsolute(v), { error: `${what}は絶対パスで指定してください。` });
 
 const megabytes = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 const MAX_LISTED = 10;

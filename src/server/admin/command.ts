@@ -1,4 +1,5 @@
 import 'server-only';
+import path from 'node:path';
 import { z } from 'zod';
 import type { RawArgs } from '@/lib/admin/argv';
 import { OperatorError } from '@/lib/errors';
@@ -40,6 +41,28 @@ export function defineCommandWithoutFlags(
     args: z.object({}).strict(),
     run: (ctx) => command.run(ctx),
   });
+}
+
+/** A file's path argument (`what` names it in the messages), absolute. */
+export const filePath = (what: string) =>
+  z
+    .string({ error: `${what}を指定してください。` })
+    .min(1)
+    .max(4096)
+    .refine((v) => path.isAbsolute(v), { error: `${what}は絶対パスで指定してください。` });
+
+/**
+ * The `out` and `file` arguments of a command that writes or reads a file, made absolute in the
+ * CLI process: the command may run inside the server (admin socket), whose directory is not
+ * the operator's.
+ */
+export function absoluteFileArgs(args: RawArgs): RawArgs {
+  const out: RawArgs = { ...args };
+  for (const flag of ['out', 'file'] as const) {
+    const value = out[flag];
+    if (typeof value === 'string') out[flag] = path.resolve(value);
+  }
+  return out;
 }
 
 /** Command input that cannot be used: the CLI prints it and exits 2, before any change. */

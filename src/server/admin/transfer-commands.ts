@@ -9,7 +9,14 @@ import { describeInventory } from '@/server/transfer/inventory';
 import { normalizeBaseUrl } from '@/server/transfer/microcms/client';
 import { exportWithAudit, runArchiveImport, startMicroCmsImport } from '@/server/transfer/service';
 import type { TransferStatus } from '@/lib/transfer/status';
-import { type AdminCommand, type RawArgs, UsageError, defineCommand } from './command';
+import {
+  type AdminCommand,
+  type RawArgs,
+  UsageError,
+  absoluteFileArgs,
+  defineCommand,
+  filePath,
+} from './command';
 
 /**
  * Import and export from the command line: the same archive and the same microCMS import as
@@ -25,13 +32,9 @@ const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,99}$/;
 
 /** Run by scripts/admin.ts in the CLI process, before the command is run or sent. */
 export function localTransferArgs(command: string, args: RawArgs): RawArgs {
-  const out: RawArgs = { ...args };
+  const out: RawArgs =
+    command === 'export' || command === 'import' ? absoluteFileArgs(args) : { ...args };
   delete out[API_KEY_ARG]; // only ever set here, never taken from the command line
-  for (const flag of ['out', 'file'] as const) {
-    const value = out[flag];
-    if ((command === 'export' || command === 'import') && typeof value === 'string')
-      out[flag] = path.resolve(value);
-  }
   if (command === 'import-microcms') {
     const name = out['api-key-env'];
     if (typeof name === 'string' && ENV_NAME.test(name)) {
@@ -44,13 +47,6 @@ export function localTransferArgs(command: string, args: RawArgs): RawArgs {
   }
   return out;
 }
-
-const filePath = (what: string) =>
-  z
-    .string({ error: `${what}を指定してください。` })
-    .min(1)
-    .max(4096)
-    .refine((v) => path.isAbsolute(v), { error: `${what}は絶対パスで指定してください。` });
 
 function countsLine(status: TransferStatus): string {
   const result = status.result!;
