@@ -11,6 +11,7 @@
 
 import DiffMatchPatch from 'diff-match-patch';
 import type { EndpointDef, FieldDef } from '@/lib/cms/model';
+import { relationId } from '@/lib/cms/relation-id';
 import { formatDateTime } from './format';
 import { type Attributes, walkHtml } from './text/html-to-text';
 
@@ -391,13 +392,6 @@ function sameMarks(x: DiffPart, y: DiffPart): boolean {
   return true;
 }
 
-function refId(value: unknown): string | null {
-  if (typeof value === 'string') return value || null;
-  if (value && typeof value === 'object' && 'id' in value && typeof value.id === 'string')
-    return value.id;
-  return null;
-}
-
 function asList(value: unknown): unknown[] {
   if (Array.isArray(value)) return value;
   return value === null || value === undefined || value === '' ? [] : [value];
@@ -416,9 +410,9 @@ function url(value: unknown): { url: string; alt: string } | null {
 function comparable(field: FieldDef, value: unknown): string {
   switch (field.kind) {
     case 'relation':
-      return refId(value) ?? '';
+      return relationId(value) ?? '';
     case 'relationList':
-      return JSON.stringify(asList(value).map(refId));
+      return JSON.stringify(asList(value).map(relationId));
     case 'select':
       return JSON.stringify(asList(value));
     case 'media':
@@ -450,9 +444,9 @@ function displayValue(field: FieldDef, value: unknown): string {
       return list.length ? list.join('、') : NONE;
     }
     case 'relation':
-      return refId(value) ?? NONE;
+      return relationId(value) ?? NONE;
     case 'relationList': {
-      const ids = asList(value).map(refId).filter(Boolean);
+      const ids = asList(value).map(relationId).filter(Boolean);
       return ids.length ? ids.join('、') : NONE;
     }
     case 'media':

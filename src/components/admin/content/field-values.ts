@@ -7,6 +7,7 @@
 
 import type { FileValue, MediaValue } from '@/lib/admin-content';
 import type { FieldDef } from '@/lib/cms/model';
+import { relationId } from '@/lib/cms/relation-id';
 import { JAPAN_OFFSET_MS, japanClock } from '@/lib/format';
 
 /** An ISO date-time → "YYYY-MM-DDTHH:MM" in Japan time (for `datetime-local`); '' if none. */
@@ -65,19 +66,12 @@ function normalize(field: FieldDef, value: unknown): unknown {
     case 'select':
       return Array.isArray(value) ? value : typeof value === 'string' ? [value] : [];
     case 'relation':
-      return idOf(value);
+      return relationId(value);
     case 'relationList':
-      return Array.isArray(value) ? value.map(idOf).filter(Boolean) : [];
+      return Array.isArray(value) ? value.map(relationId).filter(Boolean) : [];
     default:
       return value;
   }
-}
-
-function idOf(value: unknown): string | null {
-  if (typeof value === 'string') return value || null;
-  if (value && typeof value === 'object' && 'id' in value && typeof value.id === 'string')
-    return value.id;
-  return null;
 }
 
 export const asString = (value: unknown): string => (typeof value === 'string' ? value : '');
