@@ -1,3 +1,4 @@
+import { rememberLast } from '@/lib/remember-last';
 import {
   NON_TEXT_TAGS,
   RUBY_READING_TAGS,
@@ -23,11 +24,12 @@ const NOT_PROSE: ReadonlySet<string> = new Set([
   'audio',
 ]);
 
-export function proseOf(html: string): string {
-  return htmlToText(html, { skip: NOT_PROSE, edge: () => ' ' })
+/** An item's description is made from the same lead on every render: the last few are kept. */
+export const proseOf: (html: string) => string = rememberLast(64, (html) =>
+  htmlToText(html, { skip: NOT_PROSE, edge: () => ' ' })
     .replace(/\s+/g, ' ')
-    .trim();
-}
+    .trim(),
+);
 
 /** The attribute of the members' divider (`<hr data-members-divider>`). */
 const DIVIDER_ATTRIBUTE = 'data-members-divider';
