@@ -40,7 +40,7 @@ import { SEARCH_ADDRESSES, loadClasses, readerClasses } from './load/mix';
 import type { CookieJar } from './load/session';
 import { printReport } from './load/report';
 import { preflight, runMix } from './load/run';
-import { type Instance, sampleMemory, serverPid, startInstance } from './load/server';
+import { type Instance, cpuMs, sampleMemory, serverPid, startInstance } from './load/server';
 import { load, root } from './lib';
 
 const { values } = parseArgs({
@@ -52,6 +52,7 @@ const { values } = parseArgs({
     'write-rate': { type: 'string' },
     soak: { type: 'boolean', default: false },
     mix: { type: 'string' },
+    'node-flags': { type: 'string' },
   },
 });
 const parsed = z
@@ -65,12 +66,21 @@ const parsed = z
     posts: z.coerce.number().int().min(0).max(100_000).default(1000),
     // Content API writes a second; 0 leaves them out (to see what they cost the readers).
     'write-rate': z.coerce.number().int().min(0).max(9).default(1),
+    // Node/V8 flags added after npm start's own (the last of a repeated flag wins): to compare
+    // memory settings on one build, e.g. --node-flags="--max-semi-space-size=8".
+    'node-flags': z
+      .string()
+      .regex(
+        /^(--[a-z0-9-]+(=[\w.-]+)?)( --[a-z0-9-]+(=[\w.-]+)?)*$/,
+        'Node flags (--name or --name=value)',
+      )
+      .optional(),
   })
   .safeParse(values);
 if (!parsed.success) {
   console.error(
     `引数が正しくありません (invalid arguments): ${parsed.error.issues.map((i) => `--${i.path.join('.')}: ${i.message}`).join(', ')}\n` +
-      'usage: bench/load.ts [--mix full|readers] [--duration 60] [--connections 100] [--warmup 10] [--posts 1000] [--write-rate 1] [--soak]',
+      'usage: bench/load.ts [--mix full|readers] [--duration 60] [--connections 100] [--warmup 10] [--posts 1000] [--write-rate 1] [--soak] [--node-flags="--flag=value …"]',
   );
   process.exit(2);
 }
@@ -134,7 +144,7 @@ try {
     `[load] ${databaseUrl ? 'PostgreSQL' : '組み込み PGlite (embedded)'}: デモデータ + 記事 ${options.posts} 件を投入中 (seeding) …`,
   );
   const { readKey, writeKey } = await seedSite({ dataDir, databaseUrl, posts: options.posts });
-  instance = await startInstance(serverEnv, logFile);
+  instance = await startInstance(serverEnv, logFile, options['node-flags']?.split(' ') ?? []);
   const pid = serverPid(instance);
   const memory = sampleMemory(pid);
   const rssStart = memory.now();
@@ -207,9 +217,11 @@ try {
     `[load] 計測 (measuring): ${options.connections} 接続 × ${options.duration} s, RSS ${rssWarm} MiB`,
   );
   const mark = memory.mark();
+  const cpuBefore = cpuMs(pid);
   const started = performance.now();
   const mix = await runMix(base, classes, options.connections, options.duration);
   const seconds = (performance.now() - started) / 1000;
+  const serverCpuMs = cpuMs(pid) - cpuBefore;
   const samples = memory.since(mark);
   memory.stop();
   clearInterval(renewal);
@@ -222,6 +234,7 @@ try {
     end: samples.at(-1) ?? rssWarm,
     settled: options.duration > SETTLED_AFTER_S ? samples[SETTLED_AFTER_S - 1] : undefined,
     minutes: samples.filter((_, i) => (i + 1) % 60 === 0),
+    childrenPeak: memory.childrenPeak(),
   };
   const errors =
     mix.classes.reduce((n, c) => n + c.errors + c.timeouts + c.unexpected, 0) + warmupErrors;
@@ -233,6 +246,8 @@ try {
     mix,
     baseline: { ...baseline, seconds: baselineSeconds, bytes: home.length },
     rss,
+    serverCpuMs,
+    nodeFlags: options['node-flags'],
     soakLimit: SOAK_LIMIT,
     warmupErrors,
     notes: [

@@ -17,7 +17,12 @@ export type Report = {
     settled?: number;
     /** At the end of each minute of the run. */
     minutes: number[];
+    /** The processes the server started (the reading analyser's child), at most at once. */
+    childrenPeak: number;
   };
+  /** CPU time the server process used while measured. */
+  serverCpuMs: number;
+  nodeFlags?: string;
   soakLimit: number;
   warmupErrors: number;
   notes: string[];
@@ -100,9 +105,11 @@ export function printReport(r: Report): void {
     ]),
     '',
     `Throughput of the mix: ${fixed(perSecond)} req/s, ${(perSecond / r.baseline.requestsPerSec).toFixed(3)}× the plain server of this run.`,
+    `Server CPU: ${fixed(r.serverCpuMs / 1000, 1)} s in ${fixed(r.seconds)} s, ${fixed(r.serverCpuMs / Math.max(1, total.requests), 2)} ms per request.`,
+    ...(r.nodeFlags ? [`Node flags added for this run: \`${r.nodeFlags}\`.`] : []),
     r.warmupErrors > 0 ? `Warm-up: ${r.warmupErrors} errors.` : 'Warm-up: no errors.',
     '',
-    `Server process memory (RSS, sampled every second): start ${r.rss.start} MiB, after warm-up ${r.rss.warm} MiB, peak ${r.rss.peak} MiB, end ${r.rss.end} MiB.`,
+    `Server process memory (RSS, sampled every second): start ${r.rss.start} MiB, after warm-up ${r.rss.warm} MiB, peak ${r.rss.peak} MiB, end ${r.rss.end} MiB. Its child processes (the reading analyser, while it indexes): peak ${r.rss.childrenPeak} MiB.`,
   ];
   if (r.rss.minutes.length > 1)
     lines.push(`At the end of each minute: ${r.rss.minutes.join(', ')} MiB.`);

@@ -16,12 +16,16 @@ export type Instance = {
  * `npm start` as an operator runs it (scripts/start.ts), its output in `logFile`. Detached: the
  * group (the launcher and anything it starts) is signalled as one.
  */
-export async function startInstance(env: Record<string, string>, logFile: string) {
+export async function startInstance(
+  env: Record<string, string>,
+  logFile: string,
+  extraNodeFlags: string[] = [],
+) {
   const port = await freePort();
   const log = fs.openSync(logFile, 'a');
   const child = spawn(
     process.execPath,
-    [...SERVER_NODE_FLAGS, path.join(root, 'scripts/launch.mjs'), 'start'],
+    [...SERVER_NODE_FLAGS, ...extraNodeFlags, path.join(root, 'scripts/launch.mjs'), 'start'],
     {
       cwd: root,
       env: {
@@ -73,6 +77,7 @@ export async function startInstance(env: Record<string, string>, logFile: string
   return { base, child, logFile, stop } satisfies Instance;
 }
 
+/** Every process the given one started, and theirs (Linux: /proc). */
 function descendants(pid: number): number[] {
   const found: number[] = [];
   const walk = (parent: number) => {
@@ -109,12 +114,13 @@ function rssKiB(pid: number): number {
 }
 
 /**
- * The site's node process: the largest in the group (scripts/launch.mjs runs the server in its own process; a build it starts is another).
- * Linux only (/proc); elsewhere the figures read 0.
+ * The site's node process: the one started, which serves the site itself (scripts/launch.mjs
+ * runs the server entry in its own process). Not the largest of its group: the reading
+ * analyser's child (src/server/search/readings.ts) can be larger while it works, and a soak
+ * that sampled it read 0 once it ended.
  */
 export function serverPid(instance: Instance): number {
-  const pids = [instance.child.pid!, ...descendants(instance.child.pid!)];
-  return pids.reduce((best, pid) => (rssKiB(pid) > rssKiB(best) ? pid : best), pids[0]!);
+  return instance.child.pid!;
 }
 
 export type MemorySampler = {
@@ -123,17 +129,41 @@ export type MemorySampler = {
   /** Samples (MiB) since `mark`, one a second. */
   since: (mark: number) => number[];
   mark: () => number;
+  /** The most the processes the server started (the reading analyser) held at once, in MiB. */
+  childrenPeak: () => number;
   stop: () => void;
 };
+
+/**
+ * CPU time (user + system, all threads) the process has used, in ms: beside throughput, the
+ * cost of a request that does not depend on what else the machine runs. 0 off Linux.
+ */
+export function cpuMs(pid: number): number {
+  try {
+    // Fields after the command's closing parenthesis: utime and stime are the 12th and 13th.
+    const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS;
+  } catch {
+    return 0;
+  }
+}
+/** Linux's USER_HZ, the unit of /proc/PID/stat's times (100 on every current kernel). */
+const CLOCK_TICKS = 100;
 
 /** Samples the server process's resident memory (VmRSS) every second. */
 export function sampleMemory(pid: number): MemorySampler {
   const samples: number[] = [];
+  let childrenPeak = 0;
   const now = () => Math.round(rssKiB(pid) / 1024);
-  const timer = setInterval(() => samples.push(now()), 1000);
+  const timer = setInterval(() => {
+    samples.push(now());
+    const children = descendants(pid).reduce((kib, child) => kib + rssKiB(child), 0);
+    childrenPeak = Math.max(childrenPeak, Math.round(children / 1024));
+  }, 1000);
   timer.unref();
   return {
     now,
+    childrenPeak: () => childrenPeak,
     mark: () => samples.length,
     since: (mark) => samples.slice(mark),
     stop: () => clearInterval(timer),

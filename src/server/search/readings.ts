@@ -58,6 +58,13 @@ process.on('message', ({ id, texts }) => {
 });
 `;
 
+/**
+ * The server's own memory settings (scripts/server-process.mjs): the dictionary's build leaves
+ * garbage a default heap would keep. Measured on the child after loading and tokenising:
+ * 414 MiB resident with Node's defaults, 355 with these (docs/decisions/043-memory.md).
+ */
+const WORKER_NODE_FLAGS = ['--max-semi-space-size=2', '--heap-growing-percent=45'];
+
 type Pending = { resolve: (words: Morpheme[][]) => void; reject: (error: Error) => void };
 type Answer = { id: number; words?: [string, string | null][][]; error?: string };
 type Analyser = {
@@ -98,9 +105,13 @@ function startWorker(): ChildProcess {
   const require = createRequire(path.join(process.cwd(), 'package.json'));
   const modulePath = require.resolve('kuromoji');
   const dicPath = path.join(path.dirname(modulePath), '..', 'dict');
-  const started = spawn(process.execPath, ['-e', WORKER_SOURCE, modulePath, dicPath], {
-    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-  });
+  const started = spawn(
+    process.execPath,
+    [...WORKER_NODE_FLAGS, '-e', WORKER_SOURCE, modulePath, dicPath],
+    {
+      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    },
+  );
   started.on('message', (answer: Answer) => {
     const request = pending.get(answer.id);
     if (!request) return;
