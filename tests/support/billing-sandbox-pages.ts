@@ -32,6 +32,20 @@ export type PagesSandbox = {
   fetchPage: (path: string, init?: RequestInit) => Promise<Page>;
   /** A form post as a browser on the page sends it (same origin unless told). */
   postForm: (path: string, fields: Record<string, string>, headers?: HeadersInit) => Promise<Page>;
+  /**
+   * A customer on a test clock of its own (frozen at `start`; its address starts with `label`)
+   * and a checkout session selling it the monthly plan, with a trial of `trialDays` if given.
+   */
+  clockedCheckout: (options: {
+    label: string;
+    start: number;
+    successUrl: string;
+    trialDays?: number;
+  }) => Promise<{
+    clock: Stripe.TestHelpers.TestClock;
+    customer: Stripe.Customer;
+    session: Stripe.Checkout.Session;
+  }>;
 };
 
 /**
@@ -82,6 +96,27 @@ async function startPagesSandbox(): Promise<PagesSandbox> {
     });
   }
 
+  const clockedCheckout: PagesSandbox['clockedCheckout'] = async ({
+    label,
+    start,
+    successUrl,
+    trialDays,
+  }) => {
+    const clock = await stripe.testHelpers.testClocks.create({ frozen_time: start });
+    const customer = await stripe.customers.create({
+      email: `${label}-${clock.id}@example.jp`,
+      test_clock: clock.id,
+    });
+    const session = await stripe.checkout.sessions.create({
+      mode: 'subscription',
+      line_items: [{ price: monthly.id, quantity: 1 }],
+      customer: customer.id,
+      success_url: successUrl,
+      ...(trialDays ? { subscription_data: { trial_period_days: trialDays } } : {}),
+    });
+    return { clock, customer, session };
+  };
+
   return {
     sandbox,
     stripe,
@@ -93,6 +128,7 @@ async function startPagesSandbox(): Promise<PagesSandbox> {
     oneTime,
     fetchPage,
     postForm,
+    clockedCheckout,
   };
 }
 

@@ -56,19 +56,14 @@ describe('declined test cards', () => {
     /** A customer on a clock of its own and a checkout session selling it the monthly plan. */
     async function clockedSession(trialDays?: number) {
       const start = utc(2027, 4, 1);
-      const clock = await pages.stripe.testHelpers.testClocks.create({ frozen_time: start });
-      const customer = await pages.stripe.customers.create({
-        email: `0341-${clock.id}@example.jp`,
-        test_clock: clock.id,
+      const successUrl = 'https://axis.example.jp/welcome';
+      const checkout = await pages.clockedCheckout({
+        label: '0341',
+        start,
+        successUrl,
+        trialDays,
       });
-      const session = await pages.stripe.checkout.sessions.create({
-        mode: 'subscription',
-        line_items: [{ price: pages.monthly.id, quantity: 1 }],
-        customer: customer.id,
-        success_url: 'https://axis.example.jp/welcome',
-        ...(trialDays ? { subscription_data: { trial_period_days: trialDays } } : {}),
-      });
-      return { start, clock, customer, session };
+      return { start, ...checkout };
     }
 
     it('attaches through the SDK and declines the charge of a new subscription', async () => {

@@ -26,20 +26,8 @@ describe('EMV 3-D Secure', () => {
   const pages = usePagesSandbox();
 
   /** A customer on a clock of its own, and a checkout session selling it the monthly plan. */
-  async function clockedSession(start = utc(2027, 4, 1)) {
-    const clock = await pages.stripe.testHelpers.testClocks.create({ frozen_time: start });
-    const customer = await pages.stripe.customers.create({
-      email: `3ds-${clock.id}@example.jp`,
-      test_clock: clock.id,
-    });
-    const session = await pages.stripe.checkout.sessions.create({
-      mode: 'subscription',
-      line_items: [{ price: pages.monthly.id, quantity: 1 }],
-      customer: customer.id,
-      success_url: SUCCESS_URL,
-    });
-    return { clock, customer, session };
-  }
+  const clockedSession = (start = utc(2027, 4, 1)) =>
+    pages.clockedCheckout({ label: '3ds', start, successUrl: SUCCESS_URL });
 
   /** The customer's events, oldest first. */
   async function typesOf(customerId: string): Promise<string[]> {
