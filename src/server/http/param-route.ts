@@ -11,3 +11,19 @@ export function paramRoute<Name extends string>(
 ): (request: Request, context: { params: Promise<Record<Name, string>> }) => Promise<Response> {
   return async (request, { params }) => handle(request, (await params)[name]);
 }
+
+/**
+ * A route handler under /api/admin/content/[endpoint]/[contentId] that hands both segments to
+ * the console's handler, as paramRoute does for one.
+ */
+export function contentItemRoute(
+  handle: (request: Request, endpoint: string, contentId: string) => Promise<Response>,
+): (
+  request: Request,
+  context: { params: Promise<{ endpoint: string; contentId: string }> },
+) => Promise<Response> {
+  return async (request, { params }) => {
+    const { endpoint, contentId } = await params;
+    return handle(request, endpoint, contentId);
+  };
+}

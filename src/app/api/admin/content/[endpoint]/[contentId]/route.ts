@@ -1,15 +1,12 @@
 import { consoleRoutes } from '@/server/cms/console/console-http';
+import { contentItemRoute } from '@/server/http/param-route';
 
 export const dynamic = 'force-dynamic';
 
-type Params = { params: Promise<{ endpoint: string; contentId: string }> };
+export const PUT = contentItemRoute((request, endpoint, contentId) =>
+  consoleRoutes().save(request, endpoint, contentId),
+);
 
-export async function PUT(request: Request, { params }: Params): Promise<Response> {
-  const { endpoint, contentId } = await params;
-  return consoleRoutes().save(request, endpoint, contentId);
-}
-
-export async function DELETE(request: Request, { params }: Params): Promise<Response> {
-  const { endpoint, contentId } = await params;
-  return consoleRoutes().remove(request, endpoint, contentId);
-}
+export const DELETE = contentItemRoute((request, endpoint, contentId) =>
+  consoleRoutes().remove(request, endpoint, contentId),
+);

@@ -1,10 +1,8 @@
 import { consoleRoutes } from '@/server/cms/console/console-http';
+import { contentItemRoute } from '@/server/http/param-route';
 
 export const dynamic = 'force-dynamic';
 
-type Params = { params: Promise<{ endpoint: string; contentId: string }> };
-
-export async function POST(request: Request, { params }: Params): Promise<Response> {
-  const { endpoint, contentId } = await params;
-  return consoleRoutes().restore(request, endpoint, contentId);
-}
+export const POST = contentItemRoute((request, endpoint, contentId) =>
+  consoleRoutes().restore(request, endpoint, contentId),
+);
