@@ -5,6 +5,7 @@ import { sanitizeRichText } from '@/server/cms/richtext/sanitize';
 import { LEAD_MAX_CHARS } from '@/lib/access/lead-rule';
 import { countCharacters } from '@/lib/reading-time';
 import { oncePerFrozen } from '@/lib/once-per-frozen';
+import { rememberLast } from '@/lib/remember-last';
 
 /**
  * The lead of a rich-text body: what a reader without access sees of a members' item
@@ -359,13 +360,19 @@ export function gatedLength(html: string, lead: string): number {
 }
 
 /**
+ * textCharacters kept by the text: a gated reader's item is their own copy with the lead for
+ * its body (post-access.ts), made on every render, but the lead is the same text each time.
+ */
+const charactersOfText = rememberLast(64, textCharacters);
+
+/**
  * An item's body measured once per version: its text's characters (the reading time), its lead
  * and what the lead leaves out (the paywall's 「残り」). A frozen item is a version the content
  * client shares between readers, so these are worked out for its first reader only
  * (oncePerFrozen); the lead is the same for every reader it is shown to.
  */
 export const bodyCharacters = oncePerFrozen((item: { body?: string }) =>
-  textCharacters(item.body ?? ''),
+  charactersOfText(item.body ?? ''),
 );
 
 export const bodyLead = oncePerFrozen((item: { body?: string }) => {
