@@ -25,6 +25,16 @@ export function StaffPageTitle({ title }: { title: string }) {
   );
 }
 
+/** The trail above a page of the content console: the admin top, the console, then `children`. */
+export function ContentBreadcrumb({ children }: { children: ReactNode }) {
+  return (
+    <p className={adminStyles.breadcrumb}>
+      <Link href="/admin">管理画面</Link> / <Link href="/admin/content">コンテンツ</Link> /{' '}
+      {children}
+    </p>
+  );
+}
+
 /** The breadcrumb back to the admin top, the page's heading and its lead. */
 export function StaffPageHead({ title, lead }: { title: string; lead: ReactNode }) {
   return (

@@ -1,6 +1,6 @@
 import Link from 'next/link';
 import adminStyles from '@/components/admin/admin.module.css';
-import { StaffSection } from '@/components/admin/staff-list-page';
+import { StaffSection, ContentBreadcrumb } from '@/components/admin/staff-list-page';
 import staff from '@/components/admin/staff.module.css';
 import styles from '@/components/admin/users/users.module.css';
 import { Button, SubmitButton } from '@/components/ui/button';
@@ -33,8 +33,7 @@ export function StepBreadcrumb({
   withStep?: boolean;
 }) {
   return (
-    <p className={adminStyles.breadcrumb}>
-      <Link href="/admin">管理画面</Link> / <Link href="/admin/content">コンテンツ</Link> /{' '}
+    <ContentBreadcrumb>
       <Link href={consolePaths.list('posts')}>記事</Link> /{' '}
       <Link href={consolePaths.edit('posts', post.id)}>{post.title || '（無題）'}</Link>
       {withStep ? (
@@ -43,7 +42,7 @@ export function StepBreadcrumb({
           / <Link href={newsletterPaths.step(post.id)}>メールで配信</Link>
         </>
       ) : null}
-    </p>
+    </ContentBreadcrumb>
   );
 }
 

@@ -1,4 +1,3 @@
-import Link from 'next/link';
 import { accountMetadata, gatedMetadata } from '@/components/account/metadata';
 import styles from '@/components/admin/admin.module.css';
 import { ContentList } from '@/components/admin/content/content-list';
@@ -7,6 +6,7 @@ import { PageMessages } from '@/components/biz/axis-admin/messages';
 import { failure } from '@/lib/http/form-flash';
 import { contentListPage, endpointLabel, requireConsoleUser } from '@/server/admin/content-pages';
 import { readFlash } from '@/server/http/read-flash';
+import { ContentBreadcrumb } from '@/components/admin/staff-list-page';
 
 type Props = {
   params: Promise<{ endpoint: string }>;
@@ -28,10 +28,7 @@ export default async function ContentListPage({ params, searchParams }: Props) {
     .flatMap(([, line]) => line);
   return (
     <div className={styles.page}>
-      <p className={styles.breadcrumb}>
-        <Link href="/admin">管理画面</Link> / <Link href="/admin/content">コンテンツ</Link> /{' '}
-        {list.def.label}
-      </p>
+      <ContentBreadcrumb>{list.def.label}</ContentBreadcrumb>
       <h1 className={styles.title}>{list.def.label}</h1>
       <PageMessages flash={flash} />
       {refused.length ? (

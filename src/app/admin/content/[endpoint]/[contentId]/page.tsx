@@ -8,6 +8,7 @@ import { PageMessages } from '@/components/biz/axis-admin/messages';
 import { consolePaths } from '@/lib/admin-content';
 import { editItemPage, endpointLabel, requireConsoleUser } from '@/server/admin/content-pages';
 import { readFlash } from '@/server/http/read-flash';
+import { ContentBreadcrumb } from '@/components/admin/staff-list-page';
 
 type Props = { params: Promise<{ endpoint: string; contentId: string }> };
 
@@ -26,14 +27,13 @@ export default async function EditContentPage({ params }: Props) {
   const flash = await readFlash();
   return (
     <div className={styles.page}>
-      <p className={styles.breadcrumb}>
-        <Link href="/admin">管理画面</Link> / <Link href="/admin/content">コンテンツ</Link> /{' '}
+      <ContentBreadcrumb>
         {def.kind === 'list' ? (
           <Link href={consolePaths.list(def.endpoint)}>{def.label}</Link>
         ) : (
           def.label
         )}
-      </p>
+      </ContentBreadcrumb>
       <h1 className={styles.title}>{def.kind === 'list' ? title || '（無題）' : def.label}</h1>
       <PageMessages flash={flash} />
       {item.updatedAt ? (

@@ -4,6 +4,7 @@ import styles from '@/components/admin/admin.module.css';
 import { BulkConfirm } from '@/components/admin/content/bulk-confirm';
 import { consolePaths } from '@/lib/admin-content';
 import { bulkConfirmPage, endpointLabel, requireConsoleUser } from '@/server/admin/content-pages';
+import { ContentBreadcrumb } from '@/components/admin/staff-list-page';
 
 type Props = {
   params: Promise<{ endpoint: string }>;
@@ -24,10 +25,9 @@ export default async function BulkConfirmPage({ params, searchParams }: Props) {
   const { def } = confirm;
   return (
     <div className={styles.page}>
-      <p className={styles.breadcrumb}>
-        <Link href="/admin">管理画面</Link> / <Link href="/admin/content">コンテンツ</Link> /{' '}
+      <ContentBreadcrumb>
         <Link href={consolePaths.list(def.endpoint)}>{def.label}</Link> / 一括操作の確認
-      </p>
+      </ContentBreadcrumb>
       <BulkConfirm {...confirm} />
     </div>
   );

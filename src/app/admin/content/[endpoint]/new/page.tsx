@@ -6,6 +6,7 @@ import { env } from '@/env';
 import { consolePaths } from '@/lib/admin-content';
 import { endpointLabel, newItemPage, requireConsoleUser } from '@/server/admin/content-pages';
 import type { RouteParamsProps } from '@/components/listing/page-params';
+import { ContentBreadcrumb } from '@/components/admin/staff-list-page';
 
 export const generateMetadata = gatedMetadata(
   requireConsoleUser,
@@ -20,10 +21,9 @@ export default async function NewContentPage({ params }: RouteParamsProps<'endpo
   const { def, item, canPublish } = await newItemPage((await params).endpoint);
   return (
     <div className={styles.page}>
-      <p className={styles.breadcrumb}>
-        <Link href="/admin">管理画面</Link> / <Link href="/admin/content">コンテンツ</Link> /{' '}
+      <ContentBreadcrumb>
         <Link href={consolePaths.list(def.endpoint)}>{def.label}</Link> / 新規作成
-      </p>
+      </ContentBreadcrumb>
       <h1 className={styles.title}>{def.label}を作成</h1>
       <ContentEditor
         def={def}

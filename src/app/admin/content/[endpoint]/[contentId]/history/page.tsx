@@ -6,6 +6,7 @@ import { PageMessages } from '@/components/biz/axis-admin/messages';
 import { consolePaths } from '@/lib/admin-content';
 import { endpointLabel, historyPage, requireConsoleUser } from '@/server/admin/content-pages';
 import { readFlash } from '@/server/http/read-flash';
+import { ContentBreadcrumb } from '@/components/admin/staff-list-page';
 
 type Props = {
   params: Promise<{ endpoint: string; contentId: string }>;
@@ -27,13 +28,12 @@ export default async function ContentHistoryPage({ params, searchParams }: Props
   const flash = await readFlash();
   return (
     <div className={styles.page}>
-      <p className={styles.breadcrumb}>
-        <Link href="/admin">管理画面</Link> / <Link href="/admin/content">コンテンツ</Link> /{' '}
+      <ContentBreadcrumb>
         <Link href={consolePaths.edit(history.endpoint, history.id)}>
           {history.title || history.def.label}
         </Link>{' '}
         / 変更履歴
-      </p>
+      </ContentBreadcrumb>
       <h1 className={styles.title}>変更履歴</h1>
       <PageMessages flash={flash} />
       <VersionHistory {...history} />
