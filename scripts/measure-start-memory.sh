@@ -18,9 +18,13 @@ for _ in $(seq 1 300); do
   curl -sf "http://127.0.0.1:$port/api/health" >/dev/null && break
   sleep 1
 done
-# npm runs the script through sh: the server is the node process listening on the port.
-pid=$(pgrep -f "scripts/launch.mjs start" | while read -r p; do
-  tr '\0' '\n' <"/proc/$p/environ" 2>/dev/null | grep -qx "PORT=$port" && echo "$p"; done | head -1)
+# npm runs the script through sh, which has the same command line and environment: the
+# server is the node process among them. (`tail`, not `head`: reading the whole list, it cannot
+# end the loop early with SIGPIPE, which pipefail turned into a silent exit.)
+pid=$(for p in $(pgrep -f "scripts/launch.mjs start"); do
+  [[ "$(cat "/proc/$p/comm" 2>/dev/null)" == node ]] &&
+    tr '\0' '\n' <"/proc/$p/environ" 2>/dev/null | grep -qx "PORT=$port" && echo "$p"
+done | tail -n 1)
 sleep 8
 echo "idle: $(awk '/VmRSS/ {print int($2/1024)}' "/proc/$pid/status") MiB"
 for path in / /posts; do curl -s -o /dev/null "http://127.0.0.1:$port$path"; done
