@@ -56,6 +56,8 @@ export type BareApp = {
  */
 export async function startBareApp(
   files: Record<string, string> = {},
+  /** The server's process settings (Node flags and environment), to start it as the site runs. */
+  settings: { nodeFlags?: string[]; env?: Record<string, string> } = {},
 ): Promise<BareApp & { dir: string; pid: number }> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'axis-bare-app-'));
   const remove = () => fs.rmSync(dir, { recursive: true, force: true });
@@ -78,11 +80,11 @@ export async function startBareApp(
       stdio: ['ignore', 'pipe', 'inherit'],
     });
     const port = await freePort();
-    const server = spawn(process.execPath, [next, 'start', '-p', String(port)], {
-      cwd: dir,
-      env,
-      stdio: 'ignore',
-    });
+    const server = spawn(
+      process.execPath,
+      [...(settings.nodeFlags ?? []), next, 'start', '-p', String(port)],
+      { cwd: dir, env: { ...env, ...settings.env }, stdio: 'ignore' },
+    );
     const stop = () => {
       server.kill('SIGTERM');
       remove();

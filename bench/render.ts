@@ -8,7 +8,7 @@
  *   administrator's session: staff are rendered per request);
  * - a bare App Router app (bench/bare-app plus one page that calls `connection()`, so it renders
  *   per request) that renders the visitor's page body with React, built and started with
- *   `next start` by the same Next.js;
+ *   `next start` by the same Next.js, with npm start's V8 and malloc settings;
  * - a plain Node http server sending the visitor's page bytes: the ceiling.
  * It prints req/s, p50 and p99 and the ratio of the site to the bare app. BENCH_ROUNDS (default
  * 1) repeats the three in turn, for a machine shared with other work. BENCH_PROFILE=1 then runs
@@ -21,6 +21,7 @@ import path from 'node:path';
 import { loadBuildSettings, runNextBuild, staleBuildReason } from '../scripts/lib/build-freshness';
 import { summariseProfile } from './cpu-profile';
 import { startBareApp } from './first-load-js';
+import { SERVER_MEMORY_ENV, SERVER_NODE_FLAGS } from '../scripts/server-process.mjs';
 import { bodyText, bodyTree } from './html-tree';
 import { type Load, load, peakRssMiB, plainServer, root, startServer } from './lib';
 import {
@@ -72,9 +73,10 @@ const visitorHtml = await rendered(UNKNOWN_COOKIE, true);
 await rendered(staff, false);
 
 // The bare app renders the visitor's body; it reads it once, as the site holds its code.
-const bare = await startBareApp({
-  'render.json': JSON.stringify(bodyTree(visitorHtml)),
-  'app/render/page.jsx': `import fs from 'node:fs';
+const bare = await startBareApp(
+  {
+    'render.json': JSON.stringify(bodyTree(visitorHtml)),
+    'app/render/page.jsx': `import fs from 'node:fs';
 import path from 'node:path';
 import { createElement } from 'react';
 import { connection } from 'next/server';
@@ -89,7 +91,14 @@ export default async function Page() {
   return <>{tree.map(element)}</>;
 }
 `,
-});
+  },
+  // npm start's V8 and malloc settings, so that garbage collection costs both apps alike (the
+  // site's module conditions are its own: the framework's server would not load with them).
+  {
+    nodeFlags: SERVER_NODE_FLAGS.filter((flag) => !flag.startsWith('--conditions')),
+    env: SERVER_MEMORY_ENV,
+  },
+);
 const bareUrl = new URL('/render', bare.url).href;
 const bareHtml = await (await fetch(bareUrl)).text();
 if (bodyText(bareHtml) !== bodyText(visitorHtml))
@@ -125,7 +134,7 @@ console.log(`
   .map((l) => l.toFixed(1))
   .join(' ')})
 
-autocannon, 10 connections, ${SECONDS} s; the members' post ${postPath}: ${visitorHtml.length} characters of HTML for the visitor with an unknown cookie, ${bareHtml.length} from the bare app; latency in ms; ratio to the plain server of the same round.
+autocannon, 10 connections, ${SECONDS} s; the members' post ${postPath}: ${visitorHtml.length} characters of HTML for the visitor with an unknown cookie, ${bareHtml.length} from the bare app; latency in ms; ratio to the plain server of the same round. Both apps run with npm start's V8 and malloc settings (scripts/server-process.mjs).
 
 ${rounds
   .map(
