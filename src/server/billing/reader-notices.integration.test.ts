@@ -1,9 +1,13 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { runAdminCommand } from '@/server/admin/commands';
-import { recordAudit } from '@/server/audit/audit-log';
 import type { Database } from '@/server/db/client';
-import { billingInvoices, billingNotifications, subscriptions } from '@/server/db/schema';
+import {
+  auditEvents,
+  billingInvoices,
+  billingNotifications,
+  subscriptions,
+} from '@/server/db/schema';
 import { findUserByEmail } from '@/server/profiles/profiles';
 import { createTestDatabase } from '@test-support/db/test-database';
 import {
@@ -175,10 +179,12 @@ describe('the reversed second plan', () => {
       { status: 'active', planName: 'メンバーシップ 月額プラン' },
       { status: 'canceled', planName: 'メンバーシップ 年額プラン', canceledAt: NOW },
     ]);
-    await recordAudit(database.db, {
+    // Recorded at the test's NOW, not the machine's: the notice window is counted from it.
+    await database.db.insert(auditEvents).values({
       actor: 'billing',
       action: 'billing.subscription.duplicate-reversed',
       target: userId,
+      occurredAt: NOW,
       detail: {
         subscription: `sub_${n}_1`,
         kept: `sub_${n}_0`,

@@ -1,5 +1,5 @@
 import 'server-only';
-import { and, asc, desc, eq, gte, inArray } from 'drizzle-orm';
+import { and, asc, desc, eq, gte, inArray, lte } from 'drizzle-orm';
 import type Stripe from 'stripe';
 import type { BillingNotice } from '@/lib/billing-notice';
 import { pastDuePlanOf } from '@/lib/billing-notice';
@@ -143,6 +143,8 @@ async function duplicateReversedNotice(db: Db, userId: string, now: Date): Promi
         eq(auditEvents.action, REVERSED_ACTION),
         eq(auditEvents.target, userId),
         gte(auditEvents.occurredAt, new Date(now.getTime() - PLAN_ENDED_NOTICE_DAYS * DAY_MS)),
+        // The window ends at `now` too, so the notice is a function of `now` alone.
+        lte(auditEvents.occurredAt, now),
       ),
     )
     .orderBy(asc(auditEvents.occurredAt));
