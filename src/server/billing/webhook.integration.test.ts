@@ -75,6 +75,16 @@ describe('billing webhooks', () => {
   /** What the sandbox would send, handed to the site's handler in process. */
   const { deliver } = site;
 
+  /** When the subscription's first period ends: its renewal (or first charge after a trial). */
+  const renewalOf = (subscription: Stripe.Subscription) =>
+    subscription.items.data[0]!.current_period_end;
+
+  /** Moves the reader's test clock to `time` (Unix seconds) and delivers what it sent. */
+  async function advanceTo(clock: string, time: number) {
+    await stripe.testHelpers.testClocks.advance(clock, { frozen_time: time });
+    await deliver();
+  }
+
   async function eventsOf(customerId: string): Promise<Stripe.Event[]> {
     const events: Stripe.Event[] = [];
     for await (const event of stripe.events.list({ limit: 100 })) {
@@ -260,7 +270,9 @@ describe('billing webhooks', () => {
     await deliver();
     expect((await rowOf(subscription.id))?.status).toBe('active');
 
-    await advance(32); // past the renewal: the charge fails
+    // A day past the renewal (a month is 28 to 31 days, so counted from the period's end, not
+    // from today): the charge fails, and the first retry (3 days on) has not come yet.
+    await advanceTo(clock, renewalOf(subscription) + 86_400);
     const pastDue = await rowOf(subscription.id);
     expect(pastDue?.status).toBe('past_due');
     expect(await mailsTo(reader.email, 'billing-payment-failed')).toHaveLength(1);
@@ -283,9 +295,7 @@ describe('billing webhooks', () => {
     await attachCard(stripe, reader.customerId, '4000002760003184');
     const clock = ((await stripe.customers.retrieve(reader.customerId)) as Stripe.Customer)
       .test_clock as string;
-    const { frozen_time } = await stripe.testHelpers.testClocks.retrieve(clock);
-    await stripe.testHelpers.testClocks.advance(clock, { frozen_time: frozen_time + 32 * 86_400 });
-    await deliver();
+    await advanceTo(clock, renewalOf(subscription) + 86_400);
     const pastDue = await rowOf(subscription.id);
     expect(pastDue?.status).toBe('past_due');
 

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { createApiKey } from '@/server/cms/api-keys';
 import { cmsApiKeys, cmsMedia } from '@/server/db/schema';
@@ -58,12 +58,14 @@ const filesUnder = (dir: string): string[] =>
 describe('POST /api/media', () => {
   it('stores an image under images/YYYY/MM with a random name and answers its public URL', async () => {
     const png = sample('png');
-    const res = await POST(uploadRequest(png, { name: 'photo.png', type: 'image/png' }));
+    // 01:00 on 1 December in Japan, still November in UTC: the folder is Japan's month.
+    vi.useFakeTimers({ toFake: ['Date'], now: new Date('2026-11-30T16:00:00Z') });
+    const res = await POST(uploadRequest(png, { name: 'photo.png', type: 'image/png' })).finally(
+      () => vi.useRealTimers(),
+    );
     expect(res.status).toBe(201);
     const body = (await res.json()) as Answer;
-    const now = new Date();
-    const month = `${now.getUTCFullYear()}/${String(now.getUTCMonth() + 1).padStart(2, '0')}`;
-    expect(body.url).toMatch(new RegExp(`^/uploads/images/${month}/[0-9a-f]{32}\\.png$`));
+    expect(body.url).toMatch(/^\/uploads\/images\/2026\/12\/[0-9a-f]{32}\.png$/);
     expect(body).toEqual({
       url: body.url,
       width: 3,

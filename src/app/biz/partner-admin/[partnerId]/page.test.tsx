@@ -1,6 +1,6 @@
 // @vitest-environment jsdom
 import { render, screen, within } from '@testing-library/react';
-import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type * as PartnerAccessModule from '@/server/access/partner-access';
 import type { PartnerActor } from '@/server/access/partner-access';
 import { EMPTY_LISTING } from '@/server/jobs/listing-input';
@@ -90,8 +90,14 @@ const show = async (partnerId = 'partner-sorane', query: Record<string, string> 
     }),
   );
 
+afterEach(() => {
+  vi.useRealTimers();
+});
+
 beforeEach(() => {
   vi.clearAllMocks();
+  // Within SORANE's contract year, whatever day the suite runs.
+  vi.useFakeTimers({ toFake: ['Date'], now: new Date('2026-11-27T03:00:00Z') });
   server.getPartner.mockResolvedValue(SORANE);
   server.listPartnerListings.mockResolvedValue([
     listing('job-aaaaaaaaaaaa', {
