@@ -6,6 +6,7 @@ import {
   cmsContents,
   cmsSubmissions,
   cmsVersions,
+  gifts,
   jobApplyClicks,
   jobListings,
   newsletterSends,
@@ -118,6 +119,11 @@ async function renameStoredIds(tx: Tx, endpoint: string, from: string, to: strin
     .where(
       and(eq(subscriptions.sourceEndpoint, endpoint), eq(subscriptions.sourceContentId, from)),
     );
+  // A gift opens the post it was made for under its new id (docs/decisions/037-gift-articles.md).
+  await tx
+    .update(gifts)
+    .set({ contentId: to })
+    .where(and(eq(gifts.endpoint, endpoint), eq(gifts.contentId, from)));
   if (endpoint === NEWSLETTER_ENDPOINT)
     await tx
       .update(newsletterSends)

@@ -871,7 +871,9 @@ export const newsletterConsents = pgTable(
 /**
  * Gift links (docs/decisions/037-gift-articles.md): a paid reader's link that opens one members'
  * post in full for anyone who has it, for 7 days. Only the SHA-256 of the link's random token is
- * kept; deleting the giver deletes their gifts (the recipient's page names them).
+ * kept; deleting the giver deletes their gifts (the recipient's page names them). The post is
+ * its id (moved by a rename, src/server/cms/rename.ts) and its creation time: another item
+ * given the id later was created later, so the gift opens it not.
  */
 export const gifts = pgTable(
   'gifts',
@@ -885,6 +887,11 @@ export const gifts = pgTable(
       .references(() => user.id, { onDelete: 'cascade' }),
     endpoint: text('endpoint').notNull(),
     contentId: text('content_id').notNull(),
+    /** The post's `createdAt`, which no write changes: with the id, the post itself. */
+    contentCreatedAt: timestamp('content_created_at', {
+      withTimezone: true,
+      precision: 3,
+    }).notNull(),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
   },
