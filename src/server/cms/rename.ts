@@ -23,7 +23,7 @@ import { badRequest } from './errors';
 import { canExist } from './content-id';
 import { emitContentChange } from './events';
 import { redirectRenamed } from './redirects';
-import { type Tx, type WriteContext, lockRow, recordRow } from './store';
+import { type Tx, type WriteContext, isPublicStatus, lockRow, recordRow } from './store';
 
 /**
  * Changing an item's id (its slug), the way docs/decisions/033-slugs-and-redirects.md decides:
@@ -183,7 +183,11 @@ export async function renameContent(
         .values(submissions.map((submission) => ({ ...submission, contentId: to })));
     await renameReferences(tx, def.endpoint, from, to);
     await renameStoredIds(tx, def.endpoint, from, to);
-    await redirectRenamed(tx, def.endpoint, from, to, ctx.actor, now);
+    await redirectRenamed(tx, def.endpoint, from, to, {
+      published: isPublicStatus(row.status),
+      actor: ctx.actor,
+      now,
+    });
     await recordRow(tx, def, { ...row, id: to }, 'rename', ctx, now);
     await recordAudit(tx, {
       actor: ctx.actor,

@@ -156,7 +156,8 @@ export const cmsSubmissions = pgTable(
 /**
  * Old ids of renamed items (src/server/cms/redirects.ts): their public URLs answer 301 to the
  * item's current id. A chain is collapsed when the item is renamed again, and a row goes as soon
- * as an item takes its old id (that item wins) or the item it points to is deleted.
+ * as an item is published under its old id (that item wins; a draft is refused it) or the item
+ * it points to is deleted.
  */
 export const cmsRedirects = pgTable(
   'cms_redirects',
