@@ -28,6 +28,8 @@ export const SLUG_MESSAGES = {
   reserved: (slug: string) => `「${slug}」はサイトのページの URL と重なるため使えません。`,
   taken: (slug: string, label: string) =>
     `「${slug}」はほかの${label}が使っています。別の ID にしてください。`,
+  redirected: (slug: string, label: string) =>
+    `「${slug}」は URL を変更したほかの${label}の以前の URL で、いまの URL へ転送しています。別の ID にしてください。`,
 } as const;
 
 /** Why `value` cannot be the endpoint's slug, in Japanese; null when it can. */

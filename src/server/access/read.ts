@@ -24,7 +24,7 @@ import {
 } from '@/server/content/schemas';
 import { siteContent } from '@/server/content/site-content';
 import { getDb } from '@/server/db/client';
-import { findGift } from '@/server/gifts/gifts';
+import { type GiftedPost, findGift } from '@/server/gifts/gifts';
 import { activePreview } from '@/server/preview/preview';
 import { currentViewer } from './current-viewer';
 import { type Gated, type Viewer, audioFor, connectFor, movieFor, postFor } from './post-access';
@@ -74,10 +74,10 @@ async function previewOf(endpoint: 'posts' | 'jobs', contentId: string) {
  * The gift a link's token names for this post, noting the render as personal whenever a token
  * is given at all: a gifted page is no audience's page (docs/decisions/037-gift-articles.md).
  */
-async function giftOf(contentId: string, giftToken: string | null | undefined) {
+async function giftOf(post: GiftedPost, giftToken: string | null | undefined) {
   if (giftToken === undefined || giftToken === null) return null;
   noteAudience(await headers(), null);
-  return findGift(await getDb(), giftToken, contentId, new Date());
+  return findGift(await getDb(), giftToken, post, new Date());
 }
 
 // cache(): generateMetadata and the page read the item once per request. `giftToken`: the
@@ -91,7 +91,7 @@ export const readPost = cache(
     const visitorView = preview?.as === 'visitor';
     const viewer = visitorView ? ANONYMOUS : preview ? PREVIEW : await currentViewer();
     const freePlan = await freePlanPostIds();
-    const gift = preview ? null : await giftOf(found.id, giftToken);
+    const gift = preview ? null : await giftOf(found, giftToken);
     const gated = postFor(viewer, found, freePlan, gift);
     return {
       ...gated,

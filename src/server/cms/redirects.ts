@@ -4,12 +4,14 @@ import type { Db } from '@/server/db/client';
 import { cmsRedirects } from '@/server/db/schema';
 import { ITEM_PATH_PREFIXES } from '@/lib/cms/item-paths';
 import { CONTENT_ID } from './content-id';
+import { badRequest } from './errors';
 
 /**
  * The old ids of renamed items (docs/decisions/033-slugs-and-redirects.md). Their rows only
  * ever name an id no item has and an item that exists: renaming collapses chains and drops the
- * row of the id taken back, creating an item drops the row of its id, deleting an item drops
- * the rows that led to it. So a redirect never shadows an item and never loops.
+ * row of the id taken back, an item published under an old id takes it (an unpublished one is
+ * refused it), deleting an item drops the rows that led to it. So a redirect never shadows an
+ * item, never gives way to a draft, and never loops.
  */
 
 type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
@@ -28,8 +30,29 @@ export async function currentIds(
   return new Map(rows.map((row) => [row.fromId, row.toId]));
 }
 
-/** An item now has this id: it wins over the redirect that had it. */
-export async function dropRedirectsFrom(tx: Tx, endpoint: string, id: string): Promise<void> {
+/**
+ * An item has just been given `id` (created, or renamed from `item.renamedFrom`), in `tx`: the
+ * redirect that had the id goes when the item takes its own old id back or is published (its
+ * page is public at once, and wins); an unpublished item is refused another item's old URL
+ * (400 `content-id-redirected`, rolling the write back), which stays that item's until the item
+ * is published under it. Asked after the write, so a rename committed meanwhile is seen.
+ */
+export async function claimId(
+  tx: Tx,
+  endpoint: string,
+  id: string,
+  item: { published: boolean; renamedFrom?: string },
+): Promise<void> {
+  const [redirect] = await tx
+    .select({ toId: cmsRedirects.toId })
+    .from(cmsRedirects)
+    .where(and(eq(cmsRedirects.endpoint, endpoint), eq(cmsRedirects.fromId, id)));
+  if (!redirect) return;
+  if (!item.published && redirect.toId !== item.renamedFrom)
+    throw badRequest(
+      'Content id is an old id of another content, redirected to it.',
+      'content-id-redirected',
+    );
   await tx
     .delete(cmsRedirects)
     .where(and(eq(cmsRedirects.endpoint, endpoint), eq(cmsRedirects.fromId, id)));
@@ -44,17 +67,18 @@ export async function dropRedirectsTo(tx: Tx, endpoint: string, id: string): Pro
 
 /**
  * The item `from` is now `to`: the old id leads to the new one, and so does every id that led
- * to the old one (one hop, never a chain); an earlier redirect from `to` goes (the item has it).
+ * to the old one (one hop, never a chain); an earlier redirect from `to` goes if the item may
+ * take it (`claimId`).
  */
 export async function redirectRenamed(
   tx: Tx,
   endpoint: string,
   from: string,
   to: string,
-  actor: string,
-  now: Date,
+  item: { published: boolean; actor: string; now: Date },
 ): Promise<void> {
-  await dropRedirectsFrom(tx, endpoint, to);
+  const { actor, now } = item;
+  await claimId(tx, endpoint, to, { published: item.published, renamedFrom: from });
   await tx
     .update(cmsRedirects)
     .set({ toId: to })

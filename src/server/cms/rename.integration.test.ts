@@ -44,21 +44,24 @@ const database = testDatabase();
 const def = (endpoint: string) => findEndpoint(endpoint)!;
 const posts = def('posts');
 const editor = appUser('slug-editor', 'editor', '編集 一郎');
-const routes = consoleRoutes({ viewer: testViewer({ editor }) });
+const contributor = appUser('slug-contributor', 'contributor', '寄稿 花子');
+const routes = consoleRoutes({ viewer: testViewer({ editor, contributor }) });
 
 type Answer = Partial<Omit<SaveAnswer, 'ok'>> & Partial<ErrorAnswer>;
 
-function post(url: string, body: unknown): Request {
+type Who = 'editor' | 'contributor';
+
+function post(url: string, body: unknown, who: Who = 'editor'): Request {
   return new Request(`${SITE}${url}`, {
     method: 'POST',
-    headers: { ...siteHeaders({ who: 'editor' }), 'content-type': 'application/json' },
+    headers: { ...siteHeaders({ who }), 'content-type': 'application/json' },
     body: JSON.stringify(body),
   });
 }
 
-async function create(fields: Record<string, unknown>, id?: string) {
+async function create(fields: Record<string, unknown>, id?: string, who: Who = 'editor') {
   const response = await routes.create(
-    post('/api/admin/content/posts', { fields, ...(id === undefined ? {} : { id }) }),
+    post('/api/admin/content/posts', { fields, ...(id === undefined ? {} : { id }) }, who),
     'posts',
   );
   return { status: response.status, body: (await response.json()) as Answer };
@@ -134,6 +137,7 @@ describe('renaming', () => {
   beforeAll(async () => {
     const db = database.db;
     await addUser(database, editor);
+    await addUser(database, contributor);
     await publish('categories', 'cat-r', { name: '特集' });
     await publish('posts', 'old-slug', {
       title: '改名される記事',
@@ -284,6 +288,26 @@ describe('renaming', () => {
       },
     );
     expect((await readDraft('neighbour')).relatedPosts).toEqual([{ id: 'new-slug' }]);
+  });
+
+  it('keeps the old URL while a draft would take its id: refused, for anyone, on every path', async () => {
+    const redirected = SLUG_MESSAGES.redirected('old-slug', '記事');
+    for (const who of ['contributor', 'editor'] as const) {
+      const refused = await create({ title: '旧 ID の下書き' }, 'old-slug', who);
+      expect(refused.status, who).toBe(400);
+      expect(refused.body.fieldErrors?.id, who).toBe(redirected);
+    }
+    for (const status of ['draft', 'closed'] as const)
+      await expect(
+        createContent(database.db, posts, { id: 'old-slug', body: { title: 'x' }, status }),
+      ).rejects.toMatchObject({ status: 400, code: 'content-id-redirected' });
+    // Nor may a draft be renamed to it.
+    const draft = await create({ title: '改名する下書き' }, 'draft-to-rename');
+    const renamed = await rename('draft-to-rename', 'old-slug', draft.body.updatedAt!);
+    expect(renamed.status).toBe(400);
+    expect(renamed.body.fieldErrors?.id).toBe(redirected);
+    expect(await movedPath(database.db, '/posts/old-slug')).toBe('/posts/new-slug');
+    expect(await movedPath(database.db, '/posts/draft-to-rename')).toBeNull();
   });
 
   it('collapses chains, never loops, and lets an item that takes an old id win', async () => {

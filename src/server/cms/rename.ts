@@ -6,6 +6,7 @@ import {
   cmsContents,
   cmsSubmissions,
   cmsVersions,
+  gifts,
   jobApplyClicks,
   jobListings,
   newsletterSends,
@@ -22,7 +23,7 @@ import { badRequest } from './errors';
 import { canExist } from './content-id';
 import { emitContentChange } from './events';
 import { redirectRenamed } from './redirects';
-import { type Tx, type WriteContext, lockRow, recordRow } from './store';
+import { type Tx, type WriteContext, isPublicStatus, lockRow, recordRow } from './store';
 
 /**
  * Changing an item's id (its slug), the way docs/decisions/033-slugs-and-redirects.md decides:
@@ -118,6 +119,11 @@ async function renameStoredIds(tx: Tx, endpoint: string, from: string, to: strin
     .where(
       and(eq(subscriptions.sourceEndpoint, endpoint), eq(subscriptions.sourceContentId, from)),
     );
+  // A gift opens the post it was made for under its new id (docs/decisions/037-gift-articles.md).
+  await tx
+    .update(gifts)
+    .set({ contentId: to })
+    .where(and(eq(gifts.endpoint, endpoint), eq(gifts.contentId, from)));
   if (endpoint === NEWSLETTER_ENDPOINT)
     await tx
       .update(newsletterSends)
@@ -177,7 +183,11 @@ export async function renameContent(
         .values(submissions.map((submission) => ({ ...submission, contentId: to })));
     await renameReferences(tx, def.endpoint, from, to);
     await renameStoredIds(tx, def.endpoint, from, to);
-    await redirectRenamed(tx, def.endpoint, from, to, ctx.actor, now);
+    await redirectRenamed(tx, def.endpoint, from, to, {
+      published: isPublicStatus(row.status),
+      actor: ctx.actor,
+      now,
+    });
     await recordRow(tx, def, { ...row, id: to }, 'rename', ctx, now);
     await recordAudit(tx, {
       actor: ctx.actor,

@@ -28,7 +28,7 @@ import {
   shapeFields,
   validateWrite,
 } from './values';
-import { currentIds, dropRedirectsFrom, dropRedirectsTo } from './redirects';
+import { claimId, currentIds, dropRedirectsTo } from './redirects';
 import { slugProblem } from '@/lib/cms/slug';
 import { deleteVersions, recordVersion } from './versions';
 import {
@@ -44,6 +44,10 @@ import {
  */
 
 export type ContentStatus = 'PUBLISH' | 'DRAFT' | 'PUBLISH_AND_DRAFT' | 'CLOSED';
+
+/** Whether an item of this status is on the site (its published version). */
+export const isPublicStatus = (status: string): boolean =>
+  status === 'PUBLISH' || status === 'PUBLISH_AND_DRAFT';
 
 /** What a request may see: published versions, one draft by its key, or every draft. */
 export type ReadMode =
@@ -515,8 +519,8 @@ export async function createContent(
         'content-id-taken',
       );
     }
-    // An item taking a renamed item's old id wins over the redirect (docs/decisions/033-slugs-and-redirects.md).
-    await dropRedirectsFrom(tx, def.endpoint, id);
+    // A renamed item's old id: taken by a published item, refused to a draft (docs/decisions/033-slugs-and-redirects.md).
+    await claimId(tx, def.endpoint, id, { published });
     await recordRow(tx, def, values, 'create', ctx, now);
   });
   // A draft changes no published answer: the caches of readers' pages and answers stay.
@@ -764,6 +768,5 @@ export async function deleteContent(
     return deleted[0]!.status as ContentStatus;
   });
   // A draft or a closed item was in no published answer.
-  if (status === 'PUBLISH' || status === 'PUBLISH_AND_DRAFT')
-    emitContentChange({ endpoint: def.endpoint, id });
+  if (isPublicStatus(status)) emitContentChange({ endpoint: def.endpoint, id });
 }

@@ -156,7 +156,8 @@ export const cmsSubmissions = pgTable(
 /**
  * Old ids of renamed items (src/server/cms/redirects.ts): their public URLs answer 301 to the
  * item's current id. A chain is collapsed when the item is renamed again, and a row goes as soon
- * as an item takes its old id (that item wins) or the item it points to is deleted.
+ * as an item is published under its old id (that item wins; a draft is refused it) or the item
+ * it points to is deleted.
  */
 export const cmsRedirects = pgTable(
   'cms_redirects',
@@ -871,7 +872,9 @@ export const newsletterConsents = pgTable(
 /**
  * Gift links (docs/decisions/037-gift-articles.md): a paid reader's link that opens one members'
  * post in full for anyone who has it, for 7 days. Only the SHA-256 of the link's random token is
- * kept; deleting the giver deletes their gifts (the recipient's page names them).
+ * kept; deleting the giver deletes their gifts (the recipient's page names them). The post is
+ * its id (moved by a rename, src/server/cms/rename.ts) and its creation time: another item
+ * given the id later was created later, so the gift opens it not.
  */
 export const gifts = pgTable(
   'gifts',
@@ -885,6 +888,11 @@ export const gifts = pgTable(
       .references(() => user.id, { onDelete: 'cascade' }),
     endpoint: text('endpoint').notNull(),
     contentId: text('content_id').notNull(),
+    /** The post's `createdAt`, which no write changes: with the id, the post itself. */
+    contentCreatedAt: timestamp('content_created_at', {
+      withTimezone: true,
+      precision: 3,
+    }).notNull(),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
   },

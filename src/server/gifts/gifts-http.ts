@@ -9,7 +9,7 @@ import { getDb } from '@/server/db/client';
 import { doneAnswer } from '@/server/http/done-flash';
 import { endpoint } from '@/server/http/endpoint';
 import type { ViewerOption } from '@/server/identity/session-user';
-import { createGift, giftAllowance } from './gifts';
+import { type GiftedPost, createGift, giftAllowance } from './gifts';
 
 /**
  * POST /api/gifts (field `postId`): a paid reader makes a gift link of a members' post
@@ -31,7 +31,7 @@ const input = z.object({
 
 export type GiftsHttpOptions = ViewerOption & {
   /** Tests: the post looked up, the clock. */
-  findPost?: (id: string) => Promise<{ id: string; isPublicPreview: boolean } | null>;
+  findPost?: (id: string) => Promise<(GiftedPost & { isPublicPreview: boolean }) | null>;
   now?: () => Date;
 };
 

@@ -6,9 +6,11 @@ import { GIFT_ALLOWANCE_SPENT, GIFT_LIFETIME_MS } from '@/lib/gifts/gift-link';
 import type { PageTestState } from '@test-support/site-content-mock';
 import { RENDER_HEADER, openRenderRecord } from '@/server/access/render-audience';
 import { MEMBERS_DIVIDER } from '@/server/cms/richtext/members-divider';
-import { createContent } from '@/server/cms/store';
+import { movedLocation } from '@/server/cms/redirects';
+import { renameContent } from '@/server/cms/rename';
+import { createContent, deleteContent } from '@/server/cms/store';
 import { createSiteContent } from '@/server/content/site-content';
-import { user } from '@/server/db/schema';
+import { cmsContents, user } from '@/server/db/schema';
 import { grantComplimentary, revokeComplimentary } from '@/server/profiles/subscriptions';
 import { searchSite } from '@/server/search/site-search';
 import { feedResponse } from '@/server/seo/feed';
@@ -68,10 +70,20 @@ const A = 'gift-post-a';
 const B = 'gift-post-b';
 const OPEN = 'gift-post-open';
 const SECRET = 'ギフトノヒミツ';
-const postA = { id: A, isPublicPreview: false };
-const postB = { id: B, isPublicPreview: false };
+/** Their `createdAt` as stored, filled in when they are made. */
+const postA = { id: A, isPublicPreview: false, createdAt: '' };
+const postB = { id: B, isPublicPreview: false, createdAt: '' };
 const body = `<p>リード。</p>${MEMBERS_DIVIDER.html}<p>${'本文。'.repeat(30)}${SECRET}</p>`;
 const LIMIT = 5;
+
+/** A post as the content service has it: what a gift is bound to. */
+async function postOf(id: string) {
+  const [row] = await database.db
+    .select({ createdAt: cmsContents.createdAt })
+    .from(cmsContents)
+    .where(eq(cmsContents.id, id));
+  return { id, isPublicPreview: false, createdAt: row!.createdAt.toISOString() };
+}
 
 const make = (who = giver, post = postA, now = NOW) =>
   createGift(database.db, { giver: who, post, now, limit: LIMIT });
@@ -105,6 +117,8 @@ beforeAll(async () => {
       },
     });
   }
+  postA.createdAt = (await postOf(A)).createdAt;
+  postB.createdAt = (await postOf(B)).createdAt;
   // Three newer members' posts: the free plan (the 3 newest) leaves A and B paid only.
   for (const n of [1, 2, 3]) {
     await createContent(database.db, posts, {
@@ -126,7 +140,9 @@ describe('who may give', () => {
     expect((await make()).ok).toBe(true);
     expect(await make(free)).toMatchObject({ ok: false, reason: 'not-paid' });
     expect(await make(editor)).toMatchObject({ ok: false, reason: 'not-paid' });
-    expect(await make(giver, { id: OPEN, isPublicPreview: true })).toMatchObject({
+    expect(
+      await make(giver, { id: OPEN, isPublicPreview: true, createdAt: NOW.toISOString() }),
+    ).toMatchObject({
       ok: false,
       reason: 'not-giftable',
     });
@@ -137,7 +153,7 @@ describe('a gift link opens its one post, and nothing else does', () => {
   it('the token opens the post it was made for', async () => {
     const token = await madeToken();
     expect(token).toMatch(/^[A-Za-z0-9_-]{22}$/);
-    expect(await findGift(database.db, token, A, NOW)).toMatchObject({
+    expect(await findGift(database.db, token, postA, NOW)).toMatchObject({
       contentId: A,
       giverName: '贈る人',
       expiresAt: new Date(NOW.getTime() + GIFT_LIFETIME_MS),
@@ -147,7 +163,7 @@ describe('a gift link opens its one post, and nothing else does', () => {
   it('guessing: random tokens of the right shape open nothing', async () => {
     await madeToken();
     for (let i = 0; i < 20; i++)
-      expect(await findGift(database.db, newGiftToken(), A, NOW)).toBeNull();
+      expect(await findGift(database.db, newGiftToken(), postA, NOW)).toBeNull();
     for (const junk of [
       '',
       'a',
@@ -155,12 +171,15 @@ describe('a gift link opens its one post, and nothing else does', () => {
       '../../etc/passwd',
       'x'.repeat(5000),
     ])
-      expect(await findGift(database.db, junk, A, NOW)).toBeNull();
+      expect(await findGift(database.db, junk, postA, NOW)).toBeNull();
   });
 
   it('tampering: another post, truncated, extended, case-changed or encoded tokens', async () => {
     const token = await madeToken();
-    expect(await findGift(database.db, token, B, NOW)).toBeNull();
+    expect(await findGift(database.db, token, postB, NOW)).toBeNull();
+    // The same id on an item created at another time (made after this one was deleted).
+    const later = new Date(Date.parse(postA.createdAt) + 1).toISOString();
+    expect(await findGift(database.db, token, { id: A, createdAt: later }, NOW)).toBeNull();
     const flipped = token.replace(/[a-z]/, (c) => c.toUpperCase());
     const variants = [
       token.slice(0, -1),
@@ -173,15 +192,15 @@ describe('a gift link opens its one post, and nothing else does', () => {
     ];
     if (flipped !== token) variants.push(flipped);
     for (const variant of variants.filter((v) => v !== token))
-      expect(await findGift(database.db, variant, A, NOW), variant).toBeNull();
+      expect(await findGift(database.db, variant, postA, NOW), variant).toBeNull();
   });
 
   it('expiry: open until 7 days after it was made, then never', async () => {
     const token = await madeToken();
     const end = NOW.getTime() + GIFT_LIFETIME_MS;
-    expect(await findGift(database.db, token, A, new Date(end - 1))).not.toBeNull();
-    expect(await findGift(database.db, token, A, new Date(end))).toBeNull();
-    expect(await findGift(database.db, token, A, new Date(end + 86_400_000))).toBeNull();
+    expect(await findGift(database.db, token, postA, new Date(end - 1))).not.toBeNull();
+    expect(await findGift(database.db, token, postA, new Date(end))).toBeNull();
+    expect(await findGift(database.db, token, postA, new Date(end + 86_400_000))).toBeNull();
   });
 
   it('the giver’s plan ending keeps the gift; the giver’s account going removes it', async () => {
@@ -194,11 +213,11 @@ describe('a gift link opens its one post, and nothing else does', () => {
     });
     const token = await madeToken(postA, NOW, leaver);
     await revokeComplimentary(database.db, leaver.id);
-    expect(await findGift(database.db, token, A, NOW)).not.toBeNull();
+    expect(await findGift(database.db, token, postA, NOW)).not.toBeNull();
     // No new gifts once the plan has ended.
     expect(await make(leaver)).toMatchObject({ ok: false, reason: 'not-paid' });
     await database.db.delete(user).where(eq(user.id, leaver.id));
-    expect(await findGift(database.db, token, A, NOW)).toBeNull();
+    expect(await findGift(database.db, token, postA, NOW)).toBeNull();
   });
 });
 
@@ -257,7 +276,9 @@ describe('POST /api/gifts', () => {
     const url = new URL(String(flashOf(response)?.values[NEW_GIFT_URL_VALUE]));
     expect(url.pathname).toBe(`/posts/${A}`);
     const token = url.searchParams.get('gift')!;
-    expect(await findGift(database.db, token, A, new Date('2027-05-10T03:00:00Z'))).not.toBeNull();
+    expect(
+      await findGift(database.db, token, postA, new Date('2027-05-10T03:00:00Z')),
+    ).not.toBeNull();
     const [audit] = await auditsOf(database, 'gift-created', `posts:${A}`);
     expect(audit).toMatchObject({ actor: `user:${giver.id}` });
     expect(JSON.stringify(audit)).not.toContain(token);
@@ -296,6 +317,42 @@ describe('the post page’s reader', () => {
       expect(JSON.stringify(read)).not.toContain(SECRET);
     }
     expect(await readPost(A)).not.toHaveProperty('giftRefused');
+  });
+
+  it('a gift follows its post through a rename, and an old id opens nothing', async () => {
+    const posts = findEndpoint('posts')!;
+    const members = (title: string) => ({ title, body, isPublicPreview: false });
+    const publish = (id: string, title: string) =>
+      createContent(database.db, posts, { id, status: 'publish', body: members(title) });
+    const opens = async (id: string, token: string) => (await readPost(id, token))?.full;
+    state.viewer = { kind: 'anonymous' };
+
+    await publish('gift-before', '改名される記事');
+    const renamedToken = await madeToken(await postOf('gift-before'), new Date(), today);
+    await renameContent(database.db, posts, 'gift-before', 'gift-after', { actor: 'system' });
+    // The old link answers 301 with its query, and opens the renamed post for its recipient.
+    expect(await movedLocation(database.db, '/posts/gift-before', `?gift=${renamedToken}`)).toBe(
+      `/posts/gift-after?gift=${renamedToken}`,
+    );
+    expect(await readPost('gift-after', renamedToken)).toMatchObject({
+      full: true,
+      gift: { contentId: 'gift-after' },
+    });
+
+    // Deleted, its id and its old id given to new posts: the gift opens neither.
+    await deleteContent(database.db, posts, 'gift-after');
+    await publish('gift-before', '別の記事 (旧 ID)');
+    await publish('gift-after', '別の記事 (同じ ID)');
+    expect(await opens('gift-before', renamedToken)).toBe(false);
+    expect(await opens('gift-after', renamedToken)).toBe(false);
+
+    await publish('gift-gone', '削除される記事');
+    const deletedToken = await madeToken(await postOf('gift-gone'), new Date(), today);
+    await deleteContent(database.db, posts, 'gift-gone');
+    await publish('gift-gone', '同じ ID の新しい記事');
+    const read = await readPost('gift-gone', deletedToken);
+    expect(read).toMatchObject({ full: false, giftRefused: true });
+    expect(JSON.stringify(read)).not.toContain(SECRET);
   });
 
   it('search and the feed know nothing of gifts', async () => {

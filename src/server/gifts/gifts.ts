@@ -19,9 +19,14 @@ import { listSubscriptions } from '@/server/profiles/subscriptions';
  * in Japan time. The link carries a random 128-bit token; only its SHA-256 is stored (a slow
  * hash adds nothing for a secret of that entropy), so a leaked table opens nothing and the link
  * can be shown only once, when it is made. A gift stays valid when the giver's plan ends and
- * goes with the giver's account. Whether a found gift opens the item is the access policy's
- * decision (`postAccess`); this module only finds it.
+ * goes with the giver's account. A gift is bound to the post itself: its id, which a rename
+ * moves (src/server/cms/rename.ts), and its creation time, which nothing changes, so an item
+ * given the id after the post was deleted is not the post. Whether a found gift opens the item
+ * is the access policy's decision (`postAccess`); this module only finds it.
  */
+
+/** The post a gift is for, as the content service answers it. */
+export type GiftedPost = { id: string; createdAt: string };
 
 const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
 
@@ -64,7 +69,7 @@ export async function createGift(
   db: Db,
   input: {
     giver: Pick<AppUser, 'id' | 'role'>;
-    post: { id: string; isPublicPreview: boolean };
+    post: GiftedPost & { isPublicPreview: boolean };
     now: Date;
     limit: number;
   },
@@ -89,6 +94,7 @@ export async function createGift(
         giverId: giver.id,
         endpoint: 'posts',
         contentId: post.id,
+        contentCreatedAt: new Date(post.createdAt),
         createdAt: now,
         expiresAt,
       })
@@ -99,15 +105,18 @@ export async function createGift(
 
 /**
  * The live gift a token names for this post, or null: a token of another shape, one not made
- * here, one made for another item, or one past its 7 days are all the same null.
+ * here, one made for another item (or for an item deleted since whose id this post has), or
+ * one past its 7 days are all the same null.
  */
 export async function findGift(
   db: Db,
   token: string | null,
-  contentId: string,
+  post: GiftedPost,
   now: Date,
 ): Promise<GiftGrant | null> {
   if (!token || !GIFT_TOKEN.test(token)) return null;
+  const createdAt = new Date(post.createdAt);
+  if (Number.isNaN(createdAt.getTime())) return null;
   const [row] = await db
     .select({
       contentId: gifts.contentId,
@@ -120,7 +129,8 @@ export async function findGift(
       and(
         eq(gifts.tokenHash, hashToken(token)),
         eq(gifts.endpoint, 'posts'),
-        eq(gifts.contentId, contentId),
+        eq(gifts.contentId, post.id),
+        eq(gifts.contentCreatedAt, createdAt),
         gt(gifts.expiresAt, now),
       ),
     )

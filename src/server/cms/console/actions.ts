@@ -111,9 +111,11 @@ function idRefusal(def: EndpointDef, id: string, error: unknown): Failure | null
   const message =
     error.code === 'content-id-taken'
       ? SLUG_MESSAGES.taken(id, def.label)
-      : error.code === 'content-id-invalid'
-        ? SLUG_MESSAGES.characters
-        : null;
+      : error.code === 'content-id-redirected'
+        ? SLUG_MESSAGES.redirected(id, def.label)
+        : error.code === 'content-id-invalid'
+          ? SLUG_MESSAGES.characters
+          : null;
   return message ? failure(400, { message, fieldErrors: { id: message } }) : null;
 }
 

@@ -3,10 +3,12 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { SaveAnswer } from '@/lib/admin-content';
 import { findEndpoint } from '@/lib/cms/model';
 import { handleContentApi } from '@/server/cms/http';
+import { scheduleContent } from '@/server/cms/store';
 import { auditEvents, cmsContents } from '@/server/db/schema';
 import type { AppUser } from '@/server/identity/session-user';
 import { consoleRoutes } from './console-http';
 import { listConsoleItems } from './items';
+import { publishDueItems } from './scheduler';
 import { findSubmission } from './submissions';
 import {
   SITE,
@@ -218,6 +220,36 @@ describe('review', () => {
       'content-submitted user:k-writer',
       'content-approved user:k-editor',
     ]);
+  });
+
+  it('leaves an item read-only to its author once published, however an editor published it', async () => {
+    const bulk = await created('contributor', '一括で公開される記事');
+    const scheduled = await created('contributor', '予約で公開される記事');
+    const body = new FormData();
+    body.append('action', 'publish');
+    body.append('items', `${bulk.id}@${bulk.updatedAt}`);
+    const bulkAnswer = await routes.bulk(
+      new Request(`${SITE}/api/admin/content/posts/bulk`, {
+        method: 'POST',
+        headers: siteHeaders({ who: 'editor', plain: true }),
+        body,
+      }),
+      'posts',
+    );
+    expect(bulkAnswer.status).toBe(303);
+    const at = new Date('2026-11-20T01:00:00Z');
+    await scheduleContent(database.db, posts, scheduled.id, at, { actor: 'user:k-editor' });
+    expect(await publishDueItems(database.db, at)).toBe(1);
+
+    for (const { id } of [bulk, scheduled]) {
+      const before = await rowOf(id);
+      expect(before.status).toBe('PUBLISH');
+      expectBare404(
+        await api.save('contributor', id, '公開後の変更', before.updatedAt.toISOString()),
+      );
+      expect(await rowOf(id)).toEqual(before);
+      expect((await findSubmission(database.db, 'posts', id))?.state).toBe('published');
+    }
   });
 
   it('takes an item out of review when its author saves it again', async () => {

@@ -19,6 +19,7 @@ import { canRename } from '@/server/cms/rename';
 import { redirectsTo } from '@/server/cms/redirects';
 import { previewPath, publicPath } from './site-urls';
 import { consoleStatusOf, statusCondition } from './status';
+import { submissionState } from './submission-state';
 
 /**
  * What the console reads: every item of an endpoint whatever its state (drafts, scheduled,
@@ -88,7 +89,7 @@ export async function listConsoleItems(
       updatedAt: cmsContents.updatedAt,
       publishedAt: cmsContents.publishedAt,
       updatedBy: cmsContents.updatedBy,
-      review: sql<SubmissionState | null>`(SELECT s.state FROM cms_submissions s WHERE s.endpoint = cms_contents.endpoint AND s.content_id = cms_contents.id)`,
+      review: sql<SubmissionState | null>`(SELECT ${submissionState(sql`cms_contents.published_at`, sql`s.state`)} FROM cms_submissions s WHERE s.endpoint = cms_contents.endpoint AND s.content_id = cms_contents.id)`,
     })
     .from(cmsContents)
     .where(where)

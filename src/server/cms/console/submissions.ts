@@ -1,13 +1,14 @@
 import 'server-only';
-import { and, eq, inArray } from 'drizzle-orm';
+import { and, eq, getTableColumns, inArray, sql } from 'drizzle-orm';
 import type { EndpointDef } from '@/lib/cms/model';
 import type { ItemOwnership, SubmissionState } from '@/lib/access/console-permissions';
 import { requiredText, z } from '@/lib/zod';
 import { type Actor, recordActorAction } from '@/server/audit/audit-log';
 import type { Db } from '@/server/db/client';
-import { cmsSubmissions } from '@/server/db/schema';
+import { cmsContents, cmsSubmissions } from '@/server/db/schema';
 import { runWorkflow } from './actions';
 import { findItem } from './items';
+import { submissionState } from './submission-state';
 
 /**
  * Contributors' items and their review (docs/decisions/031-contributor-role.md), the way
@@ -26,7 +27,20 @@ export async function findSubmission(
   endpoint: string,
   id: string,
 ): Promise<Submission | null> {
-  const [row] = await db.select().from(cmsSubmissions).where(byItem(endpoint, id));
+  const [row] = await db
+    .select({
+      ...getTableColumns(cmsSubmissions),
+      state: submissionState(sql`${cmsContents.publishedAt}`, sql`${cmsSubmissions.state}`),
+    })
+    .from(cmsSubmissions)
+    .innerJoin(
+      cmsContents,
+      and(
+        eq(cmsContents.endpoint, cmsSubmissions.endpoint),
+        eq(cmsContents.id, cmsSubmissions.contentId),
+      ),
+    )
+    .where(byItem(endpoint, id));
   return row ?? null;
 }
 
@@ -57,7 +71,10 @@ export async function withdrawOnSave(db: Db, endpoint: string, id: string): Prom
     .where(and(byItem(endpoint, id), eq(cmsSubmissions.state, 'in_review')));
 }
 
-/** Staff published the item some other way (the editor's 公開する): its review is over. */
+/**
+ * Staff published the item from the console (approval, the editor's 公開する): who closed its
+ * review. Its state reads published however it was published (`submissionState`).
+ */
 export async function markPublished(
   db: Db,
   endpoint: string,
