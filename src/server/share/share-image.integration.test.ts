@@ -1,11 +1,16 @@
+import { createHash } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { findEndpoint } from '@/lib/cms/model';
 import { shareImagePath } from '@/lib/share/share-image-path';
-import { createContent } from '@/server/cms/store';
+import { createContent, updateContent } from '@/server/cms/store';
+import { CLIENT_IP_HEADER } from '@/server/http/request-origin';
+import { addressKey } from '@/server/rate-limit/client-address';
+import { countOf, hit } from '@/server/rate-limit/limiter';
 import { testDatabase } from '@test-support/route-tests';
 import { GET } from '@/app/share-image/[endpoint]/[id]/route';
 import { parseSubsets, shareFonts } from './share-font';
 import { titlePhrases } from './share-image';
+import { SHARE_IMAGE_LIMITS, shareImageResponse } from './share-image-route';
 import { readShareSubject } from './share-subject';
 
 // The generated share image, through its route on a real database: a PNG of 1200×630 for a
@@ -78,6 +83,98 @@ describe('the generated share image', () => {
       '/share-image/about/x',
     ])
       expect((await get(path)).status, path).toBe(404);
+  });
+});
+
+describe('its limit per client', () => {
+  // Ten seconds into a minute: the minute's window has 50 s left.
+  const NOW = Date.UTC(2027, 3, 1, 9, 0, 10);
+  const [perMinute] = SHARE_IMAGE_LIMITS;
+
+  /** A post of that title, published. */
+  const post = (id: string, title: string) =>
+    createContent(database.db, findEndpoint('posts')!, {
+      id,
+      body: { title },
+      status: 'publish',
+    });
+
+  /** The image of a post as the client at `ip` asks for it through the front server. */
+  async function ask(id: string, ip: string, headers: Record<string, string> = {}) {
+    const response = await shareImageResponse({
+      endpoint: 'posts',
+      id,
+      version: null,
+      siteName: 'AXIS',
+      headers: new Headers({ ...headers, [CLIENT_IP_HEADER]: ip }),
+      now: NOW,
+    });
+    const bytes = Buffer.from(await response.arrayBuffer());
+    // A digest to compare: vitest's deep equality walks a 50 KB image byte by byte.
+    return { response, bytes, image: createHash('sha256').update(bytes).digest('hex') };
+  }
+
+  const rendersBy = (ip: string) => countOf(database.db, perMinute!, addressKey(ip)!, NOW);
+
+  it('renders once for concurrent requests, and serves what it rendered for nothing', async () => {
+    await post('share-burst', '同時に求められた画像は一度だけ描く');
+    const ip = '203.0.113.5';
+    const answers = await Promise.all(Array.from({ length: 5 }, () => ask('share-burst', ip)));
+    for (const { response, image } of answers) {
+      expect(response.status).toBe(200);
+      expect(image).toBe(answers[0]!.image);
+    }
+    expect(await rendersBy(ip)).toBe(1);
+    expect((await ask('share-burst', ip)).response.status).toBe(200);
+    expect(await rendersBy(ip)).toBe(1);
+  });
+
+  it('answers 429 with Retry-After past the limit, whatever the client claims', async () => {
+    await post('share-within', '上限までは描く');
+    await post('share-beyond', '上限を超えると描かない');
+    const ip = '203.0.113.6';
+    for (let i = 1; i < perMinute!.max; i++)
+      await hit(database.db, perMinute!, addressKey(ip)!, NOW);
+    expect((await ask('share-within', ip)).response.status).toBe(200);
+    const claims: Record<string, string>[] = [{}, { 'x-forwarded-for': '198.51.100.1' }];
+    for (const forged of claims) {
+      const { response, bytes } = await ask('share-beyond', ip, forged);
+      expect(response.status).toBe(429);
+      expect(response.headers.get('retry-after')).toBe('50');
+      expect(response.headers.get('cache-control')).toBe('private, no-store');
+      expect(new TextDecoder().decode(bytes)).toContain('待ってからもう一度お試しください');
+    }
+    // Another client waiting on the drawing the refused one started draws it on its own.
+    await post('share-shared', '断られた依頼を待っていた別の依頼');
+    const [refused, served] = await Promise.all([
+      ask('share-shared', ip),
+      ask('share-shared', '198.51.100.8'),
+    ]);
+    expect([refused.response.status, served.response.status]).toEqual([429, 200]);
+    // What is already drawn costs no allowance; another client has its own.
+    expect((await ask('share-within', ip)).response.status).toBe(200);
+    expect((await ask('share-beyond', '198.51.100.7')).response.status).toBe(200);
+    expect((await ask('share-beyond', ip)).response.status).toBe(200);
+  });
+
+  it('never serves one item’s image for another, nor the old version after an edit', async () => {
+    await post('share-first', '最初の記事');
+    await post('share-second', '二番目の記事');
+    const ip = '203.0.113.7';
+    const first = (await ask('share-first', ip)).image;
+    const second = (await ask('share-second', ip)).image;
+    expect(second).not.toEqual(first);
+    await updateContent(
+      database.db,
+      findEndpoint('posts')!,
+      'share-first',
+      { title: '最初の記事（改訂）' },
+      { draft: false },
+    );
+    const edited = await ask('share-first', ip);
+    expect(edited.response.status).toBe(200);
+    expect(edited.image).not.toBe(first);
+    expect(edited.image).not.toBe(second);
   });
 });
 

@@ -332,6 +332,35 @@ describe('billing sandbox portal sessions and the portal pages', () => {
       expect((await pages.fetchPage('/billing-sandbox/portal/bps_missing')).status).toBe(404);
     });
 
+    it('answers a subscription or price no object can have as not found, changing nothing', async () => {
+      const { portal } = await twins(utc(2027, 4, 1), pages.monthly);
+      const { path } = await portalFor(portal.customer.id);
+      const subscription = portal.subscription.id;
+      for (const odd of ['\u0000', `${subscription}\u0000`, '\u0001', '\u202e', 'a b', '%ZZ']) {
+        for (const action of ['cancel', 'resume', 'change']) {
+          const posted = await pages.postForm(`${path}/${action}`, {
+            subscription: odd,
+            price: pages.yearly.id,
+          });
+          expect({ odd, action, status: posted.status }).toEqual({ odd, action, status: 404 });
+        }
+        const query = (fields: Record<string, string>) => new URLSearchParams(fields).toString();
+        expect(
+          (await pages.fetchPage(`${path}/cancel?${query({ subscription: odd })}`)).status,
+        ).toBe(404);
+        const change = await pages.fetchPage(
+          `${path}/change?${query({ subscription, price: odd })}`,
+        );
+        expect(change.status).toBe(400);
+        const posted = await pages.postForm(`${path}/change`, { subscription, price: odd });
+        expect(pathOf(posted.location)).toBe(path);
+        expect(posted.location).toContain('message=failed');
+      }
+      const after = await pages.stripe.subscriptions.retrieve(subscription);
+      expect(after.cancel_at_period_end).toBe(false);
+      expect(after.items.data[0]?.price.id).toBe(pages.monthly.id);
+    });
+
     it('shows an expired portal session as such, with the way back', async () => {
       const start = utc(2027, 4, 1);
       const { portal } = await twins(start, pages.monthly);

@@ -65,6 +65,9 @@ export function decodeStripeForm(text: string): FormObject {
     if (key.length > FORM_LIMITS.maxKeyLength) {
       throw invalidRequest('Invalid request: a parameter name is too long.');
     }
+    // PostgreSQL keeps no NUL in text or JSON: a metadata key holding one could not be stored.
+    if (key.includes('\u0000'))
+      throw invalidRequest('Invalid request: a parameter name holds NUL.');
     if (value.length > FORM_LIMITS.maxValueLength || value.includes('\u0000')) {
       throw invalidRequest(`Invalid value for ${key}.`, key);
     }

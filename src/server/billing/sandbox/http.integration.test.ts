@@ -2,6 +2,7 @@ import Stripe from 'stripe';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '@/server/db/client';
 import { SANDBOX_API_VERSION } from './http';
+import { ROUTES } from './routes';
 import { sandboxSecretKey } from './secret-key';
 import { useSandbox } from '@test-support/billing-sandbox';
 
@@ -163,6 +164,14 @@ describe('billing sandbox over HTTP with the stripe SDK', () => {
     await expect(
       stripe.products.create({ name: 'x', nmae: 'y' } as Stripe.ProductCreateParams),
     ).rejects.toMatchObject({ code: 'parameter_unknown', param: 'nmae' });
+    // Stripe's rule for the ids a caller gives: only what the sandbox can find again.
+    await expect(stripe.products.create({ id: 'prod a', name: 'x' })).rejects.toMatchObject({
+      statusCode: 400,
+      param: 'id',
+    });
+    await expect(
+      stripe.coupons.create({ id: 'spring.2027', percent_off: 10 }),
+    ).rejects.toMatchObject({ statusCode: 400, param: 'id' });
     await expect(stripe.products.list({ expand: ['data.nothing'] })).rejects.toMatchObject({
       type: 'StripeInvalidRequestError',
       message: 'This property cannot be expanded (nothing).',
@@ -182,12 +191,80 @@ describe('billing sandbox over HTTP with the stripe SDK', () => {
       body: 'name=a&name=b',
     });
     expect(malformed.status).toBe(400);
+    for (const body of ['metadata[%00]=x', 'email=a@example.jp&metadata[a%00b]=x', '%00=x']) {
+      const refused = await raw('/v1/customers', {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body,
+      });
+      expect({ body, status: refused.status }).toEqual({ body, status: 400 });
+      expect(refused.body).toMatchObject({ error: { type: 'invalid_request_error' } });
+    }
     const oldVersion = await raw('/v1/products', { headers: { 'stripe-version': '2022-11-15' } });
     expect(oldVersion.status).toBe(400);
     const badVersion = await raw('/v1/products', { headers: { 'stripe-version': 'latest!' } });
     expect(badVersion.body).toMatchObject({
       error: { message: 'Invalid Stripe API version: latest!' },
     });
+  });
+
+  /** Ids no object can have, as they stand in a path: NUL and other odd bytes, undecodable escapes. */
+  const ODD_IDS = ['%00', 'cus_%00', '%01', 'a%20b', '%E2%80%AE', '%2F', '%ZZ'];
+  /** What the routes that require a parameter are sent, so that only the id can be refused. */
+  const REQUIRED: Record<string, string> = {
+    'test_helpers/test_clocks/:id/advance': 'frozen_time=1780000000',
+    'payment_methods/:id/attach': 'customer=cus_missing',
+  };
+
+  it('answers an id no object can have as an unknown id, on every route with an id', async () => {
+    const withId = ROUTES.filter((route) => route.pattern.includes(':id'));
+    expect(withId.length).toBeGreaterThan(20);
+    const refused: unknown[] = [];
+    for (const route of withId) {
+      for (const id of ODD_IDS) {
+        const path = route.pattern.map((part) => (part === ':id' ? id : part)).join('/');
+        const answer = await raw(`/billing-sandbox/v1/${path}`, {
+          method: route.method,
+          ...(route.method === 'POST'
+            ? {
+                headers: { 'content-type': 'application/x-www-form-urlencoded' },
+                body: REQUIRED[route.pattern.join('/')] ?? '',
+              }
+            : {}),
+        });
+        const { type, code } = answer.body.error as { type?: string; code?: string };
+        refused.push({ path, status: answer.status, type, code });
+      }
+    }
+    expect(refused).toEqual(
+      refused.map((answer) => ({
+        ...(answer as object),
+        status: 404,
+        type: 'invalid_request_error',
+        code: 'resource_missing',
+      })),
+    );
+  });
+
+  it('answers a page for an id no session can have with its 404 page', async () => {
+    const pages = ['checkout/', 'portal/', 'authenticate/'].flatMap((page) =>
+      ODD_IDS.map((id) => `/billing-sandbox/${page}${id}`),
+    );
+    for (const path of [...pages, '/billing-sandbox/portal/%00/cancel']) {
+      for (const method of ['GET', 'POST']) {
+        const response = await fetch(`http://127.0.0.1:${port}${path}`, {
+          method,
+          ...(method === 'POST'
+            ? {
+                headers: { 'content-type': 'application/x-www-form-urlencoded' },
+                body: 'subscription=sub_1',
+              }
+            : {}),
+        });
+        expect({ path, method, status: response.status }).toEqual({ path, method, status: 404 });
+        expect(response.headers.get('content-type')).toMatch(/^text\/html/);
+      }
+    }
   });
 
   it('creates, updates and lists customers by e-mail', async () => {

@@ -17,7 +17,7 @@ import {
 import type { ListAnswer } from './list';
 import { Params } from './params';
 import type { RouteResult } from './resources/route';
-import { matchRoute } from './routes';
+import { matchRoute, pathSegments } from './routes';
 import { isSandboxAuthorization } from './secret-key';
 
 /**
@@ -101,15 +101,6 @@ async function readFormBody(request: Request): Promise<string> {
 
 function isList(result: RouteResult): result is ListAnswer {
   return result.object === 'list' && 'has_more' in result;
-}
-
-/** Path segments after /v1/; a malformed escape cannot name any route. */
-function pathSegments(rest: string): string[] {
-  try {
-    return rest.split('/').map(decodeURIComponent);
-  } catch {
-    return [];
-  }
 }
 
 async function run(

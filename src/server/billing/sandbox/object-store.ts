@@ -26,6 +26,19 @@ export function newObjectId(prefix: string): string {
   return `${prefix}_${id}`;
 }
 
+/**
+ * What an object id can be: letters, digits, `_` and `-`, Stripe's rule for the ids a caller
+ * gives on creation, which every id the sandbox makes follows too. Every lookup by id passes
+ * here before the database, so an id from a path, a form or a cursor that holds NUL or other
+ * odd bytes is simply not found (the API's 404 `resource_missing`, a page's 404) rather than a
+ * query PostgreSQL refuses.
+ */
+const OBJECT_ID = /^[A-Za-z0-9_-]{1,255}$/;
+
+export function isObjectId(id: string): boolean {
+  return OBJECT_ID.test(id);
+}
+
 export function nowSeconds(): number {
   return Math.floor(Date.now() / 1000);
 }
@@ -63,6 +76,7 @@ function selectObjectData(db: Db, type: string, id: string) {
 }
 
 export async function findObject(db: Db, type: string, id: string): Promise<SandboxObject | null> {
+  if (!isObjectId(id)) return null;
   const rows = await selectObjectData(db, type, id);
   return (rows[0]?.data as SandboxObject | undefined) ?? null;
 }
@@ -79,6 +93,7 @@ export async function findObjectForUpdate(
   /** Answer null at once when another transaction holds the row (a background run's skip). */
   options: { skipLocked?: boolean } = {},
 ): Promise<SandboxObject | null> {
+  if (!isObjectId(id)) return null;
   const rows = await selectObjectData(db, type, id).for(
     'update',
     options.skipLocked ? { skipLocked: true } : {},
@@ -194,6 +209,7 @@ export async function listObjects(
 
 /** The list position of an object of the type, for paging cursors. */
 export async function objectSeq(db: Db, type: string, id: string): Promise<number | null> {
+  if (!isObjectId(id)) return null;
   const rows = await db
     .select({ seq: billingSandboxObjects.seq })
     .from(billingSandboxObjects)

@@ -1,6 +1,7 @@
 import 'server-only';
 import { invalidParam, invalidRequest, missingParam } from './errors';
 import type { FormObject, FormValue } from './form-body';
+import { isObjectId } from './object-store';
 
 /**
  * Typed reads of a decoded request, in Stripe's terms: every parameter a route reads is
@@ -49,6 +50,19 @@ export class Params {
       );
     }
     return value;
+  }
+
+  /**
+   * The id a caller gives an object it creates (a product's, a coupon's): refused on creation
+   * unless it is one the sandbox can find again (`isObjectId`), as Stripe refuses such ids.
+   */
+  objectId(key: string): string | undefined {
+    const value = this.string(key, 200);
+    if (value === undefined || isObjectId(value)) return value;
+    throw invalidParam(
+      this.name(key),
+      `Invalid ${this.name(key)}: may only contain letters, digits, '_' and '-'.`,
+    );
   }
 
   requiredString(key: string, maxLength?: number): string {

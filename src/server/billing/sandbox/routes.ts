@@ -21,7 +21,7 @@ import { testClockRoutes } from './resources/test-clocks';
 import { webhookEndpointRoutes } from './resources/webhook-endpoints';
 
 /** Every route the sandbox answers, matched on the segments after /v1/. */
-const ROUTES: SiteRoute[] = [
+export const ROUTES: readonly SiteRoute[] = [
   ...productRoutes,
   ...priceRoutes,
   ...couponRoutes,
@@ -38,6 +38,20 @@ const ROUTES: SiteRoute[] = [
   ...checkoutSessionRoutes,
   ...billingPortalSessionRoutes,
 ];
+
+/**
+ * The segments of a path (after /v1/, or a page's prefix), each decoded. A segment with a
+ * malformed escape stays as sent: it names no route, and as an id it is one no object has.
+ */
+export function pathSegments(rest: string): string[] {
+  return rest.split('/').map((segment) => {
+    try {
+      return decodeURIComponent(segment);
+    } catch {
+      return segment;
+    }
+  });
+}
 
 export type RouteMatch = { route: SiteRoute; id?: string };
 

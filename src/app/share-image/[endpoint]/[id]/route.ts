@@ -10,5 +10,11 @@ type Params = { params: Promise<{ endpoint: string; id: string }> };
 export async function GET(request: Request, { params }: Params): Promise<Response> {
   const { endpoint, id } = await params;
   const version = new URL(request.url).searchParams.get('v');
-  return shareImageResponse({ endpoint, id, version, siteName: env().SITE_NAME });
+  return shareImageResponse({
+    endpoint,
+    id,
+    version,
+    siteName: env().SITE_NAME,
+    headers: request.headers,
+  });
 }

@@ -1,5 +1,6 @@
 import 'server-only';
 import type { Db } from '@/server/db/client';
+import { pathSegments } from '../routes';
 import { showAuthenticationPage, submitAuthenticationPage } from './authentication-page';
 import { showCheckoutPage, submitCheckoutPage } from './checkout-page';
 import { messagePage, notFoundPage } from './layout';
@@ -12,12 +13,7 @@ import { handlePortalPage } from './portal-page';
  */
 
 function segmentsAfter(pathname: string, prefix: string): string[] | null {
-  if (!pathname.startsWith(prefix)) return null;
-  try {
-    return pathname.slice(prefix.length).split('/').map(decodeURIComponent);
-  } catch {
-    return [];
-  }
+  return pathname.startsWith(prefix) ? pathSegments(pathname.slice(prefix.length)) : null;
 }
 
 export async function handleHostedPage(request: Request, db: Db): Promise<Response> {

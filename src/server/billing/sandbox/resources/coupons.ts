@@ -71,7 +71,7 @@ function readPercent(text: string | undefined): number | undefined {
 }
 
 async function create({ db, params }: RouteContext): Promise<SandboxObject> {
-  const id = params.string('id', 200) ?? newObjectId('').slice(1, 9);
+  const id = params.objectId('id') ?? newObjectId('').slice(1, 9);
   const percentOff = readPercent(params.string('percent_off', 10));
   const amountOff = params.integer('amount_off', 1, 99_999_999);
   const currency = params.string('currency', 3)?.toLowerCase();

@@ -35,7 +35,7 @@ function readEditable(params: Params, current: SandboxObject | null) {
 }
 
 async function create({ db, params }: RouteContext): Promise<SandboxObject> {
-  const id = params.string('id', 200) ?? newObjectId('prod');
+  const id = params.objectId('id') ?? newObjectId('prod');
   const name = params.requiredString('name', 5000);
   const fields = readEditable(params, null);
   params.finish();
