@@ -4,7 +4,8 @@ import { AppError } from '@/lib/errors';
 import { RateLimitedError } from '@/server/rate-limit/limiter';
 import { endpoint } from './endpoint';
 import { decodeFlash } from '@/lib/http/flash';
-import { SERVER_ERROR_MESSAGE, TOO_LARGE_MESSAGE } from './form-endpoint';
+import { SERVER_ERROR_MESSAGE, TOO_LARGE_MESSAGE, UNREADABLE_MESSAGE } from './form-endpoint';
+import { BODY_IDLE_MS } from './read-body';
 import { countedStream, streamedPost } from '@test-support/streams';
 
 const SITE = 'http://localhost:3000';
@@ -121,6 +122,36 @@ describe('endpoint', () => {
     expect(response.status).toBe(413);
     expect(await response.json()).toMatchObject({ ok: false, message: TOO_LARGE_MESSAGE });
     expect(body.pulled()).toBeLessThan(8 * KB + 2 * 64 * KB);
+    expect(handler).not.toHaveBeenCalled();
+  });
+
+  it('answers 400 to a body that stops arriving, once BODY_IDLE_MS has passed', async () => {
+    const { run, handler } = make();
+    let sent = false;
+    const stalled = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        if (sent) return new Promise<void>(() => undefined); // the client sends no more
+        sent = true;
+        controller.enqueue(new TextEncoder().encode('displayName=%E8%8A'));
+      },
+    });
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    try {
+      const answer = run(
+        streamedPost(`${SITE}/api/thing`, stalled, {
+          host: 'localhost:3000',
+          origin: SITE,
+          accept: 'application/json',
+          'content-type': 'application/x-www-form-urlencoded',
+        }),
+      );
+      await vi.advanceTimersByTimeAsync(BODY_IDLE_MS);
+      const response = await answer;
+      expect(response.status).toBe(400);
+      expect(await response.json()).toMatchObject({ ok: false, message: UNREADABLE_MESSAGE });
+    } finally {
+      vi.useRealTimers();
+    }
     expect(handler).not.toHaveBeenCalled();
   });
 
