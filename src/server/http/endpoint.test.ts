@@ -242,6 +242,28 @@ describe('endpoint', () => {
     expect((await forEditor.run(post({ displayName: 'a' }))).status).toBe(200);
   });
 
+  it('answers whoever its gate turns away the bare 404 before reading the body', async () => {
+    for (const viewer of [null, member]) {
+      const { run, handler } = make({ gate: (user) => user.role === 'editor' }, viewer);
+      const body = countedStream({ total: 1024 * KB });
+      const response = await run(
+        streamedPost(`${SITE}/api/thing`, body.stream, {
+          host: 'localhost:3000',
+          origin: 'https://evil.example',
+          accept: 'application/json',
+          'content-type': 'application/json',
+          'content-length': String(1024 * KB),
+        }),
+      );
+      expect(response.status).toBe(404);
+      expect(response.headers.get('set-cookie')).toBeNull();
+      expect(body.pulled()).toBeLessThanOrEqual(64 * KB); // the stream's own first chunk at most
+      expect(handler).not.toHaveBeenCalled();
+    }
+    const forEditor = make({ gate: (user) => user.role === 'editor' }, editor);
+    expect((await forEditor.run(post({ displayName: 'a' }))).status).toBe(200);
+  });
+
   it('answers 429 with Retry-After when the handler is rate limited', async () => {
     const run = endpoint({ name: 'test', formPage: '/form' }, () =>
       Promise.reject(new RateLimitedError(90)),
