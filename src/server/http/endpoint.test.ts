@@ -243,8 +243,9 @@ describe('endpoint', () => {
   });
 
   it('answers whoever its gate turns away the bare 404 before reading the body', async () => {
+    const editorsOnly = (user: { id: string }) => (user as Viewer).role === 'editor';
     for (const viewer of [null, member]) {
-      const { run, handler } = make({ gate: (user) => user.role === 'editor' }, viewer);
+      const { run, handler } = make({ gate: editorsOnly }, viewer);
       const body = countedStream({ total: 1024 * KB });
       const response = await run(
         streamedPost(`${SITE}/api/thing`, body.stream, {
@@ -260,7 +261,7 @@ describe('endpoint', () => {
       expect(body.pulled()).toBeLessThanOrEqual(64 * KB); // the stream's own first chunk at most
       expect(handler).not.toHaveBeenCalled();
     }
-    const forEditor = make({ gate: (user) => user.role === 'editor' }, editor);
+    const forEditor = make({ gate: editorsOnly }, editor);
     expect((await forEditor.run(post({ displayName: 'a' }))).status).toBe(200);
   });
 
