@@ -21,3 +21,19 @@ export function requiredText(label: string, max: number) {
     .min(1, missing)
     .max(max, { error: `${label}は${max.toLocaleString('ja-JP')}文字以内で入力してください。` });
 }
+
+/**
+ * An optional calendar day of a form, `YYYY-MM-DD` ('' when left blank; full-width digits and
+ * a `/` as typed on a Japanese keyboard are read as written in ASCII): a day that does not exist
+ * (2026-02-30, 2026-13-45) is refused with 「〇〇は 2027-03-31 の形式で、実在する日付を入力して
+ * ください。」, never rolled over to another day or dropped as Date.parse would. Every day a
+ * staff or partner form takes goes through here.
+ */
+export function optionalDay(label: string) {
+  const message = { error: `${label}は 2027-03-31 の形式で、実在する日付を入力してください。` };
+  return z
+    .string(message)
+    .trim()
+    .transform((v) => v.normalize('NFKC').replace(/\//g, '-'))
+    .refine((v) => v === '' || z.iso.date().safeParse(v).success, message);
+}

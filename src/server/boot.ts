@@ -22,6 +22,7 @@ import { seedDemoContracts } from '@/server/partners/demo-contracts';
 import { onShutdown, shutdownOnSignals } from '@/server/shutdown';
 import { startClusterBus } from '@/server/cluster/bus';
 import { oneInstanceAtATime } from '@/server/db/startup-lock';
+import { sweepUploadTemps } from '@/server/storage/upload';
 
 /** Any fixed number, distinct from the migrations' (src/server/db/migrate.ts). */
 const BILLING_SETUP_LOCK_KEY = 724_002;
@@ -64,6 +65,9 @@ async function start(): Promise<void> {
     // Before anything writes: database files, uploads and the secret are the OS user's only.
     restrictUmask();
     if (fs.existsSync(config.DATA_DIR)) secureDataDir(config.DATA_DIR);
+    // Uploads a crash or kill cut short left their temporary files: none is in flight yet.
+    const swept = await sweepUploadTemps();
+    if (swept > 0) console.log(`[media] removed ${swept} unfinished upload file(s)`);
     // A PostgreSQL server not reachable yet is waited for, not a crash loop (wait-for-database.ts).
     const url = config.DATABASE_URL;
     const database = url

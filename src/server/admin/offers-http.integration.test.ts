@@ -102,6 +102,26 @@ describe('/admin/offers routes', () => {
     expect(await auditsOf('offer-created')).toHaveLength(1);
   });
 
+  it('refuses an expiry day that does not exist, in Japanese, making nothing (issue 36)', async () => {
+    const before = await couponCount();
+    for (const expires of ['2026-13-45', '2099-02-30', '2099-04-31', '2099-00-10']) {
+      const response = await create({
+        who: 'admin',
+        fields: { ...HALF_OFF, code: 'NO-DAY', expires },
+      });
+      expect(response.status, expires).toBe(400);
+      expect(await response.json(), expires).toMatchObject({
+        ok: false,
+        fieldErrors: {
+          expires: '有効期限は 2027-03-31 の形式で、実在する日付を入力してください。',
+        },
+      });
+    }
+    expect(await couponCount()).toBe(before);
+    expect((await listOffers(database.db)).map((o) => o.code)).not.toContain('NO-DAY');
+    expect(await auditsOf('offer-created')).toHaveLength(1);
+  });
+
   it.each(NOT_ADMINS)('gives a bare 404 to anyone but an admin (%s)', async (who) => {
     const [offer] = await listOffers(database.db);
     for (const plain of [false, true]) {

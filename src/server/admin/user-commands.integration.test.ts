@@ -289,6 +289,11 @@ describe('admin user commands', () => {
     expect(end - Date.now()).toBeLessThanOrEqual(14 * 86_400_000);
 
     await expect(run('grant-plan', { email, plan: 'X', days: '0' })).rejects.toThrow(/--days/);
+    // Digits only, as the admin screen's form: nothing else is read as a number of days.
+    for (const days of ['1e3', '0x10', '7.0', '-5'])
+      await expect(run('grant-plan', { email, plan: 'X', days }), days).rejects.toThrow(
+        '--days: 日数は半角数字で入力してください（空欄で期限なし）。',
+      );
     await expect(run('grant-plan', { email, plan: 'X', status: 'canceled' })).rejects.toThrow(
       /--status/,
     );

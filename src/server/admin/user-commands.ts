@@ -26,6 +26,7 @@ import {
 } from '@/server/profiles/subscriptions';
 import { getAppSecret } from '@/server/storage/app-secret';
 import { UsageError, defineCommand, defineCommandWithoutFlags } from './command';
+import { grantDays } from './grant-days';
 import { isoDateJa } from '@/lib/format';
 
 /**
@@ -228,7 +229,7 @@ const grantPlanCommand = defineCommand({
       email: emailField,
       plan: z.string().trim().min(1).max(100),
       status: z.enum(['active', 'trialing']).default('active'),
-      days: z.coerce.number().int().min(1).max(36_500).optional(),
+      days: grantDays,
     })
     .strict(),
   async run({ database, actor }, { email, plan: wanted, status, days }) {

@@ -16,6 +16,7 @@ import { PARTNER_ID, getPartner, partnerDeps } from '@/server/partners/partners'
 import { setPartnerId, setUserRole } from '@/server/profiles/profiles';
 import { grantComplimentary, revokeComplimentary } from '@/server/profiles/subscriptions';
 import { type UserDetail, getUserDetail } from './users-directory';
+import { grantDays } from './grant-days';
 import { doneAnswer } from '@/server/http/done-flash';
 import { refusedFields } from '@/server/forms/submit';
 
@@ -57,8 +58,6 @@ const roleInput = z.object({
   }),
 });
 
-const DAYS_FORMAT_MESSAGE = '日数は半角数字で入力してください（空欄で期限なし）。';
-
 const grantInput = z.object({
   // A key or name of the catalogue's plans; grantPlan checks it is one.
   plan: z
@@ -69,21 +68,7 @@ const grantInput = z.object({
   status: z.enum(['active', 'trialing'], {
     error: '状態を「有効」か「トライアル」から選んでください。',
   }),
-  // Blank: no end. The number checks run only on digits, so each fault has its own message.
-  days: z
-    .string({ error: DAYS_FORMAT_MESSAGE })
-    .trim()
-    .regex(/^[0-9]{0,5}$/, { error: DAYS_FORMAT_MESSAGE })
-    .optional()
-    .transform((v) => (v ? Number(v) : undefined))
-    .pipe(
-      z
-        .number()
-        .int()
-        .min(1, { error: '日数は 1 以上で入力してください（空欄で期限なし）。' })
-        .max(36_500, { error: '日数は 36500 日（約100年）以内で入力してください。' })
-        .optional(),
-    ),
+  days: grantDays,
 });
 
 const partnerInput = z.object({

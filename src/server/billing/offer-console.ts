@@ -1,7 +1,7 @@
 import 'server-only';
 import type Stripe from 'stripe';
 import type { OfferRowView } from '@/lib/billing/offer-row';
-import { requiredText, z } from '@/lib/zod';
+import { optionalDay, requiredText, z } from '@/lib/zod';
 import type { Db } from '@/server/db/client';
 import { PLAN_KEYS, type PlanKey, listPlans } from './catalogue';
 import { billingProvider } from './provider';
@@ -44,13 +44,7 @@ export const offerInput = z
       // The reader path's shape (offerCodeSchema in ./offers), with a message for staff.
       .regex(/^[A-Za-z0-9-]{1,40}$/, { error: CODE_MESSAGE })
       .transform((c) => c.toUpperCase()),
-    expires: z
-      .string()
-      .trim()
-      .regex(/^(\d{4}-\d{2}-\d{2})?$/, {
-        error: '有効期限は日付（YYYY-MM-DD）で入力してください。',
-      })
-      .optional(),
+    expires: optionalDay('有効期限').optional(),
     cap: optionalInt('利用回数の上限は半角数字で入力してください。'),
     firstTime: z
       .unknown()
@@ -85,11 +79,13 @@ export const offerInput = z
 
 export type OfferInput = z.output<typeof offerInput>;
 
-/** The end of the expiry day in Japan, in the provider's seconds; null: no expiry. */
+/**
+ * The end of the expiry day in Japan, in the provider's seconds; null: no expiry. The day is a
+ * real one (offerInput): one that is not is refused there, never read here as "no expiry".
+ */
 export function expiresAt(date: string | undefined): number | null {
   if (!date) return null;
-  const end = Date.parse(`${date}T23:59:59Z`);
-  return Number.isNaN(end) ? null : Math.floor((end - JAPAN_OFFSET_MS) / 1000);
+  return Math.floor((Date.parse(`${date}T23:59:59Z`) - JAPAN_OFFSET_MS) / 1000);
 }
 
 export type OfferRow = OfferRowView & { plans: PlanKey[] };

@@ -11,6 +11,7 @@ import { onContentChange, recentChanges } from '@/server/cms/events';
 import { affects, emptyReads, hasReads, trackContentReads } from '@/server/cms/reads';
 import { RENDER_HEADER, openRenderRecord } from '@/server/access/render-audience';
 import { CLIENT_IP_HEADER } from '@/server/http/request-origin';
+import { REQUEST_TIMEOUT_MS } from '@/server/http/read-body';
 import { sendWebResponse, toWebRequest } from './node-bridge';
 import { refuseBadRequest, servedUrl } from './request-guard';
 import { settleUnreadBody } from './unread-body';
@@ -230,6 +231,9 @@ export async function serveSite(options: {
   // one just as they send a request on it (a reset, or a 502 at the proxy).
   server.keepAliveTimeout = KEEP_ALIVE_MS;
   server.headersTimeout = KEEP_ALIVE_MS + 1_000;
+  // The whole request, body included (Node's default, named: a body that stops arriving is
+  // answered 400 by its reader after BODY_IDLE_MS, well before this drops the connection).
+  server.requestTimeout = REQUEST_TIMEOUT_MS;
   // CONNECT never reaches the listener above: Node would just drop the socket.
   server.on('connect', (_req: http.IncomingMessage, socket: Socket) => {
     const lines = headers.map(({ key, value }) => `${key}: ${value}\r\n`).join('');

@@ -4,7 +4,8 @@ import { AppError } from '@/lib/errors';
 import { RateLimitedError } from '@/server/rate-limit/limiter';
 import { endpoint } from './endpoint';
 import { decodeFlash } from '@/lib/http/flash';
-import { SERVER_ERROR_MESSAGE, TOO_LARGE_MESSAGE } from './form-endpoint';
+import { SERVER_ERROR_MESSAGE, TOO_LARGE_MESSAGE, UNREADABLE_MESSAGE } from './form-endpoint';
+import { BODY_IDLE_MS } from './read-body';
 import { countedStream, streamedPost } from '@test-support/streams';
 
 const SITE = 'http://localhost:3000';
@@ -124,6 +125,36 @@ describe('endpoint', () => {
     expect(handler).not.toHaveBeenCalled();
   });
 
+  it('answers 400 to a body that stops arriving, once BODY_IDLE_MS has passed', async () => {
+    const { run, handler } = make();
+    let sent = false;
+    const stalled = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        if (sent) return new Promise<void>(() => undefined); // the client sends no more
+        sent = true;
+        controller.enqueue(new TextEncoder().encode('displayName=%E8%8A'));
+      },
+    });
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    try {
+      const answer = run(
+        streamedPost(`${SITE}/api/thing`, stalled, {
+          host: 'localhost:3000',
+          origin: SITE,
+          accept: 'application/json',
+          'content-type': 'application/x-www-form-urlencoded',
+        }),
+      );
+      await vi.advanceTimersByTimeAsync(BODY_IDLE_MS);
+      const response = await answer;
+      expect(response.status).toBe(400);
+      expect(await response.json()).toMatchObject({ ok: false, message: UNREADABLE_MESSAGE });
+    } finally {
+      vi.useRealTimers();
+    }
+    expect(handler).not.toHaveBeenCalled();
+  });
+
   it('sends a plain post that is too large back to its form with the message', async () => {
     const { run } = make({ maxBytes: 10 });
     const response = await run(plainFormPost('displayName=0123456789abc'));
@@ -208,6 +239,29 @@ describe('endpoint', () => {
     expect((await forMember.run(post({ displayName: 'a' }))).status).toBe(403);
     expect(forMember.handler).not.toHaveBeenCalled();
     const forEditor = make({ auth: 'staff' }, editor);
+    expect((await forEditor.run(post({ displayName: 'a' }))).status).toBe(200);
+  });
+
+  it('answers whoever its gate turns away the bare 404 before reading the body', async () => {
+    const editorsOnly = (user: { id: string }) => (user as Viewer).role === 'editor';
+    for (const viewer of [null, member]) {
+      const { run, handler } = make({ gate: editorsOnly }, viewer);
+      const body = countedStream({ total: 1024 * KB });
+      const response = await run(
+        streamedPost(`${SITE}/api/thing`, body.stream, {
+          host: 'localhost:3000',
+          origin: 'https://evil.example',
+          accept: 'application/json',
+          'content-type': 'application/json',
+          'content-length': String(1024 * KB),
+        }),
+      );
+      expect(response.status).toBe(404);
+      expect(response.headers.get('set-cookie')).toBeNull();
+      expect(body.pulled()).toBeLessThanOrEqual(64 * KB); // the stream's own first chunk at most
+      expect(handler).not.toHaveBeenCalled();
+    }
+    const forEditor = make({ gate: editorsOnly }, editor);
     expect((await forEditor.run(post({ displayName: 'a' }))).status).toBe(200);
   });
 

@@ -17,6 +17,7 @@ import {
   UNREADABLE_MESSAGE,
   formAnswer,
   jsonAnswer,
+  notFoundAnswer,
   readFormInput,
 } from './form-endpoint';
 import { clientIp, isSameOriginRequest } from './request-origin';
@@ -29,7 +30,9 @@ import { clientIp, isSameOriginRequest } from './request-origin';
  * status for fetch, a 303 (with a one-time message) for a plain post; `answers: 'json'` for
  * clients that are not forms (a beacon, a GET read).
  *
- * Order: 403 origin → 429 limit → 413/400 body → 400 input → 401/403 viewer → handler → 500.
+ * Order: 404 gate → 403 origin → 429 limit → 413/400 body → 400 input → 401/403 viewer →
+ * handler → 500. A route only some may use (every staff route) names them in `gate`: anyone
+ * else gets the bare 404 before a byte of what they sent is read (gated-endpoint.ts).
  */
 
 export type EndpointAuth = 'none' | 'optional' | 'user' | 'staff';
@@ -54,6 +57,12 @@ export type EndpointOptions<S extends z.ZodType, A extends EndpointAuth, U exten
   /** Body ceiling (default 16 KB): 413 past it, counted while the body streams in. */
   maxBytes?: number;
   auth?: A;
+  /**
+   * Who may use the route at all, asked first: whoever it turns away, signed in or not, gets
+   * the bare 404 of a route that does not exist, before the origin, the limit, the body or the
+   * query is looked at. The handler then always has a viewer.
+   */
+  gate?: (user: U) => boolean | Promise<boolean>;
   /** Default: true for POST. */
   sameOrigin?: boolean;
   /** Per client address, counted before the body is read, so junk is limited too. */
@@ -161,13 +170,19 @@ export function endpoint<
         signInPage: auth === 'user' || auth === 'staff',
       });
     };
-    // CSRF: a state-changing request must come from a page of this site. Answered as JSON
-    // whatever the client: a one-time message is for our own forms, not another site's.
-    if (sameOrigin && !isSameOriginRequest(request))
-      return jsonAnswer(403, { ok: false, message: FORBIDDEN_ORIGIN_MESSAGE });
-
     const ip = clientIp(request.headers);
     try {
+      let user: U | null = null;
+      if (options.gate) {
+        user = await viewer(request.headers);
+        if (!user || !(await options.gate(user))) return notFoundAnswer(request);
+      }
+
+      // CSRF: a state-changing request must come from a page of this site. Answered as JSON
+      // whatever the client: a one-time message is for our own forms, not another site's.
+      if (sameOrigin && !isSameOriginRequest(request))
+        return jsonAnswer(403, { ok: false, message: FORBIDDEN_ORIGIN_MESSAGE });
+
       if (options.rateLimit) {
         const db = await (options.db ?? getDb)();
         await consume(db, [{ limit: options.rateLimit, subject: addressKey(ip) }], options.now?.());
@@ -222,8 +237,7 @@ export function endpoint<
       }
       parsedInput = input;
 
-      let user: U | null = null;
-      if (auth !== 'none') {
+      if (auth !== 'none' && !options.gate) {
         user = await viewer(request.headers);
         if (!user && (auth === 'user' || auth === 'staff'))
           return answer({ ok: false, status: 401, message: messages.signIn ?? SIGN_IN_MESSAGE });

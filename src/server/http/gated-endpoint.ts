@@ -16,18 +16,23 @@ export type GatedContext = {
 
 /**
  * endpoint() behind a staff gate (admins, the newsletter's staff, the partner programme's
- * staff). endpoint's own 'staff' auth answers 401/403, which would confirm the route to a
- * stranger (and let editors in); here the viewer is optional, and whoever the gate turns away,
- * signed in or not, gets the same bare 404 as anything the handler does not find, before their
- * input is looked at.
+ * staff, the console's allow-list). endpoint's own 'staff' auth answers 401/403, which would
+ * confirm the route to a stranger (and let editors in); here whoever the gate turns away,
+ * signed in or not, gets the same bare 404 as anything the handler does not find, before a
+ * byte of their input is read (endpoint's `gate`). Every route under /api/admin goes through
+ * here or rawPostViewer (src/app/api/admin/staff-routes.integration.test.ts walks them all).
  */
 export function gatedEndpoint(
-  options: Omit<EndpointOptions<z.ZodType<FormInput>, 'optional', AppUser>, 'auth' | 'input'>,
+  options: Omit<
+    EndpointOptions<z.ZodType<FormInput>, 'optional', AppUser>,
+    'auth' | 'input' | 'gate'
+  >,
   gate: (user: AppUser) => boolean | Promise<boolean>,
   handler: (ctx: GatedContext) => Promise<FormResult | Response>,
 ): (request: Request) => Promise<Response> {
-  return endpoint({ ...options, auth: 'optional' }, async ({ input, user, request, ip }) => {
-    if (!user || !(await gate(user))) return notFoundAnswer(request);
+  return endpoint({ ...options, auth: 'optional', gate }, async ({ input, user, request, ip }) => {
+    // The gate has let a viewer in: endpoint() asked it before anything else.
+    if (!user) return notFoundAnswer(request);
     const result = await handler({ input, request, user, actor: `user:${user.id}`, ip });
     return result instanceof Response || result.ok || result.status !== 404
       ? result

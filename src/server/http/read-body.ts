@@ -1,9 +1,39 @@
 import 'server-only';
 
 /**
+ * The front server's limit for receiving a whole request, headers and body (http.Server's
+ * requestTimeout, src/server/front/server.ts): past it Node answers 408 and drops the
+ * connection, whatever the handler was doing.
+ */
+export const REQUEST_TIMEOUT_MS = 300_000;
+
+/**
+ * How long a body may send nothing before its reader gives up (a 400 in words the client can
+ * read): well inside REQUEST_TIMEOUT_MS, so a client that stops mid-body hears why, and its
+ * handler (an upload's temporary file) is not held until the server drops the connection.
+ */
+export const BODY_IDLE_MS = 30_000;
+
+/** The next chunk of a body, or 'stalled' when none comes within BODY_IDLE_MS. */
+export async function readWithin(
+  reader: ReadableStreamDefaultReader<Uint8Array>,
+): Promise<ReadableStreamReadResult<Uint8Array> | 'stalled'> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const stalled = new Promise<'stalled'>((resolve) => {
+    timer = setTimeout(() => resolve('stalled'), BODY_IDLE_MS);
+  });
+  try {
+    return await Promise.race([reader.read(), stalled]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/**
  * Reading a request body with a ceiling. `request.text()` / `formData()` hold the whole body
  * before anyone can look at its size, and Content-Length may be absent (chunked) or lie, so the
- * bytes are counted as they arrive and reading stops at the first byte past the limit.
+ * bytes are counted as they arrive and reading stops at the first byte past the limit, or
+ * when the body stops arriving (400).
  */
 
 export type BodyBytes =
@@ -18,7 +48,12 @@ export async function readBodyBytes(request: Request, maxBytes: number): Promise
   let size = 0;
   try {
     for (;;) {
-      const { done, value } = await reader.read();
+      const next = await readWithin(reader);
+      if (next === 'stalled') {
+        await reader.cancel().catch(() => undefined);
+        return { ok: false, status: 400 };
+      }
+      const { done, value } = next;
       if (done) break;
       size += value.byteLength;
       if (size > maxBytes) {

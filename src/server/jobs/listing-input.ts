@@ -11,7 +11,7 @@ import {
 import type { EndpointDef } from '@/lib/cms/model';
 import { type FieldDiff, diffFields } from '@/lib/content-diff';
 import { formatDateJa } from '@/lib/format';
-import { z } from '@/lib/zod';
+import { optionalDay, z } from '@/lib/zod';
 
 /**
  * A partner's job listing as its form sends it (/jobs/post, /biz/partner-admin): the one
@@ -160,14 +160,7 @@ export const listingFieldsSchema = z
       (v) => v === '' || EMAIL.test(v),
       { error: 'メールアドレスの形式が正しくありません。' },
     ),
-    closingDate: z
-      .string()
-      .trim()
-      .default('')
-      .transform((v) => v.normalize('NFKC').replace(/\//g, '-'))
-      .refine((v) => v === '' || isCalendarDay(v), {
-        error: '募集締切は 2027-03-31 の形式で、実在する日付を入力してください。',
-      }),
+    closingDate: optionalDay('募集締切').default(''),
   })
   .superRefine((f, ctx) => {
     if (f.title === '')
@@ -179,12 +172,6 @@ export const listingFieldsSchema = z
         message: '給与の上限は下限以上の金額を入力してください。',
       });
   });
-
-function isCalendarDay(value: string): boolean {
-  if (!/^\d{4}-\d{2}-\d{2}$/.test(value)) return false;
-  const date = new Date(`${value}T00:00:00Z`);
-  return !Number.isNaN(date.getTime()) && date.toISOString().slice(0, 10) === value;
-}
 
 /** Form or JSON input → the fields, or zod's error (messages in Japanese, per field). */
 export function parseListingFields(

@@ -8,6 +8,8 @@ import { auditEvents, cmsContents, cmsMedia } from '@/server/db/schema';
 import { decodeFlash } from '@/lib/http/flash';
 import { sample } from '@test-support/media-samples';
 import { FileSystemStorage } from '@/server/storage/storage';
+import { BAD_HEADER_MESSAGE, STALLED_MESSAGE } from '@/server/storage/multipart';
+import { BODY_IDLE_MS } from '@/server/http/read-body';
 import { mediaHandlers } from './http';
 import { registerMedia } from './library';
 import {
@@ -291,6 +293,88 @@ describe('upload', () => {
     const hashes = (await rows()).map((r) => r.contentHash);
     expect(hashes[0]).toMatch(/^[0-9a-f]{64}$/);
     expect(hashes[1]).toBe(hashes[0]);
+  });
+
+  describe('a body that is broken or stops arriving (issue 36)', () => {
+    const partFiles = () => {
+      const dir = path.join(dataDir, 'tmp', 'uploads');
+      return fs.existsSync(dir) ? fs.readdirSync(dir) : [];
+    };
+    const streamed = (body: ReadableStream<Uint8Array>) =>
+      new Request(`${SITE}/api/admin/media`, {
+        method: 'POST',
+        headers: {
+          ...headersFor({ who: 'editor' }),
+          'content-type': 'multipart/form-data; boundary=fuzz',
+        },
+        body,
+        duplex: 'half',
+      } as RequestInit);
+    /** `head`, then nothing more, the connection left open. */
+    const stalledAfter = (head: string) => {
+      let sent = false;
+      return new ReadableStream<Uint8Array>({
+        pull(controller) {
+          if (sent) return new Promise<void>(() => undefined);
+          sent = true;
+          controller.enqueue(Buffer.from(head, 'latin1'));
+        },
+      });
+    };
+    const filePart = (name: string, filename: string, content: string) =>
+      `--fuzz\r\nContent-Disposition: form-data; name="${name}"; filename="${filename}"\r\n` +
+      `Content-Type: image/png\r\n\r\n${content}\r\n`;
+
+    it('answers broken part headers and a missing closing boundary with a 400 at once', async () => {
+      // The fuzz run's request 742 (--seed 839133599): a CR LF inside a quoted file name, then
+      // a file part, and the body ends without its closing boundary.
+      const body =
+        '--fuzz\r\nContent-Disposition: form-data; name="alt"\r\n\r\n<svg/>\r\n' +
+        filePart('file', 'a\r\nb.png', '<svg/>') +
+        '--fuzz\r\nContent-Disposition: form-data; name="archive"\r\n\r\nodd\r\n' +
+        filePart('file', 'x.png', '\x89PNG\r\n\x1a\n' + 'x'.repeat(50));
+      const res = await routes.upload(
+        new Request(`${SITE}/api/admin/media`, {
+          method: 'POST',
+          headers: {
+            ...headersFor({ who: 'editor' }),
+            'content-type': 'multipart/form-data; boundary=fuzz',
+          },
+          body: Buffer.from(body, 'latin1'),
+        }),
+      );
+      expect(res.status).toBe(400);
+      expect(await res.json()).toEqual({
+        ok: false,
+        message: BAD_HEADER_MESSAGE,
+        fieldErrors: { file: BAD_HEADER_MESSAGE },
+      });
+      expect(partFiles()).toEqual([]);
+      expect(await rows()).toEqual([]);
+    });
+
+    it('gives up on a body that stops arriving within the body timeout, leaving no file', async () => {
+      for (const head of [
+        filePart('file', 'a.png', '\x89PNG\r\n\x1a\n' + 'x'.repeat(50)), // inside the file
+        '--fuzz\r\nContent-Disposition: form-data; name="alt"\r\n\r\n壁', // before it
+      ]) {
+        vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+        try {
+          const answer = routes.upload(streamed(stalledAfter(head)));
+          // The file part is being written to its temporary file.
+          if (head.includes('filename'))
+            while (partFiles().length === 0) await new Promise((r) => setImmediate(r));
+          await vi.advanceTimersByTimeAsync(BODY_IDLE_MS);
+          const res = await answer;
+          expect(res.status).toBe(400);
+          expect(await res.json()).toMatchObject({ ok: false, message: STALLED_MESSAGE });
+        } finally {
+          vi.useRealTimers();
+        }
+        expect(partFiles()).toEqual([]);
+        expect(await rows()).toEqual([]);
+      }
+    });
   });
 
   it('refuses a post from another site', async () => {

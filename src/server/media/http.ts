@@ -20,7 +20,7 @@ import {
 import { z } from '@/lib/zod';
 import { recordAudit } from '@/server/audit/audit-log';
 import { type Db, getDb } from '@/server/db/client';
-import { endpoint } from '@/server/http/endpoint';
+import { gatedEndpoint } from '@/server/http/gated-endpoint';
 import { errorAnswer, refusalAnswer } from '@/server/http/error-answer';
 import { clippedFields } from '@/server/http/flash-values';
 import {
@@ -238,11 +238,11 @@ export function mediaHandlers(options: MediaHttpOptions = {}) {
   }
 
   /** GET /api/admin/media?q=&kind=&page= → MediaListAnswer (the picker's list). */
-  const list = endpoint(
-    { name: 'admin-media-list', method: 'GET', auth: 'optional', answers: 'json', ...testing },
-    async ({ raw, user, request }) => {
-      if (!isStaffUser(user)) return notFoundAnswer(request);
-      const parsed = listInput.safeParse(raw);
+  const list = gatedEndpoint(
+    { name: 'admin-media-list', method: 'GET', answers: 'json', ...testing },
+    isStaffUser,
+    async ({ input }) => {
+      const parsed = listInput.safeParse(input);
       if (!parsed.success)
         return invalid(fieldErrors(parsed.error), '検索条件を確認してください。');
       const page = await listMedia(await database(), parsed.data);
@@ -265,19 +265,16 @@ export function mediaHandlers(options: MediaHttpOptions = {}) {
       ) => Promise<FormResult | Response>,
     ) =>
     (request: Request, id: string) =>
-      endpoint(
+      gatedEndpoint(
         {
           name,
-          auth: 'optional',
           maxBytes,
           formPage: MEDIA_ID.test(id) ? mediaPaths.item(id) : mediaPaths.library,
           flashValues,
           ...testing,
         },
-        async ({ raw, user, request: req, ip }) => {
-          if (!isStaffUser(user) || !MEDIA_ID.test(id)) return notFoundAnswer(req);
-          return handle(id, { raw, user, request: req, ip });
-        },
+        (user) => isStaffUser(user) && MEDIA_ID.test(id),
+        ({ input, user, request: req, ip }) => handle(id, { raw: input, user, request: req, ip }),
       )(request);
 
   /** POST /api/admin/media/{id}/alt: { alt }. */

@@ -1,6 +1,6 @@
 import 'server-only';
 import { randomBytes } from 'node:crypto';
-import { requiredText, z } from '@/lib/zod';
+import { optionalDay, requiredText, z } from '@/lib/zod';
 import type { PartnerContract } from '@/server/access/partner-access';
 import { type Actor, recordActorAction } from '@/server/audit/audit-log';
 import { type ContentClient, isContentRequestError } from '@/server/content/client';
@@ -139,18 +139,7 @@ export const PARTNER_ID = /^[A-Za-z0-9_-]{1,50}$/;
 
 // --- input ------------------------------------------------------------------------------------
 
-const day = z
-  .string()
-  .trim()
-  .transform((v) => v.normalize('NFKC').replace(/\//g, '-'))
-  .refine((v) => v === '' || (/^\d{4}-\d{2}-\d{2}$/.test(v) && isCalendarDay(v)), {
-    error: '日付は 2027-03-31 の形式で、実在する日付を入力してください。',
-  });
-
-function isCalendarDay(v: string): boolean {
-  const d = new Date(`${v}T00:00:00Z`);
-  return !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 10) === v;
-}
+const day = optionalDay('日付');
 
 const website = z
   .string()

@@ -1,4 +1,5 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
+import { BODY_IDLE_MS } from '@/server/http/read-body';
 import { countedStream, droppedStream } from '@test-support/streams';
 import {
   BAD_HEADER_MESSAGE,
@@ -9,6 +10,7 @@ import {
   MultipartForm,
   type MultipartLimits,
   NO_BOUNDARY_MESSAGE,
+  STALLED_MESSAGE,
   TOO_MANY_PARTS_MESSAGE,
   TRUNCATED_MESSAGE,
   multipartBoundary,
@@ -258,6 +260,19 @@ describe('MultipartForm', () => {
       expect(await outcome(requestOf(text))).not.toBe('ok');
     });
 
+    it('a broken part header before a file part the body never closes, at once', async () => {
+      // Issue 36 (fuzz request 742): busboy reports the broken header and parses on through the
+      // same chunk, so a file part after the fault was handed out and read for ever.
+      const text =
+        raw('--b', 'Content-Disposition: form-data; name="alt"; filename="a', 'b.png"', '', '') +
+        raw('--b', 'Content-Disposition: form-data; name="file"; filename="x.png"', '', 'abc', '');
+      for (const size of [text.length, 7]) {
+        expect(await outcome(requestOf(streamOf(Buffer.from(text), size)))).toBe(
+          BAD_HEADER_MESSAGE,
+        );
+      }
+    });
+
     it('a cut body, in those words', async () => {
       const text = raw('--b', 'Content-Disposition: form-data; name="file"; filename="a"', '', 'a');
       expect(await outcome(requestOf(text))).toBe(TRUNCATED_MESSAGE);
@@ -333,6 +348,35 @@ describe('MultipartForm', () => {
       '--b\r\nContent-Disposition: form-data; name="file"; filename="a"\r\n\r\nabc',
     );
     expect(await outcome(requestOf(dropped))).toBe(INTERRUPTED_MESSAGE);
+  });
+
+  it('gives up on a body that stops arriving, inside a file or before one', async () => {
+    for (const head of [
+      '--b\r\nContent-Disposition: form-data; name="file"; filename="a"\r\n\r\nabc',
+      '--b\r\nContent-Disposition: form-data; name="alt"\r\n\r\nx',
+    ]) {
+      let sent = false;
+      const stalled = new ReadableStream<Uint8Array>({
+        pull(controller) {
+          if (sent) return new Promise<void>(() => undefined); // the client sends no more
+          sent = true;
+          controller.enqueue(Buffer.from(head));
+        },
+      });
+      vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+      try {
+        const read = readAll(MultipartForm.open(requestOf(stalled), LIMITS)!).then(
+          () => 'ok',
+          (error: Error) => error.message,
+        );
+        await vi.advanceTimersByTimeAsync(BODY_IDLE_MS - 1);
+        expect(await Promise.race([read, Promise.resolve('still waiting')])).toBe('still waiting');
+        await vi.advanceTimersByTimeAsync(1);
+        expect(await read).toBe(STALLED_MESSAGE);
+      } finally {
+        vi.useRealTimers();
+      }
+    }
   });
 
   it('ends when the request was aborted before its parts are read', async () => {

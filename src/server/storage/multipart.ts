@@ -2,6 +2,7 @@ import 'server-only';
 import { AppError } from '@/lib/errors';
 import busboy from 'busboy';
 import type { Readable } from 'node:stream';
+import { readWithin } from '@/server/http/read-body';
 
 /**
  * multipart/form-data bodies, parsed by busboy (a maintained streaming parser: RFC 7578,
@@ -9,7 +10,9 @@ import type { Readable } from 'node:stream';
  * a time. A file part's bytes arrive as they are read from the request, under back-pressure, so
  * a 500 MB video goes to disk without sitting in memory. What busboy does not bound (the bytes
  * before a boundary, a field value past its limit) is bounded here, and every way a body can
- * be wrong ends in a MultipartError with a Japanese message: never a hang, never a crash.
+ * be wrong ends in a MultipartError with a Japanese message: never a hang, never a crash. A
+ * body that stops arriving ends too (BODY_IDLE_MS), and so does one that busboy parses on past
+ * a fault: no part after a fault is handed out.
  */
 
 export class MultipartError extends AppError {
@@ -49,6 +52,8 @@ export type MultipartPart = FieldPart | FilePart;
 const IDLE_ALLOWANCE = 128 * 1024;
 
 export const INTERRUPTED_MESSAGE = 'アップロードが途中で中断されました。';
+export const STALLED_MESSAGE =
+  'アップロードのデータが途中で届かなくなったため、受け付けを打ち切りました。もう一度お試しください。';
 export const TRUNCATED_MESSAGE = 'multipart の本文が途中で終わっています。';
 export const TOO_MANY_PARTS_MESSAGE = 'multipart の項目が多すぎます。';
 export const FIELD_TOO_LARGE_MESSAGE = 'ファイル以外の項目が大きすぎます。';
@@ -120,6 +125,9 @@ export class MultipartForm {
     });
     this.parser.on('file', (name, stream: FileStream, info) => {
       stream.on('error', () => undefined); // reported through body; an unread one must not crash
+      // busboy reports a broken part header and parses on through the rest of the chunk: a
+      // file after the fault would never end, as nothing more is fed (fuzz, issue 36).
+      if (this.failure || this.closed) return void stream.resume();
       this.progress++;
       this.openFile = stream;
       stream.once('end', () => {
@@ -140,6 +148,7 @@ export class MultipartForm {
       });
     });
     this.parser.on('field', (name, value, info) => {
+      if (this.failure || this.closed) return;
       this.progress++;
       if (info.valueTruncated) return this.fail(new MultipartError(FIELD_TOO_LARGE_MESSAGE));
       this.push({ kind: 'field', name, value });
@@ -239,8 +248,10 @@ export class MultipartForm {
   private async pump(): Promise<void> {
     try {
       for (;;) {
-        const { done, value } = await this.source.read();
+        const next = await readWithin(this.source);
         if (this.failure || this.closed) return;
+        if (next === 'stalled') return this.fail(new MultipartError(STALLED_MESSAGE), true);
+        const { done, value } = next;
         if (done) {
           this.parser.end();
           return;

@@ -14,7 +14,7 @@ import {
   TRUNCATED_MESSAGE,
 } from './multipart';
 import { sample } from '@test-support/media-samples';
-import { handleMediaUpload } from './upload';
+import { handleMediaUpload, sweepUploadTemps } from './upload';
 
 /**
  * Hostile and broken multipart bodies against POST /api/media. Each asserts the answer (status
@@ -265,10 +265,37 @@ describe('POST /api/media: the body', () => {
     await expectNothingLeft();
   });
 
+  it('leaves nothing behind a broken part header and a body without its closing boundary', async () => {
+    const res = await post(
+      body(
+        [
+          [fileHeader('filename="a\r\nb.png"'), '<svg/>'],
+          [fileHeader('filename="x.png"'), png],
+        ],
+        false,
+      ),
+    );
+    expect(res).toEqual({ status: 400, message: BAD_HEADER_MESSAGE });
+    await expectNothingLeft();
+  });
+
   it('answers, and leaves no temporary file, when the client goes away mid-file', async () => {
     const head = body([[fileHeader('filename="a.mp4"'), sample('mp4')]], false);
     const res = await post(droppedStream(head.subarray(0, head.length - 100)));
     expect(res).toEqual({ status: 400, message: INTERRUPTED_MESSAGE });
     await expectNothingLeft();
+  });
+});
+
+describe('temporary files at start', () => {
+  it('removes what uploads of an earlier run left, and nothing else', async () => {
+    const temp = path.join(dataDir, 'tmp', 'uploads');
+    fs.mkdirSync(temp, { recursive: true });
+    for (const name of ['0f1e2d3c.part', '4b5a6978.part', 'keep.txt'])
+      fs.writeFileSync(path.join(temp, name), 'x');
+    expect(await sweepUploadTemps()).toBe(2);
+    expect(fs.readdirSync(temp)).toEqual(['keep.txt']);
+    fs.rmSync(path.join(temp, 'keep.txt'));
+    expect(await sweepUploadTemps()).toBe(0);
   });
 });

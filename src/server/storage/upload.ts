@@ -52,7 +52,6 @@ const MULTIPART_OVERHEAD = 1 * MB;
 /** A text field sent with the file (alt text, kind): far more than any needs. */
 const MAX_OTHER_FIELD_BYTES = 16 * 1024;
 const MAX_PARTS = 20;
-const STALE_TEMP_MS = 24 * 60 * 60 * 1000;
 
 export type UploadResult = {
   url: string;
@@ -103,25 +102,34 @@ function json(status: number, body: unknown, headers: Record<string, string> = {
   });
 }
 
+/** Where an upload's bytes wait while they are checked, one `<uuid>.part` file each. */
+const uploadTempPath = () => path.resolve(env().DATA_DIR, 'tmp', 'uploads');
+
 let tempDirReady: Promise<string> | undefined;
 
-/** The directory for upload temporaries; files left there by a crash are removed after a day. */
 function uploadTempDir(): Promise<string> {
-  tempDirReady ??= (async () => {
-    const dir = path.resolve(env().DATA_DIR, 'tmp', 'uploads');
-    await fs.mkdir(dir, { recursive: true, mode: 0o700 });
-    const cutoff = Date.now() - STALE_TEMP_MS;
-    for (const name of await fs.readdir(dir)) {
-      const file = path.join(dir, name);
-      const stat = await fs.stat(file).catch(() => null);
-      if (stat && stat.mtimeMs < cutoff) await fs.rm(file, { force: true });
-    }
-    return dir;
-  })().catch((error: unknown) => {
-    tempDirReady = undefined;
-    throw error;
-  });
+  tempDirReady ??= fs
+    .mkdir(uploadTempPath(), { recursive: true, mode: 0o700 })
+    .then(() => uploadTempPath())
+    .catch((error: unknown) => {
+      tempDirReady = undefined;
+      throw error;
+    });
   return tempDirReady;
+}
+
+/**
+ * Removes the temporary files of uploads a previous run never finished (a crash, a kill): run
+ * at start (src/server/boot.ts), before this process takes an upload. Instances share the
+ * database and the bucket, never a data directory (docs/operations.md), so none of these is
+ * another's upload in flight. Answers how many were removed.
+ */
+export async function sweepUploadTemps(): Promise<number> {
+  const dir = uploadTempPath();
+  const names = await fs.readdir(dir).catch(() => [] as string[]);
+  const left = names.filter((name) => name.endsWith('.part'));
+  await Promise.all(left.map((name) => fs.rm(path.join(dir, name), { force: true })));
+  return left.length;
 }
 
 export function storageKeyFor(media: InspectedMedia, now: Date): string {

@@ -8,7 +8,7 @@ import { TRANSFER_PAGE, isRunning } from '@/lib/transfer/status';
 import { z } from '@/lib/zod';
 import { type Db, getDb } from '@/server/db/client';
 import { invalidInput } from '@/server/forms/submit';
-import { endpoint } from '@/server/http/endpoint';
+import { gatedEndpoint, isAdmin } from '@/server/http/gated-endpoint';
 import { errorAnswer, failedResult, refusalAnswer } from '@/server/http/error-answer';
 import {
   type FormResult,
@@ -235,10 +235,9 @@ export function transferHandlers(options: TransferHttpOptions = {}) {
     },
 
     /** POST /api/admin/transfer/microcms (baseUrl, apiKey, confirm): starts the import job. */
-    importMicroCms: endpoint(
+    importMicroCms: gatedEndpoint(
       {
         name: 'admin-transfer-microcms',
-        auth: 'optional',
         maxBytes: 8 * 1024,
         formPage: TRANSFER_PAGE,
         // The key never goes back in the one-time message.
@@ -248,8 +247,8 @@ export function transferHandlers(options: TransferHttpOptions = {}) {
         }),
         ...(options.viewer ? { viewer: options.viewer } : {}),
       },
-      async ({ input, user, request, ip }) => {
-        if (!user || user.role !== 'admin') return notFoundAnswer(request);
+      isAdmin,
+      async ({ input, user, ip }) => {
         const parsed = microCmsInput.safeParse(input);
         if (!parsed.success) return invalidInput(parsed.error);
         const db = await database();

@@ -8,7 +8,7 @@ import { CONTENT_ID } from '@/server/content/schemas';
 import { getDb } from '@/server/db/client';
 import { FLASH_COOKIE, setCookieValue } from '@/server/http/cookies';
 import { doneFlashCookie } from '@/server/http/done-flash';
-import { endpoint } from '@/server/http/endpoint';
+import { gatedEndpoint } from '@/server/http/gated-endpoint';
 import { encodeFlash } from '@/lib/http/flash';
 import { type FormInput, jsonAnswer, notFoundAnswer } from '@/server/http/form-endpoint';
 import type { AppUser, ViewerOption } from '@/server/identity/session-user';
@@ -97,23 +97,20 @@ function consoleEndpoint(
   allow: Allow,
   handler: Handler,
 ): (request: Request) => Promise<Response> {
-  return endpoint(
+  const target = consoleTarget(endpointName, idSegment);
+  return gatedEndpoint(
     {
       name,
       method,
-      auth: 'optional',
       answers: 'json',
       maxBytes: MAX_BODY_BYTES,
       // A GET is a read: no origin check needed. PUT and DELETE come through here as 'POST'
       // (a body to read, and the same-origin check).
       ...(options.viewer ? { viewer: options.viewer } : {}),
     },
-    async ({ input, user, request }) => {
-      const target = consoleTarget(endpointName, idSegment);
-      if (!user || !usesBuiltInContent() || !target || !(await allow(user, target)))
-        return notFoundAnswer(request);
-      return handler({ input, target, actor: `user:${user.id}`, user, request });
-    },
+    // Before the body is read (gated-endpoint.ts).
+    async (user) => usesBuiltInContent() && target !== null && (await allow(user, target)),
+    ({ input, user, actor, request }) => handler({ input, target: target!, actor, user, request }),
   );
 }
 
