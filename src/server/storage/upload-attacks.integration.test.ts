@@ -14,6 +14,7 @@ import {
   TRUNCATED_MESSAGE,
 } from './multipart';
 import { sample } from '@test-support/media-samples';
+import { BODY_IDLE_MS } from '@/server/http/read-body';
 import { handleMediaUpload, sweepUploadTemps } from './upload';
 
 /**
@@ -291,10 +292,15 @@ describe('temporary files at start', () => {
   it('removes what uploads of an earlier run left, and nothing else', async () => {
     const temp = path.join(dataDir, 'tmp', 'uploads');
     fs.mkdirSync(temp, { recursive: true });
-    for (const name of ['0f1e2d3c.part', '4b5a6978.part', 'keep.txt'])
+    const longAgo = new Date(Date.now() - 2 * BODY_IDLE_MS - 1000);
+    for (const name of ['0f1e2d3c.part', '4b5a6978.part', 'keep.txt', 'in-flight.part']) {
       fs.writeFileSync(path.join(temp, name), 'x');
+      if (name !== 'in-flight.part') fs.utimesSync(path.join(temp, name), longAgo, longAgo);
+    }
+    // in-flight.part: written a moment ago, as by another process's upload under way.
     expect(await sweepUploadTemps()).toBe(2);
-    expect(fs.readdirSync(temp)).toEqual(['keep.txt']);
+    expect(fs.readdirSync(temp).sort()).toEqual(['in-flight.part', 'keep.txt']);
+    expect(await sweepUploadTemps(Date.now() + 2 * BODY_IDLE_MS + 1000)).toBe(1);
     fs.rmSync(path.join(temp, 'keep.txt'));
     expect(await sweepUploadTemps()).toBe(0);
   });

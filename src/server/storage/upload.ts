@@ -6,6 +6,7 @@ import { env } from '@/env';
 import { authenticateApiKey } from '@/server/cms/api-keys';
 import { CmsApiError } from '@/server/cms/errors';
 import { errorResponse } from '@/server/http/error-answer';
+import { BODY_IDLE_MS } from '@/server/http/read-body';
 import { enforceRateLimit } from '@/server/rate-limit/api-key-limit';
 import { type Db, getDb } from '@/server/db/client';
 import { cleanFilename, registerMedia } from '@/server/media/library';
@@ -120,14 +121,19 @@ function uploadTempDir(): Promise<string> {
 
 /**
  * Removes the temporary files of uploads a previous run never finished (a crash, a kill): run
- * at start (src/server/boot.ts), before this process takes an upload. Instances share the
- * database and the bucket, never a data directory (docs/operations.md), so none of these is
- * another's upload in flight. Answers how many were removed.
+ * at start (src/server/boot.ts). Only files untouched for twice the stall limit go: an upload
+ * in flight writes at least every BODY_IDLE_MS or is ended, so a second process started on the
+ * same data directory (refused by the database lock only later) never removes a live one.
+ * Answers how many were removed.
  */
-export async function sweepUploadTemps(): Promise<number> {
+export async function sweepUploadTemps(now = Date.now()): Promise<number> {
   const dir = uploadTempPath();
   const names = await fs.readdir(dir).catch(() => [] as string[]);
-  const left = names.filter((name) => name.endsWith('.part'));
+  const left: string[] = [];
+  for (const name of names.filter((entry) => entry.endsWith('.part'))) {
+    const stat = await fs.stat(path.join(dir, name)).catch(() => null);
+    if (stat && now - stat.mtimeMs > 2 * BODY_IDLE_MS) left.push(name);
+  }
   await Promise.all(left.map((name) => fs.rm(path.join(dir, name), { force: true })));
   return left.length;
 }
