@@ -358,6 +358,13 @@ describe('content API conformance', () => {
         { title: 'x', publishedAt: 'tomorrow' },
         "'publishedAt' field error. Please fix date format.",
       ],
+      // Days and times that do not exist: refused, never rolled over to another day.
+      ...['2026-02-30', '2026-04-31T09:00:00+09:00', '2026-13-45', '2026-01-01T24:00Z'].map(
+        (publishedAt) => [
+          { title: 'x', publishedAt },
+          "'publishedAt' field error. Please fix date format.",
+        ],
+      ),
       [{ title: 'x'.repeat(201) }, "'title' is too long. Please input 200 characters or less."],
       [{ title: 'x', format: ['poem'] }, "'format' field error. 'poem' is not an option."],
     ])('rejects %j with a message naming the field, writing nothing', async (body, message) => {

@@ -3,6 +3,7 @@ import { sanitizeRichText } from './richtext/sanitize';
 import { badRequest } from './errors';
 import { CONTENT_ID } from './content-id';
 import type { EndpointDef, FieldDef } from '@/lib/cms/model';
+import { z } from '@/lib/zod';
 
 /**
  * Write validation and read shaping of field values, per field kind, with microCMS's error
@@ -93,9 +94,18 @@ function normalizeFile(field: FieldDef, given: unknown): FileValue {
   return file;
 }
 
+const DATE_VALUE =
+  /^(\d{4}-\d{2}-\d{2})(?:T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,9})?)?(?:Z|[+-]\d{2}:\d{2})?)?$/;
+
+/**
+ * A date field's value as an ISO instant, or null: only days and times that exist, since
+ * Date.parse rolls 2026-02-30 over to 2 March and 24:00 to the next day without a word.
+ */
 export function normalizeDate(value: string): string | null {
-  if (!/^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})?)?$/.test(value))
-    return null;
+  const parts = DATE_VALUE.exec(value);
+  if (!parts || !z.iso.date().safeParse(parts[1]).success) return null;
+  const [hours = '0', minutes = '0', seconds = '0'] = parts.slice(2).map((part) => part ?? '0');
+  if (Number(hours) > 23 || Number(minutes) > 59 || Number(seconds) > 59) return null;
   const time = Date.parse(value);
   return Number.isNaN(time) ? null : new Date(time).toISOString();
 }
