@@ -360,7 +360,7 @@ describe('content API conformance', () => {
       ],
       // Days and times that do not exist: refused, never rolled over to another day.
       ...['2026-02-30', '2026-04-31T09:00:00+09:00', '2026-13-45', '2026-01-01T24:00Z'].map(
-        (publishedAt) => [
+        (publishedAt): [object, string] => [
           { title: 'x', publishedAt },
           "'publishedAt' field error. Please fix date format.",
         ],
