@@ -11,6 +11,7 @@ import type { Db } from '@/server/db/client';
 import { AUTH_COOKIE_PREFIX } from '@/server/http/cookies';
 import * as schema from '@/server/db/schema';
 import { sendMail } from '@/server/mail/mailer';
+import { ACCOUNT_MAIL_LIMITS, sendCappedMail } from './account-mail';
 import { removeResetLinks, removeVerificationLinks } from '@/server/mail/outbox';
 import { mails } from '@/server/mail/templates';
 import { createProfiles } from '@/server/profiles/profiles';
@@ -86,8 +87,9 @@ export function createAuth(
       revokeSessionsOnPasswordReset: true,
       sendResetPassword: async ({ user, token }) => {
         const url = `${baseURL}/account/reset-password?token=${encodeURIComponent(token)}`;
-        await sendMail(
+        await sendCappedMail(
           db,
+          ACCOUNT_MAIL_LIMITS.resetPassword,
           mails.resetPassword(user.email, user.name, {
             url,
             userId: user.id,
@@ -97,8 +99,9 @@ export function createAuth(
       },
       // The same answer as a new sign-up; the owner of the address is told instead.
       onExistingUserSignUp: async ({ user }) => {
-        await sendMail(
+        await sendCappedMail(
           db,
+          ACCOUNT_MAIL_LIMITS.alreadyRegistered,
           mails.alreadyRegistered(
             user.email,
             `${baseURL}/login`,
@@ -124,8 +127,9 @@ export function createAuth(
       // verified; `user.email` is then the new address).
       sendVerificationEmail: async ({ user, url }) => {
         const link = { url, userId: user.id, lifetimeSeconds: EMAIL_VERIFICATION_SECONDS };
-        await sendMail(
+        await sendCappedMail(
           db,
+          ACCOUNT_MAIL_LIMITS.verification,
           user.emailVerified
             ? mails.changeEmailVerify(user.email, user.name, link)
             : mails.verifyEmail(user.email, user.name, link),
@@ -225,8 +229,9 @@ export function createAuth(
           // sign-in-link.ts asks only for registered addresses; a race with a deletion sends nothing.
           if (!owner) return;
           const next = typeof metadata?.next === 'string' ? metadata.next : undefined;
-          await sendMail(
+          await sendCappedMail(
             db,
+            ACCOUNT_MAIL_LIMITS.signInLink,
             mails.signInLink(email, owner.name, {
               url: signInLinkUrl(baseURL, token, next),
               userId: owner.id,

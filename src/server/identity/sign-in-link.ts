@@ -5,13 +5,13 @@ import { safeNextPath } from '@/lib/safe-next';
 import { z } from '@/lib/zod';
 import { recordAudit, recordOwnAction } from '@/server/audit/audit-log';
 import { user as userTable } from '@/server/db/schema';
-import { maskAddress, sendMail } from '@/server/mail/mailer';
+import { maskAddress } from '@/server/mail/mailer';
 import { removeSignInLinks } from '@/server/mail/outbox';
 import { mails } from '@/server/mail/templates';
 import { addressKey } from '@/server/rate-limit/client-address';
-import type { Limit } from '@/server/rate-limit/limiter';
 import { consumeOrRefuse } from '@/server/forms/submit';
 import { type FlowContext, type FlowDeps, LIMITS, formFlow } from './account-flows';
+import { ACCOUNT_MAIL_LIMITS, sendCappedMail } from './account-mail';
 import { SIGN_IN_LINK_SECONDS } from './auth';
 import { emailField } from './validation';
 
@@ -25,13 +25,6 @@ import { emailField } from './validation';
  * Reuse: `sendSignInLink` mails a link from any flow (it applies no limit: the caller does);
  * `followSignInLink` is what the link's endpoint does, for a caller that holds a token.
  */
-
-const HOUR = 60 * 60_000;
-
-export const SIGN_IN_LINK_LIMITS = {
-  // Mails to one address, whoever asks: enough for a reader who asks again, not a mail bomb.
-  account: { name: 'sign-in-link:account', max: 5, windowMs: HOUR },
-} satisfies Record<string, Limit>;
 
 export const signInLinkInput = z.object({
   email: emailField,
@@ -53,7 +46,8 @@ export function loginPageWith(state: 'sent' | 'invalid' | 'limited', next: strin
 
 /**
  * Mails a sign-in link to a registered address, or, to an address without an account, a note
- * saying so with the way to sign up. Applies no rate limit: the caller does.
+ * saying so with the way to sign up: either counts against the address's cap of such mails
+ * (account-mail.ts). The limits on the asker are the caller's.
  */
 export async function sendSignInLink(
   deps: FlowDeps,
@@ -66,7 +60,11 @@ export async function sendSignInLink(
     .from(userTable)
     .where(eq(userTable.email, email));
   if (!owner) {
-    await sendMail(deps.db, mails.signInLinkNoAccount(email, `${env().SITE_URL}/sign-up`));
+    await sendCappedMail(
+      deps.db,
+      ACCOUNT_MAIL_LIMITS.signInLink,
+      mails.signInLinkNoAccount(email, `${env().SITE_URL}/sign-up`),
+    );
     return { registered: false };
   }
   const next = safeNextPath(input.next, env().SITE_URL);
@@ -78,7 +76,10 @@ export async function sendSignInLink(
   return { registered: true };
 }
 
-/** POST /api/account/sign-in-link: the same answer for any address, limited like sign-in. */
+/**
+ * POST /api/account/sign-in-link: the same answer for any address, limited like sign-in; past
+ * the address's cap of mails the answer stays the same and no mail goes.
+ */
 export const requestSignInLink = formFlow(
   signInLinkInput,
   async (deps, { email, ...fields }, ctx) => {
@@ -86,7 +87,6 @@ export const requestSignInLink = formFlow(
     const blocked = await consumeOrRefuse(deps.db, [
       { limit: LIMITS.signInIp, subject: addressKey(ctx.ip) },
       { limit: LIMITS.signInPair, subject: `${email} ${addressKey(ctx.ip) ?? ''}` },
-      { limit: SIGN_IN_LINK_LIMITS.account, subject: email },
     ]);
     if (blocked) return blocked;
     const { registered } = await sendSignInLink(deps, { email, next }, ctx);
