@@ -65,6 +65,23 @@ describe('sign-in by e-mail link', () => {
     expect(audit.filter((a) => a.action === 'sign-in-link-requested')).toHaveLength(2);
   });
 
+  it('does the same work for a registered and an unknown address: a token made and kept, one mail', async () => {
+    const work = async (email: string) => {
+      await reset(t.database.db, ACCOUNT_MAIL_LIMITS.signInLink, email);
+      const tokens = async () => (await t.database.db.select().from(verification)).length;
+      const [tokensBefore, mailsBefore] = [await tokens(), (await mailsTo(email)).length];
+      const answer = await requestSignInLink(t.deps, { email }, ctx());
+      return {
+        answer,
+        tokens: (await tokens()) - tokensBefore,
+        mails: (await mailsTo(email)).length - mailsBefore,
+      };
+    };
+    const known = await work(HANAKO.email);
+    expect(known).toMatchObject({ tokens: 1, mails: 1 });
+    expect(await work('nobody-else@example.jp')).toEqual(known);
+  });
+
   it('signs the reader in once; the same link again is refused and the kept copy loses it', async () => {
     const link = await askForLink(HANAKO.email, '/posts/post-001');
     const first = await follow(link, '198.51.100.20');
