@@ -110,6 +110,20 @@ describe('sign-in by e-mail link', () => {
     expect(kept!.textBody).not.toContain('token=');
   });
 
+  it("retires every other link of the address once one is used, and no one else's", async () => {
+    const older = await askForLink(HANAKO.email);
+    const newer = await askForLink(HANAKO.email);
+    const unused = await askForLink(HANAKO.email);
+    await requestSignInLink(t.deps, { email: 'nobody@example.jp' }, ctx());
+    const othersBefore = await t.database.db.select().from(verification);
+    expect(await follow(newer)).toMatchObject({ ok: true });
+    expect(await follow(older)).toMatchObject({ ok: false, reason: 'invalid' });
+    expect(await follow(unused)).toMatchObject({ ok: false, reason: 'invalid' });
+    // The unknown address's token (made as for anyone) is left alone.
+    const othersAfter = await t.database.db.select().from(verification);
+    expect(othersAfter.length).toBe(othersBefore.length - 3);
+  });
+
   it('refuses a link older than 15 minutes', async () => {
     const link = await askForLink(HANAKO.email);
     vi.useFakeTimers({ toFake: ['Date'], now: Date.now() + (SIGN_IN_LINK_SECONDS + 5) * 1000 });
