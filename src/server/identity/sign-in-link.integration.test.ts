@@ -1,12 +1,13 @@
 import { eq } from 'drizzle-orm';
+import { renderToStaticMarkup } from 'react-dom/server';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { listAudit } from '@/server/audit/audit-log';
 import { useDatabase } from '@/server/db/client';
 import { account, session, user, verification } from '@/server/db/schema';
 import { CLIENT_IP_HEADER } from '@/server/http/request-origin';
 import { hit, reset } from '@/server/rate-limit/limiter';
-import { LIMITS } from './account-flows';
-import { handleSignInLinkFollow } from './account-http';
+import { LIMITS, signUp } from './account-flows';
+import { handleAccountPost, handleSignInLinkFollow } from './account-http';
 import { SIGN_IN_LINK_SECONDS } from './auth';
 import { ACCOUNT_MAIL_LIMITS } from './account-mail';
 import {
@@ -15,7 +16,23 @@ import {
   requestSignInLink,
   sendSignInLink,
 } from './sign-in-link';
-import { BASE, HANAKO, setUpAccountFlows, startAtWindowStart } from '@test-support/account-flows';
+import {
+  BASE,
+  HANAKO,
+  setUpAccountFlows,
+  signUpForm,
+  startAtWindowStart,
+} from '@test-support/account-flows';
+
+// The switch page reads the session through next/headers: the request is the test's.
+const pageRequest = vi.hoisted(() => ({ headers: new Headers() }));
+vi.mock('next/headers', () => ({ headers: () => Promise.resolve(pageRequest.headers) }));
+
+/** The redirect a page threw (its target), or the error itself. */
+const redirectOf = (error: unknown) => {
+  const digest = (error as { digest?: unknown }).digest;
+  return typeof digest === 'string' ? digest.split(';')[2] : error;
+};
 
 describe('sign-in by e-mail link', () => {
   const t = setUpAccountFlows({ hanako: 'verified' });
@@ -228,5 +245,126 @@ describe('sign-in by e-mail link', () => {
     );
     expect(again.headers.getSetCookie()).toEqual([]);
     expect(BASE).toBe('http://localhost:3000');
+  });
+});
+
+describe('a sign-in link followed in a browser signed in as someone else', () => {
+  const t = setUpAccountFlows({ hanako: 'verified' });
+  const { ctx, mailsTo, linkIn } = t;
+
+  const linkFor = async (email: string, next?: string) => {
+    await requestSignInLink(t.deps, { email, next }, ctx());
+    const [mail] = (await mailsTo(email)).filter((m) => m.kind === 'sign-in-link');
+    return linkIn(mail!.textBody);
+  };
+  const cookiesOf = (response: Response) =>
+    response.headers
+      .getSetCookie()
+      .map((cookie) => cookie.split(';')[0])
+      .join('; ');
+  const sessionsOf = async (email: string) => {
+    const [row] = await t.database.db.select().from(user).where(eq(user.email, email));
+    return t.database.db.select().from(session).where(eq(session.userId, row!.id));
+  };
+  const switchPost = (origin: string, cookie: string, fields: Record<string, string>) =>
+    handleAccountPost(
+      new Request(`${BASE}/api/account/switch-account`, {
+        method: 'POST',
+        headers: {
+          origin,
+          host: 'localhost:3000',
+          cookie,
+          'content-type': 'application/x-www-form-urlencoded',
+        },
+        body: new URLSearchParams(fields),
+      }),
+      'switch-account',
+    );
+
+  it('asks before switching (login CSRF), on a page without JavaScript, and spends the link only on the reader’s word', async () => {
+    useDatabase(t.database);
+    // Taro is signed in on this browser (by his own link, so the app's auth made the session).
+    await signUp(t.deps, signUpForm('taro@example.jp', '山田 太郎'), ctx());
+    const taroCookie = cookiesOf(
+      await handleSignInLinkFollow(new Request(await linkFor('taro@example.jp'))),
+    );
+    expect(taroCookie).toContain('axis.session_token=');
+
+    const hanakoSessions = (await sessionsOf(HANAKO.email)).length;
+    const link = await linkFor(HANAKO.email, '/posts/post-003');
+    const token = new URL(link).searchParams.get('token')!;
+    const asked = await handleSignInLinkFollow(
+      new Request(link, { headers: { cookie: taroCookie } }),
+    );
+    expect(asked.status).toBe(303);
+    expect(asked.headers.get('location')).toBe(
+      `/login/switch?token=${token}&next=${encodeURIComponent('/posts/post-003')}`,
+    );
+    expect(asked.headers.get('referrer-policy')).toBe('no-referrer');
+    expect(asked.headers.getSetCookie()).toEqual([]);
+    expect(await sessionsOf(HANAKO.email)).toHaveLength(hanakoSessions);
+
+    // The page says who is signed in and whose link it is, in Japanese, with a plain form to
+    // switch and a way to stay; its address (the token) is never sent on as a Referer.
+    const page = await import('@/app/login/switch/page');
+    expect(page.metadata.referrer).toBe('no-referrer');
+    pageRequest.headers = new Headers({ cookie: taroCookie });
+    const html = renderToStaticMarkup(
+      await page.default({ searchParams: Promise.resolve({ token, next: '/posts/post-003' }) }),
+    );
+    expect(html).toContain('taro@example.jp でログインしています');
+    expect(html).toContain('hanako@example.jp のアカウント');
+    expect(html).toMatch(/<form[^>]*action="\/api\/account\/switch-account" method="post"/);
+    expect(html).toContain(`name="token" value="${token}"`);
+    expect(html).toContain('href="/posts/post-003"');
+    // Not signed in (any more), or a used link: no question to ask.
+    pageRequest.headers = new Headers();
+    const signedOut = await page
+      .default({ searchParams: Promise.resolve({ token, next: '/posts/post-003' }) })
+      .catch(redirectOf);
+    expect(signedOut).toBe(
+      `${BASE}/api/account/sign-in-link?token=${token}&next=%2Fposts%2Fpost-003`,
+    );
+    pageRequest.headers = new Headers({ cookie: taroCookie });
+    const forged = await page
+      .default({ searchParams: Promise.resolve({ token: 'A'.repeat(32) }) })
+      .catch(redirectOf);
+    expect(forged).toBe('/login?link=invalid');
+
+    // Another site cannot press the button for the reader.
+    const crossSite = await switchPost('https://evil.example', taroCookie, { token });
+    expect(crossSite.status).toBe(403);
+    expect(await sessionsOf(HANAKO.email)).toHaveLength(hanakoSessions);
+
+    // The reader's word: Taro is signed out here, Hanako in, and the link is spent.
+    const switched = await switchPost(BASE, taroCookie, { token, next: '/posts/post-003' });
+    expect(switched.status).toBe(303);
+    expect(switched.headers.get('location')).toBe('/posts/post-003');
+    const sessionCookies = switched.headers
+      .getSetCookie()
+      .filter((cookie) => cookie.startsWith('axis.session_token='));
+    expect(sessionCookies.at(-1)).toMatch(/^axis\.session_token=[^;]+;/);
+    expect(await sessionsOf('taro@example.jp')).toEqual([]);
+    expect(await sessionsOf(HANAKO.email)).toHaveLength(hanakoSessions + 1);
+    const audit = await listAudit(t.database.db, 20);
+    expect(audit.map((a) => a.action)).toEqual(expect.arrayContaining(['sign-out', 'sign-in']));
+    const again = await handleSignInLinkFollow(new Request(link));
+    expect(again.headers.get('location')).toBe(
+      `/login?link=invalid&next=${encodeURIComponent('/posts/post-003')}`,
+    );
+  });
+
+  it('lets a link for the address already signed in through, without asking', async () => {
+    useDatabase(t.database);
+    const hanakoCookie = cookiesOf(
+      await handleSignInLinkFollow(new Request(await linkFor(HANAKO.email))),
+    );
+    const again = await handleSignInLinkFollow(
+      new Request(await linkFor(HANAKO.email, '/posts/post-004'), {
+        headers: { cookie: hanakoCookie },
+      }),
+    );
+    expect(again.headers.get('location')).toBe('/posts/post-004');
+    expect(again.headers.getSetCookie().join('\n')).toContain('axis.session_token=');
   });
 });

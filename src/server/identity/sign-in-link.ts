@@ -11,9 +11,10 @@ import { removeSignInLinks } from '@/server/mail/outbox';
 import { mails } from '@/server/mail/templates';
 import { addressKey } from '@/server/rate-limit/client-address';
 import { consumeOrRefuse } from '@/server/forms/submit';
-import { type FlowContext, type FlowDeps, LIMITS, formFlow } from './account-flows';
+import { type FlowContext, type FlowDeps, LIMITS, formFlow, signOut } from './account-flows';
 import { ACCOUNT_MAIL_LIMITS, sendCappedMail } from './account-mail';
 import { type Auth, SIGN_IN_LINK_SECONDS, issueSignInToken } from './auth';
+import type { AppUser } from './session-user';
 import { emailField } from './validation';
 
 /**
@@ -130,7 +131,16 @@ export const SIGN_IN_LINK_SENT_MESSAGE = `ご入力のメールアドレスに�
 
 export type FollowedLink =
   | { ok: true; userId: string; redirectTo: string; setCookies: string[] }
-  | { ok: false; reason: 'invalid' | 'limited'; redirectTo: string };
+  | { ok: false; reason: 'invalid' | 'limited' | 'other-account'; redirectTo: string };
+
+/** The page that asks a reader signed in as someone else before a link switches them. */
+export const SWITCH_ACCOUNT_PAGE = '/login/switch';
+
+function switchAccountPage(token: string, next: string): string {
+  const query = new URLSearchParams({ token });
+  if (next !== '/') query.set('next', next);
+  return `${SWITCH_ACCOUNT_PAGE}?${query}`;
+}
 
 /** better-auth answers a bad link with a redirect (`?error=…`), thrown as an APIError. */
 function isRedirect(error: unknown): boolean {
@@ -142,12 +152,14 @@ function isRedirect(error: unknown): boolean {
 /**
  * Follows a sign-in link: the token is spent whatever happens next, the reader is signed in
  * and sent to `next` (a path on this site, else home). A used, expired or unknown token sends
- * the reader to the login page, which says so and offers a new link.
+ * the reader to the login page, which says so and offers a new link. A `viewer` signed in with
+ * another address is sent to the switch page instead, the link unspent.
  */
 export async function followSignInLink(
   deps: FlowDeps,
   query: { token?: unknown; next?: unknown },
   ctx: FlowContext,
+  viewer: { email: string } | null = null,
 ): Promise<FollowedLink> {
   const next = safeNextPath(query.next, env().SITE_URL);
   const blocked = await consumeOrRefuse(deps.db, [
@@ -166,6 +178,17 @@ export async function followSignInLink(
     return { ok: false, reason: 'invalid', redirectTo: loginPageWith('invalid', next) };
   };
   if (!token.success) return refused('malformed-link');
+  if (viewer) {
+    // Login CSRF: a link for another address (a stranger's own, say) would switch this browser
+    // to that account without a word. The reader is asked first; the link waits for the answer.
+    const address = await signInLinkAddress(deps.auth, token.data);
+    if (address && address !== viewer.email.toLowerCase())
+      return {
+        ok: false,
+        reason: 'other-account',
+        redirectTo: switchAccountPage(token.data, next),
+      };
+  }
   let signedIn: { headers: Headers; userId: string; email: string };
   try {
     // No callbackURL: better-auth answers the session instead of redirecting.
@@ -197,3 +220,31 @@ export async function followSignInLink(
     setCookies: signedIn.headers.getSetCookie(),
   };
 }
+
+const switchAccountInput = z.object({
+  // Checked by followSignInLink, which answers a bad one as the link itself would.
+  token: z.unknown(),
+  next: z.string().optional().catch(undefined),
+});
+
+/**
+ * POST /api/account/switch-account: the switch page's button. The link signs its reader in; the
+ * account this browser was signed in with is signed out here (its session ended, audited), and
+ * the link's session cookie comes after the cleared one, so it is the one the browser keeps.
+ */
+export const switchToLinkAccount = formFlow(
+  switchAccountInput,
+  async (deps, { token, next }, ctx, viewer: AppUser | null) => {
+    const followed = await followSignInLink(deps, { token, next }, ctx);
+    // A bad link lands where the link itself would send it: the login page, which says so.
+    if (!followed.ok) return { ok: true, redirectTo: followed.redirectTo };
+    const left =
+      viewer && viewer.id !== followed.userId ? await signOut(deps, ctx, viewer.id) : null;
+    const cleared = left?.ok ? (left.setCookies ?? []) : [];
+    return {
+      ok: true,
+      redirectTo: followed.redirectTo,
+      setCookies: [...cleared, ...followed.setCookies],
+    };
+  },
+);
