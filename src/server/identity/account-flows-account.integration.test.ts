@@ -12,6 +12,7 @@ import {
   verification,
 } from '@/server/db/schema';
 import { loadIdentity } from '@/server/profiles/profiles';
+import { hit } from '@/server/rate-limit/limiter';
 import { grantComplimentary } from '@/server/profiles/subscriptions';
 import {
   changeEmail,
@@ -20,9 +21,10 @@ import {
   resetPassword,
   signIn,
 } from './account-flows';
+import { ACCOUNT_MAIL_LIMITS } from './account-mail';
 import { editProfile } from './profile-flow';
 import type { AppUser } from './session-user';
-import { PASSWORD, setUpAccountFlows } from '@test-support/account-flows';
+import { PASSWORD, setUpAccountFlows, startAtWindowStart } from '@test-support/account-flows';
 
 describe('account flows against the database: reset, e-mail change, profile, deletion', () => {
   const t = setUpAccountFlows({ hanako: 'verified' });
@@ -45,6 +47,20 @@ describe('account flows against the database: reset, e-mail change, profile, del
       expect(await mailsTo('ghost@example.jp')).toHaveLength(0);
       expect(linkIn((await resetMail()).textBody)).toMatch(
         /^http:\/\/localhost:3000\/account\/reset-password\?token=/,
+      );
+    });
+
+    it('caps the reset mails to one address, answering past the cap as before it', async () => {
+      startAtWindowStart(ACCOUNT_MAIL_LIMITS.resetPassword.windowMs);
+      const email = 'reset-flood@example.jp';
+      await verifiedMember(email);
+      const answers = [];
+      for (let i = 0; i < ACCOUNT_MAIL_LIMITS.resetPassword.max + 2; i++)
+        answers.push(await requestPasswordReset(t.deps, { email }, ctx()));
+      expect(new Set(answers.map((answer) => JSON.stringify(answer))).size).toBe(1);
+      expect(answers[0]).toMatchObject({ ok: true });
+      expect((await mailsTo(email)).filter((m) => m.kind === 'reset-password')).toHaveLength(
+        ACCOUNT_MAIL_LIMITS.resetPassword.max,
       );
     });
 
@@ -132,6 +148,20 @@ describe('account flows against the database: reset, e-mail change, profile, del
       // The link again, after the change: refused, nothing changes.
       const again = await t.auth.handler(new Request(link));
       expect(again.headers.get('location')).toContain('error=');
+    });
+
+    it('caps the confirmation mails a new address gets, whoever asks, with the same answer', async () => {
+      startAtWindowStart(ACCOUNT_MAIL_LIMITS.verification.windowMs);
+      const mio = await verifiedMember('mio@example.jp');
+      const wanted = 'wanted@example.jp';
+      // The address has had its hour's confirmation mails (asked for by other accounts).
+      for (let i = 0; i < ACCOUNT_MAIL_LIMITS.verification.max; i++)
+        await hit(t.database.db, ACCOUNT_MAIL_LIMITS.verification, wanted);
+      expect(await askChange(mio, wanted)).toMatchObject({
+        ok: true,
+        redirectTo: '/account/change-email?sent=1',
+      });
+      expect(await mailsTo(wanted)).toHaveLength(0);
     });
 
     it('gives no sign that the new address is taken', async () => {

@@ -1,5 +1,7 @@
+import crypto from 'node:crypto';
+import { syncBuiltinESMExports } from 'node:module';
 import { eq } from 'drizzle-orm';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished, vi } from 'vitest';
 import { listAudit } from '@/server/audit/audit-log';
 import { session, user } from '@/server/db/schema';
 import { hit } from '@/server/rate-limit/limiter';
@@ -120,16 +122,22 @@ describe('account flows against the database: verification and sign-in', () => {
     });
 
     it('refuses a wrong password with one message for both unknown address and wrong password, and audits it', async () => {
-      const wrong = await signIn(
-        t.deps,
-        { email: 'hanako@example.jp', password: 'wrong-password' },
-        ctx(),
-      );
-      const unknown = await signIn(
-        t.deps,
-        { email: 'nobody@example.jp', password: 'wrong-password' },
-        ctx(),
-      );
+      // The same work for both, so timing tells nothing: an unknown address's password is hashed
+      // as a registered one's is checked (node:crypto's scrypt, counted).
+      const scrypt = vi.spyOn(crypto, 'scrypt');
+      syncBuiltinESMExports();
+      onTestFinished(() => {
+        scrypt.mockRestore();
+        syncBuiltinESMExports();
+      });
+      const hashesFor = async (email: string) => {
+        const before = scrypt.mock.calls.length;
+        const answer = await signIn(t.deps, { email, password: 'wrong-password' }, ctx());
+        return { answer, hashes: scrypt.mock.calls.length - before };
+      };
+      const { answer: wrong, hashes } = await hashesFor('hanako@example.jp');
+      const { answer: unknown, hashes: unknownHashes } = await hashesFor('nobody@example.jp');
+      expect([hashes, unknownHashes]).toEqual([1, 1]);
       expect(wrong).toEqual(unknown);
       expect(wrong).toMatchObject({
         ok: false,

@@ -1,10 +1,19 @@
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
+import { listAudit } from '@/server/audit/audit-log';
 import { account, user, userPrivateProfiles, userPublicProfiles } from '@/server/db/schema';
 import { consentHistory } from '@/server/newsletter/subscription';
-import { signIn, signUp } from './account-flows';
+import { hit } from '@/server/rate-limit/limiter';
+import { type FlowResult, signIn, signUp } from './account-flows';
+import { ACCOUNT_MAIL_LIMITS } from './account-mail';
 import { WEAK_PASSWORD_MESSAGE } from './validation';
-import { BASE, PASSWORD, setUpAccountFlows, signUpForm } from '@test-support/account-flows';
+import {
+  BASE,
+  PASSWORD,
+  setUpAccountFlows,
+  signUpForm,
+  startAtWindowStart,
+} from '@test-support/account-flows';
 
 describe('account flows against the database: sign-up', () => {
   const t = setUpAccountFlows();
@@ -108,6 +117,43 @@ describe('account flows against the database: sign-up', () => {
       ).toHaveLength(1);
       const kinds = (await mailsTo('hanako@example.jp')).map((m) => m.kind);
       expect(kinds).toContain('already-registered');
+    });
+
+    it('caps the mails sign-ups send one address, from however many clients, answering each alike', async () => {
+      startAtWindowStart(ACCOUNT_MAIL_LIMITS.alreadyRegistered.windowMs);
+      const email = 'flooded@example.jp';
+      // What the reader sees: the sent page and its message (the cookie carries its own time).
+      const seen = (result: FlowResult) =>
+        result.ok ? { redirectTo: result.redirectTo, message: result.message } : result;
+      const first = seen(await signUpWith(signUpForm(email, '本人')));
+      // Each try from a client address of its own (ctx), as the attack did.
+      for (let i = 0; i < ACCOUNT_MAIL_LIMITS.alreadyRegistered.max + 2; i++)
+        expect(seen(await signUpWith(signUpForm(email, '別人')))).toEqual(first);
+      const kinds = (await mailsTo(email)).map((m) => m.kind);
+      expect(kinds.filter((kind) => kind === 'verify-email')).toHaveLength(1);
+      expect(kinds.filter((kind) => kind === 'already-registered')).toHaveLength(
+        ACCOUNT_MAIL_LIMITS.alreadyRegistered.max,
+      );
+      // On record once, not once per dropped mail.
+      const capped = (await listAudit(t.database.db, 50)).filter(
+        (a) => a.action === 'mail-capped' && a.target === 'email:f***@example.jp',
+      );
+      expect(capped).toMatchObject([{ detail: { kind: 'already-registered' } }]);
+    });
+
+    it('caps the confirmation mails that sign-ins to an unconfirmed account send, with the same answer', async () => {
+      startAtWindowStart(ACCOUNT_MAIL_LIMITS.verification.windowMs);
+      const email = 'unconfirmed-flood@example.jp';
+      await signUpWith(signUpForm(email, '未確認'));
+      const mailed = async () =>
+        (await mailsTo(email)).filter((m) => m.kind === 'verify-email').length;
+      const before = await signIn(t.deps, { email, password: PASSWORD }, ctx());
+      expect(await mailed()).toBe(2);
+      // The address has had its hour's confirmation mails (as if from many sign-ins).
+      for (let i = 2; i < ACCOUNT_MAIL_LIMITS.verification.max; i++)
+        await hit(t.database.db, ACCOUNT_MAIL_LIMITS.verification, email);
+      expect(await signIn(t.deps, { email, password: PASSWORD }, ctx())).toEqual(before);
+      expect(await mailed()).toBe(2);
     });
 
     it('starts again a sign-up a crash cut short (no password yet), and leaves finished ones alone', async () => {

@@ -25,8 +25,8 @@ import { resendVerification } from './resend-verification';
 import { SENT_PAGE } from './sign-up-sent';
 import { editProfile } from './profile-flow';
 import { finishProviderSignIn, startProviderSignIn } from './oidc-sign-in';
-import { followSignInLink, requestSignInLink } from './sign-in-link';
-import type { AppUser } from './session-user';
+import { followSignInLink, requestSignInLink, switchToLinkAccount } from './sign-in-link';
+import { type AppUser, userFromHeaders } from './session-user';
 
 /**
  * POST /api/account/{flow}, through the shared endpoint wrapper (src/server/http/endpoint.ts):
@@ -56,6 +56,7 @@ const FORM_PAGES: Record<string, string | ((input: FormInput | null) => string)>
   'resend-verification': SENT_PAGE,
   'sign-in': '/login',
   'sign-in-link': '/login',
+  'switch-account': '/login',
   'sign-out': '/',
   'forgot-password': '/account/forgot-password',
   'reset-password': '/account/reset-password',
@@ -87,6 +88,11 @@ const FLOWS: Record<string, Flow> = {
     signedIn: false,
     maxBytes: 16 * KB,
     run: (d, i, c) => requestSignInLink(d, i, c),
+  },
+  'switch-account': {
+    signedIn: false,
+    maxBytes: 16 * KB,
+    run: (d, i, c, u) => switchToLinkAccount(d, i, c, u),
   },
   'sign-out': {
     signedIn: false,
@@ -143,7 +149,8 @@ export async function handleAccountPost(request: Request, flowName: string): Pro
 
 /**
  * GET /api/account/sign-in-link?token=…&next=…: the link in the mail. Answers a redirect, with
- * the session cookie when the link was good; the token must not leak on through a Referer.
+ * the session cookie when the link was good (or to the switch page, when the browser is signed
+ * in with another address); the token must not leak on through a Referer.
  */
 export async function handleSignInLinkFollow(request: Request): Promise<Response> {
   const query = new URL(request.url).searchParams;
@@ -151,6 +158,7 @@ export async function handleSignInLinkFollow(request: Request): Promise<Response
     { db: await getDb(), auth: await appAuth() },
     { token: query.get('token') ?? undefined, next: query.get('next') ?? undefined },
     { headers: request.headers, ip: clientIp(request.headers) },
+    await userFromHeaders(request.headers),
   );
   const headers = new Headers({
     location: followed.redirectTo,

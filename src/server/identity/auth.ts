@@ -11,6 +11,7 @@ import type { Db } from '@/server/db/client';
 import { AUTH_COOKIE_PREFIX } from '@/server/http/cookies';
 import * as schema from '@/server/db/schema';
 import { sendMail } from '@/server/mail/mailer';
+import { ACCOUNT_MAIL_LIMITS, sendCappedMail } from './account-mail';
 import { removeResetLinks, removeVerificationLinks } from '@/server/mail/outbox';
 import { mails } from '@/server/mail/templates';
 import { createProfiles } from '@/server/profiles/profiles';
@@ -86,8 +87,9 @@ export function createAuth(
       revokeSessionsOnPasswordReset: true,
       sendResetPassword: async ({ user, token }) => {
         const url = `${baseURL}/account/reset-password?token=${encodeURIComponent(token)}`;
-        await sendMail(
+        await sendCappedMail(
           db,
+          ACCOUNT_MAIL_LIMITS.resetPassword,
           mails.resetPassword(user.email, user.name, {
             url,
             userId: user.id,
@@ -97,8 +99,9 @@ export function createAuth(
       },
       // The same answer as a new sign-up; the owner of the address is told instead.
       onExistingUserSignUp: async ({ user }) => {
-        await sendMail(
+        await sendCappedMail(
           db,
+          ACCOUNT_MAIL_LIMITS.alreadyRegistered,
           mails.alreadyRegistered(
             user.email,
             `${baseURL}/login`,
@@ -124,8 +127,9 @@ export function createAuth(
       // verified; `user.email` is then the new address).
       sendVerificationEmail: async ({ user, url }) => {
         const link = { url, userId: user.id, lifetimeSeconds: EMAIL_VERIFICATION_SECONDS };
-        await sendMail(
+        await sendCappedMail(
           db,
+          ACCOUNT_MAIL_LIMITS.verification,
           user.emailVerified
             ? mails.changeEmailVerify(user.email, user.name, link)
             : mails.verifyEmail(user.email, user.name, link),
@@ -211,28 +215,13 @@ export function createAuth(
       magicLink({
         expiresIn: SIGN_IN_LINK_SECONDS,
         disableSignUp: true,
-        sendMagicLink: async ({ email, token, metadata }) => {
-          // A sign-in the server grants itself (signInWithoutMail): handed back, not mailed.
+        // No mail leaves from here: the token goes back to whoever asked for it (issueSignInToken),
+        // which decides what, if anything, to mail.
+        sendMagicLink: ({ token, metadata }) => {
           const held = heldSignIns.getStore();
-          if (held) {
-            held.token = token;
-            return;
-          }
-          const [owner] = await db
-            .select({ id: schema.user.id, name: schema.user.name })
-            .from(schema.user)
-            .where(eq(schema.user.email, email));
-          // sign-in-link.ts asks only for registered addresses; a race with a deletion sends nothing.
-          if (!owner) return;
+          if (!held) throw new Error('a sign-in token is asked for through issueSignInToken');
           const next = typeof metadata?.next === 'string' ? metadata.next : undefined;
-          await sendMail(
-            db,
-            mails.signInLink(email, owner.name, {
-              url: signInLinkUrl(baseURL, token, next),
-              userId: owner.id,
-              lifetimeSeconds: SIGN_IN_LINK_SECONDS,
-            }),
-          );
+          held.issued = { token, url: signInLinkUrl(baseURL, token, next) };
         },
       }),
     ],
@@ -245,7 +234,30 @@ export function createAuth(
 
 export type Auth = ReturnType<typeof createAuth>;
 
-const heldSignIns = singleton('held-sign-ins', () => new AsyncLocalStorage<{ token?: string }>());
+type SignInToken = { token: string; url: string };
+const heldSignIns = singleton(
+  'held-sign-ins',
+  () => new AsyncLocalStorage<{ issued?: SignInToken }>(),
+);
+
+/**
+ * Makes and keeps a sign-in token for the address (better-auth's magic link: hashed, 15 minutes,
+ * never making an account) and answers it with its link, mailing nothing. The token is made
+ * whether or not an account uses the address, so asking costs the same for any address.
+ */
+export async function issueSignInToken(
+  auth: Auth,
+  email: string,
+  headers: Headers,
+  next?: string,
+): Promise<SignInToken> {
+  const held: { issued?: SignInToken } = {};
+  await heldSignIns.run(held, () =>
+    auth.api.signInMagicLink({ body: { email, metadata: { next } }, headers }),
+  );
+  if (!held.issued) throw new Error('better-auth made no sign-in token');
+  return held.issued;
+}
 
 /**
  * Signs a reader in without mailing them a link, for a flow whose own mailed link already
@@ -258,13 +270,7 @@ export async function signInWithoutMail(
   email: string,
   headers: Headers,
 ): Promise<string[]> {
-  const held: { token?: string } = {};
-  await heldSignIns.run(held, () => auth.api.signInMagicLink({ body: { email }, headers }));
-  if (!held.token) return [];
-  const answer = await auth.api.magicLinkVerify({
-    query: { token: held.token },
-    headers,
-    returnHeaders: true,
-  });
+  const { token } = await issueSignInToken(auth, email, headers);
+  const answer = await auth.api.magicLinkVerify({ query: { token }, headers, returnHeaders: true });
   return answer.headers.getSetCookie();
 }

@@ -1,20 +1,38 @@
 import { eq } from 'drizzle-orm';
+import { renderToStaticMarkup } from 'react-dom/server';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { listAudit } from '@/server/audit/audit-log';
 import { useDatabase } from '@/server/db/client';
 import { account, session, user, verification } from '@/server/db/schema';
 import { CLIENT_IP_HEADER } from '@/server/http/request-origin';
 import { hit, reset } from '@/server/rate-limit/limiter';
-import { LIMITS } from './account-flows';
-import { handleSignInLinkFollow } from './account-http';
+import { LIMITS, signUp } from './account-flows';
+import { handleAccountPost, handleSignInLinkFollow } from './account-http';
 import { SIGN_IN_LINK_SECONDS } from './auth';
+import { ACCOUNT_MAIL_LIMITS } from './account-mail';
 import {
-  SIGN_IN_LINK_LIMITS,
+  SIGN_IN_LINK_SENT_MESSAGE,
   followSignInLink,
   requestSignInLink,
   sendSignInLink,
 } from './sign-in-link';
-import { BASE, HANAKO, setUpAccountFlows } from '@test-support/account-flows';
+import {
+  BASE,
+  HANAKO,
+  setUpAccountFlows,
+  signUpForm,
+  startAtWindowStart,
+} from '@test-support/account-flows';
+
+// The switch page reads the session through next/headers: the request is the test's.
+const pageRequest = vi.hoisted(() => ({ headers: new Headers() }));
+vi.mock('next/headers', () => ({ headers: () => Promise.resolve(pageRequest.headers) }));
+
+/** The redirect a page threw (its target), or the error itself. */
+const redirectOf = (error: unknown) => {
+  const digest = (error as { digest?: unknown }).digest;
+  return typeof digest === 'string' ? digest.split(';')[2] : error;
+};
 
 describe('sign-in by e-mail link', () => {
   const t = setUpAccountFlows({ hanako: 'verified' });
@@ -27,7 +45,7 @@ describe('sign-in by e-mail link', () => {
   /** Asks for a link as the form does and answers the URL of the newest sign-in mail. */
   async function askForLink(email: string, next?: string): Promise<string> {
     // The tests ask for more links to one mailbox than an hour allows (tested on its own below).
-    await reset(t.database.db, SIGN_IN_LINK_LIMITS.account, email);
+    await reset(t.database.db, ACCOUNT_MAIL_LIMITS.signInLink, email);
     const result = await requestSignInLink(t.deps, { email, next }, ctx());
     expect(result.ok).toBe(true);
     const [mail] = (await mailsTo(email)).filter((m) => m.kind === 'sign-in-link');
@@ -64,6 +82,23 @@ describe('sign-in by e-mail link', () => {
     expect(audit.filter((a) => a.action === 'sign-in-link-requested')).toHaveLength(2);
   });
 
+  it('does the same work for a registered and an unknown address: a token made and kept, one mail', async () => {
+    const work = async (email: string) => {
+      await reset(t.database.db, ACCOUNT_MAIL_LIMITS.signInLink, email);
+      const tokens = async () => (await t.database.db.select().from(verification)).length;
+      const [tokensBefore, mailsBefore] = [await tokens(), (await mailsTo(email)).length];
+      const answer = await requestSignInLink(t.deps, { email }, ctx());
+      return {
+        answer,
+        tokens: (await tokens()) - tokensBefore,
+        mails: (await mailsTo(email)).length - mailsBefore,
+      };
+    };
+    const known = await work(HANAKO.email);
+    expect(known).toMatchObject({ tokens: 1, mails: 1 });
+    expect(await work('nobody-else@example.jp')).toEqual(known);
+  });
+
   it('signs the reader in once; the same link again is refused and the kept copy loses it', async () => {
     const link = await askForLink(HANAKO.email, '/posts/post-001');
     const first = await follow(link, '198.51.100.20');
@@ -90,6 +125,20 @@ describe('sign-in by e-mail link', () => {
     });
     const [kept] = (await mailsTo(HANAKO.email)).filter((m) => m.kind === 'sign-in-link');
     expect(kept!.textBody).not.toContain('token=');
+  });
+
+  it("retires every other link of the address once one is used, and no one else's", async () => {
+    const older = await askForLink(HANAKO.email);
+    const newer = await askForLink(HANAKO.email);
+    const unused = await askForLink(HANAKO.email);
+    await requestSignInLink(t.deps, { email: 'nobody@example.jp' }, ctx());
+    const othersBefore = await t.database.db.select().from(verification);
+    expect(await follow(newer)).toMatchObject({ ok: true });
+    expect(await follow(older)).toMatchObject({ ok: false, reason: 'invalid' });
+    expect(await follow(unused)).toMatchObject({ ok: false, reason: 'invalid' });
+    // The unknown address's token (made as for anyone) is left alone.
+    const othersAfter = await t.database.db.select().from(verification);
+    expect(othersAfter.length).toBe(othersBefore.length - 3);
   });
 
   it('refuses a link older than 15 minutes', async () => {
@@ -125,7 +174,7 @@ describe('sign-in by e-mail link', () => {
     expect(rows.some((r) => r.identifier.includes(token) || r.value.includes(token))).toBe(false);
   });
 
-  it('is limited like sign-in: per address of the client, and per mailbox', async () => {
+  it('is limited like sign-in per address of the client; mails to a mailbox are capped', async () => {
     const ip = '203.0.113.44';
     for (let i = 0; i < LIMITS.signInIp.max; i++) await hit(t.database.db, LIMITS.signInIp, ip);
     const refused = await requestSignInLink(
@@ -138,14 +187,19 @@ describe('sign-in by e-mail link', () => {
       await followSignInLink(t.deps, { token: 'A'.repeat(32) }, { headers: new Headers(), ip }),
     ).toMatchObject({ ok: false, reason: 'limited', redirectTo: '/login?link=limited' });
 
-    const email = 'flood@example.jp';
-    for (let i = 0; i < SIGN_IN_LINK_LIMITS.account.max; i++)
-      expect(await requestSignInLink(t.deps, { email }, ctx())).toMatchObject({ ok: true });
-    expect(await requestSignInLink(t.deps, { email }, ctx())).toMatchObject({
-      ok: false,
-      status: 429,
-    });
-    expect(await mailsTo(email)).toHaveLength(SIGN_IN_LINK_LIMITS.account.max);
+    // Past the mailbox's cap the answer stays the same; only the mails stop.
+    startAtWindowStart(ACCOUNT_MAIL_LIMITS.signInLink.windowMs);
+    for (const email of ['flood@example.jp', HANAKO.email]) {
+      await reset(t.database.db, ACCOUNT_MAIL_LIMITS.signInLink, email);
+      const before = (await mailsTo(email)).length;
+      for (let i = 0; i < ACCOUNT_MAIL_LIMITS.signInLink.max + 2; i++)
+        expect(await requestSignInLink(t.deps, { email }, ctx())).toEqual({
+          ok: true,
+          redirectTo: '/login?link=sent',
+          message: SIGN_IN_LINK_SENT_MESSAGE,
+        });
+      expect((await mailsTo(email)).length - before).toBe(ACCOUNT_MAIL_LIMITS.signInLink.max);
+    }
   });
 
   it('validates the address with a Japanese message', async () => {
@@ -191,5 +245,126 @@ describe('sign-in by e-mail link', () => {
     );
     expect(again.headers.getSetCookie()).toEqual([]);
     expect(BASE).toBe('http://localhost:3000');
+  });
+});
+
+describe('a sign-in link followed in a browser signed in as someone else', () => {
+  const t = setUpAccountFlows({ hanako: 'verified' });
+  const { ctx, mailsTo, linkIn } = t;
+
+  const linkFor = async (email: string, next?: string) => {
+    await requestSignInLink(t.deps, { email, next }, ctx());
+    const [mail] = (await mailsTo(email)).filter((m) => m.kind === 'sign-in-link');
+    return linkIn(mail!.textBody);
+  };
+  const cookiesOf = (response: Response) =>
+    response.headers
+      .getSetCookie()
+      .map((cookie) => cookie.split(';')[0])
+      .join('; ');
+  const sessionsOf = async (email: string) => {
+    const [row] = await t.database.db.select().from(user).where(eq(user.email, email));
+    return t.database.db.select().from(session).where(eq(session.userId, row!.id));
+  };
+  const switchPost = (origin: string, cookie: string, fields: Record<string, string>) =>
+    handleAccountPost(
+      new Request(`${BASE}/api/account/switch-account`, {
+        method: 'POST',
+        headers: {
+          origin,
+          host: 'localhost:3000',
+          cookie,
+          'content-type': 'application/x-www-form-urlencoded',
+        },
+        body: new URLSearchParams(fields),
+      }),
+      'switch-account',
+    );
+
+  it('asks before switching (login CSRF), on a page without JavaScript, and spends the link only on the reader’s word', async () => {
+    useDatabase(t.database);
+    // Taro is signed in on this browser (by his own link, so the app's auth made the session).
+    await signUp(t.deps, signUpForm('taro@example.jp', '山田 太郎'), ctx());
+    const taroCookie = cookiesOf(
+      await handleSignInLinkFollow(new Request(await linkFor('taro@example.jp'))),
+    );
+    expect(taroCookie).toContain('axis.session_token=');
+
+    const hanakoSessions = (await sessionsOf(HANAKO.email)).length;
+    const link = await linkFor(HANAKO.email, '/posts/post-003');
+    const token = new URL(link).searchParams.get('token')!;
+    const asked = await handleSignInLinkFollow(
+      new Request(link, { headers: { cookie: taroCookie } }),
+    );
+    expect(asked.status).toBe(303);
+    expect(asked.headers.get('location')).toBe(
+      `/login/switch?token=${token}&next=${encodeURIComponent('/posts/post-003')}`,
+    );
+    expect(asked.headers.get('referrer-policy')).toBe('no-referrer');
+    expect(asked.headers.getSetCookie()).toEqual([]);
+    expect(await sessionsOf(HANAKO.email)).toHaveLength(hanakoSessions);
+
+    // The page says who is signed in and whose link it is, in Japanese, with a plain form to
+    // switch and a way to stay; its address (the token) is never sent on as a Referer.
+    const page = await import('@/app/login/switch/page');
+    expect(page.metadata.referrer).toBe('no-referrer');
+    pageRequest.headers = new Headers({ cookie: taroCookie });
+    const html = renderToStaticMarkup(
+      await page.default({ searchParams: Promise.resolve({ token, next: '/posts/post-003' }) }),
+    );
+    expect(html).toContain('taro@example.jp でログインしています');
+    expect(html).toContain('hanako@example.jp のアカウント');
+    expect(html).toMatch(/<form[^>]*action="\/api\/account\/switch-account" method="post"/);
+    expect(html).toContain(`name="token" value="${token}"`);
+    expect(html).toContain('href="/posts/post-003"');
+    // Not signed in (any more), or a used link: no question to ask.
+    pageRequest.headers = new Headers();
+    const signedOut = await page
+      .default({ searchParams: Promise.resolve({ token, next: '/posts/post-003' }) })
+      .catch(redirectOf);
+    expect(signedOut).toBe(
+      `${BASE}/api/account/sign-in-link?token=${token}&next=%2Fposts%2Fpost-003`,
+    );
+    pageRequest.headers = new Headers({ cookie: taroCookie });
+    const forged = await page
+      .default({ searchParams: Promise.resolve({ token: 'A'.repeat(32) }) })
+      .catch(redirectOf);
+    expect(forged).toBe('/login?link=invalid');
+
+    // Another site cannot press the button for the reader.
+    const crossSite = await switchPost('https://evil.example', taroCookie, { token });
+    expect(crossSite.status).toBe(403);
+    expect(await sessionsOf(HANAKO.email)).toHaveLength(hanakoSessions);
+
+    // The reader's word: Taro is signed out here, Hanako in, and the link is spent.
+    const switched = await switchPost(BASE, taroCookie, { token, next: '/posts/post-003' });
+    expect(switched.status).toBe(303);
+    expect(switched.headers.get('location')).toBe('/posts/post-003');
+    const sessionCookies = switched.headers
+      .getSetCookie()
+      .filter((cookie) => cookie.startsWith('axis.session_token='));
+    expect(sessionCookies.at(-1)).toMatch(/^axis\.session_token=[^;]+;/);
+    expect(await sessionsOf('taro@example.jp')).toEqual([]);
+    expect(await sessionsOf(HANAKO.email)).toHaveLength(hanakoSessions + 1);
+    const audit = await listAudit(t.database.db, 20);
+    expect(audit.map((a) => a.action)).toEqual(expect.arrayContaining(['sign-out', 'sign-in']));
+    const again = await handleSignInLinkFollow(new Request(link));
+    expect(again.headers.get('location')).toBe(
+      `/login?link=invalid&next=${encodeURIComponent('/posts/post-003')}`,
+    );
+  });
+
+  it('lets a link for the address already signed in through, without asking', async () => {
+    useDatabase(t.database);
+    const hanakoCookie = cookiesOf(
+      await handleSignInLinkFollow(new Request(await linkFor(HANAKO.email))),
+    );
+    const again = await handleSignInLinkFollow(
+      new Request(await linkFor(HANAKO.email, '/posts/post-004'), {
+        headers: { cookie: hanakoCookie },
+      }),
+    );
+    expect(again.headers.get('location')).toBe('/posts/post-004');
+    expect(again.headers.getSetCookie().join('\n')).toContain('axis.session_token=');
   });
 });

@@ -8,7 +8,8 @@ import type { Db } from '@/server/db/client';
 import { newsletterConsents, user as userTable } from '@/server/db/schema';
 import { type Auth, EMAIL_VERIFICATION_SECONDS, signInWithoutMail } from '@/server/identity/auth';
 import { withSignUpConsent } from '@/server/identity/unfinished-sign-up';
-import { maskAddress, sendMail } from '@/server/mail/mailer';
+import { sendCappedMail } from '@/server/identity/account-mail';
+import { maskAddress } from '@/server/mail/mailer';
 import { mails } from '@/server/mail/templates';
 import { addressKey } from '@/server/rate-limit/client-address';
 import { type Limit, consume } from '@/server/rate-limit/limiter';
@@ -19,7 +20,8 @@ import { setNewsletterConsent } from './subscription';
  * The footer's subscription with just an address, as Ghost's (docs/decisions/025-newsletter-consent.md):
  *
  * 1. The form posts the address; the answer is the same page whether or not it has an account
- *    (no enumeration), limited per client address and per address.
+ *    (no enumeration), limited per client address; mails to one address are capped, past the
+ *    cap with the same answer.
  * 2. A confirmation mail carries a signed link (its own purpose, bound to the address and to
  *    the page the form was on, living as long as a sign-up's confirmation link).
  * 3. The link opens a page with one button, 「登録を完了する」 (a GET never acts: mail scanners
@@ -68,17 +70,12 @@ export async function requestFooterSubscription(
   now: number = Date.now(),
 ): Promise<void> {
   const email = input.email.trim().toLowerCase();
-  await consume(
-    db,
-    [
-      { limit: FOOTER_SUBSCRIBE_LIMITS.ip, subject: addressKey(input.ip) },
-      { limit: FOOTER_SUBSCRIBE_LIMITS.address, subject: email },
-    ],
-    now,
-  );
+  await consume(db, [{ limit: FOOTER_SUBSCRIBE_LIMITS.ip, subject: addressKey(input.ip) }], now);
   const page = safeNextPath(input.page ?? '/', env().SITE_URL);
-  await sendMail(
+  // Past the address's cap the mail is dropped and the answer stays the same (account-mail.ts).
+  await sendCappedMail(
     db,
+    FOOTER_SUBSCRIBE_LIMITS.address,
     mails.newsletterConfirm(email, confirmationUrl(email, page, now), EMAIL_VERIFICATION_SECONDS),
   );
   await recordAudit(db, {

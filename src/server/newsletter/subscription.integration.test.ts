@@ -21,6 +21,7 @@ import { listOutbox } from '@/server/mail/mailer';
 import { createAuth } from '@/server/identity/auth';
 import { newsletterAccountPost } from './account-http';
 import { newsletterConfirmPost, newsletterSubscribePost } from './footer-http';
+import { FOOTER_SUBSCRIBE_LIMITS } from './footer-subscribe';
 import { sendTestLetter } from './test-letter';
 import { handleUnsubscribePost, unsubscribeTarget } from './unsubscribe-http';
 
@@ -295,6 +296,17 @@ describe('the footer’s subscription (double opt-in)', () => {
       expect(response.headers.get('location')).toBe('/newsletter/subscribe?sent=1');
       expect(await confirmLink(email)).toContain('/newsletter/confirm?token=');
     }
+  });
+
+  it('caps the mails to one address, answering past the cap as before it', async () => {
+    const email = 'busy-reader@example.jp';
+    for (let i = 0; i < FOOTER_SUBSCRIBE_LIMITS.address.max + 1; i++) {
+      const response = await subscribe(email);
+      expect(response.headers.get('location')).toBe('/newsletter/subscribe?sent=1');
+    }
+    expect(await listOutbox(database.db, { to: email })).toHaveLength(
+      FOOTER_SUBSCRIBE_LIMITS.address.max,
+    );
   });
 
   it('makes a new address a verified free member, subscribed and signed in, once', async () => {
