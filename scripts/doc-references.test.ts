@@ -54,6 +54,19 @@ const OUTSIDE: readonly { pattern: RegExp; instead: string }[] = [
 /** A docs/ path as cited in prose or code (not the tail of a URL such as example.org/docs/…). */
 const DOCS_PATH = /(?<![\w-]\/|[\w-])docs\/[\w./-]*/g;
 
+const DECISIONS = 'docs/decisions';
+/** A decision record's file name: its number, then its title. */
+const RECORD_FILE = /^(\d{3})-[a-z0-9-]+\.md$/;
+/** A record named without its folder (`see 039-reader-path.md`). */
+const RECORD_NAME = /(?<![\w/-])\d{3}-[a-z0-9-]+\.md\b/g;
+/** A record cited by number in prose (`decision 029`). */
+const RECORD_NUMBER = /\b[Dd]ecisions? (\d{3})\b/g;
+
+const recordFiles = (): string[] =>
+  fs.readdirSync(path.join(root, DECISIONS)).filter((name) => RECORD_FILE.test(name));
+const recordNumbers = (): Set<string> =>
+  new Set(recordFiles().map((name) => RECORD_FILE.exec(name)![1]!));
+
 interface Finding {
   where: string;
   what: string;
@@ -61,6 +74,7 @@ interface Finding {
 
 function findings(): Finding[] {
   const found: Finding[] = [];
+  const numbers = recordNumbers();
   for (const file of scannedFiles()) {
     const lines = fs.readFileSync(path.join(root, file), 'utf8').split('\n');
     lines.forEach((line, index) => {
@@ -76,6 +90,12 @@ function findings(): Finding[] {
         if (!fs.existsSync(path.join(root, cited)))
           found.push({ where, what: `cites ${cited}, which does not exist` });
       }
+      for (const [name] of line.matchAll(RECORD_NAME))
+        if (!fs.existsSync(path.join(root, DECISIONS, name)))
+          found.push({ where, what: `names the record ${name}, which does not exist` });
+      for (const [cited, number] of line.matchAll(RECORD_NUMBER))
+        if (!numbers.has(number!))
+          found.push({ where, what: `cites "${cited}", but no record has that number` });
     });
   }
   return found;
@@ -116,5 +136,50 @@ describe('references in source and documentation', () => {
       'docs/content-model.md',
     ]);
     expect(paths('https://nextjs.org/docs/app/api-reference')).toEqual([]);
+  });
+});
+
+/**
+ * docs/decisions/README.md is the index of the records: every record has its line there, and
+ * every number names one record, so that "decision 021" cannot mean two things.
+ */
+describe('decision records', () => {
+  const index = fs.readFileSync(path.join(root, DECISIONS, 'README.md'), 'utf8');
+
+  it('are numbered files, one record per number', () => {
+    const names = fs.readdirSync(path.join(root, DECISIONS));
+    expect(names.filter((name) => name !== 'README.md' && !RECORD_FILE.test(name))).toEqual([]);
+    const files = recordFiles();
+    const shared = files.filter((name) =>
+      files.some((other) => other !== name && other.slice(0, 3) === name.slice(0, 3)),
+    );
+    expect(shared).toEqual([]);
+  });
+
+  it('each start with their own number', () => {
+    const misnumbered = recordFiles().filter((name) => {
+      const heading = fs.readFileSync(path.join(root, DECISIONS, name), 'utf8').split('\n', 1)[0];
+      return !heading?.startsWith(`# ${name.slice(0, 3)}`);
+    });
+    expect(misnumbered).toEqual([]);
+  });
+
+  it('are each listed in the index, under their own number, and it lists nothing else', () => {
+    const listed = [...index.matchAll(/^- \[(\d{3})\]\(([^)]+)\)/gm)].map(([, number, file]) => ({
+      number,
+      file,
+    }));
+    expect(listed.filter(({ number, file }) => !file!.startsWith(`${number}-`))).toEqual([]);
+    expect(listed.map(({ file }) => file).sort()).toEqual(recordFiles().sort());
+  });
+
+  it('tell a record named in prose from other names', () => {
+    const names = (line: string) => [...line.matchAll(RECORD_NAME)].map((m) => m[0]);
+    expect(names('(1 hour, see 039-reader-path.md)')).toEqual(['039-reader-path.md']);
+    expect(names('docs/decisions/039-reader-path.md')).toEqual([]);
+    expect(names('backup-2026-11-29.md')).toEqual([]);
+    const numbers = (line: string) => [...line.matchAll(RECORD_NUMBER)].map((m) => m[1]);
+    expect(numbers('as decision 022 says; Decisions 043 and')).toEqual(['022', '043']);
+    expect(numbers('the decisions (011, 024) promise')).toEqual([]);
   });
 });

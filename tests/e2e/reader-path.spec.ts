@@ -3,7 +3,7 @@ import { admin } from './support/admin';
 import { latestLink } from './support/mail';
 import { signInByApi } from './support/sign-in';
 
-// The reader's path from a paywall to the full article (docs/decisions/021-reader-path.md), on a
+// The reader's path from a paywall to the full article (docs/decisions/039-reader-path.md), on a
 // phone (360 px): every page the tab shows is a screen, the confirmation mail one more; at most 6
 // for a new visitor (with JavaScript and without), 4 for a signed-in free reader, and nothing
 // typed twice.

@@ -53,7 +53,7 @@ export default async function SignUpPage({ searchParams }: SearchParamsProps) {
 /**
  * 「確認メールを送信しました」: the address the mail went to (from the sign-up's signed cookie,
  * never the URL), what its link does, and a button that sends it again
- * (docs/decisions/021-reader-path.md). Without the cookie (expired, another browser) the page
+ * (docs/decisions/039-reader-path.md). Without the cookie (expired, another browser) the page
  * says the same without the address, and signing in sends a new mail.
  */
 async function SentPage({ resent }: { resent: boolean }) {

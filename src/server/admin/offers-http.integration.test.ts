@@ -102,7 +102,7 @@ describe('/admin/offers routes', () => {
     expect(await auditsOf('offer-created')).toHaveLength(1);
   });
 
-  it('refuses an expiry day that does not exist, in Japanese, making nothing (issue 36)', async () => {
+  it('refuses an expiry day that does not exist, in Japanese, making nothing', async () => {
     const before = await couponCount();
     for (const expires of ['2026-13-45', '2099-02-30', '2099-04-31', '2099-00-10']) {
       const response = await create({

@@ -28,7 +28,7 @@ import { signUpConsent } from './unfinished-sign-up';
 
 /**
  * The confirmation link of a new account (and of an e-mail change) works for an hour: it signs
- * its reader in, so it lives no longer than a reset link (docs/decisions/021-reader-path.md).
+ * its reader in, so it lives no longer than a reset link (docs/decisions/039-reader-path.md).
  * The sent page resends it, and signing in with the password mails a fresh one.
  */
 export const EMAIL_VERIFICATION_SECONDS = 60 * 60;

@@ -13,7 +13,7 @@ import {
 import { RESENT_PAGE, sentMailCookie, sentMailOf } from './sign-up-sent';
 
 /**
- * The sent page's 「確認メールを再送する」 (docs/decisions/021-reader-path.md). The address is the
+ * The sent page's 「確認メールを再送する」 (docs/decisions/039-reader-path.md). The address is the
  * sent page's signed cookie's (sign-up-sent.ts), never the form's; limited like the other mails,
  * and the same answer whatever the address (better-auth sends nothing to an unknown or an
  * already confirmed one).

@@ -10,7 +10,7 @@ import { EMAIL_VERIFICATION_SECONDS } from './auth';
 
 /**
  * The 「確認メールを送信しました」 page names the address the mail went to and sends it again
- * (docs/decisions/021-reader-path.md). The address, with the plan and the page of origin the
+ * (docs/decisions/039-reader-path.md). The address, with the plan and the page of origin the
  * mail's link carries, is kept in a short-lived signed cookie set by the sign-up, never in a URL
  * (URLs end up in logs and in the Referer). The resend: resend-verification.ts.
  */

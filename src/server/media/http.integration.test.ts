@@ -295,7 +295,7 @@ describe('upload', () => {
     expect(hashes[1]).toBe(hashes[0]);
   });
 
-  describe('a body that is broken or stops arriving (issue 36)', () => {
+  describe('a body that is broken or stops arriving (decision 012)', () => {
     const partFiles = () => {
       const dir = path.join(dataDir, 'tmp', 'uploads');
       return fs.existsSync(dir) ? fs.readdirSync(dir) : [];

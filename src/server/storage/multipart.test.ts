@@ -261,8 +261,9 @@ describe('MultipartForm', () => {
     });
 
     it('a broken part header before a file part the body never closes, at once', async () => {
-      // Issue 36 (fuzz request 742): busboy reports the broken header and parses on through the
-      // same chunk, so a file part after the fault was handed out and read for ever.
+      // Found by the fuzz run (its request 742, decision 012): busboy reports the broken header
+      // and parses on through the same chunk, so a file part after the fault was handed out and
+      // read for ever.
       const text =
         raw('--b', 'Content-Disposition: form-data; name="alt"; filename="a', 'b.png"', '', '') +
         raw('--b', 'Content-Disposition: form-data; name="file"; filename="x.png"', '', 'abc', '');

@@ -126,7 +126,7 @@ export class MultipartForm {
     this.parser.on('file', (name, stream: FileStream, info) => {
       stream.on('error', () => undefined); // reported through body; an unread one must not crash
       // busboy reports a broken part header and parses on through the rest of the chunk: a
-      // file after the fault would never end, as nothing more is fed (fuzz, issue 36).
+      // file after the fault would never end, as nothing more is fed (found by the fuzz run).
       if (this.failure || this.closed) return void stream.resume();
       this.progress++;
       this.openFile = stream;

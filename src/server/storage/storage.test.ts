@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parseEnv } from '@/env';
+import { refusalAnswer } from '@/server/http/error-answer';
 import { S3Storage } from './s3-storage';
 import { FileSystemStorage, getStorage, storageFromSettings } from './storage';
 import { StorageKeyError, isValidStorageKey } from './storage-key';
@@ -54,6 +55,18 @@ describe('storage keys', () => {
   it('refuses non-strings', () => {
     expect(isValidStorageKey(undefined)).toBe(false);
     expect(isValidStorageKey(['images', 'a.jpg'])).toBe(false);
+  });
+
+  it('answers a key outside the rules as a 400 refusal, not a fault (decision 015)', () => {
+    const storage = new FileSystemStorage(path.join(dataDir, 'keys'));
+    const thrown = (() => {
+      try {
+        storage.pathOf('../secret.txt');
+      } catch (error) {
+        return error;
+      }
+    })();
+    expect(refusalAnswer(thrown)).toMatchObject({ status: 400 });
   });
 });
 

@@ -11,7 +11,8 @@ import { SITE, expectBare404, testDataDir, testDatabase } from '@test-support/ro
  * real database: a visitor and a plain member get the bare 404 of a route that does not exist,
  * whatever they send (a body past any ceiling, a broken multipart body, junk in the query), and
  * not one byte of their body is read. A new route that reads its input before the role check
- * fails here (issue 36, finding 9).
+ * fails here (docs/decisions/041-shared-helpers-and-the-duplicate-count.md, amendment of
+ * 2026-11-29).
  */
 
 testDataDir('staff-routes');
