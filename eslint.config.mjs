@@ -1,7 +1,9 @@
+import { builtinModules } from 'node:module';
 import js from '@eslint/js';
 import nextPlugin from '@next/eslint-plugin-next';
 import reactHooks from 'eslint-plugin-react-hooks';
 import tseslint from 'typescript-eslint';
+import layers from './scripts/lib/client-boundary.mjs';
 
 /** Pages and components read content only where access is decided. */
 const GATED = {
@@ -17,6 +19,16 @@ const NO_SERVER = {
   regex: '^(@/server(/|$)|(\\.\\./)+server(/|$))',
   message:
     'Client code and src/lib import nothing from src/server: what both sides need lives in src/lib/<area>/ (docs/decisions/014-layers.md).',
+};
+// What a client module would ship to the browser, where it cannot run.
+const NO_SERVER_ONLY = {
+  regex: '^server-only$',
+  message: "'server-only' fails the build in client code: the module belongs in src/server.",
+};
+const NO_NODE_BUILT_INS = {
+  regex: `^(node:|(${builtinModules.join('|')})(/|$))`,
+  allowTypeImports: true,
+  message: 'Client code runs in the browser, which has no Node built-ins.',
 };
 const NO_COMPONENTS = {
   regex: '^(@/components(/|$)|(\\.\\./)+components(/|$))',
@@ -103,7 +115,7 @@ export default tseslint.config(
   // src/server and src/components each build on it and never on each other's side; src/app
   // puts them together. Later blocks replace earlier ones for the files they name, so each
   // lists every pattern its files obey. scripts/check-imports.ts adds what needs the whole
-  // graph: no circles, and nothing a client file imports (even indirectly) is in src/server.
+  // graph: no circles, and nothing a client module imports (even indirectly) is in src/server.
   {
     files: ['src/components/**'],
     rules: { '@typescript-eslint/no-restricted-imports': ['error', { patterns: [GATED, NO_APP] }] },
@@ -129,14 +141,14 @@ export default tseslint.config(
     },
   },
   {
-    files: ['src/components/**/*.client.tsx'],
+    // Client code is whatever starts with the 'use client' directive, whatever its file's name
+    // (error.tsx, rich-text/*.tsx, use-*.ts): the rule reads the directive as Next.js does and
+    // adds these patterns to those of the file's directory above.
+    files: ['src/**/*.ts', 'src/**/*.tsx'],
+    plugins: { layers },
     rules: {
-      '@typescript-eslint/no-restricted-imports': ['error', { patterns: [NO_SERVER, NO_APP] }],
+      'layers/client-imports': ['error', [NO_SERVER, NO_SERVER_ONLY, NO_NODE_BUILT_INS]],
     },
-  },
-  {
-    files: ['src/app/**/*.client.tsx'],
-    rules: { '@typescript-eslint/no-restricted-imports': ['error', { patterns: [NO_SERVER] }] },
   },
   {
     files: ['**/*.mjs', '**/*.cjs'],

@@ -2,11 +2,13 @@
  * The layering checks that need the whole import graph, which ESLint (one file at a time)
  * cannot see; `npm run lint` runs them (docs/decisions/014-layers.md):
  * - no import circles in src, bench and scripts;
- * - client code (every file marked 'use client' and everything it imports, directly or not)
- *   reaches nothing in src/server.
+ * - client code (every module that starts with the 'use client' directive, read as Next.js
+ *   reads it, and everything it imports, directly or not) reaches nothing in src/server;
+ * - a file named *.client.ts(x) is client code: the name tells the reader so, and must not lie.
  */
 import { readFileSync } from 'node:fs';
 import madge from 'madge';
+import { isClientSource } from './lib/client-boundary.mjs';
 
 const result = await madge(['src', 'bench', 'scripts'], {
   baseDir: '.',
@@ -21,8 +23,14 @@ for (const circle of result.circular()) {
 
 const graph = result.obj();
 const isClient = (file: string) =>
-  /\.tsx?$/.test(file) && /^\s*['"]use client['"]/.test(readFileSync(file, 'utf8'));
-const roots = Object.keys(graph).filter((file) => file.startsWith('src/') && isClient(file));
+  /\.tsx?$/.test(file) && isClientSource(readFileSync(file, 'utf8'), file);
+const clients = new Set(Object.keys(graph).filter(isClient));
+for (const file of Object.keys(graph)) {
+  if (/\.client\.tsx?$/.test(file) && !clients.has(file)) {
+    problems.push(`named a client file but does not start with 'use client': ${file}`);
+  }
+}
+const roots = [...clients].filter((file) => file.startsWith('src/'));
 // Breadth-first from every client file, remembering how each file was reached.
 const via = new Map<string, string | null>(roots.map((file) => [file, null]));
 const queue = [...roots];
