@@ -5,32 +5,28 @@
  * export condition the server modules are written for) and leaves every package of
  * node_modules to Node. Plain JavaScript itself, so that a fresh clone can run it.
  *
- * `node scripts/compile-server.mjs` compiles; scripts/launch.mjs compiles when stale.
+ * `node scripts/compile-server.mjs` compiles; scripts/launch.mjs compiles when stale, in a
+ * development checkout only (lib/production-install.mjs).
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { newestMtime } from './lib/newest-mtime.mjs';
+import { changedInput, hashInputs, readInputRecord, recordInputs } from './lib/content-hash.mjs';
 
 export const SERVER_ENTRIES = ['start', 'admin', 'db-migrate', 'seed'];
 export const SERVER_OUT_DIR = 'dist/server';
-/** Written after a successful compile: the outputs are as new as this file. */
-const STAMP = 'compiled-at';
-/** What the compiled server is made of: if any of it is newer than the stamp, it is stale. */
+/** Written after a successful compile: the content of the inputs it was compiled from. */
+const RECORD = 'compiled-from.json';
+/** What the compiled server is made of: if any of it differs from the record, it is stale. */
 const INPUTS = ['src', 'scripts', 'package.json', 'package-lock.json', 'tsconfig.json'];
 
 /** Why the compiled server must be compiled again, or null when it is current. */
 export function serverStaleReason(root) {
-  let compiledAt;
-  try {
-    compiledAt = fs.statSync(path.join(root, SERVER_OUT_DIR, STAMP)).mtimeMs;
-  } catch {
-    return 'not compiled yet';
-  }
-  for (const input of INPUTS) {
-    if (newestMtime(path.join(root, input)) > compiledAt) return `${input} changed`;
-  }
-  return null;
+  if (!fs.existsSync(compiledEntry(root, 'start'))) return 'not compiled yet';
+  const record = readInputRecord(path.join(root, SERVER_OUT_DIR, RECORD));
+  if (!record) return 'what it was compiled from is not recorded';
+  const changed = changedInput(record, hashInputs(root, INPUTS));
+  return changed ? `${changed} changed since it was compiled` : null;
 }
 
 export function compiledEntry(root, name) {
@@ -47,6 +43,8 @@ export async function compileServer(root) {
       'esbuild is not installed: run `npm install` (with the development packages) and try again.',
     );
   }
+  // Hashed before compiling: a file saved during the compile leaves the record stale.
+  const inputs = hashInputs(root, INPUTS);
   const outdir = path.join(root, SERVER_OUT_DIR);
   fs.rmSync(outdir, { recursive: true, force: true });
   await esbuild.build({
@@ -66,7 +64,7 @@ export async function compileServer(root) {
     sourcemap: 'linked',
     logLevel: 'warning',
   });
-  fs.writeFileSync(path.join(outdir, STAMP), `${new Date().toISOString()}\n`);
+  recordInputs(path.join(outdir, RECORD), inputs);
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {

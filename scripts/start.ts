@@ -1,6 +1,7 @@
 /**
  * `npm start`: validates the settings, refuses a data directory another process holds, builds
- * when there is no build or it is stale, then serves the site on PORT
+ * when there is no build or it is stale (in a development checkout; a production install
+ * refuses instead: lib/production-install.mjs), then serves the site on PORT
  * (src/server/front/server.ts: Next.js behind a plain Node server).
  * The server opens and migrates the database as it starts (src/instrumentation.ts), so nothing
  * else needs to be installed or started. Compiled to dist/server/start.js and run by
@@ -10,6 +11,7 @@ import { env } from '@/env';
 import { startRefusal } from '@/server/billing/start-check';
 import { reserveDataDirLock } from '@/server/db/lock';
 import { loadBuildSettings, runNextBuild, staleBuildReason } from './lib/build-freshness';
+import { productionInstallReason, productionRefusal } from './lib/production-install.mjs';
 
 // npm runs scripts in the project's root (this file runs compiled, from dist/server).
 const root = process.cwd();
@@ -34,14 +36,22 @@ if (refusal) {
   process.exit(1);
 }
 
+const production = productionInstallReason(root);
 const reason = staleBuildReason(root, settings);
+if (reason && production) {
+  console.error(productionRefusal('.next', reason, production));
+  process.exit(1);
+}
 if (reason) {
-  console.log(`[start] building the site (${reason}) …`);
+  console.log(`[start] development checkout: building the site (${reason}) …`);
   const status = await runNextBuild(root, settings);
   if (status !== 0) {
     console.error('[start] the build failed; see the output above.');
     process.exit(status);
   }
+} else {
+  const checkout = production ? `production install (${production})` : 'development checkout';
+  console.log(`[start] ${checkout}: the build in .next matches the sources and settings`);
 }
 
 // What `next start` sets before loading the framework.
