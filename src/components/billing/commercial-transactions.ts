@@ -1,4 +1,5 @@
 import type { Operator } from '@/server/operator/operator';
+import { escapeHtml } from '@/lib/text/escape-html';
 import { type PlanView, planPrice } from './billing-format';
 
 /**
@@ -9,8 +10,6 @@ import { type PlanView, planPrice } from './billing-format';
  * details (販売業者, 運営統括責任者, 所在地, 電話番号, メールアドレス) come from the operator
  * settings (src/server/operator) the same way, so the CMS text cannot leave them out.
  */
-
-const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 const ROW = /<tr\b[^>]*>([\s\S]*?)<\/tr\s*>/gi;
 const HEADER_CELL = /<th\b[^>]*>([\s\S]*?)<\/th\s*>/i;

@@ -6,6 +6,7 @@ import { LEAD_MAX_CHARS } from '@/lib/access/lead-rule';
 import { countCharacters } from '@/lib/reading-time';
 import { oncePerFrozen } from '@/lib/once-per-frozen';
 import { rememberLast } from '@/lib/remember-last';
+import { escapeHtml } from '@/lib/text/escape-html';
 
 /**
  * The lead of a rich-text body: what a reader without access sees of a members' item
@@ -179,10 +180,6 @@ function parse(html: string): Parsed {
   return { root, divider };
 }
 
-const escapeText = (text: string) =>
-  text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
-const escapeAttribute = (value: string) => value.replace(/&/g, '&amp;').replace(/"/g, '&quot;');
-
 // The sanitiser reads what this writes: a name that could not be written back as it was read
 // (a quote, say) is left out rather than let it change the markup around it.
 const NAME = /^[a-z][a-z0-9-]*$/;
@@ -190,7 +187,7 @@ const NAME = /^[a-z][a-z0-9-]*$/;
 function openTag(element: Element): string {
   const attributes = Object.entries(element.attribs)
     .filter(([name]) => NAME.test(name))
-    .map(([name, value]) => ` ${name}="${escapeAttribute(value)}"`)
+    .map(([name, value]) => ` ${name}="${escapeHtml(value)}"`)
     .join('');
   return `<${element.name}${attributes}>`;
 }
@@ -206,11 +203,11 @@ function render(nodes: readonly Node[], skip: ReadonlySet<string>, cut: Cut): st
     if (cut.done) break;
     if ('text' in node) {
       if (cut.used + node.n >= cut.limit) {
-        html += escapeText(headOf(node.text, cut.limit - cut.used));
+        html += escapeHtml(headOf(node.text, cut.limit - cut.used));
         if (cut.ellipsis) html += ELLIPSIS;
         cut.done = true;
       } else {
-        html += escapeText(node.text);
+        html += escapeHtml(node.text);
         cut.used += node.n;
       }
     } else if (skip.has(node.name)) {

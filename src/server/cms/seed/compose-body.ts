@@ -1,4 +1,5 @@
 import 'server-only';
+import { escapeHtml } from '@/lib/text/escape-html';
 import { MEMBERS_DIVIDER } from '../richtext/members-divider';
 import type { ArticleProse, FormatKey, Passage, TopicKey } from './demo-data';
 
@@ -46,9 +47,6 @@ function shuffled<T>(items: readonly T[], random: () => number): T[] {
 function pickOne<T>(items: readonly T[], random: () => number): T {
   return items[Math.floor(random() * items.length) % items.length]!;
 }
-
-const escapeHtml = (text: string) =>
-  text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 
 function fill(template: string, input: BodyInput): string {
   return template
