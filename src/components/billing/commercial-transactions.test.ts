@@ -30,6 +30,17 @@ describe('withCatalogue', () => {
     expect(html).toContain('<th>販売業者</th><td>請求があった場合には遅滞なく開示します。</td>');
   });
 
+  it('reads a row’s label as a reader does: markup left out, entities decoded', () => {
+    for (const label of [
+      '<strong> 販売価格 </strong>',
+      '販売&#x4FA1;格',
+      '<span title="a>b">販売価格</span>',
+    ]) {
+      const body = table([[label, '月額プラン：980円（税込）']]);
+      expect(withCatalogue(body, PLANS, 0).pricesPlaced, label).toBe(true);
+    }
+  });
+
   it('points cancellation at the plans page’s 『プランの管理』', () => {
     const { html } = withCatalogue(BODY, PLANS, 0);
     expect(html).toContain(

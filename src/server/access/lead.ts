@@ -1,6 +1,12 @@
 import 'server-only';
 import { isMembersDivider } from '@/server/cms/richtext/members-divider';
-import { NON_TEXT_TAGS, RUBY_READING_TAGS, STOP, walkHtml } from '@/lib/text/html-to-text';
+import {
+  NON_TEXT_TAGS,
+  RUBY_READING_TAGS,
+  STOP,
+  htmlToText,
+  walkHtml,
+} from '@/lib/text/html-to-text';
 import { sanitizeRichText } from '@/server/cms/richtext/sanitize';
 import { LEAD_MAX_CHARS } from '@/lib/access/lead-rule';
 import { countCharacters } from '@/lib/reading-time';
@@ -325,17 +331,7 @@ export function leadOf(html: string): string {
  * paywall's 「残り」 both count this way, so the two always add up.
  */
 export function textCharacters(html: string): number {
-  const pieces: string[] = [];
-  walkHtml(
-    html,
-    {
-      text(text) {
-        pieces.push(text);
-      },
-    },
-    { skip: UNCOUNTED },
-  );
-  return countCharacters(pieces.join(''));
+  return countCharacters(htmlToText(html, { skip: UNCOUNTED }));
 }
 
 /**
@@ -345,14 +341,8 @@ export function textCharacters(html: string): number {
  * Pictures, embeds and their captions are not counted, in the lead or out of it.
  */
 export function gatedLength(html: string, lead: string): number {
-  const shown =
-    textCharacters(lead) -
-    (lead
-      .replace(/<[^>]*>/g, '')
-      .trimEnd()
-      .endsWith(ELLIPSIS)
-      ? 1
-      : 0);
+  // Its whole text, captions too: the '…' is the lead's only where nothing follows it.
+  const shown = textCharacters(lead) - (htmlToText(lead).trimEnd().endsWith(ELLIPSIS) ? 1 : 0);
   return Math.max(0, textCharacters(html) - Math.max(0, shown));
 }
 

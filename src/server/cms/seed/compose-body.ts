@@ -58,16 +58,6 @@ function fill(template: string, input: BodyInput): string {
 const p = (text: string) => `<p>${escapeHtml(text)}</p>`;
 const h2 = (text: string) => `<h2>${escapeHtml(text)}</h2>`;
 
-/** The visible text of rich-text HTML, for length checks. */
-export function textOf(html: string): string {
-  return html
-    .replace(/<[^>]*>/g, '')
-    .replace(/&lt;/g, '<')
-    .replace(/&gt;/g, '>')
-    .replace(/&quot;/g, '"')
-    .replace(/&amp;/g, '&');
-}
-
 export function composeBody(prose: ArticleProse, input: BodyInput): string {
   const random = prng(input.seed * 7919 + 17);
   const topic = prose.topics[input.topic];
