@@ -69,6 +69,29 @@ describe('backup and restore on the command line', () => {
     expect(await auditsOf(target, 'backup-restored')).toEqual([]);
   });
 
+  it('refuses a backup cut short or damaged, saying so, and keeps nothing of it', async () => {
+    const whole = fs.readFileSync(file);
+    const before = await databaseFingerprint(target.db);
+    const broken = {
+      // Cut in the gzip trailer, after the tar's end: its length and checksum are still read.
+      'trailer.tar.gz': [
+        whole.subarray(0, whole.length - 4),
+        /gzip のデータが途中で終わっています/,
+      ],
+      'half.tar.gz': [whole.subarray(0, whole.length >> 1), /途中で終わっています/],
+      'plain.tar.gz': [Buffer.from('not a backup'), /gzip として展開できません/],
+    } as const;
+    for (const [name, [bytes, message]] of Object.entries(broken)) {
+      const cut = path.join(tmp, name);
+      fs.writeFileSync(cut, bytes);
+      await expect(runAdminCommand(cli(target), 'restore', { file: cut }), name).rejects.toThrow(
+        message,
+      );
+    }
+    expect(await databaseFingerprint(target.db)).toEqual(before);
+    expect(await auditsOf(target, 'backup-restored')).toEqual([]);
+  });
+
   it('restores into an empty instance with the same rows, audited there', async () => {
     const lines = await runAdminCommand(cli(target), 'restore', { file });
     expect(lines[0]).toMatch(

@@ -50,6 +50,32 @@ describe('export, import and import-microcms on the command line', () => {
     ).rejects.toThrow(/絶対パス/);
   });
 
+  it('refuses an archive cut short or damaged, saying so, and keeps nothing of it', async () => {
+    const whole = fs.readFileSync(archive);
+    const broken = {
+      // Cut in the gzip trailer, after the tar's end: its length and checksum are still read.
+      'trailer.tar.gz': [
+        whole.subarray(0, whole.length - 4),
+        /gzip のデータが途中で終わっています/,
+      ],
+      'half.tar.gz': [whole.subarray(0, whole.length >> 1), /途中で終わっています/],
+      'plain.tar.gz': [Buffer.from('not an archive'), /gzip として展開できません/],
+    } as const;
+    for (const [name, [bytes, message]] of Object.entries(broken)) {
+      const file = path.join(tmp, name);
+      fs.writeFileSync(file, bytes);
+      await expect(
+        runAdminCommand({ database: target, actor: 'cli:test' }, 'import', { file }),
+        name,
+      ).rejects.toThrow(message);
+    }
+    const [row] = await queryRows<{ n: number }>(
+      target.db,
+      sql`SELECT count(*)::int AS n FROM cms_contents`,
+    );
+    expect(row!.n).toBe(0);
+  });
+
   it('imports the file into an empty instance, and refuses the same into one with content', async () => {
     const lines = await runAdminCommand({ database: target, actor: 'cli:test' }, 'import', {
       file: archive,
