@@ -1,8 +1,8 @@
 /**
  * The one place that reads HTML as text. Pure (no DOM, no server): the search index, the
- * version history's diff and the members' lead all walk markup through here, so they agree on
- * entities (decoded once, all of HTML's named and numeric ones), on implied end tags and on
- * which elements hold no prose.
+ * version history's diff, the members' lead, share descriptions and every label or emptiness
+ * check read markup through here, so they agree on entities (decoded once, all of HTML's named
+ * and numeric ones), on implied end tags and on which elements hold no prose.
  */
 
 import { Parser } from 'htmlparser2';
