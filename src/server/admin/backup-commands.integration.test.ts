@@ -10,6 +10,7 @@ import { getStorage } from '@/server/storage/storage';
 import { sample } from '@test-support/media-samples';
 import { UsageError } from './command';
 import { helpText, runAdminCommand } from './commands';
+import { brokenArchives } from '@test-support/broken-archives';
 import { localBackupArgs, restoreWhileServing } from './backup-commands';
 
 const tmp = testWorkDir('backup-commands');
@@ -70,24 +71,12 @@ describe('backup and restore on the command line', () => {
   });
 
   it('refuses a backup cut short or damaged, saying so, and keeps nothing of it', async () => {
-    const whole = fs.readFileSync(file);
     const before = await databaseFingerprint(target.db);
-    const broken = {
-      // Cut in the gzip trailer, after the tar's end: its length and checksum are still read.
-      'trailer.tar.gz': [
-        whole.subarray(0, whole.length - 4),
-        /gzip のデータが途中で終わっています/,
-      ],
-      'half.tar.gz': [whole.subarray(0, whole.length >> 1), /途中で終わっています/],
-      'plain.tar.gz': [Buffer.from('not a backup'), /gzip として展開できません/],
-    } as const;
-    for (const [name, [bytes, message]] of Object.entries(broken)) {
-      const cut = path.join(tmp, name);
-      fs.writeFileSync(cut, bytes);
-      await expect(runAdminCommand(cli(target), 'restore', { file: cut }), name).rejects.toThrow(
-        message,
-      );
-    }
+    for (const broken of brokenArchives(file))
+      await expect(
+        runAdminCommand(cli(target), 'restore', { file: broken.file }),
+        broken.file,
+      ).rejects.toThrow(broken.says);
     expect(await databaseFingerprint(target.db)).toEqual(before);
     expect(await auditsOf(target, 'backup-restored')).toEqual([]);
   });

@@ -10,6 +10,7 @@ import { testDatabase, testWorkDir } from '@test-support/route-tests';
 import { resetTransferState } from '@/server/transfer/progress';
 import { UsageError } from './command';
 import { runAdminCommand } from './commands';
+import { brokenArchives } from '@test-support/broken-archives';
 import { localTransferArgs } from './transfer-commands';
 
 const tmp = testWorkDir('transfer-commands');
@@ -51,24 +52,11 @@ describe('export, import and import-microcms on the command line', () => {
   });
 
   it('refuses an archive cut short or damaged, saying so, and keeps nothing of it', async () => {
-    const whole = fs.readFileSync(archive);
-    const broken = {
-      // Cut in the gzip trailer, after the tar's end: its length and checksum are still read.
-      'trailer.tar.gz': [
-        whole.subarray(0, whole.length - 4),
-        /gzip のデータが途中で終わっています/,
-      ],
-      'half.tar.gz': [whole.subarray(0, whole.length >> 1), /途中で終わっています/],
-      'plain.tar.gz': [Buffer.from('not an archive'), /gzip として展開できません/],
-    } as const;
-    for (const [name, [bytes, message]] of Object.entries(broken)) {
-      const file = path.join(tmp, name);
-      fs.writeFileSync(file, bytes);
+    for (const { file, says } of brokenArchives(archive))
       await expect(
         runAdminCommand({ database: target, actor: 'cli:test' }, 'import', { file }),
-        name,
-      ).rejects.toThrow(message);
-    }
+        file,
+      ).rejects.toThrow(says);
     const [row] = await queryRows<{ n: number }>(
       target.db,
       sql`SELECT count(*)::int AS n FROM cms_contents`,
