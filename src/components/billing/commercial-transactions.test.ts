@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { PLANS } from '@test-support/plans';
 import type { Operator } from '@/server/operator/operator';
+import { escapeHtml } from '@/lib/text/escape-html';
 import { withCatalogue, withOperator } from './commercial-transactions';
 
 /** The CMS text's table of terms and their values (one <tbody>). */
@@ -29,6 +30,17 @@ describe('withCatalogue', () => {
     expect(html).toContain('<th>販売業者</th><td>請求があった場合には遅滞なく開示します。</td>');
   });
 
+  it('reads a row’s label as a reader does: markup left out, entities decoded', () => {
+    for (const label of [
+      '<strong> 販売価格 </strong>',
+      '販売&#x4FA1;格',
+      '<span title="a>b">販売価格</span>',
+    ]) {
+      const body = table([[label, '月額プラン：980円（税込）']]);
+      expect(withCatalogue(body, PLANS, 0).pricesPlaced, label).toBe(true);
+    }
+  });
+
   it('points cancellation at the plans page’s 『プランの管理』', () => {
     const { html } = withCatalogue(BODY, PLANS, 0);
     expect(html).toContain(
@@ -55,7 +67,8 @@ describe('withCatalogue', () => {
     expect(pricesPlaced).toBe(false);
     expect(html).toBe('<p>なし</p>');
     const odd = withCatalogue(BODY, [{ ...PLANS[0]!, name: '<b>月額</b>' }], 0).html;
-    expect(odd).toContain('&#60;b&#62;月額&#60;/b&#62;');
+    expect(odd).toContain(escapeHtml('<b>月額</b>'));
+    expect(odd).not.toContain('<b>月額');
   });
 });
 
@@ -82,7 +95,8 @@ describe('withOperator', () => {
     const { html, missing } = withOperator(OPERATOR_BODY, OPERATOR);
     expect(missing).toEqual([]);
     expect(html).not.toContain('遅滞なく開示');
-    expect(html).toContain('<th>販売業者</th><td>株式会社アクシス &#38; パートナーズ</td>');
+    expect(html).not.toContain(OPERATOR.name); // its & is escaped
+    expect(html).toContain(`<th>販売業者</th><td>${escapeHtml(OPERATOR.name)}</td>`);
     expect(html).toContain('<th>運営統括責任者</th><td>山田 花子</td>');
     expect(html).toContain('<th>所在地</th><td>〒106-0032 東京都港区六本木5-17-1</td>');
     expect(html).toContain('<th>電話番号</th><td>03-1234-5678</td>');
@@ -97,7 +111,7 @@ describe('withOperator', () => {
     expect(html).toContain(
       '<th>所在地</th><td>請求があった場合には、遅滞なく開示いたします。ご請求は <a href="mailto:support@axis.example.jp">',
     );
-    expect(html).toContain('<th>販売業者</th><td>株式会社アクシス &#38; パートナーズ</td>');
+    expect(html).toContain(`<th>販売業者</th><td>${escapeHtml(OPERATOR.name)}</td>`);
   });
 
   it('hands back the rows the text lacks, so the seller is never left unnamed', () => {
@@ -105,7 +119,7 @@ describe('withOperator', () => {
       '<table><tr><th>事業者名</th><td>未定</td></tr></table>',
       OPERATOR,
     );
-    expect(html).toContain('<td>株式会社アクシス &#38; パートナーズ</td>');
+    expect(html).toContain(`<td>${escapeHtml(OPERATOR.name)}</td>`);
     expect(missing.map((row) => row.label)).toEqual([
       '運営統括責任者',
       '所在地',
@@ -114,7 +128,7 @@ describe('withOperator', () => {
     ]);
     expect(withOperator('<p>表記</p>', OPERATOR).missing[0]).toEqual({
       label: '販売業者',
-      html: '株式会社アクシス &#38; パートナーズ',
+      html: escapeHtml(OPERATOR.name),
     });
   });
 });

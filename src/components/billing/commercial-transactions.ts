@@ -1,4 +1,6 @@
 import type { Operator } from '@/server/operator/operator';
+import { escapeHtml } from '@/lib/text/escape-html';
+import { htmlToText } from '@/lib/text/html-to-text';
 import { type PlanView, planPrice } from './billing-format';
 
 /**
@@ -10,12 +12,9 @@ import { type PlanView, planPrice } from './billing-format';
  * settings (src/server/operator) the same way, so the CMS text cannot leave them out.
  */
 
-const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-
 const ROW = /<tr\b[^>]*>([\s\S]*?)<\/tr\s*>/gi;
 const HEADER_CELL = /<th\b[^>]*>([\s\S]*?)<\/th\s*>/i;
 const DATA_CELL = /(<td\b[^>]*>)([\s\S]*?)(<\/td\s*>)/i;
-const textOf = (html: string) => html.replace(/<[^>]*>/g, '').trim();
 
 export const PRICE_ROW_LABEL = '販売価格';
 export const CANCEL_VIA_PORTAL =
@@ -62,7 +61,7 @@ export function withCatalogue(
 ): CommercialBody {
   let pricesPlaced = false;
   const out = html.replace(ROW, (row: string, inner: string) => {
-    const label = textOf(HEADER_CELL.exec(inner)?.[1] ?? '');
+    const label = htmlToText(HEADER_CELL.exec(inner)?.[1] ?? '', { whitespace: 'collapse' });
     if (!label) return row;
     if (label === PRICE_ROW_LABEL || (!pricesPlaced && label.startsWith(PRICE_ROW_LABEL))) {
       pricesPlaced = true;
@@ -118,7 +117,7 @@ export type OperatorBody = {
 export function withOperator(html: string, operator: Operator): OperatorBody {
   const placed = new Set<OperatorField>();
   const out = html.replace(ROW, (row: string, inner: string) => {
-    const label = textOf(HEADER_CELL.exec(inner)?.[1] ?? '');
+    const label = htmlToText(HEADER_CELL.exec(inner)?.[1] ?? '', { whitespace: 'collapse' });
     const match = label ? OPERATOR_ROWS.find((r) => r.pattern.test(label)) : undefined;
     if (!match) return row;
     placed.add(match.field);

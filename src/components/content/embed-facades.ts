@@ -8,6 +8,7 @@ import {
   playerEmbed,
   postEmbed,
 } from '@/lib/cms/embeds';
+import { escapeHtml } from '@/lib/text/escape-html';
 import styles from './rich-text.module.css';
 
 /**
@@ -33,17 +34,9 @@ export type FacadeHtml = {
   hasPlayers: boolean;
 };
 
-function escapeText(value: string): string {
-  return value.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
-}
-
-function escapeAttribute(value: string): string {
-  return escapeText(value).replace(/"/g, '&quot;');
-}
-
 function attributes(values: Record<string, string>): string {
   return Object.entries(values)
-    .map(([name, value]) => ` ${name}="${escapeAttribute(value)}"`)
+    .map(([name, value]) => ` ${name}="${escapeHtml(value)}"`)
     .join('');
 }
 
@@ -73,10 +66,10 @@ export function playerFacadeHtml(
       'data-embed-title': name,
     })}>` +
     `<span${attributes({ class: styles.playerIcon ?? '', 'aria-hidden': 'true' })}>▶</span>` +
-    `<span${attributes({ class: styles.playerText ?? '' })}>${escapeText(
+    `<span${attributes({ class: styles.playerText ?? '' })}>${escapeHtml(
       name === `${label}の動画` ? `${label}の動画を再生する` : `動画「${name}」を再生する`,
     )}</span>` +
-    `<span${attributes({ class: styles.playerNote ?? '' })}>${escapeText(
+    `<span${attributes({ class: styles.playerNote ?? '' })}>${escapeHtml(
       `再生すると ${label} のプレーヤーを読み込みます`,
     )}</span>` +
     `</a></span>`
@@ -96,11 +89,11 @@ export function postFacadeHtml(embed: Embed): string {
   return (
     `<figure${attributes({ class: styles.post ?? '' })}>` +
     `<a${attributes({ class: styles.postLink ?? '', href: embed.url })}>` +
-    `<span${attributes({ class: styles.postProvider ?? '' })}>${escapeText(
+    `<span${attributes({ class: styles.postProvider ?? '' })}>${escapeHtml(
       EMBED_PROVIDER_LABELS[embed.provider],
     )}</span>` +
-    `<span${attributes({ class: styles.postText ?? '' })}>${escapeText(postText(embed))}</span>` +
-    `<span${attributes({ class: styles.postUrl ?? '' })}>${escapeText(
+    `<span${attributes({ class: styles.postText ?? '' })}>${escapeHtml(postText(embed))}</span>` +
+    `<span${attributes({ class: styles.postUrl ?? '' })}>${escapeHtml(
       `${url.host}${url.pathname}`,
     )}</span>` +
     `</a></figure>`

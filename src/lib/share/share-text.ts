@@ -26,9 +26,7 @@ const NOT_PROSE: ReadonlySet<string> = new Set([
 
 /** An item's description is made from the same lead on every render: the last few are kept. */
 export const proseOf: (html: string) => string = rememberLast(64, (html) =>
-  htmlToText(html, { skip: NOT_PROSE, edge: () => ' ' })
-    .replace(/\s+/g, ' ')
-    .trim(),
+  htmlToText(html, { skip: NOT_PROSE, edge: () => ' ', whitespace: 'collapse' }),
 );
 
 /** The attribute of the members' divider (`<hr data-members-divider>`). */

@@ -1,5 +1,6 @@
 import { loadDefaultJapaneseParser } from 'budoux';
 import { Parser } from 'htmlparser2';
+import { escapeHtml } from './escape-html';
 
 /**
  * An article's headings, made linkable and unbreakable mid-phrase, on the server where the
@@ -57,10 +58,6 @@ export function headingSlug(text: string, place: number): string {
   return slug || `section-${place}`;
 }
 
-const escapeText = (text: string) =>
-  text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
-const escapeAttribute = (value: string) => escapeText(value).replace(/"/g, '&quot;');
-
 /** A heading's inside as read: text (decoded) and the raw markup of its inline tags. */
 type Piece = { text: string } | { raw: string };
 
@@ -83,12 +80,12 @@ function phrasedInside(pieces: readonly Piece[], text: string): string {
     for (let i = 0; i < piece.text.length; i++) {
       // A boundary at the very start of a piece goes before it (after the previous tag).
       if (boundaries.has(offset + i) && (i > 0 || offset > 0)) {
-        html += `${escapeText(run)}<wbr>`;
+        html += `${escapeHtml(run)}<wbr>`;
         run = '';
       }
       run += piece.text[i];
     }
-    html += escapeText(run);
+    html += escapeHtml(run);
     offset += piece.text.length;
   }
   return html;
@@ -141,7 +138,7 @@ export function outlineHeadings(html: string): Outlined {
           for (let n = 2; used.has(id); n++) id = `${base}-${n}`;
           used.add(id);
           headings.push({ id, level: heading.name === 'h2' ? 2 : 3, text });
-          attributes = ` id="${escapeAttribute(id)}"`;
+          attributes = ` id="${escapeHtml(id)}"`;
         }
         out.push(
           html.slice(copiedTo, heading.start),

@@ -34,4 +34,20 @@ describe('htmlToText', () => {
       }),
     ).toBe('A &lt; ©|B|');
   });
+
+  it('joins text across tags when told nothing of edges, as a label is matched', () => {
+    // What the regular-expression strippers it replaced got wrong: entities, and a > in an attribute.
+    expect(htmlToText('販<b class="x>y">売</b>価格 &amp; 送料')).toBe('販売価格 & 送料');
+  });
+
+  it('keeps white space as written, or makes one line of it', () => {
+    const html = '<p>\n  一行目</p>\n<p>二&nbsp;&nbsp;行目<br>\t三</p>  ';
+    const kept = htmlToText(html, {
+      edge: (name, _attribs, end) => (name === 'br' && end === 'open' ? '\n' : ''),
+    });
+    expect(kept).toBe('\n  一行目\n二\u00a0\u00a0行目\n\t三  ');
+    expect(htmlToText(html, { whitespace: 'collapse' })).toBe(kept.replace(/\s+/g, ' ').trim());
+    expect(htmlToText(html, { whitespace: 'collapse' })).not.toMatch(/^\s|\s\s|\s$|\u00a0/);
+    expect(htmlToText('<p> &nbsp; </p><p>\n</p>', { whitespace: 'collapse' })).toBe('');
+  });
 });

@@ -1,8 +1,8 @@
 /**
  * The one place that reads HTML as text. Pure (no DOM, no server): the search index, the
- * version history's diff and the members' lead all walk markup through here, so they agree on
- * entities (decoded once, all of HTML's named and numeric ones), on implied end tags and on
- * which elements hold no prose.
+ * version history's diff, the members' lead, share descriptions and every label or emptiness
+ * check read markup through here, so they agree on entities (decoded once, all of HTML's named
+ * and numeric ones), on implied end tags and on which elements hold no prose.
  */
 
 import { Parser } from 'htmlparser2';
@@ -69,12 +69,22 @@ export function walkHtml(html: string, visitor: HtmlVisitor, options: WalkOption
 }
 
 export type HtmlToTextOptions = WalkOptions & {
-  /** What a tag's edge adds to the text ('' for nothing). Called for opens and closes. */
-  edge(name: string, attribs: Attributes, end: 'open' | 'close'): string;
+  /**
+   * What a tag's edge adds to the text, called for opens and closes. Without it a tag adds
+   * nothing: `a<b>b</b>` reads `ab`, as a heading's or a table cell's label is matched.
+   */
+  edge?: (name: string, attribs: Attributes, end: 'open' | 'close') => string;
+  /**
+   * 'collapse': every run of white space (line breaks and no-break spaces too) one space, and
+   * none at either end: one line, for an index, a description or a label. The default keeps
+   * the text's own white space, for a count of its characters or a text of several lines.
+   */
+  whitespace?: 'keep' | 'collapse';
 };
 
-/** The text of `html` with each tag's edge replaced as `options.edge` says; no other change. */
-export function htmlToText(html: string, options: HtmlToTextOptions): string {
+/** The text of `html`, entities decoded, each tag's edge replaced as `options.edge` says. */
+export function htmlToText(html: string, options: HtmlToTextOptions = {}): string {
+  const { edge = () => '' } = options;
   const parts: string[] = [];
   const open: Attributes[] = [];
   walkHtml(
@@ -82,18 +92,19 @@ export function htmlToText(html: string, options: HtmlToTextOptions): string {
     {
       open(name, attribs) {
         open.push(attribs);
-        parts.push(options.edge(name, attribs, 'open'));
+        parts.push(edge(name, attribs, 'open'));
       },
       text(text) {
         parts.push(text);
       },
       close(name) {
-        parts.push(options.edge(name, open.pop() ?? {}, 'close'));
+        parts.push(edge(name, open.pop() ?? {}, 'close'));
       },
     },
     options,
   );
-  return parts.join('');
+  const text = parts.join('');
+  return options.whitespace === 'collapse' ? text.replace(/\s+/g, ' ').trim() : text;
 }
 
 /** Dropped with their content: code, raw text and fallback markup are not article prose. */

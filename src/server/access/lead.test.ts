@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { textOf } from '@/server/cms/seed/compose-body';
+import { htmlToText } from '@/lib/text/html-to-text';
 import { MEMBERS_DIVIDER } from '@/server/cms/richtext/members-divider';
 import { sanitizeRichText } from '@/server/cms/richtext/sanitize';
 import { LEAD_MAX_CHARS, bodyCharacters, bodyLead, gatedLength, leadOf } from './lead';
@@ -8,7 +8,7 @@ const DIVIDER = MEMBERS_DIVIDER.html;
 const SECRET = 'HIMITSU-MARKER';
 const VOID = new Set(['br', 'hr', 'img']);
 
-const length = (html: string) => Array.from(textOf(html)).length;
+const length = (html: string) => Array.from(htmlToText(html)).length;
 
 /** Every element opened is closed, in order; and the HTML is what the sanitiser would write. */
 function expectWellFormed(html: string): void {

@@ -1,11 +1,18 @@
 import 'server-only';
 import { isMembersDivider } from '@/server/cms/richtext/members-divider';
-import { NON_TEXT_TAGS, RUBY_READING_TAGS, STOP, walkHtml } from '@/lib/text/html-to-text';
+import {
+  NON_TEXT_TAGS,
+  RUBY_READING_TAGS,
+  STOP,
+  htmlToText,
+  walkHtml,
+} from '@/lib/text/html-to-text';
 import { sanitizeRichText } from '@/server/cms/richtext/sanitize';
 import { LEAD_MAX_CHARS } from '@/lib/access/lead-rule';
 import { countCharacters } from '@/lib/reading-time';
 import { oncePerFrozen } from '@/lib/once-per-frozen';
 import { rememberLast } from '@/lib/remember-last';
+import { escapeHtml } from '@/lib/text/escape-html';
 
 /**
  * The lead of a rich-text body: what a reader without access sees of a members' item
@@ -179,10 +186,6 @@ function parse(html: string): Parsed {
   return { root, divider };
 }
 
-const escapeText = (text: string) =>
-  text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
-const escapeAttribute = (value: string) => value.replace(/&/g, '&amp;').replace(/"/g, '&quot;');
-
 // The sanitiser reads what this writes: a name that could not be written back as it was read
 // (a quote, say) is left out rather than let it change the markup around it.
 const NAME = /^[a-z][a-z0-9-]*$/;
@@ -190,7 +193,7 @@ const NAME = /^[a-z][a-z0-9-]*$/;
 function openTag(element: Element): string {
   const attributes = Object.entries(element.attribs)
     .filter(([name]) => NAME.test(name))
-    .map(([name, value]) => ` ${name}="${escapeAttribute(value)}"`)
+    .map(([name, value]) => ` ${name}="${escapeHtml(value)}"`)
     .join('');
   return `<${element.name}${attributes}>`;
 }
@@ -206,11 +209,11 @@ function render(nodes: readonly Node[], skip: ReadonlySet<string>, cut: Cut): st
     if (cut.done) break;
     if ('text' in node) {
       if (cut.used + node.n >= cut.limit) {
-        html += escapeText(headOf(node.text, cut.limit - cut.used));
+        html += escapeHtml(headOf(node.text, cut.limit - cut.used));
         if (cut.ellipsis) html += ELLIPSIS;
         cut.done = true;
       } else {
-        html += escapeText(node.text);
+        html += escapeHtml(node.text);
         cut.used += node.n;
       }
     } else if (skip.has(node.name)) {
@@ -328,17 +331,7 @@ export function leadOf(html: string): string {
  * paywall's 「残り」 both count this way, so the two always add up.
  */
 export function textCharacters(html: string): number {
-  const pieces: string[] = [];
-  walkHtml(
-    html,
-    {
-      text(text) {
-        pieces.push(text);
-      },
-    },
-    { skip: UNCOUNTED },
-  );
-  return countCharacters(pieces.join(''));
+  return countCharacters(htmlToText(html, { skip: UNCOUNTED }));
 }
 
 /**
@@ -348,14 +341,8 @@ export function textCharacters(html: string): number {
  * Pictures, embeds and their captions are not counted, in the lead or out of it.
  */
 export function gatedLength(html: string, lead: string): number {
-  const shown =
-    textCharacters(lead) -
-    (lead
-      .replace(/<[^>]*>/g, '')
-      .trimEnd()
-      .endsWith(ELLIPSIS)
-      ? 1
-      : 0);
+  // Its whole text, captions too: the '…' is the lead's only where nothing follows it.
+  const shown = textCharacters(lead) - (htmlToText(lead).trimEnd().endsWith(ELLIPSIS) ? 1 : 0);
   return Math.max(0, textCharacters(html) - Math.max(0, shown));
 }
 

@@ -10,6 +10,7 @@ import { getStorage } from '@/server/storage/storage';
 import { sample } from '@test-support/media-samples';
 import { UsageError } from './command';
 import { helpText, runAdminCommand } from './commands';
+import { brokenArchives } from '@test-support/broken-archives';
 import { localBackupArgs, restoreWhileServing } from './backup-commands';
 
 const tmp = testWorkDir('backup-commands');
@@ -66,6 +67,17 @@ describe('backup and restore on the command line', () => {
     await expect(
       runAdminCommand(cli(target), 'restore', { file: path.join(tmp, 'none.tar.gz') }),
     ).rejects.toThrow(/が見つかりません/);
+    expect(await auditsOf(target, 'backup-restored')).toEqual([]);
+  });
+
+  it('refuses a backup cut short or damaged, saying so, and keeps nothing of it', async () => {
+    const before = await databaseFingerprint(target.db);
+    for (const broken of brokenArchives(file))
+      await expect(
+        runAdminCommand(cli(target), 'restore', { file: broken.file }),
+        broken.file,
+      ).rejects.toThrow(broken.says);
+    expect(await databaseFingerprint(target.db)).toEqual(before);
     expect(await auditsOf(target, 'backup-restored')).toEqual([]);
   });
 

@@ -10,6 +10,7 @@ import { testDatabase, testWorkDir } from '@test-support/route-tests';
 import { resetTransferState } from '@/server/transfer/progress';
 import { UsageError } from './command';
 import { runAdminCommand } from './commands';
+import { brokenArchives } from '@test-support/broken-archives';
 import { localTransferArgs } from './transfer-commands';
 
 const tmp = testWorkDir('transfer-commands');
@@ -48,6 +49,19 @@ describe('export, import and import-microcms on the command line', () => {
     await expect(
       runAdminCommand({ database: source, actor: 'cli:test' }, 'export', { out: 'relative.tgz' }),
     ).rejects.toThrow(/絶対パス/);
+  });
+
+  it('refuses an archive cut short or damaged, saying so, and keeps nothing of it', async () => {
+    for (const { file, says } of brokenArchives(archive))
+      await expect(
+        runAdminCommand({ database: target, actor: 'cli:test' }, 'import', { file }),
+        file,
+      ).rejects.toThrow(says);
+    const [row] = await queryRows<{ n: number }>(
+      target.db,
+      sql`SELECT count(*)::int AS n FROM cms_contents`,
+    );
+    expect(row!.n).toBe(0);
   });
 
   it('imports the file into an empty instance, and refuses the same into one with content', async () => {

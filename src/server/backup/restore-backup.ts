@@ -2,15 +2,15 @@ import 'server-only';
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { type Readable, pipeline } from 'node:stream';
-import { createGunzip } from 'node:zlib';
+import type { Readable } from 'node:stream';
 import { sql } from 'drizzle-orm';
 import { env } from '@/env';
 import { type Database, type Db, queryRows } from '@/server/db/client';
 import type { MediaStorage } from '@/server/storage/media-storage';
-import { TarFormatError, type TarEntry, isZlibError, readTar } from '@/server/archive/tar';
+import { type TarEntry, isZlibError } from '@/server/archive/tar';
 import { isAppError } from '@/lib/errors';
-import { type ArchiveLimits, defaultArchiveLimits, withinLimits } from '@/server/archive/limits';
+import { type ArchiveLimits, defaultArchiveLimits } from '@/server/archive/limits';
+import { openArchive } from '@/server/archive/read-archive';
 import { storeArchiveFiles } from '@/server/archive/store-files';
 import { entryLines, readEntryText } from '@/server/archive/entries';
 import {
@@ -204,16 +204,12 @@ export async function restoreBackup(
     source.destroy();
     throw error;
   }
-  const unzipped = createGunzip();
-  pipeline(source, unzipped, () => undefined);
-  // One iterator for the tar reader and, after its end, for the rest of the gzip stream.
-  const chunks = unzipped[Symbol.asyncIterator]() as AsyncIterator<Uint8Array>;
-  const entries = withinLimits(
-    readTar({ [Symbol.asyncIterator]: () => chunks }),
-    options.limits ?? defaultArchiveLimits(),
-    (message) => new BackupError(`${message}何も変更していません。`),
-  );
-  const next = async () => (await entries.next()).value as TarEntry | undefined;
+  const archive = openArchive(source, {
+    limits: options.limits ?? defaultArchiveLimits(),
+    fail: (message) => new BackupError(message),
+    unreadable: CORRUPT,
+  });
+  const { next } = archive;
   const tempDir = path.resolve(env().DATA_DIR, 'tmp', 'backup', `restore-${randomUUID()}`);
   await fs.mkdir(tempDir, { recursive: true, mode: 0o700 });
   const stored: string[] = [];
@@ -294,9 +290,7 @@ export async function restoreBackup(
       });
       files = seen.size;
       // To the end of the gzip stream: its checksum is verified there, before anything commits.
-      while (!(await chunks.next()).done) {
-        /* drained */
-      }
+      await archive.finish();
       // Last, once everything else has been read: setval is not undone by a rollback.
       for (const s of manifest.sequences)
         await tx.execute(
@@ -306,12 +300,9 @@ export async function restoreBackup(
     return { manifest, rows, files, inventory: await instanceInventory(db) };
   } catch (error) {
     for (const key of stored) await storage.delete(key).catch(() => undefined);
-    source.on('error', () => undefined);
-    source.destroy();
-    unzipped.destroy();
-    if (error instanceof TarFormatError) throw new BackupError(`${error.message} ${CORRUPT}`);
-    if (isZlibError(error)) throw new BackupError(`gzip として展開できません。${CORRUPT}`);
-    if (error instanceof BackupError) throw error;
+    archive.close();
+    const refusal = archive.refusal(error);
+    if (refusal instanceof BackupError) throw refusal;
     // Anything else from the database: its own words, never the statement's parameters.
     throw new BackupError(
       `復元できませんでした (${databaseMessage(error)})。何も変更していません。`,

@@ -39,6 +39,10 @@ describe('splitAtSection', () => {
       after: '',
     });
     expect(splitAtSection('<p>個人情報</p><h2>第1条</h2>', PRIVACY_HEADING)).toBeNull();
+    // The heading's text as a reader reads it: entities decoded, markup (attributes too) left out.
+    expect(
+      splitAtSection('<h2><a title="a>b">&#20491;人情報</a></h2>', PRIVACY_HEADING)?.section,
+    ).toBe('<h2><a title="a>b">&#20491;人情報</a></h2>');
     expect(splitAtSection('', PRIVACY_HEADING)).toBeNull();
   });
 

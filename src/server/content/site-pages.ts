@@ -2,6 +2,7 @@ import 'server-only';
 import { cache } from 'react';
 import { findEndpoint } from '@/lib/cms/model';
 import { type SITE_PAGE_ENDPOINTS } from '@/lib/site-pages';
+import { htmlToText } from '@/lib/text/html-to-text';
 import { isContentRequestError } from './client';
 import { type SitePage, sitePageSchema } from './schemas';
 import { siteContent } from './site-content';
@@ -36,8 +37,6 @@ export type BodySection = { before: string; section: string; after: string };
 
 const H2 = /<h2\b[^>]*>([\s\S]*?)<\/h2\s*>/gi;
 
-const textOf = (html: string) => html.replace(/<[^>]*>/g, '').trim();
-
 /**
  * Cuts rich text around the first h2 whose text matches: what comes before it, the heading
  * with everything up to the next h2, and the rest. Null when no heading matches. The parts are
@@ -45,7 +44,9 @@ const textOf = (html: string) => html.replace(/<[^>]*>/g, '').trim();
  */
 export function splitAtSection(html: string, heading: RegExp): BodySection | null {
   const headings = [...html.matchAll(H2)];
-  const index = headings.findIndex((match) => heading.test(textOf(match[1] ?? '')));
+  const index = headings.findIndex((match) =>
+    heading.test(htmlToText(match[1] ?? '', { whitespace: 'collapse' })),
+  );
   const start = headings[index];
   if (index < 0 || !start) return null;
   const end = headings[index + 1]?.index ?? html.length;

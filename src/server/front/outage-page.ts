@@ -1,5 +1,6 @@
 import 'server-only';
 import { createHash } from 'node:crypto';
+import { escapeHtml } from '@/lib/text/escape-html';
 
 /**
  * The page answered while the database is down: a plain string, made without the database and
@@ -28,12 +29,6 @@ export const OUTAGE_PAGE_CSP = [
   "form-action 'none'",
   "frame-ancestors 'self'",
 ].join('; ');
-
-const escapeHtml = (text: string) =>
-  text.replace(
-    /[&<>"']/g,
-    (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!,
-  );
 
 export const OUTAGE_HEADING = 'ただいまサービスに接続できません';
 

@@ -11,6 +11,7 @@ import { onContentChange, recentChanges } from '@/server/cms/events';
 import { affects, emptyReads, hasReads, trackContentReads } from '@/server/cms/reads';
 import { RENDER_HEADER, openRenderRecord } from '@/server/access/render-audience';
 import { CLIENT_IP_HEADER } from '@/server/http/request-origin';
+import { clientAddress } from '@/server/rate-limit/client-address';
 import { REQUEST_TIMEOUT_MS } from '@/server/http/read-body';
 import { sendWebResponse, toWebRequest } from './node-bridge';
 import { refuseBadRequest, servedUrl } from './request-guard';
@@ -54,15 +55,6 @@ function isMalformedPath(url: string): boolean {
   } catch {
     return true;
   }
-}
-
-/** The peer's address, or behind a trusted proxy the address it saw (the last hop it added). */
-function clientAddress(req: http.IncomingMessage, trustProxy: boolean): string {
-  const forwarded = req.headers['x-forwarded-for'];
-  const list = (Array.isArray(forwarded) ? forwarded.join(',') : (forwarded ?? '')).split(',');
-  const last = list.at(-1)?.trim();
-  if (trustProxy && last) return last;
-  return (req.socket.remoteAddress ?? 'unknown').replace(/^::ffff:/, '');
 }
 
 function failed(req: http.IncomingMessage, res: http.ServerResponse, error: unknown): void {
@@ -177,7 +169,11 @@ export async function serveSite(options: {
       logAnswer(req, res.statusCode, startedAt, requestId);
     });
     // The client's address for rate limits and the audit log; never what a client claims.
-    req.headers[CLIENT_IP_HEADER] = clientAddress(req, TRUST_PROXY);
+    req.headers[CLIENT_IP_HEADER] = clientAddress(
+      req.socket.remoteAddress,
+      req.headers['x-forwarded-for'],
+      TRUST_PROXY,
+    );
     req.url = servedUrl(req.method, req.url ?? '/'); // a page's URL that also takes a POST
     if (refuseBadRequest(req, res)) return; // methods, headers and posts that would be a 500
     settleUnreadBody(req, res); // a body refused half-read must not hold the connection

@@ -12,6 +12,7 @@ import type { EndpointDef } from '@/lib/cms/model';
 import { type FieldDiff, diffFields } from '@/lib/content-diff';
 import { formatDateJa } from '@/lib/format';
 import { optionalDay, z } from '@/lib/zod';
+import { escapeHtml } from '@/lib/text/escape-html';
 
 /**
  * A partner's job listing as its form sends it (/jobs/post, /biz/partner-admin): the one
@@ -209,9 +210,6 @@ export function missingForReview(f: ListingFields, now: Date = new Date()): Reco
   }
   return errors;
 }
-
-const escapeHtml = (s: string) =>
-  s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 
 /** Plain text → paragraphs: blank lines split them, single line breaks stay as <br>. */
 export function paragraphsHtml(plain: string): string {

@@ -3,6 +3,7 @@ import { env } from '@/env';
 import type { Mail } from './mail';
 import { formatDateJa } from '@/lib/format';
 import { INQUIRY_KIND_LABELS, type InquiryFields } from '@/lib/inquiries';
+import { escapeHtml } from '@/lib/text/escape-html';
 
 /**
  * The site's mails, in Japanese, as plain text and HTML with the same content. Each returns
@@ -48,12 +49,6 @@ type Content = {
   action?: { label: string; url: string } | { label: string; token: TokenLink };
   note?: string;
 };
-
-const escapeHtml = (text: string) =>
-  text.replace(
-    /[&<>"']/g,
-    (ch) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[ch]!,
-  );
 
 /** `1 時間`, `24 時間`, `30 分`: said in the mail the same as auth.ts sets it. */
 export function lifetimeText(seconds: number): string {

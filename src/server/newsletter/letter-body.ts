@@ -2,6 +2,7 @@ import 'server-only';
 import { ElementType, parseDocument } from 'htmlparser2';
 import { EMBED_PROVIDER_LABELS, embedPageUrl, playerEmbed, postEmbed } from '@/lib/cms/embeds';
 import { sanitizeRichText } from '@/server/cms/richtext/sanitize';
+import { escapeHtml } from '@/lib/text/escape-html';
 
 /**
  * A post's rich text as a letter's body: the same content as e-mail-safe HTML (every style
@@ -27,12 +28,6 @@ export const LETTER_COLORS = {
   link: '#1a4fd6',
   quote: '#f4f4f2',
 } as const;
-
-export const escapeHtml = (text: string) =>
-  text.replace(
-    /[&<>"']/g,
-    (ch) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[ch]!,
-  );
 
 /** A URL from the body made absolute against the site; null for anything not http(s)/mailto. */
 export function absoluteUrl(value: string | undefined, siteUrl: string): string | null {

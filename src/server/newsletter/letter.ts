@@ -1,6 +1,7 @@
 import 'server-only';
 import { env } from '@/env';
 import { formatDateJa } from '@/lib/format';
+import { escapeHtml } from '@/lib/text/escape-html';
 import { postFor, type Viewer } from '@/server/access/post-access';
 import type { Post } from '@/server/content/schemas';
 import { type Operator, operatorOf } from '@/server/operator/operator';
@@ -9,7 +10,6 @@ import {
   LETTER_FONT,
   RULE_HTML,
   absoluteUrl,
-  escapeHtml,
   letterBody,
   tidyText,
 } from './letter-body';

@@ -1,5 +1,6 @@
 import 'server-only';
 import { singleton } from '@/lib/singleton';
+import { escapeHtml } from '@/lib/text/escape-html';
 import { env } from '@/env';
 import type { Db } from '@/server/db/client';
 import { findItem } from '@/server/content/items';
@@ -14,7 +15,6 @@ import {
   runSender,
 } from './delivery';
 import { type Letter, type LetterPost, renderNewsletterLetter } from './letter';
-import { escapeHtml } from './letter-body';
 import { LETTER_ID_HEADER } from './mail-report';
 import { letterPostUrl } from './letter-param';
 import { outboxLetterTransport, smtpLetterTransport } from './letter-transport';

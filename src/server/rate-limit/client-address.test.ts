@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { UNKNOWN_ADDRESS, addressKey } from './client-address';
+import { UNKNOWN_ADDRESS, addressKey, clientAddress } from './client-address';
 
 describe('addressKey', () => {
   it('keeps an IPv4 address as it is', () => {
@@ -48,5 +48,52 @@ describe('addressKey', () => {
   it('answers null when no address was given (limits by address are then off)', () => {
     expect(addressKey(null)).toBeNull();
     expect(addressKey(undefined)).toBeNull();
+  });
+});
+
+describe('clientAddress', () => {
+  const peer = (text: string) => clientAddress(text, undefined, false);
+
+  it('gives each address one spelling, whichever way it was written', () => {
+    const spellings = {
+      '127.0.0.1': ['127.0.0.1', ' 127.0.0.1\t', '::ffff:127.0.0.1', '::FFFF:7f00:1'],
+      '2001:db8::1': ['2001:db8::1', '2001:0DB8:0:0:0:0:0:0001', ' 2001:db8::1 '],
+      'fe80::1': ['fe80::1', 'fe80::1%eth0', 'fe80::1%2'],
+    };
+    for (const [address, written] of Object.entries(spellings))
+      for (const text of written) {
+        expect(peer(text), text).toBe(address);
+        // The front server's spelling and the limits' key agree with every other spelling's.
+        expect(addressKey(peer(text)), text).toBe(addressKey(address));
+        expect(addressKey(text), text).toBe(addressKey(address));
+      }
+  });
+
+  it('reads what ipaddr.js cannot (brackets, ports, short IPv4, lists) as unknown', () => {
+    for (const text of [
+      '[2001:db8::1]',
+      '[2001:db8::1]:443',
+      '203.0.113.7:8080',
+      '127.1',
+      '0x7f.0.0.1',
+      '::ffff:999.1.1.1',
+      "1.1.1.1' OR 1=1--",
+      '',
+    ])
+      expect(peer(text), text).toBe(UNKNOWN_ADDRESS);
+    expect(clientAddress(undefined, undefined, true)).toBe(UNKNOWN_ADDRESS);
+  });
+
+  it('ignores X-Forwarded-For unless the proxy is trusted, and then takes only its last entry', () => {
+    const forged = '198.51.100.1, 198.51.100.2';
+    expect(clientAddress('203.0.113.7', forged, false)).toBe('203.0.113.7');
+    expect(clientAddress('::ffff:10.0.0.2', `${forged}, 203.0.113.7`, true)).toBe('203.0.113.7');
+    // Several header lines are one list; the proxy's entry is the last of the last line.
+    expect(clientAddress('10.0.0.2', [forged, ' ::ffff:203.0.113.7 '], true)).toBe('203.0.113.7');
+    // Behind the proxy its entry is read like any address: garbage shares the unknown bucket.
+    expect(clientAddress('10.0.0.2', '203.0.113.7, [::1]', true)).toBe(UNKNOWN_ADDRESS);
+    // A proxy that added nothing: the peer (the proxy itself), as before.
+    expect(clientAddress('10.0.0.2', undefined, true)).toBe('10.0.0.2');
+    expect(clientAddress('10.0.0.2', '198.51.100.1, ', true)).toBe('10.0.0.2');
   });
 });

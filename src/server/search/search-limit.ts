@@ -3,6 +3,7 @@ import { type Db, getDb } from '@/server/db/client';
 import { clientIp } from '@/server/http/request-origin';
 import { type Limit, RateLimitedError, consume } from '@/server/rate-limit/limiter';
 import { addressKey } from '@/server/rate-limit/client-address';
+import { escapeHtml } from '@/lib/text/escape-html';
 
 /**
  * Searches per client address. Nobody reading the site searches 60 times a minute or 600 times
@@ -47,12 +48,6 @@ export function searchBusyHref(q: string, retryAfterSeconds: number): string {
   const params = new URLSearchParams({ q, after: String(Math.ceil(retryAfterSeconds)) });
   return `${SEARCH_BUSY_PATH}?${params.toString()}`;
 }
-
-const escapeHtml = (text: string) =>
-  text.replace(
-    /[&<>"']/g,
-    (ch) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[ch] ?? ch,
-  );
 
 /**
  * The answer over the limit: 429, in Japanese, with Retry-After. A standalone page (a route

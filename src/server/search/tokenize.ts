@@ -155,9 +155,8 @@ export function htmlToText(html: string): string {
   return textOfHtml(html, {
     skip: NOT_INDEXED,
     edge: (name) => (INLINE_TAGS.has(name) ? '' : ' '),
-  })
-    .replace(/\s+/gu, ' ')
-    .trim();
+    whitespace: 'collapse',
+  });
 }
 
 function classify(ch: string): CharClass {

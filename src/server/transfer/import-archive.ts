@@ -2,8 +2,7 @@ import 'server-only';
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { type Readable, pipeline } from 'node:stream';
-import { createGunzip } from 'node:zlib';
+import type { Readable } from 'node:stream';
 import type { z } from '@/lib/zod';
 import type { Db } from '@/server/db/client';
 import type { MediaStorage } from '@/server/storage/media-storage';
@@ -26,8 +25,9 @@ import {
 import { TransferError } from './errors';
 import { transferTempDir } from './export';
 import { assertEmpty } from './inventory';
-import { TarFormatError, type TarEntry, isZlibError, readTar } from '@/server/archive/tar';
-import { type ArchiveLimits, defaultArchiveLimits, withinLimits } from '@/server/archive/limits';
+import type { TarEntry } from '@/server/archive/tar';
+import { type ArchiveLimits, defaultArchiveLimits } from '@/server/archive/limits';
+import { openArchive, unreadableArchive } from '@/server/archive/read-archive';
 import { storeArchiveFiles } from '@/server/archive/store-files';
 import { entryLines, readEntryText } from '@/server/archive/entries';
 import {
@@ -48,6 +48,9 @@ import {
 export type ImportSummary = ImportCounts & { warnings: string[] };
 
 const MAX_MANIFEST_BYTES = 1024 * 1024;
+/** Said after what is wrong with an archive that cannot be read. */
+const UNREADABLE =
+  'このサイトの書き出し機能で作ったアーカイブ (.tar.gz) を選んでください。何も変更していません。';
 
 /** The JSON lines of an entry, each parsed by `schema`; errors name the file and the line. */
 async function readJsonl<S extends z.ZodType>(
@@ -102,18 +105,12 @@ export async function importArchive(
   options: ImportArchiveOptions = {},
 ): Promise<ImportSummary> {
   await assertEmpty(db);
-  const unzipped = createGunzip();
-  pipeline(source, unzipped, () => undefined);
-  // The reader below meets a broken archive through its iteration. A truncated file can also make
-  // the decompressor fail at its end, after the pipeline has let go of it: without a listener of
-  // its own that error would be uncaught and stop the server (CI's integration run caught it).
-  unzipped.on('error', () => undefined);
-  const entries = withinLimits(
-    readTar(unzipped),
-    options.limits ?? defaultArchiveLimits(),
-    (message) => new TransferError(`${message}何も変更していません。`),
-  );
-  const next = async () => (await entries.next()).value as TarEntry | undefined;
+  const archive = openArchive(source, {
+    limits: options.limits ?? defaultArchiveLimits(),
+    fail: (message) => new TransferError(message),
+    unreadable: UNREADABLE,
+  });
+  const { next } = archive;
   const stored: string[] = [];
   const tempDir = path.join(await transferTempDir(), `import-${randomUUID()}`);
   await fs.mkdir(tempDir, { mode: 0o700 });
@@ -127,7 +124,8 @@ export async function importArchive(
         ),
       );
     } catch (error) {
-      if (error instanceof TransferError) throw error;
+      // A file cut short or damaged is said as such (below), not as a manifest of another kind.
+      if (error instanceof TransferError || unreadableArchive(error)) throw error;
       throw new TransferError(
         'manifest.json を読めません。このサイトの書き出し機能で作った、対応する版のアーカイブを選んでください。',
       );
@@ -168,6 +166,8 @@ export async function importArchive(
       fail: (message) => new TransferError(message),
       onFile: options.onFile,
     });
+    // To the end of the gzip stream: a file cut short after the tar's end is refused here.
+    await archive.finish();
 
     const warnings: string[] = [];
     for (const row of media) {
@@ -186,13 +186,8 @@ export async function importArchive(
     };
   } catch (error) {
     for (const key of stored) await storage.delete(key).catch(() => undefined);
-    unzipped.destroy();
-    if (error instanceof TarFormatError) throw new TransferError(error.message);
-    if (isZlibError(error))
-      throw new TransferError(
-        'アーカイブを展開できません。gzip で圧縮された .tar.gz ファイルを選んでください。',
-      );
-    throw error;
+    archive.close();
+    throw archive.refusal(error);
   } finally {
     await fs.rm(tempDir, { recursive: true, force: true });
   }

@@ -70,5 +70,10 @@ describe('clientFieldErrors', () => {
     expect(
       clientFieldErrors(fields, { title: '🙂🙂🙂🙂🙂', body: '<p><img src="/a.png"></p>' }),
     ).toEqual({});
+    // An emptied editor's leftovers are empty; an escaped character is text.
+    for (const body of ['<p></p>', '<p>&nbsp;</p>', '<p><br></p>\n<p>&#160; </p>'])
+      expect(clientFieldErrors(fields, { title: 'a', body }).body, body).toBeDefined();
+    for (const body of ['<p>&amp;</p>', '<p><strong>a</strong></p>'])
+      expect(clientFieldErrors(fields, { title: 'a', body }).body, body).toBeUndefined();
   });
 });

@@ -9,6 +9,7 @@ import type { FileValue, MediaValue } from '@/lib/admin-content';
 import type { FieldDef } from '@/lib/cms/model';
 import { relationId } from '@/lib/cms/relation-id';
 import { JAPAN_OFFSET_MS, japanClock } from '@/lib/format';
+import { htmlToText } from '@/lib/text/html-to-text';
 
 /** An ISO date-time → "YYYY-MM-DDTHH:MM" in Japan time (for `datetime-local`); '' if none. */
 export function isoToJstInput(iso: string | null | undefined): string {
@@ -138,7 +139,7 @@ export function isEmpty(field: FieldDef, value: unknown): boolean {
 function richTextIsEmpty(value: unknown): boolean {
   if (typeof value !== 'string') return true;
   if (/<(img|iframe|hr)\b/i.test(value)) return false;
-  return value.replace(/<[^>]*>|&nbsp;|\s/g, '') === '';
+  return htmlToText(value, { whitespace: 'collapse' }) === '';
 }
 
 /** "0〜10,000" for a number field's hint and error. */

@@ -1,4 +1,5 @@
 import 'server-only';
+import { escapeHtml } from '@/lib/text/escape-html';
 import { MEMBERS_DIVIDER } from '../richtext/members-divider';
 import type { ArticleProse, FormatKey, Passage, TopicKey } from './demo-data';
 
@@ -47,9 +48,6 @@ function pickOne<T>(items: readonly T[], random: () => number): T {
   return items[Math.floor(random() * items.length) % items.length]!;
 }
 
-const escapeHtml = (text: string) =>
-  text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
-
 function fill(template: string, input: BodyInput): string {
   return template
     .replaceAll('{s}', input.subject)
@@ -59,16 +57,6 @@ function fill(template: string, input: BodyInput): string {
 
 const p = (text: string) => `<p>${escapeHtml(text)}</p>`;
 const h2 = (text: string) => `<h2>${escapeHtml(text)}</h2>`;
-
-/** The visible text of rich-text HTML, for length checks. */
-export function textOf(html: string): string {
-  return html
-    .replace(/<[^>]*>/g, '')
-    .replace(/&lt;/g, '<')
-    .replace(/&gt;/g, '>')
-    .replace(/&quot;/g, '"')
-    .replace(/&amp;/g, '&');
-}
 
 export function composeBody(prose: ArticleProse, input: BodyInput): string {
   const random = prng(input.seed * 7919 + 17);

@@ -1,5 +1,6 @@
 import 'server-only';
 import { MEMBERS_DIVIDER } from '../richtext/members-divider';
+import { escapeHtml } from '@/lib/text/escape-html';
 import { composeBody } from './compose-body';
 import { type DemoData, type TopicKey, loadDemoData } from './demo-data';
 import { DEMO_COVER_COUNT, demoCover, demoFile, demoImage, demoSeconds } from './demo-media';
@@ -237,18 +238,16 @@ function buildPartners(data: DemoData): DemoItem[] {
   }));
 }
 
-const escape = (text: string) =>
-  text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 const ul = (items: readonly string[]) =>
-  `<ul>${items.map((i) => `<li>${escape(i)}</li>`).join('')}</ul>`;
+  `<ul>${items.map((i) => `<li>${escapeHtml(i)}</li>`).join('')}</ul>`;
 
 function buildJobs(data: DemoData): DemoItem[] {
   return data.jobs.map((job, i) => {
     const partner = data.partners[job.partner]!;
     const body = [
-      `<p>${escape(partner.description)}</p>`,
+      `<p>${escapeHtml(partner.description)}</p>`,
       '<h2>仕事内容</h2>',
-      `<p>${escape(job.duties)}</p>`,
+      `<p>${escapeHtml(job.duties)}</p>`,
       '<h2>応募資格</h2>',
       ul(job.requirements),
       '<h3>歓迎する経験</h3>',

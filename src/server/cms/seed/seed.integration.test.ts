@@ -14,7 +14,7 @@ import { MEMBERS_DIVIDER } from '../richtext/members-divider';
 import { listContents } from '../store';
 import { homeFetchSizes, selectHomePosts } from '@/lib/home/home-selection';
 import { FREE_PLAN_POST_LIMIT } from '@/server/content/client';
-import { textOf } from './compose-body';
+import { htmlToText } from '@/lib/text/html-to-text';
 import { DEMO_CONTENT_SUBDIR } from './demo-data';
 import { DEMO_ASSETS, DEMO_ASSETS_TOTAL_BUDGET, DEMO_FILE_SIZES } from './demo-media';
 import { mp3Seconds, webmSeconds } from './media-duration';
@@ -145,7 +145,7 @@ describe('demo corpus seed', () => {
     expect(new Set(bodies).size).toBe(posts.length);
     for (const [i, post] of posts.entries()) {
       const body = bodies[i]!;
-      const length = Array.from(textOf(body)).length;
+      const length = Array.from(htmlToText(body)).length;
       expect(length, post.id).toBeGreaterThanOrEqual(1500);
       expect(length, post.id).toBeLessThanOrEqual(3000);
       expect(body.match(/<h2>/g)?.length ?? 0, post.id).toBeGreaterThanOrEqual(3);
@@ -334,7 +334,7 @@ describe('demo corpus seed', () => {
   });
 
   it('tells the same story of who reads what on every page', () => {
-    const page = (endpoint: string) => textOf(String(byEndpoint(endpoint)[0]?.data?.body));
+    const page = (endpoint: string) => htmlToText(String(byEndpoint(endpoint)[0]?.data?.body));
     const everything = rows.map((r) => JSON.stringify(r.data)).join('');
     for (const endpoint of ['about', 'faq']) {
       const text = page(endpoint);

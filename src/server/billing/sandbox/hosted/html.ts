@@ -1,4 +1,5 @@
 import 'server-only';
+import { escapeHtml } from '@/lib/text/escape-html';
 
 /**
  * HTML for the sandbox's pages, written as `html` templates: every interpolated value is
@@ -15,18 +16,6 @@ export class Html {
 }
 
 export type HtmlValue = Html | string | number | null | undefined | false | readonly HtmlValue[];
-
-const ENTITIES: Record<string, string> = {
-  '&': '&amp;',
-  '<': '&lt;',
-  '>': '&gt;',
-  '"': '&quot;',
-  "'": '&#39;',
-};
-
-export function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => ENTITIES[c] ?? c);
-}
 
 function render(value: HtmlValue): string {
   if (value instanceof Html) return value.text;
