@@ -54,7 +54,7 @@ export async function compileServer(root) {
     bundle: true,
     platform: 'node',
     format: 'esm',
-    target: 'node20',
+    target: 'node22',
     // Packages stay in node_modules and are loaded by Node, under the same condition.
     packages: 'external',
     conditions: ['react-server'],
