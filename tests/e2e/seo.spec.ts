@@ -95,7 +95,7 @@ test('the sitemap index, its files and the feed parse and list only published it
 // The detail routes' metadata (src/lib/metadata.ts pageMetadata): '{page} | {site name}', a
 // description cut to 120 characters (code points, whitespace collapsed) and then '…', the
 // item's cover as og:image, a canonical URL on SITE_URL; the JSON-LD each page emits
-// (src/lib/json-ld.ts); and no axe violations.
+// (src/lib/json-ld/); and no axe violations.
 
 const SITE_NAME = 'AXIS Membership';
 const DESCRIPTION_MAX = 120;

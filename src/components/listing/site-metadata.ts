@@ -11,7 +11,7 @@ export function sitePageMetadata(input: PageMetadataInput): Metadata {
   return pageMetadata(input, { siteUrl: SITE_URL, siteName: SITE_NAME });
 }
 
-/** The site as JSON-LD builders take it (src/lib/json-ld.ts). */
+/** The site as JSON-LD builders take it (src/lib/json-ld/). */
 export function jsonLdSite(): { siteUrl: string; siteName: string } {
   const { SITE_URL, SITE_NAME } = env();
   return { siteUrl: SITE_URL, siteName: SITE_NAME };

@@ -2,7 +2,7 @@ import { type JsonLdObject, serializeJsonLd } from '@/lib/json-ld';
 
 /**
  * Structured data for a page: one <script type="application/ld+json"> with the objects made by
- * the builders of src/lib/json-ld.ts. A server component; the JSON is escaped so nothing in
+ * the builders of src/lib/json-ld/. A server component; the JSON is escaped so nothing in
  * the content can close the element (serializeJsonLd).
  */
 export function JsonLd({ data }: { data: JsonLdObject | readonly JsonLdObject[] }) {

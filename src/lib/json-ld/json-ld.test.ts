@@ -17,7 +17,7 @@ import {
   seriesJsonLd,
   videoObjectJsonLd,
   webSiteJsonLd,
-} from './json-ld';
+} from '.';
 
 const SITE = { siteUrl: 'https://axis.example.jp', siteName: 'AXIS Membership' };
 
