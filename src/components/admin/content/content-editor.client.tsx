@@ -21,7 +21,8 @@ import {
 } from '@/lib/admin-content';
 import { formatDateTime } from '@/lib/format';
 import { sendJson, type Outcome } from './console-api';
-import styles from './content.module.css';
+import contentStyles from './content.module.css';
+import styles from './content-editor.module.css';
 import { FieldControl, fieldIds } from './field-control.client';
 import { SharePanel, type ShareSite } from './share-panel.client';
 import { leadRuleNote, visitorViewUrl } from '@/lib/access/lead-rule';
@@ -485,7 +486,7 @@ export function ContentEditor({
     fieldId === 'id' ? 'URL (ID)' : def.fields.find((f) => f.id === fieldId)?.label;
 
   return (
-    <div className={styles.editor}>
+    <div className={contentStyles.editor}>
       <noscript>
         <p className={usersStyles.alert}>編集には JavaScript を有効にしてください。</p>
       </noscript>
@@ -509,7 +510,7 @@ export function ContentEditor({
           <div className={styles.conflictActions}>
             <button
               type="button"
-              className={styles.secondaryButton}
+              className={contentStyles.secondaryButton}
               onClick={() => {
                 leavingRef.current = true;
                 window.location.reload();
@@ -519,7 +520,7 @@ export function ContentEditor({
             </button>
             <button
               type="button"
-              className={styles.secondaryButton}
+              className={contentStyles.secondaryButton}
               disabled={busy !== null}
               onClick={() => void save({ autosave: false, base: conflict.updatedAt })}
             >

@@ -19,7 +19,8 @@ import {
 } from '@/lib/admin-content';
 import { SUBMISSION_STATE_LABELS } from '@/lib/access/console-permissions';
 import { formatDateTime } from '@/lib/format';
-import styles from './content.module.css';
+import contentStyles from './content.module.css';
+import styles from './content-list.module.css';
 import presenceStyles from './editing-presence.module.css';
 import { editingMarker } from '@/lib/cms/presence';
 import { SelectAll } from './select-all.client';
@@ -72,7 +73,7 @@ export function ContentList({
   const titleLabel = def.fields[0]?.label ?? 'タイトル';
 
   return (
-    <div className={styles.editor}>
+    <div className={contentStyles.editor}>
       {def.kind === 'list' ? (
         <div className={styles.listHead}>
           <p className={usersStyles.lead}>
@@ -193,11 +194,11 @@ export function ContentList({
           search: styles.filters,
           actions: styles.filterActions,
           count: styles.countRow,
-          empty: styles.emptyBox,
+          empty: contentStyles.emptyBox,
         }}
       >
         <table className={styles.table}>
-          <caption className={styles.srOnly}>
+          <caption className={contentStyles.srOnly}>
             {def.label}の一覧（{SORT_LABELS[query.sort]}）
           </caption>
           <TableHead
@@ -275,19 +276,19 @@ function BulkForm({ endpoint, label }: { endpoint: string; label: string }) {
       id={BULK_FORM}
       method="get"
       action={consolePaths.bulkConfirm(endpoint)}
-      className={styles.bulkForm}
+      className={contentStyles.bulkForm}
       aria-label={`${label}の一括操作`}
     >
-      <label htmlFor="content-bulk-action" className={styles.label}>
+      <label htmlFor="content-bulk-action" className={contentStyles.label}>
         選んだ項目を
       </label>
-      <select id="content-bulk-action" name="action" className={styles.input}>
+      <select id="content-bulk-action" name="action" className={contentStyles.input}>
         <Options items={BULK_ACTIONS} label={(action) => BULK_ACTION_LABELS[action]} />
       </select>
-      <button type="submit" className={styles.secondaryButton}>
+      <button type="submit" className={contentStyles.secondaryButton}>
         確認へ進む
       </button>
-      <p className={styles.hint}>
+      <p className={contentStyles.hint}>
         一覧の左端で項目を選びます。実行の前に確認画面で対象を確かめられます。
       </p>
     </form>

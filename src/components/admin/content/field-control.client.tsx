@@ -4,7 +4,8 @@ import type { ReactNode } from 'react';
 import { MediaPicker } from '@/components/admin/media/media-picker.client';
 import type { ReferenceOption } from '@/lib/admin-content';
 import type { FieldDef } from '@/lib/cms/model';
-import styles from './content.module.css';
+import contentStyles from './content.module.css';
+import styles from './field-control.module.css';
 import {
   asMedia,
   asString,
@@ -96,12 +97,12 @@ export function FieldControl(props: FieldControlProps) {
     charCount(asString(value)) > field.maxLength;
 
   const hintNode = hint ? (
-    <p id={ids.hint} className={`${styles.hint} ${over ? styles.hintOver : ''}`}>
+    <p id={ids.hint} className={`${contentStyles.hint} ${over ? contentStyles.hintOver : ''}`}>
       {hint}
     </p>
   ) : null;
   const errorNode = error ? (
-    <p id={ids.error} className={styles.fieldError}>
+    <p id={ids.error} className={contentStyles.fieldError}>
       <span aria-hidden="true">⚠ </span>
       {error}
     </p>
@@ -112,7 +113,7 @@ export function FieldControl(props: FieldControlProps) {
     const chosen = asStrings(value);
     return (
       <fieldset className={styles.fieldset} aria-describedby={aria['aria-describedby']}>
-        <legend id={ids.label} className={styles.label}>
+        <legend id={ids.label} className={contentStyles.label}>
           {field.label}
           <RequiredMark field={field} />
         </legend>
@@ -144,7 +145,7 @@ export function FieldControl(props: FieldControlProps) {
 
   if (field.kind === 'boolean') {
     return (
-      <div className={styles.field}>
+      <div className={contentStyles.field}>
         <label className={styles.check} id={ids.label}>
           <input
             id={ids.control}
@@ -153,7 +154,7 @@ export function FieldControl(props: FieldControlProps) {
             onChange={(event) => onChange(event.target.checked)}
             {...aria}
           />
-          <span className={styles.label}>{field.label}</span>
+          <span className={contentStyles.label}>{field.label}</span>
         </label>
         {hintNode}
         {errorNode}
@@ -162,8 +163,8 @@ export function FieldControl(props: FieldControlProps) {
   }
 
   return (
-    <div className={styles.field}>
-      <label id={ids.label} htmlFor={ids.control} className={styles.label}>
+    <div className={contentStyles.field}>
+      <label id={ids.label} htmlFor={ids.control} className={contentStyles.label}>
         {field.label}
         <RequiredMark field={field} />
       </label>
@@ -194,7 +195,7 @@ function Control({
           id={ids.control}
           type={field.urlPrefixes ? 'url' : field.address ? 'email' : 'text'}
           inputMode={field.urlPrefixes ? 'url' : undefined}
-          className={styles.input}
+          className={contentStyles.input}
           value={asString(value)}
           aria-required={required}
           autoComplete="off"
@@ -206,7 +207,7 @@ function Control({
       return (
         <textarea
           id={ids.control}
-          className={`${styles.input} ${styles.textarea}`}
+          className={`${contentStyles.input} ${contentStyles.textarea}`}
           rows={5}
           value={asString(value)}
           aria-required={required}
@@ -219,7 +220,7 @@ function Control({
         <input
           id={ids.control}
           type="number"
-          className={`${styles.input} ${styles.number}`}
+          className={`${contentStyles.input} ${contentStyles.number}`}
           min={field.min}
           max={field.max}
           step="any"
@@ -237,7 +238,7 @@ function Control({
         <input
           id={ids.control}
           type="datetime-local"
-          className={`${styles.input} ${styles.date}`}
+          className={`${contentStyles.input} ${contentStyles.date}`}
           value={isoToJstInput(asString(value))}
           aria-required={required}
           onChange={(event) => onChange(jstInputToIso(event.target.value) ?? '')}
@@ -248,7 +249,7 @@ function Control({
       return (
         <select
           id={ids.control}
-          className={styles.input}
+          className={contentStyles.input}
           value={asStrings(value)[0] ?? ''}
           aria-required={required}
           onChange={(event) => onChange(event.target.value ? [event.target.value] : [])}

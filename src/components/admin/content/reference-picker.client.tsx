@@ -2,7 +2,8 @@
 
 import { useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
 import { CONSOLE_STATUS_LABELS, type ReferenceOption } from '@/lib/admin-content';
-import styles from './content.module.css';
+import contentStyles from './content.module.css';
+import styles from './reference-picker.module.css';
 import { useConsoleLookup } from './use-console-lookup';
 
 export type ReferencePickerProps = {
@@ -211,7 +212,7 @@ export function ReferencePicker({
           id={id}
           type="text"
           role="combobox"
-          className={styles.input}
+          className={contentStyles.input}
           autoComplete="off"
           aria-autocomplete="list"
           aria-expanded={expanded}

@@ -4,8 +4,8 @@ import { useEffect, useId, useRef, useState } from 'react';
 import type { SlugField as SlugFieldData } from '@/lib/admin-content';
 import { slugProblem } from '@/lib/cms/slug';
 import { describeControl } from '@/components/forms/describe-control';
-import styles from './content.module.css';
-import ownStyles from './slug-field.module.css';
+import contentStyles from './content.module.css';
+import styles from './slug-field.module.css';
 import { fieldIds } from './field-control.client';
 
 /**
@@ -34,10 +34,10 @@ const HINT = '半角の英小文字・数字・ハイフンで、50 文字まで
 
 function UrlLine({ id, prefix, slug }: { id: string; prefix: string | null; slug: string }) {
   return (
-    <p id={id} className={`${styles.hint} ${ownStyles.url}`}>
+    <p id={id} className={`${contentStyles.hint} ${styles.url}`}>
       {prefix ? (
         <>
-          公開URL: <span className={ownStyles.address}>{`${prefix}${slug}`}</span>
+          公開URL: <span className={styles.address}>{`${prefix}${slug}`}</span>
         </>
       ) : (
         'この種類の項目にはサイトのページがありません。'
@@ -56,16 +56,16 @@ function NewSlug({ endpoint, slug, value, onChange, error }: SlugFieldProps) {
   const shown = error ?? (typed ? (slugProblem(endpoint, typed) ?? undefined) : undefined);
   const aria = describeControl(ids.control, { hint: true, error: shown });
   return (
-    <div className={styles.field}>
-      <label id={ids.label} htmlFor={ids.control} className={styles.label}>
+    <div className={contentStyles.field}>
+      <label id={ids.label} htmlFor={ids.control} className={contentStyles.label}>
         URL (ID)
       </label>
-      <p id={ids.hint} className={styles.hint}>
+      <p id={ids.hint} className={contentStyles.hint}>
         {HINT}空欄のときは「{slug.suggestion}」になります。作成後も変更できます。
       </p>
       <input
         id={ids.control}
-        className={styles.input}
+        className={contentStyles.input}
         value={value}
         placeholder={slug.suggestion}
         autoComplete="off"
@@ -79,7 +79,7 @@ function NewSlug({ endpoint, slug, value, onChange, error }: SlugFieldProps) {
       />
       <UrlLine id={`${ids.control}-url`} prefix={slug.urlPrefix} slug={typed || slug.suggestion} />
       {shown ? (
-        <p id={ids.error} className={styles.fieldError}>
+        <p id={ids.error} className={contentStyles.fieldError}>
           <span aria-hidden="true">⚠ </span>
           {shown}
         </p>
@@ -117,19 +117,19 @@ function ExistingSlug({ endpoint, slug, id, disabled, onRename }: SlugFieldProps
   }
 
   return (
-    <div className={styles.field} role="group" aria-labelledby={headingId}>
-      <p id={headingId} className={styles.label}>
+    <div className={contentStyles.field} role="group" aria-labelledby={headingId}>
+      <p id={headingId} className={contentStyles.label}>
         URL (ID)
       </p>
       {editing ? (
         <>
-          <label htmlFor={ids.control} className={styles.hint}>
+          <label htmlFor={ids.control} className={contentStyles.hint}>
             新しい ID ({HINT}以前の URL は新しい URL へ転送されます)
           </label>
           <input
             ref={input}
             id={ids.control}
-            className={styles.input}
+            className={contentStyles.input}
             value={draft}
             autoComplete="off"
             autoCapitalize="none"
@@ -151,15 +151,15 @@ function ExistingSlug({ endpoint, slug, id, disabled, onRename }: SlugFieldProps
           />
           <UrlLine id={ids.hint} prefix={slug.urlPrefix} slug={typed || id} />
           {error ? (
-            <p id={ids.error} className={styles.fieldError} role="alert">
+            <p id={ids.error} className={contentStyles.fieldError} role="alert">
               <span aria-hidden="true">⚠ </span>
               {error}
             </p>
           ) : null}
-          <div className={ownStyles.actions}>
+          <div className={styles.actions}>
             <button
               type="button"
-              className={styles.secondaryButton}
+              className={contentStyles.secondaryButton}
               disabled={disabled}
               onClick={() => void rename()}
             >
@@ -167,7 +167,7 @@ function ExistingSlug({ endpoint, slug, id, disabled, onRename }: SlugFieldProps
             </button>
             <button
               type="button"
-              className={styles.secondaryButton}
+              className={contentStyles.secondaryButton}
               onClick={() => {
                 setEditing(false);
                 setDraft(id);
@@ -182,10 +182,10 @@ function ExistingSlug({ endpoint, slug, id, disabled, onRename }: SlugFieldProps
         <>
           <UrlLine id={ids.hint} prefix={slug.urlPrefix} slug={id} />
           {slug.renamable ? (
-            <div className={ownStyles.actions}>
+            <div className={styles.actions}>
               <button
                 type="button"
-                className={styles.secondaryButton}
+                className={contentStyles.secondaryButton}
                 disabled={disabled}
                 onClick={() => {
                   setDraft(id);
@@ -199,7 +199,7 @@ function ExistingSlug({ endpoint, slug, id, disabled, onRename }: SlugFieldProps
         </>
       )}
       {previous.length ? (
-        <p className={styles.hint}>
+        <p className={contentStyles.hint}>
           以前の ID ({previous.join('、')}) の URL は、ここへ転送されます。
         </p>
       ) : null}

@@ -1,6 +1,6 @@
 import { CONSOLE_STATUS_LABELS, type ConsoleStatus } from '@/lib/admin-content';
 import { formatDateTime } from '@/lib/format';
-import styles from './content.module.css';
+import styles from './status-badge.module.css';
 
 /**
  * An item's status in words (never colour alone); a scheduled item says when it goes live,

@@ -9,7 +9,8 @@ import {
 } from '@/lib/admin-content';
 import { diffFields, type DiffPart, type FieldDiff } from '@/lib/content-diff';
 import { formatDateTime } from '@/lib/format';
-import styles from './content.module.css';
+import contentStyles from './content.module.css';
+import styles from './version-history.module.css';
 
 /** The content API status a version left the item in, in words. */
 const API_STATUS_LABELS: Readonly<Record<string, string>> = {
@@ -36,7 +37,7 @@ export function VersionHistory({ def, endpoint, id, title, versions, compare }: 
   const toId = compare?.to.id ?? versions[0]?.id;
 
   return (
-    <div className={styles.editor}>
+    <div className={contentStyles.editor}>
       <p className={usersStyles.lead}>
         「{title || '（無題）'}
         」の変更の記録です。2つの版を選んで違いを比べたり、以前の版に戻したりできます。戻すと、その内容が新しい下書きとして保存されます（公開中の内容は、公開するまで変わりません）。
@@ -49,10 +50,10 @@ export function VersionHistory({ def, endpoint, id, title, versions, compare }: 
           版の一覧（{versions.length}件）
         </h2>
         {versions.length === 0 ? (
-          <p className={styles.emptyBox}>まだ記録された版はありません。</p>
+          <p className={contentStyles.emptyBox}>まだ記録された版はありません。</p>
         ) : (
           <>
-            <p className={styles.hint}>
+            <p className={contentStyles.hint}>
               「元」と「先」を1つずつ選び、一覧の下の「選んだ2つの版を比較」を押します。
             </p>
             <ol className={styles.versions}>
@@ -65,7 +66,7 @@ export function VersionHistory({ def, endpoint, id, title, versions, compare }: 
                       <strong>{VERSION_ACTION_LABELS[version.action]}</strong>
                       {index === 0 ? '（最新）' : ''}
                     </p>
-                    <p className={styles.hint}>
+                    <p className={contentStyles.hint}>
                       <time dateTime={version.createdAt}>{formatDateTime(version.createdAt)}</time>
                       ・{version.actor}・{apiStatusLabel(version.status)}
                     </p>
@@ -79,7 +80,7 @@ export function VersionHistory({ def, endpoint, id, title, versions, compare }: 
                       <input type="hidden" name="version" value={version.id} />
                       <button
                         type="submit"
-                        className={styles.secondaryButton}
+                        className={contentStyles.secondaryButton}
                         aria-label={`この版に戻す: ${versionName(version)}`}
                       >
                         この版に戻す
@@ -162,9 +163,11 @@ function Comparison({
         <dd>{versionName(to)}</dd>
       </dl>
       {missing ? (
-        <p className={styles.emptyBox}>この版の内容は記録されていないため、比較できません。</p>
+        <p className={contentStyles.emptyBox}>
+          この版の内容は記録されていないため、比較できません。
+        </p>
       ) : diffs.length === 0 ? (
-        <p className={styles.emptyBox}>変更はありません。</p>
+        <p className={contentStyles.emptyBox}>変更はありません。</p>
       ) : (
         diffs.map((diff) => <FieldChange key={diff.id} diff={diff} />)
       )}
@@ -196,12 +199,12 @@ function Part({ part }: { part: DiffPart }) {
   if (part.op === 'format')
     return (
       <span className={styles.formatChange}>
-        <span className={styles.srOnly}>［書式の変更］</span>
+        <span className={contentStyles.srOnly}>［書式の変更］</span>
         {part.text}
         <small className={styles.formatNote}>
           （{formatWords(part.before)} → {formatWords(part.after)}）
         </small>
-        <span className={styles.srOnly}>［書式の変更ここまで］</span>
+        <span className={contentStyles.srOnly}>［書式の変更ここまで］</span>
       </span>
     );
   const Tag = part.op;
@@ -210,12 +213,12 @@ function Part({ part }: { part: DiffPart }) {
   const text = part.text.trim() ? part.text : part.text.replace(/\n/g, '↵\n');
   return (
     <Tag>
-      <span className={styles.srOnly}>［{word}］</span>
+      <span className={contentStyles.srOnly}>［{word}］</span>
       {text}
       {part.marks ? (
         <small className={styles.formatNote}>（{formatWords(part.marks)}）</small>
       ) : null}
-      <span className={styles.srOnly}>［{word}ここまで］</span>
+      <span className={contentStyles.srOnly}>［{word}ここまで］</span>
     </Tag>
   );
 }

@@ -8,7 +8,8 @@ import { formatDateTime } from '@/lib/format';
 import { newsletterPaths } from '@/lib/newsletter/console';
 import type { EndpointDef } from '@/lib/cms/model';
 import { visitorViewUrl } from '@/lib/access/lead-rule';
-import styles from './content.module.css';
+import contentStyles from './content.module.css';
+import styles from './workflow-panel.module.css';
 import { isoToJstInput, jstInputToIso } from './field-values';
 import { StatusBadge } from './status-badge';
 
@@ -122,7 +123,7 @@ export function WorkflowPanel(props: WorkflowPanelProps) {
         <p className={styles.saveLine} role="status" aria-live="polite">
           {props.saveLine}
         </p>
-        <p className={styles.hint}>Ctrl+S（Mac は ⌘+S）でも保存できます。</p>
+        <p className={contentStyles.hint}>Ctrl+S（Mac は ⌘+S）でも保存できます。</p>
       </section>
 
       <section className={styles.panelSection} aria-labelledby="workflow-status-title">
@@ -149,11 +150,11 @@ export function WorkflowPanel(props: WorkflowPanelProps) {
             className={styles.panelLink}
             onClick={props.onPreview}
           >
-            プレビュー<span className={styles.srOnly}>（新しいタブで開きます）</span>
+            プレビュー<span className={contentStyles.srOnly}>（新しいタブで開きます）</span>
             <span aria-hidden="true"> ↗</span>
           </a>
         ) : (
-          <p className={styles.hint}>{previewNote(def, meta)}</p>
+          <p className={contentStyles.hint}>{previewNote(def, meta)}</p>
         )}
         {visitorUrl ? (
           <a
@@ -164,7 +165,7 @@ export function WorkflowPanel(props: WorkflowPanelProps) {
             data-view="visitor"
             onClick={props.onPreview}
           >
-            訪問者に見える部分<span className={styles.srOnly}>（新しいタブで開きます）</span>
+            訪問者に見える部分<span className={contentStyles.srOnly}>（新しいタブで開きます）</span>
             <span aria-hidden="true"> ↗</span>
           </a>
         ) : null}
@@ -172,7 +173,7 @@ export function WorkflowPanel(props: WorkflowPanelProps) {
         {canPublish ? (
           <PublishSteps {...props} />
         ) : (
-          <p className={styles.hint}>
+          <p className={contentStyles.hint}>
             公開は編集者が行います。書き終えたら審査に提出してください。
           </p>
         )}
@@ -183,7 +184,7 @@ export function WorkflowPanel(props: WorkflowPanelProps) {
           <h2 id="workflow-newsletter-title" className={styles.panelTitle}>
             メールで配信
           </h2>
-          <p className={styles.hint}>
+          <p className={contentStyles.hint}>
             購読を希望した読者に、この記事をメールで届けます（プレビューとテスト送信もここから）。
           </p>
           <Link href={newsletterPaths.step(meta.id)} className={styles.panelLink}>
@@ -200,7 +201,8 @@ export function WorkflowPanel(props: WorkflowPanelProps) {
           {meta.publicUrl ? (
             <li>
               <a href={meta.publicUrl} target="_blank" rel="noopener noreferrer">
-                公開ページを見る<span className={styles.srOnly}>（新しいタブで開きます）</span>
+                公開ページを見る
+                <span className={contentStyles.srOnly}>（新しいタブで開きます）</span>
                 <span aria-hidden="true"> ↗</span>
               </a>
             </li>
@@ -252,7 +254,7 @@ function PublishSteps(props: WorkflowPanelProps) {
 
       {meta.status === 'scheduled' && meta.scheduledAt ? (
         <div className={styles.scheduled}>
-          <p className={styles.hint}>
+          <p className={contentStyles.hint}>
             <time dateTime={meta.scheduledAt}>{formatDateTime(meta.scheduledAt)}</time>
             に公開されます。
           </p>
@@ -263,16 +265,16 @@ function PublishSteps(props: WorkflowPanelProps) {
       ) : null}
 
       <div className={styles.scheduleForm}>
-        <label htmlFor={scheduleIds.input} className={styles.label}>
+        <label htmlFor={scheduleIds.input} className={contentStyles.label}>
           {meta.status === 'scheduled' ? '予約公開の日時を変更' : '予約公開'}
         </label>
-        <p id={scheduleIds.hint} className={styles.hint}>
+        <p id={scheduleIds.hint} className={contentStyles.hint}>
           日本時間。未来の日時を指定します。
         </p>
         <input
           id={scheduleIds.input}
           type="datetime-local"
-          className={`${styles.input} ${styles.date}`}
+          className={`${contentStyles.input} ${contentStyles.date}`}
           value={scheduleAt}
           min={hydrated ? isoToJstInput(new Date().toISOString()) : undefined}
           aria-describedby={[scheduleIds.hint, props.scheduleError ? scheduleIds.error : null]
@@ -289,7 +291,7 @@ function PublishSteps(props: WorkflowPanelProps) {
           }}
         />
         {props.scheduleError ? (
-          <p id={scheduleIds.error} className={styles.fieldError}>
+          <p id={scheduleIds.error} className={contentStyles.fieldError}>
             <span aria-hidden="true">⚠ </span>
             {props.scheduleError}
           </p>
