@@ -13,7 +13,7 @@ import { audioCard, jobCard, movieCard, postCard } from '@/components/listing/ca
 import { jsonLdSite } from '@/components/listing/site-metadata';
 import { JsonLd } from '@/components/seo/json-ld';
 import { env } from '@/env';
-import { organizationJsonLd, webSiteJsonLd } from '@/lib/json-ld';
+import { organizationJsonLd, webSiteJsonLd } from '@/lib/json-ld/organization';
 import { SITE_DESCRIPTION } from '@/lib/site';
 import {
   type SeriesItem,

@@ -3,7 +3,7 @@ import { EmptyState, ListPage, PagedCards } from '@/components/listing/list-page
 import { pageParam, type SearchParamsProps } from '@/components/listing/page-params';
 import { jsonLdSite, sitePageMetadata } from '@/components/listing/site-metadata';
 import { JsonLd } from '@/components/seo/json-ld';
-import { breadcrumbJsonLd } from '@/lib/json-ld';
+import { breadcrumbJsonLd } from '@/lib/json-ld/breadcrumbs';
 import { listAudios } from '@/server/content/lists';
 
 const LEAD = 'デザイナーや書き手をゲストに迎えて語る、耳で聴くデザインの話。';

@@ -1,4 +1,4 @@
-import { PAYWALLED_CLASS } from '@/lib/json-ld';
+import { PAYWALLED_CLASS } from '@/lib/json-ld/article';
 import type { CallToAction } from '@/server/access/post-access';
 import styles from './article.module.css';
 import { Paywall, type PaywallItem } from './paywall';

@@ -1,6 +1,7 @@
 import { renderToStaticMarkup } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
-import { articleJsonLd, breadcrumbJsonLd } from '@/lib/json-ld';
+import { articleJsonLd } from '@/lib/json-ld/article';
+import { breadcrumbJsonLd } from '@/lib/json-ld/breadcrumbs';
 import { JsonLd } from './json-ld';
 
 const SITE = { siteUrl: 'https://axis.example.jp', siteName: 'AXIS Membership' };

@@ -1,4 +1,5 @@
-import { type JsonLdObject, serializeJsonLd } from '@/lib/json-ld';
+import type { JsonLdObject } from '@/lib/json-ld/core';
+import { serializeJsonLd } from '@/lib/json-ld/serialize';
 
 /**
  * Structured data for a page: one <script type="application/ld+json"> with the objects made by

@@ -1,6 +1,16 @@
 import { type SiteSettings, truncateDescription } from '../metadata';
 
-/** What every builder shares: the value types and how URLs, dates, images and text are written. */
+/**
+ * schema.org structured data (JSON-LD) for the site's pages, as plain objects; render them
+ * with <JsonLd> (src/components/seo/json-ld.tsx). Every URL is absolute on SITE_URL. The
+ * builders take what the access policy lets out and nothing more: for members' content they
+ * mark the paywall (isAccessibleForFree: false, and for articles the `.paywalled` part, as
+ * Google's paywalled-content guidelines ask) and never carry a gated media URL.
+ *
+ * One module per family of types in this folder (article, media, job-posting, breadcrumbs,
+ * organization, people, content-item, authors-and-series, serialize); this one is what they
+ * all share: the value types and how URLs, dates, images and text are written.
+ */
 
 export type JsonLdValue =
   | string

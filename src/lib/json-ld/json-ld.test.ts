@@ -1,23 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import {
-  PAYWALLED_SELECTOR,
-  absoluteUrl,
-  articleJsonLd,
-  breadcrumbJsonLd,
-  contentImagesAndDates,
-  contentItemJsonLd,
-  isoDateTime,
-  isoDuration,
-  itemBreadcrumbJsonLd,
-  jobPostingJsonLd,
-  organizationJsonLd,
-  podcastEpisodeJsonLd,
-  profilePageJsonLd,
-  serializeJsonLd,
-  seriesJsonLd,
-  videoObjectJsonLd,
-  webSiteJsonLd,
-} from '.';
+import { PAYWALLED_SELECTOR, articleJsonLd } from './article';
+import { profilePageJsonLd, seriesJsonLd } from './authors-and-series';
+import { breadcrumbJsonLd, itemBreadcrumbJsonLd } from './breadcrumbs';
+import { contentImagesAndDates, contentItemJsonLd } from './content-item';
+import { absoluteUrl, isoDateTime, isoDuration } from './core';
+import { jobPostingJsonLd } from './job-posting';
+import { podcastEpisodeJsonLd, videoObjectJsonLd } from './media';
+import { organizationJsonLd, webSiteJsonLd } from './organization';
+import { serializeJsonLd } from './serialize';
 
 const SITE = { siteUrl: 'https://axis.example.jp', siteName: 'AXIS Membership' };
 

@@ -8,7 +8,7 @@ import { RichText } from '@/components/content/rich-text';
 import styles from '@/components/content/article.module.css';
 import { jsonLdSite } from '@/components/listing/site-metadata';
 import { JsonLd } from '@/components/seo/json-ld';
-import { contentItemJsonLd } from '@/lib/json-ld';
+import { contentItemJsonLd } from '@/lib/json-ld/content-item';
 import { AudioPlayer } from '@/components/media/audio-player.client';
 import { formatDateJa, formatDurationJa, isoDateJa } from '@/lib/format';
 import { playableUrl } from '@/server/access/media-url';

@@ -9,7 +9,7 @@ import { EmptyState, Pagination } from '@/components/listing/list-page';
 import { type SearchParams, pageParam } from '@/components/listing/page-params';
 import { jsonLdSite, shareMetadata } from '@/components/listing/site-metadata';
 import { JsonLd } from '@/components/seo/json-ld';
-import { breadcrumbJsonLd } from '@/lib/json-ld';
+import { breadcrumbJsonLd } from '@/lib/json-ld/breadcrumbs';
 import { readFeature } from '@/server/access/read';
 import { listPosts } from '@/server/content/lists';
 

@@ -5,7 +5,7 @@ import { Paywall } from '@/components/content/paywall';
 import styles from '@/components/content/article.module.css';
 import { jsonLdSite } from '@/components/listing/site-metadata';
 import { JsonLd } from '@/components/seo/json-ld';
-import { contentItemJsonLd } from '@/lib/json-ld';
+import { contentItemJsonLd } from '@/lib/json-ld/content-item';
 import { ResponsiveImage } from '@/components/content/responsive-image';
 import { EmbedPlayer } from '@/components/media/embed-player.client';
 import media from '@/components/media/media.module.css';

@@ -10,7 +10,8 @@ import { jsonLdSite, sitePageMetadata } from '@/components/listing/site-metadata
 import { JsonLd } from '@/components/seo/json-ld';
 import { seriesPath } from '@/lib/authors/works';
 import { seriesFeedLink, seriesFeedPath } from '@/lib/feeds';
-import { breadcrumbJsonLd, seriesJsonLd } from '@/lib/json-ld';
+import { seriesJsonLd } from '@/lib/json-ld/authors-and-series';
+import { breadcrumbJsonLd } from '@/lib/json-ld/breadcrumbs';
 import { readSeries } from '@/server/access/read';
 import { listSeriesEpisodes } from '@/server/content/lists';
 
