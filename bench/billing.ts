@@ -16,7 +16,7 @@ import { billingProvider } from '@/server/billing/provider';
 import { billingSummaryFor } from '@/server/billing/reader-billing';
 import { handleBillingSandbox } from '@/server/billing/sandbox/http';
 import { signatureHeader } from '@/server/billing/sandbox/webhooks';
-import { ensureSandboxWebhook, webhookSecret } from '@/server/billing/sandbox/setup';
+import { ensureSandboxWebhook, webhookSecret } from '@/server/billing/sandbox-setup';
 import { handleBillingWebhook } from '@/server/billing/webhook';
 import { billingWebhookEvents, user } from '@/server/db/schema';
 import { openDatabase } from '@/server/db/client';

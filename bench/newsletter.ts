@@ -14,7 +14,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { findEndpoint } from '@/lib/cms/model';
-import { MEMBERS_DIVIDER } from '@/server/cms/richtext/members-divider';
+import { MEMBERS_DIVIDER } from '@/lib/cms/members-divider';
 import { createContent } from '@/server/cms/store';
 import { openDatabase, useDatabase as setAppDatabase } from '@/server/db/client';
 import { deliverRound } from '@/server/newsletter/delivery';

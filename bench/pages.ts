@@ -20,7 +20,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { openDatabase } from '@/server/db/client';
 import { runAdminCommand } from '@/server/admin/commands';
-import { copyDemoMedia, seedDemoContent } from '@/server/cms/seed/seed';
+import { copyDemoMedia, seedDemoContent } from '@/server/seed/seed';
 import { loadBuildSettings, runNextBuild, staleBuildReason } from '../scripts/lib/build-freshness';
 import { seedCorpus } from './cms-corpus';
 import { firstLoadJsBytes, frameworkFloorBytes } from './first-load-js';

@@ -14,7 +14,7 @@ import { parseListQuery } from '@/server/cms/query/params';
 import { reindexDone } from '@/server/cms/search-index';
 import { listContents } from '@/server/cms/store';
 import { openDatabase } from '@/server/db/client';
-import { stopReadings } from '@/server/search/readings';
+import { stopReadings } from '@/server/cms/search/readings';
 import { seedCorpus } from './cms-corpus';
 
 const POSTS = Number(process.env.BENCH_POSTS ?? 10_000);

@@ -116,7 +116,7 @@ const envSchema = z
     // Requests per second per API key on the built-in content API.
     CMS_RATE_LIMIT_READ: z.coerce.number().int().min(1).max(1_000_000).default(100),
     CMS_RATE_LIMIT_WRITE: z.coerce.number().int().min(1).max(1_000_000).default(10),
-    // Sign-ins allowed per client address in 10 minutes (src/server/identity/account-flows.ts).
+    // Sign-ins allowed per client address in 10 minutes (src/server/account/account-flows.ts).
     SIGN_IN_RATE_LIMIT_IP: z.coerce.number().int().min(1).max(1_000_000).default(100),
     // Sign-in with LINE and Google (src/server/identity/oidc-providers.ts): each appears on /login
     // only when both of its values are set. LINE: the LINE Login channel's ID and secret.

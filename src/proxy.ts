@@ -4,7 +4,7 @@ import { AUTH_REDIRECT_TARGET, isExemptFromAuthRedirect } from '@/lib/auth-redir
 import { FLASH_COOKIE } from '@/server/http/cookies';
 import { FLASH_HEADER } from '@/lib/http/flash';
 import { userFromHeaders } from '@/server/identity/session-user';
-import { UNSUBSCRIBE_PATH, verifyUnsubscribeToken } from '@/server/newsletter/subscription';
+import { UNSUBSCRIBE_PATH, verifyUnsubscribeToken } from '@/server/profiles/newsletter-consent';
 import { movedLocation } from '@/server/cms/redirects';
 import { getDb } from '@/server/db/client';
 

@@ -5,7 +5,7 @@
  */
 import path from 'node:path';
 import { runAdminCommand } from '@/server/admin/commands';
-import { copyDemoMedia, seedDemoContent } from '@/server/cms/seed/seed';
+import { copyDemoMedia, seedDemoContent } from '@/server/seed/seed';
 import { openDatabase } from '@/server/db/client';
 import { seedCorpus } from '../cms-corpus';
 import type { CookieJar, Member, Navigation } from './session';

@@ -12,13 +12,15 @@ import { syncCatalogue } from '@/server/billing/catalogue';
 import { usesSandbox } from '@/server/billing/provider';
 import { startRefusal } from '@/server/billing/start-check';
 import { startSandboxRunner } from '@/server/billing/sandbox/runner';
-import { ensureSandboxWebhook } from '@/server/billing/sandbox/setup';
+import { ensureSandboxWebhook } from '@/server/billing/sandbox-setup';
+import { sandboxDeliveries } from '@/server/billing/webhook';
 import { makePrivate, restrictUmask, secureDataDir } from '@/server/db/lock';
-import { startScheduler, stopScheduler } from '@/server/cms/console/scheduler';
+import { startScheduler, stopScheduler } from '@/server/console/scheduler';
 import { startNewsletterSender, stopNewsletterSender } from '@/server/newsletter/sender';
+import { followPostPublications } from '@/server/newsletter/queue';
 import { reindexInBackground } from '@/server/cms/search-index';
-import { copyDemoMedia, isContentEmpty, seedDemoContent } from '@/server/cms/seed/seed';
-import { seedDemoContracts } from '@/server/partners/demo-contracts';
+import { copyDemoMedia, isContentEmpty, seedDemoContent } from '@/server/seed/seed';
+import { seedDemoContracts } from '@/server/seed/demo-contracts';
 import { onShutdown, shutdownOnSignals } from '@/server/shutdown';
 import { startClusterBus } from '@/server/cluster/bus';
 import { oneInstanceAtATime } from '@/server/db/startup-lock';
@@ -53,12 +55,14 @@ async function startBilling(db: Db): Promise<void> {
   }
   await syncCatalogue(db);
   await ensureSandboxWebhook(db);
-  startSandboxRunner(db);
+  startSandboxRunner(db, sandboxDeliveries(db));
   console.log(`[billing] sandbox (${config.SITE_URL}/billing-sandbox, no real payments)`);
 }
 
 async function start(): Promise<void> {
   try {
+    // Features subscribe to the content service before anything can write to it.
+    followPostPublications();
     const config = env();
     const refusal = startRefusal(config);
     if (refusal) throw new Error(refusal);

@@ -2,7 +2,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, expect, onTestFinished, vi } from 'vitest';
 import type { Database } from '@/server/db/client';
 import { user } from '@/server/db/schema';
-import { type FlowDeps, type FlowResult, signIn, signUp } from '@/server/identity/account-flows';
+import { type FlowDeps, type FlowResult, signIn, signUp } from '@/server/account/account-flows';
 import { type Auth, createAuth } from '@/server/identity/auth';
 import type { AppUser } from '@/server/identity/session-user';
 import { listOutbox } from '@/server/mail/mailer';

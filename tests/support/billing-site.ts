@@ -6,7 +6,7 @@ import { type Plan, syncCatalogue } from '@/server/billing/catalogue';
 import { ensureCustomer } from '@/server/billing/customers';
 import { billingProvider } from '@/server/billing/provider';
 import { handleBillingSandbox } from '@/server/billing/sandbox/http';
-import { ensureSandboxWebhook, webhookSecret } from '@/server/billing/sandbox/setup';
+import { ensureSandboxWebhook, webhookSecret } from '@/server/billing/sandbox-setup';
 import { deliverPendingEvents } from '@/server/billing/sandbox/webhooks';
 import { handleBillingWebhook } from '@/server/billing/webhook';
 import { createProfiles } from '@/server/profiles/profiles';

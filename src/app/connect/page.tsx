@@ -5,7 +5,7 @@ import { EmptyState, ListPage, PagedCards } from '@/components/listing/list-page
 import { pageParam, type SearchParamsProps } from '@/components/listing/page-params';
 import { sitePageMetadata } from '@/components/listing/site-metadata';
 import { currentViewer } from '@/server/access/current-viewer';
-import { connectAccess } from '@/server/access/post-access';
+import { connectAccess } from '@/lib/access/post-access';
 import { listConnect } from '@/server/content/lists';
 
 export const metadata = sitePageMetadata({

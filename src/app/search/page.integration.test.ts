@@ -1,9 +1,9 @@
 import type { ReactNode } from 'react';
 import { renderToStaticMarkup } from 'react-dom/server';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import type { Viewer } from '@/server/access/post-access';
+import type { Viewer } from '@/lib/access/post-access';
 import { findEndpoint } from '@/lib/cms/model';
-import { MEMBERS_DIVIDER } from '@/server/cms/richtext/members-divider';
+import { MEMBERS_DIVIDER } from '@/lib/cms/members-divider';
 import { createContent } from '@/server/cms/store';
 import type { ContentClient } from '@/server/content/client';
 import { type SiteContent, createSiteContent } from '@/server/content/site-content';

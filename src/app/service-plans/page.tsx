@@ -9,7 +9,8 @@ import { billingSummaryFor } from '@/server/billing/reader-billing';
 import { pastDueNoticeFor } from '@/server/billing/reader-notices';
 import { getDb } from '@/server/db/client';
 import { getUser } from '@/server/identity/session';
-import { lookUpOffer, readOfferCode } from '@/server/billing/offers';
+import { lookUpOffer } from '@/server/billing/offers';
+import { readOfferCode } from '@/lib/billing/offer-code';
 
 // Rendered for each viewer (their plan, their trial), never cached or prerendered.
 export const dynamic = 'force-dynamic';

@@ -59,7 +59,7 @@ export const PAID_BENEFITS = [
   'ブックマーク、コネクトなど、無料会員の機能もすべて使えます',
 ] as const;
 
-/** What a free account gives (src/server/access/post-access.ts). */
+/** What a free account gives (src/lib/access/post-access.ts). */
 export const FREE_BENEFITS = [
   '会員向けの記事のうち、新しいもの3本を全文で読めます',
   '気になる記事をブックマークに保存できます',

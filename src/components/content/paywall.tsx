@@ -3,7 +3,7 @@ import { planPrice, recommendedPlanKey } from '@/components/billing/billing-form
 import { toPlanView } from '@/components/billing/views';
 import { FREE_BENEFITS, PAID_BENEFITS } from '@/components/billing/plans-view';
 import { confirmPath } from '@/lib/confirm-path';
-import type { CallToAction } from '@/server/access/post-access';
+import type { CallToAction } from '@/lib/access/post-access';
 import { type Plan, listPlans } from '@/server/billing/catalogue';
 import { getDb } from '@/server/db/client';
 import styles from './paywall.module.css';

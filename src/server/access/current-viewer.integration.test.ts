@@ -3,10 +3,10 @@ import { runAdminCommand } from '@/server/admin/commands';
 import { type Database, useDatabase } from '@/server/db/client';
 import { subscriptions } from '@/server/db/schema';
 import { createTestDatabase } from '@test-support/db/test-database';
-import { signIn } from '@/server/identity/account-flows';
+import { signIn } from '@/server/account/account-flows';
 import { appAuth } from '@/server/identity/app-auth';
 import { findUserByEmail, setPartnerId } from '@/server/profiles/profiles';
-import type { Viewer } from './post-access';
+import type { Viewer } from '@/lib/access/post-access';
 import { currentViewer } from './current-viewer';
 import { viewerFromHeaders } from './request-viewer';
 

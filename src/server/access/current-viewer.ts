@@ -2,14 +2,14 @@ import 'server-only';
 import { headers } from 'next/headers';
 import { cache } from 'react';
 import { sessionUser } from '@/server/identity/session';
-import { audienceOf } from './audience';
-import type { Viewer } from './post-access';
-import { noteAudience } from './render-audience';
+import { audienceOf } from '@/server/audience/audience';
+import type { Viewer } from '@/lib/access/post-access';
+import { noteAudience } from '@/server/audience/render-audience';
 import { viewerForUser } from './request-viewer';
 
 /**
  * The viewer of the page being rendered, once per request. Its audience is noted for the page
- * cache (src/server/access/render-audience.ts): the answer is filed under it, and only it.
+ * cache (src/server/audience/render-audience.ts): the answer is filed under it, and only it.
  */
 export const currentViewer = cache(async (): Promise<Viewer> => {
   const viewer = await viewerForUser(await sessionUser());

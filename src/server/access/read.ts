@@ -27,8 +27,15 @@ import { getDb } from '@/server/db/client';
 import { type GiftedPost, findGift } from '@/server/gifts/gifts';
 import { activePreview } from '@/server/preview/preview';
 import { currentViewer } from './current-viewer';
-import { type Gated, type Viewer, audioFor, connectFor, movieFor, postFor } from './post-access';
-import { noteAudience } from './render-audience';
+import {
+  type Gated,
+  type Viewer,
+  audioFor,
+  connectFor,
+  movieFor,
+  postFor,
+} from '@/lib/access/post-access';
+import { noteAudience } from '@/server/audience/render-audience';
 
 /**
  * What pages read items through (Ghost's model: gating where output is made, so no page can

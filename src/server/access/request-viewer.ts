@@ -3,7 +3,7 @@ import { getDb } from '@/server/db/client';
 import { STAFF_ROLES } from '@/lib/identity/roles';
 import { type AppUser, userFromHeaders } from '@/server/identity/session-user';
 import { listSubscriptions } from '@/server/profiles/subscriptions';
-import { type Viewer, viewerOf } from './post-access';
+import { type Viewer, viewerOf } from '@/lib/access/post-access';
 
 /** The policy's viewer for a signed-in user (or nobody): staff by role, else by their plans. */
 export async function viewerForUser(user: AppUser | null): Promise<Viewer> {

@@ -12,7 +12,7 @@ import { z } from '@/lib/zod';
 import { recordAudit } from '@/server/audit/audit-log';
 import { createApiKey, listApiKeys, parsePermissions, revokeApiKey } from '@/server/cms/api-keys';
 import { getDb } from '@/server/db/client';
-import { gatedEndpoint, isAdmin } from '@/server/http/gated-endpoint';
+import { gatedEndpoint, isAdmin } from '@/server/identity/gated-endpoint';
 import { clippedFields } from '@/server/http/flash-values';
 import type { FormInput, FormResult } from '@/server/http/form-endpoint';
 import type { ViewerOption } from '@/server/identity/session-user';

@@ -3,7 +3,7 @@ import { sql } from 'drizzle-orm';
 import { z } from '@/lib/zod';
 import { listAudit, recordAudit } from '@/server/audit/audit-log';
 import { createApiKey, listApiKeys, parsePermissions, revokeApiKey } from '@/server/cms/api-keys';
-import { publishDueItems } from '@/server/cms/console/scheduler';
+import { publishDueItems } from '@/server/console/scheduler';
 import { findDraftKey } from '@/server/cms/store';
 import { env } from '@/env';
 import { queryRows } from '@/server/db/client';

@@ -9,11 +9,11 @@ import {
   type HistoryProps,
   type ReferenceOption,
 } from '@/lib/admin-content';
-import { MAX_BULK_ITEMS } from '@/server/cms/console/bulk';
+import { MAX_BULK_ITEMS } from '@/server/console/bulk';
 import { CONTENT_ID } from '@/server/content/schemas';
 import { consolePaths } from '@/lib/admin-content';
-import { consoleTarget } from '@/server/cms/console/console-http';
-import { loadVersionHistory } from '@/server/cms/console/history';
+import { consoleTarget } from '@/server/console/console-http';
+import { loadVersionHistory } from '@/server/console/history';
 import {
   CONSOLE_PAGE_SIZE,
   countByEndpoint,
@@ -21,17 +21,17 @@ import {
   loadEditorItem,
   lookupItems,
   titleFieldOf,
-} from '@/server/cms/console/items';
+} from '@/server/console/items';
 import { currentIds } from '@/server/cms/redirects';
-import { parseContentListQuery } from '@/server/cms/console/list-query';
-import { editorsByItem } from '@/server/cms/console/presence';
+import { parseContentListQuery } from '@/server/console/list-query';
+import { editorsByItem } from '@/server/console/presence';
 import { CONTENT_MODEL, type EndpointDef, findEndpoint } from '@/lib/cms/model';
 import { usesBuiltInContent } from '@/server/content/site-content';
 import { getDb } from '@/server/db/client';
 import { getUser } from '@/server/identity/session';
 import type { AppUser } from '@/server/identity/session-user';
 import { CONTRIBUTOR_ENDPOINTS, can, mayEdit, mayRead } from '@/lib/access/console-permissions';
-import { countInReview, findSubmission, ownershipOf } from '@/server/cms/console/submissions';
+import { countInReview, findSubmission, ownershipOf } from '@/server/console/submissions';
 
 /**
  * What the content console's pages (src/app/admin/content/**) read: every item in every state,

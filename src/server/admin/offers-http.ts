@@ -1,15 +1,14 @@
 import 'server-only';
-import { z } from '@/lib/zod';
+import { z, fieldErrors } from '@/lib/zod';
 import { recordAudit } from '@/server/audit/audit-log';
 import { createOffer, deactivateOffer, offerInput } from '@/server/billing/offer-console';
-import { PLAN_KEYS } from '@/server/billing/catalogue';
 import { getDb } from '@/server/db/client';
 import { doneAnswer } from '@/server/http/done-flash';
-import { gatedEndpoint, isAdmin } from '@/server/http/gated-endpoint';
+import { gatedEndpoint, isAdmin } from '@/server/identity/gated-endpoint';
 import { clippedFields } from '@/server/http/flash-values';
 import type { ViewerOption } from '@/server/identity/session-user';
-import { fieldErrors } from '@/server/identity/validation';
 import { refusedFields } from '@/server/forms/submit';
+import { PLAN_KEYS } from '@/lib/billing/plans';
 
 /**
  * The route handlers of /admin/offers, under /api/admin/offers/**: create an offer (a coupon and

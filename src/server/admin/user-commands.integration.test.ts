@@ -13,7 +13,7 @@ import {
 } from '@/server/db/schema';
 import { createTestDatabase } from '@test-support/db/test-database';
 import { MONTHLY_PLAN, YEARLY_PLAN } from '@test-support/plans';
-import { signIn } from '@/server/identity/account-flows';
+import { signIn } from '@/server/account/account-flows';
 import { createAuth } from '@/server/identity/auth';
 import { sendMail } from '@/server/mail/mailer';
 import { removeResetLinks } from '@/server/mail/outbox';

@@ -24,7 +24,7 @@ import {
   listSubscriptions,
   revokeComplimentary,
 } from '@/server/profiles/subscriptions';
-import { getAppSecret } from '@/server/storage/app-secret';
+import { getAppSecret } from '@/server/security/app-secret';
 import { UsageError, defineCommand, defineCommandWithoutFlags } from './command';
 import { grantDays } from './grant-days';
 import { isoDateJa } from '@/lib/format';

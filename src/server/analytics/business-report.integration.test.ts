@@ -6,9 +6,9 @@ import { subscriptions, user, userPrivateProfiles } from '@/server/db/schema';
 import { attachCard, switchToFailingCard } from '@test-support/billing-sandbox';
 import { useBillingSite } from '@test-support/billing-site';
 import { DAY, utc } from '@test-support/unix-time';
-import { recordSignUpSource } from './attribution';
+import { recordSignUpSource } from '@/server/attribution/attribution';
 import { loadBusinessReport } from './business-report';
-import { contentForPath } from './content-path';
+import { contentForPath } from '@/server/attribution/content-path';
 import { insertPageView } from './page-views';
 
 // Checkouts are paid from the first day; the trials below are the provider's own.

@@ -17,7 +17,11 @@ import {
   type MonthFigures,
   type PlanRecord,
 } from './business-figures';
-import { type ContentEndpoint, isContentEndpoint, pathForContent } from './content-path';
+import {
+  type ContentEndpoint,
+  isContentEndpoint,
+  pathForContent,
+} from '@/server/attribution/content-path';
 import { type TitleLookup, titlesOf } from './report';
 import { japanDay } from './view-input';
 

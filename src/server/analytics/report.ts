@@ -2,7 +2,11 @@ import 'server-only';
 import { z } from '@/lib/zod';
 import type { Db } from '@/server/db/client';
 import { siteContent } from '@/server/content/site-content';
-import { type ContentEndpoint, isContentEndpoint, pathForContent } from './content-path';
+import {
+  type ContentEndpoint,
+  isContentEndpoint,
+  pathForContent,
+} from '@/server/attribution/content-path';
 import { countTopContent, countViewsPerDay, type DayCount } from './page-views';
 import { addDays, japanDay } from './view-input';
 

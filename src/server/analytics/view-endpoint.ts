@@ -1,23 +1,18 @@
 import 'server-only';
-import { sessionAudienceOf } from '@/server/access/audience';
-import { paywallShown } from '@/server/access/paywall-shown';
-import type { Viewer } from '@/server/access/post-access';
+import { sessionAudienceOf } from '@/server/audience/audience';
+import { paywallShown } from '@/server/analytics/paywall-shown';
+import type { Viewer } from '@/lib/access/post-access';
 import { viewerFromHeaders } from '@/server/access/request-viewer';
 import { type Db, getDb } from '@/server/db/client';
 import { env } from '@/env';
 import { SESSION_COOKIES, readCookieHeader } from '@/server/http/cookies';
-import { endpoint } from '@/server/http/endpoint';
+import { endpoint } from '@/server/identity/endpoint';
 import type { Limit } from '@/server/rate-limit/limiter';
-import { asksNotToTrack, pathStartCookie, pathStartOf } from './attribution';
-import { type ContentRef, contentForPath } from './content-path';
+import { asksNotToTrack, pathStartCookie, pathStartOf } from '@/server/attribution/attribution';
+import { type ContentRef, contentForPath } from '@/server/attribution/content-path';
 import { insertPageView } from './page-views';
-import {
-  MAX_VIEW_BODY_BYTES,
-  isBotUserAgent,
-  japanDay,
-  stripReferrer,
-  viewInputSchema,
-} from './view-input';
+import { MAX_VIEW_BODY_BYTES, japanDay, stripReferrer, viewInputSchema } from './view-input';
+import { isBotUserAgent } from '@/server/http/user-agent';
 
 /**
  * POST /api/analytics/view: one page view from the site's beacon (navigator.sendBeacon, so

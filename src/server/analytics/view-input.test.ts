@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { addDays, isBotUserAgent, japanDay, parseViewBody, stripReferrer } from './view-input';
+import { addDays, japanDay, parseViewBody, stripReferrer } from './view-input';
 
 const VISITOR = '3f2b8c1e-7d4a-4b6e-9c0d-1a2b3c4d5e6f';
 
@@ -79,31 +79,6 @@ describe('parseViewBody', () => {
   it('accepts a path of exactly 512 characters and Japanese in the path', () => {
     expect(parseViewBody(body({ path: '/' + 'a'.repeat(511), visitorId: VISITOR })).ok).toBe(true);
     expect(parseViewBody(body({ path: '/search/デザイン', visitorId: VISITOR })).ok).toBe(true);
-  });
-});
-
-describe('isBotUserAgent', () => {
-  it.each([
-    'Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)',
-    'Mozilla/5.0 (compatible; bingbot/2.0; +http://www.bing.com/bingbot.htm)',
-    'Slackbot-LinkExpanding 1.0 (+https://api.slack.com/robots)',
-    'facebookexternalhit/1.1',
-    'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) HeadlessChrome/120.0.0.0 Safari/537.36',
-    'Mozilla/5.0 (Linux; Android 11; moto g power (2022)) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/119.0.0.0 Mobile Safari/537.36 Chrome-Lighthouse',
-    'curl/8.5.0',
-    'python-requests/2.31.0',
-    '',
-    null,
-  ])('%s is a bot', (ua) => {
-    expect(isBotUserAgent(ua)).toBe(true);
-  });
-
-  it.each([
-    'Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Mobile/15E148 Safari/604.1',
-    'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Safari/537.36',
-    'Mozilla/5.0 (Linux; Android 10; CUBOT X30) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Mobile Safari/537.36',
-  ])('%s is a person', (ua) => {
-    expect(isBotUserAgent(ua)).toBe(false);
   });
 });
 

@@ -3,7 +3,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { mediaTypeForKey } from '@/server/storage/media-types';
 import type { MediaStorage } from '@/server/storage/media-storage';
-import { isValidStorageKey } from '@/server/storage/storage-key';
+import { isValidStorageKey } from '@/lib/media/storage-key';
 import type { TarEntry } from './tar';
 
 /** Where an archive keeps its media files: `files/<storage key>`. */

@@ -7,7 +7,7 @@ import { runAdminCommand } from '@/server/admin/commands';
 import { recordAudit } from '@/server/audit/audit-log';
 import { addBookmark, listBookmarks } from '@/server/bookmarks/bookmarks';
 import { findEndpoint } from '@/lib/cms/model';
-import { copyDemoMedia, seedDemoContent } from '@/server/cms/seed/seed';
+import { copyDemoMedia, seedDemoContent } from '@/server/seed/seed';
 import { createContent, updateContent } from '@/server/cms/store';
 import { type Database, queryRows } from '@/server/db/client';
 import { account, cmsMedia, user } from '@/server/db/schema';

@@ -1,20 +1,20 @@
 import 'server-only';
-import { checkoutSourceOf } from '@/server/analytics/attribution';
+import { checkoutSourceOf } from '@/server/attribution/attribution';
 import { env } from '@/env';
 import { safeNextPath } from '@/lib/safe-next';
 import { z } from '@/lib/zod';
 import { getDb } from '@/server/db/client';
-import { endpoint } from '@/server/http/endpoint';
+import { endpoint } from '@/server/identity/endpoint';
 import { jsonAnswer } from '@/server/http/form-endpoint';
-import { PLAN_KEYS } from './catalogue';
 import { getUser } from '@/server/identity/session';
 import { clientIp } from '@/server/http/request-origin';
 import { CheckoutRefused, checkoutOutcome, hasLiveProviderPlan, startCheckout } from './checkout';
 import { confirmPath } from '@/lib/confirm-path';
 import { readCheckoutIntent } from './checkout-intent';
-import { readOfferCode } from './offers';
 import { clearSentMailCookie } from '@/server/identity/sign-up-sent';
 import { createPortalSession } from './portal';
+import { PLAN_KEYS } from '@/lib/billing/plans';
+import { readOfferCode } from '@/lib/billing/offer-code';
 
 /**
  * The reader's billing endpoints: start a checkout from the final confirmation screen, open

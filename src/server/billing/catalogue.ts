@@ -5,6 +5,7 @@ import { env } from '@/env';
 import type { Db } from '@/server/db/client';
 import { billingPlans } from '@/server/db/schema';
 import { billingProvider } from './provider';
+import { PLAN_KEYS, type PlanKey, isPlanKey } from '@/lib/billing/plans';
 
 /**
  * The plan catalogue: the site's two paid plans and the provider's prices behind them. The
@@ -13,9 +14,6 @@ import { billingProvider } from './provider';
  * 特商法 page always show what the provider will charge. On the sandbox, the prices are made
  * on first sync.
  */
-
-export const PLAN_KEYS = ['monthly', 'yearly'] as const;
-export type PlanKey = (typeof PLAN_KEYS)[number];
 
 export type Plan = {
   key: PlanKey;
@@ -42,10 +40,6 @@ const SANDBOX_PLANS: Record<PlanKey, { name: string; amount: number; interval: '
     monthly: { name: 'メンバーシップ 月額プラン', amount: 1100, interval: 'month' },
     yearly: { name: 'メンバーシップ 年額プラン', amount: 11000, interval: 'year' },
   };
-
-export function isPlanKey(value: unknown): value is PlanKey {
-  return (PLAN_KEYS as readonly unknown[]).includes(value);
-}
 
 async function findPrice(stripe: Stripe, reference: string): Promise<Stripe.Price | null> {
   if (reference.startsWith('price_')) {

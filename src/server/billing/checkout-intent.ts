@@ -3,8 +3,8 @@ import { env } from '@/env';
 import { safeNextPath } from '@/lib/safe-next';
 import { z } from '@/lib/zod';
 import { signJsonToken, verifyJsonToken } from '@/server/security/signing';
-import { PLAN_KEYS, type PlanKey } from './catalogue';
-import { offerCodeSchema } from './offers';
+import { PLAN_KEYS, type PlanKey } from '@/lib/billing/plans';
+import { offerCodeSchema } from '@/lib/billing/offer-code';
 
 /**
  * A visitor's intent to buy, kept from the confirmation screen (where they read the final terms

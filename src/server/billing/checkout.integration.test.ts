@@ -2,11 +2,11 @@ import type Stripe from 'stripe';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Db } from '@/server/db/client';
 import { useBillingSite } from '@test-support/billing-site';
-import type { PlanKey } from './catalogue';
 import { CheckoutRefused, checkoutOutcome, startCheckout, trialDaysFor } from './checkout';
 import { type CustomerOwner, customerIdOf, ensureCustomer } from './customers';
 import { PortalForbidden, createPortalSession } from './portal';
 import { billingSummaryFor, findReceipt, listReceipts } from './reader-billing';
+import { type PlanKey } from '@/lib/billing/plans';
 
 /**
  * A reader's way from the confirmation screen to a recorded plan, through the same SDK calls

@@ -2,12 +2,12 @@ import 'server-only';
 import { AppError } from '@/lib/errors';
 import { and, eq, inArray } from 'drizzle-orm';
 import { env } from '@/env';
-import { sourceMetadata } from '@/server/analytics/attribution';
-import type { ContentRef } from '@/server/analytics/content-path';
+import { sourceMetadata } from '@/server/attribution/attribution';
+import type { ContentRef } from '@/server/attribution/content-path';
 import { recordAudit } from '@/server/audit/audit-log';
 import type { Db } from '@/server/db/client';
 import { subscriptions } from '@/server/db/schema';
-import { type Plan, type PlanKey, findPlan } from './catalogue';
+import { type Plan, findPlan } from './catalogue';
 import { confirmPath } from '@/lib/confirm-path';
 import { type CustomerOwner, customerIdOf, ensureCustomer } from './customers';
 import { CHARGING_STATUSES, wasReversedAsDuplicate } from './one-plan';
@@ -15,6 +15,7 @@ import { billingProvider } from './provider';
 import { offerTerms } from '@/lib/billing/offer-terms';
 import { lookUpOffer } from './offers';
 import { applyCompletedCheckout } from './webhook';
+import { type PlanKey } from '@/lib/billing/plans';
 
 /**
  * From the final confirmation screen to the provider's hosted checkout. The server decides

@@ -3,9 +3,10 @@ import type Stripe from 'stripe';
 import type { OfferRowView } from '@/lib/billing/offer-row';
 import { optionalDay, requiredText, z } from '@/lib/zod';
 import type { Db } from '@/server/db/client';
-import { PLAN_KEYS, type PlanKey, listPlans } from './catalogue';
+import { listPlans } from './catalogue';
 import { billingProvider } from './provider';
 import { JAPAN_OFFSET_MS } from '@/lib/format';
+import { PLAN_KEYS, type PlanKey } from '@/lib/billing/plans';
 
 /**
  * The console's offers (/admin/offers): each is a coupon and one promotion code at the

@@ -2,7 +2,6 @@ import 'server-only';
 import { eq } from 'drizzle-orm';
 import type Stripe from 'stripe';
 import type { OfferView } from '@/lib/billing/offer-terms';
-import { z } from '@/lib/zod';
 import type { Db } from '@/server/db/client';
 import { subscriptions } from '@/server/db/schema';
 import { customerIdOf } from './customers';
@@ -15,18 +14,6 @@ import { billingProvider } from './provider';
  * first-time readers only, the plan's product), so that a page never shows a discount the
  * checkout would refuse. Only with `?offer=` does a page call the provider for a price.
  */
-
-/** What a code may look like in a URL (the provider's: letters, digits, dashes). */
-export const offerCodeSchema = z
-  .string()
-  .trim()
-  .regex(/^[A-Za-z0-9-]{1,40}$/);
-
-/** A code from a query or a form, or undefined for anything that cannot be one. */
-export function readOfferCode(value: unknown): string | undefined {
-  const parsed = offerCodeSchema.safeParse(value);
-  return parsed.success ? parsed.data : undefined;
-}
 
 export type Offer = OfferView & { promotionCodeId: string };
 

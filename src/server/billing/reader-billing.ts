@@ -2,11 +2,12 @@ import 'server-only';
 import { and, desc, eq, gt, inArray, sql } from 'drizzle-orm';
 import type { Db } from '@/server/db/client';
 import { billingInvoices, billingNotifications, subscriptions } from '@/server/db/schema';
-import { type PlanKey, listPlans } from './catalogue';
+import { listPlans } from './catalogue';
 import { trialDaysFor } from './checkout';
 import { customerIdOf } from './customers';
 import { duplicateClaimKey } from './one-plan';
 import type { InvoiceLine, InvoiceRow } from './records';
+import { type PlanKey } from '@/lib/billing/plans';
 
 /**
  * What the plans page, the account page and the receipts show a reader about their own

@@ -1,4 +1,5 @@
 import 'server-only';
+import { env } from '@/env';
 import { and, eq, lt, sql } from 'drizzle-orm';
 import Stripe from 'stripe';
 import type { Db } from '@/server/db/client';
@@ -13,7 +14,7 @@ import {
 } from './notifications';
 import { CHARGING_STATUSES, keepOnePlan, wasReversedAsDuplicate } from './one-plan';
 import { type SubscriptionChange, syncInvoice, syncSubscription } from './records';
-import { webhookSecret } from './sandbox/setup';
+import { WEBHOOK_PATH, webhookSecret } from './sandbox-setup';
 
 /**
  * POST /api/webhooks/billing: the only way subscription records change. The raw body's
@@ -202,4 +203,17 @@ async function claimEvent(db: Db, event: Stripe.Event): Promise<'claimed' | 'app
     .where(eq(billingWebhookEvents.id, event.id));
   // Gone between the two statements: the applying delivery failed and gave it back.
   return row?.state === 'applied' ? 'applied' : 'busy';
+}
+
+/**
+ * How the billing sandbox delivers its events (sandbox/runner.ts): those for this site's own
+ * webhook URL go to the handler in process (the same signed request the network would carry),
+ * so they arrive whatever address the server listens on; any other over the network.
+ */
+export function sandboxDeliveries(db: Db): typeof fetch {
+  const own = new URL(WEBHOOK_PATH, env().SITE_URL).href;
+  return (input, init) => {
+    const request = new Request(input, init);
+    return request.url === own ? handleBillingWebhook(request, db) : fetch(request);
+  };
 }

@@ -10,7 +10,7 @@ import { z } from '@/lib/zod';
 import { isContentRequestError } from '@/server/content/client';
 import { siteContent } from '@/server/content/site-content';
 import { type Db, getDb } from '@/server/db/client';
-import { endpoint } from '@/server/http/endpoint';
+import { endpoint } from '@/server/identity/endpoint';
 import { jsonAnswer, refererPage } from '@/server/http/form-endpoint';
 import { userFromHeaders } from '@/server/identity/session-user';
 import { addBookmark, bookmarkRefSchema, bookmarkedAmong, removeBookmark } from './bookmarks';
@@ -18,7 +18,7 @@ import { addBookmark, bookmarkRefSchema, bookmarkedAmong, removeBookmark } from 
 /**
  * /api/bookmarks. Pages are rendered per audience (docs/decisions/007-pages-per-audience.md), so
  * the state of every bookmark button on a page comes from one GET after hydration. POST follows the
- * form protocol (src/server/http/endpoint.ts): JSON with real statuses for fetch, a 303 back to the
+ * form protocol (src/server/identity/endpoint.ts): JSON with real statuses for fetch, a 303 back to the
  * page for a plain form post, which is how the button works without JavaScript.
  */
 

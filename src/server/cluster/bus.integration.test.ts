@@ -1,6 +1,6 @@
 import pg from 'pg';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { audienceChangedSince } from '@/server/access/audience-changes';
+import { audienceChangedSince } from '@/server/audience/audience-changes';
 import { emitContentChange, onContentChange, type ContentChange } from '@/server/cms/events';
 import { CHANNEL, type ClusterBus, broadcast, onBroadcast, onBusGap, startClusterBus } from './bus';
 

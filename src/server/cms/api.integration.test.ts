@@ -14,7 +14,7 @@ import {
 import { CmsApiError } from './errors';
 import { type ApiCall, apiClient } from '@test-support/content-api-client';
 import { CONTENT_MODEL, type EndpointDef, type FieldDef, findEndpoint } from '@/lib/cms/model';
-import { MEMBERS_DIVIDER } from './richtext/members-divider';
+import { MEMBERS_DIVIDER } from '@/lib/cms/members-divider';
 
 // The conformance suite writes fast; the rate limit has its own test.
 process.env.CMS_RATE_LIMIT_WRITE = '100000';

@@ -2,7 +2,16 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { testDatabase } from '@test-support/route-tests';
 import { type ContentChange, onContentChange } from './events';
 import { findEndpoint } from '@/lib/cms/model';
-import { createContent, deleteContent, publishContent, updateContent } from './store';
+import { type ItemRef, onItemPublication } from './item-hooks';
+import {
+  createContent,
+  deleteContent,
+  getContent,
+  publishContent,
+  scheduleContent,
+  unpublishContent,
+  updateContent,
+} from './store';
 
 /**
  * Which writes tell the caches (every instance's pages and API answers) that published content
@@ -73,5 +82,65 @@ describe('content changes told to the caches', () => {
     expect(edited!.fields).not.toContain('title');
     expect(published).toMatchObject({ membership: false, narrows: true });
     expect(published!.fields).toContain('isPublicPreview');
+  });
+});
+
+const SYSTEM = { actor: 'system' };
+
+/**
+ * What a feature subscribes to in the store's own transaction (item-hooks.ts): the newsletter
+ * queues its sends with the publication, so the two commit together or neither does.
+ */
+describe('publication hooks', () => {
+  const database = testDatabase({ global: false });
+  const tags = findEndpoint('tags')!;
+  const calls: string[] = [];
+  const note = (kind: string) => (_tx: unknown, item: ItemRef) => {
+    calls.push(`${kind} ${item.endpoint}/${item.id}`);
+    return Promise.resolve();
+  };
+
+  it('runs on publication, unpublication and a cleared schedule, not on a set one', async () => {
+    const stop = onItemPublication({ published: note('published'), withdrawn: note('withdrawn') });
+    try {
+      await createContent(database.db, tags, {
+        id: 'hooked',
+        body: { name: '下書き' },
+        status: 'draft',
+      });
+      await scheduleContent(database.db, tags, 'hooked', new Date(Date.now() + 60_000), SYSTEM);
+      await scheduleContent(database.db, tags, 'hooked', null, SYSTEM);
+      await publishContent(database.db, tags, 'hooked');
+      await unpublishContent(database.db, tags, 'hooked', SYSTEM);
+    } finally {
+      stop();
+    }
+    expect(calls).toEqual([
+      'withdrawn tags/hooked',
+      'published tags/hooked',
+      'withdrawn tags/hooked',
+    ]);
+  });
+
+  it('rolls the publication back with a subscriber that fails', async () => {
+    await createContent(database.db, tags, {
+      id: 'refused',
+      body: { name: '下書き' },
+      status: 'draft',
+    });
+    const stop = onItemPublication({
+      published: () => Promise.reject(new Error('the subscriber failed')),
+    });
+    try {
+      await expect(publishContent(database.db, tags, 'refused')).rejects.toThrow(
+        'the subscriber failed',
+      );
+    } finally {
+      stop();
+    }
+    // Still unpublished: a published read does not find it.
+    await expect(
+      getContent(database.db, tags, 'refused', { depth: 0 }, { kind: 'published' }),
+    ).rejects.toMatchObject({ status: 404 });
   });
 });

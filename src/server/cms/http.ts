@@ -14,7 +14,7 @@ import { type ContentReads, affects, readsOfAnswer } from './reads';
 import { findEndpoint } from '@/lib/cms/model';
 import { parseDetailQuery, parseListQuery } from './query/params';
 import { errorResponse } from '@/server/http/error-answer';
-import { enforceRateLimit } from '@/server/rate-limit/api-key-limit';
+import { enforceRateLimit } from '@/server/cms/api-key-limit';
 import {
   type ReadMode,
   createContent,

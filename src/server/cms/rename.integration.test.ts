@@ -5,7 +5,7 @@ import { NextRequest } from 'next/server';
 import { findEndpoint } from '@/lib/cms/model';
 import { proxy } from '@/proxy';
 import { SLUG_MESSAGES } from '@/lib/cms/slug';
-import { consoleRoutes } from '@/server/cms/console/console-http';
+import { consoleRoutes } from '@/server/console/console-http';
 import { type SiteContent, createSiteContent } from '@/server/content/site-content';
 import {
   bookmarks,

@@ -18,7 +18,7 @@ import { CONTENT_MODEL, type EndpointDef } from '@/lib/cms/model';
 import { itemPath } from '@/lib/cms/item-paths';
 import { slugProblem } from '@/lib/cms/slug';
 import { recordAudit } from '@/server/audit/audit-log';
-import { NEWSLETTER_ENDPOINT } from '@/server/newsletter/queue';
+import { NEWSLETTER_ENDPOINT } from '@/lib/newsletter/console';
 import { badRequest } from './errors';
 import { canExist } from './content-id';
 import { emitContentChange } from './events';
@@ -130,7 +130,7 @@ async function renameStoredIds(tx: Tx, endpoint: string, from: string, to: strin
       .set({ contentId: to })
       .where(eq(newsletterSends.contentId, from));
   if (endpoint === 'jobs') {
-    // A partner's listing is the jobs item of the same id (src/server/jobs).
+    // A partner's listing is the jobs item of the same id (src/server/partners/jobs).
     await tx.update(jobListings).set({ id: to }).where(eq(jobListings.id, from));
     await tx
       .update(jobApplyClicks)

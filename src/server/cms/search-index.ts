@@ -2,7 +2,7 @@ import 'server-only';
 import { createHash } from 'node:crypto';
 import { type SQL, and, eq, sql } from 'drizzle-orm';
 import { foldTerm } from '@/lib/japanese-text';
-import { type Viewer, audioFor, connectFor, movieFor, postFor } from '@/server/access/post-access';
+import { type Viewer, audioFor, connectFor, movieFor, postFor } from '@/lib/access/post-access';
 import type { Db } from '@/server/db/client';
 import { cmsContents } from '@/server/db/schema';
 import { SEARCH_TEXT_CHANGED, emitContentChange } from './events';
@@ -12,8 +12,8 @@ import {
   normalizeForSearch,
   queryTokens,
   splitQuery,
-} from '@/server/search/tokenize';
-import { readingsOf } from '@/server/search/readings';
+} from '@/server/cms/search/tokenize';
+import { readingsOf } from '@/server/cms/search/readings';
 import { CONTENT_MODEL, type EndpointDef, SEARCHABLE_KINDS, findEndpoint } from '@/lib/cms/model';
 import type { StoredData } from './values';
 
@@ -122,7 +122,7 @@ function textAsWritten(def: EndpointDef, data: StoredData): string {
  * Bump when the derivation of the columns changes: stale rows are reindexed.
  * 2: hiragana folded into katakana, long vowel marks folded (src/lib/japanese-text.ts).
  * 3: select options indexed, address fields (URLs, e-mail) not.
- * 4: readings of kanji appended to each text (src/server/search/readings.ts).
+ * 4: readings of kanji appended to each text (src/server/cms/search/readings.ts).
  */
 const INDEX_DERIVATION = 4;
 // The open text comes from the policy and the lead, whose rules may change elsewhere: what they

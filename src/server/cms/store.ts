@@ -31,11 +31,7 @@ import {
 import { claimId, currentIds, dropRedirectsTo } from './redirects';
 import { slugProblem } from '@/lib/cms/slug';
 import { deleteVersions, recordVersion } from './versions';
-import {
-  NEWSLETTER_ENDPOINT,
-  cancelSendsOnPublication,
-  queueSendsOnPublication,
-} from '@/server/newsletter/queue';
+import { runItemHooks } from './item-hooks';
 
 /**
  * The built-in content service's storage and rules: reading with microCMS's visibility,
@@ -644,8 +640,8 @@ export async function publishContent(
       ...(await searchColumns(def, data)),
     };
     await updateRow(tx, def, row, changes, 'publish', ctx, now);
-    // Newsletters sent "with the publication" are queued with it, in the same transaction.
-    if (def.endpoint === NEWSLETTER_ENDPOINT) await queueSendsOnPublication(tx, id, now);
+    // What follows the publication (a newsletter sent with it) happens in this transaction.
+    await runItemHooks('published', tx, { endpoint: def.endpoint, id }, now);
     // A working copy published over a published version is an edit; anything else adds an item.
     const change =
       row.status === 'PUBLISH_AND_DRAFT' && row.data
@@ -684,7 +680,7 @@ export async function unpublishContent(
       ...(await searchColumns(def, null)),
     };
     await updateRow(tx, def, row, changes, 'unpublish', ctx, now);
-    if (def.endpoint === NEWSLETTER_ENDPOINT) await cancelSendsOnPublication(tx, id, now);
+    await runItemHooks('withdrawn', tx, { endpoint: def.endpoint, id }, now);
     return { updatedAt: now };
   });
   emitContentChange({ endpoint: def.endpoint, id });
@@ -708,7 +704,7 @@ export async function scheduleContent(
     const changes = { scheduledAt: at, updatedAt: now, updatedBy: ctx.actor };
     await updateRow(tx, def, row, changes, at ? 'schedule' : 'unschedule', ctx, now);
     // The publication a newsletter waited for is off: so is the newsletter.
-    if (!at && def.endpoint === NEWSLETTER_ENDPOINT) await cancelSendsOnPublication(tx, id, now);
+    if (!at) await runItemHooks('withdrawn', tx, { endpoint: def.endpoint, id }, now);
     return { updatedAt: now };
   });
 }

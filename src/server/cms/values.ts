@@ -1,5 +1,5 @@
 import 'server-only';
-import { sanitizeRichText } from './richtext/sanitize';
+import { sanitizeRichText } from '@/lib/cms/sanitize';
 import { badRequest } from './errors';
 import { CONTENT_ID } from './content-id';
 import type { EndpointDef, FieldDef } from '@/lib/cms/model';

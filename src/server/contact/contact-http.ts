@@ -1,12 +1,12 @@
 import 'server-only';
 import { env } from '@/env';
 import { getDb } from '@/server/db/client';
-import { endpoint } from '@/server/http/endpoint';
+import { endpoint } from '@/server/identity/endpoint';
 import { clippedFields } from '@/server/http/flash-values';
 import { submitContact } from './contact';
 
 /**
- * POST /api/contact. The form's protocol (src/server/http/endpoint.ts): JSON with a status
+ * POST /api/contact. The form's protocol (src/server/identity/endpoint.ts): JSON with a status
  * for fetch, a 303 for a plain post (to /contact?sent=1, or back to the form with its messages).
  */
 

@@ -27,7 +27,7 @@ import {
   seriesSchema,
 } from './schemas';
 import { siteContent } from './site-content';
-import { bodyCharacters } from '@/server/access/lead';
+import { bodyCharacters } from '@/lib/access/lead';
 
 /**
  * The lists the reading pages show, each read with only the fields a card needs. One place

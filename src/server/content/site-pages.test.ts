@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { CONTENT_MODEL } from '@/lib/cms/model';
-import { DEMO_PAGES } from '@/server/cms/seed/demo-pages';
+import { DEMO_PAGES } from '@/server/seed/demo-pages';
 import { SITE_PAGE_ENDPOINTS } from '@/lib/site-pages';
 import { PRIVACY_HEADING, sitePageLabel, splitAtSection } from './site-pages';
 

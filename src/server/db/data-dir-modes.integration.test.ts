@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startAdminSocket } from '@/server/admin/socket';
-import { getAppSecret } from '@/server/storage/app-secret';
+import { getAppSecret } from '@/server/security/app-secret';
 import { FileSystemStorage } from '@/server/storage/storage';
 import { openDatabase } from './client';
 

@@ -62,7 +62,7 @@ export const cmsContents = pgTable(
     revisedAt: timestamp('revised_at', { withTimezone: true, precision: 3 }),
     /** Normalised plain text of the published version, for `q` (see src/server/search). */
     searchText: text('search_text').notNull().default(''),
-    /** Search tokens of searchText (src/server/search/tokenize.ts). */
+    /** Search tokens of searchText (src/server/cms/search/tokenize.ts). */
     searchTokens: text('search_tokens')
       .array()
       .notNull()
@@ -176,7 +176,7 @@ export const cmsRedirects = pgTable(
 );
 
 /**
- * Who has which item open in the console's editor right now (src/server/cms/console/presence.ts,
+ * Who has which item open in the console's editor right now (src/server/console/presence.ts,
  * docs/decisions/038-editing-presence.md): one row per item and user, renewed by the editor's
  * heartbeat, live while `last_seen` is under 45 s old. A table rather than the cluster bus, so
  * every instance on one PostgreSQL server reads the same answer; no foreign key to the item (an
@@ -364,7 +364,7 @@ export const userPrivateProfiles = pgTable('user_private_profiles', {
   termsAcceptedAt: timestamp('terms_accepted_at', { withTimezone: true }),
   /**
    * The members' item whose paywall started the reader's path to sign-up (first-party
-   * attribution, src/server/analytics/attribution.ts); null when none was kept (no paywall met,
+   * attribution, src/server/attribution/attribution.ts); null when none was kept (no paywall met,
    * Do Not Track, Global Privacy Control or the analytics opt-out).
    */
   sourceEndpoint: text('source_endpoint'),
@@ -420,7 +420,7 @@ export const subscriptions = pgTable(
     discounts: jsonb('discounts').$type<SubscriptionDiscount[]>().notNull().default([]),
     /**
      * The members' item whose paywall started the path to this plan (the checkout's
-     * subscription metadata `source`, src/server/analytics/attribution.ts), or null.
+     * subscription metadata `source`, src/server/attribution/attribution.ts), or null.
      */
     sourceEndpoint: text('source_endpoint'),
     sourceContentId: text('source_content_id'),
@@ -706,7 +706,7 @@ export const partnerContracts = pgTable('partner_contracts', {
 });
 
 /**
- * Job listings written by partners (src/server/jobs): the working copy and its review. The id
+ * Job listings written by partners (src/server/partners/jobs): the working copy and its review. The id
  * is the `jobs` item's content id; approving writes the working copy there, published, and
  * /jobs reads it from the content service like any item. Views are the page views of
  * /jobs/{id} (page_views); apply clicks are counted in job_apply_clicks.
@@ -719,7 +719,7 @@ export const jobListings = pgTable(
     state: text('state', { enum: ['draft', 'in_review', 'returned', 'published'] })
       .notNull()
       .default('draft'),
-    /** The partner's working copy (src/server/jobs/listing-input.ts ListingFields). */
+    /** The partner's working copy (src/server/partners/jobs/listing-input.ts ListingFields). */
     fields: jsonb('fields').$type<Record<string, unknown>>().notNull(),
     /** The fields as staff last approved or returned them: what a resubmission is compared to. */
     reviewedFields: jsonb('reviewed_fields').$type<Record<string, unknown>>(),

@@ -3,10 +3,10 @@ import type { z } from '@/lib/zod';
 import type { Db } from '@/server/db/client';
 import { type FailedResult, catchRefusal } from '@/server/http/error-answer';
 import type { FormResult } from '@/server/http/form-endpoint';
-import { fieldErrors } from '@/server/identity/validation';
 import { maskAddress, sendMail } from '@/server/mail/mailer';
 import { addressKey } from '@/server/rate-limit/client-address';
 import { type Limit, consume } from '@/server/rate-limit/limiter';
+import { fieldErrors } from '@/lib/zod';
 
 /**
  * The steps the forms share between validating and keeping: the public forms (contact,

@@ -1,6 +1,6 @@
 import 'server-only';
 import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
-import type { Audience } from '@/server/access/audience';
+import type { Audience } from '@/server/audience/audience';
 import { cachedPagePolicy } from './csp';
 import { hasLetterParam } from '@/server/newsletter/letter-param';
 import { hasGiftParam } from '@/lib/gifts/gift-link';
@@ -18,7 +18,7 @@ import { type ContentReads, affects } from '@/server/cms/reads';
  *
  * What may enter is decided from allow-lists: the routes below, the request headers the
  * framework varies on (checked against its `Vary` answer), the encoding actually sent, and the
- * audience the render itself noted (src/server/access/render-audience.ts). Which audience a
+ * audience the render itself noted (src/server/audience/render-audience.ts). Which audience a
  * request belongs to is decided in src/server/front/request-audience.ts.
  */
 

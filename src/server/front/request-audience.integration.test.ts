@@ -1,12 +1,12 @@
 import type { IncomingMessage } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { eq } from 'drizzle-orm';
-import { readAudienceCookie } from '@/server/access/audience';
+import { readAudienceCookie } from '@/server/audience/audience';
 import { runAdminCommand } from '@/server/admin/commands';
 import { type Database, useDatabase } from '@/server/db/client';
 import { subscriptions, user } from '@/server/db/schema';
 import { createTestDatabase } from '@test-support/db/test-database';
-import { signIn, signOut } from '@/server/identity/account-flows';
+import { signIn, signOut } from '@/server/account/account-flows';
 import { appAuth } from '@/server/identity/app-auth';
 import { requestAudience } from './request-audience';
 

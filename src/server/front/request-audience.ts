@@ -5,8 +5,8 @@ import {
   audienceCookie,
   readAudienceCookie,
   sessionAudienceOf,
-} from '@/server/access/audience';
-import { audienceChangedSince } from '@/server/access/audience-changes';
+} from '@/server/audience/audience';
+import { audienceChangedSince } from '@/server/audience/audience-changes';
 import { viewerForUser } from '@/server/access/request-viewer';
 import { userFromHeaders } from '@/server/identity/session-user';
 import {

@@ -6,10 +6,10 @@ import next from 'next';
 import { boot } from '@/server/boot';
 import { env } from '@/env';
 import { handleContentApi } from '@/server/cms/http';
-import { serveBillingSandbox } from '@/server/billing/sandbox/serve';
+import { serveBillingSandbox } from '@/server/billing/sandbox-serve';
 import { onContentChange, recentChanges } from '@/server/cms/events';
 import { affects, emptyReads, hasReads, trackContentReads } from '@/server/cms/reads';
-import { RENDER_HEADER, openRenderRecord } from '@/server/access/render-audience';
+import { RENDER_HEADER, openRenderRecord } from '@/server/audience/render-audience';
 import { CLIENT_IP_HEADER } from '@/server/http/request-origin';
 import { clientAddress } from '@/server/rate-limit/client-address';
 import { REQUEST_TIMEOUT_MS } from '@/server/http/read-body';
@@ -193,7 +193,7 @@ export async function serveSite(options: {
     const mayBeCached = PAGE_CACHE === 'on' && cacheablePath(req) !== null;
     if (answeredForOutage(req, res, { cachedPageMayAnswer: mayBeCached })) return;
     const match = CONTENT_API.exec(url);
-    // Only the server names a render (src/server/access/render-audience.ts) or a refresh.
+    // Only the server names a render (src/server/audience/render-audience.ts) or a refresh.
     delete req.headers[RENDER_HEADER];
     const refresh = refresher.isRefresh(req);
     if (!match && PAGE_CACHE === 'on' && cacheablePath(req)) {

@@ -7,7 +7,7 @@ import { findItem } from '@/server/content/items';
 import { CONTENT_ID, postSchema } from '@/server/content/schemas';
 import { getDb } from '@/server/db/client';
 import { doneAnswer } from '@/server/http/done-flash';
-import { endpoint } from '@/server/http/endpoint';
+import { endpoint } from '@/server/identity/endpoint';
 import type { ViewerOption } from '@/server/identity/session-user';
 import { type GiftedPost, createGift, giftAllowance } from './gifts';
 

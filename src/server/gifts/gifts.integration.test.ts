@@ -4,8 +4,8 @@ import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { findEndpoint } from '@/lib/cms/model';
 import { GIFT_ALLOWANCE_SPENT, GIFT_LIFETIME_MS } from '@/lib/gifts/gift-link';
 import type { PageTestState } from '@test-support/site-content-mock';
-import { RENDER_HEADER, openRenderRecord } from '@/server/access/render-audience';
-import { MEMBERS_DIVIDER } from '@/server/cms/richtext/members-divider';
+import { RENDER_HEADER, openRenderRecord } from '@/server/audience/render-audience';
+import { MEMBERS_DIVIDER } from '@/lib/cms/members-divider';
 import { movedLocation } from '@/server/cms/redirects';
 import { renameContent } from '@/server/cms/rename';
 import { createContent, deleteContent } from '@/server/cms/store';
@@ -304,7 +304,7 @@ describe('the post page’s reader', () => {
     state.render = undefined;
     expect(read).toMatchObject({ full: true, gift: { contentId: A, giverName: '今日の贈り主' } });
     expect(read?.item.body).toContain(SECRET);
-    // Never filed under an audience (src/server/access/render-audience.ts).
+    // Never filed under an audience (src/server/audience/render-audience.ts).
     expect(render.close().personal).toBe(true);
   });
 

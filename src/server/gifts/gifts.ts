@@ -10,7 +10,7 @@ import {
 import type { Db } from '@/server/db/client';
 import { gifts, user, userPublicProfiles } from '@/server/db/schema';
 import type { AppUser } from '@/server/identity/session-user';
-import { type GiftGrant, mayGift, viewerOf } from '@/server/access/post-access';
+import { type GiftGrant, mayGift, viewerOf } from '@/lib/access/post-access';
 import { listSubscriptions } from '@/server/profiles/subscriptions';
 
 /**

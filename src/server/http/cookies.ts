@@ -26,12 +26,12 @@ export const FLASH_COOKIE = 'axis_flash';
 export const PREVIEW_COOKIE = 'axis_preview';
 /** The framework's draft mode; the site does not use it, but a request that has it is not plain. */
 export const NEXT_DRAFT_COOKIE = '__prerender_bypass';
-/** The signed, short-lived audience of a session (src/server/access/audience.ts). */
+/** The signed, short-lived audience of a session (src/server/audience/audience.ts). */
 export const AUDIENCE_COOKIE = 'axis_audience';
 /** The address a confirmation mail went to, signed, for the sent page (sign-up-sent.ts). */
 export const SIGN_UP_SENT_COOKIE = 'axis_sign_up_sent';
 /**
- * The members' item whose paywall a reader met first (src/server/analytics/attribution.ts):
+ * The members' item whose paywall a reader met first (src/server/attribution/attribution.ts):
  * read only by the sign-up and the checkout, never by a page, so it is harmless to the cache.
  */
 export const PATH_START_COOKIE = 'axis_path_start';

@@ -1,7 +1,7 @@
 import 'server-only';
 import { singleton } from '@/lib/singleton';
 import { type Db, getDb } from '@/server/db/client';
-import { getAppSecret } from '@/server/storage/app-secret';
+import { getAppSecret } from '@/server/security/app-secret';
 import { type Auth, createAuth } from './auth';
 
 /** One auth per database (tests swap the database with useDatabase). */

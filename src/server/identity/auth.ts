@@ -21,7 +21,7 @@ import { signUpConsent } from './unfinished-sign-up';
 /**
  * better-auth on our own database (docs/decisions/003-identity.md): e-mail and password with the
  * library's password hashing (scrypt), sessions in the database, verification, reset, e-mail
- * change and deletion. The app's own endpoints (src/server/identity/account-flows.ts) call it
+ * change and deletion. The app's own endpoints (src/server/account/account-flows.ts) call it
  * server-side after validating, rate limiting and auditing; over HTTP only the e-mail
  * verification link is exposed (src/app/api/auth). Built per database so tests can use their own.
  */
@@ -34,7 +34,7 @@ import { signUpConsent } from './unfinished-sign-up';
 export const EMAIL_VERIFICATION_SECONDS = 60 * 60;
 export const RESET_PASSWORD_SECONDS = 60 * 60;
 export const SESSION_SECONDS = 30 * 24 * 60 * 60;
-/** A sign-in link (src/server/identity/sign-in-link.ts) works once, for this long. */
+/** A sign-in link (src/server/account/sign-in-link.ts) works once, for this long. */
 export const SIGN_IN_LINK_SECONDS = 15 * 60;
 /** Where a sign-in link points: our endpoint, which rate limits and audits (not better-auth's). */
 export const SIGN_IN_LINK_PATH = '/api/account/sign-in-link';

@@ -5,7 +5,7 @@ import { cache } from 'react';
 import { env } from '@/env';
 import { safeNextPath } from '@/lib/safe-next';
 import { type AuthState, SIGNED_OUT_AUTH_STATE, deriveAuthState } from '@/lib/auth-state';
-import { notePersonal } from '@/server/access/render-audience';
+import { notePersonal } from '@/server/audience/render-audience';
 import { getDb } from '@/server/db/client';
 import { loadIdentity } from '@/server/profiles/profiles';
 import { type AppUser, userFromHeaders } from './session-user';

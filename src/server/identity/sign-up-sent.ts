@@ -2,11 +2,11 @@ import 'server-only';
 import { env } from '@/env';
 import { safeNextPath } from '@/lib/safe-next';
 import { z } from '@/lib/zod';
-import { PLAN_KEYS, type PlanKey } from '@/server/billing/catalogue';
-import { offerCodeSchema } from '@/server/billing/offers';
 import { SIGN_UP_SENT_COOKIE, readCookieHeader, setCookieValue } from '@/server/http/cookies';
 import { signJsonToken, verifyJsonToken } from '@/server/security/signing';
 import { EMAIL_VERIFICATION_SECONDS } from './auth';
+import { PLAN_KEYS, type PlanKey } from '@/lib/billing/plans';
+import { offerCodeSchema } from '@/lib/billing/offer-code';
 
 /**
  * The 「確認メールを送信しました」 page names the address the mail went to and sends it again

@@ -17,7 +17,7 @@ import { account, user, userPrivateProfiles, userPublicProfiles } from '@/server
 export type SignUpConsent = {
   termsAcceptedAt: Date;
   newsletter: boolean;
-  /** Where the reader agreed, for the newsletter's consent log (src/server/newsletter/subscription.ts). */
+  /** Where the reader agreed, for the newsletter's consent log (src/server/profiles/newsletter-consent.ts). */
   page?: string;
   ip?: string | null;
   userAgent?: string | null;

@@ -1,6 +1,4 @@
 import 'server-only';
-import { PLAN_KEYS } from '@/server/billing/catalogue';
-import { offerCodeSchema } from '@/server/billing/offers';
 import { z } from '@/lib/zod';
 import {
   COMPANY_MAX,
@@ -11,6 +9,8 @@ import {
 } from '@/lib/account-limits';
 import { env } from '@/env';
 import { MIN_PASSWORD_SCORE, estimatePassword, personalWords } from './password-strength';
+import { PLAN_KEYS } from '@/lib/billing/plans';
+import { offerCodeSchema } from '@/lib/billing/offer-code';
 
 /**
  * The account forms' rules (docs/decisions/000-design-baseline.md "Validation"), with the Japanese
@@ -205,13 +205,3 @@ export const deleteAccountInput = z.object({
   password: passwordText.max(1000, 'パスワードが正しくありません。'),
   confirm: checkbox.refine((v) => v, { error: '内容を確認し、チェックを入れてください。' }),
 });
-
-/** Field → first message, for showing beside each field. */
-export function fieldErrors(error: z.ZodError): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const issue of error.issues) {
-    const key = String(issue.path[0] ?? 'form');
-    out[key] ??= issue.message;
-  }
-  return out;
-}

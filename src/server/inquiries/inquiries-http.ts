@@ -1,7 +1,7 @@
 import 'server-only';
 import { env } from '@/env';
 import { getDb } from '@/server/db/client';
-import { endpoint } from '@/server/http/endpoint';
+import { endpoint } from '@/server/identity/endpoint';
 import { clippedFields } from '@/server/http/flash-values';
 import type { FormInput } from '@/server/http/form-endpoint';
 import type { InquiryKind } from '@/lib/inquiries';

@@ -13,7 +13,7 @@ import {
   resetPassword,
   signIn,
   signUp,
-} from '@/server/identity/account-flows';
+} from '@/server/account/account-flows';
 import {
   EMAIL_VERIFICATION_SECONDS,
   RESET_PASSWORD_SECONDS,

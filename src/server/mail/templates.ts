@@ -194,7 +194,7 @@ export const mails = {
       note: IGNORE,
     }),
 
-  /** The password-free sign-in (src/server/identity/sign-in-link.ts): one use, short-lived. */
+  /** The password-free sign-in (src/server/account/sign-in-link.ts): one use, short-lived. */
   signInLink: (to: string, name: string, token: TokenLink) =>
     render(to, {
       kind: TOKEN_MAIL_KINDS.signInLink,
@@ -543,7 +543,7 @@ export const billingMails = {
     }),
 };
 
-/** The job-listing review mails (src/server/jobs/listings.ts): to staff, then to the partner. */
+/** The job-listing review mails (src/server/partners/jobs/listings.ts): to staff, then to the partner. */
 export const listingMails = {
   /** To the staff address (CONTACT_TO): a partner submitted a listing for review. */
   submitted: (

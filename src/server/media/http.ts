@@ -17,10 +17,10 @@ import {
   duplicateMessage,
   mediaPaths,
 } from '@/lib/media/media-shared';
-import { z } from '@/lib/zod';
+import { z, fieldErrors } from '@/lib/zod';
 import { recordAudit } from '@/server/audit/audit-log';
 import { type Db, getDb } from '@/server/db/client';
-import { gatedEndpoint } from '@/server/http/gated-endpoint';
+import { gatedEndpoint } from '@/server/identity/gated-endpoint';
 import { errorAnswer, refusalAnswer } from '@/server/http/error-answer';
 import { clippedFields } from '@/server/http/flash-values';
 import {
@@ -34,7 +34,6 @@ import { rawPostViewer } from '@/server/http/raw-post';
 import { clientIp } from '@/server/http/request-origin';
 import { STAFF_ROLES } from '@/lib/identity/roles';
 import { type AppUser, userFromHeaders, type ViewerOption } from '@/server/identity/session-user';
-import { fieldErrors } from '@/server/identity/validation';
 import type { MediaLimits } from '@/server/storage/media-types';
 import type { MediaStorage } from '@/server/storage/media-storage';
 import { getStorage } from '@/server/storage/storage';

@@ -11,6 +11,7 @@ import { type Db, queryRows } from '@/server/db/client';
 import { likeContaining } from '@/server/db/paging';
 import { cmsContents, cmsMedia } from '@/server/db/schema';
 import type { MediaStorage } from '@/server/storage/media-storage';
+import { cleanFilename } from '@/server/storage/upload';
 
 /**
  * The media library: every file uploaded (through the console or the content API) or shipped
@@ -53,14 +54,6 @@ function toItem(row: Row): MediaItem {
     filename: row.filename,
     uploadedAt: row.createdAt.toISOString(),
   };
-}
-
-/** Keeps names searchable and short: path segments, control characters and length dropped. */
-export function cleanFilename(name: string | null | undefined): string {
-  if (!name) return '';
-  const base = name.split(/[\\/]/).at(-1) ?? '';
-  // eslint-disable-next-line no-control-regex
-  return base.replace(/[\u0000-\u001f\u007f]/g, '').slice(0, 200);
 }
 
 /** Adds a file; a URL already registered keeps its row (the demo seed runs more than once). */

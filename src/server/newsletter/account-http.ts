@@ -2,9 +2,9 @@ import 'server-only';
 import { z } from '@/lib/zod';
 import { type Db, getDb } from '@/server/db/client';
 import { doneAnswer } from '@/server/http/done-flash';
-import { endpoint } from '@/server/http/endpoint';
+import { endpoint } from '@/server/identity/endpoint';
 import type { ViewerOption } from '@/server/identity/session-user';
-import { setNewsletterConsent } from './subscription';
+import { setNewsletterConsent } from '@/server/profiles/newsletter-consent';
 
 /**
  * `POST /api/newsletter/account`: the account page's 「ニュースレターを受け取る」 /

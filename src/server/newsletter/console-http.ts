@@ -9,14 +9,13 @@ import {
   newsletterPaths,
   overlappingSends,
 } from '@/lib/newsletter/console';
-import { z } from '@/lib/zod';
+import { z, fieldErrors } from '@/lib/zod';
 import { recordAudit } from '@/server/audit/audit-log';
 import { CONTENT_ID } from '@/server/content/schemas';
 import { usesBuiltInContent } from '@/server/content/site-content';
 import { getDb } from '@/server/db/client';
 import { doneAnswer } from '@/server/http/done-flash';
-import { type GatedContext, gatedEndpoint } from '@/server/http/gated-endpoint';
-import { fieldErrors } from '@/server/identity/validation';
+import { type GatedContext, gatedEndpoint } from '@/server/identity/gated-endpoint';
 import { type FormResult, jsonAnswer } from '@/server/http/form-endpoint';
 import { isStaff } from '@/server/identity/session';
 import type { ViewerOption } from '@/server/identity/session-user';

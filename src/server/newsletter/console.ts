@@ -9,11 +9,12 @@ import {
   type SendView,
   type StepPost,
   type SuppressionView,
+  NEWSLETTER_ENDPOINT,
 } from '@/lib/newsletter/console';
 import { findEndpoint } from '@/lib/cms/model';
 import { z } from '@/lib/zod';
-import { actorLabels } from '@/server/cms/console/actors';
-import { findItem, itemState, lookupItems, titleFieldOf } from '@/server/cms/console/items';
+import { actorLabels } from '@/server/console/actors';
+import { findItem, itemState, lookupItems, titleFieldOf } from '@/server/console/items';
 import { CONTENT_ID } from '@/server/content/schemas';
 import { usesBuiltInContent } from '@/server/content/site-content';
 import type { Db } from '@/server/db/client';
@@ -22,7 +23,6 @@ import { newsletterLetters, newsletterSends, newsletterSuppressions } from '@/se
 import { requireAdmin, requireStaff } from '@/server/identity/session';
 import type { AppUser } from '@/server/identity/session-user';
 import {
-  NEWSLETTER_ENDPOINT,
   type SendStatus,
   type SendSummary,
   listSends,

@@ -1,7 +1,7 @@
 import 'server-only';
 import { z } from '@/lib/zod';
 import { type Db, getDb } from '@/server/db/client';
-import { endpoint } from '@/server/http/endpoint';
+import { endpoint } from '@/server/identity/endpoint';
 import { refererPage } from '@/server/http/form-endpoint';
 import { appAuth } from '@/server/identity/app-auth';
 import type { Auth } from '@/server/identity/auth';

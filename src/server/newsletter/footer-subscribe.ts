@@ -14,7 +14,7 @@ import { mails } from '@/server/mail/templates';
 import { addressKey } from '@/server/rate-limit/client-address';
 import { type Limit, consume } from '@/server/rate-limit/limiter';
 import { signJsonToken, verifyJsonToken } from '@/server/security/signing';
-import { setNewsletterConsent } from './subscription';
+import { setNewsletterConsent } from '@/server/profiles/newsletter-consent';
 
 /**
  * The footer's subscription with just an address, as Ghost's (docs/decisions/025-newsletter-consent.md):

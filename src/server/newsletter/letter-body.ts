@@ -1,7 +1,7 @@
 import 'server-only';
 import { ElementType, parseDocument } from 'htmlparser2';
 import { EMBED_PROVIDER_LABELS, embedPageUrl, playerEmbed, postEmbed } from '@/lib/cms/embeds';
-import { sanitizeRichText } from '@/server/cms/richtext/sanitize';
+import { sanitizeRichText } from '@/lib/cms/sanitize';
 import { escapeHtml } from '@/lib/text/escape-html';
 
 /**

@@ -1,6 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import { describe, expect, it } from 'vitest';
-import { AUDIENCES } from '@/server/access/audience';
+import { AUDIENCES } from '@/server/audience/audience';
 import { cacheablePath, pageKey } from '@/server/front/page-cache';
 import { hasLetterParam, letterPostUrl, letterVisit } from './letter-param';
 

@@ -1,6 +1,6 @@
 import { parseDocument, DomUtils } from 'htmlparser2';
 import { describe, expect, it } from 'vitest';
-import { MEMBERS_DIVIDER } from '@/server/cms/richtext/members-divider';
+import { MEMBERS_DIVIDER } from '@/lib/cms/members-divider';
 import {
   type LetterInput,
   type LetterPost,

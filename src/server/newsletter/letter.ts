@@ -2,7 +2,7 @@ import 'server-only';
 import { env } from '@/env';
 import { formatDateJa } from '@/lib/format';
 import { escapeHtml } from '@/lib/text/escape-html';
-import { postFor, type Viewer } from '@/server/access/post-access';
+import { postFor, type Viewer } from '@/lib/access/post-access';
 import type { Post } from '@/server/content/schemas';
 import { type Operator, operatorOf } from '@/server/operator/operator';
 import {
@@ -19,7 +19,7 @@ import {
  *
  * - **What the reader gets is the access policy's decision**, never one made here: a paid
  *   letter is what a paid member reads on the site, a free letter exactly what a signed-out
- *   visitor reads (`postFor` in src/server/access/post-access.ts: the part above the members'
+ *   visitor reads (`postFor` in src/lib/access/post-access.ts: the part above the members'
  *   divider, or the whole of a public-preview post), followed by 「続きはサイトで読む」.
  * - HTML and plain text with the same content; the HTML is one column at most 600 px wide with
  *   every style inline (mail clients drop style sheets), Japanese fonts, colours that survive

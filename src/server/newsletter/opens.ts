@@ -2,8 +2,8 @@ import 'server-only';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { sql } from 'drizzle-orm';
 import { type Db, queryRows } from '@/server/db/client';
-import { isBotUserAgent } from '@/server/analytics/view-input';
 import { letterVisit } from './letter-param';
+import { isBotUserAgent } from '@/server/http/user-agent';
 
 /**
  * Opens of a post from its letter, without a tracking pixel: every link to the post in a letter

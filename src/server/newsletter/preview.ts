@@ -1,14 +1,13 @@
 import 'server-only';
 import { env } from '@/env';
-import type { Audience } from '@/lib/newsletter/console';
-import { findItem as findStored, itemState } from '@/server/cms/console/items';
-import { publicPath } from '@/server/cms/console/site-urls';
+import { type Audience, NEWSLETTER_ENDPOINT } from '@/lib/newsletter/console';
+import { findItem as findStored, itemState } from '@/server/console/items';
+import { publicPath } from '@/server/console/site-urls';
 import { findItem } from '@/server/content/items';
 import { postSchema } from '@/server/content/schemas';
 import type { Db } from '@/server/db/client';
 import type { AppUser } from '@/server/identity/session-user';
 import { type Letter, type LetterPost, renderNewsletterLetter } from './letter';
-import { NEWSLETTER_ENDPOINT } from './queue';
 import { findEndpoint } from '@/lib/cms/model';
 
 type Staff = Pick<AppUser, 'id' | 'name' | 'email'>;

@@ -14,6 +14,7 @@ import { addReaders } from '@test-support/newsletter';
 import {
   NewsletterError,
   cancelSend,
+  followPostPublications,
   listSends,
   newsletterSendStatus,
   queueNewsletter,
@@ -29,6 +30,8 @@ const database = testDatabase({ global: false });
 const posts = findEndpoint('posts')!;
 
 beforeAll(async () => {
+  // As the server does when it starts (src/server/boot.ts).
+  followPostPublications();
   const { db } = database;
   await addReaders(db, [
     { id: 'free-1' },

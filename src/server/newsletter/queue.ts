@@ -3,8 +3,10 @@ import { and, desc, eq, inArray, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import { type Db, queryRows } from '@/server/db/client';
 import { cmsContents, newsletterLetters, newsletterSends } from '@/server/db/schema';
+import { singleton } from '@/lib/singleton';
 import { recordAudit } from '@/server/audit/audit-log';
-import { letterCounts } from '@/lib/newsletter/console';
+import { onItemPublication } from '@/server/cms/item-hooks';
+import { NEWSLETTER_ENDPOINT, letterCounts } from '@/lib/newsletter/console';
 import { AppError } from '@/lib/errors';
 
 /**
@@ -19,9 +21,6 @@ export const segmentSchema = z.enum(SEGMENTS);
 
 export type SendStatus = 'scheduled' | 'queued' | 'sending' | 'done' | 'cancelled';
 export type LetterStatus = 'queued' | 'sending' | 'sent' | 'failed' | 'uncertain';
-
-/** The endpoint whose items are sent as newsletters. */
-export const NEWSLETTER_ENDPOINT = 'posts';
 
 type NewsletterRefusal =
   'post-missing' | 'post-not-published' | 'post-not-scheduled' | 'send-missing';
@@ -167,8 +166,8 @@ export async function queueNewsletter(db: Db, input: QueueInput): Promise<QueueR
 }
 
 /**
- * The post was published: its sends waiting for that are queued. Called by the content store
- * inside the publishing transaction, so the publication and the queueing happen together.
+ * The post was published: its sends waiting for that are queued, inside the publishing
+ * transaction, so the publication and the queueing happen together.
  */
 export async function queueSendsOnPublication(
   db: Db,
@@ -204,6 +203,26 @@ export async function cancelSendsOnPublication(
     .where(and(eq(newsletterSends.contentId, contentId), eq(newsletterSends.status, 'scheduled')))
     .returning({ id: newsletterSends.id });
   return cancelled.length;
+}
+
+/**
+ * Sends follow their post's publication: queued when it is published, cancelled when it is
+ * called off, inside the store's transaction (src/server/cms/item-hooks.ts). Subscribed once
+ * per process when the server starts (src/server/boot.ts).
+ */
+export function followPostPublications(): void {
+  singleton('newsletter-follows-publications', () =>
+    onItemPublication({
+      published: (tx, item, at) =>
+        item.endpoint === NEWSLETTER_ENDPOINT
+          ? queueSendsOnPublication(tx, item.id, at)
+          : Promise.resolve(),
+      withdrawn: (tx, item, at) =>
+        item.endpoint === NEWSLETTER_ENDPOINT
+          ? cancelSendsOnPublication(tx, item.id, at)
+          : Promise.resolve(),
+    }),
+  );
 }
 
 /**

@@ -1,9 +1,9 @@
 import { beforeAll, describe, expect, it, vi } from 'vitest';
-import { MEMBERS_DIVIDER } from '@/server/cms/richtext/members-divider';
+import { MEMBERS_DIVIDER } from '@/lib/cms/members-divider';
 import type { ClaimedLetter } from './delivery';
 import { type LetterPost, renderNewsletterLetter } from './letter';
 import { createLetterComposer } from './sender';
-import { unsubscribeUrl } from './subscription';
+import { unsubscribeUrl } from '@/server/profiles/newsletter-consent';
 
 // The site's letter as the sender builds it: the post's link and a header carry the letter (not
 // the reader), RFC 8058 headers name the reader's unsubscribe link, and a letter filled in from the

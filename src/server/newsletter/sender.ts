@@ -18,8 +18,8 @@ import { type Letter, type LetterPost, renderNewsletterLetter } from './letter';
 import { LETTER_ID_HEADER } from './mail-report';
 import { letterPostUrl } from './letter-param';
 import { outboxLetterTransport, smtpLetterTransport } from './letter-transport';
-import { NEWSLETTER_ENDPOINT } from './queue';
-import { unsubscribeUrl } from './subscription';
+import { NEWSLETTER_ENDPOINT } from '@/lib/newsletter/console';
+import { unsubscribeUrl } from '@/server/profiles/newsletter-consent';
 
 /**
  * The sender every server instance runs from boot (src/server/boot.ts) until shutdown: the

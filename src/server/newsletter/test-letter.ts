@@ -5,7 +5,7 @@ import type { Db } from '@/server/db/client';
 import { sendMail } from '@/server/mail/mailer';
 import { type Letter, type LetterAudience, renderNewsletterLetter } from './letter';
 import { letterVersionOf } from './preview';
-import { unsubscribeUrl } from './subscription';
+import { unsubscribeUrl } from '@/server/profiles/newsletter-consent';
 
 export const TEST_SUBJECT_PREFIX = '【テスト配信】';
 

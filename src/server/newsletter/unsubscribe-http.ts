@@ -5,7 +5,11 @@ import { clientIp, isSameOriginRequest } from '@/server/http/request-origin';
 import { maskAddress } from '@/server/mail/mailer';
 import { eq } from 'drizzle-orm';
 import { userPrivateProfiles } from '@/server/db/schema';
-import { UNSUBSCRIBE_PATH, setNewsletterConsent, verifyUnsubscribeToken } from './subscription';
+import {
+  UNSUBSCRIBE_PATH,
+  setNewsletterConsent,
+  verifyUnsubscribeToken,
+} from '@/server/profiles/newsletter-consent';
 
 /**
  * `POST /newsletter/unsubscribe?token=…` (the front server hands it to

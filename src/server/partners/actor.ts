@@ -6,7 +6,7 @@ import {
   canActForPartner,
   canRunPartnerProgramme,
   partnerActorOf,
-} from '@/server/access/partner-access';
+} from '@/server/partners/partner-access';
 import { type Db, getDb } from '@/server/db/client';
 import { getUser } from '@/server/identity/session';
 import type { AppUser } from '@/server/identity/session-user';

@@ -15,7 +15,7 @@ import {
 import { decodeFlash } from '@/lib/http/flash';
 import { submitInquiry } from '@/server/inquiries/inquiries';
 import { sample } from '@test-support/media-samples';
-import { getListing, isLive, listingDeps, saveListing } from '@/server/jobs/listings';
+import { getListing, isLive, listingDeps, saveListing } from '@/server/partners/jobs/listings';
 import { axisAdminHandlers } from './axis-admin-http';
 import { saveContract } from './contracts';
 import { listMembers } from './members';

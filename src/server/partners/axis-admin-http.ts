@@ -1,9 +1,9 @@
 import 'server-only';
 import { INQUIRY_STATES, INQUIRY_STATE_LABELS } from '@/lib/inquiries';
 import { z } from '@/lib/zod';
-import { canRunPartnerProgramme } from '@/server/access/partner-access';
+import { canRunPartnerProgramme } from '@/server/partners/partner-access';
 import { getDb } from '@/server/db/client';
-import { gatedEndpoint } from '@/server/http/gated-endpoint';
+import { gatedEndpoint } from '@/server/identity/gated-endpoint';
 import { clippedFields } from '@/server/http/flash-values';
 import {
   type FormInput,
@@ -19,7 +19,7 @@ import {
   getListing,
   listingDeps,
   reviewListing,
-} from '@/server/jobs/listings';
+} from '@/server/partners/jobs/listings';
 import type { Actor } from '@/server/audit/audit-log';
 import { partnerActorFor } from './actor';
 import { addMember, removeMember } from './members';

@@ -2,7 +2,7 @@ import 'server-only';
 import { count, eq, inArray } from 'drizzle-orm';
 import { todayInJapan } from '@/lib/jobs';
 import type { ContractState } from '@/lib/partners/contract-state';
-import type { PartnerContract } from '@/server/access/partner-access';
+import type { PartnerContract } from '@/server/partners/partner-access';
 import type { Db } from '@/server/db/client';
 import { partnerContracts, userPublicProfiles } from '@/server/db/schema';
 

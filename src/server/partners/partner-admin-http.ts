@@ -1,7 +1,7 @@
 import 'server-only';
-import { canActForPartner } from '@/server/access/partner-access';
+import { canActForPartner } from '@/server/partners/partner-access';
 import type { z } from '@/lib/zod';
-import { endpoint } from '@/server/http/endpoint';
+import { endpoint } from '@/server/identity/endpoint';
 import { type FormInput, type FormResult, notFoundAnswer } from '@/server/http/form-endpoint';
 import { clippedFields } from '@/server/http/flash-values';
 import type { AppUser, ViewerOption } from '@/server/identity/session-user';

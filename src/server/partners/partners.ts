@@ -1,7 +1,7 @@
 import 'server-only';
 import { randomBytes } from 'node:crypto';
-import { optionalDay, requiredText, z } from '@/lib/zod';
-import type { PartnerContract } from '@/server/access/partner-access';
+import { optionalDay, requiredText, z, fieldErrors } from '@/lib/zod';
+import type { PartnerContract } from '@/server/partners/partner-access';
 import { type Actor, recordActorAction } from '@/server/audit/audit-log';
 import { type ContentClient, isContentRequestError } from '@/server/content/client';
 import { contentWriter } from '@/server/content/content-writer';
@@ -9,7 +9,6 @@ import { partnerSchema } from '@/server/content/schemas';
 import { siteContent } from '@/server/content/site-content';
 import { type Db, getDb } from '@/server/db/client';
 import type { FormResult } from '@/server/http/form-endpoint';
-import { fieldErrors } from '@/server/identity/validation';
 import {
   type StoredImage,
   forgetStoredImage,
@@ -24,7 +23,7 @@ import { refusedFields } from '@/server/forms/submit';
  * description, logo, website) is the `partners` item of the content service, which job pages read;
  * the contract (start, end, listing quota) is ours (partner_contracts). Staff create and edit both;
  * a partner's members edit the profile's description, logo and website. Who may call what is
- * decided by the caller through src/server/access/partner-access.ts.
+ * decided by the caller through src/server/partners/partner-access.ts.
  */
 
 export type PartnerDeps = { db: Db; content: ContentClient; writer: () => ContentClient };

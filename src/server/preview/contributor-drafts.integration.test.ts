@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { findEndpoint } from '@/lib/cms/model';
-import { consoleRoutes } from '@/server/cms/console/console-http';
+import { consoleRoutes } from '@/server/console/console-http';
 import { handleContentApi } from '@/server/cms/http';
 import { createContent, findDraftKey, updateContent } from '@/server/cms/store';
 import type * as SessionUser from '@/server/identity/session-user';

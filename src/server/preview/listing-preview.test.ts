@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { PartnerActor } from '@/server/access/partner-access';
+import type { PartnerActor } from '@/server/partners/partner-access';
 import { jobPreviewDecision } from './listing-preview';
 
 /** Who sees what at /jobs/preview/{id}: the listing's own partner and staff; nobody else. */

@@ -1,5 +1,5 @@
 import 'server-only';
-import { type PartnerActor, canPreviewListing } from '@/server/access/partner-access';
+import { type PartnerActor, canPreviewListing } from '@/server/partners/partner-access';
 
 /**
  * What /jobs/preview/{contentId} shows. Two previews share the address: the editors' draft of

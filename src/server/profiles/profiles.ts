@@ -6,11 +6,11 @@ import {
   type PrivateProfile,
   type PublicProfile,
 } from '@/lib/auth-state';
-import { noteAudienceChange } from '@/server/access/audience-changes';
+import { noteAudienceChange } from '@/server/audience/audience-changes';
 import type { Db } from '@/server/db/client';
 import { user, userPrivateProfiles, userPublicProfiles } from '@/server/db/schema';
 import type { Role } from '@/lib/identity/roles';
-import { type ConsentChange, appendConsent } from '@/server/newsletter/subscription';
+import { type ConsentChange, appendConsent } from '@/server/profiles/newsletter-consent';
 import { listSubscriptions } from './subscriptions';
 
 /**

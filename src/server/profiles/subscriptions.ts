@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { and, desc, eq, inArray } from 'drizzle-orm';
 import { SUBSCRIPTION_STATUSES, type SubscriptionRecord } from '@/lib/auth-state';
 import type { Db } from '@/server/db/client';
-import { noteAudienceChange } from '@/server/access/audience-changes';
+import { noteAudienceChange } from '@/server/audience/audience-changes';
 import { subscriptions } from '@/server/db/schema';
 
 /**

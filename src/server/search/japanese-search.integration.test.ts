@@ -1,9 +1,9 @@
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Viewer } from '@/server/access/post-access';
+import type { Viewer } from '@/lib/access/post-access';
 import { findEndpoint } from '@/lib/cms/model';
 import { reindexDone, reindexStaleRows } from '@/server/cms/search-index';
-import { seedDemoContent } from '@/server/cms/seed/seed';
+import { seedDemoContent } from '@/server/seed/seed';
 import { createContent } from '@/server/cms/store';
 import { type ApiCall, apiClient } from '@test-support/content-api-client';
 import { type SiteContent, createSiteContent } from '@/server/content/site-content';
@@ -11,7 +11,7 @@ import type { Database } from '@/server/db/client';
 import { cmsContents } from '@/server/db/schema';
 import { createTestDatabase } from '@test-support/db/test-database';
 import { type SearchHit, type SearchResults, searchSite } from './site-search';
-import { htmlToText } from './tokenize';
+import { htmlToText } from '@/server/cms/search/tokenize';
 
 process.env.CMS_RATE_LIMIT_READ = '1000000';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Viewer } from '@/server/access/post-access';
+import type { Viewer } from '@/lib/access/post-access';
 import { mediaSearchScope, postsSearchScope } from './search-scope';
 
 const FREE_PLAN = ['a', 'b', 'c'];

@@ -1,5 +1,5 @@
 import 'server-only';
-import { type Viewer, mediaAccess, postAccess } from '@/server/access/post-access';
+import { type Viewer, mediaAccess, postAccess } from '@/lib/access/post-access';
 import type { SearchScope } from '@/server/cms/search-index';
 
 /**

@@ -2,7 +2,7 @@ import 'server-only';
 import { type AccessLevel, accessLevelOf } from '@/lib/access/access-label';
 import { openListingsFilter } from '@/lib/jobs';
 import { z } from '@/lib/zod';
-import { type Viewer, audioFor, postFor } from '@/server/access/post-access';
+import { type Viewer, audioFor, postFor } from '@/lib/access/post-access';
 import type { SearchScope } from '@/server/cms/search-index';
 import {
   audioSchema,
@@ -13,7 +13,7 @@ import {
 } from '@/server/content/schemas';
 import type { SearchType } from './search-request';
 import { mediaSearchScope, postsSearchScope } from './search-scope';
-import { htmlToText } from './tokenize';
+import { htmlToText } from '@/server/cms/search/tokenize';
 
 /**
  * What the site search reads of each type (posts, feature issues, audio, movies, jobs): the

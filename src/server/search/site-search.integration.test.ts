@@ -1,9 +1,9 @@
 import { eq, inArray, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testDatabase } from '@test-support/route-tests';
-import type { Viewer } from '@/server/access/post-access';
+import type { Viewer } from '@/lib/access/post-access';
 import { findEndpoint } from '@/lib/cms/model';
-import { MEMBERS_DIVIDER } from '@/server/cms/richtext/members-divider';
+import { MEMBERS_DIVIDER } from '@/lib/cms/members-divider';
 import { reindexDone, reindexStaleRows } from '@/server/cms/search-index';
 import { createContent } from '@/server/cms/store';
 import { apiClient } from '@test-support/content-api-client';

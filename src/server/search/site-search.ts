@@ -2,7 +2,7 @@ import 'server-only';
 import type { AccessLevel } from '@/lib/access/access-label';
 import { isAppError } from '@/lib/errors';
 import { z } from '@/lib/zod';
-import type { Viewer } from '@/server/access/post-access';
+import type { Viewer } from '@/lib/access/post-access';
 import { getFreePlanPostIds, isContentRequestError } from '@/server/content/client';
 import {
   type Client,

@@ -1,6 +1,6 @@
 import 'server-only';
 import { type FoldedUnit, foldTerm, foldUnits } from '@/lib/japanese-text';
-import { splitQuery } from './tokenize';
+import { splitQuery } from '@/server/cms/search/tokenize';
 
 /**
  * Highlighted snippets of plain text for search results. Matching is done on the same folding

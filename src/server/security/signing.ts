@@ -1,8 +1,8 @@
 import 'server-only';
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { z } from 'zod';
-import { getAppSecret } from '@/server/storage/app-secret';
-import { isValidStorageKey } from '@/server/storage/storage-key';
+import { getAppSecret } from '@/server/security/app-secret';
+import { isValidStorageKey } from '@/lib/media/storage-key';
 
 /**
  * Everything the app signs with APP_SECRET: one core (a sub-key per purpose, HMAC-SHA256 over

@@ -4,7 +4,7 @@ import { SITE_DESCRIPTION } from '@/lib/site';
 import { seriesPath } from '@/lib/authors/works';
 import { seriesFeedPath } from '@/lib/feeds';
 import { OPEN_POSTS_FILTER } from '@/lib/access/filters';
-import { postAccess } from '@/server/access/post-access';
+import { postAccess } from '@/lib/access/post-access';
 import type { ContentClient } from '@/server/content/client';
 import { CONTENT_ID } from '@/server/content/schemas';
 import { type FeedPost, rssXml } from './rss';

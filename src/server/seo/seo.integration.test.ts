@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findEndpoint } from '@/lib/cms/model';
-import { seedDemoContent } from '@/server/cms/seed/seed';
+import { seedDemoContent } from '@/server/seed/seed';
 import { createContent, listContents, updateContent } from '@/server/cms/store';
 import { type SiteContent, createSiteContent } from '@/server/content/site-content';
 import type { Database } from '@/server/db/client';

@@ -9,7 +9,7 @@ import type {
   StoredObject,
   StoredObjectInfo,
 } from './media-storage';
-import { assertValidStorageKey } from './storage-key';
+import { assertValidStorageKey } from '@/lib/media/storage-key';
 
 /**
  * Media storage in an S3-compatible bucket, over fetch with our own SigV4 signer (no SDK).

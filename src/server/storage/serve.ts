@@ -3,7 +3,7 @@ import { mediaTypeForKey } from './media-types';
 import { PROTECTED_PREFIX, verifyMediaSignature } from '@/server/security/signing';
 import type { ByteRange, MediaStorage, StoredObjectInfo } from './media-storage';
 import { getStorage } from './storage';
-import { isValidStorageKey } from './storage-key';
+import { isValidStorageKey } from '@/lib/media/storage-key';
 
 /**
  * Serving stored files over HTTP: conditional requests (ETag / Last-Modified → 304), single

@@ -6,7 +6,7 @@ import { parseEnv } from '@/env';
 import { refusalAnswer } from '@/server/http/error-answer';
 import { S3Storage } from './s3-storage';
 import { FileSystemStorage, getStorage, storageFromSettings } from './storage';
-import { StorageKeyError, isValidStorageKey } from './storage-key';
+import { StorageKeyError, isValidStorageKey } from '@/lib/media/storage-key';
 
 // Before anything reads env() (it is read lazily, in the tests).
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'axis-storage-'));

@@ -5,7 +5,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { type Env, env } from '@/env';
 import { mediaTypeForKey } from './media-types';
-import { StorageKeyError, assertValidStorageKey } from './storage-key';
+import { StorageKeyError, assertValidStorageKey } from '@/lib/media/storage-key';
 import type {
   ByteRange,
   MediaStorage,

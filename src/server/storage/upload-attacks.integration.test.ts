@@ -15,7 +15,8 @@ import {
 } from './multipart';
 import { sample } from '@test-support/media-samples';
 import { BODY_IDLE_MS } from '@/server/http/read-body';
-import { handleMediaUpload, sweepUploadTemps } from './upload';
+import { handleMediaUpload } from '@/server/media/api-upload';
+import { sweepUploadTemps } from './upload';
 
 /**
  * Hostile and broken multipart bodies against POST /api/media. Each asserts the answer (status

@@ -3,13 +3,7 @@ import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { env } from '@/env';
-import { authenticateApiKey } from '@/server/cms/api-keys';
-import { CmsApiError } from '@/server/cms/errors';
-import { errorResponse } from '@/server/http/error-answer';
 import { BODY_IDLE_MS } from '@/server/http/read-body';
-import { enforceRateLimit } from '@/server/rate-limit/api-key-limit';
-import { type Db, getDb } from '@/server/db/client';
-import { cleanFilename, registerMedia } from '@/server/media/library';
 import {
   IMAGE_HEADER_BYTES,
   type InspectedMedia,
@@ -29,8 +23,8 @@ import { getStorage } from './storage';
 import { japanClock } from '@/lib/format';
 
 /**
- * POST /api/media: upload one image, audio or video file, microCMS management-API style
- * (header X-MICROCMS-API-KEY with the POST permission, multipart field `file`). The body is
+ * Receiving one uploaded image, audio or video file (the content API's POST /api/media,
+ * src/server/media/api-upload.ts, and the console's media library). The body is
  * streamed to a temporary file while its bytes are counted; the type is decided from the first
  * bytes, so a wrong or oversized file is refused as soon as that is known.
  *
@@ -63,7 +57,6 @@ export type UploadResult = {
 };
 
 export type UploadOptions = {
-  db?: Db;
   storage?: MediaStorage;
   limits?: MediaLimits;
   now?: Date;
@@ -80,7 +73,7 @@ export type ReceivedUpload = UploadResult & {
   contentHash: string;
 };
 
-export type ReceiveOptions = Omit<UploadOptions, 'db'> & {
+export type ReceiveOptions = UploadOptions & {
   /**
    * Called once the file is known good and before it is stored: throw to refuse it (the
    * temporary file is removed and nothing is stored).
@@ -91,17 +84,6 @@ export type ReceiveOptions = Omit<UploadOptions, 'db'> & {
     file: { contentHash: string },
   ) => void | Promise<void>;
 };
-
-function json(status: number, body: unknown, headers: Record<string, string> = {}): Response {
-  return new Response(JSON.stringify(body), {
-    status,
-    headers: {
-      'content-type': 'application/json; charset=utf-8',
-      'cache-control': 'private, no-store',
-      ...headers,
-    },
-  });
-}
 
 /** Where an upload's bytes wait while they are checked, one `<uuid>.part` file each. */
 const uploadTempPath = () => path.resolve(env().DATA_DIR, 'tmp', 'uploads');
@@ -147,6 +129,14 @@ export function storageKeyFor(media: InspectedMedia, now: Date): string {
 
 export function publicUrlFor(key: string): string {
   return key.startsWith('images/') ? `/uploads/${key}` : `/media/${key}`;
+}
+
+/** Keeps names searchable and short: path segments, control characters and length dropped. */
+export function cleanFilename(name: string | null | undefined): string {
+  if (!name) return '';
+  const base = name.split(/[\\/]/).at(-1) ?? '';
+  // eslint-disable-next-line no-control-regex
+  return base.replace(/[\u0000-\u001f\u007f]/g, '').slice(0, 200);
 }
 
 type Received = {
@@ -295,40 +285,5 @@ export async function receiveUpload(
     };
   } finally {
     if (tempFile) await fs.rm(tempFile, { force: true });
-  }
-}
-
-async function upload(request: Request, options: UploadOptions): Promise<Response> {
-  const db = options.db ?? (await getDb());
-  const principal = await authenticateApiKey(db, request.headers.get('x-microcms-api-key'));
-  if (!principal) throw new CmsApiError(401, 'X-MICROCMS-API-KEY header is invalid.');
-  if (!principal.permissions.has('POST')) throw new CmsApiError(400, 'POST is forbidden.');
-  await enforceRateLimit(db, principal, 'write');
-
-  const received = await receiveUpload(request, options);
-  // In the media library too, so editors find it (alt text is theirs to add there).
-  await registerMedia(db, { ...received, uploadedBy: `key:${principal.id}` });
-  const result: UploadResult = {
-    url: received.url,
-    ...(received.width !== undefined ? { width: received.width, height: received.height } : {}),
-    fileSize: received.fileSize,
-    contentType: received.contentType,
-  };
-  return json(201, result);
-}
-
-export async function handleMediaUpload(
-  request: Request,
-  options: UploadOptions = {},
-): Promise<Response> {
-  try {
-    return await upload(request, options);
-  } catch (error) {
-    // MediaRejection, MultipartError and CmsApiError answer their own status and message.
-    return errorResponse(error, {
-      log: '[media] upload failed:',
-      faultMessage: 'アップロードを保存できませんでした。時間をおいてもう一度お試しください。',
-      blankMessage: 'Error',
-    });
   }
 }

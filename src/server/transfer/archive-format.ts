@@ -1,6 +1,6 @@
 import 'server-only';
 import { z } from '@/lib/zod';
-import { isValidStorageKey } from '@/server/storage/storage-key';
+import { isValidStorageKey } from '@/lib/media/storage-key';
 
 /**
  * The transfer archive (`.tar.gz`), in this order:

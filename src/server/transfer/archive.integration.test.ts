@@ -6,7 +6,7 @@ import { createGzip } from 'node:zlib';
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findEndpoint } from '@/lib/cms/model';
-import { copyDemoMedia, seedDemoContent } from '@/server/cms/seed/seed';
+import { copyDemoMedia, seedDemoContent } from '@/server/seed/seed';
 import { createContent, updateContent } from '@/server/cms/store';
 import { type Database, queryRows } from '@/server/db/client';
 import { cmsContents, cmsMedia } from '@/server/db/schema';

@@ -8,7 +8,7 @@ import { TRANSFER_PAGE, isRunning } from '@/lib/transfer/status';
 import { z } from '@/lib/zod';
 import { type Db, getDb } from '@/server/db/client';
 import { invalidInput } from '@/server/forms/submit';
-import { gatedEndpoint, isAdmin } from '@/server/http/gated-endpoint';
+import { gatedEndpoint, isAdmin } from '@/server/identity/gated-endpoint';
 import { errorAnswer, failedResult, refusalAnswer } from '@/server/http/error-answer';
 import {
   type FormResult,

@@ -143,7 +143,7 @@ export async function writeImport(db: Db, rows: ImportRows): Promise<Record<stri
     (row) => `メディア ${row.url} が 2 回含まれています`,
   );
 
-  // Readings come from a child process (src/server/search/readings.ts): worked out before the
+  // Readings come from a child process (src/server/cms/search/readings.ts): worked out before the
   // transaction, which then holds no lock while the analyser loads.
   const columns = new Map(
     await Promise.all(

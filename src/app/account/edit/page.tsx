@@ -17,7 +17,7 @@ import { readFlash, typedText } from '@/server/http/read-flash';
 import { requireUser } from '@/server/identity/session';
 import { COMPANY_MAX, DISPLAY_NAME_MAX } from '@/lib/account-limits';
 import { INTERESTS, OCCUPATIONS } from '@/server/identity/validation';
-import { AVATAR_MAX_BYTES } from '@/server/identity/profile-flow';
+import { AVATAR_MAX_BYTES } from '@/server/account/profile-flow';
 import { getProfileDetails } from '@/server/profiles/profiles';
 import { getPartner, partnerDeps } from '@/server/partners/partners';
 import styles from '@/components/account/account-page.module.css';

@@ -7,7 +7,7 @@ import { cmsApiKeys, cmsMedia } from '@/server/db/schema';
 import { testDataDir, testDatabase } from '@test-support/route-tests';
 import { signMediaUrl } from '@/server/security/signing';
 import { type SampleName, sample } from '@test-support/media-samples';
-import { handleMediaUpload } from '@/server/storage/upload';
+import { handleMediaUpload } from '@/server/media/api-upload';
 import { GET as getMedia } from '../../media/[...path]/route';
 import { GET as getUpload } from '../../uploads/[...path]/route';
 import { POST } from './route';

@@ -14,7 +14,7 @@ import { PartnerTable } from '@/components/biz/axis-admin/partner-table';
 import { type QueuedListing, ReviewQueue } from '@/components/biz/axis-admin/review-queue';
 import { readFlash } from '@/server/http/read-flash';
 import { listPartnerInquiries } from '@/server/inquiries/inquiries';
-import { listReviewQueue } from '@/server/jobs/listings';
+import { listReviewQueue } from '@/server/partners/jobs/listings';
 import { listPartners, partnerDeps, partnerNames } from '@/server/partners/partners';
 import type { SearchParamsProps } from '@/components/listing/page-params';
 

@@ -8,9 +8,9 @@ import { JsonLd } from '@/components/seo/json-ld';
 import { isClosed } from '@/lib/jobs';
 import { itemBreadcrumbJsonLd, jobPostingJsonLd } from '@/lib/json-ld';
 import { readJob } from '@/server/access/read';
-import { sanitizeRichText } from '@/server/cms/richtext/sanitize';
+import { sanitizeRichText } from '@/lib/cms/sanitize';
 import type { Job } from '@/server/content/schemas';
-import { applyEmailOf, applyMailto, applyUrlOf } from '@/server/jobs/apply-clicks';
+import { applyEmailOf, applyMailto, applyUrlOf } from '@/server/partners/jobs/apply-clicks';
 import type { RouteParamsProps } from '@/components/listing/page-params';
 
 /*

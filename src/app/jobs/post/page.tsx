@@ -12,7 +12,7 @@ import {
   SUBMISSION_REFUSAL_MESSAGES,
   partnerOfWriter,
   submissionRefusal,
-} from '@/server/access/partner-access';
+} from '@/server/partners/partner-access';
 import { getDb } from '@/server/db/client';
 import type { Flash } from '@/lib/http/flash';
 import { readFlash } from '@/server/http/read-flash';
@@ -21,21 +21,21 @@ import {
   LISTING_FIELD_NAMES,
   LISTING_LIMITS,
   type ListingFields,
-} from '@/server/jobs/listing-input';
+} from '@/server/partners/jobs/listing-input';
 import {
   type Listing,
   displayState,
   getListing,
   isLive,
   listPartnerListings,
-} from '@/server/jobs/listings';
+} from '@/server/partners/jobs/listings';
 import {
   CLIPPED_FIELDS,
   CONFIRM_CLOSE,
   DONE_MESSAGES,
   type DoneKey,
   editPath,
-} from '@/server/jobs/listings-http';
+} from '@/server/partners/jobs/listings-http';
 import { currentPartnerActor } from '@/server/partners/actor';
 import { contractOf } from '@/server/partners/contracts';
 import { getPartner, partnerDeps } from '@/server/partners/partners';

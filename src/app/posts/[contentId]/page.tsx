@@ -8,7 +8,7 @@ import { PaywalledLead } from '@/components/content/paywalled-lead';
 import { RichText, richBody } from '@/components/content/rich-text';
 import { TableOfContents } from '@/components/content/table-of-contents';
 import { readingTimeLabel } from '@/lib/reading-time';
-import { bodyCharacters } from '@/server/access/lead';
+import { bodyCharacters } from '@/lib/access/lead';
 import { ShareLinks } from '@/components/content/share-links';
 import styles from '@/components/content/article.module.css';
 import { CardGrid } from '@/components/listing/content-card';
@@ -27,7 +27,7 @@ import type { Post } from '@/server/content/schemas';
 import type { RouteParamsProps, SearchParamsProps } from '@/components/listing/page-params';
 import { GiftBanner, GiftLink, GiftRefusedNote } from '@/components/gifts/gift-banner';
 import { GIFT_PARAM, giftTokenOf } from '@/lib/gifts/gift-link';
-import { mayGift } from '@/server/access/post-access';
+import { mayGift } from '@/lib/access/post-access';
 import { leadTextOf, readShownOr404 } from '@/components/content/item-page';
 
 // The query is optional for the tests that render the page without one.

@@ -6,7 +6,7 @@ import { redirect } from 'next/navigation';
 import { sitePageMetadata } from '@/components/listing/site-metadata';
 import { env } from '@/env';
 import { safeNextPath } from '@/lib/safe-next';
-import { PAID_STATUSES } from '@/server/access/post-access';
+import { PAID_STATUSES } from '@/lib/access/post-access';
 import { checkoutOutcome } from '@/server/billing/checkout';
 import { getDb } from '@/server/db/client';
 import { requireUser } from '@/server/identity/session';

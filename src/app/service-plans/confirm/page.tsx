@@ -6,14 +6,16 @@ import { toPlanView } from '@/components/billing/views';
 import { sitePageMetadata } from '@/components/listing/site-metadata';
 import { env } from '@/env';
 import { safeNextPath } from '@/lib/safe-next';
-import { findPlan, isPlanKey } from '@/server/billing/catalogue';
+import { findPlan } from '@/server/billing/catalogue';
 import { hasLiveProviderPlan, trialDaysFor } from '@/server/billing/checkout';
 import { confirmPath } from '@/lib/confirm-path';
 import { getDb } from '@/server/db/client';
 import { readFlash } from '@/server/http/read-flash';
 import { getUser } from '@/server/identity/session';
 import { offerTerms } from '@/lib/billing/offer-terms';
-import { lookUpOffer, readOfferCode } from '@/server/billing/offers';
+import { lookUpOffer } from '@/server/billing/offers';
+import { isPlanKey } from '@/lib/billing/plans';
+import { readOfferCode } from '@/lib/billing/offer-code';
 
 // The reader's own terms (their trial, today's date): never cached.
 export const dynamic = 'force-dynamic';

@@ -1,20 +1,17 @@
 import 'server-only';
-import { env } from '@/env';
 import { singleton } from '@/lib/singleton';
 import type { Db } from '@/server/db/client';
 import { advanceClocklessSubscriptions } from './cycle/clock';
 import { nowSeconds } from './object-store';
 import { deliverPendingEvents } from './webhooks';
 import { onSandboxActivity } from './activity';
-import { WEBHOOK_PATH } from './setup';
-import { handleBillingWebhook } from '../webhook';
 
 /**
  * What Stripe does on its own time, done for the sandbox in the server process: it moves
  * subscriptions without a test clock on with the real time and delivers pending webhook
- * events. Runs every second and at once after a change (activity.ts). Deliveries to
- * this site's own webhook URL are handed to the handler in process (the same signed request
- * the network would carry), so they arrive whatever address the server listens on.
+ * events. Runs every second and at once after a change (activity.ts). Deliveries go through
+ * the `fetch` the site passes in, which hands those to its own webhook URL to the handler in
+ * process (src/server/billing/webhook.ts): the sandbox knows nothing of the site.
  */
 
 const INTERVAL_MS = 1000;
@@ -32,15 +29,7 @@ const runner = singleton('billing-sandbox-runner', (): Runner => ({
   again: false,
 }));
 
-function deliveryFetch(db: Db): typeof fetch {
-  const own = new URL(WEBHOOK_PATH, env().SITE_URL).href;
-  return (input, init) => {
-    const request = new Request(input, init);
-    return request.url === own ? handleBillingWebhook(request, db) : fetch(request);
-  };
-}
-
-async function runOnce(db: Db): Promise<void> {
+async function runOnce(db: Db, deliver: typeof fetch): Promise<void> {
   if (runner.running) {
     runner.again = true;
     return;
@@ -50,7 +39,7 @@ async function runOnce(db: Db): Promise<void> {
     do {
       runner.again = false;
       await advanceClocklessSubscriptions(db, nowSeconds());
-      await deliverPendingEvents(db, { fetch: deliveryFetch(db) });
+      await deliverPendingEvents(db, { fetch: deliver });
     } while (runner.again);
   } catch (error) {
     console.error('[billing-sandbox] background run failed:', error);
@@ -59,11 +48,11 @@ async function runOnce(db: Db): Promise<void> {
   }
 }
 
-export function startSandboxRunner(db: Db): void {
+export function startSandboxRunner(db: Db, deliver: typeof fetch): void {
   if (runner.timer) return;
-  runner.timer = setInterval(() => void runOnce(db), INTERVAL_MS);
+  runner.timer = setInterval(() => void runOnce(db, deliver), INTERVAL_MS);
   runner.timer.unref();
-  runner.unsubscribe = onSandboxActivity(() => setImmediate(() => void runOnce(db)));
+  runner.unsubscribe = onSandboxActivity(() => setImmediate(() => void runOnce(db, deliver)));
 }
 
 export function stopSandboxRunner(): void {

@@ -7,7 +7,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { clearApiKeyCache, createApiKey } from '@/server/cms/api-keys';
 import { handleContentApi } from '@/server/cms/http';
-import { copyDemoMedia, seedDemoContent } from '@/server/cms/seed/seed';
+import { copyDemoMedia, seedDemoContent } from '@/server/seed/seed';
 import { type Database, queryRows } from '@/server/db/client';
 import { createTestDatabase } from '@test-support/db/test-database';
 import { FileSystemStorage } from '@/server/storage/storage';

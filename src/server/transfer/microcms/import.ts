@@ -4,7 +4,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { z } from '@/lib/zod';
 import { CONTENT_MODEL, type EndpointDef } from '@/lib/cms/model';
-import { sanitizeRichText } from '@/server/cms/richtext/sanitize';
+import { sanitizeRichText } from '@/lib/cms/sanitize';
 import type { StoredData } from '@/server/cms/values';
 import type { Db } from '@/server/db/client';
 import type { MediaStorage } from '@/server/storage/media-storage';

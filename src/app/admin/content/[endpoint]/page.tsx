@@ -22,7 +22,7 @@ export const generateMetadata = gatedMetadata(requireConsoleUser, async ({ param
 export default async function ContentListPage({ params, searchParams }: Props) {
   const list = await contentListPage((await params).endpoint, await searchParams);
   const flash = await readFlash();
-  // A bulk action's refusals, one line per item (src/server/cms/console/bulk.ts).
+  // A bulk action's refusals, one line per item (src/server/console/bulk.ts).
   const refused = Object.entries(failure(flash)?.values ?? {})
     .filter(([key]) => key.startsWith('refused'))
     .flatMap(([, line]) => line);

@@ -1,4 +1,4 @@
-import { handleAccountPost } from '@/server/identity/account-http';
+import { handleAccountPost } from '@/server/account/account-http';
 import { paramRoute } from '@/server/http/param-route';
 
 export const dynamic = 'force-dynamic';

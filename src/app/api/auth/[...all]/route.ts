@@ -1,5 +1,5 @@
 import { appAuth } from '@/server/identity/app-auth';
-import { handleProviderCallback } from '@/server/identity/account-http';
+import { handleProviderCallback } from '@/server/account/account-http';
 import { isOidcProviderId } from '@/server/identity/oidc-providers';
 
 export const dynamic = 'force-dynamic';

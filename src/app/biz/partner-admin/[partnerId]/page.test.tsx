@@ -1,12 +1,12 @@
 // @vitest-environment jsdom
 import { render, screen, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type * as PartnerAccessModule from '@/server/access/partner-access';
-import type { PartnerActor } from '@/server/access/partner-access';
-import { EMPTY_LISTING } from '@/server/jobs/listing-input';
-import type { Listing } from '@/server/jobs/listings';
+import type * as PartnerAccessModule from '@/server/partners/partner-access';
+import type { PartnerActor } from '@/server/partners/partner-access';
+import { EMPTY_LISTING } from '@/server/partners/jobs/listing-input';
+import type { Listing } from '@/server/partners/jobs/listings';
 import { draftListing } from '@test-support/listings';
-import type * as ListingsModule from '@/server/jobs/listings';
+import type * as ListingsModule from '@/server/partners/jobs/listings';
 import type * as PartnersModule from '@/server/partners/partners';
 import type { PartnerDetail } from '@/server/partners/partners';
 
@@ -36,7 +36,7 @@ vi.mock('@/components/listing/site-metadata', () => ({
 // The page's real gate (src/server/partners/actor.ts), on the test's actor.
 vi.mock('@/server/identity/session', () => ({ getUser: () => Promise.resolve(null) }));
 vi.mock('@/server/db/client', () => ({ getDb: () => Promise.resolve({}) }));
-vi.mock('@/server/access/partner-access', async (importOriginal) => ({
+vi.mock('@/server/partners/partner-access', async (importOriginal) => ({
   ...(await importOriginal<typeof PartnerAccessModule>()),
   partnerActorOf: () => server.actor,
 }));
@@ -45,7 +45,7 @@ vi.mock('@/server/partners/partners', async (importOriginal) => ({
   partnerDeps: () => Promise.resolve({ db: {}, content: {}, writer: () => ({}) }),
   getPartner: server.getPartner,
 }));
-vi.mock('@/server/jobs/listings', async (importOriginal) => ({
+vi.mock('@/server/partners/jobs/listings', async (importOriginal) => ({
   ...(await importOriginal<typeof ListingsModule>()),
   listPartnerListings: server.listPartnerListings,
 }));
@@ -53,7 +53,7 @@ vi.mock('@/server/partners/members', () => ({ listMembers: server.listMembers })
 vi.mock('@/components/biz/partner-admin/editor-jobs', () => ({
   listEditorPlacedJobs: server.listEditorPlacedJobs,
 }));
-vi.mock('@/server/jobs/apply-clicks', () => ({
+vi.mock('@/server/partners/jobs/apply-clicks', () => ({
   countJobViews: server.countJobViews,
   countApplyClicks: server.countApplyClicks,
 }));

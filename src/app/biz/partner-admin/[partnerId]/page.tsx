@@ -14,10 +14,10 @@ import { listEditorPlacedJobs } from '@/components/biz/partner-admin/editor-jobs
 import { ListingsSection } from '@/components/biz/partner-admin/listings-section';
 import { MembersSection } from '@/components/biz/partner-admin/members-section';
 import { ProfileSection } from '@/components/biz/partner-admin/profile-section';
-import { partnerOfWriter } from '@/server/access/partner-access';
+import { partnerOfWriter } from '@/server/partners/partner-access';
 import { readFlash } from '@/server/http/read-flash';
-import { countApplyClicks, countJobViews } from '@/server/jobs/apply-clicks';
-import { listPartnerListings } from '@/server/jobs/listings';
+import { countApplyClicks, countJobViews } from '@/server/partners/jobs/apply-clicks';
+import { listPartnerListings } from '@/server/partners/jobs/listings';
 import { requirePartnerAccess } from '@/server/partners/actor';
 import { listMembers } from '@/server/partners/members';
 import { PROFILE_SAVED } from '@/server/partners/partner-admin-http';

@@ -1,5 +1,5 @@
 import { getDb } from '@/server/db/client';
-import { handleApplyClick } from '@/server/jobs/apply-clicks';
+import { handleApplyClick } from '@/server/partners/jobs/apply-clicks';
 
 // Counted per click: never prerendered or cached.
 export const dynamic = 'force-dynamic';

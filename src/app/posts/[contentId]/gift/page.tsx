@@ -9,7 +9,7 @@ import styles from '@/components/gifts/gifts.module.css';
 import type { RouteParamsProps } from '@/components/listing/page-params';
 import { GIFT_DAYS, allowanceText } from '@/lib/gifts/gift-link';
 import { doneMessage, failure, typedIn } from '@/lib/http/form-flash';
-import { mayGift } from '@/server/access/post-access';
+import { mayGift } from '@/lib/access/post-access';
 import { readPost } from '@/server/access/read';
 import { NEW_GIFT_URL_VALUE, giftAllowanceFor, giftPagePath } from '@/server/gifts/gifts-http';
 import { readFlash } from '@/server/http/read-flash';

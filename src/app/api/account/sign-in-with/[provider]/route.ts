@@ -1,4 +1,4 @@
-import { handleProviderStart } from '@/server/identity/account-http';
+import { handleProviderStart } from '@/server/account/account-http';
 import { paramRoute } from '@/server/http/param-route';
 
 export const dynamic = 'force-dynamic';

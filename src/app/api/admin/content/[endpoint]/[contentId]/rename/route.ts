@@ -1,4 +1,4 @@
-import { consoleRoutes } from '@/server/cms/console/console-http';
+import { consoleRoutes } from '@/server/console/console-http';
 import { contentItemRoute } from '@/server/http/param-route';
 
 export const dynamic = 'force-dynamic';
