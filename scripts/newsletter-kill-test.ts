@@ -10,12 +10,12 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { sql } from 'drizzle-orm';
-import { openDatabase, queryRows } from '@/server/db/client';
-import { liveLockOwner } from '@/server/db/lock';
-import { createContent } from '@/server/cms/store';
+import { openDatabase, queryRows } from '@/server/platform/db/client';
+import { liveLockOwner } from '@/server/platform/db/lock';
+import { createContent } from '@/server/services/cms/store';
 import { findEndpoint } from '@/lib/cms/model';
-import { DELIVERY_DEFAULTS } from '@/server/newsletter/delivery';
-import { queueNewsletter } from '@/server/newsletter/queue';
+import { DELIVERY_DEFAULTS } from '@/server/features/newsletter/delivery';
+import { queueNewsletter } from '@/server/features/newsletter/queue';
 import { addReaders } from '../tests/support/newsletter';
 import { startSmtpSink } from '../tests/support/smtp-sink';
 

@@ -1,5 +1,5 @@
-import type * as SiteContentModule from '@/server/content/site-content';
-import type { SiteContent } from '@/server/content/site-content';
+import type * as SiteContentModule from '@/server/features/content/site-content';
+import type { SiteContent } from '@/server/features/content/site-content';
 import type { Viewer } from '@/lib/access/post-access';
 
 /**

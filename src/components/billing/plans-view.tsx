@@ -41,7 +41,7 @@ export type PlansViewProps = {
   viewer: PlansViewer;
   /** Sent back from the confirmation screen: this reader already has a plan. */
   alreadySubscribed?: boolean;
-  /** A failed renewal's amount and next retry (src/server/billing/reader-notices.ts). */
+  /** A failed renewal's amount and next retry (src/server/features/billing/reader-notices.ts). */
   pastDue?: BillingNotice;
   /** A valid offer the reader came with (`?offer=CODE`): its price beside each plan's. */
   offer?: OfferView | null;

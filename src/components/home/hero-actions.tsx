@@ -1,5 +1,5 @@
 import Link from 'next/link';
-import { currentViewer } from '@/server/access/current-viewer';
+import { currentViewer } from '@/server/features/access/current-viewer';
 import type { Viewer } from '@/lib/access/post-access';
 import styles from './hero-actions.module.css';
 

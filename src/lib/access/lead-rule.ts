@@ -53,7 +53,7 @@ export function leadRuleNote(
 
 /**
  * 「訪問者に見える部分」: the item's preview URL showing the draft as a signed-out visitor gets
- * it (src/server/preview/preview.ts, `as=visitor`). Posts only: the other gated kinds have no
+ * it (src/server/features/preview/preview.ts, `as=visitor`). Posts only: the other gated kinds have no
  * preview page.
  */
 export function visitorViewUrl(endpoint: string, previewUrl: string | null): string | null {

@@ -90,7 +90,7 @@ export type Access =
   { full: true; freePlan: boolean; gift?: GiftGrant } | { full: false; cta: CallToAction };
 
 /**
- * A live gift link for a post (src/server/gifts/gifts.ts found it by its token): an access
+ * A live gift link for a post (src/server/features/gifts/gifts.ts found it by its token): an access
  * input like the viewer, opening that one item in full for whoever holds the link
  * (docs/decisions/037-gift-articles.md). The page names the giver and the days left.
  */

@@ -1,6 +1,6 @@
 /**
  * The site's two paid plans by key, which forms, signed links and the plan catalogue
- * (src/server/billing/catalogue.ts, the provider's prices behind them) all name.
+ * (src/server/features/billing/catalogue.ts, the provider's prices behind them) all name.
  */
 export const PLAN_KEYS = ['monthly', 'yearly'] as const;
 export type PlanKey = (typeof PLAN_KEYS)[number];

@@ -1,4 +1,4 @@
-import { handleMediaUpload } from '@/server/media/api-upload';
+import { handleMediaUpload } from '@/server/features/media/api-upload';
 
 export const dynamic = 'force-dynamic';
 export const runtime = 'nodejs';

@@ -10,9 +10,9 @@ import { JsonLd } from '@/components/seo/json-ld';
 import { authorPath, seriesPath } from '@/lib/authors/works';
 import { breadcrumbJsonLd, profilePageJsonLd } from '@/lib/json-ld';
 import { truncateDescription } from '@/lib/metadata';
-import { readWriter } from '@/server/access/read';
-import { listWorksBy } from '@/server/content/author-works';
-import { listSeries } from '@/server/content/lists';
+import { readWriter } from '@/server/features/access/read';
+import { listWorksBy } from '@/server/features/content/author-works';
+import { listSeries } from '@/server/features/content/lists';
 
 // Content is read per request (the build never opens the database).
 export const dynamic = 'force-dynamic';

@@ -6,7 +6,7 @@ import styles from '@/components/content/article.module.css';
 import { jsonLdSite } from '@/components/listing/site-metadata';
 import { JsonLd } from '@/components/seo/json-ld';
 import { PAYWALLED_CLASS, contentItemJsonLd } from '@/lib/json-ld';
-import { readConnect } from '@/server/access/read';
+import { readConnect } from '@/server/features/access/read';
 import type { RouteParamsProps } from '@/components/listing/page-params';
 import { itemMetadataOf, readShownOr404 } from '@/components/content/item-page';
 

@@ -7,10 +7,14 @@ import { PreviewBanner } from '@/components/preview/preview-banner.client';
 import { JsonLd } from '@/components/seo/json-ld';
 import { isClosed } from '@/lib/jobs';
 import { itemBreadcrumbJsonLd, jobPostingJsonLd } from '@/lib/json-ld';
-import { readJob } from '@/server/access/read';
+import { readJob } from '@/server/features/access/read';
 import { sanitizeRichText } from '@/lib/cms/sanitize';
-import type { Job } from '@/server/content/schemas';
-import { applyEmailOf, applyMailto, applyUrlOf } from '@/server/partners/jobs/apply-clicks';
+import type { Job } from '@/server/features/content/schemas';
+import {
+  applyEmailOf,
+  applyMailto,
+  applyUrlOf,
+} from '@/server/features/partners/jobs/apply-clicks';
 import type { RouteParamsProps } from '@/components/listing/page-params';
 
 /*

@@ -11,8 +11,8 @@ import { JsonLd } from '@/components/seo/json-ld';
 import { seriesPath } from '@/lib/authors/works';
 import { seriesFeedLink, seriesFeedPath } from '@/lib/feeds';
 import { breadcrumbJsonLd, seriesJsonLd } from '@/lib/json-ld';
-import { readSeries } from '@/server/access/read';
-import { listSeriesEpisodes } from '@/server/content/lists';
+import { readSeries } from '@/server/features/access/read';
+import { listSeriesEpisodes } from '@/server/features/content/lists';
 
 // Content is read per request (the build never opens the database).
 export const dynamic = 'force-dynamic';
