@@ -4,23 +4,32 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import { env } from '@/env';
-import { startAdminSocket } from '@/server/features/admin/socket';
+import { startAdminSocket } from '@/server/features/admin';
 import { type Db, getDatabase, redactUrl } from '@/server/platform/db/client';
 import { probeServer } from '@/server/platform/db/availability';
 import { openWhenReachable } from '@/server/platform/db/wait-for-database';
-import { syncCatalogue } from '@/server/features/billing/catalogue';
-import { usesSandbox } from '@/server/features/billing/provider';
-import { startRefusal } from '@/server/features/billing/start-check';
+import {
+  ensureSandboxWebhook,
+  sandboxDeliveries,
+  startRefusal,
+  syncCatalogue,
+  usesSandbox,
+} from '@/server/features/billing';
 import { startSandboxRunner } from '@/server/services/billing-sandbox/runner';
-import { ensureSandboxWebhook } from '@/server/features/billing/sandbox-setup';
-import { sandboxDeliveries } from '@/server/features/billing/webhook';
 import { makePrivate, restrictUmask, secureDataDir } from '@/server/platform/db/lock';
-import { startScheduler, stopScheduler } from '@/server/features/console/scheduler';
-import { startNewsletterSender, stopNewsletterSender } from '@/server/features/newsletter/sender';
-import { followPostPublications } from '@/server/features/newsletter/queue';
+import { startScheduler, stopScheduler } from '@/server/features/console';
+import {
+  followPostPublications,
+  startNewsletterSender,
+  stopNewsletterSender,
+} from '@/server/features/newsletter';
 import { reindexInBackground } from '@/server/services/cms/search-index';
-import { copyDemoMedia, isContentEmpty, seedDemoContent } from '@/server/features/seed/seed';
-import { seedDemoContracts } from '@/server/features/seed/demo-contracts';
+import {
+  copyDemoMedia,
+  isContentEmpty,
+  seedDemoContent,
+  seedDemoContracts,
+} from '@/server/features/seed';
 import { onShutdown, shutdownOnSignals } from '@/server/platform/lifecycle/shutdown';
 import { startClusterBus } from '@/server/platform/cluster/bus';
 import { oneInstanceAtATime } from '@/server/platform/db/startup-lock';

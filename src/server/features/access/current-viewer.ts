@@ -1,10 +1,9 @@
 import 'server-only';
 import { headers } from 'next/headers';
 import { cache } from 'react';
-import { sessionUser } from '@/server/features/identity/session';
-import { audienceOf } from '@/server/features/audience/audience';
+import { sessionUser } from '@/server/features/identity';
+import { audienceOf, noteAudience } from '@/server/features/audience';
 import type { Viewer } from '@/lib/access/post-access';
-import { noteAudience } from '@/server/features/audience/render-audience';
 import { viewerForUser } from './request-viewer';
 
 /**

@@ -2,30 +2,30 @@ import 'server-only';
 import { headers } from 'next/headers';
 import { cache } from 'react';
 import { type AccessLevel, accessLevelOf } from '@/lib/access/access-label';
-import { getFreePlanPostIds } from '@/server/features/content/client';
-import { findItem } from '@/server/features/content/items';
 import {
   type Audio,
-  type Category,
-  type ConnectPage,
-  type Job,
-  type Movie,
-  type Post,
-  type Series,
-  type Writer,
   audioSchema,
+  type Category,
   categorySchema,
+  type ConnectPage,
   connectSchema,
+  findItem,
+  getFreePlanPostIds,
+  type Job,
   jobSchema,
+  type Movie,
   movieSchema,
+  type Post,
   postSchema,
+  type Series,
   seriesSchema,
+  siteContent,
+  type Writer,
   writerSchema,
-} from '@/server/features/content/schemas';
-import { siteContent } from '@/server/features/content/site-content';
+} from '@/server/features/content';
 import { getDb } from '@/server/platform/db/client';
-import { type GiftedPost, findGift } from '@/server/features/gifts/gifts';
-import { activePreview } from '@/server/features/preview/preview';
+import { findGift, type GiftedPost } from '@/server/features/gifts';
+import { activePreview } from '@/server/features/preview';
 import { currentViewer } from './current-viewer';
 import {
   type Gated,
@@ -35,7 +35,7 @@ import {
   movieFor,
   postFor,
 } from '@/lib/access/post-access';
-import { noteAudience } from '@/server/features/audience/render-audience';
+import { noteAudience } from '@/server/features/audience';
 
 /**
  * What pages read items through (Ghost's model: gating where output is made, so no page can

@@ -1,8 +1,8 @@
 import 'server-only';
 import { getDb } from '@/server/platform/db/client';
 import { STAFF_ROLES } from '@/lib/identity/roles';
-import { type AppUser, userFromHeaders } from '@/server/features/identity/session-user';
-import { listSubscriptions } from '@/server/features/profiles/subscriptions';
+import { type AppUser, userFromHeaders } from '@/server/features/identity';
+import { listSubscriptions } from '@/server/features/profiles';
 import { type Viewer, viewerOf } from '@/lib/access/post-access';
 
 /** The policy's viewer for a signed-in user (or nobody): staff by role, else by their plans. */

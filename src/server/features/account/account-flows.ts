@@ -1,39 +1,38 @@
 import 'server-only';
-import { pathStartOf, recordSignUpSource } from '@/server/features/attribution/attribution';
+import { pathStartOf, recordSignUpSource } from '@/server/features/attribution';
 import { APIError } from 'better-auth/api';
 import { eq } from 'drizzle-orm';
 import { env } from '@/env';
 import { safeNextPath } from '@/lib/safe-next';
 import { recordAudit, recordOwnAction } from '@/server/platform/audit/audit-log';
 import type { Db } from '@/server/platform/db/client';
-import { noteAudienceChange } from '@/server/features/audience/audience-changes';
+import { noteAudienceChange } from '@/server/features/audience';
 import { AUDIENCE_COOKIE, setCookieValue } from '@/server/platform/http/cookies';
 import { user as userTable } from '@/server/platform/db/schema';
 import { maskAddress, sendMail } from '@/server/platform/mail/mailer';
 import { mails } from '@/server/platform/mail/templates';
-import { cancelLiveSubscriptions } from '@/server/features/profiles/subscriptions';
-import { cancelProviderSubscriptions } from '@/server/features/billing/account-closure';
+import { cancelLiveSubscriptions } from '@/server/features/profiles';
+import { cancelProviderSubscriptions, checkoutIntentPath } from '@/server/features/billing';
 import { type Limit, consume, countOf, hit, reset } from '@/server/platform/rate-limit/limiter';
 import { consumeOrRefuse, invalidInput, refusedFields } from '@/server/platform/forms/submit';
 import { addressKey } from '@/server/platform/rate-limit/client-address';
 import { catchRefusal } from '@/server/platform/http/error-answer';
 import type { FormResult } from '@/server/platform/http/form-endpoint';
-import { type Auth, EMAIL_VERIFICATION_SECONDS } from '@/server/features/identity/auth';
-import { checkoutIntentPath } from '@/server/features/billing/checkout-intent';
-import { SENT_PAGE, sentMailCookie } from '@/server/features/identity/sign-up-sent';
 import {
-  removeUnfinishedSignUp,
-  withSignUpConsent,
-} from '@/server/features/identity/unfinished-sign-up';
-import {
+  type Auth,
   changeEmailInput,
   deleteAccountInput,
+  EMAIL_VERIFICATION_SECONDS,
   forgotPasswordInput,
   passwordProblem,
+  removeUnfinishedSignUp,
   resetPasswordInput,
+  SENT_PAGE,
+  sentMailCookie,
   signInInput,
   signUpInput,
-} from '@/server/features/identity/validation';
+  withSignUpConsent,
+} from '@/server/features/identity';
 import type { z } from '@/lib/zod';
 import { type PlanKey } from '@/lib/billing/plans';
 

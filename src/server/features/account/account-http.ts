@@ -1,7 +1,13 @@
 import 'server-only';
 import { getDb } from '@/server/platform/db/client';
 import { clientIp } from '@/server/platform/http/request-origin';
-import { endpoint } from '@/server/features/identity/endpoint';
+import {
+  appAuth,
+  type AppUser,
+  endpoint,
+  SENT_PAGE,
+  userFromHeaders,
+} from '@/server/features/identity';
 import { type FormInput, jsonAnswer } from '@/server/platform/http/form-endpoint';
 import {
   type FlowContext,
@@ -18,13 +24,10 @@ import {
 import { env } from '@/env';
 import { confirmPath } from '@/lib/confirm-path';
 import { safeNextPath } from '@/lib/safe-next';
-import { appAuth } from '@/server/features/identity/app-auth';
 import { resendVerification } from './resend-verification';
-import { SENT_PAGE } from '@/server/features/identity/sign-up-sent';
 import { editProfile } from './profile-flow';
 import { finishProviderSignIn, startProviderSignIn } from './oidc-sign-in';
 import { followSignInLink, requestSignInLink, switchToLinkAccount } from './sign-in-link';
-import { type AppUser, userFromHeaders } from '@/server/features/identity/session-user';
 import { isPlanKey } from '@/lib/billing/plans';
 import { readOfferCode } from '@/lib/billing/offer-code';
 

@@ -8,8 +8,7 @@ import { AUTH_COOKIE_PREFIX } from '@/server/platform/http/cookies';
 import { addressKey } from '@/server/platform/rate-limit/client-address';
 import { consumeOrRefuse } from '@/server/platform/forms/submit';
 import { type FlowContext, type FlowDeps, type FlowResult, LIMITS } from './account-flows';
-import { isOidcProviderId } from '@/server/features/identity/oidc-providers';
-import { withSignUpConsent } from '@/server/features/identity/unfinished-sign-up';
+import { isOidcProviderId, withSignUpConsent } from '@/server/features/identity';
 
 /**
  * Sign-in with an OpenID Connect provider (oidc-providers.ts), in two requests:

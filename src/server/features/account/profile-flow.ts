@@ -1,10 +1,8 @@
 import 'server-only';
-import { setNewsletterConsent } from '@/server/features/profiles/newsletter-consent';
-import { getProfileDetails, updateProfile } from '@/server/features/profiles/profiles';
+import { getProfileDetails, setNewsletterConsent, updateProfile } from '@/server/features/profiles';
 import { forgetStoredImage, receiveFormImage } from '@/server/platform/storage/store-image';
 import type { FlowContext, FlowDeps, FlowResult } from './account-flows';
-import type { AppUser } from '@/server/features/identity/session-user';
-import { profileInput } from '@/server/features/identity/validation';
+import { type AppUser, profileInput } from '@/server/features/identity';
 import { invalidInput } from '@/server/platform/forms/submit';
 
 /** Avatars are small square pictures: 2 MB is plenty. */

@@ -10,7 +10,7 @@ import {
   LIMITS,
   verifiedPage,
 } from './account-flows';
-import { RESENT_PAGE, sentMailCookie, sentMailOf } from '@/server/features/identity/sign-up-sent';
+import { RESENT_PAGE, sentMailCookie, sentMailOf } from '@/server/features/identity';
 
 /**
  * The sent page's 「確認メールを再送する」 (docs/decisions/039-reader-path.md). The address is the

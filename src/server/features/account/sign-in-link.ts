@@ -12,10 +12,15 @@ import { mails } from '@/server/platform/mail/templates';
 import { addressKey } from '@/server/platform/rate-limit/client-address';
 import { consumeOrRefuse } from '@/server/platform/forms/submit';
 import { type FlowContext, type FlowDeps, LIMITS, formFlow, signOut } from './account-flows';
-import { ACCOUNT_MAIL_LIMITS, sendCappedMail } from '@/server/features/identity/account-mail';
-import { type Auth, SIGN_IN_LINK_SECONDS, issueSignInToken } from '@/server/features/identity/auth';
-import type { AppUser } from '@/server/features/identity/session-user';
-import { emailField } from '@/server/features/identity/validation';
+import {
+  ACCOUNT_MAIL_LIMITS,
+  type AppUser,
+  type Auth,
+  emailField,
+  issueSignInToken,
+  sendCappedMail,
+  SIGN_IN_LINK_SECONDS,
+} from '@/server/features/identity';
 
 /**
  * Sign-in without a password (docs/decisions/020-sign-in-without-password.md): a link mailed to

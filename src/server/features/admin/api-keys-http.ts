@@ -17,10 +17,9 @@ import {
   revokeApiKey,
 } from '@/server/services/cms/api-keys';
 import { getDb } from '@/server/platform/db/client';
-import { gatedEndpoint, isAdmin } from '@/server/features/identity/gated-endpoint';
+import { gatedEndpoint, isAdmin, type ViewerOption } from '@/server/features/identity';
 import { clippedFields } from '@/server/platform/http/flash-values';
 import type { FormInput, FormResult } from '@/server/platform/http/form-endpoint';
-import type { ViewerOption } from '@/server/features/identity/session-user';
 import { doneAnswer } from '@/server/platform/http/done-flash';
 import { refusedFields } from '@/server/platform/forms/submit';
 

@@ -2,8 +2,7 @@ import 'server-only';
 import fs from 'node:fs';
 import path from 'node:path';
 import { z } from '@/lib/zod';
-import { describeInstance } from '@/server/features/backup/emptiness';
-import { backupWithAudit, restoreWithAudit } from '@/server/features/backup/service';
+import { backupWithAudit, describeInstance, restoreWithAudit } from '@/server/features/backup';
 import { getStorage } from '@/server/platform/storage/storage';
 import {
   type AdminCommand,

@@ -2,12 +2,15 @@ import 'server-only';
 import { z } from '@/lib/zod';
 import { formatYen } from '@/lib/format';
 import { recordAudit } from '@/server/platform/audit/audit-log';
-import { syncCatalogue } from '@/server/features/billing/catalogue';
-import { customerIdOf } from '@/server/features/billing/customers';
-import { billingProvider, usesSandbox } from '@/server/features/billing/provider';
+import {
+  billingProvider,
+  customerIdOf,
+  syncCatalogue,
+  usesSandbox,
+} from '@/server/features/billing';
 import { sandboxSecretKey } from '@/server/services/billing-sandbox/secret-key';
 import { type AdminCommand, UsageError, defineCommand, defineCommandWithoutFlags } from './command';
-import { emailField } from '@/server/features/identity/validation';
+import { emailField } from '@/server/features/identity';
 import { requireUser } from './user-commands';
 
 /** The billing commands: the sandbox's key and clock, a reader's billing, the plan catalogue. */

@@ -8,7 +8,7 @@ import {
   parsePermissions,
   revokeApiKey,
 } from '@/server/services/cms/api-keys';
-import { publishDueItems } from '@/server/features/console/scheduler';
+import { publishDueItems } from '@/server/features/console';
 import { findDraftKey } from '@/server/services/cms/store';
 import { env } from '@/env';
 import { queryRows } from '@/server/platform/db/client';

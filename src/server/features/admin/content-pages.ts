@@ -9,29 +9,29 @@ import {
   type HistoryProps,
   type ReferenceOption,
 } from '@/lib/admin-content';
-import { MAX_BULK_ITEMS } from '@/server/features/console/bulk';
-import { CONTENT_ID } from '@/server/features/content/schemas';
-import { consolePaths } from '@/lib/admin-content';
-import { consoleTarget } from '@/server/features/console/console-http';
-import { loadVersionHistory } from '@/server/features/console/history';
 import {
   CONSOLE_PAGE_SIZE,
+  consoleTarget,
   countByEndpoint,
+  countInReview,
+  editorsByItem,
+  findSubmission,
   listConsoleItems,
   loadEditorItem,
+  loadVersionHistory,
   lookupItems,
+  MAX_BULK_ITEMS,
+  ownershipOf,
+  parseContentListQuery,
   titleFieldOf,
-} from '@/server/features/console/items';
+} from '@/server/features/console';
+import { CONTENT_ID, usesBuiltInContent } from '@/server/features/content';
+import { consolePaths } from '@/lib/admin-content';
 import { currentIds } from '@/server/services/cms/redirects';
-import { parseContentListQuery } from '@/server/features/console/list-query';
-import { editorsByItem } from '@/server/features/console/presence';
 import { CONTENT_MODEL, type EndpointDef, findEndpoint } from '@/lib/cms/model';
-import { usesBuiltInContent } from '@/server/features/content/site-content';
 import { getDb } from '@/server/platform/db/client';
-import { getUser } from '@/server/features/identity/session';
-import type { AppUser } from '@/server/features/identity/session-user';
+import { type AppUser, getUser } from '@/server/features/identity';
 import { CONTRIBUTOR_ENDPOINTS, can, mayEdit, mayRead } from '@/lib/access/console-permissions';
-import { countInReview, findSubmission, ownershipOf } from '@/server/features/console/submissions';
 
 /**
  * What the content console's pages (src/app/admin/content/**) read: every item in every state,

@@ -1,19 +1,20 @@
 import 'server-only';
 import { z } from '@/lib/zod';
-import { emailField } from '@/server/features/identity/validation';
-import { NewsletterError, SEGMENTS, queueNewsletter } from '@/server/features/newsletter/queue';
+import { emailField } from '@/server/features/identity';
 import {
-  SUPPRESSION_REASONS,
-  suppressAddress,
-  unsuppressAddress,
-} from '@/server/features/newsletter/suppressions';
-import { type AddressResult, applyMailReport } from '@/server/features/newsletter/bounces';
-import {
-  MAX_MAIL_BYTES,
+  type AddressResult,
+  applyMailReport,
   mailReportSchema,
+  MAX_MAIL_BYTES,
+  NewsletterError,
+  queueNewsletter,
   readMailReport,
+  SEGMENTS,
+  suppressAddress,
+  SUPPRESSION_REASONS,
   tooLarge,
-} from '@/server/features/newsletter/mail-report';
+  unsuppressAddress,
+} from '@/server/features/newsletter';
 import { SUPPRESSION_REASON_LABELS } from '@/lib/newsletter/console';
 import { type AdminCommand, type RawArgs, UsageError, defineCommand } from './command';
 

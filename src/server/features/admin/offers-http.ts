@@ -1,12 +1,11 @@
 import 'server-only';
 import { z, fieldErrors } from '@/lib/zod';
 import { recordAudit } from '@/server/platform/audit/audit-log';
-import { createOffer, deactivateOffer, offerInput } from '@/server/features/billing/offer-console';
+import { createOffer, deactivateOffer, offerInput } from '@/server/features/billing';
 import { getDb } from '@/server/platform/db/client';
 import { doneAnswer } from '@/server/platform/http/done-flash';
-import { gatedEndpoint, isAdmin } from '@/server/features/identity/gated-endpoint';
+import { gatedEndpoint, isAdmin, type ViewerOption } from '@/server/features/identity';
 import { clippedFields } from '@/server/platform/http/flash-values';
-import type { ViewerOption } from '@/server/features/identity/session-user';
 import { refusedFields } from '@/server/platform/forms/submit';
 import { PLAN_KEYS } from '@/lib/billing/plans';
 

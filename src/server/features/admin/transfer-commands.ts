@@ -5,13 +5,13 @@ import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { z } from '@/lib/zod';
 import { getStorage } from '@/server/platform/storage/storage';
-import { describeInventory } from '@/server/features/transfer/inventory';
-import { normalizeBaseUrl } from '@/server/features/transfer/microcms/client';
 import {
+  describeInventory,
   exportWithAudit,
+  normalizeBaseUrl,
   runArchiveImport,
   startMicroCmsImport,
-} from '@/server/features/transfer/service';
+} from '@/server/features/transfer';
 import type { TransferStatus } from '@/lib/transfer/status';
 import {
   type AdminCommand,

@@ -2,32 +2,30 @@ import 'server-only';
 import { csvRecord } from '@/lib/csv';
 import { z } from '@/lib/zod';
 import { recordAudit } from '@/server/platform/audit/audit-log';
-import { choosePlan, listPlans, unknownPlanMessage } from '@/server/features/billing/catalogue';
+import { choosePlan, listPlans, unknownPlanMessage } from '@/server/features/billing';
 import { CmsApiError } from '@/server/services/cms/errors';
 import { findEndpoint } from '@/lib/cms/model';
 import { getContent } from '@/server/services/cms/store';
 import type { Db } from '@/server/platform/db/client';
-import { createAuth } from '@/server/features/identity/auth';
-import { ROLES } from '@/lib/identity/roles';
 import {
+  createAuth,
   DISPLAY_NAME_MAX,
   emailField,
   passwordProblem,
-} from '@/server/features/identity/validation';
+} from '@/server/features/identity';
+import { ROLES } from '@/lib/identity/roles';
 import { listOutboxMails } from '@/server/platform/mail/outbox';
 import {
-  type UserSummary,
   findUserByEmail,
+  grantComplimentary,
   listNewsletterSubscribers,
+  listSubscriptions,
   listUsers,
+  revokeComplimentary,
   setPartnerId,
   setUserRole,
-} from '@/server/features/profiles/profiles';
-import {
-  grantComplimentary,
-  listSubscriptions,
-  revokeComplimentary,
-} from '@/server/features/profiles/subscriptions';
+  type UserSummary,
+} from '@/server/features/profiles';
 import { getAppSecret } from '@/server/platform/security/app-secret';
 import { UsageError, defineCommand, defineCommandWithoutFlags } from './command';
 import { grantDays } from './grant-days';

@@ -11,7 +11,7 @@ import type { Db } from '@/server/platform/db/client';
 import { session, user, userPublicProfiles } from '@/server/platform/db/schema';
 import { ROLES, type Role } from '@/lib/identity/roles';
 import type { PlanState } from '@/lib/identity/user-labels';
-import { listSubscriptions } from '@/server/features/profiles/subscriptions';
+import { listSubscriptions } from '@/server/features/profiles';
 
 /**
  * The accounts as the admin screens (/admin/users) see them: found by address or name, newest

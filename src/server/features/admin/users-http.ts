@@ -1,19 +1,27 @@
 import 'server-only';
 import { ROLE_LABELS } from '@/lib/identity/user-labels';
 import { z, fieldErrors } from '@/lib/zod';
-import { noteAudienceChange } from '@/server/features/audience/audience-changes';
+import { noteAudienceChange } from '@/server/features/audience';
 import { recordAudit } from '@/server/platform/audit/audit-log';
-import { choosePlan, listPlans, unknownPlanMessage } from '@/server/features/billing/catalogue';
+import { choosePlan, listPlans, unknownPlanMessage } from '@/server/features/billing';
 import { getDb } from '@/server/platform/db/client';
-import { gatedEndpoint, isAdmin } from '@/server/features/identity/gated-endpoint';
+import {
+  appAuth,
+  type AppUser,
+  gatedEndpoint,
+  isAdmin,
+  type ViewerOption,
+} from '@/server/features/identity';
 import { clippedFields } from '@/server/platform/http/flash-values';
 import type { FormInput, FormResult } from '@/server/platform/http/form-endpoint';
-import { appAuth } from '@/server/features/identity/app-auth';
 import { ROLES } from '@/lib/identity/roles';
-import type { AppUser, ViewerOption } from '@/server/features/identity/session-user';
-import { PARTNER_ID, getPartner, partnerDeps } from '@/server/features/partners/partners';
-import { setPartnerId, setUserRole } from '@/server/features/profiles/profiles';
-import { grantComplimentary, revokeComplimentary } from '@/server/features/profiles/subscriptions';
+import { getPartner, PARTNER_ID, partnerDeps } from '@/server/features/partners';
+import {
+  grantComplimentary,
+  revokeComplimentary,
+  setPartnerId,
+  setUserRole,
+} from '@/server/features/profiles';
 import { type UserDetail, getUserDetail } from './users-directory';
 import { grantDays } from './grant-days';
 import { doneAnswer } from '@/server/platform/http/done-flash';

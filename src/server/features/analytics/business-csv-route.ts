@@ -1,7 +1,7 @@
 import 'server-only';
 import { z } from '@/lib/zod';
 import { type Db, getDb } from '@/server/platform/db/client';
-import { userFromHeaders, type ViewerOption } from '@/server/features/identity/session-user';
+import { userFromHeaders, type ViewerOption } from '@/server/features/identity';
 import { CSV_TABLES, businessCsv, csvFileName } from './business-csv';
 import { POST_SORTS, loadBusinessReport } from './business-report';
 import type { TitleLookup } from './report';

@@ -9,7 +9,7 @@ import {
   user,
   userPrivateProfiles,
 } from '@/server/platform/db/schema';
-import { duplicateClaimKey } from '@/server/features/billing/one-plan';
+import { duplicateClaimKey } from '@/server/features/billing';
 import {
   computeFigures,
   type Headline,
@@ -21,7 +21,7 @@ import {
   type ContentEndpoint,
   isContentEndpoint,
   pathForContent,
-} from '@/server/features/attribution/content-path';
+} from '@/server/features/attribution';
 import { type TitleLookup, titlesOf } from './report';
 import { japanDay } from './view-input';
 

@@ -1,14 +1,14 @@
 import 'server-only';
-import type { ContentRef } from '@/server/features/attribution/content-path';
-import { getFreePlanPostIds } from '@/server/features/content/client';
-import { findItem } from '@/server/features/content/items';
+import type { ContentRef } from '@/server/features/attribution';
 import {
   audioSchema,
   connectSchema,
+  findItem,
+  getFreePlanPostIds,
   movieSchema,
   postSchema,
-} from '@/server/features/content/schemas';
-import { siteContent } from '@/server/features/content/site-content';
+  siteContent,
+} from '@/server/features/content';
 import { type Viewer, connectAccess, mediaAccess, postAccess } from '@/lib/access/post-access';
 
 /**

@@ -1,12 +1,12 @@
 import 'server-only';
 import { z } from '@/lib/zod';
 import type { Db } from '@/server/platform/db/client';
-import { siteContent } from '@/server/features/content/site-content';
+import { siteContent } from '@/server/features/content';
 import {
   type ContentEndpoint,
   isContentEndpoint,
   pathForContent,
-} from '@/server/features/attribution/content-path';
+} from '@/server/features/attribution';
 import { countTopContent, countViewsPerDay, type DayCount } from './page-views';
 import { addDays, japanDay } from './view-input';
 

@@ -1,19 +1,20 @@
 import 'server-only';
-import { sessionAudienceOf } from '@/server/features/audience/audience';
+import { sessionAudienceOf } from '@/server/features/audience';
 import { paywallShown } from '@/server/features/analytics/paywall-shown';
 import type { Viewer } from '@/lib/access/post-access';
-import { viewerFromHeaders } from '@/server/features/access/request-viewer';
+import { viewerFromHeaders } from '@/server/features/access';
 import { type Db, getDb } from '@/server/platform/db/client';
 import { env } from '@/env';
 import { SESSION_COOKIES, readCookieHeader } from '@/server/platform/http/cookies';
-import { endpoint } from '@/server/features/identity/endpoint';
+import { endpoint } from '@/server/features/identity';
 import type { Limit } from '@/server/platform/rate-limit/limiter';
 import {
   asksNotToTrack,
+  contentForPath,
+  type ContentRef,
   pathStartCookie,
   pathStartOf,
-} from '@/server/features/attribution/attribution';
-import { type ContentRef, contentForPath } from '@/server/features/attribution/content-path';
+} from '@/server/features/attribution';
 import { insertPageView } from './page-views';
 import { MAX_VIEW_BODY_BYTES, japanDay, stripReferrer, viewInputSchema } from './view-input';
 import { isBotUserAgent } from '@/server/platform/http/user-agent';

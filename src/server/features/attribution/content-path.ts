@@ -1,5 +1,5 @@
 import 'server-only';
-import { CONTENT_ID } from '@/server/features/content/schemas';
+import { CONTENT_ID } from '@/server/features/content';
 
 /**
  * Which content item a page shows, read from its path alone, so a beacon cannot claim a view

@@ -10,7 +10,7 @@ import { sql } from 'drizzle-orm';
 import type { Database, Db } from '@/server/platform/db/client';
 import { queryRows } from '@/server/platform/db/client';
 import type { MediaStorage } from '@/server/platform/storage/media-storage';
-import { referencedKeys } from '@/server/features/transfer/archive-format';
+import { referencedKeys } from '@/server/features/transfer';
 import { type TarEntryInput, tarStream } from '@/server/platform/archive/tar';
 import {
   type CatalogTable,

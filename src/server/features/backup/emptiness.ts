@@ -2,11 +2,11 @@ import 'server-only';
 import { sql } from 'drizzle-orm';
 import { type Db, queryRows } from '@/server/platform/db/client';
 import {
-  type Inventory,
   contentInventory,
   describeInventory,
+  type Inventory,
   isEmptyInventory,
-} from '@/server/features/transfer/inventory';
+} from '@/server/features/transfer';
 import { BackupError } from './errors';
 
 /**

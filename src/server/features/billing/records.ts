@@ -2,8 +2,8 @@ import 'server-only';
 import { eq, getTableName } from 'drizzle-orm';
 import type Stripe from 'stripe';
 import { withKeyLock } from '@/lib/keyed-lock';
-import { sourceOfMetadata } from '@/server/features/attribution/attribution';
-import { noteAudienceChange } from '@/server/features/audience/audience-changes';
+import { sourceOfMetadata } from '@/server/features/attribution';
+import { noteAudienceChange } from '@/server/features/audience';
 import { recordAudit } from '@/server/platform/audit/audit-log';
 import type { Db } from '@/server/platform/db/client';
 import {

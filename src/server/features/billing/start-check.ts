@@ -1,5 +1,5 @@
 import type { Env } from '@/env';
-import { operatorStartRefusal } from '@/server/features/operator/operator';
+import { operatorStartRefusal } from '@/server/features/operator';
 
 /**
  * A server database without STRIPE_SECRET_KEY is a production site that would silently take

@@ -7,9 +7,7 @@ import {
   bookmarkKey,
 } from '@/lib/bookmarks';
 import { z } from '@/lib/zod';
-import type { ContentClient } from '@/server/features/content/client';
-import { imageSchema } from '@/server/features/content/schemas';
-import { siteContent } from '@/server/features/content/site-content';
+import { type ContentClient, imageSchema, siteContent } from '@/server/features/content';
 import { type Db, getDb } from '@/server/platform/db/client';
 import { listBookmarks } from './bookmarks';
 

@@ -7,12 +7,10 @@ import {
   bookmarkKey,
 } from '@/lib/bookmarks';
 import { z } from '@/lib/zod';
-import { isContentRequestError } from '@/server/features/content/client';
-import { siteContent } from '@/server/features/content/site-content';
+import { isContentRequestError, siteContent } from '@/server/features/content';
 import { type Db, getDb } from '@/server/platform/db/client';
-import { endpoint } from '@/server/features/identity/endpoint';
+import { endpoint, userFromHeaders } from '@/server/features/identity';
 import { jsonAnswer, refererPage } from '@/server/platform/http/form-endpoint';
-import { userFromHeaders } from '@/server/features/identity/session-user';
 import { addBookmark, bookmarkRefSchema, bookmarkedAmong, removeBookmark } from './bookmarks';
 
 /**

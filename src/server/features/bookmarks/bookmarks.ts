@@ -11,7 +11,7 @@ import {
 import { z } from '@/lib/zod';
 import type { Db } from '@/server/platform/db/client';
 import { bookmarks, user } from '@/server/platform/db/schema';
-import { CONTENT_ID } from '@/server/features/content/schemas';
+import { CONTENT_ID } from '@/server/features/content';
 
 /**
  * A signed-in reader's bookmarks: items of the posts, audios, movies and connect endpoints,

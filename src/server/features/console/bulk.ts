@@ -3,7 +3,7 @@ import { BULK_ACTIONS, type BulkAction } from '@/lib/admin-content';
 import type { EndpointDef } from '@/lib/cms/model';
 import { z } from '@/lib/zod';
 import { type Actor, recordActorAction } from '@/server/platform/audit/audit-log';
-import { CONTENT_ID } from '@/server/features/content/schemas';
+import { CONTENT_ID } from '@/server/features/content';
 import type { Db } from '@/server/platform/db/client';
 import { deleteItem, runWorkflow } from './actions';
 import { findItem, titleFieldOf } from './items';

@@ -3,15 +3,13 @@ import { env } from '@/env';
 import { OBJECT_ITEM, WORKFLOW_ACTIONS, consolePaths } from '@/lib/admin-content';
 import { z } from '@/lib/zod';
 import { type EndpointDef, findEndpoint } from '@/lib/cms/model';
-import { usesBuiltInContent } from '@/server/features/content/site-content';
-import { CONTENT_ID } from '@/server/features/content/schemas';
+import { CONTENT_ID, usesBuiltInContent } from '@/server/features/content';
 import { getDb } from '@/server/platform/db/client';
 import { FLASH_COOKIE, setCookieValue } from '@/server/platform/http/cookies';
 import { doneFlashCookie } from '@/server/platform/http/done-flash';
-import { gatedEndpoint } from '@/server/features/identity/gated-endpoint';
+import { type AppUser, gatedEndpoint, type ViewerOption } from '@/server/features/identity';
 import { encodeFlash } from '@/lib/http/flash';
 import { type FormInput, jsonAnswer, notFoundAnswer } from '@/server/platform/http/form-endpoint';
-import type { AppUser, ViewerOption } from '@/server/features/identity/session-user';
 import { clientIp } from '@/server/platform/http/request-origin';
 import { can, mayEdit, mayRead } from '@/lib/access/console-permissions';
 import {

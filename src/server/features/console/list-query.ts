@@ -5,7 +5,7 @@ import {
   type ConsoleStatus,
   type ContentListQuery,
 } from '@/lib/admin-content';
-import { CONTENT_ID } from '@/server/features/content/schemas';
+import { CONTENT_ID } from '@/server/features/content';
 
 /**
  * A content list's query from the URL. Anything that is not one of the allowed values is

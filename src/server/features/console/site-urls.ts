@@ -2,7 +2,7 @@ import 'server-only';
 import { OBJECT_ITEM } from '@/lib/admin-content';
 import { itemPath } from '@/lib/cms/item-paths';
 import { SITE_PAGE_ENDPOINTS } from '@/lib/site-pages';
-import { type SitePageEndpoint, sitePagePath } from '@/server/features/content/site-pages';
+import { type SitePageEndpoint, sitePagePath } from '@/server/features/content';
 
 /**
  * Where the site shows an item, for the console's 「公開ページを見る」 and 「プレビュー」. Only

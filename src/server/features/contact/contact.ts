@@ -10,7 +10,7 @@ import {
   publicFormSubmitter,
 } from '@/server/platform/forms/submit';
 import { multiLineText, requiredLine } from '@/server/platform/forms/text-fields';
-import { emailField } from '@/server/features/identity/validation';
+import { emailField } from '@/server/features/identity';
 import { contactAcknowledged, contactReceived } from '@/server/platform/mail/templates';
 
 /**

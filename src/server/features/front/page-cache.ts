@@ -1,8 +1,8 @@
 import 'server-only';
 import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
-import type { Audience } from '@/server/features/audience/audience';
+import type { Audience } from '@/server/features/audience';
 import { cachedPagePolicy } from './csp';
-import { hasLetterParam } from '@/server/features/newsletter/letter-param';
+import { hasLetterParam } from '@/server/features/newsletter';
 import { hasGiftParam } from '@/lib/gifts/gift-link';
 import { type ContentChange, changeNarrows } from '@/server/services/cms/events';
 import { type ContentReads, affects } from '@/server/services/cms/reads';

@@ -2,13 +2,13 @@ import 'server-only';
 import type { IncomingMessage } from 'node:http';
 import {
   type Audience,
+  audienceChangedSince,
   audienceCookie,
   readAudienceCookie,
   sessionAudienceOf,
-} from '@/server/features/audience/audience';
-import { audienceChangedSince } from '@/server/features/audience/audience-changes';
-import { viewerForUser } from '@/server/features/access/request-viewer';
-import { userFromHeaders } from '@/server/features/identity/session-user';
+} from '@/server/features/audience';
+import { viewerForUser } from '@/server/features/access';
+import { userFromHeaders } from '@/server/features/identity';
 import {
   AUDIENCE_COOKIE,
   SESSION_COOKIES,

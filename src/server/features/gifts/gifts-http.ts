@@ -3,12 +3,10 @@ import { env } from '@/env';
 import { giftUrl } from '@/lib/gifts/gift-link';
 import { z } from '@/lib/zod';
 import { recordAudit } from '@/server/platform/audit/audit-log';
-import { findItem } from '@/server/features/content/items';
-import { CONTENT_ID, postSchema } from '@/server/features/content/schemas';
+import { CONTENT_ID, findItem, postSchema } from '@/server/features/content';
 import { getDb } from '@/server/platform/db/client';
 import { doneAnswer } from '@/server/platform/http/done-flash';
-import { endpoint } from '@/server/features/identity/endpoint';
-import type { ViewerOption } from '@/server/features/identity/session-user';
+import { endpoint, type ViewerOption } from '@/server/features/identity';
 import { type GiftedPost, createGift, giftAllowance } from './gifts';
 
 /**

@@ -9,9 +9,9 @@ import {
 } from '@/lib/gifts/gift-link';
 import type { Db } from '@/server/platform/db/client';
 import { gifts, user, userPublicProfiles } from '@/server/platform/db/schema';
-import type { AppUser } from '@/server/features/identity/session-user';
+import type { AppUser } from '@/server/features/identity';
 import { type GiftGrant, mayGift, viewerOf } from '@/lib/access/post-access';
-import { listSubscriptions } from '@/server/features/profiles/subscriptions';
+import { listSubscriptions } from '@/server/features/profiles';
 
 /**
  * Gift links (docs/decisions/037-gift-articles.md). A paid reader makes a link that opens one

@@ -14,7 +14,7 @@ import { sendMail } from '@/server/platform/mail/mailer';
 import { ACCOUNT_MAIL_LIMITS, sendCappedMail } from './account-mail';
 import { removeResetLinks, removeVerificationLinks } from '@/server/platform/mail/outbox';
 import { mails } from '@/server/platform/mail/templates';
-import { createProfiles } from '@/server/features/profiles/profiles';
+import { createProfiles } from '@/server/features/profiles';
 import { type OidcSettings, genericOAuthConfigs, oidcSettingsFromEnv } from './oidc-providers';
 import { signUpConsent } from './unfinished-sign-up';
 

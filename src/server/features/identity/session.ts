@@ -5,9 +5,9 @@ import { cache } from 'react';
 import { env } from '@/env';
 import { safeNextPath } from '@/lib/safe-next';
 import { type AuthState, SIGNED_OUT_AUTH_STATE, deriveAuthState } from '@/lib/auth-state';
-import { notePersonal } from '@/server/features/audience/render-audience';
+import { notePersonal } from '@/server/features/audience';
 import { getDb } from '@/server/platform/db/client';
-import { loadIdentity } from '@/server/features/profiles/profiles';
+import { loadIdentity } from '@/server/features/profiles';
 import { type AppUser, userFromHeaders } from './session-user';
 import { type Role, STAFF_ROLES } from '@/lib/identity/roles';
 

@@ -1,7 +1,7 @@
 import 'server-only';
 import { env } from '@/env';
 import { getDb } from '@/server/platform/db/client';
-import { endpoint } from '@/server/features/identity/endpoint';
+import { endpoint } from '@/server/features/identity';
 import { clippedFields } from '@/server/platform/http/flash-values';
 import type { FormInput } from '@/server/platform/http/form-endpoint';
 import type { InquiryKind } from '@/lib/inquiries';

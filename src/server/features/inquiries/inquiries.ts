@@ -30,7 +30,7 @@ import {
   requiredLine,
 } from '@/server/platform/forms/text-fields';
 import type { FormResult } from '@/server/platform/http/form-endpoint';
-import { emailField } from '@/server/features/identity/validation';
+import { emailField } from '@/server/features/identity';
 import { inquiryAcknowledged, inquiryReceived } from '@/server/platform/mail/templates';
 
 /**

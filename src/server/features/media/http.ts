@@ -20,7 +20,12 @@ import {
 import { z, fieldErrors } from '@/lib/zod';
 import { recordAudit } from '@/server/platform/audit/audit-log';
 import { type Db, getDb } from '@/server/platform/db/client';
-import { gatedEndpoint } from '@/server/features/identity/gated-endpoint';
+import {
+  type AppUser,
+  gatedEndpoint,
+  userFromHeaders,
+  type ViewerOption,
+} from '@/server/features/identity';
 import { errorAnswer, refusalAnswer } from '@/server/platform/http/error-answer';
 import { clippedFields } from '@/server/platform/http/flash-values';
 import {
@@ -33,11 +38,6 @@ import {
 import { rawPostViewer } from '@/server/platform/http/raw-post';
 import { clientIp } from '@/server/platform/http/request-origin';
 import { STAFF_ROLES } from '@/lib/identity/roles';
-import {
-  type AppUser,
-  userFromHeaders,
-  type ViewerOption,
-} from '@/server/features/identity/session-user';
 import type { MediaLimits } from '@/server/platform/storage/media-types';
 import type { MediaStorage } from '@/server/platform/storage/media-storage';
 import { getStorage } from '@/server/platform/storage/storage';

@@ -2,9 +2,8 @@ import 'server-only';
 import { z } from '@/lib/zod';
 import { type Db, getDb } from '@/server/platform/db/client';
 import { doneAnswer } from '@/server/platform/http/done-flash';
-import { endpoint } from '@/server/features/identity/endpoint';
-import type { ViewerOption } from '@/server/features/identity/session-user';
-import { setNewsletterConsent } from '@/server/features/profiles/newsletter-consent';
+import { endpoint, type ViewerOption } from '@/server/features/identity';
+import { setNewsletterConsent } from '@/server/features/profiles';
 
 /**
  * `POST /api/newsletter/account`: the account page's 「ニュースレターを受け取る」 /

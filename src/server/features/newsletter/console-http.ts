@@ -11,14 +11,16 @@ import {
 } from '@/lib/newsletter/console';
 import { z, fieldErrors } from '@/lib/zod';
 import { recordAudit } from '@/server/platform/audit/audit-log';
-import { CONTENT_ID } from '@/server/features/content/schemas';
-import { usesBuiltInContent } from '@/server/features/content/site-content';
+import { CONTENT_ID, usesBuiltInContent } from '@/server/features/content';
 import { getDb } from '@/server/platform/db/client';
 import { doneAnswer } from '@/server/platform/http/done-flash';
-import { type GatedContext, gatedEndpoint } from '@/server/features/identity/gated-endpoint';
+import {
+  type GatedContext,
+  gatedEndpoint,
+  isStaff,
+  type ViewerOption,
+} from '@/server/features/identity';
 import { type FormResult, jsonAnswer } from '@/server/platform/http/form-endpoint';
-import { isStaff } from '@/server/features/identity/session';
-import type { ViewerOption } from '@/server/features/identity/session-user';
 import { findSend, stepPost } from './console';
 import { renderPreviewLetter } from './preview';
 import { sendTestLetter } from './test-letter';

@@ -13,10 +13,14 @@ import {
 } from '@/lib/newsletter/console';
 import { findEndpoint } from '@/lib/cms/model';
 import { z } from '@/lib/zod';
-import { actorLabels } from '@/server/features/console/actors';
-import { findItem, itemState, lookupItems, titleFieldOf } from '@/server/features/console/items';
-import { CONTENT_ID } from '@/server/features/content/schemas';
-import { usesBuiltInContent } from '@/server/features/content/site-content';
+import {
+  actorLabels,
+  findItem,
+  itemState,
+  lookupItems,
+  titleFieldOf,
+} from '@/server/features/console';
+import { CONTENT_ID, usesBuiltInContent } from '@/server/features/content';
 import type { Db } from '@/server/platform/db/client';
 import { getDb } from '@/server/platform/db/client';
 import {
@@ -24,8 +28,7 @@ import {
   newsletterSends,
   newsletterSuppressions,
 } from '@/server/platform/db/schema';
-import { requireAdmin, requireStaff } from '@/server/features/identity/session';
-import type { AppUser } from '@/server/features/identity/session-user';
+import { type AppUser, requireAdmin, requireStaff } from '@/server/features/identity';
 import {
   type SendStatus,
   type SendSummary,

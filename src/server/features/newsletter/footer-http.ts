@@ -1,11 +1,8 @@
 import 'server-only';
 import { z } from '@/lib/zod';
 import { type Db, getDb } from '@/server/platform/db/client';
-import { endpoint } from '@/server/features/identity/endpoint';
+import { appAuth, type Auth, emailField, endpoint } from '@/server/features/identity';
 import { refererPage } from '@/server/platform/http/form-endpoint';
-import { appAuth } from '@/server/features/identity/app-auth';
-import type { Auth } from '@/server/features/identity/auth';
-import { emailField } from '@/server/features/identity/validation';
 import {
   CONFIRM_PATH,
   SENT_PAGE,

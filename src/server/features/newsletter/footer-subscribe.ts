@@ -9,16 +9,16 @@ import { newsletterConsents, user as userTable } from '@/server/platform/db/sche
 import {
   type Auth,
   EMAIL_VERIFICATION_SECONDS,
+  sendCappedMail,
   signInWithoutMail,
-} from '@/server/features/identity/auth';
-import { withSignUpConsent } from '@/server/features/identity/unfinished-sign-up';
-import { sendCappedMail } from '@/server/features/identity/account-mail';
+  withSignUpConsent,
+} from '@/server/features/identity';
 import { maskAddress } from '@/server/platform/mail/mailer';
 import { mails } from '@/server/platform/mail/templates';
 import { addressKey } from '@/server/platform/rate-limit/client-address';
 import { type Limit, consume } from '@/server/platform/rate-limit/limiter';
 import { signJsonToken, verifyJsonToken } from '@/server/platform/security/signing';
-import { setNewsletterConsent } from '@/server/features/profiles/newsletter-consent';
+import { setNewsletterConsent } from '@/server/features/profiles';
 
 /**
  * The footer's subscription with just an address, as Ghost's (docs/decisions/025-newsletter-consent.md):

@@ -3,8 +3,8 @@ import { env } from '@/env';
 import { formatDateJa } from '@/lib/format';
 import { escapeHtml } from '@/lib/text/escape-html';
 import { postFor, type Viewer } from '@/lib/access/post-access';
-import type { Post } from '@/server/features/content/schemas';
-import { type Operator, operatorOf } from '@/server/features/operator/operator';
+import type { Post } from '@/server/features/content';
+import { type Operator, operatorOf } from '@/server/features/operator';
 import {
   LETTER_COLORS,
   LETTER_FONT,

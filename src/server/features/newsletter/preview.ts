@@ -1,12 +1,10 @@
 import 'server-only';
 import { env } from '@/env';
 import { type Audience, NEWSLETTER_ENDPOINT } from '@/lib/newsletter/console';
-import { findItem as findStored, itemState } from '@/server/features/console/items';
-import { publicPath } from '@/server/features/console/site-urls';
-import { findItem } from '@/server/features/content/items';
-import { postSchema } from '@/server/features/content/schemas';
+import { findItem as findStored, itemState, publicPath } from '@/server/features/console';
+import { findItem, postSchema } from '@/server/features/content';
 import type { Db } from '@/server/platform/db/client';
-import type { AppUser } from '@/server/features/identity/session-user';
+import type { AppUser } from '@/server/features/identity';
 import { type Letter, type LetterPost, renderNewsletterLetter } from './letter';
 import { findEndpoint } from '@/lib/cms/model';
 

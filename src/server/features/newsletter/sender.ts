@@ -3,8 +3,7 @@ import { singleton } from '@/lib/singleton';
 import { escapeHtml } from '@/lib/text/escape-html';
 import { env } from '@/env';
 import type { Db } from '@/server/platform/db/client';
-import { findItem } from '@/server/features/content/items';
-import { postSchema } from '@/server/features/content/schemas';
+import { findItem, postSchema } from '@/server/features/content';
 import { mailFrom } from '@/server/platform/mail/mailer';
 import {
   type ClaimedLetter,
@@ -19,7 +18,7 @@ import { LETTER_ID_HEADER } from './mail-report';
 import { letterPostUrl } from './letter-param';
 import { outboxLetterTransport, smtpLetterTransport } from './letter-transport';
 import { NEWSLETTER_ENDPOINT } from '@/lib/newsletter/console';
-import { unsubscribeUrl } from '@/server/features/profiles/newsletter-consent';
+import { unsubscribeUrl } from '@/server/features/profiles';
 
 /**
  * The sender every server instance runs from boot (src/server/boot.ts) until shutdown: the

@@ -5,7 +5,7 @@ import type { Db } from '@/server/platform/db/client';
 import { sendMail } from '@/server/platform/mail/mailer';
 import { type Letter, type LetterAudience, renderNewsletterLetter } from './letter';
 import { letterVersionOf } from './preview';
-import { unsubscribeUrl } from '@/server/features/profiles/newsletter-consent';
+import { unsubscribeUrl } from '@/server/features/profiles';
 
 export const TEST_SUBJECT_PREFIX = '【テスト配信】';
 

@@ -6,10 +6,10 @@ import { maskAddress } from '@/server/platform/mail/mailer';
 import { eq } from 'drizzle-orm';
 import { userPrivateProfiles } from '@/server/platform/db/schema';
 import {
-  UNSUBSCRIBE_PATH,
   setNewsletterConsent,
+  UNSUBSCRIBE_PATH,
   verifyUnsubscribeToken,
-} from '@/server/features/profiles/newsletter-consent';
+} from '@/server/features/profiles';
 
 /**
  * `POST /newsletter/unsubscribe?token=…` (the front server hands it to

@@ -8,8 +8,7 @@ import {
   partnerActorOf,
 } from '@/server/features/partners/partner-access';
 import { type Db, getDb } from '@/server/platform/db/client';
-import { getUser } from '@/server/features/identity/session';
-import type { AppUser } from '@/server/features/identity/session-user';
+import { type AppUser, getUser } from '@/server/features/identity';
 import { partnerIdOfUser } from './contracts';
 import { PARTNER_ID } from './partners';
 

@@ -3,7 +3,7 @@ import { INQUIRY_STATES, INQUIRY_STATE_LABELS } from '@/lib/inquiries';
 import { z } from '@/lib/zod';
 import { canRunPartnerProgramme } from '@/server/features/partners/partner-access';
 import { getDb } from '@/server/platform/db/client';
-import { gatedEndpoint } from '@/server/features/identity/gated-endpoint';
+import { gatedEndpoint, type ViewerOption } from '@/server/features/identity';
 import { clippedFields } from '@/server/platform/http/flash-values';
 import {
   type FormInput,
@@ -11,8 +11,7 @@ import {
   refererPage,
   NOT_FOUND_MESSAGE,
 } from '@/server/platform/http/form-endpoint';
-import type { ViewerOption } from '@/server/features/identity/session-user';
-import { setInquiryState } from '@/server/features/inquiries/inquiries';
+import { setInquiryState } from '@/server/features/inquiries';
 import {
   LISTING_ID,
   closeListing,

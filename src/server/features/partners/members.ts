@@ -5,8 +5,8 @@ import type { Db } from '@/server/platform/db/client';
 import { user, userPublicProfiles } from '@/server/platform/db/schema';
 import type { FormResult } from '@/server/platform/http/form-endpoint';
 import { STAFF_ROLES } from '@/lib/identity/roles';
-import { emailField } from '@/server/features/identity/validation';
-import { findUserByEmail, setPartnerId } from '@/server/features/profiles/profiles';
+import { emailField } from '@/server/features/identity';
+import { findUserByEmail, setPartnerId } from '@/server/features/profiles';
 import { partnerNotFound } from './partners';
 import { refusedFields } from '@/server/platform/forms/submit';
 

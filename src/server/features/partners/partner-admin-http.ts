@@ -1,14 +1,13 @@
 import 'server-only';
 import { canActForPartner } from '@/server/features/partners/partner-access';
 import type { z } from '@/lib/zod';
-import { endpoint } from '@/server/features/identity/endpoint';
+import { type AppUser, endpoint, type ViewerOption } from '@/server/features/identity';
 import {
   type FormInput,
   type FormResult,
   notFoundAnswer,
 } from '@/server/platform/http/form-endpoint';
 import { clippedFields } from '@/server/platform/http/flash-values';
-import type { AppUser, ViewerOption } from '@/server/features/identity/session-user';
 import { partnerActorFor } from './actor';
 import { PARTNER_ID, type PartnerDeps, partnerDeps, updatePartnerProfile } from './partners';
 

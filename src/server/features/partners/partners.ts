@@ -3,10 +3,13 @@ import { randomBytes } from 'node:crypto';
 import { optionalDay, requiredText, z, fieldErrors } from '@/lib/zod';
 import type { PartnerContract } from '@/server/features/partners/partner-access';
 import { type Actor, recordActorAction } from '@/server/platform/audit/audit-log';
-import { type ContentClient, isContentRequestError } from '@/server/features/content/client';
-import { contentWriter } from '@/server/features/content/content-writer';
-import { partnerSchema } from '@/server/features/content/schemas';
-import { siteContent } from '@/server/features/content/site-content';
+import {
+  type ContentClient,
+  contentWriter,
+  isContentRequestError,
+  partnerSchema,
+  siteContent,
+} from '@/server/features/content';
 import { type Db, getDb } from '@/server/platform/db/client';
 import type { FormResult } from '@/server/platform/http/form-endpoint';
 import {

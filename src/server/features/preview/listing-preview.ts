@@ -1,5 +1,5 @@
 import 'server-only';
-import { type PartnerActor, canPreviewListing } from '@/server/features/partners/partner-access';
+import { canPreviewListing, type PartnerActor } from '@/server/features/partners';
 
 /**
  * What /jobs/preview/{contentId} shows. Two previews share the address: the editors' draft of

@@ -3,14 +3,16 @@ import { cookies } from 'next/headers';
 import { env } from '@/env';
 import { z } from '@/lib/zod';
 import { findDraftKey } from '@/server/services/cms/store';
-import { isContentRequestError } from '@/server/features/content/client';
-import { CONTENT_ID } from '@/server/features/content/schemas';
-import { siteContent, usesBuiltInContent } from '@/server/features/content/site-content';
+import {
+  CONTENT_ID,
+  isContentRequestError,
+  siteContent,
+  usesBuiltInContent,
+} from '@/server/features/content';
 import { getDb } from '@/server/platform/db/client';
 import { PREVIEW_COOKIE, setCookieValue } from '@/server/platform/http/cookies';
 import { sameSecret, signToken, verifyToken } from '@/server/platform/security/signing';
-import { isStaff } from '@/server/features/identity/session';
-import { userFromHeaders } from '@/server/features/identity/session-user';
+import { isStaff, userFromHeaders } from '@/server/features/identity';
 
 /**
  * Preview mode (SPEC §2): a valid draftKey for an item sets a preview cookie for that item

@@ -6,7 +6,7 @@ import {
   type PrivateProfile,
   type PublicProfile,
 } from '@/lib/auth-state';
-import { noteAudienceChange } from '@/server/features/audience/audience-changes';
+import { noteAudienceChange } from '@/server/features/audience';
 import type { Db } from '@/server/platform/db/client';
 import { user, userPrivateProfiles, userPublicProfiles } from '@/server/platform/db/schema';
 import type { Role } from '@/lib/identity/roles';

@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { and, desc, eq, inArray } from 'drizzle-orm';
 import { SUBSCRIPTION_STATUSES, type SubscriptionRecord } from '@/lib/auth-state';
 import type { Db } from '@/server/platform/db/client';
-import { noteAudienceChange } from '@/server/features/audience/audience-changes';
+import { noteAudienceChange } from '@/server/features/audience';
 import { subscriptions } from '@/server/platform/db/schema';
 
 /**

@@ -14,8 +14,9 @@ import {
   type ContentClient,
   type ContentQueries,
   serializeContentQueries,
-} from '@/server/features/content/client';
-import { siteContent, usesBuiltInContent } from '@/server/features/content/site-content';
+  siteContent,
+  usesBuiltInContent,
+} from '@/server/features/content';
 import { type Db, getDb } from '@/server/platform/db/client';
 import { SEARCH_PAGE_SIZE, type SearchType } from './search-request';
 import { type Doc, type Reader, SOURCES, dateOf } from './search-sources';

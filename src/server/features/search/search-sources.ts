@@ -10,7 +10,7 @@ import {
   jobSchema,
   movieSchema,
   postSchema,
-} from '@/server/features/content/schemas';
+} from '@/server/features/content';
 import type { SearchType } from './search-request';
 import { mediaSearchScope, postsSearchScope } from './search-scope';
 import { htmlToText } from '@/server/services/cms/search/tokenize';

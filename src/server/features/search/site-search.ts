@@ -3,7 +3,7 @@ import type { AccessLevel } from '@/lib/access/access-label';
 import { isAppError } from '@/lib/errors';
 import { z } from '@/lib/zod';
 import type { Viewer } from '@/lib/access/post-access';
-import { getFreePlanPostIds, isContentRequestError } from '@/server/features/content/client';
+import { getFreePlanPostIds, isContentRequestError } from '@/server/features/content';
 import {
   type Client,
   type Search,

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { and, eq, inArray } from 'drizzle-orm';
 import type { Db } from '@/server/platform/db/client';
 import { cmsContents } from '@/server/platform/db/schema';
-import { registerMedia } from '@/server/features/media/library';
+import { registerMedia } from '@/server/features/media';
 import { mediaTypeForKey } from '@/server/platform/storage/media-types';
 import { type EndpointDef, findEndpoint } from '@/lib/cms/model';
 import { createContent, updateContent } from '@/server/services/cms/store';

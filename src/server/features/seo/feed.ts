@@ -5,8 +5,7 @@ import { seriesPath } from '@/lib/authors/works';
 import { seriesFeedPath } from '@/lib/feeds';
 import { OPEN_POSTS_FILTER } from '@/lib/access/filters';
 import { postAccess } from '@/lib/access/post-access';
-import type { ContentClient } from '@/server/features/content/client';
-import { CONTENT_ID } from '@/server/features/content/schemas';
+import { CONTENT_ID, type ContentClient } from '@/server/features/content';
 import { type FeedPost, rssXml } from './rss';
 import { XML_CACHE_CONTROL } from './xml';
 

@@ -1,5 +1,5 @@
 import 'server-only';
-import type { ContentClient } from '@/server/features/content/client';
+import type { ContentClient } from '@/server/features/content';
 import { SITEMAP_MAX_URLS, sitemapCount, sitemapIndexXml } from './sitemap-entries';
 import { readSitemapSummary, totalSitemapUrls } from './sitemap';
 import { XML_CACHE_CONTROL } from './xml';

@@ -1,14 +1,14 @@
 import 'server-only';
 import { SITE_PAGE_ENDPOINTS } from '@/lib/site-pages';
-import { sitePagePath } from '@/server/features/content/site-pages';
-import { z } from '@/lib/zod';
 import {
   CONTENT_GET_ALL_PAGE_SIZE,
   CONTENT_PAGE_PAUSE_MS,
   CONTENT_PAGE_SIZE,
   type ContentClient,
   isContentRequestError,
-} from '@/server/features/content/client';
+  sitePagePath,
+} from '@/server/features/content';
+import { z } from '@/lib/zod';
 import {
   SITEMAP_ITEM_SOURCES,
   SITEMAP_MAX_URLS,

@@ -2,9 +2,7 @@ import 'server-only';
 import { z } from '@/lib/zod';
 import { OBJECT_ITEM } from '@/lib/admin-content';
 import { SEO_FIELD, findEndpoint } from '@/lib/cms/model';
-import { isContentRequestError } from '@/server/features/content/client';
-import { CONTENT_ID } from '@/server/features/content/schemas';
-import { siteContent } from '@/server/features/content/site-content';
+import { CONTENT_ID, isContentRequestError, siteContent } from '@/server/features/content';
 
 /**
  * What a generated share image is made of: a published item's title (its name for a feature)

@@ -8,7 +8,12 @@ import { TRANSFER_PAGE, isRunning } from '@/lib/transfer/status';
 import { z } from '@/lib/zod';
 import { type Db, getDb } from '@/server/platform/db/client';
 import { invalidInput } from '@/server/platform/forms/submit';
-import { gatedEndpoint, isAdmin } from '@/server/features/identity/gated-endpoint';
+import {
+  gatedEndpoint,
+  isAdmin,
+  userFromHeaders,
+  type ViewerOption,
+} from '@/server/features/identity';
 import { errorAnswer, failedResult, refusalAnswer } from '@/server/platform/http/error-answer';
 import {
   type FormResult,
@@ -18,7 +23,6 @@ import {
 } from '@/server/platform/http/form-endpoint';
 import { rawPostViewer } from '@/server/platform/http/raw-post';
 import { clientIp } from '@/server/platform/http/request-origin';
-import { userFromHeaders, type ViewerOption } from '@/server/features/identity/session-user';
 import { MultipartForm, type MultipartLimits } from '@/server/platform/storage/multipart';
 import type { MediaStorage } from '@/server/platform/storage/media-storage';
 import { getStorage } from '@/server/platform/storage/storage';

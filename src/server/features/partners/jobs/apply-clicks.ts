@@ -1,8 +1,7 @@
 import 'server-only';
 import { and, count, eq, inArray } from 'drizzle-orm';
 import { isClosed } from '@/lib/jobs';
-import { findItem } from '@/server/features/content/items';
-import { type Job, jobSchema } from '@/server/features/content/schemas';
+import { findItem, type Job, jobSchema } from '@/server/features/content';
 import type { Db } from '@/server/platform/db/client';
 import { jobApplyClicks, pageViews } from '@/server/platform/db/schema';
 import { isBotUserAgent } from '@/server/platform/http/user-agent';

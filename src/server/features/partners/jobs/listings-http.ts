@@ -1,8 +1,12 @@
 import 'server-only';
 import { type PartnerActor, partnerOfWriter } from '@/server/features/partners/partner-access';
-import { type EndpointContext, endpoint } from '@/server/features/identity/endpoint';
+import {
+  type AppUser,
+  endpoint,
+  type EndpointContext,
+  type ViewerOption,
+} from '@/server/features/identity';
 import { type FormInput, type FormResult, formAnswer } from '@/server/platform/http/form-endpoint';
-import type { AppUser, ViewerOption } from '@/server/features/identity/session-user';
 import { partnerActorFor } from '@/server/features/partners/actor';
 import { LISTING_FIELD_NAMES, parseListingFields } from './listing-input';
 import { type ListingDeps, closeListing, getListing, listingDeps, saveListing } from './listings';

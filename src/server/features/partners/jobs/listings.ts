@@ -8,8 +8,7 @@ import {
   submissionRefusal,
 } from '@/server/features/partners/partner-access';
 import { type Actor, recordActorAction } from '@/server/platform/audit/audit-log';
-import type { ContentClient } from '@/server/features/content/client';
-import { contentWriter } from '@/server/features/content/content-writer';
+import { type ContentClient, contentWriter, siteContent } from '@/server/features/content';
 import { type Db, getDb } from '@/server/platform/db/client';
 import { jobListings } from '@/server/platform/db/schema';
 import type { FormResult } from '@/server/platform/http/form-endpoint';
@@ -19,7 +18,6 @@ import { listingMails } from '@/server/platform/mail/templates';
 import { contractOf } from '@/server/features/partners/contracts';
 import { listMembers } from '@/server/features/partners/members';
 import { getPartner } from '@/server/features/partners/partners';
-import { siteContent } from '@/server/features/content/site-content';
 import {
   EMPTY_LISTING,
   type ListingFields,
