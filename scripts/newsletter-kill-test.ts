@@ -12,12 +12,12 @@ import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import { openDatabase, queryRows } from '@/server/platform/db/client';
 import { liveLockOwner } from '@/server/platform/db/lock';
-import { createContent } from '@/server/services/cms/store';
 import { findEndpoint } from '@/lib/cms/model';
 import { DELIVERY_DEFAULTS } from '@/server/features/newsletter/delivery';
 import { queueNewsletter } from '@/server/features/newsletter/queue';
 import { addReaders } from '../tests/support/newsletter';
 import { startSmtpSink } from '../tests/support/smtp-sink';
+import { createContent } from '@/server/services/cms/writes';
 
 const READERS = 300;
 const root = path.resolve(import.meta.dirname, '..');

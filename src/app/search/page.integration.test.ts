@@ -4,12 +4,12 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { Viewer } from '@/lib/access/post-access';
 import { findEndpoint } from '@/lib/cms/model';
 import { MEMBERS_DIVIDER } from '@/lib/cms/members-divider';
-import { createContent } from '@/server/services/cms/store';
 import type { ContentClient } from '@/server/features/content/client';
 import { type SiteContent, createSiteContent } from '@/server/features/content/site-content';
 import type * as SiteContentModule from '@/server/features/content/site-content';
 import { type Database, useDatabase } from '@/server/platform/db/client';
 import { createTestDatabase } from '@test-support/db/test-database';
+import { createContent } from '@/server/services/cms/writes';
 
 // The page as a request renders it: the client address, the viewer and the database are the test's.
 const state = vi.hoisted((): { ip: string; viewer: Viewer; client: ContentClient | null } => ({

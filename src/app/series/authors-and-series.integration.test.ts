@@ -5,10 +5,10 @@ import { SnackbarProvider } from '@/components/ui/snackbar-context.client';
 import { findEndpoint } from '@/lib/cms/model';
 import { movedPath } from '@/server/services/cms/redirects';
 import { renameContent } from '@/server/services/cms/rename';
-import { createContent } from '@/server/services/cms/store';
 import { type SiteContent, createSiteContent } from '@/server/features/content/site-content';
 import type { Database } from '@/server/platform/db/client';
 import { createTestDatabase } from '@test-support/db/test-database';
+import { createContent } from '@/server/services/cms/writes';
 
 // The author and series pages and the series feed as a request renders them, on the built-in
 // content service with a real database: what they list and in which order, the 404s of unknown

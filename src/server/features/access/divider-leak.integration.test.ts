@@ -7,7 +7,7 @@ import { env } from '@/env';
 import { findEndpoint } from '@/lib/cms/model';
 import { handleContentApi } from '@/server/services/cms/http';
 import { MEMBERS_DIVIDER } from '@/lib/cms/members-divider';
-import { createContent, findDraftKey, updateContent } from '@/server/services/cms/store';
+import { findDraftKey } from '@/server/services/cms/store';
 import { type SiteContent, createSiteContent } from '@/server/features/content/site-content';
 import { type Database, useDatabase } from '@/server/platform/db/client';
 import { type LetterPost, renderNewsletterLetter } from '@/server/features/newsletter/letter';
@@ -19,6 +19,7 @@ import { searchSite } from '@/server/features/search/site-search';
 import { segmentsText } from '@/server/features/search/snippet';
 import { feedResponse } from '@/server/features/seo/feed';
 import { createTestDatabase } from '@test-support/db/test-database';
+import { createContent, updateContent } from '@/server/services/cms/writes';
 
 /**
  * The attack test of docs/decisions/029-divider-is-the-lead.md: a members' post with text, a

@@ -3,7 +3,6 @@ import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { databaseFingerprint } from '@test-support/database-fingerprint';
 import { findEndpoint } from '@/lib/cms/model';
-import { createContent } from '@/server/services/cms/store';
 import type { Database } from '@/server/platform/db/client';
 import { auditsOf, testDatabase, testWorkDir } from '@test-support/route-tests';
 import { getStorage } from '@/server/platform/storage/storage';
@@ -12,6 +11,7 @@ import { UsageError } from './command';
 import { helpText, runAdminCommand } from './commands';
 import { brokenArchives } from '@test-support/broken-archives';
 import { localBackupArgs, restoreWhileServing } from './backup-commands';
+import { createContent } from '@/server/services/cms/writes';
 
 const tmp = testWorkDir('backup-commands');
 

@@ -2,14 +2,10 @@ import { describe, expect, it } from 'vitest';
 import { testDatabase } from '@test-support/route-tests';
 import { recordAudit } from '@/server/platform/audit/audit-log';
 import { findEndpoint } from '@/lib/cms/model';
-import {
-  SYSTEM_WRITE,
-  createContent,
-  getContent,
-  scheduleContent,
-} from '@/server/services/cms/store';
+import { getContent } from '@/server/services/cms/store';
 import { UsageError } from './command';
 import { helpText, runAdminCommand } from './commands';
+import { SYSTEM_WRITE, createContent, scheduleContent } from '@/server/services/cms/writes';
 
 describe('admin commands', () => {
   const database = testDatabase({ global: false });

@@ -3,7 +3,6 @@ import { eq, inArray } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { findEndpoint } from '@/lib/cms/model';
 import { listAudit } from '@/server/platform/audit/audit-log';
-import { createContent } from '@/server/services/cms/store';
 import { newsletterLetters, newsletterSuppressions } from '@/server/platform/db/schema';
 import {
   REPORT_ACTOR,
@@ -16,6 +15,7 @@ import { arfReport, gmailDsn, postfixDsn } from '@test-support/mail-reports';
 import { UsageError } from './command';
 import { helpText, runAdminCommand } from './commands';
 import { localBounceArgs } from './newsletter-commands';
+import { createContent } from '@/server/services/cms/writes';
 
 // newsletter-send, newsletter-suppress, newsletter-unsuppress and newsletter-bounce: what they
 // print, what they change, and the audit record each leaves.

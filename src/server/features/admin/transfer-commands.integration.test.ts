@@ -3,7 +3,6 @@ import path from 'node:path';
 import { eq, sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { findEndpoint } from '@/lib/cms/model';
-import { createContent } from '@/server/services/cms/store';
 import { queryRows } from '@/server/platform/db/client';
 import { auditEvents } from '@/server/platform/db/schema';
 import { testDatabase, testWorkDir } from '@test-support/route-tests';
@@ -12,6 +11,7 @@ import { UsageError } from './command';
 import { runAdminCommand } from './commands';
 import { brokenArchives } from '@test-support/broken-archives';
 import { localTransferArgs } from './transfer-commands';
+import { createContent } from '@/server/services/cms/writes';
 
 const tmp = testWorkDir('transfer-commands');
 

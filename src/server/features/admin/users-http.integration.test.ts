@@ -4,7 +4,6 @@ import { MONTHLY_PLAN, YEARLY_PLAN } from '@test-support/plans';
 import { readPartnerId } from '@test-support/profiles';
 import { syncCatalogue } from '@/server/features/billing/catalogue';
 import { findEndpoint } from '@/lib/cms/model';
-import { createContent } from '@/server/services/cms/store';
 import { auditEvents, session, subscriptions, user } from '@/server/platform/db/schema';
 import { decodeFlash } from '@/lib/http/flash';
 import type { Role } from '@/lib/identity/roles';
@@ -26,6 +25,7 @@ import {
   testDatabase,
   usersByRole,
 } from '@test-support/route-tests';
+import { createContent } from '@/server/services/cms/writes';
 
 /**
  * The routes of /admin/users/{id} (src/app/api/admin/users/**) on a real database: anyone but

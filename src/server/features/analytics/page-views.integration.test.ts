@@ -1,7 +1,6 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { testDatabase } from '@test-support/route-tests';
 import { findEndpoint } from '@/lib/cms/model';
-import { createContent } from '@/server/services/cms/store';
 import { pageViews } from '@/server/platform/db/schema';
 import { CLIENT_IP_HEADER } from '@/server/platform/http/request-origin';
 import type { Viewer } from '@/lib/access/post-access';
@@ -10,6 +9,7 @@ import type { ContentRef } from '@/server/features/attribution/content-path';
 import { countTopContent, countViewsPerDay } from './page-views';
 import { loadAnalyticsReport } from './report';
 import { VIEW_LIMIT, handleViewBeacon } from './view-endpoint';
+import { createContent } from '@/server/services/cms/writes';
 
 const SITE = 'http://localhost:3000';
 const CHROME =

@@ -8,7 +8,6 @@ import { recordAudit } from '@/server/platform/audit/audit-log';
 import { addBookmark, listBookmarks } from '@/server/features/bookmarks/bookmarks';
 import { findEndpoint } from '@/lib/cms/model';
 import { copyDemoMedia, seedDemoContent } from '@/server/features/seed/seed';
-import { createContent, updateContent } from '@/server/services/cms/store';
 import { type Database, queryRows } from '@/server/platform/db/client';
 import { account, cmsMedia, user } from '@/server/platform/db/schema';
 import { createTestDatabase } from '@test-support/db/test-database';
@@ -26,6 +25,7 @@ import { gunzipSync } from 'node:zlib';
 import type { ArchiveLimits } from '@/server/platform/archive/limits';
 import { readTar } from '@/server/platform/archive/tar';
 import { testWorkDir } from '@test-support/route-tests';
+import { createContent, updateContent } from '@/server/services/cms/writes';
 
 const tmp = testWorkDir('backup');
 

@@ -3,6 +3,12 @@ import type { ErrorAnswer, SaveAnswer, WorkflowAction } from '@/lib/admin-conten
 import type { Db } from '@/server/platform/db/client';
 import { CmsApiError, ContentConflict } from '@/server/services/cms/errors';
 import type { EndpointDef } from '@/lib/cms/model';
+import { findVersion } from '@/server/services/cms/versions';
+import { renameContent } from '@/server/services/cms/rename';
+import { SLUG_MESSAGES } from '@/lib/cms/slug';
+import { actorLabels } from './actors';
+import { checkFields } from './field-errors';
+import { findItem, itemState } from './items';
 import {
   type WriteContext,
   createContent,
@@ -11,13 +17,7 @@ import {
   scheduleContent,
   unpublishContent,
   updateContent,
-} from '@/server/services/cms/store';
-import { findVersion } from '@/server/services/cms/versions';
-import { renameContent } from '@/server/services/cms/rename';
-import { SLUG_MESSAGES } from '@/lib/cms/slug';
-import { actorLabels } from './actors';
-import { checkFields } from './field-errors';
-import { findItem, itemState } from './items';
+} from '@/server/services/cms/writes';
 
 /**
  * The editor's writes, over the content service's own store (so the content API, the site's

@@ -1,7 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { findEndpoint } from '@/lib/cms/model';
-import { createContent } from '@/server/services/cms/store';
 import { auditEvents, cmsContents } from '@/server/platform/db/schema';
 import { consoleRoutes } from './console-http';
 import { findItem } from './items';
@@ -13,6 +12,7 @@ import {
   addUser,
   flashOf,
 } from '@test-support/route-tests';
+import { createContent } from '@/server/services/cms/writes';
 
 /**
  * The content list's bulk action on a real database: a plain form post from the confirmation

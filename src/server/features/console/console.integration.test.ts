@@ -2,7 +2,7 @@ import { and, eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { ErrorAnswer, SaveAnswer } from '@/lib/admin-content';
 import { findEndpoint } from '@/lib/cms/model';
-import { createContent, getContent } from '@/server/services/cms/store';
+import { getContent } from '@/server/services/cms/store';
 import { apiClient } from '@test-support/content-api-client';
 import { listVersions } from '@/server/services/cms/versions';
 import { cmsContents, user } from '@/server/platform/db/schema';
@@ -19,6 +19,7 @@ import {
   testDatabase,
   testViewer,
 } from '@test-support/route-tests';
+import { createContent } from '@/server/services/cms/writes';
 
 /**
  * The content console's routes (src/app/api/admin/content/**) on a real database: anyone but

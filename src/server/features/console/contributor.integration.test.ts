@@ -3,7 +3,6 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { SaveAnswer } from '@/lib/admin-content';
 import { findEndpoint } from '@/lib/cms/model';
 import { handleContentApi } from '@/server/services/cms/http';
-import { scheduleContent } from '@/server/services/cms/store';
 import { auditEvents, cmsContents } from '@/server/platform/db/schema';
 import type { AppUser } from '@/server/features/identity/session-user';
 import { consoleRoutes } from './console-http';
@@ -21,6 +20,7 @@ import {
   testViewer,
   addUser,
 } from '@test-support/route-tests';
+import { scheduleContent } from '@/server/services/cms/writes';
 
 /**
  * The contributor (寄稿者) on a real database: writes drafts of posts and submits them; an

@@ -14,12 +14,12 @@ import { type EndpointDef, findEndpoint } from '@/lib/cms/model';
 import { actorLabels } from './actors';
 import { env } from '@/env';
 import { ITEM_PATH_PREFIXES } from '@/lib/cms/item-paths';
-import { newId } from '@/server/services/cms/store';
 import { canRename } from '@/server/services/cms/rename';
 import { redirectsTo } from '@/server/services/cms/redirects';
 import { previewPath, publicPath } from './site-urls';
 import { consoleStatusOf, statusCondition } from './status';
 import { submissionState } from './submission-state';
+import { newId } from '@/server/services/cms/writes';
 
 /**
  * What the console reads: every item of an endpoint whatever its state (drafts, scheduled,

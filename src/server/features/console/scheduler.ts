@@ -5,7 +5,7 @@ import type { Db } from '@/server/platform/db/client';
 import { cmsContents } from '@/server/platform/db/schema';
 import { CmsApiError } from '@/server/services/cms/errors';
 import { findEndpoint } from '@/lib/cms/model';
-import { publishContent, scheduleContent } from '@/server/services/cms/store';
+import { publishContent, scheduleContent } from '@/server/services/cms/writes';
 
 /**
  * Scheduled publishing: every few seconds each server process publishes the items whose time

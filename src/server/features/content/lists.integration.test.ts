@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { testDatabase } from '@test-support/route-tests';
 import { findEndpoint } from '@/lib/cms/model';
-import { createContent, updateContent } from '@/server/services/cms/store';
 import type { Database } from '@/server/platform/db/client';
 import { listFeaturedPosts, listJobs, listPartnerNames, listPosts } from './lists';
 import { type SiteContent, createSiteContent } from './site-content';
+import { createContent, updateContent } from '@/server/services/cms/writes';
 
 // The /posts filters (?category=, ?tag=) read through listPosts on the built-in content
 // service with a real database: each filter narrows the list, both together intersect, and

@@ -2,9 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testDatabase } from '@test-support/route-tests';
 import { z } from '@/lib/zod';
 import { findEndpoint } from '@/lib/cms/model';
-import { createContent, deleteContent, updateContent } from '@/server/services/cms/store';
 import { getFreePlanPostIds } from './client';
 import { type SiteContent, createSiteContent } from './site-content';
+import { createContent, deleteContent, updateContent } from '@/server/services/cms/writes';
 
 const posts = findEndpoint('posts')!;
 const titled = z.object({ title: z.string(), isPublicPreview: z.boolean() });

@@ -8,7 +8,6 @@ import { RENDER_HEADER, openRenderRecord } from '@/server/features/audience/rend
 import { MEMBERS_DIVIDER } from '@/lib/cms/members-divider';
 import { movedLocation } from '@/server/services/cms/redirects';
 import { renameContent } from '@/server/services/cms/rename';
-import { createContent, deleteContent } from '@/server/services/cms/store';
 import { createSiteContent } from '@/server/features/content/site-content';
 import { cmsContents, user } from '@/server/platform/db/schema';
 import { grantComplimentary, revokeComplimentary } from '@/server/features/profiles/subscriptions';
@@ -23,6 +22,7 @@ import {
   roleRouteTests,
   appUser,
 } from '@test-support/route-tests';
+import { createContent, deleteContent } from '@/server/services/cms/writes';
 
 /**
  * The attack tests of gift links (docs/decisions/037-gift-articles.md), on the service, the

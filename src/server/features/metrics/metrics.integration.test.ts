@@ -1,10 +1,10 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { findEndpoint } from '@/lib/cms/model';
-import { createContent, scheduleContent } from '@/server/services/cms/store';
 import { testDataDir, testDatabase } from '@test-support/route-tests';
 import type { AppUser } from '@/server/features/identity/session-user';
 import { metricsHandler } from './http';
 import { countPageCache, routeLabel, timeRequest } from './metrics';
+import { createContent, scheduleContent } from '@/server/services/cms/writes';
 
 /**
  * /api/metrics on a real database: only a scraper with the token or staff read it (a bare 404

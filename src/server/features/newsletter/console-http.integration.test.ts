@@ -1,6 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { findEndpoint } from '@/lib/cms/model';
-import { createContent, scheduleContent } from '@/server/services/cms/store';
 import { newsletterSends } from '@/server/platform/db/schema';
 import { listOutbox } from '@/server/platform/mail/mailer';
 import { addReaders } from '@test-support/newsletter';
@@ -19,6 +18,7 @@ import {
 } from '@test-support/route-tests';
 import { PREVIEW_POLICY, RESEND_REFUSED, newsletterHandlers } from './console-http';
 import { listSuppressions, suppressAddress } from './suppressions';
+import { createContent, scheduleContent } from '@/server/services/cms/writes';
 
 /**
  * The newsletter's staff routes (src/app/api/admin/newsletter/**) on a real database: who may

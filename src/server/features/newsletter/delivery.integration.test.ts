@@ -1,7 +1,6 @@
 import { eq, sql } from 'drizzle-orm';
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { findEndpoint } from '@/lib/cms/model';
-import { createContent } from '@/server/services/cms/store';
 import { newsletterLetters, newsletterSends, subscriptions } from '@/server/platform/db/schema';
 import { auditsOf, testDatabase } from '@test-support/route-tests';
 import { startSmtpSink } from '@test-support/smtp-sink';
@@ -16,6 +15,7 @@ import {
 import { cancelSend, newsletterSendStatus, queueNewsletter } from './queue';
 import { BOUNCE_ACTOR, listSuppressions, suppressAddress } from './suppressions';
 import { smtpLetterTransport } from './letter-transport';
+import { createContent } from '@/server/services/cms/writes';
 
 // The sender on a real database with a clock the test moves and a transport it scripts: each
 // letter is sent once, refusals are retried with backoff or failed, a sender that died

@@ -1,7 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findEndpoint } from '@/lib/cms/model';
-import { createContent } from '@/server/services/cms/store';
 import { queryRows } from '@/server/platform/db/client';
 import { testDatabase } from '@test-support/route-tests';
 import { addReaders } from '@test-support/newsletter';
@@ -9,6 +8,7 @@ import { type SmtpSink, startSmtpSink } from '@test-support/smtp-sink';
 import { type ClaimedLetter, type DeliveryOptions, deliverRound } from './delivery';
 import { smtpLetterTransport } from './letter-transport';
 import { newsletterSendStatus, queueNewsletter } from './queue';
+import { createContent } from '@/server/services/cms/writes';
 
 // Two senders (two instances' claimers) work through one send on one database, handing letters
 // to a real SMTP server (smtp-server, over nodemailer's pooled transport): every reader gets

@@ -2,12 +2,12 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { findEndpoint } from '@/lib/cms/model';
-import { createContent } from '@/server/services/cms/store';
 import { newsletterLetters } from '@/server/platform/db/schema';
 import { testDatabase } from '@test-support/route-tests';
 import { addReaders } from '@test-support/newsletter';
 import { answerLetterVisit } from './opens';
 import { queueNewsletter } from './queue';
+import { createContent } from '@/server/services/cms/writes';
 
 // A post opened from a letter: counted once per visit (then redirected without the parameter),
 // only for the letter's own post, never for crawlers, prefetches or readers who opt out of

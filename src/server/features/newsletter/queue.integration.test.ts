@@ -1,13 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { findEndpoint } from '@/lib/cms/model';
-import {
-  SYSTEM_WRITE,
-  createContent,
-  publishContent,
-  scheduleContent,
-  unpublishContent,
-} from '@/server/services/cms/store';
 import { newsletterLetters, newsletterSends } from '@/server/platform/db/schema';
 import { testDatabase } from '@test-support/route-tests';
 import { addReaders } from '@test-support/newsletter';
@@ -21,6 +14,13 @@ import {
   segmentCounts,
 } from './queue';
 import { suppressAddress } from './suppressions';
+import {
+  SYSTEM_WRITE,
+  createContent,
+  publishContent,
+  scheduleContent,
+  unpublishContent,
+} from '@/server/services/cms/writes';
 
 // The queue on a real database: who is in each segment (opted in, verified, not suppressed;
 // paid = an active or trialing plan), the one-statement fan-out, and the sends that wait for

@@ -3,7 +3,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readPartnerId } from '@test-support/profiles';
 import { todayInJapan } from '@/lib/jobs';
 import { findEndpoint } from '@/lib/cms/model';
-import { createContent } from '@/server/services/cms/store';
 import { type SiteContent, createSiteContent } from '@/server/features/content/site-content';
 import { auditEvents, partnerInquiries } from '@/server/platform/db/schema';
 import {
@@ -36,6 +35,7 @@ import {
   testDataDir,
   testDatabase,
 } from '@test-support/route-tests';
+import { createContent } from '@/server/services/cms/writes';
 
 /**
  * The routes of /biz/axis-admin (src/app/api/biz/axis-admin/**) on a real database and the

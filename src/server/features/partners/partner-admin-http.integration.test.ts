@@ -3,7 +3,6 @@ import path from 'node:path';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { findEndpoint } from '@/lib/cms/model';
-import { createContent } from '@/server/services/cms/store';
 import { createContentWriter } from '@/server/features/content/content-writer';
 import { type SiteContent, createSiteContent } from '@/server/features/content/site-content';
 import { auditEvents } from '@/server/platform/db/schema';
@@ -17,6 +16,7 @@ import {
   addPartnerTestUsers,
 } from '@test-support/partner-route-users';
 import { SITE, siteHeaders, testDataDir, testDatabase } from '@test-support/route-tests';
+import { createContent } from '@/server/services/cms/writes';
 
 /**
  * POST /api/biz/partner-admin/{partnerId}/profile on a real database and the built-in content

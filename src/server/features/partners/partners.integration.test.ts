@@ -3,7 +3,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readPartnerId } from '@test-support/profiles';
 import { testDataDir, testDatabase } from '@test-support/route-tests';
 import { findEndpoint } from '@/lib/cms/model';
-import { createContent } from '@/server/services/cms/store';
 import { createContentWriter } from '@/server/features/content/content-writer';
 import { type SiteContent, createSiteContent } from '@/server/features/content/site-content';
 import {
@@ -25,6 +24,7 @@ import {
   listPartners,
   updatePartner,
 } from './partners';
+import { createContent } from '@/server/services/cms/writes';
 
 /**
  * The partner programme's services on a real database and the built-in content service: the

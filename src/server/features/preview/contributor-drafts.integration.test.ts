@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { findEndpoint } from '@/lib/cms/model';
 import { consoleRoutes } from '@/server/features/console/console-http';
 import { handleContentApi } from '@/server/services/cms/http';
-import { createContent, findDraftKey, updateContent } from '@/server/services/cms/store';
+import { findDraftKey } from '@/server/services/cms/store';
 import type * as SessionUser from '@/server/features/identity/session-user';
 import {
   SITE,
@@ -11,6 +11,7 @@ import {
   roleRouteTests,
   siteHeaders,
 } from '@test-support/route-tests';
+import { createContent, updateContent } from '@/server/services/cms/writes';
 
 /**
  * Attack test of the contributor role (docs/decisions/031-contributor-role.md): a contributor

@@ -21,7 +21,6 @@ import {
 import type { AppUser } from '@/server/features/identity/session-user';
 import { findEndpoint } from '@/lib/cms/model';
 import { MEMBERS_DIVIDER } from '@/lib/cms/members-divider';
-import { createContent } from '@/server/services/cms/store';
 import { listOutbox } from '@/server/platform/mail/mailer';
 import { createAuth } from '@/server/features/identity/auth';
 import { newsletterAccountPost } from '@/server/features/newsletter/account-http';
@@ -35,6 +34,7 @@ import {
   handleUnsubscribePost,
   unsubscribeTarget,
 } from '@/server/features/newsletter/unsubscribe-http';
+import { createContent } from '@/server/services/cms/writes';
 
 // The consent log and the unsubscribe link on a real database: every change is one appended
 // row, kept after an unsubscribe and after the account is gone; the token names one reader,

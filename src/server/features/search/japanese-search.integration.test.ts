@@ -4,7 +4,6 @@ import type { Viewer } from '@/lib/access/post-access';
 import { findEndpoint } from '@/lib/cms/model';
 import { reindexDone, reindexStaleRows } from '@/server/services/cms/search-index';
 import { seedDemoContent } from '@/server/features/seed/seed';
-import { createContent } from '@/server/services/cms/store';
 import { type ApiCall, apiClient } from '@test-support/content-api-client';
 import { type SiteContent, createSiteContent } from '@/server/features/content/site-content';
 import type { Database } from '@/server/platform/db/client';
@@ -12,6 +11,7 @@ import { cmsContents } from '@/server/platform/db/schema';
 import { createTestDatabase } from '@test-support/db/test-database';
 import { type SearchHit, type SearchResults, searchSite } from './site-search';
 import { htmlToText } from '@/server/services/cms/search/tokenize';
+import { createContent } from '@/server/services/cms/writes';
 
 process.env.CMS_RATE_LIMIT_READ = '1000000';
 

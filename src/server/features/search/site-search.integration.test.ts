@@ -5,7 +5,6 @@ import type { Viewer } from '@/lib/access/post-access';
 import { findEndpoint } from '@/lib/cms/model';
 import { MEMBERS_DIVIDER } from '@/lib/cms/members-divider';
 import { reindexDone, reindexStaleRows } from '@/server/services/cms/search-index';
-import { createContent } from '@/server/services/cms/store';
 import { apiClient } from '@test-support/content-api-client';
 import { getFreePlanPostIds } from '@/server/features/content/client';
 import { type SiteContent, createSiteContent } from '@/server/features/content/site-content';
@@ -14,6 +13,7 @@ import { SEARCH_PAGE_SIZE, type SearchRequest, parseSearchRequest } from './sear
 import { type SearchHit, type SearchResults, searchSite, searchSuggestions } from './site-search';
 import type { SearchSource } from './search-listers';
 import { segmentsText } from './snippet';
+import { createContent } from '@/server/services/cms/writes';
 
 const def = (endpoint: string) => findEndpoint(endpoint)!;
 const day = (n: number) => new Date(Date.UTC(2026, 0, 1) + n * 86_400_000).toISOString();

@@ -7,7 +7,6 @@ import { cmsContents } from '@/server/platform/db/schema';
 import { registerMedia } from '@/server/features/media';
 import { mediaTypeForKey } from '@/server/platform/storage/media-types';
 import { type EndpointDef, findEndpoint } from '@/lib/cms/model';
-import { createContent, updateContent } from '@/server/services/cms/store';
 import { demoLists } from './demo-content';
 import {
   DEMO_ASSETS,
@@ -17,6 +16,7 @@ import {
   demoUrl,
 } from './demo-media';
 import { DEMO_HOME, DEMO_PAGES } from './demo-pages';
+import { createContent, updateContent } from '@/server/services/cms/writes';
 
 /**
  * Loads the demo corpus through the content store, so validation, sanitising and search

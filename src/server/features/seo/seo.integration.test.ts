@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findEndpoint } from '@/lib/cms/model';
 import { seedDemoContent } from '@/server/features/seed/seed';
-import { createContent, listContents, updateContent } from '@/server/services/cms/store';
+import { listContents } from '@/server/services/cms/store';
 import { type SiteContent, createSiteContent } from '@/server/features/content/site-content';
 import type { Database } from '@/server/platform/db/client';
 import { createTestDatabase } from '@test-support/db/test-database';
@@ -9,6 +9,7 @@ import { FEED_SIZE, feedResponse } from './feed';
 import { readSitemap, readSitemapIds } from './sitemap';
 import { SITEMAP_STATIC_ROUTES } from './sitemap-entries';
 import { sitemapIndexResponse } from './sitemap-index';
+import { createContent, updateContent } from '@/server/services/cms/writes';
 
 // The sitemap and the feed read through the site's content client against the built-in
 // service on a real database with the demo corpus: only published items are listed, and a

@@ -2,10 +2,10 @@ import type { Metadata } from 'next';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { findEndpoint } from '@/lib/cms/model';
 import { shareImagePath } from '@/lib/share/share-image-path';
-import { createContent } from '@/server/services/cms/store';
 import { type SiteContent, createSiteContent } from '@/server/features/content/site-content';
 import { readSitemap } from '@/server/features/seo/sitemap';
 import { testDatabase } from '@test-support/route-tests';
+import { createContent } from '@/server/services/cms/writes';
 
 /**
  * The `seo` field on a real database, through the post page's own generateMetadata (what the

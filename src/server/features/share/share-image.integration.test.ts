@@ -2,7 +2,6 @@ import { createHash } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { findEndpoint } from '@/lib/cms/model';
 import { shareImagePath } from '@/lib/share/share-image-path';
-import { createContent, updateContent } from '@/server/services/cms/store';
 import { CLIENT_IP_HEADER } from '@/server/platform/http/request-origin';
 import { addressKey } from '@/server/platform/rate-limit/client-address';
 import { countOf, hit } from '@/server/platform/rate-limit/limiter';
@@ -12,6 +11,7 @@ import { parseSubsets, shareFonts } from './share-font';
 import { titlePhrases } from './share-image';
 import { SHARE_IMAGE_LIMITS, shareImageResponse } from './share-image-route';
 import { readShareSubject } from './share-subject';
+import { createContent, updateContent } from '@/server/services/cms/writes';
 
 // The generated share image, through its route on a real database: a PNG of 1200×630 for a
 // published item, cached for good at its version's address, and nothing for a draft.

@@ -7,7 +7,6 @@ import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findEndpoint } from '@/lib/cms/model';
 import { copyDemoMedia, seedDemoContent } from '@/server/features/seed/seed';
-import { createContent, updateContent } from '@/server/services/cms/store';
 import { type Database, queryRows } from '@/server/platform/db/client';
 import { cmsContents, cmsMedia } from '@/server/platform/db/schema';
 import { createTestDatabase } from '@test-support/db/test-database';
@@ -19,6 +18,7 @@ import { tarStream } from '@/server/platform/archive/tar';
 import { contentApiAnswers } from '@test-support/content-api-answers';
 import { TransferError } from './errors';
 import { testWorkDir } from '@test-support/route-tests';
+import { createContent, updateContent } from '@/server/services/cms/writes';
 
 const tmp = testWorkDir('transfer-archive');
 

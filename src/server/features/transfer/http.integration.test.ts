@@ -3,7 +3,6 @@ import { gunzipSync } from 'node:zlib';
 import { eq, sql } from 'drizzle-orm';
 import { beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { findEndpoint } from '@/lib/cms/model';
-import { createContent } from '@/server/services/cms/store';
 import { type Db, queryRows } from '@/server/platform/db/client';
 import { auditEvents } from '@/server/platform/db/schema';
 import { decodeFlash } from '@/lib/http/flash';
@@ -22,6 +21,7 @@ import {
 } from '@test-support/route-tests';
 import { BUSY_MESSAGE, beginTransfer, currentTransfer, resetTransferState } from './progress';
 import { fileStampJa } from '@/lib/format';
+import { createContent } from '@/server/services/cms/writes';
 
 /**
  * The routes of /admin/transfer on real databases: anyone but an admin (anonymous, a member,

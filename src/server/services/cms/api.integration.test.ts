@@ -2,19 +2,18 @@ import { count, eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { testDatabase } from '@test-support/route-tests';
 import { cmsContents } from '@/server/platform/db/schema';
-import {
-  deleteContent,
-  findDraftKey,
-  getContent,
-  publishContent,
-  scheduleContent,
-  unpublishContent,
-  updateContent,
-} from './store';
+import { findDraftKey, getContent } from './store';
 import { CmsApiError } from './errors';
 import { type ApiCall, apiClient } from '@test-support/content-api-client';
 import { CONTENT_MODEL, type EndpointDef, type FieldDef, findEndpoint } from '@/lib/cms/model';
 import { MEMBERS_DIVIDER } from '@/lib/cms/members-divider';
+import {
+  deleteContent,
+  publishContent,
+  scheduleContent,
+  unpublishContent,
+  updateContent,
+} from './writes';
 
 // The conformance suite writes fast; the rate limit has its own test.
 process.env.CMS_RATE_LIMIT_WRITE = '100000';

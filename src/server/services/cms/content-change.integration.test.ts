@@ -3,15 +3,15 @@ import { testDatabase } from '@test-support/route-tests';
 import { type ContentChange, onContentChange } from './events';
 import { findEndpoint } from '@/lib/cms/model';
 import { type ItemRef, onItemPublication } from './item-hooks';
+import { getContent } from './store';
 import {
   createContent,
   deleteContent,
-  getContent,
   publishContent,
   scheduleContent,
   unpublishContent,
   updateContent,
-} from './store';
+} from './writes';
 
 /**
  * Which writes tell the caches (every instance's pages and API answers) that published content

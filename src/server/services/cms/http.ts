@@ -15,14 +15,8 @@ import { findEndpoint } from '@/lib/cms/model';
 import { parseDetailQuery, parseListQuery } from './query/params';
 import { errorResponse } from '@/server/platform/http/error-answer';
 import { enforceRateLimit } from '@/server/services/cms/api-key-limit';
-import {
-  type ReadMode,
-  createContent,
-  deleteContent,
-  getContent,
-  listContents,
-  updateContent,
-} from './store';
+import { type ReadMode, getContent, listContents } from './store';
+import { createContent, deleteContent, updateContent } from './writes';
 
 /**
  * The content API over HTTP, with microCMS's shapes, status codes and messages:

@@ -30,8 +30,9 @@ import {
 import { type ContentChange, onContentChange } from './events';
 import { movedLocation, movedPath } from './redirects';
 import { renameContent } from './rename';
-import { createContent, deleteContent, getContent, listContents, updateContent } from './store';
+import { getContent, listContents } from './store';
 import { listVersions } from './versions';
+import { createContent, deleteContent, updateContent } from './writes';
 
 /**
  * Slugs (docs/decisions/033-slugs-and-redirects.md) on a real database: an editor creates an

@@ -23,7 +23,8 @@ import { badRequest } from './errors';
 import { canExist } from './content-id';
 import { emitContentChange } from './events';
 import { redirectRenamed } from './redirects';
-import { type Tx, type WriteContext, isPublicStatus, lockRow, recordRow } from './store';
+import { isPublicStatus } from './store';
+import { type Tx, type WriteContext, lockRow, recordRow } from './writes';
 
 /**
  * Changing an item's id (its slug), the way docs/decisions/033-slugs-and-redirects.md decides:

@@ -1,13 +1,13 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { testDatabase } from '@test-support/route-tests';
 import { findEndpoint } from '@/lib/cms/model';
-import { createContent } from '@/server/services/cms/store';
 import type { Job } from '@/server/features/content/schemas';
 import { type SiteContent, createSiteContent } from '@/server/features/content/site-content';
 import type { Database } from '@/server/platform/db/client';
 import { jobApplyClicks, pageViews } from '@/server/platform/db/schema';
 import { createTestDatabase } from '@test-support/db/test-database';
 import { countApplyClicks, countJobViews, handleApplyClick } from './apply-clicks';
+import { createContent } from '@/server/services/cms/writes';
 
 const state = vi.hoisted(() => ({ site: undefined as SiteContent | undefined }));
 vi.mock('@/server/features/content/site-content', async (importOriginal) =>

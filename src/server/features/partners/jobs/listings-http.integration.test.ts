@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { todayInJapan } from '@/lib/jobs';
 import { findEndpoint } from '@/lib/cms/model';
-import { createContent } from '@/server/services/cms/store';
 import { createContentWriter } from '@/server/features/content/content-writer';
 import type { Database } from '@/server/platform/db/client';
 import { jobListings, user, userPublicProfiles } from '@/server/platform/db/schema';
@@ -11,6 +10,7 @@ import type { AppUser } from '@/server/features/identity/session-user';
 import { saveContract } from '@/server/features/partners/contracts';
 import { type ListingDeps, getListing, reviewListing } from './listings';
 import { listingPostHandler } from './listings-http';
+import { createContent } from '@/server/services/cms/writes';
 
 /**
  * The listing form's endpoints as each kind of visitor meets them: the partner comes only

@@ -4,7 +4,6 @@ import { openListingsFilter, todayInJapan } from '@/lib/jobs';
 import { SUBMISSION_REFUSAL_MESSAGES } from '@/server/features/partners/partner-access';
 import { listAudit } from '@/server/platform/audit/audit-log';
 import { findEndpoint } from '@/lib/cms/model';
-import { createContent } from '@/server/services/cms/store';
 import { isContentRequestError } from '@/server/features/content/client';
 import { createContentWriter } from '@/server/features/content/content-writer';
 import { jobSchema } from '@/server/features/content/schemas';
@@ -24,6 +23,7 @@ import {
   reviewListing,
   saveListing,
 } from './listings';
+import { createContent } from '@/server/services/cms/writes';
 
 /**
  * A listing's whole life on a real database and the built-in content service: draft, submit
