@@ -1,7 +1,7 @@
 /**
  * The media library as the browser and the server both see it: a file's row, the list answer
  * of GET /api/admin/media, the routes, and the formatting the screens share. The server side
- * is src/server/media/.
+ * is src/server/features/media/.
  */
 
 export type MediaKind = 'image' | 'audio' | 'video';

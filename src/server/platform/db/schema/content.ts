@@ -50,7 +50,7 @@ export const cmsContents = pgTable(
       .default(sql`'{}'::text[]`),
     /** Which derivation of the open part the row holds; a stale row is reindexed, never matched. */
     searchVersion: text('search_version').notNull().default(''),
-    /** When the working copy is to be published by itself (src/server/cms/console/schedule.ts). */
+    /** When the working copy is to be published by itself (src/server/features/console/scheduler.ts). */
     scheduledAt: timestamp('scheduled_at', { withTimezone: true, precision: 3 }),
     /** Who wrote last: `user:<id>` from the console, `key:<id>` from the content API. */
     updatedBy: text('updated_by'),
