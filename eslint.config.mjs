@@ -7,12 +7,13 @@ import layers from './scripts/lib/client-boundary.mjs';
 
 /** Pages and components read content only where access is decided. */
 const GATED = {
-  // The finders, the content clients, the store and the schema (the sanitiser of rich text is
-  // not one of them).
-  regex: '^@/server/(content/(items|client|site-content)|cms/(?!richtext/)|db/schema)',
+  // The finders and the content clients (also through the content feature's index.ts), the
+  // content service and the schema.
+  regex:
+    '^@/server/(features/content(/(items|client|site-content))?$|services/cms(/|$)|platform/db/schema)',
   allowTypeImports: true,
   message:
-    'Pages and components read items through src/server/access/read.ts and lists through src/server/content/lists.ts, where access is decided.',
+    'Pages and components read items through src/server/features/access/read.ts and lists through src/server/features/content/lists.ts, where access is decided.',
 };
 // Each layer by its alias and by a relative path that climbs into it.
 const NO_SERVER = {
@@ -101,8 +102,8 @@ export default tseslint.config(
     rules: { 'no-restricted-properties': 'off' },
   },
   {
-    // Gating happens where items are read (src/server/access/read.ts) and lists choose their
-    // fields (src/server/content/lists.ts): pages and components cannot reach past them.
+    // Gating happens where items are read (src/server/features/access/read.ts) and lists choose their
+    // fields (src/server/features/content/lists.ts): pages and components cannot reach past them.
     files: [
       'src/app/**/page.tsx',
       'src/app/**/layout.tsx',

@@ -4,7 +4,7 @@ import { CSP_HEADER, SECURITY_HEADERS, pagePolicy } from './src/lib/security-hea
 /**
  * `next dev` has no front server to put a nonce on each render: it gets the site's policy with
  * scripts relaxed (its client needs eval and inline scripts). Never in a build: these headers
- * would then replace the front server's per-request policy (src/server/front/csp.ts).
+ * would then replace the front server's per-request policy (src/server/features/front/csp.ts).
  */
 const developmentPolicy =
   process.env.NODE_ENV === 'development'
@@ -37,7 +37,7 @@ const config: NextConfig = {
   ],
   typedRoutes: false,
   images: {
-    // Uploaded and demo media (src/server/storage) and a hosted microCMS's image CDN.
+    // Uploaded and demo media (src/server/platform/storage) and a hosted microCMS's image CDN.
     localPatterns: [
       { pathname: '/uploads/images/**', search: '' },
       { pathname: '/uploads/demo/**', search: '' },

@@ -15,8 +15,8 @@ const alias = {
  * lane, scripts/with-postgres.sh) would only repeat them.
  */
 const EMBEDDED_ONLY = [
-  'src/server/db/lock.integration.test.ts',
-  'src/server/db/data-dir-modes.integration.test.ts',
+  'src/server/platform/db/lock.integration.test.ts',
+  'src/server/platform/db/data-dir-modes.integration.test.ts',
   'scripts/start.integration.test.ts',
 ];
 

@@ -10,17 +10,17 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import Stripe from 'stripe';
-import { syncCatalogue } from '@/server/billing/catalogue';
-import { startCheckout } from '@/server/billing/checkout';
-import { billingProvider } from '@/server/billing/provider';
-import { billingSummaryFor } from '@/server/billing/reader-billing';
-import { handleBillingSandbox } from '@/server/billing/sandbox/http';
-import { signatureHeader } from '@/server/billing/sandbox/webhooks';
-import { ensureSandboxWebhook, webhookSecret } from '@/server/billing/sandbox/setup';
-import { handleBillingWebhook } from '@/server/billing/webhook';
-import { billingWebhookEvents, user } from '@/server/db/schema';
-import { openDatabase } from '@/server/db/client';
-import { createProfiles } from '@/server/profiles/profiles';
+import { syncCatalogue } from '@/server/features/billing/catalogue';
+import { startCheckout } from '@/server/features/billing/checkout';
+import { billingProvider } from '@/server/features/billing/provider';
+import { billingSummaryFor } from '@/server/features/billing/reader-billing';
+import { handleBillingSandbox } from '@/server/services/billing-sandbox/http';
+import { signatureHeader } from '@/server/services/billing-sandbox/webhooks';
+import { ensureSandboxWebhook, webhookSecret } from '@/server/features/billing/sandbox-setup';
+import { handleBillingWebhook } from '@/server/features/billing/webhook';
+import { billingWebhookEvents, user } from '@/server/platform/db/schema';
+import { openDatabase } from '@/server/platform/db/client';
+import { createProfiles } from '@/server/features/profiles/profiles';
 
 const READERS = Number(process.env.BENCH_READERS ?? 100);
 

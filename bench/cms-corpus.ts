@@ -1,10 +1,10 @@
 /** The content benchmark's corpus: posts of deterministic Japanese text over 20 categories. */
 import { sql } from 'drizzle-orm';
-import { createApiKey } from '@/server/cms/api-keys';
+import { createApiKey } from '@/server/services/cms/api-keys';
 import { findEndpoint } from '../src/lib/cms/model';
-import { searchColumns } from '@/server/cms/search-index';
-import { openDatabase } from '@/server/db/client';
-import { cmsContents } from '@/server/db/schema';
+import { searchColumns } from '@/server/services/cms/search-index';
+import { openDatabase } from '@/server/platform/db/client';
+import { cmsContents } from '@/server/platform/db/schema';
 
 export const CATEGORIES = 20;
 

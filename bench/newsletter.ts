@@ -14,14 +14,14 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { findEndpoint } from '@/lib/cms/model';
-import { MEMBERS_DIVIDER } from '@/server/cms/richtext/members-divider';
-import { createContent } from '@/server/cms/store';
-import { openDatabase, useDatabase as setAppDatabase } from '@/server/db/client';
-import { deliverRound } from '@/server/newsletter/delivery';
-import { smtpLetterTransport } from '@/server/newsletter/letter-transport';
-import { newsletterSendStatus, queueNewsletter } from '@/server/newsletter/queue';
-import { createLetterComposer } from '@/server/newsletter/sender';
+import { MEMBERS_DIVIDER } from '@/lib/cms/members-divider';
+import { openDatabase, useDatabase as setAppDatabase } from '@/server/platform/db/client';
+import { deliverRound } from '@/server/features/newsletter/delivery';
+import { smtpLetterTransport } from '@/server/features/newsletter/letter-transport';
+import { newsletterSendStatus, queueNewsletter } from '@/server/features/newsletter/queue';
+import { createLetterComposer } from '@/server/features/newsletter/sender';
 import { addReaders } from '../tests/support/newsletter';
+import { createContent } from '@/server/services/cms/writes';
 
 type SinkReport = {
   messages: number;

@@ -4,7 +4,7 @@
  * BENCH_POSTS generated posts (default 1,000) on embedded PGlite, autocannon (10 connections,
  * BENCH_SECONDS, default 10 s) on a members' `/posts/{id}`:
  * - as a visitor whose request carries a cookie the page cache does not know (the page cache
- *   then renders it: src/server/front/request-audience.ts), and as a staff member (an
+ *   then renders it: src/server/features/front/request-audience.ts), and as a staff member (an
  *   administrator's session: staff are rendered per request);
  * - a bare App Router app (bench/bare-app plus one page that calls `connection()`, so it renders
  *   per request) that renders the visitor's page body with React, built and started with

@@ -10,11 +10,11 @@ import os from 'node:os';
 import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import { findEndpoint } from '../src/lib/cms/model';
-import { parseListQuery } from '@/server/cms/query/params';
-import { reindexDone } from '@/server/cms/search-index';
-import { listContents } from '@/server/cms/store';
-import { openDatabase } from '@/server/db/client';
-import { stopReadings } from '@/server/search/readings';
+import { parseListQuery } from '@/server/services/cms/query/params';
+import { reindexDone } from '@/server/services/cms/search-index';
+import { listContents } from '@/server/services/cms/store';
+import { openDatabase } from '@/server/platform/db/client';
+import { stopReadings } from '@/server/services/cms/search/readings';
 import { seedCorpus } from './cms-corpus';
 
 const POSTS = Number(process.env.BENCH_POSTS ?? 10_000);

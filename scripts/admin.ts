@@ -8,14 +8,14 @@ import os from 'node:os';
 import { env } from '@/env';
 import { parseArgv } from '@/lib/admin/argv';
 import { OperatorError } from '@/lib/errors';
-import { UsageError } from '@/server/admin/command';
-import { helpText, findCommand, runAdminCommand } from '@/server/admin/commands';
-import { sendAdminCommand } from '@/server/admin/socket-client';
-import { localBackupArgs, restoreWhileServing } from '@/server/admin/backup-commands';
-import { localBounceArgs, mailPipeCommand } from '@/server/admin/newsletter-commands';
-import { localTransferArgs } from '@/server/admin/transfer-commands';
-import { openDatabase } from '@/server/db/client';
-import { liveLockOwner } from '@/server/db/lock';
+import { UsageError } from '@/server/features/admin/command';
+import { helpText, findCommand, runAdminCommand } from '@/server/features/admin/commands';
+import { sendAdminCommand } from '@/server/features/admin/socket-client';
+import { localBackupArgs, restoreWhileServing } from '@/server/features/admin/backup-commands';
+import { localBounceArgs, mailPipeCommand } from '@/server/features/admin/newsletter-commands';
+import { localTransferArgs } from '@/server/features/admin/transfer-commands';
+import { openDatabase } from '@/server/platform/db/client';
+import { liveLockOwner } from '@/server/platform/db/lock';
 
 /** sysexits.h: a temporary failure, which mail servers retry. */
 const EX_TEMPFAIL = 75;

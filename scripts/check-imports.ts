@@ -4,11 +4,21 @@
  * - no import circles in src, bench and scripts;
  * - client code (every module that starts with the 'use client' directive, read as Next.js
  *   reads it, and everything it imports, directly or not) reaches nothing in src/server;
- * - a file named *.client.ts(x) is client code: the name tells the reader so, and must not lie.
+ * - a file named *.client.ts(x) is client code: the name tells the reader so, and must not lie;
+ * - src/server's folders import each other in no loop, each tier imports only what it may, and
+ *   a feature is reached from the rest of src/server through its index.ts alone
+ *   (docs/decisions/045-server-tiers.md; the rules are in scripts/lib/folder-graph.ts).
  */
 import { readFileSync } from 'node:fs';
 import madge from 'madge';
 import { isClientSource } from './lib/client-boundary.mjs';
+import {
+  deepImports,
+  describeLoop,
+  folderArrows,
+  folderLoops,
+  tierBreaches,
+} from './lib/folder-graph';
 
 const result = await madge(['src', 'bench', 'scripts'], {
   baseDir: '.',
@@ -49,8 +59,22 @@ for (const [file, parent] of via) {
   problems.push(`client code reaches src/server: ${chain.join(' → ')}`);
 }
 
+const arrows = folderArrows(graph);
+const loops = folderLoops(arrows);
+for (const loop of loops) problems.push(describeLoop(loop));
+for (const { from, to, example } of tierBreaches(arrows)) {
+  problems.push(`tier breach: ${from} → ${to} (${example.file} imports ${example.imports})`);
+}
+for (const { file, imports } of deepImports(graph)) {
+  problems.push(`deep import into another feature: ${file} imports ${imports}`);
+}
+
 if (problems.length > 0) {
   for (const problem of problems) console.error(problem);
   process.exit(1);
 }
-console.log(`imports: no circles, ${roots.length} client files reach nothing in src/server`);
+const folders = new Set(arrows.flatMap(({ from, to }) => [from, to]));
+console.log(
+  `imports: no circles, ${roots.length} client files reach nothing in src/server, ` +
+    `${folders.size} folders of src/server in no loop`,
+);

@@ -33,6 +33,37 @@ export function compiledEntry(root, name) {
   return path.join(root, SERVER_OUT_DIR, `${name}.js`);
 }
 
+/**
+ * The project's own server modules, marked free of side effects, so that an entry point leaves
+ * out every module none of whose exports it uses. A feature is reached through its index.ts
+ * (docs/decisions/045-server-tiers.md), which re-exports all that other features use; without
+ * this, an entry point would load all of it: the admin CLI, the pages' session helpers and the
+ * Next.js request modules behind them (which Node cannot load outside Next.js). Nothing in
+ * src/server is imported for its side effects alone.
+ */
+const serverModulesWithoutSideEffects = (root) => ({
+  name: 'server-modules-without-side-effects',
+  setup(build) {
+    const server = path.join(root, 'src', 'server') + path.sep;
+    build.onResolve({ filter: /^(@\/|\.)/ }, async (args) => {
+      if (args.pluginData?.resolving) return undefined;
+      const { importer, namespace, resolveDir, kind, with: attributes } = args;
+      const resolved = await build.resolve(args.path, {
+        importer,
+        namespace,
+        resolveDir,
+        kind,
+        with: attributes,
+        pluginData: { resolving: true },
+      });
+      if (resolved.errors.length > 0) return { errors: resolved.errors };
+      const { path: file, external } = resolved;
+      if (external || !file.startsWith(server)) return { path: file, external };
+      return { path: file, sideEffects: false };
+    });
+  },
+});
+
 /** Compiles every entry point; throws (with esbuild's messages printed) when it fails. */
 export async function compileServer(root) {
   let esbuild;
@@ -63,6 +94,7 @@ export async function compileServer(root) {
     splitting: false,
     sourcemap: 'linked',
     logLevel: 'warning',
+    plugins: [serverModulesWithoutSideEffects(root)],
   });
   recordInputs(path.join(outdir, RECORD), inputs);
 }

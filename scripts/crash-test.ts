@@ -18,7 +18,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { sql } from 'drizzle-orm';
-import { openDatabase, queryRows } from '@/server/db/client';
+import { openDatabase, queryRows } from '@/server/platform/db/client';
 import { settingsOnBuiltSiteUrl, staleBuildReason } from './lib/build-freshness';
 import { Ledger, WRITE_KINDS, allowedValues } from './lib/crash/ledger';
 import { seededRandom } from './lib/seeded-random';

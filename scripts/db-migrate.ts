@@ -1,6 +1,6 @@
 /** `npm run db:migrate`: applies the SQL migrations of drizzle/ to the configured database. */
 import { env } from '@/env';
-import { openDatabase } from '@/server/db/client';
+import { openDatabase } from '@/server/platform/db/client';
 
 const config = env();
 const started = Date.now();

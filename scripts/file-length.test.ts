@@ -13,13 +13,6 @@ const MAX_LINES = 700;
 const SCANNED_DIRS = ['src', 'scripts', 'bench', 'tests'];
 const SOURCE = /\.(?:ts|tsx|mts|cts|js|mjs|cjs|css)$/;
 
-/**
- * Files over the limit whose split is under way. Remove each entry when its file is split;
- * the test fails for an entry that is no longer over the limit, or no longer exists, so the
- * list cannot outlive its reason.
- */
-const NOT_YET_SPLIT: readonly string[] = ['src/server/db/schema.ts', 'src/server/cms/store.ts'];
-
 function lineCount(file: string): number {
   const text = fs.readFileSync(path.join(repoRoot, file), 'utf8');
   // As `wc -l` counts: a final newline ends the last line, it does not start another.
@@ -37,13 +30,8 @@ describe('source files', () => {
 
   it(`are at most ${MAX_LINES} lines long`, () => {
     const long = [...lengths]
-      .filter(([file, lines]) => lines > MAX_LINES && !NOT_YET_SPLIT.includes(file))
+      .filter(([, lines]) => lines > MAX_LINES)
       .map(([file, lines]) => `${file}: ${lines} lines`);
     expect(long).toEqual([]);
-  });
-
-  it('are listed as not yet split only while they are too long', () => {
-    const stale = NOT_YET_SPLIT.filter((file) => (lengths.get(file) ?? 0) <= MAX_LINES);
-    expect(stale).toEqual([]);
   });
 });

@@ -20,7 +20,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { openDatabase } from '@/server/db/client';
+import { openDatabase } from '@/server/platform/db/client';
 import { contentEndpoints, discoverForms, discoverRoutes } from './lib/fuzz/routes';
 import {
   type FuzzContext,

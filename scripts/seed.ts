@@ -7,11 +7,11 @@ import path from 'node:path';
 import { env } from '@/env';
 import { OperatorError } from '@/lib/errors';
 import { findEndpoint } from '../src/lib/cms/model';
-import { copyDemoMedia, seedDemoContent } from '@/server/cms/seed/seed';
-import { seedDemoContracts } from '@/server/partners/demo-contracts';
-import { makePrivate } from '@/server/db/lock';
-import { openDatabase } from '@/server/db/client';
-import { liveLockOwner } from '@/server/db/lock';
+import { copyDemoMedia, seedDemoContent } from '@/server/features/seed/seed';
+import { seedDemoContracts } from '@/server/features/seed/demo-contracts';
+import { makePrivate } from '@/server/platform/db/lock';
+import { openDatabase } from '@/server/platform/db/client';
+import { liveLockOwner } from '@/server/platform/db/lock';
 
 async function main(): Promise<number> {
   const config = env();

@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { acquireDataDirLock } from '@/server/db/lock';
+import { acquireDataDirLock } from '@/server/platform/db/lock';
 import { hashBuildInputs, recordBuild } from './lib/build-freshness';
 
 const run = promisify(execFile);

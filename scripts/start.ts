@@ -2,14 +2,14 @@
  * `npm start`: validates the settings, refuses a data directory another process holds, builds
  * when there is no build or it is stale (in a development checkout; a production install
  * refuses instead: lib/production-install.mjs), then serves the site on PORT
- * (src/server/front/server.ts: Next.js behind a plain Node server).
+ * (src/server/features/front/server.ts: Next.js behind a plain Node server).
  * The server opens and migrates the database as it starts (src/instrumentation.ts), so nothing
  * else needs to be installed or started. Compiled to dist/server/start.js and run by
  * scripts/launch.mjs under `--conditions=react-server` (see scripts/compile-server.mjs).
  */
 import { env } from '@/env';
-import { startRefusal } from '@/server/billing/start-check';
-import { reserveDataDirLock } from '@/server/db/lock';
+import { startRefusal } from '@/server/features/billing/start-check';
+import { reserveDataDirLock } from '@/server/platform/db/lock';
 import { loadBuildSettings, runNextBuild, staleBuildReason } from './lib/build-freshness';
 import { productionInstallReason, productionRefusal } from './lib/production-install.mjs';
 
@@ -56,9 +56,9 @@ if (reason) {
 
 // What `next start` sets before loading the framework.
 Object.assign(process.env, { NODE_ENV: 'production', NEXT_TELEMETRY_DISABLED: '1' });
-// From here every log line is JSON with its request id (src/server/logging), unless LOG_FORMAT=text.
-const { startLogging } = await import('@/server/logging/logger');
+// From here every log line is JSON with its request id (src/server/platform/logging), unless LOG_FORMAT=text.
+const { startLogging } = await import('@/server/platform/logging/logger');
 startLogging(env());
-const { serveSite } = await import('@/server/front/server');
+const { serveSite } = await import('@/server/features/front/server');
 await serveSite({ dir: root, port: PORT });
 console.log(`[start] serving ${SITE_URL} on port ${PORT}`);

@@ -96,7 +96,7 @@ const envSchema = z
     ),
     // The sender of every mail; default "{SITE_NAME} <no-reply@{SITE_URL's host}>".
     MAIL_FROM: optionalText.pipe(z.string().max(200).optional()),
-    // Newsletter letters each instance hands to the mail server per second (src/server/newsletter/
+    // Newsletter letters each instance hands to the mail server per second (src/server/features/newsletter/
     // delivery.ts): keep the sum over instances within what the SMTP provider allows.
     NEWSLETTER_RATE_PER_SECOND: z.coerce.number().min(0.1).max(10_000).default(10),
     // The address newsletter bounces go to, e.g. bounces@example.jp: each letter's envelope
@@ -116,9 +116,9 @@ const envSchema = z
     // Requests per second per API key on the built-in content API.
     CMS_RATE_LIMIT_READ: z.coerce.number().int().min(1).max(1_000_000).default(100),
     CMS_RATE_LIMIT_WRITE: z.coerce.number().int().min(1).max(1_000_000).default(10),
-    // Sign-ins allowed per client address in 10 minutes (src/server/identity/account-flows.ts).
+    // Sign-ins allowed per client address in 10 minutes (src/server/features/account/account-flows.ts).
     SIGN_IN_RATE_LIMIT_IP: z.coerce.number().int().min(1).max(1_000_000).default(100),
-    // Sign-in with LINE and Google (src/server/identity/oidc-providers.ts): each appears on /login
+    // Sign-in with LINE and Google (src/server/features/identity/oidc-providers.ts): each appears on /login
     // only when both of its values are set. LINE: the LINE Login channel's ID and secret.
     LINE_CHANNEL_ID: optionalText.pipe(
       z
@@ -137,17 +137,17 @@ const envSchema = z
         .optional(),
     ),
     GOOGLE_CLIENT_SECRET: optionalText.pipe(z.string().min(10).max(200).optional()),
-    // What an import or restore archive may unpack to, in MB (src/server/archive/limits.ts).
+    // What an import or restore archive may unpack to, in MB (src/server/platform/archive/limits.ts).
     ARCHIVE_MAX_TOTAL_MB: z.coerce.number().int().min(1).max(10_000_000).default(10_240),
     ARCHIVE_MAX_FILE_MB: z.coerce.number().int().min(1).max(10_000_000).default(2_048),
-    // The production server's log (src/server/logging): JSON lines (default) or plain text.
+    // The production server's log (src/server/platform/logging): JSON lines (default) or plain text.
     LOG_FORMAT: z.enum(['json', 'text']).optional(),
     LOG_LEVEL: z
       .enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
       .default('info'),
     // A bearer token for GET /api/metrics (Prometheus); staff can read it signed in without one.
     METRICS_TOKEN: optionalText.pipe(z.string().min(32).max(200).optional()),
-    // Billing (src/server/billing): Stripe with a secret key, else the built-in sandbox.
+    // Billing (src/server/features/billing): Stripe with a secret key, else the built-in sandbox.
     STRIPE_SECRET_KEY: optionalText.pipe(
       z
         .string()
@@ -187,7 +187,7 @@ const envSchema = z
         .optional(),
     ),
     INVOICE_ISSUER_NAME: optionalText.pipe(z.string().max(100).optional()),
-    // The operator named on the 特定商取引法 page (src/server/operator): demo values on the
+    // The operator named on the 特定商取引法 page (src/server/features/operator): demo values on the
     // embedded database; with DATABASE_URL the start is refused until they are set.
     OPERATOR_NAME: optionalText.pipe(
       z.string().max(100, '100 文字以内で指定してください').optional(),

@@ -1,12 +1,15 @@
 import { type NextRequest, NextResponse } from 'next/server';
 import { env } from '@/env';
 import { AUTH_REDIRECT_TARGET, isExemptFromAuthRedirect } from '@/lib/auth-redirect';
-import { FLASH_COOKIE } from '@/server/http/cookies';
+import { FLASH_COOKIE } from '@/server/platform/http/cookies';
 import { FLASH_HEADER } from '@/lib/http/flash';
-import { userFromHeaders } from '@/server/identity/session-user';
-import { UNSUBSCRIBE_PATH, verifyUnsubscribeToken } from '@/server/newsletter/subscription';
-import { movedLocation } from '@/server/cms/redirects';
-import { getDb } from '@/server/db/client';
+import { userFromHeaders } from '@/server/features/identity/session-user';
+import {
+  UNSUBSCRIBE_PATH,
+  verifyUnsubscribeToken,
+} from '@/server/features/profiles/newsletter-consent';
+import { movedLocation } from '@/server/services/cms/redirects';
+import { getDb } from '@/server/platform/db/client';
 
 /**
  * Runs before every page (Node.js runtime). Four jobs, nothing else:

@@ -4,9 +4,9 @@
  * running server, the members' sessions, real article ids and the router's navigation URLs.
  */
 import path from 'node:path';
-import { runAdminCommand } from '@/server/admin/commands';
-import { copyDemoMedia, seedDemoContent } from '@/server/cms/seed/seed';
-import { openDatabase } from '@/server/db/client';
+import { runAdminCommand } from '@/server/features/admin/commands';
+import { copyDemoMedia, seedDemoContent } from '@/server/features/seed/seed';
+import { openDatabase } from '@/server/platform/db/client';
 import { seedCorpus } from '../cms-corpus';
 import type { CookieJar, Member, Navigation } from './session';
 

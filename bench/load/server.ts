@@ -116,7 +116,7 @@ function rssKiB(pid: number): number {
 /**
  * The site's node process: the one started, which serves the site itself (scripts/launch.mjs
  * runs the server entry in its own process). Not the largest of its group: the reading
- * analyser's child (src/server/search/readings.ts) can be larger while it works, and a soak
+ * analyser's child (src/server/services/cms/search/readings.ts) can be larger while it works, and a soak
  * that sampled it read 0 once it ended.
  */
 export function serverPid(instance: Instance): number {

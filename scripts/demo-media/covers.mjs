@@ -1,7 +1,7 @@
 // Makes the demo covers assets/demo/cover-17.jpg … cover-32.jpg: abstract compositions in the
 // palette of covers 1–16 (flat shapes, muted colours, the accent yellow at most once), drawn as
 // SVG and written as small JPEGs by sharp (Next.js's image library). Describe each new cover
-// for `alt` in COVER_ALTS (src/server/cms/seed/demo-media.ts).
+// for `alt` in COVER_ALTS (src/server/features/seed/demo-media.ts).
 //
 //   node scripts/demo-media/covers.mjs [outDir]
 import { Buffer } from 'node:buffer';

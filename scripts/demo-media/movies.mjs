@@ -1,7 +1,7 @@
 // Makes the demo movies (assets/demo/movie-01.webm … movie-06.webm): short silent animations of
 // what each movie's description tells, drawn frame by frame as SVG (sharp, with the system's
 // Noto CJK fonts) and encoded to VP9 WebM by ffmpeg. Copy the printed sizes and seconds into
-// DEMO_FILE_SIZES and DEMO_FILE_SECONDS (src/server/cms/seed/demo-media.ts).
+// DEMO_FILE_SIZES and DEMO_FILE_SECONDS (src/server/features/seed/demo-media.ts).
 //
 //   apt-get install ffmpeg fonts-noto-cjk
 //   node scripts/demo-media/movies.mjs [outDir] [index]     one movie only with index (0–5)

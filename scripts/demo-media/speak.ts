@@ -3,7 +3,7 @@
  * demo corpus has it, spoken by espeak-ng with one voice per speaker after a short chime, and
  * encoded as a small MP3. Run it after changing a transcript line in
  * assets/demo/content/audios.json, then copy the printed sizes and seconds into
- * DEMO_FILE_SIZES and DEMO_FILE_SECONDS (src/server/cms/seed/demo-media.ts).
+ * DEMO_FILE_SIZES and DEMO_FILE_SECONDS (src/server/features/seed/demo-media.ts).
  *
  *   apt-get install espeak-ng mecab mecab-ipadic-utf8 sox lame
  *   npx tsx --conditions=react-server scripts/demo-media/speak.ts [outDir]
@@ -14,8 +14,8 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { demoLists } from '@/server/cms/seed/demo-content';
-import { mp3Seconds } from '@/server/cms/seed/media-duration';
+import { demoLists } from '@/server/features/seed/demo-content';
+import { mp3Seconds } from '@/server/features/seed/media-duration';
 
 const outDir = path.resolve(process.argv[2] ?? 'assets/demo');
 

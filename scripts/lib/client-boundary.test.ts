@@ -14,7 +14,7 @@ const NAMES = [
   'src/components/anything/new-file.tsx',
 ];
 const FORBIDDEN = [
-  "import { db } from '@/server/db/client';",
+  "import { db } from '@/server/platform/db/client';",
   "import type { Viewer } from '@/server/access/viewer';",
   "import { x } from '../../../server/x';",
   "import 'server-only';",
@@ -97,7 +97,7 @@ describe('the use client boundary', () => {
 
   it('names the layer rule it enforces', () => {
     const [message] = lint(`'use client';\n${FORBIDDEN}`, 'src/app/global-error.tsx');
-    expect(message?.message).toContain("'@/server/db/client'");
+    expect(message?.message).toContain("'@/server/platform/db/client'");
     expect(message?.message).toContain('docs/decisions/014-layers.md');
   });
 });

@@ -24,7 +24,7 @@ import {
   listMovies,
   listPosts,
   listSeries,
-} from '@/server/content/lists';
+} from '@/server/features/content/lists';
 
 export function generateMetadata(): Metadata {
   // The home page takes the site defaults; only its title is the bare site name.

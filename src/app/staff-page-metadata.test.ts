@@ -1,7 +1,7 @@
 import { readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import type { AppUser } from '@/server/identity/session-user';
+import type { AppUser } from '@/server/features/identity/session-user';
 import { appUser } from '@test-support/route-tests';
 
 // A staff page answers the 404 page to anyone else, and its metadata must not name it: Next
@@ -11,9 +11,9 @@ import { appUser } from '@test-support/route-tests';
 
 const state = vi.hoisted(() => ({ user: null as AppUser | null }));
 vi.mock('next/headers', () => ({ headers: () => Promise.resolve(new Headers()) }));
-vi.mock('@/server/identity/session-user', () => ({ userFromHeaders: () => state.user }));
-vi.mock('@/server/db/client', () => ({ getDb: () => Promise.resolve({}) }));
-vi.mock('@/server/partners/contracts', async (importOriginal) => ({
+vi.mock('@/server/features/identity/session-user', () => ({ userFromHeaders: () => state.user }));
+vi.mock('@/server/platform/db/client', () => ({ getDb: () => Promise.resolve({}) }));
+vi.mock('@/server/features/partners/contracts', async (importOriginal) => ({
   ...(await importOriginal<object>()),
   partnerIdOfUser: () => Promise.resolve(state.user?.role === 'member' ? 'partner-1' : ''),
 }));

@@ -1,7 +1,7 @@
 /**
  * The editorial console's content editor, as the browser and the server both see it: the
  * item the editor page hands to the form, the JSON the form sends, and what the server
- * answers. The server side is src/server/cms/console/; the form is
+ * answers. The server side is src/server/features/console/; the form is
  * src/components/admin/content/.
  */
 

@@ -7,7 +7,7 @@ import { formatDateJa, formatYen } from './format';
  *   tries the card again (null when the billing data does not say); or it waits for the
  *   reader's 3-D Secure authentication, with the page to do it on.
  * - `plan_ended`: the reader's plan has ended; said once (the server records that it was
- *   shown: src/server/billing/reader-notices.ts), never again for that plan.
+ *   shown: src/server/features/billing/reader-notices.ts), never again for that plan.
  * - `duplicate_reversed`: a second paid plan the reader took out was cancelled and refunded
  *   (one plan per reader: docs/decisions/021-one-plan-per-reader.md); said once, like the end
  *   of a plan: which plan was taken back, how much was refunded (yen, 0 when nothing was

@@ -3,7 +3,7 @@
  * code (for logs, tests and callers that branch) and a message safe to show as it is (Japanese,
  * except where an API copies another service's English wording). Anything that is not an
  * AppError, or one with `expose: false`, is a fault: logged whole and answered with a generic
- * message (src/server/http/error-answer.ts maps both kinds to answers).
+ * message (src/server/platform/http/error-answer.ts maps both kinds to answers).
  *
  * Pure: no server imports, so the same classes can be thrown and recognised anywhere.
  */

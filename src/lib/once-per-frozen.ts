@@ -1,7 +1,7 @@
 /**
  * A function of an object worked out once per frozen object. A frozen object never changes (the
  * content client hands every reader the same deep-frozen answer until a change drops it:
- * src/server/content/client.ts), so what is worked out from it holds as long as it lives, and
+ * src/server/features/content/client.ts), so what is worked out from it holds as long as it lives, and
  * is forgotten with it: the next version of the item is a new object. Any other object may
  * still change, so the function runs every time for it.
  */

@@ -3,7 +3,7 @@ import { PLAYER_PATH_BY_HOST } from './cms/embeds';
 
 /**
  * The headers every answer of the site carries, the front server's own answers included
- * (src/server/front/server.ts sets them first; next.config.ts gives them to `next dev`).
+ * (src/server/features/front/server.ts sets them first; next.config.ts gives them to `next dev`).
  * Relative imports only: next.config.ts loads this file without the `@/` alias.
  */
 export const SECURITY_HEADERS: readonly { key: string; value: string }[] = [
@@ -27,7 +27,7 @@ export const NON_PAGE_POLICY = "default-src 'none'; frame-ancestors 'none'";
 
 /**
  * The headers the front server sets first on every answer: a page's policy replaces the CSP
- * before the framework renders (src/server/front/csp.ts).
+ * before the framework renders (src/server/features/front/csp.ts).
  */
 export function securityHeaders(secure: boolean): readonly { key: string; value: string }[] {
   const headers = [...SECURITY_HEADERS, { key: CSP_HEADER, value: NON_PAGE_POLICY }];

@@ -37,3 +37,13 @@ export function optionalDay(label: string) {
     .transform((v) => v.normalize('NFKC').replace(/\//g, '-'))
     .refine((v) => v === '' || z.iso.date().safeParse(v).success, message);
 }
+
+/** Field → first message, for showing beside each field. */
+export function fieldErrors(error: z.ZodError): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const issue of error.issues) {
+    const key = String(issue.path[0] ?? 'form');
+    out[key] ??= issue.message;
+  }
+  return out;
+}

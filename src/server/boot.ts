@@ -4,27 +4,38 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import { env } from '@/env';
-import { startAdminSocket } from '@/server/admin/socket';
-import { type Db, getDatabase, redactUrl } from '@/server/db/client';
-import { probeServer } from '@/server/db/availability';
-import { openWhenReachable } from '@/server/db/wait-for-database';
-import { syncCatalogue } from '@/server/billing/catalogue';
-import { usesSandbox } from '@/server/billing/provider';
-import { startRefusal } from '@/server/billing/start-check';
-import { startSandboxRunner } from '@/server/billing/sandbox/runner';
-import { ensureSandboxWebhook } from '@/server/billing/sandbox/setup';
-import { makePrivate, restrictUmask, secureDataDir } from '@/server/db/lock';
-import { startScheduler, stopScheduler } from '@/server/cms/console/scheduler';
-import { startNewsletterSender, stopNewsletterSender } from '@/server/newsletter/sender';
-import { reindexInBackground } from '@/server/cms/search-index';
-import { copyDemoMedia, isContentEmpty, seedDemoContent } from '@/server/cms/seed/seed';
-import { seedDemoContracts } from '@/server/partners/demo-contracts';
-import { onShutdown, shutdownOnSignals } from '@/server/shutdown';
-import { startClusterBus } from '@/server/cluster/bus';
-import { oneInstanceAtATime } from '@/server/db/startup-lock';
-import { sweepUploadTemps } from '@/server/storage/upload';
+import { startAdminSocket } from '@/server/features/admin';
+import { type Db, getDatabase, redactUrl } from '@/server/platform/db/client';
+import { probeServer } from '@/server/platform/db/availability';
+import { openWhenReachable } from '@/server/platform/db/wait-for-database';
+import {
+  ensureSandboxWebhook,
+  sandboxDeliveries,
+  startRefusal,
+  syncCatalogue,
+  usesSandbox,
+} from '@/server/features/billing';
+import { startSandboxRunner } from '@/server/services/billing-sandbox/runner';
+import { makePrivate, restrictUmask, secureDataDir } from '@/server/platform/db/lock';
+import { startScheduler, stopScheduler } from '@/server/features/console';
+import {
+  followPostPublications,
+  startNewsletterSender,
+  stopNewsletterSender,
+} from '@/server/features/newsletter';
+import { reindexInBackground } from '@/server/services/cms/search-index';
+import {
+  copyDemoMedia,
+  isContentEmpty,
+  seedDemoContent,
+  seedDemoContracts,
+} from '@/server/features/seed';
+import { onShutdown, shutdownOnSignals } from '@/server/platform/lifecycle/shutdown';
+import { startClusterBus } from '@/server/platform/cluster/bus';
+import { oneInstanceAtATime } from '@/server/platform/db/startup-lock';
+import { sweepUploadTemps } from '@/server/platform/storage/upload';
 
-/** Any fixed number, distinct from the migrations' (src/server/db/migrate.ts). */
+/** Any fixed number, distinct from the migrations' (src/server/platform/db/migrate.ts). */
 const BILLING_SETUP_LOCK_KEY = 724_002;
 
 /**
@@ -53,12 +64,14 @@ async function startBilling(db: Db): Promise<void> {
   }
   await syncCatalogue(db);
   await ensureSandboxWebhook(db);
-  startSandboxRunner(db);
+  startSandboxRunner(db, sandboxDeliveries(db));
   console.log(`[billing] sandbox (${config.SITE_URL}/billing-sandbox, no real payments)`);
 }
 
 async function start(): Promise<void> {
   try {
+    // Features subscribe to the content service before anything can write to it.
+    followPostPublications();
     const config = env();
     const refusal = startRefusal(config);
     if (refusal) throw new Error(refusal);
@@ -109,7 +122,7 @@ async function start(): Promise<void> {
     await oneInstanceAtATime(config.DATABASE_URL, BILLING_SETUP_LOCK_KEY, () =>
       startBilling(database.db),
     );
-    // Run last on shutdown: after the server has let its requests finish (src/server/shutdown.ts).
+    // Run last on shutdown: after the server has let its requests finish (src/server/platform/lifecycle/shutdown.ts).
     onShutdown('database', () => database.close());
     onShutdown('scheduled publishing', stopScheduler);
     // Before the database closes: the letter in flight finishes, unstarted claims go back.

@@ -1,7 +1,7 @@
 import { expect, test } from '@playwright/test';
 import { admin } from './support/admin';
 
-// The production server answers the content API ahead of the framework (src/server/front):
+// The production server answers the content API ahead of the framework (src/server/features/front):
 // the same shapes and errors as through the route handlers.
 test('the content API answers with a key, refuses without one, and a write reaches the pages', async ({
   request,

@@ -8,7 +8,7 @@ import { ROLES, pageAs } from './support/roles';
  * editor and the list marks the item, before anyone saves; once one saves, the other is warned
  * at their next heartbeat (the page's clock is moved, nothing waits 15 s), and their save still
  * stops at the conflict. Expiry, leaving and the contributor's limits are the integration
- * test's (src/server/cms/console/presence.integration.test.ts).
+ * test's (src/server/features/console/presence.integration.test.ts).
  */
 
 /** The editor's heartbeat (HEARTBEAT_MS, src/lib/cms/presence.ts: aliased, not importable here). */

@@ -17,7 +17,7 @@ const MARK = {
 };
 /** A word next to each marker in the gated part, to search for (the query itself is echoed). */
 const SECRET = `aikotoba${stamp}`;
-// The members' divider (MEMBERS_DIVIDER in src/server/cms/richtext/members-divider.ts).
+// The members' divider (MEMBERS_DIVIDER in src/lib/cms/members-divider.ts).
 const body = (mark: string) =>
   `<p>導入の段落です。ここまでは誰でも読めます。</p><p>二つ目の段落も導入です。</p><hr data-members-divider><p>${mark} ここからは会員だけが読める本文です。合言葉は ${SECRET} です。</p>`;
 

@@ -9,7 +9,7 @@ import { signInAs } from './support/roles';
  * published post, and its old URL answers 301 to the new one, whose served head carries the
  * post's search and sharing values and which the sitemap lists instead.
  * The stored references, the chains of redirects and the feed after a rename are the
- * integration tests' (src/server/cms/rename.integration.test.ts).
+ * integration tests' (src/server/services/cms/rename.integration.test.ts).
  */
 
 /** A demo post every e2e database has: its id is taken. */

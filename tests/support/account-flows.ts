@@ -1,11 +1,16 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, expect, onTestFinished, vi } from 'vitest';
-import type { Database } from '@/server/db/client';
-import { user } from '@/server/db/schema';
-import { type FlowDeps, type FlowResult, signIn, signUp } from '@/server/identity/account-flows';
-import { type Auth, createAuth } from '@/server/identity/auth';
-import type { AppUser } from '@/server/identity/session-user';
-import { listOutbox } from '@/server/mail/mailer';
+import type { Database } from '@/server/platform/db/client';
+import { user } from '@/server/platform/db/schema';
+import {
+  type FlowDeps,
+  type FlowResult,
+  signIn,
+  signUp,
+} from '@/server/features/account/account-flows';
+import { type Auth, createAuth } from '@/server/features/identity/auth';
+import type { AppUser } from '@/server/features/identity/session-user';
+import { listOutbox } from '@/server/platform/mail/mailer';
 import { createTestDatabase } from './db/test-database';
 
 export const BASE = 'http://localhost:3000';

@@ -2,8 +2,8 @@ import { createHash } from 'node:crypto';
 import axe from 'axe-core';
 import type Stripe from 'stripe';
 import { expect } from 'vitest';
-import type { Database } from '@/server/db/client';
-import { billingSandboxObjects } from '@/server/db/schema';
+import type { Database } from '@/server/platform/db/client';
+import { billingSandboxObjects } from '@/server/platform/db/schema';
 import {
   type RunningSandbox,
   productWithPrices,

@@ -2,12 +2,12 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import Stripe from 'stripe';
 import { afterAll, beforeAll, expect } from 'vitest';
-import type { Database } from '@/server/db/client';
+import type { Database } from '@/server/platform/db/client';
 import { createTestDatabase } from './db/test-database';
-import { sendWebResponse, toWebRequest } from '@/server/front/node-bridge';
-import { handleBillingSandbox } from '@/server/billing/sandbox/http';
-import { pathPrefixHttpClient } from '@/server/billing/sandbox/path-prefix-http-client';
-import { sandboxSecretKey } from '@/server/billing/sandbox/secret-key';
+import { sendWebResponse, toWebRequest } from '@/server/features/front/node-bridge';
+import { handleBillingSandbox } from '@/server/services/billing-sandbox/http';
+import { pathPrefixHttpClient } from '@/server/services/billing-sandbox/path-prefix-http-client';
+import { sandboxSecretKey } from '@/server/services/billing-sandbox/secret-key';
 
 /**
  * Test helper: the sandbox on a test database behind a real http.Server on 127.0.0.1, and the

@@ -1,15 +1,15 @@
 import type Stripe from 'stripe';
 import { afterAll, beforeAll } from 'vitest';
-import type { Database, Db } from '@/server/db/client';
-import { user } from '@/server/db/schema';
-import { type Plan, syncCatalogue } from '@/server/billing/catalogue';
-import { ensureCustomer } from '@/server/billing/customers';
-import { billingProvider } from '@/server/billing/provider';
-import { handleBillingSandbox } from '@/server/billing/sandbox/http';
-import { ensureSandboxWebhook, webhookSecret } from '@/server/billing/sandbox/setup';
-import { deliverPendingEvents } from '@/server/billing/sandbox/webhooks';
-import { handleBillingWebhook } from '@/server/billing/webhook';
-import { createProfiles } from '@/server/profiles/profiles';
+import type { Database, Db } from '@/server/platform/db/client';
+import { user } from '@/server/platform/db/schema';
+import { type Plan, syncCatalogue } from '@/server/features/billing/catalogue';
+import { ensureCustomer } from '@/server/features/billing/customers';
+import { billingProvider } from '@/server/features/billing/provider';
+import { handleBillingSandbox } from '@/server/services/billing-sandbox/http';
+import { ensureSandboxWebhook, webhookSecret } from '@/server/features/billing/sandbox-setup';
+import { deliverPendingEvents } from '@/server/services/billing-sandbox/webhooks';
+import { handleBillingWebhook } from '@/server/features/billing/webhook';
+import { createProfiles } from '@/server/features/profiles/profiles';
 import { createTestDatabase } from './db/test-database';
 
 /**

@@ -4,7 +4,7 @@ import path from 'node:path';
 /**
  * A good .tar.gz spoiled three ways, written beside it, each with what the refusal of it must
  * say: the content import and the backup restore read archives through one pipeline
- * (src/server/archive/read-archive.ts) and must refuse these alike.
+ * (src/server/platform/archive/read-archive.ts) and must refuse these alike.
  */
 export function brokenArchives(file: string): { file: string; says: RegExp }[] {
   const whole = fs.readFileSync(file);

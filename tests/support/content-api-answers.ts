@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { CONTENT_MODEL } from '../../src/lib/cms/model';
-import { type ReadMode, getContent, listContents } from '@/server/cms/store';
-import { type Db, queryRows } from '@/server/db/client';
+import { type ReadMode, getContent, listContents } from '@/server/services/cms/store';
+import { type Db, queryRows } from '@/server/platform/db/client';
 
 /**
  * Test helpers: every answer of the content API of an instance (each endpoint, published and

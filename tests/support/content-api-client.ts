@@ -1,7 +1,7 @@
 import type { ApiPermission } from '@/lib/cms/api-key-permissions';
-import { clearApiKeyCache, createApiKey } from '@/server/cms/api-keys';
-import { handleContentApi } from '@/server/cms/http';
-import type { Db } from '@/server/db/client';
+import { clearApiKeyCache, createApiKey } from '@/server/services/cms/api-keys';
+import { handleContentApi } from '@/server/services/cms/http';
+import type { Db } from '@/server/platform/db/client';
 
 /** Test helpers: a client of the content API handler with a real key on a test database. */
 export type ApiCall = (

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { type Db, queryRows } from '@/server/db/client';
+import { type Db, queryRows } from '@/server/platform/db/client';
 
 /**
  * Test helper: a fingerprint of every table of the public schema and every sequence, computed

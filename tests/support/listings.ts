@@ -1,5 +1,5 @@
-import { EMPTY_LISTING } from '@/server/jobs/listing-input';
-import type { Listing } from '@/server/jobs/listings';
+import { EMPTY_LISTING } from '@/server/features/partners/jobs/listing-input';
+import type { Listing } from '@/server/features/partners/jobs/listings';
 
 /** A draft job listing of partner-sorane titled `求人 {label}`, with those changes. */
 export function draftListing(id: string, label: string, changes: Partial<Listing> = {}): Listing {

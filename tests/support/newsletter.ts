@@ -1,5 +1,10 @@
-import type { Db } from '@/server/db/client';
-import { subscriptions, user, userPrivateProfiles, userPublicProfiles } from '@/server/db/schema';
+import type { Db } from '@/server/platform/db/client';
+import {
+  subscriptions,
+  user,
+  userPrivateProfiles,
+  userPublicProfiles,
+} from '@/server/platform/db/schema';
 
 export type Reader = {
   id: string;

@@ -1,6 +1,6 @@
 import { expect } from 'vitest';
-import type { Db } from '@/server/db/client';
-import { listOutbox } from '@/server/mail/mailer';
+import type { Db } from '@/server/platform/db/client';
+import { listOutbox } from '@/server/platform/mail/mailer';
 
 /** The one message the outbox holds for `to`, checked to be of that kind and stored. */
 export async function onlyMailTo(db: Db, to: string, kind: string) {

@@ -1,6 +1,6 @@
-import type { Database } from '@/server/db/client';
-import { subscriptions } from '@/server/db/schema';
-import type { AppUser } from '@/server/identity/session-user';
+import type { Database } from '@/server/platform/db/client';
+import { subscriptions } from '@/server/platform/db/schema';
+import type { AppUser } from '@/server/features/identity/session-user';
 import { addUser, appUser } from './route-tests';
 
 /** The two partners the partner screens' route tests make (content ids of `partners`). */

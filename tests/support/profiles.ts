@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
-import type { Db } from '@/server/db/client';
-import { userPublicProfiles } from '@/server/db/schema';
+import type { Db } from '@/server/platform/db/client';
+import { userPublicProfiles } from '@/server/platform/db/schema';
 
 /** The partner a user's public profile names ('' for none), as the tests read it back. */
 export const readPartnerId = async (db: Db, userId: string) =>

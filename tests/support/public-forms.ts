@@ -1,8 +1,8 @@
 import { expect } from 'vitest';
-import type { Db } from '@/server/db/client';
-import { user } from '@/server/db/schema';
-import type { FormResult } from '@/server/http/form-endpoint';
-import { listOutbox } from '@/server/mail/mailer';
+import type { Db } from '@/server/platform/db/client';
+import { user } from '@/server/platform/db/schema';
+import type { FormResult } from '@/server/platform/http/form-endpoint';
+import { listOutbox } from '@/server/platform/mail/mailer';
 import { testDatabase } from './route-tests';
 
 /**

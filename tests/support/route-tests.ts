@@ -3,13 +3,18 @@ import os from 'node:os';
 import path from 'node:path';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, expect } from 'vitest';
-import { type Database, useDatabase as setAppDatabase } from '@/server/db/client';
-import { auditEvents, user, userPrivateProfiles, userPublicProfiles } from '@/server/db/schema';
-import { FLASH_COOKIE } from '@/server/http/cookies';
+import { type Database, useDatabase as setAppDatabase } from '@/server/platform/db/client';
+import {
+  auditEvents,
+  user,
+  userPrivateProfiles,
+  userPublicProfiles,
+} from '@/server/platform/db/schema';
+import { FLASH_COOKIE } from '@/server/platform/http/cookies';
 import { type Flash, decodeFlash } from '@/lib/http/flash';
-import { CLIENT_IP_HEADER } from '@/server/http/request-origin';
+import { CLIENT_IP_HEADER } from '@/server/platform/http/request-origin';
 import type { Role } from '@/lib/identity/roles';
-import type { AppUser } from '@/server/identity/session-user';
+import type { AppUser } from '@/server/features/identity/session-user';
 import { createTestDatabase } from './db/test-database';
 
 /**

@@ -1,6 +1,6 @@
-import type * as SiteContentModule from '@/server/content/site-content';
-import type { SiteContent } from '@/server/content/site-content';
-import type { Viewer } from '@/server/access/post-access';
+import type * as SiteContentModule from '@/server/features/content/site-content';
+import type { SiteContent } from '@/server/features/content/site-content';
+import type { Viewer } from '@/lib/access/post-access';
 
 /**
  * A `vi.mock` factory for site-content: `siteContent()` answers from the SiteContent a test

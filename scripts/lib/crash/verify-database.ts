@@ -4,7 +4,7 @@
  * content item whose history disagrees with it, a version of nothing).
  */
 import { type SQL, sql } from 'drizzle-orm';
-import { type Db, queryRows } from '@/server/db/client';
+import { type Db, queryRows } from '@/server/platform/db/client';
 import { type Ledger, type Write, allowedValues } from './ledger';
 
 export type Check = (ok: boolean, what: string, detail?: string) => void;

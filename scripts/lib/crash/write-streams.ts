@@ -68,7 +68,7 @@ async function signUps(ctx: StreamContext, worker: number, workers: number): Pro
 
 /**
  * After the restart, each reader whose sign-up the kill left unanswered sends it again, as a
- * person would: the site must then finish it (src/server/identity/unfinished-sign-up.ts).
+ * person would: the site must then finish it (src/server/features/identity/unfinished-sign-up.ts).
  */
 export async function retryCutSignUps(ctx: StreamContext): Promise<number> {
   const cut = ctx.ledger.of('sign-up', 'in-flight');

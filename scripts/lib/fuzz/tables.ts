@@ -10,7 +10,7 @@
  * bookkeeping).
  */
 import { sql } from 'drizzle-orm';
-import { type Db, queryRows } from '@/server/db/client';
+import { type Db, queryRows } from '@/server/platform/db/client';
 
 /** Guarded table → the paths whose accepted writes may change it. */
 export const GUARDED_TABLES: Record<string, RegExp> = {

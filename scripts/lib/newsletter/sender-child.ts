@@ -4,9 +4,9 @@
  * queued or being sent, then exits 0. The parent kills the first one with SIGKILL mid-send.
  */
 import { sql } from 'drizzle-orm';
-import { openDatabase, queryRows } from '@/server/db/client';
-import { type ClaimedLetter, newSenderId, runSender } from '@/server/newsletter/delivery';
-import { smtpLetterTransport } from '@/server/newsletter/letter-transport';
+import { openDatabase, queryRows } from '@/server/platform/db/client';
+import { type ClaimedLetter, newSenderId, runSender } from '@/server/features/newsletter/delivery';
+import { smtpLetterTransport } from '@/server/features/newsletter/letter-transport';
 
 const database = await openDatabase({
   databaseUrl: process.env.DATABASE_URL || undefined,

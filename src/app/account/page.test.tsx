@@ -9,17 +9,19 @@ const server = vi.hoisted(() => ({
   readerBillingNotice: vi.fn(),
 }));
 vi.mock('server-only', () => ({}));
-vi.mock('@/server/identity/session', () => ({ requireUser: server.requireUser }));
-vi.mock('@/server/profiles/profiles', () => ({ getProfileDetails: server.getProfileDetails }));
-vi.mock('@/server/billing/reader-billing', () => ({
+vi.mock('@/server/features/identity/session', () => ({ requireUser: server.requireUser }));
+vi.mock('@/server/features/profiles/profiles', () => ({
+  getProfileDetails: server.getProfileDetails,
+}));
+vi.mock('@/server/features/billing/reader-billing', () => ({
   billingSummaryFor: server.billingSummaryFor,
 }));
-vi.mock('@/server/billing/reader-notices', () => ({
+vi.mock('@/server/features/billing/reader-notices', () => ({
   readerBillingNotice: server.readerBillingNotice,
 }));
-vi.mock('@/server/db/client', () => ({ getDb: () => Promise.resolve({}) }));
+vi.mock('@/server/platform/db/client', () => ({ getDb: () => Promise.resolve({}) }));
 vi.mock('@/components/account/metadata', () => ({ accountMetadata: () => ({}) }));
-vi.mock('@/server/http/read-flash', () => ({ readFlash: () => Promise.resolve(null) }));
+vi.mock('@/server/platform/http/read-flash', () => ({ readFlash: () => Promise.resolve(null) }));
 
 import AccountHubPage from './page';
 

@@ -5,14 +5,14 @@ import { SignOutButton } from '@/components/account/sign-out-button.client';
 import { PlanSummary } from '@/components/account/plan-summary';
 import { BillingNoticeMessage } from '@/components/billing/billing-notice-message';
 import { toCurrentPlanView } from '@/components/billing/views';
-import { billingSummaryFor } from '@/server/billing/reader-billing';
-import { readerBillingNotice } from '@/server/billing/reader-notices';
-import { getDb } from '@/server/db/client';
+import { billingSummaryFor } from '@/server/features/billing/reader-billing';
+import { readerBillingNotice } from '@/server/features/billing/reader-notices';
+import { getDb } from '@/server/platform/db/client';
 import { Button } from '@/components/ui/button';
 import { doneMessage } from '@/lib/http/form-flash';
-import { readFlash } from '@/server/http/read-flash';
-import { requireUser } from '@/server/identity/session';
-import { getProfileDetails } from '@/server/profiles/profiles';
+import { readFlash } from '@/server/platform/http/read-flash';
+import { requireUser } from '@/server/features/identity/session';
+import { getProfileDetails } from '@/server/features/profiles/profiles';
 import styles from '@/components/account/account-page.module.css';
 
 export const metadata = accountMetadata('アカウント', '/account');
@@ -26,7 +26,7 @@ export const metadata = accountMetadata('アカウント', '/account');
  *
  * At the top, the reader's billing notice, rendered here so that it needs no JavaScript: a
  * failed renewal (amount, next retry), or once, a second plan taken back and refunded or the
- * end of the plan. Reading it claims the one telling (src/server/billing/reader-notices.ts),
+ * end of the plan. Reading it claims the one telling (src/server/features/billing/reader-notices.ts),
  * so the banner under the header does not repeat it.
  */
 export default async function AccountHubPage() {

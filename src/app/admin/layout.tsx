@@ -2,7 +2,7 @@ import type { ReactNode } from 'react';
 import { AdminNav } from '@/components/admin/nav/admin-nav.client';
 import { ADMIN_HOME, sectionsFor } from '@/components/admin/nav/sections';
 import { can } from '@/lib/access/console-permissions';
-import { getUser } from '@/server/identity/session';
+import { getUser } from '@/server/features/identity/session';
 import styles from '@/components/admin/staff.module.css';
 
 /**

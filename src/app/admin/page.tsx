@@ -3,7 +3,7 @@ import { accountMetadata, gatedMetadata } from '@/components/account/metadata';
 import styles from '@/components/admin/admin.module.css';
 import { sectionsFor } from '@/components/admin/nav/sections';
 import { ROLE_LABELS } from '@/lib/identity/user-labels';
-import { requireConsoleUser } from '@/server/admin/content-pages';
+import { requireConsoleUser } from '@/server/features/admin/content-pages';
 
 export const generateMetadata = gatedMetadata(
   requireConsoleUser,

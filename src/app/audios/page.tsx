@@ -4,7 +4,7 @@ import { pageParam, type SearchParamsProps } from '@/components/listing/page-par
 import { jsonLdSite, sitePageMetadata } from '@/components/listing/site-metadata';
 import { JsonLd } from '@/components/seo/json-ld';
 import { breadcrumbJsonLd } from '@/lib/json-ld/breadcrumbs';
-import { listAudios } from '@/server/content/lists';
+import { listAudios } from '@/server/features/content/lists';
 
 const LEAD = 'デザイナーや書き手をゲストに迎えて語る、耳で聴くデザインの話。';
 

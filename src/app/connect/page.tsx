@@ -4,9 +4,9 @@ import { connectCard } from '@/components/listing/cards';
 import { EmptyState, ListPage, PagedCards } from '@/components/listing/list-page';
 import { pageParam, type SearchParamsProps } from '@/components/listing/page-params';
 import { sitePageMetadata } from '@/components/listing/site-metadata';
-import { currentViewer } from '@/server/access/current-viewer';
-import { connectAccess } from '@/server/access/post-access';
-import { listConnect } from '@/server/content/lists';
+import { currentViewer } from '@/server/features/access/current-viewer';
+import { connectAccess } from '@/lib/access/post-access';
+import { listConnect } from '@/server/features/content/lists';
 
 export const metadata = sitePageMetadata({
   title: 'コネクト',

@@ -4,7 +4,7 @@ import styles from '@/components/feature/feature.module.css';
 import { EmptyState, ListPage, Pagination } from '@/components/listing/list-page';
 import { type SearchParams, pageParam } from '@/components/listing/page-params';
 import { sitePageMetadata } from '@/components/listing/site-metadata';
-import { type Category, listCategories, listPosts } from '@/server/content/lists';
+import { type Category, listCategories, listPosts } from '@/server/features/content/lists';
 
 // Content is read per request (the build never opens the database).
 export const dynamic = 'force-dynamic';

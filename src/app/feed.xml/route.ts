@@ -1,6 +1,6 @@
 import { env } from '@/env';
-import { siteContent } from '@/server/content/site-content';
-import { feedResponse } from '@/server/seo/feed';
+import { siteContent } from '@/server/features/content/site-content';
+import { feedResponse } from '@/server/features/seo/feed';
 
 // RSS 2.0 of the newest posts; members' posts give their title and description only.
 // Read per request: the build never opens the database.

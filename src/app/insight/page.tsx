@@ -2,7 +2,7 @@ import { postCard } from '@/components/listing/cards';
 import { EmptyState, ListPage, PagedCards } from '@/components/listing/list-page';
 import { pageParam, type SearchParamsProps } from '@/components/listing/page-params';
 import { sitePageMetadata } from '@/components/listing/site-metadata';
-import { listPosts } from '@/server/content/lists';
+import { listPosts } from '@/server/features/content/lists';
 
 export const metadata = sitePageMetadata({
   title: 'インサイト',

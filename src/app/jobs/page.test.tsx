@@ -3,7 +3,7 @@ import { render, screen, within } from '@testing-library/react';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 
 const lists = vi.hoisted(() => ({ listJobs: vi.fn(), listPartnerNames: vi.fn() }));
-vi.mock('@/server/content/lists', () => lists);
+vi.mock('@/server/features/content/lists', () => lists);
 vi.mock('@/components/listing/site-metadata', () => ({
   sitePageMetadata: (input: { title: string; noIndex?: boolean }) => input,
 }));

@@ -13,7 +13,7 @@ import {
 import styles from '@/components/jobs/jobs.module.css';
 import { EmptyState, ListPage, Pagination } from '@/components/listing/list-page';
 import { sitePageMetadata } from '@/components/listing/site-metadata';
-import { listJobs, listPartnerNames } from '@/server/content/lists';
+import { listJobs, listPartnerNames } from '@/server/features/content/lists';
 import type { SearchParamsProps } from '@/components/listing/page-params';
 
 /** 「東京都・正社員」: the conditions in use, for the title of a filtered list. */

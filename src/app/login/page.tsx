@@ -6,14 +6,14 @@ import { AccountPage, Notice, Section } from '@/components/account/account-page'
 import { accountMetadata } from '@/components/account/metadata';
 import { env } from '@/env';
 import { safeNextPath } from '@/lib/safe-next';
-import { readFlash, typedText } from '@/server/http/read-flash';
-import { getUser } from '@/server/identity/session';
-import { SIGN_IN_LINK_SECONDS } from '@/server/identity/auth';
+import { readFlash, typedText } from '@/server/platform/http/read-flash';
+import { getUser } from '@/server/features/identity/session';
+import { SIGN_IN_LINK_SECONDS } from '@/server/features/identity/auth';
 import {
   OIDC_PROVIDER_LABELS,
   configuredProviders,
   isOidcProviderId,
-} from '@/server/identity/oidc-providers';
+} from '@/server/features/identity/oidc-providers';
 import { ProviderSignIn } from '@/components/account/provider-sign-in';
 import type { SearchParamsProps } from '@/components/listing/page-params';
 

@@ -2,7 +2,7 @@ import { movieCard } from '@/components/listing/cards';
 import { EmptyState, ListPage, PagedCards } from '@/components/listing/list-page';
 import { pageParam, type SearchParamsProps } from '@/components/listing/page-params';
 import { sitePageMetadata } from '@/components/listing/site-metadata';
-import { listMovies } from '@/server/content/lists';
+import { listMovies } from '@/server/features/content/lists';
 
 export const metadata = sitePageMetadata({
   title: '動画',

@@ -7,7 +7,7 @@ const lists = vi.hoisted(() => ({
   listCategories: vi.fn(),
   listTags: vi.fn(),
 }));
-vi.mock('@/server/content/lists', () => lists);
+vi.mock('@/server/features/content/lists', () => lists);
 vi.mock('@/components/listing/site-metadata', () => ({
   sitePageMetadata: (input: { title: string; noIndex?: boolean }) => input,
 }));

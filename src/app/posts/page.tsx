@@ -9,7 +9,7 @@ import {
 } from '@/components/listing/page-params';
 import { sitePageMetadata } from '@/components/listing/site-metadata';
 import styles from '@/components/listing/listing.module.css';
-import { listCategories, listPosts, listTags } from '@/server/content/lists';
+import { listCategories, listPosts, listTags } from '@/server/features/content/lists';
 type Filters = { category?: string; tag?: string };
 
 /** The list with these filters (first page): the query holds only the filters that are set. */

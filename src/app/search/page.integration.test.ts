@@ -1,15 +1,15 @@
 import type { ReactNode } from 'react';
 import { renderToStaticMarkup } from 'react-dom/server';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import type { Viewer } from '@/server/access/post-access';
+import type { Viewer } from '@/lib/access/post-access';
 import { findEndpoint } from '@/lib/cms/model';
-import { MEMBERS_DIVIDER } from '@/server/cms/richtext/members-divider';
-import { createContent } from '@/server/cms/store';
-import type { ContentClient } from '@/server/content/client';
-import { type SiteContent, createSiteContent } from '@/server/content/site-content';
-import type * as SiteContentModule from '@/server/content/site-content';
-import { type Database, useDatabase } from '@/server/db/client';
+import { MEMBERS_DIVIDER } from '@/lib/cms/members-divider';
+import type { ContentClient } from '@/server/features/content/client';
+import { type SiteContent, createSiteContent } from '@/server/features/content/site-content';
+import type * as SiteContentModule from '@/server/features/content/site-content';
+import { type Database, useDatabase } from '@/server/platform/db/client';
 import { createTestDatabase } from '@test-support/db/test-database';
+import { createContent } from '@/server/services/cms/writes';
 
 // The page as a request renders it: the client address, the viewer and the database are the test's.
 const state = vi.hoisted((): { ip: string; viewer: Viewer; client: ContentClient | null } => ({
@@ -20,10 +20,10 @@ const state = vi.hoisted((): { ip: string; viewer: Viewer; client: ContentClient
 vi.mock('next/headers', () => ({
   headers: () => Promise.resolve(new Headers({ 'x-axis-client-ip': state.ip })),
 }));
-vi.mock('@/server/access/current-viewer', async () =>
+vi.mock('@/server/features/access/current-viewer', async () =>
   (await import('@test-support/site-content-mock')).currentViewerFromState(state),
 );
-vi.mock('@/server/content/site-content', async (importOriginal) => ({
+vi.mock('@/server/features/content/site-content', async (importOriginal) => ({
   ...(await importOriginal<typeof SiteContentModule>()),
   siteContent: () => state.client,
   usesBuiltInContent: () => true,

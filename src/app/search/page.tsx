@@ -4,11 +4,11 @@ import { redirect } from 'next/navigation';
 import { type SearchParamsProps } from '@/components/listing/page-params';
 import { sitePageMetadata } from '@/components/listing/site-metadata';
 import { SearchView } from '@/components/search/search-view';
-import { currentViewer } from '@/server/access/current-viewer';
-import { searchBusyHref, searchRateLimit } from '@/server/search/search-limit';
-import { parseSearchRequest } from '@/server/search/search-request';
-import { searchSite, searchSuggestions } from '@/server/search/site-search';
-import { siteSearchSource } from '@/server/search/search-listers';
+import { currentViewer } from '@/server/features/access/current-viewer';
+import { searchBusyHref, searchRateLimit } from '@/server/features/search/search-limit';
+import { parseSearchRequest } from '@/server/features/search/search-request';
+import { searchSite, searchSuggestions } from '@/server/features/search/site-search';
+import { siteSearchSource } from '@/server/features/search/search-listers';
 
 export async function generateMetadata({ searchParams }: SearchParamsProps): Promise<Metadata> {
   const { q } = parseSearchRequest(await searchParams);

@@ -3,19 +3,19 @@ import { renderToStaticMarkup } from 'react-dom/server';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { SnackbarProvider } from '@/components/ui/snackbar-context.client';
 import { findEndpoint } from '@/lib/cms/model';
-import { movedPath } from '@/server/cms/redirects';
-import { renameContent } from '@/server/cms/rename';
-import { createContent } from '@/server/cms/store';
-import { type SiteContent, createSiteContent } from '@/server/content/site-content';
-import type { Database } from '@/server/db/client';
+import { movedPath } from '@/server/services/cms/redirects';
+import { renameContent } from '@/server/services/cms/rename';
+import { type SiteContent, createSiteContent } from '@/server/features/content/site-content';
+import type { Database } from '@/server/platform/db/client';
 import { createTestDatabase } from '@test-support/db/test-database';
+import { createContent } from '@/server/services/cms/writes';
 
 // The author and series pages and the series feed as a request renders them, on the built-in
 // content service with a real database: what they list and in which order, the 404s of unknown
 // and malformed ids, and a feed that never carries members-only text.
 
 const state = vi.hoisted(() => ({ site: undefined as SiteContent | undefined }));
-vi.mock('@/server/content/site-content', async (importOriginal) =>
+vi.mock('@/server/features/content/site-content', async (importOriginal) =>
   (await import('@test-support/site-content-mock')).siteContentFromState(state, importOriginal),
 );
 

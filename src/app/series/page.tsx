@@ -3,7 +3,7 @@ import { postCard } from '@/components/listing/cards';
 import { EmptyState, ListPage, Section } from '@/components/listing/list-page';
 import { sitePageMetadata } from '@/components/listing/site-metadata';
 import { seriesPath } from '@/lib/authors/works';
-import { listSeries, listSeriesEpisodes } from '@/server/content/lists';
+import { listSeries, listSeriesEpisodes } from '@/server/features/content/lists';
 
 // Content is read per request (the build never opens the database).
 export const dynamic = 'force-dynamic';

@@ -3,13 +3,14 @@ import { sitePageMetadata } from '@/components/listing/site-metadata';
 import { toCurrentPlanView, toPlanView } from '@/components/billing/views';
 import { env } from '@/env';
 import { safeNextPath } from '@/lib/safe-next';
-import { listPlans } from '@/server/billing/catalogue';
-import { hasLiveProviderPlan } from '@/server/billing/checkout';
-import { billingSummaryFor } from '@/server/billing/reader-billing';
-import { pastDueNoticeFor } from '@/server/billing/reader-notices';
-import { getDb } from '@/server/db/client';
-import { getUser } from '@/server/identity/session';
-import { lookUpOffer, readOfferCode } from '@/server/billing/offers';
+import { listPlans } from '@/server/features/billing/catalogue';
+import { hasLiveProviderPlan } from '@/server/features/billing/checkout';
+import { billingSummaryFor } from '@/server/features/billing/reader-billing';
+import { pastDueNoticeFor } from '@/server/features/billing/reader-notices';
+import { getDb } from '@/server/platform/db/client';
+import { getUser } from '@/server/features/identity/session';
+import { lookUpOffer } from '@/server/features/billing/offers';
+import { readOfferCode } from '@/lib/billing/offer-code';
 
 // Rendered for each viewer (their plan, their trial), never cached or prerendered.
 export const dynamic = 'force-dynamic';

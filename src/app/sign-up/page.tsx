@@ -8,11 +8,11 @@ import { env } from '@/env';
 import { safeNextPath } from '@/lib/safe-next';
 import { confirmPath } from '@/lib/confirm-path';
 import { PostForm } from '@/components/forms/form.client';
-import { readFlash } from '@/server/http/read-flash';
-import { EMAIL_VERIFICATION_SECONDS } from '@/server/identity/auth';
-import { sentMailOf } from '@/server/identity/sign-up-sent';
-import { lifetimeText } from '@/server/mail/templates';
-import { getUser } from '@/server/identity/session';
+import { readFlash } from '@/server/platform/http/read-flash';
+import { EMAIL_VERIFICATION_SECONDS } from '@/server/features/identity/auth';
+import { sentMailOf } from '@/server/features/identity/sign-up-sent';
+import { lifetimeText } from '@/server/platform/mail/templates';
+import { getUser } from '@/server/features/identity/session';
 import type { SearchParamsProps } from '@/components/listing/page-params';
 
 export const metadata = accountMetadata('会員登録', '/sign-up');

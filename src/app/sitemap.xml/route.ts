@@ -1,6 +1,6 @@
 import { env } from '@/env';
-import { siteContent } from '@/server/content/site-content';
-import { sitemapIndexResponse } from '@/server/seo/sitemap-index';
+import { siteContent } from '@/server/features/content/site-content';
+import { sitemapIndexResponse } from '@/server/features/seo/sitemap-index';
 
 // /sitemap.xml is a sitemap index of /sitemap/0.xml, /sitemap/1.xml … (50,000 URLs each),
 // so it stays valid however much content there is. Read per request.

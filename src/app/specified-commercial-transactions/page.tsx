@@ -11,10 +11,10 @@ import { siteObjectPageMetadata } from '@/components/content/site-page';
 import pageStyles from '@/components/content/site-page.module.css';
 import { env } from '@/env';
 import { formatDateJa, isoDateJa } from '@/lib/format';
-import { listPlans } from '@/server/billing/catalogue';
-import { findSitePage, sitePageLabel } from '@/server/content/site-pages';
-import { getDb } from '@/server/db/client';
-import { operatorOf } from '@/server/operator/operator';
+import { listPlans } from '@/server/features/billing/catalogue';
+import { findSitePage, sitePageLabel } from '@/server/features/content/site-pages';
+import { getDb } from '@/server/platform/db/client';
+import { operatorOf } from '@/server/features/operator/operator';
 import local from './page.module.css';
 
 // Read from the content service per request, never at build time.
@@ -26,7 +26,7 @@ export const generateMetadata = () => siteObjectPageMetadata('specified-commerci
  * The operator's 特定商取引法 text from the CMS, with the prices (販売価格) taken from the plan
  * catalogue, so that they never disagree with /service-plans, and the operator's details
  * (販売業者 and the rest) from the operator settings, so that they are never a placeholder
- * (src/components/billing/commercial-transactions.ts, src/server/operator).
+ * (src/components/billing/commercial-transactions.ts, src/server/features/operator).
  */
 export default async function SpecifiedCommercialTransactionsPage() {
   const [page, plans] = await Promise.all([

@@ -1,5 +1,5 @@
 import { SitePageView, siteObjectPageMetadata } from '@/components/content/site-page';
-import { PRIVACY_HEADING } from '@/server/content/site-pages';
+import { PRIVACY_HEADING } from '@/server/features/content/site-pages';
 
 // Read from the content service per request, never at build time.
 export const dynamic = 'force-dynamic';

@@ -5,7 +5,7 @@ import { Checkbox, Field } from '@/components/forms/form.client';
 import { avatarInitial } from './avatar';
 import styles from './avatar-field.module.css';
 
-/** The picture types the server keeps as an avatar (src/server/storage/media-types.ts). */
+/** The picture types the server keeps as an avatar (src/server/platform/storage/media-types.ts). */
 export const AVATAR_TYPES = [
   'image/jpeg',
   'image/png',

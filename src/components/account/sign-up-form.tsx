@@ -38,7 +38,7 @@ export function SignUpForm({
         name="displayName"
         label="表示名"
         // Where the name shows: the header's account menu, the account settings and the
-        // greeting of our mails and receipts (account-menu.client.tsx, src/server/mail).
+        // greeting of our mails and receipts (account-menu.client.tsx, src/server/platform/mail).
         hint={`${DISPLAY_NAME_MAX} 文字以内。ログイン中の画面上部のアカウントメニューと、メールや領収書の宛名に使います。`}
         autoComplete="nickname"
         required

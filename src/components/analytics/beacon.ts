@@ -2,7 +2,7 @@
  * First-party page views from the browser: a beacon to /api/analytics/view with the path, the
  * referrer and a random visitor id kept in localStorage (SPEC §1: "tracking on and local
  * persistence"), never a cookie. A page that shows a paywall says so; where the server agrees,
- * it keeps that first paywall in a first-party cookie (src/server/analytics/attribution.ts),
+ * it keeps that first paywall in a first-party cookie (src/server/features/attribution/attribution.ts),
  * which the opt-out deletes. Nothing is sent under Do Not Track or Global Privacy Control,
  * after the reader opted out in the footer, or when localStorage cannot be used (then the
  * opt-out could not be kept either).
@@ -21,7 +21,7 @@ export type ViewBeacon = {
   /** The page shows a paywall (`data-paywall`, src/components/content/paywall.tsx). */
   paywall?: true;
 };
-/** Where the server keeps the first paywall met (src/server/analytics/attribution.ts). */
+/** Where the server keeps the first paywall met (src/server/features/attribution/attribution.ts). */
 export const PATH_START_COOKIE = 'axis_path_start';
 
 let usable: boolean | undefined;

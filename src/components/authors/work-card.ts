@@ -1,6 +1,6 @@
 import { audioCard, movieCard, postCard } from '@/components/listing/cards';
 import type { CardItem } from '@/components/listing/content-card';
-import type { Work } from '@/server/content/author-works';
+import type { Work } from '@/server/features/content/author-works';
 
 /** A piece on an author page as a card: each type as its own list shows it. */
 export function workCard(work: Work): CardItem {

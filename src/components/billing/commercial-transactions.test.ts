@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { PLANS } from '@test-support/plans';
-import type { Operator } from '@/server/operator/operator';
+import type { Operator } from '@/server/features/operator/operator';
 import { escapeHtml } from '@/lib/text/escape-html';
 import { withCatalogue, withOperator } from './commercial-transactions';
 

@@ -1,4 +1,4 @@
-import type { Operator } from '@/server/operator/operator';
+import type { Operator } from '@/server/features/operator/operator';
 import { escapeHtml } from '@/lib/text/escape-html';
 import { htmlToText } from '@/lib/text/html-to-text';
 import { type PlanView, planPrice } from './billing-format';
@@ -9,7 +9,7 @@ import { type PlanView, planPrice } from './billing-format';
  * row's cell is replaced with the catalogue's plans on every render. Where the page says how to
  * cancel, it points at the plans page's 「プランの管理」 (the customer portal). The operator's
  * details (販売業者, 運営統括責任者, 所在地, 電話番号, メールアドレス) come from the operator
- * settings (src/server/operator) the same way, so the CMS text cannot leave them out.
+ * settings (src/server/features/operator) the same way, so the CMS text cannot leave them out.
  */
 
 const ROW = /<tr\b[^>]*>([\s\S]*?)<\/tr\s*>/gi;

@@ -41,7 +41,7 @@ export type PlansViewProps = {
   viewer: PlansViewer;
   /** Sent back from the confirmation screen: this reader already has a plan. */
   alreadySubscribed?: boolean;
-  /** A failed renewal's amount and next retry (src/server/billing/reader-notices.ts). */
+  /** A failed renewal's amount and next retry (src/server/features/billing/reader-notices.ts). */
   pastDue?: BillingNotice;
   /** A valid offer the reader came with (`?offer=CODE`): its price beside each plan's. */
   offer?: OfferView | null;
@@ -59,7 +59,7 @@ export const PAID_BENEFITS = [
   'ブックマーク、コネクトなど、無料会員の機能もすべて使えます',
 ] as const;
 
-/** What a free account gives (src/server/access/post-access.ts). */
+/** What a free account gives (src/lib/access/post-access.ts). */
 export const FREE_BENEFITS = [
   '会員向けの記事のうち、新しいもの3本を全文で読めます',
   '気になる記事をブックマークに保存できます',

@@ -1,5 +1,5 @@
-import type { Plan } from '@/server/billing/catalogue';
-import type { CurrentPlan, Receipt } from '@/server/billing/reader-billing';
+import type { Plan } from '@/server/features/billing/catalogue';
+import type { CurrentPlan, Receipt } from '@/server/features/billing/reader-billing';
 import type { CurrentPlanView, PlanView } from './billing-format';
 import type { ReceiptDetailView } from './receipt-view';
 

@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
 import styles from '@/components/biz/biz-admin.module.css';
-import type { PartnerMember } from '@/server/partners/members';
+import type { PartnerMember } from '@/server/features/partners/members';
 import { BizListSection } from '@/components/biz/biz-section';
 
 /**

@@ -2,7 +2,7 @@ import Link from 'next/link';
 import { FillCover } from '@/components/content/responsive-image';
 import { BOOKMARK_TYPE_LABELS } from '@/lib/bookmarks';
 import { formatDateJa, isoDateJa } from '@/lib/format';
-import type { BookmarkRow } from '@/server/bookmarks/bookmark-page';
+import type { BookmarkRow } from '@/server/features/bookmarks/bookmark-page';
 import { BookmarkButton } from './bookmark-button.client';
 import styles from './bookmark-list.module.css';
 

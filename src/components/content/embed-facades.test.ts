@@ -1,5 +1,5 @@
 // @vitest-environment jsdom
-import { sanitizeRichText } from '@/server/cms/richtext/sanitize';
+import { sanitizeRichText } from '@/lib/cms/sanitize';
 import { withEmbedFacades } from './embed-facades';
 
 function render(html: string) {

@@ -3,7 +3,7 @@ import type { Metadata } from 'next';
 import type { RouteParamsProps } from '@/components/listing/page-params';
 import { type MetadataItem, itemPageMetadata } from '@/components/listing/site-metadata';
 import { proseOf } from '@/lib/share/share-text';
-import { bodyLead, leadOf } from '@/server/access/lead';
+import { bodyLead, leadOf } from '@/lib/access/lead';
 
 /**
  * The content pages under `[contentId]` (posts, audios, movies, connect): they read their item

@@ -4,8 +4,8 @@ import { beforeEach, describe, expect, it, vi } from 'vitest';
 
 const server = vi.hoisted(() => ({ listPlans: vi.fn() }));
 vi.mock('server-only', () => ({}));
-vi.mock('@/server/billing/catalogue', () => ({ listPlans: server.listPlans }));
-vi.mock('@/server/db/client', () => ({ getDb: () => Promise.resolve({}) }));
+vi.mock('@/server/features/billing/catalogue', () => ({ listPlans: server.listPlans }));
+vi.mock('@/server/platform/db/client', () => ({ getDb: () => Promise.resolve({}) }));
 
 import { Paywall } from './paywall';
 

@@ -1,8 +1,8 @@
 import { describe, expect, it, vi } from 'vitest';
 
 vi.mock('server-only', () => ({}));
-vi.mock('@/server/billing/catalogue', () => ({ listPlans: vi.fn() }));
-vi.mock('@/server/db/client', () => ({ getDb: vi.fn() }));
+vi.mock('@/server/features/billing/catalogue', () => ({ listPlans: vi.fn() }));
+vi.mock('@/server/platform/db/client', () => ({ getDb: vi.fn() }));
 
 import { amountBehind } from './paywall';
 

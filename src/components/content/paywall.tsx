@@ -3,9 +3,9 @@ import { planPrice, recommendedPlanKey } from '@/components/billing/billing-form
 import { toPlanView } from '@/components/billing/views';
 import { FREE_BENEFITS, PAID_BENEFITS } from '@/components/billing/plans-view';
 import { confirmPath } from '@/lib/confirm-path';
-import type { CallToAction } from '@/server/access/post-access';
-import { type Plan, listPlans } from '@/server/billing/catalogue';
-import { getDb } from '@/server/db/client';
+import type { CallToAction } from '@/lib/access/post-access';
+import { type Plan, listPlans } from '@/server/features/billing/catalogue';
+import { getDb } from '@/server/platform/db/client';
 import styles from './paywall.module.css';
 import { PhraseText } from './phrase-text';
 import { signInHref, signUpHref } from '@/components/layout/sign-in-links';

@@ -1,5 +1,5 @@
 import { PAYWALLED_CLASS } from '@/lib/json-ld/article';
-import type { CallToAction } from '@/server/access/post-access';
+import type { CallToAction } from '@/lib/access/post-access';
 import styles from './article.module.css';
 import { Paywall, type PaywallItem } from './paywall';
 import { type RichBody, RichText, richBody } from './rich-text';

@@ -4,7 +4,7 @@ import {
   imageSrcSet,
   isOptimizableImage,
   optimizedImageUrl,
-} from '@/server/storage/image-url';
+} from '@/server/platform/storage/image-url';
 
 /**
  * A server-rendered responsive <img>: the optimiser's sizes in srcset, lazy unless it is the

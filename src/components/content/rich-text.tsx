@@ -1,6 +1,6 @@
 import 'server-only';
 import { type Heading, outlineHeadings } from '@/lib/text/headings';
-import { sanitizeRichText } from '@/server/cms/richtext/sanitize';
+import { sanitizeRichText } from '@/lib/cms/sanitize';
 import { deepFreeze } from '@/lib/deep-freeze';
 import { rememberLast } from '@/lib/remember-last';
 import { EmbedFacadeLoader } from './embed-facade-loader.client';

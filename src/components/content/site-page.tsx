@@ -10,7 +10,7 @@ import {
   sitePageLabel,
   sitePagePath,
   splitAtSection,
-} from '@/server/content/site-pages';
+} from '@/server/features/content/site-pages';
 import styles from './article.module.css';
 import { ItemHeader } from './item-header';
 import { RichText } from './rich-text';

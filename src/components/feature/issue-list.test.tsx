@@ -1,7 +1,7 @@
 // @vitest-environment jsdom
 import { render, screen } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import type { Category, PostCard } from '@/server/content/lists';
+import type { Category, PostCard } from '@/server/features/content/lists';
 import { CurrentIssue, IssueList } from './issue-list';
 
 const ISSUE = {

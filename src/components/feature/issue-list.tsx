@@ -4,7 +4,7 @@ import { PhraseText } from '@/components/content/phrase-text';
 import { FillCover } from '@/components/content/responsive-image';
 import { accessLevelOf } from '@/lib/access/access-label';
 import { formatDateJa, isoDateJa } from '@/lib/format';
-import type { Category, PostCard } from '@/server/content/lists';
+import type { Category, PostCard } from '@/server/features/content/lists';
 import { issueDate, issueNumberLabel } from './issue';
 import styles from './feature.module.css';
 

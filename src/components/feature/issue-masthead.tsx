@@ -2,7 +2,7 @@ import Link from 'next/link';
 import { PhraseText } from '@/components/content/phrase-text';
 import { FillCover } from '@/components/content/responsive-image';
 import { formatDateJa, isoDateJa } from '@/lib/format';
-import type { Category } from '@/server/content/lists';
+import type { Category } from '@/server/features/content/lists';
 import { issueDate, issueNumberLabel } from './issue';
 import styles from './feature.module.css';
 

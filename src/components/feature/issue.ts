@@ -1,4 +1,4 @@
-import type { Category } from '@/server/content/lists';
+import type { Category } from '@/server/features/content/lists';
 
 /** A feature issue (a category) as the site names it: "No.106", or nothing without a number. */
 export function issueNumberLabel(issue: Pick<Category, 'issueNumber'>): string | null {

@@ -18,7 +18,7 @@ import { describeControl } from './describe-control';
 
 /**
  * A form of the site (account screens, contact). It is a real HTML form posting to an endpoint
- * built on src/server/http/form-endpoint.ts, so it works before (or without) JavaScript: the
+ * built on src/server/platform/http/form-endpoint.ts, so it works before (or without) JavaScript: the
  * server then answers 303 and the page shows its messages. With JavaScript it posts with fetch,
  * shows each message beside its field, keeps what was typed, and moves on with a full page load
  * (the login state may have changed).

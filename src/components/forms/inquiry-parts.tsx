@@ -6,10 +6,10 @@ import { Field, PostForm } from '@/components/forms/form.client';
 import type { SearchParams } from '@/components/listing/page-params';
 import { sitePageMetadata } from '@/components/listing/site-metadata';
 import { INQUIRY_COMPANY_MAX, INQUIRY_NAME_MAX, INQUIRY_PHONE_MAX } from '@/lib/inquiries';
-import { getDb } from '@/server/db/client';
-import { readFlash, typedText } from '@/server/http/read-flash';
-import { getUser } from '@/server/identity/session';
-import { getProfileDetails } from '@/server/profiles/profiles';
+import { getDb } from '@/server/platform/db/client';
+import { readFlash, typedText } from '@/server/platform/http/read-flash';
+import { getUser } from '@/server/features/identity/session';
+import { getProfileDetails } from '@/server/features/profiles/profiles';
 
 /**
  * The inquiry pages (/contact, /jobs/about/contact, /biz/request) are one page: the form with

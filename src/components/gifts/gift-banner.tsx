@@ -1,7 +1,7 @@
 import Link from 'next/link';
 import { signInHref, signUpHref } from '@/components/layout/sign-in-links';
 import { giftDaysLeft } from '@/lib/gifts/gift-link';
-import type { GiftGrant } from '@/server/access/post-access';
+import type { GiftGrant } from '@/lib/access/post-access';
 import styles from './gifts.module.css';
 
 /**

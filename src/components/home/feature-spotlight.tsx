@@ -4,7 +4,7 @@ import { FillCover } from '@/components/content/responsive-image';
 import { issueDate, issueNumberLabel } from '@/components/feature/issue';
 import type { CardItem } from '@/components/listing/content-card';
 import { formatDateJa, isoDateJa } from '@/lib/format';
-import type { Category } from '@/server/content/lists';
+import type { Category } from '@/server/features/content/lists';
 import { Byline } from './lead-story';
 import issueStyles from '@/components/feature/feature.module.css';
 import styles from './home.module.css';

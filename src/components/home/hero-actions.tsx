@@ -1,6 +1,6 @@
 import Link from 'next/link';
-import { currentViewer } from '@/server/access/current-viewer';
-import type { Viewer } from '@/server/access/post-access';
+import { currentViewer } from '@/server/features/access/current-viewer';
+import type { Viewer } from '@/lib/access/post-access';
 import styles from './hero-actions.module.css';
 
 type Action = { href: string; label: string };

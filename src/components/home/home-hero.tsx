@@ -1,7 +1,7 @@
 import { PhraseText } from '@/components/content/phrase-text';
 import { HeroActions } from '@/components/home/hero-actions';
 import { SITE_DESCRIPTION, SITE_TAGLINE } from '@/lib/site';
-import { currentViewer } from '@/server/access/current-viewer';
+import { currentViewer } from '@/server/features/access/current-viewer';
 import styles from './home.module.css';
 
 /**

@@ -4,7 +4,7 @@ import styles from './jobs-post.module.css';
 
 /**
  * 「募集を終了する」 for a live listing: its own small form, apart from the listing form. The
- * confirmation is a checkbox the server requires (src/server/jobs/listings-http.ts), so it
+ * confirmation is a checkbox the server requires (src/server/features/partners/jobs/listings-http.ts), so it
  * works without JavaScript and cannot be skipped by a double click.
  */
 export function CloseListingForm({

@@ -5,13 +5,13 @@ import {
   LISTING_FIELD_NAMES,
   LISTING_LIMITS,
   type ListingFields,
-} from '@/server/jobs/listing-input';
+} from '@/server/features/partners/jobs/listing-input';
 import { FieldGroup, SelectInput, TextAreaInput, TextInput, fieldId } from './form-fields';
 import styles from './jobs-post.module.css';
 
 /**
  * The partner's listing form (/jobs/post): a plain HTML form posting to
- * /api/jobs/listings[/{id}], which answers 303 (src/server/jobs/listings-http.ts). Three
+ * /api/jobs/listings[/{id}], which answers 303 (src/server/features/partners/jobs/listings-http.ts). Three
  * submit buttons name the intent; Enter in a field saves the draft (the first button), the
  * safe choice. Field messages come back from the server beside each field and, linked, in a
  * summary at the top.

@@ -1,11 +1,15 @@
 import Link from 'next/link';
 import { type ApplyLinks, JobArticle } from '@/components/jobs/job-article';
 import { isClosed } from '@/lib/jobs';
-import type { Job } from '@/server/content/schemas';
-import { applyEmailOf, applyMailto, applyUrlOf } from '@/server/jobs/apply-clicks';
-import { jobTermsOf, paragraphsHtml } from '@/server/jobs/listing-input';
-import type { Listing } from '@/server/jobs/listings';
-import type { PartnerDetail } from '@/server/partners/partners';
+import type { Job } from '@/server/features/content/schemas';
+import {
+  applyEmailOf,
+  applyMailto,
+  applyUrlOf,
+} from '@/server/features/partners/jobs/apply-clicks';
+import { jobTermsOf, paragraphsHtml } from '@/server/features/partners/jobs/listing-input';
+import type { Listing } from '@/server/features/partners/jobs/listings';
+import type { PartnerDetail } from '@/server/features/partners/partners';
 import styles from './listing-preview.module.css';
 
 /**

@@ -2,7 +2,7 @@ import Link from 'next/link';
 import { RichText } from '@/components/content/rich-text';
 import { ResponsiveImage } from '@/components/content/responsive-image';
 import { formatDateJa, isoDateJa } from '@/lib/format';
-import type { Job } from '@/server/content/schemas';
+import type { Job } from '@/server/features/content/schemas';
 import { placeLabel, salaryLabel } from './job-facts';
 import styles from './jobs.module.css';
 

@@ -1,7 +1,7 @@
 import Link from 'next/link';
 import { ResponsiveImage } from '@/components/content/responsive-image';
 import { formatDateJa, isoDateJa } from '@/lib/format';
-import type { JobCard as JobCardData } from '@/server/content/lists';
+import type { JobCard as JobCardData } from '@/server/features/content/lists';
 import { areaLabel, salaryLabel } from './job-facts';
 import styles from './jobs.module.css';
 

@@ -2,7 +2,7 @@ import { FULL_REMOTE, formatSalaryRange } from '@/lib/jobs';
 
 /**
  * How a listing's conditions read in Japanese, the same on its card, its page and the home
- * page: plain functions of the content item's fields (src/server/content/schemas.ts jobSchema).
+ * page: plain functions of the content item's fields (src/server/features/content/schemas.ts jobSchema).
  */
 
 export type JobConditions = {

@@ -1,7 +1,7 @@
 import { EMPLOYMENT_TYPES, FULL_REMOTE, OCCUPATIONS, PREFECTURES } from '@/lib/jobs';
 import { z } from '@/lib/zod';
 import { pageParam } from '@/components/listing/page-params';
-import { CONTENT_ID } from '@/server/content/schemas';
+import { CONTENT_ID } from '@/server/features/content/schemas';
 
 /**
  * The /jobs query: ?type=&occupation=&location=&partner=&page=. Every value is checked against

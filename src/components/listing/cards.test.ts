@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { JobCard, PostCard } from '@/server/content/lists';
+import type { JobCard, PostCard } from '@/server/features/content/lists';
 import { jobCard, postCard } from './cards';
 
 const job = (fields: Partial<JobCard> = {}): JobCard => ({

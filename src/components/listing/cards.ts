@@ -4,7 +4,7 @@ import { byline, castLine } from '@/components/content/item-header';
 import { accessLevelOf } from '@/lib/access/access-label';
 import { formatDurationJa } from '@/lib/format';
 import { readingTimeLabel } from '@/lib/reading-time';
-import type { ConnectCard, JobCard, MediaCard, PostCard } from '@/server/content/lists';
+import type { ConnectCard, JobCard, MediaCard, PostCard } from '@/server/features/content/lists';
 
 /** Content items as cards: one mapping per type, so every list shows a type the same way. */
 

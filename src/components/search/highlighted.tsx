@@ -1,5 +1,5 @@
 import { Fragment } from 'react';
-import type { Segment } from '@/server/search/snippet';
+import type { Segment } from '@/server/features/search/snippet';
 
 /** Text with the matched parts in <mark>: rendered as text, never as HTML. */
 export function Highlighted({ segments }: { segments: readonly Segment[] }) {

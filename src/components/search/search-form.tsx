@@ -1,5 +1,8 @@
 import { Button } from '@/components/ui/button';
-import { SEARCH_QUERY_MAX_LENGTH, type SearchFilter } from '@/server/search/search-request';
+import {
+  SEARCH_QUERY_MAX_LENGTH,
+  type SearchFilter,
+} from '@/server/features/search/search-request';
 import styles from './search.module.css';
 
 /**

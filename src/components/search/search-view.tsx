@@ -9,8 +9,12 @@ import {
   SEARCH_TYPE_LABELS,
   type SearchFilter,
   searchHref,
-} from '@/server/search/search-request';
-import type { SearchHit, SearchResults, SearchSuggestions } from '@/server/search/site-search';
+} from '@/server/features/search/search-request';
+import type {
+  SearchHit,
+  SearchResults,
+  SearchSuggestions,
+} from '@/server/features/search/site-search';
 import { Highlighted } from './highlighted';
 import { SearchForm } from './search-form';
 import { SearchShell } from './search-shell.client';

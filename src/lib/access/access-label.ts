@@ -8,7 +8,7 @@
  * - 有料会員限定: only a paid plan opens it (every other post, every audio and movie file).
  *
  * The level is a property of the item, the same for every viewer: what the viewer may read is
- * the access policy's decision (src/server/access/post-access.ts). The words are the visible
+ * the access policy's decision (src/lib/access/post-access.ts). The words are the visible
  * text and what screen readers read: no separate aria-label that could drift.
  */
 

@@ -2,8 +2,8 @@ import type { Role } from '@/lib/identity/roles';
 
 /**
  * Who may do what in the editorial console: the one allow-list (docs/decisions/031-contributor-role.md).
- * Console pages (src/server/admin/content-pages.ts), the console's route handlers
- * (src/server/cms/console/console-http.ts) and the navigation all ask `can`; nothing else
+ * Console pages (src/server/features/admin/content-pages.ts), the console's route handlers
+ * (src/server/features/console/console-http.ts) and the navigation all ask `can`; nothing else
  * compares role names for the console. A permission not listed for a role is refused.
  */
 

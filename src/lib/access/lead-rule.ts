@@ -1,7 +1,7 @@
 /**
  * Which rule makes the lead of a rich-text field, said to the editor beside it
  * (docs/decisions/029-divider-is-the-lead.md). The policy itself is server-only
- * (src/server/access/lead.ts); this is what the console can know while typing: whether the
+ * (src/lib/access/lead.ts); this is what the console can know while typing: whether the
  * field holds the members' divider, and whether the item is open to everyone anyway.
  */
 
@@ -53,7 +53,7 @@ export function leadRuleNote(
 
 /**
  * 「訪問者に見える部分」: the item's preview URL showing the draft as a signed-out visitor gets
- * it (src/server/preview/preview.ts, `as=visitor`). Posts only: the other gated kinds have no
+ * it (src/server/features/preview/preview.ts, `as=visitor`). Posts only: the other gated kinds have no
  * preview page.
  */
 export function visitorViewUrl(endpoint: string, previewUrl: string | null): string | null {

@@ -1,4 +1,4 @@
-/** What a key of the content API may do (checked by src/server/cms/api-keys.ts). */
+/** What a key of the content API may do (checked by src/server/services/cms/api-keys.ts). */
 export const API_PERMISSIONS = ['GET', 'drafts', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
 export type ApiPermission = (typeof API_PERMISSIONS)[number];
 
@@ -14,7 +14,7 @@ export type ApiKeyView = {
 };
 
 /**
- * The content API's permissions (src/server/cms/api-keys.ts) as the console names them, in the
+ * The content API's permissions (src/server/services/cms/api-keys.ts) as the console names them, in the
  * order the form lists them, with what each lets a key do.
  */
 export const PERMISSION_CHOICES: readonly {
@@ -44,7 +44,7 @@ export const PERMISSION_LABELS: Record<ApiPermission, string> = Object.fromEntri
 
 /**
  * The form's checkbox for a permission. One field per permission: a plain post keeps only the
- * first value of a repeated field name (src/server/http/form-endpoint.ts).
+ * first value of a repeated field name (src/server/platform/http/form-endpoint.ts).
  */
 export const permissionField = (permission: ApiPermission) => `permission_${permission}`;
 

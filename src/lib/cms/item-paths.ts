@@ -1,6 +1,6 @@
 /**
  * Where the site shows a list item: the path before its id, by endpoint. The console's links
- * and URL preview, and the redirects of renamed items (src/server/cms/redirects.ts), read it.
+ * and URL preview, and the redirects of renamed items (src/server/services/cms/redirects.ts), read it.
  */
 export const ITEM_PATH_PREFIXES: Readonly<Record<string, string>> = {
   posts: '/posts/',

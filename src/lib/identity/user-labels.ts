@@ -3,7 +3,7 @@ import type { SubscriptionStatus } from '@/lib/auth-state';
 import type { Role } from '@/lib/identity/roles';
 import { SUBSCRIPTION_STATE_LABELS } from '@/lib/subscription-labels';
 
-/** An account's plan as the admin screens show it (src/server/admin/users-directory.ts). */
+/** An account's plan as the admin screens show it (src/server/features/admin/users-directory.ts). */
 export type PlanState = {
   paid: boolean;
   planName: string | null;

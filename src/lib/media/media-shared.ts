@@ -1,7 +1,7 @@
 /**
  * The media library as the browser and the server both see it: a file's row, the list answer
  * of GET /api/admin/media, the routes, and the formatting the screens share. The server side
- * is src/server/media/.
+ * is src/server/features/media/.
  */
 
 export type MediaKind = 'image' | 'audio' | 'video';
@@ -119,7 +119,7 @@ const OPTIMIZABLE = /^\/uploads\/(?:images|demo)\/[a-z0-9/_.-]+\.(?:jpe?g|png|we
 
 /**
  * A small copy of an image for lists, from Next's optimiser (width 384 is in `imageSizes` of
- * next.config.ts, as src/server/storage/image-url.ts requires), else the file itself.
+ * next.config.ts, as src/server/platform/storage/image-url.ts requires), else the file itself.
  */
 export function thumbnailUrl(url: string): string {
   return OPTIMIZABLE.test(url) && !url.includes('/.')

@@ -6,6 +6,9 @@ import type { ConsoleStatus } from '@/lib/admin-content';
  * post's send to a segment needs an explicit resend (docs/decisions/ on the newsletter console).
  */
 
+/** The endpoint whose items are sent as newsletters. */
+export const NEWSLETTER_ENDPOINT = 'posts';
+
 export const SEGMENTS = ['all', 'free', 'paid'] as const;
 export type Segment = (typeof SEGMENTS)[number];
 

@@ -1,6 +1,6 @@
 /**
  * Where a partner's contract stands, and how the screens name it (the state itself is decided
- * by src/server/partners/contracts.ts).
+ * by src/server/features/partners/contracts.ts).
  */
 
 export type ContractState = 'none' | 'upcoming' | 'active' | 'ended';

@@ -31,13 +31,13 @@ export const proseOf: (html: string) => string = rememberLast(64, (html) =>
 
 /** The attribute of the members' divider (`<hr data-members-divider>`). */
 const DIVIDER_ATTRIBUTE = 'data-members-divider';
-/** Characters of a lead without the divider (src/server/access/lead.ts LEAD_MAX_CHARS). */
+/** Characters of a lead without the divider (src/lib/access/lead.ts LEAD_MAX_CHARS). */
 const LEAD_WITHOUT_DIVIDER = 300;
 
 /**
  * What the editor's previews take as the lead's text while the editor types: the text above
  * the divider, or without one at most 300 characters and half of the body. The pages use the
- * server's lead (src/server/access/lead.ts); this only has to agree on where it ends.
+ * server's lead (src/lib/access/lead.ts); this only has to agree on where it ends.
  */
 export function previewLeadText(html: string): string {
   let divider = false;

@@ -18,7 +18,7 @@ export function themeChoiceOf(stored: string | null | undefined): ThemeChoice {
 
 /**
  * The inline script. Its text is constant, so the page CSP allows it by hash
- * (pagePolicies in src/server/front/csp.ts) on fresh and cached pages alike; storage may be
+ * (pagePolicies in src/server/features/front/csp.ts) on fresh and cached pages alike; storage may be
  * refused (a private window, a blocked site), in which case the OS's scheme stays.
  */
 export const THEME_SCRIPT = `try{var t=localStorage.getItem(${JSON.stringify(THEME_STORAGE_KEY)});if(t==="light"||t==="dark")document.documentElement.dataset.theme=t}catch(e){}`;

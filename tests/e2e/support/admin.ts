@@ -1,12 +1,12 @@
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgv } from '../../../src/lib/admin/argv';
-import { sendAdminCommand } from '../../../src/server/admin/socket-client';
+import { sendAdminCommand } from '../../../src/server/features/admin/socket-client';
 import { E2E_DATA_DIR } from './settings';
 
 /**
  * The admin CLI's commands, sent straight to the running server's admin socket
- * (DATA_DIR/admin.sock, src/server/admin/socket.ts) from the Playwright process: what
+ * (DATA_DIR/admin.sock, src/server/features/admin/socket.ts) from the Playwright process: what
  * `npm run admin` does while a server holds the embedded database, without starting npm and
  * tsx for every call. The arguments are read by the CLI's own parser and the answer is the
  * lines the CLI would print.

@@ -4,9 +4,9 @@ import { PGlite } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { drizzle } from 'drizzle-orm/pglite';
 import type { TestProject } from 'vitest/node';
-import { openDatabase } from '@/server/db/client';
-import { migrateEmbedded } from '@/server/db/migrate';
-import * as schema from '@/server/db/schema';
+import { openDatabase } from '@/server/platform/db/client';
+import { migrateEmbedded } from '@/server/platform/db/migrate';
+import * as schema from '@/server/platform/db/schema';
 import { databaseUrl, serverQuery } from './postgres-server';
 import { PGLITE_TEMPLATE } from './template';
 

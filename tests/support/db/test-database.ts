@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { inject } from 'vitest';
-import { type Database, openDatabase } from '@/server/db/client';
-import * as schema from '@/server/db/schema';
+import { type Database, openDatabase } from '@/server/platform/db/client';
+import * as schema from '@/server/platform/db/schema';
 import { databaseUrl, serverQuery } from './postgres-server';
 import { takePooledPglite } from './pglite-pool';
 

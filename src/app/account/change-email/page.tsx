@@ -3,8 +3,8 @@ import { CurrentPasswordField, EmailField } from '@/components/account/account-f
 import { PostForm } from '@/components/forms/form.client';
 import { AccountPage, Notice } from '@/components/account/account-page';
 import { accountMetadata } from '@/components/account/metadata';
-import { readFlash, typedText } from '@/server/http/read-flash';
-import { requireUser } from '@/server/identity/session';
+import { readFlash, typedText } from '@/server/platform/http/read-flash';
+import { requireUser } from '@/server/features/identity/session';
 import type { SearchParamsProps } from '@/components/listing/page-params';
 
 export const metadata = accountMetadata('メールアドレスの変更', '/account/change-email');

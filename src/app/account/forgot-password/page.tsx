@@ -3,7 +3,7 @@ import { EmailField } from '@/components/account/account-fields';
 import { PostForm } from '@/components/forms/form.client';
 import { AccountPage, Notice } from '@/components/account/account-page';
 import { accountMetadata } from '@/components/account/metadata';
-import { readFlash, typedText } from '@/server/http/read-flash';
+import { readFlash, typedText } from '@/server/platform/http/read-flash';
 import type { SearchParamsProps } from '@/components/listing/page-params';
 
 export const metadata = accountMetadata('パスワードの再設定', '/account/forgot-password');

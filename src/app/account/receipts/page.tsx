@@ -3,9 +3,9 @@ import { accountMetadata } from '@/components/account/metadata';
 import { ReceiptList } from '@/components/billing/receipt-view';
 import { toReceiptView } from '@/components/billing/views';
 import styles from '@/components/billing/receipt.module.css';
-import { listReceipts } from '@/server/billing/reader-billing';
-import { getDb } from '@/server/db/client';
-import { requireUser } from '@/server/identity/session';
+import { listReceipts } from '@/server/features/billing/reader-billing';
+import { getDb } from '@/server/platform/db/client';
+import { requireUser } from '@/server/features/identity/session';
 
 // The reader's own receipts: never cached.
 export const dynamic = 'force-dynamic';

@@ -3,7 +3,7 @@ import { NewPasswordFields } from '@/components/account/account-fields';
 import { PostForm } from '@/components/forms/form.client';
 import { AccountPage, Notice } from '@/components/account/account-page';
 import { accountMetadata } from '@/components/account/metadata';
-import { readFlash } from '@/server/http/read-flash';
+import { readFlash } from '@/server/platform/http/read-flash';
 import type { SearchParamsProps } from '@/components/listing/page-params';
 
 export const metadata = accountMetadata('新しいパスワードの設定', '/account/reset-password');

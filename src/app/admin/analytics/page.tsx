@@ -6,17 +6,21 @@ import local from '@/components/admin/analytics-report.module.css';
 import { StaffPageTitle } from '@/components/admin/staff-list-page';
 import { MonthBarsChart, shortMonthJa } from '@/components/admin/month-bars-chart';
 import { ViewsChart, shortDayJa } from '@/components/admin/views-chart';
-import type { MonthFigures } from '@/server/analytics/business-figures';
+import type { MonthFigures } from '@/server/features/analytics/business-figures';
 import {
   type BusinessReport,
   POST_LIMIT,
   POST_SORTS,
   type PostSort,
   loadBusinessReport,
-} from '@/server/analytics/business-report';
-import { loadAnalyticsReport, REPORT_DAYS, TOP_CONTENT_LIMIT } from '@/server/analytics/report';
-import { getDb } from '@/server/db/client';
-import { requireStaff } from '@/server/identity/session';
+} from '@/server/features/analytics/business-report';
+import {
+  loadAnalyticsReport,
+  REPORT_DAYS,
+  TOP_CONTENT_LIMIT,
+} from '@/server/features/analytics/report';
+import { getDb } from '@/server/platform/db/client';
+import { requireStaff } from '@/server/features/identity/session';
 
 export const generateMetadata = gatedMetadata(
   requireStaff,

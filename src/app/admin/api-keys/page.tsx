@@ -7,9 +7,9 @@ import { NEW_KEY_NAME_VALUE, NEW_KEY_VALUE } from '@/lib/cms/api-key-permissions
 import styles from '@/components/biz/biz-admin.module.css';
 import { doneMessage, failure, typedIn } from '@/lib/http/form-flash';
 import { PageMessages } from '@/components/biz/axis-admin/messages';
-import { listKeysForConsole } from '@/server/admin/api-keys-http';
-import { readFlash } from '@/server/http/read-flash';
-import { requireAdmin } from '@/server/identity/session';
+import { listKeysForConsole } from '@/server/features/admin/api-keys-http';
+import { readFlash } from '@/server/platform/http/read-flash';
+import { requireAdmin } from '@/server/features/identity/session';
 
 export const generateMetadata = gatedMetadata(
   requireAdmin,

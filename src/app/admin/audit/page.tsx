@@ -11,9 +11,9 @@ import {
   StaffSelect,
   staffInputClass,
 } from '@/components/admin/staff-list-page';
-import { auditActions, listAuditPage, userEmailsFor } from '@/server/audit/audit-query';
-import { getDb } from '@/server/db/client';
-import { requireAdmin } from '@/server/identity/session';
+import { auditActions, listAuditPage, userEmailsFor } from '@/server/platform/audit/audit-query';
+import { getDb } from '@/server/platform/db/client';
+import { requireAdmin } from '@/server/features/identity/session';
 import { Options } from '@/components/forms/options';
 import type { SearchParamsProps } from '@/components/listing/page-params';
 

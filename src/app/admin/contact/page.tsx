@@ -4,9 +4,9 @@ import styles from '@/components/admin/admin.module.css';
 import contactStyles from '@/components/admin/contact-messages.module.css';
 import { env } from '@/env';
 import { formatDateTime } from '@/lib/format';
-import { listContactMessages } from '@/server/contact/contact';
-import { getDb } from '@/server/db/client';
-import { requireStaff } from '@/server/identity/session';
+import { listContactMessages } from '@/server/features/contact/contact';
+import { getDb } from '@/server/platform/db/client';
+import { requireStaff } from '@/server/features/identity/session';
 
 export const generateMetadata = gatedMetadata(
   requireStaff,

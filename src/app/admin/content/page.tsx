@@ -1,10 +1,10 @@
 import Link from 'next/link';
 import { StaffPageTitle } from '@/components/admin/staff-list-page';
 import { accountMetadata, gatedMetadata } from '@/components/account/metadata';
-import { requireConsoleUser } from '@/server/admin/content-pages';
+import { requireConsoleUser } from '@/server/features/admin/content-pages';
 import styles from '@/components/admin/admin.module.css';
 import { consolePaths } from '@/lib/admin-content';
-import { contentHome } from '@/server/admin/content-pages';
+import { contentHome } from '@/server/features/admin/content-pages';
 
 export const generateMetadata = gatedMetadata(
   requireConsoleUser,

@@ -1,17 +1,17 @@
 import { renderToStaticMarkup } from 'react-dom/server';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { listAudit } from '@/server/audit/audit-log';
-import { type Database, useDatabase } from '@/server/db/client';
+import { listAudit } from '@/server/platform/audit/audit-log';
+import { type Database, useDatabase } from '@/server/platform/db/client';
 import { createTestDatabase } from '@test-support/db/test-database';
-import type { AppUser } from '@/server/identity/session-user';
+import type { AppUser } from '@/server/features/identity/session-user';
 import { appUser } from '@test-support/route-tests';
-import { sendMail } from '@/server/mail/mailer';
-import { removeResetLinks } from '@/server/mail/outbox';
-import { LINK_REMOVED_NOTE, mails } from '@/server/mail/templates';
+import { sendMail } from '@/server/platform/mail/mailer';
+import { removeResetLinks } from '@/server/platform/mail/outbox';
+import { LINK_REMOVED_NOTE, mails } from '@/server/platform/mail/templates';
 
 // The pages as a request renders them: the signed-in user and the database are the test's.
 const state = vi.hoisted((): { user: AppUser | null } => ({ user: null }));
-vi.mock('@/server/identity/session', async () => {
+vi.mock('@/server/features/identity/session', async () => {
   const { notFound } = await import('next/navigation');
   const requireRole = (...roles: string[]) => {
     if (!state.user || !roles.includes(state.user.role)) notFound();

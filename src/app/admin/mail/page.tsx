@@ -5,10 +5,14 @@ import { accountMetadata, gatedMetadata } from '@/components/account/metadata';
 import styles from '@/components/admin/admin.module.css';
 import { env } from '@/env';
 import { formatDateTime } from '@/lib/format';
-import { getDb } from '@/server/db/client';
-import { clientIp } from '@/server/http/request-origin';
-import { requireStaff } from '@/server/identity/session';
-import { type OutboxEntry, listOutboxMails, mayReadSecretMail } from '@/server/mail/outbox';
+import { getDb } from '@/server/platform/db/client';
+import { clientIp } from '@/server/platform/http/request-origin';
+import { requireStaff } from '@/server/features/identity/session';
+import {
+  type OutboxEntry,
+  listOutboxMails,
+  mayReadSecretMail,
+} from '@/server/platform/mail/outbox';
 import { TableHead } from '@/components/ui/table-head';
 
 export const generateMetadata = gatedMetadata(

@@ -15,11 +15,11 @@ import {
 } from '@/components/admin/staff-list-page';
 import { PageMessages } from '@/components/biz/axis-admin/messages';
 import { failure, flashFor, typedIn } from '@/lib/http/form-flash';
-import { getDb } from '@/server/db/client';
-import { readFlash } from '@/server/http/read-flash';
-import { listMedia, usageCounts } from '@/server/media/library';
-import { UPLOAD_FORM_KEY } from '@/server/media/http';
-import { requireStaff } from '@/server/identity/session';
+import { getDb } from '@/server/platform/db/client';
+import { readFlash } from '@/server/platform/http/read-flash';
+import { listMedia, usageCounts } from '@/server/features/media/library';
+import { UPLOAD_FORM_KEY } from '@/server/features/media/http';
+import { requireStaff } from '@/server/features/identity/session';
 import { Options } from '@/components/forms/options';
 import type { SearchParamsProps } from '@/components/listing/page-params';
 

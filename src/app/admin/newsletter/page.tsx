@@ -1,12 +1,12 @@
 import Link from 'next/link';
 import { accountMetadata, gatedMetadata } from '@/components/account/metadata';
-import { requireNewsletterStaff } from '@/server/newsletter/console';
+import { requireNewsletterStaff } from '@/server/features/newsletter/console';
 import adminStyles from '@/components/admin/admin.module.css';
 import { SendList } from '@/components/admin/newsletter/send-list';
 import { StaffPageHead } from '@/components/admin/staff-list-page';
 import { newsletterPaths } from '@/lib/newsletter/console';
-import { sendsPage } from '@/server/newsletter/console';
-import { getUser } from '@/server/identity/session';
+import { sendsPage } from '@/server/features/newsletter/console';
+import { getUser } from '@/server/features/identity/session';
 
 export const generateMetadata = gatedMetadata(
   requireNewsletterStaff,

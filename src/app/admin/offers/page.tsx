@@ -5,11 +5,11 @@ import { StaffPageHead } from '@/components/admin/staff-list-page';
 import { PageMessages } from '@/components/biz/axis-admin/messages';
 import { env } from '@/env';
 import { failure } from '@/lib/http/form-flash';
-import { listPlans } from '@/server/billing/catalogue';
-import { listOffers } from '@/server/billing/offer-console';
-import { getDb } from '@/server/db/client';
-import { readFlash } from '@/server/http/read-flash';
-import { requireAdmin } from '@/server/identity/session';
+import { listPlans } from '@/server/features/billing/catalogue';
+import { listOffers } from '@/server/features/billing/offer-console';
+import { getDb } from '@/server/platform/db/client';
+import { readFlash } from '@/server/platform/http/read-flash';
+import { requireAdmin } from '@/server/features/identity/session';
 
 export const generateMetadata = gatedMetadata(
   requireAdmin,

@@ -10,17 +10,17 @@ import { isRunning } from '@/lib/transfer/status';
 import { TransferStatusLive } from '@/components/admin/transfer/transfer-status-live.client';
 import styles from '@/components/admin/users/users.module.css';
 import { doneMessage, flashFor, typedIn } from '@/lib/http/form-flash';
-import { getDb } from '@/server/db/client';
-import { readFlash } from '@/server/http/read-flash';
-import { requireAdmin } from '@/server/identity/session';
-import { ARCHIVE_FORM, MICROCMS_FORM } from '@/server/transfer/http';
+import { getDb } from '@/server/platform/db/client';
+import { readFlash } from '@/server/platform/http/read-flash';
+import { requireAdmin } from '@/server/features/identity/session';
+import { ARCHIVE_FORM, MICROCMS_FORM } from '@/server/features/transfer/http';
 import {
   contentInventory,
   describeInventory,
   endpointLabels,
   notEmptyMessage,
-} from '@/server/transfer/inventory';
-import { currentTransfer } from '@/server/transfer/progress';
+} from '@/server/features/transfer/inventory';
+import { currentTransfer } from '@/server/features/transfer/progress';
 
 export const generateMetadata = gatedMetadata(
   requireAdmin,

@@ -9,10 +9,10 @@ import {
   StaffPageHead,
   StaffSearchInput,
 } from '@/components/admin/staff-list-page';
-import { searchUsers } from '@/server/admin/users-directory';
-import { getDb } from '@/server/db/client';
-import { requireAdmin } from '@/server/identity/session';
-import { partnerDeps, partnerNames } from '@/server/partners/partners';
+import { searchUsers } from '@/server/features/admin/users-directory';
+import { getDb } from '@/server/platform/db/client';
+import { requireAdmin } from '@/server/features/identity/session';
+import { partnerDeps, partnerNames } from '@/server/features/partners/partners';
 import type { SearchParamsProps } from '@/components/listing/page-params';
 
 export const generateMetadata = gatedMetadata(

@@ -1,9 +1,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { runAdminCommand } from '@/server/admin/commands';
-import { signIn } from '@/server/identity/account-flows';
-import { appAuth } from '@/server/identity/app-auth';
+import { runAdminCommand } from '@/server/features/admin/commands';
+import { signIn } from '@/server/features/account/account-flows';
+import { appAuth } from '@/server/features/identity/app-auth';
 import { SITE, expectBare404, testDataDir, testDatabase } from '@test-support/route-tests';
 
 /**

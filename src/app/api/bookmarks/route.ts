@@ -1,4 +1,7 @@
-import { handleBookmarksGet, handleBookmarksPost } from '@/server/bookmarks/bookmarks-http';
+import {
+  handleBookmarksGet,
+  handleBookmarksPost,
+} from '@/server/features/bookmarks/bookmarks-http';
 
 export const dynamic = 'force-dynamic';
 

@@ -1,4 +1,4 @@
-import { handleContactPost } from '@/server/contact/contact-http';
+import { handleContactPost } from '@/server/features/contact/contact-http';
 
 export const dynamic = 'force-dynamic';
 

@@ -1,4 +1,4 @@
-import { handleCreateCustomerPortal } from '@/server/billing/billing-http';
+import { handleCreateCustomerPortal } from '@/server/features/billing/billing-http';
 
 export const dynamic = 'force-dynamic';
 

@@ -1,4 +1,4 @@
-import { endPreview } from '@/server/preview/preview';
+import { endPreview } from '@/server/features/preview/preview';
 
 export const dynamic = 'force-dynamic';
 

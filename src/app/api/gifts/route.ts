@@ -1,4 +1,4 @@
-import { giftsRoutes } from '@/server/gifts/gifts-http';
+import { giftsRoutes } from '@/server/features/gifts/gifts-http';
 
 export const dynamic = 'force-dynamic';
 

@@ -1,5 +1,5 @@
-import { getDb, pingDatabase } from '@/server/db/client';
-import { checkHealth } from '@/server/health/health';
+import { getDb, pingDatabase } from '@/server/platform/db/client';
+import { checkHealth } from '@/server/platform/health/health';
 
 export const dynamic = 'force-dynamic';
 

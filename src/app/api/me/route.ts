@@ -1,8 +1,8 @@
 import { LOAD_FAILED, deriveAuthState } from '@/lib/auth-state';
-import { readerBillingNotice } from '@/server/billing/reader-notices';
-import { getDb } from '@/server/db/client';
-import { userFromHeaders } from '@/server/identity/session-user';
-import { loadIdentity } from '@/server/profiles/profiles';
+import { readerBillingNotice } from '@/server/features/billing/reader-notices';
+import { getDb } from '@/server/platform/db/client';
+import { userFromHeaders } from '@/server/features/identity/session-user';
+import { loadIdentity } from '@/server/features/profiles/profiles';
 
 export const dynamic = 'force-dynamic';
 

@@ -1,4 +1,4 @@
-import { handleMediaUpload } from '@/server/storage/upload';
+import { handleMediaUpload } from '@/server/features/media/api-upload';
 
 export const dynamic = 'force-dynamic';
 export const runtime = 'nodejs';

@@ -1,4 +1,4 @@
-import { metricsHandler } from '@/server/metrics/http';
+import { metricsHandler } from '@/server/features/metrics/http';
 
 export const dynamic = 'force-dynamic';
 

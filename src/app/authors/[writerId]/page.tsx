@@ -11,9 +11,9 @@ import { authorPath, seriesPath } from '@/lib/authors/works';
 import { profilePageJsonLd } from '@/lib/json-ld/authors-and-series';
 import { breadcrumbJsonLd } from '@/lib/json-ld/breadcrumbs';
 import { truncateDescription } from '@/lib/metadata';
-import { readWriter } from '@/server/access/read';
-import { listWorksBy } from '@/server/content/author-works';
-import { listSeries } from '@/server/content/lists';
+import { readWriter } from '@/server/features/access/read';
+import { listWorksBy } from '@/server/features/content/author-works';
+import { listSeries } from '@/server/features/content/lists';
 
 // Content is read per request (the build never opens the database).
 export const dynamic = 'force-dynamic';

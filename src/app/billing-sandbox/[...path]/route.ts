@@ -1,4 +1,4 @@
-import { serveBillingSandbox } from '@/server/billing/sandbox/serve';
+import { serveBillingSandbox } from '@/server/features/billing/sandbox-serve';
 
 export const dynamic = 'force-dynamic';
 

@@ -1,6 +1,6 @@
 import Link from 'next/link';
 import { accountMetadata, gatedMetadata } from '@/components/account/metadata';
-import { requireProgrammeStaff } from '@/server/partners/actor';
+import { requireProgrammeStaff } from '@/server/features/partners/actor';
 import styles from '@/components/biz/biz-admin.module.css';
 import {
   type InquiryView,
@@ -12,10 +12,10 @@ import { parseAxisAdminQuery } from '@/components/biz/axis-admin/list-query';
 import { PageMessages } from '@/components/biz/axis-admin/messages';
 import { PartnerTable } from '@/components/biz/axis-admin/partner-table';
 import { type QueuedListing, ReviewQueue } from '@/components/biz/axis-admin/review-queue';
-import { readFlash } from '@/server/http/read-flash';
-import { listPartnerInquiries } from '@/server/inquiries/inquiries';
-import { listReviewQueue } from '@/server/jobs/listings';
-import { listPartners, partnerDeps, partnerNames } from '@/server/partners/partners';
+import { readFlash } from '@/server/platform/http/read-flash';
+import { listPartnerInquiries } from '@/server/features/inquiries/inquiries';
+import { listReviewQueue } from '@/server/features/partners/jobs/listings';
+import { listPartners, partnerDeps, partnerNames } from '@/server/features/partners/partners';
 import type { SearchParamsProps } from '@/components/listing/page-params';
 
 export const generateMetadata = gatedMetadata(

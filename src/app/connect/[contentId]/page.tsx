@@ -7,7 +7,7 @@ import { jsonLdSite } from '@/components/listing/site-metadata';
 import { JsonLd } from '@/components/seo/json-ld';
 import { PAYWALLED_CLASS } from '@/lib/json-ld/article';
 import { contentItemJsonLd } from '@/lib/json-ld/content-item';
-import { readConnect } from '@/server/access/read';
+import { readConnect } from '@/server/features/access/read';
 import type { RouteParamsProps } from '@/components/listing/page-params';
 import { itemMetadataOf, readShownOr404 } from '@/components/content/item-page';
 

@@ -10,8 +10,8 @@ import { type SearchParams, pageParam } from '@/components/listing/page-params';
 import { jsonLdSite, shareMetadata } from '@/components/listing/site-metadata';
 import { JsonLd } from '@/components/seo/json-ld';
 import { breadcrumbJsonLd } from '@/lib/json-ld/breadcrumbs';
-import { readFeature } from '@/server/access/read';
-import { listPosts } from '@/server/content/lists';
+import { readFeature } from '@/server/features/access/read';
+import { listPosts } from '@/server/features/content/lists';
 
 type Props = { params: Promise<{ categoryId: string }>; searchParams: SearchParams };
 

@@ -2,10 +2,10 @@
 import { render, screen, within } from '@testing-library/react';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { JOB_CONDITIONS } from '@test-support/jobs';
-import type { Job } from '@/server/content/schemas';
+import type { Job } from '@/server/features/content/schemas';
 
 const read = vi.hoisted(() => ({ readJob: vi.fn() }));
-vi.mock('@/server/access/read', () => read);
+vi.mock('@/server/features/access/read', () => read);
 vi.mock('@/components/listing/site-metadata', () => ({
   shareMetadata: (input: { title: string; noIndex?: boolean }) => input,
   jsonLdSite: () => ({ siteUrl: 'https://axis.example.jp', siteName: 'AXIS Membership' }),

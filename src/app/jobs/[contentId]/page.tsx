@@ -8,10 +8,14 @@ import { JsonLd } from '@/components/seo/json-ld';
 import { isClosed } from '@/lib/jobs';
 import { itemBreadcrumbJsonLd } from '@/lib/json-ld/breadcrumbs';
 import { jobPostingJsonLd } from '@/lib/json-ld/job-posting';
-import { readJob } from '@/server/access/read';
-import { sanitizeRichText } from '@/server/cms/richtext/sanitize';
-import type { Job } from '@/server/content/schemas';
-import { applyEmailOf, applyMailto, applyUrlOf } from '@/server/jobs/apply-clicks';
+import { readJob } from '@/server/features/access/read';
+import { sanitizeRichText } from '@/lib/cms/sanitize';
+import type { Job } from '@/server/features/content/schemas';
+import {
+  applyEmailOf,
+  applyMailto,
+  applyUrlOf,
+} from '@/server/features/partners/jobs/apply-clicks';
 import type { RouteParamsProps } from '@/components/listing/page-params';
 
 /*

@@ -12,33 +12,33 @@ import {
   SUBMISSION_REFUSAL_MESSAGES,
   partnerOfWriter,
   submissionRefusal,
-} from '@/server/access/partner-access';
-import { getDb } from '@/server/db/client';
+} from '@/server/features/partners/partner-access';
+import { getDb } from '@/server/platform/db/client';
 import type { Flash } from '@/lib/http/flash';
-import { readFlash } from '@/server/http/read-flash';
+import { readFlash } from '@/server/platform/http/read-flash';
 import {
   EMPTY_LISTING,
   LISTING_FIELD_NAMES,
   LISTING_LIMITS,
   type ListingFields,
-} from '@/server/jobs/listing-input';
+} from '@/server/features/partners/jobs/listing-input';
 import {
   type Listing,
   displayState,
   getListing,
   isLive,
   listPartnerListings,
-} from '@/server/jobs/listings';
+} from '@/server/features/partners/jobs/listings';
 import {
   CLIPPED_FIELDS,
   CONFIRM_CLOSE,
   DONE_MESSAGES,
   type DoneKey,
   editPath,
-} from '@/server/jobs/listings-http';
-import { currentPartnerActor } from '@/server/partners/actor';
-import { contractOf } from '@/server/partners/contracts';
-import { getPartner, partnerDeps } from '@/server/partners/partners';
+} from '@/server/features/partners/jobs/listings-http';
+import { currentPartnerActor } from '@/server/features/partners/actor';
+import { contractOf } from '@/server/features/partners/contracts';
+import { getPartner, partnerDeps } from '@/server/features/partners/partners';
 import type { SearchParamsProps } from '@/components/listing/page-params';
 
 export const metadata = accountMetadata('求人の作成・編集', '/jobs/post');

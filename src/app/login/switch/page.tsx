@@ -7,10 +7,10 @@ import type { SearchParamsProps } from '@/components/listing/page-params';
 import { ButtonLink } from '@/components/ui/button';
 import { env } from '@/env';
 import { safeNextPath } from '@/lib/safe-next';
-import { appAuth } from '@/server/identity/app-auth';
-import { SIGN_IN_LINK_SECONDS, signInLinkUrl } from '@/server/identity/auth';
-import { getUser } from '@/server/identity/session';
-import { loginPageWith, signInLinkAddress } from '@/server/identity/sign-in-link';
+import { appAuth } from '@/server/features/identity/app-auth';
+import { SIGN_IN_LINK_SECONDS, signInLinkUrl } from '@/server/features/identity/auth';
+import { getUser } from '@/server/features/identity/session';
+import { loginPageWith, signInLinkAddress } from '@/server/features/account/sign-in-link';
 
 // Its address carries the link's token: no Referer takes it anywhere.
 export const metadata: Metadata = {
@@ -24,7 +24,7 @@ const one = (value: string | string[] | undefined) =>
 
 /**
  * Where a sign-in link lands when the browser is signed in with another address
- * (src/server/identity/sign-in-link.ts): switching is the reader's own act, never a link's
+ * (src/server/features/account/sign-in-link.ts): switching is the reader's own act, never a link's
  * alone (login CSRF). The link stays unspent until the button is pressed.
  */
 export default async function SwitchAccountPage({ searchParams }: SearchParamsProps) {

@@ -2,8 +2,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { signMediaUrl } from '@/server/security/signing';
-import { getStorage } from '@/server/storage/storage';
+import { signMediaUrl } from '@/server/platform/security/signing';
+import { getStorage } from '@/server/platform/storage/storage';
 import { sample } from '@test-support/media-samples';
 import { GET, HEAD } from './route';
 

@@ -1,4 +1,4 @@
-import { serveProtectedMedia, pathRouteHandler } from '@/server/storage/serve';
+import { serveProtectedMedia, pathRouteHandler } from '@/server/platform/storage/serve';
 
 export const dynamic = 'force-dynamic';
 export const runtime = 'nodejs';

@@ -10,8 +10,8 @@ import { ResponsiveImage } from '@/components/content/responsive-image';
 import { EmbedPlayer } from '@/components/media/embed-player.client';
 import media from '@/components/media/media.module.css';
 import { formatDurationJa } from '@/lib/format';
-import { playableUrl } from '@/server/access/media-url';
-import { readMovie } from '@/server/access/read';
+import { playableUrl } from '@/server/features/access/media-url';
+import { readMovie } from '@/server/features/access/read';
 import type { RouteParamsProps } from '@/components/listing/page-params';
 import { itemMetadataOf, readShownOr404 } from '@/components/content/item-page';
 

@@ -3,8 +3,8 @@ import { AccountPage, Notice } from '@/components/account/account-page';
 import { accountMetadata } from '@/components/account/metadata';
 import { type SearchParamsProps, textParam } from '@/components/listing/page-params';
 import { Button } from '@/components/ui/button';
-import { maskAddress } from '@/server/mail/mailer';
-import { readConfirmation } from '@/server/newsletter/footer-subscribe';
+import { maskAddress } from '@/server/platform/mail/mailer';
+import { readConfirmation } from '@/server/features/newsletter/footer-subscribe';
 
 export const metadata = accountMetadata('ニュースレター登録の確認', '/newsletter/confirm');
 export const dynamic = 'force-dynamic';

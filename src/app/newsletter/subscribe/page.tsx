@@ -2,8 +2,8 @@ import { AccountPage, Notice } from '@/components/account/account-page';
 import { accountMetadata } from '@/components/account/metadata';
 import type { SearchParamsProps } from '@/components/listing/page-params';
 import { NewsletterSubscribeForm } from '@/components/newsletter/subscribe-form';
-import { EMAIL_VERIFICATION_SECONDS } from '@/server/identity/auth';
-import { readFlash } from '@/server/http/read-flash';
+import { EMAIL_VERIFICATION_SECONDS } from '@/server/features/identity/auth';
+import { readFlash } from '@/server/platform/http/read-flash';
 
 export const metadata = accountMetadata('ニュースレター', '/newsletter/subscribe');
 

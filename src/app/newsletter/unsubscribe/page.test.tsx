@@ -4,9 +4,9 @@ import { beforeEach, describe, expect, it, vi } from 'vitest';
 
 const server = vi.hoisted(() => ({ unsubscribeTarget: vi.fn() }));
 vi.mock('server-only', () => ({}));
-vi.mock('@/server/db/client', () => ({ getDb: () => Promise.resolve({}) }));
+vi.mock('@/server/platform/db/client', () => ({ getDb: () => Promise.resolve({}) }));
 vi.mock('@/components/account/metadata', () => ({ accountMetadata: () => ({}) }));
-vi.mock('@/server/newsletter/unsubscribe-http', () => ({
+vi.mock('@/server/features/newsletter/unsubscribe-http', () => ({
   INVALID_TOKEN_MESSAGE: '配信停止のリンクが正しくありません。',
   unsubscribeTarget: server.unsubscribeTarget,
 }));

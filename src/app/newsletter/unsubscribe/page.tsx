@@ -3,8 +3,11 @@ import { AccountPage, Notice } from '@/components/account/account-page';
 import { accountMetadata } from '@/components/account/metadata';
 import { type SearchParamsProps, textParam } from '@/components/listing/page-params';
 import { Button } from '@/components/ui/button';
-import { getDb } from '@/server/db/client';
-import { INVALID_TOKEN_MESSAGE, unsubscribeTarget } from '@/server/newsletter/unsubscribe-http';
+import { getDb } from '@/server/platform/db/client';
+import {
+  INVALID_TOKEN_MESSAGE,
+  unsubscribeTarget,
+} from '@/server/features/newsletter/unsubscribe-http';
 
 export const metadata = accountMetadata('ニュースレターの配信停止', '/newsletter/unsubscribe');
 export const dynamic = 'force-dynamic';
@@ -12,7 +15,7 @@ export const dynamic = 'force-dynamic';
 /**
  * The letter's unsubscribe link, without signing in: the masked address and one button. A GET
  * never unsubscribes (mail scanners open links); the button posts to this same URL
- * (src/server/newsletter/unsubscribe-http.ts), which comes back here with `done=1`. A token
+ * (src/server/features/newsletter/unsubscribe-http.ts), which comes back here with `done=1`. A token
  * that does not verify is answered 400 by the proxy (src/proxy.ts) and explained here.
  */
 export default async function UnsubscribePage({ searchParams }: SearchParamsProps) {

@@ -2,7 +2,7 @@ import Link from 'next/link';
 import { AccountPage, Notice } from '@/components/account/account-page';
 import { accountMetadata } from '@/components/account/metadata';
 import type { SearchParamsProps } from '@/components/listing/page-params';
-import { getUser } from '@/server/identity/session';
+import { getUser } from '@/server/features/identity/session';
 
 export const metadata = accountMetadata('ようこそ', '/newsletter/welcome');
 export const dynamic = 'force-dynamic';

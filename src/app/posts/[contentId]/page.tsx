@@ -8,7 +8,7 @@ import { PaywalledLead } from '@/components/content/paywalled-lead';
 import { RichText, richBody } from '@/components/content/rich-text';
 import { TableOfContents } from '@/components/content/table-of-contents';
 import { readingTimeLabel } from '@/lib/reading-time';
-import { bodyCharacters } from '@/server/access/lead';
+import { bodyCharacters } from '@/lib/access/lead';
 import { ShareLinks } from '@/components/content/share-links';
 import styles from '@/components/content/article.module.css';
 import { CardGrid } from '@/components/listing/content-card';
@@ -22,13 +22,13 @@ import { env } from '@/env';
 import { seriesPath } from '@/lib/authors/works';
 import { seriesFeedLink } from '@/lib/feeds';
 import { PreviewBanner } from '@/components/preview/preview-banner.client';
-import { readPost } from '@/server/access/read';
-import { type PostCard, listPosts, listSeriesEpisodes } from '@/server/content/lists';
-import type { Post } from '@/server/content/schemas';
+import { readPost } from '@/server/features/access/read';
+import { type PostCard, listPosts, listSeriesEpisodes } from '@/server/features/content/lists';
+import type { Post } from '@/server/features/content/schemas';
 import type { RouteParamsProps, SearchParamsProps } from '@/components/listing/page-params';
 import { GiftBanner, GiftLink, GiftRefusedNote } from '@/components/gifts/gift-banner';
 import { GIFT_PARAM, giftTokenOf } from '@/lib/gifts/gift-link';
-import { mayGift } from '@/server/access/post-access';
+import { mayGift } from '@/lib/access/post-access';
 import { leadTextOf, readShownOr404 } from '@/components/content/item-page';
 
 // The query is optional for the tests that render the page without one.

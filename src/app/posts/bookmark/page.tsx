@@ -4,9 +4,9 @@ import styles from '@/components/bookmarks/bookmark-list.module.css';
 import { EmptyState, ListPage, Pagination } from '@/components/listing/list-page';
 import { pageParam, type SearchParamsProps } from '@/components/listing/page-params';
 import { sitePageMetadata } from '@/components/listing/site-metadata';
-import { bookmarkPageOf } from '@/server/bookmarks/bookmark-page';
-import { readFlash } from '@/server/http/read-flash';
-import { requireUser } from '@/server/identity/session';
+import { bookmarkPageOf } from '@/server/features/bookmarks/bookmark-page';
+import { readFlash } from '@/server/platform/http/read-flash';
+import { requireUser } from '@/server/features/identity/session';
 
 // A static segment beside /posts/[contentId]: the router prefers it, so no post can shadow it.
 export const metadata = sitePageMetadata({

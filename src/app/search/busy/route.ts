@@ -1,4 +1,4 @@
-import { searchBusyResponse } from '@/server/search/search-limit';
+import { searchBusyResponse } from '@/server/features/search/search-limit';
 
 export const dynamic = 'force-dynamic';
 

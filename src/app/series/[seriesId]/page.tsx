@@ -12,8 +12,8 @@ import { seriesPath } from '@/lib/authors/works';
 import { seriesFeedLink, seriesFeedPath } from '@/lib/feeds';
 import { seriesJsonLd } from '@/lib/json-ld/authors-and-series';
 import { breadcrumbJsonLd } from '@/lib/json-ld/breadcrumbs';
-import { readSeries } from '@/server/access/read';
-import { listSeriesEpisodes } from '@/server/content/lists';
+import { readSeries } from '@/server/features/access/read';
+import { listSeriesEpisodes } from '@/server/features/content/lists';
 
 // Content is read per request (the build never opens the database).
 export const dynamic = 'force-dynamic';

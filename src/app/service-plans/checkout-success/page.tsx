@@ -6,10 +6,10 @@ import { redirect } from 'next/navigation';
 import { sitePageMetadata } from '@/components/listing/site-metadata';
 import { env } from '@/env';
 import { safeNextPath } from '@/lib/safe-next';
-import { PAID_STATUSES } from '@/server/access/post-access';
-import { checkoutOutcome } from '@/server/billing/checkout';
-import { getDb } from '@/server/db/client';
-import { requireUser } from '@/server/identity/session';
+import { PAID_STATUSES } from '@/lib/access/post-access';
+import { checkoutOutcome } from '@/server/features/billing/checkout';
+import { getDb } from '@/server/platform/db/client';
+import { requireUser } from '@/server/features/identity/session';
 
 // The reader's own checkout, as it stands now: never cached.
 export const dynamic = 'force-dynamic';

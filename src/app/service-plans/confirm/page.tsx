@@ -6,14 +6,16 @@ import { toPlanView } from '@/components/billing/views';
 import { sitePageMetadata } from '@/components/listing/site-metadata';
 import { env } from '@/env';
 import { safeNextPath } from '@/lib/safe-next';
-import { findPlan, isPlanKey } from '@/server/billing/catalogue';
-import { hasLiveProviderPlan, trialDaysFor } from '@/server/billing/checkout';
+import { findPlan } from '@/server/features/billing/catalogue';
+import { hasLiveProviderPlan, trialDaysFor } from '@/server/features/billing/checkout';
 import { confirmPath } from '@/lib/confirm-path';
-import { getDb } from '@/server/db/client';
-import { readFlash } from '@/server/http/read-flash';
-import { getUser } from '@/server/identity/session';
+import { getDb } from '@/server/platform/db/client';
+import { readFlash } from '@/server/platform/http/read-flash';
+import { getUser } from '@/server/features/identity/session';
 import { offerTerms } from '@/lib/billing/offer-terms';
-import { lookUpOffer, readOfferCode } from '@/server/billing/offers';
+import { lookUpOffer } from '@/server/features/billing/offers';
+import { isPlanKey } from '@/lib/billing/plans';
+import { readOfferCode } from '@/lib/billing/offer-code';
 
 // The reader's own terms (their trial, today's date): never cached.
 export const dynamic = 'force-dynamic';
@@ -29,7 +31,7 @@ type Props = { searchParams: Promise<Record<string, string | string[] | undefine
 /**
  * The final confirmation screen (特定商取引法 Article 12-6) before the provider's checkout.
  * The terms shown are the ones the checkout will use: the catalogue's price and the reader's
- * trial, decided by the same functions (src/server/billing/checkout.ts). A visitor reads the
+ * trial, decided by the same functions (src/server/features/billing/checkout.ts). A visitor reads the
  * same terms (a new account's trial) and creates the account here, with one button.
  */
 export default async function ConfirmPage({ searchParams }: Props) {

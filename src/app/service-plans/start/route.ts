@@ -1,4 +1,4 @@
-import { handleCheckoutIntentStart } from '@/server/billing/billing-http';
+import { handleCheckoutIntentStart } from '@/server/features/billing/billing-http';
 
 export const dynamic = 'force-dynamic';
 

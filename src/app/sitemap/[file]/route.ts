@@ -1,8 +1,8 @@
 import { env } from '@/env';
-import { siteContent, usesBuiltInContent } from '@/server/content/site-content';
-import { readSitemap, sitemapReadOptions } from '@/server/seo/sitemap';
-import { sitemapXml } from '@/server/seo/sitemap-entries';
-import { XML_CACHE_CONTROL } from '@/server/seo/xml';
+import { siteContent, usesBuiltInContent } from '@/server/features/content/site-content';
+import { readSitemap, sitemapReadOptions } from '@/server/features/seo/sitemap';
+import { sitemapXml } from '@/server/features/seo/sitemap-entries';
+import { XML_CACHE_CONTROL } from '@/server/features/seo/xml';
 
 export const dynamic = 'force-dynamic';
 

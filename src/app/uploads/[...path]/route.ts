@@ -1,4 +1,4 @@
-import { servePublicUpload, pathRouteHandler } from '@/server/storage/serve';
+import { servePublicUpload, pathRouteHandler } from '@/server/platform/storage/serve';
 
 export const dynamic = 'force-dynamic';
 export const runtime = 'nodejs';

@@ -66,7 +66,7 @@ export function SharePanel({
     share,
     url: `${site.url.replace(/\/+$/, '')}${path}`,
     siteName: site.name,
-    // The generated image shows the item's own title (src/server/share/share-image.tsx).
+    // The generated image shows the item's own title (src/server/features/share/share-image.tsx).
     imageTitle: title,
   };
   const headingId = `${field.id}-panel-title`;

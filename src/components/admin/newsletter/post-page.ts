@@ -1,7 +1,7 @@
 import { notFound } from 'next/navigation';
 import { accountMetadata } from '@/components/account/metadata';
 import type { RouteParamsProps } from '@/components/listing/page-params';
-import { NEWSLETTER_ENDPOINT } from '@/server/newsletter/queue';
+import { NEWSLETTER_ENDPOINT } from '@/lib/newsletter/console';
 
 type PostParams = RouteParamsProps<'endpoint' | 'contentId'>['params'];
 

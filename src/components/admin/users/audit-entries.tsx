@@ -1,6 +1,6 @@
 import Link from 'next/link';
 import { formatDateTime } from '@/lib/format';
-import type { AuditRecord } from '@/server/audit/audit-log';
+import type { AuditRecord } from '@/server/platform/audit/audit-log';
 import { auditActionLabel } from './audit-labels';
 import styles from './users.module.css';
 

@@ -97,7 +97,7 @@ export function RoleForm({
   );
 }
 
-/** grantComplimentary's records (src/server/profiles/subscriptions.ts) carry its id prefix. */
+/** grantComplimentary's records (src/server/features/profiles/subscriptions.ts) carry its id prefix. */
 const isComplimentary = (s: SubscriptionRecord) => s.id.startsWith('comp_');
 
 function SubscriptionList({ subscriptions }: { subscriptions: SubscriptionRecord[] }) {

@@ -1,6 +1,6 @@
 import Link from 'next/link';
 import { formatDateJa } from '@/lib/format';
-import type { DirectoryUser } from '@/server/admin/users-directory';
+import type { DirectoryUser } from '@/server/features/admin/users-directory';
 import { ROLE_LABELS, planText } from '@/lib/identity/user-labels';
 import styles from './users.module.css';
 

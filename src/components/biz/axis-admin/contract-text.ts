@@ -1,4 +1,4 @@
-import type { PartnerContract } from '@/server/access/partner-access';
+import type { PartnerContract } from '@/server/features/partners/partner-access';
 import { formatDateJa } from '@/lib/format';
 
 /** 「2026年4月1日〜2027年3月31日」, an open end said in words; '' without a contract. */

@@ -2,7 +2,7 @@ import styles from '@/components/biz/biz-admin.module.css';
 import { Field, PostForm } from '@/components/forms/form.client';
 import { SubmitButton } from '@/components/ui/button';
 import type { Flash } from '@/lib/http/flash';
-import type { PartnerMember } from '@/server/partners/members';
+import type { PartnerMember } from '@/server/features/partners/members';
 import { FORM_KEY, flashFor, typedIn } from '@/lib/http/form-flash';
 import { MembersListSection } from '@/components/biz/members-list-section';
 import { RowError } from './messages';

@@ -1,7 +1,7 @@
 import styles from '@/components/biz/biz-admin.module.css';
 import { Field, PostForm, TextArea } from '@/components/forms/form.client';
 import type { Flash } from '@/lib/http/flash';
-import type { StoredImage } from '@/server/storage/store-image';
+import type { StoredImage } from '@/server/platform/storage/store-image';
 import { FORM_KEY, typedIn } from '@/lib/http/form-flash';
 
 export type PartnerFormValues = {

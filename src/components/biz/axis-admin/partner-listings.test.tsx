@@ -1,7 +1,7 @@
 // @vitest-environment jsdom
 import { render, screen } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import { EMPTY_LISTING, listingChanges } from '@/server/jobs/listing-input';
+import { EMPTY_LISTING, listingChanges } from '@/server/features/partners/jobs/listing-input';
 import { type ListingView, PartnerListings } from './partner-listings';
 
 const fields = { ...EMPTY_LISTING, title: 'デザイナー', hours: '10:00〜19:00' };

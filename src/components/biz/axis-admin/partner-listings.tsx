@@ -11,7 +11,7 @@ import {
   LISTING_FIELD_LABELS,
   LISTING_FIELD_NAMES,
   type ListingFields,
-} from '@/server/jobs/listing-input';
+} from '@/server/features/partners/jobs/listing-input';
 import { FORM_KEY, flashFor } from '@/lib/http/form-flash';
 import { BizListSection } from '@/components/biz/biz-section';
 import { RowError } from './messages';

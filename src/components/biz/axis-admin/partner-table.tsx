@@ -2,7 +2,7 @@ import Link from 'next/link';
 import styles from '@/components/biz/biz-admin.module.css';
 import { ButtonLink } from '@/components/ui/button';
 import { CONTRACT_STATE_LABELS, type ContractState } from '@/lib/partners/contract-state';
-import type { PartnerSummary } from '@/server/partners/partners';
+import type { PartnerSummary } from '@/server/features/partners/partners';
 import { contractPeriod, quotaText } from './contract-text';
 import { StaffFilter, StaffSearchInput } from '@/components/admin/staff-list-page';
 import { BizListSection } from '@/components/biz/biz-section';

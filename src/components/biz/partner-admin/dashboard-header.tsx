@@ -2,9 +2,9 @@ import Link from 'next/link';
 import biz from '@/components/biz/biz-admin.module.css';
 import { PartnerLogo } from './partner-logo';
 import { formatDateJa } from '@/lib/format';
-import { SUBMISSION_REFUSAL_MESSAGES } from '@/server/access/partner-access';
+import { SUBMISSION_REFUSAL_MESSAGES } from '@/server/features/partners/partner-access';
 import { CONTRACT_STATE_LABELS } from '@/lib/partners/contract-state';
-import type { PartnerDetail } from '@/server/partners/partners';
+import type { PartnerDetail } from '@/server/features/partners/partners';
 import { type QuotaUsage, quotaText } from './dashboard-model';
 import styles from './partner-admin.module.css';
 

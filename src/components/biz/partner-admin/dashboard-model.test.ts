@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { SUBMISSION_REFUSAL_MESSAGES } from '@/server/access/partner-access';
-import { EMPTY_LISTING } from '@/server/jobs/listing-input';
-import type { Listing } from '@/server/jobs/listings';
+import { SUBMISSION_REFUSAL_MESSAGES } from '@/server/features/partners/partner-access';
+import { EMPTY_LISTING } from '@/server/features/partners/jobs/listing-input';
+import type { Listing } from '@/server/features/partners/jobs/listings';
 import { draftListing } from '@test-support/listings';
 import {
   UNTITLED,

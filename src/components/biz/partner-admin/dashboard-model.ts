@@ -3,8 +3,8 @@ import {
   type PartnerContract,
   type SubmissionRefusal,
   submissionRefusal,
-} from '@/server/access/partner-access';
-import { type Listing, displayState, isLive } from '@/server/jobs/listings';
+} from '@/server/features/partners/partner-access';
+import { type Listing, displayState, isLive } from '@/server/features/partners/jobs/listings';
 
 /**
  * What the partner dashboard (/biz/partner-admin/{id}) shows of its listings and contract,

@@ -1,6 +1,6 @@
 import 'server-only';
 import { z } from '@/lib/zod';
-import type { ContentClient } from '@/server/content/client';
+import type { ContentClient } from '@/server/features/content/client';
 import type { EditorJob } from './dashboard-model';
 
 /**
@@ -30,7 +30,7 @@ export async function listEditorPlacedJobs(
     queries: {
       limit: LIMIT,
       orders: '-publishedAt',
-      // The list answer always carries the system fields (src/server/content/client.ts).
+      // The list answer always carries the system fields (src/server/features/content/client.ts).
       fields: 'id,createdAt,updatedAt,publishedAt,revisedAt,title,closingDate',
       filters: `partner[equals]${partnerId}`,
       depth: 0,

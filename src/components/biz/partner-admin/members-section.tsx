@@ -1,5 +1,5 @@
 import Link from 'next/link';
-import type { PartnerMember } from '@/server/partners/members';
+import type { PartnerMember } from '@/server/features/partners/members';
 import { MembersListSection } from '@/components/biz/members-list-section';
 import styles from './partner-admin.module.css';
 

@@ -2,8 +2,8 @@ import biz from '@/components/biz/biz-admin.module.css';
 import { PartnerLogo } from './partner-logo';
 import { Field, PostForm, TextArea } from '@/components/forms/form.client';
 import type { Flash } from '@/lib/http/flash';
-import { typedText } from '@/server/http/read-flash';
-import { LOGO_MAX_BYTES, type PartnerDetail } from '@/server/partners/partners';
+import { typedText } from '@/server/platform/http/read-flash';
+import { LOGO_MAX_BYTES, type PartnerDetail } from '@/server/features/partners/partners';
 import { BizSection } from '@/components/biz/biz-section';
 import styles from './partner-admin.module.css';
 

@@ -4,11 +4,11 @@ import { receiptAddressee } from '@/components/billing/receipt-addressee';
 import { ReceiptView } from '@/components/billing/receipt-view';
 import { toReceiptView } from '@/components/billing/views';
 import { env } from '@/env';
-import { findReceipt } from '@/server/billing/reader-billing';
-import { getDb } from '@/server/db/client';
-import { requireUser } from '@/server/identity/session';
-import { operatorOf } from '@/server/operator/operator';
-import { getProfileDetails } from '@/server/profiles/profiles';
+import { findReceipt } from '@/server/features/billing/reader-billing';
+import { getDb } from '@/server/platform/db/client';
+import { requireUser } from '@/server/features/identity/session';
+import { operatorOf } from '@/server/features/operator/operator';
+import { getProfileDetails } from '@/server/features/profiles/profiles';
 
 // One reader's receipt: never cached.
 export const dynamic = 'force-dynamic';

@@ -4,8 +4,12 @@ import { ContentList } from '@/components/admin/content/content-list';
 import { consolePaths } from '@/lib/admin-content';
 import { PageMessages } from '@/components/biz/axis-admin/messages';
 import { failure } from '@/lib/http/form-flash';
-import { contentListPage, endpointLabel, requireConsoleUser } from '@/server/admin/content-pages';
-import { readFlash } from '@/server/http/read-flash';
+import {
+  contentListPage,
+  endpointLabel,
+  requireConsoleUser,
+} from '@/server/features/admin/content-pages';
+import { readFlash } from '@/server/platform/http/read-flash';
 import { ContentBreadcrumb } from '@/components/admin/staff-list-page';
 
 type Props = {
@@ -22,7 +26,7 @@ export const generateMetadata = gatedMetadata(requireConsoleUser, async ({ param
 export default async function ContentListPage({ params, searchParams }: Props) {
   const list = await contentListPage((await params).endpoint, await searchParams);
   const flash = await readFlash();
-  // A bulk action's refusals, one line per item (src/server/cms/console/bulk.ts).
+  // A bulk action's refusals, one line per item (src/server/features/console/bulk.ts).
   const refused = Object.entries(failure(flash)?.values ?? {})
     .filter(([key]) => key.startsWith('refused'))
     .flatMap(([, line]) => line);

@@ -4,10 +4,10 @@ import { notFound } from 'next/navigation';
 import { accountMetadata, gatedMetadata } from '@/components/account/metadata';
 import styles from '@/components/admin/admin.module.css';
 import { formatDateTime } from '@/lib/format';
-import { getDb } from '@/server/db/client';
-import { clientIp } from '@/server/http/request-origin';
-import { requireStaff } from '@/server/identity/session';
-import { readOutboxMail } from '@/server/mail/outbox';
+import { getDb } from '@/server/platform/db/client';
+import { clientIp } from '@/server/platform/http/request-origin';
+import { requireStaff } from '@/server/features/identity/session';
+import { readOutboxMail } from '@/server/platform/mail/outbox';
 import type { RouteParamsProps } from '@/components/listing/page-params';
 
 export const generateMetadata = gatedMetadata(

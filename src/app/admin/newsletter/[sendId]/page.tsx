@@ -7,7 +7,11 @@ import { StaffSection } from '@/components/admin/staff-list-page';
 import staff from '@/components/admin/staff.module.css';
 import { formatDateTime } from '@/lib/format';
 import { LETTER_COUNT_LABELS, SEGMENT_LABELS, newsletterPaths } from '@/lib/newsletter/console';
-import { PROBLEM_LIMIT, sendDetailPage, requireNewsletterStaff } from '@/server/newsletter/console';
+import {
+  PROBLEM_LIMIT,
+  sendDetailPage,
+  requireNewsletterStaff,
+} from '@/server/features/newsletter/console';
 import { TableHead } from '@/components/ui/table-head';
 
 type Props = { params: Promise<{ sendId: string }> };

@@ -1,5 +1,5 @@
 import { accountMetadata, gatedMetadata } from '@/components/account/metadata';
-import { requireAdmin } from '@/server/identity/session';
+import { requireAdmin } from '@/server/features/identity/session';
 import adminStyles from '@/components/admin/admin.module.css';
 import { NewsletterPageTitle } from '@/components/admin/newsletter/newsletter-step';
 import { SuppressForm, SuppressionList } from '@/components/admin/newsletter/suppressions';
@@ -9,8 +9,8 @@ import { pageParam } from '@/components/listing/page-params';
 import styles from '@/components/admin/users/users.module.css';
 import { failure } from '@/lib/http/form-flash';
 import { newsletterPaths } from '@/lib/newsletter/console';
-import { suppressionsPage } from '@/server/newsletter/console';
-import { readFlash } from '@/server/http/read-flash';
+import { suppressionsPage } from '@/server/features/newsletter/console';
+import { readFlash } from '@/server/platform/http/read-flash';
 
 export const generateMetadata = gatedMetadata(
   requireAdmin,

@@ -1,5 +1,5 @@
-import { handleAccountPost } from '@/server/identity/account-http';
-import { paramRoute } from '@/server/http/param-route';
+import { handleAccountPost } from '@/server/features/account/account-http';
+import { paramRoute } from '@/server/platform/http/param-route';
 
 export const dynamic = 'force-dynamic';
 

@@ -1,4 +1,4 @@
-import { handleAccountPost, handleSignInLinkFollow } from '@/server/identity/account-http';
+import { handleAccountPost, handleSignInLinkFollow } from '@/server/features/account/account-http';
 
 export const dynamic = 'force-dynamic';
 

@@ -1,4 +1,4 @@
-import { apiKeysRoutes } from '@/server/admin/api-keys-http';
+import { apiKeysRoutes } from '@/server/features/admin/api-keys-http';
 
 export const dynamic = 'force-dynamic';
 

@@ -1,4 +1,4 @@
-import { mediaRoutes } from '@/server/media/http';
+import { mediaRoutes } from '@/server/features/media/http';
 
 export const dynamic = 'force-dynamic';
 

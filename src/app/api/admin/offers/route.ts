@@ -1,4 +1,4 @@
-import { offersRoutes } from '@/server/admin/offers-http';
+import { offersRoutes } from '@/server/features/admin/offers-http';
 
 export const dynamic = 'force-dynamic';
 

@@ -1,4 +1,4 @@
-import { handleViewBeacon } from '@/server/analytics/view-endpoint';
+import { handleViewBeacon } from '@/server/features/analytics/view-endpoint';
 
 export const dynamic = 'force-dynamic';
 export const runtime = 'nodejs';

@@ -1,6 +1,6 @@
-import { appAuth } from '@/server/identity/app-auth';
-import { handleProviderCallback } from '@/server/identity/account-http';
-import { isOidcProviderId } from '@/server/identity/oidc-providers';
+import { appAuth } from '@/server/features/identity/app-auth';
+import { handleProviderCallback } from '@/server/features/account/account-http';
+import { isOidcProviderId } from '@/server/features/identity/oidc-providers';
 
 export const dynamic = 'force-dynamic';
 

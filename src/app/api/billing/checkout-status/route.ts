@@ -1,4 +1,4 @@
-import { handleCheckoutStatus } from '@/server/billing/billing-http';
+import { handleCheckoutStatus } from '@/server/features/billing/billing-http';
 
 export const dynamic = 'force-dynamic';
 

@@ -1,4 +1,4 @@
-import { handleCheckoutStart } from '@/server/billing/billing-http';
+import { handleCheckoutStart } from '@/server/features/billing/billing-http';
 
 export const dynamic = 'force-dynamic';
 

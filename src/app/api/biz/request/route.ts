@@ -1,4 +1,4 @@
-import { handlePartnerApplicationPost } from '@/server/inquiries/inquiries-http';
+import { handlePartnerApplicationPost } from '@/server/features/inquiries/inquiries-http';
 
 export const dynamic = 'force-dynamic';
 

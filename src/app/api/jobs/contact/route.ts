@@ -1,4 +1,4 @@
-import { handleJobPostingInquiryPost } from '@/server/inquiries/inquiries-http';
+import { handleJobPostingInquiryPost } from '@/server/features/inquiries/inquiries-http';
 
 export const dynamic = 'force-dynamic';
 

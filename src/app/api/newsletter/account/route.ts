@@ -1,4 +1,4 @@
-import { newsletterAccountPost } from '@/server/newsletter/account-http';
+import { newsletterAccountPost } from '@/server/features/newsletter/account-http';
 
 export const dynamic = 'force-dynamic';
 

@@ -1,4 +1,4 @@
-import { newsletterConfirmPost } from '@/server/newsletter/footer-http';
+import { newsletterConfirmPost } from '@/server/features/newsletter/footer-http';
 
 export const dynamic = 'force-dynamic';
 

@@ -1,4 +1,4 @@
-import { newsletterSubscribePost } from '@/server/newsletter/footer-http';
+import { newsletterSubscribePost } from '@/server/features/newsletter/footer-http';
 
 export const dynamic = 'force-dynamic';
 

@@ -1,5 +1,5 @@
-import { handleBillingWebhook } from '@/server/billing/webhook';
-import { getDb } from '@/server/db/client';
+import { handleBillingWebhook } from '@/server/features/billing/webhook';
+import { getDb } from '@/server/platform/db/client';
 
 export const dynamic = 'force-dynamic';
 

@@ -1,7 +1,7 @@
 import Link from 'next/link';
 import { notFound } from 'next/navigation';
 import { accountMetadata, gatedMetadata } from '@/components/account/metadata';
-import { requireProgrammeStaff } from '@/server/partners/actor';
+import { requireProgrammeStaff } from '@/server/features/partners/actor';
 import styles from '@/components/biz/biz-admin.module.css';
 import { contractPeriod, quotaText } from '@/components/biz/axis-admin/contract-text';
 import { EditorJobsTable } from '@/components/biz/axis-admin/editor-jobs-table';
@@ -13,13 +13,17 @@ import { BizSection } from '@/components/biz/biz-section';
 import { PartnerForm } from '@/components/biz/axis-admin/partner-form';
 import { type ListingView, PartnerListings } from '@/components/biz/axis-admin/partner-listings';
 import { listEditorPlacedJobs } from '@/components/biz/partner-admin/editor-jobs';
-import { readFlash } from '@/server/http/read-flash';
-import { countApplyClicks, countJobViews } from '@/server/jobs/apply-clicks';
-import { listingChanges } from '@/server/jobs/listing-input';
-import { displayState, isLive, listPartnerListings } from '@/server/jobs/listings';
+import { readFlash } from '@/server/platform/http/read-flash';
+import { countApplyClicks, countJobViews } from '@/server/features/partners/jobs/apply-clicks';
+import { listingChanges } from '@/server/features/partners/jobs/listing-input';
+import {
+  displayState,
+  isLive,
+  listPartnerListings,
+} from '@/server/features/partners/jobs/listings';
 import { CONTRACT_STATE_LABELS } from '@/lib/partners/contract-state';
-import { listMembers } from '@/server/partners/members';
-import { LOGO_MAX_BYTES, getPartner, partnerDeps } from '@/server/partners/partners';
+import { listMembers } from '@/server/features/partners/members';
+import { LOGO_MAX_BYTES, getPartner, partnerDeps } from '@/server/features/partners/partners';
 import type { RouteParamsProps } from '@/components/listing/page-params';
 
 // The partner's name is not in the title: a title is rendered before the page decides who

@@ -1,12 +1,12 @@
 import Link from 'next/link';
 import { accountMetadata, gatedMetadata } from '@/components/account/metadata';
-import { requireProgrammeStaff } from '@/server/partners/actor';
+import { requireProgrammeStaff } from '@/server/features/partners/actor';
 import styles from '@/components/biz/biz-admin.module.css';
 import { failure, flashFor } from '@/lib/http/form-flash';
 import { PageMessages } from '@/components/biz/axis-admin/messages';
 import { EMPTY_PARTNER_FORM, PartnerForm } from '@/components/biz/axis-admin/partner-form';
-import { readFlash } from '@/server/http/read-flash';
-import { LOGO_MAX_BYTES } from '@/server/partners/partners';
+import { readFlash } from '@/server/platform/http/read-flash';
+import { LOGO_MAX_BYTES } from '@/server/features/partners/partners';
 
 export const generateMetadata = gatedMetadata(
   requireProgrammeStaff,

@@ -1,14 +1,14 @@
 // @vitest-environment jsdom
 import { render, screen, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type * as PartnerAccessModule from '@/server/access/partner-access';
-import type { PartnerActor } from '@/server/access/partner-access';
-import { EMPTY_LISTING } from '@/server/jobs/listing-input';
-import type { Listing } from '@/server/jobs/listings';
+import type * as PartnerAccessModule from '@/server/features/partners/partner-access';
+import type { PartnerActor } from '@/server/features/partners/partner-access';
+import { EMPTY_LISTING } from '@/server/features/partners/jobs/listing-input';
+import type { Listing } from '@/server/features/partners/jobs/listings';
 import { draftListing } from '@test-support/listings';
-import type * as ListingsModule from '@/server/jobs/listings';
-import type * as PartnersModule from '@/server/partners/partners';
-import type { PartnerDetail } from '@/server/partners/partners';
+import type * as ListingsModule from '@/server/features/partners/jobs/listings';
+import type * as PartnersModule from '@/server/features/partners/partners';
+import type { PartnerDetail } from '@/server/features/partners/partners';
 
 // The dashboard's page with its data faked: who gets the site's 404 (before anything of the
 // partner is read), and what a member and staff each see of the same partner.
@@ -33,31 +33,31 @@ vi.mock('next/navigation', () => ({
 vi.mock('@/components/listing/site-metadata', () => ({
   sitePageMetadata: (input: { title: string }) => input,
 }));
-// The page's real gate (src/server/partners/actor.ts), on the test's actor.
-vi.mock('@/server/identity/session', () => ({ getUser: () => Promise.resolve(null) }));
-vi.mock('@/server/db/client', () => ({ getDb: () => Promise.resolve({}) }));
-vi.mock('@/server/access/partner-access', async (importOriginal) => ({
+// The page's real gate (src/server/features/partners/actor.ts), on the test's actor.
+vi.mock('@/server/features/identity/session', () => ({ getUser: () => Promise.resolve(null) }));
+vi.mock('@/server/platform/db/client', () => ({ getDb: () => Promise.resolve({}) }));
+vi.mock('@/server/features/partners/partner-access', async (importOriginal) => ({
   ...(await importOriginal<typeof PartnerAccessModule>()),
   partnerActorOf: () => server.actor,
 }));
-vi.mock('@/server/partners/partners', async (importOriginal) => ({
+vi.mock('@/server/features/partners/partners', async (importOriginal) => ({
   ...(await importOriginal<typeof PartnersModule>()),
   partnerDeps: () => Promise.resolve({ db: {}, content: {}, writer: () => ({}) }),
   getPartner: server.getPartner,
 }));
-vi.mock('@/server/jobs/listings', async (importOriginal) => ({
+vi.mock('@/server/features/partners/jobs/listings', async (importOriginal) => ({
   ...(await importOriginal<typeof ListingsModule>()),
   listPartnerListings: server.listPartnerListings,
 }));
-vi.mock('@/server/partners/members', () => ({ listMembers: server.listMembers }));
+vi.mock('@/server/features/partners/members', () => ({ listMembers: server.listMembers }));
 vi.mock('@/components/biz/partner-admin/editor-jobs', () => ({
   listEditorPlacedJobs: server.listEditorPlacedJobs,
 }));
-vi.mock('@/server/jobs/apply-clicks', () => ({
+vi.mock('@/server/features/partners/jobs/apply-clicks', () => ({
   countJobViews: server.countJobViews,
   countApplyClicks: server.countApplyClicks,
 }));
-vi.mock('@/server/http/read-flash', () => ({
+vi.mock('@/server/platform/http/read-flash', () => ({
   readFlash: () => Promise.resolve(null),
   typedText: () => undefined,
 }));

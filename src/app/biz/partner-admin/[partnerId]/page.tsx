@@ -14,14 +14,14 @@ import { listEditorPlacedJobs } from '@/components/biz/partner-admin/editor-jobs
 import { ListingsSection } from '@/components/biz/partner-admin/listings-section';
 import { MembersSection } from '@/components/biz/partner-admin/members-section';
 import { ProfileSection } from '@/components/biz/partner-admin/profile-section';
-import { partnerOfWriter } from '@/server/access/partner-access';
-import { readFlash } from '@/server/http/read-flash';
-import { countApplyClicks, countJobViews } from '@/server/jobs/apply-clicks';
-import { listPartnerListings } from '@/server/jobs/listings';
-import { requirePartnerAccess } from '@/server/partners/actor';
-import { listMembers } from '@/server/partners/members';
-import { PROFILE_SAVED } from '@/server/partners/partner-admin-http';
-import { getPartner, partnerDeps } from '@/server/partners/partners';
+import { partnerOfWriter } from '@/server/features/partners/partner-access';
+import { readFlash } from '@/server/platform/http/read-flash';
+import { countApplyClicks, countJobViews } from '@/server/features/partners/jobs/apply-clicks';
+import { listPartnerListings } from '@/server/features/partners/jobs/listings';
+import { requirePartnerAccess } from '@/server/features/partners/actor';
+import { listMembers } from '@/server/features/partners/members';
+import { PROFILE_SAVED } from '@/server/features/partners/partner-admin-http';
+import { getPartner, partnerDeps } from '@/server/features/partners/partners';
 
 /** The dashboard's sections, in the order the page shows them. */
 const SECTION_LINKS: readonly BizLink[] = [

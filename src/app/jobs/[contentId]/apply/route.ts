@@ -1,5 +1,5 @@
-import { getDb } from '@/server/db/client';
-import { handleApplyClick } from '@/server/jobs/apply-clicks';
+import { getDb } from '@/server/platform/db/client';
+import { handleApplyClick } from '@/server/features/partners/jobs/apply-clicks';
 
 // Counted per click: never prerendered or cached.
 export const dynamic = 'force-dynamic';

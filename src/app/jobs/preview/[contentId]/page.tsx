@@ -1,12 +1,12 @@
 import type { Metadata } from 'next';
 import { notFound, redirect } from 'next/navigation';
 import { ListingPreview } from '@/components/jobs-post/listing-preview';
-import { getDb } from '@/server/db/client';
-import { LISTING_ID, getListing } from '@/server/jobs/listings';
-import { editPath } from '@/server/jobs/listings-http';
-import { currentPartnerActor } from '@/server/partners/actor';
-import { getPartner, partnerDeps } from '@/server/partners/partners';
-import { jobPreviewDecision } from '@/server/preview/listing-preview';
+import { getDb } from '@/server/platform/db/client';
+import { LISTING_ID, getListing } from '@/server/features/partners/jobs/listings';
+import { editPath } from '@/server/features/partners/jobs/listings-http';
+import { currentPartnerActor } from '@/server/features/partners/actor';
+import { getPartner, partnerDeps } from '@/server/features/partners/partners';
+import { jobPreviewDecision } from '@/server/features/preview/listing-preview';
 
 type Props = {
   params: Promise<{ contentId: string }>;

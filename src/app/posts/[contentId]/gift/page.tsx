@@ -9,11 +9,15 @@ import styles from '@/components/gifts/gifts.module.css';
 import type { RouteParamsProps } from '@/components/listing/page-params';
 import { GIFT_DAYS, allowanceText } from '@/lib/gifts/gift-link';
 import { doneMessage, failure, typedIn } from '@/lib/http/form-flash';
-import { mayGift } from '@/server/access/post-access';
-import { readPost } from '@/server/access/read';
-import { NEW_GIFT_URL_VALUE, giftAllowanceFor, giftPagePath } from '@/server/gifts/gifts-http';
-import { readFlash } from '@/server/http/read-flash';
-import { requireUser } from '@/server/identity/session';
+import { mayGift } from '@/lib/access/post-access';
+import { readPost } from '@/server/features/access/read';
+import {
+  NEW_GIFT_URL_VALUE,
+  giftAllowanceFor,
+  giftPagePath,
+} from '@/server/features/gifts/gifts-http';
+import { readFlash } from '@/server/platform/http/read-flash';
+import { requireUser } from '@/server/features/identity/session';
 
 export async function generateMetadata({
   params,

@@ -1,7 +1,7 @@
 import { env } from '@/env';
-import { readSeries } from '@/server/access/read';
-import { siteContent } from '@/server/content/site-content';
-import { feedResponse } from '@/server/seo/feed';
+import { readSeries } from '@/server/features/access/read';
+import { siteContent } from '@/server/features/content/site-content';
+import { feedResponse } from '@/server/features/seo/feed';
 
 // A series' own RSS 2.0 feed: its newest posts, gated as the site feed (/feed.xml) is.
 // Read per request: the build never opens the database.

@@ -1,5 +1,5 @@
 import { env } from '@/env';
-import { shareImageResponse } from '@/server/share/share-image-route';
+import { shareImageResponse } from '@/server/features/share/share-image-route';
 
 // A 1200×630 PNG of a published item's title for items without an image of their own
 // (docs/decisions/030-share-and-search.md). Read per request: the build never opens the database.

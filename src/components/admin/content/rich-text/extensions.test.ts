@@ -1,7 +1,7 @@
 // @vitest-environment jsdom
 import { Editor } from '@tiptap/react';
-import { MEMBERS_DIVIDER } from '@/server/cms/richtext/members-divider';
-import { sanitizeRichText } from '@/server/cms/richtext/sanitize';
+import { MEMBERS_DIVIDER } from '@/lib/cms/members-divider';
+import { sanitizeRichText } from '@/lib/cms/sanitize';
 import { editorHtml, richTextExtensions } from './extensions';
 import { MEMBERS_DIVIDER_ATTRIBUTE } from './members-divider-node';
 

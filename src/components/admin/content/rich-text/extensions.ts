@@ -14,7 +14,7 @@ import { MembersDivider, TOP_LEVEL_GROUP } from './members-divider-node';
 import { slashMenuExtension } from './slash-menu';
 
 /**
- * The editor's schema: exactly the markup src/server/cms/richtext/sanitize.ts keeps, so what
+ * The editor's schema: exactly the markup src/lib/cms/sanitize.ts keeps, so what
  * the editor writes is what the content API stores. Every attribute the sanitiser would drop
  * (classes, styles, column widths, list start numbers, link titles) is left out here, and
  * extensions.test.ts checks the round trip.

@@ -3,7 +3,7 @@ import { Plugin, PluginKey, TextSelection } from '@tiptap/pm/state';
 import { Node } from '@tiptap/react';
 
 /**
- * The members' divider (src/server/cms/richtext/members-divider.ts): an `<hr>` with this one
+ * The members' divider (src/lib/cms/members-divider.ts): an `<hr>` with this one
  * attribute ends the lead of a members' item. Spelled out here because that module is
  * server-only; a test checks both agree.
  */

@@ -1,6 +1,6 @@
 // @vitest-environment jsdom
 import { Editor } from '@tiptap/react';
-import { sanitizeRichText } from '@/server/cms/richtext/sanitize';
+import { sanitizeRichText } from '@/lib/cms/sanitize';
 import { editorHtml, richTextExtensions } from './extensions';
 import { GOOGLE_DOCS_CLIPBOARD } from './fixtures/google-docs-clipboard';
 import { WORD_CLIPBOARD } from './fixtures/word-clipboard';

@@ -6,8 +6,12 @@ import { ReviewPanel } from '@/components/admin/content/review-panel';
 import { env } from '@/env';
 import { PageMessages } from '@/components/biz/axis-admin/messages';
 import { consolePaths } from '@/lib/admin-content';
-import { editItemPage, endpointLabel, requireConsoleUser } from '@/server/admin/content-pages';
-import { readFlash } from '@/server/http/read-flash';
+import {
+  editItemPage,
+  endpointLabel,
+  requireConsoleUser,
+} from '@/server/features/admin/content-pages';
+import { readFlash } from '@/server/platform/http/read-flash';
 import { ContentBreadcrumb } from '@/components/admin/staff-list-page';
 
 type Props = { params: Promise<{ endpoint: string; contentId: string }> };

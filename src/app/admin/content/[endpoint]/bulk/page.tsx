@@ -3,7 +3,11 @@ import { accountMetadata, gatedMetadata } from '@/components/account/metadata';
 import styles from '@/components/admin/admin.module.css';
 import { BulkConfirm } from '@/components/admin/content/bulk-confirm';
 import { consolePaths } from '@/lib/admin-content';
-import { bulkConfirmPage, endpointLabel, requireConsoleUser } from '@/server/admin/content-pages';
+import {
+  bulkConfirmPage,
+  endpointLabel,
+  requireConsoleUser,
+} from '@/server/features/admin/content-pages';
 import { ContentBreadcrumb } from '@/components/admin/staff-list-page';
 
 type Props = {

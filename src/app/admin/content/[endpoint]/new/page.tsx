@@ -4,7 +4,11 @@ import styles from '@/components/admin/admin.module.css';
 import { ContentEditor } from '@/components/admin/content/content-editor.client';
 import { env } from '@/env';
 import { consolePaths } from '@/lib/admin-content';
-import { endpointLabel, newItemPage, requireConsoleUser } from '@/server/admin/content-pages';
+import {
+  endpointLabel,
+  newItemPage,
+  requireConsoleUser,
+} from '@/server/features/admin/content-pages';
 import type { RouteParamsProps } from '@/components/listing/page-params';
 import { ContentBreadcrumb } from '@/components/admin/staff-list-page';
 

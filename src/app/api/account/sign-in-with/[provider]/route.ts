@@ -1,5 +1,5 @@
-import { handleProviderStart } from '@/server/identity/account-http';
-import { paramRoute } from '@/server/http/param-route';
+import { handleProviderStart } from '@/server/features/account/account-http';
+import { paramRoute } from '@/server/platform/http/param-route';
 
 export const dynamic = 'force-dynamic';
 

@@ -1,4 +1,4 @@
-import { handleBusinessCsv } from '@/server/analytics/business-csv-route';
+import { handleBusinessCsv } from '@/server/features/analytics/business-csv-route';
 
 export const dynamic = 'force-dynamic';
 export const runtime = 'nodejs';

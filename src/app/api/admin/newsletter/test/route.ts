@@ -1,4 +1,4 @@
-import { newsletterRoutes } from '@/server/newsletter/console-http';
+import { newsletterRoutes } from '@/server/features/newsletter/console-http';
 
 export const dynamic = 'force-dynamic';
 

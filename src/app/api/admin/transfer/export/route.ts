@@ -1,4 +1,4 @@
-import { transferRoutes } from '@/server/transfer/http';
+import { transferRoutes } from '@/server/features/transfer/http';
 
 export const dynamic = 'force-dynamic';
 

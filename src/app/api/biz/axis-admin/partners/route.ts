@@ -1,4 +1,4 @@
-import { axisAdminRoutes } from '@/server/partners/axis-admin-http';
+import { axisAdminRoutes } from '@/server/features/partners/axis-admin-http';
 
 export const dynamic = 'force-dynamic';
 

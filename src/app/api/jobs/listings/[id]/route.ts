@@ -1,4 +1,4 @@
-import { listingPostHandler } from '@/server/jobs/listings-http';
+import { listingPostHandler } from '@/server/features/partners/jobs/listings-http';
 
 export const dynamic = 'force-dynamic';
 

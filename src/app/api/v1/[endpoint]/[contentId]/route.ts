@@ -1,4 +1,4 @@
-import { handleContentApi } from '@/server/cms/http';
+import { handleContentApi } from '@/server/services/cms/http';
 
 type Context = { params: Promise<{ endpoint: string; contentId: string }> };
 

@@ -4,8 +4,12 @@ import styles from '@/components/admin/admin.module.css';
 import { VersionHistory } from '@/components/admin/content/version-history';
 import { PageMessages } from '@/components/biz/axis-admin/messages';
 import { consolePaths } from '@/lib/admin-content';
-import { endpointLabel, historyPage, requireConsoleUser } from '@/server/admin/content-pages';
-import { readFlash } from '@/server/http/read-flash';
+import {
+  endpointLabel,
+  historyPage,
+  requireConsoleUser,
+} from '@/server/features/admin/content-pages';
+import { readFlash } from '@/server/platform/http/read-flash';
 import { ContentBreadcrumb } from '@/components/admin/staff-list-page';
 
 type Props = {

@@ -5,8 +5,8 @@ import { PageMessages } from '@/components/biz/axis-admin/messages';
 import { newsletterPageMetadata, newsletterPostId } from '@/components/admin/newsletter/post-page';
 import type { RouteParamsProps, SearchParamsProps } from '@/components/listing/page-params';
 import { AUDIENCES, type Audience, newsletterPaths } from '@/lib/newsletter/console';
-import { newsletterStepPage, requireNewsletterStaff } from '@/server/newsletter/console';
-import { readFlash } from '@/server/http/read-flash';
+import { newsletterStepPage, requireNewsletterStaff } from '@/server/features/newsletter/console';
+import { readFlash } from '@/server/platform/http/read-flash';
 
 type Props = RouteParamsProps<'endpoint' | 'contentId'> & SearchParamsProps;
 

@@ -1,5 +1,5 @@
-import { apiKeysRoutes } from '@/server/admin/api-keys-http';
-import { paramRoute } from '@/server/http/param-route';
+import { apiKeysRoutes } from '@/server/features/admin/api-keys-http';
+import { paramRoute } from '@/server/platform/http/param-route';
 
 export const dynamic = 'force-dynamic';
 

@@ -1,5 +1,5 @@
-import { mediaRoutes } from '@/server/media/http';
-import { paramRoute } from '@/server/http/param-route';
+import { mediaRoutes } from '@/server/features/media/http';
+import { paramRoute } from '@/server/platform/http/param-route';
 
 export const dynamic = 'force-dynamic';
 

@@ -1,5 +1,5 @@
-import { newsletterRoutes } from '@/server/newsletter/console-http';
-import { paramRoute } from '@/server/http/param-route';
+import { newsletterRoutes } from '@/server/features/newsletter/console-http';
+import { paramRoute } from '@/server/platform/http/param-route';
 
 export const dynamic = 'force-dynamic';
 

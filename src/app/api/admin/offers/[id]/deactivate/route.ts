@@ -1,5 +1,5 @@
-import { offersRoutes } from '@/server/admin/offers-http';
-import { paramRoute } from '@/server/http/param-route';
+import { offersRoutes } from '@/server/features/admin/offers-http';
+import { paramRoute } from '@/server/platform/http/param-route';
 
 export const dynamic = 'force-dynamic';
 

@@ -1,5 +1,5 @@
-import { adminUserRoutes } from '@/server/admin/users-http';
-import { paramRoute } from '@/server/http/param-route';
+import { adminUserRoutes } from '@/server/features/admin/users-http';
+import { paramRoute } from '@/server/platform/http/param-route';
 
 export const dynamic = 'force-dynamic';
 

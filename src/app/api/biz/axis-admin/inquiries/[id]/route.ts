@@ -1,5 +1,5 @@
-import { axisAdminRoutes } from '@/server/partners/axis-admin-http';
-import { paramRoute } from '@/server/http/param-route';
+import { axisAdminRoutes } from '@/server/features/partners/axis-admin-http';
+import { paramRoute } from '@/server/platform/http/param-route';
 
 export const dynamic = 'force-dynamic';
 

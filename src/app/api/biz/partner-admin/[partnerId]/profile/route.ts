@@ -1,4 +1,4 @@
-import { handlePartnerProfilePost } from '@/server/partners/partner-admin-http';
+import { handlePartnerProfilePost } from '@/server/features/partners/partner-admin-http';
 
 export const dynamic = 'force-dynamic';
 

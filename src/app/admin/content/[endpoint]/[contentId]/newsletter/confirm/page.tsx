@@ -6,8 +6,8 @@ import { newsletterPageMetadata, newsletterPostId } from '@/components/admin/new
 import type { RouteParamsProps, SearchParamsProps } from '@/components/listing/page-params';
 import { failure } from '@/lib/http/form-flash';
 import { SEGMENTS, SEND_MODES, newsletterPaths, overlappingSends } from '@/lib/newsletter/console';
-import { sendConfirmPage, requireNewsletterStaff } from '@/server/newsletter/console';
-import { readFlash } from '@/server/http/read-flash';
+import { sendConfirmPage, requireNewsletterStaff } from '@/server/features/newsletter/console';
+import { readFlash } from '@/server/platform/http/read-flash';
 
 type Props = RouteParamsProps<'endpoint' | 'contentId'> & SearchParamsProps;
 

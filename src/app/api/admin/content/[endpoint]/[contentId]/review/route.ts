@@ -1,5 +1,5 @@
-import { consoleRoutes } from '@/server/cms/console/console-http';
-import { contentItemRoute } from '@/server/http/param-route';
+import { consoleRoutes } from '@/server/features/console/console-http';
+import { contentItemRoute } from '@/server/platform/http/param-route';
 
 export const dynamic = 'force-dynamic';
 

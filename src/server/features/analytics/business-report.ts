@@ -1,0 +1,234 @@
+import 'server-only';
+import { and, count, eq, gte, isNotNull, like, min, notInArray, sql } from 'drizzle-orm';
+import type { Db } from '@/server/platform/db/client';
+import {
+  billingInvoices,
+  billingNotifications,
+  pageViews,
+  subscriptions,
+  user,
+  userPrivateProfiles,
+} from '@/server/platform/db/schema';
+import { duplicateClaimKey } from '@/server/features/billing';
+import {
+  computeFigures,
+  type Headline,
+  lastMonths,
+  type MonthFigures,
+  type PlanRecord,
+} from './business-figures';
+import {
+  type ContentEndpoint,
+  isContentEndpoint,
+  pathForContent,
+} from '@/server/features/attribution';
+import { type TitleLookup, titlesOf } from './report';
+import { japanDay } from './view-input';
+
+/**
+ * The business report of /admin/analytics: MRR, paying members, trials, new and churned per
+ * month, free → paid conversion (business-figures.ts), and per item the views, members' views,
+ * paywall views, sign-ups and subscriptions that started from it, over the last 12 months.
+ * Read from the site's own records only: the billing records the webhooks keep in step with the
+ * provider, the sign-ups and the first-party page views.
+ */
+
+export type PostRow = {
+  endpoint: ContentEndpoint;
+  contentId: string;
+  title: string | null;
+  href: string;
+  views: number;
+  memberViews: number;
+  paywallViews: number;
+  signUps: number;
+  subscriptions: number;
+};
+
+export const POST_SORTS = [
+  'views',
+  'memberViews',
+  'paywallViews',
+  'signUps',
+  'subscriptions',
+] as const;
+export type PostSort = (typeof POST_SORTS)[number];
+
+/** At most this many items in the per-item table (the CSV has the same rows). */
+export const POST_LIMIT = 100;
+
+export type BusinessReport = {
+  /** The first day of the window (YYYY-MM-DD, Japan) and today. */
+  from: string;
+  to: string;
+  headline: Headline;
+  months: MonthFigures[];
+  posts: PostRow[];
+};
+
+/** Statuses of a checkout that never started (its first payment failed and expired). */
+const NEVER_STARTED = ['incomplete', 'incomplete_expired'];
+
+/** The provider's plans, but a reader's second plan reversed at once (one-plan.ts). */
+async function loadPlans(db: Db): Promise<(PlanRecord & { source: string | null })[]> {
+  const reversed = await db
+    .select({ key: billingNotifications.key })
+    .from(billingNotifications)
+    .where(like(billingNotifications.key, duplicateClaimKey('%')));
+  const reversedIds = new Set(reversed.map((row) => row.key.slice(duplicateClaimKey('').length)));
+  const firstPaid = db
+    .select({
+      subscriptionId: billingInvoices.subscriptionId,
+      at: min(billingInvoices.paidAt).as('first_paid_at'),
+    })
+    .from(billingInvoices)
+    .where(and(eq(billingInvoices.status, 'paid'), sql`${billingInvoices.total} > 0`))
+    .groupBy(billingInvoices.subscriptionId)
+    .as('first_paid');
+  const rows = await db
+    .select({
+      id: subscriptions.id,
+      userId: subscriptions.userId,
+      status: subscriptions.status,
+      amount: subscriptions.amount,
+      interval: subscriptions.interval,
+      intervalCount: subscriptions.intervalCount,
+      discounts: subscriptions.discounts,
+      createdAt: subscriptions.createdAt,
+      endedAt: subscriptions.canceledAt,
+      firstPaidAt: firstPaid.at,
+      sourceEndpoint: subscriptions.sourceEndpoint,
+      sourceContentId: subscriptions.sourceContentId,
+    })
+    .from(subscriptions)
+    .leftJoin(firstPaid, eq(firstPaid.subscriptionId, subscriptions.id))
+    .where(
+      and(eq(subscriptions.provider, 'stripe'), notInArray(subscriptions.status, NEVER_STARTED)),
+    );
+  return rows
+    .filter((row) => !reversedIds.has(row.id))
+    .map(({ sourceEndpoint, sourceContentId, firstPaidAt, ...row }) => ({
+      ...row,
+      // min() over a timestamp comes back as the driver's text.
+      firstPaidAt: firstPaidAt ? new Date(firstPaidAt) : null,
+      source: sourceEndpoint && sourceContentId ? `${sourceEndpoint}/${sourceContentId}` : null,
+    }));
+}
+
+/** Readers' confirmed accounts (staff are not sign-ups), with where their path started. */
+async function loadSignUps(db: Db) {
+  const rows = await db
+    .select({
+      userId: user.id,
+      createdAt: user.createdAt,
+      sourceEndpoint: userPrivateProfiles.sourceEndpoint,
+      sourceContentId: userPrivateProfiles.sourceContentId,
+    })
+    .from(user)
+    .leftJoin(userPrivateProfiles, eq(userPrivateProfiles.userId, user.id))
+    .where(and(eq(user.role, 'member'), eq(user.emailVerified, true)));
+  return rows.map(({ sourceEndpoint, sourceContentId, ...row }) => ({
+    ...row,
+    source: sourceEndpoint && sourceContentId ? `${sourceEndpoint}/${sourceContentId}` : null,
+  }));
+}
+
+/** Views, members' views and paywall views per item since `from` (YYYY-MM-DD, Japan). */
+async function countItemViews(db: Db, from: string) {
+  const isMember = sql<number>`count(*) filter (where ${pageViews.audience} in ('member', 'paid'))`;
+  const isPaywall = sql<number>`count(*) filter (where ${pageViews.paywall})`;
+  return db
+    .select({
+      endpoint: pageViews.endpoint,
+      contentId: pageViews.contentId,
+      views: count(),
+      memberViews: isMember.mapWith(Number),
+      paywallViews: isPaywall.mapWith(Number),
+    })
+    .from(pageViews)
+    .where(
+      and(gte(pageViews.day, from), isNotNull(pageViews.endpoint), isNotNull(pageViews.contentId)),
+    )
+    .groupBy(pageViews.endpoint, pageViews.contentId);
+}
+
+const inWindow = (date: Date, start: number, now: number) =>
+  date.getTime() >= start && date.getTime() <= now;
+
+export async function loadBusinessReport(
+  db: Db,
+  options: { now?: number; titles?: TitleLookup; sort?: PostSort } = {},
+): Promise<BusinessReport> {
+  const now = options.now ?? Date.now();
+  const windowStart = lastMonths(now)[0]!.start;
+  const from = japanDay(windowStart);
+  const [plans, signUps, views] = await Promise.all([
+    loadPlans(db),
+    loadSignUps(db),
+    countItemViews(db, from),
+  ]);
+  const { headline, months } = computeFigures(plans, signUps, now);
+
+  const rows = new Map<string, Omit<PostRow, 'title' | 'href'>>();
+  const rowOf = (key: string) => {
+    const [endpoint = '', contentId = ''] = key.split('/');
+    if (!isContentEndpoint(endpoint)) return null;
+    let row = rows.get(key);
+    if (!row) {
+      row = {
+        endpoint,
+        contentId,
+        views: 0,
+        memberViews: 0,
+        paywallViews: 0,
+        signUps: 0,
+        subscriptions: 0,
+      };
+      rows.set(key, row);
+    }
+    return row;
+  };
+  for (const view of views) {
+    const row = rowOf(`${view.endpoint}/${view.contentId}`);
+    if (!row) continue;
+    row.views = view.views;
+    row.memberViews = view.memberViews;
+    row.paywallViews = view.paywallViews;
+  }
+  for (const signUp of signUps) {
+    if (signUp.source && inWindow(signUp.createdAt, windowStart, now)) {
+      const row = rowOf(signUp.source);
+      if (row) row.signUps += 1;
+    }
+  }
+  for (const plan of plans) {
+    if (plan.source && inWindow(plan.createdAt, windowStart, now)) {
+      const row = rowOf(plan.source);
+      if (row) row.subscriptions += 1;
+    }
+  }
+
+  const sort = options.sort ?? 'subscriptions';
+  const ranked = [...rows.values()]
+    .sort(
+      (a, b) =>
+        b[sort] - a[sort] ||
+        b.subscriptions - a.subscriptions ||
+        b.views - a.views ||
+        `${a.endpoint}/${a.contentId}`.localeCompare(`${b.endpoint}/${b.contentId}`),
+    )
+    .slice(0, POST_LIMIT);
+
+  const titles = await titlesOf(ranked, options.titles);
+  return {
+    from,
+    to: japanDay(now),
+    headline,
+    months,
+    posts: ranked.map((row) => ({
+      ...row,
+      title: titles(row),
+      href: pathForContent(row),
+    })),
+  };
+}

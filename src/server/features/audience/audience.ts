@@ -1,0 +1,74 @@
+import 'server-only';
+import { AUDIENCE_COOKIE, setCookieValue } from '@/server/platform/http/cookies';
+import { signToken, verifyToken } from '@/server/platform/security/signing';
+import type { Viewer } from '@/lib/access/post-access';
+
+/**
+ * Audiences (docs/decisions/007-pages-per-audience.md): the classes of viewer who see the same
+ * page. A content page is the same for every anonymous visitor, every free member and every paid
+ * member (per-user bits come from client fetches), so the front server keeps one rendering per
+ * audience. Staff and preview viewers are not an audience: their pages are rendered per request.
+ */
+export const AUDIENCES = ['anonymous', 'member', 'paid'] as const;
+export type Audience = (typeof AUDIENCES)[number];
+
+/** The audience whose page this viewer sees, or null when the page is theirs alone. */
+export function audienceOf(viewer: Viewer): Audience | null {
+  switch (viewer.kind) {
+    case 'anonymous':
+      return 'anonymous';
+    case 'member':
+      return viewer.paid ? 'paid' : 'member';
+    default:
+      return null;
+  }
+}
+
+/**
+ * The audience cookie: which audience a session belongs to, signed (APP_SECRET) and bound to
+ * the session cookie's exact value, for 60 seconds. The front server trusts it instead of
+ * asking the database on every request; when it is missing, expired, or bound to another
+ * session, the server asks the database and sets a fresh one. So a plan that ends stops full
+ * pages within 60 s, and signing out (the session cookie goes) stops them at once.
+ */
+export const AUDIENCE_COOKIE_SECONDS = 60;
+const PURPOSE = 'audience';
+/** What the cookie may say: an audience, or staff (rendered per request, but known). */
+export type SessionAudience = Audience | 'staff';
+const SESSION_AUDIENCES: readonly string[] = [...AUDIENCES, 'staff'];
+
+export function sessionAudienceOf(viewer: Viewer): SessionAudience {
+  return audienceOf(viewer) ?? 'staff';
+}
+
+/** What a valid audience cookie says: the audience, whose it is, and when it was signed (ms). */
+export type SignedAudience = { audience: SessionAudience; userId: string; issuedAt: number };
+
+export function audienceCookie(
+  audience: SessionAudience,
+  session: { cookie: string; userId: string | null },
+  options: { secure: boolean; now?: number },
+): string {
+  const now = options.now ?? Date.now();
+  const token = signToken(PURPOSE, `${audience}:${session.userId ?? ''}:${now}`, {
+    seconds: AUDIENCE_COOKIE_SECONDS,
+    boundTo: session.cookie,
+    now,
+  });
+  return setCookieValue(AUDIENCE_COOKIE, token, {
+    maxAgeSeconds: AUDIENCE_COOKIE_SECONDS,
+    secure: options.secure,
+  });
+}
+
+export function readAudienceCookie(
+  value: string | undefined,
+  sessionCookie: string,
+  now?: number,
+): SignedAudience | null {
+  const payload = verifyToken(PURPOSE, value, { boundTo: sessionCookie, now });
+  const [audience = '', userId = '', issuedAt = '', extra] = payload?.split(':') ?? [];
+  if (payload === null || extra !== undefined || !SESSION_AUDIENCES.includes(audience)) return null;
+  if (!/^[0-9]{1,15}$/.test(issuedAt)) return null;
+  return { audience: audience as SessionAudience, userId, issuedAt: Number(issuedAt) };
+}

@@ -1,0 +1,13 @@
+/**
+ * The audience feature's one entry: what the rest of src/server uses of it
+ * (docs/decisions/045-server-tiers.md).
+ */
+export { audienceChangedSince, noteAudienceChange } from './audience-changes';
+export {
+  audienceCookie,
+  audienceOf,
+  readAudienceCookie,
+  sessionAudienceOf,
+  type Audience,
+} from './audience';
+export { noteAudience, notePersonal, openRenderRecord, RENDER_HEADER } from './render-audience';

@@ -1,0 +1,6 @@
+/**
+ * The backup feature's one entry: what the rest of src/server uses of it
+ * (docs/decisions/045-server-tiers.md).
+ */
+export { describeInstance } from './emptiness';
+export { backupWithAudit, restoreWithAudit } from './service';

@@ -1,0 +1,158 @@
+import 'server-only';
+import { checkoutSourceOf } from '@/server/features/attribution';
+import { env } from '@/env';
+import { safeNextPath } from '@/lib/safe-next';
+import { z } from '@/lib/zod';
+import { getDb } from '@/server/platform/db/client';
+import { clearSentMailCookie, endpoint, getUser } from '@/server/features/identity';
+import { jsonAnswer } from '@/server/platform/http/form-endpoint';
+import { clientIp } from '@/server/platform/http/request-origin';
+import { CheckoutRefused, checkoutOutcome, hasLiveProviderPlan, startCheckout } from './checkout';
+import { confirmPath } from '@/lib/confirm-path';
+import { readCheckoutIntent } from './checkout-intent';
+import { createPortalSession } from './portal';
+import { PLAN_KEYS } from '@/lib/billing/plans';
+import { readOfferCode } from '@/lib/billing/offer-code';
+
+/**
+ * The reader's billing endpoints: start a checkout from the final confirmation screen, open
+ * the customer portal (SPEC §7), and the success page's question "is it recorded yet?".
+ * Who pays and for what comes from the session and the catalogue, never from the request.
+ */
+
+const CHECKOUT_LIMIT = { name: 'billing-checkout', max: 20, windowMs: 60_000 };
+const PORTAL_LIMIT = { name: 'billing-portal', max: 20, windowMs: 60_000 };
+const STATUS_LIMIT = { name: 'billing-checkout-status', max: 120, windowMs: 60_000 };
+
+export const PORTAL_ERROR_MESSAGE =
+  'プランの管理画面を開けませんでした。時間をおいてもう一度お試しください。';
+
+/** POST /api/billing/checkout (form: plan) → 303 to the provider's hosted checkout. */
+export const handleCheckoutStart = endpoint(
+  {
+    name: 'billing-checkout',
+    auth: 'user',
+    rateLimit: CHECKOUT_LIMIT,
+    input: z.object({
+      plan: z.enum(PLAN_KEYS, { error: 'プランを選んでください。' }),
+      // The page the reader came from; anything but a local path becomes '/'.
+      next: z
+        .string()
+        .optional()
+        .catch(undefined)
+        .transform((next) => safeNextPath(next, env().SITE_URL)),
+      // The offer's code confirmed on the screen; anything that cannot be one is dropped.
+      offer: z.unknown().optional().transform(readOfferCode),
+    }),
+    formPage: (input) =>
+      input ? confirmPath(input.plan, input.next, input.offer) : '/service-plans',
+    messages: { signIn: 'お申し込みにはログインが必要です。' },
+  },
+  async ({ input, user, ip, request }) => {
+    // A CheckoutRefused (409) is answered by the endpoint's error mapping.
+    const db = await getDb();
+    const started = await startCheckout(
+      db,
+      { id: user.id, email: user.email, name: user.name },
+      input.plan,
+      ip,
+      input.next,
+      await checkoutSourceOf(db, request.headers, user.id),
+      input.offer,
+    );
+    return new Response(null, {
+      status: 303,
+      headers: { location: started.url, 'cache-control': 'no-store' },
+    });
+  },
+);
+
+/** POST /api/create-customer-portal (JSON {customerId}) → {url} (SPEC §7). */
+export const handleCreateCustomerPortal = endpoint(
+  {
+    name: 'create-customer-portal',
+    auth: 'user',
+    answers: 'json',
+    rateLimit: PORTAL_LIMIT,
+    input: z.object({ customerId: z.string().min(1).max(200) }),
+    invalidMessage: PORTAL_ERROR_MESSAGE,
+  },
+  async ({ input, user, ip }) => {
+    // A PortalForbidden (403) is answered by the endpoint's error mapping.
+    const url = await createPortalSession(await getDb(), user.id, input.customerId, ip);
+    return jsonAnswer(200, { url });
+  },
+);
+
+/** GET /api/billing/checkout-status?session_id=… → {state, planName?} for the success page. */
+export const handleCheckoutStatus = endpoint(
+  {
+    name: 'billing-checkout-status',
+    method: 'GET',
+    auth: 'user',
+    answers: 'json',
+    rateLimit: STATUS_LIMIT,
+    input: z.object({ session_id: z.string().min(1).max(300) }),
+  },
+  async ({ input, user }) => {
+    const outcome = await checkoutOutcome(await getDb(), user.id, input.session_id);
+    const body =
+      outcome.state === 'recorded'
+        ? {
+            state: outcome.state,
+            planName: outcome.planName,
+            status: outcome.status,
+            trialEnd: outcome.trialEnd?.toISOString() ?? null,
+          }
+        : { state: outcome.state };
+    return jsonAnswer(200, body);
+  },
+);
+
+const seeOther = (location: string, setCookie?: string) => {
+  const headers = new Headers({
+    location,
+    'cache-control': 'private, no-store',
+    'referrer-policy': 'no-referrer',
+  });
+  if (setCookie) headers.append('set-cookie', setCookie);
+  return new Response(null, { status: 303, headers });
+};
+
+/**
+ * GET /service-plans/start?intent=… — where the confirmation mail's link lands once it has
+ * verified the address and signed the reader in. The reader confirmed the final terms on the
+ * confirmation screen when they created the account, so a valid intent for this reader goes
+ * straight to the provider's checkout (no money moves before the card form). Anything else — no
+ * session, another reader, an expired or altered intent, a refusal — goes to a screen that asks.
+ */
+export async function handleCheckoutIntentStart(request: Request): Promise<Response> {
+  const query = new URL(request.url).searchParams;
+  // better-auth sends a bad or expired confirmation link here with `error`: the login page says so.
+  if (query.has('error')) return seeOther('/login?error=link');
+  const token = query.get('intent');
+  const user = await getUser();
+  if (!user) return seeOther('/login');
+  // Signed in by the mail's link: the sent page's note of that mail has served (sign-up-sent.ts).
+  const done = clearSentMailCookie();
+  const intent = readCheckoutIntent(token, user.email);
+  if (!intent) return seeOther('/service-plans', done);
+  const db = await getDb();
+  if (await hasLiveProviderPlan(db, user.id)) return seeOther(intent.next, done);
+  try {
+    const started = await startCheckout(
+      db,
+      { id: user.id, email: user.email, name: user.name },
+      intent.plan,
+      clientIp(request.headers),
+      intent.next,
+      await checkoutSourceOf(db, request.headers, user.id),
+      intent.offer,
+    );
+    return seeOther(started.url, done);
+  } catch (error) {
+    if (error instanceof CheckoutRefused)
+      return seeOther(confirmPath(intent.plan, intent.next, intent.offer), done);
+    throw error;
+  }
+}

@@ -1,0 +1,72 @@
+import 'server-only';
+import type { IncomingMessage } from 'node:http';
+import {
+  type Audience,
+  audienceChangedSince,
+  audienceCookie,
+  readAudienceCookie,
+  sessionAudienceOf,
+} from '@/server/features/audience';
+import { viewerForUser } from '@/server/features/access';
+import { userFromHeaders } from '@/server/features/identity';
+import {
+  AUDIENCE_COOKIE,
+  SESSION_COOKIES,
+  isHarmlessCookie,
+  readCookieHeader,
+} from '@/server/platform/http/cookies';
+
+/**
+ * Which audience's cached page a request may be answered with, decided from an allow-list of
+ * cookies read with the auth library's own parser (src/server/platform/http/cookies.ts):
+ * - only harmless cookies (or none): anonymous;
+ * - one session cookie, perhaps the audience cookie, and harmless ones: the audience the
+ *   signed audience cookie names for that very session (unless that user's plan or role has
+ *   changed since it was signed), or else the one the database gives (and a fresh audience
+ *   cookie to set). Staff are rendered per request;
+ * - anything else (a preview, a one-time message, an unknown or duplicated cookie, a spelling
+ *   a parser could read differently): no cache at all.
+ * The page the framework renders then notes the audience it rendered for, and the cache files
+ * it only under that one (render-audience.ts), whatever was decided here.
+ */
+
+export type RequestAudience =
+  { cache: false; setCookie?: string } | { cache: true; audience: Audience; setCookie?: string };
+
+const NO_CACHE: RequestAudience = { cache: false };
+
+function headersOf(req: IncomingMessage): Headers {
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(req.headers)) {
+    if (value === undefined) continue;
+    for (const v of Array.isArray(value) ? value : [value]) headers.append(name, v);
+  }
+  return headers;
+}
+
+export async function requestAudience(
+  req: IncomingMessage,
+  options: { secure: boolean; now?: number },
+): Promise<RequestAudience> {
+  const cookies = readCookieHeader(req.headers.cookie);
+  if (!cookies) return NO_CACHE;
+  const sessions: string[] = [];
+  for (const name of cookies.keys()) {
+    if (SESSION_COOKIES.includes(name)) sessions.push(name);
+    else if (name !== AUDIENCE_COOKIE && !isHarmlessCookie(name)) return NO_CACHE;
+  }
+  if (sessions.length === 0) return { cache: true, audience: 'anonymous' };
+  if (sessions.length > 1) return NO_CACHE;
+  const session = cookies.get(sessions[0]!)!;
+
+  const signed = readAudienceCookie(cookies.get(AUDIENCE_COOKIE), session, options.now);
+  if (signed && !audienceChangedSince(signed.userId, signed.issuedAt))
+    return signed.audience === 'staff' ? NO_CACHE : { cache: true, audience: signed.audience };
+
+  const user = await userFromHeaders(headersOf(req));
+  const known = sessionAudienceOf(await viewerForUser(user));
+  const setCookie = audienceCookie(known, { cookie: session, userId: user?.id ?? null }, options);
+  return known === 'staff'
+    ? { cache: false, setCookie }
+    : { cache: true, audience: known, setCookie };
+}

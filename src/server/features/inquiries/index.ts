@@ -1,0 +1,5 @@
+/**
+ * The inquiries feature's one entry: what the rest of src/server uses of it
+ * (docs/decisions/045-server-tiers.md).
+ */
+export { setInquiryState } from './inquiries';

@@ -1,0 +1,45 @@
+import 'server-only';
+import { z } from '@/lib/zod';
+import { type Db, getDb } from '@/server/platform/db/client';
+import { doneAnswer } from '@/server/platform/http/done-flash';
+import { endpoint, type ViewerOption } from '@/server/features/identity';
+import { setNewsletterConsent } from '@/server/features/profiles';
+
+/**
+ * `POST /api/newsletter/account`: the account page's 「ニュースレターを受け取る」 /
+ * 「配信を停止する」 button for the signed-in reader (a plain form; the same-origin check and
+ * the session are the endpoint's). Every change goes through setNewsletterConsent, which logs it.
+ */
+
+export const SUBSCRIBED_MESSAGE = 'ニュースレターの配信を再開しました。';
+export const UNSUBSCRIBED_MESSAGE = 'ニュースレターの配信を停止しました。';
+
+const input = z.object({ subscribed: z.enum(['on', 'off']) });
+
+export function newsletterAccountPost(deps: ViewerOption & { db?: () => Promise<Db> } = {}) {
+  return endpoint(
+    {
+      name: 'newsletter-account',
+      auth: 'user',
+      input,
+      formPage: '/account',
+      ...(deps.db ? { db: deps.db } : {}),
+      ...(deps.viewer ? { viewer: deps.viewer } : {}),
+    },
+    async ({ input: { subscribed }, user, ip, request }) => {
+      const db = await (deps.db ?? getDb)();
+      await setNewsletterConsent(db, {
+        userId: user.id,
+        subscribed: subscribed === 'on',
+        method: 'account',
+        page: '/account',
+        ip,
+        userAgent: request.headers.get('user-agent'),
+      });
+      return doneAnswer(
+        subscribed === 'on' ? SUBSCRIBED_MESSAGE : UNSUBSCRIBED_MESSAGE,
+        '/account',
+      );
+    },
+  );
+}

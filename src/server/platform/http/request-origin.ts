@@ -1,0 +1,29 @@
+import 'server-only';
+import { env } from '@/env';
+
+/**
+ * The header the front server (src/server/features/front/server.ts) sets to the client's address,
+ * replacing whatever a client sent. Absent under `next dev`: limits by address are then off.
+ */
+export const CLIENT_IP_HEADER = 'x-axis-client-ip';
+
+export function clientIp(headers: Headers): string | null {
+  return headers.get(CLIENT_IP_HEADER);
+}
+
+/**
+ * CSRF check for state-changing requests: a browser sends Origin with every POST, so one from
+ * another site (or an opaque `null` origin) is refused. Requests without Origin come from
+ * non-browser clients, which cannot carry a visitor's cookies against their will.
+ */
+export function isSameOriginRequest(request: Request): boolean {
+  const origin = request.headers.get('origin');
+  if (origin === null) return request.headers.get('sec-fetch-site') !== 'cross-site';
+  let host: string;
+  try {
+    host = new URL(origin).host;
+  } catch {
+    return false;
+  }
+  return host === request.headers.get('host') || host === new URL(env().SITE_URL).host;
+}

@@ -1,0 +1,460 @@
+import 'server-only';
+import type { Db } from '@/server/platform/db/client';
+import { previousAttributes, recordEvent } from '../events';
+import {
+  findAllObjects,
+  findObject,
+  findObjectForUpdate,
+  insertObject,
+  newObjectId,
+  type SandboxObject,
+  saveObject,
+} from '../object-store';
+import {
+  CUSTOMER_TYPE,
+  INVOICE_ITEM_TYPE,
+  INVOICE_TYPE,
+  itemOf,
+  num,
+  priceOf,
+  recurringOf,
+} from './calendar';
+import { discountLines } from './discounts';
+import { ensureTaxRate, taxBehaviorOf, taxEntry, taxOf } from './tax';
+import {
+  chargeFor,
+  failedAttempt,
+  paidInvoice,
+  type PaymentOutcome,
+  recordPaymentEvents,
+  retryAfter,
+  transitionsOf,
+} from './payments';
+
+/**
+ * Invoices: issuing a finalized invoice with its lines, tax and events and charging it
+ * (payments.ts), and the proration items a plan change leaves for the next invoice.
+ */
+
+// ---- descriptions --------------------------------------------------------------------------
+
+function formatAmount(amount: number, currency: string): string {
+  return currency === 'jpy'
+    ? `¥${amount.toLocaleString('en-US')}`
+    : `${(amount / 100).toFixed(2)} ${currency.toUpperCase()}`;
+}
+
+export function formatDate(time: number): string {
+  return new Date(time * 1000).toLocaleDateString('en-GB', {
+    day: 'numeric',
+    month: 'short',
+    year: 'numeric',
+    timeZone: 'UTC',
+  });
+}
+
+export async function productName(db: Db, price: SandboxObject): Promise<string> {
+  const product = await findObject(db, 'product', String(price.product));
+  return typeof product?.name === 'string' ? product.name : String(price.product);
+}
+
+export async function priceDescription(db: Db, price: SandboxObject): Promise<string> {
+  const recurring = recurringOf(price);
+  const per =
+    recurring.interval_count === 1
+      ? recurring.interval
+      : `every ${recurring.interval_count} ${recurring.interval}s`;
+  return `1 × ${await productName(db, price)} (at ${formatAmount(num(price, 'unit_amount'), String(price.currency))} / ${per})`;
+}
+
+// ---- invoices ------------------------------------------------------------------------------
+
+type LineInput = {
+  amount: number;
+  description: string;
+  period: { start: number; end: number };
+  price: SandboxObject;
+  proration: boolean;
+  invoiceItem: string | null;
+};
+
+type InvoiceInput = {
+  id?: string;
+  subscription: SandboxObject;
+  customer: SandboxObject;
+  billingReason: 'subscription_create' | 'subscription_cycle' | 'subscription_update';
+  lines: LineInput[];
+  at: number;
+  periodStart: number;
+  periodEnd: number;
+  /** False leaves the finalized invoice open and unattempted (`default_incomplete`). */
+  collect?: boolean;
+  /** Runs once the payment's outcome is known, before the invoice's events are recorded. */
+  beforeEvents?: (outcome: PaymentOutcome) => Promise<void>;
+};
+
+export function planOf(price: SandboxObject): SandboxObject {
+  const recurring = recurringOf(price);
+  return {
+    id: price.id,
+    object: 'plan',
+    active: price.active,
+    amount: price.unit_amount,
+    amount_decimal: price.unit_amount_decimal,
+    billing_scheme: 'per_unit',
+    created: price.created,
+    currency: price.currency,
+    interval: recurring.interval,
+    interval_count: recurring.interval_count,
+    livemode: false,
+    metadata: price.metadata,
+    meter: null,
+    nickname: price.nickname,
+    product: price.product,
+    tiers_mode: null,
+    transform_usage: null,
+    trial_period_days: null,
+    usage_type: 'licensed',
+  };
+}
+
+function lineObject(
+  invoiceId: string,
+  subscription: SandboxObject,
+  line: LineInput,
+  discount: { id: string; amount: number } | null,
+) {
+  const behavior = taxBehaviorOf(line.price);
+  const discounted = discount !== null && discount.amount > 0;
+  return {
+    id: newObjectId('il'),
+    object: 'line_item',
+    amount: line.amount,
+    currency: line.price.currency,
+    description: line.description,
+    discount_amounts: discounted ? [{ amount: discount.amount, discount: discount.id }] : [],
+    discountable: !line.proration,
+    discounts: discounted ? [discount.id] : [],
+    invoice: invoiceId,
+    livemode: false,
+    metadata: {},
+    parent: {
+      type: 'subscription_item_details',
+      invoice_item_details: null,
+      subscription_item_details: {
+        invoice_item: line.invoiceItem,
+        proration: line.proration,
+        proration_details: { credited_items: null },
+        subscription: subscription.id,
+        subscription_item: itemOf(subscription).id,
+      },
+    },
+    period: line.period,
+    pretax_credit_amounts: [],
+    pricing: {
+      type: 'price_details',
+      price_details: { price: line.price.id, product: line.price.product },
+      unit_amount_decimal: String(line.price.unit_amount),
+    },
+    quantity: 1,
+    quantity_decimal: '1',
+    subscription: subscription.id,
+    subtotal: line.amount,
+    // The tax is on what is charged: the amount less its discount, as on Stripe.
+    taxes: [taxEntry(line.amount - (discount?.amount ?? 0), behavior)],
+  };
+}
+
+/**
+ * Issues a finalized invoice and charges it to the subscription's or the customer's default
+ * card, with the events Stripe sends: created (draft), finalized (open), then paid and
+ * payment_succeeded, or payment_failed. Nothing due (a trial, a credit) is paid without a
+ * charge. A failed renewal is retried on PAYMENT_RETRY_DAYS; a subscription's first invoice is
+ * not (its subscription stays `incomplete` until paid or expired). A credit beyond the total
+ * (a downgrade's proration) goes to the customer's balance, and the balance is applied to the
+ * next invoice, as on Stripe.
+ */
+export async function issueInvoice(
+  db: Db,
+  input: InvoiceInput,
+): Promise<{ invoice: SandboxObject; outcome: PaymentOutcome }> {
+  const { subscription, at } = input;
+  // The customer's invoice number and balance change here: its row is held until the end.
+  const customer =
+    (await findObjectForUpdate(db, CUSTOMER_TYPE, input.customer.id)) ?? input.customer;
+  await ensureTaxRate(db, at);
+  const id = input.id ?? newObjectId('in');
+  const currency = String(priceOf(subscription).currency);
+  const applied = await discountLines(db, subscription, input.lines, at);
+  const discountOf = (index: number) => applied?.amounts[index] ?? 0;
+  const lines = input.lines.map((line, index) =>
+    lineObject(
+      id,
+      subscription,
+      line,
+      applied ? { id: applied.discount, amount: discountOf(index) } : null,
+    ),
+  );
+  const subtotal = lines.reduce((sum, line) => sum + line.amount, 0);
+  const totalDiscount = input.lines.reduce((sum, _line, index) => sum + discountOf(index), 0);
+  // Tax is rounded once per invoice and rate, as Japan's qualified invoices require, on the
+  // amounts after discounts.
+  const totalTaxes = (['inclusive', 'exclusive'] as const).flatMap((behavior) => {
+    const indices = input.lines.flatMap((line, index) =>
+      taxBehaviorOf(line.price) === behavior ? [index] : [],
+    );
+    if (indices.length === 0) return [];
+    const amount = indices.reduce(
+      (sum, index) => sum + (input.lines[index]?.amount ?? 0) - discountOf(index),
+      0,
+    );
+    const { taxability_reason: _reason, ...entry } = taxEntry(amount, behavior);
+    return [entry];
+  });
+  const inclusiveSubtotal = input.lines
+    .filter((line) => taxBehaviorOf(line.price) === 'inclusive')
+    .reduce((sum, line) => sum + line.amount, 0);
+  const inclusiveTax = totalTaxes
+    .filter((entry) => entry.tax_behavior === 'inclusive')
+    .reduce((sum, entry) => sum + entry.amount, 0);
+  const exclusiveTax = totalTaxes
+    .filter((entry) => entry.tax_behavior === 'exclusive')
+    .reduce((sum, entry) => sum + entry.amount, 0);
+  const total = subtotal - totalDiscount + exclusiveTax;
+  const startingBalance = num(customer, 'balance');
+  const owed = total + startingBalance;
+  const amountDue = Math.max(0, owed);
+  const endingBalance = Math.min(0, owed);
+  const sequence = num(customer, 'next_invoice_sequence');
+  const customerAfter: SandboxObject = {
+    ...customer,
+    balance: endingBalance,
+    currency: customer.currency ?? currency,
+    next_invoice_sequence: sequence + 1,
+  };
+  const customerPrevious = previousAttributes(customer, customerAfter);
+  await saveObject(db, customerAfter);
+  Object.assign(input.customer, customerAfter);
+
+  const open: SandboxObject = {
+    id,
+    object: 'invoice',
+    account_country: 'JP',
+    account_name: null,
+    account_tax_ids: null,
+    amount_due: amountDue,
+    amount_overpaid: 0,
+    amount_paid: 0,
+    amount_remaining: amountDue,
+    amount_shipping: 0,
+    application: null,
+    attempt_count: 0,
+    attempted: false,
+    auto_advance: true,
+    automatic_tax: {
+      disabled_reason: null,
+      enabled: false,
+      liability: null,
+      provider: null,
+      status: null,
+    },
+    automatically_finalizes_at: null,
+    billing_reason: input.billingReason,
+    collection_method: 'charge_automatically',
+    created: at,
+    currency,
+    custom_fields: null,
+    customer: customer.id,
+    customer_account: null,
+    customer_address: null,
+    customer_email: customer.email,
+    customer_name: customer.name,
+    customer_phone: customer.phone,
+    customer_shipping: null,
+    customer_tax_exempt: 'none',
+    customer_tax_ids: [],
+    default_payment_method: subscription.default_payment_method ?? null,
+    default_source: null,
+    default_tax_rates: [],
+    description: null,
+    discounts: applied && totalDiscount > 0 ? [applied.discount] : [],
+    due_date: null,
+    effective_at: at,
+    ending_balance: endingBalance,
+    footer: null,
+    from_invoice: null,
+    hosted_invoice_url: null,
+    invoice_pdf: null,
+    issuer: { type: 'self' },
+    last_finalization_error: null,
+    latest_revision: null,
+    lines: {
+      object: 'list',
+      data: lines,
+      has_more: false,
+      total_count: lines.length,
+      url: `/v1/invoices/${id}/lines`,
+    },
+    livemode: false,
+    metadata: {},
+    next_payment_attempt: null,
+    number: `${String(customer.invoice_prefix)}-${String(sequence).padStart(4, '0')}`,
+    on_behalf_of: null,
+    parent: {
+      type: 'subscription_details',
+      quote_details: null,
+      subscription_details: { metadata: subscription.metadata, subscription: subscription.id },
+    },
+    payment_settings: {
+      default_mandate: null,
+      payment_method_options: null,
+      payment_method_types: null,
+    },
+    period_end: input.periodEnd,
+    period_start: input.periodStart,
+    post_payment_credit_notes_amount: 0,
+    pre_payment_credit_notes_amount: 0,
+    receipt_number: null,
+    rendering: null,
+    shipping_cost: null,
+    shipping_details: null,
+    starting_balance: startingBalance,
+    statement_descriptor: null,
+    status: 'open',
+    status_transitions: {
+      finalized_at: at,
+      marked_uncollectible_at: null,
+      paid_at: null,
+      voided_at: null,
+    },
+    subtotal,
+    subtotal_excluding_tax: subtotal - taxOf(inclusiveSubtotal, 'inclusive'),
+    test_clock: customer.test_clock,
+    total,
+    total_discount_amounts:
+      applied && totalDiscount > 0 ? [{ amount: totalDiscount, discount: applied.discount }] : [],
+    total_excluding_tax: total - inclusiveTax - exclusiveTax,
+    total_pretax_credit_amounts: [],
+    total_taxes: totalTaxes,
+    webhooks_delivered_at: at,
+  };
+  const draft: SandboxObject = {
+    ...open,
+    status: 'draft',
+    number: null,
+    effective_at: null,
+    ending_balance: null,
+    status_transitions: { ...transitionsOf(open), finalized_at: null },
+  };
+
+  let outcome: PaymentOutcome;
+  let invoice: SandboxObject;
+  if (amountDue === 0) {
+    outcome = 'paid';
+    invoice = paidInvoice(open, at, false);
+  } else if (input.collect === false) {
+    outcome = 'not_attempted';
+    invoice = open;
+  } else {
+    outcome = await chargeFor(db, subscription, customerAfter, { invoiceId: id, at });
+    // A subscription's first invoice is not retried: it is paid or expires with it.
+    const retry = input.billingReason === 'subscription_create' ? null : retryAfter(open, at);
+    invoice = outcome === 'paid' ? paidInvoice(open, at, true) : failedAttempt(open, retry);
+  }
+  await insertObject(db, INVOICE_TYPE, invoice);
+  await input.beforeEvents?.(outcome);
+  if (endingBalance !== startingBalance) {
+    await recordEvent(db, 'customer.updated', customerAfter, at, customerPrevious);
+  }
+  await recordEvent(db, 'invoice.created', draft, at);
+  await recordEvent(db, 'invoice.finalized', open, at);
+  await recordPaymentEvents(db, invoice, outcome, at);
+  for (const line of input.lines) {
+    if (!line.invoiceItem) continue;
+    const item = await findObject(db, INVOICE_ITEM_TYPE, line.invoiceItem);
+    if (item) await saveObject(db, { ...item, invoice: id });
+  }
+  return { invoice, outcome };
+}
+
+/** The line charging the price for one period of its subscription (not a proration). */
+export async function priceLine(
+  db: Db,
+  price: SandboxObject,
+  period: { start: number; end: number },
+): Promise<LineInput> {
+  const description = await priceDescription(db, price);
+  const amount = num(price, 'unit_amount');
+  return { amount, description, period, price, proration: false, invoiceItem: null };
+}
+
+export async function pendingItemLines(db: Db, subscription: SandboxObject): Promise<LineInput[]> {
+  const items = await findAllObjects(db, INVOICE_ITEM_TYPE, [
+    { field: 'parent.subscription_details.subscription', in: [subscription.id] },
+    { field: 'invoice', isNull: true },
+  ]);
+  const lines: LineInput[] = [];
+  for (const item of items) {
+    const pricing = item.pricing as { price_details: { price: string } };
+    const price = await findObject(db, 'price', pricing.price_details.price);
+    if (!price) continue;
+    lines.push({
+      amount: num(item, 'amount'),
+      description: String(item.description),
+      period: item.period as { start: number; end: number },
+      price,
+      proration: true,
+      invoiceItem: item.id,
+    });
+  }
+  return lines;
+}
+
+export async function createProrationItem(
+  db: Db,
+  subscription: SandboxObject,
+  customer: SandboxObject,
+  price: SandboxObject,
+  amount: number,
+  description: string,
+  period: { start: number; end: number },
+): Promise<void> {
+  const item: SandboxObject = {
+    id: newObjectId('ii'),
+    object: 'invoiceitem',
+    amount,
+    created: period.start,
+    currency: price.currency,
+    customer: customer.id,
+    customer_account: null,
+    date: period.start,
+    description,
+    discountable: false,
+    discounts: [],
+    invoice: null,
+    livemode: false,
+    metadata: {},
+    net_amount: amount,
+    parent: {
+      type: 'subscription_details',
+      subscription_details: {
+        subscription: subscription.id,
+        subscription_item: itemOf(subscription).id,
+      },
+    },
+    period,
+    pricing: {
+      type: 'price_details',
+      price_details: { price: price.id, product: price.product },
+      unit_amount_decimal: String(price.unit_amount),
+    },
+    proration: true,
+    proration_details: { credited_items: null },
+    quantity: 1,
+    quantity_decimal: '1',
+    tax_rates: [],
+    test_clock: customer.test_clock,
+  };
+  await insertObject(db, INVOICE_ITEM_TYPE, item);
+  await recordEvent(db, 'invoiceitem.created', item, period.start);
+}
