@@ -1,6 +1,5 @@
 import 'server-only';
 import { headers } from 'next/headers';
-import { notFound, redirect } from 'next/navigation';
 import { cache } from 'react';
 import { env } from '@/env';
 import { safeNextPath } from '@/lib/safe-next';
@@ -16,6 +15,12 @@ import { type Role, STAFF_ROLES } from '@/lib/identity/roles';
  * docs/decisions/000-design-baseline.md "Conventions": call these in every page, route handler and
  * action that needs them, never only in a layout or the proxy.
  */
+
+/**
+ * next/navigation, loaded when a page needs it: plain Node (the compiled server and CLI, a test's
+ * child process) cannot load it, and reaches this module through the identity feature's entry.
+ */
+const navigation = () => import('next/navigation');
 
 /**
  * The session's user of the page being rendered, once per request, for the access policy
@@ -41,7 +46,7 @@ export async function requireUser(returnTo: string): Promise<AppUser> {
   const user = await getUser();
   if (!user) {
     const next = safeNextPath(returnTo, env().SITE_URL);
-    redirect(`/login?next=${encodeURIComponent(next)}`);
+    return (await navigation()).redirect(`/login?next=${encodeURIComponent(next)}`);
   }
   return user;
 }
@@ -49,7 +54,7 @@ export async function requireUser(returnTo: string): Promise<AppUser> {
 /** A staff page: anyone without one of the roles sees the 404 page (nothing to discover). */
 export async function requireRole(...roles: Role[]): Promise<AppUser> {
   const user = await getUser();
-  if (!user || !roles.includes(user.role)) notFound();
+  if (!user || !roles.includes(user.role)) return (await navigation()).notFound();
   return user;
 }
 
