@@ -1,5 +1,4 @@
 import 'server-only';
-import { headers } from 'next/headers';
 import { cache } from 'react';
 import { type AccessLevel, accessLevelOf } from '@/lib/access/access-label';
 import { getFreePlanPostIds } from '@/server/content/client';
@@ -28,7 +27,7 @@ import { type GiftedPost, findGift } from '@/server/gifts/gifts';
 import { activePreview } from '@/server/preview/preview';
 import { currentViewer } from './current-viewer';
 import { type Gated, type Viewer, audioFor, connectFor, movieFor, postFor } from './post-access';
-import { noteAudience } from './render-audience';
+import { noteAudience } from './render-record';
 
 /**
  * What pages read items through (Ghost's model: gating where output is made, so no page can
@@ -66,7 +65,7 @@ const freePlanPostIds = () => getFreePlanPostIds(siteContent());
 /** This item's valid preview, noting the render as personal when there is one. */
 async function previewOf(endpoint: 'posts' | 'jobs', contentId: string) {
   const preview = await activePreview(endpoint, contentId);
-  if (preview) noteAudience(await headers(), null);
+  if (preview) noteAudience(null);
   return preview;
 }
 
@@ -76,7 +75,7 @@ async function previewOf(endpoint: 'posts' | 'jobs', contentId: string) {
  */
 async function giftOf(post: GiftedPost, giftToken: string | null | undefined) {
   if (giftToken === undefined || giftToken === null) return null;
-  noteAudience(await headers(), null);
+  noteAudience(null);
   return findGift(await getDb(), giftToken, post, new Date());
 }
 

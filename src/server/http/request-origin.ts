@@ -2,7 +2,7 @@ import 'server-only';
 import { env } from '@/env';
 
 /**
- * The header the front server (src/server/front/server.ts) sets to the client's address,
+ * The header the front server (src/server/front/pipeline.ts) sets to the client's address,
  * replacing whatever a client sent. Absent under `next dev`: limits by address are then off.
  */
 export const CLIENT_IP_HEADER = 'x-axis-client-ip';

@@ -5,7 +5,7 @@ import { cache } from 'react';
 import { env } from '@/env';
 import { safeNextPath } from '@/lib/safe-next';
 import { type AuthState, SIGNED_OUT_AUTH_STATE, deriveAuthState } from '@/lib/auth-state';
-import { notePersonal } from '@/server/access/render-audience';
+import { notePersonal } from '@/server/access/render-record';
 import { getDb } from '@/server/db/client';
 import { loadIdentity } from '@/server/profiles/profiles';
 import { type AppUser, userFromHeaders } from './session-user';
@@ -32,7 +32,7 @@ export const sessionUser = cache(async (): Promise<AppUser | null> =>
  */
 export const getUser = cache(async (): Promise<AppUser | null> => {
   const user = await sessionUser();
-  if (user) notePersonal(await headers());
+  if (user) notePersonal();
   return user;
 });
 
