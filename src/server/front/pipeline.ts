@@ -185,10 +185,11 @@ function giftAnswer(req: IncomingMessage, { res }: FrontContext) {
 }
 
 /** The billing sandbox (a stand-in for a third party's API and pages). */
-async function billingSandbox(req: IncomingMessage, { site, res }: FrontContext) {
+function billingSandbox(req: IncomingMessage, { site, res }: FrontContext) {
   if (!(req.url ?? '/').startsWith('/billing-sandbox/')) return NEXT;
-  await sendWebResponse(await serveBillingSandbox(toWebRequest(req, site.origin)), res);
-  return ANSWERED;
+  return serveBillingSandbox(toWebRequest(req, site.origin))
+    .then((response) => sendWebResponse(response, res))
+    .then(() => ANSWERED);
 }
 
 const CONTENT_API = /^\/api\/v1\/([^/?]+)(?:\/([^/?]+))?\/?(?:\?|$)/;
@@ -211,11 +212,16 @@ function contentApi(req: IncomingMessage, { site, res }: FrontContext) {
 /**
  * A content page (docs/decisions/007-pages-per-audience.md) from the cache of its audience. The
  * previous version of a page (after a change that did not narrow access, or past its TTL) is
- * served while the server renews it for the readers who come next (044-purge-what-a-change-showed.md).
+ * served while the server renews it for the readers who come next
+ * (docs/decisions/044-purge-what-a-change-showed.md).
  */
-async function cachedPage(req: IncomingMessage, ctx: FrontContext) {
+function cachedPage(req: IncomingMessage, ctx: FrontContext) {
+  return cachedPath(req, ctx.site) === null ? NEXT : lookUpPage(req, ctx);
+}
+
+async function lookUpPage(req: IncomingMessage, ctx: FrontContext) {
   const { site, res } = ctx;
-  if (!site.pages || cachedPath(req, site) === null) return NEXT;
+  if (!site.pages) return NEXT;
   const audience = (ctx.audience = await requestAudience(req, { secure: site.secure }));
   // The server's own request renewing a page renders it whatever the cache holds.
   if (!audience.cache || ctx.refresh) return NEXT;
