@@ -86,7 +86,7 @@ export type OutageGuard = {
   answer: () => OutageAnswer;
 };
 
-/** The guard of a request's answer; null for the operator endpoints, which answer for themselves. */
+/** The guard of a request's answer; none for the operator endpoints: they answer for themselves. */
 export function outageGuard(
   req: IncomingMessage,
   res: ServerResponse,

@@ -91,8 +91,19 @@ export async function serveSite(options: {
     server.once('error', reject);
     server.listen(options.port, options.hostname, () => resolve());
   });
+  // The development server's hot reload keeps a websocket open per browser tab: they are ended
+  // at shutdown, or it would wait for every open tab.
+  const upgraded = new Set<Socket>();
+  if (dev)
+    server.on('upgrade', (_req: http.IncomingMessage, socket: Socket) => {
+      upgraded.add(socket);
+      socket.once('close', () => upgraded.delete(socket));
+    });
   // First on shutdown: stop taking requests and let those in flight finish.
-  onShutdown('http server', () => closeGracefully(server, SHUTDOWN_GRACE_MS));
+  onShutdown('http server', () => {
+    for (const socket of upgraded) socket.destroy();
+    return closeGracefully(server, SHUTDOWN_GRACE_MS);
+  });
   return {
     server,
     close: () =>

@@ -104,7 +104,7 @@ export function routeConsoleToLog(logger: Logger): void {
 
 /**
  * At the production server's start (scripts/start.ts): JSON lines through pino, unless
- * LOG_FORMAT=text asks for the plain console (as `next dev` keeps).
+ * LOG_FORMAT=text asks for the plain console (as `npm run dev` keeps).
  */
 export function startLogging(settings: { LOG_LEVEL: string; LOG_FORMAT?: 'json' | 'text' }): void {
   if (settings.LOG_FORMAT === 'text') return;
