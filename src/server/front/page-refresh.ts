@@ -50,27 +50,29 @@ const connection = (
 
 export function pageRefresher(server: http.Server): PageRefresher {
   const agent = new http.Agent({ keepAlive: true, maxSockets: 4 });
-  /** The refresher's open connections. */
-  const ours = new Set<string>();
+  /** The refresher's open connections, by the port of its own end (looked up first: cheap). */
+  const ours = new Map<number | undefined, string>();
   const noted = new WeakSet<Socket>();
   const note = (socket: Socket) => {
     if (noted.has(socket)) return; // a kept-alive connection, used again
     noted.add(socket);
-    const ends = connection(
-      [socket.localAddress, socket.localPort],
-      [socket.remoteAddress, socket.remotePort],
-    );
-    ours.add(ends);
-    socket.once('close', () => ours.delete(ends));
+    const port = socket.localPort;
+    const ends = connection([socket.localAddress, port], [socket.remoteAddress, socket.remotePort]);
+    ours.set(port, ends);
+    socket.once('close', () => {
+      if (ours.get(port) === ends) ours.delete(port);
+    });
   };
   return {
-    isRefresh: ({ socket }) =>
-      ours.has(
-        connection(
-          [socket.remoteAddress, socket.remotePort],
-          [socket.localAddress, socket.localPort],
-        ),
-      ),
+    isRefresh({ socket }) {
+      const ends = ours.get(socket.remotePort);
+      if (ends === undefined) return false; // most requests: no such port of ours
+      const seen = connection(
+        [socket.remoteAddress, socket.remotePort],
+        [socket.localAddress, socket.localPort],
+      );
+      return seen === ends;
+    },
     refresh(req, done) {
       let ended = false;
       const end = () => {
