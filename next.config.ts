@@ -1,25 +1,5 @@
 import type { NextConfig } from 'next';
-import { CSP_HEADER, SECURITY_HEADERS, pagePolicy } from './src/lib/security-headers';
-
-/**
- * `next dev` has no front server to put a nonce on each render: it gets the site's policy with
- * scripts relaxed (its client needs eval and inline scripts). Never in a build: these headers
- * would then replace the front server's per-request policy (src/server/features/front/csp.ts).
- */
-const developmentPolicy =
-  process.env.NODE_ENV === 'development'
-    ? [
-        {
-          key: CSP_HEADER,
-          value: pagePolicy({
-            scriptSources: [],
-            secure: false,
-            tagManager: Boolean(process.env.GTM_ID),
-            development: true,
-          }),
-        },
-      ]
-    : [];
+import { SECURITY_HEADERS } from './src/lib/security-headers';
 
 const config: NextConfig = {
   reactStrictMode: true,
@@ -52,7 +32,7 @@ const config: NextConfig = {
     return Promise.resolve([
       {
         source: '/:path*',
-        headers: [...SECURITY_HEADERS, ...developmentPolicy],
+        headers: [...SECURITY_HEADERS],
       },
     ]);
   },

@@ -1,6 +1,7 @@
 /**
- * Compiles the server's entry points (scripts/start.ts, admin.ts, db-migrate.ts, seed.ts) into
- * plain JavaScript under dist/server, so that running the site needs no TypeScript runner.
+ * Compiles the server's entry points (scripts/start.ts, dev.ts, admin.ts, db-migrate.ts,
+ * seed.ts) into plain JavaScript under dist/server, so that running the site needs no
+ * TypeScript runner.
  * esbuild bundles the project's own code (the `@/` alias of tsconfig.json, the `react-server`
  * export condition the server modules are written for) and leaves every package of
  * node_modules to Node. Plain JavaScript itself, so that a fresh clone can run it.
@@ -13,7 +14,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { changedInput, hashInputs, readInputRecord, recordInputs } from './lib/content-hash.mjs';
 
-export const SERVER_ENTRIES = ['start', 'admin', 'db-migrate', 'seed'];
+export const SERVER_ENTRIES = ['start', 'dev', 'admin', 'db-migrate', 'seed'];
 export const SERVER_OUT_DIR = 'dist/server';
 /** Written after a successful compile: the content of the inputs it was compiled from. */
 const RECORD = 'compiled-from.json';

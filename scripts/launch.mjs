@@ -1,6 +1,6 @@
 /**
- * How `npm start`, `npm run admin`, `npm run db:migrate` and `npm run db:seed` run:
- * `node --conditions=react-server scripts/launch.mjs <entry> [args]`. Plain JavaScript, so no
+ * How `npm start`, `npm run dev`, `npm run admin`, `npm run db:migrate` and `npm run db:seed`
+ * run: `node --conditions=react-server scripts/launch.mjs <entry> [args]`. Plain JavaScript, so no
  * TypeScript runner is needed to run the site: in a development checkout it compiles the server
  * entry points when they are missing or their sources' content changed (scripts/compile-server.mjs);
  * a production install refuses instead (lib/production-install.mjs). Then it runs the compiled

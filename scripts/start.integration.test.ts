@@ -180,7 +180,7 @@ function snapshot(dir: string): Record<string, string> {
 
 /**
  * The launcher in a small tree of its own: this repository's launch.mjs and compile-server.mjs
- * (and the libraries they import) with four one-line entry points, so that a compile takes
+ * (and the libraries they import) with one-line entry points, so that a compile takes
  * milliseconds and never touches this tree's dist/server. With `packages`, node_modules is this
  * tree's (a development checkout); without, there are no development packages.
  */
@@ -204,7 +204,7 @@ describe('scripts/launch.mjs compiles the server only in a development checkout,
         fs.cpSync(path.join(root, 'scripts/lib', file), path.join(tree, 'scripts/lib', file));
     writeFiles(tree, {
       ...Object.fromEntries(
-        ['start', 'admin', 'db-migrate', 'seed'].map((entry) => [
+        ['start', 'dev', 'admin', 'db-migrate', 'seed'].map((entry) => [
           `scripts/${entry}.ts`,
           `console.log('ran ${entry}', process.argv.slice(2).join(' '));\n`,
         ]),

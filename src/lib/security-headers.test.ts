@@ -67,7 +67,7 @@ describe('pagePolicy', () => {
     expect(gtm.get('img-src')).toContain('https://*.google-analytics.com');
   });
 
-  it('relaxes scripts for `next dev` only, and nothing else', () => {
+  it('relaxes scripts for `npm run dev` only, and nothing else', () => {
     const dev = directives(
       pagePolicy({
         scriptSources: ["'nonce-abc'"],

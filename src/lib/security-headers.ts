@@ -3,7 +3,8 @@ import { PLAYER_PATH_BY_HOST } from './cms/embeds';
 
 /**
  * The headers every answer of the site carries, the front server's own answers included
- * (src/server/features/front/server.ts sets them first; next.config.ts gives them to `next dev`).
+ * (the front server's pipeline, src/server/features/front/pipeline.ts, sets them first, under `npm start`
+ * and `npm run dev` alike; next.config.ts gives them to the framework's own answers as well).
  * Relative imports only: next.config.ts loads this file without the `@/` alias.
  */
 export const SECURITY_HEADERS: readonly { key: string; value: string }[] = [
@@ -77,9 +78,9 @@ export type PagePolicyOptions = {
   /** GTM_ID is set: Google's tag hosts are allowed. */
   tagManager: boolean;
   /**
-   * `next dev` only: its client evaluates modules and injects inline scripts without a nonce,
-   * so scripts are relaxed there (and nowhere else); everything else is the production policy,
-   * so a blocked image host or frame shows up while developing.
+   * `npm run dev` only: the framework's development client evaluates modules and injects inline
+   * scripts without a nonce, so scripts are relaxed there (and nowhere else); everything else is
+   * the production policy, so a blocked image host or frame shows up while developing.
    */
   development?: boolean;
 };

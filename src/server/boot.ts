@@ -39,8 +39,8 @@ import { sweepUploadTemps } from '@/server/platform/storage/upload';
 const BILLING_SETUP_LOCK_KEY = 724_002;
 
 /**
- * Runs once when the server process starts (the front server, or the instrumentation hook under
- * `next dev`): validates the settings,
+ * Runs once when the server process starts (the front server, or the framework's instrumentation
+ * hook without it): validates the settings,
  * opens and migrates the database, and, for the embedded database, opens the admin socket
  * the CLI uses while the server holds the data directory. Any failure stops the start.
  */

@@ -1,5 +1,4 @@
 import 'server-only';
-import { headers } from 'next/headers';
 import { cache } from 'react';
 import { sessionUser } from '@/server/features/identity';
 import { audienceOf, noteAudience } from '@/server/features/audience';
@@ -8,10 +7,10 @@ import { viewerForUser } from './request-viewer';
 
 /**
  * The viewer of the page being rendered, once per request. Its audience is noted for the page
- * cache (src/server/features/audience/render-audience.ts): the answer is filed under it, and only it.
+ * cache (src/server/features/audience/render-record.ts): the answer is filed under it, and only it.
  */
 export const currentViewer = cache(async (): Promise<Viewer> => {
   const viewer = await viewerForUser(await sessionUser());
-  noteAudience(await headers(), audienceOf(viewer));
+  noteAudience(audienceOf(viewer));
   return viewer;
 });

@@ -1,5 +1,4 @@
 import 'server-only';
-import { headers } from 'next/headers';
 import { cache } from 'react';
 import { type AccessLevel, accessLevelOf } from '@/lib/access/access-label';
 import {
@@ -73,7 +72,7 @@ const freePlanPostIds = () => getFreePlanPostIds(siteContent());
 /** This item's valid preview, noting the render as personal when there is one. */
 async function previewOf(endpoint: 'posts' | 'jobs', contentId: string) {
   const preview = await activePreview(endpoint, contentId);
-  if (preview) noteAudience(await headers(), null);
+  if (preview) noteAudience(null);
   return preview;
 }
 
@@ -83,7 +82,7 @@ async function previewOf(endpoint: 'posts' | 'jobs', contentId: string) {
  */
 async function giftOf(post: GiftedPost, giftToken: string | null | undefined) {
   if (giftToken === undefined || giftToken === null) return null;
-  noteAudience(await headers(), null);
+  noteAudience(null);
   return findGift(await getDb(), giftToken, post, new Date());
 }
 

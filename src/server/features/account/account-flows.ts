@@ -220,7 +220,7 @@ export async function signUp(
 }
 
 export const signIn = formFlow(signInInput, async (deps, { email, password, next }, ctx) => {
-  // Without an address (only under `next dev`) the pair is the account alone.
+  // Without an address (only without the front server) the pair is the account alone.
   const pair = `${email} ${addressKey(ctx.ip) ?? ''}`;
   const blocked = await consumeOrRefuse(deps.db, [
     { limit: LIMITS.signInIp, subject: addressKey(ctx.ip) },

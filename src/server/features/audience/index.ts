@@ -10,4 +10,10 @@ export {
   sessionAudienceOf,
   type Audience,
 } from './audience';
-export { noteAudience, notePersonal, openRenderRecord, RENDER_HEADER } from './render-audience';
+export {
+  noteAudience,
+  noteContentReads,
+  notePersonal,
+  openRenderRecord,
+  type RenderRecord,
+} from './render-record';

@@ -4,7 +4,7 @@ import { operatorStartRefusal } from '@/server/features/operator';
 /**
  * A server database without STRIPE_SECRET_KEY is a production site that would silently take
  * no money: its start is refused unless BILLING_SANDBOX=true says that is meant. Checked by
- * `npm start` before it builds, and by the server as it boots (`next dev`, tests of the build).
+ * `npm start` before it builds, and by the server as it boots (`npm run dev`, tests of the build).
  */
 export function billingStartRefusal(config: Env): string | null {
   if (!config.DATABASE_URL || config.STRIPE_SECRET_KEY || config.BILLING_SANDBOX) return null;

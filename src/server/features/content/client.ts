@@ -2,7 +2,8 @@ import 'server-only';
 import { z } from '@/lib/zod';
 import { MEMBERS_POSTS_FILTER } from '@/lib/access/filters';
 import { deepFreeze } from '@/lib/deep-freeze';
-import { type ContentReads, noteContentReads, readsOfAnswer } from '@/server/services/cms/reads';
+import { type ContentReads, readsOfAnswer } from '@/server/services/cms/reads';
+import { noteContentReads } from '@/server/features/audience';
 
 // The one client the site reads content through. It mirrors microcms-js-sdk v3.5.1 (methods,
 // error strings, retry policy, bounded getAll loop) so the same calls work against a hosted
@@ -436,8 +437,7 @@ export function createContentClient(options: ContentClientOptions) {
       ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
     };
 
-    // A page rendered for the page cache is filed with what it read (src/server/services/cms/reads.ts);
-    // a draft's render is never kept.
+    // A cached page is filed with what it read (features/audience/render-record.ts); a draft never.
     const note = (got: Got | undefined) => {
       if (method === 'GET' && !/(?:^|&)draftKey=/.test(queryString))
         noteContentReads(

@@ -1,5 +1,5 @@
 import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
-import http from 'node:http';
+import type http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -16,10 +16,11 @@ import {
   newNonce,
   pagePolicies,
   prerenderedScriptHashes,
+  givePagePolicy,
   scriptHash,
-  withPagePolicy,
   withScriptHashes,
 } from './csp';
+import { createFrontServer } from './front-response';
 
 /** The sources of one directive of a policy. */
 function directive(policy: string, name: string): string[] {
@@ -212,22 +213,25 @@ describe('prerenderedScriptHashes', () => {
   });
 });
 
-describe('withPagePolicy', () => {
+describe('the page policy of a render', () => {
   const policies = pagePolicies({
     secure: false,
     gtmId: undefined,
     prerenderedHashes: ["'sha256-static='"],
   });
 
-  /** `app` behind withPagePolicy on a real server; `before` runs first (what set a header). */
+  /**
+   * `app` given the page policy on a real server, as the pipeline gives it to the framework;
+   * `before` runs first (what set a header).
+   */
   async function servePolicy(
-    app: Parameters<typeof withPagePolicy>[0],
+    app: (req: http.IncomingMessage, res: http.ServerResponse) => Promise<void>,
     before?: (res: http.ServerResponse) => void,
   ) {
-    const handler = withPagePolicy(app, policies);
-    const server = http.createServer((req, res) => {
+    const server = createFrontServer((req, res) => {
       before?.(res);
-      void handler(req, res);
+      res.pagePolicy = givePagePolicy(req, res, policies);
+      void app(req, res);
     });
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
     const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;

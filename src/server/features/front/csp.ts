@@ -174,18 +174,23 @@ export function pagePolicies(options: {
   secure: boolean;
   gtmId?: string | undefined;
   prerenderedHashes: readonly string[];
+  /** `npm run dev`: the framework's client runs scripts no nonce names (pagePolicy). */
+  development?: boolean;
 }): PagePolicies {
   const gtm = options.gtmId ? tagManagerHash(options.gtmId) : null;
   const ours = [scriptHash(THEME_SCRIPT), ...(gtm ? [gtm] : [])];
   const policy = (sources: string[]) =>
-    pagePolicy({ scriptSources: sources, secure: options.secure, tagManager: gtm !== null });
+    pagePolicy({
+      scriptSources: sources,
+      secure: options.secure,
+      tagManager: gtm !== null,
+      development: options.development,
+    });
   return {
     live: (nonce) => policy([`'nonce-${nonce}'`, ...ours]),
     prerendered: (nonce) => policy([`'nonce-${nonce}'`, ...ours, ...options.prerenderedHashes]),
   };
 }
-
-type Handler = (req: IncomingMessage, res: ServerResponse) => Promise<void>;
 
 /**
  * The framework's files and optimised images: nothing renders there, so they keep the policy
@@ -194,11 +199,33 @@ type Handler = (req: IncomingMessage, res: ServerResponse) => Promise<void>;
  */
 const FRAMEWORK_FILES = /^\/_next\/(?:static|image)(?:[/?]|$)/;
 
+/** The policy a render was given: what its answer's head gets (policyAtHead). */
+export type GivenPolicy = { live: string; nonce: string; policies: PagePolicies };
+
+/**
+ * Before the framework sees a request: a fresh nonce in the request's policy header (any the
+ * client sent is replaced, report-only included, which Next would read too) and the same
+ * policy on the answer. Null for the framework's files, which keep the policy they had.
+ */
+export function givePagePolicy(
+  req: IncomingMessage,
+  res: ServerResponse,
+  policies: PagePolicies,
+): GivenPolicy | null {
+  for (const name of REQUEST_POLICY_HEADERS) delete req.headers[name];
+  if (FRAMEWORK_FILES.test(req.url ?? '/')) return null;
+  const nonce = newNonce();
+  const live = policies.live(nonce);
+  req.headers['content-security-policy'] = live;
+  res.setHeader(CSP_HEADER, live);
+  return { live, nonce, policies };
+}
+
 /**
  * The content type of an answer about to be written: set on the response, or given to
  * writeHead (an object, or Node's flat [name, value, …] array).
  */
-function contentTypeOf(res: ServerResponse, writeHeadArgs: unknown[]): string | undefined {
+function contentTypeOf(res: ServerResponse, writeHeadArgs: readonly unknown[]): string | undefined {
   const headers = writeHeadArgs.find((arg) => typeof arg === 'object' && arg !== null);
   if (Array.isArray(headers)) {
     for (let i = 0; i + 1 < headers.length; i += 2)
@@ -225,30 +252,19 @@ export function isPageAnswer(contentType: string | undefined): boolean {
 }
 
 /**
- * Before the framework sees a request: a fresh nonce in the request's policy header (any the
- * client sent is replaced, report-only included, which Next would read too) and the same
- * policy on the answer. An answer the framework marks prerendered, or an error page (the 404
- * of an unknown path is a prerendered file), gets the prerendered pages' hashes as well; an
- * answer that is not a page (JSON…) gets NON_PAGE_POLICY back.
+ * As the head of a render's answer is written (src/server/features/front/front-response.ts), while it
+ * still carries the policy it was given: an answer that is not a page (JSON…) gets
+ * NON_PAGE_POLICY; one the framework marks prerendered, or an error page (the 404 of an unknown
+ * path is a prerendered file), the prerendered pages' hashes as well.
  */
-export function withPagePolicy(handler: Handler, policies: PagePolicies): Handler {
-  return (req, res) => {
-    for (const name of REQUEST_POLICY_HEADERS) delete req.headers[name];
-    if (FRAMEWORK_FILES.test(req.url ?? '/')) return handler(req, res);
-    const nonce = newNonce();
-    const live = policies.live(nonce);
-    req.headers['content-security-policy'] = live;
-    res.setHeader(CSP_HEADER, live);
-    const writeHead = res.writeHead.bind(res) as (...args: unknown[]) => ServerResponse;
-    const writeHeadWithPolicy = (status: number, ...rest: unknown[]) => {
-      const prerendered = status >= 400 || res.getHeader('x-nextjs-prerender') === '1';
-      if (res.getHeader(CSP_HEADER) === live) {
-        if (!isPageAnswer(contentTypeOf(res, rest))) res.setHeader(CSP_HEADER, NON_PAGE_POLICY);
-        else if (prerendered) res.setHeader(CSP_HEADER, policies.prerendered(nonce));
-      }
-      return writeHead(status, ...rest);
-    };
-    res.writeHead = writeHeadWithPolicy;
-    return handler(req, res);
-  };
+export function policyAtHead(
+  given: GivenPolicy,
+  res: ServerResponse,
+  status: number,
+  writeHeadArgs: readonly unknown[],
+): void {
+  if (res.getHeader(CSP_HEADER) !== given.live) return;
+  if (!isPageAnswer(contentTypeOf(res, writeHeadArgs))) res.setHeader(CSP_HEADER, NON_PAGE_POLICY);
+  else if (status >= 400 || res.getHeader('x-nextjs-prerender') === '1')
+    res.setHeader(CSP_HEADER, given.policies.prerendered(given.nonce));
 }

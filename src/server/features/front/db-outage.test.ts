@@ -1,21 +1,25 @@
 import { createHash } from 'node:crypto';
-import http from 'node:http';
+import type http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { SECURITY_HEADERS } from '@/lib/security-headers';
-import { OUTAGE_MESSAGE, answeredForOutage } from './db-outage';
-import { capturePage } from './page-cache';
+import { NON_PAGE_POLICY, SECURITY_HEADERS } from '@/lib/security-headers';
+import { givePagePolicy, pagePolicies } from './csp';
+import { OUTAGE_MESSAGE, answerOutage, answersAtOnce, outageGuard } from './db-outage';
+import { type FrontResponse, createFrontServer } from './front-response';
+import { PageCopy } from './page-cache';
 
-type Handler = (req: http.IncomingMessage, res: http.ServerResponse) => void;
+type Handler = (req: http.IncomingMessage, res: FrontResponse) => void;
 
 /**
- * A real server that does what the front server does first (the security headers, then the
- * outage check) and hands the rest to `handler`, the stand-in for the framework.
+ * A real server that does what the front server's pipeline does first (the security headers,
+ * then the outage stage) and hands the rest to `handler`, the stand-in for the framework.
  */
 async function frontServer(state: { up: boolean }, handler: Handler, cachedPageMayAnswer = false) {
-  const server = http.createServer((req, res) => {
+  const available = () => state.up;
+  const server = createFrontServer((req, res) => {
     for (const { key, value } of SECURITY_HEADERS) res.setHeader(key, value);
-    if (answeredForOutage(req, res, { cachedPageMayAnswer, available: () => state.up })) return;
+    if (answersAtOnce(req, { cachedPageMayAnswer, available })) return answerOutage(req, res);
+    res.outage = outageGuard(req, res, available);
     handler(req, res);
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -24,7 +28,7 @@ async function frontServer(state: { up: boolean }, handler: Handler, cachedPageM
   return `http://127.0.0.1:${port}`;
 }
 
-const servers: http.Server[] = [];
+const servers: ReturnType<typeof createFrontServer>[] = [];
 afterEach(() => {
   for (const server of servers.splice(0)) server.close();
 });
@@ -146,11 +150,27 @@ describe('when the database goes away during a request', () => {
     expect(JSON.parse(answer.body)).toEqual({ message: OUTAGE_MESSAGE });
   });
 
+  it('gives the 503 JSON the non-page policy, whatever policy its render was given', async () => {
+    const state = { up: true };
+    const policies = pagePolicies({ secure: false, prerenderedHashes: [] });
+    const url = await frontServer(state, (req, res) => {
+      res.pagePolicy = givePagePolicy(req, res, policies);
+      state.up = false;
+      // As the framework answers a route's error: the status, then the body, no writeHead.
+      res.statusCode = 500;
+      res.setHeader('content-type', 'application/json');
+      res.end('{"message":"Internal Server Error"}');
+    });
+    const answer = await get(`${url}/api/me`);
+    expect(answer.status).toBe(503);
+    expect(answer.headers.get('content-security-policy')).toBe(NON_PAGE_POLICY);
+  });
+
   it('keeps no copy for the page cache: the copy sees a 503', async () => {
     const state = { up: true };
     const stored: unknown[] = [];
     const url = await frontServer(state, (req, res) => {
-      capturePage(res, (page) => stored.push(page));
+      res.copy = new PageCopy((page) => stored.push(page));
       state.up = false;
       failingRender(req, res);
     });

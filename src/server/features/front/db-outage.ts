@@ -1,6 +1,7 @@
 import 'server-only';
 import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
 import { env } from '@/env';
+import { NON_PAGE_POLICY } from '@/lib/security-headers';
 import { databaseAvailable } from '@/server/platform/db/availability';
 import { OUTAGE_PAGE_CSP, outagePage } from './outage-page';
 
@@ -8,7 +9,7 @@ import { OUTAGE_PAGE_CSP, outagePage } from './outage-page';
  * The front server while the database is down (src/server/platform/db/availability.ts): pages get the
  * Japanese 503 page and the API a 503 JSON at once, without a render that could only fail;
  * /api/health and /api/metrics still answer through their handlers (they say so themselves),
- * static files are still served, and the page cache may still answer its readers (server.ts).
+ * static files are still served, and the page cache may still answer its readers (pipeline.ts).
  * A request that fails mid-render because the database went away ends as the same 503, as long
  * as its headers have not been sent.
  */
@@ -33,8 +34,10 @@ export function servedDuringOutage(req: IncomingMessage): boolean {
   return OPERATOR_ENDPOINTS.test(path) || STATIC_FILES.test(path);
 }
 
+export type OutageAnswer = { headers: OutgoingHttpHeaders; body: string };
+
 /** The 503 for a request: JSON for the API, the page for everything else. */
-function outageAnswerFor(req: IncomingMessage): { headers: OutgoingHttpHeaders; body: string } {
+function outageAnswerFor(req: IncomingMessage): OutageAnswer {
   const api = pathOf(req).startsWith('/api/');
   const body = api ? JSON.stringify({ message: OUTAGE_MESSAGE }) : outagePage(env().SITE_NAME);
   return {
@@ -44,7 +47,8 @@ function outageAnswerFor(req: IncomingMessage): { headers: OutgoingHttpHeaders; 
       'content-length': String(Buffer.byteLength(body)),
       'cache-control': 'no-store',
       'retry-after': RETRY_AFTER_SECONDS,
-      ...(api ? {} : { 'content-security-policy': OUTAGE_PAGE_CSP }),
+      // The JSON's own, whatever policy a render was given before the database went away.
+      'content-security-policy': api ? NON_PAGE_POLICY : OUTAGE_PAGE_CSP,
     },
   };
 }
@@ -57,72 +61,37 @@ export function answerOutage(req: IncomingMessage, res: ServerResponse): void {
 }
 
 /**
- * Before a request is handled: while the database is down, answers the 503 and returns true,
- * unless the request is served anyway or `cachedPageMayAnswer` (the page cache gets its
- * chance, and answers the 503 itself on a miss). Otherwise guards the answer and returns false.
+ * Whether the 503 answers a request at once: the database is down, and the request is neither
+ * served anyway nor one the page cache may answer (`cachedPageMayAnswer`: it answers the 503
+ * itself on a miss).
  */
-export function answeredForOutage(
+export function answersAtOnce(
   req: IncomingMessage,
-  res: ServerResponse,
   options: { cachedPageMayAnswer: boolean; available?: () => boolean },
 ): boolean {
   const available = options.available ?? databaseAvailable;
-  if (OPERATOR_ENDPOINTS.test(pathOf(req))) return false;
-  if (!available() && !options.cachedPageMayAnswer && !STATIC_FILES.test(pathOf(req))) {
-    answerOutage(req, res);
-    return true;
-  }
-  guardAnswer(req, res, available);
-  return false;
+  return !available() && !options.cachedPageMayAnswer && !servedDuringOutage(req);
 }
 
-type Callback = (error?: Error | null) => void;
-
 /**
- * Turns a 500 written while the database is down (the framework's error page, or the server's
- * own "Internal Server Error") into the 503 answer, provided nothing was sent yet: the headers
- * set so far are kept (the security headers), the handler's own ones and its body dropped.
- * Wraps writeHead, write and end, so that a copy kept of the body (the page cache) sees the
- * handler's writes, and the response its 503 whichever of them sends the headers.
+ * What turns a 500 written while the database is down (the framework's error page, or the
+ * server's own "Internal Server Error") into the 503 answer, provided nothing was sent yet: the
+ * headers set so far are kept (the security headers), the handler's own ones and its body
+ * dropped. src/server/features/front/front-response.ts does it as the answer is written.
  */
-export function guardAnswer(
+export type OutageGuard = {
+  /** The names of the headers set before the handler ran. */
+  kept: ReadonlySet<string>;
+  available: () => boolean;
+  answer: () => OutageAnswer;
+};
+
+/** The guard of a request's answer; none for the operator endpoints: they answer for themselves. */
+export function outageGuard(
   req: IncomingMessage,
   res: ServerResponse,
   available: () => boolean = databaseAvailable,
-): void {
-  const kept = new Set(res.getHeaderNames());
-  const writeHead = res.writeHead.bind(res) as (...args: unknown[]) => ServerResponse;
-  const write = res.write.bind(res) as (...args: unknown[]) => boolean;
-  const end = res.end.bind(res) as (...args: unknown[]) => ServerResponse;
-  let body: string | null = null;
-  let ended = false;
-
-  const replaced = (status: number): boolean => {
-    if (body !== null) return true;
-    if (status !== 500 || res.headersSent || available()) return false;
-    for (const name of res.getHeaderNames()) if (!kept.has(name)) res.removeHeader(name);
-    const answer = outageAnswerFor(req);
-    writeHead(503, answer.headers);
-    body = answer.body;
-    return true;
-  };
-  const callbackIn = (args: unknown[]) =>
-    args.find((arg): arg is Callback => typeof arg === 'function');
-
-  res.writeHead = (status: number, ...rest: unknown[]) =>
-    replaced(status) ? res : writeHead(status, ...rest);
-  res.write = ((chunk: unknown, ...rest: unknown[]) => {
-    if (!replaced(res.statusCode)) return write(chunk, ...rest);
-    const callback = callbackIn(rest);
-    if (callback) process.nextTick(callback);
-    return true;
-  }) as typeof res.write;
-  res.end = ((...args: unknown[]) => {
-    if (!replaced(res.statusCode)) return end(...args);
-    const callback = callbackIn(args);
-    // A second end with a body would be an error event on the response: end once.
-    const chunk = ended ? undefined : body;
-    ended = true;
-    return callback ? end(chunk, callback) : end(chunk);
-  }) as typeof res.end;
+): OutageGuard | null {
+  if (OPERATOR_ENDPOINTS.test(pathOf(req))) return null;
+  return { kept: new Set(res.getHeaderNames()), available, answer: () => outageAnswerFor(req) };
 }

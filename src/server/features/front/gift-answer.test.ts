@@ -1,7 +1,8 @@
-import http, { type IncomingMessage } from 'node:http';
+import type { IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { answerPrivately, isGiftRequest } from './gift-answer';
+import { createFrontServer } from './front-response';
+import { isGiftRequest } from './gift-answer';
 import { cacheablePath } from './page-cache';
 
 const TOKEN = 'AbCdEfGhIjKlMnOpQrSt_-';
@@ -25,12 +26,12 @@ describe('a gift link’s request', () => {
   });
 
   describe('its answer', () => {
-    let server: http.Server;
+    let server: ReturnType<typeof createFrontServer>;
     let base = '';
     beforeAll(async () => {
       // The framework's ways of writing a head: set headers, or headers given to writeHead.
-      server = http.createServer((req, res) => {
-        answerPrivately(res);
+      server = createFrontServer((req, res) => {
+        res.forOneReader = true; // as the pipeline marks a gift link's answer
         if (req.url === '/object') {
           res.writeHead(200, { 'Cache-Control': 's-maxage=60', 'content-type': 'text/html' });
         } else if (req.url === '/raw') {

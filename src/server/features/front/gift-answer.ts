@@ -37,13 +37,14 @@ function withoutOurs(headers: unknown): unknown {
   return kept;
 }
 
-/** Marks the answer as the gift's reader's alone, set as its head is written. */
-export function answerPrivately(res: ServerResponse): void {
-  const writeHead = res.writeHead.bind(res) as (...args: unknown[]) => ServerResponse;
-  res.writeHead = (...args: unknown[]) => {
-    for (const [name, value] of Object.entries(PRIVATE_HEADERS)) res.setHeader(name, value);
-    const last = args.length - 1;
-    if (last >= 1 && typeof args[last] === 'object') args[last] = withoutOurs(args[last]);
-    return writeHead(...args);
-  };
+/**
+ * As the head of a gift link's answer is written (src/server/features/front/front-response.ts): the
+ * private headers set, whatever the handler set or gives writeHead, which gets the rest.
+ */
+export function privateHead(res: ServerResponse, writeHeadArgs: unknown[]): unknown[] {
+  for (const [name, value] of Object.entries(PRIVATE_HEADERS)) res.setHeader(name, value);
+  const args = [...writeHeadArgs];
+  const last = args.length - 1;
+  if (last >= 0 && typeof args[last] === 'object') args[last] = withoutOurs(args[last]);
+  return args;
 }

@@ -1,4 +1,4 @@
-import http from 'node:http';
+import type http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createTestDatabase } from '@test-support/db/test-database';
@@ -7,7 +7,8 @@ import { NON_PAGE_POLICY, securityHeaders } from '@/lib/security-headers';
 import { GET as health } from '@/app/api/health/route';
 import { GET as me } from '@/app/api/me/route';
 import { POST as webhook } from '@/app/api/webhooks/billing/route';
-import { pagePolicies, withPagePolicy } from './csp';
+import { givePagePolicy, pagePolicies } from './csp';
+import { createFrontServer } from './front-response';
 import { toWebRequest } from './node-bridge';
 
 /**
@@ -32,24 +33,23 @@ async function sendAsNext(response: Response, res: http.ServerResponse): Promise
 }
 
 let database: Database;
-let server: http.Server;
+let server: ReturnType<typeof createFrontServer>;
 let origin: string;
 
 beforeAll(async () => {
   vi.stubEnv('APP_SECRET', 's'.repeat(40));
   database = await createTestDatabase();
   useDatabase(database);
-  const framework = withPagePolicy(
-    async (req, res) => {
-      const route = ROUTES[`${req.method} ${(req.url ?? '/').split('?')[0]}`];
-      if (route) return sendAsNext(await route(toWebRequest(req, origin)), res);
-      res.setHeader('content-type', 'text/html; charset=utf-8');
-      res.end('<!doctype html><p>page</p>');
-    },
-    pagePolicies({ secure: false, prerenderedHashes: [] }),
-  );
-  server = http.createServer((req, res) => {
+  const framework = async (req: http.IncomingMessage, res: http.ServerResponse) => {
+    const route = ROUTES[`${req.method} ${(req.url ?? '/').split('?')[0]}`];
+    if (route) return sendAsNext(await route(toWebRequest(req, origin)), res);
+    res.setHeader('content-type', 'text/html; charset=utf-8');
+    res.end('<!doctype html><p>page</p>');
+  };
+  const policies = pagePolicies({ secure: false, prerenderedHashes: [] });
+  server = createFrontServer((req, res) => {
     for (const { key, value } of securityHeaders(false)) res.setHeader(key, value);
+    res.pagePolicy = givePagePolicy(req, res, policies);
     void framework(req, res);
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

@@ -1,16 +1,17 @@
-import http, { type IncomingMessage } from 'node:http';
+import type { IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { brotliCompressSync, gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import type { ContentChange } from '@/server/services/cms/events';
 import { type ContentReads, mergeReads, readsOfAnswer } from '@/server/services/cms/reads';
 import { scriptHash } from './csp';
+import { type FrontResponse, createFrontServer } from './front-response';
 import {
   type CachedPage,
   PageCache,
   acceptedEncodings,
+  PageCopy,
   cacheablePath,
-  capturePage,
   pageKey,
   sendCachedPage,
 } from './page-cache';
@@ -228,18 +229,18 @@ describe('PageCache', () => {
   });
 });
 
-async function serve(handler: http.RequestListener) {
-  const server = http.createServer(handler);
+async function serve(handler: (req: IncomingMessage, res: FrontResponse) => void) {
+  const server = createFrontServer(handler);
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
   const { port } = server.address() as AddressInfo;
   return { url: `http://127.0.0.1:${port}`, close: () => new Promise((r) => server.close(r)) };
 }
 
-describe('capturePage', () => {
+describe('a copy of a page for the cache', () => {
   it('streams the page to the client and keeps a copy of a 200 HTML answer', async () => {
     const stored: Omit<CachedPage, 'reads'>[] = [];
     const server = await serve((_req, res) => {
-      capturePage(res, (p) => stored.push(p));
+      res.copy = new PageCopy((p) => stored.push(p));
       res.setHeader('content-type', 'text/html; charset=utf-8');
       res.write('<html>');
       res.end(Buffer.from('本文</html>'));
@@ -255,7 +256,7 @@ describe('capturePage', () => {
   it('keeps nothing that sets a cookie, is not a 200, not HTML or RSC, or varies otherwise', async () => {
     const stored: Omit<CachedPage, 'reads'>[] = [];
     const server = await serve((req, res) => {
-      capturePage(res, (p) => stored.push(p), 'own=1');
+      res.copy = new PageCopy((p) => stored.push(p), 'own=1');
       if (req.url === '/cookie') res.setHeader('set-cookie', 'a=1');
       if (req.url === '/cookies') res.setHeader('set-cookie', ['own=1', 'a=1']);
       if (req.url === '/missing') res.statusCode = 404;
@@ -272,7 +273,7 @@ describe('capturePage', () => {
   it('keeps an RSC answer, and one that sets only the own cookie of the server', async () => {
     const stored: Omit<CachedPage, 'reads'>[] = [];
     const server = await serve((req, res) => {
-      capturePage(res, (p) => stored.push(p), 'own=1');
+      res.copy = new PageCopy((p) => stored.push(p), 'own=1');
       res.setHeader('set-cookie', 'own=1');
       res.setHeader('vary', 'rsc, next-router-state-tree, next-router-prefetch, accept-encoding');
       res.setHeader('content-type', 'text/x-component');
@@ -300,7 +301,7 @@ describe('the policy of a cached page', () => {
   ): Promise<{ stored: Omit<CachedPage, 'reads'>[]; policy: string | null }> {
     const stored: Omit<CachedPage, 'reads'>[] = [];
     const render = await serve((_req, res) => {
-      capturePage(res, (p) => stored.push(p));
+      res.copy = new PageCopy((p) => stored.push(p));
       res.setHeader('content-security-policy', LIVE);
       res.setHeader('content-type', contentType);
       if (encoding) res.setHeader('content-encoding', encoding);

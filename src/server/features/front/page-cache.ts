@@ -18,7 +18,7 @@ import { type ContentReads, affects } from '@/server/services/cms/reads';
  *
  * What may enter is decided from allow-lists: the routes below, the request headers the
  * framework varies on (checked against its `Vary` answer), the encoding actually sent, and the
- * audience the render itself noted (src/server/features/audience/render-audience.ts). Which audience a
+ * audience the render itself noted (src/server/features/audience/render-record.ts). Which audience a
  * request belongs to is decided in src/server/features/front/request-audience.ts.
  */
 
@@ -76,6 +76,8 @@ const EXCHANGE_HEADERS = new Set([
   'transfer-encoding',
   'content-length',
   'set-cookie',
+  // Each answer's own (the log names it), never the first render's again.
+  'x-request-id',
 ]);
 
 /** Content codings in the order the cache prefers them; identity is no coding. */
@@ -278,42 +280,38 @@ function replayablePolicy(headers: OutgoingHttpHeaders, body: Buffer): boolean {
 }
 
 /**
- * Lets the response stream to the client as the framework writes it, keeping a copy; calls
- * `store` once it ended, when it is a page to keep: a 200 HTML or RSC answer that sets no
- * cookie but the server's own and varies on nothing outside the key. Its CSP is rewritten
- * for replay (replayablePolicy).
+ * A copy of an answer as the framework writes it, while it streams to the client
+ * (src/server/features/front/front-response.ts hands over each chunk, and the response once it ended).
+ * `store` gets it when it is a page to keep: a 200 HTML or RSC answer that sets no cookie but
+ * the server's own and varies on nothing outside the key. Its CSP is rewritten for replay
+ * (replayablePolicy).
  */
-export function capturePage(
-  res: ServerResponse,
-  store: (page: Omit<CachedPage, 'reads'>) => void,
-  ownCookie?: string,
-): void {
-  const chunks: Buffer[] = [];
-  const write = res.write.bind(res) as (...args: unknown[]) => boolean;
-  const end = res.end.bind(res) as (...args: unknown[]) => ServerResponse;
-  const keep = (chunk: unknown, encoding: unknown) => {
-    if (Buffer.isBuffer(chunk)) chunks.push(chunk);
-    else if (chunk instanceof Uint8Array) chunks.push(Buffer.from(chunk));
+export class PageCopy {
+  private readonly chunks: Buffer[] = [];
+
+  constructor(
+    private readonly store: (page: Omit<CachedPage, 'reads'>) => void,
+    private readonly ownCookie?: string,
+  ) {}
+
+  /** A chunk written (write's or end's arguments). */
+  keep(chunk: unknown, encoding: unknown): void {
+    if (Buffer.isBuffer(chunk)) this.chunks.push(chunk);
+    else if (chunk instanceof Uint8Array) this.chunks.push(Buffer.from(chunk));
     else if (typeof chunk === 'string')
-      chunks.push(
+      this.chunks.push(
         Buffer.from(chunk, typeof encoding === 'string' ? (encoding as BufferEncoding) : 'utf8'),
       );
-  };
-  res.write = ((chunk: unknown, ...rest: unknown[]) => {
-    keep(chunk, rest[0]);
-    return write(chunk, ...rest);
-  }) as typeof res.write;
-  res.end = ((chunk?: unknown, ...rest: unknown[]) => {
-    if (typeof chunk !== 'function') keep(chunk, rest[0]);
-    const result = end(chunk, ...rest);
-    if (isStorable(res, ownCookie)) {
-      const headers: OutgoingHttpHeaders = {};
-      for (const [name, value] of Object.entries(res.getHeaders()))
-        if (!EXCHANGE_HEADERS.has(name) && value !== undefined) headers[name] = value;
-      const body = Buffer.concat(chunks);
-      if (replayablePolicy(headers, body))
-        store({ status: 200, headers, body, storedAt: Date.now() });
-    }
-    return result;
-  }) as typeof res.end;
+  }
+
+  /** The answer ended: stored when it is a page to keep. */
+  ended(res: ServerResponse): void {
+    if (!isStorable(res, this.ownCookie)) return;
+    const headers: OutgoingHttpHeaders = {};
+    for (const [name, value] of Object.entries(res.getHeaders()))
+      if (!EXCHANGE_HEADERS.has(name) && value !== undefined) headers[name] = value;
+    const body = Buffer.concat(this.chunks);
+    if (replayablePolicy(headers, body))
+      this.store({ status: 200, headers, body, storedAt: Date.now() });
+  }
 }

@@ -27,7 +27,7 @@ import {
  * - anything else (a preview, a one-time message, an unknown or duplicated cookie, a spelling
  *   a parser could read differently): no cache at all.
  * The page the framework renders then notes the audience it rendered for, and the cache files
- * it only under that one (render-audience.ts), whatever was decided here.
+ * it only under that one (src/server/features/audience/render-record.ts), whatever was decided here.
  */
 
 export type RequestAudience =

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import {
+  POST_PREFIXES,
   ROUTER_STATE_MAX_LENGTH,
+  isMalformedPath,
   isValidRouterState,
   refusalFor,
   servedUrl,
@@ -90,6 +92,24 @@ describe('refusalFor: posts to pages', () => {
 
   it('leaves a page GET with RSC: 1 alone', () => {
     expect(refusalFor(req('GET', '/posts', { rsc: '1' }))).toBeNull();
+  });
+
+  it('lets a POST to the framework’s development endpoints through only where it is told to', () => {
+    const overlay = req('POST', '/__nextjs_original-stack-frames');
+    expect(refusalFor(overlay)?.status).toBe(400);
+    expect(refusalFor(overlay, [...POST_PREFIXES, '/__nextjs'])).toBeNull();
+    expect(refusalFor(req('POST', '/posts/abc'), [...POST_PREFIXES, '/__nextjs'])?.status).toBe(
+      400,
+    );
+  });
+});
+
+describe('isMalformedPath', () => {
+  it('is a path with broken percent-encoding, whatever its query says', () => {
+    for (const url of ['/%E0%A4%A', '/posts/%', '/%ZZ?x=1'])
+      expect(isMalformedPath(url), url).toBe(true);
+    for (const url of ['/', '/posts/%E3%81%82', '/search?q=%', '/a%20b'])
+      expect(isMalformedPath(url), url).toBe(false);
   });
 });
 

@@ -127,12 +127,14 @@ export function isValidRouterState(value: string): boolean {
 
 const pathOf = (url: string) => url.split('?', 1)[0] ?? '';
 
-/** The refusal of a request the site must not pass on, or null for one it serves. */
-export function refusalFor(request: {
-  method?: string;
-  url?: string;
-  headers: IncomingHttpHeaders;
-}): GuardRefusal | null {
+/**
+ * The refusal of a request the site must not pass on, or null for one it serves. `postPrefixes`:
+ * where a POST may go (`npm run dev` adds the framework's development endpoints).
+ */
+export function refusalFor(
+  request: { method?: string; url?: string; headers: IncomingHttpHeaders },
+  postPrefixes: readonly string[] = POST_PREFIXES,
+): GuardRefusal | null {
   const method = (request.method ?? 'GET').toUpperCase();
   // `*` (asterisk form) and `http://host/path` (absolute form): the framework answered 500 to
   // the one and redirected to the other's host. The site serves paths only.
@@ -146,7 +148,7 @@ export function refusalFor(request: {
     return { status: 400, message: 'リクエストヘッダーの形式が正しくありません。', headers: {} };
   if (
     WRITE_METHODS.has(method) &&
-    !POST_PREFIXES.some((prefix) => pathOf(request.url ?? '/').startsWith(prefix))
+    !postPrefixes.some((prefix) => pathOf(request.url ?? '/').startsWith(prefix))
   )
     return { status: 400, message: 'このページには送信できません。', headers: {} };
   // An API path no route serves: the framework took a form post there for a server action.
@@ -160,8 +162,12 @@ export function refusalFor(request: {
  * Answers a refused request and says so; the server's listener returns at once when it does.
  * The connection is closed so that a body the client still sends is never read.
  */
-export function refuseBadRequest(req: IncomingMessage, res: ServerResponse): boolean {
-  const refusal = refusalFor(req);
+export function refuseBadRequest(
+  req: IncomingMessage,
+  res: ServerResponse,
+  postPrefixes: readonly string[] = POST_PREFIXES,
+): boolean {
+  const refusal = refusalFor(req, postPrefixes);
   if (!refusal) return false;
   const body = Buffer.from(refusal.message);
   res.writeHead(refusal.status, {
@@ -173,4 +179,14 @@ export function refuseBadRequest(req: IncomingMessage, res: ServerResponse): boo
   });
   res.end(body);
   return true;
+}
+
+/** A path with broken percent-encoding (`/%E0%A4%A`): the framework would answer 500. */
+export function isMalformedPath(url: string): boolean {
+  try {
+    decodeURIComponent(url.split('?', 1)[0] ?? '');
+    return false;
+  } catch {
+    return true;
+  }
 }

@@ -2,7 +2,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sendWebResponse, toWebRequest } from './node-bridge';
-import { settleUnreadBody } from './unread-body';
+import { createFrontServer } from './front-response';
 import { readBodyBytes } from '@/server/platform/http/read-body';
 
 /**
@@ -12,13 +12,13 @@ import { readBodyBytes } from '@/server/platform/http/read-body';
  */
 
 const LIMIT = 1_000;
-let server: http.Server;
+let server: ReturnType<typeof createFrontServer>;
 let port: number;
 let connections = 0;
 
 beforeAll(async () => {
-  server = http.createServer((req, res) => {
-    settleUnreadBody(req, res);
+  // The front server's response closes the connection of a body still arriving (front-response.ts).
+  server = createFrontServer((req, res) => {
     const request = toWebRequest(req, `http://127.0.0.1:${port}`);
     void (async () => {
       if (request.method === 'POST') {

@@ -4,7 +4,8 @@ import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { findEndpoint } from '@/lib/cms/model';
 import { GIFT_ALLOWANCE_SPENT, GIFT_LIFETIME_MS } from '@/lib/gifts/gift-link';
 import type { PageTestState } from '@test-support/site-content-mock';
-import { RENDER_HEADER, openRenderRecord } from '@/server/features/audience/render-audience';
+import { openRenderRecord } from '@/server/features/audience/render-record';
+import { inRequest } from '@/server/platform/http/request-context';
 import { MEMBERS_DIVIDER } from '@/lib/cms/members-divider';
 import { movedLocation } from '@/server/services/cms/redirects';
 import { renameContent } from '@/server/services/cms/rename';
@@ -32,13 +33,12 @@ import { createContent, deleteContent } from '@/server/services/cms/writes';
  * server's part (no cache, no-store) is src/server/features/front/gift-answer.test.ts and the e2e test.
  */
 
-const state = vi.hoisted((): PageTestState & { render?: string } => ({
+const state = vi.hoisted((): PageTestState => ({
   viewer: { kind: 'anonymous' },
   site: undefined,
 }));
 vi.mock('next/headers', () => ({
-  headers: () =>
-    Promise.resolve(new Headers(state.render ? { [RENDER_HEADER]: state.render } : {})),
+  headers: () => Promise.resolve(new Headers()),
   cookies: () => Promise.resolve({ get: () => undefined }),
 }));
 vi.mock('@/server/features/access/current-viewer', async () =>
@@ -298,14 +298,13 @@ describe('the post page’s reader', () => {
   it('opens the post for an anonymous holder of the link, as a personal render', async () => {
     const token = await madeToken(postA, new Date(), today);
     state.viewer = { kind: 'anonymous' };
-    const render = openRenderRecord();
-    state.render = render.id;
-    const read = await readPost(A, token);
-    state.render = undefined;
+    const request = { requestId: 'gift' };
+    const render = openRenderRecord(request);
+    const read = await inRequest(request, () => readPost(A, token));
     expect(read).toMatchObject({ full: true, gift: { contentId: A, giverName: '今日の贈り主' } });
     expect(read?.item.body).toContain(SECRET);
-    // Never filed under an audience (src/server/features/audience/render-audience.ts).
-    expect(render.close().personal).toBe(true);
+    // Never filed under an audience (src/server/features/audience/render-record.ts).
+    expect(render.personal).toBe(true);
   });
 
   it('a token for another post, a forged one or a malformed one leaves the paywall', async () => {

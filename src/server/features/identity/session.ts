@@ -37,7 +37,7 @@ export const sessionUser = cache(async (): Promise<AppUser | null> =>
  */
 export const getUser = cache(async (): Promise<AppUser | null> => {
   const user = await sessionUser();
-  if (user) notePersonal(await headers());
+  if (user) notePersonal();
   return user;
 });
 

@@ -12,7 +12,7 @@ describe('search rate limit', () => {
     const at = minute(0) + 15_000;
     for (let i = 0; i < 60; i++) expect(await consumeSearch(db, '203.0.113.7', at)).toBeNull();
     expect(await consumeSearch(db, '203.0.113.7', at)).toBe(45);
-    // Another address is counted on its own; a request without an address (next dev) is not limited.
+    // Another address is counted on its own; a request without an address (no front server) is not limited.
     expect(await consumeSearch(db, '203.0.113.8', at)).toBeNull();
     expect(await consumeSearch(db, null, at)).toBeNull();
     // The next minute starts afresh.

@@ -2,8 +2,11 @@ import 'server-only';
 import { env } from '@/env';
 
 /**
- * The header the front server (src/server/features/front/server.ts) sets to the client's address,
- * replacing whatever a client sent. Absent under `next dev`: limits by address are then off.
+ * The header the front server's pipeline (src/server/features/front/pipeline.ts) sets to the client's
+ * address, under `npm start` and `npm run dev` alike, after dropping whatever a client sent
+ * (docs/decisions/046-one-request-pipeline.md says why this one stays a request header). Absent
+ * only when a handler is called without the front server (`next start`, a test): limits by
+ * address are then off.
  */
 export const CLIENT_IP_HEADER = 'x-axis-client-ip';
 

@@ -1,6 +1,7 @@
 import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { createLogger, entryOf, withRequestId } from './logger';
+import { inRequest } from '@/server/platform/http/request-context';
+import { createLogger, entryOf } from './logger';
 
 /** A logger writing into an array of parsed lines. */
 function capture(level = 'info') {
@@ -27,7 +28,7 @@ describe('the server log', () => {
 
   it('names the request a line was written for, and only inside it', async () => {
     const { lines, logger } = capture();
-    await withRequestId('req-1', async () => {
+    await inRequest({ requestId: 'req-1' }, async () => {
       await new Promise((resolve) => setTimeout(resolve, 1));
       logger.warn('slow');
     });

@@ -1,8 +1,8 @@
 import 'server-only';
-import { AsyncLocalStorage } from 'node:async_hooks';
 import { format } from 'node:util';
 import pino, { type Logger } from 'pino';
 import { singleton } from '@/lib/singleton';
+import { currentRequest } from '@/server/platform/http/request-context';
 
 /**
  * The server's log: one JSON object per line on stdout (pino), each with the id of the request
@@ -38,18 +38,6 @@ export const REDACTED_PATHS = [
   'headers["stripe-signature"]',
 ];
 
-type RequestContext = { requestId: string };
-const requests = singleton('log-request-context', () => new AsyncLocalStorage<RequestContext>());
-
-/** Runs `handle` with `requestId` attached to every line logged during it. */
-export function withRequestId<T>(requestId: string, handle: () => T): T {
-  return requests.run({ requestId }, handle);
-}
-
-export function currentRequestId(): string | undefined {
-  return requests.getStore()?.requestId;
-}
-
 export function createLogger(
   settings: LogSettings,
   destination: pino.DestinationStream = pino.destination(1),
@@ -62,7 +50,8 @@ export function createLogger(
       redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
       formatters: { level: (label) => ({ level: label }) },
       mixin: () => {
-        const requestId = currentRequestId();
+        // The request the line is written for (src/server/platform/http/request-context.ts).
+        const requestId = currentRequest()?.requestId;
         return requestId ? { requestId } : {};
       },
     },
@@ -115,7 +104,7 @@ export function routeConsoleToLog(logger: Logger): void {
 
 /**
  * At the production server's start (scripts/start.ts): JSON lines through pino, unless
- * LOG_FORMAT=text asks for the plain console (as `next dev` keeps).
+ * LOG_FORMAT=text asks for the plain console (as `npm run dev` keeps).
  */
 export function startLogging(settings: { LOG_LEVEL: string; LOG_FORMAT?: 'json' | 'text' }): void {
   if (settings.LOG_FORMAT === 'text') return;

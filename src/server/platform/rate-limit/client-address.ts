@@ -44,7 +44,7 @@ export function clientAddress(
 /**
  * The key a limit by address counts under: an IPv4 address as it is, an IPv6 address as its
  * /64 network (one host usually holds a whole /64, so counting single addresses would count
- * nothing). Null when there is no address at all (no front server, as under `next dev`).
+ * nothing). Null when there is no address at all (a handler called without the front server).
  */
 export function addressKey(ip: string | null | undefined): string | null {
   if (ip === null || ip === undefined) return null;

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { findEndpoint } from '@/lib/cms/model';
 import { ANY_CONTENT, type ContentChange, SEARCH_TEXT_CHANGED } from './events';
 import { publishedEdit } from './change';
-import { affects, emptyReads, noteContentReads, readsOfAnswer, trackContentReads } from './reads';
+import { affects, readsOfAnswer } from './reads';
 
 const list = (endpoint: string, query: string, contents: unknown[]) =>
   readsOfAnswer(endpoint, undefined, new URLSearchParams(query), { contents, totalCount: 9 });
@@ -102,22 +102,5 @@ describe('the change an edit of a published item makes', () => {
     ])
       expect(publishedEdit(posts, 'p', before, after, []).narrows).toBe(true);
     expect(publishedEdit(posts, 'p', before, before, ['publishedAt']).narrows).toBe(true);
-  });
-});
-
-describe('reads noted during a render', () => {
-  it('go to the render under way, and nowhere without one', async () => {
-    const render = emptyReads();
-    await trackContentReads(render, async () => {
-      await Promise.resolve();
-      noteContentReads(() => readsOfAnswer('posts', 'a', new URLSearchParams(), { id: 'a' }));
-    });
-    let worked = false;
-    noteContentReads(() => {
-      worked = true;
-      return readsOfAnswer('posts', 'b', new URLSearchParams(), { id: 'b' });
-    });
-    expect(worked).toBe(false); // no render: nothing worked out
-    expect([...render.items]).toEqual(['posts/a']);
   });
 });

@@ -1,6 +1,4 @@
 import 'server-only';
-import { AsyncLocalStorage } from 'node:async_hooks';
-import { singleton } from '@/lib/singleton';
 import { type EndpointDef, findEndpoint } from '@/lib/cms/model';
 import { ANY_FIELD, type ContentChange, changedFields } from './events';
 import { parseListQuery } from './query/params';
@@ -139,24 +137,4 @@ export function affects(reads: ContentReads, change: ContentChange): boolean {
   // An item coming or going changes which items a list holds and its count.
   if (change.membership !== false) return true;
   return fieldsMeet(list, fields);
-}
-
-/**
- * Reads made while a render runs are noted in its record: the front server opens one per page
- * it may cache (src/server/features/front/server.ts). One store per process: the framework's bundles and
- * the front server load this module apart.
- */
-const tracking = singleton('content-read-tracking', () => new AsyncLocalStorage<ContentReads>());
-
-export function trackContentReads<T>(reads: ContentReads, run: () => T): T {
-  return tracking.run(reads, run);
-}
-
-/**
- * Notes what a read read into the render under way, if any: worked out only then, since most
- * reads (staff pages, previews, every request outside the page cache) have no record.
- */
-export function noteContentReads(reads: () => ContentReads): void {
-  const render = tracking.getStore();
-  if (render) mergeReads(render, reads());
 }

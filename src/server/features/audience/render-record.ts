@@ -1,0 +1,57 @@
+import 'server-only';
+import { singleton } from '@/lib/singleton';
+import { type ContentReads, emptyReads, mergeReads } from '@/server/services/cms/reads';
+import { type RequestContext, currentRequest } from '@/server/platform/http/request-context';
+import type { Audience } from './audience';
+
+/**
+ * What the render of a page found out, for the front server's page cache
+ * (docs/decisions/007-pages-per-audience.md, 044-purge-what-a-change-showed.md). The front
+ * server opens a record for a request whose page it may keep; the render notes into the record
+ * of the request it runs in (src/server/platform/http/request-context.ts), so no client can name one:
+ * - the audience the access policy rendered for, and "personal" when anything read the user
+ *   themself (a name, an e-mail) or the page is no audience's (a preview, a gift). The cache
+ *   stores an answer only under the audience its render noted, so a stale audience cookie or a
+ *   cookie the cache read differently can never file a page where another audience is served it;
+ * - what it read of the content, so that a change purges only the pages that showed it.
+ */
+export type RenderRecord = { audience: Audience | null; personal: boolean; reads: ContentReads };
+
+/** Kept by the request's context: gone with it, and found only by code running inside it. */
+const records = singleton('render-records', () => new WeakMap<RequestContext, RenderRecord>());
+
+/** Opens the record of the render of `request`'s page. */
+export function openRenderRecord(request: RequestContext): RenderRecord {
+  const record: RenderRecord = { audience: null, personal: false, reads: emptyReads() };
+  records.set(request, record);
+  return record;
+}
+
+function recordUnderWay(): RenderRecord | undefined {
+  const request = currentRequest();
+  return request && records.get(request);
+}
+
+/** The render showed what `audience` sees; two different audiences in one render are personal. */
+export function noteAudience(audience: Audience | null): void {
+  const record = recordUnderWay();
+  if (!record) return;
+  if (audience === null) record.personal = true;
+  else if (record.audience !== null && record.audience !== audience) record.personal = true;
+  else record.audience = audience;
+}
+
+/** The render read something of one user: its answer is theirs alone. */
+export function notePersonal(): void {
+  const record = recordUnderWay();
+  if (record) record.personal = true;
+}
+
+/**
+ * Notes what a read read into the render under way, if any: worked out only then, since most
+ * reads (staff pages, previews, every request outside the page cache) have no record.
+ */
+export function noteContentReads(reads: () => ContentReads): void {
+  const record = recordUnderWay();
+  if (record) mergeReads(record.reads, reads());
+}

@@ -1,0 +1,125 @@
+import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { securityHeaders } from '@/lib/security-headers';
+import { noteAudience, notePersonal } from '@/server/features/audience/render-record';
+import { currentRequest } from '@/server/platform/http/request-context';
+import { pagePolicies } from './csp';
+import { createFrontServer } from './front-response';
+import { PageCache } from './page-cache';
+import { pageRefresher } from './page-refresh';
+import { type Site, handleRequest } from './pipeline';
+import { POST_PREFIXES } from './request-guard';
+import { SharedRenders } from './shared-render';
+
+/**
+ * The front server's pipeline on a real socket, with a stand-in for the framework that renders
+ * a page as a content page does (noting its audience) and says what it was handed.
+ */
+
+type Seen = { url: string; headers: IncomingHttpHeaders; requestId: string | undefined };
+const seen: Seen[] = [];
+const NONCE = /'nonce-([^']+)'/;
+
+/** A page with an inline script carrying the render's nonce, as the framework writes one. */
+function framework(req: IncomingMessage, res: ServerResponse): Promise<void> {
+  seen.push({
+    url: req.url ?? '',
+    headers: { ...req.headers },
+    requestId: currentRequest()?.requestId,
+  });
+  // What the access policy and getUser note while a page renders.
+  if (req.url === '/about') noteAudience('anonymous');
+  if (req.url === '/faq') notePersonal();
+  const nonce = NONCE.exec(String(req.headers['content-security-policy']))?.[1];
+  res.setHeader('content-type', 'text/html; charset=utf-8');
+  res.end(`<p>${req.url}</p><script nonce="${nonce}">self.page=1</script>`);
+  return Promise.resolve();
+}
+
+const server = createFrontServer();
+let base = '';
+beforeAll(async () => {
+  const site: Site = {
+    framework,
+    headers: securityHeaders(false),
+    policies: pagePolicies({ secure: false, prerenderedHashes: [] }),
+    pages: new PageCache(),
+    renders: new SharedRenders(),
+    refresher: pageRefresher(server),
+    secure: false,
+    trustProxy: false,
+    postPrefixes: POST_PREFIXES,
+    origin: 'http://localhost',
+  };
+  server.on('request', (req, res) => handleRequest(site, req, res));
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+afterAll(() => new Promise((resolve) => server.close(resolve)));
+
+/** The framework's renders of `path` so far. */
+const rendersOf = (path: string) => seen.filter((s) => s.url === path).length;
+
+describe('the request pipeline', () => {
+  it('hands the framework the client’s address and none of our headers a client sent', async () => {
+    const answer = await fetch(`${base}/terms`, {
+      headers: {
+        'x-axis-client-ip': '203.0.113.9',
+        'x-axis-render': 'forged',
+        'x-axis-refresh': 'forged',
+        'x-axis-flash': 'forged',
+        'x-forwarded-for': '198.51.100.7',
+        'content-security-policy': "script-src 'nonce-chosenByTheClient'",
+      },
+    });
+    expect(answer.status).toBe(200);
+    const { headers, requestId } = seen.at(-1)!;
+    expect(headers['x-axis-client-ip']).toBe('127.0.0.1'); // the socket's: no proxy is trusted
+    expect(Object.keys(headers).filter((name) => name.startsWith('x-axis-'))).toEqual([
+      'x-axis-client-ip',
+    ]);
+    expect(headers['content-security-policy']).not.toContain('chosenByTheClient');
+    // The render runs in the request's context: the id the answer names.
+    expect(requestId).toBe(answer.headers.get('x-request-id'));
+  });
+
+  it('answers a page again from the cache of its audience, with its scripts by hash', async () => {
+    const first = await fetch(`${base}/about`);
+    const again = await fetch(`${base}/about`, { headers: { 'x-axis-refresh': 'forged' } });
+    expect(first.headers.get('x-page-cache')).toBeNull();
+    expect(again.headers.get('x-page-cache')).toBe('hit');
+    expect(await again.text()).toBe(await first.text());
+    expect(rendersOf('/about')).toBe(1);
+    const policy = again.headers.get('content-security-policy')!;
+    expect(policy).not.toMatch(NONCE);
+    expect(policy).toMatch(/'sha256-[^']+'/);
+    expect(again.headers.get('x-request-id')).not.toBe(first.headers.get('x-request-id'));
+  });
+
+  it('never keeps a page whose render read the user', async () => {
+    for (let i = 0; i < 2; i++)
+      expect((await fetch(`${base}/faq`)).headers.get('x-page-cache')).toBeNull();
+    expect(rendersOf('/faq')).toBe(2);
+  });
+
+  it('keeps no page of a gift link, and marks its answer its reader’s alone', async () => {
+    for (let i = 0; i < 2; i++) {
+      const answer = await fetch(`${base}/about?gift=AbCdEfGhIjKlMnOpQrSt_-`);
+      expect(answer.headers.get('x-page-cache')).toBeNull();
+      expect(answer.headers.get('cache-control')).toBe('private, no-store');
+    }
+  });
+
+  it('refuses what the framework would answer with a 500, with the site’s headers', async () => {
+    const before = seen.length;
+    const malformed = await fetch(`${base}/%E0%A4%A`);
+    const post = await fetch(`${base}/posts/abc`, { method: 'POST', body: 'a=1' });
+    for (const answer of [malformed, post]) {
+      expect(answer.status).toBe(400);
+      expect(answer.headers.get('x-content-type-options')).toBe('nosniff');
+      expect(answer.headers.get('x-request-id')).toBeTruthy();
+    }
+    expect(seen.length).toBe(before);
+  });
+});
