@@ -19,7 +19,7 @@ const PASSWORD_TRIES = Number(process.env.BENCH_PASSWORD_TRIES ?? 40);
 const SITE_URL = process.env.SITE_URL ?? 'http://localhost:3000';
 
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'axis-bench-sign-in-'));
-const env = { DATA_DIR: dataDir, SITE_URL, TRUST_PROXY: '1', SIGN_IN_RATE_LIMIT_IP: '100000' };
+const env = { DATA_DIR: dataDir, SITE_URL, TRUST_PROXY: 'true', SIGN_IN_RATE_LIMIT_IP: '100000' };
 const server = await startServer(env);
 const base = `http://127.0.0.1:${server.port}`;
 
