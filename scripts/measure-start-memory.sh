@@ -22,7 +22,8 @@ done
 # server is the node process among them. (`tail`, not `head`: reading the whole list, it cannot
 # end the loop early with SIGPIPE, which pipefail turned into a silent exit.)
 pid=$(for p in $(pgrep -f "scripts/launch.mjs start"); do
-  [[ "$(cat "/proc/$p/comm" 2>/dev/null)" == node ]] &&
+  # By the executable: Node 24 names its main thread MainThread, so comm is no guide.
+  [[ "$(basename "$(readlink "/proc/$p/exe" 2>/dev/null)")" == node ]] &&
     tr '\0' '\n' <"/proc/$p/environ" 2>/dev/null | grep -qx "PORT=$port" && echo "$p"
 done | tail -n 1)
 sleep 8
