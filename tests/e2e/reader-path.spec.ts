@@ -34,11 +34,16 @@ async function paidOnlyPost(request: APIRequestContext): Promise<string> {
 function walk(page: Page) {
   const screens: string[] = [];
   const typed: string[] = [];
+  // The page the tab shows. Reading the mail does not leave it, so a late same-document event for
+  // it (the framework's replaceState when it hydrates, later on a loaded machine) is no new screen.
+  let shown = '';
   page.on('framenavigated', (frame) => {
     if (frame !== page.mainFrame()) return;
     const url = new URL(frame.url());
     const here = url.pathname + url.search;
-    if (screens.at(-1) !== here) screens.push(here);
+    if (here === shown) return;
+    shown = here;
+    screens.push(here);
   });
   return {
     screens,
