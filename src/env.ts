@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { OperatorError } from '@/lib/errors';
+import { singleton } from '@/lib/singleton';
 
 /**
  * The only reader of process.env. Every setting is validated once; a bad value stops the
@@ -273,9 +274,9 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
   return result.data;
 }
 
-let cached: Env | undefined;
+const parsed = singleton<{ settings?: Env }>('env', () => ({}));
 
 export function env(): Env {
-  cached ??= parseEnv(process.env);
-  return cached;
+  parsed.settings ??= parseEnv(process.env);
+  return parsed.settings;
 }

@@ -275,6 +275,7 @@ function encode(a: Char[], b: Char[]): [string, string] {
   return [a.map((c) => code(c.text)).join(''), b.map((c) => code(c.text)).join('')];
 }
 
+// module-state: settings only; a diff keeps nothing between calls.
 const dmp = new DiffMatchPatch();
 // A bound on a pathological pair: past it the diff is coarser, never wrong.
 dmp.Diff_Timeout = 2;

@@ -103,6 +103,7 @@ const foldAlone = (unit: string) =>
 // by far the slowest step, so answers are kept: per code for single BMP characters, in a
 // bounded table (cleared when full) for the rest.
 const singleFolds = new Array<string | undefined>(0x10000);
+// module-state: a memo of a pure function, right in every copy of the module.
 const unitFolds = new Map<string, string>();
 const UNIT_FOLDS_MAX = 10_000;
 

@@ -1,7 +1,9 @@
 /**
- * One value per process under a name, however many times the module is loaded (the framework
- * bundles server code apart from the front server and the scripts, so a module-level `let`
- * could exist twice). Epic Stack's helper.
+ * One value per process under a name, however many times the module is loaded: the front
+ * server's bundle and each of Next.js's layers load a server module again, up to five copies in
+ * one process (docs/decisions/047-module-state.md). Whatever a module keeps between calls is
+ * made here; scripts/module-state.test.ts finds module state made any other way. Epic Stack's
+ * helper.
  */
 export function singleton<T>(name: string, make: () => T): T {
   const holder = globalThis as typeof globalThis & { __axisSingletons?: Map<string, unknown> };

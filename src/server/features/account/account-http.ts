@@ -173,6 +173,7 @@ export async function handleSignInLinkFollow(request: Request): Promise<Response
 }
 
 /** One endpoint per provider name, built on first use: POST /api/account/sign-in-with/{provider}. */
+// module-state: handlers built from constants, the same in every copy of the module.
 const PROVIDER_ENDPOINTS = new Map<string, (request: Request) => Promise<Response>>();
 
 /** The provider buttons on /login: a 303 to the provider, with better-auth's state cookie. */

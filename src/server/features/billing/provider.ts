@@ -6,6 +6,7 @@ import { noteSandboxActivity } from '@/server/services/billing-sandbox/activity'
 import { handleBillingSandbox } from '@/server/services/billing-sandbox/http';
 import { pathPrefixHttpClient } from '@/server/services/billing-sandbox/path-prefix-http-client';
 import { sandboxSecretKey } from '@/server/services/billing-sandbox/secret-key';
+import { singleton } from '@/lib/singleton';
 
 /**
  * The app's one way to the payment provider (docs/decisions/008-billing-sandbox.md): the official
@@ -20,7 +21,7 @@ export type BillingProvider = {
   stripe: Stripe;
 };
 
-const cache = new WeakMap<Db, Promise<BillingProvider>>();
+const cache = singleton('billing-providers', () => new WeakMap<Db, Promise<BillingProvider>>());
 
 export function billingProvider(db: Db): Promise<BillingProvider> {
   let provider = cache.get(db);

@@ -2,6 +2,7 @@ import 'server-only';
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import path from 'node:path';
+import { singleton } from '@/lib/singleton';
 
 /**
  * Noto Sans JP Bold for the generated share images, from the project's own dependency
@@ -16,7 +17,10 @@ const WEIGHT = 700;
 
 type Subset = { file: string; ranges: [number, number][] };
 
-let subsets: Promise<{ dir: string; list: Subset[] }> | undefined;
+const loaded = singleton<{ subsets?: Promise<{ dir: string; list: Subset[] }> }>(
+  'share-font-subsets',
+  () => ({}),
+);
 
 function packageDir(): string {
   // Resolved from the project's node_modules (the server runs from the project directory).
@@ -41,15 +45,15 @@ export function parseSubsets(css: string): Subset[] {
 }
 
 function loadSubsets() {
-  subsets ??= (async () => {
+  loaded.subsets ??= (async () => {
     const dir = packageDir();
     const css = await readFile(path.join(dir, `${WEIGHT}.css`), 'utf8');
     return { dir, list: parseSubsets(css) };
   })();
-  return subsets;
+  return loaded.subsets;
 }
 
-const files = new Map<string, Promise<Buffer>>();
+const files = singleton('share-font-files', () => new Map<string, Promise<Buffer>>());
 
 export type ShareFont = { name: string; data: Buffer; weight: 700; style: 'normal' };
 

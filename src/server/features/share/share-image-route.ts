@@ -8,6 +8,7 @@ import { addressKey } from '@/server/platform/rate-limit/client-address';
 import { type Limit, RateLimitedError, consume } from '@/server/platform/rate-limit/limiter';
 import { renderShareImage } from './share-image';
 import { readShareSubject } from './share-subject';
+import { singleton } from '@/lib/singleton';
 
 /**
  * The generated share image's answer. Its address names the item's version
@@ -29,7 +30,10 @@ export const SHARE_IMAGE_LIMITS: readonly Limit[] = [
 ];
 
 /** Drawings started, by everything drawn: one waiting for its client's allowance is one too. */
-const rendered = new TtlCache<Promise<ArrayBuffer>>(24 * 3600_000, 200);
+const rendered = singleton(
+  'share-images-rendered',
+  () => new TtlCache<Promise<ArrayBuffer>>(24 * 3600_000, 200),
+);
 
 export type ShareImageRequest = {
   endpoint: string;

@@ -4,6 +4,7 @@ import { and, eq, lt, sql } from 'drizzle-orm';
 import { createHash } from 'node:crypto';
 import type { Db } from '@/server/platform/db/client';
 import { rateLimitHits } from '@/server/platform/db/schema';
+import { singleton } from '@/lib/singleton';
 
 /**
  * Fixed-window request limits counted in the database, so every app instance shares them.
@@ -33,7 +34,7 @@ const hashed = (subject: string) =>
 const bucketOf = (limit: Limit, subject: string) => `${limit.name}:${hashed(subject)}`;
 const windowOf = (limit: Limit, now: number) => Math.floor(now / limit.windowMs) * limit.windowMs;
 
-let calls = 0;
+const hits = singleton('rate-limit-hits', () => ({ calls: 0 }));
 
 /** Adds one to the subject's count in the current window and answers the new count. */
 export async function hit(
@@ -51,7 +52,7 @@ export async function hit(
     })
     .returning({ count: rateLimitHits.count });
   // Old windows are dropped now and then, not on every request.
-  if (++calls % 200 === 0) {
+  if (++hits.calls % 200 === 0) {
     await db.delete(rateLimitHits).where(lt(rateLimitHits.windowStart, now - 86_400_000));
   }
   return row?.count ?? 0;

@@ -3,6 +3,7 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { type Env, env } from '@/env';
+import { singleton } from '@/lib/singleton';
 
 /**
  * The app's signing secret (signed media URLs, and any other HMAC the app needs; derive a
@@ -15,11 +16,11 @@ import { type Env, env } from '@/env';
 export const APP_SECRET_MIN_LENGTH = 32;
 const FILE_NAME = 'app-secret';
 
-let cached: { settings: Env; secret: Buffer } | undefined;
+const memo = singleton<{ cached?: { settings: Env; secret: Buffer } }>('app-secret', () => ({}));
 
 export function getAppSecret(): Buffer {
   const settings = env();
-  if (cached?.settings === settings) return cached.secret;
+  if (memo.cached?.settings === settings) return memo.cached.secret;
   const fromEnv = settings.APP_SECRET?.trim();
   let secret: Buffer;
   if (fromEnv) {
@@ -30,7 +31,7 @@ export function getAppSecret(): Buffer {
   } else {
     secret = readOrCreateSecretFile(path.resolve(settings.DATA_DIR, FILE_NAME));
   }
-  cached = { settings, secret };
+  memo.cached = { settings, secret };
   return secret;
 }
 

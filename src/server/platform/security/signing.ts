@@ -3,6 +3,7 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { z } from 'zod';
 import { getAppSecret } from '@/server/platform/security/app-secret';
 import { isValidStorageKey } from '@/lib/media/storage-key';
+import { singleton } from '@/lib/singleton';
 
 /**
  * Everything the app signs with APP_SECRET: one core (a sub-key per purpose, HMAC-SHA256 over
@@ -15,7 +16,7 @@ import { isValidStorageKey } from '@/lib/media/storage-key';
 
 // --- core --------------------------------------------------------------------------------
 
-const keys = new Map<string, { secret: Buffer; key: Buffer }>();
+const keys = singleton('signing-keys', () => new Map<string, { secret: Buffer; key: Buffer }>());
 
 /** A sub-key for one purpose only, so that a value signed for one use never verifies for another. */
 function purposeKey(purpose: string): Buffer {

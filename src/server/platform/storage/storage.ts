@@ -14,6 +14,7 @@ import type {
   StoredObjectInfo,
 } from './media-storage';
 import { S3Storage, type S3Config } from './s3-storage';
+import { singleton } from '@/lib/singleton';
 
 /**
  * Where uploaded files live: a directory under DATA_DIR by default, an S3-compatible bucket
@@ -254,13 +255,16 @@ export function storageFromSettings(settings: Env): MediaStorage {
   });
 }
 
-let cached: { settings: Env; storage: MediaStorage } | undefined;
+const memo = singleton<{ cached?: { settings: Env; storage: MediaStorage } }>(
+  'media-storage',
+  () => ({}),
+);
 
 /** The app's storage, made once per settings object (tests that reset env() get a new one). */
 export function getStorage(): MediaStorage {
   const settings = env();
-  if (cached?.settings !== settings) {
-    cached = { settings, storage: storageFromSettings(settings) };
+  if (memo.cached?.settings !== settings) {
+    memo.cached = { settings, storage: storageFromSettings(settings) };
   }
-  return cached.storage;
+  return memo.cached.storage;
 }

@@ -21,6 +21,7 @@ import { type FilePart, MultipartForm, type MultipartLimits } from './multipart'
 import type { MediaStorage } from './media-storage';
 import { getStorage } from './storage';
 import { japanClock } from '@/lib/format';
+import { singleton } from '@/lib/singleton';
 
 /**
  * Receiving one uploaded image, audio or video file (the content API's POST /api/media,
@@ -88,17 +89,17 @@ export type ReceiveOptions = UploadOptions & {
 /** Where an upload's bytes wait while they are checked, one `<uuid>.part` file each. */
 const uploadTempPath = () => path.resolve(env().DATA_DIR, 'tmp', 'uploads');
 
-let tempDirReady: Promise<string> | undefined;
+const tempDir = singleton<{ ready?: Promise<string> }>('upload-temp-dir', () => ({}));
 
 function uploadTempDir(): Promise<string> {
-  tempDirReady ??= fs
+  tempDir.ready ??= fs
     .mkdir(uploadTempPath(), { recursive: true, mode: 0o700 })
     .then(() => uploadTempPath())
     .catch((error: unknown) => {
-      tempDirReady = undefined;
+      tempDir.ready = undefined;
       throw error;
     });
-  return tempDirReady;
+  return tempDir.ready;
 }
 
 /**

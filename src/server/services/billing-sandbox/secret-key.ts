@@ -3,6 +3,7 @@ import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import type { Db } from '@/server/platform/db/client';
 import { billingSandboxSettings } from '@/server/platform/db/schema';
+import { singleton } from '@/lib/singleton';
 
 /**
  * The sandbox's secret API key (`sk_test_…`), made at random on first use and kept in the
@@ -12,7 +13,7 @@ import { billingSandboxSettings } from '@/server/platform/db/schema';
  */
 
 const SETTING = 'secret_key';
-const cache = new WeakMap<Db, string>();
+const cache = singleton('sandbox-secret-keys', () => new WeakMap<Db, string>());
 
 export async function sandboxSecretKey(db: Db): Promise<string> {
   const cached = cache.get(db);

@@ -16,6 +16,7 @@ import {
 import { readingsOf } from '@/server/services/cms/search/readings';
 import { CONTENT_MODEL, type EndpointDef, SEARCHABLE_KINDS, findEndpoint } from '@/lib/cms/model';
 import type { StoredData } from './values';
+import { singleton } from '@/lib/singleton';
 
 /**
  * Tokens kept per item. Far above what an article reaches (a 3,000-character body has about
@@ -137,11 +138,11 @@ const SAMPLES = [
   '<div><p>入れ子</p><hr class="members"></div><blockquote><p>引用</p></blockquote>',
   'プレーンテキストだけの本文',
 ];
-let currentVersion: string | undefined;
+const version = singleton<{ current?: string }>('search-index-version', () => ({}));
 
 /** The version stamped on rows indexed by this code. */
 export function searchIndexVersion(): string {
-  if (currentVersion === undefined) {
+  if (version.current === undefined) {
     const open = CONTENT_MODEL.flatMap((def) =>
       SAMPLES.map((html) => {
         const item: StoredData = { isPublicPreview: false };
@@ -150,12 +151,12 @@ export function searchIndexVersion(): string {
         return searchableText(def, openData(def, item));
       }),
     );
-    currentVersion = createHash('sha256')
+    version.current = createHash('sha256')
       .update(JSON.stringify([INDEX_DERIVATION, open]))
       .digest('base64url')
       .slice(0, 16);
   }
-  return currentVersion;
+  return version.current;
 }
 
 /**
@@ -320,7 +321,7 @@ export async function reindexStaleRows(db: Db): Promise<number> {
   }
 }
 
-const reindexing = new WeakMap<Db, Promise<number>>();
+const reindexing = singleton('search-reindexing', () => new WeakMap<Db, Promise<number>>());
 
 /**
  * Starts reindexing stale rows once per process and database, in the background: until a row is

@@ -13,6 +13,7 @@ import type { FilterNode } from './query/filters';
 import { type SearchScope, reindexInBackground, scopeKey, searchCondition } from './search-index';
 import { type Order, compileFilter, compileOrders } from './sql-filters';
 import { type StoredData, shapeFields } from './values';
+import { singleton } from '@/lib/singleton';
 
 /**
  * The built-in content service's storage and rules: reading with microCMS's visibility,
@@ -227,7 +228,7 @@ export function selectFields(value: unknown, paths: string[][]): unknown {
  * is a backstop).
  */
 type Count = { count: number; reads: ContentReads };
-const countCaches = new WeakMap<Db, TtlCache<Count>>();
+const countCaches = singleton('content-count-caches', () => new WeakMap<Db, TtlCache<Count>>());
 function countCache(db: Db): TtlCache<Count> {
   let cache = countCaches.get(db);
   if (!cache) {

@@ -32,6 +32,7 @@ export function page(title: string, main: HtmlValue): Html {
  * The stylesheet, built as plain text: its content must stay exactly the text CSS_HASH covers
  * (a formatter would indent it inside an html template), and it is ours, so not escaped.
  */
+// module-state: an immutable piece of markup.
 const STYLE_ELEMENT = new Html(`<style>${CSS}</style>`);
 
 function securityHeaders(formOrigins: string[]): Record<string, string> {
