@@ -29,6 +29,7 @@ export const GUARDED_TABLES: Record<string, RegExp> = {
   billing_sandbox_objects: /^\/(api\/(billing|create-customer-portal)|billing-sandbox)\//,
   billing_webhook_events: /^\/api\/webhooks\//,
   billing_notifications: /^\/api\/webhooks\//,
+  offer_redemptions: /^\/(api\/webhooks\/|service-plans\/checkout-success)/,
   billing_plans: /^\/api\/webhooks\//,
   mail_outbox: /^\/api\/(account|contact|biz|jobs)\//,
   contact_messages: /^\/api\/contact/,

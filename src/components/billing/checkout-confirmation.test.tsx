@@ -105,9 +105,7 @@ describe('CheckoutConfirmation (最終確認画面)', () => {
     };
     const terms = offerTerms(offer, MONTHLY)!;
     const props = { plan: MONTHLY, trialDays: 0, trialOffered: true, now: NOW };
-    render(
-      <CheckoutConfirmation {...props} offer={{ code: 'WELCOME', name: '初月半額', terms }} />,
-    );
+    render(<CheckoutConfirmation {...props} offer={{ code: 'WELCOME', terms }} />);
     const price = rowText('価格（税込）');
     expect(price).toContain('初月 ¥550（通常 ¥1,100）');
     expect(price).toContain('割引後のお支払い（税込）¥550、うち消費税（10%） ¥50');
@@ -116,5 +114,41 @@ describe('CheckoutConfirmation (最終確認画面)', () => {
     expect(price).toContain('クーポンコード「WELCOME」（初月半額）');
     expect(rowText('自動更新')).toContain('割引の適用中は ¥550（税込）を決済します（初月）');
     expect(document.querySelector('input[name="offer"]')).toHaveValue('WELCOME');
+    // The offer replaces the trial: said as such, not as a reader who is not a first-timer.
+    const trial = rowText('無料体験');
+    expect(trial).not.toContain('対象外');
+    expect(trial).not.toContain('初めて');
+    expect(trial).toBe(
+      'クーポンコード「WELCOME」の割引を適用するため、無料体験はつきません（割引との併用はできません）。',
+    );
+  });
+
+  it('names the offer for the plan it is applied to, whatever staff called it', () => {
+    const offer = {
+      code: 'WELCOME',
+      name: '初月半額',
+      percentOff: 50,
+      amountOff: null,
+      duration: 'once' as const,
+      durationInMonths: null,
+      firstTimeOnly: false,
+      products: null,
+    };
+    const terms = offerTerms(offer, YEARLY)!;
+    render(
+      <CheckoutConfirmation
+        plan={YEARLY}
+        trialDays={0}
+        trialOffered={false}
+        now={NOW}
+        offer={{ code: 'WELCOME', terms }}
+      />,
+    );
+    const price = rowText('価格（税込）');
+    expect(price).toContain('初年度 ¥5,500（通常 ¥11,000）');
+    expect(price).toContain('クーポンコード「WELCOME」（初年度半額）');
+    expect(price).not.toContain('初月');
+    // The site offers no trial: nothing to say about one.
+    expect(screen.queryByRole('rowheader', { name: '無料体験' })).toBeNull();
   });
 });

@@ -42,8 +42,11 @@ export type CheckoutConfirmationProps = {
    * here applies for the plan; the confirmation mail's link then opens the card form.
    */
   signUp?: ReactNode;
-  /** A valid offer's code and its terms on this plan (the checkout applies it). */
-  offer?: { code: string; name: string | null; terms: OfferTerms } | null;
+  /**
+   * A valid offer's code and its terms on this plan (the checkout applies it). Readers see the
+   * offer by its terms on this plan (`terms.name`), not by the name staff gave the coupon.
+   */
+  offer?: { code: string; terms: OfferTerms } | null;
   /** Why the code the reader came with cannot be used (the regular price is shown). */
   offerMessage?: string | null;
 };
@@ -94,8 +97,7 @@ export function CheckoutConfirmation({
             {formatYen(includedTax(plan.amount))}
           </p>
           <p className={styles.small}>
-            クーポンコード「{offer.code}」{offer.name ? `（${offer.name}）` : ''}
-            を適用します。無料体験との併用はできません。
+            クーポンコード「{offer.code}」（{offer.terms.name}）を適用します。
           </p>
         </>
       ) : (
@@ -198,7 +200,13 @@ export function CheckoutConfirmation({
   } else if (trialOffered) {
     rows.push({
       label: '無料体験',
-      body: (
+      // An offer replaces the trial (checkout.ts): that is the reason, whoever the reader is.
+      body: offer ? (
+        <p>
+          クーポンコード「{offer.code}
+          」の割引を適用するため、無料体験はつきません（割引との併用はできません）。
+        </p>
+      ) : (
         <p>
           対象外です（無料体験は、初めて有料プランをお申し込みになる方に限ります。おひとり様1回限り）。
         </p>

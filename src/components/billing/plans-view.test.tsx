@@ -7,6 +7,7 @@ import { SnackbarProvider } from '@/components/ui/snackbar-context.client';
 import type { CurrentPlanView } from './billing-format';
 import { PLANS } from '@test-support/plans';
 import { type PlansViewer, PlansView } from './plans-view';
+import type { OfferView } from '@/lib/billing/offer-terms';
 
 const ACTIVE: CurrentPlanView = {
   provider: 'stripe',
@@ -319,5 +320,62 @@ describe('PlansView', () => {
     const yearly = card('メンバーシップ 年額プラン');
     expect(within(yearly).queryByRole('link')).toBeNull();
     expect(within(yearly).getByText(/お申し込みを受け付けていません/)).toBeInTheDocument();
+  });
+});
+
+describe('PlansView with an offer (?offer=CODE)', () => {
+  // Named by staff for the monthly plan; the same coupon takes half off the yearly plan's year.
+  const OFFER: OfferView = {
+    code: 'WELCOME',
+    name: '初月半額',
+    percentOff: 50,
+    amountOff: null,
+    duration: 'once',
+    durationInMonths: null,
+    firstTimeOnly: true,
+    products: null,
+  };
+  const anonymous: PlansViewer = { kind: 'anonymous', trialDays: 14 };
+
+  it('names the discount and its period for each plan, never another plan’s', () => {
+    wrap(<PlansView plans={PLANS} viewer={anonymous} offer={OFFER} />);
+    const monthly = card('メンバーシップ 月額プラン');
+    expect(monthly).toHaveTextContent('初月 ¥550（通常 ¥1,100）');
+    expect(monthly).toHaveTextContent('クーポンコード「WELCOME」（初月半額）');
+    const yearly = card('メンバーシップ 年額プラン');
+    expect(yearly).toHaveTextContent('初年度 ¥5,500（通常 ¥11,000）');
+    expect(yearly).toHaveTextContent('クーポンコード「WELCOME」（初年度半額）');
+    expect(yearly).not.toHaveTextContent('初月');
+  });
+
+  it('promises no free trial where the offer replaces it, and says so', () => {
+    wrap(<PlansView plans={PLANS} viewer={anonymous} offer={OFFER} />);
+    expect(screen.queryByText(/日間無料/)).toBeNull();
+    expect(
+      screen.queryByText(/無料体験は、初めて有料プランをお申し込みになる方が対象です/),
+    ).toBeNull();
+    expect(
+      screen.getByText(
+        'クーポンコード「WELCOME」でのお申し込みには、無料体験はつきません（割引との併用はできません）。',
+      ),
+    ).toBeInTheDocument();
+  });
+
+  it('keeps the trial of a plan the offer does not apply to, and says which plans have the offer', () => {
+    const plans = PLANS.map((plan) => ({ ...plan, productId: `prod_${plan.key}` }));
+    wrap(
+      <PlansView
+        plans={plans}
+        viewer={member({ trialDays: 14 })}
+        offer={{ ...OFFER, products: ['prod_yearly'] }}
+      />,
+    );
+    expect(card('メンバーシップ 月額プラン')).toHaveTextContent('初回 14 日間無料');
+    expect(card('メンバーシップ 年額プラン')).not.toHaveTextContent('日間無料');
+    expect(
+      screen.getByText(
+        /クーポンコード「WELCOME」の割引がある「メンバーシップ 年額プラン」は、無料体験の代わりに割引でのお申し込みになります/,
+      ),
+    ).toBeInTheDocument();
   });
 });

@@ -120,7 +120,7 @@ export function PlansView({
         <h2 id="paid-plans-heading" className={styles.sectionTitle}>
           有料プラン
         </h2>
-        <TrialNote viewer={viewer} />
+        <TrialNote viewer={viewer} plans={plans} offer={offer} />
         <ul className={styles.planGrid}>
           {plans.map((plan) => (
             <li key={plan.key}>
@@ -190,12 +190,36 @@ export function PlansView({
   );
 }
 
-/** Who gets the free days, said once above the cards (each card says how many). */
-function TrialNote({ viewer }: { viewer: PlansViewer }) {
+/**
+ * Who gets the free days, said once above the cards (each card says how many). An offer
+ * replaces the trial on the plans it applies to (checkout.ts decides so): those plans promise
+ * no trial, and the note says why.
+ */
+function TrialNote({
+  viewer,
+  plans,
+  offer,
+}: {
+  viewer: PlansViewer;
+  plans: PlanView[];
+  offer: OfferView | null;
+}) {
   if (viewer.trialDays <= 0 || (viewer.kind === 'member' && viewer.current)) return null;
+  const offered = offer ? plans.filter((plan) => offerTerms(offer, plan)) : [];
+  if (offer && offered.length === plans.length) {
+    return (
+      <p className={styles.trialNote}>
+        クーポンコード「{offer.code}
+        」でのお申し込みには、無料体験はつきません（割引との併用はできません）。
+      </p>
+    );
+  }
   return (
     <p className={styles.trialNote}>
       無料体験は、初めて有料プランをお申し込みになる方が対象です（おひとり様1回限り）。無料期間中に解約すれば、料金はかかりません。
+      {offer && offered.length > 0
+        ? `クーポンコード「${offer.code}」の割引がある${offered.map((plan) => `「${plan.name}」`).join('と')}は、無料体験の代わりに割引でのお申し込みになります（併用はできません）。`
+        : null}
     </p>
   );
 }
@@ -248,7 +272,7 @@ function PlanCard({
             <strong>{terms.label}</strong>
           </p>
           <p className={styles.small}>
-            クーポンコード「{offer.code}」{offer.name ? `（${offer.name}）` : ''}。{terms.after}
+            クーポンコード「{offer.code}」（{terms.name}）。{terms.after}
           </p>
         </div>
       ) : null}

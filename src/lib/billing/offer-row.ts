@@ -8,7 +8,10 @@ export type OfferRowView = {
   value: number;
   duration: 'once' | 'repeating' | 'forever';
   months: number | null;
+  /** Completed checkouts counted against the cap (failed and abandoned ones never count). */
   redeemed: number;
+  /** Checkouts that completed after the cap was reached: honoured, not counted. */
+  overCap: number;
   cap: number | null;
   expiresAt: Date | null;
   firstTime: boolean;

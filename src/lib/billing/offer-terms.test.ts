@@ -21,6 +21,7 @@ describe('offerTerms', () => {
       charges: 1,
       lead: '初月',
       label: '初月 ¥550（通常 ¥1,100）',
+      name: '初月半額',
       after: '割引は初月のお支払いに適用され、その後は通常の ¥1,100（税込）／月 です。',
     });
     expect(offerTerms({ ...base, percentOff: 50 }, yearly)?.label).toBe(
@@ -45,5 +46,21 @@ describe('offerTerms', () => {
   it('applies only to the offer’s products, and never below zero', () => {
     expect(offerTerms({ ...base, percentOff: 10, products: ['prod_b'] }, monthly)).toBeNull();
     expect(offerTerms({ ...base, amountOff: 5000 }, monthly)?.discounted).toBe(0);
+  });
+});
+
+describe('offerTerms: the name readers see', () => {
+  it('says the discount and its period on the plan it is shown on', () => {
+    const half = { ...base, name: '初月半額', percentOff: 50 };
+    expect(offerTerms(half, monthly)?.name).toBe('初月半額');
+    expect(offerTerms(half, yearly)?.name).toBe('初年度半額');
+    expect(offerTerms({ ...base, percentOff: 20 }, monthly)?.name).toBe('初月20%オフ');
+    expect(offerTerms({ ...base, amountOff: 300 }, yearly)?.name).toBe('初年度 ¥300引き');
+    expect(offerTerms({ ...base, percentOff: 100 }, monthly)?.name).toBe('初月無料');
+    const three = { ...base, percentOff: 50, duration: 'repeating' as const, durationInMonths: 3 };
+    expect(offerTerms(three, monthly)?.name).toBe('最初の3回（3か月）半額');
+    expect(offerTerms({ ...base, percentOff: 10, duration: 'forever' }, yearly)?.name).toBe(
+      '毎回10%オフ',
+    );
   });
 });

@@ -42,6 +42,12 @@ export type OfferTerms = {
   lead: string;
   /** "初月 ¥550（通常 ¥1,100）". */
   label: string;
+  /**
+   * What readers call the offer on this plan: the discount and its period, "初月半額" on a
+   * monthly plan, "初年度半額" on a yearly one. Made from the coupon's terms, never from the
+   * name staff gave it, which names one plan's period whatever plans the coupon applies to.
+   */
+  name: string;
   /** What is charged after the discount ends, or that it does not end. */
   after: string;
 };
@@ -79,9 +85,17 @@ export function offerTerms(offer: OfferView, plan: OfferPlan): OfferTerms | null
             : '初回'
         : `最初の${charges}回（${charges * monthsPerCharge}か月）`;
   const label = `${lead} ${formatYen(discounted)}（通常 ${formatYen(plan.amount)}）`;
+  const name =
+    discounted === 0
+      ? `${lead}無料`
+      : offer.percentOff === 50
+        ? `${lead}半額`
+        : offer.percentOff !== null
+          ? `${lead}${offer.percentOff}%オフ`
+          : `${lead} ${formatYen(off)}引き`;
   const after =
     charges === null
       ? `割引後の ${formatYen(discounted)}（税込）／${unit} が、解約されるまで毎回適用されます。`
       : `割引は${lead}のお支払いに適用され、その後は通常の ${formatYen(plan.amount)}（税込）／${unit} です。`;
-  return { discounted, charges, lead, label, after };
+  return { discounted, charges, lead, label, name, after };
 }

@@ -19,12 +19,15 @@ export const SEGMENT_LABELS: Readonly<Record<Segment, string>> = {
 };
 
 export const SEGMENT_HINTS: Readonly<Record<Segment, string>> = {
-  all: '配信を希望した読者全員（有料会員には全文、それ以外には会員限定部分の前まで）',
+  all: '配信を希望した読者全員（それぞれサイトで読める範囲：有料会員には全文、無料会員には会員限定部分の前まで。無料会員も読める最新の会員限定記事は全文）',
   free: '配信を希望した読者のうち、有料プランのない読者',
   paid: '配信を希望した読者のうち、有料プラン（利用中・お試し中）の読者',
 };
 
-/** The two versions of a letter: the whole post, or the part above the members' divider. */
+/**
+ * The two readers a letter is made for: a paid member (the whole post) and a free member (what
+ * the site shows them: the whole of a post the free plan opens, else the part above the divider).
+ */
 export const AUDIENCES = ['free', 'paid'] as const;
 export type Audience = (typeof AUDIENCES)[number];
 

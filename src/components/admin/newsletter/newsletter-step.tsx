@@ -118,7 +118,7 @@ function PreviewSection({ post, preview }: Pick<NewsletterStepProps, 'post' | 'p
                 defaultChecked={audience === preview.audience}
               />
               {AUDIENCE_LABELS[audience]}
-              {audience === 'paid' ? '（全文）' : '（会員限定部分の前まで）'}
+              {audience === 'paid' ? '（全文）' : '（無料会員がサイトで読める範囲）'}
             </label>
           ))}
           <Button type="submit" color="white" width="auto" height={40}>

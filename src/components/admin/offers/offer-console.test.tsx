@@ -14,6 +14,7 @@ const OFFER = {
   duration: 'once' as const,
   months: null,
   redeemed: 3,
+  overCap: 0,
   cap: 100,
   expiresAt: new Date('2026-12-31T14:59:59Z'),
   firstTime: true,
@@ -45,6 +46,22 @@ describe('the offers console', () => {
     );
     expect(within(second!).getByRole('heading').textContent).toBe('初月半額（無効）');
     expect(within(second!).queryByRole('button')).toBeNull();
+  });
+
+  it('says when a code ended at its cap, and the checkouts honoured past it', () => {
+    render(
+      <OfferList
+        offers={[{ ...OFFER, active: false, redeemed: 100, overCap: 1 }]}
+        planNames={new Map()}
+        siteUrl="https://example.jp"
+        now={NOW}
+      />,
+    );
+    const item = screen.getByRole('listitem');
+    expect(within(item).getByRole('heading').textContent).toBe('初月半額（上限に達しました）');
+    expect(item.textContent).toContain(
+      '100回 ／ 上限 100回（ほかに上限の後に完了した申し込み 1回：割引のまま適用）',
+    );
   });
 
   it('posts the create form to the server, with the plans to choose', () => {

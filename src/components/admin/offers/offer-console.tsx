@@ -27,9 +27,10 @@ function discountText(o: OfferRowView): string {
 }
 
 function stateText(o: OfferRowView, now: Date): string {
+  // Reaching the cap turns the code off (offers.ts): that, not staff, ended it.
+  if (o.cap !== null && o.redeemed >= o.cap) return '上限に達しました';
   if (!o.active) return '無効';
   if (o.expiresAt && o.expiresAt <= now) return '期限切れ';
-  if (o.cap !== null && o.redeemed >= o.cap) return '上限に達しました';
   return '有効';
 }
 
@@ -66,6 +67,9 @@ export function OfferList({
                   <dt>利用</dt>
                   <dd>
                     {o.redeemed}回{o.cap !== null ? ` ／ 上限 ${o.cap}回` : '（上限なし）'}
+                    {o.overCap > 0
+                      ? `（ほかに上限の後に完了した申し込み ${o.overCap}回：割引のまま適用）`
+                      : ''}
                   </dd>
                   <dt>有効期限</dt>
                   <dd>{o.expiresAt ? formatDateJa(o.expiresAt.toISOString()) : 'なし'}</dd>
@@ -109,7 +113,7 @@ const OFFER_FIELDS: readonly OfferField[] = [
     label: 'オファー名',
     required: true,
     maxLength: 40,
-    hint: '確認画面に表示されます（例：初月半額）。',
+    hint: '管理用の名前です（例：春のキャンペーン）。読者には、プランごとに割引の内容から作った名前が表示されます（例：月額プランは「初月半額」、年額プランは「初年度半額」）。',
   },
   {
     name: 'kind',
@@ -152,7 +156,12 @@ const OFFER_FIELDS: readonly OfferField[] = [
     type: 'date',
     hint: 'この日の終わり（日本時間）まで使えます。空欄で期限なし。',
   },
-  { name: 'cap', label: '利用回数の上限', inputMode: 'numeric', hint: '空欄で上限なし。' },
+  {
+    name: 'cap',
+    label: '利用回数の上限',
+    inputMode: 'numeric',
+    hint: '決済まで完了したお申し込みを数えます（失敗・中断は数えません）。上限に達するとコードは無効になります。空欄で上限なし。',
+  },
 ];
 
 export function CreateOfferForm({

@@ -9,6 +9,7 @@ import { handleContentApi } from '@/server/services/cms/http';
 import { MEMBERS_DIVIDER } from '@/lib/cms/members-divider';
 import { findDraftKey } from '@/server/services/cms/store';
 import { type SiteContent, createSiteContent } from '@/server/features/content/site-content';
+import { getFreePlanPostIds } from '@/server/features/content';
 import { type Database, useDatabase } from '@/server/platform/db/client';
 import { type LetterPost, renderNewsletterLetter } from '@/server/features/newsletter/letter';
 import { previewCookieValue } from '@/server/features/preview/preview';
@@ -304,7 +305,9 @@ describe('nothing below the members’ divider reaches a reader without access',
     }
   });
 
-  it('the free letter of the newsletter, and not the paid one', () => {
+  it('the free letter of the newsletter, and not the paid one', async () => {
+    // The site's own free-plan list: the post is outside it, as for the free member above.
+    const freePlanPostIds = await getFreePlanPostIds(site.client);
     const item: LetterPost = {
       id: ID,
       title: '区切り線のある記事',
@@ -320,6 +323,7 @@ describe('nothing below the members’ divider reaches a reader without access',
         recipient: { name: '読者', email: 'reader@example.com' },
         unsubscribeUrl: 'https://axis.example.jp/newsletter/unsubscribe?t=x',
         postUrl: `https://axis.example.jp/posts/${ID}`,
+        freePlanPostIds,
         sender: {
           siteName: 'AXIS',
           siteUrl: 'https://axis.example.jp',

@@ -4,14 +4,17 @@ import type { OfferRowView } from '@/lib/billing/offer-row';
 import { optionalDay, requiredText, z } from '@/lib/zod';
 import type { Db } from '@/server/platform/db/client';
 import { listPlans } from './catalogue';
+import { type RedemptionCount, SITE_CAP_KEY, redemptionCounts, siteCapOf } from './offers';
 import { billingProvider } from './provider';
 import { JAPAN_OFFSET_MS } from '@/lib/format';
 import { PLAN_KEYS, type PlanKey } from '@/lib/billing/plans';
 
 /**
  * The console's offers (/admin/offers): each is a coupon and one promotion code at the
- * provider, made through the SDK; the provider keeps them (no table of ours, decision 028), so
- * its dashboard and this screen show the same offers, redemptions included.
+ * provider, made through the SDK; the provider keeps them, so its dashboard and this screen
+ * show the same offers. Their redemptions are the site's (offers.ts, offer_redemptions):
+ * completed checkouts, counted against the cap the code's metadata holds (decision 028, its
+ * 2026-11-29 amendment), never the provider's count, which takes failed attempts too.
  */
 
 export const DUPLICATE_CODE_MESSAGE = 'このコードはすでに使われています';
@@ -126,10 +129,12 @@ export async function createOffer(
       promotion: { type: 'coupon', coupon: coupon.id },
       code: input.code,
       ...(expiry !== null ? { expires_at: expiry } : {}),
-      ...(input.cap !== undefined ? { max_redemptions: input.cap } : {}),
+      // The cap is the site's: the provider's own would count failed and abandoned checkouts.
+      ...(input.cap !== undefined ? { metadata: { [SITE_CAP_KEY]: String(input.cap) } } : {}),
       restrictions: { first_time_transaction: input.firstTime },
     });
-    return { ok: true, offer: toRow({ ...code, promotion: { ...code.promotion, coupon } }) };
+    const made = { ...code, promotion: { ...code.promotion, coupon } };
+    return { ok: true, offer: toRow(made, { counted: 0, overCap: 0 }) };
   } catch (error) {
     // Another tab took the code meanwhile: the provider refuses it, and so do we.
     if (isCode(error, 'resource_already_exists'))
@@ -138,7 +143,7 @@ export async function createOffer(
   }
 }
 
-function toRow(code: Stripe.PromotionCode): OfferRow {
+function toRow(code: Stripe.PromotionCode, redemptions: RedemptionCount | undefined): OfferRow {
   const coupon = code.promotion.coupon;
   const c = typeof coupon === 'object' && coupon ? coupon : null;
   const plans = (c?.metadata?.plans ?? '')
@@ -153,12 +158,26 @@ function toRow(code: Stripe.PromotionCode): OfferRow {
     value: c?.percent_off ?? c?.amount_off ?? 0,
     duration: (c?.duration ?? 'once') as OfferRow['duration'],
     months: c?.duration_in_months ?? null,
-    redeemed: code.times_redeemed,
-    cap: code.max_redemptions ?? null,
+    ...redeemedOf(code, redemptions ?? { counted: 0, overCap: 0 }),
     expiresAt: code.expires_at ? new Date(code.expires_at * 1000) : null,
     firstTime: code.restrictions.first_time_transaction,
     plans,
   };
+}
+
+/**
+ * Redemptions and cap as the console shows them: the site's count of completed checkouts and
+ * its cap; for a code capped at the provider (made on its dashboard, or here before the site
+ * kept the cap), the provider's count, which is the one its cap is checked against.
+ */
+function redeemedOf(
+  code: Stripe.PromotionCode,
+  redemptions: RedemptionCount,
+): Pick<OfferRow, 'redeemed' | 'overCap' | 'cap'> {
+  const siteCap = siteCapOf(code.metadata);
+  if (siteCap === null && code.max_redemptions !== null)
+    return { redeemed: code.times_redeemed, overCap: 0, cap: code.max_redemptions };
+  return { redeemed: redemptions.counted, overCap: redemptions.overCap, cap: siteCap };
 }
 
 /** The offers, newest first (the provider's first hundred). */
@@ -168,7 +187,11 @@ export async function listOffers(db: Db): Promise<OfferRow[]> {
     limit: 100,
     expand: ['data.promotion.coupon'],
   });
-  return found.data.map(toRow);
+  const counts = await redemptionCounts(
+    db,
+    found.data.map((code) => code.id),
+  );
+  return found.data.map((code) => toRow(code, counts.get(code.id)));
 }
 
 /** Turns the code off (the coupon stays, for the discounts already given); null: no such code. */
@@ -176,7 +199,8 @@ export async function deactivateOffer(db: Db, id: string): Promise<OfferRow | nu
   const { stripe } = await billingProvider(db);
   try {
     await stripe.promotionCodes.update(id, { active: false });
-    return toRow(await stripe.promotionCodes.retrieve(id, { expand: ['promotion.coupon'] }));
+    const code = await stripe.promotionCodes.retrieve(id, { expand: ['promotion.coupon'] });
+    return toRow(code, (await redemptionCounts(db, [id])).get(id));
   } catch (error) {
     if (isCode(error, 'resource_missing')) return null;
     throw error;

@@ -13,6 +13,7 @@ import {
   notifyTrialEnding,
 } from './notifications';
 import { CHARGING_STATUSES, keepOnePlan, wasReversedAsDuplicate } from './one-plan';
+import { recordOfferRedemption } from './offers';
 import { type SubscriptionChange, syncInvoice, syncSubscription } from './records';
 import { WEBHOOK_PATH, webhookSecret } from './sandbox-setup';
 
@@ -65,6 +66,8 @@ async function applySubscription(
  */
 export async function applyCompletedCheckout(db: Db, subscriptionId: string): Promise<void> {
   await applySubscription(db, subscriptionId, notifySubscriptionChange);
+  // An offer counts when its checkout completes, never on a failed or abandoned attempt.
+  await recordOfferRedemption(db, subscriptionId);
 }
 
 async function apply(db: Db, event: Stripe.Event): Promise<void> {

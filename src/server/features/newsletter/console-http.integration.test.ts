@@ -49,9 +49,16 @@ beforeAll(async () => {
   await addReaders(db, [{ id: 'r-free' }, { id: 'r-paid', plan: 'active' }, { id: 'r-free-2' }]);
   await createContent(db, posts, {
     id: 'live',
-    body: { title: '公開記事', body: BODY },
+    body: { title: '公開記事', body: BODY, publishedAt: '2026-01-01T00:00:00Z' },
     status: 'publish',
   });
+  // Three newer members' posts: the free plan (the newest 3) leaves 'live' to paid readers.
+  for (const n of [1, 2, 3])
+    await createContent(db, posts, {
+      id: `newer-${n}`,
+      body: { title: `新しい記事${n}`, body: BODY, publishedAt: `2026-01-0${n + 1}T00:00:00Z` },
+      status: 'publish',
+    });
   await createContent(db, posts, {
     id: 'soon',
     body: { title: '予約記事', body: BODY },
@@ -222,6 +229,12 @@ describe('the preview and the test letter', () => {
       'live',
     );
     expect(await paid.text()).toContain('会員だけが読める続き');
+    // A post the free plan opens is whole in the free reader's letter, as on the site.
+    const open = await routes.preview(
+      get('/api/admin/newsletter/preview/newer-3?audience=free', 'editor'),
+      'newer-3',
+    );
+    expect(await open.text()).toContain('会員だけが読める続き');
     const bad = await routes.preview(
       get('/api/admin/newsletter/preview/live?audience=vip', 'editor'),
       'live',

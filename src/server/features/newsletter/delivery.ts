@@ -3,7 +3,9 @@ import { hostname } from 'node:os';
 import { randomBytes } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { type Db, isClosedDatabaseError, queryRows } from '@/server/platform/db/client';
-import { PAID_READER } from './queue';
+import { ROLES } from '@/lib/identity/roles';
+import { postAccess, viewerOf } from '@/lib/access/post-access';
+import { listSubscriptionsOf } from '@/server/features/profiles';
 import { suppressBounce } from './suppressions';
 
 /**
@@ -220,16 +222,15 @@ export async function claimLetters(
                   l.attempts`,
   );
   if (rows.length === 0) return [];
-  // The reader as of now: still opted in, not suppressed, and paid or not at send time.
+  // The reader as of now: still opted in, not suppressed, and who the site sees them as.
   const userIds = [...new Set(rows.map((r) => r.userId))];
   const sendIds = [...new Set(rows.map((r) => r.sendId))];
-  const readers = await queryRows<{ id: string; name: string; mayReceive: boolean; paid: boolean }>(
+  const readers = await queryRows<{ id: string; name: string; role: string; mayReceive: boolean }>(
     db,
-    sql`SELECT u.id, u.name,
+    sql`SELECT u.id, u.name, u.role,
                (p.newsletter AND u.email_verified
                 AND NOT EXISTS (SELECT 1 FROM newsletter_suppressions x
-                                WHERE x.email = lower(u.email))) AS "mayReceive",
-               ${PAID_READER} AS paid
+                                WHERE x.email = lower(u.email))) AS "mayReceive"
         FROM "user" u JOIN user_private_profiles p ON p.user_id = u.id
         WHERE u.id IN (${sql.join(
           userIds.map((id) => sql`${id}`),
@@ -241,6 +242,7 @@ export async function claimLetters(
     sql`SELECT id, content_id AS "contentId", status FROM newsletter_sends
         WHERE id IN (${uuidList(sendIds)})`,
   );
+  const plans = await listSubscriptionsOf(db, userIds);
   const byUser = new Map(readers.map((r) => [r.id, r]));
   const bySend = new Map(sends.map((s) => [s.id, s]));
   const out: ClaimedLetter[] = [];
@@ -259,12 +261,31 @@ export async function claimLetters(
         userId: row.userId,
         email: row.email,
         name: reader.name,
-        audience: reader.paid ? 'paid' : 'free',
+        audience: letterAudienceOf(reader, plans.get(row.userId) ?? [], now),
         attempts: Number(row.attempts),
       });
   }
   for (const d of dropped) await settle(db, d.id, senderId, 'failed', d.reason, null);
   return out;
+}
+
+/** A members' post outside the free plan: whoever it opens to reads every post in full. */
+const ANY_MEMBERS_POST = { id: '', isPublicPreview: false };
+
+/**
+ * Which letter a reader gets, decided as the site decides their pages (the access policy's
+ * viewer of their role and plans): the paid reader's letter for a viewer every members' post
+ * opens to (a paid plan, one whose payment is being retried, staff), else the free member's,
+ * which the policy then fills with each post's free-plan answer (letter.ts).
+ */
+function letterAudienceOf(
+  reader: { role: string },
+  subscriptions: Parameters<typeof viewerOf>[1],
+  now: Date,
+): LetterAudience {
+  const role = ROLES.find((r) => r === reader.role) ?? 'member';
+  const viewer = viewerOf({ role }, subscriptions, now);
+  return postAccess(viewer, ANY_MEMBERS_POST, []).full ? 'paid' : 'free';
 }
 
 /** Ends a letter this sender holds: failed (with why), or back to queued for a later try. */

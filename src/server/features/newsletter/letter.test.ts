@@ -2,6 +2,7 @@ import { parseDocument, DomUtils } from 'htmlparser2';
 import { describe, expect, it } from 'vitest';
 import { MEMBERS_DIVIDER } from '@/lib/cms/members-divider';
 import {
+  FREE_PLAN_LETTER_NOTE,
   type LetterInput,
   type LetterPost,
   READ_MORE_LABEL,
@@ -33,13 +34,18 @@ const post = (body: string, more: Partial<LetterPost> = {}): LetterPost => ({
   ...more,
 });
 
-const render = (item: LetterPost, audience: 'paid' | 'free') =>
+const render = (
+  item: LetterPost,
+  audience: 'paid' | 'free',
+  freePlanPostIds: readonly string[] = [],
+) =>
   renderNewsletterLetter({
     item,
     audience,
     recipient: { name: '読者 太郎', email: 'taro@example.jp' },
     unsubscribeUrl: `${SITE}/newsletter/unsubscribe?token=abc`,
     postUrl: `${SITE}/posts/post-1?nl=1`,
+    freePlanPostIds,
     sender,
   });
 
@@ -73,6 +79,19 @@ describe('renderNewsletterLetter: what each audience gets', () => {
     expect(letter.html).toContain(`会員だけの段落 ${SECRET}`);
     expect(letter.text).toContain(`会員だけの段落 ${SECRET}`);
     expect(letter.html).not.toContain(READ_MORE_LABEL);
+  });
+
+  it('gives a free member the whole of a members’ post the free plan opens, and says why', () => {
+    const letter = render(post(gatedBody), 'free', ['post-1']);
+    expect(letter.text).toContain(`会員だけの段落 ${SECRET}`);
+    expect(letter.html).toContain(`会員だけの段落 ${SECRET}`);
+    expect(letter.text).not.toContain('有料会員の方がサイトでお読みいただけます');
+    expect(letter.html).not.toContain(READ_MORE_LABEL);
+    expect(letter.text).toContain(FREE_PLAN_LETTER_NOTE);
+    expect(letter.html).toContain(FREE_PLAN_LETTER_NOTE);
+    // Another post in the list opens nothing here; a paid letter needs no note.
+    expect(render(post(gatedBody), 'free', ['post-2']).text).not.toContain(SECRET);
+    expect(render(post(gatedBody), 'paid', ['post-1']).text).not.toContain(FREE_PLAN_LETTER_NOTE);
   });
 
   it('gives everyone the whole of a public-preview post', () => {
@@ -167,6 +186,7 @@ describe('renderNewsletterLetter: the 特定電子メール法 footer', () => {
       recipient: { name: '', email: 'a@example.jp' },
       unsubscribeUrl: `${SITE}/u`,
       postUrl: `${SITE}/posts/post-1`,
+      freePlanPostIds: [],
       sender: { ...sender, operator: { ...sender.operator, address: null } },
     });
     expect(letter.text).toContain(`${SITE}/specified-commercial-transactions`);

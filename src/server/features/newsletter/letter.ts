@@ -18,9 +18,11 @@ import {
  * One newsletter letter: a post as e-mail, for one reader (docs/decisions/025-newsletter-consent.md).
  *
  * - **What the reader gets is the access policy's decision**, never one made here: a paid
- *   letter is what a paid member reads on the site, a free letter exactly what a signed-out
- *   visitor reads (`postFor` in src/lib/access/post-access.ts: the part above the members'
- *   divider, or the whole of a public-preview post), followed by 「続きはサイトで読む」.
+ *   letter is what a paid member reads on the site, a free letter exactly what a signed-in free
+ *   member reads there (`postFor` in src/lib/access/post-access.ts, with the site's free-plan
+ *   list at send time: the whole of a public-preview post or of one the free plan opens, with a
+ *   line saying why; otherwise the part above the members' divider, followed by
+ *   「続きはサイトで読む」).
  * - HTML and plain text with the same content; the HTML is one column at most 600 px wide with
  *   every style inline (mail clients drop style sheets), Japanese fonts, colours that survive
  *   a client's dark mode, every URL absolute.
@@ -54,6 +56,11 @@ export type LetterInput = {
   recipient: { name: string; email: string };
   unsubscribeUrl: string;
   postUrl: string;
+  /**
+   * The site's free-plan list (`getFreePlanPostIds`) when the letter is made: the policy opens
+   * a members' post in it to a free member, in the letter as on the site.
+   */
+  freePlanPostIds: readonly string[];
   /** Defaults to the site's settings (SITE_NAME, SITE_URL, OPERATOR_*). */
   sender?: LetterSender;
 };
@@ -63,11 +70,19 @@ export type Letter = { subject: string; html: string; text: string };
 export const READ_MORE_LABEL = '続きはサイトで読む';
 const READ_ON_SITE_LABEL = 'サイトで読む';
 
-/** The viewer whose page each audience's letter is: the policy then decides what it holds. */
+/**
+ * The viewer whose page each audience's letter is: the policy then decides what it holds. Every
+ * recipient has an account (a verified address that asked for the letter), so a free letter is
+ * a signed-in free member's page, not a signed-out visitor's.
+ */
 const VIEWER_OF: Readonly<Record<LetterAudience, Viewer>> = {
   paid: { kind: 'member', paid: true },
-  free: { kind: 'anonymous' },
+  free: { kind: 'member', paid: false },
 };
+
+/** Why a free member's letter holds the whole of a members' post (the site's FreePlanNote). */
+export const FREE_PLAN_LETTER_NOTE =
+  'この記事は、無料会員の方もお読みいただける最新の会員限定記事のひとつです。新しい会員限定記事が公開されると、サイトで全文をお読みいただけるのは有料会員の方に限られます。';
 
 export function defaultLetterSender(): LetterSender {
   const config = env();
@@ -143,8 +158,8 @@ const HEAD_STYLE = `
 export function renderNewsletterLetter(input: LetterInput): Letter {
   const sender = input.sender ?? defaultLetterSender();
   const { siteName, siteUrl } = sender;
-  const { item, audience, recipient, unsubscribeUrl, postUrl } = input;
-  const gated = postFor(VIEWER_OF[audience], { ...item, body: item.body ?? '' }, []);
+  const { item, audience, recipient, unsubscribeUrl, postUrl, freePlanPostIds } = input;
+  const gated = postFor(VIEWER_OF[audience], { ...item, body: item.body ?? '' }, freePlanPostIds);
   const body = letterBody(gated.item.body ?? '', siteUrl);
   const cut = !gated.full;
 
@@ -170,8 +185,12 @@ export function renderNewsletterLetter(input: LetterInput): Letter {
         text: `この記事の続きは、有料会員の方がサイトでお読みいただけます。\n${READ_MORE_LABEL}:\n${postUrl}`,
       }
     : {
-        html: `<p style="margin:32px 0 0;font-size:15px"><a href="${escapeHtml(postUrl)}" style="color:${LETTER_COLORS.link};text-decoration:underline">${READ_ON_SITE_LABEL}</a></p>`,
-        text: `${READ_ON_SITE_LABEL}:\n${postUrl}`,
+        html:
+          (gated.freePlan
+            ? `<p style="margin:32px 0 0;font-size:13px;line-height:1.7;color:${LETTER_COLORS.muted}">${FREE_PLAN_LETTER_NOTE}</p>`
+            : '') +
+          `<p style="margin:32px 0 0;font-size:15px"><a href="${escapeHtml(postUrl)}" style="color:${LETTER_COLORS.link};text-decoration:underline">${READ_ON_SITE_LABEL}</a></p>`,
+        text: `${gated.freePlan ? `${FREE_PLAN_LETTER_NOTE}\n\n` : ''}${READ_ON_SITE_LABEL}:\n${postUrl}`,
       };
 
   // Stacked lines, not a table: a label column leaves too little width at 360 px.

@@ -6,6 +6,7 @@ import { findItem, postSchema } from '@/server/features/content';
 import type { Db } from '@/server/platform/db/client';
 import type { AppUser } from '@/server/features/identity';
 import { type Letter, type LetterPost, renderNewsletterLetter } from './letter';
+import { loadFreePlanPostIds } from './sender';
 import { findEndpoint } from '@/lib/cms/model';
 
 type Staff = Pick<AppUser, 'id' | 'name' | 'email'>;
@@ -33,7 +34,8 @@ export async function letterVersionOf(db: Db, contentId: string): Promise<Letter
 /**
  * The letter a post would make, for the console's preview, addressed to the staff member
  * looking at it. Its 配信停止 link is the unsubscribe page without a token: a preview is
- * nobody's subscription.
+ * nobody's subscription. A free reader's letter follows today's free-plan list; the letters
+ * follow the list when they are sent.
  */
 export async function renderPreviewLetter(
   db: Db,
@@ -50,5 +52,6 @@ export async function renderPreviewLetter(
     recipient: { name: viewer.name, email: viewer.email },
     unsubscribeUrl: new URL('/newsletter/unsubscribe', site).toString(),
     postUrl: new URL(publicPath(NEWSLETTER_ENDPOINT, contentId) ?? '/', site).toString(),
+    freePlanPostIds: await loadFreePlanPostIds(),
   });
 }

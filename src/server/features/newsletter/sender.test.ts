@@ -36,9 +36,15 @@ beforeAll(() => {
   vi.stubEnv('SITE_URL', SITE);
 });
 
+const loadFreePlan = () => Promise.resolve([] as readonly string[]);
+
 describe('the sender’s letters', () => {
   it('carry the one-click unsubscribe headers, the letter’s id and its own post link', async () => {
-    const compose = createLetterComposer({ loadPost: () => Promise.resolve(post), siteUrl: SITE });
+    const compose = createLetterComposer({
+      loadPost: () => Promise.resolve(post),
+      loadFreePlan,
+      siteUrl: SITE,
+    });
     const message = (await compose(letter({})))!;
     expect(message.to).toBe('u1@example.jp');
     expect(message.letterId).toBe('0f8fad5b-d9cb-469f-a165-70867728950e');
@@ -56,7 +62,7 @@ describe('the sender’s letters', () => {
 
   it('fill the per-post template into exactly what a whole render gives', async () => {
     const loadPost = vi.fn(() => Promise.resolve(post));
-    const compose = createLetterComposer({ loadPost, siteUrl: SITE });
+    const compose = createLetterComposer({ loadPost, loadFreePlan, siteUrl: SITE });
     await compose(letter({}));
     for (const reader of [
       letter({ userId: 'u2', email: 'a+b@example.jp', name: '<b>&"花"</b>', audience: 'free' }),
@@ -71,14 +77,36 @@ describe('the sender’s letters', () => {
         recipient: { name: reader.name, email: reader.email },
         unsubscribeUrl: unsubscribeUrl(reader.userId),
         postUrl: `${SITE}/posts/p1?nl=${reader.id}`,
+        freePlanPostIds: [],
       });
       expect({ subject: message.subject, html: message.html, text: message.text }).toEqual(whole);
     }
     expect(loadPost).toHaveBeenCalledTimes(1); // the post is read once per send, not per letter
   });
 
+  it('follow the free-plan list read with the post, and a newer list once the post is read again', async () => {
+    let clock = 0;
+    let freePlan: readonly string[] = ['p1'];
+    const compose = createLetterComposer({
+      loadPost: () => Promise.resolve(post),
+      loadFreePlan: () => Promise.resolve(freePlan),
+      siteUrl: SITE,
+      now: () => clock,
+    });
+    expect((await compose(letter({})))!.text).toContain('会員だけの続き');
+    freePlan = ['p2', 'p3', 'p4'];
+    clock += 60_000; // the post and the list are read again
+    const later = (await compose(letter({ userId: 'u2', name: '読者 二' })))!;
+    expect(later.text).not.toContain('会員だけの続き');
+    expect(later.text).toContain('読者 二');
+  });
+
   it('are not written when the post cannot be read', async () => {
-    const compose = createLetterComposer({ loadPost: () => Promise.resolve(null), siteUrl: SITE });
+    const compose = createLetterComposer({
+      loadPost: () => Promise.resolve(null),
+      loadFreePlan,
+      siteUrl: SITE,
+    });
     expect(await compose(letter({}))).toBeNull();
   });
 });

@@ -3,7 +3,7 @@ import { singleton } from '@/lib/singleton';
 import { escapeHtml } from '@/lib/text/escape-html';
 import { env } from '@/env';
 import type { Db } from '@/server/platform/db/client';
-import { findItem, postSchema } from '@/server/features/content';
+import { findItem, getFreePlanPostIds, postSchema, siteContent } from '@/server/features/content';
 import { mailFrom } from '@/server/platform/mail/mailer';
 import {
   type ClaimedLetter,
@@ -26,13 +26,24 @@ import { unsubscribeUrl } from '@/server/features/profiles';
  * (subscription.ts), the open parameter (letter-param.ts) and the mail transport.
  */
 
-/** How long a post read for a send is reused (a round takes seconds; edits show up soon). */
+/**
+ * How long a post read for a send is reused, with the free-plan list read with it (a round takes
+ * seconds; edits and newer posts show up soon).
+ */
 const POST_TTL_MS = 60_000;
 
 /** The post as readers see it on the site (published version, writers expanded). */
 export async function loadLetterPost(contentId: string): Promise<LetterPost | null> {
   return findItem(NEWSLETTER_ENDPOINT, postSchema, contentId);
 }
+
+/** The site's free-plan list now, as the post page reads it (src/server/features/access/read.ts). */
+export function loadFreePlanPostIds(): Promise<readonly string[]> {
+  return getFreePlanPostIds(siteContent());
+}
+
+/** A post as a send mails it, and the free-plan list read with it. */
+type LetterSource = { post: LetterPost; freePlanPostIds: readonly string[] };
 
 /**
  * Headers of one letter: RFC 2369 List-Unsubscribe with the https link and RFC 8058 one-click
@@ -84,26 +95,33 @@ const sameLetter = (a: Letter, b: Letter) =>
 export function createLetterComposer(
   options: {
     loadPost?: (contentId: string) => Promise<LetterPost | null>;
+    loadFreePlan?: () => Promise<readonly string[]>;
     siteUrl?: string;
     now?: () => number;
   } = {},
 ): LetterComposer {
   const loadPost = options.loadPost ?? loadLetterPost;
-  const posts = new Map<string, { at: number; post: Promise<LetterPost | null> }>();
-  const templates = new Map<string, { post: LetterPost; letter: Letter | null }>();
+  const loadFreePlan = options.loadFreePlan ?? loadFreePlanPostIds;
+  const sources = new Map<string, { at: number; source: Promise<LetterSource | null> }>();
+  const templates = new Map<string, { source: LetterSource; letter: Letter | null }>();
   const now = options.now ?? Date.now;
-  const postOf = (contentId: string) => {
-    const cached = posts.get(contentId);
-    if (cached && now() - cached.at < POST_TTL_MS) return cached.post;
-    const post = loadPost(contentId);
-    posts.set(contentId, { at: now(), post });
+  const load = async (contentId: string): Promise<LetterSource | null> => {
+    const [post, freePlanPostIds] = await Promise.all([loadPost(contentId), loadFreePlan()]);
+    return post && { post, freePlanPostIds };
+  };
+  const sourceOf = (contentId: string) => {
+    const cached = sources.get(contentId);
+    if (cached && now() - cached.at < POST_TTL_MS) return cached.source;
+    const source = load(contentId);
+    sources.set(contentId, { at: now(), source });
     // A failed read is not kept: the next letter tries again.
-    post.catch(() => posts.delete(contentId));
-    return post;
+    source.catch(() => sources.delete(contentId));
+    return source;
   };
   return async (letter: ClaimedLetter) => {
-    const post = await postOf(letter.contentId);
-    if (!post) return null;
+    const source = await sourceOf(letter.contentId);
+    if (!source) return null;
+    const { post, freePlanPostIds } = source;
     const siteUrl = options.siteUrl ?? env().SITE_URL;
     const unsubscribe = unsubscribeUrl(letter.userId);
     const values: SlotValues = {
@@ -119,17 +137,18 @@ export function createLetterComposer(
         recipient: { name: v.name, email: v.email },
         unsubscribeUrl: v.unsubscribeUrl,
         postUrl: v.postUrl,
+        freePlanPostIds,
       });
     const key = `${letter.contentId}\n${letter.audience}`;
     let template = templates.get(key);
     let rendered: Letter;
     if (!letter.name) {
       rendered = render(values); // no name: the letter greets 読者 instead
-    } else if (!template || template.post !== post) {
+    } else if (!template || template.source !== source) {
       const slotted = render(SLOTS);
       rendered = render(values);
       const usable = sameLetter(fill(slotted, values), rendered);
-      templates.set(key, (template = { post, letter: usable ? slotted : null }));
+      templates.set(key, (template = { source, letter: usable ? slotted : null }));
     } else {
       rendered = template.letter ? fill(template.letter, values) : render(values);
     }

@@ -5,6 +5,7 @@ import type { Db } from '@/server/platform/db/client';
 import { sendMail } from '@/server/platform/mail/mailer';
 import { type Letter, type LetterAudience, renderNewsletterLetter } from './letter';
 import { letterVersionOf } from './preview';
+import { loadFreePlanPostIds } from './sender';
 import { unsubscribeUrl } from '@/server/features/profiles';
 
 export const TEST_SUBJECT_PREFIX = '【テスト配信】';
@@ -30,6 +31,7 @@ export async function sendTestLetter(
     recipient: { name: input.to.name, email: input.to.email },
     unsubscribeUrl: unsubscribeUrl(input.to.id),
     postUrl: `${env().SITE_URL}/posts/${encodeURIComponent(input.contentId)}`,
+    freePlanPostIds: await loadFreePlanPostIds(),
   });
   const subject = `${TEST_SUBJECT_PREFIX}${letter.subject}`;
   await sendMail(db, {

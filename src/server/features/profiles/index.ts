@@ -24,5 +24,6 @@ export {
   cancelLiveSubscriptions,
   grantComplimentary,
   listSubscriptions,
+  listSubscriptionsOf,
   revokeComplimentary,
 } from './subscriptions';

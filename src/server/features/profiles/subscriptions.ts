@@ -53,6 +53,23 @@ export async function listSubscriptions(db: Db, userId: string): Promise<Subscri
   return rows.map((row) => toRecord(row, now));
 }
 
+/** listSubscriptions of many users in one query (the newsletter reads a batch's readers). */
+export async function listSubscriptionsOf(
+  db: Db,
+  userIds: readonly string[],
+): Promise<Map<string, SubscriptionRecord[]>> {
+  const out = new Map<string, SubscriptionRecord[]>(userIds.map((id) => [id, []]));
+  if (userIds.length === 0) return out;
+  const rows = await db
+    .select()
+    .from(subscriptions)
+    .where(inArray(subscriptions.userId, [...userIds]))
+    .orderBy(desc(subscriptions.createdAt), desc(subscriptions.id));
+  const now = new Date();
+  for (const row of rows) if (row.userId) out.get(row.userId)?.push(toRecord(row, now));
+  return out;
+}
+
 export async function grantComplimentary(
   db: Db,
   input: { userId: string; planName: string; status: 'active' | 'trialing'; days?: number },

@@ -69,3 +69,21 @@ export const billingNotifications = pgTable('billing_notifications', {
   key: text('key').primaryKey(),
   sentAt: timestamp('sent_at', { withTimezone: true }).notNull().defaultNow(),
 });
+
+/**
+ * Offers redeemed (docs/decisions/028-offers.md, its 2026-11-29 amendment): a row per
+ * subscription a completed checkout started with a promotion code, written when the completion
+ * is applied (the webhook or the success page). A failed or abandoned checkout writes none, so
+ * only completed ones count against the code's cap; one that completed after the cap was
+ * reached is kept, not counted (`counted` false), and honoured.
+ */
+export const offerRedemptions = pgTable(
+  'offer_redemptions',
+  {
+    subscriptionId: text('subscription_id').primaryKey(),
+    promotionCodeId: text('promotion_code_id').notNull(),
+    counted: boolean('counted').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('offer_redemptions_code_idx').on(t.promotionCodeId)],
+);
