@@ -153,9 +153,9 @@ test('an anonymous visitor: the hero invites to join, and each paywall names wha
   );
   await expect(closed.getByRole('link', { name: '無料で会員登録' })).toHaveCount(0);
   await expect(closed.getByText(/（税込）／月/)).toBeVisible();
+  await expectPlanButtons(page, closed);
   // A visitor's new account has the trial: said beside the plans.
   await expect(closed.getByText('最初の14日間は無料', { exact: true })).toBeVisible();
-  await expectPlanButtons(page, closed);
 
   // Movies are for paid members: the plans again.
   await page.goto(`/movies/${movieId}`);
