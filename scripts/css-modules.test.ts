@@ -130,6 +130,26 @@ describe('CSS modules', () => {
     expect(problems).toEqual([]);
   });
 
+  // The bundler does not carry a composition on: `.b { composes: a; }` gets .a's own rules but
+  // not what .a composes from another module. The paywall's second plan button composed its
+  // primary, lost the primary's tap target and was drawn as inline text between empty boxes.
+  it('compose a class of the same module only when it composes nothing from another', () => {
+    const problems: string[] = [];
+    for (const file of filesInSrc(/\.module\.css$/)) {
+      const all = compositions(readCss(file));
+      const importing = new Set(
+        all.filter((c) => c.from && c.from !== 'global').map((c) => c.owner),
+      );
+      for (const { owner, names, from } of all)
+        if (from === null)
+          for (const name of names.filter((n) => importing.has(n)))
+            problems.push(
+              `${relative(file)}: .${owner} composes .${name}, which composes from another module: compose that module's class in .${owner} too`,
+            );
+    }
+    expect(problems).toEqual([]);
+  });
+
   it('read modules as CSS modules do', () => {
     const css = `/* .commented { } */
       .a { composes: b c from './x.module.css'; color: red; }

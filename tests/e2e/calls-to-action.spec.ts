@@ -1,4 +1,4 @@
-import { type Page, expect, test } from '@playwright/test';
+import { type Locator, type Page, expect, test } from '@playwright/test';
 import { admin } from './support/admin';
 import { signInAs } from './support/roles';
 import { expectNoAxeViolations } from './support/axe';
@@ -61,6 +61,42 @@ test.beforeAll(async ({ request }) => {
   )[0]!.id;
 });
 
+/**
+ * Each plan of a paywall is a button, at 1280 and at 360 px: one box (not inline text broken
+ * around its lines) at least 44 px tall and 240 wide, inside the screen, and the one primary
+ * drawn unlike the others.
+ */
+async function expectPlanButtons(page: Page, paywall: Locator) {
+  const size = page.viewportSize()!;
+  for (const width of [1280, 360]) {
+    await page.setViewportSize({ width, height: 800 });
+    const boxes = await paywall.getByRole('link', { name: /で申し込む/ }).evaluateAll((links) =>
+      links.map((link) => {
+        const box = link.getBoundingClientRect();
+        const style = getComputedStyle(link);
+        return {
+          display: style.display,
+          boxes: link.getClientRects().length,
+          width: box.width,
+          height: box.height,
+          right: box.right,
+          look: `${style.backgroundColor} ${style.color}`,
+        };
+      }),
+    );
+    expect(boxes.length, `plans at ${width} px`).toBeGreaterThanOrEqual(2);
+    for (const box of boxes) {
+      expect(box.display, `at ${width} px`).toMatch(/^(inline-)?(flex|block|grid)$/);
+      expect(box.boxes, `at ${width} px`).toBe(1);
+      expect(box.height, `at ${width} px`).toBeGreaterThanOrEqual(44);
+      expect(box.width, `at ${width} px`).toBeGreaterThanOrEqual(240);
+      expect(box.right, `at ${width} px`).toBeLessThanOrEqual(width);
+    }
+    expect(new Set(boxes.map((box) => box.look)).size, `at ${width} px`).toBe(2);
+  }
+  await page.setViewportSize(size);
+}
+
 /** The hero: the section around the page's one h1. */
 const hero = (page: Page) =>
   page.locator('section', { has: page.getByRole('heading', { level: 1 }) });
@@ -117,6 +153,9 @@ test('an anonymous visitor: the hero invites to join, and each paywall names wha
   );
   await expect(closed.getByRole('link', { name: '無料で会員登録' })).toHaveCount(0);
   await expect(closed.getByText(/（税込）／月/)).toBeVisible();
+  await expectPlanButtons(page, closed);
+  // A visitor's new account has the trial: said beside the plans.
+  await expect(closed.getByText('最初の14日間は無料', { exact: true })).toBeVisible();
 
   // Movies are for paid members: the plans again.
   await page.goto(`/movies/${movieId}`);
@@ -172,6 +211,11 @@ test('a free member: the hero offers the paid plans, free-plan posts say why the
     'href',
     `/service-plans?next=${encodeURIComponent(`/posts/${older.id}`)}`,
   );
+  // The page is every free member's (docs/decisions/007-pages-per-audience.md), and only those
+  // who never had a plan have the trial: said as the condition it is.
+  await expect(
+    closed.getByText('初めて有料プランをお申し込みの方は、最初の14日間は無料', { exact: true }),
+  ).toBeVisible();
   // Signed in already: neither ログイン nor a free account is offered.
   await expect(closed.getByRole('link', { name: 'ログイン' })).toHaveCount(0);
   await expect(closed.getByRole('link', { name: '無料で会員登録' })).toHaveCount(0);

@@ -1,4 +1,4 @@
-import { expect, test, type APIRequestContext } from '@playwright/test';
+import { expect, test, type APIRequestContext, type Locator } from '@playwright/test';
 import { expectNoAxeViolations } from './support/axe';
 import { admin } from './support/admin';
 import { signInByApi } from './support/sign-in';
@@ -87,4 +87,72 @@ test('a signed-in free member reads the 3 newest members’ posts; a complimenta
   await page.goto(`/posts/${older.id}`);
   await expect(page.getByText(lastParagraph(older.body))).toBeVisible();
   await expect(page.getByRole('heading', { name: 'この記事は会員限定です' })).toHaveCount(0);
+});
+
+/**
+ * Why a part of the page is not seen whole, or null: an ancestor that fades it (a mask) or clips
+ * it (an overflow that is not visible, with the part reaching beyond the ancestor's box).
+ */
+async function hiddenBy(part: Locator): Promise<string | null> {
+  return part.evaluate((element) => {
+    const box = element.getBoundingClientRect();
+    for (let at = element.parentElement; at; at = at.parentElement) {
+      const style = getComputedStyle(at);
+      const mask = style.maskImage || style.getPropertyValue('-webkit-mask-image');
+      if (mask && mask !== 'none') return `faded by <${at.tagName.toLowerCase()} ${at.className}>`;
+      const clips = style.overflowX !== 'visible' || style.overflowY !== 'visible';
+      const outer = at.getBoundingClientRect();
+      if (clips && at !== document.body && at !== document.documentElement)
+        if (box.top < outer.top - 1 || box.bottom > outer.bottom + 1)
+          return `clipped by <${at.tagName.toLowerCase()} ${at.className}>`;
+    }
+    return null;
+  });
+}
+
+test('a visitor sees the whole lead above the divider: a figure, an embed and a paragraph', async ({
+  page,
+  request,
+}) => {
+  const key = (await admin('create-api-key', '--name', 'e2e lead', '--permissions', 'GET,POST')).at(
+    -1,
+  )!;
+  const stamp = Date.now();
+  const created = await request.post('/api/v1/posts', {
+    headers: { 'X-MICROCMS-API-KEY': key },
+    data: {
+      title: `リードの長い記事 ${stamp}`,
+      body: [
+        '<p>リードの最初の段落です。</p>',
+        '<figure><img src="/og-default.png" alt="リードの図版" width="1200" height="630"><figcaption>リードの図版の説明</figcaption></figure>',
+        '<iframe src="https://www.youtube.com/embed/LeadVideo01" title="YouTube"></iframe>',
+        `<p>LEADEND${stamp} 区切り線の直前の段落です。</p>`,
+        '<hr data-members-divider>',
+        `<p>BELOW${stamp} 会員だけの本文です。</p>`,
+      ].join(''),
+      isPublicPreview: false,
+    },
+  });
+  expect(created.status()).toBe(201);
+  const { id } = (await created.json()) as { id: string };
+
+  // The editor's label: 「この線より上が、訪問者に見える部分です」 (docs/decisions/029-divider-is-the-lead.md).
+  for (const width of [1280, 360]) {
+    await page.setViewportSize({ width, height: 800 });
+    await page.goto(`/posts/${id}`);
+    await expect(
+      page.getByRole('heading', { name: /この記事は(有料)?会員限定です/ }),
+    ).toBeVisible();
+    const parts = [
+      page.getByRole('img', { name: 'リードの図版' }),
+      page.getByText('リードの図版の説明'),
+      page.getByRole('link', { name: 'YouTubeの動画を再生する' }),
+      page.getByText(`LEADEND${stamp}`),
+    ];
+    for (const part of parts) {
+      await expect(part).toBeVisible();
+      expect(await hiddenBy(part), `at ${width} px`).toBeNull();
+    }
+    await expect(page.getByText(`BELOW${stamp}`)).toHaveCount(0);
+  }
 });

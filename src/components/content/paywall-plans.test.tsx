@@ -1,9 +1,15 @@
 // @vitest-environment jsdom
 import { render, screen, within } from '@testing-library/react';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
+import type * as EnvModule from '@/env';
 
 const server = vi.hoisted(() => ({ listPlans: vi.fn() }));
+const settings = vi.hoisted(() => ({ trialDays: 14 }));
 vi.mock('server-only', () => ({}));
+vi.mock('@/env', async (importOriginal) => {
+  const actual = await importOriginal<typeof EnvModule>();
+  return { ...actual, env: () => ({ ...actual.env(), BILLING_TRIAL_DAYS: settings.trialDays }) };
+});
 vi.mock('@/server/features/billing/catalogue', () => ({ listPlans: server.listPlans }));
 vi.mock('@/server/platform/db/client', () => ({ getDb: () => Promise.resolve({}) }));
 
@@ -86,5 +92,29 @@ describe('the paywall of a paid item offers the plans itself', () => {
     expect(screen.getByRole('link', { name: '無料で会員登録' })).toBeInTheDocument();
     expect(screen.queryByRole('link', { name: /で申し込む/ })).toBeNull();
     expect(server.listPlans).not.toHaveBeenCalled();
+  });
+});
+
+describe('the paywall names the trial where it holds for everyone its page is for', () => {
+  beforeEach(() => {
+    settings.trialDays = 14;
+  });
+
+  it('a visitor: the trial of the account the plan button makes, above the plans', async () => {
+    render(await Paywall({ cta: subscribe(true), item: 'post', returnTo: '/posts/abc' }));
+    expect(screen.getByText('最初の14日間は無料')).toBeInTheDocument();
+  });
+
+  it('a free member: the page is every free member’s, so the trial comes with its condition', async () => {
+    render(await Paywall({ cta: subscribe(false), item: 'post', returnTo: '/posts/abc' }));
+    expect(
+      screen.getByText('初めて有料プランをお申し込みの方は、最初の14日間は無料'),
+    ).toBeInTheDocument();
+  });
+
+  it('without a trial (BILLING_TRIAL_DAYS=0) nothing is promised', async () => {
+    settings.trialDays = 0;
+    render(await Paywall({ cta: subscribe(true), item: 'post', returnTo: '/posts/abc' }));
+    expect(screen.queryByText(/日間は無料/)).toBeNull();
   });
 });

@@ -1,12 +1,9 @@
 import Link from 'next/link';
-import { planPrice, recommendedPlanKey } from '@/components/billing/billing-format';
-import { toPlanView } from '@/components/billing/views';
 import { FREE_BENEFITS, PAID_BENEFITS } from '@/components/billing/plans-view';
-import { confirmPath } from '@/lib/confirm-path';
+import { env } from '@/env';
 import type { CallToAction } from '@/lib/access/post-access';
-import { type Plan, listPlans } from '@/server/features/billing/catalogue';
-import { getDb } from '@/server/platform/db/client';
 import styles from './paywall.module.css';
+import { PlanChoices, planOffers, trialNote } from './paywall-plans';
 import { PhraseText } from './phrase-text';
 import { signInHref, signUpHref } from '@/components/layout/sign-in-links';
 import { accessLabel, levelOfStep, remainingCharsLabel } from '@/lib/access/access-label';
@@ -75,36 +72,13 @@ function promiseOf(item: PaywallItem, opensWith: CallToAction['opensWith']): str
   }
 }
 
-/** A paid plan as the paywall offers it: its name, its price with tax, whether it is the one primary. */
-type PlanOffer = { key: Plan['key']; name: string; price: string; primary: boolean };
-
-/**
- * The paid plans on sale, from the same catalogue as /service-plans (prices with tax); none
- * when it cannot be read (the link to the plans page still leads there).
- */
-async function planOffers(): Promise<PlanOffer[]> {
-  try {
-    const onSale = (await listPlans(await getDb())).filter((plan) => plan.active).map(toPlanView);
-    // The plans page's own choice of its one primary button (the least a month).
-    const recommended = recommendedPlanKey(onSale);
-    return onSale.map((plan) => ({
-      key: plan.key,
-      name: plan.name,
-      price: planPrice(plan),
-      primary: plan.key === recommended,
-    }));
-  } catch (error) {
-    console.warn('[paywall] the plan catalogue could not be read:', error);
-    return [];
-  }
-}
-
 /**
  * The end of the open part of an item for a reader without full access
  * (docs/decisions/000-design-baseline.md, "Who reads what"): what opens the rest, what that gives,
  * and one button for that step (a free account, or the plans), with ログイン beside it for a signed-out
  * reader. For a paid item the step is a plan: each plan on sale is a button to its final
- * confirmation screen (the recommended one primary), with the plans page as a plain link beside them.
+ * confirmation screen (the recommended one primary) under the trial, with the plans page as a
+ * plain link below them (PlanChoices).
  * Never shows any gated content.
  */
 export async function Paywall({
@@ -157,34 +131,16 @@ export async function Paywall({
         </ul>
       </div>
       {subscribe ? (
-        <>
-          {offers.length > 0 ? (
-            // Each plan leads straight to its final confirmation screen (a visitor creates the
-            // account there), carrying this item as `next`: the path ends back here, in full.
-            // One primary button, the plan the plans page recommends; the others are secondary.
-            <ul className={styles.plans} aria-label="有料プラン">
-              {offers.map((offer) => (
-                <li key={offer.key}>
-                  <Link
-                    href={confirmPath(offer.key, returnTo)}
-                    prefetch={false}
-                    className={offer.primary ? styles.primary : styles.secondary}
-                  >
-                    <span className={styles.planName}>{offer.name}で申し込む</span>
-                    {/* A price never breaks inside: "¥11,000（税" / "込）／年" reads badly. */}
-                    <span className={styles.price}>{offer.price}</span>
-                  </Link>
-                </li>
-              ))}
-            </ul>
-          ) : null}
-          <p className={styles.plansLink}>
-            {/* The plans page is rendered for each viewer: nothing to gain from prefetching it. */}
-            <Link href={`/service-plans?next=${encodeURIComponent(returnTo)}`} prefetch={false}>
-              {cta.anonymous ? '料金プランを見る' : '有料プランを見る'}
-            </Link>
-          </p>
-        </>
+        // Each plan leads straight to its final confirmation screen (a visitor creates the
+        // account there), carrying this item as `next`: the path ends back here, in full. The
+        // trial is a new account's (the visitor's) or, on the page every free member shares, said
+        // with its condition (trialNote).
+        <PlanChoices
+          offers={offers}
+          next={returnTo}
+          trial={trialNote(env().BILLING_TRIAL_DAYS, cta.anonymous ? 'reader' : 'members')}
+          plansLabel={cta.anonymous ? '料金プランを見る' : '有料プランを見る'}
+        />
       ) : (
         <p className={styles.actions}>
           <Link href={signUpHref(returnTo)} className={styles.primary}>

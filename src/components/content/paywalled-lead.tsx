@@ -1,12 +1,14 @@
 import { PAYWALLED_CLASS } from '@/lib/json-ld/article';
 import type { CallToAction } from '@/lib/access/post-access';
-import styles from './article.module.css';
 import { Paywall, type PaywallItem } from './paywall';
 import { type RichBody, RichText, richBody } from './rich-text';
 
 /**
  * A text item (a post, a connect page) for a reader who may not read it whole: the open lead,
  * then the paywall where the rest would stand (the part the Article JSON-LD marks paywalled).
+ * The lead is shown whole, neither clipped nor faded: it is what the editor put above the
+ * divider for every visitor to see (docs/decisions/029-divider-is-the-lead.md), or the policy's
+ * short text lead without one.
  */
 export function PaywalledLead({
   html,
@@ -25,7 +27,7 @@ export function PaywalledLead({
 }) {
   return (
     <>
-      <RichText body={body} className={styles.lead} />
+      <RichText body={body} />
       <Paywall
         className={PAYWALLED_CLASS}
         cta={shown.cta}

@@ -1,26 +1,34 @@
 import Link from 'next/link';
 import { signInHref, signUpHref } from '@/components/layout/sign-in-links';
-import { giftDaysLeft } from '@/lib/gifts/gift-link';
+import { plansPath } from '@/lib/confirm-path';
+import { giftDaysLeft, giftPath } from '@/lib/gifts/gift-link';
 import type { GiftGrant } from '@/lib/access/post-access';
 import styles from './gifts.module.css';
 
 /**
  * The top of a post opened by a gift link (docs/decisions/037-gift-articles.md): who gave it,
  * how long it stays open, and what opens every post. Rendered only for that reader (the page is
- * never cached), so the days left are counted at render.
+ * never cached), so the days left are counted at render. Signing up or in returns to the gift
+ * link itself, so the new member reads on under the gift; the token goes into those two links
+ * only (never to the plans, whose `next` the checkout hands the billing provider).
  */
 export function GiftBanner({
   gift,
+  token,
   signedIn,
   returnTo,
   now = new Date(),
 }: {
   gift: GiftGrant;
+  /** The link's token, which opened this post (`gift.contentId`). */
+  token: string;
   signedIn: boolean;
+  /** The post's path, without the token. */
   returnTo: string;
   now?: Date;
 }) {
   const from = gift.giverName ? `${gift.giverName}さん` : '会員の方';
+  const back = giftPath(gift.contentId, token);
   return (
     <aside className={styles.banner} aria-labelledby="gift-banner-title">
       <p id="gift-banner-title" className={styles.bannerTitle}>
@@ -31,15 +39,15 @@ export function GiftBanner({
       </p>
       <p className={styles.bannerLinks}>
         {signedIn ? (
-          <Link href="/service-plans" prefetch={false}>
+          <Link href={plansPath(returnTo)} prefetch={false}>
             有料プランを見る
           </Link>
         ) : (
           <>
-            <Link href={signUpHref(returnTo)} prefetch={false}>
+            <Link href={signUpHref(back)} prefetch={false}>
               無料で会員登録する
             </Link>
-            <Link href={signInHref(returnTo)} prefetch={false}>
+            <Link href={signInHref(back)} prefetch={false}>
               ログイン
             </Link>
           </>

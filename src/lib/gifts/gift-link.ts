@@ -43,11 +43,14 @@ export function hasGiftParam(target: string): boolean {
   }
 }
 
+/** The gift link of a post, as a path of this site: `/posts/{id}?gift=TOKEN`. */
+export function giftPath(contentId: string, token: string): string {
+  return `/posts/${encodeURIComponent(contentId)}?${new URLSearchParams({ [GIFT_PARAM]: token })}`;
+}
+
 /** The gift link of a post. */
 export function giftUrl(siteUrl: string, contentId: string, token: string): string {
-  const url = new URL(`/posts/${encodeURIComponent(contentId)}`, siteUrl);
-  url.searchParams.set(GIFT_PARAM, token);
-  return url.toString();
+  return new URL(giftPath(contentId, token), siteUrl).toString();
 }
 
 /** The instant the calendar month in Japan holding `now` began (00:00 JST on the 1st). */

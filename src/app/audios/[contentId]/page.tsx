@@ -92,7 +92,8 @@ export default async function AudioPage({ params }: RouteParamsProps<'contentId'
         {transcript ? (
           <section aria-labelledby="transcript-heading" className={episode.transcript}>
             <h2 id="transcript-heading">書き起こし</h2>
-            <RichText html={transcript} className={shown.full ? undefined : styles.lead} />
+            {/* Without full access, the transcript's lead, shown whole as a post's is. */}
+            <RichText html={transcript} />
           </section>
         ) : null}
       </div>

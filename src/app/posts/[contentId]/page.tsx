@@ -27,6 +27,7 @@ import { type PostCard, listPosts, listSeriesEpisodes } from '@/server/features/
 import type { Post } from '@/server/features/content/schemas';
 import type { RouteParamsProps, SearchParamsProps } from '@/components/listing/page-params';
 import { GiftBanner, GiftLink, GiftRefusedNote } from '@/components/gifts/gift-banner';
+import { GiftInvitation } from '@/components/gifts/gift-invitation';
 import { GIFT_PARAM, giftTokenOf } from '@/lib/gifts/gift-link';
 import { mayGift } from '@/lib/access/post-access';
 import { leadTextOf, readShownOr404 } from '@/components/content/item-page';
@@ -95,9 +96,10 @@ export default async function PostPage({ params, searchParams }: PostPageProps) 
   return (
     <article className={styles.article}>
       {shown.preview ? <PreviewBanner visitor={shown.visitorView} /> : null}
-      {shown.full && shown.gift ? (
+      {shown.full && shown.gift && gift ? (
         <GiftBanner
           gift={shown.gift}
+          token={gift}
           signedIn={shown.viewer.kind !== 'anonymous'}
           returnTo={path}
         />
@@ -142,6 +144,7 @@ export default async function PostPage({ params, searchParams }: PostPageProps) 
               <div className={post.isPublicPreview ? undefined : PAYWALLED_CLASS}>
                 <RichText body={rendered} />
               </div>
+              {shown.gift ? <GiftInvitation returnTo={path} /> : null}
             </>
           ) : (
             <>
