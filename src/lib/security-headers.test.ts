@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { playerSrc } from '@/lib/cms/embeds';
-import { NON_PAGE_POLICY, pagePolicy, securityHeaders } from './security-headers';
+import { NON_PAGE_POLICY, isConsolePath, pagePolicy, securityHeaders } from './security-headers';
 
 /** The directives of a policy by name. */
 function directives(policy: string): Map<string, string[]> {
@@ -50,6 +50,40 @@ describe('pagePolicy', () => {
       expect(allowed(src)).toBe(true);
     }
     expect(allowed('https://www.youtube.com/watch?v=aqz-KE-bpKQ')).toBe(false);
+  });
+
+  it('lets the console’s pages, and no other, show a letter’s YouTube stills', () => {
+    const consolePolicy = directives(
+      pagePolicy({
+        scriptSources: ["'nonce-abc'"],
+        secure: true,
+        tagManager: false,
+        staffConsole: true,
+      }),
+    );
+    // The one host a letter's image comes from (letter-body.ts), never any https image.
+    expect(consolePolicy.get('img-src')).toEqual(
+      expect.arrayContaining(["'self'", 'https://i.ytimg.com']),
+    );
+    expect(consolePolicy.get('img-src')).not.toContain('https:');
+    expect(consolePolicy.get('img-src')?.some((source) => source.includes('*'))).toBe(false);
+    // Everything else is the site's policy.
+    const site = production();
+    expect(site.get('img-src')).not.toContain('https://i.ytimg.com');
+    for (const [name, sources] of site)
+      if (name !== 'img-src') expect(consolePolicy.get(name), name).toEqual(sources);
+  });
+
+  it('counts /admin and below as the console, nothing that only starts like it', () => {
+    for (const url of [
+      '/admin',
+      '/admin/',
+      '/admin/content/posts/p1/newsletter?_rsc=x',
+      '/admin?x',
+    ])
+      expect(isConsolePath(url), url).toBe(true);
+    for (const url of ['/', '/administrator', '/api/admin/content', '/biz/axis-admin', '/posts'])
+      expect(isConsolePath(url), url).toBe(false);
   });
 
   it('upgrades sub-resources under https only', () => {

@@ -1,5 +1,5 @@
 // Relative: next.config.ts loads this file, and its loader does not know the @/ alias.
-import { PLAYER_PATH_BY_HOST } from './cms/embeds';
+import { PLAYER_PATH_BY_HOST, YOUTUBE_THUMBNAIL_ORIGIN } from './cms/embeds';
 
 /**
  * The headers every answer of the site carries, the front server's own answers included
@@ -51,6 +51,18 @@ const GTM_CONNECT_HOSTS = [
 const IMAGE_HOSTS = ['https://images.microcms-assets.io'];
 
 /**
+ * The staff console's pages (/admin and below, their RSC payloads included): their policy also
+ * lets the newsletter's preview show the letter's video stills. The preview is a `srcdoc` frame,
+ * which has no address of its own and so runs under the console page's policy; a letter shows
+ * a YouTube video as its still from YOUTUBE_THUMBNAIL_ORIGIN (Vimeo's as a link: no image).
+ */
+export function isConsolePath(url: string): boolean {
+  return /^\/admin(?:[/?#]|$)/.test(url);
+}
+
+const CONSOLE_IMAGE_HOSTS = [YOUTUBE_THUMBNAIL_ORIGIN];
+
+/**
  * Where a form post may end: our own routes answer 303 to Stripe Checkout and the customer
  * portal, and to the sign-in pages of LINE and Google (the provider buttons on /login), and
  * Chromium applies form-action to the redirects after a submission too.
@@ -77,6 +89,8 @@ export type PagePolicyOptions = {
   secure: boolean;
   /** GTM_ID is set: Google's tag hosts are allowed. */
   tagManager: boolean;
+  /** A page of the staff console (isConsolePath): the letter preview's images are allowed. */
+  staffConsole?: boolean;
   /**
    * `npm run dev` only: the framework's development client evaluates modules and injects inline
    * scripts without a nonce, so scripts are relaxed there (and nowhere else); everything else is
@@ -97,7 +111,15 @@ export function pagePolicy(options: PagePolicyOptions): string {
     // 'unsafe-inline' for styles only: React and TipTap write style attributes (responsive
     // images, the rich-text editor), which no nonce or hash can cover.
     ['style-src', "'self'", "'unsafe-inline'"],
-    ['img-src', "'self'", 'data:', 'blob:', ...IMAGE_HOSTS, ...(gtm ? GTM_IMAGE_HOSTS : [])],
+    [
+      'img-src',
+      "'self'",
+      'data:',
+      'blob:',
+      ...IMAGE_HOSTS,
+      ...(gtm ? GTM_IMAGE_HOSTS : []),
+      ...(options.staffConsole ? CONSOLE_IMAGE_HOSTS : []),
+    ],
     ['media-src', "'self'", 'blob:'],
     ['font-src', "'self'"],
     ['connect-src', "'self'", ...(gtm ? GTM_CONNECT_HOSTS : [])],

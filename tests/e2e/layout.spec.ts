@@ -5,8 +5,8 @@ import { signInByApi, submitLogin } from './support/sign-in';
 
 // Layout (docs/decisions/000-design-baseline.md "Look and feel": a 360 px phone first): no page
 // scrolls sideways on a phone (WCAG 2.1 reflow), whoever reads it and however long their name; the
-// header keeps its controls on screen; article text has a vertical rhythm; an anonymous bookmark
-// click says why sign-in is needed.
+// header keeps its controls on screen; a button's label wraps between words, never inside one;
+// article text has a vertical rhythm; an anonymous bookmark click says why sign-in is needed.
 
 const stamp = Date.now();
 const password = 'nagai-namae-no-hon-12';
@@ -116,6 +116,107 @@ test('a member’s long name on a phone: the avatar in the header, the full name
   await page.keyboard.press('Escape');
   await expect(menu).toBeHidden();
   await expect(trigger).toBeFocused();
+});
+
+/**
+ * A post for paying members: a visitor meets its paywall and its plan buttons. The newest
+ * members' posts are open to a free account (SPEC §7's free-plan list, three of them), so the
+ * fifth is for a paid plan (as in calls-to-action.spec.ts).
+ */
+async function paywalledPost(request: APIRequestContext): Promise<string> {
+  const key = (await admin('create-api-key', '--name', 'e2e paywall', '--permissions', 'GET')).at(
+    -1,
+  )!;
+  const res = await request.get(
+    `/api/v1/posts?limit=5&fields=id&filters=${encodeURIComponent('isPublicPreview[not_equals]true')}`,
+    { headers: { 'X-MICROCMS-API-KEY': key } },
+  );
+  expect(res.status()).toBe(200);
+  const { contents } = (await res.json()) as { contents: { id: string }[] };
+  return `/posts/${contents[4]!.id}`;
+}
+
+/**
+ * The labels of the page's buttons, and of its links drawn as buttons (a fill or an outline),
+ * whose text goes on to a new line inside a word (「申し/込む」, 「ログイ/ン」): each character's
+ * box is measured (Range.getClientRects), and a line must start where Intl.Segmenter's Japanese
+ * words start. Text hidden for screen readers only (a 1 px box) is not drawn, so not measured.
+ */
+function labelsBrokenInsideAWord(page: Page): Promise<string[]> {
+  return page.evaluate(() => {
+    const words = new Intl.Segmenter('ja', { granularity: 'word' });
+    const drawnAsButton = (el: Element) => {
+      if (el.tagName !== 'A') return true;
+      const style = getComputedStyle(el);
+      const filled = !/^(transparent|rgba\(0, 0, 0, 0\))$/.test(style.backgroundColor);
+      const outlined = ['Top', 'Right', 'Bottom', 'Left'].every(
+        (side) => parseFloat(style.getPropertyValue(`border-${side.toLowerCase()}-width`)) > 0,
+      );
+      return filled || outlined;
+    };
+    const broken: string[] = [];
+    for (const el of document.querySelectorAll('button, [role="button"], a')) {
+      if (el.getClientRects().length === 0 || !drawnAsButton(el)) continue;
+      let text = '';
+      const boxes: (DOMRect | null)[] = [];
+      const walker = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
+      for (
+        let node = walker.nextNode() as Text | null;
+        node;
+        node = walker.nextNode() as Text | null
+      ) {
+        const parent = node.parentElement!.getBoundingClientRect();
+        const drawn = parent.width > 1 && parent.height > 1;
+        for (let i = 0; i < node.data.length; i++) {
+          const range = document.createRange();
+          range.setStart(node, i);
+          range.setEnd(node, i + 1);
+          const box = range.getClientRects()[0];
+          boxes.push(drawn && box && box.width > 0 && /\S/.test(node.data[i]!) ? box : null);
+        }
+        text += node.data;
+      }
+      const starts = new Set([...words.segment(text)].map((word) => word.index));
+      const lines: string[] = [];
+      let line = '';
+      let inside = false;
+      let last: DOMRect | null = null;
+      for (let i = 0; i < text.length; i++) {
+        const box = boxes[i];
+        if (box && last && box.top > last.top + last.height / 2) {
+          lines.push(line);
+          line = '';
+          if (!starts.has(i) && /\S/.test(text[i - 1]!)) inside = true;
+        }
+        if (box) last = box;
+        line += text[i];
+      }
+      lines.push(line);
+      if (inside) broken.push(lines.map((line) => line.trim()).join(' / '));
+    }
+    return broken;
+  });
+}
+
+test('no button’s label breaks inside a word at 320 and 360 px', async ({ page }) => {
+  const routes = [
+    '/service-plans/confirm?plan=monthly',
+    '/login',
+    '/sign-up',
+    await paywalledPost(page.request),
+  ];
+  for (const route of routes) {
+    await resizeTo(page, 360, 800);
+    await page.goto(route);
+    for (const width of [360, 320]) {
+      await resizeTo(page, width, 800);
+      const where = `${route} at ${width}px`;
+      expect.soft(await labelsBrokenInsideAWord(page), where).toEqual([]);
+      expect.soft(await sidewaysScroll(page), where).toBeLessThanOrEqual(0);
+    }
+  }
+  // The paywall's plan buttons were measured: their labels are the longest of these pages.
+  await expect(page.getByRole('link', { name: /月額プランで申し込む/ })).toBeVisible();
 });
 
 /** A post open to everyone whose body has a heading followed by text and two paragraphs. */

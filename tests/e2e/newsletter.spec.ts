@@ -7,6 +7,7 @@ import { pageAs } from './support/roles';
  * free and a paid reader at phone and desktop width, a test letter to oneself (found in the
  * outbox), then the post sent to 無料会員 after a confirmation that names the number of
  * readers, and the send's status on the step. A screenshot of the step at 360 px is attached.
+ * A draft with a YouTube video: its preview shows the video's still under the console's policy.
  */
 
 const READER = { email: 'newsletter-reader@example.jp', password: 'Haru-no-Tegami-2026' };
@@ -113,4 +114,48 @@ test('an editor previews, test-sends and sends a post to a segment', async ({
   const sends = page.getByRole('region', { name: 'この記事の配信' });
   await expect(sends.getByRole('status').first()).toContainText(`${count} 通中`);
   await expect(sends.getByText('無料会員への配信').first()).toBeVisible();
+});
+
+/** A 1×1 GIF: what YouTube's still host answers here (the machine has no way out). */
+const STILL = Buffer.from('R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7', 'base64');
+
+test('the preview shows a video’s still, and the console’s policy lets it load', async ({
+  browser,
+  request,
+}) => {
+  const key = (
+    await admin('create-api-key', '--name', 'e2e newsletter video', '--permissions', 'GET,POST')
+  ).at(-1)!;
+  // A draft: nothing a reader or another spec's list could see.
+  const created = await request.post('/api/v1/posts?status=draft', {
+    headers: { 'X-MICROCMS-API-KEY': key },
+    data: {
+      title: '動画のある下書き',
+      body: '<p>動画の紹介です。</p><iframe src="https://www.youtube.com/embed/aqz-KE-bpKQ"></iframe>',
+    },
+  });
+  expect(created.status(), await created.text()).toBe(201);
+  const { id } = (await created.json()) as { id: string };
+
+  const page = await pageAs(browser, 'editor');
+  // Every refusal, the preview frames' included: they are about:srcdoc, which watchCsp (of the
+  // site's own documents) leaves out, under the console page's policy.
+  const refused: string[] = [];
+  page.on('console', (message) => {
+    if (message.text().includes('Content Security Policy')) refused.push(message.text());
+  });
+  // Reached only where the page's policy lets the image load (the browser checks it first).
+  await page.route('https://i.ytimg.com/**', (route) =>
+    route.fulfill({ contentType: 'image/gif', body: STILL }),
+  );
+  // The paid reader's letter: the whole text, the video included (a free reader's has the lead).
+  await page.goto(`/admin/content/posts/${id}/newsletter?audience=paid`);
+  for (const width of ['幅 360 px', '幅 640 px']) {
+    const still = page
+      .frameLocator(`iframe[title*="${width}"]`)
+      .locator('img[src^="https://i.ytimg.com/vi/aqz-KE-bpKQ/"]');
+    await expect(still, width).toHaveJSProperty('complete', true);
+    await expect(still, width).toHaveJSProperty('naturalWidth', 1);
+  }
+  expect(refused).toEqual([]);
 });

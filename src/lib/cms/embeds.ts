@@ -42,6 +42,13 @@ export const PLAYER_PATH_BY_HOST: ReadonlyMap<string, string> = new Map([
   ['player.vimeo.com', '/video/'],
 ]);
 
+/**
+ * Where a YouTube video's still is (public, no API key): the newsletter shows it in place of the
+ * player a mail cannot play (src/server/features/newsletter/letter-body.ts), and the console's
+ * policy lets its preview load it (src/lib/security-headers.ts).
+ */
+export const YOUTUBE_THUMBNAIL_ORIGIN = 'https://i.ytimg.com';
+
 const YOUTUBE_ID = /^[A-Za-z0-9_-]{11}$/;
 const VIMEO_ID = /^[0-9]{1,12}$/;
 // Eleven characters like an ID, but the playlist player: never a watch page.

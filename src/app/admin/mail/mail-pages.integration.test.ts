@@ -6,6 +6,7 @@ import { createTestDatabase } from '@test-support/db/test-database';
 import type { AppUser } from '@/server/features/identity/session-user';
 import { appUser } from '@test-support/route-tests';
 import { sendMail } from '@/server/platform/mail/mailer';
+import { mailOutbox } from '@/server/platform/db/schema';
 import { removeResetLinks } from '@/server/platform/mail/outbox';
 import { LINK_REMOVED_NOTE, mails } from '@/server/platform/mail/templates';
 
@@ -75,6 +76,23 @@ describe('/admin/mail and /admin/mail/[id]', () => {
     expect(detail).not.toContain('token=');
     expect(detail).not.toContain('reset-password?');
     expect(await mailHtml(staff('editor'), noticeId)).toContain('パスワードを変更しました');
+  });
+
+  it('names each kind in Japanese, its stored key beside it for support staff', async () => {
+    await database.db.insert(mailOutbox).values({
+      to: 'old@example.jp',
+      subject: '以前の版のメール',
+      kind: 'retired-kind',
+      status: 'sent',
+    });
+    const list = await listHtml(staff('editor'));
+    expect(list).toMatch(/パスワード変更のお知らせ<code[^>]*>password-changed<\/code>/);
+    expect(list).toMatch(/パスワード再設定<code[^>]*>reset-password<\/code>/);
+    // A kind this version does not know (an older row) shows its key.
+    expect(list).toContain('<code>retired-kind</code>');
+    expect(await mailHtml(staff('editor'), noticeId)).toMatch(
+      /<dt>種類<\/dt><dd>パスワード変更のお知らせ<code[^>]*>password-changed<\/code><\/dd>/,
+    );
   });
 
   it('answers 404 to a member', async () => {

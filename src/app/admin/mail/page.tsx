@@ -3,6 +3,7 @@ import { StaffPageTitle } from '@/components/admin/staff-list-page';
 import { headers } from 'next/headers';
 import { accountMetadata, gatedMetadata } from '@/components/account/metadata';
 import styles from '@/components/admin/admin.module.css';
+import { MailKindName } from '@/components/admin/mail/mail-kind';
 import { env } from '@/env';
 import { formatDateTime } from '@/lib/format';
 import { getDb } from '@/server/platform/db/client';
@@ -70,7 +71,9 @@ export default async function MailOutboxPage() {
                     )}
                     {linkState(mail)}
                   </td>
-                  <td>{mail.kind}</td>
+                  <td>
+                    <MailKindName kind={mail.kind} />
+                  </td>
                   <td>{STATUS[mail.status] ?? mail.status}</td>
                 </tr>
               ))}

@@ -3,6 +3,7 @@ import { testDatabase } from '@test-support/route-tests';
 import { recordAudit } from '@/server/platform/audit/audit-log';
 import { findEndpoint } from '@/lib/cms/model';
 import { getContent } from '@/server/services/cms/store';
+import { ROLES } from '@/lib/identity/roles';
 import { UsageError } from './command';
 import { helpText, runAdminCommand } from './commands';
 import { SYSTEM_WRITE, createContent, scheduleContent } from '@/server/services/cms/writes';
@@ -15,6 +16,20 @@ describe('admin commands', () => {
     const help = helpText().join('\n');
     expect(help).toContain('db-status');
     expect(help).toContain('audit-log');
+  });
+
+  it('names every role the role commands accept, in their summary and usage', () => {
+    const help = helpText();
+    for (const command of ['set-role', 'create-user']) {
+      const lines = help.filter((line) =>
+        new RegExp(`^ +(npm run admin -- )?${command} `).test(line),
+      );
+      expect(lines, command).toHaveLength(2); // the summary and the example
+      const usage = lines.find((line) => line.includes('npm run admin'))!;
+      expect(usage, command).toContain(`--role ${ROLES.join('|')}`);
+    }
+    const summary = help.find((line) => /^ +set-role /.test(line))!;
+    for (const role of ROLES) expect(summary).toContain(role);
   });
 
   it('reports the database it works on', async () => {

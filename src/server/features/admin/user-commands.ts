@@ -64,11 +64,13 @@ const auditUser = (
   detail: Record<string, unknown>,
 ): Promise<void> => recordAudit(db, { actor, action, target: `user:${userId}`, detail });
 
+/** The roles as the --role flag takes them: from ROLES, so the help never leaves one out. */
+const ROLE_CHOICES = ROLES.join('|');
+
 const createUserCommand = defineCommand({
   name: 'create-user',
   summary: '確認済みのユーザーを作成する (スタッフ・招待した書き手用。確認メールは送りません)',
-  usage:
-    'create-user --email E --password P [--name NAME] [--role member|contributor|editor|admin]',
+  usage: `create-user --email E --password P [--name NAME] [--role ${ROLE_CHOICES}]`,
   args: z
     .object({
       email: emailField,
@@ -110,8 +112,8 @@ const createUserCommand = defineCommand({
 
 const setRoleCommand = defineCommand({
   name: 'set-role',
-  summary: 'ユーザーの権限 (member / editor / admin) を変更する',
-  usage: 'set-role --email E --role member|contributor|editor|admin',
+  summary: `ユーザーの権限 (${ROLES.join(' / ')}) を変更する`,
+  usage: `set-role --email E --role ${ROLE_CHOICES}`,
   args: z.object({ email: emailField, role: z.enum(ROLES) }).strict(),
   async run({ database, actor }, { email, role }) {
     const found = await requireUser(database.db, email);

@@ -309,6 +309,28 @@ describe('the page policy of a render', () => {
     await server.close();
   });
 
+  it('lets a console page, and its error page, show the newsletter preview’s stills', async () => {
+    const server = await servePolicy((req, res) => {
+      if (req.url?.endsWith('/missing')) res.statusCode = 404;
+      res.setHeader('content-type', 'text/html');
+      res.end('x');
+      return Promise.resolve();
+    });
+    const images = async (p: string) => directive((await server.policyOf(p))!, 'img-src');
+    for (const p of [
+      '/admin/content/posts/p1/newsletter',
+      '/admin/content/posts/p1/newsletter?_rsc=1',
+      '/admin/missing',
+    ])
+      expect(await images(p), p).toContain('https://i.ytimg.com');
+    expect(directive((await server.policyOf('/admin/missing'))!, 'script-src')).toContain(
+      "'sha256-static='",
+    );
+    for (const p of ['/', '/posts/p1', '/missing', '/administrator'])
+      expect(await images(p), p).not.toContain('https://i.ytimg.com');
+    await server.close();
+  });
+
   it('gives an answer that is not a page the non-page policy, however its head is written', async () => {
     const server = await servePolicy((req, res) => {
       if (req.url === '/object') res.writeHead(200, { 'Content-Type': 'application/json' });

@@ -6,7 +6,7 @@ import path from 'node:path';
 import { brotliDecompressSync, gunzipSync, inflateRawSync, inflateSync } from 'node:zlib';
 import { Parser } from 'htmlparser2';
 import { tagManagerSnippet } from '@/lib/analytics/tag-manager';
-import { CSP_HEADER, NON_PAGE_POLICY, pagePolicy } from '@/lib/security-headers';
+import { CSP_HEADER, NON_PAGE_POLICY, isConsolePath, pagePolicy } from '@/lib/security-headers';
 import { THEME_SCRIPT } from '@/lib/theme/theme-script';
 
 /**
@@ -164,10 +164,10 @@ export function prerenderedScriptHashes(distDir: string): string[] {
 }
 
 export type PagePolicies = {
-  /** A fresh render's policy: its nonce, GTM's hash. */
-  live(nonce: string): string;
+  /** A fresh render's policy: its nonce, GTM's hash; a console page's images (pagePolicy). */
+  live(nonce: string, staffConsole?: boolean): string;
   /** An answer that may be a prerendered page (an error, or marked so): its hashes too. */
-  prerendered(nonce: string): string;
+  prerendered(nonce: string, staffConsole?: boolean): string;
 };
 
 export function pagePolicies(options: {
@@ -179,16 +179,18 @@ export function pagePolicies(options: {
 }): PagePolicies {
   const gtm = options.gtmId ? tagManagerHash(options.gtmId) : null;
   const ours = [scriptHash(THEME_SCRIPT), ...(gtm ? [gtm] : [])];
-  const policy = (sources: string[]) =>
+  const policy = (sources: string[], staffConsole = false) =>
     pagePolicy({
       scriptSources: sources,
       secure: options.secure,
       tagManager: gtm !== null,
+      staffConsole,
       development: options.development,
     });
   return {
-    live: (nonce) => policy([`'nonce-${nonce}'`, ...ours]),
-    prerendered: (nonce) => policy([`'nonce-${nonce}'`, ...ours, ...options.prerenderedHashes]),
+    live: (nonce, staffConsole) => policy([`'nonce-${nonce}'`, ...ours], staffConsole),
+    prerendered: (nonce, staffConsole) =>
+      policy([`'nonce-${nonce}'`, ...ours, ...options.prerenderedHashes], staffConsole),
   };
 }
 
@@ -200,7 +202,13 @@ export function pagePolicies(options: {
 const FRAMEWORK_FILES = /^\/_next\/(?:static|image)(?:[/?]|$)/;
 
 /** The policy a render was given: what its answer's head gets (policyAtHead). */
-export type GivenPolicy = { live: string; nonce: string; policies: PagePolicies };
+export type GivenPolicy = {
+  live: string;
+  nonce: string;
+  policies: PagePolicies;
+  /** A page of the staff console (isConsolePath). */
+  staffConsole: boolean;
+};
 
 /**
  * Before the framework sees a request: a fresh nonce in the request's policy header (any the
@@ -215,10 +223,11 @@ export function givePagePolicy(
   for (const name of REQUEST_POLICY_HEADERS) delete req.headers[name];
   if (FRAMEWORK_FILES.test(req.url ?? '/')) return null;
   const nonce = newNonce();
-  const live = policies.live(nonce);
+  const staffConsole = isConsolePath(req.url ?? '/');
+  const live = policies.live(nonce, staffConsole);
   req.headers['content-security-policy'] = live;
   res.setHeader(CSP_HEADER, live);
-  return { live, nonce, policies };
+  return { live, nonce, policies, staffConsole };
 }
 
 /**
@@ -266,5 +275,5 @@ export function policyAtHead(
   if (res.getHeader(CSP_HEADER) !== given.live) return;
   if (!isPageAnswer(contentTypeOf(res, writeHeadArgs))) res.setHeader(CSP_HEADER, NON_PAGE_POLICY);
   else if (status >= 400 || res.getHeader('x-nextjs-prerender') === '1')
-    res.setHeader(CSP_HEADER, given.policies.prerendered(given.nonce));
+    res.setHeader(CSP_HEADER, given.policies.prerendered(given.nonce, given.staffConsole));
 }

@@ -1,6 +1,12 @@
 import 'server-only';
 import { ElementType, parseDocument } from 'htmlparser2';
-import { EMBED_PROVIDER_LABELS, embedPageUrl, playerEmbed, postEmbed } from '@/lib/cms/embeds';
+import {
+  EMBED_PROVIDER_LABELS,
+  YOUTUBE_THUMBNAIL_ORIGIN,
+  embedPageUrl,
+  playerEmbed,
+  postEmbed,
+} from '@/lib/cms/embeds';
 import { sanitizeRichText } from '@/lib/cms/sanitize';
 import { escapeHtml } from '@/lib/text/escape-html';
 
@@ -80,7 +86,7 @@ function isElement(node: AnyNode): node is DomElement {
 /** A YouTube video's thumbnail (public, no API key), or null for another player. */
 function youtubeThumbnail(playerUrl: string): string | null {
   const match = /^https:\/\/www\.youtube\.com\/embed\/([A-Za-z0-9_-]{11})(?:\?|$)/.exec(playerUrl);
-  return match ? `https://i.ytimg.com/vi/${match[1]}/hqdefault.jpg` : null;
+  return match ? `${YOUTUBE_THUMBNAIL_ORIGIN}/vi/${match[1]}/hqdefault.jpg` : null;
 }
 
 /** A link on its own line, for embeds: `label` then the URL. */

@@ -1,4 +1,5 @@
 import 'server-only';
+import type { MailKind } from './kinds';
 
 /**
  * A mail as the templates build it, the mailer sends it and the outbox keeps it: its own
@@ -10,8 +11,8 @@ export type Mail = {
   subject: string;
   text: string;
   html: string;
-  /** What the mail is for, e.g. `verify-email`: shown in the outbox. */
-  kind: string;
+  /** What the mail is for, e.g. `verify-email`: stored, and named in the outbox (kinds.ts). */
+  kind: MailKind;
   /** Set by the template when the mail carries a token link (templates.ts TokenLink), else null. */
   secret: MailSecret | null;
 };

@@ -1,5 +1,6 @@
 import 'server-only';
 import { env } from '@/env';
+import type { MailKind } from './kinds';
 import type { Mail } from './mail';
 import { formatDateJa } from '@/lib/format';
 import { INQUIRY_KIND_LABELS, type InquiryFields } from '@/lib/inquiries';
@@ -28,7 +29,7 @@ export const TOKEN_MAIL_KINDS = {
   changeEmail: 'change-email',
   resetPassword: 'reset-password',
   signInLink: 'sign-in-link',
-} as const;
+} as const satisfies Record<string, MailKind>;
 
 /** What is left of a token link in a kept mail once it is used or expired. */
 export const LINK_REMOVED_NOTE = 'このリンクは使用済みまたは期限切れのため削除されました。';
@@ -41,7 +42,7 @@ const ACTION_PLACE = '{action}';
 const ACTION_PLACE_IN = { html: '下のボタン', text: '下の URL' } as const;
 
 type Content = {
-  kind: string;
+  kind: MailKind;
   subject: string;
   greeting: string;
   /** May name the action with `{action}` (「下のボタン」 in HTML, 「下の URL」 in text). */
@@ -285,7 +286,7 @@ const tokyoDateTime = (date: Date) =>
 
 /** A mail to staff about something a visitor sent through a form: its facts, then its text. */
 type StaffNotice = {
-  kind: string;
+  kind: MailKind;
   /** After 【SITE_NAME】. */
   subject: string;
   /** The first line: which form it came from. */

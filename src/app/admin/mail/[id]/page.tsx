@@ -3,6 +3,7 @@ import { headers } from 'next/headers';
 import { notFound } from 'next/navigation';
 import { accountMetadata, gatedMetadata } from '@/components/account/metadata';
 import styles from '@/components/admin/admin.module.css';
+import { MailKindName } from '@/components/admin/mail/mail-kind';
 import { formatDateTime } from '@/lib/format';
 import { getDb } from '@/server/platform/db/client';
 import { clientIp } from '@/server/platform/http/request-origin';
@@ -33,7 +34,9 @@ export default async function MailPage({ params }: RouteParamsProps<'id'>) {
         <dt>宛先</dt>
         <dd>{mail.to}</dd>
         <dt>種類</dt>
-        <dd>{mail.kind}</dd>
+        <dd>
+          <MailKindName kind={mail.kind} />
+        </dd>
         {mail.link ? (
           <>
             <dt>リンク</dt>
