@@ -3,7 +3,7 @@ import type { Metadata, Viewport } from 'next';
 import { Suspense, type ReactNode } from 'react';
 import { AuthStateProvider } from '@/components/account/auth-state.client';
 import { PageViewTracker } from '@/components/analytics/page-view-tracker.client';
-import { BillingNoticeBanner } from '@/components/billing/billing-notice-banner.client';
+import { BillingNoticeBanner } from '@/components/billing/billing-notice-banner';
 import { TagManager } from '@/components/analytics/tag-manager';
 import { SiteFooter } from '@/components/layout/site-footer';
 import { NavigationProgress } from '@/components/layout/navigation-progress.client';

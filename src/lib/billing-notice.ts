@@ -1,8 +1,8 @@
 import { formatDateJa, formatYen } from './format';
 
 /**
- * The site-wide billing notice of a signed-in reader (carried by /api/me, shown under the
- * header):
+ * The site-wide billing notice of a signed-in reader (rendered on the server under the header,
+ * src/components/billing/billing-notice-banner.tsx, and at the top of the account hub):
  * - `past_due`: the current live plan's renewal failed: what is owed and when the provider
  *   tries the card again (null when the billing data does not say); or it waits for the
  *   reader's 3-D Secure authentication, with the page to do it on.
@@ -27,46 +27,6 @@ export type BillingNotice =
   | { kind: 'plan_ended'; planName: string; endedAt: string }
   | { kind: 'duplicate_reversed'; reversedPlan: string; keptPlan: string; refunded: number }
   | null;
-
-// Checked by hand, not with zod: this runs in every page's client bundle, where zod would add
-// its size and its eval probe (which the Content-Security-Policy reports as a violation).
-const ISO_DATETIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:\d{2})$/;
-const isDateTime = (value: unknown): value is string =>
-  typeof value === 'string' && ISO_DATETIME.test(value) && !Number.isNaN(Date.parse(value));
-const isYen = (value: unknown): value is number =>
-  typeof value === 'number' && Number.isInteger(value) && value >= 0;
-const isHttpUrl = (value: unknown): value is string =>
-  typeof value === 'string' && value.length <= 2000 && /^https?:\/\/[^\s]+$/.test(value);
-const isPlanName = (value: unknown): value is string =>
-  typeof value === 'string' && value.length <= 200;
-
-/** An answer's notice, or none when it is missing or not one (an older server, a bad answer). */
-export function parseBillingNotice(value: unknown): BillingNotice {
-  if (typeof value !== 'object' || value === null) return null;
-  const notice = value as Record<string, unknown>;
-  if (notice.kind === 'past_due') {
-    const { amount, nextAttempt, authenticationUrl } = notice;
-    const amountOk = amount === null || isYen(amount);
-    if (!amountOk || !(nextAttempt === null || isDateTime(nextAttempt))) return null;
-    return {
-      kind: 'past_due',
-      amount: amount,
-      nextAttempt,
-      ...(isHttpUrl(authenticationUrl) ? { authenticationUrl } : {}),
-    };
-  }
-  if (notice.kind === 'plan_ended') {
-    const { planName, endedAt } = notice;
-    if (!isPlanName(planName) || !isDateTime(endedAt)) return null;
-    return { kind: 'plan_ended', planName, endedAt };
-  }
-  if (notice.kind === 'duplicate_reversed') {
-    const { reversedPlan, keptPlan, refunded } = notice;
-    if (!isPlanName(reversedPlan) || !isPlanName(keptPlan) || !isYen(refunded)) return null;
-    return { kind: 'duplicate_reversed', reversedPlan, keptPlan, refunded };
-  }
-  return null;
-}
 
 const LIVE = new Set<string>(['active', 'trialing', 'past_due']);
 

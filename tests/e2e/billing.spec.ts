@@ -2,12 +2,15 @@ import { type APIRequestContext, type Page, expect, test } from '@playwright/tes
 import { admin } from './support/admin';
 import { signIn, signInByApi } from './support/sign-in';
 import { CHECK_WIDTHS, expectAccessibleAtWidths, resizeTo } from './support/axe';
+import { layoutShiftsOf } from './support/layout-shift';
+import { latestLink } from './support/mail';
 
 // The paid life of a reader on the built-in billing sandbox
 // (docs/decisions/008-billing-sandbox.md): plans → final confirmation → the sandbox's hosted
 // checkout → success → members' posts in full → portal → cancel at period end → the clock moved
-// past the period → access gone; a declined card; a failed renewal; no second trial; axe on every
-// billing screen at 360 and 1280 px.
+// past the period → access gone; a declined card; a failed renewal; a renewal waiting for 3-D
+// Secure (the mail, the notice in the page as sent, no layout shift, the way back from the
+// authentication page); no second trial; axe on every billing screen at 360 and 1280 px.
 
 test.describe.configure({ mode: 'serial' });
 
@@ -164,6 +167,69 @@ test('a failed renewal gives past_due, the notice, and the way to fix the card',
       /^カードでのお支払い（¥[\d,]+）ができませんでした。\d{4}年\d+月\d+日に自動で再度決済します。/,
     ),
   ).toBeVisible();
+});
+
+test('a renewal waiting for 3-D Secure: one mail, the notice in the page as sent, no layout shift, and back to the site', async ({
+  page,
+  baseURL,
+}) => {
+  test.setTimeout(120_000);
+  const postId = await paidOnlyPost(page.request);
+  const email = await newReader('three-ds');
+  await signInByApi(page.context(), email, password);
+  // A first-time reader's trial: the card (4000 0027 6000 3184, which asks for authentication
+  // on every charge) is first charged when the trial ends, without the reader: it waits.
+  await goToCheckout(page, /月額/);
+  await payWith(page, '4000 0027 6000 3184');
+  await expect(page.getByRole('heading', { name: 'お申し込みが完了しました' })).toBeVisible({
+    timeout: 30_000,
+  });
+  await advanceDays(email, 15);
+
+  // The mail, once, in Japanese, with the way to the authentication.
+  const KIND = 'billing-authentication-required';
+  let link = '';
+  await expect(async () => {
+    link = await latestLink(email, KIND, baseURL!);
+  }).toPass({ timeout: 20_000 });
+  const mails = await admin('mail-outbox', '--to', email, '--full', '--limit', '20');
+  expect(mails.filter((line) => line.includes(`  ${KIND}  `))).toHaveLength(1);
+  expect(mails.join('\n')).toContain('本人認証（3Dセキュア）');
+
+  // The notice is in the post's HTML as the server sends it, not added after it has loaded.
+  const NOTICE = /本人認証（3Dセキュア）が必要です/;
+  const sent = await (await page.request.get(`/posts/${postId}`)).text();
+  expect(sent).toMatch(NOTICE);
+
+  // Nothing moves once the page is there: the notice, the account control (CLS 0).
+  const account = (p: Page) => p.getByRole('banner').getByRole('button', { name: /three-ds/ });
+  for (const width of [1280, 360]) {
+    await page.setViewportSize({ width, height: 800 });
+    const post = await layoutShiftsOf(page, `/posts/${postId}`, (p) => [
+      account(p),
+      p.getByText(NOTICE),
+    ]);
+    const plans = await layoutShiftsOf(page, '/service-plans', (p) => [account(p)]);
+    console.log(`CLS at ${width}px: post ${post.total}, plans ${plans.total}`);
+    expect(post, `the post at ${width}px`).toMatchObject({ total: 0 });
+    expect(plans, `the plans page at ${width}px`).toMatchObject({ total: 0 });
+  }
+
+  // The mail's link: the account page, whose notice leads to the authentication page, which
+  // leads back to where the reader came from.
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await page.goto(link);
+  await expect(page).toHaveURL(/\/account$/);
+  await page.getByRole('link', { name: '本人認証を行う' }).first().click();
+  await expect(page.getByRole('heading', { name: '3Dセキュア認証（テスト）' })).toBeVisible();
+  await page.getByRole('button', { name: '認証する' }).click();
+  await expect(page.getByRole('heading', { name: 'お支払いは完了しています' })).toBeVisible();
+  await page.getByRole('link', { name: 'サイトに戻る' }).click();
+  await expect(page).toHaveURL(/\/account$/);
+  await expect(async () => {
+    await page.reload();
+    await expect(page.getByText(NOTICE)).toHaveCount(0, { timeout: 1000 });
+  }).toPass({ timeout: 20_000 });
 });
 
 test('every billing screen passes axe at 360 and 1280 px, without sideways scroll', async ({

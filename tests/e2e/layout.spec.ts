@@ -1,12 +1,14 @@
 import { type APIRequestContext, type Page, expect, test } from '@playwright/test';
 import { admin } from './support/admin';
 import { resizeTo, sidewaysScroll } from './support/axe';
+import { layoutShiftsOf } from './support/layout-shift';
 import { signInByApi, submitLogin } from './support/sign-in';
 
 // Layout (docs/decisions/000-design-baseline.md "Look and feel": a 360 px phone first): no page
 // scrolls sideways on a phone (WCAG 2.1 reflow), whoever reads it and however long their name; the
 // header keeps its controls on screen; a button's label wraps between words, never inside one;
-// article text has a vertical rhythm; an anonymous bookmark click says why sign-in is needed.
+// nothing moves once a page has loaded (CLS 0, whoever reads it); article text has a vertical
+// rhythm; an anonymous bookmark click says why sign-in is needed.
 
 const stamp = Date.now();
 const password = 'nagai-namae-no-hon-12';
@@ -98,6 +100,28 @@ for (const audience of ['visitor', 'member'] as const) {
     }
   });
 }
+
+test('nothing moves as the header’s account control arrives: CLS 0 on a post and the plans page', async ({
+  page,
+}) => {
+  const post = await firstItem(page, '/posts', '/posts/');
+  const visitor = (p: Page) => [p.getByRole('banner').getByRole('link', { name: 'ログイン' })];
+  const member = (p: Page) => [p.getByRole('banner').getByRole('button', { name: LONG_NAME })];
+  for (const [who, ready] of [
+    ['visitor', visitor],
+    ['member', member],
+  ] as const) {
+    if (who === 'member') await signInByApi(page.context(), await createMember('shift'), password);
+    for (const width of [1280, 360]) {
+      await page.setViewportSize({ width, height: 800 });
+      for (const path of [post, '/service-plans']) {
+        const shifts = await layoutShiftsOf(page, path, ready);
+        console.log(`CLS ${who} ${path} at ${width}px: ${shifts.total}`);
+        expect.soft(shifts, `${path} at ${width}px (${who})`).toMatchObject({ total: 0 });
+      }
+    }
+  }
+});
 
 test('a member’s long name on a phone: the avatar in the header, the full name in its menu', async ({
   page,

@@ -3,10 +3,10 @@ import { AccountPage, LinkList, Notice, Section } from '@/components/account/acc
 import { accountMetadata } from '@/components/account/metadata';
 import { SignOutButton } from '@/components/account/sign-out-button.client';
 import { PlanSummary } from '@/components/account/plan-summary';
+import { renderedBillingNotice } from '@/components/billing/billing-notice-banner';
 import { BillingNoticeMessage } from '@/components/billing/billing-notice-message';
 import { toCurrentPlanView } from '@/components/billing/views';
 import { billingSummaryFor } from '@/server/features/billing/reader-billing';
-import { readerBillingNotice } from '@/server/features/billing/reader-notices';
 import { getDb } from '@/server/platform/db/client';
 import { Button } from '@/components/ui/button';
 import { doneMessage } from '@/lib/http/form-flash';
@@ -26,8 +26,8 @@ export const metadata = accountMetadata('アカウント', '/account');
  *
  * At the top, the reader's billing notice, rendered here so that it needs no JavaScript: a
  * failed renewal (amount, next retry), or once, a second plan taken back and refunded or the
- * end of the plan. Reading it claims the one telling (src/server/features/billing/reader-notices.ts),
- * so the banner under the header does not repeat it.
+ * end of the plan. Reading it claims the one telling (src/server/features/billing/reader-notices.ts);
+ * the banner under the header has the same notice in the same render and leaves it to the hub.
  */
 export default async function AccountHubPage() {
   const user = await requireUser('/account');
@@ -36,10 +36,8 @@ export default async function AccountHubPage() {
     getProfileDetails(db, user.id),
     // The hub stays usable when billing records cannot be read; it says so in the plan line.
     billingSummaryFor(db, user.id).catch(() => null),
-    readerBillingNotice(db, user.id).catch((error: unknown) => {
-      console.warn('[billing] the billing notice could not be worked out:', error);
-      return null;
-    }),
+    // The same notice as the banner's of this render (which leaves it to the hub).
+    renderedBillingNotice(user.id),
   ]);
   const plan = billing?.current ? toCurrentPlanView(billing.current) : null;
   const done = doneMessage(await readFlash());

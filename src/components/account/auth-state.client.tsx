@@ -3,7 +3,6 @@
 import type { Role } from '@/lib/identity/roles';
 import { type ReactNode, createContext, useCallback, useContext, useEffect, useState } from 'react';
 import { type AuthState, LOADING_AUTH_STATE, SIGNED_OUT_AUTH_STATE } from '@/lib/auth-state';
-import { type BillingNotice, parseBillingNotice } from '@/lib/billing-notice';
 import { Spinner } from '@/components/ui/spinner';
 
 /**
@@ -13,14 +12,10 @@ import { Spinner } from '@/components/ui/spinner';
  * hear about it on a BroadcastChannel. A failed load counts as signed out (SPEC §8).
  */
 
-export type ClientAuthState = AuthState & {
-  role: Role | null;
-  /** A failed renewal, or the end of a plan (the site-wide notice under the header). */
-  billingNotice: BillingNotice;
-};
+export type ClientAuthState = AuthState & { role: Role | null };
 
-const LOADING: ClientAuthState = { ...LOADING_AUTH_STATE, role: null, billingNotice: null };
-const SIGNED_OUT: ClientAuthState = { ...SIGNED_OUT_AUTH_STATE, role: null, billingNotice: null };
+const LOADING: ClientAuthState = { ...LOADING_AUTH_STATE, role: null };
+const SIGNED_OUT: ClientAuthState = { ...SIGNED_OUT_AUTH_STATE, role: null };
 const CHANNEL = 'axis-auth';
 
 const AuthStateContext = createContext<ClientAuthState>(LOADING);
@@ -42,11 +37,7 @@ export function AuthStateProvider({ children }: { children: ReactNode }) {
       const response = await fetch('/api/me', { cache: 'no-store', signal });
       if (!response.ok) throw new Error(`HTTP ${response.status}`);
       const loaded = (await response.json()) as ClientAuthState;
-      setState({
-        ...loaded,
-        billingNotice: parseBillingNotice(loaded.billingNotice),
-        isLoading: false,
-      });
+      setState({ ...loaded, isLoading: false });
     } catch (error) {
       if (signal?.aborted) return;
       console.warn('[auth] could not load the auth state:', error);

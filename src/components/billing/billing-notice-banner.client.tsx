@@ -1,30 +1,31 @@
 'use client';
 
 import { usePathname } from 'next/navigation';
-import { useAuthState } from '@/components/account/auth-state.client';
+import type { BillingNotice } from '@/lib/billing-notice';
 import { BillingNoticeMessage, billingNoticeLabel } from './billing-notice-message';
 import styles from './billing.module.css';
 
 /**
- * The site-wide billing notice under the header: a failed renewal (past_due) with its amount
- * and next retry date, or, once, that the reader's plan has ended or that a second plan was
- * taken back. Pages are cached per audience, so it comes from the reader's own state (/api/me),
- * never from the page's render. The plans page says a failed renewal there in full, with the
- * button to fix the card, and the account hub says it at its top; a one-time notice the hub
- * showed is not handed out again, so the banner shows only another one there.
+ * The billing notice's band under the header, as the server rendered it for its reader
+ * (billing-notice-banner.tsx): here only to leave it out where the page itself says the same.
+ * The account hub says every notice at its top (the same notice: the render shares it), and the
+ * plans page says a failed renewal in full, with the button to fix the card. The layout stays
+ * through client-side navigation, so this follows the path as it changes.
  */
 
-/** Pages that state a failed renewal themselves. */
-const SAYS_PAST_DUE = new Set(['/service-plans', '/account']);
-export function BillingNoticeBanner() {
-  const { billingNotice } = useAuthState();
+/** Pages that say a notice themselves, and which kinds. */
+const SAID_BY_THE_PAGE: Record<string, readonly NonNullable<BillingNotice>['kind'][]> = {
+  '/account': ['past_due', 'plan_ended', 'duplicate_reversed'],
+  '/service-plans': ['past_due'],
+};
+
+export function BillingNoticeBand({ notice }: { notice: NonNullable<BillingNotice> }) {
   const pathname = usePathname();
-  if (!billingNotice) return null;
-  if (billingNotice.kind === 'past_due' && SAYS_PAST_DUE.has(pathname)) return null;
+  if (SAID_BY_THE_PAGE[pathname]?.includes(notice.kind)) return null;
   return (
-    <aside aria-label={billingNoticeLabel(billingNotice)} className={styles.billingNotice}>
+    <aside aria-label={billingNoticeLabel(notice)} className={styles.billingNotice}>
       <div className={styles.billingNoticeInner}>
-        <BillingNoticeMessage notice={billingNotice} />
+        <BillingNoticeMessage notice={notice} />
       </div>
     </aside>
   );

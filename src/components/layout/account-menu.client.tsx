@@ -17,8 +17,9 @@ import { listen } from '@/components/ui/listen';
  * The header's account corner: sign-in and sign-up links for a visitor, the member's menu
  * once signed in. On a phone it is an icon (the visitor's sign-in) or the member's avatar, so
  * no name, however long, pushes the menu button off the screen; the open menu gives the full
- * name and the plan. Before the state loads it keeps its place empty (no jump); without
- * JavaScript the <noscript> link is shown.
+ * name and the plan. Pages are cached per audience, so the state comes after the page; until
+ * then it keeps its place empty, at the width every state has (account-menu.module.css), so
+ * nothing moves when it arrives; without JavaScript the <noscript> link is shown.
  */
 export function AccountMenu() {
   const state = useAuthState();

@@ -1,5 +1,4 @@
-import { LOAD_FAILED, deriveAuthState } from '@/lib/auth-state';
-import { readerBillingNotice } from '@/server/features/billing/reader-notices';
+import { deriveAuthState } from '@/lib/auth-state';
 import { getDb } from '@/server/platform/db/client';
 import { userFromHeaders } from '@/server/features/identity/session-user';
 import { loadIdentity } from '@/server/features/profiles/profiles';
@@ -9,9 +8,8 @@ export const dynamic = 'force-dynamic';
 /**
  * The visitor's auth state (SPEC §3–4) for the client provider: pages are rendered per
  * audience and cached, so the per-user bits come from here
- * (docs/decisions/007-pages-per-audience.md). Beside it, `billingNotice`: the reader's failed
- * renewal (amount, next retry) or, once, the end of their plan (src/lib/billing-notice.ts). A
- * notice that cannot be worked out is left out: the state still answers.
+ * (docs/decisions/007-pages-per-audience.md). The reader's billing notice is not here: it is in
+ * the page as the server sends it (src/components/billing/billing-notice-banner.tsx).
  */
 export async function GET(request: Request): Promise<Response> {
   const user = await userFromHeaders(request.headers);
@@ -19,15 +17,8 @@ export async function GET(request: Request): Promise<Response> {
   const state = deriveAuthState(
     loaded ?? { uid: null, publicProfile: null, privateProfile: null, subscriptions: [] },
   );
-  const billingNotice =
-    user && state.user && loaded && loaded.subscriptions !== LOAD_FAILED
-      ? await readerBillingNotice(await getDb(), user.id).catch((error: unknown) => {
-          console.warn('[billing] the billing notice could not be worked out:', error);
-          return null;
-        })
-      : null;
   return Response.json(
-    { ...state, role: user?.role ?? null, billingNotice },
+    { ...state, role: user?.role ?? null },
     { headers: { 'cache-control': 'private, no-store', vary: 'cookie' } },
   );
 }

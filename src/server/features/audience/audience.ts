@@ -33,9 +33,17 @@ export function audienceOf(viewer: Viewer): Audience | null {
  */
 export const AUDIENCE_COOKIE_SECONDS = 60;
 const PURPOSE = 'audience';
-/** What the cookie may say: an audience, or staff (rendered per request, but known). */
-export type SessionAudience = Audience | 'staff';
-const SESSION_AUDIENCES: readonly string[] = [...AUDIENCES, 'staff'];
+/**
+ * What the cookie may say: an audience, or a session whose pages are rendered per request but
+ * known to be so: staff, and `personal`, a reader who has a billing notice to be shown in the
+ * page as sent (src/server/features/billing/reader-notices.ts, hasBillingNotice).
+ */
+export type SessionAudience = Audience | 'staff' | 'personal';
+const SESSION_AUDIENCES: readonly string[] = [...AUDIENCES, 'staff', 'personal'];
+
+/** Whether a session's pages are rendered for it alone, never from the cache. */
+export const rendersAlone = (audience: SessionAudience): audience is 'staff' | 'personal' =>
+  audience === 'staff' || audience === 'personal';
 
 export function sessionAudienceOf(viewer: Viewer): SessionAudience {
   return audienceOf(viewer) ?? 'staff';

@@ -7,6 +7,7 @@ export {
   audienceCookie,
   audienceOf,
   readAudienceCookie,
+  rendersAlone,
   sessionAudienceOf,
   type Audience,
 } from './audience';
@@ -15,5 +16,6 @@ export {
   noteContentReads,
   notePersonal,
   openRenderRecord,
+  rendersForOneReader,
   type RenderRecord,
 } from './render-record';

@@ -32,6 +32,15 @@ function recordUnderWay(): RenderRecord | undefined {
   return request && records.get(request);
 }
 
+/**
+ * Whether the render under way is of a page the front server serves to this one request alone
+ * (no record: never kept, so it may show the viewer's own facts, such as their billing notice).
+ * False outside a request (a build's prerender) and for a page the cache may keep.
+ */
+export function rendersForOneReader(): boolean {
+  return currentRequest() !== undefined && recordUnderWay() === undefined;
+}
+
 /** The render showed what `audience` sees; two different audiences in one render are personal. */
 export function noteAudience(audience: Audience | null): void {
   const record = recordUnderWay();

@@ -9,6 +9,7 @@ export { customerIdOf } from './customers';
 export { createOffer, deactivateOffer, offerInput } from './offer-console';
 export { duplicateClaimKey } from './one-plan';
 export { billingProvider, usesSandbox } from './provider';
+export { hasBillingNotice } from './reader-notices';
 export { serveBillingSandbox } from './sandbox-serve';
 export { ensureSandboxWebhook } from './sandbox-setup';
 export { startRefusal } from './start-check';

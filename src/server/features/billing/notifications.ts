@@ -5,6 +5,7 @@ import { formatPlanPrice, formatYen } from '@/lib/format';
 import type { Db } from '@/server/platform/db/client';
 import {
   billingNotifications,
+  subscriptions,
   userPrivateProfiles,
   userPublicProfiles,
 } from '@/server/platform/db/schema';
@@ -107,6 +108,31 @@ export async function notifyPaymentFailed(
 ): Promise<void> {
   await send(db, invoice.userId, `payment-failed:${invoice.id}:${attempt}`, (to, name) =>
     billingMails.paymentFailed(to, name, { total: formatYen(invoice.total), nextAttempt }),
+  );
+}
+
+/**
+ * A renewal's charge that waits for the reader's 3-D Secure authentication
+ * (`invoice.payment_action_required`): once per invoice, however often the retries ask again.
+ */
+export async function notifyAuthenticationRequired(
+  db: Db,
+  invoice: InvoiceRow,
+  nextAttempt: Date | null,
+): Promise<void> {
+  if (invoice.status !== 'open') return; // authenticated (or void) by the time the event came
+  const [plan] = invoice.subscriptionId
+    ? await db
+        .select({ planName: subscriptions.planName })
+        .from(subscriptions)
+        .where(eq(subscriptions.id, invoice.subscriptionId))
+    : [];
+  await send(db, invoice.userId, `authentication-required:${invoice.id}`, (to, name) =>
+    billingMails.authenticationRequired(to, name, {
+      planName: plan?.planName ?? '',
+      total: formatYen(invoice.total),
+      nextAttempt,
+    }),
   );
 }
 

@@ -13,6 +13,7 @@ import { createTestDatabase } from '@test-support/db/test-database';
 import {
   type InvoiceReader,
   PLAN_ENDED_NOTICE_DAYS,
+  hasBillingNotice,
   pastDueNoticeFor,
   readerBillingNotice,
 } from './reader-notices';
@@ -111,6 +112,30 @@ describe('the past_due notice', () => {
       amount: 11000,
       nextAttempt: null,
     });
+  });
+
+  it('links a renewal’s 3-D Secure page, and only if it is a web page', async () => {
+    const userId = await reader([{ status: 'past_due', latestInvoiceId: 'in_3ds' }], {
+      id: 'in_3ds',
+      total: 1100,
+    });
+    const waiting =
+      (authenticationUrl: string): InvoiceReader =>
+      () =>
+        Promise.resolve({ amountDue: 1100, nextAttempt: null, authenticationUrl });
+    const url = 'https://invoice.stripe.com/i/acct_1/test_1';
+    await expect(
+      pastDueNoticeFor(database.db, userId, { readInvoice: waiting(url) }),
+    ).resolves.toEqual({
+      kind: 'past_due',
+      amount: 1100,
+      nextAttempt: null,
+      authenticationUrl: url,
+    });
+    for (const bad of ['javascript:alert(1)', 'data:text/html,x', 'not a url'])
+      await expect(
+        pastDueNoticeFor(database.db, userId, { readInvoice: waiting(bad) }),
+      ).resolves.toEqual({ kind: 'past_due', amount: 1100, nextAttempt: null });
   });
 
   it('is nothing for a paid plan', async () => {
@@ -245,5 +270,28 @@ describe('the reversed second plan', () => {
       kind: 'plan_ended',
       planName: 'メンバーシップ 月額プラン',
     });
+  });
+});
+
+describe('whether a reader has a notice (the front server renders their pages for them alone)', () => {
+  const has = (userId: string, now = NOW) => hasBillingNotice(database.db, userId, { now });
+
+  it('answers as the notice would, without asking the provider or telling anything', async () => {
+    const pastDue = await reader([{ status: 'past_due', latestInvoiceId: 'in_due3' }], {
+      id: 'in_due3',
+      total: 1100,
+    });
+    await expect(has(pastDue)).resolves.toBe(true);
+    await expect(has(await reader([{ status: 'active' }]))).resolves.toBe(false);
+    await expect(has(await reader([]))).resolves.toBe(false);
+
+    const ended = await reader([{ status: 'canceled', canceledAt: new Date(NOW.getTime() - DAY) }]);
+    await expect(has(ended)).resolves.toBe(true);
+    await expect(has(ended)).resolves.toBe(true); // looking tells nothing
+    expect((await readerBillingNotice(database.db, ended, { now: NOW }))?.kind).toBe('plan_ended');
+    await expect(has(ended)).resolves.toBe(false); // told once: nothing more to show
+    await expect(
+      has(ended, new Date(NOW.getTime() + (PLAN_ENDED_NOTICE_DAYS + 1) * DAY)),
+    ).resolves.toBe(false);
   });
 });

@@ -104,19 +104,43 @@ async function pastDueNotice(
         })
       : Promise.resolve(null),
   ]);
+  const authenticationUrl = live?.authenticationUrl;
   return {
     kind: 'past_due',
     amount: live?.amountDue ?? stored?.total ?? null,
     nextAttempt: live?.nextAttempt?.toISOString() ?? null,
-    ...(live?.authenticationUrl ? { authenticationUrl: live.authenticationUrl } : {}),
+    ...(authenticationUrl && isWebPage(authenticationUrl) ? { authenticationUrl } : {}),
   };
 }
 
-async function planEndedNotice(db: Db, newest: Row, now: Date): Promise<BillingNotice> {
+/** A page the notice may link: an http(s) address, nothing a link would run or open otherwise. */
+const isWebPage = (url: string) =>
+  url.length <= 2000 && URL.canParse(url) && /^https?:$/.test(new URL(url).protocol);
+
+/**
+ * Whether a one-time notice is still to be told: claimed as it is told (`claim`), only looked at
+ * otherwise (hasBillingNotice).
+ */
+type Telling = (db: Db, key: string) => Promise<boolean>;
+
+const stillUntold: Telling = async (db, key) =>
+  (
+    await db
+      .select({ key: billingNotifications.key })
+      .from(billingNotifications)
+      .where(eq(billingNotifications.key, key))
+  ).length === 0;
+
+async function planEndedNotice(
+  db: Db,
+  newest: Row,
+  now: Date,
+  tell: Telling,
+): Promise<BillingNotice> {
   if (!ENDED.has(newest.status)) return null;
   const endedAt = newest.canceledAt ?? newest.currentPeriodEnd ?? newest.updatedAt;
   if (now.getTime() - endedAt.getTime() > PLAN_ENDED_NOTICE_DAYS * DAY_MS) return null;
-  if (!(await claimOccasion(db, `plan-ended-notice:${newest.id}`))) return null;
+  if (!(await tell(db, `plan-ended-notice:${newest.id}`))) return null;
   return { kind: 'plan_ended', planName: newest.planName, endedAt: endedAt.toISOString() };
 }
 
@@ -134,7 +158,12 @@ const reversalDetail = (detail: Record<string, unknown>) => ({
 });
 
 /** The oldest reversal of the reader's second plans not yet told (and claims telling it). */
-async function duplicateReversedNotice(db: Db, userId: string, now: Date): Promise<BillingNotice> {
+async function duplicateReversedNotice(
+  db: Db,
+  userId: string,
+  now: Date,
+  tell: Telling,
+): Promise<BillingNotice> {
   const records = await db
     .select({ detail: auditEvents.detail })
     .from(auditEvents)
@@ -160,7 +189,7 @@ async function duplicateReversedNotice(db: Db, userId: string, now: Date): Promi
         .where(inArray(subscriptions.id, keptIds))
     : [];
   for (const reversal of reversals) {
-    if (!(await claimOccasion(db, `duplicate-notice:${reversal.subscription}`))) continue;
+    if (!(await tell(db, `duplicate-notice:${reversal.subscription}`))) continue;
     return {
       kind: 'duplicate_reversed',
       reversedPlan: reversal.plan,
@@ -202,11 +231,37 @@ export async function readerBillingNotice(
   const rows = await plansNewestFirst(db, userId);
   const pastDue = pastDuePlanOf(rows);
   if (pastDue) return pastDueNotice(db, pastDue, options.readInvoice ?? providerInvoice);
-  const now = options.now ?? new Date();
-  const reversed = await duplicateReversedNotice(db, userId, now);
+  return oneTimeNotice(db, userId, rows, options.now ?? new Date(), claimOccasion);
+}
+
+/**
+ * Whether the reader has a notice to be shown now (readerBillingNotice would answer one), from
+ * the site's records alone and claiming nothing: the front server renders such a reader's pages
+ * for them alone, so that the notice is in the page as sent
+ * (src/server/features/front/request-audience.ts).
+ */
+export async function hasBillingNotice(
+  db: Db,
+  userId: string,
+  options: { now?: Date } = {},
+): Promise<boolean> {
+  const rows = await plansNewestFirst(db, userId);
+  if (pastDuePlanOf(rows)) return true;
+  return (await oneTimeNotice(db, userId, rows, options.now ?? new Date(), stillUntold)) !== null;
+}
+
+/** A reversed second plan not yet told, else the end of the reader's newest plan if not yet told. */
+async function oneTimeNotice(
+  db: Db,
+  userId: string,
+  rows: Row[],
+  now: Date,
+  tell: Telling,
+): Promise<BillingNotice> {
+  if (rows.length === 0) return null; // a reversed plan, too, keeps its row
+  const reversed = await duplicateReversedNotice(db, userId, now, tell);
   if (reversed) return reversed;
-  const live = rows.some((row) => ['active', 'trialing'].includes(row.status));
-  if (live || rows.length === 0) return null;
+  if (rows.some((row) => ['active', 'trialing'].includes(row.status))) return null;
   // A reversed second plan was told as such; the plan that ended is the one the reader kept.
   const reversedKeys = await db
     .select({ key: billingNotifications.key })
@@ -220,5 +275,5 @@ export async function readerBillingNotice(
   const newest = rows.find(
     (row) => !reversedKeys.some(({ key }) => key === duplicateClaimKey(row.id)),
   );
-  return newest ? planEndedNotice(db, newest, now) : null;
+  return newest ? planEndedNotice(db, newest, now, tell) : null;
 }

@@ -1,4 +1,5 @@
 import { and, eq } from 'drizzle-orm';
+import { env } from '@/env';
 import type Stripe from 'stripe';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Db } from '@/server/platform/db/client';
@@ -299,6 +300,40 @@ describe('billing webhooks', () => {
     const pastDue = await rowOf(subscription.id);
     expect(pastDue?.status).toBe('past_due');
 
+    // The reader is mailed, in Japanese, with the way to the authentication (the account page,
+    // whose notice links the challenge), from the site as every mail is.
+    const [mail] = await db
+      .select()
+      .from(mailOutbox)
+      .where(
+        and(
+          eq(mailOutbox.to, reader.email),
+          eq(mailOutbox.kind, 'billing-authentication-required'),
+        ),
+      );
+    expect(mail?.subject).toContain('本人認証');
+    expect(mail?.textBody).toContain('¥1,100');
+    expect(mail?.textBody).toContain('本人認証（3Dセキュア）');
+    expect(mail?.textBody).toContain(`${env().SITE_URL}/account`);
+    expect(mail?.textBody).toContain(env().SITE_NAME);
+    expect(mail?.htmlBody).toContain(`href="${env().SITE_URL}/account"`);
+
+    // Once per invoice: not again for a redelivered event, nor when the retry asks again.
+    const asked = (await eventsOf(reader.customerId)).filter(
+      (event) => event.type === 'invoice.payment_action_required',
+    );
+    expect(asked).toHaveLength(1);
+    expect(await (await signed(asked[0]!)).json()).toEqual({ received: true, duplicate: true });
+    await db.delete(billingWebhookEvents).where(eq(billingWebhookEvents.id, asked[0]!.id));
+    expect((await signed(asked[0]!)).status).toBe(200);
+    await advanceTo(clock, renewalOf(subscription) + 4 * 86_400); // the day-3 retry asks again
+    expect(
+      (await eventsOf(reader.customerId)).filter(
+        (event) => event.type === 'invoice.payment_action_required',
+      ),
+    ).toHaveLength(2);
+    expect(await mailsTo(reader.email, 'billing-authentication-required')).toHaveLength(1);
+
     const live = await providerInvoice(db, pastDue?.latestInvoiceId ?? '');
     const url = new URL(live?.authenticationUrl ?? '');
     expect(url.pathname).toMatch(/^\/billing-sandbox\/authenticate\/pi_/);
@@ -325,6 +360,21 @@ describe('billing webhooks', () => {
     expect((await providerInvoice(db, pastDue?.latestInvoiceId ?? ''))?.authenticationUrl).toBe(
       null,
     );
+  });
+
+  it('sends no 3-D Secure mail for a first payment: the reader is authenticating it right then', async () => {
+    const reader = await newReader();
+    const subscription = await subscribe(
+      reader.customerId,
+      'monthly',
+      undefined,
+      '4000002760003184',
+    );
+    expect(subscription.status).toBe('incomplete');
+    await deliver();
+    const types = (await eventsOf(reader.customerId)).map((event) => event.type);
+    expect(types).toContain('invoice.payment_action_required');
+    expect(await mailsTo(reader.email, 'billing-authentication-required')).toHaveLength(0);
   });
 
   it('tells a reader three days before the trial ends, once', async () => {

@@ -7,6 +7,7 @@ import { billingWebhookEvents } from '@/server/platform/db/schema';
 import { readBodyBytes } from '@/server/platform/http/read-body';
 import { syncCatalogue } from './catalogue';
 import {
+  notifyAuthenticationRequired,
   notifyInvoicePaid,
   notifyPaymentFailed,
   notifySubscriptionChange,
@@ -114,10 +115,16 @@ async function apply(db: Db, event: Stripe.Event): Promise<void> {
     case 'invoice.payment_action_required': {
       // A payment waiting for the reader's 3-D Secure authentication: the invoice and the plan
       // (past_due on a renewal) are recorded; the notice links to the page that completes it.
-      const invoiceId = event.data.object.id;
-      if (invoiceId) await syncInvoice(db, invoiceId);
-      const subscriptionId = idOf(event.data.object.parent?.subscription_details?.subscription);
+      const waiting = event.data.object;
+      const synced = waiting.id ? await syncInvoice(db, waiting.id) : null;
+      const subscriptionId = idOf(waiting.parent?.subscription_details?.subscription);
       if (subscriptionId) await applySubscription(db, subscriptionId, notifySubscriptionChange);
+      // A first payment is authenticated in the reader's browser at checkout, right then; any
+      // later one (a renewal, the end of a trial) is charged without them: they are mailed.
+      if (!synced || waiting.billing_reason === 'subscription_create') return;
+      if (subscriptionId && (await wasReversedAsDuplicate(db, subscriptionId))) return;
+      const next = waiting.next_payment_attempt;
+      await notifyAuthenticationRequired(db, synced.after, next ? new Date(next * 1000) : null);
       return;
     }
     case 'price.created':

@@ -8,6 +8,8 @@ import { subscriptions, user } from '@/server/platform/db/schema';
 import { createTestDatabase } from '@test-support/db/test-database';
 import { signIn, signOut } from '@/server/features/account/account-flows';
 import { appAuth } from '@/server/features/identity/app-auth';
+import { findUserByEmail } from '@/server/features/profiles/profiles';
+import { readerBillingNotice } from '@/server/features/billing/reader-notices';
 import { requestAudience } from './request-audience';
 
 /**
@@ -114,9 +116,21 @@ describe('requestAudience', () => {
     const paid = await decide(`${session}; ${audienceCookieOf(member.setCookie)}`);
     expect(paid).toMatchObject({ audience: 'paid' });
     await run('revoke-plan', { email });
-    expect(await decide(`${session}; ${audienceCookieOf(paid.setCookie)}`)).toMatchObject({
-      audience: 'member',
+    // The plan has ended: until the reader is told so, their pages carry that notice, rendered
+    // for them alone (never from the cache), and the cookie says so for its minute.
+    const ended = await decide(`${session}; ${audienceCookieOf(paid.setCookie)}`);
+    expect(ended.cache).toBe(false);
+    expect(ended.setCookie).toMatch(/^axis_audience=personal:/);
+    const now = Date.now();
+    expect(await decide(`${session}; ${audienceCookieOf(ended.setCookie)}`, now)).toEqual({
+      cache: false,
     });
+    // Told (a page showed it): a member's cached pages again, from the next cookie on.
+    const { id } = (await findUserByEmail(database.db, email))!;
+    expect((await readerBillingNotice(database.db, id))?.kind).toBe('plan_ended');
+    expect(
+      await decide(`${session}; ${audienceCookieOf(ended.setCookie)}`, now + 61_000),
+    ).toMatchObject({ cache: true, audience: 'member' });
   });
 
   it('follows a plan ended elsewhere (another instance) once the cookie expires', async () => {
@@ -135,9 +149,8 @@ describe('requestAudience', () => {
     expect(await decide(`${session}; ${cookie}`, now + 30_000)).toMatchObject({
       audience: 'paid',
     });
-    expect(await decide(`${session}; ${cookie}`, now + 61_000)).toMatchObject({
-      audience: 'member',
-    });
+    // No longer paid: rendered for the reader alone while their plan's end is to be told.
+    expect(await decide(`${session}; ${cookie}`, now + 61_000)).toMatchObject({ cache: false });
   });
 
   it.each([

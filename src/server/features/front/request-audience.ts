@@ -5,8 +5,11 @@ import {
   audienceChangedSince,
   audienceCookie,
   readAudienceCookie,
+  rendersAlone,
   sessionAudienceOf,
 } from '@/server/features/audience';
+import { hasBillingNotice } from '@/server/features/billing';
+import { getDb } from '@/server/platform/db/client';
 import { viewerForUser } from '@/server/features/access';
 import { userFromHeaders } from '@/server/features/identity';
 import {
@@ -23,7 +26,9 @@ import {
  * - one session cookie, perhaps the audience cookie, and harmless ones: the audience the
  *   signed audience cookie names for that very session (unless that user's plan or role has
  *   changed since it was signed), or else the one the database gives (and a fresh audience
- *   cookie to set). Staff are rendered per request;
+ *   cookie to set). Staff are rendered per request, and so is a reader who has a billing
+ *   notice to be shown (src/server/features/billing/reader-notices.ts): the page they are sent
+ *   carries it;
  * - anything else (a preview, a one-time message, an unknown or duplicated cookie, a spelling
  *   a parser could read differently): no cache at all.
  * The page the framework renders then notes the audience it rendered for, and the cache files
@@ -61,12 +66,22 @@ export async function requestAudience(
 
   const signed = readAudienceCookie(cookies.get(AUDIENCE_COOKIE), session, options.now);
   if (signed && !audienceChangedSince(signed.userId, signed.issuedAt))
-    return signed.audience === 'staff' ? NO_CACHE : { cache: true, audience: signed.audience };
+    return rendersAlone(signed.audience) ? NO_CACHE : { cache: true, audience: signed.audience };
 
   const user = await userFromHeaders(headersOf(req));
-  const known = sessionAudienceOf(await viewerForUser(user));
+  const viewer = sessionAudienceOf(await viewerForUser(user));
+  // A reader with a billing notice: their pages carry it, so they are rendered for them alone.
+  const known = !rendersAlone(viewer) && user && (await noticeFor(user.id)) ? 'personal' : viewer;
   const setCookie = audienceCookie(known, { cookie: session, userId: user?.id ?? null }, options);
-  return known === 'staff'
+  return rendersAlone(known)
     ? { cache: false, setCookie }
     : { cache: true, audience: known, setCookie };
+}
+
+/** Whether the reader has a billing notice; if that cannot be told, the page is as for anyone. */
+async function noticeFor(userId: string): Promise<boolean> {
+  return hasBillingNotice(await getDb(), userId).catch((error: unknown) => {
+    console.warn('[front] whether the reader has a billing notice could not be told:', error);
+    return false;
+  });
 }

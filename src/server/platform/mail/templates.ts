@@ -494,6 +494,33 @@ export const billingMails = {
       action: { label: 'カードを変更する', url: `${env().SITE_URL}/service-plans` },
     }),
 
+  /**
+   * A renewal's charge waits for the cardholder's 3-D Secure authentication (Stripe's
+   * `invoice.payment_action_required`). A transactional mail (特定電子メール法 does not apply), from
+   * the site as every mail is. The link is the account page, which the reader reaches signed in
+   * and whose notice leads to the card issuer's page: a mail never asks for card details itself.
+   */
+  authenticationRequired: (
+    to: string,
+    name: string,
+    payment: { planName: string; total: string; nextAttempt: Date | null },
+  ) =>
+    render(to, {
+      kind: 'billing-authentication-required',
+      subject: '【ご確認ください】プラン更新のお支払いに本人認証が必要です',
+      greeting: dear(name),
+      paragraphs: [
+        `${payment.planName || '有料プラン'}の更新のお支払い（${payment.total}）に、カード発行会社による本人認証（3Dセキュア）が必要です。認証が済むまで、お支払いは完了しません。`,
+        '{action}からアカウントのページを開き（ログインが必要です）、お知らせの「本人認証を行う」から認証を済ませてください。',
+        payment.nextAttempt
+          ? `${formatDateJa(payment.nextAttempt)}にもう一度決済しますが、そのときも認証が必要です。認証が済まないままお支払いの期限を過ぎると、プランは終了します。`
+          : '認証が済まないままお支払いの期限を過ぎると、プランは終了します。',
+        'お支払いが確認できるまでの間も、「有料会員限定」の記事・音声・動画はこれまでどおりご利用いただけます。',
+      ],
+      action: { label: '本人認証に進む', url: `${env().SITE_URL}/account` },
+      note: '当サイトがメールでカード番号をお尋ねすることはありません。本人認証は、アカウントのページのお知らせから開くカード発行会社の画面で行います。',
+    }),
+
   trialEnding: (
     to: string,
     name: string,

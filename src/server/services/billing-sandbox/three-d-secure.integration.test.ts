@@ -196,9 +196,22 @@ describe('EMV 3-D Secure', () => {
       (waiting.next_action?.use_stripe_sdk as { stripe_js: string }).stripe_js,
     ).pathname;
 
-    const passed = await pages.postForm(challenge, { result: 'succeeded' });
+    // Opened from the site's notice: the page, and what it ends with, lead back there.
+    const cameFrom = 'https://axis.example.jp/account';
+    const opened = await pages.fetchPage(challenge, { headers: { referer: cameFrom } });
+    expect(opened.text).toContain(`<a href="${cameFrom}">認証せずにサイトに戻る</a>`);
+    expect(opened.text).toMatch(/<input type="hidden" name="return_to" value="[^"]+"/);
+    const returnTo = /name="return_to" value="([^"]+)"/.exec(opened.text)?.[1] ?? '';
+    expect(returnTo).toBe(cameFrom);
+
+    const passed = await pages.postForm(challenge, { result: 'succeeded', return_to: returnTo });
     expect(passed.status).toBe(200);
     expect(passed.text).toContain('お支払いは完了しています');
+    expect(passed.text).toContain(`<a href="${cameFrom}">サイトに戻る</a>`);
+    expect(passed.text).not.toContain('このページを閉じて');
+    // Opened again later without a page it came from (a bookmark): the site's front page.
+    const later = await pages.fetchPage(challenge);
+    expect(later.text).toContain(`<a href="${pages.base}/">サイトに戻る</a>`);
     expect((await pages.stripe.subscriptions.retrieve(subscriptionId)).status).toBe('active');
     expect((await pages.stripe.invoices.retrieve(renewal.id)).status).toBe('paid');
     expect((await typesOf(customer.id)).slice(-3)).toEqual([

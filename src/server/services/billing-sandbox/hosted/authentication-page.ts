@@ -31,7 +31,8 @@ import { readPageForm } from './request';
  * script): 認証する pays the invoice with the card (its subscription active, a checkout
  * completed and sent on to its success_url); 認証に失敗する leaves the payment
  * `requires_payment_method` and, for a checkout, cancels the subscription it started and
- * returns to the card form with the reason.
+ * returns to the card form with the reason. A payment made without a checkout (a renewal) has no
+ * page to go on to: its outcome leads back to the page the reader came from (RETURN_FIELD).
  */
 
 /** Shown on the card form after a failed challenge (`?error=authentication_failed`). */
@@ -49,14 +50,42 @@ async function pendingOf(db: Db, paymentIntentId: string): Promise<Pending | nul
   return { invoice, state };
 }
 
-function finishedPage(state: PaymentIntentState, paid: boolean): Response {
-  const back = state.checkout_session
+/**
+ * The form field that carries, through the post, where a renewal's reader came from: the page
+ * that linked here (the site's notice), as the browser's Referer named it when the page was
+ * opened.
+ */
+const RETURN_FIELD = 'return_to';
+
+/**
+ * Where the way back leads after a payment with no checkout: the page the reader came from, if
+ * that is a web page and not one of the sandbox's own, else the front page of the site the
+ * sandbox is served on (the site's own origin). Only ever a link the reader follows, as the
+ * browser's back button would: never a redirect.
+ */
+function returnAddress(cameFrom: string | null, origin: string): string {
+  if (cameFrom && cameFrom.length <= 2000 && URL.canParse(cameFrom)) {
+    const url = new URL(cameFrom);
+    const web = url.protocol === 'https:' || url.protocol === 'http:';
+    if (web && !url.pathname.startsWith('/billing-sandbox/')) return url.href;
+  }
+  return `${origin}/`;
+}
+
+function wayBack(state: PaymentIntentState, returnTo: string) {
+  return state.checkout_session
     ? { href: checkoutPagePath(state.checkout_session), label: 'お申し込みのページに戻る' }
-    : null;
+    : { href: returnTo, label: 'サイトに戻る' };
+}
+
+function finishedPage(state: PaymentIntentState, paid: boolean, returnTo: string): Response {
+  const back = wayBack(state, returnTo);
   return paid
     ? messagePage(
         'お支払いは完了しています',
-        'このお支払いの本人認証は完了しています。このページを閉じて、サイトにお戻りください。',
+        state.checkout_session
+          ? 'このお支払いの本人認証は完了しています。'
+          : 'このお支払いの本人認証は完了し、お支払いが済みました。サイトに戻ってご利用を続けられます。',
         back,
       )
     : messagePage(
@@ -66,12 +95,17 @@ function finishedPage(state: PaymentIntentState, paid: boolean): Response {
       );
 }
 
-export async function showAuthenticationPage(db: Db, paymentIntentId: string): Promise<Response> {
+export async function showAuthenticationPage(
+  db: Db,
+  paymentIntentId: string,
+  request: Request,
+): Promise<Response> {
   const pending = await pendingOf(db, paymentIntentId);
   if (!pending) return notFoundPage();
   const { invoice, state } = pending;
+  const returnTo = returnAddress(request.headers.get('referer'), new URL(request.url).origin);
   if (state.status !== 'requires_action' || invoice.status !== 'open') {
-    return finishedPage(state, invoice.status === 'paid');
+    return finishedPage(state, invoice.status === 'paid', returnTo);
   }
   const card = state.payment_method
     ? await findObject(db, PAYMENT_METHOD_TYPE, state.payment_method)
@@ -94,11 +128,16 @@ export async function showAuthenticationPage(db: Db, paymentIntentId: string): P
             <dd>末尾 ${last4}</dd>
           </dl>
           <form method="post" action="${action}" class="actions">
+            ${
+              !state.checkout_session &&
+              html`<input type="hidden" name="${RETURN_FIELD}" value="${returnTo}" />`
+            }
             <button type="submit" name="result" value="succeeded" class="button">認証する</button>
             <button type="submit" name="result" value="failed" class="button secondary">
               認証に失敗する
             </button>
           </form>
+          ${!state.checkout_session && html`<p><a href="${returnTo}">認証せずにサイトに戻る</a></p>`}
         </div>`,
     ),
     { formOrigins: await successOrigins(db, state) },
@@ -114,7 +153,7 @@ async function successOrigins(db: Db, state: PaymentIntentState): Promise<string
 }
 
 /** Authenticated: the invoice is paid with the card, and a checkout completes. */
-async function approve(db: Db, pending: Pending): Promise<Response> {
+async function approve(db: Db, pending: Pending, returnTo: string): Promise<Response> {
   const { state } = pending;
   const invoiceId = pending.invoice.id;
   const done = await db.transaction(async (tx) => {
@@ -155,7 +194,7 @@ async function approve(db: Db, pending: Pending): Promise<Response> {
     if (done.session.status === 'complete' && successUrl) return redirect(successUrl);
     if (done.session.status === 'open') return redirect(checkoutPagePath(done.session.id));
   }
-  return finishedPage(state, done.paid);
+  return finishedPage(state, done.paid, returnTo);
 }
 
 /**
@@ -163,7 +202,7 @@ async function approve(db: Db, pending: Pending): Promise<Response> {
  * subscription is canceled, its card detached and the previous default restored (as after a
  * declined first charge), and the reader is back on the card form with the reason.
  */
-async function fail(db: Db, origin: string, pending: Pending): Promise<Response> {
+async function fail(db: Db, origin: string, pending: Pending, returnTo: string): Promise<Response> {
   const invoiceId = pending.invoice.id;
   const sessionId = await db.transaction(async (tx) => {
     const state = await paymentIntentStateOf(tx, invoiceId);
@@ -195,7 +234,7 @@ async function fail(db: Db, origin: string, pending: Pending): Promise<Response>
   return messagePage(
     'カードの本人認証に失敗しました',
     'お支払いは完了していません。サイトに戻り、別のカードでお手続きください。',
-    null,
+    wayBack(pending.state, returnTo),
   );
 }
 
@@ -208,13 +247,14 @@ export async function submitAuthenticationPage(
   if (!read.ok) return read.response;
   const pending = await pendingOf(db, paymentIntentId);
   if (!pending) return notFoundPage();
-  if (pending.state.status !== 'requires_action' || pending.invoice.status !== 'open') {
-    return finishedPage(pending.state, pending.invoice.status === 'paid');
-  }
   const origin = new URL(request.url).origin;
+  const returnTo = returnAddress(read.form.get(RETURN_FIELD), origin);
+  if (pending.state.status !== 'requires_action' || pending.invoice.status !== 'open') {
+    return finishedPage(pending.state, pending.invoice.status === 'paid', returnTo);
+  }
   const result = read.form.get('result');
-  if (result === 'succeeded') return approve(db, pending);
-  if (result === 'failed') return fail(db, origin, pending);
+  if (result === 'succeeded') return approve(db, pending, returnTo);
+  if (result === 'failed') return fail(db, origin, pending, returnTo);
   return messagePage(
     '送信を受け付けられませんでした',
     'ページを読み込み直してください。',

@@ -43,7 +43,7 @@ export async function handleHostedPage(request: Request, db: Db): Promise<Respon
       const [id] = authentication;
       if (authentication.length !== 1 || !id) return notFoundPage();
       return method === 'GET'
-        ? await showAuthenticationPage(db, id)
+        ? await showAuthenticationPage(db, id, request)
         : await submitAuthenticationPage(request, db, id);
     }
     const portal = segmentsAfter(pathname, PORTAL_PAGE_PREFIX);
