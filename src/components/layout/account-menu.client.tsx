@@ -100,9 +100,11 @@ export function AccountMenu() {
             </li>
             {staff ? (
               <li>
-                <Link href="/admin" onClick={() => setOpen(false)}>
+                {/* A full page load: the console has its own CSP (embeds it previews), and a
+                    page keeps the policy it was first loaded with (decision 013). */}
+                <a href="/admin" onClick={() => setOpen(false)}>
                   管理画面
-                </Link>
+                </a>
               </li>
             ) : null}
           </ul>
