@@ -22,6 +22,7 @@ export const MAIL_KIND_LABELS = {
   'billing-welcome': '有料プランのお申し込み',
   'billing-receipt': '領収書（お支払いの完了）',
   'billing-payment-failed': 'お支払いの失敗',
+  'billing-authentication-required': 'お支払いの本人認証（3Dセキュア）のお願い',
   'billing-trial-ending': '無料体験の終了前のお知らせ',
   'billing-cancellation': '解約の受け付け',
   'billing-duplicate-reversed': '重複したお申し込みの取り消し',
