@@ -37,6 +37,7 @@ export {
   passwordProblem,
   profileInput,
   resetPasswordInput,
+  setPasswordInput,
   signInInput,
   signUpInput,
 } from './validation';

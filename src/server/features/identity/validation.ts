@@ -157,6 +157,14 @@ export const resetPasswordInput = z
   })
   .superRefine(confirmMatches);
 
+/** A first password, for an account that has none (made from an address: a paid checkout). */
+export const setPasswordInput = z
+  .object({
+    password: passwordText.max(1000, `パスワードは ${PASSWORD_MAX} 文字以内にしてください。`),
+    passwordConfirm: z.string().default(''),
+  })
+  .superRefine(confirmMatches);
+
 export const changeEmailInput = z.object({
   newEmail: emailField,
   password: passwordText.max(1000, 'パスワードが正しくありません。'),

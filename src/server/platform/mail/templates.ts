@@ -181,6 +181,18 @@ export const mails = {
       ],
     }),
 
+  /** A first password set on an account that had none (the account page). */
+  passwordSet: (to: string, name: string) =>
+    render(to, {
+      kind: 'password-set',
+      subject: 'パスワードを設定しました',
+      greeting: dear(name),
+      paragraphs: [
+        'アカウントにパスワードが設定されました。これからは、メールアドレスとパスワードでもログインできます。',
+        'お心当たりがない場合は、すぐにパスワードを再設定し、お問い合わせフォームからご連絡ください。',
+      ],
+    }),
+
   changeEmailVerify: (to: string, name: string, token: TokenLink) =>
     render(to, {
       kind: TOKEN_MAIL_KINDS.changeEmail,
