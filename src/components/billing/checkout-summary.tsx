@@ -62,13 +62,15 @@ export function CheckoutSummary({
     ],
   ];
   return (
-    <dl className={styles.summary} aria-label="お申し込み内容（要点）">
-      {rows.map(([label, text]) => (
-        <div key={label} className={styles.row}>
-          <dt>{label}</dt>
-          <dd>{text}</dd>
-        </div>
-      ))}
-    </dl>
+    <section aria-label="お申し込み内容（要点）">
+      <dl className={styles.summary}>
+        {rows.map(([label, text]) => (
+          <div key={label} className={styles.row}>
+            <dt>{label}</dt>
+            <dd>{text}</dd>
+          </div>
+        ))}
+      </dl>
+    </section>
   );
 }
