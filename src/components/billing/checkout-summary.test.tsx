@@ -9,7 +9,7 @@ import { GuestCheckoutForm } from './guest-checkout-form';
 const NOW = new Date('2026-05-31T16:00:00.000Z');
 
 /** The terms in brief, by their labels. */
-function brief(): Record<string, string> {
+function brief(): Record<string, string | undefined> {
   const region = screen.getByRole('region', { name: 'お申し込み内容（要点）' });
   const terms = within(region).getAllByRole('term');
   const details = within(region).getAllByRole('definition');
