@@ -1,5 +1,6 @@
 import { type APIRequestContext, type Locator, type Page, expect, test } from '@playwright/test';
 import { admin } from './support/admin';
+import { expectAccessibleAtWidths } from './support/axe';
 import { latestLink } from './support/mail';
 import { passwordLoginForm, signInByApi } from './support/sign-in';
 
@@ -179,6 +180,7 @@ test('an address that has an account is not signed in by paying; its owner signs
 
   // Someone who knows the address pays with it.
   await fromPaywall(page, baseURL!, article);
+  await expectAccessibleAtWidths(page, "a visitor's confirmation screen");
   await confirmAsVisitor(page, path, email);
   await payWith(page, path);
   await expect(page.getByRole('heading', { name: 'お支払いが完了しました' })).toBeVisible({
@@ -190,6 +192,7 @@ test('an address that has an account is not signed in by paying; its owner signs
   expect(cookies.some((cookie) => cookie.name.includes('session_token'))).toBe(false);
   const account = await page.request.get('/account', { maxRedirects: 0 });
   expect(account.headers().location).toMatch(/^\/login\?next=/);
+  await expectAccessibleAtWidths(page, 'the paid sign-in screen');
 
   // The owner signs in there, and lands on the article with the plan.
   const form = passwordLoginForm(page);
