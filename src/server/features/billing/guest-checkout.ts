@@ -224,14 +224,25 @@ export async function returnFromGuestCheckout(
     return (await claimGuestCheckout(db, paid, viewer, ctx.ip)) ? claimed() : signIn;
   }
   if (row?.claimedAt) return signIn;
-  return withKeyLock(`guest-checkout:${paid.email}`, async () => {
+  const accountOf = async () => {
     const [existing] = await db
       .select({ id: userTable.id })
       .from(userTable)
       .where(eq(sql`lower(${userTable.email})`, paid.email));
+    return existing ?? null;
+  };
+  return withKeyLock(`guest-checkout:${paid.email}`, async () => {
     // An account uses the address: paying signs nobody in to it. Its owner signs in to claim.
-    if (existing) return signIn;
-    const made = await makeAccount(deps, paid, ctx);
+    if (await accountOf()) return signIn;
+    let made: { id: string };
+    try {
+      made = await makeAccount(deps, paid, ctx);
+    } catch (error) {
+      // Made meanwhile by another instance's return of the same checkout (the address is
+      // unique): that one signs its browser in, if any.
+      if (await accountOf()) return signIn;
+      throw error;
+    }
     // Only the browser that started this checkout, and only while no one is signed in on it.
     const bound = boundGuestSession(ctx.headers) === paid.sessionId;
     if (!bound || viewer) return signIn;
