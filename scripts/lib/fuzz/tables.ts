@@ -14,10 +14,11 @@ import { type Db, queryRows } from '@/server/platform/db/client';
 
 /** Guarded table → the paths whose accepted writes may change it. */
 export const GUARDED_TABLES: Record<string, RegExp> = {
-  user: /^\/api\/(account|auth)\//,
+  // A visitor's paid checkout makes its account on the return route (guest-checkout.ts).
+  user: /^\/api\/(account|auth|billing\/checkout-return)/,
   account: /^\/api\/(account|auth)\//,
-  user_public_profiles: /^\/api\/(account|auth|admin\/users)\//,
-  user_private_profiles: /^\/api\/(account|auth|admin\/users)\//,
+  user_public_profiles: /^\/api\/(account|auth|admin\/users|billing\/checkout-return)/,
+  user_private_profiles: /^\/api\/(account|auth|admin\/users|billing\/checkout-return)/,
   bookmarks: /^\/api\/(bookmarks|account\/delete)/,
   cms_contents: /^\/api\/(v1|admin\/content|admin\/transfer|biz|jobs\/listings)\//,
   cms_versions: /^\/api\/(v1|admin\/content|admin\/transfer|biz|jobs\/listings)\//,
@@ -31,7 +32,7 @@ export const GUARDED_TABLES: Record<string, RegExp> = {
   billing_notifications: /^\/api\/webhooks\//,
   offer_redemptions: /^\/(api\/webhooks\/|service-plans\/checkout-success)/,
   billing_plans: /^\/api\/webhooks\//,
-  mail_outbox: /^\/api\/(account|contact|biz|jobs)\//,
+  mail_outbox: /^\/api\/(account|contact|biz|jobs|billing\/checkout-return)/,
   contact_messages: /^\/api\/contact/,
   partner_inquiries: /^\/api\/(biz|jobs\/contact)/,
   partner_contracts: /^\/api\/biz\/axis-admin\//,

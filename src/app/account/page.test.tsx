@@ -4,12 +4,16 @@ import { beforeEach, describe, expect, it, vi } from 'vitest';
 
 const server = vi.hoisted(() => ({
   requireUser: vi.fn(),
+  hasPassword: vi.fn(),
   getProfileDetails: vi.fn(),
   billingSummaryFor: vi.fn(),
   readerBillingNotice: vi.fn(),
 }));
 vi.mock('server-only', () => ({}));
-vi.mock('@/server/features/identity/session', () => ({ requireUser: server.requireUser }));
+vi.mock('@/server/features/identity/session', () => ({
+  requireUser: server.requireUser,
+  hasPassword: server.hasPassword,
+}));
 vi.mock('@/server/features/profiles/profiles', () => ({
   getProfileDetails: server.getProfileDetails,
 }));
@@ -26,7 +30,13 @@ vi.mock('@/server/platform/http/read-flash', () => ({ readFlash: () => Promise.r
 import AccountHubPage from './page';
 
 beforeEach(() => {
-  server.requireUser.mockResolvedValue({ id: 'u1', name: '読者', email: 'r@example.jp' });
+  server.requireUser.mockResolvedValue({
+    id: 'u1',
+    name: '読者',
+    email: 'r@example.jp',
+    emailVerified: true,
+  });
+  server.hasPassword.mockResolvedValue(true);
   server.getProfileDetails.mockResolvedValue({
     displayName: '読者',
     partnerId: '',
@@ -62,6 +72,35 @@ describe('/account, the account hub', () => {
     expect(signOut).toHaveAttribute('action', '/api/account/sign-out');
     expect(signOut).toHaveAttribute('method', 'post');
     expect(screen.getByText('無料会員')).toBeInTheDocument();
+  });
+
+  it('offers 「パスワードを設定」 to an account without a password, once its address is confirmed', async () => {
+    render(await AccountHubPage());
+    expect(screen.queryByRole('region', { name: 'パスワードを設定' })).toBeNull();
+
+    server.hasPassword.mockResolvedValue(false);
+    render(await AccountHubPage());
+    const section = screen.getByRole('region', { name: 'パスワードを設定' });
+    const form = within(section).getByRole('button', { name: 'パスワードを設定' }).closest('form');
+    expect(form).toHaveAttribute('action', '/api/account/set-password');
+    expect(within(section).getByLabelText('パスワード', { exact: true })).toHaveAttribute(
+      'autocomplete',
+      'new-password',
+    );
+  });
+
+  it('asks an unconfirmed account to confirm the address before setting a password', async () => {
+    server.hasPassword.mockResolvedValue(false);
+    server.requireUser.mockResolvedValue({
+      id: 'u1',
+      name: '読者',
+      email: 'r@example.jp',
+      emailVerified: false,
+    });
+    render(await AccountHubPage());
+    const section = screen.getByRole('region', { name: 'パスワードを設定' });
+    expect(section).toHaveTextContent('メールアドレスの確認が済むと、パスワードを設定できます');
+    expect(within(section).queryByRole('button')).toBeNull();
   });
 
   it('shows a paid plan in the site’s words, and the way to manage it', async () => {

@@ -9,9 +9,11 @@ import { toCurrentPlanView } from '@/components/billing/views';
 import { billingSummaryFor } from '@/server/features/billing/reader-billing';
 import { getDb } from '@/server/platform/db/client';
 import { Button } from '@/components/ui/button';
-import { doneMessage } from '@/lib/http/form-flash';
+import { NewPasswordFields } from '@/components/account/account-fields';
+import { PostForm } from '@/components/forms/form.client';
+import { doneMessage, failure } from '@/lib/http/form-flash';
 import { readFlash } from '@/server/platform/http/read-flash';
-import { requireUser } from '@/server/features/identity/session';
+import { hasPassword, requireUser } from '@/server/features/identity/session';
 import { getProfileDetails } from '@/server/features/profiles/profiles';
 import styles from '@/components/account/account-page.module.css';
 
@@ -32,15 +34,17 @@ export const metadata = accountMetadata('アカウント', '/account');
 export default async function AccountHubPage() {
   const user = await requireUser('/account');
   const db = await getDb();
-  const [profile, billing, notice] = await Promise.all([
+  const [profile, billing, notice, withPassword, flash] = await Promise.all([
     getProfileDetails(db, user.id),
     // The hub stays usable when billing records cannot be read; it says so in the plan line.
     billingSummaryFor(db, user.id).catch(() => null),
     // The same notice as the banner's of this render (which leaves it to the hub).
     renderedBillingNotice(user.id),
+    hasPassword(user.id),
+    readFlash(),
   ]);
   const plan = billing?.current ? toCurrentPlanView(billing.current) : null;
-  const done = doneMessage(await readFlash());
+  const done = doneMessage(flash);
   const partnerId = profile?.partnerId ?? '';
   return (
     <AccountPage title="アカウント">
@@ -84,6 +88,28 @@ export default async function AccountHubPage() {
           ]}
         />
       </Section>
+      {withPassword ? null : (
+        <Section title="パスワードを設定">
+          {user.emailVerified ? (
+            <>
+              <p className={styles.state}>
+                このアカウントにはパスワードがありません。ログイン用のリンクでログインできますが、パスワードを設定すると、メールアドレスとパスワードでもログインできます。
+              </p>
+              <PostForm
+                action="/api/account/set-password"
+                submitLabel="パスワードを設定"
+                initialErrors={failure(flash)}
+              >
+                <NewPasswordFields />
+              </PostForm>
+            </>
+          ) : (
+            <p className={styles.state}>
+              メールアドレスの確認が済むと、パスワードを設定できます。お申し込みのときにお送りしたメールのリンクを開いてください（期限が切れた場合は、ログアウトしてログイン画面の「メールでログイン」から新しいリンクを受け取れます）。
+            </p>
+          )}
+        </Section>
+      )}
       <Section title="ニュースレター">
         <p className={styles.state}>
           {profile?.newsletter

@@ -1,12 +1,11 @@
 import Link from 'next/link';
 import { redirect } from 'next/navigation';
-import { CurrentPasswordField, EmailField } from '@/components/account/account-fields';
-import { PostForm } from '@/components/forms/form.client';
+import { PasswordSignInForm, SignInLinkForm } from '@/components/account/sign-in-forms';
 import { AccountPage, Notice, Section } from '@/components/account/account-page';
 import { accountMetadata } from '@/components/account/metadata';
 import { env } from '@/env';
 import { safeNextPath } from '@/lib/safe-next';
-import { readFlash, typedText } from '@/server/platform/http/read-flash';
+import { readFlash } from '@/server/platform/http/read-flash';
 import { getUser } from '@/server/features/identity/session';
 import { SIGN_IN_LINK_SECONDS } from '@/server/features/identity/auth';
 import {
@@ -72,8 +71,6 @@ export default async function LoginPage({ searchParams }: SearchParamsProps) {
   if (await getUser()) redirect(next);
   const flash = await readFlash();
   const linkError = one(query.error);
-  // Two forms post back here: the one-time message belongs to the form that was sent.
-  const fromLinkForm = typedText(flash, 'form') === 'sign-in-link';
   const linkState = one(query.link);
   const signInLink = signInLinkNotice(linkState);
   const providers = configuredProviders().map((id) => ({ id, label: OIDC_PROVIDER_LABELS[id] }));
@@ -123,32 +120,14 @@ export default async function LoginPage({ searchParams }: SearchParamsProps) {
           <p>{signInLink.text}</p>
         </Notice>
       ) : null}
-      <PostForm
-        action="/api/account/sign-in"
-        submitLabel="ログイン"
-        initialErrors={fromLinkForm ? null : flash}
-        changesLogin
-      >
-        <input type="hidden" name="next" value={next} />
-        <EmailField defaultValue={fromLinkForm ? undefined : typedText(flash, 'email')} />
-        <CurrentPasswordField />
-      </PostForm>
+      <PasswordSignInForm next={next} flash={flash} />
       <ProviderSignIn providers={providers} next={next} />
       <Section title="メールでログイン">
         <p>
           パスワードを使わずにログインできます。登録済みのメールアドレスに、{LINK_MINUTES} 分間・1
           回だけ使えるログイン用のリンクをお送りします。
         </p>
-        <PostForm
-          action="/api/account/sign-in-link"
-          submitLabel="ログイン用のリンクを送る"
-          submitColor="white"
-          initialErrors={fromLinkForm ? flash : null}
-        >
-          <input type="hidden" name="form" value="sign-in-link" />
-          <input type="hidden" name="next" value={next} />
-          <EmailField defaultValue={fromLinkForm ? typedText(flash, 'email') : undefined} />
-        </PostForm>
+        <SignInLinkForm next={next} flash={flash} />
       </Section>
     </AccountPage>
   );

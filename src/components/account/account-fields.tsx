@@ -10,15 +10,18 @@ export function EmailField({
   name = 'email',
   label = 'メールアドレス',
   defaultValue,
+  hint,
 }: {
   name?: string;
   label?: string;
   defaultValue?: string;
+  hint?: string;
 }) {
   return (
     <Field
       name={name}
       label={label}
+      hint={hint}
       type="email"
       autoComplete="email"
       required

@@ -13,6 +13,8 @@ import {
 } from './billing-format';
 import styles from './billing.module.css';
 import { CheckoutForm } from './checkout-form.client';
+import { CheckoutSummary } from './checkout-summary';
+import screen from './checkout-summary.module.css';
 import { OfferMessage, PageNotice } from './page-notice';
 import type { OfferTerms } from '@/lib/billing/offer-terms';
 import { plansPath } from '@/lib/confirm-path';
@@ -38,8 +40,8 @@ export type CheckoutConfirmationProps = {
   /** The page the reader came from (a safe local path): the path ends back on it. */
   next?: string;
   /**
-   * For a visitor: the account fields, in place of the checkout button. Creating the account
-   * here applies for the plan; the confirmation mail's link then opens the card form.
+   * For a visitor: the e-mail address and the consent, in place of the checkout button
+   * (guest-checkout-form.tsx): the button goes on to the card form.
    */
   signUp?: ReactNode;
   /**
@@ -215,45 +217,45 @@ export function CheckoutConfirmation({
   }
 
   return (
-    <div className={`${styles.page} ${styles.narrow}`}>
-      <header className={styles.pageHeader}>
-        <h1 className={styles.title}>お申し込み内容の確認</h1>
-        <p className={styles.lead}>
-          {signUp
-            ? '以下の内容をご確認のうえ、アカウントを作成してお申し込みください。確認メールのリンクを開くと、決済画面に進みます。'
-            : '以下の内容をご確認のうえ、「確認して申し込む（決済画面へ）」に進んでください。'}
-        </p>
-      </header>
+    <div className={`${styles.page} ${styles.narrow} ${screen.screen}`}>
+      <h1 className={styles.title}>お申し込み内容の確認</h1>
       <OfferMessage message={offerMessage} />
       {errorMessage ? (
         <PageNotice tone="error">
           <p>{errorMessage}</p>
         </PageNotice>
       ) : null}
-      <table className={styles.termsTable}>
-        <caption className="visually-hidden">お申し込み内容</caption>
-        <tbody>
-          {rows.map((row) => (
-            <tr key={row.label}>
-              <th scope="row">{row.label}</th>
-              <td>{row.body}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-      <p className={styles.small}>
-        お申し込みの前に、
-        <Link href="/specified-commercial-transactions">特定商取引法に基づく表記</Link>と
-        <Link href="/terms">利用規約</Link>をご確認ください。
-      </p>
+      {/* The terms in brief first: a phone shows them whole above the fold, the form below. */}
+      <CheckoutSummary plan={plan} trialDays={trialDays} now={now} offer={offer} />
       <section aria-label="お申し込み" className={styles.checkoutBox}>
         <p>
           <strong>{NO_CHARGE_YET}</strong>
+        </p>
+        <p className={styles.small}>
+          お申し込みの前に、
+          <Link href="/specified-commercial-transactions">特定商取引法に基づく表記</Link>と
+          <Link href="/terms">利用規約</Link>、下の「お申し込み内容の詳細」をご確認ください。
         </p>
         {signUp ?? <CheckoutForm planKey={plan.key} next={next} offer={offer?.code} />}
         <p className={styles.backLink}>
           <Link href={plansPath(next, offer?.code)}>プランを選び直す</Link>
         </p>
+      </section>
+      <section aria-labelledby="terms-detail" className={styles.section}>
+        <h2 id="terms-detail" className={styles.sectionTitle}>
+          お申し込み内容の詳細
+        </h2>
+        <table className={styles.termsTable}>
+          <caption className="visually-hidden">お申し込み内容</caption>
+          <tbody>
+            {rows.map((row) => (
+              <tr key={row.label}>
+                <th scope="row">{row.label}</th>
+                <td>{row.body}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
       </section>
     </div>
   );

@@ -9,8 +9,9 @@ import { formatDate } from './billing-format';
 import styles from './billing.module.css';
 
 /**
- * /service-plans/checkout-success: the provider sends the reader here at once, while the
- * subscription reaches the site through its webhook a moment later. The page asks every second
+ * /service-plans/checkout-success: where the checkout's return route sends a reader it cannot
+ * send straight back to the article (no page to return to, or the subscription not yet there:
+ * it reaches the site through its webhook a moment later). The page asks every second
  * (for 30 seconds at most) whether it has been recorded, then shows the plan, or says plainly
  * that it is taking long. The server renders the state it found first, so without JavaScript
  * the page still says where things stand (and refreshes itself a few times).

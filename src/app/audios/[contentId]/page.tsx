@@ -16,6 +16,7 @@ import { readAudio } from '@/server/features/access/read';
 import episode from './episode.module.css';
 import type { RouteParamsProps } from '@/components/listing/page-params';
 import { itemMetadataOf, readShownOr404 } from '@/components/content/item-page';
+import { DoneNotice } from '@/components/ui/done-notice';
 
 export async function generateMetadata({ params }: RouteParamsProps<'contentId'>) {
   return itemMetadataOf('audios', readAudio, params);
@@ -35,6 +36,7 @@ export default async function AudioPage({ params }: RouteParamsProps<'contentId'
   const date = audio.publishedAt ?? audio.createdAt;
   return (
     <article className={styles.article}>
+      <DoneNotice />
       <JsonLd
         data={contentItemJsonLd(jsonLdSite(), 'audios', audio, { duration: audio.duration })}
       />

@@ -10,6 +10,7 @@ import { contentItemJsonLd } from '@/lib/json-ld/content-item';
 import { readConnect } from '@/server/features/access/read';
 import type { RouteParamsProps } from '@/components/listing/page-params';
 import { itemMetadataOf, readShownOr404 } from '@/components/content/item-page';
+import { DoneNotice } from '@/components/ui/done-notice';
 
 export async function generateMetadata({ params }: RouteParamsProps<'contentId'>) {
   // SPEC §2: title, description and image from the connect page itself (for sharing). The
@@ -26,6 +27,7 @@ export default async function ConnectDetailPage({ params }: RouteParamsProps<'co
   const path = `/connect/${page.id}`;
   return (
     <article className={styles.article}>
+      <DoneNotice />
       <JsonLd data={contentItemJsonLd(jsonLdSite(), 'connect', page)} />
       <ItemHeader
         kicker="コネクト"

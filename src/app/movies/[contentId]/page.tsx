@@ -14,6 +14,7 @@ import { playableUrl } from '@/server/features/access/media-url';
 import { readMovie } from '@/server/features/access/read';
 import type { RouteParamsProps } from '@/components/listing/page-params';
 import { itemMetadataOf, readShownOr404 } from '@/components/content/item-page';
+import { DoneNotice } from '@/components/ui/done-notice';
 
 export async function generateMetadata({ params }: RouteParamsProps<'contentId'>) {
   return itemMetadataOf('movies', readMovie, params);
@@ -28,6 +29,7 @@ export default async function MoviePage({ params }: RouteParamsProps<'contentId'
   const path = `/movies/${movie.id}`;
   return (
     <article className={styles.article}>
+      <DoneNotice />
       <JsonLd
         data={contentItemJsonLd(jsonLdSite(), 'movies', movie, {
           duration: movie.duration,

@@ -31,6 +31,7 @@ import { GiftInvitation } from '@/components/gifts/gift-invitation';
 import { GIFT_PARAM, giftTokenOf } from '@/lib/gifts/gift-link';
 import { mayGift } from '@/lib/access/post-access';
 import { leadTextOf, readShownOr404 } from '@/components/content/item-page';
+import { DoneNotice } from '@/components/ui/done-notice';
 
 // The query is optional for the tests that render the page without one.
 type PostPageProps = RouteParamsProps<'contentId'> & Partial<SearchParamsProps>;
@@ -95,6 +96,7 @@ export default async function PostPage({ params, searchParams }: PostPageProps) 
 
   return (
     <article className={styles.article}>
+      <DoneNotice />
       {shown.preview ? <PreviewBanner visitor={shown.visitorView} /> : null}
       {shown.full && shown.gift && gift ? (
         <GiftBanner

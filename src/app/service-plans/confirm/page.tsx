@@ -1,7 +1,6 @@
-import Link from 'next/link';
 import { notFound, redirect } from 'next/navigation';
-import { SignUpForm } from '@/components/account/sign-up-form';
 import { CheckoutConfirmation } from '@/components/billing/checkout-confirmation';
+import { GuestCheckoutForm } from '@/components/billing/guest-checkout-form';
 import { toPlanView } from '@/components/billing/views';
 import { sitePageMetadata } from '@/components/listing/site-metadata';
 import { env } from '@/env';
@@ -32,7 +31,9 @@ type Props = { searchParams: Promise<Record<string, string | string[] | undefine
  * The final confirmation screen (特定商取引法 Article 12-6) before the provider's checkout.
  * The terms shown are the ones the checkout will use: the catalogue's price and the reader's
  * trial, decided by the same functions (src/server/features/billing/checkout.ts). A visitor reads the
- * same terms (a new account's trial) and creates the account here, with one button.
+ * same terms (a new account's trial) and gives only an e-mail address and the consent: the one
+ * button goes on to the card form, and the account is made from the address once paid
+ * (src/server/features/billing/guest-checkout.ts).
  */
 export default async function ConfirmPage({ searchParams }: Props) {
   const { plan: key, next: rawNext, offer: rawOffer } = await searchParams;
@@ -79,20 +80,13 @@ export default async function ConfirmPage({ searchParams }: Props) {
       }
       signUp={
         user ? undefined : (
-          <>
-            <h2 className="visually-hidden">アカウントの作成</h2>
-            <SignUpForm
-              flash={flash}
-              next={next}
-              plan={key}
-              offer={offer?.code}
-              submitLabel="アカウントを作成して申し込む"
-            />
-            <p>
-              すでにアカウントをお持ちの方は{' '}
-              <Link href={`/login?next=${encodeURIComponent(here)}`}>ログイン</Link>
-            </p>
-          </>
+          <GuestCheckoutForm
+            plan={key}
+            next={next}
+            offer={offer?.code}
+            flash={flash}
+            loginHref={`/login?next=${encodeURIComponent(here)}`}
+          />
         )
       }
     />

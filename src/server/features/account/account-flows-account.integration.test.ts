@@ -19,8 +19,14 @@ import {
   deleteAccount,
   requestPasswordReset,
   resetPassword,
+  setPassword,
   signIn,
 } from './account-flows';
+import {
+  createAccountWithoutPassword,
+  signInUnconfirmed,
+  signInWithoutMail,
+} from '@/server/features/identity/auth';
 import { ACCOUNT_MAIL_LIMITS } from '@/server/features/identity/account-mail';
 import { editProfile } from './profile-flow';
 import type { AppUser } from '@/server/features/identity/session-user';
@@ -29,6 +35,53 @@ import { PASSWORD, setUpAccountFlows, startAtWindowStart } from '@test-support/a
 describe('account flows against the database: reset, e-mail change, profile, deletion', () => {
   const t = setUpAccountFlows({ hanako: 'verified' });
   const { ctx, mailsTo, linkIn, cookieOf, verifiedMember } = t;
+
+  describe('a first password, for an account made from an address alone', () => {
+    const strong = 'mori-no-naka-no-michi-8';
+    const cookie = (setCookies: string[]) => setCookies.map((c) => c.split(';')[0]).join('; ');
+
+    it('is set once the address is confirmed, then signs in; not before, not twice', async () => {
+      const email = 'paid-guest@example.jp';
+      const made = await createAccountWithoutPassword(t.auth, {
+        email,
+        name: 'paid-guest',
+        method: 'test',
+      });
+      const account: AppUser = { ...made, role: 'member', emailVerified: false };
+      // Unconfirmed: refused (the mailbox's link would drop the password anyway).
+      const unconfirmed = cookie(await signInUnconfirmed(t.auth, made.id, new Headers()));
+      expect(
+        await setPassword(
+          t.deps,
+          { password: strong, passwordConfirm: strong },
+          ctx(unconfirmed),
+          account,
+        ),
+      ).toMatchObject({ ok: false, status: 403 });
+      expect((await signIn(t.deps, { email, password: strong }, ctx())).ok).toBe(false);
+
+      // The mailed link confirms the address and signs in: now it is set, audited, told.
+      const confirmed = cookie(await signInWithoutMail(t.auth, email, new Headers()));
+      const set = await setPassword(
+        t.deps,
+        { password: strong, passwordConfirm: strong },
+        ctx(confirmed),
+        { ...account, emailVerified: true },
+      );
+      expect(set).toMatchObject({ ok: true, redirectTo: '/account' });
+      expect((await signIn(t.deps, { email, password: strong }, ctx())).ok).toBe(true);
+      expect((await mailsTo(email)).map((mail) => mail.kind)).toContain('password-set');
+      expect((await listAudit(t.database.db, 20)).map((entry) => entry.action)).toContain(
+        'password-set',
+      );
+      expect(
+        await setPassword(t.deps, { password: strong, passwordConfirm: strong }, ctx(confirmed), {
+          ...account,
+          emailVerified: true,
+        }),
+      ).toMatchObject({ ok: false, status: 409 });
+    });
+  });
 
   describe('password reset', () => {
     const resetMail = async () =>

@@ -18,6 +18,7 @@ import { consumeOrRefuse, invalidInput, refusedFields } from '@/server/platform/
 import { addressKey } from '@/server/platform/rate-limit/client-address';
 import { catchRefusal } from '@/server/platform/http/error-answer';
 import type { FormResult } from '@/server/platform/http/form-endpoint';
+import { doneAnswer } from '@/server/platform/http/done-flash';
 import {
   type Auth,
   changeEmailInput,
@@ -28,6 +29,7 @@ import {
   removeUnfinishedSignUp,
   resetPasswordInput,
   SENT_PAGE,
+  setPasswordInput,
   sentMailCookie,
   signInInput,
   signUpInput,
@@ -351,6 +353,47 @@ export const resetPassword = formFlow(
       redirectTo: '/login?reset=1',
       message: 'パスワードを再設定しました。新しいパスワードでログインしてください。',
     };
+  },
+);
+
+/**
+ * 「パスワードを設定」 on the account page: a first password for an account made without one (a
+ * paid checkout, the footer's newsletter), through better-auth's server-only setPassword. Only
+ * once the address is confirmed: until then the account is not yet proven to be the mailbox's,
+ * and the library would drop the password when the mailed link confirms it.
+ */
+export const setPassword = formFlow(
+  setPasswordInput,
+  async (deps, { password }, ctx, account: AccountRef & { emailVerified: boolean }) => {
+    if (!account.emailVerified)
+      return {
+        ok: false,
+        status: 403,
+        message:
+          'メールアドレスの確認後に設定できます。お送りしたメールのリンクを開いてから、もう一度お試しください。',
+      };
+    const blocked = await consumeOrRefuse(deps.db, [
+      { limit: LIMITS.resetSubmitIp, subject: addressKey(ctx.ip) },
+    ]);
+    if (blocked) return blocked;
+    const problem = passwordProblem(password, account.email, account.name);
+    if (problem) return weakPassword(problem);
+    try {
+      await deps.auth.api.setPassword({ body: { newPassword: password }, headers: ctx.headers });
+    } catch (error) {
+      if (errorCode(error) !== 'PASSWORD_ALREADY_SET') throw error;
+      return {
+        ok: false,
+        status: 409,
+        message: 'パスワードはすでに設定されています。変更は「パスワードの再設定」からどうぞ。',
+      };
+    }
+    await recordOwnAction(deps.db, account.id, 'password-set', { ip: ctx.ip });
+    await sendMail(deps.db, mails.passwordSet(account.email, account.name));
+    return doneAnswer(
+      'パスワードを設定しました。次回からメールアドレスとパスワードでもログインできます。',
+      '/account',
+    );
   },
 );
 

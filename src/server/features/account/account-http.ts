@@ -17,6 +17,7 @@ import {
   deleteAccount,
   requestPasswordReset,
   resetPassword,
+  setPassword,
   signIn,
   signOut,
   signUp,
@@ -64,6 +65,7 @@ const FORM_PAGES: Record<string, string | ((input: FormInput | null) => string)>
   'forgot-password': '/account/forgot-password',
   'reset-password': '/account/reset-password',
   'change-email': '/account/change-email',
+  'set-password': '/account',
   'edit-profile': '/account/edit',
   delete: '/account/delete',
 };
@@ -116,6 +118,11 @@ const FLOWS: Record<string, Flow> = {
     signedIn: true,
     maxBytes: 16 * KB,
     run: (d, i, c, u) => changeEmail(d, i, c, u!),
+  },
+  'set-password': {
+    signedIn: true,
+    maxBytes: 16 * KB,
+    run: (d, i, c, u) => setPassword(d, i, c, u!),
   },
   'edit-profile': {
     signedIn: true,

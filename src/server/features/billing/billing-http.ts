@@ -1,13 +1,30 @@
 import 'server-only';
-import { checkoutSourceOf } from '@/server/features/attribution';
+import { checkoutSourceOf, pathStartOf } from '@/server/features/attribution';
 import { env } from '@/env';
 import { safeNextPath } from '@/lib/safe-next';
 import { z } from '@/lib/zod';
 import { getDb } from '@/server/platform/db/client';
-import { clearSentMailCookie, endpoint, getUser } from '@/server/features/identity';
+import {
+  appAuth,
+  clearSentMailCookie,
+  emailField,
+  endpoint,
+  getUser,
+} from '@/server/features/identity';
+import { PAID_STATUSES } from '@/lib/access/post-access';
+import { doneFlashCookie } from '@/server/platform/http/done-flash';
 import { jsonAnswer } from '@/server/platform/http/form-endpoint';
 import { clientIp } from '@/server/platform/http/request-origin';
-import { CheckoutRefused, checkoutOutcome, hasLiveProviderPlan, startCheckout } from './checkout';
+import {
+  type CheckoutOutcome,
+  CheckoutRefused,
+  checkoutOutcome,
+  hasLiveProviderPlan,
+  planStartedNotice,
+  startCheckout,
+} from './checkout';
+import { retrieveCheckout, returnFromGuestCheckout, startGuestCheckout } from './guest-checkout';
+import { isGuestSession } from './guest-records';
 import { confirmPath } from '@/lib/confirm-path';
 import { readCheckoutIntent } from './checkout-intent';
 import { createPortalSession } from './portal';
@@ -23,6 +40,19 @@ import { readOfferCode } from '@/lib/billing/offer-code';
 const CHECKOUT_LIMIT = { name: 'billing-checkout', max: 20, windowMs: 60_000 };
 const PORTAL_LIMIT = { name: 'billing-portal', max: 20, windowMs: 60_000 };
 const STATUS_LIMIT = { name: 'billing-checkout-status', max: 120, windowMs: 60_000 };
+// As many as a sign-up's per client address (account-flows.ts LIMITS.signUpIp).
+const GUEST_CHECKOUT_LIMIT = { name: 'billing-guest-checkout', max: 20, windowMs: 60 * 60_000 };
+const RETURN_LIMIT = { name: 'billing-checkout-return', max: 60, windowMs: 60_000 };
+
+/** The page the reader came from; anything but a local path becomes '/'. */
+const nextField = z
+  .string()
+  .optional()
+  .catch(undefined)
+  .transform((next) => safeNextPath(next, env().SITE_URL));
+
+/** The offer's code confirmed on the screen; anything that cannot be one is dropped. */
+const offerField = z.unknown().optional().transform(readOfferCode);
 
 export const PORTAL_ERROR_MESSAGE =
   'プランの管理画面を開けませんでした。時間をおいてもう一度お試しください。';
@@ -35,14 +65,8 @@ export const handleCheckoutStart = endpoint(
     rateLimit: CHECKOUT_LIMIT,
     input: z.object({
       plan: z.enum(PLAN_KEYS, { error: 'プランを選んでください。' }),
-      // The page the reader came from; anything but a local path becomes '/'.
-      next: z
-        .string()
-        .optional()
-        .catch(undefined)
-        .transform((next) => safeNextPath(next, env().SITE_URL)),
-      // The offer's code confirmed on the screen; anything that cannot be one is dropped.
-      offer: z.unknown().optional().transform(readOfferCode),
+      next: nextField,
+      offer: offerField,
     }),
     formPage: (input) =>
       input ? confirmPath(input.plan, input.next, input.offer) : '/service-plans',
@@ -109,15 +133,112 @@ export const handleCheckoutStatus = endpoint(
   },
 );
 
-const seeOther = (location: string, setCookie?: string) => {
+const seeOther = (location: string, ...setCookies: (string | undefined)[]) => {
   const headers = new Headers({
     location,
     'cache-control': 'private, no-store',
     'referrer-policy': 'no-referrer',
   });
-  if (setCookie) headers.append('set-cookie', setCookie);
+  for (const cookie of setCookies) if (cookie) headers.append('set-cookie', cookie);
   return new Response(null, { status: 303, headers });
 };
+
+/**
+ * POST /api/billing/guest-checkout (form: email, plan, next, offer, consent) → 303 to the
+ * provider's checkout, for a visitor (guest-checkout.ts). The same answer for any address: no
+ * account is looked up before paying. A signed-in reader is sent back to their own screen.
+ */
+export const handleGuestCheckoutStart = endpoint(
+  {
+    name: 'billing-guest-checkout',
+    auth: 'optional',
+    rateLimit: GUEST_CHECKOUT_LIMIT,
+    input: z
+      .object({
+        email: emailField,
+        plan: z.enum(PLAN_KEYS, { error: 'プランを選んでください。' }),
+        next: nextField,
+        offer: offerField,
+        consent: z.unknown().optional(),
+      })
+      .superRefine((data, ctx) => {
+        if (data.consent !== 'on' && data.consent !== true && data.consent !== 'true')
+          ctx.addIssue({
+            code: 'custom',
+            path: ['consent'],
+            message: 'お申し込み内容・利用規約・プライバシーポリシーへの同意が必要です。',
+          });
+      }),
+    formPage: (input) =>
+      input ? confirmPath(input.plan, input.next, input.offer) : '/service-plans',
+  },
+  async ({ input, user, ip, request }) => {
+    if (user) return { ok: true, redirectTo: confirmPath(input.plan, input.next, input.offer) };
+    // A CheckoutRefused (409: the plan or the offer) is answered by the endpoint's error mapping.
+    const db = await getDb();
+    const started = await startGuestCheckout(db, {
+      email: input.email,
+      plan: input.plan,
+      next: input.next,
+      offer: input.offer,
+      ip,
+      source: pathStartOf(request.headers),
+    });
+    return { ok: true, redirectTo: started.url, setCookies: [started.setCookie] };
+  },
+);
+
+/** The success page of a checkout (what it shows while pending, or instead of the article). */
+export const successPagePath = (sessionId: string, next: string) =>
+  `/service-plans/checkout-success?session_id=${encodeURIComponent(sessionId)}${
+    next === '/' ? '' : `&next=${encodeURIComponent(next)}`
+  }`;
+
+/** The access policy's own statuses: a plan awaiting authentication opens nothing yet. */
+export const opensPaidItems = (status: string) =>
+  (PAID_STATUSES as ReadonlySet<string>).has(status);
+
+/**
+ * GET /api/billing/checkout-return?session_id=…&next=… — the provider's success_url, for a
+ * member's checkout and a visitor's alike. The checkout is applied here (checkoutOutcome,
+ * guest-checkout.ts) and, once it opens paid items, the reader goes straight back to `next`,
+ * where a one-time notice says the plan has started and until when its trial runs. Anything
+ * else (no `next`, pending, a reversed second plan, an address whose owner must sign in) goes
+ * to the success page, which says where things stand.
+ */
+export const handleCheckoutReturn = endpoint(
+  {
+    name: 'billing-checkout-return',
+    method: 'GET',
+    auth: 'optional',
+    rateLimit: RETURN_LIMIT,
+    input: z.object({ session_id: z.string().max(300).catch(''), next: nextField }),
+    formPage: '/service-plans',
+  },
+  async ({ input, user, ip, request }) => {
+    const { session_id: sessionId, next } = input;
+    const page = successPagePath(sessionId, next);
+    const db = await getDb();
+    const session = await retrieveCheckout(db, sessionId);
+    if (!session) return seeOther(page);
+    let outcome: CheckoutOutcome | null = null;
+    let setCookies: string[] = [];
+    if (isGuestSession(session)) {
+      const back = await returnFromGuestCheckout({ db, auth: await appAuth() }, session, {
+        headers: request.headers,
+        ip,
+        viewer: user,
+        next,
+      });
+      if (back.kind === 'claimed') ({ outcome, setCookies } = back);
+    } else if (user) {
+      outcome = await checkoutOutcome(db, user.id, sessionId);
+    }
+    if (outcome?.state === 'recorded' && opensPaidItems(outcome.status) && next !== '/')
+      return seeOther(next, ...setCookies, doneFlashCookie(planStartedNotice(outcome)));
+    return seeOther(page, ...setCookies);
+  },
+);
 
 /**
  * GET /service-plans/start?intent=… — where the confirmation mail's link lands once it has

@@ -56,7 +56,7 @@ describe('checkout and the portal', () => {
     const paid = await pay(started.url, '4242 4242 4242 4242');
     expect(paid.status).toBe(303);
     expect(paid.headers.get('location')).toBe(
-      `http://localhost:3000/service-plans/checkout-success?session_id=${sessionId}`,
+      `http://localhost:3000/api/billing/checkout-return?session_id=${sessionId}`,
     );
     const outcome = await checkoutOutcome(db, reader.id, sessionId);
     expect(outcome).toMatchObject({ state: 'recorded', status: 'trialing' });

@@ -1,7 +1,9 @@
 import 'server-only';
 import { AppError } from '@/lib/errors';
 import { and, eq, inArray } from 'drizzle-orm';
+import type Stripe from 'stripe';
 import { env } from '@/env';
+import { formatDateJa } from '@/lib/format';
 import { type ContentRef, sourceMetadata } from '@/server/features/attribution';
 import { recordAudit } from '@/server/platform/audit/audit-log';
 import type { Db } from '@/server/platform/db/client';
@@ -9,7 +11,7 @@ import { subscriptions } from '@/server/platform/db/schema';
 import { type Plan, findPlan } from './catalogue';
 import { confirmPath } from '@/lib/confirm-path';
 import { type CustomerOwner, customerIdOf, ensureCustomer } from './customers';
-import { CHARGING_STATUSES, wasReversedAsDuplicate } from './one-plan';
+import { chargesAt, wasReversedAsDuplicate } from './one-plan';
 import { billingProvider } from './provider';
 import { offerTerms } from '@/lib/billing/offer-terms';
 import { lookUpOffer } from './offers';
@@ -55,10 +57,7 @@ export async function hasLiveProviderPlan(db: Db, userId: string): Promise<boole
  */
 async function chargingAtProvider(db: Db, userId: string): Promise<boolean> {
   const customerId = await customerIdOf(db, userId);
-  if (!customerId) return false;
-  const { stripe } = await billingProvider(db);
-  const found = await stripe.subscriptions.list({ customer: customerId, limit: 10 });
-  return found.data.some((subscription) => CHARGING_STATUSES.includes(subscription.status));
+  return !!customerId && (await chargesAt(db, customerId));
 }
 
 /**
@@ -90,15 +89,30 @@ export async function trialDaysFor(db: Db, userId: string): Promise<number> {
 
 const nextParam = (next: string) => (next === '/' ? '' : `&next=${encodeURIComponent(next)}`);
 
+/**
+ * Where the provider sends the reader once paid: the return route, which applies the checkout,
+ * says so once on the page the reader came from and sends them there (billing-http.ts).
+ */
+export const CHECKOUT_RETURN_PATH = '/api/billing/checkout-return';
+
+/** The return route for a session (`{CHECKOUT_SESSION_ID}` while the provider fills it in). */
+export const checkoutReturnPath = (sessionId: string, next: string) =>
+  `${CHECKOUT_RETURN_PATH}?session_id=${sessionId}${nextParam(next)}`;
+
 export type CheckoutStart = { url: string; plan: Plan; trialDays: number; offer: string | null };
 
 /**
- * The promotion code the checkout applies, checked again for this reader and plan: a code
- * that has become unusable since the confirmation screen is refused with the reason rather
- * than dropped, so that nobody is charged other terms than the ones they confirmed.
+ * The promotion code the checkout applies, checked again for this buyer (null: a visitor) and
+ * plan: a code that has become unusable since the confirmation screen is refused with the
+ * reason rather than dropped, so that nobody is charged other terms than the ones they confirmed.
  */
-async function offerFor(db: Db, owner: CustomerOwner, plan: Plan, code: string | undefined) {
-  const found = await lookUpOffer(db, code, { userId: owner.id });
+async function offerFor(
+  db: Db,
+  buyer: { userId: string } | null,
+  plan: Plan,
+  code: string | undefined,
+) {
+  const found = await lookUpOffer(db, code, buyer);
   if (found.state === 'none') return null;
   if (found.state === 'invalid') throw new CheckoutRefused('offer-invalid', found.message);
   if (!offerTerms(found.offer, plan)) {
@@ -109,6 +123,77 @@ async function offerFor(db: Db, owner: CustomerOwner, plan: Plan, code: string |
   }
   return found.offer;
 }
+
+/** What a checkout sells, as the confirmation screen stated it: the plan, offer and trial. */
+export type CheckoutTerms = {
+  plan: Plan;
+  offer: Awaited<ReturnType<typeof offerFor>>;
+  trialDays: number;
+};
+
+/** The plan on sale under this key, or a refusal. */
+export async function planOnSale(db: Db, planKey: PlanKey): Promise<Plan> {
+  const plan = await findPlan(db, planKey);
+  if (!plan?.active)
+    throw new CheckoutRefused('unknown-plan', 'このプランは現在お申し込みいただけません。');
+  return plan;
+}
+
+/**
+ * The terms of a checkout for a reader, or for a visitor (`buyer` null: a new account's terms,
+ * as the confirmation screen shows a visitor), decided by the server alone.
+ */
+export async function checkoutTerms(
+  db: Db,
+  buyer: { userId: string } | null,
+  plan: Plan,
+  offerCode?: string,
+): Promise<CheckoutTerms> {
+  const offer = await offerFor(db, buyer, plan, offerCode);
+  // An offer replaces the trial: the confirmation screen states one set of terms, not both.
+  const trialDays = offer
+    ? 0
+    : buyer
+      ? await trialDaysFor(db, buyer.userId)
+      : env().BILLING_TRIAL_DAYS;
+  return { plan, offer, trialDays };
+}
+
+/**
+ * The session's parameters both checkouts share (a member's, a visitor's): the line, the offer,
+ * the trial, the metadata, the locale and where the reader returns. Who pays is the caller's.
+ */
+export function sessionParams(
+  terms: CheckoutTerms,
+  options: { next: string; metadata: Record<string, string>; source: ContentRef | null },
+): Stripe.Checkout.SessionCreateParams {
+  const { plan, offer, trialDays } = terms;
+  const { SITE_URL } = env();
+  return {
+    mode: 'subscription',
+    line_items: [{ price: plan.priceId, quantity: 1 }],
+    ...(offer ? { discounts: [{ promotion_code: offer.promotionCodeId }] } : {}),
+    subscription_data: {
+      ...(trialDays > 0 ? { trial_period_days: trialDays } : {}),
+      metadata: { ...options.metadata, ...sourceMetadata(options.source) },
+    },
+    metadata: options.metadata,
+    locale: 'ja',
+    success_url: `${SITE_URL}${checkoutReturnPath('{CHECKOUT_SESSION_ID}', options.next)}`,
+    cancel_url: `${SITE_URL}${confirmPath(plan.key, options.next, offer?.code)}`,
+  };
+}
+
+/** The audit line's detail of a checkout started. */
+export const startDetail = (sessionId: string, terms: CheckoutTerms) => ({
+  session: sessionId,
+  plan: terms.plan.key,
+  price: terms.plan.priceId,
+  trialDays: terms.trialDays,
+  offer: terms.offer
+    ? { code: terms.offer.code, promotionCode: terms.offer.promotionCodeId }
+    : null,
+});
 
 export async function startCheckout(
   db: Db,
@@ -122,35 +207,20 @@ export async function startCheckout(
   /** An offer's code (readOfferCode), confirmed on the final confirmation screen. */
   offerCode?: string,
 ): Promise<CheckoutStart> {
-  const plan = await findPlan(db, planKey);
-  if (!plan?.active)
-    throw new CheckoutRefused('unknown-plan', 'このプランは現在お申し込みいただけません。');
+  const plan = await planOnSale(db, planKey);
   if ((await hasLiveProviderPlan(db, owner.id)) || (await chargingAtProvider(db, owner.id))) {
     throw new CheckoutRefused(
       'already-subscribed',
       'すでに有料プランをご利用中です。プランの変更は「プランの管理」からお手続きください。',
     );
   }
-  const offer = await offerFor(db, owner, plan, offerCode);
-  // An offer replaces the trial: the confirmation screen states one set of terms, not both.
-  const trialDays = offer ? 0 : await trialDaysFor(db, owner.id);
+  const terms = await checkoutTerms(db, { userId: owner.id }, plan, offerCode);
   const customer = await ensureCustomer(db, owner);
   const { stripe } = await billingProvider(db);
-  const { SITE_URL } = env();
   const session = await stripe.checkout.sessions.create({
-    mode: 'subscription',
+    ...sessionParams(terms, { next, metadata: { userId: owner.id, plan: plan.key }, source }),
     customer,
     client_reference_id: owner.id,
-    line_items: [{ price: plan.priceId, quantity: 1 }],
-    ...(offer ? { discounts: [{ promotion_code: offer.promotionCodeId }] } : {}),
-    subscription_data: {
-      ...(trialDays > 0 ? { trial_period_days: trialDays } : {}),
-      metadata: { userId: owner.id, plan: plan.key, ...sourceMetadata(source) },
-    },
-    metadata: { userId: owner.id, plan: plan.key },
-    locale: 'ja',
-    success_url: `${SITE_URL}/service-plans/checkout-success?session_id={CHECKOUT_SESSION_ID}${nextParam(next)}`,
-    cancel_url: `${SITE_URL}${confirmPath(plan.key, next, offer?.code)}`,
   });
   if (!session.url) throw new Error('billing: the checkout session has no URL');
   await recordAudit(db, {
@@ -158,15 +228,9 @@ export async function startCheckout(
     action: 'billing.checkout.start',
     target: owner.id,
     ip,
-    detail: {
-      session: session.id,
-      plan: plan.key,
-      price: plan.priceId,
-      trialDays,
-      offer: offer ? { code: offer.code, promotionCode: offer.promotionCodeId } : null,
-    },
+    detail: startDetail(session.id, terms),
   });
-  return { url: session.url, plan, trialDays, offer: offer?.code ?? null };
+  return { url: session.url, plan, trialDays: terms.trialDays, offer: terms.offer?.code ?? null };
 }
 
 export type CheckoutOutcome =
@@ -197,6 +261,18 @@ export async function checkoutOutcome(
   const subscriptionId =
     typeof session.subscription === 'string' ? session.subscription : session.subscription?.id;
   if (!subscriptionId || session.status !== 'complete') return { state: 'pending' };
+  return recordedOutcome(db, subscriptionId, userId);
+}
+
+/**
+ * A completed checkout's subscription for its reader, applied now if the webhook has not done
+ * it yet (by the webhook's own code, so the event before or after changes nothing more).
+ */
+export async function recordedOutcome(
+  db: Db,
+  subscriptionId: string,
+  userId: string,
+): Promise<CheckoutOutcome> {
   const recorded = async () => {
     const [row] = await db
       .select()
@@ -216,4 +292,15 @@ export async function checkoutOutcome(
   const row = await recorded();
   if (!row) return { state: 'pending' };
   return { state: 'recorded', planName: row.planName, status: row.status, trialEnd: row.trialEnd };
+}
+
+/**
+ * What the page the reader returns to says once (a one-time notice, src/lib/http/flash.ts):
+ * the plan has started, and until when its trial runs.
+ */
+export function planStartedNotice(outcome: CheckoutOutcome & { state: 'recorded' }): string {
+  const started = `${outcome.planName || '有料プラン'}が始まりました。`;
+  return outcome.status === 'trialing' && outcome.trialEnd
+    ? `${started}無料期間は${formatDateJa(outcome.trialEnd)}までです。`
+    : `${started}会員限定の記事をすべてお読みいただけます。`;
 }

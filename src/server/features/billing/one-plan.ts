@@ -5,6 +5,7 @@ import { recordAudit } from '@/server/platform/audit/audit-log';
 import type { Db } from '@/server/platform/db/client';
 import { billingNotifications, userPrivateProfiles } from '@/server/platform/db/schema';
 import { planByPrice } from './catalogue';
+import { customerIdsOf } from './customers';
 import { notifyDuplicateReversed } from './notifications';
 import { billingProvider } from './provider';
 import { syncSubscription } from './records';
@@ -40,7 +41,7 @@ export type Reversal = {
   refunded: number;
 };
 
-/** The reader's charging subscriptions at the provider, oldest first (ties: by id). */
+/** The customer's charging subscriptions at the provider, oldest first (ties: by id). */
 async function chargingSubscriptions(stripe: Stripe, customerId: string) {
   const all = await stripe.subscriptions
     .list({ customer: customerId, limit: 100 })
@@ -139,14 +140,27 @@ async function cancelNow(stripe: Stripe, subscriptionId: string): Promise<void> 
   );
 }
 
+/** Whether anything charges at this customer (the provider's word, not our records). */
+export async function chargesAt(db: Db, customerId: string): Promise<boolean> {
+  const { stripe } = await billingProvider(db);
+  return (await chargingSubscriptions(stripe, customerId)).length > 0;
+}
+
 /**
- * Keeps the reader's oldest charging subscription and reverses the newer ones (see above).
- * Answers the reversals this call made. Throws (and gives the claim back, so that the
- * provider's retry of the event tries again) when the provider refuses a step.
+ * Keeps the reader's oldest charging subscription and reverses the newer ones (see above),
+ * across every customer of the reader (`customerId`, their own, and those of the guest
+ * checkouts they claimed: customers.ts). Answers the reversals this call made. Throws (and
+ * gives the claim back, so that the provider's retry of the event tries again) when the
+ * provider refuses a step.
  */
 export async function keepOnePlan(db: Db, userId: string, customerId: string): Promise<Reversal[]> {
   const { stripe } = await billingProvider(db);
-  const charging = await chargingSubscriptions(stripe, customerId);
+  const customers = new Set([customerId, ...(await customerIdsOf(db, userId))]);
+  const charging = (
+    await Promise.all([...customers].map((customer) => chargingSubscriptions(stripe, customer)))
+  )
+    .flat()
+    .sort((a, b) => a.created - b.created || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   const [kept, ...newer] = charging;
   if (!kept) return [];
   const reversals: Reversal[] = [];

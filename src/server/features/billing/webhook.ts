@@ -13,8 +13,10 @@ import {
   notifySubscriptionChange,
   notifyTrialEnding,
 } from './notifications';
+import { paidGuestOf, recordGuestCheckout } from './guest-records';
 import { CHARGING_STATUSES, keepOnePlan, wasReversedAsDuplicate } from './one-plan';
 import { recordOfferRedemption } from './offers';
+import { billingProvider } from './provider';
 import { type SubscriptionChange, syncInvoice, syncSubscription } from './records';
 import { WEBHOOK_PATH, webhookSecret } from './sandbox-setup';
 
@@ -71,9 +73,27 @@ export async function applyCompletedCheckout(db: Db, subscriptionId: string): Pr
   await recordOfferRedemption(db, subscriptionId);
 }
 
+/**
+ * A visitor's checkout just claimed by an account (guest-checkout.ts): its subscription applied
+ * as a completed checkout's, and its first invoice, which the provider reported while the
+ * checkout was nobody's, recorded with its receipt.
+ */
+export async function applyClaimedCheckout(db: Db, subscriptionId: string): Promise<void> {
+  await applyCompletedCheckout(db, subscriptionId);
+  const { stripe } = await billingProvider(db);
+  const invoiceId = idOf((await stripe.subscriptions.retrieve(subscriptionId)).latest_invoice);
+  const synced = invoiceId ? await syncInvoice(db, invoiceId) : null;
+  if (synced?.after.status !== 'paid' || (await wasReversedAsDuplicate(db, subscriptionId))) return;
+  await notifyInvoicePaid(db, synced.after);
+}
+
 async function apply(db: Db, event: Stripe.Event): Promise<void> {
   switch (event.type) {
     case 'checkout.session.completed': {
+      // A visitor's checkout is kept for the account that will claim it; until then its
+      // customer is nobody's, and the steps below apply nothing.
+      const guest = paidGuestOf(event.data.object);
+      if (guest) await recordGuestCheckout(db, guest);
       const subscriptionId = idOf(event.data.object.subscription);
       if (!subscriptionId) return;
       await applyCompletedCheckout(db, subscriptionId);

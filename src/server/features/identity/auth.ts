@@ -1,9 +1,12 @@
 import 'server-only';
-import { betterAuth } from 'better-auth';
+import { type BetterAuthPlugin, betterAuth } from 'better-auth';
+import { APIError, createAuthEndpoint } from 'better-auth/api';
+import { setSessionCookie } from 'better-auth/cookies';
 import { genericOAuth, magicLink } from 'better-auth/plugins';
 import { drizzleAdapter } from 'better-auth/adapters/drizzle';
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { singleton } from '@/lib/singleton';
+import { z } from '@/lib/zod';
 import { eq } from 'drizzle-orm';
 import { env } from '@/env';
 import { recordOwnAction } from '@/server/platform/audit/audit-log';
@@ -210,6 +213,7 @@ export function createAuth(
     },
     plugins: [
       ...(oidc.length > 0 ? [genericOAuth({ config: oidc })] : []),
+      unconfirmedSessions,
       // Sign-in by e-mail link, called server-side only (sign-in-link.ts): never creates an
       // account, and its tokens are stored hashed like every verification value above.
       magicLink({
@@ -232,7 +236,61 @@ export function createAuth(
   });
 }
 
+/**
+ * A session for an account whose address is not confirmed yet: the one a paid guest checkout
+ * made, for the browser that paid (src/server/features/billing/guest-checkout.ts). Server-only
+ * (no route reaches it). The session and its cookie are better-auth's own; the address stays
+ * unconfirmed until the mailed sign-in link is followed, which also ends this session (the
+ * library strips what an unconfirmed account held once its mailbox proves itself). A confirmed
+ * account is refused: only its mailbox or its password signs it in.
+ */
+const unconfirmedSessions = {
+  id: 'unconfirmed-session',
+  endpoints: {
+    signInUnconfirmed: createAuthEndpoint.serverOnly(
+      { method: 'POST', body: z.object({ userId: z.string().min(1).max(200) }) },
+      async (ctx) => {
+        const user = await ctx.context.internalAdapter.findUserById(ctx.body.userId);
+        if (!user || user.emailVerified) throw new APIError('FORBIDDEN');
+        const session = await ctx.context.internalAdapter.createSession(user.id);
+        await setSessionCookie(ctx, { session, user });
+        return ctx.json({ userId: user.id });
+      },
+    ),
+  },
+} satisfies BetterAuthPlugin;
+
 export type Auth = ReturnType<typeof createAuth>;
+
+/**
+ * An account made from an address alone (a paid guest checkout): no password, the address not
+ * confirmed, its profiles made by the user hook with the consent given (withSignUpConsent).
+ */
+export async function createAccountWithoutPassword(
+  auth: Auth,
+  input: { email: string; name: string; method: string },
+): Promise<{ id: string; email: string; name: string }> {
+  const context = await auth.$context;
+  const created = await context.internalAdapter.createUser(
+    { email: input.email, name: input.name, emailVerified: false },
+    { method: input.method },
+  );
+  return { id: created.id, email: created.email, name: created.name };
+}
+
+/** Signs a browser in to an unconfirmed account (see unconfirmedSessions); its Set-Cookie headers. */
+export async function signInUnconfirmed(
+  auth: Auth,
+  userId: string,
+  headers: Headers,
+): Promise<string[]> {
+  const answer = await auth.api.signInUnconfirmed({
+    body: { userId },
+    headers,
+    returnHeaders: true,
+  });
+  return answer.headers.getSetCookie();
+}
 
 type SignInToken = { token: string; url: string };
 const heldSignIns = singleton(

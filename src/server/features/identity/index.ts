@@ -5,10 +5,12 @@
 export { ACCOUNT_MAIL_LIMITS, sendCappedMail } from './account-mail';
 export { appAuth } from './app-auth';
 export {
+  createAccountWithoutPassword,
   createAuth,
   EMAIL_VERIFICATION_SECONDS,
   issueSignInToken,
   SIGN_IN_LINK_SECONDS,
+  signInUnconfirmed,
   signInWithoutMail,
   type Auth,
 } from './auth';
@@ -31,9 +33,11 @@ export {
   DISPLAY_NAME_MAX,
   emailField,
   forgotPasswordInput,
+  nameFromAddress,
   passwordProblem,
   profileInput,
   resetPasswordInput,
+  setPasswordInput,
   signInInput,
   signUpInput,
 } from './validation';

@@ -7,6 +7,7 @@ import { type AuthState, SIGNED_OUT_AUTH_STATE, deriveAuthState } from '@/lib/au
 import { notePersonal } from '@/server/features/audience';
 import { getDb } from '@/server/platform/db/client';
 import { loadIdentity } from '@/server/features/profiles';
+import { appAuth } from './app-auth';
 import { type AppUser, userFromHeaders } from './session-user';
 import { type Role, STAFF_ROLES } from '@/lib/identity/roles';
 
@@ -79,3 +80,12 @@ export const getAuthState = cache(async (): Promise<AuthState> => {
   const user = await getUser();
   return authStateFor(user?.id ?? null);
 });
+
+/**
+ * Whether the account can sign in with a password: one made from an address alone (a paid
+ * checkout, the footer's newsletter) has none until the reader sets one on the account page.
+ */
+export async function hasPassword(userId: string): Promise<boolean> {
+  const context = await (await appAuth()).$context;
+  return !!(await context.internalAdapter.findCredentialAccount(userId))?.password;
+}

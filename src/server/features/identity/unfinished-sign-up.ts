@@ -5,6 +5,7 @@ import { singleton } from '@/lib/singleton';
 import type { Db } from '@/server/platform/db/client';
 import {
   account,
+  guestCheckouts,
   user,
   userPrivateProfiles,
   userPublicProfiles,
@@ -16,7 +17,8 @@ import {
  * the reader's consent, taken from here. A process killed between them leaves an account that
  * is not whole: unverified, and without its password or its profile records. It was never
  * answered 2xx; it is removed when the address signs up again, so the reader's retry works
- * instead of "already registered".
+ * instead of "already registered". An account a paid checkout made (no password, unconfirmed
+ * until its mailed link is followed: src/server/features/billing/guest-checkout.ts) is whole.
  */
 
 export type SignUpConsent = {
@@ -53,12 +55,19 @@ export async function removeUnfinishedSignUp(db: Db, email: string): Promise<boo
             : eq(table.userId, user.id),
         ),
     );
+  const paid = exists(
+    db
+      .select({ one: sql`1` })
+      .from(guestCheckouts)
+      .where(eq(guestCheckouts.claimedBy, user.id)),
+  );
   const removed = await db
     .delete(user)
     .where(
       and(
         eq(sql`lower(${user.email})`, email.toLowerCase()),
         eq(user.emailVerified, false),
+        not(paid),
         or(not(has(account)), not(has(userPublicProfiles)), not(has(userPrivateProfiles))),
       ),
     )

@@ -20,6 +20,13 @@ import { offerCodeSchema } from '@/lib/billing/offer-code';
 
 export { DISPLAY_NAME_MAX, PASSWORD_MAX, PASSWORD_MIN };
 
+/**
+ * The display name of an account made from an address alone (the footer's newsletter, a paid
+ * guest checkout): the part before the @, which the reader can change on their profile.
+ */
+export const nameFromAddress = (email: string) =>
+  email.split('@')[0]!.slice(0, DISPLAY_NAME_MAX) || '読者';
+
 /** RFC 5321: 64 octets for the local part, 254 for the whole path. */
 export const emailField = z
   .string({ error: 'メールアドレスを入力してください。' })
@@ -145,6 +152,14 @@ export const resetPasswordInput = z
       .string({ error: 'リンクが正しくありません。' })
       .min(1, 'リンクが正しくありません。')
       .max(200),
+    password: passwordText.max(1000, `パスワードは ${PASSWORD_MAX} 文字以内にしてください。`),
+    passwordConfirm: z.string().default(''),
+  })
+  .superRefine(confirmMatches);
+
+/** A first password, for an account that has none (made from an address: a paid checkout). */
+export const setPasswordInput = z
+  .object({
     password: passwordText.max(1000, `パスワードは ${PASSWORD_MAX} 文字以内にしてください。`),
     passwordConfirm: z.string().default(''),
   })

@@ -10,6 +10,7 @@ import {
   type Auth,
   EMAIL_VERIFICATION_SECONDS,
   sendCappedMail,
+  nameFromAddress,
   signInWithoutMail,
   withSignUpConsent,
 } from '@/server/features/identity';
@@ -133,7 +134,7 @@ export async function confirmFooterSubscription(
     // The profiles are made by the user hook, with the consent the footer's form states.
     const created = await withSignUpConsent({ termsAcceptedAt: now, newsletter: false }, () =>
       context.internalAdapter.createUser(
-        { email, name: email.split('@')[0]!.slice(0, 50) || '読者', emailVerified: true },
+        { email, name: nameFromAddress(email), emailVerified: true },
         { method: 'newsletter-footer' },
       ),
     );

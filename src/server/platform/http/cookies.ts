@@ -35,6 +35,12 @@ export const SIGN_UP_SENT_COOKIE = 'axis_sign_up_sent';
  * read only by the sign-up and the checkout, never by a page, so it is harmless to the cache.
  */
 export const PATH_START_COOKIE = 'axis_path_start';
+/**
+ * The checkout a visitor started with an e-mail address, signed: it binds this browser to that
+ * checkout (src/server/features/billing/guest-checkout.ts). Read only by the checkout's return
+ * route, never by a page, so it is harmless to the cache too.
+ */
+export const GUEST_CHECKOUT_COOKIE = 'axis_guest_checkout';
 
 /**
  * Cookies that change nothing the server renders: the tag manager's analytics cookies.
@@ -55,7 +61,7 @@ export const KNOWN_COOKIES: ReadonlySet<string> = new Set([
 ]);
 
 export const isHarmlessCookie = (name: string) =>
-  HARMLESS_COOKIE.test(name) || name === PATH_START_COOKIE;
+  HARMLESS_COOKIE.test(name) || name === PATH_START_COOKIE || name === GUEST_CHECKOUT_COOKIE;
 
 /**
  * The cookies of a request as better-auth reads them, or null when the header holds anything

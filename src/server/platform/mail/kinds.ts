@@ -12,6 +12,7 @@ export const MAIL_KIND_LABELS = {
   'sign-in-link-no-account': 'ログイン用リンクの申し込み（未登録のアドレス）',
   'already-registered': '会員登録の申し込み（登録済みのアドレス）',
   'password-changed': 'パスワード変更のお知らせ',
+  'password-set': 'パスワードの設定',
   'change-email-notice': 'メールアドレス変更のお知らせ（変更前のアドレス宛て）',
   'account-deleted': '退会手続きの完了',
   // The newsletter.

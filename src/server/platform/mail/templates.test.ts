@@ -8,6 +8,10 @@ const withAction = {
   resetPassword: mails.resetPassword('a@example.jp', '読者', link),
   changeEmailVerify: mails.changeEmailVerify('a@example.jp', '読者', link),
   signInLink: mails.signInLink('a@example.jp', '読者', { ...link, lifetimeSeconds: 900 }),
+  paidSignInLink: mails.paidSignInLink('a@example.jp', 'a', 'メンバーシップ 月額プラン', {
+    ...link,
+    lifetimeSeconds: 900,
+  }),
   signInLinkNoAccount: mails.signInLinkNoAccount('a@example.jp', 'https://example.jp/sign-up'),
   receipt: billingMails.receipt('a@example.jp', '読者', {
     number: 'INV-1',

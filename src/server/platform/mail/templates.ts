@@ -182,6 +182,18 @@ export const mails = {
       ],
     }),
 
+  /** A first password set on an account that had none (the account page). */
+  passwordSet: (to: string, name: string) =>
+    render(to, {
+      kind: 'password-set',
+      subject: 'パスワードを設定しました',
+      greeting: dear(name),
+      paragraphs: [
+        'アカウントにパスワードが設定されました。これからは、メールアドレスとパスワードでもログインできます。',
+        'お心当たりがない場合は、すぐにパスワードを再設定し、お問い合わせフォームからご連絡ください。',
+      ],
+    }),
+
   changeEmailVerify: (to: string, name: string, token: TokenLink) =>
     render(to, {
       kind: TOKEN_MAIL_KINDS.changeEmail,
@@ -208,6 +220,26 @@ export const mails = {
       ],
       action: { label: 'ログインする', token },
       note: IGNORE,
+    }),
+
+  /**
+   * A visitor paid with this address and an account was made from it (a guest checkout,
+   * src/server/features/billing/guest-checkout.ts): the sign-in link confirms the address, so the
+   * account is the mailbox's from then on. Its kind is the sign-in link's: spent and removed alike.
+   */
+  paidSignInLink: (to: string, name: string, plan: string, token: TokenLink) =>
+    render(to, {
+      kind: TOKEN_MAIL_KINDS.signInLink,
+      subject: 'お申し込みありがとうございます（メールアドレスの確認）',
+      greeting: dear(name),
+      paragraphs: [
+        `${plan}のお申し込みを受け付け、このメールアドレスでアカウントを作成しました。`,
+        `{action}を開くと、メールアドレスの確認が済み、ほかの端末からもログインできるようになります。リンクの有効期限は ${lifetimeText(token.lifetimeSeconds)}で、1 回だけ使えます。期限が切れたときは、ログイン画面の「ログインリンクを送る」から新しいリンクを受け取れます。`,
+        'パスワードは、ログイン後にアカウントのページで設定できます（設定しなくても、ログイン用のリンクでログインできます）。',
+        'このリンクを他の人に転送しないでください。開いた人があなたとしてログインできます。',
+      ],
+      action: { label: 'メールアドレスを確認してログインする', token },
+      note: 'お申し込みに心当たりがない場合は、このメールを破棄し、お問い合わせフォームからご連絡ください。',
     }),
 
   /**

@@ -308,6 +308,37 @@ describe('billing sandbox checkout sessions and the checkout page', () => {
       });
     });
 
+    it('makes a new customer from customer_email each time, as Stripe does in subscription mode', async () => {
+      // Stripe: "For Checkout Sessions in subscription mode … Checkout will create a new customer
+      // object based on information provided during the payment flow unless an existing customer
+      // was provided", customer_email being "used when the Customer object is created". It looks
+      // no customer up by address: a site's guest checkout relies on that.
+      const existing = await pages.stripe.customers.create({ email: 'guest@example.jp' });
+      const customers: string[] = [];
+      for (const trial of [14, undefined]) {
+        const session = await checkoutSession({
+          customer_email: 'guest@example.jp',
+          subscription_data: trial ? { trial_period_days: trial } : undefined,
+        });
+        expect(session).toMatchObject({ customer: null, customer_email: 'guest@example.jp' });
+        const page = await pages.postForm(pathOf(session.url), cardFields('4242 4242 4242 4242'));
+        expect(page.status).toBe(303);
+        const completed = await pages.stripe.checkout.sessions.retrieve(session.id);
+        expect(completed).toMatchObject({
+          status: 'complete',
+          customer_email: 'guest@example.jp',
+          customer_details: { email: 'guest@example.jp' },
+          payment_status: trial ? 'no_payment_required' : 'paid',
+        });
+        const customer = (await pages.stripe.customers.retrieve(
+          completed.customer as string,
+        )) as Stripe.Customer;
+        expect(customer.email).toBe('guest@example.jp');
+        customers.push(customer.id);
+      }
+      expect(new Set([existing.id, ...customers]).size).toBe(3);
+    });
+
     it('completes a trial for an existing customer: trialing, no payment required', async () => {
       const { customer, session } = await trialSessionOfNewCustomer('trial@example.jp');
       const page = await pages.postForm(pathOf(session.url), cardFields('4000000000000341'));

@@ -1,4 +1,5 @@
 import { boolean, index, integer, jsonb, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
+import { user } from './identity';
 import { userPublicProfiles } from './profiles';
 
 /**
@@ -86,4 +87,34 @@ export const offerRedemptions = pgTable(
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [index('offer_redemptions_code_idx').on(t.promotionCodeId)],
+);
+
+/**
+ * Checkouts paid by a visitor with an e-mail address only (src/server/features/billing/
+ * guest-checkout.ts, docs/decisions/039-reader-path.md): recorded when the provider reports the
+ * session complete, by its webhook or the success route, and applied to nobody until claimed —
+ * by the account the checkout made for a new address, or by the signed-in owner of the address
+ * (its e-mail confirmed). Claimed once: `claimed_at` is set once and never cleared; `claimed_by`
+ * goes null when that account is deleted, the checkout staying claimed. A claimed row also tells
+ * whose the checkout's customer is (customers.ts), when that is not the account's own.
+ */
+export const guestCheckouts = pgTable(
+  'guest_checkouts',
+  {
+    /** The provider's checkout session (cs_…). */
+    sessionId: text('session_id').primaryKey(),
+    /** The address the visitor typed, lower case: the session's customer_email. */
+    email: text('email').notNull(),
+    customerId: text('customer_id').notNull(),
+    subscriptionId: text('subscription_id').notNull(),
+    plan: text('plan').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    claimedBy: text('claimed_by').references(() => user.id, { onDelete: 'set null' }),
+    claimedAt: timestamp('claimed_at', { withTimezone: true }),
+  },
+  (t) => [
+    index('guest_checkouts_email_idx').on(t.email),
+    index('guest_checkouts_customer_idx').on(t.customerId),
+    index('guest_checkouts_claimed_by_idx').on(t.claimedBy),
+  ],
 );
