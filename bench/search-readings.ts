@@ -19,7 +19,7 @@ import { seedCorpus } from './cms-corpus';
 
 const POSTS = Number(process.env.BENCH_POSTS ?? 10_000);
 const RUNS = 200;
-const QUERIES = ['和紙', 'デザイン', 'わし', 'こうげい'];
+const QUERIES = ['和紙', 'デザイン', 'わし', 'こうげい', 'かみ'];
 
 const percentile = (sorted: number[], p: number) =>
   sorted[Math.min(sorted.length - 1, Math.floor((sorted.length * p) / 100))]!;
