@@ -1,10 +1,15 @@
-import { eq, inArray, sql } from 'drizzle-orm';
+import { type SQL, eq, inArray, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testDatabase } from '@test-support/route-tests';
 import type { Viewer } from '@/lib/access/post-access';
 import { findEndpoint } from '@/lib/cms/model';
 import { MEMBERS_DIVIDER } from '@/lib/cms/members-divider';
-import { reindexDone, reindexStaleRows } from '@/server/services/cms/search-index';
+import {
+  reindexDone,
+  reindexStaleRows,
+  searchCondition,
+  wholeWordConditions,
+} from '@/server/services/cms/search-index';
 import { apiClient } from '@test-support/content-api-client';
 import { getFreePlanPostIds } from '@/server/features/content/client';
 import { type SiteContent, createSiteContent } from '@/server/features/content/site-content';
@@ -536,6 +541,20 @@ describe('site search on the built-in content service', () => {
     // うるし marks 漆, not 漆器 (read しっき).
     const lacquered = await search({ q: 'うるし' });
     expect(lacquered.hits.flatMap(marks)).toEqual(['漆']);
+    // The store reads a few whole-word matches through the index and walks many: both find
+    // the same rows.
+    const whole = wholeWordConditions('かみ', { kind: 'open' })!;
+    const found = async (condition: SQL) =>
+      (
+        await database.db
+          .select({ id: cmsContents.id })
+          .from(cmsContents)
+          .where(sql`${searchCondition('かみ', { kind: 'open' })!} AND ${condition}`)
+      )
+        .map((row) => row.id)
+        .sort();
+    expect(await found(whole.lookup)).toEqual(['god-post', 'lacquer', 'paper-job']);
+    expect(await found(whole.check)).toEqual(['god-post', 'lacquer', 'paper-job']);
   });
 
   it('leaves `q` over HTTP on whole items: it needs a key, and a key reads whole items anyway', async () => {

@@ -300,16 +300,28 @@ export function searchCondition(q: string, scope: SearchScope = { kind: 'full' }
 /**
  * Where every term of `q` is a whole word of the text the scope matches (紙 or 神 for かみ, by its
  * written form or its reading), not only part of one (温かみ): the site search lists these
- * matches first. A lookup in the token index, like the terms themselves.
+ * matches first. The same test twice: `lookup` through the token index (to count them, or to
+ * read a few), `check` on each row read (to walk many in date order as the matches alone are
+ * walked). Measured on 10,000 posts, こうげい's 3,426 whole-word matches took 168 ms to read a
+ * page through the index (the planner, misled by the bigrams' correlation, read them all) and
+ * 34 ms walked, against 30 ms for the matches alone.
  */
-export function wholeWordCondition(q: string, scope: SearchScope): SQL | null {
-  const terms = searchTerms(q);
-  if (terms.length === 0) return null;
-  const words = sql`ARRAY[${sql.join(
-    terms.map((term) => sql`${WORD_MARK + term}`),
+export function wholeWordConditions(
+  q: string,
+  scope: SearchScope,
+): { lookup: SQL; check: SQL } | null {
+  const words = searchTerms(q).map((term) => WORD_MARK + term);
+  if (words.length === 0) return null;
+  const array = sql`ARRAY[${sql.join(
+    words.map((word) => sql`${word}`),
     sql`, `,
   )}]::text[]`;
-  return inScope(scope, (_text, tokens) => sql`${tokens} @> ${words}`);
+  return {
+    lookup: inScope(scope, (_text, tokens) => sql`${tokens} @> ${array}`),
+    // The function behind @>: no index answers a function call, and the planner gives it a
+    // default selectivity (1/3), so the plan stays the matches' own.
+    check: inScope(scope, (_text, tokens) => sql`arraycontains(${tokens}, ${array})`),
+  };
 }
 
 /**

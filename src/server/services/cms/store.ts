@@ -15,7 +15,7 @@ import {
   reindexInBackground,
   scopeKey,
   searchCondition,
-  wholeWordCondition,
+  wholeWordConditions,
 } from './search-index';
 import { type Order, compileFilter, compileOrders } from './sql-filters';
 import { type StoredData, shapeFields } from './values';
@@ -247,6 +247,12 @@ function countCache(db: Db): TtlCache<Count> {
   return cache;
 }
 
+/**
+ * Up to this many whole-word matches are read through the token index; more are walked in
+ * order (search-index.ts, wholeWordConditions).
+ */
+const FEW_WHOLE_WORD_MATCHES = 200;
+
 export async function listContents(db: Db, def: EndpointDef, query: ListQuery, mode: ReadMode) {
   const data = effectiveData(mode);
   const conditions: SQL[] = [sql`endpoint = ${def.endpoint}`, visible(mode)];
@@ -308,20 +314,26 @@ export async function listContents(db: Db, def: EndpointDef, query: ListQuery, m
   // The site search: whole-word matches first (search-index.ts), in two ordered reads, each
   // served as one without ranking is, rather than ranking every match before the first page.
   const wholeWords =
-    query.scope && query.q && query.limit > 0 ? wholeWordCondition(query.q, query.scope) : null;
+    query.scope && query.q && query.limit > 0 ? wholeWordConditions(query.q, query.scope) : null;
   const wholeWordCount = wholeWords
-    ? await countOf(sql`${where} AND ${wholeWords}`, countKey('whole'))
+    ? await countOf(sql`${where} AND ${wholeWords.lookup}`, countKey('whole'))
     : undefined;
-  const rankedRows = async (whole: SQL, best: number) => {
+  const rankedRows = async (whole: { lookup: SQL; check: SQL }, best: number) => {
     const { limit, offset } = query;
+    // All or none of the matches are whole words (most searches for one word): one read.
+    if (best === 0 || best === totalCount) return rowsOf(where, limit, offset);
     const first =
       offset < best
-        ? await rowsOf(sql`${where} AND ${whole}`, Math.min(limit, best - offset), offset)
+        ? await rowsOf(
+            sql`${where} AND ${best <= FEW_WHOLE_WORD_MATCHES ? whole.lookup : whole.check}`,
+            Math.min(limit, best - offset),
+            offset,
+          )
         : [];
     const rest = limit - first.length;
     const after =
-      rest > 0 && totalCount > best
-        ? await rowsOf(sql`${where} AND NOT ${whole}`, rest, Math.max(0, offset - best))
+      rest > 0
+        ? await rowsOf(sql`${where} AND NOT ${whole.check}`, rest, Math.max(0, offset - best))
         : [];
     return [...first, ...after];
   };
