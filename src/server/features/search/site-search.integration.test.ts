@@ -5,6 +5,8 @@ import type { Viewer } from '@/lib/access/post-access';
 import { findEndpoint } from '@/lib/cms/model';
 import { MEMBERS_DIVIDER } from '@/lib/cms/members-divider';
 import {
+  type SearchScope,
+  readingPairsOf,
   reindexDone,
   reindexStaleRows,
   searchCondition,
@@ -478,6 +480,17 @@ describe('site search on the built-in content service', () => {
       const results = await search({ q: 'ねむって' }, viewer);
       expect(ids(results), viewer.kind).toEqual(found);
     }
+    // How found kanji read is kept per text too: what marks a hit comes from the text the
+    // viewer's scope matches, never from a closed part (合言葉 is behind the divider).
+    const pairs = async (scope: SearchScope) =>
+      (await readingPairsOf(database.db, 'posts', ['secret-divider'], scope)).get('secret-divider');
+    expect(await pairs({ kind: 'open' })).toContainEqual(['一段落', 'イチダンラク']);
+    expect(await pairs({ kind: 'open' })).not.toContainEqual(['合言葉', 'アイコトバ']);
+    expect(await pairs({ kind: 'full' })).toContainEqual(['合言葉', 'アイコトバ']);
+    expect(await pairs({ kind: 'open', fullIds: ['secret-divider'] })).toContainEqual([
+      '合言葉',
+      'アイコトバ',
+    ]);
     // The reindex fills the readings of a row indexed before them.
     const db = database.db;
     await db

@@ -169,6 +169,14 @@ describe('snippet', () => {
     const body = `${'設計の現場から。'.repeat(25_000)}最後に模型。`;
     const started = performance.now();
     expect(marks(snippet(body, queryTerms('模型')))).toEqual(['模型']);
+    // Read by its kanji's readings too.
+    const readings = [
+      ['設計', 'セッケイ'],
+      ['現場', 'ゲンバ'],
+      ['模型', 'モケイ'],
+      ['最後', 'サイゴ'],
+    ] as const;
+    expect(marks(snippet(body, queryTerms('もけい'), { readings }))).toEqual(['模型']);
     expect(performance.now() - started).toBeLessThan(2000);
   });
 });
