@@ -567,7 +567,8 @@ describe('site search on the built-in content service', () => {
         .map((row) => row.id)
         .sort();
     expect(await found(whole.lookup)).toEqual(['god-post', 'lacquer', 'paper-job']);
-    expect(await found(whole.check)).toEqual(['god-post', 'lacquer', 'paper-job']);
+    expect(await found(whole.each)).toEqual(['god-post', 'lacquer', 'paper-job']);
+    expect(await found(whole.others)).toEqual([...warm].sort());
   });
 
   it('leaves `q` over HTTP on whole items: it needs a key, and a key reads whole items anyway', async () => {

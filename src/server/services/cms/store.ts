@@ -318,14 +318,14 @@ export async function listContents(db: Db, def: EndpointDef, query: ListQuery, m
   const wholeWordCount = wholeWords
     ? await countOf(sql`${where} AND ${wholeWords.lookup}`, countKey('whole'))
     : undefined;
-  const rankedRows = async (whole: { lookup: SQL; check: SQL }, best: number) => {
+  const rankedRows = async (whole: { lookup: SQL; each: SQL; others: SQL }, best: number) => {
     const { limit, offset } = query;
     // All or none of the matches are whole words (most searches for one word): one read.
     if (best === 0 || best === totalCount) return rowsOf(where, limit, offset);
     const first =
       offset < best
         ? await rowsOf(
-            sql`${where} AND ${best <= FEW_WHOLE_WORD_MATCHES ? whole.lookup : whole.check}`,
+            sql`${where} AND ${best <= FEW_WHOLE_WORD_MATCHES ? whole.lookup : whole.each}`,
             Math.min(limit, best - offset),
             offset,
           )
@@ -333,7 +333,7 @@ export async function listContents(db: Db, def: EndpointDef, query: ListQuery, m
     const rest = limit - first.length;
     const after =
       rest > 0
-        ? await rowsOf(sql`${where} AND NOT ${whole.check}`, rest, Math.max(0, offset - best))
+        ? await rowsOf(sql`${where} AND ${whole.others}`, rest, Math.max(0, offset - best))
         : [];
     return [...first, ...after];
   };
