@@ -4,10 +4,12 @@ import { z } from '@/lib/zod';
 import { parseListQuery } from '@/server/services/cms/query/params';
 import {
   type SearchScope,
+  readingPairsOf,
   searchableText,
   textMatches,
   viewOf,
 } from '@/server/services/cms/search-index';
+import type { ReadingPair } from '@/server/services/cms/search/words';
 import { listContents } from '@/server/services/cms/store';
 import {
   CONTENT_PAGE_SIZE,
@@ -54,6 +56,8 @@ type ListQueries = {
 type ListAnswer = {
   contents: unknown[];
   totalCount: number;
+  /** The first this many matches have every term as a whole word (the built-in service ranks). */
+  wholeWordCount?: number;
   /** The count is a lower bound: only the first matches of a hosted service were checked. */
   atLeast?: boolean;
 };
@@ -69,8 +73,11 @@ const keyItem = z.object({
   publishedAt: z.string().optional(),
 });
 
-/** A found item's place in the newest-first order: enough to merge the types. */
-export type SearchKey = { type: SearchType; id: string; date: string };
+/**
+ * A found item's place in its type's order (whole-word matches first, then newest first):
+ * enough to merge the types.
+ */
+export type SearchKey = { type: SearchType; id: string; date: string; whole?: boolean };
 
 const NEWEST_FIRST = '-publishedAt';
 
@@ -82,8 +89,20 @@ export function builtInLister(db: Db, scopes: Record<SearchType, SearchScope>): 
     // No references are shown: depth 0 saves their queries.
     const query = { ...parseListQuery(params), depth: 0, scope: scopes[type] };
     const answer = await listContents(db, def, query, { kind: 'published' });
-    return { contents: answer.contents, totalCount: answer.totalCount };
+    return {
+      contents: answer.contents,
+      totalCount: answer.totalCount,
+      wholeWordCount: answer.wholeWordCount,
+    };
   };
+}
+
+/** How the kanji of found items read, by id, from the text each type's scope matches. */
+export type ReadingsOf = (type: SearchType, ids: string[]) => Promise<Map<string, ReadingPair[]>>;
+
+/** The built-in service's stored readings (a hosted service has none). */
+export function builtInReadings(db: Db, scopes: Record<SearchType, SearchScope>): ReadingsOf {
+  return (type, ids) => readingPairsOf(db, SOURCES[type].endpoint, ids, scopes[type]);
 }
 
 /** Matches of a hosted service checked per viewer: at most this many per type and search. */
@@ -165,6 +184,8 @@ export function checkedLister(
 /** One search's queries, for one viewer. */
 export type Search = {
   list: Lister;
+  /** How found kanji read, to mark what a kana term found; absent for a hosted service. */
+  readings?: ReadingsOf;
   reader: Reader;
   /** The moment of the search, for filters that depend on the day (open job listings). */
   now: Date;
@@ -203,7 +224,10 @@ export async function readPage(
   };
 }
 
-/** The first `wanted` matches of a type, newest first, as keys (in pages of 100, as microCMS allows). */
+/**
+ * The first `wanted` matches of a type in its order (whole words first, newest first), as keys
+ * (in pages of 100, as microCMS allows).
+ */
 export async function readKeys(
   search: Search,
   type: SearchType,
@@ -223,7 +247,10 @@ export async function readKeys(
     });
     const contents = z.array(keyItem).parse(answer.contents);
     totalCount = answer.totalCount;
-    for (const item of contents) keys.push({ type, id: item.id, date: dateOf(item) });
+    const whole = answer.wholeWordCount ?? 0;
+    contents.forEach((item, i) =>
+      keys.push({ type, id: item.id, date: dateOf(item), whole: offset + i < whole }),
+    );
     offset += limit;
     if (contents.length < limit || offset >= totalCount) break;
   }

@@ -1,10 +1,17 @@
-import { eq, inArray, sql } from 'drizzle-orm';
+import { type SQL, eq, inArray, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testDatabase } from '@test-support/route-tests';
 import type { Viewer } from '@/lib/access/post-access';
 import { findEndpoint } from '@/lib/cms/model';
 import { MEMBERS_DIVIDER } from '@/lib/cms/members-divider';
-import { reindexDone, reindexStaleRows } from '@/server/services/cms/search-index';
+import {
+  type SearchScope,
+  readingPairsOf,
+  reindexDone,
+  reindexStaleRows,
+  searchCondition,
+  wholeWordConditions,
+} from '@/server/services/cms/search-index';
 import { apiClient } from '@test-support/content-api-client';
 import { getFreePlanPostIds } from '@/server/features/content/client';
 import { type SiteContent, createSiteContent } from '@/server/features/content/site-content';
@@ -473,6 +480,17 @@ describe('site search on the built-in content service', () => {
       const results = await search({ q: 'ねむって' }, viewer);
       expect(ids(results), viewer.kind).toEqual(found);
     }
+    // How found kanji read is kept per text too: what marks a hit comes from the text the
+    // viewer's scope matches, never from a closed part (合言葉 is behind the divider).
+    const pairs = async (scope: SearchScope) =>
+      (await readingPairsOf(database.db, 'posts', ['secret-divider'], scope)).get('secret-divider');
+    expect(await pairs({ kind: 'open' })).toContainEqual(['一段落', 'イチダンラク']);
+    expect(await pairs({ kind: 'open' })).not.toContainEqual(['合言葉', 'アイコトバ']);
+    expect(await pairs({ kind: 'full' })).toContainEqual(['合言葉', 'アイコトバ']);
+    expect(await pairs({ kind: 'open', fullIds: ['secret-divider'] })).toContainEqual([
+      '合言葉',
+      'アイコトバ',
+    ]);
     // The reindex fills the readings of a row indexed before them.
     const db = database.db;
     await db
@@ -482,6 +500,75 @@ describe('site search on the built-in content service', () => {
     expect(ids(await search({ q: 'うるし' }))).toEqual([]);
     expect(await reindexStaleRows(db)).toBe(1);
     expect(ids(await search({ q: 'うるし' }))).toEqual(['lacquer']);
+  });
+
+  it('ranks whole words above parts of words: かみ lists 紙 and 神 before 温かみ, each newest first', async () => {
+    const create = (endpoint: string, id: string, body: Record<string, unknown>) =>
+      createContent(database.db, def(endpoint), { id, body, status: 'publish' });
+    // Eleven newer posts where かみ is only inside 温かみ, one post with the word 神 and a job
+    // with 紙, besides the lacquer post's 紙 (day 200).
+    const warm = Array.from({ length: 11 }, (_, i) => `warm-${String(i + 1).padStart(2, '0')}`);
+    for (const [i, id] of warm.entries())
+      await create('posts', id, {
+        title: `木の温かみを生かした家具 その${i + 1}`,
+        isPublicPreview: true,
+        publishedAt: day(400 + i),
+      });
+    await create('posts', 'god-post', {
+      title: '神の宿る道具',
+      isPublicPreview: true,
+      publishedAt: day(150),
+    });
+    await create('jobs', 'paper-job', {
+      title: '紙の加工スタッフ募集',
+      employmentType: ['正社員'],
+      publishedAt: day(140),
+    });
+    const newestWarm = [...warm].reverse();
+
+    const posts = [
+      await search({ q: 'かみ', type: 'posts' }),
+      await search({ q: 'かみ', type: 'posts', page: 2 }),
+    ];
+    expect(posts[0]!.counts.posts).toBe(13);
+    expect(posts.flatMap((r) => r.hits.map((h) => h.id))).toEqual([
+      'lacquer',
+      'god-post',
+      ...newestWarm,
+    ]);
+    const all = [await search({ q: 'かみ' }), await search({ q: 'かみ', page: 2 })];
+    expect(all[0]!.counts.all).toBe(14);
+    expect(all.flatMap((r) => r.hits.map((h) => h.id))).toEqual([
+      'lacquer',
+      'god-post',
+      'paper-job',
+      ...newestWarm,
+    ]);
+    // The kanji read かみ are marked, in the title and in the snippet; in 温かみ only its かみ.
+    const [lacquer, god, job, warmest] = all[0]!.hits;
+    expect(marks(lacquer!)).toEqual(['紙']);
+    expect(segmentsText(lacquer!.snippet)).toContain('漆を塗り重ねた椀を紙に包む。');
+    expect(marks(god!)).toEqual(['神']);
+    expect(marks(job!)).toEqual(['紙']);
+    expect(marks(warmest!)).toEqual(['かみ']);
+    // うるし marks 漆, not 漆器 (read しっき).
+    const lacquered = await search({ q: 'うるし' });
+    expect(lacquered.hits.flatMap(marks)).toEqual(['漆']);
+    // The store reads a few whole-word matches through the index and walks many: both find
+    // the same rows.
+    const whole = wholeWordConditions('かみ', { kind: 'open' })!;
+    const found = async (condition: SQL) =>
+      (
+        await database.db
+          .select({ id: cmsContents.id })
+          .from(cmsContents)
+          .where(sql`${searchCondition('かみ', { kind: 'open' })!} AND ${condition}`)
+      )
+        .map((row) => row.id)
+        .sort();
+    expect(await found(whole.lookup)).toEqual(['god-post', 'lacquer', 'paper-job']);
+    expect(await found(whole.each)).toEqual(['god-post', 'lacquer', 'paper-job']);
+    expect(await found(whole.others)).toEqual([...warm].sort());
   });
 
   it('leaves `q` over HTTP on whole items: it needs a key, and a key reads whole items anyway', async () => {

@@ -1,6 +1,6 @@
 import { SEARCH_MAX_PAGE, cleanQuery, parseSearchRequest, searchHref } from './search-request';
 import type { SearchKey } from './search-listers';
-import { mergeNewestFirst, pageCount } from './site-search';
+import { mergeRanked, pageCount } from './site-search';
 
 describe('parseSearchRequest', () => {
   it('reads q, type and page', () => {
@@ -49,18 +49,19 @@ describe('searchHref', () => {
   });
 });
 
-describe('mergeNewestFirst', () => {
-  const key = (type: SearchKey['type'], id: string, day: number): SearchKey => ({
+describe('mergeRanked', () => {
+  const key = (type: SearchKey['type'], id: string, day: number, whole = false): SearchKey => ({
     type,
     id,
     date: new Date(Date.UTC(2026, 0, day)).toISOString(),
+    whole,
   });
 
   it('merges newest first, keeping each list’s order and the list order on ties', () => {
     const posts = [key('posts', 'p3', 9), key('posts', 'p2', 5), key('posts', 'p1', 5)];
     const movies = [key('movies', 'm2', 7), key('movies', 'm1', 5)];
     const jobs = [key('jobs', 'j1', 10)];
-    expect(mergeNewestFirst([posts, [], movies, jobs]).map((k) => k.id)).toEqual([
+    expect(mergeRanked([posts, [], movies, jobs]).map((k) => k.id)).toEqual([
       'j1',
       'p3',
       'm2',
@@ -68,7 +69,20 @@ describe('mergeNewestFirst', () => {
       'p1',
       'm1',
     ]);
-    expect(mergeNewestFirst([])).toEqual([]);
+    expect(mergeRanked([])).toEqual([]);
+  });
+
+  it('puts whole-word matches of every type first, then the rest, each part newest first', () => {
+    const posts = [key('posts', 'p2', 6, true), key('posts', 'p9', 9), key('posts', 'p1', 1)];
+    const jobs = [key('jobs', 'j8', 8, true), key('jobs', 'j5', 5, true), key('jobs', 'j7', 7)];
+    expect(mergeRanked([posts, jobs]).map((k) => k.id)).toEqual([
+      'j8',
+      'p2',
+      'j5',
+      'p9',
+      'j7',
+      'p1',
+    ]);
   });
 });
 

@@ -10,6 +10,7 @@ import {
   type SearchKey,
   type SearchSource,
   builtInLister,
+  builtInReadings,
   checkedLister,
   countOf,
   readByIds,
@@ -26,11 +27,14 @@ import {
 } from './search-request';
 import { type Cover, type Doc, type Reader, searchScopes } from './search-sources';
 import { type Segment, highlight, queryTerms, snippet } from './snippet';
+import type { ReadingPair } from '@/server/services/cms/search/words';
 
 /**
  * The site search (/search): one query over posts, feature issues, audio, movies and jobs
  * through the content service's `q` (Japanese-aware, src/server/services/cms/search-index.ts), with
- * counts per type, a merged newest-first list for "all", paging and highlighted snippets.
+ * counts per type, a merged list for "all", paging and highlighted snippets. Items where every
+ * term is a whole word come first (紙 or 神 for かみ before 温かみ), each part newest first; a kana
+ * term marks the kanji it found by their reading (docs/decisions/042-search-by-reading.md).
  *
  * A viewer finds only what they could have found by reading
  * (docs/decisions/018-one-access-policy.md): where the policy gives them less than an item's whole
@@ -64,23 +68,21 @@ const timeOf = (iso: string) => {
 };
 
 /**
- * Newest first across lists that are each newest first, each list's own order kept (the
- * service breaks ties by id); equal dates across types go in the order of the lists.
+ * Whole-word matches first, then newest first, across lists that are each in that order, each
+ * list's own order kept (the service breaks ties by id); equal places across types go in the
+ * order of the lists.
  */
-export function mergeNewestFirst(lists: readonly (readonly SearchKey[])[]): SearchKey[] {
+export function mergeRanked(lists: readonly (readonly SearchKey[])[]): SearchKey[] {
   const heads = lists.map(() => 0);
   const merged: SearchKey[] = [];
+  const before = (a: SearchKey, b: SearchKey) =>
+    a.whole === b.whole ? timeOf(a.date) > timeOf(b.date) : !!a.whole;
   for (;;) {
     let best = -1;
-    let bestTime = -Infinity;
     lists.forEach((list, index) => {
       const key = list[heads[index]!];
       if (key === undefined) return;
-      const time = timeOf(key.date);
-      if (best < 0 || time > bestTime) {
-        best = index;
-        bestTime = time;
-      }
+      if (best < 0 || before(key, lists[best]![heads[best]!]!)) best = index;
     });
     if (best < 0) return merged;
     merged.push(lists[best]![heads[best]!]!);
@@ -115,14 +117,14 @@ const noCounts = (): Record<SearchFilter, number> => ({
   jobs: 0,
 });
 
-function toHit(doc: Doc, terms: string[]): SearchHit {
+function toHit(doc: Doc, terms: string[], readings: readonly ReadingPair[] = []): SearchHit {
   return {
     type: doc.type,
     id: doc.id,
     href: doc.href,
-    title: highlight(doc.title, terms),
+    title: highlight(doc.title, terms, readings),
     date: doc.date,
-    snippet: snippet(doc.text, terms),
+    snippet: snippet(doc.text, terms, { readings }),
     access: doc.access,
     cover: doc.cover,
   };
@@ -166,7 +168,7 @@ async function searchAll(
     counts.all += counts[type];
   });
   const page = Math.min(request.page, pageCount(counts.all));
-  const merged = mergeNewestFirst(perType.map((result) => result.keys));
+  const merged = mergeRanked(perType.map((result) => result.keys));
   const shown = merged.slice((page - 1) * SEARCH_PAGE_SIZE, page * SEARCH_PAGE_SIZE);
   const found = await Promise.all(
     SEARCH_TYPES.map((type) =>
@@ -180,6 +182,24 @@ async function searchAll(
   const byKey = new Map(found.flat().map((doc) => [`${doc.type}/${doc.id}`, doc]));
   const docs = shown.flatMap((key) => byKey.get(`${key.type}/${key.id}`) ?? []);
   return { counts, docs, page };
+}
+
+/** The stored readings of the items shown, by `type/id` (none from a hosted service). */
+async function readingsOfDocs(
+  search: Search,
+  docs: readonly Doc[],
+): Promise<Map<string, ReadingPair[]>> {
+  const { readings } = search;
+  const found = new Map<string, ReadingPair[]>();
+  if (!readings) return found;
+  await Promise.all(
+    SEARCH_TYPES.map(async (type) => {
+      const ids = docs.filter((doc) => doc.type === type).map((doc) => doc.id);
+      if (ids.length === 0) return;
+      for (const [id, pairs] of await readings(type, ids)) found.set(`${type}/${id}`, pairs);
+    }),
+  );
+  return found;
 }
 
 /**
@@ -219,6 +239,7 @@ export async function searchSite(
       list: source.db
         ? builtInLister(source.db, scopes)
         : checkedLister(source.client, scopes, who),
+      ...(source.db ? { readings: builtInReadings(source.db, scopes) } : {}),
       reader: who,
       now: options.now ?? new Date(),
       atLeast: new Set(),
@@ -230,13 +251,14 @@ export async function searchSite(
     counts.all = SEARCH_TYPES.reduce((sum, type) => sum + counts[type], 0);
     const atLeast: SearchFilter[] = [...search.atLeast];
     if (atLeast.length > 0) atLeast.push('all');
+    const readings = await readingsOfDocs(search, docs);
     return {
       ...empty,
       page,
       totalPages: pageCount(counts[request.type]),
       counts,
       atLeast,
-      hits: docs.map((doc) => toHit(doc, terms)),
+      hits: docs.map((doc) => toHit(doc, terms, readings.get(`${doc.type}/${doc.id}`))),
     };
   } catch (error) {
     // A query the service refuses is a search without results, not a broken page.

@@ -27,8 +27,9 @@ describe('snippet', () => {
     expect([...text.replace(/…/g, '')].length).toBeGreaterThan(SNIPPET_LENGTH - 10);
     expect(text.startsWith('…')).toBe(true);
     expect(text.endsWith('…')).toBe(true);
-    // It starts at the sentence that holds the first match.
-    expect(text.startsWith('…模型は、設計者が')).toBe(true);
+    // It is centred on the first match, from the start of a sentence.
+    expect(text.startsWith('…図面の段階で')).toBe(true);
+    expect(text).toContain('多くない。模型は、設計者が');
     // Every occurrence inside the window is marked, and only those.
     expect(marks(segments)).toEqual(['模型', '模型']);
     expect(segments.every((s) => !s.match || s.text === '模型')).toBe(true);
@@ -104,7 +105,7 @@ describe('snippet', () => {
   it('never ends inside a match: a word the window would cut is left out whole', () => {
     // The second デザイナー starts 3 characters before the window's end.
     const text = `デザイナー${'あ'.repeat(12)}デザイナー${'い'.repeat(20)}`;
-    const segments = snippet(text, queryTerms('デザイナー'), 20);
+    const segments = snippet(text, queryTerms('デザイナー'), { length: 20 });
     expect(marks(segments)).toEqual(['デザイナー']);
     expect(segmentsText(segments)).toBe(`デザイナー${'あ'.repeat(12)}…`);
   });
@@ -142,13 +143,13 @@ describe('snippet', () => {
   });
 
   it('starts after a phrase end when no sentence ends before the match', () => {
-    const text = `${'あ'.repeat(40)}、見出しの文字組みについて考えるとき、${'い'.repeat(200)}`;
+    const text = `${'あ'.repeat(80)}、見出しの文字組みについて考えるとき、${'い'.repeat(200)}`;
     expect(segmentsText(snippet(text, queryTerms('考える'))).startsWith('…見出しの文字組み')).toBe(
       true,
     );
-    // No boundary at all: the cut stays where the context begins.
+    // No boundary at all: the cut stays where the context begins, half the room before.
     const plain = `${'う'.repeat(60)}考える${'え'.repeat(200)}`;
-    expect(segmentsText(snippet(plain, queryTerms('考える')))).toMatch(/^…う{24}考える/);
+    expect(segmentsText(snippet(plain, queryTerms('考える')))).toMatch(/^…う{58}考える/);
   });
 
   it('never splits an emoji or a surrogate pair', () => {
@@ -168,6 +169,14 @@ describe('snippet', () => {
     const body = `${'設計の現場から。'.repeat(25_000)}最後に模型。`;
     const started = performance.now();
     expect(marks(snippet(body, queryTerms('模型')))).toEqual(['模型']);
+    // Read by its kanji's readings too.
+    const readings = [
+      ['設計', 'セッケイ'],
+      ['現場', 'ゲンバ'],
+      ['模型', 'モケイ'],
+      ['最後', 'サイゴ'],
+    ] as const;
+    expect(marks(snippet(body, queryTerms('もけい'), { readings }))).toEqual(['模型']);
     expect(performance.now() - started).toBeLessThan(2000);
   });
 });
@@ -181,5 +190,106 @@ describe('highlight', () => {
       { text: '、情報を削る勇気', match: false },
     ]);
     expect(highlight('タイトル', [])).toEqual([{ text: 'タイトル', match: false }]);
+  });
+});
+
+describe('highlighting kanji found by their reading', () => {
+  // How the kanji of the item read, as the index stores them (search/words.ts).
+  const READINGS = [
+    ['漆', 'ウルシ'],
+    ['塗', 'ヌ'],
+    ['器', 'ウツワ'],
+    ['温', 'アタタ'],
+    ['紙', 'カミ'],
+    ['神', 'カミ'],
+    ['上', 'ウエ'],
+  ] as const;
+
+  it('marks the kanji a kana term reads, in a title', () => {
+    expect(highlight('漆塗りの器', queryTerms('うるし'), READINGS)).toEqual([
+      { text: '漆', match: true },
+      { text: '塗りの器', match: false },
+    ]);
+    // Across words and their kana: 漆 + 塗 + り.
+    expect(marks(highlight('漆塗りの器', queryTerms('うるしぬり'), READINGS))).toEqual(['漆塗り']);
+    // A katakana or half-width query reads the same.
+    expect(marks(highlight('漆塗りの器', queryTerms('ｳﾙｼ'), READINGS))).toEqual(['漆']);
+  });
+
+  it('marks 紙 and 神 for かみ, and only the かみ of 温かみ', () => {
+    expect(marks(highlight('温かみのある紙と神の話', queryTerms('かみ'), READINGS))).toEqual([
+      'かみ',
+      '紙',
+      '神',
+    ]);
+    // 上 reads ウエ here: it is not marked for かみ; where it was read カミ, it is.
+    expect(marks(highlight('上の紙', queryTerms('かみ'), READINGS))).toEqual(['紙']);
+    expect(
+      marks(highlight('上の紙', queryTerms('かみ'), [...READINGS, ['上', 'カミ'] as const])),
+    ).toEqual(['上', '紙']);
+  });
+
+  it('reads a word as the analyser cut it: 漆器 is しっき, not 漆 + 器', () => {
+    const readings = [...READINGS, ['漆器', 'シッキ'] as const];
+    expect(highlight('漆器と漆', queryTerms('うるし'), readings)).toEqual([
+      { text: '漆器と', match: false },
+      { text: '漆', match: true },
+    ]);
+    expect(marks(highlight('漆器と漆', queryTerms('しっき'), readings))).toEqual(['漆器']);
+    expect(marks(highlight('漆器と漆', queryTerms('うつわ'), readings))).toEqual([]);
+  });
+
+  it('marks nothing by reading without readings, or for a term that is not kana', () => {
+    expect(marks(highlight('漆塗りの器', queryTerms('うるし')))).toEqual([]);
+    expect(marks(highlight('漆塗りの器', queryTerms('漆 器'), READINGS))).toEqual(['漆', '器']);
+    expect(marks(highlight('漆塗りの器', queryTerms('うるしa'), READINGS))).toEqual([]);
+  });
+
+  it('centres the snippet on a kanji found by its reading, with text on both sides', () => {
+    const text = `${'あ'.repeat(300)}漆${'い'.repeat(300)}`;
+    const segments = snippet(text, queryTerms('うるし'), { readings: READINGS });
+    expect(marks(segments)).toEqual(['漆']);
+    const shown = segmentsText(segments);
+    expect(shown).toMatch(/^…あ+漆い+…$/);
+    const [before = '', after = ''] = shown.replace(/…/g, '').split('漆');
+    expect(before.length + 1 + after.length).toBeLessThanOrEqual(SNIPPET_LENGTH);
+    expect(Math.abs(before.length - after.length)).toBeLessThanOrEqual(1);
+  });
+});
+
+describe('snippet window', () => {
+  it('centres on the first match, written form too', () => {
+    const text = `${'あ'.repeat(300)}模型${'い'.repeat(300)}模型${'う'.repeat(300)}`;
+    const segments = snippet(text, queryTerms('模型'));
+    expect(marks(segments)).toEqual(['模型']);
+    const [before = '', after = ''] = segmentsText(segments).replace(/…/g, '').split('模型');
+    expect(before).toMatch(/^あ+$/);
+    expect(after).toMatch(/^い+$/);
+    expect(Math.abs(before.length - after.length)).toBeLessThanOrEqual(1);
+  });
+
+  it('cuts between characters: never inside a combining sequence or a surrogate pair', () => {
+    const ga = 'か\u3099';
+    for (const pad of [ga, '𠮷', '👩‍🎨', 'e\u0301']) {
+      for (const shift of [0, 1, 2, 3]) {
+        const text = `${pad.repeat(200 + shift)}漆${pad.repeat(200)}`;
+        const shown = segmentsText(
+          snippet(text, queryTerms('うるし'), { readings: [['漆', 'ウルシ']] }),
+        );
+        expect(shown.isWellFormed(), pad).toBe(true);
+        const [before = '', after = ''] = shown.replace(/…/g, '').split('漆');
+        // Whole characters only, as many as fit on each side.
+        expect(
+          before.split(pad).every((part) => part === ''),
+          pad,
+        ).toBe(true);
+        expect(
+          after.split(pad).every((part) => part === ''),
+          pad,
+        ).toBe(true);
+        expect(before.length, pad).toBeGreaterThan(0);
+        expect(after.length, pad).toBeGreaterThan(0);
+      }
+    }
   });
 });

@@ -1,6 +1,8 @@
 import 'server-only';
 import { type FoldedUnit, foldTerm, foldUnits } from '@/lib/japanese-text';
 import { splitQuery } from '@/server/services/cms/search/tokenize';
+import type { ReadingPair } from '@/server/services/cms/search/words';
+import { type ReadingLookup, readingLookup, readingMatches } from './reading-match';
 
 /**
  * Highlighted snippets of plain text for search results. Matching is done on the same folding
@@ -8,7 +10,8 @@ import { splitQuery } from '@/server/services/cms/search/tokenize';
  * marks, collapsed spaces), so ＤＥＳＩＧＮ is found by `design`, ｸﾞﾘｯﾄﾞ by グリッド and
  * タイポグラフィ by たいぽぐらふぃ, while the text shown is the text as written: each folded
  * character remembers the unit it came from, and a match marks those units. The result is a
- * list of segments the page renders as text and <mark>, never as HTML.
+ * list of segments the page renders as text and <mark>, never as HTML. Given the item's reading
+ * pairs, a kana term also marks the kanji it read (漆 for うるし, reading-match.ts).
  *
  * Positions are counted in characters as a reader sees them: a character and the marks that
  * combine with it (が written as か + ゙, ｶﾞ, an emoji with its variation selector or ZWJ
@@ -19,8 +22,6 @@ export type Segment = { text: string; match: boolean };
 
 /** About how long a snippet is, in characters. */
 export const SNIPPET_LENGTH = 120;
-/** Characters of context kept before the first match. */
-const CONTEXT_BEFORE = 24;
 const ELLIPSIS = '…';
 
 /** A unit of the text as written, what it folds to, and whether it is a long vowel mark. */
@@ -38,8 +39,11 @@ export function queryTerms(q: string): string[] {
   return [...new Set(terms)];
 }
 
-/** Where the terms occur, as sorted, merged [start, end) ranges of unit indexes. */
-function matchRanges(units: Unit[], terms: string[]): [number, number][] {
+/**
+ * Where the terms occur, as written or (kana terms) by the reading of kanji, as sorted, merged
+ * [start, end) ranges of unit indexes.
+ */
+function matchRanges(units: Unit[], terms: string[], readings: ReadingLookup): [number, number][] {
   if (terms.length === 0 || units.length === 0) return [];
   let normalized = '';
   const owner: number[] = [];
@@ -48,13 +52,16 @@ function matchRanges(units: Unit[], terms: string[]): [number, number][] {
     for (let k = 0; k < unit.folded.length; k++) owner.push(index);
   });
   const ranges: [number, number][] = [];
+  const mark = (at: number, endAt: number) => {
+    let end = owner[endAt - 1]! + 1;
+    // デザイナ finds デザイナー: the word is marked as written, up to its long vowel mark.
+    while (end < units.length && units[end]!.longVowel) end++;
+    ranges.push([owner[at]!, end]);
+  };
   for (const term of terms) {
-    for (let at = normalized.indexOf(term); at >= 0; at = normalized.indexOf(term, at + 1)) {
-      let end = owner[at + term.length - 1]! + 1;
-      // デザイナ finds デザイナー: the word is marked as written, up to its long vowel mark.
-      while (end < units.length && units[end]!.longVowel) end++;
-      ranges.push([owner[at]!, end]);
-    }
+    for (let at = normalized.indexOf(term); at >= 0; at = normalized.indexOf(term, at + 1))
+      mark(at, at + term.length);
+    for (const [at, end] of readingMatches(normalized, term, readings)) mark(at, end);
   }
   ranges.sort((a, b) => a[0] - b[0] || a[1] - b[1]);
   const merged: [number, number][] = [];
@@ -110,22 +117,32 @@ function skipSpaces(units: Unit[], start: number): number {
   return i;
 }
 
-/** The whole text with every term highlighted (for titles). */
-export function highlight(text: string, terms: readonly string[]): Segment[] {
+/** The whole text with every term highlighted (for titles); `readings`: the item's (search/words.ts). */
+export function highlight(
+  text: string,
+  terms: readonly string[],
+  readings: readonly ReadingPair[] = [],
+): Segment[] {
   const units = foldUnits(text);
-  return toSegments(units, matchRanges(units, [...terms]), 0, units.length);
+  return toSegments(
+    units,
+    matchRanges(units, [...terms], readingLookup(readings)),
+    0,
+    units.length,
+  );
 }
 
 /**
- * About `length` characters of the text around the first match of any term, every match in
+ * About `length` characters of the text centred on the first match of any term, every match in
  * it highlighted, with … where text was left out. Starts at the beginning when nothing
  * matches; the whole text when it is short enough.
  */
 export function snippet(
   text: string,
   terms: readonly string[],
-  length: number = SNIPPET_LENGTH,
+  options: { length?: number; readings?: readonly ReadingPair[] } = {},
 ): Segment[] {
+  const { length = SNIPPET_LENGTH, readings = [] } = options;
   const units = foldUnits(text);
   let first = 0;
   let last = units.length;
@@ -133,13 +150,19 @@ export function snippet(
   while (first < last && SPACE.test(units[first]!.text)) first++;
   while (last > first && SPACE.test(units[last - 1]!.text)) last--;
   if (first === last) return [];
-  const ranges = matchRanges(units, [...terms]);
+  const ranges = matchRanges(units, [...terms], readingLookup(readings));
 
-  const firstMatch = ranges.find((range) => range[0] >= first)?.[0];
-  let start = firstMatch === undefined ? first : Math.max(first, firstMatch - CONTEXT_BEFORE);
+  const firstMatch = ranges.find((range) => range[0] >= first);
+  // As much context before the match as after it.
+  let start = firstMatch
+    ? Math.max(
+        first,
+        firstMatch[0] - Math.floor(Math.max(0, length - (firstMatch[1] - firstMatch[0])) / 2),
+      )
+    : first;
   // Near the end of the text, use the room left for more of what comes before.
   if (start + length > last) start = Math.max(first, last - length);
-  start = cleanStart(units, start, first, firstMatch ?? start);
+  start = cleanStart(units, start, first, firstMatch?.[0] ?? start);
   let end = Math.min(last, start + length);
   // Never end inside a match: a word cut to its first letters would be marked as found.
   const cut = ranges.find(([from, to]) => from < end && end < to);

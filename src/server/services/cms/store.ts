@@ -10,7 +10,13 @@ import { env } from '@/env';
 import { TtlCache } from '@/lib/ttl-cache';
 import { type EndpointDef, findEndpoint } from '@/lib/cms/model';
 import type { FilterNode } from './query/filters';
-import { type SearchScope, reindexInBackground, scopeKey, searchCondition } from './search-index';
+import {
+  type SearchScope,
+  reindexInBackground,
+  scopeKey,
+  searchCondition,
+  wholeWordConditions,
+} from './search-index';
 import { type Order, compileFilter, compileOrders } from './sql-filters';
 import { type StoredData, shapeFields } from './values';
 import { singleton } from '@/lib/singleton';
@@ -40,7 +46,8 @@ export type ListQuery = {
   q?: string;
   /**
    * Which text `q` matches (search-index.ts). Only the site's in-process search sets it; over
-   * the API `q` matches the full text, which any key may read anyway.
+   * the API `q` matches the full text, which any key may read anyway. With a scope, the matches
+   * where every term is a whole word come first (wholeWordCount), each part in `orders`.
    */
   scope?: SearchScope;
   filters?: FilterNode;
@@ -240,6 +247,12 @@ function countCache(db: Db): TtlCache<Count> {
   return cache;
 }
 
+/**
+ * Up to this many whole-word matches are read through the token index; more are walked in
+ * order (search-index.ts, wholeWordConditions).
+ */
+const FEW_WHOLE_WORD_MATCHES = 200;
+
 export async function listContents(db: Db, def: EndpointDef, query: ListQuery, mode: ReadMode) {
   const data = effectiveData(mode);
   const conditions: SQL[] = [sql`endpoint = ${def.endpoint}`, visible(mode)];
@@ -262,7 +275,7 @@ export async function listContents(db: Db, def: EndpointDef, query: ListQuery, m
       : [sql`created_at DESC`, sql`id DESC`];
   orderBy.push(sql`id ASC`); // ties in a stable order, so paging never repeats or skips
 
-  const countKey =
+  const countKey = (part: string | null) =>
     mode.kind === 'published' && env().CMS_API_CACHE === 'on'
       ? JSON.stringify([
           def.endpoint,
@@ -270,31 +283,66 @@ export async function listContents(db: Db, def: EndpointDef, query: ListQuery, m
           query.ids ?? null,
           query.q ?? null,
           query.scope ? scopeKey(query.scope) : null,
+          part,
         ])
       : null;
-  let totalCount = countKey ? countCache(db).get(countKey)?.count : undefined;
-  if (totalCount === undefined) {
+  const reads = readsOfListQuery(def.endpoint, query);
+  const countOf = async (condition: SQL, key: string | null) => {
+    const cached = key ? countCache(db).get(key)?.count : undefined;
+    if (cached !== undefined) return cached;
     const since = recentChanges.seq;
     const [countRow] = await db
       .select({ count: sql<number>`count(*)::int` })
       .from(cmsContents)
-      .where(where);
-    totalCount = Number(countRow?.count ?? 0);
-    const reads = readsOfListQuery(def.endpoint, query);
+      .where(condition);
+    const count = Number(countRow?.count ?? 0);
     // A count taken across a change that may alter it is answered, not kept.
-    if (countKey && !recentChanges.since(since, (change) => affects(reads, change)))
-      countCache(db).set(countKey, { count: totalCount, reads });
-  }
+    if (key && !recentChanges.since(since, (change) => affects(reads, change)))
+      countCache(db).set(key, { count, reads });
+    return count;
+  };
+  const totalCount = await countOf(where, countKey(null));
+  const rowsOf = (condition: SQL, limit: number, offset: number) =>
+    db
+      .select(rowColumns(mode))
+      .from(cmsContents)
+      .where(condition)
+      .orderBy(...orderBy)
+      .limit(limit)
+      .offset(offset);
+
+  // The site search: whole-word matches first (search-index.ts), in two ordered reads, each
+  // served as one without ranking is, rather than ranking every match before the first page.
+  const wholeWords =
+    query.scope && query.q && query.limit > 0 ? wholeWordConditions(query.q, query.scope) : null;
+  const wholeWordCount = wholeWords
+    ? await countOf(sql`${where} AND ${wholeWords.lookup}`, countKey('whole'))
+    : undefined;
+  const rankedRows = async (whole: { lookup: SQL; each: SQL; others: SQL }, best: number) => {
+    const { limit, offset } = query;
+    // All or none of the matches are whole words (most searches for one word): one read.
+    if (best === 0 || best === totalCount) return rowsOf(where, limit, offset);
+    const first =
+      offset < best
+        ? await rowsOf(
+            sql`${where} AND ${best <= FEW_WHOLE_WORD_MATCHES ? whole.lookup : whole.each}`,
+            Math.min(limit, best - offset),
+            offset,
+          )
+        : [];
+    const rest = limit - first.length;
+    const after =
+      rest > 0
+        ? await rowsOf(sql`${where} AND ${whole.others}`, rest, Math.max(0, offset - best))
+        : [];
+    return [...first, ...after];
+  };
   const rows =
     query.limit === 0
       ? []
-      : await db
-          .select(rowColumns(mode))
-          .from(cmsContents)
-          .where(where)
-          .orderBy(...orderBy)
-          .limit(query.limit)
-          .offset(query.offset);
+      : wholeWords && wholeWordCount !== undefined
+        ? await rankedRows(wholeWords, wholeWordCount)
+        : await rowsOf(where, query.limit, query.offset);
   const loaded = await loadReferences(db, def, rows, query.depth, mode);
   const contents = rows.map((row) => {
     const item = renderItem(def, row, 0, query.depth, loaded);
@@ -305,6 +353,7 @@ export async function listContents(db: Db, def: EndpointDef, query: ListQuery, m
     totalCount,
     offset: query.offset,
     limit: query.limit,
+    ...(wholeWordCount === undefined ? {} : { wholeWordCount }),
   };
 }
 

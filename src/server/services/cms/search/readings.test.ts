@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { readingOf, readingsOf, stopReadings } from './readings';
+import { analyseTexts, readingOf, stopReadings } from './readings';
 
 afterAll(() => stopReadings());
 
@@ -30,14 +30,27 @@ describe('readingOf', () => {
   });
 });
 
-describe('readingsOf (the analyser in its child process)', () => {
+describe('analyseTexts (the analyser in its child process)', () => {
   it('reads 漆, 紙 and mixed text; kana-only and Latin texts need no analyser', async () => {
-    expect(await readingsOf(['漆', '紙', '漆の器と和紙、2026年', 'うるし', 'Design'])).toEqual([
+    const analyses = await analyseTexts(['漆', '紙', '漆の器と和紙、2026年', 'うるし', 'Design']);
+    expect(analyses.map((a) => a.reading)).toEqual([
       'うるし',
       'かみ',
       'うるしのうつわとわし ねん',
       '',
       '',
     ]);
+    // The words and the kanji's readings come with them, folded as the index folds.
+    expect(analyses[2]!.words).toEqual(
+      expect.arrayContaining(['漆', 'ウルシ', '器', 'ウツワ', '和紙', 'ワシ', '2026']),
+    );
+    expect(analyses[2]!.pairs).toEqual(
+      expect.arrayContaining([
+        ['漆', 'ウルシ'],
+        ['和紙', 'ワシ'],
+      ]),
+    );
+    expect(analyses[3]).toEqual({ reading: '', words: ['ウルシ'], pairs: [] });
+    expect(analyses[4]).toEqual({ reading: '', words: ['design'], pairs: [] });
   }, 30_000);
 });

@@ -2,6 +2,7 @@ import 'server-only';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { type ChildProcess, spawn } from 'node:child_process';
+import { type Morpheme, type ReadingPair, readingPairs, scriptWords, wordsOf } from './words';
 
 /**
  * Readings of kanji, so that a search in kana (うるし) finds the kanji (漆)
@@ -18,9 +19,6 @@ const HAN = /\p{sc=Han}/u;
 const KANA = /^[\p{sc=Hiragana}\p{sc=Katakana}\u30fc]+$/u;
 /** Katakana letters (ァ..ヶ) sit 0x60 code points above their hiragana. */
 const KATAKANA_LETTER = /[\u30a1-\u30f6]/gu;
-
-/** One word of the analyser: its text and, when the dictionary knows it, its reading in katakana. */
-export type Morpheme = { surface: string; reading: string | null };
 
 const toHiragana = (kana: string) =>
   kana.replace(KATAKANA_LETTER, (ch) => String.fromCharCode(ch.charCodeAt(0) - 0x60));
@@ -168,22 +166,46 @@ export function analyse(texts: readonly string[]): Promise<Morpheme[][]> {
   });
 }
 
+/** What the index keeps of a text's analysis (search-index.ts). */
+export type TextAnalysis = {
+  /** The reading in hiragana ('' for a text without kanji: its kana is already in the index). */
+  reading: string;
+  /** Its whole words, folded as a query term is (words.ts). */
+  words: string[];
+  /** How its kanji read (words.ts), for marking what a kana term found. */
+  pairs: ReadingPair[];
+};
+
+/** What a text gives the index without the analyser: its script runs as words, no reading. */
+export const unanalysed = (text: string): TextAnalysis => ({
+  reading: '',
+  words: scriptWords(text),
+  pairs: [],
+});
+
 /**
- * The readings (hiragana) of each text; a text without kanji needs no analyser and gets ''.
- * If the analyser fails the texts are indexed without readings (logged): a content write never
- * fails for want of readings.
+ * The analysis of each text; a text without kanji needs no analyser: its words are its script
+ * runs, and it has no reading to add. If the analyser fails the texts are indexed so too
+ * (logged): a content write never fails for want of readings.
  */
-export async function readingsOf(texts: readonly string[]): Promise<string[]> {
+export async function analyseTexts(texts: readonly string[]): Promise<TextAnalysis[]> {
+  const analyses = texts.map(unanalysed);
   const todo = texts.map((text, index) => ({ text, index })).filter((t) => HAN.test(t.text));
-  const readings = texts.map(() => '');
-  if (todo.length === 0) return readings;
+  if (todo.length === 0) return analyses;
   try {
     const words = await analyse(todo.map((t) => t.text));
-    todo.forEach((t, i) => (readings[t.index] = readingOf(words[i] ?? [])));
+    todo.forEach((t, i) => {
+      const read = words[i] ?? [];
+      analyses[t.index] = {
+        reading: readingOf(read),
+        words: wordsOf(read),
+        pairs: readingPairs(read),
+      };
+    });
   } catch (error) {
     console.error('[search] readings not indexed:', error);
   }
-  return readings;
+  return analyses;
 }
 
 /** Ends the worker now (tests and scripts that must not wait for the idle timer). */
