@@ -5,6 +5,7 @@ import { MEMBERS_DIVIDER } from '@/lib/cms/members-divider';
 import { newsletterLetters, newsletterSends, user } from '@/server/platform/db/schema';
 import { testDatabase } from '@test-support/route-tests';
 import { addReaders } from '@test-support/newsletter';
+import { setTestOperator } from '@test-support/operator';
 import { createContent } from '@/server/services/cms/writes';
 import { type OutgoingLetter, deliverRound } from './delivery';
 import { queueNewsletter } from './queue';
@@ -19,6 +20,8 @@ import { createLetterComposer } from './sender';
  * The real composer, post loader and content service on a real database.
  */
 
+// A letter's footer names the operator, required on a server database (PostgreSQL in CI).
+setTestOperator();
 const database = testDatabase();
 const SITE = 'https://axis.example.jp';
 const day = (n: number) => new Date(Date.UTC(2026, 10, 1) + n * 86_400_000).toISOString();
