@@ -1,5 +1,7 @@
+import Link from 'next/link';
+import type { ReactNode } from 'react';
 import { EMAIL_MAX, PASSWORD_MAX, PASSWORD_MIN } from '@/lib/account-limits';
-import { Field } from '@/components/forms/form.client';
+import { Checkbox, Field } from '@/components/forms/form.client';
 
 /**
  * The fields several account forms share, with the same labels, hints, limits and browser
@@ -87,5 +89,28 @@ export function CurrentPasswordField({
       required
       maxLength={PASSWORD_MAX}
     />
+  );
+}
+
+/** The required consent to the terms and the privacy policy (`consent`), after what else is agreed to. */
+export function TermsConsent({
+  defaultChecked,
+  before,
+}: {
+  defaultChecked: boolean;
+  before?: ReactNode;
+}) {
+  return (
+    <Checkbox name="consent" defaultChecked={defaultChecked}>
+      {before}
+      <Link href="/terms" target="_blank">
+        利用規約
+      </Link>
+      と
+      <Link href="/terms#privacy" target="_blank">
+        プライバシーポリシー
+      </Link>
+      に同意します（必須）
+    </Checkbox>
   );
 }

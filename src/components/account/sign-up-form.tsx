@@ -1,5 +1,4 @@
-import Link from 'next/link';
-import { EmailField, NewPasswordFields } from '@/components/account/account-fields';
+import { EmailField, NewPasswordFields, TermsConsent } from '@/components/account/account-fields';
 import { Checkbox, Field, PostForm } from '@/components/forms/form.client';
 import { DISPLAY_NAME_MAX } from '@/lib/account-limits';
 import type { Flash } from '@/lib/http/flash';
@@ -47,16 +46,7 @@ export function SignUpForm({
       />
       <EmailField defaultValue={value('email')} />
       <NewPasswordFields confirm={false} />
-      <Checkbox name="consent" defaultChecked={value('consent') === 'on'}>
-        <Link href="/terms" target="_blank">
-          利用規約
-        </Link>
-        と
-        <Link href="/terms#privacy" target="_blank">
-          プライバシーポリシー
-        </Link>
-        に同意します（必須）
-      </Checkbox>
+      <TermsConsent defaultChecked={value('consent') === 'on'} />
       <Checkbox name="newsletter" defaultChecked={value('newsletter') === 'on'}>
         ニュースレター（新着記事やイベントのお知らせ）を受け取る
       </Checkbox>

@@ -1,6 +1,6 @@
 import Link from 'next/link';
-import { EmailField } from '@/components/account/account-fields';
-import { Checkbox, PostForm } from '@/components/forms/form.client';
+import { EmailField, TermsConsent } from '@/components/account/account-fields';
+import { PostForm } from '@/components/forms/form.client';
 import type { Flash } from '@/lib/http/flash';
 import { typedIn } from '@/lib/http/form-flash';
 
@@ -43,17 +43,10 @@ export function GuestCheckoutForm({
           defaultValue={typedIn(flash, 'email')}
           hint="このアドレスでアカウントを作成し、お支払いの後に確認のメールをお送りします。"
         />
-        <Checkbox name="consent" defaultChecked={typedIn(flash, 'consent') === 'on'}>
-          上記のお申し込み内容、
-          <Link href="/terms" target="_blank">
-            利用規約
-          </Link>
-          と
-          <Link href="/terms#privacy" target="_blank">
-            プライバシーポリシー
-          </Link>
-          に同意します（必須）
-        </Checkbox>
+        <TermsConsent
+          defaultChecked={typedIn(flash, 'consent') === 'on'}
+          before="上記のお申し込み内容、"
+        />
       </PostForm>
       <p>
         すでにアカウントをお持ちの方は <Link href={loginHref}>ログイン</Link>
