@@ -279,6 +279,9 @@ export function RichTextEditor({
     } else {
       chain.setLink(attrs).run();
     }
+    // The caret after the link, as in a word processor: a linked text left selected is replaced
+    // by the next key typed (and with it the link), whenever focus comes back before that key.
+    editor.commands.setTextSelection(editor.state.selection.to);
     closeAndWrite();
   };
 
