@@ -25,10 +25,7 @@ export async function createTestDatabase(): Promise<Database> {
   }
 
   const name = `test_${Date.now()}_${randomBytes(4).toString('hex')}`;
-  await serverQuery(
-    serverUrl,
-    `CREATE DATABASE "${name}" TEMPLATE "${inject('postgresTemplate')}"`,
-  );
+  await copyTemplate(serverUrl, name);
   const database = await openDatabase({
     databaseUrl: databaseUrl(serverUrl, name),
     dataDir: 'unused',
@@ -41,4 +38,24 @@ export async function createTestDatabase(): Promise<Database> {
       await serverQuery(serverUrl, `DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
     },
   };
+}
+
+/**
+ * CREATE DATABASE … TEMPLATE refuses (55006, "source database is being accessed by other
+ * users") while any session is in the template, and autovacuum's workers visit every database
+ * in turn; PostgreSQL waits five seconds for one to leave, which two busy cores do not always
+ * give it. The copy is asked for again after a pause, a few times, for that error only.
+ */
+async function copyTemplate(serverUrl: string, name: string): Promise<void> {
+  const statement = `CREATE DATABASE "${name}" TEMPLATE "${inject('postgresTemplate')}"`;
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await serverQuery(serverUrl, statement);
+      return;
+    } catch (error) {
+      const inUse = (error as { code?: string }).code === '55006';
+      if (!inUse || attempt === 5) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 1_000));
+    }
+  }
 }
