@@ -31,6 +31,8 @@ console.log(`embedded PGlite, ${POSTS} posts, ${MEMBERS} members`);
 const corpus = await seedStaffCorpus({ posts: POSTS, members: MEMBERS, uses: RUNS + WARM });
 const server = await startServer({ DATA_DIR: corpus.dataDir, DATABASE_URL: '' });
 const base = `http://127.0.0.1:${server.port}`;
+// A run that fails ends its server too.
+process.on('exit', () => server.process.kill('SIGTERM'));
 
 const signIn = await fetch(`${base}/api/account/sign-in`, {
   method: 'POST',
