@@ -11,7 +11,7 @@ import type { Db } from '@/server/platform/db/client';
 import { session, user, userPublicProfiles } from '@/server/platform/db/schema';
 import { ROLES, type Role } from '@/lib/identity/roles';
 import type { PlanState } from '@/lib/identity/user-labels';
-import { listSubscriptions } from '@/server/features/profiles';
+import { listSubscriptions, listSubscriptionsOf } from '@/server/features/profiles';
 
 /**
  * The accounts as the admin screens (/admin/users) see them: found by address or name, newest
@@ -92,10 +92,11 @@ function authStateOf(row: Row, subscriptions: readonly SubscriptionRecord[]): Au
   });
 }
 
-async function withPlan(db: Db, row: Row): Promise<DirectoryUser> {
-  const subscriptions = await listSubscriptions(db, row.id);
-  return { ...row, role: asRole(row.role), plan: planStateOf(authStateOf(row, subscriptions)) };
-}
+const withPlan = (row: Row, subscriptions: readonly SubscriptionRecord[]): DirectoryUser => ({
+  ...row,
+  role: asRole(row.role),
+  plan: planStateOf(authStateOf(row, subscriptions)),
+});
 
 /** One page of accounts whose address, account name or display name contains `q`. */
 export async function searchUsers(
@@ -125,8 +126,12 @@ export async function searchUsers(
     .orderBy(desc(user.createdAt), desc(user.id))
     .limit(USERS_PAGE_SIZE)
     .offset(offset);
-  // A page is 30 accounts: one small read each, as the CLI's list-users does.
-  const items = await Promise.all(rows.map((row) => withPlan(db, row)));
+  // The page's plans in one read, not one per account.
+  const plans = await listSubscriptionsOf(
+    db,
+    rows.map((row) => row.id),
+  );
+  const items = rows.map((row) => withPlan(row, plans.get(row.id) ?? []));
   return { items, total, page, pageCount };
 }
 

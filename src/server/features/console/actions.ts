@@ -217,7 +217,12 @@ export async function runWorkflow(
   actor: string,
   now = new Date(),
 ): Promise<ActionResult> {
-  const ctx: WriteContext = { actor, expectedUpdatedAt: request.baseUpdatedAt };
+  // Publishing answers before the analyser has read the kanji (their readings follow).
+  const ctx: WriteContext = {
+    actor,
+    expectedUpdatedAt: request.baseUpdatedAt,
+    readingsLater: true,
+  };
   try {
     switch (request.action) {
       case 'publish':

@@ -2,7 +2,9 @@ import { and, eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { ErrorAnswer, SaveAnswer } from '@/lib/admin-content';
 import { findEndpoint } from '@/lib/cms/model';
-import { getContent } from '@/server/services/cms/store';
+import { getContent, listContents } from '@/server/services/cms/store';
+import { parseListQuery } from '@/server/services/cms/query/params';
+import { type SearchScope, readingsIndexed } from '@/server/services/cms/search-index';
 import { apiClient } from '@test-support/content-api-client';
 import { listVersions } from '@/server/services/cms/versions';
 import { cmsContents, user } from '@/server/platform/db/schema';
@@ -313,6 +315,30 @@ describe('workflow', () => {
     ).rejects.toMatchObject({ status: 404 });
     // The newer draft is what stays.
     expect((await rowOf(post.id))?.draftData).toMatchObject({ title: '直した見出し' });
+  });
+
+  it('answers a publication before its kanji are read: found by them at once, by their kana once read', async () => {
+    const post = await newPost('漆の器を直す');
+    const found = async (q: string, scope: SearchScope) =>
+      (
+        await listContents(
+          database.db,
+          posts,
+          { ...parseListQuery(new URLSearchParams({ q })), scope },
+          { kind: 'published' },
+        )
+      ).contents.map((item) => item.id);
+    const published = await api.workflow('editor', post.id, {
+      action: 'publish',
+      baseUpdatedAt: post.updatedAt,
+    });
+    expect(published.status).toBe(200);
+    // The reading analyser's child takes seconds to start: the editor is not kept waiting for it.
+    expect(await found('漆', { kind: 'full' })).toContain(post.id);
+    expect(await found('うるし', { kind: 'full' })).not.toContain(post.id);
+    await readingsIndexed();
+    expect(await found('うるし', { kind: 'full' })).toContain(post.id);
+    expect(await found('うるし', { kind: 'open' })).toContain(post.id);
   });
 
   it('schedules: refused in the past, published by the scheduler at its time, not before', async () => {

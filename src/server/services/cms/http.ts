@@ -239,7 +239,8 @@ async function handle(
     );
 
   // The item's history names the key that wrote (src/server/services/cms/versions.ts).
-  const writer = { actor: `key:${principal.id}`, action: 'api' } as const;
+  // It answers before the analyser has read the kanji: their readings follow (search-index.ts).
+  const writer = { actor: `key:${principal.id}`, action: 'api', readingsLater: true } as const;
   let result: { id: string };
   switch (method) {
     case 'POST':

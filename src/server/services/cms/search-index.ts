@@ -230,6 +230,72 @@ export async function searchColumns(
   };
 }
 
+const HAN = /\p{sc=Han}/u;
+
+/**
+ * The stamp of a row written without the readings of its kanji, which follow after the answer
+ * (indexReadingsLater). Not the current version: the open text does not match until they are
+ * in (inScope), and a reindex (this process's, or the next start's) completes a row left so.
+ */
+const readingsPending = () => `${searchIndexVersion()}:readings-pending`;
+
+/**
+ * searchColumns for a write that answers at once: a text with kanji is indexed without their
+ * readings, which the analyser's child (seconds to start when idle, readings.ts) adds after the
+ * answer. Call indexReadingsLater once the row is written.
+ */
+export async function searchColumnsNow(
+  def: EndpointDef,
+  data: StoredData | null,
+): Promise<SearchColumns> {
+  if (!data || !HAN.test(textAsWritten(def, data))) return searchColumns(def, data);
+  return {
+    ...(await searchColumns(def, data, { readings: false })),
+    searchVersion: readingsPending(),
+  };
+}
+
+/** The readings still to index, one item after another. */
+const readingsQueue = singleton<{ tail: Promise<unknown> }>('search-readings-queue', () => ({
+  tail: Promise.resolve(),
+}));
+
+/**
+ * Adds the readings to an item written with searchColumnsNow, in the background: the row as it
+ * is then (a newer write is indexed by its own writer); nothing when it needs none.
+ */
+export function indexReadingsLater(db: Db, def: EndpointDef, id: string): void {
+  readingsQueue.tail = readingsQueue.tail
+    .then(async () => {
+      const where = and(
+        eq(cmsContents.endpoint, def.endpoint),
+        eq(cmsContents.id, id),
+        eq(cmsContents.searchVersion, readingsPending()),
+      );
+      const [row] = await db
+        .select({ data: cmsContents.data, updatedAt: cmsContents.updatedAt })
+        .from(cmsContents)
+        .where(where);
+      if (!row) return;
+      const updated = await db
+        .update(cmsContents)
+        .set(await searchColumns(def, row.data))
+        .where(and(where, eq(cmsContents.updatedAt, row.updatedAt)))
+        .returning({ id: cmsContents.id });
+      // Answers cached before the readings were in must not outlive them.
+      if (updated.length > 0) emitContentChange(SEARCH_TEXT_CHANGED);
+    })
+    .catch((error: unknown) => console.error('[search] readings not indexed:', error));
+}
+
+/** When the readings asked for so far are indexed (tests, scripts). */
+export async function readingsIndexed(): Promise<void> {
+  for (let tail = readingsQueue.tail; ; tail = readingsQueue.tail) {
+    await tail;
+    if (tail === readingsQueue.tail) return;
+  }
+}
+
 /**
  * Which text a search may match: `full` for a reader of everything (and the API); `open` for a
  * reader without full access, who also reads the items of `fullIds` whole (the free plan).

@@ -9,7 +9,7 @@ import { canExist } from './content-id';
 import { emitContentChange } from './events';
 import { publishedEdit } from './change';
 import { CONTENT_MODEL, type EndpointDef } from '@/lib/cms/model';
-import { searchColumns } from './search-index';
+import { indexReadingsLater, searchColumns, searchColumnsNow } from './search-index';
 import { type StoredData, type ValidatedWrite, checkRequired, validateWrite } from './values';
 import { claimId, currentIds, dropRedirectsTo } from './redirects';
 import { slugProblem } from '@/lib/cms/slug';
@@ -31,7 +31,16 @@ export type WriteContext = {
   action?: VersionAction;
   /** The `updatedAt` the writer started from: a write over a newer one is a ContentConflict. */
   expectedUpdatedAt?: string;
+  /**
+   * Answer before the readings of the kanji are indexed (search-index.ts searchColumnsNow):
+   * a person's write (the console, the content API) does not wait seconds for the analyser.
+   */
+  readingsLater?: boolean;
 };
+
+/** The search columns of a write's published data, as its context asks. */
+const columnsFor = (def: EndpointDef, data: StoredData | null, ctx: WriteContext) =>
+  ctx.readingsLater ? searchColumnsNow(def, data) : searchColumns(def, data);
 
 export const SYSTEM_WRITE: WriteContext = { actor: 'system' };
 
@@ -178,7 +187,7 @@ export async function createContent(
     publishedAt: published ? new Date(write.publishedAt ?? now) : null,
     revisedAt: published ? now : null,
     updatedBy: ctx.actor,
-    ...(await searchColumns(def, published ? write.set : null)),
+    ...(await columnsFor(def, published ? write.set : null, ctx)),
   };
   await db.transaction(async (tx) => {
     const inserted = await tx
@@ -198,6 +207,7 @@ export async function createContent(
   });
   // A draft changes no published answer: the caches of readers' pages and answers stay.
   if (input.status !== 'draft') emitContentChange({ endpoint: def.endpoint, id });
+  if (published && ctx.readingsLater) indexReadingsLater(db, def, id);
   return { id };
 }
 
@@ -239,7 +249,7 @@ export async function updateContent(
         publishedAt: options.draft ? null : now,
         revisedAt: options.draft ? null : now,
         updatedBy: ctx.actor,
-        ...(await searchColumns(def, options.draft ? null : data)),
+        ...(await columnsFor(def, options.draft ? null : data, ctx)),
       };
       await tx.insert(cmsContents).values(values);
       await recordRow(tx, def, values, 'create', ctx, now);
@@ -268,7 +278,7 @@ export async function updateContent(
         changes.publishedAt = new Date(write.publishedAt);
         if (changes.publishedAt.getTime() !== row.publishedAt?.getTime()) dates.push('publishedAt');
       }
-      Object.assign(changes, await searchColumns(def, data));
+      Object.assign(changes, await columnsFor(def, data, ctx));
       await updateRow(tx, def, row, changes, 'save', ctx, now);
       const change = row.data ? publishedEdit(def, id, row.data, data, dates) : undefined;
       return { id, updatedAt: now, published: true, change };
@@ -278,6 +288,7 @@ export async function updateContent(
   });
   // Only the draft changed: no published answer did (the console reads drafts uncached).
   if (result.published) emitContentChange(result.change ?? { endpoint: def.endpoint, id });
+  if (result.published && ctx.readingsLater) indexReadingsLater(db, def, result.id);
   return { id: result.id, updatedAt: result.updatedAt };
 }
 
@@ -314,7 +325,7 @@ export async function publishContent(
       publishedAt: row.publishedAt ?? (options.due && row.scheduledAt ? row.scheduledAt : now),
       revisedAt: now,
       scheduledAt: null,
-      ...(await searchColumns(def, data)),
+      ...(await columnsFor(def, data, ctx)),
     };
     await updateRow(tx, def, row, changes, 'publish', ctx, now);
     // What follows the publication (a newsletter sent with it) happens in this transaction.
@@ -327,6 +338,7 @@ export async function publishContent(
     return { published: true, updatedAt: now, change };
   });
   if (result.change) emitContentChange(result.change);
+  if (result.published && ctx.readingsLater) indexReadingsLater(db, def, id);
   return { published: result.published, updatedAt: result.updatedAt };
 }
 
