@@ -1,7 +1,7 @@
 import 'server-only';
 import { likeContaining, pageWithin } from '@/server/platform/db/paging';
-import { and, count, desc, eq, ilike, inArray, or } from 'drizzle-orm';
-import type { Db } from '@/server/platform/db/client';
+import { and, count, desc, eq, ilike, inArray, or, sql } from 'drizzle-orm';
+import { type Db, queryRows } from '@/server/platform/db/client';
 import { auditEvents, user } from '@/server/platform/db/schema';
 import { AUDIT_RECORD_COLUMNS, type AuditRecord } from './audit-log';
 
@@ -61,12 +61,23 @@ export async function recentAuditFor(
     .limit(limit);
 }
 
-/** The action names present in the log, for the filter's choices. */
+/**
+ * The action names present in the log, for the filter's choices. A DISTINCT reads every event
+ * (10,000 members make hundreds of thousands); this walks the action index from one name to
+ * the next, a lookup per name however long the log.
+ */
 export async function auditActions(db: Db): Promise<string[]> {
-  const rows = await db
-    .selectDistinct({ action: auditEvents.action })
-    .from(auditEvents)
-    .orderBy(auditEvents.action);
+  const rows = await queryRows<{ action: string }>(
+    db,
+    sql`
+    WITH RECURSIVE names(action) AS (
+      SELECT min(${auditEvents.action}) FROM ${auditEvents}
+      UNION ALL
+      SELECT (SELECT min(${auditEvents.action}) FROM ${auditEvents} WHERE ${auditEvents.action} > names.action)
+      FROM names WHERE names.action IS NOT NULL
+    )
+    SELECT action FROM names WHERE action IS NOT NULL`,
+  );
   return rows.map((r) => r.action);
 }
 

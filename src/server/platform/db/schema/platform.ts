@@ -31,6 +31,8 @@ export const auditEvents = pgTable(
   (t) => [
     index('audit_events_occurred_at_idx').on(t.occurredAt),
     index('audit_events_target_idx').on(t.target),
+    // The filter's choices, read one name at a time (audit-query.ts, auditActions).
+    index('audit_events_action_idx').on(t.action),
   ],
 );
 
