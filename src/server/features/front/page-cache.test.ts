@@ -200,6 +200,22 @@ describe('PageCache', () => {
     expect(cache.find('a', undefined)).toBeUndefined();
   });
 
+  it('never lets a render overtaken by an edit replace a page whose render began later', () => {
+    let now = 0;
+    const cache = new PageCache(60_000, 1024 * 1024, () => now);
+    // Began at 10, an edit at 20 overtook it; a render that began at 30 was stored meanwhile.
+    cache.store('k', { ...page('newer', 40), begunAt: 30 });
+    now = 50;
+    cache.store('k', { ...page('overtaken', 50), begunAt: 10, staleSince: 50 });
+    expect(cache.find('k', undefined)).toMatchObject({ stale: false });
+    expect(cache.find('k', undefined)?.page.body.toString()).toBe('newer');
+    // Over an older page it is the one to serve, as the previous version.
+    cache.store('j', { ...page('older', 5), begunAt: 0, staleSince: 20 });
+    cache.store('j', { ...page('overtaken', 50), begunAt: 10, staleSince: 50 });
+    expect(cache.find('j', undefined)).toMatchObject({ stale: true });
+    expect(cache.find('j', undefined)?.page.body.toString()).toBe('overtaken');
+  });
+
   it('answers each client only in an encoding it accepts (the one the page was sent in)', () => {
     const cache = new PageCache(60_000, 1024 * 1024, () => 0);
     cache.store('k', {

@@ -27,6 +27,8 @@ export type CachedPage = {
   headers: OutgoingHttpHeaders;
   body: Buffer;
   storedAt: number;
+  /** When its render began (absent: when it was stored). */
+  begunAt?: number;
   /** What its render read of the content; null: not known, so any change purges it. */
   reads: ContentReads | null;
   /** When a change made it the previous version (src/server/services/cms/reads.ts). */
@@ -166,10 +168,18 @@ export class PageCache {
     return Math.min(page.staleSince ?? Number.POSITIVE_INFINITY, page.storedAt + this.ttlMs);
   }
 
-  /** Files a page under the encoding it was actually sent in. */
+  /**
+   * Files a page under the encoding it was actually sent in. A previous version (a render an
+   * edit overtook) never replaces a page whose render began later.
+   */
   store(key: string, page: CachedPage): void {
     const encoding = encodingOf(page.headers['content-encoding']);
-    if (encoding) this.set(`${key}\n${encoding}`, page);
+    if (!encoding) return;
+    const full = `${key}\n${encoding}`;
+    const held = this.entries.get(full);
+    const begun = (p: CachedPage) => p.begunAt ?? p.storedAt;
+    if (page.staleSince !== undefined && held && begun(held) > begun(page)) return;
+    this.set(full, page);
   }
 
   get(key: string): CachedPage | undefined {
