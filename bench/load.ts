@@ -45,8 +45,20 @@ import type { CookieJar } from './load/session';
 import { printReport } from './load/report';
 import { preflight, runMix } from './load/run';
 import { runEditor } from './load/editor';
+import { summariseProfile } from './cpu-profile';
 import { type Instance, cpuMs, sampleMemory, serverPid, startInstance } from './load/server';
 import { load, root } from './lib';
+
+/** The page cache's lookups so far, by result (hit, stale, miss), from /api/metrics. */
+async function pageCacheCounts(base: string, token: string): Promise<Record<string, number>> {
+  const text = await (
+    await fetch(`${base}/api/metrics`, { headers: { authorization: `Bearer ${token}` } })
+  ).text();
+  const counts: Record<string, number> = {};
+  for (const match of text.matchAll(/^page_cache_lookups_total\{result="(\w+)"\} (\d+)/gm))
+    counts[match[1]!] = Number(match[2]);
+  return counts;
+}
 
 const { values } = parseArgs({
   options: {
@@ -56,6 +68,7 @@ const { values } = parseArgs({
     posts: { type: 'string' },
     'write-rate': { type: 'string' },
     soak: { type: 'boolean', default: false },
+    'cpu-prof': { type: 'boolean', default: false },
     mix: { type: 'string' },
     edit: { type: 'string' },
     'node-flags': { type: 'string' },
@@ -64,6 +77,8 @@ const { values } = parseArgs({
 const parsed = z
   .object({
     soak: z.boolean(),
+    // The server's CPU profile of the measured window, summarised (bench/cpu-profile.ts).
+    'cpu-prof': z.boolean(),
     // full: every kind of client; readers: the readers of every audience and an editor.
     mix: z.enum(['full', 'readers']).default('full'),
     // readers: the editor changes one post (one) or each of the 40 newest in turn (newest).
@@ -92,7 +107,7 @@ const parsed = z
 if (!parsed.success) {
   console.error(
     `引数が正しくありません (invalid arguments): ${parsed.error.issues.map((i) => `--${i.path.join('.')}: ${i.message}`).join(', ')}\n` +
-      'usage: bench/load.ts [--mix full|readers] [--edit one|newest] [--duration 60] [--connections 100] [--warmup 10] [--posts 1000] [--write-rate 1] [--soak] [--node-flags="--flag=value …"]',
+      'usage: bench/load.ts [--mix full|readers] [--edit one|newest] [--duration 60] [--connections 100] [--warmup 10] [--posts 1000] [--write-rate 1] [--soak] [--cpu-prof] [--node-flags="--flag=value …"]',
   );
   process.exit(2);
 }
@@ -133,6 +148,8 @@ const serverEnv: Record<string, string> = {
   DATABASE_URL: databaseUrl ?? '',
   SITE_URL,
   APP_SECRET: randomBytes(32).toString('hex'),
+  // The bench reads the page cache's counts from /api/metrics.
+  METRICS_TOKEN: randomBytes(32).toString('hex'),
   // Search counts per client address: the load gives each search its own (see mix.ts).
   TRUST_PROXY: 'true',
   // One key reads at hundreds a second here; the default is 100 a second per key.
@@ -158,7 +175,12 @@ try {
     `[load] ${databaseUrl ? 'PostgreSQL' : '組み込み PGlite (embedded)'}: デモデータ + 記事 ${options.posts} 件を投入中 (seeding) …`,
   );
   const { readKey, writeKey } = await seedSite({ dataDir, databaseUrl, posts: options.posts });
-  instance = await startInstance(serverEnv, logFile, options['node-flags']?.split(' ') ?? []);
+  const profileDir = path.join(work, 'profile');
+  const spawned = performance.now();
+  instance = await startInstance(serverEnv, logFile, [
+    ...(options['node-flags']?.split(' ') ?? []),
+    ...(options['cpu-prof'] ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : []),
+  ]);
   const pid = serverPid(instance);
   const memory = sampleMemory(pid);
   const rssStart = memory.now();
@@ -245,17 +267,24 @@ try {
   console.log(
     `[load] 計測 (measuring): ${options.connections} 接続 × ${options.duration} s, RSS ${rssWarm} MiB`,
   );
+  const cacheBefore = await pageCacheCounts(base, serverEnv.METRICS_TOKEN!);
   const mark = memory.mark();
   const cpuBefore = cpuMs(pid);
   const started = performance.now();
+  const profileWindow = { fromMs: started - spawned, toMs: 0 };
   const [mix, edits] = await Promise.all([
     runMix(base, classes, mixConnections, options.duration),
     editor(options.duration),
   ]);
   if (edits) mix.classes.push(edits.row);
   const seconds = (performance.now() - started) / 1000;
+  profileWindow.toMs = performance.now() - spawned;
   const serverCpuMs = cpuMs(pid) - cpuBefore;
   const samples = memory.since(mark);
+  const cacheAfter = await pageCacheCounts(base, serverEnv.METRICS_TOKEN!);
+  const pageCache = Object.fromEntries(
+    Object.entries(cacheAfter).map(([result, n]) => [result, n - (cacheBefore[result] ?? 0)]),
+  );
   memory.stop();
   clearInterval(renewal);
   await instance.stop();
@@ -284,6 +313,7 @@ try {
     soakLimit: SOAK_LIMIT,
     warmupErrors,
     edits,
+    pageCache,
     notes: [
       `search: TRUST_PROXY=true, each search from the next X-Forwarded-For of ${SEARCH_ADDRESSES} (the per-address limit is not what is measured)`,
       'content API reads: a GET-only key (published answers, cached as a site reads them); CMS_RATE_LIMIT_READ raised to 1,000,000/s for the bench (default 100/s per key)',
@@ -297,6 +327,10 @@ try {
       `members: ${FREE_EMAIL} (free), ${PAID_EMAIL} (paid, monthly); bookmarks by the free member, alternately added and removed`,
     ],
   });
+  if (options['cpu-prof'])
+    console.log(
+      `Profile of the server while measured (\`--cpu-prof\`):\n\n${summariseProfile(profileDir, root, profileWindow)}`,
+    );
   failed = errors > 0 || !memoryOk;
   if (errors > 0) console.error(`✗ エラー ${errors} 件 (errors): ゼロであるべきです`);
   if (!memoryOk)

@@ -28,6 +28,8 @@ export type Report = {
   warmupErrors: number;
   /** `--edit newest`: the edits accepted, and how soon each showed. */
   edits?: EditorReport | null;
+  /** The page cache's lookups while measured, by result. */
+  pageCache: Record<string, number>;
   notes: string[];
 };
 
@@ -114,6 +116,7 @@ export function printReport(r: Report): void {
           `Edits: **${r.edits.accepted} of ${r.edits.due} accepted**; edit accepted → the anonymous page shows the new text: p50 ${fixed(r.edits.visible.percentile(50))} ms, **p95 ${fixed(r.edits.visible.percentile(95))} ms**, max ${fixed(r.edits.visible.percentile(100))} ms (${r.edits.shown} shown, ${r.edits.neverShown} not within 10 s).`,
         ]
       : []),
+    `Page cache while measured: ${['hit', 'stale', 'miss'].map((result) => `${result} ${fixed(r.pageCache[result] ?? 0)}`).join(', ')} (a miss renders for its reader).`,
     ...(r.nodeFlags ? [`Node flags added for this run: \`${r.nodeFlags}\`.`] : []),
     r.warmupErrors > 0 ? `Warm-up: ${r.warmupErrors} errors.` : 'Warm-up: no errors.',
     '',

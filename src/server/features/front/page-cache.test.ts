@@ -200,6 +200,21 @@ describe('PageCache', () => {
     expect(cache.find('a', undefined)).toBeUndefined();
   });
 
+  it('serves the previous version past its few seconds only while a render renews it', () => {
+    let now = 0;
+    const cache = new PageCache(60_000, 1024 * 1024, () => now, 5_000);
+    cache.store('a', page('a', 0, postPageReads('a')));
+    cache.purge(edit('a', ['description']));
+    now = 9_000;
+    // Its reader would wait for the same render: the previous version, at once.
+    expect(cache.find('a', undefined, true)).toMatchObject({ stale: true });
+    // No render under way (it failed, or was never started): gone, rendered by its reader.
+    expect(cache.find('a', undefined)).toBeUndefined();
+    cache.store('b', page('b', now, postPageReads('b')));
+    cache.purge(edit('b', ['isPublicPreview'], true));
+    expect(cache.find('b', undefined, true)).toBeUndefined();
+  });
+
   it('never lets a render overtaken by an edit replace a page whose render began later', () => {
     let now = 0;
     const cache = new PageCache(60_000, 1024 * 1024, () => now);

@@ -154,10 +154,19 @@ export class PageCache {
     private readonly staleMs = 5_000,
   ) {}
 
-  /** The entry for this key in an encoding the client accepts, if one is stored. */
-  find(key: string, acceptEncoding: string | string[] | undefined): FoundPage | undefined {
+  /**
+   * The entry for this key in an encoding the client accepts, if one is stored. `renewing`: a
+   * render of the page is under way, so its previous version is served past `staleMs` too (its
+   * reader would only wait for that render); the render gives up after a bounded time
+   * (src/server/features/front/page-refresh.ts).
+   */
+  find(
+    key: string,
+    acceptEncoding: string | string[] | undefined,
+    renewing = false,
+  ): FoundPage | undefined {
     for (const encoding of acceptedEncodings(acceptEncoding)) {
-      const hit = this.get(`${key}\n${encoding}`);
+      const hit = this.get(`${key}\n${encoding}`, renewing);
       if (hit) return { page: hit, stale: this.now() >= this.staleSince(hit) };
     }
     return undefined;
@@ -182,10 +191,10 @@ export class PageCache {
     this.set(full, page);
   }
 
-  get(key: string): CachedPage | undefined {
+  get(key: string, renewing = false): CachedPage | undefined {
     const hit = this.entries.get(key);
     if (!hit) return undefined;
-    if (this.now() - this.staleSince(hit) >= this.staleMs) {
+    if (!renewing && this.now() - this.staleSince(hit) >= this.staleMs) {
       this.delete(key);
       return undefined;
     }

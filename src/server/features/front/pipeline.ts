@@ -226,7 +226,8 @@ async function lookUpPage(req: IncomingMessage, ctx: FrontContext) {
   if (!audience.cache || ctx.refresh) return NEXT;
   const key = pageKey(req, audience.audience);
   const encoding = req.headers['accept-encoding'];
-  let found = site.pages.find(key, encoding);
+  // A render of the page under way: its previous version rather than waiting for it.
+  let found = site.pages.find(key, encoding, site.renders.underway(key));
   // The same page being rendered for another reader right now: wait for it and look again.
   if (!found && (await site.renders.waitFor(key))) found = site.pages.find(key, encoding);
   if (found?.stale && !site.renders.underway(key))
