@@ -92,6 +92,12 @@ describe('whether a change affects what was read', () => {
     expect(affects(cards, edit('categories', 'c1', ['description']))).toBe(false);
     // A field absent from the answer (an empty description) is carried all the same.
     expect(affects(cards, edit('posts', 'p1', ['description']))).toBe(true);
+    // Items asked for by id, found or not: each with the fields selected.
+    const asked = list('posts', 'fields=id,title&ids=x,y,z', []);
+    for (const id of ['x', 'y', 'z']) {
+      expect(affects(asked, edit('posts', id, ['title'])), id).toBe(true);
+      expect(affects(asked, edit('posts', id, ['description'])), id).toBe(false);
+    }
     // Without `fields`, every field.
     expect(affects(newest, edit('posts', 'p1', ['coverImage']))).toBe(true);
   });

@@ -78,8 +78,8 @@ function selectionOf(paths: readonly string[][] | undefined): Selection {
   return tree;
 }
 
-const fieldsOf = (selection: Selection): Iterable<string> | typeof ANY_FIELD =>
-  selection === ANY_FIELD ? ANY_FIELD : selection.keys();
+const fieldsOf = (selection: Selection): readonly string[] | typeof ANY_FIELD =>
+  selection === ANY_FIELD ? ANY_FIELD : [...selection.keys()];
 
 /** The request's `fields` as a selection; every field when they cannot be read. */
 function requestSelection(params: URLSearchParams): Selection {
