@@ -7,6 +7,10 @@
  * resident memory sampled every second. Exits 1 on any socket error, timeout or answer outside
  * 2xx.
  *
+ * `--mix readers --edit newest`: the editor changes the description of each of the 40 newest
+ * posts in turn, one a second (bench/load/editor.ts), rather than of one post; the report adds how
+ * many edits were accepted and how long until an anonymous visitor sees each.
+ *
  * `--soak`: the same mix on 20 connections for 10 minutes; also exits 1 when the memory at the
  * end is more than 10% above where it was after the first minute.
  *
@@ -40,8 +44,21 @@ import { SEARCH_ADDRESSES, loadClasses, readerClasses } from './load/mix';
 import type { CookieJar } from './load/session';
 import { printReport } from './load/report';
 import { preflight, runMix } from './load/run';
+import { runEditor } from './load/editor';
+import { summariseProfile } from './cpu-profile';
 import { type Instance, cpuMs, sampleMemory, serverPid, startInstance } from './load/server';
 import { load, root } from './lib';
+
+/** The page cache's lookups so far, by result (hit, stale, miss), from /api/metrics. */
+async function pageCacheCounts(base: string, token: string): Promise<Record<string, number>> {
+  const text = await (
+    await fetch(`${base}/api/metrics`, { headers: { authorization: `Bearer ${token}` } })
+  ).text();
+  const counts: Record<string, number> = {};
+  for (const match of text.matchAll(/^page_cache_lookups_total\{result="(\w+)"\} (\d+)/gm))
+    counts[match[1]!] = Number(match[2]);
+  return counts;
+}
 
 const { values } = parseArgs({
   options: {
@@ -51,15 +68,21 @@ const { values } = parseArgs({
     posts: { type: 'string' },
     'write-rate': { type: 'string' },
     soak: { type: 'boolean', default: false },
+    'cpu-prof': { type: 'boolean', default: false },
     mix: { type: 'string' },
+    edit: { type: 'string' },
     'node-flags': { type: 'string' },
   },
 });
 const parsed = z
   .object({
     soak: z.boolean(),
+    // The server's CPU profile of the measured window, summarised (bench/cpu-profile.ts).
+    'cpu-prof': z.boolean(),
     // full: every kind of client; readers: the readers of every audience and an editor.
     mix: z.enum(['full', 'readers']).default('full'),
+    // readers: the editor changes one post (one) or each of the 40 newest in turn (newest).
+    edit: z.enum(['one', 'newest']).default('one'),
     duration: z.coerce.number().int().min(5).max(86_400).optional(),
     connections: z.coerce.number().int().min(8).max(2000).optional(),
     warmup: z.coerce.number().int().min(0).max(600).default(10),
@@ -76,11 +99,15 @@ const parsed = z
       )
       .optional(),
   })
+  .refine((o) => o.edit === 'one' || o.mix === 'readers', {
+    message: '--edit newest は --mix readers とともに指定します (only with --mix readers)',
+    path: ['edit'],
+  })
   .safeParse(values);
 if (!parsed.success) {
   console.error(
     `引数が正しくありません (invalid arguments): ${parsed.error.issues.map((i) => `--${i.path.join('.')}: ${i.message}`).join(', ')}\n` +
-      'usage: bench/load.ts [--mix full|readers] [--duration 60] [--connections 100] [--warmup 10] [--posts 1000] [--write-rate 1] [--soak] [--node-flags="--flag=value …"]',
+      'usage: bench/load.ts [--mix full|readers] [--edit one|newest] [--duration 60] [--connections 100] [--warmup 10] [--posts 1000] [--write-rate 1] [--soak] [--cpu-prof] [--node-flags="--flag=value …"]',
   );
   process.exit(2);
 }
@@ -92,6 +119,8 @@ const options = {
     parsed.data.connections ?? (parsed.data.mix === 'readers' ? 61 : parsed.data.soak ? 20 : 100),
 };
 const readersMix = options.mix === 'readers';
+/** The editor works through the newest posts in its own loop (bench/load/editor.ts). */
+const editNewest = options.edit === 'newest' && options['write-rate'] > 0;
 /** The soak's reference: the memory after the first minute of load. */
 const SETTLED_AFTER_S = 60;
 const SOAK_LIMIT = 1.1;
@@ -119,6 +148,8 @@ const serverEnv: Record<string, string> = {
   DATABASE_URL: databaseUrl ?? '',
   SITE_URL,
   APP_SECRET: randomBytes(32).toString('hex'),
+  // The bench reads the page cache's counts from /api/metrics.
+  METRICS_TOKEN: randomBytes(32).toString('hex'),
   // Search counts per client address: the load gives each search its own (see mix.ts).
   TRUST_PROXY: 'true',
   // One key reads at hundreds a second here; the default is 100 a second per key.
@@ -144,7 +175,12 @@ try {
     `[load] ${databaseUrl ? 'PostgreSQL' : '組み込み PGlite (embedded)'}: デモデータ + 記事 ${options.posts} 件を投入中 (seeding) …`,
   );
   const { readKey, writeKey } = await seedSite({ dataDir, databaseUrl, posts: options.posts });
-  instance = await startInstance(serverEnv, logFile, options['node-flags']?.split(' ') ?? []);
+  const profileDir = path.join(work, 'profile');
+  const spawned = performance.now();
+  instance = await startInstance(serverEnv, logFile, [
+    ...(options['node-flags']?.split(' ') ?? []),
+    ...(options['cpu-prof'] ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : []),
+  ]);
   const pid = serverPid(instance);
   const memory = sampleMemory(pid);
   const rssStart = memory.now();
@@ -187,8 +223,20 @@ try {
     readKey,
     writeKey,
     navigations,
-    writeRate: options['write-rate'],
+    writeRate: editNewest ? 0 : options['write-rate'],
   };
+  const editor = (seconds: number) =>
+    editNewest
+      ? runEditor(base, {
+          ids,
+          writeKey,
+          rate: options['write-rate'],
+          seconds,
+          name: `編集者 (the ${ids.length} newest articles in turn, ${options['write-rate']}/s)`,
+        })
+      : Promise.resolve(null);
+  /** The editor's own connection is not autocannon's. */
+  const mixConnections = options.connections - (editNewest ? 1 : 0);
   const classes = readersMix ? readerClasses(site) : loadClasses(site);
   const problems = await preflight(base, classes);
   if (problems.length > 0)
@@ -204,8 +252,11 @@ try {
   let warmupErrors = 0;
   if (options.warmup > 0) {
     console.log(`[load] ウォームアップ (warm-up) ${options.warmup} s …`);
-    const warm = await runMix(base, classes, options.connections, options.warmup);
-    for (const c of warm.classes) {
+    const [warm, warmEditor] = await Promise.all([
+      runMix(base, classes, mixConnections, options.warmup),
+      editor(options.warmup),
+    ]);
+    for (const c of [...warm.classes, ...(warmEditor ? [warmEditor.row] : [])]) {
       const n = c.errors + c.timeouts + c.unexpected;
       if (n > 0)
         console.error(`[load] ✗ warm-up ${c.name}: ${n} errors (${JSON.stringify(c.statuses)})`);
@@ -216,13 +267,24 @@ try {
   console.log(
     `[load] 計測 (measuring): ${options.connections} 接続 × ${options.duration} s, RSS ${rssWarm} MiB`,
   );
+  const cacheBefore = await pageCacheCounts(base, serverEnv.METRICS_TOKEN!);
   const mark = memory.mark();
   const cpuBefore = cpuMs(pid);
   const started = performance.now();
-  const mix = await runMix(base, classes, options.connections, options.duration);
+  const profileWindow = { fromMs: started - spawned, toMs: 0 };
+  const [mix, edits] = await Promise.all([
+    runMix(base, classes, mixConnections, options.duration),
+    editor(options.duration),
+  ]);
+  if (edits) mix.classes.push(edits.row);
   const seconds = (performance.now() - started) / 1000;
+  profileWindow.toMs = performance.now() - spawned;
   const serverCpuMs = cpuMs(pid) - cpuBefore;
   const samples = memory.since(mark);
+  const cacheAfter = await pageCacheCounts(base, serverEnv.METRICS_TOKEN!);
+  const pageCache = Object.fromEntries(
+    Object.entries(cacheAfter).map(([result, n]) => [result, n - (cacheBefore[result] ?? 0)]),
+  );
   memory.stop();
   clearInterval(renewal);
   await instance.stop();
@@ -250,17 +312,25 @@ try {
     nodeFlags: options['node-flags'],
     soakLimit: SOAK_LIMIT,
     warmupErrors,
+    edits,
+    pageCache,
     notes: [
       `search: TRUST_PROXY=true, each search from the next X-Forwarded-For of ${SEARCH_ADDRESSES} (the per-address limit is not what is measured)`,
       'content API reads: a GET-only key (published answers, cached as a site reads them); CMS_RATE_LIMIT_READ raised to 1,000,000/s for the bench (default 100/s per key)',
       options['write-rate'] === 0
         ? 'content API writes: left out (--write-rate 0)'
-        : readersMix
-          ? `the editor: a PATCH of one read article's description ${options['write-rate']}/s through the content API; each publishes it, and the pages that showed it are renewed`
-          : `content API writes: paced at ${options['write-rate']}/s with one connection, under the default limit of 10/s per key; each PATCH publishes, and the pages that showed the post are renewed (the drafts' POST and DELETE change no page)`,
+        : editNewest
+          ? `the editor: a PATCH of the description of each of the ${ids.length} newest articles in turn, ${options['write-rate']}/s through the content API, one at a time; after each accepted edit a probe reads the article's page as an anonymous reader (no cookie, no Accept-Encoding) every 50 ms until the new text shows (its reads are not counted above)`
+          : readersMix
+            ? `the editor: a PATCH of one read article's description ${options['write-rate']}/s through the content API; each publishes it, and the pages that showed it are renewed`
+            : `content API writes: paced at ${options['write-rate']}/s with one connection, under the default limit of 10/s per key; each PATCH publishes, and the pages that showed the post are renewed (the drafts' POST and DELETE change no page)`,
       `members: ${FREE_EMAIL} (free), ${PAID_EMAIL} (paid, monthly); bookmarks by the free member, alternately added and removed`,
     ],
   });
+  if (options['cpu-prof'])
+    console.log(
+      `Profile of the server while measured (\`--cpu-prof\`):\n\n${summariseProfile(profileDir, root, profileWindow)}`,
+    );
   failed = errors > 0 || !memoryOk;
   if (errors > 0) console.error(`✗ エラー ${errors} 件 (errors): ゼロであるべきです`);
   if (!memoryOk)

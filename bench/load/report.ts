@@ -2,6 +2,7 @@
 import os from 'node:os';
 import type { Load } from '../lib';
 import type { ClassResult, Latencies } from './run';
+import type { EditorReport } from './editor';
 
 export type Report = {
   options: { duration: number; connections: number; warmup: number; posts: number; soak: boolean };
@@ -25,6 +26,10 @@ export type Report = {
   nodeFlags?: string;
   soakLimit: number;
   warmupErrors: number;
+  /** `--edit newest`: the edits accepted, and how soon each showed. */
+  edits?: EditorReport | null;
+  /** The page cache's lookups while measured, by result. */
+  pageCache: Record<string, number>;
   notes: string[];
 };
 
@@ -106,6 +111,12 @@ export function printReport(r: Report): void {
     '',
     `Throughput of the mix: ${fixed(perSecond)} req/s, ${(perSecond / r.baseline.requestsPerSec).toFixed(3)}× the plain server of this run.`,
     `Server CPU: ${fixed(r.serverCpuMs / 1000, 1)} s in ${fixed(r.seconds)} s, ${fixed(r.serverCpuMs / Math.max(1, total.requests), 2)} ms per request.`,
+    ...(r.edits
+      ? [
+          `Edits: **${r.edits.accepted} of ${r.edits.due} accepted**; edit accepted → the anonymous page shows the new text: p50 ${fixed(r.edits.visible.percentile(50))} ms, **p95 ${fixed(r.edits.visible.percentile(95))} ms**, max ${fixed(r.edits.visible.percentile(100))} ms (${r.edits.shown} shown, ${r.edits.neverShown} not within 10 s).`,
+        ]
+      : []),
+    `Page cache while measured: ${['hit', 'stale', 'miss'].map((result) => `${result} ${fixed(r.pageCache[result] ?? 0)}`).join(', ')} (a miss renders for its reader).`,
     ...(r.nodeFlags ? [`Node flags added for this run: \`${r.nodeFlags}\`.`] : []),
     r.warmupErrors > 0 ? `Warm-up: ${r.warmupErrors} errors.` : 'Warm-up: no errors.',
     '',

@@ -24,9 +24,9 @@ describe('the record of a render', () => {
       }),
     ]);
     expect(record).toMatchObject({ audience: 'paid', personal: false });
-    expect([...record.reads.items]).toEqual(['posts/a']);
+    expect([...record.reads.items.keys()]).toEqual(['posts/a']);
     expect(otherRecord).toMatchObject({ audience: 'anonymous', personal: false });
-    expect([...otherRecord.reads.items]).toEqual(['posts/b']);
+    expect([...otherRecord.reads.items.keys()]).toEqual(['posts/b']);
   });
 
   it('is personal when it read the user, showed two audiences, or no audience’s page', () => {

@@ -200,6 +200,37 @@ describe('PageCache', () => {
     expect(cache.find('a', undefined)).toBeUndefined();
   });
 
+  it('serves the previous version past its few seconds only while a render renews it', () => {
+    let now = 0;
+    const cache = new PageCache(60_000, 1024 * 1024, () => now, 5_000);
+    cache.store('a', page('a', 0, postPageReads('a')));
+    cache.purge(edit('a', ['description']));
+    now = 9_000;
+    // Its reader would wait for the same render: the previous version, at once.
+    expect(cache.find('a', undefined, true)).toMatchObject({ stale: true });
+    // No render under way (it failed, or was never started): gone, rendered by its reader.
+    expect(cache.find('a', undefined)).toBeUndefined();
+    cache.store('b', page('b', now, postPageReads('b')));
+    cache.purge(edit('b', ['isPublicPreview'], true));
+    expect(cache.find('b', undefined, true)).toBeUndefined();
+  });
+
+  it('never lets a render overtaken by an edit replace a page whose render began later', () => {
+    let now = 0;
+    const cache = new PageCache(60_000, 1024 * 1024, () => now);
+    // Began at 10, an edit at 20 overtook it; a render that began at 30 was stored meanwhile.
+    cache.store('k', { ...page('newer', 40), begunAt: 30 });
+    now = 50;
+    cache.store('k', { ...page('overtaken', 50), begunAt: 10, staleSince: 50 });
+    expect(cache.find('k', undefined)).toMatchObject({ stale: false });
+    expect(cache.find('k', undefined)?.page.body.toString()).toBe('newer');
+    // Over an older page it is the one to serve, as the previous version.
+    cache.store('j', { ...page('older', 5), begunAt: 0, staleSince: 20 });
+    cache.store('j', { ...page('overtaken', 50), begunAt: 10, staleSince: 50 });
+    expect(cache.find('j', undefined)).toMatchObject({ stale: true });
+    expect(cache.find('j', undefined)?.page.body.toString()).toBe('overtaken');
+  });
+
   it('answers each client only in an encoding it accepts (the one the page was sent in)', () => {
     const cache = new PageCache(60_000, 1024 * 1024, () => 0);
     cache.store('k', {

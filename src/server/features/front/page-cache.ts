@@ -27,6 +27,8 @@ export type CachedPage = {
   headers: OutgoingHttpHeaders;
   body: Buffer;
   storedAt: number;
+  /** When its render began (absent: when it was stored). */
+  begunAt?: number;
   /** What its render read of the content; null: not known, so any change purges it. */
   reads: ContentReads | null;
   /** When a change made it the previous version (src/server/services/cms/reads.ts). */
@@ -152,10 +154,19 @@ export class PageCache {
     private readonly staleMs = 5_000,
   ) {}
 
-  /** The entry for this key in an encoding the client accepts, if one is stored. */
-  find(key: string, acceptEncoding: string | string[] | undefined): FoundPage | undefined {
+  /**
+   * The entry for this key in an encoding the client accepts, if one is stored. `renewing`: a
+   * render of the page is under way, so its previous version is served past `staleMs` too (its
+   * reader would only wait for that render); the render gives up after a bounded time
+   * (src/server/features/front/page-refresh.ts).
+   */
+  find(
+    key: string,
+    acceptEncoding: string | string[] | undefined,
+    renewing = false,
+  ): FoundPage | undefined {
     for (const encoding of acceptedEncodings(acceptEncoding)) {
-      const hit = this.get(`${key}\n${encoding}`);
+      const hit = this.get(`${key}\n${encoding}`, renewing);
       if (hit) return { page: hit, stale: this.now() >= this.staleSince(hit) };
     }
     return undefined;
@@ -166,16 +177,24 @@ export class PageCache {
     return Math.min(page.staleSince ?? Number.POSITIVE_INFINITY, page.storedAt + this.ttlMs);
   }
 
-  /** Files a page under the encoding it was actually sent in. */
+  /**
+   * Files a page under the encoding it was actually sent in. A previous version (a render an
+   * edit overtook) never replaces a page whose render began later.
+   */
   store(key: string, page: CachedPage): void {
     const encoding = encodingOf(page.headers['content-encoding']);
-    if (encoding) this.set(`${key}\n${encoding}`, page);
+    if (!encoding) return;
+    const full = `${key}\n${encoding}`;
+    const held = this.entries.get(full);
+    const begun = (p: CachedPage) => p.begunAt ?? p.storedAt;
+    if (page.staleSince !== undefined && held && begun(held) > begun(page)) return;
+    this.set(full, page);
   }
 
-  get(key: string): CachedPage | undefined {
+  get(key: string, renewing = false): CachedPage | undefined {
     const hit = this.entries.get(key);
     if (!hit) return undefined;
-    if (this.now() - this.staleSince(hit) >= this.staleMs) {
+    if (!renewing && this.now() - this.staleSince(hit) >= this.staleMs) {
       this.delete(key);
       return undefined;
     }

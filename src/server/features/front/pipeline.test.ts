@@ -2,7 +2,17 @@ import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { securityHeaders } from '@/lib/security-headers';
-import { noteAudience, notePersonal } from '@/server/features/audience/render-record';
+import {
+  noteAudience,
+  noteContentReads,
+  notePersonal,
+} from '@/server/features/audience/render-record';
+import {
+  type ContentChange,
+  emitContentChange,
+  onContentChange,
+} from '@/server/services/cms/events';
+import { readsOfAnswer } from '@/server/services/cms/reads';
 import { currentRequest } from '@/server/platform/http/request-context';
 import { pagePolicies } from './csp';
 import { createFrontServer } from './front-response';
@@ -21,8 +31,30 @@ type Seen = { url: string; headers: IncomingHttpHeaders; requestId: string | und
 const seen: Seen[] = [];
 const NONCE = /'nonce-([^']+)'/;
 
+/**
+ * Pages whose first render is overtaken by a change of the post it shows, made while it renders
+ * (an editor saving meanwhile): an edit of a public field, an unpublication, a paywall switch.
+ */
+const OVERTAKEN: Record<string, ContentChange> = {
+  '/posts/edited': {
+    endpoint: 'posts',
+    id: 'edited',
+    fields: ['description', 'updatedAt'],
+    membership: false,
+    narrows: false,
+  },
+  '/posts/unpublished': { endpoint: 'posts', id: 'unpublished' },
+  '/posts/paywalled': {
+    endpoint: 'posts',
+    id: 'paywalled',
+    fields: ['isPublicPreview'],
+    membership: false,
+    narrows: true,
+  },
+};
+
 /** A page with an inline script carrying the render's nonce, as the framework writes one. */
-function framework(req: IncomingMessage, res: ServerResponse): Promise<void> {
+async function framework(req: IncomingMessage, res: ServerResponse): Promise<void> {
   seen.push({
     url: req.url ?? '',
     headers: { ...req.headers },
@@ -31,10 +63,20 @@ function framework(req: IncomingMessage, res: ServerResponse): Promise<void> {
   // What the access policy and getUser note while a page renders.
   if (req.url === '/about') noteAudience('anonymous');
   if (req.url === '/faq') notePersonal();
+  const change = OVERTAKEN[req.url ?? ''];
+  if (change) {
+    noteAudience('anonymous');
+    noteContentReads(() =>
+      readsOfAnswer('posts', change.id, new URLSearchParams(), { id: change.id }),
+    );
+    if (rendersOf(req.url!) === 1) {
+      await Promise.resolve();
+      emitContentChange(change);
+    }
+  }
   const nonce = NONCE.exec(String(req.headers['content-security-policy']))?.[1];
   res.setHeader('content-type', 'text/html; charset=utf-8');
   res.end(`<p>${req.url}</p><script nonce="${nonce}">self.page=1</script>`);
-  return Promise.resolve();
 }
 
 const server = createFrontServer();
@@ -53,10 +95,15 @@ beforeAll(async () => {
     origin: 'http://localhost',
   };
   server.on('request', (req, res) => handleRequest(site, req, res));
+  stopPurging = onContentChange((change) => site.pages?.purge(change));
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 });
-afterAll(() => new Promise((resolve) => server.close(resolve)));
+let stopPurging: () => unknown = () => undefined;
+afterAll(() => {
+  stopPurging();
+  return new Promise((resolve) => server.close(resolve));
+});
 
 /** The framework's renders of `path` so far. */
 const rendersOf = (path: string) => seen.filter((s) => s.url === path).length;
@@ -95,6 +142,20 @@ describe('the request pipeline', () => {
     expect(policy).not.toMatch(NONCE);
     expect(policy).toMatch(/'sha256-[^']+'/);
     expect(again.headers.get('x-request-id')).not.toBe(first.headers.get('x-request-id'));
+  });
+
+  it('keeps a render overtaken by an edit of public fields as the previous version, to renew', async () => {
+    expect((await fetch(`${base}/posts/edited`)).headers.get('x-page-cache')).toBeNull();
+    // Not rendered again for this reader: served while the server renews it.
+    expect((await fetch(`${base}/posts/edited`)).headers.get('x-page-cache')).toBe('stale');
+  });
+
+  it('never keeps a render overtaken by an unpublication or a paywall switch', async () => {
+    for (const path of ['/posts/unpublished', '/posts/paywalled']) {
+      await fetch(`${base}${path}`);
+      expect((await fetch(`${base}${path}`)).headers.get('x-page-cache'), path).toBeNull();
+      expect(rendersOf(path), path).toBe(2);
+    }
   });
 
   it('never keeps a page whose render read the user', async () => {

@@ -3,7 +3,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { handleContentApi } from '@/server/services/cms/http';
 import { serveBillingSandbox } from '@/server/features/billing';
 import { recentChanges } from '@/server/services/cms/events';
-import { affects, hasReads } from '@/server/services/cms/reads';
+import { changedSince, hasReads } from '@/server/services/cms/reads';
 import { openRenderRecord } from '@/server/features/audience';
 import { type RequestContext, inRequest } from '@/server/platform/http/request-context';
 import { CLIENT_IP_HEADER } from '@/server/platform/http/request-origin';
@@ -226,7 +226,8 @@ async function lookUpPage(req: IncomingMessage, ctx: FrontContext) {
   if (!audience.cache || ctx.refresh) return NEXT;
   const key = pageKey(req, audience.audience);
   const encoding = req.headers['accept-encoding'];
-  let found = site.pages.find(key, encoding);
+  // A render of the page under way: its previous version rather than waiting for it.
+  let found = site.pages.find(key, encoding, site.renders.underway(key));
   // The same page being rendered for another reader right now: wait for it and look again.
   if (!found && (await site.renders.waitFor(key))) found = site.pages.find(key, encoding);
   if (found?.stale && !site.renders.underway(key))
@@ -258,15 +259,26 @@ async function render(req: IncomingMessage, ctx: FrontContext) {
     const { pages, renders } = site;
     const key = pageKey(req, audience.audience);
     const since = recentChanges.seq;
+    const begunAt = Date.now();
     const record = openRenderRecord(ctx);
     // A refresh's key was marked as rendering by the request that started it.
     if (!ctx.refresh) res.once('close', renders.start(key));
     res.copy = new PageCopy((page) => {
       const sameAudience = record.audience === null || record.audience === audience.audience;
-      // A change while it rendered that touched what it read: it may show either version.
-      const overtaken = recentChanges.since(since, (change) => affects(record.reads, change));
-      if (!record.personal && sameAudience && !overtaken && req.method === 'GET')
-        pages.store(key, { ...page, reads: hasReads(record.reads) ? record.reads : null });
+      if (record.personal || !sameAudience || req.method !== 'GET') return;
+      // A change while it rendered that touched what it read: it may show either version. After
+      // an edit of public fields it is still newer than what the cache holds: kept as the
+      // previous version, served while the next render renews it. After a change that narrows
+      // what a reader may see it is not kept.
+      const changed = changedSince(since, record.reads);
+      if (changed === 'narrowed') return;
+      const reads = hasReads(record.reads) ? record.reads : null;
+      pages.store(key, {
+        ...page,
+        begunAt,
+        reads,
+        ...(changed === 'edited' ? { staleSince: Date.now() } : {}),
+      });
     }, audience.setCookie);
   }
   res.pagePolicy = givePagePolicy(req, res, site.policies);

@@ -1,5 +1,6 @@
 import 'server-only';
 import ipaddr from 'ipaddr.js';
+import { rememberLast } from '@/lib/remember-last';
 
 /**
  * The one reading of a client's address, for the front server that hands it on
@@ -25,6 +26,13 @@ function parseAddress(text: string): ipaddr.IPv4 | ipaddr.IPv6 | null {
 }
 
 /**
+ * One spelling of the address `text` spells, or UNKNOWN_ADDRESS. Remembered: every request
+ * is read once, from a handful of peers (a proxy, a load balancer), and parsing was the front
+ * server's largest cost of its own under load.
+ */
+const spelling = rememberLast(256, (text) => parseAddress(text)?.toString() ?? UNKNOWN_ADDRESS);
+
+/**
  * The client's address as the front server hands it on: the peer's, or behind a trusted
  * proxy the last X-Forwarded-For entry (the one that proxy added; any before it are the
  * client's own claims). One spelling for each address (`::ffff:127.0.0.1` is `127.0.0.1`,
@@ -37,8 +45,7 @@ export function clientAddress(
 ): string {
   const list = typeof forwardedFor === 'string' ? forwardedFor : (forwardedFor ?? []).join(',');
   const last = list.split(',').at(-1)?.trim();
-  const address = parseAddress((trustProxy && last) || peer || '');
-  return address?.toString() ?? UNKNOWN_ADDRESS;
+  return spelling((trustProxy && last) || peer || '');
 }
 
 /**

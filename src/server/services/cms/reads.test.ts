@@ -22,13 +22,13 @@ describe('what an answer read', () => {
       writers: [{ id: 'w1' }, { id: 'w2' }],
       relatedPosts: [{ id: 'b', writers: [{ id: 'w3' }] }],
     });
-    expect([...reads.items].sort()).toEqual(
+    expect([...reads.items.keys()].sort()).toEqual(
       ['categories/c1', 'posts/a', 'posts/b', 'writers/w1', 'writers/w2', 'writers/w3'].sort(),
     );
     expect(reads.lists.size).toBe(0);
-    expect([...readsOfAnswer('posts', 'gone', new URLSearchParams(), undefined).items]).toEqual([
-      'posts/gone',
-    ]);
+    expect([
+      ...readsOfAnswer('posts', 'gone', new URLSearchParams(), undefined).items.keys(),
+    ]).toEqual(['posts/gone']);
   });
 
   it('a list: the fields its filters and orders look at, its items and the ids it asked for', () => {
@@ -40,7 +40,7 @@ describe('what an answer read', () => {
     expect(reads.lists.get('posts')).toEqual(
       new Set(['isPublicPreview', 'category', 'publishedAt']),
     );
-    expect([...reads.items].sort()).toEqual(['posts/x', 'posts/y']);
+    expect([...reads.items.keys()].sort()).toEqual(['posts/x', 'posts/y']);
   });
 
   it('any field of the endpoint for a search, or for items selected without their ids', () => {
@@ -49,7 +49,7 @@ describe('what an answer read', () => {
   });
 
   it('an object endpoint by its one item', () => {
-    expect([...readsOfAnswer('about', undefined, new URLSearchParams(), {}).items]).toEqual([
+    expect([...readsOfAnswer('about', undefined, new URLSearchParams(), {}).items.keys()]).toEqual([
       'about/',
     ]);
   });
@@ -70,6 +70,36 @@ describe('whether a change affects what was read', () => {
     expect(affects(newest, { endpoint: 'posts', id: 'p9', membership: true, fields: [] })).toBe(
       true,
     );
+  });
+
+  it('an edit of a field the answer did not carry leaves a list read with selected fields', () => {
+    // The free plan's list (fields=id): which members' posts are newest, not what they say.
+    const ids = list('posts', 'fields=id&filters=isPublicPreview[not_equals]true&limit=3', [
+      { id: 'p1' },
+    ]);
+    expect(affects(ids, edit('posts', 'p1', ['description', 'updatedAt', 'revisedAt']))).toBe(
+      false,
+    );
+    expect(affects(ids, edit('posts', 'p1', ['isPublicPreview']))).toBe(true);
+    expect(affects(ids, { endpoint: 'posts', id: 'p1' })).toBe(true);
+    // Cards carry the description and their category's name, not its other fields.
+    const cards = list('posts', 'fields=id,title,description,category.id,category.name', [
+      { id: 'p1', title: 't', category: { id: 'c1', name: '特集' } },
+    ]);
+    expect(affects(cards, edit('posts', 'p1', ['description']))).toBe(true);
+    expect(affects(cards, edit('posts', 'p1', ['coverImage']))).toBe(false);
+    expect(affects(cards, edit('categories', 'c1', ['name']))).toBe(true);
+    expect(affects(cards, edit('categories', 'c1', ['description']))).toBe(false);
+    // A field absent from the answer (an empty description) is carried all the same.
+    expect(affects(cards, edit('posts', 'p1', ['description']))).toBe(true);
+    // Items asked for by id, found or not: each with the fields selected.
+    const asked = list('posts', 'fields=id,title&ids=x,y,z', []);
+    for (const id of ['x', 'y', 'z']) {
+      expect(affects(asked, edit('posts', id, ['title'])), id).toBe(true);
+      expect(affects(asked, edit('posts', id, ['description'])), id).toBe(false);
+    }
+    // Without `fields`, every field.
+    expect(affects(newest, edit('posts', 'p1', ['coverImage']))).toBe(true);
   });
 
   it('everything after a gap in the bus; a search reindex only searches', () => {
