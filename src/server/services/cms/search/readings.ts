@@ -9,7 +9,7 @@ import { type Morpheme, type ReadingPair, readingPairs, scriptWords, wordsOf } f
  * Readings of kanji, so that a search in kana (うるし) finds the kanji (漆)
  * (docs/decisions/042-search-by-reading.md, 048-lindera-readings.md). The analyser is Lindera's
  * WebAssembly build with IPADIC embedded (npm `lindera-wasm-nodejs-ipadic`): loaded, about
- * 120 MiB more than a bare Node. It never lives in the server's own memory: it runs in a child
+ * 130 MiB more than a bare Node. It never lives in the server's own memory: it runs in a child
  * process started on the first paragraph to read and ended after the idle time, so its memory
  * goes back whole. Each paragraph read is kept (the store below), so a content write sends the
  * analyser only the paragraphs it has not read before. Only the indexing path asks for readings
@@ -205,8 +205,8 @@ export const unanalysed = (text: string): TextAnalysis => ({
  * (title, description, body) though an edit changes one part of it: only what the analyser has
  * not read goes to it, and a write that changes no paragraph with Japanese text does not start
  * it. A paragraph is read alone, as the whole text was: a space breaks the reading anyway.
- * Kept in the server's memory, about STORE_CHARS characters of paragraphs and words (some
- * 2 MiB); a restart forgets them, which costs one reading of a paragraph written again.
+ * Kept in the server's memory, about STORE_CHARS characters of paragraphs and words (a
+ * few MiB); a restart forgets them, which costs one reading of a paragraph written again.
  */
 const STORE_CHARS = 500_000;
 type Store = { paragraphs: Map<string, string>; chars: number };
