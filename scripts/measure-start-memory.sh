@@ -25,8 +25,11 @@ done
 # end the loop early with SIGPIPE, which pipefail turned into a silent exit.)
 pid=$(for p in $(pgrep -f "scripts/launch.mjs start"); do
   # By the executable: Node 24 names its main thread MainThread, so comm is no guide.
-  [[ "$(basename "$(readlink "/proc/$p/exe" 2>/dev/null)")" == node ]] &&
-    tr '\0' '\n' <"/proc/$p/environ" 2>/dev/null | grep -qx "PORT=$port" && echo "$p"
+  # (An if, not &&: a last candidate that is not it must not fail the loop under pipefail.)
+  if [[ "$(basename "$(readlink "/proc/$p/exe" 2>/dev/null)")" == node ]] &&
+    tr '\0' '\n' <"/proc/$p/environ" 2>/dev/null | grep -qx "PORT=$port"; then
+    echo "$p"
+  fi
 done | tail -n 1)
 rss_kib() { awk '/VmRSS/ {k = $2} END {print k + 0}' "/proc/$1/status" 2>/dev/null || true; }
 descendants() {

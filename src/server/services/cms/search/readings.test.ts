@@ -84,6 +84,14 @@ describe('the analyser child (started on demand, stopped when idle)', () => {
     stopReadings();
     expect((await analyseTexts(['工芸']))[0]!.reading).toBe('こうげい');
   }, 30_000);
+
+  it('ends the child once it has answered when asked to stop while it reads', async () => {
+    const reading = analyseTexts(['陶磁器']);
+    stopReadings();
+    expect((await reading)[0]!.reading).toBe('とうじき');
+    await analyserStopped();
+    expect(analyserPid()).toBeNull();
+  }, 30_000);
 });
 
 describe('stored analyses (a text read once is not read again)', () => {

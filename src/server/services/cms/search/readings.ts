@@ -83,8 +83,11 @@ const WORKER_NODE_FLAGS = [
 
 type Pending = { resolve: (words: Morpheme[][]) => void; reject: (error: Error) => void };
 type Answer = { id: number; words?: [string, string | null][][]; error?: string };
-/** A child and the requests sent to it: its exit fails its own requests, never a later child's. */
-type Worker = { child: ChildProcess; pending: Map<number, Pending> };
+/**
+ * A child and the requests sent to it: its exit fails its own requests, never a later child's.
+ * `ending`: asked to stop while it read (stopReadings), it ends on its last answer.
+ */
+type Worker = { child: ChildProcess; pending: Map<number, Pending>; ending: boolean };
 type Analyser = {
   worker: Worker | null;
   idleTimer: NodeJS.Timeout | null;
@@ -125,7 +128,7 @@ function startWorker(): Worker {
   const child = spawn(process.execPath, [...WORKER_NODE_FLAGS, '-e', WORKER_SOURCE, modulePath], {
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
-  const started: Worker = { child, pending: new Map() };
+  const started: Worker = { child, pending: new Map(), ending: false };
   child.on('message', (answer: Answer) => {
     const request = started.pending.get(answer.id);
     if (!request) return;
@@ -137,7 +140,10 @@ function startWorker(): Worker {
           words.map(([surface, reading]) => ({ surface, reading })),
         ),
       );
-    if (started.pending.size === 0) idle(started);
+    if (started.pending.size === 0) {
+      if (started.ending) stop(started);
+      else idle(started);
+    }
   });
   child.on('error', (error) => {
     stop(started);
@@ -295,9 +301,21 @@ export async function analyseTexts(texts: readonly string[]): Promise<TextAnalys
   return analyses;
 }
 
-/** Ends the worker now (tests and scripts that must not wait for the idle timer). */
+/**
+ * Ends the worker now, or once it has answered what it is reading: a batch (the seeding, a
+ * benchmark, a test file) that is done with it need not wait for the idle timer.
+ */
 export function stopReadings(): void {
-  if (state.worker) stop(state.worker);
+  const target = state.worker;
+  if (!target) return;
+  if (target.pending.size === 0) {
+    if (state.idleTimer) clearTimeout(state.idleTimer);
+    state.idleTimer = null;
+    return stop(target);
+  }
+  target.ending = true;
+  // What comes after this call goes to a new child.
+  state.worker = null;
 }
 
 /** The analyser child's process id while it runs, else null (tests, benchmarks). */
