@@ -297,6 +297,7 @@ try {
     settled: options.duration > SETTLED_AFTER_S ? samples[SETTLED_AFTER_S - 1] : undefined,
     minutes: samples.filter((_, i) => (i + 1) % 60 === 0),
     childrenPeak: memory.childrenPeak(),
+    tree: memory.tree(),
   };
   const errors =
     mix.classes.reduce((n, c) => n + c.errors + c.timeouts + c.unexpected, 0) + warmupErrors;

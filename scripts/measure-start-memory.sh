@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # One server process's resident memory after a seeded start (docs/benchmarks.md, "Memory"):
 # starts the production build as `npm start` does on a fresh data directory, waits for the
-# seed and 8 s more, prints VmRSS, sends 32 page requests, prints it again and stops.
+# seed and 8 s more, prints VmRSS, sends 32 page requests, prints it again and stops. Each line
+# also gives the whole process tree: the server and the processes it started (the reading
+# analyser's child while it runs), summed.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 port=${PORT:-3399}
@@ -23,13 +25,30 @@ done
 # end the loop early with SIGPIPE, which pipefail turned into a silent exit.)
 pid=$(for p in $(pgrep -f "scripts/launch.mjs start"); do
   # By the executable: Node 24 names its main thread MainThread, so comm is no guide.
-  [[ "$(basename "$(readlink "/proc/$p/exe" 2>/dev/null)")" == node ]] &&
-    tr '\0' '\n' <"/proc/$p/environ" 2>/dev/null | grep -qx "PORT=$port" && echo "$p"
+  # (An if, not &&: a last candidate that is not it must not fail the loop under pipefail.)
+  if [[ "$(basename "$(readlink "/proc/$p/exe" 2>/dev/null)")" == node ]] &&
+    tr '\0' '\n' <"/proc/$p/environ" 2>/dev/null | grep -qx "PORT=$port"; then
+    echo "$p"
+  fi
 done | tail -n 1)
+rss_kib() { awk '/VmRSS/ {k = $2} END {print k + 0}' "/proc/$1/status" 2>/dev/null || true; }
+descendants() {
+  local child
+  for child in $(cat /proc/"$1"/task/*/children 2>/dev/null); do
+    echo "$child"
+    descendants "$child"
+  done
+}
+report() {
+  local server tree=0 p
+  server=$(rss_kib "$pid")
+  for p in "$pid" $(descendants "$pid"); do tree=$((tree + $(rss_kib "$p") + 0)); done
+  echo "$1: $((server / 1024)) MiB (whole process tree $((tree / 1024)) MiB)"
+}
 sleep 8
-echo "idle: $(awk '/VmRSS/ {print int($2/1024)}' "/proc/$pid/status") MiB"
+report idle
 for path in / /posts; do curl -s -o /dev/null "http://127.0.0.1:$port$path"; done
 for _ in $(seq 1 30); do curl -s -o /dev/null "http://127.0.0.1:$port/"; done
 sleep 3
-echo "after 32 requests: $(awk '/VmRSS/ {print int($2/1024)}' "/proc/$pid/status") MiB"
+report "after 32 requests"
 kill "$npm_pid" 2>/dev/null || true

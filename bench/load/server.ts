@@ -131,6 +131,11 @@ export type MemorySampler = {
   mark: () => number;
   /** The most the processes the server started (the reading analyser) held at once, in MiB. */
   childrenPeak: () => number;
+  /**
+   * The whole process tree (the server and its children, summed at each sample), in MiB: the
+   * most since the sampler started, and the last sample.
+   */
+  tree: () => { peak: number; end: number };
   stop: () => void;
 };
 
@@ -150,20 +155,25 @@ export function cpuMs(pid: number): number {
 /** Linux's USER_HZ, the unit of /proc/PID/stat's times (100 on every current kernel). */
 const CLOCK_TICKS = 100;
 
-/** Samples the server process's resident memory (VmRSS) every second. */
+/** Samples the server process's resident memory (VmRSS) and its children's every second. */
 export function sampleMemory(pid: number): MemorySampler {
   const samples: number[] = [];
   let childrenPeak = 0;
+  const tree = { peak: 0, end: 0 };
   const now = () => Math.round(rssKiB(pid) / 1024);
   const timer = setInterval(() => {
-    samples.push(now());
+    const server = rssKiB(pid);
+    samples.push(Math.round(server / 1024));
     const children = descendants(pid).reduce((kib, child) => kib + rssKiB(child), 0);
     childrenPeak = Math.max(childrenPeak, Math.round(children / 1024));
+    tree.end = Math.round((server + children) / 1024);
+    tree.peak = Math.max(tree.peak, tree.end);
   }, 1000);
   timer.unref();
   return {
     now,
     childrenPeak: () => childrenPeak,
+    tree: () => ({ ...tree }),
     mark: () => samples.length,
     since: (mark) => samples.slice(mark),
     stop: () => clearInterval(timer),

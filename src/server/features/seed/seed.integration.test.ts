@@ -12,6 +12,7 @@ import { leadOf } from '@/lib/access/lead';
 import { CONTENT_MODEL, findEndpoint } from '@/lib/cms/model';
 import { MEMBERS_DIVIDER } from '@/lib/cms/members-divider';
 import { listContents } from '@/server/services/cms/store';
+import { analyserPid } from '@/server/services/cms/search/readings';
 import { homeFetchSizes, selectHomePosts } from '@/lib/home/home-selection';
 import { FREE_PLAN_POST_LIMIT } from '@/server/features/content/client';
 import { htmlToText } from '@/lib/text/html-to-text';
@@ -78,6 +79,11 @@ describe('demo corpus seed', () => {
   }, 300_000);
   afterAll(async () => {
     await database.close();
+  });
+
+  it('leaves no reading analyser running once it is done', () => {
+    // A fresh instance's idle memory counts its children (docs/decisions/048-lindera-readings.md).
+    expect(analyserPid()).toBeNull();
   });
 
   it('fills an empty database with the promised amounts, all published', async () => {

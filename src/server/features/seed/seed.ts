@@ -17,6 +17,7 @@ import {
 } from './demo-media';
 import { DEMO_HOME, DEMO_PAGES } from './demo-pages';
 import { createContent, updateContent } from '@/server/services/cms/writes';
+import { stopReadings } from '@/server/services/cms/search/readings';
 
 /**
  * Loads the demo corpus through the content store, so validation, sanitising and search
@@ -168,5 +169,8 @@ export async function seedDemoContent(db: Db, options: SeedOptions = {}): Promis
     created[page.endpoint] = count;
     log(`${page.endpoint}: ${count ? 'created' : 'already present'}`);
   }
+  // The seeding was the reading analyser's work: its child ends now, not after its idle time
+  // (a fresh instance's idle memory counts it: docs/decisions/048-lindera-readings.md).
+  stopReadings();
   return { created };
 }

@@ -1,5 +1,12 @@
-import { afterAll, describe, expect, it } from 'vitest';
-import { analyseTexts, readingOf, stopReadings } from './readings';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import {
+  analyseTexts,
+  analyserPid,
+  analyserStopped,
+  readingOf,
+  setReadingsIdleMs,
+  stopReadings,
+} from './readings';
 
 afterAll(() => stopReadings());
 
@@ -52,5 +59,71 @@ describe('analyseTexts (the analyser in its child process)', () => {
     );
     expect(analyses[3]).toEqual({ reading: '', words: ['ウルシ'], pairs: [] });
     expect(analyses[4]).toEqual({ reading: '', words: ['design'], pairs: [] });
+  }, 30_000);
+});
+
+describe('the analyser child (started on demand, stopped when idle)', () => {
+  afterEach(() => setReadingsIdleMs(null));
+
+  it('stops after its idle time and starts again for the next text', async () => {
+    setReadingsIdleMs(50);
+    // Texts no earlier test read: a stored paragraph would not start the child.
+    expect((await analyseTexts(['藍染']))[0]!.reading).toBe('あいぞめ');
+    const pid = analyserPid();
+    expect(pid).toBeTypeOf('number');
+    await analyserStopped();
+    expect(analyserPid()).toBeNull();
+    expect((await analyseTexts(['組子']))[0]!.reading).toBe('くみこ');
+    expect(analyserPid()).not.toBe(pid);
+  }, 30_000);
+
+  it('answers a text asked for right after the previous child was stopped', async () => {
+    // The old child's exit used to fail every pending request, the new child's too: a seeding
+    // that paused past the idle time indexed the next item without readings.
+    await analyseTexts(['漆器']);
+    stopReadings();
+    expect((await analyseTexts(['工芸']))[0]!.reading).toBe('こうげい');
+  }, 30_000);
+
+  it('ends the child once it has answered when asked to stop while it reads', async () => {
+    const reading = analyseTexts(['陶磁器']);
+    stopReadings();
+    expect((await reading)[0]!.reading).toBe('とうじき');
+    await analyserStopped();
+    expect(analyserPid()).toBeNull();
+  }, 30_000);
+});
+
+describe('stored analyses (a text read once is not read again)', () => {
+  it('reuses the words of each paragraph it has read: only new text starts the analyser', async () => {
+    const first = await analyseTexts(['漆の器 和紙の本']);
+    stopReadings();
+    // The same paragraphs, one of them with a counter after it: no analyser is needed.
+    const again = await analyseTexts(['漆の器 和紙の本 2026', '和紙の本']);
+    expect(analyserPid()).toBeNull();
+    expect(again[0]!.reading).toBe(first[0]!.reading);
+    expect(again[0]!.pairs).toEqual(first[0]!.pairs);
+    expect(again[0]!.words).toEqual(expect.arrayContaining([...first[0]!.words, '2026']));
+    expect(again[1]!.reading).toBe('わしのほん');
+    // A changed paragraph is read.
+    expect((await analyseTexts(['漆の器 紙の本']))[0]!.reading).toBe('うるしのうつわ かみのほん');
+    expect(analyserPid()).toBeTypeOf('number');
+  }, 30_000);
+
+  it('reads a text whole as before: the words and readings of paragraphs together', async () => {
+    const [analysis] = await analyseTexts(['展覧会の記録\n\n写真と映像、2026年の工芸']);
+    expect(analysis!.reading).toBe('てんらんかいのきろく しゃしんとえいぞう ねんのこうげい');
+    expect(analysis!.words).toEqual(
+      expect.arrayContaining([
+        '展覧',
+        'テンラン',
+        '記録',
+        'キロク',
+        '写真',
+        '2026',
+        '工芸',
+        'コウゲイ',
+      ]),
+    );
   }, 30_000);
 });
