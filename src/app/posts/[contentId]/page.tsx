@@ -190,9 +190,11 @@ export default async function PostPage({ params, searchParams }: PostPageProps) 
       </div>
 
       {related.length > 0 ? (
-        <Section id="related-heading" title="関連記事">
-          <CardGrid items={related.map(postCard)} />
-        </Section>
+        <div className={styles.related}>
+          <Section id="related-heading" title="関連記事">
+            <CardGrid items={related.map(postCard)} />
+          </Section>
+        </div>
       ) : null}
     </article>
   );
