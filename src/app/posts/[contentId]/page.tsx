@@ -190,11 +190,9 @@ export default async function PostPage({ params, searchParams }: PostPageProps) 
       </div>
 
       {related.length > 0 ? (
-        <div className={styles.related}>
-          <Section id="related-heading" title="関連記事">
-            <CardGrid items={related.map(postCard)} />
-          </Section>
-        </div>
+        <Section id="related-heading" title="関連記事">
+          <CardGrid items={related.map(postCard)} />
+        </Section>
       ) : null}
     </article>
   );
