@@ -4,7 +4,7 @@
  * the main thread's time × 4). No flag here changes that preset; the Chrome flags only keep the
  * browser quiet. Each page is measured 3 times in rounds, the framework's bare App Router page
  * (bench/bare-app) first in each round, so that all of them share the machine's load of the
- * moment, and the run of median performance is kept.
+ * moment, and each measure's median is kept.
  *
  * `npm run bench:lighthouse`: a production build on the demo corpus (embedded PGlite), `/`, a
  * post and `/service-plans` beside the bare page. bench/pages.ts uses the same measure.
@@ -84,10 +84,12 @@ export async function lighthouse(url: string): Promise<LighthouseRun> {
 
 export type LighthouseRow = { name: string; runs: LighthouseRun[]; median: LighthouseRun };
 
-/** The run of median performance (ties: of median LCP). */
+/** Each measure's median over the runs (each on its own: the runs' worst LCP need not be its worst score). */
 export function medianRun(runs: LighthouseRun[]): LighthouseRun {
-  const sorted = [...runs].sort((a, b) => a.perf - b.perf || b.lcp - a.lcp);
-  return sorted[Math.floor(sorted.length / 2)]!;
+  const median = (key: keyof LighthouseRun) =>
+    runs.map((r) => r[key]).sort((a, b) => a - b)[Math.floor(runs.length / 2)]!;
+  const keys = Object.keys(runs[0]!) as (keyof LighthouseRun)[];
+  return Object.fromEntries(keys.map((key) => [key, median(key)])) as LighthouseRun;
 }
 
 /**
