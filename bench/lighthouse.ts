@@ -121,7 +121,7 @@ export async function lighthouseRounds(
 export function lighthouseTable(rows: LighthouseRow[]): string {
   const bare = rows[0]!.median;
   return [
-    '| page | performance (3 runs) | vs bare | LCP ms | vs bare | TBT ms | FCP ms | CLS | a11y | BP | SEO | benchmarkIndex |',
+    '| page | performance (runs) | vs bare | LCP ms (runs) | vs bare | TBT ms | FCP ms | CLS | a11y | BP | SEO | benchmarkIndex |',
     '| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |',
     ...rows
       .map(({ name, runs, median: m }) =>
@@ -129,7 +129,7 @@ export function lighthouseTable(rows: LighthouseRow[]): string {
           name,
           `${m.perf} (${runs.map((r) => r.perf).join(', ')})`,
           m.perf - bare.perf,
-          m.lcp,
+          `${m.lcp} (${runs.map((r) => r.lcp).join(', ')})`,
           m.lcp - bare.lcp,
           m.tbt,
           m.fcp,
