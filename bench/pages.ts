@@ -7,29 +7,28 @@
  *   sends them), and the client-side navigation to it (the RSC request the router sends) as
  *   anonymous and paid; req/s, the ratio to the plain server (targets: anonymous ≥ 0.5, the
  *   rest ≥ 0.25), p50 and p99, the server's peak memory;
- * - Lighthouse (mobile settings, Debian's chromium) on `/`, a post and a movie page (targets:
- *   performance ≥ 95, accessibility, best practices and SEO 100), with LCP, CLS and TBT;
+ * - Lighthouse (its standard mobile preset, median of 3, bench/lighthouse.ts) on `/`, a post, a
+ *   movie page and `/service-plans` beside the bare App Router page measured in the same rounds
+ *   (targets: performance within 5 points and LCP within 1 s of the bare page's; accessibility,
+ *   best practices and SEO 100), with LCP, FCP, CLS and TBT;
  * - first-load JavaScript per route: every script the page's HTML loads, gzip-compressed, beside
  *   the framework's floor (bench/bare-app) and the site's own share above it (target: a post
  *   page ≤ 130 KB, below the floor of Next.js 16.4; see docs/benchmarks.md).
  */
-import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import { openDatabase } from '@/server/platform/db/client';
 import { runAdminCommand } from '@/server/features/admin/commands';
 import { copyDemoMedia, seedDemoContent } from '@/server/features/seed/seed';
 import { loadBuildSettings, runNextBuild, staleBuildReason } from '../scripts/lib/build-freshness';
 import { seedCorpus } from './cms-corpus';
-import { firstLoadJsBytes, frameworkFloorBytes } from './first-load-js';
+import { firstLoadJsBytes, frameworkFloorBytes, startBareApp } from './first-load-js';
+import { lighthouseRounds, lighthouseTable } from './lighthouse';
 import { load, peakRssMiB, plainServer, root, startServer } from './lib';
 
 const POSTS = Number(process.env.BENCH_POSTS ?? 10_000);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
-const CHROME = process.env.CHROME_PATH ?? '/usr/bin/chromium';
-const run = promisify(execFile);
 
 const settings = loadBuildSettings();
 if (staleBuildReason(root, settings) && (await runNextBuild(root, settings)) !== 0) process.exit(1);
@@ -141,55 +140,16 @@ for (const route of ['/', postPath, moviePath, '/posts', '/login'])
   js.push({ route, kb: (await firstLoadJsBytes(base + route)) / 1024 });
 const floorKb = (await frameworkFloorBytes()) / 1024;
 
-// Lighthouse, mobile (its default), the second of two runs per page.
-type Lh = {
-  route: string;
-  perf: number;
-  a11y: number;
-  bp: number;
-  seo: number;
-  lcp: number;
-  cls: number;
-  tbt: number;
-  /** Lighthouse's measure of this machine's CPU speed, for reading TBT across runs. */
-  benchmarkIndex: number;
-};
-const lighthouse: Lh[] = [];
-for (const route of ['/', postPath, moviePath]) {
-  const out = path.join(dataDir, 'lh.json');
-  // Twice: the first run warms what a live site has warm (optimised images, rendered pages).
-  for (let pass = 0; pass < 2; pass++)
-    await run(
-      process.execPath,
-      [
-        path.join(root, 'node_modules/lighthouse/cli/index.js'),
-        base + route,
-        '--quiet',
-        '--output=json',
-        `--output-path=${out}`,
-        '--only-categories=performance,accessibility,best-practices,seo',
-        `--chrome-flags=--headless=new --no-sandbox --disable-gpu --disable-dev-shm-usage --disable-background-networking --disable-component-update --disable-sync --no-first-run --disable-quic`,
-      ],
-      { env: { ...process.env, CHROME_PATH: CHROME }, maxBuffer: 64 * 1024 * 1024 },
-    );
-  const report = JSON.parse(fs.readFileSync(out, 'utf8')) as {
-    categories: Record<string, { score: number }>;
-    audits: Record<string, { numericValue: number }>;
-    environment?: { benchmarkIndex?: number };
-  };
-  const score = (id: string) => Math.round((report.categories[id]?.score ?? 0) * 100);
-  lighthouse.push({
-    route,
-    perf: score('performance'),
-    a11y: score('accessibility'),
-    bp: score('best-practices'),
-    seo: score('seo'),
-    lcp: Math.round(report.audits['largest-contentful-paint']?.numericValue ?? 0),
-    cls: Number((report.audits['cumulative-layout-shift']?.numericValue ?? 0).toFixed(3)),
-    tbt: Math.round(report.audits['total-blocking-time']?.numericValue ?? 0),
-    benchmarkIndex: Math.round(report.environment?.benchmarkIndex ?? 0),
-  });
-}
+// Lighthouse's standard mobile preset, median of 3, beside the bare App Router page in the same
+// rounds (bench/lighthouse.ts).
+const bare = await startBareApp();
+const lighthouse = await lighthouseRounds([
+  { name: 'bench/bare-app', url: bare.url },
+  ...['/', postPath, moviePath, '/service-plans'].map((route) => ({
+    name: `\`${route}\``,
+    url: base + route,
+  })),
+]).finally(() => bare.stop());
 
 const peak = peakRssMiB(server.process.pid!);
 await server.stop();
@@ -219,11 +179,9 @@ ${row('post page, anonymous, PAGE_CACHE=off (rendered per request)', rendered)}
 
 Peak server memory: ${peak} MiB.
 
-Lighthouse (mobile):
+Lighthouse, standard mobile preset (simulated throttling), median of 3 beside the bare page:
 
-| route | performance | accessibility | best practices | SEO | LCP ms | CLS | TBT ms | benchmarkIndex |
-| --- | --- | --- | --- | --- | --- | --- | --- | --- |
-${lighthouse.map((l) => `| ${l.route} | ${l.perf} | ${l.a11y} | ${l.bp} | ${l.seo} | ${l.lcp} | ${l.cls} | ${l.tbt} | ${l.benchmarkIndex} |`).join('\n')}
+${lighthouseTable(lighthouse)}
 
 First-load JavaScript (gzip -9). The framework's floor, an App Router site of one layout, one
 page and one link built by the same Next.js: ${floorKb.toFixed(1)} KB.
