@@ -245,6 +245,13 @@ describe('PageCache', () => {
     cache.store('k', page('plain'));
     expect(cache.find('k', undefined)?.page.body.toString()).toBe('plain');
     expect(cache.find('k', 'gzip')?.page.body.toString()).toBe('plain');
+    // A browser is not served the copy a client without compression left (curl, a crawler: the
+    // home page 8× larger); its own render is compressed and kept beside it.
+    cache.store('k', { ...page('plain, for curl'), askedUncompressed: true });
+    expect(cache.find('k', undefined)?.page.body.toString()).toBe('plain, for curl');
+    expect(cache.find('k', 'br')?.page.body.toString()).toBe('plain, for curl');
+    expect(cache.find('k', 'gzip, deflate, br, zstd')?.page.body.toString()).toBe('deflated');
+    expect(cache.find('k', 'gzip')).toBeUndefined();
     // An encoding the cache does not know is not filed at all.
     cache.store('x', { ...page('z'), headers: { 'content-encoding': 'zstd' } });
     expect(cache.find('x', 'zstd, identity')).toBeUndefined();

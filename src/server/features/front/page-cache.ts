@@ -33,6 +33,8 @@ export type CachedPage = {
   reads: ContentReads | null;
   /** When a change made it the previous version (src/server/services/cms/reads.ts). */
   staleSince?: number;
+  /** Its render's request took no compression the framework uses (so it was sent uncompressed). */
+  askedUncompressed?: boolean;
 };
 
 /** A page found for a request: `stale` when a change made it the previous version. */
@@ -109,6 +111,12 @@ export function acceptedEncodings(header: string | string[] | undefined): Encodi
   });
 }
 
+/** Whether a client takes a coding the framework compresses pages with (gzip, deflate). */
+export function takesCompression(header: string | string[] | undefined): boolean {
+  const accepted = acceptedEncodings(header);
+  return accepted.includes('gzip') || accepted.includes('deflate');
+}
+
 const encodingOf = (value: number | string | string[] | undefined): Encoding | null => {
   if (Array.isArray(value)) return null; // more than one coding: not one to serve again
   const coding = String(value ?? 'identity')
@@ -165,9 +173,13 @@ export class PageCache {
     acceptEncoding: string | string[] | undefined,
     renewing = false,
   ): FoundPage | undefined {
+    const compresses = takesCompression(acceptEncoding);
     for (const encoding of acceptedEncodings(acceptEncoding)) {
       const hit = this.get(`${key}\n${encoding}`, renewing);
-      if (hit) return { page: hit, stale: this.now() >= this.staleSince(hit) };
+      // Not the uncompressed copy a client without compression left (curl, a crawler) to one
+      // the framework would compress for: its own render is compressed and kept beside it.
+      if (!hit || (hit.askedUncompressed && compresses)) continue;
+      return { page: hit, stale: this.now() >= this.staleSince(hit) };
     }
     return undefined;
   }

@@ -144,6 +144,16 @@ describe('the request pipeline', () => {
     expect(again.headers.get('x-request-id')).not.toBe(first.headers.get('x-request-id'));
   });
 
+  it('does not answer a browser with the uncompressed copy a client without compression left', async () => {
+    const plain = { headers: { 'accept-encoding': 'identity' } };
+    await fetch(`${base}/insight`, plain);
+    expect((await fetch(`${base}/insight`, plain)).headers.get('x-page-cache')).toBe('hit');
+    // The browser's render (sent as the framework sends it) is kept for the next browser.
+    expect((await fetch(`${base}/insight`)).headers.get('x-page-cache')).toBeNull();
+    expect((await fetch(`${base}/insight`)).headers.get('x-page-cache')).toBe('hit');
+    expect(rendersOf('/insight')).toBe(2);
+  });
+
   it('keeps a render overtaken by an edit of public fields as the previous version, to renew', async () => {
     expect((await fetch(`${base}/posts/edited`)).headers.get('x-page-cache')).toBeNull();
     // Not rendered again for this reader: served while the server renews it.

@@ -18,7 +18,14 @@ import { answerOutage, answersAtOnce, outageGuard } from './db-outage';
 import type { FrontResponse } from './front-response';
 import { isGiftRequest } from './gift-answer';
 import { sendWebResponse, toWebRequest } from './node-bridge';
-import { type PageCache, PageCopy, cacheablePath, pageKey, sendCachedPage } from './page-cache';
+import {
+  type PageCache,
+  PageCopy,
+  cacheablePath,
+  pageKey,
+  sendCachedPage,
+  takesCompression,
+} from './page-cache';
 import type { PageRefresher } from './page-refresh';
 import { type RequestAudience, requestAudience } from './request-audience';
 import { isMalformedPath, refuseBadRequest, servedUrl } from './request-guard';
@@ -277,6 +284,7 @@ async function render(req: IncomingMessage, ctx: FrontContext) {
         ...page,
         begunAt,
         reads,
+        askedUncompressed: !takesCompression(req.headers['accept-encoding']),
         ...(changed === 'edited' ? { staleSince: Date.now() } : {}),
       });
     }, audience.setCookie);
