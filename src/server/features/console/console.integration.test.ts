@@ -317,7 +317,7 @@ describe('workflow', () => {
     expect((await rowOf(post.id))?.draftData).toMatchObject({ title: '直した見出し' });
   });
 
-  it('answers a publication before its kanji are read: found by them at once, by their kana once read', async () => {
+  it('answers a publication without waiting for its kanji to be read: found by them at once, by their kana once read', async () => {
     const post = await newPost('漆の器を直す');
     const found = async (q: string, scope: SearchScope) =>
       (
@@ -333,9 +333,10 @@ describe('workflow', () => {
       baseUpdatedAt: post.updatedAt,
     });
     expect(published.status).toBe(200);
-    // The reading analyser's child takes seconds to start: the editor is not kept waiting for it.
+    // The reading analyser's child takes seconds to start: the editor is not kept waiting for it
+    // (bench:staff times it), and the kanji are searchable at once. Whether the kana already are
+    // depends on the child: a warm one may have read them before the first search.
     expect(await found('漆', { kind: 'full' })).toContain(post.id);
-    expect(await found('うるし', { kind: 'full' })).not.toContain(post.id);
     await readingsIndexed();
     expect(await found('うるし', { kind: 'full' })).toContain(post.id);
     expect(await found('うるし', { kind: 'open' })).toContain(post.id);

@@ -3,7 +3,7 @@ import { createHash } from 'node:crypto';
 import { type SQL, and, eq, sql } from 'drizzle-orm';
 import { foldTerm } from '@/lib/japanese-text';
 import { type Viewer, audioFor, connectFor, movieFor, postFor } from '@/lib/access/post-access';
-import type { Db } from '@/server/platform/db/client';
+import { type Db, isClosedDatabaseError } from '@/server/platform/db/client';
 import { cmsContents } from '@/server/platform/db/schema';
 import { SEARCH_TEXT_CHANGED, emitContentChange } from './events';
 import {
@@ -285,7 +285,10 @@ export function indexReadingsLater(db: Db, def: EndpointDef, id: string): void {
       // Answers cached before the readings were in must not outlive them.
       if (updated.length > 0) emitContentChange(SEARCH_TEXT_CHANGED);
     })
-    .catch((error: unknown) => console.error('[search] readings not indexed:', error));
+    .catch((error: unknown) => {
+      // Closed (shutdown, a finished test): the next start's reindex completes the row.
+      if (!isClosedDatabaseError(error)) console.error('[search] readings not indexed:', error);
+    });
 }
 
 /** When the readings asked for so far are indexed (tests, scripts). */
@@ -507,7 +510,7 @@ const reindexing = singleton('search-reindexing', () => new WeakMap<Db, Promise<
 export function reindexInBackground(db: Db): void {
   if (reindexing.has(db)) return;
   const run = reindexStaleRows(db).catch((error: unknown) => {
-    console.error('[search] reindexing failed:', error);
+    if (!isClosedDatabaseError(error)) console.error('[search] reindexing failed:', error);
     reindexing.delete(db); // tried again on a later search
     return 0;
   });
