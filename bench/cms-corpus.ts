@@ -1,12 +1,33 @@
 /** The content benchmark's corpus: posts of deterministic Japanese text over 20 categories. */
 import { sql } from 'drizzle-orm';
 import { createApiKey } from '@/server/services/cms/api-keys';
-import { findEndpoint } from '../src/lib/cms/model';
+import { type EndpointDef, findEndpoint } from '../src/lib/cms/model';
 import { searchColumns } from '@/server/services/cms/search-index';
 import { openDatabase } from '@/server/platform/db/client';
 import { cmsContents } from '@/server/platform/db/schema';
 
 export const CATEGORIES = 20;
+
+/** A content row published at `at`, with its search columns, for a bulk insert. */
+export async function publishedRow(
+  def: EndpointDef,
+  id: string,
+  data: Record<string, unknown>,
+  at: Date,
+  options: { readings?: boolean } = {},
+) {
+  return {
+    endpoint: def.endpoint,
+    id,
+    status: 'PUBLISH' as const,
+    data,
+    createdAt: at,
+    updatedAt: at,
+    publishedAt: at,
+    revisedAt: at,
+    ...(await searchColumns(def, data, options)),
+  };
+}
 
 /** Deterministic pseudo-random text from a design vocabulary, so runs are comparable. */
 function generator(seed: number) {
@@ -112,17 +133,8 @@ export async function seedCorpus(
         seriesOrder: i,
       };
       const at = new Date(now + i * 60_000);
-      rows.push({
-        endpoint: 'posts',
-        id: `post-${String(i).padStart(6, '0')}`,
-        status: 'PUBLISH',
-        data,
-        createdAt: at,
-        updatedAt: at,
-        publishedAt: at,
-        revisedAt: at,
-        ...(await searchColumns(postsDef, data, { readings })),
-      });
+      const id = `post-${String(i).padStart(6, '0')}`;
+      rows.push(await publishedRow(postsDef, id, data, at, { readings }));
     }
     await database.db.insert(cmsContents).values(rows);
   }

@@ -26,10 +26,9 @@ import {
   partnerContracts,
   partnerInquiries,
 } from '@/server/platform/db/schema';
-import { searchColumns } from '@/server/services/cms/search-index';
 import { createContent } from '@/server/services/cms/writes';
 import { addReaders } from '../tests/support/newsletter';
-import { seedCorpus } from './cms-corpus';
+import { publishedRow, seedCorpus } from './cms-corpus';
 
 export const STAFF_EMAIL = 'staff@bench.example';
 export const STAFF_PASSWORD = 'bench-kumo-no-ue-77';
@@ -93,17 +92,7 @@ async function seedPartners(db: Db, drafts: number): Promise<StaffCorpus['inRevi
       name: `ベンチ設計事務所 ${p}`,
       description: '住宅と公共建築を手がける設計事務所。地域の木材を使った木造建築を得意とする。',
     };
-    rows.push({
-      endpoint: 'partners',
-      id: partnerId(p),
-      status: 'PUBLISH',
-      data,
-      createdAt: at,
-      updatedAt: at,
-      publishedAt: at,
-      revisedAt: at,
-      ...(await searchColumns(partnersDef, data)),
-    });
+    rows.push(await publishedRow(partnersDef, partnerId(p), data, at));
   }
   await db.insert(cmsContents).values(rows);
   await db.insert(partnerContracts).values(
@@ -150,17 +139,7 @@ async function seedPartners(db: Db, drafts: number): Promise<StaffCorpus['inRevi
           employmentType: [fields.employmentType],
           location: fields.location,
         };
-        jobs.push({
-          endpoint: 'jobs',
-          id,
-          status: 'PUBLISH',
-          data,
-          createdAt: updated,
-          updatedAt: updated,
-          publishedAt: updated,
-          revisedAt: updated,
-          ...(await searchColumns(jobsDef, data)),
-        });
+        jobs.push(await publishedRow(jobsDef, id, data, updated));
       }
     }
   await db.insert(jobListings).values(listings);
