@@ -1,4 +1,4 @@
-import { beforeAll, describe, expect, it, vi } from 'vitest';
+import { beforeAll, describe, expect, it, onTestFinished, vi } from 'vitest';
 import { MEMBERS_DIVIDER } from '@/lib/cms/members-divider';
 import type { ClaimedLetter } from './delivery';
 import { type LetterPost, renderNewsletterLetter } from './letter';
@@ -61,6 +61,11 @@ describe('the sender’s letters', () => {
   });
 
   it('fill the per-post template into exactly what a whole render gives', async () => {
+    // One second for both renders: the unsubscribe link's token carries its expiry in seconds.
+    vi.useFakeTimers({ toFake: ['Date'], now: Date.UTC(2026, 10, 29, 3, 0, 0) });
+    onTestFinished(() => {
+      vi.useRealTimers();
+    });
     const loadPost = vi.fn(() => Promise.resolve(post));
     const compose = createLetterComposer({ loadPost, loadFreePlan, siteUrl: SITE });
     await compose(letter({}));
