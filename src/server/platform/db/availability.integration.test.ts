@@ -2,6 +2,8 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Database, openDatabase, pingDatabase, queryRows } from './client';
 import { DatabaseAvailability, isOutageError, probeServer } from './availability';
+import { randomBytes } from 'node:crypto';
+import { databaseUrl, serverQuery } from '@test-support/db/postgres-server';
 import { type TcpProxy, startTcpProxy } from '@test-support/db/tcp-proxy';
 
 /**
@@ -9,7 +11,8 @@ import { type TcpProxy, startTcpProxy } from '@test-support/db/tcp-proxy';
  * restores: the outage is noticed, queries fail with an outage error (never a crash), and the
  * app is back by itself once the server answers again. Needs a server (DATABASE_URL, as CI runs
  * it with scripts/with-postgres.sh): the embedded database lives in the process and cannot go
- * away.
+ * away. The test terminates every session of a database, so it works in one of its own: in the
+ * server's own database it killed other test files' CREATE DATABASE sessions (CI, 2026-11-29).
  */
 
 const serverUrl = process.env.DATABASE_URL;
@@ -28,11 +31,15 @@ describe.skipIf(!serverUrl)('a PostgreSQL server that goes away and comes back',
   let database: Database;
   let availability: DatabaseAvailability;
   const lines: string[] = [];
+  const ownName = `availability_${randomBytes(4).toString('hex')}`;
+  let ownUrl: string;
 
   beforeAll(async () => {
+    await serverQuery(serverUrl!, `CREATE DATABASE "${ownName}"`);
+    ownUrl = databaseUrl(serverUrl!, ownName);
     const target = new URL(serverUrl!);
     proxy = await startTcpProxy({ host: target.hostname, port: Number(target.port || 5432) });
-    const url = proxy.url(serverUrl!);
+    const url = proxy.url(ownUrl);
     availability = new DatabaseAvailability({
       probe: () => probeServer(url),
       log: (line) => lines.push(line),
@@ -49,6 +56,7 @@ describe.skipIf(!serverUrl)('a PostgreSQL server that goes away and comes back',
     await proxy.restore().catch(() => {});
     await database.close();
     await proxy.close();
+    await serverQuery(serverUrl!, `DROP DATABASE IF EXISTS "${ownName}" WITH (FORCE)`);
   });
 
   it('is available while queries succeed, and a query error that is no outage changes nothing', async () => {
@@ -112,7 +120,7 @@ describe.skipIf(!serverUrl)('a PostgreSQL server that goes away and comes back',
 
   it('treats a connection the server terminates (57P01) as an outage, back at the next probe', async () => {
     await Promise.all([1, 2].map(() => pingDatabase(database.db)));
-    const admin = new (await import('pg')).default.Client({ connectionString: serverUrl });
+    const admin = new (await import('pg')).default.Client({ connectionString: ownUrl });
     await admin.connect();
     try {
       await admin.query(
