@@ -107,6 +107,9 @@ describe('billing sandbox konbini payments', () => {
     expect(completed?.data.object).toMatchObject({ payment_status: 'unpaid' });
     expect(completed?.created).toBe(START);
 
+    // The checkout page of the completed session leads to the voucher.
+    const checkout = await pages.fetchPage(`/billing-sandbox/checkout/${session.id}`);
+    expect(checkout.text).toContain(`href="${voucherPath}"`);
     const voucher = await pages.fetchPage(voucherPath);
     await expectSandboxPage(voucher, {
       headers: true,

@@ -6,6 +6,7 @@ import { completePaymentCheckoutSession, successUrlOf } from '../resources/check
 import { PAYMENT_METHOD_TYPE } from '../resources/payment-methods';
 import { DECLINED_MESSAGE } from './card-form';
 import { messagePage, redirect } from './layout';
+import { konbiniVoucherPath } from './paths';
 
 /**
  * How the checkout pages end, in either mode: a session that is no longer open (completed:
@@ -45,6 +46,14 @@ function expiredPage(session: SandboxObject): Response {
 
 export function completedPage(session: SandboxObject): Response {
   const successUrl = successUrlOf(session);
+  // A konbini payment's session completes unpaid: its voucher is what the reader needs.
+  if (isPayment(session) && session.payment_status === 'unpaid') {
+    return messagePage(
+      'コンビニでのお支払いをお待ちしています',
+      'お支払い番号は発行済みです。期限までにコンビニでお支払いください。',
+      { href: konbiniVoucherPath(String(session.payment_intent)), label: 'お支払い番号を表示する' },
+    );
+  }
   return messagePage(
     isPayment(session) ? 'お支払いの手続きは完了しています' : 'お申し込みは完了しています',
     isPayment(session)
