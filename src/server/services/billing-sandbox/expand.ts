@@ -27,7 +27,23 @@ const EXPANDABLE: Record<string, Record<string, string>> = {
   invoiceitem: { customer: 'customer' },
   'promotion_code.promotion': { coupon: 'coupon' },
   promotion_code: { customer: 'customer' },
-  'checkout.session': { customer: 'customer', invoice: 'invoice', subscription: 'subscription' },
+  'checkout.session': {
+    customer: 'customer',
+    invoice: 'invoice',
+    payment_intent: 'payment_intent',
+    subscription: 'subscription',
+  },
+  payment_intent: {
+    customer: 'customer',
+    latest_charge: 'charge',
+    payment_method: 'payment_method',
+  },
+  charge: {
+    customer: 'customer',
+    payment_intent: 'payment_intent',
+    payment_method: 'payment_method',
+  },
+  refund: { charge: 'charge', payment_intent: 'payment_intent' },
 };
 
 const MAX_EXPAND_DEPTH = 4;
