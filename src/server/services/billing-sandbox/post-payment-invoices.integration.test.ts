@@ -132,6 +132,11 @@ describe('billing sandbox post-payment invoices', () => {
       parent: { type: 'invoice_item_details', subscription_item_details: null },
       taxes: [{ amount: 100, taxable_amount: 1000, tax_behavior: 'inclusive' }],
     });
+    // No subscription made it: its parent is null, and expands to null as on Stripe.
+    const expanded = await pages.stripe.invoices.retrieve(invoice.id, {
+      expand: ['parent.subscription_details.subscription'],
+    });
+    expect(expanded.parent).toBeNull();
     expect((await invoicesOf(customer.id)).map((item) => item.id)).toEqual([
       invoice.id,
       subscriptionInvoice?.id,
