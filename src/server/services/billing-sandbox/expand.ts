@@ -54,6 +54,11 @@ function cannotExpand(path: string) {
   return invalidRequest(`This property cannot be expanded (${path}).`, 'expand');
 }
 
+/** Whether the list names fields under this embedded hash's path. */
+function leadsToExpandable(path: string): boolean {
+  return Object.keys(EXPANDABLE).some((key) => key === path || key.startsWith(`${path}.`));
+}
+
 function isRecord(value: unknown): value is Json {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
@@ -73,6 +78,8 @@ async function expandAt(
   if (!field) throw cannotExpand(fullPath);
   const value = object[field];
   const target = EXPANDABLE[typeKey]?.[field];
+  // A null embedded hash on the way (a one-off invoice's `parent`) expands to null, as on Stripe.
+  if (value === null && rest.length > 0 && leadsToExpandable(`${typeKey}.${field}`)) return object;
   if (!target && (rest.length === 0 || !isRecord(value))) throw cannotExpand(fullPath);
   const expandOne = async (one: unknown) => {
     let found = one;

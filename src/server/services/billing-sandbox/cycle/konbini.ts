@@ -13,7 +13,7 @@ import {
 } from '../object-store';
 import { CHECKOUT_SESSION_TYPE, settleAsyncCheckout } from '../resources/checkout-sessions';
 import { PAYMENT_METHOD_TYPE, createOneTimePaymentMethod } from '../resources/payment-methods';
-import { DAY, num } from './calendar';
+import { CLOCK_TYPE, DAY, num } from './calendar';
 import {
   PAYMENT_STATE_TYPE,
   type PaymentState,
@@ -97,12 +97,18 @@ export async function issueKonbiniVoucher(
 type Voucher = { intent: SandboxObject; state: PaymentState; session: SandboxObject };
 
 /**
- * A konbini payment under its locks, in the order every write takes them: its session's row,
- * then its PaymentIntent's. With `skipLocked`, null at once when another transaction holds one.
+ * A konbini payment under its locks, in the order every write takes them: its customer's test
+ * clock's row (a clock's advance holds it while it expires vouchers, and paying one invoices
+ * the customer), its session's row, then its PaymentIntent's. With `skipLocked`, null at once
+ * when another transaction holds one.
  */
 async function lockVoucher(db: Db, id: string, skipLocked = false): Promise<Voucher | null> {
   const found = await paymentStateOf(db, id);
   if (!found?.voucher_status) return null;
+  const clock = found.test_clock
+    ? await findObjectForUpdate(db, CLOCK_TYPE, found.test_clock, { skipLocked })
+    : null;
+  if (found.test_clock && !clock) return null;
   const session = await findObjectForUpdate(db, CHECKOUT_SESSION_TYPE, found.checkout_session, {
     skipLocked,
   });

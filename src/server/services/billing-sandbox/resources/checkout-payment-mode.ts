@@ -1,5 +1,5 @@
 import 'server-only';
-import { invalidParam, invalidRequest } from '../errors';
+import { invalidParam, invalidRequest, missingParam } from '../errors';
 import type { Metadata, Params } from '../params';
 
 /**
@@ -28,6 +28,98 @@ export type CustomerCreation = (typeof CUSTOMER_CREATIONS)[number];
 
 export type PaymentIntentData = { metadata: Metadata; description: string | null };
 
+/**
+ * The session's `invoice_creation` as Stripe answers it: whether a paid payment leaves a
+ * post-payment invoice (cycle/post-payment-invoices.ts), and what that invoice says.
+ */
+export type InvoiceCreation = {
+  enabled: boolean;
+  invoice_data: {
+    account_tax_ids: null;
+    custom_fields: { name: string; value: string }[] | null;
+    description: string | null;
+    footer: string | null;
+    issuer: { type: 'self' } | null;
+    metadata: Metadata;
+    rendering_options: { amount_tax_display: string | null; template: null } | null;
+  };
+};
+
+const NO_INVOICE: InvoiceCreation = {
+  enabled: false,
+  invoice_data: {
+    account_tax_ids: null,
+    custom_fields: null,
+    description: null,
+    footer: null,
+    issuer: null,
+    metadata: {},
+    rendering_options: null,
+  },
+};
+
+/** Stripe's limit of custom fields on an invoice. */
+const MAX_CUSTOM_FIELDS = 4;
+const INVOICE_DATA = 'invoice_creation[invoice_data]';
+
+function readInvoiceCreation(params: Params): {
+  invoiceCreation: InvoiceCreation | undefined;
+  nested: (Params | null | undefined)[];
+} {
+  const creation = params.object('invoice_creation');
+  if (!creation) return { invoiceCreation: undefined, nested: [] };
+  const enabled = creation.boolean('enabled');
+  const data = creation.object('invoice_data');
+  if (data?.stringArray('account_tax_ids', 25)?.length) {
+    throw invalidParam(
+      `${INVOICE_DATA}[account_tax_ids]`,
+      'The billing sandbox has no account tax IDs: its invoices name none.',
+    );
+  }
+  const fields = data?.objectArray('custom_fields', MAX_CUSTOM_FIELDS);
+  const issuer = data?.object('issuer');
+  if (issuer && issuer.oneOf('type', ['self', 'account'] as const) !== 'self') {
+    throw invalidParam(
+      `${INVOICE_DATA}[issuer][type]`,
+      'The billing sandbox issues invoices as the account itself (`self`) only.',
+    );
+  }
+  const rendering = data?.emptyableObject('rendering_options');
+  if (rendering?.string('template', 200) !== undefined) {
+    throw invalidParam(
+      `${INVOICE_DATA}[rendering_options][template]`,
+      'The billing sandbox has no invoice rendering templates.',
+    );
+  }
+  const amountTaxDisplay = rendering?.oneOf('amount_tax_display', [
+    'exclude_tax',
+    'include_inclusive_tax',
+    '',
+  ] as const);
+  const invoiceCreation: InvoiceCreation = {
+    enabled: enabled ?? false,
+    invoice_data: {
+      ...NO_INVOICE.invoice_data,
+      custom_fields:
+        fields && fields.length > 0
+          ? fields.map((field) => ({
+              name: field.requiredString('name', 40),
+              value: field.requiredString('value', 140),
+            }))
+          : null,
+      description: data?.string('description', 1500) ?? null,
+      footer: data?.string('footer', 5000) ?? null,
+      issuer: issuer ? { type: 'self' } : null,
+      metadata: data?.metadata() ?? {},
+      rendering_options: rendering
+        ? { amount_tax_display: amountTaxDisplay || null, template: null }
+        : null,
+    },
+  };
+  if (enabled === undefined) throw missingParam('invoice_creation[enabled]');
+  return { invoiceCreation, nested: [creation, data, issuer, rendering, ...(fields ?? [])] };
+}
+
 export type PaymentModeParams = {
   allowed: OneTimeMethod[] | undefined;
   excluded: string[] | undefined;
@@ -35,7 +127,8 @@ export type PaymentModeParams = {
   konbiniOptions: boolean;
   paymentIntentData: PaymentIntentData | undefined;
   customerCreation: CustomerCreation | undefined;
-  nested: (Params | undefined)[];
+  invoiceCreation: InvoiceCreation | undefined;
+  nested: (Params | null | undefined)[];
 };
 
 const METHOD_NAME = /^[a-z][a-z0-9_]{0,49}$/;
@@ -68,6 +161,7 @@ export function readPaymentModeParams(params: Params): PaymentModeParams {
     description: intentData.string('description', 1000) ?? null,
   };
   const customerCreation = params.oneOf('customer_creation', CUSTOMER_CREATIONS);
+  const invoices = readInvoiceCreation(params);
   return {
     allowed: allowed && [...new Set(allowed)],
     excluded,
@@ -75,7 +169,8 @@ export function readPaymentModeParams(params: Params): PaymentModeParams {
     konbiniOptions: konbini !== undefined,
     paymentIntentData,
     customerCreation,
-    nested: [options, konbini, intentData],
+    invoiceCreation: invoices.invoiceCreation,
+    nested: [options, konbini, intentData, ...invoices.nested],
   };
 }
 
@@ -97,6 +192,12 @@ export function refusePaymentModeParams(read: PaymentModeParams): void {
     throw invalidRequest(
       'Konbini can only be used in `payment` mode.',
       'payment_method_options[konbini]',
+    );
+  }
+  if (read.invoiceCreation?.enabled) {
+    throw invalidRequest(
+      'You can only enable invoice creation when `mode` is set to `payment`. Invoices are created automatically when `mode` is set to `subscription`, and are unsupported when set to `setup`. To learn more visit https://stripe.com/docs/payments/checkout/post-payment-invoices.',
+      'invoice_creation',
     );
   }
 }
@@ -179,18 +280,7 @@ export function modeFieldsOf(
   return {
     ...types,
     customer_creation: hasCustomer ? null : (read.customerCreation ?? 'if_required'),
-    invoice_creation: {
-      enabled: false,
-      invoice_data: {
-        account_tax_ids: null,
-        custom_fields: null,
-        description: null,
-        footer: null,
-        issuer: null,
-        metadata: {},
-        rendering_options: null,
-      },
-    },
+    invoice_creation: read.invoiceCreation ?? NO_INVOICE,
     payment_method_collection: 'if_required',
     payment_method_options: sessionPaymentMethodOptions(methods, read.konbiniDays ?? null),
   };

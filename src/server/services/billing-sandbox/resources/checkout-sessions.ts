@@ -2,6 +2,7 @@ import 'server-only';
 import type { Db } from '@/server/platform/db/client';
 import { type Redemption, checkRedemption, couponAmountOff } from '../cycle/discounts';
 import { cancelAbandonedPayment } from '../cycle/one-time-payments';
+import { issuePostPaymentInvoice } from '../cycle/post-payment-invoices';
 import { invalidParam, invalidRequest, missingParam, resourceMissing } from '../errors';
 import { recordEvent } from '../events';
 import { checkoutPagePath } from '../hosted/paths';
@@ -29,6 +30,7 @@ import {
 } from './checkout-line-items';
 import {
   type CustomerCreation,
+  type InvoiceCreation,
   KONBINI_DEFAULT_DAYS,
   type PaymentIntentData,
   checkMinimumAmount,
@@ -93,7 +95,10 @@ export type CheckoutTerms = {
   /** `payment` mode: what the PaymentIntent is made with. */
   paymentIntentData: PaymentIntentData;
   konbiniDays: number;
-  /** Whether a customer is made from `customer_email` when the session is paid. */
+  /**
+   * Whether a customer is made from `customer_email` when the session is paid: `always`, or
+   * a post-payment invoice to issue to it (Stripe's `if_required` then requires one).
+   */
   createsCustomer: boolean;
 };
 
@@ -427,8 +432,29 @@ export async function checkoutTermsOf(db: Db, session: SandboxObject): Promise<C
     amountDiscount: state.line_item.amount_discount as number,
     paymentIntentData: state.payment_intent_data ?? { metadata: {}, description: null },
     konbiniDays: state.konbini_expires_after_days ?? KONBINI_DEFAULT_DAYS,
-    createsCustomer: state.customer_creation !== 'if_required',
+    createsCustomer:
+      state.customer_creation !== 'if_required' || invoiceCreationOf(session)?.enabled === true,
   };
+}
+
+function invoiceCreationOf(session: SandboxObject): InvoiceCreation | null {
+  return session.invoice_creation as InvoiceCreation | null;
+}
+
+/** The post-payment invoice a paid session with `invoice_creation` enabled leaves, or null. */
+async function invoiceOfPayment(
+  db: Db,
+  session: SandboxObject,
+  customerId: unknown,
+  at: number,
+): Promise<string | null> {
+  const creation = invoiceCreationOf(session);
+  if (!creation?.enabled) return null;
+  if (typeof customerId !== 'string')
+    throw new Error(`billing sandbox: ${session.id} has no customer`);
+  const { price } = await checkoutTermsOf(db, session);
+  const invoiceData = creation.invoice_data;
+  return (await issuePostPaymentInvoice(db, { customerId, price, invoiceData, at })).id;
 }
 
 /** Keeps the customer an unpaid attempt made, so that the next attempt pays as the same one. */
@@ -514,8 +540,9 @@ export async function attachPaymentIntent(
 }
 
 /**
- * Completes a locked open `payment`-mode session: `paid`, or `unpaid` while a konbini payment
- * waits (its outcome comes later as `checkout.session.async_payment_succeeded|failed`).
+ * Completes a locked open `payment`-mode session: `paid` (with its post-payment invoice, if
+ * asked for), or `unpaid` while a konbini payment waits (its outcome comes later as
+ * `checkout.session.async_payment_succeeded|failed`).
  */
 export async function completePaymentCheckoutSession(
   db: Db,
@@ -528,11 +555,13 @@ export async function completePaymentCheckoutSession(
     at: number;
   },
 ): Promise<SandboxObject> {
+  const customer = outcome.customer?.id ?? null;
   const completed: SandboxObject = {
     ...session,
     status: 'complete',
     payment_status: outcome.paid ? 'paid' : 'unpaid',
-    customer: outcome.customer?.id ?? null,
+    customer,
+    invoice: outcome.paid ? await invoiceOfPayment(db, session, customer, outcome.at) : null,
     customer_details: customerDetails(outcome.payer.email, outcome.payer.name),
     payment_intent: outcome.paymentIntent,
     url: null,
@@ -544,8 +573,9 @@ export async function completePaymentCheckoutSession(
 
 /**
  * A delayed payment's outcome on its completed session (held by the caller): paid
- * (`payment_status: paid`, `checkout.session.async_payment_succeeded`) or not
- * (`checkout.session.async_payment_failed`, still `unpaid`).
+ * (`payment_status: paid`, its post-payment invoice if asked for,
+ * `checkout.session.async_payment_succeeded`) or not (`checkout.session.async_payment_failed`,
+ * still `unpaid`, no invoice).
  */
 export async function settleAsyncCheckout(
   db: Db,
@@ -557,7 +587,8 @@ export async function settleAsyncCheckout(
     await recordEvent(db, 'checkout.session.async_payment_failed', session, at);
     return session;
   }
-  const settled: SandboxObject = { ...session, payment_status: 'paid' };
+  const invoice = await invoiceOfPayment(db, session, session.customer, at);
+  const settled: SandboxObject = { ...session, payment_status: 'paid', invoice };
   await saveObject(db, settled);
   await recordEvent(db, 'checkout.session.async_payment_succeeded', settled, at);
   return settled;
