@@ -38,6 +38,13 @@ export const KONBINI_DAYS = 3;
 export const methodsFor = (price: number): PurchaseMethod[] =>
   PURCHASE_METHODS.filter((method) => method !== 'konbini' || price >= KONBINI_MINIMUM);
 
+/** The confirmation screen of a post's purchase (the paywall's button, the session's cancel_url). */
+export const purchaseConfirmPath = (contentId: string) =>
+  `/purchase/post/${encodeURIComponent(contentId)}`;
+
+/** Where the provider sends the buyer back: the page that reads the ledger (never marks paid). */
+export const purchaseStatusPath = (purchaseId: string) => `/purchase/status/${purchaseId}`;
+
 /** `post:ID` — what `purchase=` names in the checkout form. */
 export const purchaseRefSchema = z
   .string({ error: '購入する記事を指定してください。' })

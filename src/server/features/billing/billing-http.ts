@@ -30,8 +30,8 @@ import { readCheckoutIntent } from './checkout-intent';
 import { createPortalSession } from './portal';
 import { PLAN_KEYS } from '@/lib/billing/plans';
 import { readOfferCode } from '@/lib/billing/offer-code';
-import { PURCHASE_METHODS, purchaseRefSchema } from '@/lib/billing/purchase';
-import { purchaseConfirmPath, startPurchase } from './purchase-checkout';
+import { PURCHASE_METHODS, purchaseConfirmPath, purchaseRefSchema } from '@/lib/billing/purchase';
+import { startPurchase } from './purchase-checkout';
 
 /**
  * The reader's billing endpoints: start a checkout from the final confirmation screen, open

@@ -6,6 +6,9 @@ import {
   KONBINI_DAYS,
   KONBINI_MINIMUM,
   type PurchaseMethod,
+  methodsFor,
+  purchaseConfirmPath,
+  purchaseStatusPath,
   salePriceOf,
   taxIn,
 } from '@/lib/billing/purchase';
@@ -35,13 +38,6 @@ import { type BillingProvider, billingProvider } from './provider';
  * post: only the provider's events do (purchase-events.ts).
  */
 
-/** The confirmation screen of a post's purchase (the session's cancel_url: back to it). */
-export const purchaseConfirmPath = (contentId: string) =>
-  `/purchase/post/${encodeURIComponent(contentId)}`;
-
-/** Where the provider sends the buyer back: the page that reads the ledger (never marks paid). */
-export const purchaseStatusPath = (purchaseId: string) => `/purchase/status/${purchaseId}`;
-
 const refuse = (message: string) => new CheckoutRefused('purchase-refused', message);
 
 /** The post on sale singly, with its price, for this reader; a refusal says why not. */
@@ -57,6 +53,22 @@ export async function postOnSale(user: AppUser, contentId: string) {
     throw refuse('この記事はご利用中のプランで全文をお読みいただけます。購入の必要はありません。');
   }
   return { post, price };
+}
+
+/**
+ * What the confirmation screen offers this reader: the post's title, its price and the ways to
+ * pay; or why it cannot be bought (with the reader's live purchase, to link to); null when there
+ * is no such post.
+ */
+export async function purchaseOffer(db: Db, user: AppUser, contentId: string) {
+  try {
+    const { post, price } = await postOnSale(user, contentId);
+    const live = await livePostPurchase(db, user.id, post);
+    return { post: { id: post.id, title: post.title }, price, methods: methodsFor(price), live };
+  } catch (error) {
+    if (error instanceof CheckoutRefused) return { refused: error.message };
+    throw error;
+  }
 }
 
 /**
