@@ -16,6 +16,8 @@ import { readFlash } from '@/server/platform/http/read-flash';
 import { hasPassword, requireUser } from '@/server/features/identity/session';
 import { getProfileDetails } from '@/server/features/profiles/profiles';
 import styles from '@/components/account/account-page.module.css';
+import { listPurchasesOf } from '@/server/features/purchases';
+import { PurchasesList } from './purchases-list';
 
 export const metadata = accountMetadata('アカウント', '/account');
 
@@ -34,7 +36,7 @@ export const metadata = accountMetadata('アカウント', '/account');
 export default async function AccountHubPage() {
   const user = await requireUser('/account');
   const db = await getDb();
-  const [profile, billing, notice, withPassword, flash] = await Promise.all([
+  const [profile, billing, notice, withPassword, flash, purchases] = await Promise.all([
     getProfileDetails(db, user.id),
     // The hub stays usable when billing records cannot be read; it says so in the plan line.
     billingSummaryFor(db, user.id).catch(() => null),
@@ -42,6 +44,7 @@ export default async function AccountHubPage() {
     renderedBillingNotice(user.id),
     hasPassword(user.id),
     readFlash(),
+    listPurchasesOf(db, user.id).catch(() => []),
   ]);
   const plan = billing?.current ? toCurrentPlanView(billing.current) : null;
   const done = doneMessage(flash);
@@ -79,6 +82,7 @@ export default async function AccountHubPage() {
           ]}
         />
       </Section>
+      <PurchasesList purchases={purchases} />
       <Section title="プロフィールと設定">
         <LinkList
           links={[

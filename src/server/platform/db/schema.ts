@@ -16,3 +16,4 @@ export * from './schema/analytics'; // page views
 export * from './schema/bookmarks'; // bookmarks
 export * from './schema/contact'; // contact messages
 export * from './schema/gifts'; // gift links
+export * from './schema/purchases'; // one-time payments (single articles)
