@@ -174,9 +174,8 @@ function sessionParams(
       : {}),
     metadata,
     payment_intent_data: { metadata },
-    // Receipts are the provider's invoices (decision 053). The built-in sandbox takes
-    // `invoice_creation` in payment mode from the h/invoices branch on: drop the condition then.
-    ...(provider.kind === 'stripe' ? { invoice_creation: { enabled: true } } : {}),
+    // Receipts are the provider's invoices (decision 053), in the subscriptions' numbering.
+    invoice_creation: { enabled: true, invoice_data: { metadata } },
     locale: 'ja',
     success_url: `${SITE_URL}${purchaseStatusPath(purchase.id)}`,
     cancel_url: `${SITE_URL}${purchaseConfirmPath(contentId)}`,

@@ -10,7 +10,7 @@ import { audienceChangedSince } from '@/server/features/audience';
 import { openRenderRecord } from '@/server/features/audience/render-record';
 import { inRequest } from '@/server/platform/http/request-context';
 import { useDatabase } from '@/server/platform/db/client';
-import { auditEvents, mailOutbox, purchases } from '@/server/platform/db/schema';
+import { auditEvents, billingInvoices, mailOutbox, purchases } from '@/server/platform/db/schema';
 import { grantComplimentary } from '@/server/features/profiles/subscriptions';
 import { checkFields } from '@/server/features/console/field-errors';
 import { createContent, updateContent } from '@/server/services/cms/writes';
@@ -177,6 +177,17 @@ describe('single articles', () => {
         and(eq(auditEvents.action, 'billing.purchase.paid'), eq(auditEvents.target, buyer.id)),
       );
     expect(audit?.detail).toMatchObject({ purchase: started.purchase.id, amount: 300 });
+    // Its receipt: the provider's paid invoice, stored as the plans' receipts are.
+    const receipts = await site.db
+      .select({
+        status: billingInvoices.status,
+        total: billingInvoices.total,
+        tax: billingInvoices.tax,
+        number: billingInvoices.number,
+      })
+      .from(billingInvoices)
+      .where(eq(billingInvoices.userId, buyer.id));
+    expect(receipts).toEqual([{ status: 'paid', total: 300, tax: 27, number: expect.any(String) }]);
     // Bought once: a second purchase is refused.
     expect(await refusal(startPurchase(site.db, buyer, PRICED, 'card', null))).toContain(
       'すでに購入済み',
