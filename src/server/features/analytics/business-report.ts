@@ -1,10 +1,9 @@
 import 'server-only';
-import { and, count, eq, gte, isNotNull, like, min, notInArray, sql } from 'drizzle-orm';
+import { and, eq, gte, like, min, notInArray, sql } from 'drizzle-orm';
 import type { Db } from '@/server/platform/db/client';
 import {
   billingInvoices,
   billingNotifications,
-  pageViews,
   subscriptions,
   user,
   userPrivateProfiles,
@@ -22,7 +21,9 @@ import {
   isContentEndpoint,
   pathForContent,
 } from '@/server/features/attribution';
+import { countItemViews } from './page-views';
 import { type TitleLookup, titlesOf } from './report';
+import { rollUpFinishedDays } from './roll-up';
 import { japanDay } from './view-input';
 
 /**
@@ -115,8 +116,11 @@ async function loadPlans(db: Db): Promise<(PlanRecord & { source: string | null 
     }));
 }
 
-/** Readers' confirmed accounts (staff are not sign-ups), with where their path started. */
-async function loadSignUps(db: Db) {
+/**
+ * Readers' confirmed accounts (staff are not sign-ups) created since `since`, the window's start
+ * (nothing in the report counts an earlier one), with where their path started.
+ */
+async function loadSignUps(db: Db, since: number) {
   const rows = await db
     .select({
       userId: user.id,
@@ -126,30 +130,17 @@ async function loadSignUps(db: Db) {
     })
     .from(user)
     .leftJoin(userPrivateProfiles, eq(userPrivateProfiles.userId, user.id))
-    .where(and(eq(user.role, 'member'), eq(user.emailVerified, true)));
+    .where(
+      and(
+        eq(user.role, 'member'),
+        eq(user.emailVerified, true),
+        gte(user.createdAt, new Date(since)),
+      ),
+    );
   return rows.map(({ sourceEndpoint, sourceContentId, ...row }) => ({
     ...row,
     source: sourceEndpoint && sourceContentId ? `${sourceEndpoint}/${sourceContentId}` : null,
   }));
-}
-
-/** Views, members' views and paywall views per item since `from` (YYYY-MM-DD, Japan). */
-async function countItemViews(db: Db, from: string) {
-  const isMember = sql<number>`count(*) filter (where ${pageViews.audience} in ('member', 'paid'))`;
-  const isPaywall = sql<number>`count(*) filter (where ${pageViews.paywall})`;
-  return db
-    .select({
-      endpoint: pageViews.endpoint,
-      contentId: pageViews.contentId,
-      views: count(),
-      memberViews: isMember.mapWith(Number),
-      paywallViews: isPaywall.mapWith(Number),
-    })
-    .from(pageViews)
-    .where(
-      and(gte(pageViews.day, from), isNotNull(pageViews.endpoint), isNotNull(pageViews.contentId)),
-    )
-    .groupBy(pageViews.endpoint, pageViews.contentId);
 }
 
 const inWindow = (date: Date, start: number, now: number) =>
@@ -162,10 +153,12 @@ export async function loadBusinessReport(
   const now = options.now ?? Date.now();
   const windowStart = lastMonths(now)[0]!.start;
   const from = japanDay(windowStart);
+  const to = japanDay(now);
+  await rollUpFinishedDays(db, { from, today: to });
   const [plans, signUps, views] = await Promise.all([
     loadPlans(db),
-    loadSignUps(db),
-    countItemViews(db, from),
+    loadSignUps(db, windowStart),
+    countItemViews(db, { from, to }),
   ]);
   const { headline, months } = computeFigures(plans, signUps, now);
 
@@ -222,7 +215,7 @@ export async function loadBusinessReport(
   const titles = await titlesOf(ranked, options.titles);
   return {
     from,
-    to: japanDay(now),
+    to,
     headline,
     months,
     posts: ranked.map((row) => ({

@@ -1,9 +1,27 @@
 import 'server-only';
-import { and, asc, count, countDistinct, desc, gte, isNotNull, lte } from 'drizzle-orm';
+import {
+  and,
+  asc,
+  count,
+  countDistinct,
+  desc,
+  gte,
+  inArray,
+  isNotNull,
+  lte,
+  sql,
+} from 'drizzle-orm';
+import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import type { Db } from '@/server/platform/db/client';
-import { pageViews } from '@/server/platform/db/schema';
+import { pageViewDays, pageViewItemDays, pageViews } from '@/server/platform/db/schema';
+import { daysNotRolledUp } from './roll-up';
 
-/** Queries of the page_views table (src/server/platform/db/schema.ts); the rules live in view-endpoint.ts. */
+/**
+ * Queries of the page_views table and its daily roll-up (src/server/platform/db/schema.ts,
+ * roll-up.ts); the rules of recording live in view-endpoint.ts. Each count reads the days that
+ * are rolled up from the roll-up and every other day (today, a day not rolled up yet) from
+ * page_views, in one snapshot, so a roll-up made meanwhile is neither missed nor counted twice.
+ */
 
 export type NewPageView = {
   occurredAt: Date;
@@ -26,19 +44,111 @@ export async function insertPageView(db: Db, view: NewPageView): Promise<void> {
 export type DayRange = { from: string; to: string };
 export type DayCount = { day: string; views: number; visitors: number };
 
+/** Runs the reads of one count in one read-only snapshot. */
+function inOneSnapshot<T>(db: Db, read: (tx: Db) => Promise<T>): Promise<T> {
+  return db.transaction((tx) => read(tx), {
+    isolationLevel: 'repeatable read',
+    accessMode: 'read only',
+  });
+}
+
 /** Views and distinct visitors per day in [from, to] (YYYY-MM-DD, Japan), days with views only. */
-export async function countViewsPerDay(db: Db, range: DayRange): Promise<DayCount[]> {
-  const rows = await db
-    .select({
-      day: pageViews.day,
-      views: count(),
-      visitors: countDistinct(pageViews.visitorId),
-    })
-    .from(pageViews)
-    .where(and(gte(pageViews.day, range.from), lte(pageViews.day, range.to)))
-    .groupBy(pageViews.day)
-    .orderBy(asc(pageViews.day));
-  return rows.map((row) => ({ day: row.day, views: row.views, visitors: row.visitors }));
+export function countViewsPerDay(db: Db, range: DayRange): Promise<DayCount[]> {
+  return inOneSnapshot(db, async (tx) => {
+    const open = await daysNotRolledUp(tx, range.from, range.to);
+    const rolled = await tx
+      .select({ day: pageViewDays.day, views: pageViewDays.views, visitors: pageViewDays.visitors })
+      .from(pageViewDays)
+      .where(and(gte(pageViewDays.day, range.from), lte(pageViewDays.day, range.to)));
+    const live = await tx
+      .select({ day: pageViews.day, views: count(), visitors: countDistinct(pageViews.visitorId) })
+      .from(pageViews)
+      .where(inArray(pageViews.day, open))
+      .groupBy(pageViews.day);
+    return [...rolled, ...live]
+      .filter((row) => row.views > 0)
+      .map((row) => ({ day: row.day, views: row.views, visitors: row.visitors }))
+      .sort((a, b) => (a.day < b.day ? -1 : 1));
+  });
+}
+
+export type ItemCount = {
+  endpoint: string;
+  contentId: string;
+  views: number;
+  /** Distinct visitors of each day, summed over the days (docs/decisions/049-page-view-roll-up.md). */
+  visitors: number;
+  /** Views by a signed-in member, free or paid. */
+  memberViews: number;
+  /** Views whose page showed the paywall (the server agreed). */
+  paywallViews: number;
+};
+
+const countWhere = (condition: ReturnType<typeof sql>) =>
+  sql<number>`count(*) filter (where ${condition})`.mapWith(Number);
+
+/**
+ * Per content item with a view in [from, to]: its counts. With `limit`, only that many, most
+ * views first, ties by visitors, then by id (the rows, not the ranking, are what cost here).
+ */
+export function countItemViews(db: Db, range: DayRange & { limit?: number }): Promise<ItemCount[]> {
+  return inOneSnapshot(db, async (tx) => {
+    const open = await daysNotRolledUp(tx, range.from, range.to);
+    // Only rolled-up days have rows here (page_view_item_days refers to page_view_days).
+    const rolled = tx
+      .select({
+        endpoint: pageViewItemDays.endpoint,
+        contentId: pageViewItemDays.contentId,
+        views: pageViewItemDays.views,
+        visitors: pageViewItemDays.visitors,
+        memberViews: pageViewItemDays.memberViews,
+        paywallViews: pageViewItemDays.paywallViews,
+      })
+      .from(pageViewItemDays)
+      .where(and(gte(pageViewItemDays.day, range.from), lte(pageViewItemDays.day, range.to)));
+    const live = tx
+      .select({
+        endpoint: sql<string>`${pageViews.endpoint}`.as('endpoint'),
+        contentId: sql<string>`${pageViews.contentId}`.as('content_id'),
+        views: count().as('views'),
+        visitors: countDistinct(pageViews.visitorId).as('visitors'),
+        memberViews: countWhere(sql`${pageViews.audience} in ('member', 'paid')`).as(
+          'member_views',
+        ),
+        paywallViews: countWhere(sql`${pageViews.paywall}`).as('paywall_views'),
+      })
+      .from(pageViews)
+      .where(
+        and(
+          inArray(pageViews.day, open),
+          isNotNull(pageViews.endpoint),
+          isNotNull(pageViews.contentId),
+        ),
+      )
+      // Per day: a visitor counts once a day, as in the roll-up, and the days add up.
+      .groupBy(pageViews.day, pageViews.endpoint, pageViews.contentId);
+    const days = rolled.unionAll(live).as('days');
+    const total = (column: AnyPgColumn) => sql<number>`sum(${column})::int`.mapWith(Number);
+    const views = total(days.views);
+    const visitors = total(days.visitors);
+    const query = tx
+      .select({
+        endpoint: days.endpoint,
+        contentId: days.contentId,
+        views,
+        visitors,
+        memberViews: total(days.memberViews),
+        paywallViews: total(days.paywallViews),
+      })
+      .from(days)
+      .groupBy(days.endpoint, days.contentId)
+      .$dynamic();
+    return range.limit === undefined
+      ? query
+      : query
+          .orderBy(desc(views), desc(visitors), asc(days.endpoint), asc(days.contentId))
+          .limit(range.limit);
+  });
 }
 
 export type ContentCount = {
@@ -53,32 +163,11 @@ export async function countTopContent(
   db: Db,
   range: DayRange & { limit: number },
 ): Promise<ContentCount[]> {
-  const views = count();
-  const visitors = countDistinct(pageViews.visitorId);
-  const rows = await db
-    .select({ endpoint: pageViews.endpoint, contentId: pageViews.contentId, views, visitors })
-    .from(pageViews)
-    .where(
-      and(
-        gte(pageViews.day, range.from),
-        lte(pageViews.day, range.to),
-        isNotNull(pageViews.endpoint),
-        isNotNull(pageViews.contentId),
-      ),
-    )
-    .groupBy(pageViews.endpoint, pageViews.contentId)
-    .orderBy(desc(views), desc(visitors), asc(pageViews.endpoint), asc(pageViews.contentId))
-    .limit(range.limit);
-  return rows.flatMap((row) =>
-    row.endpoint && row.contentId
-      ? [
-          {
-            endpoint: row.endpoint,
-            contentId: row.contentId,
-            views: row.views,
-            visitors: row.visitors,
-          },
-        ]
-      : [],
-  );
+  const items = await countItemViews(db, range);
+  return items.map(({ endpoint, contentId, views, visitors }) => ({
+    endpoint,
+    contentId,
+    views,
+    visitors,
+  }));
 }

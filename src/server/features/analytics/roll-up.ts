@@ -1,0 +1,126 @@
+import 'server-only';
+import { and, count, countDistinct, inArray, isNotNull, sql } from 'drizzle-orm';
+import { type Db, queryRows } from '@/server/platform/db/client';
+import { pageViewDays, pageViewItemDays, pageViews } from '@/server/platform/db/schema';
+import { addDays } from './view-input';
+
+/**
+ * The daily roll-up of page views (docs/decisions/049-page-view-roll-up.md). Each finished day
+ * (before today in Japan) is counted once into page_view_days (its views and distinct visitors)
+ * and page_view_item_days (the same per content item, with members' and paywall views); the
+ * report reads those, and reads today, and any day not rolled up, from page_views
+ * (page-views.ts). The roll-up is only a shortcut: a day without it is still counted right.
+ *
+ * Once per day across every instance: a roll-up holds the advisory lock below exclusively and
+ * counts only the days still missing once it holds it. The trigger of the migration
+ * (drizzle/0028_page_view_roll_up.sql) takes the same lock shared whenever page_views change,
+ * and deletes the roll-up of every day whose views changed (a view recorded late by a slow
+ * clock or request, a renamed item), which the next report counts again.
+ */
+
+/** The lock's key; the migration's trigger names the same one. */
+const ROLL_UP_LOCK = sql`hashtext('page_view_days')`;
+
+/** Days rolled up in one transaction: a first roll-up of a year holds the views' inserts briefly. */
+const BATCH_DAYS = 31;
+
+/** Every day from `from` to `to` (YYYY-MM-DD), oldest first. */
+export function daysBetween(from: string, to: string): string[] {
+  const days: string[] = [];
+  for (let day = from; day <= to; day = addDays(day, 1)) days.push(day);
+  return days;
+}
+
+/** The days of [from, to] (YYYY-MM-DD) without a roll-up, oldest first: one row each, not one per day. */
+export async function daysNotRolledUp(db: Db, from: string, to: string): Promise<string[]> {
+  const rows = await queryRows<{ day: string }>(
+    db,
+    sql`SELECT to_char(d, 'YYYY-MM-DD') AS day
+        FROM generate_series(${from}::date, ${to}::date, interval '1 day') AS d
+        WHERE NOT EXISTS (SELECT 1 FROM ${pageViewDays}
+          WHERE ${pageViewDays.day} = to_char(d, 'YYYY-MM-DD'))
+        ORDER BY d`,
+  );
+  return rows.map((row) => row.day);
+}
+
+/** Counts these days (those no other roll-up has counted meanwhile); the days it counted. */
+async function rollUpDays(db: Db, days: string[]): Promise<string[]> {
+  return db.transaction(async (tx) => {
+    await tx.execute(sql`SELECT pg_advisory_xact_lock(${ROLL_UP_LOCK})`);
+    const done = await tx
+      .select({ day: pageViewDays.day })
+      .from(pageViewDays)
+      .where(inArray(pageViewDays.day, days));
+    const doneDays = new Set(done.map((row) => row.day));
+    const todo = days.filter((day) => !doneDays.has(day));
+    if (todo.length === 0) return [];
+    await tx.insert(pageViewDays).select(
+      tx
+        .select({
+          day: pageViews.day,
+          views: count().as('views'),
+          visitors: countDistinct(pageViews.visitorId).as('visitors'),
+          rolledUpAt: sql<Date>`now()`.as('rolled_up_at'),
+        })
+        .from(pageViews)
+        .where(inArray(pageViews.day, todo))
+        .groupBy(pageViews.day),
+    );
+    // Days without a view are rolled up too, so that they are not looked at again.
+    await tx
+      .insert(pageViewDays)
+      .values(todo.map((day) => ({ day, views: 0, visitors: 0 })))
+      .onConflictDoNothing();
+    await tx.insert(pageViewItemDays).select(
+      tx
+        .select({
+          day: pageViews.day,
+          endpoint: sql<string>`${pageViews.endpoint}`.as('endpoint'),
+          contentId: sql<string>`${pageViews.contentId}`.as('content_id'),
+          views: count().as('views'),
+          visitors: countDistinct(pageViews.visitorId).as('visitors'),
+          memberViews:
+            sql<number>`count(*) filter (where ${pageViews.audience} in ('member', 'paid'))`.as(
+              'member_views',
+            ),
+          paywallViews: sql<number>`count(*) filter (where ${pageViews.paywall})`.as(
+            'paywall_views',
+          ),
+        })
+        .from(pageViews)
+        .where(
+          and(
+            inArray(pageViews.day, todo),
+            isNotNull(pageViews.endpoint),
+            isNotNull(pageViews.contentId),
+          ),
+        )
+        .groupBy(pageViews.day, pageViews.endpoint, pageViews.contentId),
+    );
+    return todo;
+  });
+}
+
+/**
+ * Rolls up every finished day from `from` to the day before `today` that has no roll-up yet,
+ * oldest first; the days it counted. A failure is logged, not thrown: the report then reads
+ * those days from page_views.
+ */
+export async function rollUpFinishedDays(
+  db: Db,
+  range: { from: string; today: string },
+): Promise<string[]> {
+  const to = addDays(range.today, -1);
+  if (to < range.from) return [];
+  try {
+    const missing = await daysNotRolledUp(db, range.from, to);
+    const counted: string[] = [];
+    for (let i = 0; i < missing.length; i += BATCH_DAYS)
+      counted.push(...(await rollUpDays(db, missing.slice(i, i + BATCH_DAYS))));
+    return counted;
+  } catch (error) {
+    console.error('[analytics] roll-up of finished days failed:', error);
+    return [];
+  }
+}
