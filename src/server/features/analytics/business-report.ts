@@ -21,6 +21,7 @@ import {
   isContentEndpoint,
   pathForContent,
 } from '@/server/features/attribution';
+import { jsonRows } from './json-rows';
 import { countItemViews } from './page-views';
 import { type TitleLookup, titlesOf } from './report';
 import { rollUpFinishedDays } from './roll-up';
@@ -67,6 +68,15 @@ export type BusinessReport = {
   posts: PostRow[];
 };
 
+/** A plan as its JSON row has it (json-rows.ts): the times as ISO text. */
+type PlanJson = Omit<PlanRecord, 'createdAt' | 'endedAt' | 'firstPaidAt'> & {
+  createdAt: string;
+  endedAt: string | null;
+  firstPaidAt: string | null;
+  sourceEndpoint: string | null;
+  sourceContentId: string | null;
+};
+
 /** Statuses of a checkout that never started (its first payment failed and expired). */
 const NEVER_STARTED = ['incomplete', 'incomplete_expired'];
 
@@ -86,32 +96,35 @@ async function loadPlans(db: Db): Promise<(PlanRecord & { source: string | null 
     .where(and(eq(billingInvoices.status, 'paid'), sql`${billingInvoices.total} > 0`))
     .groupBy(billingInvoices.subscriptionId)
     .as('first_paid');
-  const rows = await db
+  const [found] = await db
     .select({
-      id: subscriptions.id,
-      userId: subscriptions.userId,
-      status: subscriptions.status,
-      amount: subscriptions.amount,
-      interval: subscriptions.interval,
-      intervalCount: subscriptions.intervalCount,
-      discounts: subscriptions.discounts,
-      createdAt: subscriptions.createdAt,
-      endedAt: subscriptions.canceledAt,
-      firstPaidAt: firstPaid.at,
-      sourceEndpoint: subscriptions.sourceEndpoint,
-      sourceContentId: subscriptions.sourceContentId,
+      plans: jsonRows<PlanJson>({
+        id: subscriptions.id,
+        userId: subscriptions.userId,
+        status: subscriptions.status,
+        amount: subscriptions.amount,
+        interval: subscriptions.interval,
+        intervalCount: subscriptions.intervalCount,
+        discounts: subscriptions.discounts,
+        createdAt: subscriptions.createdAt,
+        endedAt: subscriptions.canceledAt,
+        firstPaidAt: firstPaid.at,
+        sourceEndpoint: subscriptions.sourceEndpoint,
+        sourceContentId: subscriptions.sourceContentId,
+      }),
     })
     .from(subscriptions)
     .leftJoin(firstPaid, eq(firstPaid.subscriptionId, subscriptions.id))
     .where(
       and(eq(subscriptions.provider, 'stripe'), notInArray(subscriptions.status, NEVER_STARTED)),
     );
-  return rows
+  return (found?.plans ?? [])
     .filter((row) => !reversedIds.has(row.id))
-    .map(({ sourceEndpoint, sourceContentId, firstPaidAt, ...row }) => ({
+    .map(({ sourceEndpoint, sourceContentId, createdAt, endedAt, firstPaidAt, ...row }) => ({
       ...row,
-      // min() over a timestamp comes back as the driver's text.
-      firstPaidAt: firstPaidAt ? new Date(firstPaidAt) : null,
+      createdAt: new Date(createdAt),
+      endedAt: endedAt === null ? null : new Date(endedAt),
+      firstPaidAt: firstPaidAt === null ? null : new Date(firstPaidAt),
       source: sourceEndpoint && sourceContentId ? `${sourceEndpoint}/${sourceContentId}` : null,
     }));
 }
@@ -121,12 +134,19 @@ async function loadPlans(db: Db): Promise<(PlanRecord & { source: string | null 
  * (nothing in the report counts an earlier one), with where their path started.
  */
 async function loadSignUps(db: Db, since: number) {
-  const rows = await db
+  const [found] = await db
     .select({
-      userId: user.id,
-      createdAt: user.createdAt,
-      sourceEndpoint: userPrivateProfiles.sourceEndpoint,
-      sourceContentId: userPrivateProfiles.sourceContentId,
+      signUps: jsonRows<{
+        userId: string;
+        createdAt: string;
+        sourceEndpoint: string | null;
+        sourceContentId: string | null;
+      }>({
+        userId: user.id,
+        createdAt: user.createdAt,
+        sourceEndpoint: userPrivateProfiles.sourceEndpoint,
+        sourceContentId: userPrivateProfiles.sourceContentId,
+      }),
     })
     .from(user)
     .leftJoin(userPrivateProfiles, eq(userPrivateProfiles.userId, user.id))
@@ -137,8 +157,9 @@ async function loadSignUps(db: Db, since: number) {
         gte(user.createdAt, new Date(since)),
       ),
     );
-  return rows.map(({ sourceEndpoint, sourceContentId, ...row }) => ({
-    ...row,
+  return (found?.signUps ?? []).map(({ sourceEndpoint, sourceContentId, createdAt, userId }) => ({
+    userId,
+    createdAt: new Date(createdAt),
     source: sourceEndpoint && sourceContentId ? `${sourceEndpoint}/${sourceContentId}` : null,
   }));
 }

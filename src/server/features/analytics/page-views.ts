@@ -14,6 +14,7 @@ import {
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import type { Db } from '@/server/platform/db/client';
 import { pageViewDays, pageViewItemDays, pageViews } from '@/server/platform/db/schema';
+import { jsonRows } from './json-rows';
 import { daysNotRolledUp } from './roll-up';
 
 /**
@@ -88,66 +89,77 @@ const countWhere = (condition: ReturnType<typeof sql>) =>
   sql<number>`count(*) filter (where ${condition})`.mapWith(Number);
 
 /**
- * Per content item with a view in [from, to]: its counts. With `limit`, only that many, most
- * views first, ties by visitors, then by id (the rows, not the ranking, are what cost here).
+ * The counts of each content item on each day of the range with a view: rolled-up days from
+ * page_view_item_days, the others from page_views; to be summed per item.
  */
-export function countItemViews(db: Db, range: DayRange & { limit?: number }): Promise<ItemCount[]> {
+async function itemDays(tx: Db, range: DayRange) {
+  const open = await daysNotRolledUp(tx, range.from, range.to);
+  // Only rolled-up days have rows here (page_view_item_days refers to page_view_days).
+  const rolled = tx
+    .select({
+      endpoint: pageViewItemDays.endpoint,
+      contentId: pageViewItemDays.contentId,
+      views: pageViewItemDays.views,
+      visitors: pageViewItemDays.visitors,
+      memberViews: pageViewItemDays.memberViews,
+      paywallViews: pageViewItemDays.paywallViews,
+    })
+    .from(pageViewItemDays)
+    .where(and(gte(pageViewItemDays.day, range.from), lte(pageViewItemDays.day, range.to)));
+  const live = tx
+    .select({
+      endpoint: sql<string>`${pageViews.endpoint}`.as('endpoint'),
+      contentId: sql<string>`${pageViews.contentId}`.as('content_id'),
+      views: count().as('views'),
+      visitors: countDistinct(pageViews.visitorId).as('visitors'),
+      memberViews: countWhere(sql`${pageViews.audience} in ('member', 'paid')`).as('member_views'),
+      paywallViews: countWhere(sql`${pageViews.paywall}`).as('paywall_views'),
+    })
+    .from(pageViews)
+    .where(
+      and(
+        inArray(pageViews.day, open),
+        isNotNull(pageViews.endpoint),
+        isNotNull(pageViews.contentId),
+      ),
+    )
+    // Per day: a visitor counts once a day, as in the roll-up, and the days add up.
+    .groupBy(pageViews.day, pageViews.endpoint, pageViews.contentId);
+  return rolled.unionAll(live).as('days');
+}
+
+const total = (column: AnyPgColumn) => sql<number>`sum(${column})::int`.mapWith(Number);
+
+/** Per content item with a view in [from, to]: its counts, in no particular order. */
+export function countItemViews(db: Db, range: DayRange): Promise<ItemCount[]> {
   return inOneSnapshot(db, async (tx) => {
-    const open = await daysNotRolledUp(tx, range.from, range.to);
-    // Only rolled-up days have rows here (page_view_item_days refers to page_view_days).
-    const rolled = tx
-      .select({
-        endpoint: pageViewItemDays.endpoint,
-        contentId: pageViewItemDays.contentId,
-        views: pageViewItemDays.views,
-        visitors: pageViewItemDays.visitors,
-        memberViews: pageViewItemDays.memberViews,
-        paywallViews: pageViewItemDays.paywallViews,
-      })
-      .from(pageViewItemDays)
-      .where(and(gte(pageViewItemDays.day, range.from), lte(pageViewItemDays.day, range.to)));
-    const live = tx
-      .select({
-        endpoint: sql<string>`${pageViews.endpoint}`.as('endpoint'),
-        contentId: sql<string>`${pageViews.contentId}`.as('content_id'),
-        views: count().as('views'),
-        visitors: countDistinct(pageViews.visitorId).as('visitors'),
-        memberViews: countWhere(sql`${pageViews.audience} in ('member', 'paid')`).as(
-          'member_views',
-        ),
-        paywallViews: countWhere(sql`${pageViews.paywall}`).as('paywall_views'),
-      })
-      .from(pageViews)
-      .where(
-        and(
-          inArray(pageViews.day, open),
-          isNotNull(pageViews.endpoint),
-          isNotNull(pageViews.contentId),
-        ),
-      )
-      // Per day: a visitor counts once a day, as in the roll-up, and the days add up.
-      .groupBy(pageViews.day, pageViews.endpoint, pageViews.contentId);
-    const days = rolled.unionAll(live).as('days');
-    const total = (column: AnyPgColumn) => sql<number>`sum(${column})::int`.mapWith(Number);
-    const views = total(days.views);
-    const visitors = total(days.visitors);
-    const query = tx
+    const days = await itemDays(tx, range);
+    const items = tx
       .select({
         endpoint: days.endpoint,
         contentId: days.contentId,
-        views,
-        visitors,
-        memberViews: total(days.memberViews),
-        paywallViews: total(days.paywallViews),
+        views: total(days.views).as('views'),
+        visitors: total(days.visitors).as('visitors'),
+        memberViews: total(days.memberViews).as('member_views'),
+        paywallViews: total(days.paywallViews).as('paywall_views'),
       })
       .from(days)
       .groupBy(days.endpoint, days.contentId)
-      .$dynamic();
-    return range.limit === undefined
-      ? query
-      : query
-          .orderBy(desc(views), desc(visitors), asc(days.endpoint), asc(days.contentId))
-          .limit(range.limit);
+      .as('items');
+    // Every item of a year: one JSON text, not a row each (json-rows.ts).
+    const [found] = await tx
+      .select({
+        items: jsonRows<ItemCount>({
+          endpoint: items.endpoint,
+          contentId: items.contentId,
+          views: items.views,
+          visitors: items.visitors,
+          memberViews: items.memberViews,
+          paywallViews: items.paywallViews,
+        }),
+      })
+      .from(items);
+    return found?.items ?? [];
   });
 }
 
@@ -155,19 +167,24 @@ export type ContentCount = {
   endpoint: string;
   contentId: string;
   views: number;
+  /** Distinct visitors of each day, summed over the days (docs/decisions/049-page-view-roll-up.md). */
   visitors: number;
 };
 
 /** The most viewed content items in [from, to]: most views first, ties by visitors, then id. */
-export async function countTopContent(
+export function countTopContent(
   db: Db,
   range: DayRange & { limit: number },
 ): Promise<ContentCount[]> {
-  const items = await countItemViews(db, range);
-  return items.map(({ endpoint, contentId, views, visitors }) => ({
-    endpoint,
-    contentId,
-    views,
-    visitors,
-  }));
+  return inOneSnapshot(db, async (tx) => {
+    const days = await itemDays(tx, range);
+    const views = total(days.views);
+    const visitors = total(days.visitors);
+    return tx
+      .select({ endpoint: days.endpoint, contentId: days.contentId, views, visitors })
+      .from(days)
+      .groupBy(days.endpoint, days.contentId)
+      .orderBy(desc(views), desc(visitors), asc(days.endpoint), asc(days.contentId))
+      .limit(range.limit);
+  });
 }

@@ -118,6 +118,10 @@ export async function rollUpFinishedDays(
     const counted: string[] = [];
     for (let i = 0; i < missing.length; i += BATCH_DAYS)
       counted.push(...(await rollUpDays(db, missing.slice(i, i + BATCH_DAYS))));
+    // A first roll-up fills the tables: the planner's statistics with them, which PGlite has no
+    // autovacuum to refresh until the next start (src/server/boot.ts).
+    if (counted.length >= BATCH_DAYS)
+      await db.execute(sql`ANALYZE ${pageViewDays}, ${pageViewItemDays}`);
     return counted;
   } catch (error) {
     console.error('[analytics] roll-up of finished days failed:', error);
