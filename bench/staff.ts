@@ -13,8 +13,10 @@
  */
 import fs from 'node:fs';
 import os from 'node:os';
+import path from 'node:path';
 import { CONTENT_MODEL } from '@/lib/cms/model';
 import { loadBuildSettings, runNextBuild, staleBuildReason } from '../scripts/lib/build-freshness';
+import { summariseProfile } from './cpu-profile';
 import { peakRssMiB, root, startServer } from './lib';
 import { STAFF_EMAIL, STAFF_PASSWORD, seedStaffCorpus } from './staff-corpus';
 
@@ -30,7 +32,14 @@ if (staleBuildReason(root, settings) && (await runNextBuild(root, settings)) !==
 
 console.log(`embedded PGlite, ${POSTS} posts, ${MEMBERS} members`);
 const corpus = await seedStaffCorpus({ posts: POSTS, members: MEMBERS, uses: RUNS + WARM });
-const server = await startServer({ DATA_DIR: corpus.dataDir, DATABASE_URL: '' });
+// BENCH_CPU_PROF=1: the server's CPU profile of the measured requests, summarised at the end.
+const profileDir = process.env.BENCH_CPU_PROF ? path.join(corpus.dataDir, 'profile') : null;
+const spawned = performance.now();
+const server = await startServer(
+  { DATA_DIR: corpus.dataDir, DATABASE_URL: '' },
+  profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [],
+);
+const profileWindow = { fromMs: 0, toMs: 0 };
 const base = `http://127.0.0.1:${server.port}`;
 // A run that fails ends its server too.
 process.on('exit', () => server.process.kill('SIGTERM'));
@@ -130,7 +139,10 @@ async function measure(action: string, request: (i: number) => Promise<number>) 
   const ms: number[] = [];
   let ticks = 0;
   for (let i = 0; i < WARM + RUNS; i++) {
-    if (i === WARM) ticks = cpuTicks(server.process.pid!);
+    if (i === WARM) {
+      ticks = cpuTicks(server.process.pid!);
+      profileWindow.fromMs ||= performance.now() - spawned;
+    }
     const t = await request(i);
     if (i >= WARM) ms.push(t);
   }
@@ -201,8 +213,14 @@ for (const url of [
   await page(url);
 console.log();
 
+profileWindow.toMs = performance.now() - spawned;
 const peak = peakRssMiB(server.process.pid!);
 await server.stop();
+// Written as the server exits.
+if (profileDir)
+  console.log(
+    `Profile of the server while measured:\n\n${summariseProfile(profileDir, root, profileWindow)}`,
+  );
 // BENCH_KEEP=1: the data directory stays, to look into with EXPLAIN ANALYZE.
 if (process.env.BENCH_KEEP) console.log(`data directory kept: ${corpus.dataDir}`);
 else fs.rmSync(corpus.dataDir, { recursive: true, force: true });

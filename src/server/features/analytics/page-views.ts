@@ -9,13 +9,18 @@ import {
   inArray,
   isNotNull,
   lte,
+  or,
   sql,
 } from 'drizzle-orm';
-import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import type { Db } from '@/server/platform/db/client';
-import { pageViewDays, pageViewItemDays, pageViews } from '@/server/platform/db/schema';
+import {
+  pageViewDays,
+  pageViewItemDays,
+  pageViewItemMonths,
+  pageViews,
+} from '@/server/platform/db/schema';
 import { jsonRows } from './json-rows';
-import { daysNotRolledUp } from './roll-up';
+import { daysNotRolledUp, rolledUpMonths, spansOutside, total } from './roll-up';
 
 /**
  * Queries of the page_views table and its daily roll-up (src/server/platform/db/schema.ts,
@@ -89,13 +94,26 @@ const countWhere = (condition: ReturnType<typeof sql>) =>
   sql<number>`count(*) filter (where ${condition})`.mapWith(Number);
 
 /**
- * The counts of each content item on each day of the range with a view: rolled-up days from
- * page_view_item_days, the others from page_views; to be summed per item.
+ * The counts of each content item in each part of the range with a view, to be summed per item:
+ * rolled-up months wholly inside it from page_view_item_months, the other rolled-up days from
+ * page_view_item_days, the rest day by day from page_views.
  */
 async function itemDays(tx: Db, range: DayRange) {
   const open = await daysNotRolledUp(tx, range.from, range.to);
+  const months = await rolledUpMonths(tx, range.from, range.to);
+  const byMonth = tx
+    .select({
+      endpoint: pageViewItemMonths.endpoint,
+      contentId: pageViewItemMonths.contentId,
+      views: pageViewItemMonths.views,
+      visitors: pageViewItemMonths.visitors,
+      memberViews: pageViewItemMonths.memberViews,
+      paywallViews: pageViewItemMonths.paywallViews,
+    })
+    .from(pageViewItemMonths)
+    .where(inArray(pageViewItemMonths.month, months));
   // Only rolled-up days have rows here (page_view_item_days refers to page_view_days).
-  const rolled = tx
+  const byDay = tx
     .select({
       endpoint: pageViewItemDays.endpoint,
       contentId: pageViewItemDays.contentId,
@@ -105,7 +123,14 @@ async function itemDays(tx: Db, range: DayRange) {
       paywallViews: pageViewItemDays.paywallViews,
     })
     .from(pageViewItemDays)
-    .where(and(gte(pageViewItemDays.day, range.from), lte(pageViewItemDays.day, range.to)));
+    .where(
+      or(
+        sql`false`,
+        ...spansOutside(range, months).map((span) =>
+          and(gte(pageViewItemDays.day, span.from), lte(pageViewItemDays.day, span.to)),
+        ),
+      ),
+    );
   const live = tx
     .select({
       endpoint: sql<string>`${pageViews.endpoint}`.as('endpoint'),
@@ -125,10 +150,8 @@ async function itemDays(tx: Db, range: DayRange) {
     )
     // Per day: a visitor counts once a day, as in the roll-up, and the days add up.
     .groupBy(pageViews.day, pageViews.endpoint, pageViews.contentId);
-  return rolled.unionAll(live).as('days');
+  return byMonth.unionAll(byDay).unionAll(live).as('days');
 }
-
-const total = (column: AnyPgColumn) => sql<number>`sum(${column})::int`.mapWith(Number);
 
 /** Per content item with a view in [from, to]: its counts, in no particular order. */
 export function countItemViews(db: Db, range: DayRange): Promise<ItemCount[]> {

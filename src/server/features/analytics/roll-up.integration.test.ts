@@ -3,14 +3,14 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { testDatabase } from '@test-support/route-tests';
 import { findEndpoint } from '@/lib/cms/model';
 import { queryRows } from '@/server/platform/db/client';
-import { pageViewDays, pageViews } from '@/server/platform/db/schema';
+import { pageViewDays, pageViewMonths, pageViews } from '@/server/platform/db/schema';
 import { CLIENT_IP_HEADER } from '@/server/platform/http/request-origin';
 import { renameContent } from '@/server/services/cms/rename';
 import { createContent } from '@/server/services/cms/writes';
 import { loadBusinessReport } from './business-report';
 import { insertPageView } from './page-views';
 import { loadAnalyticsReport } from './report';
-import { daysBetween, rollUpFinishedDays } from './roll-up';
+import { daysBetween, monthsWithin, rollUpFinishedDays } from './roll-up';
 import { handleViewBeacon } from './view-endpoint';
 import { addDays } from './view-input';
 
@@ -45,11 +45,11 @@ function view(day: string, path: string, visitor: string, k = 0) {
   };
 }
 
-/** 40 days up to TODAY, a few views each, some by the same visitor on several days. */
-async function seedViews() {
+/** 40 days up to `today`, a few views each, some by the same visitor on several days. */
+async function seedViews(today = TODAY) {
   const rows = [];
   for (let d = 0; d < 40; d++) {
-    const day = addDays(TODAY, -d);
+    const day = addDays(today, -d);
     for (let k = 0; k < ((d * 7) % 5) + 2; k++) {
       const path = k === 0 ? '/' : ITEMS[(d + k) % ITEMS.length]!;
       rows.push(view(day, path, `visitor-${(d + k * 3) % 6}`, d + k));
@@ -89,6 +89,10 @@ const rawItems = (from: string, to: string) =>
 
 const rolledUp = async () =>
   (await database.db.select({ day: pageViewDays.day }).from(pageViewDays)).map((r) => r.day).sort();
+const rolledUpMonths = async () =>
+  (await database.db.select({ month: pageViewMonths.month }).from(pageViewMonths))
+    .map((r) => r.month)
+    .sort();
 
 const byItem = <T extends { endpoint: string; contentId: string }>(rows: T[]) =>
   [...rows].sort((a, b) =>
@@ -121,9 +125,35 @@ async function expectReportAgreesWithRawRows(now = NOW) {
   return report;
 }
 
+/** The business report's views per item over its window, checked against page_views. */
+async function expectBusinessReportAgreesWithRawRows(now = NOW) {
+  const report = await loadBusinessReport(database.db, { now, titles: noTitles, sort: 'views' });
+  expect(
+    byItem(report.posts).map(({ endpoint, contentId, views, memberViews, paywallViews }) => ({
+      endpoint,
+      contentId,
+      views,
+      memberViews,
+      paywallViews,
+    })),
+  ).toEqual(
+    (await rawItems(report.from, report.to)).map(
+      ({ endpoint, contentId, views, memberViews, paywallViews }) => ({
+        endpoint,
+        contentId,
+        views,
+        memberViews,
+        paywallViews,
+      }),
+    ),
+  );
+  return report;
+}
+
 beforeEach(async () => {
   await database.db.delete(pageViews);
   await database.db.delete(pageViewDays);
+  await database.db.delete(pageViewMonths);
   await seedViews();
 });
 
@@ -193,35 +223,32 @@ describe('the daily roll-up of page views', () => {
     expect(await rolledUp()).toEqual(expect.arrayContaining(lost));
   });
 
-  it('gives the business report the views of the window, rolled-up days and today', async () => {
+  it('gives the business report the views of the window: rolled-up months, days and today', async () => {
     // Part of the window rolled up before, the rest by the report.
     await rollUpFinishedDays(database.db, { from: addDays(TODAY, -10), today: TODAY });
-    const report = await loadBusinessReport(database.db, {
-      now: NOW,
-      titles: noTitles,
-      sort: 'views',
-    });
+    const report = await expectBusinessReportAgreesWithRawRows();
     expect(report.from).toBe('2025-06-01');
     expect(await rolledUp()).toEqual(daysBetween('2025-06-01', addDays(TODAY, -1)));
-    expect(
-      byItem(report.posts).map(({ endpoint, contentId, views, memberViews, paywallViews }) => ({
-        endpoint,
-        contentId,
-        views,
-        memberViews,
-        paywallViews,
-      })),
-    ).toEqual(
-      (await rawItems(report.from, TODAY)).map(
-        ({ endpoint, contentId, views, memberViews, paywallViews }) => ({
-          endpoint,
-          contentId,
-          views,
-          memberViews,
-          paywallViews,
-        }),
-      ),
-    );
+    // Every finished month of the window is summed; May, this month, is not.
+    expect(await rolledUpMonths()).toEqual(monthsWithin('2025-06-01', '2026-04-30'));
+    expect(await rolledUpMonths()).toHaveLength(11);
+
+    // A view recorded late in a finished month: that day and that month are counted again.
+    await insertPageView(database.db, view('2026-04-15', 'posts/p2', 'visitor-late', 2));
+    expect(await rolledUp()).not.toContain('2026-04-15');
+    expect(await rolledUpMonths()).not.toContain('2026-04');
+    await expectBusinessReportAgreesWithRawRows();
+    expect(await rolledUpMonths()).toContain('2026-04');
+  });
+
+  it('reads a whole finished month inside the 30 days from its sum', async () => {
+    await database.db.delete(pageViews);
+    // 30 days up to 1 March 2027 hold all of February.
+    await seedViews('2027-03-01');
+    const now = Date.parse('2027-03-01T15:00:00+09:00');
+    await expectReportAgreesWithRawRows(now);
+    expect(await rolledUpMonths()).toEqual(['2027-02']);
+    await expectReportAgreesWithRawRows(now);
   });
 
   it('moves the views of a renamed item to its new id, rolled-up days too', async () => {

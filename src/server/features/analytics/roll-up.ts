@@ -1,15 +1,24 @@
 import 'server-only';
-import { and, count, countDistinct, inArray, isNotNull, sql } from 'drizzle-orm';
+import { and, asc, count, countDistinct, gte, inArray, isNotNull, lte, sql } from 'drizzle-orm';
+import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import { type Db, queryRows } from '@/server/platform/db/client';
-import { pageViewDays, pageViewItemDays, pageViews } from '@/server/platform/db/schema';
+import {
+  pageViewDays,
+  pageViewItemDays,
+  pageViewItemMonths,
+  pageViewMonths,
+  pageViews,
+} from '@/server/platform/db/schema';
 import { addDays } from './view-input';
 
 /**
  * The daily roll-up of page views (docs/decisions/049-page-view-roll-up.md). Each finished day
  * (before today in Japan) is counted once into page_view_days (its views and distinct visitors)
- * and page_view_item_days (the same per content item, with members' and paywall views); the
- * report reads those, and reads today, and any day not rolled up, from page_views
- * (page-views.ts). The roll-up is only a shortcut: a day without it is still counted right.
+ * and page_view_item_days (the same per content item, with members' and paywall views); each
+ * finished month whose days are all counted is summed once more into page_view_months and
+ * page_view_item_months. The report reads those, and reads today, and any day not rolled up,
+ * from page_views (page-views.ts). The roll-up is only a shortcut: a day or a month without it
+ * is still counted right.
  *
  * Once per day across every instance: a roll-up holds the advisory lock below exclusively and
  * counts only the days still missing once it holds it. The trigger of the migration
@@ -42,6 +51,45 @@ export async function daysNotRolledUp(db: Db, from: string, to: string): Promise
         ORDER BY d`,
   );
   return rows.map((row) => row.day);
+}
+
+/** The sum of an integer column, as a number. */
+export const total = (column: AnyPgColumn) => sql<number>`sum(${column})::int`.mapWith(Number);
+
+const nextMonth = (month: string) => addDays(`${month}-28`, 7).slice(0, 7);
+const lastDayOf = (month: string) => addDays(`${nextMonth(month)}-01`, -1);
+
+/** The months (YYYY-MM) that lie wholly inside [from, to], oldest first. */
+export function monthsWithin(from: string, to: string): string[] {
+  const months: string[] = [];
+  let month = from.endsWith('-01') ? from.slice(0, 7) : nextMonth(from.slice(0, 7));
+  for (; lastDayOf(month) <= to; month = nextMonth(month)) months.push(month);
+  return months;
+}
+
+/** The spans of days of [from, to] outside these months (YYYY-MM, ascending), oldest first. */
+export function spansOutside(
+  range: { from: string; to: string },
+  months: string[],
+): { from: string; to: string }[] {
+  const spans: { from: string; to: string }[] = [];
+  let from = range.from;
+  for (const month of months) {
+    if (from < `${month}-01`) spans.push({ from, to: addDays(`${month}-01`, -1) });
+    from = addDays(lastDayOf(month), 1);
+  }
+  if (from <= range.to) spans.push({ from, to: range.to });
+  return spans;
+}
+
+/** The months wholly inside [from, to] that are rolled up, oldest first. */
+export async function rolledUpMonths(db: Db, from: string, to: string): Promise<string[]> {
+  const rows = await db
+    .select({ month: pageViewMonths.month })
+    .from(pageViewMonths)
+    .where(inArray(pageViewMonths.month, monthsWithin(from, to)))
+    .orderBy(asc(pageViewMonths.month));
+  return rows.map((row) => row.month);
 }
 
 /** Counts these days (those no other roll-up has counted meanwhile); the days it counted. */
@@ -103,8 +151,53 @@ async function rollUpDays(db: Db, days: string[]): Promise<string[]> {
 }
 
 /**
+ * Sums these finished months from their days, those whose days are all rolled up and that no
+ * other roll-up has summed meanwhile.
+ */
+async function rollUpMonths(db: Db, months: string[]): Promise<void> {
+  await db.transaction(async (tx) => {
+    await tx.execute(sql`SELECT pg_advisory_xact_lock(${ROLL_UP_LOCK})`);
+    const done = new Set(await rolledUpMonths(tx, `${months[0]!}-01`, lastDayOf(months.at(-1)!)));
+    const days = await tx
+      .select({ month: sql<string>`left(${pageViewDays.day}, 7)`, days: count() })
+      .from(pageViewDays)
+      .where(
+        and(
+          gte(pageViewDays.day, `${months[0]!}-01`),
+          lte(pageViewDays.day, lastDayOf(months.at(-1)!)),
+        ),
+      )
+      .groupBy(sql`left(${pageViewDays.day}, 7)`);
+    const counted = new Map(days.map((row) => [row.month, row.days]));
+    const todo = months.filter(
+      (month) =>
+        !done.has(month) &&
+        counted.get(month) === daysBetween(`${month}-01`, lastDayOf(month)).length,
+    );
+    if (todo.length === 0) return;
+    await tx.insert(pageViewMonths).values(todo.map((month) => ({ month })));
+    const month = sql<string>`left(${pageViewItemDays.day}, 7)`;
+    await tx.insert(pageViewItemMonths).select(
+      tx
+        .select({
+          month: month.as('month'),
+          endpoint: pageViewItemDays.endpoint,
+          contentId: pageViewItemDays.contentId,
+          views: total(pageViewItemDays.views).as('views'),
+          visitors: total(pageViewItemDays.visitors).as('visitors'),
+          memberViews: total(pageViewItemDays.memberViews).as('member_views'),
+          paywallViews: total(pageViewItemDays.paywallViews).as('paywall_views'),
+        })
+        .from(pageViewItemDays)
+        .where(inArray(month, todo))
+        .groupBy(month, pageViewItemDays.endpoint, pageViewItemDays.contentId),
+    );
+  });
+}
+
+/**
  * Rolls up every finished day from `from` to the day before `today` that has no roll-up yet,
- * oldest first; the days it counted. A failure is logged, not thrown: the report then reads
+ * oldest first, then every month of them whose days are all rolled up; the days it counted. A failure is logged, not thrown: the report then reads
  * those days from page_views.
  */
 export async function rollUpFinishedDays(
@@ -118,10 +211,16 @@ export async function rollUpFinishedDays(
     const counted: string[] = [];
     for (let i = 0; i < missing.length; i += BATCH_DAYS)
       counted.push(...(await rollUpDays(db, missing.slice(i, i + BATCH_DAYS))));
+    const months = monthsWithin(range.from, to);
+    const summed = new Set(await rolledUpMonths(db, range.from, to));
+    const unsummed = months.filter((month) => !summed.has(month));
+    if (unsummed.length > 0) await rollUpMonths(db, unsummed);
     // A first roll-up fills the tables: the planner's statistics with them, which PGlite has no
     // autovacuum to refresh until the next start (src/server/boot.ts).
     if (counted.length >= BATCH_DAYS)
-      await db.execute(sql`ANALYZE ${pageViewDays}, ${pageViewItemDays}`);
+      await db.execute(
+        sql`ANALYZE ${pageViewDays}, ${pageViewItemDays}, ${pageViewMonths}, ${pageViewItemMonths}`,
+      );
     return counted;
   } catch (error) {
     console.error('[analytics] roll-up of finished days failed:', error);

@@ -47,7 +47,8 @@ export const pageViews = pgTable(
  * src/server/features/analytics/roll-up.ts): a row per day in Japan whose page views have been
  * counted, with that day's views and distinct visitors. A day without a row is read from
  * page_views. The migration's trigger on page_views deletes the row of every day whose views
- * change afterwards (a late view, a renamed item), so that day is counted again.
+ * change afterwards (a late view, a renamed item), and its month's, so that they are counted
+ * again.
  */
 export const pageViewDays = pgTable('page_view_days', {
   day: text('day').primaryKey(),
@@ -71,4 +72,31 @@ export const pageViewItemDays = pgTable(
     paywallViews: integer('paywall_views').notNull(),
   },
   (t) => [primaryKey({ columns: [t.day, t.endpoint, t.contentId] })],
+);
+
+/**
+ * A finished month whose days are all rolled up, summed once from page_view_item_days: the
+ * business report's twelve months read twelve rows per item rather than a year of days.
+ */
+export const pageViewMonths = pgTable('page_view_months', {
+  /** YYYY-MM, in Japan. */
+  month: text('month').primaryKey(),
+  rolledUpAt: timestamp('rolled_up_at', { withTimezone: true }).notNull().defaultNow(),
+});
+
+/** Per rolled-up month and content item: the sums of its days (visitors: each day's, summed). */
+export const pageViewItemMonths = pgTable(
+  'page_view_item_months',
+  {
+    month: text('month')
+      .notNull()
+      .references(() => pageViewMonths.month, { onDelete: 'cascade' }),
+    endpoint: text('endpoint').notNull(),
+    contentId: text('content_id').notNull(),
+    views: integer('views').notNull(),
+    visitors: integer('visitors').notNull(),
+    memberViews: integer('member_views').notNull(),
+    paywallViews: integer('paywall_views').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.month, t.endpoint, t.contentId] })],
 );
