@@ -40,7 +40,7 @@ export function daysBetween(from: string, to: string): string[] {
   return days;
 }
 
-/** The days of [from, to] (YYYY-MM-DD) without a roll-up, oldest first: one row each, not one per day. */
+/** The days of [from, to] (YYYY-MM-DD) without a roll-up, oldest first (only those come back). */
 export async function daysNotRolledUp(db: Db, from: string, to: string): Promise<string[]> {
   const rows = await queryRows<{ day: string }>(
     db,
