@@ -18,6 +18,7 @@ import {
   isHarmlessCookie,
   readCookieHeader,
 } from '@/server/platform/http/cookies';
+import { webHeaders } from './node-bridge';
 
 /**
  * Which audience's cached page a request may be answered with, decided from an allow-list of
@@ -40,15 +41,6 @@ export type RequestAudience =
 
 const NO_CACHE: RequestAudience = { cache: false };
 
-function headersOf(req: IncomingMessage): Headers {
-  const headers = new Headers();
-  for (const [name, value] of Object.entries(req.headers)) {
-    if (value === undefined) continue;
-    for (const v of Array.isArray(value) ? value : [value]) headers.append(name, v);
-  }
-  return headers;
-}
-
 export async function requestAudience(
   req: IncomingMessage,
   options: { secure: boolean; now?: number },
@@ -68,7 +60,7 @@ export async function requestAudience(
   if (signed && !audienceChangedSince(signed.userId, signed.issuedAt))
     return rendersAlone(signed.audience) ? NO_CACHE : { cache: true, audience: signed.audience };
 
-  const user = await userFromHeaders(headersOf(req));
+  const user = await userFromHeaders(webHeaders(req));
   const viewer = sessionAudienceOf(await viewerForUser(user));
   // A reader with a billing notice: their pages carry it, so they are rendered for them alone.
   const known = !rendersAlone(viewer) && user && (await noticeFor(user.id)) ? 'personal' : viewer;
