@@ -21,6 +21,7 @@ import {
   isHarmlessCookie,
   readCookieHeader,
 } from '@/server/platform/http/cookies';
+import { webHeaders } from './node-bridge';
 
 /**
  * Which audience's cached page a request may be answered with, decided from an allow-list of
@@ -44,15 +45,6 @@ export type RequestAudience =
 
 const NO_CACHE: RequestAudience = { cache: false };
 
-function headersOf(req: IncomingMessage): Headers {
-  const headers = new Headers();
-  for (const [name, value] of Object.entries(req.headers)) {
-    if (value === undefined) continue;
-    for (const v of Array.isArray(value) ? value : [value]) headers.append(name, v);
-  }
-  return headers;
-}
-
 export async function requestAudience(
   req: IncomingMessage,
   options: { secure: boolean; now?: number },
@@ -75,7 +67,7 @@ export async function requestAudience(
     return served ? { cache: true, audience: served } : NO_CACHE;
   }
 
-  const user = await userFromHeaders(headersOf(req));
+  const user = await userFromHeaders(webHeaders(req));
   const viewer = sessionAudienceOf(await viewerForUser(user));
   let known: SessionAudience = viewer;
   // A reader with a billing notice: their pages carry it, so they are rendered for them alone.
