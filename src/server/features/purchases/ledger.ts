@@ -107,7 +107,7 @@ export async function insertPendingPurchase(
     })
     .onConflictDoNothing()
     .returning(COLUMNS);
-  return (inserted) ?? null;
+  return inserted ?? null;
 }
 
 export async function setPurchaseSession(db: Db, id: string, sessionId: string): Promise<void> {
@@ -116,7 +116,7 @@ export async function setPurchaseSession(db: Db, id: string, sessionId: string):
 
 export async function purchaseById(db: Db, id: string): Promise<Purchase | null> {
   const [row] = await db.select(COLUMNS).from(purchases).where(eq(purchases.id, id));
-  return (row) ?? null;
+  return row ?? null;
 }
 
 /** The reader's own purchase by its id (the success page's question); null for anyone else's. */
@@ -126,7 +126,7 @@ export async function purchaseOf(db: Db, userId: string, id: string): Promise<Pu
     .select(COLUMNS)
     .from(purchases)
     .where(and(eq(purchases.id, id), eq(purchases.userId, userId)));
-  return (row) ?? null;
+  return row ?? null;
 }
 
 export async function purchaseByPaymentIntent(
@@ -137,7 +137,7 @@ export async function purchaseByPaymentIntent(
     .select(COLUMNS)
     .from(purchases)
     .where(eq(purchases.paymentIntentId, paymentIntentId));
-  return (row) ?? null;
+  return row ?? null;
 }
 
 /** The reader's live purchase (waiting or paid) of this post, if any. */
@@ -150,7 +150,7 @@ export async function livePostPurchase(
     .select(COLUMNS)
     .from(purchases)
     .where(and(eq(purchases.userId, userId), postIs(post), inArray(purchases.state, LIVE)));
-  return (row) ?? null;
+  return row ?? null;
 }
 
 /** Whether the reader has bought this post and it is paid (not refunded): the access input. */
@@ -202,7 +202,7 @@ async function move(
     .set(set)
     .where(and(eq(purchases.id, id), eq(purchases.state, from)))
     .returning(COLUMNS);
-  return (row) ?? null;
+  return row ?? null;
 }
 
 export const markPurchasePaid = (db: Db, id: string, paymentIntentId: string | null, at: Date) =>
