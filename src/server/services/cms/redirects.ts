@@ -103,8 +103,9 @@ export async function redirectsTo(db: Db, endpoint: string, id: string): Promise
 }
 
 /**
- * The ids no item was renamed from, per database: the proxy asks for every item page before it
- * renders (src/proxy.ts), and the answer is nearly always "none". Only a rename makes an id
+ * The ids no item was renamed from, per database: the front server asks for every item page
+ * before it renders (src/server/features/front/page-requests.ts), and the answer is nearly
+ * always "none". Only a rename makes an id
  * one an item was renamed from (redirectRenamed, the one insert), and renameContent tells it on
  * every instance (src/server/services/cms/events.ts; a gap in the bus tells everything), so a
  * remembered "none" is dropped as the content caches' answers are; 30 s is a backstop. An id
@@ -219,7 +220,7 @@ async function movedListQuery(
 
 /**
  * Where a request for a renamed item's page, or for a list filtered by one, has moved (path and
- * query), or null: what the proxy answers 301 with.
+ * query), or null: what the front server answers 301 with.
  */
 export async function movedLocation(
   db: Db | (() => Promise<Db>),
