@@ -20,6 +20,7 @@ const COLUMNS = {
   contentId: purchases.contentId,
   contentCreatedAt: purchases.contentCreatedAt,
   title: purchases.title,
+  message: purchases.message,
   amount: purchases.amount,
   tax: purchases.tax,
   method: purchases.method,
@@ -38,11 +39,12 @@ const COLUMNS = {
 export type Purchase = {
   id: string;
   userId: string | null;
-  kind: 'post';
+  kind: 'post' | 'tip' | 'gift-plan';
   endpoint: string | null;
   contentId: string | null;
   contentCreatedAt: Date | null;
   title: string;
+  message: string | null;
   amount: number;
   tax: number;
   method: PurchaseMethod;

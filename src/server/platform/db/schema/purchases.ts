@@ -14,14 +14,16 @@ export const purchases = pgTable(
   {
     id: text('id').primaryKey(),
     userId: text('user_id').references(() => user.id, { onDelete: 'set null' }),
-    /** `post` (a single article); `tip` and `gift-plan` come later. */
-    kind: text('kind').$type<'post'>().notNull(),
+    /** `post` (a single article), `tip` (for a post) or `gift-plan` (months of a plan given). */
+    kind: text('kind').$type<'post' | 'tip' | 'gift-plan'>().notNull(),
     /** What a post purchase is for: the post itself, bound to its creation (as a gift is). */
     endpoint: text('endpoint'),
     contentId: text('content_id'),
     contentCreatedAt: timestamp('content_created_at', { withTimezone: true }),
     /** What was bought, as the confirmation screen named it (the post's title then). */
     title: text('title').notNull(),
+    /** The payer's words to the editors (a tip's message, a gift's card), as given. */
+    message: text('message'),
     /** Yen, tax included, and the consumption tax in it. */
     amount: integer('amount').notNull(),
     tax: integer('tax').notNull(),
