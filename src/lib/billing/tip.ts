@@ -53,7 +53,9 @@ export const TIP_POST_ID = /^[A-Za-z0-9_-]{1,50}$/;
  * typed amount (`other`, which wins when filled in), and the message. The parsed tip, or the
  * reason it cannot be one (shown beside the form to change it).
  */
-export function readTipQuery(query: Record<string, string | string[] | undefined>):
+export function readTipQuery(
+  query: Record<string, string | string[] | undefined>,
+):
   | { ok: true; amount: number; message: string | null }
   | { ok: false; error: string; amount: string; message: string } {
   const one = (key: string) => {
@@ -77,7 +79,8 @@ export function tipConfirmPath(
   choice?: { amount?: number | string; message?: string | null },
 ): string {
   const query = new URLSearchParams();
-  if (choice?.amount !== undefined && choice.amount !== '') query.set('amount', String(choice.amount));
+  if (choice?.amount !== undefined && choice.amount !== '')
+    query.set('amount', String(choice.amount));
   if (choice?.message) query.set('message', choice.message);
   const search = query.toString();
   return `/purchase/tip/${encodeURIComponent(contentId)}${search ? `?${search}` : ''}`;
