@@ -11,13 +11,19 @@ import { useBillingSite } from '@test-support/billing-site';
 import { createSiteContent } from '@/server/features/content/site-content';
 import { audienceChangedSince } from '@/server/features/audience';
 import { useDatabase } from '@/server/platform/db/client';
-import { auditEvents, billingInvoices, purchases } from '@/server/platform/db/schema';
+import {
+  auditEvents,
+  billingInvoices,
+  mailOutbox,
+  purchases,
+  user,
+} from '@/server/platform/db/schema';
 import { createContent } from '@/server/services/cms/writes';
 import { handleBillingSandbox } from '@/server/services/billing-sandbox/http';
 import { deliverPendingEvents } from '@/server/services/billing-sandbox/webhooks';
 import { handleBillingWebhook } from './webhook';
 import { customerIdOf } from './customers';
-import { hasPaidPurchase, purchaseById } from '@/server/features/purchases';
+import { hasPaidPurchase, listPaidTips, purchaseById } from '@/server/features/purchases';
 
 /**
  * The attack tests of tips (チップ, docs/decisions/053-one-time-payments.md), through the
@@ -57,10 +63,12 @@ vi.mock('@/server/features/content/site-content', async (importOriginal) =>
 const { handleCheckoutStart } = await import('./billing-http');
 const { readPost } = await import('@/server/features/access/read');
 const { default: PurchaseStatusPage } = await import('@/app/purchase/status/[purchaseId]/page');
+const { default: AdminTipsPage } = await import('@/app/admin/tips/page');
 
 const POST = 'tipped-post';
 const FREE_POST = 'tipped-free-post';
 const DRAFT = 'tipped-draft';
+const REPORTED = 'tip-report-post';
 const SECRET = 'チップデハヒラカナイ';
 const body = `<p>リード。</p>${MEMBERS_DIVIDER.html}<p>${'本文。'.repeat(30)}${SECRET}</p>`;
 
@@ -86,6 +94,11 @@ describe('tips', () => {
       id: DRAFT,
       status: 'draft',
       body: { title: '下書き', body: '<p>x</p>', isPublicPreview: true },
+    });
+    await createContent(site.db, posts, {
+      id: REPORTED,
+      status: 'publish',
+      body: { title: '集計の記事', body: '<p>x</p>', isPublicPreview: true, publishedAt: at(2) },
     });
     // Three newer members' posts: the free plan leaves POST paid only.
     for (const n of [1, 2, 3]) {
@@ -341,6 +354,12 @@ describe('tips', () => {
     const waiting = (await purchaseById(site.db, row.id))!;
     expect(waiting.state).toBe('pending');
     expect(waiting.voucherUrl).toBeTruthy();
+    const [mail] = await site.db
+      .select({ text: mailOutbox.textBody })
+      .from(mailOutbox)
+      .where(and(eq(mailOutbox.to, who.email), eq(mailOutbox.kind, 'billing-konbini-voucher')));
+    expect(mail?.text).toContain('記事「チップの記事」へのチップ（¥500、税込）');
+    expect(mail?.text).toContain('チップを編集部にお届けします');
     const later = Math.floor(Date.now() / 1000) + 5 * 86_400;
     const customer = await site.stripe.customers.retrieve(waiting.customerId);
     const clock = customer.deleted ? null : customer.test_clock;
@@ -353,5 +372,52 @@ describe('tips', () => {
       fetch: (input, init) => handleBillingWebhook(new Request(input, init), site.db),
     });
     expect((await purchaseById(site.db, row.id))?.state).toBe('expired');
+  });
+
+  it('shows staff the paid tips per post with totals, a deleted reader as anonymous', async () => {
+    const paidTip = async (who: AppUser, amount: string, message?: string) => {
+      const { url, row } = await started(who, {
+        post: REPORTED,
+        amount,
+        ...(message ? { message } : {}),
+      });
+      await site.pay(url);
+      return row;
+    };
+    const fan = await reader();
+    const leaver = await reader();
+    await paidTip(fan, '1000', '次の連載も楽しみです');
+    await paidTip(leaver, '300');
+    const refunded = await paidTip(fan, '5000');
+    await started(fan, { post: REPORTED, amount: '700' }); // never paid
+    await site.deliver();
+    const intent = (await purchaseById(site.db, refunded.id))!.paymentIntentId!;
+    await site.stripe.refunds.create({ payment_intent: intent });
+    await site.deliver();
+    await site.db.delete(user).where(eq(user.id, leaver.id));
+
+    const { tips, totals } = await listPaidTips(site.db, { contentId: REPORTED });
+    expect(totals).toEqual([{ contentId: REPORTED, title: '集計の記事', count: 2, amount: 1300 }]);
+    expect(tips.map((t) => [t.amount, t.payerName, t.message, t.method])).toEqual([
+      [300, null, null, 'card'],
+      [1000, fan.name, '次の連載も楽しみです', 'card'],
+    ]);
+    const all = await listPaidTips(site.db);
+    expect(all.totals.map((t) => t.contentId)).toContain(POST);
+
+    // The staff page: editors and admins; anyone else gets the 404.
+    const page = async (who: AppUser) => {
+      state.user = who;
+      return renderToStaticMarkup(
+        await AdminTipsPage({ searchParams: Promise.resolve({ post: REPORTED }) }),
+      );
+    };
+    const html = await page({ ...(await reader()), role: 'editor' });
+    expect(html).toContain('匿名の読者');
+    expect(html).toContain('次の連載も楽しみです');
+    expect(html).toContain('¥1,300');
+    expect(html).not.toContain('¥5,000');
+    expect(html).not.toContain(fan.email);
+    await expect(page(await reader())).rejects.toThrow();
   });
 });
