@@ -53,7 +53,7 @@ export function TipTotals({ totals }: { totals: readonly TipTotal[] }) {
       <Table caption="記事ごとのチップの合計" columns={['記事', '件数', '合計（税込）']}>
         {totals.map((total) => (
           <tr key={total.contentId}>
-            <td>
+            <td className={styles.post}>
               <Link href={tipsOf(total.contentId)}>{total.title}</Link>{' '}
               <Link href={`/posts/${total.contentId}`} className={styles.postLink}>
                 （記事を開く）
@@ -83,7 +83,7 @@ export function TipList({ tips, limit }: { tips: readonly PaidTip[]; limit: numb
                 <time dateTime={tip.paidAt.toISOString()}>{formatDateTime(tip.paidAt)}</time>
               ) : null}
             </td>
-            <td>
+            <td className={styles.post}>
               {tip.contentId ? (
                 <Link href={`/posts/${tip.contentId}`}>{tip.title}</Link>
               ) : (
@@ -92,7 +92,7 @@ export function TipList({ tips, limit }: { tips: readonly PaidTip[]; limit: numb
             </td>
             <td className={styles.number}>{formatYen(tip.amount)}</td>
             <td className={styles.nowrap}>{METHOD_LABELS[tip.method]}</td>
-            <td>{tip.payerName ?? ANONYMOUS_READER}</td>
+            <td className={styles.reader}>{tip.payerName ?? ANONYMOUS_READER}</td>
             <td className={styles.message}>
               {tip.message ?? <span className={adminStyles.empty}>（なし）</span>}
             </td>
