@@ -333,7 +333,7 @@ test('buy one article by card: paywall → final confirmation → hosted payment
   await tip.getByRole('textbox', { name: /メッセージ/ }).fill('応援しています');
   await tip.getByRole('button', { name: '内容を確認する' }).click();
   await expect(page).toHaveURL(new RegExp(`/purchase/tip/${postId}\\?`));
-  await expect(page.getByText(/お支払い後のキャンセル・返金はできません/)).toBeVisible();
+  await expect(page.getByText(/チップの性質上、お支払い後のキャンセルはできません/)).toBeVisible();
   await page.getByRole('button', { name: /確認してチップを送る/ }).click();
   await expect(page).toHaveURL(/\/billing-sandbox\/checkout\/cs_/);
   await field('カード番号').fill('4242 4242 4242 4242');

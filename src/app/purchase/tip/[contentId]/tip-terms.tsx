@@ -40,7 +40,7 @@ export function TipTerms({
         </p>
       ),
     },
-    cancelRow('チップの性質上、お支払い後のキャンセル・返金はできません。'),
+    cancelRow('チップの性質上、お支払い後のキャンセルはできません。'),
   ];
   return <TermsTable rows={rows} />;
 }
