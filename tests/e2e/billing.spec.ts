@@ -328,7 +328,6 @@ test('buy one article by card: paywall → final confirmation → hosted payment
   await expect(page.getByRole('heading', { name: PAYWALL })).toHaveCount(0);
 
   // A tip from the block at the post's end: confirmation, hosted payment, thanks; no access.
-  console.log('TIPTIME start', Date.now());
   const tip = page.getByRole('region', { name: 'チップで応援する' });
   await tip.getByRole('radio', { name: '¥500' }).check();
   await tip.getByRole('textbox', { name: /メッセージ/ }).fill('応援しています');
@@ -349,5 +348,4 @@ test('buy one article by card: paywall → final confirmation → hosted payment
   await page.goto('/account');
   await expect(page.getByText('支払い済み').first()).toBeVisible();
   await expect(page.getByRole('link', { name: /へのチップ/ })).toBeVisible();
-  console.log('TIPTIME end', Date.now());
 });
