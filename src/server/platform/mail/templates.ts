@@ -41,7 +41,7 @@ export const LINK_REMOVED_NOTE = 'このリンクは使用済みまたは期限�
 const ACTION_PLACE = '{action}';
 const ACTION_PLACE_IN = { html: '下のボタン', text: '下の URL' } as const;
 
-type Content = {
+export type Content = {
   kind: MailKind;
   subject: string;
   greeting: string;
@@ -102,7 +102,7 @@ ${content.note ? `<p style="font-size:13px;color:#555">${escapeHtml(content.note
   return { text, html };
 }
 
-function render(to: string, content: Content): Mail {
+export function render(to: string, content: Content): Mail {
   const subject = fullSubject(content);
   const action = content.action;
   if (!action || 'url' in action)
@@ -127,7 +127,7 @@ function render(to: string, content: Content): Mail {
   };
 }
 
-const dear = (name: string) => `${name} 様`;
+export const dear = (name: string) => `${name} 様`;
 const IGNORE = 'このメールに心当たりがない場合は、何もせずに破棄してください。';
 
 export const mails = {
