@@ -32,6 +32,8 @@ import { PLAN_KEYS } from '@/lib/billing/plans';
 import { readOfferCode } from '@/lib/billing/offer-code';
 import { PURCHASE_METHODS, purchaseConfirmPath, purchaseRefSchema } from '@/lib/billing/purchase';
 import { startPurchase } from './purchase-checkout';
+import { giftConfirmPath, giftOrderSchema } from '@/lib/billing/gift-plans';
+import { startGiftPurchase } from './gift-checkout';
 
 /**
  * The reader's billing endpoints: start a checkout from the final confirmation screen, open
@@ -62,7 +64,12 @@ export const PORTAL_ERROR_MESSAGE =
 const checkoutInput = z
   .object({
     plan: z.enum(PLAN_KEYS, { error: 'プランを選んでください。' }).optional(),
-    purchase: purchaseRefSchema.optional(),
+    purchase: z.literal('gift-plan').or(purchaseRefSchema).optional(),
+    // A gift's order (purchase=gift-plan), checked with its own schema (gift-plans.ts).
+    months: z.string().max(10).optional(),
+    recipient: z.string().max(400).optional(),
+    message: z.string().max(2000).optional(),
+    deliver: z.string().max(20).optional(),
     method: z.enum(PURCHASE_METHODS, { error: 'お支払い方法を選んでください。' }).optional(),
     next: nextField,
     offer: offerField,
@@ -74,10 +81,29 @@ const checkoutInput = z
       ctx.addIssue({ code: 'custom', path: ['method'], message: 'お支払い方法を選んでください。' });
   });
 
+type CheckoutInput = z.output<typeof checkoutInput>;
+
+/** A gift's order from the checkout form; a refusal (its first problem) for a bad one. */
+function giftOrderOf(input: CheckoutInput) {
+  const order = giftOrderSchema.safeParse(input);
+  if (!order.success) {
+    throw new CheckoutRefused('purchase-refused', order.error.issues[0]?.message ?? '');
+  }
+  if (!input.plan) throw new CheckoutRefused('purchase-refused', 'プランを選んでください。');
+  return { ...order.data, plan: input.plan };
+}
+
+/** Back to the gift's confirmation screen, or to the order form if the order itself is bad. */
+function giftFormPage(input: CheckoutInput) {
+  const order = giftOrderSchema.safeParse(input);
+  return order.success ? giftConfirmPath(order.data) : '/gift';
+}
+
 /**
  * POST /api/billing/checkout → 303 to the provider's hosted checkout: a plan (form: plan, next,
- * offer), or a single article (form: purchase=post:ID, method=card|konbini|paypay; its price is
- * the post's, purchase-checkout.ts).
+ * offer), a single article (form: purchase=post:ID, method=card|konbini|paypay; its price is
+ * the post's, purchase-checkout.ts), or a gift (form: purchase=gift-plan, plan, months,
+ * recipient, message, deliver, method; its price is the catalogue's, gift-checkout.ts).
  */
 export const handleCheckoutStart = endpoint(
   {
@@ -86,28 +112,32 @@ export const handleCheckoutStart = endpoint(
     rateLimit: CHECKOUT_LIMIT,
     input: checkoutInput,
     formPage: (input) =>
-      input?.purchase
-        ? purchaseConfirmPath(input.purchase.contentId)
-        : input?.plan
-          ? confirmPath(input.plan, input.next, input.offer)
-          : '/service-plans',
+      input?.purchase === 'gift-plan'
+        ? giftFormPage(input)
+        : input?.purchase
+          ? purchaseConfirmPath(input.purchase.contentId)
+          : input?.plan
+            ? confirmPath(input.plan, input.next, input.offer)
+            : '/service-plans',
     messages: { signIn: 'お申し込みにはログインが必要です。' },
   },
   async ({ input, user, ip, request }) => {
     // A CheckoutRefused (409) is answered by the endpoint's error mapping.
     const db = await getDb();
     const started =
-      input.purchase && input.method
-        ? await startPurchase(db, user, input.purchase.contentId, input.method, ip)
-        : await startCheckout(
-            db,
-            { id: user.id, email: user.email, name: user.name },
-            input.plan!,
-            ip,
-            input.next,
-            await checkoutSourceOf(db, request.headers, user.id),
-            input.offer,
-          );
+      input.purchase === 'gift-plan' && input.method
+        ? await startGiftPurchase(db, user, giftOrderOf(input), input.method, ip)
+        : typeof input.purchase === 'object' && input.method
+          ? await startPurchase(db, user, input.purchase.contentId, input.method, ip)
+          : await startCheckout(
+              db,
+              { id: user.id, email: user.email, name: user.name },
+              input.plan!,
+              ip,
+              input.next,
+              await checkoutSourceOf(db, request.headers, user.id),
+              input.offer,
+            );
     return new Response(null, {
       status: 303,
       headers: { location: started.url, 'cache-control': 'no-store' },

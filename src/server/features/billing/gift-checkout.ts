@@ -2,6 +2,8 @@ import 'server-only';
 import type Stripe from 'stripe';
 import { env } from '@/env';
 import {
+  GIFT_MONTHS,
+  type GiftMonths,
   type GiftOrder,
   deliverAtFor,
   giftConfirmPath,
@@ -55,6 +57,15 @@ async function priced(db: Db, order: GiftCheckoutOrder) {
   const price = giftPrice(await listPlans(db), order.months);
   if (price === null) throw refuse('このプランのギフトは現在お申し込みいただけません。');
   return { price, title: giftTitle(order.months) };
+}
+
+/** The months on sale with their prices (the order form), from the catalogue. */
+export async function giftPrices(db: Db): Promise<{ months: GiftMonths; price: number }[]> {
+  const plans = await listPlans(db);
+  return GIFT_MONTHS.flatMap((months) => {
+    const price = giftPrice(plans, months);
+    return price === null ? [] : [{ months, price }];
+  });
 }
 
 /** What the confirmation screen shows: the title, the price and the ways to pay, or a refusal. */

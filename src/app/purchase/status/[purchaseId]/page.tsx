@@ -31,8 +31,12 @@ export default async function PurchaseStatusPage({ params }: RouteParamsProps<'p
   const purchase = await purchaseOf(await getDb(), user.id, purchaseId);
   if (!purchase) notFound();
   const postHref = purchase.contentId ? `/posts/${purchase.contentId}` : '/';
-  if (purchase.state === 'paid') redirect(postHref);
-  const title = `記事「${purchase.title}」（${formatYen(purchase.amount)}、税込）`;
+  // A gift (docs/decisions/054-gift-subscriptions.md) paid: said here, as there is no post to open.
+  const gift = purchase.kind === 'gift-plan';
+  if (purchase.state === 'paid' && !gift) redirect(postHref);
+  const title = gift
+    ? `「${purchase.title}」（${formatYen(purchase.amount)}、税込）`
+    : `記事「${purchase.title}」（${formatYen(purchase.amount)}、税込）`;
   return (
     <div className={`${styles.page} ${styles.narrow}`}>
       {purchase.state === 'pending' && !purchase.voucherUrl ? (
@@ -43,14 +47,25 @@ export default async function PurchaseStatusPage({ params }: RouteParamsProps<'p
           ? purchase.voucherUrl
             ? 'お支払い待ち'
             : 'お支払いを確認しています'
-          : 'ご購入の状況'}
+          : purchase.state === 'paid'
+            ? 'ご購入ありがとうございます'
+            : 'ご購入の状況'}
       </h1>
-      {purchase.state === 'pending' && purchase.voucherUrl ? (
+      {purchase.state === 'paid' ? (
+        <PageNotice tone="info">
+          <p>
+            {title}
+            のお支払いが完了しました。お届け日に、贈り先のメールアドレスへ受け取り用のリンクをお送りします。送信の状況はアカウントページでご確認いただけます。
+          </p>
+        </PageNotice>
+      ) : purchase.state === 'pending' && purchase.voucherUrl ? (
         <PageNotice tone="info">
           <p>
             {title}のお支払い番号を発行しました。
             {purchase.voucherExpiresAt ? `${formatDateTime(purchase.voucherExpiresAt)}までに` : ''}
-            コンビニでお支払いください。お支払いが確認でき次第、全文をお読みいただけます。同じ内容をメールでもお送りしました。
+            コンビニでお支払いください。お支払いが確認でき次第、
+            {gift ? 'ギフトをお届けします' : '全文をお読みいただけます'}
+            。同じ内容をメールでもお送りしました。
           </p>
           <p>
             <a href={purchase.voucherUrl}>お支払い番号を表示する</a>
@@ -58,7 +73,10 @@ export default async function PurchaseStatusPage({ params }: RouteParamsProps<'p
         </PageNotice>
       ) : purchase.state === 'pending' ? (
         <PageNotice tone="info">
-          <p>{title}のお支払いの確認を待っています。確認でき次第、記事を全文お読みいただけます。</p>
+          <p>
+            {title}のお支払いの確認を待っています。確認でき次第、
+            {gift ? 'ギフトをお届けします' : '記事を全文お読みいただけます'}。
+          </p>
           <p>
             <Link href={purchaseStatusPath(purchase.id)}>再読み込みする</Link>
           </p>
@@ -71,7 +89,11 @@ export default async function PurchaseStatusPage({ params }: RouteParamsProps<'p
               ? '返金済みです。'
               : 'お支払いの期限が過ぎたか、お支払いが完了しなかったため、購入されていません（料金はかかっていません）。'}
           </p>
-          {purchase.contentId && purchase.state !== 'refunded' ? (
+          {gift && purchase.state !== 'refunded' ? (
+            <p>
+              <Link href="/gift">もう一度ギフトを贈る</Link>
+            </p>
+          ) : purchase.contentId && purchase.state !== 'refunded' ? (
             <p>
               <Link href={purchaseConfirmPath(purchase.contentId)}>もう一度購入する</Link>
             </p>
@@ -79,8 +101,12 @@ export default async function PurchaseStatusPage({ params }: RouteParamsProps<'p
         </PageNotice>
       )}
       <p className={styles.backLink}>
-        <Link href={postHref}>記事に戻る</Link>
-        {' ／ '}
+        {gift ? null : (
+          <>
+            <Link href={postHref}>記事に戻る</Link>
+            {' ／ '}
+          </>
+        )}
         <Link href="/account">アカウント（購入履歴）</Link>
       </p>
     </div>
