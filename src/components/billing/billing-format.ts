@@ -156,7 +156,7 @@ export function planStatusLabel(
 ): string {
   // A gift is not a plan the reader cancelled: it simply ends.
   if (plan.provider === 'gift' && plan.currentPeriodEnd) {
-    return `ギフトで利用中（〜${formatDate(plan.currentPeriodEnd)}）`;
+    return `ギフトで利用中・${formatDate(plan.currentPeriodEnd)}まで`;
   }
   return subscriptionStateLabel({
     status: plan.status,
@@ -182,7 +182,8 @@ export function planEndsOn(
  */
 export function planRenewalLine(plan: CurrentPlanView): string | null {
   const end = planEndsOn(plan);
-  if (plan.provider === 'gift') return '自動更新されません（ギフトの期間の終了後に請求されることはありません）';
+  if (plan.provider === 'gift')
+    return '自動更新されません（ギフトの期間の終了後に請求されることはありません）';
   if (plan.provider === 'complimentary') {
     return end ? `ご利用期限 ${formatDate(end)}` : 'ご利用期限 なし';
   }

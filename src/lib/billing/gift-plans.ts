@@ -76,7 +76,7 @@ const monthsField = z.coerce
   .refine((value): value is GiftMonths => (GIFT_MONTHS as readonly number[]).includes(value), {
     error: '期間は 1か月・3か月・12か月から選んでください。',
   })
-  .transform((value) => value as GiftMonths);
+  .transform((value) => value);
 
 /** The order's fields (form page, confirmation screen, checkout endpoint alike). */
 export const giftOrderFields = {

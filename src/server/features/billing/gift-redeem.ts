@@ -141,7 +141,7 @@ async function grantPeriod(db: Db, user: AppUser, gift: GiftWithPurchase, now: D
     .transaction(async (tx) => {
       const subscriptionId = await grantGiftPeriod(tx, {
         userId: user.id,
-        planName: `メンバーシップ（ギフト ${gift.months}か月）`,
+        planName: `メンバーシップ ${gift.months}か月分のギフト`,
         priceId: null,
         end,
       });

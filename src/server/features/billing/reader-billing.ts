@@ -57,7 +57,11 @@ export async function billingSummaryFor(db: Db, userId: string): Promise<Billing
       ? {
           subscriptionId: row.id,
           provider:
-            row.provider === 'stripe' ? 'stripe' : row.provider === 'gift' ? 'gift' : 'complimentary',
+            row.provider === 'stripe'
+              ? 'stripe'
+              : row.provider === 'gift'
+                ? 'gift'
+                : 'complimentary',
           planName: row.planName,
           planKey: plans.find((plan) => plan.priceId === row.priceId)?.key ?? null,
           status: row.status,

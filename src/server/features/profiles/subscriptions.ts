@@ -21,9 +21,7 @@ function toRecord(row: Row, now = new Date()): SubscriptionRecord {
     : 'incomplete';
   // A complimentary or gift plan ends with its term (a provider's plans end by its webhooks).
   const expired =
-    row.provider !== 'stripe' &&
-    row.currentPeriodEnd !== null &&
-    row.currentPeriodEnd <= now;
+    row.provider !== 'stripe' && row.currentPeriodEnd !== null && row.currentPeriodEnd <= now;
   const status = expired && (known === 'active' || known === 'trialing') ? 'canceled' : known;
   return {
     id: row.id,
