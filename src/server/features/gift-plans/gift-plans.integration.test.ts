@@ -329,5 +329,21 @@ describe('gift subscriptions', () => {
     expect(plan.trialEnd?.getTime()).toBe(expected * 1000);
     const invoices = await site.stripe.invoices.list({ subscription: before.subscriptionId });
     expect(invoices.data.filter((invoice) => invoice.amount_paid > 0)).toHaveLength(0);
+    // Three days before the gift's months end, the provider's notice: the mail says so.
+    const customer = await site.stripe.customers.retrieve(after.customer as string);
+    const clock = customer.deleted ? null : customer.test_clock;
+    const notice = expected - 2 * 86_400;
+    await site.stripe.testHelpers.testClocks.advance(
+      typeof clock === 'string' ? clock : clock!.id,
+      { frozen_time: notice },
+    );
+    await deliverPendingEvents(site.db, {
+      now: notice,
+      fetch: (input, init) => handleBillingWebhook(new Request(input, init), site.db),
+    });
+    const ending = (await mailsTo(payer.email)).filter((m) => m.kind === 'billing-trial-ending');
+    expect(ending.map((mail) => mail.subject)).toEqual([
+      expect.stringContaining('ギフトの期間はまもなく終了します'),
+    ]);
   });
 });

@@ -14,6 +14,7 @@ export {
 export {
   type GiftWithPurchase,
   type SentGift,
+  endsGiftExtension,
   giftByToken,
   giverNameOf,
   insertPlanGift,

@@ -261,3 +261,24 @@ export async function giverNameOf(db: Db, userId: string | null): Promise<string
     .where(eq(userPublicProfiles.userId, userId));
   return row?.name ?? null;
 }
+
+/** Whether a paying plan's trial that ends then is a gift's months (its mail says so). */
+export async function endsGiftExtension(
+  db: Db,
+  subscriptionId: string,
+  end: Date,
+): Promise<boolean> {
+  const rows = await db
+    .select({ id: planGifts.purchaseId })
+    .from(planGifts)
+    .where(
+      and(
+        eq(planGifts.grantSubscriptionId, subscriptionId),
+        eq(planGifts.grantKind, 'extension'),
+        eq(planGifts.grantEnd, end),
+        isNull(planGifts.revokedAt),
+      ),
+    )
+    .limit(1);
+  return rows.length > 0;
+}

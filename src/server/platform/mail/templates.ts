@@ -577,14 +577,15 @@ export const billingMails = {
   trialEnding: (
     to: string,
     name: string,
-    trial: { planName: string; price: string; endsAt: Date },
+    trial: { planName: string; price: string; endsAt: Date; gift?: boolean },
   ) =>
     render(to, {
       kind: 'billing-trial-ending',
-      subject: '無料体験はまもなく終了します',
+      // A gift's months added to a paying plan end like a trial (src/server/features/gift-plans).
+      subject: trial.gift ? 'ギフトの期間はまもなく終了します' : '無料体験はまもなく終了します',
       greeting: dear(name),
       paragraphs: [
-        `${trial.planName}の無料体験は ${formatDateJa(trial.endsAt)} に終了し、その日に ${trial.price} を決済します。`,
+        `${trial.planName}の${trial.gift ? 'ギフトで延長された期間' : '無料体験'}は ${formatDateJa(trial.endsAt)} に終了し、その日に ${trial.price} を決済します。`,
         '続けてご利用いただく場合、お手続きは不要です。ご利用を続けない場合は、終了日までに料金プランのページの「プランの管理」から解約してください。',
       ],
       action: { label: 'プランの管理', url: `${env().SITE_URL}/service-plans` },

@@ -14,12 +14,13 @@ import { getDb } from '@/server/platform/db/client';
 import { readFlash } from '@/server/platform/http/read-flash';
 import gift from '../../gift.module.css';
 
-// A link that acts for its holder: never cached, never sent on as a referrer.
+// A link that acts for its holder: never cached.
 export const dynamic = 'force-dynamic';
 
 export const metadata: Metadata = {
   ...sitePageMetadata({ title: 'ギフトの受け取り', path: '/gift/redeem', noIndex: true }),
-  referrer: 'no-referrer',
+  // The token stays on this site: no referrer to other sites (a same-origin form keeps its Origin).
+  referrer: 'same-origin',
 };
 
 /**
@@ -88,7 +89,7 @@ export default async function GiftRedeemPage({ params }: RouteParamsProps<'token
           <ButtonLink href={`/login?next=${here}`} color="yellow" fullWidth height={52}>
             ログインして受け取る
           </ButtonLink>
-          <ButtonLink href={`/sign-up?next=${here}`} fullWidth height={52}>
+          <ButtonLink href={`/sign-up?next=${here}`} color="white" fullWidth height={52}>
             無料で会員登録して受け取る
           </ButtonLink>
         </div>
