@@ -8,7 +8,7 @@ import { CheckoutRefused } from './checkout';
 import { redeemGift } from './gift-redeem';
 
 /**
- * POST /gift/redeem (form: token) → the gift granted and on to the account page, which says
+ * POST /api/billing/gift-redeem (form: token) → the gift granted and on to the account page, which says
  * until when; a refusal goes back to the gift's page with the reason
  * (docs/decisions/054-gift-subscriptions.md). The account is the session's, never the form's.
  */

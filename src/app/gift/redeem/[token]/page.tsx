@@ -27,7 +27,7 @@ export const metadata: Metadata = {
  * The link in a gift's mail (docs/decisions/054-gift-subscriptions.md): what the gift is, from
  * whom and until when it lasts; a visitor signs in or up (no card) and comes back here; a
  * signed-in reader with the recipient's confirmed address receives it with one button (POST
- * /gift/redeem, which checks everything again). Any other state says plainly why not.
+ * /api/billing/gift-redeem, which checks everything again). Any other state says plainly why not.
  */
 export default async function GiftRedeemPage({ params }: RouteParamsProps<'token'>) {
   const { token } = await params;
@@ -99,7 +99,7 @@ export default async function GiftRedeemPage({ params }: RouteParamsProps<'token
           <Link href="/account">アカウント</Link>
         </p>
       ) : (
-        <form method="post" action="/gift/redeem" className={gift.actions}>
+        <form method="post" action="/api/billing/gift-redeem" className={gift.actions}>
           <input type="hidden" name="token" value={token} />
           <Button type="submit" color="yellow" fullWidth height={52}>
             ギフトを受け取る
