@@ -176,6 +176,7 @@ export async function notifyKonbiniVoucher(db: Db, purchase: Purchase): Promise<
       total: formatYen(purchase.amount),
       expiresAt: voucherExpiresAt,
       url: voucherUrl,
+      gift: purchase.kind === 'gift-plan',
     }),
   );
 }

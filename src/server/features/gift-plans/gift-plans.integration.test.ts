@@ -263,6 +263,9 @@ describe('gift subscriptions', () => {
     expect(await mailsTo(recipient)).toHaveLength(0);
     const [waiting] = await listGiftsSentBy(site.db, giver.id);
     expect(waiting?.label).toBe('支払い待ち');
+    const [voucher] = await mailsTo(giver.email);
+    expect(voucher).toMatchObject({ kind: 'billing-konbini-voucher' });
+    expect(voucher!.text).toContain('ギフトをお届けします');
     const row = (await purchaseById(site.db, started.purchase.id))!;
     const later = Math.floor(Date.now() / 1000) + 5 * 86_400;
     const customer = await site.stripe.customers.retrieve(row.customerId);

@@ -518,7 +518,7 @@ export const billingMails = {
   konbiniVoucher: (
     to: string,
     name: string,
-    voucher: { title: string; total: string; expiresAt: Date; url: string },
+    voucher: { title: string; total: string; expiresAt: Date; url: string; gift?: boolean },
   ) =>
     render(to, {
       kind: 'billing-konbini-voucher',
@@ -526,7 +526,7 @@ export const billingMails = {
       greeting: dear(name),
       paragraphs: [
         `「${voucher.title}」のご購入（${voucher.total}、税込）のお支払い番号を発行しました。`,
-        `${formatDateTime(voucher.expiresAt)}までに、{action}に記載のコンビニでお支払いください。お支払いが確認でき次第、記事を全文お読みいただけます。`,
+        `${formatDateTime(voucher.expiresAt)}までに、{action}に記載のコンビニでお支払いください。お支払いが確認でき次第、${voucher.gift ? 'ギフトをお届けします' : '記事を全文お読みいただけます'}。`,
         '期限までにお支払いがない場合、ご購入は取り消されます（お支払いは発生しません）。',
       ],
       action: { label: 'お支払い番号を表示する', url: voucher.url },
