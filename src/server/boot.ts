@@ -18,6 +18,7 @@ import {
 import { startSandboxRunner } from '@/server/services/billing-sandbox/runner';
 import { makePrivate, restrictUmask, secureDataDir } from '@/server/platform/db/lock';
 import { startScheduler, stopScheduler } from '@/server/features/console';
+import { startGiftRunner, stopGiftRunner } from '@/server/features/gift-plans';
 import {
   followPostPublications,
   startNewsletterSender,
@@ -116,6 +117,8 @@ async function start(): Promise<void> {
     // Rows indexed by an older search fold are re-indexed now, not at the first search.
     reindexInBackground(database.db);
     startScheduler(database.db);
+    // Gift mails at their delivery time and a week before a gift ends (claimed, once each).
+    startGiftRunner(database.db);
     // Every instance sends newsletter letters; the queue's claims keep them from doubling up.
     startNewsletterSender(database.db);
     // Instances starting together: one sets up the billing catalogue and endpoint, then the next.
@@ -125,6 +128,7 @@ async function start(): Promise<void> {
     // Run last on shutdown: after the server has let its requests finish (src/server/platform/lifecycle/shutdown.ts).
     onShutdown('database', () => database.close());
     onShutdown('scheduled publishing', stopScheduler);
+    onShutdown('gift mails', stopGiftRunner);
     // Before the database closes: the letter in flight finishes, unstarted claims go back.
     onShutdown('newsletter sender', stopNewsletterSender);
     shutdownOnSignals();

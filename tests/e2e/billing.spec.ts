@@ -355,3 +355,46 @@ test('buy one article by card: paywall → final confirmation → hosted payment
   await expect(page.getByText('支払い済み').first()).toBeVisible();
   await expect(page.getByRole('link', { name: /へのチップ/ })).toBeVisible();
 });
+
+test('give 3 months by card: /gift → final confirmation → hosted payment → the recipient redeems the mailed link', async ({
+  page,
+  browser,
+  baseURL,
+}) => {
+  test.setTimeout(60_000);
+  const giver = await newReader('gift-giver');
+  const recipient = await newReader('gift-recipient');
+  await signInByApi(page.context(), giver, password);
+  await page.goto('/gift');
+  await page.getByRole('radio', { name: /3か月/ }).check();
+  await page.getByRole('textbox', { name: '贈る相手のメールアドレス' }).fill(recipient);
+  await page.getByRole('textbox', { name: /メッセージ/ }).fill('いつもありがとう');
+  await page.getByRole('button', { name: '確認画面へ進む' }).click();
+  await expect(page).toHaveURL(/\/gift\/confirm\?/);
+  await expect(page.getByText(/購入後のキャンセルはできません/).first()).toBeVisible();
+  await page.getByRole('button', { name: /確認して購入する/ }).click();
+  await expect(page).toHaveURL(/\/billing-sandbox\/checkout\/cs_/);
+  const field = (name: string) => page.getByRole('textbox', { name, exact: true });
+  await field('カード番号').fill('4242 4242 4242 4242');
+  await field('有効期限').fill('12/40');
+  await field('セキュリティコード').fill('123');
+  await field('カード名義').fill('TARO YAMADA');
+  await page.getByRole('button', { name: /カードで .*3,300.* を支払う/ }).click();
+  await expect(page.getByRole('heading', { name: 'ご購入ありがとうございます' })).toBeVisible({
+    timeout: 20_000,
+  });
+
+  const link = await latestLink(recipient, 'gift-plan-delivery', baseURL!);
+  const context = await browser.newContext();
+  const theirs = await context.newPage();
+  await signInByApi(context, recipient, password);
+  await theirs.goto(link);
+  await expect(theirs.getByText('いつもありがとう')).toBeVisible();
+  await theirs.getByRole('button', { name: 'ギフトを受け取る' }).click();
+  await expect(theirs).toHaveURL(/\/account$/);
+  await expect(theirs.getByText(/ギフトで利用中・/).first()).toBeVisible();
+  await context.close();
+
+  await page.goto('/account');
+  await expect(page.getByText('受け取り済み')).toBeVisible();
+});

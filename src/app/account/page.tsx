@@ -18,6 +18,8 @@ import { getProfileDetails } from '@/server/features/profiles/profiles';
 import styles from '@/components/account/account-page.module.css';
 import { listPurchasesOf } from '@/server/features/purchases';
 import { PurchasesList } from './purchases-list';
+import { listGiftsSentBy } from '@/server/features/gift-plans';
+import { GiftsSent } from './gifts-sent';
 
 export const metadata = accountMetadata('アカウント', '/account');
 
@@ -36,7 +38,7 @@ export const metadata = accountMetadata('アカウント', '/account');
 export default async function AccountHubPage() {
   const user = await requireUser('/account');
   const db = await getDb();
-  const [profile, billing, notice, withPassword, flash, purchases] = await Promise.all([
+  const [profile, billing, notice, withPassword, flash, purchases, gifts] = await Promise.all([
     getProfileDetails(db, user.id),
     // The hub stays usable when billing records cannot be read; it says so in the plan line.
     billingSummaryFor(db, user.id).catch(() => null),
@@ -45,6 +47,7 @@ export default async function AccountHubPage() {
     hasPassword(user.id),
     readFlash(),
     listPurchasesOf(db, user.id).catch(() => []),
+    listGiftsSentBy(db, user.id).catch(() => []),
   ]);
   const plan = billing?.current ? toCurrentPlanView(billing.current) : null;
   const done = doneMessage(flash);
@@ -82,7 +85,8 @@ export default async function AccountHubPage() {
           ]}
         />
       </Section>
-      <PurchasesList purchases={purchases} />
+      <PurchasesList purchases={purchases.filter((purchase) => purchase.kind !== 'gift-plan')} />
+      <GiftsSent gifts={gifts} />
       <Section title="プロフィールと設定">
         <LinkList
           links={[

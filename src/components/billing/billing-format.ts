@@ -24,7 +24,8 @@ export type PlanView = {
 
 /** The reader's live plan (active, trialing or past_due). */
 export type CurrentPlanView = {
-  provider: 'stripe' | 'complimentary';
+  /** `gift`: months given by someone (docs/decisions/054-gift-subscriptions.md). */
+  provider: 'stripe' | 'complimentary' | 'gift';
   planName: string;
   planKey: 'monthly' | 'yearly' | null;
   status: string;
@@ -150,8 +151,13 @@ export function formatDate(value: string | Date | null | undefined): string {
 export function planStatusLabel(
   plan: Pick<CurrentPlanView, 'status' | 'trialEnd' | 'currentPeriodEnd'> & {
     cancelAtPeriodEnd?: boolean;
+    provider?: CurrentPlanView['provider'];
   },
 ): string {
+  // A gift is not a plan the reader cancelled: it simply ends.
+  if (plan.provider === 'gift' && plan.currentPeriodEnd) {
+    return `ギフトで利用中・${formatDate(plan.currentPeriodEnd)}まで`;
+  }
   return subscriptionStateLabel({
     status: plan.status,
     cancelAtPeriodEnd: plan.cancelAtPeriodEnd ?? false,
@@ -176,6 +182,8 @@ export function planEndsOn(
  */
 export function planRenewalLine(plan: CurrentPlanView): string | null {
   const end = planEndsOn(plan);
+  if (plan.provider === 'gift')
+    return '自動更新されません（ギフトの期間の終了後に請求されることはありません）';
   if (plan.provider === 'complimentary') {
     return end ? `ご利用期限 ${formatDate(end)}` : 'ご利用期限 なし';
   }

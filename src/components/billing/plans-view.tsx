@@ -434,7 +434,7 @@ export function CurrentPlanPanel({
         </div>
         {renewal ? (
           <div>
-            <dt>{plan.provider === 'complimentary' ? '期限' : '更新'}</dt>
+            <dt>{plan.provider === 'stripe' ? '更新' : '期限'}</dt>
             <dd>{renewal}</dd>
           </div>
         ) : null}

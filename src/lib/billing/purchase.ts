@@ -46,16 +46,21 @@ export const purchaseConfirmPath = (contentId: string) =>
 export const purchaseStatusPath = (purchaseId: string) => `/purchase/status/${purchaseId}`;
 
 /**
- * What `purchase=` names in the checkout form: `post:ID` (a single article) or `tip` (its post
- * and amount in fields of their own, src/lib/billing/tip.ts).
+ * What `purchase=` names in the checkout form: `post:ID` (a single article), `tip` (its post
+ * and amount in fields of their own, src/lib/billing/tip.ts) or `gift-plan` (its order in fields
+ * of its own, src/lib/billing/gift-plans.ts).
  */
 export const purchaseRefSchema = z
   .string({ error: '購入する記事を指定してください。' })
-  .regex(/^(post:[A-Za-z0-9_-]{1,50}|tip)$/, { error: '購入する記事を指定してください。' })
+  .regex(/^(post:[A-Za-z0-9_-]{1,50}|tip|gift-plan)$/, {
+    error: '購入する記事を指定してください。',
+  })
   .transform((ref) =>
     ref === 'tip'
       ? { kind: 'tip' as const }
-      : { kind: 'post' as const, contentId: ref.slice('post:'.length) },
+      : ref === 'gift-plan'
+        ? { kind: 'gift-plan' as const }
+        : { kind: 'post' as const, contentId: ref.slice('post:'.length) },
   );
 
 export type PurchaseState = 'pending' | 'paid' | 'expired' | 'failed' | 'refunded';

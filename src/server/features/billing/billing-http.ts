@@ -40,6 +40,8 @@ import {
   tipMessageSchema,
 } from '@/lib/billing/tip';
 import { startTip } from './tip-checkout';
+import { giftConfirmPath, giftOrderSchema } from '@/lib/billing/gift-plans';
+import { startGiftPurchase } from './gift-checkout';
 
 /**
  * The reader's billing endpoints: start a checkout from the final confirmation screen, open
@@ -71,6 +73,12 @@ const checkoutInput = z
   .object({
     plan: z.enum(PLAN_KEYS, { error: 'プランを選んでください。' }).optional(),
     purchase: purchaseRefSchema.optional(),
+    // A gift's order (purchase=gift-plan), checked with its own schema (gift-plans.ts).
+    months: z.string().max(10).optional(),
+    recipient: z.string().max(400).optional(),
+    deliver: z.string().max(20).optional(),
+    // A tip's or a gift's message, checked by the kind's own rule (tip.ts, gift-plans.ts).
+    message: z.string().max(2000).optional(),
     method: z.enum(PURCHASE_METHODS, { error: 'お支払い方法を選んでください。' }).optional(),
     next: nextField,
     offer: offerField,
@@ -80,7 +88,6 @@ const checkoutInput = z
       .regex(TIP_POST_ID, { error: 'チップを送る記事を指定してください。' })
       .optional(),
     amount: tipAmountSchema.optional(),
-    message: tipMessageSchema,
   })
   .superRefine((data, ctx) => {
     if (!data.plan && !data.purchase)
@@ -95,12 +102,41 @@ const checkoutInput = z
       });
     if (data.purchase?.kind === 'tip' && data.amount === undefined)
       ctx.addIssue({ code: 'custom', path: ['amount'], message: TIP_AMOUNT_MESSAGE });
+    const tipMessage = data.purchase?.kind === 'tip' && tipMessageSchema.safeParse(data.message);
+    if (tipMessage && !tipMessage.success)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['message'],
+        message: tipMessage.error.issues[0]?.message ?? '',
+      });
   });
 
+type CheckoutInput = z.output<typeof checkoutInput>;
+
+/** A gift's order from the checkout form; a refusal (its first problem) for a bad one. */
+function giftOrderOf(input: CheckoutInput) {
+  const order = giftOrderSchema.safeParse(input);
+  if (!order.success) {
+    throw new CheckoutRefused('purchase-refused', order.error.issues[0]?.message ?? '');
+  }
+  if (!input.plan) throw new CheckoutRefused('purchase-refused', 'プランを選んでください。');
+  return { ...order.data, plan: input.plan };
+}
+
 /** Where a refused checkout's form was: the screen it was posted from. */
-function checkoutFormPage(input: z.output<typeof checkoutInput> | null): string {
-  if (input?.purchase?.kind === 'tip' && input.post)
-    return tipConfirmPath(input.post, { amount: input.amount, message: input.message });
+function checkoutFormPage(input: CheckoutInput | null): string {
+  if (input?.purchase?.kind === 'gift-plan') {
+    // Back to the gift's confirmation screen, or to the order form if the order itself is bad.
+    const order = giftOrderSchema.safeParse(input);
+    return order.success ? giftConfirmPath(order.data) : '/gift';
+  }
+  if (input?.purchase?.kind === 'tip' && input.post) {
+    const message = tipMessageSchema.safeParse(input.message);
+    return tipConfirmPath(input.post, {
+      amount: input.amount,
+      message: message.success ? message.data : null,
+    });
+  }
   if (input?.purchase?.kind === 'post') return purchaseConfirmPath(input.purchase.contentId);
   return input?.plan ? confirmPath(input.plan, input.next, input.offer) : '/service-plans';
 }
@@ -108,8 +144,9 @@ function checkoutFormPage(input: z.output<typeof checkoutInput> | null): string 
 /**
  * POST /api/billing/checkout → 303 to the provider's hosted checkout: a plan (form: plan, next,
  * offer), a single article (form: purchase=post:ID, method=card|konbini|paypay; its price is
- * the post's, purchase-checkout.ts) or a tip (form: purchase=tip, post, amount, message, method;
- * the amount validated here, tip-checkout.ts).
+ * the post's, purchase-checkout.ts), a tip (form: purchase=tip, post, amount, message, method;
+ * the amount validated here, tip-checkout.ts) or a gift (form: purchase=gift-plan, plan, months,
+ * recipient, message, deliver, method; its price is the catalogue's, gift-checkout.ts).
  */
 export const handleCheckoutStart = endpoint(
   {
@@ -125,24 +162,31 @@ export const handleCheckoutStart = endpoint(
     const db = await getDb();
     const { purchase, method } = input;
     const started =
-      purchase?.kind === 'tip' && method && input.post && input.amount !== undefined
-        ? await startTip(
-            db,
-            user,
-            { contentId: input.post, amount: input.amount, message: input.message, method },
-            ip,
-          )
-        : purchase?.kind === 'post' && method
-          ? await startPurchase(db, user, purchase.contentId, method, ip)
-          : await startCheckout(
+      purchase?.kind === 'gift-plan' && method
+        ? await startGiftPurchase(db, user, giftOrderOf(input), method, ip)
+        : purchase?.kind === 'tip' && method && input.post && input.amount !== undefined
+          ? await startTip(
               db,
-              { id: user.id, email: user.email, name: user.name },
-              input.plan!,
+              user,
+              {
+                contentId: input.post,
+                amount: input.amount,
+                message: tipMessageSchema.parse(input.message),
+                method,
+              },
               ip,
-              input.next,
-              await checkoutSourceOf(db, request.headers, user.id),
-              input.offer,
-            );
+            )
+          : purchase?.kind === 'post' && method
+            ? await startPurchase(db, user, purchase.contentId, method, ip)
+            : await startCheckout(
+                db,
+                { id: user.id, email: user.email, name: user.name },
+                input.plan!,
+                ip,
+                input.next,
+                await checkoutSourceOf(db, request.headers, user.id),
+                input.offer,
+              );
     return new Response(null, {
       status: 303,
       headers: { location: started.url, 'cache-control': 'no-store' },

@@ -14,6 +14,7 @@ import { billingMails } from '@/server/platform/mail/templates';
 import { planByPrice } from './catalogue';
 import type { InvoiceRow, SubscriptionChange } from './records';
 import type { Purchase } from '@/server/features/purchases';
+import { endsGiftExtension } from '@/server/features/gift-plans';
 
 /**
  * The billing mails, each sent once per occasion whatever the events' order or repetition:
@@ -143,8 +144,9 @@ export async function notifyTrialEnding(db: Db, change: SubscriptionChange): Pro
   if (after.status !== 'trialing' || !after.trialEnd || after.cancelAtPeriodEnd) return;
   const endsAt = after.trialEnd;
   const price = await priceText(db, after.priceId);
+  const gift = await endsGiftExtension(db, after.id, endsAt);
   await send(db, after.userId, `trial-ending:${after.id}:${endsAt.getTime()}`, (to, name) =>
-    billingMails.trialEnding(to, name, { planName: after.planName, price, endsAt }),
+    billingMails.trialEnding(to, name, { planName: after.planName, price, endsAt, gift }),
   );
 }
 
@@ -174,7 +176,7 @@ export async function notifyKonbiniVoucher(db: Db, purchase: Purchase): Promise<
       total: formatYen(purchase.amount),
       expiresAt: voucherExpiresAt,
       url: voucherUrl,
-      tip: purchase.kind === 'tip',
+      kind: purchase.kind,
     }),
   );
 }

@@ -1,6 +1,7 @@
 import 'server-only';
 import type Stripe from 'stripe';
 import { noteAudienceChange } from '@/server/features/audience';
+import { deliverIfDue } from '@/server/features/gift-plans';
 import {
   type Purchase,
   markPurchaseExpired,
@@ -12,6 +13,7 @@ import {
 } from '@/server/features/purchases';
 import { recordAudit } from '@/server/platform/audit/audit-log';
 import type { Db } from '@/server/platform/db/client';
+import { revokeGift } from './gift-redeem';
 import { notifyKonbiniVoucher } from './notifications';
 import { billingProvider } from './provider';
 
@@ -73,6 +75,8 @@ async function pay(db: Db, row: Purchase, paymentIntentId: string | null): Promi
   // The buyer's audience cookie is not trusted past this: their next request reads the ledger.
   // A tip opens nothing: its payer's audience stays as it was.
   if (paid?.userId && paid.kind === 'post') noteAudienceChange(paid.userId);
+  // A gift paid on or after its delivery day goes to its recipient now (gift-plans).
+  if (paid?.kind === 'gift-plan') await deliverIfDue(db, paid.id);
 }
 
 /** A payment-mode Checkout Session's event, applied to its purchase. */
@@ -140,4 +144,6 @@ export async function applyChargeRefunded(db: Db, chargeId: string): Promise<voi
     return moved;
   });
   if (refunded?.userId && refunded.kind === 'post') noteAudienceChange(refunded.userId);
+  // A refunded gift: its link dies with the row; what it granted ends (gift-redeem.ts).
+  if (refunded?.kind === 'gift-plan') await revokeGift(db, refunded.id);
 }

@@ -17,7 +17,8 @@ import { type PlanKey } from '@/lib/billing/plans';
 
 export type CurrentPlan = {
   subscriptionId: string;
-  provider: 'stripe' | 'complimentary';
+  /** `gift`: months given (docs/decisions/054-gift-subscriptions.md), ending with their term. */
+  provider: 'stripe' | 'complimentary' | 'gift';
   planName: string;
   planKey: PlanKey | null;
   status: string;
@@ -50,12 +51,17 @@ export async function billingSummaryFor(db: Db, userId: string): Promise<Billing
   ]);
   const row = rows[0];
   const expired =
-    row?.provider === 'complimentary' && row.currentPeriodEnd && row.currentPeriodEnd <= new Date();
+    row && row.provider !== 'stripe' && row.currentPeriodEnd && row.currentPeriodEnd <= new Date();
   const current: CurrentPlan | null =
     row && !expired
       ? {
           subscriptionId: row.id,
-          provider: row.provider === 'stripe' ? 'stripe' : 'complimentary',
+          provider:
+            row.provider === 'stripe'
+              ? 'stripe'
+              : row.provider === 'gift'
+                ? 'gift'
+                : 'complimentary',
           planName: row.planName,
           planKey: plans.find((plan) => plan.priceId === row.priceId)?.key ?? null,
           status: row.status,

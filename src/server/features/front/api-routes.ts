@@ -46,6 +46,7 @@ export const API_ROUTES: readonly string[] = [
   '/api/billing/checkout',
   '/api/billing/checkout-return',
   '/api/billing/checkout-status',
+  '/api/billing/gift-redeem',
   '/api/billing/guest-checkout',
   '/api/biz/axis-admin/inquiries/[id]',
   '/api/biz/axis-admin/listings/[id]/close',

@@ -40,13 +40,13 @@ export class NewsletterError extends AppError {
 }
 
 /**
- * A paying reader: an active or trialing plan, a complimentary one only within its term (as
+ * A paying reader: an active or trialing plan, a complimentary or gift one only within its term (as
  * src/server/features/profiles/subscriptions.ts reads them). `u` is the "user" row.
  */
 export const PAID_READER = sql`EXISTS (
   SELECT 1 FROM subscriptions s
   WHERE s.user_id = u.id AND s.status IN ('active', 'trialing')
-    AND NOT (s.provider = 'complimentary' AND s.current_period_end IS NOT NULL
+    AND NOT (s.provider <> 'stripe' AND s.current_period_end IS NOT NULL
              AND s.current_period_end <= now()))`;
 
 /** Who may receive a newsletter at all: opted in, verified, not suppressed. */

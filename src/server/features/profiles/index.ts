@@ -22,6 +22,8 @@ export {
 } from './profiles';
 export {
   cancelLiveSubscriptions,
+  endGiftPeriod,
+  grantGiftPeriod,
   grantComplimentary,
   listSubscriptions,
   listSubscriptionsOf,

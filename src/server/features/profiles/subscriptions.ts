@@ -19,11 +19,9 @@ function toRecord(row: Row, now = new Date()): SubscriptionRecord {
   const known = (SUBSCRIPTION_STATUSES as readonly string[]).includes(row.status)
     ? (row.status as SubscriptionRecord['status'])
     : 'incomplete';
-  // A complimentary plan ends with its term (a provider's plans end by its webhooks).
+  // A complimentary or gift plan ends with its term (a provider's plans end by its webhooks).
   const expired =
-    row.provider === 'complimentary' &&
-    row.currentPeriodEnd !== null &&
-    row.currentPeriodEnd <= now;
+    row.provider !== 'stripe' && row.currentPeriodEnd !== null && row.currentPeriodEnd <= now;
   const status = expired && (known === 'active' || known === 'trialing') ? 'canceled' : known;
   return {
     id: row.id,
@@ -92,6 +90,43 @@ export async function grantComplimentary(
     .returning();
   noteAudienceChange(input.userId);
   return toRecord(row!);
+}
+
+/**
+ * A gift's period (docs/decisions/054-gift-subscriptions.md): a plan of provider `gift` that
+ * opens what the plan opens until `end` and never renews (cancel_at_period_end).
+ */
+export async function grantGiftPeriod(
+  db: Db,
+  input: { userId: string; planName: string; priceId: string | null; end: Date },
+): Promise<string> {
+  const now = new Date();
+  const id = `gift_${randomBytes(12).toString('base64url')}`;
+  await db.insert(subscriptions).values({
+    id,
+    userId: input.userId,
+    provider: 'gift',
+    status: 'active',
+    cancelAtPeriodEnd: true,
+    planName: input.planName,
+    priceId: input.priceId,
+    currentPeriodEnd: input.end,
+    createdAt: now,
+    updatedAt: now,
+  });
+  noteAudienceChange(input.userId);
+  return id;
+}
+
+/** Ends a gift's period now (a refunded gift). */
+export async function endGiftPeriod(db: Db, id: string): Promise<void> {
+  const now = new Date();
+  const [row] = await db
+    .update(subscriptions)
+    .set({ status: 'canceled', canceledAt: now, currentPeriodEnd: now, updatedAt: now })
+    .where(and(eq(subscriptions.id, id), eq(subscriptions.provider, 'gift')))
+    .returning({ userId: subscriptions.userId });
+  if (row?.userId) noteAudienceChange(row.userId);
 }
 
 /** Cancels the user's live complimentary plans; answers how many. */

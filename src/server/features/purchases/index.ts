@@ -5,6 +5,7 @@
  */
 export {
   hasPaidPurchase,
+  insertPendingGift,
   insertPendingPurchase,
   listPaidTips,
   listPurchasesOf,

@@ -117,6 +117,30 @@ export async function insertPendingPurchase(
   return inserted ?? null;
 }
 
+/**
+ * Writes a pending gift of months of a plan (docs/decisions/054-gift-subscriptions.md): the
+ * ledger's row with the card's message; its recipient and delivery sit in `plan_gifts`.
+ */
+export async function insertPendingGift(
+  db: Db,
+  row: {
+    id: string;
+    userId: string;
+    title: string;
+    message: string | null;
+    amount: number;
+    tax: number;
+    method: PurchaseMethod;
+    customerId: string;
+  },
+): Promise<Purchase> {
+  const [inserted] = await db
+    .insert(purchases)
+    .values({ ...row, kind: 'gift-plan', state: 'pending' })
+    .returning(COLUMNS);
+  return inserted!;
+}
+
 export async function setPurchaseSession(db: Db, id: string, sessionId: string): Promise<void> {
   await db.update(purchases).set({ sessionId }).where(eq(purchases.id, id));
 }

@@ -17,3 +17,4 @@ export * from './schema/bookmarks'; // bookmarks
 export * from './schema/contact'; // contact messages
 export * from './schema/gifts'; // gift links
 export * from './schema/purchases'; // one-time payments (single articles)
+export * from './schema/plan-gifts'; // gift subscriptions (months of a plan given)

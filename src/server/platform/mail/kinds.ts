@@ -28,6 +28,9 @@ export const MAIL_KIND_LABELS = {
   'billing-cancellation': '解約の受け付け',
   'billing-duplicate-reversed': '重複したお申し込みの取り消し',
   'billing-konbini-voucher': 'コンビニ払いのお支払い番号',
+  // Gift subscriptions (src/server/features/gift-plans).
+  'gift-plan-delivery': 'ギフト（メンバーシップ）のお届け',
+  'gift-plan-ending': 'ギフト（メンバーシップ）の終了前のお知らせ',
   // Forms: to staff, and the sender's acknowledgement.
   'contact-received': 'お問い合わせ（スタッフ宛て）',
   'contact-acknowledged': 'お問い合わせの受付確認',

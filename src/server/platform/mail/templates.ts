@@ -41,7 +41,7 @@ export const LINK_REMOVED_NOTE = 'このリンクは使用済みまたは期限�
 const ACTION_PLACE = '{action}';
 const ACTION_PLACE_IN = { html: '下のボタン', text: '下の URL' } as const;
 
-type Content = {
+export type Content = {
   kind: MailKind;
   subject: string;
   greeting: string;
@@ -102,7 +102,7 @@ ${content.note ? `<p style="font-size:13px;color:#555">${escapeHtml(content.note
   return { text, html };
 }
 
-function render(to: string, content: Content): Mail {
+export function render(to: string, content: Content): Mail {
   const subject = fullSubject(content);
   const action = content.action;
   if (!action || 'url' in action)
@@ -127,7 +127,7 @@ function render(to: string, content: Content): Mail {
   };
 }
 
-const dear = (name: string) => `${name} 様`;
+export const dear = (name: string) => `${name} 様`;
 const IGNORE = 'このメールに心当たりがない場合は、何もせずに破棄してください。';
 
 export const mails = {
@@ -475,6 +475,13 @@ export function inquiryAcknowledged(
 }
 
 /** The billing mails (src/server/features/billing/notifications.ts sends each once). */
+/** What a konbini payment does once paid, by what it pays for. */
+const VOUCHER_DOES = {
+  post: '記事を全文お読みいただけます',
+  tip: 'チップを編集部にお届けします',
+  'gift-plan': 'ギフトをお届けします',
+} as const;
+
 export const billingMails = {
   welcome: (
     to: string,
@@ -512,24 +519,30 @@ export const billingMails = {
     }),
 
   /**
-   * A konbini payment's voucher (docs/decisions/053-one-time-payments.md): what was bought (or
-   * tipped), the amount, the deadline and the provider's voucher page with the payment numbers.
+   * A konbini payment's voucher (docs/decisions/053-one-time-payments.md): what is paid for, the
+   * amount, the deadline and the provider's voucher page with the payment numbers.
    */
   konbiniVoucher: (
     to: string,
     name: string,
-    voucher: { title: string; total: string; expiresAt: Date; url: string; tip?: boolean },
+    voucher: {
+      title: string;
+      total: string;
+      expiresAt: Date;
+      url: string;
+      kind: keyof typeof VOUCHER_DOES;
+    },
   ) =>
     render(to, {
       kind: 'billing-konbini-voucher',
       subject: '【お支払いのお願い】コンビニでのお支払い番号のお知らせ',
       greeting: dear(name),
       paragraphs: [
-        voucher.tip
+        voucher.kind === 'tip'
           ? `記事「${voucher.title}」へのチップ（${voucher.total}、税込）のお支払い番号を発行しました。`
           : `「${voucher.title}」のご購入（${voucher.total}、税込）のお支払い番号を発行しました。`,
-        `${formatDateTime(voucher.expiresAt)}までに、{action}に記載のコンビニでお支払いください。お支払いが確認でき次第、${voucher.tip ? 'チップを編集部にお届けします' : '記事を全文お読みいただけます'}。`,
-        `期限までにお支払いがない場合、${voucher.tip ? 'チップ' : 'ご購入'}は取り消されます（お支払いは発生しません）。`,
+        `${formatDateTime(voucher.expiresAt)}までに、{action}に記載のコンビニでお支払いください。お支払いが確認でき次第、${VOUCHER_DOES[voucher.kind]}。`,
+        `期限までにお支払いがない場合、${voucher.kind === 'tip' ? 'チップ' : 'ご購入'}は取り消されます（お支払いは発生しません）。`,
       ],
       action: { label: 'お支払い番号を表示する', url: voucher.url },
     }),
@@ -579,14 +592,15 @@ export const billingMails = {
   trialEnding: (
     to: string,
     name: string,
-    trial: { planName: string; price: string; endsAt: Date },
+    trial: { planName: string; price: string; endsAt: Date; gift?: boolean },
   ) =>
     render(to, {
       kind: 'billing-trial-ending',
-      subject: '無料体験はまもなく終了します',
+      // A gift's months added to a paying plan end like a trial (src/server/features/gift-plans).
+      subject: trial.gift ? 'ギフトの期間はまもなく終了します' : '無料体験はまもなく終了します',
       greeting: dear(name),
       paragraphs: [
-        `${trial.planName}の無料体験は ${formatDateJa(trial.endsAt)} に終了し、その日に ${trial.price} を決済します。`,
+        `${trial.planName}の${trial.gift ? 'ギフトで延長された期間' : '無料体験'}は ${formatDateJa(trial.endsAt)} に終了し、その日に ${trial.price} を決済します。`,
         '続けてご利用いただく場合、お手続きは不要です。ご利用を続けない場合は、終了日までに料金プランのページの「プランの管理」から解約してください。',
       ],
       action: { label: 'プランの管理', url: `${env().SITE_URL}/service-plans` },

@@ -484,4 +484,43 @@ describe('billing sandbox subscriptions, invoices and events', () => {
       stripe.subscriptions.update(created.id, { proration_behavior: 'always_invoice' }),
     ).rejects.toMatchObject({ statusCode: 400, param: 'proration_behavior' });
   });
+  it('moves the next charge with trial_end and proration_behavior none, billing nothing now', async () => {
+    const start = utc(2027, 1, 15);
+    const { clock, created } = await subscribed(start);
+    expect(created.status).toBe('active');
+    const invoicesBefore = (await stripe.invoices.list({ subscription: created.id })).data.length;
+    // In the past, or with prorations: refused as Stripe refuses it (or the sandbox does not do it).
+    await expect(
+      stripe.subscriptions.update(created.id, {
+        trial_end: start - DAY,
+        proration_behavior: 'none',
+      }),
+    ).rejects.toMatchObject({ statusCode: 400, param: 'trial_end' });
+    await expect(
+      stripe.subscriptions.update(created.id, { trial_end: start + 90 * DAY }),
+    ).rejects.toMatchObject({ statusCode: 400, param: 'trial_end' });
+    const end = item(created).current_period_end + 90 * DAY;
+    const moved = await stripe.subscriptions.update(created.id, {
+      trial_end: end,
+      proration_behavior: 'none',
+    });
+    expect(moved).toMatchObject({ status: 'trialing', trial_end: end, billing_cycle_anchor: end });
+    expect(item(moved)).toMatchObject({ current_period_start: start, current_period_end: end });
+    const events = await eventsOf(moved.customer as string);
+    expect(events.at(-1)).toMatchObject({
+      type: 'customer.subscription.updated',
+      data: { previous_attributes: { status: 'active' } },
+    });
+    await stripe.testHelpers.testClocks.advance(clock.id, { frozen_time: end - DAY });
+    const waiting = await stripe.subscriptions.retrieve(created.id);
+    expect(waiting.status).toBe('trialing');
+    expect((await stripe.invoices.list({ subscription: created.id })).data).toHaveLength(
+      invoicesBefore,
+    );
+    await stripe.testHelpers.testClocks.advance(clock.id, { frozen_time: end + DAY });
+    const charged = await stripe.subscriptions.retrieve(created.id);
+    expect(charged.status).toBe('active');
+    const latest = await stripe.invoices.retrieve(charged.latest_invoice as string);
+    expect(latest).toMatchObject({ status: 'paid', amount_paid: 1100, created: end });
+  });
 });

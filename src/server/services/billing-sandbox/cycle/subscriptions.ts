@@ -267,7 +267,37 @@ export type SubscriptionChange = {
   metadata?: Record<string, string>;
   /** A card of the customer's (checked by the caller), or null to fall back on its default. */
   defaultPaymentMethod?: string | null;
+  /** A new trial end (a future time, checked by the caller, or `now`): see moveTrialEnd. */
+  trialEnd?: number | 'now';
 };
+
+/**
+ * `trial_end` set on a live subscription, as Stripe does it (proration_behavior `none`): the
+ * subscription is `trialing` from now until then, its current period runs from now to then, and
+ * the next charge (the billing cycle's anchor) moves there; nothing is billed now. `now` ends the
+ * trial at once: the period ends now, and the next round of its clock or timer bills it.
+ */
+async function moveTrialEnd(
+  db: Db,
+  next: SandboxObject,
+  at: number,
+  trialEnd: number | 'now',
+): Promise<SandboxObject> {
+  const end = trialEnd === 'now' ? at : trialEnd;
+  const moved: SandboxObject = {
+    ...withItem(next, { start: at, end }),
+    status: 'trialing',
+    trial_start: at,
+    trial_end: end,
+    billing_cycle_anchor: end,
+  };
+  if (moved.cancel_at_period_end) moved.cancel_at = end;
+  const notice = await findObject(db, TRIAL_NOTICE_TYPE, trialNoticeId(next.id));
+  if (notice)
+    await saveObject(db, { ...notice, due_at: end - TRIAL_NOTICE_LEAD_SECONDS, sent_at: null });
+  else if (end > at) await scheduleTrialNotice(db, moved, at);
+  return moved;
+}
 
 /**
  * Changes a live subscription. A new price of the same interval keeps the period; with
@@ -304,6 +334,7 @@ export async function changeSubscription(
       reason: cancel ? 'cancellation_requested' : null,
     };
   }
+  if (change.trialEnd !== undefined) next = await moveTrialEnd(db, next, at, change.trialEnd);
   const oldPrice = priceOf(current);
   const newPrice = change.price;
   if (!newPrice || newPrice.id === oldPrice.id) return saveWithEvent(db, current, next, at);

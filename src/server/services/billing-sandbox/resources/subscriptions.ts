@@ -14,7 +14,8 @@ import { type Route, type RouteContext, resourceRoutes } from './route';
 
 /**
  * /v1/subscriptions: create (`payment_behavior`, `default_payment_method`), retrieve, update
- * (cancel at period end, resume, change price with or without prorations, change the card),
+ * (cancel at period end, resume, change price with or without prorations, change the card,
+ * move `trial_end` with `proration_behavior=none`),
  * cancel now, list. The rules live in cycle/subscriptions.ts; this file reads Stripe's parameters.
  * Every write runs in one transaction that holds the test clock's row (if any) and the
  * subscription's, so it cannot interleave with a clock advance.
@@ -147,6 +148,7 @@ async function update(context: RouteContext): Promise<SandboxObject> {
   const prorationBehavior = params.oneOf('proration_behavior', PRORATION_BEHAVIORS);
   const paymentBehavior = params.oneOf('payment_behavior', PAYMENT_BEHAVIORS);
   const defaultPaymentMethod = params.nullableString('default_payment_method', 200);
+  const trialEnd = readTrialEnd(params);
   const found = await requireSubscription(context);
   const metadata = params.metadata(found.metadata as Record<string, string>);
   params.finish(item.items, item.first);
@@ -168,7 +170,20 @@ async function update(context: RouteContext): Promise<SandboxObject> {
     const customer = await requireCustomer(scoped, String(found.customer));
     const at = await customerNow(db, customer, true);
     const current = await requireObject(db, SUBSCRIPTION_TYPE, found.id, { lock: true });
-    const changesBilling = cancelAtPeriodEnd !== undefined || item.items !== undefined;
+    const changesBilling =
+      cancelAtPeriodEnd !== undefined || item.items !== undefined || trialEnd !== undefined;
+    if (typeof trialEnd === 'number' && trialEnd <= at) {
+      throw invalidRequest(
+        'Invalid timestamp: must be an integer Unix timestamp in the future.',
+        'trial_end',
+      );
+    }
+    if (trialEnd !== undefined && (item.items || prorationBehavior !== 'none')) {
+      throw invalidRequest(
+        'The billing sandbox moves trial_end alone, with proration_behavior=none.',
+        'trial_end',
+      );
+    }
     const changesMoreThanMetadata = changesBilling || defaultPaymentMethod !== undefined;
     if (ENDED_STATUSES.includes(String(current.status)) && changesMoreThanMetadata) {
       throw canceledRefusal(current.id);
@@ -205,8 +220,22 @@ async function update(context: RouteContext): Promise<SandboxObject> {
       prorationBehavior: prorationBehavior ?? 'create_prorations',
       metadata,
       defaultPaymentMethod,
+      trialEnd,
     });
   });
+}
+
+/** `trial_end`: a Unix time or `now`. */
+function readTrialEnd(params: Params): number | 'now' | undefined {
+  const raw = params.string('trial_end', 20);
+  if (raw === undefined || raw === 'now') return raw;
+  if (!/^\d{1,12}$/.test(raw)) {
+    throw invalidRequest(
+      'Invalid trial_end: must be an integer Unix timestamp or `now`.',
+      'trial_end',
+    );
+  }
+  return Number(raw);
 }
 
 async function cancel(context: RouteContext): Promise<SandboxObject> {
