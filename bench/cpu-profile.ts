@@ -43,11 +43,18 @@ function mapOf(url: string): { map: SourceMap; dir: string } | null {
   return maps.get(url)!;
 }
 
+/**
+ * A bare app's copy of the framework (bench/first-load-js.ts: hard links of the site's
+ * node_modules in a directory removed when it stops) read as the site's, whose maps remain.
+ */
+const BARE_APP_MODULES = /^(?:file:\/\/)?\/.*?\/axis-bare-app-[^/]+\/node_modules\//;
+
 /** "where: function" for a profile's frame, in source terms where a source map tells. */
 function frameName(frame: ProfileNode['callFrame'], root: string): string {
   const name = frame.functionName || '(anonymous)';
   if (!frame.url) return name;
-  const mapped = mapOf(frame.url);
+  const url = frame.url.replace(BARE_APP_MODULES, `${path.join(root, 'node_modules')}/`);
+  const mapped = mapOf(url);
   const entry = mapped?.map.findEntry(frame.lineNumber, frame.columnNumber);
   if (mapped && entry && 'originalSource' in entry) {
     // Sources are relative to the map (Next.js's own dist maps name its src/ too).
@@ -58,9 +65,46 @@ function frameName(frame: ProfileNode['callFrame'], root: string): string {
     const originalName = (entry as { name?: string }).name;
     return `${source.replace(/^.*?node_modules\//, 'node_modules/')}:${entry.originalLine + 1} ${originalName ?? name}`;
   }
-  const file = frame.url.startsWith('file:') ? fileURLToPath(frame.url) : frame.url;
+  const file = url.startsWith('file:') ? fileURLToPath(url) : url;
   return `${path.relative(root, file).replace(/^.*?node_modules\//, 'node_modules/')}:${frame.lineNumber + 1} ${name}`;
 }
+
+/**
+ * The samples of the profiles in `dir` within a window: `fromMs`…`toMs` after the profile
+ * started (the process's start), or its last `lastMs` (a server stopped as soon as its load
+ * ended, whose start the caller did not see: the bare app is built first). Each sample is
+ * given as its node, its profile's tree and its duration in ms.
+ */
+type Window = { fromMs: number; toMs: number } | { lastMs: number };
+function eachSample(
+  dir: string,
+  window: Window,
+  visit: (
+    id: number,
+    ms: number,
+    tree: { byId: Map<number, ProfileNode>; parent: Map<number, number> },
+  ) => void,
+): void {
+  for (const file of fs.readdirSync(dir).filter((f) => f.endsWith('.cpuprofile'))) {
+    const profile = JSON.parse(fs.readFileSync(path.join(dir, file), 'utf8')) as Profile;
+    const byId = new Map(profile.nodes.map((node) => [node.id, node]));
+    const parent = new Map<number, number>();
+    for (const node of profile.nodes)
+      for (const child of node.children ?? []) parent.set(child, node.id);
+    const endMs = (profile.endTime - profile.startTime) / 1000;
+    const [fromMs, toMs] =
+      'lastMs' in window ? [endMs - window.lastMs, endMs] : [window.fromMs, window.toMs];
+    let at = profile.startTime; // µs
+    profile.samples.forEach((id, i) => {
+      const delta = profile.timeDeltas[i + 1] ?? 0; // the time until the next sample
+      at += profile.timeDeltas[i] ?? 0;
+      const ms = (at - profile.startTime) / 1000;
+      if (ms >= fromMs && ms <= toMs) visit(id, delta / 1000, { byId, parent });
+    });
+  }
+}
+
+const IDLE = new Set(['(idle)', '(program)', '(garbage collector)']);
 
 /**
  * The top self-time functions of the profile in `dir`, overall and the site's own (src/),
@@ -76,38 +120,25 @@ export function summariseProfile(
   const self = new Map<string, number>();
   const inclusive = new Map<string, number>();
   let total = 0;
-  for (const file of fs.readdirSync(dir).filter((f) => f.endsWith('.cpuprofile'))) {
-    const profile = JSON.parse(fs.readFileSync(path.join(dir, file), 'utf8')) as Profile;
-    const byId = new Map(profile.nodes.map((node) => [node.id, node]));
-    const names = new Map<number, string>();
-    const nameOf = (id: number) => {
-      if (!names.has(id)) names.set(id, frameName(byId.get(id)!.callFrame, root));
-      return names.get(id)!;
+  const names = new Map<ProfileNode, string>();
+  eachSample(dir, window, (id, ms, { byId, parent }) => {
+    const nameOf = (node: ProfileNode) => {
+      if (!names.has(node)) names.set(node, frameName(node.callFrame, root));
+      return names.get(node)!;
     };
-    const parent = new Map<number, number>();
-    for (const node of profile.nodes)
-      for (const child of node.children ?? []) parent.set(child, node.id);
-    let at = profile.startTime; // µs
-    profile.samples.forEach((id, i) => {
-      const delta = profile.timeDeltas[i + 1] ?? 0; // the time until the next sample
-      at += profile.timeDeltas[i] ?? 0;
-      const ms = (at - profile.startTime) / 1000;
-      if (ms < window.fromMs || ms > window.toMs) return;
-      const key = nameOf(id);
-      self.set(key, (self.get(key) ?? 0) + delta / 1000);
-      // Inclusive: every function of ours on the sample's stack, once per sample.
-      const onStack = new Set<string>();
-      for (let at: number | undefined = id; at !== undefined; at = parent.get(at)) {
-        const name = nameOf(at);
-        if (name.startsWith('src/')) onStack.add(name);
-      }
-      for (const name of onStack) inclusive.set(name, (inclusive.get(name) ?? 0) + delta / 1000);
-      total += delta / 1000;
-    });
-  }
+    const key = nameOf(byId.get(id)!);
+    self.set(key, (self.get(key) ?? 0) + ms);
+    // Inclusive: every function of ours on the sample's stack, once per sample.
+    const onStack = new Set<string>();
+    for (let at: number | undefined = id; at !== undefined; at = parent.get(at)) {
+      const name = nameOf(byId.get(at)!);
+      if (name.startsWith('src/')) onStack.add(name);
+    }
+    for (const name of onStack) inclusive.set(name, (inclusive.get(name) ?? 0) + ms);
+    total += ms;
+  });
   const ranked = [...self].sort((a, b) => b[1] - a[1]);
-  const idle = new Set(['(idle)', '(program)', '(garbage collector)']);
-  const busy = total - ranked.filter(([k]) => idle.has(k)).reduce((s, [, ms]) => s + ms, 0);
+  const busy = total - ranked.filter(([k]) => IDLE.has(k)).reduce((s, [, ms]) => s + ms, 0);
   const table = (rows: [string, number][], column = 'self ms') =>
     `| function | ${column} | share of busy time |\n| --- | --- | --- |\n${rows
       .slice(0, top)
@@ -120,7 +151,7 @@ export function summariseProfile(
 
 All functions:
 
-${table(ranked.filter(([k]) => !idle.has(k)))}
+${table(ranked.filter(([k]) => !IDLE.has(k)))}
 
 The site's own (src/):
 
@@ -133,4 +164,73 @@ ${table(
   'inclusive ms',
 )}
 `;
+}
+
+/** Where a function's self time goes in the per-request comparison (familyTable), first match. */
+const FAMILIES: [family: string, test: RegExp][] = [
+  ['garbage collection', /^\(garbage collector\)/],
+  ["React's RSC renderer (Flight server)", /react-server-dom-[a-z]+-server/],
+  [
+    'React reading the RSC payload back for the HTML (Flight client)',
+    /react-server-dom-[a-z]+-client/,
+  ],
+  ["React's HTML renderer (Fizz)", /react-dom-server|react-dom\/cjs/],
+  ['React (elements, hooks)', /dist\/compiled\/react\/|node_modules\/react\//],
+  ['next/link', /next\/.*client\/app-dir\/link/],
+  ['Next.js metadata (head tags)', /next\/.*lib\/metadata\//],
+  [
+    'Next.js (routing, proxy adapter, app render, streams)',
+    /node_modules\/next\/|^webpack:\/\/next\/|\[turbopack\]/,
+  ],
+  [
+    'embedded PostgreSQL (PGlite, its protocol, WebAssembly)',
+    /pglite|pg-protocol|async-mutex|wasm:|^(?:js-to-wasm|wasm-to-js)/,
+  ],
+  ['drizzle (building queries, reading rows)', /drizzle-orm/],
+  ['better-auth (the session)', /better-auth|better-call/],
+  ['zod', /\/zod\//],
+  ["the site's own code (src/)", /^src\//],
+  ['Node.js async context (async_hooks)', /async_hooks/],
+  ['other libraries', /node_modules\//],
+  ['Node.js (http, streams, url, buffers, crypto) and native', /./],
+];
+const familyOf = (name: string) => FAMILIES.find(([, test]) => test.test(name))![0];
+
+/**
+ * Self time per request by family (the framework's renderers, the database, the site's own
+ * code…) for several profiled loads side by side, with CPU per request: the busy time plus
+ * garbage collection over the requests served. The profiler samples wall time, so on a machine
+ * shared with other work a thread waiting for a core counts as busy: compare columns of one run.
+ */
+export function familyTable(
+  root: string,
+  columns: { label: string; dir: string; window: Window; requests: number }[],
+): string {
+  const perColumn = columns.map(({ dir, window, requests }) => {
+    const families = new Map<string, number>();
+    const names = new Map<ProfileNode, string>();
+    eachSample(dir, window, (id, ms, { byId }) => {
+      const node = byId.get(id)!;
+      // The generated file's path beside the source's: a library's map may name its sources
+      // relative to where it was built (drizzle's `src/…`).
+      if (!names.has(node))
+        names.set(node, `${frameName(node.callFrame, root)} ${node.callFrame.url}`);
+      const name = names.get(node)!;
+      if (name.startsWith('(idle)') || name.startsWith('(program)')) return;
+      const family = familyOf(name);
+      families.set(family, (families.get(family) ?? 0) + ms / requests);
+    });
+    return families;
+  });
+  const total = (families: Map<string, number>) =>
+    [...families.values()].reduce((s, v) => s + v, 0);
+  const ms = (v: number | undefined) => (v ?? 0).toFixed(2);
+  const order = FAMILIES.map(([family]) => family).filter((family) =>
+    perColumn.some((families) => (families.get(family) ?? 0) >= 0.005),
+  );
+  return `| ms per request | ${columns.map((c) => c.label).join(' | ')} |
+| --- | ${columns.map(() => '---').join(' | ')} |
+| **CPU per request (busy + garbage collection)** | ${perColumn.map((f) => `**${ms(total(f))}**`).join(' | ')} |
+${order.map((family) => `| ${family} | ${perColumn.map((f) => ms(f.get(family))).join(' | ')} |`).join('\n')}
+| requests in the window | ${columns.map((c) => c.requests).join(' | ')} |`;
 }

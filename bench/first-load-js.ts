@@ -51,7 +51,7 @@ export type BareApp = {
  * Builds bench/bare-app, plus `files` (path in the app → text), with the project's Next.js
  * and starts it with `next start`; `remove` deletes the throwaway directory. Turbopack neither
  * follows a node_modules symlink out of the app's directory nor builds an app nested in this
- * project (it picks up the project's src/proxy.ts), so the app is copied out with hard links to
+ * project (it picks up the project's own files), so the app is copied out with hard links to
  * the packages it needs.
  */
 export async function startBareApp(

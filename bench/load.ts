@@ -281,6 +281,7 @@ try {
   profileWindow.toMs = performance.now() - spawned;
   const serverCpuMs = cpuMs(pid) - cpuBefore;
   const samples = memory.since(mark);
+  const highWater = memory.highWater();
   const cacheAfter = await pageCacheCounts(base, serverEnv.METRICS_TOKEN!);
   const pageCache = Object.fromEntries(
     Object.entries(cacheAfter).map(([result, n]) => [result, n - (cacheBefore[result] ?? 0)]),
@@ -298,6 +299,7 @@ try {
     minutes: samples.filter((_, i) => (i + 1) % 60 === 0),
     childrenPeak: memory.childrenPeak(),
     tree: memory.tree(),
+    highWater,
   };
   const errors =
     mix.classes.reduce((n, c) => n + c.errors + c.timeouts + c.unexpected, 0) + warmupErrors;

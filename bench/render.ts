@@ -10,20 +10,28 @@
  *   per request) that renders the visitor's page body with React, built and started with
  *   `next start` by the same Next.js, with npm start's V8 and malloc settings;
  * - a plain Node http server sending the visitor's page bytes: the ceiling.
- * It prints req/s, p50 and p99 and the ratio of the site to the bare app. BENCH_ROUNDS (default
- * 1) repeats the three in turn, for a machine shared with other work. BENCH_PROFILE=1 then runs
- * the visitor's load once more on a server started with `--cpu-prof` and prints the functions
- * with the most self time, the site's own modules apart (bench/cpu-profile.ts).
+ * It prints req/s, p50 and p99, the server's CPU time per request (all its threads, from
+ * /proc: what the machine pays, which moves less than req/s with what else it runs) and the
+ * ratios of the site to the bare app by both. BENCH_ROUNDS (default 1) repeats the three in
+ * turn, for a machine shared with other work. The staff member's audience cookie is renewed
+ * before each of their loads, as their browser renews it from the site's answers (it is valid
+ * 60 s: an expired one sends the server to the database for the session on every request).
+ * BENCH_PROFILE=1 then runs the visitor's and the staff member's loads once more on a server
+ * started with `--cpu-prof`, and the bare app's on one of its own, and prints where each spends
+ * its time per request by family (the framework's renderers, the database, the site's code…)
+ * side by side, and the functions with the most self time, the site's own modules apart
+ * (bench/cpu-profile.ts).
  */
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { loadBuildSettings, runNextBuild, staleBuildReason } from '../scripts/lib/build-freshness';
-import { summariseProfile } from './cpu-profile';
+import { familyTable, summariseProfile } from './cpu-profile';
 import { startBareApp } from './first-load-js';
 import { SERVER_MEMORY_ENV, SERVER_NODE_FLAGS } from '../scripts/server-process.mjs';
 import { bodyText, bodyTree } from './html-tree';
 import { type Load, load, peakRssMiB, plainServer, root, startServer } from './lib';
+import { cpuMs } from './load/server';
 import {
   articleIds,
   browserCookies,
@@ -55,7 +63,9 @@ const base = `http://127.0.0.1:${server.port}`;
 
 const paid = await browserCookies(base, await signIn(base, SITE_URL, PAID_EMAIL));
 const postPath = `/posts/${await checkAudiences(base, await articleIds(base, readKey, 30), paid)}`;
-const staff = await browserCookies(base, await signIn(base, SITE_URL, STAFF_EMAIL));
+const staffSession = await signIn(base, SITE_URL, STAFF_EMAIL);
+/** The staff member's cookies as their browser holds them now: a fresh audience cookie. */
+const staffCookies = (at: string) => browserCookies(at, staffSession);
 
 /** The page as `cookie` gets it, checked to be rendered (not the page cache's copy). */
 async function rendered(cookie: string, paywalled: boolean): Promise<string> {
@@ -70,13 +80,12 @@ async function rendered(cookie: string, paywalled: boolean): Promise<string> {
   return html;
 }
 const visitorHtml = await rendered(UNKNOWN_COOKIE, true);
-await rendered(staff, false);
+await rendered(await staffCookies(base), false);
 
 // The bare app renders the visitor's body; it reads it once, as the site holds its code.
-const bare = await startBareApp(
-  {
-    'render.json': JSON.stringify(bodyTree(visitorHtml)),
-    'app/render/page.jsx': `import fs from 'node:fs';
+const bareFiles = {
+  'render.json': JSON.stringify(bodyTree(visitorHtml)),
+  'app/render/page.jsx': `import fs from 'node:fs';
 import path from 'node:path';
 import { createElement } from 'react';
 import { connection } from 'next/server';
@@ -91,33 +100,48 @@ export default async function Page() {
   return <>{tree.map(element)}</>;
 }
 `,
-  },
-  // npm start's V8 and malloc settings, so that garbage collection costs both apps alike (the
-  // site's module conditions are its own: the framework's server would not load with them).
-  {
-    nodeFlags: SERVER_NODE_FLAGS.filter((flag) => !flag.startsWith('--conditions')),
+};
+// npm start's V8 and malloc settings, so that garbage collection costs both apps alike (the
+// site's module conditions are its own: the framework's server would not load with them).
+const startBare = (nodeFlags: string[] = []) =>
+  startBareApp(bareFiles, {
+    nodeFlags: [
+      ...SERVER_NODE_FLAGS.filter((flag) => !flag.startsWith('--conditions')),
+      ...nodeFlags,
+    ],
     env: SERVER_MEMORY_ENV,
-  },
-);
+  });
+const bare = await startBare();
 const bareUrl = new URL('/render', bare.url).href;
 const bareHtml = await (await fetch(bareUrl)).text();
 if (bodyText(bareHtml) !== bodyText(visitorHtml))
   throw new Error('the bare app does not render the same text as the site');
 
-type Round = { ceiling: Load; visitor: Load; staff: Load; bare: Load };
+/** A load, with the CPU time the server process `pid` spent per request meanwhile. */
+type Measured = Load & { cpuMs: number; requests: number };
+async function measured(pid: number, url: string, cookie?: string): Promise<Measured> {
+  const before = cpuMs(pid);
+  const result = await load(url, SECONDS, 10, cookie ? { cookie } : {});
+  const requests = result.requestsPerSec * SECONDS;
+  return { ...result, requests, cpuMs: (cpuMs(pid) - before) / Math.max(1, requests) };
+}
+
+type Round = { ceiling: Load; visitor: Measured; staff: Measured; bare: Measured };
 const rounds: Round[] = [];
 // Both warmed first (the JIT, the database's caches), as a live server is.
 await load(base + postPath, 2, 10, { cookie: UNKNOWN_COOKIE });
+await load(base + postPath, 2, 10, { cookie: await staffCookies(base) });
 await load(bareUrl, 2);
+const sitePid = server.process.pid!;
 for (let round = 0; round < ROUNDS; round++) {
   const plain = await plainServer(Buffer.from(visitorHtml), 'text/html; charset=utf-8');
   const ceiling = await load(`http://127.0.0.1:${plain.port}/`, SECONDS);
   plain.close();
   rounds.push({
     ceiling,
-    visitor: await load(base + postPath, SECONDS, 10, { cookie: UNKNOWN_COOKIE }),
-    staff: await load(base + postPath, SECONDS, 10, { cookie: staff }),
-    bare: await load(bareUrl, SECONDS),
+    visitor: await measured(sitePid, base + postPath, UNKNOWN_COOKIE),
+    staff: await measured(sitePid, base + postPath, await staffCookies(base)),
+    bare: await measured(bare.pid, bareUrl),
   });
 }
 const sitePeak = peakRssMiB(server.process.pid!);
@@ -125,27 +149,31 @@ const barePeak = peakRssMiB(bare.pid);
 await server.stop();
 bare.stop();
 
-const row = (name: string, r: Load, ceiling: Load) =>
-  `| ${name} | ${r.requestsPerSec} | ${(r.requestsPerSec / ceiling.requestsPerSec).toFixed(2)}× | ${r.p50} | ${r.p99} | ${r.errors + r.non2xx} |`;
+const row = (name: string, r: Load | Measured, ceiling: Load) =>
+  `| ${name} | ${r.requestsPerSec} | ${(r.requestsPerSec / ceiling.requestsPerSec).toFixed(2)}× | ${'cpuMs' in r ? r.cpuMs.toFixed(1) : ''} | ${r.p50} | ${r.p99} | ${r.errors + r.non2xx} |`;
 const ratio = (r: Load, of: Load) => (r.requestsPerSec / of.requestsPerSec).toFixed(2);
+const cpuRatio = (r: Measured, of: Measured) => (of.cpuMs / r.cpuMs).toFixed(2);
 console.log(`
 ## Rendering per request (${new Date().toISOString().slice(0, 10)}, demo + ${POSTS} posts, ${os.cpus().length} cores, Node ${process.version}, load average ${os
   .loadavg()
   .map((l) => l.toFixed(1))
   .join(' ')})
 
-autocannon, 10 connections, ${SECONDS} s; the members' post ${postPath}: ${visitorHtml.length} characters of HTML for the visitor with an unknown cookie, ${bareHtml.length} from the bare app; latency in ms; ratio to the plain server of the same round. Both apps run with npm start's V8 and malloc settings (scripts/server-process.mjs).
+autocannon, 10 connections, ${SECONDS} s; the members' post ${postPath}: ${visitorHtml.length} characters of HTML for the visitor with an unknown cookie, ${bareHtml.length} from the bare app; latency in ms; ratio to the plain server of the same round; CPU: the server process's user + system time (all threads) per request. Both apps run with npm start's V8 and malloc settings (scripts/server-process.mjs).
 
 ${rounds
   .map(
-    (r, i) => `| round ${i + 1} | req/s | ratio to plain | p50 | p99 | errors + non-2xx |
-| --- | --- | --- | --- | --- | --- |
+    (
+      r,
+      i,
+    ) => `| round ${i + 1} | req/s | ratio to plain | CPU ms per request | p50 | p99 | errors + non-2xx |
+| --- | --- | --- | --- | --- | --- | --- |
 ${row('plain Node http, the visitor page bytes', r.ceiling, r.ceiling)}
 ${row('bare App Router page, rendered per request', r.bare, r.ceiling)}
 ${row('post page, unknown cookie (rendered per request)', r.visitor, r.ceiling)}
 ${row('post page, staff member (rendered per request)', r.staff, r.ceiling)}
 
-Site / bare: unknown cookie **${ratio(r.visitor, r.bare)}×**, staff **${ratio(r.staff, r.bare)}×**.`,
+Site / bare by req/s: unknown cookie **${ratio(r.visitor, r.bare)}×**, staff **${ratio(r.staff, r.bare)}×**; by CPU per request: unknown cookie **${cpuRatio(r.visitor, r.bare)}×**, staff **${cpuRatio(r.staff, r.bare)}×**.`,
   )
   .join('\n\n')}
 
@@ -153,18 +181,57 @@ Peak memory: site ${sitePeak} MiB, bare app ${barePeak} MiB.
 `);
 
 if (PROFILE) {
+  // The site under the visitor's load, then the staff member's, on one profiled server; the
+  // profile starts as the process does, and only the measured loads' samples count.
   const dir = path.join(dataDir, 'profile');
   const spawned = performance.now();
   const profiled = await startServer(serverEnv, ['--cpu-prof', `--cpu-prof-dir=${dir}`]);
   const profiledBase = `http://127.0.0.1:${profiled.port}`;
-  await load(profiledBase + postPath, 2, 10, { cookie: UNKNOWN_COOKIE }); // warm, as above
-  // The profile starts as the process does; only the measured load's samples count.
-  const fromMs = performance.now() - spawned;
-  const underProfile = await load(profiledBase + postPath, SECONDS, 10, { cookie: UNKNOWN_COOKIE });
-  const toMs = performance.now() - spawned;
+  const underProfile = async (cookie: string) => {
+    await load(profiledBase + postPath, 2, 10, { cookie }); // warm, as above
+    const fromMs = performance.now() - spawned;
+    const { requestsPerSec } = await load(profiledBase + postPath, SECONDS, 10, { cookie });
+    return { window: { fromMs, toMs: performance.now() - spawned }, requestsPerSec };
+  };
+  const visitor = await underProfile(UNKNOWN_COOKIE);
+  const staff = await underProfile(await staffCookies(profiledBase));
   await profiled.stop();
-  console.log(
-    `Profile (\`--cpu-prof\`, the visitor's load, ${underProfile.requestsPerSec} req/s under the profiler):\n\n${summariseProfile(dir, root, { fromMs, toMs })}`,
-  );
+  // The bare app on a server of its own, stopped as its load ends: its profile's last seconds.
+  const bareDir = path.join(dataDir, 'profile-bare');
+  const profiledBare = await startBare(['--cpu-prof', `--cpu-prof-dir=${bareDir}`]);
+  const profiledBareUrl = new URL('/render', profiledBare.url).href;
+  await load(profiledBareUrl, 2);
+  const bareStarted = performance.now();
+  const bareLoad = await load(profiledBareUrl, SECONDS);
+  const bareWindow = { lastMs: performance.now() - bareStarted };
+  await stopped(profiledBare);
+  const requests = (r: { requestsPerSec: number }) => r.requestsPerSec * SECONDS;
+  console.log(`Profiles (\`--cpu-prof\`; req/s under the profiler: bare ${bareLoad.requestsPerSec}, unknown cookie ${visitor.requestsPerSec}, staff ${staff.requestsPerSec}). Self time per request by family:
+
+${familyTable(root, [
+  { label: 'bare App Router page', dir: bareDir, window: bareWindow, requests: requests(bareLoad) },
+  { label: 'post page, unknown cookie', dir, window: visitor.window, requests: requests(visitor) },
+  { label: 'post page, staff member', dir, window: staff.window, requests: requests(staff) },
+])}
+
+The visitor's load (unknown cookie):
+
+${summariseProfile(dir, root, visitor.window)}
+The staff member's load:
+
+${summariseProfile(dir, root, staff.window)}`);
 }
 fs.rmSync(dataDir, { recursive: true, force: true });
+
+/** Stops a bare app and waits for its process to end (so that its profile is written). */
+async function stopped(app: { pid: number; stop: () => void }): Promise<void> {
+  app.stop();
+  for (let i = 0; i < 100; i++) {
+    try {
+      process.kill(app.pid, 0);
+    } catch {
+      return;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}

@@ -65,6 +65,19 @@ const serverModulesWithoutSideEffects = (root) => ({
   },
 });
 
+/**
+ * esbuild's build, then esbuild's service process ended. scripts/launch.mjs compiles in the
+ * process that then serves the site: a service left running stayed its child for the server's
+ * whole life, about 100 MiB of the process tree (docs/benchmarks.md, "The whole process tree").
+ */
+export async function buildOnce(esbuild, options) {
+  try {
+    return await esbuild.build(options);
+  } finally {
+    await esbuild.stop();
+  }
+}
+
 /** Compiles every entry point; throws (with esbuild's messages printed) when it fails. */
 export async function compileServer(root) {
   let esbuild;
@@ -79,7 +92,7 @@ export async function compileServer(root) {
   const inputs = hashInputs(root, INPUTS);
   const outdir = path.join(root, SERVER_OUT_DIR);
   fs.rmSync(outdir, { recursive: true, force: true });
-  await esbuild.build({
+  await buildOnce(esbuild, {
     absWorkingDir: root,
     entryPoints: Object.fromEntries(SERVER_ENTRIES.map((name) => [name, `scripts/${name}.ts`])),
     outdir,

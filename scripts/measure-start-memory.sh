@@ -3,7 +3,7 @@
 # starts the production build as `npm start` does on a fresh data directory, waits for the
 # seed and 8 s more, prints VmRSS, sends 32 page requests, prints it again and stops. Each line
 # also gives the whole process tree: the server and the processes it started (the reading
-# analyser's child while it runs), summed.
+# analyser's child while it runs), summed, and the most the server has held since it started.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 port=${PORT:-3399}
@@ -32,6 +32,9 @@ pid=$(for p in $(pgrep -f "scripts/launch.mjs start"); do
   fi
 done | tail -n 1)
 rss_kib() { awk '/VmRSS/ {k = $2} END {print k + 0}' "/proc/$1/status" 2>/dev/null || true; }
+# The most the server has held since it started (the kernel's count: it sees the start, which
+# no sample taken after /api/health answers does).
+hwm_kib() { awk '/VmHWM/ {k = $2} END {print k + 0}' "/proc/$1/status" 2>/dev/null || true; }
 descendants() {
   local child
   for child in $(cat /proc/"$1"/task/*/children 2>/dev/null); do
@@ -43,7 +46,7 @@ report() {
   local server tree=0 p
   server=$(rss_kib "$pid")
   for p in "$pid" $(descendants "$pid"); do tree=$((tree + $(rss_kib "$p") + 0)); done
-  echo "$1: $((server / 1024)) MiB (whole process tree $((tree / 1024)) MiB)"
+  echo "$1: $((server / 1024)) MiB (whole process tree $((tree / 1024)) MiB; the server's high-water mark $(($(hwm_kib "$pid") / 1024)) MiB)"
 }
 sleep 8
 report idle

@@ -20,8 +20,13 @@ export type Report = {
     minutes: number[];
     /** The processes the server started (the reading analyser's child), at most at once. */
     childrenPeak: number;
-    /** The server and its children summed at each sample: the most (from the server's start) and the last. */
-    tree: { peak: number; end: number };
+    /**
+     * The server and its children summed at each sample: the most (from the server's start),
+     * the server and each child (by executable) at that sample, and the last.
+     */
+    tree: { peak: number; end: number; atPeak: { server: number; children: string } };
+    /** The most the server process held from its start, as the kernel counts it (VmHWM). */
+    highWater: number;
   };
   /** CPU time the server process used while measured. */
   serverCpuMs: number;
@@ -123,7 +128,8 @@ export function printReport(r: Report): void {
     r.warmupErrors > 0 ? `Warm-up: ${r.warmupErrors} errors.` : 'Warm-up: no errors.',
     '',
     `Server process memory (RSS, sampled every second): start ${r.rss.start} MiB, after warm-up ${r.rss.warm} MiB, peak ${r.rss.peak} MiB, end ${r.rss.end} MiB. Its child processes (the reading analyser, while it indexes): peak ${r.rss.childrenPeak} MiB.`,
-    `Whole process tree (server and children summed at each sample, from the server's start): peak ${r.rss.tree.peak} MiB, end ${r.rss.tree.end} MiB.`,
+    `Whole process tree (server and children summed at each sample, from the server's start): peak ${r.rss.tree.peak} MiB (the server ${r.rss.tree.atPeak.server}${r.rss.tree.atPeak.children ? `, children: ${r.rss.tree.atPeak.children}` : ', no child'}), end ${r.rss.tree.end} MiB.`,
+    `The server's own high-water mark (VmHWM, from its start, before the first sample too): ${r.rss.highWater} MiB.`,
   ];
   if (r.rss.minutes.length > 1)
     lines.push(`At the end of each minute: ${r.rss.minutes.join(', ')} MiB.`);

@@ -104,12 +104,25 @@ function descendants(pid: number): number[] {
   return found;
 }
 
-function rssKiB(pid: number): number {
+/** A figure of /proc/PID/status in KiB: VmRSS now, VmHWM the most it has been resident. */
+function statusKiB(pid: number, field: 'VmRSS' | 'VmHWM' = 'VmRSS'): number {
   try {
-    const match = /VmRSS:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'));
+    const match = new RegExp(`${field}:\\s+(\\d+) kB`).exec(
+      fs.readFileSync(`/proc/${pid}/status`, 'utf8'),
+    );
     return Number(match?.[1] ?? 0);
   } catch {
     return 0;
+  }
+}
+const rssKiB = (pid: number) => statusKiB(pid, 'VmRSS');
+
+/** What a child is, by its executable (node: the reading analyser; anything else is named). */
+function executable(pid: number): string {
+  try {
+    return path.basename(fs.readlinkSync(`/proc/${pid}/exe`));
+  } catch {
+    return '?';
   }
 }
 
@@ -133,9 +146,15 @@ export type MemorySampler = {
   childrenPeak: () => number;
   /**
    * The whole process tree (the server and its children, summed at each sample), in MiB: the
-   * most since the sampler started, and the last sample.
+   * most since the sampler started, what the server and its children (by executable) held at
+   * that sample, and the last sample.
    */
-  tree: () => { peak: number; end: number };
+  tree: () => { peak: number; end: number; atPeak: { server: number; children: string } };
+  /**
+   * The most the server process has held since it started, as the kernel counts it (VmHWM), in
+   * MiB: it sees what a one-second sample misses, such as the start before the first sample.
+   */
+  highWater: () => number;
   stop: () => void;
 };
 
@@ -159,21 +178,30 @@ const CLOCK_TICKS = 100;
 export function sampleMemory(pid: number): MemorySampler {
   const samples: number[] = [];
   let childrenPeak = 0;
-  const tree = { peak: 0, end: 0 };
-  const now = () => Math.round(rssKiB(pid) / 1024);
+  const tree = { peak: 0, end: 0, atPeak: { server: 0, children: '' } };
+  const mib = (kib: number) => Math.round(kib / 1024);
+  const now = () => mib(rssKiB(pid));
   const timer = setInterval(() => {
     const server = rssKiB(pid);
-    samples.push(Math.round(server / 1024));
-    const children = descendants(pid).reduce((kib, child) => kib + rssKiB(child), 0);
-    childrenPeak = Math.max(childrenPeak, Math.round(children / 1024));
-    tree.end = Math.round((server + children) / 1024);
-    tree.peak = Math.max(tree.peak, tree.end);
+    samples.push(mib(server));
+    const held = descendants(pid).map((child) => ({ child, kib: rssKiB(child) }));
+    const children = held.reduce((kib, { kib: each }) => kib + each, 0);
+    childrenPeak = Math.max(childrenPeak, mib(children));
+    tree.end = mib(server + children);
+    if (tree.end > tree.peak) {
+      tree.peak = tree.end;
+      tree.atPeak = {
+        server: mib(server),
+        children: held.map(({ child, kib }) => `${executable(child)} ${mib(kib)}`).join(', '),
+      };
+    }
   }, 1000);
   timer.unref();
   return {
     now,
     childrenPeak: () => childrenPeak,
     tree: () => ({ ...tree }),
+    highWater: () => mib(statusKiB(pid, 'VmHWM')),
     mark: () => samples.length,
     since: (mark) => samples.slice(mark),
     stop: () => clearInterval(timer),

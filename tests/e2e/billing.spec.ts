@@ -290,3 +290,43 @@ test('the portal opens only for the signed-in owner of the customer', async ({ p
   }
   expect((await post({ $ne: null })).status()).toBe(400);
 });
+
+test('buy one article by card: paywall → final confirmation → hosted payment → the article in full, listed in the account', async ({
+  page,
+  request,
+}) => {
+  test.setTimeout(60_000);
+  const postId = await paidOnlyPost(request);
+  const key = (
+    await admin('create-api-key', '--name', 'e2e purchase', '--permissions', 'GET,PATCH')
+  ).at(-1)!;
+  const patched = await request.patch(`/api/v1/posts/${postId}`, {
+    headers: { 'X-MICROCMS-API-KEY': key },
+    data: { price: 300 },
+  });
+  expect(patched.status()).toBe(200);
+  const email = await newReader('buyer');
+  await signInByApi(page.context(), email, password);
+
+  await page.goto(`/posts/${postId}`);
+  await expect(page.getByRole('heading', { name: PAYWALL })).toBeVisible();
+  await page.getByRole('link', { name: 'この記事を購入（¥300）' }).click();
+  await expect(page).toHaveURL(new RegExp(`/purchase/post/${postId}$`));
+  await expect(page.getByText(/購入後のキャンセルはできません/).first()).toBeVisible();
+  await page.getByRole('radio', { name: /カード/ }).check();
+  await page.getByRole('button', { name: /確認して購入する/ }).click();
+  await expect(page).toHaveURL(/\/billing-sandbox\/checkout\/cs_/);
+
+  const field = (name: string) => page.getByRole('textbox', { name, exact: true });
+  await field('カード番号').fill('4242 4242 4242 4242');
+  await field('有効期限').fill('12/40');
+  await field('セキュリティコード').fill('123');
+  await field('カード名義').fill('TARO YAMADA');
+  await page.getByRole('button', { name: /カードで .*300.* を支払う/ }).click();
+  // The status page reads the ledger until the provider's event has arrived, then the post.
+  await expect(page).toHaveURL(new RegExp(`/posts/${postId}`), { timeout: 20_000 });
+  await expect(page.getByRole('heading', { name: PAYWALL })).toHaveCount(0);
+
+  await page.goto('/account');
+  await expect(page.getByText('支払い済み').first()).toBeVisible();
+});

@@ -17,6 +17,8 @@ import { readFlash } from '@/server/platform/http/read-flash';
 import { hasPassword, requireUser } from '@/server/features/identity/session';
 import { getProfileDetails } from '@/server/features/profiles/profiles';
 import styles from '@/components/account/account-page.module.css';
+import { listPurchasesOf } from '@/server/features/purchases';
+import { PurchasesList } from './purchases-list';
 
 export const metadata = accountMetadata('アカウント', '/account');
 
@@ -35,7 +37,7 @@ export const metadata = accountMetadata('アカウント', '/account');
 export default async function AccountHubPage() {
   const user = await requireUser('/account');
   const db = await getDb();
-  const [profile, billing, notice, withPassword, flash] = await Promise.all([
+  const [profile, billing, notice, withPassword, flash, purchases] = await Promise.all([
     getProfileDetails(db, user.id),
     // The hub stays usable when billing records cannot be read; it says so in the plan line.
     billingSummaryFor(db, user.id).catch(() => null),
@@ -43,6 +45,7 @@ export default async function AccountHubPage() {
     renderedBillingNotice(user.id),
     hasPassword(user.id),
     readFlash(),
+    listPurchasesOf(db, user.id).catch(() => []),
   ]);
   const plan = billing?.current ? toCurrentPlanView(billing.current) : null;
   const done = doneMessage(flash);
@@ -80,6 +83,7 @@ export default async function AccountHubPage() {
           ]}
         />
       </Section>
+      <PurchasesList purchases={purchases} />
       <Section title="プロフィールと設定">
         <LinkList
           links={[

@@ -118,3 +118,27 @@ describe('the paywall names the trial where it holds for everyone its page is fo
     expect(screen.queryByText(/日間は無料/)).toBeNull();
   });
 });
+
+describe('the paywall of a post sold singly', () => {
+  it('offers 「この記事を購入（¥300）」 to its confirmation screen beside the plans', async () => {
+    const cta = { opensWith: 'subscribe', anonymous: false, price: 300 } as const;
+    render(await Paywall({ cta, item: 'post', returnTo: '/posts/abc', contentId: 'abc' }));
+    expect(screen.getByRole('list', { name: '有料プラン' })).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'この記事を購入（¥300）' })).toHaveAttribute(
+      'href',
+      '/purchase/post/abc',
+    );
+  });
+
+  it('offers no purchase for a post without a price', async () => {
+    render(
+      await Paywall({
+        cta: subscribe(false),
+        item: 'post',
+        returnTo: '/posts/abc',
+        contentId: 'abc',
+      }),
+    );
+    expect(screen.queryByRole('link', { name: /この記事を購入/ })).toBeNull();
+  });
+});

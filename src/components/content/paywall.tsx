@@ -9,6 +9,7 @@ import { signInHref, signUpHref } from '@/components/layout/sign-in-links';
 import { accessLabel, levelOfStep, remainingCharsLabel } from '@/lib/access/access-label';
 import { formatDurationJa } from '@/lib/format';
 import { CONNECT_DESCRIPTION } from '@/lib/site';
+import { buyLabel, purchaseConfirmPath } from '@/lib/billing/purchase';
 
 /** The kinds of item a paywall ends. */
 export type PaywallItem = 'post' | 'audio' | 'movie' | 'connect';
@@ -88,9 +89,12 @@ export async function Paywall({
   className,
   gatedChars,
   duration,
+  contentId,
 }: {
   cta: CallToAction;
   item: PaywallItem;
+  /** The item's id: a post sold singly (`cta.price`) is offered to buy, beside the plans. */
+  contentId?: string;
   /** Characters of text withheld (the policy's count), for 「残り約…文字（約…分）」. */
   gatedChars?: number;
   /** A recording's length in seconds. */
@@ -148,6 +152,16 @@ export async function Paywall({
           </Link>
         </p>
       )}
+      {cta.price !== undefined && contentId ? (
+        // A single article (docs/decisions/053-one-time-payments.md): its own final
+        // confirmation screen (a visitor signs in on the way). Never offered to a reader whose
+        // plan opens the post: the policy gives them the post, not a paywall.
+        <p className={styles.actions}>
+          <Link href={purchaseConfirmPath(contentId)} prefetch={false} className={styles.secondary}>
+            {buyLabel(cta.price)}
+          </Link>
+        </p>
+      ) : null}
       {cta.anonymous ? (
         <p className={styles.signIn}>
           すでに会員の方は

@@ -16,6 +16,7 @@ export function PaywalledLead({
   shown,
   item,
   returnTo,
+  contentId,
 }: {
   /** The lead: the part of the body the access policy gives this reader. */
   html?: string;
@@ -24,6 +25,8 @@ export function PaywalledLead({
   shown: { cta: CallToAction; gatedChars?: number };
   item: PaywallItem;
   returnTo: string;
+  /** The item's id, for a post sold singly (Paywall). */
+  contentId?: string;
 }) {
   return (
     <>
@@ -33,6 +36,7 @@ export function PaywalledLead({
         cta={shown.cta}
         item={item}
         returnTo={returnTo}
+        contentId={contentId}
         gatedChars={shown.gatedChars}
       />
     </>

@@ -338,3 +338,39 @@ describe('gifts (docs/decisions/037-gift-articles.md)', () => {
       expect(mayGift(viewer, post)).toBe(false);
   });
 });
+
+describe('a post sold singly (docs/decisions/053-one-time-payments.md)', () => {
+  const sold = { id: 'sold', isPublicPreview: false, price: 300 };
+  const free: Viewer = { kind: 'member', paid: false };
+  it('is offered to a reader it is closed to, at its price, and opened by the reader’s purchase', () => {
+    expect(postAccess(free, sold, [])).toEqual({
+      full: false,
+      cta: { opensWith: 'subscribe', anonymous: false, price: 300 },
+    });
+    expect(postAccess({ kind: 'anonymous' }, sold, [])).toMatchObject({ cta: { price: 300 } });
+    expect(postAccess(free, sold, [], null, ['sold'])).toEqual({
+      full: true,
+      freePlan: false,
+      bought: true,
+    });
+    // Another post's purchase opens nothing; an anonymous viewer has no purchases.
+    expect(postAccess(free, sold, [], null, ['other']).full).toBe(false);
+    expect(postAccess({ kind: 'anonymous' }, sold, [], null, ['sold']).full).toBe(false);
+  });
+  it('is never offered where a plan or a free account opens it, nor with a price out of range', () => {
+    expect(postAccess({ kind: 'member', paid: true }, sold, [])).toEqual({
+      full: true,
+      freePlan: false,
+    });
+    expect(postAccess({ kind: 'anonymous' }, sold, ['sold'])).toMatchObject({
+      cta: { opensWith: 'sign-up' },
+    });
+    expect(postAccess({ kind: 'anonymous' }, sold, ['sold'])).not.toMatchObject({
+      cta: { price: expect.any(Number) as number },
+    });
+    for (const price of [99, 50_001, 150.5, null]) {
+      const cta = postAccess(free, { ...sold, price }, []);
+      expect(!cta.full && cta.cta.price).toBeUndefined();
+    }
+  });
+});

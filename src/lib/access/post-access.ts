@@ -1,5 +1,6 @@
 import type { SubscriptionRecord, SubscriptionStatus } from '@/lib/auth-state';
 import { type Role, STAFF_ROLES } from '@/lib/identity/roles';
+import { salePriceOf } from '@/lib/billing/purchase';
 import { bodyLead, gatedLength, leadOf } from './lead';
 
 /**
@@ -79,6 +80,12 @@ export function viewerOf(
 export type CallToAction = {
   opensWith: 'sign-up' | 'subscribe';
   anonymous: boolean;
+  /**
+   * The post is also sold singly at this price (yen, tax included), offered beside the plans
+   * (docs/decisions/053-one-time-payments.md); absent when it is not, or when a free account
+   * would open it.
+   */
+  price?: number;
 };
 
 /**
@@ -87,7 +94,8 @@ export type CallToAction = {
  * the page says, so the reader knows why this post is open and the next one may not be.
  */
 export type Access =
-  { full: true; freePlan: boolean; gift?: GiftGrant } | { full: false; cta: CallToAction };
+  | { full: true; freePlan: boolean; gift?: GiftGrant; bought?: true }
+  | { full: false; cta: CallToAction };
 
 /**
  * A live gift link for a post (src/server/features/gifts/gifts.ts found it by its token): an access
@@ -98,7 +106,14 @@ export type GiftGrant = { contentId: string; giverName: string; expiresAt: Date 
 
 /** What of an item may leave the server: all of it, or its open part and a call to action. */
 export type Gated<Full, Partial = Full> =
-  | { full: true; item: Full; freePlan: boolean; gift?: GiftGrant }
+  | {
+      full: true;
+      item: Full;
+      freePlan: boolean;
+      gift?: GiftGrant;
+      /** The reader's own purchase opened it: the page is theirs alone. */
+      bought?: true;
+    }
   | {
       full: false;
       item: Partial;
@@ -120,23 +135,31 @@ const opensAll = (viewer: Viewer) => viewer.kind === 'preview' || viewer.kind ==
 
 /**
  * A post. Without full access, the call to action names what would open it: a free account for
- * a post in the free-plan list, else a paid plan. Callers that leave the list out (feeds, search
- * scopes) get the right `full`; only the call to action of a signed-out viewer needs the list.
- * A gift opens the post it was made for, and only that one, for a viewer the rest does not
- * open; only a post's page passes one (never a feed, a search or a list).
+ * a post in the free-plan list, else a paid plan, and the post itself when it is sold singly.
+ * Callers that leave the list out (feeds, search scopes) get the right `full`; only the call to
+ * action of a signed-out viewer needs the list. A gift opens the post it was made for, and only
+ * that one, for a viewer the rest does not open; `bought` (the ids of the posts this member has
+ * paid for, docs/decisions/053-one-time-payments.md) opens those. Only a post's page passes
+ * either (never a feed, a search or a list).
  */
 export function postAccess(
   viewer: Viewer,
-  post: { id: string; isPublicPreview: boolean },
+  post: { id: string; isPublicPreview: boolean; price?: number | null },
   freePlanPostIds: readonly string[],
   gift?: GiftGrant | null,
+  bought: readonly string[] = [],
 ): Access {
   if (post.isPublicPreview || opensAll(viewer)) return FULL;
   if (viewer.kind === 'member' && viewer.paid) return FULL;
   const inFreePlan = freePlanPostIds.includes(post.id);
   if (viewer.kind === 'member' && inFreePlan) return FREE_PLAN;
+  if (viewer.kind === 'member' && bought.includes(post.id))
+    return { full: true, freePlan: false, bought: true };
   if (gift && gift.contentId === post.id) return { full: true, freePlan: false, gift };
-  return closedTo(viewer, inFreePlan ? 'sign-up' : 'subscribe');
+  if (inFreePlan) return closedTo(viewer, 'sign-up');
+  const closed = closedTo(viewer, 'subscribe');
+  const price = salePriceOf(post);
+  return price === null || closed.full ? closed : { ...closed, cta: { ...closed.cta, price } };
 }
 
 /**
@@ -174,19 +197,23 @@ function withLeadBody<T extends { body?: string }>(item: T, cta: CallToAction): 
 }
 
 /** A post for a viewer: without full access, its body is the lead. */
-export function postFor<T extends { id: string; isPublicPreview: boolean; body?: string }>(
+export function postFor<
+  T extends { id: string; isPublicPreview: boolean; price?: number | null; body?: string },
+>(
   viewer: Viewer,
   post: T,
   freePlanPostIds: readonly string[],
   gift?: GiftGrant | null,
+  bought?: readonly string[],
 ): Gated<T> {
-  const access = postAccess(viewer, post, freePlanPostIds, gift);
+  const access = postAccess(viewer, post, freePlanPostIds, gift, bought);
   if (access.full)
     return {
       full: true,
       item: post,
       freePlan: access.freePlan,
       ...(access.gift ? { gift: access.gift } : {}),
+      ...(access.bought ? { bought: true as const } : {}),
     };
   return withLeadBody(post, access.cta);
 }

@@ -41,6 +41,10 @@ export type FieldDef = {
   /** number: inclusive range. */
   min?: number;
   max?: number;
+  /** number: whole numbers only (a price in yen). */
+  integer?: boolean;
+  /** A boolean field of the same item that, when true, leaves no room for this one's value. */
+  forbiddenBy?: string;
   /**
    * custom: its inner fields (text, textArea, boolean or media). The API gives them as one
    * object with `fieldId` naming the custom field, as a microCMS カスタムフィールド.
@@ -143,6 +147,16 @@ export const CONTENT_MODEL: readonly EndpointDef[] = [
       coverImage,
       body,
       isPublicPreview,
+      // A single article's price (docs/decisions/053-one-time-payments.md): members' posts only.
+      {
+        id: 'price',
+        label: '単体価格 (円・税込。空欄: 単体では販売しない)',
+        kind: 'number',
+        min: 100,
+        max: 50_000,
+        integer: true,
+        forbiddenBy: 'isPublicPreview',
+      },
       { id: 'format', label: '形式', kind: 'select', options: POST_FORMATS },
       { id: 'category', label: '特集', kind: 'relation', endpoint: 'categories' },
       { id: 'series', label: '連載', kind: 'relation', endpoint: 'series' },

@@ -1,7 +1,8 @@
 /**
  * One-time messages for a form posted without JavaScript: the account endpoint answers 303
- * back to the form and leaves the messages and what was typed in FLASH_COOKIE; the proxy
- * (src/proxy.ts) moves it into a request header for that one page view and deletes it.
+ * back to the form and leaves the messages and what was typed in FLASH_COOKIE; the front server
+ * (src/server/features/front/page-requests.ts) moves it into a request header for that one page
+ * view and deletes it.
  */
 export const FLASH_HEADER = 'x-axis-flash';
 

@@ -265,6 +265,7 @@ export default async function AnalyticsPage({
         <h2 id="per-day" className={local.heading}>
           日別の閲覧数
         </h2>
+        <p>訪問者数は、その日に閲覧したブラウザの数です（同じ日に何度開いても 1 と数えます）。</p>
         <ViewsChart days={data.days} caption={`直近 ${REPORT_DAYS} 日の日別閲覧数（${period}）`} />
         <ReportTable
           caption="日別の閲覧数と訪問者数（古い順）"
@@ -286,14 +287,14 @@ export default async function AnalyticsPage({
           よく読まれたコンテンツ
         </h2>
         <p>
-          直近 {REPORT_DAYS} 日で閲覧数の多い順に、{TOP_CONTENT_LIMIT} 件まで表示します。
+          {`直近 ${REPORT_DAYS} 日で閲覧数の多い順に、${TOP_CONTENT_LIMIT} 件まで表示します。のべ訪問者数は日ごとの訪問者数の合計です（同じ人が別の日にまた読むと、その日の分も数えます）。`}
         </p>
         {data.top.length === 0 ? (
           <p className={styles.empty}>この期間のコンテンツの閲覧はまだありません。</p>
         ) : (
           <ReportTable
             caption="よく読まれたコンテンツ（閲覧数の多い順）"
-            columns={['順位', 'コンテンツ', '種類', '閲覧数', '訪問者数']}
+            columns={['順位', 'コンテンツ', '種類', '閲覧数', 'のべ訪問者数']}
           >
             {data.top.map((item, index) => (
               <tr key={`${item.endpoint}/${item.contentId}`}>

@@ -17,7 +17,8 @@ export const dynamic = 'force-dynamic';
  * The letter's unsubscribe link, without signing in: the masked address and one button. A GET
  * never unsubscribes (mail scanners open links); the button posts to this same URL
  * (src/server/features/newsletter/unsubscribe-http.ts), which comes back here with `done=1`. A token
- * that does not verify is answered 400 by the proxy (src/proxy.ts) and explained here.
+ * that does not verify is answered 400 by the front server
+ * (src/server/features/front/page-requests.ts) and explained here.
  */
 export default async function UnsubscribePage({ searchParams }: SearchParamsProps) {
   const query = await searchParams;

@@ -152,7 +152,13 @@ export default async function PostPage({ params, searchParams }: PostPageProps) 
           ) : (
             <>
               {shown.giftRefused ? <GiftRefusedNote /> : null}
-              <PaywalledLead body={rendered} shown={shown} item="post" returnTo={path} />
+              <PaywalledLead
+                body={rendered}
+                shown={shown}
+                item="post"
+                returnTo={path}
+                contentId={post.id}
+              />
             </>
           )}
 

@@ -58,7 +58,8 @@ function hintText(field: FieldDef, value: unknown): string | null {
   }
   if (field.kind === 'number') {
     const range = rangeText(field);
-    if (range) parts.push(`${range}の整数または小数`);
+    if (range) parts.push(`${range}の${field.integer ? '整数' : '整数または小数'}`);
+    if (field.forbiddenBy) parts.push('無料公開の記事には設定できません');
   }
   if (field.kind === 'date') parts.push('日本時間');
   if (field.kind === 'media') parts.push('メディアライブラリから画像を選ぶか、アップロードします');

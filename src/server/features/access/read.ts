@@ -24,6 +24,8 @@ import {
 } from '@/server/features/content';
 import { getDb } from '@/server/platform/db/client';
 import { findGift, type GiftedPost } from '@/server/features/gifts';
+import { ownsPost } from '@/server/features/purchases';
+import { sessionUser } from '@/server/features/identity';
 import { activePreview } from '@/server/features/preview';
 import { currentViewer } from './current-viewer';
 import {
@@ -86,6 +88,16 @@ async function giftOf(post: GiftedPost, giftToken: string | null | undefined) {
   return findGift(await getDb(), giftToken, post, new Date());
 }
 
+/**
+ * The posts a member has bought among this one (docs/decisions/053-one-time-payments.md): asked
+ * only for a free member (a paid plan opens every post) and only here, the post page's reader.
+ */
+async function boughtOf(viewer: Viewer, post: GiftedPost): Promise<string[]> {
+  if (viewer.kind !== 'member' || viewer.paid) return [];
+  const user = await sessionUser();
+  return user && (await ownsPost(await getDb(), user.id, post)) ? [post.id] : [];
+}
+
 // cache(): generateMetadata and the page read the item once per request. `giftToken`: the
 // page's `gift` parameter, null when it is not one token (giftTokenOf).
 export const readPost = cache(
@@ -98,7 +110,10 @@ export const readPost = cache(
     const viewer = visitorView ? ANONYMOUS : preview ? PREVIEW : await currentViewer();
     const freePlan = await freePlanPostIds();
     const gift = preview ? null : await giftOf(found, giftToken);
-    const gated = postFor(viewer, found, freePlan, gift);
+    const bought = preview ? [] : await boughtOf(viewer, found);
+    const gated = postFor(viewer, found, freePlan, gift, bought);
+    // A post opened by the reader's own purchase is no audience's page: never cached for one.
+    if (gated.full && gated.bought) noteAudience(null);
     return {
       ...gated,
       viewer,

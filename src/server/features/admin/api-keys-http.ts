@@ -30,8 +30,9 @@ import { refusedFields } from '@/server/platform/forms/submit';
  * (src/server/services/cms/api-keys.ts), which do not audit; the CLI and these handlers each do.
  *
  * A new key is shown once: it travels to the page in the one-time message cookie (HttpOnly,
- * a minute at most, taken and deleted by the next page load: src/proxy.ts), never in a URL,
- * an answer's body, a log line or the audit record.
+ * a minute at most, taken and deleted by the next page load:
+ * src/server/features/front/page-requests.ts), never in a URL, an answer's body, a log line or
+ * the audit record.
  */
 
 export const API_KEYS_PAGE = '/admin/api-keys';

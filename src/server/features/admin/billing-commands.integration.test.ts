@@ -5,6 +5,7 @@ import { user } from '@/server/platform/db/schema';
 import { createProfiles } from '@/server/features/profiles/profiles';
 import { ensureCustomer } from '@/server/features/billing/customers';
 import { billingProvider } from '@/server/features/billing/provider';
+import { handleBillingSandbox } from '@/server/services/billing-sandbox/http';
 import { isSandboxAuthorization } from '@/server/services/billing-sandbox/secret-key';
 import { UsageError } from './command';
 import { runAdminCommand } from './commands';
@@ -53,5 +54,41 @@ describe('billing admin commands (sandbox)', () => {
       customer.invoice_settings.default_payment_method as string,
     );
     expect(card.card?.last4).toBe('0341');
+  });
+
+  it('pays the oldest open konbini payment of an e-mail, and says when there is none', async () => {
+    const { stripe } = await billingProvider(database.db);
+    const email = 'konbini-admin@example.jp';
+    const session = await stripe.checkout.sessions.create({
+      mode: 'payment',
+      line_items: [
+        {
+          price_data: { currency: 'jpy', unit_amount: 500, product_data: { name: 'チップ' } },
+          quantity: 1,
+        },
+      ],
+      allowed_payment_method_types: ['konbini'],
+      customer_email: email,
+      success_url: 'https://axis.example.jp/thanks',
+    });
+    // The reader issues the payment numbers on the checkout page.
+    const page = new URL(session.url ?? '');
+    const confirmed = await handleBillingSandbox(
+      new Request(page, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded', origin: page.origin },
+        body: 'method=konbini',
+      }),
+      database.db,
+    );
+    expect(confirmed.status).toBe(303);
+    const lines = await runAdminCommand(ctx(), 'billing-konbini-pay', { email });
+    expect(lines.join('\n')).toMatch(/pi_\w+.*¥500/);
+    expect(await stripe.checkout.sessions.retrieve(session.id)).toMatchObject({
+      payment_status: 'paid',
+    });
+    await expect(runAdminCommand(ctx(), 'billing-konbini-pay', { email })).rejects.toThrow(
+      /未払いのコンビニ払いはありません/,
+    );
   });
 });

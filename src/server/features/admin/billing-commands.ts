@@ -8,12 +8,17 @@ import {
   syncCatalogue,
   usesSandbox,
 } from '@/server/features/billing';
+import { noteSandboxActivity } from '@/server/services/billing-sandbox/activity';
+import { payOldestKonbiniPayment } from '@/server/services/billing-sandbox/cycle/konbini';
 import { sandboxSecretKey } from '@/server/services/billing-sandbox/secret-key';
 import { type AdminCommand, UsageError, defineCommand, defineCommandWithoutFlags } from './command';
 import { emailField } from '@/server/features/identity';
 import { requireUser } from './user-commands';
 
-/** The billing commands: the sandbox's key and clock, a reader's billing, the plan catalogue. */
+/**
+ * The billing commands: the sandbox's key, clock, failing card and konbini payments, a reader's
+ * billing, the plan catalogue.
+ */
 
 const DAY = 86_400;
 
@@ -157,6 +162,38 @@ const billingCardFails = defineCommand({
   },
 });
 
+/**
+ * What a reader does at the konbini till, in the sandbox: the oldest open konbini payment of
+ * that e-mail (the customer's, or the checkout's customer_email) is paid, as Stripe's test mode
+ * pays one by itself after a while; its webhooks follow.
+ */
+const billingKonbiniPay = defineCommand({
+  name: 'billing-konbini-pay',
+  summary:
+    '課金サンドボックスで、メールアドレスのいちばん古い未払いのコンビニ払いを支払い済みにする',
+  usage: 'billing-konbini-pay --email E',
+  args: z.object({ email: emailField }).strict(),
+  async run({ database, actor }, { email }) {
+    requireSandbox();
+    const paid = await payOldestKonbiniPayment(database.db, email);
+    if (!paid) {
+      throw new UsageError(
+        `${email} の未払いのコンビニ払いはありません（支払い済み・期限切れのものは対象外です）。`,
+      );
+    }
+    noteSandboxActivity();
+    await recordAudit(database.db, {
+      actor,
+      action: 'billing.sandbox.konbini_pay',
+      target: `payment_intent:${paid.id}`,
+      detail: { email, amount: paid.amount },
+    });
+    return [
+      `${email} のコンビニ払い ${paid.id}（${formatYen(Number(paid.amount))}）をファミリーマートで支払いました。`,
+    ];
+  },
+});
+
 const syncPlans = defineCommandWithoutFlags({
   name: 'billing-sync-plans',
   summary: 'プランの価格を決済サービスから読み直す (STRIPE_PRICE_MONTHLY / STRIPE_PRICE_YEARLY)',
@@ -174,5 +211,6 @@ export const billingCommands: AdminCommand[] = [
   billingStatus,
   billingAdvance,
   billingCardFails,
+  billingKonbiniPay,
   syncPlans,
 ];

@@ -1,10 +1,9 @@
 import 'server-only';
-import { and, count, eq, gte, isNotNull, like, min, notInArray, sql } from 'drizzle-orm';
+import { and, eq, gte, like, min, notInArray, sql } from 'drizzle-orm';
 import type { Db } from '@/server/platform/db/client';
 import {
   billingInvoices,
   billingNotifications,
-  pageViews,
   subscriptions,
   user,
   userPrivateProfiles,
@@ -22,7 +21,10 @@ import {
   isContentEndpoint,
   pathForContent,
 } from '@/server/features/attribution';
+import { jsonRows } from './json-rows';
+import { countItemViews } from './page-views';
 import { type TitleLookup, titlesOf } from './report';
+import { rollUpFinishedDays } from './roll-up';
 import { japanDay } from './view-input';
 
 /**
@@ -66,6 +68,15 @@ export type BusinessReport = {
   posts: PostRow[];
 };
 
+/** A plan as its JSON row has it (json-rows.ts): the times as ISO text. */
+type PlanJson = Omit<PlanRecord, 'createdAt' | 'endedAt' | 'firstPaidAt'> & {
+  createdAt: string;
+  endedAt: string | null;
+  firstPaidAt: string | null;
+  sourceEndpoint: string | null;
+  sourceContentId: string | null;
+};
+
 /** Statuses of a checkout that never started (its first payment failed and expired). */
 const NEVER_STARTED = ['incomplete', 'incomplete_expired'];
 
@@ -85,71 +96,72 @@ async function loadPlans(db: Db): Promise<(PlanRecord & { source: string | null 
     .where(and(eq(billingInvoices.status, 'paid'), sql`${billingInvoices.total} > 0`))
     .groupBy(billingInvoices.subscriptionId)
     .as('first_paid');
-  const rows = await db
+  const [found] = await db
     .select({
-      id: subscriptions.id,
-      userId: subscriptions.userId,
-      status: subscriptions.status,
-      amount: subscriptions.amount,
-      interval: subscriptions.interval,
-      intervalCount: subscriptions.intervalCount,
-      discounts: subscriptions.discounts,
-      createdAt: subscriptions.createdAt,
-      endedAt: subscriptions.canceledAt,
-      firstPaidAt: firstPaid.at,
-      sourceEndpoint: subscriptions.sourceEndpoint,
-      sourceContentId: subscriptions.sourceContentId,
+      plans: jsonRows<PlanJson>({
+        id: subscriptions.id,
+        userId: subscriptions.userId,
+        status: subscriptions.status,
+        amount: subscriptions.amount,
+        interval: subscriptions.interval,
+        intervalCount: subscriptions.intervalCount,
+        discounts: subscriptions.discounts,
+        createdAt: subscriptions.createdAt,
+        endedAt: subscriptions.canceledAt,
+        firstPaidAt: firstPaid.at,
+        sourceEndpoint: subscriptions.sourceEndpoint,
+        sourceContentId: subscriptions.sourceContentId,
+      }),
     })
     .from(subscriptions)
     .leftJoin(firstPaid, eq(firstPaid.subscriptionId, subscriptions.id))
     .where(
       and(eq(subscriptions.provider, 'stripe'), notInArray(subscriptions.status, NEVER_STARTED)),
     );
-  return rows
+  return (found?.plans ?? [])
     .filter((row) => !reversedIds.has(row.id))
-    .map(({ sourceEndpoint, sourceContentId, firstPaidAt, ...row }) => ({
+    .map(({ sourceEndpoint, sourceContentId, createdAt, endedAt, firstPaidAt, ...row }) => ({
       ...row,
-      // min() over a timestamp comes back as the driver's text.
-      firstPaidAt: firstPaidAt ? new Date(firstPaidAt) : null,
+      createdAt: new Date(createdAt),
+      endedAt: endedAt === null ? null : new Date(endedAt),
+      firstPaidAt: firstPaidAt === null ? null : new Date(firstPaidAt),
       source: sourceEndpoint && sourceContentId ? `${sourceEndpoint}/${sourceContentId}` : null,
     }));
 }
 
-/** Readers' confirmed accounts (staff are not sign-ups), with where their path started. */
-async function loadSignUps(db: Db) {
-  const rows = await db
+/**
+ * Readers' confirmed accounts (staff are not sign-ups) created since `since`, the window's start
+ * (nothing in the report counts an earlier one), with where their path started.
+ */
+async function loadSignUps(db: Db, since: number) {
+  const [found] = await db
     .select({
-      userId: user.id,
-      createdAt: user.createdAt,
-      sourceEndpoint: userPrivateProfiles.sourceEndpoint,
-      sourceContentId: userPrivateProfiles.sourceContentId,
+      signUps: jsonRows<{
+        userId: string;
+        createdAt: string;
+        sourceEndpoint: string | null;
+        sourceContentId: string | null;
+      }>({
+        userId: user.id,
+        createdAt: user.createdAt,
+        sourceEndpoint: userPrivateProfiles.sourceEndpoint,
+        sourceContentId: userPrivateProfiles.sourceContentId,
+      }),
     })
     .from(user)
     .leftJoin(userPrivateProfiles, eq(userPrivateProfiles.userId, user.id))
-    .where(and(eq(user.role, 'member'), eq(user.emailVerified, true)));
-  return rows.map(({ sourceEndpoint, sourceContentId, ...row }) => ({
-    ...row,
+    .where(
+      and(
+        eq(user.role, 'member'),
+        eq(user.emailVerified, true),
+        gte(user.createdAt, new Date(since)),
+      ),
+    );
+  return (found?.signUps ?? []).map(({ sourceEndpoint, sourceContentId, createdAt, userId }) => ({
+    userId,
+    createdAt: new Date(createdAt),
     source: sourceEndpoint && sourceContentId ? `${sourceEndpoint}/${sourceContentId}` : null,
   }));
-}
-
-/** Views, members' views and paywall views per item since `from` (YYYY-MM-DD, Japan). */
-async function countItemViews(db: Db, from: string) {
-  const isMember = sql<number>`count(*) filter (where ${pageViews.audience} in ('member', 'paid'))`;
-  const isPaywall = sql<number>`count(*) filter (where ${pageViews.paywall})`;
-  return db
-    .select({
-      endpoint: pageViews.endpoint,
-      contentId: pageViews.contentId,
-      views: count(),
-      memberViews: isMember.mapWith(Number),
-      paywallViews: isPaywall.mapWith(Number),
-    })
-    .from(pageViews)
-    .where(
-      and(gte(pageViews.day, from), isNotNull(pageViews.endpoint), isNotNull(pageViews.contentId)),
-    )
-    .groupBy(pageViews.endpoint, pageViews.contentId);
 }
 
 const inWindow = (date: Date, start: number, now: number) =>
@@ -162,10 +174,12 @@ export async function loadBusinessReport(
   const now = options.now ?? Date.now();
   const windowStart = lastMonths(now)[0]!.start;
   const from = japanDay(windowStart);
+  const to = japanDay(now);
+  await rollUpFinishedDays(db, { from, today: to });
   const [plans, signUps, views] = await Promise.all([
     loadPlans(db),
-    loadSignUps(db),
-    countItemViews(db, from),
+    loadSignUps(db, windowStart),
+    countItemViews(db, { from, to }),
   ]);
   const { headline, months } = computeFigures(plans, signUps, now);
 
@@ -222,7 +236,7 @@ export async function loadBusinessReport(
   const titles = await titlesOf(ranked, options.titles);
   return {
     from,
-    to: japanDay(now),
+    to,
     headline,
     months,
     posts: ranked.map((row) => ({

@@ -304,10 +304,12 @@ describe('page-view analytics against the database', () => {
     });
 
     it('ranks content items by views, then visitors, and leaves out pages that are not items', async () => {
+      // Visitors are counted once a day and summed over the days (decision 049): p1 had A on the
+      // 8th (twice) and A, B and C on the 10th, so 4.
       expect(
         await countTopContent(database.db, { from: '2026-05-08', to: '2026-05-10', limit: 50 }),
       ).toEqual([
-        { endpoint: 'posts', contentId: 'p1', views: 5, visitors: 3 },
+        { endpoint: 'posts', contentId: 'p1', views: 5, visitors: 4 },
         { endpoint: 'categories', contentId: 'f1', views: 1, visitors: 1 },
         { endpoint: 'jobs', contentId: 'j1', views: 1, visitors: 1 },
         { endpoint: 'movies', contentId: 'm1', views: 1, visitors: 1 },
@@ -316,8 +318,9 @@ describe('page-view analytics against the database', () => {
       expect(
         await countTopContent(database.db, { from: '2026-04-01', to: '2026-05-10', limit: 2 }),
       ).toEqual([
-        { endpoint: 'posts', contentId: 'p1', views: 5, visitors: 3 },
-        { endpoint: 'posts', contentId: 'p2', views: 3, visitors: 2 },
+        { endpoint: 'posts', contentId: 'p1', views: 5, visitors: 4 },
+        // B on the 10th of April and again on the 10th of May: twice.
+        { endpoint: 'posts', contentId: 'p2', views: 3, visitors: 3 },
       ]);
     });
 
@@ -350,7 +353,7 @@ describe('page-view analytics against the database', () => {
           title: 'よく読まれた記事',
           href: '/posts/p1',
           views: 5,
-          visitors: 3,
+          visitors: 4,
         },
         {
           endpoint: 'categories',

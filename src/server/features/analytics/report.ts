@@ -8,6 +8,7 @@ import {
   pathForContent,
 } from '@/server/features/attribution';
 import { countTopContent, countViewsPerDay, type DayCount } from './page-views';
+import { daysBetween, rollUpFinishedDays } from './roll-up';
 import { addDays, japanDay } from './view-input';
 
 /** What staff see at /admin/analytics: plain objects, the titles already looked up. */
@@ -22,6 +23,7 @@ export type TopContentRow = {
   title: string | null;
   href: string;
   views: number;
+  /** Distinct visitors of each day, summed over the range (「のべ訪問者数」, decision 049). */
   visitors: number;
 };
 
@@ -37,11 +39,7 @@ export type AnalyticsReport = {
 /** Every day from `from` to `to`, with the counts found or zeros. */
 export function fillDays(from: string, to: string, counts: DayCount[]): DayCount[] {
   const byDay = new Map(counts.map((c) => [c.day, c]));
-  const days: DayCount[] = [];
-  for (let day = from; day <= to; day = addDays(day, 1)) {
-    days.push(byDay.get(day) ?? { day, views: 0, visitors: 0 });
-  }
-  return days;
+  return daysBetween(from, to).map((day) => byDay.get(day) ?? { day, views: 0, visitors: 0 });
 }
 
 /** Categories have a name where the other types have a title. */
@@ -112,6 +110,7 @@ export async function loadAnalyticsReport(
 ): Promise<AnalyticsReport> {
   const to = japanDay(options.now ?? Date.now());
   const from = addDays(to, -(REPORT_DAYS - 1));
+  await rollUpFinishedDays(db, { from, today: to });
   const [perDay, top] = await Promise.all([
     countViewsPerDay(db, { from, to }),
     countTopContent(db, { from, to, limit: TOP_CONTENT_LIMIT }),

@@ -36,19 +36,27 @@ const PURPOSE = 'audience';
 /**
  * What the cookie may say: an audience, or a session whose pages are rendered per request but
  * known to be so: staff, and `personal`, a reader who has a billing notice to be shown in the
- * page as sent (src/server/features/billing/reader-notices.ts, hasBillingNotice).
+ * page as sent (src/server/features/billing/reader-notices.ts, hasBillingNotice). `buyer` is a
+ * free member who has bought posts (docs/decisions/053-one-time-payments.md): their post pages
+ * are rendered for them alone (the free audience's copy of a bought post is its paywall), every
+ * other page is the free members' (servedAs).
  */
-export type SessionAudience = Audience | 'staff' | 'personal';
-const SESSION_AUDIENCES: readonly string[] = [...AUDIENCES, 'staff', 'personal'];
-
+export type SessionAudience = Audience | 'staff' | 'personal' | 'buyer';
+const SESSION_AUDIENCES: readonly string[] = [...AUDIENCES, 'staff', 'personal', 'buyer'];
 /** Whether a session's pages are rendered for it alone, never from the cache. */
 export const rendersAlone = (audience: SessionAudience): audience is 'staff' | 'personal' =>
   audience === 'staff' || audience === 'personal';
-
+/** A post's page (and what is under it): what a buyer's session is never served from a cache. */
+const POST_PAGE = /^\/posts\/[^/?#]/;
+/** The cached audience whose page answers this session at `path`, or null: rendered alone. */
+export function servedAs(audience: SessionAudience, path: string): Audience | null {
+  if (rendersAlone(audience)) return null;
+  if (audience === 'buyer') return POST_PAGE.test(path) ? null : 'member';
+  return audience;
+}
 export function sessionAudienceOf(viewer: Viewer): SessionAudience {
   return audienceOf(viewer) ?? 'staff';
 }
-
 /** What a valid audience cookie says: the audience, whose it is, and when it was signed (ms). */
 export type SignedAudience = { audience: SessionAudience; userId: string; issuedAt: number };
 

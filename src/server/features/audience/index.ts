@@ -8,8 +8,10 @@ export {
   audienceOf,
   readAudienceCookie,
   rendersAlone,
+  servedAs,
   sessionAudienceOf,
   type Audience,
+  type SessionAudience,
 } from './audience';
 export {
   noteAudience,

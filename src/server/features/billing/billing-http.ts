@@ -30,6 +30,8 @@ import { readCheckoutIntent } from './checkout-intent';
 import { createPortalSession } from './portal';
 import { PLAN_KEYS } from '@/lib/billing/plans';
 import { readOfferCode } from '@/lib/billing/offer-code';
+import { PURCHASE_METHODS, purchaseConfirmPath, purchaseRefSchema } from '@/lib/billing/purchase';
+import { startPurchase } from './purchase-checkout';
 
 /**
  * The reader's billing endpoints: start a checkout from the final confirmation screen, open
@@ -57,33 +59,55 @@ const offerField = z.unknown().optional().transform(readOfferCode);
 export const PORTAL_ERROR_MESSAGE =
   'プランの管理画面を開けませんでした。時間をおいてもう一度お試しください。';
 
-/** POST /api/billing/checkout (form: plan) → 303 to the provider's hosted checkout. */
+const checkoutInput = z
+  .object({
+    plan: z.enum(PLAN_KEYS, { error: 'プランを選んでください。' }).optional(),
+    purchase: purchaseRefSchema.optional(),
+    method: z.enum(PURCHASE_METHODS, { error: 'お支払い方法を選んでください。' }).optional(),
+    next: nextField,
+    offer: offerField,
+  })
+  .superRefine((data, ctx) => {
+    if (!data.plan && !data.purchase)
+      ctx.addIssue({ code: 'custom', path: ['plan'], message: 'プランを選んでください。' });
+    if (data.purchase && !data.method)
+      ctx.addIssue({ code: 'custom', path: ['method'], message: 'お支払い方法を選んでください。' });
+  });
+
+/**
+ * POST /api/billing/checkout → 303 to the provider's hosted checkout: a plan (form: plan, next,
+ * offer), or a single article (form: purchase=post:ID, method=card|konbini|paypay; its price is
+ * the post's, purchase-checkout.ts).
+ */
 export const handleCheckoutStart = endpoint(
   {
     name: 'billing-checkout',
     auth: 'user',
     rateLimit: CHECKOUT_LIMIT,
-    input: z.object({
-      plan: z.enum(PLAN_KEYS, { error: 'プランを選んでください。' }),
-      next: nextField,
-      offer: offerField,
-    }),
+    input: checkoutInput,
     formPage: (input) =>
-      input ? confirmPath(input.plan, input.next, input.offer) : '/service-plans',
+      input?.purchase
+        ? purchaseConfirmPath(input.purchase.contentId)
+        : input?.plan
+          ? confirmPath(input.plan, input.next, input.offer)
+          : '/service-plans',
     messages: { signIn: 'お申し込みにはログインが必要です。' },
   },
   async ({ input, user, ip, request }) => {
     // A CheckoutRefused (409) is answered by the endpoint's error mapping.
     const db = await getDb();
-    const started = await startCheckout(
-      db,
-      { id: user.id, email: user.email, name: user.name },
-      input.plan,
-      ip,
-      input.next,
-      await checkoutSourceOf(db, request.headers, user.id),
-      input.offer,
-    );
+    const started =
+      input.purchase && input.method
+        ? await startPurchase(db, user, input.purchase.contentId, input.method, ip)
+        : await startCheckout(
+            db,
+            { id: user.id, email: user.email, name: user.name },
+            input.plan!,
+            ip,
+            input.next,
+            await checkoutSourceOf(db, request.headers, user.id),
+            input.offer,
+          );
     return new Response(null, {
       status: 303,
       headers: { location: started.url, 'cache-control': 'no-store' },

@@ -26,7 +26,7 @@ import { type PlanKey } from '@/lib/billing/plans';
 
 export class CheckoutRefused extends AppError {
   constructor(
-    readonly reason: 'unknown-plan' | 'already-subscribed' | 'offer-invalid',
+    readonly reason: 'unknown-plan' | 'already-subscribed' | 'offer-invalid' | 'purchase-refused',
     message: string,
   ) {
     super(message, { status: 409, code: `checkout-${reason}` });

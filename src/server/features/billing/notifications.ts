@@ -13,6 +13,7 @@ import { sendMail } from '@/server/platform/mail/mailer';
 import { billingMails } from '@/server/platform/mail/templates';
 import { planByPrice } from './catalogue';
 import type { InvoiceRow, SubscriptionChange } from './records';
+import type { Purchase } from '@/server/features/purchases';
 
 /**
  * The billing mails, each sent once per occasion whatever the events' order or repetition:
@@ -159,6 +160,20 @@ export async function notifyDuplicateReversed(
       reversedPlan: plans.reversedPlan,
       keptPlan: plans.keptPlan,
       refunded: reversal.refunded > 0 ? formatYen(reversal.refunded) : null,
+    }),
+  );
+}
+
+/** A konbini purchase's voucher, mailed once to its buyer with the deadline and its page. */
+export async function notifyKonbiniVoucher(db: Db, purchase: Purchase): Promise<void> {
+  const { voucherUrl, voucherExpiresAt } = purchase;
+  if (!voucherUrl || !voucherExpiresAt) return;
+  await send(db, purchase.userId, `konbini-voucher:${purchase.id}`, (to, name) =>
+    billingMails.konbiniVoucher(to, name, {
+      title: purchase.title,
+      total: formatYen(purchase.amount),
+      expiresAt: voucherExpiresAt,
+      url: voucherUrl,
     }),
   );
 }

@@ -17,11 +17,12 @@ import { paidGuestOf, recordGuestCheckout } from './guest-records';
 import { CHARGING_STATUSES, keepOnePlan, wasReversedAsDuplicate } from './one-plan';
 import { recordOfferRedemption } from './offers';
 import { billingProvider } from './provider';
+import { applyChargeRefunded, applyPaymentSession } from './purchase-events';
 import { type SubscriptionChange, syncInvoice, syncSubscription } from './records';
 import { WEBHOOK_PATH, webhookSecret } from './sandbox-setup';
 
 /**
- * POST /api/webhooks/billing: the only way subscription records change. The raw body's
+ * POST /api/webhooks/billing: the only way subscription records and purchases change. The raw body's
  * signature is checked by the SDK (Stripe-Signature, 300 s tolerance); each event id is
  * applied once, by the delivery that claims it (claimEvent); handlers re-read the object from
  * the provider (records.ts), so duplicated, late and reordered events end in the provider's
@@ -90,6 +91,11 @@ export async function applyClaimedCheckout(db: Db, subscriptionId: string): Prom
 async function apply(db: Db, event: Stripe.Event): Promise<void> {
   switch (event.type) {
     case 'checkout.session.completed': {
+      // A one-time payment (docs/decisions/053-one-time-payments.md): its purchase.
+      if (event.data.object.mode === 'payment') {
+        await applyPaymentSession(db, event.data.object.id, 'completed');
+        return;
+      }
       // A visitor's checkout is kept for the account that will claim it; until then its
       // customer is nobody's, and the steps below apply nothing.
       const guest = paidGuestOf(event.data.object);
@@ -99,6 +105,18 @@ async function apply(db: Db, event: Stripe.Event): Promise<void> {
       await applyCompletedCheckout(db, subscriptionId);
       return;
     }
+    case 'checkout.session.async_payment_succeeded':
+      await applyPaymentSession(db, event.data.object.id, 'async-succeeded');
+      return;
+    case 'checkout.session.async_payment_failed':
+      await applyPaymentSession(db, event.data.object.id, 'async-failed');
+      return;
+    case 'checkout.session.expired':
+      await applyPaymentSession(db, event.data.object.id, 'expired');
+      return;
+    case 'charge.refunded':
+      await applyChargeRefunded(db, event.data.object.id);
+      return;
     case 'customer.subscription.created':
     case 'customer.subscription.updated':
     case 'customer.subscription.deleted':

@@ -1,3 +1,4 @@
+import { readingsIndexed } from '@/server/services/cms/search-index';
 import { and, eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { SaveAnswer } from '@/lib/admin-content';
@@ -242,6 +243,8 @@ describe('review', () => {
     expect(await publishDueItems(database.db, at)).toBe(1);
 
     for (const { id } of [bulk, scheduled]) {
+      // The publish's readings are indexed after its answer: the row settles first.
+      await readingsIndexed();
       const before = await rowOf(id);
       expect(before.status).toBe('PUBLISH');
       expectBare404(

@@ -1,7 +1,7 @@
 import 'server-only';
 import type { EndpointDef, FieldDef } from '@/lib/cms/model';
 import { CmsApiError } from '@/server/services/cms/errors';
-import { validateWrite } from '@/server/services/cms/values';
+import { forbiddenField, validateWrite } from '@/server/services/cms/values';
 
 /**
  * The editor's field messages. The content API's rules (values.ts) stay the one judge: each
@@ -34,6 +34,8 @@ function japaneseMessage(field: FieldDef, english: string): string {
     return `${field.label}は${field.maxLength?.toLocaleString('ja-JP')}文字以内で入力してください。`;
   if (english.includes('URL starting'))
     return `${field.label}は ${field.urlPrefixes?.join(' または ')} で始まる URL を入力してください。`;
+  if (english.includes('an integer') || (field.integer && english.includes('out of range')))
+    return `${field.label}は${field.min}から${field.max}までの整数で入力してください。`;
   if (english.includes('out of range'))
     return `${field.label}は${field.min}から${field.max}までの数値で入力してください。`;
   if (english.includes('date format')) return `${field.label}の日時を正しく入力してください。`;
@@ -68,6 +70,11 @@ export function checkFields(def: EndpointDef, fields: Record<string, unknown>): 
       fieldErrors[field.id] = japaneseMessage(field, error.message);
     }
   }
+  // A rule across fields: a price is for members' posts, not for one everyone reads in full.
+  const forbidden = forbiddenField(def, fields);
+  if (forbidden && !fieldErrors[forbidden.id] && !isEmpty(forbidden, fields[forbidden.id]))
+    fieldErrors[forbidden.id] =
+      `無料公開の記事には${forbidden.label.split(' ')[0]}を設定できません。`;
   return Object.keys(fieldErrors).length === 0 && unknownKeys.length === 0
     ? { ok: true }
     : { ok: false, fieldErrors, unknownKeys };

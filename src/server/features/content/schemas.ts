@@ -80,6 +80,8 @@ export const postSchema = z.object({
   ...teaserFields,
   body: z.string().optional(),
   isPublicPreview: z.boolean(),
+  /** Yen, tax included: the post is sold singly (docs/decisions/053-one-time-payments.md); absent or null: not. */
+  price: z.number().nullish(),
   format: z.array(z.string()),
   category: categorySchema.nullable(),
   series: seriesSchema.nullable(),

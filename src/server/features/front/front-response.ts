@@ -21,7 +21,8 @@ type Untyped<R> = (...args: unknown[]) => R;
  * 2. `forOneReader`: a gift link's answer is marked its reader's alone (gift-answer.ts);
  * 3. `outage`: a 500 while the database is down becomes the outage's 503, its head and body in
  *    place of the handler's (db-outage.ts);
- * 4. always: a request whose body is still arriving closes its connection after the answer, so
+ * 4. `pageStatus`: a page sent with another status than the framework's 200 (page-requests.ts);
+ * 5. always: a request whose body is still arriving closes its connection after the answer, so
  *    that the rest of a body a handler refused half-read (413) is never read, and a kept-alive
  *    client's next request is not left waiting behind it (Go's server does the same).
  *
@@ -35,6 +36,8 @@ export class FrontResponse<
   forOneReader = false;
   outage: OutageGuard | null = null;
   copy: PageCopy | null = null;
+  /** A page's status in place of 200: a page cannot set its own (page-requests.ts). */
+  pageStatus: number | null = null;
   /** The outage's 503 written in place of the handler's answer: its body, sent once. */
   private replacement: { body: string | undefined } | null = null;
 
@@ -49,7 +52,10 @@ export class FrontResponse<
       this.replacement = { body: answer.body };
       return this.sendHead(503, [answer.headers]);
     }
-    return this.sendHead(status, args);
+    return this.sendHead(
+      status === 200 && this.pageStatus !== null ? this.pageStatus : status,
+      args,
+    );
   }
 
   override write(chunk: unknown, ...rest: unknown[]): boolean {

@@ -2,14 +2,20 @@ import 'server-only';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Readable } from 'node:stream';
 
-/** A Node request as a web Request, for handlers written against the fetch API. */
-export function toWebRequest(req: IncomingMessage, origin: string): Request {
+/** A Node request's headers as web Headers (a session lookup, a fetch API handler). */
+export function webHeaders(req: IncomingMessage): Headers {
   const headers = new Headers();
   for (const [name, value] of Object.entries(req.headers)) {
     if (value === undefined) continue;
     if (Array.isArray(value)) for (const v of value) headers.append(name, v);
     else headers.set(name, value);
   }
+  return headers;
+}
+
+/** A Node request as a web Request, for handlers written against the fetch API. */
+export function toWebRequest(req: IncomingMessage, origin: string): Request {
+  const headers = webHeaders(req);
   const method = req.method ?? 'GET';
   const hasBody = method !== 'GET' && method !== 'HEAD';
   return new Request(new URL(req.url ?? '/', origin), {

@@ -13,6 +13,8 @@ import {
   onContentChange,
 } from '@/server/services/cms/events';
 import { readsOfAnswer } from '@/server/services/cms/reads';
+import { encodeFlash } from '@/lib/http/flash';
+import { unsubscribeToken } from '@/server/features/profiles/newsletter-consent';
 import { currentRequest } from '@/server/platform/http/request-context';
 import { pagePolicies } from './csp';
 import { createFrontServer } from './front-response';
@@ -93,6 +95,9 @@ beforeAll(async () => {
     trustProxy: false,
     postPrefixes: POST_PREFIXES,
     origin: 'http://localhost',
+    // A renamed post, as the content service's redirects name it (rename.integration.test.ts).
+    moved: (pathname, search) =>
+      Promise.resolve(pathname === '/posts/old-slug' ? `/posts/new-slug${search}` : null),
   };
   server.on('request', (req, res) => handleRequest(site, req, res));
   stopPurging = onContentChange((change) => site.pages?.purge(change));
@@ -192,5 +197,69 @@ describe('the request pipeline', () => {
       expect(answer.headers.get('x-request-id')).toBeTruthy();
     }
     expect(seen.length).toBe(before);
+  });
+});
+
+describe('a page request before the framework renders it', () => {
+  const flash = encodeFlash({ message: '送信しました。', fieldErrors: {}, values: {} });
+  const deletesFlash = (answer: Response) =>
+    expect(answer.headers.get('set-cookie')).toMatch(/^axis_flash=; Path=\/; Max-Age=0;/);
+
+  it('hands a page load its one-time message and deletes the cookie', async () => {
+    const answer = await fetch(`${base}/contact`, {
+      headers: { cookie: `axis_flash=${flash}`, 'sec-fetch-dest': 'document' },
+    });
+    expect(seen.at(-1)!.headers['x-axis-flash']).toBe(flash);
+    deletesFlash(answer);
+  });
+
+  // A client that sends no fetch metadata (an older browser, a plain HTTP client) loads a page.
+  it("leaves it to the page load: the router's segment fetches and prefetches keep it", async () => {
+    for (const headers of [
+      { 'sec-fetch-dest': 'empty', rsc: '1' } as Record<string, string>,
+      { rsc: '1', 'next-router-prefetch': '1' },
+      { rsc: '1' },
+      { 'sec-fetch-dest': 'empty' },
+    ]) {
+      const answer = await fetch(`${base}/contact`, {
+        headers: { ...headers, cookie: `axis_flash=${flash}` },
+      });
+      expect(seen.at(-1)!.headers['x-axis-flash']).toBeUndefined();
+      expect(answer.headers.get('set-cookie')).toBeNull();
+    }
+  });
+
+  // The fuzz run's finding: `axis_flash=%00` made every page a 500 (Headers.set threw).
+  it.each(['%00', '%00junk', '%E3%81%82', '%0d%0aSet-Cookie:%20x=1', 'a%20b', '"quoted"'])(
+    'drops a forged flash cookie %s instead of failing the page, and deletes it',
+    async (value) => {
+      const answer = await fetch(`${base}/contact`, { headers: { cookie: `axis_flash=${value}` } });
+      expect(answer.status).toBe(200);
+      expect(seen.at(-1)!.headers['x-axis-flash']).toBeUndefined();
+      deletesFlash(answer);
+    },
+  );
+
+  it("answers a renamed item's old URL 301 to its new one, the query kept, before any render", async () => {
+    const before = seen.length;
+    for (const method of ['GET', 'HEAD']) {
+      const answer = await fetch(`${base}/posts/old-slug?utm_source=x`, {
+        method,
+        redirect: 'manual',
+      });
+      expect(answer.status).toBe(301);
+      expect(answer.headers.get('location')).toBe('/posts/new-slug?utm_source=x');
+    }
+    expect(seen.length).toBe(before);
+  });
+
+  it('sends the unsubscribe page 400 for a token that does not verify, and 200 for one that does', async () => {
+    for (const query of ['?token=forged', '']) {
+      const answer = await fetch(`${base}/newsletter/unsubscribe${query}`);
+      expect(answer.status, query).toBe(400);
+      expect(await answer.text()).toContain('/newsletter/unsubscribe'); // the page explains it
+    }
+    const token = unsubscribeToken('reader-1');
+    expect((await fetch(`${base}/newsletter/unsubscribe?token=${token}`)).status).toBe(200);
   });
 });

@@ -18,6 +18,7 @@ import { answerOutage, answersAtOnce, outageGuard } from './db-outage';
 import type { FrontResponse } from './front-response';
 import { isGiftRequest } from './gift-answer';
 import { sendWebResponse, toWebRequest } from './node-bridge';
+import { type MovedLocation, answerBeforePage } from './page-requests';
 import {
   type PageCache,
   PageCopy,
@@ -58,6 +59,8 @@ export type Site = {
   postPrefixes: readonly string[];
   /** This server's own origin, for the handlers written against the fetch API. */
   origin: string;
+  /** Where a renamed item's page has moved (the content service's redirects). */
+  moved: MovedLocation;
 };
 
 /** One request as the stages see it: the one per-request context. */
@@ -86,6 +89,7 @@ const STAGES: readonly Stage[] = [
   billingSandbox, // a stand-in for a third party: never the framework's
   contentApi, // /api/v1: the content service, without the framework's cost
   cachedPage, // a content page from the cache of its audience
+  beforePage, // a page redirected (signed out, renamed), or its one-time message handed on
   render, // the framework renders, with a fresh page policy (and a copy for the cache)
 ];
 
@@ -247,6 +251,15 @@ async function lookUpPage(req: IncomingMessage, ctx: FrontContext) {
   countPageCache(state);
   sendCachedPage(found.page, req, res, audience.setCookie, state);
   return ANSWERED;
+}
+
+/**
+ * What the framework's proxy did (page-requests.ts): the AUTH_CHECK_REDIRECT and renamed items'
+ * redirects, the one-time form message into its request header, the refused unsubscribe page's
+ * status. After the page cache, as the proxy ran only where the framework rendered.
+ */
+function beforePage(req: IncomingMessage, { site, res }: FrontContext) {
+  return answerBeforePage(req, res, { moved: site.moved, secure: site.secure });
 }
 
 /**

@@ -4,7 +4,7 @@ import { eq } from 'drizzle-orm';
 import { readAudienceCookie } from '@/server/features/audience/audience';
 import { runAdminCommand } from '@/server/features/admin/commands';
 import { type Database, useDatabase } from '@/server/platform/db/client';
-import { subscriptions, user } from '@/server/platform/db/schema';
+import { purchases, subscriptions, user } from '@/server/platform/db/schema';
 import { createTestDatabase } from '@test-support/db/test-database';
 import { signIn, signOut } from '@/server/features/account/account-flows';
 import { appAuth } from '@/server/features/identity/app-auth';
@@ -20,8 +20,8 @@ import { requestAudience } from './request-audience';
 
 const PASSWORD = 'kumo-no-ue-no-sora';
 
-const request = (cookie?: string) =>
-  ({ method: 'GET', url: '/posts/a', headers: cookie ? { cookie } : {} }) as IncomingMessage;
+const request = (cookie?: string, url = '/posts/a') =>
+  ({ method: 'GET', url, headers: cookie ? { cookie } : {} }) as IncomingMessage;
 const audienceCookieOf = (setCookie: string | undefined) => setCookie?.split(';')[0] ?? '';
 
 describe('requestAudience', () => {
@@ -58,8 +58,8 @@ describe('requestAudience', () => {
     vi.unstubAllEnvs();
   });
 
-  const decide = (cookie?: string, now?: number) =>
-    requestAudience(request(cookie), { secure: false, now });
+  const decide = (cookie?: string, now?: number, url?: string) =>
+    requestAudience(request(cookie, url), { secure: false, now });
 
   it('is anonymous without cookies or with harmless ones only', async () => {
     expect(await decide()).toEqual({ cache: true, audience: 'anonymous' });
@@ -151,6 +151,40 @@ describe('requestAudience', () => {
     });
     // No longer paid: rendered for the reader alone while their plan's end is to be told.
     expect(await decide(`${session}; ${cookie}`, now + 61_000)).toMatchObject({ cache: false });
+  });
+
+  it('renders a buyer’s post pages for them alone, their other pages the free members’', async () => {
+    const email = 'buyer@example.jp';
+    await run('create-user', { email, password: PASSWORD, role: 'member' });
+    const { id } = (await findUserByEmail(database.db, email))!;
+    const signedIn = await signIn(
+      { db: database.db, auth: await appAuth() },
+      { email, password: PASSWORD },
+      { headers: new Headers(), ip: '192.0.2.20' },
+    );
+    if (!signedIn.ok) throw new Error('sign-in failed');
+    const session = signedIn.setCookies!.map((c) => c.split(';')[0]).join('; ');
+    await database.db.insert(purchases).values({
+      id: 'pur_audience',
+      userId: id,
+      kind: 'post',
+      endpoint: 'posts',
+      contentId: 'a',
+      title: 'a',
+      amount: 300,
+      tax: 27,
+      method: 'card',
+      customerId: 'cus_x',
+      state: 'paid',
+    });
+    const post = await decide(session);
+    expect(post).toMatchObject({ cache: false });
+    expect(post.setCookie).toMatch(/^axis_audience=buyer:/);
+    const cookie = `${session}; ${audienceCookieOf(post.setCookie)}`;
+    expect(await decide(cookie)).toEqual({ cache: false });
+    expect(await decide(cookie, undefined, '/posts/b?x=1')).toEqual({ cache: false });
+    expect(await decide(cookie, undefined, '/')).toEqual({ cache: true, audience: 'member' });
+    expect(await decide(cookie, undefined, '/posts')).toEqual({ cache: true, audience: 'member' });
   });
 
   it.each([

@@ -5,10 +5,13 @@ import {
   audienceChangedSince,
   audienceCookie,
   readAudienceCookie,
+  type SessionAudience,
   rendersAlone,
+  servedAs,
   sessionAudienceOf,
 } from '@/server/features/audience';
 import { hasBillingNotice } from '@/server/features/billing';
+import { hasPaidPurchase } from '@/server/features/purchases';
 import { getDb } from '@/server/platform/db/client';
 import { viewerForUser } from '@/server/features/access';
 import { userFromHeaders } from '@/server/features/identity';
@@ -18,6 +21,7 @@ import {
   isHarmlessCookie,
   readCookieHeader,
 } from '@/server/platform/http/cookies';
+import { webHeaders } from './node-bridge';
 
 /**
  * Which audience's cached page a request may be answered with, decided from an allow-list of
@@ -28,7 +32,8 @@ import {
  *   changed since it was signed), or else the one the database gives (and a fresh audience
  *   cookie to set). Staff are rendered per request, and so is a reader who has a billing
  *   notice to be shown (src/server/features/billing/reader-notices.ts): the page they are sent
- *   carries it;
+ *   carries it; and so are the post pages of a free member who bought posts (`buyer`,
+ *   docs/decisions/053-one-time-payments.md), their other pages being the free members';
  * - anything else (a preview, a one-time message, an unknown or duplicated cookie, a spelling
  *   a parser could read differently): no cache at all.
  * The page the framework renders then notes the audience it rendered for, and the cache files
@@ -39,15 +44,6 @@ export type RequestAudience =
   { cache: false; setCookie?: string } | { cache: true; audience: Audience; setCookie?: string };
 
 const NO_CACHE: RequestAudience = { cache: false };
-
-function headersOf(req: IncomingMessage): Headers {
-  const headers = new Headers();
-  for (const [name, value] of Object.entries(req.headers)) {
-    if (value === undefined) continue;
-    for (const v of Array.isArray(value) ? value : [value]) headers.append(name, v);
-  }
-  return headers;
-}
 
 export async function requestAudience(
   req: IncomingMessage,
@@ -65,17 +61,30 @@ export async function requestAudience(
   const session = cookies.get(sessions[0]!)!;
 
   const signed = readAudienceCookie(cookies.get(AUDIENCE_COOKIE), session, options.now);
-  if (signed && !audienceChangedSince(signed.userId, signed.issuedAt))
-    return rendersAlone(signed.audience) ? NO_CACHE : { cache: true, audience: signed.audience };
+  const path = req.url ?? '/';
+  if (signed && !audienceChangedSince(signed.userId, signed.issuedAt)) {
+    const served = servedAs(signed.audience, path);
+    return served ? { cache: true, audience: served } : NO_CACHE;
+  }
 
-  const user = await userFromHeaders(headersOf(req));
+  const user = await userFromHeaders(webHeaders(req));
   const viewer = sessionAudienceOf(await viewerForUser(user));
+  let known: SessionAudience = viewer;
   // A reader with a billing notice: their pages carry it, so they are rendered for them alone.
-  const known = !rendersAlone(viewer) && user && (await noticeFor(user.id)) ? 'personal' : viewer;
+  if (!rendersAlone(viewer) && user && (await noticeFor(user.id))) known = 'personal';
+  // A free member who bought posts: their post pages are theirs alone (decision 053).
+  else if (viewer === 'member' && user && (await boughtAny(user.id))) known = 'buyer';
   const setCookie = audienceCookie(known, { cookie: session, userId: user?.id ?? null }, options);
-  return rendersAlone(known)
-    ? { cache: false, setCookie }
-    : { cache: true, audience: known, setCookie };
+  const served = servedAs(known, path);
+  return served ? { cache: true, audience: served, setCookie } : { cache: false, setCookie };
+}
+
+/** Whether the reader bought posts; if that cannot be told, their post pages are theirs alone. */
+async function boughtAny(userId: string): Promise<boolean> {
+  return hasPaidPurchase(await getDb(), userId).catch((error: unknown) => {
+    console.warn('[front] whether the reader bought posts could not be told:', error);
+    return true;
+  });
 }
 
 /** Whether the reader has a billing notice; if that cannot be told, the page is as for anyone. */

@@ -6,6 +6,8 @@ import next from 'next';
 import { boot } from '@/server/boot';
 import { env } from '@/env';
 import { onContentChange } from '@/server/services/cms/events';
+import { movedLocation } from '@/server/services/cms/redirects';
+import { getDb } from '@/server/platform/db/client';
 import { REQUEST_TIMEOUT_MS } from '@/server/platform/http/read-body';
 import { SHUTDOWN_GRACE_MS, onShutdown } from '@/server/platform/lifecycle/shutdown';
 import { securityHeaders } from '@/lib/security-headers';
@@ -70,6 +72,7 @@ export async function serveSite(options: {
     trustProxy: TRUST_PROXY,
     postPrefixes: dev ? [...POST_PREFIXES, DEVELOPMENT_ENDPOINTS] : POST_PREFIXES,
     origin: `http://${options.hostname ?? 'localhost'}:${options.port}`,
+    moved: (pathname, search) => movedLocation(getDb, pathname, search),
   };
   server.on('request', (req, res) => handleRequest(site, req, res));
   // An idle kept-alive connection is closed by whoever waits less: the server waits longer

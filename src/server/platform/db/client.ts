@@ -54,12 +54,13 @@ const endAndThrow = (pool: pg.Pool) => async (error: unknown) => {
  * The embedded server's settings beside PGlite's own. PostgreSQL's default 128 MB of shared
  * buffers is zeroed at start inside the WebAssembly heap, which never shrinks: it cost about
  * 130 MiB of resident memory before the first query. The site's database is a few tens of MB and
- * the files stay in the OS page cache, so 32 MB serves it (docs/benchmarks.md, "Memory").
+ * the files stay in the OS page cache, so 16 MB serves it: under load 32 MB held 16 MiB more for
+ * no measurable gain in the CPU a query costs (docs/decisions/043-memory.md).
  */
 const EMBEDDED_START_PARAMS = [
   ...PGlite.defaultStartParams,
   '-c',
-  'shared_buffers=32MB',
+  'shared_buffers=16MB',
   '-c',
   'maintenance_work_mem=16MB',
 ];

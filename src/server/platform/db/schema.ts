@@ -12,7 +12,8 @@ export * from './schema/billing'; // plans, webhook events, invoices, notices
 export * from './schema/billing-sandbox'; // the Stripe-compatible sandbox's objects and settings
 export * from './schema/newsletter'; // sends, letters, suppressions, consents
 export * from './schema/partners'; // inquiries, contracts, job listings and their clicks
-export * from './schema/analytics'; // page views
+export * from './schema/analytics'; // page views and their daily roll-up
 export * from './schema/bookmarks'; // bookmarks
 export * from './schema/contact'; // contact messages
 export * from './schema/gifts'; // gift links
+export * from './schema/purchases'; // one-time payments (single articles)

@@ -2,7 +2,10 @@ import 'server-only';
 import { headers } from 'next/headers';
 import { type Flash, FLASH_HEADER, decodeFlash } from '@/lib/http/flash';
 
-/** The messages of a form posted without JavaScript, for this page view only (src/proxy.ts). */
+/**
+ * The messages of a form posted without JavaScript, for this page view only
+ * (src/server/features/front/page-requests.ts).
+ */
 export async function readFlash(): Promise<Flash | null> {
   return decodeFlash((await headers()).get(FLASH_HEADER));
 }

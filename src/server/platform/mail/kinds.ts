@@ -27,6 +27,7 @@ export const MAIL_KIND_LABELS = {
   'billing-trial-ending': '無料体験の終了前のお知らせ',
   'billing-cancellation': '解約の受け付け',
   'billing-duplicate-reversed': '重複したお申し込みの取り消し',
+  'billing-konbini-voucher': 'コンビニ払いのお支払い番号',
   // Forms: to staff, and the sender's acknowledgement.
   'contact-received': 'お問い合わせ（スタッフ宛て）',
   'contact-acknowledged': 'お問い合わせの受付確認',

@@ -2,7 +2,7 @@ import 'server-only';
 import { env } from '@/env';
 import type { MailKind } from './kinds';
 import type { Mail } from './mail';
-import { formatDateJa } from '@/lib/format';
+import { formatDateJa, formatDateTime } from '@/lib/format';
 import { INQUIRY_KIND_LABELS, type InquiryFields } from '@/lib/inquiries';
 import { escapeHtml } from '@/lib/text/escape-html';
 
@@ -509,6 +509,27 @@ export const billingMails = {
         '領収書は{action}から表示・印刷できます。',
       ],
       action: { label: '領収書を表示する', url: receipt.url },
+    }),
+
+  /**
+   * A konbini payment's voucher (docs/decisions/053-one-time-payments.md): what was bought, the
+   * amount, the deadline and the provider's voucher page with the payment numbers.
+   */
+  konbiniVoucher: (
+    to: string,
+    name: string,
+    voucher: { title: string; total: string; expiresAt: Date; url: string },
+  ) =>
+    render(to, {
+      kind: 'billing-konbini-voucher',
+      subject: '【お支払いのお願い】コンビニでのお支払い番号のお知らせ',
+      greeting: dear(name),
+      paragraphs: [
+        `「${voucher.title}」のご購入（${voucher.total}、税込）のお支払い番号を発行しました。`,
+        `${formatDateTime(voucher.expiresAt)}までに、{action}に記載のコンビニでお支払いください。お支払いが確認でき次第、記事を全文お読みいただけます。`,
+        '期限までにお支払いがない場合、ご購入は取り消されます（お支払いは発生しません）。',
+      ],
+      action: { label: 'お支払い番号を表示する', url: voucher.url },
     }),
 
   paymentFailed: (to: string, name: string, failed: { total: string; nextAttempt: Date | null }) =>

@@ -126,7 +126,8 @@ describe('billing sandbox checkout sessions and the checkout page', () => {
         checkoutSession(params).catch((error: unknown) => error);
       const customer = await pages.stripe.customers.create({ email: 'refused@example.jp' });
       const cases: [Partial<Stripe.Checkout.SessionCreateParams>, string | undefined, RegExp][] = [
-        [{ mode: 'payment' }, 'mode', /subscription mode only/],
+        [{ mode: 'setup' }, 'mode', /payment and subscription mode only/],
+        [{ mode: 'payment' }, 'line_items[0][price]', /passed a recurring price/],
         [{ line_items: undefined }, 'line_items', /Missing required param/],
         [
           { line_items: [{ price: pages.oneTime.id, quantity: 1 }] },
@@ -160,7 +161,11 @@ describe('billing sandbox checkout sessions and the checkout page', () => {
         [{ locale: 'fr' }, 'locale', /Invalid locale/],
         [{ expires_at: Math.floor(Date.now() / 1000) + 60 }, 'expires_at', /at least 30 minutes/],
         [{ expires_at: Math.floor(Date.now() / 1000) + 2 * DAY }, 'expires_at', /24 hours/],
-        [{ payment_intent_data: { description: 'x' } }, 'payment_intent_data', /unknown parameter/],
+        [
+          { payment_intent_data: { description: 'x' } },
+          'payment_intent_data',
+          /only specify `payment_intent_data` in `payment` mode/,
+        ],
       ];
       for (const [params, param, message] of cases) {
         const error = await refusal(params);

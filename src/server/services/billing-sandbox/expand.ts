@@ -27,7 +27,23 @@ const EXPANDABLE: Record<string, Record<string, string>> = {
   invoiceitem: { customer: 'customer' },
   'promotion_code.promotion': { coupon: 'coupon' },
   promotion_code: { customer: 'customer' },
-  'checkout.session': { customer: 'customer', invoice: 'invoice', subscription: 'subscription' },
+  'checkout.session': {
+    customer: 'customer',
+    invoice: 'invoice',
+    payment_intent: 'payment_intent',
+    subscription: 'subscription',
+  },
+  payment_intent: {
+    customer: 'customer',
+    latest_charge: 'charge',
+    payment_method: 'payment_method',
+  },
+  charge: {
+    customer: 'customer',
+    payment_intent: 'payment_intent',
+    payment_method: 'payment_method',
+  },
+  refund: { charge: 'charge', payment_intent: 'payment_intent' },
 };
 
 const MAX_EXPAND_DEPTH = 4;
@@ -36,6 +52,11 @@ type Json = Record<string, unknown>;
 
 function cannotExpand(path: string) {
   return invalidRequest(`This property cannot be expanded (${path}).`, 'expand');
+}
+
+/** Whether the list names fields under this embedded hash's path. */
+function leadsToExpandable(path: string): boolean {
+  return Object.keys(EXPANDABLE).some((key) => key === path || key.startsWith(`${path}.`));
 }
 
 function isRecord(value: unknown): value is Json {
@@ -57,6 +78,8 @@ async function expandAt(
   if (!field) throw cannotExpand(fullPath);
   const value = object[field];
   const target = EXPANDABLE[typeKey]?.[field];
+  // A null embedded hash on the way (a one-off invoice's `parent`) expands to null, as on Stripe.
+  if (value === null && rest.length > 0 && leadsToExpandable(`${typeKey}.${field}`)) return object;
   if (!target && (rest.length === 0 || !isRecord(value))) throw cannotExpand(fullPath);
   const expandOne = async (one: unknown) => {
     let found = one;

@@ -121,6 +121,34 @@ export class Params {
     return new Params(value, this.name(key));
   }
 
+  /** A hash Stripe lets be sent empty to unset it (`key=`): null then. */
+  emptyableObject(key: string): Params | null | undefined {
+    if (this.has(key) && this.values[key] === '') {
+      this.read.add(key);
+      return null;
+    }
+    return this.object(key);
+  }
+
+  /** `key[0][a]=…&key[1][a]=…`, each item a hash; `key=` (empty) is an empty list. */
+  objectArray(key: string, maxItems: number): Params[] | undefined {
+    const value = this.take(key);
+    if (value === undefined) return undefined;
+    if (value === '') return [];
+    if (typeof value === 'string') throw invalidRequest(`Invalid array`, this.name(key));
+    const keys = Object.keys(value);
+    if (keys.length > maxItems) {
+      throw invalidRequest(`Invalid array: at most ${maxItems} items.`, this.name(key));
+    }
+    return keys.map((_, index) => {
+      const item = Object.hasOwn(value, String(index)) ? value[String(index)] : undefined;
+      if (item === undefined || typeof item === 'string') {
+        throw invalidRequest(`Invalid array`, this.name(key));
+      }
+      return new Params(item, `${this.name(key)}[${index}]`);
+    });
+  }
+
   /** `key[]=a&key[]=b` or `key[0]=a&key[1]=b`: indices must run 0…n-1. */
   stringArray(key: string, maxItems = 100): string[] | undefined {
     const value = this.take(key);
@@ -172,7 +200,7 @@ export class Params {
   }
 
   /** Refuses any parameter no read asked for (nested hashes check their own on finish). */
-  finish(...nested: (Params | undefined)[]): void {
+  finish(...nested: (Params | null | undefined)[]): void {
     for (const key of Object.keys(this.values)) {
       if (!this.read.has(key)) {
         throw invalidRequest(

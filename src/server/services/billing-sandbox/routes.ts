@@ -4,6 +4,7 @@ import type { FormObject } from './form-body';
 import type { SandboxObject } from './object-store';
 import { Params } from './params';
 import { billingPortalSessionRoutes } from './resources/billing-portal-sessions';
+import { chargeRoutes } from './resources/charges';
 import { checkoutSessionRoutes } from './resources/checkout-sessions';
 import { couponRoutes } from './resources/coupons';
 import { customerRoutes } from './resources/customers';
@@ -15,6 +16,7 @@ import { priceRoutes } from './resources/prices';
 import { productRoutes } from './resources/products';
 import { promotionCodeRoutes } from './resources/promotion-codes';
 import { refundRoutes } from './resources/refunds';
+import { sandboxTestHelperRoutes } from './resources/sandbox-test-helpers';
 import type { SiteRoute } from './resources/route';
 import { subscriptionRoutes } from './resources/subscriptions';
 import { testClockRoutes } from './resources/test-clocks';
@@ -28,12 +30,14 @@ export const ROUTES: readonly SiteRoute[] = [
   ...promotionCodeRoutes,
   ...customerRoutes,
   ...testClockRoutes,
+  ...sandboxTestHelperRoutes,
   ...subscriptionRoutes,
   ...invoiceRoutes,
   ...refundRoutes,
   ...eventRoutes,
   ...paymentMethodRoutes,
   ...paymentIntentRoutes,
+  ...chargeRoutes,
   ...webhookEndpointRoutes,
   ...checkoutSessionRoutes,
   ...billingPortalSessionRoutes,

@@ -2,16 +2,18 @@ import 'server-only';
 import { singleton } from '@/lib/singleton';
 import type { Db } from '@/server/platform/db/client';
 import { advanceClocklessSubscriptions } from './cycle/clock';
+import { expireKonbiniPayments } from './cycle/konbini';
 import { nowSeconds } from './object-store';
 import { deliverPendingEvents } from './webhooks';
 import { onSandboxActivity } from './activity';
 
 /**
  * What Stripe does on its own time, done for the sandbox in the server process: it moves
- * subscriptions without a test clock on with the real time and delivers pending webhook
- * events. Runs every second and at once after a change (activity.ts). Deliveries go through
- * the `fetch` the site passes in, which hands those to its own webhook URL to the handler in
- * process (src/server/features/billing/webhook.ts): the sandbox knows nothing of the site.
+ * subscriptions without a test clock on with the real time, expires konbini vouchers past
+ * their deadline and delivers pending webhook events. Runs every second and at once after a
+ * change (activity.ts). Deliveries go through the `fetch` the site passes in, which hands those
+ * to its own webhook URL to the handler in process (src/server/features/billing/webhook.ts):
+ * the sandbox knows nothing of the site.
  */
 
 const INTERVAL_MS = 1000;
@@ -39,6 +41,7 @@ async function runOnce(db: Db, deliver: typeof fetch): Promise<void> {
     do {
       runner.again = false;
       await advanceClocklessSubscriptions(db, nowSeconds());
+      await expireKonbiniPayments(db, nowSeconds());
       await deliverPendingEvents(db, { fetch: deliver });
     } while (runner.again);
   } catch (error) {

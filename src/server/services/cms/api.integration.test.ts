@@ -528,8 +528,11 @@ describe('content API conformance', () => {
     };
     const required = (def: EndpointDef) =>
       Object.fromEntries(def.fields.filter((f) => f.required).map((f) => [f.id, fullValue(f)]));
-    const full = (def: EndpointDef) =>
-      Object.fromEntries(def.fields.map((f) => [f.id, fullValue(f)]));
+    /** Every field set; a post with a price is a members' post (a public one takes none). */
+    const full = (def: EndpointDef) => {
+      const item = Object.fromEntries(def.fields.map((f) => [f.id, fullValue(f)]));
+      return 'price' in item ? { ...item, price: 300, isPublicPreview: false } : item;
+    };
     const path = (def: EndpointDef, id: string) =>
       def.kind === 'list' ? `${def.endpoint}/${id}` : def.endpoint;
 

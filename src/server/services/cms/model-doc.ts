@@ -27,6 +27,8 @@ function constraints(field: FieldDef): string {
   if (field.urlPrefixes) parts.push(`URL: ${field.urlPrefixes.map((p) => `\`${p}\``).join(', ')}`);
   if (field.min !== undefined || field.max !== undefined)
     parts.push(`範囲 ${field.min ?? ''}–${field.max ?? ''}`);
+  if (field.integer) parts.push('整数');
+  if (field.forbiddenBy) parts.push(`\`${field.forbiddenBy}\` が true なら空`);
   if (field.fields)
     parts.push(
       `\`fieldId: "${field.customFieldId ?? field.id}"\`; ${field.fields.map((f) => `\`${f.id}\` ${f.label} (${KIND_TEXT[f.kind].split(' ')[0]}${f.maxLength ? `, 最大 ${f.maxLength} 文字` : ''})`).join(', ')}`,
@@ -67,6 +69,8 @@ export function contentModelMarkdown(): string {
     "- `isPublicPreview: true` opens a post or audio to everyone; every other post is members' content",
     '  (docs/decisions/000-design-baseline.md "Who reads what"). Free-plan posts are the 3 newest',
     '  with `isPublicPreview[not_equals]true`.',
+    "- `price` (yen, tax included) sells a members' post singly (docs/decisions/053-one-time-payments.md);",
+    '  empty: not sold singly. A public post (`isPublicPreview: true`) takes no price.',
     '- Default list order: `createdAt` descending; `q` without `orders`: `publishedAt` descending',
     '  (newest first).',
     '',

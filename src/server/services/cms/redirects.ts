@@ -1,10 +1,14 @@
 import 'server-only';
 import { and, eq, inArray } from 'drizzle-orm';
+import { env } from '@/env';
 import type { Db } from '@/server/platform/db/client';
 import { cmsRedirects } from '@/server/platform/db/schema';
 import { ITEM_PATH_PREFIXES } from '@/lib/cms/item-paths';
+import { singleton } from '@/lib/singleton';
+import { TtlCache } from '@/lib/ttl-cache';
 import { CONTENT_ID } from './content-id';
 import { badRequest } from './errors';
+import { type ContentChange, onContentChange, recentChanges } from './events';
 
 /**
  * The old ids of renamed items (docs/decisions/033-slugs-and-redirects.md). Their rows only
@@ -98,6 +102,52 @@ export async function redirectsTo(db: Db, endpoint: string, id: string): Promise
   return rows.map((row) => row.fromId);
 }
 
+/**
+ * The ids no item was renamed from, per database: the front server asks for every item page
+ * before it renders (src/server/features/front/page-requests.ts), and the answer is nearly
+ * always "none". Only a rename makes an id
+ * one an item was renamed from (redirectRenamed, the one insert), and renameContent tells it on
+ * every instance (src/server/services/cms/events.ts; a gap in the bus tells everything), so a
+ * remembered "none" is dropped as the content caches' answers are; 30 s is a backstop. An id
+ * that does lead somewhere is asked each time: deleting a draft can drop its redirect untold.
+ */
+type NotMoved = { endpoint: string; id: string };
+const notMovedCaches = singleton('content-not-moved', () => new WeakMap<Db, TtlCache<NotMoved>>());
+const tells = (change: ContentChange, { endpoint, id }: NotMoved) =>
+  (change.endpoint === '*' || change.endpoint === endpoint) &&
+  (change.id === '*' || change.id === id);
+
+function notMovedCache(db: Db): TtlCache<NotMoved> | null {
+  if (env().CMS_API_CACHE !== 'on') return null;
+  let cache = notMovedCaches.get(db);
+  if (!cache) {
+    const created = new TtlCache<NotMoved>(30_000, 10_000);
+    onContentChange((change) => created.deleteWhere((entry) => tells(change, entry)));
+    notMovedCaches.set(db, created);
+    cache = created;
+  }
+  return cache;
+}
+
+/** The current id of an item renamed from `id`, or undefined: currentIds, remembered when none. */
+async function currentIdOf(
+  db: Db | (() => Promise<Db>),
+  endpoint: string,
+  id: string,
+): Promise<string | undefined> {
+  const database = typeof db === 'function' ? await db() : db;
+  const cache = notMovedCache(database);
+  const key = `${endpoint}/${id}`;
+  if (cache?.get(key)) return undefined;
+  const since = recentChanges.seq;
+  const to = (await currentIds(database, endpoint, [id])).get(id);
+  const entry = { endpoint, id };
+  // Read across a rename of this id: the answer is given, not kept.
+  if (to === undefined && !recentChanges.since(since, (change) => tells(change, entry)))
+    cache?.set(key, entry);
+  return to;
+}
+
 /** The item a page path names (`/posts/{id}…`), read as the framework reads it, or null. */
 function itemOfPath(pathname: string) {
   for (const [endpoint, prefix] of Object.entries(ITEM_PATH_PREFIXES)) {
@@ -132,10 +182,7 @@ export async function movedPath(
 ): Promise<string | null> {
   const item = itemOfPath(pathname);
   if (!item) return null;
-  const found = await currentIds(typeof db === 'function' ? await db() : db, item.endpoint, [
-    item.id,
-  ]);
-  const to = found.get(item.id);
+  const to = await currentIdOf(db, item.endpoint, item.id);
   return to === undefined ? null : `${item.prefix}${encodeURIComponent(to)}${item.tail}`;
 }
 
@@ -163,9 +210,7 @@ async function movedListQuery(
   for (const [name, endpoint] of Object.entries(filters)) {
     const id = query.get(name);
     if (id === null || !CONTENT_ID.test(id)) continue;
-    const to = (await currentIds(typeof db === 'function' ? await db() : db, endpoint, [id])).get(
-      id,
-    );
+    const to = await currentIdOf(db, endpoint, id);
     if (to === undefined) continue;
     moved.set(name, to);
     changed = true;
@@ -175,7 +220,7 @@ async function movedListQuery(
 
 /**
  * Where a request for a renamed item's page, or for a list filtered by one, has moved (path and
- * query), or null: what the proxy answers 301 with.
+ * query), or null: what the front server answers 301 with.
  */
 export async function movedLocation(
   db: Db | (() => Promise<Db>),

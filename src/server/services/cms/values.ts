@@ -196,6 +196,8 @@ function normalizeValue(field: FieldDef, value: unknown): unknown {
     }
     case 'number': {
       if (typeof value !== 'number' || !Number.isFinite(value)) throw unexpectedType(field.id);
+      if (field.integer && !Number.isInteger(value))
+        throw badRequest(`'${field.id}' field error. Please input an integer.`);
       if (
         (field.min !== undefined && value < field.min) ||
         (field.max !== undefined && value > field.max)
@@ -313,16 +315,41 @@ export function validateWrite(def: EndpointDef, body: unknown, mode: WriteMode):
         throw badRequest(`'${field.id}' field required error.`);
       }
     }
+    checkForbidden(def, set);
   }
   return { set, clear, publishedAt, references };
 }
 
-/** After a PATCH, required fields must still have a value. */
+/**
+ * After a PATCH, required fields must still have a value, and no field may hold one its
+ * `forbiddenBy` field rules out (a price on a public post).
+ */
 export function checkRequired(def: EndpointDef, data: StoredData): void {
   for (const field of def.fields) {
     if (field.required && (data[field.id] === undefined || data[field.id] === '')) {
       throw badRequest(`'${field.id}' field required error.`);
     }
+  }
+  checkForbidden(def, data);
+}
+
+/** The field a whole item's data fills although its `forbiddenBy` field is true, if any. */
+export function forbiddenField(def: EndpointDef, data: StoredData): FieldDef | undefined {
+  return def.fields.find(
+    (field) =>
+      field.forbiddenBy !== undefined &&
+      data[field.forbiddenBy] === true &&
+      data[field.id] !== undefined &&
+      data[field.id] !== null,
+  );
+}
+
+function checkForbidden(def: EndpointDef, data: StoredData): void {
+  const field = forbiddenField(def, data);
+  if (field) {
+    throw badRequest(
+      `'${field.id}' field error. It cannot be set while '${field.forbiddenBy}' is true.`,
+    );
   }
 }
 

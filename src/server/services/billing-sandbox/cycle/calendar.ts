@@ -13,7 +13,7 @@ export const INVOICE_TYPE = 'invoice';
 export const INVOICE_ITEM_TYPE = 'invoiceitem';
 export const TAX_RATE_TYPE = 'tax_rate';
 export const CUSTOMER_TYPE = 'customer';
-const CLOCK_TYPE = 'test_helpers.test_clock';
+export const CLOCK_TYPE = 'test_helpers.test_clock';
 
 /** Statuses in which time still moves a subscription on. */
 export const LIVE_STATUSES = ['trialing', 'active', 'past_due'];

@@ -20,7 +20,8 @@ import {
   recurringOf,
 } from './calendar';
 import { discountLines } from './discounts';
-import { ensureTaxRate, taxBehaviorOf, taxEntry, taxOf } from './tax';
+import { draftOf, invoiceTotals, numbered, openInvoice } from './invoice-object';
+import { ensureTaxRate, taxBehaviorOf, taxEntry } from './tax';
 import {
   chargeFor,
   failedAttempt,
@@ -28,7 +29,6 @@ import {
   type PaymentOutcome,
   recordPaymentEvents,
   retryAfter,
-  transitionsOf,
 } from './payments';
 
 /**
@@ -195,158 +195,44 @@ export async function issueInvoice(
       applied ? { id: applied.discount, amount: discountOf(index) } : null,
     ),
   );
-  const subtotal = lines.reduce((sum, line) => sum + line.amount, 0);
-  const totalDiscount = input.lines.reduce((sum, _line, index) => sum + discountOf(index), 0);
-  // Tax is rounded once per invoice and rate, as Japan's qualified invoices require, on the
-  // amounts after discounts.
-  const totalTaxes = (['inclusive', 'exclusive'] as const).flatMap((behavior) => {
-    const indices = input.lines.flatMap((line, index) =>
-      taxBehaviorOf(line.price) === behavior ? [index] : [],
-    );
-    if (indices.length === 0) return [];
-    const amount = indices.reduce(
-      (sum, index) => sum + (input.lines[index]?.amount ?? 0) - discountOf(index),
-      0,
-    );
-    const { taxability_reason: _reason, ...entry } = taxEntry(amount, behavior);
-    return [entry];
-  });
-  const inclusiveSubtotal = input.lines
-    .filter((line) => taxBehaviorOf(line.price) === 'inclusive')
-    .reduce((sum, line) => sum + line.amount, 0);
-  const inclusiveTax = totalTaxes
-    .filter((entry) => entry.tax_behavior === 'inclusive')
-    .reduce((sum, entry) => sum + entry.amount, 0);
-  const exclusiveTax = totalTaxes
-    .filter((entry) => entry.tax_behavior === 'exclusive')
-    .reduce((sum, entry) => sum + entry.amount, 0);
-  const total = subtotal - totalDiscount + exclusiveTax;
+  const totals = invoiceTotals(
+    input.lines.map((line, index) => ({
+      amount: line.amount,
+      discount: discountOf(index),
+      behavior: taxBehaviorOf(line.price),
+    })),
+  );
   const startingBalance = num(customer, 'balance');
-  const owed = total + startingBalance;
-  const amountDue = Math.max(0, owed);
-  const endingBalance = Math.min(0, owed);
-  const sequence = num(customer, 'next_invoice_sequence');
+  const endingBalance = Math.min(0, totals.total + startingBalance);
   const customerAfter: SandboxObject = {
-    ...customer,
+    ...numbered(customer),
     balance: endingBalance,
     currency: customer.currency ?? currency,
-    next_invoice_sequence: sequence + 1,
   };
   const customerPrevious = previousAttributes(customer, customerAfter);
   await saveObject(db, customerAfter);
   Object.assign(input.customer, customerAfter);
 
-  const open: SandboxObject = {
+  const open = openInvoice({
     id,
-    object: 'invoice',
-    account_country: 'JP',
-    account_name: null,
-    account_tax_ids: null,
-    amount_due: amountDue,
-    amount_overpaid: 0,
-    amount_paid: 0,
-    amount_remaining: amountDue,
-    amount_shipping: 0,
-    application: null,
-    attempt_count: 0,
-    attempted: false,
-    auto_advance: true,
-    automatic_tax: {
-      disabled_reason: null,
-      enabled: false,
-      liability: null,
-      provider: null,
-      status: null,
-    },
-    automatically_finalizes_at: null,
-    billing_reason: input.billingReason,
-    collection_method: 'charge_automatically',
-    created: at,
+    customer,
     currency,
-    custom_fields: null,
-    customer: customer.id,
-    customer_account: null,
-    customer_address: null,
-    customer_email: customer.email,
-    customer_name: customer.name,
-    customer_phone: customer.phone,
-    customer_shipping: null,
-    customer_tax_exempt: 'none',
-    customer_tax_ids: [],
-    default_payment_method: subscription.default_payment_method ?? null,
-    default_source: null,
-    default_tax_rates: [],
-    description: null,
-    discounts: applied && totalDiscount > 0 ? [applied.discount] : [],
-    due_date: null,
-    effective_at: at,
-    ending_balance: endingBalance,
-    footer: null,
-    from_invoice: null,
-    hosted_invoice_url: null,
-    invoice_pdf: null,
-    issuer: { type: 'self' },
-    last_finalization_error: null,
-    latest_revision: null,
-    lines: {
-      object: 'list',
-      data: lines,
-      has_more: false,
-      total_count: lines.length,
-      url: `/v1/invoices/${id}/lines`,
-    },
-    livemode: false,
-    metadata: {},
-    next_payment_attempt: null,
-    number: `${String(customer.invoice_prefix)}-${String(sequence).padStart(4, '0')}`,
-    on_behalf_of: null,
+    at,
+    billingReason: input.billingReason,
     parent: {
       type: 'subscription_details',
       quote_details: null,
       subscription_details: { metadata: subscription.metadata, subscription: subscription.id },
     },
-    payment_settings: {
-      default_mandate: null,
-      payment_method_options: null,
-      payment_method_types: null,
-    },
-    period_end: input.periodEnd,
-    period_start: input.periodStart,
-    post_payment_credit_notes_amount: 0,
-    pre_payment_credit_notes_amount: 0,
-    receipt_number: null,
-    rendering: null,
-    shipping_cost: null,
-    shipping_details: null,
-    starting_balance: startingBalance,
-    statement_descriptor: null,
-    status: 'open',
-    status_transitions: {
-      finalized_at: at,
-      marked_uncollectible_at: null,
-      paid_at: null,
-      voided_at: null,
-    },
-    subtotal,
-    subtotal_excluding_tax: subtotal - taxOf(inclusiveSubtotal, 'inclusive'),
-    test_clock: customer.test_clock,
-    total,
-    total_discount_amounts:
-      applied && totalDiscount > 0 ? [{ amount: totalDiscount, discount: applied.discount }] : [],
-    total_excluding_tax: total - inclusiveTax - exclusiveTax,
-    total_pretax_credit_amounts: [],
-    total_taxes: totalTaxes,
-    webhooks_delivered_at: at,
-  };
-  const draft: SandboxObject = {
-    ...open,
-    status: 'draft',
-    number: null,
-    effective_at: null,
-    ending_balance: null,
-    status_transitions: { ...transitionsOf(open), finalized_at: null },
-  };
-
+    period: { start: input.periodStart, end: input.periodEnd },
+    lines,
+    totals,
+    balance: { starting: startingBalance, ending: endingBalance },
+    discount: applied?.discount ?? null,
+    defaultPaymentMethod: subscription.default_payment_method,
+  });
+  const draft = draftOf(open);
+  const amountDue = num(open, 'amount_due');
   let outcome: PaymentOutcome;
   let invoice: SandboxObject;
   if (amountDue === 0) {

@@ -35,7 +35,7 @@ export async function ensureTaxRate(db: Db, created: number): Promise<void> {
   });
 }
 
-type TaxBehavior = 'inclusive' | 'exclusive';
+export type TaxBehavior = 'inclusive' | 'exclusive';
 
 /** A price's tax behaviour; `unspecified` is taken as inclusive, as Japanese prices are shown. */
 export function taxBehaviorOf(price: SandboxObject): TaxBehavior {

@@ -23,6 +23,11 @@ import { html } from './html';
 import { htmlResponse, messagePage, notFoundPage, page, redirect } from './layout';
 import { authenticationPagePath, checkoutPagePath } from './paths';
 import { readPageForm } from './request';
+import {
+  redirectPaymentOf,
+  showRedirectPaymentPage,
+  submitRedirectPaymentPage,
+} from './redirect-payment-page';
 
 /**
  * The simulated card issuer's EMV 3-D Secure challenge, `/billing-sandbox/authenticate/pi_…`:
@@ -33,11 +38,8 @@ import { readPageForm } from './request';
  * `requires_payment_method` and, for a checkout, cancels the subscription it started and
  * returns to the card form with the reason. A payment made without a checkout (a renewal) has no
  * page to go on to: its outcome leads back to the page the reader came from (RETURN_FIELD).
+ * A one-time payment's challenge (Checkout in `payment` mode) is redirect-payment-page.ts's.
  */
-
-/** Shown on the card form after a failed challenge (`?error=authentication_failed`). */
-export const AUTHENTICATION_FAILED_MESSAGE =
-  'カードの本人認証に失敗しました。別のカードをお試しください。';
 
 type Pending = { invoice: SandboxObject; state: PaymentIntentState };
 
@@ -100,6 +102,8 @@ export async function showAuthenticationPage(
   paymentIntentId: string,
   request: Request,
 ): Promise<Response> {
+  const oneTime = await redirectPaymentOf(db, paymentIntentId, 'card');
+  if (oneTime) return showRedirectPaymentPage(db, oneTime, 'card');
   const pending = await pendingOf(db, paymentIntentId);
   if (!pending) return notFoundPage();
   const { invoice, state } = pending;
@@ -243,6 +247,8 @@ export async function submitAuthenticationPage(
   db: Db,
   paymentIntentId: string,
 ): Promise<Response> {
+  const oneTime = await redirectPaymentOf(db, paymentIntentId, 'card');
+  if (oneTime) return submitRedirectPaymentPage(request, db, oneTime, 'card');
   const read = await readPageForm(request);
   if (!read.ok) return read.response;
   const pending = await pendingOf(db, paymentIntentId);

@@ -8,11 +8,11 @@ import {
   checkoutTermsOf,
   completeCheckoutSession,
   findCheckoutSession,
-  grossAmountOf,
   lockCheckoutSession,
   rememberCheckoutCustomer,
   successUrlOf,
 } from '../resources/checkout-sessions';
+import { grossAmountOf } from '../resources/checkout-line-items';
 import {
   paymentIntentIdOf,
   paymentIntentStateOf,
@@ -39,14 +39,16 @@ import {
   shortPriceLabel,
 } from './format';
 import { html } from './html';
-import { htmlResponse, messagePage, notFoundPage, page, redirect } from './layout';
-import { AUTHENTICATION_FAILED_MESSAGE } from './authentication-page';
+import { htmlResponse, notFoundPage, page, redirect } from './layout';
+import { AUTHENTICATION_FAILED_MESSAGE, closedAnswer, closedPage } from './checkout-outcomes';
+import { showPaymentCheckout, submitPaymentCheckout } from './payment-checkout-page';
 import { authenticationPagePath, checkoutPagePath } from './paths';
 import { readPageForm } from './request';
 
 /**
- * The sandbox's checkout page (Stripe's checkout.stripe.com): the plan, the trial if any, the
- * customer's e-mail and a card form. Submitting it saves the card as the customer's default
+ * The sandbox's checkout page (Stripe's checkout.stripe.com) of a subscription: the plan, the
+ * trial if any, the customer's e-mail and a card form (a one-time payment's page:
+ * payment-checkout-page.ts). Submitting it saves the card as the customer's default
  * (making the customer from `customer_email` if the session has none, as Stripe does), starts
  * the subscription, completes the session and redirects to its success_url — all in one
  * transaction that holds the session's row, so a double submit starts one subscription.
@@ -126,34 +128,6 @@ async function openPage(db: Db, session: SandboxObject, state: CardFormState, st
   });
 }
 
-function expiredPage(session: SandboxObject): Response {
-  const cancelUrl = typeof session.cancel_url === 'string' ? session.cancel_url : null;
-  return messagePage(
-    'このお申し込みページは有効期限が切れています',
-    'お手数ですが、サイトからもう一度お申し込みください。',
-    cancelUrl ? { href: cancelUrl, label: 'サイトに戻る' } : null,
-    410,
-  );
-}
-
-function completedPage(session: SandboxObject): Response {
-  const successUrl = successUrlOf(session);
-  return messagePage(
-    'お申し込みは完了しています',
-    'このお申し込みはすでに完了しています。',
-    successUrl ? { href: successUrl, label: 'サイトに戻る' } : null,
-  );
-}
-
-/** Where a session that is not open sends the customer. */
-function closedAnswer(session: SandboxObject): Response {
-  if (session.status === 'complete') {
-    const successUrl = successUrlOf(session);
-    return successUrl ? redirect(successUrl) : completedPage(session);
-  }
-  return expiredPage(session);
-}
-
 /**
  * The page; `?error=authentication_failed` (where a failed 3-D Secure challenge returns) shows
  * the reason above the card form.
@@ -165,8 +139,8 @@ export async function showCheckoutPage(
 ): Promise<Response> {
   const session = await findCheckoutSession(db, id);
   if (!session) return notFoundPage();
-  if (session.status === 'complete') return completedPage(session);
-  if (session.status !== 'open') return expiredPage(session);
+  if (session.status !== 'open') return closedPage(session);
+  if (session.mode === 'payment') return showPaymentCheckout(db, session, query);
   if (query.get('error') === 'authentication_failed') {
     return openPage(db, session, {
       errors: { fields: {}, form: AUTHENTICATION_FAILED_MESSAGE },
@@ -273,6 +247,8 @@ export async function submitCheckoutPage(request: Request, db: Db, id: string): 
   const read = await readPageForm(request);
   if (!read.ok) return read.response;
   const origin = new URL(request.url).origin;
+  const found = await findCheckoutSession(db, id);
+  if (found?.mode === 'payment') return submitPaymentCheckout(db, origin, found, read.form);
   const taken = await takeCardForm(read.form, (card) => payWithCard(db, origin, id, card));
   if (!taken.ok) return pageAfterError(db, id, taken.state, taken.status);
   const outcome = taken.result;

@@ -2,7 +2,7 @@ import 'server-only';
 import type { Db } from '@/server/platform/db/client';
 import { recurringOf } from '../cycle/calendar';
 import { type SandboxObject, findObject } from '../object-store';
-import { grossAmountOf } from '../resources/checkout-sessions';
+import { grossAmountOf } from '../resources/checkout-line-items';
 import { subscriptionStateLabel } from '@/lib/subscription-labels';
 
 /** How the pages say amounts, dates and statuses in Japanese. */
@@ -25,6 +25,18 @@ const DATE = new Intl.DateTimeFormat('ja-JP', {
 /** A date as the site shows it (Japan time): 2026年7月1日. */
 export function formatDate(seconds: number): string {
   return DATE.format(new Date(seconds * 1000));
+}
+
+const TIME = new Intl.DateTimeFormat('ja-JP', {
+  timeZone: 'Asia/Tokyo',
+  hour: '2-digit',
+  minute: '2-digit',
+  hourCycle: 'h23',
+});
+
+/** A date and time in Japan: 2026年12月4日 23:59. */
+export function formatDateTime(seconds: number): string {
+  return `${formatDate(seconds)} ${TIME.format(new Date(seconds * 1000))}`;
 }
 
 export function addDays(seconds: number, days: number): number {

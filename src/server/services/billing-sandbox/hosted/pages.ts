@@ -4,11 +4,21 @@ import { pathSegments } from '../routes';
 import { showAuthenticationPage, submitAuthenticationPage } from './authentication-page';
 import { showCheckoutPage, submitCheckoutPage } from './checkout-page';
 import { messagePage, notFoundPage } from './layout';
-import { AUTHENTICATION_PAGE_PREFIX, CHECKOUT_PAGE_PREFIX, PORTAL_PAGE_PREFIX } from './paths';
+import { showKonbiniVoucherPage } from './konbini-voucher-page';
+import {
+  AUTHENTICATION_PAGE_PREFIX,
+  CHECKOUT_PAGE_PREFIX,
+  KONBINI_VOUCHER_PREFIX,
+  PAYPAY_PAGE_PREFIX,
+  PORTAL_PAGE_PREFIX,
+} from './paths';
 import { handlePortalPage } from './portal-page';
+import { handlePayPayPage } from './redirect-payment-page';
 
 /**
- * The sandbox's pages: /billing-sandbox/checkout/:id and /billing-sandbox/portal/:id[/…].
+ * The sandbox's pages: /billing-sandbox/checkout/:id, /billing-sandbox/portal/:id[/…], the
+ * challenge and approval pages of a payment (/billing-sandbox/authenticate/:id,
+ * /billing-sandbox/paypay/:id) and a konbini voucher (/billing-sandbox/konbini/:id).
  * Every answer is HTML, also a failure (a page, not the API's JSON error).
  */
 
@@ -16,19 +26,21 @@ function segmentsAfter(pathname: string, prefix: string): string[] | null {
   return pathname.startsWith(prefix) ? pathSegments(pathname.slice(prefix.length)) : null;
 }
 
+function notAllowed(allow: string): Response {
+  const response = messagePage(
+    'この操作はできません',
+    'ページを読み込み直してください。',
+    null,
+    405,
+  );
+  response.headers.set('allow', allow);
+  return response;
+}
+
 export async function handleHostedPage(request: Request, db: Db): Promise<Response> {
   const method = request.method.toUpperCase();
   try {
-    if (method !== 'GET' && method !== 'POST') {
-      const response = messagePage(
-        'この操作はできません',
-        'ページを読み込み直してください。',
-        null,
-        405,
-      );
-      response.headers.set('allow', 'GET, POST');
-      return response;
-    }
+    if (method !== 'GET' && method !== 'POST') return notAllowed('GET, POST');
     const { pathname, searchParams } = new URL(request.url);
     const checkout = segmentsAfter(pathname, CHECKOUT_PAGE_PREFIX);
     if (checkout) {
@@ -45,6 +57,18 @@ export async function handleHostedPage(request: Request, db: Db): Promise<Respon
       return method === 'GET'
         ? await showAuthenticationPage(db, id, request)
         : await submitAuthenticationPage(request, db, id);
+    }
+    const payPay = segmentsAfter(pathname, PAYPAY_PAGE_PREFIX);
+    if (payPay) {
+      const [id] = payPay;
+      if (payPay.length !== 1 || !id) return notFoundPage();
+      return await handlePayPayPage(request, db, id);
+    }
+    const voucher = segmentsAfter(pathname, KONBINI_VOUCHER_PREFIX);
+    if (voucher) {
+      const [id] = voucher;
+      if (voucher.length !== 1 || !id) return notFoundPage();
+      return method === 'GET' ? await showKonbiniVoucherPage(db, id) : notAllowed('GET');
     }
     const portal = segmentsAfter(pathname, PORTAL_PAGE_PREFIX);
     if (portal) return await handlePortalPage(request, db, portal);

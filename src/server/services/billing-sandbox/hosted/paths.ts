@@ -10,6 +10,19 @@ export const PORTAL_PAGE_PREFIX = '/billing-sandbox/portal/';
 /** The simulated card issuer's 3-D Secure challenge for one PaymentIntent (`pi_…`). */
 export const AUTHENTICATION_PAGE_PREFIX = '/billing-sandbox/authenticate/';
 
+/** The simulated PayPay approval (承認 / 拒否) of one PaymentIntent, where PayPay redirects. */
+export const PAYPAY_PAGE_PREFIX = '/billing-sandbox/paypay/';
+/** A konbini payment's voucher (Stripe's `hosted_voucher_url`). */
+export const KONBINI_VOUCHER_PREFIX = '/billing-sandbox/konbini/';
+
+export function payPayPagePath(paymentIntentId: string): string {
+  return `${PAYPAY_PAGE_PREFIX}${encodeURIComponent(paymentIntentId)}`;
+}
+
+export function konbiniVoucherPath(paymentIntentId: string): string {
+  return `${KONBINI_VOUCHER_PREFIX}${encodeURIComponent(paymentIntentId)}`;
+}
+
 export function authenticationPagePath(paymentIntentId: string): string {
   return `${AUTHENTICATION_PAGE_PREFIX}${encodeURIComponent(paymentIntentId)}`;
 }
@@ -30,7 +43,9 @@ export function isHostedPagePath(pathname: string): boolean {
   return (
     pathname.startsWith(CHECKOUT_PAGE_PREFIX) ||
     pathname.startsWith(PORTAL_PAGE_PREFIX) ||
-    pathname.startsWith(AUTHENTICATION_PAGE_PREFIX)
+    pathname.startsWith(AUTHENTICATION_PAGE_PREFIX) ||
+    pathname.startsWith(PAYPAY_PAGE_PREFIX) ||
+    pathname.startsWith(KONBINI_VOUCHER_PREFIX)
   );
 }
 

@@ -20,7 +20,7 @@ import {
   requireObject,
 } from '../object-store';
 import { findPortalSession } from '../resources/billing-portal-sessions';
-import { grossAmountOf } from '../resources/checkout-sessions';
+import { grossAmountOf } from '../resources/checkout-line-items';
 import { PAYMENT_METHOD_TYPE } from '../resources/payment-methods';
 import { callRoute } from '../routes';
 import {

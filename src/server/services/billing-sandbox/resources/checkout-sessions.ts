@@ -1,7 +1,8 @@
 import 'server-only';
 import type { Db } from '@/server/platform/db/client';
 import { type Redemption, checkRedemption, couponAmountOff } from '../cycle/discounts';
-import { taxOf } from '../cycle/tax';
+import { cancelAbandonedPayment } from '../cycle/one-time-payments';
+import { issuePostPaymentInvoice } from '../cycle/post-payment-invoices';
 import { invalidParam, invalidRequest, missingParam, resourceMissing } from '../errors';
 import { recordEvent } from '../events';
 import { checkoutPagePath } from '../hosted/paths';
@@ -18,14 +19,34 @@ import {
   saveObject,
 } from '../object-store';
 import type { Metadata, Params } from '../params';
+import {
+  type LineItem,
+  type LineItemParams,
+  grossAmountOf,
+  lineItemOf,
+  readLineItem,
+  sessionPriceOf,
+  storeInlinePrice,
+} from './checkout-line-items';
+import {
+  type CustomerCreation,
+  type InvoiceCreation,
+  KONBINI_DEFAULT_DAYS,
+  type PaymentIntentData,
+  checkMinimumAmount,
+  modeFieldsOf,
+  paymentMethodsFor,
+  readPaymentModeParams,
+  refusePaymentModeParams,
+} from './checkout-payment-mode';
 import { type SiteRoute, type SiteRouteContext, listRoute } from './route';
 
 /**
- * /v1/checkout/sessions in `subscription` mode: create, retrieve, list, expire, line items.
- * The session is paid on the sandbox's own checkout page (hosted/checkout-page.ts), which
- * completes it here. What the session sells (its price, trial and subscription metadata) is
- * kept beside it (`sandbox.checkout_session_state`, never answered), since Stripe's session
- * object names it only through its line items.
+ * /v1/checkout/sessions in `subscription` and `payment` mode: create, retrieve, list, expire,
+ * line items. The session is paid on the sandbox's own checkout page (hosted/checkout-page.ts),
+ * which completes it here. What the session sells (its price, trial and subscription metadata,
+ * its PaymentIntent's metadata) is kept beside it (`sandbox.checkout_session_state`, never
+ * answered), since Stripe's session object names it only through its line items.
  */
 
 export const CHECKOUT_SESSION_TYPE = 'checkout.session';
@@ -45,9 +66,6 @@ const SESSION_ID_PLACEHOLDER = '{CHECKOUT_SESSION_ID}';
 
 const EMAIL = /^[^\s@]+@[^\s@]+$/;
 
-/** Stripe's `item` (a checkout line item): an object without a `created` of its own. */
-type LineItem = { id: string; object: 'item' } & Record<string, unknown>;
-
 type SessionState = SandboxObject & {
   price: string;
   trial_period_days: number | null;
@@ -57,6 +75,10 @@ type SessionState = SandboxObject & {
   created_customer: string | null;
   /** `discounts[0]`: what is redeemed when the session completes (checked again then). */
   discount?: DiscountIds | null;
+  /** `payment` mode: its PaymentIntent's `payment_intent_data`, konbini's days, customer_creation. */
+  payment_intent_data?: PaymentIntentData;
+  konbini_expires_after_days?: number;
+  customer_creation?: CustomerCreation;
 };
 
 type DiscountIds = { coupon?: string; promotionCode?: string };
@@ -70,6 +92,14 @@ export type CheckoutTerms = {
   discount: DiscountIds | null;
   /** The first charge's reduction (0 in a trial or without a discount). */
   amountDiscount: number;
+  /** `payment` mode: what the PaymentIntent is made with. */
+  paymentIntentData: PaymentIntentData;
+  konbiniDays: number;
+  /**
+   * Whether a customer is made from `customer_email` when the session is paid: `always`, or
+   * a post-payment invoice to issue to it (Stripe's `if_required` then requires one).
+   */
+  createsCustomer: boolean;
 };
 
 /** The checks of `discounts[0]` for a purchase of `price` by `customer` (null: by e-mail). */
@@ -104,19 +134,6 @@ function readDiscounts(params: Params): { ids: DiscountIds | null; nested: Param
   return { ids: { coupon, promotionCode }, nested: [list, first] };
 }
 
-/**
- * A price's amount with consumption tax, and the tax in it (JPY prices are tax-inclusive),
- * less `discount`: the tax is on what is charged.
- */
-export function grossAmountOf(price: SandboxObject, discount = 0): { total: number; tax: number } {
-  const amount = (price.unit_amount as number) - discount;
-  if (price.tax_behavior === 'exclusive') {
-    const tax = taxOf(amount, 'exclusive');
-    return { total: amount + tax, tax };
-  }
-  return { total: amount, tax: taxOf(amount, 'inclusive') };
-}
-
 function httpUrl(text: string): URL | null {
   try {
     const url = new URL(text);
@@ -142,96 +159,8 @@ export function successUrlOf(session: SandboxObject): string | null {
   return typeof url === 'string' ? url.replaceAll(SESSION_ID_PLACEHOLDER, session.id) : null;
 }
 
-async function requireActiveRecurringPrice(db: Db, id: string): Promise<SandboxObject> {
-  const param = 'line_items[0][price]';
-  const price = await requireObject(db, 'price', id, { param });
-  if (price.type !== 'recurring') {
-    throw invalidRequest(
-      'You must specify at least one recurring price in `subscription` mode when using prices.',
-      'line_items',
-    );
-  }
-  if (price.active !== true) {
-    throw invalidRequest(
-      'The price specified is inactive. This field only accepts active prices.',
-      param,
-    );
-  }
-  const product = await findObject(db, 'product', String(price.product));
-  if (product?.active !== true) {
-    throw invalidRequest('The product of the price specified is not active.', param);
-  }
-  return price;
-}
-
-function lineItemOf(price: SandboxObject, description: string, discount: number): LineItem {
-  const { total, tax } = grossAmountOf(price, discount);
-  return {
-    id: newObjectId('li'),
-    object: 'item',
-    adjustable_quantity: null,
-    amount_discount: discount,
-    amount_subtotal: price.unit_amount,
-    amount_tax: tax,
-    amount_total: total,
-    currency: price.currency,
-    description,
-    metadata: {},
-    price,
-    quantity: 1,
-  };
-}
-
-function readLineItem(params: Params) {
-  const lineItems = params.object('line_items');
-  const first = lineItems?.object('0');
-  const price = first?.string('price', 200);
-  const quantity = first?.integer('quantity', 0, 999_999);
-  const more = lineItems?.has('1') ?? false;
-  return { lineItems, first, price, quantity, more };
-}
-
-async function create(context: SiteRouteContext): Promise<SandboxObject> {
-  const { params, db } = context;
-  const mode = params.oneOf('mode', MODES);
-  const item = readLineItem(params);
-  const subscriptionData = params.object('subscription_data');
-  const trialDays = subscriptionData?.integer('trial_period_days', 1, 730);
-  const subscriptionMetadata = subscriptionData?.metadata() ?? {};
-  const metadata = params.metadata() ?? {};
-  const customerId = params.string('customer', 200);
-  const customerEmail = params.string('customer_email', 512);
-  const locale = params.oneOf('locale', LOCALES);
-  const clientReferenceId = params.string('client_reference_id', 200);
-  const successUrl = readUrl(params, 'success_url');
-  const cancelUrl = readUrl(params, 'cancel_url');
-  const expiresAtParam = params.integer('expires_at', 0, 99_999_999_999);
-  const discounts = readDiscounts(params);
-  params.oneOf('ui_mode', ['hosted_page'] as const);
-  if (item.more) {
-    throw invalidRequest(
-      'The billing sandbox takes one line item per Checkout Session.',
-      'line_items[1]',
-    );
-  }
-  params.finish(item.lineItems, item.first, subscriptionData, ...discounts.nested);
-
-  if (!mode) throw missingParam('mode');
-  if (mode !== 'subscription') {
-    throw invalidParam(
-      'mode',
-      'The billing sandbox makes Checkout Sessions in subscription mode only.',
-    );
-  }
-  if (!item.lineItems) throw missingParam('line_items');
-  if (!item.price) throw missingParam('line_items[0][price]');
-  if (item.quantity === undefined) throw missingParam('line_items[0][quantity]');
-  if (item.quantity !== 1) {
-    throw invalidRequest(
-      'The billing sandbox keeps one item per subscription: quantity must be 1.',
-      'line_items[0][quantity]',
-    );
-  }
+/** The customer parameters: one of `customer` and `customer_email`, as the sandbox needs. */
+function checkCustomerParams(customerId: string | undefined, customerEmail: string | undefined) {
   if (customerId !== undefined && customerEmail !== undefined) {
     throw invalidRequest('You may only specify one of these parameters: customer, customer_email.');
   }
@@ -248,7 +177,10 @@ async function create(context: SiteRouteContext): Promise<SandboxObject> {
       'customer_email',
     );
   }
-  const created = nowSeconds();
+}
+
+/** `expires_at` within Stripe's bounds (30 minutes to 24 hours), 24 hours when left out. */
+function expiryOf(expiresAtParam: number | undefined, created: number): number {
   const expiresAt = expiresAtParam ?? created + MAX_LIFETIME;
   if (expiresAt < created + MIN_LIFETIME) {
     throw invalidRequest(
@@ -262,7 +194,84 @@ async function create(context: SiteRouteContext): Promise<SandboxObject> {
       'expires_at',
     );
   }
-  const price = await requireActiveRecurringPrice(db, item.price);
+  return expiresAt;
+}
+
+/** The line item's shape: one item, quantity 1. */
+function checkLineItem(item: LineItemParams): void {
+  if (!item.present) throw missingParam('line_items');
+  if (item.price !== undefined && item.priceData !== undefined) {
+    throw invalidRequest(
+      'You may only specify one of these parameters: price, price_data.',
+      'line_items[0]',
+    );
+  }
+  if (item.price === undefined && item.priceData === undefined) {
+    throw missingParam('line_items[0][price]');
+  }
+  if (item.quantity === undefined) throw missingParam('line_items[0][quantity]');
+  if (item.quantity !== 1) {
+    throw invalidRequest(
+      'The billing sandbox keeps one item per Checkout Session: quantity must be 1.',
+      'line_items[0][quantity]',
+    );
+  }
+}
+
+async function create(context: SiteRouteContext): Promise<SandboxObject> {
+  const { params, db } = context;
+  const mode = params.oneOf('mode', MODES);
+  const item = readLineItem(params);
+  const subscriptionData = params.object('subscription_data');
+  const trialDays = subscriptionData?.integer('trial_period_days', 1, 730);
+  const subscriptionMetadata = subscriptionData?.metadata() ?? {};
+  const paymentMode = readPaymentModeParams(params);
+  const metadata = params.metadata() ?? {};
+  const customerId = params.string('customer', 200);
+  const customerEmail = params.string('customer_email', 512);
+  const locale = params.oneOf('locale', LOCALES);
+  const clientReferenceId = params.string('client_reference_id', 200);
+  const successUrl = readUrl(params, 'success_url');
+  const cancelUrl = readUrl(params, 'cancel_url');
+  const expiresAtParam = params.integer('expires_at', 0, 99_999_999_999);
+  const discounts = readDiscounts(params);
+  params.oneOf('ui_mode', ['hosted_page'] as const);
+  if (item.more) {
+    throw invalidRequest(
+      'The billing sandbox takes one line item per Checkout Session.',
+      'line_items[1]',
+    );
+  }
+  params.finish(...item.nested, subscriptionData, ...paymentMode.nested, ...discounts.nested);
+
+  if (!mode) throw missingParam('mode');
+  if (mode === 'setup') {
+    throw invalidParam(
+      'mode',
+      'The billing sandbox makes Checkout Sessions in payment and subscription mode only.',
+    );
+  }
+  if (mode === 'payment') {
+    if (subscriptionData) {
+      throw invalidRequest(
+        'You can not pass `subscription_data` in `payment` mode.',
+        'subscription_data',
+      );
+    }
+    if (discounts.ids) {
+      throw invalidRequest(
+        'The billing sandbox takes discounts in `subscription` mode only.',
+        'discounts',
+      );
+    }
+  } else {
+    refusePaymentModeParams(paymentMode);
+  }
+  checkLineItem(item);
+  checkCustomerParams(customerId, customerEmail);
+  const created = nowSeconds();
+  const expiresAt = expiryOf(expiresAtParam, created);
+  const { price, inline, productName } = await sessionPriceOf(db, mode, item, created);
   const customer = customerId
     ? await requireObject(db, 'customer', customerId, { param: 'customer' })
     : null;
@@ -280,13 +289,13 @@ async function create(context: SiteRouteContext): Promise<SandboxObject> {
     redemption && !trialDays
       ? couponAmountOff(redemption.coupon, price.unit_amount as number, String(price.product))
       : 0;
-  const product = await findObject(db, 'product', String(price.product));
-  const lineItem = lineItemOf(
-    price,
-    typeof product?.name === 'string' ? product.name : '',
-    amountDiscount,
-  );
+  const product = productName ? null : await findObject(db, 'product', String(price.product));
+  const name = productName ?? (typeof product?.name === 'string' ? product.name : '');
+  const lineItem = lineItemOf(price, name, amountDiscount);
   const due = trialDays ? { total: 0, tax: 0 } : grossAmountOf(price, amountDiscount);
+  const currency = String(price.currency);
+  if (mode === 'payment') checkMinimumAmount(due.total, currency);
+  const methods = paymentMethodsFor(paymentMode, { mode, currency, total: due.total });
   const id = newObjectId('cs_test');
   const session: SandboxObject = {
     id,
@@ -316,7 +325,6 @@ async function create(context: SiteRouteContext): Promise<SandboxObject> {
     },
     customer: customer?.id ?? null,
     customer_account: null,
-    customer_creation: customer ? null : 'always',
     customer_details: null,
     customer_email: customerEmail ?? null,
     discounts: redemption
@@ -330,7 +338,6 @@ async function create(context: SiteRouteContext): Promise<SandboxObject> {
     expires_at: expiresAt,
     integration_identifier: null,
     invoice: null,
-    invoice_creation: null,
     livemode: false,
     locale: locale ?? null,
     managed_payments: null,
@@ -339,10 +346,7 @@ async function create(context: SiteRouteContext): Promise<SandboxObject> {
     origin_context: null,
     payment_intent: null,
     payment_link: null,
-    payment_method_collection: 'always',
     payment_method_configuration_details: null,
-    payment_method_options: { card: { request_three_d_secure: 'automatic' } },
-    payment_method_types: ['card'],
     payment_status: 'unpaid',
     permissions: null,
     phone_number_collection: { enabled: false },
@@ -364,6 +368,7 @@ async function create(context: SiteRouteContext): Promise<SandboxObject> {
     ui_mode: 'hosted_page',
     url: `${context.origin}${checkoutPagePath(id)}`,
     wallet_options: null,
+    ...modeFieldsOf(mode, methods, paymentMode, customer !== null),
   };
   const state: SessionState = {
     id: stateId(id),
@@ -375,8 +380,16 @@ async function create(context: SiteRouteContext): Promise<SandboxObject> {
     line_item: lineItem,
     created_customer: null,
     discount: discounts.ids,
+    ...(mode === 'payment'
+      ? {
+          payment_intent_data: paymentMode.paymentIntentData ?? { metadata: {}, description: null },
+          konbini_expires_after_days: paymentMode.konbiniDays ?? KONBINI_DEFAULT_DAYS,
+          customer_creation: paymentMode.customerCreation ?? 'if_required',
+        }
+      : {}),
   };
   await db.transaction(async (tx) => {
+    if (inline) await storeInlinePrice(tx, inline);
     await insertObject(tx, CHECKOUT_SESSION_TYPE, session);
     await insertObject(tx, STATE_TYPE, state);
   });
@@ -417,7 +430,31 @@ export async function checkoutTermsOf(db: Db, session: SandboxObject): Promise<C
     createdCustomer: state.created_customer,
     discount: state.discount ?? null,
     amountDiscount: state.line_item.amount_discount as number,
+    paymentIntentData: state.payment_intent_data ?? { metadata: {}, description: null },
+    konbiniDays: state.konbini_expires_after_days ?? KONBINI_DEFAULT_DAYS,
+    createsCustomer:
+      state.customer_creation !== 'if_required' || invoiceCreationOf(session)?.enabled === true,
   };
+}
+
+function invoiceCreationOf(session: SandboxObject): InvoiceCreation | null {
+  return session.invoice_creation as InvoiceCreation | null;
+}
+
+/** The post-payment invoice a paid session with `invoice_creation` enabled leaves, or null. */
+async function invoiceOfPayment(
+  db: Db,
+  session: SandboxObject,
+  customerId: unknown,
+  at: number,
+): Promise<string | null> {
+  const creation = invoiceCreationOf(session);
+  if (!creation?.enabled) return null;
+  if (typeof customerId !== 'string')
+    throw new Error(`billing sandbox: ${session.id} has no customer`);
+  const { price } = await checkoutTermsOf(db, session);
+  const invoiceData = creation.invoice_data;
+  return (await issuePostPaymentInvoice(db, { customerId, price, invoiceData, at })).id;
 }
 
 /** Keeps the customer an unpaid attempt made, so that the next attempt pays as the same one. */
@@ -438,8 +475,12 @@ async function expireIfDue(db: Db, session: SandboxObject): Promise<SandboxObjec
 
 async function expire(db: Db, session: SandboxObject): Promise<SandboxObject> {
   const expired: SandboxObject = { ...session, status: 'expired', url: null };
+  const at = nowSeconds();
   await saveObject(db, expired);
-  await recordEvent(db, 'checkout.session.expired', expired, nowSeconds());
+  await recordEvent(db, 'checkout.session.expired', expired, at);
+  if (typeof session.payment_intent === 'string') {
+    await cancelAbandonedPayment(db, session.payment_intent, at);
+  }
   return expired;
 }
 
@@ -486,6 +527,73 @@ export async function completeCheckoutSession(
   return completed;
 }
 
+/** Names the PaymentIntent an attempt to pay a locked open session made (no event: Stripe's none). */
+export async function attachPaymentIntent(
+  db: Db,
+  session: SandboxObject,
+  paymentIntentId: string,
+): Promise<SandboxObject> {
+  if (session.payment_intent === paymentIntentId) return session;
+  const attached: SandboxObject = { ...session, payment_intent: paymentIntentId };
+  await saveObject(db, attached);
+  return attached;
+}
+
+/**
+ * Completes a locked open `payment`-mode session: `paid` (with its post-payment invoice, if
+ * asked for), or `unpaid` while a konbini payment waits (its outcome comes later as
+ * `checkout.session.async_payment_succeeded|failed`).
+ */
+export async function completePaymentCheckoutSession(
+  db: Db,
+  session: SandboxObject,
+  outcome: {
+    customer: SandboxObject | null;
+    paymentIntent: string;
+    paid: boolean;
+    payer: { email: string | null; name: string | null };
+    at: number;
+  },
+): Promise<SandboxObject> {
+  const customer = outcome.customer?.id ?? null;
+  const completed: SandboxObject = {
+    ...session,
+    status: 'complete',
+    payment_status: outcome.paid ? 'paid' : 'unpaid',
+    customer,
+    invoice: outcome.paid ? await invoiceOfPayment(db, session, customer, outcome.at) : null,
+    customer_details: customerDetails(outcome.payer.email, outcome.payer.name),
+    payment_intent: outcome.paymentIntent,
+    url: null,
+  };
+  await saveObject(db, completed);
+  await recordEvent(db, 'checkout.session.completed', completed, outcome.at);
+  return completed;
+}
+
+/**
+ * A delayed payment's outcome on its completed session (held by the caller): paid
+ * (`payment_status: paid`, its post-payment invoice if asked for,
+ * `checkout.session.async_payment_succeeded`) or not (`checkout.session.async_payment_failed`,
+ * still `unpaid`, no invoice).
+ */
+export async function settleAsyncCheckout(
+  db: Db,
+  session: SandboxObject,
+  paid: boolean,
+  at: number,
+): Promise<SandboxObject> {
+  if (!paid) {
+    await recordEvent(db, 'checkout.session.async_payment_failed', session, at);
+    return session;
+  }
+  const invoice = await invoiceOfPayment(db, session, session.customer, at);
+  const settled: SandboxObject = { ...session, payment_status: 'paid', invoice };
+  await saveObject(db, settled);
+  await recordEvent(db, 'checkout.session.async_payment_succeeded', settled, at);
+  return settled;
+}
+
 async function retrieve(context: SiteRouteContext): Promise<SandboxObject> {
   context.params.finish();
   const id = context.id ?? '';
@@ -525,6 +633,8 @@ async function listFilters({ params, db }: SiteRouteContext) {
   if (customer) filters.push({ field: 'customer', in: [customer] });
   const subscription = params.string('subscription', 200);
   if (subscription) filters.push({ field: 'subscription', in: [subscription] });
+  const paymentIntent = params.string('payment_intent', 200);
+  if (paymentIntent) filters.push({ field: 'payment_intent', in: [paymentIntent] });
   const status = params.oneOf('status', STATUSES);
   if (status) filters.push({ field: 'status', in: [status] });
   await expireDueSessions(db);

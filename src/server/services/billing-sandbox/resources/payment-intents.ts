@@ -1,19 +1,26 @@
 import 'server-only';
 import type { Db } from '@/server/platform/db/client';
 import { INVOICE_TYPE, num } from '../cycle/calendar';
+import {
+  PAYMENT_INTENT_TYPE,
+  findPaymentIntent,
+  lastPaymentError,
+} from '../cycle/one-time-payments';
 import { resourceMissing } from '../errors';
 import { type SandboxObject, findObject, insertObject, saveObject } from '../object-store';
 import { authenticationPagePath } from '../hosted/paths';
 import type { ChargeResult } from './payment-methods';
-import type { SiteRoute, SiteRouteContext } from './route';
+import { type SiteRoute, type SiteRouteContext, listRoute } from './route';
 
 /**
- * `GET /v1/payment_intents/:id`: the PaymentIntent of an invoice's payment, in Stripe's shape.
- * The sandbox keeps no PaymentIntent of its own: an invoice `in_X` is paid through `pi_X` (the
- * ids refunds and invoice payments use), and what its last charge did is kept beside the
- * invoice (`sandbox.payment_intent_state`, never answered): the card, whether it waits for the
- * cardholder's 3-D Secure authentication (`requires_action`, with `next_action` naming the
- * sandbox's challenge page) and, for a checkout, where the challenge returns to.
+ * `GET /v1/payment_intents/:id` and `GET /v1/payment_intents?customer=`. A one-time payment's
+ * PaymentIntent (Checkout in `payment` mode) is kept as Stripe answers it
+ * (cycle/one-time-payments.ts); only those are listed. An invoice's payment has none of its
+ * own: an invoice `in_X` is paid through `pi_X` (the ids refunds and invoice payments use), and
+ * what its last charge did is kept beside the invoice (`sandbox.payment_intent_state`, never
+ * answered): the card, whether it waits for the cardholder's 3-D Secure authentication
+ * (`requires_action`, with `next_action` naming the sandbox's challenge page) and, for a
+ * checkout, where the challenge returns to.
  */
 
 export const PAYMENT_INTENT_STATE_TYPE = 'sandbox.payment_intent_state';
@@ -93,19 +100,6 @@ export async function savePaymentIntentState(db: Db, state: PaymentIntentState):
   await saveObject(db, state);
 }
 
-const LAST_ERRORS: Record<string, { message: string; decline_code?: string; type: string }> = {
-  card_declined: {
-    message: 'Your card was declined.',
-    decline_code: 'generic_decline',
-    type: 'card_error',
-  },
-  payment_intent_authentication_failure: {
-    message:
-      'The provided PaymentMethod has failed authentication. You can provide payment_method_data or a new PaymentMethod to attempt to fulfill this PaymentIntent again.',
-    type: 'invalid_request_error',
-  },
-};
-
 /**
  * The PaymentIntent as Stripe answers it. `next_action` for a challenge: `redirect_to_url`
  * (with `return_url`) when a checkout page confirmed it with a return address, else
@@ -135,7 +129,7 @@ export function paymentIntentObject(
             type: 'use_stripe_sdk',
             use_stripe_sdk: { type: 'three_d_secure_redirect', stripe_js: challenge },
           };
-  const error = state?.last_error && status !== 'succeeded' ? LAST_ERRORS[state.last_error] : null;
+  const errorCode = status === 'succeeded' ? null : state?.last_error;
   return {
     id,
     object: 'payment_intent',
@@ -151,15 +145,12 @@ export function paymentIntentObject(
     currency: invoice.currency,
     customer: invoice.customer,
     description: 'Subscription creation',
-    last_payment_error: error
-      ? {
-          code: state?.last_error,
-          decline_code: error.decline_code ?? null,
-          message: error.message,
-          type: error.type,
-          payment_method: state?.payment_method ? { id: state.payment_method } : null,
-        }
-      : null,
+    last_payment_error:
+      errorCode === 'card_declined' || errorCode === 'payment_intent_authentication_failure'
+        ? lastPaymentError(errorCode, state?.payment_method ? { id: state.payment_method } : null, {
+            declineCode: errorCode === 'card_declined' ? 'generic_decline' : undefined,
+          })
+        : null,
     latest_charge: paid ? `ch_${suffixOf(invoice.id)}` : null,
     livemode: false,
     metadata: {},
@@ -182,6 +173,8 @@ export function checkoutReturnUrl(origin: string, state: PaymentIntentState | nu
 async function retrieve(context: SiteRouteContext): Promise<SandboxObject> {
   context.params.finish();
   const id = context.id ?? '';
+  const oneTime = await findPaymentIntent(context.db, id);
+  if (oneTime) return oneTime;
   const invoiceId = invoiceIdOfPaymentIntent(id);
   const invoice = invoiceId ? await findObject(context.db, INVOICE_TYPE, invoiceId) : null;
   // Only an invoice with something to pay has a PaymentIntent.
@@ -199,4 +192,11 @@ async function retrieve(context: SiteRouteContext): Promise<SandboxObject> {
 
 export const paymentIntentRoutes: SiteRoute[] = [
   { method: 'GET', pattern: ['payment_intents', ':id'], handle: retrieve },
+  // The one-time payments' PaymentIntents (Checkout in payment mode), newest first.
+  listRoute(['payment_intents'], PAYMENT_INTENT_TYPE, {
+    filters: ({ params }) => {
+      const customer = params.string('customer', 200);
+      return customer ? [{ field: 'customer', in: [customer] }] : [];
+    },
+  }),
 ];

@@ -147,6 +147,62 @@ export async function chargePaymentMethod(
   return result;
 }
 
+/** Stripe's `billing_details` of a payment method: the name and e-mail the payer gave. */
+function billingDetails(email: string | null, name: string | null) {
+  return {
+    address: {
+      city: null,
+      country: null,
+      line1: null,
+      line2: null,
+      postal_code: null,
+      state: null,
+    },
+    email,
+    name,
+    phone: null,
+    tax_id: null,
+  };
+}
+
+/** Why a charge on the card is declined (Stripe's `decline_code`). */
+export async function declineCodeOf(
+  db: Db,
+  paymentMethodId: string,
+): Promise<'generic_decline' | 'insufficient_funds'> {
+  const state = await findObject(db, CARD_STATE_TYPE, `cardstate_${paymentMethodId}`);
+  return state?.behavior === 'insufficient_funds_on_attach'
+    ? 'insufficient_funds'
+    : 'generic_decline';
+}
+
+/**
+ * A konbini or PayPay payment method, as Stripe makes one when a Checkout Session is paid with
+ * it: nothing but its type and the payer's billing details (one-time only, never attached).
+ */
+export async function createOneTimePaymentMethod(
+  db: Db,
+  type: 'konbini' | 'paypay',
+  billing: { email: string | null; name: string | null },
+  created: number,
+): Promise<SandboxObject> {
+  const paymentMethod: SandboxObject = {
+    id: newObjectId('pm'),
+    object: 'payment_method',
+    allow_redisplay: 'unspecified',
+    billing_details: billingDetails(billing.email, billing.name),
+    created,
+    customer: null,
+    customer_account: null,
+    livemode: false,
+    metadata: {},
+    type,
+    [type]: {},
+  };
+  await insertObject(db, PAYMENT_METHOD_TYPE, paymentMethod);
+  return paymentMethod;
+}
+
 async function create(context: RouteContext): Promise<SandboxObject> {
   const { params, db } = context;
   const type = params.requiredString('type', 50);
@@ -206,20 +262,7 @@ async function create(context: RouteContext): Promise<SandboxObject> {
     id: newObjectId('pm'),
     object: 'payment_method',
     allow_redisplay: 'unspecified',
-    billing_details: {
-      address: {
-        city: null,
-        country: null,
-        line1: null,
-        line2: null,
-        postal_code: null,
-        state: null,
-      },
-      email: email ?? null,
-      name: name ?? null,
-      phone: null,
-      tax_id: null,
-    },
+    billing_details: billingDetails(email ?? null, name ?? null),
     card: {
       brand,
       checks: {

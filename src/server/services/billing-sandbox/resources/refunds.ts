@@ -2,7 +2,7 @@ import 'server-only';
 import type { Db } from '@/server/platform/db/client';
 import { CUSTOMER_TYPE, INVOICE_TYPE, customerNow, num } from '../cycle/calendar';
 import { invalidRequest, resourceMissing } from '../errors';
-import { recordEvent } from '../events';
+import { previousAttributes, recordEvent } from '../events';
 import { type ListAnswer } from '../list';
 import {
   type SandboxObject,
@@ -11,19 +11,24 @@ import {
   findObjectForUpdate,
   insertObject,
   newObjectId,
+  nowSeconds,
+  saveObject,
 } from '../object-store';
+import { CHARGE_TYPE, findPaymentIntent } from '../cycle/one-time-payments';
 import { paymentIntentStateOf } from './payment-intents';
 import { type Route, type RouteContext, listRoute, retrieveRoute } from './route';
 
 /**
  * /v1/invoice_payments (list by invoice) and /v1/refunds (create, retrieve, list): what the
- * site needs to give back the payment of an invoice, as on Stripe (API 2025-03-31 and later,
- * where an invoice names its payments through invoice_payments, not `charge`/`payment_intent`).
+ * site needs to give back a payment, as on Stripe (API 2025-03-31 and later, where an invoice
+ * names its payments through invoice_payments, not `charge`/`payment_intent`).
  *
- * The sandbox keeps no PaymentIntent or Charge objects: a paid invoice's payment is named by
- * ids derived from the invoice's (`in_X` → `pi_X`, `ch_X`, `inpay_X`), so the same refund call
- * works as on Stripe. A refund is made at once (`status: succeeded`) and recorded as the
- * `refund.created` event; the invoice stays `paid`, as on Stripe.
+ * A one-time payment (Checkout in `payment` mode) has its PaymentIntent and Charge objects
+ * (cycle/one-time-payments.ts): a refund counts on its charge (`amount_refunded`, `refunded`,
+ * `charge.refunded`). An invoice's payment has none: it is named by ids derived from the
+ * invoice's (`in_X` → `pi_X`, `ch_X`, `inpay_X`), so the same refund call works as on Stripe.
+ * A refund is made at once (`status: succeeded`) and recorded as the `refund.created` event;
+ * the invoice stays `paid`, as on Stripe.
  */
 
 export const REFUND_TYPE = 'refund';
@@ -94,18 +99,86 @@ async function listInvoicePayments(context: RouteContext): Promise<ListAnswer> {
   return { object: 'list', data: payment ? [payment] : [], has_more: false, url: path };
 }
 
-/** The invoice a `payment_intent` or `charge` names, with its row locked until the end. */
-async function paidInvoiceFor(
-  context: RouteContext,
+/** What a refund gives back: a payment's charge, what was paid and what is refunded already. */
+type Refundable = {
+  chargeId: string;
+  paymentIntentId: string;
+  currency: unknown;
+  paid: number;
+  refunded: number;
+  customerId: string | null;
+  /** A one-time payment's Charge object (an invoice's payment has none). */
+  charge: SandboxObject | null;
+};
+
+/** A one-time payment's charge, under its row lock: refunds of one charge run one at a time. */
+async function refundableCharge(db: Db, id: string, param: string): Promise<Refundable> {
+  const charge = await findObjectForUpdate(db, CHARGE_TYPE, id);
+  if (!charge) throw resourceMissing('charge', id, param);
+  if (charge.status !== 'succeeded') {
+    throw invalidRequest(`Charge ${id} did not succeed: there is nothing to refund.`, param);
+  }
+  return {
+    chargeId: charge.id,
+    paymentIntentId: String(charge.payment_intent),
+    currency: charge.currency,
+    paid: num(charge, 'amount'),
+    refunded: num(charge, 'amount_refunded'),
+    customerId: typeof charge.customer === 'string' ? charge.customer : null,
+    charge,
+  };
+}
+
+/**
+ * What a `payment_intent` or `charge` names: a one-time payment's charge, else a paid
+ * invoice's payment (`pi_X`/`ch_X` of `in_X`), its row locked until the end.
+ */
+async function refundableFor(
+  db: Db,
   param: 'payment_intent' | 'charge',
   id: string,
-): Promise<SandboxObject> {
+): Promise<Refundable> {
+  if (param === 'charge' && (await findObject(db, CHARGE_TYPE, id))) {
+    return refundableCharge(db, id, param);
+  }
+  const intent = param === 'payment_intent' ? await findPaymentIntent(db, id) : null;
+  if (intent) {
+    if (intent.status !== 'succeeded' || typeof intent.latest_charge !== 'string') {
+      throw invalidRequest(
+        'This PaymentIntent does not have a successful charge to refund.',
+        param,
+      );
+    }
+    return refundableCharge(db, intent.latest_charge, param);
+  }
   const prefix = param === 'charge' ? 'ch_' : 'pi_';
   const invoice = id.startsWith(prefix)
-    ? await findObjectForUpdate(context.db, INVOICE_TYPE, `in_${id.slice(prefix.length)}`)
+    ? await findObjectForUpdate(db, INVOICE_TYPE, `in_${id.slice(prefix.length)}`)
     : null;
   if (!invoice || !invoicePayment(invoice)) throw resourceMissing(param, id, param);
-  return invoice;
+  const chargeId = chargeOf(invoice.id);
+  const earlier = await findAllObjects(db, REFUND_TYPE, [{ field: 'charge', in: [chargeId] }]);
+  return {
+    chargeId,
+    paymentIntentId: paymentIntentOf(invoice.id),
+    currency: invoice.currency,
+    paid: num(invoice, 'amount_paid'),
+    refunded: earlier.reduce((sum, refund) => sum + num(refund, 'amount'), 0),
+    customerId: String(invoice.customer),
+    charge: null,
+  };
+}
+
+/** A one-time payment's charge after a refund: what is refunded (`charge.refunded`). */
+async function recordRefundOnCharge(db: Db, charge: SandboxObject, amount: number, at: number) {
+  const refunded = num(charge, 'amount_refunded') + amount;
+  const after: SandboxObject = {
+    ...charge,
+    amount_refunded: refunded,
+    refunded: refunded >= num(charge, 'amount'),
+  };
+  await saveObject(db, after);
+  await recordEvent(db, 'charge.refunded', after, at, previousAttributes(charge, after));
 }
 
 async function create(context: RouteContext): Promise<SandboxObject> {
@@ -125,14 +198,11 @@ async function create(context: RouteContext): Promise<SandboxObject> {
     throw invalidRequest('You cannot specify both `charge` and `payment_intent`.', 'charge');
   }
   return context.db.transaction(async (db) => {
-    const scoped = { ...context, db };
-    const invoice = paymentIntent
-      ? await paidInvoiceFor(scoped, 'payment_intent', paymentIntent)
-      : await paidInvoiceFor(scoped, 'charge', charge ?? '');
-    const chargeId = chargeOf(invoice.id);
-    const earlier = await findAllObjects(db, REFUND_TYPE, [{ field: 'charge', in: [chargeId] }]);
-    const refunded = earlier.reduce((sum, refund) => sum + num(refund, 'amount'), 0);
-    const left = num(invoice, 'amount_paid') - refunded;
+    const refundable = paymentIntent
+      ? await refundableFor(db, 'payment_intent', paymentIntent)
+      : await refundableFor(db, 'charge', charge ?? '');
+    const { chargeId } = refundable;
+    const left = refundable.paid - refundable.refunded;
     if (left <= 0) {
       throw invalidRequest(
         `Charge ${chargeId} has already been refunded.`,
@@ -147,8 +217,10 @@ async function create(context: RouteContext): Promise<SandboxObject> {
         'amount_too_large',
       );
     }
-    const customer = await findObject(db, CUSTOMER_TYPE, String(invoice.customer));
-    const at = customer ? await customerNow(db, customer) : Math.floor(Date.now() / 1000);
+    const customer = refundable.customerId
+      ? await findObject(db, CUSTOMER_TYPE, refundable.customerId)
+      : null;
+    const at = customer ? await customerNow(db, customer) : nowSeconds();
     const refund: SandboxObject = {
       id: newObjectId('re'),
       object: 'refund',
@@ -156,10 +228,10 @@ async function create(context: RouteContext): Promise<SandboxObject> {
       balance_transaction: null,
       charge: chargeId,
       created: at,
-      currency: invoice.currency,
+      currency: refundable.currency,
       destination_details: null,
       metadata,
-      payment_intent: paymentIntentOf(invoice.id),
+      payment_intent: refundable.paymentIntentId,
       reason: reason ?? null,
       receipt_number: null,
       source_transfer_reversal: null,
@@ -168,6 +240,8 @@ async function create(context: RouteContext): Promise<SandboxObject> {
     };
     await insertObject(db, REFUND_TYPE, refund);
     await recordEvent(db, 'refund.created', refund, at);
+    if (refundable.charge)
+      await recordRefundOnCharge(db, refundable.charge, num(refund, 'amount'), at);
     return refund;
   });
 }

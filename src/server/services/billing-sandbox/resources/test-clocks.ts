@@ -1,5 +1,6 @@
 import 'server-only';
 import { advanceClockSubscriptions } from '../cycle/clock';
+import { expireKonbiniPayments } from '../cycle/konbini';
 import { invalidRequest, missingParam } from '../errors';
 import {
   type SandboxObject,
@@ -18,8 +19,9 @@ import { type Route, type RouteContext, changeLocked, resourceRoutes } from './r
  * `ready` at its new time, which a client polling for `ready` accepts at once. Advancing moves
  * every subscription of the clock's customers through what it passes, in time order (trial
  * ends and their notices, renewals with their invoices and charges, payment retries and the
- * cancellation after the last, incomplete expiries, cancellations at period end), all in one
- * transaction: a failure leaves the clock and its subscriptions where they were.
+ * cancellation after the last, incomplete expiries, cancellations at period end) and expires
+ * their konbini vouchers past their deadline, all in one transaction: a failure leaves the
+ * clock and its subscriptions where they were.
  */
 
 export const TEST_CLOCK_TYPE = 'test_helpers.test_clock';
@@ -79,6 +81,7 @@ async function advance(context: RouteContext): Promise<SandboxObject> {
         );
       }
       await advanceClockSubscriptions(db, clock.id, frozenTime);
+      await expireKonbiniPayments(db, frozenTime, clock.id);
       const next: SandboxObject = {
         ...clock,
         frozen_time: frozenTime,

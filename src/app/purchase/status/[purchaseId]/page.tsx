@@ -1,0 +1,89 @@
+import '@/styles/base';
+import Link from 'next/link';
+import { notFound, redirect } from 'next/navigation';
+import { sitePageMetadata } from '@/components/listing/site-metadata';
+import type { RouteParamsProps } from '@/components/listing/page-params';
+import styles from '@/components/billing/billing.module.css';
+import { PageNotice } from '@/components/billing/page-notice';
+import { formatDateTime, formatYen } from '@/lib/format';
+import { purchaseConfirmPath, purchaseStatusPath } from '@/lib/billing/purchase';
+import { purchaseOf } from '@/server/features/purchases';
+import { requireUser } from '@/server/features/identity/session';
+import { getDb } from '@/server/platform/db/client';
+
+// The reader's own purchase as the ledger has it now: never cached.
+export const dynamic = 'force-dynamic';
+
+export const metadata = sitePageMetadata({
+  title: 'ご購入の状況',
+  path: '/purchase/status',
+  noIndex: true,
+});
+
+/**
+ * The provider's success_url of a single article (docs/decisions/053-one-time-payments.md): it
+ * shows what the ledger says and never marks anything paid — only the provider's events do. Paid:
+ * on to the post in full. Waiting for the event: 「お支払いを確認しています」, looked at again
+ * in a moment (a refresh that needs no JavaScript). A konbini voucher: its deadline and page.
+ */
+export default async function PurchaseStatusPage({ params }: RouteParamsProps<'purchaseId'>) {
+  const { purchaseId } = await params;
+  const user = await requireUser(purchaseStatusPath(purchaseId));
+  const purchase = await purchaseOf(await getDb(), user.id, purchaseId);
+  if (!purchase) notFound();
+  const postHref = purchase.contentId ? `/posts/${purchase.contentId}` : '/';
+  if (purchase.state === 'paid') redirect(postHref);
+  const title = `記事「${purchase.title}」（${formatYen(purchase.amount)}、税込）`;
+  return (
+    <div className={`${styles.page} ${styles.narrow}`}>
+      {purchase.state === 'pending' && !purchase.voucherUrl ? (
+        <meta httpEquiv="refresh" content={`3;url=${purchaseStatusPath(purchase.id)}`} />
+      ) : null}
+      <h1 className={styles.title}>
+        {purchase.state === 'pending'
+          ? purchase.voucherUrl
+            ? 'お支払い待ち'
+            : 'お支払いを確認しています'
+          : 'ご購入の状況'}
+      </h1>
+      {purchase.state === 'pending' && purchase.voucherUrl ? (
+        <PageNotice tone="info">
+          <p>
+            {title}のお支払い番号を発行しました。
+            {purchase.voucherExpiresAt ? `${formatDateTime(purchase.voucherExpiresAt)}までに` : ''}
+            コンビニでお支払いください。お支払いが確認でき次第、全文をお読みいただけます。同じ内容をメールでもお送りしました。
+          </p>
+          <p>
+            <a href={purchase.voucherUrl}>お支払い番号を表示する</a>
+          </p>
+        </PageNotice>
+      ) : purchase.state === 'pending' ? (
+        <PageNotice tone="info">
+          <p>{title}のお支払いの確認を待っています。確認でき次第、記事を全文お読みいただけます。</p>
+          <p>
+            <Link href={purchaseStatusPath(purchase.id)}>再読み込みする</Link>
+          </p>
+        </PageNotice>
+      ) : (
+        <PageNotice tone="error">
+          <p>
+            {title}は
+            {purchase.state === 'refunded'
+              ? '返金済みです。'
+              : 'お支払いの期限が過ぎたか、お支払いが完了しなかったため、購入されていません（料金はかかっていません）。'}
+          </p>
+          {purchase.contentId && purchase.state !== 'refunded' ? (
+            <p>
+              <Link href={purchaseConfirmPath(purchase.contentId)}>もう一度購入する</Link>
+            </p>
+          ) : null}
+        </PageNotice>
+      )}
+      <p className={styles.backLink}>
+        <Link href={postHref}>記事に戻る</Link>
+        {' ／ '}
+        <Link href="/account">アカウント（購入履歴）</Link>
+      </p>
+    </div>
+  );
+}
