@@ -93,6 +93,8 @@ const SORT_LABEL: Record<PostSort, string> = {
   paywallViews: 'ペイウォール表示',
   signUps: '登録',
   subscriptions: '有料申し込み',
+  purchases: '記事購入',
+  tips: 'チップ',
 };
 
 const yen = (n: number) => `¥${number(n)}`;
@@ -101,12 +103,17 @@ const percent = (rate: number | null) =>
 
 /** The headline cards: each its label and its figure, read as a list. */
 function HeadlineCards({ report }: { report: BusinessReport }) {
-  const { mrr, payingMembers, trials, conversion } = report.headline;
+  const { mrr, payingMembers, trials, conversion, oneTime } = report.headline;
   const cards: [string, string, string][] = [
     [
       'MRR（月間経常収益）',
       yen(mrr),
       '税込・継続する割引を差し引き、年額プランは 12 で割った月額換算',
+    ],
+    [
+      '今月の単発の売上',
+      yen(oneTime.posts + oneTime.tips + oneTime.gifts),
+      `記事 ${yen(oneTime.posts)}・チップ ${yen(oneTime.tips)}・ギフト ${yen(oneTime.gifts)}（税込・返金分を除く）`,
     ],
     ['有料メンバー', `${number(payingMembers)} 人`, '支払い済みで終了していないプラン'],
     ['トライアル中', `${number(trials)} 人`, 'まだ支払いのないお試し期間'],
@@ -138,6 +145,9 @@ function MonthRow({ m }: { m: MonthFigures }) {
       {[m.newPaying, m.churned, m.payingAtEnd, m.signUps, m.converted].map((value, i) => (
         <td key={i}>{number(value)}</td>
       ))}
+      {[m.oneTime.posts, m.oneTime.tips, m.oneTime.gifts].map((value, i) => (
+        <td key={`yen-${i}`}>{yen(value)}</td>
+      ))}
     </tr>
   );
 }
@@ -145,7 +155,9 @@ function MonthRow({ m }: { m: MonthFigures }) {
 function MembersSection({ report }: { report: BusinessReport }) {
   const months = report.months.map((m) => m.month);
   const hasData = report.months.some(
-    (m) => m.newPaying + m.churned + m.payingAtEnd + m.signUps > 0,
+    (m) =>
+      m.newPaying + m.churned + m.payingAtEnd + m.signUps > 0 ||
+      m.oneTime.posts + m.oneTime.tips + m.oneTime.gifts > 0,
   );
   return (
     <section aria-labelledby="members" className={local.section}>
@@ -164,8 +176,18 @@ function MembersSection({ report }: { report: BusinessReport }) {
             caption="月ごとの新規有料と解約（直近 12 か月、日本時間）"
           />
           <ReportTable
-            caption="月ごとの新規有料・解約・月末の有料メンバー・登録と有料化（古い順）"
-            columns={['月', '新規有料', '解約', '月末の有料メンバー', '新規登録', 'うち有料化']}
+            caption="月ごとの新規有料・解約・月末の有料メンバー・登録と有料化・単発の売上（古い順）"
+            columns={[
+              '月',
+              '新規有料',
+              '解約',
+              '月末の有料メンバー',
+              '新規登録',
+              'うち有料化',
+              '記事の売上',
+              'チップ',
+              'ギフト',
+            ]}
           >
             {report.months.map((m) => (
               <MonthRow key={m.month} m={m} />
@@ -184,7 +206,16 @@ function MembersSection({ report }: { report: BusinessReport }) {
   );
 }
 
-function PostsSection({ report, sort }: { report: BusinessReport; sort: PostSort }) {
+function PostsSection({
+  report,
+  sort,
+  money,
+}: {
+  report: BusinessReport;
+  sort: PostSort;
+  /** The yen per item: admins only, as the rest of the money. */
+  money: boolean;
+}) {
   const columns = POST_SORTS.map((key) => ({
     key,
     sort: key === sort ? ('descending' as const) : undefined,
@@ -201,14 +232,14 @@ function PostsSection({ report, sort }: { report: BusinessReport; sort: PostSort
         コンテンツごとの成果
       </h2>
       <p>
-        {`直近 12 か月（${report.from.replaceAll('-', '/')}〜）。見出しのリンクでその列の多い順に並べ替えます（${POST_LIMIT} 件まで）。登録と有料申し込みは、その読者が最初に出会ったペイウォールのコンテンツに数えます。`}
+        {`直近 12 か月（${report.from.replaceAll('-', '/')}〜）。見出しのリンクでその列の多い順に並べ替えます（${POST_LIMIT} 件まで）。登録と有料申し込みは、その読者が最初に出会ったペイウォールのコンテンツに数えます。記事購入とチップは支払い済みのもの（返金分を除く）です。`}
       </p>
       {report.posts.length === 0 ? (
         <p className={styles.empty}>{EMPTY}</p>
       ) : (
         <ReportTable
-          caption={`コンテンツごとの閲覧・ペイウォール表示・登録・有料申し込み（${SORT_LABEL[sort]}の多い順）`}
-          columns={['コンテンツ', '種類', ...columns]}
+          caption={`コンテンツごとの閲覧・ペイウォール表示・登録・有料申し込み・記事購入・チップ（${SORT_LABEL[sort]}の多い順）`}
+          columns={['コンテンツ', '種類', ...columns, ...(money ? ['記事購入とチップの売上'] : [])]}
         >
           {report.posts.map((item) => (
             <tr key={`${item.endpoint}/${item.contentId}`}>
@@ -221,6 +252,7 @@ function PostsSection({ report, sort }: { report: BusinessReport; sort: PostSort
               {POST_SORTS.map((key) => (
                 <td key={key}>{number(item[key])}</td>
               ))}
+              {money ? <td>{yen(item.oneTimeRevenue)}</td> : null}
             </tr>
           ))}
         </ReportTable>
@@ -259,7 +291,7 @@ export default async function AnalyticsPage({
 
       {/* Money and members' counts are the business's: admins only (docs/decisions). */}
       {user.role === 'admin' ? <MembersSection report={business} /> : null}
-      <PostsSection report={business} sort={sort} />
+      <PostsSection report={business} sort={sort} money={user.role === 'admin'} />
 
       <section aria-labelledby="per-day" className={local.section}>
         <h2 id="per-day" className={local.heading}>

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { pageViews } from '@/server/platform/db/schema';
+import { pageViews, purchases } from '@/server/platform/db/schema';
 import { SITE, testDatabase, testViewer, usersByRole } from '@test-support/route-tests';
 import { handleBusinessCsv } from './business-csv-route';
 
@@ -33,6 +33,28 @@ describe('the business report CSV export', () => {
       audience: 'anonymous',
       paywall: true,
     });
+    // Paid in April (Japan): a purchase of p1 and a tip for it; a refunded tip is no revenue.
+    const paid = (id: string, kind: 'post' | 'tip', amount: number, state = 'paid' as const) => ({
+      id,
+      kind,
+      endpoint: 'posts',
+      contentId: 'p1',
+      contentCreatedAt: new Date('2027-01-01T00:00:00Z'),
+      title: 'p1',
+      amount,
+      tax: Math.floor((amount * 10) / 110),
+      method: 'card' as const,
+      customerId: 'cus_csv',
+      state,
+      paidAt: new Date('2027-04-20T00:00:00Z'),
+    });
+    await database.db
+      .insert(purchases)
+      .values([
+        paid('pur_csv_post', 'post', 300),
+        paid('pur_csv_tip', 'tip', 1000),
+        { ...paid('pur_csv_refunded', 'tip', 500), state: 'refunded' },
+      ]);
     const months = await get('table=months', 'admin');
     expect(months.status).toBe(200);
     expect(months.headers.get('content-type')).toBe('text/csv; charset=utf-8');
@@ -43,15 +65,22 @@ describe('the business report CSV export', () => {
     const bytes = new Uint8Array(await months.arrayBuffer());
     expect([...bytes.slice(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
     const text = new TextDecoder().decode(bytes);
-    expect(text.startsWith('月,新規有料,解約,月末の有料メンバー,新規登録,うち有料化\r\n')).toBe(
-      true,
+    const lines = text.trimEnd().split('\r\n');
+    expect(lines[0]).toBe(
+      '月,新規有料,解約,月末の有料メンバー,新規登録,うち有料化,記事の売上（円）,チップ（円）,ギフト（円）',
     );
-    expect(text.trimEnd().split('\r\n')).toHaveLength(13);
+    expect(lines).toHaveLength(13);
+    expect(lines.at(-1)).toBe('2027-04,0,0,0,0,0,300,1000,0');
 
     const posts = await get('table=posts&sort=views', 'editor');
     expect(posts.status).toBe(200);
-    // The title starts with =: written with an apostrophe, never run as a formula.
-    expect(await posts.text()).toContain("posts,p1,'=1+1 と題した記事,/posts/p1,1,0,1,0,0\r\n");
+    // The title starts with =: written with an apostrophe, never run as a formula. An editor
+    // sees the item's purchases and tips, not its yen.
+    const editors = await posts.text();
+    expect(editors).toContain("posts,p1,'=1+1 と題した記事,/posts/p1,1,0,1,0,0,1,1\r\n");
+    expect(editors).not.toContain('売上');
+    const admins = await (await get('table=posts&sort=views', 'admin')).text();
+    expect(admins).toContain("posts,p1,'=1+1 と題した記事,/posts/p1,1,0,1,0,0,1,1,1300\r\n");
 
     for (const [query, who] of [
       ['table=months', 'editor'],

@@ -25,8 +25,8 @@ const notFound = () =>
 
 /**
  * GET /api/admin/analytics/export?table=months|posts: a table of the business report as CSV. The
- * monthly table (members and money) is for admins, the per-item one for editors too, as on the
- * page; anyone else gets the same 404 as for an unknown page.
+ * monthly table (members and money) is for admins, the per-item one for editors too (without its
+ * yen), as on the page; anyone else gets the same 404 as for an unknown page.
  */
 export async function handleBusinessCsv(
   request: Request,
@@ -44,7 +44,7 @@ export async function handleBusinessCsv(
     ...(deps.titles ? { titles: deps.titles } : {}),
   });
   // A BOM so that a spreadsheet reads the Japanese headings as UTF-8.
-  return new Response(`\uFEFF${businessCsv(report, table)}`, {
+  return new Response(`\uFEFF${businessCsv(report, table, { money: user.role === 'admin' })}`, {
     headers: {
       'content-type': 'text/csv; charset=utf-8',
       'content-disposition': `attachment; filename="${csvFileName(report, table)}"`,

@@ -10,9 +10,18 @@ const report: BusinessReport = {
     payingMembers: 0,
     trials: 0,
     conversion: { signUps: 0, converted: 0, rate: null },
+    oneTime: { posts: 0, tips: 0, gifts: 0 },
   },
   months: [
-    { month: '2027-04', newPaying: 2, churned: 1, payingAtEnd: 3, signUps: 4, converted: 1 },
+    {
+      month: '2027-04',
+      newPaying: 2,
+      churned: 1,
+      payingAtEnd: 3,
+      signUps: 4,
+      converted: 1,
+      oneTime: { posts: 600, tips: 1100, gifts: 3300 },
+    },
   ],
   posts: [
     {
@@ -25,6 +34,9 @@ const report: BusinessReport = {
       paywallViews: 3,
       signUps: 2,
       subscriptions: 1,
+      purchases: 2,
+      tips: 1,
+      oneTimeRevenue: 700,
     },
     {
       endpoint: 'posts',
@@ -36,25 +48,32 @@ const report: BusinessReport = {
       paywallViews: 0,
       signUps: 0,
       subscriptions: 0,
+      purchases: 0,
+      tips: 0,
+      oneTimeRevenue: 0,
     },
   ],
 };
 
 describe('businessCsv', () => {
   it('writes the per-item table with a title starting with = escaped, never a formula', () => {
-    expect(businessCsv(report, 'posts')).toBe(
+    expect(businessCsv(report, 'posts', { money: true })).toBe(
       [
-        '種類,ID,タイトル,URL,閲覧数,会員の閲覧数,ペイウォール表示,登録,有料申し込み',
-        `posts,p1,"'=HYPERLINK(""https://evil.example"",""見る"")",/posts/p1,10,4,3,2,1`,
-        'posts,p2,,/posts/p2,1,0,0,0,0',
+        '種類,ID,タイトル,URL,閲覧数,会員の閲覧数,ペイウォール表示,登録,有料申し込み,記事購入,チップ,記事購入とチップの売上（円）',
+        `posts,p1,"'=HYPERLINK(""https://evil.example"",""見る"")",/posts/p1,10,4,3,2,1,2,1,700`,
+        'posts,p2,,/posts/p2,1,0,0,0,0,0,0,0',
         '',
       ].join('\r\n'),
+    );
+    // Without money (an editor's download), the same table less its yen.
+    expect(businessCsv(report, 'posts', { money: false }).split('\r\n')[1]).toBe(
+      `posts,p1,"'=HYPERLINK(""https://evil.example"",""見る"")",/posts/p1,10,4,3,2,1,2,1`,
     );
   });
 
   it('writes the monthly table', () => {
-    expect(businessCsv(report, 'months')).toBe(
-      '月,新規有料,解約,月末の有料メンバー,新規登録,うち有料化\r\n2027-04,2,1,3,4,1\r\n',
+    expect(businessCsv(report, 'months', { money: true })).toBe(
+      '月,新規有料,解約,月末の有料メンバー,新規登録,うち有料化,記事の売上（円）,チップ（円）,ギフト（円）\r\n2027-04,2,1,3,4,1,600,1100,3300\r\n',
     );
     expect(csvFileName(report, 'months')).toBe('business-months-2027-04-28.csv');
   });

@@ -11,10 +11,28 @@ import type { BusinessReport } from './business-report';
 export const CSV_TABLES = ['months', 'posts'] as const;
 export type CsvTable = (typeof CSV_TABLES)[number];
 
-export function businessCsv(report: BusinessReport, table: CsvTable): string {
+/**
+ * `money`: the per-item table's yen column, for admins only (as on the page); the monthly
+ * table is for admins alone anyway (business-csv-route.ts).
+ */
+export function businessCsv(
+  report: BusinessReport,
+  table: CsvTable,
+  { money }: { money: boolean },
+): string {
   if (table === 'months') {
     return csvFile(
-      ['月', '新規有料', '解約', '月末の有料メンバー', '新規登録', 'うち有料化'],
+      [
+        '月',
+        '新規有料',
+        '解約',
+        '月末の有料メンバー',
+        '新規登録',
+        'うち有料化',
+        '記事の売上（円）',
+        'チップ（円）',
+        'ギフト（円）',
+      ],
       report.months.map((m) => [
         m.month,
         m.newPaying,
@@ -22,6 +40,9 @@ export function businessCsv(report: BusinessReport, table: CsvTable): string {
         m.payingAtEnd,
         m.signUps,
         m.converted,
+        m.oneTime.posts,
+        m.oneTime.tips,
+        m.oneTime.gifts,
       ]),
     );
   }
@@ -36,6 +57,9 @@ export function businessCsv(report: BusinessReport, table: CsvTable): string {
       'ペイウォール表示',
       '登録',
       '有料申し込み',
+      '記事購入',
+      'チップ',
+      ...(money ? ['記事購入とチップの売上（円）'] : []),
     ],
     report.posts.map((p) => [
       p.endpoint,
@@ -47,6 +71,9 @@ export function businessCsv(report: BusinessReport, table: CsvTable): string {
       p.paywallViews,
       p.signUps,
       p.subscriptions,
+      p.purchases,
+      p.tips,
+      ...(money ? [p.oneTimeRevenue] : []),
     ]),
   );
 }

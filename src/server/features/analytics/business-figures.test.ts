@@ -154,6 +154,7 @@ describe('computeFigures', () => {
       trials: 1,
       // user_a paid (twice: counted once); user_c is trialing; user_x has not paid.
       conversion: { signUps: 3, converted: 1, rate: 1 / 3 },
+      oneTime: { posts: 0, tips: 0, gifts: 0 },
     });
     const byMonth = Object.fromEntries(months.map((m) => [m.month, m]));
     expect(byMonth['2027-01']).toEqual({
@@ -163,6 +164,7 @@ describe('computeFigures', () => {
       payingAtEnd: 3,
       signUps: 2,
       converted: 1,
+      oneTime: { posts: 0, tips: 0, gifts: 0 },
     });
     expect(byMonth['2027-02']).toMatchObject({ newPaying: 1, churned: 0, payingAtEnd: 4 });
     expect(byMonth['2027-03']).toMatchObject({
@@ -186,6 +188,26 @@ describe('computeFigures', () => {
       payingMembers: 0,
       trials: 0,
       conversion: { signUps: 0, converted: 0, rate: null },
+      oneTime: { posts: 0, tips: 0, gifts: 0 },
     });
+  });
+
+  it('sums one-time payments by kind in the Japan month they were paid, this month in the headline', () => {
+    const payments = [
+      { kind: 'post' as const, amount: 300, paidAt: jst('2027-03-01T00:00:00') },
+      { kind: 'post' as const, amount: 500, paidAt: jst('2027-03-10T12:00:00') },
+      { kind: 'tip' as const, amount: 1000, paidAt: jst('2027-03-15T11:59:59') },
+      { kind: 'gift-plan' as const, amount: 3300, paidAt: jst('2027-03-02T00:00:00') },
+      // The last second of February in Japan: February's.
+      { kind: 'tip' as const, amount: 100, paidAt: jst('2027-02-28T23:59:59') },
+      // After the report's time: not yet.
+      { kind: 'post' as const, amount: 700, paidAt: new Date(NOW + 1000) },
+    ];
+    const { headline, months } = computeFigures([], [], NOW, payments);
+    expect(headline.oneTime).toEqual({ posts: 800, tips: 1000, gifts: 3300 });
+    const byMonth = Object.fromEntries(months.map((m) => [m.month, m.oneTime]));
+    expect(byMonth['2027-03']).toEqual({ posts: 800, tips: 1000, gifts: 3300 });
+    expect(byMonth['2027-02']).toEqual({ posts: 0, tips: 100, gifts: 0 });
+    expect(byMonth['2027-01']).toEqual({ posts: 0, tips: 0, gifts: 0 });
   });
 });

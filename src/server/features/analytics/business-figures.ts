@@ -30,6 +30,35 @@ export type PlanRecord = {
 
 export type SignUpRecord = { userId: string; createdAt: Date };
 
+/**
+ * A one-time payment as the report needs it: a paid row of the purchases ledger
+ * (docs/decisions/053-one-time-payments.md). A refunded one is not revenue and is not given.
+ */
+export type OneTimeRecord = { kind: 'post' | 'tip' | 'gift-plan'; amount: number; paidAt: Date };
+
+/** One-time revenue in yen, tax included, by kind: single articles, tips, gift subscriptions. */
+export type OneTimeRevenue = { posts: number; tips: number; gifts: number };
+
+const KIND_FIELD: Record<OneTimeRecord['kind'], keyof OneTimeRevenue> = {
+  post: 'posts',
+  tip: 'tips',
+  'gift-plan': 'gifts',
+};
+
+/** The payments paid in [start, end), summed by kind. */
+export function oneTimeRevenue(
+  payments: readonly OneTimeRecord[],
+  start: number,
+  end: number,
+): OneTimeRevenue {
+  const sum: OneTimeRevenue = { posts: 0, tips: 0, gifts: 0 };
+  for (const payment of payments) {
+    const at = payment.paidAt.getTime();
+    if (at >= start && at < end) sum[KIND_FIELD[payment.kind]] += payment.amount;
+  }
+  return sum;
+}
+
 export type MonthFigures = {
   /** YYYY-MM, in Japan. */
   month: string;
@@ -43,6 +72,8 @@ export type MonthFigures = {
   signUps: number;
   /** Of those, the accounts that have paid since (by the report's time). */
   converted: number;
+  /** One-time payments paid in the month (and not refunded since). */
+  oneTime: OneTimeRevenue;
 };
 
 export type Headline = {
@@ -55,6 +86,8 @@ export type Headline = {
   trials: number;
   /** Sign-ups of the last 12 months, how many of them paid since, and the share (0–1, or null). */
   conversion: { signUps: number; converted: number; rate: number | null };
+  /** One-time revenue of this month (Japan) so far, beside MRR. */
+  oneTime: OneTimeRevenue;
 };
 
 export const REPORT_MONTHS = 12;
@@ -151,6 +184,7 @@ export function computeFigures(
   plans: readonly PlanRecord[],
   signUps: readonly SignUpRecord[],
   now: number,
+  payments: readonly OneTimeRecord[] = [],
 ): { headline: Headline; months: MonthFigures[] } {
   const paying = plans.filter((plan) => payingAt(plan, now));
   // A reader converts once, however many plans they held: their first payment counts.
@@ -177,6 +211,7 @@ export function computeFigures(
       payingAtEnd: plans.filter((p) => payingAt(p, Math.min(end - 1, now))).length,
       signUps: signedUp.length,
       converted: signedUp.filter(convertedBy).length,
+      oneTime: oneTimeRevenue(payments, start, Math.min(end, now + 1)),
     };
   });
   const signUpsInWindow = months.reduce((sum, m) => sum + m.signUps, 0);
@@ -191,6 +226,7 @@ export function computeFigures(
         converted,
         rate: signUpsInWindow === 0 ? null : converted / signUpsInWindow,
       },
+      oneTime: months.at(-1)!.oneTime,
     },
     months,
   };

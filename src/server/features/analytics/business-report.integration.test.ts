@@ -206,6 +206,8 @@ describe('the business report agrees with the provider', () => {
       trials: 1,
       // Seven confirmed readers signed up in the window; R1, R2, R3, R4 and R6 have paid.
       conversion: { signUps: 7, converted: 5, rate: 5 / 7 },
+      // No one-time payments in this history (the CSV route's test has some).
+      oneTime: { posts: 0, tips: 0, gifts: 0 },
     });
     expect(report.headline.mrr).toBe(2933);
 
@@ -241,6 +243,7 @@ describe('the business report agrees with the provider', () => {
       payingAtEnd: 2,
       signUps: 2,
       converted: 2,
+      oneTime: { posts: 0, tips: 0, gifts: 0 },
     });
     // February: R3 pays on the 5th, R4 when the trial ends on the 26th.
     expect(months['2027-02']).toEqual({
@@ -250,6 +253,7 @@ describe('the business report agrees with the provider', () => {
       payingAtEnd: 4,
       signUps: 2,
       converted: 2,
+      oneTime: { posts: 0, tips: 0, gifts: 0 },
     });
     // March: R6 starts, R3 ends.
     expect(months['2027-03']).toEqual({
@@ -259,6 +263,7 @@ describe('the business report agrees with the provider', () => {
       payingAtEnd: 4,
       signUps: 1,
       converted: 1,
+      oneTime: { posts: 0, tips: 0, gifts: 0 },
     });
     // April (to the 28th): R6 ended by the provider after the failed renewal; R7 and R5 signed up.
     expect(months['2027-04']).toEqual({
@@ -268,6 +273,7 @@ describe('the business report agrees with the provider', () => {
       payingAtEnd: 3,
       signUps: 2,
       converted: 0,
+      oneTime: { posts: 0, tips: 0, gifts: 0 },
     });
 
     expect(report.posts).toEqual([
@@ -282,6 +288,9 @@ describe('the business report agrees with the provider', () => {
         // R1 and R4 signed up from it; R1, R3 and R4 subscribed from it.
         signUps: 2,
         subscriptions: 3,
+        purchases: 0,
+        tips: 0,
+        oneTimeRevenue: 0,
       },
       {
         endpoint: 'posts',
@@ -293,6 +302,9 @@ describe('the business report agrees with the provider', () => {
         paywallViews: 0,
         signUps: 2,
         subscriptions: 2,
+        purchases: 0,
+        tips: 0,
+        oneTimeRevenue: 0,
       },
       {
         endpoint: 'posts',
@@ -304,6 +316,9 @@ describe('the business report agrees with the provider', () => {
         paywallViews: 0,
         signUps: 1,
         subscriptions: 1,
+        purchases: 0,
+        tips: 0,
+        oneTimeRevenue: 0,
       },
     ]);
 

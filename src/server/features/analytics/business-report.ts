@@ -9,6 +9,7 @@ import {
   userPrivateProfiles,
 } from '@/server/platform/db/schema';
 import { duplicateClaimKey } from '@/server/features/billing';
+import { paidPaymentsSince } from '@/server/features/purchases';
 import {
   computeFigures,
   type Headline,
@@ -28,11 +29,12 @@ import { rollUpFinishedDays } from './roll-up';
 import { japanDay } from './view-input';
 
 /**
- * The business report of /admin/analytics: MRR, paying members, trials, new and churned per
- * month, free → paid conversion (business-figures.ts), and per item the views, members' views,
- * paywall views, sign-ups and subscriptions that started from it, over the last 12 months.
- * Read from the site's own records only: the billing records the webhooks keep in step with the
- * provider, the sign-ups and the first-party page views.
+ * The business report of /admin/analytics: MRR, one-time revenue (single articles, tips, gift
+ * subscriptions), paying members, trials, new and churned per month, free → paid conversion
+ * (business-figures.ts), and per item the views, members' views, paywall views, sign-ups and
+ * subscriptions that started from it, and its purchases and tips, over the last 12 months.
+ * Read from the site's own records only: the billing records and the purchases ledger the
+ * webhooks keep in step with the provider, the sign-ups and the first-party page views.
  */
 
 export type PostRow = {
@@ -45,6 +47,11 @@ export type PostRow = {
   paywallViews: number;
   signUps: number;
   subscriptions: number;
+  /** Single-article purchases of it, and tips for it, paid in the window (not refunded). */
+  purchases: number;
+  tips: number;
+  /** What those purchases and tips came to, in yen with tax. */
+  oneTimeRevenue: number;
 };
 
 export const POST_SORTS = [
@@ -53,6 +60,8 @@ export const POST_SORTS = [
   'paywallViews',
   'signUps',
   'subscriptions',
+  'purchases',
+  'tips',
 ] as const;
 export type PostSort = (typeof POST_SORTS)[number];
 
@@ -176,12 +185,13 @@ export async function loadBusinessReport(
   const from = japanDay(windowStart);
   const to = japanDay(now);
   await rollUpFinishedDays(db, { from, today: to });
-  const [plans, signUps, views] = await Promise.all([
+  const [plans, signUps, views, payments] = await Promise.all([
     loadPlans(db),
     loadSignUps(db, windowStart),
     countItemViews(db, { from, to }),
+    paidPaymentsSince(db, new Date(windowStart)),
   ]);
-  const { headline, months } = computeFigures(plans, signUps, now);
+  const { headline, months } = computeFigures(plans, signUps, now, payments);
 
   const rows = new Map<string, Omit<PostRow, 'title' | 'href'>>();
   const rowOf = (key: string) => {
@@ -197,6 +207,9 @@ export async function loadBusinessReport(
         paywallViews: 0,
         signUps: 0,
         subscriptions: 0,
+        purchases: 0,
+        tips: 0,
+        oneTimeRevenue: 0,
       };
       rows.set(key, row);
     }
@@ -220,6 +233,16 @@ export async function loadBusinessReport(
       const row = rowOf(plan.source);
       if (row) row.subscriptions += 1;
     }
+  }
+
+  for (const payment of payments) {
+    if (payment.kind === 'gift-plan' || !payment.endpoint || !payment.contentId) continue;
+    if (!inWindow(payment.paidAt, windowStart, now)) continue;
+    const row = rowOf(`${payment.endpoint}/${payment.contentId}`);
+    if (!row) continue;
+    if (payment.kind === 'post') row.purchases += 1;
+    else row.tips += 1;
+    row.oneTimeRevenue += payment.amount;
   }
 
   const sort = options.sort ?? 'subscriptions';

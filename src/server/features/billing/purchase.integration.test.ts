@@ -281,6 +281,33 @@ describe('single articles', () => {
     expect(await opens(buyer)).toBe(true);
   });
 
+  it('opens a post bought with PayPay once approved, and nothing while declined', async () => {
+    const buyer = await reader();
+    const started = await startPurchase(site.db, buyer, PRICED, 'paypay', null);
+    const toPayPay = await postForm(started.url, { method: 'paypay' });
+    expect(toPayPay.status).toBe(303);
+    const approval = new URL(toPayPay.headers.get('location')!, started.url).href;
+    expect(approval).toMatch(/\/billing-sandbox\/paypay\/pi_/);
+    // Declined in the PayPay app: back to the checkout, nothing paid, the post closed.
+    const declined = await postForm(approval, { result: 'decline' });
+    expect(declined.headers.get('location')).toContain('error=paypay_declined');
+    await site.deliver();
+    expect((await purchaseById(site.db, started.purchase.id))?.state).toBe('pending');
+    expect(await opens(buyer)).toBe(false);
+    // Tried again on the same checkout and approved: paid, and open for the buyer.
+    const again = await postForm(started.url, { method: 'paypay' });
+    const approved = await postForm(new URL(again.headers.get('location')!, started.url).href, {
+      result: 'approve',
+    });
+    expect(approved.status).toBe(303);
+    await site.deliver();
+    expect(await purchaseById(site.db, started.purchase.id)).toMatchObject({
+      state: 'paid',
+      method: 'paypay',
+    });
+    expect(await opens(buyer)).toBe(true);
+  });
+
   it('closes a bought post at once after a full refund', async () => {
     const buyer = await reader();
     const bought = await boughtByCard(buyer);

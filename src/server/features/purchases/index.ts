@@ -1,7 +1,7 @@
 /**
  * The purchases feature's one entry (docs/decisions/045-server-tiers.md): the ledger of
  * one-time payments (docs/decisions/053-one-time-payments.md), written by billing, read by the
- * post page's reader, the front server's audience and the account page.
+ * post page's reader, the front server's audience, the account page and the business report.
  */
 export {
   hasPaidPurchase,
@@ -22,3 +22,4 @@ export {
   type Purchase,
   type PurchasedPost,
 } from './ledger';
+export { paidPaymentsSince, type PaidPayment } from './revenue';
