@@ -3,22 +3,23 @@ import { Section } from '@/components/account/account-page';
 import billing from '@/components/billing/billing.module.css';
 import { METHOD_LABELS, purchaseStateLabel, purchaseStatusPath } from '@/lib/billing/purchase';
 import { formatDateJa, formatYen } from '@/lib/format';
+import { tipName } from '@/lib/billing/tip';
 import type { Purchase } from '@/server/features/purchases';
 
 /**
- * The reader's single articles (docs/decisions/053-one-time-payments.md) on the account hub:
+ * The reader's single articles and tips (docs/decisions/053-one-time-payments.md) on the account hub:
  * what, when, how much, how paid and where it stands (支払い済み / お支払い待ち（期限 …） /
  * 期限切れ / 返金済み), with the post, a waiting voucher, and the receipts. Nothing without any.
  */
 export function PurchasesList({ purchases }: { purchases: readonly Purchase[] }) {
   if (purchases.length === 0) return null;
   return (
-    <Section title="購入した記事">
+    <Section title="購入した記事・チップ">
       <table className={billing.termsTable}>
-        <caption className="visually-hidden">購入した記事</caption>
+        <caption className="visually-hidden">購入した記事・チップ</caption>
         <thead>
           <tr>
-            <th scope="col">記事</th>
+            <th scope="col">内容</th>
             <th scope="col">ご購入日・金額・お支払い方法</th>
           </tr>
         </thead>
@@ -28,7 +29,7 @@ export function PurchasesList({ purchases }: { purchases: readonly Purchase[] })
               <th scope="row">
                 {purchase.contentId ? (
                   <Link href={`/posts/${purchase.contentId}`} prefetch={false}>
-                    {purchase.title}
+                    {purchase.kind === 'tip' ? tipName(purchase.title) : purchase.title}
                   </Link>
                 ) : (
                   purchase.title

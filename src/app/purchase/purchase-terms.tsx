@@ -4,11 +4,76 @@ import { KONBINI_DAYS, METHOD_LABELS, type PurchaseMethod, taxIn } from '@/lib/b
 import styles from '@/components/billing/billing.module.css';
 
 /**
- * The terms of a single article's purchase on its final confirmation screen (特定商取引法
- * Article 12-6; docs/decisions/053-one-time-payments.md ①–⑥): what is bought, the price with
- * tax, how and when it is paid (per method), when it can be read, for how long, and that it
- * cannot be cancelled once paid.
+ * The terms of a one-time payment on its final confirmation screen (特定商取引法 Article 12-6;
+ * docs/decisions/053-one-time-payments.md ①–⑥), in rows each kind composes: a single article's
+ * (PurchaseTerms) says what is bought, the price with tax, how and when it is paid (per method),
+ * when it can be read, for how long, and that it cannot be cancelled once paid; a tip's
+ * (src/app/purchase/tip) says its own what and when.
  */
+
+/** One row of a final confirmation screen's terms. */
+export type TermsRow = { label: string; body: ReactNode };
+
+/** ② The price with tax, paid once. */
+export const priceRow = (price: number): TermsRow => ({
+  label: '価格（税込）',
+  body: (
+    <>
+      <p className={styles.amount}>{formatYen(price)}</p>
+      <p>うち消費税（10%） {formatYen(taxIn(price))}</p>
+      <p className={styles.small}>
+        一回限りのお支払いです。自動更新や継続的な請求はありません。このほかにかかる料金はありません。
+      </p>
+    </>
+  ),
+});
+
+/** ③ How and when each offered method pays; `order` names what a lapsed voucher cancels. */
+export function methodsRow(methods: readonly PurchaseMethod[], order = '購入'): TermsRow {
+  const how: Record<PurchaseMethod, string> = {
+    card: 'この次の決済画面でカード情報を入力し、その場で決済します。',
+    konbini: `この次の画面で発行するお支払い番号で、発行日から${KONBINI_DAYS}日後の23:59までにコンビニでお支払いください。期限を過ぎると${order}は取り消されます（料金はかかりません）。`,
+    paypay: 'この次の画面で PayPay の承認を済ませた時点で決済します。',
+  };
+  return {
+    label: '支払方法と支払時期',
+    body: methods.map((method) => (
+      <p key={method}>
+        {METHOD_LABELS[method]}：{how[method]}
+      </p>
+    )),
+  };
+}
+
+/** ⑥ That it cannot be cancelled once paid, and how to stop before. */
+export const cancelRow = (why: string): TermsRow => ({
+  label: 'キャンセル',
+  body: (
+    <p>
+      {why}
+      お支払いの前であれば、この画面や決済画面から戻ることで取りやめられます。
+    </p>
+  ),
+});
+
+/** The terms as a table: label over value on a phone, side by side on a wide screen. */
+export function TermsTable({ rows }: { rows: readonly TermsRow[] }) {
+  return (
+    <table className={styles.termsTable}>
+      <caption className="visually-hidden">ご購入内容</caption>
+      <tbody>
+        {rows.map((row) => (
+          <tr key={row.label}>
+            <th scope="row">{row.label}</th>
+            <td>{row.body}</td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
+/** A single article's terms. */
 export function PurchaseTerms({
   title,
   price,
@@ -18,12 +83,7 @@ export function PurchaseTerms({
   price: number;
   methods: readonly PurchaseMethod[];
 }) {
-  const how: Record<PurchaseMethod, string> = {
-    card: 'この次の決済画面でカード情報を入力し、その場で決済します。',
-    konbini: `この次の画面で発行するお支払い番号で、発行日から${KONBINI_DAYS}日後の23:59までにコンビニでお支払いください。期限を過ぎると購入は取り消されます（料金はかかりません）。`,
-    paypay: 'この次の画面で PayPay の承認を済ませた時点で決済します。',
-  };
-  const rows: { label: string; body: ReactNode }[] = [
+  const rows: TermsRow[] = [
     {
       label: '商品名',
       body: (
@@ -35,26 +95,8 @@ export function PurchaseTerms({
         </>
       ),
     },
-    {
-      label: '価格（税込）',
-      body: (
-        <>
-          <p className={styles.amount}>{formatYen(price)}</p>
-          <p>うち消費税（10%） {formatYen(taxIn(price))}</p>
-          <p className={styles.small}>
-            一回限りのお支払いです。自動更新や継続的な請求はありません。このほかにかかる料金はありません。
-          </p>
-        </>
-      ),
-    },
-    {
-      label: '支払方法と支払時期',
-      body: methods.map((method) => (
-        <p key={method}>
-          {METHOD_LABELS[method]}：{how[method]}
-        </p>
-      )),
-    },
+    priceRow(price),
+    methodsRow(methods),
     {
       label: 'お読みいただける時期',
       body: (
@@ -74,26 +116,7 @@ export function PurchaseTerms({
         </p>
       ),
     },
-    {
-      label: 'キャンセル',
-      body: (
-        <p>
-          デジタルコンテンツの性質上、購入後のキャンセルはできません。お支払いの前であれば、この画面や決済画面から戻ることで取りやめられます。
-        </p>
-      ),
-    },
+    cancelRow('デジタルコンテンツの性質上、購入後のキャンセルはできません。'),
   ];
-  return (
-    <table className={styles.termsTable}>
-      <caption className="visually-hidden">ご購入内容</caption>
-      <tbody>
-        {rows.map((row) => (
-          <tr key={row.label}>
-            <th scope="row">{row.label}</th>
-            <td>{row.body}</td>
-          </tr>
-        ))}
-      </tbody>
-    </table>
-  );
+  return <TermsTable rows={rows} />;
 }

@@ -45,11 +45,18 @@ export const purchaseConfirmPath = (contentId: string) =>
 /** Where the provider sends the buyer back: the page that reads the ledger (never marks paid). */
 export const purchaseStatusPath = (purchaseId: string) => `/purchase/status/${purchaseId}`;
 
-/** `post:ID` — what `purchase=` names in the checkout form. */
+/**
+ * What `purchase=` names in the checkout form: `post:ID` (a single article) or `tip` (its post
+ * and amount in fields of their own, src/lib/billing/tip.ts).
+ */
 export const purchaseRefSchema = z
   .string({ error: '購入する記事を指定してください。' })
-  .regex(/^post:[A-Za-z0-9_-]{1,50}$/, { error: '購入する記事を指定してください。' })
-  .transform((ref) => ({ kind: 'post' as const, contentId: ref.slice('post:'.length) }));
+  .regex(/^(post:[A-Za-z0-9_-]{1,50}|tip)$/, { error: '購入する記事を指定してください。' })
+  .transform((ref) =>
+    ref === 'tip'
+      ? { kind: 'tip' as const }
+      : { kind: 'post' as const, contentId: ref.slice('post:'.length) },
+  );
 
 export type PurchaseState = 'pending' | 'paid' | 'expired' | 'failed' | 'refunded';
 

@@ -250,7 +250,16 @@ function PostsSection({
               </th>
               <td>{ENDPOINT_LABEL[item.endpoint] ?? item.endpoint}</td>
               {POST_SORTS.map((key) => (
-                <td key={key}>{number(item[key])}</td>
+                <td key={key}>
+                  {key === 'tips' && item.tips > 0 ? (
+                    // The tips themselves, with their messages, on the staff's tips page.
+                    <Link href={`/admin/tips?post=${encodeURIComponent(item.contentId)}`}>
+                      {number(item.tips)}
+                    </Link>
+                  ) : (
+                    number(item[key])
+                  )}
+                </td>
               ))}
               {money ? <td>{yen(item.oneTimeRevenue)}</td> : null}
             </tr>

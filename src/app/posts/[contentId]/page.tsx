@@ -33,6 +33,7 @@ import { GIFT_PARAM, giftTokenOf } from '@/lib/gifts/gift-link';
 import { mayGift } from '@/lib/access/post-access';
 import { leadTextOf, readShownOr404 } from '@/components/content/item-page';
 import { DoneNotice } from '@/components/ui/done-notice';
+import { TipBlock } from '@/components/tips/tip-form';
 
 // The query is optional for the tests that render the page without one.
 type PostPageProps = RouteParamsProps<'contentId'> & Partial<SearchParamsProps>;
@@ -174,6 +175,8 @@ export default async function PostPage({ params, searchParams }: PostPageProps) 
 
           <ShareLinks url={`${env().SITE_URL}${path}`} title={post.title} />
           {mayGift(shown.viewer, post) ? <GiftLink contentId={post.id} /> : null}
+          {/* The same for every reader (the page is cached per audience); not on a preview. */}
+          {shown.preview ? null : <TipBlock contentId={post.id} />}
 
           {series && (series.previous || series.next) ? (
             <nav className={styles.seriesNav} aria-label={`連載「${series.title}」`}>

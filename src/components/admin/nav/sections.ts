@@ -43,6 +43,11 @@ export const ADMIN_SECTIONS: readonly AdminSection[] = [
     description: 'お問い合わせフォームから届いたメッセージを新しい順に読む',
   },
   {
+    href: '/admin/tips',
+    label: 'チップ',
+    description: '読者から届いたチップ：記事ごとの件数と合計、金額・メッセージ・お支払い方法',
+  },
+  {
     href: '/admin/analytics',
     label: '分析',
     description:

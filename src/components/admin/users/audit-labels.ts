@@ -41,9 +41,9 @@ export const AUDIT_ACTION_LABELS: Record<string, string> = {
   'billing.checkout.start': '購読手続きの開始',
   'billing.portal.open': '契約管理画面を開く',
   'billing.subscription': '購読の更新（決済）',
-  'billing.purchase.start': '記事の購入手続きの開始',
-  'billing.purchase.paid': '記事の購入（支払い完了）',
-  'billing.purchase.refunded': '記事の購入の返金',
+  'billing.purchase.start': '記事の購入・チップの手続きの開始',
+  'billing.purchase.paid': '記事の購入・チップ（支払い完了）',
+  'billing.purchase.refunded': '記事の購入・チップの返金',
   'billing.sandbox.advance': '決済サンドボックスの時刻を進める',
 };
 

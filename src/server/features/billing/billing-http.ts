@@ -32,6 +32,14 @@ import { PLAN_KEYS } from '@/lib/billing/plans';
 import { readOfferCode } from '@/lib/billing/offer-code';
 import { PURCHASE_METHODS, purchaseConfirmPath, purchaseRefSchema } from '@/lib/billing/purchase';
 import { startPurchase } from './purchase-checkout';
+import {
+  TIP_AMOUNT_MESSAGE,
+  TIP_POST_ID,
+  tipAmountSchema,
+  tipConfirmPath,
+  tipMessageSchema,
+} from '@/lib/billing/tip';
+import { startTip } from './tip-checkout';
 
 /**
  * The reader's billing endpoints: start a checkout from the final confirmation screen, open
@@ -66,18 +74,42 @@ const checkoutInput = z
     method: z.enum(PURCHASE_METHODS, { error: 'お支払い方法を選んでください。' }).optional(),
     next: nextField,
     offer: offerField,
+    // A tip (purchase=tip): its post, its amount and the message (src/lib/billing/tip.ts).
+    post: z
+      .string()
+      .regex(TIP_POST_ID, { error: 'チップを送る記事を指定してください。' })
+      .optional(),
+    amount: tipAmountSchema.optional(),
+    message: tipMessageSchema,
   })
   .superRefine((data, ctx) => {
     if (!data.plan && !data.purchase)
       ctx.addIssue({ code: 'custom', path: ['plan'], message: 'プランを選んでください。' });
     if (data.purchase && !data.method)
       ctx.addIssue({ code: 'custom', path: ['method'], message: 'お支払い方法を選んでください。' });
+    if (data.purchase?.kind === 'tip' && !data.post)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['post'],
+        message: 'チップを送る記事を指定してください。',
+      });
+    if (data.purchase?.kind === 'tip' && data.amount === undefined)
+      ctx.addIssue({ code: 'custom', path: ['amount'], message: TIP_AMOUNT_MESSAGE });
   });
+
+/** Where a refused checkout's form was: the screen it was posted from. */
+function checkoutFormPage(input: z.output<typeof checkoutInput> | null): string {
+  if (input?.purchase?.kind === 'tip' && input.post)
+    return tipConfirmPath(input.post, { amount: input.amount, message: input.message });
+  if (input?.purchase?.kind === 'post') return purchaseConfirmPath(input.purchase.contentId);
+  return input?.plan ? confirmPath(input.plan, input.next, input.offer) : '/service-plans';
+}
 
 /**
  * POST /api/billing/checkout → 303 to the provider's hosted checkout: a plan (form: plan, next,
- * offer), or a single article (form: purchase=post:ID, method=card|konbini|paypay; its price is
- * the post's, purchase-checkout.ts).
+ * offer), a single article (form: purchase=post:ID, method=card|konbini|paypay; its price is
+ * the post's, purchase-checkout.ts) or a tip (form: purchase=tip, post, amount, message, method;
+ * the amount validated here, tip-checkout.ts).
  */
 export const handleCheckoutStart = endpoint(
   {
@@ -85,29 +117,32 @@ export const handleCheckoutStart = endpoint(
     auth: 'user',
     rateLimit: CHECKOUT_LIMIT,
     input: checkoutInput,
-    formPage: (input) =>
-      input?.purchase
-        ? purchaseConfirmPath(input.purchase.contentId)
-        : input?.plan
-          ? confirmPath(input.plan, input.next, input.offer)
-          : '/service-plans',
+    formPage: checkoutFormPage,
     messages: { signIn: 'お申し込みにはログインが必要です。' },
   },
   async ({ input, user, ip, request }) => {
     // A CheckoutRefused (409) is answered by the endpoint's error mapping.
     const db = await getDb();
+    const { purchase, method } = input;
     const started =
-      input.purchase && input.method
-        ? await startPurchase(db, user, input.purchase.contentId, input.method, ip)
-        : await startCheckout(
+      purchase?.kind === 'tip' && method && input.post && input.amount !== undefined
+        ? await startTip(
             db,
-            { id: user.id, email: user.email, name: user.name },
-            input.plan!,
+            user,
+            { contentId: input.post, amount: input.amount, message: input.message, method },
             ip,
-            input.next,
-            await checkoutSourceOf(db, request.headers, user.id),
-            input.offer,
-          );
+          )
+        : purchase?.kind === 'post' && method
+          ? await startPurchase(db, user, purchase.contentId, method, ip)
+          : await startCheckout(
+              db,
+              { id: user.id, email: user.email, name: user.name },
+              input.plan!,
+              ip,
+              input.next,
+              await checkoutSourceOf(db, request.headers, user.id),
+              input.offer,
+            );
     return new Response(null, {
       status: 303,
       headers: { location: started.url, 'cache-control': 'no-store' },

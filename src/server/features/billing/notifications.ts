@@ -174,6 +174,7 @@ export async function notifyKonbiniVoucher(db: Db, purchase: Purchase): Promise<
       total: formatYen(purchase.amount),
       expiresAt: voucherExpiresAt,
       url: voucherUrl,
+      tip: purchase.kind === 'tip',
     }),
   );
 }

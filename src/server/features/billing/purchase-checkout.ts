@@ -97,6 +97,13 @@ async function clearEarlier(db: Db, provider: BillingProvider, earlier: Purchase
   }
 }
 
+/** Konbini takes ¥120 and more (Stripe's range): refused below it, whatever is paid for. */
+export function checkMethod(method: PurchaseMethod, amount: number): void {
+  if (method === 'konbini' && amount < KONBINI_MINIMUM) {
+    throw refuse(`コンビニ払いは ¥${KONBINI_MINIMUM} 以上のお支払いでご利用いただけます。`);
+  }
+}
+
 export async function startPurchase(
   db: Db,
   user: AppUser,
@@ -105,9 +112,7 @@ export async function startPurchase(
   ip: string | null,
 ): Promise<{ url: string; purchase: Purchase }> {
   const { post, price } = await postOnSale(user, contentId);
-  if (method === 'konbini' && price < KONBINI_MINIMUM) {
-    throw refuse(`コンビニ払いは ¥${KONBINI_MINIMUM} 以上のお支払いでご利用いただけます。`);
-  }
+  checkMethod(method, price);
   const provider = await billingProvider(db);
   await clearEarlier(db, provider, await livePostPurchase(db, user.id, post));
   const customerId = await ensureCustomer(db, { id: user.id, email: user.email, name: user.name });
@@ -122,11 +127,28 @@ export async function startPurchase(
   });
   if (!purchase)
     throw refuse('この記事のお手続きが進行中です。しばらくしてからもう一度お試しください。');
+  return openPaymentSession(db, provider, purchase, {
+    userId: user.id,
+    ip,
+    name: purchase.title,
+    cancelPath: purchaseConfirmPath(post.id),
+  });
+}
+
+/**
+ * The provider's Checkout Session in payment mode for a pending row, with exactly the row's
+ * amount and its id in the metadata (a failure marks the row failed), and the audit line of
+ * its start: the one way every one-time payment reaches the provider.
+ */
+export async function openPaymentSession(
+  db: Db,
+  provider: BillingProvider,
+  purchase: Purchase,
+  options: { userId: string; ip: string | null; name: string; cancelPath: string },
+): Promise<{ url: string; purchase: Purchase }> {
   let session: Stripe.Checkout.Session;
   try {
-    session = await provider.stripe.checkout.sessions.create(
-      sessionParams(provider, purchase, post.id, customerId, user.id),
-    );
+    session = await provider.stripe.checkout.sessions.create(sessionParams(purchase, options));
   } catch (error) {
     await markPurchaseFailed(db, purchase.id, new Date());
     throw error;
@@ -134,28 +156,37 @@ export async function startPurchase(
   if (!session.url) throw new Error('billing: the payment session has no URL');
   await setPurchaseSession(db, purchase.id, session.id);
   await recordAudit(db, {
-    actor: user.id,
+    actor: options.userId,
     action: 'billing.purchase.start',
-    target: user.id,
-    ip,
-    detail: { purchase: purchase.id, session: session.id, post: post.id, amount: price, method },
+    target: options.userId,
+    ip: options.ip,
+    detail: {
+      purchase: purchase.id,
+      session: session.id,
+      kind: purchase.kind,
+      post: purchase.contentId,
+      amount: purchase.amount,
+      method: purchase.method,
+    },
   });
   return { url: session.url, purchase: { ...purchase, sessionId: session.id } };
 }
 
 function sessionParams(
-  provider: BillingProvider,
   purchase: Purchase,
-  contentId: string,
-  customer: string,
-  userId: string,
+  options: { userId: string; name: string; cancelPath: string },
 ): Stripe.Checkout.SessionCreateParams {
   const { SITE_URL } = env();
-  const metadata = { purchase: purchase.id, userId, kind: 'post', post: contentId };
+  const metadata = {
+    purchase: purchase.id,
+    userId: options.userId,
+    kind: purchase.kind,
+    ...(purchase.contentId ? { post: purchase.contentId } : {}),
+  };
   return {
     mode: 'payment',
-    customer,
-    client_reference_id: userId,
+    customer: purchase.customerId,
+    client_reference_id: options.userId,
     line_items: [
       {
         quantity: 1,
@@ -163,7 +194,7 @@ function sessionParams(
           currency: 'jpy',
           unit_amount: purchase.amount,
           tax_behavior: 'inclusive',
-          product_data: { name: purchase.title },
+          product_data: { name: options.name },
         },
       },
     ],
@@ -178,6 +209,6 @@ function sessionParams(
     invoice_creation: { enabled: true, invoice_data: { metadata } },
     locale: 'ja',
     success_url: `${SITE_URL}${purchaseStatusPath(purchase.id)}`,
-    cancel_url: `${SITE_URL}${purchaseConfirmPath(contentId)}`,
+    cancel_url: `${SITE_URL}${options.cancelPath}`,
   };
 }

@@ -47,7 +47,10 @@ async function rowOf(db: Db, session: Stripe.Checkout.Session): Promise<Purchase
   return null;
 }
 
-/** The paid row with its audit line, in one transaction: the row paid is the grant. */
+/**
+ * The paid row with its audit line, in one transaction: the row paid is the grant (of a post;
+ * a paid tip grants nothing).
+ */
 async function pay(db: Db, row: Purchase, paymentIntentId: string | null): Promise<void> {
   const paid = await db.transaction(async (tx) => {
     const moved = await markPurchasePaid(tx, row.id, paymentIntentId, new Date());
@@ -58,6 +61,7 @@ async function pay(db: Db, row: Purchase, paymentIntentId: string | null): Promi
       target: row.userId,
       detail: {
         purchase: row.id,
+        kind: row.kind,
         post: row.contentId,
         amount: row.amount,
         method: row.method,
@@ -67,7 +71,8 @@ async function pay(db: Db, row: Purchase, paymentIntentId: string | null): Promi
     return moved;
   });
   // The buyer's audience cookie is not trusted past this: their next request reads the ledger.
-  if (paid?.userId) noteAudienceChange(paid.userId);
+  // A tip opens nothing: its payer's audience stays as it was.
+  if (paid?.userId && paid.kind === 'post') noteAudienceChange(paid.userId);
 }
 
 /** A payment-mode Checkout Session's event, applied to its purchase. */
@@ -125,9 +130,14 @@ export async function applyChargeRefunded(db: Db, chargeId: string): Promise<voi
       actor: 'billing',
       action: 'billing.purchase.refunded',
       target: row.userId,
-      detail: { purchase: row.id, post: row.contentId, amount: charge.amount_refunded },
+      detail: {
+        purchase: row.id,
+        kind: row.kind,
+        post: row.contentId,
+        amount: charge.amount_refunded,
+      },
     });
     return moved;
   });
-  if (refunded?.userId) noteAudienceChange(refunded.userId);
+  if (refunded?.userId && refunded.kind === 'post') noteAudienceChange(refunded.userId);
 }

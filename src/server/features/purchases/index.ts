@@ -6,6 +6,7 @@
 export {
   hasPaidPurchase,
   insertPendingPurchase,
+  listPaidTips,
   listPurchasesOf,
   livePostPurchase,
   markPurchaseExpired,
@@ -19,7 +20,9 @@ export {
   purchaseOf,
   purchaseByPaymentIntent,
   setPurchaseSession,
+  type PaidTip,
   type Purchase,
   type PurchasedPost,
+  type TipTotal,
 } from './ledger';
 export { paidPaymentsSince, type PaidPayment } from './revenue';

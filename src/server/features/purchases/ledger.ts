@@ -1,9 +1,9 @@
 import 'server-only';
 import { randomUUID } from 'node:crypto';
-import { and, desc, eq, inArray } from 'drizzle-orm';
+import { and, desc, eq, inArray, sql } from 'drizzle-orm';
 import type { PurchaseMethod, PurchaseState } from '@/lib/billing/purchase';
 import type { Db } from '@/server/platform/db/client';
-import { purchases } from '@/server/platform/db/schema';
+import { purchases, userPublicProfiles } from '@/server/platform/db/schema';
 
 /**
  * The purchases ledger (docs/decisions/053-one-time-payments.md): every read and write of the
@@ -76,15 +76,19 @@ const postIs = (post: PurchasedPost) =>
 export const newPurchaseId = () => `pur_${randomUUID().replaceAll('-', '')}`;
 
 /**
- * Writes a pending purchase of a post; null when the reader already has a live one (waiting or
- * paid) of it, also when two checkouts race (the unique index decides).
+ * Writes a pending purchase of a post, or a tip for one (`kind: 'tip'`, with the payer's
+ * message); null when the reader already has a live purchase (waiting or paid) of the post,
+ * also when two checkouts race (the unique index decides; it holds for purchases only, so a
+ * reader may tip a post as often as they like).
  */
 export async function insertPendingPurchase(
   db: Db,
   row: {
     id: string;
     userId: string;
+    kind?: 'post' | 'tip';
     post: PurchasedPost & { title: string };
+    message?: string | null;
     amount: number;
     tax: number;
     method: PurchaseMethod;
@@ -96,11 +100,12 @@ export async function insertPendingPurchase(
     .values({
       id: row.id,
       userId: row.userId,
-      kind: 'post',
+      kind: row.kind ?? 'post',
       endpoint: 'posts',
       contentId: row.post.id,
       contentCreatedAt: new Date(row.post.createdAt),
       title: row.post.title,
+      message: row.message ?? null,
       amount: row.amount,
       tax: row.tax,
       method: row.method,
@@ -166,12 +171,17 @@ export async function ownsPost(db: Db, userId: string, post: PurchasedPost): Pro
   return rows.length > 0;
 }
 
-/** Whether the reader has any paid purchase (their post pages are rendered for them alone). */
+/**
+ * Whether the reader has any paid purchase of a post (their post pages are rendered for them
+ * alone); a tip opens nothing, so it does not count.
+ */
 export async function hasPaidPurchase(db: Db, userId: string): Promise<boolean> {
   const rows = await db
     .select({ id: purchases.id })
     .from(purchases)
-    .where(and(eq(purchases.userId, userId), eq(purchases.state, 'paid')))
+    .where(
+      and(eq(purchases.userId, userId), eq(purchases.kind, 'post'), eq(purchases.state, 'paid')),
+    )
     .limit(1);
   return rows.length > 0;
 }
@@ -234,3 +244,60 @@ export const notePurchaseVoucher = (
     voucherUrl: voucher.url,
     voucherExpiresAt: voucher.expiresAt,
   });
+
+/** A paid tip as the staff's list shows it: who (a public display name, if any), for what, how. */
+export type PaidTip = Pick<
+  Purchase,
+  'id' | 'contentId' | 'title' | 'amount' | 'message' | 'method' | 'paidAt'
+> & { payerName: string | null };
+
+/** Paid tips per post: how many, the sum, and the post's title at its latest tip. */
+export type TipTotal = { contentId: string; title: string; count: number; amount: number };
+
+const paidTips = (contentId?: string) =>
+  and(
+    eq(purchases.kind, 'tip'),
+    eq(purchases.state, 'paid'),
+    contentId ? eq(purchases.contentId, contentId) : undefined,
+  );
+
+/**
+ * The paid tips (refunded ones are not), newest first, of one post or all, with the payer's
+ * public display name (null for a deleted account: the row stays, anonymised), and the totals
+ * per post, largest first.
+ */
+export async function listPaidTips(
+  db: Db,
+  options: { contentId?: string; limit?: number } = {},
+): Promise<{ tips: PaidTip[]; totals: TipTotal[] }> {
+  const [tips, totals] = await Promise.all([
+    db
+      .select({
+        id: purchases.id,
+        contentId: purchases.contentId,
+        title: purchases.title,
+        amount: purchases.amount,
+        message: purchases.message,
+        method: purchases.method,
+        paidAt: purchases.paidAt,
+        payerName: userPublicProfiles.displayName,
+      })
+      .from(purchases)
+      .leftJoin(userPublicProfiles, eq(userPublicProfiles.userId, purchases.userId))
+      .where(paidTips(options.contentId))
+      .orderBy(desc(purchases.paidAt))
+      .limit(options.limit ?? 200),
+    db
+      .select({
+        contentId: sql<string>`${purchases.contentId}`,
+        title: sql<string>`(array_agg(${purchases.title} order by ${purchases.paidAt} desc))[1]`,
+        count: sql<number>`count(*)::int`,
+        amount: sql<number>`sum(${purchases.amount})::int`,
+      })
+      .from(purchases)
+      .where(paidTips(options.contentId))
+      .groupBy(purchases.contentId)
+      .orderBy(desc(sql`sum(${purchases.amount})`)),
+  ]);
+  return { tips, totals };
+}

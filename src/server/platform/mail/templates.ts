@@ -512,22 +512,24 @@ export const billingMails = {
     }),
 
   /**
-   * A konbini payment's voucher (docs/decisions/053-one-time-payments.md): what was bought, the
-   * amount, the deadline and the provider's voucher page with the payment numbers.
+   * A konbini payment's voucher (docs/decisions/053-one-time-payments.md): what was bought (or
+   * tipped), the amount, the deadline and the provider's voucher page with the payment numbers.
    */
   konbiniVoucher: (
     to: string,
     name: string,
-    voucher: { title: string; total: string; expiresAt: Date; url: string },
+    voucher: { title: string; total: string; expiresAt: Date; url: string; tip?: boolean },
   ) =>
     render(to, {
       kind: 'billing-konbini-voucher',
       subject: '【お支払いのお願い】コンビニでのお支払い番号のお知らせ',
       greeting: dear(name),
       paragraphs: [
-        `「${voucher.title}」のご購入（${voucher.total}、税込）のお支払い番号を発行しました。`,
-        `${formatDateTime(voucher.expiresAt)}までに、{action}に記載のコンビニでお支払いください。お支払いが確認でき次第、記事を全文お読みいただけます。`,
-        '期限までにお支払いがない場合、ご購入は取り消されます（お支払いは発生しません）。',
+        voucher.tip
+          ? `記事「${voucher.title}」へのチップ（${voucher.total}、税込）のお支払い番号を発行しました。`
+          : `「${voucher.title}」のご購入（${voucher.total}、税込）のお支払い番号を発行しました。`,
+        `${formatDateTime(voucher.expiresAt)}までに、{action}に記載のコンビニでお支払いください。お支払いが確認でき次第、${voucher.tip ? 'チップを編集部にお届けします' : '記事を全文お読みいただけます'}。`,
+        `期限までにお支払いがない場合、${voucher.tip ? 'チップ' : 'ご購入'}は取り消されます（お支払いは発生しません）。`,
       ],
       action: { label: 'お支払い番号を表示する', url: voucher.url },
     }),

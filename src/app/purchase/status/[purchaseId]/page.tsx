@@ -7,6 +7,8 @@ import styles from '@/components/billing/billing.module.css';
 import { PageNotice } from '@/components/billing/page-notice';
 import { formatDateTime, formatYen } from '@/lib/format';
 import { purchaseConfirmPath, purchaseStatusPath } from '@/lib/billing/purchase';
+import { tipConfirmPath, tipName } from '@/lib/billing/tip';
+import { TipThanks } from '@/components/tips/tip-thanks';
 import { purchaseOf } from '@/server/features/purchases';
 import { requireUser } from '@/server/features/identity/session';
 import { getDb } from '@/server/platform/db/client';
@@ -21,9 +23,9 @@ export const metadata = sitePageMetadata({
 });
 
 /**
- * The provider's success_url of a single article (docs/decisions/053-one-time-payments.md): it
- * shows what the ledger says and never marks anything paid — only the provider's events do. Paid:
- * on to the post in full. Waiting for the event: 「お支払いを確認しています」, looked at again
+ * The provider's success_url of a single article or a tip (docs/decisions/053-one-time-payments.md):
+ * it shows what the ledger says and never marks anything paid — only the provider's events do.
+ * Paid: on to the post in full (a tip: thanks, and back to the post). Waiting for the event: 「お支払いを確認しています」, looked at again
  * in a moment (a refresh that needs no JavaScript). A konbini voucher: its deadline and page.
  */
 export default async function PurchaseStatusPage({ params }: RouteParamsProps<'purchaseId'>) {
@@ -32,8 +34,17 @@ export default async function PurchaseStatusPage({ params }: RouteParamsProps<'p
   const purchase = await purchaseOf(await getDb(), user.id, purchaseId);
   if (!purchase) notFound();
   const postHref = purchase.contentId ? `/posts/${purchase.contentId}` : '/';
-  if (purchase.state === 'paid') redirect(postHref);
-  const title = `記事「${purchase.title}」（${formatYen(purchase.amount)}、税込）`;
+  const tip = purchase.kind === 'tip';
+  if (purchase.state === 'paid' && !tip) redirect(postHref);
+  if (purchase.state === 'paid') return <TipThanks tip={purchase} postHref={postHref} />;
+  const title = `${tip ? tipName(purchase.title) : `記事「${purchase.title}」`}（${formatYen(purchase.amount)}、税込）`;
+  // What the payment, once confirmed, does: a bought post opens, a tip reaches the editors.
+  const onceConfirmed = tip ? 'チップを編集部にお届けします' : '全文をお読みいただけます';
+  const again = !purchase.contentId
+    ? null
+    : tip
+      ? { href: tipConfirmPath(purchase.contentId, purchase), label: 'もう一度チップを送る' }
+      : { href: purchaseConfirmPath(purchase.contentId), label: 'もう一度購入する' };
   return (
     <div className={`${styles.page} ${styles.narrow}`}>
       {purchase.state === 'pending' && !purchase.voucherUrl ? (
@@ -51,7 +62,8 @@ export default async function PurchaseStatusPage({ params }: RouteParamsProps<'p
           <p>
             {title}のお支払い番号を発行しました。
             {purchase.voucherExpiresAt ? `${formatDateTime(purchase.voucherExpiresAt)}までに` : ''}
-            コンビニでお支払いください。お支払いが確認でき次第、全文をお読みいただけます。同じ内容をメールでもお送りしました。
+            コンビニでお支払いください。お支払いが確認でき次第、{onceConfirmed}
+            。同じ内容をメールでもお送りしました。
           </p>
           <p>
             <a href={purchase.voucherUrl}>お支払い番号を表示する</a>
@@ -59,7 +71,9 @@ export default async function PurchaseStatusPage({ params }: RouteParamsProps<'p
         </PageNotice>
       ) : purchase.state === 'pending' ? (
         <PageNotice tone="info">
-          <p>{title}のお支払いの確認を待っています。確認でき次第、記事を全文お読みいただけます。</p>
+          <p>
+            {title}のお支払いの確認を待っています。確認でき次第、{onceConfirmed}。
+          </p>
           <p>
             <Link href={purchaseStatusPath(purchase.id)}>再読み込みする</Link>
           </p>
@@ -70,11 +84,11 @@ export default async function PurchaseStatusPage({ params }: RouteParamsProps<'p
             {title}は
             {purchase.state === 'refunded'
               ? '返金済みです。'
-              : 'お支払いの期限が過ぎたか、お支払いが完了しなかったため、購入されていません（料金はかかっていません）。'}
+              : `お支払いの期限が過ぎたか、お支払いが完了しなかったため、${tip ? '送られていません' : '購入されていません'}（料金はかかっていません）。`}
           </p>
-          {purchase.contentId && purchase.state !== 'refunded' ? (
+          {again && purchase.state !== 'refunded' ? (
             <p>
-              <Link href={purchaseConfirmPath(purchase.contentId)}>もう一度購入する</Link>
+              <Link href={again.href}>{again.label}</Link>
             </p>
           ) : null}
         </PageNotice>
