@@ -16,6 +16,16 @@ const config: NextConfig = {
     '@zxcvbn-ts/language-ja',
   ],
   typedRoutes: false,
+  experimental: {
+    // Each page loads the stylesheets of the CSS modules it imports, not one file of every
+    // route's (the default, 'loose', merged them all into a 119 KB stylesheet on every page).
+    // 'graph' cuts the build's one CSS order into shared files; with every page and layout
+    // importing src/styles/base.ts first, the root layout's modules come first in that order and
+    // make the files every page shares. requestCost: a further request is worth 50 KB of CSS a
+    // page does not use (100 KB, the default, gave some pages 65-76 KB; 30 KB up to 8 files).
+    // docs/decisions/050-css-per-page.md.
+    cssChunking: { type: 'graph', requestCost: 50_000 },
+  },
   images: {
     // Uploaded and demo media (src/server/platform/storage) and a hosted microCMS's image CDN.
     localPatterns: [

@@ -8,6 +8,8 @@
  *
  * `npm run bench:lighthouse`: a production build on the demo corpus (embedded PGlite), `/`, a
  * post and `/service-plans` beside the bare page. bench/pages.ts uses the same measure.
+ * `BENCH_COMPARE=http://127.0.0.1:<port>` adds the same pages of another build's server, each
+ * measured just before this build's in every round.
  */
 import { execFile } from 'node:child_process';
 import fs from 'node:fs';
@@ -36,6 +38,18 @@ export type LighthouseRun = {
   cls: number;
   tbt: number;
   fcp: number;
+  /**
+   * When the browser itself drew the first content and the largest, unthrottled: what the
+   * simulation starts from (the requests and tasks that ended before them count towards the
+   * simulated FCP and LCP).
+   */
+  drawnFcp: number;
+  drawnLcp: number;
+  /** The stylesheets that held the first paint back: how many, and their bytes as transferred. */
+  cssFiles: number;
+  cssBytes: number;
+  /** The page's HTML as transferred (compressed). */
+  htmlBytes: number;
   /** Lighthouse's measure of this machine's CPU speed, for reading TBT across runs. */
   benchmarkIndex: number;
 };
@@ -61,11 +75,31 @@ export async function lighthouse(url: string): Promise<LighthouseRun> {
     );
     const report = JSON.parse(fs.readFileSync(out, 'utf8')) as {
       categories: Record<string, { score: number | null }>;
-      audits: Record<string, { numericValue?: number }>;
+      audits: Record<
+        string,
+        {
+          numericValue?: number;
+          details?: {
+            items?: {
+              url?: string;
+              totalBytes?: number;
+              resourceType?: string;
+              transferSize?: number;
+              observedFirstContentfulPaint?: number;
+              observedLargestContentfulPaint?: number;
+            }[];
+          };
+        }
+      >;
       environment?: { benchmarkIndex?: number };
     };
     const score = (id: string) => Math.round((report.categories[id]?.score ?? 0) * 100);
     const audit = (id: string) => report.audits[id]?.numericValue ?? 0;
+    const items = (id: string) => report.audits[id]?.details?.items ?? [];
+    const blockingCss = items('render-blocking-insight').filter((item) =>
+      /\.css(?:$|\?)/.test(item.url ?? ''),
+    );
+    const html = items('network-requests').find((item) => item.resourceType === 'Document');
     return {
       perf: score('performance'),
       a11y: score('accessibility'),
@@ -75,6 +109,11 @@ export async function lighthouse(url: string): Promise<LighthouseRun> {
       cls: Number(audit('cumulative-layout-shift').toFixed(3)),
       tbt: Math.round(audit('total-blocking-time')),
       fcp: Math.round(audit('first-contentful-paint')),
+      drawnFcp: Math.round(items('metrics')[0]?.observedFirstContentfulPaint ?? 0),
+      drawnLcp: Math.round(items('metrics')[0]?.observedLargestContentfulPaint ?? 0),
+      cssFiles: blockingCss.length,
+      cssBytes: blockingCss.reduce((sum, item) => sum + (item.totalBytes ?? 0), 0),
+      htmlBytes: html?.transferSize ?? 0,
       benchmarkIndex: Math.round(report.environment?.benchmarkIndex ?? 0),
     };
   } finally {
@@ -108,7 +147,7 @@ export async function lighthouseRounds(
       const result = await lighthouse(target.url);
       runs.get(target.name)!.push(result);
       log(
-        `  round ${round + 1} ${target.name}: ${result.perf} (LCP ${result.lcp}, TBT ${result.tbt})`,
+        `  round ${round + 1} ${target.name}: ${result.perf} (LCP ${result.lcp}, TBT ${result.tbt}, drawn ${result.drawnFcp}/${result.drawnLcp})`,
       );
     }
   return targets.map((t) => {
@@ -121,8 +160,8 @@ export async function lighthouseRounds(
 export function lighthouseTable(rows: LighthouseRow[]): string {
   const bare = rows[0]!.median;
   return [
-    '| page | performance (runs) | vs bare | LCP ms (runs) | vs bare | TBT ms | FCP ms | CLS | a11y | BP | SEO | benchmarkIndex |',
-    '| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |',
+    '| page | performance (runs) | vs bare | LCP ms (runs) | vs bare | TBT ms | FCP ms | drawn FCP, LCP ms | CLS | blocking CSS (files, KB) | HTML KB | a11y | BP | SEO | benchmarkIndex |',
+    '| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |',
     ...rows
       .map(({ name, runs, median: m }) =>
         [
@@ -133,7 +172,10 @@ export function lighthouseTable(rows: LighthouseRow[]): string {
           m.lcp - bare.lcp,
           m.tbt,
           m.fcp,
+          `${m.drawnFcp}, ${m.drawnLcp}`,
           m.cls,
+          `${m.cssFiles}, ${(m.cssBytes / 1024).toFixed(1)}`,
+          (m.htmlBytes / 1024).toFixed(1),
           m.a11y,
           m.bp,
           m.seo,
@@ -167,13 +209,18 @@ async function main(): Promise<void> {
   const bare = await startBareApp();
   const base = `http://127.0.0.1:${server.port}`;
   const post = process.env.BENCH_POST ?? '/posts/post-001';
+  const pages = ['/', post, '/service-plans'];
+  // Another build's server on the same demo corpus (`npm start` of main, say), measured in the
+  // same rounds: a before and after that share the machine's load of the moment.
+  const compare = process.env.BENCH_COMPARE;
   try {
     const rows = await lighthouseRounds(
       [
         { name: 'bench/bare-app', url: bare.url },
-        { name: '`/`', url: `${base}/` },
-        { name: `\`${post}\``, url: base + post },
-        { name: '`/service-plans`', url: `${base}/service-plans` },
+        ...pages.flatMap((page) => [
+          ...(compare ? [{ name: `\`${page}\` (${compare})`, url: compare + page }] : []),
+          { name: `\`${page}\``, url: base + page },
+        ]),
       ],
       Number(process.env.BENCH_ROUNDS ?? 3),
       console.log,

@@ -1,4 +1,5 @@
 import './globals.css';
+import '@/styles/base';
 import type { Metadata, Viewport } from 'next';
 import { Suspense, type ReactNode } from 'react';
 import { AuthStateProvider } from '@/components/account/auth-state.client';

@@ -1,3 +1,4 @@
+import '@/styles/base';
 import { seriesPath } from '@/lib/authors/works';
 import type { Metadata } from 'next';
 import { currentIssue } from '@/components/feature/issue';

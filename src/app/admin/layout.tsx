@@ -1,3 +1,4 @@
+import '@/styles/base';
 import type { ReactNode } from 'react';
 import { AdminNav } from '@/components/admin/nav/admin-nav.client';
 import { ADMIN_HOME, sectionsFor } from '@/components/admin/nav/sections';

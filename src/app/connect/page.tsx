@@ -1,3 +1,4 @@
+import '@/styles/base';
 import { CONNECT_DESCRIPTION } from '@/lib/site';
 import Link from 'next/link';
 import { connectCard } from '@/components/listing/cards';

@@ -1,3 +1,4 @@
+import '@/styles/base';
 import { SitePageView, siteObjectPageMetadata } from '@/components/content/site-page';
 
 // Read from the content service per request, never at build time.

@@ -1,3 +1,4 @@
+import '@/styles/base';
 import { currentIssue } from '@/components/feature/issue';
 import { CurrentIssue, type IssueWithLead, IssueList } from '@/components/feature/issue-list';
 import styles from '@/components/feature/feature.module.css';

@@ -1,3 +1,4 @@
+import '@/styles/base';
 import Link from 'next/link';
 import { JobList } from '@/components/jobs/job-card';
 import { JobFilterForm } from '@/components/jobs/job-filter-form';

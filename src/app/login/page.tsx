@@ -1,3 +1,4 @@
+import '@/styles/base';
 import Link from 'next/link';
 import { redirect } from 'next/navigation';
 import { PasswordSignInForm, SignInLinkForm } from '@/components/account/sign-in-forms';

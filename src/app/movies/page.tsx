@@ -1,3 +1,4 @@
+import '@/styles/base';
 import { movieCard } from '@/components/listing/cards';
 import { EmptyState, ListPage, PagedCards } from '@/components/listing/list-page';
 import { pageParam, type SearchParamsProps } from '@/components/listing/page-params';

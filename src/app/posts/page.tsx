@@ -1,3 +1,4 @@
+import '@/styles/base';
 import Link from 'next/link';
 import { postCard } from '@/components/listing/cards';
 import { EmptyState, ListPage, PagedCards } from '@/components/listing/list-page';

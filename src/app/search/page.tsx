@@ -1,3 +1,4 @@
+import '@/styles/base';
 import type { Metadata } from 'next';
 import { headers } from 'next/headers';
 import { redirect } from 'next/navigation';

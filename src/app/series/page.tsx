@@ -1,3 +1,4 @@
+import '@/styles/base';
 import { CardGrid } from '@/components/listing/content-card';
 import { postCard } from '@/components/listing/cards';
 import { EmptyState, ListPage, Section } from '@/components/listing/list-page';

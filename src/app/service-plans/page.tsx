@@ -1,3 +1,4 @@
+import '@/styles/base';
 import { type PlansViewer, PlansView } from '@/components/billing/plans-view';
 import { sitePageMetadata } from '@/components/listing/site-metadata';
 import { toCurrentPlanView, toPlanView } from '@/components/billing/views';

@@ -1,3 +1,4 @@
+import '@/styles/base';
 import { toPlanView } from '@/components/billing/views';
 import {
   priceCellHtml,

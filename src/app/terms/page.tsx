@@ -1,3 +1,4 @@
+import '@/styles/base';
 import { SitePageView, siteObjectPageMetadata } from '@/components/content/site-page';
 import { PRIVACY_HEADING } from '@/server/features/content/site-pages';
 

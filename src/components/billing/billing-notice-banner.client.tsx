@@ -3,7 +3,7 @@
 import { usePathname } from 'next/navigation';
 import type { BillingNotice } from '@/lib/billing-notice';
 import { BillingNoticeMessage, billingNoticeLabel } from './billing-notice-message';
-import styles from './billing.module.css';
+import styles from './billing-notice.module.css';
 
 /**
  * The billing notice's band under the header, as the server rendered it for its reader

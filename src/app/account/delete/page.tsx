@@ -1,3 +1,4 @@
+import '@/styles/base';
 import Link from 'next/link';
 import { CurrentPasswordField } from '@/components/account/account-fields';
 import { PostForm, Checkbox } from '@/components/forms/form.client';

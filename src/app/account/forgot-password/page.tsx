@@ -1,3 +1,4 @@
+import '@/styles/base';
 import Link from 'next/link';
 import { EmailField } from '@/components/account/account-fields';
 import { PostForm } from '@/components/forms/form.client';

@@ -1,3 +1,4 @@
+import '@/styles/base';
 import Link from 'next/link';
 import { accountMetadata } from '@/components/account/metadata';
 import { ReceiptList } from '@/components/billing/receipt-view';

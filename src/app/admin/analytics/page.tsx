@@ -1,3 +1,4 @@
+import '@/styles/base';
 import Link from 'next/link';
 import type { ReactNode } from 'react';
 import { accountMetadata, gatedMetadata } from '@/components/account/metadata';

@@ -1,3 +1,4 @@
+import '@/styles/base';
 import { StaffPageTitle } from '@/components/admin/staff-list-page';
 import { accountMetadata, gatedMetadata } from '@/components/account/metadata';
 import styles from '@/components/admin/admin.module.css';

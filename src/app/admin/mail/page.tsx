@@ -1,3 +1,4 @@
+import '@/styles/base';
 import Link from 'next/link';
 import { StaffPageTitle } from '@/components/admin/staff-list-page';
 import { headers } from 'next/headers';

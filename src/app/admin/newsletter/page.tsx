@@ -1,3 +1,4 @@
+import '@/styles/base';
 import Link from 'next/link';
 import { accountMetadata, gatedMetadata } from '@/components/account/metadata';
 import { requireNewsletterStaff } from '@/server/features/newsletter/console';

@@ -1,3 +1,4 @@
+import '@/styles/base';
 import { accountMetadata, gatedMetadata } from '@/components/account/metadata';
 import adminStyles from '@/components/admin/admin.module.css';
 import { CreateOfferForm, OfferList } from '@/components/admin/offers/offer-console';

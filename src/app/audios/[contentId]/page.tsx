@@ -1,3 +1,4 @@
+import '@/styles/base';
 import { BookmarkButton } from '@/components/bookmarks/bookmark-button.client';
 import { AccessBadge } from '@/components/content/access-badge';
 import { AuthorLinks } from '@/components/content/author-links';

@@ -1,3 +1,4 @@
+import '@/styles/base';
 import { notFound } from 'next/navigation';
 import { AuthorProfile } from '@/components/authors/author-profile';
 import styles from '@/components/authors/authors.module.css';

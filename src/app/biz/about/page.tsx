@@ -1,3 +1,4 @@
+import '@/styles/base';
 import { SitePageView, siteObjectPageMetadata } from '@/components/content/site-page';
 
 // The partner programme, from the content service's `biz-about` object, read per request.

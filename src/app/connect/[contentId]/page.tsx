@@ -1,3 +1,4 @@
+import '@/styles/base';
 import { BookmarkButton } from '@/components/bookmarks/bookmark-button.client';
 import { ItemCover, ItemHeader } from '@/components/content/item-header';
 import { PaywalledLead } from '@/components/content/paywalled-lead';

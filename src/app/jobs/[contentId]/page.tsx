@@ -1,3 +1,4 @@
+import '@/styles/base';
 import type { Metadata } from 'next';
 import { notFound } from 'next/navigation';
 import { type ApplyLinks, JobArticle } from '@/components/jobs/job-article';

@@ -1,3 +1,4 @@
+import '@/styles/base';
 import { notFound } from 'next/navigation';
 import type { ReactNode } from 'react';
 import { accountMetadata } from '@/components/account/metadata';

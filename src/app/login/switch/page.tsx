@@ -1,3 +1,4 @@
+import '@/styles/base';
 import type { Metadata } from 'next';
 import { redirect } from 'next/navigation';
 import { AccountPage, Notice } from '@/components/account/account-page';

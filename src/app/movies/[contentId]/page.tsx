@@ -1,3 +1,4 @@
+import '@/styles/base';
 import { BookmarkButton } from '@/components/bookmarks/bookmark-button.client';
 import { AuthorLinks } from '@/components/content/author-links';
 import { CoverImage, ItemHeader } from '@/components/content/item-header';

@@ -1,3 +1,4 @@
+import '@/styles/base';
 import { AccountPage, Notice } from '@/components/account/account-page';
 import { accountMetadata } from '@/components/account/metadata';
 import type { SearchParamsProps } from '@/components/listing/page-params';

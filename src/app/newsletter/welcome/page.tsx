@@ -1,3 +1,4 @@
+import '@/styles/base';
 import Link from 'next/link';
 import { AccountPage, Notice } from '@/components/account/account-page';
 import { accountMetadata } from '@/components/account/metadata';

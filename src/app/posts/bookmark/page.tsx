@@ -1,3 +1,4 @@
+import '@/styles/base';
 import { Notice } from '@/components/account/account-page';
 import { BookmarkList } from '@/components/bookmarks/bookmark-list';
 import styles from '@/components/bookmarks/bookmark-list.module.css';

@@ -1,3 +1,4 @@
+import '@/styles/base';
 import {
   type CheckoutStatusView,
   CheckoutStatus,

@@ -1,3 +1,4 @@
+import '@/styles/base';
 import { notFound, redirect } from 'next/navigation';
 import { CheckoutConfirmation } from '@/components/billing/checkout-confirmation';
 import { GuestCheckoutForm } from '@/components/billing/guest-checkout-form';

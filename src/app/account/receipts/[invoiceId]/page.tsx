@@ -1,3 +1,4 @@
+import '@/styles/base';
 import { notFound } from 'next/navigation';
 import { accountMetadata } from '@/components/account/metadata';
 import { receiptAddressee } from '@/components/billing/receipt-addressee';

@@ -1,3 +1,4 @@
+import '@/styles/base';
 import { accountMetadata, gatedMetadata } from '@/components/account/metadata';
 import styles from '@/components/admin/admin.module.css';
 import { ContentList } from '@/components/admin/content/content-list';

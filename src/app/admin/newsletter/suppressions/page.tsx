@@ -1,3 +1,4 @@
+import '@/styles/base';
 import { accountMetadata, gatedMetadata } from '@/components/account/metadata';
 import { requireAdmin } from '@/server/features/identity/session';
 import adminStyles from '@/components/admin/admin.module.css';

@@ -1,3 +1,4 @@
+import '@/styles/base';
 import Link from 'next/link';
 import { notFound } from 'next/navigation';
 import { accountMetadata, gatedMetadata } from '@/components/account/metadata';

@@ -1,3 +1,4 @@
+import '@/styles/base';
 import { notFound } from 'next/navigation';
 import { accountMetadata, gatedMetadata } from '@/components/account/metadata';
 import biz from '@/components/biz/biz-admin.module.css';

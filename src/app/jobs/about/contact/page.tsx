@@ -1,3 +1,4 @@
+import '@/styles/base';
 import Link from 'next/link';
 import { TextArea } from '@/components/forms/form.client';
 import { inquiryRoute, SenderFields } from '@/components/forms/inquiry-parts';

@@ -1,3 +1,4 @@
+import '@/styles/base';
 import type { Metadata } from 'next';
 import { notFound, redirect } from 'next/navigation';
 import { ListingPreview } from '@/components/jobs-post/listing-preview';

@@ -1,3 +1,4 @@
+import '@/styles/base';
 import Link from 'next/link';
 import { notFound, redirect } from 'next/navigation';
 import { sitePageMetadata } from '@/components/listing/site-metadata';

@@ -1,3 +1,4 @@
+import '@/styles/base';
 import { gatedMetadata } from '@/components/account/metadata';
 import styles from '@/components/admin/admin.module.css';
 import { StepBreadcrumb } from '@/components/admin/newsletter/newsletter-step';
