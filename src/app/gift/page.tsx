@@ -1,3 +1,4 @@
+import '@/styles/base';
 import Link from 'next/link';
 import { sitePageMetadata } from '@/components/listing/site-metadata';
 import styles from '@/components/billing/billing.module.css';

@@ -1,3 +1,4 @@
+import '@/styles/base';
 import Link from 'next/link';
 import { Button } from '@/components/ui/button';
 import { sitePageMetadata } from '@/components/listing/site-metadata';

@@ -1,3 +1,4 @@
+import '@/styles/base';
 import Link from 'next/link';
 import type { Metadata } from 'next';
 import { Button, ButtonLink } from '@/components/ui/button';
