@@ -17,3 +17,5 @@ export * from './schema/bookmarks'; // bookmarks
 export * from './schema/contact'; // contact messages
 export * from './schema/gifts'; // gift links
 export * from './schema/purchases'; // one-time payments (single articles)
+export * from './schema/settings'; // site settings changed on the console
+export * from './schema/metered'; // metered reads (free members' monthly allowance)
