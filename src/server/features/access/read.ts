@@ -146,7 +146,9 @@ export const readPost = cache(
     const first = postFor(viewer, found, freePlan, gift, bought);
     const closedToPlans = !first.full && first.cta.opensWith === 'subscribe';
     const meter = preview ? null : await meterOf(viewer, found, closedToPlans);
-    const gated = meter?.opened ? postFor(viewer, found, freePlan, gift, bought, [found.id]) : first;
+    const gated = meter?.opened
+      ? postFor(viewer, found, freePlan, gift, bought, [found.id])
+      : first;
     // A post opened by the reader's own purchase is no audience's page: never cached for one.
     if (gated.full && (gated.bought || gated.metered)) noteAudience(null);
     return {

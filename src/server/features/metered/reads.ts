@@ -35,11 +35,15 @@ export async function meterRead(
     eq(meteredReads.contentCreatedAt, createdAt),
   );
   const decide = async (tx: Db): Promise<Metered> => {
-    const [read] = await tx.select({ month: meteredReads.month }).from(meteredReads).where(thisPost);
+    const [read] = await tx
+      .select({ month: meteredReads.month })
+      .from(meteredReads)
+      .where(thisPost);
     const [row] = await tx.select({ n: count() }).from(meteredReads).where(mine);
     const used = row?.n ?? 0;
     if (read) return { opened: true, left: Math.max(0, allowance - used) };
-    if (!consume || used >= allowance) return { opened: false, left: Math.max(0, allowance - used) };
+    if (!consume || used >= allowance)
+      return { opened: false, left: Math.max(0, allowance - used) };
     await tx.insert(meteredReads).values({
       userId,
       month,
