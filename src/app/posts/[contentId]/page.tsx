@@ -3,7 +3,7 @@ import Link from 'next/link';
 import { BookmarkButton } from '@/components/bookmarks/bookmark-button.client';
 import { AuthorLinks } from '@/components/content/author-links';
 import { ItemCover, ItemHeader } from '@/components/content/item-header';
-import { FreePlanNote } from '@/components/content/paywall';
+import { FreePlanNote, MeterNote } from '@/components/content/paywall';
 import { PaywalledLead } from '@/components/content/paywalled-lead';
 import { RichText, richBody } from '@/components/content/rich-text';
 import { TableOfContents } from '@/components/content/table-of-contents';
@@ -27,7 +27,7 @@ import { type PostCard, listPosts, listSeriesEpisodes } from '@/server/features/
 import type { Post } from '@/server/features/content/schemas';
 import type { RouteParamsProps, SearchParamsProps } from '@/components/listing/page-params';
 import { GiftBanner, GiftLink, GiftRefusedNote } from '@/components/gifts/gift-banner';
-import { GiftInvitation } from '@/components/gifts/gift-invitation';
+import { GiftInvitation, PlanInvitation } from '@/components/gifts/gift-invitation';
 import { GIFT_PARAM, giftTokenOf } from '@/lib/gifts/gift-link';
 import { mayGift } from '@/lib/access/post-access';
 import { leadTextOf, readShownOr404 } from '@/components/content/item-page';
@@ -143,10 +143,19 @@ export default async function PostPage({ params, searchParams }: PostPageProps) 
           {shown.full ? (
             <>
               {shown.freePlan ? <FreePlanNote /> : null}
+              {shown.metered && shown.meter?.left !== undefined ? (
+                <MeterNote left={shown.meter.left} />
+              ) : null}
               <div className={post.isPublicPreview ? undefined : PAYWALLED_CLASS}>
                 <RichText body={rendered} />
               </div>
               {shown.gift ? <GiftInvitation returnTo={path} /> : null}
+              {shown.metered ? (
+                <PlanInvitation
+                  returnTo={path}
+                  text="この記事は、無料会員が毎月読める会員限定記事のひとつとしてお読みいただきました。有料プランに登録すると、本数を気にせずすべての記事を全文お読みいただけます。"
+                />
+              ) : null}
             </>
           ) : (
             <>

@@ -268,10 +268,11 @@ describe('which requests the front server counts', () => {
 
   describe('through the pipeline', () => {
     const counted: Record<string, boolean> = {};
-    async function framework(req: IncomingMessage, res: ServerResponse) {
+    function framework(req: IncomingMessage, res: ServerResponse) {
       counted[String(req.headers['x-test'])] = readerOpensPage();
       res.setHeader('content-type', 'text/html; charset=utf-8');
       res.end('<p>ok</p>');
+      return Promise.resolve();
     }
     const server = createFrontServer();
     let base = '';

@@ -57,6 +57,6 @@ export async function meterRead(
   if (!consume) return decide(db);
   return db.transaction(async (tx) => {
     await tx.select({ id: user.id }).from(user).where(eq(user.id, userId)).for('update');
-    return decide(tx as unknown as Db);
+    return decide(tx);
   });
 }
