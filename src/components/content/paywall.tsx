@@ -249,7 +249,8 @@ function LockIcon() {
 export function MeterNote({ left }: { left: number }) {
   return (
     <p className={styles.freePlanNote}>
-      {meterLeftText(left)}（無料会員は会員限定の記事を毎月決まった本数まで全文お読みいただけます。同じ記事は今月中なら何度でも読めます）。
+      {meterLeftText(left)}
+      （無料会員は会員限定の記事を毎月決まった本数まで全文お読みいただけます。同じ記事は今月中なら何度でも読めます）。
     </p>
   );
 }

@@ -29,13 +29,11 @@ async function readerTrialDays(userId: string | null): Promise<number> {
  * paid reader needs none, and `next` becomes the checkout's return address, which the billing
  * provider sees.
  */
-export function GiftInvitation({ returnTo }: { returnTo: string }) {
-  return (
-    <PlanInvitation
-      returnTo={returnTo}
-      text={`ギフトの記事は、贈られてから${GIFT_DAYS}日間お読みいただけます。有料プランに登録すると、この記事もほかの記事も、いつでも全文をお読みいただけます。`}
-    />
-  );
+export async function GiftInvitation({ returnTo }: { returnTo: string }) {
+  return await PlanInvitation({
+    returnTo,
+    text: `ギフトの記事は、贈られてから${GIFT_DAYS}日間お読みいただけます。有料プランに登録すると、この記事もほかの記事も、いつでも全文をお読みいただけます。`,
+  });
 }
 
 /**
