@@ -246,11 +246,11 @@ function LockIcon() {
  * members' post behind a paywall is no surprise. Placed at the top of the body.
  */
 /** The top of a metered read: how many more this month (「今月あと1本読めます」). */
-export function MeterNote({ left }: { left: number }) {
+export function MeterNote({ meter }: { meter: Required<MeterView> }) {
   return (
     <p className={styles.freePlanNote}>
-      {meterLeftText(left)}
-      （無料会員は会員限定の記事を毎月決まった本数まで全文お読みいただけます。同じ記事は今月中なら何度でも読めます）。
+      <strong>{meterLeftText(meter.left)}</strong>。無料会員は会員限定の記事を毎月{meter.perMonth}
+      本まで全文お読みいただけます（同じ記事は今月中なら何度でも読めます）。
     </p>
   );
 }

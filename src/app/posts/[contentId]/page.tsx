@@ -133,6 +133,10 @@ export default async function PostPage({ params, searchParams }: PostPageProps) 
       <div className={styles.actions}>
         <BookmarkButton endpoint="posts" contentId={post.id} title={post.title} />
       </div>
+      {shown.full && shown.metered && shown.meter?.left !== undefined ? (
+        // Near the top, above the cover: how many more this month (decision 055).
+        <MeterNote meter={{ perMonth: shown.meter.perMonth, left: shown.meter.left }} />
+      ) : null}
       <ItemCover
         image={post.coverImage ? { ...post.coverImage, alt: post.coverImage.alt ?? '' } : undefined}
       />
@@ -143,9 +147,6 @@ export default async function PostPage({ params, searchParams }: PostPageProps) 
           {shown.full ? (
             <>
               {shown.freePlan ? <FreePlanNote /> : null}
-              {shown.metered && shown.meter?.left !== undefined ? (
-                <MeterNote left={shown.meter.left} />
-              ) : null}
               <div className={post.isPublicPreview ? undefined : PAYWALLED_CLASS}>
                 <RichText body={rendered} />
               </div>
