@@ -1,6 +1,7 @@
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { count, eq } from 'drizzle-orm';
+import { renderToReadableStream } from 'react-dom/server';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { findEndpoint } from '@/lib/cms/model';
 import { MEMBERS_DIVIDER } from '@/lib/cms/members-divider';
@@ -60,7 +61,25 @@ vi.mock('@/server/features/content/site-content', async (importOriginal) =>
   ),
 );
 
+// Client islands that need a mounted router; what they show is not what is checked here.
+vi.mock('@/components/bookmarks/bookmark-button.client', () => ({ BookmarkButton: () => null }));
+
 const { readPost } = await import('@/server/features/access/read');
+const { default: PostPage } = await import('@/app/posts/[contentId]/page');
+
+/** The post page as HTML, its async components awaited, in a request the front server counted or not. */
+async function pageHtml(who: AppUser | null, id: string, opens: boolean): Promise<string> {
+  state.user = who;
+  state.viewer = who ? { kind: 'member', paid: false } : { kind: 'anonymous' };
+  const request = { requestId: `page-${id}-${String(opens)}` };
+  if (opens) noteReaderOpens(request);
+  return inRequest(request, async () => {
+    const element = await PostPage({ params: Promise.resolve({ contentId: id }) });
+    const stream = await renderToReadableStream(element);
+    await stream.allReady;
+    return new Response(stream).text();
+  });
+}
 
 const { database } = roleRouteTests('metered');
 const free = appUser('metered-free', 'member');
@@ -237,6 +256,34 @@ describe('what spends a read', () => {
     expect(() => parseEnv({ ...process.env, METERED_READS_PER_MONTH: '-1' })).toThrow();
     await setMeteredAllowance(database.db, 2, { actor: `user:${admin.id}`, ip: null });
     expect(await meteredAllowance()).toBe(2);
+  });
+});
+
+describe('the post page', () => {
+  it('a metered read: the count near the top, the whole post, the plans at its end', async () => {
+    const page = await pageHtml(free, PAID_ONLY[9]!, true);
+    expect(page).toContain('今月あと2本読めます');
+    expect(page).toContain(SECRET);
+    expect(page).toContain('有料会員になると、すべての記事が読めます');
+    // The plans (none on sale in this database) and the plans page, back to this post.
+    expect(page).toContain(`/service-plans?next=${encodeURIComponent(`/posts/${PAID_ONLY[9]}`)}`);
+  });
+
+  it('a navigation to an unread post: the paywall, the count and 「全文を読む」 as a page load', async () => {
+    const page = await pageHtml(free, PAID_ONLY[10]!, false);
+    expect(page).not.toContain(SECRET);
+    expect(page).toContain('今月あと3本読めます');
+    expect(page).toContain(`href="/posts/${PAID_ONLY[10]}"`);
+  });
+
+  it('used up: the paywall says so and when it comes back; a visitor is told the allowance', async () => {
+    for (const id of PAID_ONLY.slice(0, ALLOWANCE)) await pageAs(free, id, true);
+    const spent = await pageHtml(free, PAID_ONLY[11]!, true);
+    expect(spent).not.toContain(SECRET);
+    expect(spent).toContain('来月1日（日本時間）に3本読めるようになります');
+    const visitor = await pageHtml(null, PAID_ONLY[11]!, true);
+    expect(visitor).not.toContain(SECRET);
+    expect(visitor).toContain('会員限定の記事を毎月3本まで全文お読みいただけます');
   });
 });
 
