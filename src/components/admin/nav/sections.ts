@@ -68,7 +68,8 @@ export const ADMIN_SECTIONS: readonly AdminSection[] = [
   {
     href: '/admin/settings',
     label: 'サイトの設定',
-    description: 'メーター制：無料会員が毎月全文を読める会員限定記事の本数（0 でオフ）',
+    description:
+      'メーター制：無料会員が毎月全文を読める会員限定記事の本数（0 でオフ）と、読まれた記事ごとのその後の有料申し込み',
     adminOnly: true,
   },
   {

@@ -1,4 +1,6 @@
+import Link from 'next/link';
 import { SubmitButton } from '@/components/ui/button';
+import adminStyles from '@/components/admin/admin.module.css';
 import { InputRow } from '@/components/admin/users/form-fields';
 import styles from '@/components/admin/users/users.module.css';
 import { StaffSection } from '@/components/admin/staff-list-page';
@@ -37,6 +39,58 @@ export function MeteredSettingForm({
           <SubmitButton>保存する</SubmitButton>
         </div>
       </form>
+    </StaffSection>
+  );
+}
+
+/** One post's metered reads and the plans taken after them (meteredConversions). */
+export type MeteredRow = {
+  contentId: string;
+  reads: number;
+  readers: number;
+  subscriptions: number;
+};
+
+/**
+ * What metered reads led to in the last 30 days, per post: reads, readers and the plans taken
+ * after one (each plan counted once, for its reader's last metered read before it).
+ */
+export function MeteredConversions({ rows }: { rows: readonly MeteredRow[] }) {
+  return (
+    <StaffSection id="metered-conversions" title="メーター制で読まれた記事（直近30日）">
+      {rows.length === 0 ? (
+        <p className={adminStyles.empty}>メーター制で読まれた記事はまだありません。</p>
+      ) : (
+        <div className={adminStyles.tableWrap}>
+          <table className={adminStyles.table}>
+            <thead>
+              <tr>
+                <th scope="col">記事</th>
+                <th scope="col">読まれた回数</th>
+                <th scope="col">読んだ無料会員</th>
+                <th scope="col">その後の有料申し込み</th>
+              </tr>
+            </thead>
+            <tbody>
+              {rows.map((row) => (
+                <tr key={row.contentId}>
+                  <th scope="row">
+                    <Link href={`/posts/${encodeURIComponent(row.contentId)}`} prefetch={false}>
+                      {row.contentId}
+                    </Link>
+                  </th>
+                  <td>{row.reads}</td>
+                  <td>{row.readers}</td>
+                  <td>{row.subscriptions}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      <p className={styles.hint}>
+        有料申し込みは、その読者が申し込む前の30日以内に最後にメーター制で読んだ記事に1件として数えます。
+      </p>
     </StaffSection>
   );
 }

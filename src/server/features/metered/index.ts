@@ -11,3 +11,4 @@ export {
 } from './allowance';
 export { noteReaderOpens, readerOpensPage } from './opens';
 export { meterRead, type Metered, type MeteredPost } from './reads';
+export { meteredConversions, type MeteredConversion } from './conversions';

@@ -13,7 +13,7 @@ import { addUser, appUser, roleRouteTests } from '@test-support/route-tests';
 import { openRenderRecord } from '@/server/features/audience/render-record';
 import { servedAs } from '@/server/features/audience/audience';
 import { inRequest } from '@/server/platform/http/request-context';
-import { cmsContents, meteredReads } from '@/server/platform/db/schema';
+import { cmsContents, meteredReads, subscriptions } from '@/server/platform/db/schema';
 import { createSiteContent } from '@/server/features/content/site-content';
 import { createContent } from '@/server/services/cms/writes';
 import { feedResponse } from '@/server/features/seo/feed';
@@ -28,6 +28,7 @@ import { countsAsRead } from '@/server/features/front/reader-opens';
 import { noteReaderOpens, readerOpensPage } from './opens';
 import { forgetMeteredAllowance, meteredAllowance, setMeteredAllowance } from './allowance';
 import { meterRead } from './reads';
+import { meteredConversions } from './conversions';
 
 /**
  * The attack tests of the metered wall (docs/decisions/055-metered-wall.md), on a real database:
@@ -86,6 +87,7 @@ const free = appUser('metered-free', 'member');
 const racer = appUser('metered-racer', 'member');
 const months = appUser('metered-months', 'member');
 const admin = appUser('metered-admin', 'admin');
+const late = appUser('metered-late', 'member');
 const SECRET = 'メーターノヒミツ';
 const body = `<p>リード。</p>${MEMBERS_DIVIDER.html}<p>${'本文。'.repeat(30)}${SECRET}</p>`;
 /** Members' posts only a paid plan opens (the three newest are the free plan's). */
@@ -94,7 +96,7 @@ const posts: Record<string, { id: string; createdAt: string }> = {};
 const ALLOWANCE = 3;
 
 beforeAll(async () => {
-  for (const who of [free, racer, months, admin]) await addUser(database, who);
+  for (const who of [free, racer, months, admin, late]) await addUser(database, who);
   state.site = createSiteContent({ db: database.db });
   const endpoint = findEndpoint('posts')!;
   const make = (id: string, minutes: number) =>
@@ -256,6 +258,49 @@ describe('what spends a read', () => {
     expect(() => parseEnv({ ...process.env, METERED_READS_PER_MONTH: '-1' })).toThrow();
     await setMeteredAllowance(database.db, 2, { actor: `user:${admin.id}`, ip: null });
     expect(await meteredAllowance()).toBe(2);
+  });
+});
+
+describe('what metered reads led to, per post', () => {
+  it('a plan counts once, for its reader’s last metered read in the 30 days before it', async () => {
+    const at = (iso: string) => new Date(iso);
+    const read = (who: AppUser, id: string, when: string) =>
+      meterRead(database.db, who.id, posts[id]!, { now: at(when), allowance: 5, consume: true });
+    await read(free, PAID_ONLY[0]!, '2026-10-01T00:00:00Z');
+    await read(free, PAID_ONLY[1]!, '2026-10-08T00:00:00Z');
+    // Read after the plan was taken: not what led to it.
+    await read(free, PAID_ONLY[2]!, '2026-10-20T00:00:00Z');
+    // Read 40 days before the plan: too long before.
+    await read(late, PAID_ONLY[0]!, '2026-09-01T00:00:00Z');
+    await read(late, PAID_ONLY[3]!, '2026-10-01T00:00:00Z');
+    const plan = (id: string, who: AppUser, when: string) => ({
+      id,
+      userId: who.id,
+      provider: 'complimentary',
+      status: 'active',
+      planName: '月額',
+      createdAt: at(when),
+    });
+    await database.db
+      .insert(subscriptions)
+      .values([
+        plan('sub_metered_free', free, '2026-10-10T00:00:00Z'),
+        plan('sub_metered_late', late, '2026-10-11T00:00:00Z'),
+      ]);
+    const since = at('2026-09-15T00:00:00Z');
+    const rows = await meteredConversions(database.db, { since });
+    const of = (id: string) => rows.find((r) => r.contentId === id);
+    expect(of(PAID_ONLY[1]!)).toEqual({
+      contentId: PAID_ONLY[1],
+      reads: 1,
+      readers: 1,
+      subscriptions: 1,
+    });
+    expect(of(PAID_ONLY[3]!)).toMatchObject({ subscriptions: 1 });
+    expect(of(PAID_ONLY[0]!)).toMatchObject({ reads: 1, readers: 1, subscriptions: 0 });
+    expect(of(PAID_ONLY[2]!)).toMatchObject({ subscriptions: 0 });
+    expect(rows.reduce((n, r) => n + r.subscriptions, 0)).toBe(2);
+    await database.db.delete(subscriptions);
   });
 });
 
