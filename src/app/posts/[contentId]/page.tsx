@@ -135,7 +135,9 @@ export default async function PostPage({ params, searchParams }: PostPageProps) 
       </div>
       {shown.full && shown.metered && shown.meter?.left !== undefined ? (
         // Near the top, above the cover: how many more this month (decision 055).
-        <MeterNote meter={{ perMonth: shown.meter.perMonth, left: shown.meter.left }} />
+        <div className={styles.meterNote}>
+          <MeterNote meter={{ perMonth: shown.meter.perMonth, left: shown.meter.left }} />
+        </div>
       ) : null}
       <ItemCover
         image={post.coverImage ? { ...post.coverImage, alt: post.coverImage.alt ?? '' } : undefined}
