@@ -1,12 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { readMeteredAllowance } from '@/server/features/metered';
-import { settingsHandlers } from './settings-http';
+import { SETTINGS_FORM_KEY, settingsHandlers } from './settings-http';
 import {
   NOT_ADMINS,
   type PostOptions,
   auditsOf as auditsOfAction,
   doneFlash,
   expectBare404,
+  flashOf,
   formPost,
   roleRouteTests,
 } from '@test-support/route-tests';
@@ -38,6 +39,17 @@ describe('/admin/settings route', () => {
     });
     const off = await update({ who: 'admin', plain: true, fields: { meteredReadsPerMonth: '0' } });
     expect(doneFlash(off)).toContain('オフ');
+    // Without JavaScript: back to the page, the error and what was typed beside the field.
+    const plain = await update({
+      who: 'admin',
+      plain: true,
+      fields: { formKey: SETTINGS_FORM_KEY, meteredReadsPerMonth: '101' },
+    });
+    expect(plain.status).toBe(303);
+    expect(flashOf(plain)).toMatchObject({
+      fieldErrors: { meteredReadsPerMonth: '0〜100 の整数で入力してください' },
+      values: { formKey: SETTINGS_FORM_KEY, meteredReadsPerMonth: '101' },
+    });
     expect(await readMeteredAllowance(database.db)).toBe(0);
     expect(await audits()).toHaveLength(2);
   });
@@ -50,6 +62,17 @@ describe('/admin/settings route', () => {
         fieldErrors: { meteredReadsPerMonth: '0〜100 の整数で入力してください' },
       });
     }
+    // Without JavaScript: back to the page, the error and what was typed beside the field.
+    const plain = await update({
+      who: 'admin',
+      plain: true,
+      fields: { formKey: SETTINGS_FORM_KEY, meteredReadsPerMonth: '101' },
+    });
+    expect(plain.status).toBe(303);
+    expect(flashOf(plain)).toMatchObject({
+      fieldErrors: { meteredReadsPerMonth: '0〜100 の整数で入力してください' },
+      values: { formKey: SETTINGS_FORM_KEY, meteredReadsPerMonth: '101' },
+    });
     expect(await readMeteredAllowance(database.db)).toBe(0);
     expect(await audits()).toHaveLength(2);
   });

@@ -1,5 +1,6 @@
 import 'server-only';
 import { z, fieldErrors } from '@/lib/zod';
+import { FORM_KEY } from '@/lib/http/form-flash';
 import { getDb } from '@/server/platform/db/client';
 import { doneAnswer } from '@/server/platform/http/done-flash';
 import { gatedEndpoint, isAdmin, type ViewerOption } from '@/server/features/identity';
@@ -34,7 +35,7 @@ export function settingsHandlers(options: ViewerOption = {}) {
         name: 'admin-settings',
         formPage: SETTINGS_PAGE,
         maxBytes: 4 * 1024,
-        flashValues: clippedFields({ meteredReadsPerMonth: 10 }),
+        flashValues: clippedFields({ [FORM_KEY]: 40, meteredReadsPerMonth: 10 }),
         viewer: options.viewer,
       },
       isAdmin,

@@ -1,0 +1,16 @@
+import { chromium } from 'playwright-core';
+const BASE = 'http://127.0.0.1:3314';
+const browser = await chromium.launch({ executablePath: '/usr/bin/chromium-headless-shell', args: ['--no-sandbox'] });
+const ctx = await browser.newContext({ locale: 'ja-JP', javaScriptEnabled: false });
+await ctx.request.post(BASE + '/api/account/sign-in', { headers: { accept: 'application/json' }, form: { email: 'boss@example.jp', password: 'Yakumo-no-Niwa-2026' } });
+const page = await ctx.newPage();
+await page.goto(BASE + '/admin/settings');
+await page.getByLabel('無料会員が毎月全文を読める会員限定記事の本数').fill('abc');
+await page.getByRole('button', { name: '保存する' }).click();
+console.log('bad:', page.url(), (await page.locator('body').innerText()).slice(0, 1500));
+await page.getByLabel('無料会員が毎月全文を読める会員限定記事の本数').fill('3');
+await page.getByRole('button', { name: '保存する' }).click();
+console.log('good:', (await page.locator('main').innerText()).match(/.*本にしました.*/g), await page.getByLabel('無料会員が毎月全文を読める会員限定記事の本数').inputValue());
+await page.goto(BASE + '/admin/audit');
+console.log((await page.locator('main').innerText()).match(/.*setting.*/g)?.slice(0, 2));
+await browser.close();
