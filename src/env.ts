@@ -112,6 +112,10 @@ const envSchema = z
     // Gift links a paid reader may make per calendar month in Japan time
     // (docs/decisions/037-gift-articles.md).
     GIFT_MONTHLY_LIMIT: z.coerce.number().int().min(0).max(1_000).default(5),
+    // Members' posts a signed-in free member reads in full per calendar month in Japan time
+    // before the paywall (docs/decisions/055-metered-wall.md): the start-up default of the
+    // console's setting; 0 turns the metered wall off.
+    METERED_READS_PER_MONTH: z.coerce.number().int().min(0).max(100).default(0),
     // The content API's caches of published answers and counts (off: every read hits the database).
     CMS_API_CACHE: z.enum(['on', 'off']).default('on'),
     // Requests per second per API key on the built-in content API.

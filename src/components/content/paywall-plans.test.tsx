@@ -142,3 +142,54 @@ describe('the paywall of a post sold singly', () => {
     expect(screen.queryByRole('link', { name: /この記事を購入/ })).toBeNull();
   });
 });
+
+describe('the metered wall’s line in the paywall (docs/decisions/055-metered-wall.md)', () => {
+  const at = '/posts/abc';
+  it('a visitor is told what a free account opens each month, with the sign-up', async () => {
+    render(
+      await Paywall({ cta: subscribe(true), item: 'post', returnTo: at, meter: { perMonth: 3 } }),
+    );
+    expect(
+      screen.getByText('無料の会員登録で、会員限定の記事を毎月3本まで全文お読みいただけます。'),
+    ).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: '無料で会員登録' })).toHaveAttribute(
+      'href',
+      expect.stringContaining(encodeURIComponent(at)),
+    );
+  });
+
+  it('a free member with reads left: the count and 「全文を読む」 as a page load', async () => {
+    render(
+      await Paywall({
+        cta: subscribe(false),
+        item: 'post',
+        returnTo: at,
+        meter: { perMonth: 3, left: 2 },
+      }),
+    );
+    expect(screen.getByText('今月あと2本読めます')).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: '全文を読む' })).toHaveAttribute('href', at);
+  });
+
+  it('used up: says so and when it comes back, offering no read', async () => {
+    render(
+      await Paywall({
+        cta: subscribe(false),
+        item: 'post',
+        returnTo: at,
+        meter: { perMonth: 3, left: 0 },
+      }),
+    );
+    expect(
+      screen.getByText(
+        '今月の3本をすべて読みました。来月1日（日本時間）に3本読めるようになります。',
+      ),
+    ).toBeInTheDocument();
+    expect(screen.queryByRole('link', { name: '全文を読む' })).toBeNull();
+  });
+
+  it('without the wall: not a word of it', async () => {
+    render(await Paywall({ cta: subscribe(true), item: 'post', returnTo: at }));
+    expect(screen.queryByText(/毎月.*本/)).toBeNull();
+  });
+});

@@ -10,6 +10,12 @@ import { accessLabel, levelOfStep, remainingCharsLabel } from '@/lib/access/acce
 import { formatDurationJa } from '@/lib/format';
 import { CONNECT_DESCRIPTION } from '@/lib/site';
 import { buyLabel, purchaseConfirmPath } from '@/lib/billing/purchase';
+import {
+  type MeterView,
+  meterLeftText,
+  meterSignUpText,
+  meterSpentText,
+} from '@/lib/metered/meter';
 
 /** The kinds of item a paywall ends. */
 export type PaywallItem = 'post' | 'audio' | 'movie' | 'connect';
@@ -90,8 +96,14 @@ export async function Paywall({
   gatedChars,
   duration,
   contentId,
+  meter,
 }: {
   cta: CallToAction;
+  /**
+   * The metered wall while it is on (docs/decisions/055-metered-wall.md): a visitor is told what
+   * a free account opens each month; a free member the reads left, or that they are used up.
+   */
+  meter?: MeterView;
   item: PaywallItem;
   /** The item's id: a post sold singly (`cta.price`) is offered to buy, beside the plans. */
   contentId?: string;
@@ -124,6 +136,7 @@ export async function Paywall({
         <span>{step.opensWith}</span>
       </p>
       <p className={styles.promise}>{promiseOf(item, cta.opensWith)}</p>
+      {meter ? <MeterLine meter={meter} anonymous={cta.anonymous} returnTo={returnTo} /> : null}
       <div className={styles.benefits}>
         <p className={styles.benefitsHeading} id="paywall-benefits">
           {subscribe ? '有料会員になると' : '無料の会員登録で'}
@@ -172,6 +185,51 @@ export async function Paywall({
   );
 }
 
+/**
+ * The metered wall's line in the paywall. A free member with reads left reached this page by a
+ * request that spends none (the router's navigation): 「全文を読む」 is a plain link, a page load,
+ * which is what spends one. Used up: when the allowance comes back. A visitor: what a free
+ * account opens, with the sign-up.
+ */
+function MeterLine({
+  meter,
+  anonymous,
+  returnTo,
+}: {
+  meter: MeterView;
+  anonymous: boolean;
+  returnTo: string;
+}) {
+  if (anonymous || meter.left === undefined)
+    return (
+      <div className={styles.meter}>
+        <p>{meterSignUpText(meter.perMonth)}</p>
+        <p className={styles.actions}>
+          <Link href={signUpHref(returnTo)} prefetch={false} className={styles.secondary}>
+            無料で会員登録
+          </Link>
+        </p>
+      </div>
+    );
+  if (meter.left === 0)
+    return (
+      <div className={styles.meter}>
+        <p>{meterSpentText(meter.perMonth)}</p>
+      </div>
+    );
+  return (
+    <div className={styles.meter}>
+      <p>{meterLeftText(meter.left)}</p>
+      <p className={styles.actions}>
+        {/* A page load, not the router's fetch: only a page load spends a read (decision 055). */}
+        <a href={returnTo} className={styles.primary}>
+          全文を読む
+        </a>
+      </p>
+    </div>
+  );
+}
+
 function LockIcon() {
   return (
     <span className={styles.icon} aria-hidden="true">
@@ -187,6 +245,16 @@ function LockIcon() {
  * For a free member reading a post the free plan opens: why this one is open, so the next
  * members' post behind a paywall is no surprise. Placed at the top of the body.
  */
+/** The top of a metered read: how many more this month (「今月あと1本読めます」). */
+export function MeterNote({ meter }: { meter: Required<MeterView> }) {
+  return (
+    <p className={styles.freePlanNote}>
+      <strong>{meterLeftText(meter.left)}</strong>。無料会員は会員限定の記事を毎月{meter.perMonth}
+      本まで全文お読みいただけます（同じ記事は今月中なら何度でも読めます）。
+    </p>
+  );
+}
+
 export function FreePlanNote() {
   return (
     <p className={styles.freePlanNote}>

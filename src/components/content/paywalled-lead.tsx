@@ -1,5 +1,6 @@
 import { PAYWALLED_CLASS } from '@/lib/json-ld/article';
 import type { CallToAction } from '@/lib/access/post-access';
+import type { MeterView } from '@/lib/metered/meter';
 import { Paywall, type PaywallItem } from './paywall';
 import { type RichBody, RichText, richBody } from './rich-text';
 
@@ -22,7 +23,7 @@ export function PaywalledLead({
   html?: string;
   /** The lead already rendered (the page listed its headings for the table of contents). */
   body?: RichBody;
-  shown: { cta: CallToAction; gatedChars?: number };
+  shown: { cta: CallToAction; gatedChars?: number; meter?: MeterView };
   item: PaywallItem;
   returnTo: string;
   /** The item's id, for a post sold singly (Paywall). */
@@ -38,6 +39,7 @@ export function PaywalledLead({
         returnTo={returnTo}
         contentId={contentId}
         gatedChars={shown.gatedChars}
+        meter={shown.meter}
       />
     </>
   );

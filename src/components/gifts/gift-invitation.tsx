@@ -30,6 +30,18 @@ async function readerTrialDays(userId: string | null): Promise<number> {
  * provider sees.
  */
 export async function GiftInvitation({ returnTo }: { returnTo: string }) {
+  return await PlanInvitation({
+    returnTo,
+    text: `ギフトの記事は、贈られてから${GIFT_DAYS}日間お読みいただけます。有料プランに登録すると、この記事もほかの記事も、いつでも全文をお読みいただけます。`,
+  });
+}
+
+/**
+ * The invitation to subscribe that ends a post opened for one reader alone (a gift; a metered
+ * read, docs/decisions/055-metered-wall.md): the plans with their prices and this reader's own
+ * trial, which such a page may say plainly.
+ */
+export async function PlanInvitation({ returnTo, text }: { returnTo: string; text: string }) {
   const user = await getUser();
   const [offers, trialDays] = await Promise.all([planOffers(), readerTrialDays(user?.id ?? null)]);
   return (
@@ -37,10 +49,7 @@ export async function GiftInvitation({ returnTo }: { returnTo: string }) {
       <h2 id="gift-invitation-heading" className={styles.invitationHeading}>
         有料会員になると、すべての記事が読めます
       </h2>
-      <p className={styles.invitationText}>
-        ギフトの記事は、贈られてから{GIFT_DAYS}
-        日間お読みいただけます。有料プランに登録すると、この記事もほかの記事も、いつでも全文をお読みいただけます。
-      </p>
+      <p className={styles.invitationText}>{text}</p>
       <PlanChoices
         offers={offers}
         next={returnTo}

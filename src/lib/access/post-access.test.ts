@@ -374,3 +374,23 @@ describe('a post sold singly (docs/decisions/053-one-time-payments.md)', () => {
     }
   });
 });
+
+describe('a metered read (docs/decisions/055-metered-wall.md)', () => {
+  const post = { id: 'm', isPublicPreview: false };
+  const free: Viewer = { kind: 'member', paid: false };
+  it('opens the post the meter opened, for a free member only, and only that post', () => {
+    expect(postAccess(free, post, [], null, [], ['m'])).toEqual({
+      full: true,
+      freePlan: false,
+      metered: true,
+    });
+    expect(postAccess(free, post, [], null, [], ['other']).full).toBe(false);
+    expect(postAccess({ kind: 'anonymous' }, post, [], null, [], ['m']).full).toBe(false);
+    // A purchase opens it before the meter: no read spent on a bought post.
+    expect(postAccess(free, post, [], null, ['m'], ['m'])).toMatchObject({ bought: true });
+    expect(postFor(free, { ...post, body: '<p>a</p>' }, [], null, [], ['m'])).toMatchObject({
+      full: true,
+      metered: true,
+    });
+  });
+});

@@ -94,7 +94,7 @@ export type CallToAction = {
  * the page says, so the reader knows why this post is open and the next one may not be.
  */
 export type Access =
-  | { full: true; freePlan: boolean; gift?: GiftGrant; bought?: true }
+  | { full: true; freePlan: boolean; gift?: GiftGrant; bought?: true; metered?: true }
   | { full: false; cta: CallToAction };
 
 /**
@@ -113,6 +113,8 @@ export type Gated<Full, Partial = Full> =
       gift?: GiftGrant;
       /** The reader's own purchase opened it: the page is theirs alone. */
       bought?: true;
+      /** A metered read opened it (docs/decisions/055-metered-wall.md): theirs alone too. */
+      metered?: true;
     }
   | {
       full: false;
@@ -139,8 +141,9 @@ const opensAll = (viewer: Viewer) => viewer.kind === 'preview' || viewer.kind ==
  * Callers that leave the list out (feeds, search scopes) get the right `full`; only the call to
  * action of a signed-out viewer needs the list. A gift opens the post it was made for, and only
  * that one, for a viewer the rest does not open; `bought` (the ids of the posts this member has
- * paid for, docs/decisions/053-one-time-payments.md) opens those. Only a post's page passes
- * either (never a feed, a search or a list).
+ * paid for, docs/decisions/053-one-time-payments.md) opens those, and so does `metered` (the
+ * posts the meter opened for this free member this month, docs/decisions/055-metered-wall.md).
+ * Only a post's page passes any of them (never a feed, a search or a list).
  */
 export function postAccess(
   viewer: Viewer,
@@ -148,6 +151,7 @@ export function postAccess(
   freePlanPostIds: readonly string[],
   gift?: GiftGrant | null,
   bought: readonly string[] = [],
+  metered: readonly string[] = [],
 ): Access {
   if (post.isPublicPreview || opensAll(viewer)) return FULL;
   if (viewer.kind === 'member' && viewer.paid) return FULL;
@@ -155,6 +159,8 @@ export function postAccess(
   if (viewer.kind === 'member' && inFreePlan) return FREE_PLAN;
   if (viewer.kind === 'member' && bought.includes(post.id))
     return { full: true, freePlan: false, bought: true };
+  if (viewer.kind === 'member' && metered.includes(post.id))
+    return { full: true, freePlan: false, metered: true };
   if (gift && gift.contentId === post.id) return { full: true, freePlan: false, gift };
   if (inFreePlan) return closedTo(viewer, 'sign-up');
   const closed = closedTo(viewer, 'subscribe');
@@ -205,8 +211,9 @@ export function postFor<
   freePlanPostIds: readonly string[],
   gift?: GiftGrant | null,
   bought?: readonly string[],
+  metered?: readonly string[],
 ): Gated<T> {
-  const access = postAccess(viewer, post, freePlanPostIds, gift, bought);
+  const access = postAccess(viewer, post, freePlanPostIds, gift, bought, metered);
   if (access.full)
     return {
       full: true,
@@ -214,6 +221,7 @@ export function postFor<
       freePlan: access.freePlan,
       ...(access.gift ? { gift: access.gift } : {}),
       ...(access.bought ? { bought: true as const } : {}),
+      ...(access.metered ? { metered: true as const } : {}),
     };
   return withLeadBody(post, access.cta);
 }

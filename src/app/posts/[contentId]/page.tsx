@@ -4,7 +4,7 @@ import Link from 'next/link';
 import { BookmarkButton } from '@/components/bookmarks/bookmark-button.client';
 import { AuthorLinks } from '@/components/content/author-links';
 import { ItemCover, ItemHeader } from '@/components/content/item-header';
-import { FreePlanNote } from '@/components/content/paywall';
+import { FreePlanNote, MeterNote } from '@/components/content/paywall';
 import { PaywalledLead } from '@/components/content/paywalled-lead';
 import { RichText, richBody } from '@/components/content/rich-text';
 import { TableOfContents } from '@/components/content/table-of-contents';
@@ -28,7 +28,7 @@ import { type PostCard, listPosts, listSeriesEpisodes } from '@/server/features/
 import type { Post } from '@/server/features/content/schemas';
 import type { RouteParamsProps, SearchParamsProps } from '@/components/listing/page-params';
 import { GiftBanner, GiftLink, GiftRefusedNote } from '@/components/gifts/gift-banner';
-import { GiftInvitation } from '@/components/gifts/gift-invitation';
+import { GiftInvitation, PlanInvitation } from '@/components/gifts/gift-invitation';
 import { GIFT_PARAM, giftTokenOf } from '@/lib/gifts/gift-link';
 import { mayGift } from '@/lib/access/post-access';
 import { leadTextOf, readShownOr404 } from '@/components/content/item-page';
@@ -135,6 +135,12 @@ export default async function PostPage({ params, searchParams }: PostPageProps) 
       <div className={styles.actions}>
         <BookmarkButton endpoint="posts" contentId={post.id} title={post.title} />
       </div>
+      {shown.full && shown.metered && shown.meter?.left !== undefined ? (
+        // Near the top, above the cover: how many more this month (decision 055).
+        <div className={styles.meterNote}>
+          <MeterNote meter={{ perMonth: shown.meter.perMonth, left: shown.meter.left }} />
+        </div>
+      ) : null}
       <ItemCover
         image={post.coverImage ? { ...post.coverImage, alt: post.coverImage.alt ?? '' } : undefined}
       />
@@ -149,6 +155,12 @@ export default async function PostPage({ params, searchParams }: PostPageProps) 
                 <RichText body={rendered} />
               </div>
               {shown.gift ? <GiftInvitation returnTo={path} /> : null}
+              {shown.metered ? (
+                <PlanInvitation
+                  returnTo={path}
+                  text="この記事は、無料会員が毎月読める会員限定記事のひとつとしてお読みいただきました。有料プランに登録すると、本数を気にせずすべての記事を全文お読みいただけます。"
+                />
+              ) : null}
             </>
           ) : (
             <>

@@ -71,6 +71,13 @@ export const ADMIN_SECTIONS: readonly AdminSection[] = [
     adminOnly: true,
   },
   {
+    href: '/admin/settings',
+    label: 'サイトの設定',
+    description:
+      'メーター制：無料会員が毎月全文を読める会員限定記事の本数（0 でオフ）と、読まれた記事ごとのその後の有料申し込み',
+    adminOnly: true,
+  },
+  {
     href: '/admin/api-keys',
     label: 'APIキー',
     description: 'コンテンツ API のキーの作成・無効化と、最後に使われた日時',

@@ -35,6 +35,7 @@ export const AUDIT_ACTION_LABELS: Record<string, string> = {
   'content-bulk': 'コンテンツの一括操作',
   'api-key-created': 'API キーの作成',
   'api-key-revoked': 'API キーの無効化',
+  'setting-changed': 'サイトの設定の変更',
   'media-deleted': 'メディアの削除',
   'content-exported': 'コンテンツの書き出し',
   'content-imported': 'コンテンツの取り込み',

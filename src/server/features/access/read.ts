@@ -37,6 +37,8 @@ import {
   postFor,
 } from '@/lib/access/post-access';
 import { noteAudience } from '@/server/features/audience';
+import { meterRead, meteredAllowance, readerOpensPage } from '@/server/features/metered';
+import type { MeterView } from '@/lib/metered/meter';
 
 /**
  * What pages read items through (Ghost's model: gating where output is made, so no page can
@@ -60,6 +62,12 @@ export type Read<Full, Partial = Full> = Gated<Full, Partial> & {
    * (`gift` on the full answer).
    */
   giftRefused?: boolean;
+  /**
+   * The metered wall (docs/decisions/055-metered-wall.md), while it is on, for a members' post a
+   * paid plan opens: for a visitor the monthly allowance (the same for every visitor); for a
+   * free member also the reads left this month. Absent when the wall is off or does not apply.
+   */
+  meter?: MeterView;
 };
 
 const PREVIEW: Viewer = { kind: 'preview' };
@@ -98,6 +106,30 @@ async function boughtOf(viewer: Viewer, post: GiftedPost): Promise<string[]> {
   return user && (await ownsPost(await getDb(), user.id, post)) ? [post.id] : [];
 }
 
+/**
+ * The metered wall for a post the rest of the policy left closed and a paid plan would open
+ * (docs/decisions/055-metered-wall.md): a visitor is told the allowance; a free member's read is
+ * decided by the meter, spending one only when the front server counted this request as a reader
+ * opening the page. Whatever it decides, the render is this reader's alone: a full post, a count
+ * left or a used-up paywall is never kept for an audience.
+ */
+async function meterOf(viewer: Viewer, post: GiftedPost, closedToPlans: boolean) {
+  if (!closedToPlans || viewer.kind === 'staff' || viewer.kind === 'preview') return null;
+  if (viewer.kind === 'member' && viewer.paid) return null;
+  const perMonth = await meteredAllowance();
+  if (perMonth <= 0) return null;
+  if (viewer.kind === 'anonymous') return { view: { perMonth }, opened: false };
+  noteAudience(null);
+  const user = await sessionUser();
+  if (!user) return null;
+  const metered = await meterRead(await getDb(), user.id, post, {
+    now: new Date(),
+    allowance: perMonth,
+    consume: readerOpensPage(),
+  });
+  return { view: { perMonth, left: metered.left }, opened: metered.opened };
+}
+
 // cache(): generateMetadata and the page read the item once per request. `giftToken`: the
 // page's `gift` parameter, null when it is not one token (giftTokenOf).
 export const readPost = cache(
@@ -111,9 +143,14 @@ export const readPost = cache(
     const freePlan = await freePlanPostIds();
     const gift = preview ? null : await giftOf(found, giftToken);
     const bought = preview ? [] : await boughtOf(viewer, found);
-    const gated = postFor(viewer, found, freePlan, gift, bought);
+    const first = postFor(viewer, found, freePlan, gift, bought);
+    const closedToPlans = !first.full && first.cta.opensWith === 'subscribe';
+    const meter = preview ? null : await meterOf(viewer, found, closedToPlans);
+    const gated = meter?.opened
+      ? postFor(viewer, found, freePlan, gift, bought, [found.id])
+      : first;
     // A post opened by the reader's own purchase is no audience's page: never cached for one.
-    if (gated.full && gated.bought) noteAudience(null);
+    if (gated.full && (gated.bought || gated.metered)) noteAudience(null);
     return {
       ...gated,
       viewer,
@@ -121,6 +158,7 @@ export const readPost = cache(
       visitorView,
       access: accessLevelOf({ type: 'posts', ...found, inFreePlan: freePlan.includes(found.id) }),
       ...(giftToken !== undefined && !gated.full ? { giftRefused: true } : {}),
+      ...(meter ? { meter: meter.view } : {}),
     };
   },
 );

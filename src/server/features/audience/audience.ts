@@ -48,12 +48,24 @@ export const rendersAlone = (audience: SessionAudience): audience is 'staff' | '
   audience === 'staff' || audience === 'personal';
 /** A post's page (and what is under it): what a buyer's session is never served from a cache. */
 const POST_PAGE = /^\/posts\/[^/?#]/;
-/** The cached audience whose page answers this session at `path`, or null: rendered alone. */
-export function servedAs(audience: SessionAudience, path: string): Audience | null {
+/**
+ * The cached audience whose page answers this session at `path`, or null: rendered alone. While
+ * the metered wall is on (docs/decisions/055-metered-wall.md), a free member's post pages are
+ * theirs alone too: the meter decides them per request.
+ */
+export function servedAs(
+  audience: SessionAudience,
+  path: string,
+  options: { metered?: boolean } = {},
+): Audience | null {
   if (rendersAlone(audience)) return null;
-  if (audience === 'buyer') return POST_PAGE.test(path) ? null : 'member';
-  return audience;
+  const freeMember = audience === 'buyer' || audience === 'member';
+  if (freeMember && (audience === 'buyer' || options.metered) && POST_PAGE.test(path)) return null;
+  return audience === 'buyer' ? 'member' : audience;
 }
+/** Whether a session is a free member's, whose post pages the metered wall may open. */
+export const isFreeMember = (audience: SessionAudience) =>
+  audience === 'member' || audience === 'buyer';
 export function sessionAudienceOf(viewer: Viewer): SessionAudience {
   return audienceOf(viewer) ?? 'staff';
 }

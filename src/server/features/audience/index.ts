@@ -6,6 +6,7 @@ export { audienceChangedSince, noteAudienceChange } from './audience-changes';
 export {
   audienceCookie,
   audienceOf,
+  isFreeMember,
   readAudienceCookie,
   rendersAlone,
   servedAs,

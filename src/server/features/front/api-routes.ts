@@ -33,6 +33,7 @@ export const API_ROUTES: readonly string[] = [
   '/api/admin/newsletter/test',
   '/api/admin/offers',
   '/api/admin/offers/[id]/deactivate',
+  '/api/admin/settings',
   '/api/admin/transfer/export',
   '/api/admin/transfer/import',
   '/api/admin/transfer/microcms',

@@ -5,6 +5,7 @@ import { serveBillingSandbox } from '@/server/features/billing';
 import { recentChanges } from '@/server/services/cms/events';
 import { changedSince, hasReads } from '@/server/services/cms/reads';
 import { openRenderRecord } from '@/server/features/audience';
+import { noteReaderOpens } from '@/server/features/metered';
 import { type RequestContext, inRequest } from '@/server/platform/http/request-context';
 import { CLIENT_IP_HEADER } from '@/server/platform/http/request-origin';
 import { clientAddress } from '@/server/platform/rate-limit/client-address';
@@ -28,6 +29,7 @@ import {
   takesCompression,
 } from './page-cache';
 import type { PageRefresher } from './page-refresh';
+import { countsAsRead } from './reader-opens';
 import { type RequestAudience, requestAudience } from './request-audience';
 import { isMalformedPath, refuseBadRequest, servedUrl } from './request-guard';
 import type { SharedRenders } from './shared-render';
@@ -90,6 +92,7 @@ const STAGES: readonly Stage[] = [
   contentApi, // /api/v1: the content service, without the framework's cost
   cachedPage, // a content page from the cache of its audience
   beforePage, // a page redirected (signed out, renamed), or its one-time message handed on
+  readerOpens, // a post page a reader opens: what alone may spend a metered read
   render, // the framework renders, with a fresh page policy (and a copy for the cache)
 ];
 
@@ -260,6 +263,16 @@ async function lookUpPage(req: IncomingMessage, ctx: FrontContext) {
  */
 function beforePage(req: IncomingMessage, { site, res }: FrontContext) {
   return answerBeforePage(req, res, { moved: site.moved, secure: site.secure });
+}
+
+/**
+ * A reader opening a post's page (a page load by a browser, not a prefetch, an RSC request, a
+ * HEAD or the server's own refresh) is the only request whose render may spend a metered read
+ * (docs/decisions/055-metered-wall.md). Noted on the context: no header can claim it.
+ */
+function readerOpens(req: IncomingMessage, ctx: FrontContext) {
+  if (!ctx.refresh && countsAsRead(req)) noteReaderOpens(ctx);
+  return NEXT;
 }
 
 /**

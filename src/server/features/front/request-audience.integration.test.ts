@@ -1,7 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { eq } from 'drizzle-orm';
-import { readAudienceCookie } from '@/server/features/audience/audience';
+import { readAudienceCookie, servedAs } from '@/server/features/audience/audience';
 import { runAdminCommand } from '@/server/features/admin/commands';
 import { type Database, useDatabase } from '@/server/platform/db/client';
 import { purchases, subscriptions, user } from '@/server/platform/db/schema';
@@ -10,6 +10,7 @@ import { signIn, signOut } from '@/server/features/account/account-flows';
 import { appAuth } from '@/server/features/identity/app-auth';
 import { findUserByEmail } from '@/server/features/profiles/profiles';
 import { readerBillingNotice } from '@/server/features/billing/reader-notices';
+import { setMeteredAllowance } from '@/server/features/metered';
 import { requestAudience } from './request-audience';
 
 /**
@@ -241,5 +242,44 @@ describe('requestAudience', () => {
       cache: true,
       audience: 'anonymous',
     });
+  });
+
+  it('while the metered wall is on, serves a free member no post page from a cache, whatever the cookie says', async () => {
+    // docs/decisions/055-metered-wall.md: the meter is the database's; no cookie carries a count.
+    const email = 'metered@example.jp';
+    await run('create-user', { email, password: PASSWORD, role: 'member' });
+    const signedIn = await signIn(
+      { db: database.db, auth: await appAuth() },
+      { email, password: PASSWORD },
+      { headers: new Headers(), ip: '192.0.2.30' },
+    );
+    if (!signedIn.ok) throw new Error('sign-in failed');
+    const session = signedIn.setCookies!.map((c) => c.split(';')[0]).join('; ');
+    const off = await decide(session);
+    expect(off).toMatchObject({ cache: true, audience: 'member' });
+    const cookie = `${session}; ${audienceCookieOf(off.setCookie)}`;
+    const by = { actor: 'user:test', ip: null };
+    await setMeteredAllowance(database.db, 2, by);
+    try {
+      // The member cookie signed before, replayed: still only the meter decides the post.
+      expect(await decide(cookie)).toEqual({ cache: false });
+      expect(await decide(cookie, undefined, '/posts/b?x=1')).toEqual({ cache: false });
+      expect(await decide(cookie, undefined, '/posts')).toEqual({
+        cache: true,
+        audience: 'member',
+      });
+      // Altered to claim the paid audience: refused, the database asked, and still no cache.
+      const [name, value] = audienceCookieOf(off.setCookie).split('=') as [string, string];
+      const altered = `${session}; ${name}=${value.replace(/^member/, 'paid')}`;
+      const asked = await decide(altered);
+      expect(asked).toMatchObject({ cache: false });
+      expect(asked.setCookie).toMatch(/^axis_audience=member:/);
+      // A paid reader and a visitor keep their cached pages.
+      expect(servedAs('paid', '/posts/a', { metered: true })).toBe('paid');
+      expect(await decide()).toEqual({ cache: true, audience: 'anonymous' });
+    } finally {
+      await setMeteredAllowance(database.db, 0, by);
+    }
+    expect(await decide(cookie)).toEqual({ cache: true, audience: 'member' });
   });
 });

@@ -4,6 +4,7 @@ import {
   type Audience,
   audienceChangedSince,
   audienceCookie,
+  isFreeMember,
   readAudienceCookie,
   type SessionAudience,
   rendersAlone,
@@ -12,6 +13,7 @@ import {
 } from '@/server/features/audience';
 import { hasBillingNotice } from '@/server/features/billing';
 import { hasPaidPurchase } from '@/server/features/purchases';
+import { meteredAllowance } from '@/server/features/metered';
 import { getDb } from '@/server/platform/db/client';
 import { viewerForUser } from '@/server/features/access';
 import { userFromHeaders } from '@/server/features/identity';
@@ -33,7 +35,8 @@ import { webHeaders } from './node-bridge';
  *   cookie to set). Staff are rendered per request, and so is a reader who has a billing
  *   notice to be shown (src/server/features/billing/reader-notices.ts): the page they are sent
  *   carries it; and so are the post pages of a free member who bought posts (`buyer`,
- *   docs/decisions/053-one-time-payments.md), their other pages being the free members';
+ *   docs/decisions/053-one-time-payments.md), their other pages being the free members', and,
+ *   while the metered wall is on, every free member's post pages (decision 055);
  * - anything else (a preview, a one-time message, an unknown or duplicated cookie, a spelling
  *   a parser could read differently): no cache at all.
  * The page the framework renders then notes the audience it rendered for, and the cache files
@@ -63,7 +66,7 @@ export async function requestAudience(
   const signed = readAudienceCookie(cookies.get(AUDIENCE_COOKIE), session, options.now);
   const path = req.url ?? '/';
   if (signed && !audienceChangedSince(signed.userId, signed.issuedAt)) {
-    const served = servedAs(signed.audience, path);
+    const served = servedAs(signed.audience, path, await meteredFor(signed.audience));
     return served ? { cache: true, audience: served } : NO_CACHE;
   }
 
@@ -75,8 +78,16 @@ export async function requestAudience(
   // A free member who bought posts: their post pages are theirs alone (decision 053).
   else if (viewer === 'member' && user && (await boughtAny(user.id))) known = 'buyer';
   const setCookie = audienceCookie(known, { cookie: session, userId: user?.id ?? null }, options);
-  const served = servedAs(known, path);
+  const served = servedAs(known, path, await meteredFor(known));
   return served ? { cache: true, audience: served, setCookie } : { cache: false, setCookie };
+}
+
+/**
+ * Whether the metered wall is on for this session (a free member's; docs/decisions/055-metered-wall.md):
+ * then their post pages are decided by the meter, per request. The allowance is kept 10 s.
+ */
+async function meteredFor(audience: SessionAudience): Promise<{ metered: boolean }> {
+  return { metered: isFreeMember(audience) && (await meteredAllowance()) > 0 };
 }
 
 /** Whether the reader bought posts; if that cannot be told, their post pages are theirs alone. */

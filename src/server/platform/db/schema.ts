@@ -18,3 +18,5 @@ export * from './schema/contact'; // contact messages
 export * from './schema/gifts'; // gift links
 export * from './schema/purchases'; // one-time payments (single articles)
 export * from './schema/plan-gifts'; // gift subscriptions (months of a plan given)
+export * from './schema/settings'; // site settings changed on the console
+export * from './schema/metered'; // metered reads (free members' monthly allowance)
