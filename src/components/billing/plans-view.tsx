@@ -136,6 +136,10 @@ export function PlansView({
             </li>
           ))}
         </ul>
+        <p className={styles.small}>
+          メンバーシップは贈ることもできます（1か月・3か月・12か月分、自動更新なし）。
+          <Link href="/gift">メンバーシップをギフトで贈る</Link>
+        </p>
       </section>
 
       <section aria-labelledby="free-plan-heading" className={styles.section}>
@@ -170,7 +174,10 @@ export function PlansView({
           お支払いと解約について
         </h2>
         <ul className={styles.notes}>
-          <li>お支払いはクレジットカードです。表示の料金はすべて消費税込みです。</li>
+          <li>
+            有料プランのお支払いはクレジットカードです。記事の購入・チップ・ギフトは、コンビニ払いと
+            PayPay でもお支払いいただけます。表示の料金はすべて消費税込みです。
+          </li>
           <li>
             有料プランは、解約されるまで契約期間ごとに自動で更新されます。お申し込みの前に、最終確認画面で料金とお支払いの時期をご確認いただけます。
           </li>
