@@ -95,6 +95,8 @@ const SORT_LABEL: Record<PostSort, string> = {
   subscriptions: '有料申し込み',
   purchases: '記事購入',
   tips: 'チップ',
+  meteredReads: '無料枠での閲覧',
+  meteredSubscriptions: '無料枠の後の有料申し込み',
 };
 
 const yen = (n: number) => `¥${number(n)}`;
@@ -232,13 +234,13 @@ function PostsSection({
         コンテンツごとの成果
       </h2>
       <p>
-        {`直近 12 か月（${report.from.replaceAll('-', '/')}〜）。見出しのリンクでその列の多い順に並べ替えます（${POST_LIMIT} 件まで）。登録と有料申し込みは、その読者が最初に出会ったペイウォールのコンテンツに数えます。記事購入とチップは支払い済みのもの（返金分を除く）です。`}
+        {`直近 12 か月（${report.from.replaceAll('-', '/')}〜）。見出しのリンクでその列の多い順に並べ替えます（${POST_LIMIT} 件まで）。登録と有料申し込みは、その読者が最初に出会ったペイウォールのコンテンツに数えます。記事購入とチップは支払い済みのもの（返金分を除く）です。無料枠での閲覧は無料会員が毎月の無料枠で全文を読んだ回数、無料枠の後の有料申し込みは無料枠で読んでから 30 日以内に有料プランを申し込んだ読者の数です（最後に無料枠で読んだコンテンツに数えます）。`}
       </p>
       {report.posts.length === 0 ? (
         <p className={styles.empty}>{EMPTY}</p>
       ) : (
         <ReportTable
-          caption={`コンテンツごとの閲覧・ペイウォール表示・登録・有料申し込み・記事購入・チップ（${SORT_LABEL[sort]}の多い順）`}
+          caption={`コンテンツごとの閲覧・ペイウォール表示・登録・有料申し込み・記事購入・チップ・無料枠（${SORT_LABEL[sort]}の多い順）`}
           columns={['コンテンツ', '種類', ...columns, ...(money ? ['記事購入とチップの売上'] : [])]}
         >
           {report.posts.map((item) => (

@@ -37,6 +37,8 @@ const report: BusinessReport = {
       purchases: 2,
       tips: 1,
       oneTimeRevenue: 700,
+      meteredReads: 5,
+      meteredSubscriptions: 1,
     },
     {
       endpoint: 'posts',
@@ -51,6 +53,8 @@ const report: BusinessReport = {
       purchases: 0,
       tips: 0,
       oneTimeRevenue: 0,
+      meteredReads: 0,
+      meteredSubscriptions: 0,
     },
   ],
 };
@@ -59,15 +63,15 @@ describe('businessCsv', () => {
   it('writes the per-item table with a title starting with = escaped, never a formula', () => {
     expect(businessCsv(report, 'posts', { money: true })).toBe(
       [
-        '種類,ID,タイトル,URL,閲覧数,会員の閲覧数,ペイウォール表示,登録,有料申し込み,記事購入,チップ,記事購入とチップの売上（円）',
-        `posts,p1,"'=HYPERLINK(""https://evil.example"",""見る"")",/posts/p1,10,4,3,2,1,2,1,700`,
-        'posts,p2,,/posts/p2,1,0,0,0,0,0,0,0',
+        '種類,ID,タイトル,URL,閲覧数,会員の閲覧数,ペイウォール表示,登録,有料申し込み,記事購入,チップ,無料枠での閲覧,無料枠の後の有料申し込み,記事購入とチップの売上（円）',
+        `posts,p1,"'=HYPERLINK(""https://evil.example"",""見る"")",/posts/p1,10,4,3,2,1,2,1,5,1,700`,
+        'posts,p2,,/posts/p2,1,0,0,0,0,0,0,0,0,0',
         '',
       ].join('\r\n'),
     );
     // Without money (an editor's download), the same table less its yen.
     expect(businessCsv(report, 'posts', { money: false }).split('\r\n')[1]).toBe(
-      `posts,p1,"'=HYPERLINK(""https://evil.example"",""見る"")",/posts/p1,10,4,3,2,1,2,1`,
+      `posts,p1,"'=HYPERLINK(""https://evil.example"",""見る"")",/posts/p1,10,4,3,2,1,2,1,5,1`,
     );
   });
 

@@ -59,6 +59,8 @@ export function businessCsv(
       '有料申し込み',
       '記事購入',
       'チップ',
+      '無料枠での閲覧',
+      '無料枠の後の有料申し込み',
       ...(money ? ['記事購入とチップの売上（円）'] : []),
     ],
     report.posts.map((p) => [
@@ -73,6 +75,8 @@ export function businessCsv(
       p.subscriptions,
       p.purchases,
       p.tips,
+      p.meteredReads,
+      p.meteredSubscriptions,
       ...(money ? [p.oneTimeRevenue] : []),
     ]),
   );

@@ -291,6 +291,8 @@ describe('the business report agrees with the provider', () => {
         purchases: 0,
         tips: 0,
         oneTimeRevenue: 0,
+        meteredReads: 0,
+        meteredSubscriptions: 0,
       },
       {
         endpoint: 'posts',
@@ -305,6 +307,8 @@ describe('the business report agrees with the provider', () => {
         purchases: 0,
         tips: 0,
         oneTimeRevenue: 0,
+        meteredReads: 0,
+        meteredSubscriptions: 0,
       },
       {
         endpoint: 'posts',
@@ -319,6 +323,8 @@ describe('the business report agrees with the provider', () => {
         purchases: 0,
         tips: 0,
         oneTimeRevenue: 0,
+        meteredReads: 0,
+        meteredSubscriptions: 0,
       },
     ]);
 

@@ -10,6 +10,7 @@ import {
 } from '@/server/platform/db/schema';
 import { duplicateClaimKey } from '@/server/features/billing';
 import { paidPaymentsSince } from '@/server/features/purchases';
+import { meteredConversions } from '@/server/features/metered';
 import {
   computeFigures,
   type Headline,
@@ -32,7 +33,8 @@ import { japanDay } from './view-input';
  * The business report of /admin/analytics: MRR, one-time revenue (single articles, tips, gift
  * subscriptions), paying members, trials, new and churned per month, free → paid conversion
  * (business-figures.ts), and per item the views, members' views, paywall views, sign-ups and
- * subscriptions that started from it, and its purchases and tips, over the last 12 months.
+ * subscriptions that started from it, its purchases and tips, and its metered reads and the
+ * plans taken after them, over the last 12 months.
  * Read from the site's own records only: the billing records and the purchases ledger the
  * webhooks keep in step with the provider, the sign-ups and the first-party page views.
  */
@@ -52,6 +54,12 @@ export type PostRow = {
   tips: number;
   /** What those purchases and tips came to, in yen with tax. */
   oneTimeRevenue: number;
+  /**
+   * Free members' metered reads of it, and the plans taken within 30 days after a reader's last
+   * one (docs/decisions/055-metered-wall.md).
+   */
+  meteredReads: number;
+  meteredSubscriptions: number;
 };
 
 export const POST_SORTS = [
@@ -62,6 +70,8 @@ export const POST_SORTS = [
   'subscriptions',
   'purchases',
   'tips',
+  'meteredReads',
+  'meteredSubscriptions',
 ] as const;
 export type PostSort = (typeof POST_SORTS)[number];
 
@@ -185,11 +195,12 @@ export async function loadBusinessReport(
   const from = japanDay(windowStart);
   const to = japanDay(now);
   await rollUpFinishedDays(db, { from, today: to });
-  const [plans, signUps, views, payments] = await Promise.all([
+  const [plans, signUps, views, payments, metered] = await Promise.all([
     loadPlans(db),
     loadSignUps(db, windowStart),
     countItemViews(db, { from, to }),
     paidPaymentsSince(db, new Date(windowStart)),
+    meteredConversions(db, { since: new Date(windowStart) }),
   ]);
   const { headline, months } = computeFigures(plans, signUps, now, payments);
 
@@ -210,6 +221,8 @@ export async function loadBusinessReport(
         purchases: 0,
         tips: 0,
         oneTimeRevenue: 0,
+        meteredReads: 0,
+        meteredSubscriptions: 0,
       };
       rows.set(key, row);
     }
@@ -243,6 +256,13 @@ export async function loadBusinessReport(
     if (payment.kind === 'post') row.purchases += 1;
     else row.tips += 1;
     row.oneTimeRevenue += payment.amount;
+  }
+
+  for (const item of metered) {
+    const row = rowOf(`posts/${item.contentId}`);
+    if (!row) continue;
+    row.meteredReads = item.reads;
+    row.meteredSubscriptions = item.subscriptions;
   }
 
   const sort = options.sort ?? 'subscriptions';

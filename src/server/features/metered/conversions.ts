@@ -7,7 +7,8 @@ import { type Db, queryRows } from '@/server/platform/db/client';
  * opened as a metered read since `since`, by how many free members, and how many plans were
  * taken after one. A plan counts once, for the last metered read its reader made in the 30
  * days before it (the window of the paywall's own attribution, PATH_START_SECONDS), so no plan
- * is counted for two posts.
+ * is counted for two posts. A plan is a provider's subscription that started (as the business
+ * report counts them): not a gift period, not a checkout whose first payment never came.
  */
 export type MeteredConversion = {
   contentId: string;
@@ -41,7 +42,8 @@ export async function meteredConversions(
       from subscriptions s
       join metered_reads r on r.user_id = s.user_id
         and r.read_at <= s.created_at and r.read_at > s.created_at - ${WINDOW}
-      where s.created_at >= ${since}
+      where s.created_at >= ${since} and s.provider = 'stripe'
+        and s.status not in ('incomplete', 'incomplete_expired')
       order by s.id, r.read_at desc
     ),
     taken as (select content_id, count(*) as subscriptions from touched group by content_id)

@@ -273,10 +273,10 @@ describe('what metered reads led to, per post', () => {
     // Read 40 days before the plan: too long before.
     await read(late, PAID_ONLY[0]!, '2026-09-01T00:00:00Z');
     await read(late, PAID_ONLY[3]!, '2026-10-01T00:00:00Z');
-    const plan = (id: string, who: AppUser, when: string) => ({
+    const plan = (id: string, who: AppUser, when: string, provider = 'stripe') => ({
       id,
       userId: who.id,
-      provider: 'complimentary',
+      provider,
       status: 'active',
       planName: '月額',
       createdAt: at(when),
@@ -286,6 +286,9 @@ describe('what metered reads led to, per post', () => {
       .values([
         plan('sub_metered_free', free, '2026-10-10T00:00:00Z'),
         plan('sub_metered_late', late, '2026-10-11T00:00:00Z'),
+        // Granted by the staff or by a gift, not taken: not what a read led to.
+        plan('sub_metered_granted', free, '2026-10-12T00:00:00Z', 'complimentary'),
+        plan('sub_metered_gift', late, '2026-10-12T00:00:00Z', 'gift'),
       ]);
     const since = at('2026-09-15T00:00:00Z');
     const rows = await meteredConversions(database.db, { since });
