@@ -1,13 +1,11 @@
 import '@/styles/base';
 import Link from 'next/link';
-import { Button } from '@/components/ui/button';
 import { sitePageMetadata } from '@/components/listing/site-metadata';
 import styles from '@/components/billing/billing.module.css';
 import screen from '@/components/billing/checkout-summary.module.css';
 import { PageNotice } from '@/components/billing/page-notice';
-import { CHECKOUT_ENDPOINT } from '@/components/billing/checkout-form.client';
+import { PaymentMethodForm } from '@/components/billing/payment-method-form';
 import { giftOrderSchema, planForMonths } from '@/lib/billing/gift-plans';
-import { METHOD_LABELS } from '@/lib/billing/purchase';
 import { formatYen } from '@/lib/format';
 import { giftOffer, giftPrices } from '@/server/features/billing/gift-checkout';
 import { requireUser } from '@/server/features/identity/session';
@@ -106,34 +104,18 @@ export default async function GiftConfirmPage({ searchParams }: { searchParams: 
           <Link href="/specified-commercial-transactions">特定商取引法に基づく表記</Link>と
           <Link href="/terms">利用規約</Link>、下の「ご購入内容の詳細」をご確認ください。
         </p>
-        <form method="post" action={CHECKOUT_ENDPOINT} className={styles.checkoutForm}>
-          <input type="hidden" name="purchase" value="gift-plan" />
-          <input type="hidden" name="plan" value={planForMonths(order.months)} />
-          <input type="hidden" name="months" value={order.months} />
-          <input type="hidden" name="recipient" value={order.recipient} />
-          <input type="hidden" name="message" value={order.message} />
-          <input type="hidden" name="deliver" value={order.deliver} />
-          <fieldset>
-            <legend>お支払い方法</legend>
-            {methods.map((method, index) => (
-              <p key={method}>
-                <label>
-                  <input
-                    type="radio"
-                    name="method"
-                    value={method}
-                    defaultChecked={index === 0}
-                    required
-                  />{' '}
-                  {METHOD_LABELS[method]}
-                </label>
-              </p>
-            ))}
-          </fieldset>
-          <Button type="submit" color="yellow" fullWidth height={52}>
-            確認して購入する（決済画面へ）
-          </Button>
-        </form>
+        <PaymentMethodForm
+          fields={{
+            purchase: 'gift-plan',
+            plan: planForMonths(order.months),
+            months: order.months,
+            recipient: order.recipient,
+            message: order.message,
+            deliver: order.deliver,
+          }}
+          methods={methods}
+          submitLabel="確認して購入する（決済画面へ）"
+        />
         <p className={styles.backLink}>
           <Link href={change}>内容を変更する</Link>
         </p>

@@ -1,6 +1,4 @@
 import 'server-only';
-import type Stripe from 'stripe';
-import { env } from '@/env';
 import {
   GIFT_MONTHS,
   type GiftMonths,
@@ -12,27 +10,15 @@ import {
   planForMonths,
 } from '@/lib/billing/gift-plans';
 import type { PlanKey } from '@/lib/billing/plans';
-import {
-  KONBINI_DAYS,
-  type PurchaseMethod,
-  methodsFor,
-  purchaseStatusPath,
-  taxIn,
-} from '@/lib/billing/purchase';
+import { type PurchaseMethod, methodsFor, taxIn } from '@/lib/billing/purchase';
 import { insertPlanGift } from '@/server/features/gift-plans';
 import type { AppUser } from '@/server/features/identity';
-import {
-  type Purchase,
-  insertPendingGift,
-  markPurchaseFailed,
-  newPurchaseId,
-  setPurchaseSession,
-} from '@/server/features/purchases';
-import { recordAudit } from '@/server/platform/audit/audit-log';
+import { type Purchase, insertPendingGift, newPurchaseId } from '@/server/features/purchases';
 import type { Db } from '@/server/platform/db/client';
 import { listPlans } from './catalogue';
 import { CheckoutRefused } from './checkout';
 import { ensureCustomer } from './customers';
+import { openPaymentSession } from './purchase-checkout';
 import { billingProvider } from './provider';
 
 /**
@@ -109,73 +95,11 @@ export async function startGiftPurchase(
     });
     return row;
   });
-  let session: Stripe.Checkout.Session;
-  try {
-    session = await provider.stripe.checkout.sessions.create(
-      sessionParams(purchase, order, customerId, user.id),
-    );
-  } catch (error) {
-    await markPurchaseFailed(db, purchase.id, new Date());
-    throw error;
-  }
-  if (!session.url) throw new Error('billing: the payment session has no URL');
-  await setPurchaseSession(db, purchase.id, session.id);
-  await recordAudit(db, {
-    actor: user.id,
-    action: 'billing.purchase.start',
-    target: user.id,
+  return openPaymentSession(db, provider, purchase, {
+    userId: user.id,
     ip,
-    detail: {
-      purchase: purchase.id,
-      session: session.id,
-      kind: 'gift-plan',
-      months: order.months,
-      amount: price,
-      method,
-    },
+    name: title,
+    cancelPath: giftConfirmPath(order),
+    details: { plan: order.plan, months: String(order.months) },
   });
-  return { url: session.url, purchase: { ...purchase, sessionId: session.id } };
-}
-
-function sessionParams(
-  purchase: Purchase,
-  order: GiftCheckoutOrder,
-  customer: string,
-  userId: string,
-): Stripe.Checkout.SessionCreateParams {
-  const { SITE_URL } = env();
-  const metadata = {
-    purchase: purchase.id,
-    userId,
-    kind: 'gift-plan',
-    plan: order.plan,
-    months: String(order.months),
-  };
-  return {
-    mode: 'payment',
-    customer,
-    client_reference_id: userId,
-    line_items: [
-      {
-        quantity: 1,
-        price_data: {
-          currency: 'jpy',
-          unit_amount: purchase.amount,
-          tax_behavior: 'inclusive',
-          product_data: { name: purchase.title },
-        },
-      },
-    ],
-    // The pinned API version takes the methods as allowed_payment_method_types.
-    allowed_payment_method_types: [purchase.method],
-    ...(purchase.method === 'konbini'
-      ? { payment_method_options: { konbini: { expires_after_days: KONBINI_DAYS } } }
-      : {}),
-    metadata,
-    payment_intent_data: { metadata },
-    invoice_creation: { enabled: true, invoice_data: { metadata } },
-    locale: 'ja',
-    success_url: `${SITE_URL}${purchaseStatusPath(purchase.id)}`,
-    cancel_url: `${SITE_URL}${giftConfirmPath(order)}`,
-  };
 }

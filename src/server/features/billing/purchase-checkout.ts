@@ -144,7 +144,14 @@ export async function openPaymentSession(
   db: Db,
   provider: BillingProvider,
   purchase: Purchase,
-  options: { userId: string; ip: string | null; name: string; cancelPath: string },
+  options: {
+    userId: string;
+    ip: string | null;
+    name: string;
+    cancelPath: string;
+    /** What only this kind says (a gift's plan and months): in the metadata and the audit. */
+    details?: Record<string, string>;
+  },
 ): Promise<{ url: string; purchase: Purchase }> {
   let session: Stripe.Checkout.Session;
   try {
@@ -167,6 +174,7 @@ export async function openPaymentSession(
       post: purchase.contentId,
       amount: purchase.amount,
       method: purchase.method,
+      ...options.details,
     },
   });
   return { url: session.url, purchase: { ...purchase, sessionId: session.id } };
@@ -174,7 +182,7 @@ export async function openPaymentSession(
 
 function sessionParams(
   purchase: Purchase,
-  options: { userId: string; name: string; cancelPath: string },
+  options: { userId: string; name: string; cancelPath: string; details?: Record<string, string> },
 ): Stripe.Checkout.SessionCreateParams {
   const { SITE_URL } = env();
   const metadata = {
@@ -182,6 +190,7 @@ function sessionParams(
     userId: options.userId,
     kind: purchase.kind,
     ...(purchase.contentId ? { post: purchase.contentId } : {}),
+    ...options.details,
   };
   return {
     mode: 'payment',

@@ -1,14 +1,13 @@
 import '@/styles/base';
 import Link from 'next/link';
 import { notFound } from 'next/navigation';
-import { Button } from '@/components/ui/button';
 import { sitePageMetadata } from '@/components/listing/site-metadata';
 import type { RouteParamsProps } from '@/components/listing/page-params';
 import styles from '@/components/billing/billing.module.css';
 import screen from '@/components/billing/checkout-summary.module.css';
 import { PageNotice } from '@/components/billing/page-notice';
-import { CHECKOUT_ENDPOINT } from '@/components/billing/checkout-form.client';
-import { METHOD_LABELS, purchaseConfirmPath, purchaseStatusPath } from '@/lib/billing/purchase';
+import { PaymentMethodForm } from '@/components/billing/payment-method-form';
+import { purchaseConfirmPath, purchaseStatusPath } from '@/lib/billing/purchase';
 import { formatYen } from '@/lib/format';
 import { purchaseOffer } from '@/server/features/billing/purchase-checkout';
 import { requireUser } from '@/server/features/identity/session';
@@ -83,29 +82,11 @@ export default async function PurchaseConfirmPage({ params }: RouteParamsProps<'
           <Link href="/specified-commercial-transactions">特定商取引法に基づく表記</Link>と
           <Link href="/terms">利用規約</Link>、下の「ご購入内容の詳細」をご確認ください。
         </p>
-        <form method="post" action={CHECKOUT_ENDPOINT} className={styles.checkoutForm}>
-          <input type="hidden" name="purchase" value={`post:${post.id}`} />
-          <fieldset>
-            <legend>お支払い方法</legend>
-            {methods.map((method, index) => (
-              <p key={method}>
-                <label>
-                  <input
-                    type="radio"
-                    name="method"
-                    value={method}
-                    defaultChecked={index === 0}
-                    required
-                  />{' '}
-                  {METHOD_LABELS[method]}
-                </label>
-              </p>
-            ))}
-          </fieldset>
-          <Button type="submit" color="yellow" fullWidth height={52}>
-            確認して購入する（決済画面へ）
-          </Button>
-        </form>
+        <PaymentMethodForm
+          fields={{ purchase: `post:${post.id}` }}
+          methods={methods}
+          submitLabel="確認して購入する（決済画面へ）"
+        />
         <p className={styles.backLink}>
           <Link href={postHref}>記事に戻る</Link>
           {' ／ '}

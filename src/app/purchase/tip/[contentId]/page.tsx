@@ -1,17 +1,15 @@
 import '@/styles/base';
 import Link from 'next/link';
 import { notFound } from 'next/navigation';
-import { Button } from '@/components/ui/button';
 import { sitePageMetadata } from '@/components/listing/site-metadata';
 import type { RouteParamsProps, SearchParamsProps } from '@/components/listing/page-params';
 import styles from '@/components/billing/billing.module.css';
 import screen from '@/components/billing/checkout-summary.module.css';
 import { PageNotice } from '@/components/billing/page-notice';
-import { CHECKOUT_ENDPOINT } from '@/components/billing/checkout-form.client';
+import { PaymentMethodForm } from '@/components/billing/payment-method-form';
 import { TipForm } from '@/components/tips/tip-form';
 import tips from '@/components/tips/tips.module.css';
 import { env } from '@/env';
-import { METHOD_LABELS } from '@/lib/billing/purchase';
 import { TIP_POST_ID, readTipQuery, tipConfirmPath, tipName } from '@/lib/billing/tip';
 import { formatYen } from '@/lib/format';
 import { safeNextPath } from '@/lib/safe-next';
@@ -121,32 +119,11 @@ export default async function TipConfirmPage({
           <Link href="/specified-commercial-transactions">特定商取引法に基づく表記</Link>と
           <Link href="/terms">利用規約</Link>、下の「チップの内容の詳細」をご確認ください。
         </p>
-        <form method="post" action={CHECKOUT_ENDPOINT} className={styles.checkoutForm}>
-          <input type="hidden" name="purchase" value="tip" />
-          <input type="hidden" name="post" value={post.id} />
-          <input type="hidden" name="amount" value={amount} />
-          {message ? <input type="hidden" name="message" value={message} /> : null}
-          <fieldset>
-            <legend>お支払い方法</legend>
-            {methods.map((method, index) => (
-              <p key={method}>
-                <label>
-                  <input
-                    type="radio"
-                    name="method"
-                    value={method}
-                    defaultChecked={index === 0}
-                    required
-                  />{' '}
-                  {METHOD_LABELS[method]}
-                </label>
-              </p>
-            ))}
-          </fieldset>
-          <Button type="submit" color="yellow" fullWidth height={52}>
-            確認してチップを送る（決済画面へ）
-          </Button>
-        </form>
+        <PaymentMethodForm
+          fields={{ purchase: 'tip', post: post.id, amount, message }}
+          methods={methods}
+          submitLabel="確認してチップを送る（決済画面へ）"
+        />
         <p className={styles.backLink}>
           <a href="#tip-change">金額・メッセージを変更する</a>
           {' ／ '}
