@@ -1,8 +1,14 @@
-import type { ReactNode } from 'react';
-import { formatDateJa, formatYen } from '@/lib/format';
+import { formatDateJa } from '@/lib/format';
 import { GIFT_REDEEM_DAYS, type GiftOrder, deliverAtFor } from '@/lib/billing/gift-plans';
-import { KONBINI_DAYS, METHOD_LABELS, type PurchaseMethod, taxIn } from '@/lib/billing/purchase';
+import type { PurchaseMethod } from '@/lib/billing/purchase';
 import styles from '@/components/billing/billing.module.css';
+import {
+  type TermsRow,
+  TermsTable,
+  cancelRow,
+  methodsRow,
+  priceRow,
+} from '../purchase/purchase-terms';
 import gift from './gift.module.css';
 
 /**
@@ -20,14 +26,9 @@ export function GiftTerms({
   price: number;
   methods: readonly PurchaseMethod[];
 }) {
-  const how: Record<PurchaseMethod, string> = {
-    card: 'この次の決済画面でカード情報を入力し、その場で決済します。',
-    konbini: `この次の画面で発行するお支払い番号で、発行日から${KONBINI_DAYS}日後の23:59までにコンビニでお支払いください。期限を過ぎると購入は取り消され、ギフトは送られません（料金はかかりません）。`,
-    paypay: 'この次の画面で PayPay の承認を済ませた時点で決済します。',
-  };
   const deliverAt = deliverAtFor(order.deliver);
   const today = deliverAt.getTime() <= Date.now();
-  const rows: { label: string; body: ReactNode }[] = [
+  const rows: TermsRow[] = [
     {
       label: '商品名',
       body: (
@@ -52,24 +53,8 @@ export function GiftTerms({
         </>
       ),
     },
-    {
-      label: '価格（税込）',
-      body: (
-        <>
-          <p className={styles.amount}>{formatYen(price)}</p>
-          <p>うち消費税（10%） {formatYen(taxIn(price))}</p>
-          <p className={styles.small}>このほかにかかる料金はありません。</p>
-        </>
-      ),
-    },
-    {
-      label: '支払方法と支払時期',
-      body: methods.map((method) => (
-        <p key={method}>
-          {METHOD_LABELS[method]}：{how[method]}
-        </p>
-      )),
-    },
+    priceRow(price),
+    methodsRow(methods),
     {
       label: 'お届けの時期',
       body: (
@@ -96,26 +81,7 @@ export function GiftTerms({
         </>
       ),
     },
-    {
-      label: 'キャンセル',
-      body: (
-        <p>
-          デジタルコンテンツの性質上、購入後のキャンセルはできません。お支払いの前であれば、この画面や決済画面から戻ることで取りやめられます。
-        </p>
-      ),
-    },
+    cancelRow('デジタルコンテンツの性質上、購入後のキャンセルはできません。'),
   ];
-  return (
-    <table className={styles.termsTable}>
-      <caption className="visually-hidden">ご購入内容</caption>
-      <tbody>
-        {rows.map((row) => (
-          <tr key={row.label}>
-            <th scope="row">{row.label}</th>
-            <td>{row.body}</td>
-          </tr>
-        ))}
-      </tbody>
-    </table>
-  );
+  return <TermsTable rows={rows} />;
 }
