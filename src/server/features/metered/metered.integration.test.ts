@@ -281,15 +281,13 @@ describe('what metered reads led to, per post', () => {
       planName: '月額',
       createdAt: at(when),
     });
-    await database.db
-      .insert(subscriptions)
-      .values([
-        plan('sub_metered_free', free, '2026-10-10T00:00:00Z'),
-        plan('sub_metered_late', late, '2026-10-11T00:00:00Z'),
-        // Granted by the staff or by a gift, not taken: not what a read led to.
-        plan('sub_metered_granted', free, '2026-10-12T00:00:00Z', 'complimentary'),
-        plan('sub_metered_gift', late, '2026-10-12T00:00:00Z', 'gift'),
-      ]);
+    await database.db.insert(subscriptions).values([
+      plan('sub_metered_free', free, '2026-10-10T00:00:00Z'),
+      plan('sub_metered_late', late, '2026-10-11T00:00:00Z'),
+      // Granted by the staff or by a gift, not taken: not what a read led to.
+      plan('sub_metered_granted', free, '2026-10-12T00:00:00Z', 'complimentary'),
+      plan('sub_metered_gift', late, '2026-10-12T00:00:00Z', 'gift'),
+    ]);
     const since = at('2026-09-15T00:00:00Z');
     const rows = await meteredConversions(database.db, { since });
     const of = (id: string) => rows.find((r) => r.contentId === id);
