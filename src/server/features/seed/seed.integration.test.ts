@@ -82,7 +82,7 @@ describe('demo corpus seed', () => {
   });
 
   it('lets the reading dictionary go once it is done', () => {
-    // A fresh instance's idle memory (docs/decisions/056-readings-in-the-server.md).
+    // A fresh instance's idle memory (docs/decisions/060-readings-in-the-server.md).
     expect(analyserLoaded()).toBe(false);
   });
 

@@ -4,7 +4,7 @@ import type { Morpheme } from './words';
 
 /**
  * IPADIC's morphological analysis in plain JavaScript over a compact file
- * (docs/decisions/056-readings-in-the-server.md): MeCab's lattice and Viterbi search with the
+ * (docs/decisions/060-readings-in-the-server.md): MeCab's lattice and Viterbi search with the
  * dictionary's own connection costs and unknown-word rules, so its words and readings are
  * IPADIC's as MeCab (and Lindera, which this replaces) gives them. The file, built by
  * scripts/build-ipadic.mjs, holds about 15 MB of typed arrays: the words' surfaces sorted in one
@@ -60,11 +60,11 @@ export function loadDictionary(file: string): Dictionary {
   // Views on the file's one buffer: nothing is copied but the two strings.
   const view = <T>(
     name: string,
-    make: (buffer: ArrayBuffer, offset: number, length: number) => T,
+    make: (buffer: ArrayBufferLike, offset: number, length: number) => T,
     size: number,
   ) => {
     const { offset, length } = section(name);
-    return make(bytes.buffer as ArrayBuffer, offset, length / size);
+    return make(bytes.buffer, offset, length / size);
   };
   const text = (name: string) => {
     const { offset, length } = section(name);
@@ -238,8 +238,8 @@ export function tokenize(dict: Dictionary, text: string): Morpheme[] {
       node.reading < 0
         ? null
         : dict.readingText.slice(
-            dict.readingOffsets[node.reading]!,
-            dict.readingOffsets[node.reading + 1]!,
+            dict.readingOffsets[node.reading],
+            dict.readingOffsets[node.reading + 1],
           );
     words.push({ surface: text.slice(node.begin, node.end), reading });
   }

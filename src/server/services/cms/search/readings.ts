@@ -6,7 +6,7 @@ import { type Morpheme, type ReadingPair, readingPairs, scriptWords, wordsOf } f
 
 /**
  * Readings of kanji, so that a search in kana (うるし) finds the kanji (漆)
- * (docs/decisions/042-search-by-reading.md, 056-readings-in-the-server.md). The analyser is
+ * (docs/decisions/042-search-by-reading.md, 060-readings-in-the-server.md). The analyser is
  * IPADIC's lattice search in this process (ipadic.ts) over a compact dictionary file of about
  * 15 MB, loaded on the first paragraph to read and let go after the idle time. Each paragraph
  * read is kept (the store below), so a content write reads only the paragraphs it has not read
