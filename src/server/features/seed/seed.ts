@@ -169,8 +169,8 @@ export async function seedDemoContent(db: Db, options: SeedOptions = {}): Promis
     created[page.endpoint] = count;
     log(`${page.endpoint}: ${count ? 'created' : 'already present'}`);
   }
-  // The seeding was the reading analyser's work: its child ends now, not after its idle time
-  // (a fresh instance's idle memory counts it: docs/decisions/048-lindera-readings.md).
+  // The seeding was the reading analyser's work: its dictionary is let go now, not after its
+  // idle time (a fresh instance's idle memory: docs/decisions/060-readings-in-the-server.md).
   stopReadings();
   return { created };
 }

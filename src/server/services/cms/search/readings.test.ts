@@ -1,8 +1,7 @@
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import {
   analyseTexts,
-  analyserPid,
-  analyserStopped,
+  analyserLoaded,
   readingOf,
   setReadingsIdleMs,
   stopReadings,
@@ -37,7 +36,7 @@ describe('readingOf', () => {
   });
 });
 
-describe('analyseTexts (the analyser in its child process)', () => {
+describe('analyseTexts', () => {
   it('reads 漆, 紙 and mixed text; kana-only and Latin texts need no analyser', async () => {
     const analyses = await analyseTexts(['漆', '紙', '漆の器と和紙、2026年', 'うるし', 'Design']);
     expect(analyses.map((a) => a.reading)).toEqual([
@@ -62,35 +61,26 @@ describe('analyseTexts (the analyser in its child process)', () => {
   }, 30_000);
 });
 
-describe('the analyser child (started on demand, stopped when idle)', () => {
+describe('the dictionary (loaded on demand, let go when idle)', () => {
   afterEach(() => setReadingsIdleMs(null));
 
-  it('stops after its idle time and starts again for the next text', async () => {
+  it('is let go after its idle time and loaded again for the next text', async () => {
     setReadingsIdleMs(50);
-    // Texts no earlier test read: a stored paragraph would not start the child.
+    // Texts no earlier test read: a stored paragraph would not load it.
     expect((await analyseTexts(['藍染']))[0]!.reading).toBe('あいぞめ');
-    const pid = analyserPid();
-    expect(pid).toBeTypeOf('number');
-    await analyserStopped();
-    expect(analyserPid()).toBeNull();
+    expect(analyserLoaded()).toBe(true);
+    await new Promise((resolve) => setTimeout(resolve, 120));
+    expect(analyserLoaded()).toBe(false);
     expect((await analyseTexts(['組子']))[0]!.reading).toBe('くみこ');
-    expect(analyserPid()).not.toBe(pid);
+    expect(analyserLoaded()).toBe(true);
   }, 30_000);
 
-  it('answers a text asked for right after the previous child was stopped', async () => {
-    // The old child's exit used to fail every pending request, the new child's too: a seeding
-    // that paused past the idle time indexed the next item without readings.
+  it('answers a text asked for right after it was let go, and one asked for while it loads', async () => {
     await analyseTexts(['漆器']);
     stopReadings();
-    expect((await analyseTexts(['工芸']))[0]!.reading).toBe('こうげい');
-  }, 30_000);
-
-  it('ends the child once it has answered when asked to stop while it reads', async () => {
-    const reading = analyseTexts(['陶磁器']);
-    stopReadings();
-    expect((await reading)[0]!.reading).toBe('とうじき');
-    await analyserStopped();
-    expect(analyserPid()).toBeNull();
+    const [a, b] = await Promise.all([analyseTexts(['工芸']), analyseTexts(['陶磁器'])]);
+    expect(a[0]!.reading).toBe('こうげい');
+    expect(b[0]!.reading).toBe('とうじき');
   }, 30_000);
 });
 
@@ -100,14 +90,14 @@ describe('stored analyses (a text read once is not read again)', () => {
     stopReadings();
     // The same paragraphs, one of them with a counter after it: no analyser is needed.
     const again = await analyseTexts(['漆の器 和紙の本 2026', '和紙の本']);
-    expect(analyserPid()).toBeNull();
+    expect(analyserLoaded()).toBe(false);
     expect(again[0]!.reading).toBe(first[0]!.reading);
     expect(again[0]!.pairs).toEqual(first[0]!.pairs);
     expect(again[0]!.words).toEqual(expect.arrayContaining([...first[0]!.words, '2026']));
     expect(again[1]!.reading).toBe('わしのほん');
     // A changed paragraph is read.
     expect((await analyseTexts(['漆の器 紙の本']))[0]!.reading).toBe('うるしのうつわ かみのほん');
-    expect(analyserPid()).toBeTypeOf('number');
+    expect(analyserLoaded()).toBe(true);
   }, 30_000);
 
   it('reads a text whole as before: the words and readings of paragraphs together', async () => {

@@ -1,18 +1,16 @@
 import 'server-only';
-import { createRequire } from 'node:module';
-import path from 'node:path';
-import { type ChildProcess, spawn } from 'node:child_process';
 import { singleton } from '@/lib/singleton';
+import { type Dictionary, loadDictionary, tokenize } from './ipadic';
+import { readingDictionaryFile } from './reading-dictionary';
 import { type Morpheme, type ReadingPair, readingPairs, scriptWords, wordsOf } from './words';
 
 /**
  * Readings of kanji, so that a search in kana (うるし) finds the kanji (漆)
- * (docs/decisions/042-search-by-reading.md, 048-lindera-readings.md). The analyser is Lindera's
- * WebAssembly build with IPADIC embedded (npm `lindera-wasm-nodejs-ipadic`): loaded, about
- * 130 MiB more than a bare Node. It never lives in the server's own memory: it runs in a child
- * process started on the first paragraph to read and ended after the idle time, so its memory
- * goes back whole. Each paragraph read is kept (the store below), so a content write sends the
- * analyser only the paragraphs it has not read before. Only the indexing path asks for readings
+ * (docs/decisions/042-search-by-reading.md, 060-readings-in-the-server.md). The analyser is
+ * IPADIC's lattice search in this process (ipadic.ts) over a compact dictionary file of about
+ * 15 MB, loaded on the first paragraph to read and let go after the idle time. Each paragraph
+ * read is kept (the store below), so a content write reads only the paragraphs it has not read
+ * before. Only the indexing path asks for readings
  * (a query is never analysed: a kana query is matched against the stored readings as it is).
  */
 
@@ -42,150 +40,69 @@ export function readingOf(words: readonly Morpheme[]): string {
   return toHiragana(parts.join('')).replace(/\s+/gu, ' ').trim();
 }
 
-// The child runs plain JavaScript from this string: a bundler never sees it, and the analyser
-// is loaded from node_modules by the path the server resolves. Building the tokenizer (about
-// 0.6 s) blocks the child's loop: messages sent meanwhile wait for it.
-const WORKER_SOURCE = `
-const [modulePath] = process.argv.slice(-1);
-let tokenizer, failure;
-try {
-  const { TokenizerBuilder } = require(modulePath);
-  const builder = new TokenizerBuilder();
-  builder.setDictionary('embedded://ipadic');
-  builder.setMode('normal');
-  tokenizer = builder.build();
-} catch (error) {
-  failure = String(error);
-}
-process.on('disconnect', () => process.exit(0));
-process.on('message', ({ id, texts }) => {
-  if (failure) return process.send({ id, error: failure });
-  try {
-    process.send({ id, words: texts.map((text) => tokenizer.tokenize(text).map((t) =>
-      [t.surface, t.reading && t.reading !== '*' ? t.reading : null])) });
-  } catch (error) {
-    process.send({ id, error: String(error) });
-  }
-});
-`;
-
-/**
- * The server's own memory settings (scripts/server-process.mjs): V8's young generation and the
- * old generation's growth kept small, as in the server (docs/decisions/043-memory.md). Liftoff
- * only: the WebAssembly is compiled once, by the baseline compiler, and not again by the
- * optimising one for hot functions; measured, 179 MiB at the peak instead of 205, the same time.
- */
-const WORKER_NODE_FLAGS = [
-  '--max-semi-space-size=2',
-  '--heap-growing-percent=45',
-  '--liftoff-only',
-];
-
-type Pending = { resolve: (words: Morpheme[][]) => void; reject: (error: Error) => void };
-type Answer = { id: number; words?: [string, string | null][][]; error?: string };
-/**
- * A child and the requests sent to it: its exit fails its own requests, never a later child's.
- * `ending`: asked to stop while it read (stopReadings), it ends on its last answer.
- */
-type Worker = { child: ChildProcess; pending: Map<number, Pending>; ending: boolean };
-type Analyser = {
-  worker: Worker | null;
-  idleTimer: NodeJS.Timeout | null;
-  nextId: number;
-  /** Tests shorten the idle time (setReadingsIdleMs). */
-  idleMs: number | null;
-};
-
 /**
  * One analyser per process, however often this module is loaded: the framework bundles server
  * code apart from the front server, and the test runner loads the app's modules afresh for every
- * file (tests/support/fresh-file-state.ts), which clears the named singletons too. With the state
- * in the module each load started its own child: measured, an integration run started about 150,
- * each loading its dictionary again. The state is plain (a child, a timer, pending answers),
- * so any copy of the module can use it.
+ * file (tests/support/fresh-file-state.ts), which clears the named singletons too. The state is
+ * plain (the dictionary, a timer), so any copy of the module can use it.
  */
+type Analyser = {
+  dictionary: Dictionary | null;
+  loading: Promise<Dictionary> | null;
+  idleTimer: NodeJS.Timeout | null;
+  /** Tests shorten the idle time (setReadingsIdleMs). */
+  idleMs: number | null;
+};
 const holder = globalThis as typeof globalThis & { __axisReadingAnalyser?: Analyser };
 const state: Analyser = (holder.__axisReadingAnalyser ??= {
-  worker: null,
+  dictionary: null,
+  loading: null,
   idleTimer: null,
-  nextId: 0,
   idleMs: null,
 });
 
-function stop(target: Worker) {
-  if (state.worker === target) state.worker = null;
-  target.child.kill();
+/** Reading a batch yields to the event loop after this long, so requests are not held up. */
+const SLICE_MS = 8;
+
+function dictionary(): Promise<Dictionary> {
+  if (state.dictionary) return Promise.resolve(state.dictionary);
+  state.loading ??= readingDictionaryFile()
+    .then((file) => (state.dictionary = loadDictionary(file)))
+    .finally(() => {
+      state.loading = null;
+    });
+  return state.loading;
 }
 
-function failAll(target: Worker, error: Error) {
-  for (const request of target.pending.values()) request.reject(error);
-  target.pending.clear();
-}
-
-function startWorker(): Worker {
-  const require = createRequire(path.join(process.cwd(), 'package.json'));
-  const modulePath = require.resolve('lindera-wasm-nodejs-ipadic');
-  const child = spawn(process.execPath, [...WORKER_NODE_FLAGS, '-e', WORKER_SOURCE, modulePath], {
-    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-  });
-  const started: Worker = { child, pending: new Map(), ending: false };
-  child.on('message', (answer: Answer) => {
-    const request = started.pending.get(answer.id);
-    if (!request) return;
-    started.pending.delete(answer.id);
-    if (answer.error !== undefined) request.reject(new Error(answer.error));
-    else
-      request.resolve(
-        (answer.words ?? []).map((words) =>
-          words.map(([surface, reading]) => ({ surface, reading })),
-        ),
-      );
-    if (started.pending.size === 0) {
-      if (started.ending) stop(started);
-      else idle(started);
-    }
-  });
-  child.on('error', (error) => {
-    stop(started);
-    failAll(started, error);
-  });
-  child.on('exit', () => {
-    if (state.worker === started) state.worker = null;
-    failAll(started, new Error('the reading analyser stopped'));
-  });
-  return started;
-}
-
-function setRef(target: Worker, busy: boolean) {
-  const channel = target.child.channel as { ref(): void; unref(): void } | null | undefined;
-  if (busy) {
-    target.child.ref();
-    channel?.ref();
-  } else {
-    target.child.unref();
-    channel?.unref();
-  }
-}
-
-// While nothing is asked the worker neither keeps the process alive nor holds its memory long.
-function idle(target: Worker) {
-  setRef(target, false);
+// While nothing is asked the dictionary is let go (about 20 MiB), and loaded again in ~20 ms.
+function idle() {
   if (state.idleTimer) clearTimeout(state.idleTimer);
-  state.idleTimer = setTimeout(() => stop(target), state.idleMs ?? IDLE_MS);
+  state.idleTimer = setTimeout(() => {
+    state.dictionary = null;
+    state.idleTimer = null;
+  }, state.idleMs ?? IDLE_MS);
   state.idleTimer.unref();
 }
 
-/** The analyser's words of each text, from the worker (started when needed). */
-export function analyse(texts: readonly string[]): Promise<Morpheme[][]> {
+/** The analyser's words of each text, read in this process in slices of the event loop. */
+export async function analyse(texts: readonly string[]): Promise<Morpheme[][]> {
   if (state.idleTimer) clearTimeout(state.idleTimer);
   state.idleTimer = null;
-  const target = (state.worker ??= startWorker());
-  setRef(target, true);
-  const id = state.nextId++;
-  return new Promise((resolve, reject) => {
-    target.pending.set(id, { resolve, reject });
-    target.child.send({ id, texts });
-  });
+  try {
+    const dict = await dictionary();
+    const words: Morpheme[][] = [];
+    let slice = performance.now();
+    for (const text of texts) {
+      words.push(tokenize(dict, text));
+      if (performance.now() - slice > SLICE_MS) {
+        await new Promise((resolve) => setImmediate(resolve));
+        slice = performance.now();
+      }
+    }
+    return words;
+  } finally {
+    idle();
+  }
 }
 
 /** What the index keeps of a text's analysis (search-index.ts). */
@@ -301,36 +218,19 @@ export async function analyseTexts(texts: readonly string[]): Promise<TextAnalys
   return analyses;
 }
 
-/**
- * Ends the worker now, or once it has answered what it is reading: a batch (the seeding, a
- * benchmark, a test file) that is done with it need not wait for the idle timer.
- */
+/** Lets the dictionary go now: a batch (the seeding, a benchmark) that is done with it. */
 export function stopReadings(): void {
-  const target = state.worker;
-  if (!target) return;
-  if (target.pending.size === 0) {
-    if (state.idleTimer) clearTimeout(state.idleTimer);
-    state.idleTimer = null;
-    return stop(target);
-  }
-  target.ending = true;
-  // What comes after this call goes to a new child.
-  state.worker = null;
+  if (state.idleTimer) clearTimeout(state.idleTimer);
+  state.idleTimer = null;
+  state.dictionary = null;
 }
 
-/** The analyser child's process id while it runs, else null (tests, benchmarks). */
-export function analyserPid(): number | null {
-  return state.worker?.child.pid ?? null;
+/** Whether the dictionary is in memory (tests, benchmarks). */
+export function analyserLoaded(): boolean {
+  return state.dictionary !== null;
 }
 
-/** Resolves once the analyser child now running (if any) has exited (tests). */
-export function analyserStopped(): Promise<void> {
-  const target = state.worker;
-  if (!target || target.child.exitCode !== null) return Promise.resolve();
-  return new Promise((resolve) => target.child.once('exit', () => resolve()));
-}
-
-/** Tests shorten the idle time after which the child ends; null restores IDLE_MS. */
+/** Tests shorten the idle time after which the dictionary is let go; null restores IDLE_MS. */
 export function setReadingsIdleMs(ms: number | null): void {
   state.idleMs = ms;
 }
