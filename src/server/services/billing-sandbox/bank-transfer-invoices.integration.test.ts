@@ -2,6 +2,7 @@ import type Stripe from 'stripe';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { productWithPrices, useSandbox } from '@test-support/billing-sandbox';
 import { DAY, utc } from '@test-support/unix-time';
+import { advanceClocklessSubscriptions } from './cycle/clock';
 
 /**
  * 請求書払い: subscriptions with `collection_method: send_invoice` paid by bank transfer to the
@@ -210,6 +211,25 @@ describe('billing sandbox: invoices paid by bank transfer', () => {
     expect(await stripe.subscriptions.retrieve(subscription.id)).toMatchObject({
       status: 'active',
     });
+  });
+
+  it("marks a clockless customer's invoice overdue when the runner passes its due date", async () => {
+    const customer = await stripe.customers.create({ name: '株式会社リアルタイム' });
+    const subscription = await stripe.subscriptions.create({
+      customer: customer.id,
+      items: [{ price: seat.id }],
+      collection_method: 'send_invoice',
+      days_until_due: 1,
+      payment_settings: BANK_TRANSFER,
+    });
+    const invoice = await stripe.invoices.retrieve(subscription.latest_invoice as string);
+    const due = invoice.due_date ?? 0;
+    expect(await advanceClocklessSubscriptions(sandbox.database.db, due - 1)).toBe(0);
+    expect(await advanceClocklessSubscriptions(sandbox.database.db, due)).toBe(1);
+    expect(await stripe.subscriptions.retrieve(subscription.id)).toMatchObject({
+      status: 'past_due',
+    });
+    expect(await typesOf(customer.id)).toContain('invoice.overdue');
   });
 
   it('applies funds held in the cash balance to the renewal invoice as it is finalized', async () => {
