@@ -2,6 +2,7 @@ import type Stripe from 'stripe';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { testDatabase } from '@test-support/route-tests';
 import { billingProvider } from '@/server/features/billing';
+import { listAudit } from '@/server/platform/audit/audit-log';
 import { runAdminCommand } from '@/server/features/admin/commands';
 import { UsageError } from '@/server/features/admin/command';
 import {
@@ -18,6 +19,7 @@ import {
 /** 請求書払い through the billing sandbox, as the organisation code will call it. */
 
 const DAY = 86_400;
+const ADMIN = { userId: 'org-admin-1', ip: '192.0.2.1' };
 
 describe('invoice billing (sandbox)', () => {
   const database = testDatabase({ global: false });
@@ -45,6 +47,7 @@ describe('invoice billing (sandbox)', () => {
       customerId: customer.id,
       priceId: seatPrice.id,
       seats: 3,
+      actor: ADMIN,
     });
     expect(subscription.status).toBe('active');
     const sent = await invoiceDocument(database.db, invoiceId, customer.id);
@@ -86,9 +89,10 @@ describe('invoice billing (sandbox)', () => {
       customerId: customer.id,
       priceId: seatPrice.id,
       seats: 2,
+      actor: ADMIN,
     });
     const now = Math.floor(Date.now() / 1000);
-    const added = await changeSeats(database.db, subscription.id, 4, now);
+    const added = await changeSeats(database.db, subscription.id, 4, now, ADMIN);
     expect(added.invoiceId).not.toBeNull();
     const proration = await invoiceDocument(database.db, added.invoiceId ?? '', customer.id);
     expect(proration?.lines.map((line) => [line.kind, line.quantity])).toEqual([
@@ -98,13 +102,19 @@ describe('invoice billing (sandbox)', () => {
     expect(proration?.total).toBeGreaterThan(0);
     expect(proration?.total).toBeLessThanOrEqual(22000);
 
-    const removed = await changeSeats(database.db, subscription.id, 1, now);
+    const removed = await changeSeats(database.db, subscription.id, 1, now, ADMIN);
     expect(removed.invoiceId).toBeNull();
     expect(removed.subscription.items.data[0]?.quantity).toBe(1);
     expect(usableSeats(removed.subscription, now)).toBe(4);
     const periodEnd = removed.subscription.items.data[0]?.current_period_end ?? 0;
     expect(usableSeats(removed.subscription, periodEnd)).toBe(1);
-    await expect(changeSeats(database.db, subscription.id, 0, now)).rejects.toThrow('席数');
+    const audit = await listAudit(database.db, 20);
+    expect(audit.filter((entry) => entry.action === 'billing.seats.changed')).toHaveLength(2);
+    expect(audit.find((entry) => entry.action === 'billing.seats.changed')).toMatchObject({
+      actor: 'user:org-admin-1',
+      target: `subscription:${subscription.id}`,
+    });
+    await expect(changeSeats(database.db, subscription.id, 0, now, ADMIN)).rejects.toThrow('席数');
   });
 
   it('is overdue from the due date and suspended once the grace period has passed', async () => {
@@ -121,6 +131,7 @@ describe('invoice billing (sandbox)', () => {
       customerId: customer.id,
       priceId: seatPrice.id,
       seats: 1,
+      actor: ADMIN,
     });
     const now = Math.floor(Date.now() / 1000);
     expect(await invoiceStanding(database.db, customer.id, 14, now)).toEqual({ state: 'current' });

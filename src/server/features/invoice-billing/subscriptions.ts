@@ -2,6 +2,7 @@ import 'server-only';
 import type Stripe from 'stripe';
 import type { Db } from '@/server/platform/db/client';
 import { billingProvider } from '@/server/features/billing';
+import { type Actor, recordActorAction } from '@/server/platform/audit/audit-log';
 
 /**
  * 請求書払い on the provider (docs/decisions/059-invoice-billing.md): a subscription with
@@ -31,6 +32,8 @@ export type InvoiceSubscriptionInput = {
   seats: number;
   daysUntilDue?: number;
   metadata?: Record<string, string>;
+  /** Who ordered (an organisation's admin): the audit record's actor. */
+  actor: Actor;
 };
 
 /**
@@ -51,7 +54,13 @@ export async function startInvoiceSubscription(
     payment_settings: BANK_TRANSFER_SETTINGS,
     metadata: input.metadata ?? {},
   });
-  return { subscription, invoiceId: idOf(subscription.latest_invoice) };
+  const invoiceId = idOf(subscription.latest_invoice);
+  await recordActorAction(db, input.actor, {
+    action: 'billing.invoice_subscription.started',
+    target: `subscription:${subscription.id}`,
+    detail: { customer: input.customerId, price: input.priceId, seats: input.seats, invoiceId },
+  });
+  return { subscription, invoiceId };
 }
 
 /**
@@ -90,6 +99,7 @@ export async function changeSeats(
   subscriptionId: string,
   seats: number,
   now: number,
+  actor: Actor,
 ): Promise<SeatChange> {
   requireSeats(seats);
   const { stripe } = await billingProvider(db);
@@ -108,7 +118,13 @@ export async function changeSeats(
         adding && seats >= paid ? '' : `${String(paid)}:${String(item.current_period_end)}`,
     },
   });
-  return { subscription, seats, invoiceId: adding ? idOf(subscription.latest_invoice) : null };
+  const invoiceId = adding ? idOf(subscription.latest_invoice) : null;
+  await recordActorAction(db, actor, {
+    action: 'billing.seats.changed',
+    target: `subscription:${subscriptionId}`,
+    detail: { from: before, to: seats, invoiceId },
+  });
+  return { subscription, seats, invoiceId };
 }
 
 /**
