@@ -184,6 +184,9 @@ const envSchema = z
     BILLING_SANDBOX: trueFlag,
     // Free days before the first charge, for readers who never had a plan (0: no trial).
     BILLING_TRIAL_DAYS: z.coerce.number().int().min(0).max(90).default(14),
+    // 請求書払い: days after an unpaid invoice's due date before the organisation's seats are
+    // suspended (its admins are warned from the due date on; docs/decisions/059-invoice-billing.md).
+    INVOICE_GRACE_DAYS: z.coerce.number().int().min(0).max(90).default(14),
     // Qualified-invoice issuer (適格請求書発行事業者): printed on receipts when set.
     INVOICE_REGISTRATION_NUMBER: optionalText.pipe(
       z

@@ -11,13 +11,16 @@ import {
  */
 const CONTROL = /[\p{Cc}\p{Cf}\u2028\u2029]/u;
 
+/** A name a document prints as its addressee (宛名): one line, up to RECEIPT_ADDRESSEE_MAX. */
+export const addresseeName = z
+  .string()
+  .trim()
+  .min(1, '宛名を入力してください。')
+  .max(RECEIPT_ADDRESSEE_MAX, `宛名は${RECEIPT_ADDRESSEE_MAX}文字以内で入力してください。`)
+  .refine((name) => !CONTROL.test(name), '宛名に使えない文字が含まれています。');
+
 const query = z.object({
-  addressee: z
-    .string()
-    .trim()
-    .min(1, '宛名を入力してください。')
-    .max(RECEIPT_ADDRESSEE_MAX, `宛名は${RECEIPT_ADDRESSEE_MAX}文字以内で入力してください。`)
-    .refine((name) => !CONTROL.test(name), '宛名に使えない文字が含まれています。'),
+  addressee: addresseeName,
   honorific: z.enum(HONORIFICS, { error: '敬称は「様」か「御中」から選んでください。' }),
 });
 

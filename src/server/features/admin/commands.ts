@@ -22,6 +22,7 @@ import {
 } from './command';
 import { backupCommands } from './backup-commands';
 import { billingCommands } from './billing-commands';
+import { invoiceCommands } from './invoice-commands';
 import { newsletterCommands } from './newsletter-commands';
 import { transferCommands } from './transfer-commands';
 import { userCommands } from './user-commands';
@@ -182,6 +183,7 @@ export const adminCommands: AdminCommand[] = [
   runScheduledCommand,
   ...userCommands,
   ...billingCommands,
+  ...invoiceCommands,
   ...newsletterCommands,
   ...transferCommands,
   ...backupCommands,

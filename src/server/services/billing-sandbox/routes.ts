@@ -4,6 +4,7 @@ import type { FormObject } from './form-body';
 import type { SandboxObject } from './object-store';
 import { Params } from './params';
 import { billingPortalSessionRoutes } from './resources/billing-portal-sessions';
+import { cashBalanceRoutes } from './resources/cash-balances';
 import { chargeRoutes } from './resources/charges';
 import { checkoutSessionRoutes } from './resources/checkout-sessions';
 import { couponRoutes } from './resources/coupons';
@@ -29,6 +30,7 @@ export const ROUTES: readonly SiteRoute[] = [
   ...couponRoutes,
   ...promotionCodeRoutes,
   ...customerRoutes,
+  ...cashBalanceRoutes,
   ...testClockRoutes,
   ...sandboxTestHelperRoutes,
   ...subscriptionRoutes,

@@ -481,8 +481,8 @@ describe('billing sandbox subscriptions, invoices and events', () => {
       stripe.subscriptions.update(created.id, { items: [{ id: 'si_other', price: premium.id }] }),
     ).rejects.toMatchObject({ statusCode: 404, param: 'items[0][id]' });
     await expect(
-      stripe.subscriptions.update(created.id, { proration_behavior: 'always_invoice' }),
-    ).rejects.toMatchObject({ statusCode: 400, param: 'proration_behavior' });
+      stripe.subscriptions.update(created.id, { items: [{ quantity: 2 }] }),
+    ).rejects.toMatchObject({ statusCode: 400, param: 'items[0][id]' });
   });
   it('moves the next charge with trial_end and proration_behavior none, billing nothing now', async () => {
     const start = utc(2027, 1, 15);

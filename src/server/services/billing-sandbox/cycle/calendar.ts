@@ -39,6 +39,13 @@ export function priceOf(subscription: SandboxObject): SandboxObject {
   return itemOf(subscription).price as SandboxObject;
 }
 
+/** The subscription an invoice was made for, if any. */
+export function subscriptionIdOf(invoice: SandboxObject): string | null {
+  const parent = invoice.parent as { subscription_details?: { subscription?: unknown } } | null;
+  const id = parent?.subscription_details?.subscription;
+  return typeof id === 'string' ? id : null;
+}
+
 export function num(object: SandboxObject, field: string): number {
   return object[field] as number;
 }

@@ -24,6 +24,7 @@ import {
 import { attemptPayment, INCOMPLETE_EXPIRY_SECONDS, transitionsOf } from './payments';
 import { discountsStillLive } from './discounts';
 import { issueInvoice, pendingItemLines, priceLine } from './invoices';
+import { OVERDUE_NOTICE_TYPE, pendingOverdueNotices, sendOverdueNotice } from './send-invoice';
 import {
   cancelSubscriptionNow,
   lockedCustomer,
@@ -53,16 +54,25 @@ type Track = {
   retrying: SandboxObject[];
   /** Its pending trial_will_end notice, if any. */
   notice: SandboxObject | null;
+  /** Its send_invoice invoices' overdue notices not yet sent. */
+  overdue: SandboxObject[];
 };
 
 type Transition = {
   at: number;
-  kind: 'expire' | 'retry' | 'trial_will_end' | 'period_end';
+  kind: 'expire' | 'retry' | 'overdue' | 'trial_will_end' | 'period_end';
   invoice?: SandboxObject;
+  notice?: SandboxObject;
 };
 
 /** At one instant: an expiry first, then retries of older invoices, then a period's end. */
-const KIND_ORDER: Transition['kind'][] = ['expire', 'retry', 'trial_will_end', 'period_end'];
+const KIND_ORDER: Transition['kind'][] = [
+  'expire',
+  'retry',
+  'overdue',
+  'trial_will_end',
+  'period_end',
+];
 
 async function loadTrack(db: Db, subscription: SandboxObject): Promise<Track> {
   const open = await findAllObjects(db, INVOICE_TYPE, [
@@ -77,6 +87,7 @@ async function loadTrack(db: Db, subscription: SandboxObject): Promise<Track> {
     subscription,
     retrying: open.filter((invoice) => typeof invoice.next_payment_attempt === 'number'),
     notice,
+    overdue: await pendingOverdueNotices(db, subscription.id),
   };
 }
 
@@ -94,6 +105,9 @@ function nextTransition(track: Track): Transition | null {
   if (LIVE_STATUSES.includes(status)) {
     for (const invoice of track.retrying) {
       candidates.push({ at: num(invoice, 'next_payment_attempt'), kind: 'retry', invoice });
+    }
+    for (const overdue of track.overdue) {
+      candidates.push({ at: num(overdue, 'due_at'), kind: 'overdue', notice: overdue });
     }
     if (status === 'trialing' && notice && notice.sent_at === null) {
       candidates.push({ at: num(notice, 'due_at'), kind: 'trial_will_end' });
@@ -138,7 +152,8 @@ async function crossPeriodEnd(db: Db, track: Track): Promise<void> {
   }
   next = await saveWithEvent(db, current, next, at);
   const lines = await pendingItemLines(db, next);
-  lines.unshift(await priceLine(db, price, { start: at, end: newEnd }));
+  const quantity = num(itemOf(next), 'quantity');
+  lines.unshift(await priceLine(db, price, { start: at, end: newEnd }, quantity));
   const { invoice, outcome } = await issueInvoice(db, {
     id: invoiceId,
     subscription: next,
@@ -151,6 +166,16 @@ async function crossPeriodEnd(db: Db, track: Track): Promise<void> {
   });
   track.subscription = await settleAfterPayment(db, next, invoice, outcome, at);
   if (typeof invoice.next_payment_attempt === 'number') track.retrying.push(invoice);
+  track.overdue = await pendingOverdueNotices(db, next.id);
+}
+
+/** A send_invoice invoice unpaid at its due date: `invoice.overdue`, the subscription past_due. */
+async function markOverdue(db: Db, track: Track, notice: SandboxObject, at: number) {
+  track.overdue = track.overdue.filter((other) => other.id !== notice.id);
+  if (!(await sendOverdueNotice(db, notice, at))) return;
+  const current = track.subscription;
+  if (current.status !== 'active') return;
+  track.subscription = await saveWithEvent(db, current, { ...current, status: 'past_due' }, at);
 }
 
 /**
@@ -255,6 +280,9 @@ async function runDue(db: Db, tracks: Track[], target: number): Promise<number> 
       case 'retry':
         if (transition.invoice) await retryPayment(db, track, transition.invoice, transition.at);
         break;
+      case 'overdue':
+        if (transition.notice) await markOverdue(db, track, transition.notice, transition.at);
+        break;
       case 'trial_will_end':
         await sendTrialNotice(db, track, transition.at);
         break;
@@ -329,6 +357,14 @@ export async function advanceClocklessSubscriptions(db: Db, now: number): Promis
     { field: 'due_at', lte: now },
   ]);
   for (const notice of notices) due.add(String(notice.subscription));
+  const overdue = await findAllObjects(db, OVERDUE_NOTICE_TYPE, [
+    clockless,
+    { field: 'sent_at', isNull: true },
+    { field: 'due_at', lte: now },
+  ]);
+  for (const notice of overdue) {
+    if (typeof notice.subscription === 'string') due.add(notice.subscription);
+  }
 
   let changed = 0;
   for (const id of due) {

@@ -77,6 +77,8 @@ export type InvoiceFields = {
   /** The discount the invoice's lines take something off with. */
   discount: string | null;
   defaultPaymentMethod: unknown;
+  /** A send_invoice subscription's invoice: its due date and the payment methods it accepts. */
+  collection?: InvoiceCollection | null;
   /** What the invoice says beyond its lines (post-payment invoices: `invoice_data`). */
   details?: {
     description: string | null;
@@ -85,6 +87,12 @@ export type InvoiceFields = {
     metadata: Metadata;
     rendering: Record<string, unknown> | null;
   };
+};
+
+export type InvoiceCollection = {
+  method: 'send_invoice';
+  dueDate: number;
+  paymentSettings: Record<string, unknown>;
 };
 
 /** A finalized (`open`) invoice in the pinned version's shape. */
@@ -116,7 +124,7 @@ export function openInvoice(fields: InvoiceFields): SandboxObject {
     },
     automatically_finalizes_at: null,
     billing_reason: fields.billingReason,
-    collection_method: 'charge_automatically',
+    collection_method: fields.collection?.method ?? 'charge_automatically',
     created: at,
     currency: fields.currency,
     custom_fields: fields.details?.custom_fields ?? null,
@@ -134,7 +142,7 @@ export function openInvoice(fields: InvoiceFields): SandboxObject {
     default_tax_rates: [],
     description: fields.details?.description ?? null,
     discounts: discounted ? [fields.discount] : [],
-    due_date: null,
+    due_date: fields.collection?.dueDate ?? null,
     effective_at: at,
     ending_balance: fields.balance.ending,
     footer: fields.details?.footer ?? null,
@@ -161,6 +169,7 @@ export function openInvoice(fields: InvoiceFields): SandboxObject {
       default_mandate: null,
       payment_method_options: null,
       payment_method_types: null,
+      ...fields.collection?.paymentSettings,
     },
     period_end: fields.period.end,
     period_start: fields.period.start,

@@ -19,7 +19,9 @@ import {
   priceOf,
   recurringOf,
 } from './calendar';
+import { payFromCashBalance } from './cash-balance';
 import { discountLines } from './discounts';
+import { collectionOf, scheduleOverdueNotice } from './send-invoice';
 import { draftOf, invoiceTotals, numbered, openInvoice } from './invoice-object';
 import { ensureTaxRate, taxBehaviorOf, taxEntry } from './tax';
 import {
@@ -58,13 +60,17 @@ export async function productName(db: Db, price: SandboxObject): Promise<string>
   return typeof product?.name === 'string' ? product.name : String(price.product);
 }
 
-export async function priceDescription(db: Db, price: SandboxObject): Promise<string> {
+export async function priceDescription(
+  db: Db,
+  price: SandboxObject,
+  quantity = 1,
+): Promise<string> {
   const recurring = recurringOf(price);
   const per =
     recurring.interval_count === 1
       ? recurring.interval
       : `every ${recurring.interval_count} ${recurring.interval}s`;
-  return `1 × ${await productName(db, price)} (at ${formatAmount(num(price, 'unit_amount'), String(price.currency))} / ${per})`;
+  return `${String(quantity)} × ${await productName(db, price)} (at ${formatAmount(num(price, 'unit_amount'), String(price.currency))} / ${per})`;
 }
 
 // ---- invoices ------------------------------------------------------------------------------
@@ -76,6 +82,8 @@ type LineInput = {
   price: SandboxObject;
   proration: boolean;
   invoiceItem: string | null;
+  /** Seats: `amount` is the unit price times this (prorated for a proration). */
+  quantity?: number;
 };
 
 type InvoiceInput = {
@@ -156,8 +164,8 @@ function lineObject(
       price_details: { price: line.price.id, product: line.price.product },
       unit_amount_decimal: String(line.price.unit_amount),
     },
-    quantity: 1,
-    quantity_decimal: '1',
+    quantity: line.quantity ?? 1,
+    quantity_decimal: String(line.quantity ?? 1),
     subscription: subscription.id,
     subtotal: line.amount,
     // The tax is on what is charged: the amount less its discount, as on Stripe.
@@ -230,15 +238,17 @@ export async function issueInvoice(
     balance: { starting: startingBalance, ending: endingBalance },
     discount: applied?.discount ?? null,
     defaultPaymentMethod: subscription.default_payment_method,
+    collection: collectionOf(subscription, at),
   });
   const draft = draftOf(open);
   const amountDue = num(open, 'amount_due');
+  const sent = subscription.collection_method === 'send_invoice';
   let outcome: PaymentOutcome;
   let invoice: SandboxObject;
   if (amountDue === 0) {
     outcome = 'paid';
     invoice = paidInvoice(open, at, false);
-  } else if (input.collect === false) {
+  } else if (input.collect === false || sent) {
     outcome = 'not_attempted';
     invoice = open;
   } else {
@@ -254,7 +264,13 @@ export async function issueInvoice(
   }
   await recordEvent(db, 'invoice.created', draft, at);
   await recordEvent(db, 'invoice.finalized', open, at);
-  await recordPaymentEvents(db, invoice, outcome, at);
+  if (sent && outcome === 'not_attempted') {
+    // Stripe e-mails a send_invoice invoice as it is finalized; the site sends its own.
+    await recordEvent(db, 'invoice.sent', invoice, at);
+    await scheduleOverdueNotice(db, invoice);
+    invoice = await payFromCashBalance(db, invoice, at);
+    if (invoice.status === 'paid') outcome = 'paid';
+  } else await recordPaymentEvents(db, invoice, outcome, at);
   for (const line of input.lines) {
     if (!line.invoiceItem) continue;
     const item = await findObject(db, INVOICE_ITEM_TYPE, line.invoiceItem);
@@ -268,10 +284,11 @@ export async function priceLine(
   db: Db,
   price: SandboxObject,
   period: { start: number; end: number },
+  quantity = 1,
 ): Promise<LineInput> {
-  const description = await priceDescription(db, price);
-  const amount = num(price, 'unit_amount');
-  return { amount, description, period, price, proration: false, invoiceItem: null };
+  const description = await priceDescription(db, price, quantity);
+  const amount = num(price, 'unit_amount') * quantity;
+  return { amount, description, period, price, proration: false, invoiceItem: null, quantity };
 }
 
 export async function pendingItemLines(db: Db, subscription: SandboxObject): Promise<LineInput[]> {
@@ -291,6 +308,7 @@ export async function pendingItemLines(db: Db, subscription: SandboxObject): Pro
       price,
       proration: true,
       invoiceItem: item.id,
+      quantity: num(item, 'quantity'),
     });
   }
   return lines;
@@ -304,6 +322,7 @@ export async function createProrationItem(
   amount: number,
   description: string,
   period: { start: number; end: number },
+  quantity = 1,
 ): Promise<void> {
   const item: SandboxObject = {
     id: newObjectId('ii'),
@@ -336,8 +355,8 @@ export async function createProrationItem(
     },
     proration: true,
     proration_details: { credited_items: null },
-    quantity: 1,
-    quantity_decimal: '1',
+    quantity,
+    quantity_decimal: String(quantity),
     tax_rates: [],
     test_clock: customer.test_clock,
   };

@@ -23,6 +23,7 @@ import {
   priceOf,
   recurringOf,
   SUBSCRIPTION_TYPE,
+  subscriptionIdOf,
 } from './calendar';
 import { type Redemption, redeem } from './discounts';
 import { attemptPayment, defaultPaymentMethod, failed, type PaymentOutcome } from './payments';
@@ -45,7 +46,7 @@ import {
 
 export function withItem(
   subscription: SandboxObject,
-  changes: { price?: SandboxObject; start?: number; end?: number },
+  changes: { price?: SandboxObject; start?: number; end?: number; quantity?: number },
 ): SandboxObject {
   const item = itemOf(subscription);
   const price = changes.price ?? (item.price as SandboxObject);
@@ -55,6 +56,7 @@ export function withItem(
     current_period_end: changes.end ?? item.current_period_end,
     plan: planOf(price),
     price,
+    quantity: changes.quantity ?? item.quantity,
   };
   const items = subscription.items as Record<string, unknown>;
   return { ...subscription, items: { ...items, data: [nextItem] } };
@@ -75,6 +77,10 @@ export type NewSubscription = {
   paymentBehavior?: PaymentBehavior;
   /** A coupon or promotion code checked (and its rows locked) by checkRedemption. */
   redemption?: Redemption;
+  /** The item's quantity (seats), 1 when left out. */
+  quantity?: number;
+  /** `collection_method: send_invoice`: invoices sent, due this many days after they are made. */
+  sendInvoice?: { daysUntilDue: number; paymentSettings: Record<string, unknown> };
 };
 
 /** Stripe's answer when there is no card to charge at all. */
@@ -93,6 +99,7 @@ export function noPaymentMethodError() {
  */
 export async function startSubscription(db: Db, input: NewSubscription): Promise<SandboxObject> {
   const { customer, price } = input;
+  const quantity = input.quantity ?? 1;
   const behavior = input.paymentBehavior ?? 'allow_incomplete';
   const at = await customerNow(db, customer, true);
   const recurring = recurringOf(price);
@@ -112,7 +119,7 @@ export async function startSubscription(db: Db, input: NewSubscription): Promise
     metadata: {},
     plan: planOf(price),
     price,
-    quantity: 1,
+    quantity: input.quantity ?? 1,
     subscription: id,
     tax_rates: [],
   };
@@ -134,12 +141,12 @@ export async function startSubscription(db: Db, input: NewSubscription): Promise
       feedback: null,
       reason: input.cancelAtPeriodEnd ? 'cancellation_requested' : null,
     },
-    collection_method: 'charge_automatically',
+    collection_method: input.sendInvoice ? 'send_invoice' : 'charge_automatically',
     created: at,
     currency: price.currency,
     customer: customer.id,
     customer_account: null,
-    days_until_due: null,
+    days_until_due: input.sendInvoice?.daysUntilDue ?? null,
     default_payment_method: input.defaultPaymentMethod ?? null,
     default_source: null,
     default_tax_rates: [],
@@ -164,6 +171,7 @@ export async function startSubscription(db: Db, input: NewSubscription): Promise
       payment_method_options: null,
       payment_method_types: null,
       save_default_payment_method: 'off',
+      ...input.sendInvoice?.paymentSettings,
     },
     pending_invoice_item_interval: null,
     pending_setup_intent: null,
@@ -201,18 +209,23 @@ export async function startSubscription(db: Db, input: NewSubscription): Promise
         throw noPaymentMethodError();
       }
       if (behavior === 'error_if_incomplete' && outcome === 'declined') throw cardDeclined();
-      if (!trialEnd) subscription.status = outcome === 'paid' ? 'active' : 'incomplete';
+      // A sent invoice is paid later: its subscription is active at once, as on Stripe.
+      const live = outcome === 'paid' || input.sendInvoice !== undefined;
+      if (!trialEnd) subscription.status = live ? 'active' : 'incomplete';
       await insertObject(db, SUBSCRIPTION_TYPE, subscription);
       await recordEvent(db, 'customer.subscription.created', subscription, at);
     },
     lines: [
       {
-        amount: trialEnd ? 0 : num(price, 'unit_amount'),
-        description: trialEnd ? `Trial period for ${name}` : await priceDescription(db, price),
+        amount: trialEnd ? 0 : num(price, 'unit_amount') * quantity,
+        description: trialEnd
+          ? `Trial period for ${name}`
+          : await priceDescription(db, price, quantity),
         period: { start: at, end: periodEnd },
         price,
         proration: false,
         invoiceItem: null,
+        quantity,
       },
     ],
   });
@@ -263,7 +276,10 @@ export async function saveWithEvent(
 export type SubscriptionChange = {
   cancelAtPeriodEnd?: boolean;
   price?: SandboxObject;
-  prorationBehavior: 'create_prorations' | 'none';
+  /** A new quantity (seats) of the item. */
+  quantity?: number;
+  /** `always_invoice` invoices the prorations at once instead of with the next renewal. */
+  prorationBehavior: 'create_prorations' | 'none' | 'always_invoice';
   metadata?: Record<string, string>;
   /** A card of the customer's (checked by the caller), or null to fall back on its default. */
   defaultPaymentMethod?: string | null;
@@ -336,8 +352,12 @@ export async function changeSubscription(
   }
   if (change.trialEnd !== undefined) next = await moveTrialEnd(db, next, at, change.trialEnd);
   const oldPrice = priceOf(current);
-  const newPrice = change.price;
-  if (!newPrice || newPrice.id === oldPrice.id) return saveWithEvent(db, current, next, at);
+  const newPrice = change.price ?? oldPrice;
+  const oldQuantity = num(itemOf(current), 'quantity');
+  const quantity = change.quantity ?? oldQuantity;
+  if (newPrice.id === oldPrice.id && quantity === oldQuantity) {
+    return saveWithEvent(db, current, next, at);
+  }
 
   const item = itemOf(current);
   const start = num(item, 'current_period_start');
@@ -347,38 +367,71 @@ export async function changeSubscription(
   const sameCycle =
     oldRecurring.interval === newRecurring.interval &&
     oldRecurring.interval_count === newRecurring.interval_count;
-  const prorate = change.prorationBehavior === 'create_prorations' && current.status !== 'trialing';
+  const prorate = change.prorationBehavior !== 'none' && current.status !== 'trialing';
   const fraction = (end - at) / (end - start);
-  const credit = -Math.round(num(oldPrice, 'unit_amount') * fraction);
-  const creditText = `Unused time on ${await productName(db, oldPrice)} after ${formatDate(at)}`;
+  const credit = -Math.round(num(oldPrice, 'unit_amount') * oldQuantity * fraction);
+  const creditText = `Unused time on ${await seatsText(db, oldPrice, oldQuantity)} after ${formatDate(at)}`;
 
   if (sameCycle || current.status === 'trialing') {
     // In a trial the anchor is the trial's end, where the first period of the new price starts.
-    next = withItem(next, { price: newPrice });
+    const invoiceNow = prorate && change.prorationBehavior === 'always_invoice';
+    const invoiceId = newObjectId('in');
+    next = withItem(next, { price: newPrice, quantity });
+    if (invoiceNow) next.latest_invoice = invoiceId;
     next = await saveWithEvent(db, current, next, at);
-    if (prorate) {
-      const period = { start: at, end };
-      await createProrationItem(db, next, customer, oldPrice, credit, creditText, period);
-      const charge = Math.round(num(newPrice, 'unit_amount') * fraction);
-      const chargeText = `Remaining time on ${await productName(db, newPrice)} after ${formatDate(at)}`;
-      await createProrationItem(db, next, customer, newPrice, charge, chargeText, period);
-    }
-    return next;
+    if (!prorate) return next;
+    const period = { start: at, end };
+    await createProrationItem(
+      db,
+      next,
+      customer,
+      oldPrice,
+      credit,
+      creditText,
+      period,
+      oldQuantity,
+    );
+    const charge = Math.round(num(newPrice, 'unit_amount') * quantity * fraction);
+    const chargeText = `Remaining time on ${await seatsText(db, newPrice, quantity)} after ${formatDate(at)}`;
+    await createProrationItem(db, next, customer, newPrice, charge, chargeText, period, quantity);
+    if (!invoiceNow) return next;
+    // always_invoice: the prorations are invoiced now (sent, for a send_invoice subscription).
+    const { invoice, outcome } = await issueInvoice(db, {
+      id: invoiceId,
+      subscription: next,
+      customer,
+      billingReason: 'subscription_update',
+      at,
+      periodStart: at,
+      periodEnd: at,
+      lines: await pendingItemLines(db, next),
+    });
+    return settleAfterPayment(db, next, invoice, outcome, at);
   }
 
   // A new cycle: the anchor moves to now and the new price is invoiced at once.
   const newEnd = afterIntervals(at, newRecurring, 1);
   const invoiceId = newObjectId('in');
-  next = withItem(next, { price: newPrice, start: at, end: newEnd });
+  next = withItem(next, { price: newPrice, start: at, end: newEnd, quantity });
   next.billing_cycle_anchor = at;
   next.latest_invoice = invoiceId;
   if (next.cancel_at_period_end) next.cancel_at = newEnd;
   next = await saveWithEvent(db, current, next, at);
   if (prorate) {
-    await createProrationItem(db, next, customer, oldPrice, credit, creditText, { start: at, end });
+    const period = { start: at, end };
+    await createProrationItem(
+      db,
+      next,
+      customer,
+      oldPrice,
+      credit,
+      creditText,
+      period,
+      oldQuantity,
+    );
   }
   const lines = await pendingItemLines(db, next);
-  lines.push(await priceLine(db, newPrice, { start: at, end: newEnd }));
+  lines.push(await priceLine(db, newPrice, { start: at, end: newEnd }, quantity));
   const { invoice, outcome } = await issueInvoice(db, {
     id: invoiceId,
     subscription: next,
@@ -390,6 +443,12 @@ export async function changeSubscription(
     lines,
   });
   return settleAfterPayment(db, next, invoice, outcome, at);
+}
+
+/** What a proration line names: the product, with its seats when more than one. */
+async function seatsText(db: Db, price: SandboxObject, quantity: number): Promise<string> {
+  const name = await productName(db, price);
+  return quantity === 1 ? name : `${String(quantity)} × ${name}`;
 }
 
 /** Cancels at once: DELETE /v1/subscriptions/:id, or dunning that ran out of retries. */
@@ -455,11 +514,7 @@ export async function lockedCustomer(db: Db, id: string): Promise<SandboxObject>
   return customer;
 }
 
-export function subscriptionIdOf(invoice: SandboxObject): string | null {
-  const parent = invoice.parent as { subscription_details?: { subscription?: unknown } } | null;
-  const id = parent?.subscription_details?.subscription;
-  return typeof id === 'string' ? id : null;
-}
+export { subscriptionIdOf } from './calendar';
 
 /**
  * `POST /v1/invoices/:id/pay`: charges an open (or uncollectible) invoice now, to

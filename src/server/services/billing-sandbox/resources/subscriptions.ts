@@ -40,6 +40,8 @@ const PAYMENT_BEHAVIORS = [
   'error_if_incomplete',
   'pending_if_incomplete',
 ] as const;
+/** The most seats one item takes (the sandbox's bound; Stripe's is far higher). */
+const MAX_QUANTITY = 100_000;
 /** Statuses after which only metadata may change. */
 const ENDED_STATUSES = ['canceled', 'incomplete_expired'];
 
@@ -76,7 +78,7 @@ function readItem(params: Params, withId: boolean) {
   if (!first) throw missingParam('items[0]');
   const id = withId ? first.string('id', 200) : undefined;
   const price = first.string('price', 200);
-  const quantity = first.integer('quantity', 1, 1);
+  const quantity = first.integer('quantity', 1, MAX_QUANTITY);
   return { items, first, id, price, quantity };
 }
 
@@ -102,7 +104,8 @@ async function create(context: RouteContext): Promise<SandboxObject> {
   const cancelAtPeriodEnd = params.boolean('cancel_at_period_end') ?? false;
   const paymentBehavior = params.oneOf('payment_behavior', PAYMENT_BEHAVIORS);
   const defaultPaymentMethod = params.string('default_payment_method', 200);
-  params.finish(item.items, item.first);
+  const collection = readCollection(params);
+  params.finish(item.items, item.first, ...collection.nested);
   if (!item.price) throw missingParam('items[0][price]');
   if (paymentBehavior === 'pending_if_incomplete') {
     throw invalidRequest(
@@ -131,6 +134,8 @@ async function create(context: RouteContext): Promise<SandboxObject> {
       cancelAtPeriodEnd,
       defaultPaymentMethod: defaultPaymentMethod ?? null,
       paymentBehavior: paymentBehavior,
+      quantity: item.quantity,
+      sendInvoice: collection.sendInvoice,
     });
   });
 }
@@ -152,12 +157,6 @@ async function update(context: RouteContext): Promise<SandboxObject> {
   const found = await requireSubscription(context);
   const metadata = params.metadata(found.metadata as Record<string, string>);
   params.finish(item.items, item.first);
-  if (prorationBehavior === 'always_invoice') {
-    throw invalidRequest(
-      'The billing sandbox does not support proration_behavior=always_invoice; use create_prorations or none.',
-      'proration_behavior',
-    );
-  }
   // An update's invoice is always kept, failed or not (`past_due`): Stripe's default.
   if (paymentBehavior !== undefined && paymentBehavior !== 'allow_incomplete') {
     throw invalidRequest(
@@ -200,9 +199,9 @@ async function update(context: RouteContext): Promise<SandboxObject> {
       if (item.id !== undefined && item.id !== itemId) {
         throw resourceMissing('subscription_item', item.id, 'items[0][id]');
       }
-      if (item.id === undefined && item.price !== undefined) {
+      if (item.id === undefined && (item.price !== undefined || item.quantity !== undefined)) {
         throw invalidRequest(
-          'The billing sandbox keeps one item per subscription: change its price with items[0][id] and items[0][price].',
+          'The billing sandbox keeps one item per subscription: change its price or quantity with items[0][id] and items[0][price] or items[0][quantity].',
           'items[0][id]',
         );
       }
@@ -217,12 +216,85 @@ async function update(context: RouteContext): Promise<SandboxObject> {
     return changeSubscription(db, current, customer, at, {
       cancelAtPeriodEnd,
       price,
+      quantity: item.quantity,
       prorationBehavior: prorationBehavior ?? 'create_prorations',
       metadata,
       defaultPaymentMethod,
       trialEnd,
     });
   });
+}
+
+const PAYMENT_METHOD_TYPES = ['customer_balance'] as const;
+
+/**
+ * `collection_method`, `days_until_due` and `payment_settings` on create. `send_invoice` needs
+ * `days_until_due` (and only it takes one), as on Stripe; its invoices are paid by bank
+ * transfer (`customer_balance` with `jp_bank_transfer`), the one manual method the sandbox has.
+ */
+function readCollection(params: Params) {
+  const method = params.oneOf('collection_method', [
+    'charge_automatically',
+    'send_invoice',
+  ] as const);
+  const daysUntilDue = params.integer('days_until_due', 0, 365);
+  const settings = params.object('payment_settings');
+  const types = settings?.stringArray('payment_method_types', 10);
+  const options = settings?.object('payment_method_options');
+  const balance = options?.object('customer_balance');
+  const fundingType = balance?.oneOf('funding_type', ['bank_transfer'] as const);
+  const transfer = balance?.object('bank_transfer');
+  const transferType = transfer?.oneOf('type', ['jp_bank_transfer'] as const);
+  const nested = [settings, options, balance, transfer];
+  if (method !== 'send_invoice') {
+    if (daysUntilDue !== undefined) {
+      throw invalidRequest(
+        'Cannot set days_until_due when collection_method is charge_automatically.',
+        'days_until_due',
+      );
+    }
+    if (settings) {
+      throw invalidRequest(
+        'The billing sandbox takes payment_settings with collection_method=send_invoice only.',
+        'payment_settings',
+      );
+    }
+    return { nested, sendInvoice: undefined };
+  }
+  if (daysUntilDue === undefined) missingParamFor('days_until_due');
+  for (const type of types ?? []) {
+    if (!(PAYMENT_METHOD_TYPES as readonly string[]).includes(type)) {
+      throw invalidRequest(
+        `The billing sandbox pays sent invoices by bank transfer only (customer_balance), not ${type}.`,
+        'payment_settings[payment_method_types]',
+      );
+    }
+  }
+  return {
+    nested,
+    sendInvoice: {
+      daysUntilDue: daysUntilDue ?? 0,
+      paymentSettings: {
+        payment_method_types: types ?? null,
+        payment_method_options: balance
+          ? {
+              customer_balance: {
+                bank_transfer: { type: transferType ?? 'jp_bank_transfer' },
+                funding_type: fundingType ?? 'bank_transfer',
+              },
+            }
+          : null,
+      },
+    },
+  };
+}
+
+function missingParamFor(param: string): never {
+  throw invalidRequest(
+    `Missing required param: ${param}. It is required when collection_method is send_invoice.`,
+    param,
+    'parameter_missing',
+  );
 }
 
 /** `trial_end`: a Unix time or `now`. */

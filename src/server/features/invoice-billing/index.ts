@@ -1,0 +1,21 @@
+/**
+ * 請求書払い (docs/decisions/059-invoice-billing.md): invoice-billed subscriptions paid by bank
+ * transfer, their seats, the printable invoice and quote, and whether a customer is paid up.
+ * The feature's one entry (docs/decisions/045-server-tiers.md); organisations call it with
+ * their provider customer and subscription ids.
+ */
+export {
+  BANK_TRANSFER_SETTINGS,
+  DEFAULT_DAYS_UNTIL_DUE,
+  MAX_SEATS,
+  SEATS_PAID_KEY,
+  changeSeats,
+  fundBankTransfer,
+  startInvoiceSubscription,
+  usableSeats,
+} from './subscriptions';
+export type { InvoiceSubscriptionInput, SeatChange } from './subscriptions';
+export { QUOTE_VALID_DAYS, bankAccountOf, invoiceDocument, quoteDocument } from './documents';
+export { invoiceStanding, standingOf } from './standing';
+export type { InvoiceStanding } from './standing';
+export type * from './views';
