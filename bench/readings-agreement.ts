@@ -26,9 +26,7 @@ function filesUnder(dir: string, out: string[] = []): string[] {
 }
 
 const phrases = new Set<string>();
-for (const file of [...filesUnder('docs'), ...filesUnder('src'), '../shared/SPEC.md'].filter((f) =>
-  fs.existsSync(f),
-)) {
+for (const file of [...filesUnder('docs'), ...filesUnder('src')]) {
   for (const match of fs.readFileSync(file, 'utf8').match(PHRASE) ?? [])
     if (HAN.test(match)) phrases.add(match);
 }
