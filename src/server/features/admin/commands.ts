@@ -23,6 +23,7 @@ import {
 import { backupCommands } from './backup-commands';
 import { billingCommands } from './billing-commands';
 import { newsletterCommands } from './newsletter-commands';
+import { organizationCommands } from './organization-commands';
 import { transferCommands } from './transfer-commands';
 import { userCommands } from './user-commands';
 
@@ -182,6 +183,7 @@ export const adminCommands: AdminCommand[] = [
   runScheduledCommand,
   ...userCommands,
   ...billingCommands,
+  ...organizationCommands,
   ...newsletterCommands,
   ...transferCommands,
   ...backupCommands,

@@ -40,8 +40,11 @@ const seatCount = (label: string) =>
 export const organizationInput = z.object({
   name: text('法人名', 100),
   addressee: text('宛名', 120),
-  billingContactName: text('請求先のご担当者名', 60),
-  billingContactEmail: emailField,
+  billingContactName: z.preprocess(
+    (v) => (v === '' ? undefined : v),
+    text('請求先のご担当者名', 60).optional(),
+  ),
+  billingContactEmail: z.preprocess((v) => (v === '' ? undefined : v), emailField.optional()),
   seats: seatCount('席数'),
   renewalSeats: z.preprocess(
     (v) => (v === '' || v === null ? undefined : v),
@@ -70,6 +73,13 @@ export type SaveResult =
   { ok: true; id: string } | { ok: false; fieldErrors: Record<string, string> };
 
 const UUID = z.uuid();
+
+/** Optional fields left empty are stored as null (cleared on an edit). */
+const nullable = (fields: Omit<OrganizationInput, 'domains'>) => ({
+  renewalSeats: fields.renewalSeats ?? null,
+  billingContactName: fields.billingContactName ?? null,
+  billingContactEmail: fields.billingContactEmail ?? null,
+});
 
 /** The organisation, with its domains, or null (an id that is not one is simply not found). */
 export async function organizationById(db: Db, id: string): Promise<Organization | null> {
@@ -116,7 +126,7 @@ export async function createOrganization(
   const id = await db.transaction(async (tx) => {
     const [made] = await tx
       .insert(organizations)
-      .values({ ...fields, renewalSeats: fields.renewalSeats ?? null })
+      .values({ ...fields, ...nullable(fields) })
       .returning({ id: organizations.id });
     if (domains.length > 0)
       await tx
@@ -160,7 +170,7 @@ export async function updateOrganization(
   await db.transaction(async (tx) => {
     await tx
       .update(organizations)
-      .set({ ...fields, renewalSeats: fields.renewalSeats ?? null, updatedAt: new Date() })
+      .set({ ...fields, ...nullable(fields), updatedAt: new Date() })
       .where(eq(organizations.id, id));
     await tx
       .delete(organizationDomains)

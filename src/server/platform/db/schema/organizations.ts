@@ -26,8 +26,9 @@ export const organizations = pgTable(
     name: text('name').notNull(),
     /** The invoice's addressee, as printed (「株式会社○○ 御中」). */
     addressee: text('addressee').notNull(),
-    billingContactName: text('billing_contact_name').notNull(),
-    billingContactEmail: text('billing_contact_email').notNull(),
+    /** Who receives the invoices; null until staff name them (the CLI registers without). */
+    billingContactName: text('billing_contact_name'),
+    billingContactEmail: text('billing_contact_email'),
     /** Seats paid for now: at most this many members hold one. */
     seats: integer('seats').notNull(),
     /** Seats from the next renewal (fewer or more), null when unchanged. */
