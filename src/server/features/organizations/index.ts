@@ -4,7 +4,13 @@
  */
 export { addressDomain, normalizeAllowedDomain } from './domains';
 export { inviteAddress, removeMember } from './members';
-export { noteSeatRead, readingReport, readingReportCsv, type ReportRow } from './report';
+export {
+  noteSeatRead,
+  noteSeatReadOf,
+  readingReport,
+  readingReportCsv,
+  type ReportRow,
+} from './report';
 export { organizationSeat, seatStanding, type SeatReader, type SeatStanding } from './seats';
 export {
   applySeatRenewal,

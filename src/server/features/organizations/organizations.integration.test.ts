@@ -16,6 +16,8 @@ import {
   updateOrganization,
 } from './index';
 import { organizationsHandlers } from './http';
+import { handleViewBeacon } from '@/server/features/analytics/view-endpoint';
+import { CLIENT_IP_HEADER } from '@/server/platform/http/request-origin';
 
 /**
  * The attack tests of 法人プラン (docs/decisions/058-organizations.md), on a real database through
@@ -277,5 +279,51 @@ describe("an organisation's screen and report are its admins' alone", () => {
       .from(organizationMembers)
       .where(and(eq(organizationMembers.userId, memberB.id)));
     expect(still?.status).toBe('active');
+  });
+});
+
+describe('the monthly reading report', () => {
+  it("counts a seat holder's post once a month from the page-view beacon, and nobody else's", async () => {
+    const org = await organization('読書会社', 2, ['reads.example']);
+    const admin = await reader('admin@reads.example');
+    await setOrganizationAdmin(database.db, org, admin.id, STAFF);
+    const member = await reader('member@reads.example');
+    const outsider = await reader('outsider@else.example');
+    expect(await paid(member)).toBe(true);
+    const view = (who: AppUser, path: string) =>
+      handleViewBeacon(
+        new Request('http://localhost:3000/api/analytics/view', {
+          method: 'POST',
+          headers: {
+            origin: 'http://localhost:3000',
+            'content-type': 'text/plain;charset=UTF-8',
+            'user-agent':
+              'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 Chrome/124.0 Safari/537.36',
+            [CLIENT_IP_HEADER]: '198.51.100.7',
+          },
+          body: JSON.stringify({ path, visitorId: '11111111-1111-4111-8111-111111111111' }),
+        }),
+        {
+          db: database.db,
+          viewer: async () => ({ kind: 'member', paid: await paid(who) }),
+          seatRead: (db, _headers, contentId, at) => noteSeatRead(db, who.id, contentId, at),
+        },
+      );
+    for (const [who, path] of [
+      [member, '/posts/one'],
+      [member, '/posts/one'],
+      [member, '/posts/two'],
+      [member, '/about'],
+      [outsider, '/posts/one'],
+    ] as const)
+      expect((await view(who, path)).status).toBe(204);
+    const csv = await organizationsHandlers({
+      db: database.db,
+      viewer: () => Promise.resolve(admin),
+    })
+      .report(new Request(`http://localhost:3000/api/organization/report?org=${org}`))
+      .then((r) => r.text());
+    expect(csv).toMatch(/member@reads\.example,利用中,2\r\n/);
+    expect(csv).not.toContain('outsider@else.example');
   });
 });

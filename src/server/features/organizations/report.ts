@@ -3,6 +3,7 @@ import { and, eq, inArray, sql } from 'drizzle-orm';
 import { csvFile } from '@/lib/csv';
 import { japanMonthKey } from '@/lib/metered/meter';
 import type { Db } from '@/server/platform/db/client';
+import { userFromHeaders } from '@/server/features/identity';
 import { organizationMembers, organizationReads, user } from '@/server/platform/db/schema';
 
 /**
@@ -28,6 +29,21 @@ export async function noteSeatRead(
     .insert(organizationReads)
     .values({ ...seat, userId, contentId, month: japanMonthKey(at), readAt: at })
     .onConflictDoNothing();
+}
+
+/** noteSeatRead for the signed-in reader of a request (the beacon's); never fails the beacon. */
+export async function noteSeatReadOf(
+  db: Db,
+  requestHeaders: Headers,
+  contentId: string,
+  at: Date,
+): Promise<void> {
+  try {
+    const reader = await userFromHeaders(requestHeaders);
+    if (reader) await noteSeatRead(db, reader.id, contentId, at);
+  } catch (error) {
+    console.warn('[organizations] a seat read could not be noted:', error);
+  }
 }
 
 export type ReportRow = { name: string; email: string; seat: boolean; posts: number };
