@@ -21,6 +21,7 @@ export {
   organizationById,
   organizationInput,
   organizationInvoices,
+  organizationRevenue,
   organizationsAdministeredBy,
   setOrganizationAdmin,
   updateOrganization,

@@ -2,14 +2,22 @@ import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase } from '@test-support/db/test-database';
 import { type Database, useDatabase } from '@/server/platform/db/client';
-import { auditEvents, mailOutbox, organizationMembers, user } from '@/server/platform/db/schema';
+import {
+  auditEvents,
+  billingPlans,
+  mailOutbox,
+  organizationMembers,
+  user,
+} from '@/server/platform/db/schema';
 import type { AppUser } from '@/server/features/identity';
 import { viewerForUser } from '@/server/features/access';
 import { audienceChangedSince } from '@/server/features/audience';
 import {
   createOrganization,
   inviteAddress,
+  listOrganizations,
   noteSeatRead,
+  organizationRevenue,
   removeMember,
   seatStanding,
   setOrganizationAdmin,
@@ -325,5 +333,32 @@ describe('the monthly reading report', () => {
       .then((r) => r.text());
     expect(csv).toMatch(/member@reads\.example,利用中,2\r\n/);
     expect(csv).not.toContain('outsider@else.example');
+  });
+});
+
+describe('the revenue dashboard', () => {
+  it('counts organisations and seats apart, each seat at its plan’s monthly price', async () => {
+    const plan = {
+      productId: 'prod_x',
+      name: 'p',
+      currency: 'jpy',
+      intervalCount: 1,
+      active: true,
+    };
+    await database.db
+      .insert(billingPlans)
+      .values([
+        { ...plan, key: 'monthly', priceId: 'price_m', amount: 1100, interval: 'month' },
+        { ...plan, key: 'yearly', priceId: 'price_y', amount: 11000, interval: 'year' },
+      ])
+      .onConflictDoNothing();
+    const orgs = await listOrganizations(database.db);
+    const monthly = { monthly: 1100, yearly: 11000 / 12 } as Record<string, number>;
+    expect(await organizationRevenue(database.db)).toEqual({
+      organizations: orgs.length,
+      seats: orgs.reduce((sum, o) => sum + o.seats, 0),
+      used: orgs.reduce((sum, o) => sum + o.used, 0),
+      mrr: Math.round(orgs.reduce((sum, o) => sum + o.seats * monthly[o.planKey]!, 0)),
+    });
   });
 });

@@ -6,6 +6,7 @@ import { recordAudit } from '@/server/platform/audit/audit-log';
 import type { Db } from '@/server/platform/db/client';
 import {
   billingInvoices,
+  billingPlans,
   organizationAdmins,
   organizationDomains,
   organizationMembers,
@@ -375,4 +376,27 @@ export async function organizationInvoices(db: Db, org: Pick<Organization, 'prov
     .where(eq(billingInvoices.customerId, org.providerCustomerId))
     .orderBy(desc(billingInvoices.createdAt))
     .limit(50);
+}
+
+/**
+ * Organisations and their seats per plan, for the revenue dashboard: counted apart from the
+ * individual plans, each seat at the plan's monthly equivalent (docs/decisions/058-organizations.md).
+ */
+export async function organizationRevenue(db: Db): Promise<{
+  organizations: number;
+  seats: number;
+  used: number;
+  mrr: number;
+}> {
+  const [row] = await db
+    .select({
+      organizations: sql<number>`count(*)::int`,
+      seats: sql<number>`coalesce(sum(${organizations.seats}), 0)::int`,
+      used: sql<number>`(SELECT count(*)::int FROM ${organizationMembers} WHERE ${organizationMembers.status} = 'active')`,
+      // Each seat at its plan's price per month: a year's price is divided by 12.
+      mrr: sql<number>`coalesce(round(sum(${organizations.seats} * ${billingPlans.amount}::numeric / (CASE ${billingPlans.interval} WHEN 'year' THEN 12 ELSE 1 END * ${billingPlans.intervalCount}))), 0)::int`,
+    })
+    .from(organizations)
+    .leftJoin(billingPlans, eq(billingPlans.key, organizations.planKey));
+  return row ?? { organizations: 0, seats: 0, used: 0, mrr: 0 };
 }
