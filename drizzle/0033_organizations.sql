@@ -69,4 +69,5 @@ CREATE INDEX "organization_admins_user_idx" ON "organization_admins" USING btree
 CREATE INDEX "organization_domains_org_idx" ON "organization_domains" USING btree ("organization_id");--> statement-breakpoint
 CREATE INDEX "organization_invites_email_idx" ON "organization_invites" USING btree ("email");--> statement-breakpoint
 CREATE UNIQUE INDEX "organization_members_one_active_idx" ON "organization_members" USING btree ("user_id") WHERE "organization_members"."status" = 'active';--> statement-breakpoint
-CREATE INDEX "organization_members_status_idx" ON "organization_members" USING btree ("organization_id","status");
+CREATE INDEX "organization_members_status_idx" ON "organization_members" USING btree ("organization_id","status");--> statement-breakpoint
+CREATE INDEX "organization_members_user_idx" ON "organization_members" USING btree ("user_id");

@@ -76,20 +76,26 @@ async function organizationFor(
   db: Db,
   email: string,
 ): Promise<{ organizationId: string; via: 'domain' | 'invite' } | null> {
-  const [invite] = await db
-    .select({ organizationId: organizationInvites.organizationId })
+  const domain = addressDomain(email) ?? '';
+  const [found] = await db
+    .select({
+      organizationId: organizationInvites.organizationId,
+      via: sql<'domain' | 'invite'>`'invite'`,
+    })
     .from(organizationInvites)
     .where(eq(organizationInvites.email, email))
-    .orderBy(organizationInvites.createdAt)
+    .unionAll(
+      db
+        .select({
+          organizationId: organizationDomains.organizationId,
+          via: sql<'domain' | 'invite'>`'domain'`,
+        })
+        .from(organizationDomains)
+        .where(eq(organizationDomains.domain, domain)),
+    )
+    .orderBy(sql`2 DESC`)
     .limit(1);
-  if (invite) return { organizationId: invite.organizationId, via: 'invite' };
-  const domain = addressDomain(email);
-  if (!domain) return null;
-  const [match] = await db
-    .select({ organizationId: organizationDomains.organizationId })
-    .from(organizationDomains)
-    .where(eq(organizationDomains.domain, domain));
-  return match ? { organizationId: match.organizationId, via: 'domain' } : null;
+  return found ?? null;
 }
 
 async function full(db: Db, organizationId: string): Promise<boolean> {

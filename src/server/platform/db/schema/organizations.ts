@@ -89,6 +89,8 @@ export const organizationMembers = pgTable(
       .on(t.userId)
       .where(sql`${t.status} = 'active'`),
     index('organization_members_status_idx').on(t.organizationId, t.status),
+    // The access policy's look at a reader's seat, on every request it is asked.
+    index('organization_members_user_idx').on(t.userId),
   ],
 );
 
