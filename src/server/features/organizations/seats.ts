@@ -190,7 +190,8 @@ async function touch(db: Db, organizationId: string, userId: string, now: Date):
 /**
  * Ends a reader's seat (or their wait) at once: `left` when their address no longer entitles
  * them, `removed` by an admin (their invitations in that organisation go too). The audience
- * cookie signed before is not trusted any more (docs/decisions/044, 046: audienceChangedSince),
+ * cookie signed before is not trusted any more (audienceChangedSince,
+ * docs/decisions/046-one-request-pipeline.md),
  * so their next request is the free members' page, and the seat is free for the next reader.
  */
 export async function endSeat(
