@@ -91,8 +91,8 @@ export function MembersSection({
               <form method="post" action="/api/organization/remove">
                 <input type="hidden" name="org" value={organizationId} />
                 <input type="hidden" name="user" value={m.userId} />
-                <Button type="submit" color="white" height={44}>
-                  <span className="visually-hidden">{m.email} を</span>外す
+                <Button type="submit" color="white" height={44} aria-label={`${m.email} を外す`}>
+                  外す
                 </Button>
               </form>
             </li>
