@@ -173,6 +173,16 @@ describe('leaving ends the access at once and frees the seat', () => {
     expect(row?.status).toBe('left');
   });
 
+  it('a reader waiting for a seat who changes their address waits no more', async () => {
+    await organization('満席社', 1, ['full.example']);
+    expect(await paid(await reader('first@full.example'))).toBe(true);
+    const second = await reader('second@full.example');
+    expect(await paid(second)).toBe(false);
+    expect(await seatStanding(database.db, second.id)).toMatchObject({ status: 'waiting' });
+    expect(await paid({ ...second, email: 'second@home.example' })).toBe(false);
+    expect(await seatStanding(database.db, second.id)).toBeNull();
+  });
+
   it('a domain taken away ends the seats it gave', async () => {
     const org = await organization('旧ドメイン社', 2, ['old.example', 'new.example']);
     const old = await reader('x@old.example');

@@ -56,9 +56,14 @@ export async function organizationSeat(
     }
     await endSeat(db, active.organizationId, reader.id, 'left', `user:${reader.id}`, null);
   }
-  if (!reader.emailVerified) return false;
-
-  const target = await organizationFor(db, email);
+  const target = reader.emailVerified ? await organizationFor(db, email) : null;
+  // A wait the reader's address no longer stands in (changed, or another organisation's now).
+  for (const wait of rows)
+    if (
+      wait.status === 'waiting' &&
+      (wait.organizationId !== target?.organizationId || wait.email !== email)
+    )
+      await endSeat(db, wait.organizationId, reader.id, 'left', `user:${reader.id}`, null);
   if (!target) return false;
   const row = rows.find((r) => r.organizationId === target.organizationId);
   // Removed by an admin: only a new invitation lets them in again.
