@@ -372,3 +372,53 @@ describe('the revenue dashboard', () => {
     });
   });
 });
+
+describe('/admin/organizations', () => {
+  const form = (path: string, fields: Record<string, string>) =>
+    new Request(`http://localhost:3000${path}`, {
+      method: 'POST',
+      headers: {
+        origin: 'http://localhost:3000',
+        'content-type': 'application/x-www-form-urlencoded',
+        accept: 'application/json',
+      },
+      body: new URLSearchParams(fields),
+    });
+  const fields = {
+    name: '管理画面商事',
+    addressee: '管理画面商事 御中',
+    billingContactName: '',
+    billingContactEmail: '',
+    seats: '5',
+    renewalSeats: '',
+    planKey: 'yearly',
+    billing: 'invoice',
+    domains: 'kanri.example, KANRI2.example',
+  };
+
+  it('an admin registers and edits an organisation; a member gets the 404', async () => {
+    const staff = { ...(await reader('chief@site.example')), role: 'admin' as const };
+    const as = (who: AppUser) =>
+      organizationsHandlers({ db: database.db, viewer: () => Promise.resolve(who) });
+    const nobody = await reader('nobody@site.example');
+    expect((await as(nobody).create(form('/api/admin/organizations', fields))).status).toBe(404);
+
+    const made = await as(staff).create(form('/api/admin/organizations', fields));
+    expect(made.status).toBe(200);
+    const org = (await listOrganizations(database.db)).find((o) => o.name === '管理画面商事')!;
+    expect(org.domains).toEqual(['kanri.example', 'kanri2.example']);
+    expect(org.billingContactEmail).toBeNull();
+
+    const shrink = await as(staff).update(
+      form(`/api/admin/organizations/${org.id}`, { ...fields, seats: '4' }),
+      org.id,
+    );
+    expect(shrink.status).toBe(400);
+    expect(JSON.stringify(await shrink.json())).toMatch(/期間の途中では減らせません/);
+    const taken = await as(staff).create(
+      form('/api/admin/organizations', { ...fields, name: '別会社', domains: 'kanri.example' }),
+    );
+    expect(taken.status).toBe(400);
+    expect(JSON.stringify(await taken.json())).toMatch(/すでに「管理画面商事」のドメイン/);
+  });
+});
