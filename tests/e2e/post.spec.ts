@@ -1,7 +1,7 @@
 import { expect, test, type APIRequestContext, type Locator } from '@playwright/test';
 import { expectNoAxeViolations } from './support/axe';
 import { admin } from './support/admin';
-import { signInByApi } from './support/sign-in';
+import { signInByApi, signedInPage } from './support/sign-in';
 
 type Post = { id: string; title: string; body: string };
 
@@ -87,6 +87,56 @@ test('a signed-in free member reads the 3 newest members’ posts; a complimenta
   await page.goto(`/posts/${older.id}`);
   await expect(page.getByText(lastParagraph(older.body))).toBeVisible();
   await expect(page.getByRole('heading', { name: 'この記事は会員限定です' })).toHaveCount(0);
+});
+
+test('法人プラン: an address at the organisation’s domain reads every post; removed by its admin, the paywall at once', async ({
+  page,
+  browser,
+  request,
+}) => {
+  const key = (await admin('create-api-key', '--name', 'e2e orgs', '--permissions', 'GET')).at(-1)!;
+  const list = await request.get(
+    `/api/v1/posts?filters=${encodeURIComponent('isPublicPreview[not_equals]true')}&limit=5&depth=0&fields=id,body&orders=-publishedAt`,
+    { headers: { 'X-MICROCMS-API-KEY': key } },
+  );
+  // Past the free plan's 3 newest: only a paid reader reads it.
+  const post = ((await list.json()) as { contents: Post[] }).contents[4]!;
+  const stamp = Date.now();
+  const domain = `corp-${stamp}.example`;
+  const member = `staff@${domain}`;
+  const boss = `boss-${stamp}@example.jp`;
+  const password = 'kaisha-no-hondana-5';
+  const id = (
+    await admin(
+      'org-create',
+      '--name',
+      `E2E商事${stamp}`,
+      '--seats',
+      '1',
+      '--domain',
+      domain,
+      '--billing',
+      'invoice',
+    )
+  ).at(-1)!;
+  await admin('create-user', '--email', member, '--password', password);
+  await admin('create-user', '--email', boss, '--password', password);
+  await admin('org-set-admin', '--org', id, '--email', boss);
+
+  await signInByApi(page.context(), member, password);
+  const opened = await page.goto(`/posts/${post.id}`);
+  expect(await opened!.text()).toContain(lastParagraph(post.body));
+
+  const admin2 = await signedInPage(browser, boss, password);
+  await admin2.goto('/account/organization');
+  await expect(admin2.getByText(`E2E商事${stamp}`)).toBeVisible();
+  await admin2.getByRole('button', { name: `${member} を外す` }).click();
+  await expect(admin2.getByText(/メンバーを外しました/)).toBeVisible();
+
+  // The member's audience cookie still says "paid" for its minute: it is not trusted any more.
+  const closed = await page.goto(`/posts/${post.id}`);
+  expect(await closed!.text()).not.toContain(lastParagraph(post.body));
+  await admin2.context().close();
 });
 
 /**

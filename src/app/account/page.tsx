@@ -21,6 +21,23 @@ import { listPurchasesOf } from '@/server/features/purchases';
 import { PurchasesList } from './purchases-list';
 import { listGiftsSentBy } from '@/server/features/gift-plans';
 import { GiftsSent } from './gifts-sent';
+import { OrganizationStanding } from '@/components/organizations/organization-standing';
+import {
+  organizationSeat,
+  organizationsAdministeredBy,
+  seatStanding,
+} from '@/server/features/organizations';
+
+/** 法人プラン: the seat the reader's confirmed address takes (if any), then where they stand. */
+async function organizationOf(user: Parameters<typeof organizationSeat>[1]) {
+  const db = await getDb();
+  await organizationSeat(db, user);
+  const [standing, administered] = await Promise.all([
+    seatStanding(db, user.id),
+    organizationsAdministeredBy(db, user.id),
+  ]);
+  return { standing, administered };
+}
 
 export const metadata = accountMetadata('アカウント', '/account');
 
@@ -39,17 +56,19 @@ export const metadata = accountMetadata('アカウント', '/account');
 export default async function AccountHubPage() {
   const user = await requireUser('/account');
   const db = await getDb();
-  const [profile, billing, notice, withPassword, flash, purchases, gifts] = await Promise.all([
-    getProfileDetails(db, user.id),
-    // The hub stays usable when billing records cannot be read; it says so in the plan line.
-    billingSummaryFor(db, user.id).catch(() => null),
-    // The same notice as the banner's of this render (which leaves it to the hub).
-    renderedBillingNotice(user.id),
-    hasPassword(user.id),
-    readFlash(),
-    listPurchasesOf(db, user.id).catch(() => []),
-    listGiftsSentBy(db, user.id).catch(() => []),
-  ]);
+  const [profile, billing, notice, withPassword, flash, purchases, gifts, organization] =
+    await Promise.all([
+      getProfileDetails(db, user.id),
+      // The hub stays usable when billing records cannot be read; it says so in the plan line.
+      billingSummaryFor(db, user.id).catch(() => null),
+      // The same notice as the banner's of this render (which leaves it to the hub).
+      renderedBillingNotice(user.id),
+      hasPassword(user.id),
+      readFlash(),
+      listPurchasesOf(db, user.id).catch(() => []),
+      listGiftsSentBy(db, user.id).catch(() => []),
+      organizationOf(user).catch(() => null),
+    ]);
   const plan = billing?.current ? toCurrentPlanView(billing.current) : null;
   const done = doneMessage(flash);
   const partnerId = profile?.partnerId ?? '';
@@ -86,6 +105,7 @@ export default async function AccountHubPage() {
           ]}
         />
       </Section>
+      {organization ? <OrganizationStanding {...organization} /> : null}
       <PurchasesList purchases={purchases.filter((purchase) => purchase.kind !== 'gift-plan')} />
       <GiftsSent gifts={gifts} />
       <Section title="プロフィールと設定">

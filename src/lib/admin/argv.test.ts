@@ -8,4 +8,13 @@ describe('parseArgv', () => {
     });
     expect(() => parseArgv(['x', 'stray'])).toThrow(ArgvError);
   });
+
+  it('collects a flag given more than once, in order', () => {
+    expect(
+      parseArgv(['org-create', '--domain', 'a.jp', '--domain=b.jp', '--domain', 'c.jp']),
+    ).toEqual({
+      command: 'org-create',
+      args: { domain: ['a.jp', 'b.jp', 'c.jp'] },
+    });
+  });
 });

@@ -117,7 +117,12 @@ function HeadlineCards({ report }: { report: BusinessReport }) {
       yen(oneTime.posts + oneTime.tips + oneTime.gifts),
       `記事 ${yen(oneTime.posts)}・チップ ${yen(oneTime.tips)}・ギフト ${yen(oneTime.gifts)}（税込・返金分を除く）`,
     ],
-    ['有料メンバー', `${number(payingMembers)} 人`, '支払い済みで終了していないプラン'],
+    ['有料メンバー', `${number(payingMembers)} 人`, '支払い済みで終了していないプラン（個人）'],
+    [
+      '法人プランの MRR',
+      yen(report.organizations.mrr),
+      `${number(report.organizations.organizations)} 社・${number(report.organizations.seats)} 席（利用中 ${number(report.organizations.used)} 席）。席数 × プランの月額（年額は 12 で割る）で、上の MRR・有料メンバーには含みません`,
+    ],
     ['トライアル中', `${number(trials)} 人`, 'まだ支払いのないお試し期間'],
     [
       '無料 → 有料の転換率',

@@ -71,6 +71,12 @@ export const ADMIN_SECTIONS: readonly AdminSection[] = [
     adminOnly: true,
   },
   {
+    href: '/admin/organizations',
+    label: '法人プラン',
+    description: '法人の登録・編集：席数、参加できるメールアドレスのドメイン、宛名、支払い方法',
+    adminOnly: true,
+  },
+  {
     href: '/admin/settings',
     label: 'サイトの設定',
     description:

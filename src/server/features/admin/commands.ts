@@ -24,6 +24,7 @@ import { backupCommands } from './backup-commands';
 import { billingCommands } from './billing-commands';
 import { invoiceCommands } from './invoice-commands';
 import { newsletterCommands } from './newsletter-commands';
+import { organizationCommands } from './organization-commands';
 import { transferCommands } from './transfer-commands';
 import { userCommands } from './user-commands';
 
@@ -184,6 +185,7 @@ export const adminCommands: AdminCommand[] = [
   ...userCommands,
   ...billingCommands,
   ...invoiceCommands,
+  ...organizationCommands,
   ...newsletterCommands,
   ...transferCommands,
   ...backupCommands,

@@ -16,7 +16,7 @@ export function adminSocketPath(dataDir: string): string {
 
 export type AdminSocketRequest = {
   command: string;
-  args: Record<string, string | true>;
+  args: Record<string, string | true | string[]>;
   actor: string;
 };
 

@@ -15,7 +15,10 @@ import { type AdminSocketReply, type AdminSocketRequest, adminSocketPath } from 
 
 const requestSchema: z.ZodType<AdminSocketRequest> = z.object({
   command: z.string().min(1).max(100),
-  args: z.record(z.string(), z.union([z.string().max(10_000), z.literal(true)])),
+  args: z.record(
+    z.string(),
+    z.union([z.string().max(10_000), z.literal(true), z.array(z.string().max(10_000)).max(100)]),
+  ),
   actor: z.string().min(1).max(200),
 });
 

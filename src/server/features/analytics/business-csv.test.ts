@@ -12,6 +12,7 @@ const report: BusinessReport = {
     conversion: { signUps: 0, converted: 0, rate: null },
     oneTime: { posts: 0, tips: 0, gifts: 0 },
   },
+  organizations: { organizations: 0, seats: 0, used: 0, mrr: 0 },
   months: [
     {
       month: '2027-04',

@@ -11,6 +11,7 @@ import {
 import { duplicateClaimKey } from '@/server/features/billing';
 import { paidPaymentsSince } from '@/server/features/purchases';
 import { meteredConversions } from '@/server/features/metered';
+import { organizationRevenue } from '@/server/features/organizations';
 import {
   computeFigures,
   type Headline,
@@ -85,6 +86,11 @@ export type BusinessReport = {
   headline: Headline;
   months: MonthFigures[];
   posts: PostRow[];
+  /**
+   * 法人プラン, apart from the individual plans above: organisations, seats bought and used, and
+   * their MRR, each seat at its plan's monthly price (docs/decisions/058-organizations.md).
+   */
+  organizations: Awaited<ReturnType<typeof organizationRevenue>>;
 };
 
 /** A plan as its JSON row has it (json-rows.ts): the times as ISO text. */
@@ -195,12 +201,13 @@ export async function loadBusinessReport(
   const from = japanDay(windowStart);
   const to = japanDay(now);
   await rollUpFinishedDays(db, { from, today: to });
-  const [plans, signUps, views, payments, metered] = await Promise.all([
+  const [plans, signUps, views, payments, metered, organizations] = await Promise.all([
     loadPlans(db),
     loadSignUps(db, windowStart),
     countItemViews(db, { from, to }),
     paidPaymentsSince(db, new Date(windowStart)),
     meteredConversions(db, { since: new Date(windowStart) }),
+    organizationRevenue(db),
   ]);
   const { headline, months } = computeFigures(plans, signUps, now, payments);
 
@@ -282,6 +289,7 @@ export async function loadBusinessReport(
     to,
     headline,
     months,
+    organizations,
     posts: ranked.map((row) => ({
       ...row,
       title: titles(row),

@@ -15,6 +15,7 @@ import {
   pathStartCookie,
   pathStartOf,
 } from '@/server/features/attribution';
+import { noteSeatReadOf } from '@/server/features/organizations';
 import { insertPageView } from './page-views';
 import { MAX_VIEW_BODY_BYTES, japanDay, stripReferrer, viewInputSchema } from './view-input';
 import { isBotUserAgent } from '@/server/platform/http/user-agent';
@@ -45,6 +46,8 @@ export type ViewEndpointDeps = {
   viewer?: (headers: Headers) => Promise<Viewer>;
   /** Whether the item's page shows that viewer its paywall (access/paywall-shown.ts). */
   paywall?: (viewer: Viewer, ref: ContentRef) => Promise<boolean>;
+  /** Notes a paid reader's post for their organisation's reading report (decision 058). */
+  seatRead?: (db: Db, headers: Headers, contentId: string, at: Date) => Promise<void>;
 };
 
 /** The viewer of a beacon: no session cookie is a visitor, without asking the database. */
@@ -97,6 +100,13 @@ export function handleViewBeacon(request: Request, deps: ViewEndpointDeps = {}):
         audience: sessionAudienceOf(viewer),
         paywall,
       });
+      if (content?.endpoint === 'posts' && viewer.kind === 'member' && viewer.paid)
+        await (deps.seatRead ?? noteSeatReadOf)(
+          await db(),
+          request.headers,
+          content.contentId,
+          new Date(at),
+        );
       // The first paywall met starts the reader's path to payment (attribution.ts).
       const startsPath =
         paywall && !asksNotToTrack(request.headers) && pathStartOf(request.headers) === null;

@@ -20,3 +20,4 @@ export * from './schema/purchases'; // one-time payments (single articles)
 export * from './schema/plan-gifts'; // gift subscriptions (months of a plan given)
 export * from './schema/settings'; // site settings changed on the console
 export * from './schema/metered'; // metered reads (free members' monthly allowance)
+export * from './schema/organizations'; // 法人プラン: organisations, their domains, seats, admins, invitations

@@ -31,6 +31,9 @@ export const MAIL_KIND_LABELS = {
   // Gift subscriptions (src/server/features/gift-plans).
   'gift-plan-delivery': 'ギフト（メンバーシップ）のお届け',
   'gift-plan-ending': 'ギフト（メンバーシップ）の終了前のお知らせ',
+  // 法人プラン (src/server/features/organizations).
+  'organization-seats-full': '法人プランの席が不足（法人の管理者宛て）',
+  'organization-invite': '法人プランへの招待',
   // Forms: to staff, and the sender's acknowledgement.
   'contact-received': 'お問い合わせ（スタッフ宛て）',
   'contact-acknowledged': 'お問い合わせの受付確認',

@@ -1,0 +1,96 @@
+import '@/styles/base';
+import { notFound } from 'next/navigation';
+import { AccountPage, LinkList, Notice, Section } from '@/components/account/account-page';
+import { accountMetadata } from '@/components/account/metadata';
+import {
+  InviteSection,
+  InvoicesSection,
+  MembersSection,
+  ReportSection,
+  SeatsSection,
+} from '@/components/organizations/organization-screen';
+import { japanMonthKey } from '@/lib/metered/meter';
+import { doneMessage, failure, flashFor, typedIn } from '@/lib/http/form-flash';
+import { requireUser } from '@/server/features/identity/session';
+import {
+  listMembers,
+  organizationById,
+  organizationInvoices,
+  organizationsAdministeredBy,
+} from '@/server/features/organizations';
+import { getDb } from '@/server/platform/db/client';
+import { readFlash } from '@/server/platform/http/read-flash';
+
+export const metadata = accountMetadata('法人プランの管理', '/account/organization');
+
+/** The last 12 Japan-time months, newest first (`YYYY-MM`). */
+function lastMonths(now: Date): string[] {
+  const [year, month] = japanMonthKey(now).split('-').map(Number) as [number, number];
+  return Array.from({ length: 12 }, (_, i) => {
+    const at = new Date(Date.UTC(year, month - 1 - i, 1));
+    return `${at.getUTCFullYear()}-${String(at.getUTCMonth() + 1).padStart(2, '0')}`;
+  });
+}
+
+/**
+ * The organisation admin's screen (docs/decisions/058-organizations.md): only that
+ * organisation's admins see it; anyone else gets the 404 page, as for a page that is not there.
+ * An admin of several picks one with `?org=ID`.
+ */
+export default async function OrganizationPage({
+  searchParams,
+}: {
+  searchParams: Promise<Record<string, string | string[] | undefined>>;
+}) {
+  const user = await requireUser('/account/organization');
+  const db = await getDb();
+  const administered = await organizationsAdministeredBy(db, user.id);
+  const asked = (await searchParams).org;
+  const chosen =
+    typeof asked === 'string' ? administered.find((o) => o.id === asked) : administered[0];
+  if (!chosen) notFound();
+  const [org, members, flash] = await Promise.all([
+    organizationById(db, chosen.id),
+    listMembers(db, chosen.id),
+    readFlash(),
+  ]);
+  if (!org) notFound();
+  const invoices = await organizationInvoices(db, org);
+  const used = members.filter((m) => m.status === 'active').length;
+  const done = doneMessage(flash);
+  const failed = failure(flash);
+  const inviteFailed = flashFor(flash, 'organization-invite') ?? failed;
+  return (
+    <AccountPage title="法人プランの管理" lead={<p>{org.name}</p>}>
+      {done ? (
+        <Notice>
+          <p>{done}</p>
+        </Notice>
+      ) : null}
+      {failed ? (
+        <Notice tone="error">
+          <p>{failed.message}</p>
+        </Notice>
+      ) : null}
+      {administered.length > 1 ? (
+        <Section title="管理している法人">
+          <LinkList
+            links={administered.map((o) => ({
+              href: `/account/organization?org=${encodeURIComponent(o.id)}`,
+              label: o.name,
+            }))}
+          />
+        </Section>
+      ) : null}
+      <SeatsSection seats={org.seats} used={used} renewalSeats={org.renewalSeats} />
+      <MembersSection organizationId={org.id} members={members} />
+      <InviteSection
+        organizationId={org.id}
+        error={inviteFailed?.fieldErrors.email ?? null}
+        typed={typedIn(inviteFailed, 'email') ?? ''}
+      />
+      <InvoicesSection invoices={invoices} />
+      <ReportSection organizationId={org.id} months={lastMonths(new Date())} />
+    </AccountPage>
+  );
+}
