@@ -38,6 +38,7 @@ import {
 } from '@/lib/access/post-access';
 import { noteAudience } from '@/server/features/audience';
 import { meterRead, meteredAllowance, readerOpensPage } from '@/server/features/metered';
+import { closedToPlans } from './post-gate';
 import type { MeterView } from '@/lib/metered/meter';
 
 /**
@@ -144,8 +145,7 @@ export const readPost = cache(
     const gift = preview ? null : await giftOf(found, giftToken);
     const bought = preview ? [] : await boughtOf(viewer, found);
     const first = postFor(viewer, found, freePlan, gift, bought);
-    const closedToPlans = !first.full && first.cta.opensWith === 'subscribe';
-    const meter = preview ? null : await meterOf(viewer, found, closedToPlans);
+    const meter = preview ? null : await meterOf(viewer, found, closedToPlans(first));
     const gated = meter?.opened
       ? postFor(viewer, found, freePlan, gift, bought, [found.id])
       : first;
