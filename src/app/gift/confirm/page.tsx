@@ -96,15 +96,8 @@ export default async function GiftConfirmPage({ searchParams }: { searchParams: 
           メンバーシップ {order.months}か月分のギフト（{order.recipient} さんへ）{' '}
           <strong>{formatYen(price)}</strong>（税込）
         </p>
-        <p>
-          <strong>この画面の次の決済画面でお支払いを完了するまで、料金は発生しません。</strong>
-        </p>
-        <p className={styles.small}>
-          ご購入の前に、
-          <Link href="/specified-commercial-transactions">特定商取引法に基づく表記</Link>と
-          <Link href="/terms">利用規約</Link>、下の「ご購入内容の詳細」をご確認ください。
-        </p>
         <PaymentMethodForm
+          termsHeading="ご購入内容の詳細"
           fields={{
             purchase: 'gift-plan',
             plan: planForMonths(order.months),

@@ -58,40 +58,36 @@ export function redeemRefusal(
   return null;
 }
 
-/** The reader's card plan that renews (active or trialing, not set to end), if any. */
-async function renewingPlanOf(db: Db, userId: string) {
-  const [row] = await db
-    .select({ id: subscriptions.id })
+/**
+ * The reader's live card plans (active or trialing), newest first: one that renews is extended
+ * by the gift; the end of one set to end is where a gift period starts.
+ */
+async function liveCardPlansOf(db: Db, userId: string) {
+  return db
+    .select({
+      id: subscriptions.id,
+      endsAtPeriodEnd: subscriptions.cancelAtPeriodEnd,
+      periodEnd: subscriptions.currentPeriodEnd,
+    })
     .from(subscriptions)
     .where(
       and(
         eq(subscriptions.userId, userId),
         eq(subscriptions.provider, 'stripe'),
         inArray(subscriptions.status, ['active', 'trialing']),
-        eq(subscriptions.cancelAtPeriodEnd, false),
       ),
     )
-    .orderBy(desc(subscriptions.createdAt))
-    .limit(1);
-  return row ?? null;
+    .orderBy(desc(subscriptions.createdAt));
 }
 
-/** The end of a card plan that is set to end, so that a gift period starts after it. */
-async function endingPlanEnd(db: Db, userId: string, now: Date): Promise<Date | null> {
-  const [row] = await db
-    .select({ end: subscriptions.currentPeriodEnd })
-    .from(subscriptions)
-    .where(
-      and(
-        eq(subscriptions.userId, userId),
-        eq(subscriptions.provider, 'stripe'),
-        inArray(subscriptions.status, ['active', 'trialing']),
-        eq(subscriptions.cancelAtPeriodEnd, true),
-      ),
-    )
-    .orderBy(desc(subscriptions.currentPeriodEnd))
-    .limit(1);
-  return row?.end && row.end > now ? row.end : null;
+type CardPlan = Awaited<ReturnType<typeof liveCardPlansOf>>[number];
+
+/** The latest end of a card plan set to end, if it is still ahead. */
+function endingPlanEnd(plans: readonly CardPlan[], now: Date): Date | null {
+  const ends = plans.flatMap((plan) =>
+    plan.endsAtPeriodEnd && plan.periodEnd && plan.periodEnd > now ? [plan.periodEnd] : [],
+  );
+  return ends.length === 0 ? null : new Date(Math.max(...ends.map((end) => end.getTime())));
 }
 
 const latest = (...dates: (Date | null)[]) =>
@@ -108,10 +104,11 @@ export function redeemGift(
     const refusal = redeemRefusal(gift, user);
     if (refusal || !gift) return refused(refusal ?? '');
     const now = new Date();
-    const payer = await renewingPlanOf(db, user.id);
+    const plans = await liveCardPlansOf(db, user.id);
+    const payer = plans.find((plan) => !plan.endsAtPeriodEnd);
     const granted = payer
       ? await extend(db, user, gift, payer.id, now)
-      : await grantPeriod(db, user, gift, now);
+      : await grantPeriod(db, user, gift, now, endingPlanEnd(plans, now));
     if (!granted) return refused('このギフトはすでに受け取り済みです。');
     await recordAudit(db, {
       actor: user.id,
@@ -130,12 +127,14 @@ export function redeemGift(
 }
 
 /** A gift period, and the gift marked redeemed, in one transaction. */
-async function grantPeriod(db: Db, user: AppUser, gift: GiftWithPurchase, now: Date) {
-  const start = latest(
-    now,
-    await lastGiftEndOf(db, user.id, now),
-    await endingPlanEnd(db, user.id, now),
-  );
+async function grantPeriod(
+  db: Db,
+  user: AppUser,
+  gift: GiftWithPurchase,
+  now: Date,
+  planEnd: Date | null,
+) {
+  const start = latest(now, await lastGiftEndOf(db, user.id, now), planEnd);
   const end = addMonths(start, gift.months);
   const granted = await db
     .transaction(async (tx) => {

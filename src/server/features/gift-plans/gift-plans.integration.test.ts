@@ -309,6 +309,29 @@ describe('gift subscriptions', () => {
     expect(await viewerForUser(second)).toEqual({ kind: 'member', paid: false });
   });
 
+  it('starts the gift period after a card plan set to end, and leaves that plan as it is', async () => {
+    const giver = await member('giver');
+    const leaving = await member('leaving');
+    const started = await startCheckout(site.db, leaving, 'monthly', null);
+    await site.pay(started.url);
+    await site.deliver();
+    const plan = (await billingSummaryFor(site.db, leaving.id)).current!;
+    await site.stripe.subscriptions.update(plan.subscriptionId, { cancel_at_period_end: true });
+    await site.deliver();
+    const ending = (await billingSummaryFor(site.db, leaving.id)).current!;
+    expect(ending.cancelAtPeriodEnd).toBe(true);
+    const before = await site.stripe.subscriptions.retrieve(plan.subscriptionId);
+    await giftByCard(giver, leaving.email, 1);
+    const answer = await redeemGift(site.db, leaving, (await linkOf(leaving.email))!, null);
+    expect(answer).toMatchObject({ granted: { kind: 'period', months: 1 } });
+    const end = 'granted' in answer ? answer.granted.end.getTime() : 0;
+    expect(end).toBe(addMonths(ending.currentPeriodEnd!, 1).getTime());
+    // The card plan still ends at its period's end: nothing moved at the provider.
+    const after = await site.stripe.subscriptions.retrieve(plan.subscriptionId);
+    expect(after.cancel_at_period_end).toBe(true);
+    expect(after.items.data[0]!.current_period_end).toBe(before.items.data[0]!.current_period_end);
+  });
+
   it('adds the months after a paying reader’s period, moving the next charge, with no charge now', async () => {
     const giver = await member('giver');
     const payer = await member('payer');

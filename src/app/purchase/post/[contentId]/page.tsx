@@ -74,15 +74,8 @@ export default async function PurchaseConfirmPage({ params }: RouteParamsProps<'
         <p>
           記事「{post.title}」 <strong>{formatYen(price)}</strong>（税込）
         </p>
-        <p>
-          <strong>この画面の次の決済画面でお支払いを完了するまで、料金は発生しません。</strong>
-        </p>
-        <p className={styles.small}>
-          ご購入の前に、
-          <Link href="/specified-commercial-transactions">特定商取引法に基づく表記</Link>と
-          <Link href="/terms">利用規約</Link>、下の「ご購入内容の詳細」をご確認ください。
-        </p>
         <PaymentMethodForm
+          termsHeading="ご購入内容の詳細"
           fields={{ purchase: `post:${post.id}` }}
           methods={methods}
           submitLabel="確認して購入する（決済画面へ）"

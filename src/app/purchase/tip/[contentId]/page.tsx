@@ -111,15 +111,8 @@ export default async function TipConfirmPage({
             <p className={tips.quote}>{message}</p>
           </div>
         ) : null}
-        <p>
-          <strong>この画面の次の決済画面でお支払いを完了するまで、料金は発生しません。</strong>
-        </p>
-        <p className={styles.small}>
-          お支払いの前に、
-          <Link href="/specified-commercial-transactions">特定商取引法に基づく表記</Link>と
-          <Link href="/terms">利用規約</Link>、下の「チップの内容の詳細」をご確認ください。
-        </p>
         <PaymentMethodForm
+          termsHeading="チップの内容の詳細"
           fields={{ purchase: 'tip', post: post.id, amount, message }}
           methods={methods}
           submitLabel="確認してチップを送る（決済画面へ）"
