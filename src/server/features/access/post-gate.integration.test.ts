@@ -14,7 +14,7 @@ import {
 import { inRequest } from '@/server/platform/http/request-context';
 
 /**
- * The front server's knowledge of a post's gate before the page cache (the draft amendment of
+ * The front server's knowledge of a post's gate before the page cache (the amendment of
  * docs/decisions/055-metered-wall.md, "metered reads from the cache"): it must say `paid-only`
  * exactly when the post page itself would put a free member behind a paid plan's paywall, and
  * follow, at once, every change that moves a post in or out of the free plan or the paywall.

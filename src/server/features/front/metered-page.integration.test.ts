@@ -12,7 +12,7 @@ import { createContent, deleteContent } from '@/server/services/cms/writes';
 import { setMeteredAllowance } from '@/server/features/metered';
 
 /**
- * The attack tests of the meter run before the page cache (the draft amendment of
+ * The attack tests of the meter run before the page cache (the amendment of
  * docs/decisions/055-metered-wall.md, "metered reads from the cache"): the `metered` entry is
  * named only after the database holds a read of that very post, by that very reader, this Japan
  * month; only a reader's page load may insert one; everything else gets the paywall or, when the
