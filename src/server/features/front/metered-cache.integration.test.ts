@@ -15,7 +15,7 @@ import { currentRequest } from '@/server/platform/http/request-context';
 import { runAdminCommand } from '@/server/features/admin/commands';
 import { signIn } from '@/server/features/account/account-flows';
 import { appAuth } from '@/server/features/identity/app-auth';
-import { setMeteredAllowance } from '@/server/features/metered';
+import { forgetMeteredReads, setMeteredAllowance } from '@/server/features/metered';
 import { testDatabase } from '@test-support/route-tests';
 import { pagePolicies } from './csp';
 import { createFrontServer } from './front-response';
@@ -216,6 +216,7 @@ afterAll(async () => {
 beforeEach(async () => {
   pages.clear();
   await database.db.delete(meteredReads);
+  forgetMeteredReads();
   await setMeteredAllowance(database.db, ALLOWANCE, { actor: 'user:test', ip: null });
 });
 

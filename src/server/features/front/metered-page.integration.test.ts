@@ -9,7 +9,8 @@ import { japanMonthKey } from '@/lib/metered/meter';
 import { meteredReads } from '@/server/platform/db/schema';
 import { createSiteContent } from '@/server/features/content/site-content';
 import { createContent, deleteContent } from '@/server/services/cms/writes';
-import { setMeteredAllowance } from '@/server/features/metered';
+import { forgetMeteredReads, setMeteredAllowance } from '@/server/features/metered';
+import { postGate } from '@/server/features/access';
 
 /**
  * The attack tests of the meter run before the page cache (the amendment of
@@ -87,6 +88,7 @@ beforeAll(async () => {
 afterAll(() => state.site?.dispose());
 beforeEach(async () => {
   await database.db.delete(meteredReads);
+  forgetMeteredReads();
   await setMeteredAllowance(database.db, ALLOWANCE, { actor: `user:${admin.id}`, ip: null });
 });
 
@@ -140,6 +142,26 @@ describe('the meter before the cache', () => {
       perMonth: ALLOWANCE,
       left: 0,
     });
+  });
+
+  it('what this process has seen never closes a post another instance opened', async () => {
+    expect((await open(alice, 'mp-0'))?.entry).toBe('metered'); // seen here: one read
+    // Another instance's read of mp-1, written straight to the database.
+    const gate = await postGate('mp-1');
+    if (gate.kind !== 'paid-only') throw new Error('mp-1 is a paid-only post');
+    const createdAt = new Date(gate.post.createdAt);
+    const month = japanMonthKey(new Date());
+    await database.db.insert(meteredReads).values({
+      userId: alice.id,
+      month,
+      contentId: 'mp-1',
+      contentCreatedAt: createdAt,
+      readAt: new Date(),
+    });
+    expect(await open(alice, 'mp-1', RSC)).toMatchObject({ entry: 'metered', left: 0 });
+    // Used up, as the database says: no third read.
+    expect(await open(alice, 'mp-2')).toMatchObject({ entry: 'paywall', left: 0 });
+    expect(await readsOf(alice)).toBe(ALLOWANCE);
   });
 
   it('a public or free-plan post is the free members’ page as before, the meter not asked', async () => {

@@ -17,5 +17,5 @@ export {
   noteReaderOpens,
   readerOpensPage,
 } from './opens';
-export { meterRead, type Metered, type MeteredPost } from './reads';
+export { forgetMeteredReads, meterRead, type Metered, type MeteredPost } from './reads';
 export { meteredConversions, type MeteredConversion } from './conversions';

@@ -1,6 +1,7 @@
 import 'server-only';
 import { and, count, eq, sql } from 'drizzle-orm';
 import { japanMonthKey } from '@/lib/metered/meter';
+import { singleton } from '@/lib/singleton';
 import type { Db } from '@/server/platform/db/client';
 import { meteredReads, user } from '@/server/platform/db/schema';
 
@@ -19,6 +20,43 @@ export type MeteredPost = { id: string; createdAt: string };
 
 /** The meter's answer: opened or not, and the reads left this month after this one. */
 export type Metered = { opened: boolean; left: number };
+
+/**
+ * What this process has seen in the database of a reader's month: the posts read and how many.
+ * Within a month rows are only added, so both facts stay true on every instance: a post seen
+ * read opens again, and a month seen used up stays closed, without asking again. Only what may
+ * change (a post not yet read with reads left) is asked of the database each time. The count
+ * shown may lag another instance's new read (it is never what opens a post).
+ */
+type SeenMonth = { month: string; used: number; read: Set<string> };
+const SEEN_READERS = 10_000;
+const seenMonths = singleton('metered-seen', () => new Map<string, SeenMonth>());
+
+function seenMonth(userId: string, month: string): SeenMonth | undefined {
+  const seen = seenMonths.get(userId);
+  return seen?.month === month ? seen : undefined;
+}
+
+function noteSeen(userId: string, month: string, used: number, post: string | null): void {
+  let seen = seenMonth(userId, month);
+  if (!seen) {
+    seen = { month, used: 0, read: new Set() };
+    seenMonths.delete(userId);
+    // Oldest first out.
+    for (const oldest of seenMonths.keys()) {
+      if (seenMonths.size < SEEN_READERS) break;
+      seenMonths.delete(oldest);
+    }
+    seenMonths.set(userId, seen);
+  }
+  seen.used = Math.max(seen.used, used);
+  if (post !== null) seen.read.add(post);
+}
+
+/** Forgets what this process has seen (tests that remove rows). */
+export function forgetMeteredReads(): void {
+  seenMonths.clear();
+}
 
 export async function meterRead(
   db: Db,
@@ -45,13 +83,18 @@ export async function meterRead(
     return { used: Number(row?.used ?? 0), read: row?.read === true };
   };
   const left = (used: number) => Math.max(0, allowance - used);
+  const key = `${post.id} ${createdAt.toISOString()}`;
+  const known = seenMonth(userId, month);
+  if (known?.read.has(key)) return { opened: true, left: left(known.used) };
+  if (known && known.used >= allowance) return { opened: false, left: 0 };
   // A re-read, a used-up month or a request that may not spend: the rows say so without a lock
   // (within a month rows are only added, so neither answer can be overtaken).
   const seen = await look(db);
+  noteSeen(userId, month, seen.used, seen.read ? key : null);
   if (seen.read) return { opened: true, left: left(seen.used) };
   if (!consume || seen.used >= allowance) return { opened: false, left: left(seen.used) };
   // A new read: decided again under the reader's lock, so ten at once never pass the allowance.
-  return db.transaction(async (tx) => {
+  const decided = await db.transaction(async (tx): Promise<Metered & { used?: number }> => {
     await tx.select({ id: user.id }).from(user).where(eq(user.id, userId)).for('update');
     const held = await look(tx);
     if (held.read) return { opened: true, left: left(held.used) };
@@ -63,6 +106,9 @@ export async function meterRead(
       contentCreatedAt: createdAt,
       readAt: now,
     });
-    return { opened: true, left: left(held.used + 1) };
+    return { opened: true, left: left(held.used + 1), used: held.used + 1 };
   });
+  // Noted once the insert is committed (a transaction that failed notes nothing).
+  if (decided.used !== undefined) noteSeen(userId, month, decided.used, key);
+  return { opened: decided.opened, left: decided.left };
 }
