@@ -11,6 +11,11 @@
  * posts in turn, one a second (bench/load/editor.ts), rather than of one post; the report adds how
  * many edits were accepted and how long until an anonymous visitor sees each.
  *
+ * `--mix metered`: the readers' mix with the metered wall on (METERED_READS_PER_MONTH=3,
+ * docs/decisions/055-metered-wall.md) and 20 more connections of free members (60 of them, each
+ * signed in) loading the articles as documents, a member per request in turn (bench/load/mix.ts):
+ * new reads, re-reads and used-up paywalls, beside the plain server of the same run.
+ *
  * `--soak`: the same mix on 20 connections for 10 minutes; also exits 1 when the memory at the
  * end is more than 10% above where it was after the first minute.
  *
@@ -35,12 +40,13 @@ import {
   PAID_EMAIL,
   articleIds,
   browserCookies,
+  meteredEmail,
   checkAudiences,
   navigationTo,
   seedSite,
   signIn,
 } from './load/fixture';
-import { SEARCH_ADDRESSES, loadClasses, readerClasses } from './load/mix';
+import { SEARCH_ADDRESSES, loadClasses, meteredClasses, readerClasses } from './load/mix';
 import type { CookieJar } from './load/session';
 import { printReport } from './load/report';
 import { preflight, runMix } from './load/run';
@@ -79,8 +85,9 @@ const parsed = z
     soak: z.boolean(),
     // The server's CPU profile of the measured window, summarised (bench/cpu-profile.ts).
     'cpu-prof': z.boolean(),
-    // full: every kind of client; readers: the readers of every audience and an editor.
-    mix: z.enum(['full', 'readers']).default('full'),
+    // full: every kind of client; readers: the readers of every audience and an editor;
+    // metered: the readers with the metered wall on and metered free members besides.
+    mix: z.enum(['full', 'readers', 'metered']).default('full'),
     // readers: the editor changes one post (one) or each of the 40 newest in turn (newest).
     edit: z.enum(['one', 'newest']).default('one'),
     duration: z.coerce.number().int().min(5).max(86_400).optional(),
@@ -99,7 +106,7 @@ const parsed = z
       )
       .optional(),
   })
-  .refine((o) => o.edit === 'one' || o.mix === 'readers', {
+  .refine((o) => o.edit === 'one' || o.mix !== 'full', {
     message: '--edit newest は --mix readers とともに指定します (only with --mix readers)',
     path: ['edit'],
   })
@@ -107,18 +114,24 @@ const parsed = z
 if (!parsed.success) {
   console.error(
     `引数が正しくありません (invalid arguments): ${parsed.error.issues.map((i) => `--${i.path.join('.')}: ${i.message}`).join(', ')}\n` +
-      'usage: bench/load.ts [--mix full|readers] [--edit one|newest] [--duration 60] [--connections 100] [--warmup 10] [--posts 1000] [--write-rate 1] [--soak] [--cpu-prof] [--node-flags="--flag=value …"]',
+      'usage: bench/load.ts [--mix full|readers|metered] [--edit one|newest] [--duration 60] [--connections 100] [--warmup 10] [--posts 1000] [--write-rate 1] [--soak] [--cpu-prof] [--node-flags="--flag=value …"]',
   );
   process.exit(2);
 }
 const options = {
   ...parsed.data,
   duration: parsed.data.duration ?? (parsed.data.soak ? 600 : 60),
-  // readers: anonymous 20, free 10, paid 20, navigations 10, and the editor's one.
+  // readers: anonymous 20, free 10, paid 20, navigations 10, and the editor's one; metered: 20
+  // connections of metered free members besides.
   connections:
-    parsed.data.connections ?? (parsed.data.mix === 'readers' ? 61 : parsed.data.soak ? 20 : 100),
+    parsed.data.connections ??
+    { full: parsed.data.soak ? 20 : 100, readers: 61, metered: 81 }[parsed.data.mix],
 };
-const readersMix = options.mix === 'readers';
+const meteredMix = options.mix === 'metered';
+const readersMix = options.mix !== 'full';
+/** --mix metered: the allowance, and the free members whose reads it counts. */
+const METERED_ALLOWANCE = 3;
+const METERED_MEMBERS = 60;
 /** The editor works through the newest posts in its own loop (bench/load/editor.ts). */
 const editNewest = options.edit === 'newest' && options['write-rate'] > 0;
 /** The soak's reference: the memory after the first minute of load. */
@@ -154,6 +167,7 @@ const serverEnv: Record<string, string> = {
   TRUST_PROXY: 'true',
   // One key reads at hundreds a second here; the default is 100 a second per key.
   CMS_RATE_LIMIT_READ: '1000000',
+  METERED_READS_PER_MONTH: meteredMix ? String(METERED_ALLOWANCE) : '0',
   ...(databaseUrl
     ? {
         // What a PostgreSQL deployment must set (as scripts/cluster-test.ts does).
@@ -174,7 +188,12 @@ try {
   console.log(
     `[load] ${databaseUrl ? 'PostgreSQL' : '組み込み PGlite (embedded)'}: デモデータ + 記事 ${options.posts} 件を投入中 (seeding) …`,
   );
-  const { readKey, writeKey } = await seedSite({ dataDir, databaseUrl, posts: options.posts });
+  const { readKey, writeKey } = await seedSite({
+    dataDir,
+    databaseUrl,
+    posts: options.posts,
+    meteredMembers: meteredMix ? METERED_MEMBERS : 0,
+  });
   const profileDir = path.join(work, 'profile');
   const spawned = performance.now();
   instance = await startInstance(serverEnv, logFile, [
@@ -195,6 +214,13 @@ try {
     free: await browserCookies(base, sessions.free),
     paid: await browserCookies(base, sessions.paid),
   };
+  // --mix metered: each member signs in from its own address of 198.19.0.0/16 (RFC 2544).
+  const meteredSessions: string[] = [];
+  for (let n = 0; n < (meteredMix ? METERED_MEMBERS : 0); n++)
+    meteredSessions.push(
+      await signIn(base, SITE_URL, meteredEmail(n), `198.19.${n >> 8}.${n & 255}`),
+    );
+  const metered = await Promise.all(meteredSessions.map((s) => browserCookies(base, s)));
   // As a browser renews the 60-second audience cookie from the answers' Set-Cookie.
   const renewal = setInterval(() => {
     for (const member of ['free', 'paid'] as const)
@@ -202,6 +228,12 @@ try {
         (cookie) => (jar[member] = cookie),
         (error: unknown) => console.error(`[load] ${member} cookie renewal failed:`, error),
       );
+    meteredSessions.forEach((session, n) => {
+      browserCookies(base, session).then(
+        (cookie) => (metered[n] = cookie),
+        (error: unknown) => console.error(`[load] metered cookie renewal failed:`, error),
+      );
+    });
   }, 30_000);
   const ids = await articleIds(base, readKey, readersMix ? 40 : 30);
   const membersOnly = await checkAudiences(base, ids, jar.paid);
@@ -224,6 +256,7 @@ try {
     writeKey,
     navigations,
     writeRate: editNewest ? 0 : options['write-rate'],
+    metered,
   };
   const editor = (seconds: number) =>
     editNewest
@@ -237,7 +270,11 @@ try {
       : Promise.resolve(null);
   /** The editor's own connection is not autocannon's. */
   const mixConnections = options.connections - (editNewest ? 1 : 0);
-  const classes = readersMix ? readerClasses(site) : loadClasses(site);
+  const classes = meteredMix
+    ? meteredClasses(site)
+    : readersMix
+      ? readerClasses(site)
+      : loadClasses(site);
   const problems = await preflight(base, classes);
   if (problems.length > 0)
     throw new Error(`負荷の前の確認で失敗 (preflight failed):\n  ${problems.join('\n  ')}`);
@@ -328,6 +365,11 @@ try {
             ? `the editor: a PATCH of one read article's description ${options['write-rate']}/s through the content API; each publishes it, and the pages that showed it are renewed`
             : `content API writes: paced at ${options['write-rate']}/s with one connection, under the default limit of 10/s per key; each PATCH publishes, and the pages that showed the post are renewed (the drafts' POST and DELETE change no page)`,
       `members: ${FREE_EMAIL} (free), ${PAID_EMAIL} (paid, monthly); bookmarks by the free member, alternately added and removed`,
+      ...(meteredMix
+        ? [
+            `the metered wall on (METERED_READS_PER_MONTH=${METERED_ALLOWANCE}): ${METERED_MEMBERS} free members (${meteredEmail(0)} …) load the ${ids.length} articles as documents (Sec-Fetch-Dest: document, a browser's User-Agent), member n mod ${METERED_MEMBERS} reading article ⌊n / ${METERED_MEMBERS}⌋ in turn; ${FREE_EMAIL}'s reading is metered too`,
+          ]
+        : []),
     ],
   });
   if (options['cpu-prof'])

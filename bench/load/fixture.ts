@@ -15,6 +15,8 @@ export const FREE_EMAIL = 'free@load.example';
 export const PAID_EMAIL = 'paid@load.example';
 /** An administrator, made only when asked for (bench/render.ts renders a staff member's page). */
 export const STAFF_EMAIL = 'staff@load.example';
+/** The free members of `--mix metered`, each read counted by the metered wall. */
+export const meteredEmail = (n: number) => `metered-${n}@load.example`;
 /** The paywall's heading (src/components/content/paywall.tsx): 「この記事は会員限定です」. */
 const PAYWALL = 'id="paywall-heading"';
 
@@ -24,6 +26,8 @@ export async function seedSite(options: {
   databaseUrl: string | undefined;
   posts: number;
   staff?: boolean;
+  /** Free members for `--mix metered` (meteredEmail). */
+  meteredMembers?: number;
 }): Promise<{ readKey: string; writeKey: string }> {
   const { dataDir, databaseUrl } = options;
   const database = await openDatabase({ dataDir, databaseUrl, migrate: true });
@@ -37,6 +41,8 @@ export async function seedSite(options: {
     for (const email of [FREE_EMAIL, PAID_EMAIL])
       await runAdminCommand(ctx, 'create-user', { email, password: PASSWORD });
     await runAdminCommand(ctx, 'grant-plan', { email: PAID_EMAIL, plan: 'monthly' });
+    for (let n = 0; n < (options.meteredMembers ?? 0); n++)
+      await runAdminCommand(ctx, 'create-user', { email: meteredEmail(n), password: PASSWORD });
     if (options.staff)
       await runAdminCommand(ctx, 'create-user', {
         email: STAFF_EMAIL,
@@ -54,11 +60,24 @@ export async function seedSite(options: {
   return { readKey, writeKey };
 }
 
-/** Signs in as the sign-in form does; the session cookie as a Cookie header. */
-export async function signIn(base: string, siteUrl: string, email: string): Promise<string> {
+/**
+ * Signs in as the sign-in form does; the session cookie as a Cookie header. `from`: the client's
+ * address (the bench's server trusts X-Forwarded-For), so that many members signing in are not
+ * one address's sign-ins.
+ */
+export async function signIn(
+  base: string,
+  siteUrl: string,
+  email: string,
+  from?: string,
+): Promise<string> {
   const response = await fetch(`${base}/api/account/sign-in`, {
     method: 'POST',
-    headers: { origin: siteUrl, accept: 'application/json' },
+    headers: {
+      origin: siteUrl,
+      accept: 'application/json',
+      ...(from ? { 'x-forwarded-for': from } : {}),
+    },
     body: new URLSearchParams({ email, password: PASSWORD }),
   });
   await response.arrayBuffer();

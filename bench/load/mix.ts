@@ -27,6 +27,11 @@ export type Site = {
   navigations: Navigation[];
   /** Content API writes per second (PATCH, POST and DELETE together). */
   writeRate: number;
+  /**
+   * `--mix metered`: the free members whose page loads the metered wall counts, each its cookies
+   * as its browser holds them (renewed in place by the caller).
+   */
+  metered?: string[];
 };
 
 /** What readers read: the home page, the lists and articles. */
@@ -161,6 +166,45 @@ export function readerClasses(site: Site): LoadClass[] {
             ],
           } satisfies LoadClass,
         ]),
+  ];
+}
+
+/** A browser's page load (Sec-Fetch-Dest: document): what alone spends a metered read. */
+const PAGE_LOAD = {
+  'sec-fetch-dest': 'document',
+  'user-agent':
+    'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0 Safari/537.36',
+};
+
+/**
+ * `--mix metered` (docs/decisions/055-metered-wall.md): the readers' mix with the metered wall
+ * on, plus free members loading the articles as documents, one member per request in turn:
+ * request n is member n mod M reading article ⌊n / M⌋ (so each member meets each article in
+ * order, and every member-only article they meet spends a read until the allowance is used
+ * up); then the paywall, or a re-read of an article already read this month.
+ */
+export function meteredClasses(site: Site): LoadClass[] {
+  const members = site.metered ?? [];
+  let n = 0;
+  return [
+    ...readerClasses(site),
+    {
+      name: '無料会員のメーター (metered free readers, page loads)',
+      weight: 20,
+      requests: [
+        {
+          method: 'GET',
+          path: '/',
+          headers: PAGE_LOAD,
+          setupRequest: (request: Request) => {
+            const turn = n++;
+            const id = site.ids[Math.floor(turn / members.length) % site.ids.length]!;
+            const cookie = members[turn % members.length]!;
+            return { ...request, path: `/posts/${id}`, headers: { ...request.headers, cookie } };
+          },
+        },
+      ],
+    },
   ];
 }
 

@@ -37,13 +37,28 @@ export async function GiftInvitation({ returnTo }: { returnTo: string }) {
 }
 
 /**
- * The invitation to subscribe that ends a post opened for one reader alone (a gift; a metered
- * read, docs/decisions/055-metered-wall.md): the plans with their prices and this reader's own
- * trial, which such a page may say plainly.
+ * The invitation to subscribe that ends a post opened for one reader alone (a gift): the plans
+ * with their prices and this reader's own trial, which such a page may say plainly. `members`:
+ * a metered read (docs/decisions/055-metered-wall.md), a page every metered free member of the
+ * post shares, so nothing of the reader is read: the trial is said with its condition, as the
+ * free members' paywall says it.
  */
-export async function PlanInvitation({ returnTo, text }: { returnTo: string; text: string }) {
-  const user = await getUser();
-  const [offers, trialDays] = await Promise.all([planOffers(), readerTrialDays(user?.id ?? null)]);
+export async function PlanInvitation({
+  returnTo,
+  text,
+  members = false,
+}: {
+  returnTo: string;
+  text: string;
+  members?: boolean;
+}) {
+  const user = members ? null : await getUser();
+  const [offers, trial] = await Promise.all([
+    planOffers(),
+    members
+      ? trialNote(env().BILLING_TRIAL_DAYS, 'members')
+      : readerTrialDays(user?.id ?? null).then((days) => trialNote(days, 'reader')),
+  ]);
   return (
     <aside className={styles.invitation} aria-labelledby="gift-invitation-heading">
       <h2 id="gift-invitation-heading" className={styles.invitationHeading}>
@@ -53,8 +68,8 @@ export async function PlanInvitation({ returnTo, text }: { returnTo: string; tex
       <PlanChoices
         offers={offers}
         next={returnTo}
-        trial={trialNote(trialDays, 'reader')}
-        plansLabel={user ? '有料プランを見る' : '料金プランを見る'}
+        trial={trial}
+        plansLabel={members || user ? '有料プランを見る' : '料金プランを見る'}
       />
     </aside>
   );

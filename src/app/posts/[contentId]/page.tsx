@@ -158,6 +158,7 @@ export default async function PostPage({ params, searchParams }: PostPageProps) 
               {shown.metered ? (
                 <PlanInvitation
                   returnTo={path}
+                  members
                   text="この記事は、無料会員が毎月読める会員限定記事のひとつとしてお読みいただきました。有料プランに登録すると、本数を気にせずすべての記事を全文お読みいただけます。"
                 />
               ) : null}

@@ -3,3 +3,4 @@
  * (docs/decisions/045-server-tiers.md).
  */
 export { viewerForUser, viewerFromHeaders } from './request-viewer';
+export { postGate, type PostGate } from './post-gate';

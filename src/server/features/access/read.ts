@@ -36,8 +36,15 @@ import {
   movieFor,
   postFor,
 } from '@/lib/access/post-access';
-import { noteAudience } from '@/server/features/audience';
-import { meterRead, meteredAllowance, readerOpensPage } from '@/server/features/metered';
+import { noteAudience, noteMeter } from '@/server/features/audience';
+import {
+  frontMeterDecision,
+  meterLine,
+  meterRead,
+  meteredAllowance,
+  readerOpensPage,
+} from '@/server/features/metered';
+import { closedToPlans } from './post-gate';
 import type { MeterView } from '@/lib/metered/meter';
 
 /**
@@ -109,9 +116,10 @@ async function boughtOf(viewer: Viewer, post: GiftedPost): Promise<string[]> {
 /**
  * The metered wall for a post the rest of the policy left closed and a paid plan would open
  * (docs/decisions/055-metered-wall.md): a visitor is told the allowance; a free member's read is
- * decided by the meter, spending one only when the front server counted this request as a reader
- * opening the page. Whatever it decides, the render is this reader's alone: a full post, a count
- * left or a used-up paywall is never kept for an audience.
+ * the front server's meter's, decided before the page cache for this very post (`shared`: the
+ * render is the entry of that meter line, noted so). Without one (a render the front server did
+ * not meter) it is decided here, spending a read only when the front server counted this request
+ * as a reader opening the page, and the render is this reader's alone, never kept.
  */
 async function meterOf(viewer: Viewer, post: GiftedPost, closedToPlans: boolean) {
   if (!closedToPlans || viewer.kind === 'staff' || viewer.kind === 'preview') return null;
@@ -119,6 +127,12 @@ async function meterOf(viewer: Viewer, post: GiftedPost, closedToPlans: boolean)
   const perMonth = await meteredAllowance();
   if (perMonth <= 0) return null;
   if (viewer.kind === 'anonymous') return { view: { perMonth }, opened: false };
+  const decided = frontMeterDecision(post);
+  if (decided) {
+    noteMeter(meterLine(decided));
+    const view = { perMonth: decided.perMonth, left: decided.left };
+    return { view, opened: decided.opened, shared: true };
+  }
   noteAudience(null);
   const user = await sessionUser();
   if (!user) return null;
@@ -144,13 +158,14 @@ export const readPost = cache(
     const gift = preview ? null : await giftOf(found, giftToken);
     const bought = preview ? [] : await boughtOf(viewer, found);
     const first = postFor(viewer, found, freePlan, gift, bought);
-    const closedToPlans = !first.full && first.cta.opensWith === 'subscribe';
-    const meter = preview ? null : await meterOf(viewer, found, closedToPlans);
+    const meter = preview ? null : await meterOf(viewer, found, closedToPlans(first));
     const gated = meter?.opened
       ? postFor(viewer, found, freePlan, gift, bought, [found.id])
       : first;
-    // A post opened by the reader's own purchase is no audience's page: never cached for one.
-    if (gated.full && (gated.bought || gated.metered)) noteAudience(null);
+    // A post opened by the reader's own purchase is no audience's page: never cached for one;
+    // one the front server's meter opened is the metered readers' page of its line.
+    if (gated.full && gated.bought) noteAudience(null);
+    if (gated.full && gated.metered) noteAudience(meter?.shared ? 'metered' : null);
     return {
       ...gated,
       viewer,

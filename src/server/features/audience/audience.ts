@@ -8,12 +8,15 @@ import type { Viewer } from '@/lib/access/post-access';
  * page. A content page is the same for every anonymous visitor, every free member and every paid
  * member (per-user bits come from client fetches), so the front server keeps one rendering per
  * audience. Staff and preview viewers are not an audience: their pages are rendered per request.
+ * `metered` is a free member for whom the metered wall opened the post
+ * (docs/decisions/055-metered-wall.md): never a session's audience, only a post page's entry,
+ * chosen by the front server after the database holds the reader's read of that post.
  */
-export const AUDIENCES = ['anonymous', 'member', 'paid'] as const;
+export const AUDIENCES = ['anonymous', 'member', 'paid', 'metered'] as const;
 export type Audience = (typeof AUDIENCES)[number];
 
 /** The audience whose page this viewer sees, or null when the page is theirs alone. */
-export function audienceOf(viewer: Viewer): Audience | null {
+export function audienceOf(viewer: Viewer): Exclude<Audience, 'metered'> | null {
   switch (viewer.kind) {
     case 'anonymous':
       return 'anonymous';
@@ -41,17 +44,24 @@ const PURPOSE = 'audience';
  * are rendered for them alone (the free audience's copy of a bought post is its paywall), every
  * other page is the free members' (servedAs).
  */
-export type SessionAudience = Audience | 'staff' | 'personal' | 'buyer';
-const SESSION_AUDIENCES: readonly string[] = [...AUDIENCES, 'staff', 'personal', 'buyer'];
+export type SessionAudience = Exclude<Audience, 'metered'> | 'staff' | 'personal' | 'buyer';
+const SESSION_AUDIENCES: readonly SessionAudience[] = [
+  'anonymous',
+  'member',
+  'paid',
+  'staff',
+  'personal',
+  'buyer',
+];
 /** Whether a session's pages are rendered for it alone, never from the cache. */
 export const rendersAlone = (audience: SessionAudience): audience is 'staff' | 'personal' =>
   audience === 'staff' || audience === 'personal';
 /** A post's page (and what is under it): what a buyer's session is never served from a cache. */
 const POST_PAGE = /^\/posts\/[^/?#]/;
 /**
- * The cached audience whose page answers this session at `path`, or null: rendered alone. While
- * the metered wall is on (docs/decisions/055-metered-wall.md), a free member's post pages are
- * theirs alone too: the meter decides them per request.
+ * The cached audience whose page answers this session at `path`, or null: rendered alone, or,
+ * while the metered wall is on (docs/decisions/055-metered-wall.md), a free member's post page,
+ * whose entry the front server's meter chooses per request (front/metered-page.ts).
  */
 export function servedAs(
   audience: SessionAudience,
@@ -96,7 +106,12 @@ export function readAudienceCookie(
 ): SignedAudience | null {
   const payload = verifyToken(PURPOSE, value, { boundTo: sessionCookie, now });
   const [audience = '', userId = '', issuedAt = '', extra] = payload?.split(':') ?? [];
-  if (payload === null || extra !== undefined || !SESSION_AUDIENCES.includes(audience)) return null;
+  if (
+    payload === null ||
+    extra !== undefined ||
+    !(SESSION_AUDIENCES as readonly string[]).includes(audience)
+  )
+    return null;
   if (!/^[0-9]{1,15}$/.test(issuedAt)) return null;
   return { audience: audience as SessionAudience, userId, issuedAt: Number(issuedAt) };
 }

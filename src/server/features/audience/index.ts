@@ -17,6 +17,7 @@ export {
 export {
   noteAudience,
   noteContentReads,
+  noteMeter,
   notePersonal,
   openRenderRecord,
   rendersForOneReader,

@@ -1,7 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { readsOfAnswer } from '@/server/services/cms/reads';
 import { inRequest } from '@/server/platform/http/request-context';
-import { noteAudience, noteContentReads, notePersonal, openRenderRecord } from './render-record';
+import {
+  noteAudience,
+  noteContentReads,
+  noteMeter,
+  notePersonal,
+  openRenderRecord,
+} from './render-record';
 
 const readOf = (id: string) => () => readsOfAnswer('posts', id, new URLSearchParams(), { id });
 
@@ -36,6 +42,33 @@ describe('the record of a render', () => {
       ['a preview or a gift', () => noteAudience(null)],
     ];
     for (const [name, notes] of cases) {
+      const request = { requestId: name };
+      const record = openRenderRecord(request);
+      inRequest(request, notes);
+      expect(record.personal, name).toBe(true);
+    }
+  });
+
+  it('is the metered audience’s only when a free member’s render showed one meter line', () => {
+    // docs/decisions/055-metered-wall.md: the post page's reader notes `metered` and the line
+    // only with the front server's decision; any other mix is no audience's page.
+    const cases: [string, () => void][] = [
+      ['member, then metered', () => (noteAudience('member'), noteAudience('metered'))],
+      ['metered, then member', () => (noteAudience('metered'), noteAudience('member'))],
+      ['one line twice', () => (noteMeter('metered:3:2'), noteMeter('metered:3:2'))],
+    ];
+    for (const [name, notes] of cases) {
+      const request = { requestId: name };
+      const record = openRenderRecord(request);
+      inRequest(request, () => (noteAudience('member'), notes()));
+      expect(record.personal, name).toBe(false);
+    }
+    const personal: [string, () => void][] = [
+      ['paid, then metered', () => (noteAudience('paid'), noteAudience('metered'))],
+      ['anonymous, then metered', () => (noteAudience('anonymous'), noteAudience('metered'))],
+      ['two lines', () => (noteMeter('metered:3:2'), noteMeter('paywall:3:2'))],
+    ];
+    for (const [name, notes] of personal) {
       const request = { requestId: name };
       const record = openRenderRecord(request);
       inRequest(request, notes);

@@ -13,16 +13,28 @@ import type { Audience } from './audience';
  *   themself (a name, an e-mail) or the page is no audience's (a preview, a gift). The cache
  *   stores an answer only under the audience its render noted, so a stale audience cookie or a
  *   cookie the cache read differently can never file a page where another audience is served it;
- * - what it read of the content, so that a change purges only the pages that showed it.
+ * - what it read of the content, so that a change purges only the pages that showed it;
+ * - the metered wall's line it showed, from the front server's meter (noteMeter): its entry is
+ *   filed only under the key of that very line (docs/decisions/055-metered-wall.md).
  */
-export type RenderRecord = { audience: Audience | null; personal: boolean; reads: ContentReads };
+export type RenderRecord = {
+  audience: Audience | null;
+  personal: boolean;
+  reads: ContentReads;
+  meter: string | null;
+};
 
 /** Kept by the request's context: gone with it, and found only by code running inside it. */
 const records = singleton('render-records', () => new WeakMap<RequestContext, RenderRecord>());
 
 /** Opens the record of the render of `request`'s page. */
 export function openRenderRecord(request: RequestContext): RenderRecord {
-  const record: RenderRecord = { audience: null, personal: false, reads: emptyReads() };
+  const record: RenderRecord = {
+    audience: null,
+    personal: false,
+    reads: emptyReads(),
+    meter: null,
+  };
   records.set(request, record);
   return record;
 }
@@ -41,13 +53,30 @@ export function rendersForOneReader(): boolean {
   return currentRequest() !== undefined && recordUnderWay() === undefined;
 }
 
-/** The render showed what `audience` sees; two different audiences in one render are personal. */
+/**
+ * The render showed what `audience` sees; two different audiences in one render are personal,
+ * except that a free member's render the metered wall opened is the `metered` audience's.
+ */
 export function noteAudience(audience: Audience | null): void {
   const record = recordUnderWay();
   if (!record) return;
+  const refines = (a: Audience | null, b: Audience) => a === 'member' && b === 'metered';
   if (audience === null) record.personal = true;
+  else if (refines(record.audience, audience)) record.audience = audience;
+  else if (refines(audience, record.audience ?? 'anonymous')) return;
   else if (record.audience !== null && record.audience !== audience) record.personal = true;
   else record.audience = audience;
+}
+
+/**
+ * The render showed the metered wall's line `line` (the front server's decision, by its key
+ * part); a render showing two lines is personal.
+ */
+export function noteMeter(line: string): void {
+  const record = recordUnderWay();
+  if (!record) return;
+  if (record.meter !== null && record.meter !== line) record.personal = true;
+  else record.meter = line;
 }
 
 /** The render read something of one user: its answer is theirs alone. */

@@ -140,14 +140,17 @@ export function cacheablePath(req: IncomingMessage): string | null {
 
 /**
  * The key of a request for an audience, without the encoding: the URL and every header the
- * framework varies on. A server action or any other non-GET never gets here.
+ * framework varies on. A server action or any other non-GET never gets here. `meter`: the
+ * metered wall's line the page shows (src/server/features/front/metered-page.ts), a part of the
+ * audience's key.
  */
-export function pageKey(req: IncomingMessage, audience: Audience): string {
+export function pageKey(req: IncomingMessage, audience: Audience, meter?: string): string {
   const varying = FRAMEWORK_VARY.map((name) => {
     const value = req.headers[name];
     return `${name}:${Array.isArray(value) ? value.join(',') : (value ?? '')}`;
   });
-  return [audience, req.url ?? '/', ...varying].join('\n');
+  const who = meter === undefined ? audience : `${audience} ${meter}`;
+  return [who, req.url ?? '/', ...varying].join('\n');
 }
 
 export class PageCache {

@@ -29,6 +29,7 @@ import {
   takesCompression,
 } from './page-cache';
 import type { PageRefresher } from './page-refresh';
+import { meteredAudience } from './metered-page';
 import { countsAsRead } from './reader-opens';
 import { type RequestAudience, requestAudience } from './request-audience';
 import { isMalformedPath, refuseBadRequest, servedUrl } from './request-guard';
@@ -235,10 +236,18 @@ function cachedPage(req: IncomingMessage, ctx: FrontContext) {
 async function lookUpPage(req: IncomingMessage, ctx: FrontContext) {
   const { site, res } = ctx;
   if (!site.pages) return NEXT;
-  const audience = (ctx.audience = await requestAudience(req, { secure: site.secure }));
+  let audience = (ctx.audience = await requestAudience(req, { secure: site.secure }));
+  // A free member's post page, the metered wall on: the meter chooses the entry (decision 055).
+  if (audience.cache && audience.meterFor !== undefined)
+    audience = ctx.audience = await meteredAudience(
+      req,
+      ctx,
+      audience.meterFor,
+      audience.setCookie,
+    );
   // The server's own request renewing a page renders it whatever the cache holds.
   if (!audience.cache || ctx.refresh) return NEXT;
-  const key = pageKey(req, audience.audience);
+  const key = pageKey(req, audience.audience, audience.meter);
   const encoding = req.headers['accept-encoding'];
   // A render of the page under way: its previous version rather than waiting for it.
   let found = site.pages.find(key, encoding, site.renders.underway(key));
@@ -290,14 +299,18 @@ async function render(req: IncomingMessage, ctx: FrontContext) {
   if (audience?.setCookie) res.appendHeader('set-cookie', audience.setCookie);
   if (audience?.cache && site.pages) {
     const { pages, renders } = site;
-    const key = pageKey(req, audience.audience);
+    const key = pageKey(req, audience.audience, audience.meter);
     const since = recentChanges.seq;
     const begunAt = Date.now();
     const record = openRenderRecord(ctx);
     // A refresh's key was marked as rendering by the request that started it.
     if (!ctx.refresh) res.once('close', renders.start(key));
     res.copy = new PageCopy((page) => {
-      const sameAudience = record.audience === null || record.audience === audience.audience;
+      // A metered entry: only a render that showed that very audience and line (decision 055).
+      const sameAudience = audience.meter
+        ? record.audience === audience.audience && record.meter === audience.meter
+        : (record.audience === null || record.audience === audience.audience) &&
+          record.meter === null;
       if (record.personal || !sameAudience || req.method !== 'GET') return;
       // A change while it rendered that touched what it read: it may show either version. After
       // an edit of public fields it is still newer than what the cache holds: kept as the

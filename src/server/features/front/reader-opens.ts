@@ -10,11 +10,22 @@ import { isPageLoad } from './page-requests';
  * prefetch or prerender of any kind. The router's RSC requests, navigations included, never
  * count: the page they get offers 「全文を読む」, a page load.
  */
-const POST_PAGE = /^\/posts\/[^/?#]+\/?(?:\?|$)/;
+const POST_PAGE = /^\/posts\/([^/?#]+)\/?(?:\?|$)/;
+
+/** The post id of a post's own page (`/posts/{id}`, not what is under it), or null. */
+export function postPageId(url: string): string | null {
+  const id = POST_PAGE.exec(url)?.[1];
+  if (id === undefined) return null;
+  try {
+    return decodeURIComponent(id);
+  } catch {
+    return null;
+  }
+}
 
 export function countsAsRead(req: IncomingMessage): boolean {
   const h = req.headers;
-  if (req.method !== 'GET' || !POST_PAGE.test(req.url ?? '')) return false;
+  if (req.method !== 'GET' || postPageId(req.url ?? '') === null) return false;
   if (!isPageLoad(h) || h.rsc !== undefined) return false;
   if (h['next-router-prefetch'] !== undefined || h['next-router-segment-prefetch'] !== undefined)
     return false;

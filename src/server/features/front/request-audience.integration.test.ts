@@ -244,8 +244,9 @@ describe('requestAudience', () => {
     });
   });
 
-  it('while the metered wall is on, serves a free member no post page from a cache, whatever the cookie says', async () => {
+  it('while the metered wall is on, leaves a free member’s post page to their own meter, whatever the cookie says', async () => {
     // docs/decisions/055-metered-wall.md: the meter is the database's; no cookie carries a count.
+    // Whose meter is the session's own (front/metered-page.ts chooses the entry).
     const email = 'metered@example.jp';
     await run('create-user', { email, password: PASSWORD, role: 'member' });
     const signedIn = await signIn(
@@ -260,20 +261,23 @@ describe('requestAudience', () => {
     const cookie = `${session}; ${audienceCookieOf(off.setCookie)}`;
     const by = { actor: 'user:test', ip: null };
     await setMeteredAllowance(database.db, 2, by);
+    const userId = (await findUserByEmail(database.db, email))!.id;
     try {
-      // The member cookie signed before, replayed: still only the meter decides the post.
-      expect(await decide(cookie)).toEqual({ cache: false });
-      expect(await decide(cookie, undefined, '/posts/b?x=1')).toEqual({ cache: false });
+      // The member cookie signed before, replayed: still only this reader's meter decides.
+      const metered = { cache: true, audience: 'member', meterFor: userId };
+      expect(await decide(cookie)).toEqual(metered);
+      expect(await decide(cookie, undefined, '/posts/b?x=1')).toEqual(metered);
       expect(await decide(cookie, undefined, '/posts')).toEqual({
         cache: true,
         audience: 'member',
       });
-      // Altered to claim the paid audience: refused, the database asked, and still no cache.
+      // Altered to claim the paid audience or another reader: refused, the database asked.
       const [name, value] = audienceCookieOf(off.setCookie).split('=') as [string, string];
-      const altered = `${session}; ${name}=${value.replace(/^member/, 'paid')}`;
-      const asked = await decide(altered);
-      expect(asked).toMatchObject({ cache: false });
-      expect(asked.setCookie).toMatch(/^axis_audience=member:/);
+      for (const forged of [value.replace(/^member/, 'paid'), value.replace(userId, 'x')]) {
+        const asked = await decide(`${session}; ${name}=${forged}`);
+        expect(asked).toMatchObject(metered);
+        expect(asked.setCookie).toMatch(/^axis_audience=member:/);
+      }
       // A paid reader and a visitor keep their cached pages.
       expect(servedAs('paid', '/posts/a', { metered: true })).toBe('paid');
       expect(await decide()).toEqual({ cache: true, audience: 'anonymous' });

@@ -35,8 +35,9 @@ import { webHeaders } from './node-bridge';
  *   cookie to set). Staff are rendered per request, and so is a reader who has a billing
  *   notice to be shown (src/server/features/billing/reader-notices.ts): the page they are sent
  *   carries it; and so are the post pages of a free member who bought posts (`buyer`,
- *   docs/decisions/053-one-time-payments.md), their other pages being the free members', and,
- *   while the metered wall is on, every free member's post pages (decision 055);
+ *   docs/decisions/053-one-time-payments.md), their other pages being the free members'. While
+ *   the metered wall is on, a free member's post page is the entry the meter chooses
+ *   (`meterFor`: whose meter, from the signed cookie or the session; metered-page.ts);
  * - anything else (a preview, a one-time message, an unknown or duplicated cookie, a spelling
  *   a parser could read differently): no cache at all.
  * The page the framework renders then notes the audience it rendered for, and the cache files
@@ -44,7 +45,16 @@ import { webHeaders } from './node-bridge';
  */
 
 export type RequestAudience =
-  { cache: false; setCookie?: string } | { cache: true; audience: Audience; setCookie?: string };
+  | { cache: false; setCookie?: string }
+  | {
+      cache: true;
+      audience: Audience;
+      setCookie?: string;
+      /** The reader whose meter chooses the entry (a free member's post page, the wall on). */
+      meterFor?: string;
+      /** The metered wall's line the entry shows, part of its key (metered-page.ts). */
+      meter?: string;
+    };
 
 const NO_CACHE: RequestAudience = { cache: false };
 
@@ -65,10 +75,8 @@ export async function requestAudience(
 
   const signed = readAudienceCookie(cookies.get(AUDIENCE_COOKIE), session, options.now);
   const path = req.url ?? '/';
-  if (signed && !audienceChangedSince(signed.userId, signed.issuedAt)) {
-    const served = servedAs(signed.audience, path, await meteredFor(signed.audience));
-    return served ? { cache: true, audience: served } : NO_CACHE;
-  }
+  if (signed && !audienceChangedSince(signed.userId, signed.issuedAt))
+    return cachedAs(signed.audience, path, signed.userId);
 
   const user = await userFromHeaders(webHeaders(req));
   const viewer = sessionAudienceOf(await viewerForUser(user));
@@ -78,16 +86,25 @@ export async function requestAudience(
   // A free member who bought posts: their post pages are theirs alone (decision 053).
   else if (viewer === 'member' && user && (await boughtAny(user.id))) known = 'buyer';
   const setCookie = audienceCookie(known, { cookie: session, userId: user?.id ?? null }, options);
-  const served = servedAs(known, path, await meteredFor(known));
-  return served ? { cache: true, audience: served, setCookie } : { cache: false, setCookie };
+  return { ...(await cachedAs(known, path, user?.id ?? null)), setCookie };
 }
 
 /**
- * Whether the metered wall is on for this session (a free member's; docs/decisions/055-metered-wall.md):
- * then their post pages are decided by the meter, per request. The allowance is kept 10 s.
+ * The cached page for a session's audience at `path`. While the metered wall is on for a free
+ * member (docs/decisions/055-metered-wall.md; the allowance is kept 10 s), their post page is
+ * the meter's choice (`meterFor`), except a buyer's, which stays theirs alone.
  */
-async function meteredFor(audience: SessionAudience): Promise<{ metered: boolean }> {
-  return { metered: isFreeMember(audience) && (await meteredAllowance()) > 0 };
+async function cachedAs(
+  known: SessionAudience,
+  path: string,
+  userId: string | null,
+): Promise<RequestAudience> {
+  const metered = isFreeMember(known) && (await meteredAllowance()) > 0;
+  const served = servedAs(known, path, { metered });
+  if (served) return { cache: true, audience: served };
+  if (metered && known === 'member' && userId)
+    return { cache: true, audience: 'member', meterFor: userId };
+  return NO_CACHE;
 }
 
 /** Whether the reader bought posts; if that cannot be told, their post pages are theirs alone. */

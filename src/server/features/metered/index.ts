@@ -9,6 +9,13 @@ export {
   readMeteredAllowance,
   setMeteredAllowance,
 } from './allowance';
-export { noteReaderOpens, readerOpensPage } from './opens';
-export { meterRead, type Metered, type MeteredPost } from './reads';
+export {
+  type MeterDecision,
+  frontMeterDecision,
+  meterLine,
+  noteMeterDecision,
+  noteReaderOpens,
+  readerOpensPage,
+} from './opens';
+export { forgetMeteredReads, meterRead, type Metered, type MeteredPost } from './reads';
 export { meteredConversions, type MeteredConversion } from './conversions';

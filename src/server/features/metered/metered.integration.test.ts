@@ -27,7 +27,7 @@ import { SharedRenders } from '@/server/features/front/shared-render';
 import { countsAsRead } from '@/server/features/front/reader-opens';
 import { noteReaderOpens, readerOpensPage } from './opens';
 import { forgetMeteredAllowance, meteredAllowance, setMeteredAllowance } from './allowance';
-import { meterRead } from './reads';
+import { forgetMeteredReads, meterRead } from './reads';
 import { meteredConversions } from './conversions';
 
 /**
@@ -123,6 +123,7 @@ beforeAll(async () => {
 afterAll(() => state.site?.dispose());
 beforeEach(async () => {
   await database.db.delete(meteredReads);
+  forgetMeteredReads();
   await setMeteredAllowance(database.db, ALLOWANCE, { actor: `user:${admin.id}`, ip: null });
 });
 
