@@ -34,6 +34,10 @@ describe('userFromHeaders', () => {
     return result.setCookies!.map((c) => c.split(';')[0]).join('; ');
   };
   const whoIs = (cookie: string) => userFromHeaders(new Headers({ cookie }));
+  const idOf = async (email: string): Promise<string> => {
+    const [row] = await database.db.select({ id: user.id }).from(user).where(eq(user.email, email));
+    return row!.id;
+  };
   const tokenOf = (cookie: string) =>
     decodeURIComponent(cookie.split('=')[1]!.split(';')[0]!).split('.')[0]!;
 
@@ -82,12 +86,22 @@ describe('userFromHeaders', () => {
     expect(await whoIs(cookie)).toBeNull();
     // The other session stays, until "sign out everywhere" (or a password reset) ends them all.
     expect(await whoIs(other)).toMatchObject({ role: 'editor' });
-    const [{ id }] = await database.db
-      .select({ id: user.id })
-      .from(user)
-      .where(eq(user.email, 'editor@example.jp'));
-    await database.db.delete(session).where(eq(session.userId, id!));
+    await database.db.delete(session).where(eq(session.userId, await idOf('editor@example.jp')));
     expect(await whoIs(other)).toBeNull();
+  });
+
+  it('reads the session and its user in one statement', async () => {
+    const cookie = await sessionOf('reader@example.jp');
+    await whoIs(cookie); // better-auth's first use of the database prepares its own
+    // The embedded database in tests: drizzle sends each statement through its client.query.
+    const client = (database.db as unknown as { $client: { query: () => unknown } }).$client;
+    const queries = vi.spyOn(client, 'query');
+    try {
+      expect(await whoIs(cookie)).toMatchObject({ email: 'reader@example.jp' });
+      expect(queries).toHaveBeenCalledTimes(1);
+    } finally {
+      queries.mockRestore();
+    }
   });
 
   it('answers nobody once the session has expired', async () => {
@@ -102,15 +116,12 @@ describe('userFromHeaders', () => {
 
   it('answers nobody after signing out, and after the account is deleted', async () => {
     const cookie = await sessionOf('reader@example.jp');
-    const [{ id }] = await database.db
-      .select({ id: user.id })
-      .from(user)
-      .where(eq(user.email, 'reader@example.jp'));
+    const id = await idOf('reader@example.jp');
     expect(await whoIs(cookie)).toMatchObject({ id });
     await signOut(
       { db: database.db, auth: await appAuth() },
       { headers: new Headers({ cookie }), ip: '192.0.2.200' },
-      id!,
+      id,
     );
     expect(await whoIs(cookie)).toBeNull();
 
