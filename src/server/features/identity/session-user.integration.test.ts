@@ -104,6 +104,15 @@ describe('userFromHeaders', () => {
     }
   });
 
+  it('finds the session among other cookies, and nobody without one', async () => {
+    const cookie = await sessionOf('reader@example.jp');
+    expect(await whoIs(`_ga=GA1.2.3; ${cookie}; bench_unknown=1`)).toMatchObject({
+      email: 'reader@example.jp',
+    });
+    expect(await whoIs('_ga=GA1.2.3; bench_unknown=1')).toBeNull();
+    expect(await userFromHeaders(new Headers())).toBeNull();
+  });
+
   it('answers nobody once the session has expired', async () => {
     const cookie = await sessionOf('reader@example.jp');
     expect(await whoIs(cookie)).toMatchObject({ email: 'reader@example.jp' });
