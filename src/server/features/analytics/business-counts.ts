@@ -75,6 +75,11 @@ export async function countBusiness(
       then ${endpoint} || '/' || ${contentId} end`;
   const result = await db.execute(sql`
     with months (i, start, "end", cap, at) as (values ${sql.join(rows, sql`, `)}),
+    -- the plans reversed at once, each named once: a hashed set, not a scan per plan
+    reversed as (
+      select substr(key, ${prefix.length + 1}) as id from billing_notifications
+      where key like ${duplicateClaimKey('%')}
+    ),
     first_paid as (
       select subscription_id, min(paid_at) as at from billing_invoices
       where status = 'paid' and total > 0 group by subscription_id
@@ -91,22 +96,17 @@ export async function countBusiness(
           sql`, `,
         )})
         -- a reader's second plan reversed at once (one-plan.ts) is no plan of theirs
-        and not exists (
-          select 1 from billing_notifications n
-          where n.key like ${duplicateClaimKey('%')} and substr(n.key, ${prefix.length + 1}) = s.id
-        )
-    ),
-    paid_by_user as (
-      select user_id, min(first_paid_at) as at from plans
-      where user_id is not null and first_paid_at is not null group by user_id
+        and s.id not in (select id from reversed)
     ),
     sign_ups as (
       select ${ms(sql`u.created_at`)} as created_at,
         ${source(sql`p.source_endpoint`, sql`p.source_content_id`)} as source,
-        coalesce(paid.at <= ${at(now)}, false) as converted
+        -- converted: a plan of theirs was first paid by now (a set looked up, not a join: the
+        -- planner, without statistics for a CTE, would loop over it for every sign-up)
+        u.id in (select user_id from plans
+          where user_id is not null and first_paid_at <= ${at(now)}) as converted
       from "user" u
         left join user_private_profiles p on p.user_id = u.id
-        left join paid_by_user paid on paid.user_id = u.id
       where u.role = 'member' and u.email_verified and u.created_at >= ${at(windowStart)}
     ),
     paying as (
