@@ -80,7 +80,7 @@ async function rendered(cookie: string, paywalled: boolean): Promise<string> {
   return html;
 }
 const visitorHtml = await rendered(UNKNOWN_COOKIE, true);
-await rendered(await staffCookies(base), false);
+const staffHtml = await rendered(await staffCookies(base), false);
 
 // The bare app renders the visitor's body; it reads it once, as the site holds its code.
 const bareFiles = {
@@ -159,7 +159,7 @@ console.log(`
   .map((l) => l.toFixed(1))
   .join(' ')})
 
-autocannon, 10 connections, ${SECONDS} s; the members' post ${postPath}: ${visitorHtml.length} characters of HTML for the visitor with an unknown cookie, ${bareHtml.length} from the bare app; latency in ms; ratio to the plain server of the same round; CPU: the server process's user + system time (all threads) per request. Both apps run with npm start's V8 and malloc settings (scripts/server-process.mjs).
+autocannon, 10 connections, ${SECONDS} s; the members' post ${postPath}: ${visitorHtml.length} characters of HTML for the visitor with an unknown cookie (the post's lead and its paywall), ${staffHtml.length} for the staff member (the whole post), ${bareHtml.length} from the bare app (the visitor's body); latency in ms; ratio to the plain server of the same round; CPU: the server process's user + system time (all threads) per request. Both apps run with npm start's V8 and malloc settings (scripts/server-process.mjs).
 
 ${rounds
   .map(

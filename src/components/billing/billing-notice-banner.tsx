@@ -1,8 +1,10 @@
 import { cache } from 'react';
 import type { BillingNotice } from '@/lib/billing-notice';
+import { STAFF_ROLES } from '@/lib/identity/roles';
 import { rendersForOneReader } from '@/server/features/audience';
 import { readerBillingNotice } from '@/server/features/billing/reader-notices';
 import { getUser } from '@/server/features/identity/session';
+import type { AppUser } from '@/server/features/identity/session-user';
 import { getDb } from '@/server/platform/db/client';
 import { BillingNoticeBand } from './billing-notice-banner.client';
 
@@ -17,9 +19,19 @@ import { BillingNoticeBand } from './billing-notice-banner.client';
  */
 export async function BillingNoticeBanner() {
   if (!rendersForOneReader()) return null;
-  const user = await getUser();
-  const notice = user ? await renderedBillingNotice(user.id) : null;
+  const notice = await bandNotice(await getUser());
   return notice ? <BillingNoticeBand notice={notice} /> : null;
+}
+
+/**
+ * The band's notice for the page's user: none when signed out, and none for staff, whose plans
+ * are not read (they read everything: src/server/features/access/request-viewer.ts), so that
+ * their pages, all rendered per request, ask nothing of billing
+ * (docs/decisions/057-staff-render-queries.md).
+ */
+export async function bandNotice(user: AppUser | null): Promise<BillingNotice> {
+  if (!user || STAFF_ROLES.includes(user.role)) return null;
+  return renderedBillingNotice(user.id);
 }
 
 /**

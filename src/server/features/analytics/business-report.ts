@@ -1,30 +1,15 @@
 import 'server-only';
-import { and, eq, gte, like, min, notInArray, sql } from 'drizzle-orm';
 import type { Db } from '@/server/platform/db/client';
-import {
-  billingInvoices,
-  billingNotifications,
-  subscriptions,
-  user,
-  userPrivateProfiles,
-} from '@/server/platform/db/schema';
-import { duplicateClaimKey } from '@/server/features/billing';
 import { paidPaymentsSince } from '@/server/features/purchases';
 import { meteredConversions } from '@/server/features/metered';
 import { organizationRevenue } from '@/server/features/organizations';
-import {
-  computeFigures,
-  type Headline,
-  lastMonths,
-  type MonthFigures,
-  type PlanRecord,
-} from './business-figures';
+import { type Headline, lastMonths, type MonthFigures } from './business-figures';
+import { countBusiness } from './business-counts';
 import {
   type ContentEndpoint,
   isContentEndpoint,
   pathForContent,
 } from '@/server/features/attribution';
-import { jsonRows } from './json-rows';
 import { countItemViews } from './page-views';
 import { type TitleLookup, titlesOf } from './report';
 import { rollUpFinishedDays } from './roll-up';
@@ -93,102 +78,6 @@ export type BusinessReport = {
   organizations: Awaited<ReturnType<typeof organizationRevenue>>;
 };
 
-/** A plan as its JSON row has it (json-rows.ts): the times as ISO text. */
-type PlanJson = Omit<PlanRecord, 'createdAt' | 'endedAt' | 'firstPaidAt'> & {
-  createdAt: string;
-  endedAt: string | null;
-  firstPaidAt: string | null;
-  sourceEndpoint: string | null;
-  sourceContentId: string | null;
-};
-
-/** Statuses of a checkout that never started (its first payment failed and expired). */
-const NEVER_STARTED = ['incomplete', 'incomplete_expired'];
-
-/** The provider's plans, but a reader's second plan reversed at once (one-plan.ts). */
-async function loadPlans(db: Db): Promise<(PlanRecord & { source: string | null })[]> {
-  const reversed = await db
-    .select({ key: billingNotifications.key })
-    .from(billingNotifications)
-    .where(like(billingNotifications.key, duplicateClaimKey('%')));
-  const reversedIds = new Set(reversed.map((row) => row.key.slice(duplicateClaimKey('').length)));
-  const firstPaid = db
-    .select({
-      subscriptionId: billingInvoices.subscriptionId,
-      at: min(billingInvoices.paidAt).as('first_paid_at'),
-    })
-    .from(billingInvoices)
-    .where(and(eq(billingInvoices.status, 'paid'), sql`${billingInvoices.total} > 0`))
-    .groupBy(billingInvoices.subscriptionId)
-    .as('first_paid');
-  const [found] = await db
-    .select({
-      plans: jsonRows<PlanJson>({
-        id: subscriptions.id,
-        userId: subscriptions.userId,
-        status: subscriptions.status,
-        amount: subscriptions.amount,
-        interval: subscriptions.interval,
-        intervalCount: subscriptions.intervalCount,
-        discounts: subscriptions.discounts,
-        createdAt: subscriptions.createdAt,
-        endedAt: subscriptions.canceledAt,
-        firstPaidAt: firstPaid.at,
-        sourceEndpoint: subscriptions.sourceEndpoint,
-        sourceContentId: subscriptions.sourceContentId,
-      }),
-    })
-    .from(subscriptions)
-    .leftJoin(firstPaid, eq(firstPaid.subscriptionId, subscriptions.id))
-    .where(
-      and(eq(subscriptions.provider, 'stripe'), notInArray(subscriptions.status, NEVER_STARTED)),
-    );
-  return (found?.plans ?? [])
-    .filter((row) => !reversedIds.has(row.id))
-    .map(({ sourceEndpoint, sourceContentId, createdAt, endedAt, firstPaidAt, ...row }) => ({
-      ...row,
-      createdAt: new Date(createdAt),
-      endedAt: endedAt === null ? null : new Date(endedAt),
-      firstPaidAt: firstPaidAt === null ? null : new Date(firstPaidAt),
-      source: sourceEndpoint && sourceContentId ? `${sourceEndpoint}/${sourceContentId}` : null,
-    }));
-}
-
-/**
- * Readers' confirmed accounts (staff are not sign-ups) created since `since`, the window's start
- * (nothing in the report counts an earlier one), with where their path started.
- */
-async function loadSignUps(db: Db, since: number) {
-  const [found] = await db
-    .select({
-      signUps: jsonRows<{
-        userId: string;
-        createdAt: string;
-        sourceEndpoint: string | null;
-        sourceContentId: string | null;
-      }>({
-        userId: user.id,
-        createdAt: user.createdAt,
-        sourceEndpoint: userPrivateProfiles.sourceEndpoint,
-        sourceContentId: userPrivateProfiles.sourceContentId,
-      }),
-    })
-    .from(user)
-    .leftJoin(userPrivateProfiles, eq(userPrivateProfiles.userId, user.id))
-    .where(
-      and(
-        eq(user.role, 'member'),
-        eq(user.emailVerified, true),
-        gte(user.createdAt, new Date(since)),
-      ),
-    );
-  return (found?.signUps ?? []).map(({ sourceEndpoint, sourceContentId, createdAt, userId }) => ({
-    userId,
-    createdAt: new Date(createdAt),
-    source: sourceEndpoint && sourceContentId ? `${sourceEndpoint}/${sourceContentId}` : null,
-  }));
-}
-
 const inWindow = (date: Date, start: number, now: number) =>
   date.getTime() >= start && date.getTime() <= now;
 
@@ -201,15 +90,16 @@ export async function loadBusinessReport(
   const from = japanDay(windowStart);
   const to = japanDay(now);
   await rollUpFinishedDays(db, { from, today: to });
-  const [plans, signUps, views, payments, metered, organizations] = await Promise.all([
-    loadPlans(db),
-    loadSignUps(db, windowStart),
+  const [views, payments, metered, organizations] = await Promise.all([
     countItemViews(db, { from, to }),
     paidPaymentsSince(db, new Date(windowStart)),
     meteredConversions(db, { since: new Date(windowStart) }),
     organizationRevenue(db),
   ]);
-  const { headline, months } = computeFigures(plans, signUps, now, payments);
+  const { headline, months, signUpsBySource, plansBySource } = await countBusiness(db, {
+    now,
+    payments,
+  });
 
   const rows = new Map<string, Omit<PostRow, 'title' | 'href'>>();
   const rowOf = (key: string) => {
@@ -242,17 +132,13 @@ export async function loadBusinessReport(
     row.memberViews = view.memberViews;
     row.paywallViews = view.paywallViews;
   }
-  for (const signUp of signUps) {
-    if (signUp.source && inWindow(signUp.createdAt, windowStart, now)) {
-      const row = rowOf(signUp.source);
-      if (row) row.signUps += 1;
-    }
+  for (const [source, count] of signUpsBySource) {
+    const row = rowOf(source);
+    if (row) row.signUps = count;
   }
-  for (const plan of plans) {
-    if (plan.source && inWindow(plan.createdAt, windowStart, now)) {
-      const row = rowOf(plan.source);
-      if (row) row.subscriptions += 1;
-    }
+  for (const [source, count] of plansBySource) {
+    const row = rowOf(source);
+    if (row) row.subscriptions = count;
   }
 
   for (const payment of payments) {

@@ -4,7 +4,7 @@ import { type SQL, type SQLWrapper, sql } from 'drizzle-orm';
 /**
  * An aggregate of every row of a select as one JSON array of objects, `fields` naming each
  * object's keys and columns (`[]` when there is no row). PGlite hands each field of each row to
- * JS on its own: for the thousands of plans, sign-ups and items of the business report that cost
+ * JS on its own: for the thousands of items of the business report's views that cost
  * two to three times the query itself, where one JSON text is parsed at once
  * (docs/decisions/049-page-view-roll-up.md). Values arrive as JSON does: a timestamp as ISO text.
  */

@@ -232,6 +232,10 @@ export function createAuth(
     advanced: {
       useSecureCookies: baseURL.startsWith('https:'),
       cookiePrefix: AUTH_COOKIE_PREFIX,
+      // A session is read with its user in one query (drizzle's relations, schema/identity.ts),
+      // not two: every page a signed-in reader or staff member is rendered asks it afresh
+      // (docs/decisions/057-staff-render-queries.md).
+      database: { joins: true },
     },
   });
 }

@@ -25,8 +25,19 @@ export type ViewerOption = { viewer?: ViewerLookup };
 const asRole = (value: unknown): Role =>
   (ROLES as readonly unknown[]).includes(value) ? (value as Role) : 'member';
 
+/**
+ * Whether a Cookie header may carry a session: one whose text has no session cookie's name in
+ * it (and nothing percent-encoded a parser might decode into one) carries none, and better-auth
+ * would answer nobody for it. A visitor with other cookies (one the page cache does not know,
+ * an analytics cookie) is then answered without the library's endpoint machinery, which cost
+ * about 0.5 ms of every such render (docs/decisions/057-staff-render-queries.md).
+ */
+const mayCarrySession = (cookie: string | null) =>
+  cookie !== null && (cookie.includes('session_token') || cookie.includes('%'));
+
 /** The signed-in user of a request (route handlers pass request.headers). */
 export async function userFromHeaders(requestHeaders: Headers): Promise<AppUser | null> {
+  if (!mayCarrySession(requestHeaders.get('cookie'))) return null;
   const auth = await appAuth();
   const session = await auth.api.getSession({ headers: requestHeaders });
   if (!session) return null;

@@ -1,3 +1,4 @@
+import { relations } from 'drizzle-orm';
 import { boolean, index, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
 
 /*
@@ -67,3 +68,19 @@ export const verification = pgTable(
   },
   (t) => [index('verification_identifier_idx').on(t.identifier)],
 );
+
+/*
+ * How the tables join, for drizzle's relational queries: better-auth reads a session with its
+ * user in one query through them (its `advanced.database.joins`, src/server/features/identity/auth.ts;
+ * docs/decisions/057-staff-render-queries.md). No SQL of their own: the migrations are unchanged.
+ */
+export const userRelations = relations(user, ({ many }) => ({
+  sessions: many(session),
+  accounts: many(account),
+}));
+export const sessionRelations = relations(session, ({ one }) => ({
+  user: one(user, { fields: [session.userId], references: [user.id] }),
+}));
+export const accountRelations = relations(account, ({ one }) => ({
+  user: one(user, { fields: [account.userId], references: [user.id] }),
+}));
