@@ -20,6 +20,6 @@ export const SERVER_MEMORY_ENV = {
 
 export const SERVER_NODE_FLAGS = [
   '--conditions=react-server',
-  '--max-semi-space-size=2',
+  '--max-semi-space-size=4',
   '--heap-growing-percent=45',
 ];
