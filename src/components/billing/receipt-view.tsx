@@ -8,6 +8,7 @@ import {
   servicePeriod,
 } from './billing-format';
 import { Button } from '@/components/ui/button';
+import { IssuerRows } from './issuer-rows';
 import { PrintButton } from './print-button.client';
 import './receipt-print.css';
 import styles from './receipt.module.css';
@@ -202,27 +203,10 @@ export function ReceiptView({
             <dt>支払方法</dt>
             <dd>クレジットカード</dd>
           </div>
-          <div>
-            <dt>発行者</dt>
-            <dd>{issuer.name}</dd>
-          </div>
-          <div>
-            <dt>所在地</dt>
-            <dd>
-              {issuer.address ?? (
-                <>
-                  ご請求に応じて開示します（
-                  <Link href="/specified-commercial-transactions">特定商取引法に基づく表記</Link>）
-                </>
-              )}
-            </dd>
-          </div>
-          {qualified ? (
-            <div>
-              <dt>登録番号</dt>
-              <dd>{issuer.registrationNumber}</dd>
-            </div>
-          ) : null}
+          <IssuerRows
+            issuer={issuer}
+            registrationNumber={qualified ? issuer.registrationNumber : null}
+          />
         </dl>
       </article>
     </div>

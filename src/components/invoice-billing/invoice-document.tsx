@@ -1,7 +1,7 @@
-import Link from 'next/link';
 import type { ReactNode } from 'react';
 import { formatYen } from '@/lib/format';
 import { formatDate, servicePeriod } from '@/components/billing/billing-format';
+import { IssuerRows } from '@/components/billing/issuer-rows';
 import { PrintButton } from '@/components/billing/print-button.client';
 import type { ReceiptIssuer } from '@/components/billing/receipt-view';
 import { TableHead } from '@/components/ui/table-head';
@@ -67,27 +67,7 @@ function IssuerDetails({ issuer, children }: { issuer: ReceiptIssuer; children?:
   return (
     <dl className={sheet.details}>
       {children}
-      <div>
-        <dt>発行者</dt>
-        <dd>{issuer.name}</dd>
-      </div>
-      <div>
-        <dt>所在地</dt>
-        <dd>
-          {issuer.address ?? (
-            <>
-              ご請求に応じて開示します（
-              <Link href="/specified-commercial-transactions">特定商取引法に基づく表記</Link>）
-            </>
-          )}
-        </dd>
-      </div>
-      {issuer.registrationNumber ? (
-        <div>
-          <dt>登録番号</dt>
-          <dd>{issuer.registrationNumber}</dd>
-        </div>
-      ) : null}
+      <IssuerRows issuer={issuer} registrationNumber={issuer.registrationNumber} />
     </dl>
   );
 }
