@@ -3,7 +3,7 @@
 # starts the production build as `npm start` does on a fresh data directory, waits for the
 # seed and 8 s more, prints VmRSS, sends 32 page requests, prints it again and stops. Each line
 # also gives the whole process tree: the server and the processes it started (the reading
-# analyser's child while it runs), summed, and the most the server has held since it started.
+# analyser's child until decision 060), summed, and the most the server has held since it started.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 port=${PORT:-3399}

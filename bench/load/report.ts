@@ -127,7 +127,7 @@ export function printReport(r: Report): void {
     ...(r.nodeFlags ? [`Node flags added for this run: \`${r.nodeFlags}\`.`] : []),
     r.warmupErrors > 0 ? `Warm-up: ${r.warmupErrors} errors.` : 'Warm-up: no errors.',
     '',
-    `Server process memory (RSS, sampled every second): start ${r.rss.start} MiB, after warm-up ${r.rss.warm} MiB, peak ${r.rss.peak} MiB, end ${r.rss.end} MiB. Its child processes (the reading analyser, while it indexes): peak ${r.rss.childrenPeak} MiB.`,
+    `Server process memory (RSS, sampled every second): start ${r.rss.start} MiB, after warm-up ${r.rss.warm} MiB, peak ${r.rss.peak} MiB, end ${r.rss.end} MiB. Its child processes (none since the readings moved into the server, decision 060): peak ${r.rss.childrenPeak} MiB.`,
     `Whole process tree (server and children summed at each sample, from the server's start): peak ${r.rss.tree.peak} MiB (the server ${r.rss.tree.atPeak.server}${r.rss.tree.atPeak.children ? `, children: ${r.rss.tree.atPeak.children}` : ', no child'}), end ${r.rss.tree.end} MiB.`,
     `The server's own high-water mark (VmHWM, from its start, before the first sample too): ${r.rss.highWater} MiB.`,
   ];
