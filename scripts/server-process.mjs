@@ -5,7 +5,7 @@
  * (docs/decisions/043-memory.md, measured in docs/benchmarks.md, "Memory"):
  * - glibc's malloc: two arenas instead of eight per core, and large blocks (password hashing's
  *   16 MB, image work) mapped and given back on free rather than kept in an arena;
- * - V8's young generation capped at 2 MB per semi-space (the default grows to 16 MB);
+ * - V8's young generation capped at 4 MB per semi-space (the default grows to 16 MB);
  * - V8's old generation let grow to 1.45× what the last full collection kept, where its own
  *   heuristic allows up to 4× on a machine with this much memory: under load the heap held
  *   about twice its live objects.

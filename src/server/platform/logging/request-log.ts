@@ -1,7 +1,7 @@
 import 'server-only';
 import { randomUUID } from 'node:crypto';
 import type http from 'node:http';
-import { processLogger } from './logger';
+import { requestLineLogger } from './logger';
 
 /** What a proxy may hand us as its request id: short, and nothing a log reader could trip on. */
 const FORWARDED_ID = /^[A-Za-z0-9._:-]{8,128}$/;
@@ -26,7 +26,7 @@ export function logAnswer(
   startedAt: number,
   requestId: string,
 ): void {
-  const logger = processLogger();
+  const logger = requestLineLogger();
   if (!logger) return;
   const path = (req.url ?? '/').split('?', 1)[0]!.slice(0, 300);
   const ms = Math.round((performance.now() - startedAt) * 10) / 10;
