@@ -28,6 +28,8 @@ const letter = (more: Partial<ClaimedLetter>): ClaimedLetter => ({
   name: '読者 一',
   audience: 'free',
   attempts: 0,
+  subject: null,
+  tracked: false,
   ...more,
 });
 
