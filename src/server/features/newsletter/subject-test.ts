@@ -133,13 +133,57 @@ export type SubjectFigures = {
   clicked: number;
 };
 
-/** Each subject's letters in the sample, with their opens and clicks (the send's page). */
-export async function subjectFigures(db: Db, sendId: string): Promise<SubjectFigures[]> {
-  const [send] = await queryRows<{ subjects: string[] | null }>(
+/** A send's subject test as its page shows it; null when it has none. */
+export type SubjectTestView = {
+  figures: SubjectFigures[];
+  metric: TestMetric;
+  samplePercent: number;
+  waitHours: number;
+  /** When the winner is chosen (ISO); null while the send waits for its post's publication. */
+  endsAt: string | null;
+  winner: number | null;
+};
+
+export async function subjectTestOf(db: Db, sendId: string): Promise<SubjectTestView | null> {
+  const [send] = await queryRows<{
+    subjects: string[] | null;
+    metric: string | null;
+    pct: number | null;
+    wait: number | null;
+    endsAt: string | Date | null;
+    winner: number | null;
+  }>(
     db,
-    sql`SELECT subjects FROM newsletter_sends WHERE id = ${sendId}::uuid`,
+    sql`SELECT subjects, test_metric AS metric, test_sample_percent AS pct,
+               test_wait_minutes AS wait, test_ends_at AS "endsAt", winner
+        FROM newsletter_sends WHERE id = ${sendId}::uuid`,
   );
-  const subjects = send?.subjects ?? [];
+  if (!send?.subjects || send.subjects.length < 2) return null;
+  return {
+    figures: await subjectFigures(db, sendId, send.subjects),
+    metric: send.metric === 'opens' ? 'opens' : 'clicks',
+    samplePercent: Number(send.pct ?? DEFAULT_SAMPLE_PERCENT),
+    waitHours: Math.round(Number(send.wait ?? DEFAULT_WAIT_HOURS * 60) / 60),
+    endsAt: send.endsAt ? new Date(send.endsAt).toISOString() : null,
+    winner: send.winner === null ? null : Number(send.winner),
+  };
+}
+
+/** Each subject's letters in the sample, with their opens and clicks (the send's page). */
+export async function subjectFigures(
+  db: Db,
+  sendId: string,
+  known?: readonly string[],
+): Promise<SubjectFigures[]> {
+  const subjects =
+    known ??
+    (
+      await queryRows<{ subjects: string[] | null }>(
+        db,
+        sql`SELECT subjects FROM newsletter_sends WHERE id = ${sendId}::uuid`,
+      )
+    )[0]?.subjects ??
+    [];
   if (subjects.length < 2) return [];
   const rows = await queryRows<{ v: number; sent: number; opened: number; clicked: number }>(
     db,
