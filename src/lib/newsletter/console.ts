@@ -213,3 +213,25 @@ export type SuppressionView = {
   /** Who added it, by name; 'システム' or 'コマンドライン' otherwise. */
   by: string;
 };
+
+/** A subject line test's limits and choices (src/server/features/newsletter/subject-test.ts). */
+export const SUBJECT_TEST = {
+  maxSubjects: 3,
+  subjectMaxChars: 150,
+  minSamplePercent: 5,
+  maxSamplePercent: 50,
+  defaultSamplePercent: 20,
+  waitHours: [1, 2, 4, 8, 12, 24],
+  defaultWaitHours: 4,
+} as const;
+
+export const TEST_METRICS = ['clicks', 'opens'] as const;
+export type TestMetric = (typeof TEST_METRICS)[number];
+
+export const TEST_METRIC_LABELS: Readonly<Record<TestMetric, string>> = {
+  clicks: 'クリックの多い件名（同数なら開封の多い件名）',
+  opens: '開封の多い件名（同数ならクリックの多い件名）',
+};
+
+/** The send form's subject fields, in order. */
+export const SUBJECT_FIELDS = ['subjectA', 'subjectB', 'subjectC'] as const;

@@ -3,6 +3,7 @@ import { sql } from 'drizzle-orm';
 import { z } from 'zod';
 import { type Db, queryRows } from '@/server/platform/db/client';
 import { recordAudit } from '@/server/platform/audit/audit-log';
+import { SUBJECT_TEST, TEST_METRICS, type TestMetric } from '@/lib/newsletter/console';
 
 /**
  * Subject line tests (docs/decisions/063-newsletter-analytics.md), as beehiiv runs them: 2–3
@@ -18,21 +19,20 @@ import { recordAudit } from '@/server/platform/audit/audit-log';
  * can get a second letter of the send however often the step runs.
  */
 
-export const TEST_METRICS = ['clicks', 'opens'] as const;
-export type TestMetric = (typeof TEST_METRICS)[number];
-
-export const MAX_SUBJECTS = 3;
-export const SUBJECT_MAX_CHARS = 150;
-export const DEFAULT_SAMPLE_PERCENT = 20;
-export const DEFAULT_WAIT_HOURS = 4;
+const DEFAULT_SAMPLE_PERCENT = SUBJECT_TEST.defaultSamplePercent;
+const DEFAULT_WAIT_HOURS = SUBJECT_TEST.defaultWaitHours;
 
 export const subjectTestSchema = z.object({
   subjects: z
-    .array(z.string().trim().min(1).max(SUBJECT_MAX_CHARS))
+    .array(z.string().trim().min(1).max(SUBJECT_TEST.subjectMaxChars))
     .min(2)
-    .max(MAX_SUBJECTS)
+    .max(SUBJECT_TEST.maxSubjects)
     .refine((s) => new Set(s).size === s.length, '件名が重複しています。'),
-  samplePercent: z.number().int().min(5).max(50),
+  samplePercent: z
+    .number()
+    .int()
+    .min(SUBJECT_TEST.minSamplePercent)
+    .max(SUBJECT_TEST.maxSamplePercent),
   waitHours: z.number().int().min(1).max(24),
   metric: z.enum(TEST_METRICS),
 });
