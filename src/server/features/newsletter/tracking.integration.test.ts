@@ -10,7 +10,9 @@ import { createContent } from '@/server/services/cms/writes';
 import { type OutgoingLetter, deliverRound } from './delivery';
 import { queueNewsletter } from './queue';
 import { createLetterComposer } from './sender';
-import { answerLetterTracking, lastLetterOpen, setTracking } from './tracking';
+import type { AppUser } from '@/server/features/identity';
+import { newsletterTrackingPost } from './account-http';
+import { answerLetterTracking, lastLetterOpen, setTracking, trackingAllowed } from './tracking';
 
 /**
  * Opens and clicks of a letter (docs/decisions/063-newsletter-analytics.md), attacks first: the
@@ -207,5 +209,34 @@ describe('the sends', () => {
     const sends = await database.db.select().from(newsletterSends);
     expect(sends).toHaveLength(1);
     expect(sent).toHaveLength(3);
+  });
+});
+
+describe('POST /api/newsletter/tracking', () => {
+  const run = (body: string, signedIn: boolean, origin = SITE) =>
+    newsletterTrackingPost({
+      db: () => Promise.resolve(database.db),
+      viewer: () =>
+        Promise.resolve(signedIn ? ({ id: 'other', role: 'member' } as unknown as AppUser) : null),
+    })(
+      new Request(`${SITE}/api/newsletter/tracking`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded', origin },
+        body,
+      }),
+    );
+
+  it('lets the signed-in reader turn tracking off and on; refuses visitors, other sites and bad input', async () => {
+    expect((await run('tracking=off', false)).status).toBe(303); // to the login page
+    expect((await run('tracking=off', true, 'https://evil.example')).status).toBe(403);
+    await run('tracking=maybe', true); // back to the form with its message, nothing changed
+    expect(await trackingAllowed(database.db, 'other')).toBe(true);
+    const off = await run('tracking=off', true);
+    expect(off.status).toBe(303);
+    expect(off.headers.get('location')).toBe('/account');
+    expect(await trackingAllowed(database.db, 'other')).toBe(false);
+    expect(await trackingAllowed(database.db, 'tracked')).toBe(true);
+    await run('tracking=on', true);
+    expect(await trackingAllowed(database.db, 'other')).toBe(true);
   });
 });
