@@ -68,7 +68,7 @@ describe('/account, the account hub', () => {
     const newsletter = screen.getByRole('button', { name: '配信を停止する' }).closest('form');
     expect(newsletter).toHaveAttribute('action', '/api/newsletter/account');
     expect(newsletter?.querySelector('input[name="subscribed"]')).toHaveAttribute('value', 'off');
-    // The letters' tracking, said and switched off the same way (docs/decisions/063).
+    // The letters' tracking, said and switched off the same way (docs/decisions/063-newsletter-analytics.md).
     const tracking = screen
       .getByRole('button', { name: '開封・クリックの計測を止める' })
       .closest('form');
