@@ -5,9 +5,14 @@ import { queryRows } from '@/server/platform/db/client';
 import { newsletterLetters, newsletterSends } from '@/server/platform/db/schema';
 import { testDatabase } from '@test-support/route-tests';
 import { addReaders } from '@test-support/newsletter';
-import { createContent } from '@/server/services/cms/writes';
+import { createContent, scheduleContent } from '@/server/services/cms/writes';
 import { type ClaimedLetter, type OutgoingLetter, deliverRound } from './delivery';
-import { cancelSend, newsletterSendStatus, queueNewsletter } from './queue';
+import {
+  cancelSend,
+  newsletterSendStatus,
+  queueNewsletter,
+  queueSendsOnPublication,
+} from './queue';
 import { decideSubjectTests, subjectFigures } from './subject-test';
 
 /**
@@ -179,5 +184,34 @@ describe('a subject line test', () => {
           WHERE send_id = ${sendId}::uuid AND status IN ('queued', 'held')`,
     );
     expect(Number(open[0]!.n)).toBe(0);
+  });
+
+  it('starts with the post’s publication when the send waits for it', async () => {
+    await database.db.delete(newsletterSends);
+    const posts = findEndpoint('posts')!;
+    await createContent(database.db, posts, {
+      id: 'later',
+      body: { title: '予約' },
+      status: 'draft',
+    });
+    await scheduleContent(database.db, posts, 'later', hours(48), { actor: 'system' });
+    const { sendId } = await queueNewsletter(database.db, {
+      contentId: 'later',
+      segment: 'all',
+      requestedBy: null,
+      withPublication: true,
+      now: T0,
+      test: { subjects: SUBJECTS.slice(0, 2), samplePercent: 20, waitHours: 1, metric: 'clicks' },
+    });
+    expect(await letters(sendId)).toHaveLength(0);
+    await queueSendsOnPublication(database.db, 'later', hours(48));
+    const rows = await letters(sendId);
+    expect(rows.filter((r) => r.variant !== null)).toHaveLength(10);
+    expect(rows.filter((r) => r.status === 'held')).toHaveLength(40);
+    const [send] = await database.db
+      .select()
+      .from(newsletterSends)
+      .where(eq(newsletterSends.id, sendId));
+    expect(send!.testEndsAt).toEqual(hours(49));
   });
 });
