@@ -26,6 +26,9 @@ vi.mock('@/server/features/billing/reader-notices', () => ({
 vi.mock('@/server/platform/db/client', () => ({ getDb: () => Promise.resolve({}) }));
 vi.mock('@/components/account/metadata', () => ({ accountMetadata: () => ({}) }));
 vi.mock('@/server/platform/http/read-flash', () => ({ readFlash: () => Promise.resolve(null) }));
+vi.mock('@/server/features/newsletter/tracking', () => ({
+  trackingAllowed: () => Promise.resolve(true),
+}));
 
 import AccountHubPage from './page';
 
@@ -65,6 +68,12 @@ describe('/account, the account hub', () => {
     const newsletter = screen.getByRole('button', { name: '配信を停止する' }).closest('form');
     expect(newsletter).toHaveAttribute('action', '/api/newsletter/account');
     expect(newsletter?.querySelector('input[name="subscribed"]')).toHaveAttribute('value', 'off');
+    // The letters' tracking, said and switched off the same way (docs/decisions/063-newsletter-analytics.md).
+    const tracking = screen
+      .getByRole('button', { name: '開封・クリックの計測を止める' })
+      .closest('form');
+    expect(tracking).toHaveAttribute('action', '/api/newsletter/tracking');
+    expect(tracking?.querySelector('input[name="tracking"]')).toHaveAttribute('value', 'off');
     expect(href(/メールアドレスの変更/)).toBe('/account/change-email');
     expect(href(/ブックマーク/)).toBe('/posts/bookmark');
     expect(href(/退会する/)).toBe('/account/delete');

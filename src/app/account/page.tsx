@@ -16,6 +16,7 @@ import { doneMessage, failure } from '@/lib/http/form-flash';
 import { readFlash } from '@/server/platform/http/read-flash';
 import { hasPassword, requireUser } from '@/server/features/identity/session';
 import { getProfileDetails } from '@/server/features/profiles/profiles';
+import { trackingAllowed } from '@/server/features/newsletter/tracking';
 import styles from '@/components/account/account-page.module.css';
 import { listPurchasesOf } from '@/server/features/purchases';
 import { PurchasesList } from './purchases-list';
@@ -56,7 +57,7 @@ export const metadata = accountMetadata('アカウント', '/account');
 export default async function AccountHubPage() {
   const user = await requireUser('/account');
   const db = await getDb();
-  const [profile, billing, notice, withPassword, flash, purchases, gifts, organization] =
+  const [profile, billing, notice, withPassword, flash, purchases, gifts, organization, tracked] =
     await Promise.all([
       getProfileDetails(db, user.id),
       // The hub stays usable when billing records cannot be read; it says so in the plan line.
@@ -68,6 +69,7 @@ export default async function AccountHubPage() {
       listPurchasesOf(db, user.id).catch(() => []),
       listGiftsSentBy(db, user.id).catch(() => []),
       organizationOf(user).catch(() => null),
+      trackingAllowed(db, user.id),
     ]);
   const plan = billing?.current ? toCurrentPlanView(billing.current) : null;
   const done = doneMessage(flash);
@@ -154,6 +156,17 @@ export default async function AccountHubPage() {
             height={44}
           >
             {profile?.newsletter ? '配信を停止する' : 'ニュースレターを受け取る（再開する）'}
+          </Button>
+        </form>
+        <p className={styles.state}>
+          {tracked
+            ? 'メールの開封とリンクのクリックを計測しています（どの記事が読まれているかを知るためです）。'
+            : 'メールの開封とリンクのクリックを計測していません。'}
+        </p>
+        <form method="post" action="/api/newsletter/tracking">
+          <input type="hidden" name="tracking" value={tracked ? 'off' : 'on'} />
+          <Button type="submit" color="white" fullWidth height={44}>
+            {tracked ? '開封・クリックの計測を止める' : '開封・クリックの計測を再開する'}
           </Button>
         </form>
       </Section>

@@ -54,41 +54,58 @@ export const SEND_STATUS_LABELS: Readonly<Record<SendStatus, string>> = {
 export const isActiveSend = (status: string): boolean =>
   status === 'queued' || status === 'sending';
 
-/** A send's letters by state, and how many readers opened the post from one. */
+/**
+ * A send's letters by state, how many readers opened one (the pixel or the post from its link)
+ * and how many clicked one of its links (docs/decisions/063-newsletter-analytics.md).
+ */
 export type LetterCounts = {
   queued: number;
+  /** A subject line test's letters waiting for the winner. */
+  held: number;
   sending: number;
   sent: number;
   failed: number;
   uncertain: number;
   opened: number;
+  clicked: number;
 };
 
 /** A send with no letters (yet): one waiting for publication, or a test's starting point. */
 export const letterCounts = (over: Partial<LetterCounts> = {}): LetterCounts => ({
   queued: 0,
+  held: 0,
   sending: 0,
   sent: 0,
   failed: 0,
   uncertain: 0,
   opened: 0,
+  clicked: 0,
   ...over,
 });
 
 export const LETTER_COUNT_LABELS: Readonly<Record<keyof LetterCounts, string>> = {
   queued: '配信待ち',
+  held: '件名テストの結果待ち',
   sending: '送信中',
   sent: '送信済み',
   failed: '失敗',
   uncertain: '送信結果不明',
-  opened: '記事を開いた読者',
+  opened: '開封した読者（参考値）',
+  clicked: 'リンクをクリックした読者',
 };
+
+/** Counts of readers, not of letters. */
+export const READER_COUNT_KEYS: readonly (keyof LetterCounts)[] = ['opened', 'clicked'];
+
+/** Why clicks, not opens, are the measure (shown wherever opens are). */
+export const OPENS_CAVEAT =
+  'Apple のメール（メールプライバシー保護）などは、読者が開かなくても受信時に画像を読み込むため、開封数は実際より多く出ます。読まれたかどうかは、クリックした読者の数で判断してください。';
 
 /** What the status route answers (GET /api/admin/newsletter/sends/{id}). */
 export type SendStatusAnswer = { status: SendStatus; counts: LetterCounts; total: number };
 
 export const totalLetters = (counts: LetterCounts): number =>
-  counts.queued + counts.sending + counts.sent + counts.failed + counts.uncertain;
+  counts.queued + counts.held + counts.sending + counts.sent + counts.failed + counts.uncertain;
 
 /** One line that says where a send stands, for the live region. */
 export function sendSummary(status: SendStatus, counts: LetterCounts): string {
@@ -196,3 +213,25 @@ export type SuppressionView = {
   /** Who added it, by name; 'システム' or 'コマンドライン' otherwise. */
   by: string;
 };
+
+/** A subject line test's limits and choices (src/server/features/newsletter/subject-test.ts). */
+export const SUBJECT_TEST = {
+  maxSubjects: 3,
+  subjectMaxChars: 150,
+  minSamplePercent: 5,
+  maxSamplePercent: 50,
+  defaultSamplePercent: 20,
+  waitHours: [1, 2, 4, 8, 12, 24],
+  defaultWaitHours: 4,
+} as const;
+
+export const TEST_METRICS = ['clicks', 'opens'] as const;
+export type TestMetric = (typeof TEST_METRICS)[number];
+
+export const TEST_METRIC_LABELS: Readonly<Record<TestMetric, string>> = {
+  clicks: 'クリックの多い件名（同数なら開封の多い件名）',
+  opens: '開封の多い件名（同数ならクリックの多い件名）',
+};
+
+/** The send form's subject fields, in order. */
+export const SUBJECT_FIELDS = ['subjectA', 'subjectB', 'subjectC'] as const;

@@ -1,7 +1,12 @@
 // @vitest-environment jsdom
 import { render, screen, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import type { NewsletterStepProps, SendView, StepPost } from '@/lib/newsletter/console';
+import {
+  type NewsletterStepProps,
+  type SendView,
+  type StepPost,
+  letterCounts,
+} from '@/lib/newsletter/console';
 import { NewsletterStep } from './newsletter-step';
 import { SendConfirm, confirmQuestion } from './send-confirm';
 
@@ -22,7 +27,7 @@ const send: SendView = {
   status: 'done',
   createdAt: '2026-11-20T01:00:00.000Z',
   by: '編集部 佐藤',
-  counts: { queued: 0, sending: 0, sent: 12, failed: 0, uncertain: 0, opened: 4 },
+  counts: letterCounts({ sent: 12, opened: 4 }),
 };
 
 const props = (over: Partial<NewsletterStepProps> = {}): NewsletterStepProps => ({

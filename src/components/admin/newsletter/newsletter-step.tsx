@@ -15,6 +15,7 @@ import {
   SEGMENT_LABELS,
   type Segment,
   type NewsletterStepProps,
+  OPENS_CAVEAT,
   type StepPost,
   type StepSend,
   newsletterPaths,
@@ -230,6 +231,7 @@ export function NewsletterStep({
               </li>
             ))}
           </ul>
+          <p className={staff.hint}>{OPENS_CAVEAT}</p>
         </StaffSection>
       ) : null}
 

@@ -12,6 +12,7 @@ import {
   newsletterPaths,
 } from '@/lib/newsletter/console';
 import { SendByline } from './newsletter-step';
+import { SubjectTestFields } from './subject-test-fields';
 
 export type SendConfirmProps = {
   post: StepPost;
@@ -83,6 +84,7 @@ export function SendConfirm(props: SendConfirmProps) {
           </label>
         </div>
       ) : null}
+      <SubjectTestFields title={post.title} />
       <div className={styles.actions}>
         <Button
           type="submit"

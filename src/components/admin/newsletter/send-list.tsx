@@ -36,7 +36,8 @@ export function SendList({ sends }: { sends: readonly SendView[] }) {
               '通数',
               '送信済み',
               '失敗・不明',
-              '記事を開いた読者',
+              'クリックした読者',
+              '開封（参考値）',
             ]}
           />
           <tbody>
@@ -55,6 +56,7 @@ export function SendList({ sends }: { sends: readonly SendView[] }) {
                 <td>{n(totalLetters(send.counts))}</td>
                 <td>{n(send.counts.sent)}</td>
                 <td>{n(send.counts.failed + send.counts.uncertain)}</td>
+                <td>{n(send.counts.clicked)}</td>
                 <td>{n(send.counts.opened)}</td>
               </tr>
             ))}

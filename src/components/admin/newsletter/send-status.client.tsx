@@ -5,6 +5,7 @@ import staff from '@/components/admin/staff.module.css';
 import {
   LETTER_COUNT_LABELS,
   type LetterCounts,
+  READER_COUNT_KEYS,
   SEND_STATUS_LABELS,
   type SendStatus,
   type SendStatusAnswer,
@@ -92,7 +93,8 @@ export function SendStatusView({
           <Fragment key={key}>
             <dt>{LETTER_COUNT_LABELS[key]}</dt>
             <dd>
-              {state.counts[key].toLocaleString('ja-JP')} {key === 'opened' ? '人' : '通'}
+              {state.counts[key].toLocaleString('ja-JP')}{' '}
+              {READER_COUNT_KEYS.includes(key) ? '人' : '通'}
             </dd>
           </Fragment>
         ))}

@@ -74,6 +74,7 @@ export const API_ROUTES: readonly string[] = [
   '/api/newsletter/account',
   '/api/newsletter/confirm',
   '/api/newsletter/subscribe',
+  '/api/newsletter/tracking',
   '/api/newsletter/unsubscribe',
   '/api/organization/invite',
   '/api/organization/remove',

@@ -253,6 +253,21 @@ describe('a page request before the framework renders it', () => {
     expect(seen.length).toBe(before);
   });
 
+  it('answers a letter click that names an address itself 404, never a redirect nor a render', async () => {
+    const before = seen.length;
+    for (const path of [
+      '/nl/c/https%3A%2F%2Fevil.example%2F/0',
+      '/nl/c/0f8fad5b-d9cb-469f-a165-70867728950e/https%3A%2F%2Fevil.example',
+      '/nl/c/0f8fad5b-d9cb-469f-a165-70867728950e/%2F%2Fevil.example',
+      '/nl/go?to=https://evil.example',
+    ]) {
+      const answer = await fetch(`${base}${path}`, { redirect: 'manual' });
+      expect(answer.status, path).toBe(404);
+      expect(answer.headers.get('location'), path).toBeNull();
+    }
+    expect(seen.length).toBe(before);
+  });
+
   it('sends the unsubscribe page 400 for a token that does not verify, and 200 for one that does', async () => {
     for (const query of ['?token=forged', '']) {
       const answer = await fetch(`${base}/newsletter/unsubscribe${query}`);

@@ -12,7 +12,12 @@ import { clientAddress } from '@/server/platform/rate-limit/client-address';
 import { countPageCache, timeRequest } from '@/server/features/metrics';
 import { databaseAvailable } from '@/server/platform/db/availability';
 import { getDb } from '@/server/platform/db/client';
-import { answerLetterVisit, hasLetterParam } from '@/server/features/newsletter';
+import {
+  answerLetterTracking,
+  answerLetterVisit,
+  hasLetterParam,
+  isTrackingPath,
+} from '@/server/features/newsletter';
 import { logAnswer, requestIdFor } from '@/server/platform/logging/request-log';
 import { type PagePolicies, givePagePolicy } from './csp';
 import { answerOutage, answersAtOnce, outageGuard } from './db-outage';
@@ -88,6 +93,7 @@ const STAGES: readonly Stage[] = [
   guard, // what the framework would answer with a 500, or worse
   letterVisit, // a post opened from a newsletter: counted, then redirected
   outage, // the database down: the 503 at once, or a 500 turned into it
+  letterTracking, // a letter's click redirect and open pixel (/nl/…)
   giftAnswer, // a gift link's answer is its reader's alone
   billingSandbox, // a stand-in for a third party: never the framework's
   contentApi, // /api/v1: the content service, without the framework's cost
@@ -176,6 +182,12 @@ function letterVisit(req: IncomingMessage, { res }: FrontContext) {
   const url = req.url ?? '/';
   if ((req.method !== 'GET' && req.method !== 'HEAD') || !hasLetterParam(url)) return NEXT;
   return answerLetterVisit(req, res, { db: getDb });
+}
+
+/** A letter's click redirect or open pixel (src/server/features/newsletter/tracking.ts). */
+function letterTracking(req: IncomingMessage, { res }: FrontContext) {
+  if (!isTrackingPath(req.url ?? '/')) return NEXT;
+  return answerLetterTracking(req, res, { db: getDb }).then(() => ANSWERED);
 }
 
 /** A content page the page cache may answer: its path, or null. */

@@ -120,6 +120,15 @@ describe('sending', () => {
       { contentId: '../x', segment: 'all', mode: 'now' },
       { segment: 'all', mode: 'now' },
       { contentId: 'live', segment: 'all', mode: 'now', resend: 'yes' },
+      // A subject test's fields, wrong: a share out of range, a wait not offered, no such
+      // measure, one subject only (besides the title), the same subject twice, too long.
+      { contentId: 'live', segment: 'all', mode: 'now', subjectB: 'B', samplePercent: '90' },
+      { contentId: 'live', segment: 'all', mode: 'now', subjectB: 'B', samplePercent: '1e1x' },
+      { contentId: 'live', segment: 'all', mode: 'now', subjectB: 'B', waitHours: '3' },
+      { contentId: 'live', segment: 'all', mode: 'now', subjectB: 'B', testMetric: 'replies' },
+      { contentId: 'live', segment: 'all', mode: 'now', subjectA: '別の件名' },
+      { contentId: 'live', segment: 'all', mode: 'now', subjectA: 'A', subjectB: 'A' },
+      { contentId: 'live', segment: 'all', mode: 'now', subjectA: 'A', subjectB: 'B'.repeat(151) },
     ];
     for (const fields of bad) {
       const answer = await send({ who: 'editor', fields });
@@ -301,5 +310,41 @@ describe('the suppression list (admins)', () => {
     expect(
       await auditsOf(database, 'newsletter-unsuppressed', 'email:stop@example.jp'),
     ).toHaveLength(1);
+  });
+});
+
+describe('a subject line test', () => {
+  it('is queued from the send form: the subjects, the sample and the wait on the send', async () => {
+    const answer = await send({
+      who: 'editor',
+      plain: true,
+      fields: {
+        contentId: 'newer-1',
+        segment: 'all',
+        mode: 'now',
+        subjectA: '新しい記事1',
+        subjectB: '読まれる件名',
+        subjectC: '',
+        samplePercent: '50',
+        waitHours: '2',
+        testMetric: 'opens',
+      },
+    });
+    expect(answer.status).toBe(303);
+    const sendId = flashOf(answer)!.values.sendId as string;
+    const rows = await database.db.select().from(newsletterSends);
+    expect(rows.find((r) => r.id === sendId)).toMatchObject({
+      subjects: ['新しい記事1', '読まれる件名'],
+      testSamplePercent: 50,
+      testWaitMinutes: 120,
+      testMetric: 'opens',
+      winner: null,
+    });
+    const status = await routes.status(
+      get(`/api/admin/newsletter/sends/${sendId}`, 'editor'),
+      sendId,
+    );
+    const counts = ((await status.json()) as { counts: Record<string, number> }).counts;
+    expect(counts.held).toBeGreaterThan(0);
   });
 });

@@ -6,6 +6,9 @@ import {
   SEGMENTS,
   SEGMENT_LABELS,
   SEND_MODES,
+  SUBJECT_FIELDS,
+  SUBJECT_TEST,
+  TEST_METRICS,
   newsletterPaths,
   overlappingSends,
 } from '@/lib/newsletter/console';
@@ -22,6 +25,7 @@ import {
 } from '@/server/features/identity';
 import { type FormResult, jsonAnswer } from '@/server/platform/http/form-endpoint';
 import { findSend, stepPost } from './console';
+import type { SubjectTest } from './subject-test';
 import { renderPreviewLetter } from './preview';
 import { sendTestLetter } from './test-letter';
 import { NewsletterError, listSends, newsletterSendStatus, queueNewsletter } from './queue';
@@ -42,6 +46,7 @@ import {
 export type NewsletterHttpOptions = ViewerOption;
 
 const INVALID = '入力内容を確認してください。ページを読み込み直してください。';
+const SAMPLE_MESSAGE = `サンプルの割合は ${SUBJECT_TEST.minSamplePercent}〜${SUBJECT_TEST.maxSamplePercent} の整数で入力してください。`;
 
 /** gatedEndpoint() for the newsletter's staff, where the built-in content service runs. */
 function staffEndpoint(
@@ -77,7 +82,55 @@ const sendSchema = z.object({
   mode: z.enum(SEND_MODES),
   /** The confirmation page's box: staff mean to send the post again to readers it reached. */
   resend: z.enum(['1', 'on']).optional(),
+  /** A subject line test: two or three non-empty subjects make one (subject-test.ts). */
+  ...Object.fromEntries(
+    SUBJECT_FIELDS.map((name) => [
+      name,
+      z
+        .string()
+        .trim()
+        .max(
+          SUBJECT_TEST.subjectMaxChars,
+          `件名は ${SUBJECT_TEST.subjectMaxChars} 文字以内で入力してください。`,
+        )
+        .optional(),
+    ]),
+  ),
+  samplePercent: z.coerce
+    .number({ error: SAMPLE_MESSAGE })
+    .int(SAMPLE_MESSAGE)
+    .min(SUBJECT_TEST.minSamplePercent, SAMPLE_MESSAGE)
+    .max(SUBJECT_TEST.maxSamplePercent, SAMPLE_MESSAGE)
+    .default(SUBJECT_TEST.defaultSamplePercent),
+  waitHours: z.coerce
+    .number()
+    .refine(
+      (h) => (SUBJECT_TEST.waitHours as readonly number[]).includes(h),
+      '待つ時間を選んでください。',
+    )
+    .default(SUBJECT_TEST.defaultWaitHours),
+  testMetric: z.enum(TEST_METRICS).default('clicks'),
 });
+
+/** The subjects typed, without blanks; a test needs two different ones. */
+function subjectTestOf(
+  data: z.infer<typeof sendSchema>,
+  title: string,
+): SubjectTest | null | string {
+  const typed = SUBJECT_FIELDS.map((name) => (data as Record<string, unknown>)[name]).filter(
+    (v): v is string => typeof v === 'string' && v !== '',
+  );
+  // Only the prefilled title: no test.
+  if (typed.length === 0 || (typed.length === 1 && typed[0] === title)) return null;
+  if (typed.length === 1) return '件名テストには、件名を 2 つ以上入力してください。';
+  if (new Set(typed).size !== typed.length) return '件名テストの件名が重複しています。';
+  return {
+    subjects: typed,
+    samplePercent: data.samplePercent,
+    waitHours: data.waitHours,
+    metric: data.testMetric,
+  };
+}
 
 const testSchema = z.object({ contentId, audience: z.enum(AUDIENCES).default('free') });
 const previewSchema = z.object({ audience: z.enum(AUDIENCES).default('free') });
@@ -177,6 +230,8 @@ export function newsletterHandlers(options: NewsletterHttpOptions = {}) {
         return withKeyLock(`newsletter-send:${id}`, async (): Promise<FormResult> => {
           const post = await stepPost(db, id);
           if (!post) return { ok: false, status: 404 };
+          const test = subjectTestOf(parsed.data, post.title);
+          if (typeof test === 'string') return { ok: false, status: 400, message: test };
           const earlier = overlappingSends(await listSends(db, { contentId: id }), segment);
           if (earlier.length && !resend) return { ok: false, status: 409, message: RESEND_REFUSED };
           let queued: Awaited<ReturnType<typeof queueNewsletter>>;
@@ -186,6 +241,7 @@ export function newsletterHandlers(options: NewsletterHttpOptions = {}) {
               segment,
               requestedBy: user.id,
               withPublication: mode === 'withPublication',
+              ...(test && { test }),
             });
           } catch (error) {
             if (error instanceof NewsletterError)
@@ -207,6 +263,7 @@ export function newsletterHandlers(options: NewsletterHttpOptions = {}) {
               mode,
               queued: queued.queued,
               resend: earlier.length > 0,
+              ...(test && { subjects: test.subjects.length }),
             },
           });
           const to = `「${SEGMENT_LABELS[segment]}」`;

@@ -38,6 +38,7 @@ import {
   segmentCounts,
 } from './queue';
 import { renderPreviewLetter } from './preview';
+import { type SubjectTestView, subjectTestOf } from './subject-test';
 import { BOUNCE_ACTOR, REPORT_ACTOR, listSuppressions } from './suppressions';
 
 /**
@@ -162,12 +163,13 @@ export async function sendDetailPage(sendId: string): Promise<{
   queuedAt: string | null;
   finishedAt: string | null;
   problems: ProblemLetter[];
+  test: SubjectTestView | null;
 }> {
   await requireNewsletterStaff();
   const db = await getDb();
   const found = z.uuid().safeParse(sendId).success ? await findSend(db, sendId) : null;
   if (!found) notFound();
-  const [[send], problems] = await Promise.all([
+  const [[send], problems, test] = await Promise.all([
     sendViews(db, [found]),
     db
       .select({
@@ -185,12 +187,14 @@ export async function sendDetailPage(sendId: string): Promise<{
       )
       .orderBy(desc(newsletterLetters.status), newsletterLetters.email)
       .limit(PROBLEM_LIMIT),
+    subjectTestOf(db, sendId),
   ]);
   return {
     send: send!,
     queuedAt: found.queuedAt?.toISOString() ?? null,
     finishedAt: found.finishedAt?.toISOString() ?? null,
     problems: problems.map((p) => ({ ...p, error: p.error ?? '' })),
+    test,
   };
 }
 

@@ -7,6 +7,7 @@ import { ROLES } from '@/lib/identity/roles';
 import { postAccess, viewerOf } from '@/lib/access/post-access';
 import { listSubscriptionsOf } from '@/server/features/profiles';
 import { suppressBounce } from './suppressions';
+import { decideSubjectTests } from './subject-test';
 
 /**
  * The newsletter sender (docs/decisions/026-newsletter-queue.md). Every instance runs one; they
@@ -38,6 +39,10 @@ export type ClaimedLetter = {
   name: string;
   audience: LetterAudience;
   attempts: number;
+  /** The subject line of a subject test (the sample's variant, or the winner); null: the title. */
+  subject: string | null;
+  /** The reader lets the letter count opens and clicks (docs/decisions/063-newsletter-analytics.md). */
+  tracked: boolean;
 };
 
 export type OutgoingLetter = {
@@ -48,6 +53,8 @@ export type OutgoingLetter = {
   text: string;
   html: string;
   headers: Record<string, string>;
+  /** A tracked letter's links (the click redirect's only targets); absent: not tracked. */
+  links?: string[];
 };
 
 /** Builds the message of one letter (the post is loaded once per send by the composer). */
@@ -207,6 +214,7 @@ export async function claimLetters(
     email: string;
     audience: string;
     attempts: number;
+    variant: number | null;
   }>(
     db,
     sql`UPDATE newsletter_letters l
@@ -219,15 +227,23 @@ export async function claimLetters(
           LIMIT ${limit}
           FOR UPDATE SKIP LOCKED)
         RETURNING l.id, l.send_id AS "sendId", l.user_id AS "userId", l.email, l.audience,
-                  l.attempts`,
+                  l.attempts, l.variant`,
   );
   if (rows.length === 0) return [];
   // The reader as of now: still opted in, not suppressed, and who the site sees them as.
   const userIds = [...new Set(rows.map((r) => r.userId))];
   const sendIds = [...new Set(rows.map((r) => r.sendId))];
-  const readers = await queryRows<{ id: string; name: string; role: string; mayReceive: boolean }>(
+  const readers = await queryRows<{
+    id: string;
+    name: string;
+    role: string;
+    mayReceive: boolean;
+    tracked: boolean;
+  }>(
     db,
     sql`SELECT u.id, u.name, u.role,
+               NOT EXISTS (SELECT 1 FROM newsletter_tracking_opt_outs t
+                           WHERE t.user_id = u.id) AS tracked,
                (p.newsletter AND u.email_verified
                 AND NOT EXISTS (SELECT 1 FROM newsletter_suppressions x
                                 WHERE x.email = lower(u.email))) AS "mayReceive"
@@ -237,9 +253,15 @@ export async function claimLetters(
           sql`, `,
         )})`,
   );
-  const sends = await queryRows<{ id: string; contentId: string; status: string }>(
+  const sends = await queryRows<{
+    id: string;
+    contentId: string;
+    status: string;
+    subjects: string[] | null;
+    winner: number | null;
+  }>(
     db,
-    sql`SELECT id, content_id AS "contentId", status FROM newsletter_sends
+    sql`SELECT id, content_id AS "contentId", status, subjects, winner FROM newsletter_sends
         WHERE id IN (${uuidList(sendIds)})`,
   );
   const plans = await listSubscriptionsOf(db, userIds);
@@ -263,6 +285,8 @@ export async function claimLetters(
         name: reader.name,
         audience: letterAudienceOf(reader, plans.get(row.userId) ?? [], now),
         attempts: Number(row.attempts),
+        subject: send.subjects?.[Number(row.variant ?? send.winner ?? -1)] ?? null,
+        tracked: reader.tracked,
       });
   }
   for (const d of dropped) await settle(db, d.id, senderId, 'failed', d.reason, null);
@@ -314,18 +338,28 @@ async function settle(
  */
 async function markSending(
   db: Db,
-  letters: ClaimedLetter[],
+  ready: { letter: ClaimedLetter; message: OutgoingLetter }[],
   senderId: string,
   now: Date,
   leaseMs: number,
 ): Promise<boolean[]> {
+  const letters = ready.map((r) => r.letter);
   const paid = letters.filter((l) => l.audience === 'paid').map((l) => l.id);
+  // Each tracked letter's links, stored with it: what its click redirect may send to.
+  const links = JSON.stringify(
+    Object.fromEntries(
+      ready.flatMap((r) => (r.message.links ? [[r.letter.id, r.message.links]] : [])),
+    ),
+  );
   const rows = await queryRows<{ id: string }>(
     db,
     sql`UPDATE newsletter_letters
         SET status = 'sending', attempts = attempts + 1,
             audience = CASE WHEN id IN (${paid.length > 0 ? uuidList(paid) : sql`NULL::uuid`})
                             THEN 'paid' ELSE 'free' END,
+            links = CASE WHEN (${links}::jsonb -> id::text) IS NULL THEN NULL
+                         ELSE ARRAY(SELECT jsonb_array_elements_text(${links}::jsonb -> id::text))
+                    END,
             claimed_until = ${iso(new Date(now.getTime() + leaseMs))}::timestamptz
         WHERE id IN (${uuidList(letters.map((l) => l.id))})
           AND claimed_by = ${senderId} AND status = 'queued'
@@ -381,7 +415,7 @@ async function updateSends(db: Db, sendIds: string[], now: Date): Promise<void> 
         SET status = CASE WHEN open.n > 0 THEN 'sending' ELSE 'done' END,
             finished_at = CASE WHEN open.n > 0 THEN NULL ELSE ${iso(now)}::timestamptz END
         FROM (SELECT x.id, (SELECT count(*) FROM newsletter_letters l
-                            WHERE l.send_id = x.id AND l.status IN ('queued', 'sending')) AS n
+                            WHERE l.send_id = x.id AND l.status IN ('queued', 'held', 'sending')) AS n
               FROM newsletter_sends x
               WHERE x.id IN (${uuidList(sendIds)})) open
         WHERE s.id = open.id AND s.status IN ('queued', 'sending')`,
@@ -430,6 +464,8 @@ export async function deliverRound(
     uncertain: 0,
     recovered: await recoverAbandoned(db, now()),
   };
+  // Subject tests whose wait is over release their held letters to this round's claims.
+  await decideSubjectTests(db, now());
   // A batch the pace gets through well within the lease, whatever the rate.
   const batch = Math.max(
     1,
@@ -490,13 +526,7 @@ export async function deliverRound(
     for (const _ of ready) await pace();
     while (inFlight.length >= (concurrency > 1 ? 2 : 1)) await inFlight.shift();
     if (stopping() || ready.length === 0) continue;
-    const marked = await markSending(
-      db,
-      ready.map((r) => r.letter),
-      options.senderId,
-      now(),
-      leaseMs,
-    );
+    const marked = await markSending(db, ready, options.senderId, now(), leaseMs);
     const handing = handOver(ready.filter((_, j) => marked[j]));
     handing.catch(() => {}); // awaited below; a failure must not count as unhandled meanwhile
     inFlight.push(handing);

@@ -63,9 +63,17 @@ export type LetterInput = {
   freePlanPostIds: readonly string[];
   /** Defaults to the site's settings (SITE_NAME, SITE_URL, OPERATOR_*). */
   sender?: LetterSender;
+  /**
+   * The letter counts opens and clicks (tracking.ts rewrites it after): the footer says so and
+   * where to stop it. False: a reader who turned tracking off.
+   */
+  tracked?: boolean;
 };
 
 export type Letter = { subject: string; html: string; text: string };
+
+/** Where the footer starts: tracking.ts never rewrites a link below it. */
+export const FOOTER_MARK = '<!--letter-footer-->';
 
 export const READ_MORE_LABEL = '続きはサイトで読む';
 const READ_ON_SITE_LABEL = 'サイトで読む';
@@ -101,6 +109,7 @@ function footerLines(
   sender: LetterSender,
   recipient: LetterInput['recipient'],
   unsubscribeUrl: string,
+  tracked: boolean,
 ): { intro: string; rows: FooterRow[] } {
   const { siteName, siteUrl, operator } = sender;
   const legalPage = `${siteUrl}/specified-commercial-transactions`;
@@ -115,6 +124,17 @@ function footerLines(
         href: unsubscribeUrl,
         linkText: 'ニュースレターの配信を停止する',
       },
+      ...(tracked
+        ? [
+            {
+              label: '計測',
+              value: `このメールは開封とリンクのクリックを計測しています。アカウントのページ（${siteUrl}/account）でいつでも止められます`,
+              href: `${siteUrl}/account`,
+              linkText:
+                'このメールは開封とリンクのクリックを計測しています。アカウントのページでいつでも止められます',
+            },
+          ]
+        : []),
       { label: '送信者', value: operator.name },
       operator.address
         ? { label: '所在地', value: operator.address }
@@ -171,7 +191,7 @@ export function renderNewsletterLetter(input: LetterInput): Letter {
     .filter(Boolean)
     .join('　');
   const cover = item.coverImage && absoluteUrl(item.coverImage.url, siteUrl);
-  const footer = footerLines(sender, recipient, unsubscribeUrl);
+  const footer = footerLines(sender, recipient, unsubscribeUrl, input.tracked ?? false);
   const greeting = `${recipient.name || '読者'} 様`;
 
   const readMore = cut
@@ -229,7 +249,7 @@ ${readMore.html}
 ${RULE_HTML}
 </td></tr>
 <tr><td style="padding:0 20px 24px;font-size:12px;line-height:1.7;color:${LETTER_COLORS.muted}">
-${footerHtml}
+${FOOTER_MARK}${footerHtml}
 </td></tr>
 </table>
 </td></tr></table>

@@ -95,11 +95,13 @@ describe('the newsletter queue', () => {
     expect(free.queued).toBe(4);
     expect(await newsletterSendStatus(db, free.sendId)).toEqual({
       queued: 4,
+      held: 0,
       sending: 0,
       sent: 0,
       failed: 0,
       uncertain: 0,
       opened: 0,
+      clicked: 0,
     });
     const listed = await listSends(db, { contentId: 'live' });
     expect(listed.map((s) => s.id)).toEqual(expect.arrayContaining([all.sendId, paid.sendId]));

@@ -8,6 +8,7 @@ import { recordAudit } from '@/server/platform/audit/audit-log';
 import { onItemPublication } from '@/server/services/cms/item-hooks';
 import { NEWSLETTER_ENDPOINT, letterCounts } from '@/lib/newsletter/console';
 import { AppError } from '@/lib/errors';
+import { type SubjectTest, startSubjectTest } from './subject-test';
 
 /**
  * The newsletter queue (docs/decisions/026-newsletter-queue.md): a send of one post to one
@@ -20,7 +21,8 @@ export type Segment = (typeof SEGMENTS)[number];
 export const segmentSchema = z.enum(SEGMENTS);
 
 export type SendStatus = 'scheduled' | 'queued' | 'sending' | 'done' | 'cancelled';
-export type LetterStatus = 'queued' | 'sending' | 'sent' | 'failed' | 'uncertain';
+/** `held`: a subject test's letter waiting for the winner (subject-test.ts). */
+export type LetterStatus = 'queued' | 'held' | 'sending' | 'sent' | 'failed' | 'uncertain';
 
 type NewsletterRefusal =
   'post-missing' | 'post-not-published' | 'post-not-scheduled' | 'send-missing';
@@ -74,6 +76,8 @@ export type QueueInput = {
   requestedBy: string | null;
   /** Wait for the post's scheduled publication instead of queueing now. */
   withPublication?: boolean;
+  /** A subject line test (subject-test.ts); none: the post's title for everyone. */
+  test?: SubjectTest;
   /** For the audit record; default `user:<requestedBy>` (or `system`). */
   actor?: string;
   now?: Date;
@@ -150,16 +154,29 @@ export async function queueNewsletter(db: Db, input: QueueInput): Promise<QueueR
         withPublication: input.withPublication ?? false,
         requestedBy: input.requestedBy,
         createdAt: now,
+        ...(input.test && {
+          subjects: input.test.subjects,
+          testSamplePercent: input.test.samplePercent,
+          testWaitMinutes: input.test.waitHours * 60,
+          testMetric: input.test.metric,
+        }),
       })
       .returning({ id: newsletterSends.id });
     const sendId = send!.id;
     const queued = input.withPublication ? 0 : await fanOut(tx, sendId, segment, now);
+    if (!input.withPublication) await startSubjectTest(tx, sendId, now);
     const status = input.withPublication ? 'scheduled' : await markQueued(tx, sendId, queued, now);
     await recordAudit(tx, {
       actor: input.actor ?? (input.requestedBy ? `user:${input.requestedBy}` : 'system'),
       action: 'newsletter-queued',
       target: `newsletter:${sendId}`,
-      detail: { contentId: input.contentId, segment, status, queued },
+      detail: {
+        contentId: input.contentId,
+        segment,
+        status,
+        queued,
+        ...(input.test && { subjects: input.test.subjects.length }),
+      },
     });
     return { sendId, queued, status };
   });
@@ -182,6 +199,7 @@ export async function queueSendsOnPublication(
   let queued = 0;
   for (const send of waiting) {
     const n = await fanOut(db, send.id, segmentSchema.parse(send.segment), now);
+    await startSubjectTest(db, send.id, now);
     await markQueued(db, send.id, n, now);
     queued += n;
   }
@@ -245,12 +263,17 @@ export async function cancelSend(db: Db, sendId: string, now = new Date()): Prom
     await tx
       .update(newsletterLetters)
       .set({ status: 'failed', error: 'cancelled', claimedBy: null, claimedUntil: null })
-      .where(and(eq(newsletterLetters.sendId, sendId), eq(newsletterLetters.status, 'queued')));
+      .where(
+        and(
+          eq(newsletterLetters.sendId, sendId),
+          inArray(newsletterLetters.status, ['queued', 'held']),
+        ),
+      );
     return true;
   });
 }
 
-export type SendCounts = Record<LetterStatus, number> & { opened: number };
+export type SendCounts = Record<LetterStatus, number> & { opened: number; clicked: number };
 
 /** Letters of a send by status, and how many were opened (the post visited from the letter). */
 export async function newsletterSendStatus(db: Db, sendId: string): Promise<SendCounts> {
@@ -266,6 +289,7 @@ async function statusBySend(db: Db, sendIds: string[]): Promise<Map<string, Send
       status: newsletterLetters.status,
       n: sql<number>`count(*)::int`,
       opened: sql<number>`count(${newsletterLetters.openedAt})::int`,
+      clicked: sql<number>`count(${newsletterLetters.clickedAt})::int`,
     })
     .from(newsletterLetters)
     .where(inArray(newsletterLetters.sendId, sendIds))
@@ -274,6 +298,7 @@ async function statusBySend(db: Db, sendIds: string[]): Promise<Map<string, Send
     const counts = out.get(row.sendId) ?? letterCounts();
     if (row.status in counts) counts[row.status as LetterStatus] += Number(row.n);
     counts.opened += Number(row.opened);
+    counts.clicked += Number(row.clicked);
     out.set(row.sendId, counts);
   }
   return out;

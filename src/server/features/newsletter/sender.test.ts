@@ -3,6 +3,7 @@ import { MEMBERS_DIVIDER } from '@/lib/cms/members-divider';
 import type { ClaimedLetter } from './delivery';
 import { type LetterPost, renderNewsletterLetter } from './letter';
 import { createLetterComposer } from './sender';
+import { trackLetterHtml } from './tracking';
 import { unsubscribeUrl } from '@/server/features/profiles/newsletter-consent';
 
 // The site's letter as the sender builds it: the post's link and a header carry the letter (not
@@ -28,6 +29,8 @@ const letter = (more: Partial<ClaimedLetter>): ClaimedLetter => ({
   name: '読者 一',
   audience: 'free',
   attempts: 0,
+  subject: null,
+  tracked: true,
   ...more,
 });
 
@@ -83,8 +86,12 @@ describe('the sender’s letters', () => {
         unsubscribeUrl: unsubscribeUrl(reader.userId),
         postUrl: `${SITE}/posts/p1?nl=${reader.id}`,
         freePlanPostIds: [],
+        tracked: true,
       });
-      expect({ subject: message.subject, html: message.html, text: message.text }).toEqual(whole);
+      expect({ subject: message.subject, html: message.html, text: message.text }).toEqual({
+        ...whole,
+        html: trackLetterHtml(whole.html, SITE, reader.id).html,
+      });
     }
     expect(loadPost).toHaveBeenCalledTimes(1); // the post is read once per send, not per letter
   });

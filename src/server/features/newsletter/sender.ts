@@ -16,6 +16,7 @@ import {
 import { type Letter, type LetterPost, renderNewsletterLetter } from './letter';
 import { LETTER_ID_HEADER } from './mail-report';
 import { letterPostUrl } from './letter-param';
+import { trackLetterHtml } from './tracking';
 import { outboxLetterTransport, smtpLetterTransport } from './letter-transport';
 import { NEWSLETTER_ENDPOINT } from '@/lib/newsletter/console';
 import { unsubscribeUrl } from '@/server/features/profiles';
@@ -128,7 +129,10 @@ export function createLetterComposer(
       name: letter.name,
       email: letter.email,
       unsubscribeUrl: unsubscribe,
-      postUrl: letterPostUrl(siteUrl, letter.contentId, letter.id),
+      // A reader who turned tracking off gets plain links: nothing in them names the letter.
+      postUrl: letter.tracked
+        ? letterPostUrl(siteUrl, letter.contentId, letter.id)
+        : new URL(`/posts/${encodeURIComponent(letter.contentId)}`, siteUrl).toString(),
     };
     const render = (v: SlotValues) =>
       renderNewsletterLetter({
@@ -138,8 +142,9 @@ export function createLetterComposer(
         unsubscribeUrl: v.unsubscribeUrl,
         postUrl: v.postUrl,
         freePlanPostIds,
+        tracked: letter.tracked,
       });
-    const key = `${letter.contentId}\n${letter.audience}`;
+    const key = `${letter.contentId}\n${letter.audience}\n${letter.tracked}`;
     let template = templates.get(key);
     let rendered: Letter;
     if (!letter.name) {
@@ -152,10 +157,13 @@ export function createLetterComposer(
     } else {
       rendered = template.letter ? fill(template.letter, values) : render(values);
     }
+    const tracked = letter.tracked ? trackLetterHtml(rendered.html, siteUrl, letter.id) : null;
     return {
       letterId: letter.id,
       to: letter.email,
       ...rendered,
+      subject: letter.subject ?? rendered.subject,
+      ...(tracked && { html: tracked.html, links: tracked.links }),
       headers: letterHeaders(unsubscribe, letter.id),
     };
   };

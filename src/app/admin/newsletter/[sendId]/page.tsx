@@ -7,7 +7,12 @@ import { SendStatusView } from '@/components/admin/newsletter/send-status.client
 import { StaffSection } from '@/components/admin/staff-list-page';
 import staff from '@/components/admin/staff.module.css';
 import { formatDateTime } from '@/lib/format';
-import { LETTER_COUNT_LABELS, SEGMENT_LABELS, newsletterPaths } from '@/lib/newsletter/console';
+import {
+  LETTER_COUNT_LABELS,
+  OPENS_CAVEAT,
+  SEGMENT_LABELS,
+  newsletterPaths,
+} from '@/lib/newsletter/console';
 import {
   PROBLEM_LIMIT,
   sendDetailPage,
@@ -21,9 +26,20 @@ export const generateMetadata = gatedMetadata(requireNewsletterStaff, async ({ p
   accountMetadata('配信の詳細', newsletterPaths.send((await params).sendId)),
 );
 
-/** One send: its post, segment, who asked and when, its letters by state, the failed ones. */
+const n = (value: number) => value.toLocaleString('ja-JP');
+const rate = (part: number, whole: number) =>
+  whole > 0 ? `${((part / whole) * 100).toFixed(1)}%` : '—';
+
+/**
+ * One send: its post, segment, who asked and when, its letters by state, its opens and clicks
+ * (clicks first: docs/decisions/063-newsletter-analytics.md), its subject line test, the failed
+ * letters.
+ */
 export default async function NewsletterSendPage({ params }: Props) {
-  const { send, queuedAt, finishedAt, problems } = await sendDetailPage((await params).sendId);
+  const { send, queuedAt, finishedAt, problems, test } = await sendDetailPage(
+    (await params).sendId,
+  );
+  const delivered = send.counts.sent + send.counts.uncertain;
   return (
     <div className={adminStyles.page}>
       <NewsletterPageTitle title={`${send.title || '（削除された記事）'}の配信`} />
@@ -50,6 +66,60 @@ export default async function NewsletterSendPage({ params }: Props) {
       <StaffSection id="send-status" title="状況">
         <SendStatusView sendId={send.id} initial={send} />
       </StaffSection>
+      <StaffSection id="send-reads" title="読まれ方">
+        <dl className={staff.facts}>
+          <dt>{LETTER_COUNT_LABELS.clicked}</dt>
+          <dd>
+            {n(send.counts.clicked)} 人（クリック率 {rate(send.counts.clicked, delivered)}）
+          </dd>
+          <dt>{LETTER_COUNT_LABELS.opened}</dt>
+          <dd>
+            {n(send.counts.opened)} 人（開封率 {rate(send.counts.opened, delivered)}）
+          </dd>
+        </dl>
+        <p className={staff.hint}>{OPENS_CAVEAT}</p>
+        <p className={staff.hint}>
+          計測を止めた読者のメールは数えていません。リンクの安全確認をする自動の仕組み（メールのセキュリティ製品など）のアクセスも数えていません。
+        </p>
+      </StaffSection>
+      {test ? (
+        <StaffSection id="send-subjects" title="件名テスト">
+          <p className={staff.hint}>
+            読者の {test.samplePercent}% に件名を均等に分けて送り、{test.waitHours} 時間後に
+            {test.metric === 'clicks' ? 'クリック' : '開封'}
+            の多かった件名を残りの読者に送ります
+            {test.metric === 'clicks' ? '（同数なら開封の多いほう）' : ''}。
+            {test.winner === null
+              ? test.endsAt
+                ? `結果は ${formatDateTime(test.endsAt)} に決まります。`
+                : '記事の公開と同時に始まります。'
+              : ''}
+          </p>
+          <div className={adminStyles.tableWrap}>
+            <table className={adminStyles.table}>
+              <caption className="visually-hidden">件名ごとの送信数・クリック・開封</caption>
+              <TableHead columns={['件名', '送信', 'クリック', '開封（参考値）', '結果']} />
+              <tbody>
+                {test.figures.map((f) => (
+                  <tr key={f.index}>
+                    <td>{f.subject}</td>
+                    <td>{n(f.sent)} 通</td>
+                    <td>
+                      {n(f.clicked)} 人（{rate(f.clicked, f.sent)}）
+                    </td>
+                    <td>
+                      {n(f.opened)} 人（{rate(f.opened, f.sent)}）
+                    </td>
+                    <td>
+                      {test.winner === f.index ? <strong>勝ち：残りの読者に配信</strong> : '—'}
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        </StaffSection>
+      ) : null}
       <StaffSection
         id="send-problems"
         title={`${LETTER_COUNT_LABELS.failed}・${LETTER_COUNT_LABELS.uncertain}のメール`}

@@ -28,6 +28,7 @@ import { requireAdmin } from '@/server/features/identity/session';
 import { partnerDeps, partnerNames } from '@/server/features/partners/partners';
 import { StaffSection } from '@/components/admin/staff-list-page';
 import type { RouteParamsProps } from '@/components/listing/page-params';
+import { lastLetterOpen, trackingAllowed } from '@/server/features/newsletter';
 
 // The address is not in the title: a title is rendered before the page decides who may see it.
 export const generateMetadata = gatedMetadata(
@@ -47,11 +48,13 @@ export default async function AdminUserPage({ params }: RouteParamsProps<'userId
   if (!found) notFound();
 
   const target = `user:${found.id}`;
-  const [partners, plans, history, received] = await Promise.all([
+  const [partners, plans, history, received, lastOpen, tracked] = await Promise.all([
     partnerNames(await partnerDeps()),
     listPlans(db),
     recentAuditFor(db, target, HISTORY),
     readFlash(),
+    lastLetterOpen(db, found.id),
+    trackingAllowed(db, found.id),
   ]);
   const emails = await userEmailsFor(
     db,
@@ -77,6 +80,11 @@ export default async function AdminUserPage({ params }: RouteParamsProps<'userId
         <dd>{formatDateTime(found.createdAt)}</dd>
         <dt>ユーザー ID</dt>
         <dd className={styles.code}>{found.id}</dd>
+        <dt>ニュースレターの最後の開封</dt>
+        <dd>
+          {lastOpen ? formatDateTime(lastOpen) : 'なし'}
+          {tracked ? '' : '（本人が計測を止めています）'}
+        </dd>
       </dl>
       <RoleForm userId={found.id} role={found.role} isSelf={isSelf} flash={flash} />
       <PlanForms

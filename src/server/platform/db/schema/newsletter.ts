@@ -36,6 +36,20 @@ export const newsletterSends = pgTable(
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     queuedAt: timestamp('queued_at', { withTimezone: true }),
     finishedAt: timestamp('finished_at', { withTimezone: true }),
+    /**
+     * A subject line test (docs/decisions/063-newsletter-analytics.md): 2–3 subjects, null for
+     * none (the post's title). The sample's letters carry a variant; the rest wait `held`
+     * until the winner is chosen at test_ends_at.
+     */
+    subjects: text('subjects').array(),
+    /** Percent of the readers in the sample (split evenly between the subjects). */
+    testSamplePercent: integer('test_sample_percent'),
+    testWaitMinutes: integer('test_wait_minutes'),
+    /** clicks (opens break a tie) | opens */
+    testMetric: text('test_metric'),
+    testEndsAt: timestamp('test_ends_at', { withTimezone: true }),
+    /** The index of the subject the rest received; null until chosen. */
+    winner: integer('winner'),
   },
   (t) => [
     index('newsletter_sends_created_idx').on(t.createdAt.desc()),
@@ -77,11 +91,21 @@ export const newsletterLetters = pgTable(
     /** Opens of the post from this letter's links (src/server/features/newsletter/opens.ts). */
     openedAt: timestamp('opened_at', { withTimezone: true }),
     openCount: integer('open_count').notNull().default(0),
+    /** The subject line test's variant of a sample letter (an index into the send's subjects). */
+    variant: integer('variant'),
+    /**
+     * The letter's tracked links, in order, written when it is built: the click redirect sends
+     * only to one of these (src/server/features/newsletter/clicks.ts). Null: an untracked letter.
+     */
+    links: text('links').array(),
+    clickedAt: timestamp('clicked_at', { withTimezone: true }),
+    clickCount: integer('click_count').notNull().default(0),
   },
   (t) => [
     uniqueIndex('newsletter_letters_send_user_idx').on(t.sendId, t.userId),
     index('newsletter_letters_send_status_idx').on(t.sendId, t.status),
     // What the senders look at: only rows still to send, oldest due first.
+    index('newsletter_letters_user_opened_idx').on(t.userId, t.openedAt.desc()),
     index('newsletter_letters_due_idx')
       .on(t.nextAttemptAt)
       .where(sql`status IN ('queued', 'sending')`),
@@ -122,3 +146,14 @@ export const newsletterConsents = pgTable(
     index('newsletter_consents_email_idx').on(t.email, t.at.desc()),
   ],
 );
+
+/**
+ * Readers who turned the letters' tracking off in their account: no pixel, no redirect, plain
+ * links (docs/decisions/063-newsletter-analytics.md).
+ */
+export const newsletterTrackingOptOuts = pgTable('newsletter_tracking_opt_outs', {
+  userId: text('user_id')
+    .primaryKey()
+    .references(() => user.id, { onDelete: 'cascade' }),
+  at: timestamp('at', { withTimezone: true }).notNull().defaultNow(),
+});
