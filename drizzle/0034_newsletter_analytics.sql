@@ -1,3 +1,4 @@
+-- docs/decisions/063-newsletter-analytics.md: letters' links and clicks, the tracking opt-out, subject line tests (held letters, the winner).
 CREATE TABLE "newsletter_tracking_opt_outs" (
 	"user_id" text PRIMARY KEY NOT NULL,
 	"at" timestamp with time zone DEFAULT now() NOT NULL
