@@ -12,6 +12,8 @@ import { type Db, getDb } from '@/server/platform/db/client';
 import { type Limit, consume } from '@/server/platform/rate-limit/limiter';
 import { doneAnswer } from '@/server/platform/http/done-flash';
 import { jsonAnswer, refererPage } from '@/server/platform/http/form-endpoint';
+import { clippedFields } from '@/server/platform/http/flash-values';
+import { FORM_KEY } from '@/lib/http/form-flash';
 import {
   type AppUser,
   endpoint,
@@ -104,6 +106,12 @@ const createInput = z.object({
   parentId: optionalId,
 });
 
+/**
+ * What a refused plain post carries back in its one-time cookie: browsers drop a cookie past
+ * 4 KB, with the message in it, so a long comment comes back clipped (2,000 bytes).
+ */
+const flashValues = clippedFields({ [FORM_KEY]: 40, body: 2000 });
+
 const back = (request: Request, item: { endpoint: CommentEndpoint; contentId: string }) =>
   `${(refererPage(request) ?? commentItemPath(item.endpoint, item.contentId)).split('#')[0]}#${COMMENTS_ANCHOR}`;
 
@@ -147,6 +155,7 @@ export function handleCommentCreate(request: Request, deps: CommentsHttpDeps = d
       rateLimit: ADDRESS_LIMIT,
       formPage: (input) => (input ? commentItemPath(input.endpoint, input.postId) : '/posts'),
       invalidMessage: firstIssue,
+      flashValues,
       messages: { signIn: SIGN_IN_MESSAGE },
       viewer: deps.currentUser,
       db: deps.db,
@@ -197,6 +206,7 @@ export function handleCommentAction(
       rateLimit: ADDRESS_LIMIT,
       formPage: '/posts',
       invalidMessage: firstIssue,
+      flashValues,
       messages: {
         signIn:
           action === 'report'

@@ -16,11 +16,13 @@ import {
   commentReports,
   comments,
   mailOutbox,
+  rateLimitHits,
 } from '@/server/platform/db/schema';
 import { currentRequest } from '@/server/platform/http/request-context';
 import { grantComplimentary } from '@/server/features/profiles/subscriptions';
 import {
   type PostOptions,
+  TEST_VIEWER_HEADER,
   addUser,
   appUser,
   formPost,
@@ -40,6 +42,7 @@ import {
   type CommentsHttpDeps,
   handleCommentAction,
   handleCommentCreate,
+  handleCommentsGet,
   moderationHandler,
   sendCommentDigests,
   settingsHandler,
@@ -170,6 +173,11 @@ beforeAll(async () => {
   await make('paid-1', false, 20);
   // The three newest members' posts are the free plan's: paid-1 is older than they are.
   for (const n of [1, 2, 3]) await make(`free-plan-${n}`, false, 20 + n);
+  await createContent(database.db, findEndpoint('audios')!, {
+    id: 'audio-paid',
+    status: 'publish',
+    body: { title: '有料会員の音声', isPublicPreview: false, writers: [] },
+  });
   for (const who of Object.values(users)) await addUser(database, who);
   for (const who of [users.paid, users.paid2, users.troll])
     await grantComplimentary(database.db, {
@@ -255,6 +263,50 @@ describe('who may write', () => {
     expect((await post(null, { postId: 'open-1', body: 'x' })).status).toBe(401);
     expect(await commentsOn('paid-1')).toHaveLength(0);
     expect(await commentsOn('no-such')).toHaveLength(0);
+  });
+
+  it('refuses a members’ audio to a free member, and takes a paid member’s comment on it', async () => {
+    const fields = { endpoint: 'audios', postId: 'audio-paid', body: '音声への感想' };
+    expect((await post('free', fields)).status).toBe(403);
+    expect((await post('paid', fields)).status).toBe(200);
+    expect((await post('paid', { ...fields, endpoint: 'jobs' })).status).toBe(400);
+    expect(await commentsOn('audio-paid')).toHaveLength(1);
+  });
+
+  it('sends a refused plain form back to the page with the message, and limits bursts', async () => {
+    const refused = await post(
+      'paid2',
+      { postId: 'open-2', body: 'い'.repeat(2001), formKey: 'comment' },
+      { plain: true, referer: '/posts/open-2' },
+    );
+    expect(refused.status).toBe(303);
+    expect(refused.headers.get('location')).toBe('/posts/open-2');
+    expect(flashOf(refused)?.message).toBe('コメントは 2,000 文字以内で入力してください。');
+    // Ten new comments in ten minutes per member; the eleventh waits.
+    const statuses: number[] = [];
+    for (let n = 0; n < 11; n++)
+      statuses.push((await post('paid2', { postId: 'open-1', body: `連投 ${n}` })).status);
+    expect(statuses.slice(0, 10).every((status) => status === 200)).toBe(true);
+    expect(statuses[10]).toBe(429);
+    await database.db.delete(comments).where(eq(comments.userId, users.paid2.id));
+    await database.db.delete(rateLimitHits);
+  });
+
+  it('tells a reader which comments are their own, and a visitor none', async () => {
+    await post('paid', { postId: 'open-2', body: '自分のコメント' });
+    const id = await idOf('open-2', '自分のコメント');
+    const ask = (who: Who | null) =>
+      handleCommentsGet(
+        new Request('http://localhost:3000/api/comments?endpoint=posts&contentId=open-2', {
+          headers: who ? { [TEST_VIEWER_HEADER]: who } : {},
+        }),
+        deps,
+      );
+    const mine = await ask('paid');
+    expect(mine.headers.get('cache-control')).toContain('no-store');
+    expect(((await mine.json()) as { own: string[] }).own).toContain(id);
+    expect(((await (await ask('paid2')).json()) as { own: string[] }).own).not.toContain(id);
+    expect(await (await ask(null)).json()).toEqual({ signedIn: false, own: [] });
   });
 
   it('lets free members write only once an admin opened it, audited', async () => {
