@@ -1,7 +1,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { and, eq } from 'drizzle-orm';
-import { renderToReadableStream } from 'react-dom/server';
+import { renderToReadableStream, renderToStaticMarkup } from 'react-dom/server';
+import type { AppUser } from '@/server/features/identity/session-user';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { findEndpoint } from '@/lib/cms/model';
 import { MEMBERS_DIVIDER } from '@/lib/cms/members-divider';
@@ -57,6 +58,8 @@ import {
 
 const state = vi.hoisted(() => ({
   site: undefined as SiteContent | undefined,
+  /** Who the console page is rendered for (the pages fetched over HTTP are a visitor's). */
+  user: null as AppUser | null,
   headers: new WeakMap<object, Headers>(),
 }));
 vi.mock('next/headers', async () => {
@@ -72,8 +75,13 @@ vi.mock('@/server/features/content/site-content', async (importOriginal) =>
     importOriginal,
   ),
 );
+vi.mock('@/server/features/identity/session-user', async (importOriginal) => ({
+  ...(await importOriginal<object>()),
+  userFromHeaders: () => Promise.resolve(state.user),
+}));
 vi.mock('@/components/bookmarks/bookmark-button.client', () => ({ BookmarkButton: () => null }));
 const { default: PostPage } = await import('@/app/posts/[contentId]/page');
+const { default: AdminCommentsPage } = await import('@/app/admin/comments/page');
 
 const database = testDatabase();
 const SECRET = 'コメントテストノカイインゲンテイ';
@@ -416,6 +424,8 @@ describe('moderation', () => {
     expect(refused.status).toBe(403);
     expect(await messageOf(refused)).toBe('このアカウントはコメントの投稿を停止されています。');
     expect((await act('edit', 'troll', { commentId: id, body: '書き換え' })).status).toBe(403);
+    // Nor may anyone reply under their comment, which shows nowhere.
+    expect((await post('paid', { postId: 'open-1', body: '返信', parentId: id })).status).toBe(404);
     expect((await commentsOn('open-1')).filter((c) => c.userId === users.troll.id)).toHaveLength(1);
     // The ban resolved the reports; it is audited.
     const open = await database.db
@@ -428,6 +438,30 @@ describe('moderation', () => {
       .from(auditEvents)
       .where(eq(auditEvents.action, 'commenter-banned'));
     expect(audit[0]?.detail).toMatchObject({ writer: `user:${users.troll.id}` });
+  });
+
+  it('shows the console’s queue to editors, escaped, and the 404 to anyone else', async () => {
+    await post('troll', { postId: 'open-2', body: 'x' }); // refused: banned
+    await post('paid2', { postId: 'open-2', body: '<b>報告される</b>' });
+    const id = await idOf('open-2', '<b>報告される</b>');
+    await act('report', 'paid', { commentId: id, reason: '不快' });
+    const page = async (who: AppUser) => {
+      state.user = who;
+      try {
+        return renderToStaticMarkup(await AdminCommentsPage());
+      } finally {
+        state.user = null;
+      }
+    };
+    const html = await page(users.editor);
+    expect(html).toContain('報告されたコメント（1）');
+    expect(html).toContain('&lt;b&gt;報告される&lt;/b&gt;');
+    expect(html).toContain('報告 1 件：不快');
+    expect(html).not.toContain(users.paid2.email);
+    // The free-members setting is the admins'.
+    expect(html).not.toContain('/api/comments/settings');
+    expect(await page(users.admin)).toContain('/api/comments/settings');
+    await expect(page(users.paid)).rejects.toThrow();
   });
 });
 

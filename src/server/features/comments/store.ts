@@ -101,6 +101,7 @@ export async function createComment(
         endpoint: comments.endpoint,
         contentId: comments.contentId,
         parentId: comments.parentId,
+        userId: comments.userId,
         hiddenAt: comments.hiddenAt,
         deletedAt: comments.deletedAt,
       })
@@ -108,6 +109,8 @@ export async function createComment(
       .where(eq(comments.id, input.parentId));
     if (
       !parent ||
+      // A banned writer's comment is shown nowhere: a reply under it would be lost.
+      (await isBanned(db, parent.userId)) ||
       parent.endpoint !== input.endpoint ||
       parent.contentId !== input.contentId ||
       parent.hiddenAt ||
