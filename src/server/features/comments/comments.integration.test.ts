@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { and, eq } from 'drizzle-orm';
 import { renderToReadableStream, renderToStaticMarkup } from 'react-dom/server';
+import type * as SessionUserModule from '@/server/features/identity/session-user';
 import type { AppUser } from '@/server/features/identity/session-user';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { findEndpoint } from '@/lib/cms/model';
@@ -21,6 +22,9 @@ import {
 } from '@/server/platform/db/schema';
 import { currentRequest } from '@/server/platform/http/request-context';
 import { grantComplimentary } from '@/server/features/profiles/subscriptions';
+import { runAdminCommand } from '@/server/features/admin/commands';
+import { signIn } from '@/server/features/account/account-flows';
+import { appAuth } from '@/server/features/identity/app-auth';
 import {
   type PostOptions,
   TEST_VIEWER_HEADER,
@@ -75,10 +79,14 @@ vi.mock('@/server/features/content/site-content', async (importOriginal) =>
     importOriginal,
   ),
 );
-vi.mock('@/server/features/identity/session-user', async (importOriginal) => ({
-  ...(await importOriginal<object>()),
-  userFromHeaders: () => Promise.resolve(state.user),
-}));
+vi.mock('@/server/features/identity/session-user', async (importOriginal) => {
+  const original = await importOriginal<typeof SessionUserModule>();
+  return {
+    ...original,
+    userFromHeaders: (headers: Headers) =>
+      state.user ? Promise.resolve(state.user) : original.userFromHeaders(headers),
+  };
+});
 vi.mock('@/components/bookmarks/bookmark-button.client', () => ({ BookmarkButton: () => null }));
 const { default: PostPage } = await import('@/app/posts/[contentId]/page');
 const { default: AdminCommentsPage } = await import('@/app/admin/comments/page');
@@ -129,6 +137,41 @@ async function visit(id: string) {
     headers: { 'user-agent': 'Mozilla/5.0 Chrome/131.0', 'sec-fetch-dest': 'document' },
   });
   return { cache: answer.headers.get('x-page-cache'), html: await answer.text() };
+}
+
+/** A paid reader's browser: a real session, and the audience cookie the server last set. */
+async function paidBrowser() {
+  const email = 'paid-browser@example.jp';
+  const password = 'kumo-no-ue-no-sora';
+  await runAdminCommand({ database, actor: 'cli:test' }, 'create-user', {
+    email,
+    password,
+    role: 'member',
+  });
+  const row = await database.db.query.user.findFirst({
+    where: (u, { eq: is }) => is(u.email, email),
+  });
+  await grantComplimentary(database.db, { userId: row!.id, planName: 'monthly', status: 'active' });
+  const result = await signIn(
+    { db: database.db, auth: await appAuth() },
+    { email, password },
+    { headers: new Headers(), ip: '192.0.2.77' },
+  );
+  if (!result.ok) throw new Error('sign-in failed');
+  const session = result.setCookies!.map((c) => c.split(';')[0]).join('; ');
+  let audience = '';
+  return async (id: string) => {
+    const answer = await fetch(`${base}/posts/${id}`, {
+      headers: {
+        'user-agent': 'Mozilla/5.0 Chrome/131.0',
+        'sec-fetch-dest': 'document',
+        cookie: [session, audience].filter(Boolean).join('; '),
+      },
+    });
+    const set = answer.headers.get('set-cookie');
+    if (set?.startsWith('axis_audience=')) audience = set.split(';')[0]!;
+    return { cache: answer.headers.get('x-page-cache'), html: await answer.text() };
+  };
 }
 
 /** Every entry the cache holds for a post's page under the shared audiences. */
@@ -475,6 +518,24 @@ describe('a members-only post', () => {
     expect(visitor.html).not.toContain('会員限定記事への感想');
     await visit('paid-1');
     for (const body of cachedBodies('paid-1')) expect(body).not.toContain('会員限定記事への感想');
+  });
+
+  it('gives paid readers its comments from their own cache entry, purged when one is hidden', async () => {
+    const browse = await paidBrowser();
+    await browse('paid-1'); // the audience cookie is set
+    const first = await browse('paid-1');
+    expect(first.html).toContain(SECRET);
+    expect(first.html).toContain('会員限定記事への感想');
+    const hit = await browse('paid-1');
+    expect(hit.cache).toBe('hit');
+    expect(hit.html).toContain('会員限定記事への感想');
+    // The visitor's page, rendered after the paid entry, still holds neither.
+    const visitor = await visit('paid-1');
+    expect(visitor.html).not.toContain('会員限定記事への感想');
+    expect(visitor.html).not.toContain(SECRET);
+
+    await moderate('editor', 'hide', await idOf('paid-1', '会員限定記事への感想'));
+    expect((await browse('paid-1')).html).not.toContain('会員限定記事への感想');
   });
 });
 
