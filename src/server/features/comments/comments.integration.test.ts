@@ -440,6 +440,13 @@ describe('moderation', () => {
     for (const body of cachedBodies('open-1')) expect(body).not.toContain('消される予定のコメント');
     const after = await visit('open-1');
     expect(after.html).not.toContain('消される予定のコメント');
+    // Pinning puts the newest comment above the older ones, marked, at the next request.
+    await post('paid2', { postId: 'open-1', body: '新しいコメント' });
+    const newest = await idOf('open-1', '新しいコメント');
+    expect((await moderate('editor', 'pin', newest)).status).toBe(200);
+    const pinned = (await visit('open-1')).html;
+    expect(pinned).toContain('ピン留め');
+    expect(pinned.indexOf('新しいコメント')).toBeLessThan(pinned.indexOf('有料の読者'));
     expect(after.html).toContain('有料の読者'); // the other comments stay
     const [audit] = await database.db
       .select()
