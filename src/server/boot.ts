@@ -19,6 +19,7 @@ import { startSandboxRunner } from '@/server/services/billing-sandbox/runner';
 import { makePrivate, restrictUmask, secureDataDir } from '@/server/platform/db/lock';
 import { startScheduler, stopScheduler } from '@/server/features/console';
 import { startGiftRunner, stopGiftRunner } from '@/server/features/gift-plans';
+import { startCommentDigests, stopCommentDigests } from '@/server/features/comments';
 import {
   followPostPublications,
   startNewsletterSender,
@@ -119,6 +120,8 @@ async function start(): Promise<void> {
     startScheduler(database.db);
     // Gift mails at their delivery time and a week before a gift ends (claimed, once each).
     startGiftRunner(database.db);
+    // Each author's daily digest of new comments (claimed per author and day: once each).
+    startCommentDigests(database.db);
     // Every instance sends newsletter letters; the queue's claims keep them from doubling up.
     startNewsletterSender(database.db);
     // Instances starting together: one sets up the billing catalogue and endpoint, then the next.
@@ -129,6 +132,7 @@ async function start(): Promise<void> {
     onShutdown('database', () => database.close());
     onShutdown('scheduled publishing', stopScheduler);
     onShutdown('gift mails', stopGiftRunner);
+    onShutdown('comment digests', stopCommentDigests);
     // Before the database closes: the letter in flight finishes, unstarted claims go back.
     onShutdown('newsletter sender', stopNewsletterSender);
     shutdownOnSignals();

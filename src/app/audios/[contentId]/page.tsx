@@ -18,6 +18,7 @@ import episode from './episode.module.css';
 import type { RouteParamsProps } from '@/components/listing/page-params';
 import { itemMetadataOf, readShownOr404 } from '@/components/content/item-page';
 import { DoneNotice } from '@/components/ui/done-notice';
+import { CommentsSection } from '@/components/comments/comments-section';
 
 export async function generateMetadata({ params }: RouteParamsProps<'contentId'>) {
   return itemMetadataOf('audios', readAudio, params);
@@ -98,6 +99,9 @@ export default async function AudioPage({ params }: RouteParamsProps<'contentId'
             {/* Without full access, the transcript's lead, shown whole as a post's is. */}
             <RichText html={transcript} />
           </section>
+        ) : null}
+        {shown.full ? (
+          <CommentsSection endpoint="audios" contentId={audio.id} viewer={shown.viewer} />
         ) : null}
       </div>
     </article>

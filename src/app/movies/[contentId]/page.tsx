@@ -16,6 +16,7 @@ import { readMovie } from '@/server/features/access/read';
 import type { RouteParamsProps } from '@/components/listing/page-params';
 import { itemMetadataOf, readShownOr404 } from '@/components/content/item-page';
 import { DoneNotice } from '@/components/ui/done-notice';
+import { CommentsSection } from '@/components/comments/comments-section';
 
 export async function generateMetadata({ params }: RouteParamsProps<'contentId'>) {
   return itemMetadataOf('movies', readMovie, params);
@@ -84,6 +85,9 @@ export default async function MoviePage({ params }: RouteParamsProps<'contentId'
         {shown.full ? null : (
           <Paywall cta={shown.cta} item="movie" returnTo={path} duration={movie.duration} />
         )}
+        {shown.full ? (
+          <CommentsSection endpoint="movies" contentId={movie.id} viewer={shown.viewer} />
+        ) : null}
       </div>
     </article>
   );

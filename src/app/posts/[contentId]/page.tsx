@@ -34,6 +34,7 @@ import { mayGift } from '@/lib/access/post-access';
 import { leadTextOf, readShownOr404 } from '@/components/content/item-page';
 import { DoneNotice } from '@/components/ui/done-notice';
 import { TipBlock } from '@/components/tips/tip-form';
+import { CommentsSection } from '@/components/comments/comments-section';
 
 // The query is optional for the tests that render the page without one.
 type PostPageProps = RouteParamsProps<'contentId'> & Partial<SearchParamsProps>;
@@ -190,6 +191,10 @@ export default async function PostPage({ params, searchParams }: PostPageProps) 
           {mayGift(shown.viewer, post) ? <GiftLink contentId={post.id} /> : null}
           {/* The same for every reader (the page is cached per audience); not on a preview. */}
           {shown.preview ? null : <TipBlock contentId={post.id} />}
+          {/* For those who may read the post: the page is cached per audience with them. */}
+          {shown.full && !shown.preview ? (
+            <CommentsSection endpoint="posts" contentId={post.id} viewer={shown.viewer} />
+          ) : null}
 
           {series && (series.previous || series.next) ? (
             <nav className={styles.seriesNav} aria-label={`連載「${series.title}」`}>

@@ -43,6 +43,11 @@ export const ADMIN_SECTIONS: readonly AdminSection[] = [
     description: 'お問い合わせフォームから届いたメッセージを新しい順に読む',
   },
   {
+    href: '/admin/comments',
+    label: 'コメント',
+    description: '読者のコメントの報告への対応、非表示・ピン留め、投稿者のコメント停止',
+  },
+  {
     href: '/admin/tips',
     label: 'チップ',
     description: '読者から届いたチップ：記事ごとの件数と合計、金額・メッセージ・お支払い方法',

@@ -41,6 +41,8 @@ export const MAIL_KIND_LABELS = {
   'job-posting-acknowledged': '求人掲載のお問い合わせの受付確認',
   'partner-application-received': 'パートナープログラムへのお申し込み（スタッフ宛て）',
   'partner-application-acknowledged': 'パートナープログラムへのお申し込みの受付確認',
+  // Comments (src/server/features/comments).
+  'comments-digest': '新しいコメントのお知らせ（1日分）',
   // Job listings.
   'listing-submitted': '求人の審査依頼（スタッフ宛て）',
   'listing-approved': '求人の承認・公開',
