@@ -21,3 +21,4 @@ export * from './schema/plan-gifts'; // gift subscriptions (months of a plan giv
 export * from './schema/settings'; // site settings changed on the console
 export * from './schema/metered'; // metered reads (free members' monthly allowance)
 export * from './schema/organizations'; // 法人プラン: organisations, their domains, seats, admins, invitations
+export * from './schema/podcast'; // private podcast feeds' addresses
