@@ -21,6 +21,7 @@ import { listPurchasesOf } from '@/server/features/purchases';
 import { PurchasesList } from './purchases-list';
 import { listGiftsSentBy } from '@/server/features/gift-plans';
 import { GiftsSent } from './gifts-sent';
+import { PodcastFeedSection, podcastFeedOf } from '@/components/account/podcast-feed-section';
 import { OrganizationStanding } from '@/components/organizations/organization-standing';
 import {
   organizationSeat,
@@ -56,7 +57,7 @@ export const metadata = accountMetadata('アカウント', '/account');
 export default async function AccountHubPage() {
   const user = await requireUser('/account');
   const db = await getDb();
-  const [profile, billing, notice, withPassword, flash, purchases, gifts, organization] =
+  const [profile, billing, notice, withPassword, flash, purchases, gifts, organization, podcast] =
     await Promise.all([
       getProfileDetails(db, user.id),
       // The hub stays usable when billing records cannot be read; it says so in the plan line.
@@ -68,6 +69,7 @@ export default async function AccountHubPage() {
       listPurchasesOf(db, user.id).catch(() => []),
       listGiftsSentBy(db, user.id).catch(() => []),
       organizationOf(user).catch(() => null),
+      podcastFeedOf(user).catch(() => null),
     ]);
   const plan = billing?.current ? toCurrentPlanView(billing.current) : null;
   const done = doneMessage(flash);
@@ -157,6 +159,7 @@ export default async function AccountHubPage() {
           </Button>
         </form>
       </Section>
+      {podcast ? <PodcastFeedSection {...podcast} /> : null}
       <Section title="保存した記事">
         <LinkList links={[{ href: '/posts/bookmark', label: 'ブックマーク' }]} />
       </Section>

@@ -146,6 +146,7 @@ describe('attacks on the private feed', () => {
       formPost('/api/account/podcast-feed', { who: 'paid', plain: true, referer: '/account' }),
     );
     expect(answer.status).toBe(303);
+    expect(answer.headers.get('location')).toMatch(/\/account#podcast$/);
     expect(doneFlash(answer)).toContain('再発行しました');
     expect((await feedOf(old)).status).toBe(403);
     expect((await fileOf(old, 'members-ep.mp3')).status).toBe(403);
