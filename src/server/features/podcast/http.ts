@@ -12,7 +12,7 @@ import { notFoundResponse, serveStoredObject } from '@/server/platform/storage/s
 import { getStorage } from '@/server/platform/storage/storage';
 import { protectedMediaKey } from '@/server/platform/security/signing';
 import { type FeedSite, episodeFileName, opensTo, podcastXml, readEpisodes } from './feed';
-import { feedOwner } from './tokens';
+import { FEED_TOKEN, feedOwner } from './tokens';
 
 /**
  * The podcast routes' answers (docs/decisions/062-private-podcast-feeds.md):
@@ -68,6 +68,7 @@ function refused(message: string): Response {
 
 /** The viewer a token stands for: its reader's, or null when it is not a live feed's. */
 async function viewerOfToken(token: string, deps: PodcastDeps): Promise<Viewer | null> {
+  if (!FEED_TOKEN.test(token)) return null; // no database read for what is no token
   const owner = await feedOwner(await (deps.db ?? getDb)(), token);
   return owner ? viewerForUser(owner) : null;
 }
