@@ -97,7 +97,8 @@ async function enclosureOf(
       : file.url;
   // Apple asks for the length in bytes: the content service's, else the stored file's.
   const length = file.fileSize ?? (key ? ((await storage.head(key))?.size ?? 0) : 0);
-  const path = new URL(url, siteUrl).pathname;
+  // An address the service holds that is no URL still gets a feed, with MP3's type.
+  const path = URL.canParse(url, siteUrl) ? new URL(url, siteUrl).pathname : '';
   const type = mediaTypeForKey(key ?? path)?.contentType ?? 'audio/mpeg';
   return { url, length, type };
 }

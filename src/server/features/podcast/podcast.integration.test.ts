@@ -70,6 +70,17 @@ beforeAll(async () => {
     });
   await episode('members-ep', '会員限定の回', MEMBERS_FILE, false, 20);
   await episode('free-ep', '無料公開の回', PUBLIC_FILE, true, 10);
+  // A file on a hosted CMS's CDN (not in this site's storage) is linked where it is.
+  await createContent(db, audios, {
+    id: 'cdn-ep',
+    status: 'publish',
+    body: {
+      title: 'CDN の回',
+      audioFile: { url: 'https://cdn.example.jp/audio/cdn-ep.m4a', fileSize: 4321 },
+      isPublicPreview: true,
+      publishedAt: '2026-11-05T00:00:00.000Z',
+    },
+  });
   await getStorage().put(MEMBERS_FILE, mp3, 'audio/mpeg');
   await getStorage().put(PUBLIC_FILE, mp3, 'audio/mpeg');
   for (const who of Object.values(users)) await addUser(database, who);
@@ -230,6 +241,9 @@ describe('the public feed', () => {
     expect(xml).not.toContain('<itunes:block>');
     expect(xml).toContain(
       `<enclosure url="${SITE}/podcast/episodes/free-ep.mp3" length="${mp3.length}" type="audio/mpeg"/>`,
+    );
+    expect(xml).toContain(
+      '<enclosure url="https://cdn.example.jp/audio/cdn-ep.m4a" length="4321" type="audio/mp4"/>',
     );
   });
 
