@@ -38,6 +38,11 @@ describe('isExemptFromAuthRedirect (SPEC §2 public paths)', () => {
     ['/feed.xml', true],
     ['/newsletter/unsubscribe', true],
     ['/api/newsletter/unsubscribe', true],
+    // Podcast apps never sign in: the feeds, their files and the artwork (decision 062).
+    ['/podcast/feed.xml', true],
+    ['/podcast/AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA/episodes/a.mp3', true],
+    ['/podcast-artwork.png', true],
+    ['/podcasts', false],
   ])('%s is exempt: %s', (path, exempt) => {
     expect(isExemptFromAuthRedirect(path)).toBe(exempt);
   });

@@ -32,6 +32,8 @@ const NEVER_REDIRECTED_FOLDERS = [
   '/api/newsletter',
   '/uploads',
   '/sitemap',
+  // Podcast apps never sign in: the public feed, each reader's (its token) and their files.
+  '/podcast',
 ];
 
 const NEVER_REDIRECTED_FILES: ReadonlySet<string> = new Set([
@@ -43,6 +45,7 @@ const NEVER_REDIRECTED_FILES: ReadonlySet<string> = new Set([
   '/robots.txt',
   '/sitemap.xml',
   '/feed.xml',
+  '/podcast-artwork.png',
   '/opengraph-image.png',
   '/manifest.webmanifest',
 ]);

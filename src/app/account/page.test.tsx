@@ -8,6 +8,7 @@ const server = vi.hoisted(() => ({
   getProfileDetails: vi.fn(),
   billingSummaryFor: vi.fn(),
   readerBillingNotice: vi.fn(),
+  podcastFeedOf: vi.fn(),
 }));
 vi.mock('server-only', () => ({}));
 vi.mock('@/server/features/identity/session', () => ({
@@ -25,6 +26,10 @@ vi.mock('@/server/features/billing/reader-notices', () => ({
 }));
 vi.mock('@/server/platform/db/client', () => ({ getDb: () => Promise.resolve({}) }));
 vi.mock('@/components/account/metadata', () => ({ accountMetadata: () => ({}) }));
+vi.mock('@/components/account/podcast-feed-section', async (importOriginal) => ({
+  ...(await importOriginal<object>()),
+  podcastFeedOf: server.podcastFeedOf,
+}));
 vi.mock('@/server/platform/http/read-flash', () => ({ readFlash: () => Promise.resolve(null) }));
 vi.mock('@/server/features/newsletter/tracking', () => ({
   trackingAllowed: () => Promise.resolve(true),
@@ -47,6 +52,7 @@ beforeEach(() => {
   });
   server.billingSummaryFor.mockResolvedValue({ customerId: null, current: null, trialDays: 0 });
   server.readerBillingNotice.mockResolvedValue(null);
+  server.podcastFeedOf.mockRejectedValue(new Error('no database here'));
 });
 
 describe('/account, the account hub', () => {
@@ -180,5 +186,29 @@ describe('/account, the account hub', () => {
     render(await AccountHubPage());
     expect(screen.getByRole('heading', { level: 1, name: 'アカウント' })).toBeInTheDocument();
     expect(screen.queryByRole('status')).toBeNull();
+  });
+
+  it('shows the reader’s podcast feed: selectable without JavaScript, Apple Podcasts, 「URLを再発行」', async () => {
+    const feedUrl = 'https://axis.example.jp/podcast/abcdefghijklmnopqrstuvwxyz012345/feed.xml';
+    server.podcastFeedOf.mockResolvedValue({ feedUrl, paid: true });
+    render(await AccountHubPage());
+    const section = screen.getByRole('region', { name: 'ポッドキャスト' });
+    const field = within(section).getByLabelText('フィードの URL');
+    expect(field).toHaveValue(feedUrl);
+    expect(field).toHaveAttribute('readonly');
+    expect(within(section).getByRole('link', { name: 'Apple Podcasts で聴く' })).toHaveAttribute(
+      'href',
+      'podcast://axis.example.jp/podcast/abcdefghijklmnopqrstuvwxyz012345/feed.xml',
+    );
+    const reissue = within(section).getByRole('button', { name: 'URLを再発行' }).closest('form');
+    expect(reissue).toHaveAttribute('action', '/api/account/podcast-feed');
+    expect(reissue).toHaveAttribute('method', 'post');
+    expect(section).toHaveTextContent('会員限定の回を含む');
+  });
+
+  it('leaves the podcast section out when the feed cannot be read', async () => {
+    render(await AccountHubPage());
+    expect(screen.queryByRole('region', { name: 'ポッドキャスト' })).toBeNull();
+    expect(screen.getByRole('heading', { level: 1, name: 'アカウント' })).toBeInTheDocument();
   });
 });

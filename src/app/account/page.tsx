@@ -22,6 +22,7 @@ import { listPurchasesOf } from '@/server/features/purchases';
 import { PurchasesList } from './purchases-list';
 import { listGiftsSentBy } from '@/server/features/gift-plans';
 import { GiftsSent } from './gifts-sent';
+import { PodcastFeedSection, podcastFeedOf } from '@/components/account/podcast-feed-section';
 import { OrganizationStanding } from '@/components/organizations/organization-standing';
 import {
   organizationSeat,
@@ -57,20 +58,31 @@ export const metadata = accountMetadata('アカウント', '/account');
 export default async function AccountHubPage() {
   const user = await requireUser('/account');
   const db = await getDb();
-  const [profile, billing, notice, withPassword, flash, purchases, gifts, organization, tracked] =
-    await Promise.all([
-      getProfileDetails(db, user.id),
-      // The hub stays usable when billing records cannot be read; it says so in the plan line.
-      billingSummaryFor(db, user.id).catch(() => null),
-      // The same notice as the banner's of this render (which leaves it to the hub).
-      renderedBillingNotice(user.id),
-      hasPassword(user.id),
-      readFlash(),
-      listPurchasesOf(db, user.id).catch(() => []),
-      listGiftsSentBy(db, user.id).catch(() => []),
-      organizationOf(user).catch(() => null),
-      trackingAllowed(db, user.id),
-    ]);
+  const [
+    profile,
+    billing,
+    notice,
+    withPassword,
+    flash,
+    purchases,
+    gifts,
+    organization,
+    tracked,
+    podcast,
+  ] = await Promise.all([
+    getProfileDetails(db, user.id),
+    // The hub stays usable when billing records cannot be read; it says so in the plan line.
+    billingSummaryFor(db, user.id).catch(() => null),
+    // The same notice as the banner's of this render (which leaves it to the hub).
+    renderedBillingNotice(user.id),
+    hasPassword(user.id),
+    readFlash(),
+    listPurchasesOf(db, user.id).catch(() => []),
+    listGiftsSentBy(db, user.id).catch(() => []),
+    organizationOf(user).catch(() => null),
+    trackingAllowed(db, user.id),
+    podcastFeedOf(user).catch(() => null),
+  ]);
   const plan = billing?.current ? toCurrentPlanView(billing.current) : null;
   const done = doneMessage(flash);
   const partnerId = profile?.partnerId ?? '';
@@ -170,6 +182,7 @@ export default async function AccountHubPage() {
           </Button>
         </form>
       </Section>
+      {podcast ? <PodcastFeedSection {...podcast} /> : null}
       <Section title="保存した記事">
         <LinkList links={[{ href: '/posts/bookmark', label: 'ブックマーク' }]} />
       </Section>

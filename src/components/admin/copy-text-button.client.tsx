@@ -8,7 +8,7 @@ const isBrowser = () => true;
 const isServer = () => false;
 
 /**
- * Copies the text of the element `targetId` (read from the page, so a secret shown there is not
+ * Copies the text of the element `targetId` (a field's value; read from the page, so a secret shown there is not
  * sent a second time in the page's script data). Without JavaScript there is no button: the
  * text is selectable. Where the clipboard is refused (an http address), the text is selected
  * for Ctrl+C instead.
@@ -32,12 +32,15 @@ export function CopyTextButton({
 
   async function copy() {
     const target = document.getElementById(targetId);
-    const text = target?.textContent ?? '';
+    // A read-only field (an address the reader may also select by hand) holds it as its value.
+    const field = target instanceof HTMLInputElement ? target : null;
+    const text = field ? field.value : (target?.textContent ?? '');
     try {
       await navigator.clipboard.writeText(text);
       setStatus(`${what}をコピーしました。`);
     } catch {
-      if (target) window.getSelection()?.selectAllChildren(target);
+      if (field) field.select();
+      else if (target) window.getSelection()?.selectAllChildren(target);
       setStatus(
         `コピーできませんでした。${what}を選択したので、Ctrl+C（Mac は ⌘+C）でコピーしてください。`,
       );

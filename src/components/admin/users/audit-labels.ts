@@ -15,6 +15,8 @@ export const AUDIT_ACTION_LABELS: Record<string, string> = {
   'newsletter-test-sent': 'ニュースレターのテスト送信',
   'newsletter-suppressed': 'ニュースレター配信停止リストへの追加',
   'newsletter-unsuppressed': 'ニュースレター配信停止リストからの削除',
+  'podcast-feed-reissued': 'ポッドキャストのフィード URL の再発行',
+  'podcast-feed-revoked': 'ポッドキャストのフィード URL の無効化（スタッフ）',
   'user-created': 'ユーザー作成',
   'role-changed': '権限の変更',
   'plan-granted': '無償プランの付与',

@@ -25,6 +25,7 @@ import { billingCommands } from './billing-commands';
 import { invoiceCommands } from './invoice-commands';
 import { newsletterCommands } from './newsletter-commands';
 import { organizationCommands } from './organization-commands';
+import { podcastCommands } from './podcast-commands';
 import { transferCommands } from './transfer-commands';
 import { userCommands } from './user-commands';
 
@@ -187,6 +188,7 @@ export const adminCommands: AdminCommand[] = [
   ...invoiceCommands,
   ...organizationCommands,
   ...newsletterCommands,
+  ...podcastCommands,
   ...transferCommands,
   ...backupCommands,
 ];

@@ -8,6 +8,7 @@ import 'server-only';
  */
 export const API_ROUTES: readonly string[] = [
   '/api/account/[flow]',
+  '/api/account/podcast-feed',
   '/api/account/sign-in-link',
   '/api/account/sign-in-with/[provider]',
   '/api/admin/analytics/export',

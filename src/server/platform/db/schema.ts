@@ -22,3 +22,4 @@ export * from './schema/settings'; // site settings changed on the console
 export * from './schema/metered'; // metered reads (free members' monthly allowance)
 export * from './schema/organizations'; // 法人プラン: organisations, their domains, seats, admins, invitations
 export * from './schema/comments'; // readers' comments, their reports, bans and digests
+export * from './schema/podcast'; // private podcast feeds' addresses
