@@ -19,6 +19,7 @@ import { startSandboxRunner } from '@/server/services/billing-sandbox/runner';
 import { makePrivate, restrictUmask, secureDataDir } from '@/server/platform/db/lock';
 import { startScheduler, stopScheduler } from '@/server/features/console';
 import { startGiftRunner, stopGiftRunner } from '@/server/features/gift-plans';
+import { applyOrganizationBillingEvent } from '@/server/features/invoice-billing';
 import {
   followPostPublications,
   startNewsletterSender,
@@ -65,7 +66,7 @@ async function startBilling(db: Db): Promise<void> {
   }
   await syncCatalogue(db);
   await ensureSandboxWebhook(db);
-  startSandboxRunner(db, sandboxDeliveries(db));
+  startSandboxRunner(db, sandboxDeliveries(db, applyOrganizationBillingEvent));
   console.log(`[billing] sandbox (${config.SITE_URL}/billing-sandbox, no real payments)`);
 }
 

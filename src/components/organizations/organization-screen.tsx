@@ -19,13 +19,15 @@ export type ScreenMember = {
   lastSeenAt: Date | null;
 };
 
+/** An invoice of the organisation as the provider has it (dates as ISO strings). */
 export type ScreenInvoice = {
   id: string;
-  number: string | null;
+  number: string;
   status: string;
   total: number;
-  createdAt: Date;
-  paidAt: Date | null;
+  issuedAt: string;
+  dueDate: string | null;
+  paidAt: string | null;
 };
 
 const day = (at: Date) => formatDateJa(at.toISOString());
@@ -151,27 +153,43 @@ const INVOICE_STATUS: Record<string, string> = {
   draft: '作成中',
 };
 
-export function InvoicesSection({ invoices }: { invoices: readonly ScreenInvoice[] }) {
+export function InvoicesSection({
+  invoices,
+  quoteHref,
+}: {
+  invoices: readonly ScreenInvoice[];
+  /** The quote (見積書) of the organisation's plan, when its price is known. */
+  quoteHref?: string | null;
+}) {
   return (
-    <Section title="請求書・領収書">
+    <Section title="請求書">
       {invoices.length === 0 ? (
-        <p className={account.state}>まだ請求書・領収書はありません。</p>
+        <p className={account.state}>まだ請求書はありません。</p>
       ) : (
         <ul className={styles.members}>
           {invoices.map((invoice) => (
             <li key={invoice.id} className={styles.member}>
               <p>
-                {invoice.number ?? invoice.id}・{day(invoice.createdAt)}・{formatYen(invoice.total)}
-                （税込）
+                <a href={`/invoices/${encodeURIComponent(invoice.id)}`}>請求書 {invoice.number}</a>
+                ・{formatDateJa(invoice.issuedAt)}・{formatYen(invoice.total)}（税込）
               </p>
               <p className={styles.meta}>
                 {INVOICE_STATUS[invoice.status] ?? invoice.status}
-                {invoice.paidAt ? `（${day(invoice.paidAt)}）` : ''}
+                {invoice.paidAt
+                  ? `（${formatDateJa(invoice.paidAt)}）`
+                  : invoice.dueDate && invoice.status === 'open'
+                    ? `（お支払期限 ${formatDateJa(invoice.dueDate)}）`
+                    : ''}
               </p>
             </li>
           ))}
         </ul>
       )}
+      {quoteHref ? (
+        <p className={account.state}>
+          <a href={quoteHref}>席を増やす前の見積書（御見積書）を作る</a>
+        </p>
+      ) : null}
     </Section>
   );
 }

@@ -1,0 +1,1 @@
+ALTER TABLE "organizations" ADD COLUMN "overdue_since" timestamp with time zone;
