@@ -36,10 +36,13 @@ export function SeatsSection({
   seats,
   used,
   renewalSeats,
+  change,
 }: {
   seats: number;
   used: number;
   renewalSeats: number | null;
+  /** The form that changes the seats, once the organisation is billed (its subscription). */
+  change?: { organizationId: string; error: string | null; typed: string } | null;
 }) {
   return (
     <Section title="席">
@@ -58,10 +61,38 @@ export function SeatsSection({
         </div>
       </dl>
       <p className={account.state}>
-        {renewalSeats !== null
-          ? `次回の更新から ${renewalSeats} 席になります。`
-          : '席の追加・削減はサイトの運営者にご連絡ください（追加はすぐに、削減は次回の更新から反映されます）。'}
+        {renewalSeats !== null ? `次回の更新から ${renewalSeats} 席になります。` : null}
+        {change
+          ? '席を増やすとすぐに使えるようになり、今期の残りの分を日割りで請求します。減らした席は次回の更新から反映され、それまでは使えます。'
+          : renewalSeats === null
+            ? '席の追加・削減はサイトの運営者にご連絡ください（追加はすぐに、削減は次回の更新から反映されます）。'
+            : null}
       </p>
+      {change ? (
+        <form method="post" action="/api/organization/seats" className={styles.form} noValidate>
+          <input type="hidden" name="org" value={change.organizationId} />
+          <label htmlFor="seats-count">席数</label>
+          <input
+            id="seats-count"
+            name="seats"
+            type="number"
+            inputMode="numeric"
+            min={1}
+            required
+            defaultValue={change.typed || String(renewalSeats ?? seats)}
+            aria-invalid={change.error ? true : undefined}
+            aria-describedby={change.error ? 'seats-count-error' : undefined}
+          />
+          {change.error ? (
+            <p id="seats-count-error" role="alert">
+              {change.error}
+            </p>
+          ) : null}
+          <Button type="submit" color="yellow" height={44}>
+            席数を変更する
+          </Button>
+        </form>
+      ) : null}
     </Section>
   );
 }

@@ -71,6 +71,7 @@ export default async function OrganizationPage({
   const done = doneMessage(flash);
   const failed = failure(flash);
   const inviteFailed = flashFor(flash, 'organization-invite') ?? failed;
+  const seatsFailed = flashFor(flash, 'organization-seats');
   return (
     <AccountPage title="法人プランの管理" lead={<p>{org.name}</p>}>
       {overdue && suspendsAt ? (
@@ -102,7 +103,20 @@ export default async function OrganizationPage({
           />
         </Section>
       ) : null}
-      <SeatsSection seats={org.seats} used={used} renewalSeats={org.renewalSeats} />
+      <SeatsSection
+        seats={org.seats}
+        used={used}
+        renewalSeats={org.renewalSeats}
+        change={
+          org.providerSubscriptionId
+            ? {
+                organizationId: org.id,
+                error: seatsFailed?.fieldErrors.seats ?? null,
+                typed: typedIn(seatsFailed, 'seats') ?? '',
+              }
+            : null
+        }
+      />
       <MembersSection organizationId={org.id} members={members} />
       <InviteSection
         organizationId={org.id}

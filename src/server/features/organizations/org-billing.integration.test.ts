@@ -19,6 +19,7 @@ import {
   settleOrganizationBilling,
   startOrganizationBilling,
 } from '@/server/features/invoice-billing';
+import { organizationSeatsHandler } from '@/server/features/invoice-billing/http';
 import {
   createOrganization,
   organizationById,
@@ -212,6 +213,60 @@ describe('法人プラン billed by invoice', () => {
       });
       const after = await Promise.all(readers.map(paid));
       expect(after.filter(Boolean)).toHaveLength(1);
+    });
+  });
+
+  describe("the organisation's admin changes the seats", () => {
+    const post = (who: AppUser, fields: Record<string, string>) =>
+      organizationSeatsHandler({ db: site.db, viewer: () => Promise.resolve(who) })(
+        new Request('http://localhost:3000/api/organization/seats', {
+          method: 'POST',
+          headers: {
+            origin: 'http://localhost:3000',
+            'content-type': 'application/x-www-form-urlencoded',
+            accept: 'application/json',
+          },
+          body: new URLSearchParams(fields),
+        }),
+      );
+
+    it('its admin adds seats on a prorated invoice; another organisation’s admin and a member get the 404; bad input changes nothing', async () => {
+      const org = await registered('増席株式会社', 2, 'grow.example');
+      const other = await registered('他社株式会社', 2, 'other-co.example');
+      const admin = await reader('admin@grow-hq.example');
+      const otherAdmin = await reader('admin@other-hq.example');
+      await setOrganizationAdmin(site.db, org.id, admin.id, STAFF);
+      await setOrganizationAdmin(site.db, other.id, otherAdmin.id, STAFF);
+      const member = await reader('m@grow.example');
+      expect(await paid(member)).toBe(true);
+
+      expect((await post(otherAdmin, { org: org.id, seats: '9' })).status).toBe(404);
+      expect((await post(member, { org: org.id, seats: '9' })).status).toBe(404);
+      expect((await post(admin, { org: org.id, seats: '0' })).status).toBe(400);
+      expect((await post(admin, { org: org.id, seats: 'many' })).status).toBe(400);
+      const quantity = async () =>
+        (await site.stripe.subscriptions.retrieve(org.providerSubscriptionId!)).items.data[0]
+          ?.quantity;
+      expect(await quantity()).toBe(2);
+
+      expect((await post(admin, { org: org.id, seats: '5' })).status).toBe(200);
+      expect(await quantity()).toBe(5);
+      expect(await organizationById(site.db, org.id)).toMatchObject({
+        seats: 5,
+        renewalSeats: null,
+      });
+      const audits = await site.db
+        .select({ actor: auditEvents.actor, target: auditEvents.target })
+        .from(auditEvents)
+        .where(eq(auditEvents.action, 'billing.seats.changed'));
+      expect(audits).toContainEqual({
+        actor: `user:${admin.id}`,
+        target: `subscription:${org.providerSubscriptionId!}`,
+      });
+
+      expect((await post(admin, { org: org.id, seats: '3' })).status).toBe(200);
+      expect(await quantity()).toBe(3);
+      expect(await organizationById(site.db, org.id)).toMatchObject({ seats: 5, renewalSeats: 3 });
     });
   });
 
