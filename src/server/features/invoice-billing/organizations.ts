@@ -40,8 +40,8 @@ import type { InvoiceDocumentView, InvoiceListEntry } from './views';
  * Makes the organisation's provider customer (its name printed with 御中 on the invoices), and
  * for an invoice-billed one its `send_invoice` subscription of `seats` seats at its plan's price,
  * keeping both ids on the row. Safe to repeat: what exists is kept (a failed start is retried by
- * the next save). A card-billed organisation gets its customer only: its admins pay by card at
- * the checkout the individual plans use (see the amendment of decision 059).
+ * the next save). A card-billed organisation gets its customer only: its card payment is not
+ * wired yet (the amendment of docs/decisions/059-invoice-billing.md says why and how).
  */
 export async function startOrganizationBilling(
   db: Db,
