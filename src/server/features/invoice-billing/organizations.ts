@@ -281,12 +281,20 @@ export async function invoiceForViewer(
   return null;
 }
 
-/** The organisation's sent invoices from the provider, newest first (none before billing starts). */
+/**
+ * The organisation's sent invoices from the provider, newest first (none before billing starts,
+ * or while the provider cannot be reached).
+ */
 export async function organizationInvoiceList(
   db: Db,
   org: { providerCustomerId: string | null },
 ): Promise<InvoiceListEntry[]> {
-  return org.providerCustomerId ? customerInvoices(db, org.providerCustomerId) : [];
+  if (!org.providerCustomerId) return [];
+  // The provider out of reach: the screen still opens, without its invoices this time.
+  return customerInvoices(db, org.providerCustomerId).catch((error: unknown) => {
+    console.warn('[organizations] the invoices could not be read from the provider:', error);
+    return [];
+  });
 }
 
 /** The quote (見積書) page for the organisation's plan and 宛名, when the plan's price is known. */
