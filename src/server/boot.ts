@@ -20,6 +20,7 @@ import { makePrivate, restrictUmask, secureDataDir } from '@/server/platform/db/
 import { startScheduler, stopScheduler } from '@/server/features/console';
 import { startGiftRunner, stopGiftRunner } from '@/server/features/gift-plans';
 import { startCommentDigests, stopCommentDigests } from '@/server/features/comments';
+import { applyOrganizationBillingEvent } from '@/server/features/invoice-billing';
 import {
   followPostPublications,
   startNewsletterSender,
@@ -66,7 +67,7 @@ async function startBilling(db: Db): Promise<void> {
   }
   await syncCatalogue(db);
   await ensureSandboxWebhook(db);
-  startSandboxRunner(db, sandboxDeliveries(db));
+  startSandboxRunner(db, sandboxDeliveries(db, applyOrganizationBillingEvent));
   console.log(`[billing] sandbox (${config.SITE_URL}/billing-sandbox, no real payments)`);
 }
 

@@ -71,10 +71,35 @@ describe("the organisation admin's screen", () => {
         <ReportSection organizationId={ORG} months={['2026-11', '2026-10']} />
       </>,
     );
-    expect(screen.getByText('まだ請求書・領収書はありません。')).toBeTruthy();
+    expect(screen.getByText('まだ請求書はありません。')).toBeTruthy();
     const download = screen.getByRole('button', { name: 'CSV をダウンロード' }).closest('form')!;
     expect(download.getAttribute('method')).toBe('get');
     expect(download.getAttribute('action')).toBe('/api/organization/report');
     expect(screen.getByRole('option', { name: '2026年11月' })).toBeTruthy();
+  });
+
+  it('links each invoice to its printable page, with its due date while open, and the quote', () => {
+    render(
+      <InvoicesSection
+        invoices={[
+          {
+            id: 'in_1',
+            number: 'ABC-0001',
+            status: 'open',
+            total: 33000,
+            issuedAt: '2026-11-01T00:00:00.000Z',
+            dueDate: '2026-12-01T00:00:00.000Z',
+            paidAt: null,
+          },
+        ]}
+        quoteHref="/invoices/quote?price=price_1"
+      />,
+    );
+    const link = screen.getByRole('link', { name: '請求書 ABC-0001' });
+    expect(link.getAttribute('href')).toBe('/invoices/in_1');
+    expect(screen.getByText(/お支払期限 2026年12月1日/)).toBeTruthy();
+    expect(screen.getByRole('link', { name: /見積書/ }).getAttribute('href')).toBe(
+      '/invoices/quote?price=price_1',
+    );
   });
 });

@@ -19,13 +19,15 @@ export type ScreenMember = {
   lastSeenAt: Date | null;
 };
 
+/** An invoice of the organisation as the provider has it (dates as ISO strings). */
 export type ScreenInvoice = {
   id: string;
-  number: string | null;
+  number: string;
   status: string;
   total: number;
-  createdAt: Date;
-  paidAt: Date | null;
+  issuedAt: string;
+  dueDate: string | null;
+  paidAt: string | null;
 };
 
 const day = (at: Date) => formatDateJa(at.toISOString());
@@ -34,10 +36,13 @@ export function SeatsSection({
   seats,
   used,
   renewalSeats,
+  change,
 }: {
   seats: number;
   used: number;
   renewalSeats: number | null;
+  /** The form that changes the seats, once the organisation is billed (its subscription). */
+  change?: { organizationId: string; error: string | null; typed: string } | null;
 }) {
   return (
     <Section title="席">
@@ -56,10 +61,38 @@ export function SeatsSection({
         </div>
       </dl>
       <p className={account.state}>
-        {renewalSeats !== null
-          ? `次回の更新から ${renewalSeats} 席になります。`
-          : '席の追加・削減はサイトの運営者にご連絡ください（追加はすぐに、削減は次回の更新から反映されます）。'}
+        {renewalSeats !== null ? `次回の更新から ${renewalSeats} 席になります。` : null}
+        {change
+          ? '席を増やすとすぐに使えるようになり、今期の残りの分を日割りで請求します。減らした席は次回の更新から反映され、それまでは使えます。'
+          : renewalSeats === null
+            ? '席の追加・削減はサイトの運営者にご連絡ください（追加はすぐに、削減は次回の更新から反映されます）。'
+            : null}
       </p>
+      {change ? (
+        <form method="post" action="/api/organization/seats" className={styles.form} noValidate>
+          <input type="hidden" name="org" value={change.organizationId} />
+          <label htmlFor="seats-count">席数</label>
+          <input
+            id="seats-count"
+            name="seats"
+            type="number"
+            inputMode="numeric"
+            min={1}
+            required
+            defaultValue={change.typed || String(renewalSeats ?? seats)}
+            aria-invalid={change.error ? true : undefined}
+            aria-describedby={change.error ? 'seats-count-error' : undefined}
+          />
+          {change.error ? (
+            <p id="seats-count-error" role="alert">
+              {change.error}
+            </p>
+          ) : null}
+          <Button type="submit" color="yellow" height={44}>
+            席数を変更する
+          </Button>
+        </form>
+      ) : null}
     </Section>
   );
 }
@@ -151,27 +184,43 @@ const INVOICE_STATUS: Record<string, string> = {
   draft: '作成中',
 };
 
-export function InvoicesSection({ invoices }: { invoices: readonly ScreenInvoice[] }) {
+export function InvoicesSection({
+  invoices,
+  quoteHref,
+}: {
+  invoices: readonly ScreenInvoice[];
+  /** The quote (見積書) of the organisation's plan, when its price is known. */
+  quoteHref?: string | null;
+}) {
   return (
-    <Section title="請求書・領収書">
+    <Section title="請求書">
       {invoices.length === 0 ? (
-        <p className={account.state}>まだ請求書・領収書はありません。</p>
+        <p className={account.state}>まだ請求書はありません。</p>
       ) : (
         <ul className={styles.members}>
           {invoices.map((invoice) => (
             <li key={invoice.id} className={styles.member}>
               <p>
-                {invoice.number ?? invoice.id}・{day(invoice.createdAt)}・{formatYen(invoice.total)}
-                （税込）
+                <a href={`/invoices/${encodeURIComponent(invoice.id)}`}>請求書 {invoice.number}</a>
+                ・{formatDateJa(invoice.issuedAt)}・{formatYen(invoice.total)}（税込）
               </p>
               <p className={styles.meta}>
                 {INVOICE_STATUS[invoice.status] ?? invoice.status}
-                {invoice.paidAt ? `（${day(invoice.paidAt)}）` : ''}
+                {invoice.paidAt
+                  ? `（${formatDateJa(invoice.paidAt)}）`
+                  : invoice.dueDate && invoice.status === 'open'
+                    ? `（お支払期限 ${formatDateJa(invoice.dueDate)}）`
+                    : ''}
               </p>
             </li>
           ))}
         </ul>
       )}
+      {quoteHref ? (
+        <p className={account.state}>
+          <a href={quoteHref}>席を増やす前の見積書（御見積書）を作る</a>
+        </p>
+      ) : null}
     </Section>
   );
 }

@@ -15,10 +15,13 @@ import { requireUser } from '@/server/features/identity/session';
 import {
   listMembers,
   organizationById,
-  organizationInvoices,
   organizationsAdministeredBy,
+  seatsSuspended,
 } from '@/server/features/organizations';
+import { organizationInvoiceList, quotePathOf } from '@/server/features/invoice-billing';
 import { getDb } from '@/server/platform/db/client';
+import { formatDateJa } from '@/lib/format';
+import { env } from '@/env';
 import { readFlash } from '@/server/platform/http/read-flash';
 
 export const metadata = accountMetadata('法人プランの管理', '/account/organization');
@@ -55,13 +58,31 @@ export default async function OrganizationPage({
     readFlash(),
   ]);
   if (!org) notFound();
-  const invoices = await organizationInvoices(db, org);
+  const [invoices, quoteHref] = await Promise.all([
+    organizationInvoiceList(db, org),
+    quotePathOf(db, org),
+  ]);
+  const overdue = org.overdueSince;
+  const suspended = seatsSuspended(overdue, new Date());
+  const suspendsAt = overdue
+    ? new Date(overdue.getTime() + env().INVOICE_GRACE_DAYS * 86_400_000)
+    : null;
   const used = members.filter((m) => m.status === 'active').length;
   const done = doneMessage(flash);
   const failed = failure(flash);
   const inviteFailed = flashFor(flash, 'organization-invite') ?? failed;
+  const seatsFailed = flashFor(flash, 'organization-seats');
   return (
     <AccountPage title="法人プランの管理" lead={<p>{org.name}</p>}>
+      {overdue && suspendsAt ? (
+        <Notice tone="error">
+          <p>
+            {suspended
+              ? `お支払期限（${formatDateJa(overdue)}）を過ぎた請求書が未払いのため、メンバーの方はいま有料記事を読めません。ご入金が確認でき次第、すぐに読めるようになります。`
+              : `お支払期限（${formatDateJa(overdue)}）を過ぎた請求書があります。${formatDateJa(suspendsAt)}までにご入金が確認できない場合、メンバーの方は有料記事を読めなくなります。`}
+          </p>
+        </Notice>
+      ) : null}
       {done ? (
         <Notice>
           <p>{done}</p>
@@ -82,14 +103,27 @@ export default async function OrganizationPage({
           />
         </Section>
       ) : null}
-      <SeatsSection seats={org.seats} used={used} renewalSeats={org.renewalSeats} />
+      <SeatsSection
+        seats={org.seats}
+        used={used}
+        renewalSeats={org.renewalSeats}
+        change={
+          org.providerSubscriptionId
+            ? {
+                organizationId: org.id,
+                error: seatsFailed?.fieldErrors.seats ?? null,
+                typed: typedIn(seatsFailed, 'seats') ?? '',
+              }
+            : null
+        }
+      />
       <MembersSection organizationId={org.id} members={members} />
       <InviteSection
         organizationId={org.id}
         error={inviteFailed?.fieldErrors.email ?? null}
         typed={typedIn(inviteFailed, 'email') ?? ''}
       />
-      <InvoicesSection invoices={invoices} />
+      <InvoicesSection invoices={invoices} quoteHref={quoteHref} />
       <ReportSection organizationId={org.id} months={lastMonths(new Date())} />
     </AccountPage>
   );

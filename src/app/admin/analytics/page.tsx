@@ -121,7 +121,7 @@ function HeadlineCards({ report }: { report: BusinessReport }) {
     [
       '法人プランの MRR',
       yen(report.organizations.mrr),
-      `${number(report.organizations.organizations)} 社・${number(report.organizations.seats)} 席（利用中 ${number(report.organizations.used)} 席）。席数 × プランの月額（年額は 12 で割る）で、上の MRR・有料メンバーには含みません`,
+      `${number(report.organizations.organizations)} 社・${number(report.organizations.seats)} 席（利用中 ${number(report.organizations.used)} 席）。請求中で支払いが止まっていない法人のみ。席数 × プランの月額（年額は 12 で割る）で、上の MRR・有料メンバーには含みません`,
     ],
     ['トライアル中', `${number(trials)} 人`, 'まだ支払いのないお試し期間'],
     [

@@ -2,8 +2,9 @@ import { beforeEach, describe, expect, it, vi } from 'vitest';
 import type { AppUser } from '@/server/features/identity/session-user';
 import { appUser } from '@test-support/route-tests';
 
-// An organisation's invoice is shown to the site's admins only (until organisations let their
-// own admins in): anyone else gets the 404 page and its metadata, and the provider is not asked.
+// An organisation's invoice: a visitor is sent to sign in; a signed-in reader gets it only when
+// invoiceForViewer finds it for them (the site's admins, or that organisation's admins: see
+// organizations/org-billing.integration.test.ts), else the 404 page, as for an unknown id.
 
 const state = vi.hoisted(() => ({ user: null as AppUser | null, asked: [] as string[] }));
 vi.mock('next/headers', () => ({ headers: () => Promise.resolve(new Headers()) }));
@@ -13,13 +14,12 @@ vi.mock('@/components/listing/site-metadata', () => ({
   sitePageMetadata: (input: { title: string }) => ({ title: input.title }),
 }));
 vi.mock('@/server/features/invoice-billing', () => ({
-  invoiceDocument: (_db: unknown, id: string) => {
-    state.asked.push(id);
+  invoiceForViewer: (_db: unknown, viewer: AppUser, id: string) => {
+    state.asked.push(`${viewer.id}:${id}`);
     return Promise.resolve(null);
   },
 }));
 
-const { notFoundMetadata } = await import('@/components/system/not-found-metadata');
 const page = await import('./page');
 
 const props = { params: Promise.resolve({ invoiceId: 'in_abc' }) };
@@ -31,23 +31,23 @@ beforeEach(() => {
 });
 
 describe('/invoices/[invoiceId]', () => {
-  it('is the 404 page for a visitor, a member or an editor, without asking the provider', async () => {
-    for (const viewer of [null, appUser('m', 'member', 'm'), appUser('e', 'editor', 'e')]) {
-      state.user = viewer;
-      expect(await page.generateMetadata(props)).toEqual(notFoundMetadata);
-      await expect(page.default(props)).rejects.toMatchObject(notFound);
-    }
+  it('sends a visitor to sign in, without asking the provider', async () => {
+    await expect(page.default(props)).rejects.toMatchObject({
+      digest: expect.stringContaining('/login?next=%2Finvoices%2Fin_abc') as string,
+    });
     expect(state.asked).toEqual([]);
   });
 
-  it('looks the invoice up for an admin, and is the 404 page for an id no invoice has', async () => {
-    state.user = appUser('a', 'admin', 'a');
-    expect(await page.generateMetadata(props)).toEqual({ title: '請求書' });
-    await expect(page.default(props)).rejects.toMatchObject(notFound);
-    expect(state.asked).toEqual(['in_abc']);
+  it('is the 404 page for a reader the invoice is not found for, and for an id no invoice has', async () => {
+    for (const viewer of [appUser('m', 'member', 'm'), appUser('a', 'admin', 'a')]) {
+      state.user = viewer;
+      expect(await page.generateMetadata(props)).toEqual({ title: '請求書' });
+      await expect(page.default(props)).rejects.toMatchObject(notFound);
+    }
+    expect(state.asked).toEqual(['m:in_abc', 'a:in_abc']);
     await expect(
       page.default({ params: Promise.resolve({ invoiceId: 'cus_abc' }) }),
     ).rejects.toMatchObject(notFound);
-    expect(state.asked).toEqual(['in_abc']);
+    expect(state.asked).toEqual(['m:in_abc', 'a:in_abc']);
   });
 });

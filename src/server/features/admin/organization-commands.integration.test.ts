@@ -37,8 +37,11 @@ describe('organisation admin commands', () => {
       billing: 'invoice',
       planKey: 'yearly',
       domains: ['design.example', 'design.example.jp'],
-      providerCustomerId: null,
+      // Its customer at the provider; no subscription here, the catalogue having no such plan.
+      providerCustomerId: expect.stringMatching(/^cus_/) as string,
+      providerSubscriptionId: null,
     });
+    expect(lines.at(-2)).toContain('請求を始められませんでした');
     await database.db
       .insert(user)
       .values({ id: 'hr', name: '人事', email: 'hr@design.example', emailVerified: true });

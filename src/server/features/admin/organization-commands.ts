@@ -6,6 +6,7 @@ import {
   organizationInput,
   setOrganizationAdmin,
 } from '@/server/features/organizations';
+import { settleOrganizationBilling } from '@/server/features/invoice-billing';
 import { type AdminCommand, UsageError, defineCommand } from './command';
 import { emailField } from '@/server/features/identity';
 import { requireUser } from './user-commands';
@@ -49,8 +50,10 @@ const orgCreate = defineCommand({
     if (!parsed.success) throw refused(fieldErrors(parsed.error));
     const made = await createOrganization(database.db, parsed.data, { actor });
     if (!made.ok) throw refused(made.fieldErrors);
+    const unbilled = await settleOrganizationBilling(database.db, made.id, { actor });
     return [
       `法人「${parsed.data.name}」を登録しました（${parsed.data.seats} 席、ドメイン ${parsed.data.domains.join(', ') || 'なし'}、${parsed.data.billing === 'invoice' ? '請求書払い' : 'カード払い'}）。`,
+      ...(unbilled ? [unbilled] : []),
       made.id,
     ];
   },

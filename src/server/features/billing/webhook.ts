@@ -88,6 +88,13 @@ export async function applyClaimedCheckout(db: Db, subscriptionId: string): Prom
   await notifyInvoicePaid(db, synced.after);
 }
 
+/**
+ * What else applies the provider's events, given by whoever wires the webhook (the route and
+ * the sandbox's in-process delivery): 法人プラン's organisations, which this feature cannot
+ * import (they build on it).
+ */
+export type MoreEvents = (db: Db, event: Stripe.Event) => Promise<void>;
+
 async function apply(db: Db, event: Stripe.Event): Promise<void> {
   switch (event.type) {
     case 'checkout.session.completed': {
@@ -176,7 +183,11 @@ async function apply(db: Db, event: Stripe.Event): Promise<void> {
   }
 }
 
-export async function handleBillingWebhook(request: Request, db: Db): Promise<Response> {
+export async function handleBillingWebhook(
+  request: Request,
+  db: Db,
+  more?: MoreEvents,
+): Promise<Response> {
   const signature = request.headers.get('stripe-signature');
   if (!signature) return json(400, { error: '署名（Stripe-Signature）がありません。' });
   const body = await readBodyBytes(request, MAX_BODY_BYTES);
@@ -203,6 +214,7 @@ export async function handleBillingWebhook(request: Request, db: Db): Promise<Re
   }
   try {
     await apply(db, event);
+    await more?.(db, event);
   } catch (error) {
     // The claim is given back: the provider retries, and the handlers are safe to run again.
     await db.delete(billingWebhookEvents).where(eq(billingWebhookEvents.id, event.id));
@@ -258,10 +270,10 @@ async function claimEvent(db: Db, event: Stripe.Event): Promise<'claimed' | 'app
  * webhook URL go to the handler in process (the same signed request the network would carry),
  * so they arrive whatever address the server listens on; any other over the network.
  */
-export function sandboxDeliveries(db: Db): typeof fetch {
+export function sandboxDeliveries(db: Db, more?: MoreEvents): typeof fetch {
   const own = new URL(WEBHOOK_PATH, env().SITE_URL).href;
   return (input, init) => {
     const request = new Request(input, init);
-    return request.url === own ? handleBillingWebhook(request, db) : fetch(request);
+    return request.url === own ? handleBillingWebhook(request, db, more) : fetch(request);
   };
 }

@@ -6,6 +6,7 @@ import type {
   BankAccountView,
   DocumentLineView,
   InvoiceDocumentView,
+  InvoiceListEntry,
   QuoteView,
   TaxSummaryView,
 } from './views';
@@ -137,6 +138,23 @@ export async function invoiceDocument(
     received: Math.min(held, invoice.amount_remaining),
     bankAccount: invoice.status === 'void' ? null : await bankAccountOf(stripe, owner),
   };
+}
+
+/** A customer's sent invoices, newest first, for its admins' list (each links to its page). */
+export async function customerInvoices(db: Db, customerId: string): Promise<InvoiceListEntry[]> {
+  const { stripe } = await billingProvider(db);
+  const page = await stripe.invoices.list({ customer: customerId, limit: 50 });
+  return page.data
+    .filter((invoice) => invoice.collection_method === 'send_invoice' && invoice.status !== 'draft')
+    .map((invoice) => ({
+      id: invoice.id,
+      number: invoice.number ?? invoice.id,
+      status: statusOf(invoice.status),
+      total: invoice.total,
+      issuedAt: iso(invoice.status_transitions.finalized_at ?? invoice.created) ?? '',
+      dueDate: iso(invoice.due_date),
+      paidAt: iso(invoice.status_transitions.paid_at),
+    }));
 }
 
 /** How long a quote is valid for. */

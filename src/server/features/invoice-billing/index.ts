@@ -14,8 +14,23 @@ export {
   startInvoiceSubscription,
   usableSeats,
 } from './subscriptions';
-export type { InvoiceSubscriptionInput, SeatChange } from './subscriptions';
-export { QUOTE_VALID_DAYS, bankAccountOf, invoiceDocument, quoteDocument } from './documents';
+export type { BillingActor, InvoiceSubscriptionInput, SeatChange } from './subscriptions';
+export {
+  QUOTE_VALID_DAYS,
+  bankAccountOf,
+  customerInvoices,
+  invoiceDocument,
+  quoteDocument,
+} from './documents';
 export { invoiceStanding, standingOf } from './standing';
+export {
+  applyOrganizationBillingEvent,
+  billSeatChange,
+  invoiceForViewer,
+  organizationInvoiceList,
+  quotePathOf,
+  settleOrganizationBilling,
+  startOrganizationBilling,
+} from './organizations';
 export type { InvoiceStanding } from './standing';
 export type * from './views';

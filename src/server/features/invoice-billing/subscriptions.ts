@@ -2,7 +2,7 @@ import 'server-only';
 import type Stripe from 'stripe';
 import type { Db } from '@/server/platform/db/client';
 import { billingProvider } from '@/server/features/billing';
-import { type Actor, recordActorAction } from '@/server/platform/audit/audit-log';
+import { type Actor, recordActorAction, recordAudit } from '@/server/platform/audit/audit-log';
 
 /**
  * 請求書払い on the provider (docs/decisions/059-invoice-billing.md): a subscription with
@@ -32,9 +32,22 @@ export type InvoiceSubscriptionInput = {
   seats: number;
   daysUntilDue?: number;
   metadata?: Record<string, string>;
-  /** Who ordered (an organisation's admin): the audit record's actor. */
-  actor: Actor;
+  /** Who ordered (an organisation's admin, or staff): the audit record's actor. */
+  actor: BillingActor;
 };
+
+/** A signed-in user through a request, or staff by name (`cli:…`, `user:…`) as organisations audit. */
+export type BillingActor = Actor | { actor: string; ip?: string | null };
+
+function audit(
+  db: Db,
+  actor: BillingActor,
+  entry: { action: string; target: string; detail: Record<string, unknown> },
+): Promise<void> {
+  return 'userId' in actor
+    ? recordActorAction(db, actor, entry)
+    : recordAudit(db, { actor: actor.actor, ip: actor.ip ?? null, ...entry });
+}
 
 /**
  * Starts an invoice-billed subscription: `active` at once, its first invoice sent and due in
@@ -55,7 +68,7 @@ export async function startInvoiceSubscription(
     metadata: input.metadata ?? {},
   });
   const invoiceId = idOf(subscription.latest_invoice);
-  await recordActorAction(db, input.actor, {
+  await audit(db, input.actor, {
     action: 'billing.invoice_subscription.started',
     target: `subscription:${subscription.id}`,
     detail: { customer: input.customerId, price: input.priceId, seats: input.seats, invoiceId },
@@ -99,7 +112,7 @@ export async function changeSeats(
   subscriptionId: string,
   seats: number,
   now: number,
-  actor: Actor,
+  actor: BillingActor,
 ): Promise<SeatChange> {
   requireSeats(seats);
   const { stripe } = await billingProvider(db);
@@ -119,7 +132,7 @@ export async function changeSeats(
     },
   });
   const invoiceId = adding ? idOf(subscription.latest_invoice) : null;
-  await recordActorAction(db, actor, {
+  await audit(db, actor, {
     action: 'billing.seats.changed',
     target: `subscription:${subscriptionId}`,
     detail: { from: before, to: seats, invoiceId },

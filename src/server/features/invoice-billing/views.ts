@@ -60,3 +60,9 @@ export type QuoteView = {
   issuedAt: string;
   validUntil: string;
 };
+
+/** One line of an organisation's invoice list. */
+export type InvoiceListEntry = Pick<
+  InvoiceDocumentView,
+  'id' | 'number' | 'status' | 'total' | 'issuedAt' | 'dueDate' | 'paidAt'
+>;

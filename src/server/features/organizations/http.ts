@@ -34,7 +34,18 @@ import {
 export const ADMIN_PAGE = '/admin/organizations';
 export const ORG_PAGE = '/account/organization';
 
-export type OrganizationsHttpOptions = ViewerOption & { db?: Db };
+export type OrganizationsHttpOptions = ViewerOption & {
+  db?: Db;
+  /**
+   * After staff save an organisation: its billing (invoice-billing's settleOrganizationBilling,
+   * given by the routes: that feature builds on this one). A sentence when it could not be done.
+   */
+  afterSave?: (
+    db: Db,
+    organizationId: string,
+    actor: { actor: string; ip: string | null },
+  ) => Promise<string | null>;
+};
 
 const UUID = z.uuid();
 
@@ -73,10 +84,12 @@ export function organizationsHandlers(options: OrganizationsHttpOptions = {}) {
       async ({ input, actor, ip }) => {
         const parsed = staffForm(input);
         if (!parsed.success) return refusedFields(fieldErrors(parsed.error));
-        const made = await createOrganization(await database(), parsed.data, { actor, ip });
+        const db = await database();
+        const made = await createOrganization(db, parsed.data, { actor, ip });
         if (!made.ok) return refusedFields(made.fieldErrors);
+        const unbilled = await options.afterSave?.(db, made.id, { actor, ip });
         return doneAnswer(
-          `法人「${parsed.data.name}」を登録しました（ID ${made.id}）。`,
+          `法人「${parsed.data.name}」を登録しました（ID ${made.id}）。${unbilled ?? ''}`,
           ADMIN_PAGE,
         );
       },
@@ -91,10 +104,15 @@ export function organizationsHandlers(options: OrganizationsHttpOptions = {}) {
           if (!UUID.safeParse(id).success) return { ok: false, status: 404 };
           const parsed = staffForm(input);
           if (!parsed.success) return refusedFields(fieldErrors(parsed.error));
-          const saved = await updateOrganization(await database(), id, parsed.data, { actor, ip });
+          const db = await database();
+          const saved = await updateOrganization(db, id, parsed.data, { actor, ip });
           if (!saved) return { ok: false, status: 404 };
           if (!saved.ok) return refusedFields(saved.fieldErrors);
-          return doneAnswer(`法人「${parsed.data.name}」を保存しました。`, ADMIN_PAGE);
+          const unbilled = await options.afterSave?.(db, id, { actor, ip });
+          return doneAnswer(
+            `法人「${parsed.data.name}」を保存しました。${unbilled ?? ''}`,
+            ADMIN_PAGE,
+          );
         },
       )(request),
 

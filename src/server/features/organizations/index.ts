@@ -3,6 +3,7 @@
  * the rest of src/server uses of it (docs/decisions/045-server-tiers.md).
  */
 export { addressDomain, normalizeAllowedDomain } from './domains';
+export { mailAdminsOverdue, mailInvoiceSent } from './mails';
 export { inviteAddress, removeMember } from './members';
 export {
   noteSeatRead,
@@ -12,6 +13,7 @@ export {
   type ReportRow,
 } from './report';
 export { organizationSeat, seatStanding, type SeatReader, type SeatStanding } from './seats';
+export { seatsSuspended } from './standing';
 export {
   applySeatRenewal,
   createOrganization,
@@ -20,7 +22,6 @@ export {
   listOrganizations,
   organizationById,
   organizationInput,
-  organizationInvoices,
   organizationRevenue,
   organizationsAdministeredBy,
   setOrganizationAdmin,

@@ -2,13 +2,28 @@ import 'server-only';
 import { eq } from 'drizzle-orm';
 import { env } from '@/env';
 import type { Db } from '@/server/platform/db/client';
-import { organizationAdmins, user } from '@/server/platform/db/schema';
+import { formatDateJa, formatYen } from '@/lib/format';
+import { organizationAdmins, type organizations, user } from '@/server/platform/db/schema';
 import { sendMail } from '@/server/platform/mail/mailer';
 import { dear, render } from '@/server/platform/mail/templates';
 
-/** The organisations' mails: to its admins when a reader finds no seat, to an invited address. */
+/**
+ * The organisations' mails: to its admins when a reader finds no seat or an invoice is late, to
+ * an invited address, and each sent invoice to the billing contact (the site's own mail, not
+ * the provider's).
+ */
 
-const screen = () => `${env().SITE_URL.replace(/\/+$/, '')}/account/organization`;
+const site = () => env().SITE_URL.replace(/\/+$/, '');
+const screen = () => `${site()}/account/organization`;
+
+const adminsOf = (db: Db, organizationId: string) =>
+  db
+    .select({ email: user.email, name: user.name })
+    .from(organizationAdmins)
+    .innerJoin(user, eq(user.id, organizationAdmins.userId))
+    .where(eq(organizationAdmins.organizationId, organizationId));
+
+type Org = typeof organizations.$inferSelect;
 
 /** Tells each of the organisation's admins that a reader found every seat taken. */
 export async function mailAdminsSeatsFull(
@@ -17,12 +32,7 @@ export async function mailAdminsSeatsFull(
   organizationName: string,
   readerEmail: string,
 ): Promise<void> {
-  const admins = await db
-    .select({ email: user.email, name: user.name })
-    .from(organizationAdmins)
-    .innerJoin(user, eq(user.id, organizationAdmins.userId))
-    .where(eq(organizationAdmins.organizationId, organizationId));
-  for (const admin of admins) {
+  for (const admin of await adminsOf(db, organizationId)) {
     await sendMail(
       db,
       render(admin.email, {
@@ -41,7 +51,7 @@ export async function mailAdminsSeatsFull(
 
 /** Invites an address to the organisation's plan. */
 export async function mailInvite(db: Db, email: string, organizationName: string): Promise<void> {
-  const base = env().SITE_URL.replace(/\/+$/, '');
+  const base = site();
   await sendMail(
     db,
     render(email, {
@@ -56,4 +66,59 @@ export async function mailInvite(db: Db, email: string, organizationName: string
       note: 'このメールに心当たりがない場合は、何もせずに破棄してください。',
     }),
   );
+}
+
+/**
+ * A sent invoice, to the billing contact (or, without one, the organisation's admins), with the
+ * link to its printable page, which its admins open signed in.
+ */
+export async function mailInvoiceSent(db: Db, org: Org, invoiceId: string): Promise<void> {
+  const to = org.billingContactEmail
+    ? [{ email: org.billingContactEmail, name: org.billingContactName }]
+    : await adminsOf(db, org.id);
+  for (const contact of to) {
+    await sendMail(
+      db,
+      render(contact.email, {
+        kind: 'organization-invoice-sent',
+        subject: `${org.name}様 法人プランの請求書を発行しました`,
+        greeting: contact.name ? dear(contact.name) : `${org.addressee}`,
+        paragraphs: [
+          `${org.name}の法人プランの請求書を発行しました。{action}から請求書（適格請求書）をご確認・印刷いただけます（法人の管理者としてログインしてご覧ください）。`,
+          'お支払いは請求書に記載の振込先口座へ、お支払期限までにお振り込みください。',
+        ],
+        action: {
+          label: '請求書を見る',
+          url: `${site()}/invoices/${encodeURIComponent(invoiceId)}`,
+        },
+      }),
+    );
+  }
+}
+
+/**
+ * The first time an invoice is late: each admin is told how much is unpaid and when the seats
+ * stop giving access unless it is paid.
+ */
+export async function mailAdminsOverdue(
+  db: Db,
+  org: Org,
+  amountRemaining: number,
+  suspendsAt: Date,
+): Promise<void> {
+  for (const admin of await adminsOf(db, org.id)) {
+    await sendMail(
+      db,
+      render(admin.email, {
+        kind: 'organization-invoice-overdue',
+        subject: `${org.name}の法人プランの請求書がお支払期限を過ぎています`,
+        greeting: dear(admin.name),
+        paragraphs: [
+          `${org.name}の法人プランの請求書（未払い ${formatYen(amountRemaining)}）がお支払期限を過ぎています。`,
+          `${formatDateJa(suspendsAt)}までにご入金が確認できない場合、メンバーの方は有料記事を読めなくなります（ご入金の確認後すぐに戻ります）。{action}から請求書をご確認ください。`,
+        ],
+        action: { label: '法人プランの管理', url: screen() },
+      }),
+    );
+  }
 }

@@ -7,6 +7,7 @@ import {
   billingPlans,
   mailOutbox,
   organizationMembers,
+  organizations,
   user,
 } from '@/server/platform/db/schema';
 import type { AppUser } from '@/server/features/identity';
@@ -347,7 +348,7 @@ describe('the monthly reading report', () => {
 });
 
 describe('the revenue dashboard', () => {
-  it('counts organisations and seats apart, each seat at its plan’s monthly price', async () => {
+  it('counts billed organisations in good standing apart, each seat at its plan’s monthly price', async () => {
     const plan = {
       productId: 'prod_x',
       name: 'p',
@@ -362,7 +363,21 @@ describe('the revenue dashboard', () => {
         { ...plan, key: 'yearly', priceId: 'price_y', amount: 11000, interval: 'year' },
       ])
       .onConflictDoNothing();
-    const orgs = await listOrganizations(database.db);
+    // Not billed yet (no subscription at the provider): not counted.
+    expect(await organizationRevenue(database.db)).toEqual({
+      organizations: 0,
+      seats: 0,
+      used: 0,
+      mrr: 0,
+    });
+    await database.db.update(organizations).set({ providerSubscriptionId: 'sub_billed' });
+    // One suspended for an invoice unpaid past the grace period: not counted either.
+    const [late] = await listOrganizations(database.db);
+    await database.db
+      .update(organizations)
+      .set({ overdueSince: new Date(Date.now() - 100 * 86_400_000) })
+      .where(eq(organizations.id, late!.id));
+    const orgs = (await listOrganizations(database.db)).filter((o) => o.id !== late!.id);
     const monthly = { monthly: 1100, yearly: 11000 / 12 } as Record<string, number>;
     expect(await organizationRevenue(database.db)).toEqual({
       organizations: orgs.length,
@@ -370,6 +385,9 @@ describe('the revenue dashboard', () => {
       used: orgs.reduce((sum, o) => sum + o.used, 0),
       mrr: Math.round(orgs.reduce((sum, o) => sum + o.seats * monthly[o.planKey]!, 0)),
     });
+    await database.db
+      .update(organizations)
+      .set({ providerSubscriptionId: null, overdueSince: null });
   });
 });
 

@@ -11,6 +11,7 @@ import {
 import { noteAudienceChange } from '@/server/features/audience';
 import { addressDomain } from './domains';
 import { mailAdminsSeatsFull } from './mails';
+import { seatsSuspended } from './standing';
 
 /**
  * Seats (docs/decisions/058-organizations.md). A reader holds one while their membership is
@@ -44,15 +45,19 @@ export async function organizationSeat(
       email: organizationMembers.email,
       status: organizationMembers.status,
       lastSeenAt: organizationMembers.lastSeenAt,
+      // 請求書払い's standing, read with the seat (no query of its own).
+      overdueSince: organizations.overdueSince,
     })
     .from(organizationMembers)
+    .innerJoin(organizations, eq(organizations.id, organizationMembers.organizationId))
     .where(eq(organizationMembers.userId, reader.id));
   const active = rows.find((row) => row.status === 'active');
   if (active) {
     if (active.email === email && reader.emailVerified) {
       if (!active.lastSeenAt || now.getTime() - active.lastSeenAt.getTime() > LAST_SEEN_EVERY_MS)
         await touch(db, active.organizationId, reader.id, now);
-      return true;
+      // An invoice unpaid past the grace period: the seat is kept, but gives no access until paid.
+      return !seatsSuspended(active.overdueSince, now);
     }
     await endSeat(db, active.organizationId, reader.id, 'left', `user:${reader.id}`, null);
   }

@@ -1,11 +1,11 @@
 import 'server-only';
-import { and, asc, desc, eq, inArray, notInArray, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, isNotNull, isNull, notInArray, or, sql } from 'drizzle-orm';
+import { env } from '@/env';
 import { z } from '@/lib/zod';
 import { PLAN_KEYS } from '@/lib/billing/plans';
 import { recordAudit } from '@/server/platform/audit/audit-log';
 import type { Db } from '@/server/platform/db/client';
 import {
-  billingInvoices,
   billingPlans,
   organizationAdmins,
   organizationDomains,
@@ -360,29 +360,19 @@ export async function listMembers(db: Db, organizationId: string): Promise<Membe
   return rows as MemberRow[];
 }
 
-/** The organisation's receipts and invoices, as the provider reported them (billing_invoices). */
-export async function organizationInvoices(db: Db, org: Pick<Organization, 'providerCustomerId'>) {
-  if (!org.providerCustomerId) return [];
-  return db
-    .select({
-      id: billingInvoices.id,
-      number: billingInvoices.number,
-      status: billingInvoices.status,
-      total: billingInvoices.total,
-      createdAt: billingInvoices.createdAt,
-      paidAt: billingInvoices.paidAt,
-    })
-    .from(billingInvoices)
-    .where(eq(billingInvoices.customerId, org.providerCustomerId))
-    .orderBy(desc(billingInvoices.createdAt))
-    .limit(50);
-}
-
 /**
  * Organisations and their seats per plan, for the revenue dashboard: counted apart from the
  * individual plans, each seat at the plan's monthly equivalent (docs/decisions/058-organizations.md).
+ * Only organisations whose billing is current count: billed by a subscription at the provider
+ * (an invoice organisation from its registration, a card one once it has paid at the
+ * checkout), and not suspended for an invoice unpaid past the grace period (a late one within
+ * it still counts: its seats still read).
  */
-export async function organizationRevenue(db: Db): Promise<{
+export async function organizationRevenue(
+  db: Db,
+  now = new Date(),
+  graceDays = env().INVOICE_GRACE_DAYS,
+): Promise<{
   organizations: number;
   seats: number;
   used: number;
@@ -392,11 +382,20 @@ export async function organizationRevenue(db: Db): Promise<{
     .select({
       organizations: sql<number>`count(*)::int`,
       seats: sql<number>`coalesce(sum(${organizations.seats}), 0)::int`,
-      used: sql<number>`(SELECT count(*)::int FROM ${organizationMembers} WHERE ${organizationMembers.status} = 'active')`,
+      used: sql<number>`coalesce(sum((SELECT count(*) FROM ${organizationMembers} WHERE ${organizationMembers.organizationId} = ${organizations.id} AND ${organizationMembers.status} = 'active')), 0)::int`,
       // Each seat at its plan's price per month: a year's price is divided by 12.
       mrr: sql<number>`coalesce(round(sum(${organizations.seats} * ${billingPlans.amount}::numeric / (CASE ${billingPlans.interval} WHEN 'year' THEN 12 ELSE 1 END * ${billingPlans.intervalCount}))), 0)::int`,
     })
     .from(organizations)
-    .leftJoin(billingPlans, eq(billingPlans.key, organizations.planKey));
+    .leftJoin(billingPlans, eq(billingPlans.key, organizations.planKey))
+    .where(
+      and(
+        isNotNull(organizations.providerSubscriptionId),
+        or(
+          isNull(organizations.overdueSince),
+          sql`${organizations.overdueSince} + make_interval(days => ${graceDays}) > ${now.toISOString()}::timestamptz`,
+        ),
+      ),
+    );
   return row ?? { organizations: 0, seats: 0, used: 0, mrr: 0 };
 }

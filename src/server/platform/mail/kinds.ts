@@ -34,6 +34,8 @@ export const MAIL_KIND_LABELS = {
   // 法人プラン (src/server/features/organizations).
   'organization-seats-full': '法人プランの席が不足（法人の管理者宛て）',
   'organization-invite': '法人プランへの招待',
+  'organization-invoice-sent': '法人プランの請求書の発行（請求先ご担当者宛て）',
+  'organization-invoice-overdue': '法人プランの請求書の支払期限超過（法人の管理者宛て）',
   // Forms: to staff, and the sender's acknowledgement.
   'contact-received': 'お問い合わせ（スタッフ宛て）',
   'contact-acknowledged': 'お問い合わせの受付確認',

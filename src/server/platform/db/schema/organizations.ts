@@ -40,6 +40,12 @@ export const organizations = pgTable(
     /** The provider's customer and subscription, once billing has made them. */
     providerCustomerId: text('provider_customer_id'),
     providerSubscriptionId: text('provider_subscription_id'),
+    /**
+     * 請求書払い's standing, from the provider's invoice events: the due date of the oldest
+     * invoice still unpaid past it, null while paid up. The seats stop giving access once
+     * INVOICE_GRACE_DAYS have also passed (docs/decisions/059-invoice-billing.md).
+     */
+    overdueSince: timestamp('overdue_since', { withTimezone: true }),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },

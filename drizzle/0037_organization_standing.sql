@@ -1,0 +1,2 @@
+-- docs/decisions/059-invoice-billing.md (amended): when an organisation's invoice went overdue, for suspending its seats after the grace period.
+ALTER TABLE "organizations" ADD COLUMN "overdue_since" timestamp with time zone;
