@@ -1,6 +1,8 @@
 import 'server-only';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
 
 /** A Node request's headers as web Headers (a session lookup, a fetch API handler). */
 export function webHeaders(req: IncomingMessage): Headers {
@@ -37,4 +39,29 @@ export async function sendWebResponse(response: Response, res: ServerResponse): 
   if (body) headers['content-length'] = String(body.length);
   res.writeHead(response.status, headers);
   res.end(body);
+}
+
+/**
+ * Writes a web Response to a Node response as it streams (a stored file: not read whole), with
+ * the headers it has, its Content-Length included; a HEAD gets the headers alone.
+ */
+export async function streamWebResponse(
+  response: Response,
+  req: IncomingMessage,
+  res: ServerResponse,
+): Promise<void> {
+  const headers: Record<string, string> = {};
+  response.headers.forEach((value, name) => {
+    headers[name] = value;
+  });
+  res.writeHead(response.status, headers);
+  if (!response.body || req.method === 'HEAD') {
+    await response.body?.cancel();
+    res.end();
+    return;
+  }
+  // A client that goes away ends the stream; the file's read stops with it.
+  await pipeline(Readable.fromWeb(response.body as NodeReadableStream<Uint8Array>), res).catch(
+    () => undefined,
+  );
 }

@@ -98,6 +98,30 @@ beforeAll(async () => {
     // A renamed post, as the content service's redirects name it (rename.integration.test.ts).
     moved: (pathname, search) =>
       Promise.resolve(pathname === '/posts/old-slug' ? `/posts/new-slug${search}` : null),
+    // A stored file answered outside the framework, in two chunks, as a file's stream comes.
+    files: (url) =>
+      url.startsWith('/podcast/episodes/')
+        ? (request) => {
+            const range = request.headers.get('range') !== null;
+            const body = new ReadableStream<Uint8Array>({
+              start(controller) {
+                controller.enqueue(new TextEncoder().encode('ID3'));
+                controller.enqueue(new TextEncoder().encode(range ? '' : '-audio'));
+                controller.close();
+              },
+            });
+            return Promise.resolve(
+              new Response(body, {
+                status: range ? 206 : 200,
+                headers: {
+                  'content-type': 'audio/mpeg',
+                  'content-length': range ? '3' : '9',
+                  ...(range ? { 'content-range': 'bytes 0-2/9' } : {}),
+                },
+              }),
+            );
+          }
+        : null,
   };
   server.on('request', (req, res) => handleRequest(site, req, res));
   stopPurging = onContentChange((change) => site.pages?.purge(change));
@@ -114,6 +138,34 @@ afterAll(() => {
 const rendersOf = (path: string) => seen.filter((s) => s.url === path).length;
 
 describe('the request pipeline', () => {
+  it('streams a stored file with its Content-Length, for GET, HEAD and a range', async () => {
+    const before = seen.length;
+    const whole = await fetch(`${base}/podcast/episodes/ep.mp3`);
+    expect([whole.status, whole.headers.get('content-length'), await whole.text()]).toEqual([
+      200,
+      '9',
+      'ID3-audio',
+    ]);
+    const head = await fetch(`${base}/podcast/episodes/ep.mp3`, { method: 'HEAD' });
+    expect([head.status, head.headers.get('content-length'), await head.text()]).toEqual([
+      200,
+      '9',
+      '',
+    ]);
+    const part = await fetch(`${base}/podcast/episodes/ep.mp3`, {
+      headers: { range: 'bytes=0-2' },
+    });
+    expect([part.status, part.headers.get('content-range'), await part.text()]).toEqual([
+      206,
+      'bytes 0-2/9',
+      'ID3',
+    ]);
+    expect(seen.length).toBe(before); // never the framework
+    expect(whole.headers.get('x-request-id')).toBeTruthy(); // and the site's headers
+    await fetch(`${base}/podcast/feed.xml`); // any other path: the framework
+    expect(seen.at(-1)?.url).toBe('/podcast/feed.xml');
+  });
+
   it('hands the framework the client’s address and none of our headers a client sent', async () => {
     const answer = await fetch(`${base}/terms`, {
       headers: {

@@ -23,7 +23,7 @@ import { type PagePolicies, givePagePolicy } from './csp';
 import { answerOutage, answersAtOnce, outageGuard } from './db-outage';
 import type { FrontResponse } from './front-response';
 import { isGiftRequest } from './gift-answer';
-import { sendWebResponse, toWebRequest } from './node-bridge';
+import { sendWebResponse, streamWebResponse, toWebRequest } from './node-bridge';
 import { type MovedLocation, answerBeforePage } from './page-requests';
 import {
   type PageCache,
@@ -69,6 +69,11 @@ export type Site = {
   origin: string;
   /** Where a renamed item's page has moved (the content service's redirects). */
   moved: MovedLocation;
+  /**
+   * Stored files answered outside the framework, which drops a route handler's
+   * Content-Length: the handler for a request's path, or null when the path is none of them.
+   */
+  files?: (url: string) => ((request: Request) => Promise<Response>) | null;
 };
 
 /** One request as the stages see it: the one per-request context. */
@@ -97,6 +102,7 @@ const STAGES: readonly Stage[] = [
   giftAnswer, // a gift link's answer is its reader's alone
   billingSandbox, // a stand-in for a third party: never the framework's
   contentApi, // /api/v1: the content service, without the framework's cost
+  storedFile, // a podcast episode's file, streamed with its length
   cachedPage, // a content page from the cache of its audience
   beforePage, // a page redirected (signed out, renamed), or its one-time message handed on
   readerOpens, // a post page a reader opens: what alone may spend a metered read
@@ -232,6 +238,19 @@ function contentApi(req: IncomingMessage, { site, res }: FrontContext) {
   const contentId = match[2] === undefined ? undefined : decodeURIComponent(match[2]);
   return handleContentApi(request, decodeURIComponent(match[1]!), contentId)
     .then((response) => sendWebResponse(response, res))
+    .then(() => ANSWERED);
+}
+
+/**
+ * A stored file a podcast app fetches: streamed with its Content-Length (a HEAD too), which
+ * podcast apps read for the episode's size and which the framework leaves out.
+ */
+function storedFile(req: IncomingMessage, { site, res }: FrontContext) {
+  if (req.method !== 'GET' && req.method !== 'HEAD') return NEXT;
+  const answer = site.files?.(req.url ?? '/');
+  if (!answer) return NEXT;
+  return answer(toWebRequest(req, site.origin))
+    .then((response) => streamWebResponse(response, req, res))
     .then(() => ANSWERED);
 }
 

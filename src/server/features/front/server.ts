@@ -7,6 +7,7 @@ import { boot } from '@/server/boot';
 import { env } from '@/env';
 import { onContentChange } from '@/server/services/cms/events';
 import { movedLocation } from '@/server/services/cms/redirects';
+import { episodeFileAnswer } from '@/server/features/podcast';
 import { getDb } from '@/server/platform/db/client';
 import { REQUEST_TIMEOUT_MS } from '@/server/platform/http/read-body';
 import { SHUTDOWN_GRACE_MS, onShutdown } from '@/server/platform/lifecycle/shutdown';
@@ -73,6 +74,7 @@ export async function serveSite(options: {
     postPrefixes: dev ? [...POST_PREFIXES, DEVELOPMENT_ENDPOINTS] : POST_PREFIXES,
     origin: `http://${options.hostname ?? 'localhost'}:${options.port}`,
     moved: (pathname, search) => movedLocation(getDb, pathname, search),
+    files: (url) => episodeFileAnswer(url),
   };
   server.on('request', (req, res) => handleRequest(site, req, res));
   // An idle kept-alive connection is closed by whoever waits less: the server waits longer

@@ -138,3 +138,25 @@ export async function privateEpisodeResponse(
 /** GET/HEAD /podcast/episodes/<id>.<ext> */
 export const publicEpisodeResponse = (request: Request, file: string, deps: PodcastDeps = {}) =>
   episodeAnswer(request, ANONYMOUS, file, null, deps);
+
+/**
+ * An episode file's path (`/podcast/episodes/<file>`, `/podcast/<token>/episodes/<file>`) as
+ * the front server answers it, streamed with its Content-Length (src/server/features/front):
+ * its handler, or null for any other path. Only names made of the characters a token and a
+ * file name have (nothing percent-encoded); anything else goes on to the route handlers.
+ */
+const EPISODE_PATH =
+  /^\/podcast\/(?:([A-Za-z0-9_-]{32})\/)?episodes\/([A-Za-z0-9_-]{1,50}\.[a-z0-9]{2,4})(?:\?|$)/;
+
+export function episodeFileAnswer(
+  url: string,
+  deps: PodcastDeps = {},
+): ((request: Request) => Promise<Response>) | null {
+  const match = EPISODE_PATH.exec(url);
+  if (!match) return null;
+  const [, token, file] = match as unknown as [string, string | undefined, string];
+  return (request) =>
+    token === undefined
+      ? publicEpisodeResponse(request, file, deps)
+      : privateEpisodeResponse(request, token, file, deps);
+}

@@ -7,6 +7,7 @@ export { ARTWORK_PATH, PUBLIC_FEED_PATH, feedBase } from './feed';
 export {
   CLOSED_MESSAGE,
   REVOKED_MESSAGE,
+  episodeFileAnswer,
   type PodcastDeps,
   privateEpisodeResponse,
   privateFeedResponse,

@@ -21,6 +21,7 @@ import {
   type PodcastDeps,
   feedTokenFor,
   podcastFeedPost,
+  episodeFileAnswer,
   privateEpisodeResponse,
   privateFeedResponse,
   publicEpisodeResponse,
@@ -307,5 +308,28 @@ describe('what a podcast app gets from a paid member’s feed', () => {
     expect(head.headers.get('content-length')).toBe(String(mp3.length));
     expect(head.headers.get('accept-ranges')).toBe('bytes');
     expect(await head.text()).toBe('');
+  });
+
+  it('is answered by the front server for the file paths only, with the token the path names', async () => {
+    const token = await tokenOf('paid');
+    const get = (path: string) =>
+      episodeFileAnswer(path, deps)?.(new Request(`${SITE}${path}`, { method: 'HEAD' }));
+    expect((await get(`/podcast/${token}/episodes/members-ep.mp3`))?.status).toBe(200);
+    expect((await get(`/podcast/${'A'.repeat(32)}/episodes/members-ep.mp3`))?.status).toBe(403);
+    expect((await get('/podcast/episodes/members-ep.mp3'))?.status).toBe(403);
+    expect((await get('/podcast/episodes/free-ep.mp3'))?.headers.get('content-length')).toBe(
+      String(mp3.length),
+    );
+    // Anything else is the route handlers' (which refuse or render it).
+    for (const other of [
+      '/podcast/feed.xml',
+      `/podcast/${token}/feed.xml`,
+      `/podcast/${token}%41/episodes/members-ep.mp3`,
+      `/podcast/${token.slice(1)}/episodes/members-ep.mp3`,
+      '/podcast/episodes/members-ep.mp3/x',
+      '/podcast/episodes/..%2Fmembers-ep.mp3',
+      '/media/protected/x.mp3',
+    ])
+      expect(episodeFileAnswer(other, deps)).toBeNull();
   });
 });
