@@ -13,7 +13,7 @@ import {
 import { formatDateTime } from '@/lib/format';
 import { failure, flashFor, typedIn, FORM_KEY } from '@/lib/http/form-flash';
 import { type ShownComment, freeMembersWrite, listItemComments } from '@/server/features/comments';
-import { operatorOf } from '@/server/features/operator';
+import { operatorName } from '@/server/features/operator';
 import { getDb } from '@/server/platform/db/client';
 import { readFlash } from '@/server/platform/http/read-flash';
 import { CommentsEnhancer } from './comments-enhancer.client';
@@ -190,7 +190,8 @@ export async function CommentsSection({
     viewer.kind === 'staff' || (viewer.kind === 'member' && (viewer.paid || freeWrite));
   const failed = flashFor(failure(flash), FORM);
   const path = commentItemPath(endpoint, contentId);
-  const operator = operatorOf(env()).name;
+  const config = env();
+  const operator = operatorName(config) ?? config.SITE_NAME;
   return (
     <section id={COMMENTS_ANCHOR} className={styles.block} aria-labelledby="comments-heading">
       <CommentsEnhancer sectionId={COMMENTS_ANCHOR} endpoint={endpoint} contentId={contentId} />

@@ -86,6 +86,7 @@ export const API_ROUTES: readonly string[] = [
   '/api/organization/invite',
   '/api/organization/remove',
   '/api/organization/report',
+  '/api/organization/seats',
   '/api/preview/jobs/[contentId]',
   '/api/v1/[endpoint]',
   '/api/v1/[endpoint]/[contentId]',

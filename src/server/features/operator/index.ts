@@ -2,4 +2,4 @@
  * The operator feature's one entry: what the rest of src/server uses of it
  * (docs/decisions/045-server-tiers.md).
  */
-export { operatorOf, operatorStartRefusal, type Operator } from './operator';
+export { operatorName, operatorOf, operatorStartRefusal, type Operator } from './operator';

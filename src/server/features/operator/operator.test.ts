@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseEnv } from '@/env';
 import { startRefusal } from '@/server/features/billing/start-check';
-import { DEMO_OPERATOR, operatorOf, operatorStartRefusal } from './operator';
+import { DEMO_OPERATOR, operatorName, operatorOf, operatorStartRefusal } from './operator';
 
 const SERVER = { DATABASE_URL: 'postgres://app@db.internal:5432/site' };
 const OPERATOR = {
@@ -38,6 +38,14 @@ describe('operatorStartRefusal', () => {
     expect(operatorStartRefusal(parseEnv(onRequest))).toBeNull();
     const { OPERATOR_NAME: _n, ...nameless } = onRequest;
     expect(operatorStartRefusal(parseEnv(nameless))).toContain('(OPERATOR_NAME)');
+  });
+});
+
+describe('operatorName (the line beside comments)', () => {
+  it('is the configured name, the demo one on the embedded database, else none (never a throw)', () => {
+    expect(operatorName({ OPERATOR_NAME: '株式会社アクシス' } as never)).toBe('株式会社アクシス');
+    expect(operatorName({} as never)).toBe(DEMO_OPERATOR.name);
+    expect(operatorName({ DATABASE_URL: 'postgres://db/axis' } as never)).toBeNull();
   });
 });
 

@@ -79,6 +79,16 @@ export function operatorStartRefusal(config: OperatorSettings): string | null {
 }
 
 /**
+ * The operator's name where a page names who runs the site (beside comments), without the
+ * 特定商取引法 page's strictness: null on a server database without it, which only a test
+ * sees (a start refuses it), and the page names the site instead.
+ */
+export function operatorName(config: OperatorSettings): string | null {
+  if (config.OPERATOR_NAME) return config.OPERATOR_NAME;
+  return config.DATABASE_URL ? null : DEMO_OPERATOR.name;
+}
+
+/**
  * The operator for the 特定商取引法 page. Throws on a server database without the settings:
  * the start refuses that, so it means the check was skipped, and the page must not guess.
  */
