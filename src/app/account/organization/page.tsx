@@ -89,9 +89,13 @@ export default async function OrganizationPage({
       {overdue && suspendsAt ? (
         <Notice tone="error">
           <p>
-            {suspended
-              ? `お支払期限（${formatDateJa(overdue)}）を過ぎた請求書が未払いのため、メンバーの方はいま有料記事を読めません。ご入金が確認でき次第、すぐに読めるようになります。`
-              : `お支払期限（${formatDateJa(overdue)}）を過ぎた請求書があります。${formatDateJa(suspendsAt)}までにご入金が確認できない場合、メンバーの方は有料記事を読めなくなります。`}
+            {org.billing === 'card'
+              ? suspended
+                ? `${formatDateJa(overdue)}の更新料金をカードで決済できなかったため、メンバーの方はいま有料記事を読めません。決済が完了し次第、すぐに読めるようになります。カードの変更はサイトの運営者にご連絡ください。`
+                : `${formatDateJa(overdue)}の更新料金をカードで決済できませんでした（数日おきに自動で再試行します）。${formatDateJa(suspendsAt)}までに決済できない場合、メンバーの方は有料記事を読めなくなります。`
+              : suspended
+                ? `お支払期限（${formatDateJa(overdue)}）を過ぎた請求書が未払いのため、メンバーの方はいま有料記事を読めません。ご入金が確認でき次第、すぐに読めるようになります。`
+                : `お支払期限（${formatDateJa(overdue)}）を過ぎた請求書があります。${formatDateJa(suspendsAt)}までにご入金が確認できない場合、メンバーの方は有料記事を読めなくなります。`}
           </p>
         </Notice>
       ) : null}

@@ -3,11 +3,14 @@ import type Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { useBillingSite } from '@test-support/billing-site';
 import { useDatabase } from '@/server/platform/db/client';
-import { auditEvents, subscriptions, user } from '@/server/platform/db/schema';
+import { auditEvents, mailOutbox, subscriptions, user } from '@/server/platform/db/schema';
 import type { AppUser } from '@/server/features/identity';
 import { viewerForUser } from '@/server/features/access';
 import { handleBillingWebhook } from '@/server/features/billing/webhook';
 import { deliverPendingEvents } from '@/server/services/billing-sandbox/webhooks';
+import { advanceClocklessSubscriptions } from '@/server/services/billing-sandbox/cycle/clock';
+import { attachCard, switchToFailingCard } from '@test-support/billing-sandbox';
+import { env } from '@/env';
 import {
   applyOrganizationBillingEvent,
   applyReturnedCheckout,
@@ -21,6 +24,7 @@ import {
   createOrganization,
   organizationById,
   organizationRevenue,
+  seatsSuspended,
   setOrganizationAdmin,
   type OrganizationInput,
 } from '@/server/features/organizations';
@@ -49,8 +53,9 @@ describe('法人プラン paid by card', () => {
     return viewer.kind === 'member' && viewer.paid;
   };
 
-  const deliver = () =>
+  const deliver = (now = Math.floor(Date.now() / 1000)) =>
     deliverPendingEvents(site.db, {
+      now,
       fetch: (input, init) =>
         handleBillingWebhook(new Request(input, init), site.db, applyOrganizationBillingEvent),
     });
@@ -106,6 +111,8 @@ describe('法人プラン paid by card', () => {
     const id = url.split('/').at(-1)!;
     return site.stripe.checkout.sessions.retrieve(id);
   }
+
+  const attachGoodCard = (customerId: string) => attachCard(site.stripe, customerId);
 
   beforeAll(() => useDatabase(site.database));
   afterAll(() => useDatabase(undefined));
@@ -257,5 +264,53 @@ describe('法人プラン paid by card', () => {
 
     expect((await post('3')).status).toBe(200);
     expect(await organizationById(site.db, org.id)).toMatchObject({ seats: 5, renewalSeats: 3 });
+  });
+
+  describe('a card payment that fails', () => {
+    const settings = env();
+    const grace = settings.INVOICE_GRACE_DAYS;
+    beforeAll(() => {
+      settings.INVOICE_GRACE_DAYS = 0;
+    });
+    afterAll(() => {
+      settings.INVOICE_GRACE_DAYS = grace;
+    });
+
+    it('a renewal declined makes it past_due: late as an unpaid invoice is (admins warned, seats suspended after the grace period), paid again restores it', async () => {
+      const { org, admin } = await registered('延滞カード株式会社', 2, 'card-late.example');
+      const session = await payByCard(admin, org.id);
+      await deliver();
+      const member = await reader('m@card-late.example');
+      expect(await paid(member)).toBe(true);
+
+      await switchToFailingCard(site.stripe, org.providerCustomerId!);
+      const subscription = await site.stripe.subscriptions.retrieve(session.subscription as string);
+      const periodEnd = subscription.items.data[0]!.current_period_end;
+      await advanceClocklessSubscriptions(site.db, periodEnd);
+      await deliver(periodEnd);
+      expect((await site.stripe.subscriptions.retrieve(subscription.id)).status).toBe('past_due');
+      const late = (await organizationById(site.db, org.id))!;
+      expect(late.overdueSince?.getTime()).toBe(periodEnd * 1000);
+      expect(late.providerSubscriptionId).toBe(subscription.id);
+      const mails = await site.db
+        .select({ subject: mailOutbox.subject })
+        .from(mailOutbox)
+        .where(eq(mailOutbox.kind, 'organization-invoice-overdue'));
+      expect(mails.map((m) => m.subject)).toContainEqual(
+        '【AXIS Membership】延滞カード株式会社の法人プランのカードでのお支払いができませんでした',
+      );
+      // Grace 0: its seats stop giving access from the day the charge was due (the sandbox's
+      // clock is a month ahead of ours, so the rule is asked about that day).
+      expect(seatsSuspended(late.overdueSince, new Date(periodEnd * 1000), 0)).toBe(true);
+
+      // The card is replaced and the invoice paid: current again.
+      await site.stripe.invoices.pay(
+        (await site.stripe.subscriptions.retrieve(subscription.id)).latest_invoice as string,
+        { payment_method: (await attachGoodCard(org.providerCustomerId!)).id },
+      );
+      await deliver(periodEnd);
+      expect(await organizationById(site.db, org.id)).toMatchObject({ overdueSince: null });
+      expect((await site.stripe.subscriptions.retrieve(subscription.id)).status).toBe('active');
+    });
   });
 });
