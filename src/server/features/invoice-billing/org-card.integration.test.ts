@@ -264,6 +264,15 @@ describe('法人プラン paid by card', () => {
 
     expect((await post('3')).status).toBe(200);
     expect(await organizationById(site.db, org.id)).toMatchObject({ seats: 5, renewalSeats: 3 });
+
+    // The subscription ends (canceled at the provider): the organisation lets go of it, the
+    // revenue card stops counting it, and its admin may pay again.
+    const before = await organizationRevenue(site.db);
+    await site.stripe.subscriptions.cancel(subscription.id);
+    await deliver();
+    expect((await organizationById(site.db, org.id))?.providerSubscriptionId).toBeNull();
+    expect((await organizationRevenue(site.db)).organizations).toBe(before.organizations - 1);
+    expect((await checkout(admin, org.id)).status).toBe(303);
   });
 
   describe('a card payment that fails', () => {
