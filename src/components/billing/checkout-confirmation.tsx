@@ -13,7 +13,7 @@ import {
 } from './billing-format';
 import styles from './billing.module.css';
 import { CheckoutForm } from './checkout-form.client';
-import { CheckoutSummary } from './checkout-summary';
+import { CheckoutSummary, type SeatsTerms, seatsTotal } from './checkout-summary';
 import screen from './checkout-summary.module.css';
 import { OfferMessage, PageNotice } from './page-notice';
 import type { OfferTerms } from '@/lib/billing/offer-terms';
@@ -51,6 +51,12 @@ export type CheckoutConfirmationProps = {
   offer?: { code: string; terms: OfferTerms } | null;
   /** Why the code the reader came with cannot be used (the regular price is shown). */
   offerMessage?: string | null;
+  /**
+   * 法人プラン: the seats the organisation pays for (no trial, no offer), with `signUp` holding
+   * its checkout form and `back` the way back to its page.
+   */
+  seats?: SeatsTerms;
+  back?: { href: string; label: string };
 };
 
 export const NO_CHARGE_YET =
@@ -66,20 +72,26 @@ export function CheckoutConfirmation({
   signUp,
   offer = null,
   offerMessage = null,
+  seats,
+  back,
 }: CheckoutConfirmationProps) {
   const trial = trialDays > 0;
+  // Seats: every amount below is the seats' total, each seat at the plan's price.
+  const total = seats ? seatsTotal(plan, seats) : plan.amount;
   const firstCharge = formatDate(addDays(now, trialDays));
   const every = renewalEvery(plan.interval, plan.intervalCount);
   const term = contractTerm(plan.interval, plan.intervalCount);
-  const price = planPrice(plan);
+  const price = planPrice({ ...plan, amount: total });
   const rows: { label: string; body: ReactNode }[] = [
     {
       label: '商品（サービス）名',
       body: (
         <>
-          <p>{plan.name}</p>
+          <p>{seats ? `${plan.name}（法人プラン ${seats.count} 席）` : plan.name}</p>
           <p className={styles.small}>
-            会員限定の記事、音声、動画をすべてご利用いただける有料会員プラン（1アカウント）
+            {seats
+              ? `会員限定の記事、音声、動画をすべてご利用いただける有料会員プランを、組織のメンバー ${seats.count} 名までご利用いただけます（1 席 1 名）`
+              : '会員限定の記事、音声、動画をすべてご利用いただける有料会員プラン（1アカウント）'}
           </p>
         </>
       ),
@@ -105,8 +117,13 @@ export function CheckoutConfirmation({
       ) : (
         <>
           <p className={styles.amount}>{price}</p>
+          {seats ? (
+            <p>
+              1 席 {formatYen(plan.amount)} × {seats.count} 席
+            </p>
+          ) : null}
           <p>
-            うち消費税（{CONSUMPTION_TAX_RATE}%） {formatYen(includedTax(plan.amount))}
+            うち消費税（{CONSUMPTION_TAX_RATE}%） {formatYen(includedTax(total))}
           </p>
           {trial ? (
             <p>
@@ -146,7 +163,7 @@ export function CheckoutConfirmation({
       body: (
         <>
           <p>
-            解約されるまで、{term}ごとに自動で更新されます。更新のたびに {formatYen(plan.amount)}
+            解約されるまで、{term}ごとに自動で更新されます。更新のたびに {formatYen(total)}
             （税込）を決済します。
           </p>
           {offer ? (
@@ -174,7 +191,8 @@ export function CheckoutConfirmation({
       body: (
         <>
           <p>
-            料金プランのページの「プランの管理」からいつでも解約でき、次回更新日の前日までに解約すれば次回以降の請求はありません。
+            {seats?.cancel ??
+              '料金プランのページの「プランの管理」からいつでも解約でき、次回更新日の前日までに解約すれば次回以降の請求はありません。'}
           </p>
           {trial ? (
             <p>
@@ -226,7 +244,7 @@ export function CheckoutConfirmation({
         </PageNotice>
       ) : null}
       {/* The terms in brief first: a phone shows them whole above the fold, the form below. */}
-      <CheckoutSummary plan={plan} trialDays={trialDays} now={now} offer={offer} />
+      <CheckoutSummary plan={plan} trialDays={trialDays} now={now} offer={offer} seats={seats} />
       <section aria-label="お申し込み" className={styles.checkoutBox}>
         <p>
           <strong>{NO_CHARGE_YET}</strong>
@@ -238,7 +256,11 @@ export function CheckoutConfirmation({
         </p>
         {signUp ?? <CheckoutForm planKey={plan.key} next={next} offer={offer?.code} />}
         <p className={styles.backLink}>
-          <Link href={plansPath(next, offer?.code)}>プランを選び直す</Link>
+          {back ? (
+            <Link href={back.href}>{back.label}</Link>
+          ) : (
+            <Link href={plansPath(next, offer?.code)}>プランを選び直す</Link>
+          )}
         </p>
       </section>
       <section aria-labelledby="terms-detail" className={styles.section}>

@@ -9,6 +9,8 @@ import {
   ReportSection,
   SeatsSection,
 } from '@/components/organizations/organization-screen';
+import { CardPaymentSection } from '@/components/organizations/card-payment';
+import { planPrice } from '@/components/billing/billing-format';
 import { japanMonthKey } from '@/lib/metered/meter';
 import { doneMessage, failure, flashFor, typedIn } from '@/lib/http/form-flash';
 import { requireUser } from '@/server/features/identity/session';
@@ -18,7 +20,13 @@ import {
   organizationsAdministeredBy,
   seatsSuspended,
 } from '@/server/features/organizations';
-import { organizationInvoiceList, quotePathOf } from '@/server/features/invoice-billing';
+import {
+  applyReturnedCheckout,
+  cardCheckoutPagePath,
+  cardCheckoutTerms,
+  organizationInvoiceList,
+  quotePathOf,
+} from '@/server/features/invoice-billing';
 import { getDb } from '@/server/platform/db/client';
 import { formatDateJa } from '@/lib/format';
 import { env } from '@/env';
@@ -48,19 +56,23 @@ export default async function OrganizationPage({
   const user = await requireUser('/account/organization');
   const db = await getDb();
   const administered = await organizationsAdministeredBy(db, user.id);
-  const asked = (await searchParams).org;
+  const { org: asked, session_id: returned } = await searchParams;
   const chosen =
     typeof asked === 'string' ? administered.find((o) => o.id === asked) : administered[0];
   if (!chosen) notFound();
+  // Back from a card checkout: applied now if the provider says it is paid (the webhook's code).
+  const before = await organizationById(db, chosen.id);
+  if (before && typeof returned === 'string') await applyReturnedCheckout(db, before, returned);
   const [org, members, flash] = await Promise.all([
     organizationById(db, chosen.id),
     listMembers(db, chosen.id),
     readFlash(),
   ]);
   if (!org) notFound();
-  const [invoices, quoteHref] = await Promise.all([
+  const [invoices, quoteHref, card] = await Promise.all([
     organizationInvoiceList(db, org),
     quotePathOf(db, org),
+    org.billing === 'card' && !org.providerSubscriptionId ? cardCheckoutTerms(db, org.id) : null,
   ]);
   const overdue = org.overdueSince;
   const suspended = seatsSuspended(overdue, new Date());
@@ -77,15 +89,28 @@ export default async function OrganizationPage({
       {overdue && suspendsAt ? (
         <Notice tone="error">
           <p>
-            {suspended
-              ? `お支払期限（${formatDateJa(overdue)}）を過ぎた請求書が未払いのため、メンバーの方はいま有料記事を読めません。ご入金が確認でき次第、すぐに読めるようになります。`
-              : `お支払期限（${formatDateJa(overdue)}）を過ぎた請求書があります。${formatDateJa(suspendsAt)}までにご入金が確認できない場合、メンバーの方は有料記事を読めなくなります。`}
+            {org.billing === 'card'
+              ? suspended
+                ? `${formatDateJa(overdue)}の更新料金をカードで決済できなかったため、メンバーの方はいま有料記事を読めません。決済が完了し次第、すぐに読めるようになります。カードの変更はサイトの運営者にご連絡ください。`
+                : `${formatDateJa(overdue)}の更新料金をカードで決済できませんでした（数日おきに自動で再試行します）。${formatDateJa(suspendsAt)}までに決済できない場合、メンバーの方は有料記事を読めなくなります。`
+              : suspended
+                ? `お支払期限（${formatDateJa(overdue)}）を過ぎた請求書が未払いのため、メンバーの方はいま有料記事を読めません。ご入金が確認でき次第、すぐに読めるようになります。`
+                : `お支払期限（${formatDateJa(overdue)}）を過ぎた請求書があります。${formatDateJa(suspendsAt)}までにご入金が確認できない場合、メンバーの方は有料記事を読めなくなります。`}
           </p>
         </Notice>
       ) : null}
       {done ? (
         <Notice>
           <p>{done}</p>
+        </Notice>
+      ) : null}
+      {typeof returned === 'string' && org.billing === 'card' ? (
+        <Notice>
+          <p>
+            {org.providerSubscriptionId
+              ? `カードでのお支払いが完了しました。${org.seats} 席をお使いいただけます。`
+              : 'お支払いを確認しています。反映まで少し時間がかかることがあります。'}
+          </p>
         </Notice>
       ) : null}
       {failed ? (
@@ -102,6 +127,13 @@ export default async function OrganizationPage({
             }))}
           />
         </Section>
+      ) : null}
+      {card?.ok ? (
+        <CardPaymentSection
+          seats={card.seats}
+          price={planPrice({ ...card.plan, amount: card.plan.amount * card.seats })}
+          confirmHref={cardCheckoutPagePath(org.id)}
+        />
       ) : null}
       <SeatsSection
         seats={org.seats}

@@ -5,6 +5,7 @@ import { doneAnswer } from '@/server/platform/http/done-flash';
 import { refusedFields } from '@/server/platform/forms/submit';
 import { type ViewerOption, endpoint } from '@/server/features/identity';
 import { isOrganizationAdmin, organizationById } from '@/server/features/organizations';
+import { cardCheckoutPagePath, startOrganizationCheckout } from './card';
 import { billSeatChange } from './organizations';
 import { MAX_SEATS } from './subscriptions';
 
@@ -49,7 +50,9 @@ export function organizationSeatsHandler(options: ViewerOption & { db?: Db } = {
       const page = `${ORG_PAGE}?org=${encodeURIComponent(before.id)}`;
       if (changed.invoiceId)
         return doneAnswer(
-          `席数を ${input.seats} 席にしました。追加した席の今期分（日割り）の請求書を発行しました。`,
+          before.billing === 'card'
+            ? `席数を ${input.seats} 席にしました。追加した席の今期分（日割り）をカードに請求しました。`
+            : `席数を ${input.seats} 席にしました。追加した席の今期分（日割り）の請求書を発行しました。`,
           page,
         );
       return doneAnswer(
@@ -63,3 +66,35 @@ export function organizationSeatsHandler(options: ViewerOption & { db?: Db } = {
 }
 
 export const organizationSeatsRoute = organizationSeatsHandler();
+
+/**
+ * POST /api/organization/checkout (org) → 303 to the provider's hosted Checkout, where a
+ * card-billed organisation's admin pays its seats (card.ts decides the price and the seats,
+ * never the form). Only that organisation's admins: anyone else gets the bare 404; an
+ * organisation billed by invoice or already paying gets 409 with the reason.
+ */
+export function organizationCheckoutHandler(options: ViewerOption & { db?: Db } = {}) {
+  return endpoint(
+    {
+      name: 'organization-checkout',
+      auth: 'user',
+      input: z.object({ org: z.string().max(100) }),
+      formPage: (input) => (input ? cardCheckoutPagePath(input.org) : ORG_PAGE),
+      maxBytes: 4 * 1024,
+      rateLimit: { name: 'organization-checkout', max: 20, windowMs: 60 * 60 * 1000 },
+      viewer: options.viewer,
+    },
+    async ({ input, user, ip }) => {
+      const db = options.db ?? (await getDb());
+      if (!(await isOrganizationAdmin(db, input.org, user.id))) return { ok: false, status: 404 };
+      const started = await startOrganizationCheckout(db, input.org, { userId: user.id, ip });
+      if (!started.ok) return started;
+      return new Response(null, {
+        status: 303,
+        headers: { location: started.url, 'cache-control': 'no-store' },
+      });
+    },
+  );
+}
+
+export const organizationCheckoutRoute = organizationCheckoutHandler();

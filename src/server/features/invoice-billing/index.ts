@@ -25,6 +25,7 @@ export {
 export { invoiceStanding, standingOf } from './standing';
 export {
   applyOrganizationBillingEvent,
+  applyReturnedCheckout,
   billSeatChange,
   invoiceForViewer,
   organizationInvoiceList,
@@ -32,5 +33,12 @@ export {
   settleOrganizationBilling,
   startOrganizationBilling,
 } from './organizations';
+export {
+  cardCheckoutPagePath,
+  cardCheckoutTerms,
+  organizationPagePath,
+  startOrganizationCheckout,
+} from './card';
+export type { CardCheckoutTerms } from './card';
 export type { InvoiceStanding } from './standing';
 export type * from './views';

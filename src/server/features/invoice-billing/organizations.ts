@@ -1,5 +1,5 @@
 import 'server-only';
-import { and, eq } from 'drizzle-orm';
+import { and, eq, isNull } from 'drizzle-orm';
 import type Stripe from 'stripe';
 import { env } from '@/env';
 import { recordAudit } from '@/server/platform/audit/audit-log';
@@ -40,8 +40,8 @@ import type { InvoiceDocumentView, InvoiceListEntry } from './views';
  * Makes the organisation's provider customer (its name printed with 御中 on the invoices), and
  * for an invoice-billed one its `send_invoice` subscription of `seats` seats at its plan's price,
  * keeping both ids on the row. Safe to repeat: what exists is kept (a failed start is retried by
- * the next save). A card-billed organisation gets its customer only: its card payment is not
- * wired yet (the amendment of docs/decisions/059-invoice-billing.md says why and how).
+ * the next save). A card-billed organisation gets its customer only: its admin pays by card
+ * through the hosted Checkout (card.ts), whose subscription its events keep here.
  */
 export async function startOrganizationBilling(
   db: Db,
@@ -93,8 +93,9 @@ export async function startOrganizationBilling(
 /**
  * Bills a change of seats: `seats` from now on (more: at once, prorated and invoiced now; fewer:
  * from the renewal, the paid ones usable until then). The row follows the provider
- * (syncSeats), so that the seat rule counts the seats paid for. Nothing for an organisation
- * without a subscription (card billing not yet paid, or its billing not started).
+ * (syncSeats), so that the seat rule counts the seats paid for. Added seats of a card
+ * organisation are charged on its card at once. Nothing for an organisation without a
+ * subscription (card checkout not yet paid, or its billing not started).
  */
 export async function billSeatChange(
   db: Db,
@@ -176,32 +177,143 @@ async function syncSeats(
 const customerOf = (object: { customer?: string | { id: string } | null }) =>
   typeof object.customer === 'string' ? object.customer : (object.customer?.id ?? null);
 
+const idOf = (value: string | { id: string } | null | undefined) =>
+  typeof value === 'string' ? value : (value?.id ?? null);
+
+/** Subscription statuses of a card organisation that pays (or is being asked to). */
+export const RUNNING_CARD_STATUSES: readonly string[] = ['active', 'trialing', 'past_due'];
+
+/**
+ * Keeps a card subscription on the card organisation it was paid for, once: only one of this
+ * organisation's customer (the provider's own record, not what a page or an event's metadata
+ * claims about who paid), made by its checkout (`metadata.organization_id` is this organisation),
+ * running, while the organisation has none. Anything else changes nothing (answers false). The
+ * seats then follow the subscription's quantity, as an invoice organisation's do.
+ */
+export async function attachCardSubscription(
+  db: Db,
+  org: typeof organizations.$inferSelect,
+  subscriptionId: string,
+  now = new Date(),
+): Promise<boolean> {
+  if (org.billing !== 'card' || org.providerSubscriptionId || !org.providerCustomerId) return false;
+  const { stripe } = await billingProvider(db);
+  const subscription = await stripe.subscriptions.retrieve(subscriptionId).catch(() => null);
+  if (
+    !subscription ||
+    idOf(subscription.customer) !== org.providerCustomerId ||
+    subscription.metadata.organization_id !== org.id ||
+    !RUNNING_CARD_STATUSES.includes(subscription.status)
+  )
+    return false;
+  const kept = await db
+    .update(organizations)
+    .set({ providerSubscriptionId: subscription.id })
+    .where(and(eq(organizations.id, org.id), isNull(organizations.providerSubscriptionId)))
+    .returning({ id: organizations.id });
+  if (kept.length === 0) return false;
+  await recordAudit(db, {
+    actor: 'billing:webhook',
+    action: 'billing.organization_card.started',
+    target: `organization:${org.id}`,
+    detail: {
+      subscription: subscription.id,
+      seats: subscription.items.data[0]?.quantity ?? null,
+    },
+  });
+  await syncSeats(db, org.id, subscription, now, 'billing:webhook');
+  return true;
+}
+
+/**
+ * A card checkout the admin has just come back from (its `session_id` on the organisation's
+ * page): applied at once, by the webhook's own code, if the provider reports it complete for
+ * this organisation's customer, so that the admin need not wait for the event.
+ */
+export async function applyReturnedCheckout(
+  db: Db,
+  org: typeof organizations.$inferSelect,
+  sessionId: string,
+): Promise<boolean> {
+  if (!/^cs_[A-Za-z0-9_]{1,200}$/.test(sessionId) || !org.providerCustomerId) return false;
+  const { stripe } = await billingProvider(db);
+  const session = await stripe.checkout.sessions.retrieve(sessionId).catch(() => null);
+  const subscriptionId = idOf(session?.subscription);
+  if (session?.status !== 'complete' || idOf(session.customer) !== org.providerCustomerId)
+    return false;
+  return subscriptionId ? attachCardSubscription(db, org, subscriptionId) : false;
+}
+
 /**
  * The provider's events about an organisation's customer (the billing webhook passes every
  * event here, docs/decisions/059-invoice-billing.md): `invoice.sent` mails the invoice to the
- * billing contact; every invoice and subscription event re-reads the organisation's standing
- * (late, suspended, paid up) and a subscription event its seats. Anything else: nothing.
+ * billing contact; a card organisation's completed checkout (or its subscription's first event)
+ * keeps the subscription on it; every invoice and subscription event re-reads the organisation's
+ * standing (late, suspended, paid up) and a subscription event its seats; a card
+ * subscription's end lets go of it. Anything else: nothing.
  */
 export async function applyOrganizationBillingEvent(db: Db, event: Stripe.Event): Promise<void> {
-  if (!event.type.startsWith('invoice.') && !event.type.startsWith('customer.subscription.'))
+  const checkout = event.type === 'checkout.session.completed';
+  if (
+    !checkout &&
+    !event.type.startsWith('invoice.') &&
+    !event.type.startsWith('customer.subscription.')
+  )
     return;
-  const object = event.data.object as { customer?: string | { id: string } | null; id?: string };
+  const object = event.data.object as {
+    customer?: string | { id: string } | null;
+    id?: string;
+    subscription?: string | { id: string } | null;
+  };
   const customerId = customerOf(object);
   if (!customerId) return;
-  const [org] = await db
+  const [found] = await db
     .select()
     .from(organizations)
     .where(eq(organizations.providerCustomerId, customerId));
-  if (!org) return;
+  if (!found) return;
+  let org = found;
   // The event's own time when it is later than ours (a sandbox clock moved ahead).
   const now = new Date(Math.max(Date.now(), event.created * 1000));
+  const subscriptionEvent = event.type.startsWith('customer.subscription.');
+  const cardSubscription = checkout ? idOf(object.subscription) : subscriptionEvent && object.id;
+  if (cardSubscription && org.billing === 'card' && !org.providerSubscriptionId) {
+    if (!(await attachCardSubscription(db, org, cardSubscription, now))) return;
+    org = (await db.select().from(organizations).where(eq(organizations.id, org.id)))[0] ?? org;
+  }
   if (event.type === 'invoice.sent' && object.id) await mailInvoiceSent(db, org, object.id);
-  if (event.type.startsWith('customer.subscription.') && object.id === org.providerSubscriptionId) {
+  if (subscriptionEvent && object.id === org.providerSubscriptionId) {
     const { stripe } = await billingProvider(db);
     const subscription = await stripe.subscriptions.retrieve(object.id);
+    if (org.billing === 'card' && !RUNNING_CARD_STATUSES.includes(subscription.status)) {
+      await releaseCardSubscription(db, org, subscription);
+      return;
+    }
     await syncSeats(db, org.id, subscription, now, 'billing:webhook');
   }
   await refreshStanding(db, org, now);
+}
+
+/**
+ * A card organisation's subscription has ended (canceled, or unpaid after the provider's
+ * retries): the organisation no longer pays by card, so its admin may pay again, and the revenue
+ * card stops counting it. Its seats stay as staff set them (staff decide whether it goes on).
+ */
+async function releaseCardSubscription(
+  db: Db,
+  org: typeof organizations.$inferSelect,
+  subscription: Stripe.Subscription,
+): Promise<void> {
+  await db
+    .update(organizations)
+    .set({ providerSubscriptionId: null, overdueSince: null })
+    .where(eq(organizations.id, org.id));
+  await recordAudit(db, {
+    actor: 'billing:webhook',
+    action: 'billing.organization_card.ended',
+    target: `organization:${org.id}`,
+    detail: { subscription: subscription.id, status: subscription.status },
+  });
 }
 
 /**

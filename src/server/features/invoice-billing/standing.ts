@@ -43,7 +43,11 @@ export function standingOf(
   };
 }
 
-/** The customer's standing now, from its open sent invoices on the provider. */
+/**
+ * The customer's standing now, from its open invoices on the provider: a sent invoice past its
+ * due date, or a card payment that failed (a card organisation's, its subscription `past_due`
+ * while the provider retries), counted from the day the charge was due.
+ */
 export async function invoiceStanding(
   db: Db,
   customerId: string,
@@ -53,12 +57,16 @@ export async function invoiceStanding(
   const { stripe } = await billingProvider(db);
   const open: { id: string; dueDate: number | null; amountRemaining: number }[] = [];
   for await (const invoice of stripe.invoices.list({ customer: customerId, status: 'open' })) {
-    if (invoice.collection_method !== 'send_invoice') continue;
-    open.push({
-      id: invoice.id,
-      dueDate: invoice.due_date,
-      amountRemaining: invoice.amount_remaining,
-    });
+    const dueDate =
+      invoice.collection_method === 'send_invoice'
+        ? invoice.due_date
+        : // A card's charge that failed and is still being retried (its subscription past_due):
+          // late from the day it was due. An abandoned first charge is not retried: left out.
+          invoice.attempted && invoice.next_payment_attempt !== null
+          ? (invoice.status_transitions.finalized_at ?? invoice.created)
+          : null;
+    if (dueDate === null) continue;
+    open.push({ id: invoice.id, dueDate, amountRemaining: invoice.amount_remaining });
   }
   return standingOf(open, graceDays, now);
 }

@@ -97,8 +97,8 @@ export async function mailInvoiceSent(db: Db, org: Org, invoiceId: string): Prom
 }
 
 /**
- * The first time an invoice is late: each admin is told how much is unpaid and when the seats
- * stop giving access unless it is paid.
+ * The first time an invoice is late (or a card organisation's renewal charge has failed): each
+ * admin is told how much is unpaid and when the seats stop giving access unless it is paid.
  */
 export async function mailAdminsOverdue(
   db: Db,
@@ -111,12 +111,23 @@ export async function mailAdminsOverdue(
       db,
       render(admin.email, {
         kind: 'organization-invoice-overdue',
-        subject: `${org.name}の法人プランの請求書がお支払期限を過ぎています`,
-        greeting: dear(admin.name),
-        paragraphs: [
-          `${org.name}の法人プランの請求書（未払い ${formatYen(amountRemaining)}）がお支払期限を過ぎています。`,
-          `${formatDateJa(suspendsAt)}までにご入金が確認できない場合、メンバーの方は有料記事を読めなくなります（ご入金の確認後すぐに戻ります）。{action}から請求書をご確認ください。`,
-        ],
+        ...(org.billing === 'card'
+          ? {
+              subject: `${org.name}の法人プランのカードでのお支払いができませんでした`,
+              greeting: dear(admin.name),
+              paragraphs: [
+                `${org.name}の法人プランの更新料金（${formatYen(amountRemaining)}）を登録のカードで決済できませんでした。決済は数日おきに自動で再試行されます。`,
+                `${formatDateJa(suspendsAt)}までに決済できない場合、メンバーの方は有料記事を読めなくなります（決済の完了後すぐに戻ります）。カードの有効期限や利用枠をご確認のうえ、カードを変更する場合はサイトの運営者にご連絡ください。`,
+              ],
+            }
+          : {
+              subject: `${org.name}の法人プランの請求書がお支払期限を過ぎています`,
+              greeting: dear(admin.name),
+              paragraphs: [
+                `${org.name}の法人プランの請求書（未払い ${formatYen(amountRemaining)}）がお支払期限を過ぎています。`,
+                `${formatDateJa(suspendsAt)}までにご入金が確認できない場合、メンバーの方は有料記事を読めなくなります（ご入金の確認後すぐに戻ります）。{action}から請求書をご確認ください。`,
+              ],
+            }),
         action: { label: '法人プランの管理', url: screen() },
       }),
     );

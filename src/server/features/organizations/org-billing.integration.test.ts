@@ -131,7 +131,7 @@ describe('法人プラン billed by invoice', () => {
       );
     });
 
-    it('a card organisation gets its customer only (its card payment is not wired: decision 059)', async () => {
+    it('a card organisation gets its customer only at registration (its admin then pays by card: org-card.integration.test.ts)', async () => {
       const made = await createOrganization(
         site.db,
         { ...input('カード株式会社', 2, 'card.example'), billing: 'card' },

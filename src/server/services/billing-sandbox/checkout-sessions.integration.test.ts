@@ -135,9 +135,9 @@ describe('billing sandbox checkout sessions and the checkout page', () => {
           /recurring price/,
         ],
         [
-          { line_items: [{ price: pages.monthly.id, quantity: 2 }] },
+          { line_items: [{ price: pages.monthly.id, quantity: 0 }] },
           'line_items[0][quantity]',
-          /1/,
+          /greater than or equal to 1/,
         ],
         [
           {
@@ -311,6 +311,34 @@ describe('billing sandbox checkout sessions and the checkout page', () => {
           `href="https://axis.example.jp/membership/welcome?session_id=${session.id}"`,
         ],
       });
+    });
+
+    it('sells seats: quantity 3 is charged unit × 3, on the item and the invoice line', async () => {
+      const session = await checkoutSession({
+        line_items: [{ price: pages.monthly.id, quantity: 3 }],
+      });
+      expect(session).toMatchObject({ amount_subtotal: 3300, amount_total: 3300 });
+      expect(session.total_details?.amount_tax).toBe(300);
+      const items = await pages.stripe.checkout.sessions.listLineItems(session.id);
+      expect(items.data[0]).toMatchObject({
+        quantity: 3,
+        amount_subtotal: 3300,
+        amount_total: 3300,
+      });
+      const shown = await pages.fetchPage(pathOf(session.url));
+      await expectSandboxPage(shown, { shows: ['3 席', '¥3,300'] });
+
+      expect(
+        (await pages.postForm(pathOf(session.url), cardFields('4242 4242 4242 4242'))).status,
+      ).toBe(303);
+      const completed = await pages.stripe.checkout.sessions.retrieve(session.id, {
+        expand: ['subscription'],
+      });
+      const subscription = completed.subscription as Stripe.Subscription;
+      expect(subscription.items.data[0]).toMatchObject({ quantity: 3 });
+      const invoice = await pages.stripe.invoices.retrieve(completed.invoice as string);
+      expect(invoice).toMatchObject({ status: 'paid', amount_paid: 3300 });
+      expect(invoice.lines.data[0]).toMatchObject({ quantity: 3, amount: 3300 });
     });
 
     it('makes a new customer from customer_email each time, as Stripe does in subscription mode', async () => {

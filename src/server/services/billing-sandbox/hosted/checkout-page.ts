@@ -66,7 +66,8 @@ async function checkoutDocument(db: Db, session: SandboxObject, state: CardFormS
       : null;
   const email = session.customer_email ?? customer?.email;
   const now = customer ? await customerNow(db, customer) : nowSeconds();
-  const dueToday = trialDays ? 0 : grossAmountOf(price, terms.amountDiscount).total;
+  const { quantity } = terms;
+  const dueToday = trialDays ? 0 : grossAmountOf(price, terms.amountDiscount, quantity).total;
   const currency = String(price.currency);
   const cancelUrl = typeof session.cancel_url === 'string' ? session.cancel_url : null;
   return page(
@@ -79,7 +80,7 @@ async function checkoutDocument(db: Db, session: SandboxObject, state: CardFormS
           <dt>プラン</dt>
           <dd>${await productNameOf(db, price)}</dd>
           <dt>料金</dt>
-          <dd>${priceLabel(price)}</dd>
+          <dd>${priceLabel(price)}${quantity > 1 && ` × ${quantity} 席`}</dd>
           ${
             trialDays !== null &&
             html`<dt>無料体験</dt>
@@ -199,6 +200,7 @@ async function payWithCard(db: Db, origin: string, id: string, card: CardInput):
       metadata: terms.subscriptionMetadata,
       cancelAtPeriodEnd: false,
       redemption,
+      quantity: terms.quantity,
     });
     const invoiceId = String(subscription.latest_invoice);
     const intent = await paymentIntentStateOf(tx, invoiceId);

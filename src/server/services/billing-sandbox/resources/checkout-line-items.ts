@@ -12,7 +12,8 @@ import {
 import type { Params } from '../params';
 
 /**
- * A Checkout Session's one line item: `line_items[0][price]` (an existing price) or, in
+ * A Checkout Session's one line item: `line_items[0][price]` (an existing price; in
+ * `subscription` mode of any `quantity`, the subscription's seats) or, in
  * `payment` mode, `line_items[0][price_data]` (an inline one-time price, made with its product
  * when the session is made, as Stripe makes them), its amounts with consumption tax, and the
  * `item` object `listLineItems` answers.
@@ -25,11 +26,15 @@ const TAX_BEHAVIORS = ['inclusive', 'exclusive', 'unspecified'] as const;
 const PRICE_PARAM = 'line_items[0][price]';
 
 /**
- * A price's amount with consumption tax, and the tax in it (JPY prices are tax-inclusive),
- * less `discount`: the tax is on what is charged.
+ * A price's amount (times `quantity`) with consumption tax, and the tax in it (JPY prices are
+ * tax-inclusive), less `discount`: the tax is on what is charged.
  */
-export function grossAmountOf(price: SandboxObject, discount = 0): { total: number; tax: number } {
-  const amount = (price.unit_amount as number) - discount;
+export function grossAmountOf(
+  price: SandboxObject,
+  discount = 0,
+  quantity = 1,
+): { total: number; tax: number } {
+  const amount = (price.unit_amount as number) * quantity - discount;
   if (price.tax_behavior === 'exclusive') {
     const tax = taxOf(amount, 'exclusive');
     return { total: amount + tax, tax };
@@ -37,21 +42,26 @@ export function grossAmountOf(price: SandboxObject, discount = 0): { total: numb
   return { total: amount, tax: taxOf(amount, 'inclusive') };
 }
 
-export function lineItemOf(price: SandboxObject, description: string, discount: number): LineItem {
-  const { total, tax } = grossAmountOf(price, discount);
+export function lineItemOf(
+  price: SandboxObject,
+  description: string,
+  discount: number,
+  quantity = 1,
+): LineItem {
+  const { total, tax } = grossAmountOf(price, discount, quantity);
   return {
     id: newObjectId('li'),
     object: 'item',
     adjustable_quantity: null,
     amount_discount: discount,
-    amount_subtotal: price.unit_amount,
+    amount_subtotal: (price.unit_amount as number) * quantity,
     amount_tax: tax,
     amount_total: total,
     currency: price.currency,
     description,
     metadata: {},
     price,
-    quantity: 1,
+    quantity,
   };
 }
 

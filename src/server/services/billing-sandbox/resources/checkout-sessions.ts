@@ -92,6 +92,8 @@ export type CheckoutTerms = {
   discount: DiscountIds | null;
   /** The first charge's reduction (0 in a trial or without a discount). */
   amountDiscount: number;
+  /** The line's quantity: the subscription's seats (1 in `payment` mode). */
+  quantity: number;
   /** `payment` mode: what the PaymentIntent is made with. */
   paymentIntentData: PaymentIntentData;
   konbiniDays: number;
@@ -197,8 +199,11 @@ function expiryOf(expiresAtParam: number | undefined, created: number): number {
   return expiresAt;
 }
 
-/** The line item's shape: one item, quantity 1. */
-function checkLineItem(item: LineItemParams): void {
+/** The subscription item's bounds (as `items[0][quantity]` on create). */
+const MAX_QUANTITY = 100_000;
+
+/** The line item's shape: one item; quantity 1 in `payment` mode, seats in `subscription` mode. */
+function checkLineItem(item: LineItemParams, mode: 'payment' | 'subscription'): void {
   if (!item.present) throw missingParam('line_items');
   if (item.price !== undefined && item.priceData !== undefined) {
     throw invalidRequest(
@@ -210,9 +215,21 @@ function checkLineItem(item: LineItemParams): void {
     throw missingParam('line_items[0][price]');
   }
   if (item.quantity === undefined) throw missingParam('line_items[0][quantity]');
-  if (item.quantity !== 1) {
+  if (item.quantity < 1) {
     throw invalidRequest(
-      'The billing sandbox keeps one item per Checkout Session: quantity must be 1.',
+      'This value must be greater than or equal to 1.',
+      'line_items[0][quantity]',
+    );
+  }
+  if (mode === 'subscription' && item.quantity > MAX_QUANTITY) {
+    throw invalidRequest(
+      `This value must be less than or equal to ${MAX_QUANTITY}.`,
+      'line_items[0][quantity]',
+    );
+  }
+  if (mode === 'payment' && item.quantity !== 1) {
+    throw invalidRequest(
+      'The billing sandbox sells one item per Checkout Session in payment mode: quantity must be 1.',
       'line_items[0][quantity]',
     );
   }
@@ -267,7 +284,8 @@ async function create(context: SiteRouteContext): Promise<SandboxObject> {
   } else {
     refusePaymentModeParams(paymentMode);
   }
-  checkLineItem(item);
+  checkLineItem(item, mode);
+  const quantity = item.quantity ?? 1;
   checkCustomerParams(customerId, customerEmail);
   const created = nowSeconds();
   const expiresAt = expiryOf(expiresAtParam, created);
@@ -287,12 +305,16 @@ async function create(context: SiteRouteContext): Promise<SandboxObject> {
   // Nothing is due today in a trial: the first charge comes at its end.
   const amountDiscount =
     redemption && !trialDays
-      ? couponAmountOff(redemption.coupon, price.unit_amount as number, String(price.product))
+      ? couponAmountOff(
+          redemption.coupon,
+          (price.unit_amount as number) * quantity,
+          String(price.product),
+        )
       : 0;
   const product = productName ? null : await findObject(db, 'product', String(price.product));
   const name = productName ?? (typeof product?.name === 'string' ? product.name : '');
-  const lineItem = lineItemOf(price, name, amountDiscount);
-  const due = trialDays ? { total: 0, tax: 0 } : grossAmountOf(price, amountDiscount);
+  const lineItem = lineItemOf(price, name, amountDiscount, quantity);
+  const due = trialDays ? { total: 0, tax: 0 } : grossAmountOf(price, amountDiscount, quantity);
   const currency = String(price.currency);
   if (mode === 'payment') checkMinimumAmount(due.total, currency);
   const methods = paymentMethodsFor(paymentMode, { mode, currency, total: due.total });
@@ -303,7 +325,7 @@ async function create(context: SiteRouteContext): Promise<SandboxObject> {
     adaptive_pricing: { enabled: false },
     after_expiration: null,
     allow_promotion_codes: null,
-    amount_subtotal: trialDays ? 0 : price.unit_amount,
+    amount_subtotal: trialDays ? 0 : (price.unit_amount as number) * quantity,
     amount_total: due.total,
     automatic_tax: { enabled: false, liability: null, provider: null, status: null },
     billing_address_collection: null,
@@ -430,6 +452,7 @@ export async function checkoutTermsOf(db: Db, session: SandboxObject): Promise<C
     createdCustomer: state.created_customer,
     discount: state.discount ?? null,
     amountDiscount: state.line_item.amount_discount as number,
+    quantity: typeof state.line_item.quantity === 'number' ? state.line_item.quantity : 1,
     paymentIntentData: state.payment_intent_data ?? { metadata: {}, description: null },
     konbiniDays: state.konbini_expires_after_days ?? KONBINI_DEFAULT_DAYS,
     createsCustomer:
