@@ -83,6 +83,7 @@ export const API_ROUTES: readonly string[] = [
   '/api/newsletter/subscribe',
   '/api/newsletter/tracking',
   '/api/newsletter/unsubscribe',
+  '/api/organization/checkout',
   '/api/organization/invite',
   '/api/organization/remove',
   '/api/organization/report',
