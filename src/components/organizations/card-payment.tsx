@@ -26,7 +26,7 @@ export function CardPaymentSection({
     <Section title="カードでのお支払い">
       <p className={account.state}>
         この法人はカードでお支払いいただく契約です（{seats} 席で {price}
-        ）。お支払いの手続きがまだ済んでいません。
+        ）。お支払いの手続きがまだ済んでいません。お支払いが済むと、メンバーが会員限定の記事を読めるようになります。
       </p>
       <p>
         <Link href={confirmHref}>{CARD_CHECKOUT_LABEL}</Link>

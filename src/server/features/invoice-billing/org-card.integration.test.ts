@@ -6,6 +6,7 @@ import { useDatabase } from '@/server/platform/db/client';
 import { auditEvents, mailOutbox, subscriptions, user } from '@/server/platform/db/schema';
 import type { AppUser } from '@/server/features/identity';
 import { viewerForUser } from '@/server/features/access';
+import { audienceChangedSince } from '@/server/features/audience';
 import { handleBillingWebhook } from '@/server/features/billing/webhook';
 import { deliverPendingEvents } from '@/server/services/billing-sandbox/webhooks';
 import { advanceClocklessSubscriptions } from '@/server/services/billing-sandbox/cycle/clock';
@@ -121,6 +122,9 @@ describe('法人プラン paid by card', () => {
     const { org, admin } = await registered('カード三席株式会社', 3, 'card3.example');
     expect(org.providerSubscriptionId).toBeNull();
     const before = await organizationRevenue(site.db);
+    // Registered by staff but not paid yet: a member at the domain holds a seat, not a plan.
+    const early = await reader('early@card3.example');
+    expect(await paid(early)).toBe(false);
 
     const session = await payByCard(admin, org.id);
     expect(session).toMatchObject({
@@ -149,11 +153,13 @@ describe('法人プラン paid by card', () => {
       .where(eq(subscriptions.id, subscription.id));
     expect(rows).toEqual([]);
 
+    // Paid: the member who joined before reads, and two more of the next four.
+    expect(await paid(early)).toBe(true);
     const readers = await Promise.all(
       Array.from({ length: 4 }, (_, i) => reader(`m${i}@card3.example`)),
     );
     const answers = await Promise.all(readers.map(paid));
-    expect(answers.filter(Boolean)).toHaveLength(3);
+    expect(answers.filter(Boolean)).toHaveLength(2);
 
     const revenue = await organizationRevenue(site.db);
     expect(revenue.organizations).toBe(before.organizations + 1);
@@ -268,10 +274,16 @@ describe('法人プラン paid by card', () => {
     // The subscription ends (canceled at the provider): the organisation lets go of it, the
     // revenue card stops counting it, and its admin may pay again.
     const before = await organizationRevenue(site.db);
+    const member = await reader('still@card-grow.example');
+    expect(await paid(member)).toBe(true);
+    const cookieSignedAt = Date.now() - 1;
     await site.stripe.subscriptions.cancel(subscription.id);
     await deliver();
     expect((await organizationById(site.db, org.id))?.providerSubscriptionId).toBeNull();
     expect((await organizationRevenue(site.db)).organizations).toBe(before.organizations - 1);
+    // Its seats read no more, and the audience cookie signed while they did is not trusted.
+    expect(await paid(member)).toBe(false);
+    expect(audienceChangedSince(member.id, cookieSignedAt)).toBe(true);
     expect((await checkout(admin, org.id)).status).toBe(303);
   });
 

@@ -212,6 +212,8 @@ export async function attachCardSubscription(
     .where(and(eq(organizations.id, org.id), isNull(organizations.providerSubscriptionId)))
     .returning({ id: organizations.id });
   if (kept.length === 0) return false;
+  // Its members read from now on: no audience cookie signed before stands for them.
+  await noteSeatHolders(db, org.id);
   await recordAudit(db, {
     actor: 'billing:webhook',
     action: 'billing.organization_card.started',
@@ -296,8 +298,8 @@ export async function applyOrganizationBillingEvent(db: Db, event: Stripe.Event)
 
 /**
  * A card organisation's subscription has ended (canceled, or unpaid after the provider's
- * retries): the organisation no longer pays by card, so its admin may pay again, and the revenue
- * card stops counting it. Its seats stay as staff set them (staff decide whether it goes on).
+ * retries): the organisation no longer pays by card, so its seats give no access, its admin may
+ * pay again, and the revenue card stops counting it. The seats stay as staff set them.
  */
 async function releaseCardSubscription(
   db: Db,
@@ -308,6 +310,8 @@ async function releaseCardSubscription(
     .update(organizations)
     .set({ providerSubscriptionId: null, overdueSince: null })
     .where(eq(organizations.id, org.id));
+  // Its members read no more (src/server/features/organizations/seats.ts), at once.
+  await noteSeatHolders(db, org.id);
   await recordAudit(db, {
     actor: 'billing:webhook',
     action: 'billing.organization_card.ended',

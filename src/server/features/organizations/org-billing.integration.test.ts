@@ -297,6 +297,9 @@ describe('法人プラン billed by invoice', () => {
       expect(audienceChangedSince(member.id, cookieSignedAt)).toBe(true);
       expect(await paid(member)).toBe(false);
       expect(await paid(outsider)).toBe(false);
+      // A reader who joins while suspended takes the free seat, and reads no more than the others.
+      const newcomer = await reader('newcomer@late.example');
+      expect(await paid(newcomer)).toBe(false);
       expect((await organizationById(site.db, org.id))?.overdueSince).not.toBeNull();
       expect(await mailsOf('organization-invoice-overdue', 'admin@late-hq.example')).toHaveLength(
         1,
@@ -323,6 +326,7 @@ describe('法人プラン billed by invoice', () => {
       expect((await organizationById(site.db, org.id))?.overdueSince).toBeNull();
       expect(audienceChangedSince(member.id, restoredAt)).toBe(true);
       expect(await paid(member)).toBe(true);
+      expect(await paid(newcomer)).toBe(true);
       const [funded] = await site.db
         .select({ actor: auditEvents.actor, detail: auditEvents.detail })
         .from(auditEvents)

@@ -45,8 +45,10 @@ export async function organizationSeat(
       email: organizationMembers.email,
       status: organizationMembers.status,
       lastSeenAt: organizationMembers.lastSeenAt,
-      // 請求書払い's standing, read with the seat (no query of its own).
+      // How the organisation pays, and its standing, read with the seat (no query of its own).
       overdueSince: organizations.overdueSince,
+      billing: organizations.billing,
+      subscriptionId: organizations.providerSubscriptionId,
     })
     .from(organizationMembers)
     .innerJoin(organizations, eq(organizations.id, organizationMembers.organizationId))
@@ -56,8 +58,7 @@ export async function organizationSeat(
     if (active.email === email && reader.emailVerified) {
       if (!active.lastSeenAt || now.getTime() - active.lastSeenAt.getTime() > LAST_SEEN_EVERY_MS)
         await touch(db, active.organizationId, reader.id, now);
-      // An invoice unpaid past the grace period: the seat is kept, but gives no access until paid.
-      return !seatsSuspended(active.overdueSince, now);
+      return seatsRead(active, now);
     }
     await endSeat(db, active.organizationId, reader.id, 'left', `user:${reader.id}`, null);
   }
@@ -76,9 +77,30 @@ export async function organizationSeat(
   // Still waiting, and still no seat: nothing to write.
   if (row?.status === 'waiting' && row.email === email && (await full(db, target.organizationId)))
     return false;
-  return (
-    (await takeSeat(db, target.organizationId, reader.id, email, target.via, now)) === 'joined'
-  );
+  if ((await takeSeat(db, target.organizationId, reader.id, email, target.via, now)) !== 'joined')
+    return false;
+  const [joined] = await db
+    .select({
+      overdueSince: organizations.overdueSince,
+      billing: organizations.billing,
+      subscriptionId: organizations.providerSubscriptionId,
+    })
+    .from(organizations)
+    .where(eq(organizations.id, target.organizationId));
+  return !!joined && seatsRead(joined, now);
+}
+
+/**
+ * Whether an organisation's seats give access now: a card organisation's while its card
+ * subscription runs (from its first payment to its end); an invoice organisation's unless an
+ * invoice is unpaid past the grace period (the seats are kept, and read again once it is paid).
+ */
+function seatsRead(
+  org: { billing: string; subscriptionId: string | null; overdueSince: Date | null },
+  now: Date,
+): boolean {
+  if (org.billing === 'card' && org.subscriptionId === null) return false;
+  return !seatsSuspended(org.overdueSince, now);
 }
 
 /** The organisation a confirmed address may join: its invitation first, else its domain's. */
