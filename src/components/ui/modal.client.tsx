@@ -31,6 +31,12 @@ export type ModalProps = {
   initialFocusRef?: RefObject<HTMLElement | null>;
   /** Extra class for the dialog panel (e.g. a different max-width). */
   className?: string;
+  /**
+   * How focus goes back when the dialog closes, for an opener a plain `focus()` would put in
+   * the wrong place (a rich-text editor: its caret at the start until the editor restores it,
+   * and a key typed in between lands there). By default the element focused before it opened.
+   */
+  returnFocus?: () => void;
 };
 
 export function Modal({ open, ...props }: ModalProps) {
@@ -52,6 +58,7 @@ function OpenModal({
   describedBy,
   initialFocusRef,
   className,
+  returnFocus,
 }: Omit<ModalProps, 'open'>) {
   const dialogRef = useRef<HTMLDivElement>(null);
   // Read while rendering, before this commit can move focus (an autoFocus child would).
@@ -64,6 +71,10 @@ function OpenModal({
 
   const close = useEffectEvent(() => onClose());
   const getInitialFocus = useEffectEvent(() => initialFocusRef?.current ?? null);
+  const focusBack = useEffectEvent(() => {
+    if (returnFocus) returnFocus();
+    else if (returnFocusTo?.isConnected) returnFocusTo.focus();
+  });
 
   useEffect(() => {
     const dialog = dialogRef.current;
@@ -94,9 +105,9 @@ function OpenModal({
       unlockBodyScroll();
       const index = openDialogs.lastIndexOf(dialog);
       if (index !== -1) openDialogs.splice(index, 1);
-      if (returnFocusTo?.isConnected) returnFocusTo.focus();
+      focusBack();
     };
-  }, [returnFocusTo]);
+  }, []);
 
   const overlayClass = [styles.overlay, fixedTopOnMobile ? styles.topOnMobile : undefined]
     .filter(Boolean)

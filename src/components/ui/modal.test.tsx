@@ -186,6 +186,36 @@ describe('Modal', () => {
     expect(trigger).toHaveFocus();
   });
 
+  it('gives focus back through returnFocus when given, at the moment it closes', async () => {
+    const user = userEvent.setup();
+    function Editor() {
+      const [open, setOpen] = useState(true);
+      const textRef = useRef<HTMLTextAreaElement>(null);
+      return (
+        <>
+          <textarea ref={textRef} aria-label="本文" defaultValue="詳しくはこちら" />
+          <Modal
+            open={open}
+            onClose={() => setOpen(false)}
+            label="リンク"
+            // The editor's own way: the caret where the editor keeps it, not at the start.
+            returnFocus={() => {
+              textRef.current?.focus();
+              textRef.current?.setSelectionRange(7, 7);
+            }}
+          >
+            <input aria-label="URL" />
+          </Modal>
+        </>
+      );
+    }
+    render(<Editor />);
+    await user.keyboard('{Escape}');
+    const text = screen.getByRole<HTMLTextAreaElement>('textbox', { name: '本文' });
+    expect(text).toHaveFocus();
+    expect(text.selectionStart).toBe(7);
+  });
+
   it('locks body scroll while open and restores it afterwards', () => {
     document.body.style.overflow = 'scroll';
     const { rerender } = render(

@@ -22,6 +22,7 @@ import { describeControl } from '@/components/forms/describe-control';
 function DialogFrame({
   title,
   onClose,
+  returnFocus,
   onSubmit,
   initialFocus,
   submitLabel,
@@ -30,6 +31,7 @@ function DialogFrame({
 }: {
   title: string;
   onClose: () => void;
+  returnFocus?: () => void;
   onSubmit: () => void;
   initialFocus: RefObject<HTMLElement | null>;
   submitLabel: string;
@@ -41,6 +43,7 @@ function DialogFrame({
     <Modal
       open
       onClose={onClose}
+      returnFocus={returnFocus}
       labelledBy={titleId}
       initialFocusRef={initialFocus}
       className={styles.dialog}
@@ -163,11 +166,14 @@ export function LinkDialog({
   onApply,
   onRemove,
   onClose,
+  returnFocus,
 }: {
   initial: LinkChoice | null;
   onApply: (link: LinkChoice) => void;
   onRemove: () => void;
   onClose: () => void;
+  /** How focus goes back to the editor (DialogFrame's Modal). */
+  returnFocus?: () => void;
 }) {
   const [href, setHref] = useState(initial?.href ?? '');
   const [newTab, setNewTab] = useState(initial?.newTab ?? false);
@@ -178,6 +184,7 @@ export function LinkDialog({
     <DialogFrame
       title={initial ? 'リンクを編集' : 'リンクを挿入'}
       onClose={onClose}
+      returnFocus={returnFocus}
       initialFocus={inputRef}
       submitLabel={initial ? 'リンクを更新' : 'リンクを設定'}
       moreActions={
@@ -231,10 +238,13 @@ export function ImageDialog({
   initial,
   onApply,
   onClose,
+  returnFocus,
 }: {
   initial: FigureImageAttributes | null;
   onApply: (image: FigureImageAttributes) => void;
   onClose: () => void;
+  /** How focus goes back to the editor (DialogFrame's Modal). */
+  returnFocus?: () => void;
 }) {
   const [picked, setPicked] = useState<MediaValue | null>(null);
   const [url, setUrl] = useState(initial?.src ?? '');
@@ -259,6 +269,7 @@ export function ImageDialog({
     <DialogFrame
       title={initial ? '画像を編集' : '画像を挿入'}
       onClose={onClose}
+      returnFocus={returnFocus}
       initialFocus={urlRef}
       submitLabel={initial ? '画像を更新' : '画像を挿入'}
       onSubmit={() => {
@@ -333,9 +344,12 @@ export const EMBED_HINT =
 export function EmbedDialog({
   onApply,
   onClose,
+  returnFocus,
 }: {
   onApply: (embed: Embed) => void;
   onClose: () => void;
+  /** How focus goes back to the editor (DialogFrame's Modal). */
+  returnFocus?: () => void;
 }) {
   const [url, setUrl] = useState('');
   const [error, setError] = useState<string | null>(null);
@@ -344,6 +358,7 @@ export function EmbedDialog({
     <DialogFrame
       title="埋め込みを挿入"
       onClose={onClose}
+      returnFocus={returnFocus}
       initialFocus={inputRef}
       submitLabel="埋め込む"
       onSubmit={() => {

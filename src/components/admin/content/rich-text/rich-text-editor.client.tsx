@@ -250,6 +250,15 @@ export function RichTextEditor({
   }
 
   const closeDialog = () => setDialog(null);
+  /**
+   * A dialog's focus back to the text, with the editor's own selection put in the page at the
+   * same moment (ProseMirror's focus): a plain focus() of the editable puts the caret at its
+   * start until ProseMirror restores it a little later, and a key typed in between (a macro, a
+   * busy machine) would land there.
+   */
+  const returnFocus = () => {
+    if (!editor.isDestroyed) editor.view.focus();
+  };
   /** Back to the text once the dialog has closed (it returns focus to its opener first). */
   const closeAndWrite = () => {
     setDialog(null);
@@ -337,12 +346,20 @@ export function RichTextEditor({
             closeAndWrite();
           }}
           onClose={closeDialog}
+          returnFocus={returnFocus}
         />
       ) : null}
       {dialog?.kind === 'image' ? (
-        <ImageDialog initial={dialog.initial} onApply={applyImage} onClose={closeDialog} />
+        <ImageDialog
+          initial={dialog.initial}
+          onApply={applyImage}
+          onClose={closeDialog}
+          returnFocus={returnFocus}
+        />
       ) : null}
-      {dialog?.kind === 'embed' ? <EmbedDialog onApply={applyEmbed} onClose={closeDialog} /> : null}
+      {dialog?.kind === 'embed' ? (
+        <EmbedDialog onApply={applyEmbed} onClose={closeDialog} returnFocus={returnFocus} />
+      ) : null}
     </div>
   );
 }
