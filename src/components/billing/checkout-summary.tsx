@@ -71,6 +71,11 @@ export function CheckoutSummary({
       `クレジットカード（次の画面で入力）。${trial ? 'お申し込み直後' : '決済の完了後'}からすぐに利用できます`,
     ],
   ];
+  return <SummaryRows rows={rows} />;
+}
+
+/** The terms in brief as one list of label and text, as both summaries show them. */
+function SummaryRows({ rows }: { rows: [string, string][] }) {
   return (
     <section aria-label="お申し込み内容（要点）">
       <dl className={styles.summary}>
@@ -103,16 +108,5 @@ function SeatsSummary({ plan, seats }: { plan: PlanView; seats: SeatsTerms }) {
     ['解約', seats.cancel],
     ['支払・開始', 'クレジットカード（次の画面で入力）。決済の完了後からすぐに利用できます'],
   ];
-  return (
-    <section aria-label="お申し込み内容（要点）">
-      <dl className={styles.summary}>
-        {rows.map(([label, text]) => (
-          <div key={label} className={styles.row}>
-            <dt>{label}</dt>
-            <dd>{text}</dd>
-          </div>
-        ))}
-      </dl>
-    </section>
-  );
+  return <SummaryRows rows={rows} />;
 }
