@@ -1,5 +1,5 @@
+import { type TestFrontServer, startFrontServer } from '@test-support/front-server';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { and, eq } from 'drizzle-orm';
 import { renderToReadableStream, renderToStaticMarkup } from 'react-dom/server';
 import type * as SessionUserModule from '@/server/features/identity/session-user';
@@ -7,11 +7,9 @@ import type { AppUser } from '@/server/features/identity/session-user';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { findEndpoint } from '@/lib/cms/model';
 import { MEMBERS_DIVIDER } from '@/lib/cms/members-divider';
-import { securityHeaders } from '@/lib/security-headers';
 import type { SiteContent } from '@/server/features/content/site-content';
 import { createSiteContent } from '@/server/features/content/site-content';
 import { createContent } from '@/server/services/cms/writes';
-import { onContentChange } from '@/server/services/cms/events';
 import {
   auditEvents,
   commentDigests,
@@ -35,14 +33,8 @@ import {
   testDatabase,
   testViewer,
 } from '@test-support/route-tests';
-import { pagePolicies } from '@/server/features/front/csp';
-import { createFrontServer } from '@/server/features/front/front-response';
 import { webHeaders } from '@/server/features/front/node-bridge';
 import { PageCache, pageKey } from '@/server/features/front/page-cache';
-import { pageRefresher } from '@/server/features/front/page-refresh';
-import { type Site, handleRequest } from '@/server/features/front/pipeline';
-import { POST_PREFIXES } from '@/server/features/front/request-guard';
-import { SharedRenders } from '@/server/features/front/shared-render';
 import {
   type CommentsHttpDeps,
   handleCommentAction,
@@ -126,10 +118,9 @@ async function framework(req: IncomingMessage, res: ServerResponse): Promise<voi
   res.end(html);
 }
 
-const server = createFrontServer();
 const pages = new PageCache();
+let front: TestFrontServer | undefined;
 let base = '';
-let stopPurging: () => unknown = () => undefined;
 
 /** A signed-out visitor's page load. */
 async function visit(id: string) {
@@ -237,29 +228,13 @@ beforeAll(async () => {
       status: 'active',
     });
 
-  const site: Site = {
-    framework,
-    headers: securityHeaders(false),
-    policies: pagePolicies({ secure: false, prerenderedHashes: [] }),
-    pages,
-    renders: new SharedRenders(),
-    refresher: pageRefresher(server),
-    secure: false,
-    trustProxy: false,
-    postPrefixes: POST_PREFIXES,
-    origin: 'http://localhost',
-    moved: () => Promise.resolve(null),
-  };
-  server.on('request', (req, res) => handleRequest(site, req, res));
-  stopPurging = onContentChange((change) => pages.purge(change));
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  front = await startFrontServer(framework, pages);
+  base = front.base;
 });
 afterAll(async () => {
-  stopPurging();
+  await front?.stop();
   state.site?.dispose();
   vi.unstubAllEnvs();
-  await new Promise((resolve) => server.close(resolve));
 });
 
 describe('a comment’s text', () => {

@@ -1,15 +1,13 @@
+import { type TestFrontServer, startFrontServer } from '@test-support/front-server';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { and, count, eq } from 'drizzle-orm';
 import { renderToReadableStream } from 'react-dom/server';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { findEndpoint } from '@/lib/cms/model';
 import { MEMBERS_DIVIDER } from '@/lib/cms/members-divider';
-import { securityHeaders } from '@/lib/security-headers';
 import type { SiteContent } from '@/server/features/content/site-content';
 import { createSiteContent } from '@/server/features/content/site-content';
 import { createContent, deleteContent } from '@/server/services/cms/writes';
-import { onContentChange } from '@/server/services/cms/events';
 import { meteredReads } from '@/server/platform/db/schema';
 import { currentRequest } from '@/server/platform/http/request-context';
 import { runAdminCommand } from '@/server/features/admin/commands';
@@ -17,15 +15,9 @@ import { signIn } from '@/server/features/account/account-flows';
 import { appAuth } from '@/server/features/identity/app-auth';
 import { forgetMeteredReads, setMeteredAllowance } from '@/server/features/metered';
 import { testDatabase } from '@test-support/route-tests';
-import { pagePolicies } from './csp';
-import { createFrontServer } from './front-response';
 import { webHeaders } from './node-bridge';
 import { PageCache, pageKey } from './page-cache';
-import { pageRefresher } from './page-refresh';
-import { type Site, handleRequest } from './pipeline';
 import { postPageId } from './reader-opens';
-import { POST_PREFIXES } from './request-guard';
-import { SharedRenders } from './shared-render';
 
 /**
  * The attack tests of the metered wall's cached path (docs/decisions/055-metered-wall.md,
@@ -92,10 +84,9 @@ async function framework(req: IncomingMessage, res: ServerResponse): Promise<voi
   res.end(html);
 }
 
-const server = createFrontServer();
 const pages = new PageCache();
+let front: TestFrontServer | undefined;
 let base = '';
-let stopPurging: () => unknown = () => undefined;
 
 /** A browser: its session cookie, and the audience cookie the server last set. */
 class Reader {
@@ -189,29 +180,13 @@ beforeAll(async () => {
   for (const name of ['alice', 'bob', 'carol', 'dave'])
     readers.set(name, await signedIn(name, ++ip));
 
-  const site: Site = {
-    framework,
-    headers: securityHeaders(false),
-    policies: pagePolicies({ secure: false, prerenderedHashes: [] }),
-    pages,
-    renders: new SharedRenders(),
-    refresher: pageRefresher(server),
-    secure: false,
-    trustProxy: false,
-    postPrefixes: POST_PREFIXES,
-    origin: 'http://localhost',
-    moved: () => Promise.resolve(null),
-  };
-  server.on('request', (req, res) => handleRequest(site, req, res));
-  stopPurging = onContentChange((change) => pages.purge(change));
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  front = await startFrontServer(framework, pages);
+  base = front.base;
 });
 afterAll(async () => {
-  stopPurging();
+  await front?.stop();
   state.site?.dispose();
   vi.unstubAllEnvs();
-  await new Promise((resolve) => server.close(resolve));
 });
 beforeEach(async () => {
   pages.clear();

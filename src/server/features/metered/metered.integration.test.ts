@@ -1,11 +1,10 @@
+import { type TestFrontServer, startFrontServer } from '@test-support/front-server';
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { count, eq } from 'drizzle-orm';
 import { renderToReadableStream } from 'react-dom/server';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { findEndpoint } from '@/lib/cms/model';
 import { MEMBERS_DIVIDER } from '@/lib/cms/members-divider';
-import { securityHeaders } from '@/lib/security-headers';
 import { parseEnv } from '@/env';
 import type { AppUser } from '@/server/features/identity';
 import type { PageTestState } from '@test-support/site-content-mock';
@@ -18,12 +17,6 @@ import { createSiteContent } from '@/server/features/content/site-content';
 import { createContent } from '@/server/services/cms/writes';
 import { feedResponse } from '@/server/features/seo/feed';
 import { searchSite } from '@/server/features/search/site-search';
-import { pagePolicies } from '@/server/features/front/csp';
-import { createFrontServer } from '@/server/features/front/front-response';
-import { pageRefresher } from '@/server/features/front/page-refresh';
-import { type Site, handleRequest } from '@/server/features/front/pipeline';
-import { POST_PREFIXES } from '@/server/features/front/request-guard';
-import { SharedRenders } from '@/server/features/front/shared-render';
 import { countsAsRead } from '@/server/features/front/reader-opens';
 import { noteReaderOpens, readerOpensPage } from './opens';
 import { forgetMeteredAllowance, meteredAllowance, setMeteredAllowance } from './allowance';
@@ -368,27 +361,13 @@ describe('which requests the front server counts', () => {
       res.end('<p>ok</p>');
       return Promise.resolve();
     }
-    const server = createFrontServer();
+    let front: TestFrontServer | undefined;
     let base = '';
     beforeAll(async () => {
-      const site: Site = {
-        framework,
-        headers: securityHeaders(false),
-        policies: pagePolicies({ secure: false, prerenderedHashes: [] }),
-        pages: null,
-        renders: new SharedRenders(),
-        refresher: pageRefresher(server),
-        secure: false,
-        trustProxy: false,
-        postPrefixes: POST_PREFIXES,
-        origin: 'http://localhost',
-        moved: () => Promise.resolve(null),
-      };
-      server.on('request', (r, s) => handleRequest(site, r, s));
-      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-      base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+      front = await startFrontServer(framework, null);
+      base = front.base;
     });
-    afterAll(() => new Promise((resolve) => server.close(resolve)));
+    afterAll(() => front?.stop());
 
     it('notes a page load only; a header cannot claim one', async () => {
       const send = (test: string, headers: Record<string, string>, method = 'GET') =>
