@@ -19,6 +19,8 @@
  * `--soak`: the same mix on 20 connections for 10 minutes; also exits 1 when the memory at the
  * end is more than 10% above where it was after the first minute.
  *
+ * `BENCH_KEEP=1` keeps the work directory (the server's log, `--cpu-prof`'s profiles) for a closer look.
+ *
  * Embedded PGlite in a temporary data directory by default; on the PostgreSQL server of
  * DATABASE_URL when it is set (a throwaway database: it is seeded).
  */
@@ -389,6 +391,8 @@ try {
   if (failed) {
     fs.rmSync(dataDir, { recursive: true, force: true });
     console.error(`[load] サーバーのログ (server log): ${logFile}`);
+  } else if (process.env.BENCH_KEEP) {
+    console.log(`[load] 作業ディレクトリを残す (BENCH_KEEP, kept): ${work}`);
   } else {
     fs.rmSync(work, { recursive: true, force: true });
   }

@@ -24,6 +24,7 @@ import {
   listJobs,
   listMovies,
   listPosts,
+  postStandfirst,
   listSeries,
 } from '@/server/features/content/lists';
 
@@ -58,6 +59,7 @@ export default async function HomePage() {
     feature: issuePosts?.items ?? [],
     insight: insight.items,
   });
+  const leadDek = posts.lead ? await postStandfirst(posts.lead.id) : undefined;
 
   // The compact sections, side by side on a wide screen: three, then two.
   const trio: CompactSection[] = [
@@ -98,7 +100,7 @@ export default async function HomePage() {
             <h2 id="top-heading" className="visually-hidden">
               注目記事
             </h2>
-            <LeadStory item={postCard(posts.lead)} dek={posts.lead.description} headingLevel={3} />
+            <LeadStory item={postCard(posts.lead)} dek={leadDek} headingLevel={3} />
             {posts.picks.length > 0 ? (
               <div className={styles.picks}>
                 <StoryList items={posts.picks.map(postCard)} layout="cards" columns={3} />

@@ -9,7 +9,6 @@ const ISSUE = {
   name: '光と素材',
   issueNumber: 12,
   createdAt: '2026-10-01T00:00:00.000Z',
-  updatedAt: '2026-10-01T00:00:00.000Z',
   publishedAt: '2026-10-01T00:00:00.000Z',
 } as unknown as Category;
 
@@ -23,7 +22,6 @@ const lead = (overrides: Partial<PostCard>): PostCard => ({
   series: null,
   writers: [{ id: 'w1', name: '山田花子' }],
   createdAt: '2026-10-01T00:00:00.000Z',
-  updatedAt: '2026-10-01T00:00:00.000Z',
   ...overrides,
 });
 

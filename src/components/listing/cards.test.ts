@@ -5,7 +5,6 @@ import { jobCard, postCard } from './cards';
 const job = (fields: Partial<JobCard> = {}): JobCard => ({
   id: 'job-001',
   createdAt: '2026-11-01T00:00:00.000Z',
-  updatedAt: '2026-11-01T00:00:00.000Z',
   title: '建築設計スタッフ',
   partner: { id: 'partner-sorane', name: 'ソラネ建築設計事務所' },
   employmentType: ['正社員'],
@@ -37,7 +36,6 @@ describe('a post as a card', () => {
   const post: PostCard = {
     id: 'post-001',
     createdAt: '2026-11-01T00:00:00.000Z',
-    updatedAt: '2026-11-01T00:00:00.000Z',
     title: '漆の器を選ぶ',
     isPublicPreview: false,
     format: [],

@@ -12,7 +12,7 @@ import { jsonLdSite, shareMetadata } from '@/components/listing/site-metadata';
 import { JsonLd } from '@/components/seo/json-ld';
 import { breadcrumbJsonLd } from '@/lib/json-ld/breadcrumbs';
 import { readFeature } from '@/server/features/access/read';
-import { listPosts } from '@/server/features/content/lists';
+import { listPosts, postStandfirst } from '@/server/features/content/lists';
 
 type Props = { params: Promise<{ categoryId: string }>; searchParams: SearchParams };
 
@@ -44,6 +44,7 @@ export default async function FeatureIssuePage({ params, searchParams }: Props) 
   // The issue opens with its newest article, large; the others follow as cards.
   const lead = page === 1 ? (posts.items[0] ?? null) : null;
   const others = lead ? posts.items.slice(1) : posts.items;
+  const leadDek = lead ? await postStandfirst(lead.id) : undefined;
   return (
     <div className={styles.page}>
       <JsonLd
@@ -62,7 +63,7 @@ export default async function FeatureIssuePage({ params, searchParams }: Props) 
         <>
           {lead ? (
             <div className={styles.leadWrap}>
-              <LeadStory item={postCard(lead)} dek={lead.description} priority={false} />
+              <LeadStory item={postCard(lead)} dek={leadDek} priority={false} />
             </div>
           ) : null}
           {others.length > 0 ? (

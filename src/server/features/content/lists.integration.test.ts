@@ -2,7 +2,11 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { testDatabase } from '@test-support/route-tests';
 import { findEndpoint } from '@/lib/cms/model';
 import type { Database } from '@/server/platform/db/client';
-import { listFeaturedPosts, listJobs, listPartnerNames, listPosts } from './lists';
+import { openRenderRecord } from '@/server/features/audience/render-record';
+import { type ContentChange, onContentChange } from '@/server/services/cms/events';
+import { affects } from '@/server/services/cms/reads';
+import { inRequest } from '@/server/platform/http/request-context';
+import { listFeaturedPosts, listJobs, listPartnerNames, listPosts, postStandfirst } from './lists';
 import { type SiteContent, createSiteContent } from './site-content';
 import { createContent, updateContent } from '@/server/services/cms/writes';
 
@@ -44,7 +48,7 @@ function useSiteOn(seed: (db: Database['db']) => Promise<void>): () => Database 
 }
 
 describe('listPosts filters on the built-in content service', () => {
-  useSiteOn(async (db) => {
+  const database = useSiteOn(async (db) => {
     for (const [id, name] of [
       ['issue-a', '特集A'],
       ['issue-b', '特集B'],
@@ -61,6 +65,7 @@ describe('listPosts filters on the built-in content service', () => {
         id,
         body: {
           title: `記事 ${id}`,
+          description: `${id} の概要`,
           body: `<h2>見出し</h2><p>${'本文。'.repeat(id === 'a1' ? 900 : 1)}</p>`,
           isPublicPreview: false,
           ...(category ? { category } : {}),
@@ -83,6 +88,40 @@ describe('listPosts filters on the built-in content service', () => {
     expect(a1.characters).toBe(3 + 2_700);
     expect(a1).not.toHaveProperty('body');
     expect((await listPosts({ readingTime: false })).items[0]).not.toHaveProperty('characters');
+  });
+
+  it('reads of a card only what it shows, so a description edit renews no list showing it', async () => {
+    /** What a render of `read` read, as the front server's record of it keeps it. */
+    const readsOf = async (read: () => Promise<unknown>) => {
+      const request = { requestId: 'render' };
+      const record = openRenderRecord(request);
+      await inRequest(request, read);
+      return record.reads;
+    };
+    const list = await readsOf(() => listPosts({}));
+    const standfirst = await readsOf(() => postStandfirst('a2'));
+    expect(await postStandfirst('a2')).toBe('a2 の概要');
+
+    // The change an editor's real edit sends to the caches (the store compares before and after).
+    const changes: ContentChange[] = [];
+    const stop = onContentChange((change) => changes.push(change));
+    const edit = (body: Record<string, unknown>) =>
+      updateContent(database().db, def('posts'), 'a2', body, { draft: false });
+    try {
+      await edit({ description: 'a2 の新しい概要' });
+      await edit({ title: '記事 a2（改題）' });
+    } finally {
+      stop();
+    }
+    const [description, title] = changes;
+    expect(description?.fields).toContain('description');
+    // The list shows each card's title, and reads neither its description nor the dates an edit moves.
+    expect(affects(list, description!)).toBe(false);
+    expect(affects(list, title!)).toBe(true);
+    // A lead story's standfirst depends on that post's description, and only on it.
+    expect(affects(standfirst, description!)).toBe(true);
+    expect(affects(standfirst, { ...description!, id: 'a1' })).toBe(false);
+    expect(await postStandfirst('a2')).toBe('a2 の新しい概要');
   });
 
   it('narrows to one category', async () => {

@@ -23,7 +23,6 @@ import {
   connectSchema,
   imageSchema,
   jobSchema,
-  itemMeta,
   seriesSchema,
 } from './schemas';
 import { siteContent } from './site-content';
@@ -36,13 +35,17 @@ import { bodyCharacters } from '@/lib/access/lead';
 
 export const LIST_PAGE_SIZE = 12;
 
-const SYSTEM = 'id,createdAt,updatedAt,publishedAt,revisedAt';
+/**
+ * The system fields a card reads: its id and the date it shows. Not `updatedAt` or `revisedAt`,
+ * which every edit moves: a card that read them would be renewed at each edit of its item.
+ */
+const SYSTEM = 'id,createdAt,publishedAt';
+const cardMeta = { id: z.string(), createdAt: z.string(), publishedAt: z.string().optional() };
 const named = z.object({ id: z.string(), name: z.string() });
 
 export const postCardSchema = z.object({
-  ...itemMeta,
+  ...cardMeta,
   title: z.string(),
-  description: z.string().optional(),
   coverImage: imageSchema.optional(),
   isPublicPreview: z.boolean(),
   format: z.array(z.string()),
@@ -69,7 +72,7 @@ const freePlanPostIds = cache(
   async (): Promise<ReadonlySet<string>> => new Set(await getFreePlanPostIds(siteContent())),
 );
 
-const POST_CARD_FIELDS = `${SYSTEM},title,description,coverImage,isPublicPreview,format,category.id,category.name,series.id,series.title,seriesOrder,writers.id,writers.name`;
+const POST_CARD_FIELDS = `${SYSTEM},title,coverImage,isPublicPreview,format,category.id,category.name,series.id,series.title,seriesOrder,writers.id,writers.name`;
 
 /** One schema object per read, so the client keeps its validated answer (validated()). */
 const postCardsSchema = z.object({
@@ -193,10 +196,8 @@ export const listSeriesEpisodes = cache(
 const mediaCardSchema = z.object({
   id: z.string(),
   createdAt: z.string(),
-  updatedAt: z.string(),
   publishedAt: z.string().optional(),
   title: z.string(),
-  description: z.string().optional(),
   coverImage: imageSchema.optional(),
   duration: z.number().optional(),
   isPublicPreview: z.boolean(),
@@ -204,7 +205,7 @@ const mediaCardSchema = z.object({
 });
 export type MediaCard = z.infer<typeof mediaCardSchema>;
 
-const MEDIA_CARD_FIELDS = `${SYSTEM},title,description,coverImage,duration,isPublicPreview,writers.id,writers.name`;
+const MEDIA_CARD_FIELDS = `${SYSTEM},title,coverImage,duration,isPublicPreview,writers.id,writers.name`;
 
 /** One page of audios or movies, newest first; with `writer`, only those they appear in. */
 export const listAudios = (page = 1, size = LIST_PAGE_SIZE, options: { writer?: string } = {}) =>
@@ -212,18 +213,21 @@ export const listAudios = (page = 1, size = LIST_PAGE_SIZE, options: { writer?: 
 export const listMovies = (page = 1, size = LIST_PAGE_SIZE, options: { writer?: string } = {}) =>
   readPage('movies', mediaCardSchema, MEDIA_CARD_FIELDS, page, size, writerOf(options));
 
-/** What every card shows of an item: its title, description, cover and dates. */
+/**
+ * What every card shows of an item: its title, cover and dates. A card reads only what it shows
+ * (a description only where the card prints it): a page is renewed when what it read changes
+ * (docs/decisions/044-purge-what-a-change-showed.md), so a field read and not shown costs a
+ * render of every page listing the item at each edit of it.
+ */
 const CARD_FIELDS = {
   id: true,
   createdAt: true,
-  updatedAt: true,
   publishedAt: true,
   title: true,
-  description: true,
   coverImage: true,
 } as const;
 
-const connectCardSchema = connectSchema.pick(CARD_FIELDS);
+const connectCardSchema = connectSchema.pick({ ...CARD_FIELDS, description: true });
 export type ConnectCard = z.infer<typeof connectCardSchema>;
 
 export const listConnect = (page = 1, size = LIST_PAGE_SIZE): Promise<Page<ConnectCard>> =>
@@ -249,7 +253,7 @@ const jobCardSchema = jobSchema
   });
 export type JobCard = z.infer<typeof jobCardSchema>;
 
-const JOB_CARD_FIELDS = `${SYSTEM},title,description,coverImage,employmentType,occupation,prefecture,remote,location,salaryUnit,salaryMin,salaryMax,closingDate,partner.id,partner.name,partner.logo`;
+const JOB_CARD_FIELDS = `${SYSTEM},title,coverImage,employmentType,occupation,prefecture,remote,location,salaryUnit,salaryMin,salaryMax,closingDate,partner.id,partner.name,partner.logo`;
 
 /** The /jobs filters, each one of its vocabulary (src/lib/jobs.ts) or a partner's content id. */
 export type JobFilters = {
@@ -355,6 +359,22 @@ export const listSeries = cache((): Promise<SeriesItem[]> =>
 );
 
 export const listTags = cache(() => listNames('tags'));
+
+/**
+ * A post's description as the standfirst of a lead story, read apart from its card's fields
+ * (CARD_FIELDS): the page then depends on this one post's description, not every card's.
+ */
+export async function postStandfirst(id: string): Promise<string | undefined> {
+  if (!CONTENT_ID.test(id)) return undefined;
+  const answer = await siteContent().get({
+    endpoint: 'posts',
+    queries: { ids: [id], limit: 1, fields: 'id,description' },
+    schema: z.object({
+      contents: z.array(z.object({ id: z.string(), description: z.string().optional() })),
+    }),
+  });
+  return answer.contents[0]?.description;
+}
 
 /**
  * The posts editors chose for the home page (the `home` object's featuredPosts), in their
