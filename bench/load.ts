@@ -50,12 +50,28 @@ import {
 } from './load/fixture';
 import { SEARCH_ADDRESSES, loadClasses, meteredClasses, readerClasses } from './load/mix';
 import type { CookieJar } from './load/session';
-import { printReport } from './load/report';
+import { type MemoryParts, printReport } from './load/report';
 import { preflight, runMix } from './load/run';
 import { runEditor } from './load/editor';
 import { summariseProfile } from './cpu-profile';
 import { type Instance, cpuMs, sampleMemory, serverPid, startInstance } from './load/server';
 import { load, root } from './lib';
+
+/** Where the server's memory is, from /api/metrics (prom-client's process and V8 figures), in MiB. */
+async function memoryParts(base: string, token: string): Promise<MemoryParts> {
+  const text = await (
+    await fetch(`${base}/api/metrics`, { headers: { authorization: `Bearer ${token}` } })
+  ).text();
+  const mib = (name: string) => {
+    const match = new RegExp(`^${name} (\\S+)`, 'm').exec(text);
+    return match ? Math.round(Number(match[1]) / 2 ** 20) : NaN;
+  };
+  return {
+    heapUsed: mib('nodejs_heap_size_used_bytes'),
+    heapTotal: mib('nodejs_heap_size_total_bytes'),
+    external: mib('nodejs_external_memory_bytes'),
+  };
+}
 
 /** The page cache's lookups so far, by result (hit, stale, miss), from /api/metrics. */
 async function pageCacheCounts(base: string, token: string): Promise<Record<string, number>> {
@@ -311,10 +327,19 @@ try {
   const cpuBefore = cpuMs(pid);
   const started = performance.now();
   const profileWindow = { fromMs: started - spawned, toMs: 0 };
+  // Each minute of a long run: where the memory is (PGlite's WebAssembly heap is external).
+  const minuteParts: MemoryParts[] = [];
+  const partsTimer = setInterval(() => {
+    memoryParts(base, serverEnv.METRICS_TOKEN!).then(
+      (parts) => minuteParts.push(parts),
+      () => undefined,
+    );
+  }, 60_000);
   const [mix, edits] = await Promise.all([
     runMix(base, classes, mixConnections, options.duration),
     editor(options.duration),
   ]);
+  clearInterval(partsTimer);
   if (edits) mix.classes.push(edits.row);
   const seconds = (performance.now() - started) / 1000;
   profileWindow.toMs = performance.now() - spawned;
@@ -336,6 +361,7 @@ try {
     end: samples.at(-1) ?? rssWarm,
     settled: options.duration > SETTLED_AFTER_S ? samples[SETTLED_AFTER_S - 1] : undefined,
     minutes: samples.filter((_, i) => (i + 1) % 60 === 0),
+    minuteParts,
     childrenPeak: memory.childrenPeak(),
     tree: memory.tree(),
     highWater,

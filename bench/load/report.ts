@@ -4,6 +4,8 @@ import type { Load } from '../lib';
 import type { ClassResult, Latencies } from './run';
 import type { EditorReport } from './editor';
 
+export type MemoryParts = { heapUsed: number; heapTotal: number; external: number };
+
 export type Report = {
   options: { duration: number; connections: number; warmup: number; posts: number; soak: boolean };
   database: string;
@@ -18,6 +20,8 @@ export type Report = {
     settled?: number;
     /** At the end of each minute of the run. */
     minutes: number[];
+    /** The V8 heap and the memory outside it, at the end of each minute (from /api/metrics). */
+    minuteParts: MemoryParts[];
     /** The processes the server started (the reading analyser's child), at most at once. */
     childrenPeak: number;
     /**
@@ -133,6 +137,10 @@ export function printReport(r: Report): void {
   ];
   if (r.rss.minutes.length > 1)
     lines.push(`At the end of each minute: ${r.rss.minutes.join(', ')} MiB.`);
+  if (r.rss.minuteParts.length > 1)
+    lines.push(
+      `The same minutes from the server's metrics, V8 heap used / total and external (PGlite's WebAssembly heap, buffers): ${r.rss.minuteParts.map((m) => `${m.heapUsed}/${m.heapTotal} + ${m.external}`).join(', ')} MiB.`,
+    );
   if (r.rss.settled !== undefined) {
     const ratio = r.rss.end / r.rss.settled;
     lines.push(

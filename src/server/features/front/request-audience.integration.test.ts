@@ -95,6 +95,11 @@ describe('requestAudience', () => {
 
   it('never lets an audience cookie of one session serve another', async () => {
     const paidCookie = audienceCookieOf((await decide(sessions.get('paid'))).setCookie);
+    // Read first with its own session (so the server has verified that pair once).
+    expect(await decide(`${sessions.get('paid')}; ${paidCookie}`)).toEqual({
+      cache: true,
+      audience: 'paid',
+    });
     const free = sessions.get('free')!;
     expect(await decide(`${free}; ${paidCookie}`)).toMatchObject({ audience: 'member' });
     // Without a session it means nothing: anonymous.

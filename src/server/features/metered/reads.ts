@@ -68,6 +68,12 @@ export async function meterRead(
   const createdAt = new Date(post.createdAt);
   if (allowance <= 0 || Number.isNaN(createdAt.getTime())) return { opened: false, left: 0 };
   const month = japanMonthKey(now);
+  const left = (used: number) => Math.max(0, allowance - used);
+  const key = `${post.id} ${createdAt.toISOString()}`;
+  const known = seenMonth(userId, month);
+  if (known?.read.has(key)) return { opened: true, left: left(known.used) };
+  if (known && known.used >= allowance) return { opened: false, left: 0 };
+  // What follows asks the database (most page loads of a month were answered above).
   const mine = and(eq(meteredReads.userId, userId), eq(meteredReads.month, month));
   const thisPost = and(
     mine,
@@ -82,11 +88,6 @@ export async function meterRead(
       .where(mine);
     return { used: Number(row?.used ?? 0), read: row?.read === true };
   };
-  const left = (used: number) => Math.max(0, allowance - used);
-  const key = `${post.id} ${createdAt.toISOString()}`;
-  const known = seenMonth(userId, month);
-  if (known?.read.has(key)) return { opened: true, left: left(known.used) };
-  if (known && known.used >= allowance) return { opened: false, left: 0 };
   // A re-read, a used-up month or a request that may not spend: the rows say so without a lock
   // (within a month rows are only added, so neither answer can be overtaken).
   const seen = await look(db);
