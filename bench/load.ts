@@ -70,6 +70,7 @@ async function memoryParts(base: string, token: string): Promise<MemoryParts> {
     heapUsed: mib('nodejs_heap_size_used_bytes'),
     heapTotal: mib('nodejs_heap_size_total_bytes'),
     external: mib('nodejs_external_memory_bytes'),
+    pageCache: mib('page_cache_bytes'),
   };
 }
 
@@ -301,7 +302,12 @@ try {
   const home = Buffer.from(await (await fetch(`${base}/`)).arrayBuffer());
   const plain = await plainServerProcess(home, work);
   const baselineSeconds = Math.min(options.duration, 10);
+  const cpuBeforeBaseline = cpuMs(pid);
   const baseline = await load(`${plain.base}/`, baselineSeconds, options.connections);
+  // The site's server is idle meanwhile; work of its own here would lower the ceiling.
+  console.log(
+    `[load] 基準の間のサーバー CPU (the site's server while the plain one ran): ${Math.round(cpuMs(pid) - cpuBeforeBaseline)} ms in ${baselineSeconds} s`,
+  );
   await plain.stop();
 
   let warmupErrors = 0;

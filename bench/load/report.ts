@@ -4,7 +4,13 @@ import type { Load } from '../lib';
 import type { ClassResult, Latencies } from './run';
 import type { EditorReport } from './editor';
 
-export type MemoryParts = { heapUsed: number; heapTotal: number; external: number };
+export type MemoryParts = {
+  heapUsed: number;
+  heapTotal: number;
+  external: number;
+  /** The page cache's bodies (part of external). */
+  pageCache: number;
+};
 
 export type Report = {
   options: { duration: number; connections: number; warmup: number; posts: number; soak: boolean };
@@ -139,7 +145,7 @@ export function printReport(r: Report): void {
     lines.push(`At the end of each minute: ${r.rss.minutes.join(', ')} MiB.`);
   if (r.rss.minuteParts.length > 1)
     lines.push(
-      `The same minutes from the server's metrics, V8 heap used / total and external (PGlite's WebAssembly heap, buffers): ${r.rss.minuteParts.map((m) => `${m.heapUsed}/${m.heapTotal} + ${m.external}`).join(', ')} MiB.`,
+      `The same minutes from the server's metrics, V8 heap used / total + external (PGlite's WebAssembly heap, buffers; of which the page cache's bodies): ${r.rss.minuteParts.map((m) => `${m.heapUsed}/${m.heapTotal} + ${m.external} (${m.pageCache})`).join(', ')} MiB.`,
     );
   if (r.rss.settled !== undefined) {
     const ratio = r.rss.end / r.rss.settled;

@@ -264,6 +264,11 @@ describe('PageCache', () => {
     for (let i = 0; i < 20; i++) cache.set(`c${i}`, page('z'.repeat(90)));
     expect(cache.get('a')).toBeUndefined();
     expect(cache.get('c19')).toBeDefined();
+    // What /api/metrics reports (page_cache_bytes, page_cache_entries): within the budget.
+    expect(cache.heldBytes).toBe(cache.size * 90);
+    expect(cache.heldBytes).toBeLessThanOrEqual(1600);
+    cache.set('c19', page('w'.repeat(40)));
+    expect(cache.heldBytes).toBe((cache.size - 1) * 90 + 40);
   });
 });
 

@@ -255,6 +255,11 @@ export class PageCache {
     return this.entries.size;
   }
 
+  /** The bytes of the bodies held (what maxBytes bounds). */
+  get heldBytes(): number {
+    return this.bytes;
+  }
+
   private delete(key: string): void {
     const old = this.entries.get(key);
     if (!old) return;

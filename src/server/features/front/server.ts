@@ -8,6 +8,7 @@ import { env } from '@/env';
 import { onContentChange } from '@/server/services/cms/events';
 import { movedLocation } from '@/server/services/cms/redirects';
 import { episodeFileAnswer } from '@/server/features/podcast';
+import { gaugeOnScrape } from '@/server/features/metrics';
 import { getDb } from '@/server/platform/db/client';
 import { REQUEST_TIMEOUT_MS } from '@/server/platform/http/read-body';
 import { SHUTDOWN_GRACE_MS, onShutdown } from '@/server/platform/lifecycle/shutdown';
@@ -54,7 +55,15 @@ export async function serveSite(options: {
   const { TRUST_PROXY, PAGE_CACHE, SITE_URL, GTM_ID } = env();
   const secure = SITE_URL.startsWith('https:');
   const pages = PAGE_CACHE === 'on' ? new PageCache() : null;
-  if (pages) onContentChange((change) => pages.purge(change));
+  if (pages) {
+    onContentChange((change) => pages.purge(change));
+    gaugeOnScrape('page_cache_bytes', 'Bytes of the pages the front server holds.', [], (g) =>
+      g.set(pages.heldBytes),
+    );
+    gaugeOnScrape('page_cache_entries', 'Pages the front server holds.', [], (g) =>
+      g.set(pages.size),
+    );
+  }
   const server = createFrontServer();
   const site: Site = {
     framework: app.getRequestHandler(),
