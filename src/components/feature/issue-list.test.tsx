@@ -9,6 +9,7 @@ const ISSUE = {
   name: '光と素材',
   issueNumber: 12,
   createdAt: '2026-10-01T00:00:00.000Z',
+  updatedAt: '2026-10-01T00:00:00.000Z',
   publishedAt: '2026-10-01T00:00:00.000Z',
 } as unknown as Category;
 
