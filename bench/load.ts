@@ -53,6 +53,7 @@ import type { CookieJar } from './load/session';
 import { type MemoryParts, printReport } from './load/report';
 import { preflight, runMix } from './load/run';
 import { runEditor } from './load/editor';
+import { settleBackgroundWork } from './load/settle';
 import { summariseProfile } from './cpu-profile';
 import { type Instance, cpuMs, sampleMemory, serverPid, startInstance } from './load/server';
 import { load, root } from './lib';
@@ -301,6 +302,9 @@ try {
   // The ceiling, on the same machine in the same run.
   const home = Buffer.from(await (await fetch(`${base}/`)).arrayBuffer());
   const plain = await plainServerProcess(home, work);
+  console.log(
+    `[load] このプロセスの裏の処理を待つ (background work settled) in ${await settleBackgroundWork()} ms`,
+  );
   const baselineSeconds = Math.min(options.duration, 10);
   const cpuBeforeBaseline = cpuMs(pid);
   const baseline = await load(`${plain.base}/`, baselineSeconds, options.connections);
@@ -327,6 +331,9 @@ try {
   const rssWarm = memory.now();
   console.log(
     `[load] 計測 (measuring): ${options.connections} 接続 × ${options.duration} s, RSS ${rssWarm} MiB`,
+  );
+  console.log(
+    `[load] このプロセスの裏の処理を待つ (background work settled) in ${await settleBackgroundWork()} ms`,
   );
   const cacheBefore = await pageCacheCounts(base, serverEnv.METRICS_TOKEN!);
   const mark = memory.mark();
