@@ -20,6 +20,8 @@ export type TestFrontServer = { base: string; stop: () => Promise<void> };
 export async function startFrontServer(
   framework: (req: IncomingMessage, res: ServerResponse) => Promise<void>,
   pages: PageCache | null,
+  /** What a test stands in for beyond the framework: renamed items' redirects, stored files. */
+  more: Partial<Pick<Site, 'moved' | 'files'>> = {},
 ): Promise<TestFrontServer> {
   const server = createFrontServer();
   const site: Site = {
@@ -34,6 +36,7 @@ export async function startFrontServer(
     postPrefixes: POST_PREFIXES,
     origin: 'http://localhost',
     moved: () => Promise.resolve(null),
+    ...more,
   };
   server.on('request', (req, res) => handleRequest(site, req, res));
   const stopPurging = pages ? onContentChange((change) => pages.purge(change)) : () => undefined;

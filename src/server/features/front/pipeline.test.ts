@@ -1,28 +1,17 @@
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { type TestFrontServer, startFrontServer } from '@test-support/front-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { securityHeaders } from '@/lib/security-headers';
 import {
   noteAudience,
   noteContentReads,
   notePersonal,
 } from '@/server/features/audience/render-record';
-import {
-  type ContentChange,
-  emitContentChange,
-  onContentChange,
-} from '@/server/services/cms/events';
+import { type ContentChange, emitContentChange } from '@/server/services/cms/events';
 import { readsOfAnswer } from '@/server/services/cms/reads';
 import { encodeFlash } from '@/lib/http/flash';
 import { unsubscribeToken } from '@/server/features/profiles/newsletter-consent';
 import { currentRequest } from '@/server/platform/http/request-context';
-import { pagePolicies } from './csp';
-import { createFrontServer } from './front-response';
 import { PageCache } from './page-cache';
-import { pageRefresher } from './page-refresh';
-import { type Site, handleRequest } from './pipeline';
-import { POST_PREFIXES } from './request-guard';
-import { SharedRenders } from './shared-render';
 
 /**
  * The front server's pipeline on a real socket, with a stand-in for the framework that renders
@@ -81,20 +70,10 @@ async function framework(req: IncomingMessage, res: ServerResponse): Promise<voi
   res.end(`<p>${req.url}</p><script nonce="${nonce}">self.page=1</script>`);
 }
 
-const server = createFrontServer();
+let front: TestFrontServer;
 let base = '';
 beforeAll(async () => {
-  const site: Site = {
-    framework,
-    headers: securityHeaders(false),
-    policies: pagePolicies({ secure: false, prerenderedHashes: [] }),
-    pages: new PageCache(),
-    renders: new SharedRenders(),
-    refresher: pageRefresher(server),
-    secure: false,
-    trustProxy: false,
-    postPrefixes: POST_PREFIXES,
-    origin: 'http://localhost',
+  front = await startFrontServer(framework, new PageCache(), {
     // A renamed post, as the content service's redirects name it (rename.integration.test.ts).
     moved: (pathname, search) =>
       Promise.resolve(pathname === '/posts/old-slug' ? `/posts/new-slug${search}` : null),
@@ -122,17 +101,10 @@ beforeAll(async () => {
             );
           }
         : null,
-  };
-  server.on('request', (req, res) => handleRequest(site, req, res));
-  stopPurging = onContentChange((change) => site.pages?.purge(change));
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+  base = front.base;
 });
-let stopPurging: () => unknown = () => undefined;
-afterAll(() => {
-  stopPurging();
-  return new Promise((resolve) => server.close(resolve));
-});
+afterAll(() => front.stop());
 
 /** The framework's renders of `path` so far. */
 const rendersOf = (path: string) => seen.filter((s) => s.url === path).length;
