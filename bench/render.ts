@@ -6,13 +6,14 @@
  * - as a visitor whose request carries a cookie the page cache does not know (the page cache
  *   then renders it: src/server/features/front/request-audience.ts), and as a staff member (an
  *   administrator's session: staff are rendered per request);
- * - a bare App Router app (bench/bare-app plus one page that calls `connection()`, so it renders
- *   per request) that renders the visitor's page body with React, built and started with
- *   `next start` by the same Next.js, with npm start's V8 and malloc settings;
+ * - a bare App Router app (bench/bare-app plus two pages that call `connection()`, so they
+ *   render per request) that renders each one's page body with React: the visitor's (the
+ *   post's lead and its paywall) and the staff member's (the whole post), built and started
+ *   with `next start` by the same Next.js, with npm start's V8 and malloc settings;
  * - a plain Node http server sending the visitor's page bytes: the ceiling.
  * It prints req/s, p50 and p99, the server's CPU time per request (all its threads, from
  * /proc: what the machine pays, which moves less than req/s with what else it runs) and the
- * ratios of the site to the bare app by both. BENCH_ROUNDS (default 1) repeats the three in
+ * ratios of each to the bare page rendering the same body, by both. BENCH_ROUNDS (default 1) repeats the three in
  * turn, for a machine shared with other work. The staff member's audience cookie is renewed
  * before each of their loads, as their browser renews it from the site's answers (it is valid
  * 60 s: an expired one sends the server to the database for the session on every request).
@@ -82,16 +83,16 @@ async function rendered(cookie: string, paywalled: boolean): Promise<string> {
 const visitorHtml = await rendered(UNKNOWN_COOKIE, true);
 const staffHtml = await rendered(await staffCookies(base), false);
 
-// The bare app renders the visitor's body; it reads it once, as the site holds its code.
-const bareFiles = {
-  'render.json': JSON.stringify(bodyTree(visitorHtml)),
-  'app/render/page.jsx': `import fs from 'node:fs';
+/**
+ * A bare page rendering one of the site's page bodies (bench/render.ts writes it to `json`) with
+ * React on every request; it reads it once, as the site holds its code.
+ */
+const barePage = (json: string) => `import fs from 'node:fs';
 import path from 'node:path';
 import { createElement } from 'react';
 import { connection } from 'next/server';
 
-// The site's page body (bench/render.ts wrote it), rendered by React on every request.
-const tree = JSON.parse(fs.readFileSync(path.join(process.cwd(), 'render.json'), 'utf8'));
+const tree = JSON.parse(fs.readFileSync(path.join(process.cwd(), '${json}'), 'utf8'));
 const element = (node) =>
   typeof node === 'string' ? node : createElement(node[0], node[1], ...node[2].map(element));
 
@@ -99,7 +100,13 @@ export default async function Page() {
   await connection();
   return <>{tree.map(element)}</>;
 }
-`,
+`;
+// Each audience beside the same body (the staff member's page is the whole post).
+const bareFiles = {
+  'render.json': JSON.stringify(bodyTree(visitorHtml)),
+  'render-staff.json': JSON.stringify(bodyTree(staffHtml)),
+  'app/render/page.jsx': barePage('render.json'),
+  'app/render-staff/page.jsx': barePage('render-staff.json'),
 };
 // npm start's V8 and malloc settings, so that garbage collection costs both apps alike (the
 // site's module conditions are its own: the framework's server would not load with them).
@@ -113,8 +120,10 @@ const startBare = (nodeFlags: string[] = []) =>
   });
 const bare = await startBare();
 const bareUrl = new URL('/render', bare.url).href;
+const bareStaffUrl = new URL('/render-staff', bare.url).href;
 const bareHtml = await (await fetch(bareUrl)).text();
-if (bodyText(bareHtml) !== bodyText(visitorHtml))
+const bareStaffHtml = await (await fetch(bareStaffUrl)).text();
+if (bodyText(bareHtml) !== bodyText(visitorHtml) || bodyText(bareStaffHtml) !== bodyText(staffHtml))
   throw new Error('the bare app does not render the same text as the site');
 
 /** A load, with the CPU time the server process `pid` spent per request meanwhile. */
@@ -126,12 +135,19 @@ async function measured(pid: number, url: string, cookie?: string): Promise<Meas
   return { ...result, requests, cpuMs: (cpuMs(pid) - before) / Math.max(1, requests) };
 }
 
-type Round = { ceiling: Load; visitor: Measured; staff: Measured; bare: Measured };
+type Round = {
+  ceiling: Load;
+  visitor: Measured;
+  staff: Measured;
+  bare: Measured;
+  bareStaff: Measured;
+};
 const rounds: Round[] = [];
 // Both warmed first (the JIT, the database's caches), as a live server is.
 await load(base + postPath, 2, 10, { cookie: UNKNOWN_COOKIE });
 await load(base + postPath, 2, 10, { cookie: await staffCookies(base) });
 await load(bareUrl, 2);
+await load(bareStaffUrl, 2);
 const sitePid = server.process.pid!;
 for (let round = 0; round < ROUNDS; round++) {
   const plain = await plainServer(Buffer.from(visitorHtml), 'text/html; charset=utf-8');
@@ -142,6 +158,7 @@ for (let round = 0; round < ROUNDS; round++) {
     visitor: await measured(sitePid, base + postPath, UNKNOWN_COOKIE),
     staff: await measured(sitePid, base + postPath, await staffCookies(base)),
     bare: await measured(bare.pid, bareUrl),
+    bareStaff: await measured(bare.pid, bareStaffUrl),
   });
 }
 const sitePeak = peakRssMiB(server.process.pid!);
@@ -159,7 +176,7 @@ console.log(`
   .map((l) => l.toFixed(1))
   .join(' ')})
 
-autocannon, 10 connections, ${SECONDS} s; the members' post ${postPath}: ${visitorHtml.length} characters of HTML for the visitor with an unknown cookie (the post's lead and its paywall), ${staffHtml.length} for the staff member (the whole post), ${bareHtml.length} from the bare app (the visitor's body); latency in ms; ratio to the plain server of the same round; CPU: the server process's user + system time (all threads) per request. Both apps run with npm start's V8 and malloc settings (scripts/server-process.mjs).
+autocannon, 10 connections, ${SECONDS} s; the members' post ${postPath}: ${visitorHtml.length} characters of HTML for the visitor with an unknown cookie (the post's lead and its paywall), ${staffHtml.length} for the staff member (the whole post), ${bareHtml.length} and ${bareStaffHtml.length} from the bare app rendering each body; latency in ms; ratio to the plain server of the same round; CPU: the server process's user + system time (all threads) per request. Both apps run with npm start's V8 and malloc settings (scripts/server-process.mjs).
 
 ${rounds
   .map(
@@ -169,11 +186,12 @@ ${rounds
     ) => `| round ${i + 1} | req/s | ratio to plain | CPU ms per request | p50 | p99 | errors + non-2xx |
 | --- | --- | --- | --- | --- | --- | --- |
 ${row('plain Node http, the visitor page bytes', r.ceiling, r.ceiling)}
-${row('bare App Router page, rendered per request', r.bare, r.ceiling)}
+${row("bare App Router page, the visitor's body", r.bare, r.ceiling)}
+${row("bare App Router page, the staff member's body", r.bareStaff, r.ceiling)}
 ${row('post page, unknown cookie (rendered per request)', r.visitor, r.ceiling)}
 ${row('post page, staff member (rendered per request)', r.staff, r.ceiling)}
 
-Site / bare by req/s: unknown cookie **${ratio(r.visitor, r.bare)}×**, staff **${ratio(r.staff, r.bare)}×**; by CPU per request: unknown cookie **${cpuRatio(r.visitor, r.bare)}×**, staff **${cpuRatio(r.staff, r.bare)}×**.`,
+Site / bare page with the same body, by req/s: unknown cookie **${ratio(r.visitor, r.bare)}×**, staff **${ratio(r.staff, r.bareStaff)}×**; by CPU per request: unknown cookie **${cpuRatio(r.visitor, r.bare)}×**, staff **${cpuRatio(r.staff, r.bareStaff)}×**.`,
   )
   .join('\n\n')}
 
@@ -196,21 +214,27 @@ if (PROFILE) {
   const visitor = await underProfile(UNKNOWN_COOKIE);
   const staff = await underProfile(await staffCookies(profiledBase));
   await profiled.stop();
-  // The bare app on a server of its own, stopped as its load ends: its profile's last seconds.
-  const bareDir = path.join(dataDir, 'profile-bare');
-  const profiledBare = await startBare(['--cpu-prof', `--cpu-prof-dir=${bareDir}`]);
-  const profiledBareUrl = new URL('/render', profiledBare.url).href;
-  await load(profiledBareUrl, 2);
-  const bareStarted = performance.now();
-  const bareLoad = await load(profiledBareUrl, SECONDS);
-  const bareWindow = { lastMs: performance.now() - bareStarted };
-  await stopped(profiledBare);
+  // The bare app on a server of its own for each body, stopped as its load ends: its profile's
+  // last seconds.
+  const profileBare = async (route: string, bareDir: string) => {
+    const profiledBare = await startBare(['--cpu-prof', `--cpu-prof-dir=${bareDir}`]);
+    const profiledBareUrl = new URL(route, profiledBare.url).href;
+    await load(profiledBareUrl, 2);
+    const bareStarted = performance.now();
+    const bareLoad = await load(profiledBareUrl, SECONDS);
+    const bareWindow = { lastMs: performance.now() - bareStarted };
+    await stopped(profiledBare);
+    return { dir: bareDir, window: bareWindow, requestsPerSec: bareLoad.requestsPerSec };
+  };
+  const bareVisitor = await profileBare('/render', path.join(dataDir, 'profile-bare'));
+  const bareStaff = await profileBare('/render-staff', path.join(dataDir, 'profile-bare-staff'));
   const requests = (r: { requestsPerSec: number }) => r.requestsPerSec * SECONDS;
-  console.log(`Profiles (\`--cpu-prof\`; req/s under the profiler: bare ${bareLoad.requestsPerSec}, unknown cookie ${visitor.requestsPerSec}, staff ${staff.requestsPerSec}). Self time per request by family:
+  console.log(`Profiles (\`--cpu-prof\`; req/s under the profiler: bare ${bareVisitor.requestsPerSec} and ${bareStaff.requestsPerSec} (the visitor's and the staff member's body), unknown cookie ${visitor.requestsPerSec}, staff ${staff.requestsPerSec}). Self time per request by family:
 
 ${familyTable(root, [
-  { label: 'bare App Router page', dir: bareDir, window: bareWindow, requests: requests(bareLoad) },
+  { label: "bare page, the visitor's body", ...bareVisitor, requests: requests(bareVisitor) },
   { label: 'post page, unknown cookie', dir, window: visitor.window, requests: requests(visitor) },
+  { label: "bare page, the staff member's body", ...bareStaff, requests: requests(bareStaff) },
   { label: 'post page, staff member', dir, window: staff.window, requests: requests(staff) },
 ])}
 

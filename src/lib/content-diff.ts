@@ -12,7 +12,7 @@
 import DiffMatchPatch from 'diff-match-patch';
 import type { EndpointDef, FieldDef } from '@/lib/cms/model';
 import { relationId } from '@/lib/cms/relation-id';
-import { formatDateTime } from './format';
+import { formatDateTime, formatNumber } from './format';
 import { type Attributes, walkHtml } from './text/html-to-text';
 
 export type DiffOp = 'same' | 'ins' | 'del' | 'format';
@@ -437,7 +437,7 @@ function displayValue(field: FieldDef, value: unknown): string {
     case 'boolean':
       return value === true ? 'はい' : value === false ? 'いいえ' : NONE;
     case 'number':
-      return typeof value === 'number' ? value.toLocaleString('ja-JP') : NONE;
+      return typeof value === 'number' ? formatNumber(value) : NONE;
     case 'date':
       return typeof value === 'string' && value ? formatDateTime(value) || value : NONE;
     case 'select': {

@@ -4,6 +4,8 @@ import {
   formatDateJa,
   formatDateTime,
   formatDurationJa,
+  formatNumber,
+  formatYen,
   isoDateJa,
   japanClock,
 } from './format';
@@ -58,5 +60,15 @@ describe('Japan time for names and days', () => {
     expect(isoDateJa(midnight)).toBe('2026-11-27');
     // New year in Japan while it is still the old year in UTC.
     expect(fileStampJa(new Date('2026-12-31T15:30:00Z'))).toBe('20270101-0030');
+  });
+});
+
+describe('formatNumber and formatYen', () => {
+  it('write numbers as toLocaleString("ja-JP") does, from one formatter', () => {
+    for (const n of [0, 7, 999, 1000, 12_345, 1_234_567.5, 12.25, -4200])
+      expect(formatNumber(n)).toBe(n.toLocaleString('ja-JP'));
+    expect(formatNumber(1_100)).toBe('1,100');
+    expect(formatYen(1_100)).toBe('¥1,100');
+    expect(formatYen(-300_000)).toBe('-¥300,000');
   });
 });

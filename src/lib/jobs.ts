@@ -1,4 +1,4 @@
-import { isoDateJa } from './format';
+import { formatNumber, isoDateJa } from './format';
 
 /**
  * The vocabulary of job listings (docs/decisions/010-partners-and-job-listings.md), shared by the
@@ -133,9 +133,7 @@ export function formatSalaryRange(
 ): string | null {
   if (min == null && max == null) return null;
   const yen = (n: number) =>
-    n >= 10_000 && n % 10_000 === 0
-      ? `${(n / 10_000).toLocaleString('ja-JP')}万`
-      : n.toLocaleString('ja-JP');
+    n >= 10_000 && n % 10_000 === 0 ? `${formatNumber(n / 10_000)}万` : formatNumber(n);
   const range =
     min != null && max != null && max !== min
       ? `${yen(min)}〜${yen(max)}円`

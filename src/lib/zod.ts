@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { formatNumber } from '@/lib/format';
 
 // Validation messages in Japanese everywhere: import `z` from here, not from 'zod'.
 z.config(z.locales.ja());
@@ -19,7 +20,7 @@ export function requiredText(label: string, max: number) {
     .string(missing)
     .trim()
     .min(1, missing)
-    .max(max, { error: `${label}は${max.toLocaleString('ja-JP')}文字以内で入力してください。` });
+    .max(max, { error: `${label}は${formatNumber(max)}文字以内で入力してください。` });
 }
 
 /**

@@ -4,6 +4,7 @@ import { EmailField } from '@/components/account/account-fields';
 import { Field, SelectField, TextArea } from '@/components/forms/form.client';
 import { inquiryRoute } from '@/components/forms/inquiry-parts';
 import { CONTACT_MESSAGE_MAX, CONTACT_NAME_MAX, CONTACT_SUBJECTS } from '@/lib/contact';
+import { formatNumber } from '@/lib/format';
 
 const route = inquiryRoute({
   title: 'お問い合わせ',
@@ -50,7 +51,7 @@ const route = inquiryRoute({
       <TextArea
         name="message"
         label="お問い合わせ内容"
-        hint={`${CONTACT_MESSAGE_MAX.toLocaleString('ja-JP')} 文字以内`}
+        hint={`${formatNumber(CONTACT_MESSAGE_MAX)} 文字以内`}
         required
         maxLength={CONTACT_MESSAGE_MAX}
         defaultValue={typed('message')}

@@ -16,6 +16,7 @@ import { EmptyState, ListPage, Pagination } from '@/components/listing/list-page
 import { sitePageMetadata } from '@/components/listing/site-metadata';
 import { listJobs, listPartnerNames } from '@/server/features/content/lists';
 import type { SearchParamsProps } from '@/components/listing/page-params';
+import { formatNumber } from '@/lib/format';
 
 /** 「東京都・正社員」: the conditions in use, for the title of a filtered list. */
 function conditionsLabel(query: JobQuery, partners: readonly { id: string; name: string }[]) {
@@ -69,7 +70,7 @@ export default async function JobsPage({ searchParams }: SearchParamsProps) {
         partners={partners}
       />
       <p className={styles.count}>
-        <strong>{jobs.totalCount.toLocaleString('ja-JP')}</strong>件の求人
+        <strong>{formatNumber(jobs.totalCount)}</strong>件の求人
       </p>
       {jobs.items.length > 0 ? (
         <JobList jobs={jobs.items} />

@@ -2,6 +2,7 @@ import { Group } from '@visx/group';
 import { scaleBand, scaleLinear } from '@visx/scale';
 import { Bar } from '@visx/shape';
 import styles from './month-bars-chart.module.css';
+import { formatNumber } from '@/lib/format';
 
 /** One series of a monthly bar chart: its name (the legend) and a value per month. */
 export type MonthSeries = { name: string; values: number[] };
@@ -63,7 +64,7 @@ export function MonthBarsChart({
             <g key={tick} transform={`translate(0, ${y(tick)})`}>
               <line x2={innerWidth} className={styles.grid} />
               <text x={-6} dy="0.32em" textAnchor="end" className={styles.tick}>
-                {tick.toLocaleString('ja-JP')}
+                {formatNumber(tick)}
               </text>
             </g>
           ))}

@@ -1,4 +1,5 @@
 import styles from './views-chart.module.css';
+import { formatNumber } from '@/lib/format';
 
 export type ChartDay = { day: string; views: number };
 
@@ -26,7 +27,7 @@ export function ViewsChart({ days, caption }: { days: ChartDay[]; caption: strin
             <span className={styles.track} aria-hidden="true">
               <span className={styles.bar} style={{ inlineSize: `${(d.views / max) * 100}%` }} />
             </span>
-            <span className={styles.value}>{d.views.toLocaleString('ja-JP')} 件</span>
+            <span className={styles.value}>{formatNumber(d.views)} 件</span>
           </li>
         ))}
       </ol>

@@ -10,7 +10,9 @@ vi.mock('@/env', async (importOriginal) => {
   const actual = await importOriginal<typeof EnvModule>();
   return { ...actual, env: () => ({ ...actual.env(), BILLING_TRIAL_DAYS: settings.trialDays }) };
 });
-vi.mock('@/server/features/billing/catalogue', () => ({ listPlans: server.listPlans }));
+vi.mock('@/server/features/billing/catalogue', () => ({
+  shownPlans: { get: server.listPlans },
+}));
 vi.mock('@/server/platform/db/client', () => ({ getDb: () => Promise.resolve({}) }));
 
 import { Paywall } from './paywall';

@@ -2,7 +2,7 @@ import Link from 'next/link';
 import { planPrice, recommendedPlanKey } from '@/components/billing/billing-format';
 import { toPlanView } from '@/components/billing/views';
 import { confirmPath, plansPath } from '@/lib/confirm-path';
-import { type Plan, listPlans } from '@/server/features/billing/catalogue';
+import { type Plan, shownPlans } from '@/server/features/billing/catalogue';
 import { getDb } from '@/server/platform/db/client';
 import styles from './paywall.module.css';
 
@@ -15,7 +15,9 @@ export type PlanOffer = { key: Plan['key']; name: string; price: string; primary
  */
 export async function planOffers(): Promise<PlanOffer[]> {
   try {
-    const onSale = (await listPlans(await getDb())).filter((plan) => plan.active).map(toPlanView);
+    const onSale = (await shownPlans.get(await getDb()))
+      .filter((plan) => plan.active)
+      .map(toPlanView);
     // The plans page's own choice of its one primary button (the least a month).
     const recommended = recommendedPlanKey(onSale);
     return onSale.map((plan) => ({

@@ -1,7 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 
 vi.mock('server-only', () => ({}));
-vi.mock('@/server/features/billing/catalogue', () => ({ listPlans: vi.fn() }));
+vi.mock('@/server/features/billing/catalogue', () => ({ shownPlans: { get: vi.fn() } }));
 vi.mock('@/server/platform/db/client', () => ({ getDb: vi.fn() }));
 
 import { amountBehind } from './paywall';

@@ -8,7 +8,9 @@ const server = vi.hoisted(() => ({
   trialDaysFor: vi.fn(),
 }));
 vi.mock('server-only', () => ({}));
-vi.mock('@/server/features/billing/catalogue', () => ({ listPlans: server.listPlans }));
+vi.mock('@/server/features/billing/catalogue', () => ({
+  shownPlans: { get: server.listPlans },
+}));
 vi.mock('@/server/features/billing/checkout', () => ({ trialDaysFor: server.trialDaysFor }));
 vi.mock('@/server/features/identity/session', () => ({ getUser: server.getUser }));
 vi.mock('@/server/platform/db/client', () => ({ getDb: () => Promise.resolve({}) }));

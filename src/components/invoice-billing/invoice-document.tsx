@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { formatYen } from '@/lib/format';
+import { formatYen, formatNumber } from '@/lib/format';
 import { formatDate, servicePeriod } from '@/components/billing/billing-format';
 import { IssuerRows } from '@/components/billing/issuer-rows';
 import { PrintButton } from '@/components/billing/print-button.client';
@@ -34,7 +34,7 @@ function lineLabel(line: DocumentLineView): string {
 }
 
 function quantityText(line: Pick<DocumentLineView, 'quantity' | 'unitAmount'>): string {
-  const seats = `${line.quantity.toLocaleString('en-US')}${SEAT}`;
+  const seats = `${formatNumber(line.quantity)}${SEAT}`;
   return line.unitAmount === null
     ? `${seats}（日割り）`
     : `${seats} × ${formatYen(line.unitAmount)}`;

@@ -1,5 +1,6 @@
 import { z } from '@/lib/zod';
 import { addresseeName } from '@/components/billing/receipt-addressee';
+import { formatNumber } from '@/lib/format';
 
 /**
  * The quote page's query (`?price=price_…&seats=5&addressee=…`): the plan's price the
@@ -16,10 +17,7 @@ const form = z.object({
     .number({ error: '席数を数字で入力してください。' })
     .int('席数は整数で入力してください。')
     .min(1, '席数は 1 以上で入力してください。')
-    .max(
-      QUOTE_MAX_SEATS,
-      `席数は ${QUOTE_MAX_SEATS.toLocaleString('en-US')} 以下で入力してください。`,
-    ),
+    .max(QUOTE_MAX_SEATS, `席数は ${formatNumber(QUOTE_MAX_SEATS)} 以下で入力してください。`),
   addressee: addresseeName,
 });
 

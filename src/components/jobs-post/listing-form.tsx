@@ -8,6 +8,7 @@ import {
 } from '@/server/features/partners/jobs/listing-input';
 import { FieldGroup, SelectInput, TextAreaInput, TextInput, fieldId } from './form-fields';
 import styles from './jobs-post.module.css';
+import { formatNumber } from '@/lib/format';
 
 /**
  * The partner's listing form (/jobs/post): a plain HTML form posting to
@@ -128,7 +129,7 @@ export function ListingForm(props: ListingFormProps) {
           neededForReview
           rows={14}
           maxLength={LISTING_LIMITS.details}
-          hint={`仕事内容、応募資格、歓迎するスキル、待遇・福利厚生など。空行をはさむと段落が分かれます。${LISTING_LIMITS.details.toLocaleString('ja-JP')}文字以内。`}
+          hint={`仕事内容、応募資格、歓迎するスキル、待遇・福利厚生など。空行をはさむと段落が分かれます。${formatNumber(LISTING_LIMITS.details)}文字以内。`}
         />
       </FieldGroup>
 

@@ -13,6 +13,7 @@
  */
 
 import { readingTimeLabel } from '@/lib/reading-time';
+import { formatNumber } from '@/lib/format';
 
 export type AccessLevel = 'open' | 'members' | 'paid';
 
@@ -69,5 +70,5 @@ export function remainingCharsLabel(chars: number): string | null {
   if (!Number.isFinite(chars) || chars <= 0) return null;
   const step = chars < 10_000 ? 100 : 1_000;
   const rounded = Math.max(100, Math.round(chars / step) * step);
-  return `残り約${rounded.toLocaleString('en-US')}文字（${readingTimeLabel(chars)}）`;
+  return `残り約${formatNumber(rounded)}文字（${readingTimeLabel(chars)}）`;
 }

@@ -1,4 +1,4 @@
-import { formatYen } from '@/lib/format';
+import { formatYen, formatNumber } from '@/lib/format';
 import { z } from '@/lib/zod';
 
 /**
@@ -42,7 +42,7 @@ export const tipMessageSchema = z
   .optional()
   .transform((value) => value?.replace(/\r\n?/g, '\n').trim() || null)
   .refine((value) => value === null || [...value].length <= TIP_MESSAGE_MAX, {
-    error: `メッセージは${TIP_MESSAGE_MAX.toLocaleString('ja-JP')}文字以内で入力してください。`,
+    error: `メッセージは${formatNumber(TIP_MESSAGE_MAX)}文字以内で入力してください。`,
   });
 
 /** A post's id as the content service names it. */

@@ -22,6 +22,7 @@ import {
 } from '@/server/features/analytics/report';
 import { getDb } from '@/server/platform/db/client';
 import { requireStaff } from '@/server/features/identity/session';
+import { formatNumber } from '@/lib/format';
 
 export const generateMetadata = gatedMetadata(
   requireStaff,
@@ -38,7 +39,7 @@ const ENDPOINT_LABEL: Record<string, string> = {
   categories: '特集',
 };
 
-const number = (n: number) => n.toLocaleString('ja-JP');
+const number = (n: number) => formatNumber(n);
 const EMPTY = 'まだデータがありません';
 
 /** A table of the report: its caption for screen readers, its column heads, its rows. */
@@ -101,7 +102,7 @@ const SORT_LABEL: Record<PostSort, string> = {
 
 const yen = (n: number) => `¥${number(n)}`;
 const percent = (rate: number | null) =>
-  rate === null ? '—' : `${(Math.round(rate * 1000) / 10).toLocaleString('ja-JP')}%`;
+  rate === null ? '—' : `${formatNumber(Math.round(rate * 1000) / 10)}%`;
 
 /** The headline cards: each its label and its figure, read as a list. */
 function HeadlineCards({ report }: { report: BusinessReport }) {

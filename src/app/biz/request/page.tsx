@@ -8,6 +8,7 @@ import {
   INQUIRY_WEBSITE_MAX,
   PARTNER_PLANS,
 } from '@/lib/inquiries';
+import { formatNumber } from '@/lib/format';
 
 const route = inquiryRoute({
   title: 'パートナープログラムのお申し込み',
@@ -66,7 +67,7 @@ const route = inquiryRoute({
       <TextArea
         name="message"
         label="ご相談・ご質問（任意）"
-        hint={`掲載したい求人の内容や時期など。${INQUIRY_MESSAGE_MAX.toLocaleString('ja-JP')} 文字以内`}
+        hint={`掲載したい求人の内容や時期など。${formatNumber(INQUIRY_MESSAGE_MAX)} 文字以内`}
         maxLength={INQUIRY_MESSAGE_MAX}
         defaultValue={defaults.typed('message')}
       />

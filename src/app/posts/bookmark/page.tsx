@@ -8,6 +8,7 @@ import { sitePageMetadata } from '@/components/listing/site-metadata';
 import { bookmarkPageOf } from '@/server/features/bookmarks/bookmark-page';
 import { readFlash } from '@/server/platform/http/read-flash';
 import { requireUser } from '@/server/features/identity/session';
+import { formatNumber } from '@/lib/format';
 
 // A static segment beside /posts/[contentId]: the router prefers it, so no post can shadow it.
 export const metadata = sitePageMetadata({
@@ -27,7 +28,7 @@ export default async function BookmarksPage({ searchParams }: SearchParamsProps)
       title="ブックマーク"
       lead={
         bookmarks.total > 0 ? (
-          <p>{bookmarks.total.toLocaleString('ja-JP')} 件を新しい順に表示しています。</p>
+          <p>{formatNumber(bookmarks.total)} 件を新しい順に表示しています。</p>
         ) : null
       }
     >

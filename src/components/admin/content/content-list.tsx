@@ -18,7 +18,7 @@ import {
   type ContentListQuery,
 } from '@/lib/admin-content';
 import { SUBMISSION_STATE_LABELS } from '@/lib/access/console-permissions';
-import { formatDateTime } from '@/lib/format';
+import { formatDateTime, formatNumber } from '@/lib/format';
 import contentStyles from './content.module.css';
 import styles from './content-list.module.css';
 import presenceStyles from './editing-presence.module.css';
@@ -154,7 +154,7 @@ export function ContentList({
           <>
             <span>
               {filtered ? '条件に一致する' : ''}
-              {def.label}: {totalCount.toLocaleString('ja-JP')}件
+              {def.label}: {formatNumber(totalCount)}件
             </span>
             {totalPages > 1 ? (
               <span>

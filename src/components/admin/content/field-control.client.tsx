@@ -21,6 +21,7 @@ import { ReferencePicker } from './reference-picker.client';
 import { RichTextEditor } from './rich-text/rich-text-editor.client';
 import { Options } from '@/components/forms/options';
 import { describeControl } from '@/components/forms/describe-control';
+import { formatNumber } from '@/lib/format';
 
 /** The ids of a field's parts, so the error summary and the tests can find them. */
 export const fieldIds = (fieldId: string) => {
@@ -52,9 +53,7 @@ function hintText(field: FieldDef, value: unknown): string | null {
   if (field.urlPrefixes) parts.push(`${field.urlPrefixes.join(' または ')} で始まる URL`);
   if ((field.kind === 'text' || field.kind === 'textArea') && field.maxLength !== undefined) {
     const count = charCount(asString(value));
-    parts.push(
-      `${field.maxLength.toLocaleString('ja-JP')}文字まで（現在 ${count.toLocaleString('ja-JP')}文字）`,
-    );
+    parts.push(`${formatNumber(field.maxLength)}文字まで（現在 ${formatNumber(count)}文字）`);
   }
   if (field.kind === 'number') {
     const range = rangeText(field);

@@ -8,7 +8,7 @@
 import type { FileValue, MediaValue } from '@/lib/admin-content';
 import type { FieldDef } from '@/lib/cms/model';
 import { relationId } from '@/lib/cms/relation-id';
-import { JAPAN_OFFSET_MS, japanClock } from '@/lib/format';
+import { JAPAN_OFFSET_MS, japanClock, formatNumber } from '@/lib/format';
 import { htmlToText } from '@/lib/text/html-to-text';
 
 /** An ISO date-time → "YYYY-MM-DDTHH:MM" in Japan time (for `datetime-local`); '' if none. */
@@ -115,7 +115,7 @@ function fieldProblem(field: FieldDef, value: unknown): string | null {
   if (field.required && isEmpty(field, value)) return `${field.label}を入力してください。`;
   if (typeof value === 'string') {
     if (field.maxLength !== undefined && charCount(value) > field.maxLength)
-      return `${field.maxLength.toLocaleString('ja-JP')}文字以内で入力してください（現在 ${charCount(value).toLocaleString('ja-JP')}文字）。`;
+      return `${formatNumber(field.maxLength)}文字以内で入力してください（現在 ${formatNumber(charCount(value))}文字）。`;
     if (field.urlPrefixes && value !== '' && !field.urlPrefixes.some((p) => value.startsWith(p)))
       return `${field.urlPrefixes.join(' または ')} で始まる URL を入力してください。`;
   }
@@ -144,7 +144,7 @@ function richTextIsEmpty(value: unknown): boolean {
 
 /** "0〜10,000" for a number field's hint and error. */
 export function rangeText(field: FieldDef): string {
-  const f = (n: number) => n.toLocaleString('ja-JP');
+  const f = (n: number) => formatNumber(n);
   if (field.min !== undefined && field.max !== undefined) return `${f(field.min)}〜${f(field.max)}`;
   if (field.min !== undefined) return `${f(field.min)}以上`;
   if (field.max !== undefined) return `${f(field.max)}以下`;

@@ -5,7 +5,7 @@ import staff from '@/components/admin/staff.module.css';
 import styles from '@/components/admin/users/users.module.css';
 import { Button, SubmitButton } from '@/components/ui/button';
 import { consolePaths } from '@/lib/admin-content';
-import { formatDateTime } from '@/lib/format';
+import { formatDateTime, formatNumber } from '@/lib/format';
 import {
   AUDIENCES,
   AUDIENCE_LABELS,
@@ -176,7 +176,7 @@ function SendForm({ post, counts }: Pick<NewsletterStepProps, 'post' | 'counts'>
             />
             <div>
               <label htmlFor={`newsletter-segment-${segment}`}>
-                {SEGMENT_LABELS[segment]}（{counts[segment].toLocaleString('ja-JP')} 人）
+                {SEGMENT_LABELS[segment]}（{formatNumber(counts[segment])} 人）
               </label>
               <p id={`newsletter-segment-${segment}-hint`} className={staff.hint}>
                 {SEGMENT_HINTS[segment]}

@@ -2,7 +2,7 @@ import Link from 'next/link';
 import staff from '@/components/admin/staff.module.css';
 import styles from '@/components/admin/users/users.module.css';
 import { Button } from '@/components/ui/button';
-import { formatDateTime } from '@/lib/format';
+import { formatDateTime, formatNumber } from '@/lib/format';
 import {
   SEGMENT_LABELS,
   type Segment,
@@ -33,7 +33,7 @@ export function confirmQuestion({
   mode,
   count,
 }: Pick<SendConfirmProps, 'post' | 'segment' | 'mode' | 'count'>): string {
-  const who = `「${SEGMENT_LABELS[segment]}」の ${count.toLocaleString('ja-JP')} 人`;
+  const who = `「${SEGMENT_LABELS[segment]}」の ${formatNumber(count)} 人`;
   const title = post.title || '（無題）';
   return mode === 'now'
     ? `記事「${title}」を${who}に配信します。よろしいですか？`

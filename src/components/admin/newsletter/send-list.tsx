@@ -10,8 +10,9 @@ import {
 } from '@/lib/newsletter/console';
 import { SendByline } from './newsletter-step';
 import { TableHead } from '@/components/ui/table-head';
+import { formatNumber } from '@/lib/format';
 
-const n = (value: number) => value.toLocaleString('ja-JP');
+const n = (value: number) => formatNumber(value);
 
 /** /admin/newsletter: the newest sends, each with its post, segment, who and when, and counts. */
 export function SendList({ sends }: { sends: readonly SendView[] }) {

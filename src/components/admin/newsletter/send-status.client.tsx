@@ -13,6 +13,7 @@ import {
   newsletterPaths,
   sendSummary,
 } from '@/lib/newsletter/console';
+import { formatNumber } from '@/lib/format';
 
 /** How often a send still under way is asked about. */
 export const STATUS_POLL_MS = 2000;
@@ -93,8 +94,7 @@ export function SendStatusView({
           <Fragment key={key}>
             <dt>{LETTER_COUNT_LABELS[key]}</dt>
             <dd>
-              {state.counts[key].toLocaleString('ja-JP')}{' '}
-              {READER_COUNT_KEYS.includes(key) ? '人' : '通'}
+              {formatNumber(state.counts[key])} {READER_COUNT_KEYS.includes(key) ? '人' : '通'}
             </dd>
           </Fragment>
         ))}

@@ -5,7 +5,7 @@ import staff from '@/components/admin/staff.module.css';
 import { InputRow, SelectRow } from '@/components/admin/users/form-fields';
 import styles from '@/components/admin/users/users.module.css';
 import { Button, SubmitButton } from '@/components/ui/button';
-import { formatDateTime } from '@/lib/format';
+import { formatDateTime, formatNumber } from '@/lib/format';
 import {
   SUPPRESSION_REASON_LABELS,
   type SuppressionView,
@@ -84,7 +84,7 @@ export function SuppressionList({
       <StaffResultList
         path={newsletterPaths.suppressions}
         fragment="suppressions"
-        count={`${total.toLocaleString('ja-JP')} 件`}
+        count={`${formatNumber(total)} 件`}
         result={result}
         whenEmpty="配信停止のアドレスはありません。"
         pageParams={{}}

@@ -5,7 +5,7 @@ import { InputRow, SelectRow } from '@/components/admin/users/form-fields';
 import styles from '@/components/admin/users/users.module.css';
 import staff from '@/components/admin/staff.module.css';
 import { StaffList, StaffSection } from '@/components/admin/staff-list-page';
-import { formatDateJa } from '@/lib/format';
+import { formatDateJa, formatNumber } from '@/lib/format';
 import { type Flash } from '@/lib/http/flash';
 import { FORM_KEY, flashFor, typedIn } from '@/lib/http/form-flash';
 
@@ -17,7 +17,7 @@ import { FORM_KEY, flashFor, typedIn } from '@/lib/http/form-flash';
 
 export const OFFER_FORM_KEY = 'offer-create';
 
-const yen = (n: number) => `¥${n.toLocaleString('ja-JP')}`;
+const yen = (n: number) => `¥${formatNumber(n)}`;
 
 function discountText(o: OfferRowView): string {
   const off = o.kind === 'percent' ? `${o.value}%オフ` : `${yen(o.value)}引き`;

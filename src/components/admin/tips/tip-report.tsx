@@ -3,7 +3,7 @@ import Link from 'next/link';
 import adminStyles from '@/components/admin/admin.module.css';
 import { StaffSection } from '@/components/admin/staff-list-page';
 import { METHOD_LABELS } from '@/lib/billing/purchase';
-import { formatDateTime, formatYen } from '@/lib/format';
+import { formatDateTime, formatYen, formatNumber } from '@/lib/format';
 import type { PaidTip, TipTotal } from '@/server/features/purchases';
 import styles from './tip-report.module.css';
 
@@ -48,7 +48,7 @@ export function TipTotals({ totals }: { totals: readonly TipTotal[] }) {
   return (
     <StaffSection id="tip-totals" title="記事ごとの合計">
       <p>
-        合計 {formatYen(all)}（{count.toLocaleString('ja-JP')}件）
+        合計 {formatYen(all)}（{formatNumber(count)}件）
       </p>
       <Table caption="記事ごとのチップの合計" columns={['記事', '件数', '合計（税込）']}>
         {totals.map((total) => (
@@ -59,7 +59,7 @@ export function TipTotals({ totals }: { totals: readonly TipTotal[] }) {
                 （記事を開く）
               </Link>
             </td>
-            <td className={styles.number}>{total.count.toLocaleString('ja-JP')}</td>
+            <td className={styles.number}>{formatNumber(total.count)}</td>
             <td className={styles.number}>{formatYen(total.amount)}</td>
           </tr>
         ))}

@@ -4,7 +4,7 @@ import styles from '@/components/biz/biz-admin.module.css';
 import { ReviewDecisionForms } from '@/components/forms/review-decision-forms';
 import { SubmitButton } from '@/components/ui/button';
 import type { FieldDiff } from '@/lib/content-diff';
-import { formatDateJa, formatDateTime } from '@/lib/format';
+import { formatDateJa, formatDateTime, formatNumber } from '@/lib/format';
 import { LISTING_STATE_LABELS, type ListingState } from '@/lib/jobs';
 import type { Flash } from '@/lib/http/flash';
 import {
@@ -100,9 +100,9 @@ function ListingCard({ listing, flash }: { listing: ListingView; flash: Flash | 
             <dt>募集締切</dt>
             <dd>{listing.liveUntil ? formatDateJa(listing.liveUntil) : '—'}</dd>
             <dt>閲覧数</dt>
-            <dd>{listing.views.toLocaleString('ja-JP')}</dd>
+            <dd>{formatNumber(listing.views)}</dd>
             <dt>応募クリック</dt>
-            <dd>{listing.applyClicks.toLocaleString('ja-JP')}</dd>
+            <dd>{formatNumber(listing.applyClicks)}</dd>
           </>
         ) : null}
       </dl>
@@ -197,7 +197,7 @@ function FieldRow({ name, fields }: { name: keyof ListingFields; fields: Listing
   const value = fields[name];
   let text: string;
   if (value === null || value === '') text = '—';
-  else if (typeof value === 'number') text = `${value.toLocaleString('ja-JP')}円`;
+  else if (typeof value === 'number') text = `${formatNumber(value)}円`;
   else if (name === 'closingDate') text = formatDateJa(value);
   else text = value;
   return (

@@ -1,7 +1,7 @@
 import Link from 'next/link';
 import biz from '@/components/biz/biz-admin.module.css';
 import { ButtonLink } from '@/components/ui/button';
-import { formatDateJa } from '@/lib/format';
+import { formatDateJa, formatNumber } from '@/lib/format';
 import { BizListSection } from '@/components/biz/biz-section';
 import type { Counts, EditorJobRow, ListingRow } from './dashboard-model';
 import styles from './partner-admin.module.css';
@@ -53,11 +53,11 @@ function CountFacts({ counts }: { counts: Counts | null }) {
     <>
       <div>
         <dt>閲覧数</dt>
-        <dd className={styles.number}>{counts ? counts.views.toLocaleString('ja-JP') : '—'}</dd>
+        <dd className={styles.number}>{counts ? formatNumber(counts.views) : '—'}</dd>
       </div>
       <div>
         <dt>応募クリック数</dt>
-        <dd className={styles.number}>{counts ? counts.clicks.toLocaleString('ja-JP') : '—'}</dd>
+        <dd className={styles.number}>{counts ? formatNumber(counts.clicks) : '—'}</dd>
       </div>
     </>
   );

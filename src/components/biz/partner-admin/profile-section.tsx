@@ -6,6 +6,7 @@ import { typedText } from '@/server/platform/http/read-flash';
 import { LOGO_MAX_BYTES, type PartnerDetail } from '@/server/features/partners/partners';
 import { BizSection } from '@/components/biz/biz-section';
 import styles from './partner-admin.module.css';
+import { formatNumber } from '@/lib/format';
 
 /**
  * 企業情報: what the partner's members may change of its public profile (shown with every job
@@ -46,7 +47,7 @@ export function ProfileSection({
           <TextArea
             name="description"
             label="紹介文"
-            hint={`事業の内容や働く環境など。${DESCRIPTION_MAX.toLocaleString('ja-JP')}文字以内`}
+            hint={`事業の内容や働く環境など。${formatNumber(DESCRIPTION_MAX)}文字以内`}
             maxLength={DESCRIPTION_MAX}
             rows={6}
             defaultValue={typed('description') ?? partner.description}

@@ -3,6 +3,7 @@ import { asc, sql } from 'drizzle-orm';
 import type Stripe from 'stripe';
 import { env } from '@/env';
 import type { Db } from '@/server/platform/db/client';
+import { keptRead } from '@/server/platform/db/kept-read';
 import { billingPlans } from '@/server/platform/db/schema';
 import { billingProvider } from './provider';
 import { PLAN_KEYS, type PlanKey, isPlanKey } from '@/lib/billing/plans';
@@ -127,6 +128,7 @@ export async function syncCatalogue(db: Db): Promise<Plan[]> {
       .values(values)
       .onConflictDoUpdate({ target: billingPlans.key, set: values });
   }
+  shownPlans.forget(db);
   return plans;
 }
 
@@ -140,6 +142,12 @@ export async function listPlans(db: Db): Promise<Plan[]> {
   if (plans.length === PLAN_KEYS.length) return plans;
   return syncCatalogue(db);
 }
+
+/**
+ * The catalogue as a page shows it (a paywall's plans on every visitor's render), read at most
+ * once per 10 s per process: a checkout, its final confirmation and a payment read listPlans.
+ */
+export const shownPlans = keptRead('shown-plans', 10_000, listPlans);
 
 export async function findPlan(db: Db, key: PlanKey): Promise<Plan | null> {
   return (await listPlans(db)).find((plan) => plan.key === key) ?? null;

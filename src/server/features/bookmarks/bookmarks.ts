@@ -12,6 +12,7 @@ import { z } from '@/lib/zod';
 import type { Db } from '@/server/platform/db/client';
 import { bookmarks, user } from '@/server/platform/db/schema';
 import { CONTENT_ID } from '@/server/features/content';
+import { formatNumber } from '@/lib/format';
 
 /**
  * A signed-in reader's bookmarks: items of the posts, audios, movies and connect endpoints,
@@ -28,7 +29,7 @@ export const bookmarkRefSchema = z.object({
     .regex(CONTENT_ID, 'コンテンツの ID が正しくありません。'),
 });
 
-export const BOOKMARK_LIMIT_MESSAGE = `ブックマークは ${BOOKMARK_LIMIT.toLocaleString('ja-JP')} 件まで保存できます。不要なブックマークを削除してから追加してください。`;
+export const BOOKMARK_LIMIT_MESSAGE = `ブックマークは ${formatNumber(BOOKMARK_LIMIT)} 件まで保存できます。不要なブックマークを削除してから追加してください。`;
 
 export class BookmarkError extends AppError {
   declare readonly code: 'invalid' | 'limit';

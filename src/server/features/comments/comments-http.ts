@@ -46,6 +46,7 @@ import {
   reportComment,
   setFreeMembersWrite,
 } from './store';
+import { formatNumber } from '@/lib/format';
 
 /**
  * /api/comments and its actions, in the site's form protocol
@@ -88,10 +89,7 @@ const body = z
     z
       .string()
       .min(1, 'コメントを入力してください。')
-      .max(
-        COMMENT_MAX,
-        `コメントは ${COMMENT_MAX.toLocaleString('ja-JP')} 文字以内で入力してください。`,
-      ),
+      .max(COMMENT_MAX, `コメントは ${formatNumber(COMMENT_MAX)} 文字以内で入力してください。`),
   );
 // A form's empty field is no parent.
 const optionalId = z.preprocess(

@@ -1,4 +1,5 @@
 import 'server-only';
+import { formatNumber } from '@/lib/format';
 import type { EndpointDef, FieldDef } from '@/lib/cms/model';
 import { CmsApiError } from '@/server/services/cms/errors';
 import { forbiddenField, validateWrite } from '@/server/services/cms/values';
@@ -31,7 +32,7 @@ function japaneseMessage(field: FieldDef, english: string): string {
   const inner = field.fields?.find((f) => f.id === innerId);
   if (inner) return japaneseMessage(inner, english);
   if (english.includes('too long'))
-    return `${field.label}は${field.maxLength?.toLocaleString('ja-JP')}文字以内で入力してください。`;
+    return `${field.label}は${formatNumber(field.maxLength ?? 0)}文字以内で入力してください。`;
   if (english.includes('URL starting'))
     return `${field.label}は ${field.urlPrefixes?.join(' または ')} で始まる URL を入力してください。`;
   if (english.includes('an integer') || (field.integer && english.includes('out of range')))

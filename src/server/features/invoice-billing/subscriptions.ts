@@ -3,6 +3,7 @@ import type Stripe from 'stripe';
 import type { Db } from '@/server/platform/db/client';
 import { billingProvider } from '@/server/features/billing';
 import { type Actor, recordActorAction, recordAudit } from '@/server/platform/audit/audit-log';
+import { formatNumber } from '@/lib/format';
 
 /**
  * 請求書払い on the provider (docs/decisions/059-invoice-billing.md): a subscription with
@@ -170,9 +171,7 @@ export const MAX_SEATS = 10_000;
 
 function requireSeats(seats: number): void {
   if (!Number.isInteger(seats) || seats < 1 || seats > MAX_SEATS) {
-    throw new RangeError(
-      `席数は 1〜${MAX_SEATS.toLocaleString('en-US')} の整数で指定してください。`,
-    );
+    throw new RangeError(`席数は 1〜${formatNumber(MAX_SEATS)} の整数で指定してください。`);
   }
 }
 

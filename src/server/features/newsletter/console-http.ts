@@ -35,6 +35,7 @@ import {
   suppressionReasonSchema,
   unsuppressAddress,
 } from './suppressions';
+import { formatNumber } from '@/lib/format';
 
 /**
  * The route handlers of the newsletter's staff side (/api/admin/newsletter/**): send a post to
@@ -269,7 +270,7 @@ export function newsletterHandlers(options: NewsletterHttpOptions = {}) {
           const to = `「${SEGMENT_LABELS[segment]}」`;
           return doneAnswer(
             mode === 'now'
-              ? `${to}の ${queued.queued.toLocaleString('ja-JP')} 人への配信を始めました。`
+              ? `${to}の ${formatNumber(queued.queued)} 人への配信を始めました。`
               : `${to}への配信を予約しました。記事の公開と同時に配信します。`,
             `${newsletterPaths.step(id)}#newsletter-sends`,
             { sendId: queued.sendId },

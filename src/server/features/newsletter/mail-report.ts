@@ -3,6 +3,7 @@ import libmime from 'libmime';
 import { type Attachment, type ParsedMail, simpleParser } from 'mailparser';
 import { z } from '@/lib/zod';
 import { OperatorError } from '@/lib/errors';
+import { formatNumber } from '@/lib/format';
 
 /**
  * Reads one mail that came back to the site: a delivery status notification (RFC 3464,
@@ -196,7 +197,7 @@ function contentTypeOf(mail: ParsedMail): { value: string; reportType: string } 
 /** The refusal of a mail over MAX_MAIL_BYTES (`size`: its bytes, or as many as were read). */
 export function tooLarge(size: number): MailReportError {
   return new MailReportError(
-    `メールが大きすぎます (${size.toLocaleString('ja-JP')} バイト)。不達通知・迷惑メールの報告として読めるのは ${MAX_MAIL_BYTES / 1024 / 1024} MiB までです。何も変更していません。`,
+    `メールが大きすぎます (${formatNumber(size)} バイト)。不達通知・迷惑メールの報告として読めるのは ${MAX_MAIL_BYTES / 1024 / 1024} MiB までです。何も変更していません。`,
   );
 }
 

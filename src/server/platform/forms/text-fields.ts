@@ -1,5 +1,6 @@
 import 'server-only';
 import { z } from '@/lib/zod';
+import { formatNumber } from '@/lib/format';
 
 /**
  * Text fields of the public forms (contact, inquiries), each with its Japanese messages named
@@ -12,7 +13,7 @@ const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f]/g;
 
 const entered = (label: string) => `${label}を入力してください。`;
 const tooLong = (label: string, max: number) =>
-  `${label}は ${max.toLocaleString('ja-JP')} 文字以内にしてください。`;
+  `${label}は ${formatNumber(max)} 文字以内にしてください。`;
 
 /** One required line: trimmed, no control characters (line breaks included). */
 export function requiredLine(label: string, max: number) {

@@ -6,7 +6,7 @@ import { NewsletterPageTitle, SendByline } from '@/components/admin/newsletter/n
 import { SendStatusView } from '@/components/admin/newsletter/send-status.client';
 import { StaffSection } from '@/components/admin/staff-list-page';
 import staff from '@/components/admin/staff.module.css';
-import { formatDateTime } from '@/lib/format';
+import { formatDateTime, formatNumber } from '@/lib/format';
 import {
   LETTER_COUNT_LABELS,
   OPENS_CAVEAT,
@@ -26,7 +26,7 @@ export const generateMetadata = gatedMetadata(requireNewsletterStaff, async ({ p
   accountMetadata('配信の詳細', newsletterPaths.send((await params).sendId)),
 );
 
-const n = (value: number) => value.toLocaleString('ja-JP');
+const n = (value: number) => formatNumber(value);
 const rate = (part: number, whole: number) =>
   whole > 0 ? `${((part / whole) * 100).toFixed(1)}%` : '—';
 

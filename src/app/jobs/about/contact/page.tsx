@@ -3,6 +3,7 @@ import Link from 'next/link';
 import { TextArea } from '@/components/forms/form.client';
 import { inquiryRoute, SenderFields } from '@/components/forms/inquiry-parts';
 import { INQUIRY_MESSAGE_MAX } from '@/lib/inquiries';
+import { formatNumber } from '@/lib/format';
 
 const route = inquiryRoute({
   title: '求人掲載のお問い合わせ',
@@ -43,7 +44,7 @@ const route = inquiryRoute({
       <TextArea
         name="message"
         label="お問い合わせ内容"
-        hint={`募集したい職種や人数、掲載の時期など。${INQUIRY_MESSAGE_MAX.toLocaleString('ja-JP')} 文字以内`}
+        hint={`募集したい職種や人数、掲載の時期など。${formatNumber(INQUIRY_MESSAGE_MAX)} 文字以内`}
         required
         maxLength={INQUIRY_MESSAGE_MAX}
         defaultValue={defaults.typed('message')}

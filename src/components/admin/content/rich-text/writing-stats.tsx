@@ -3,6 +3,7 @@
 import { type Editor, useEditorState } from '@tiptap/react';
 import { readingTimeLabel } from '@/lib/reading-time';
 import styles from './rich-text-editor.module.css';
+import { formatNumber } from '@/lib/format';
 
 /**
  * The body's 文字数 and 読了時間 under the editor, as the text changes (TipTap's character
@@ -17,7 +18,7 @@ export function WritingStats({ editor, id }: { editor: Editor; id?: string }) {
   return (
     <p id={id} className={styles.stats}>
       <span>
-        文字数 <strong>{characters.toLocaleString('ja-JP')}</strong>
+        文字数 <strong>{formatNumber(characters)}</strong>
       </span>
       <span>
         読了時間 <strong>{readingTimeLabel(characters)}</strong>

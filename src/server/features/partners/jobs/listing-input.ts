@@ -10,7 +10,7 @@ import {
 } from '@/lib/jobs';
 import type { EndpointDef } from '@/lib/cms/model';
 import { type FieldDiff, diffFields } from '@/lib/content-diff';
-import { formatDateJa } from '@/lib/format';
+import { formatDateJa, formatNumber } from '@/lib/format';
 import { optionalDay, z } from '@/lib/zod';
 import { escapeHtml } from '@/lib/text/escape-html';
 
@@ -103,7 +103,7 @@ const text = (label: string, max: number) =>
     .transform((v) => v.replace(/\r\n?/g, '\n'))
     .pipe(
       z.string().max(max, {
-        error: `${label}は${max.toLocaleString('ja-JP')}文字以内で入力してください。`,
+        error: `${label}は${formatNumber(max)}文字以内で入力してください。`,
       }),
     )
     .default('');
@@ -283,7 +283,7 @@ export const EMPTY_LISTING: ListingFields = {
 /** A field's value as the listing shows it: amounts in yen, the closing day as a date. */
 function shownValue(name: keyof ListingFields, value: ListingFields[keyof ListingFields]): string {
   if (value === null || value === '') return '';
-  if (typeof value === 'number') return `${value.toLocaleString('ja-JP')}円`;
+  if (typeof value === 'number') return `${formatNumber(value)}円`;
   return name === 'closingDate' ? formatDateJa(`${value}T00:00:00+09:00`) : value;
 }
 

@@ -32,6 +32,7 @@ import {
   recordPaymentEvents,
   retryAfter,
 } from './payments';
+import { formatNumber } from '@/lib/format';
 
 /**
  * Invoices: issuing a finalized invoice with its lines, tax and events and charging it
@@ -42,7 +43,7 @@ import {
 
 function formatAmount(amount: number, currency: string): string {
   return currency === 'jpy'
-    ? `¥${amount.toLocaleString('en-US')}`
+    ? `¥${formatNumber(amount)}`
     : `${(amount / 100).toFixed(2)} ${currency.toUpperCase()}`;
 }
 

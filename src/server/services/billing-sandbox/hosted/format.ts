@@ -4,13 +4,14 @@ import { recurringOf } from '../cycle/calendar';
 import { type SandboxObject, findObject } from '../object-store';
 import { grossAmountOf } from '../resources/checkout-line-items';
 import { subscriptionStateLabel } from '@/lib/subscription-labels';
+import { formatNumber } from '@/lib/format';
 
 /** How the pages say amounts, dates and statuses in Japanese. */
 
 const DAY = 24 * 60 * 60;
 
 export function formatAmount(amount: number, currency: string): string {
-  if (currency === 'jpy') return `¥${amount.toLocaleString('ja-JP')}`;
+  if (currency === 'jpy') return `¥${formatNumber(amount)}`;
   const format = new Intl.NumberFormat('ja-JP', { style: 'currency', currency });
   return format.format(amount / 10 ** (format.resolvedOptions().maximumFractionDigits ?? 2));
 }

@@ -1,6 +1,7 @@
 import 'server-only';
 import { invalidParam, invalidRequest, missingParam } from '../errors';
 import type { Metadata, Params } from '../params';
+import { formatNumber } from '@/lib/format';
 
 /**
  * The payment methods of a Checkout Session and what `payment` mode takes beyond a
@@ -227,7 +228,7 @@ export function paymentMethodsFor(
     canTake(method, session.mode, session.currency, session.total),
   );
   if (methods.length > 0) return methods;
-  const konbiniRange = `konbini takes ¥${KONBINI_MINIMUM}–¥${KONBINI_MAXIMUM.toLocaleString('en-US')} in payment mode`;
+  const konbiniRange = `konbini takes ¥${KONBINI_MINIMUM}–¥${formatNumber(KONBINI_MAXIMUM)} in payment mode`;
   throw invalidRequest(
     `None of the payment method types can accept this Checkout Session (${session.mode} mode, ${session.total} ${session.currency}; konbini and paypay take one-time payments in jpy only, ${konbiniRange}).`,
     read.allowed ? 'allowed_payment_method_types' : 'excluded_payment_method_types',
