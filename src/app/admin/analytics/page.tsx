@@ -22,7 +22,7 @@ import {
 } from '@/server/features/analytics/report';
 import { getDb } from '@/server/platform/db/client';
 import { requireStaff } from '@/server/features/identity/session';
-import { formatNumber } from '@/lib/format';
+import { formatNumber, formatYen } from '@/lib/format';
 
 export const generateMetadata = gatedMetadata(
   requireStaff,
@@ -39,7 +39,7 @@ const ENDPOINT_LABEL: Record<string, string> = {
   categories: '特集',
 };
 
-const number = (n: number) => formatNumber(n);
+const number = formatNumber;
 const EMPTY = 'まだデータがありません';
 
 /** A table of the report: its caption for screen readers, its column heads, its rows. */
@@ -100,7 +100,7 @@ const SORT_LABEL: Record<PostSort, string> = {
   meteredSubscriptions: '無料枠の後の有料申し込み',
 };
 
-const yen = (n: number) => `¥${number(n)}`;
+const yen = formatYen;
 const percent = (rate: number | null) =>
   rate === null ? '—' : `${formatNumber(Math.round(rate * 1000) / 10)}%`;
 

@@ -144,7 +144,7 @@ function richTextIsEmpty(value: unknown): boolean {
 
 /** "0〜10,000" for a number field's hint and error. */
 export function rangeText(field: FieldDef): string {
-  const f = (n: number) => formatNumber(n);
+  const f = formatNumber;
   if (field.min !== undefined && field.max !== undefined) return `${f(field.min)}〜${f(field.max)}`;
   if (field.min !== undefined) return `${f(field.min)}以上`;
   if (field.max !== undefined) return `${f(field.max)}以下`;

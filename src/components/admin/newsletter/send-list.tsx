@@ -12,7 +12,7 @@ import { SendByline } from './newsletter-step';
 import { TableHead } from '@/components/ui/table-head';
 import { formatNumber } from '@/lib/format';
 
-const n = (value: number) => formatNumber(value);
+const n = formatNumber;
 
 /** /admin/newsletter: the newest sends, each with its post, segment, who and when, and counts. */
 export function SendList({ sends }: { sends: readonly SendView[] }) {

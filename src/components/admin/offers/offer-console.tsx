@@ -5,7 +5,7 @@ import { InputRow, SelectRow } from '@/components/admin/users/form-fields';
 import styles from '@/components/admin/users/users.module.css';
 import staff from '@/components/admin/staff.module.css';
 import { StaffList, StaffSection } from '@/components/admin/staff-list-page';
-import { formatDateJa, formatNumber } from '@/lib/format';
+import { formatDateJa, formatYen } from '@/lib/format';
 import { type Flash } from '@/lib/http/flash';
 import { FORM_KEY, flashFor, typedIn } from '@/lib/http/form-flash';
 
@@ -17,10 +17,8 @@ import { FORM_KEY, flashFor, typedIn } from '@/lib/http/form-flash';
 
 export const OFFER_FORM_KEY = 'offer-create';
 
-const yen = (n: number) => `¥${formatNumber(n)}`;
-
 function discountText(o: OfferRowView): string {
-  const off = o.kind === 'percent' ? `${o.value}%オフ` : `${yen(o.value)}引き`;
+  const off = o.kind === 'percent' ? `${o.value}%オフ` : `${formatYen(o.value)}引き`;
   const term =
     o.duration === 'once' ? '初回のみ' : o.duration === 'forever' ? '毎回' : `${o.months}か月`;
   return `${off}（${term}）`;

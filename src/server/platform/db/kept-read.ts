@@ -8,7 +8,10 @@ import type { Db } from './client';
  * a millisecond of a render's CPU. A write through this process forgets it at once; another
  * instance's write is seen within `ms`. Only what a page shows reads through here: a decision
  * (may this member write, what does this plan cost at checkout) reads the database.
- * A failed read is not kept; concurrent readers share one read.
+ * A failed read is not kept; concurrent readers share one read. (The metered wall's allowance
+ * keeps its own copy, src/server/features/metered/allowance.ts: the front server asks it before
+ * any database is at hand, and a database that cannot be opened keeps the wall off for 10 s
+ * rather than being opened again on every request.)
  */
 export type KeptRead<T> = {
   get(db: Db, now?: number): Promise<T>;

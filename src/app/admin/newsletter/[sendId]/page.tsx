@@ -26,7 +26,7 @@ export const generateMetadata = gatedMetadata(requireNewsletterStaff, async ({ p
   accountMetadata('配信の詳細', newsletterPaths.send((await params).sendId)),
 );
 
-const n = (value: number) => formatNumber(value);
+const n = formatNumber;
 const rate = (part: number, whole: number) =>
   whole > 0 ? `${((part / whole) * 100).toFixed(1)}%` : '—';
 
