@@ -75,14 +75,56 @@ describe('the shared styles (src/styles/base.ts)', () => {
     ).toEqual([]);
   });
 
-  it('hold every CSS module of the root layout', () => {
-    const base = new Set(
-      importsOf(fs.readFileSync(path.join(SRC, 'styles/base.ts'), 'utf8')).map((specifier) =>
-        path.relative(SRC, resolveImport(path.join(SRC, 'styles/base.ts'), specifier)!),
-      ),
+  it('hold every CSS module of the root layout and of the error pages', () => {
+    const base = listed('styles/base.ts');
+    for (const segment of ['app/layout.tsx', 'app/error.tsx', 'app/not-found.tsx']) {
+      const reached = cssModulesReached(path.join(SRC, segment));
+      expect(reached.size, segment).toBeGreaterThan(0);
+      expect(
+        [...reached].filter((file) => !base.has(file)),
+        segment,
+      ).toEqual([]);
+    }
+  });
+});
+
+/** The CSS modules a style list (base.ts, item.ts) imports. */
+function listed(file: string): Set<string> {
+  return new Set(
+    importsOf(fs.readFileSync(path.join(SRC, file), 'utf8')).map((specifier) =>
+      path.relative(SRC, resolveImport(path.join(SRC, file), specifier)!),
+    ),
+  );
+}
+
+/**
+ * An item's page (the post page above all: a media site's most read) loads its styles in as few
+ * files as the build can make: every item page imports src/styles/item.ts right after base.ts,
+ * so its modules come in one order and are shared as a block.
+ */
+const ITEM_PAGES = [
+  'app/posts/[contentId]/page.tsx',
+  'app/audios/[contentId]/page.tsx',
+  'app/movies/[contentId]/page.tsx',
+  'app/connect/[contentId]/page.tsx',
+];
+
+describe("the item pages' styles (src/styles/item.ts)", () => {
+  it('come right after the shared styles on every item page', () => {
+    for (const page of ITEM_PAGES)
+      expect(importsOf(fs.readFileSync(path.join(SRC, page), 'utf8')).slice(0, 2), page).toEqual([
+        '@/styles/base',
+        '@/styles/item',
+      ]);
+  });
+
+  it('hold every CSS module the post page reaches beyond the shared styles', () => {
+    const base = listed('styles/base.ts');
+    const item = listed('styles/item.ts');
+    const post = [...cssModulesReached(path.join(SRC, ITEM_PAGES[0]!))].filter(
+      (file) => !base.has(file),
     );
-    const layout = cssModulesReached(path.join(SRC, 'app/layout.tsx'));
-    expect(layout.size).toBeGreaterThan(10);
-    expect([...layout].filter((file) => !base.has(file))).toEqual([]);
+    expect(post.length).toBeGreaterThan(5);
+    expect(post.filter((file) => !item.has(file))).toEqual([]);
   });
 });

@@ -1,5 +1,6 @@
 /**
- * The CSS modules of the root layout (header, footer, notices) and the primitives most pages
+ * The CSS modules of the root layout (header, footer, notices), of the error and not-found pages
+ * (whose styles every page preloads for its error boundary) and the primitives most pages
  * compose, in one order. Every page and layout imports this file first, so that every route's
  * CSS starts with these modules in this order: the build (next.config.ts, cssChunking 'graph')
  * then puts them in the stylesheets every page shares, and each page's own modules in a few
@@ -28,3 +29,4 @@ import '@/components/layout/header-action.module.css';
 import '@/components/layout/account-menu.module.css';
 import '@/components/layout/mobile-menu.module.css';
 import '@/components/layout/site-header.module.css';
+import '@/components/system/status-page.module.css';

@@ -1,4 +1,5 @@
 import '@/styles/base';
+import '@/styles/item';
 import { BookmarkButton } from '@/components/bookmarks/bookmark-button.client';
 import { AccessBadge } from '@/components/content/access-badge';
 import { AuthorLinks } from '@/components/content/author-links';

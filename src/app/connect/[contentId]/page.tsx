@@ -1,4 +1,5 @@
 import '@/styles/base';
+import '@/styles/item';
 import { BookmarkButton } from '@/components/bookmarks/bookmark-button.client';
 import { ItemCover, ItemHeader } from '@/components/content/item-header';
 import { PaywalledLead } from '@/components/content/paywalled-lead';

@@ -1,4 +1,5 @@
 import '@/styles/base';
+import '@/styles/item';
 import { BookmarkButton } from '@/components/bookmarks/bookmark-button.client';
 import { AuthorLinks } from '@/components/content/author-links';
 import { CoverImage, ItemHeader } from '@/components/content/item-header';

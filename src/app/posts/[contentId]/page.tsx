@@ -1,4 +1,5 @@
 import '@/styles/base';
+import '@/styles/item';
 import type { Metadata } from 'next';
 import Link from 'next/link';
 import { BookmarkButton } from '@/components/bookmarks/bookmark-button.client';
