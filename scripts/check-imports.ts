@@ -7,7 +7,8 @@
  * - a file named *.client.ts(x) is client code: the name tells the reader so, and must not lie;
  * - src/server's folders import each other in no loop, each tier imports only what it may, and
  *   a feature is reached from the rest of src/server through its index.ts alone
- *   (docs/decisions/045-server-tiers.md; the rules are in scripts/lib/folder-graph.ts).
+ *   (docs/decisions/045-server-tiers.md; the rules are in scripts/lib/folder-graph.ts);
+ * - only client code imports next/link: the rest links with src/components/layout/site-link.tsx.
  */
 import { readFileSync } from 'node:fs';
 import madge from 'madge';
@@ -57,6 +58,15 @@ for (const [file, parent] of via) {
   const chain = [file];
   for (let from = via.get(file); from; from = via.get(from)) chain.unshift(from);
   problems.push(`client code reaches src/server: ${chain.join(' → ')}`);
+}
+
+// A server component links with the site's Link (src/components/layout/site-link.tsx,
+// docs/decisions/065-links-as-plain-anchors.md): next/link is a client component per link.
+for (const file of Object.keys(graph)) {
+  if (!file.startsWith('src/') || clients.has(file) || !/\.tsx?$/.test(file)) continue;
+  if (/from 'next\/link'/.test(readFileSync(file, 'utf8'))) {
+    problems.push(`next/link in a server component (use Link of site-link.tsx): ${file}`);
+  }
 }
 
 const arrows = folderArrows(graph);

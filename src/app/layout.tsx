@@ -7,6 +7,7 @@ import { PageViewTracker } from '@/components/analytics/page-view-tracker.client
 import { BillingNoticeBanner } from '@/components/billing/billing-notice-banner';
 import { TagManager } from '@/components/analytics/tag-manager';
 import { SiteFooter } from '@/components/layout/site-footer';
+import { LinkNavigator } from '@/components/layout/link-navigator.client';
 import { NavigationProgress } from '@/components/layout/navigation-progress.client';
 import { SiteHeader } from '@/components/layout/site-header';
 import { ConnectivityNotice } from '@/components/system/connectivity-notice.client';
@@ -61,6 +62,7 @@ export default function RootLayout({ children }: { children: ReactNode }) {
         <Suspense fallback={null}>
           <PageViewTracker />
           <NavigationProgress />
+          <LinkNavigator />
         </Suspense>
       </body>
     </html>

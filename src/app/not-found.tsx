@@ -1,4 +1,4 @@
-import Link from 'next/link';
+import { Link } from '@/components/layout/site-link';
 import { notFoundMetadata } from '@/components/system/not-found-metadata';
 import { StatusPage } from '@/components/system/status-page';
 

@@ -1,4 +1,4 @@
-import Link from 'next/link';
+import { Link } from '@/components/layout/site-link';
 import { Section } from '@/components/account/account-page';
 import billing from '@/components/billing/billing.module.css';
 import { purchaseStatusPath } from '@/lib/billing/purchase';

@@ -1,6 +1,6 @@
 import '@/styles/base';
 import { CONNECT_DESCRIPTION } from '@/lib/site';
-import Link from 'next/link';
+import { Link } from '@/components/layout/site-link';
 import { connectCard } from '@/components/listing/cards';
 import { EmptyState, ListPage, PagedCards } from '@/components/listing/list-page';
 import { pageParam, type SearchParamsProps } from '@/components/listing/page-params';

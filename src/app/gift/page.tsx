@@ -1,5 +1,5 @@
 import '@/styles/base';
-import Link from 'next/link';
+import { Link } from '@/components/layout/site-link';
 import { sitePageMetadata } from '@/components/listing/site-metadata';
 import styles from '@/components/billing/billing.module.css';
 import { PageNotice } from '@/components/billing/page-notice';

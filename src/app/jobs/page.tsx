@@ -1,5 +1,5 @@
 import '@/styles/base';
-import Link from 'next/link';
+import { Link } from '@/components/layout/site-link';
 import { JobList } from '@/components/jobs/job-card';
 import { JobFilterForm } from '@/components/jobs/job-filter-form';
 import {

@@ -1,5 +1,5 @@
 import '@/styles/base';
-import Link from 'next/link';
+import { Link } from '@/components/layout/site-link';
 import { redirect } from 'next/navigation';
 import { PasswordSignInForm, SignInLinkForm } from '@/components/account/sign-in-forms';
 import { AccountPage, Notice, Section } from '@/components/account/account-page';

@@ -1,5 +1,5 @@
 import '@/styles/base';
-import Link from 'next/link';
+import { Link } from '@/components/layout/site-link';
 import { headers } from 'next/headers';
 import { redirect } from 'next/navigation';
 import { SignUpForm } from '@/components/account/sign-up-form';

@@ -1,4 +1,4 @@
-import Link from 'next/link';
+import { Link } from '@/components/layout/site-link';
 import type { ReactNode } from 'react';
 import { EMAIL_MAX, PASSWORD_MAX, PASSWORD_MIN } from '@/lib/account-limits';
 import { Checkbox, Field } from '@/components/forms/form.client';

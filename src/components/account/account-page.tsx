@@ -1,4 +1,4 @@
-import Link from 'next/link';
+import { Link } from '@/components/layout/site-link';
 import type { ReactNode } from 'react';
 import styles from './account-page.module.css';
 

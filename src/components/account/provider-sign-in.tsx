@@ -1,4 +1,4 @@
-import Link from 'next/link';
+import { Link } from '@/components/layout/site-link';
 import { Button } from '@/components/ui/button';
 import styles from './provider-sign-in.module.css';
 

@@ -1,4 +1,4 @@
-import Link from 'next/link';
+import { Link } from '@/components/layout/site-link';
 import type { ComponentProps, ReactNode } from 'react';
 import adminStyles from '@/components/admin/admin.module.css';
 import staff from '@/components/admin/staff.module.css';

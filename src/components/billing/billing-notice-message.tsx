@@ -1,4 +1,4 @@
-import Link from 'next/link';
+import { Link } from '@/components/layout/site-link';
 import { type BillingNotice, billingNoticeText } from '@/lib/billing-notice';
 
 /** What the reader can do about each notice: the plans page, named for the step. */

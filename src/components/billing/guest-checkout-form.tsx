@@ -1,4 +1,4 @@
-import Link from 'next/link';
+import { Link } from '@/components/layout/site-link';
 import { EmailField, TermsConsent } from '@/components/account/account-fields';
 import { PostForm } from '@/components/forms/form.client';
 import type { Flash } from '@/lib/http/flash';

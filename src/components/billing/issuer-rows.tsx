@@ -1,4 +1,4 @@
-import Link from 'next/link';
+import { Link } from '@/components/layout/site-link';
 
 /**
  * The seller's rows of a receipt's or an invoice's details (インボイス: who issues it, where,

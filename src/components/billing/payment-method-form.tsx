@@ -1,4 +1,4 @@
-import Link from 'next/link';
+import { Link } from '@/components/layout/site-link';
 import { Button } from '@/components/ui/button';
 import styles from '@/components/billing/billing.module.css';
 import { CHECKOUT_ENDPOINT } from '@/components/billing/checkout-form.client';

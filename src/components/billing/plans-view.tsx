@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
 import { type BillingNotice, billingNoticeText } from '@/lib/billing-notice';
-import Link from 'next/link';
+import { Link } from '@/components/layout/site-link';
 import { ButtonLink } from '@/components/ui/button';
 import { type OfferView, offerTerms } from '@/lib/billing/offer-terms';
 import { confirmPath } from '@/lib/confirm-path';

@@ -1,4 +1,4 @@
-import Link from 'next/link';
+import { Link } from '@/components/layout/site-link';
 import styles from '@/components/biz/biz-admin.module.css';
 
 /** One link of a biz screen's link row: another page, or `#section` on this one. */

@@ -1,4 +1,4 @@
-import Link from 'next/link';
+import { Link } from '@/components/layout/site-link';
 import { FillCover } from '@/components/content/responsive-image';
 import { BOOKMARK_TYPE_LABELS } from '@/lib/bookmarks';
 import { formatDateJa, isoDateJa } from '@/lib/format';

@@ -1,4 +1,4 @@
-import Link from 'next/link';
+import { Link } from '@/components/layout/site-link';
 import { SubmitButton } from '@/components/ui/button';
 import form from '@/components/forms/form.module.css';
 import { env } from '@/env';

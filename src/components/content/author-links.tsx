@@ -1,4 +1,4 @@
-import Link from 'next/link';
+import { Link } from '@/components/layout/site-link';
 import { Fragment } from 'react';
 import { authorPath } from '@/lib/authors/works';
 

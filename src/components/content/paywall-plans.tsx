@@ -1,4 +1,4 @@
-import Link from 'next/link';
+import { Link } from '@/components/layout/site-link';
 import { planPrice, recommendedPlanKey } from '@/components/billing/billing-format';
 import { toPlanView } from '@/components/billing/views';
 import { confirmPath, plansPath } from '@/lib/confirm-path';

@@ -1,4 +1,4 @@
-import Link from 'next/link';
+import { Link } from '@/components/layout/site-link';
 import { FREE_BENEFITS, PAID_BENEFITS } from '@/components/billing/plans-view';
 import { env } from '@/env';
 import type { CallToAction } from '@/lib/access/post-access';

@@ -1,6 +1,6 @@
 import 'server-only';
 import type { Metadata } from 'next';
-import Link from 'next/link';
+import { Link } from '@/components/layout/site-link';
 import { shareMetadata, sitePageMetadata } from '@/components/listing/site-metadata';
 import { proseOf } from '@/lib/share/share-text';
 import { formatDateJa, isoDateJa } from '@/lib/format';

@@ -1,4 +1,4 @@
-import Link from 'next/link';
+import { Link } from '@/components/layout/site-link';
 import { signInHref, signUpHref } from '@/components/layout/sign-in-links';
 import { plansPath } from '@/lib/confirm-path';
 import { giftDaysLeft, giftPath } from '@/lib/gifts/gift-link';

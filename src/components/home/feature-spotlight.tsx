@@ -1,4 +1,4 @@
-import Link from 'next/link';
+import { Link } from '@/components/layout/site-link';
 import { PhraseText } from '@/components/content/phrase-text';
 import { FillCover } from '@/components/content/responsive-image';
 import { issueDate, issueNumberLabel } from '@/components/feature/issue';

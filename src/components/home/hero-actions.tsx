@@ -1,4 +1,4 @@
-import Link from 'next/link';
+import { Link } from '@/components/layout/site-link';
 import { currentViewer } from '@/server/features/access/current-viewer';
 import type { Viewer } from '@/lib/access/post-access';
 import styles from './hero-actions.module.css';

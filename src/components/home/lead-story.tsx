@@ -1,4 +1,4 @@
-import Link from 'next/link';
+import { Link } from '@/components/layout/site-link';
 import { BookmarkButton } from '@/components/bookmarks/bookmark-button.client';
 import { AccessBadge } from '@/components/content/access-badge';
 import { PhraseText } from '@/components/content/phrase-text';

@@ -1,4 +1,4 @@
-import Link from 'next/link';
+import { Link } from '@/components/layout/site-link';
 import { FillCover } from '@/components/content/responsive-image';
 import type { CardItem } from '@/components/listing/content-card';
 import { Byline, Kicker } from './lead-story';

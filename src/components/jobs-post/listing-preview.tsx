@@ -1,4 +1,4 @@
-import Link from 'next/link';
+import { Link } from '@/components/layout/site-link';
 import { type ApplyLinks, JobArticle } from '@/components/jobs/job-article';
 import { isClosed } from '@/lib/jobs';
 import type { Job } from '@/server/features/content/schemas';

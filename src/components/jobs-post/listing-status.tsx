@@ -1,4 +1,4 @@
-import Link from 'next/link';
+import { Link } from '@/components/layout/site-link';
 import type { ReactNode } from 'react';
 import { formatDateJa } from '@/lib/format';
 import { LISTING_STATE_LABELS, type ListingState } from '@/lib/jobs';

@@ -1,4 +1,4 @@
-import Link from 'next/link';
+import { Link } from '@/components/layout/site-link';
 import { formatDateJa } from '@/lib/format';
 import type { ListingState } from '@/lib/jobs';
 import { StateBadge } from './listing-status';

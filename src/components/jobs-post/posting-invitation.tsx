@@ -1,4 +1,4 @@
-import Link from 'next/link';
+import { Link } from '@/components/layout/site-link';
 import { ButtonLink } from '@/components/ui/button';
 import styles from './jobs-post.module.css';
 

@@ -1,4 +1,4 @@
-import Link from 'next/link';
+import { Link } from '@/components/layout/site-link';
 import { ResponsiveImage } from '@/components/content/responsive-image';
 import { formatDateJa, isoDateJa } from '@/lib/format';
 import type { JobCard as JobCardData } from '@/server/features/content/lists';

@@ -1,4 +1,4 @@
-import Link from 'next/link';
+import { Link } from '@/components/layout/site-link';
 import { EMPLOYMENT_TYPES, OCCUPATIONS, PREFECTURES } from '@/lib/jobs';
 import { type JobQuery, REMOTE_LOCATION, REMOTE_LOCATION_LABEL, isFiltered } from './job-query';
 import styles from './jobs.module.css';

@@ -2,6 +2,7 @@
 
 import { usePathname, useSearchParams } from 'next/navigation';
 import { useEffect, useState } from 'react';
+import { isCurrentPage, sameSiteLinkOf } from './same-site-link';
 import styles from './navigation-progress.module.css';
 
 /**
@@ -25,19 +26,11 @@ export function NavigationProgress() {
   }, [pending]);
 
   useEffect(() => {
-    // Capture: the framework's links cancel the click (to navigate themselves) before it
-    // would bubble up to the document.
+    // Capture: the framework's links, and the navigator, cancel the click (to navigate
+    // themselves) before it would bubble up to the document.
     const onClick = (event: MouseEvent) => {
-      if (event.button !== 0) return;
-      if (event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
-      const link = (event.target as Element | null)?.closest?.('a[href]');
-      if (!(link instanceof HTMLAnchorElement)) return;
-      if (link.target && link.target !== '_self') return;
-      if (link.hasAttribute('download')) return;
-      const url = new URL(link.href, window.location.href);
-      if (url.origin !== window.location.origin) return;
-      if (url.pathname === window.location.pathname && url.search === window.location.search)
-        return; // the same page (or a hash on it): nothing loads
+      const link = sameSiteLinkOf(event);
+      if (!link || isCurrentPage(link.url)) return; // a hash on this page loads nothing
       setPending(true);
     };
     document.addEventListener('click', onClick, true);

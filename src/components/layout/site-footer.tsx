@@ -1,4 +1,4 @@
-import Link from 'next/link';
+import { Link } from '@/components/layout/site-link';
 import { AnalyticsOptOut } from '@/components/analytics/analytics-opt-out.client';
 import { AREA_NAV, INFO_NAV, SERVICE_NAV } from '@/lib/site';
 import { NewsletterSubscribeForm } from '@/components/newsletter/subscribe-form';

@@ -1,4 +1,4 @@
-import Link from 'next/link';
+import { Link } from '@/components/layout/site-link';
 import { AREA_NAV, SERVICE_NAV } from '@/lib/site';
 import { AccountMenu } from './account-menu.client';
 import { HeaderActionLabel } from './header-action';

@@ -1,4 +1,4 @@
-import Link from 'next/link';
+import { Link } from '@/components/layout/site-link';
 import { Section } from '@/components/account/account-page';
 import account from '@/components/account/account-page.module.css';
 import { Button } from '@/components/ui/button';

@@ -1,5 +1,5 @@
 import { AccessBadge } from '@/components/content/access-badge';
-import Link from 'next/link';
+import { Link } from '@/components/layout/site-link';
 import { ResponsiveImage } from '@/components/content/responsive-image';
 import { Pagination } from '@/components/listing/list-page';
 import { formatDateJa, isoDateJa } from '@/lib/format';

@@ -1,4 +1,4 @@
-import Link from 'next/link';
+import { Link } from '@/components/layout/site-link';
 import styles from '@/components/billing/billing.module.css';
 import { PageNotice } from '@/components/billing/page-notice';
 import { METHOD_LABELS } from '@/lib/billing/purchase';

@@ -1,4 +1,4 @@
-import Link from 'next/link';
+import { Link } from '@/components/layout/site-link';
 import { type ComponentProps, type CSSProperties, type ReactNode } from 'react';
 import styles from './button.module.css';
 import { InlineSpinner } from './spinner';

@@ -1,5 +1,5 @@
 import '@/styles/base';
-import Link from 'next/link';
+import { Link } from '@/components/layout/site-link';
 import { EmailField } from '@/components/account/account-fields';
 import { PostForm } from '@/components/forms/form.client';
 import { AccountPage, Notice } from '@/components/account/account-page';

@@ -1,5 +1,5 @@
 import '@/styles/base';
-import Link from 'next/link';
+import { Link } from '@/components/layout/site-link';
 import { accountMetadata } from '@/components/account/metadata';
 import { ReceiptList } from '@/components/billing/receipt-view';
 import { toReceiptView } from '@/components/billing/views';

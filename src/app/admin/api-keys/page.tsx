@@ -1,5 +1,5 @@
 import '@/styles/base';
-import Link from 'next/link';
+import { Link } from '@/components/layout/site-link';
 import { accountMetadata, gatedMetadata } from '@/components/account/metadata';
 import { ApiKeyTable } from '@/components/admin/api-keys/api-key-table';
 import { CreateApiKeyForm } from '@/components/admin/api-keys/create-api-key-form';

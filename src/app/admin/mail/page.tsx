@@ -1,5 +1,5 @@
 import '@/styles/base';
-import Link from 'next/link';
+import { Link } from '@/components/layout/site-link';
 import { StaffPageTitle } from '@/components/admin/staff-list-page';
 import { headers } from 'next/headers';
 import { accountMetadata, gatedMetadata } from '@/components/account/metadata';

@@ -1,5 +1,5 @@
 import '@/styles/base';
-import Link from 'next/link';
+import { Link } from '@/components/layout/site-link';
 import { Field, SelectField, TextArea } from '@/components/forms/form.client';
 import { inquiryRoute, SenderFields } from '@/components/forms/inquiry-parts';
 import {

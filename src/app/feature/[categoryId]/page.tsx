@@ -1,5 +1,5 @@
 import '@/styles/base';
-import Link from 'next/link';
+import { Link } from '@/components/layout/site-link';
 import { notFound } from 'next/navigation';
 import styles from '@/components/feature/feature.module.css';
 import { IssueMasthead } from '@/components/feature/issue-masthead';

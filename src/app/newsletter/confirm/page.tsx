@@ -1,5 +1,5 @@
 import '@/styles/base';
-import Link from 'next/link';
+import { Link } from '@/components/layout/site-link';
 import { AccountPage, Notice } from '@/components/account/account-page';
 import { accountMetadata } from '@/components/account/metadata';
 import { type SearchParamsProps, textParam } from '@/components/listing/page-params';

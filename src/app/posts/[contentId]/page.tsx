@@ -1,7 +1,7 @@
 import '@/styles/base';
 import '@/styles/item';
 import type { Metadata } from 'next';
-import Link from 'next/link';
+import { Link } from '@/components/layout/site-link';
 import { BookmarkButton } from '@/components/bookmarks/bookmark-button.client';
 import { AuthorLinks } from '@/components/content/author-links';
 import { ItemCover, ItemHeader } from '@/components/content/item-header';

@@ -1,4 +1,4 @@
-import Link from 'next/link';
+import { Link } from '@/components/layout/site-link';
 import adminStyles from '@/components/admin/admin.module.css';
 import { Button } from '@/components/ui/button';
 import { BULK_ACTION_LABELS, type BulkConfirmProps, consolePaths } from '@/lib/admin-content';

@@ -1,4 +1,4 @@
-import Link from 'next/link';
+import { Link } from '@/components/layout/site-link';
 import usersStyles from '@/components/admin/users/users.module.css';
 import {
   StaffFilter,

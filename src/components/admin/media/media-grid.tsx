@@ -1,4 +1,4 @@
-import Link from 'next/link';
+import { Link } from '@/components/layout/site-link';
 import { formatDateTime } from '@/lib/format';
 import {
   MEDIA_KIND_LABELS,

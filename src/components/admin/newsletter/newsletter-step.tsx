@@ -1,4 +1,4 @@
-import Link from 'next/link';
+import { Link } from '@/components/layout/site-link';
 import adminStyles from '@/components/admin/admin.module.css';
 import { StaffSection, ContentBreadcrumb } from '@/components/admin/staff-list-page';
 import staff from '@/components/admin/staff.module.css';

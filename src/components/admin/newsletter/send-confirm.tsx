@@ -1,4 +1,4 @@
-import Link from 'next/link';
+import { Link } from '@/components/layout/site-link';
 import staff from '@/components/admin/staff.module.css';
 import styles from '@/components/admin/users/users.module.css';
 import { Button } from '@/components/ui/button';

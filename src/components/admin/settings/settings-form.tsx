@@ -1,4 +1,4 @@
-import Link from 'next/link';
+import { Link } from '@/components/layout/site-link';
 import { SubmitButton } from '@/components/ui/button';
 import adminStyles from '@/components/admin/admin.module.css';
 import { InputRow } from '@/components/admin/users/form-fields';

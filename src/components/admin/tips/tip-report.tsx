@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import Link from 'next/link';
+import { Link } from '@/components/layout/site-link';
 import adminStyles from '@/components/admin/admin.module.css';
 import { StaffSection } from '@/components/admin/staff-list-page';
 import { METHOD_LABELS } from '@/lib/billing/purchase';

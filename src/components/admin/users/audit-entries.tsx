@@ -1,4 +1,4 @@
-import Link from 'next/link';
+import { Link } from '@/components/layout/site-link';
 import { formatDateTime } from '@/lib/format';
 import type { AuditRecord } from '@/server/platform/audit/audit-log';
 import { auditActionLabel } from './audit-labels';

@@ -1,4 +1,4 @@
-import Link from 'next/link';
+import { Link } from '@/components/layout/site-link';
 import { formatDateJa } from '@/lib/format';
 import type { DirectoryUser } from '@/server/features/admin/users-directory';
 import { ROLE_LABELS, planText } from '@/lib/identity/user-labels';

@@ -1,4 +1,4 @@
-import Link from 'next/link';
+import { Link } from '@/components/layout/site-link';
 import styles from '@/components/biz/biz-admin.module.css';
 import { BizSection } from '@/components/biz/biz-section';
 import { formatDateJa } from '@/lib/format';

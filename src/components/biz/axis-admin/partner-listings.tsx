@@ -1,4 +1,4 @@
-import Link from 'next/link';
+import { Link } from '@/components/layout/site-link';
 import { FieldChange } from '@/components/admin/content/version-history';
 import styles from '@/components/biz/biz-admin.module.css';
 import { ReviewDecisionForms } from '@/components/forms/review-decision-forms';

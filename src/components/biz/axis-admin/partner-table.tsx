@@ -1,4 +1,4 @@
-import Link from 'next/link';
+import { Link } from '@/components/layout/site-link';
 import styles from '@/components/biz/biz-admin.module.css';
 import { ButtonLink } from '@/components/ui/button';
 import { CONTRACT_STATE_LABELS, type ContractState } from '@/lib/partners/contract-state';

@@ -1,4 +1,4 @@
-import Link from 'next/link';
+import { Link } from '@/components/layout/site-link';
 import styles from '@/components/biz/biz-admin.module.css';
 import { formatDateTime } from '@/lib/format';
 import { BizListSection } from '@/components/biz/biz-section';

@@ -1,4 +1,4 @@
-import Link from 'next/link';
+import { Link } from '@/components/layout/site-link';
 import biz from '@/components/biz/biz-admin.module.css';
 import { PartnerLogo } from './partner-logo';
 import { formatDateJa } from '@/lib/format';

@@ -1,4 +1,4 @@
-import Link from 'next/link';
+import { Link } from '@/components/layout/site-link';
 import type { PartnerMember } from '@/server/features/partners/members';
 import { MembersListSection } from '@/components/biz/members-list-section';
 import styles from './partner-admin.module.css';

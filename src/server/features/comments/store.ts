@@ -3,6 +3,7 @@ import { and, asc, desc, eq, inArray, isNull, sql } from 'drizzle-orm';
 import { AppError } from '@/lib/errors';
 import { COMMENT_EDIT_MS, type CommentEndpoint } from '@/lib/comments';
 import type { Db } from '@/server/platform/db/client';
+import { preparedPerDatabase } from '@/server/platform/db/prepared';
 import {
   commentBans,
   commentReports,
@@ -199,18 +200,9 @@ export type ShownComment = {
 
 const LIST_LIMIT = 500;
 
-/**
- * The item's comments as its page shows them to whoever may read it: hidden ones and those of
- * banned writers left out, pinned first, then oldest first, each with its replies. A deleted
- * comment stays only as a placeholder for replies under it. Notes the read for the page cache.
- */
-export async function listItemComments(db: Db, item: Item): Promise<ShownComment[]> {
-  noteContentReads(() => {
-    const reads = emptyReads();
-    reads.items.set(`${item.endpoint}/${item.contentId}`, new Set([COMMENTS_FIELD]));
-    return reads;
-  });
-  const rows = await db
+/** The rows of listItemComments: every render of an item page reads them. */
+const itemCommentRows = preparedPerDatabase('item-comments', (db) =>
+  db
     .select({
       id: comments.id,
       parentId: comments.parentId,
@@ -227,14 +219,32 @@ export async function listItemComments(db: Db, item: Item): Promise<ShownComment
     .leftJoin(commentBans, eq(commentBans.userId, comments.userId))
     .where(
       and(
-        eq(comments.endpoint, item.endpoint),
-        eq(comments.contentId, item.contentId),
+        eq(comments.endpoint, sql.placeholder('endpoint')),
+        eq(comments.contentId, sql.placeholder('contentId')),
         isNull(comments.hiddenAt),
         isNull(commentBans.userId),
       ),
     )
     .orderBy(asc(comments.createdAt))
-    .limit(LIST_LIMIT);
+    .limit(LIST_LIMIT)
+    .prepare('item_comments'),
+);
+
+/**
+ * The item's comments as its page shows them to whoever may read it: hidden ones and those of
+ * banned writers left out, pinned first, then oldest first, each with its replies. A deleted
+ * comment stays only as a placeholder for replies under it. Notes the read for the page cache.
+ */
+export async function listItemComments(db: Db, item: Item): Promise<ShownComment[]> {
+  noteContentReads(() => {
+    const reads = emptyReads();
+    reads.items.set(`${item.endpoint}/${item.contentId}`, new Set([COMMENTS_FIELD]));
+    return reads;
+  });
+  const rows = await itemCommentRows(db).execute({
+    endpoint: item.endpoint,
+    contentId: item.contentId,
+  });
   const shown = (row: (typeof rows)[number]): ShownComment => ({
     id: row.id,
     authorName: row.authorName?.trim() || '会員',

@@ -140,4 +140,48 @@ describe('userFromHeaders', () => {
     await database.db.delete(user).where(eq(user.email, 'leaver@example.jp'));
     expect(await whoIs(leaver)).toBeNull();
   });
+
+  it('answers a fresh session without better-auth, and leaves it every other case', async () => {
+    const cookie = await sessionOf('editor@example.jp');
+    const auth = await appAuth();
+    const endpoint = vi.spyOn(auth.api, 'getSession');
+    try {
+      expect(await whoIs(cookie)).toMatchObject({ email: 'editor@example.jp' });
+      expect(endpoint).not.toHaveBeenCalled();
+      // A forged signature, a cookie of another secret, an altered token: better-auth's to
+      // refuse, and it does.
+      const [name, value] = [cookie.split('=')[0]!, decodeURIComponent(cookie.split('=')[1]!)];
+      const forged = (v: string) => `${name}=${encodeURIComponent(v)}`;
+      const token = value.split('.')[0]!;
+      for (const attempt of [
+        forged(`${token}.${'A'.repeat(43)}=`),
+        forged(`${token}x.${value.split('.')[1]}`),
+        forged(`${token}.${value.split('.')[1]!.replace(/^./, (c) => (c === 'A' ? 'B' : 'A'))}`),
+        forged(token),
+        `${forged(`${token}.${'A'.repeat(43)}=`)}; ${cookie}`, // the first of a name counts
+      ]) {
+        expect(await whoIs(attempt)).toBeNull();
+      }
+      expect(endpoint).toHaveBeenCalledTimes(5);
+    } finally {
+      endpoint.mockRestore();
+    }
+  });
+
+  it('leaves a session due for renewal to better-auth, which renews it', async () => {
+    const cookie = await sessionOf('editor@example.jp');
+    const { expiresIn, updateAge } = (await (await appAuth()).$context).sessionConfig;
+    // Signed in a day and a minute ago: renewed on its next request (a write and a cookie).
+    const due = new Date(Date.now() + (expiresIn - updateAge - 60) * 1000);
+    await database.db
+      .update(session)
+      .set({ expiresAt: due })
+      .where(eq(session.token, tokenOf(cookie)));
+    expect(await whoIs(cookie)).toMatchObject({ email: 'editor@example.jp' });
+    const [row] = await database.db
+      .select({ expiresAt: session.expiresAt })
+      .from(session)
+      .where(eq(session.token, tokenOf(cookie)));
+    expect(row!.expiresAt.getTime()).toBeGreaterThan(Date.now() + (expiresIn - 60) * 1000);
+  });
 });

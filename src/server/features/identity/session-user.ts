@@ -1,5 +1,7 @@
 import 'server-only';
+import { getDb } from '@/server/platform/db/client';
 import { appAuth } from './app-auth';
+import { freshSessionUser } from './fresh-session';
 import { ROLES, type Role } from '@/lib/identity/roles';
 
 /**
@@ -32,16 +34,19 @@ const asRole = (value: unknown): Role =>
  * an analytics cookie) is then answered without the library's endpoint machinery, which cost
  * about 0.5 ms of every such render (docs/decisions/057-staff-render-queries.md).
  */
-const mayCarrySession = (cookie: string | null) =>
+const mayCarrySession = (cookie: string | null): cookie is string =>
   cookie !== null && (cookie.includes('session_token') || cookie.includes('%'));
 
 /** The signed-in user of a request (route handlers pass request.headers). */
 export async function userFromHeaders(requestHeaders: Headers): Promise<AppUser | null> {
-  if (!mayCarrySession(requestHeaders.get('cookie'))) return null;
+  const cookie = requestHeaders.get('cookie');
+  if (!mayCarrySession(cookie)) return null;
   const auth = await appAuth();
-  const session = await auth.api.getSession({ headers: requestHeaders });
-  if (!session) return null;
-  const { user } = session;
+  // A fresh session in one prepared statement; anything else is better-auth's to answer.
+  const user =
+    (await freshSessionUser(await getDb(), auth, cookie)) ??
+    (await auth.api.getSession({ headers: requestHeaders }))?.user;
+  if (!user) return null;
   return {
     id: user.id,
     email: user.email,

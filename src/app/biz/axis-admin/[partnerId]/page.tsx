@@ -1,5 +1,5 @@
 import '@/styles/base';
-import Link from 'next/link';
+import { Link } from '@/components/layout/site-link';
 import { notFound } from 'next/navigation';
 import { accountMetadata, gatedMetadata } from '@/components/account/metadata';
 import { requireProgrammeStaff } from '@/server/features/partners/actor';

@@ -1,5 +1,5 @@
 import '@/styles/base';
-import Link from 'next/link';
+import { Link } from '@/components/layout/site-link';
 import type { Metadata } from 'next';
 import { Button, ButtonLink } from '@/components/ui/button';
 import { sitePageMetadata } from '@/components/listing/site-metadata';

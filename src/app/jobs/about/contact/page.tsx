@@ -1,5 +1,5 @@
 import '@/styles/base';
-import Link from 'next/link';
+import { Link } from '@/components/layout/site-link';
 import { TextArea } from '@/components/forms/form.client';
 import { inquiryRoute, SenderFields } from '@/components/forms/inquiry-parts';
 import { INQUIRY_MESSAGE_MAX } from '@/lib/inquiries';

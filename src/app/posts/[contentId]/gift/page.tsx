@@ -1,6 +1,6 @@
 import '@/styles/base';
 import type { Metadata } from 'next';
-import Link from 'next/link';
+import { Link } from '@/components/layout/site-link';
 import { notFound } from 'next/navigation';
 import { AccountPage, Notice } from '@/components/account/account-page';
 import { accountMetadata } from '@/components/account/metadata';

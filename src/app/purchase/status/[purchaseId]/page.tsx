@@ -1,5 +1,5 @@
 import '@/styles/base';
-import Link from 'next/link';
+import { Link } from '@/components/layout/site-link';
 import { notFound, redirect } from 'next/navigation';
 import { sitePageMetadata } from '@/components/listing/site-metadata';
 import type { RouteParamsProps } from '@/components/listing/page-params';

@@ -1,5 +1,5 @@
 import '@/styles/base';
-import Link from 'next/link';
+import { Link } from '@/components/layout/site-link';
 import { accountMetadata, gatedMetadata } from '@/components/account/metadata';
 import styles from '@/components/admin/admin.module.css';
 import { BulkConfirm } from '@/components/admin/content/bulk-confirm';
