@@ -234,3 +234,27 @@ export function familyTable(
 ${order.map((family) => `| ${family} | ${perColumn.map((f) => ms(f.get(family))).join(' | ')} |`).join('\n')}
 | requests in the window | ${columns.map((c) => c.requests).join(' | ')} |`;
 }
+
+/**
+ * The functions of one family (familyTable's) with the most self time per request, for a
+ * closer look at a profile kept with BENCH_PROFILE_DIR (`npx tsx bench/profile-family.ts`).
+ */
+export function familyFunctions(
+  root: string,
+  column: { dir: string; window: Window; requests: number },
+  family: string,
+  top = 20,
+): [name: string, msPerRequest: number][] {
+  const self = new Map<string, number>();
+  const names = new Map<ProfileNode, string>();
+  eachSample(column.dir, column.window, (id, ms, { byId }) => {
+    const node = byId.get(id)!;
+    if (!names.has(node))
+      names.set(node, `${frameName(node.callFrame, root)} ${node.callFrame.url}`);
+    const name = names.get(node)!;
+    if (familyOf(name) !== family) return;
+    const short = name.slice(0, name.lastIndexOf(' '));
+    self.set(short, (self.get(short) ?? 0) + ms / column.requests);
+  });
+  return [...self].sort((a, b) => b[1] - a[1]).slice(0, top);
+}

@@ -21,7 +21,8 @@
  * started with `--cpu-prof`, and the bare app's on one of its own, and prints where each spends
  * its time per request by family (the framework's renderers, the database, the site's code…)
  * side by side, and the functions with the most self time, the site's own modules apart
- * (bench/cpu-profile.ts).
+ * (bench/cpu-profile.ts). BENCH_PROFILE_DIR=<dir> keeps the profiles there, with each load's
+ * window (windows.json).
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -201,7 +202,9 @@ Peak memory: site ${sitePeak} MiB, bare app ${barePeak} MiB.
 if (PROFILE) {
   // The site under the visitor's load, then the staff member's, on one profiled server; the
   // profile starts as the process does, and only the measured loads' samples count.
-  const dir = path.join(dataDir, 'profile');
+  // BENCH_PROFILE_DIR keeps the profiles, with each load's window, for a closer look.
+  const profiles = process.env.BENCH_PROFILE_DIR ?? dataDir;
+  const dir = path.join(profiles, 'profile');
   const spawned = performance.now();
   const profiled = await startServer(serverEnv, ['--cpu-prof', `--cpu-prof-dir=${dir}`]);
   const profiledBase = `http://127.0.0.1:${profiled.port}`;
@@ -226,9 +229,14 @@ if (PROFILE) {
     await stopped(profiledBare);
     return { dir: bareDir, window: bareWindow, requestsPerSec: bareLoad.requestsPerSec };
   };
-  const bareVisitor = await profileBare('/render', path.join(dataDir, 'profile-bare'));
-  const bareStaff = await profileBare('/render-staff', path.join(dataDir, 'profile-bare-staff'));
+  const bareVisitor = await profileBare('/render', path.join(profiles, 'profile-bare'));
+  const bareStaff = await profileBare('/render-staff', path.join(profiles, 'profile-bare-staff'));
   const requests = (r: { requestsPerSec: number }) => r.requestsPerSec * SECONDS;
+  if (process.env.BENCH_PROFILE_DIR)
+    fs.writeFileSync(
+      path.join(profiles, 'windows.json'),
+      JSON.stringify({ visitor, staff, bareVisitor, bareStaff, seconds: SECONDS }, null, 2),
+    );
   console.log(`Profiles (\`--cpu-prof\`; req/s under the profiler: bare ${bareVisitor.requestsPerSec} and ${bareStaff.requestsPerSec} (the visitor's and the staff member's body), unknown cookie ${visitor.requestsPerSec}, staff ${staff.requestsPerSec}). Self time per request by family:
 
 ${familyTable(root, [
