@@ -40,6 +40,7 @@ import { plainServerProcess } from './load/baseline';
 import {
   FREE_EMAIL,
   PAID_EMAIL,
+  POSTGRES_SITE_ENV,
   articleIds,
   browserCookies,
   meteredEmail,
@@ -188,16 +189,7 @@ const serverEnv: Record<string, string> = {
   // One key reads at hundreds a second here; the default is 100 a second per key.
   CMS_RATE_LIMIT_READ: '1000000',
   METERED_READS_PER_MONTH: meteredMix ? String(METERED_ALLOWANCE) : '0',
-  ...(databaseUrl
-    ? {
-        // What a PostgreSQL deployment must set (as scripts/cluster-test.ts does).
-        BILLING_SANDBOX: 'true',
-        OPERATOR_NAME: '株式会社負荷試験',
-        OPERATOR_REPRESENTATIVE: '試験 太郎',
-        OPERATOR_EMAIL: 'load@example.jp',
-        OPERATOR_DISCLOSE_ON_REQUEST: 'true',
-      }
-    : {}),
+  ...(databaseUrl ? POSTGRES_SITE_ENV : {}),
 };
 // The seeding below runs the admin commands in this process: the same settings.
 for (const [name, value] of Object.entries(serverEnv)) process.env[name] ??= value;

@@ -17,6 +17,8 @@
  * turn, for a machine shared with other work. The staff member's audience cookie is renewed
  * before each of their loads, as their browser renews it from the site's answers (it is valid
  * 60 s: an expired one sends the server to the database for the session on every request).
+ * With DATABASE_URL (`bash scripts/with-postgres.sh npm run bench:render`) the site runs on that
+ * PostgreSQL server, and the database server's CPU per request is printed beside the site's.
  * BENCH_PROFILE=1 then runs the visitor's and the staff member's loads once more on a server
  * started with `--cpu-prof`, and the bare app's on one of its own, and prints where each spends
  * its time per request by family (the framework's renderers, the database, the site's code…)
@@ -33,12 +35,13 @@ import { startBareApp } from './first-load-js';
 import { SERVER_MEMORY_ENV, SERVER_NODE_FLAGS } from '../scripts/server-process.mjs';
 import { bodyText, bodyTree } from './html-tree';
 import { type Load, load, peakRssMiB, plainServer, root, startServer } from './lib';
-import { cpuMs } from './load/server';
+import { cpuMs, postgresCpuMs } from './load/server';
 import {
   articleIds,
   browserCookies,
   checkAudiences,
   PAID_EMAIL,
+  POSTGRES_SITE_ENV,
   seedSite,
   signIn,
   STAFF_EMAIL,
@@ -53,13 +56,20 @@ const SITE_URL = 'http://localhost:3000';
 const UNKNOWN_COOKIE = 'bench_unknown=1';
 const PAYWALL = 'id="paywall-heading"';
 
+/** A PostgreSQL server instead of embedded PGlite (`bash scripts/with-postgres.sh npm run bench:render`). */
+const databaseUrl = process.env.DATABASE_URL || undefined;
 const settings = loadBuildSettings();
 if (staleBuildReason(root, settings) && (await runNextBuild(root, settings)) !== 0) process.exit(1);
 
-console.log(`demo corpus + ${POSTS} posts on embedded PGlite`);
+const databaseName = databaseUrl ? 'PostgreSQL' : 'embedded PGlite';
+console.log(`demo corpus + ${POSTS} posts on ${databaseName}`);
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'axis-bench-render-'));
-const { readKey } = await seedSite({ dataDir, databaseUrl: undefined, posts: POSTS, staff: true });
-const serverEnv = { DATA_DIR: dataDir, DATABASE_URL: '' };
+const { readKey } = await seedSite({ dataDir, databaseUrl, posts: POSTS, staff: true });
+const serverEnv = {
+  DATA_DIR: dataDir,
+  DATABASE_URL: databaseUrl ?? '',
+  ...(databaseUrl ? POSTGRES_SITE_ENV : {}),
+};
 const server = await startServer(serverEnv);
 const base = `http://127.0.0.1:${server.port}`;
 
@@ -127,13 +137,25 @@ const bareStaffHtml = await (await fetch(bareStaffUrl)).text();
 if (bodyText(bareHtml) !== bodyText(visitorHtml) || bodyText(bareStaffHtml) !== bodyText(staffHtml))
   throw new Error('the bare app does not render the same text as the site');
 
-/** A load, with the CPU time the server process `pid` spent per request meanwhile. */
-type Measured = Load & { cpuMs: number; requests: number };
+/**
+ * A load, with the CPU time the server process `pid` spent per request meanwhile, and on
+ * PostgreSQL the database server's (on PGlite the database runs in the site's process).
+ */
+type Measured = Load & { cpuMs: number; databaseCpuMs: number | null; requests: number };
 async function measured(pid: number, url: string, cookie?: string): Promise<Measured> {
   const before = cpuMs(pid);
+  // The bare app has no database; a backend ending meanwhile takes its time with it.
+  const counted = databaseUrl && pid === sitePid;
+  const databaseBefore = counted ? postgresCpuMs() : 0;
   const result = await load(url, SECONDS, 10, cookie ? { cookie } : {});
-  const requests = result.requestsPerSec * SECONDS;
-  return { ...result, requests, cpuMs: (cpuMs(pid) - before) / Math.max(1, requests) };
+  const requests = Math.max(1, result.requestsPerSec * SECONDS);
+  const databaseMs = counted ? Math.max(0, postgresCpuMs() - databaseBefore) : null;
+  return {
+    ...result,
+    requests,
+    cpuMs: (cpuMs(pid) - before) / requests,
+    databaseCpuMs: databaseMs === null ? null : databaseMs / requests,
+  };
 }
 
 type Round = {
@@ -167,12 +189,18 @@ const barePeak = peakRssMiB(bare.pid);
 await server.stop();
 bare.stop();
 
+const databaseColumn = databaseUrl ? ' database server CPU ms per request |' : '';
 const row = (name: string, r: Load | Measured, ceiling: Load) =>
-  `| ${name} | ${r.requestsPerSec} | ${(r.requestsPerSec / ceiling.requestsPerSec).toFixed(2)}× | ${'cpuMs' in r ? r.cpuMs.toFixed(1) : ''} | ${r.p50} | ${r.p99} | ${r.errors + r.non2xx} |`;
+  `| ${name} | ${r.requestsPerSec} | ${(r.requestsPerSec / ceiling.requestsPerSec).toFixed(2)}× | ${'cpuMs' in r ? r.cpuMs.toFixed(1) : ''} |${databaseUrl ? ` ${'cpuMs' in r && r.databaseCpuMs !== null ? r.databaseCpuMs.toFixed(1) : ''} |` : ''} ${r.p50} | ${r.p99} | ${r.errors + r.non2xx} |`;
 const ratio = (r: Load, of: Load) => (r.requestsPerSec / of.requestsPerSec).toFixed(2);
 const cpuRatio = (r: Measured, of: Measured) => (of.cpuMs / r.cpuMs).toFixed(2);
+/** On PostgreSQL: the site's process and the database server's together, against the bare page. */
+const withDatabase = (r: Round) =>
+  databaseUrl
+    ? ` With the database server's CPU counted: unknown cookie **${(r.bare.cpuMs / (r.visitor.cpuMs + (r.visitor.databaseCpuMs ?? 0))).toFixed(2)}×**, staff **${(r.bareStaff.cpuMs / (r.staff.cpuMs + (r.staff.databaseCpuMs ?? 0))).toFixed(2)}×**.`
+    : '';
 console.log(`
-## Rendering per request (${new Date().toISOString().slice(0, 10)}, demo + ${POSTS} posts, ${os.cpus().length} cores, Node ${process.version}, load average ${os
+## Rendering per request (${new Date().toISOString().slice(0, 10)}, demo + ${POSTS} posts on ${databaseName}, ${os.cpus().length} cores, Node ${process.version}, load average ${os
   .loadavg()
   .map((l) => l.toFixed(1))
   .join(' ')})
@@ -184,15 +212,15 @@ ${rounds
     (
       r,
       i,
-    ) => `| round ${i + 1} | req/s | ratio to plain | CPU ms per request | p50 | p99 | errors + non-2xx |
-| --- | --- | --- | --- | --- | --- | --- |
+    ) => `| round ${i + 1} | req/s | ratio to plain | CPU ms per request |${databaseColumn} p50 | p99 | errors + non-2xx |
+| --- | --- | --- | --- |${databaseUrl ? ' --- |' : ''} --- | --- | --- |
 ${row('plain Node http, the visitor page bytes', r.ceiling, r.ceiling)}
 ${row("bare App Router page, the visitor's body", r.bare, r.ceiling)}
 ${row("bare App Router page, the staff member's body", r.bareStaff, r.ceiling)}
 ${row('post page, unknown cookie (rendered per request)', r.visitor, r.ceiling)}
 ${row('post page, staff member (rendered per request)', r.staff, r.ceiling)}
 
-Site / bare page with the same body, by req/s: unknown cookie **${ratio(r.visitor, r.bare)}×**, staff **${ratio(r.staff, r.bareStaff)}×**; by CPU per request: unknown cookie **${cpuRatio(r.visitor, r.bare)}×**, staff **${cpuRatio(r.staff, r.bareStaff)}×**.`,
+Site / bare page with the same body, by req/s: unknown cookie **${ratio(r.visitor, r.bare)}×**, staff **${ratio(r.staff, r.bareStaff)}×**; by CPU per request: unknown cookie **${cpuRatio(r.visitor, r.bare)}×**, staff **${cpuRatio(r.staff, r.bareStaff)}×**.${withDatabase(r)}`,
   )
   .join('\n\n')}
 

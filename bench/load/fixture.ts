@@ -16,6 +16,15 @@ export const PAID_EMAIL = 'paid@load.example';
 /** An administrator, made only when asked for (bench/render.ts renders a staff member's page). */
 export const STAFF_EMAIL = 'staff@load.example';
 /** The free members of `--mix metered`, each read counted by the metered wall. */
+/** What a PostgreSQL deployment must set beside DATABASE_URL (as scripts/cluster-test.ts does). */
+export const POSTGRES_SITE_ENV = {
+  BILLING_SANDBOX: 'true',
+  OPERATOR_NAME: '株式会社負荷試験',
+  OPERATOR_REPRESENTATIVE: '試験 太郎',
+  OPERATOR_EMAIL: 'load@example.jp',
+  OPERATOR_DISCLOSE_ON_REQUEST: 'true',
+};
+
 export const meteredEmail = (n: number) => `metered-${n}@load.example`;
 /** The paywall's heading (src/components/content/paywall.tsx): 「この記事は会員限定です」. */
 const PAYWALL = 'id="paywall-heading"';

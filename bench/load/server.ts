@@ -171,6 +171,24 @@ export function cpuMs(pid: number): number {
     return 0;
   }
 }
+/**
+ * The CPU time (ms) of every PostgreSQL server process on the machine (the postmaster and its
+ * backends: the throwaway server of scripts/with-postgres.sh is the only one), for the share of
+ * a request the database does outside the site's process.
+ */
+export function postgresCpuMs(): number {
+  let total = 0;
+  for (const entry of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      if (fs.readFileSync(`/proc/${entry}/comm`, 'utf8').trim() === 'postgres')
+        total += cpuMs(Number(entry));
+    } catch {
+      /* ended meanwhile */
+    }
+  }
+  return total;
+}
 /** Linux's USER_HZ, the unit of /proc/PID/stat's times (100 on every current kernel). */
 const CLOCK_TICKS = 100;
 
