@@ -7,8 +7,7 @@ import { PageViewTracker } from '@/components/analytics/page-view-tracker.client
 import { BillingNoticeBanner } from '@/components/billing/billing-notice-banner';
 import { TagManager } from '@/components/analytics/tag-manager';
 import { SiteFooter } from '@/components/layout/site-footer';
-import { LinkNavigator } from '@/components/layout/link-navigator.client';
-import { NavigationProgress } from '@/components/layout/navigation-progress.client';
+import { LinkNavigator, NavigationProgress } from '@/components/layout/site-navigation.client';
 import { SiteHeader } from '@/components/layout/site-header';
 import { ConnectivityNotice } from '@/components/system/connectivity-notice.client';
 import { PlanChangeNoticeProvider } from '@/components/ui/plan-change-notice.client';

@@ -12,8 +12,8 @@ type LinkProps = Omit<ComponentProps<'a'>, 'href'> & {
 
 /**
  * A link within the site, written as a plain anchor: the one `LinkNavigator` of the root layout
- * turns its click into the router's navigation and its hover, touch or focus into a prefetch
- * (docs/decisions/065-links-as-plain-anchors.md). `next/link` did the same for each link with
+ * (./site-navigation.client.tsx) turns its click into the router's navigation and its hover,
+ * touch or focus into a prefetch (docs/decisions/065-links-as-plain-anchors.md). `next/link` did the same for each link with
  * a client component of its own, rendered and hydrated per link: 37 on a post page. Client
  * components, whose links close menus when followed, keep `next/link`.
  */

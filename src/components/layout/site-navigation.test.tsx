@@ -1,16 +1,18 @@
 // @vitest-environment jsdom
+/* eslint-disable @next/next/no-html-link-for-pages -- plain anchors stand in for the links the listeners see */
 import { act, render, screen } from '@testing-library/react';
 import { renderToStaticMarkup } from 'react-dom/server';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { Link } from './site-link';
 
-const router = vi.hoisted(() => ({ push: vi.fn(), prefetch: vi.fn(), pathname: '/' }));
+const router = vi.hoisted(() => ({ push: vi.fn(), prefetch: vi.fn(), pathname: '/', search: '' }));
 vi.mock('next/navigation', () => ({
   useRouter: () => router,
   usePathname: () => router.pathname,
+  useSearchParams: () => new URLSearchParams(router.search),
 }));
 
-const { LinkNavigator } = await import('./link-navigator.client');
+const { LinkNavigator, NavigationProgress } = await import('./site-navigation.client');
 
 /** A click as a browser sends it; whether the page stayed (the default was prevented). */
 function click(element: Element, init: MouseEventInit = {}) {
@@ -19,6 +21,58 @@ function click(element: Element, init: MouseEventInit = {}) {
   return event.defaultPrevented;
 }
 const link = (name: string) => screen.getByRole('link', { name });
+
+describe('NavigationProgress', () => {
+  beforeEach(() => {
+    router.pathname = '/';
+    router.search = '';
+    document.body.innerHTML = '';
+  });
+
+  it('shows a status from a click on a link of this site until the new page is shown', () => {
+    const tree = () => (
+      <>
+        <NavigationProgress />
+        {/* As the framework's links do: the click is cancelled and the router navigates. */}
+        <a href="/posts?page=2" onClick={(e) => e.preventDefault()}>
+          次へ
+        </a>
+      </>
+    );
+    const view = render(tree());
+    act(() => void click(screen.getByRole('link', { name: '次へ' })));
+    expect(screen.getByRole('status')).toHaveTextContent('読み込み中');
+    router.pathname = '/posts';
+    router.search = 'page=2';
+    view.rerender(tree());
+    expect(screen.queryByRole('status')).toBeNull();
+  });
+
+  it('stays quiet for other sites, new tabs, modified clicks and the same page', () => {
+    render(
+      <>
+        <NavigationProgress />
+        <a href="https://example.com/" onClick={(e) => e.preventDefault()}>
+          外部
+        </a>
+        <a href="/posts" target="_blank" onClick={(e) => e.preventDefault()}>
+          新しいタブ
+        </a>
+        <a href="/posts" onClick={(e) => e.preventDefault()}>
+          記事
+        </a>
+        <a href="/#main" onClick={(e) => e.preventDefault()}>
+          本文へ
+        </a>
+      </>,
+    );
+    act(() => void click(screen.getByRole('link', { name: '外部' })));
+    act(() => void click(screen.getByRole('link', { name: '新しいタブ' })));
+    act(() => void click(screen.getByRole('link', { name: '記事' }), { metaKey: true }));
+    act(() => void click(screen.getByRole('link', { name: '本文へ' })));
+    expect(screen.queryByRole('status')).toBeNull();
+  });
+});
 
 describe('Link', () => {
   it('is a plain anchor marked for the navigator, with what it was given', () => {
