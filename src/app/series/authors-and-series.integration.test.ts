@@ -193,7 +193,7 @@ describe('author pages, series pages and series feeds', () => {
     expect(positions).toEqual([...positions].sort((a, b) => a - b));
     expect(html).toMatch(/第1回.*第一回 漆.*第2回.*第二回 真鍮.*第3回/s);
     expect(html).toContain('無料公開');
-    expect(html).toContain('<a rel="author" href="/authors/writer-busy">佐藤 花子</a>');
+    expect(html).toContain('<a href="/authors/writer-busy" rel="author" data-nav="">佐藤 花子</a>');
     expect(html).toContain('href="/series/series-craft/feed.xml"');
     expect(html).toContain('"@type":"CreativeWorkSeries"');
     expect(html).not.toContain(DRAFT_MARK);

@@ -14,11 +14,21 @@ vi.mock('next/navigation', () => ({
 
 const { LinkNavigator, NavigationProgress } = await import('./site-navigation.client');
 
-/** A click as a browser sends it; whether the page stayed (the default was prevented). */
+/**
+ * A click as a browser sends it; whether the page's listeners kept the page (prevented the
+ * default). Then the default is prevented anyway: jsdom cannot follow a link.
+ */
 function click(element: Element, init: MouseEventInit = {}) {
   const event = new MouseEvent('click', { bubbles: true, cancelable: true, ...init });
+  let kept = false;
+  const last = (e: Event) => {
+    kept = e.defaultPrevented;
+    e.preventDefault();
+  };
+  window.addEventListener('click', last, { once: true });
   element.dispatchEvent(event);
-  return event.defaultPrevented;
+  window.removeEventListener('click', last);
+  return kept;
 }
 const link = (name: string) => screen.getByRole('link', { name });
 
