@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { readFormInput } from './form-endpoint';
+import { formAnswer, readFormInput } from './form-endpoint';
 import { jsonNestsDeeperThan, readBodyBytes } from './read-body';
 import { countedStream, streamedPost } from '@test-support/streams';
 
@@ -111,5 +111,34 @@ describe('jsonNestsDeeperThan', () => {
     expect(jsonNestsDeeperThan('{"a":{"b":{}}}', 2)).toBe(true);
     expect(jsonNestsDeeperThan('["[[[[", "\\"[[[["]', 1)).toBe(false);
     expect(jsonNestsDeeperThan('[1],[2],[3]', 1)).toBe(false);
+  });
+});
+
+describe('formAnswer', () => {
+  const form = () => post('name=1', 'application/x-www-form-urlencoded');
+
+  it('sends back to a form page whose address holds other than ASCII, percent-encoded', () => {
+    // The fuzzer's find: a page built from the path's parameter (`#org-記事`), a 500 before.
+    const refused = formAnswer(
+      form(),
+      { ok: false, status: 413 },
+      {},
+      {
+        formPage: '/admin/organizations#org-記事',
+      },
+    );
+    expect(refused.status).toBe(303);
+    expect(refused.headers.get('location')).toBe('/admin/organizations#org-%E8%A8%98%E4%BA%8B');
+    const done = formAnswer(
+      form(),
+      { ok: true, redirectTo: '/posts/日用 品?q=%E3%83%87\ud800' },
+      {},
+      {
+        formPage: '/',
+      },
+    );
+    expect(done.headers.get('location')).toBe(
+      '/posts/%E6%97%A5%E7%94%A8%20%E5%93%81?q=%E3%83%87%EF%BF%BD',
+    );
   });
 });

@@ -107,6 +107,21 @@ export function refererPage(request: Request): string | null {
   return null;
 }
 
+/**
+ * An address as a Location header may carry it: every character outside visible ASCII
+ * percent-encoded as UTF-8, what is already encoded left as it is. A form page built from a
+ * path's parameter may hold 記事 or a space; `Headers` refuses them, and the answer was a 500.
+ */
+export function locationValue(address: string): string {
+  return address.replace(/[^\x21-\x7e]/gu, (character) => {
+    try {
+      return encodeURIComponent(character);
+    } catch {
+      return '%EF%BF%BD'; // a lone surrogate: U+FFFD, as a URL parser writes it
+    }
+  });
+}
+
 /** The answer to a form post: JSON for fetch, a 303 for a plain post. */
 export function formAnswer(
   request: Request,
@@ -127,7 +142,7 @@ export function formAnswer(
     return jsonAnswer(result.ok ? 200 : result.status, body, headers);
   }
   if (result.ok) {
-    headers.set('location', result.redirectTo ?? '/');
+    headers.set('location', locationValue(result.redirectTo ?? '/'));
     return new Response(null, { status: 303, headers });
   }
   const values: Record<string, string | string[]> = {};
@@ -153,7 +168,9 @@ export function formAnswer(
   // Signed out meanwhile: sign in, then back to the form.
   headers.set(
     'location',
-    result.status === 401 && options.signInPage ? `/login?next=${encodeURIComponent(back)}` : back,
+    result.status === 401 && options.signInPage
+      ? `/login?next=${encodeURIComponent(back)}`
+      : locationValue(back),
   );
   return new Response(null, { status: 303, headers });
 }
