@@ -11,9 +11,14 @@ export function sameSiteLinkOf(event: MouseEvent): { anchor: HTMLAnchorElement; 
   if (!(anchor instanceof HTMLAnchorElement)) return null;
   if (anchor.target && anchor.target !== '_self') return null;
   if (anchor.hasAttribute('download')) return null;
+  const url = sameSiteUrl(anchor);
+  return url ? { anchor, url } : null;
+}
+
+/** Where an anchor leads, if that is on this origin. */
+export function sameSiteUrl(anchor: HTMLAnchorElement): URL | null {
   const url = new URL(anchor.href, window.location.href);
-  if (url.origin !== window.location.origin) return null;
-  return { anchor, url };
+  return url.origin === window.location.origin ? url : null;
 }
 
 /** Whether a URL is the page already shown, or a place on it: following it loads nothing. */

@@ -2,7 +2,7 @@
 
 import { usePathname, useRouter, useSearchParams } from 'next/navigation';
 import { useEffect, useState } from 'react';
-import { isCurrentPage, sameSiteLinkOf } from './same-site-link';
+import { isCurrentPage, sameSiteLinkOf, sameSiteUrl } from './same-site-link';
 import { NAV_ATTRIBUTE, NO_PREFETCH } from './site-link';
 import styles from './navigation-progress.module.css';
 
@@ -80,8 +80,8 @@ export function LinkNavigator() {
       const anchor = (event.target as Element | null)?.closest?.(NAV_LINK);
       if (!(anchor instanceof HTMLAnchorElement)) return;
       if (anchor.getAttribute(NAV_ATTRIBUTE) === NO_PREFETCH) return;
-      const url = new URL(anchor.href, window.location.href);
-      if (url.origin !== window.location.origin || isCurrentPage(url)) return;
+      const url = sameSiteUrl(anchor);
+      if (!url || isCurrentPage(url)) return;
       const path = url.pathname + url.search;
       if (asked.has(path)) return;
       asked.add(path);
