@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import { PGlite } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
+import { keepStatementsPrepared } from '@/server/platform/db/pglite-statements';
 import { PGLITE_TEMPLATE } from './template';
 
 /**
@@ -24,11 +25,14 @@ function pool(): Pool {
   return (holder.__axisTestPglitePool ??= { idle: [], schema: null });
 }
 
+/** As the site opens its embedded database: statements kept prepared (pglite-statements.ts). */
 async function start(): Promise<PGlite> {
-  return PGlite.create({
+  const client = await PGlite.create({
     loadDataDir: new Blob([fs.readFileSync(PGLITE_TEMPLATE)]),
     extensions: { pg_trgm },
   });
+  keepStatementsPrepared(client);
+  return client;
 }
 
 /** Every object a migration or a test could add, change or drop, as one digest. */

@@ -12,6 +12,7 @@ import { env } from '@/env';
 import { acquireDataDirLock, makePrivate, restrictUmask } from './lock';
 import { type DatabaseAvailability, serverAvailability, watchPool } from './availability';
 import { migrateEmbedded, migratePostgres } from './migrate';
+import { keepStatementsPrepared } from './pglite-statements';
 import * as schema from './schema';
 
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
@@ -96,6 +97,7 @@ export async function openDatabase(options: OpenOptions): Promise<Database> {
       extensions: { pg_trgm },
       startParams: EMBEDDED_START_PARAMS,
     });
+    keepStatementsPrepared(client);
     const db = drizzlePglite({ client, schema });
     if (migrate) await migrateEmbedded(db);
     makePrivate(pgdata); // PGlite's own modes ignore the umask (see makePrivate)
