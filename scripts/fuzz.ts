@@ -324,6 +324,16 @@ function send(request: FuzzRequest): Promise<Outcome> {
   return sendHttp(agent, port, request, headers, TIMEOUT_MS);
 }
 
+/** The slowest requests of the run, for its summary: a slow run says what kept it. */
+const slowest: { ms: number; line: string }[] = [];
+function noteSlow(index: number, request: FuzzRequest, outcome: Outcome, ms: number): void {
+  if (slowest.length === 5 && ms <= slowest[4]!.ms) return;
+  const path = request.path.length > 80 ? `${request.path.slice(0, 80)}…` : request.path;
+  const line = `#${index} ${request.kind} ${request.method.slice(0, 20)} ${JSON.stringify(path)} as ${request.identity} → ${outcome.status}`;
+  slowest.push({ ms, line });
+  slowest.sort((a, b) => b.ms - a.ms).splice(5);
+}
+
 function record(index: number, request: FuzzRequest, outcome: Outcome): void {
   const { status } = outcome;
   if (process.env.FUZZ_VERBOSE) {
@@ -365,7 +375,10 @@ async function worker(): Promise<void> {
     // Every request is drawn in order, so a seed gives the same run whatever the concurrency.
     const request = generateRequest(rng, ctx, rng.pick(KINDS));
     if (ONLY !== undefined && index !== ONLY) continue;
-    record(index, request, await send(request));
+    const sentAt = performance.now();
+    const outcome = await send(request);
+    noteSlow(index, request, outcome, performance.now() - sentAt);
+    record(index, request, outcome);
     sent++;
     if (sent % 1000 === 0) {
       const rate = Math.round(sent / ((performance.now() - started) / 1000));
@@ -414,6 +427,9 @@ const line = (entries: Iterable<[string | number, number]>) =>
     .join(', ');
 console.log(`\n[fuzz] 結果 (summary), seed ${SEED}`);
 console.log(`  requests: ${sent} in ${seconds.toFixed(1)} s (${Math.round(sent / seconds)} req/s)`);
+console.log(
+  `  slowest: ${slowest.map((s) => `${Math.round(s.ms)} ms ${s.line}`).join('\n           ')}`,
+);
 console.log(`  by status class: ${line(byClass)}`);
 console.log(`  4xx: ${line(fourxx)}`);
 console.log('  by kind:');
