@@ -40,6 +40,25 @@ describe('readFormInput', () => {
     });
   });
 
+  it('keeps a field named __proto__ as a field: it never becomes the input’s prototype', async () => {
+    const form = new FormData();
+    form.append('__proto__', new Blob([new Uint8Array([1])], { type: 'image/png' }), 'evil.png');
+    const read = await readFormInput(new Request(URL_, { method: 'POST', body: form }), KB);
+    if (!read.ok) throw new Error('unread');
+    // A schema's `name` or `type` must not come from a posted file's own name and type.
+    expect(read.input.name).toBeUndefined();
+    expect(read.input.type).toBeUndefined();
+    expect(Object.keys(read.input)).toEqual(['__proto__']);
+    const urlencoded = await readFormInput(
+      post('__proto__=x&constructor=y', 'application/x-www-form-urlencoded'),
+      KB,
+    );
+    expect(urlencoded.ok && Object.entries(urlencoded.input)).toEqual([
+      ['__proto__', 'x'],
+      ['constructor', 'y'],
+    ]);
+  });
+
   // The fuzzer's stall: 393,000 pairs over 999 names (3 MB, a staff form's limit) took 7 s of
   // one core, every request waiting, when each name's values were looked up in the whole form.
   it(`refuses a form of more than ${MAX_FORM_FIELDS} fields with 413, whatever its size`, async () => {
