@@ -68,6 +68,22 @@ describe('statements kept prepared on PGlite', () => {
     expect((await kept.query('DELETE FROM items WHERE slug = $1', ['zz'])).affectedRows).toBe(0);
   });
 
+  it('reads with the caller’s parsers over the client’s, and a type registered later', async () => {
+    // As drizzle asks: dates as the database writes them, in the same options object each time.
+    const options = { rowMode: 'array' as const, parsers: { 1184: (value: string) => value } };
+    const select = 'SELECT at, flag, amount FROM items WHERE slug = $1';
+    const a = await kept.query<unknown[]>(select, ['a'], options);
+    expect(a).toEqual(await plain.query(select, ['a'], options));
+    expect(a.rows[0]![0]).toBe('2026-11-30 01:02:03.456+00');
+    expect(a.rows[0]![1]).toBe(false);
+    // A parser the client gains later (as PGlite's refreshArrayTypes adds them) is found.
+    for (const client of [kept, plain]) client.parsers[1700] = (value: string) => Number(value);
+    const b = await kept.query<unknown[]>(select, ['a'], options);
+    expect(b).toEqual(await plain.query(select, ['a'], options));
+    expect(b.rows[0]![2]).toBe(12.5);
+    for (const client of [kept, plain]) delete client.parsers[1700];
+  });
+
   it('prepares a text once and runs it again by its name', async () => {
     const text = 'SELECT slug FROM items WHERE id = $1';
     for (const id of [1, 2, 1]) await kept.query(text, [id]);
