@@ -3,13 +3,16 @@ import { SITE_FEED_PATH, feedAlternates, seriesFeedLink, seriesFeedPath } from '
 import { pageMetadata, siteMetadata } from './metadata';
 
 const site = { siteUrl: 'https://axis.example.jp', siteName: 'AXIS Membership' };
-const siteFeed = { url: SITE_FEED_PATH, title: 'AXIS Membershipの新着記事' };
+const siteFeed = {
+  url: `https://axis.example.jp${SITE_FEED_PATH}`,
+  title: 'AXIS Membershipの新着記事',
+};
 
 describe('feeds named in the head', () => {
   it('names the site feed on every page: the layout and each page that sets its own alternates', () => {
     expect(siteMetadata(site).alternates?.types).toEqual({ 'application/rss+xml': [siteFeed] });
     expect(pageMetadata({ title: 'T', path: '/posts' }, site).alternates).toEqual({
-      canonical: '/posts',
+      canonical: 'https://axis.example.jp/posts',
       types: { 'application/rss+xml': [siteFeed] },
     });
   });
@@ -22,7 +25,12 @@ describe('feeds named in the head', () => {
     });
     expect(
       pageMetadata({ title: 'T', path: '/posts/p', feeds: [series] }, site).alternates?.types,
-    ).toEqual({ 'application/rss+xml': [siteFeed, series] });
+    ).toEqual({
+      'application/rss+xml': [
+        siteFeed,
+        { ...series, url: 'https://axis.example.jp/series/series-town/feed.xml' },
+      ],
+    });
     expect(feedAlternates('S')['application/rss+xml']).toHaveLength(1);
     expect(seriesFeedPath('a/b')).toBe('/series/a%2Fb/feed.xml');
   });

@@ -36,7 +36,7 @@ describe('metadata', () => {
     const m = siteMetadata(site);
     expect(m.title).toEqual({ default: 'AXIS Membership', template: '%s | AXIS Membership' });
     expect(m.metadataBase?.toString()).toBe('https://media.example.jp/');
-    expect(m.openGraph).toMatchObject({ locale: 'ja_JP', url: '/' });
+    expect(m.openGraph).toMatchObject({ locale: 'ja_JP', url: 'https://media.example.jp/' });
     expect(m.twitter).toMatchObject({ card: 'summary_large_image' });
   });
 
@@ -45,16 +45,39 @@ describe('metadata', () => {
       { title: '記事', description: 'x'.repeat(200), path: '/posts/abc', image: { url: '/c.jpg' } },
       site,
     );
-    expect(m.alternates?.canonical).toBe('/posts/abc');
+    expect(m.alternates?.canonical).toBe('https://media.example.jp/posts/abc');
     expect(m.description).toBe(`${'x'.repeat(120)}…`);
-    expect(m.openGraph).toMatchObject({ url: '/posts/abc', title: '記事 | AXIS Membership' });
-    expect(m.openGraph?.images).toEqual([{ url: '/c.jpg', alt: '記事' }]);
+    expect(m.openGraph).toMatchObject({
+      url: 'https://media.example.jp/posts/abc',
+      title: '記事 | AXIS Membership',
+    });
+    expect(m.openGraph?.images).toEqual([{ url: 'https://media.example.jp/c.jpg', alt: '記事' }]);
+    expect(m.twitter?.images).toEqual(['https://media.example.jp/c.jpg']);
+  });
+
+  // Next.js would resolve a path against metadataBase to the same URL; given one, it parses once.
+  it('gives every URL absolute, on a site under a path too, and leaves other hosts’ URLs alone', () => {
+    const under = { siteUrl: 'https://example.jp/media/', siteName: 'S' };
+    const m = pageMetadata(
+      { title: '記事', path: '/posts/abc', image: { url: 'https://images.example.net/c.jpg' } },
+      under,
+    );
+    expect(m.alternates?.canonical).toBe('https://example.jp/media/posts/abc');
+    expect(m.alternates?.types).toEqual({
+      'application/rss+xml': [{ url: 'https://example.jp/media/feed.xml', title: 'Sの新着記事' }],
+    });
+    expect(m.openGraph?.images).toEqual([{ url: 'https://images.example.net/c.jpg', alt: '記事' }]);
+    const protocolRelative = pageMetadata(
+      { title: '記事', path: '/x', image: { url: '//cdn.example.net/c.jpg' } },
+      under,
+    );
+    expect(protocolRelative.twitter?.images).toEqual(['//cdn.example.net/c.jpg']);
   });
 
   it('falls back to the default 1200×630 share image', () => {
     const m = pageMetadata({ title: 'ページ', path: '/x' }, site);
     expect(m.openGraph?.images).toEqual([
-      { url: '/og-default.png', width: 1200, height: 630, alt: 'ページ' },
+      { url: 'https://media.example.jp/og-default.png', width: 1200, height: 630, alt: 'ページ' },
     ]);
   });
 });

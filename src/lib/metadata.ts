@@ -18,28 +18,49 @@ export function truncateDescription(text: string, max = DESCRIPTION_MAX_LENGTH):
 
 export type SiteSettings = { siteUrl: string; siteName: string };
 
+/**
+ * A path on the site as an absolute URL; another URL as it is. Next.js resolves a path itself,
+ * with the same result, but only after trying it as an absolute URL and catching the error: a
+ * page's head has about twenty, and those errors took 0.2 ms of every page rendered.
+ */
+function onSite(url: string, siteUrl: string): string {
+  return url.startsWith('/') && !url.startsWith('//') ? siteUrl.replace(/\/+$/, '') + url : url;
+}
+
+/** The feeds a head names, at absolute URLs. */
+const feedsOnSite = (siteUrl: string, siteName: string, feeds?: readonly FeedLink[]) => {
+  const types = feedAlternates(siteName, feeds);
+  return {
+    'application/rss+xml': types['application/rss+xml'].map((feed) => ({
+      ...feed,
+      url: onSite(feed.url, siteUrl),
+    })),
+  };
+};
+
 /** The defaults every page inherits (root layout). */
 export function siteMetadata({ siteUrl, siteName }: SiteSettings): Metadata {
+  const shareImage = { ...DEFAULT_SHARE_IMAGE, url: onSite(DEFAULT_SHARE_IMAGE.url, siteUrl) };
   return {
     metadataBase: new URL(siteUrl),
     title: { default: siteName, template: `%s | ${siteName}` },
     description: truncateDescription(SITE_DESCRIPTION),
     applicationName: siteName,
-    alternates: { canonical: '/', types: feedAlternates(siteName) },
+    alternates: { canonical: onSite('/', siteUrl), types: feedsOnSite(siteUrl, siteName) },
     openGraph: {
       type: 'website',
       locale: 'ja_JP',
       siteName,
-      url: '/',
+      url: onSite('/', siteUrl),
       title: siteName,
       description: truncateDescription(SITE_DESCRIPTION),
-      images: [{ ...DEFAULT_SHARE_IMAGE, alt: siteName }],
+      images: [{ ...shareImage, alt: siteName }],
     },
     twitter: {
       card: 'summary_large_image',
       title: siteName,
       description: truncateDescription(SITE_DESCRIPTION),
-      images: [DEFAULT_SHARE_IMAGE.url],
+      images: [shareImage.url],
     },
     formatDetection: { telephone: false, email: false, address: false },
   };
@@ -65,17 +86,22 @@ export type PageMetadataInput = {
 /** Metadata of one page: its title, cut description, canonical URL and share image. */
 export function pageMetadata(input: PageMetadataInput, site: SiteSettings): Metadata {
   const description = truncateDescription(input.description ?? SITE_DESCRIPTION);
-  const image: NonNullable<PageMetadataInput['image']> = input.image ?? DEFAULT_SHARE_IMAGE;
+  const given: NonNullable<PageMetadataInput['image']> = input.image ?? DEFAULT_SHARE_IMAGE;
+  const image = { ...given, url: onSite(given.url, site.siteUrl) };
   const fullTitle = input.absoluteTitle ? input.title : `${input.title} | ${site.siteName}`;
+  const url = onSite(input.path, site.siteUrl);
   return {
     title: input.absoluteTitle ? { absolute: input.title } : input.title,
     description,
-    alternates: { canonical: input.path, types: feedAlternates(site.siteName, input.feeds) },
+    alternates: {
+      canonical: url,
+      types: feedsOnSite(site.siteUrl, site.siteName, input.feeds),
+    },
     openGraph: {
       type: 'website',
       locale: 'ja_JP',
       siteName: site.siteName,
-      url: input.path,
+      url,
       title: fullTitle,
       description,
       images: [{ ...image, alt: image.alt ?? input.title }],

@@ -1,6 +1,7 @@
 import { type ReactNode, createElement } from 'react';
 import { renderToStaticMarkup } from 'react-dom/server';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { env } from '@/env';
 import { SnackbarProvider } from '@/components/ui/snackbar-context.client';
 import { findEndpoint } from '@/lib/cms/model';
 import { movedPath } from '@/server/services/cms/redirects';
@@ -157,7 +158,7 @@ describe('author pages, series pages and series feeds', () => {
       searchParams: Promise.resolve({}),
     });
     expect(meta.title).toBe('佐藤 花子');
-    expect(meta.alternates?.canonical).toBe('/authors/writer-busy');
+    expect(meta.alternates?.canonical).toBe(`${env().SITE_URL}/authors/writer-busy`);
   });
 
   it('pages a long list and 404s past its end', async () => {
@@ -201,8 +202,11 @@ describe('author pages, series pages and series feeds', () => {
     const meta = await seriesMetadata({ params: Promise.resolve({ seriesId: 'series-craft' }) });
     expect(meta.alternates?.types).toEqual({
       'application/rss+xml': [
-        expect.objectContaining({ url: '/feed.xml' }),
-        { url: '/series/series-craft/feed.xml', title: '連載「手しごとの現在」の新着記事' },
+        expect.objectContaining({ url: `${env().SITE_URL}/feed.xml` }),
+        {
+          url: `${env().SITE_URL}/series/series-craft/feed.xml`,
+          title: '連載「手しごとの現在」の新着記事',
+        },
       ],
     });
   });

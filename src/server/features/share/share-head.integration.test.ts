@@ -84,7 +84,7 @@ describe('what the post page’s head says', () => {
     expect(metadata.openGraph).toMatchObject({
       title: SEO.metaTitle,
       description: SEO.metaDescription,
-      url: '/posts/with-seo',
+      url: `${SITE}/posts/with-seo`,
     });
     expect(metadata.twitter).toMatchObject({
       card: 'summary_large_image',
@@ -92,11 +92,11 @@ describe('what the post page’s head says', () => {
       description: SEO.metaDescription,
     });
     expect(imagesOf(metadata)).toEqual({
-      og: { ...SHARE, alt: SEO.metaTitle },
-      twitter: SHARE.url,
+      og: { ...SHARE, url: SITE + SHARE.url, alt: SEO.metaTitle },
+      twitter: SITE + SHARE.url,
     });
     expect(metadata.robots).toBeUndefined();
-    expect(metadata.alternates?.canonical).toBe('/posts/with-seo');
+    expect(metadata.alternates?.canonical).toBe(`${SITE}/posts/with-seo`);
   });
 
   it('without them: the item’s title and description, and its cover as the image', async () => {
@@ -105,8 +105,8 @@ describe('what the post page’s head says', () => {
     expect(metadata.description).toBe('記事そのものの概要。');
     expect(metadata.openGraph?.title).toBe(`表紙のある記事 | ${SITE_NAME}`);
     expect(imagesOf(metadata)).toEqual({
-      og: { ...COVER, alt: '表紙のある記事' },
-      twitter: COVER.url,
+      og: { ...COVER, url: SITE + COVER.url, alt: '表紙のある記事' },
+      twitter: SITE + COVER.url,
     });
   });
 
@@ -120,8 +120,8 @@ describe('what the post page’s head says', () => {
     });
     const path = shareImagePath('posts', 'bare', String(stored.revisedAt));
     expect(path).toMatch(/^\/share-image\/posts\/bare\?v=[0-9a-z]+$/);
-    expect(og).toEqual({ url: path, width: 1200, height: 630, alt: '画像のない記事' });
-    expect(twitter).toBe(path);
+    expect(og).toEqual({ url: SITE + path, width: 1200, height: 630, alt: '画像のない記事' });
+    expect(twitter).toBe(SITE + path);
   });
 
   it('noindex: robots says so, and the sitemap leaves the page out', async () => {
