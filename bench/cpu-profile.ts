@@ -258,3 +258,28 @@ export function familyFunctions(
   });
   return [...self].sort((a, b) => b[1] - a[1]).slice(0, top);
 }
+
+/**
+ * Inclusive time per request of the frames whose "where: function" contains each pattern: a
+ * sample counts once for a pattern when any frame of its stack matches (a part of the framework,
+ * say `lib/metadata/`, with all it calls).
+ */
+export function inclusiveTimes(
+  root: string,
+  column: { dir: string; window: Window; requests: number },
+  patterns: string[],
+): [pattern: string, msPerRequest: number][] {
+  const totals = new Map(patterns.map((pattern) => [pattern, 0]));
+  const names = new Map<ProfileNode, string>();
+  eachSample(column.dir, column.window, (id, ms, { byId, parent }) => {
+    const matched = new Set<string>();
+    for (let at: number | undefined = id; at !== undefined; at = parent.get(at)) {
+      const node = byId.get(at)!;
+      if (!names.has(node))
+        names.set(node, `${frameName(node.callFrame, root)} ${node.callFrame.url}`);
+      for (const pattern of patterns) if (names.get(node)!.includes(pattern)) matched.add(pattern);
+    }
+    for (const pattern of matched) totals.set(pattern, totals.get(pattern)! + ms / column.requests);
+  });
+  return [...totals];
+}

@@ -51,6 +51,7 @@ const POSTS = Number(process.env.BENCH_POSTS ?? 1_000);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 1);
 const PROFILE = process.env.BENCH_PROFILE === '1';
+const SLICES = Number(process.env.BENCH_SLICES ?? 5);
 const SITE_URL = 'http://localhost:3000';
 /** A cookie no part of the site sets: the page cache answers no request that carries it. */
 const UNKNOWN_COOKIE = 'bench_unknown=1';
@@ -142,13 +143,18 @@ if (bodyText(bareHtml) !== bodyText(visitorHtml) || bodyText(bareStaffHtml) !== 
  * PostgreSQL the database server's (on PGlite the database runs in the site's process).
  */
 type Measured = Load & { cpuMs: number; databaseCpuMs: number | null; requests: number };
-async function measured(pid: number, url: string, cookie?: string): Promise<Measured> {
+async function measured(
+  pid: number,
+  url: string,
+  cookie: string | undefined,
+  seconds: number,
+): Promise<Measured> {
   const before = cpuMs(pid);
   // The bare app has no database; a backend ending meanwhile takes its time with it.
   const counted = databaseUrl && pid === sitePid;
   const databaseBefore = counted ? postgresCpuMs() : 0;
-  const result = await load(url, SECONDS, 10, cookie ? { cookie } : {});
-  const requests = Math.max(1, result.requestsPerSec * SECONDS);
+  const result = await load(url, seconds, 10, cookie ? { cookie } : {});
+  const requests = Math.max(1, result.requestsPerSec * seconds);
   const databaseMs = counted ? Math.max(0, postgresCpuMs() - databaseBefore) : null;
   return {
     ...result,
@@ -156,6 +162,41 @@ async function measured(pid: number, url: string, cookie?: string): Promise<Meas
     cpuMs: (cpuMs(pid) - before) / requests,
     databaseCpuMs: databaseMs === null ? null : databaseMs / requests,
   };
+}
+
+/**
+ * The four loads of a round, each SECONDS long in all, run in SLICES turns, one after another
+ * and starting each turn with the next one: a slow spell of this shared machine (the same build
+ * moved by 1–3 ms per request between runs of ten seconds) then falls on all four alike. A
+ * load's figures add up its turns: CPU and requests summed, its turns' median p50 and worst p99.
+ */
+type Target = { pid: number; url: string; cookie?: () => Promise<string> };
+async function measuredInTurns(targets: Target[]): Promise<Measured[]> {
+  const turns: Measured[][] = targets.map(() => []);
+  for (let turn = 0; turn < SLICES; turn++)
+    for (let k = 0; k < targets.length; k++) {
+      const i = (turn + k) % targets.length;
+      const target = targets[i]!;
+      const cookie = target.cookie ? await target.cookie() : undefined;
+      turns[i]!.push(await measured(target.pid, target.url, cookie, SECONDS / SLICES));
+    }
+  return turns.map((parts) => {
+    const requests = parts.reduce((sum, part) => sum + part.requests, 0);
+    const total = (of: (part: Measured) => number) =>
+      parts.reduce((sum, part) => sum + of(part) * part.requests, 0) / requests;
+    const p50s = parts.map((part) => part.p50).sort((a, b) => a - b);
+    return {
+      requestsPerSec: Math.round(requests / SECONDS),
+      p50: p50s[Math.floor(p50s.length / 2)]!,
+      p975: Math.max(...parts.map((part) => part.p975)),
+      p99: Math.max(...parts.map((part) => part.p99)),
+      errors: parts.reduce((sum, part) => sum + part.errors, 0),
+      non2xx: parts.reduce((sum, part) => sum + part.non2xx, 0),
+      requests,
+      cpuMs: total((part) => part.cpuMs),
+      databaseCpuMs: parts[0]!.databaseCpuMs === null ? null : total((p) => p.databaseCpuMs ?? 0),
+    };
+  });
 }
 
 type Round = {
@@ -176,12 +217,18 @@ for (let round = 0; round < ROUNDS; round++) {
   const plain = await plainServer(Buffer.from(visitorHtml), 'text/html; charset=utf-8');
   const ceiling = await load(`http://127.0.0.1:${plain.port}/`, SECONDS);
   plain.close();
+  const [visitor, staff, bareVisitor, bareStaff] = await measuredInTurns([
+    { pid: sitePid, url: base + postPath, cookie: () => Promise.resolve(UNKNOWN_COOKIE) },
+    { pid: sitePid, url: base + postPath, cookie: () => staffCookies(base) },
+    { pid: bare.pid, url: bareUrl },
+    { pid: bare.pid, url: bareStaffUrl },
+  ]);
   rounds.push({
     ceiling,
-    visitor: await measured(sitePid, base + postPath, UNKNOWN_COOKIE),
-    staff: await measured(sitePid, base + postPath, await staffCookies(base)),
-    bare: await measured(bare.pid, bareUrl),
-    bareStaff: await measured(bare.pid, bareStaffUrl),
+    visitor: visitor!,
+    staff: staff!,
+    bare: bareVisitor!,
+    bareStaff: bareStaff!,
   });
 }
 const sitePeak = peakRssMiB(server.process.pid!);
@@ -205,7 +252,7 @@ console.log(`
   .map((l) => l.toFixed(1))
   .join(' ')})
 
-autocannon, 10 connections, ${SECONDS} s; the members' post ${postPath}: ${visitorHtml.length} characters of HTML for the visitor with an unknown cookie (the post's lead and its paywall), ${staffHtml.length} for the staff member (the whole post), ${bareHtml.length} and ${bareStaffHtml.length} from the bare app rendering each body; latency in ms; ratio to the plain server of the same round; CPU: the server process's user + system time (all threads) per request. Both apps run with npm start's V8 and malloc settings (scripts/server-process.mjs).
+autocannon, 10 connections, ${SECONDS} s for each load in ${SLICES} turns of ${SECONDS / SLICES} s, the four loads in turn (p50: the turns' median; p99: their worst); the members' post ${postPath}: ${visitorHtml.length} characters of HTML for the visitor with an unknown cookie (the post's lead and its paywall), ${staffHtml.length} for the staff member (the whole post), ${bareHtml.length} and ${bareStaffHtml.length} from the bare app rendering each body; latency in ms; ratio to the plain server of the same round; CPU: the server process's user + system time (all threads) per request. Both apps run with npm start's V8 and malloc settings (scripts/server-process.mjs).
 
 ${rounds
   .map(
