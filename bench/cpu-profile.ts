@@ -283,3 +283,36 @@ export function inclusiveTimes(
   });
   return [...totals];
 }
+
+/** One load of the profiles bench:render keeps: its label and what the functions above read. */
+export type KeptColumn = {
+  label: string;
+  dir: string;
+  window: Window;
+  requests: number;
+};
+
+/**
+ * The four loads whose profiles `BENCH_PROFILE=1 BENCH_PROFILE_DIR=<dir> npm run bench:render`
+ * kept (with their windows in windows.json), each site load beside the bare page with its body.
+ */
+export function keptProfiles(dir: string): KeptColumn[] {
+  type Load = { window: Window; requestsPerSec: number };
+  const windows = JSON.parse(fs.readFileSync(path.join(dir, 'windows.json'), 'utf8')) as Record<
+    'visitor' | 'staff' | 'bareVisitor' | 'bareStaff',
+    Load
+  > & { seconds: number };
+  return (
+    [
+      ['post page, staff member', windows.staff, 'profile'],
+      ["bare page, the staff member's body", windows.bareStaff, 'profile-bare-staff'],
+      ['post page, unknown cookie', windows.visitor, 'profile'],
+      ["bare page, the visitor's body", windows.bareVisitor, 'profile-bare'],
+    ] as const
+  ).map(([label, load, sub]) => ({
+    label,
+    dir: path.join(dir, sub),
+    window: load.window,
+    requests: load.requestsPerSec * windows.seconds,
+  }));
+}
