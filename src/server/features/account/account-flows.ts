@@ -13,6 +13,7 @@ import { maskAddress, sendMail } from '@/server/platform/mail/mailer';
 import { mails } from '@/server/platform/mail/templates';
 import { cancelLiveSubscriptions } from '@/server/features/profiles';
 import { cancelProviderSubscriptions, checkoutIntentPath } from '@/server/features/billing';
+import { itemsOfWriter, purgeItems } from '@/server/features/comments';
 import { type Limit, consume, countOf, hit, reset } from '@/server/platform/rate-limit/limiter';
 import { consumeOrRefuse, invalidInput, refusedFields } from '@/server/platform/forms/submit';
 import { addressKey } from '@/server/platform/rate-limit/client-address';
@@ -468,6 +469,8 @@ export const deleteAccount = formFlow(
       };
     }
     const canceled = await cancelLiveSubscriptions(deps.db, account.id);
+    // Their comments go with the account: the items' pages are purged once they have.
+    const commented = await itemsOfWriter(deps.db, account.id);
     const { headers } = await deps.auth.api.deleteUser({
       body: { password },
       headers: ctx.headers,
@@ -477,6 +480,7 @@ export const deleteAccount = formFlow(
       ip: ctx.ip,
       detail: { canceledSubscriptions: canceled },
     });
+    purgeItems(commented);
     await sendMail(deps.db, mails.accountDeleted(account.email, account.name));
     return { ok: true, redirectTo: '/account/delete?done=1', setCookies: setCookiesOf(headers) };
   },

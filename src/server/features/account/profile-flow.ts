@@ -4,6 +4,7 @@ import { forgetStoredImage, receiveFormImage } from '@/server/platform/storage/s
 import type { FlowContext, FlowDeps, FlowResult } from './account-flows';
 import { type AppUser, profileInput } from '@/server/features/identity';
 import { invalidInput } from '@/server/platform/forms/submit';
+import { itemsOfWriter, purgeItems } from '@/server/features/comments';
 
 /** Avatars are small square pictures: 2 MB is plenty. */
 export const AVATAR_MAX_BYTES = 2 * 1024 * 1024;
@@ -32,6 +33,9 @@ export async function editProfile(
     ...profileFields,
     ...(avatarUrl === undefined ? {} : { avatarUrl }),
   });
+  // Their comments show the name: those items' pages (and kept comments) show the new one.
+  if (current && current.displayName !== profileFields.displayName)
+    purgeItems(await itemsOfWriter(deps.db, user.id));
   // Logged and audited there when it changes (特定電子メール法: the record of consent).
   await setNewsletterConsent(deps.db, {
     userId: user.id,

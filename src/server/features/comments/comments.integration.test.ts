@@ -22,6 +22,7 @@ import { currentRequest } from '@/server/platform/http/request-context';
 import { grantComplimentary } from '@/server/features/profiles/subscriptions';
 import { runAdminCommand } from '@/server/features/admin/commands';
 import { signIn } from '@/server/features/account/account-flows';
+import { editProfile } from '@/server/features/account/profile-flow';
 import { appAuth } from '@/server/features/identity/app-auth';
 import {
   type PostOptions,
@@ -40,7 +41,9 @@ import {
   handleCommentAction,
   handleCommentCreate,
   handleCommentsGet,
+  listItemComments,
   moderationHandler,
+  purgeItems,
   sendCommentDigests,
   settingsHandler,
 } from './index';
@@ -465,6 +468,41 @@ describe('moderation', () => {
     expect(audit[0]?.detail).toMatchObject({ writer: `user:${users.troll.id}` });
   });
 
+  it('shows a writer’s new name on the pages they commented on, at the next request', async () => {
+    const writer = appUser('c-renamed', 'member', '改名前の読者');
+    await addUser(database, writer);
+    await grantComplimentary(database.db, {
+      userId: writer.id,
+      planName: 'monthly',
+      status: 'active',
+    });
+    const renamed = { ...users, writer };
+    const asWriter = { ...deps, currentUser: testViewer(renamed) };
+    const created = await handleCommentCreate(
+      formPost('/api/comments', {
+        who: 'writer',
+        fields: { postId: 'open-2', body: '名前の変わるコメント' },
+      }),
+      asWriter,
+    );
+    expect(created.status).toBe(200);
+    await visit('open-2');
+    expect((await visit('open-2')).cache).toBe('hit');
+
+    const changed = await editProfile(
+      { db: database.db, auth: await appAuth() },
+      { displayName: '改名後の読者' },
+      { headers: new Headers(), ip: '192.0.2.9' },
+      // As named in the sign-in record already: the profile's name is what comments show.
+      { ...writer, name: '改名後の読者' },
+    );
+    expect(changed.ok).toBe(true);
+    for (const body of cachedBodies('open-2')) expect(body).not.toContain('改名前の読者');
+    const after = (await visit('open-2')).html;
+    expect(after).toContain('改名後の読者');
+    expect(after).not.toContain('改名前の読者');
+  });
+
   it('shows the console’s queue to editors, escaped, and the 404 to anyone else', async () => {
     await post('troll', { postId: 'open-2', body: 'x' }); // refused: banned
     await post('paid2', { postId: 'open-2', body: '<b>報告される</b>' });
@@ -518,6 +556,24 @@ describe('a members-only post', () => {
 
     await moderate('editor', 'hide', await idOf('paid-1', '会員限定記事への感想'));
     expect((await browse('paid-1')).html).not.toContain('会員限定記事への感想');
+  });
+});
+
+describe('the list kept for renders', () => {
+  it('keeps no list read while a change of the item’s comments came', async () => {
+    const item = { endpoint: 'posts', contentId: 'free-plan-1' } as const;
+    const write = (body: string) =>
+      database.db.insert(comments).values({ ...item, userId: users.paid.id, body });
+    await write('変更の前のコメント');
+    const reading = listItemComments(database.db, item);
+    purgeItems([item]); // a change arrives while the list is read
+    expect((await reading).map((c) => c.body)).toEqual(['変更の前のコメント']);
+    // Written without a change of its own: only a list read afresh shows it.
+    await write('変更の後のコメント');
+    expect((await listItemComments(database.db, item)).map((c) => c.body)).toEqual([
+      '変更の前のコメント',
+      '変更の後のコメント',
+    ]);
   });
 });
 

@@ -14,8 +14,10 @@ export {
 export {
   COMMENTS_FIELD,
   freeMembersWrite,
+  itemsOfWriter,
   listItemComments,
   moderationLists,
+  purgeItems,
   type ShownComment,
   type StaffComment,
 } from './store';

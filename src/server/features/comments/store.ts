@@ -12,8 +12,11 @@ import {
   userPublicProfiles,
 } from '@/server/platform/db/schema';
 import { recordAudit } from '@/server/platform/audit/audit-log';
-import { emitContentChange } from '@/server/services/cms/events';
-import { emptyReads } from '@/server/services/cms/reads';
+import { emitContentChange, onContentChange, recentChanges } from '@/server/services/cms/events';
+import { type ContentReads, affects, emptyReads } from '@/server/services/cms/reads';
+import { deepFreeze } from '@/lib/deep-freeze';
+import { singleton } from '@/lib/singleton';
+import { TtlCache } from '@/lib/ttl-cache';
 import { noteContentReads } from '@/server/features/audience';
 
 /**
@@ -38,8 +41,10 @@ export const BANNED = 'このアカウントはコメントの投稿を停止さ
 
 type Item = { endpoint: CommentEndpoint; contentId: string };
 
+type CommentedItem = { endpoint: string; contentId: string };
+
 /** The next request for any page of the item shows the change (nothing stale is served). */
-export function purgeItem(item: { endpoint: string; contentId: string }): void {
+export function purgeItem(item: CommentedItem): void {
   emitContentChange({
     endpoint: item.endpoint,
     id: item.contentId,
@@ -231,16 +236,56 @@ const itemCommentRows = preparedPerDatabase('item-comments', (db) =>
 );
 
 /**
+ * Each item's shown comments, as the content API keeps its answers (src/server/services/cms/http.ts):
+ * a render that is no audience's cached page (a staff member's, a gift link's, a page the cache
+ * renews) reads them here rather than from the database. Every change of an item's comments
+ * purges its entry as it purges the item's pages, on every instance (the content-change bus); a
+ * read begun before such a change is not kept. The TTL is a backstop. One cache per database
+ * (tests open several in one process).
+ */
+type ShownEntry = { comments: readonly ShownComment[]; reads: ContentReads };
+const shownCaches = singleton('comments-shown', () => new WeakMap<Db, TtlCache<ShownEntry>>());
+const SHOWN_TTL_MS = 30_000;
+
+function shownCache(db: Db): TtlCache<ShownEntry> {
+  let cache = shownCaches.get(db);
+  if (!cache) {
+    const created = new TtlCache<ShownEntry>(SHOWN_TTL_MS, 2000);
+    onContentChange((change) => created.deleteWhere(({ reads }) => affects(reads, change)));
+    shownCaches.set(db, created);
+    cache = created;
+  }
+  return cache;
+}
+
+/** What a list of the item's comments read: the item's pseudo-field `(comments)`. */
+function commentReads(item: Item): ContentReads {
+  const reads = emptyReads();
+  reads.items.set(`${item.endpoint}/${item.contentId}`, new Set([COMMENTS_FIELD]));
+  return reads;
+}
+
+/**
  * The item's comments as its page shows them to whoever may read it: hidden ones and those of
  * banned writers left out, pinned first, then oldest first, each with its replies. A deleted
  * comment stays only as a placeholder for replies under it. Notes the read for the page cache.
+ * Shared by every render until a change: frozen.
  */
-export async function listItemComments(db: Db, item: Item): Promise<ShownComment[]> {
-  noteContentReads(() => {
-    const reads = emptyReads();
-    reads.items.set(`${item.endpoint}/${item.contentId}`, new Set([COMMENTS_FIELD]));
-    return reads;
-  });
+export async function listItemComments(db: Db, item: Item): Promise<readonly ShownComment[]> {
+  noteContentReads(() => commentReads(item));
+  const cache = shownCache(db);
+  const key = `${item.endpoint}/${item.contentId}`;
+  const cached = cache.get(key);
+  if (cached) return cached.comments;
+  const since = recentChanges.seq;
+  const shown = deepFreeze(await readItemComments(db, item));
+  const reads = commentReads(item);
+  if (!recentChanges.since(since, (change) => affects(reads, change)))
+    cache.set(key, { comments: shown, reads });
+  return shown;
+}
+
+async function readItemComments(db: Db, item: Item): Promise<ShownComment[]> {
   const rows = await itemCommentRows(db).execute({
     endpoint: item.endpoint,
     contentId: item.contentId,
@@ -297,11 +342,20 @@ const AUDIT_ACTIONS: Record<ModerationAction, string> = {
   resolve: 'comment-reports-resolved',
 };
 
-async function itemsOfWriter(db: Db, userId: string) {
+/** The items a member has commented on: their pages show the member's name. */
+export function itemsOfWriter(db: Db, userId: string): Promise<CommentedItem[]> {
   return db
     .selectDistinct({ endpoint: comments.endpoint, contentId: comments.contentId })
     .from(comments)
     .where(eq(comments.userId, userId));
+}
+
+/**
+ * The pages of these items show the change of a writer (a new display name, an account gone):
+ * `items` read with itemsOfWriter, before an account's comments go with it.
+ */
+export function purgeItems(items: readonly CommentedItem[]): void {
+  for (const item of items) purgeItem(item);
 }
 
 /**
@@ -316,7 +370,7 @@ export async function moderate(
   if (!row) throw new CommentError(404, NOT_FOUND);
   const now = new Date();
   const byId = eq(comments.id, row.id);
-  let purged: { endpoint: string; contentId: string }[] = [row];
+  let purged: CommentedItem[] = [row];
   switch (input.action) {
     case 'hide':
       await db.update(comments).set({ hiddenAt: now }).where(byId);
@@ -357,7 +411,7 @@ export async function moderate(
     ip: input.ip,
     detail: { writer: `user:${row.userId}`, item: `${row.endpoint}/${row.contentId}` },
   });
-  for (const item of purged) purgeItem(item);
+  purgeItems(purged);
 }
 
 function resolveReports(db: Db, commentId: string, actor: string, now: Date) {
