@@ -65,7 +65,9 @@ describe('Japan time for names and days', () => {
 
 describe('formatNumber and formatYen', () => {
   it('write numbers as toLocaleString("ja-JP") does, from one formatter', () => {
-    for (const n of [0, 7, 999, 1000, 12_345, 1_234_567.5, 12.25, -4200])
+    for (const n of [0, -0, 7, 999, 1000, 12_345, 1_234_567.5, 12.25, -4200, -999_999, 2 ** 53 - 1])
+      expect(formatNumber(n)).toBe(n.toLocaleString('ja-JP'));
+    for (let n = -2_000; n <= 2_000_000; n += 997)
       expect(formatNumber(n)).toBe(n.toLocaleString('ja-JP'));
     expect(formatNumber(1_100)).toBe('1,100');
     expect(formatYen(1_100)).toBe('¥1,100');

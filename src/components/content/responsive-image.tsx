@@ -1,10 +1,5 @@
 import { preload } from 'react-dom';
-import {
-  IMAGE_DEVICE_SIZES,
-  imageSrcSet,
-  isOptimizableImage,
-  optimizedImageUrl,
-} from '@/server/platform/storage/image-url';
+import { responsiveImageSources } from '@/server/platform/storage/image-url';
 
 /**
  * A server-rendered responsive <img>: the optimiser's sizes in srcset, lazy unless it is the
@@ -31,8 +26,9 @@ export function ResponsiveImage({
   fill?: boolean;
   className?: string;
 }) {
-  const srcSet = imageSrcSet(src) ?? undefined;
-  const fallback = isOptimizableImage(src) ? optimizedImageUrl(src, IMAGE_DEVICE_SIZES[3]) : src;
+  const sources = responsiveImageSources(src);
+  const srcSet = sources.srcSet ?? undefined;
+  const fallback = sources.fallback;
   if (priority) {
     preload(fallback, {
       as: 'image',

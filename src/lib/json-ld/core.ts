@@ -100,5 +100,7 @@ export function description(text: string | null | undefined): string | undefined
 
 /** Drops undefined members so the JSON stays small and free of `null` noise. */
 export function compact<T extends Record<string, JsonLdValue | undefined>>(object: T): T {
-  return Object.fromEntries(Object.entries(object).filter(([, v]) => v !== undefined)) as T;
+  const kept: Record<string, JsonLdValue> = {};
+  for (const key of Object.keys(object)) if (object[key] !== undefined) kept[key] = object[key];
+  return kept as T;
 }

@@ -1,4 +1,5 @@
 import 'server-only';
+import { rememberLast } from '@/lib/remember-last';
 
 /**
  * Responsive URLs for stored images where next/image cannot be used — above all the <img>
@@ -37,3 +38,17 @@ export function imageSrcSet(
   if (usable.length === 0) return null;
   return usable.map((w) => `${optimizedImageUrl(src, w)} ${w}w`).join(', ');
 }
+
+/**
+ * An <img>'s srcset at the device sizes and its src (the optimiser's 1080 px, or the plain URL
+ * it does not serve), remembered: every render of a page writes the same covers.
+ */
+export const responsiveImageSources: (src: string) => {
+  srcSet: string | null;
+  fallback: string;
+} = rememberLast(500, (src) =>
+  Object.freeze({
+    srcSet: imageSrcSet(src),
+    fallback: isOptimizableImage(src) ? optimizedImageUrl(src, IMAGE_DEVICE_SIZES[3]) : src,
+  }),
+);
