@@ -236,9 +236,9 @@ const itemCommentRows = preparedPerDatabase('item-comments', (db) =>
 );
 
 /**
- * Each item's shown comments, as the content API keeps its answers (src/server/services/cms/http.ts):
- * a render that is no audience's cached page (a staff member's, a gift link's, a page the cache
- * renews) reads them here rather than from the database. Every change of an item's comments
+ * Each item's shown comments, kept as the content API keeps its answers
+ * (src/server/services/cms/http.ts): a render that is no audience's cached page (a staff
+ * member's, a gift link's, a page the cache renews) reads them here, not from the database. Every change of an item's comments
  * purges its entry as it purges the item's pages, on every instance (the content-change bus); a
  * read begun before such a change is not kept. The TTL is a backstop. One cache per database
  * (tests open several in one process).
@@ -246,11 +246,15 @@ const itemCommentRows = preparedPerDatabase('item-comments', (db) =>
 type ShownEntry = { comments: readonly ShownComment[]; reads: ContentReads };
 const shownCaches = singleton('comments-shown', () => new WeakMap<Db, TtlCache<ShownEntry>>());
 const SHOWN_TTL_MS = 30_000;
+// At most 200 items' lists of at most 32,000 characters each: a few MB at worst (a long
+// thread is read from the database each time, as every list was before).
+const SHOWN_ITEMS = 200;
+const SHOWN_MAX_CHARS = 32_000;
 
 function shownCache(db: Db): TtlCache<ShownEntry> {
   let cache = shownCaches.get(db);
   if (!cache) {
-    const created = new TtlCache<ShownEntry>(SHOWN_TTL_MS, 2000);
+    const created = new TtlCache<ShownEntry>(SHOWN_TTL_MS, SHOWN_ITEMS);
     onContentChange((change) => created.deleteWhere(({ reads }) => affects(reads, change)));
     shownCaches.set(db, created);
     cache = created;
@@ -280,10 +284,20 @@ export async function listItemComments(db: Db, item: Item): Promise<readonly Sho
   const since = recentChanges.seq;
   const shown = deepFreeze(await readItemComments(db, item));
   const reads = commentReads(item);
-  if (!recentChanges.since(since, (change) => affects(reads, change)))
+  if (
+    charactersOf(shown) <= SHOWN_MAX_CHARS &&
+    !recentChanges.since(since, (change) => affects(reads, change))
+  )
     cache.set(key, { comments: shown, reads });
   return shown;
 }
+
+const charactersOf = (list: readonly ShownComment[]): number =>
+  list.reduce(
+    (sum, comment) =>
+      sum + comment.body.length + comment.authorName.length + charactersOf(comment.replies),
+    0,
+  );
 
 async function readItemComments(db: Db, item: Item): Promise<ShownComment[]> {
   const rows = await itemCommentRows(db).execute({
