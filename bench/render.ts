@@ -2,7 +2,7 @@
  * `npm run bench:render`: the pages the page cache cannot answer, rendered on every request,
  * against the framework alone in the same run. On a production build with the demo corpus plus
  * BENCH_POSTS generated posts (default 1,000) on embedded PGlite, autocannon (10 connections,
- * BENCH_SECONDS, default 10 s) on a members' `/posts/{id}`:
+ * BENCH_SECONDS, default 20 s, in BENCH_SLICES turns, default 20) on a members' `/posts/{id}`:
  * - as a visitor whose request carries a cookie the page cache does not know (the page cache
  *   then renders it: src/server/features/front/request-audience.ts), and as a staff member (an
  *   administrator's session: staff are rendered per request);
@@ -48,10 +48,10 @@ import {
 } from './load/fixture';
 
 const POSTS = Number(process.env.BENCH_POSTS ?? 1_000);
-const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 20);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 1);
 const PROFILE = process.env.BENCH_PROFILE === '1';
-const SLICES = Number(process.env.BENCH_SLICES ?? 5);
+const SLICES = Number(process.env.BENCH_SLICES ?? 20);
 const SITE_URL = 'http://localhost:3000';
 /** A cookie no part of the site sets: the page cache answers no request that carries it. */
 const UNKNOWN_COOKIE = 'bench_unknown=1';
@@ -167,8 +167,10 @@ async function measured(
 /**
  * The four loads of a round, each SECONDS long in all, run in SLICES turns, one after another
  * and starting each turn with the next one: a slow spell of this shared machine (the same build
- * moved by 1–3 ms per request between runs of ten seconds) then falls on all four alike. A
- * load's figures add up its turns: CPU and requests summed, its turns' median p50 and worst p99.
+ * moved by 1–3 ms per request between runs of ten seconds) then falls on all four alike; the
+ * shorter the turns, the less of it (one build's five rounds: 0.52–0.64× in turns of 2 s,
+ * 0.57–0.64× in turns of 1 s). A load's figures add up its turns: CPU and requests summed, its
+ * turns' median p50 and worst p99.
  */
 type Target = { pid: number; url: string; cookie?: () => Promise<string> };
 async function measuredInTurns(targets: Target[]): Promise<Measured[]> {
