@@ -6,7 +6,7 @@ import path from 'node:path';
 import { brotliCompressSync, deflateRawSync, deflateSync, gzipSync } from 'node:zlib';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { tagManagerSnippet } from '@/lib/analytics/tag-manager';
-import { NON_PAGE_POLICY } from '@/lib/security-headers';
+import { NON_PAGE_POLICY, pagePolicy } from '@/lib/security-headers';
 import { THEME_SCRIPT } from '@/lib/theme/theme-script';
 import {
   cachedPagePolicy,
@@ -178,6 +178,20 @@ describe('pagePolicies', () => {
       theme,
       "'sha256-static='",
     ]);
+  });
+
+  it('writes each render’s nonce into the policy of its kind of page, and nothing else changes', () => {
+    const policies = pagePolicies({ secure: true, gtmId: undefined, prerenderedHashes: [] });
+    for (const staffConsole of [false, true])
+      for (const nonce of ['bm9uY2Ux', 'b3RoZXI+/A==']) {
+        const sources = ["'nonce-" + nonce + "'", scriptHash(THEME_SCRIPT)];
+        const written = (scriptSources: string[]) =>
+          pagePolicy({ scriptSources, secure: true, tagManager: false, staffConsole });
+        expect(policies.live(nonce, staffConsole)).toBe(written(sources));
+        expect(policies.prerendered(nonce, staffConsole)).toBe(written(sources));
+      }
+    expect(directive(policies.live('n', true), 'img-src')).toContain('https://i.ytimg.com');
+    expect(directive(policies.live('n'), 'img-src')).not.toContain('https://i.ytimg.com');
   });
 });
 

@@ -187,6 +187,9 @@ export type PagePolicies = {
   prerendered(nonce: string, staffConsole?: boolean): string;
 };
 
+/** Where the nonce goes in a policy written ahead (no base64 nonce contains it). */
+const NONCE_SLOT = '\u0000';
+
 export function pagePolicies(options: {
   secure: boolean;
   gtmId?: string | undefined;
@@ -204,10 +207,23 @@ export function pagePolicies(options: {
       staffConsole,
       development: options.development,
     });
+  // Each policy differs from one render to the next by its nonce alone: written once for each
+  // kind of page, around the nonce's place (building it was a fiftieth of a millisecond a render).
+  const around = (sources: string[]) => {
+    const [page, consolePage] = [false, true].map((staffConsole) => {
+      const [before, after] = policy([`'nonce-${NONCE_SLOT}'`, ...sources], staffConsole).split(
+        NONCE_SLOT,
+      );
+      return { before: before!, after: after! };
+    });
+    return (nonce: string, staffConsole = false) => {
+      const { before, after } = staffConsole ? consolePage! : page!;
+      return before + nonce + after;
+    };
+  };
   return {
-    live: (nonce, staffConsole) => policy([`'nonce-${nonce}'`, ...ours], staffConsole),
-    prerendered: (nonce, staffConsole) =>
-      policy([`'nonce-${nonce}'`, ...ours, ...options.prerenderedHashes], staffConsole),
+    live: around(ours),
+    prerendered: around([...ours, ...options.prerenderedHashes]),
   };
 }
 
