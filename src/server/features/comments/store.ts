@@ -238,10 +238,10 @@ const itemCommentRows = preparedPerDatabase('item-comments', (db) =>
 /**
  * Each item's shown comments, kept as the content API keeps its answers
  * (src/server/services/cms/http.ts): a render that is no audience's cached page (a staff
- * member's, a gift link's, a page the cache renews) reads them here, not from the database. Every change of an item's comments
- * purges its entry as it purges the item's pages, on every instance (the content-change bus); a
- * read begun before such a change is not kept. The TTL is a backstop. One cache per database
- * (tests open several in one process).
+ * member's, a gift link's, a page the cache renews) reads them here, not from the database.
+ * Every change of an item's comments purges its entry as it purges the item's pages, on every
+ * instance (the content-change bus); a read begun before such a change is not kept. The TTL is
+ * a backstop. One cache per database (tests open several in one process).
  */
 type ShownEntry = { comments: readonly ShownComment[]; reads: ContentReads };
 const shownCaches = singleton('comments-shown', () => new WeakMap<Db, TtlCache<ShownEntry>>());
