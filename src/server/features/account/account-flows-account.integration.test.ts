@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { currentPlanName, deriveAuthState } from '@/lib/auth-state';
 import { listAudit } from '@/server/platform/audit/audit-log';
 import {
+  comments,
   session,
   subscriptions,
   user,
@@ -12,6 +13,7 @@ import {
   verification,
 } from '@/server/platform/db/schema';
 import { loadIdentity } from '@/server/features/profiles/profiles';
+import { type ContentChange, onContentChange } from '@/server/services/cms/events';
 import { hit } from '@/server/platform/rate-limit/limiter';
 import { grantComplimentary } from '@/server/features/profiles/subscriptions';
 import {
@@ -288,7 +290,7 @@ describe('account flows against the database: reset, e-mail change, profile, del
       expect(currentPlanName(state)).toBe('スタンダード');
     });
 
-    it('deletes the account after the password, keeping the payment record without the person', async () => {
+    it('deletes the account after the password, keeping the payment record without the person and purging the pages of their comments', async () => {
       const [row] = await t.database.db
         .select()
         .from(user)
@@ -306,6 +308,12 @@ describe('account flows against the database: reset, e-mail change, profile, del
         role: 'member',
         emailVerified: true,
       };
+      // A comment of theirs: the item's pages, which show it, are purged once it has gone.
+      await t.database.db
+        .insert(comments)
+        .values({ endpoint: 'posts', contentId: 'commented', userId: member.id, body: '退会前' });
+      const changes: ContentChange[] = [];
+      const stopListening = onContentChange((change) => changes.push(change));
       const refused = await deleteAccount(
         t.deps,
         { password: 'wrong-password', confirm: 'on' },
@@ -324,6 +332,11 @@ describe('account flows against the database: reset, e-mail change, profile, del
         member,
       );
       expect(done).toMatchObject({ ok: true, redirectTo: '/account/delete?done=1' });
+      stopListening();
+      expect(await t.database.db.$count(comments, eq(comments.userId, member.id))).toBe(0);
+      expect(changes).toContainEqual(
+        expect.objectContaining({ endpoint: 'posts', id: 'commented', fields: ['(comments)'] }),
+      );
       // Nothing of the member is left: the user, both profiles and every session.
       for (const [table, owner] of [
         [user, user.id],
