@@ -276,14 +276,14 @@ function commentReads(item: Item): ContentReads {
  * Shared by every render until a change: frozen.
  */
 export async function listItemComments(db: Db, item: Item): Promise<readonly ShownComment[]> {
-  noteContentReads(() => commentReads(item));
+  const reads = commentReads(item);
+  noteContentReads(() => reads);
   const cache = shownCache(db);
   const key = `${item.endpoint}/${item.contentId}`;
   const cached = cache.get(key);
   if (cached) return cached.comments;
   const since = recentChanges.seq;
   const shown = deepFreeze(await readItemComments(db, item));
-  const reads = commentReads(item);
   if (
     charactersOf(shown) <= SHOWN_MAX_CHARS &&
     !recentChanges.since(since, (change) => affects(reads, change))

@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { imageSrcSet, isOptimizableImage, optimizedImageUrl } from './image-url';
+import {
+  imageSrcSet,
+  isOptimizableImage,
+  optimizedImageUrl,
+  responsiveImageSources,
+} from './image-url';
 
 describe('imageSrcSet', () => {
   const src = '/uploads/images/2026/01/0123456789abcdef0123456789abcdef.jpg';
@@ -28,5 +33,17 @@ describe('imageSrcSet', () => {
 
   it('refuses widths next.config.ts does not allow', () => {
     expect(() => optimizedImageUrl(src, 500)).toThrow(RangeError);
+  });
+});
+
+describe('responsiveImageSources', () => {
+  it('gives the srcset and the 1080 px src of a stored image, the plain URL of any other', () => {
+    const src = '/uploads/demo/cover-28.jpg';
+    expect(responsiveImageSources(src)).toEqual({
+      srcSet: imageSrcSet(src),
+      fallback: optimizedImageUrl(src, 1080),
+    });
+    for (const other of ['https://example.com/a.jpg', '/uploads/images/../secret.jpg'])
+      expect(responsiveImageSources(other)).toEqual({ srcSet: null, fallback: other });
   });
 });
